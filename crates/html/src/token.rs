@@ -1,0 +1,207 @@
+//! The tokens the tokenizer emits (§13.2.5): borrowed views valid until the next
+//! call into the tokenizer.
+//!
+//! Text is borrowed from the input buffer when the token's characters are exactly
+//! the source characters (no CR, NUL or character reference in it), and from the
+//! tokenizer's reusable scratch buffer otherwise: the common case allocates nothing.
+
+use crate::atom::{Atom, AtomTable};
+use crate::span::Span;
+
+/// One token.
+#[derive(Clone, Copy, Debug)]
+pub enum Token<'a> {
+    /// A DOCTYPE token.
+    Doctype(Doctype<'a>),
+    /// A start tag.
+    StartTag(Tag<'a>),
+    /// An end tag.
+    EndTag(Tag<'a>),
+    /// A comment; `text` is its data.
+    Comment(Text<'a>),
+    /// A run of character tokens (adjacent characters are coalesced, but a run may be
+    /// split anywhere the input arrived in chunks).
+    Characters(Text<'a>),
+    /// End of file: emitted once, after [`finish`](crate::tokenizer::Tokenizer::finish).
+    Eof,
+}
+
+impl<'a> Token<'a> {
+    /// The source range the token was read from (empty for `Eof`).
+    pub fn span(&self) -> Span {
+        match self {
+            Token::Doctype(d) => d.span,
+            Token::StartTag(t) | Token::EndTag(t) => t.span,
+            Token::Comment(t) | Token::Characters(t) => t.span,
+            Token::Eof => Span::default(),
+        }
+    }
+}
+
+/// Character data: the text of a character run or the data of a comment.
+#[derive(Clone, Copy, Debug)]
+pub struct Text<'a> {
+    /// The characters after preprocessing and character-reference decoding.
+    pub text: &'a str,
+    /// The source range of the whole token (for a comment: `<!--` to `-->`).
+    pub span: Span,
+    /// True when `text` is a verbatim slice of the input (nothing was normalized).
+    pub borrowed: bool,
+}
+
+/// A DOCTYPE token. Missing identifiers are `None`, as the spec's "missing" marker.
+#[derive(Clone, Copy, Debug)]
+pub struct Doctype<'a> {
+    /// The name, ASCII-lowercased.
+    pub name: Option<&'a str>,
+    /// The public identifier.
+    pub public_id: Option<&'a str>,
+    /// The system identifier.
+    pub system_id: Option<&'a str>,
+    /// The force-quirks flag.
+    pub force_quirks: bool,
+    /// Source range of the whole token.
+    pub span: Span,
+}
+
+/// A start or end tag.
+#[derive(Clone, Copy, Debug)]
+pub struct Tag<'a> {
+    /// The tag name (ASCII-lowercased).
+    pub name: Atom,
+    /// The self-closing flag (`<br/>`).
+    pub self_closing: bool,
+    /// The attributes, duplicates already dropped (the first one wins).
+    pub attrs: Attributes<'a>,
+    /// Source range of the whole tag, `<` to `>` inclusive.
+    pub span: Span,
+    pub(crate) atoms: &'a AtomTable,
+}
+
+impl<'a> Tag<'a> {
+    /// The tag name as text.
+    pub fn name_str(&self) -> &'a str {
+        self.atoms.name(self.name)
+    }
+
+    /// The atom table that resolves this tag's dynamic atoms.
+    pub fn atoms(&self) -> &'a AtomTable {
+        self.atoms
+    }
+}
+
+/// Where a piece of token text lives: the input buffer or the scratch buffer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum TextRef {
+    /// Absolute offsets into the decoded input (still inside the buffer).
+    Source { start: usize, end: usize },
+    /// Offsets into the tokenizer's scratch buffer.
+    Scratch { start: usize, end: usize },
+}
+
+impl TextRef {
+    pub(crate) const EMPTY: TextRef = TextRef::Scratch { start: 0, end: 0 };
+}
+
+/// Resolves [`TextRef`]s for one token.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TextSource<'a> {
+    /// The input buffer.
+    pub(crate) buffer: &'a str,
+    /// Absolute offset of `buffer[0]`.
+    pub(crate) base: usize,
+    /// The scratch buffer.
+    pub(crate) scratch: &'a str,
+}
+
+impl<'a> TextSource<'a> {
+    #[inline]
+    pub(crate) fn resolve(&self, text: TextRef) -> &'a str {
+        match text {
+            TextRef::Source { start, end } => self
+                .buffer
+                .get(start - self.base..end - self.base)
+                .unwrap_or(""),
+            TextRef::Scratch { start, end } => self.scratch.get(start..end).unwrap_or(""),
+        }
+    }
+}
+
+/// An attribute as the tokenizer stores it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AttrSlot {
+    pub(crate) name: Atom,
+    pub(crate) name_span: Span,
+    pub(crate) value: TextRef,
+    pub(crate) value_span: Span,
+}
+
+/// The attributes of a tag, in source order.
+#[derive(Clone, Copy, Debug)]
+pub struct Attributes<'a> {
+    pub(crate) slots: &'a [AttrSlot],
+    pub(crate) source: TextSource<'a>,
+}
+
+impl<'a> Attributes<'a> {
+    /// Number of attributes.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// The attribute at `index`.
+    pub fn get(&self, index: usize) -> Option<Attribute<'a>> {
+        self.slots.get(index).map(|slot| self.view(slot))
+    }
+
+    /// The value of the attribute named `name`.
+    pub fn value_of(&self, name: Atom) -> Option<&'a str> {
+        self.slots
+            .iter()
+            .find(|slot| slot.name == name)
+            .map(|slot| self.source.resolve(slot.value))
+    }
+
+    /// The attributes in source order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Attribute<'a>> + 'a {
+        let source = self.source;
+        self.slots.iter().map(move |slot| Attribute {
+            name: slot.name,
+            value: source.resolve(slot.value),
+            name_span: slot.name_span,
+            value_span: slot.value_span,
+            value_borrowed: matches!(slot.value, TextRef::Source { .. }),
+        })
+    }
+
+    fn view(&self, slot: &AttrSlot) -> Attribute<'a> {
+        Attribute {
+            name: slot.name,
+            value: self.source.resolve(slot.value),
+            name_span: slot.name_span,
+            value_span: slot.value_span,
+            value_borrowed: matches!(slot.value, TextRef::Source { .. }),
+        }
+    }
+}
+
+/// One attribute of a tag.
+#[derive(Clone, Copy, Debug)]
+pub struct Attribute<'a> {
+    /// The name (ASCII-lowercased).
+    pub name: Atom,
+    /// The value after character-reference decoding (`""` when there is none).
+    pub value: &'a str,
+    /// Source range of the name.
+    pub name_span: Span,
+    /// Source range of the value, without its quotes; empty, at the end of the name,
+    /// when the attribute has no value.
+    pub value_span: Span,
+    /// True when `value` is a verbatim slice of the input.
+    pub value_borrowed: bool,
+}
