@@ -111,3 +111,6 @@ impl AtomTable {
         self.names.len()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,8 +1,56 @@
-//! The HTML tokenizer (§13.2.5). API surface; the state machine lands next.
+//! The HTML tokenizer (§13.2.5), streaming over chunks of any size.
+//!
+//! ```
+//! use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+//! use tagloom_html::token::Token;
+//!
+//! let mut tok = Tokenizer::new(TokenizerConfig::default());
+//! // Chunk boundaries may fall anywhere, even inside a tag or a character reference.
+//! for chunk in ["<a href='x?a=1&am", "p;b=2'>link</", "a>"] {
+//!     tok.push_str(chunk);
+//!     while let Some(token) = tok.next_token()? {
+//!         if let Token::StartTag(tag) = token {
+//!             assert_eq!(tag.attrs.get(0).unwrap().value, "x?a=1&b=2");
+//!         }
+//!     }
+//! }
+//! tok.finish();
+//! while tok.next_token()?.is_some() {}
+//! # Ok::<(), tagloom_html::tokenizer::TokenizerError>(())
+//! ```
+//!
+//! ## How streaming works
+//!
+//! Each call to [`Tokenizer::next_token`] runs the state machine from the end of the
+//! previous token. If the input runs out in the middle of a token, the tokenizer
+//! forgets the partial token and rewinds to its start; it tries again once at least
+//! twice as much input is buffered (so a huge token fed one byte at a time still
+//! costs linear time). Character data is the exception: a run of text is emitted up
+//! to the end of the available input, so text never waits for the next chunk.
+//! Because every token is tokenized from one contiguous buffer, every token can
+//! borrow its text and report exact spans, and the output never depends on where
+//! the chunks were split.
+//!
+//! The tree builder drives the state switches the spec gives it
+//! ([`Tokenizer::set_state`] after `<title>`, `<script>`…, and
+//! [`Tokenizer::set_cdata_allowed`] in foreign content) between two calls.
 
-use crate::atom::AtomTable;
-use crate::error::ParseError;
-use crate::token::Token;
+mod char_ref;
+mod input;
+mod lines;
+mod states;
+mod text;
+
+use std::collections::HashSet;
+
+use crate::atom::{Atom, AtomTable};
+use crate::error::{ErrorCode, ParseError};
+use crate::span::Span;
+use crate::token::{AttrSlot, Attributes, Doctype, Tag, Text, TextRef, TextSource, Token};
+use input::InputBuffer;
+use lines::LineTracker;
+use states::St;
+use text::TextBuilder;
 
 /// The states a consumer may switch the tokenizer to (the tree builder does so after
 /// `<title>`, `<script>`, `<plaintext>`…; tests start in any of them).
@@ -31,8 +79,14 @@ pub struct TokenizerConfig {
     /// "The tag name of the last start tag to have been emitted", for the appropriate
     /// end tag check when starting in RCDATA/RAWTEXT/script data.
     pub last_start_tag: Option<String>,
-    /// The largest token (in bytes of decoded input) the tokenizer will buffer.
+    /// The largest token (in bytes of decoded input) the tokenizer will buffer while
+    /// waiting for its end. Character data is never held back, so this bounds tags,
+    /// comments and DOCTYPEs. Past it, [`Tokenizer::next_token`] fails with
+    /// [`TokenizerError::TokenTooLarge`].
     pub max_token_bytes: usize,
+    /// Record parse errors (with line and column). Turning this off saves the
+    /// bookkeeping when nobody reads them.
+    pub report_errors: bool,
 }
 
 impl Default for TokenizerConfig {
@@ -41,6 +95,7 @@ impl Default for TokenizerConfig {
             initial_state: State::Data,
             last_start_tag: None,
             max_token_bytes: 64 << 20,
+            report_errors: true,
         }
     }
 }
@@ -58,38 +113,621 @@ pub enum TokenizerError {
     },
 }
 
-/// The streaming tokenizer.
+/// Indexes of the text builders a token uses.
+pub(crate) const TEXT: usize = 0;
+pub(crate) const TAG_NAME: usize = 1;
+pub(crate) const ATTR_NAME: usize = 2;
+pub(crate) const ATTR_VALUE: usize = 3;
+pub(crate) const DT_NAME: usize = 4;
+pub(crate) const DT_PUBLIC: usize = 5;
+pub(crate) const DT_SYSTEM: usize = 6;
+const BUILDERS: usize = 7;
+
+/// Why the state machine stopped reading.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum End {
+    /// The input is finished.
+    Eof,
+    /// The buffer ends here but more input may come.
+    NeedMore,
+}
+
+/// One (preprocessed) input character: `c` is the ASCII byte (CR and CR LF read as
+/// LF), or 0x80 for any non-ASCII character; `len` is how many bytes it spans.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Ch {
+    pub(crate) c: u8,
+    pub(crate) len: usize,
+}
+
+/// A token with its text still as references.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RawToken {
+    Characters {
+        text: TextRef,
+        span: Span,
+    },
+    Comment {
+        text: TextRef,
+        span: Span,
+    },
+    Doctype {
+        name: Option<TextRef>,
+        public_id: Option<TextRef>,
+        system_id: Option<TextRef>,
+        force_quirks: bool,
+        span: Span,
+    },
+    StartTag {
+        name: Atom,
+        self_closing: bool,
+        span: Span,
+    },
+    EndTag {
+        name: Atom,
+        self_closing: bool,
+        span: Span,
+    },
+    Eof,
+}
+
+/// What a state step decided.
+pub(crate) enum Flow {
+    /// Keep going (the state may have changed).
+    Continue,
+    /// A token is complete.
+    Emit(RawToken),
+    /// The buffer ran out mid-token.
+    NeedMore,
+}
+
+/// A point where pending character data may be cut if the input runs out.
+#[derive(Clone, Copy)]
+struct SafePoint {
+    pos: usize,
+    state: St,
+    text: TextBuilder,
+    errors: usize,
+}
+
+/// The streaming tokenizer. See the [module docs](self).
 pub struct Tokenizer {
+    input: InputBuffer,
+    /// Read position, relative to `input.buf`.
+    pos: usize,
+    /// The input is complete.
+    input_done: bool,
+    /// `Eof` was emitted.
+    eof_emitted: bool,
+    /// Streaming UTF-8 decoder for [`Tokenizer::push_bytes`].
+    utf8: Option<encoding_rs::Decoder>,
+
+    state: St,
+    return_state: St,
+    /// Where the token being read starts (relative) and the state there.
+    committed_pos: usize,
+    committed_state: St,
+    safe: Option<SafePoint>,
+    /// Don't retry a rewound token until this many bytes are unconsumed.
+    retry_len: usize,
+
+    b: [TextBuilder; BUILDERS],
+    scratch: String,
+    attrs: Vec<AttrSlot>,
+    attr_names: HashSet<Atom>,
+    attr_name_start: usize,
+    attr_value_span: Span,
+    attr_dropped: bool,
+    has_attr: bool,
+    self_closing: bool,
+    is_end_tag: bool,
+    force_quirks: bool,
+    dt_has_name: bool,
+    dt_has_public: bool,
+    dt_has_system: bool,
+    /// The spec's temporary buffer, when it holds only source characters.
+    temp_start: usize,
+    last_start_tag: Option<Atom>,
+    pending_attr_name: Option<(Atom, Span)>,
+    cdata_allowed: bool,
+
     atoms: AtomTable,
+    /// Errors of the token being read: (absolute offset, code).
+    token_errors: Vec<(usize, ErrorCode)>,
     errors: Vec<ParseError>,
+    lines: LineTracker,
+    max_token_bytes: usize,
+    report_errors: bool,
 }
 
 impl Tokenizer {
     /// A tokenizer with the given settings.
-    pub fn new(_config: TokenizerConfig) -> Self {
-        Tokenizer { atoms: AtomTable::new(), errors: Vec::new() }
+    pub fn new(config: TokenizerConfig) -> Self {
+        let state = St::from(config.initial_state);
+        let mut tokenizer = Tokenizer {
+            input: InputBuffer {
+                check_errors: config.report_errors,
+                ..Default::default()
+            },
+            pos: 0,
+            input_done: false,
+            eof_emitted: false,
+            utf8: None,
+            state,
+            return_state: St::Data,
+            committed_pos: 0,
+            committed_state: state,
+            safe: None,
+            retry_len: 0,
+            b: [TextBuilder::Empty; BUILDERS],
+            scratch: String::new(),
+            attrs: Vec::new(),
+            attr_names: HashSet::new(),
+            attr_name_start: 0,
+            attr_value_span: Span::default(),
+            attr_dropped: false,
+            has_attr: false,
+            self_closing: false,
+            is_end_tag: false,
+            force_quirks: false,
+            dt_has_name: false,
+            dt_has_public: false,
+            dt_has_system: false,
+            temp_start: 0,
+            last_start_tag: None,
+            pending_attr_name: None,
+            cdata_allowed: false,
+            atoms: AtomTable::new(),
+            token_errors: Vec::new(),
+            errors: Vec::new(),
+            lines: LineTracker::default(),
+            max_token_bytes: config.max_token_bytes,
+            report_errors: config.report_errors,
+        };
+        tokenizer.set_last_start_tag(config.last_start_tag.as_deref());
+        tokenizer
     }
+
     /// Appends decoded text.
-    pub fn push_str(&mut self, _chunk: &str) {}
-    /// Appends UTF-8 bytes; invalid sequences become U+FFFD.
-    pub fn push_bytes(&mut self, _chunk: &[u8]) {}
-    /// Marks the end of input.
-    pub fn finish(&mut self) {}
-    /// The next token, `Ok(None)` when more input is needed or after `Eof`.
-    pub fn next_token(&mut self) -> Result<Option<Token<'_>>, TokenizerError> {
-        Ok(None)
+    pub fn push_str(&mut self, chunk: &str) {
+        if self.input_done {
+            return;
+        }
+        self.flush_utf8_tail();
+        self.input.push(chunk);
     }
+
+    /// Appends UTF-8 bytes. A sequence split across calls is joined; invalid
+    /// sequences become U+FFFD (per the WHATWG UTF-8 decoder), so any bytes are
+    /// accepted. No BOM handling: strip it (or use the [`decoder`](crate)) first.
+    pub fn push_bytes(&mut self, chunk: &[u8]) {
+        if self.input_done {
+            return;
+        }
+        let decoder = self
+            .utf8
+            .get_or_insert_with(|| encoding_rs::UTF_8.new_decoder_without_bom_handling());
+        let mut out = String::with_capacity(chunk.len() + 4);
+        let (_, _, _) = decoder.decode_to_string(chunk, &mut out, false);
+        self.input.push(&out);
+    }
+
+    fn flush_utf8_tail(&mut self) {
+        if let Some(mut decoder) = self.utf8.take() {
+            let mut out = String::with_capacity(8);
+            let (_, _, _) = decoder.decode_to_string(b"", &mut out, true);
+            self.input.push(&out);
+        }
+    }
+
+    /// Marks the end of input. Tokens up to and including [`Token::Eof`] follow.
+    pub fn finish(&mut self) {
+        if !self.input_done {
+            self.flush_utf8_tail();
+            self.input_done = true;
+        }
+    }
+
     /// Switches state (the tree builder's RCDATA/RAWTEXT/script/PLAINTEXT switches).
-    pub fn set_state(&mut self, _state: State) {}
-    /// Whether `<![CDATA[` opens a CDATA section: true when the adjusted current node
-    /// is an element not in the HTML namespace.
-    pub fn set_cdata_allowed(&mut self, _allowed: bool) {}
-    /// Takes the parse errors recorded so far.
+    /// Takes effect at the next token.
+    pub fn set_state(&mut self, state: State) {
+        self.state = St::from(state);
+        self.committed_state = self.state;
+    }
+
+    /// Whether `<![CDATA[` opens a CDATA section: true when there is an adjusted
+    /// current node and it is not an element in the HTML namespace.
+    pub fn set_cdata_allowed(&mut self, allowed: bool) {
+        self.cdata_allowed = allowed;
+    }
+
+    /// Sets "the last start tag emitted" (fragment parsing sets it from the context).
+    pub fn set_last_start_tag(&mut self, name: Option<&str>) {
+        self.last_start_tag = name.map(|n| self.atoms.intern(&n.to_ascii_lowercase()));
+    }
+
+    /// Takes the parse errors recorded so far, in input order.
     pub fn take_errors(&mut self) -> Vec<ParseError> {
         std::mem::take(&mut self.errors)
     }
-    /// The table resolving dynamic atoms.
+
+    /// The parse errors recorded so far.
+    pub fn errors(&self) -> &[ParseError] {
+        &self.errors
+    }
+
+    /// The table resolving this document's dynamic atoms.
     pub fn atoms(&self) -> &AtomTable {
         &self.atoms
+    }
+
+    /// Mutable access to the atom table (to intern names outside the tokenizer).
+    pub fn atoms_mut(&mut self) -> &mut AtomTable {
+        &mut self.atoms
+    }
+
+    /// Absolute offset of the first byte not yet tokenized.
+    pub fn position(&self) -> usize {
+        self.input.base + self.committed_pos
+    }
+
+    /// How many bytes of input are buffered (tokenized or not).
+    pub fn buffered_len(&self) -> usize {
+        self.input.buf.len()
+    }
+
+    /// The next token; `Ok(None)` when more input is needed (or after `Eof`).
+    ///
+    /// The token borrows the tokenizer: drop it before calling anything else.
+    pub fn next_token(&mut self) -> Result<Option<Token<'_>>, TokenizerError> {
+        let raw = match self.run()? {
+            Some(raw) => raw,
+            None => return Ok(None),
+        };
+        Ok(Some(self.view(raw)))
+    }
+
+    fn run(&mut self) -> Result<Option<RawToken>, TokenizerError> {
+        if self.eof_emitted {
+            return Ok(None);
+        }
+        let unconsumed = self.input.buf.len() - self.committed_pos;
+        if !self.input_done && unconsumed < self.retry_len.max(1) {
+            return Ok(None);
+        }
+        self.compact();
+        self.begin_token();
+        loop {
+            match self.step() {
+                Flow::Continue => {}
+                Flow::Emit(token) => {
+                    self.commit();
+                    return Ok(Some(token));
+                }
+                Flow::NeedMore => {
+                    if let Some(safe) = self.safe.take() {
+                        if !safe.text.is_empty() {
+                            self.pos = safe.pos;
+                            self.state = safe.state;
+                            self.b[TEXT] = safe.text;
+                            self.token_errors.truncate(safe.errors);
+                            let token = self.text_token();
+                            self.commit();
+                            return Ok(Some(token));
+                        }
+                    }
+                    let pending = self.input.buf.len() - self.committed_pos;
+                    if pending > self.max_token_bytes {
+                        return Err(TokenizerError::TokenTooLarge {
+                            offset: self.input.base + self.committed_pos,
+                            limit: self.max_token_bytes,
+                        });
+                    }
+                    self.retry_len = pending.saturating_mul(2).max(pending + 1);
+                    self.pos = self.committed_pos;
+                    self.state = self.committed_state;
+                    self.token_errors.clear();
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    /// Drops consumed input once it makes up most of the buffer.
+    fn compact(&mut self) {
+        let consumed = self.committed_pos;
+        if consumed >= 16 * 1024 && consumed * 2 >= self.input.buf.len() {
+            let keep_from = self.input.base + consumed;
+            if self.report_errors {
+                self.lines
+                    .advance(self.input.buf.as_bytes(), self.input.base, keep_from);
+            }
+            self.input.discard_before(keep_from);
+            self.pos -= consumed;
+            self.committed_pos = 0;
+        }
+    }
+
+    fn begin_token(&mut self) {
+        self.pos = self.committed_pos;
+        self.state = self.committed_state;
+        self.b = [TextBuilder::Empty; BUILDERS];
+        self.scratch.clear();
+        self.attrs.clear();
+        self.attr_names.clear();
+        self.has_attr = false;
+        self.safe = None;
+        self.token_errors.clear();
+    }
+
+    /// Accepts the token just read: its errors are reported and the next token
+    /// starts here.
+    fn commit(&mut self) {
+        self.committed_pos = self.pos;
+        self.committed_state = self.state;
+        self.retry_len = 0;
+        if !self.report_errors {
+            return;
+        }
+        let end = self.input.base + self.pos;
+        let token_errors = std::mem::take(&mut self.token_errors);
+        for &(offset, code) in &token_errors {
+            while let Some(&(stream_offset, stream_code)) = self.input.stream_errors.front() {
+                if stream_offset > offset {
+                    break;
+                }
+                self.input.stream_errors.pop_front();
+                self.report(stream_offset, stream_code);
+            }
+            self.report(offset, code);
+        }
+        self.token_errors = token_errors;
+        self.token_errors.clear();
+        while let Some(&(stream_offset, stream_code)) = self.input.stream_errors.front() {
+            if stream_offset >= end && !(self.eof_emitted && stream_offset <= end) {
+                break;
+            }
+            self.input.stream_errors.pop_front();
+            self.report(stream_offset, stream_code);
+        }
+    }
+
+    fn report(&mut self, offset: usize, code: ErrorCode) {
+        let (line, col) = self
+            .lines
+            .locate(self.input.buf.as_bytes(), self.input.base, offset);
+        self.errors.push(ParseError {
+            code,
+            offset,
+            line,
+            col,
+        });
+    }
+
+    fn view(&self, raw: RawToken) -> Token<'_> {
+        let source = TextSource {
+            buffer: &self.input.buf,
+            base: self.input.base,
+            scratch: &self.scratch,
+        };
+        match raw {
+            RawToken::Characters { text, span } => Token::Characters(Text {
+                text: source.resolve(text),
+                span,
+                borrowed: matches!(text, TextRef::Source { .. }),
+            }),
+            RawToken::Comment { text, span } => Token::Comment(Text {
+                text: source.resolve(text),
+                span,
+                borrowed: matches!(text, TextRef::Source { .. }),
+            }),
+            RawToken::Doctype {
+                name,
+                public_id,
+                system_id,
+                force_quirks,
+                span,
+            } => Token::Doctype(Doctype {
+                name: name.map(|t| source.resolve(t)),
+                public_id: public_id.map(|t| source.resolve(t)),
+                system_id: system_id.map(|t| source.resolve(t)),
+                force_quirks,
+                span,
+            }),
+            RawToken::StartTag {
+                name,
+                self_closing,
+                span,
+            } => Token::StartTag(Tag {
+                name,
+                self_closing,
+                attrs: Attributes {
+                    slots: &self.attrs,
+                    source,
+                },
+                span,
+                atoms: &self.atoms,
+            }),
+            RawToken::EndTag {
+                name,
+                self_closing,
+                span,
+            } => Token::EndTag(Tag {
+                name,
+                self_closing,
+                attrs: Attributes {
+                    slots: &self.attrs,
+                    source,
+                },
+                span,
+                atoms: &self.atoms,
+            }),
+            RawToken::Eof => Token::Eof,
+        }
+    }
+
+    // ----- reading primitives used by the states -----
+
+    /// Absolute offset of the read position.
+    #[inline]
+    pub(crate) fn abs(&self) -> usize {
+        self.input.base + self.pos
+    }
+
+    /// The next input character, preprocessed, without consuming it.
+    #[inline]
+    pub(crate) fn peek(&self) -> Result<Ch, End> {
+        let bytes = self.input.buf.as_bytes();
+        match bytes.get(self.pos) {
+            Some(&b) if b < 0x80 => {
+                if b == b'\r' {
+                    match bytes.get(self.pos + 1) {
+                        Some(b'\n') => Ok(Ch { c: b'\n', len: 2 }),
+                        Some(_) => Ok(Ch { c: b'\n', len: 1 }),
+                        None if self.input_done => Ok(Ch { c: b'\n', len: 1 }),
+                        None => Err(End::NeedMore),
+                    }
+                } else {
+                    Ok(Ch { c: b, len: 1 })
+                }
+            }
+            Some(&b) => Ok(Ch {
+                c: 0x80,
+                len: utf8_len(b),
+            }),
+            None if self.input_done => Err(End::Eof),
+            None => Err(End::NeedMore),
+        }
+    }
+
+    /// The raw byte at relative position `at`.
+    #[inline]
+    pub(crate) fn byte_at(&self, at: usize) -> Option<u8> {
+        self.input.buf.as_bytes().get(at).copied()
+    }
+
+    /// Records a parse error at the current read position.
+    #[inline]
+    pub(crate) fn error(&mut self, code: ErrorCode) {
+        if self.report_errors {
+            self.token_errors.push((self.abs(), code));
+        }
+    }
+
+    /// Records a parse error at absolute offset `at`.
+    #[inline]
+    pub(crate) fn error_at(&mut self, code: ErrorCode, at: usize) {
+        if self.report_errors {
+            self.token_errors.push((at, code));
+        }
+    }
+
+    /// Appends the character `ch` at the read position to builder `which` and
+    /// consumes it.
+    #[inline]
+    pub(crate) fn take_into(&mut self, which: usize, ch: Ch) {
+        let start = self.abs();
+        if self.byte_at(self.pos) == Some(b'\r') {
+            self.b[which].push_char(&mut self.scratch, &self.input.buf, self.input.base, '\n');
+        } else {
+            self.b[which].push_source(
+                &mut self.scratch,
+                &self.input.buf,
+                self.input.base,
+                start,
+                start + ch.len,
+            );
+        }
+        self.pos += ch.len;
+    }
+
+    /// Appends source bytes `start..end` (relative) verbatim to builder `which`.
+    #[inline]
+    pub(crate) fn push_range(&mut self, which: usize, start: usize, end: usize) {
+        let base = self.input.base;
+        self.b[which].push_source(
+            &mut self.scratch,
+            &self.input.buf,
+            base,
+            base + start,
+            base + end,
+        );
+    }
+
+    /// Appends a character that is not the source text to builder `which`.
+    #[inline]
+    pub(crate) fn push_char(&mut self, which: usize, c: char) {
+        self.b[which].push_char(&mut self.scratch, &self.input.buf, self.input.base, c);
+    }
+
+    /// Appends text that is not the source text to builder `which`.
+    #[inline]
+    pub(crate) fn push_text(&mut self, which: usize, s: &str) {
+        self.b[which].push_str(&mut self.scratch, &self.input.buf, self.input.base, s);
+    }
+
+    /// Remembers that pending character data may be emitted up to here.
+    #[inline]
+    pub(crate) fn mark_safe(&mut self) {
+        self.safe = Some(SafePoint {
+            pos: self.pos,
+            state: self.state,
+            text: self.b[TEXT],
+            errors: self.token_errors.len(),
+        });
+    }
+
+    /// The pending character data as a token, ending at the read position.
+    pub(crate) fn text_token(&mut self) -> RawToken {
+        let text = self.b[TEXT].text_ref();
+        self.b[TEXT] = TextBuilder::Empty;
+        RawToken::Characters {
+            text,
+            span: Span::new(self.input.base + self.committed_pos, self.abs()),
+        }
+    }
+
+    /// The span from the token start to the read position.
+    #[inline]
+    pub(crate) fn token_span(&self) -> Span {
+        Span::new(self.input.base + self.committed_pos, self.abs())
+    }
+
+    /// Interns the name gathered in builder `which`, lowercased already.
+    pub(crate) fn intern(&mut self, which: usize) -> Atom {
+        let source = TextSource {
+            buffer: &self.input.buf,
+            base: self.input.base,
+            scratch: &self.scratch,
+        };
+        let name = source.resolve(self.b[which].text_ref());
+        match Atom::lookup_static(name.as_bytes()) {
+            Some(atom) => atom,
+            None => self.atoms.intern(name),
+        }
+    }
+}
+
+/// Byte length of the UTF-8 sequence that starts with `lead`.
+#[inline]
+pub(crate) fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+impl From<State> for St {
+    fn from(state: State) -> St {
+        match state {
+            State::Data => St::Data,
+            State::Rcdata => St::Rcdata,
+            State::Rawtext => St::Rawtext,
+            State::ScriptData => St::ScriptData,
+            State::Plaintext => St::Plaintext,
+            State::CdataSection => St::CdataSection,
+        }
     }
 }

@@ -1,0 +1,394 @@
+//! 13.2.5.32-13.2.5.39: attribute name and value states.
+
+use memchr::memchr3;
+
+use super::{St, is_space};
+use crate::error::ErrorCode;
+use crate::span::Span;
+use crate::token::AttrSlot;
+use crate::tokenizer::{ATTR_NAME, ATTR_VALUE, End, Flow, Tokenizer};
+
+/// Past this many attributes, duplicates are found with a hash set instead of a scan.
+const LINEAR_DUPLICATE_CHECK: usize = 12;
+
+/// Bytes that end a run of ordinary attribute-name characters.
+const ATTR_NAME_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let stops = b"\t\n\x0C\r />=\0\"'<";
+    let mut i = 0;
+    while i < stops.len() {
+        table[stops[i] as usize] = true;
+        i += 1;
+    }
+    let mut b = b'A';
+    while b <= b'Z' {
+        table[b as usize] = true;
+        b += 1;
+    }
+    table
+};
+
+/// Bytes that end a run of ordinary unquoted-value characters.
+const UNQUOTED_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let stops = b"\t\n\x0C\r &>\0\"'<=`";
+    let mut i = 0;
+    while i < stops.len() {
+        table[stops[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+impl Tokenizer {
+    /// "Start a new attribute in the current tag token".
+    fn start_attribute(&mut self) {
+        self.finish_attribute();
+        self.has_attr = true;
+        self.attr_dropped = false;
+        self.attr_name_start = self.abs();
+        self.b[ATTR_NAME] = Default::default();
+        self.b[ATTR_VALUE] = Default::default();
+    }
+
+    /// "When the user agent leaves the attribute name state": drop a duplicate.
+    fn leave_attribute_name(&mut self) {
+        let name = self.intern(ATTR_NAME);
+        let end = self.abs();
+        self.attr_value_span = Span::new(end, end);
+        let duplicate = if self.attrs.len() < LINEAR_DUPLICATE_CHECK {
+            self.attrs.iter().any(|a| a.name == name)
+        } else {
+            if self.attr_names.len() < self.attrs.len() {
+                self.attr_names.extend(self.attrs.iter().map(|a| a.name));
+            }
+            !self.attr_names.insert(name)
+        };
+        if duplicate {
+            self.error(ErrorCode::DuplicateAttribute);
+            self.attr_dropped = true;
+        }
+        // The slot is filled in when the value is complete; keep the name for it.
+        self.pending_attr_name = Some((name, Span::new(self.attr_name_start, end)));
+    }
+
+    /// Adds the attribute in progress (if any, and not a duplicate) to the tag.
+    pub(crate) fn finish_attribute(&mut self) {
+        if !self.has_attr {
+            return;
+        }
+        self.has_attr = false;
+        let Some((name, name_span)) = self.pending_attr_name.take() else {
+            return;
+        };
+        if self.attr_dropped {
+            self.attr_names.remove(&name);
+            if self.attrs.len() >= LINEAR_DUPLICATE_CHECK {
+                // The set must still hold the first attribute of that name.
+                self.attr_names.insert(name);
+            }
+            return;
+        }
+        self.attrs.push(AttrSlot {
+            name,
+            name_span,
+            value: self.b[ATTR_VALUE].text_ref(),
+            value_span: self.attr_value_span,
+        });
+    }
+
+    /// 13.2.5.32 Before attribute name state.
+    pub(crate) fn before_attribute_name_state(&mut self) -> Flow {
+        loop {
+            let ch = match self.peek() {
+                Ok(ch) => ch,
+                Err(End::NeedMore) => return Flow::NeedMore,
+                Err(End::Eof) => {
+                    self.state = St::AfterAttributeName;
+                    return Flow::Continue;
+                }
+            };
+            match ch.c {
+                c if is_space(c) => self.pos += ch.len,
+                b'/' | b'>' => {
+                    self.state = St::AfterAttributeName;
+                    return Flow::Continue;
+                }
+                b'=' => {
+                    self.error(ErrorCode::UnexpectedEqualsSignBeforeAttributeName);
+                    self.start_attribute();
+                    self.take_into(ATTR_NAME, ch);
+                    self.state = St::AttributeName;
+                    return Flow::Continue;
+                }
+                _ => {
+                    self.start_attribute();
+                    self.state = St::AttributeName;
+                    return Flow::Continue;
+                }
+            }
+        }
+    }
+
+    /// 13.2.5.33 Attribute name state.
+    pub(crate) fn attribute_name_state(&mut self) -> Flow {
+        loop {
+            let bytes = self.input.buf.as_bytes();
+            let rest = bytes.get(self.pos..).unwrap_or(&[]);
+            let run = rest
+                .iter()
+                .position(|&b| ATTR_NAME_STOP[b as usize])
+                .unwrap_or(rest.len());
+            if run > 0 {
+                self.push_range(ATTR_NAME, self.pos, self.pos + run);
+                self.pos += run;
+            }
+            let ch = match self.peek() {
+                Ok(ch) => ch,
+                Err(End::NeedMore) => return Flow::NeedMore,
+                Err(End::Eof) => {
+                    self.leave_attribute_name();
+                    self.state = St::AfterAttributeName;
+                    return Flow::Continue;
+                }
+            };
+            match ch.c {
+                c if is_space(c) || c == b'/' || c == b'>' => {
+                    self.leave_attribute_name();
+                    self.state = St::AfterAttributeName;
+                    return Flow::Continue;
+                }
+                b'=' => {
+                    self.leave_attribute_name();
+                    self.pos += 1;
+                    self.state = St::BeforeAttributeValue;
+                    return Flow::Continue;
+                }
+                c if c.is_ascii_uppercase() => {
+                    self.push_char(ATTR_NAME, c.to_ascii_lowercase() as char);
+                    self.pos += 1;
+                }
+                0 => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.push_char(ATTR_NAME, '\u{FFFD}');
+                    self.pos += 1;
+                }
+                b'"' | b'\'' | b'<' => {
+                    self.error(ErrorCode::UnexpectedCharacterInAttributeName);
+                    self.take_into(ATTR_NAME, ch);
+                }
+                _ => self.take_into(ATTR_NAME, ch),
+            }
+        }
+    }
+
+    /// 13.2.5.34 After attribute name state.
+    pub(crate) fn after_attribute_name_state(&mut self) -> Flow {
+        loop {
+            let ch = match self.peek() {
+                Ok(ch) => ch,
+                Err(End::NeedMore) => return Flow::NeedMore,
+                Err(End::Eof) => {
+                    self.error(ErrorCode::EofInTag);
+                    return self.emit_eof();
+                }
+            };
+            match ch.c {
+                c if is_space(c) => self.pos += ch.len,
+                b'/' => {
+                    self.pos += 1;
+                    self.state = St::SelfClosingStartTag;
+                    return Flow::Continue;
+                }
+                b'=' => {
+                    self.pos += 1;
+                    self.state = St::BeforeAttributeValue;
+                    return Flow::Continue;
+                }
+                b'>' => {
+                    self.pos += 1;
+                    self.state = St::Data;
+                    return self.emit_tag();
+                }
+                _ => {
+                    self.start_attribute();
+                    self.state = St::AttributeName;
+                    return Flow::Continue;
+                }
+            }
+        }
+    }
+
+    /// 13.2.5.35 Before attribute value state.
+    pub(crate) fn before_attribute_value_state(&mut self) -> Flow {
+        loop {
+            let ch = match self.peek() {
+                Ok(ch) => ch,
+                Err(End::NeedMore) => return Flow::NeedMore,
+                Err(End::Eof) => {
+                    self.attr_value_span = Span::new(self.abs(), self.abs());
+                    self.state = St::AttributeValueUnquoted;
+                    return Flow::Continue;
+                }
+            };
+            match ch.c {
+                c if is_space(c) => self.pos += ch.len,
+                b'"' | b'\'' => {
+                    self.pos += 1;
+                    self.attr_value_span = Span::new(self.abs(), self.abs());
+                    self.state = if ch.c == b'"' {
+                        St::AttributeValueDoubleQuoted
+                    } else {
+                        St::AttributeValueSingleQuoted
+                    };
+                    return Flow::Continue;
+                }
+                b'>' => {
+                    self.error(ErrorCode::MissingAttributeValue);
+                    self.pos += 1;
+                    self.state = St::Data;
+                    return self.emit_tag();
+                }
+                _ => {
+                    self.attr_value_span = Span::new(self.abs(), self.abs());
+                    self.state = St::AttributeValueUnquoted;
+                    return Flow::Continue;
+                }
+            }
+        }
+    }
+
+    /// 13.2.5.36 Attribute value (double-quoted) state and 13.2.5.37 Attribute value
+    /// (single-quoted) state.
+    pub(crate) fn attribute_value_quoted_state(&mut self, quote: u8) -> Flow {
+        loop {
+            let bytes = self.input.buf.as_bytes();
+            let rest = bytes.get(self.pos..).unwrap_or(&[]);
+            let mut run = memchr3(quote, b'&', b'\r', rest).unwrap_or(rest.len());
+            if self.input.has_nul {
+                if let Some(nul) = memchr::memchr(0, &rest[..run]) {
+                    run = nul;
+                }
+            }
+            if run > 0 {
+                self.push_range(ATTR_VALUE, self.pos, self.pos + run);
+                self.pos += run;
+            }
+            let ch = match self.peek() {
+                Ok(ch) => ch,
+                Err(End::NeedMore) => return Flow::NeedMore,
+                Err(End::Eof) => {
+                    self.error(ErrorCode::EofInTag);
+                    return self.emit_eof();
+                }
+            };
+            match ch.c {
+                c if c == quote => {
+                    self.attr_value_span.end = self.abs();
+                    self.pos += 1;
+                    self.state = St::AfterAttributeValueQuoted;
+                    return Flow::Continue;
+                }
+                b'&' => {
+                    self.return_state = self.state;
+                    if self.consume_char_ref(ATTR_VALUE, true).is_err() {
+                        return Flow::NeedMore;
+                    }
+                }
+                0 => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.push_char(ATTR_VALUE, '\u{FFFD}');
+                    self.pos += 1;
+                }
+                _ => self.take_into(ATTR_VALUE, ch),
+            }
+        }
+    }
+
+    /// 13.2.5.38 Attribute value (unquoted) state.
+    pub(crate) fn attribute_value_unquoted_state(&mut self) -> Flow {
+        loop {
+            let bytes = self.input.buf.as_bytes();
+            let rest = bytes.get(self.pos..).unwrap_or(&[]);
+            let run = rest
+                .iter()
+                .position(|&b| UNQUOTED_STOP[b as usize])
+                .unwrap_or(rest.len());
+            if run > 0 {
+                self.push_range(ATTR_VALUE, self.pos, self.pos + run);
+                self.pos += run;
+            }
+            let ch = match self.peek() {
+                Ok(ch) => ch,
+                Err(End::NeedMore) => return Flow::NeedMore,
+                Err(End::Eof) => {
+                    self.error(ErrorCode::EofInTag);
+                    return self.emit_eof();
+                }
+            };
+            match ch.c {
+                c if is_space(c) => {
+                    self.attr_value_span.end = self.abs();
+                    self.pos += ch.len;
+                    self.state = St::BeforeAttributeName;
+                    return Flow::Continue;
+                }
+                b'&' => {
+                    self.return_state = self.state;
+                    if self.consume_char_ref(ATTR_VALUE, true).is_err() {
+                        return Flow::NeedMore;
+                    }
+                }
+                b'>' => {
+                    self.attr_value_span.end = self.abs();
+                    self.pos += 1;
+                    self.state = St::Data;
+                    return self.emit_tag();
+                }
+                0 => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.push_char(ATTR_VALUE, '\u{FFFD}');
+                    self.pos += 1;
+                }
+                b'"' | b'\'' | b'<' | b'=' | b'`' => {
+                    self.error(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue);
+                    self.take_into(ATTR_VALUE, ch);
+                }
+                _ => self.take_into(ATTR_VALUE, ch),
+            }
+        }
+    }
+
+    /// 13.2.5.39 After attribute value (quoted) state.
+    pub(crate) fn after_attribute_value_quoted_state(&mut self) -> Flow {
+        match self.peek() {
+            Ok(ch) => match ch.c {
+                c if is_space(c) => {
+                    self.pos += ch.len;
+                    self.state = St::BeforeAttributeName;
+                    Flow::Continue
+                }
+                b'/' => {
+                    self.pos += 1;
+                    self.state = St::SelfClosingStartTag;
+                    Flow::Continue
+                }
+                b'>' => {
+                    self.pos += 1;
+                    self.state = St::Data;
+                    self.emit_tag()
+                }
+                _ => {
+                    self.error(ErrorCode::MissingWhitespaceBetweenAttributes);
+                    self.state = St::BeforeAttributeName;
+                    Flow::Continue
+                }
+            },
+            Err(End::NeedMore) => Flow::NeedMore,
+            Err(End::Eof) => {
+                self.error(ErrorCode::EofInTag);
+                self.emit_eof()
+            }
+        }
+    }
+}

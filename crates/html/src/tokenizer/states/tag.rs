@@ -1,0 +1,208 @@
+//! 13.2.5.6-13.2.5.8 Tag open, end tag open and tag name states; 13.2.5.40
+//! self-closing start tag state; emitting tag tokens.
+
+use super::{St, is_space};
+use crate::error::ErrorCode;
+use crate::tokenizer::{End, Flow, RawToken, TAG_NAME, TEXT, Tokenizer};
+
+/// Bytes that end a run of ordinary tag-name characters: whitespace, `/`, `>`,
+/// NUL, CR, and uppercase ASCII (which must be lowercased).
+const TAG_NAME_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'\t' as usize] = true;
+    table[b'\n' as usize] = true;
+    table[0x0C] = true;
+    table[b'\r' as usize] = true;
+    table[b' ' as usize] = true;
+    table[b'/' as usize] = true;
+    table[b'>' as usize] = true;
+    table[0] = true;
+    let mut b = b'A';
+    while b <= b'Z' {
+        table[b as usize] = true;
+        b += 1;
+    }
+    table
+};
+
+impl Tokenizer {
+    /// Starts a new tag token.
+    pub(crate) fn create_tag(&mut self, end_tag: bool) {
+        self.is_end_tag = end_tag;
+        self.self_closing = false;
+        self.b[TAG_NAME] = Default::default();
+        self.attrs.clear();
+        self.attr_names.clear();
+        self.has_attr = false;
+    }
+
+    /// "Emit the current tag token" (with the end-tag checks of §13.2.5).
+    pub(crate) fn emit_tag(&mut self) -> Flow {
+        self.finish_attribute();
+        let name = self.intern(TAG_NAME);
+        let span = self.token_span();
+        if self.is_end_tag {
+            if !self.attrs.is_empty() {
+                self.error_at(ErrorCode::EndTagWithAttributes, span.end.saturating_sub(1));
+            }
+            if self.self_closing {
+                self.error_at(
+                    ErrorCode::EndTagWithTrailingSolidus,
+                    span.end.saturating_sub(1),
+                );
+            }
+            Flow::Emit(RawToken::EndTag {
+                name,
+                self_closing: self.self_closing,
+                span,
+            })
+        } else {
+            self.last_start_tag = Some(name);
+            Flow::Emit(RawToken::StartTag {
+                name,
+                self_closing: self.self_closing,
+                span,
+            })
+        }
+    }
+
+    /// 13.2.5.6 Tag open state.
+    pub(crate) fn tag_open_state(&mut self) -> Flow {
+        match self.peek() {
+            Ok(ch) => match ch.c {
+                b'!' => {
+                    self.pos += 1;
+                    self.state = St::MarkupDeclarationOpen;
+                }
+                b'/' => {
+                    self.pos += 1;
+                    self.state = St::EndTagOpen;
+                }
+                c if c.is_ascii_alphabetic() => {
+                    self.create_tag(false);
+                    self.state = St::TagName;
+                }
+                b'?' => {
+                    self.error(ErrorCode::UnexpectedQuestionMarkInsteadOfTagName);
+                    self.b[TEXT] = Default::default();
+                    self.state = St::BogusComment;
+                }
+                _ => {
+                    self.error(ErrorCode::InvalidFirstCharacterOfTagName);
+                    self.push_range(TEXT, self.pos - 1, self.pos);
+                    self.state = St::Data;
+                }
+            },
+            Err(End::NeedMore) => return Flow::NeedMore,
+            Err(End::Eof) => {
+                self.error(ErrorCode::EofBeforeTagName);
+                self.push_range(TEXT, self.pos - 1, self.pos);
+                return self.emit_eof();
+            }
+        }
+        Flow::Continue
+    }
+
+    /// 13.2.5.7 End tag open state.
+    pub(crate) fn end_tag_open_state(&mut self) -> Flow {
+        match self.peek() {
+            Ok(ch) => match ch.c {
+                c if c.is_ascii_alphabetic() => {
+                    self.create_tag(true);
+                    self.state = St::TagName;
+                }
+                b'>' => {
+                    self.error(ErrorCode::MissingEndTagName);
+                    self.pos += 1;
+                    self.state = St::Data;
+                }
+                _ => {
+                    self.error(ErrorCode::InvalidFirstCharacterOfTagName);
+                    self.b[TEXT] = Default::default();
+                    self.state = St::BogusComment;
+                }
+            },
+            Err(End::NeedMore) => return Flow::NeedMore,
+            Err(End::Eof) => {
+                self.error(ErrorCode::EofBeforeTagName);
+                self.push_range(TEXT, self.pos - 2, self.pos);
+                return self.emit_eof();
+            }
+        }
+        Flow::Continue
+    }
+
+    /// 13.2.5.8 Tag name state.
+    pub(crate) fn tag_name_state(&mut self) -> Flow {
+        loop {
+            let bytes = self.input.buf.as_bytes();
+            let run = bytes
+                .get(self.pos..)
+                .unwrap_or(&[])
+                .iter()
+                .position(|&b| TAG_NAME_STOP[b as usize])
+                .unwrap_or(bytes.len() - self.pos);
+            if run > 0 {
+                self.push_range(TAG_NAME, self.pos, self.pos + run);
+                self.pos += run;
+            }
+            let ch = match self.peek() {
+                Ok(ch) => ch,
+                Err(End::NeedMore) => return Flow::NeedMore,
+                Err(End::Eof) => {
+                    self.error(ErrorCode::EofInTag);
+                    return self.emit_eof();
+                }
+            };
+            match ch.c {
+                c if is_space(c) => {
+                    self.pos += ch.len;
+                    self.state = St::BeforeAttributeName;
+                    return Flow::Continue;
+                }
+                b'/' => {
+                    self.pos += 1;
+                    self.state = St::SelfClosingStartTag;
+                    return Flow::Continue;
+                }
+                b'>' => {
+                    self.pos += 1;
+                    self.state = St::Data;
+                    return self.emit_tag();
+                }
+                c if c.is_ascii_uppercase() => {
+                    self.push_char(TAG_NAME, c.to_ascii_lowercase() as char);
+                    self.pos += 1;
+                }
+                0 => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.push_char(TAG_NAME, '\u{FFFD}');
+                    self.pos += 1;
+                }
+                _ => self.take_into(TAG_NAME, ch),
+            }
+        }
+    }
+
+    /// 13.2.5.40 Self-closing start tag state.
+    pub(crate) fn self_closing_start_tag_state(&mut self) -> Flow {
+        match self.peek() {
+            Ok(ch) if ch.c == b'>' => {
+                self.self_closing = true;
+                self.pos += 1;
+                self.state = St::Data;
+                self.emit_tag()
+            }
+            Ok(_) => {
+                self.error(ErrorCode::UnexpectedSolidusInTag);
+                self.state = St::BeforeAttributeName;
+                Flow::Continue
+            }
+            Err(End::NeedMore) => Flow::NeedMore,
+            Err(End::Eof) => {
+                self.error(ErrorCode::EofInTag);
+                self.emit_eof()
+            }
+        }
+    }
+}

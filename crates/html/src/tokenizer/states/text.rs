@@ -1,0 +1,121 @@
+//! 13.2.5.1-13.2.5.5: Data, RCDATA, RAWTEXT, script data and PLAINTEXT states.
+//!
+//! These states spend their time on plain characters, so each starts with a memchr
+//! scan to the next byte that needs a decision and appends the run in one go (a
+//! verbatim range: no copy). Pending text is emitted as its own token before any `<`
+//! that may open a tag, which keeps tags and text in separate tokens with exact spans.
+
+use memchr::{memchr, memchr2, memchr3};
+
+use super::St;
+use crate::error::ErrorCode;
+use crate::tokenizer::{End, Flow, TEXT, Tokenizer};
+
+/// What a text state does with `&`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Refs {
+    Decoded,
+    Literal,
+}
+
+impl Tokenizer {
+    /// Appends the characters up to the next byte in `stops` (and CR, and NUL when
+    /// the buffer has one) to the pending text, then records a safe point.
+    #[inline]
+    pub(crate) fn text_run(&mut self, stops: &[u8]) {
+        let bytes = self.input.buf.as_bytes();
+        let rest = bytes.get(self.pos..).unwrap_or(&[]);
+        let mut end = match *stops {
+            [a] => memchr2(a, b'\r', rest),
+            [a, b] => memchr3(a, b, b'\r', rest),
+            [a, b, c] => {
+                // Three stops plus CR: look for CR separately, within the run found.
+                let first = memchr3(a, b, c, rest).unwrap_or(rest.len());
+                Some(memchr(b'\r', &rest[..first]).unwrap_or(first))
+            }
+            _ => memchr(b'\r', rest),
+        }
+        .unwrap_or(rest.len());
+        if self.input.has_nul {
+            if let Some(nul) = memchr(0, &rest[..end]) {
+                end = nul;
+            }
+        }
+        if end > 0 {
+            let start = self.pos;
+            self.push_range(TEXT, start, start + end);
+            self.pos += end;
+        }
+        self.mark_safe();
+    }
+
+    /// The shared body of the five text states.
+    #[inline]
+    fn text_state(
+        &mut self,
+        stops: &[u8],
+        refs: Refs,
+        less_than: Option<St>,
+        nul_replaced: bool,
+    ) -> Flow {
+        loop {
+            self.text_run(stops);
+            let ch = match self.peek() {
+                Ok(ch) => ch,
+                Err(End::NeedMore) => return Flow::NeedMore,
+                Err(End::Eof) => return self.emit_eof(),
+            };
+            match ch.c {
+                b'<' if less_than.is_some() => {
+                    if !self.b[TEXT].is_empty() {
+                        return Flow::Emit(self.text_token());
+                    }
+                    self.pos += 1;
+                    self.state = less_than.unwrap_or(St::Data);
+                    return Flow::Continue;
+                }
+                b'&' if refs == Refs::Decoded => {
+                    self.return_state = self.state;
+                    if self.consume_char_ref(TEXT, false).is_err() {
+                        return Flow::NeedMore;
+                    }
+                }
+                0 => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    if nul_replaced {
+                        self.push_char(TEXT, '\u{FFFD}');
+                        self.pos += 1;
+                    } else {
+                        self.take_into(TEXT, ch);
+                    }
+                }
+                _ => self.take_into(TEXT, ch),
+            }
+        }
+    }
+
+    /// 13.2.5.1 Data state.
+    pub(crate) fn data_state(&mut self) -> Flow {
+        self.text_state(b"<&", Refs::Decoded, Some(St::TagOpen), false)
+    }
+
+    /// 13.2.5.2 RCDATA state.
+    pub(crate) fn rcdata_state(&mut self) -> Flow {
+        self.text_state(b"<&", Refs::Decoded, Some(St::RcdataLessThanSign), true)
+    }
+
+    /// 13.2.5.3 RAWTEXT state.
+    pub(crate) fn rawtext_state(&mut self) -> Flow {
+        self.text_state(b"<", Refs::Literal, Some(St::RawtextLessThanSign), true)
+    }
+
+    /// 13.2.5.4 Script data state.
+    pub(crate) fn script_data_state(&mut self) -> Flow {
+        self.text_state(b"<", Refs::Literal, Some(St::ScriptDataLessThanSign), true)
+    }
+
+    /// 13.2.5.5 PLAINTEXT state.
+    pub(crate) fn plaintext_state(&mut self) -> Flow {
+        self.text_state(b"", Refs::Literal, None, true)
+    }
+}
