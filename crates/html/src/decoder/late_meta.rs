@@ -72,8 +72,8 @@ pub fn first_meta_declaration(text: &str) -> Option<&'static Encoding> {
                             return declared;
                         }
                     }
-                    "title" | "textarea" | "style" | "xmp" | "iframe" | "noembed"
-                    | "noframes" | "noscript" => {
+                    "title" | "textarea" | "style" | "xmp" | "iframe" | "noembed" | "noframes"
+                    | "noscript" => {
                         pos = raw_text_end(bytes, pos, tag.name.as_bytes())?;
                     }
                     "script" => pos = script_data_end(bytes, pos)?,
@@ -316,13 +316,11 @@ fn script_data_end(bytes: &[u8], from: usize) -> Option<usize> {
                     continue;
                 }
             }
-            b'<' => {
-                if bytes.get(pos + 1) == Some(&b'/') && is_script_open(bytes, pos + 2) {
-                    state = State::Escaped;
-                    pos += 8;
-                    dashes = 0;
-                    continue;
-                }
+            b'<' if bytes.get(pos + 1) == Some(&b'/') && is_script_open(bytes, pos + 2) => {
+                state = State::Escaped;
+                pos += 8;
+                dashes = 0;
+                continue;
             }
             _ => {}
         }
@@ -387,7 +385,10 @@ mod tests {
     fn attribute_values_hide_tags() {
         assert_eq!(found("<p title=\"<meta charset=euc-jp>\">"), None);
         assert_eq!(found("<p title='x><meta charset=euc-jp>'>"), None);
-        assert_eq!(found("<p title=\"x>\"><meta charset=euc-jp>"), Some("EUC-JP"));
+        assert_eq!(
+            found("<p title=\"x>\"><meta charset=euc-jp>"),
+            Some("EUC-JP")
+        );
         assert_eq!(found("<meta charset=euc-jp"), None);
     }
 

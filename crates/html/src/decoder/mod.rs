@@ -293,7 +293,10 @@ mod tests {
         assert_eq!((s.encoding, s.confidence), (EUC_JP, Confidence::Tentative));
         assert_eq!(s.source, EncodingSource::Prescan);
         let s = sniff(b"<p>hello", None);
-        assert_eq!((s.encoding, s.source), (WINDOWS_1252, EncodingSource::Default));
+        assert_eq!(
+            (s.encoding, s.source),
+            (WINDOWS_1252, EncodingSource::Default)
+        );
     }
 
     #[test]
@@ -310,7 +313,10 @@ mod tests {
     fn document_level_rules() {
         // The first effective <meta> confirms the pre-scan result.
         let s = sniff_document(b"<meta charset=latin1><meta charset=euc-jp>", None);
-        assert_eq!((s.encoding, s.confidence), (WINDOWS_1252, Confidence::Certain));
+        assert_eq!(
+            (s.encoding, s.confidence),
+            (WINDOWS_1252, Confidence::Certain)
+        );
         assert_eq!(s.source, EncodingSource::Prescan);
         // A pre-scan hit inside a script is overruled by a real <meta>.
         let s = sniff_document(
@@ -320,12 +326,18 @@ mod tests {
         assert_eq!(s.encoding, ISO_8859_2);
         // Transport labels: known ones are certain, unknown ones ignored.
         let s = sniff_document(b"<meta charset=euc-jp>", Some(" Shift_JIS "));
-        assert_eq!((s.encoding, s.source), (SHIFT_JIS, EncodingSource::Transport));
+        assert_eq!(
+            (s.encoding, s.source),
+            (SHIFT_JIS, EncodingSource::Transport)
+        );
         let s = sniff_document(b"<meta charset=euc-jp>", Some("no-such-thing"));
         assert_eq!(s.encoding, EUC_JP);
         // A tentative UTF-16 (from a UTF-16 "<?x" declaration) is not changed.
         let s = sniff_document(b"<\0?\0x\0<\0m\0", None);
-        assert_eq!((s.encoding, s.confidence), (UTF_16LE, Confidence::Tentative));
+        assert_eq!(
+            (s.encoding, s.confidence),
+            (UTF_16LE, Confidence::Tentative)
+        );
     }
 
     #[test]

@@ -87,8 +87,7 @@ fn prescan_meta(bytes: &[u8]) -> Step<&'static Encoding> {
                 .ok_or(Exhausted)?;
             pos += skip;
             while get_attribute(bytes, &mut pos)?.is_some() {}
-        } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?")
-        {
+        } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
             let from = pos + 1;
             let tail = bytes.get(from..).unwrap_or_default();
             pos = from + memchr::memchr(b'>', tail).ok_or(Exhausted)?;
@@ -110,10 +109,7 @@ fn is_meta_open(rest: &[u8]) -> bool {
 
 /// `<`, optionally `/`, then an ASCII letter.
 fn is_tag_open(rest: &[u8]) -> bool {
-    match rest {
-        [b'<', b'/', c, ..] | [b'<', c, ..] if c.is_ascii_alphabetic() => true,
-        _ => false,
-    }
+    matches!(rest, [b'<', b'/', c, ..] | [b'<', c, ..] if c.is_ascii_alphabetic())
 }
 
 /// Steps 2-16 of the `<meta` branch: reads the attributes and decides. `Ok(None)`
@@ -129,11 +125,7 @@ fn meta_attributes(bytes: &[u8], pos: &mut usize) -> Step<Option<&'static Encodi
             continue;
         }
         match name.as_slice() {
-            b"http-equiv" => {
-                if value == b"content-type" {
-                    got_pragma = true;
-                }
-            }
+            b"http-equiv" if value == b"content-type" => got_pragma = true,
             b"content" => {
                 if let Some(encoding) = extract_encoding_from_meta_content(&value) {
                     if charset.is_none() {
@@ -427,7 +419,10 @@ mod tests {
         );
         // An attribute value hides a <meta>.
         assert_eq!(name(b"<p title=\"<meta charset=euc-jp>\">"), None);
-        assert_eq!(name(b"<p title=\"x>\"><meta charset=euc-jp>"), Some("EUC-JP"));
+        assert_eq!(
+            name(b"<p title=\"x>\"><meta charset=euc-jp>"),
+            Some("EUC-JP")
+        );
         // But the pre-scan does not know raw text elements.
         assert_eq!(
             name(b"<script>'<meta charset=euc-jp>'</script>"),
@@ -490,7 +485,10 @@ mod tests {
 
     #[test]
     fn tree_builder_meta_rule() {
-        assert_eq!(meta_declared_encoding(Some("euc-jp"), None, None), Some(EUC_JP));
+        assert_eq!(
+            meta_declared_encoding(Some("euc-jp"), None, None),
+            Some(EUC_JP)
+        );
         assert_eq!(
             meta_declared_encoding(Some("bogus"), Some("CONTENT-type"), Some("charset=euc-jp")),
             Some(EUC_JP)
@@ -499,7 +497,10 @@ mod tests {
             meta_declared_encoding(None, Some("content-type "), Some("charset=euc-jp")),
             None
         );
-        assert_eq!(meta_declared_encoding(None, None, Some("charset=euc-jp")), None);
+        assert_eq!(
+            meta_declared_encoding(None, None, Some("charset=euc-jp")),
+            None
+        );
     }
 
     #[test]

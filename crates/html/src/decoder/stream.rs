@@ -278,7 +278,8 @@ impl ByteStreamDecoder {
     /// Sniffs the held-back bytes and decodes them.
     fn start(&mut self, out: &mut String) {
         let pending = std::mem::take(&mut self.pending);
-        let mut sniffed = sniff_with_limit(&pending, self.config.transport, self.config.prescan_len);
+        let mut sniffed =
+            sniff_with_limit(&pending, self.config.transport, self.config.prescan_len);
         self.decoder = Some(sniffed.encoding.new_decoder_without_bom_handling());
         if self.lock_requested {
             sniffed.confidence = Confidence::Certain;
@@ -355,19 +356,37 @@ mod tests {
     fn sample_documents() -> Vec<(DecoderConfig, Vec<u8>)> {
         let mut long = b"<!DOCTYPE html><meta charset=euc-jp><p>".to_vec();
         long.extend_from_slice("日本語のテキスト".repeat(80).as_bytes());
-        let euc = EUC_JP.encode(&String::from_utf8_lossy(&long)).0.into_owned();
+        let euc = EUC_JP
+            .encode(&String::from_utf8_lossy(&long))
+            .0
+            .into_owned();
         vec![
-            (DecoderConfig::default(), b"\xEF\xBB\xBFcaf\xC3\xA9 \xF0\x9F\x98\x80!".to_vec()),
-            (DecoderConfig::default(), b"\xFF\xFEa\x00\x3D\xD8\x00\xDE".to_vec()),
-            (DecoderConfig::default(), b"\xFE\xFF\x00a\xD8\x3D\xDE\x00\xD8".to_vec()),
+            (
+                DecoderConfig::default(),
+                b"\xEF\xBB\xBFcaf\xC3\xA9 \xF0\x9F\x98\x80!".to_vec(),
+            ),
+            (
+                DecoderConfig::default(),
+                b"\xFF\xFEa\x00\x3D\xD8\x00\xDE".to_vec(),
+            ),
+            (
+                DecoderConfig::default(),
+                b"\xFE\xFF\x00a\xD8\x3D\xDE\x00\xD8".to_vec(),
+            ),
             (DecoderConfig::default(), b"caf\xE9 \x80 \x81".to_vec()),
             (DecoderConfig::default(), euc),
             (
                 DecoderConfig::with_transport(UTF_8),
                 b"ok \xC3\xA9 bad \xC3 \xE2\x82 end \xF0".to_vec(),
             ),
-            (DecoderConfig::with_transport(SHIFT_JIS), b"\x82\xA0\x82\xA2 \x82".to_vec()),
-            (DecoderConfig::with_transport(UTF_16BE), b"\x00h\x00i\x00".to_vec()),
+            (
+                DecoderConfig::with_transport(SHIFT_JIS),
+                b"\x82\xA0\x82\xA2 \x82".to_vec(),
+            ),
+            (
+                DecoderConfig::with_transport(UTF_16BE),
+                b"\x00h\x00i\x00".to_vec(),
+            ),
         ]
     }
 
@@ -382,7 +401,11 @@ mod tests {
                 .decode_without_bom_handling(bytes.get(expected_sniff.bom_len..).unwrap_or(&[]));
             assert_eq!(whole, reference);
             for chunk in 1..=bytes.len().min(40) {
-                assert_eq!(decode_chunked(config, &bytes, chunk).0, whole, "chunk {chunk}");
+                assert_eq!(
+                    decode_chunked(config, &bytes, chunk).0,
+                    whole,
+                    "chunk {chunk}"
+                );
             }
         }
     }
@@ -407,7 +430,10 @@ mod tests {
     fn bom_is_removed_and_certain() {
         let (text, s) = decode_chunked(DecoderConfig::default(), b"\xEF\xBB\xBFhi", 1);
         assert_eq!(text, "hi");
-        assert_eq!((s.encoding, s.confidence, s.bom_len), (UTF_8, Confidence::Certain, 3));
+        assert_eq!(
+            (s.encoding, s.confidence, s.bom_len),
+            (UTF_8, Confidence::Certain, 3)
+        );
         let (text, s) = decode_chunked(DecoderConfig::with_transport(SHIFT_JIS), b"\xFF\xFEh\0", 1);
         assert_eq!((text.as_str(), s.encoding), ("h", UTF_16LE));
     }
@@ -416,7 +442,8 @@ mod tests {
     fn waits_for_the_prescan_window() {
         let mut dec = ByteStreamDecoder::new(DecoderConfig::default());
         let mut out = String::new();
-        dec.push(b"<meta charset=iso-8859-2>\xB1", &mut out).expect("push");
+        dec.push(b"<meta charset=iso-8859-2>\xB1", &mut out)
+            .expect("push");
         assert_eq!(out, "");
         assert_eq!(dec.encoding(), None);
         dec.finish(&mut out).expect("finish");
@@ -457,14 +484,20 @@ mod tests {
     fn restart_redecodes_everything() {
         let (mut dec, text) = tentative_decoder(b"<p>\xB1\xB1</p>");
         assert_eq!(text, "<p>±±</p>");
-        assert_eq!(dec.sniffed().map(|s| s.source), Some(EncodingSource::Default));
+        assert_eq!(
+            dec.sniffed().map(|s| s.source),
+            Some(EncodingSource::Default)
+        );
         assert_eq!(dec.change_encoding(ISO_8859_2), Ok(ChangeOutcome::Restart));
         assert_eq!(dec.confidence(), Some(Confidence::Certain));
         let mut again = String::new();
         assert!(dec.replay(&mut again));
         assert!(!dec.replay(&mut again));
         assert_eq!(again, "<p>ąą</p>");
-        assert_eq!(dec.change_encoding(EUC_JP), Ok(ChangeOutcome::AlreadyCertain));
+        assert_eq!(
+            dec.change_encoding(EUC_JP),
+            Ok(ChangeOutcome::AlreadyCertain)
+        );
         assert_eq!(dec.restart_window_len(), 0);
     }
 
@@ -503,10 +536,14 @@ mod tests {
     fn ascii_only_so_far_switches_in_place() {
         let mut dec = ByteStreamDecoder::new(DecoderConfig::default());
         let mut out = String::new();
-        dec.push(b"<head><meta charset=euc-jp>", &mut out).expect("push");
+        dec.push(b"<head><meta charset=euc-jp>", &mut out)
+            .expect("push");
         dec.finish(&mut out).expect("finish");
         // Pre-scan found euc-jp; pretend the tree builder sees shift_jis instead.
-        assert_eq!(dec.change_encoding(SHIFT_JIS), Ok(ChangeOutcome::SwitchedInPlace));
+        assert_eq!(
+            dec.change_encoding(SHIFT_JIS),
+            Ok(ChangeOutcome::SwitchedInPlace)
+        );
         assert_eq!(dec.encoding(), Some(SHIFT_JIS));
         assert!(!dec.replay(&mut out));
     }
@@ -525,7 +562,10 @@ mod tests {
         let mut out = String::new();
         assert_eq!(dec.change_encoding(EUC_JP), Err(DecoderError::NotStarted));
         dec.push(b"abc", &mut out).expect("push");
-        assert_eq!(dec.change_encoding(EUC_JP), Ok(ChangeOutcome::AlreadyCertain));
+        assert_eq!(
+            dec.change_encoding(EUC_JP),
+            Ok(ChangeOutcome::AlreadyCertain)
+        );
     }
 
     #[test]
@@ -549,7 +589,10 @@ mod tests {
         dec.push(b"a", &mut out).expect("push");
         assert_eq!(dec.confidence(), Some(Confidence::Certain));
         assert_eq!(dec.restart_window_len(), 0);
-        assert_eq!(dec.change_encoding(EUC_JP), Ok(ChangeOutcome::AlreadyCertain));
+        assert_eq!(
+            dec.change_encoding(EUC_JP),
+            Ok(ChangeOutcome::AlreadyCertain)
+        );
         assert_eq!(out, "0123456789a");
 
         let mut dec = ByteStreamDecoder::new(DecoderConfig::default());
