@@ -602,4 +602,68 @@ mod tests {
         dec.finish(&mut out).expect("finish");
         assert_eq!(dec.confidence(), Some(Confidence::Certain));
     }
+
+    mod properties {
+        use super::super::super::{first_meta_declaration, prescan, sniff_document};
+        use super::*;
+        use proptest::prelude::*;
+
+        fn interesting_bytes() -> impl Strategy<Value = Vec<u8>> {
+            let pieces = prop::sample::select(vec![
+                &b"<meta charset=euc-jp>"[..],
+                b"<meta http-equiv=content-type content='charset=shift_jis'>",
+                b"<!--",
+                b"-->",
+                b"<script>",
+                b"</script>",
+                b"<title>",
+                b"\xEF\xBB\xBF",
+                b"\xFF\xFE",
+                b"\xA4\xA2",
+                b"\xC3\xA9",
+                b"\x82",
+                b"\"",
+                b"'",
+                b"=",
+                b" ",
+                b">",
+                b"<",
+                b"abc",
+            ]);
+            prop::collection::vec(pieces, 0..60).prop_map(|v| v.concat())
+        }
+
+        proptest! {
+            #[test]
+            fn chunking_never_changes_the_text(
+                bytes in interesting_bytes(),
+                chunk in 1usize..50,
+                prescan_len in 1usize..64,
+            ) {
+                let config = DecoderConfig { prescan_len, ..DecoderConfig::default() };
+                let (whole, s1) = decode_chunked(config, &bytes, bytes.len().max(1));
+                let (chunked, s2) = decode_chunked(config, &bytes, chunk);
+                prop_assert_eq!(whole, chunked);
+                prop_assert_eq!(s1, s2);
+            }
+
+            #[test]
+            fn scanners_accept_any_input(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+                let _ = prescan(&bytes);
+                let _ = first_meta_declaration(&String::from_utf8_lossy(&bytes));
+                let _ = sniff_document(&bytes, None);
+            }
+
+            #[test]
+            fn restart_equals_decoding_with_the_new_encoding(bytes in interesting_bytes()) {
+                let (mut dec, _) = tentative_decoder(&bytes);
+                let mut again = String::new();
+                if dec.change_encoding(EUC_JP) == Ok(ChangeOutcome::Restart) {
+                    dec.replay(&mut again);
+                    let (expected, _) = EUC_JP.decode_without_bom_handling(&bytes);
+                    prop_assert_eq!(again, expected);
+                }
+            }
+        }
+    }
 }
