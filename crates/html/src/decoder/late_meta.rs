@@ -34,9 +34,19 @@ fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
 }
 
-/// The encoding declared by the first `<meta>` start tag in `text` that the tree
-/// builder would act on (see the module docs), unadjusted; `None` if there is none.
-pub fn first_meta_declaration(text: &str) -> Option<&'static Encoding> {
+/// A `<meta>` start tag that declares an encoding.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MetaDeclaration {
+    /// Byte offset of the tag's `<` in the text.
+    pub offset: usize,
+    /// The declared encoding, unadjusted (see
+    /// [`adjust_declared_encoding`](super::adjust_declared_encoding)).
+    pub encoding: &'static Encoding,
+}
+
+/// The first `<meta>` start tag in `text` that the tree builder would act on (see
+/// the module docs); `None` if there is none.
+pub fn first_meta_declaration(text: &str) -> Option<MetaDeclaration> {
     let bytes = text.as_bytes();
     let mut pos = 0usize;
     loop {
@@ -68,8 +78,11 @@ pub fn first_meta_declaration(text: &str) -> Option<&'static Encoding> {
                             tag.attr("http-equiv"),
                             tag.attr("content"),
                         );
-                        if declared.is_some() {
-                            return declared;
+                        if let Some(encoding) = declared {
+                            return Some(MetaDeclaration {
+                                offset: lt,
+                                encoding,
+                            });
                         }
                     }
                     "title" | "textarea" | "style" | "xmp" | "iframe" | "noembed" | "noframes"
@@ -344,7 +357,13 @@ mod tests {
     use super::*;
 
     fn found(text: &str) -> Option<&'static str> {
-        first_meta_declaration(text).map(Encoding::name)
+        first_meta_declaration(text).map(|m| m.encoding.name())
+    }
+
+    #[test]
+    fn reports_the_offset() {
+        let found = first_meta_declaration("<p>é</p><meta charset=euc-jp>");
+        assert_eq!(found.map(|m| m.offset), Some(9));
     }
 
     #[test]

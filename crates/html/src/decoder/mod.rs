@@ -68,7 +68,7 @@ mod stream;
 
 pub use bom::{bom_undecided, sniff_bom};
 pub use encoding_rs::Encoding;
-pub use late_meta::first_meta_declaration;
+pub use late_meta::{MetaDeclaration, first_meta_declaration};
 pub use prescan::{
     adjust_declared_encoding, extract_encoding_from_meta_content, meta_declared_encoding, prescan,
 };
@@ -229,17 +229,50 @@ pub(crate) fn sniff_with_limit(
 ///    UTF-8 and x-user-defined windows-1252, and the result is certain — a restart
 ///    with the new encoding is certain from its start, so later `<meta>`s never
 ///    count. If there is none, the tentative answer stands.
+///
+/// The restart window applies as in [`ByteStreamDecoder`] with the default
+/// [`DecoderConfig`]: a `<meta>` that starts after the text of the first
+/// [`DEFAULT_RESTART_WINDOW_LIMIT`] bytes is ignored (the confidence becomes
+/// certain), so `tagloom sniff` agrees with a streaming parse.
 pub fn sniff_document(bytes: &[u8], transport_label: Option<&str>) -> Sniffed {
-    let transport = transport_label.and_then(|label| Encoding::for_label(label.as_bytes()));
-    let sniffed = sniff(bytes, transport);
+    let config = DecoderConfig {
+        transport: transport_label.and_then(|label| Encoding::for_label(label.as_bytes())),
+        ..DecoderConfig::default()
+    };
+    sniff_document_with(bytes, &config)
+}
+
+/// [`sniff_document`] with the transport encoding, pre-scan length and restart
+/// window limit of `config`.
+pub fn sniff_document_with(bytes: &[u8], config: &DecoderConfig) -> Sniffed {
+    let sniffed = sniff_with_limit(bytes, config.transport, config.prescan_len);
     if sniffed.confidence != Confidence::Tentative || is_utf16(sniffed.encoding) {
         return sniffed;
     }
     let (text, _had_errors) = sniffed.encoding.decode_without_bom_handling(bytes);
+    let window_text_end = match bytes.get(..config.restart_window_limit) {
+        Some(window) if window.len() < bytes.len() => {
+            // Decoded as the stream decoder does: a sequence cut by the limit is
+            // not part of the window's text.
+            let mut decoder = sniffed.encoding.new_decoder_without_bom_handling();
+            let mut window_text = String::with_capacity(
+                decoder
+                    .max_utf8_buffer_length(window.len())
+                    .unwrap_or(window.len()),
+            );
+            let _ = decoder.decode_to_string(window, &mut window_text, false);
+            window_text.len()
+        }
+        _ => usize::MAX,
+    };
     match first_meta_declaration(&text) {
         None => sniffed,
-        Some(declared) => {
-            let encoding = adjust_declared_encoding(declared);
+        Some(meta) if meta.offset >= window_text_end => Sniffed {
+            confidence: Confidence::Certain,
+            ..sniffed
+        },
+        Some(meta) => {
+            let encoding = adjust_declared_encoding(meta.encoding);
             let source = if encoding == sniffed.encoding {
                 sniffed.source
             } else {
@@ -307,6 +340,26 @@ mod tests {
         let s = sniff_document(&doc, None);
         assert_eq!((s.encoding, s.confidence), (EUC_JP, Confidence::Certain));
         assert_eq!(s.source, EncodingSource::ParserMeta);
+    }
+
+    #[test]
+    fn restart_window_limit_applies_to_sniff_document() {
+        let mut doc = b"<p>\xE9".to_vec();
+        doc.resize(40, b' ');
+        doc.extend_from_slice(b"<meta charset=euc-jp>");
+        let limited = |limit| DecoderConfig {
+            prescan_len: 4,
+            restart_window_limit: limit,
+            ..DecoderConfig::default()
+        };
+        let s = sniff_document_with(&doc, &limited(41));
+        assert_eq!((s.encoding, s.confidence), (EUC_JP, Confidence::Certain));
+        let s = sniff_document_with(&doc, &limited(40));
+        assert_eq!(
+            (s.encoding, s.confidence),
+            (WINDOWS_1252, Confidence::Certain)
+        );
+        assert_eq!(sniff_document(&doc, None).encoding, EUC_JP);
     }
 
     #[test]

@@ -18,12 +18,22 @@ pub struct DecoderConfig {
     /// The pre-scan's end condition: the decoder waits for this many bytes (or the
     /// end of the stream) before it sniffs. Default [`PRESCAN_LEN`] (1024).
     pub prescan_len: usize,
-    /// The most raw bytes kept for a restart while the confidence is tentative.
-    /// Default [`DEFAULT_RESTART_WINDOW_LIMIT`] (1 MiB). When the stream grows past
-    /// it the decoder [locks](ByteStreamDecoder::lock) the encoding it has (the
-    /// confidence becomes certain and the bytes are dropped), as the spec allows a
-    /// user agent that can no longer re-read the input to do; a later `<meta>` is
-    /// then ignored. This keeps memory bounded whatever the document size.
+    /// The restart window: how many leading raw bytes of the document can still
+    /// be re-decoded after "change the encoding". Default
+    /// [`DEFAULT_RESTART_WINDOW_LIMIT`] (1 MiB).
+    ///
+    /// A `<meta>` that starts in the text decoded from the first
+    /// `restart_window_limit` bytes can change the encoding; one that starts
+    /// later cannot (the spec's fallback for a user agent that can no longer
+    /// re-read the input: the confidence becomes certain and the new encoding is
+    /// ignored). Pass the `<meta>`'s text offset to
+    /// [`change_encoding_at`](ByteStreamDecoder::change_encoding_at) to apply this
+    /// rule exactly, independent of how the input was chunked. Memory: the decoder
+    /// keeps at most this many bytes plus the chunk that crossed the limit; it
+    /// [locks](ByteStreamDecoder::lock) and frees them at the next
+    /// [`push`](ByteStreamDecoder::push) after the limit was crossed (so the
+    /// caller must hand the text of each push to the tree builder before pushing
+    /// again, as a streaming parser does anyway).
     pub restart_window_limit: usize,
 }
 
@@ -53,6 +63,11 @@ pub enum ChangeOutcome {
     /// The confidence was already certain (or the restart window had been dropped,
     /// which makes it certain): the request is ignored.
     AlreadyCertain,
+    /// The `<meta>` starts after the restart window
+    /// ([`DecoderConfig::restart_window_limit`]): the confidence is now certain
+    /// and the new encoding is ignored (the spec's fallback when the input cannot
+    /// be re-read).
+    BeyondRestartWindow,
     /// The current encoding is UTF-16BE/LE: the confidence is now certain and the
     /// new encoding is ignored (step 1).
     KeptUtf16,
@@ -93,6 +108,12 @@ pub struct ByteStreamDecoder {
     replay: Option<Vec<u8>>,
     /// `lock` was called before sniffing.
     lock_requested: bool,
+    /// The restart window limit was crossed: lock at the next push.
+    lock_pending: bool,
+    /// Length of the text handed out since the start (or the restart).
+    text_len: usize,
+    /// Text offset at which the bytes of the restart window end, once known.
+    window_text_end: Option<usize>,
     finished: bool,
     malformed: bool,
 }
@@ -121,6 +142,9 @@ impl ByteStreamDecoder {
             window: Vec::new(),
             replay: None,
             lock_requested: false,
+            lock_pending: false,
+            text_len: 0,
+            window_text_end: None,
             finished: false,
             malformed: false,
         }
@@ -163,6 +187,9 @@ impl ByteStreamDecoder {
         if self.finished {
             return Err(DecoderError::PushAfterFinish);
         }
+        if self.lock_pending {
+            self.lock();
+        }
         self.replay(out);
         if self.decoder.is_none() {
             self.pending.extend_from_slice(bytes);
@@ -171,8 +198,7 @@ impl ByteStreamDecoder {
             }
             return Ok(());
         }
-        self.keep_for_restart(bytes);
-        self.decode(bytes, out, false);
+        self.decode_and_keep(bytes, out, false);
         Ok(())
     }
 
@@ -210,12 +236,39 @@ impl ByteStreamDecoder {
         true
     }
 
+    /// The text offset (in the text handed out since the start or the last
+    /// restart) where the text decoded from the restart window ends, once the
+    /// stream has grown past [`DecoderConfig::restart_window_limit`].
+    pub fn restart_window_text_end(&self) -> Option<usize> {
+        self.window_text_end
+    }
+
+    /// [`change_encoding`](Self::change_encoding) for a `<meta>` whose `<` is at
+    /// `text_offset` in the text handed out since the start (or the last restart).
+    /// A `<meta>` at or after [`restart_window_text_end`](Self::restart_window_text_end)
+    /// gives [`ChangeOutcome::BeyondRestartWindow`]; the outcome therefore depends
+    /// only on the document, not on how it was chunked.
+    pub fn change_encoding_at(
+        &mut self,
+        new: &'static Encoding,
+        text_offset: usize,
+    ) -> Result<ChangeOutcome, DecoderError> {
+        let tentative = self.confidence() == Some(Confidence::Tentative);
+        if tentative && self.window_text_end.is_some_and(|end| text_offset >= end) {
+            self.lock();
+            return Ok(ChangeOutcome::BeyondRestartWindow);
+        }
+        self.change_encoding(new)
+    }
+
     /// "Change the encoding" (§13.2.3.4), called by the tree builder when a
     /// `<meta>` declares `new` while the confidence is tentative.
     ///
     /// UTF-16BE/LE in `new` means UTF-8 and x-user-defined means windows-1252. See
     /// [`ChangeOutcome`] for what the caller must do next. Fails with
-    /// [`DecoderError::NotStarted`] if called before decoding has started.
+    /// [`DecoderError::NotStarted`] if called before decoding has started. Prefer
+    /// [`change_encoding_at`](Self::change_encoding_at) when the `<meta>`'s
+    /// position is known.
     pub fn change_encoding(
         &mut self,
         new: &'static Encoding,
@@ -227,6 +280,7 @@ impl ByteStreamDecoder {
             return Ok(ChangeOutcome::AlreadyCertain);
         }
         state.confidence = Confidence::Certain;
+        self.lock_pending = false;
         let window = std::mem::take(&mut self.window);
         if is_utf16(state.encoding) {
             return Ok(ChangeOutcome::KeptUtf16);
@@ -248,6 +302,8 @@ impl ByteStreamDecoder {
             return Ok(ChangeOutcome::SwitchedInPlace);
         }
         self.malformed = false;
+        self.text_len = 0;
+        self.window_text_end = None;
         // The tentative encoding was never BOM-derived, so there is nothing to skip.
         self.replay = Some(window);
         Ok(ChangeOutcome::Restart)
@@ -262,6 +318,7 @@ impl ByteStreamDecoder {
                     state.confidence = Confidence::Certain;
                 }
                 self.window = Vec::new();
+                self.lock_pending = false;
             }
             None => self.lock_requested = true,
         }
@@ -286,25 +343,30 @@ impl ByteStreamDecoder {
         }
         self.state = Some(sniffed);
         let body = pending.get(sniffed.bom_len..).unwrap_or_default();
-        self.decode(body, out, self.finished);
-        if sniffed.confidence == Confidence::Tentative {
-            self.window = pending;
-            if self.window.len() > self.config.restart_window_limit {
-                self.lock();
-            }
-        }
+        self.decode_and_keep(body, out, self.finished);
     }
 
-    /// Adds `bytes` to the restart window while the confidence is tentative, or
-    /// locks if that would exceed the limit.
-    fn keep_for_restart(&mut self, bytes: &[u8]) {
+    /// Decodes `bytes` and, while the confidence is tentative, keeps them in the
+    /// restart window; notes where the window's text ends when `bytes` cross the
+    /// limit (and schedules the lock for the next push).
+    fn decode_and_keep(&mut self, bytes: &[u8], out: &mut String, last: bool) {
         if self.confidence() != Some(Confidence::Tentative) {
+            self.decode(bytes, out, last);
             return;
         }
-        if self.window.len().saturating_add(bytes.len()) > self.config.restart_window_limit {
-            self.lock();
-        } else {
-            self.window.extend_from_slice(bytes);
+        let room = self
+            .config
+            .restart_window_limit
+            .saturating_sub(self.window.len());
+        self.window.extend_from_slice(bytes);
+        match (bytes.get(..room), bytes.get(room..)) {
+            (Some(inside), Some(beyond)) if !beyond.is_empty() && !self.lock_pending => {
+                self.decode(inside, out, false);
+                self.window_text_end = Some(self.text_len);
+                self.lock_pending = true;
+                self.decode(beyond, out, last);
+            }
+            _ => self.decode(bytes, out, last),
         }
     }
 
@@ -318,6 +380,7 @@ impl ByteStreamDecoder {
             // pending lead byte on an empty non-final call.
             return;
         }
+        let before = out.len();
         let mut src = src;
         loop {
             let needed = decoder
@@ -333,6 +396,7 @@ impl ByteStreamDecoder {
                 CoderResult::OutputFull => continue,
             }
         }
+        self.text_len += out.len().saturating_sub(before);
     }
 }
 
@@ -586,14 +650,49 @@ mod tests {
         assert_eq!(dec.confidence(), Some(Confidence::Tentative));
         dec.push(b"789", &mut out).expect("push");
         assert_eq!(dec.restart_window_len(), 10);
-        dec.push(b"a", &mut out).expect("push");
+        assert_eq!(dec.restart_window_text_end(), None);
+        dec.push(b"ab", &mut out).expect("push");
+        // Crossing the limit: the window's text ends at offset 10; the lock waits
+        // for the next push so the text of this one can still be parsed.
+        assert_eq!(dec.restart_window_text_end(), Some(10));
+        assert_eq!(dec.confidence(), Some(Confidence::Tentative));
+        let mut probe = ByteStreamDecoder::new(dec.config);
+        let mut probe_out = String::new();
+        probe.push(b"0123456789ab", &mut probe_out).expect("push");
+        assert_eq!(probe.restart_window_text_end(), Some(10));
+        assert_eq!(
+            probe.change_encoding_at(EUC_JP, 10),
+            Ok(ChangeOutcome::BeyondRestartWindow)
+        );
+        assert_eq!(probe.confidence(), Some(Confidence::Certain));
+        dec.push(b"c", &mut out).expect("push");
         assert_eq!(dec.confidence(), Some(Confidence::Certain));
         assert_eq!(dec.restart_window_len(), 0);
         assert_eq!(
             dec.change_encoding(EUC_JP),
             Ok(ChangeOutcome::AlreadyCertain)
         );
-        assert_eq!(out, "0123456789a");
+        assert_eq!(out, "0123456789abc");
+
+        // A <meta> inside the window still restarts, however the bytes came.
+        for chunk in [1, 3, 12] {
+            let mut dec = ByteStreamDecoder::new(DecoderConfig {
+                prescan_len: 4,
+                restart_window_limit: 10,
+                ..DecoderConfig::default()
+            });
+            let mut out = String::new();
+            for piece in b"0123\xA4\xA26789ab".chunks(chunk) {
+                dec.push(piece, &mut out).expect("push");
+                if out.len() > 5 && dec.confidence() == Some(Confidence::Tentative) {
+                    assert_eq!(
+                        dec.change_encoding_at(EUC_JP, 5),
+                        Ok(ChangeOutcome::Restart)
+                    );
+                }
+            }
+            assert_eq!(dec.encoding(), Some(EUC_JP), "chunk {chunk}");
+        }
 
         let mut dec = ByteStreamDecoder::new(DecoderConfig::default());
         dec.lock();
