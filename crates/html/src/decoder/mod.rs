@@ -21,8 +21,11 @@
 //!   the first [`PRESCAN_LEN`] bytes so the pre-scan can run, then decodes chunks of
 //!   any size with `encoding_rs` (malformed sequences become U+FFFD, the BOM is
 //!   removed), keeps the raw bytes while the confidence is tentative, and implements
-//!   "change the encoding" ([`ByteStreamDecoder::change_encoding`]) with an explicit
-//!   restart.
+//!   "change the encoding" ([`ByteStreamDecoder::change_encoding`], or
+//!   [`ByteStreamDecoder::change_encoding_at`] when the `<meta>`'s text offset is
+//!   known) with an explicit restart. The restart window is bounded
+//!   ([`DecoderConfig::restart_window_limit`], default 1 MiB); a `<meta>` beyond it
+//!   is ignored, the same way whatever the chunking.
 //! - [`extract_encoding_from_meta_content`] and [`meta_declared_encoding`], for the
 //!   tree builder's `<meta>` rule.
 //! - [`sniff_document`]: the whole-document answer `tagloom sniff` prints: [`sniff`]
