@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 pub mod atom;
+pub mod decoder;
 pub mod dom_patch;
 pub mod error;
 pub mod span;
