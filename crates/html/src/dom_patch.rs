@@ -154,3 +154,49 @@ pub enum DomPatch {
         text: String,
     },
 }
+
+impl PatchKey {
+    /// The key `n`, or `None` for 0 (keys are non-zero).
+    pub const fn new(n: u64) -> Option<PatchKey> {
+        match NonZeroU64::new(n) {
+            Some(n) => Some(PatchKey(n)),
+            None => None,
+        }
+    }
+
+    /// The key as a number.
+    pub const fn get(self) -> u64 {
+        self.0.get()
+    }
+}
+
+impl std::fmt::Display for PatchKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+impl PatchAttr {
+    /// A no-namespace attribute (every attribute of an HTML element).
+    pub fn new(name: impl Into<Cow<'static, str>>, value: impl Into<String>) -> PatchAttr {
+        PatchAttr {
+            ns: AttrNamespace::None,
+            name: name.into(),
+            value: value.into(),
+        }
+    }
+}
+
+impl DomPatch {
+    /// `CreateElement` for an HTML element without attributes; a `template` needs
+    /// its contents key, so use the variant directly for it.
+    pub fn html_element(key: PatchKey, name: impl Into<Cow<'static, str>>) -> DomPatch {
+        DomPatch::CreateElement {
+            key,
+            ns: Namespace::Html,
+            name: name.into(),
+            attrs: Vec::new(),
+            contents: None,
+        }
+    }
+}

@@ -28,8 +28,10 @@
 #![warn(missing_docs)]
 
 pub mod atom;
+pub mod dom;
 pub mod dom_patch;
 pub mod error;
+pub mod serializer;
 pub mod span;
 pub mod token;
 pub mod tokenizer;

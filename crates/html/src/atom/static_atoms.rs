@@ -11,5 +11,8 @@ pub const TITLE: Atom = Atom(4);
 pub const TEXTAREA: Atom = Atom(5);
 
 pub(crate) fn lookup(name: &[u8]) -> Option<u32> {
-    STATIC_NAMES.iter().position(|n| n.as_bytes() == name).map(|i| i as u32)
+    STATIC_NAMES
+        .iter()
+        .position(|n| n.as_bytes() == name)
+        .map(|i| i as u32)
 }
