@@ -67,10 +67,7 @@ pub struct Tokenizer {
 impl Tokenizer {
     /// A tokenizer with the given settings.
     pub fn new(_config: TokenizerConfig) -> Self {
-        Tokenizer {
-            atoms: AtomTable::new(),
-            errors: Vec::new(),
-        }
+        Tokenizer { atoms: AtomTable::new(), errors: Vec::new() }
     }
     /// Appends decoded text.
     pub fn push_str(&mut self, _chunk: &str) {}
