@@ -45,5 +45,7 @@ pub use error::PatchError;
 pub use node::{Doctype, Element, NodeKind};
 pub use store::{Children, DomStore, NodeRef};
 
+pub(crate) use node::{NONE, NodeData, Slot};
+
 #[cfg(test)]
 mod tests;
