@@ -30,3 +30,6 @@ mod token_serializer;
 pub use options::{AttrQuoting, QuoteChar, SerializeOptions};
 pub use token::{SerializerToken, TokenAttr};
 pub use token_serializer::TokenSerializer;
+
+#[cfg(test)]
+mod tests;
