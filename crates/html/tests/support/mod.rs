@@ -2,4 +2,5 @@
 
 #![allow(dead_code)]
 
+pub mod dump_tree;
 pub mod tree_dat;
