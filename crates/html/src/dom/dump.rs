@@ -127,8 +127,8 @@ fn write_node<W: Write>(
             }
             out.write_str(">\n")
         }
-        NodeData::Text(t) => write!(out, "\"{t}\"\n"),
-        NodeData::Comment(c) => write!(out, "<!-- {c} -->\n"),
+        NodeData::Text(t) => writeln!(out, "\"{t}\""),
+        NodeData::Comment(c) => writeln!(out, "<!-- {c} -->"),
         NodeData::Element(e) => write_element(e, depth, order, out),
     }
 }
@@ -144,7 +144,7 @@ fn write_element<W: Write>(
         Namespace::Svg => "svg ",
         Namespace::MathMl => "math ",
     };
-    write!(out, "<{designator}{}>\n", e.name)?;
+    writeln!(out, "<{designator}{}>", e.name)?;
     order.clear();
     order.extend(0..e.attrs.len());
     order.sort_by(|&a, &b| match (e.attrs.get(a), e.attrs.get(b)) {
@@ -153,9 +153,9 @@ fn write_element<W: Write>(
     });
     for attr in order.iter().filter_map(|&i| e.attrs.get(i)) {
         start_line(out, depth + 1)?;
-        write!(
+        writeln!(
             out,
-            "{}{}=\"{}\"\n",
+            "{}{}=\"{}\"",
             attr_designator(attr.ns),
             attr.name,
             attr.value
