@@ -154,3 +154,295 @@ pub enum DomPatch {
         text: String,
     },
 }
+
+impl PatchKey {
+    /// The key `n`, or `None` for 0 (keys are non-zero).
+    pub const fn new(n: u64) -> Option<PatchKey> {
+        match NonZeroU64::new(n) {
+            Some(n) => Some(PatchKey(n)),
+            None => None,
+        }
+    }
+
+    /// The key as a number.
+    pub const fn get(self) -> u64 {
+        self.0.get()
+    }
+}
+
+impl std::fmt::Display for PatchKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+impl PatchAttr {
+    /// A no-namespace attribute (every attribute of an HTML element).
+    pub fn new(name: impl Into<Cow<'static, str>>, value: impl Into<String>) -> PatchAttr {
+        PatchAttr {
+            ns: AttrNamespace::None,
+            name: name.into(),
+            value: value.into(),
+        }
+    }
+}
+
+impl DomPatch {
+    /// `CreateElement` for an HTML element without attributes; a `template` needs
+    /// its contents key, so use the variant directly for it.
+    pub fn html_element(key: PatchKey, name: impl Into<Cow<'static, str>>) -> DomPatch {
+        DomPatch::CreateElement {
+            key,
+            ns: Namespace::Html,
+            name: name.into(),
+            attrs: Vec::new(),
+            contents: None,
+        }
+    }
+}
+
+/// The one-line JSON form of a patch (`tagloom parse --format patches`), from
+/// [`DomPatch::json`]. Field names follow the variant's; `op` is the variant name;
+/// namespaces are `"html"`, `"svg"`, `"mathml"`; attribute namespaces `null`,
+/// `"xlink"`, `"xml"`, `"xmlns"`; quirks modes `"no-quirks"`, `"limited-quirks"`,
+/// `"quirks"`; keys are numbers.
+///
+/// ```
+/// use tagloom_html::dom_patch::{DomPatch, PatchAttr, PatchKey};
+///
+/// let key = PatchKey::new(7).unwrap();
+/// let patch = DomPatch::CreateText { key, text: "a\"b\n".into() };
+/// assert_eq!(
+///     patch.json().to_string(),
+///     r#"{"op":"CreateText","key":7,"text":"a\"b\n"}"#
+/// );
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct PatchJson<'a>(&'a DomPatch);
+
+impl DomPatch {
+    /// The patch as one line of JSON (no trailing newline), see [`PatchJson`].
+    pub fn json(&self) -> PatchJson<'_> {
+        PatchJson(self)
+    }
+}
+
+impl std::fmt::Display for PatchJson<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write;
+        let key = |f: &mut std::fmt::Formatter<'_>, name: &str, k: PatchKey| {
+            write!(f, ",\"{name}\":{}", k.get())
+        };
+        let text = |f: &mut std::fmt::Formatter<'_>, name: &str, s: &str| {
+            write!(f, ",\"{name}\":")?;
+            write_json_string(f, s)
+        };
+        let op = match self.0 {
+            DomPatch::Clear => "Clear",
+            DomPatch::CreateDocument { .. } => "CreateDocument",
+            DomPatch::SetQuirksMode { .. } => "SetQuirksMode",
+            DomPatch::CreateDoctype { .. } => "CreateDoctype",
+            DomPatch::CreateElement { .. } => "CreateElement",
+            DomPatch::CreateText { .. } => "CreateText",
+            DomPatch::CreateComment { .. } => "CreateComment",
+            DomPatch::AppendChild { .. } => "AppendChild",
+            DomPatch::InsertBefore { .. } => "InsertBefore",
+            DomPatch::Remove { .. } => "Remove",
+            DomPatch::AddAttributes { .. } => "AddAttributes",
+            DomPatch::AppendText { .. } => "AppendText",
+        };
+        write!(f, "{{\"op\":\"{op}\"")?;
+        match self.0 {
+            DomPatch::Clear => {}
+            DomPatch::CreateDocument { key: k } => key(f, "key", *k)?,
+            DomPatch::SetQuirksMode { mode } => {
+                let mode = match mode {
+                    QuirksMode::NoQuirks => "no-quirks",
+                    QuirksMode::LimitedQuirks => "limited-quirks",
+                    QuirksMode::Quirks => "quirks",
+                };
+                write!(f, ",\"mode\":\"{mode}\"")?;
+            }
+            DomPatch::CreateDoctype {
+                key: k,
+                name,
+                public_id,
+                system_id,
+            } => {
+                key(f, "key", *k)?;
+                text(f, "name", name)?;
+                text(f, "public_id", public_id)?;
+                text(f, "system_id", system_id)?;
+            }
+            DomPatch::CreateElement {
+                key: k,
+                ns,
+                name,
+                attrs,
+                contents,
+            } => {
+                key(f, "key", *k)?;
+                let ns = match ns {
+                    Namespace::Html => "html",
+                    Namespace::Svg => "svg",
+                    Namespace::MathMl => "mathml",
+                };
+                write!(f, ",\"ns\":\"{ns}\"")?;
+                text(f, "name", name)?;
+                write_json_attrs(f, attrs)?;
+                match contents {
+                    Some(c) => key(f, "contents", *c)?,
+                    None => f.write_str(",\"contents\":null")?,
+                }
+            }
+            DomPatch::CreateText { key: k, text: t }
+            | DomPatch::CreateComment { key: k, text: t } => {
+                key(f, "key", *k)?;
+                text(f, "text", t)?;
+            }
+            DomPatch::AppendChild { parent, child } => {
+                key(f, "parent", *parent)?;
+                key(f, "child", *child)?;
+            }
+            DomPatch::InsertBefore {
+                parent,
+                child,
+                before,
+            } => {
+                key(f, "parent", *parent)?;
+                key(f, "child", *child)?;
+                key(f, "before", *before)?;
+            }
+            DomPatch::Remove { node } => key(f, "node", *node)?,
+            DomPatch::AddAttributes { node, attrs } => {
+                key(f, "node", *node)?;
+                write_json_attrs(f, attrs)?;
+            }
+            DomPatch::AppendText { node, text: t } => {
+                key(f, "node", *node)?;
+                text(f, "text", t)?;
+            }
+        }
+        f.write_char('}')
+    }
+}
+
+fn write_json_attrs(f: &mut std::fmt::Formatter<'_>, attrs: &[PatchAttr]) -> std::fmt::Result {
+    f.write_str(",\"attrs\":[")?;
+    for (i, attr) in attrs.iter().enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        let ns = match attr.ns {
+            AttrNamespace::None => "null",
+            AttrNamespace::XLink => "\"xlink\"",
+            AttrNamespace::Xml => "\"xml\"",
+            AttrNamespace::Xmlns => "\"xmlns\"",
+        };
+        write!(f, "{{\"ns\":{ns},\"name\":")?;
+        write_json_string(f, &attr.name)?;
+        f.write_str(",\"value\":")?;
+        write_json_string(f, &attr.value)?;
+        f.write_str("}")?;
+    }
+    f.write_str("]")
+}
+
+/// A JSON string literal (RFC 8259 §7): quote, backslash and C0 controls escaped.
+fn write_json_string(f: &mut std::fmt::Formatter<'_>, s: &str) -> std::fmt::Result {
+    use std::fmt::Write;
+    f.write_char('"')?;
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x00..=0x1F => "",
+            _ => continue,
+        };
+        f.write_str(s.get(start..i).unwrap_or_default())?;
+        if escape.is_empty() {
+            write!(f, "\\u{b:04x}")?;
+        } else {
+            f.write_str(escape)?;
+        }
+        start = i + 1;
+    }
+    f.write_str(s.get(start..).unwrap_or_default())?;
+    f.write_char('"')
+}
+
+#[cfg(test)]
+mod json_tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_is_valid_json() {
+        let k = |n| PatchKey::new(n).unwrap();
+        let patches = [
+            DomPatch::Clear,
+            DomPatch::CreateDocument { key: k(1) },
+            DomPatch::SetQuirksMode {
+                mode: QuirksMode::LimitedQuirks,
+            },
+            DomPatch::CreateDoctype {
+                key: k(2),
+                name: "html".into(),
+                public_id: String::new(),
+                system_id: "s".into(),
+            },
+            DomPatch::CreateElement {
+                key: k(3),
+                ns: Namespace::Svg,
+                name: "svg".into(),
+                attrs: vec![
+                    PatchAttr::new("a\\b", "\u{0}\u{1f}\t\"é"),
+                    PatchAttr {
+                        ns: AttrNamespace::XLink,
+                        name: "href".into(),
+                        value: "#x".into(),
+                    },
+                ],
+                contents: None,
+            },
+            DomPatch::CreateComment {
+                key: k(4),
+                text: "c".into(),
+            },
+            DomPatch::AppendChild {
+                parent: k(1),
+                child: k(3),
+            },
+            DomPatch::InsertBefore {
+                parent: k(1),
+                child: k(2),
+                before: k(3),
+            },
+            DomPatch::Remove { node: k(2) },
+            DomPatch::AddAttributes {
+                node: k(3),
+                attrs: vec![],
+            },
+            DomPatch::AppendText {
+                node: k(5),
+                text: "\r\n".into(),
+            },
+        ];
+        for patch in &patches {
+            let line = patch.json().to_string();
+            let value: serde_json::Value = serde_json::from_str(&line).expect(&line);
+            assert!(value["op"].is_string(), "{line}");
+            assert!(!line.contains('\n'));
+        }
+        let element = patches[4].json().to_string();
+        let value: serde_json::Value = serde_json::from_str(&element).unwrap();
+        assert_eq!(value["attrs"][0]["value"], "\u{0}\u{1f}\t\"é");
+        assert_eq!(value["attrs"][0]["name"], "a\\b");
+        assert_eq!(value["attrs"][1]["ns"], "xlink");
+        assert_eq!(value["contents"], serde_json::Value::Null);
+        assert_eq!(value["key"], 3);
+    }
+}

@@ -29,8 +29,10 @@
 
 pub mod atom;
 pub mod decoder;
+pub mod dom;
 pub mod dom_patch;
 pub mod error;
+pub mod serializer;
 pub mod span;
 pub mod token;
 pub mod tokenizer;

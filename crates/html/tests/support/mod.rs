@@ -1,4 +1,7 @@
-//! Shared helpers for the integration tests.
+//! Shared helpers of the integration tests (`mod support;` in a test file).
+
 #![allow(dead_code)]
 
+pub mod dump_tree;
 pub mod tokenizer_json;
+pub mod tree_dat;

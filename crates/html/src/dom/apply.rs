@@ -1,0 +1,368 @@
+//! Applying a batch atomically (ADR 001, "Patch transaction semantics").
+//!
+//! Each patch is checked against the state left by the patches before it and
+//! applied at once, recording how to undo it. If a later patch is invalid, the undo
+//! log is replayed backwards and the batch is rejected: the store ends up exactly as
+//! it was, and the cost of a valid batch is one log entry per mutation (the log's
+//! buffer is reused across batches).
+
+use crate::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
+
+use super::error::PatchError;
+use super::node::{Doctype, Element, NONE, Node, NodeData, Slot};
+use super::store::{DomStore, Lookup};
+
+/// How to revert one mutation. Created nodes need no entry: they are the tail of
+/// the arena and are dropped by truncating it.
+#[derive(Clone, Debug)]
+pub(crate) enum Undo {
+    /// A `Clear`: the whole previous arena.
+    Cleared { nodes: Vec<Node> },
+    /// An insertion: unlink the child again.
+    Linked { child: Slot },
+    /// A removal: relink the child before `next` (or last) in `parent`.
+    Unlinked {
+        child: Slot,
+        parent: Slot,
+        next: Slot,
+    },
+    /// `AddAttributes`: truncate the attribute list.
+    AttrsAdded { node: Slot, len: usize },
+    /// `AppendText`: truncate the text.
+    TextAppended { node: Slot, len: usize },
+}
+
+/// The scalar state saved at the start of a batch.
+struct Saved {
+    len: usize,
+    document: Slot,
+    quirks_mode: QuirksMode,
+    high_water: u64,
+    cleared_through: u64,
+}
+
+impl DomStore {
+    /// Applies `batch` whole, or rejects it and leaves the store unchanged.
+    ///
+    /// Checks every protocol invariant: keys strictly increasing and never reused
+    /// (also across `Clear`), `Clear` only first, no references to unknown or
+    /// cleared keys, at most one parent per node, `before` a child of `parent`, no
+    /// cycles, text operations on text nodes, attributes on elements, children only
+    /// under documents, elements and fragments, one document with at most one
+    /// DOCTYPE and one element child.
+    ///
+    /// Cost: O(1) per patch except key lookups of sparse keys (O(log n)) and the
+    /// cycle check of inserting a node that already has descendants (O(depth)).
+    pub fn apply(&mut self, batch: &[DomPatch]) -> Result<(), PatchError> {
+        let saved = Saved {
+            len: self.nodes.len(),
+            document: self.document,
+            quirks_mode: self.quirks_mode,
+            high_water: self.high_water,
+            cleared_through: self.cleared_through,
+        };
+        self.undo.clear();
+        let mut result = Ok(());
+        for (index, patch) in batch.iter().enumerate() {
+            if let Err(e) = self.apply_one(index, patch) {
+                result = Err(e);
+                break;
+            }
+        }
+        if result.is_err() {
+            self.roll_back(saved);
+        }
+        // Drop what a successful Clear replaced (or what a rollback left over).
+        self.undo.clear();
+        result
+    }
+
+    fn roll_back(&mut self, saved: Saved) {
+        while let Some(entry) = self.undo.pop() {
+            match entry {
+                Undo::Cleared { nodes } => self.nodes = nodes,
+                Undo::Linked { child } => {
+                    self.unlink(child);
+                }
+                Undo::Unlinked {
+                    child,
+                    parent,
+                    next,
+                } => self.link(parent, child, next),
+                Undo::AttrsAdded { node, len } => {
+                    if let NodeData::Element(e) = &mut self.n_mut(node).data {
+                        e.attrs.truncate(len);
+                    }
+                }
+                Undo::TextAppended { node, len } => {
+                    if let NodeData::Text(t) = &mut self.n_mut(node).data {
+                        t.truncate(len);
+                    }
+                }
+            }
+        }
+        self.nodes.truncate(saved.len);
+        self.document = saved.document;
+        self.quirks_mode = saved.quirks_mode;
+        self.high_water = saved.high_water;
+        self.cleared_through = saved.cleared_through;
+    }
+
+    fn apply_one(&mut self, index: usize, patch: &DomPatch) -> Result<(), PatchError> {
+        match patch {
+            DomPatch::Clear => {
+                if index != 0 {
+                    return Err(PatchError::ClearNotFirst { index });
+                }
+                let nodes = std::mem::take(&mut self.nodes);
+                self.undo.push(Undo::Cleared { nodes });
+                self.document = NONE;
+                self.quirks_mode = QuirksMode::default();
+                self.cleared_through = self.high_water;
+            }
+            DomPatch::CreateDocument { key } => {
+                self.check_new_key(index, *key)?;
+                if let Some(existing) = self.document() {
+                    return Err(PatchError::SecondDocument {
+                        index,
+                        key: *key,
+                        existing: existing.key(),
+                    });
+                }
+                self.document = self.push(index, *key, NodeData::Document)?;
+            }
+            DomPatch::SetQuirksMode { mode } => {
+                if self.document == NONE {
+                    return Err(PatchError::NoDocument { index });
+                }
+                self.quirks_mode = *mode;
+            }
+            DomPatch::CreateDoctype {
+                key,
+                name,
+                public_id,
+                system_id,
+            } => {
+                self.check_new_key(index, *key)?;
+                let doctype = Doctype {
+                    name: name.clone(),
+                    public_id: public_id.clone(),
+                    system_id: system_id.clone(),
+                };
+                self.push(index, *key, NodeData::Doctype(Box::new(doctype)))?;
+            }
+            DomPatch::CreateElement {
+                key,
+                ns,
+                name,
+                attrs,
+                contents,
+            } => {
+                self.check_new_key(index, *key)?;
+                let is_template = *ns == Namespace::Html && name == "template";
+                if is_template != contents.is_some() {
+                    return Err(PatchError::TemplateContentsMismatch { index, key: *key });
+                }
+                let element = Element {
+                    ns: *ns,
+                    name: name.clone(),
+                    attrs: attrs.clone(),
+                    contents: NONE,
+                };
+                let slot = self.push(index, *key, NodeData::Element(Box::new(element)))?;
+                if let Some(contents) = contents {
+                    // The fragment is created right after its element, so its key
+                    // must follow the element's.
+                    self.check_new_key(index, *contents)?;
+                    let fragment =
+                        self.push(index, *contents, NodeData::Fragment { host: slot })?;
+                    if let NodeData::Element(e) = &mut self.n_mut(slot).data {
+                        e.contents = fragment;
+                    }
+                }
+            }
+            DomPatch::CreateText { key, text } => {
+                self.check_new_key(index, *key)?;
+                self.push(index, *key, NodeData::Text(text.clone()))?;
+            }
+            DomPatch::CreateComment { key, text } => {
+                self.check_new_key(index, *key)?;
+                self.push(index, *key, NodeData::Comment(text.clone()))?;
+            }
+            DomPatch::AppendChild { parent, child } => {
+                let p = self.find(index, *parent)?;
+                let c = self.find(index, *child)?;
+                self.check_insert(index, p, c)?;
+                self.link(p, c, NONE);
+                self.undo.push(Undo::Linked { child: c });
+            }
+            DomPatch::InsertBefore {
+                parent,
+                child,
+                before,
+            } => {
+                let p = self.find(index, *parent)?;
+                let c = self.find(index, *child)?;
+                let b = self.find(index, *before)?;
+                if self.n(b).parent != p {
+                    return Err(PatchError::NotAChild {
+                        index,
+                        parent: *parent,
+                        before: *before,
+                    });
+                }
+                self.check_insert(index, p, c)?;
+                self.link(p, c, b);
+                self.undo.push(Undo::Linked { child: c });
+            }
+            DomPatch::Remove { node } => {
+                let n = self.find(index, *node)?;
+                let (parent, next) = self.unlink(n);
+                if parent == NONE {
+                    return Err(PatchError::NoParent { index, node: *node });
+                }
+                self.undo.push(Undo::Unlinked {
+                    child: n,
+                    parent,
+                    next,
+                });
+            }
+            DomPatch::AddAttributes { node, attrs } => {
+                let n = self.find(index, *node)?;
+                let NodeData::Element(e) = &mut self.n_mut(n).data else {
+                    return Err(PatchError::NotElement { index, node: *node });
+                };
+                let len = e.attrs.len();
+                for attr in attrs {
+                    if !has_attr(&e.attrs, attr.ns, &attr.name) {
+                        e.attrs.push(attr.clone());
+                    }
+                }
+                self.undo.push(Undo::AttrsAdded { node: n, len });
+            }
+            DomPatch::AppendText { node, text } => {
+                let n = self.find(index, *node)?;
+                let NodeData::Text(t) = &mut self.n_mut(n).data else {
+                    return Err(PatchError::NotText { index, node: *node });
+                };
+                let len = t.len();
+                t.push_str(text);
+                self.undo.push(Undo::TextAppended { node: n, len });
+            }
+        }
+        Ok(())
+    }
+
+    /// A created key must exceed every key created before (high-water mark).
+    fn check_new_key(&self, index: usize, key: PatchKey) -> Result<(), PatchError> {
+        match self.last_key() {
+            Some(last) if key <= last => Err(PatchError::KeyNotIncreasing { index, key, last }),
+            _ => Ok(()),
+        }
+    }
+
+    fn push(&mut self, index: usize, key: PatchKey, data: NodeData) -> Result<Slot, PatchError> {
+        let slot = Slot::try_from(self.nodes.len())
+            .ok()
+            .filter(|&s| s != NONE)
+            .ok_or(PatchError::TooManyNodes { index })?;
+        self.nodes.push(Node::new(key, data));
+        self.high_water = key.0.get();
+        Ok(slot)
+    }
+
+    fn find(&self, index: usize, key: PatchKey) -> Result<Slot, PatchError> {
+        match self.lookup(key) {
+            Lookup::Found(slot) => Ok(slot),
+            Lookup::Stale => Err(PatchError::StaleKey { index, key }),
+            Lookup::Unknown => Err(PatchError::UnknownKey { index, key }),
+        }
+    }
+
+    /// The DOM's pre-insert validity checks (DOM §4.2.3) that a parser's output
+    /// can violate, plus the protocol's single-parent rule.
+    fn check_insert(&self, index: usize, p: Slot, c: Slot) -> Result<(), PatchError> {
+        let (parent, child) = (self.n(p), self.n(c));
+        if !parent.data.can_have_children() {
+            return Err(PatchError::CannotHaveChildren {
+                index,
+                parent: parent.key,
+            });
+        }
+        if matches!(child.data, NodeData::Document | NodeData::Fragment { .. }) {
+            return Err(PatchError::CannotBeChild {
+                index,
+                child: child.key,
+            });
+        }
+        if child.parent != NONE {
+            return Err(PatchError::AlreadyHasParent {
+                index,
+                child: child.key,
+                parent: self.n(child.parent).key,
+            });
+        }
+        if self.is_host_including_inclusive_ancestor(c, p) {
+            return Err(PatchError::Cycle {
+                index,
+                parent: parent.key,
+                child: child.key,
+            });
+        }
+        let hierarchy_error = PatchError::HierarchyRequest {
+            index,
+            parent: parent.key,
+            child: child.key,
+        };
+        match (&parent.data, &child.data) {
+            (NodeData::Document, NodeData::Text(_)) => return Err(hierarchy_error),
+            (NodeData::Document, NodeData::Element(_) | NodeData::Doctype(_)) => {
+                let same_kind = |n: &Node| {
+                    std::mem::discriminant(&n.data) == std::mem::discriminant(&child.data)
+                };
+                let mut s = parent.first_child;
+                while s != NONE {
+                    let sibling = self.n(s);
+                    if same_kind(sibling) {
+                        return Err(hierarchy_error);
+                    }
+                    s = sibling.next_sibling;
+                }
+            }
+            (_, NodeData::Doctype(_)) => return Err(hierarchy_error),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Whether `a` is `b` or an ancestor of `b`, following template contents to
+    /// their host (DOM's "host-including inclusive ancestor").
+    fn is_host_including_inclusive_ancestor(&self, a: Slot, b: Slot) -> bool {
+        if a == b {
+            return true;
+        }
+        // Fast path: a node without children or contents is nobody's ancestor,
+        // which is the case for every freshly created node.
+        let node = self.n(a);
+        let has_contents = matches!(&node.data, NodeData::Element(e) if e.contents != NONE);
+        if node.first_child == NONE && !has_contents {
+            return false;
+        }
+        let mut s = b;
+        while s != NONE {
+            if s == a {
+                return true;
+            }
+            let n = self.n(s);
+            s = match n.data {
+                NodeData::Fragment { host } if n.parent == NONE => host,
+                _ => n.parent,
+            };
+        }
+        false
+    }
+}
+
+fn has_attr(attrs: &[PatchAttr], ns: AttrNamespace, name: &str) -> bool {
+    attrs.iter().any(|a| a.ns == ns && a.name == name)
+}

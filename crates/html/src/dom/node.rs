@@ -1,0 +1,151 @@
+//! The arena's node records and the read-only views handed out to callers.
+//!
+//! Nodes live in one `Vec` in creation order (so in key order, which is what makes
+//! key lookup cheap, see [`DomStore`](super::DomStore)). Tree links are slot
+//! indices: parent, first/last child, previous/next sibling, so that every
+//! insertion and removal the patch protocol allows is O(1).
+
+use std::borrow::Cow;
+
+use crate::dom_patch::{Namespace, PatchAttr, PatchKey};
+
+/// Slot index of a node in the arena; [`NONE`] is "no node".
+pub(crate) type Slot = u32;
+
+/// The "no node" link value.
+pub(crate) const NONE: Slot = Slot::MAX;
+
+/// One node of the arena.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub(crate) key: PatchKey,
+    pub(crate) parent: Slot,
+    pub(crate) first_child: Slot,
+    pub(crate) last_child: Slot,
+    pub(crate) prev_sibling: Slot,
+    pub(crate) next_sibling: Slot,
+    pub(crate) data: NodeData,
+}
+
+impl Node {
+    pub(crate) fn new(key: PatchKey, data: NodeData) -> Node {
+        Node {
+            key,
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            prev_sibling: NONE,
+            next_sibling: NONE,
+            data,
+        }
+    }
+}
+
+/// What a node is. Large payloads are boxed to keep the arena dense.
+#[derive(Clone, Debug)]
+pub(crate) enum NodeData {
+    Document,
+    Doctype(Box<Doctype>),
+    Element(Box<Element>),
+    Text(String),
+    Comment(String),
+    /// A `DocumentFragment`; in this store always the template contents of `host`.
+    Fragment {
+        host: Slot,
+    },
+}
+
+impl NodeData {
+    /// Whether the DOM lets this kind of node have children (DOM §4.2.3
+    /// "pre-insert validity": only documents, fragments and elements are parents).
+    pub(crate) fn can_have_children(&self) -> bool {
+        matches!(
+            self,
+            NodeData::Document | NodeData::Element(_) | NodeData::Fragment { .. }
+        )
+    }
+}
+
+/// A DOCTYPE node's identifiers (missing ones are empty, as the spec's
+/// "create a doctype" step of the "initial" insertion mode says).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doctype {
+    pub(crate) name: String,
+    pub(crate) public_id: String,
+    pub(crate) system_id: String,
+}
+
+impl Doctype {
+    /// The DOCTYPE name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The public identifier (empty when missing).
+    pub fn public_id(&self) -> &str {
+        &self.public_id
+    }
+
+    /// The system identifier (empty when missing).
+    pub fn system_id(&self) -> &str {
+        &self.system_id
+    }
+}
+
+/// An element's name, namespace and attributes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Element {
+    pub(crate) ns: Namespace,
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) attrs: Vec<PatchAttr>,
+    /// The template contents fragment (HTML `template` only), else [`NONE`].
+    pub(crate) contents: Slot,
+}
+
+impl Element {
+    /// The element's namespace.
+    pub fn ns(&self) -> Namespace {
+        self.ns
+    }
+
+    /// The local name (lowercase for HTML, case-adjusted for SVG).
+    pub fn local_name(&self) -> &str {
+        &self.name
+    }
+
+    /// The attributes in the order they were added (source order, then any
+    /// `AddAttributes` additions).
+    pub fn attrs(&self) -> &[PatchAttr] {
+        &self.attrs
+    }
+
+    /// The value of the no-namespace attribute `name`, if present.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|a| a.ns == crate::dom_patch::AttrNamespace::None && a.name == name)
+            .map(|a| a.value.as_str())
+    }
+
+    /// True for an element in the HTML namespace with local name `name`.
+    pub fn is_html(&self, name: &str) -> bool {
+        self.ns == Namespace::Html && self.name == name
+    }
+}
+
+/// A node's kind and payload, as seen through a [`NodeRef`](super::NodeRef).
+#[derive(Clone, Copy, Debug)]
+pub enum NodeKind<'a> {
+    /// The `Document` node.
+    Document,
+    /// A `DocumentType` node.
+    Doctype(&'a Doctype),
+    /// An `Element`.
+    Element(&'a Element),
+    /// A `Text` node and its data.
+    Text(&'a str),
+    /// A `Comment` node and its data.
+    Comment(&'a str),
+    /// A `DocumentFragment` (a template's contents).
+    DocumentFragment,
+}

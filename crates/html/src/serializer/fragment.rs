@@ -1,0 +1,197 @@
+//! The HTML fragment serialization algorithm (A.8) over a [`DomStore`] node.
+//!
+//! It serializes the *children* of the node (so a `Document` gives the whole
+//! document, an element its `innerHTML`). The walk follows the store's sibling and
+//! parent links instead of recursing, so depth costs no stack, and it writes
+//! straight into the caller's writer with no allocation.
+//!
+//! Not emitted because the store cannot hold them: shadow roots (step 4; this
+//! parser does not attach declarative shadow roots, see A.5), processing
+//! instructions and the `is` value. The current spec no longer re-emits a leading
+//! newline in `pre`/`textarea`/`listing`, and neither does this.
+
+use std::fmt::{self, Write};
+use std::io;
+
+use crate::dom::{DomStore, NONE, NodeData, NodeRef, Slot};
+
+use super::attr_name::write_attr_name;
+use super::elements::{is_raw_text_element, serializes_as_void};
+use super::escape::{EscapeMode, write_escaped};
+
+/// Settings of the fragment serialization algorithm.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FragmentOptions {
+    /// "Scripting is enabled for the node": `noscript` text is then written
+    /// literally. The spec ties this to a browsing context, which a parsed
+    /// document alone does not have, hence the default `false`.
+    pub scripting: bool,
+}
+
+/// Serializes the children of `node` into `out`.
+///
+/// ```
+/// use tagloom_html::dom::DomStore;
+/// use tagloom_html::dom_patch::{DomPatch, PatchAttr, PatchKey};
+/// use tagloom_html::serializer::{serialize_children, FragmentOptions};
+///
+/// let key = |n| PatchKey::new(n).unwrap();
+/// let mut store = DomStore::new();
+/// store.apply(&[
+///     DomPatch::CreateDocument { key: key(1) },
+///     DomPatch::CreateElement {
+///         key: key(2),
+///         ns: tagloom_html::dom_patch::Namespace::Html,
+///         name: "p".into(),
+///         attrs: vec![PatchAttr::new("title", "a\"b")],
+///         contents: None,
+///     },
+///     DomPatch::AppendChild { parent: key(1), child: key(2) },
+///     DomPatch::CreateText { key: key(3), text: "1 < 2".into() },
+///     DomPatch::AppendChild { parent: key(2), child: key(3) },
+/// ]).unwrap();
+/// let mut html = String::new();
+/// serialize_children(store.document().unwrap(), FragmentOptions::default(), &mut html).unwrap();
+/// assert_eq!(html, "<p title=\"a&quot;b\">1 &lt; 2</p>");
+/// ```
+pub fn serialize_children<W: Write + ?Sized>(
+    node: NodeRef<'_>,
+    options: FragmentOptions,
+    out: &mut W,
+) -> fmt::Result {
+    let store = node.store();
+    let mut root = node.slot();
+    match &store.n(root).data {
+        // Step 1.
+        NodeData::Element(e) if serializes_as_void(e.ns, &e.name) => return Ok(()),
+        // Step 3: a template serializes its contents.
+        NodeData::Element(e) if e.contents != NONE => root = e.contents,
+        _ => {}
+    }
+    let mut cur = store.n(root).first_child;
+    while cur != NONE {
+        let node = store.n(cur);
+        match &node.data {
+            NodeData::Element(e) => {
+                out.write_char('<')?;
+                out.write_str(&e.name)?;
+                for attr in &e.attrs {
+                    out.write_char(' ')?;
+                    write_attr_name(out, attr.ns, &attr.name)?;
+                    out.write_str("=\"")?;
+                    write_escaped(out, &attr.value, EscapeMode::DoubleQuoted)?;
+                    out.write_char('"')?;
+                }
+                out.write_char('>')?;
+                if !serializes_as_void(e.ns, &e.name) {
+                    let inner = if e.contents != NONE { e.contents } else { cur };
+                    let first = store.n(inner).first_child;
+                    if first != NONE {
+                        cur = first;
+                        continue;
+                    }
+                    write_end_tag(out, &e.name)?;
+                }
+            }
+            NodeData::Text(text) => {
+                let literal = matches!(
+                    &store.n(node.parent).data,
+                    NodeData::Element(p) if is_raw_text_element(p.ns, &p.name, options.scripting)
+                );
+                if literal {
+                    out.write_str(text)?;
+                } else {
+                    write_escaped(out, text, EscapeMode::Text)?;
+                }
+            }
+            NodeData::Comment(data) => {
+                out.write_str("<!--")?;
+                out.write_str(data)?;
+                out.write_str("-->")?;
+            }
+            NodeData::Doctype(d) => {
+                out.write_str("<!DOCTYPE ")?;
+                out.write_str(&d.name)?;
+                out.write_char('>')?;
+            }
+            // Never children (the store rejects such insertions).
+            NodeData::Document | NodeData::Fragment { .. } => {}
+        }
+        cur = next_after_subtree(store, root, cur, out)?;
+    }
+    Ok(())
+}
+
+/// Moves past `cur`'s finished subtree, closing every element it climbs out of;
+/// [`NONE`] once back at `root`.
+fn next_after_subtree<W: Write + ?Sized>(
+    store: &DomStore,
+    root: Slot,
+    mut cur: Slot,
+    out: &mut W,
+) -> Result<Slot, fmt::Error> {
+    loop {
+        let node = store.n(cur);
+        if node.next_sibling != NONE {
+            return Ok(node.next_sibling);
+        }
+        let parent = node.parent;
+        if parent == NONE || parent == root {
+            return Ok(NONE);
+        }
+        // A template's contents end where the template does.
+        let element = match store.n(parent).data {
+            NodeData::Fragment { host } => host,
+            _ => parent,
+        };
+        if let NodeData::Element(e) = &store.n(element).data {
+            write_end_tag(out, &e.name)?;
+        }
+        cur = element;
+    }
+}
+
+fn write_end_tag<W: Write + ?Sized>(out: &mut W, name: &str) -> fmt::Result {
+    out.write_str("</")?;
+    out.write_str(name)?;
+    out.write_char('>')
+}
+
+/// [`serialize_children`] into a new `String`.
+pub fn children_to_string(node: NodeRef<'_>, options: FragmentOptions) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = serialize_children(node, options, &mut out);
+    out
+}
+
+/// [`serialize_children`] into an `io::Write` (e.g. a locked stdout), reporting
+/// the writer's own error.
+pub fn serialize_children_io<W: io::Write>(
+    node: NodeRef<'_>,
+    options: FragmentOptions,
+    out: W,
+) -> io::Result<()> {
+    let mut adapter = IoAdapter { out, error: None };
+    match serialize_children(node, options, &mut adapter) {
+        Ok(()) => Ok(()),
+        Err(fmt::Error) => Err(adapter
+            .error
+            .unwrap_or_else(|| io::Error::other("formatter error"))),
+    }
+}
+
+/// Lets the `fmt::Write`-based serializers write to an `io::Write`.
+struct IoAdapter<W> {
+    out: W,
+    error: Option<io::Error>,
+}
+
+impl<W: io::Write> Write for IoAdapter<W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.out.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
+    }
+}
