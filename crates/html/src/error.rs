@@ -90,7 +90,8 @@ error_codes! {
 /// A parse error: what went wrong and where.
 ///
 /// `offset` is the byte offset into the decoded input of the character that caused
-/// it; `line` and `col` are one-based, count code points, and treat CR LF and a lone
+/// it; `line` and `col` are one-based, count UTF-16 code units (as html5lib-tests and
+/// browsers' developer tools do), and treat CR LF and a lone
 /// CR as one newline (as the input stream preprocessing does).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ParseError {

@@ -36,6 +36,7 @@ pub mod serializer;
 pub mod span;
 pub mod token;
 pub mod tokenizer;
+pub mod xml_infoset;
 
 pub use atom::{Atom, AtomTable};
 pub use error::{ErrorCode, ParseError};

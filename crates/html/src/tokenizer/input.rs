@@ -100,12 +100,6 @@ impl InputBuffer {
         }
     }
 
-    /// Absolute offset one past the last byte pushed.
-    #[inline]
-    pub(crate) fn end(&self) -> usize {
-        self.base + self.buf.len()
-    }
-
     /// Drops the text before absolute offset `keep_from`.
     pub(crate) fn discard_before(&mut self, keep_from: usize) {
         let n = keep_from.saturating_sub(self.base).min(self.buf.len());
@@ -170,6 +164,6 @@ mod tests {
         input.discard_before(6);
         assert_eq!(input.buf, "world");
         assert_eq!(input.base, 6);
-        assert_eq!(input.end(), 11);
+        assert_eq!(input.base + input.buf.len(), 11);
     }
 }

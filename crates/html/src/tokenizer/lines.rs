@@ -4,7 +4,9 @@
 //! and column. The tracker walks forward from its last checkpoint, so the total work
 //! is one pass over the input (memchr for the newlines, a char count for the last
 //! line) however many errors there are. Lines follow the preprocessed input stream:
-//! CR LF and a lone CR are each one newline.
+//! CR LF and a lone CR are each one newline. Columns count UTF-16 code units (a
+//! character outside the BMP counts two), as html5lib-tests and browsers' developer
+//! tools do.
 
 use memchr::memchr2_iter;
 
@@ -14,7 +16,7 @@ pub(crate) struct LineTracker {
     offset: usize,
     /// One-based line at `offset`.
     line: u32,
-    /// Code points between the start of the line and `offset`.
+    /// UTF-16 code units between the start of the line and `offset`.
     col: u32,
     /// Whether the byte just before `offset` is a CR (so an LF at `offset` does not
     /// start another line).
@@ -63,7 +65,9 @@ impl LineTracker {
             after_cr = bytes[i] == b'\r';
         }
         let tail = &bytes[line_start..];
-        let tail_chars = tail.iter().filter(|&&b| (b as i8) >= -0x40).count() as u32;
+        // Code points, plus one more for each 4-byte sequence (a surrogate pair).
+        let tail_chars = tail.iter().filter(|&&b| (b as i8) >= -0x40).count() as u32
+            + tail.iter().filter(|&&b| b >= 0xF0).count() as u32;
         if newline_seen {
             self.col = tail_chars;
         } else {
@@ -105,7 +109,8 @@ mod tests {
         assert_eq!(loc("a\r\nbc", 4), (2, 2));
         assert_eq!(loc("a\rbc", 3), (2, 2));
         assert_eq!(loc("\r\0", 1), (2, 1));
-        assert_eq!(loc("é\nxé!", 7), (2, 3));
+        assert_eq!(loc("é\nxé!", 6), (2, 3));
+        assert_eq!(loc("a\u{100000}b", 5), (1, 4));
     }
 
     #[test]

@@ -232,8 +232,9 @@ pub struct Tokenizer {
     cdata_allowed: bool,
 
     atoms: AtomTable,
-    /// Errors of the token being read: (absolute offset, code).
-    token_errors: Vec<(usize, ErrorCode)>,
+    /// Errors of the token being read: (absolute offset, code, whether it precedes
+    /// the consumption of the character at that offset).
+    token_errors: Vec<(usize, ErrorCode, bool)>,
     errors: Vec<ParseError>,
     lines: LineTracker,
     max_token_bytes: usize,
@@ -307,15 +308,13 @@ impl Tokenizer {
         let decoder = self
             .utf8
             .get_or_insert_with(|| encoding_rs::UTF_8.new_decoder_without_bom_handling());
-        let mut out = String::with_capacity(chunk.len() + 4);
-        let (_, _, _) = decoder.decode_to_string(chunk, &mut out, false);
+        let out = decode_utf8(decoder, chunk, false);
         self.input.push(&out);
     }
 
     fn flush_utf8_tail(&mut self) {
         if let Some(mut decoder) = self.utf8.take() {
-            let mut out = String::with_capacity(8);
-            let (_, _, _) = decoder.decode_to_string(b"", &mut out, true);
+            let out = decode_utf8(&mut decoder, b"", true);
             self.input.push(&out);
         }
     }
@@ -471,9 +470,12 @@ impl Tokenizer {
         }
         let end = self.input.base + self.pos;
         let token_errors = std::mem::take(&mut self.token_errors);
-        for &(offset, code) in &token_errors {
+        for &(offset, code, before_next) in &token_errors {
             while let Some(&(stream_offset, stream_code)) = self.input.stream_errors.front() {
-                if stream_offset > offset {
+                // The input-stream error of a character comes when it is consumed:
+                // before an error about that character, after one that happened
+                // before it was read (`before_next`).
+                if stream_offset > offset || (stream_offset == offset && before_next) {
                     break;
                 }
                 self.input.stream_errors.pop_front();
@@ -610,7 +612,7 @@ impl Tokenizer {
     #[inline]
     pub(crate) fn error(&mut self, code: ErrorCode) {
         if self.report_errors {
-            self.token_errors.push((self.abs(), code));
+            self.token_errors.push((self.abs(), code, false));
         }
     }
 
@@ -618,7 +620,17 @@ impl Tokenizer {
     #[inline]
     pub(crate) fn error_at(&mut self, code: ErrorCode, at: usize) {
         if self.report_errors {
-            self.token_errors.push((at, code));
+            self.token_errors.push((at, code, false));
+        }
+    }
+
+    /// Records a parse error at absolute offset `at`, the position of a character not
+    /// yet consumed when the error happened (character references report their
+    /// errors there).
+    #[inline]
+    pub(crate) fn error_before(&mut self, code: ErrorCode, at: usize) {
+        if self.report_errors {
+            self.token_errors.push((at, code, true));
         }
     }
 
@@ -704,6 +716,23 @@ impl Tokenizer {
         match Atom::lookup_static(name.as_bytes()) {
             Some(atom) => atom,
             None => self.atoms.intern(name),
+        }
+    }
+}
+
+/// Decodes `bytes` completely (a sequence cut at the end waits in the decoder).
+fn decode_utf8(decoder: &mut encoding_rs::Decoder, bytes: &[u8], last: bool) -> String {
+    let capacity = decoder
+        .max_utf8_buffer_length(bytes.len())
+        .unwrap_or(bytes.len() * 3 + 16);
+    let mut out = String::with_capacity(capacity);
+    let mut read = 0;
+    loop {
+        let (result, n, _) = decoder.decode_to_string(&bytes[read..], &mut out, last);
+        read += n;
+        match result {
+            encoding_rs::CoderResult::InputEmpty => return out,
+            encoding_rs::CoderResult::OutputFull => out.reserve(bytes.len() - read + 16),
         }
     }
 }

@@ -5,6 +5,38 @@ use serde_json::{Map, Value, json};
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig};
 
+/// The suite's files: (file name, its list of tests), sorted by name.
+pub fn suite_files() -> Vec<(String, Vec<Value>)> {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/html5lib/tokenizer");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tokenizer suite present")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "test"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let name = path
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let json: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let tests = json
+                .get("tests")
+                .or_else(|| json.get("xmlViolationTests"))
+                .cloned();
+            let tests = tests
+                .and_then(|t| t.as_array().cloned())
+                .unwrap_or_default();
+            (name, tests)
+        })
+        .collect()
+}
+
 /// One run's output: the tokens (adjacent characters coalesced) and the errors.
 #[derive(Debug, PartialEq)]
 pub struct Run {

@@ -89,7 +89,7 @@ impl Tokenizer {
                     }
                 }
                 if !with_semicolon {
-                    self.error_at(
+                    self.error_before(
                         ErrorCode::MissingSemicolonAfterCharacterReference,
                         self.input.base + end,
                     );
@@ -171,29 +171,39 @@ impl Tokenizer {
                 self.input.base + digits_end,
             );
         }
-        // 13.2.5.80 Numeric character reference end state.
+        // 13.2.5.80 Numeric character reference end state. After a `;` the error
+        // position is the next, unread character; without one it is the character
+        // that ended the digits, already read.
         let at = self.input.base + end;
+        let before_next = end > digits_end;
+        let report = |t: &mut Tokenizer, code| {
+            if before_next {
+                t.error_before(code, at)
+            } else {
+                t.error_at(code, at)
+            }
+        };
         let c = match code {
             0 => {
-                self.error_at(ErrorCode::NullCharacterReference, at);
+                report(self, ErrorCode::NullCharacterReference);
                 '\u{FFFD}'
             }
             0x11_0000.. => {
-                self.error_at(ErrorCode::CharacterReferenceOutsideUnicodeRange, at);
+                report(self, ErrorCode::CharacterReferenceOutsideUnicodeRange);
                 '\u{FFFD}'
             }
             0xD800..=0xDFFF => {
-                self.error_at(ErrorCode::SurrogateCharacterReference, at);
+                report(self, ErrorCode::SurrogateCharacterReference);
                 '\u{FFFD}'
             }
             _ => {
                 if is_noncharacter(code) {
-                    self.error_at(ErrorCode::NoncharacterCharacterReference, at);
+                    report(self, ErrorCode::NoncharacterCharacterReference);
                 }
                 let control = code < 0x20 || (0x7F..=0x9F).contains(&code);
                 let whitespace = matches!(code, 0x09 | 0x0A | 0x0C | 0x20);
                 if code == 0x0D || (control && !whitespace) {
-                    self.error_at(ErrorCode::ControlCharacterReference, at);
+                    report(self, ErrorCode::ControlCharacterReference);
                 }
                 let code = match code {
                     0x80..=0x9F => C1_REPLACEMENTS[(code - 0x80) as usize],

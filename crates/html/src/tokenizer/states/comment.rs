@@ -110,7 +110,8 @@ impl Tokenizer {
                         b'D' => self.state = St::Doctype,
                         _ if self.cdata_allowed => self.state = St::CdataSection,
                         _ => {
-                            self.error_at(ErrorCode::CdataInHtmlContent, self.abs() - word.len());
+                            // The error is at the last character of `[CDATA[`.
+                            self.error_at(ErrorCode::CdataInHtmlContent, self.abs() - 1);
                             self.push_range(TEXT, self.pos - word.len(), self.pos);
                             self.state = St::BogusComment;
                         }
