@@ -183,3 +183,46 @@ proptest! {
         prop_assert_eq!(&whole, &chunked);
     }
 }
+
+/// Token spans tile the input: each starts where the previous one ended, and the
+/// last ends at the end of the input unless an unfinished tag was dropped at EOF.
+fn check_spans_tile(doc: &str, chunk: usize) -> Result<(), String> {
+    use tagloom_html::token::Token;
+    use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    let mut at = 0;
+    let mut check = |tok: &mut Tokenizer| -> Result<(), String> {
+        while let Some(token) = tok.next_token().map_err(|e| e.to_string())? {
+            if matches!(token, Token::Eof) {
+                continue;
+            }
+            let span = token.span();
+            if span.start != at || span.end < span.start {
+                return Err(format!("{token:?} at {span:?}, expected start {at}"));
+            }
+            at = span.end;
+        }
+        Ok(())
+    };
+    for piece in doc.as_bytes().chunks(chunk.max(1)) {
+        tok.push_bytes(piece);
+        check(&mut tok)?;
+    }
+    tok.finish();
+    check(&mut tok)?;
+    let rest = &doc[at..];
+    if !rest.is_empty() && !rest.starts_with('<') {
+        return Err(format!("untokenized tail {rest:?}"));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn token_spans_tile_the_input(doc in random_doc(), chunk in 1usize..16) {
+        prop_assert_eq!(check_spans_tile(&doc, chunk), Ok(()));
+        prop_assert_eq!(check_spans_tile(&doc, usize::MAX), Ok(()));
+    }
+}
