@@ -7,8 +7,9 @@ use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig};
 
 /// The suite's files: (file name, its list of tests), sorted by name.
 pub fn suite_files() -> Vec<(String, Vec<Value>)> {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/html5lib/tokenizer");
+    // `../html` works from either crate that includes this file (html or cli).
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../html/tests/data/html5lib/tokenizer");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("tokenizer suite present")
         .filter_map(|e| e.ok().map(|e| e.path()))
