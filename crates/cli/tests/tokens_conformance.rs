@@ -5,6 +5,7 @@
 //! written as UTF-8: lone surrogates) are counted, not run.
 
 #[path = "../../html/tests/support/tokenizer_json.rs"]
+#[allow(dead_code)] // shared with the html crate's tests, which use the rest
 mod tokenizer_json;
 
 use std::process::Command;
