@@ -13,6 +13,10 @@ pub mod static_atoms;
 
 use std::collections::HashMap;
 
+/// A fast hash with a per-process random seed: names come from untrusted input, so
+/// the seed keeps collisions from being chosen by the page.
+type NameMap = HashMap<Box<str>, u32, foldhash::fast::RandomState>;
+
 pub use static_atoms::*;
 
 /// An interned tag or attribute name.
@@ -68,7 +72,7 @@ impl Atom {
 /// ```
 #[derive(Default, Clone, Debug)]
 pub struct AtomTable {
-    by_name: HashMap<Box<str>, u32>,
+    by_name: NameMap,
     names: Vec<Box<str>>,
 }
 
@@ -80,9 +84,14 @@ impl AtomTable {
 
     /// The atom for `name`, interning it if it is neither static nor seen before.
     pub fn intern(&mut self, name: &str) -> Atom {
-        if let Some(atom) = Atom::lookup_static(name.as_bytes()) {
-            return atom;
+        match Atom::lookup_static(name.as_bytes()) {
+            Some(atom) => atom,
+            None => self.intern_dynamic(name),
         }
+    }
+
+    /// [`intern`](Self::intern) for a name already known not to be static.
+    pub(crate) fn intern_dynamic(&mut self, name: &str) -> Atom {
         if let Some(&index) = self.by_name.get(name) {
             return Atom(index);
         }

@@ -34,6 +34,18 @@ const SUSPECT: [bool; 256] = {
     table
 };
 
+/// Whether every byte of `w` is in 0x20..=0x7E.
+#[inline]
+fn is_printable_ascii(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte below 0x20 borrows when 0x20 is subtracted from it.
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+    // A byte of 0x7F or more has its high bit set after adding 1 (or before).
+    let del_or_high = (w.wrapping_add(ONES) | w) & HIGHS;
+    below_space | del_or_high == 0
+}
+
 #[derive(Default)]
 pub(crate) struct InputBuffer {
     /// Decoded text from `base` on.
@@ -65,6 +77,16 @@ impl InputBuffer {
     fn scan_stream_errors(&mut self, bytes: &[u8], start: usize) {
         let mut i = 0;
         while i < bytes.len() {
+            // Fast path: skip 8 printable ASCII bytes (0x20..=0x7E) at a time. A word
+            // with any other byte is looked at byte by byte below.
+            if let Some(word) = bytes.get(i..i + 8) {
+                let mut w = [0; 8];
+                w.copy_from_slice(word);
+                if is_printable_ascii(u64::from_le_bytes(w)) {
+                    i += 8;
+                    continue;
+                }
+            }
             let b = bytes[i];
             if !SUSPECT[b as usize] {
                 i += 1;
@@ -154,6 +176,19 @@ mod tests {
             ]
         );
         assert!(errors("\t\n\x0C\r\0 é€😀").is_empty());
+    }
+
+    #[test]
+    fn printable_ascii_words() {
+        let word = |s: &[u8; 8]| is_printable_ascii(u64::from_le_bytes(*s));
+        assert!(word(b"abcd~ XY"));
+        for bad in [0x00, 0x01, 0x09, 0x0A, 0x1F, 0x7F, 0x80, 0xC2, 0xFF] {
+            for pos in 0..8 {
+                let mut w = *b"abcdefgh";
+                w[pos] = bad;
+                assert!(!word(&w), "{bad:#x} at {pos}");
+            }
+        }
     }
 
     #[test]

@@ -715,7 +715,7 @@ impl Tokenizer {
         let name = source.resolve(self.b[which].text_ref());
         match Atom::lookup_static(name.as_bytes()) {
             Some(atom) => atom,
-            None => self.atoms.intern(name),
+            None => self.atoms.intern_dynamic(name),
         }
     }
 }
