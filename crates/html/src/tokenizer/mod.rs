@@ -39,6 +39,8 @@ mod char_ref;
 mod input;
 mod lines;
 mod states;
+#[cfg(test)]
+mod tests;
 mod text;
 
 use std::collections::HashSet;
