@@ -168,7 +168,8 @@ impl TreeBuilder {
             .find(|a| a.name == "encoding")
             .map(|a| a.value.as_str());
         let html_integration_point = is_html_integration_point(ns, name, encoding);
-        let keep_attrs = ns == Namespace::Html && super::tag_sets::is_formatting(name);
+        let keep_attrs = self.select_tracker.full_mirror
+            || (ns == Namespace::Html && super::tag_sets::is_formatting(name));
         let id = self.mirror.add(Kind::Element(ElemInfo {
             ns,
             name,
@@ -343,6 +344,9 @@ impl TreeBuilder {
             && self.mirror.is_text(prev)
         {
             let key = self.mirror.key(prev);
+            if let Some(stored) = self.select_tracker.texts.get_mut(&prev) {
+                stored.push_str(text);
+            }
             self.patches.push(DomPatch::AppendText {
                 node: key,
                 text: text.to_owned(),
@@ -350,6 +354,9 @@ impl TreeBuilder {
             return;
         }
         let node = self.mirror.add(Kind::Text);
+        if self.select_tracker.full_mirror {
+            self.select_tracker.texts.insert(node, text.to_owned());
+        }
         let key = self.mirror.key(node);
         self.patches.push(DomPatch::CreateText {
             key,
@@ -362,6 +369,9 @@ impl TreeBuilder {
     pub(crate) fn insert_comment(&mut self, text: &str, place: Option<Place>) {
         let place = place.unwrap_or_else(|| self.appropriate_place(None));
         let node = self.mirror.add(Kind::Other);
+        if self.select_tracker.full_mirror {
+            self.select_tracker.texts.insert(node, text.to_owned());
+        }
         let key = self.mirror.key(node);
         self.patches.push(DomPatch::CreateComment {
             key,

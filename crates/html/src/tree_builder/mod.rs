@@ -46,6 +46,7 @@ mod mirror;
 mod modes;
 mod quirks;
 mod reset_mode;
+mod selectedcontent;
 mod stack;
 mod tag_sets;
 
@@ -55,6 +56,7 @@ use crate::token::Token;
 
 use formatting::FormattingList;
 use mirror::{ElemInfo, Kind, Mirror, NodeId};
+use selectedcontent::SelectTracker;
 
 /// The settings of a [`TreeBuilder`].
 #[derive(Clone, Debug)]
@@ -242,6 +244,7 @@ pub struct TreeBuilder {
     pub(crate) tokenizer_switch: Option<TokenizerSwitch>,
     pub(crate) encoding_request: Option<EncodingRequest>,
     pub(crate) finished: bool,
+    pub(crate) select_tracker: SelectTracker,
 }
 
 impl TreeBuilder {
@@ -272,6 +275,7 @@ impl TreeBuilder {
             tokenizer_switch: None,
             encoding_request: None,
             finished: false,
+            select_tracker: SelectTracker::default(),
             config,
         };
         let key = tb.mirror.key(document);
@@ -376,10 +380,9 @@ impl TreeBuilder {
         TreeBuilderStep::Continue
     }
 
+    /// Work after each token: the option "popped" steps.
     fn after_token(&mut self) {
-        if matches!(self.mode, InsertionMode::InTableText) {
-            // Nothing: the pending text is flushed by the next non-character token.
-        }
+        self.check_popped_options();
     }
 
     /// 13.2.6: whether the token goes to the insertion mode (true) or to the rules

@@ -246,7 +246,11 @@ impl TreeBuilder {
                     self.pop();
                 }
                 self.reconstruct_active_formatting();
-                self.insert_html_element(&tag);
+                let element = self.insert_html_element(&tag);
+                if tag.name == OPTION {
+                    let selected = tag.attrs.value_of(SELECTED).is_some();
+                    self.option_inserted(element, selected);
+                }
             }
             RB | RTC => {
                 if self.has_in_scope(RUBY, Scope::Default) {
@@ -283,7 +287,10 @@ impl TreeBuilder {
             }
             _ => {
                 self.reconstruct_active_formatting();
-                self.insert_html_element(&tag);
+                let element = self.insert_html_element(&tag);
+                if tag.name == SELECTEDCONTENT {
+                    self.selectedcontent_inserted(element);
+                }
             }
         }
         Flow::Done
