@@ -82,6 +82,9 @@ pub enum SessionError {
     /// The tokenizer hit a limit.
     #[error(transparent)]
     Tokenizer(#[from] TokenizerError),
+    /// An engine invariant of the tree builder was violated.
+    #[error(transparent)]
+    TreeBuilder(#[from] crate::tree_builder::TreeBuilderError),
     /// The decoder was misused.
     #[error(transparent)]
     Decoder(#[from] DecoderError),
@@ -188,7 +191,7 @@ impl Html5ParseSession {
     pub fn pump(&mut self) -> Result<PumpStatus, SessionError> {
         let status = loop {
             let step = match self.tokenizer.next_token()? {
-                Some(token) => self.tree.process_token(token),
+                Some(token) => self.tree.process_token(token)?,
                 None => {
                     break if self.tree.is_finished() {
                         PumpStatus::Finished

@@ -59,6 +59,10 @@ impl TreeBuilder {
     /// 13.2.4.3 "push onto the list of active formatting elements", with the
     /// Noah's Ark clause (at most three equal elements after the last marker).
     pub(crate) fn push_formatting(&mut self, node: NodeId) {
+        // An element left unopened at the depth limit is not tracked either.
+        if self.current_node() != Some(node) {
+            return;
+        }
         let Some(new) = self.mirror.elem(node) else {
             return;
         };
@@ -106,7 +110,9 @@ impl TreeBuilder {
         let Some(&Some(last)) = self.active.entries.last() else {
             return;
         };
-        if self.is_open(last) {
+        // At the depth limit nothing can be reopened (see the module docs of
+        // `tree_builder`): skip, rather than create clones that never open.
+        if self.is_open(last) || self.open.len() >= self.config.max_depth.max(2) {
             return;
         }
         // Steps 3–6 (rewind): find the first entry to recreate.

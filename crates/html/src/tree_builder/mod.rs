@@ -18,7 +18,7 @@
 //! tok.push_str("<p>Hi<b>there");
 //! tok.finish();
 //! while let Some(token) = tok.next_token().unwrap() {
-//!     tb.process_token(token);
+//!     tb.process_token(token).unwrap();
 //!     if let Some(state) = tb.take_tokenizer_state() {
 //!         tok.set_state(state.into());
 //!     }
@@ -224,6 +224,8 @@ pub struct TreeBuilder {
     pub(crate) document: NodeId,
     /// Fragment case: the context element (a mirror node never emitted).
     pub(crate) context: Option<NodeId>,
+    /// Fragment case: the `html` root holding the fragment's nodes.
+    pub(crate) fragment_root: Option<NodeId>,
     pub(crate) mode: InsertionMode,
     pub(crate) original_mode: InsertionMode,
     pub(crate) template_modes: Vec<InsertionMode>,
@@ -257,6 +259,7 @@ impl TreeBuilder {
             mirror,
             document,
             context: None,
+            fragment_root: None,
             mode: InsertionMode::Initial,
             original_mode: InsertionMode::Initial,
             template_modes: Vec::new(),
@@ -314,6 +317,7 @@ impl TreeBuilder {
         let root = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
         self.append_to(self.document, root);
         self.open.push(root);
+        self.fragment_root = Some(root);
         // Step 11: the tokenizer state.
         if context.ns == Namespace::Html {
             self.tokenizer_switch = match name {
@@ -341,10 +345,12 @@ impl TreeBuilder {
 
     /// Processes one token (13.2.6 "tree construction dispatcher").
     ///
-    /// A token after [`Token::Eof`] is ignored.
-    pub fn process_token(&mut self, token: Token<'_>) -> TreeBuilderStep {
+    /// Malformed markup never fails (parse errors are counted, see
+    /// [`error_count`](Self::error_count)); the only error is a caller bug: a
+    /// token after [`Token::Eof`].
+    pub fn process_token(&mut self, token: Token<'_>) -> Result<TreeBuilderStep, TreeBuilderError> {
         if self.finished {
-            return TreeBuilderStep::Continue;
+            return Err(TreeBuilderError::TokenAfterEof);
         }
         let mut token = token;
         if std::mem::take(&mut self.skip_newline)
@@ -352,7 +358,7 @@ impl TreeBuilder {
         {
             if let Some(rest) = text.text.strip_prefix('\n') {
                 if rest.is_empty() {
-                    return TreeBuilderStep::Continue;
+                    return Ok(TreeBuilderStep::Continue);
                 }
                 text.text = rest;
                 token = Token::Characters(text);
@@ -368,7 +374,7 @@ impl TreeBuilder {
                 Flow::Done => break,
                 Flow::Suspend(reason) => {
                     self.after_token();
-                    return TreeBuilderStep::Suspend(reason);
+                    return Ok(TreeBuilderStep::Suspend(reason));
                 }
                 Flow::Reprocess(t) => flow = self.process_in_mode(t),
             }
@@ -377,7 +383,7 @@ impl TreeBuilder {
             self.finished = true;
         }
         self.after_token();
-        TreeBuilderStep::Continue
+        Ok(TreeBuilderStep::Continue)
     }
 
     /// Work after each token: the option "popped" steps.
@@ -493,9 +499,7 @@ impl TreeBuilder {
     /// In the fragment case, the key of the `html` root whose children are the
     /// fragment's nodes.
     pub fn fragment_root_key(&self) -> Option<PatchKey> {
-        self.context?;
-        // The root is the first node created after the context element.
-        self.context.map(|c| self.mirror.key(c + 1))
+        self.fragment_root.map(|r| self.mirror.key(r))
     }
 
     /// The key the next created node will get (a restarted parse starts above it).
@@ -518,3 +522,6 @@ impl TreeBuilder {
         self.patches.push(DomPatch::SetQuirksMode { mode });
     }
 }
+
+#[cfg(test)]
+mod tests;
