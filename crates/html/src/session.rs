@@ -138,6 +138,29 @@ impl Html5ParseSession {
 
     /// A session for the HTML fragment parsing algorithm (A.9) in `context`.
     /// The encoding is irrelevant for fragments: the bytes are read as UTF-8.
+    /// The fragment's nodes are the children of the `html` root whose key is
+    /// [`fragment_root_key`](Self::fragment_root_key).
+    ///
+    /// ```
+    /// use tagloom_html::dom::{self, DomStore};
+    /// use tagloom_html::dom_patch::Namespace;
+    /// use tagloom_html::session::{Html5ParseSession, SessionConfig};
+    /// use tagloom_html::tree_builder::FragmentContext;
+    ///
+    /// let context = FragmentContext::new(Namespace::Html, "tr");
+    /// let mut session = Html5ParseSession::new_fragment(SessionConfig::default(), context);
+    /// session.push_bytes(b"<td>a<td>b").unwrap();
+    /// session.finish().unwrap();
+    /// let mut store = DomStore::new();
+    /// for batch in session.take_batches() {
+    ///     store.apply(&batch).unwrap();
+    /// }
+    /// let root = store.get(session.fragment_root_key().unwrap()).unwrap();
+    /// assert_eq!(
+    ///     dom::dump_children(root),
+    ///     "| <td>\n|   \"a\"\n| <td>\n|   \"b\"\n"
+    /// );
+    /// ```
     pub fn new_fragment(mut config: SessionConfig, context: FragmentContext) -> Html5ParseSession {
         config.tree.fragment_context = Some(context);
         config.decoder = DecoderConfig::with_transport(encoding_rs::UTF_8);

@@ -32,6 +32,17 @@
 //! );
 //! ```
 //!
+//! Where things are (one spec concept per file): `stack.rs` (13.2.4.2 stack of
+//! open elements and scopes), `formatting.rs` (13.2.4.3 active formatting
+//! elements), `adoption.rs` (the adoption agency algorithm), `insert.rs`
+//! (13.2.6.1 / A.3 creating and inserting nodes, foster parenting),
+//! `reset_mode.rs` (A.1 reset the insertion mode), `tag_sets.rs` (element
+//! categories), `foreign.rs` (SVG/MathML adjustments, integration points),
+//! `quirks.rs` (DOCTYPE → document mode), `selectedcontent.rs` (customizable
+//! `<select>`), `mirror.rs` (what the builder remembers of the tree), and
+//! `modes/` (13.2.6.4.x, one file per insertion mode, plus 13.2.6.5 foreign
+//! content).
+//!
 //! Limits: [`TreeBuilderConfig::max_depth`] bounds the stack of open elements.
 //! Past it, a new element is still inserted (as a child of the current node) but
 //! not opened: what would have been its content becomes its following siblings.
