@@ -33,9 +33,11 @@ pub mod dom;
 pub mod dom_patch;
 pub mod error;
 pub mod serializer;
+pub mod session;
 pub mod span;
 pub mod token;
 pub mod tokenizer;
+pub mod tree_builder;
 pub mod xml_infoset;
 
 pub use atom::{Atom, AtomTable};

@@ -1,0 +1,319 @@
+//! `Html5ParseSession`: the one wiring point of bytes → decoder → tokenizer →
+//! tree builder → [`DomPatch`] batches (ADR 001).
+//!
+//! The session owns the [`ByteStreamDecoder`], the [`Tokenizer`] and the
+//! [`TreeBuilder`], applies the tree builder's tokenizer state switches between
+//! tokens (RCDATA after `<title>`, script data after `<script>`…, CDATA sections
+//! in foreign content), and implements "change the encoding" for a late
+//! `<meta charset>` seen while the confidence is tentative: the parse restarts
+//! from the replayed bytes, and the next batch starts with [`DomPatch::Clear`]
+//! followed by a fresh create stream whose keys are all higher than before.
+//!
+//! ```
+//! use tagloom_html::dom::{self, DomStore};
+//! use tagloom_html::session::{Html5ParseSession, SessionConfig};
+//!
+//! let mut session = Html5ParseSession::new(SessionConfig::default());
+//! let mut store = DomStore::new();
+//! for chunk in [&b"<title>a<b"[..], b"</title><p>x</p>"] {
+//!     session.push_bytes(chunk).unwrap();
+//!     session.pump().unwrap();
+//!     for batch in session.take_batches() {
+//!         store.apply(&batch).unwrap();
+//!     }
+//! }
+//! session.finish().unwrap();
+//! for batch in session.take_batches() {
+//!     store.apply(&batch).unwrap();
+//! }
+//! assert_eq!(
+//!     dom::dump_document(&store),
+//!     "| <html>\n|   <head>\n|     <title>\n|       \"a<b\"\n|   <body>\n|     <p>\n|       \"x\"\n"
+//! );
+//! ```
+
+use std::collections::VecDeque;
+
+use crate::decoder::{ByteStreamDecoder, ChangeOutcome, Confidence, DecoderConfig, DecoderError};
+use crate::dom_patch::{DomPatch, PatchKey};
+use crate::tokenizer::{Tokenizer, TokenizerConfig, TokenizerError};
+use crate::tree_builder::{
+    FragmentContext, SuspendReason, TreeBuilder, TreeBuilderConfig, TreeBuilderStep,
+};
+
+/// How patches are grouped into batches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BatchPolicy {
+    /// One batch per [`pump`](Html5ParseSession::pump) (and per `finish`).
+    #[default]
+    PerPump,
+    /// Batches of at most this many patches (a `Clear` counts as one).
+    MaxPatches(usize),
+}
+
+/// The settings of a session.
+#[derive(Clone, Debug, Default)]
+pub struct SessionConfig {
+    /// Tree builder settings (scripting flag, fragment context, limits).
+    pub tree: TreeBuilderConfig,
+    /// Decoder settings (transport encoding, restart window).
+    pub decoder: DecoderConfig,
+    /// Tokenizer settings (its initial state is set by the session).
+    pub tokenizer: TokenizerConfig,
+    /// Batching.
+    pub batching: BatchPolicy,
+}
+
+/// What a [`pump`](Html5ParseSession::pump) ended with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PumpStatus {
+    /// Every token available has been processed; push more bytes or finish.
+    NeedInput,
+    /// The tree builder suspended (e.g. after `</script>`); pump again to resume
+    /// right after that token.
+    Suspended(SuspendReason),
+    /// End of file has been processed.
+    Finished,
+}
+
+/// A failure that stops the parse (never caused by malformed markup alone).
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum SessionError {
+    /// The tokenizer hit a limit.
+    #[error(transparent)]
+    Tokenizer(#[from] TokenizerError),
+    /// An engine invariant of the tree builder was violated.
+    #[error(transparent)]
+    TreeBuilder(#[from] crate::tree_builder::TreeBuilderError),
+    /// The decoder was misused.
+    #[error(transparent)]
+    Decoder(#[from] DecoderError),
+}
+
+/// A streaming HTML parse from bytes to patch batches. See the [module docs](self).
+pub struct Html5ParseSession {
+    config: SessionConfig,
+    decoder: ByteStreamDecoder,
+    tokenizer: Tokenizer,
+    tree: TreeBuilder,
+    batches: VecDeque<Vec<DomPatch>>,
+    /// The next batch must start with `Clear` (after a restart).
+    clear_pending: bool,
+    /// Decoded text not yet handed to the tokenizer.
+    text: String,
+    finished_input: bool,
+    restarts: usize,
+}
+
+impl std::fmt::Debug for Html5ParseSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Html5ParseSession")
+            .field("decoder", &self.decoder)
+            .field("batches", &self.batches.len())
+            .field("restarts", &self.restarts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Html5ParseSession {
+    /// A session for a whole document.
+    pub fn new(config: SessionConfig) -> Html5ParseSession {
+        let decoder = ByteStreamDecoder::new(config.decoder);
+        let tree = TreeBuilder::new(config.tree.clone());
+        let tokenizer = Self::make_tokenizer(&config);
+        let mut session = Html5ParseSession {
+            config,
+            decoder,
+            tokenizer,
+            tree,
+            batches: VecDeque::new(),
+            clear_pending: false,
+            text: String::new(),
+            finished_input: false,
+            restarts: 0,
+        };
+        session.apply_switches();
+        session
+    }
+
+    /// A session for the HTML fragment parsing algorithm (A.9) in `context`.
+    /// The encoding is irrelevant for fragments: the bytes are read as UTF-8.
+    /// The fragment's nodes are the children of the `html` root whose key is
+    /// [`fragment_root_key`](Self::fragment_root_key).
+    ///
+    /// ```
+    /// use tagloom_html::dom::{self, DomStore};
+    /// use tagloom_html::dom_patch::Namespace;
+    /// use tagloom_html::session::{Html5ParseSession, SessionConfig};
+    /// use tagloom_html::tree_builder::FragmentContext;
+    ///
+    /// let context = FragmentContext::new(Namespace::Html, "tr");
+    /// let mut session = Html5ParseSession::new_fragment(SessionConfig::default(), context);
+    /// session.push_bytes(b"<td>a<td>b").unwrap();
+    /// session.finish().unwrap();
+    /// let mut store = DomStore::new();
+    /// for batch in session.take_batches() {
+    ///     store.apply(&batch).unwrap();
+    /// }
+    /// let root = store.get(session.fragment_root_key().unwrap()).unwrap();
+    /// assert_eq!(
+    ///     dom::dump_children(root),
+    ///     "| <td>\n|   \"a\"\n| <td>\n|   \"b\"\n"
+    /// );
+    /// ```
+    pub fn new_fragment(mut config: SessionConfig, context: FragmentContext) -> Html5ParseSession {
+        config.tree.fragment_context = Some(context);
+        config.decoder = DecoderConfig::with_transport(encoding_rs::UTF_8);
+        Html5ParseSession::new(config)
+    }
+
+    fn make_tokenizer(config: &SessionConfig) -> Tokenizer {
+        let mut tok_config = config.tokenizer.clone();
+        tok_config.initial_state = crate::tokenizer::State::Data;
+        // A.9 sets no "last start tag" from the context element: in a `script`
+        // or `title` context, `</script>`/`</title>` is not an appropriate end
+        // tag and stays text (html5lib-tests agree).
+        Tokenizer::new(tok_config)
+    }
+
+    /// Applies the tree builder's requests to the tokenizer.
+    fn apply_switches(&mut self) {
+        if let Some(state) = self.tree.take_tokenizer_state() {
+            self.tokenizer.set_state(state.into());
+        }
+        self.tokenizer.set_cdata_allowed(self.tree.cdata_allowed());
+    }
+
+    /// Feeds bytes (any chunking gives the same result).
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<(), SessionError> {
+        self.decoder.push(bytes, &mut self.text)?;
+        self.hand_text();
+        Ok(())
+    }
+
+    /// Marks the end of the input and processes everything left, through end of
+    /// file (unless the tree builder suspends: then pump again).
+    pub fn finish(&mut self) -> Result<PumpStatus, SessionError> {
+        if !self.finished_input {
+            self.finished_input = true;
+            self.decoder.finish(&mut self.text)?;
+            self.hand_text();
+            self.tokenizer.finish();
+        }
+        self.pump()
+    }
+
+    fn hand_text(&mut self) {
+        if !self.text.is_empty() {
+            self.tokenizer.push_str(&self.text);
+            self.text.clear();
+        }
+    }
+
+    /// Runs the tokenizer and tree builder over all buffered input.
+    pub fn pump(&mut self) -> Result<PumpStatus, SessionError> {
+        let status = loop {
+            let step = match self.tokenizer.next_token()? {
+                Some(token) => self.tree.process_token(token)?,
+                None => {
+                    break if self.tree.is_finished() {
+                        PumpStatus::Finished
+                    } else {
+                        PumpStatus::NeedInput
+                    };
+                }
+            };
+            self.apply_switches();
+            if let Some(request) = self.tree.take_encoding_request()
+                && self.decoder.confidence() == Some(Confidence::Tentative)
+            {
+                let outcome = self
+                    .decoder
+                    .change_encoding_at(request.encoding, request.offset)?;
+                if outcome == ChangeOutcome::Restart {
+                    self.restart();
+                    continue;
+                }
+            }
+            if let TreeBuilderStep::Suspend(reason) = step {
+                break PumpStatus::Suspended(reason);
+            }
+        };
+        self.flush_batches();
+        Ok(status)
+    }
+
+    /// "Change the encoding" with a restart: drop everything parsed so far and
+    /// parse the replayed text with fresh state and higher keys.
+    fn restart(&mut self) {
+        self.restarts += 1;
+        let mut config = self.config.tree.clone();
+        config.first_key = self.tree.next_key();
+        self.tree = TreeBuilder::new(config);
+        self.tokenizer = Self::make_tokenizer(&self.config);
+        self.apply_switches();
+        self.clear_pending = true;
+        self.text.clear();
+        self.decoder.replay(&mut self.text);
+        self.hand_text();
+        if self.finished_input {
+            self.tokenizer.finish();
+        }
+    }
+
+    fn flush_batches(&mut self) {
+        let mut patches = self.tree.take_patches();
+        if self.clear_pending {
+            self.clear_pending = false;
+            patches.insert(0, DomPatch::Clear);
+        }
+        if patches.is_empty() {
+            return;
+        }
+        match self.config.batching {
+            BatchPolicy::PerPump => self.batches.push_back(patches),
+            BatchPolicy::MaxPatches(n) => {
+                let n = n.max(1);
+                let mut rest = patches.into_iter().peekable();
+                while rest.peek().is_some() {
+                    self.batches.push_back(rest.by_ref().take(n).collect());
+                }
+            }
+        }
+    }
+
+    /// The next ready batch (empty when there is none).
+    pub fn take_patches(&mut self) -> Vec<DomPatch> {
+        self.batches.pop_front().unwrap_or_default()
+    }
+
+    /// Every ready batch, in order.
+    pub fn take_batches(&mut self) -> Vec<Vec<DomPatch>> {
+        self.batches.drain(..).collect()
+    }
+
+    /// The tree builder (error count, quirks mode, keys).
+    pub fn tree_builder(&self) -> &TreeBuilder {
+        &self.tree
+    }
+
+    /// The tokenizer (its parse errors).
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// The document's key.
+    pub fn document_key(&self) -> PatchKey {
+        self.tree.document_key()
+    }
+
+    /// In the fragment case, the key of the `html` root holding the fragment.
+    pub fn fragment_root_key(&self) -> Option<PatchKey> {
+        self.tree.fragment_root_key()
+    }
+
+    /// How many times "change the encoding" restarted the parse.
+    pub fn restarts(&self) -> usize {
+        self.restarts
+    }
+}

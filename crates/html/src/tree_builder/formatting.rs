@@ -1,0 +1,140 @@
+//! 13.2.4.3 the list of active formatting elements: markers, the Noah's Ark
+//! clause, and "reconstruct the active formatting elements".
+
+use crate::atom::Atom;
+use crate::dom_patch::PatchAttr;
+
+use super::TreeBuilder;
+use super::mirror::NodeId;
+
+/// An entry: a formatting element, or a marker (`None`).
+pub(crate) type Entry = Option<NodeId>;
+
+/// The list itself.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FormattingList {
+    pub(crate) entries: Vec<Entry>,
+}
+
+impl FormattingList {
+    /// Inserts a marker (applet, object, marquee, template, td, th, caption).
+    pub(crate) fn push_marker(&mut self) {
+        self.entries.push(None);
+    }
+
+    /// 13.2.4.3 "clear the list of active formatting elements up to the last
+    /// marker".
+    pub(crate) fn clear_to_last_marker(&mut self) {
+        while let Some(entry) = self.entries.pop() {
+            if entry.is_none() {
+                break;
+            }
+        }
+    }
+
+    /// The index of `node`'s entry.
+    pub(crate) fn position(&self, node: NodeId) -> Option<usize> {
+        self.entries.iter().rposition(|e| *e == Some(node))
+    }
+
+    /// Whether `node` is in the list.
+    pub(crate) fn contains(&self, node: NodeId) -> bool {
+        self.position(node).is_some()
+    }
+
+    /// Removes `node`'s entry, if any.
+    pub(crate) fn remove(&mut self, node: NodeId) {
+        if let Some(i) = self.position(node) {
+            self.entries.remove(i);
+        }
+    }
+}
+
+/// Attribute lists are equal as sets (same names, namespaces and values).
+fn same_attributes(a: &[PatchAttr], b: &[PatchAttr]) -> bool {
+    a.len() == b.len() && a.iter().all(|x| b.contains(x))
+}
+
+impl TreeBuilder {
+    /// 13.2.4.3 "push onto the list of active formatting elements", with the
+    /// Noah's Ark clause (at most three equal elements after the last marker).
+    pub(crate) fn push_formatting(&mut self, node: NodeId) {
+        // An element left unopened at the depth limit is not tracked either.
+        if self.current_node() != Some(node) {
+            return;
+        }
+        let Some(new) = self.mirror.elem(node) else {
+            return;
+        };
+        let mut equal = Vec::new();
+        for (i, entry) in self.active.entries.iter().enumerate().rev() {
+            let Some(other) = entry else { break };
+            if let Some(e) = self.mirror.elem(*other)
+                && e.ns == new.ns
+                && e.name == new.name
+                && same_attributes(&e.attrs, &new.attrs)
+            {
+                equal.push(i);
+            }
+        }
+        if equal.len() >= 3
+            && let Some(&earliest) = equal.last()
+        {
+            self.active.entries.remove(earliest);
+        }
+        self.active.entries.push(Some(node));
+    }
+
+    /// The last formatting element named `name` after the last marker.
+    pub(crate) fn formatting_element_named(&self, name: Atom) -> Option<NodeId> {
+        for entry in self.active.entries.iter().rev() {
+            let node = (*entry)?;
+            if self.is_html(node, name) {
+                return Some(node);
+            }
+        }
+        None
+    }
+
+    /// A new element with the same name and attributes as `node` (the element
+    /// "for the token for which `node` was created"), not inserted.
+    pub(crate) fn clone_element(&mut self, node: NodeId) -> Option<NodeId> {
+        let e = self.mirror.elem(node)?.clone();
+        Some(self.create_element(e.ns, e.name, e.qual, e.attrs))
+    }
+
+    /// 13.2.4.3 "reconstruct the active formatting elements".
+    pub(crate) fn reconstruct_active_formatting(&mut self) {
+        // Steps 1–2: nothing to do if the list is empty or its last entry is a
+        // marker or open.
+        let Some(&Some(last)) = self.active.entries.last() else {
+            return;
+        };
+        // At the depth limit nothing can be reopened (see the module docs of
+        // `tree_builder`): skip, rather than create clones that never open.
+        if self.is_open(last) || self.open.len() >= self.config.max_depth.max(2) {
+            return;
+        }
+        // Steps 3–6 (rewind): find the first entry to recreate.
+        let mut index = self.active.entries.len() - 1;
+        while index > 0 {
+            match self.active.entries.get(index - 1) {
+                Some(Some(node)) if !self.is_open(*node) => index -= 1,
+                _ => break,
+            }
+        }
+        // Steps 7–10 (create): recreate each entry from there on.
+        while let Some(&Some(entry)) = self.active.entries.get(index) {
+            let place = self.appropriate_place(None);
+            let Some(new) = self.clone_element(entry) else {
+                break;
+            };
+            self.insert_at(place, new);
+            self.push_open(new);
+            if let Some(slot) = self.active.entries.get_mut(index) {
+                *slot = Some(new);
+            }
+            index += 1;
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! 13.2.6.1 (with A.3) "creating and inserting nodes": the appropriate place for
+//! inserting a node (foster parenting, template contents), creating elements for
+//! tokens, and inserting elements, characters and comments — each as patches plus
+//! the matching change to the mirror.
+
+use std::borrow::Cow;
+
+use crate::atom::{self, Atom};
+use crate::dom_patch::{DomPatch, Namespace, PatchAttr};
+use crate::token::Tag;
+
+use super::TreeBuilder;
+use super::foreign;
+use super::mirror::{ElemInfo, Kind, NodeId};
+
+/// An insertion location.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Place {
+    /// After the last child of the node.
+    Append(NodeId),
+    /// Inside the first node, just before the second.
+    Before(NodeId, NodeId),
+}
+
+impl Place {
+    pub(crate) fn parent(self) -> NodeId {
+        match self {
+            Place::Append(p) | Place::Before(p, _) => p,
+        }
+    }
+}
+
+/// 13.2.6.1: SVG `foreignObject`/`desc`/`title`, or MathML `annotation-xml` with
+/// an HTML `encoding`, are HTML integration points.
+pub(crate) fn is_html_integration_point(ns: Namespace, name: Atom, encoding: Option<&str>) -> bool {
+    match ns {
+        Namespace::Svg => matches!(name, atom::FOREIGNOBJECT | atom::DESC | atom::TITLE),
+        Namespace::MathMl => {
+            name == atom::ANNOTATION_XML && foreign::annotation_xml_is_html(encoding)
+        }
+        Namespace::Html => false,
+    }
+}
+
+/// The static text of an atom, or an owned copy of a dynamic one.
+pub(crate) fn atom_text(name: Atom, tag: &Tag<'_>) -> Cow<'static, str> {
+    match name.static_name() {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(tag.atoms().name(name).to_owned()),
+    }
+}
+
+impl TreeBuilder {
+    /// The current node: the bottommost node of the stack of open elements.
+    pub(crate) fn current_node(&self) -> Option<NodeId> {
+        self.open.last().copied()
+    }
+
+    /// 13.2.4.2 the adjusted current node: the context element when the stack
+    /// holds only the root (fragment case), else the current node.
+    pub(crate) fn adjusted_current_node(&self) -> Option<NodeId> {
+        if self.open.len() == 1
+            && let Some(ctx) = self.context
+        {
+            return Some(ctx);
+        }
+        self.current_node()
+    }
+
+    /// 13.2.6.1 "appropriate place for inserting a node", with an optional
+    /// override target.
+    pub(crate) fn appropriate_place(&self, override_target: Option<NodeId>) -> Place {
+        let target = override_target
+            .or_else(|| self.current_node())
+            .unwrap_or(self.document);
+        let place = if self.foster_parenting
+            && self.mirror.elem(target).is_some_and(|e| {
+                e.ns == Namespace::Html
+                    && super::tag_sets::is_table_context_for_text(e.name)
+                    && e.name != atom::TEMPLATE
+            }) {
+            self.foster_place()
+        } else {
+            Place::Append(target)
+        };
+        // Step 3: inside a template, insert into its contents.
+        match place {
+            Place::Append(p) => match self.template_contents(p) {
+                Some(c) => Place::Append(c),
+                None => place,
+            },
+            Place::Before(p, b) => match self.template_contents(p) {
+                Some(c) => Place::Append(c),
+                None => Place::Before(p, b),
+            },
+        }
+    }
+
+    fn template_contents(&self, node: NodeId) -> Option<NodeId> {
+        self.mirror.elem(node).and_then(|e| e.contents)
+    }
+
+    /// 13.2.6.1 step 2: foster parenting.
+    fn foster_place(&self) -> Place {
+        let last_template = self
+            .open
+            .iter()
+            .rposition(|&n| self.is_html(n, atom::TEMPLATE));
+        let last_table = self
+            .open
+            .iter()
+            .rposition(|&n| self.is_html(n, atom::TABLE));
+        if let Some(t) = last_template
+            && last_table.is_none_or(|table| t > table)
+            && let Some(&node) = self.open.get(t)
+        {
+            return Place::Append(node);
+        }
+        let Some(table_index) = last_table else {
+            // Fragment case: the first element of the stack (the root).
+            return Place::Append(self.open.first().copied().unwrap_or(self.document));
+        };
+        let Some(&table) = self.open.get(table_index) else {
+            return Place::Append(self.document);
+        };
+        if let Some(parent) = self.mirror.parent(table) {
+            return Place::Before(parent, table);
+        }
+        let previous = table_index
+            .checked_sub(1)
+            .and_then(|i| self.open.get(i))
+            .copied()
+            .unwrap_or(self.document);
+        Place::Append(previous)
+    }
+
+    /// Whether `node` is an HTML element named `name`.
+    pub(crate) fn is_html(&self, node: NodeId, name: Atom) -> bool {
+        self.mirror
+            .elem(node)
+            .is_some_and(|e| e.ns == Namespace::Html && e.name == name)
+    }
+
+    /// The HTML tag name of `node`, if it is an HTML element.
+    pub(crate) fn html_name(&self, node: NodeId) -> Option<Atom> {
+        self.mirror
+            .elem(node)
+            .filter(|e| e.ns == Namespace::Html)
+            .map(|e| e.name)
+    }
+
+    /// Whether the current node is an HTML element named `name`.
+    pub(crate) fn current_is(&self, name: Atom) -> bool {
+        self.current_node().is_some_and(|n| self.is_html(n, name))
+    }
+
+    /// Creates an element (not inserted) and emits its `CreateElement`; an HTML
+    /// `template` gets its contents fragment, keyed just after it.
+    pub(crate) fn create_element(
+        &mut self,
+        ns: Namespace,
+        name: Atom,
+        qual: Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+    ) -> NodeId {
+        let encoding = attrs
+            .iter()
+            .find(|a| a.name == "encoding")
+            .map(|a| a.value.as_str());
+        let html_integration_point = is_html_integration_point(ns, name, encoding);
+        let keep_attrs = self.select_tracker.full_mirror
+            || (ns == Namespace::Html && super::tag_sets::is_formatting(name));
+        let id = self.mirror.add(Kind::Element(ElemInfo {
+            ns,
+            name,
+            qual: qual.clone(),
+            attrs: if keep_attrs {
+                attrs.clone()
+            } else {
+                Vec::new()
+            },
+            html_integration_point,
+            contents: None,
+        }));
+        let key = self.mirror.key(id);
+        let contents = if ns == Namespace::Html && name == atom::TEMPLATE {
+            let c = self.mirror.add(Kind::Fragment);
+            self.mirror.set_template_contents(id, c);
+            Some(self.mirror.key(c))
+        } else {
+            None
+        };
+        self.patches.push(DomPatch::CreateElement {
+            key,
+            ns,
+            name: qual,
+            attrs,
+            contents,
+        });
+        id
+    }
+
+    /// 13.2.6.1 "create an element for a token" in `ns`, with the attribute
+    /// adjustments of foreign content.
+    pub(crate) fn create_element_for(&mut self, tag: &Tag<'_>, ns: Namespace) -> NodeId {
+        let mut attrs: Vec<PatchAttr> = tag
+            .attrs
+            .iter()
+            .map(|a| PatchAttr::new(atom_text(a.name, tag), a.value))
+            .collect();
+        let qual = match ns {
+            Namespace::Svg => foreign::adjust_svg_tag_name(tag.name_str())
+                .map(Cow::Borrowed)
+                .unwrap_or_else(|| atom_text(tag.name, tag)),
+            _ => atom_text(tag.name, tag),
+        };
+        if ns != Namespace::Html {
+            for attr in &mut attrs {
+                foreign::adjust_foreign_attr(attr, ns == Namespace::Svg);
+            }
+        }
+        self.create_element(ns, tag.name, qual, attrs)
+    }
+
+    /// Inserts the parentless `child` at `place` (mirror and patch). A.3: a node
+    /// the document cannot take (a second element, text) is dropped.
+    pub(crate) fn insert_at(&mut self, place: Place, child: NodeId) {
+        let parent = place.parent();
+        if self.mirror.is_document(parent) {
+            let is_element = self.mirror.elem(child).is_some();
+            let has_element = self.document_has_element();
+            if self.mirror.is_text(child) || (is_element && has_element) {
+                return;
+            }
+        }
+        let parent_key = self.mirror.key(parent);
+        let child_key = self.mirror.key(child);
+        match place {
+            Place::Append(_) => {
+                self.mirror.append(parent, child);
+                self.patches.push(DomPatch::AppendChild {
+                    parent: parent_key,
+                    child: child_key,
+                });
+            }
+            Place::Before(_, before) => {
+                self.mirror.insert_before(parent, child, before);
+                self.patches.push(DomPatch::InsertBefore {
+                    parent: parent_key,
+                    child: child_key,
+                    before: self.mirror.key(before),
+                });
+            }
+        }
+    }
+
+    fn document_has_element(&self) -> bool {
+        let mut child = self.mirror.get(self.document).and_then(|d| d.first_child);
+        while let Some(c) = child {
+            if self.mirror.elem(c).is_some() {
+                return true;
+            }
+            child = self.mirror.get(c).and_then(|n| n.next);
+        }
+        false
+    }
+
+    /// Appends the parentless `child` to `parent`.
+    pub(crate) fn append_to(&mut self, parent: NodeId, child: NodeId) {
+        self.insert_at(Place::Append(parent), child);
+    }
+
+    /// Detaches `node` from its parent, if it has one (a `Remove` patch).
+    pub(crate) fn detach(&mut self, node: NodeId) {
+        if self.mirror.parent(node).is_some() {
+            self.mirror.detach(node);
+            let key = self.mirror.key(node);
+            self.patches.push(DomPatch::Remove { node: key });
+        }
+    }
+
+    /// Pushes `node` onto the stack of open elements, unless the stack is at
+    /// [`max_depth`](super::TreeBuilderConfig::max_depth) (see the module docs).
+    pub(crate) fn push_open(&mut self, node: NodeId) {
+        if self.open.len() < self.config.max_depth.max(2) {
+            self.open.push(node);
+        }
+    }
+
+    /// 13.2.6.1 "insert a foreign element" (`only_stack` = "only add to element
+    /// stack"), returning the element.
+    pub(crate) fn insert_foreign_element(
+        &mut self,
+        tag: &Tag<'_>,
+        ns: Namespace,
+        only_stack: bool,
+    ) -> NodeId {
+        let place = self.appropriate_place(None);
+        let element = self.create_element_for(tag, ns);
+        if !only_stack {
+            self.insert_at(place, element);
+        }
+        self.push_open(element);
+        element
+    }
+
+    /// 13.2.6.1 "insert an HTML element" for a token.
+    pub(crate) fn insert_html_element(&mut self, tag: &Tag<'_>) -> NodeId {
+        self.insert_foreign_element(tag, Namespace::Html, false)
+    }
+
+    /// Inserts an HTML element for a token and pops it right away (void elements).
+    pub(crate) fn insert_void_element(&mut self, tag: &Tag<'_>) {
+        let place = self.appropriate_place(None);
+        let element = self.create_element_for(tag, Namespace::Html);
+        self.insert_at(place, element);
+    }
+
+    /// Inserts an HTML element for a start tag the parser made up (no attributes).
+    pub(crate) fn insert_html_element_named(&mut self, name: Atom) -> NodeId {
+        let place = self.appropriate_place(None);
+        let qual = Cow::Borrowed(name.static_name().unwrap_or(""));
+        let element = self.create_element(Namespace::Html, name, qual, Vec::new());
+        self.insert_at(place, element);
+        self.push_open(element);
+        element
+    }
+
+    /// 13.2.6.1 "insert a character" for a run of characters, coalescing with an
+    /// adjacent text node (A.3: text for the Document is dropped).
+    pub(crate) fn insert_text(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let place = self.appropriate_place(None);
+        if self.mirror.is_document(place.parent()) {
+            return;
+        }
+        let previous = match place {
+            Place::Append(p) => self.mirror.get(p).and_then(|n| n.last_child),
+            Place::Before(_, b) => self.mirror.get(b).and_then(|n| n.prev),
+        };
+        if let Some(prev) = previous
+            && self.mirror.is_text(prev)
+        {
+            let key = self.mirror.key(prev);
+            if let Some(stored) = self.select_tracker.texts.get_mut(&prev) {
+                stored.push_str(text);
+            }
+            self.patches.push(DomPatch::AppendText {
+                node: key,
+                text: text.to_owned(),
+            });
+            return;
+        }
+        let node = self.mirror.add(Kind::Text);
+        if self.select_tracker.full_mirror {
+            self.select_tracker.texts.insert(node, text.to_owned());
+        }
+        let key = self.mirror.key(node);
+        self.patches.push(DomPatch::CreateText {
+            key,
+            text: text.to_owned(),
+        });
+        self.insert_at(place, node);
+    }
+
+    /// 13.2.6.1 "insert a comment" (at `place`, or the appropriate place).
+    pub(crate) fn insert_comment(&mut self, text: &str, place: Option<Place>) {
+        let place = place.unwrap_or_else(|| self.appropriate_place(None));
+        let node = self.mirror.add(Kind::Other);
+        if self.select_tracker.full_mirror {
+            self.select_tracker.texts.insert(node, text.to_owned());
+        }
+        let key = self.mirror.key(node);
+        self.patches.push(DomPatch::CreateComment {
+            key,
+            text: text.to_owned(),
+        });
+        self.insert_at(place, node);
+    }
+}

@@ -1,0 +1,538 @@
+//! The HTML tree builder (§13.2.6 "tree construction", with the 2026 changes of
+//! `spec/parsing.md` Part A): tokens in, [`DomPatch`]es out.
+//!
+//! The builder keeps a lightweight mirror of the tree it has described (names,
+//! namespaces, links) — enough for foster parenting, the adoption agency algorithm
+//! and text coalescing — and never builds a DOM. Patches accumulate in a buffer the
+//! caller drains with [`TreeBuilder::take_patches`]. Most callers want
+//! [`Html5ParseSession`](crate::session::Html5ParseSession), which wires the
+//! decoder, tokenizer and tree builder together.
+//!
+//! ```
+//! use tagloom_html::dom::{self, DomStore};
+//! use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+//! use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
+//!
+//! let mut tok = Tokenizer::new(TokenizerConfig::default());
+//! let mut tb = TreeBuilder::new(TreeBuilderConfig::default());
+//! tok.push_str("<p>Hi<b>there");
+//! tok.finish();
+//! while let Some(token) = tok.next_token().unwrap() {
+//!     tb.process_token(token).unwrap();
+//!     if let Some(state) = tb.take_tokenizer_state() {
+//!         tok.set_state(state.into());
+//!     }
+//!     tok.set_cdata_allowed(tb.cdata_allowed());
+//! }
+//! let mut store = DomStore::new();
+//! store.apply(&tb.take_patches()).unwrap();
+//! assert_eq!(
+//!     dom::dump_document(&store),
+//!     "| <html>\n|   <head>\n|   <body>\n|     <p>\n|       \"Hi\"\n|       <b>\n|         \"there\"\n"
+//! );
+//! ```
+//!
+//! Where things are (one spec concept per file): `stack.rs` (13.2.4.2 stack of
+//! open elements and scopes), `formatting.rs` (13.2.4.3 active formatting
+//! elements), `adoption.rs` (the adoption agency algorithm), `insert.rs`
+//! (13.2.6.1 / A.3 creating and inserting nodes, foster parenting),
+//! `reset_mode.rs` (A.1 reset the insertion mode), `tag_sets.rs` (element
+//! categories), `foreign.rs` (SVG/MathML adjustments, integration points),
+//! `quirks.rs` (DOCTYPE → document mode), `selectedcontent.rs` (customizable
+//! `<select>`), `mirror.rs` (what the builder remembers of the tree), and
+//! `modes/` (13.2.6.4.x, one file per insertion mode, plus 13.2.6.5 foreign
+//! content).
+//!
+//! Limits: [`TreeBuilderConfig::max_depth`] bounds the stack of open elements.
+//! Past it, a new element is still inserted (as a child of the current node) but
+//! not opened: what would have been its content becomes its following siblings.
+//! This keeps every scope check bounded, so even 100 000 unclosed `<div>`s parse in
+//! linear time.
+
+mod adoption;
+mod foreign;
+mod formatting;
+mod insert;
+mod mirror;
+mod modes;
+mod quirks;
+mod reset_mode;
+mod selectedcontent;
+mod stack;
+mod tag_sets;
+
+use crate::atom::{self, Atom};
+use crate::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
+use crate::token::Token;
+
+use formatting::FormattingList;
+use mirror::{ElemInfo, Kind, Mirror, NodeId};
+use selectedcontent::SelectTracker;
+
+/// The settings of a [`TreeBuilder`].
+#[derive(Clone, Debug)]
+pub struct TreeBuilderConfig {
+    /// The scripting flag (A.1 "scripting mode" is not *Disabled*): `noscript`
+    /// content is raw text when on, markup when off.
+    pub scripting: bool,
+    /// Parse a fragment in this context element (A.9) instead of a document.
+    pub fragment_context: Option<FragmentContext>,
+    /// The deepest the stack of open elements may grow (see the module docs).
+    /// Default 512, as in major browsers.
+    pub max_depth: usize,
+    /// The key of the first node created (at least 1). A restarted parse uses a
+    /// base above every key of the previous one, so keys are never reused.
+    pub first_key: u64,
+    /// Return [`TreeBuilderStep::Suspend`] after a `</script>` end tag in HTML
+    /// content (where a browser would run the script).
+    pub suspend_at_script: bool,
+}
+
+impl Default for TreeBuilderConfig {
+    fn default() -> Self {
+        TreeBuilderConfig {
+            scripting: false,
+            fragment_context: None,
+            max_depth: 512,
+            first_key: 1,
+            suspend_at_script: false,
+        }
+    }
+}
+
+/// The context element of fragment parsing (A.9).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FragmentContext {
+    /// Its namespace.
+    pub ns: Namespace,
+    /// Its local name (`td`, `path`, `foreignObject`; compared ASCII-lowercased).
+    pub local_name: String,
+    /// Its attributes (only `encoding` of a MathML `annotation-xml` matters).
+    pub attrs: Vec<PatchAttr>,
+    /// Whether it is, or is inside, a `form` element (sets the form pointer).
+    pub in_form: bool,
+    /// The document's mode (A.9 steps 6–7).
+    pub quirks_mode: QuirksMode,
+}
+
+impl FragmentContext {
+    /// A context element without attributes, outside any form, in a no-quirks
+    /// document.
+    pub fn new(ns: Namespace, local_name: impl Into<String>) -> FragmentContext {
+        FragmentContext {
+            ns,
+            local_name: local_name.into(),
+            attrs: Vec::new(),
+            in_form: false,
+            quirks_mode: QuirksMode::NoQuirks,
+        }
+    }
+}
+
+/// What processing one token asks of the caller.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TreeBuilderStep {
+    /// Feed the next token.
+    Continue,
+    /// Stop pumping here; the next token continues exactly after this one.
+    Suspend(SuspendReason),
+}
+
+/// Why the tree builder suspended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SuspendReason {
+    /// A `script` element was just closed (13.2.6.4.8 "text": `</script>`).
+    Script,
+}
+
+/// The tokenizer state the tree builder asks for after a token (§13.2.6.2 and
+/// `<plaintext>`); the caller applies it before reading the next token.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TokenizerSwitch {
+    /// RCDATA (`title`, `textarea`).
+    Rcdata,
+    /// RAWTEXT (`style`, `xmp`, `iframe`, `noembed`, `noframes`, `noscript`).
+    Rawtext,
+    /// Script data (`script`).
+    ScriptData,
+    /// PLAINTEXT (`plaintext`).
+    Plaintext,
+}
+
+impl From<TokenizerSwitch> for crate::tokenizer::State {
+    fn from(s: TokenizerSwitch) -> Self {
+        use crate::tokenizer::State;
+        match s {
+            TokenizerSwitch::Rcdata => State::Rcdata,
+            TokenizerSwitch::Rawtext => State::Rawtext,
+            TokenizerSwitch::ScriptData => State::ScriptData,
+            TokenizerSwitch::Plaintext => State::Plaintext,
+        }
+    }
+}
+
+/// A `<meta>` in "in head" that declares a character encoding (13.2.6.4.4), for
+/// the session's "change the encoding".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodingRequest {
+    /// The declared encoding (`charset`, or from `content` with `http-equiv`),
+    /// not yet adjusted.
+    pub encoding: &'static crate::decoder::Encoding,
+    /// Offset of the `<meta>` in the decoded input.
+    pub offset: usize,
+}
+
+/// A violated engine invariant: a bug, not a property of the input.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum TreeBuilderError {
+    /// A token arrived after end of file was processed.
+    #[error("token after end of file")]
+    TokenAfterEof,
+}
+
+/// 13.2.4.1 the insertion modes (A.1: no "in select" ones any more).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum InsertionMode {
+    Initial,
+    BeforeHtml,
+    BeforeHead,
+    InHead,
+    InHeadNoscript,
+    AfterHead,
+    InBody,
+    Text,
+    InTable,
+    InTableText,
+    InCaption,
+    InColumnGroup,
+    InTableBody,
+    InRow,
+    InCell,
+    InTemplate,
+    AfterBody,
+    InFrameset,
+    AfterFrameset,
+    AfterAfterBody,
+    AfterAfterFrameset,
+}
+
+/// What a mode's rules decided about the token.
+pub(crate) enum Flow<'a> {
+    /// Done with it.
+    Done,
+    /// Reprocess (this token, or what is left of a character run) in the current
+    /// insertion mode.
+    Reprocess(Token<'a>),
+    /// Done, and suspend the parser.
+    Suspend(SuspendReason),
+}
+
+/// The HTML tree builder. See the [module docs](self).
+#[derive(Debug)]
+pub struct TreeBuilder {
+    pub(crate) config: TreeBuilderConfig,
+    pub(crate) mirror: Mirror,
+    pub(crate) document: NodeId,
+    /// Fragment case: the context element (a mirror node never emitted).
+    pub(crate) context: Option<NodeId>,
+    /// Fragment case: the `html` root holding the fragment's nodes.
+    pub(crate) fragment_root: Option<NodeId>,
+    pub(crate) mode: InsertionMode,
+    pub(crate) original_mode: InsertionMode,
+    pub(crate) template_modes: Vec<InsertionMode>,
+    pub(crate) open: Vec<NodeId>,
+    pub(crate) active: FormattingList,
+    pub(crate) head: Option<NodeId>,
+    pub(crate) form: Option<NodeId>,
+    pub(crate) frameset_ok: bool,
+    pub(crate) foster_parenting: bool,
+    /// 13.2.6.4.10 "pending table character tokens".
+    pub(crate) pending_table_text: String,
+    pub(crate) pending_table_text_non_ws: bool,
+    /// Ignore a LF at the start of the next token (`pre`, `listing`, `textarea`).
+    pub(crate) skip_newline: bool,
+    pub(crate) quirks: QuirksMode,
+    pub(crate) patches: Vec<DomPatch>,
+    pub(crate) errors: usize,
+    pub(crate) tokenizer_switch: Option<TokenizerSwitch>,
+    pub(crate) encoding_request: Option<EncodingRequest>,
+    pub(crate) finished: bool,
+    pub(crate) select_tracker: SelectTracker,
+}
+
+impl TreeBuilder {
+    /// A tree builder; the first patches (`CreateDocument`, and in the fragment
+    /// case the `html` root) are already buffered.
+    pub fn new(config: TreeBuilderConfig) -> TreeBuilder {
+        let mut mirror = Mirror::new(config.first_key);
+        let document = mirror.add(Kind::Document);
+        let mut tb = TreeBuilder {
+            mirror,
+            document,
+            context: None,
+            fragment_root: None,
+            mode: InsertionMode::Initial,
+            original_mode: InsertionMode::Initial,
+            template_modes: Vec::new(),
+            open: Vec::new(),
+            active: FormattingList::default(),
+            head: None,
+            form: None,
+            frameset_ok: true,
+            foster_parenting: false,
+            pending_table_text: String::new(),
+            pending_table_text_non_ws: false,
+            skip_newline: false,
+            quirks: QuirksMode::NoQuirks,
+            patches: Vec::new(),
+            errors: 0,
+            tokenizer_switch: None,
+            encoding_request: None,
+            finished: false,
+            select_tracker: SelectTracker::default(),
+            config,
+        };
+        let key = tb.mirror.key(document);
+        tb.patches.push(DomPatch::CreateDocument { key });
+        if let Some(context) = tb.config.fragment_context.clone() {
+            tb.start_fragment(&context);
+        }
+        tb
+    }
+
+    /// A.9 steps 6–20 (the parts that concern the tree builder).
+    fn start_fragment(&mut self, context: &FragmentContext) {
+        if context.quirks_mode != QuirksMode::NoQuirks {
+            self.set_quirks(context.quirks_mode);
+        }
+        let lower = context.local_name.to_ascii_lowercase();
+        let name = Atom::lookup_static(lower.as_bytes()).unwrap_or(atom::HTML);
+        let encoding = context
+            .attrs
+            .iter()
+            .find(|a| a.name == "encoding")
+            .map(|a| a.value.as_str());
+        let html_ip = insert::is_html_integration_point(context.ns, name, encoding);
+        // The context element is mirrored (for the reset algorithm and the
+        // integration point checks) but never emitted.
+        let ctx = self.mirror.add(Kind::Element(ElemInfo {
+            ns: context.ns,
+            name,
+            qual: context.local_name.clone().into(),
+            attrs: context.attrs.clone(),
+            html_integration_point: html_ip,
+            contents: None,
+        }));
+        self.context = Some(ctx);
+        // Steps 12–14: the root `html`, alone on the stack.
+        let root = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
+        self.append_to(self.document, root);
+        self.open.push(root);
+        self.fragment_root = Some(root);
+        // Step 11: the tokenizer state.
+        if context.ns == Namespace::Html {
+            self.tokenizer_switch = match name {
+                atom::TITLE | atom::TEXTAREA => Some(TokenizerSwitch::Rcdata),
+                atom::STYLE | atom::XMP | atom::IFRAME | atom::NOEMBED | atom::NOFRAMES => {
+                    Some(TokenizerSwitch::Rawtext)
+                }
+                atom::NOSCRIPT if self.config.scripting => Some(TokenizerSwitch::Rawtext),
+                atom::SCRIPT => Some(TokenizerSwitch::ScriptData),
+                atom::PLAINTEXT => Some(TokenizerSwitch::Plaintext),
+                _ => None,
+            };
+        }
+        // Step 17.
+        if context.ns == Namespace::Html && name == atom::TEMPLATE {
+            self.template_modes.push(InsertionMode::InTemplate);
+        }
+        // Step 19.
+        self.reset_insertion_mode();
+        // Step 20.
+        if context.in_form || (context.ns == Namespace::Html && name == atom::FORM) {
+            self.form = Some(ctx);
+        }
+    }
+
+    /// Processes one token (13.2.6 "tree construction dispatcher").
+    ///
+    /// Malformed markup never fails (parse errors are counted, see
+    /// [`error_count`](Self::error_count)); the only error is a caller bug: a
+    /// token after [`Token::Eof`].
+    pub fn process_token(&mut self, token: Token<'_>) -> Result<TreeBuilderStep, TreeBuilderError> {
+        if self.finished {
+            return Err(TreeBuilderError::TokenAfterEof);
+        }
+        let mut token = token;
+        if std::mem::take(&mut self.skip_newline)
+            && let Token::Characters(mut text) = token
+        {
+            if let Some(rest) = text.text.strip_prefix('\n') {
+                if rest.is_empty() {
+                    return Ok(TreeBuilderStep::Continue);
+                }
+                text.text = rest;
+                token = Token::Characters(text);
+            }
+        }
+        let mut flow = if self.use_html_rules(&token) {
+            self.process_in_mode(token)
+        } else {
+            self.foreign_content(token)
+        };
+        loop {
+            match flow {
+                Flow::Done => break,
+                Flow::Suspend(reason) => {
+                    self.after_token();
+                    return Ok(TreeBuilderStep::Suspend(reason));
+                }
+                Flow::Reprocess(t) => flow = self.process_in_mode(t),
+            }
+        }
+        if matches!(token, Token::Eof) {
+            self.finished = true;
+        }
+        self.after_token();
+        Ok(TreeBuilderStep::Continue)
+    }
+
+    /// Work after each token: the option "popped" steps.
+    fn after_token(&mut self) {
+        self.check_popped_options();
+    }
+
+    /// 13.2.6: whether the token goes to the insertion mode (true) or to the rules
+    /// for foreign content (false).
+    fn use_html_rules(&self, token: &Token<'_>) -> bool {
+        let Some(node) = self.adjusted_current_node() else {
+            return true;
+        };
+        let Some(e) = self.mirror.elem(node) else {
+            return true;
+        };
+        if e.ns == Namespace::Html {
+            return true;
+        }
+        let mathml_text_ip =
+            e.ns == Namespace::MathMl && foreign::is_mathml_text_integration_point(e.name);
+        match token {
+            Token::StartTag(tag) => {
+                (mathml_text_ip && tag.name != atom::MGLYPH && tag.name != atom::MALIGNMARK)
+                    || (e.ns == Namespace::MathMl
+                        && e.name == atom::ANNOTATION_XML
+                        && tag.name == atom::SVG)
+                    || e.html_integration_point
+            }
+            Token::Characters(_) => mathml_text_ip || e.html_integration_point,
+            Token::Eof => true,
+            _ => false,
+        }
+    }
+
+    /// Applies the rules of the current insertion mode.
+    pub(crate) fn process_in_mode<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
+        self.process_using(self.mode, token)
+    }
+
+    /// "Process the token using the rules for" `mode`.
+    pub(crate) fn process_using<'a>(&mut self, mode: InsertionMode, token: Token<'a>) -> Flow<'a> {
+        use InsertionMode::*;
+        match mode {
+            Initial => self.initial(token),
+            BeforeHtml => self.before_html(token),
+            BeforeHead => self.before_head(token),
+            InHead => self.in_head(token),
+            InHeadNoscript => self.in_head_noscript(token),
+            AfterHead => self.after_head(token),
+            InBody => self.in_body(token),
+            Text => self.text(token),
+            InTable => self.in_table(token),
+            InTableText => self.in_table_text(token),
+            InCaption => self.in_caption(token),
+            InColumnGroup => self.in_column_group(token),
+            InTableBody => self.in_table_body(token),
+            InRow => self.in_row(token),
+            InCell => self.in_cell(token),
+            InTemplate => self.in_template(token),
+            AfterBody => self.after_body(token),
+            InFrameset => self.in_frameset(token),
+            AfterFrameset => self.after_frameset(token),
+            AfterAfterBody => self.after_after_body(token),
+            AfterAfterFrameset => self.after_after_frameset(token),
+        }
+    }
+
+    /// Takes the patches buffered so far.
+    pub fn take_patches(&mut self) -> Vec<DomPatch> {
+        std::mem::take(&mut self.patches)
+    }
+
+    /// How many patches are buffered.
+    pub fn pending_patches(&self) -> usize {
+        self.patches.len()
+    }
+
+    /// The tokenizer state switch requested by the last token, if any (take it
+    /// before reading the next token).
+    pub fn take_tokenizer_state(&mut self) -> Option<TokenizerSwitch> {
+        self.tokenizer_switch.take()
+    }
+
+    /// A `<meta>` encoding declaration seen by the last token, if any.
+    pub fn take_encoding_request(&mut self) -> Option<EncodingRequest> {
+        self.encoding_request.take()
+    }
+
+    /// Whether the tokenizer may open CDATA sections: there is an adjusted current
+    /// node and it is not in the HTML namespace (13.2.5.42).
+    pub fn cdata_allowed(&self) -> bool {
+        self.adjusted_current_node()
+            .and_then(|n| self.mirror.elem(n))
+            .is_some_and(|e| e.ns != Namespace::Html)
+    }
+
+    /// The number of tree-construction parse errors so far.
+    pub fn error_count(&self) -> usize {
+        self.errors
+    }
+
+    /// The document's mode.
+    pub fn quirks_mode(&self) -> QuirksMode {
+        self.quirks
+    }
+
+    /// The document node's key.
+    pub fn document_key(&self) -> PatchKey {
+        self.mirror.key(self.document)
+    }
+
+    /// In the fragment case, the key of the `html` root whose children are the
+    /// fragment's nodes.
+    pub fn fragment_root_key(&self) -> Option<PatchKey> {
+        self.fragment_root.map(|r| self.mirror.key(r))
+    }
+
+    /// The key the next created node will get (a restarted parse starts above it).
+    pub fn next_key(&self) -> u64 {
+        self.mirror.next_key()
+    }
+
+    /// Whether [`Token::Eof`] has been processed.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Records a tree-construction parse error.
+    pub(crate) fn parse_error(&mut self) {
+        self.errors += 1;
+    }
+
+    pub(crate) fn set_quirks(&mut self, mode: QuirksMode) {
+        self.quirks = mode;
+        self.patches.push(DomPatch::SetQuirksMode { mode });
+    }
+}
+
+#[cfg(test)]
+mod tests;

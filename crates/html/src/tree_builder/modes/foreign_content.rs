@@ -1,0 +1,128 @@
+//! 13.2.6.5 the rules for parsing tokens in foreign content (SVG and MathML).
+
+use crate::atom;
+use crate::dom_patch::Namespace;
+use crate::token::Token;
+use crate::tree_builder::{Flow, TreeBuilder, foreign};
+
+use super::is_ws;
+
+impl TreeBuilder {
+    pub(crate) fn foreign_content<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
+        match token {
+            Token::Characters(t) => {
+                // U+0000 becomes U+FFFD (a parse error); anything non-whitespace
+                // sets frameset-ok to "not ok".
+                if t.text.contains('\0') {
+                    self.errors += t.text.matches('\0').count();
+                    let fixed = t.text.replace('\0', "\u{FFFD}");
+                    self.insert_text(&fixed);
+                } else {
+                    self.insert_text(t.text);
+                }
+                if t.text.chars().any(|c| !is_ws(c) && c != '\0') {
+                    self.frameset_ok = false;
+                }
+                Flow::Done
+            }
+            Token::Comment(t) => {
+                self.insert_comment(t.text, None);
+                Flow::Done
+            }
+            Token::Doctype(_) => {
+                self.parse_error();
+                Flow::Done
+            }
+            Token::StartTag(tag)
+                if foreign::is_breakout_tag(tag.name)
+                    || (tag.name == atom::FONT
+                        && (tag.attrs.value_of(atom::COLOR).is_some()
+                            || tag.attrs.value_of(atom::FACE).is_some()
+                            || tag.attrs.value_of(atom::SIZE).is_some())) =>
+            {
+                self.breakout(token)
+            }
+            Token::EndTag(tag) if matches!(tag.name, atom::BR | atom::P) => self.breakout(token),
+            Token::StartTag(tag) => {
+                let ns = self
+                    .adjusted_current_node()
+                    .and_then(|n| self.mirror.elem(n))
+                    .map_or(Namespace::Html, |e| e.ns);
+                self.insert_foreign_element(&tag, ns, false);
+                if tag.self_closing {
+                    // An SVG `script` would be processed here; either way the
+                    // element is popped.
+                    self.pop();
+                }
+                Flow::Done
+            }
+            Token::EndTag(tag) => {
+                if tag.name == atom::SCRIPT
+                    && self
+                        .current_node()
+                        .and_then(|n| self.mirror.elem(n))
+                        .is_some_and(|e| e.ns == Namespace::Svg && e.name == atom::SCRIPT)
+                {
+                    self.pop();
+                    return Flow::Done;
+                }
+                self.foreign_end_tag(tag.name, token)
+            }
+            Token::Eof => self.process_in_mode(token),
+        }
+    }
+
+    /// Breakout: parse error; pop until a MathML text integration point, an HTML
+    /// integration point or an HTML element; reprocess in the insertion mode.
+    fn breakout<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
+        self.parse_error();
+        while let Some(node) = self.current_node() {
+            let Some(e) = self.mirror.elem(node) else {
+                break;
+            };
+            let stop = e.ns == Namespace::Html
+                || e.html_integration_point
+                || (e.ns == Namespace::MathMl && foreign::is_mathml_text_integration_point(e.name));
+            if stop {
+                break;
+            }
+            self.pop();
+        }
+        Flow::Reprocess(token)
+    }
+
+    /// "Any other end tag" in foreign content.
+    fn foreign_end_tag<'a>(&mut self, name: crate::atom::Atom, token: Token<'a>) -> Flow<'a> {
+        let mut index = self.open.len().saturating_sub(1);
+        if self
+            .open
+            .get(index)
+            .and_then(|&n| self.mirror.elem(n))
+            .is_some_and(|e| e.name != name)
+        {
+            self.parse_error();
+        }
+        loop {
+            if index == 0 {
+                // The topmost element (fragment case).
+                return Flow::Done;
+            }
+            let Some(e) = self.open.get(index).and_then(|&n| self.mirror.elem(n)) else {
+                return Flow::Done;
+            };
+            if e.name == name {
+                self.open.truncate(index);
+                return Flow::Done;
+            }
+            index -= 1;
+            let html = self
+                .open
+                .get(index)
+                .and_then(|&n| self.mirror.elem(n))
+                .is_some_and(|e| e.ns == Namespace::Html);
+            if html {
+                return self.process_in_mode(token);
+            }
+        }
+    }
+}

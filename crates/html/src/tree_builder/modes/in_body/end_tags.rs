@@ -1,0 +1,141 @@
+//! 13.2.6.4.7 "in body": end tags.
+
+use crate::atom::{self, Atom};
+use crate::token::{Tag, Token};
+use crate::tree_builder::stack::Scope;
+use crate::tree_builder::{Flow, InsertionMode, TreeBuilder, tag_sets};
+
+impl TreeBuilder {
+    pub(crate) fn in_body_end_tag<'a>(&mut self, tag: Tag<'a>, token: Token<'a>) -> Flow<'a> {
+        use atom::*;
+        match tag.name {
+            TEMPLATE => return self.in_head(token),
+            BODY | HTML => {
+                if !self.body_in_scope() {
+                    self.parse_error();
+                    return Flow::Done;
+                }
+                let unclosed = self.open.iter().any(|&n| {
+                    self.html_name(n)
+                        .is_none_or(|name| !tag_sets::may_stay_open_at_body_end(name))
+                });
+                if unclosed {
+                    self.parse_error();
+                }
+                self.mode = InsertionMode::AfterBody;
+                if tag.name == HTML {
+                    return Flow::Reprocess(token);
+                }
+            }
+            ADDRESS | ARTICLE | ASIDE | BLOCKQUOTE | BUTTON | CENTER | DETAILS | DIALOG | DIR
+            | DIV | DL | FIELDSET | FIGCAPTION | FIGURE | FOOTER | HEADER | HGROUP | LISTING
+            | MAIN | MENU | NAV | OL | PRE | SEARCH | SECTION | SELECT | SUMMARY | UL => {
+                self.close_element_in_scope(tag.name, Scope::Default, None);
+            }
+            FORM => self.end_form(),
+            P => {
+                if !self.has_in_scope(P, Scope::Button) {
+                    self.parse_error();
+                    self.insert_html_element_named(P);
+                }
+                self.close_p_element();
+            }
+            LI => self.close_element_in_scope(LI, Scope::ListItem, Some(LI)),
+            DD | DT => self.close_element_in_scope(tag.name, Scope::Default, Some(tag.name)),
+            H1 | H2 | H3 | H4 | H5 | H6 => {
+                if !self.has_heading_in_scope() {
+                    self.parse_error();
+                    return Flow::Done;
+                }
+                self.generate_implied_end_tags(None);
+                if !self.current_is(tag.name) {
+                    self.parse_error();
+                }
+                self.pop_until_where(tag_sets::is_heading);
+            }
+            A | B | BIG | CODE | EM | FONT | I | NOBR | S | SMALL | STRIKE | STRONG | TT | U => {
+                if !self.adoption_agency(tag.name) {
+                    self.any_other_end_tag(tag.name);
+                }
+            }
+            APPLET | MARQUEE | OBJECT => {
+                if !self.has_in_scope(tag.name, Scope::Default) {
+                    self.parse_error();
+                    return Flow::Done;
+                }
+                self.generate_implied_end_tags(None);
+                if !self.current_is(tag.name) {
+                    self.parse_error();
+                }
+                self.pop_until(tag.name);
+                self.active.clear_to_last_marker();
+            }
+            BR => {
+                // Parse error; treat as a `<br>` start tag without attributes.
+                self.parse_error();
+                self.reconstruct_active_formatting();
+                self.insert_html_element_named(BR);
+                self.pop();
+                self.frameset_ok = false;
+            }
+            _ => self.any_other_end_tag(tag.name),
+        }
+        Flow::Done
+    }
+
+    /// The generic block end tag: parse error and ignore unless `name` is in
+    /// `scope`; else generate implied end tags (except `except`), and pop up to
+    /// and including it.
+    fn close_element_in_scope(&mut self, name: Atom, scope: Scope, except: Option<Atom>) {
+        if !self.has_in_scope(name, scope) {
+            self.parse_error();
+            return;
+        }
+        self.generate_implied_end_tags(except);
+        if !self.current_is(name) {
+            self.parse_error();
+        }
+        self.pop_until(name);
+    }
+
+    /// "An end tag whose tag name is form".
+    fn end_form(&mut self) {
+        if !self.has_open(atom::TEMPLATE) {
+            let node = self.form.take();
+            let Some(node) = node.filter(|&n| self.has_node_in_scope(n)) else {
+                self.parse_error();
+                return;
+            };
+            self.generate_implied_end_tags(None);
+            if self.current_node() != Some(node) {
+                self.parse_error();
+            }
+            if let Some(i) = self.open.iter().rposition(|&n| n == node) {
+                self.open.remove(i);
+            }
+        } else {
+            self.close_element_in_scope(atom::FORM, Scope::Default, None);
+        }
+    }
+
+    /// "Any other end tag" in body.
+    pub(crate) fn any_other_end_tag(&mut self, name: Atom) {
+        for index in (0..self.open.len()).rev() {
+            let Some(&node) = self.open.get(index) else {
+                return;
+            };
+            if self.is_html(node, name) {
+                self.generate_implied_end_tags(Some(name));
+                if self.current_node() != Some(node) {
+                    self.parse_error();
+                }
+                self.open.truncate(index);
+                return;
+            }
+            if self.is_special(node) {
+                self.parse_error();
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! 13.2.6.4.7 the "in body" insertion mode (with A.6's `select` rules): character,
+//! comment, DOCTYPE and end-of-file tokens here; tags in `start_tags.rs` and
+//! `end_tags.rs`.
+
+mod end_tags;
+mod start_tags;
+
+use crate::atom;
+use crate::token::Token;
+use crate::tree_builder::{Flow, TreeBuilder, tag_sets};
+
+use super::is_ws;
+
+impl TreeBuilder {
+    pub(crate) fn in_body<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
+        match token {
+            Token::Characters(t) => {
+                self.in_body_characters(t.text);
+                Flow::Done
+            }
+            Token::Comment(t) => {
+                self.insert_comment(t.text, None);
+                Flow::Done
+            }
+            Token::Doctype(_) => {
+                self.parse_error();
+                Flow::Done
+            }
+            Token::StartTag(tag) => self.in_body_start_tag(tag, token),
+            Token::EndTag(tag) => self.in_body_end_tag(tag, token),
+            Token::Eof => self.in_body_eof(token),
+        }
+    }
+
+    /// Character tokens: U+0000 is a parse error and ignored; anything else
+    /// reconstructs the active formatting elements and is inserted; a
+    /// non-whitespace character sets frameset-ok to "not ok".
+    pub(crate) fn in_body_characters(&mut self, text: &str) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            let (piece, tail) = match rest.find('\0') {
+                Some(i) => (rest.get(..i).unwrap_or(""), rest.get(i + 1..).unwrap_or("")),
+                None => (rest, ""),
+            };
+            if piece.len() < rest.len() {
+                self.parse_error();
+            }
+            if !piece.is_empty() {
+                self.reconstruct_active_formatting();
+                self.insert_text(piece);
+                if piece.chars().any(|c| !is_ws(c)) {
+                    self.frameset_ok = false;
+                }
+            }
+            rest = tail;
+        }
+    }
+
+    /// End of file: hand over to "in template" if a template is open; otherwise
+    /// a parse error if an element other than the allowed ones is still open,
+    /// then stop parsing.
+    fn in_body_eof<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
+        if !self.template_modes.is_empty() {
+            return self.in_template(token);
+        }
+        let unclosed = self.open.iter().any(|&n| {
+            self.html_name(n)
+                .is_none_or(|name| !tag_sets::may_stay_open_at_body_end(name))
+        });
+        if unclosed {
+            self.parse_error();
+        }
+        self.stop_parsing();
+        Flow::Done
+    }
+
+    /// 13.2.7 "stop parsing": pop everything.
+    pub(crate) fn stop_parsing(&mut self) {
+        self.open.clear();
+    }
+
+    /// Whether an end tag for `body` would find a `body` in scope.
+    pub(crate) fn body_in_scope(&self) -> bool {
+        self.has_in_scope(atom::BODY, crate::tree_builder::stack::Scope::Default)
+    }
+}

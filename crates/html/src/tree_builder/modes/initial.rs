@@ -1,0 +1,57 @@
+//! 13.2.6.4.1 the "initial" insertion mode.
+
+use crate::dom_patch::{DomPatch, QuirksMode};
+use crate::token::Token;
+use crate::tree_builder::insert::Place;
+use crate::tree_builder::mirror::Kind;
+use crate::tree_builder::quirks;
+use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
+
+use super::{chars, split_leading_ws};
+
+impl TreeBuilder {
+    pub(crate) fn initial<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
+        match token {
+            // Whitespace is ignored.
+            Token::Characters(t) => {
+                let (_, rest) = split_leading_ws(t.text);
+                if rest.is_empty() {
+                    return Flow::Done;
+                }
+                self.initial_anything_else(chars(t, rest))
+            }
+            Token::Comment(t) => {
+                self.insert_comment(t.text, Some(Place::Append(self.document)));
+                Flow::Done
+            }
+            Token::Doctype(d) => {
+                if quirks::doctype_is_error(&d) {
+                    self.parse_error();
+                }
+                let node = self.mirror.add(Kind::Other);
+                let key = self.mirror.key(node);
+                self.patches.push(DomPatch::CreateDoctype {
+                    key,
+                    name: d.name.unwrap_or("").to_owned(),
+                    public_id: d.public_id.unwrap_or("").to_owned(),
+                    system_id: d.system_id.unwrap_or("").to_owned(),
+                });
+                self.append_to(self.document, node);
+                let mode = quirks::doctype_mode(&d);
+                if mode != QuirksMode::NoQuirks {
+                    self.set_quirks(mode);
+                }
+                self.mode = InsertionMode::BeforeHtml;
+                Flow::Done
+            }
+            _ => self.initial_anything_else(token),
+        }
+    }
+
+    fn initial_anything_else<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
+        self.parse_error();
+        self.set_quirks(QuirksMode::Quirks);
+        self.mode = InsertionMode::BeforeHtml;
+        Flow::Reprocess(token)
+    }
+}

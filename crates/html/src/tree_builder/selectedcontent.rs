@@ -1,0 +1,157 @@
+//! Customizable `<select>` (A.0 item 2, A.6): when an `option` is popped off the
+//! stack of open elements, "maybe clone an option into `selectedcontent`" — the
+//! option element's own steps, which html5lib-tests (webkit02.dat) expect from a
+//! parser. The selected option is the last one inserted with a `selected`
+//! attribute, or else the first one inserted; the `selectedcontent` is the first
+//! one inserted in the select. To clone, the mirror keeps text and attributes once
+//! a `selectedcontent` element exists (`full_mirror`).
+
+use std::collections::HashMap;
+
+use crate::atom;
+use crate::dom_patch::{DomPatch, Namespace};
+
+use super::TreeBuilder;
+use super::mirror::{Kind, NodeId};
+
+/// What the tree builder tracks per `select` element.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SelectState {
+    selected: Option<NodeId>,
+    selectedcontent: Option<NodeId>,
+}
+
+/// The per-document state of this feature.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SelectTracker {
+    /// Keep text and attributes in the mirror (a `selectedcontent` exists).
+    pub(crate) full_mirror: bool,
+    selects: HashMap<NodeId, SelectState>,
+    /// Open options whose popping must be noticed.
+    watched: Vec<NodeId>,
+    /// Text and comment data, when `full_mirror`.
+    pub(crate) texts: HashMap<NodeId, String>,
+}
+
+impl TreeBuilder {
+    /// The option element's nearest ancestor `select`.
+    fn nearest_select(&self, node: NodeId) -> Option<NodeId> {
+        let mut cur = self.mirror.parent(node);
+        while let Some(n) = cur {
+            if self.is_html(n, atom::SELECT) {
+                return Some(n);
+            }
+            cur = self.mirror.parent(n);
+        }
+        None
+    }
+
+    /// An `option` was inserted: update its select's selectedness and watch it.
+    pub(crate) fn option_inserted(&mut self, option: NodeId, has_selected: bool) {
+        let Some(select) = self.nearest_select(option) else {
+            return;
+        };
+        let state = self.select_tracker.selects.entry(select).or_default();
+        if has_selected || state.selected.is_none() {
+            state.selected = Some(option);
+        }
+        if self.is_open(option) {
+            self.select_tracker.watched.push(option);
+        }
+    }
+
+    /// A `selectedcontent` was inserted: the first one in a select is its
+    /// selected content.
+    pub(crate) fn selectedcontent_inserted(&mut self, element: NodeId) {
+        self.select_tracker.full_mirror = true;
+        let Some(select) = self.nearest_select(element) else {
+            return;
+        };
+        let state = self.select_tracker.selects.entry(select).or_default();
+        if state.selectedcontent.is_none() {
+            state.selectedcontent = Some(element);
+        }
+    }
+
+    /// Runs the popped steps for every watched option no longer open.
+    pub(crate) fn check_popped_options(&mut self) {
+        if self.select_tracker.watched.is_empty() {
+            return;
+        }
+        let watched = std::mem::take(&mut self.select_tracker.watched);
+        let mut still_open = Vec::new();
+        for option in watched {
+            if self.is_open(option) {
+                still_open.push(option);
+            } else {
+                self.maybe_clone_option(option);
+            }
+        }
+        self.select_tracker.watched = still_open;
+    }
+
+    /// "Maybe clone an option into selectedcontent".
+    fn maybe_clone_option(&mut self, option: NodeId) {
+        let Some(select) = self.nearest_select(option) else {
+            return;
+        };
+        let Some(state) = self.select_tracker.selects.get(&select).copied() else {
+            return;
+        };
+        let Some(target) = state.selectedcontent else {
+            return;
+        };
+        if state.selected != Some(option) {
+            return;
+        }
+        // Replace all children of the selectedcontent with clones of the
+        // option's children.
+        while let Some(child) = self.mirror.get(target).and_then(|n| n.first_child) {
+            self.detach(child);
+        }
+        let mut work = vec![(option, target)];
+        while let Some((source, dest)) = work.pop() {
+            let mut children = Vec::new();
+            let mut child = self.mirror.get(source).and_then(|n| n.first_child);
+            while let Some(c) = child {
+                children.push(c);
+                child = self.mirror.get(c).and_then(|n| n.next);
+            }
+            for c in children {
+                let Some(copy) = self.clone_node(c) else {
+                    continue;
+                };
+                self.append_to(dest, copy);
+                if self.mirror.elem(c).is_some() {
+                    work.push((c, copy));
+                }
+            }
+        }
+    }
+
+    /// A shallow copy of a mirrored node (element, text or comment).
+    fn clone_node(&mut self, node: NodeId) -> Option<NodeId> {
+        match self.mirror.get(node).map(|n| n.kind.clone())? {
+            Kind::Element(e) => {
+                let ns: Namespace = e.ns;
+                Some(self.create_element(ns, e.name, e.qual, e.attrs))
+            }
+            Kind::Text => {
+                let text = self.select_tracker.texts.get(&node).cloned()?;
+                let copy = self.mirror.add(Kind::Text);
+                self.select_tracker.texts.insert(copy, text.clone());
+                let key = self.mirror.key(copy);
+                self.patches.push(DomPatch::CreateText { key, text });
+                Some(copy)
+            }
+            Kind::Other => {
+                let text = self.select_tracker.texts.get(&node).cloned()?;
+                let copy = self.mirror.add(Kind::Other);
+                let key = self.mirror.key(copy);
+                self.patches.push(DomPatch::CreateComment { key, text });
+                Some(copy)
+            }
+            Kind::Document | Kind::Fragment => None,
+        }
+    }
+}

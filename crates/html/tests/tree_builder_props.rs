@@ -1,0 +1,123 @@
+//! Property tests of the parse session on tag soup: no panic, every batch is
+//! accepted by `DomStore`, and the tree does not depend on chunk boundaries or
+//! the batching policy.
+
+use proptest::prelude::*;
+use tagloom_html::decoder::DecoderConfig;
+use tagloom_html::dom::{self, DomStore};
+use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
+
+fn parse(input: &str, chunk: usize, scripting: bool, batching: BatchPolicy) -> String {
+    let mut config = SessionConfig {
+        decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
+        batching,
+        ..SessionConfig::default()
+    };
+    config.tree.scripting = scripting;
+    config.tree.max_depth = 64;
+    let mut session = Html5ParseSession::new(config);
+    let mut store = DomStore::new();
+    for piece in input.as_bytes().chunks(chunk.max(1)) {
+        session.push_bytes(piece).unwrap();
+        session.pump().unwrap();
+        for batch in session.take_batches() {
+            store.apply(&batch).unwrap();
+        }
+    }
+    while session.finish().unwrap() != PumpStatus::Finished {}
+    for batch in session.take_batches() {
+        store.apply(&batch).unwrap();
+    }
+    dom::dump_document(&store)
+}
+
+/// Pieces of markup that exercise most insertion modes.
+fn soup() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "<table>",
+        "</table>",
+        "<tr>",
+        "<td>",
+        "</td>",
+        "<th>",
+        "<caption>",
+        "<colgroup>",
+        "<col>",
+        "<tbody>",
+        "</tr>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<a href=x>",
+        "</a>",
+        "<p>",
+        "</p>",
+        "<div>",
+        "</div>",
+        "<svg>",
+        "</svg>",
+        "<math>",
+        "<mi>",
+        "<foreignObject>",
+        "<desc>",
+        "<template>",
+        "</template>",
+        "<select>",
+        "<option>",
+        "<optgroup>",
+        "<selectedcontent>",
+        "<button>",
+        "<script>",
+        "</script>",
+        "<title>",
+        "</title>",
+        "<textarea>",
+        "<pre>",
+        "\n",
+        "<frameset>",
+        "<frame>",
+        "<noscript>",
+        "</noscript>",
+        "<head>",
+        "<body>",
+        "</body>",
+        "</html>",
+        "<html lang=en>",
+        "<!--c-->",
+        "<!DOCTYPE html>",
+        "x",
+        " ",
+        "\0",
+        "é",
+        "<nobr>",
+        "<li>",
+        "<dd>",
+        "<form>",
+        "</form>",
+        "<input>",
+        "<hr>",
+        "<plaintext>",
+        "<![CDATA[c]]>",
+        "<br>",
+        "</br>",
+        "<image>",
+        "<font color=red>",
+    ]);
+    prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn chunking_and_batching_do_not_change_the_tree(
+        input in soup(),
+        chunk in 1usize..9,
+        scripting in any::<bool>(),
+    ) {
+        let whole = parse(&input, usize::MAX, scripting, BatchPolicy::PerPump);
+        let chunked = parse(&input, chunk, scripting, BatchPolicy::MaxPatches(3));
+        prop_assert_eq!(whole, chunked);
+    }
+}

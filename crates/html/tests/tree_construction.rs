@@ -1,0 +1,186 @@
+//! Runs every html5lib-tests tree-construction case through
+//! `Html5ParseSession` → patch batches → `DomStore::apply` → dump, in each
+//! scripting mode the case asks for, fed whole and in chunks of 1 and 7 bytes
+//! (every run must give the same tree). Fails on any failure not listed in
+//! `tests/known-failures/tree_construction.txt` (`file:index | reason`), and on a
+//! listed case that passes.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use support::tree_dat::{self, TreeTest};
+use tagloom_html::decoder::DecoderConfig;
+use tagloom_html::dom::{self, DomStore};
+use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::tree_builder::FragmentContext;
+
+const KNOWN_FAILURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/known-failures/tree_construction.txt"
+);
+
+/// Parses `data` and returns the dump (or an error message).
+fn run(test: &TreeTest, scripting: bool, chunk: usize) -> Result<String, String> {
+    let mut config = SessionConfig {
+        decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
+        ..SessionConfig::default()
+    };
+    config.tree.scripting = scripting;
+    config.tree.suspend_at_script = true;
+    if chunk == 7 {
+        // Exercise a second batching policy too.
+        config.batching = BatchPolicy::MaxPatches(5);
+    }
+    let mut session = match &test.fragment {
+        Some(f) => Html5ParseSession::new_fragment(
+            config,
+            FragmentContext::new(f.ns, f.local_name.clone()),
+        ),
+        None => Html5ParseSession::new(config),
+    };
+    let mut store = DomStore::new();
+    let mut apply = |session: &mut Html5ParseSession| -> Result<(), String> {
+        for batch in session.take_batches() {
+            store
+                .apply(&batch)
+                .map_err(|e| format!("batch rejected: {e}"))?;
+        }
+        Ok(())
+    };
+    let bytes = test.data.as_bytes();
+    let pieces: Vec<&[u8]> = if chunk == 0 {
+        vec![bytes]
+    } else {
+        bytes.chunks(chunk).collect()
+    };
+    for piece in pieces {
+        session.push_bytes(piece).map_err(|e| e.to_string())?;
+        while let PumpStatus::Suspended(_) = session.pump().map_err(|e| e.to_string())? {}
+        apply(&mut session)?;
+    }
+    let mut guard = 0;
+    while session.finish().map_err(|e| e.to_string())? != PumpStatus::Finished {
+        guard += 1;
+        if guard > 100_000 {
+            return Err("never finished".into());
+        }
+    }
+    apply(&mut session)?;
+    match session.fragment_root_key() {
+        Some(root) => store
+            .get(root)
+            .map(dom::dump_children)
+            .ok_or_else(|| "no fragment root".to_string()),
+        None => Ok(dom::dump_document(&store)),
+    }
+}
+
+fn load_known() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(KNOWN_FAILURES).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| match l.split_once('|') {
+            Some((id, reason)) => (id.trim().to_owned(), reason.trim().to_owned()),
+            None => (l.trim().to_owned(), String::new()),
+        })
+        .collect()
+}
+
+#[test]
+fn tree_construction_suite() {
+    let files = tree_dat::load_dir(tree_dat::DATA_DIR).expect("tree-construction data");
+    let known = load_known();
+    let mut unexpected = Vec::new();
+    let mut fixed = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let (mut total, mut passed) = (0, 0);
+    let mut by_kind: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (path, tests) in &files {
+        let name = path
+            .strip_prefix(tree_dat::DATA_DIR)
+            .unwrap_or(path)
+            .display()
+            .to_string()
+            .trim_start_matches('/')
+            .to_owned();
+        let (mut file_total, mut file_passed) = (0, 0);
+        for (index, test) in tests.iter().enumerate() {
+            let id = format!("{name}:{index}");
+            let mut ok = true;
+            let mut detail = String::new();
+            for &scripting in test.scripting.modes() {
+                let whole = run(test, scripting, 0);
+                let good = whole.as_ref().is_ok_and(|d| *d == test.document);
+                if !good {
+                    ok = false;
+                    detail = format!(
+                        "scripting={scripting}\n--- data\n{}\n--- expected\n{}--- got\n{}",
+                        test.data,
+                        test.document,
+                        whole.clone().unwrap_or_else(|e| e)
+                    );
+                }
+                for chunk in [1, 7] {
+                    let chunked = run(test, scripting, chunk);
+                    if chunked != whole {
+                        ok = false;
+                        detail = format!(
+                            "chunk size {chunk} differs (scripting={scripting})\n--- data\n{}\n--- whole\n{}--- chunked\n{}",
+                            test.data,
+                            whole.clone().unwrap_or_else(|e| e),
+                            chunked.unwrap_or_else(|e| e)
+                        );
+                    }
+                }
+            }
+            total += 1;
+            file_total += 1;
+            let kind = match (test.fragment.is_some(), test.scripting) {
+                (false, tree_dat::Scripting::Both) => "document",
+                (true, tree_dat::Scripting::Both) => "fragment",
+                (_, tree_dat::Scripting::On) => "script-on",
+                (_, tree_dat::Scripting::Off) => "script-off",
+            };
+            let entry = by_kind.entry(kind).or_default();
+            entry.0 += 1;
+            if ok {
+                passed += 1;
+                file_passed += 1;
+                entry.1 += 1;
+            }
+            seen.insert(id.clone());
+            match (ok, known.contains_key(&id)) {
+                (false, false) => unexpected.push(format!("{id}\n{detail}")),
+                (true, true) => fixed.push(id),
+                _ => {}
+            }
+        }
+        println!("{name:<45} {file_passed:>4}/{file_total:<4}");
+    }
+    println!("{:<45} {passed:>4}/{total:<4}", "TOTAL");
+    for (kind, (t, p)) in &by_kind {
+        println!("  {kind:<12} {p:>4}/{t}");
+    }
+    let stale: Vec<_> = known.keys().filter(|k| !seen.contains(*k)).collect();
+    if !unexpected.is_empty() {
+        for u in unexpected.iter().take(30) {
+            println!("FAIL {u}\n");
+        }
+    }
+    assert!(
+        unexpected.is_empty(),
+        "{} unexpected failures (first: {:?})",
+        unexpected.len(),
+        unexpected
+            .iter()
+            .map(|u| u.lines().next())
+            .take(40)
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        fixed.is_empty(),
+        "listed as known failures but pass: {fixed:?}"
+    );
+    assert!(stale.is_empty(), "known failures naming no case: {stale:?}");
+}
