@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
     name = "tagloom",
     version,
     about = "tagloom: a streaming, spec-faithful HTML5 engine (tokenize, sniff encodings, parse)",
+    after_help = "FILE may be `-` for standard input. Exit status: 0 on success, 2 on bad usage or input.",
     propagate_version = true
 )]
 struct Cli {
@@ -30,7 +31,9 @@ enum Command {
     Tokens(commands::tokens::Args),
     /// Print the encoding the WHATWG sniffing algorithm picks for FILE.
     Sniff(commands::sniff::Args),
-    /// Tokenize a page (a built-in sample by default) and print a summary.
+    /// Parse FILE into a tree; print it (html5lib dump or HTML) or its DomPatch stream.
+    Parse(commands::parse::Args),
+    /// Tokenize and parse a page (a built-in sample by default) and print a summary.
     Demo(commands::demo::Args),
 }
 
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Tokens(args) => commands::tokens::run(&args),
         Command::Sniff(args) => commands::sniff::run(&args),
+        Command::Parse(args) => commands::parse::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
     };
     match result {

@@ -1,5 +1,5 @@
-//! `tagloom demo [FILE]`: sniff, decode and tokenize a page and summarize what the
-//! tokenizer saw — a quick look at a document, and a smoke test on a fresh machine
+//! `tagloom demo [FILE]`: sniff, decode, tokenize and parse a page and summarize what
+//! the tokenizer and the tree builder saw — a quick look at a document, and a smoke test on a fresh machine
 //! (with no FILE it uses a sample page built into the binary).
 
 use std::collections::BTreeMap;
@@ -8,6 +8,8 @@ use std::time::Instant;
 
 use anyhow::Result;
 use tagloom_html::decoder::{ByteStreamDecoder, DecoderConfig};
+use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
+use tagloom_html::session::{Html5ParseSession, SessionConfig};
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig};
 
@@ -89,11 +91,68 @@ pub fn run(args: &Args) -> Result<()> {
         .map(|(t, n)| format!("{t}×{n}"))
         .collect();
     println!("  most used    {}", top.join(" "));
-    let errors = tokenizer.take_errors();
-    println!("  parse errors {}", errors.len());
+    println!("  tokenized in {:.2} ms", elapsed.as_secs_f64() * 1000.0);
+    tree_summary(&bytes)
+}
+
+/// Parses the page into a `DomStore` (through the patch stream) and describes the tree.
+fn tree_summary(bytes: &[u8]) -> Result<()> {
+    let started = Instant::now();
+    let mut session = Html5ParseSession::new(SessionConfig::default());
+    let mut store = DomStore::new();
+    session.push_bytes(bytes)?;
+    session.finish()?;
+    let (mut batches, mut patches) = (0, 0);
+    for batch in session.take_batches() {
+        batches += 1;
+        patches += batch.len();
+        store.apply(&batch)?;
+    }
+    let elapsed = started.elapsed();
+    let (mut elements, mut texts, mut depth) = (0, 0, 0);
+    // Depth-first over the tree, iteratively (documents can be deep).
+    let mut stack: Vec<(NodeRef<'_>, usize)> =
+        store.document().into_iter().map(|d| (d, 0)).collect();
+    while let Some((node, level)) = stack.pop() {
+        match node.kind() {
+            NodeKind::Element(_) => elements += 1,
+            NodeKind::Text(_) => texts += 1,
+            _ => {}
+        }
+        depth = depth.max(level);
+        stack.extend(node.children().map(|child| (child, level + 1)));
+    }
+    println!(
+        "tree: {elements} elements, {texts} text nodes, depth {depth}, {:?} mode; {patches} patches in {batches} batches; {} tree-construction errors",
+        store.quirks_mode(),
+        session.tree_builder().error_count()
+    );
+    println!("  parsed in    {:.2} ms", elapsed.as_secs_f64() * 1000.0);
+    // The tokenizer errors of the real parse (the tree builder drives its states).
+    let errors = session.tokenizer().errors();
+    println!("  tokenizer parse errors {}", errors.len());
     for e in errors.iter().take(5) {
         println!("    {}:{} {}", e.line, e.col, e.code.as_str());
     }
-    println!("  took         {:.2} ms", elapsed.as_secs_f64() * 1000.0);
+    if let Some(body) = store.document().and_then(|d| find_html(d, "body")) {
+        let outline: Vec<&str> = body
+            .children()
+            .filter_map(|c| c.as_element().map(|e| e.local_name()))
+            .collect();
+        println!("  <body> holds {}", outline.join(" "));
+    }
     Ok(())
+}
+
+/// The first HTML element named `name` in document order.
+fn find_html<'a>(root: NodeRef<'a>, name: &str) -> Option<NodeRef<'a>> {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.as_element().is_some_and(|e| e.is_html(name)) {
+            return Some(node);
+        }
+        let children: Vec<_> = node.children().collect();
+        stack.extend(children.into_iter().rev());
+    }
+    None
 }

@@ -1,0 +1,165 @@
+//! `tagloom parse FILE`: the full parse (decoder → tokenizer → tree builder) and its
+//! result as an html5lib tree dump, serialized HTML, or the `DomPatch` stream.
+//!
+//! Patches are applied to a `DomStore` as they come, so every batch is checked
+//! against the patch protocol's invariants; `--format patches` prints each patch as
+//! soon as its batch is produced.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use tagloom_html::decoder::DecoderConfig;
+use tagloom_html::dom::{self, DomStore};
+use tagloom_html::dom_patch::{DomPatch, Namespace};
+use tagloom_html::serializer::{FragmentOptions, children_to_string};
+use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
+
+use crate::input::{encoding_for_label, read_all};
+
+/// What to print.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The html5lib tree-construction dump (`| <html>` lines, two spaces a level).
+    Html5lib,
+    /// The tree serialized per the HTML fragment serialization algorithm.
+    Html,
+    /// One JSON object per DomPatch, a line each.
+    Patches,
+    /// Nothing (for timing).
+    None,
+}
+
+/// On or off.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
+}
+
+/// Options of `tagloom parse`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The document (`-` for standard input).
+    file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "html5lib")]
+    format: Format,
+    /// Parse as a fragment in this context element, written as html5lib writes it:
+    /// `td`, `svg path`, `math mi`.
+    #[arg(long, value_name = "CONTEXT")]
+    fragment: Option<String>,
+    /// The scripting flag (affects `<noscript>`).
+    #[arg(long, value_enum, default_value = "on")]
+    scripting: Switch,
+    /// Feed the input N bytes at a time (the result must not change).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    chunk_size: Option<u64>,
+    /// The document's encoding (a WHATWG label), instead of sniffing it.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let transport = args
+        .encoding
+        .as_deref()
+        .map(encoding_for_label)
+        .transpose()?;
+    let fragment = args.fragment.as_deref().map(fragment_context).transpose()?;
+    let bytes = read_all(&args.file)?;
+    let scripting = args.scripting == Switch::On;
+    let config = SessionConfig {
+        tree: TreeBuilderConfig {
+            scripting,
+            ..TreeBuilderConfig::default()
+        },
+        decoder: DecoderConfig {
+            transport,
+            ..DecoderConfig::default()
+        },
+        ..SessionConfig::default()
+    };
+    let mut session = match fragment {
+        Some(context) => Html5ParseSession::new_fragment(config, context),
+        None => Html5ParseSession::new(config),
+    };
+    let mut store = DomStore::new();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let chunk = args.chunk_size.map_or(bytes.len().max(1), |n| {
+        usize::try_from(n).unwrap_or(usize::MAX)
+    });
+    let mut deliver = |session: &mut Html5ParseSession, out: &mut BufWriter<_>| -> Result<()> {
+        for batch in session.take_batches() {
+            store
+                .apply(&batch)
+                .context("internal error: the parser produced an invalid patch batch")?;
+            if args.format == Format::Patches {
+                write_patches(&batch, out)?;
+            }
+        }
+        Ok(())
+    };
+    for piece in bytes.chunks(chunk.max(1)) {
+        session.push_bytes(piece)?;
+        pump_all(&mut session)?;
+        deliver(&mut session, &mut out)?;
+    }
+    session.finish()?;
+    pump_all(&mut session)?;
+    deliver(&mut session, &mut out)?;
+    let root = match session.fragment_root_key() {
+        Some(key) => store.get(key),
+        None => store.document(),
+    };
+    match args.format {
+        Format::Html5lib => match session.fragment_root_key() {
+            Some(_) => {
+                out.write_all(root.map(dom::dump_children).unwrap_or_default().as_bytes())?
+            }
+            None => out.write_all(dom::dump_document(&store).as_bytes())?,
+        },
+        Format::Html => {
+            let html = root
+                .map(|node| children_to_string(node, FragmentOptions { scripting }))
+                .unwrap_or_default();
+            writeln!(out, "{html}")?;
+        }
+        Format::Patches | Format::None => {}
+    }
+    out.flush().context("cannot write the output")?;
+    Ok(())
+}
+
+/// Pumps until the session needs input or is done (scripts are not run, so a
+/// suspension at `</script>` is simply resumed).
+fn pump_all(session: &mut Html5ParseSession) -> Result<()> {
+    loop {
+        match session.pump()? {
+            PumpStatus::Suspended(_) => continue,
+            PumpStatus::NeedInput | PumpStatus::Finished => return Ok(()),
+        }
+    }
+}
+
+fn write_patches(batch: &[DomPatch], out: &mut impl Write) -> Result<()> {
+    for patch in batch {
+        writeln!(out, "{}", patch.json()).context("cannot write the output")?;
+    }
+    Ok(())
+}
+
+/// `td` → (HTML, "td"); `svg path` → (SVG, "path"); `math mi` → (MathML, "mi").
+fn fragment_context(spec: &str) -> Result<FragmentContext> {
+    let mut words = spec.split_whitespace();
+    let (ns, name) = match (words.next(), words.next(), words.next()) {
+        (Some("svg"), Some(name), None) => (Namespace::Svg, name),
+        (Some("math"), Some(name), None) => (Namespace::MathMl, name),
+        (Some(name), None, None) => (Namespace::Html, name),
+        _ => bail!(
+            "--fragment takes a context element such as `td`, `svg path` or `math mi`, not {spec:?}"
+        ),
+    };
+    Ok(FragmentContext::new(ns, name))
+}
