@@ -297,6 +297,7 @@ impl Tokenizer {
             return;
         }
         self.flush_utf8_tail();
+        self.compact();
         self.input.push(chunk);
     }
 
@@ -306,6 +307,14 @@ impl Tokenizer {
     pub fn push_bytes(&mut self, chunk: &[u8]) {
         if self.input_done {
             return;
+        }
+        self.compact();
+        // Fast path: no sequence pending from the last chunk and this one is valid.
+        if self.utf8.is_none() {
+            if let Ok(text) = std::str::from_utf8(chunk) {
+                self.input.push(text);
+                return;
+            }
         }
         let decoder = self
             .utf8
@@ -396,7 +405,6 @@ impl Tokenizer {
         if !self.input_done && unconsumed < self.retry_len.max(1) {
             return Ok(None);
         }
-        self.compact();
         self.begin_token();
         loop {
             match self.step() {
@@ -434,7 +442,9 @@ impl Tokenizer {
         }
     }
 
-    /// Drops consumed input once it makes up most of the buffer.
+    /// Drops consumed input once it makes up most of the buffer. Called when new
+    /// input arrives (never between tokens), so a document pushed whole is never
+    /// moved, and a stream keeps about one chunk plus the current token.
     fn compact(&mut self) {
         let consumed = self.committed_pos;
         if consumed >= 16 * 1024 && consumed * 2 >= self.input.buf.len() {
@@ -452,11 +462,10 @@ impl Tokenizer {
     fn begin_token(&mut self) {
         self.pos = self.committed_pos;
         self.state = self.committed_state;
-        self.b = [TextBuilder::Empty; BUILDERS];
+        // The other builders and the attribute list are reset where their token
+        // starts (`create_tag`, `start_attribute`, `create_doctype`, comments).
+        self.b[TEXT] = TextBuilder::Empty;
         self.scratch.clear();
-        self.attrs.clear();
-        self.attr_names.clear();
-        self.has_attr = false;
         self.safe = None;
         self.token_errors.clear();
     }
@@ -467,7 +476,9 @@ impl Tokenizer {
         self.committed_pos = self.pos;
         self.committed_state = self.state;
         self.retry_len = 0;
-        if !self.report_errors {
+        if !self.report_errors
+            || (self.token_errors.is_empty() && self.input.stream_errors.is_empty())
+        {
             return;
         }
         let end = self.input.base + self.pos;
