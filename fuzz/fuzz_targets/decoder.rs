@@ -49,7 +49,10 @@ fuzz_target!(|data: &[u8]| {
     let whole = decode(&[input], config);
     let chunks: Vec<&[u8]> = input.chunks(chunk).collect();
     let chunked = decode(&chunks, config);
-    assert_eq!(whole, chunked, "decoder output differs for chunks of {chunk}");
+    assert_eq!(
+        whole, chunked,
+        "decoder output differs for chunks of {chunk}"
+    );
 });
 
 fn document_transport(label: Option<&str>) -> Option<&'static tagloom_html::decoder::Encoding> {

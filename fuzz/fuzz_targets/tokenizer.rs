@@ -9,10 +9,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use tagloom_html::ParseError;
 use tagloom_html::span::Span;
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
-use tagloom_html::ParseError;
 
 /// The owned rendering of a token stream, built as tokens arrive.
 struct Stream<'d> {
@@ -70,7 +70,10 @@ impl<'d> Stream<'d> {
             "token span {span:?} starts before the previous token's end {}",
             self.last_end
         );
-        assert!(span.start < span.end, "empty token span {span:?}: {token:?}");
+        assert!(
+            span.start < span.end,
+            "empty token span {span:?}: {token:?}"
+        );
         self.last_end = span.end;
         match token {
             Token::Characters(text) => {
@@ -183,10 +186,16 @@ fn run(decoded: &str, chunks: &[&[u8]]) -> (Vec<String>, Vec<ParseError>) {
     );
     let errors = tokenizer.take_errors();
     for pair in errors.windows(2) {
-        assert!(pair[0].offset <= pair[1].offset, "errors out of order: {pair:?}");
+        assert!(
+            pair[0].offset <= pair[1].offset,
+            "errors out of order: {pair:?}"
+        );
     }
     for error in &errors {
-        assert!(error.offset <= decoded.len(), "error offset past the input: {error:?}");
+        assert!(
+            error.offset <= decoded.len(),
+            "error offset past the input: {error:?}"
+        );
     }
     (stream.out, errors)
 }
