@@ -1,0 +1,112 @@
+//! Shared helpers of the tagloom benchmarks: locating and loading the bench corpus
+//! (third-party pages read from `../shared/bench-corpus`, never copied into the
+//! repository) and a tokenizer driver that touches every token cheaply.
+//!
+//! The peer parsers (html5ever) are dev-dependencies of this crate only, so the
+//! main crates never depend on them.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+use tagloom_html::token::Token;
+use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+
+/// The environment variable that overrides the corpus folder.
+pub const CORPUS_ENV: &str = "TAGLOOM_BENCH_CORPUS";
+
+/// One page of the corpus.
+#[derive(Clone, Debug)]
+pub struct Page {
+    /// File name without `.html`.
+    pub name: String,
+    /// The raw bytes of the file.
+    pub bytes: Vec<u8>,
+}
+
+/// The corpus folder: `$TAGLOOM_BENCH_CORPUS` if set, else `shared/bench-corpus`
+/// beside the workspace (`CARGO_MANIFEST_DIR/../../../shared/bench-corpus`).
+pub fn corpus_dir() -> PathBuf {
+    match std::env::var_os(CORPUS_ENV) {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
+    }
+}
+
+/// Every `*.html` file of `dir`, sorted by name. `Ok(None)` when `dir` does not
+/// exist or holds no `.html` file.
+pub fn load_corpus(dir: &Path) -> std::io::Result<Option<Vec<Page>>> {
+    if !dir.is_dir() {
+        return Ok(None);
+    }
+    let mut pages = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("html") {
+            continue;
+        }
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("?")
+            .to_owned();
+        pages.push(Page {
+            name,
+            bytes: std::fs::read(&path)?,
+        });
+    }
+    pages.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(if pages.is_empty() { None } else { Some(pages) })
+}
+
+/// What a run over a page saw: a cheap digest so the work can't be optimized away.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Tokens seen (character runs, comments, tags, DOCTYPEs; not EOF).
+    pub tokens: usize,
+    /// Bytes of character data and comment text.
+    pub text_len: usize,
+    /// Attributes seen.
+    pub attrs: usize,
+}
+
+/// Tokenizes `bytes` (UTF-8, pushed whole with `push_bytes`) with tagloom and
+/// touches every token.
+pub fn tagloom_tokenize(bytes: &[u8], report_errors: bool) -> Summary {
+    let mut tokenizer = Tokenizer::new(TokenizerConfig {
+        report_errors,
+        ..TokenizerConfig::default()
+    });
+    let mut summary = Summary::default();
+    tokenizer.push_bytes(bytes);
+    drain(&mut tokenizer, &mut summary);
+    tokenizer.finish();
+    drain(&mut tokenizer, &mut summary);
+    black_box(tokenizer.errors().len());
+    summary
+}
+
+fn drain(tokenizer: &mut Tokenizer, summary: &mut Summary) {
+    loop {
+        let token = match tokenizer.next_token() {
+            Ok(Some(token)) => token,
+            Ok(None) => break,
+            Err(err) => panic!("tokenizer failed: {err}"),
+        };
+        match black_box(token) {
+            Token::Characters(text) | Token::Comment(text) => {
+                summary.text_len += text.text.len();
+            }
+            Token::StartTag(tag) | Token::EndTag(tag) => {
+                summary.attrs += tag.attrs.len();
+                for attr in tag.attrs.iter() {
+                    black_box(attr.value);
+                }
+            }
+            Token::Doctype(doctype) => {
+                black_box(doctype.name);
+            }
+            Token::Eof => continue,
+        }
+        summary.tokens += 1;
+    }
+}
