@@ -31,6 +31,23 @@
 //!     "| <html>\n|   <head>\n|     <title>\n|       \"a<b\"\n|   <body>\n|     <p>\n|       \"x\"\n"
 //! );
 //! ```
+//!
+//! # Failure policy
+//!
+//! Parse errors never stop a parse. An *engine* failure does — a tree-builder
+//! invariant violation ([`SessionError::TreeBuilder`]) or a panic inside the tree
+//! builder, which is caught ([`SessionError::EnginePanic`]). ADR 001 asks for one
+//! explicit policy; tagloom's is option (b), `Clear` + a full create stream on the
+//! same document handle:
+//!
+//! 1. the session is marked failed: batches not yet taken are dropped, and every
+//!    later call returns [`SessionError::Failed`], so no patch of a possibly
+//!    inconsistent tree ever leaves it;
+//! 2. the consumer's [`DomStore`](crate::dom::DomStore) holds the last tree that
+//!    passed its invariant checks; the runtime resets every other consumer of the
+//!    handle to it with one batch from
+//!    [`DomStore::full_create_stream`](crate::dom::DomStore::full_create_stream):
+//!    `Clear`, then the whole tree with fresh keys above all keys used so far.
 
 use std::collections::VecDeque;
 
@@ -88,6 +105,13 @@ pub enum SessionError {
     /// The decoder was misused.
     #[error(transparent)]
     Decoder(#[from] DecoderError),
+    /// The tree builder panicked: an engine bug, caught so the stream fails in a
+    /// controlled way instead of taking the process down.
+    #[error("internal error in the tree builder: {0}")]
+    EnginePanic(String),
+    /// An earlier engine failure stopped this stream (see "Failure policy").
+    #[error("the parse stream failed earlier and emits nothing more")]
+    Failed,
 }
 
 /// A streaming HTML parse from bytes to patch batches. See the [module docs](self).
@@ -103,6 +127,11 @@ pub struct Html5ParseSession {
     text: String,
     finished_input: bool,
     restarts: usize,
+    /// Set by the first engine failure; every later call reports `Failed`.
+    failed: bool,
+    /// Test-only fault injection: panic in the tree builder at this token.
+    #[cfg(test)]
+    panic_at_token: Option<usize>,
 }
 
 impl std::fmt::Debug for Html5ParseSession {
@@ -131,6 +160,9 @@ impl Html5ParseSession {
             text: String::new(),
             finished_input: false,
             restarts: 0,
+            failed: false,
+            #[cfg(test)]
+            panic_at_token: None,
         };
         session.apply_switches();
         session
@@ -186,6 +218,9 @@ impl Html5ParseSession {
 
     /// Feeds bytes (any chunking gives the same result).
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<(), SessionError> {
+        if self.failed {
+            return Err(SessionError::Failed);
+        }
         self.decoder.push(bytes, &mut self.text)?;
         self.hand_text();
         Ok(())
@@ -194,6 +229,9 @@ impl Html5ParseSession {
     /// Marks the end of the input and processes everything left, through end of
     /// file (unless the tree builder suspends: then pump again).
     pub fn finish(&mut self) -> Result<PumpStatus, SessionError> {
+        if self.failed {
+            return Err(SessionError::Failed);
+        }
         if !self.finished_input {
             self.finished_input = true;
             self.decoder.finish(&mut self.text)?;
@@ -212,9 +250,54 @@ impl Html5ParseSession {
 
     /// Runs the tokenizer and tree builder over all buffered input.
     pub fn pump(&mut self) -> Result<PumpStatus, SessionError> {
+        if self.failed {
+            return Err(SessionError::Failed);
+        }
+        match self.pump_tokens() {
+            Ok(status) => Ok(status),
+            Err(err @ (SessionError::TreeBuilder(_) | SessionError::EnginePanic(_))) => {
+                self.fail();
+                Err(err)
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Failure policy, step one: the stream stops. Patches not yet taken are
+    /// dropped (they may be part of the inconsistency); the consumer keeps the last
+    /// batch that passed its checks and can reset other consumers with
+    /// [`DomStore::full_create_stream`](crate::dom::DomStore::full_create_stream).
+    fn fail(&mut self) {
+        self.failed = true;
+        self.batches.clear();
+        let _ = self.tree.take_patches();
+    }
+
+    /// Whether an engine failure stopped this stream.
+    pub fn is_failed(&self) -> bool {
+        self.failed
+    }
+
+    fn pump_tokens(&mut self) -> Result<PumpStatus, SessionError> {
         let status = loop {
             let step = match self.tokenizer.next_token()? {
-                Some(token) => self.tree.process_token(token)?,
+                Some(token) => {
+                    #[cfg(test)]
+                    let inject = self.panic_at_token.as_mut().is_some_and(|n| {
+                        *n = n.saturating_sub(1);
+                        *n == 0
+                    });
+                    let tree = &mut self.tree;
+                    // A panic here is an engine bug: contain it and fail the stream.
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        #[cfg(test)]
+                        if inject {
+                            panic!("injected fault");
+                        }
+                        tree.process_token(token)
+                    }))
+                    .map_err(|panic| SessionError::EnginePanic(panic_message(&panic)))??
+                }
                 None => {
                     break if self.tree.is_finished() {
                         PumpStatus::Finished
@@ -315,5 +398,67 @@ impl Html5ParseSession {
     /// How many times "change the encoding" restarted the parse.
     pub fn restarts(&self) -> usize {
         self.restarts
+    }
+}
+
+/// The text of a caught panic.
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::{DomStore, dump_document};
+
+    #[test]
+    fn an_engine_panic_fails_the_stream_and_the_store_can_reset_a_mirror() {
+        let page =
+            b"<!DOCTYPE html><title>t</title><p id=a>one<template>x</template><p>two<p>three";
+        // A known encoding: decoding starts at once (no 1024-byte prescan wait).
+        let config = SessionConfig {
+            decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
+            ..SessionConfig::default()
+        };
+        let mut session = Html5ParseSession::new(config);
+        session.panic_at_token = Some(12);
+        let (mut store, mut mirror) = (DomStore::new(), DomStore::new());
+        let mut result = Ok(PumpStatus::NeedInput);
+        for chunk in page.chunks(8) {
+            session.push_bytes(chunk).unwrap();
+            result = session.pump();
+            if result.is_err() {
+                break;
+            }
+            for batch in session.take_batches() {
+                store.apply(&batch).unwrap();
+                mirror.apply(&batch).unwrap();
+            }
+        }
+        let err = result.expect_err("the injected fault surfaces");
+        assert!(
+            matches!(&err, SessionError::EnginePanic(m) if m == "injected fault"),
+            "{err}"
+        );
+        assert!(session.is_failed());
+        assert_eq!(session.take_batches(), Vec::<Vec<DomPatch>>::new());
+        assert_eq!(session.pump(), Err(SessionError::Failed));
+        assert_eq!(session.push_bytes(b"more"), Err(SessionError::Failed));
+        assert_eq!(session.finish(), Err(SessionError::Failed));
+
+        // The runtime resets the mirror to the last good tree: Clear first, keys fresh.
+        let before = store.last_key().unwrap();
+        let reset = store.full_create_stream();
+        assert_eq!(reset.first(), Some(&DomPatch::Clear));
+        mirror.apply(&reset).unwrap();
+        assert_eq!(dump_document(&mirror), dump_document(&store));
+        assert!(mirror.last_key().unwrap() > before);
+        assert!(dump_document(&store).contains("\"one\""));
     }
 }

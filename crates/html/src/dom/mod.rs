@@ -38,6 +38,7 @@ mod apply;
 mod dump;
 mod error;
 mod node;
+mod resync;
 mod store;
 
 pub use dump::{dump_children, dump_document, write_dump};
