@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::num::NonZeroU64;
 
 use super::{DomStore, NodeKind, NodeRef};
-use crate::dom_patch::{DomPatch, PatchAttr, PatchKey};
+use crate::dom_patch::{DomPatch, PatchKey};
 
 impl DomStore {
     /// `Clear`, then `CreateDocument`, the quirks mode, and a create + append for
@@ -65,7 +65,7 @@ impl DomStore {
                             key,
                             ns: element.ns(),
                             name: element.local_name().to_owned().into(),
-                            attrs: element.attrs().iter().cloned().collect::<Vec<PatchAttr>>(),
+                            attrs: element.attrs().to_vec(),
                             contents: contents.map(|(_, k)| k),
                         });
                         if let Some((node, contents_key)) = contents {
