@@ -54,9 +54,7 @@ pub enum L10nError {
     },
     /// The translation file names units the document does not have (it belongs to
     /// another document or another version of it).
-    #[error(
-        "{path}: {count} translation unit id(s) do not match the document, first: {first:?}"
-    )]
+    #[error("{path}: {count} translation unit id(s) do not match the document, first: {first:?}")]
     IdMismatch {
         /// The translation file.
         path: PathBuf,

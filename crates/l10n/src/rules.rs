@@ -87,17 +87,87 @@ fn strings(list: &[&str]) -> Vec<String> {
 }
 
 const BLOCKS: &[&str] = &[
-    "html", "head", "body", "title", "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
-    "li", "dl", "dt", "dd", "table", "caption", "thead", "tbody", "tfoot", "tr", "td", "th",
-    "colgroup", "col", "blockquote", "pre", "address", "section", "article", "aside", "header",
-    "footer", "nav", "main", "figure", "figcaption", "form", "fieldset", "legend", "details",
-    "summary", "dialog", "hgroup", "menu", "center", "dir", "listing", "option", "optgroup",
-    "select", "datalist", "textarea", "hr", "meta", "link", "base", "noscript", "frameset",
-    "frame", "search", "template", "video", "audio", "picture", "map",
+    "html",
+    "head",
+    "body",
+    "title",
+    "p",
+    "div",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "caption",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "td",
+    "th",
+    "colgroup",
+    "col",
+    "blockquote",
+    "pre",
+    "address",
+    "section",
+    "article",
+    "aside",
+    "header",
+    "footer",
+    "nav",
+    "main",
+    "figure",
+    "figcaption",
+    "form",
+    "fieldset",
+    "legend",
+    "details",
+    "summary",
+    "dialog",
+    "hgroup",
+    "menu",
+    "center",
+    "dir",
+    "listing",
+    "option",
+    "optgroup",
+    "select",
+    "datalist",
+    "textarea",
+    "hr",
+    "meta",
+    "link",
+    "base",
+    "noscript",
+    "frameset",
+    "frame",
+    "search",
+    "template",
+    "video",
+    "audio",
+    "picture",
+    "map",
 ];
 
 const OPAQUE: &[&str] = &[
-    "script", "style", "svg", "math", "xmp", "plaintext", "iframe", "noembed", "noframes",
+    "script",
+    "style",
+    "svg",
+    "math",
+    "xmp",
+    "plaintext",
+    "iframe",
+    "noembed",
+    "noframes",
 ];
 
 const VOID: &[&str] = &[
@@ -144,7 +214,10 @@ impl Default for Rules {
             "th".to_string(),
             strings(&["td", "th", "tr", "tbody", "thead", "tfoot"]),
         );
-        implied_end.insert("tr".to_string(), strings(&["tr", "tbody", "thead", "tfoot"]));
+        implied_end.insert(
+            "tr".to_string(),
+            strings(&["tr", "tbody", "thead", "tfoot"]),
+        );
         implied_end.insert("thead".to_string(), strings(&["tbody", "tfoot"]));
         implied_end.insert("tbody".to_string(), strings(&["tbody", "tfoot"]));
         implied_end.insert("head".to_string(), strings(&["body"]));
@@ -162,7 +235,10 @@ impl Default for Rules {
                 attr("aria-description", &["*"]),
                 attr("aria-placeholder", &["*"]),
                 attr("aria-roledescription", &["*"]),
-                attr("label", &["optgroup", "option", "track", "menu", "menuitem"]),
+                attr(
+                    "label",
+                    &["optgroup", "option", "track", "menu", "menuitem"],
+                ),
                 attr("summary", &["table"]),
                 attr("abbr", &["th", "td"]),
                 attr("standby", &["object"]),
@@ -283,12 +359,14 @@ impl Rules {
                     None => true,
                     Some(other) => lookup(other).is_some_and(|v| {
                         let v = v.trim();
-                        rule.when_values.iter().any(|pattern| match pattern.strip_suffix('*') {
-                            Some(prefix) => v
-                                .get(..prefix.len())
-                                .is_some_and(|p| p.eq_ignore_ascii_case(prefix)),
-                            None => v.eq_ignore_ascii_case(pattern),
-                        })
+                        rule.when_values
+                            .iter()
+                            .any(|pattern| match pattern.strip_suffix('*') {
+                                Some(prefix) => v
+                                    .get(..prefix.len())
+                                    .is_some_and(|p| p.eq_ignore_ascii_case(prefix)),
+                                None => v.eq_ignore_ascii_case(pattern),
+                            })
                     }),
                 }
         })
@@ -312,7 +390,9 @@ mod tests {
         let submit = |a: &str| (a == "type").then_some("Submit");
         assert!(r.is_translatable_attr("input", "value", submit));
         assert!(!r.is_translatable_attr("input", "value", |_| Some("text")));
-        assert!(r.implies_end("p", "div") && r.implies_end("li", "li") && !r.implies_end("li", "p"));
+        assert!(
+            r.implies_end("p", "div") && r.implies_end("li", "li") && !r.implies_end("li", "p")
+        );
     }
 
     #[test]

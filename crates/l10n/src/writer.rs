@@ -274,9 +274,10 @@ pub fn write_from_skeleton<W: Write>(
                 }
             }
             EntryType::BLOCK => {
-                pending = Some(Block::decode(&data).ok_or_else(|| {
-                    L10nError::CorruptSkeleton("undecodable block entry".into())
-                })?);
+                pending =
+                    Some(Block::decode(&data).ok_or_else(|| {
+                        L10nError::CorruptSkeleton("undecodable block entry".into())
+                    })?);
             }
             EntryType::REF => {
                 let id = String::from_utf8_lossy(&data);
@@ -441,8 +442,7 @@ impl Fallback for BlockOnlyFallback<'_> {
         translations: &mut dyn Translations,
         out: &mut dyn Write,
     ) -> Result<WriteReport> {
-        let file =
-            std::fs::File::open(input).ctx(|| format!("opening {}", input.display()))?;
+        let file = std::fs::File::open(input).ctx(|| format!("opening {}", input.display()))?;
         let mut report = WriteReport::default();
         let mut failure: Option<L10nError> = None;
         let mut sink = |block: &Block| -> Result<()> {
@@ -508,8 +508,17 @@ mod tests {
         let mut s = String::new();
         escape("a<b>&\"'\u{a0}", BlockKind::Content, &mut s);
         assert_eq!(s, "a&lt;b&gt;&amp;\"'&nbsp;");
-        assert_eq!(render_attr("a\"'", BlockKind::Attribute { quote: b'"' }), "a&quot;'");
-        assert_eq!(render_attr("a\"'", BlockKind::Attribute { quote: b'\'' }), "a\"&#39;");
-        assert_eq!(render_attr("a b", BlockKind::Attribute { quote: 0 }), "\"a b\"");
+        assert_eq!(
+            render_attr("a\"'", BlockKind::Attribute { quote: b'"' }),
+            "a&quot;'"
+        );
+        assert_eq!(
+            render_attr("a\"'", BlockKind::Attribute { quote: b'\'' }),
+            "a\"&#39;"
+        );
+        assert_eq!(
+            render_attr("a b", BlockKind::Attribute { quote: 0 }),
+            "\"a b\""
+        );
     }
 }

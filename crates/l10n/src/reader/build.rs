@@ -135,7 +135,9 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                     while k <= i1 {
                         let t = toks[k];
                         if t.name == name {
-                            if t.kind == Kind::Start && !(t.self_closing && !ctx.rules.is_opaque(name)) {
+                            if t.kind == Kind::Start
+                                && !(t.self_closing && !ctx.rules.is_opaque(name))
+                            {
                                 depth += 1;
                             } else if t.kind == Kind::End {
                                 depth = depth.saturating_sub(1);

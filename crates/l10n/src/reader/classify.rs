@@ -73,7 +73,10 @@ pub(crate) fn classify<R: Read>(
                 if let Some(pos) = open.iter().rposition(|o| o == n) {
                     open.truncate(pos);
                 } else if n == name {
-                    return Ok(Class::Leaf { len: j, end_tag: true });
+                    return Ok(Class::Leaf {
+                        len: j,
+                        end_tag: true,
+                    });
                 } else if rules.is_block(n) {
                     // An ancestor's end tag closes this element implicitly.
                     return Ok(Class::Leaf {

@@ -38,7 +38,6 @@ use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
 use tokens::{Kind, Tok, TokenStream};
 
-
 /// Receives the blocks, in document order (parents before their sub-blocks).
 pub trait BlockSink {
     /// One block.
@@ -66,7 +65,10 @@ pub struct ReadReport {
 
 /// Picks the encoding: a BOM, then `forced`, then the `<meta>` pre-scan; with none of
 /// these, UTF-8 when the first bytes are valid UTF-8, else windows-1252.
-pub fn detect_encoding(prefix: &[u8], forced: Option<&'static Encoding>) -> (&'static Encoding, usize) {
+pub fn detect_encoding(
+    prefix: &[u8],
+    forced: Option<&'static Encoding>,
+) -> (&'static Encoding, usize) {
     let sniffed = tagloom_html::decoder::sniff(prefix, forced);
     match sniffed.source {
         tagloom_html::decoder::EncodingSource::Default => {
@@ -200,7 +202,10 @@ struct Reader<'a, 's, R: Read> {
 fn sanitize(s: &str) -> String {
     s.chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | ':') || (!c.is_ascii() && c.is_alphanumeric()) {
+            if c.is_ascii_alphanumeric()
+                || matches!(c, '-' | '.' | '_' | ':')
+                || (!c.is_ascii() && c.is_alphanumeric())
+            {
                 c
             } else {
                 '_'
@@ -211,7 +216,8 @@ fn sanitize(s: &str) -> String {
 
 impl<R: Read> Reader<'_, '_, R> {
     fn bytes_total(&self) -> u64 {
-        self.ts.window.src_offset(self.ts.window.dec_end()) + self.ts.window.source_tail(self.ts.window.dec_end()).len() as u64
+        self.ts.window.src_offset(self.ts.window.dec_end())
+            + self.ts.window.source_tail(self.ts.window.dec_end()).len() as u64
     }
 
     fn top(&mut self) -> &mut Frame {
@@ -303,7 +309,8 @@ impl<R: Read> Reader<'_, '_, R> {
             if !attr.has_value {
                 continue;
             }
-            let is_lang = self.rules.is_lang_attr(&attr.name) || (content_language && attr.name == "content");
+            let is_lang =
+                self.rules.is_lang_attr(&attr.name) || (content_language && attr.name == "content");
             if is_lang {
                 if attr.value.trim().is_empty() {
                     continue;
@@ -333,7 +340,11 @@ impl<R: Read> Reader<'_, '_, R> {
                 notes: Vec::new(),
                 preserve: false,
                 runs: vec![Run::Text(collapse(attr.value.trim()))],
-                original: self.ts.window.source(attr.value_start, attr.value_end).to_vec(),
+                original: self
+                    .ts
+                    .window
+                    .source(attr.value_start, attr.value_end)
+                    .to_vec(),
                 subs: Vec::new(),
                 sub_refs: Vec::new(),
             };
@@ -415,7 +426,9 @@ impl<R: Read> Reader<'_, '_, R> {
         let (key, path) = self.child_key(&tok);
         let translate = translate_of(&tok, self.top_ref().translate);
         self.emit_tag(&tok, &key, &path, translate)?;
-        if tok.self_closing && tok.name != "script" && tok.name != "style" || self.rules.is_void(&tok.name) {
+        if tok.self_closing && tok.name != "script" && tok.name != "style"
+            || self.rules.is_void(&tok.name)
+        {
             return Ok(());
         }
         let mut depth = 1usize;
@@ -498,7 +511,9 @@ impl<R: Read> Reader<'_, '_, R> {
         let mut j = 0usize;
         loop {
             let Some(t) = self.ts.peek(j)? else { break };
-            if j >= rules.scan_token_budget || t.end.saturating_sub(start) > rules.scan_byte_budget as u64 {
+            if j >= rules.scan_token_budget
+                || t.end.saturating_sub(start) > rules.scan_byte_budget as u64
+            {
                 if open.is_empty() {
                     break;
                 }
@@ -509,11 +524,16 @@ impl<R: Read> Reader<'_, '_, R> {
             match t.kind {
                 Kind::Eof | Kind::Doctype => break,
                 Kind::Start if open.is_empty() && rules.is_block(&t.name) => break,
-                Kind::Start if rules.is_void(&t.name) || t.self_closing && !rules.is_opaque(&t.name) => {}
+                Kind::Start
+                    if rules.is_void(&t.name) || t.self_closing && !rules.is_opaque(&t.name) => {}
                 Kind::Start => open.push(t.name.clone()),
                 Kind::End => match open.iter().rposition(|o| *o == t.name) {
                     Some(pos) => open.truncate(pos),
-                    None if rules.is_block(&t.name) || self.stack.iter().any(|f| f.name == t.name) => break,
+                    None if rules.is_block(&t.name)
+                        || self.stack.iter().any(|f| f.name == t.name) =>
+                    {
+                        break;
+                    }
                     None => {}
                 },
                 Kind::Text | Kind::Comment => {}
@@ -546,7 +566,11 @@ impl<R: Read> Reader<'_, '_, R> {
             rules,
             key,
             path,
-            element: if parent.name.is_empty() { "#document".into() } else { parent.name.clone() },
+            element: if parent.name.is_empty() {
+                "#document".into()
+            } else {
+                parent.name.clone()
+            },
             preserve: parent.preserve,
             translate: parent.translate,
         };
