@@ -24,10 +24,7 @@ fn structure(bytes: &[u8]) -> Vec<Item> {
     tok.push_str(&text);
     tok.finish();
     let mut out = Vec::new();
-    loop {
-        let Some(t) = tok.next_token().unwrap() else {
-            break;
-        };
+    while let Some(t) = tok.next_token().unwrap() {
         let mut switch = None;
         match t {
             Token::StartTag(tag) => {

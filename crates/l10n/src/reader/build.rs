@@ -136,7 +136,7 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                         let t = toks[k];
                         if t.name == name {
                             if t.kind == Kind::Start
-                                && !(t.self_closing && !ctx.rules.is_opaque(name))
+                                && (!t.self_closing || ctx.rules.is_opaque(name))
                             {
                                 depth += 1;
                             } else if t.kind == Kind::End {

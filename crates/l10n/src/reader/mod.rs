@@ -369,7 +369,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     return self.flush_to_end();
                 }
                 Kind::Doctype | Kind::Comment => {
-                    let tok = self.ts.next()?.unwrap_or_else(|| unreachable_tok());
+                    let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
                     self.skel_to(tok.end)?;
                     if kind == Kind::Comment {
                         let note = collapse(tok.text.trim());
@@ -379,7 +379,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     }
                 }
                 Kind::Text if is_ws_text || !translate || tok_start < self.raw_until => {
-                    let tok = self.ts.next()?.unwrap_or_else(|| unreachable_tok());
+                    let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
                     if !is_ws_text {
                         self.notes.clear();
                     }
@@ -387,7 +387,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 }
                 Kind::Text => self.implicit_block()?,
                 Kind::End => {
-                    let tok = self.ts.next()?.unwrap_or_else(|| unreachable_tok());
+                    let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
                     self.skel_to(tok.end)?;
                     if let Some(pos) = self.stack.iter().rposition(|f| f.name == name) {
                         self.stack.truncate(pos);
@@ -408,7 +408,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     } else if translate && tok_start >= self.raw_until {
                         self.implicit_block()?;
                     } else {
-                        let tok = self.ts.next()?.unwrap_or_else(|| unreachable_tok());
+                        let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
                         let (key, path) = self.child_key(&tok);
                         let own = translate_of(&tok, translate);
                         self.emit_tag(&tok, &key, &path, own)?;
@@ -509,16 +509,12 @@ impl<R: Read> Reader<'_, '_, R> {
         let start = self.ts.peek(0)?.map_or(0, |t| t.start);
         let mut open: Vec<String> = Vec::new();
         let mut j = 0usize;
-        loop {
-            let Some(t) = self.ts.peek(j)? else { break };
-            if j >= rules.scan_token_budget
-                || t.end.saturating_sub(start) > rules.scan_byte_budget as u64
-            {
-                if open.is_empty() {
-                    break;
-                }
-            }
-            if j >= rules.scan_token_budget * 4 {
+        while let Some(t) = self.ts.peek(j)? {
+            let over = j >= rules.scan_token_budget
+                || t.end.saturating_sub(start) > rules.scan_byte_budget as u64;
+            // Past the budget, stop at the next point outside inline elements (the
+            // hard cap: four times the budget; unclosed codes become placeholders).
+            if over && open.is_empty() || j >= rules.scan_token_budget * 4 {
                 break;
             }
             match t.kind {

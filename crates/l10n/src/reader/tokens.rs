@@ -165,19 +165,17 @@ impl<R: Read> TokenStream<R> {
     fn after_token(&mut self, tok: &Tok) {
         let foreign_root = matches!(tok.name.as_str(), "svg" | "math");
         match tok.kind {
-            Kind::Start if self.foreign_depth > 0 => {
-                if foreign_root && !tok.self_closing {
-                    self.foreign_depth += 1;
+            Kind::Start if self.foreign_depth > 0 && foreign_root && !tok.self_closing => {
+                self.foreign_depth += 1;
+            }
+            Kind::Start if self.foreign_depth > 0 => {}
+            Kind::End if self.foreign_depth > 0 && foreign_root => {
+                self.foreign_depth -= 1;
+                if self.foreign_depth == 0 {
+                    self.tokenizer.set_cdata_allowed(false);
                 }
             }
-            Kind::End if self.foreign_depth > 0 => {
-                if foreign_root {
-                    self.foreign_depth -= 1;
-                    if self.foreign_depth == 0 {
-                        self.tokenizer.set_cdata_allowed(false);
-                    }
-                }
-            }
+            Kind::End if self.foreign_depth > 0 => {}
             Kind::Start => {
                 let state = match tok.name.as_str() {
                     "title" | "textarea" => Some(State::Rcdata),
