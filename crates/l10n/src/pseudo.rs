@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use tagloom_l10n::pseudo::pseudo_text;
-//! assert_eq!(pseudo_text("Hello", true), "Ĥéļļö·");
+//! assert_eq!(pseudo_text("Hello", true), "Ĥéļļö··");
 //! ```
 
 use crate::block::{Block, Run};
