@@ -35,23 +35,43 @@ pub const XLIFF_NS: &str = "urn:oasis:names:tc:xliff:document:2.0";
 /// Escapes for XML text and attribute values; characters XML 1.0 cannot hold become
 /// `<cp hex>` in text (`in_attr` replaces them with U+FFFD: attributes cannot carry `<cp>`).
 fn xml_escape(s: &str, in_attr: bool, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' if in_attr => out.push_str("&quot;"),
-            '\t' | '\n' | '\r' if in_attr => out.push_str(&format!("&#{};", c as u32)),
-            '\r' => out.push_str("&#13;"),
-            c if !is_xml_char(c) => {
-                if in_attr {
-                    out.push('\u{FFFD}');
-                } else {
-                    out.push_str(&format!("<cp hex=\"{:04X}\"/>", c as u32));
-                }
-            }
-            c => out.push(c),
+    // Fast path: copy runs of bytes that never need escaping (printable ASCII and
+    // UTF-8 sequences that cannot be U+FFFE/U+FFFF, which start with 0xEF).
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let special = b < 0x20 || matches!(b, b'&' | b'<' | b'>' | 0xEF) || (in_attr && b == b'"');
+        if !special {
+            i += 1;
+            continue;
         }
+        out.push_str(&s[start..i]);
+        let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
+        escape_char(c, in_attr, out);
+        i += c.len_utf8();
+        start = i;
+    }
+    out.push_str(&s[start..]);
+}
+
+fn escape_char(c: char, in_attr: bool, out: &mut String) {
+    match c {
+        '&' => out.push_str("&amp;"),
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        '"' if in_attr => out.push_str("&quot;"),
+        '\t' | '\n' | '\r' if in_attr => out.push_str(&format!("&#{};", c as u32)),
+        '\r' => out.push_str("&#13;"),
+        c if !is_xml_char(c) => {
+            if in_attr {
+                out.push('\u{FFFD}');
+            } else {
+                out.push_str(&format!("<cp hex=\"{:04X}\"/>", c as u32));
+            }
+        }
+        c => out.push(c),
     }
 }
 
@@ -496,5 +516,23 @@ impl Translations for XliffTranslations {
 
     fn any_translated(&self) -> bool {
         self.any_translated
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping() {
+        let mut s = String::new();
+        xml_escape("a&<>\"\u{c}\u{FFFF}é\u{EFFF}\r", false, &mut s);
+        assert_eq!(
+            s,
+            "a&amp;&lt;&gt;\"<cp hex=\"000C\"/><cp hex=\"FFFF\"/>é\u{EFFF}&#13;"
+        );
+        s.clear();
+        xml_escape("a\"\n\u{1}", true, &mut s);
+        assert_eq!(s, "a&quot;&#10;\u{FFFD}");
     }
 }
