@@ -95,6 +95,9 @@ pub struct Block {
     pub subs: Vec<Block>,
     /// Positions of the sub-blocks' values inside code data.
     pub sub_refs: Vec<SubRef>,
+    /// Positions of `lang`/`xml:lang` values inside code data (retargeted when the
+    /// block is written translated).
+    pub lang_refs: Vec<SubRef>,
 }
 
 impl Block {
@@ -142,6 +145,12 @@ impl Block {
             put_u32(out, at.start as u32);
             put_u32(out, at.end as u32);
             sub.encode(out);
+        }
+        put_u32(out, self.lang_refs.len() as u32);
+        for at in &self.lang_refs {
+            put_u32(out, at.run as u32);
+            put_u32(out, at.start as u32);
+            put_u32(out, at.end as u32);
         }
     }
 
@@ -199,6 +208,15 @@ impl Block {
             sub_refs.push(SubRef { run, start, end });
             subs.push(Self::decode_from(c)?);
         }
+        let n = c.u32()? as usize;
+        let mut lang_refs = Vec::new();
+        for _ in 0..n {
+            lang_refs.push(SubRef {
+                run: c.u32()? as usize,
+                start: c.u32()? as usize,
+                end: c.u32()? as usize,
+            });
+        }
         Some(Block {
             id,
             kind,
@@ -210,6 +228,7 @@ impl Block {
             original,
             subs,
             sub_refs,
+            lang_refs,
         })
     }
 }
@@ -372,11 +391,17 @@ mod tests {
                 original: b"t".to_vec(),
                 subs: vec![],
                 sub_refs: vec![],
+                lang_refs: vec![],
             }],
             sub_refs: vec![SubRef {
                 run: 1,
                 start: 10,
                 end: 11,
+            }],
+            lang_refs: vec![SubRef {
+                run: 3,
+                start: 0,
+                end: 1,
             }],
         }
     }

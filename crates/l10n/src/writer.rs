@@ -289,7 +289,8 @@ pub fn write_from_skeleton<W: Write>(
                         )));
                     }
                 };
-                write_block(&block, translations, out, &mut report)?;
+                let lang = retarget.map(|t| (options.source_lang.as_str(), t));
+                write_block(&block, translations, out, &mut report, lang)?;
             }
             _ => {} // unknown entry types are inert
         }
@@ -304,6 +305,7 @@ fn write_block<W: Write>(
     translations: &mut dyn Translations,
     out: &mut EncodedOutput<W>,
     report: &mut WriteReport,
+    lang: Option<(&str, &str)>,
 ) -> Result<()> {
     let io = |e| L10nError::io("writing the output", e);
     report.blocks += 1 + block.subs.len();
@@ -351,7 +353,15 @@ fn write_block<W: Write>(
                             | Run::Placeholder { data, .. } => data.as_str(),
                             Run::Text(_) => "",
                         };
-                        rendered.push_str(&splice_subs(block, idx, data, &sub_targets));
+                        let lang = if translated { lang } else { None };
+                        rendered.push_str(&splice_subs(
+                            block,
+                            idx,
+                            data,
+                            &sub_targets,
+                            lang,
+                            report,
+                        ));
                     }
                 }
             }
@@ -373,21 +383,48 @@ fn source_code(source: &[Run], code: &Run) -> Option<usize> {
     })
 }
 
-/// Code data with translated attribute values of sub-blocks spliced in.
-fn splice_subs(block: &Block, run: usize, data: &str, targets: &[Option<String>]) -> String {
+/// Code data with translated attribute values of sub-blocks spliced in, and (for a
+/// translated block) `lang` values naming the source language retargeted.
+fn splice_subs(
+    block: &Block,
+    run: usize,
+    data: &str,
+    targets: &[Option<String>],
+    lang: Option<(&str, &str)>,
+    report: &mut WriteReport,
+) -> String {
+    // (start, end, replacement)
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for ((sub, pos), target) in block.subs.iter().zip(&block.sub_refs).zip(targets) {
+        if let (true, Some(text)) = (pos.run == run, target) {
+            edits.push((pos.start, pos.end, render_attr(text, sub.kind)));
+        }
+    }
+    if let Some((source, target)) = lang {
+        for pos in block.lang_refs.iter().filter(|p| p.run == run) {
+            if data
+                .get(pos.start..pos.end)
+                .is_some_and(|v| names_language(v, source))
+            {
+                edits.push((pos.start, pos.end, target.to_string()));
+                report.lang_retargeted += 1;
+            }
+        }
+    }
+    edits.sort_by_key(|e| e.0);
     let mut out = String::new();
     let mut at = 0;
-    for ((sub, pos), target) in block.subs.iter().zip(&block.sub_refs).zip(targets) {
-        if pos.run != run {
+    for (start, end, replacement) in edits {
+        if start < at
+            || end > data.len()
+            || !data.is_char_boundary(start)
+            || !data.is_char_boundary(end)
+        {
             continue;
         }
-        let Some(text) = target else { continue };
-        if pos.start < at || pos.end > data.len() {
-            continue;
-        }
-        out.push_str(data.get(at..pos.start).unwrap_or(""));
-        out.push_str(&render_attr(text, sub.kind));
-        at = pos.end;
+        out.push_str(&data[at..start]);
+        out.push_str(&replacement);
+        at = end;
     }
     out.push_str(data.get(at..).unwrap_or(""));
     out

@@ -95,9 +95,9 @@ fn check(input: &Path, work: &Path) -> Result<usize, String> {
                 }
                 for ((n, v), (_, w)) in pa.iter().zip(qa) {
                     if n == "lang" || n == "xml:lang" {
-                        // `en` must become `fr`; English variants (`en-GB`) may
-                        // (not inside inline codes, which keep their markup).
-                        if v.eq_ignore_ascii_case("en") || names_language(v, "en") && v != w {
+                        // `en` and its variants (`en-GB`) become `fr`, also inside
+                        // inline codes of translated blocks.
+                        if names_language(v, "en") {
                             if w != "fr" {
                                 return Err(format!("lang {v:?} became {w:?}"));
                             }

@@ -103,6 +103,7 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
     let mut next_id = 1u32;
     let mut subs = Vec::new();
     let mut sub_refs = Vec::new();
+    let mut lang_refs = Vec::new();
     let mut name_counts: Vec<(String, u32)> = Vec::new();
     let mut has_text = false;
     let mut i = i0;
@@ -168,6 +169,17 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                 }
                 next_id += 1;
                 for attr in &tok.attrs {
+                    if attr.has_value
+                        && ctx.rules.is_lang_attr(&attr.name)
+                        && !attr.value.trim().is_empty()
+                    {
+                        lang_refs.push(SubRef {
+                            run: run_index,
+                            start: (attr.value_start - tok.start) as usize,
+                            end: (attr.value_end - tok.start) as usize,
+                        });
+                        continue;
+                    }
                     if !own_translate || !attr.has_value || attr.value.trim().is_empty() {
                         continue;
                     }
@@ -190,6 +202,7 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                         original: win.source(attr.value_start, attr.value_end).to_vec(),
                         subs: Vec::new(),
                         sub_refs: Vec::new(),
+                        lang_refs: Vec::new(),
                     });
                     sub_refs.push(SubRef {
                         run: run_index,
@@ -251,6 +264,7 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
             original: win.source(start, end).to_vec(),
             subs,
             sub_refs,
+            lang_refs,
         },
         start,
         end,

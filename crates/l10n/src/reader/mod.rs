@@ -347,6 +347,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     .to_vec(),
                 subs: Vec::new(),
                 sub_refs: Vec::new(),
+                lang_refs: Vec::new(),
             };
             self.emit_block(block, attr.value_start, attr.value_end)?;
         }
