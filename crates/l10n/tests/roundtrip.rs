@@ -105,10 +105,16 @@ fn html5lib_tree_construction_inputs_round_trip() {
     let input = work.path().join("in.html");
     let mut n = 0;
     let mut failures = Vec::new();
-    let mut files: Vec<PathBuf> = entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "dat"))
-        .collect();
+    // The .dat files, including those of `scripted/`.
+    let mut files: Vec<PathBuf> = Vec::new();
+    for p in entries.map(|e| e.unwrap().path()) {
+        if p.is_dir() {
+            files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            files.push(p);
+        }
+    }
+    files.retain(|p| p.extension().is_some_and(|e| e == "dat"));
     files.sort();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
