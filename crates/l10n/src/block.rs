@@ -1,0 +1,430 @@
+//! Blocks: the translatable units, as runs of text and inline codes.
+//!
+//! A paragraph `<p>Click <a href="/x">here</a><br>now</p>` becomes one block of
+//! content whose runs are `Text("Click ")`, `Open{1, "<a href=\"/x\">"}`,
+//! `Text("here")`, `Close{1, "</a>"}`, `Placeholder{2, "<br>"}`, `Text("now")`.
+//! Codes carry the raw markup (as decoded text) so the writer can put it back and
+//! XLIFF can show it in `<originalData>`. A block also keeps its original source
+//! bytes: a block that comes back unedited is written with exactly those.
+
+/// One piece of a block.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Run {
+    /// Translatable text (whitespace collapsed unless the block preserves it, entities
+    /// decoded).
+    Text(String),
+    /// The start of a paired code (an inline element's start tag).
+    Open {
+        /// Code id, shared with its [`Run::Close`].
+        id: u32,
+        /// The raw start tag.
+        data: String,
+    },
+    /// The end of a paired code.
+    Close {
+        /// Code id, shared with its [`Run::Open`].
+        id: u32,
+        /// The raw end tag.
+        data: String,
+    },
+    /// A standalone code: a void inline element, a comment, a protected subtree.
+    Placeholder {
+        /// Code id.
+        id: u32,
+        /// The raw markup.
+        data: String,
+    },
+}
+
+impl Run {
+    /// The code id, for codes.
+    pub fn code_id(&self) -> Option<u32> {
+        match self {
+            Run::Text(_) => None,
+            Run::Open { id, .. } | Run::Close { id, .. } | Run::Placeholder { id, .. } => Some(*id),
+        }
+    }
+}
+
+/// Where a block sits in the document, which decides how its text is escaped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BlockKind {
+    /// Element content (`<p>…</p>`, `<title>…</title>`).
+    Content,
+    /// An attribute value; `quote` is the original quote byte (`"`/`'`) or 0 when
+    /// the value was unquoted.
+    Attribute {
+        /// The quote character or 0.
+        quote: u8,
+    },
+}
+
+/// Where an attribute sub-block's value sits inside a code's data.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SubRef {
+    /// Index of the run (a code) holding the attribute.
+    pub run: usize,
+    /// Byte range of the value inside the run's data.
+    pub start: usize,
+    /// End of that range.
+    pub end: usize,
+}
+
+/// A translatable unit.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Block {
+    /// Stable id: derived from the element's `id` when it has one, else from its
+    /// structural path; attribute blocks add `:attr`.
+    pub id: String,
+    /// Content or attribute.
+    pub kind: BlockKind,
+    /// The element name.
+    pub element: String,
+    /// The structural path (`html/body/div[2]/p[1]`), for translators.
+    pub path: String,
+    /// Notes: comments right before the block.
+    pub notes: Vec<String>,
+    /// Whitespace is significant (`pre`, `textarea`).
+    pub preserve: bool,
+    /// The source runs.
+    pub runs: Vec<Run>,
+    /// The original source bytes the block replaces.
+    pub original: Vec<u8>,
+    /// Attribute blocks of inline elements inside this block, with where their value
+    /// sits (`subs[i]` is at `sub_refs[i]`).
+    pub subs: Vec<Block>,
+    /// Positions of the sub-blocks' values inside code data.
+    pub sub_refs: Vec<SubRef>,
+    /// Positions of `lang`/`xml:lang` values inside code data (retargeted when the
+    /// block is written translated).
+    pub lang_refs: Vec<SubRef>,
+}
+
+impl Block {
+    /// The text runs concatenated (codes dropped).
+    pub fn plain_text(&self) -> String {
+        let mut out = String::new();
+        for run in &self.runs {
+            if let Run::Text(t) = run {
+                out.push_str(t);
+            }
+        }
+        out
+    }
+
+    /// Serializes the block for the skeleton store.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        put_str(out, &self.id);
+        match self.kind {
+            BlockKind::Content => out.extend_from_slice(&[0, 0]),
+            BlockKind::Attribute { quote } => out.extend_from_slice(&[1, quote]),
+        }
+        put_str(out, &self.element);
+        put_str(out, &self.path);
+        put_u32(out, self.notes.len() as u32);
+        for note in &self.notes {
+            put_str(out, note);
+        }
+        out.push(self.preserve as u8);
+        put_u32(out, self.runs.len() as u32);
+        for run in &self.runs {
+            match run {
+                Run::Text(t) => {
+                    out.push(0);
+                    put_str(out, t);
+                }
+                Run::Open { id, data } => encode_code(out, 1, *id, data),
+                Run::Close { id, data } => encode_code(out, 2, *id, data),
+                Run::Placeholder { id, data } => encode_code(out, 3, *id, data),
+            }
+        }
+        put_bytes(out, &self.original);
+        put_u32(out, self.subs.len() as u32);
+        for (sub, at) in self.subs.iter().zip(&self.sub_refs) {
+            put_u32(out, at.run as u32);
+            put_u32(out, at.start as u32);
+            put_u32(out, at.end as u32);
+            sub.encode(out);
+        }
+        put_u32(out, self.lang_refs.len() as u32);
+        for at in &self.lang_refs {
+            put_u32(out, at.run as u32);
+            put_u32(out, at.start as u32);
+            put_u32(out, at.end as u32);
+        }
+    }
+
+    /// Reads a block written by [`Block::encode`].
+    pub fn decode(data: &[u8]) -> Option<Block> {
+        let mut cursor = Cursor { data, pos: 0 };
+        let block = Self::decode_from(&mut cursor)?;
+        (cursor.pos == data.len()).then_some(block)
+    }
+
+    fn decode_from(c: &mut Cursor<'_>) -> Option<Block> {
+        let id = c.string()?;
+        let kind = match (c.byte()?, c.byte()?) {
+            (0, _) => BlockKind::Content,
+            (1, quote) => BlockKind::Attribute { quote },
+            _ => return None,
+        };
+        let element = c.string()?;
+        let path = c.string()?;
+        let n = c.u32()? as usize;
+        let mut notes = Vec::with_capacity(n.min(64));
+        for _ in 0..n {
+            notes.push(c.string()?);
+        }
+        let preserve = c.byte()? != 0;
+        let n = c.u32()? as usize;
+        let mut runs = Vec::with_capacity(n.min(1024));
+        for _ in 0..n {
+            let run = match c.byte()? {
+                0 => Run::Text(c.string()?),
+                1 => Run::Open {
+                    id: c.u32()?,
+                    data: c.string()?,
+                },
+                2 => Run::Close {
+                    id: c.u32()?,
+                    data: c.string()?,
+                },
+                3 => Run::Placeholder {
+                    id: c.u32()?,
+                    data: c.string()?,
+                },
+                _ => return None,
+            };
+            runs.push(run);
+        }
+        let original = c.bytes()?.to_vec();
+        let n = c.u32()? as usize;
+        let mut subs = Vec::new();
+        let mut sub_refs = Vec::new();
+        for _ in 0..n {
+            let run = c.u32()? as usize;
+            let start = c.u32()? as usize;
+            let end = c.u32()? as usize;
+            sub_refs.push(SubRef { run, start, end });
+            subs.push(Self::decode_from(c)?);
+        }
+        let n = c.u32()? as usize;
+        let mut lang_refs = Vec::new();
+        for _ in 0..n {
+            lang_refs.push(SubRef {
+                run: c.u32()? as usize,
+                start: c.u32()? as usize,
+                end: c.u32()? as usize,
+            });
+        }
+        Some(Block {
+            id,
+            kind,
+            element,
+            path,
+            notes,
+            preserve,
+            runs,
+            original,
+            subs,
+            sub_refs,
+            lang_refs,
+        })
+    }
+}
+
+fn encode_code(out: &mut Vec<u8>, tag: u8, id: u32, data: &str) {
+    out.push(tag);
+    put_u32(out, id);
+    put_str(out, data);
+}
+
+fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_be_bytes());
+}
+
+fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    put_u32(out, b.len() as u32);
+    out.extend_from_slice(b);
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_bytes(out, s.as_bytes());
+}
+
+struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn byte(&mut self) -> Option<u8> {
+        let b = *self.data.get(self.pos)?;
+        self.pos += 1;
+        Some(b)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        let b = self.data.get(self.pos..self.pos + 4)?;
+        self.pos += 4;
+        Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.u32()? as usize;
+        let b = self.data.get(self.pos..self.pos.checked_add(n)?)?;
+        self.pos += n;
+        Some(b)
+    }
+    fn string(&mut self) -> Option<String> {
+        std::str::from_utf8(self.bytes()?).ok().map(str::to_string)
+    }
+}
+
+/// Checks a translation's runs against the source's codes: every source code must
+/// appear exactly once, a pair's close must follow its open, and pairs must nest.
+/// Returns a description of the first problem.
+pub fn check_codes(source: &[Run], target: &[Run]) -> Result<(), String> {
+    use std::collections::HashMap;
+    // id -> (kind: 0 pair, 1 placeholder)
+    let mut expected: HashMap<u32, u8> = HashMap::new();
+    for run in source {
+        match run {
+            Run::Open { id, .. } | Run::Close { id, .. } => {
+                expected.insert(*id, 0);
+            }
+            Run::Placeholder { id, .. } => {
+                expected.insert(*id, 1);
+            }
+            Run::Text(_) => {}
+        }
+    }
+    let mut seen_open: HashMap<u32, bool> = HashMap::new();
+    let mut seen_ph: HashMap<u32, bool> = HashMap::new();
+    let mut stack: Vec<u32> = Vec::new();
+    for run in target {
+        match run {
+            Run::Text(_) => {}
+            Run::Open { id, .. } => {
+                if expected.get(id) != Some(&0) {
+                    return Err(format!("unknown paired code {id}"));
+                }
+                if seen_open.insert(*id, false).is_some() {
+                    return Err(format!("code {id} duplicated"));
+                }
+                stack.push(*id);
+            }
+            Run::Close { id, .. } => {
+                match seen_open.get_mut(id) {
+                    None => return Err(format!("code {id} closed before it is opened")),
+                    Some(true) => return Err(format!("code {id} closed twice")),
+                    Some(closed) => *closed = true,
+                }
+                if stack.last() != Some(id) {
+                    return Err(format!("code {id} closes across another code"));
+                }
+                stack.pop();
+            }
+            Run::Placeholder { id, .. } => {
+                if expected.get(id) != Some(&1) {
+                    return Err(format!("unknown placeholder {id}"));
+                }
+                if seen_ph.insert(*id, true).is_some() {
+                    return Err(format!("placeholder {id} duplicated"));
+                }
+            }
+        }
+    }
+    if let Some(id) = stack.last() {
+        return Err(format!("code {id} is never closed"));
+    }
+    let mut missing: Vec<u32> = expected
+        .iter()
+        .filter(|(id, kind)| match kind {
+            0 => !seen_open.contains_key(id),
+            _ => !seen_ph.contains_key(id),
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    missing.sort_unstable();
+    if let Some(id) = missing.first() {
+        return Err(format!("code {id} is missing"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Block {
+        Block {
+            id: "p-1".into(),
+            kind: BlockKind::Content,
+            element: "p".into(),
+            path: "html/body/p[1]".into(),
+            notes: vec!["note".into()],
+            preserve: false,
+            runs: vec![
+                Run::Text("a ".into()),
+                Run::Open {
+                    id: 1,
+                    data: "<a title=\"t\">".into(),
+                },
+                Run::Text("b".into()),
+                Run::Close {
+                    id: 1,
+                    data: "</a>".into(),
+                },
+                Run::Placeholder {
+                    id: 2,
+                    data: "<br>".into(),
+                },
+            ],
+            original: b"a <a title=\"t\">b</a><br>".to_vec(),
+            subs: vec![Block {
+                id: "p-1/a-1:title".into(),
+                kind: BlockKind::Attribute { quote: b'"' },
+                element: "a".into(),
+                path: String::new(),
+                notes: vec![],
+                preserve: false,
+                runs: vec![Run::Text("t".into())],
+                original: b"t".to_vec(),
+                subs: vec![],
+                sub_refs: vec![],
+                lang_refs: vec![],
+            }],
+            sub_refs: vec![SubRef {
+                run: 1,
+                start: 10,
+                end: 11,
+            }],
+            lang_refs: vec![SubRef {
+                run: 3,
+                start: 0,
+                end: 1,
+            }],
+        }
+    }
+
+    #[test]
+    fn encode_decode() {
+        let b = sample();
+        let mut buf = Vec::new();
+        b.encode(&mut buf);
+        assert_eq!(Block::decode(&buf), Some(b));
+        assert_eq!(Block::decode(&buf[..buf.len() - 1]), None);
+    }
+
+    #[test]
+    fn code_checks() {
+        let src = sample().runs;
+        assert!(check_codes(&src, &src).is_ok());
+        let open = src[1].clone();
+        let close = src[3].clone();
+        let ph = src[4].clone();
+        assert!(check_codes(&src, &[ph.clone(), close.clone(), open.clone()]).is_err());
+        assert!(check_codes(&src, &[open.clone(), close.clone()]).is_err());
+        assert!(check_codes(&src, &[open.clone(), close.clone(), ph.clone(), ph.clone()]).is_err());
+        assert!(check_codes(&src, &[ph, open, close]).is_ok());
+    }
+}

@@ -1,0 +1,107 @@
+//! The errors of this crate: every failure is a value, none panics.
+
+use std::path::PathBuf;
+
+/// Result alias of this crate.
+pub type Result<T, E = L10nError> = std::result::Result<T, E>;
+
+/// Everything that can stop an extraction, a merge or a pseudo-translation.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum L10nError {
+    /// Reading or writing a file failed (including a full disk for the skeleton store
+    /// or the output: nothing partial is left behind).
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done, with the path.
+        context: String,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The tokenizer gave up (a single token larger than its limit).
+    #[error("{path}: {source}")]
+    Tokenizer {
+        /// The input file.
+        path: PathBuf,
+        /// The tokenizer's error.
+        #[source]
+        source: tagloom_html::tokenizer::TokenizerError,
+    },
+    /// An encoding label that names no encoding.
+    #[error("unknown encoding label {0:?}")]
+    UnknownEncoding(String),
+    /// The skeleton store holds an entry that cannot be decoded (a corrupt temp file).
+    #[error("corrupt skeleton store: {0}")]
+    CorruptSkeleton(String),
+    /// An XLIFF file that is not well-formed or not XLIFF 2.x.
+    #[error("{path}: invalid XLIFF: {message}")]
+    Xliff {
+        /// The XLIFF file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// A PO file that cannot be parsed.
+    #[error("{path}:{line}: invalid PO: {message}")]
+    Po {
+        /// The PO file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The translation file names units the document does not have (it belongs to
+    /// another document or another version of it).
+    #[error("{path}: {count} translation unit id(s) do not match the document, first: {first:?}")]
+    IdMismatch {
+        /// The translation file.
+        path: PathBuf,
+        /// How many ids did not match.
+        count: usize,
+        /// The first one.
+        first: String,
+    },
+    /// A rules file that cannot be read or parsed.
+    #[error("{path}: invalid rules: {message}")]
+    Rules {
+        /// The rules file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// Inline-code problems in translations, when [`crate::flow::MergeOptions::strict`] is set.
+    #[error("{count} translation(s) with broken inline codes, first: {first}")]
+    InlineCodes {
+        /// How many units were affected.
+        count: usize,
+        /// The first problem, as text.
+        first: String,
+    },
+    /// Bad usage: a directory where a file was expected, an unknown extension...
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl L10nError {
+    /// An [`L10nError::Io`] with a context message.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        L10nError::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}
+
+/// Adds context to I/O results.
+pub(crate) trait IoContext<T> {
+    /// Maps an I/O error to [`L10nError::Io`] with `context()` as its message.
+    fn ctx<F: FnOnce() -> String>(self, context: F) -> Result<T>;
+}
+
+impl<T> IoContext<T> for std::io::Result<T> {
+    fn ctx<F: FnOnce() -> String>(self, context: F) -> Result<T> {
+        self.map_err(|e| L10nError::io(context(), e))
+    }
+}

@@ -1,0 +1,652 @@
+//! The flow runner: the ONE place that wires reader, skeleton store and writer for a
+//! file ([`run_file_with_reader_writer`], after the seed's `RunFileWithReaderWriter`),
+//! and the entry points every caller uses — the `tagloom l10n` CLI is a thin layer
+//! over [`extract`], [`merge`] and [`pseudo`]. Each takes a file or a directory (then
+//! the output names a directory; files are processed in parallel with a progress bar).
+//!
+//! Outputs are written to a temp file beside the destination and renamed into place
+//! at the end: a failure (bad input, mismatched translation ids, a full disk) leaves
+//! no partial file behind, and the skeleton's temp file is removed on every path.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions, PseudoOptions};
+//!
+//! // tagloom l10n extract site/ --source en --target fr -o xlf/
+//! let report = flow::extract(Path::new("site"), Path::new("xlf"), &ExtractOptions::new("en", Some("fr")))?;
+//! println!("{} files, {} blocks", report.files.len(), report.blocks());
+//! // tagloom l10n merge site/ xlf/ -o site-fr/
+//! let report = flow::merge(Path::new("site"), Path::new("xlf"), Path::new("site-fr"), &MergeOptions::default())?;
+//! report.into_result()?; // per-file failures as an error
+//! // tagloom l10n pseudo page.html --target fr -o page.pseudo.html
+//! flow::pseudo(Path::new("page.html"), Path::new("page.pseudo.html"), &PseudoOptions::default())?;
+//! # Ok::<(), tagloom_l10n::L10nError>(())
+//! ```
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use encoding_rs::Encoding;
+use rayon::prelude::*;
+
+use crate::error::{IoContext, L10nError, Result};
+use crate::po::{PoTranslations, PoWriter};
+use crate::pseudo::PseudoTranslations;
+use crate::reader::{BlockSink, read_document};
+use crate::rules::Rules;
+use crate::skeleton::SkeletonStore;
+use crate::writer::{
+    BlockOnlyFallback, EncodedOutput, Fallback, Issue, ReparseFallback, Translations,
+    WriterOptions, write_from_skeleton,
+};
+use crate::xliff::{XliffTranslations, XliffWriter};
+
+/// The interchange format of translation files.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Format {
+    /// XLIFF 2.1 (`.xlf`, `.xliff`).
+    Xliff,
+    /// gettext PO (`.po`).
+    Po,
+}
+
+impl Format {
+    /// The format a file name implies.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "xlf" | "xliff" => Some(Format::Xliff),
+            "po" | "pot" => Some(Format::Po),
+            _ => None,
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Format::Xliff => "xlf",
+            Format::Po => "po",
+        }
+    }
+}
+
+/// Settings shared by all flows.
+#[derive(Clone, Debug)]
+pub struct Common {
+    /// Element and attribute rules.
+    pub rules: Arc<Rules>,
+    /// Force the input encoding (a WHATWG label); `None`: BOM, `<meta>`, UTF-8 or windows-1252.
+    pub encoding: Option<String>,
+    /// Show a progress bar on directory runs (on standard error).
+    pub progress: bool,
+    /// Where the skeleton's temp file goes (`None`: the system temp dir).
+    pub temp_dir: Option<PathBuf>,
+    /// Cap on the skeleton temp file size (a quota; also how tests simulate a full disk).
+    pub skeleton_limit: Option<u64>,
+}
+
+impl Default for Common {
+    fn default() -> Self {
+        Common {
+            rules: Arc::new(Rules::default()),
+            encoding: None,
+            progress: false,
+            temp_dir: None,
+            skeleton_limit: None,
+        }
+    }
+}
+
+/// `tagloom l10n extract`.
+#[derive(Clone, Debug)]
+pub struct ExtractOptions {
+    /// Source language (`en`).
+    pub source_lang: String,
+    /// Target language (`fr`), written to the file's header.
+    pub target_lang: Option<String>,
+    /// Output format; `None`: from the output's extension (directories: XLIFF).
+    pub format: Option<Format>,
+    /// Shared settings.
+    pub common: Common,
+}
+
+impl ExtractOptions {
+    /// Options with default rules.
+    pub fn new(source_lang: &str, target_lang: Option<&str>) -> Self {
+        ExtractOptions {
+            source_lang: source_lang.into(),
+            target_lang: target_lang.map(Into::into),
+            format: None,
+            common: Common::default(),
+        }
+    }
+}
+
+/// `tagloom l10n merge`.
+#[derive(Clone, Debug, Default)]
+pub struct MergeOptions {
+    /// Source language; `None`: from the translation file (else `en`).
+    pub source_lang: Option<String>,
+    /// Target language; `None`: from the translation file.
+    pub target_lang: Option<String>,
+    /// Fail when a translation's inline codes are broken (default: keep the source
+    /// for that block and report it).
+    pub strict: bool,
+    /// Shared settings.
+    pub common: Common,
+}
+
+/// `tagloom l10n pseudo`.
+#[derive(Clone, Debug)]
+pub struct PseudoOptions {
+    /// Source language (`en`).
+    pub source_lang: String,
+    /// The locale `lang` values naming the source become.
+    pub target_lang: Option<String>,
+    /// Shared settings.
+    pub common: Common,
+}
+
+impl Default for PseudoOptions {
+    fn default() -> Self {
+        PseudoOptions {
+            source_lang: "en".into(),
+            target_lang: None,
+            common: Common::default(),
+        }
+    }
+}
+
+/// What happened to one file.
+#[derive(Clone, Debug, Default)]
+pub struct FileReport {
+    /// The input.
+    pub input: PathBuf,
+    /// The output written.
+    pub output: PathBuf,
+    /// The document's encoding (kept in the output).
+    pub encoding: String,
+    /// Blocks (sub-blocks included).
+    pub blocks: usize,
+    /// Blocks written translated (merge, pseudo).
+    pub translated: usize,
+    /// Language values retargeted.
+    pub lang_retargeted: usize,
+    /// Translations not merged because of broken inline codes.
+    pub issues: Vec<Issue>,
+    /// Whether the input had invalid bytes (kept as they were).
+    pub had_invalid_bytes: bool,
+    /// Input size.
+    pub bytes_in: u64,
+    /// Output size.
+    pub bytes_out: u64,
+    /// The writer mode used: `skeleton` or a fallback's name.
+    pub mode: &'static str,
+}
+
+/// What happened to a file or a directory.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// The files done.
+    pub files: Vec<FileReport>,
+    /// The files that failed (directory runs go on after a failure).
+    pub failures: Vec<(PathBuf, L10nError)>,
+}
+
+impl Report {
+    /// Total blocks.
+    pub fn blocks(&self) -> usize {
+        self.files.iter().map(|f| f.blocks).sum()
+    }
+    /// Total translated blocks.
+    pub fn translated(&self) -> usize {
+        self.files.iter().map(|f| f.translated).sum()
+    }
+    /// All inline-code issues, with their file.
+    pub fn issues(&self) -> impl Iterator<Item = (&Path, &Issue)> {
+        self.files
+            .iter()
+            .flat_map(|f| f.issues.iter().map(move |i| (f.input.as_path(), i)))
+    }
+    /// `Err` with the first failure, if any.
+    pub fn into_result(mut self) -> Result<Report> {
+        if self.failures.is_empty() {
+            return Ok(self);
+        }
+        let (path, err) = self.failures.remove(0);
+        Err(L10nError::Usage(format!(
+            "{} file(s) failed; first: {}: {err}",
+            self.failures.len() + 1,
+            path.display()
+        )))
+    }
+}
+
+/// What a file run does with the reader's output.
+pub enum Job<'a> {
+    /// Blocks to an interchange file.
+    Extract {
+        /// Format.
+        format: Format,
+        /// Source language.
+        source_lang: &'a str,
+        /// Target language.
+        target_lang: Option<&'a str>,
+    },
+    /// Skeleton + writer: the translated document.
+    Write {
+        /// Where translations come from.
+        translations: &'a mut dyn Translations,
+        /// Writer settings.
+        options: WriterOptions,
+        /// Fail on inline-code issues.
+        strict: bool,
+    },
+}
+
+fn forced_encoding(common: &Common) -> Result<Option<&'static Encoding>> {
+    match &common.encoding {
+        None => Ok(None),
+        Some(label) => Encoding::for_label(label.as_bytes())
+            .map(Some)
+            .ok_or_else(|| L10nError::UnknownEncoding(label.clone())),
+    }
+}
+
+/// A temp file beside `output`, renamed onto it by [`persist`].
+fn temp_output(output: &Path) -> Result<tempfile::NamedTempFile> {
+    let dir = match output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).ctx(|| format!("creating {}", dir.display()))?;
+    tempfile::Builder::new()
+        .prefix(".tagloom-out-")
+        .tempfile_in(&dir)
+        .ctx(|| format!("creating a temp file in {}", dir.display()))
+}
+
+fn persist(temp: tempfile::NamedTempFile, output: &Path) -> Result<()> {
+    temp.persist(output)
+        .map_err(|e| L10nError::io(format!("renaming onto {}", output.display()), e.error))?;
+    Ok(())
+}
+
+/// THE wiring point: reads `input` once and, depending on `job`, streams its blocks
+/// to an interchange file or writes the skeleton and replays it through the writer
+/// into `output`. Every flow (file or directory, extract, merge, pseudo) comes here.
+pub fn run_file_with_reader_writer(
+    input: &Path,
+    output: &Path,
+    job: Job<'_>,
+    common: &Common,
+) -> Result<FileReport> {
+    let forced = forced_encoding(common)?;
+    let open = || -> Result<BufReader<File>> {
+        let f = File::open(input).ctx(|| format!("opening {}", input.display()))?;
+        Ok(BufReader::with_capacity(64 * 1024, f))
+    };
+    let mut report = FileReport {
+        input: input.to_path_buf(),
+        output: output.to_path_buf(),
+        ..FileReport::default()
+    };
+    let temp = temp_output(output)?;
+    let out_file = temp
+        .as_file()
+        .try_clone()
+        .ctx(|| format!("opening {}", temp.path().display()))?;
+    let out = BufWriter::with_capacity(64 * 1024, out_file);
+    let original = input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let io_out = |e| L10nError::io(format!("writing {}", output.display()), e);
+    match job {
+        Job::Extract {
+            format,
+            source_lang,
+            target_lang,
+        } => {
+            let (read, out) = match format {
+                Format::Xliff => {
+                    let mut sink = XliffWriter::new(out, source_lang, target_lang, &original)
+                        .map_err(io_out)?;
+                    let read = read_document(
+                        open()?,
+                        input,
+                        &common.rules,
+                        forced,
+                        None,
+                        Some(&mut sink as &mut dyn BlockSink),
+                    )?;
+                    (read, sink.finish().map_err(io_out)?)
+                }
+                Format::Po => {
+                    let mut sink =
+                        PoWriter::new(out, source_lang, target_lang, &original).map_err(io_out)?;
+                    let read = read_document(
+                        open()?,
+                        input,
+                        &common.rules,
+                        forced,
+                        None,
+                        Some(&mut sink as &mut dyn BlockSink),
+                    )?;
+                    (read, sink.finish().map_err(io_out)?)
+                }
+            };
+            drop(out);
+            report.encoding = read.encoding.name().into();
+            report.blocks = read.blocks;
+            report.had_invalid_bytes = read.had_invalid_bytes;
+            report.bytes_in = read.bytes;
+            report.mode = "extract";
+        }
+        Job::Write {
+            translations,
+            options,
+            strict,
+        } => {
+            let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+            match SkeletonStore::new_in(&dir) {
+                Ok(store) => {
+                    let mut store = store.with_limit(common.skeleton_limit);
+                    // On error, dropping `store` removes its temp file.
+                    let read = read_document(
+                        open()?,
+                        input,
+                        &common.rules,
+                        forced,
+                        Some(&mut store),
+                        None,
+                    )?;
+                    store.flush()?;
+                    let mut enc = EncodedOutput::new(out, read.encoding);
+                    let written =
+                        write_from_skeleton(&mut store, translations, &mut enc, &options)?;
+                    enc.into_inner().map_err(io_out)?;
+                    store.close()?;
+                    report.encoding = read.encoding.name().into();
+                    report.blocks = read.blocks;
+                    report.had_invalid_bytes = read.had_invalid_bytes;
+                    report.bytes_in = read.bytes;
+                    report.translated = written.translated;
+                    report.lang_retargeted = written.lang_retargeted;
+                    report.issues = written.issues;
+                    report.bytes_out = written.bytes_written;
+                    report.mode = "skeleton";
+                }
+                Err(_) => {
+                    // No skeleton store: the fallback chain of the seed.
+                    let mut out = out;
+                    let written = match ReparseFallback.write(input, translations, &mut out) {
+                        Ok(w) => {
+                            report.mode = "reparse";
+                            w
+                        }
+                        Err(_) => {
+                            report.mode = "block-only";
+                            BlockOnlyFallback {
+                                rules: &common.rules,
+                            }
+                            .write(input, translations, &mut out)?
+                        }
+                    };
+                    out.flush().map_err(io_out)?;
+                    report.blocks = written.blocks;
+                    report.translated = written.translated;
+                }
+            }
+            if strict && !report.issues.is_empty() {
+                return Err(L10nError::InlineCodes {
+                    count: report.issues.len(),
+                    first: format!("{}: {}", report.issues[0].id, report.issues[0].message),
+                });
+            }
+        }
+    }
+    persist(temp, output)?;
+    if report.bytes_out == 0 {
+        report.bytes_out = std::fs::metadata(output).map(|m| m.len()).unwrap_or(0);
+    }
+    Ok(report)
+}
+
+/// The HTML files under `dir`, sorted, as paths relative to it.
+pub fn html_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut todo = vec![PathBuf::new()];
+    while let Some(rel) = todo.pop() {
+        let full = dir.join(&rel);
+        for entry in std::fs::read_dir(&full).ctx(|| format!("listing {}", full.display()))? {
+            let entry = entry.ctx(|| format!("listing {}", full.display()))?;
+            let name = rel.join(entry.file_name());
+            let ft = entry
+                .file_type()
+                .ctx(|| format!("reading {}", name.display()))?;
+            if ft.is_dir() {
+                todo.push(name);
+            } else if is_html(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn is_html(path: &Path) -> bool {
+    matches!(
+        path.extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
+        Some("html" | "htm" | "xhtml" | "phtml" | "shtml")
+    )
+}
+
+fn with_ext(rel: &Path, ext: &str) -> PathBuf {
+    let mut s = rel.as_os_str().to_owned();
+    s.push(".");
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+/// Runs `one` over every HTML file of `input` (a directory) in parallel.
+fn run_dir<F>(input: &Path, common: &Common, one: F) -> Result<Report>
+where
+    F: Fn(&Path, &Path) -> Result<FileReport> + Sync,
+{
+    let files = html_files(input)?;
+    let bar = if common.progress {
+        indicatif::ProgressBar::new(files.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let results: Vec<(PathBuf, Result<FileReport>)> = files
+        .par_iter()
+        .map(|rel| {
+            let r = one(&input.join(rel), rel);
+            bar.inc(1);
+            (input.join(rel), r)
+        })
+        .collect();
+    bar.finish_and_clear();
+    let mut report = Report::default();
+    for (path, r) in results {
+        match r {
+            Ok(f) => report.files.push(f),
+            Err(e) => report.failures.push((path, e)),
+        }
+    }
+    Ok(report)
+}
+
+/// Extracts `input` (a file or a directory) to `output` (an `.xlf`/`.po` file, or a
+/// directory receiving `<relative path>.xlf`/`.po` per page).
+pub fn extract(input: &Path, output: &Path, options: &ExtractOptions) -> Result<Report> {
+    let one = |inp: &Path, out: &Path, format: Format| {
+        run_file_with_reader_writer(
+            inp,
+            out,
+            Job::Extract {
+                format,
+                source_lang: &options.source_lang,
+                target_lang: options.target_lang.as_deref(),
+            },
+            &options.common,
+        )
+    };
+    if input.is_dir() {
+        let format = options.format.unwrap_or(Format::Xliff);
+        return run_dir(input, &options.common, |inp, rel| {
+            one(inp, &output.join(with_ext(rel, format.extension())), format)
+        });
+    }
+    let format = options
+        .format
+        .or_else(|| Format::from_path(output))
+        .ok_or_else(|| {
+            L10nError::Usage(format!("{}: use a .xlf or .po output", output.display()))
+        })?;
+    Ok(Report {
+        files: vec![one(input, output, format)?],
+        failures: vec![],
+    })
+}
+
+fn merge_file(
+    input: &Path,
+    translated: &Path,
+    output: &Path,
+    options: &MergeOptions,
+) -> Result<FileReport> {
+    let format = Format::from_path(translated).ok_or_else(|| {
+        L10nError::Usage(format!(
+            "{}: expected a .xlf or .po file",
+            translated.display()
+        ))
+    })?;
+    let (mut xliff, mut po);
+    let (translations, src, trg): (&mut dyn Translations, Option<String>, Option<String>) =
+        match format {
+            Format::Xliff => {
+                xliff = XliffTranslations::open(translated)?;
+                let h = xliff.header().cloned().unwrap_or_default();
+                (
+                    &mut xliff,
+                    Some(h.source_lang).filter(|s| !s.is_empty()),
+                    h.target_lang,
+                )
+            }
+            Format::Po => {
+                po = PoTranslations::open(translated)?;
+                let (s, t) = (po.source_language.clone(), po.language.clone());
+                (&mut po, s, t)
+            }
+        };
+    let options_w = WriterOptions {
+        source_lang: options
+            .source_lang
+            .clone()
+            .or(src)
+            .unwrap_or_else(|| "en".into()),
+        target_lang: options.target_lang.clone().or(trg),
+    };
+    run_file_with_reader_writer(
+        input,
+        output,
+        Job::Write {
+            translations,
+            options: options_w,
+            strict: options.strict,
+        },
+        &options.common,
+    )
+}
+
+/// Merges translations into `input`: `translated` is the `.xlf`/`.po` file (for a
+/// directory: a directory holding `<relative path>.xlf` or `.po` per page) and
+/// `output` the translated page (or directory).
+pub fn merge(
+    input: &Path,
+    translated: &Path,
+    output: &Path,
+    options: &MergeOptions,
+) -> Result<Report> {
+    if input.is_dir() {
+        return run_dir(input, &options.common, |inp, rel| {
+            let xlf = translated.join(with_ext(rel, "xlf"));
+            let t = if xlf.exists() {
+                xlf
+            } else {
+                translated.join(with_ext(rel, "po"))
+            };
+            merge_file(inp, &t, &output.join(rel), options)
+        });
+    }
+    Ok(Report {
+        files: vec![merge_file(input, translated, output, options)?],
+        failures: vec![],
+    })
+}
+
+/// Pseudo-translates `input` (a file or a directory) into `output`.
+pub fn pseudo(input: &Path, output: &Path, options: &PseudoOptions) -> Result<Report> {
+    let one = |inp: &Path, out: &Path| {
+        let mut t = PseudoTranslations;
+        run_file_with_reader_writer(
+            inp,
+            out,
+            Job::Write {
+                translations: &mut t,
+                options: WriterOptions {
+                    source_lang: options.source_lang.clone(),
+                    target_lang: options.target_lang.clone(),
+                },
+                strict: false,
+            },
+            &options.common,
+        )
+    };
+    if input.is_dir() {
+        return run_dir(input, &options.common, |inp, rel| {
+            one(inp, &output.join(rel))
+        });
+    }
+    Ok(Report {
+        files: vec![one(input, output)?],
+        failures: vec![],
+    })
+}
+
+/// Merges into any writer instead of a file (the output is NOT protected by a temp
+/// file: the caller owns it). Used by tests to inject failing writers.
+pub fn merge_to_writer(
+    input: &Path,
+    translations: &mut dyn Translations,
+    out: &mut dyn Write,
+    options: &WriterOptions,
+    common: &Common,
+) -> Result<crate::writer::WriteReport> {
+    let forced = forced_encoding(common)?;
+    let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+    let mut store = SkeletonStore::new_in(&dir)?.with_limit(common.skeleton_limit);
+    let f = File::open(input).ctx(|| format!("opening {}", input.display()))?;
+    let read = read_document(
+        BufReader::new(f),
+        input,
+        &common.rules,
+        forced,
+        Some(&mut store),
+        None,
+    )?;
+    store.flush()?;
+    let mut enc = EncodedOutput::new(out, read.encoding);
+    let report = write_from_skeleton(&mut store, translations, &mut enc, options)?;
+    enc.into_inner()
+        .map_err(|e| L10nError::io("writing the output", e))?;
+    store.close()?;
+    Ok(report)
+}

@@ -1,0 +1,482 @@
+//! PO (gettext) export and import.
+//!
+//! One entry per block: `msgctxt` is the block id (unique, so identical texts stay
+//! separate entries), `#:` the structural path, `#.` the notes and the raw markup of
+//! each inline code. Codes appear in `msgid` as numbered markers — `<1>…</1>` for a
+//! paired code, `<2/>` for a standalone one — which the translator keeps in place:
+//!
+//! ```text
+//! #. code 1: <a href="/x">
+//! #: html/body/p[2]
+//! msgctxt "p-2"
+//! msgid "Click <1>here</1>"
+//! msgstr "Cliquez <1>ici</1>"
+//! ```
+//!
+//! A marker only counts when the block has a code of that number and kind, so text
+//! such as `a <1> b` in a block without code 1 stays text.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use crate::block::{Block, Run};
+use crate::error::{L10nError, Result};
+use crate::reader::BlockSink;
+use crate::writer::Translations;
+
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn unquote(s: &str) -> Option<String> {
+    let inner = s.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'r' => out.push('\r'),
+                '"' => out.push('"'),
+                '\\' => out.push('\\'),
+                other => {
+                    out.push('\\');
+                    out.push(other);
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// Runs as PO text with markers.
+pub fn runs_to_text(runs: &[Run]) -> String {
+    let mut s = String::new();
+    for run in runs {
+        match run {
+            Run::Text(t) => s.push_str(t),
+            Run::Open { id, .. } => s.push_str(&format!("<{id}>")),
+            Run::Close { id, .. } => s.push_str(&format!("</{id}>")),
+            Run::Placeholder { id, .. } => s.push_str(&format!("<{id}/>")),
+        }
+    }
+    s
+}
+
+/// Parses PO text with markers into runs, recognizing only the codes of `source`.
+pub fn text_to_runs(text: &str, source: &[Run]) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut lit = String::new();
+    let mut rest = text;
+    while let Some(pos) = rest.find('<') {
+        lit.push_str(&rest[..pos]);
+        let after = &rest[pos + 1..];
+        let (close, body) = match after.strip_prefix('/') {
+            Some(b) => (true, b),
+            None => (false, after),
+        };
+        let digits = body.chars().take_while(char::is_ascii_digit).count();
+        let tail = &body[digits..];
+        let (ph, end) = if !close && tail.starts_with("/>") {
+            (true, 2)
+        } else if tail.starts_with('>') {
+            (false, 1)
+        } else {
+            (false, 0)
+        };
+        let id: Option<u32> = body[..digits].parse().ok();
+        let run = match (id, end) {
+            (Some(id), e) if e > 0 => {
+                let r = if ph {
+                    Run::Placeholder {
+                        id,
+                        data: String::new(),
+                    }
+                } else if close {
+                    Run::Close {
+                        id,
+                        data: String::new(),
+                    }
+                } else {
+                    Run::Open {
+                        id,
+                        data: String::new(),
+                    }
+                };
+                let known = source.iter().any(|s| {
+                    std::mem::discriminant(s) == std::mem::discriminant(&r)
+                        && s.code_id() == Some(id)
+                });
+                known.then_some(r)
+            }
+            _ => None,
+        };
+        match run {
+            Some(r) => {
+                if !lit.is_empty() {
+                    runs.push(Run::Text(std::mem::take(&mut lit)));
+                }
+                runs.push(r);
+                let consumed = 1 + usize::from(close) + digits + end;
+                rest = &rest[pos + consumed..];
+            }
+            None => {
+                lit.push('<');
+                rest = &rest[pos + 1..];
+            }
+        }
+    }
+    lit.push_str(rest);
+    if !lit.is_empty() {
+        runs.push(Run::Text(lit));
+    }
+    runs
+}
+
+/// Streams blocks into a PO file.
+pub struct PoWriter<W: Write> {
+    out: W,
+    entries: usize,
+}
+
+impl<W: Write> PoWriter<W> {
+    /// Writes the header entry.
+    pub fn new(
+        mut out: W,
+        source_lang: &str,
+        target_lang: Option<&str>,
+        original: &str,
+    ) -> std::io::Result<Self> {
+        let mut head = String::new();
+        head.push_str(&format!("# Translations of {original}\n"));
+        head.push_str("msgid \"\"\nmsgstr \"\"\n");
+        head.push_str("\"MIME-Version: 1.0\\n\"\n");
+        head.push_str("\"Content-Type: text/plain; charset=UTF-8\\n\"\n");
+        head.push_str("\"Content-Transfer-Encoding: 8bit\\n\"\n");
+        head.push_str(&format!(
+            "{}\n",
+            quote(&format!("Language: {}\n", target_lang.unwrap_or("")))
+        ));
+        head.push_str(&format!(
+            "{}\n",
+            quote(&format!("X-Source-Language: {source_lang}\n"))
+        ));
+        head.push_str(&format!(
+            "{}\n",
+            quote(&format!("X-Original: {original}\n"))
+        ));
+        out.write_all(head.as_bytes())?;
+        Ok(PoWriter { out, entries: 0 })
+    }
+
+    fn entry(&mut self, block: &Block) -> std::io::Result<()> {
+        let mut s = String::from("\n");
+        for note in &block.notes {
+            for line in note.lines() {
+                s.push_str(&format!("#. {line}\n"));
+            }
+        }
+        for run in &block.runs {
+            if let Run::Open { id, data } | Run::Placeholder { id, data } = run {
+                let data = data.replace('\n', " ");
+                s.push_str(&format!("#. code {id}: {data}\n"));
+            }
+        }
+        s.push_str(&format!("#: {}\n", block.path.replace(' ', "_")));
+        s.push_str(&format!("msgctxt {}\n", quote(&block.id)));
+        s.push_str(&format!("msgid {}\n", quote(&runs_to_text(&block.runs))));
+        s.push_str("msgstr \"\"\n");
+        self.entries += 1;
+        self.out.write_all(s.as_bytes())
+    }
+
+    /// Entries written.
+    pub fn entries(&self) -> usize {
+        self.entries
+    }
+
+    /// Flushes and returns the writer.
+    pub fn finish(mut self) -> std::io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+impl<W: Write> BlockSink for PoWriter<W> {
+    fn block(&mut self, block: &Block) -> Result<()> {
+        let mut r = self.entry(block);
+        for sub in &block.subs {
+            if r.is_ok() {
+                r = self.entry(sub);
+            }
+        }
+        r.map_err(|e| L10nError::io("writing PO", e))
+    }
+}
+
+/// One PO entry: context, msgid, msgstr.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PoEntry {
+    /// `msgctxt`.
+    pub context: Option<String>,
+    /// `msgid`.
+    pub id: String,
+    /// `msgstr` (or `msgstr[0]`).
+    pub target: String,
+}
+
+/// A streaming PO reader.
+pub struct PoReader {
+    lines: std::io::Lines<BufReader<File>>,
+    path: PathBuf,
+    line: usize,
+    peeked: Option<String>,
+}
+
+impl PoReader {
+    /// Opens `path`.
+    pub fn open(path: &Path) -> Result<Self> {
+        let file = File::open(path)
+            .map_err(|e| L10nError::io(format!("opening {}", path.display()), e))?;
+        Ok(PoReader {
+            lines: BufReader::new(file).lines(),
+            path: path.to_path_buf(),
+            line: 0,
+            peeked: None,
+        })
+    }
+
+    fn err(&self, message: impl Into<String>) -> L10nError {
+        L10nError::Po {
+            path: self.path.clone(),
+            line: self.line,
+            message: message.into(),
+        }
+    }
+
+    fn next_line(&mut self) -> Result<Option<String>> {
+        if let Some(l) = self.peeked.take() {
+            return Ok(Some(l));
+        }
+        match self.lines.next() {
+            None => Ok(None),
+            Some(Ok(l)) => {
+                self.line += 1;
+                Ok(Some(l))
+            }
+            Some(Err(e)) => Err(self.err(e.to_string())),
+        }
+    }
+
+    /// The next entry (the header entry included); `None` at the end.
+    pub fn next_entry(&mut self) -> Result<Option<PoEntry>> {
+        let mut entry = PoEntry::default();
+        let mut field: Option<u8> = None; // 0 ctx, 1 id, 2 str, 3 ignored
+        let mut seen_id = false;
+        while let Some(line) = self.next_line()? {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                if seen_id && field == Some(2) {
+                    return Ok(Some(entry));
+                }
+                continue;
+            }
+            let (kw, rest) = if t.starts_with('"') {
+                ("", t)
+            } else {
+                t.split_once(char::is_whitespace).unwrap_or((t, ""))
+            };
+            if matches!(kw, "msgctxt" | "msgid") && seen_id && matches!(field, Some(2) | Some(3)) {
+                self.peeked = Some(line);
+                self.line -= 1;
+                return Ok(Some(entry));
+            }
+            let value = unquote(rest).ok_or_else(|| self.err(format!("bad string {rest:?}")))?;
+            match kw {
+                "" => match field {
+                    Some(0) => entry
+                        .context
+                        .get_or_insert_with(String::new)
+                        .push_str(&value),
+                    Some(1) => entry.id.push_str(&value),
+                    Some(2) => entry.target.push_str(&value),
+                    Some(_) => {}
+                    None => return Err(self.err("string outside an entry")),
+                },
+                "msgctxt" => {
+                    entry.context = Some(value);
+                    field = Some(0);
+                }
+                "msgid" => {
+                    entry.id = value;
+                    seen_id = true;
+                    field = Some(1);
+                }
+                "msgid_plural" => field = Some(3),
+                "msgstr" | "msgstr[0]" => {
+                    entry.target = value;
+                    field = Some(2);
+                }
+                k if k.starts_with("msgstr[") => field = Some(3),
+                other => return Err(self.err(format!("unknown keyword {other:?}"))),
+            }
+        }
+        if seen_id {
+            Ok(Some(entry))
+        } else if field.is_some() {
+            Err(self.err("entry without msgid"))
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+/// Translations read from a PO file, streaming, matched to blocks by `msgctxt`.
+pub struct PoTranslations {
+    reader: PoReader,
+    pending: HashMap<String, String>,
+    done: bool,
+    any_translated: bool,
+    /// `Language:` of the header.
+    pub language: Option<String>,
+    /// `X-Source-Language:` of the header.
+    pub source_language: Option<String>,
+}
+
+impl PoTranslations {
+    /// Opens `path` (a first pass checks it and reads the header).
+    pub fn open(path: &Path) -> Result<Self> {
+        let mut scan = PoReader::open(path)?;
+        let mut any = false;
+        let mut language = None;
+        let mut source_language = None;
+        while let Some(e) = scan.next_entry()? {
+            if e.id.is_empty() && e.context.is_none() {
+                let field = |name: &str| {
+                    e.target
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name))
+                        .map(|l| l.trim().to_string())
+                        .filter(|l| !l.is_empty())
+                };
+                language = field("Language:");
+                source_language = field("X-Source-Language:");
+            } else {
+                any |= !e.target.is_empty();
+            }
+        }
+        Ok(PoTranslations {
+            reader: PoReader::open(path)?,
+            pending: HashMap::new(),
+            done: false,
+            any_translated: any,
+            language,
+            source_language,
+        })
+    }
+
+    fn take(&mut self, id: &str) -> Result<Option<String>> {
+        if let Some(t) = self.pending.remove(id) {
+            return Ok(Some(t));
+        }
+        while !self.done {
+            match self.reader.next_entry()? {
+                Some(e) if e.id.is_empty() && e.context.is_none() => {}
+                Some(e) => {
+                    let ctx = e.context.unwrap_or_default();
+                    if ctx == id {
+                        return Ok(Some(e.target));
+                    }
+                    self.pending.insert(ctx, e.target);
+                }
+                None => self.done = true,
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl Translations for PoTranslations {
+    fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
+        Ok(self
+            .take(&block.id)?
+            .filter(|t| !t.is_empty())
+            .map(|t| text_to_runs(&t, &block.runs)))
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        while !self.done {
+            match self.reader.next_entry()? {
+                Some(e) if e.id.is_empty() && e.context.is_none() => {}
+                Some(e) => {
+                    self.pending.insert(e.context.unwrap_or_default(), e.target);
+                }
+                None => self.done = true,
+            }
+        }
+        if !self.pending.is_empty() {
+            let mut ids: Vec<&String> = self.pending.keys().collect();
+            ids.sort();
+            return Err(L10nError::IdMismatch {
+                path: self.reader.path.clone(),
+                count: ids.len(),
+                first: ids[0].clone(),
+            });
+        }
+        Ok(())
+    }
+
+    fn any_translated(&self) -> bool {
+        self.any_translated
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_round_trip() {
+        let src = vec![
+            Run::Text("a ".into()),
+            Run::Open {
+                id: 1,
+                data: "<b>".into(),
+            },
+            Run::Text("b".into()),
+            Run::Close {
+                id: 1,
+                data: "</b>".into(),
+            },
+            Run::Placeholder {
+                id: 2,
+                data: "<br>".into(),
+            },
+            Run::Text(" <3> x<y".into()),
+        ];
+        let text = runs_to_text(&src);
+        assert_eq!(text, "a <1>b</1><2/> <3> x<y");
+        let back = text_to_runs(&text, &src);
+        assert_eq!(runs_to_text(&back), text);
+        assert_eq!(back.len(), 6);
+        assert_eq!(unquote(&quote("a\"\\\n")).unwrap(), "a\"\\\n");
+    }
+}

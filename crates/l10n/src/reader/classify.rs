@@ -1,0 +1,92 @@
+//! Container or leaf: the bounded forward scan of the seed.
+//!
+//! After a block element's start tag the reader looks ahead through the buffered
+//! tokens: a block-level start tag among the *direct* children (inline subtrees are
+//! skipped by depth) makes the element a container; reaching its end tag (or an
+//! implied end: `<p>…<div>`, `<li>…<li>`, `</ul>` after `<li>`) first makes it a leaf.
+//! The scan is bounded by the rules' token and byte budgets; past them the element is
+//! treated as a container, so a huge element never has to be held in memory.
+
+use std::io::Read;
+
+use super::tokens::{Kind, TokenStream};
+use crate::error::Result;
+use crate::rules::Rules;
+
+/// The scan's verdict.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Class {
+    /// Has block children (or is too large to tell).
+    Container,
+    /// Inline content only: the next `len` tokens; `end_tag` when token `len` is the
+    /// element's own end tag.
+    Leaf { len: usize, end_tag: bool },
+}
+
+/// Classifies the element `name` whose start tag was just consumed; `start` is the
+/// decoded offset after it.
+pub(crate) fn classify<R: Read>(
+    ts: &mut TokenStream<R>,
+    rules: &Rules,
+    name: &str,
+    start: u64,
+) -> Result<Class> {
+    let mut open: Vec<String> = Vec::new();
+    let mut j = 0usize;
+    loop {
+        if j > rules.scan_token_budget {
+            return Ok(Class::Container);
+        }
+        let Some(tok) = ts.peek(j)? else {
+            return Ok(Class::Leaf {
+                len: j,
+                end_tag: false,
+            });
+        };
+        if tok.end.saturating_sub(start) > rules.scan_byte_budget as u64 {
+            return Ok(Class::Container);
+        }
+        match tok.kind {
+            Kind::Eof => {
+                return Ok(Class::Leaf {
+                    len: j,
+                    end_tag: false,
+                });
+            }
+            Kind::Start => {
+                let n = tok.name.as_str();
+                if open.is_empty() && rules.is_block(n) {
+                    if rules.implies_end(name, n) {
+                        return Ok(Class::Leaf {
+                            len: j,
+                            end_tag: false,
+                        });
+                    }
+                    return Ok(Class::Container);
+                }
+                if !(rules.is_void(n) || tok.self_closing && !rules.is_opaque(n)) {
+                    open.push(n.to_string());
+                }
+            }
+            Kind::End => {
+                let n = tok.name.as_str();
+                if let Some(pos) = open.iter().rposition(|o| o == n) {
+                    open.truncate(pos);
+                } else if n == name {
+                    return Ok(Class::Leaf {
+                        len: j,
+                        end_tag: true,
+                    });
+                } else if rules.is_block(n) {
+                    // An ancestor's end tag closes this element implicitly.
+                    return Ok(Class::Leaf {
+                        len: j,
+                        end_tag: false,
+                    });
+                }
+            }
+            Kind::Text | Kind::Comment | Kind::Doctype => {}
+        }
+        j += 1;
+    }
+}

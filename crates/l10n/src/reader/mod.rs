@@ -1,0 +1,602 @@
+//! The one-pass HTML reader: tokens in, skeleton entries and blocks out. No DOM.
+//!
+//! The reader walks the token stream once, keeping a small stack of open block
+//! elements (for structural paths and `translate` inheritance). Every byte of the
+//! source goes to the skeleton store exactly once — as Text, as the original bytes of
+//! a block behind a Ref, or as a Lang value — so the skeleton tiles the input and an
+//! untranslated replay is byte-identical.
+//!
+//! * A block element's start tag triggers the [forward scan](classify): a container
+//!   has its tags written to the skeleton and its children read recursively; a leaf's
+//!   content becomes one block ([`build`]).
+//! * Text or inline elements directly inside a container form an implicit block (the
+//!   run up to the next block-level tag).
+//! * Opaque elements (`script`, `style`, `svg`…) go to the skeleton whole.
+//! * Translatable attributes are split at their value boundaries: Text, then Ref (an
+//!   attribute block), then Text; language attributes likewise with a Lang entry.
+//!
+//! Memory: the source window (one chunk), the lookahead of one scan (bounded by the
+//! rules' budgets), one block at a time. Nothing holds the document.
+
+mod build;
+mod classify;
+pub(crate) mod input;
+mod tokens;
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::Path;
+
+use encoding_rs::{Encoding, UTF_8};
+
+use crate::block::{Block, BlockKind, Run};
+use crate::error::{IoContext, Result};
+use crate::rules::Rules;
+use crate::skeleton::{EntryType, SkeletonStore};
+use build::{BuildCtx, build, collapse, is_ws, quote_before, translate_of};
+use classify::{Class, classify};
+use input::{CHUNK, SourceWindow};
+use tokens::{Kind, Tok, TokenStream};
+
+/// Receives the blocks, in document order (parents before their sub-blocks).
+pub trait BlockSink {
+    /// One block.
+    fn block(&mut self, block: &Block) -> Result<()>;
+}
+
+impl<F: FnMut(&Block) -> Result<()>> BlockSink for F {
+    fn block(&mut self, block: &Block) -> Result<()> {
+        self(block)
+    }
+}
+
+/// What the reader found out.
+#[derive(Clone, Debug)]
+pub struct ReadReport {
+    /// The encoding the document was decoded with (the output keeps it).
+    pub encoding: &'static Encoding,
+    /// Blocks emitted (sub-blocks included).
+    pub blocks: usize,
+    /// Whether some bytes were invalid in that encoding (they are kept as they are).
+    pub had_invalid_bytes: bool,
+    /// Source size in bytes.
+    pub bytes: u64,
+}
+
+/// Picks the encoding: a BOM, then `forced`, then the `<meta>` pre-scan; with none of
+/// these, UTF-8 when the first bytes are valid UTF-8, else windows-1252.
+pub fn detect_encoding(
+    prefix: &[u8],
+    forced: Option<&'static Encoding>,
+) -> (&'static Encoding, usize) {
+    let sniffed = tagloom_html::decoder::sniff(prefix, forced);
+    match sniffed.source {
+        tagloom_html::decoder::EncodingSource::Default => {
+            let valid = match std::str::from_utf8(prefix) {
+                Ok(_) => true,
+                Err(e) => e.error_len().is_none(),
+            };
+            if valid {
+                (UTF_8, 0)
+            } else {
+                (sniffed.encoding, 0)
+            }
+        }
+        _ => (sniffed.encoding, sniffed.bom_len),
+    }
+}
+
+/// Reads a document: writes its skeleton to `skeleton` (when given) and its blocks
+/// to `sink` (when given). `path` is only used in messages.
+pub fn read_document<R: Read>(
+    mut input: R,
+    path: &Path,
+    rules: &Rules,
+    forced: Option<&'static Encoding>,
+    skeleton: Option<&mut SkeletonStore>,
+    sink: Option<&mut dyn BlockSink>,
+) -> Result<ReadReport> {
+    let mut prefix = vec![0u8; CHUNK];
+    let mut got = 0;
+    while got < 4096 {
+        let n = loop {
+            match input.read(&mut prefix[got..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e).ctx(|| format!("reading {}", path.display())),
+            }
+        };
+        if n == 0 {
+            break;
+        }
+        got += n;
+    }
+    prefix.truncate(got);
+    let (encoding, bom_len) = detect_encoding(&prefix, forced);
+    let bom = prefix[..bom_len.min(prefix.len())].to_vec();
+    let window = SourceWindow::new(input, encoding, prefix, bom_len);
+    let ts = TokenStream::new(window, rules, path);
+    let mut reader = Reader {
+        ts,
+        rules,
+        skel: skeleton,
+        sink,
+        emitted: 0,
+        stack: Vec::new(),
+        root: Frame::root(),
+        notes: Vec::new(),
+        html_ids: HashSet::new(),
+        blocks: 0,
+        raw_until: 0,
+        buf: Vec::new(),
+        finished: false,
+    };
+    if let Some(s) = reader.skel.as_deref_mut() {
+        s.write_text(&bom)?;
+    }
+    reader.run()?;
+    let window = &reader.ts.window;
+    Ok(ReadReport {
+        encoding: window.encoding(),
+        blocks: reader.blocks,
+        had_invalid_bytes: window.had_invalid(),
+        bytes: reader.bytes_total(),
+    })
+}
+
+/// An open block element.
+struct Frame {
+    name: String,
+    translate: bool,
+    preserve: bool,
+    key: String,
+    path: String,
+    counts: Vec<(String, u32)>,
+}
+
+impl Frame {
+    fn root() -> Self {
+        Frame {
+            name: String::new(),
+            translate: true,
+            preserve: false,
+            key: String::new(),
+            path: String::new(),
+            counts: Vec::new(),
+        }
+    }
+
+    fn bump(&mut self, name: &str) -> u32 {
+        if let Some((_, c)) = self.counts.iter_mut().find(|(n, _)| n == name) {
+            *c += 1;
+            *c
+        } else {
+            self.counts.push((name.to_string(), 1));
+            1
+        }
+    }
+}
+
+const MAX_HTML_IDS: usize = 65_536;
+const MAX_NOTES: usize = 8;
+
+struct Reader<'a, 's, R: Read> {
+    ts: TokenStream<R>,
+    rules: &'a Rules,
+    skel: Option<&'a mut SkeletonStore>,
+    sink: Option<&'a mut (dyn BlockSink + 's)>,
+    /// Decoded offset up to which the skeleton is written.
+    emitted: u64,
+    stack: Vec<Frame>,
+    root: Frame,
+    notes: Vec<String>,
+    html_ids: HashSet<String>,
+    blocks: usize,
+    /// Tokens starting before this offset were found to hold no text: read them raw.
+    raw_until: u64,
+    buf: Vec<u8>,
+    finished: bool,
+}
+
+/// Makes a string a valid XLIFF NMTOKEN.
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric()
+                || matches!(c, '-' | '.' | '_' | ':')
+                || (!c.is_ascii() && c.is_alphanumeric())
+            {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl<R: Read> Reader<'_, '_, R> {
+    fn bytes_total(&self) -> u64 {
+        self.ts.window.src_offset(self.ts.window.dec_end())
+            + self.ts.window.source_tail(self.ts.window.dec_end()).len() as u64
+    }
+
+    fn top(&mut self) -> &mut Frame {
+        match self.stack.last_mut() {
+            Some(f) => f,
+            None => &mut self.root,
+        }
+    }
+
+    fn top_ref(&self) -> &Frame {
+        self.stack.last().unwrap_or(&self.root)
+    }
+
+    /// Writes the source up to decoded offset `to` as skeleton text.
+    fn skel_to(&mut self, to: u64) -> Result<()> {
+        if to <= self.emitted {
+            return Ok(());
+        }
+        if let Some(s) = self.skel.as_deref_mut() {
+            s.write_text(self.ts.window.source(self.emitted, to))?;
+        }
+        self.emitted = to;
+        self.ts.window.release(to);
+        Ok(())
+    }
+
+    fn flush_to_end(&mut self) -> Result<()> {
+        if self.finished {
+            return Ok(());
+        }
+        self.finished = true;
+        let end = self.ts.window.dec_end();
+        self.skel_to(end)?;
+        if let Some(s) = self.skel.as_deref_mut() {
+            s.write_text(self.ts.window.source_tail(end))?;
+        }
+        Ok(())
+    }
+
+    /// Emits a block: skeleton up to its start, the block record and its Ref.
+    fn emit_block(&mut self, mut block: Block, start: u64, end: u64) -> Result<()> {
+        self.skel_to(start)?;
+        if block.notes.is_empty() {
+            block.notes = std::mem::take(&mut self.notes);
+        }
+        if let Some(s) = self.skel.as_deref_mut() {
+            self.buf.clear();
+            block.encode(&mut self.buf);
+            s.write_entry(EntryType::BLOCK, &self.buf)?;
+            s.write_ref(&block.id)?;
+        }
+        self.emitted = end.max(self.emitted);
+        self.blocks += 1 + block.subs.len();
+        if let Some(sink) = self.sink.as_deref_mut() {
+            sink.block(&block)?;
+        }
+        Ok(())
+    }
+
+    /// The key and path of a new child element `tok` of the top frame.
+    fn child_key(&mut self, tok: &Tok) -> (String, String) {
+        let name = tok.name.clone();
+        let n = self.top().bump(&name);
+        let parent = self.top_ref();
+        let path = format!("{}/{}[{}]", parent.path, name, n);
+        let path_key = if parent.key.is_empty() {
+            format!("{}-{}", sanitize(&name), n)
+        } else {
+            format!("{}.{}-{}", parent.key, sanitize(&name), n)
+        };
+        if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
+            let key = format!("id.{}", sanitize(id));
+            if self.html_ids.len() < MAX_HTML_IDS && self.html_ids.insert(key.clone()) {
+                return (key, path);
+            }
+        }
+        (path_key, path)
+    }
+
+    /// Writes a start tag to the skeleton, splitting translatable and language
+    /// attribute values out of it.
+    fn emit_tag(&mut self, tok: &Tok, key: &str, path: &str, translate: bool) -> Result<()> {
+        let content_language = self.rules.content_language_meta
+            && tok.name == "meta"
+            && tok
+                .attr("http-equiv")
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language"));
+        for attr in &tok.attrs {
+            if !attr.has_value {
+                continue;
+            }
+            let is_lang =
+                self.rules.is_lang_attr(&attr.name) || (content_language && attr.name == "content");
+            if is_lang {
+                if attr.value.trim().is_empty() {
+                    continue;
+                }
+                self.skel_to(attr.value_start)?;
+                if let Some(s) = self.skel.as_deref_mut() {
+                    s.write_lang(self.ts.window.source(attr.value_start, attr.value_end))?;
+                }
+                self.emitted = attr.value_end;
+                continue;
+            }
+            if !translate || attr.value.trim().is_empty() {
+                continue;
+            }
+            if !self
+                .rules
+                .is_translatable_attr(&tok.name, &attr.name, |a| tok.attr(a))
+            {
+                continue;
+            }
+            let quote = quote_before(self.ts.window.text(tok.start, attr.value_start));
+            let block = Block {
+                id: format!("{key}:{}", sanitize(&attr.name)),
+                kind: BlockKind::Attribute { quote },
+                element: tok.name.clone(),
+                path: format!("{path}/@{}", attr.name),
+                notes: Vec::new(),
+                preserve: false,
+                runs: vec![Run::Text(collapse(attr.value.trim()))],
+                original: self
+                    .ts
+                    .window
+                    .source(attr.value_start, attr.value_end)
+                    .to_vec(),
+                subs: Vec::new(),
+                sub_refs: Vec::new(),
+                lang_refs: Vec::new(),
+            };
+            self.emit_block(block, attr.value_start, attr.value_end)?;
+        }
+        self.skel_to(tok.end)
+    }
+
+    fn run(&mut self) -> Result<()> {
+        loop {
+            let Some(tok) = self.ts.peek(0)? else {
+                return self.flush_to_end();
+            };
+            let kind = tok.kind;
+            let is_ws_text = kind == Kind::Text && tok.text.chars().all(is_ws);
+            let name = tok.name.clone();
+            let tok_start = tok.start;
+            let translate = self.top_ref().translate;
+            match kind {
+                Kind::Eof => {
+                    self.ts.next()?;
+                    return self.flush_to_end();
+                }
+                Kind::Doctype | Kind::Comment => {
+                    let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
+                    self.skel_to(tok.end)?;
+                    if kind == Kind::Comment {
+                        let note = collapse(tok.text.trim());
+                        if !note.is_empty() && self.notes.len() < MAX_NOTES {
+                            self.notes.push(note.chars().take(2000).collect());
+                        }
+                    }
+                }
+                Kind::Text if is_ws_text || !translate || tok_start < self.raw_until => {
+                    let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
+                    if !is_ws_text {
+                        self.notes.clear();
+                    }
+                    self.skel_to(tok.end)?;
+                }
+                Kind::Text => self.implicit_block()?,
+                Kind::End => {
+                    let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
+                    self.skel_to(tok.end)?;
+                    if let Some(pos) = self.stack.iter().rposition(|f| f.name == name) {
+                        self.stack.truncate(pos);
+                    }
+                }
+                Kind::Start => {
+                    while self
+                        .stack
+                        .last()
+                        .is_some_and(|f| self.rules.implies_end(&f.name, &name))
+                    {
+                        self.stack.pop();
+                    }
+                    if self.rules.is_opaque(&name) {
+                        self.opaque_element()?;
+                    } else if self.rules.is_block(&name) {
+                        self.block_element()?;
+                    } else if translate && tok_start >= self.raw_until {
+                        self.implicit_block()?;
+                    } else {
+                        let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
+                        let (key, path) = self.child_key(&tok);
+                        let own = translate_of(&tok, translate);
+                        self.emit_tag(&tok, &key, &path, own)?;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `script`, `style`… : the whole element to the skeleton.
+    fn opaque_element(&mut self) -> Result<()> {
+        let Some(tok) = self.ts.next()? else {
+            return Ok(());
+        };
+        let (key, path) = self.child_key(&tok);
+        let translate = translate_of(&tok, self.top_ref().translate);
+        self.emit_tag(&tok, &key, &path, translate)?;
+        if tok.self_closing && tok.name != "script" && tok.name != "style"
+            || self.rules.is_void(&tok.name)
+        {
+            return Ok(());
+        }
+        let mut depth = 1usize;
+        while let Some(t) = self.ts.next()? {
+            match t.kind {
+                Kind::Eof => return self.flush_to_end(),
+                Kind::Start if t.name == tok.name && !t.self_closing => depth += 1,
+                Kind::End if t.name == tok.name => depth -= 1,
+                _ => {}
+            }
+            self.skel_to(t.end)?;
+            if depth == 0 {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn block_element(&mut self) -> Result<()> {
+        let Some(tok) = self.ts.next()? else {
+            return Ok(());
+        };
+        let (key, path) = self.child_key(&tok);
+        let parent = self.top_ref();
+        let translate = translate_of(&tok, parent.translate);
+        let preserve = parent.preserve || self.rules.preserves_whitespace(&tok.name);
+        self.emit_tag(&tok, &key, &path, translate)?;
+        if self.rules.is_void(&tok.name) {
+            return Ok(());
+        }
+        let class = classify(&mut self.ts, self.rules, &tok.name, tok.end)?;
+        if let Class::Leaf { len, end_tag } = class {
+            if translate && len > 0 {
+                let ctx = BuildCtx {
+                    rules: self.rules,
+                    key: key.clone(),
+                    path: path.clone(),
+                    element: tok.name.clone(),
+                    preserve,
+                    translate,
+                };
+                if let Some(built) = build(&self.ts, len, &ctx) {
+                    self.emit_block(built.block, built.start, built.end)?;
+                    let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end);
+                    self.ts.skip(len);
+                    self.skel_to(last_end)?;
+                    if end_tag {
+                        if let Some(end) = self.ts.next()? {
+                            self.skel_to(end.end)?;
+                        }
+                    }
+                    return Ok(());
+                }
+            }
+            // No text: read the content raw (its attributes may still translate).
+            let last_end = if len > 0 {
+                self.ts.buffered_token(len - 1).map_or(0, |t| t.end)
+            } else {
+                0
+            };
+            self.raw_until = self.raw_until.max(last_end);
+        }
+        self.stack.push(Frame {
+            name: tok.name.clone(),
+            translate,
+            preserve,
+            key,
+            path,
+            counts: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// Text or inline elements directly in a container: one block up to the next
+    /// block-level tag (bounded by the scan budget).
+    fn implicit_block(&mut self) -> Result<()> {
+        let rules = self.rules;
+        let start = self.ts.peek(0)?.map_or(0, |t| t.start);
+        let mut open: Vec<String> = Vec::new();
+        let mut j = 0usize;
+        while let Some(t) = self.ts.peek(j)? {
+            let over = j >= rules.scan_token_budget
+                || t.end.saturating_sub(start) > rules.scan_byte_budget as u64;
+            // Past the budget, stop at the next point outside inline elements (the
+            // hard cap: four times the budget; unclosed codes become placeholders).
+            if over && open.is_empty() || j >= rules.scan_token_budget * 4 {
+                break;
+            }
+            match t.kind {
+                Kind::Eof | Kind::Doctype => break,
+                Kind::Start if open.is_empty() && rules.is_block(&t.name) => break,
+                Kind::Start
+                    if rules.is_void(&t.name) || t.self_closing && !rules.is_opaque(&t.name) => {}
+                Kind::Start => open.push(t.name.clone()),
+                Kind::End => match open.iter().rposition(|o| *o == t.name) {
+                    Some(pos) => open.truncate(pos),
+                    None if rules.is_block(&t.name)
+                        || self.stack.iter().any(|f| f.name == t.name) =>
+                    {
+                        break;
+                    }
+                    None => {}
+                },
+                Kind::Text | Kind::Comment => {}
+            }
+            j += 1;
+        }
+        // Trailing comments and whitespace stay in the skeleton (comments become notes).
+        while j > 0 {
+            let t = self.ts.buffered_token(j - 1);
+            let trailing = t.is_some_and(|t| {
+                t.kind == Kind::Comment || t.kind == Kind::Text && t.text.chars().all(is_ws)
+            });
+            if !trailing {
+                break;
+            }
+            j -= 1;
+        }
+        let (key, path) = {
+            let n = self.top().bump("#text");
+            let parent = self.top_ref();
+            let key = if parent.key.is_empty() {
+                format!("text-{n}")
+            } else {
+                format!("{}.text-{n}", parent.key)
+            };
+            (key, format!("{}/text()[{n}]", parent.path))
+        };
+        let parent = self.top_ref();
+        let ctx = BuildCtx {
+            rules,
+            key,
+            path,
+            element: if parent.name.is_empty() {
+                "#document".into()
+            } else {
+                parent.name.clone()
+            },
+            preserve: parent.preserve,
+            translate: parent.translate,
+        };
+        if j > 0 {
+            if let Some(built) = build(&self.ts, j, &ctx) {
+                self.emit_block(built.block, built.start, built.end)?;
+                let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end);
+                self.ts.skip(j);
+                return self.skel_to(last_end);
+            }
+        }
+        // No text: read these tokens raw.
+        let last_end = self
+            .ts
+            .buffered_token(j.max(1) - 1)
+            .map_or(start, |t| t.end);
+        self.raw_until = self.raw_until.max(last_end.max(start + 1));
+        Ok(())
+    }
+}
+
+fn unreachable_tok() -> Tok {
+    Tok {
+        kind: Kind::Eof,
+        name: String::new(),
+        self_closing: false,
+        attrs: Vec::new(),
+        text: String::new(),
+        start: 0,
+        end: 0,
+    }
+}

@@ -1,0 +1,407 @@
+//! Element and attribute rules: which elements are blocks, which are opaque, which
+//! attributes are translatable. A configuration, not code: [`Rules::default`] holds
+//! the built-in defaults and [`Rules::from_json_file`] overrides any of them (fields
+//! left out of the file keep their defaults).
+//!
+//! ```
+//! use tagloom_l10n::rules::Rules;
+//! let rules = Rules::from_json_str(r#"{ "opaque": ["script", "style", "code"] }"#)?;
+//! assert!(rules.is_opaque("code"));
+//! assert!(rules.is_block("p")); // default kept
+//! # Ok::<(), String>(())
+//! ```
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{L10nError, Result};
+
+/// A translatable attribute: `name` on `elements` (`"*"` for any), optionally only
+/// when another attribute has one of some values (`"og:*"` matches a prefix).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct AttrRule {
+    /// The attribute.
+    pub name: String,
+    /// The elements it applies to (`"*"`: all).
+    pub elements: Vec<String>,
+    /// Only when this attribute…
+    #[serde(default)]
+    pub when_attr: Option<String>,
+    /// …has one of these values (ASCII case-insensitive; a trailing `*` matches a prefix).
+    #[serde(default)]
+    pub when_values: Vec<String>,
+}
+
+/// The rules of the reader. See the module docs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Rules {
+    /// Block-level elements: a block is a container if it has block children,
+    /// else its content is one translatable block. Everything else is inline.
+    pub blocks: Vec<String>,
+    /// Elements whose whole subtree is non-translatable and goes to the skeleton
+    /// (`script`, `style`…; inside a block they become one placeholder).
+    pub opaque: Vec<String>,
+    /// Void elements (no end tag).
+    pub void: Vec<String>,
+    /// Elements whose whitespace is kept as is (`pre`, `textarea`).
+    pub preserve_whitespace: Vec<String>,
+    /// Block starts that close an open element implicitly: element → closers
+    /// (`"*block"` stands for every block element).
+    pub implied_end: HashMap<String, Vec<String>>,
+    /// Translatable attributes.
+    pub attributes: Vec<AttrRule>,
+    /// Language attributes spliced as Lang entries.
+    pub lang_attributes: Vec<String>,
+    /// Also treat `<meta http-equiv="content-language" content>` as a language value.
+    pub content_language_meta: bool,
+    /// Tokenize `<noscript>` content as raw text (scripting on). Off by default: its
+    /// markup is read and translated (scripting off).
+    pub noscript_rawtext: bool,
+    /// Forward-scan budget in tokens: past it an element is treated as a container.
+    pub scan_token_budget: usize,
+    /// Forward-scan budget in bytes of decoded input.
+    pub scan_byte_budget: usize,
+    /// The largest single token (a tag, a comment) the tokenizer buffers; past it
+    /// the extraction fails with a clear error instead of growing without bound.
+    pub max_token_bytes: usize,
+    #[serde(skip)]
+    index: Index,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Index {
+    built: bool,
+    blocks: HashSet<String>,
+    opaque: HashSet<String>,
+    void: HashSet<String>,
+    preserve: HashSet<String>,
+    lang: HashSet<String>,
+    attr_names: HashSet<String>,
+}
+
+fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+const BLOCKS: &[&str] = &[
+    "html",
+    "head",
+    "body",
+    "title",
+    "p",
+    "div",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "dt",
+    "dd",
+    "table",
+    "caption",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "td",
+    "th",
+    "colgroup",
+    "col",
+    "blockquote",
+    "pre",
+    "address",
+    "section",
+    "article",
+    "aside",
+    "header",
+    "footer",
+    "nav",
+    "main",
+    "figure",
+    "figcaption",
+    "form",
+    "fieldset",
+    "legend",
+    "details",
+    "summary",
+    "dialog",
+    "hgroup",
+    "menu",
+    "center",
+    "dir",
+    "listing",
+    "option",
+    "optgroup",
+    "select",
+    "datalist",
+    "textarea",
+    "hr",
+    "meta",
+    "link",
+    "base",
+    "noscript",
+    "frameset",
+    "frame",
+    "search",
+    "template",
+    "video",
+    "audio",
+    "picture",
+    "map",
+];
+
+const OPAQUE: &[&str] = &[
+    "script",
+    "style",
+    "svg",
+    "math",
+    "xmp",
+    "plaintext",
+    "iframe",
+    "noembed",
+    "noframes",
+];
+
+const VOID: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr", "keygen", "basefont", "bgsound", "frame", "image",
+];
+
+impl Default for Rules {
+    fn default() -> Self {
+        let attr = |name: &str, elements: &[&str]| AttrRule {
+            name: name.into(),
+            elements: strings(elements),
+            when_attr: None,
+            when_values: vec![],
+        };
+        let when = |name: &str, elements: &[&str], a: &str, values: &[&str]| AttrRule {
+            name: name.into(),
+            elements: strings(elements),
+            when_attr: Some(a.into()),
+            when_values: strings(values),
+        };
+        let meta_names = [
+            "description",
+            "keywords",
+            "author",
+            "application-name",
+            "og:*",
+            "twitter:title",
+            "twitter:description",
+            "twitter:image:alt",
+        ];
+        let mut implied_end = HashMap::new();
+        implied_end.insert("p".to_string(), strings(&["*block", "p"]));
+        implied_end.insert("li".to_string(), strings(&["li"]));
+        implied_end.insert("dt".to_string(), strings(&["dt", "dd"]));
+        implied_end.insert("dd".to_string(), strings(&["dt", "dd"]));
+        implied_end.insert("option".to_string(), strings(&["option", "optgroup"]));
+        implied_end.insert("optgroup".to_string(), strings(&["optgroup"]));
+        implied_end.insert(
+            "td".to_string(),
+            strings(&["td", "th", "tr", "tbody", "thead", "tfoot"]),
+        );
+        implied_end.insert(
+            "th".to_string(),
+            strings(&["td", "th", "tr", "tbody", "thead", "tfoot"]),
+        );
+        implied_end.insert(
+            "tr".to_string(),
+            strings(&["tr", "tbody", "thead", "tfoot"]),
+        );
+        implied_end.insert("thead".to_string(), strings(&["tbody", "tfoot"]));
+        implied_end.insert("tbody".to_string(), strings(&["tbody", "tfoot"]));
+        implied_end.insert("head".to_string(), strings(&["body"]));
+        let mut rules = Rules {
+            blocks: strings(BLOCKS),
+            opaque: strings(OPAQUE),
+            void: strings(VOID),
+            preserve_whitespace: strings(&["pre", "textarea", "listing"]),
+            implied_end,
+            attributes: vec![
+                attr("title", &["*"]),
+                attr("alt", &["img", "area", "input"]),
+                attr("placeholder", &["*"]),
+                attr("aria-label", &["*"]),
+                attr("aria-description", &["*"]),
+                attr("aria-placeholder", &["*"]),
+                attr("aria-roledescription", &["*"]),
+                attr(
+                    "label",
+                    &["optgroup", "option", "track", "menu", "menuitem"],
+                ),
+                attr("summary", &["table"]),
+                attr("abbr", &["th", "td"]),
+                attr("standby", &["object"]),
+                when("value", &["input"], "type", &["button", "submit", "reset"]),
+                when("content", &["meta"], "name", &meta_names),
+                when("content", &["meta"], "property", &meta_names),
+                when("content", &["meta"], "itemprop", &["name", "description"]),
+            ],
+            lang_attributes: strings(&["lang", "xml:lang"]),
+            content_language_meta: true,
+            noscript_rawtext: false,
+            scan_token_budget: 4096,
+            scan_byte_budget: 256 * 1024,
+            max_token_bytes: 16 << 20,
+            index: Index::default(),
+        };
+        rules.build_index();
+        rules
+    }
+}
+
+impl Rules {
+    /// Rules from JSON text; missing fields keep their defaults.
+    pub fn from_json_str(json: &str) -> Result<Self, String> {
+        let mut rules: Rules = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        rules.build_index();
+        Ok(rules)
+    }
+
+    /// Rules from a JSON file; missing fields keep their defaults.
+    pub fn from_json_file(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| L10nError::Rules {
+            path: path.into(),
+            message: e.to_string(),
+        })?;
+        Self::from_json_str(&text).map_err(|message| L10nError::Rules {
+            path: path.into(),
+            message,
+        })
+    }
+
+    /// The defaults as pretty JSON (a starting point for a rules file).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    fn build_index(&mut self) {
+        let set = |v: &[String]| v.iter().map(|s| s.to_ascii_lowercase()).collect();
+        self.index = Index {
+            built: true,
+            blocks: set(&self.blocks),
+            opaque: set(&self.opaque),
+            void: set(&self.void),
+            preserve: set(&self.preserve_whitespace),
+            lang: set(&self.lang_attributes),
+            attr_names: self
+                .attributes
+                .iter()
+                .map(|a| a.name.to_ascii_lowercase())
+                .collect(),
+        };
+    }
+
+    fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// Whether `name` is a block element.
+    pub fn is_block(&self, name: &str) -> bool {
+        self.index().blocks.contains(name)
+    }
+    /// Whether `name`'s subtree is non-translatable.
+    pub fn is_opaque(&self, name: &str) -> bool {
+        self.index().opaque.contains(name)
+    }
+    /// Whether `name` is void.
+    pub fn is_void(&self, name: &str) -> bool {
+        self.index().void.contains(name)
+    }
+    /// Whether whitespace is significant in `name`.
+    pub fn preserves_whitespace(&self, name: &str) -> bool {
+        self.index().preserve.contains(name)
+    }
+    /// Whether `attr` is a language attribute.
+    pub fn is_lang_attr(&self, attr: &str) -> bool {
+        self.index().lang.contains(attr)
+    }
+    /// Whether the rules are usable (always true for values built by this module).
+    pub fn is_ready(&self) -> bool {
+        self.index().built
+    }
+
+    /// Whether a start tag of `closer` implicitly ends an open `element`.
+    pub fn implies_end(&self, element: &str, closer: &str) -> bool {
+        match self.implied_end.get(element) {
+            Some(list) => list
+                .iter()
+                .any(|c| c == closer || (c == "*block" && self.is_block(closer))),
+            None => false,
+        }
+    }
+
+    /// Whether attribute `attr` of element `element` is translatable, given a lookup
+    /// of the element's other attributes.
+    pub fn is_translatable_attr<'a>(
+        &self,
+        element: &str,
+        attr: &str,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+    ) -> bool {
+        if !self.index().attr_names.contains(attr) {
+            return false;
+        }
+        self.attributes.iter().any(|rule| {
+            rule.name.eq_ignore_ascii_case(attr)
+                && rule.elements.iter().any(|e| e == "*" || e == element)
+                && match &rule.when_attr {
+                    None => true,
+                    Some(other) => lookup(other).is_some_and(|v| {
+                        let v = v.trim();
+                        rule.when_values
+                            .iter()
+                            .any(|pattern| match pattern.strip_suffix('*') {
+                                Some(prefix) => v
+                                    .get(..prefix.len())
+                                    .is_some_and(|p| p.eq_ignore_ascii_case(prefix)),
+                                None => v.eq_ignore_ascii_case(pattern),
+                            })
+                    }),
+                }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults() {
+        let r = Rules::default();
+        assert!(r.is_block("p") && !r.is_block("b") && r.is_opaque("script"));
+        assert!(r.is_translatable_attr("img", "alt", |_| None));
+        assert!(!r.is_translatable_attr("img", "src", |_| None));
+        let og = |a: &str| (a == "property").then_some("og:title");
+        assert!(r.is_translatable_attr("meta", "content", og));
+        let viewport = |a: &str| (a == "name").then_some("viewport");
+        assert!(!r.is_translatable_attr("meta", "content", viewport));
+        let submit = |a: &str| (a == "type").then_some("Submit");
+        assert!(r.is_translatable_attr("input", "value", submit));
+        assert!(!r.is_translatable_attr("input", "value", |_| Some("text")));
+        assert!(
+            r.implies_end("p", "div") && r.implies_end("li", "li") && !r.implies_end("li", "p")
+        );
+    }
+
+    #[test]
+    fn json_overrides_keep_defaults() {
+        let r = Rules::from_json_str(r#"{"scan_token_budget": 8}"#).unwrap();
+        assert_eq!(r.scan_token_budget, 8);
+        assert!(r.is_block("div"));
+        let round = Rules::from_json_str(&Rules::default().to_json()).unwrap();
+        assert_eq!(round.blocks, Rules::default().blocks);
+        assert!(Rules::from_json_str(r#"{"nope": 1}"#).is_err());
+    }
+}

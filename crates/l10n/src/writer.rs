@@ -1,0 +1,561 @@
+//! The writer: replays the skeleton and substitutes blocks.
+//!
+//! * Text entries are written as they are (the original bytes).
+//! * A Block entry announces the next Ref; at the Ref the block's translation is
+//!   asked from [`Translations`]. A block that comes back unedited (no target, or a
+//!   target equal to the source) is written with its exact original bytes; otherwise
+//!   its target runs are rendered: text escaped for its context (element content, or
+//!   an attribute value with its original quote), codes replaced by their original
+//!   markup, translated attribute values of inline elements spliced into that markup.
+//!   A target whose inline codes were lost, duplicated or reordered illegally is not
+//!   merged: the source is kept and the problem reported.
+//! * Lang entries are retargeted when they name the source language and the
+//!   document is being translated.
+//! * Unknown entry types are skipped (inert).
+//!
+//! Output keeps the input's encoding ([`EncodedOutput`]): characters the encoding
+//! cannot hold become numeric character references, so a `<meta charset>` stays
+//! truthful — the writer never changes the declared encoding.
+//!
+//! The fallbacks of the seed ([`Fallback`]): when no skeleton is available, the
+//! re-parse fallback (not available yet: it needs the tree builder) and then the
+//! block-only fallback ([`BlockOnlyFallback`]) that writes the blocks' text only.
+
+use std::io::Write;
+
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+
+use crate::block::{Block, BlockKind, Run, check_codes};
+use crate::error::{IoContext, L10nError, Result};
+use crate::skeleton::{EntryType, SkeletonStore};
+
+/// Where translations come from, in document order.
+pub trait Translations {
+    /// The target runs of `block` (`None`: untranslated). Called once per block and
+    /// per sub-block, in document order.
+    fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>>;
+    /// Called after the last block: fails when translations were left over (ids the
+    /// document does not have).
+    fn finish(&mut self) -> Result<()> {
+        Ok(())
+    }
+    /// Whether any unit has a target (decides Lang retargeting).
+    fn any_translated(&self) -> bool {
+        true
+    }
+}
+
+/// No translations at all (every block keeps its source).
+#[derive(Default, Debug)]
+pub struct NoTranslations;
+
+impl Translations for NoTranslations {
+    fn target(&mut self, _block: &Block) -> Result<Option<Vec<Run>>> {
+        Ok(None)
+    }
+    fn any_translated(&self) -> bool {
+        false
+    }
+}
+
+/// A block whose translation was not merged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// The block id.
+    pub id: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What the writer did.
+#[derive(Clone, Debug, Default)]
+pub struct WriteReport {
+    /// Blocks seen (sub-blocks included).
+    pub blocks: usize,
+    /// Blocks written from a translation.
+    pub translated: usize,
+    /// Language values retargeted.
+    pub lang_retargeted: usize,
+    /// Translations that were rejected (the source was kept).
+    pub issues: Vec<Issue>,
+    /// Bytes written.
+    pub bytes_written: u64,
+}
+
+/// Settings of the writer.
+#[derive(Clone, Debug)]
+pub struct WriterOptions {
+    /// The document's source language (`en`).
+    pub source_lang: String,
+    /// The target language (`fr`); `None` keeps Lang values.
+    pub target_lang: Option<String>,
+}
+
+/// Whether the language tag `value` names `source`: same primary subtag, and the
+/// same full tag when `source` has subtags (`en` names `en-GB`; `en-US` does not).
+pub fn names_language(value: &str, source: &str) -> bool {
+    let value = value.trim();
+    if value.eq_ignore_ascii_case(source) {
+        return true;
+    }
+    if source.contains(['-', '_']) {
+        return false;
+    }
+    let primary = value.split(['-', '_']).next().unwrap_or("");
+    !primary.is_empty() && primary.eq_ignore_ascii_case(source)
+}
+
+/// A byte sink in the document's encoding.
+pub struct EncodedOutput<W: Write> {
+    out: W,
+    encoding: &'static Encoding,
+    written: u64,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> EncodedOutput<W> {
+    /// Output in `encoding`.
+    pub fn new(out: W, encoding: &'static Encoding) -> Self {
+        EncodedOutput {
+            out,
+            encoding,
+            written: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Writes raw bytes (already in the document's encoding).
+    pub fn raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.written += bytes.len() as u64;
+        self.out.write_all(bytes)
+    }
+
+    /// Writes text, encoded; unmappable characters become `&#xHHHH;`.
+    pub fn text(&mut self, text: &str) -> std::io::Result<()> {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        encode_into(self.encoding, text, &mut buf);
+        let result = self.raw(&buf);
+        self.buf = buf;
+        result
+    }
+
+    /// Flushes and returns the inner writer.
+    pub fn into_inner(mut self) -> std::io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    /// Bytes written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+}
+
+/// Encodes `text` in `encoding`, with numeric character references for characters
+/// it cannot represent.
+pub fn encode_into(encoding: &'static Encoding, text: &str, out: &mut Vec<u8>) {
+    if encoding == UTF_8 {
+        out.extend_from_slice(text.as_bytes());
+    } else if encoding == UTF_16LE || encoding == UTF_16BE {
+        for unit in text.encode_utf16() {
+            let bytes = if encoding == UTF_16LE {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            };
+            out.extend_from_slice(&bytes);
+        }
+    } else {
+        let mut encoder = encoding.new_encoder();
+        let mut rest = text;
+        let mut chunk = vec![0u8; text.len() * 2 + 16];
+        loop {
+            let (result, read, written) =
+                encoder.encode_from_utf8_without_replacement(rest, &mut chunk, true);
+            out.extend_from_slice(&chunk[..written]);
+            rest = &rest[read..];
+            match result {
+                encoding_rs::EncoderResult::InputEmpty => break,
+                encoding_rs::EncoderResult::OutputFull => {
+                    chunk.resize(chunk.len() * 2, 0);
+                }
+                encoding_rs::EncoderResult::Unmappable(c) => {
+                    out.extend_from_slice(format!("&#x{:X};", c as u32).as_bytes());
+                }
+            }
+        }
+    }
+}
+
+/// Escapes text for its context: element content, or an attribute value quoted with
+/// `quote` (`"`, `'`, or 0 for a value that was unquoted: the caller adds quotes).
+pub fn escape(text: &str, kind: BlockKind, out: &mut String) {
+    let quote = match kind {
+        BlockKind::Content => None,
+        BlockKind::Attribute { quote: b'\'' } => Some('\''),
+        BlockKind::Attribute { .. } => Some('"'),
+    };
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\u{a0}' => out.push_str("&nbsp;"),
+            '"' if quote == Some('"') => out.push_str("&quot;"),
+            '\'' if quote == Some('\'') => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Renders a translated attribute value (with quotes added when the original had none).
+fn render_attr(text: &str, kind: BlockKind) -> String {
+    let mut out = String::new();
+    let unquoted = kind == BlockKind::Attribute { quote: 0 };
+    if unquoted {
+        out.push('"');
+    }
+    escape(text, kind, &mut out);
+    if unquoted {
+        out.push('"');
+    }
+    out
+}
+
+fn text_of(runs: &[Run]) -> String {
+    runs.iter()
+        .filter_map(|r| match r {
+            Run::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Same runs, comparing codes by kind and id only (a translation file's code data
+/// may be written differently).
+fn same_runs(a: &[Run], b: &[Run]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| match (x, y) {
+            (Run::Text(p), Run::Text(q)) => p == q,
+            (Run::Open { id: p, .. }, Run::Open { id: q, .. })
+            | (Run::Close { id: p, .. }, Run::Close { id: q, .. })
+            | (Run::Placeholder { id: p, .. }, Run::Placeholder { id: q, .. }) => p == q,
+            _ => false,
+        })
+}
+
+/// Replays `store` into `out`, asking `translations` for every block.
+pub fn write_from_skeleton<W: Write>(
+    store: &mut SkeletonStore,
+    translations: &mut dyn Translations,
+    out: &mut EncodedOutput<W>,
+    options: &WriterOptions,
+) -> Result<WriteReport> {
+    let mut report = WriteReport::default();
+    let retarget = options
+        .target_lang
+        .as_deref()
+        .filter(|t| !t.is_empty() && translations.any_translated());
+    let mut data = Vec::new();
+    let mut pending: Option<Block> = None;
+    let io = |e| L10nError::io("writing the output", e);
+    while let Some(kind) = store.next_into(&mut data)? {
+        match kind {
+            EntryType::TEXT => out.raw(&data).map_err(io)?,
+            EntryType::LANG => {
+                let value = String::from_utf8_lossy(&data);
+                match retarget {
+                    Some(target) if names_language(&value, &options.source_lang) => {
+                        out.text(target).map_err(io)?;
+                        report.lang_retargeted += 1;
+                    }
+                    _ => out.raw(&data).map_err(io)?,
+                }
+            }
+            EntryType::BLOCK => {
+                pending =
+                    Some(Block::decode(&data).ok_or_else(|| {
+                        L10nError::CorruptSkeleton("undecodable block entry".into())
+                    })?);
+            }
+            EntryType::REF => {
+                let id = String::from_utf8_lossy(&data);
+                let block = match pending.take() {
+                    Some(b) if b.id == id => b,
+                    _ => {
+                        return Err(L10nError::CorruptSkeleton(format!(
+                            "reference {id} without its block"
+                        )));
+                    }
+                };
+                let lang = retarget.map(|t| (options.source_lang.as_str(), t));
+                write_block(&block, translations, out, &mut report, lang)?;
+            }
+            _ => {} // unknown entry types are inert
+        }
+    }
+    translations.finish()?;
+    report.bytes_written = out.written();
+    Ok(report)
+}
+
+fn write_block<W: Write>(
+    block: &Block,
+    translations: &mut dyn Translations,
+    out: &mut EncodedOutput<W>,
+    report: &mut WriteReport,
+    lang: Option<(&str, &str)>,
+) -> Result<()> {
+    let io = |e| L10nError::io("writing the output", e);
+    report.blocks += 1 + block.subs.len();
+    let mut target = translations.target(block)?;
+    if let Some(t) = &target {
+        if same_runs(t, &block.runs) {
+            target = None;
+        } else if let Err(message) = check_codes(&block.runs, t) {
+            report.issues.push(Issue {
+                id: block.id.clone(),
+                message,
+            });
+            target = None;
+        }
+    }
+    let mut sub_targets = Vec::with_capacity(block.subs.len());
+    for sub in &block.subs {
+        let t = translations.target(sub)?;
+        let t = t.filter(|t| !same_runs(t, &sub.runs)).map(|t| text_of(&t));
+        if t.is_some() {
+            report.translated += 1;
+        }
+        sub_targets.push(t);
+    }
+    if target.is_none() && sub_targets.iter().all(Option::is_none) {
+        return out.raw(&block.original).map_err(io);
+    }
+    let translated = target.is_some();
+    let runs = target.as_deref().unwrap_or(&block.runs);
+    let mut rendered = String::new();
+    match block.kind {
+        BlockKind::Attribute { .. } => {
+            rendered = render_attr(&text_of(runs), block.kind);
+        }
+        BlockKind::Content => {
+            for run in runs {
+                match run {
+                    Run::Text(t) => escape(t, BlockKind::Content, &mut rendered),
+                    code => {
+                        let idx = source_code(&block.runs, code);
+                        let Some(idx) = idx else { continue };
+                        let data = match &block.runs[idx] {
+                            Run::Open { data, .. }
+                            | Run::Close { data, .. }
+                            | Run::Placeholder { data, .. } => data.as_str(),
+                            Run::Text(_) => "",
+                        };
+                        let lang = if translated { lang } else { None };
+                        rendered.push_str(&splice_subs(
+                            block,
+                            idx,
+                            data,
+                            &sub_targets,
+                            lang,
+                            report,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if translated {
+        report.translated += 1;
+    }
+    out.text(&rendered).map_err(io)
+}
+
+/// The index of the source run that `code` (a target code) stands for.
+fn source_code(source: &[Run], code: &Run) -> Option<usize> {
+    source.iter().position(|s| match (s, code) {
+        (Run::Open { id: a, .. }, Run::Open { id: b, .. })
+        | (Run::Close { id: a, .. }, Run::Close { id: b, .. })
+        | (Run::Placeholder { id: a, .. }, Run::Placeholder { id: b, .. }) => a == b,
+        _ => false,
+    })
+}
+
+/// Code data with translated attribute values of sub-blocks spliced in, and (for a
+/// translated block) `lang` values naming the source language retargeted.
+fn splice_subs(
+    block: &Block,
+    run: usize,
+    data: &str,
+    targets: &[Option<String>],
+    lang: Option<(&str, &str)>,
+    report: &mut WriteReport,
+) -> String {
+    // (start, end, replacement)
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for ((sub, pos), target) in block.subs.iter().zip(&block.sub_refs).zip(targets) {
+        if let (true, Some(text)) = (pos.run == run, target) {
+            edits.push((pos.start, pos.end, render_attr(text, sub.kind)));
+        }
+    }
+    if let Some((source, target)) = lang {
+        for pos in block.lang_refs.iter().filter(|p| p.run == run) {
+            if data
+                .get(pos.start..pos.end)
+                .is_some_and(|v| names_language(v, source))
+            {
+                edits.push((pos.start, pos.end, target.to_string()));
+                report.lang_retargeted += 1;
+            }
+        }
+    }
+    edits.sort_by_key(|e| e.0);
+    let mut out = String::new();
+    let mut at = 0;
+    for (start, end, replacement) in edits {
+        if start < at
+            || end > data.len()
+            || !data.is_char_boundary(start)
+            || !data.is_char_boundary(end)
+        {
+            continue;
+        }
+        out.push_str(&data[at..start]);
+        out.push_str(&replacement);
+        at = end;
+    }
+    out.push_str(data.get(at..).unwrap_or(""));
+    out
+}
+
+/// A way to write the document when the skeleton store is not available.
+pub trait Fallback {
+    /// Writes the translated document from `input` (the original bytes).
+    fn write(
+        &mut self,
+        input: &std::path::Path,
+        translations: &mut dyn Translations,
+        out: &mut dyn Write,
+    ) -> Result<WriteReport>;
+}
+
+/// The re-parse fallback of the seed: parse the original with the tree builder,
+/// patch the translations into the tree, serialize with `tagloom_html::serializer`.
+///
+/// OPEN: the tree builder (`Html5ParseSession`) is not merged yet, so this
+/// fallback reports itself unavailable and the chain moves on to
+/// [`BlockOnlyFallback`]. When it lands: read blocks with
+/// [`crate::reader::read_document`] into a map, parse `input`, walk the DOM and
+/// replace leaf contents / attribute values in document order, serialize.
+#[derive(Default, Debug)]
+pub struct ReparseFallback;
+
+impl Fallback for ReparseFallback {
+    fn write(
+        &mut self,
+        _input: &std::path::Path,
+        _translations: &mut dyn Translations,
+        _out: &mut dyn Write,
+    ) -> Result<WriteReport> {
+        Err(L10nError::Usage(
+            "the re-parse fallback needs the tree builder, which is not available yet".into(),
+        ))
+    }
+}
+
+/// The last resort: the text of every block (translated where possible), one per
+/// line, no markup.
+pub struct BlockOnlyFallback<'a> {
+    /// The rules of the reader.
+    pub rules: &'a crate::rules::Rules,
+}
+
+impl Fallback for BlockOnlyFallback<'_> {
+    fn write(
+        &mut self,
+        input: &std::path::Path,
+        translations: &mut dyn Translations,
+        out: &mut dyn Write,
+    ) -> Result<WriteReport> {
+        let file = std::fs::File::open(input).ctx(|| format!("opening {}", input.display()))?;
+        let mut report = WriteReport::default();
+        let mut failure: Option<L10nError> = None;
+        let mut sink = |block: &Block| -> Result<()> {
+            let mut all = vec![block];
+            all.extend(block.subs.iter());
+            for b in all {
+                report.blocks += 1;
+                let runs = match translations.target(b)? {
+                    Some(t) if check_codes(&b.runs, &t).is_ok() => {
+                        report.translated += 1;
+                        t
+                    }
+                    _ => b.runs.clone(),
+                };
+                let line = format!("{}\n", text_of(&runs));
+                if let Err(e) = out.write_all(line.as_bytes()) {
+                    failure = Some(L10nError::io("writing the output", e));
+                }
+            }
+            Ok(())
+        };
+        crate::reader::read_document(
+            std::io::BufReader::new(file),
+            input,
+            self.rules,
+            None,
+            None,
+            Some(&mut sink),
+        )?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        translations.finish()?;
+        Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn language_matching() {
+        assert!(names_language("en", "en"));
+        assert!(names_language("EN-gb", "en"));
+        assert!(!names_language("fr", "en"));
+        assert!(!names_language("en-GB", "en-US"));
+        assert!(names_language("en-us", "en-US"));
+    }
+
+    #[test]
+    fn encoding_with_character_references() {
+        let mut out = Vec::new();
+        encode_into(encoding_rs::WINDOWS_1252, "é€ 中", &mut out);
+        assert_eq!(out, b"\xe9\x80 &#x4E2D;");
+        out.clear();
+        encode_into(UTF_16LE, "a", &mut out);
+        assert_eq!(out, b"a\x00");
+    }
+
+    #[test]
+    fn escaping() {
+        let mut s = String::new();
+        escape("a<b>&\"'\u{a0}", BlockKind::Content, &mut s);
+        assert_eq!(s, "a&lt;b&gt;&amp;\"'&nbsp;");
+        assert_eq!(
+            render_attr("a\"'", BlockKind::Attribute { quote: b'"' }),
+            "a&quot;'"
+        );
+        assert_eq!(
+            render_attr("a\"'", BlockKind::Attribute { quote: b'\'' }),
+            "a\"&#39;"
+        );
+        assert_eq!(
+            render_attr("a b", BlockKind::Attribute { quote: 0 }),
+            "\"a b\""
+        );
+    }
+}

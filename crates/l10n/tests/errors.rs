@@ -1,0 +1,206 @@
+//! Acceptance 5: bad input gets a clear error and nothing is lost — no panic, no
+//! partial output file, no skeleton temp file left behind.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use tagloom_l10n::L10nError;
+use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions};
+use tagloom_l10n::writer::{NoTranslations, WriterOptions};
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn round_trip(input: &Path, dir: &Path) -> Vec<u8> {
+    let xlf = dir.join("rt.xlf");
+    let out = dir.join("rt.html");
+    flow::extract(input, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    flow::merge(input, &xlf, &out, &MergeOptions::default()).unwrap();
+    std::fs::read(out).unwrap()
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn truncated_inputs_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = b"<!DOCTYPE html><html lang=en><body><p title=\"A tip\">Hello <b>bold</b> &amp; <!-- c --> world</p></body></html>";
+    let mut n = 0;
+    for cut in 0..full.len() {
+        let input = write(dir.path(), "cut.html", &full[..cut]);
+        assert_eq!(round_trip(&input, dir.path()), &full[..cut], "cut at {cut}");
+        n += 1;
+    }
+    println!("truncations: {n} byte-identical");
+}
+
+#[test]
+fn invalid_bytes_survive() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [&[u8]; 4] = [
+        b"<p>caf\xc3 \xff\xfe text <b title=\"x\xffy\">b</b></p>\xe2\x82",
+        b"\xef\xbb\xbf<p>bom then \x80 bad</p>",
+        b"<meta charset=windows-1252><p>\x81\x8d\x8f\x90\x9d caf\xe9</p>",
+        b"<meta charset=shift_jis><p>\x82<b>x</b>\x82\xa0 \xff</p>",
+    ];
+    for (i, bytes) in cases.iter().enumerate() {
+        let input = write(dir.path(), &format!("bad{i}.html"), bytes);
+        assert_eq!(round_trip(&input, dir.path()), *bytes, "case {i}");
+        // The XLIFF is still well-formed (U+FFFD stands for the bad bytes).
+        let xlf = std::fs::read_to_string(dir.path().join("rt.xlf")).unwrap();
+        let mut r = quick_xml::Reader::from_str(&xlf);
+        while !matches!(r.read_event().unwrap(), quick_xml::events::Event::Eof) {}
+    }
+}
+
+#[test]
+fn mismatched_xliff_ids_fail_without_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.html", b"<p>One</p><p>Two</p>");
+    let b = write(dir.path(), "b.html", b"<h1 id=x>Other</h1>");
+    let xlf = dir.path().join("a.xlf");
+    flow::extract(&a, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    let out = dir.path().join("out.html");
+    let err = flow::merge(&b, &xlf, &out, &MergeOptions::default()).unwrap_err();
+    assert!(
+        matches!(err, L10nError::IdMismatch { count: 2, .. }),
+        "{err}"
+    );
+    println!("mismatch: {err}");
+    assert!(!out.exists());
+    assert_eq!(files_in(dir.path()), ["a.html", "a.xlf", "b.html"]);
+}
+
+#[test]
+fn malformed_translation_files_fail_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.html", b"<p>One</p>");
+    let out = dir.path().join("out.html");
+    let bad_xml = write(
+        dir.path(),
+        "bad.xlf",
+        b"<xliff version=\"2.1\"><file><unit id=\"x\"><segment>",
+    );
+    let err = flow::merge(&a, &bad_xml, &out, &MergeOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("bad.xlf"), "{err}");
+    let v1 = write(dir.path(), "v1.xlf", b"<xliff version=\"1.2\"></xliff>");
+    let err = flow::merge(&a, &v1, &out, &MergeOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("2.0 or 2.1"), "{err}");
+    let bad_po = write(dir.path(), "bad.po", b"msgid \"x\nmsgstr \"\"\n");
+    let err = flow::merge(&a, &bad_po, &out, &MergeOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("bad.po:1"), "{err}");
+    let missing = flow::extract(
+        &dir.path().join("nope.html"),
+        &dir.path().join("x.xlf"),
+        &ExtractOptions::new("en", None),
+    );
+    assert!(missing.unwrap_err().to_string().contains("nope.html"));
+    assert!(!out.exists());
+    assert!(!dir.path().join("x.xlf").exists());
+}
+
+#[test]
+fn full_disk_for_the_skeleton_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let skeleton_dir = tempfile::tempdir().unwrap();
+    let mut page = String::from("<html><body>");
+    for i in 0..2000 {
+        page.push_str(&format!("<p>Paragraph {i}</p>\n"));
+    }
+    let input = write(dir.path(), "page.html", page.as_bytes());
+    let xlf = dir.path().join("page.xlf");
+    flow::extract(&input, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    let out = dir.path().join("out.html");
+    let opts = MergeOptions {
+        common: Common {
+            temp_dir: Some(skeleton_dir.path().to_path_buf()),
+            skeleton_limit: Some(10_000),
+            ..Common::default()
+        },
+        ..MergeOptions::default()
+    };
+    let err = flow::merge(&input, &xlf, &out, &opts).unwrap_err();
+    assert!(err.to_string().contains("no space left"), "{err}");
+    assert!(!out.exists());
+    assert!(
+        files_in(skeleton_dir.path()).is_empty(),
+        "skeleton temp left behind"
+    );
+    assert_eq!(files_in(dir.path()), ["page.html", "page.xlf"]);
+}
+
+/// A writer that fails after `left` bytes, like a disk filling up.
+struct FailingWriter {
+    left: usize,
+}
+
+impl Write for FailingWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() > self.left {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::StorageFull,
+                "disk full",
+            ));
+        }
+        self.left -= buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn failing_output_writer_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let skeleton_dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "p.html", "<p>x</p>".repeat(50_000).as_bytes());
+    let common = Common {
+        temp_dir: Some(skeleton_dir.path().to_path_buf()),
+        ..Common::default()
+    };
+    let options = WriterOptions {
+        source_lang: "en".into(),
+        target_lang: None,
+    };
+    let mut out = FailingWriter { left: 1000 };
+    let err = flow::merge_to_writer(&input, &mut NoTranslations, &mut out, &options, &common)
+        .unwrap_err();
+    assert!(err.to_string().contains("disk full"), "{err}");
+    assert!(files_in(skeleton_dir.path()).is_empty());
+}
+
+#[test]
+fn unmappable_translations_become_character_references() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        dir.path(),
+        "w.html",
+        b"<html lang=\"en\"><head><meta charset=\"windows-1252\"></head><p>caf\xe9</p></html>",
+    );
+    let xlf = dir.path().join("w.xlf");
+    flow::extract(&input, &xlf, &ExtractOptions::new("en", Some("ja"))).unwrap();
+    let text = std::fs::read_to_string(&xlf).unwrap();
+    assert!(text.contains("<source>café</source>"), "{text}");
+    let text = text.replace(
+        "<source>café</source>",
+        "<source>café</source><target>カフェ é</target>",
+    );
+    let xlf_ja = write(dir.path(), "ja.xlf", text.as_bytes());
+    let out = dir.path().join("ja.html");
+    flow::merge(&input, &xlf_ja, &out, &MergeOptions::default()).unwrap();
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        b"<html lang=\"ja\"><head><meta charset=\"windows-1252\"></head><p>&#x30AB;&#x30D5;&#x30A7; \xe9</p></html>"
+    );
+}
