@@ -10,6 +10,8 @@
 //!   recorded), the whole page pushed at once, `finish`, every batch applied to a
 //!   fresh `DomStore`; the store is dropped inside the iteration.
 //! - `tagloom/no-errors`: the same with `TokenizerConfig::report_errors = false`.
+//! - `tagloom/64k-chunks`: like `tagloom`, but pushed 64 KiB at a time with a pump
+//!   and the batches applied after each push (a streaming caller).
 //! - `html5ever`: `parse_document(RcDom::default(), ParseOpts::default())`
 //!   (scripting on), `.from_utf8().one(page)`; the `RcDom` is dropped inside the
 //!   iteration.
@@ -21,7 +23,9 @@ use criterion::{Criterion, Throughput};
 use html5ever::tendril::TendrilSink;
 use html5ever::{ParseOpts, parse_document};
 use markup5ever_rcdom::RcDom;
-use tagloom_bench::{Page, corpus_dir, load_corpus, parse_config, tagloom_parse};
+use tagloom_bench::{
+    Page, corpus_dir, load_corpus, parse_config, tagloom_parse, tagloom_parse_chunked,
+};
 use tagloom_html::session::SessionConfig;
 
 fn tagloom_config(report_errors: bool) -> SessionConfig {
@@ -33,6 +37,15 @@ fn tagloom_config(report_errors: bool) -> SessionConfig {
 /// Parses with tagloom; returns the node count so the tree is observed.
 fn tagloom(bytes: &[u8], config: &SessionConfig) -> usize {
     let store = tagloom_parse(bytes, config.clone());
+    black_box(store.len())
+}
+
+/// The streaming chunk of `tagloom/64k-chunks`.
+const CHUNK: usize = 64 * 1024;
+
+/// Parses with tagloom, 64 KiB at a time; returns the node count.
+fn tagloom_chunked(bytes: &[u8], config: &SessionConfig) -> usize {
+    let store = tagloom_parse_chunked(bytes, config.clone(), CHUNK);
     black_box(store.len())
 }
 
@@ -64,6 +77,9 @@ fn bench_pages(c: &mut Criterion, pages: &[Page]) {
         group.bench_function("tagloom/no-errors", |b| {
             b.iter(|| tagloom(black_box(bytes), &no_errors))
         });
+        group.bench_function("tagloom/64k-chunks", |b| {
+            b.iter(|| tagloom_chunked(black_box(bytes), &with_errors))
+        });
         group.bench_function("html5ever", |b| b.iter(|| html5ever(black_box(bytes))));
         group.finish();
     }
@@ -85,6 +101,14 @@ fn bench_total(c: &mut Criterion, pages: &[Page]) {
             })
         });
     }
+    let with_errors = tagloom_config(true);
+    group.bench_function("tagloom/64k-chunks", |b| {
+        b.iter(|| {
+            for page in pages {
+                black_box(tagloom_chunked(black_box(&page.bytes), &with_errors));
+            }
+        })
+    });
     group.bench_function("html5ever", |b| {
         b.iter(|| {
             for page in pages {

@@ -6,7 +6,8 @@
 //! ```
 //!
 //! ENGINE is `tagloom` (bytes → `Html5ParseSession` → `DomStore`, UTF-8
-//! transport, scripting on), `html5ever` (`parse_document(RcDom)`,
+//! transport, scripting on, the whole page pushed at once), `tagloom-64k` (the
+//! same pushed 64 KiB at a time, batches applied after each push), `html5ever` (`parse_document(RcDom)`,
 //! `from_utf8().one`) or `baseline` (only reads the file, so its max RSS is the
 //! process's fixed footprint plus the page bytes, to subtract). The page is parsed
 //! N times (default 1); each tree is dropped before the next parse, and the last
@@ -18,7 +19,7 @@ use std::process::ExitCode;
 use html5ever::tendril::TendrilSink;
 use html5ever::{ParseOpts, parse_document};
 use markup5ever_rcdom::RcDom;
-use tagloom_bench::{parse_config, tagloom_parse};
+use tagloom_bench::{parse_config, tagloom_parse, tagloom_parse_chunked};
 
 enum Tree {
     None,
@@ -31,7 +32,9 @@ fn main() -> ExitCode {
     let (engine, path) = match (args.get(1), args.get(2)) {
         (Some(engine), Some(path)) => (engine.as_str(), path.as_str()),
         _ => {
-            eprintln!("usage: parse_peak_memory tagloom|html5ever|baseline PAGE.html [N]");
+            eprintln!(
+                "usage: parse_peak_memory tagloom|tagloom-64k|html5ever|baseline PAGE.html [N]"
+            );
             return ExitCode::FAILURE;
         }
     };
@@ -57,6 +60,11 @@ fn main() -> ExitCode {
         tree = match engine {
             "baseline" => Tree::None,
             "tagloom" => Tree::Tagloom(tagloom_parse(black_box(&bytes), parse_config(true))),
+            "tagloom-64k" => Tree::Tagloom(tagloom_parse_chunked(
+                black_box(&bytes),
+                parse_config(true),
+                64 * 1024,
+            )),
             "html5ever" => Tree::Html5ever(
                 parse_document(RcDom::default(), ParseOpts::default())
                     .from_utf8()

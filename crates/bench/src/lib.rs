@@ -137,9 +137,33 @@ pub fn parse_config(scripting: bool) -> SessionConfig {
 ///
 /// If the session or the store reports an error (never for markup alone).
 pub fn tagloom_parse(bytes: &[u8], config: SessionConfig) -> DomStore {
+    tagloom_parse_chunked(bytes, config, usize::MAX)
+}
+
+/// Like [`tagloom_parse`], but the bytes are pushed `chunk` bytes at a time, each
+/// push followed by a pump and by applying the ready batches (a streaming caller;
+/// the patches and decoded text held at once are bounded by the chunk, not the
+/// page). `usize::MAX` pushes the whole page at once.
+///
+/// # Panics
+///
+/// If the session or the store reports an error (never for markup alone).
+pub fn tagloom_parse_chunked(bytes: &[u8], config: SessionConfig, chunk: usize) -> DomStore {
     let mut session = Html5ParseSession::new(config);
     let mut store = DomStore::new();
-    session.push_bytes(bytes).expect("push_bytes");
+    if chunk >= bytes.len() {
+        session.push_bytes(bytes).expect("push_bytes");
+    } else {
+        for piece in bytes.chunks(chunk.max(1)) {
+            session.push_bytes(piece).expect("push_bytes");
+            while let PumpStatus::Suspended(_) = session.pump().expect("pump") {}
+            for batch in session.take_batches() {
+                store
+                    .apply(&batch)
+                    .expect("the parser's patch batches apply");
+            }
+        }
+    }
     let mut status = session.finish().expect("finish");
     loop {
         for batch in session.take_batches() {
