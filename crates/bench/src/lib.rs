@@ -1,6 +1,7 @@
 //! Shared helpers of the tagloom benchmarks: locating and loading the bench corpus
 //! (third-party pages read from `../shared/bench-corpus`, never copied into the
-//! repository) and a tokenizer driver that touches every token cheaply.
+//! repository), a tokenizer driver that touches every token cheaply, and the
+//! full-parse driver (bytes → [`Html5ParseSession`] → [`DomStore`]).
 //!
 //! The peer parsers (html5ever) are dev-dependencies of this crate only, so the
 //! main crates never depend on them.
@@ -8,8 +9,12 @@
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
+use tagloom_html::decoder::DecoderConfig;
+use tagloom_html::dom::DomStore;
+use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+use tagloom_html::tree_builder::TreeBuilderConfig;
 
 /// The environment variable that overrides the corpus folder.
 pub const CORPUS_ENV: &str = "TAGLOOM_BENCH_CORPUS";
@@ -109,4 +114,69 @@ fn drain(tokenizer: &mut Tokenizer, summary: &mut Summary) {
         }
         summary.tokens += 1;
     }
+}
+
+/// The session settings of the full-parse driver: the given scripting flag, UTF-8
+/// as the transport encoding (so nothing is sniffed: the corpus pages are UTF-8,
+/// and the peer is handed UTF-8 too), parse errors recorded (the default).
+pub fn parse_config(scripting: bool) -> SessionConfig {
+    SessionConfig {
+        tree: TreeBuilderConfig {
+            scripting,
+            ..TreeBuilderConfig::default()
+        },
+        decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
+        ..SessionConfig::default()
+    }
+}
+
+/// Parses a whole document with tagloom: `bytes` pushed at once, `finish`, and
+/// every batch applied to a fresh [`DomStore`] (the full parse the bench measures).
+///
+/// # Panics
+///
+/// If the session or the store reports an error (never for markup alone).
+pub fn tagloom_parse(bytes: &[u8], config: SessionConfig) -> DomStore {
+    tagloom_parse_chunked(bytes, config, usize::MAX)
+}
+
+/// Like [`tagloom_parse`], but the bytes are pushed `chunk` bytes at a time, each
+/// push followed by a pump and by applying the ready batches (a streaming caller;
+/// the patches and decoded text held at once are bounded by the chunk, not the
+/// page). `usize::MAX` pushes the whole page at once.
+///
+/// # Panics
+///
+/// If the session or the store reports an error (never for markup alone).
+pub fn tagloom_parse_chunked(bytes: &[u8], config: SessionConfig, chunk: usize) -> DomStore {
+    let mut session = Html5ParseSession::new(config);
+    let mut store = DomStore::new();
+    if chunk >= bytes.len() {
+        session.push_bytes(bytes).expect("push_bytes");
+    } else {
+        for piece in bytes.chunks(chunk.max(1)) {
+            session.push_bytes(piece).expect("push_bytes");
+            while let PumpStatus::Suspended(_) = session.pump().expect("pump") {}
+            for batch in session.take_batches() {
+                store
+                    .apply(&batch)
+                    .expect("the parser's patch batches apply");
+            }
+        }
+    }
+    let mut status = session.finish().expect("finish");
+    loop {
+        for batch in session.take_batches() {
+            store
+                .apply(&batch)
+                .expect("the parser's patch batches apply");
+        }
+        match status {
+            PumpStatus::Finished => break,
+            // Scripts are not run: resume right away.
+            PumpStatus::Suspended(_) => status = session.pump().expect("pump"),
+            PumpStatus::NeedInput => panic!("the session wants input after finish"),
+        }
+    }
+    store
 }
