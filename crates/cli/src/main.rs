@@ -33,6 +33,9 @@ enum Command {
     Sniff(commands::sniff::Args),
     /// Parse FILE into a tree; print it (html5lib dump or HTML) or its DomPatch stream.
     Parse(commands::parse::Args),
+    /// Localization: extract translatable text, merge translations back byte-exactly.
+    #[command(subcommand)]
+    L10n(commands::l10n::Command),
     /// Tokenize and parse a page (a built-in sample by default) and print a summary.
     Demo(commands::demo::Args),
 }
@@ -44,13 +47,22 @@ fn main() -> ExitCode {
         Command::Sniff(args) => commands::sniff::run(&args),
         Command::Parse(args) => commands::parse::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
+        Command::L10n(command) => commands::l10n::run(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            // One line: the error and its causes.
-            let causes: Vec<String> = err.chain().map(|c| c.to_string()).collect();
-            eprintln!("tagloom: {}", causes.join(": "));
+            // One line: the error and those of its causes it does not already say.
+            let mut line = String::new();
+            for cause in err.chain().map(|c| c.to_string()) {
+                if !line.contains(&cause) {
+                    if !line.is_empty() {
+                        line.push_str(": ");
+                    }
+                    line.push_str(&cause);
+                }
+            }
+            eprintln!("tagloom: {}", line.replace('\n', " "));
             ExitCode::from(2)
         }
     }

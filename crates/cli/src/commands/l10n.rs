@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use tagloom_l10n::flow::{self, Common, ExtractOptions, Format, MergeOptions, PseudoOptions, Report};
+use tagloom_l10n::flow::{
+    self, Common, ExtractOptions, Format, MergeOptions, PseudoOptions, Report,
+};
 use tagloom_l10n::rules::Rules;
 
 /// Options every l10n subcommand takes.
@@ -32,7 +34,8 @@ pub struct CommonArgs {
 impl CommonArgs {
     fn common(&self) -> Result<Common> {
         let rules = match &self.rules {
-            Some(path) => Rules::from_json_file(path).with_context(|| format!("cannot load rules {}", path.display()))?,
+            Some(path) => Rules::from_json_file(path)
+                .with_context(|| format!("cannot load rules {}", path.display()))?,
             None => Rules::default(),
         };
         Ok(Common {
@@ -121,7 +124,14 @@ pub enum FormatArg {
 
 pub fn run(command: &Command) -> Result<()> {
     let report = match command {
-        Command::Extract { input, source, target, output, format, common } => {
+        Command::Extract {
+            input,
+            source,
+            target,
+            output,
+            format,
+            common,
+        } => {
             let options = ExtractOptions {
                 source_lang: source.clone(),
                 target_lang: target.clone(),
@@ -133,7 +143,15 @@ pub fn run(command: &Command) -> Result<()> {
             };
             flow::extract(input, output, &options)?
         }
-        Command::Merge { input, translated, output, source, target, strict, common } => {
+        Command::Merge {
+            input,
+            translated,
+            output,
+            source,
+            target,
+            strict,
+            common,
+        } => {
             let options = MergeOptions {
                 source_lang: source.clone(),
                 target_lang: target.clone(),
@@ -142,8 +160,18 @@ pub fn run(command: &Command) -> Result<()> {
             };
             flow::merge(input, translated, output, &options)?
         }
-        Command::Pseudo { input, source, target, output, common } => {
-            let options = PseudoOptions { source_lang: source.clone(), target_lang: target.clone(), common: common.common()? };
+        Command::Pseudo {
+            input,
+            source,
+            target,
+            output,
+            common,
+        } => {
+            let options = PseudoOptions {
+                source_lang: source.clone(),
+                target_lang: target.clone(),
+                common: common.common()?,
+            };
             flow::pseudo(input, output, &options)?
         }
         Command::Rules => {
@@ -152,7 +180,10 @@ pub fn run(command: &Command) -> Result<()> {
         }
     };
     summarize(&report);
-    report.into_result().map(|_| ()).context("some files failed")
+    report
+        .into_result()
+        .map(|_| ())
+        .context("some files failed")
 }
 
 /// One line per file on standard error, then the totals.
@@ -167,7 +198,11 @@ fn summarize(report: &Report) {
             file.lang_retargeted,
             file.encoding,
             file.mode,
-            if file.had_invalid_bytes { ", invalid bytes kept as they were" } else { "" },
+            if file.had_invalid_bytes {
+                ", invalid bytes kept as they were"
+            } else {
+                ""
+            },
         );
         for issue in &file.issues {
             eprintln!("  not merged: {}: {}", issue.id, issue.message);
