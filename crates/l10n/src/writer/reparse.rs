@@ -197,7 +197,9 @@ fn read_node<'a>(
         NodeKind::Element(e) => {
             let name = e.local_name();
             let html = e.ns() == Namespace::Html;
-            if html && rules.is_block(name) {
+            // A block element ends inline content, unless an inline element is open
+            // around it (the reader's implicit blocks take it in as a code then).
+            if html && rules.is_block(name) && depth == 0 {
                 return None;
             }
             if !html
