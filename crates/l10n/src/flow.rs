@@ -348,20 +348,26 @@ pub fn run_file_with_reader_writer(
             options,
             strict,
         } => {
-            let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
-            match SkeletonStore::new_in(&dir) {
-                Ok(store) => {
-                    let mut store = store.with_limit(common.skeleton_limit);
-                    // On error, dropping `store` removes its temp file.
-                    let read = read_document(
-                        open()?,
-                        input,
-                        &common.rules,
-                        forced,
-                        Some(&mut store),
-                        None,
-                    )?;
-                    store.flush()?;
+            // The skeleton path first. Until the writer starts, nothing has been
+            // written and no translation consumed: a failure there (the store cannot
+            // be created or written, e.g. a full disk) moves on to the fallbacks.
+            let skeleton = (|| -> Result<(SkeletonStore, crate::reader::ReadReport)> {
+                let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+                let mut store = SkeletonStore::new_in(&dir)?.with_limit(common.skeleton_limit);
+                // On error, dropping `store` removes its temp file.
+                let read = read_document(
+                    open()?,
+                    input,
+                    &common.rules,
+                    forced,
+                    Some(&mut store),
+                    None,
+                )?;
+                store.flush()?;
+                Ok((store, read))
+            })();
+            match skeleton {
+                Ok((mut store, read)) => {
                     let mut enc = EncodedOutput::new(out, read.encoding);
                     let written =
                         write_from_skeleton(&mut store, translations, &mut enc, &options)?;
@@ -377,25 +383,42 @@ pub fn run_file_with_reader_writer(
                     report.bytes_out = written.bytes_written;
                     report.mode = "skeleton";
                 }
-                Err(_) => {
-                    // No skeleton store: the fallback chain of the seed.
+                Err(skeleton_error) => {
+                    // The fallback chain of the seed: re-parse, then block-only.
                     let mut out = out;
-                    let written = match ReparseFallback.write(input, translations, &mut out) {
+                    let mut reparse = ReparseFallback {
+                        rules: &common.rules,
+                        encoding: forced,
+                        options: &options,
+                    };
+                    let written = match reparse.write(input, translations, &mut out) {
                         Ok(w) => {
                             report.mode = "reparse";
                             w
                         }
                         Err(_) => {
                             report.mode = "block-only";
-                            BlockOnlyFallback {
+                            let mut block_only = BlockOnlyFallback {
                                 rules: &common.rules,
+                            };
+                            match block_only.write(input, translations, &mut out) {
+                                Ok(w) => w,
+                                // Nothing worked: the skeleton's error says why.
+                                Err(_) => return Err(skeleton_error),
                             }
-                            .write(input, translations, &mut out)?
                         }
                     };
                     out.flush().map_err(io_out)?;
+                    report.encoding = written
+                        .encoding
+                        .map(|e| e.name().into())
+                        .unwrap_or_default();
                     report.blocks = written.blocks;
                     report.translated = written.translated;
+                    report.lang_retargeted = written.lang_retargeted;
+                    report.issues = written.issues;
+                    report.bytes_out = written.bytes_written;
+                    report.bytes_in = std::fs::metadata(input).map(|m| m.len()).unwrap_or(0);
                 }
             }
             if strict && !report.issues.is_empty() {

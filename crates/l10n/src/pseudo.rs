@@ -1,7 +1,7 @@
 //! Pseudo-translation for testing layouts: accented letters (`Hello` → `Ĥéļļö`),
 //! expansion (about 30 % longer, for languages that run long) and brackets around
-//! every block (`[…]`, to spot truncation and concatenated strings). Codes stay
-//! where they are.
+//! every block's text (`[…]`, to spot truncation and concatenated strings). Codes
+//! stay where they are.
 //!
 //! ```
 //! use tagloom_l10n::pseudo::pseudo_text;
@@ -75,26 +75,36 @@ pub fn pseudo_text(text: &str, expand: bool) -> String {
     out
 }
 
-/// Pseudo-translates runs: text accented and expanded, `[` `]` around the whole.
+/// Pseudo-translates runs: text accented and expanded, `[` before the first and `]`
+/// after the last text that is not whitespace-only.
+///
+/// The brackets hug the text instead of the block's edges: markup the tree builder
+/// repairs (misnested formatting elements, `<basefont>` before `<body>`…) would
+/// otherwise get new text next to it and parse to a different tree; and
+/// whitespace-only text stays whitespace-only (it is significant to the tree
+/// builder, in tables for instance).
 pub fn pseudo_runs(runs: &[Run]) -> Vec<Run> {
-    let mut out: Vec<Run> = Vec::with_capacity(runs.len() + 2);
-    out.push(Run::Text("[".into()));
-    for run in runs {
+    let visible =
+        |r: &Run| matches!(r, Run::Text(t) if t.chars().any(|c| !c.is_whitespace() && c != '\0'));
+    let first = runs.iter().position(visible);
+    let last = runs.iter().rposition(visible);
+    let mut out: Vec<Run> = Vec::with_capacity(runs.len());
+    for (i, run) in runs.iter().enumerate() {
         match run {
-            Run::Text(t) => out.push(Run::Text(pseudo_text(t, true))),
+            Run::Text(t) => {
+                let mut text = pseudo_text(t, true);
+                if Some(i) == first {
+                    text.insert(0, '[');
+                }
+                if Some(i) == last {
+                    text.push(']');
+                }
+                out.push(Run::Text(text));
+            }
             other => out.push(other.clone()),
         }
     }
-    out.push(Run::Text("]".into()));
-    // Coalesce adjacent texts.
-    let mut merged: Vec<Run> = Vec::with_capacity(out.len());
-    for run in out {
-        match (merged.last_mut(), run) {
-            (Some(Run::Text(a)), Run::Text(b)) => a.push_str(&b),
-            (_, run) => merged.push(run),
-        }
-    }
-    merged
+    out
 }
 
 /// Translations that pseudo-translate every block.
@@ -121,8 +131,21 @@ mod tests {
             },
         ];
         let p = pseudo_runs(&runs);
-        assert_eq!(p[0], Run::Text("[Ĥî ·".into()));
+        assert_eq!(p[0], Run::Text("[Ĥî ·]".into()));
         assert_eq!(p[1], runs[1]);
-        assert_eq!(p[2], Run::Text("]".into()));
+        assert_eq!(p.len(), 2);
+        let runs = vec![
+            Run::Placeholder {
+                id: 1,
+                data: "<br>".into(),
+            },
+            Run::Text(" ".into()),
+            Run::Text("a".into()),
+            Run::Text(" ".into()),
+        ];
+        let p = pseudo_runs(&runs);
+        assert_eq!(p[1], Run::Text(" ".into()));
+        assert_eq!(p[2], Run::Text("[à·]".into()));
+        assert_eq!(p[3], Run::Text(" ".into()));
     }
 }

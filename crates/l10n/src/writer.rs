@@ -17,9 +17,10 @@
 //! cannot hold become numeric character references, so a `<meta charset>` stays
 //! truthful — the writer never changes the declared encoding.
 //!
-//! The fallbacks of the seed ([`Fallback`]): when no skeleton is available, the
-//! re-parse fallback (not available yet: it needs the tree builder) and then the
-//! block-only fallback ([`BlockOnlyFallback`]) that writes the blocks' text only.
+//! The fallbacks of the seed ([`Fallback`]): when the skeleton path fails (the store
+//! cannot be created or written), the re-parse fallback ([`ReparseFallback`]: tree
+//! builder + fragment serializer, see [`reparse`]) and then the block-only fallback
+//! ([`BlockOnlyFallback`]) that writes the blocks' text only.
 
 use std::io::Write;
 
@@ -28,6 +29,8 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
 use crate::skeleton::{EntryType, SkeletonStore};
+
+pub mod reparse;
 
 /// Where translations come from, in document order.
 pub trait Translations {
@@ -80,6 +83,8 @@ pub struct WriteReport {
     pub issues: Vec<Issue>,
     /// Bytes written.
     pub bytes_written: u64,
+    /// The output's encoding, when the writer determined it (the re-parse fallback).
+    pub encoding: Option<&'static Encoding>,
 }
 
 /// Settings of the writer.
@@ -442,26 +447,34 @@ pub trait Fallback {
 }
 
 /// The re-parse fallback of the seed: parse the original with the tree builder,
-/// patch the translations into the tree, serialize with `tagloom_html::serializer`.
-///
-/// OPEN: the tree builder (`Html5ParseSession`) is not merged yet, so this
-/// fallback reports itself unavailable and the chain moves on to
-/// [`BlockOnlyFallback`]. When it lands: read blocks with
-/// [`crate::reader::read_document`] into a map, parse `input`, walk the DOM and
-/// replace leaf contents / attribute values in document order, serialize.
-#[derive(Default, Debug)]
-pub struct ReparseFallback;
+/// patch the translations into the tree, serialize with the HTML fragment
+/// serialization algorithm (`tagloom_html::serializer`) and encode in the input's
+/// encoding. How blocks are found in the tree, and the limits: [`reparse`].
+#[derive(Debug)]
+pub struct ReparseFallback<'a> {
+    /// The rules of the reader (blocks are identified exactly as it does).
+    pub rules: &'a crate::rules::Rules,
+    /// A forced input encoding (as given to the reader).
+    pub encoding: Option<&'static Encoding>,
+    /// Languages (for `lang` retargeting).
+    pub options: &'a WriterOptions,
+}
 
-impl Fallback for ReparseFallback {
+impl Fallback for ReparseFallback<'_> {
     fn write(
         &mut self,
-        _input: &std::path::Path,
-        _translations: &mut dyn Translations,
-        _out: &mut dyn Write,
+        input: &std::path::Path,
+        translations: &mut dyn Translations,
+        out: &mut dyn Write,
     ) -> Result<WriteReport> {
-        Err(L10nError::Usage(
-            "the re-parse fallback needs the tree builder, which is not available yet".into(),
-        ))
+        reparse::write_reparsed(
+            input,
+            self.rules,
+            self.encoding,
+            self.options,
+            translations,
+            out,
+        )
     }
 }
 

@@ -110,7 +110,7 @@ fn malformed_translation_files_fail_cleanly() {
 }
 
 #[test]
-fn full_disk_for_the_skeleton_leaves_nothing() {
+fn full_disk_for_the_skeleton_falls_back_to_reparse() {
     let dir = tempfile::tempdir().unwrap();
     let skeleton_dir = tempfile::tempdir().unwrap();
     let mut page = String::from("<html><body>");
@@ -129,14 +129,20 @@ fn full_disk_for_the_skeleton_leaves_nothing() {
         },
         ..MergeOptions::default()
     };
-    let err = flow::merge(&input, &xlf, &out, &opts).unwrap_err();
-    assert!(err.to_string().contains("no space left"), "{err}");
-    assert!(!out.exists());
+    // The skeleton store fills up: the re-parse fallback writes the page instead.
+    let report = flow::merge(&input, &xlf, &out, &opts).unwrap();
+    assert_eq!(report.files[0].mode, "reparse");
+    assert_eq!(report.files[0].blocks, 2000);
     assert!(
         files_in(skeleton_dir.path()).is_empty(),
         "skeleton temp left behind"
     );
-    assert_eq!(files_in(dir.path()), ["page.html", "page.xlf"]);
+    assert_eq!(files_in(dir.path()), ["out.html", "page.html", "page.xlf"]);
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        html.starts_with("<html><head></head><body><p>Paragraph 0</p>"),
+        "{html:.80}"
+    );
 }
 
 /// A writer that fails after `left` bytes, like a disk filling up.

@@ -1,8 +1,15 @@
-//! Acceptance 2 (tokenizer variant): pseudo-translated output has the same element
-//! structure and attribute names as the input; only text and translatable attribute
-//! values differ; `lang` naming the source became the target, other `lang`s are
-//! untouched. (The tree-builder variant of this check is a follow-up: the tree
-//! builder is not merged yet.)
+//! Acceptance 2: pseudo-translated output has the same element structure and
+//! attribute names as the input; only text and translatable attribute values differ;
+//! `lang` naming the source became the target, other `lang`s are untouched.
+//!
+//! Two views: the tree builder's (input and output parsed with `Html5ParseSession`
+//! into a `DomStore`, elements compared in tree order by namespace, local name,
+//! depth and attribute names and values), over the l10n samples, every html5lib
+//! tree-construction document input and the bench corpus; and the tokenizer's (tags
+//! in source order, end tags included, which the tree does not keep), over the
+//! samples and the bench corpus.
+
+mod support;
 
 use std::path::{Path, PathBuf};
 
@@ -153,4 +160,162 @@ fn pseudo_keeps_structure() {
     );
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(retargeted > 0);
+}
+
+/// `lang` naming the source (`en`, and its regional variants `en-GB`, `en-US`: see
+/// `writer::names_language`) must be `fr`; other values untouched. Returns whether it
+/// was retargeted.
+fn check_lang(v: &str, w: &str) -> Result<bool, String> {
+    if names_language(v, "en") && !v.trim().is_empty() {
+        if w != "fr" {
+            return Err(format!("lang {v:?} became {w:?}"));
+        }
+        Ok(true)
+    } else if v != w {
+        Err(format!("lang {v:?} changed to {w:?}"))
+    } else {
+        Ok(false)
+    }
+}
+
+/// The tree-builder comparison of `input` and its pseudo-translation `output`.
+fn compare_trees(input: &[u8], output: &[u8]) -> Result<usize, String> {
+    use tagloom_html::dom_patch::{AttrNamespace, Namespace};
+    let rules = tagloom_l10n::Rules::default();
+    let a = support::elements(&support::parse(input));
+    let b = support::elements(&support::parse(output));
+    let mut retargeted = 0;
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        if (x.ns, &x.name, x.depth) != (y.ns, &y.name, y.depth) {
+            return Err(format!(
+                "element {i}: {:?} <{}> at depth {} vs {:?} <{}> at depth {}",
+                x.ns, x.name, x.depth, y.ns, y.name, y.depth
+            ));
+        }
+        let names = |e: &support::El| -> Vec<(AttrNamespace, String)> {
+            e.attrs.iter().map(|(ns, n, _)| (*ns, n.clone())).collect()
+        };
+        if names(x) != names(y) {
+            return Err(format!(
+                "<{}> attributes {:?} vs {:?}",
+                x.name,
+                names(x),
+                names(y)
+            ));
+        }
+        let lookup = |name: &str| {
+            x.attrs
+                .iter()
+                .find(|(ns, n, _)| *ns == AttrNamespace::None && n == name)
+                .map(|(_, _, v)| v.as_str())
+        };
+        for ((ns, n, v), (_, _, w)) in x.attrs.iter().zip(&y.attrs) {
+            let is_lang = match ns {
+                AttrNamespace::Xml => n == "lang",
+                AttrNamespace::None => rules.is_lang_attr(n),
+                _ => false,
+            };
+            let content_language = x.name == "meta"
+                && n == "content"
+                && lookup("http-equiv")
+                    .is_some_and(|h| h.trim().eq_ignore_ascii_case("content-language"));
+            if (is_lang || content_language) && x.ns != Namespace::Html {
+                // Foreign content (`svg`, `math`) is opaque to the reader: untouched.
+                if v != w {
+                    return Err(format!("<{} {n}> in foreign content changed", x.name));
+                }
+            } else if is_lang || content_language {
+                retargeted += check_lang(v, w)? as usize;
+            } else if v != w
+                && !(*ns == AttrNamespace::None
+                    && x.ns == Namespace::Html
+                    && rules.is_translatable_attr(&x.name, n, lookup))
+            {
+                return Err(format!("<{} {n}> changed: {v:?} -> {w:?}", x.name));
+            }
+        }
+    }
+    if a.len() != b.len() {
+        return Err(format!("{} elements vs {}", a.len(), b.len()));
+    }
+    Ok(retargeted)
+}
+
+fn pseudo_bytes(input: &Path, work: &Path) -> Result<Vec<u8>, String> {
+    let out = work.join("pseudo.html");
+    let opts = PseudoOptions {
+        source_lang: "en".into(),
+        target_lang: Some("fr".into()),
+        ..PseudoOptions::default()
+    };
+    flow::pseudo(input, &out, &opts).map_err(|e| e.to_string())?;
+    std::fs::read(&out).map_err(|e| e.to_string())
+}
+
+/// An input: its name and bytes.
+type Named = (String, Vec<u8>);
+
+#[test]
+fn pseudo_keeps_tree_structure() {
+    let root = support::manifest();
+    let work = tempfile::tempdir().unwrap();
+    let mut corpora: Vec<(&str, Vec<Named>)> = Vec::new();
+    let read = |files: Vec<PathBuf>| -> Vec<Named> {
+        files
+            .into_iter()
+            .map(|f| (f.display().to_string(), std::fs::read(&f).unwrap()))
+            .collect()
+    };
+    corpora.push((
+        "l10n samples",
+        read(support::corpus(
+            &root.join("tests/data/l10n-samples"),
+            &["html", "phtml"],
+        )),
+    ));
+    corpora.push((
+        "html5lib tree-construction",
+        support::html5lib_inputs()
+            .into_iter()
+            .map(|(n, d)| (n, d.into_bytes()))
+            .collect(),
+    ));
+    let bench = read(support::corpus(
+        &root.join("../../../shared/bench-corpus"),
+        &["html"],
+    ));
+    if bench.is_empty() {
+        println!("bench corpus absent (../shared/bench-corpus): skipped");
+    }
+    corpora.push(("bench corpus", bench));
+    let mut failures = Vec::new();
+    let mut total_retargeted = 0;
+    for (corpus, inputs) in &corpora {
+        let mut ok = 0;
+        let mut retargeted = 0;
+        for (name, bytes) in inputs {
+            let input = work.path().join("input.html");
+            std::fs::write(&input, bytes).unwrap();
+            let result =
+                pseudo_bytes(&input, work.path()).and_then(|out| compare_trees(bytes, &out));
+            match result {
+                Ok(n) => {
+                    ok += 1;
+                    retargeted += n;
+                }
+                Err(e) => failures.push(format!("{corpus}: {name}: {e}")),
+            }
+        }
+        println!(
+            "pseudo tree structure, {corpus}: {ok}/{} identical in structure, {retargeted} lang values retargeted",
+            inputs.len()
+        );
+        total_retargeted += retargeted;
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures: {failures:#?}",
+        failures.len()
+    );
+    assert!(total_retargeted > 0);
 }

@@ -112,7 +112,8 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
         let raw = || win.text(tok.start, tok.end).to_string();
         match tok.kind {
             Kind::Text => {
-                has_text |= !tok.text.chars().all(is_ws);
+                // NUL is not text: the tree builder drops it in most contexts.
+                has_text |= !tok.text.chars().all(|c| is_ws(c) || c == '\0');
                 if let Some(Run::Text(t)) = runs.last_mut() {
                     t.push_str(&tok.text);
                 } else {

@@ -34,6 +34,7 @@ use crate::error::{IoContext, Result};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
 use build::{BuildCtx, build, collapse, is_ws, quote_before, translate_of};
+pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
 use tokens::{Kind, Tok, TokenStream};

@@ -1,0 +1,886 @@
+//! The re-parse fallback: the original bytes through the tagloom tree builder, the
+//! translations patched into a copy of the tree, the copy serialized with the HTML
+//! fragment serialization algorithm and encoded back into the input's encoding.
+//!
+//! # How blocks are found in the tree
+//!
+//! The reader identifies blocks on tokens, the tree builder makes a tree, and the two
+//! do not always agree (implied end tags, foster parenting, the adoption agency).
+//! So blocks are not located by position but by *content*:
+//!
+//! 1. The reader runs first (no skeleton), and every block's translation is asked
+//!    from [`Translations`] in document order, exactly as the skeleton writer does.
+//!    Content blocks are filed under their **signature**: their runs with text
+//!    whitespace-collapsed and trimmed and each code reduced to its kind
+//!    (open/close/placeholder). Top-level attribute blocks are filed under
+//!    (element, attribute, collapsed value).
+//! 2. The tree is walked in tree order, tracking `translate` inheritance. An element
+//!    whose whole content reads (by the reader's rules: inline elements are paired
+//!    codes, void elements, comments and protected subtrees placeholders) with the
+//!    signature of a pending block is that block (a leaf); otherwise each maximal run
+//!    of inline content between block-level children is tried (an implicit block,
+//!    trimmed like the reader trims: whitespace, comments and — at its start — opaque
+//!    elements stay outside). Blocks with the same signature are taken in document
+//!    order.
+//! 3. A matched block is rebuilt from its target runs: text nodes for text, the
+//!    matched DOM elements (the *n*-th code of the block is the *n*-th code of the
+//!    DOM content: the signatures being equal, the sequences line up) for codes,
+//!    with translated attribute values of its sub-blocks and, when the block was
+//!    translated, `lang` values retargeted. Whitespace around the block is kept.
+//!
+//! # Limits
+//!
+//! * The output is the serialization of the tree, not the original bytes: implied
+//!   elements (`html`, `head`, `body`, `tbody`) appear, attributes are re-quoted,
+//!   character references are normalized, markup the tree builder repaired is
+//!   written repaired. It parses to the same tree as the input (with translations).
+//! * A block whose content the tree builder restructured (misnested inline markup,
+//!   foster-parented text, a `<span/>` the reader took as void…) has no signature
+//!   match and stays untranslated; it is reported as an [`Issue`] (`not found in the
+//!   tree`). Blocks with identical source text are matched in document order, which
+//!   only matters when their translations differ.
+//! * Memory is proportional to the document (the whole tree, all blocks): it is a
+//!   fallback, not the streaming path. Deeply nested inline markup (over 256 levels)
+//!   is not matched.
+//! * `lang` values are retargeted on every element outside blocks, and on codes of
+//!   translated blocks (as the skeleton writer does).
+
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+use std::num::NonZeroU64;
+
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+use tagloom_html::decoder::DecoderConfig;
+use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
+use tagloom_html::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey};
+use tagloom_html::serializer::{FragmentOptions, children_to_string};
+use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
+
+use super::{
+    Issue, Translations, WriteReport, WriterOptions, encode_into, names_language, same_runs,
+    text_of,
+};
+use crate::block::{Block, BlockKind, Run, check_codes};
+use crate::error::{IoContext, L10nError, Result};
+use crate::reader::read_document;
+use crate::rules::Rules;
+
+/// Nesting of inline markup beyond which an element is not matched.
+const MAX_INLINE_DEPTH: usize = 256;
+
+/// Parses `bytes` with the tagloom tree builder, decoding with `encoding` as the
+/// transport encoding (only a BOM overrides it, as for the reader).
+pub fn parse_document(bytes: &[u8], encoding: &'static Encoding) -> Result<DomStore> {
+    let config = SessionConfig {
+        decoder: DecoderConfig::with_transport(encoding),
+        ..SessionConfig::default()
+    };
+    let mut session = Html5ParseSession::new(config);
+    let mut store = DomStore::new();
+    let fail = |e: tagloom_html::session::SessionError| {
+        L10nError::Usage(format!("the tree builder failed: {e}"))
+    };
+    let apply = |session: &mut Html5ParseSession, store: &mut DomStore| -> Result<()> {
+        for batch in session.take_batches() {
+            store
+                .apply(&batch)
+                .map_err(|e| L10nError::Usage(format!("the tree builder's patches: {e}")))?;
+        }
+        Ok(())
+    };
+    for chunk in bytes.chunks(64 * 1024) {
+        session.push_bytes(chunk).map_err(fail)?;
+        while let PumpStatus::Suspended(_) = session.pump().map_err(fail)? {}
+        apply(&mut session, &mut store)?;
+    }
+    let mut status = session.finish().map_err(fail)?;
+    while let PumpStatus::Suspended(_) = status {
+        status = session.pump().map_err(fail)?;
+    }
+    apply(&mut session, &mut store)?;
+    Ok(store)
+}
+
+/// A block with what the translations said about it.
+struct Pending {
+    block: Block,
+    /// Validated target runs (`None`: write the source).
+    target: Option<Vec<Run>>,
+    /// Sub-block targets (plain text), parallel to `block.subs`.
+    subs: Vec<Option<String>>,
+}
+
+/// The signature of runs: text collapsed and trimmed, codes by kind.
+fn signature<'a>(runs: impl Iterator<Item = SigItem<'a>>) -> String {
+    let mut raw = String::new();
+    for item in runs {
+        match item {
+            SigItem::Text(t) => raw.push_str(t),
+            SigItem::Open => raw.push('\u{E000}'),
+            SigItem::Close => raw.push('\u{E001}'),
+            SigItem::Placeholder => raw.push('\u{E002}'),
+        }
+    }
+    crate::reader::collapse_ws(&raw)
+        .trim_matches(' ')
+        .to_string()
+}
+
+enum SigItem<'a> {
+    Text(&'a str),
+    Open,
+    Close,
+    Placeholder,
+}
+
+fn run_sig(run: &Run) -> SigItem<'_> {
+    match run {
+        Run::Text(t) => SigItem::Text(t),
+        Run::Open { .. } => SigItem::Open,
+        Run::Close { .. } => SigItem::Close,
+        Run::Placeholder { .. } => SigItem::Placeholder,
+    }
+}
+
+/// Content as the reader would read it, over DOM nodes.
+#[derive(Clone, Copy)]
+enum DRun<'a> {
+    Text(&'a str),
+    Open(NodeRef<'a>),
+    Close,
+    Placeholder(NodeRef<'a>),
+}
+
+impl<'a> DRun<'a> {
+    fn sig(&self) -> SigItem<'a> {
+        match self {
+            DRun::Text(t) => SigItem::Text(t),
+            DRun::Open(_) => SigItem::Open,
+            DRun::Close => SigItem::Close,
+            DRun::Placeholder(_) => SigItem::Placeholder,
+        }
+    }
+    fn is_code(&self) -> bool {
+        !matches!(self, DRun::Text(_))
+    }
+}
+
+/// The element's own `translate` value, or `inherited`.
+fn translate_of(element: &tagloom_html::dom::Element, inherited: bool) -> bool {
+    match element
+        .attr("translate")
+        .map(|v| v.trim().to_ascii_lowercase())
+    {
+        Some(v) if v == "no" => false,
+        Some(v) if v == "yes" || v.is_empty() => true,
+        _ => inherited,
+    }
+}
+
+fn is_html_block(rules: &Rules, node: NodeRef<'_>) -> bool {
+    node.as_element()
+        .is_some_and(|e| e.ns() == Namespace::Html && rules.is_block(e.local_name()))
+}
+
+/// Reads `node` (and, for inline elements, its content) the way the reader reads
+/// tokens. `None` when it holds a block-level element (then it is no inline content).
+fn read_node<'a>(
+    rules: &Rules,
+    node: NodeRef<'a>,
+    translate: bool,
+    depth: usize,
+    out: &mut Vec<DRun<'a>>,
+) -> Option<()> {
+    match node.kind() {
+        NodeKind::Text(t) => out.push(DRun::Text(t)),
+        NodeKind::Comment(_) => out.push(DRun::Placeholder(node)),
+        NodeKind::Element(e) => {
+            let name = e.local_name();
+            let html = e.ns() == Namespace::Html;
+            // A block element ends inline content, unless an inline element is open
+            // around it (the reader's implicit blocks take it in as a code then).
+            if html && rules.is_block(name) && depth == 0 {
+                return None;
+            }
+            if !html
+                || rules.is_opaque(name)
+                || !translate_of(e, translate)
+                || name == "template"
+                || rules.is_void(name)
+            {
+                out.push(DRun::Placeholder(node));
+                return Some(());
+            }
+            if depth >= MAX_INLINE_DEPTH {
+                return None;
+            }
+            out.push(DRun::Open(node));
+            for child in node.children() {
+                read_node(rules, child, translate, depth + 1, out)?;
+            }
+            out.push(DRun::Close);
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+struct Builder<'r> {
+    rules: &'r Rules,
+    /// (source, target) when `lang` values are retargeted.
+    retarget: Option<(String, String)>,
+    patches: Vec<DomPatch>,
+    next_key: u64,
+    /// Content blocks by signature, in document order.
+    blocks: HashMap<String, VecDeque<usize>>,
+    pending: Vec<Option<Pending>>,
+    /// Top-level attribute targets by (element, attribute, collapsed value).
+    attrs: HashMap<(String, String, String), VecDeque<Option<String>>>,
+    report: WriteReport,
+}
+
+/// Work items of the tree walk (an explicit stack: any depth).
+enum Item<'a> {
+    /// Copy `node` under `parent`, translating attributes and matching blocks.
+    Node {
+        node: NodeRef<'a>,
+        parent: PatchKey,
+        translate: bool,
+    },
+    /// Copy `node` and its subtree as it is.
+    Verbatim { node: NodeRef<'a>, parent: PatchKey },
+    /// The children of `node` (an element or template contents) under `parent`.
+    Children {
+        node: NodeRef<'a>,
+        parent: PatchKey,
+        translate: bool,
+    },
+    /// A matched block: `runs` (a slice of the DOM content) become block `index`.
+    Block {
+        runs: Vec<DRun<'a>>,
+        parent: PatchKey,
+        index: usize,
+    },
+}
+
+impl<'r> Builder<'r> {
+    fn key(&mut self) -> PatchKey {
+        self.next_key += 1;
+        PatchKey(NonZeroU64::new(self.next_key).unwrap_or(NonZeroU64::MIN))
+    }
+
+    fn append(&mut self, parent: PatchKey, child: PatchKey) {
+        self.patches.push(DomPatch::AppendChild { parent, child });
+    }
+
+    fn text(&mut self, parent: PatchKey, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let key = self.key();
+        self.patches.push(DomPatch::CreateText {
+            key,
+            text: text.to_string(),
+        });
+        self.append(parent, key);
+    }
+
+    fn is_lang(&self, element: &tagloom_html::dom::Element, attr: &PatchAttr) -> bool {
+        match attr.ns {
+            AttrNamespace::Xml => attr.name == "lang",
+            AttrNamespace::None => {
+                self.rules.is_lang_attr(&attr.name)
+                    || (self.rules.content_language_meta
+                        && element.is_html("meta")
+                        && attr.name == "content"
+                        && element
+                            .attr("http-equiv")
+                            .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language")))
+            }
+            _ => false,
+        }
+    }
+
+    fn retarget(&mut self, value: &mut String) {
+        if let Some((source, target)) = &self.retarget {
+            if !value.trim().is_empty() && names_language(value, source) {
+                *value = target.clone();
+                self.report.lang_retargeted += 1;
+            }
+        }
+    }
+
+    /// Creates a shallow copy of `node` (not attached). `translate`: top-level
+    /// attribute blocks apply; `lang`: retarget language values; `subs`: values of
+    /// sub-blocks (attribute name, source value, target).
+    fn shallow(
+        &mut self,
+        node: NodeRef<'_>,
+        translate: bool,
+        lang: bool,
+        subs: &[(String, String)],
+    ) -> (PatchKey, Option<PatchKey>) {
+        let key = self.key();
+        match node.kind() {
+            NodeKind::Element(e) => {
+                let mut attrs = e.attrs().to_vec();
+                for attr in &mut attrs {
+                    if self.is_lang(e, attr) {
+                        if lang {
+                            self.retarget(&mut attr.value);
+                        }
+                        continue;
+                    }
+                    if attr.ns != AttrNamespace::None {
+                        continue;
+                    }
+                    if let Some((_, target)) = subs.iter().find(|(n, _)| *n == attr.name) {
+                        attr.value = target.clone();
+                        continue;
+                    }
+                    if !translate || attr.value.trim().is_empty() {
+                        continue;
+                    }
+                    let k = (
+                        e.local_name().to_string(),
+                        attr.name.to_string(),
+                        crate::reader::collapse_ws(attr.value.trim()),
+                    );
+                    if let Some(queue) = self.attrs.get_mut(&k) {
+                        if let Some(Some(target)) = queue.pop_front() {
+                            attr.value = target;
+                            self.report.translated += 1;
+                        }
+                    }
+                }
+                let contents = node.template_contents().map(|_| self.key());
+                self.patches.push(DomPatch::CreateElement {
+                    key,
+                    ns: e.ns(),
+                    name: e.local_name().to_string().into(),
+                    attrs,
+                    contents,
+                });
+                (key, contents)
+            }
+            NodeKind::Text(t) => {
+                self.patches.push(DomPatch::CreateText {
+                    key,
+                    text: t.to_string(),
+                });
+                (key, None)
+            }
+            NodeKind::Comment(t) => {
+                self.patches.push(DomPatch::CreateComment {
+                    key,
+                    text: t.to_string(),
+                });
+                (key, None)
+            }
+            NodeKind::Doctype(d) => {
+                self.patches.push(DomPatch::CreateDoctype {
+                    key,
+                    name: d.name().to_string(),
+                    public_id: d.public_id().to_string(),
+                    system_id: d.system_id().to_string(),
+                });
+                (key, None)
+            }
+            NodeKind::Document | NodeKind::DocumentFragment => (key, None),
+        }
+    }
+
+    /// The pending block whose signature is `sig`, if any (taken).
+    fn take_block(&mut self, sig: &str) -> Option<usize> {
+        if sig.is_empty() {
+            return None;
+        }
+        let queue = self.blocks.get_mut(sig)?;
+        let index = queue.pop_front()?;
+        if queue.is_empty() {
+            self.blocks.remove(sig);
+        }
+        Some(index)
+    }
+
+    fn walk<'a>(&mut self, document: NodeRef<'a>, root: PatchKey) {
+        let mut stack: Vec<Item<'a>> = vec![Item::Children {
+            node: document,
+            parent: root,
+            translate: true,
+        }];
+        while let Some(item) = stack.pop() {
+            match item {
+                Item::Verbatim { node, parent } => {
+                    let (key, contents) = self.shallow(node, false, false, &[]);
+                    self.append(parent, key);
+                    push_children(&mut stack, node, key, contents, |node, parent| {
+                        Item::Verbatim { node, parent }
+                    });
+                }
+                Item::Node {
+                    node,
+                    parent,
+                    translate,
+                } => {
+                    let own = node
+                        .as_element()
+                        .map_or(translate, |e| translate_of(e, translate));
+                    let (key, contents) = self.shallow(node, own, true, &[]);
+                    self.append(parent, key);
+                    if let Some(c) = contents.zip(node.template_contents()) {
+                        stack.push(Item::Children {
+                            node: c.1,
+                            parent: c.0,
+                            translate: own,
+                        });
+                    }
+                    let Some(e) = node.as_element() else {
+                        continue;
+                    };
+                    if e.ns() != Namespace::Html || self.rules.is_opaque(e.local_name()) {
+                        // Opaque content is never translated: copied as it is.
+                        push_children(&mut stack, node, key, None, |node, parent| Item::Verbatim {
+                            node,
+                            parent,
+                        });
+                        continue;
+                    }
+                    stack.push(Item::Children {
+                        node,
+                        parent: key,
+                        translate: own,
+                    });
+                }
+                Item::Children {
+                    node,
+                    parent,
+                    translate,
+                } => {
+                    let items = self.plan_children(node, parent, translate);
+                    stack.extend(items.into_iter().rev());
+                }
+                Item::Block {
+                    runs,
+                    parent,
+                    index,
+                } => self.write_block(&runs, parent, index, &mut stack),
+            }
+        }
+    }
+
+    /// The work items for the children of `node`: a leaf block, or implicit blocks
+    /// between block-level children, or plain copies.
+    fn plan_children<'a>(
+        &mut self,
+        node: NodeRef<'a>,
+        parent: PatchKey,
+        translate: bool,
+    ) -> Vec<Item<'a>> {
+        let plain = |node| Item::Node {
+            node,
+            parent,
+            translate,
+        };
+        let children: Vec<NodeRef<'a>> = node.children().collect();
+        if !translate || node.as_element().is_none() {
+            return children.into_iter().map(plain).collect();
+        }
+        // A leaf: the whole content is one block.
+        let mut runs = Vec::new();
+        if children
+            .iter()
+            .all(|c| read_node(self.rules, *c, translate, 0, &mut runs).is_some())
+        {
+            let sig = signature(runs.iter().map(DRun::sig));
+            if let Some(index) = self.take_block(&sig) {
+                return vec![Item::Block {
+                    runs,
+                    parent,
+                    index,
+                }];
+            }
+        }
+        // Implicit blocks: maximal inline runs between block-level children.
+        let mut items = Vec::new();
+        let mut i = 0;
+        while i < children.len() {
+            if is_html_block(self.rules, children[i]) {
+                items.push(plain(children[i]));
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j < children.len() && !is_html_block(self.rules, children[j]) {
+                j += 1;
+            }
+            self.plan_inline(&children[i..j], parent, translate, &mut items);
+            i = j;
+        }
+        items
+    }
+
+    /// An inline run of children: trimmed like the reader trims, then matched.
+    fn plan_inline<'a>(
+        &mut self,
+        nodes: &[NodeRef<'a>],
+        parent: PatchKey,
+        translate: bool,
+        items: &mut Vec<Item<'a>>,
+    ) {
+        let plain = |node| Item::Node {
+            node,
+            parent,
+            translate,
+        };
+        let ws = |n: &NodeRef<'_>| match n.kind() {
+            NodeKind::Text(t) => t.chars().all(crate::reader::is_html_ws),
+            NodeKind::Comment(_) => true,
+            _ => false,
+        };
+        let opaque = |n: &NodeRef<'_>| {
+            n.as_element()
+                .is_some_and(|e| e.ns() != Namespace::Html || self.rules.is_opaque(e.local_name()))
+        };
+        let mut a = 0;
+        while a < nodes.len() && (ws(&nodes[a]) || opaque(&nodes[a])) {
+            a += 1;
+        }
+        let mut b = nodes.len();
+        while b > a && ws(&nodes[b - 1]) {
+            b -= 1;
+        }
+        let mut runs = Vec::new();
+        let matched = if a < b
+            && nodes[a..b]
+                .iter()
+                .all(|c| read_node(self.rules, *c, translate, 0, &mut runs).is_some())
+        {
+            let sig = signature(runs.iter().map(DRun::sig));
+            self.take_block(&sig)
+        } else {
+            None
+        };
+        match matched {
+            Some(index) => {
+                items.extend(nodes[..a].iter().copied().map(plain));
+                items.push(Item::Block {
+                    runs,
+                    parent,
+                    index,
+                });
+                items.extend(nodes[b..].iter().copied().map(plain));
+            }
+            None => items.extend(nodes.iter().copied().map(plain)),
+        }
+    }
+
+    /// Writes block `index` over the DOM content `runs` under `parent`.
+    fn write_block<'a>(
+        &mut self,
+        runs: &[DRun<'a>],
+        parent: PatchKey,
+        index: usize,
+        stack: &mut Vec<Item<'a>>,
+    ) {
+        let Some(p) = self.pending[index].take() else {
+            return;
+        };
+        self.report.blocks += 1 + p.block.subs.len();
+        let codes: Vec<DRun<'a>> = runs.iter().copied().filter(DRun::is_code).collect();
+        // Source run index → code ordinal.
+        let mut ordinal = vec![usize::MAX; p.block.runs.len()];
+        let mut n = 0;
+        for (i, run) in p.block.runs.iter().enumerate() {
+            if run.code_id().is_some() {
+                ordinal[i] = n;
+                n += 1;
+            }
+        }
+        if n != codes.len() {
+            // Cannot happen with equal signatures; stay safe.
+            self.copy_runs(runs, parent, stack);
+            return;
+        }
+        // Sub-block targets per code ordinal: (attribute name, target).
+        let mut subs: HashMap<usize, Vec<(String, String)>> = HashMap::new();
+        for ((sub, at), target) in p.block.subs.iter().zip(&p.block.sub_refs).zip(&p.subs) {
+            let (Some(target), Some(&k)) = (target, ordinal.get(at.run)) else {
+                continue;
+            };
+            let Some(DRun::Open(node) | DRun::Placeholder(node)) = codes.get(k) else {
+                continue;
+            };
+            let Some(e) = node.as_element() else { continue };
+            let source = sub.plain_text();
+            let taken: Vec<String> = subs
+                .get(&k)
+                .map_or(Vec::new(), |v| v.iter().map(|(n, _)| n.clone()).collect());
+            let attr = e.attrs().iter().find(|a| {
+                a.ns == AttrNamespace::None
+                    && !taken.iter().any(|t| *t == a.name)
+                    && crate::reader::collapse_ws(a.value.trim()) == source
+                    && self
+                        .rules
+                        .is_translatable_attr(e.local_name(), &a.name, |x| e.attr(x))
+            });
+            if let Some(attr) = attr {
+                subs.entry(k)
+                    .or_default()
+                    .push((attr.name.to_string(), target.clone()));
+                self.report.translated += 1;
+            }
+        }
+        if p.target.is_none() && subs.is_empty() {
+            self.copy_runs(runs, parent, stack);
+            return;
+        }
+        let translated = p.target.is_some();
+        if translated {
+            self.report.translated += 1;
+        }
+        let target = p.target.as_deref().unwrap_or(&p.block.runs);
+        // Whitespace around the block stays (the reader leaves it in the skeleton).
+        let (lead, trail) = if p.block.preserve {
+            ("", "")
+        } else {
+            let lead = match runs.first() {
+                Some(DRun::Text(t)) => {
+                    &t[..t.len() - t.trim_start_matches(crate::reader::is_html_ws).len()]
+                }
+                _ => "",
+            };
+            let trail = match runs.last() {
+                Some(DRun::Text(t)) => &t[t.trim_end_matches(crate::reader::is_html_ws).len()..],
+                _ => "",
+            };
+            (lead, trail)
+        };
+        self.text(parent, lead);
+        let mut open = vec![parent];
+        let empty = Vec::new();
+        for run in target {
+            let top = *open.last().unwrap_or(&parent);
+            let code = match run {
+                Run::Text(t) => {
+                    self.text(top, t);
+                    continue;
+                }
+                Run::Close { .. } => {
+                    if open.len() > 1 {
+                        open.pop();
+                    }
+                    continue;
+                }
+                code => code,
+            };
+            let Some(k) = super::source_code(&p.block.runs, code).map(|i| ordinal[i]) else {
+                continue;
+            };
+            let node = match codes.get(k) {
+                Some(DRun::Open(node) | DRun::Placeholder(node)) => *node,
+                _ => continue,
+            };
+            let attrs = subs.get(&k).unwrap_or(&empty);
+            let (key, contents) = self.shallow(node, false, translated, attrs);
+            self.append(top, key);
+            if matches!(run, Run::Open { .. }) {
+                open.push(key);
+            } else {
+                push_children(stack, node, key, contents, |node, parent| Item::Verbatim {
+                    node,
+                    parent,
+                });
+            }
+        }
+        self.text(parent, trail);
+    }
+
+    /// Copies DOM content as it is (an untranslated block).
+    fn copy_runs<'a>(&mut self, runs: &[DRun<'a>], parent: PatchKey, stack: &mut Vec<Item<'a>>) {
+        let mut open = vec![parent];
+        for run in runs {
+            let top = *open.last().unwrap_or(&parent);
+            match run {
+                DRun::Text(t) => self.text(top, t),
+                DRun::Open(node) => {
+                    let (key, _) = self.shallow(*node, false, false, &[]);
+                    self.append(top, key);
+                    open.push(key);
+                }
+                DRun::Close => {
+                    if open.len() > 1 {
+                        open.pop();
+                    }
+                }
+                DRun::Placeholder(node) => stack.push(Item::Verbatim {
+                    node: *node,
+                    parent: top,
+                }),
+            }
+        }
+    }
+}
+
+/// Pushes the children of `node` (and its template contents) as work items.
+fn push_children<'a>(
+    stack: &mut Vec<Item<'a>>,
+    node: NodeRef<'a>,
+    key: PatchKey,
+    contents: Option<PatchKey>,
+    make: impl Fn(NodeRef<'a>, PatchKey) -> Item<'a>,
+) {
+    let children: Vec<NodeRef<'a>> = node.children().collect();
+    stack.extend(children.into_iter().rev().map(|c| make(c, key)));
+    if let Some((c, k)) = node.template_contents().zip(contents) {
+        let children: Vec<NodeRef<'a>> = c.children().collect();
+        stack.extend(children.into_iter().rev().map(|child| make(child, k)));
+    }
+}
+
+/// The re-parse writer (see the module docs).
+pub(super) fn write_reparsed(
+    input: &std::path::Path,
+    rules: &Rules,
+    forced: Option<&'static Encoding>,
+    options: &WriterOptions,
+    translations: &mut dyn Translations,
+    out: &mut dyn Write,
+) -> Result<WriteReport> {
+    let bytes = std::fs::read(input).ctx(|| format!("reading {}", input.display()))?;
+    let retarget = options
+        .target_lang
+        .clone()
+        .filter(|t| !t.is_empty() && translations.any_translated())
+        .map(|t| (options.source_lang.clone(), t));
+    // 1. The blocks, as the reader identifies them (translations are asked only
+    // once the tree exists, so a tree-builder failure leaves them unconsumed for the
+    // next fallback).
+    let mut read_blocks: Vec<Block> = Vec::new();
+    let read = {
+        let mut sink = |block: &Block| -> Result<()> {
+            read_blocks.push(block.clone());
+            Ok(())
+        };
+        read_document(
+            std::io::Cursor::new(&bytes),
+            input,
+            rules,
+            forced,
+            None,
+            Some(&mut sink),
+        )?
+    };
+    // 2. The tree, decoded with the encoding the reader used.
+    let store = parse_document(&bytes, read.encoding)?;
+    let document = store
+        .document()
+        .ok_or_else(|| L10nError::Usage("the tree builder made no document".into()))?;
+    // 3. The translations, in document order, as the skeleton writer asks them.
+    let mut pending: Vec<Option<Pending>> = Vec::new();
+    let mut attrs: HashMap<(String, String, String), VecDeque<Option<String>>> = HashMap::new();
+    let mut blocks: HashMap<String, VecDeque<usize>> = HashMap::new();
+    let mut issues = Vec::new();
+    let mut attr_blocks = 0usize;
+    for block in read_blocks {
+        let mut target = translations.target(&block)?;
+        if let Some(t) = &target {
+            if same_runs(t, &block.runs) {
+                target = None;
+            } else if let Err(message) = check_codes(&block.runs, t) {
+                issues.push(Issue {
+                    id: block.id.clone(),
+                    message,
+                });
+                target = None;
+            }
+        }
+        let mut subs = Vec::with_capacity(block.subs.len());
+        for sub in &block.subs {
+            let t = translations.target(sub)?;
+            subs.push(t.filter(|t| !same_runs(t, &sub.runs)).map(|t| text_of(&t)));
+        }
+        match block.kind {
+            BlockKind::Attribute { .. } => {
+                attr_blocks += 1;
+                let attr = block.path.rsplit_once("/@").map_or("", |(_, a)| a);
+                attrs
+                    .entry((block.element.clone(), attr.to_string(), block.plain_text()))
+                    .or_default()
+                    .push_back(target.map(|t| text_of(&t)));
+            }
+            BlockKind::Content => {
+                let sig = signature(block.runs.iter().map(run_sig));
+                blocks.entry(sig).or_default().push_back(pending.len());
+                pending.push(Some(Pending {
+                    block,
+                    target,
+                    subs,
+                }));
+            }
+        }
+    }
+    translations.finish()?;
+    // 4. A copy of the tree with the translations in.
+    let mut builder = Builder {
+        rules,
+        retarget,
+        patches: Vec::new(),
+        next_key: 0,
+        blocks,
+        pending,
+        attrs,
+        report: WriteReport {
+            issues,
+            ..WriteReport::default()
+        },
+    };
+    let root = builder.key();
+    builder.patches.push(DomPatch::CreateDocument { key: root });
+    builder.patches.push(DomPatch::SetQuirksMode {
+        mode: store.quirks_mode(),
+    });
+    builder.walk(document, root);
+    let Builder {
+        patches,
+        pending,
+        mut report,
+        ..
+    } = builder;
+    for p in pending.into_iter().flatten() {
+        report.blocks += 1 + p.block.subs.len();
+        report.issues.push(Issue {
+            id: p.block.id.clone(),
+            message: "not found in the re-parsed tree: written untranslated".into(),
+        });
+    }
+    report.blocks += attr_blocks;
+    let mut copy = DomStore::new();
+    copy.apply(&patches)
+        .map_err(|e| L10nError::Usage(format!("rebuilding the tree: {e}")))?;
+    let document = copy
+        .document()
+        .ok_or_else(|| L10nError::Usage("the rebuilt tree has no document".into()))?;
+    // 5. Serialize, encode in the input's encoding (character references for what it
+    // cannot hold), with the input's BOM if it had one.
+    let html = children_to_string(document, FragmentOptions::default());
+    let mut buf = Vec::with_capacity(html.len() + 3);
+    let bom: &[u8] = if read.encoding == UTF_8 {
+        b"\xEF\xBB\xBF"
+    } else if read.encoding == UTF_16LE {
+        b"\xFF\xFE"
+    } else if read.encoding == UTF_16BE {
+        b"\xFE\xFF"
+    } else {
+        b""
+    };
+    if !bom.is_empty() && bytes.starts_with(bom) {
+        buf.extend_from_slice(bom);
+    }
+    encode_into(read.encoding, &html, &mut buf);
+    out.write_all(&buf)
+        .map_err(|e| L10nError::io("writing the output", e))?;
+    report.bytes_written = buf.len() as u64;
+    report.encoding = Some(read.encoding);
+    Ok(report)
+}

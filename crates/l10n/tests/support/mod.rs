@@ -1,0 +1,120 @@
+//! Shared by the structure tests: parse with the tagloom tree builder, list the
+//! element structure in tree order.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
+use tagloom_html::dom_patch::{AttrNamespace, Namespace};
+
+/// Parses a document as the l10n reader decodes it (BOM, `<meta>`, UTF-8 or
+/// windows-1252), with the tagloom tree builder.
+pub fn parse(bytes: &[u8]) -> DomStore {
+    let (encoding, _) = tagloom_l10n::reader::detect_encoding(bytes, None);
+    tagloom_l10n::writer::reparse::parse_document(bytes, encoding).expect("tree builder")
+}
+
+/// One element: namespace, local name, attributes (namespace, name, value).
+#[derive(Debug, Clone, PartialEq)]
+pub struct El {
+    pub ns: Namespace,
+    pub name: String,
+    pub attrs: Vec<(AttrNamespace, String, String)>,
+    /// Depth in the tree (so the nesting is compared too).
+    pub depth: usize,
+}
+
+/// The elements in tree order (template contents included, after the template).
+pub fn elements(store: &DomStore) -> Vec<El> {
+    let mut out = Vec::new();
+    let Some(doc) = store.document() else {
+        return out;
+    };
+    let mut stack: Vec<(NodeRef<'_>, usize)> = doc.children().map(|c| (c, 0)).collect();
+    stack.reverse();
+    while let Some((node, depth)) = stack.pop() {
+        if let NodeKind::Element(e) = node.kind() {
+            out.push(El {
+                ns: e.ns(),
+                name: e.local_name().to_string(),
+                attrs: e
+                    .attrs()
+                    .iter()
+                    .map(|a| (a.ns, a.name.to_string(), a.value.clone()))
+                    .collect(),
+                depth,
+            });
+            let mut kids: Vec<(NodeRef<'_>, usize)> =
+                node.children().map(|c| (c, depth + 1)).collect();
+            if let Some(c) = node.template_contents() {
+                kids.extend(c.children().map(|c| (c, depth + 1)));
+            }
+            kids.reverse();
+            stack.extend(kids);
+        }
+    }
+    out
+}
+
+/// All text of the document (text nodes concatenated, template contents included).
+pub fn all_text(store: &DomStore) -> String {
+    let mut out = String::new();
+    let Some(doc) = store.document() else {
+        return out;
+    };
+    let mut stack = vec![doc];
+    while let Some(node) = stack.pop() {
+        if let NodeKind::Text(t) = node.kind() {
+            out.push_str(t);
+        }
+        let mut kids: Vec<NodeRef<'_>> = node.children().collect();
+        if let Some(c) = node.template_contents() {
+            kids.extend(c.children());
+        }
+        kids.reverse();
+        stack.extend(kids);
+    }
+    out
+}
+
+pub fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Files of `dir` with one of the extensions, sorted (empty when absent).
+pub fn corpus(dir: &Path, ext: &[&str]) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| ext.iter().any(|x| e == *x)))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The `#data` sections of the html5lib tree-construction files (document tests
+/// only: fragment tests, with `#document-fragment`, are skipped).
+pub fn html5lib_inputs() -> Vec<(String, String)> {
+    let dir = manifest().join("../html/tests/data/html5lib/tree-construction");
+    let mut out = Vec::new();
+    let mut files = corpus(&dir, &["dat"]);
+    files.extend(corpus(&dir.join("scripted"), &["dat"]));
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        for (n, test) in text.split("\n#data\n").enumerate() {
+            let test = test.strip_prefix("#data\n").unwrap_or(test);
+            let Some(end) = test.find("\n#errors") else {
+                continue;
+            };
+            if test.contains("\n#document-fragment") {
+                continue;
+            }
+            out.push((format!("{name}#{n}"), test[..end].to_string()));
+        }
+    }
+    out
+}
