@@ -6,9 +6,9 @@
 //! a block behind a Ref, or as a Lang value — so the skeleton tiles the input and an
 //! untranslated replay is byte-identical.
 //!
-//! * A block element's start tag triggers the [forward scan](classify): a container
+//! * A block element's start tag triggers the forward scan (`classify.rs`): a container
 //!   has its tags written to the skeleton and its children read recursively; a leaf's
-//!   content becomes one block ([`build`]).
+//!   content becomes one block (`build.rs`).
 //! * Text or inline elements directly inside a container form an implicit block (the
 //!   run up to the next block-level tag).
 //! * Opaque elements (`script`, `style`, `svg`…) go to the skeleton whole.
