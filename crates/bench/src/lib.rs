@@ -159,7 +159,7 @@ pub fn tagloom_parse_chunked(bytes: &[u8], config: SessionConfig, chunk: usize) 
             while let PumpStatus::Suspended(_) = session.pump().expect("pump") {}
             for batch in session.take_batches() {
                 store
-                    .apply(&batch)
+                    .apply_owned(batch)
                     .expect("the parser's patch batches apply");
             }
         }
@@ -168,7 +168,7 @@ pub fn tagloom_parse_chunked(bytes: &[u8], config: SessionConfig, chunk: usize) 
     loop {
         for batch in session.take_batches() {
             store
-                .apply(&batch)
+                .apply_owned(batch)
                 .expect("the parser's patch batches apply");
         }
         match status {
