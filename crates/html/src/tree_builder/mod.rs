@@ -138,11 +138,16 @@ pub enum TreeBuilderStep {
     Suspend(SuspendReason),
 }
 
-/// Why the tree builder suspended.
+/// Why the tree builder (or the session) suspended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SuspendReason {
     /// A `script` element was just closed (13.2.6.4.8 "text": `</script>`).
     Script,
+    /// A batch is ready under
+    /// [`BatchPolicy::Bounded`](crate::session::BatchPolicy::Bounded): take it and
+    /// pump again. Only an [`Html5ParseSession`](crate::session::Html5ParseSession)
+    /// returns this, never the tree builder itself.
+    BatchReady,
 }
 
 /// The tokenizer state the tree builder asks for after a token (§13.2.6.2 and
@@ -466,6 +471,12 @@ impl TreeBuilder {
     /// Takes the patches buffered so far.
     pub fn take_patches(&mut self) -> Vec<DomPatch> {
         std::mem::take(&mut self.patches)
+    }
+
+    /// Takes the patches buffered so far and leaves an empty buffer with room for
+    /// `capacity` patches (so a streaming caller does not regrow it per batch).
+    pub fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {
+        std::mem::replace(&mut self.patches, Vec::with_capacity(capacity))
     }
 
     /// How many patches are buffered.
