@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::DomStore;
-use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::session::{
+    BYTES_PER_NODE, BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig,
+};
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::TreeBuilderConfig;
@@ -158,7 +160,7 @@ pub fn tagloom_parse(bytes: &[u8], config: SessionConfig) -> DomStore {
 /// If the session or the store reports an error (never for markup alone).
 pub fn tagloom_parse_chunked(bytes: &[u8], config: SessionConfig, chunk: usize) -> DomStore {
     let mut session = Html5ParseSession::new(config);
-    let mut store = DomStore::new();
+    let mut store = DomStore::with_capacity(bytes.len() / BYTES_PER_NODE);
     for piece in bytes.chunks(chunk.clamp(1, bytes.len().max(1))) {
         session.push_bytes(piece).expect("push_bytes");
         let status = session.pump().expect("pump");

@@ -320,14 +320,13 @@ impl TreeBuilder {
         let html_ip = insert::is_html_integration_point(context.ns, name, encoding);
         // The context element is mirrored (for the reset algorithm and the
         // integration point checks) but never emitted.
-        let ctx = self.mirror.add(Kind::Element(ElemInfo {
-            ns: context.ns,
+        let ctx = self.mirror.add(Kind::Element(ElemInfo::new(
+            context.ns,
             name,
-            qual: context.local_name.clone().into(),
-            attrs: context.attrs.clone(),
-            html_integration_point: html_ip,
-            contents: None,
-        }));
+            context.local_name.clone().into(),
+            context.attrs.clone(),
+            html_ip,
+        )));
         self.context = Some(ctx);
         // Steps 12–14: the root `html`, alone on the stack.
         let root = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
@@ -477,6 +476,13 @@ impl TreeBuilder {
     /// `capacity` patches (so a streaming caller does not regrow it per batch).
     pub fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {
         std::mem::replace(&mut self.patches, Vec::with_capacity(capacity))
+    }
+
+    /// Reserves room for about `additional` more nodes in the builder's mirror
+    /// (the session calls this with an estimate from the input length, so the
+    /// mirror is not regrown by doubling over a big push).
+    pub fn reserve_nodes(&mut self, additional: usize) {
+        self.mirror.reserve(additional);
     }
 
     /// How many patches are buffered.
