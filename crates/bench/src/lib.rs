@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::DomStore;
-use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::session::{
+    BYTES_PER_NODE, BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig,
+};
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::TreeBuilderConfig;
@@ -116,9 +118,15 @@ fn drain(tokenizer: &mut Tokenizer, summary: &mut Summary) {
     }
 }
 
+/// The batch size of the full-parse driver ([`BatchPolicy::Bounded`]): the session
+/// hands out a batch every 4096 patches while it parses, so the patches held at
+/// once stay bounded however the page is pushed.
+pub const BATCH_PATCHES: usize = 4096;
+
 /// The session settings of the full-parse driver: the given scripting flag, UTF-8
 /// as the transport encoding (so nothing is sniffed: the corpus pages are UTF-8,
-/// and the peer is handed UTF-8 too), parse errors recorded (the default).
+/// and the peer is handed UTF-8 too), parse errors recorded (the default), and
+/// batches of [`BATCH_PATCHES`] handed out while parsing.
 pub fn parse_config(scripting: bool) -> SessionConfig {
     SessionConfig {
         tree: TreeBuilderConfig {
@@ -126,12 +134,14 @@ pub fn parse_config(scripting: bool) -> SessionConfig {
             ..TreeBuilderConfig::default()
         },
         decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
+        batching: BatchPolicy::Bounded(BATCH_PATCHES),
         ..SessionConfig::default()
     }
 }
 
 /// Parses a whole document with tagloom: `bytes` pushed at once, `finish`, and
-/// every batch applied to a fresh [`DomStore`] (the full parse the bench measures).
+/// every batch moved into a fresh [`DomStore`] with [`DomStore::apply_owned`] as
+/// soon as the session hands it out (the full parse the bench measures).
 ///
 /// # Panics
 ///
@@ -141,42 +151,53 @@ pub fn tagloom_parse(bytes: &[u8], config: SessionConfig) -> DomStore {
 }
 
 /// Like [`tagloom_parse`], but the bytes are pushed `chunk` bytes at a time, each
-/// push followed by a pump and by applying the ready batches (a streaming caller;
-/// the patches and decoded text held at once are bounded by the chunk, not the
-/// page). `usize::MAX` pushes the whole page at once.
+/// push followed by pumping and applying the ready batches (a streaming caller;
+/// the decoded text held at once is bounded by the chunk, not the page).
+/// `usize::MAX` pushes the whole page at once.
 ///
 /// # Panics
 ///
 /// If the session or the store reports an error (never for markup alone).
 pub fn tagloom_parse_chunked(bytes: &[u8], config: SessionConfig, chunk: usize) -> DomStore {
     let mut session = Html5ParseSession::new(config);
-    let mut store = DomStore::new();
-    if chunk >= bytes.len() {
-        session.push_bytes(bytes).expect("push_bytes");
-    } else {
-        for piece in bytes.chunks(chunk.max(1)) {
-            session.push_bytes(piece).expect("push_bytes");
-            while let PumpStatus::Suspended(_) = session.pump().expect("pump") {}
-            for batch in session.take_batches() {
-                store
-                    .apply(&batch)
-                    .expect("the parser's patch batches apply");
-            }
+    let mut store = DomStore::with_capacity(bytes.len() / BYTES_PER_NODE);
+    for piece in bytes.chunks(chunk.clamp(1, bytes.len().max(1))) {
+        session.push_bytes(piece).expect("push_bytes");
+        let status = session.pump().expect("pump");
+        match drain_into(&mut session, &mut store, status) {
+            PumpStatus::NeedInput => {}
+            other => panic!("the session ended before its input: {other:?}"),
         }
     }
-    let mut status = session.finish().expect("finish");
+    let status = session.finish().expect("finish");
+    match drain_into(&mut session, &mut store, status) {
+        PumpStatus::Finished => {}
+        other => panic!("the session wants input after finish: {other:?}"),
+    }
+    store
+}
+
+/// Applies every ready batch and pumps again while the session is suspended
+/// (scripts are not run; a full batch is applied right away); returns the first
+/// status that is not a suspension.
+fn drain_into(
+    session: &mut Html5ParseSession,
+    store: &mut DomStore,
+    mut status: PumpStatus,
+) -> PumpStatus {
     loop {
-        for batch in session.take_batches() {
+        loop {
+            let batch = session.take_patches();
+            if batch.is_empty() {
+                break;
+            }
             store
-                .apply(&batch)
+                .apply_owned(batch)
                 .expect("the parser's patch batches apply");
         }
         match status {
-            PumpStatus::Finished => break,
-            // Scripts are not run: resume right away.
             PumpStatus::Suspended(_) => status = session.pump().expect("pump"),
-            PumpStatus::NeedInput => panic!("the session wants input after finish"),
+            done => return done,
         }
     }
-    store
 }

@@ -58,14 +58,51 @@ use crate::tree_builder::{
     FragmentContext, SuspendReason, TreeBuilder, TreeBuilderConfig, TreeBuilderStep,
 };
 
+/// A low estimate of the input bytes per node of real pages (the bench corpus has
+/// 26 bytes per node on its densest page), for reserving node vectors up front.
+pub const BYTES_PER_NODE: usize = 24;
+
 /// How patches are grouped into batches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BatchPolicy {
     /// One batch per [`pump`](Html5ParseSession::pump) (and per `finish`).
     #[default]
     PerPump,
-    /// Batches of at most this many patches (a `Clear` counts as one).
+    /// Batches of at most this many patches (a `Clear` counts as one), split
+    /// when the pump ends: a pump over a whole document still holds all of its
+    /// patches at once.
     MaxPatches(usize),
+    /// Batches of at most this many patches, handed out *while* parsing: as soon
+    /// as this many are pending, [`pump`](Html5ParseSession::pump) (and
+    /// [`finish`](Html5ParseSession::finish)) return
+    /// [`PumpStatus::Suspended`]`(`[`SuspendReason::BatchReady`]`)`; take the
+    /// batches, apply them, and pump again. The patches held at once are bounded
+    /// by the batch size (plus those of one token), not by the document, which is
+    /// what a whole-document push into a store wants; 4096 is a good size.
+    ///
+    /// ```
+    /// use tagloom_html::dom::DomStore;
+    /// use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
+    ///
+    /// let config = SessionConfig { batching: BatchPolicy::Bounded(8), ..SessionConfig::default() };
+    /// let mut session = Html5ParseSession::new(config);
+    /// session.push_bytes("<ul>".repeat(50).as_bytes()).unwrap();
+    /// let mut store = DomStore::new();
+    /// let mut status = session.finish().unwrap();
+    /// loop {
+    ///     for batch in session.take_batches() {
+    ///         assert!(batch.len() <= 8);
+    ///         store.apply_owned(batch).unwrap();
+    ///     }
+    ///     match status {
+    ///         PumpStatus::Finished => break,
+    ///         PumpStatus::Suspended(_) => status = session.pump().unwrap(),
+    ///         PumpStatus::NeedInput => unreachable!("finish was called"),
+    ///     }
+    /// }
+    /// assert_eq!(store.len(), 1 + 3 + 50); // document, html, head, body, the lists
+    /// ```
+    Bounded(usize),
 }
 
 /// The settings of a session.
@@ -86,8 +123,8 @@ pub struct SessionConfig {
 pub enum PumpStatus {
     /// Every token available has been processed; push more bytes or finish.
     NeedInput,
-    /// The tree builder suspended (e.g. after `</script>`); pump again to resume
-    /// right after that token.
+    /// The tree builder suspended (e.g. after `</script>`), or a batch is ready
+    /// under [`BatchPolicy::Bounded`]; pump again to resume right after that token.
     Suspended(SuspendReason),
     /// End of file has been processed.
     Finished,
@@ -123,7 +160,8 @@ pub struct Html5ParseSession {
     batches: VecDeque<Vec<DomPatch>>,
     /// The next batch must start with `Clear` (after a restart).
     clear_pending: bool,
-    /// Decoded text not yet handed to the tokenizer.
+    /// Decoded text not yet handed to the tokenizer (a scratch buffer, released
+    /// after large pushes).
     text: String,
     finished_input: bool,
     restarts: usize,
@@ -221,6 +259,7 @@ impl Html5ParseSession {
         if self.failed {
             return Err(SessionError::Failed);
         }
+        self.tree.reserve_nodes(bytes.len() / BYTES_PER_NODE);
         self.decoder.push(bytes, &mut self.text)?;
         self.hand_text();
         Ok(())
@@ -246,7 +285,16 @@ impl Html5ParseSession {
             self.tokenizer.push_str(&self.text);
             self.text.clear();
         }
+        // The decoder reserves up to 3 bytes per input byte; after a large push
+        // that buffer would stay allocated for the rest of the parse (2 MB for a
+        // 700 kB page pushed at once). Keep only a small one.
+        if self.text.capacity() > Self::KEPT_TEXT_CAPACITY {
+            self.text = String::new();
+        }
     }
+
+    /// The most decoded-text capacity kept between pushes.
+    const KEPT_TEXT_CAPACITY: usize = 64 * 1024;
 
     /// Runs the tokenizer and tree builder over all buffered input.
     pub fn pump(&mut self) -> Result<PumpStatus, SessionError> {
@@ -321,6 +369,11 @@ impl Html5ParseSession {
             if let TreeBuilderStep::Suspend(reason) = step {
                 break PumpStatus::Suspended(reason);
             }
+            if let BatchPolicy::Bounded(n) = self.config.batching
+                && self.tree.pending_patches() >= n.max(1)
+            {
+                break PumpStatus::Suspended(SuspendReason::BatchReady);
+            }
         };
         self.flush_batches();
         Ok(status)
@@ -345,7 +398,11 @@ impl Html5ParseSession {
     }
 
     fn flush_batches(&mut self) {
-        let mut patches = self.tree.take_patches();
+        let mut patches = match self.config.batching {
+            // Keep the builder's buffer at the batch size instead of regrowing it.
+            BatchPolicy::Bounded(n) => self.tree.take_patches_reserving(n.clamp(1, 1 << 16)),
+            _ => self.tree.take_patches(),
+        };
         if self.clear_pending {
             self.clear_pending = false;
             patches.insert(0, DomPatch::Clear);
@@ -355,7 +412,8 @@ impl Html5ParseSession {
         }
         match self.config.batching {
             BatchPolicy::PerPump => self.batches.push_back(patches),
-            BatchPolicy::MaxPatches(n) => {
+            BatchPolicy::Bounded(n) if patches.len() <= n => self.batches.push_back(patches),
+            BatchPolicy::MaxPatches(n) | BatchPolicy::Bounded(n) => {
                 let n = n.max(1);
                 let mut rest = patches.into_iter().peekable();
                 while rest.peek().is_some() {
@@ -460,5 +518,52 @@ mod tests {
         assert_eq!(dump_document(&mirror), dump_document(&store));
         assert!(mirror.last_key().unwrap() > before);
         assert!(dump_document(&store).contains("\"one\""));
+    }
+
+    fn parse_with(page: &[u8], chunk: usize, batching: BatchPolicy) -> (String, usize) {
+        let config = SessionConfig {
+            decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
+            batching,
+            tree: crate::tree_builder::TreeBuilderConfig {
+                suspend_at_script: true,
+                ..Default::default()
+            },
+            ..SessionConfig::default()
+        };
+        let mut session = Html5ParseSession::new(config);
+        let mut store = DomStore::new();
+        let mut largest = 0;
+        let mut drain = |session: &mut Html5ParseSession, mut status: PumpStatus| loop {
+            for batch in session.take_batches() {
+                largest = largest.max(batch.len());
+                store.apply_owned(batch).unwrap();
+            }
+            match status {
+                PumpStatus::Suspended(_) => status = session.pump().unwrap(),
+                done => return done,
+            }
+        };
+        for piece in page.chunks(chunk) {
+            session.push_bytes(piece).unwrap();
+            let status = session.pump().unwrap();
+            assert_eq!(drain(&mut session, status), PumpStatus::NeedInput);
+        }
+        let status = session.finish().unwrap();
+        assert_eq!(drain(&mut session, status), PumpStatus::Finished);
+        (dump_document(&store), largest)
+    }
+
+    #[test]
+    fn bounded_batches_are_small_and_build_the_same_tree() {
+        let page = b"<!DOCTYPE html><meta charset=utf-8><table><tr><td>a<b>b<p>c</b>d</table>\
+            <script>x</script><ul><li>1<li>2<li>3</ul><template><i>t</i></template>tail";
+        let (expected, _) = parse_with(page, page.len(), BatchPolicy::PerPump);
+        for n in [1, 2, 3, 7, 4096] {
+            for chunk in [1, 5, page.len()] {
+                let (dump, largest) = parse_with(page, chunk, BatchPolicy::Bounded(n));
+                assert_eq!(dump, expected, "Bounded({n}), chunk {chunk}");
+                assert!(largest <= n, "Bounded({n}): a batch of {largest}");
+            }
+        }
     }
 }

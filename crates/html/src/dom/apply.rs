@@ -54,6 +54,36 @@ impl DomStore {
     /// Cost: O(1) per patch except key lookups of sparse keys (O(log n)) and the
     /// cycle check of inserting a node that already has descendants (O(depth)).
     pub fn apply(&mut self, batch: &[DomPatch]) -> Result<(), PatchError> {
+        self.apply_iter(batch.iter().cloned())
+    }
+
+    /// Like [`apply`](Self::apply), with the same checks and the same all-or-nothing
+    /// outcome, but takes the batch by value and moves its names, attribute lists
+    /// and text into the store instead of copying them: the cheaper way for a
+    /// consumer that does not need the patches afterwards (a parse straight into a
+    /// store). The batch is consumed whether it applies or not.
+    ///
+    /// ```
+    /// use tagloom_html::dom::{self, DomStore};
+    /// use tagloom_html::session::{Html5ParseSession, SessionConfig};
+    ///
+    /// let mut session = Html5ParseSession::new(SessionConfig::default());
+    /// session.push_bytes(b"<p>Hi").unwrap();
+    /// session.finish().unwrap();
+    /// let mut store = DomStore::new();
+    /// for batch in session.take_batches() {
+    ///     store.apply_owned(batch).unwrap();
+    /// }
+    /// assert_eq!(
+    ///     dom::dump_document(&store),
+    ///     "| <html>\n|   <head>\n|   <body>\n|     <p>\n|       \"Hi\"\n"
+    /// );
+    /// ```
+    pub fn apply_owned(&mut self, batch: Vec<DomPatch>) -> Result<(), PatchError> {
+        self.apply_iter(batch.into_iter())
+    }
+
+    fn apply_iter(&mut self, batch: impl Iterator<Item = DomPatch>) -> Result<(), PatchError> {
         let saved = Saved {
             len: self.nodes.len(),
             document: self.document,
@@ -63,7 +93,7 @@ impl DomStore {
         };
         self.undo.clear();
         let mut result = Ok(());
-        for (index, patch) in batch.iter().enumerate() {
+        for (index, patch) in batch.enumerate() {
             if let Err(e) = self.apply_one(index, patch) {
                 result = Err(e);
                 break;
@@ -108,7 +138,7 @@ impl DomStore {
         self.cleared_through = saved.cleared_through;
     }
 
-    fn apply_one(&mut self, index: usize, patch: &DomPatch) -> Result<(), PatchError> {
+    fn apply_one(&mut self, index: usize, patch: DomPatch) -> Result<(), PatchError> {
         match patch {
             DomPatch::Clear => {
                 if index != 0 {
@@ -121,21 +151,21 @@ impl DomStore {
                 self.cleared_through = self.high_water;
             }
             DomPatch::CreateDocument { key } => {
-                self.check_new_key(index, *key)?;
+                self.check_new_key(index, key)?;
                 if let Some(existing) = self.document() {
                     return Err(PatchError::SecondDocument {
                         index,
-                        key: *key,
+                        key,
                         existing: existing.key(),
                     });
                 }
-                self.document = self.push(index, *key, NodeData::Document)?;
+                self.document = self.push(index, key, NodeData::Document)?;
             }
             DomPatch::SetQuirksMode { mode } => {
                 if self.document == NONE {
                     return Err(PatchError::NoDocument { index });
                 }
-                self.quirks_mode = *mode;
+                self.quirks_mode = mode;
             }
             DomPatch::CreateDoctype {
                 key,
@@ -143,13 +173,13 @@ impl DomStore {
                 public_id,
                 system_id,
             } => {
-                self.check_new_key(index, *key)?;
+                self.check_new_key(index, key)?;
                 let doctype = Doctype {
-                    name: name.clone(),
-                    public_id: public_id.clone(),
-                    system_id: system_id.clone(),
+                    name,
+                    public_id,
+                    system_id,
                 };
-                self.push(index, *key, NodeData::Doctype(Box::new(doctype)))?;
+                self.push(index, key, NodeData::Doctype(Box::new(doctype)))?;
             }
             DomPatch::CreateElement {
                 key,
@@ -158,40 +188,39 @@ impl DomStore {
                 attrs,
                 contents,
             } => {
-                self.check_new_key(index, *key)?;
-                let is_template = *ns == Namespace::Html && name == "template";
+                self.check_new_key(index, key)?;
+                let is_template = ns == Namespace::Html && name == "template";
                 if is_template != contents.is_some() {
-                    return Err(PatchError::TemplateContentsMismatch { index, key: *key });
+                    return Err(PatchError::TemplateContentsMismatch { index, key });
                 }
                 let element = Element {
-                    ns: *ns,
-                    name: name.clone(),
-                    attrs: attrs.clone(),
+                    ns,
+                    name,
+                    attrs,
                     contents: NONE,
                 };
-                let slot = self.push(index, *key, NodeData::Element(Box::new(element)))?;
+                let slot = self.push(index, key, NodeData::Element(Box::new(element)))?;
                 if let Some(contents) = contents {
                     // The fragment is created right after its element, so its key
                     // must follow the element's.
-                    self.check_new_key(index, *contents)?;
-                    let fragment =
-                        self.push(index, *contents, NodeData::Fragment { host: slot })?;
+                    self.check_new_key(index, contents)?;
+                    let fragment = self.push(index, contents, NodeData::Fragment { host: slot })?;
                     if let NodeData::Element(e) = &mut self.n_mut(slot).data {
                         e.contents = fragment;
                     }
                 }
             }
             DomPatch::CreateText { key, text } => {
-                self.check_new_key(index, *key)?;
-                self.push(index, *key, NodeData::Text(text.clone()))?;
+                self.check_new_key(index, key)?;
+                self.push(index, key, NodeData::Text(text))?;
             }
             DomPatch::CreateComment { key, text } => {
-                self.check_new_key(index, *key)?;
-                self.push(index, *key, NodeData::Comment(text.clone()))?;
+                self.check_new_key(index, key)?;
+                self.push(index, key, NodeData::Comment(text))?;
             }
             DomPatch::AppendChild { parent, child } => {
-                let p = self.find(index, *parent)?;
-                let c = self.find(index, *child)?;
+                let p = self.find(index, parent)?;
+                let c = self.find(index, child)?;
                 self.check_insert(index, p, c)?;
                 self.link(p, c, NONE);
                 self.undo.push(Undo::Linked { child: c });
@@ -201,14 +230,14 @@ impl DomStore {
                 child,
                 before,
             } => {
-                let p = self.find(index, *parent)?;
-                let c = self.find(index, *child)?;
-                let b = self.find(index, *before)?;
+                let p = self.find(index, parent)?;
+                let c = self.find(index, child)?;
+                let b = self.find(index, before)?;
                 if self.n(b).parent != p {
                     return Err(PatchError::NotAChild {
                         index,
-                        parent: *parent,
-                        before: *before,
+                        parent,
+                        before,
                     });
                 }
                 self.check_insert(index, p, c)?;
@@ -216,10 +245,10 @@ impl DomStore {
                 self.undo.push(Undo::Linked { child: c });
             }
             DomPatch::Remove { node } => {
-                let n = self.find(index, *node)?;
+                let n = self.find(index, node)?;
                 let (parent, next) = self.unlink(n);
                 if parent == NONE {
-                    return Err(PatchError::NoParent { index, node: *node });
+                    return Err(PatchError::NoParent { index, node });
                 }
                 self.undo.push(Undo::Unlinked {
                     child: n,
@@ -228,25 +257,25 @@ impl DomStore {
                 });
             }
             DomPatch::AddAttributes { node, attrs } => {
-                let n = self.find(index, *node)?;
+                let n = self.find(index, node)?;
                 let NodeData::Element(e) = &mut self.n_mut(n).data else {
-                    return Err(PatchError::NotElement { index, node: *node });
+                    return Err(PatchError::NotElement { index, node });
                 };
                 let len = e.attrs.len();
                 for attr in attrs {
                     if !has_attr(&e.attrs, attr.ns, &attr.name) {
-                        e.attrs.push(attr.clone());
+                        e.attrs.push(attr);
                     }
                 }
                 self.undo.push(Undo::AttrsAdded { node: n, len });
             }
             DomPatch::AppendText { node, text } => {
-                let n = self.find(index, *node)?;
+                let n = self.find(index, node)?;
                 let NodeData::Text(t) = &mut self.n_mut(n).data else {
-                    return Err(PatchError::NotText { index, node: *node });
+                    return Err(PatchError::NotText { index, node });
                 };
                 let len = t.len();
-                t.push_str(text);
+                t.push_str(&text);
                 self.undo.push(Undo::TextAppended { node: n, len });
             }
         }

@@ -69,6 +69,16 @@ impl DomStore {
         }
     }
 
+    /// An empty store with room for `nodes` nodes (e.g. the input length divided
+    /// by [`BYTES_PER_NODE`](crate::session::BYTES_PER_NODE)), so a big document
+    /// does not regrow the arena by doubling.
+    pub fn with_capacity(nodes: usize) -> DomStore {
+        DomStore {
+            nodes: Vec::with_capacity(nodes),
+            ..DomStore::new()
+        }
+    }
+
     /// Number of live nodes (attached or not; a `Clear` drops them all).
     pub fn len(&self) -> usize {
         self.nodes.len()

@@ -54,11 +54,19 @@ fn base() -> DomStore {
     s
 }
 
-/// Applies `batch` to a clone of `store`, expects `err`, and checks nothing changed.
+/// Applies `batch` to a clone of `store`, expects `err`, and checks nothing changed;
+/// the same through `apply_owned`.
 fn rejects(store: &DomStore, batch: &[DomPatch], err: PatchError) {
     let mut s = store.clone();
     assert_eq!(s.apply(batch), Err(err));
     assert_eq!(format!("{s:?}"), format!("{store:?}"), "store changed");
+    let mut s = store.clone();
+    assert_eq!(s.apply_owned(batch.to_vec()), Err(err));
+    assert_eq!(
+        format!("{s:?}"),
+        format!("{store:?}"),
+        "store changed (owned)"
+    );
 }
 
 #[test]

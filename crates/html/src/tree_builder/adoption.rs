@@ -118,7 +118,11 @@ impl TreeBuilder {
             let Some(new) = self.clone_element(formatting) else {
                 return true;
             };
-            while let Some(child) = self.mirror.get(furthest_block).and_then(|n| n.first_child) {
+            while let Some(child) = self
+                .mirror
+                .get(furthest_block)
+                .and_then(|n| n.first_child())
+            {
                 self.detach(child);
                 self.append_to(new, child);
             }

@@ -72,7 +72,7 @@ impl TreeBuilder {
             if let Some(e) = self.mirror.elem(*other)
                 && e.ns == new.ns
                 && e.name == new.name
-                && same_attributes(&e.attrs, &new.attrs)
+                && same_attributes(e.attrs(), new.attrs())
             {
                 equal.push(i);
             }
@@ -99,8 +99,9 @@ impl TreeBuilder {
     /// A new element with the same name and attributes as `node` (the element
     /// "for the token for which `node` was created"), not inserted.
     pub(crate) fn clone_element(&mut self, node: NodeId) -> Option<NodeId> {
-        let e = self.mirror.elem(node)?.clone();
-        Some(self.create_element(e.ns, e.name, e.qual, e.attrs))
+        let e = self.mirror.elem(node)?;
+        let (ns, name, qual, attrs) = (e.ns, e.name, e.qual(), e.attrs().to_vec());
+        Some(self.create_element(ns, name, qual, attrs))
     }
 
     /// 13.2.4.3 "reconstruct the active formatting elements".

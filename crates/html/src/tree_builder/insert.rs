@@ -97,7 +97,7 @@ impl TreeBuilder {
     }
 
     fn template_contents(&self, node: NodeId) -> Option<NodeId> {
-        self.mirror.elem(node).and_then(|e| e.contents)
+        self.mirror.elem(node).and_then(|e| e.contents())
     }
 
     /// 13.2.6.1 step 2: foster parenting.
@@ -170,18 +170,18 @@ impl TreeBuilder {
         let html_integration_point = is_html_integration_point(ns, name, encoding);
         let keep_attrs = self.select_tracker.full_mirror
             || (ns == Namespace::Html && super::tag_sets::is_formatting(name));
-        let id = self.mirror.add(Kind::Element(ElemInfo {
+        let kept = if keep_attrs {
+            attrs.clone()
+        } else {
+            Vec::new()
+        };
+        let id = self.mirror.add(Kind::Element(ElemInfo::new(
             ns,
             name,
-            qual: qual.clone(),
-            attrs: if keep_attrs {
-                attrs.clone()
-            } else {
-                Vec::new()
-            },
+            qual.clone(),
+            kept,
             html_integration_point,
-            contents: None,
-        }));
+        )));
         let key = self.mirror.key(id);
         let contents = if ns == Namespace::Html && name == atom::TEMPLATE {
             let c = self.mirror.add(Kind::Fragment);
@@ -255,12 +255,12 @@ impl TreeBuilder {
     }
 
     fn document_has_element(&self) -> bool {
-        let mut child = self.mirror.get(self.document).and_then(|d| d.first_child);
+        let mut child = self.mirror.get(self.document).and_then(|d| d.first_child());
         while let Some(c) = child {
             if self.mirror.elem(c).is_some() {
                 return true;
             }
-            child = self.mirror.get(c).and_then(|n| n.next);
+            child = self.mirror.get(c).and_then(|n| n.next());
         }
         false
     }
@@ -337,8 +337,8 @@ impl TreeBuilder {
             return;
         }
         let previous = match place {
-            Place::Append(p) => self.mirror.get(p).and_then(|n| n.last_child),
-            Place::Before(_, b) => self.mirror.get(b).and_then(|n| n.prev),
+            Place::Append(p) => self.mirror.get(p).and_then(|n| n.last_child()),
+            Place::Before(_, b) => self.mirror.get(b).and_then(|n| n.prev()),
         };
         if let Some(prev) = previous
             && self.mirror.is_text(prev)

@@ -12,6 +12,20 @@ use crate::dom_patch::{Namespace, PatchAttr, PatchKey};
 /// Index of a node in the mirror arena.
 pub(crate) type NodeId = usize;
 
+/// A stored link: a [`NodeId`] as `u32`, [`NO_LINK`] for none (keeps the node small).
+type Link = u32;
+
+/// The "no node" link.
+const NO_LINK: Link = Link::MAX;
+
+fn link(id: Option<NodeId>) -> Link {
+    id.and_then(|id| Link::try_from(id).ok()).unwrap_or(NO_LINK)
+}
+
+fn unlink(l: Link) -> Option<NodeId> {
+    (l != NO_LINK).then_some(l as NodeId)
+}
+
 /// What a mirrored node is.
 #[derive(Clone, Debug)]
 pub(crate) enum Kind {
@@ -23,32 +37,106 @@ pub(crate) enum Kind {
     Other,
 }
 
-/// An element as the tree builder remembers it.
+/// An element as the tree builder remembers it (about 40 bytes: what is rare, a
+/// dynamic emitted name or kept attributes, lives behind one optional box).
 #[derive(Clone, Debug)]
 pub(crate) struct ElemInfo {
     pub(crate) ns: Namespace,
     /// The token's (lowercased) tag name; SVG case fixes live only in the patch.
     pub(crate) name: Atom,
-    /// The name as emitted (for clones made by the adoption agency).
-    pub(crate) qual: std::borrow::Cow<'static, str>,
-    /// Attributes (kept for formatting elements: clones and Noah's Ark).
-    pub(crate) attrs: Vec<PatchAttr>,
     /// 13.2.6.1: an HTML integration point (SVG `foreignObject`/`desc`/`title`, or
     /// MathML `annotation-xml` with an HTML `encoding`).
     pub(crate) html_integration_point: bool,
     /// For an HTML `template`: its contents fragment.
-    pub(crate) contents: Option<NodeId>,
+    contents: Link,
+    /// The name as emitted, when it is static (else in `extra`).
+    qual: &'static str,
+    /// An owned emitted name and the kept attributes (formatting elements: clones
+    /// and Noah's Ark), when there are any.
+    extra: Option<Box<ElemExtra>>,
+}
+
+#[derive(Clone, Debug)]
+struct ElemExtra {
+    qual: Option<Box<str>>,
+    attrs: Vec<PatchAttr>,
+}
+
+impl ElemInfo {
+    /// An element named `qual` as emitted; `attrs` are the attributes to keep.
+    pub(crate) fn new(
+        ns: Namespace,
+        name: Atom,
+        qual: std::borrow::Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+        html_integration_point: bool,
+    ) -> ElemInfo {
+        let (qual, owned) = match qual {
+            std::borrow::Cow::Borrowed(s) => (s, None),
+            std::borrow::Cow::Owned(s) => ("", Some(s.into_boxed_str())),
+        };
+        let extra = (owned.is_some() || !attrs.is_empty())
+            .then(|| Box::new(ElemExtra { qual: owned, attrs }));
+        ElemInfo {
+            ns,
+            name,
+            html_integration_point,
+            contents: NO_LINK,
+            qual,
+            extra,
+        }
+    }
+
+    /// The name as emitted (for clones made by the adoption agency).
+    pub(crate) fn qual(&self) -> std::borrow::Cow<'static, str> {
+        match self.extra.as_ref().and_then(|x| x.qual.as_deref()) {
+            Some(owned) => std::borrow::Cow::Owned(owned.to_owned()),
+            None => std::borrow::Cow::Borrowed(self.qual),
+        }
+    }
+
+    /// The kept attributes (those of formatting elements; empty for others).
+    pub(crate) fn attrs(&self) -> &[PatchAttr] {
+        self.extra.as_ref().map_or(&[], |x| &x.attrs)
+    }
+
+    /// For an HTML `template`: its contents fragment.
+    pub(crate) fn contents(&self) -> Option<NodeId> {
+        unlink(self.contents)
+    }
 }
 
 /// One mirrored node with its links.
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     pub(crate) kind: Kind,
-    pub(crate) parent: Option<NodeId>,
-    pub(crate) first_child: Option<NodeId>,
-    pub(crate) last_child: Option<NodeId>,
-    pub(crate) prev: Option<NodeId>,
-    pub(crate) next: Option<NodeId>,
+    parent: Link,
+    first_child: Link,
+    last_child: Link,
+    prev: Link,
+    next: Link,
+}
+
+impl Node {
+    pub(crate) fn parent(&self) -> Option<NodeId> {
+        unlink(self.parent)
+    }
+
+    pub(crate) fn first_child(&self) -> Option<NodeId> {
+        unlink(self.first_child)
+    }
+
+    pub(crate) fn last_child(&self) -> Option<NodeId> {
+        unlink(self.last_child)
+    }
+
+    pub(crate) fn prev(&self) -> Option<NodeId> {
+        unlink(self.prev)
+    }
+
+    pub(crate) fn next(&self) -> Option<NodeId> {
+        unlink(self.next)
+    }
 }
 
 /// The arena.
@@ -71,11 +159,11 @@ impl Mirror {
     pub(crate) fn add(&mut self, kind: Kind) -> NodeId {
         self.nodes.push(Node {
             kind,
-            parent: None,
-            first_child: None,
-            last_child: None,
-            prev: None,
-            next: None,
+            parent: NO_LINK,
+            first_child: NO_LINK,
+            last_child: NO_LINK,
+            prev: NO_LINK,
+            next: NO_LINK,
         });
         self.nodes.len() - 1
     }
@@ -104,7 +192,7 @@ impl Mirror {
     }
 
     pub(crate) fn parent(&self, id: NodeId) -> Option<NodeId> {
-        self.nodes.get(id).and_then(|n| n.parent)
+        self.nodes.get(id).and_then(Node::parent)
     }
 
     pub(crate) fn is_text(&self, id: NodeId) -> bool {
@@ -117,49 +205,51 @@ impl Mirror {
 
     /// Links `child` (parentless) as the last child of `parent`.
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
-        let last = self.nodes.get(parent).and_then(|p| p.last_child);
+        let last = self.nodes.get(parent).map_or(NO_LINK, |p| p.last_child);
+        let child_link = link(Some(child));
         if let Some(c) = self.nodes.get_mut(child) {
-            c.parent = Some(parent);
+            c.parent = link(Some(parent));
             c.prev = last;
-            c.next = None;
+            c.next = NO_LINK;
         }
-        match last {
+        match unlink(last) {
             Some(l) => {
                 if let Some(l) = self.nodes.get_mut(l) {
-                    l.next = Some(child);
+                    l.next = child_link;
                 }
             }
             None => {
                 if let Some(p) = self.nodes.get_mut(parent) {
-                    p.first_child = Some(child);
+                    p.first_child = child_link;
                 }
             }
         }
         if let Some(p) = self.nodes.get_mut(parent) {
-            p.last_child = Some(child);
+            p.last_child = child_link;
         }
     }
 
     /// Links `child` (parentless) into `parent` just before `before`.
     pub(crate) fn insert_before(&mut self, parent: NodeId, child: NodeId, before: NodeId) {
-        let prev = self.nodes.get(before).and_then(|b| b.prev);
+        let prev = self.nodes.get(before).map_or(NO_LINK, |b| b.prev);
+        let child_link = link(Some(child));
         if let Some(c) = self.nodes.get_mut(child) {
-            c.parent = Some(parent);
+            c.parent = link(Some(parent));
             c.prev = prev;
-            c.next = Some(before);
+            c.next = link(Some(before));
         }
         if let Some(b) = self.nodes.get_mut(before) {
-            b.prev = Some(child);
+            b.prev = child_link;
         }
-        match prev {
+        match unlink(prev) {
             Some(p) => {
                 if let Some(p) = self.nodes.get_mut(p) {
-                    p.next = Some(child);
+                    p.next = child_link;
                 }
             }
             None => {
                 if let Some(p) = self.nodes.get_mut(parent) {
-                    p.first_child = Some(child);
+                    p.first_child = child_link;
                 }
             }
         }
@@ -171,8 +261,8 @@ impl Mirror {
             return;
         };
         let (parent, prev, next) = (node.parent, node.prev, node.next);
-        let Some(parent) = parent else { return };
-        match prev {
+        let Some(parent) = unlink(parent) else { return };
+        match unlink(prev) {
             Some(p) => {
                 if let Some(p) = self.nodes.get_mut(p) {
                     p.next = next;
@@ -184,7 +274,7 @@ impl Mirror {
                 }
             }
         }
-        match next {
+        match unlink(next) {
             Some(n) => {
                 if let Some(n) = self.nodes.get_mut(n) {
                     n.prev = prev;
@@ -197,10 +287,15 @@ impl Mirror {
             }
         }
         if let Some(node) = self.nodes.get_mut(id) {
-            node.parent = None;
-            node.prev = None;
-            node.next = None;
+            node.parent = NO_LINK;
+            node.prev = NO_LINK;
+            node.next = NO_LINK;
         }
+    }
+
+    /// Reserves room for `additional` more nodes.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.nodes.reserve(additional);
     }
 }
 
@@ -212,7 +307,7 @@ impl Mirror {
             ..
         }) = self.nodes.get_mut(template)
         {
-            e.contents = Some(contents);
+            e.contents = link(Some(contents));
         }
     }
 }

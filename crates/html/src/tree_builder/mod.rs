@@ -138,11 +138,16 @@ pub enum TreeBuilderStep {
     Suspend(SuspendReason),
 }
 
-/// Why the tree builder suspended.
+/// Why the tree builder (or the session) suspended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SuspendReason {
     /// A `script` element was just closed (13.2.6.4.8 "text": `</script>`).
     Script,
+    /// A batch is ready under
+    /// [`BatchPolicy::Bounded`](crate::session::BatchPolicy::Bounded): take it and
+    /// pump again. Only an [`Html5ParseSession`](crate::session::Html5ParseSession)
+    /// returns this, never the tree builder itself.
+    BatchReady,
 }
 
 /// The tokenizer state the tree builder asks for after a token (§13.2.6.2 and
@@ -315,14 +320,13 @@ impl TreeBuilder {
         let html_ip = insert::is_html_integration_point(context.ns, name, encoding);
         // The context element is mirrored (for the reset algorithm and the
         // integration point checks) but never emitted.
-        let ctx = self.mirror.add(Kind::Element(ElemInfo {
-            ns: context.ns,
+        let ctx = self.mirror.add(Kind::Element(ElemInfo::new(
+            context.ns,
             name,
-            qual: context.local_name.clone().into(),
-            attrs: context.attrs.clone(),
-            html_integration_point: html_ip,
-            contents: None,
-        }));
+            context.local_name.clone().into(),
+            context.attrs.clone(),
+            html_ip,
+        )));
         self.context = Some(ctx);
         // Steps 12–14: the root `html`, alone on the stack.
         let root = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
@@ -466,6 +470,19 @@ impl TreeBuilder {
     /// Takes the patches buffered so far.
     pub fn take_patches(&mut self) -> Vec<DomPatch> {
         std::mem::take(&mut self.patches)
+    }
+
+    /// Takes the patches buffered so far and leaves an empty buffer with room for
+    /// `capacity` patches (so a streaming caller does not regrow it per batch).
+    pub fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {
+        std::mem::replace(&mut self.patches, Vec::with_capacity(capacity))
+    }
+
+    /// Reserves room for about `additional` more nodes in the builder's mirror
+    /// (the session calls this with an estimate from the input length, so the
+    /// mirror is not regrown by doubling over a big push).
+    pub fn reserve_nodes(&mut self, additional: usize) {
+        self.mirror.reserve(additional);
     }
 
     /// How many patches are buffered.

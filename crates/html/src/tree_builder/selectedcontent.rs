@@ -106,16 +106,16 @@ impl TreeBuilder {
         }
         // Replace all children of the selectedcontent with clones of the
         // option's children.
-        while let Some(child) = self.mirror.get(target).and_then(|n| n.first_child) {
+        while let Some(child) = self.mirror.get(target).and_then(|n| n.first_child()) {
             self.detach(child);
         }
         let mut work = vec![(option, target)];
         while let Some((source, dest)) = work.pop() {
             let mut children = Vec::new();
-            let mut child = self.mirror.get(source).and_then(|n| n.first_child);
+            let mut child = self.mirror.get(source).and_then(|n| n.first_child());
             while let Some(c) = child {
                 children.push(c);
-                child = self.mirror.get(c).and_then(|n| n.next);
+                child = self.mirror.get(c).and_then(|n| n.next());
             }
             for c in children {
                 let Some(copy) = self.clone_node(c) else {
@@ -134,7 +134,7 @@ impl TreeBuilder {
         match self.mirror.get(node).map(|n| n.kind.clone())? {
             Kind::Element(e) => {
                 let ns: Namespace = e.ns;
-                Some(self.create_element(ns, e.name, e.qual, e.attrs))
+                Some(self.create_element(ns, e.name, e.qual(), e.attrs().to_vec()))
             }
             Kind::Text => {
                 let text = self.select_tracker.texts.get(&node).cloned()?;
