@@ -13,10 +13,13 @@ use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{self, DomStore};
 use tagloom_html::dom_patch::{DomPatch, Namespace};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
-use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
 
 use crate::input::{encoding_for_label, read_all};
+
+/// How many patches a batch holds at most.
+const PATCHES_PER_BATCH: usize = 4096;
 
 /// What to print.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -79,6 +82,9 @@ pub fn run(args: &Args) -> Result<()> {
             transport,
             ..DecoderConfig::default()
         },
+        // Patches are handed out (and applied) a few thousand at a time while the
+        // parse runs, so memory never holds a whole document's patch stream.
+        batching: BatchPolicy::Bounded(PATCHES_PER_BATCH),
         ..SessionConfig::default()
     };
     let mut session = match fragment {
@@ -90,25 +96,13 @@ pub fn run(args: &Args) -> Result<()> {
     let chunk = args.chunk_size.map_or(bytes.len().max(1), |n| {
         usize::try_from(n).unwrap_or(usize::MAX)
     });
-    let mut deliver = |session: &mut Html5ParseSession, out: &mut BufWriter<_>| -> Result<()> {
-        for batch in session.take_batches() {
-            store
-                .apply(&batch)
-                .context("internal error: the parser produced an invalid patch batch")?;
-            if args.format == Format::Patches {
-                write_patches(&batch, out)?;
-            }
-        }
-        Ok(())
-    };
     for piece in bytes.chunks(chunk.max(1)) {
         session.push_bytes(piece)?;
-        pump_all(&mut session)?;
-        deliver(&mut session, &mut out)?;
+        let status = session.pump()?;
+        drive(&mut session, status, &mut store, args.format, &mut out)?;
     }
-    session.finish()?;
-    pump_all(&mut session)?;
-    deliver(&mut session, &mut out)?;
+    let status = session.finish()?;
+    drive(&mut session, status, &mut store, args.format, &mut out)?;
     let root = match session.fragment_root_key() {
         Some(key) => store.get(key),
         None => store.document(),
@@ -132,12 +126,26 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-/// Pumps until the session needs input or is done (scripts are not run, so a
-/// suspension at `</script>` is simply resumed).
-fn pump_all(session: &mut Html5ParseSession) -> Result<()> {
+/// Applies (and, for `--format patches`, prints) every ready batch, pumping on while
+/// the session stops for a full batch or at a `</script>` (no scripts run here).
+fn drive(
+    session: &mut Html5ParseSession,
+    mut status: PumpStatus,
+    store: &mut DomStore,
+    format: Format,
+    out: &mut impl Write,
+) -> Result<()> {
     loop {
-        match session.pump()? {
-            PumpStatus::Suspended(_) => continue,
+        for batch in session.take_batches() {
+            if format == Format::Patches {
+                write_patches(&batch, out)?;
+            }
+            store
+                .apply_owned(batch)
+                .context("internal error: the parser produced an invalid patch batch")?;
+        }
+        match status {
+            PumpStatus::Suspended(_) => status = session.pump()?,
             PumpStatus::NeedInput | PumpStatus::Finished => return Ok(()),
         }
     }
