@@ -1,13 +1,14 @@
 //! The encoding sniffer and the streaming decoder on arbitrary bytes.
 //!
 //! The first byte picks a chunk size (1..=64) and whether a transport charset is
-//! given; the rest is the document. `sniff_document` must not panic, and a
+//! given; the rest is the document. `sniff_encoding` (the whole parse) must not panic, and a
 //! `ByteStreamDecoder` fed in chunks must produce the same text, encoding and
 //! confidence as one fed the whole document.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tagloom_html::decoder::{ByteStreamDecoder, DecoderConfig, sniff, sniff_document};
+use tagloom_html::decoder::{ByteStreamDecoder, DecoderConfig, sniff};
+use tagloom_html::sniff::sniff_encoding;
 
 fn decode(chunks: &[&[u8]], config: DecoderConfig) -> (String, Option<&'static str>, String) {
     let mut decoder = ByteStreamDecoder::new(config);
@@ -36,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
         _ => Some("utf-16le"),
     };
 
-    let document = sniff_document(input, transport);
+    let document = sniff_encoding(input, document_transport(transport));
     let prefix = sniff(input, document_transport(transport));
     if prefix.confidence != tagloom_html::decoder::Confidence::Tentative {
         assert_eq!(prefix, document, "a certain sniff result changed");

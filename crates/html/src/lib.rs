@@ -34,6 +34,7 @@ pub mod dom_patch;
 pub mod error;
 pub mod serializer;
 pub mod session;
+pub mod sniff;
 pub mod span;
 pub mod token;
 pub mod tokenizer;

@@ -457,6 +457,11 @@ impl Html5ParseSession {
     pub fn restarts(&self) -> usize {
         self.restarts
     }
+
+    /// The byte decoder: the encoding in use and its confidence.
+    pub fn decoder(&self) -> &ByteStreamDecoder {
+        &self.decoder
+    }
 }
 
 /// The text of a caught panic.

@@ -1,4 +1,4 @@
-//! The html5lib-tests `encoding/` suite, run through `decoder::sniff_document` (the
+//! The html5lib-tests `encoding/` suite, run through `sniff::sniff_encoding` (the
 //! function `tagloom sniff` calls) and, for the pre-scan part, through the
 //! streaming decoder at several chunk sizes.
 //!
@@ -10,9 +10,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tagloom_html::decoder::{
-    ByteStreamDecoder, DecoderConfig, EncodingSource, sniff, sniff_document,
-};
+use tagloom_html::decoder::{ByteStreamDecoder, DecoderConfig, EncodingSource, sniff};
 
 const FILES: [&str; 4] = [
     "tests1.dat",
@@ -121,7 +119,7 @@ fn html5lib_encoding_suite() {
         let (mut passed, mut expected_fail, mut by_parser_meta) = (0usize, 0usize, 0usize);
         for (index, case) in cases.iter().enumerate() {
             let id = format!("{file}#{index}");
-            let result = sniff_document(&case.data, None);
+            let result = tagloom_html::sniff::sniff_encoding(&case.data, None);
             let got = result.encoding.name();
             if result.source == EncodingSource::ParserMeta {
                 by_parser_meta += 1;

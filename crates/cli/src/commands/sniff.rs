@@ -1,12 +1,12 @@
 //! `tagloom sniff FILE [--transport-charset LABEL]`: the WHATWG name of the encoding
-//! the encoding sniffing algorithm picks (BOM, transport charset, `<meta>` prescan,
-//! then the `<meta>` the tree builder would act on while the confidence is tentative,
-//! else windows-1252).
+//! the parser ends up using: the sniffing algorithm (BOM, transport charset, `<meta>`
+//! prescan, else windows-1252), then, while the confidence is tentative, "change the
+//! encoding" for the first `<meta>` the tree builder meets (found by the real parse).
 
 use std::path::PathBuf;
 
 use anyhow::Result;
-use tagloom_html::decoder::sniff_document;
+use tagloom_html::sniff::sniff_encoding;
 
 use crate::input::{encoding_for_label, read_all};
 
@@ -21,11 +21,13 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    if let Some(label) = &args.transport_charset {
-        encoding_for_label(label)?;
-    }
+    let transport = args
+        .transport_charset
+        .as_deref()
+        .map(encoding_for_label)
+        .transpose()?;
     let bytes = read_all(&args.file)?;
-    let sniffed = sniff_document(&bytes, args.transport_charset.as_deref());
+    let sniffed = sniff_encoding(&bytes, transport);
     println!("{}", sniffed.encoding.name());
     Ok(())
 }

@@ -28,9 +28,10 @@
 //!   is ignored, the same way whatever the chunking.
 //! - [`extract_encoding_from_meta_content`] and [`meta_declared_encoding`], for the
 //!   tree builder's `<meta>` rule.
-//! - [`sniff_document`]: the whole-document answer `tagloom sniff` prints: [`sniff`]
-//!   followed, while the confidence is tentative, by the `<meta>` the tree builder
-//!   would act on (see [`sniff_document`] for exactly what that adds).
+//! - The whole-document answer `tagloom sniff` prints is
+//!   [`sniff_encoding`](crate::sniff::sniff_encoding): it runs the real parse, so a
+//!   `<meta>` the tree builder meets after the first 1024 bytes counts exactly as it
+//!   does when parsing.
 //!
 //! # Example
 //!
@@ -65,13 +66,11 @@
 //! ```
 
 mod bom;
-mod late_meta;
 mod prescan;
 mod stream;
 
 pub use bom::{bom_undecided, sniff_bom};
 pub use encoding_rs::Encoding;
-pub use late_meta::{MetaDeclaration, first_meta_declaration};
 pub use prescan::{
     adjust_declared_encoding, extract_encoding_from_meta_content, meta_declared_encoding, prescan,
 };
@@ -211,90 +210,10 @@ pub(crate) fn sniff_with_limit(
     }
 }
 
-/// The encoding a full parse of the complete document `bytes` ends up with; this
-/// is what `tagloom sniff` prints.
-///
-/// `transport_label` is the transport layer's charset label. A label that names no
-/// encoding is ignored, as §13.2.3.2 step 4 says ("if … it is supported"); callers
-/// that want to reject it should check it with [`resolve_label`] first.
-///
-/// Steps:
-/// 1. [`sniff`]. If the confidence is certain, that is the answer.
-/// 2. Otherwise the parser would decode the document with the tentative encoding
-///    and its tree builder would call "change the encoding" for the first `<meta>`
-///    start tag that declares one (anywhere in the document: after the first 1024
-///    bytes too, where the pre-scan does not look). This function decodes `bytes`
-///    the same way and finds that tag with [`first_meta_declaration`], a reduced
-///    tokenizer documented there (it is not the tokenizer itself, which the
-///    decoder does not depend on; its known simplifications are listed there). If
-///    there is one, "change the encoding" is applied: nothing changes when the
-///    tentative encoding is UTF-16 (step 1 of that algorithm); else UTF-16 becomes
-///    UTF-8 and x-user-defined windows-1252, and the result is certain — a restart
-///    with the new encoding is certain from its start, so later `<meta>`s never
-///    count. If there is none, the tentative answer stands.
-///
-/// The restart window applies as in [`ByteStreamDecoder`] with the default
-/// [`DecoderConfig`]: a `<meta>` that starts after the text of the first
-/// [`DEFAULT_RESTART_WINDOW_LIMIT`] bytes is ignored (the confidence becomes
-/// certain), so `tagloom sniff` agrees with a streaming parse.
-pub fn sniff_document(bytes: &[u8], transport_label: Option<&str>) -> Sniffed {
-    let config = DecoderConfig {
-        transport: transport_label.and_then(|label| Encoding::for_label(label.as_bytes())),
-        ..DecoderConfig::default()
-    };
-    sniff_document_with(bytes, &config)
-}
-
-/// [`sniff_document`] with the transport encoding, pre-scan length and restart
-/// window limit of `config`.
-pub fn sniff_document_with(bytes: &[u8], config: &DecoderConfig) -> Sniffed {
-    let sniffed = sniff_with_limit(bytes, config.transport, config.prescan_len);
-    if sniffed.confidence != Confidence::Tentative || is_utf16(sniffed.encoding) {
-        return sniffed;
-    }
-    let (text, _had_errors) = sniffed.encoding.decode_without_bom_handling(bytes);
-    let window_text_end = match bytes.get(..config.restart_window_limit) {
-        Some(window) if window.len() < bytes.len() => {
-            // Decoded as the stream decoder does: a sequence cut by the limit is
-            // not part of the window's text.
-            let mut decoder = sniffed.encoding.new_decoder_without_bom_handling();
-            let mut window_text = String::with_capacity(
-                decoder
-                    .max_utf8_buffer_length(window.len())
-                    .unwrap_or(window.len()),
-            );
-            let _ = decoder.decode_to_string(window, &mut window_text, false);
-            window_text.len()
-        }
-        _ => usize::MAX,
-    };
-    match first_meta_declaration(&text) {
-        None => sniffed,
-        Some(meta) if meta.offset >= window_text_end => Sniffed {
-            confidence: Confidence::Certain,
-            ..sniffed
-        },
-        Some(meta) => {
-            let encoding = adjust_declared_encoding(meta.encoding);
-            let source = if encoding == sniffed.encoding {
-                sniffed.source
-            } else {
-                EncodingSource::ParserMeta
-            };
-            Sniffed {
-                encoding,
-                confidence: Confidence::Certain,
-                bom_len: 0,
-                source,
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use encoding_rs::{EUC_JP, ISO_8859_2, SHIFT_JIS, UTF_8};
+    use encoding_rs::{EUC_JP, SHIFT_JIS, UTF_8};
 
     #[test]
     fn bom_beats_transport_and_meta() {
@@ -340,60 +259,6 @@ mod tests {
         let mut doc = vec![b' '; PRESCAN_LEN - 10];
         doc.extend_from_slice(b"<meta charset=euc-jp>");
         assert_eq!(sniff(&doc, None).encoding, WINDOWS_1252);
-        let s = sniff_document(&doc, None);
-        assert_eq!((s.encoding, s.confidence), (EUC_JP, Confidence::Certain));
-        assert_eq!(s.source, EncodingSource::ParserMeta);
-    }
-
-    #[test]
-    fn restart_window_limit_applies_to_sniff_document() {
-        let mut doc = b"<p>\xE9".to_vec();
-        doc.resize(40, b' ');
-        doc.extend_from_slice(b"<meta charset=euc-jp>");
-        let limited = |limit| DecoderConfig {
-            prescan_len: 4,
-            restart_window_limit: limit,
-            ..DecoderConfig::default()
-        };
-        let s = sniff_document_with(&doc, &limited(41));
-        assert_eq!((s.encoding, s.confidence), (EUC_JP, Confidence::Certain));
-        let s = sniff_document_with(&doc, &limited(40));
-        assert_eq!(
-            (s.encoding, s.confidence),
-            (WINDOWS_1252, Confidence::Certain)
-        );
-        assert_eq!(sniff_document(&doc, None).encoding, EUC_JP);
-    }
-
-    #[test]
-    fn document_level_rules() {
-        // The first effective <meta> confirms the pre-scan result.
-        let s = sniff_document(b"<meta charset=latin1><meta charset=euc-jp>", None);
-        assert_eq!(
-            (s.encoding, s.confidence),
-            (WINDOWS_1252, Confidence::Certain)
-        );
-        assert_eq!(s.source, EncodingSource::Prescan);
-        // A pre-scan hit inside a script is overruled by a real <meta>.
-        let s = sniff_document(
-            b"<script>'<meta charset=euc-jp>'</script><meta charset=iso-8859-2>",
-            None,
-        );
-        assert_eq!(s.encoding, ISO_8859_2);
-        // Transport labels: known ones are certain, unknown ones ignored.
-        let s = sniff_document(b"<meta charset=euc-jp>", Some(" Shift_JIS "));
-        assert_eq!(
-            (s.encoding, s.source),
-            (SHIFT_JIS, EncodingSource::Transport)
-        );
-        let s = sniff_document(b"<meta charset=euc-jp>", Some("no-such-thing"));
-        assert_eq!(s.encoding, EUC_JP);
-        // A tentative UTF-16 (from a UTF-16 "<?x" declaration) is not changed.
-        let s = sniff_document(b"<\0?\0x\0<\0m\0", None);
-        assert_eq!(
-            (s.encoding, s.confidence),
-            (UTF_16LE, Confidence::Tentative)
-        );
     }
 
     #[test]

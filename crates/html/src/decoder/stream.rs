@@ -703,7 +703,7 @@ mod tests {
     }
 
     mod properties {
-        use super::super::super::{first_meta_declaration, prescan, sniff_document};
+        use super::super::super::prescan;
         use super::*;
         use proptest::prelude::*;
 
@@ -749,8 +749,7 @@ mod tests {
             #[test]
             fn scanners_accept_any_input(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
                 let _ = prescan(&bytes);
-                let _ = first_meta_declaration(&String::from_utf8_lossy(&bytes));
-                let _ = sniff_document(&bytes, None);
+                let _ = crate::sniff::sniff_encoding(&bytes, None);
             }
 
             #[test]
