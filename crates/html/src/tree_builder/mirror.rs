@@ -144,6 +144,8 @@ impl Node {
 pub(crate) struct Mirror {
     nodes: Vec<Node>,
     key_base: u64,
+    /// Nodes dropped by [`release`](Self::release) (their keys stay used).
+    released: usize,
 }
 
 impl Mirror {
@@ -152,6 +154,7 @@ impl Mirror {
         Mirror {
             nodes: Vec::new(),
             key_base: key_base.max(1),
+            released: 0,
         }
     }
 
@@ -176,7 +179,15 @@ impl Mirror {
 
     /// The key the next node will get.
     pub(crate) fn next_key(&self) -> u64 {
-        self.key_base.saturating_add(self.nodes.len() as u64)
+        self.key_base
+            .saturating_add((self.released + self.nodes.len()) as u64)
+    }
+
+    /// Frees every node; keys stay arithmetic (`key`, `next_key` still answer),
+    /// lookups find nothing. For after end of file.
+    pub(crate) fn release(&mut self) {
+        self.released += self.nodes.len();
+        self.nodes = Vec::new();
     }
 
     pub(crate) fn get(&self, id: NodeId) -> Option<&Node> {

@@ -394,11 +394,25 @@ impl TreeBuilder {
                 Flow::Reprocess(t) => flow = self.process_in_mode(t),
             }
         }
+        self.after_token();
         if matches!(token, Token::Eof) {
             self.finished = true;
+            self.release_after_eof();
         }
-        self.after_token();
         Ok(TreeBuilderStep::Continue)
+    }
+
+    /// After end of file nothing reads the mirror or the parsing state again (only
+    /// the keys, which are arithmetic): free them, so a caller that keeps the
+    /// session while it applies the last batches does not hold a second copy of
+    /// the tree's shape (about 64 bytes per node).
+    fn release_after_eof(&mut self) {
+        self.mirror.release();
+        self.open = Vec::new();
+        self.active = FormattingList::default();
+        self.template_modes = Vec::new();
+        self.pending_table_text = String::new();
+        self.select_tracker = SelectTracker::default();
     }
 
     /// Work after each token: the option "popped" steps.
