@@ -37,8 +37,9 @@ pub(crate) enum Kind {
     Other,
 }
 
-/// An element as the tree builder remembers it (about 40 bytes: what is rare, a
-/// dynamic emitted name or kept attributes, lives behind one optional box).
+/// An element as the tree builder remembers it (24 bytes: what is rare, an
+/// emitted name other than the atom's text or kept attributes, lives behind one
+/// optional box).
 #[derive(Clone, Debug)]
 pub(crate) struct ElemInfo {
     pub(crate) ns: Namespace,
@@ -49,16 +50,15 @@ pub(crate) struct ElemInfo {
     pub(crate) html_integration_point: bool,
     /// For an HTML `template`: its contents fragment.
     contents: Link,
-    /// The name as emitted, when it is static (else in `extra`).
-    qual: &'static str,
-    /// An owned emitted name and the kept attributes (formatting elements: clones
-    /// and Noah's Ark), when there are any.
+    /// An emitted name that is not the static atom's own text (SVG case fixes,
+    /// dynamic names) and the kept attributes (formatting elements: clones and
+    /// Noah's Ark), when there are any.
     extra: Option<Box<ElemExtra>>,
 }
 
 #[derive(Clone, Debug)]
 struct ElemExtra {
-    qual: Option<Box<str>>,
+    qual: Option<std::borrow::Cow<'static, str>>,
     attrs: Vec<PatchAttr>,
 }
 
@@ -71,27 +71,24 @@ impl ElemInfo {
         attrs: Vec<PatchAttr>,
         html_integration_point: bool,
     ) -> ElemInfo {
-        let (qual, owned) = match qual {
-            std::borrow::Cow::Borrowed(s) => (s, None),
-            std::borrow::Cow::Owned(s) => ("", Some(s.into_boxed_str())),
-        };
-        let extra = (owned.is_some() || !attrs.is_empty())
-            .then(|| Box::new(ElemExtra { qual: owned, attrs }));
+        // Most emitted names are the static atom's text: store only the others.
+        let qual = (name.static_name() != Some(&*qual)).then_some(qual);
+        let extra =
+            (qual.is_some() || !attrs.is_empty()).then(|| Box::new(ElemExtra { qual, attrs }));
         ElemInfo {
             ns,
             name,
             html_integration_point,
             contents: NO_LINK,
-            qual,
             extra,
         }
     }
 
     /// The name as emitted (for clones made by the adoption agency).
     pub(crate) fn qual(&self) -> std::borrow::Cow<'static, str> {
-        match self.extra.as_ref().and_then(|x| x.qual.as_deref()) {
-            Some(owned) => std::borrow::Cow::Owned(owned.to_owned()),
-            None => std::borrow::Cow::Borrowed(self.qual),
+        match self.extra.as_ref().and_then(|x| x.qual.as_ref()) {
+            Some(qual) => qual.clone(),
+            None => std::borrow::Cow::Borrowed(self.name.static_name().unwrap_or("")),
         }
     }
 
@@ -106,7 +103,7 @@ impl ElemInfo {
     }
 }
 
-/// One mirrored node with its links.
+/// One mirrored node with its links (48 bytes).
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     pub(crate) kind: Kind,
@@ -320,5 +317,14 @@ impl Mirror {
         {
             e.contents = link(Some(contents));
         }
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn a_mirror_node_stays_small() {
+        // The mirror lives as long as the parse: every byte here is paid per node.
+        assert!(std::mem::size_of::<super::Node>() <= 48);
     }
 }
