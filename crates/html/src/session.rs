@@ -270,7 +270,7 @@ impl Html5ParseSession {
     }
 
     /// The most input bytes decoded at once.
-    const DECODE_SLICE: usize = 16 * 1024;
+    const DECODE_SLICE: usize = 8 * 1024;
 
     /// Marks the end of the input and processes everything left, through end of
     /// file (unless the tree builder suspends: then pump again).
@@ -300,7 +300,7 @@ impl Html5ParseSession {
     }
 
     /// The most decoded-text capacity kept between pushes.
-    const KEPT_TEXT_CAPACITY: usize = 64 * 1024;
+    const KEPT_TEXT_CAPACITY: usize = 32 * 1024;
 
     /// Runs the tokenizer and tree builder over all buffered input.
     pub fn pump(&mut self) -> Result<PumpStatus, SessionError> {
