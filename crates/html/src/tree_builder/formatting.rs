@@ -72,7 +72,7 @@ impl TreeBuilder {
             if let Some(e) = self.mirror.elem(*other)
                 && e.ns == new.ns
                 && e.name == new.name
-                && same_attributes(e.attrs(), new.attrs())
+                && same_attributes(self.mirror.attrs(e), self.mirror.attrs(new))
             {
                 equal.push(i);
             }
@@ -100,7 +100,8 @@ impl TreeBuilder {
     /// "for the token for which `node` was created"), not inserted.
     pub(crate) fn clone_element(&mut self, node: NodeId) -> Option<NodeId> {
         let e = self.mirror.elem(node)?;
-        let (ns, name, qual, attrs) = (e.ns, e.name, e.qual(), e.attrs().to_vec());
+        let (ns, name) = (e.ns, e.name);
+        let (qual, attrs) = (self.mirror.qual(e), self.mirror.attrs(e).to_vec());
         Some(self.create_element(ns, name, qual, attrs))
     }
 

@@ -37,9 +37,9 @@ pub(crate) enum Kind {
     Other,
 }
 
-/// An element as the tree builder remembers it (24 bytes: what is rare, an
-/// emitted name other than the atom's text or kept attributes, lives behind one
-/// optional box).
+/// An element as the tree builder remembers it (16 bytes: what is rare, an
+/// emitted name other than the atom's text or kept attributes, lives in the
+/// mirror's side vector).
 #[derive(Clone, Debug)]
 pub(crate) struct ElemInfo {
     pub(crate) ns: Namespace,
@@ -52,8 +52,9 @@ pub(crate) struct ElemInfo {
     contents: Link,
     /// An emitted name that is not the static atom's own text (SVG case fixes,
     /// dynamic names) and the kept attributes (formatting elements: clones and
-    /// Noah's Ark), when there are any.
-    extra: Option<Box<ElemExtra>>,
+    /// Noah's Ark), when there are any: an index into [`Mirror`]'s side vector
+    /// (a link, not a box, keeps the record at 16 bytes, 4-aligned).
+    extra: Link,
 }
 
 #[derive(Clone, Debug)]
@@ -63,47 +64,13 @@ struct ElemExtra {
 }
 
 impl ElemInfo {
-    /// An element named `qual` as emitted; `attrs` are the attributes to keep.
-    pub(crate) fn new(
-        ns: Namespace,
-        name: Atom,
-        qual: std::borrow::Cow<'static, str>,
-        attrs: Vec<PatchAttr>,
-        html_integration_point: bool,
-    ) -> ElemInfo {
-        // Most emitted names are the static atom's text: store only the others.
-        let qual = (name.static_name() != Some(&*qual)).then_some(qual);
-        let extra =
-            (qual.is_some() || !attrs.is_empty()).then(|| Box::new(ElemExtra { qual, attrs }));
-        ElemInfo {
-            ns,
-            name,
-            html_integration_point,
-            contents: NO_LINK,
-            extra,
-        }
-    }
-
-    /// The name as emitted (for clones made by the adoption agency).
-    pub(crate) fn qual(&self) -> std::borrow::Cow<'static, str> {
-        match self.extra.as_ref().and_then(|x| x.qual.as_ref()) {
-            Some(qual) => qual.clone(),
-            None => std::borrow::Cow::Borrowed(self.name.static_name().unwrap_or("")),
-        }
-    }
-
-    /// The kept attributes (those of formatting elements; empty for others).
-    pub(crate) fn attrs(&self) -> &[PatchAttr] {
-        self.extra.as_ref().map_or(&[], |x| &x.attrs)
-    }
-
     /// For an HTML `template`: its contents fragment.
     pub(crate) fn contents(&self) -> Option<NodeId> {
         unlink(self.contents)
     }
 }
 
-/// One mirrored node with its links (48 bytes).
+/// One mirrored node with its links (36 bytes).
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     pub(crate) kind: Kind,
@@ -140,6 +107,8 @@ impl Node {
 #[derive(Debug)]
 pub(crate) struct Mirror {
     nodes: Vec<Node>,
+    /// The rare element data ([`ElemInfo`]'s `extra`).
+    extras: Vec<ElemExtra>,
     key_base: u64,
     /// Nodes dropped by [`release`](Self::release) (their keys stay used).
     released: usize,
@@ -150,6 +119,7 @@ impl Mirror {
     pub(crate) fn new(key_base: u64) -> Mirror {
         Mirror {
             nodes: Vec::new(),
+            extras: Vec::new(),
             key_base: key_base.max(1),
             released: 0,
         }
@@ -185,6 +155,51 @@ impl Mirror {
     pub(crate) fn release(&mut self) {
         self.released += self.nodes.len();
         self.nodes = Vec::new();
+        self.extras = Vec::new();
+    }
+
+    /// Adds a parentless element named `qual` as emitted; `attrs` are the
+    /// attributes to keep.
+    pub(crate) fn add_element(
+        &mut self,
+        ns: Namespace,
+        name: Atom,
+        qual: std::borrow::Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+        html_integration_point: bool,
+    ) -> NodeId {
+        // Most emitted names are the static atom's text: store only the others.
+        let qual = (name.static_name() != Some(&*qual)).then_some(qual);
+        let extra = if qual.is_some() || !attrs.is_empty() {
+            self.extras.push(ElemExtra { qual, attrs });
+            link(Some(self.extras.len() - 1))
+        } else {
+            NO_LINK
+        };
+        self.add(Kind::Element(ElemInfo {
+            ns,
+            name,
+            html_integration_point,
+            contents: NO_LINK,
+            extra,
+        }))
+    }
+
+    fn extra(&self, e: &ElemInfo) -> Option<&ElemExtra> {
+        unlink(e.extra).and_then(|i| self.extras.get(i))
+    }
+
+    /// The name of `e` as emitted (for clones made by the adoption agency).
+    pub(crate) fn qual(&self, e: &ElemInfo) -> std::borrow::Cow<'static, str> {
+        match self.extra(e).and_then(|x| x.qual.as_ref()) {
+            Some(qual) => qual.clone(),
+            None => std::borrow::Cow::Borrowed(e.name.static_name().unwrap_or("")),
+        }
+    }
+
+    /// The kept attributes of `e` (those of formatting elements; empty for others).
+    pub(crate) fn attrs(&self, e: &ElemInfo) -> &[PatchAttr] {
+        self.extra(e).map_or(&[], |x| &x.attrs)
     }
 
     pub(crate) fn get(&self, id: NodeId) -> Option<&Node> {
@@ -325,6 +340,6 @@ mod size_tests {
     #[test]
     fn a_mirror_node_stays_small() {
         // The mirror lives as long as the parse: every byte here is paid per node.
-        assert!(std::mem::size_of::<super::Node>() <= 48);
+        assert!(std::mem::size_of::<super::Node>() <= 36);
     }
 }

@@ -66,7 +66,7 @@ use crate::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
 use crate::token::Token;
 
 use formatting::FormattingList;
-use mirror::{ElemInfo, Kind, Mirror, NodeId};
+use mirror::{Kind, Mirror, NodeId};
 use selectedcontent::SelectTracker;
 
 /// The settings of a [`TreeBuilder`].
@@ -320,13 +320,13 @@ impl TreeBuilder {
         let html_ip = insert::is_html_integration_point(context.ns, name, encoding);
         // The context element is mirrored (for the reset algorithm and the
         // integration point checks) but never emitted.
-        let ctx = self.mirror.add(Kind::Element(ElemInfo::new(
+        let ctx = self.mirror.add_element(
             context.ns,
             name,
             context.local_name.clone().into(),
             context.attrs.clone(),
             html_ip,
-        )));
+        );
         self.context = Some(ctx);
         // Steps 12–14: the root `html`, alone on the stack.
         let root = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
