@@ -80,9 +80,20 @@ impl TreeBuilder {
         if equal.len() >= 3
             && let Some(&earliest) = equal.last()
         {
-            self.active.entries.remove(earliest);
+            if let Some(gone) = self.active.entries.remove(earliest) {
+                self.forget_kept_attrs(gone);
+            }
         }
         self.active.entries.push(Some(node));
+    }
+
+    /// Frees the attributes the mirror kept for `node`, a formatting element that
+    /// has left the list for good (only list entries are cloned or compared;
+    /// `selectedcontent` clones any node, so a full mirror keeps them).
+    pub(crate) fn forget_kept_attrs(&mut self, node: NodeId) {
+        if !self.select_tracker.full_mirror {
+            self.mirror.forget_attrs(node);
+        }
     }
 
     /// The last formatting element named `name` after the last marker.

@@ -185,6 +185,18 @@ impl Mirror {
         }))
     }
 
+    /// Frees the kept attributes of `id`.
+    pub(crate) fn forget_attrs(&mut self, id: NodeId) {
+        if let Some(Node {
+            kind: Kind::Element(e),
+            ..
+        }) = self.nodes.get(id)
+            && let Some(x) = unlink(e.extra).and_then(|i| self.extras.get_mut(i))
+        {
+            x.attrs = Vec::new();
+        }
+    }
+
     fn extra(&self, e: &ElemInfo) -> Option<&ElemExtra> {
         unlink(e.extra).and_then(|i| self.extras.get(i))
     }
