@@ -119,9 +119,10 @@ fn drain(tokenizer: &mut Tokenizer, summary: &mut Summary) {
 }
 
 /// The batch size of the full-parse driver ([`BatchPolicy::Bounded`]): the session
-/// hands out a batch every 4096 patches while it parses, so the patches held at
-/// once stay bounded however the page is pushed.
-pub const BATCH_PATCHES: usize = 4096;
+/// hands out a batch every 256 patches while it parses, so the patches held at
+/// once stay bounded however the page is pushed (a patch is about 160 bytes: a
+/// batch of 4096 held 640 KiB, two of them while one was applied; 256 hold 40 KiB).
+pub const BATCH_PATCHES: usize = 256;
 
 /// The session settings of the full-parse driver: the given scripting flag, UTF-8
 /// as the transport encoding (so nothing is sniffed: the corpus pages are UTF-8,

@@ -260,10 +260,17 @@ impl Html5ParseSession {
             return Err(SessionError::Failed);
         }
         self.tree.reserve_nodes(bytes.len() / BYTES_PER_NODE);
-        self.decoder.push(bytes, &mut self.text)?;
-        self.hand_text();
+        // The decoder reserves up to 3 bytes of output per input byte: decode a
+        // large push a slice at a time, so the decoded-text buffer stays small.
+        for slice in bytes.chunks(Self::DECODE_SLICE) {
+            self.decoder.push(slice, &mut self.text)?;
+            self.hand_text();
+        }
         Ok(())
     }
+
+    /// The most input bytes decoded at once.
+    const DECODE_SLICE: usize = 8 * 1024;
 
     /// Marks the end of the input and processes everything left, through end of
     /// file (unless the tree builder suspends: then pump again).
@@ -285,16 +292,15 @@ impl Html5ParseSession {
             self.tokenizer.push_str(&self.text);
             self.text.clear();
         }
-        // The decoder reserves up to 3 bytes per input byte; after a large push
-        // that buffer would stay allocated for the rest of the parse (2 MB for a
-        // 700 kB page pushed at once). Keep only a small one.
+        // Pushes are decoded in slices, but `finish` and `replay` may still decode
+        // a lot at once: keep only a small buffer.
         if self.text.capacity() > Self::KEPT_TEXT_CAPACITY {
             self.text = String::new();
         }
     }
 
     /// The most decoded-text capacity kept between pushes.
-    const KEPT_TEXT_CAPACITY: usize = 64 * 1024;
+    const KEPT_TEXT_CAPACITY: usize = 32 * 1024;
 
     /// Runs the tokenizer and tree builder over all buffered input.
     pub fn pump(&mut self) -> Result<PumpStatus, SessionError> {

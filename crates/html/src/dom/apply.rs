@@ -126,7 +126,7 @@ impl DomStore {
                 }
                 Undo::TextAppended { node, len } => {
                     if let NodeData::Text(t) = &mut self.n_mut(node).data {
-                        t.truncate(len);
+                        *t = t[..len].into();
                     }
                 }
             }
@@ -212,11 +212,11 @@ impl DomStore {
             }
             DomPatch::CreateText { key, text } => {
                 self.check_new_key(index, key)?;
-                self.push(index, key, NodeData::Text(text))?;
+                self.push(index, key, NodeData::Text(text.into_boxed_str()))?;
             }
             DomPatch::CreateComment { key, text } => {
                 self.check_new_key(index, key)?;
-                self.push(index, key, NodeData::Comment(text))?;
+                self.push(index, key, NodeData::Comment(text.into_boxed_str()))?;
             }
             DomPatch::AppendChild { parent, child } => {
                 let p = self.find(index, parent)?;
@@ -275,7 +275,10 @@ impl DomStore {
                     return Err(PatchError::NotText { index, node });
                 };
                 let len = t.len();
-                t.push_str(&text);
+                let mut joined = String::with_capacity(len + text.len());
+                joined.push_str(t);
+                joined.push_str(&text);
+                *t = joined.into_boxed_str();
                 self.undo.push(Undo::TextAppended { node: n, len });
             }
         }

@@ -47,8 +47,9 @@ pub(crate) enum NodeData {
     Document,
     Doctype(Box<Doctype>),
     Element(Box<Element>),
-    Text(String),
-    Comment(String),
+    // Boxed strings (no spare capacity word): the node record stays at 56 bytes.
+    Text(Box<str>),
+    Comment(Box<str>),
     /// A `DocumentFragment`; in this store always the template contents of `host`.
     Fragment {
         host: Slot,
@@ -148,4 +149,13 @@ pub enum NodeKind<'a> {
     Comment(&'a str),
     /// A `DocumentFragment` (a template's contents).
     DocumentFragment,
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn a_node_record_stays_small() {
+        // One record per node of the document: every byte here is paid per node.
+        assert!(std::mem::size_of::<super::Node>() <= 56);
+    }
 }

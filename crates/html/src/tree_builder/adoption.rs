@@ -29,6 +29,7 @@ impl TreeBuilder {
             let Some(formatting_index) = self.open.iter().rposition(|&n| n == formatting) else {
                 self.parse_error();
                 self.active.remove(formatting);
+                self.forget_kept_attrs(formatting);
                 return true;
             };
             // Step 4.5.
@@ -52,6 +53,7 @@ impl TreeBuilder {
             let Some((furthest_index, furthest_block)) = furthest else {
                 self.pop_until_node(formatting);
                 self.active.remove(formatting);
+                self.forget_kept_attrs(formatting);
                 return true;
             };
             // Step 4.9.
@@ -83,6 +85,7 @@ impl TreeBuilder {
                     && let Some(i) = self.active.position(node)
                 {
                     self.active.entries.remove(i);
+                    self.forget_kept_attrs(node);
                     if i < bookmark {
                         bookmark -= 1;
                     }
@@ -130,6 +133,7 @@ impl TreeBuilder {
             // Step 4.18.
             if let Some(old) = self.active.position(formatting) {
                 self.active.entries.remove(old);
+                self.forget_kept_attrs(formatting);
                 if old < bookmark {
                     bookmark -= 1;
                 }

@@ -72,7 +72,7 @@ impl TreeBuilder {
             if let Some(e) = self.mirror.elem(*other)
                 && e.ns == new.ns
                 && e.name == new.name
-                && same_attributes(e.attrs(), new.attrs())
+                && same_attributes(self.mirror.attrs(e), self.mirror.attrs(new))
             {
                 equal.push(i);
             }
@@ -80,9 +80,20 @@ impl TreeBuilder {
         if equal.len() >= 3
             && let Some(&earliest) = equal.last()
         {
-            self.active.entries.remove(earliest);
+            if let Some(gone) = self.active.entries.remove(earliest) {
+                self.forget_kept_attrs(gone);
+            }
         }
         self.active.entries.push(Some(node));
+    }
+
+    /// Frees the attributes the mirror kept for `node`, a formatting element that
+    /// has left the list for good (only list entries are cloned or compared;
+    /// `selectedcontent` clones any node, so a full mirror keeps them).
+    pub(crate) fn forget_kept_attrs(&mut self, node: NodeId) {
+        if !self.select_tracker.full_mirror {
+            self.mirror.forget_attrs(node);
+        }
     }
 
     /// The last formatting element named `name` after the last marker.
@@ -100,7 +111,8 @@ impl TreeBuilder {
     /// "for the token for which `node` was created"), not inserted.
     pub(crate) fn clone_element(&mut self, node: NodeId) -> Option<NodeId> {
         let e = self.mirror.elem(node)?;
-        let (ns, name, qual, attrs) = (e.ns, e.name, e.qual(), e.attrs().to_vec());
+        let (ns, name) = (e.ns, e.name);
+        let (qual, attrs) = (self.mirror.qual(e), self.mirror.attrs(e).to_vec());
         Some(self.create_element(ns, name, qual, attrs))
     }
 

@@ -11,7 +11,7 @@ use crate::token::Tag;
 
 use super::TreeBuilder;
 use super::foreign;
-use super::mirror::{ElemInfo, Kind, NodeId};
+use super::mirror::{Kind, NodeId};
 
 /// An insertion location.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -175,13 +175,9 @@ impl TreeBuilder {
         } else {
             Vec::new()
         };
-        let id = self.mirror.add(Kind::Element(ElemInfo::new(
-            ns,
-            name,
-            qual.clone(),
-            kept,
-            html_integration_point,
-        )));
+        let id = self
+            .mirror
+            .add_element(ns, name, qual.clone(), kept, html_integration_point);
         let key = self.mirror.key(id);
         let contents = if ns == Namespace::Html && name == atom::TEMPLATE {
             let c = self.mirror.add(Kind::Fragment);

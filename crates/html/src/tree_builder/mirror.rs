@@ -37,8 +37,9 @@ pub(crate) enum Kind {
     Other,
 }
 
-/// An element as the tree builder remembers it (about 40 bytes: what is rare, a
-/// dynamic emitted name or kept attributes, lives behind one optional box).
+/// An element as the tree builder remembers it (16 bytes: what is rare, an
+/// emitted name other than the atom's text or kept attributes, lives in the
+/// mirror's side vector).
 #[derive(Clone, Debug)]
 pub(crate) struct ElemInfo {
     pub(crate) ns: Namespace,
@@ -49,64 +50,27 @@ pub(crate) struct ElemInfo {
     pub(crate) html_integration_point: bool,
     /// For an HTML `template`: its contents fragment.
     contents: Link,
-    /// The name as emitted, when it is static (else in `extra`).
-    qual: &'static str,
-    /// An owned emitted name and the kept attributes (formatting elements: clones
-    /// and Noah's Ark), when there are any.
-    extra: Option<Box<ElemExtra>>,
+    /// An emitted name that is not the static atom's own text (SVG case fixes,
+    /// dynamic names) and the kept attributes (formatting elements: clones and
+    /// Noah's Ark), when there are any: an index into [`Mirror`]'s side vector
+    /// (a link, not a box, keeps the record at 16 bytes, 4-aligned).
+    extra: Link,
 }
 
 #[derive(Clone, Debug)]
 struct ElemExtra {
-    qual: Option<Box<str>>,
+    qual: Option<std::borrow::Cow<'static, str>>,
     attrs: Vec<PatchAttr>,
 }
 
 impl ElemInfo {
-    /// An element named `qual` as emitted; `attrs` are the attributes to keep.
-    pub(crate) fn new(
-        ns: Namespace,
-        name: Atom,
-        qual: std::borrow::Cow<'static, str>,
-        attrs: Vec<PatchAttr>,
-        html_integration_point: bool,
-    ) -> ElemInfo {
-        let (qual, owned) = match qual {
-            std::borrow::Cow::Borrowed(s) => (s, None),
-            std::borrow::Cow::Owned(s) => ("", Some(s.into_boxed_str())),
-        };
-        let extra = (owned.is_some() || !attrs.is_empty())
-            .then(|| Box::new(ElemExtra { qual: owned, attrs }));
-        ElemInfo {
-            ns,
-            name,
-            html_integration_point,
-            contents: NO_LINK,
-            qual,
-            extra,
-        }
-    }
-
-    /// The name as emitted (for clones made by the adoption agency).
-    pub(crate) fn qual(&self) -> std::borrow::Cow<'static, str> {
-        match self.extra.as_ref().and_then(|x| x.qual.as_deref()) {
-            Some(owned) => std::borrow::Cow::Owned(owned.to_owned()),
-            None => std::borrow::Cow::Borrowed(self.qual),
-        }
-    }
-
-    /// The kept attributes (those of formatting elements; empty for others).
-    pub(crate) fn attrs(&self) -> &[PatchAttr] {
-        self.extra.as_ref().map_or(&[], |x| &x.attrs)
-    }
-
     /// For an HTML `template`: its contents fragment.
     pub(crate) fn contents(&self) -> Option<NodeId> {
         unlink(self.contents)
     }
 }
 
-/// One mirrored node with its links.
+/// One mirrored node with its links (36 bytes).
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     pub(crate) kind: Kind,
@@ -143,7 +107,11 @@ impl Node {
 #[derive(Debug)]
 pub(crate) struct Mirror {
     nodes: Vec<Node>,
+    /// The rare element data ([`ElemInfo`]'s `extra`).
+    extras: Vec<ElemExtra>,
     key_base: u64,
+    /// Nodes dropped by [`release`](Self::release) (their keys stay used).
+    released: usize,
 }
 
 impl Mirror {
@@ -151,7 +119,9 @@ impl Mirror {
     pub(crate) fn new(key_base: u64) -> Mirror {
         Mirror {
             nodes: Vec::new(),
+            extras: Vec::new(),
             key_base: key_base.max(1),
+            released: 0,
         }
     }
 
@@ -176,7 +146,72 @@ impl Mirror {
 
     /// The key the next node will get.
     pub(crate) fn next_key(&self) -> u64 {
-        self.key_base.saturating_add(self.nodes.len() as u64)
+        self.key_base
+            .saturating_add((self.released + self.nodes.len()) as u64)
+    }
+
+    /// Frees every node; keys stay arithmetic (`key`, `next_key` still answer),
+    /// lookups find nothing. For after end of file.
+    pub(crate) fn release(&mut self) {
+        self.released += self.nodes.len();
+        self.nodes = Vec::new();
+        self.extras = Vec::new();
+    }
+
+    /// Adds a parentless element named `qual` as emitted; `attrs` are the
+    /// attributes to keep.
+    pub(crate) fn add_element(
+        &mut self,
+        ns: Namespace,
+        name: Atom,
+        qual: std::borrow::Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+        html_integration_point: bool,
+    ) -> NodeId {
+        // Most emitted names are the static atom's text: store only the others.
+        let qual = (name.static_name() != Some(&*qual)).then_some(qual);
+        let extra = if qual.is_some() || !attrs.is_empty() {
+            self.extras.push(ElemExtra { qual, attrs });
+            link(Some(self.extras.len() - 1))
+        } else {
+            NO_LINK
+        };
+        self.add(Kind::Element(ElemInfo {
+            ns,
+            name,
+            html_integration_point,
+            contents: NO_LINK,
+            extra,
+        }))
+    }
+
+    /// Frees the kept attributes of `id`.
+    pub(crate) fn forget_attrs(&mut self, id: NodeId) {
+        if let Some(Node {
+            kind: Kind::Element(e),
+            ..
+        }) = self.nodes.get(id)
+            && let Some(x) = unlink(e.extra).and_then(|i| self.extras.get_mut(i))
+        {
+            x.attrs = Vec::new();
+        }
+    }
+
+    fn extra(&self, e: &ElemInfo) -> Option<&ElemExtra> {
+        unlink(e.extra).and_then(|i| self.extras.get(i))
+    }
+
+    /// The name of `e` as emitted (for clones made by the adoption agency).
+    pub(crate) fn qual(&self, e: &ElemInfo) -> std::borrow::Cow<'static, str> {
+        match self.extra(e).and_then(|x| x.qual.as_ref()) {
+            Some(qual) => qual.clone(),
+            None => std::borrow::Cow::Borrowed(e.name.static_name().unwrap_or("")),
+        }
+    }
+
+    /// The kept attributes of `e` (those of formatting elements; empty for others).
+    pub(crate) fn attrs(&self, e: &ElemInfo) -> &[PatchAttr] {
+        self.extra(e).map_or(&[], |x| &x.attrs)
     }
 
     pub(crate) fn get(&self, id: NodeId) -> Option<&Node> {
@@ -309,5 +344,14 @@ impl Mirror {
         {
             e.contents = link(Some(contents));
         }
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn a_mirror_node_stays_small() {
+        // The mirror lives as long as the parse: every byte here is paid per node.
+        assert!(std::mem::size_of::<super::Node>() <= 36);
     }
 }

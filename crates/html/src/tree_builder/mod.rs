@@ -66,7 +66,7 @@ use crate::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
 use crate::token::Token;
 
 use formatting::FormattingList;
-use mirror::{ElemInfo, Kind, Mirror, NodeId};
+use mirror::{Kind, Mirror, NodeId};
 use selectedcontent::SelectTracker;
 
 /// The settings of a [`TreeBuilder`].
@@ -320,13 +320,13 @@ impl TreeBuilder {
         let html_ip = insert::is_html_integration_point(context.ns, name, encoding);
         // The context element is mirrored (for the reset algorithm and the
         // integration point checks) but never emitted.
-        let ctx = self.mirror.add(Kind::Element(ElemInfo::new(
+        let ctx = self.mirror.add_element(
             context.ns,
             name,
             context.local_name.clone().into(),
             context.attrs.clone(),
             html_ip,
-        )));
+        );
         self.context = Some(ctx);
         // Steps 12–14: the root `html`, alone on the stack.
         let root = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
@@ -394,11 +394,25 @@ impl TreeBuilder {
                 Flow::Reprocess(t) => flow = self.process_in_mode(t),
             }
         }
+        self.after_token();
         if matches!(token, Token::Eof) {
             self.finished = true;
+            self.release_after_eof();
         }
-        self.after_token();
         Ok(TreeBuilderStep::Continue)
+    }
+
+    /// After end of file nothing reads the mirror or the parsing state again (only
+    /// the keys, which are arithmetic): free them, so a caller that keeps the
+    /// session while it applies the last batches does not hold a second copy of
+    /// the tree's shape (about 64 bytes per node).
+    fn release_after_eof(&mut self) {
+        self.mirror.release();
+        self.open = Vec::new();
+        self.active = FormattingList::default();
+        self.template_modes = Vec::new();
+        self.pending_table_text = String::new();
+        self.select_tracker = SelectTracker::default();
     }
 
     /// Work after each token: the option "popped" steps.

@@ -134,7 +134,8 @@ impl TreeBuilder {
         match self.mirror.get(node).map(|n| n.kind.clone())? {
             Kind::Element(e) => {
                 let ns: Namespace = e.ns;
-                Some(self.create_element(ns, e.name, e.qual(), e.attrs().to_vec()))
+                let (qual, attrs) = (self.mirror.qual(&e), self.mirror.attrs(&e).to_vec());
+                Some(self.create_element(ns, e.name, qual, attrs))
             }
             Kind::Text => {
                 let text = self.select_tracker.texts.get(&node).cloned()?;

@@ -111,6 +111,7 @@ impl TreeBuilder {
                         self.any_other_end_tag(A);
                     }
                     self.active.remove(a);
+                    self.forget_kept_attrs(a);
                     if let Some(i) = self.open.iter().rposition(|&n| n == a) {
                         self.open.remove(i);
                     }
