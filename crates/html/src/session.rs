@@ -260,6 +260,9 @@ impl Html5ParseSession {
             return Err(SessionError::Failed);
         }
         self.tree.reserve_nodes(bytes.len() / BYTES_PER_NODE);
+        // One exact allocation for the text of a large push (ASCII-compatible
+        // encodings decode to about as many bytes), not a doubling per slice.
+        self.tokenizer.reserve(bytes.len());
         // The decoder reserves up to 3 bytes of output per input byte: decode a
         // large push a slice at a time, so the decoded-text buffer stays small.
         for slice in bytes.chunks(Self::DECODE_SLICE) {

@@ -178,16 +178,16 @@ impl SkeletonStore {
         let len = u32::try_from(data.len())
             .map_err(|_| L10nError::CorruptSkeleton("entry larger than 4 GiB".into()))?;
         let total = 5 + data.len() as u64;
-        if let Some(limit) = self.limit {
-            if self.written + total > limit {
-                return Err(L10nError::io(
-                    format!("writing the skeleton store {}", self.path.display()),
-                    std::io::Error::new(
-                        std::io::ErrorKind::StorageFull,
-                        "no space left on device (skeleton store limit reached)",
-                    ),
-                ));
-            }
+        if let Some(limit) = self.limit
+            && self.written + total > limit
+        {
+            return Err(L10nError::io(
+                format!("writing the skeleton store {}", self.path.display()),
+                std::io::Error::new(
+                    std::io::ErrorKind::StorageFull,
+                    "no space left on device (skeleton store limit reached)",
+                ),
+            ));
         }
         let path = &self.path;
         let writer = self

@@ -127,11 +127,11 @@ fn meta_attributes(bytes: &[u8], pos: &mut usize) -> Step<Option<&'static Encodi
         match name.as_slice() {
             b"http-equiv" if value == b"content-type" => got_pragma = true,
             b"content" => {
-                if let Some(encoding) = extract_encoding_from_meta_content(&value) {
-                    if charset.is_none() {
-                        charset = Some(Some(encoding));
-                        need_pragma = Some(true);
-                    }
+                if let Some(encoding) = extract_encoding_from_meta_content(&value)
+                    && charset.is_none()
+                {
+                    charset = Some(Some(encoding));
+                    need_pragma = Some(true);
                 }
             }
             b"charset" => {

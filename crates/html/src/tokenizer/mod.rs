@@ -310,11 +310,11 @@ impl Tokenizer {
         }
         self.compact();
         // Fast path: no sequence pending from the last chunk and this one is valid.
-        if self.utf8.is_none() {
-            if let Ok(text) = std::str::from_utf8(chunk) {
-                self.input.push(text);
-                return;
-            }
+        if self.utf8.is_none()
+            && let Ok(text) = std::str::from_utf8(chunk)
+        {
+            self.input.push(text);
+            return;
         }
         let decoder = self
             .utf8
@@ -327,6 +327,20 @@ impl Tokenizer {
         if let Some(mut decoder) = self.utf8.take() {
             let out = decode_utf8(&mut decoder, b"", true);
             self.input.push(&out);
+        }
+    }
+
+    /// Prepares the buffer for about `additional` more bytes of text: a caller that
+    /// is about to push a large input in pieces (the parse session decodes in
+    /// slices) gets one exact allocation instead of repeated doubling, which could
+    /// leave up to twice the input allocated. Small reservations are left to the
+    /// usual amortized growth, so streaming in tiny chunks stays linear.
+    pub fn reserve(&mut self, additional: usize) {
+        const EXACT_FROM: usize = 16 * 1024;
+        self.compact();
+        let spare = self.input.buf.capacity() - self.input.buf.len();
+        if additional >= EXACT_FROM && spare < additional {
+            self.input.buf.reserve_exact(additional);
         }
     }
 
@@ -405,6 +419,7 @@ impl Tokenizer {
         if !self.input_done && unconsumed < self.retry_len.max(1) {
             return Ok(None);
         }
+        self.release_consumed();
         self.begin_token();
         loop {
             match self.step() {
@@ -414,16 +429,16 @@ impl Tokenizer {
                     return Ok(Some(token));
                 }
                 Flow::NeedMore => {
-                    if let Some(safe) = self.safe.take() {
-                        if !safe.text.is_empty() {
-                            self.pos = safe.pos;
-                            self.state = safe.state;
-                            self.b[TEXT] = safe.text;
-                            self.token_errors.truncate(safe.errors);
-                            let token = self.text_token();
-                            self.commit();
-                            return Ok(Some(token));
-                        }
+                    if let Some(safe) = self.safe.take()
+                        && !safe.text.is_empty()
+                    {
+                        self.pos = safe.pos;
+                        self.state = safe.state;
+                        self.b[TEXT] = safe.text;
+                        self.token_errors.truncate(safe.errors);
+                        let token = self.text_token();
+                        self.commit();
+                        return Ok(Some(token));
                     }
                     let pending = self.input.buf.len() - self.committed_pos;
                     if pending > self.max_token_bytes {
@@ -438,6 +453,22 @@ impl Tokenizer {
                     self.token_errors.clear();
                     return Ok(None);
                 }
+            }
+        }
+    }
+
+    /// While tokenizing a large buffer (a whole page pushed at once), gives the
+    /// consumed part back to the allocator once it is at least 64 KiB and most of
+    /// the buffer: consumers copy what they keep, so holding the page until the next
+    /// push would only add its size to the peak. Each release moves the unconsumed
+    /// rest, at most half the buffer, so the total work stays linear.
+    fn release_consumed(&mut self) {
+        let consumed = self.committed_pos;
+        if consumed >= 64 * 1024 && consumed * 4 >= self.input.buf.len() * 3 {
+            self.compact();
+            let len = self.input.buf.len();
+            if self.input.buf.capacity() > 2 * len + 64 * 1024 {
+                self.input.buf.shrink_to(len + len / 2);
             }
         }
     }

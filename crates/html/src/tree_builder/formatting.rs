@@ -79,10 +79,9 @@ impl TreeBuilder {
         }
         if equal.len() >= 3
             && let Some(&earliest) = equal.last()
+            && let Some(gone) = self.active.entries.remove(earliest)
         {
-            if let Some(gone) = self.active.entries.remove(earliest) {
-                self.forget_kept_attrs(gone);
-            }
+            self.forget_kept_attrs(gone);
         }
         self.active.entries.push(Some(node));
     }

@@ -370,14 +370,13 @@ impl TreeBuilder {
         let mut token = token;
         if std::mem::take(&mut self.skip_newline)
             && let Token::Characters(mut text) = token
+            && let Some(rest) = text.text.strip_prefix('\n')
         {
-            if let Some(rest) = text.text.strip_prefix('\n') {
-                if rest.is_empty() {
-                    return Ok(TreeBuilderStep::Continue);
-                }
-                text.text = rest;
-                token = Token::Characters(text);
+            if rest.is_empty() {
+                return Ok(TreeBuilderStep::Continue);
             }
+            text.text = rest;
+            token = Token::Characters(text);
         }
         let mut flow = if self.use_html_rules(&token) {
             self.process_in_mode(token)

@@ -175,12 +175,13 @@ pub fn unescape_value(v: &Value) -> Option<Value> {
 pub fn coalesce(tokens: &[Value]) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
     for t in tokens {
-        if let (Some(last), Some(text)) = (out.last_mut(), t.get(1).and_then(Value::as_str)) {
-            if last.get(0) == Some(&json!("Character")) && t.get(0) == Some(&json!("Character")) {
-                let joined = format!("{}{}", last[1].as_str().unwrap_or(""), text);
-                last[1] = json!(joined);
-                continue;
-            }
+        if let (Some(last), Some(text)) = (out.last_mut(), t.get(1).and_then(Value::as_str))
+            && last.get(0) == Some(&json!("Character"))
+            && t.get(0) == Some(&json!("Character"))
+        {
+            let joined = format!("{}{}", last[1].as_str().unwrap_or(""), text);
+            last[1] = json!(joined);
+            continue;
         }
         out.push(t.clone());
     }

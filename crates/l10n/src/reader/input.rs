@@ -232,12 +232,12 @@ impl<R: Read> SourceWindow<R> {
     }
 
     fn push_checkpoint(&mut self, dec: u64, src: u64, linear: bool) {
-        if linear {
-            if let Some(last) = self.map.back() {
-                if last.linear && last.src.wrapping_sub(last.dec) == src.wrapping_sub(dec) {
-                    return; // continues the previous linear run
-                }
-            }
+        if linear
+            && let Some(last) = self.map.back()
+            && last.linear
+            && last.src.wrapping_sub(last.dec) == src.wrapping_sub(dec)
+        {
+            return; // continues the previous linear run
         }
         self.map.push_back(Checkpoint { dec, src, linear });
     }

@@ -477,10 +477,8 @@ impl<R: Read> Reader<'_, '_, R> {
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end);
                     self.ts.skip(len);
                     self.skel_to(last_end)?;
-                    if end_tag {
-                        if let Some(end) = self.ts.next()? {
-                            self.skel_to(end.end)?;
-                        }
+                    if end_tag && let Some(end) = self.ts.next()? {
+                        self.skel_to(end.end)?;
                     }
                     return Ok(());
                 }
@@ -572,13 +570,13 @@ impl<R: Read> Reader<'_, '_, R> {
             preserve: parent.preserve,
             translate: parent.translate,
         };
-        if j > 0 {
-            if let Some(built) = build(&self.ts, j, &ctx) {
-                self.emit_block(built.block, built.start, built.end)?;
-                let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end);
-                self.ts.skip(j);
-                return self.skel_to(last_end);
-            }
+        if j > 0
+            && let Some(built) = build(&self.ts, j, &ctx)
+        {
+            self.emit_block(built.block, built.start, built.end)?;
+            let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end);
+            self.ts.skip(j);
+            return self.skel_to(last_end);
         }
         // No text: read these tokens raw.
         let last_end = self

@@ -302,11 +302,12 @@ impl<'r> Builder<'r> {
     }
 
     fn retarget(&mut self, value: &mut String) {
-        if let Some((source, target)) = &self.retarget {
-            if !value.trim().is_empty() && names_language(value, source) {
-                *value = target.clone();
-                self.report.lang_retargeted += 1;
-            }
+        if let Some((source, target)) = &self.retarget
+            && !value.trim().is_empty()
+            && names_language(value, source)
+        {
+            *value = target.clone();
+            self.report.lang_retargeted += 1;
         }
     }
 
@@ -346,11 +347,11 @@ impl<'r> Builder<'r> {
                         attr.name.to_string(),
                         crate::reader::collapse_ws(attr.value.trim()),
                     );
-                    if let Some(queue) = self.attrs.get_mut(&k) {
-                        if let Some(Some(target)) = queue.pop_front() {
-                            attr.value = target;
-                            self.report.translated += 1;
-                        }
+                    if let Some(queue) = self.attrs.get_mut(&k)
+                        && let Some(Some(target)) = queue.pop_front()
+                    {
+                        attr.value = target;
+                        self.report.translated += 1;
                     }
                 }
                 let contents = node.template_contents().map(|_| self.key());

@@ -59,10 +59,11 @@ impl Tokenizer {
         };
         // Longest match: the whole run with its `;`, else a legacy name without one.
         let mut matched = None;
-        if next == Some(b';') && run < LONGEST_ENTITY_NAME {
-            if let Some(chars) = bytes.get(name_start..after + 1).and_then(lookup_entity) {
-                matched = Some((run + 1, chars, true));
-            }
+        if next == Some(b';')
+            && run < LONGEST_ENTITY_NAME
+            && let Some(chars) = bytes.get(name_start..after + 1).and_then(lookup_entity)
+        {
+            matched = Some((run + 1, chars, true));
         }
         if matched.is_none() {
             for len in (1..=run.min(LONGEST_LEGACY_NAME)).rev() {

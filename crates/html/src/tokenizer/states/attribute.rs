@@ -265,10 +265,10 @@ impl Tokenizer {
             let bytes = self.input.buf.as_bytes();
             let rest = bytes.get(self.pos..).unwrap_or(&[]);
             let mut run = memchr3(quote, b'&', b'\r', rest).unwrap_or(rest.len());
-            if self.input.has_nul {
-                if let Some(nul) = memchr::memchr(0, &rest[..run]) {
-                    run = nul;
-                }
+            if self.input.has_nul
+                && let Some(nul) = memchr::memchr(0, &rest[..run])
+            {
+                run = nul;
             }
             if run > 0 {
                 self.push_range(ATTR_VALUE, self.pos, self.pos + run);

@@ -178,10 +178,10 @@ impl Tokenizer {
         loop {
             let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
             let mut run = memchr3(b'<', b'-', b'\r', rest).unwrap_or(rest.len());
-            if self.input.has_nul {
-                if let Some(nul) = memchr::memchr(0, &rest[..run]) {
-                    run = nul;
-                }
+            if self.input.has_nul
+                && let Some(nul) = memchr::memchr(0, &rest[..run])
+            {
+                run = nul;
             }
             if run > 0 {
                 self.push_range(TEXT, self.pos, self.pos + run);

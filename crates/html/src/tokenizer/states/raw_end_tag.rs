@@ -55,26 +55,24 @@ impl Tokenizer {
             Err(End::Eof) => None,
         };
         let appropriate = letters > 0 && self.is_appropriate_end_tag(name_start, after);
-        if appropriate {
-            if let Some(c) = next {
-                let to = match c {
-                    c if is_space(c) => Some(St::BeforeAttributeName),
-                    b'/' => Some(St::SelfClosingStartTag),
-                    b'>' => Some(St::Data),
-                    _ => None,
-                };
-                if let Some(to) = to {
-                    self.create_tag(true);
-                    self.push_lowercase(TAG_NAME, name_start, after);
-                    self.pos = after;
-                    let ch = self.peek();
-                    self.pos += ch.map_or(1, |ch| ch.len);
-                    self.state = to;
-                    if to == St::Data {
-                        return self.emit_tag();
-                    }
-                    return Flow::Continue;
+        if appropriate && let Some(c) = next {
+            let to = match c {
+                c if is_space(c) => Some(St::BeforeAttributeName),
+                b'/' => Some(St::SelfClosingStartTag),
+                b'>' => Some(St::Data),
+                _ => None,
+            };
+            if let Some(to) = to {
+                self.create_tag(true);
+                self.push_lowercase(TAG_NAME, name_start, after);
+                self.pos = after;
+                let ch = self.peek();
+                self.pos += ch.map_or(1, |ch| ch.len);
+                self.state = to;
+                if to == St::Data {
+                    return self.emit_tag();
                 }
+                return Flow::Continue;
             }
         }
         // "Emit '</' and the temporary buffer; reconsume in the text state."

@@ -36,10 +36,10 @@ impl Tokenizer {
             _ => memchr(b'\r', rest),
         }
         .unwrap_or(rest.len());
-        if self.input.has_nul {
-            if let Some(nul) = memchr(0, &rest[..end]) {
-                end = nul;
-            }
+        if self.input.has_nul
+            && let Some(nul) = memchr(0, &rest[..end])
+        {
+            end = nul;
         }
         if end > 0 {
             let start = self.pos;
