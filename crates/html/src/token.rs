@@ -4,6 +4,13 @@
 //! Text is borrowed from the input buffer when the token's characters are exactly
 //! the source characters (no CR, NUL or character reference in it), and from the
 //! tokenizer's reusable scratch buffer otherwise: the common case allocates nothing.
+//!
+//! Spans tile the input: each token's span starts exactly where the previous one
+//! ended, whatever the chunking. Bytes the tokenizer consumes without emitting a
+//! token (an ignored `</>`) belong to the span of the token that follows, so a
+//! consumer that rebuilds the source from spans (the localization reader does) never
+//! loses a byte. Only an unfinished tag dropped at end of file lies after the last
+//! span.
 
 use crate::atom::{Atom, AtomTable};
 use crate::span::Span;
