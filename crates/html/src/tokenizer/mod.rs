@@ -710,6 +710,23 @@ impl Tokenizer {
         );
     }
 
+    /// Appends the run of bytes from the read position up to the first one marked
+    /// in `stops` (or the end of the buffer) to builder `which`, verbatim, and
+    /// consumes it: the fast path of the tag-name, attribute-name and unquoted-value
+    /// states, whose tables stop at every byte needing a decision.
+    #[inline]
+    pub(crate) fn take_run(&mut self, which: usize, stops: &[bool; 256]) {
+        let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
+        let run = rest
+            .iter()
+            .position(|&b| stops[usize::from(b)])
+            .unwrap_or(rest.len());
+        if run > 0 {
+            self.push_range(which, self.pos, self.pos + run);
+            self.pos += run;
+        }
+    }
+
     /// Appends a character that is not the source text to builder `which`.
     #[inline]
     pub(crate) fn push_char(&mut self, which: usize, c: char) {

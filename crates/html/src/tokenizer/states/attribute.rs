@@ -133,16 +133,7 @@ impl Tokenizer {
     /// 13.2.5.33 Attribute name state.
     pub(crate) fn attribute_name_state(&mut self) -> Flow {
         loop {
-            let bytes = self.input.buf.as_bytes();
-            let rest = bytes.get(self.pos..).unwrap_or(&[]);
-            let run = rest
-                .iter()
-                .position(|&b| ATTR_NAME_STOP[b as usize])
-                .unwrap_or(rest.len());
-            if run > 0 {
-                self.push_range(ATTR_NAME, self.pos, self.pos + run);
-                self.pos += run;
-            }
+            self.take_run(ATTR_NAME, &ATTR_NAME_STOP);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -308,16 +299,7 @@ impl Tokenizer {
     /// 13.2.5.38 Attribute value (unquoted) state.
     pub(crate) fn attribute_value_unquoted_state(&mut self) -> Flow {
         loop {
-            let bytes = self.input.buf.as_bytes();
-            let rest = bytes.get(self.pos..).unwrap_or(&[]);
-            let run = rest
-                .iter()
-                .position(|&b| UNQUOTED_STOP[b as usize])
-                .unwrap_or(rest.len());
-            if run > 0 {
-                self.push_range(ATTR_VALUE, self.pos, self.pos + run);
-                self.pos += run;
-            }
+            self.take_run(ATTR_VALUE, &UNQUOTED_STOP);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,

@@ -135,17 +135,7 @@ impl Tokenizer {
     /// 13.2.5.8 Tag name state.
     pub(crate) fn tag_name_state(&mut self) -> Flow {
         loop {
-            let bytes = self.input.buf.as_bytes();
-            let run = bytes
-                .get(self.pos..)
-                .unwrap_or(&[])
-                .iter()
-                .position(|&b| TAG_NAME_STOP[b as usize])
-                .unwrap_or(bytes.len() - self.pos);
-            if run > 0 {
-                self.push_range(TAG_NAME, self.pos, self.pos + run);
-                self.pos += run;
-            }
+            self.take_run(TAG_NAME, &TAG_NAME_STOP);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
