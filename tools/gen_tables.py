@@ -59,7 +59,7 @@ class GenError(Exception):
 
 
 # --------------------------------------------------------------------------------------
-# The hash (must match `rust_hash_fn` bit for bit)
+# The hash (must match `hash` in crates/html/src/phf.rs bit for bit)
 # --------------------------------------------------------------------------------------
 
 
@@ -91,41 +91,6 @@ def hash64(name: bytes, seed: int) -> int:
     h ^= h >> 29
     h = (h * K3) & MASK64
     return h ^ (h >> 32)
-
-
-def rust_hash_fn() -> str:
-    return f"""
-    /// The seeded hash `tools/gen_tables.py` built the table with (same steps there).
-    #[inline]
-    fn hash(name: &[u8]) -> u64 {{
-        let len = name.len();
-        let (a, b) = if let (Some(first), Some(last)) =
-            (name.first_chunk::<8>(), name.last_chunk::<8>())
-        {{
-            (u64::from_le_bytes(*first), u64::from_le_bytes(*last))
-        }} else if let (Some(first), Some(last)) =
-            (name.first_chunk::<4>(), name.last_chunk::<4>())
-        {{
-            (
-                u64::from(u32::from_le_bytes(*first)),
-                u64::from(u32::from_le_bytes(*last)),
-            )
-        }} else {{
-            (name.iter().fold(0, |acc, &byte| (acc << 8) | u64::from(byte)), 0)
-        }};
-        let mut h = (SEED ^ a ^ ((len as u64) << 56)).wrapping_mul({K1:#x});
-        h ^= h >> 32;
-        h = (h ^ b).wrapping_mul({K2:#x});
-        if len > 16 {{
-            for &byte in &name[8..len - 8] {{
-                h = (h ^ u64::from(byte)).wrapping_mul({FNV_PRIME:#x});
-            }}
-        }}
-        h ^= h >> 29;
-        h = h.wrapping_mul({K3:#x});
-        h ^ (h >> 32)
-    }}
-"""
 
 
 # --------------------------------------------------------------------------------------
@@ -209,41 +174,16 @@ def verify_phf(phf: Phf, keys: list[bytes], what: str) -> None:
 
 
 def rust_phf_module(phf: Phf, longest: int, doc: str) -> str:
-    """A private module `phf` with the tables, `hash` and `find` (a candidate index)."""
+    """The table data as a `PerfectHash` constant (the lookup is `crates/html/src/phf.rs`)."""
     return f"""
 /// {doc}
-mod phf {{
-    /// The hash seed the generator found.
-    const SEED: u64 = {phf.seed:#x};
-
-    /// Number of high hash bits that select the bucket.
-    const BUCKET_BITS: u32 = {phf.bucket_bits};
-
-    /// The longest key, in bytes; longer input misses without hashing.
-    const LONGEST: usize = {longest};
-
-    /// Per bucket: XOR-ed into the low hash bits to give the slot.
-    static DISPLACEMENTS: [u16; {len(phf.displacements)}] = {rust_u16_array(phf.displacements)};
-
-    /// Per slot: the index of the only key that can live there, or `u16::MAX`.
-    static SLOTS: [u16; {len(phf.slots)}] = {rust_u16_array(phf.slots)};
-
-    /// The index of the only key `name` can be (the caller compares), or `None`.
-    #[inline]
-    pub(super) fn find(name: &[u8]) -> Option<usize> {{
-        if name.len() > LONGEST {{
-            return None;
-        }}
-        let h = hash(name);
-        let displacement = DISPLACEMENTS[(h >> (64 - BUCKET_BITS)) as usize];
-        let slot = (h as usize ^ usize::from(displacement)) & (SLOTS.len() - 1);
-        match SLOTS[slot] {{
-            u16::MAX => None,
-            index => Some(usize::from(index)),
-        }}
-    }}
-{rust_hash_fn()}
-}}
+static PHF: crate::phf::PerfectHash = crate::phf::PerfectHash {{
+    seed: {phf.seed:#x},
+    bucket_bits: {phf.bucket_bits},
+    longest: {longest},
+    displacements: &{rust_u16_array(phf.displacements)},
+    slots: &{rust_u16_array(phf.slots)},
+}};
 """
 
 
@@ -351,7 +291,7 @@ pub const STATIC_NAMES: &[&str] = &[{", ".join(rust_str(n) for n in names)}];
 /// allocation, no initialisation.
 #[inline]
 pub(crate) fn lookup(name: &[u8]) -> Option<u32> {
-    let index = phf::find(name)?;
+    let index = PHF.find(name)?;
     let known = STATIC_NAMES.get(index)?;
     (known.as_bytes() == name).then_some(index as u32)
 }
@@ -420,7 +360,7 @@ pub(crate) const LONGEST_ENTITY_NAME: usize = {longest};
 /// ```
 #[inline]
 pub(crate) fn lookup_entity(name: &[u8]) -> Option<&'static str> {{
-    let (known, characters) = ENTITIES.get(phf::find(name)?)?;
+    let (known, characters) = ENTITIES.get(PHF.find(name)?)?;
     (known.as_bytes() == name).then_some(*characters)
 }}
 

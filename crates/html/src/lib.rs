@@ -32,6 +32,7 @@ pub mod decoder;
 pub mod dom;
 pub mod dom_patch;
 pub mod error;
+mod phf;
 pub mod serializer;
 pub mod session;
 pub mod sniff;

@@ -1957,24 +1957,17 @@ pub const SPACE: Atom = Atom(969);
 /// allocation, no initialisation.
 #[inline]
 pub(crate) fn lookup(name: &[u8]) -> Option<u32> {
-    let index = phf::find(name)?;
+    let index = PHF.find(name)?;
     let known = STATIC_NAMES.get(index)?;
     (known.as_bytes() == name).then_some(index as u32)
 }
 
 /// Perfect hash over [`STATIC_NAMES`]: 970 names, 256 buckets, 2048 slots.
-mod phf {
-    /// The hash seed the generator found.
-    const SEED: u64 = 0xac74243ea5f8b4c0;
-
-    /// Number of high hash bits that select the bucket.
-    const BUCKET_BITS: u32 = 8;
-
-    /// The longest key, in bytes; longer input misses without hashing.
-    const LONGEST: usize = 31;
-
-    /// Per bucket: XOR-ed into the low hash bits to give the slot.
-    static DISPLACEMENTS: [u16; 256] = [
+static PHF: crate::phf::PerfectHash = crate::phf::PerfectHash {
+    seed: 0xac74243ea5f8b4c0,
+    bucket_bits: 8,
+    longest: 31,
+    displacements: &[
         1, 4, 4, 24, 0, 6, 1, 0, 0, 2, 0, 0, 0, 0, 1, 0, 13, 1, 1, 0, 0, 4, 0, 1, 0, 0, 0, 1, 0, 1,
         1, 4, 2, 0, 5, 0, 2, 0, 0, 1, 2, 0, 0, 0, 2, 4, 1, 0, 5, 7, 10, 2, 8, 0, 0, 3, 0, 0, 6, 0,
         0, 1, 1, 0, 7, 0, 0, 10, 0, 4, 0, 0, 1, 3, 0, 1, 3, 1, 1, 1, 0, 0, 0, 1, 1, 8, 0, 0, 0, 1,
@@ -1984,10 +1977,8 @@ mod phf {
         0, 2, 0, 2, 1, 2, 3, 0, 1, 0, 4, 18, 15, 4, 0, 2, 4, 16, 2, 2, 3, 6, 0, 5, 15, 0, 0, 2, 0,
         3, 0, 2, 0, 4, 2, 1, 4, 1, 0, 5, 8, 0, 0, 7, 0, 1, 7, 0, 2, 1, 1, 24, 19, 0, 0, 2, 0, 3, 0,
         2, 0, 9, 0, 0, 2, 0, 5, 1, 6, 5, 0, 10, 1, 0, 0, 0, 6, 4,
-    ];
-
-    /// Per slot: the index of the only key that can live there, or `u16::MAX`.
-    static SLOTS: [u16; 2048] = [
+    ],
+    slots: &[
         165, 128, 65535, 775, 8, 945, 450, 898, 65535, 65535, 65535, 65535, 65535, 65535, 65535,
         65535, 65535, 65535, 762, 65535, 65535, 788, 161, 37, 421, 547, 65535, 913, 180, 313,
         65535, 65535, 65535, 272, 65535, 65535, 65535, 931, 439, 65535, 65535, 65535, 65535, 398,
@@ -2126,54 +2117,5 @@ mod phf {
         65535, 65535, 65535, 65535, 65535, 65535, 65535, 543, 65535, 65535, 289, 271, 815, 656,
         366, 65535, 65535, 65535, 751, 725, 65535, 65535, 96, 65535, 164, 360, 544, 477, 790, 21,
         24, 943, 7, 444,
-    ];
-
-    /// The index of the only key `name` can be (the caller compares), or `None`.
-    #[inline]
-    pub(super) fn find(name: &[u8]) -> Option<usize> {
-        if name.len() > LONGEST {
-            return None;
-        }
-        let h = hash(name);
-        let displacement = DISPLACEMENTS[(h >> (64 - BUCKET_BITS)) as usize];
-        let slot = (h as usize ^ usize::from(displacement)) & (SLOTS.len() - 1);
-        match SLOTS[slot] {
-            u16::MAX => None,
-            index => Some(usize::from(index)),
-        }
-    }
-
-    /// The seeded hash `tools/gen_tables.py` built the table with (same steps there).
-    #[inline]
-    fn hash(name: &[u8]) -> u64 {
-        let len = name.len();
-        let (a, b) = if let (Some(first), Some(last)) =
-            (name.first_chunk::<8>(), name.last_chunk::<8>())
-        {
-            (u64::from_le_bytes(*first), u64::from_le_bytes(*last))
-        } else if let (Some(first), Some(last)) = (name.first_chunk::<4>(), name.last_chunk::<4>())
-        {
-            (
-                u64::from(u32::from_le_bytes(*first)),
-                u64::from(u32::from_le_bytes(*last)),
-            )
-        } else {
-            (
-                name.iter()
-                    .fold(0, |acc, &byte| (acc << 8) | u64::from(byte)),
-                0,
-            )
-        };
-        let mut h = (SEED ^ a ^ ((len as u64) << 56)).wrapping_mul(0x9e3779b97f4a7c15);
-        h ^= h >> 32;
-        h = (h ^ b).wrapping_mul(0xbf58476d1ce4e5b9);
-        if len > 16 {
-            for &byte in &name[8..len - 8] {
-                h = (h ^ u64::from(byte)).wrapping_mul(0x100000001b3);
-            }
-        }
-        h ^= h >> 29;
-        h = h.wrapping_mul(0x94d049bb133111eb);
-        h ^ (h >> 32)
-    }
-}
+    ],
+};

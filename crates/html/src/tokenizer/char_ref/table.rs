@@ -23,7 +23,7 @@ pub(crate) const LONGEST_ENTITY_NAME: usize = 32;
 /// ```
 #[inline]
 pub(crate) fn lookup_entity(name: &[u8]) -> Option<&'static str> {
-    let (known, characters) = ENTITIES.get(phf::find(name)?)?;
+    let (known, characters) = ENTITIES.get(PHF.find(name)?)?;
     (known.as_bytes() == name).then_some(*characters)
 }
 
@@ -2272,18 +2272,11 @@ static ENTITIES: [(&str, &str); 2231] = [
 ];
 
 /// Perfect hash over `ENTITIES`: 2231 names, 1024 buckets, 8192 slots.
-mod phf {
-    /// The hash seed the generator found.
-    const SEED: u64 = 0x994c8a2c04c54adc;
-
-    /// Number of high hash bits that select the bucket.
-    const BUCKET_BITS: u32 = 10;
-
-    /// The longest key, in bytes; longer input misses without hashing.
-    const LONGEST: usize = 32;
-
-    /// Per bucket: XOR-ed into the low hash bits to give the slot.
-    static DISPLACEMENTS: [u16; 1024] = [
+static PHF: crate::phf::PerfectHash = crate::phf::PerfectHash {
+    seed: 0x994c8a2c04c54adc,
+    bucket_bits: 10,
+    longest: 32,
+    displacements: &[
         1, 0, 3, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 3, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 1, 1,
         0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 4, 0, 0, 1, 0, 1, 1, 0, 1,
         0, 0, 1, 0, 3, 1, 0, 1, 2, 0, 1, 1, 0, 1, 1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 1,
@@ -2319,10 +2312,8 @@ mod phf {
         0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 6, 2, 0, 1, 1, 1, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 2, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1, 2, 2, 1, 0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 1,
         3, 0, 0, 0,
-    ];
-
-    /// Per slot: the index of the only key that can live there, or `u16::MAX`.
-    static SLOTS: [u16; 8192] = [
+    ],
+    slots: &[
         1122, 298, 822, 875, 65535, 1648, 65535, 1776, 43, 65535, 65535, 65535, 65535, 65535,
         65535, 65535, 65535, 464, 65535, 65535, 65535, 1311, 65535, 575, 65535, 65535, 65535, 1262,
         65535, 65535, 65535, 65535, 2190, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535,
@@ -2929,54 +2920,5 @@ mod phf {
         65535, 65535, 65535, 65535, 1968, 65535, 65535, 65535, 800, 611, 65535, 65535, 65535, 1307,
         256, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 1340, 61, 65535, 1900, 1022,
         174, 65535, 894, 244, 65535, 65535, 1513,
-    ];
-
-    /// The index of the only key `name` can be (the caller compares), or `None`.
-    #[inline]
-    pub(super) fn find(name: &[u8]) -> Option<usize> {
-        if name.len() > LONGEST {
-            return None;
-        }
-        let h = hash(name);
-        let displacement = DISPLACEMENTS[(h >> (64 - BUCKET_BITS)) as usize];
-        let slot = (h as usize ^ usize::from(displacement)) & (SLOTS.len() - 1);
-        match SLOTS[slot] {
-            u16::MAX => None,
-            index => Some(usize::from(index)),
-        }
-    }
-
-    /// The seeded hash `tools/gen_tables.py` built the table with (same steps there).
-    #[inline]
-    fn hash(name: &[u8]) -> u64 {
-        let len = name.len();
-        let (a, b) = if let (Some(first), Some(last)) =
-            (name.first_chunk::<8>(), name.last_chunk::<8>())
-        {
-            (u64::from_le_bytes(*first), u64::from_le_bytes(*last))
-        } else if let (Some(first), Some(last)) = (name.first_chunk::<4>(), name.last_chunk::<4>())
-        {
-            (
-                u64::from(u32::from_le_bytes(*first)),
-                u64::from(u32::from_le_bytes(*last)),
-            )
-        } else {
-            (
-                name.iter()
-                    .fold(0, |acc, &byte| (acc << 8) | u64::from(byte)),
-                0,
-            )
-        };
-        let mut h = (SEED ^ a ^ ((len as u64) << 56)).wrapping_mul(0x9e3779b97f4a7c15);
-        h ^= h >> 32;
-        h = (h ^ b).wrapping_mul(0xbf58476d1ce4e5b9);
-        if len > 16 {
-            for &byte in &name[8..len - 8] {
-                h = (h ^ u64::from(byte)).wrapping_mul(0x100000001b3);
-            }
-        }
-        h ^= h >> 29;
-        h = h.wrapping_mul(0x94d049bb133111eb);
-        h ^ (h >> 32)
-    }
-}
+    ],
+};
