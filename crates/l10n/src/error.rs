@@ -105,3 +105,21 @@ impl<T> IoContext<T> for std::io::Result<T> {
         self.map_err(|e| L10nError::io(context(), e))
     }
 }
+
+/// Fails with [`L10nError::IdMismatch`] when a translation file holds units for
+/// blocks the page does not have (`ids`: those left over after the merge), naming
+/// the smallest id so the message does not depend on hash order.
+pub(crate) fn no_unmatched_units<'a>(
+    path: &std::path::Path,
+    ids: impl ExactSizeIterator<Item = &'a String>,
+) -> Result<()> {
+    let count = ids.len();
+    match ids.min() {
+        None => Ok(()),
+        Some(first) => Err(L10nError::IdMismatch {
+            path: path.to_path_buf(),
+            count,
+            first: first.clone(),
+        }),
+    }
+}

@@ -432,16 +432,7 @@ impl Translations for PoTranslations {
                 None => self.done = true,
             }
         }
-        if !self.pending.is_empty() {
-            let mut ids: Vec<&String> = self.pending.keys().collect();
-            ids.sort();
-            return Err(L10nError::IdMismatch {
-                path: self.reader.path.clone(),
-                count: ids.len(),
-                first: ids[0].clone(),
-            });
-        }
-        Ok(())
+        crate::error::no_unmatched_units(&self.reader.path, self.pending.keys())
     }
 
     fn any_translated(&self) -> bool {
