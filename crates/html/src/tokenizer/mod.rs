@@ -550,6 +550,26 @@ impl Tokenizer {
         });
     }
 
+    /// A start or end tag over the attributes gathered for it.
+    fn tag_view<'a>(
+        &'a self,
+        name: Atom,
+        self_closing: bool,
+        span: Span,
+        source: TextSource<'a>,
+    ) -> Tag<'a> {
+        Tag {
+            name,
+            self_closing,
+            attrs: Attributes {
+                slots: &self.attrs,
+                source,
+            },
+            span,
+            atoms: &self.atoms,
+        }
+    }
+
     fn view(&self, raw: RawToken) -> Token<'_> {
         let source = TextSource {
             buffer: &self.input.buf,
@@ -584,30 +604,12 @@ impl Tokenizer {
                 name,
                 self_closing,
                 span,
-            } => Token::StartTag(Tag {
-                name,
-                self_closing,
-                attrs: Attributes {
-                    slots: &self.attrs,
-                    source,
-                },
-                span,
-                atoms: &self.atoms,
-            }),
+            } => Token::StartTag(self.tag_view(name, self_closing, span, source)),
             RawToken::EndTag {
                 name,
                 self_closing,
                 span,
-            } => Token::EndTag(Tag {
-                name,
-                self_closing,
-                attrs: Attributes {
-                    slots: &self.attrs,
-                    source,
-                },
-                span,
-                atoms: &self.atoms,
-            }),
+            } => Token::EndTag(self.tag_view(name, self_closing, span, source)),
             RawToken::Eof => Token::Eof,
         }
     }
