@@ -82,3 +82,20 @@ fn a_megabyte_of_text_and_a_huge_comment_arrive_byte_by_byte() {
         .count();
     assert_eq!(comments, 1);
 }
+
+#[test]
+fn a_selectedcontent_inside_its_own_selected_option_is_cloned_as_a_snapshot() {
+    // Cloning the option's children once walked the subtree it was growing (the
+    // selectedcontent is inside the option): it never finished. The spec clones
+    // first, then replaces the selectedcontent's children.
+    let store = parse(b"<select><option selected><selectedcontent>x</selectedcontent>y</option><option>z</select>", 7);
+    let dump = tagloom_html::dom::dump_document(&store);
+    assert!(
+        dump.contains("|         <selectedcontent>\n|           <selectedcontent>\n|             \"x\"\n|           \"y\"\n|         \"y\"\n"),
+        "{dump}"
+    );
+    let mut input = String::from("<select>");
+    input.push_str(&"<option><selectedcontent>x</option>".repeat(200));
+    let store = parse(input.as_bytes(), 4096);
+    assert!(store.len() < 10_000, "{} nodes", store.len());
+}

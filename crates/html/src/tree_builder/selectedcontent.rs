@@ -104,12 +104,11 @@ impl TreeBuilder {
         if state.selected != Some(option) {
             return;
         }
-        // Replace all children of the selectedcontent with clones of the
-        // option's children.
-        while let Some(child) = self.mirror.get(target).and_then(|n| n.first_child()) {
-            self.detach(child);
-        }
-        let mut work = vec![(option, target)];
+        // "Clone" the option's children first, as a snapshot: the copies are built
+        // detached, so a selectedcontent inside the option itself is copied as it
+        // was, never walked while it grows.
+        let mut clones = Vec::new();
+        let mut work: Vec<(NodeId, Option<NodeId>)> = vec![(option, None)];
         while let Some((source, dest)) = work.pop() {
             let mut children = Vec::new();
             let mut child = self.mirror.get(source).and_then(|n| n.first_child());
@@ -121,11 +120,21 @@ impl TreeBuilder {
                 let Some(copy) = self.clone_node(c) else {
                     continue;
                 };
-                self.append_to(dest, copy);
+                match dest {
+                    Some(dest) => self.append_to(dest, copy),
+                    None => clones.push(copy),
+                }
                 if self.mirror.elem(c).is_some() {
-                    work.push((c, copy));
+                    work.push((c, Some(copy)));
                 }
             }
+        }
+        // Then replace all children of the selectedcontent with the clones.
+        while let Some(child) = self.mirror.get(target).and_then(|n| n.first_child()) {
+            self.detach(child);
+        }
+        for copy in clones {
+            self.append_to(target, copy);
         }
     }
 
