@@ -27,6 +27,39 @@ enum Tree {
     Html5ever(RcDom),
 }
 
+/// With `PEAK_MEMORY_SMAPS` set: resident KiB per kind of mapping right now (the
+/// tree is still alive), from `/proc/self/smaps` (Linux only), to see what a max
+/// RSS is made of: the binary's code and data pages, the heap, the stack.
+fn print_resident_by_mapping() {
+    let Ok(smaps) = std::fs::read_to_string("/proc/self/smaps") else {
+        eprintln!("no /proc/self/smaps here");
+        return;
+    };
+    let mut totals: Vec<(String, u64)> = Vec::new();
+    let mut current = String::new();
+    for line in smaps.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields
+            .first()
+            .is_some_and(|f| f.contains('-') && !f.ends_with(':'))
+        {
+            let perms = fields.get(1).copied().unwrap_or("");
+            let path = fields.get(5).copied().unwrap_or("[anon]");
+            let name = path.rsplit('/').next().unwrap_or(path);
+            current = format!("{name} {perms}");
+        } else if fields.first() == Some(&"Rss:") {
+            let kib: u64 = fields.get(1).and_then(|v| v.parse().ok()).unwrap_or(0);
+            match totals.iter_mut().find(|(n, _)| *n == current) {
+                Some((_, total)) => *total += kib,
+                None => totals.push((current.clone(), kib)),
+            }
+        }
+    }
+    for (name, kib) in totals.iter().filter(|(_, kib)| *kib > 0) {
+        println!("{kib:>8} KiB  {name}");
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let (engine, path) = match (args.get(1), args.get(2)) {
@@ -84,6 +117,9 @@ fn main() -> ExitCode {
         }
     };
     println!("{engine}: {} bytes, {n} parse(s), {summary}", bytes.len());
+    if std::env::var_os("PEAK_MEMORY_SMAPS").is_some() {
+        print_resident_by_mapping();
+    }
     black_box(&bytes);
     drop(black_box(tree));
     ExitCode::SUCCESS

@@ -33,6 +33,7 @@ pub mod dom;
 pub mod dom_patch;
 pub mod error;
 mod phf;
+mod seg_vec;
 pub mod serializer;
 pub mod session;
 pub mod sniff;

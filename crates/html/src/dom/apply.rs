@@ -7,6 +7,7 @@
 //! buffer is reused across batches).
 
 use crate::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
+use crate::seg_vec::SegVec;
 
 use super::error::PatchError;
 use super::node::{Doctype, Element, NONE, Node, NodeData, Slot};
@@ -17,7 +18,7 @@ use super::store::{DomStore, Lookup};
 #[derive(Clone, Debug)]
 pub(crate) enum Undo {
     /// A `Clear`: the whole previous arena.
-    Cleared { nodes: Vec<Node> },
+    Cleared { nodes: SegVec<Node> },
     /// An insertion: unlink the child again.
     Linked { child: Slot },
     /// A removal: relink the child before `next` (or last) in `parent`.

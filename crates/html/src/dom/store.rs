@@ -1,6 +1,7 @@
 //! [`DomStore`]: the arena, key lookup, tree links and the read-only [`NodeRef`] view.
 
 use crate::dom_patch::{PatchKey, QuirksMode};
+use crate::seg_vec::SegVec;
 
 use super::node::{Element, NONE, Node, NodeData, NodeKind, Slot};
 
@@ -41,7 +42,7 @@ use super::node::{Element, NONE, Node, NodeData, NodeKind, Slot};
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct DomStore {
-    pub(crate) nodes: Vec<Node>,
+    pub(crate) nodes: SegVec<Node>,
     /// Slot of the document node, or [`NONE`].
     pub(crate) document: Slot,
     pub(crate) quirks_mode: QuirksMode,
@@ -69,12 +70,13 @@ impl DomStore {
         }
     }
 
-    /// An empty store with room for `nodes` nodes (e.g. the input length divided
-    /// by [`BYTES_PER_NODE`](crate::session::BYTES_PER_NODE)), so a big document
-    /// does not regrow the arena by doubling.
+    /// An empty store expecting about `nodes` nodes (e.g. the input length
+    /// divided by [`BYTES_PER_NODE`](crate::session::BYTES_PER_NODE)). The arena
+    /// grows in fixed-size segments and never copies its nodes, so this only
+    /// sizes the first segment: an over-estimate costs little.
     pub fn with_capacity(nodes: usize) -> DomStore {
         DomStore {
-            nodes: Vec::with_capacity(nodes),
+            nodes: SegVec::with_first_segment(nodes),
             ..DomStore::new()
         }
     }
@@ -131,7 +133,6 @@ impl DomStore {
                     _ => self
                         .nodes
                         .binary_search_by_key(&key, |n| n.key)
-                        .ok()
                         .map(|s| s as Slot),
                 }
             }

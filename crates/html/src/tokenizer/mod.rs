@@ -458,16 +458,19 @@ impl Tokenizer {
     }
 
     /// While tokenizing a large buffer (a whole page pushed at once), gives the
-    /// consumed part back to the allocator once it is at least 64 KiB and most of
-    /// the buffer: consumers copy what they keep, so holding the page until the next
-    /// push would only add its size to the peak. Each release moves the unconsumed
-    /// rest, at most half the buffer, so the total work stays linear.
+    /// consumed part back to the allocator once it is at least 16 KiB and three
+    /// quarters of the buffer: consumers copy what they keep, so holding the page
+    /// until the next push would only add its size to the peak (on a 75 KB page,
+    /// the whole page). Each release moves the unconsumed rest, at most a quarter
+    /// of the buffer, and shrinks the allocation in place, so the total work stays
+    /// linear.
     fn release_consumed(&mut self) {
+        const RELEASE_FROM: usize = 16 * 1024;
         let consumed = self.committed_pos;
-        if consumed >= 64 * 1024 && consumed * 4 >= self.input.buf.len() * 3 {
+        if consumed >= RELEASE_FROM && consumed * 4 >= self.input.buf.len() * 3 {
             self.compact();
             let len = self.input.buf.len();
-            if self.input.buf.capacity() > 2 * len + 64 * 1024 {
+            if self.input.buf.capacity() > 2 * len + RELEASE_FROM {
                 self.input.buf.shrink_to(len + len / 2);
             }
         }

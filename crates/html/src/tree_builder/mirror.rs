@@ -8,6 +8,7 @@ use std::num::NonZeroU64;
 
 use crate::atom::Atom;
 use crate::dom_patch::{Namespace, PatchAttr, PatchKey};
+use crate::seg_vec::SegVec;
 
 /// Index of a node in the mirror arena.
 pub(crate) type NodeId = usize;
@@ -106,7 +107,7 @@ impl Node {
 /// The arena.
 #[derive(Debug)]
 pub(crate) struct Mirror {
-    nodes: Vec<Node>,
+    nodes: SegVec<Node>,
     /// The rare element data ([`ElemInfo`]'s `extra`).
     extras: Vec<ElemExtra>,
     key_base: u64,
@@ -118,7 +119,7 @@ impl Mirror {
     /// An empty arena whose first node gets key `key_base` (at least 1).
     pub(crate) fn new(key_base: u64) -> Mirror {
         Mirror {
-            nodes: Vec::new(),
+            nodes: SegVec::default(),
             extras: Vec::new(),
             key_base: key_base.max(1),
             released: 0,
@@ -154,7 +155,7 @@ impl Mirror {
     /// lookups find nothing. For after end of file.
     pub(crate) fn release(&mut self) {
         self.released += self.nodes.len();
-        self.nodes = Vec::new();
+        self.nodes = SegVec::default();
         self.extras = Vec::new();
     }
 
@@ -328,9 +329,12 @@ impl Mirror {
         }
     }
 
-    /// Reserves room for `additional` more nodes.
-    pub(crate) fn reserve(&mut self, additional: usize) {
-        self.nodes.reserve(additional);
+    /// Sizes the first segment of an empty arena for about `nodes` nodes (the
+    /// arena grows a segment at a time, so later segments are never reserved).
+    pub(crate) fn reserve(&mut self, nodes: usize) {
+        if self.nodes.is_empty() {
+            self.nodes = SegVec::with_first_segment(nodes);
+        }
     }
 }
 

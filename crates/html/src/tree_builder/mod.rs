@@ -491,9 +491,10 @@ impl TreeBuilder {
         std::mem::replace(&mut self.patches, Vec::with_capacity(capacity))
     }
 
-    /// Reserves room for about `additional` more nodes in the builder's mirror
-    /// (the session calls this with an estimate from the input length, so the
-    /// mirror is not regrown by doubling over a big push).
+    /// Tells the builder to expect about `additional` more nodes (the session
+    /// passes an estimate from the input length). The mirror grows in fixed-size
+    /// segments and never copies its nodes, so this only sizes the first segment
+    /// of a mirror that holds no node yet.
     pub fn reserve_nodes(&mut self, additional: usize) {
         self.mirror.reserve(additional);
     }
