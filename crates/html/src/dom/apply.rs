@@ -12,13 +12,17 @@ use crate::seg_vec::SegVec;
 use super::error::PatchError;
 use super::node::{Doctype, Element, NONE, Node, NodeData, Slot};
 use super::store::{DomStore, Lookup};
+use super::text_arena::{ArenaMark, TextArena, TextRange};
 
 /// How to revert one mutation. Created nodes need no entry: they are the tail of
 /// the arena and are dropped by truncating it.
 #[derive(Clone, Debug)]
 pub(crate) enum Undo {
-    /// A `Clear`: the whole previous arena.
-    Cleared { nodes: SegVec<Node> },
+    /// A `Clear`: the whole previous arena and its text.
+    Cleared {
+        nodes: SegVec<Node>,
+        text: TextArena,
+    },
     /// An insertion: unlink the child again.
     Linked { child: Slot },
     /// A removal: relink the child before `next` (or last) in `parent`.
@@ -29,13 +33,14 @@ pub(crate) enum Undo {
     },
     /// `AddAttributes`: truncate the attribute list.
     AttrsAdded { node: Slot, len: usize },
-    /// `AppendText`: truncate the text.
-    TextAppended { node: Slot, len: usize },
+    /// `AppendText`: the node's text range before.
+    TextAppended { node: Slot, old: TextRange },
 }
 
 /// The scalar state saved at the start of a batch.
 struct Saved {
     len: usize,
+    text: ArenaMark,
     document: Slot,
     quirks_mode: QuirksMode,
     high_water: u64,
@@ -87,6 +92,7 @@ impl DomStore {
     fn apply_iter(&mut self, batch: impl Iterator<Item = DomPatch>) -> Result<(), PatchError> {
         let saved = Saved {
             len: self.nodes.len(),
+            text: self.text.mark(),
             document: self.document,
             quirks_mode: self.quirks_mode,
             high_water: self.high_water,
@@ -111,7 +117,10 @@ impl DomStore {
     fn roll_back(&mut self, saved: Saved) {
         while let Some(entry) = self.undo.pop() {
             match entry {
-                Undo::Cleared { nodes } => self.nodes = nodes,
+                Undo::Cleared { nodes, text } => {
+                    self.nodes = nodes;
+                    self.text = text;
+                }
                 Undo::Linked { child } => {
                     self.unlink(child);
                 }
@@ -125,14 +134,15 @@ impl DomStore {
                         e.attrs.truncate(len);
                     }
                 }
-                Undo::TextAppended { node, len } => {
+                Undo::TextAppended { node, old } => {
                     if let NodeData::Text(t) = &mut self.n_mut(node).data {
-                        *t = t[..len].into();
+                        *t = old;
                     }
                 }
             }
         }
         self.nodes.truncate(saved.len);
+        self.text.truncate(saved.text);
         self.document = saved.document;
         self.quirks_mode = saved.quirks_mode;
         self.high_water = saved.high_water;
@@ -146,7 +156,8 @@ impl DomStore {
                     return Err(PatchError::ClearNotFirst { index });
                 }
                 let nodes = std::mem::take(&mut self.nodes);
-                self.undo.push(Undo::Cleared { nodes });
+                let text = std::mem::take(&mut self.text);
+                self.undo.push(Undo::Cleared { nodes, text });
                 self.document = NONE;
                 self.quirks_mode = QuirksMode::default();
                 self.cleared_through = self.high_water;
@@ -213,11 +224,13 @@ impl DomStore {
             }
             DomPatch::CreateText { key, text } => {
                 self.check_new_key(index, key)?;
-                self.push(index, key, NodeData::Text(text.into_boxed_str()))?;
+                let range = self.store_text(index, &text)?;
+                self.push(index, key, NodeData::Text(range))?;
             }
             DomPatch::CreateComment { key, text } => {
                 self.check_new_key(index, key)?;
-                self.push(index, key, NodeData::Comment(text.into_boxed_str()))?;
+                let range = self.store_text(index, &text)?;
+                self.push(index, key, NodeData::Comment(range))?;
             }
             DomPatch::AppendChild { parent, child } => {
                 let p = self.find(index, parent)?;
@@ -272,18 +285,24 @@ impl DomStore {
             }
             DomPatch::AppendText { node, text } => {
                 let n = self.find(index, node)?;
-                let NodeData::Text(t) = &mut self.n_mut(n).data else {
+                let NodeData::Text(old) = self.n(n).data else {
                     return Err(PatchError::NotText { index, node });
                 };
-                let len = t.len();
-                let mut joined = String::with_capacity(len + text.len());
-                joined.push_str(t);
-                joined.push_str(&text);
-                *t = joined.into_boxed_str();
-                self.undo.push(Undo::TextAppended { node: n, len });
+                let new = self
+                    .text
+                    .append(old, &text)
+                    .map_err(|_| PatchError::TextTooLarge { index })?;
+                self.n_mut(n).data = NodeData::Text(new);
+                self.undo.push(Undo::TextAppended { node: n, old });
             }
         }
         Ok(())
+    }
+
+    fn store_text(&mut self, index: usize, text: &str) -> Result<TextRange, PatchError> {
+        self.text
+            .push(text)
+            .map_err(|_| PatchError::TextTooLarge { index })
     }
 
     /// A created key must exceed every key created before (high-water mark).

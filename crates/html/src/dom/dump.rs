@@ -48,7 +48,7 @@ pub fn write_dump<W: Write>(root: NodeRef<'_>, out: &mut W) -> fmt::Result {
     let mut cur = store.n(root).first_child;
     while cur != NONE {
         let node = store.n(cur);
-        write_node(&node.data, depth, &mut order, out)?;
+        write_node(store, &node.data, depth, &mut order, out)?;
         // Template contents first, then the element's own children (a parser never
         // gives a template children of its own, but scripts could).
         if let NodeData::Element(e) = &node.data
@@ -111,6 +111,7 @@ fn start_line<W: Write>(out: &mut W, depth: usize) -> fmt::Result {
 }
 
 fn write_node<W: Write>(
+    store: &DomStore,
     data: &NodeData,
     depth: usize,
     order: &mut Vec<usize>,
@@ -127,8 +128,8 @@ fn write_node<W: Write>(
             }
             out.write_str(">\n")
         }
-        NodeData::Text(t) => writeln!(out, "\"{t}\""),
-        NodeData::Comment(c) => writeln!(out, "<!-- {c} -->"),
+        NodeData::Text(t) => writeln!(out, "\"{}\"", store.text(*t)),
+        NodeData::Comment(c) => writeln!(out, "<!-- {} -->", store.text(*c)),
         NodeData::Element(e) => write_element(e, depth, order, out),
     }
 }

@@ -157,6 +157,12 @@ pub enum PatchError {
         /// Position of the patch.
         index: usize,
     },
+    /// A text or comment node's data would exceed 4 GiB.
+    #[error("patch {index}: text data too large (over 4 GiB in one node)")]
+    TextTooLarge {
+        /// Position of the patch.
+        index: usize,
+    },
 }
 
 impl PatchError {
@@ -179,7 +185,8 @@ impl PatchError {
             | PatchError::NoParent { index, .. }
             | PatchError::NotText { index, .. }
             | PatchError::NotElement { index, .. }
-            | PatchError::TooManyNodes { index } => index,
+            | PatchError::TooManyNodes { index }
+            | PatchError::TextTooLarge { index } => index,
         }
     }
 }

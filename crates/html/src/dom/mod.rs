@@ -40,6 +40,7 @@ mod error;
 mod node;
 mod resync;
 mod store;
+mod text_arena;
 
 pub use dump::{dump_children, dump_document, write_dump};
 pub use error::PatchError;

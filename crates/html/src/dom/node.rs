@@ -9,6 +9,8 @@ use std::borrow::Cow;
 
 use crate::dom_patch::{Namespace, PatchAttr, PatchKey};
 
+use super::text_arena::TextRange;
+
 /// Slot index of a node in the arena; [`NONE`] is "no node".
 pub(crate) type Slot = u32;
 
@@ -47,9 +49,9 @@ pub(crate) enum NodeData {
     Document,
     Doctype(Box<Doctype>),
     Element(Box<Element>),
-    // Boxed strings (no spare capacity word): the node record stays at 56 bytes.
-    Text(Box<str>),
-    Comment(Box<str>),
+    // The data is in the store's text arena (no allocation per node).
+    Text(TextRange),
+    Comment(TextRange),
     /// A `DocumentFragment`; in this store always the template contents of `host`.
     Fragment {
         host: Slot,

@@ -4,6 +4,7 @@ use crate::dom_patch::{PatchKey, QuirksMode};
 use crate::seg_vec::SegVec;
 
 use super::node::{Element, NONE, Node, NodeData, NodeKind, Slot};
+use super::text_arena::{TextArena, TextRange};
 
 /// A document built from [`DomPatch`](crate::dom_patch::DomPatch) batches.
 ///
@@ -50,6 +51,8 @@ pub struct DomStore {
     pub(crate) high_water: u64,
     /// `high_water` at the last `Clear`: keys up to it are stale, not unknown.
     pub(crate) cleared_through: u64,
+    /// The data of every text and comment node.
+    pub(crate) text: TextArena,
     /// Reused undo log of the batch being applied (see `apply.rs`).
     pub(crate) undo: Vec<super::apply::Undo>,
 }
@@ -143,6 +146,12 @@ impl DomStore {
             None if k <= self.cleared_through => Lookup::Stale,
             None => Lookup::Unknown,
         }
+    }
+
+    /// The data of a text or comment node.
+    #[inline]
+    pub(crate) fn text(&self, range: TextRange) -> &str {
+        self.text.get(range)
     }
 
     /// The node in `slot`. Slots handed to this come from [`lookup`](Self::lookup)
@@ -257,8 +266,8 @@ impl<'a> NodeRef<'a> {
             NodeData::Document => NodeKind::Document,
             NodeData::Doctype(d) => NodeKind::Doctype(d),
             NodeData::Element(e) => NodeKind::Element(e),
-            NodeData::Text(t) => NodeKind::Text(t),
-            NodeData::Comment(c) => NodeKind::Comment(c),
+            NodeData::Text(t) => NodeKind::Text(self.store.text.get(*t)),
+            NodeData::Comment(c) => NodeKind::Comment(self.store.text.get(*c)),
             NodeData::Fragment { .. } => NodeKind::DocumentFragment,
         }
     }

@@ -94,6 +94,7 @@ pub fn serialize_children<W: Write + ?Sized>(
                 }
             }
             NodeData::Text(text) => {
+                let text = store.text(*text);
                 let literal = matches!(
                     &store.n(node.parent).data,
                     NodeData::Element(p) if is_raw_text_element(p.ns, &p.name, options.scripting)
@@ -106,7 +107,7 @@ pub fn serialize_children<W: Write + ?Sized>(
             }
             NodeData::Comment(data) => {
                 out.write_str("<!--")?;
-                out.write_str(data)?;
+                out.write_str(store.text(*data))?;
                 out.write_str("-->")?;
             }
             NodeData::Doctype(d) => {
