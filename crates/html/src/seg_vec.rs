@@ -9,7 +9,7 @@
 //! one mask and one extra load.
 
 /// Items per full segment (a power of two, so a slot splits with a shift).
-const SEGMENT_BITS: u32 = 9;
+const SEGMENT_BITS: u32 = 8;
 const SEGMENT: usize = 1 << SEGMENT_BITS;
 const MASK: usize = SEGMENT - 1;
 

@@ -10,7 +10,7 @@ use crate::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey, 
 use crate::seg_vec::SegVec;
 
 use super::error::PatchError;
-use super::node::{Doctype, Element, NONE, Node, NodeData, Slot};
+use super::node::{Doctype, Element, ElementId, NONE, Node, NodeData, Slot};
 use super::store::{DomStore, Lookup};
 use super::text_arena::{ArenaMark, TextArena, TextRange};
 
@@ -18,10 +18,11 @@ use super::text_arena::{ArenaMark, TextArena, TextRange};
 /// the arena and are dropped by truncating it.
 #[derive(Clone, Debug)]
 pub(crate) enum Undo {
-    /// A `Clear`: the whole previous arena and its text.
+    /// A `Clear`: the whole previous arena, its text and its elements.
     Cleared {
         nodes: SegVec<Node>,
         text: TextArena,
+        elements: SegVec<Element>,
     },
     /// An insertion: unlink the child again.
     Linked { child: Slot },
@@ -40,6 +41,7 @@ pub(crate) enum Undo {
 /// The scalar state saved at the start of a batch.
 struct Saved {
     len: usize,
+    elements: usize,
     text: ArenaMark,
     document: Slot,
     quirks_mode: QuirksMode,
@@ -92,6 +94,7 @@ impl DomStore {
     fn apply_iter(&mut self, batch: impl Iterator<Item = DomPatch>) -> Result<(), PatchError> {
         let saved = Saved {
             len: self.nodes.len(),
+            elements: self.elements.len(),
             text: self.text.mark(),
             document: self.document,
             quirks_mode: self.quirks_mode,
@@ -117,9 +120,14 @@ impl DomStore {
     fn roll_back(&mut self, saved: Saved) {
         while let Some(entry) = self.undo.pop() {
             match entry {
-                Undo::Cleared { nodes, text } => {
+                Undo::Cleared {
+                    nodes,
+                    text,
+                    elements,
+                } => {
                     self.nodes = nodes;
                     self.text = text;
+                    self.elements = elements;
                 }
                 Undo::Linked { child } => {
                     self.unlink(child);
@@ -130,8 +138,8 @@ impl DomStore {
                     next,
                 } => self.link(parent, child, next),
                 Undo::AttrsAdded { node, len } => {
-                    if let NodeData::Element(e) = &mut self.n_mut(node).data {
-                        e.attrs.truncate(len);
+                    if let NodeData::Element(e) = self.n(node).data {
+                        self.element_mut(e).attrs.truncate(len);
                     }
                 }
                 Undo::TextAppended { node, old } => {
@@ -142,6 +150,7 @@ impl DomStore {
             }
         }
         self.nodes.truncate(saved.len);
+        self.elements.truncate(saved.elements);
         self.text.truncate(saved.text);
         self.document = saved.document;
         self.quirks_mode = saved.quirks_mode;
@@ -157,7 +166,12 @@ impl DomStore {
                 }
                 let nodes = std::mem::take(&mut self.nodes);
                 let text = std::mem::take(&mut self.text);
-                self.undo.push(Undo::Cleared { nodes, text });
+                let elements = std::mem::take(&mut self.elements);
+                self.undo.push(Undo::Cleared {
+                    nodes,
+                    text,
+                    elements,
+                });
                 self.document = NONE;
                 self.quirks_mode = QuirksMode::default();
                 self.cleared_through = self.high_water;
@@ -211,15 +225,18 @@ impl DomStore {
                     attrs,
                     contents: NONE,
                 };
-                let slot = self.push(index, key, NodeData::Element(Box::new(element)))?;
+                let id = u32::try_from(self.elements.len())
+                    .map(ElementId)
+                    .map_err(|_| PatchError::TooManyNodes { index })?;
+                // Pushed first: if the node cannot be, the rollback truncates both.
+                self.elements.push(element);
+                let slot = self.push(index, key, NodeData::Element(id))?;
                 if let Some(contents) = contents {
                     // The fragment is created right after its element, so its key
                     // must follow the element's.
                     self.check_new_key(index, contents)?;
                     let fragment = self.push(index, contents, NodeData::Fragment { host: slot })?;
-                    if let NodeData::Element(e) = &mut self.n_mut(slot).data {
-                        e.contents = fragment;
-                    }
+                    self.element_mut(id).contents = fragment;
                 }
             }
             DomPatch::CreateText { key, text } => {
@@ -272,9 +289,10 @@ impl DomStore {
             }
             DomPatch::AddAttributes { node, attrs } => {
                 let n = self.find(index, node)?;
-                let NodeData::Element(e) = &mut self.n_mut(n).data else {
+                let NodeData::Element(id) = self.n(n).data else {
                     return Err(PatchError::NotElement { index, node });
                 };
+                let e = self.element_mut(id);
                 let len = e.attrs.len();
                 for attr in attrs {
                     if !has_attr(&e.attrs, attr.ns, &attr.name) {
@@ -396,7 +414,7 @@ impl DomStore {
         // Fast path: a node without children or contents is nobody's ancestor,
         // which is the case for every freshly created node.
         let node = self.n(a);
-        let has_contents = matches!(&node.data, NodeData::Element(e) if e.contents != NONE);
+        let has_contents = self.element_at(a).is_some_and(|e| e.contents != NONE);
         if node.first_child == NONE && !has_contents {
             return false;
         }

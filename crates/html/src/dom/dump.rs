@@ -51,7 +51,7 @@ pub fn write_dump<W: Write>(root: NodeRef<'_>, out: &mut W) -> fmt::Result {
         write_node(store, &node.data, depth, &mut order, out)?;
         // Template contents first, then the element's own children (a parser never
         // gives a template children of its own, but scripts could).
-        if let NodeData::Element(e) = &node.data
+        if let Some(e) = store.element_at(cur)
             && e.contents != NONE
         {
             start_line(out, depth + 1)?;
@@ -130,7 +130,7 @@ fn write_node<W: Write>(
         }
         NodeData::Text(t) => writeln!(out, "\"{}\"", store.text(*t)),
         NodeData::Comment(c) => writeln!(out, "<!-- {} -->", store.text(*c)),
-        NodeData::Element(e) => write_element(e, depth, order, out),
+        NodeData::Element(e) => write_element(store.element(*e), depth, order, out),
     }
 }
 

@@ -43,12 +43,18 @@ impl Node {
     }
 }
 
-/// What a node is. Large payloads are boxed to keep the arena dense.
+/// Index of an element's [`Element`] record in the store's element table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ElementId(pub(crate) u32);
+
+/// What a node is. Large payloads live elsewhere, to keep the arena dense.
 #[derive(Clone, Debug)]
 pub(crate) enum NodeData {
     Document,
     Doctype(Box<Doctype>),
-    Element(Box<Element>),
+    /// The element's data is in the store's element table (no allocation per
+    /// element, and the node record stays small).
+    Element(ElementId),
     // The data is in the store's text arena (no allocation per node).
     Text(TextRange),
     Comment(TextRange),
@@ -158,6 +164,6 @@ mod size_tests {
     #[test]
     fn a_node_record_stays_small() {
         // One record per node of the document: every byte here is paid per node.
-        assert!(std::mem::size_of::<super::Node>() <= 56);
+        assert!(std::mem::size_of::<super::Node>() <= 48);
     }
 }

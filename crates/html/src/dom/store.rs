@@ -3,7 +3,7 @@
 use crate::dom_patch::{PatchKey, QuirksMode};
 use crate::seg_vec::SegVec;
 
-use super::node::{Element, NONE, Node, NodeData, NodeKind, Slot};
+use super::node::{Element, ElementId, NONE, Node, NodeData, NodeKind, Slot};
 use super::text_arena::{TextArena, TextRange};
 
 /// A document built from [`DomPatch`](crate::dom_patch::DomPatch) batches.
@@ -53,6 +53,9 @@ pub struct DomStore {
     pub(crate) cleared_through: u64,
     /// The data of every text and comment node.
     pub(crate) text: TextArena,
+    /// The name, namespace, attributes and template contents of every element,
+    /// in creation order ([`NodeData::Element`] holds the index).
+    pub(crate) elements: SegVec<Element>,
     /// Reused undo log of the batch being applied (see `apply.rs`).
     pub(crate) undo: Vec<super::apply::Undo>,
 }
@@ -145,6 +148,28 @@ impl DomStore {
             Some(slot) => Lookup::Found(slot),
             None if k <= self.cleared_through => Lookup::Stale,
             None => Lookup::Unknown,
+        }
+    }
+
+    /// An element's record. Ids come from the store's own nodes, so they are
+    /// always in range.
+    #[inline]
+    pub(crate) fn element(&self, id: ElementId) -> &Element {
+        &self.elements[id.0 as usize]
+    }
+
+    #[inline]
+    pub(crate) fn element_mut(&mut self, id: ElementId) -> &mut Element {
+        &mut self.elements[id.0 as usize]
+    }
+
+    /// The element record of the node in `slot`, if there is such a node and it
+    /// is an element ([`NONE`] gives `None`).
+    #[inline]
+    pub(crate) fn element_at(&self, slot: Slot) -> Option<&Element> {
+        match self.nodes.get(slot as usize)?.data {
+            NodeData::Element(id) => Some(self.element(id)),
+            _ => None,
         }
     }
 
@@ -265,7 +290,7 @@ impl<'a> NodeRef<'a> {
         match &self.node.data {
             NodeData::Document => NodeKind::Document,
             NodeData::Doctype(d) => NodeKind::Doctype(d),
-            NodeData::Element(e) => NodeKind::Element(e),
+            NodeData::Element(e) => NodeKind::Element(self.store.element(*e)),
             NodeData::Text(t) => NodeKind::Text(self.store.text.get(*t)),
             NodeData::Comment(c) => NodeKind::Comment(self.store.text.get(*c)),
             NodeData::Fragment { .. } => NodeKind::DocumentFragment,
@@ -275,7 +300,7 @@ impl<'a> NodeRef<'a> {
     /// The element data, if this is an element.
     pub fn as_element(&self) -> Option<&'a Element> {
         match &self.node.data {
-            NodeData::Element(e) => Some(e),
+            NodeData::Element(e) => Some(self.store.element(*e)),
             _ => None,
         }
     }
@@ -316,7 +341,7 @@ impl<'a> NodeRef<'a> {
     /// For an HTML `template` element: its template contents fragment.
     pub fn template_contents(&self) -> Option<NodeRef<'a>> {
         match &self.node.data {
-            NodeData::Element(e) => self.store.node_at(e.contents),
+            NodeData::Element(e) => self.store.node_at(self.store.element(*e).contents),
             _ => None,
         }
     }

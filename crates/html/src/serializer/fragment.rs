@@ -61,11 +61,11 @@ pub fn serialize_children<W: Write + ?Sized>(
 ) -> fmt::Result {
     let store = node.store();
     let mut root = node.slot();
-    match &store.n(root).data {
+    match store.element_at(root) {
         // Step 1.
-        NodeData::Element(e) if serializes_as_void(e.ns, &e.name) => return Ok(()),
+        Some(e) if serializes_as_void(e.ns, &e.name) => return Ok(()),
         // Step 3: a template serializes its contents.
-        NodeData::Element(e) if e.contents != NONE => root = e.contents,
+        Some(e) if e.contents != NONE => root = e.contents,
         _ => {}
     }
     let mut cur = store.n(root).first_child;
@@ -73,6 +73,7 @@ pub fn serialize_children<W: Write + ?Sized>(
         let node = store.n(cur);
         match &node.data {
             NodeData::Element(e) => {
+                let e = store.element(*e);
                 out.write_char('<')?;
                 out.write_str(&e.name)?;
                 for attr in &e.attrs {
@@ -95,10 +96,9 @@ pub fn serialize_children<W: Write + ?Sized>(
             }
             NodeData::Text(text) => {
                 let text = store.text(*text);
-                let literal = matches!(
-                    &store.n(node.parent).data,
-                    NodeData::Element(p) if is_raw_text_element(p.ns, &p.name, options.scripting)
-                );
+                let literal = store
+                    .element_at(node.parent)
+                    .is_some_and(|p| is_raw_text_element(p.ns, &p.name, options.scripting));
                 if literal {
                     out.write_str(text)?;
                 } else {
@@ -145,7 +145,7 @@ fn next_after_subtree<W: Write + ?Sized>(
             NodeData::Fragment { host } => host,
             _ => parent,
         };
-        if let NodeData::Element(e) = &store.n(element).data {
+        if let Some(e) = store.element_at(element) {
             write_end_tag(out, &e.name)?;
         }
         cur = element;
