@@ -610,15 +610,23 @@ fn text_data_survives_rollbacks_appends_and_many_nodes() {
     let mut key = 6;
     for i in 0..3000u64 {
         let data = format!("t{i}-").repeat((i % 5) as usize + 1);
-        s.apply(&[el(key, "span"), append(4, key), text(key + 1, &data), append(key, key + 1)])
-            .unwrap();
+        s.apply(&[
+            el(key, "span"),
+            append(4, key),
+            text(key + 1, &data),
+            append(key, key + 1),
+        ])
+        .unwrap();
         expected.push((key + 1, data));
         key += 2;
         if i % 500 == 0 {
             // A batch that appends, creates, then fails: nothing of it stays.
             assert!(
                 s.apply(&[
-                    DomPatch::AppendText { node: k(key - 1), text: "lost".into() },
+                    DomPatch::AppendText {
+                        node: k(key - 1),
+                        text: "lost".into()
+                    },
                     text(key, "lost too"),
                     append(99_999, key),
                 ])
@@ -628,12 +636,18 @@ fn text_data_survives_rollbacks_appends_and_many_nodes() {
     }
     // Appending to an early node moves its data; the others stay put.
     for (node, data) in expected.iter_mut().step_by(97) {
-        s.apply(&[DomPatch::AppendText { node: k(*node), text: "+more".into() }])
-            .unwrap();
+        s.apply(&[DomPatch::AppendText {
+            node: k(*node),
+            text: "+more".into(),
+        }])
+        .unwrap();
         data.push_str("+more");
     }
     for (node, data) in &expected {
         let got = s.get(k(*node)).unwrap();
-        assert!(matches!(got.kind(), NodeKind::Text(t) if t == data), "node {node}");
+        assert!(
+            matches!(got.kind(), NodeKind::Text(t) if t == data),
+            "node {node}"
+        );
     }
 }
