@@ -291,8 +291,8 @@ impl<'a> NodeRef<'a> {
             NodeData::Document => NodeKind::Document,
             NodeData::Doctype(d) => NodeKind::Doctype(d),
             NodeData::Element(e) => NodeKind::Element(self.store.element(*e)),
-            NodeData::Text(t) => NodeKind::Text(self.store.text.get(*t)),
-            NodeData::Comment(c) => NodeKind::Comment(self.store.text.get(*c)),
+            NodeData::Text(t) => NodeKind::Text(self.store.text(*t)),
+            NodeData::Comment(c) => NodeKind::Comment(self.store.text(*c)),
             NodeData::Fragment { .. } => NodeKind::DocumentFragment,
         }
     }
