@@ -47,7 +47,10 @@ fn main() -> ExitCode {
         Command::Sniff(args) => commands::sniff::run(&args),
         Command::Parse(args) => commands::parse::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
-        Command::L10n(command) => commands::l10n::run(&command),
+        Command::L10n(command) => match commands::l10n::run(&command) {
+            Ok(code) => return code,
+            Err(err) => Err(err),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,13 +3,20 @@
 //! A thin layer over `tagloom_l10n::flow`, the one wiring point of reader, skeleton
 //! store and writer; every subcommand takes a file or a directory (then `-o` names a
 //! directory, and files are processed in parallel with a progress bar).
+//!
+//! Language options are parsed as BCP 47 tags by clap (a bad one is a usage error,
+//! exit 2). `merge` exits 1 when it wrote its output but some translations were not
+//! applied (each is reported on standard error), unless `--allow-partial`;
+//! `--strict` makes that an error instead (exit 2, no output).
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
+use tagloom_l10n::LanguageTag;
 use tagloom_l10n::flow::{
-    self, Common, ExtractOptions, Format, MergeOptions, PseudoOptions, Report,
+    self, Common, ExtractOptions, Format, MergeOptions, PartialMerge, PseudoOptions, Report,
 };
 use tagloom_l10n::rules::Rules;
 
@@ -55,12 +62,12 @@ pub enum Command {
     Extract {
         /// The HTML file or directory.
         input: PathBuf,
-        /// Source language.
+        /// Source language (a BCP 47 tag).
         #[arg(long, value_name = "LANG", default_value = "en")]
-        source: String,
-        /// Target language (written to the file header).
+        source: LanguageTag,
+        /// Target language (a BCP 47 tag, written to the file header).
         #[arg(long, value_name = "LANG")]
-        target: Option<String>,
+        target: Option<LanguageTag>,
         /// OUT.xlf or OUT.po (a directory when IN is one).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
@@ -79,16 +86,21 @@ pub enum Command {
         /// The translated HTML (a directory when IN is one).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
-        /// Source language (default: from the translation file).
+        /// Source language (a BCP 47 tag; default: from the translation file).
         #[arg(long, value_name = "LANG")]
-        source: Option<String>,
-        /// Target language (default: from the translation file).
+        source: Option<LanguageTag>,
+        /// Target language (a BCP 47 tag; default: from the translation file).
         #[arg(long, value_name = "LANG")]
-        target: Option<String>,
-        /// Fail on a translation whose inline codes were lost, duplicated or
-        /// reordered (default: keep that block's source text and report it).
-        #[arg(long)]
+        target: Option<LanguageTag>,
+        /// Fail (exit 2, no output) when a translation cannot be applied: stale
+        /// source, unit not in the page, broken inline codes (default: keep that
+        /// block's source text, report it, exit 1).
+        #[arg(long, conflicts_with = "allow_partial")]
         strict: bool,
+        /// Exit 0 even when some translations were not applied (they are still
+        /// reported, and those blocks keep their source text).
+        #[arg(long)]
+        allow_partial: bool,
         #[command(flatten)]
         common: CommonArgs,
     },
@@ -96,12 +108,12 @@ pub enum Command {
     Pseudo {
         /// The HTML file or directory.
         input: PathBuf,
-        /// Source language.
+        /// Source language (a BCP 47 tag).
         #[arg(long, value_name = "LANG", default_value = "en")]
-        source: String,
-        /// The locale `lang` values naming the source become.
+        source: LanguageTag,
+        /// The locale (a BCP 47 tag) `lang` values naming the source become.
         #[arg(long, value_name = "LANG")]
-        target: Option<String>,
+        target: Option<LanguageTag>,
         /// The pseudo-translated HTML (a directory when IN is one).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
@@ -122,7 +134,8 @@ pub enum FormatArg {
     Po,
 }
 
-pub fn run(command: &Command) -> Result<()> {
+/// Runs `command`; `Ok(1)` when a merge wrote its output with translations not applied.
+pub fn run(command: &Command) -> Result<ExitCode> {
     let report = match command {
         Command::Extract {
             input,
@@ -150,12 +163,17 @@ pub fn run(command: &Command) -> Result<()> {
             source,
             target,
             strict,
+            allow_partial,
             common,
         } => {
             let options = MergeOptions {
                 source_lang: source.clone(),
                 target_lang: target.clone(),
-                strict: *strict,
+                partial: match (strict, allow_partial) {
+                    (true, _) => PartialMerge::Fail,
+                    (false, true) => PartialMerge::Allow,
+                    (false, false) => PartialMerge::Report,
+                },
                 common: common.common()?,
             };
             flow::merge(input, translated, output, &options)?
@@ -176,14 +194,16 @@ pub fn run(command: &Command) -> Result<()> {
         }
         Command::Rules => {
             println!("{}", Rules::default().to_json());
-            return Ok(());
+            return Ok(ExitCode::SUCCESS);
         }
     };
     summarize(&report);
-    report
-        .into_result()
-        .map(|_| ())
-        .context("some files failed")
+    let report = report.into_result().context("some files failed")?;
+    Ok(if report.partial() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// One line per file on standard error, then the totals.
@@ -205,7 +225,14 @@ fn summarize(report: &Report) {
             },
         );
         for issue in &file.issues {
-            eprintln!("  not merged: {}: {}", issue.id, issue.message);
+            eprintln!("  not applied: {issue}");
+        }
+        if file.partial {
+            eprintln!(
+                "  {} translation(s) not applied: those blocks kept their source text \
+                 (--allow-partial accepts this)",
+                file.issues.len()
+            );
         }
     }
     for (path, err) in &report.failures {

@@ -57,8 +57,8 @@ use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
 
 use super::{
-    Issue, Translations, WriteReport, WriterOptions, encode_into, names_language, same_runs,
-    text_of,
+    Issue, IssueKind, Translations, WriteReport, WriterOptions, encode_into, names_language,
+    same_runs, text_of,
 };
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
@@ -753,7 +753,7 @@ pub(super) fn write_reparsed(
         .target_lang
         .clone()
         .filter(|t| !t.is_empty() && translations.any_translated())
-        .map(|t| (options.source_lang.clone(), t));
+        .map(|t| (options.source_lang.to_string(), t.to_string()));
     // 1. The blocks, as the reader identifies them (translations are asked only
     // once the tree exists, so a tree-builder failure leaves them unconsumed for the
     // next fallback).
@@ -789,10 +789,7 @@ pub(super) fn write_reparsed(
             if same_runs(t, &block.runs) {
                 target = None;
             } else if let Err(message) = check_codes(&block.runs, t) {
-                issues.push(Issue {
-                    id: block.id.clone(),
-                    message,
-                });
+                issues.push(Issue::new(&block.id, IssueKind::Codes, message));
                 target = None;
             }
         }
@@ -821,7 +818,7 @@ pub(super) fn write_reparsed(
             }
         }
     }
-    translations.finish()?;
+    issues.extend(translations.finish()?);
     // 4. A copy of the tree with the translations in.
     let mut builder = Builder {
         rules,
@@ -850,10 +847,11 @@ pub(super) fn write_reparsed(
     } = builder;
     for p in pending.into_iter().flatten() {
         report.blocks += 1 + p.block.subs.len();
-        report.issues.push(Issue {
-            id: p.block.id.clone(),
-            message: "not found in the re-parsed tree: written untranslated".into(),
-        });
+        report.issues.push(Issue::new(
+            &p.block.id,
+            IssueKind::NotInTree,
+            "written untranslated",
+        ));
     }
     report.blocks += attr_blocks;
     let mut copy = DomStore::new();
