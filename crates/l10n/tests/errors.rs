@@ -144,7 +144,12 @@ fn full_disk_for_the_skeleton_falls_back_to_reparse() {
     }
     let input = write(dir.path(), "page.html", page.as_bytes());
     let xlf = dir.path().join("page.xlf");
-    flow::extract(&input, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    flow::extract(
+        &input,
+        &xlf,
+        &ExtractOptions::new("en", Some("fr")).unwrap(),
+    )
+    .unwrap();
     let out = dir.path().join("out.html");
     let opts = MergeOptions {
         common: Common {
@@ -220,7 +225,12 @@ fn unmappable_translations_become_character_references() {
         b"<html lang=\"en\"><head><meta charset=\"windows-1252\"></head><p>caf\xe9</p></html>",
     );
     let xlf = dir.path().join("w.xlf");
-    flow::extract(&input, &xlf, &ExtractOptions::new("en", Some("ja")).unwrap()).unwrap();
+    flow::extract(
+        &input,
+        &xlf,
+        &ExtractOptions::new("en", Some("ja")).unwrap(),
+    )
+    .unwrap();
     let text = std::fs::read_to_string(&xlf).unwrap();
     assert!(text.contains("<source>café</source>"), "{text}");
     let text = text.replace(
