@@ -126,9 +126,19 @@ impl Issue {
     }
 }
 
+/// `{id}: {kind} ({message})`. The id comes from a translation file: control
+/// characters in it are shown escaped (`\u{1b}`), so a report printed on a terminal
+/// cannot carry terminal escapes.
 impl std::fmt::Display for Issue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.id, self.kind)?;
+        for c in self.id.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        write!(f, ": {}", self.kind)?;
         if !self.message.is_empty() {
             write!(f, " ({})", self.message)?;
         }
@@ -632,6 +642,17 @@ impl Fallback for BlockOnlyFallback<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issues_show_control_characters_escaped() {
+        let issue = Issue::new("a\u{1b}[2Jb\n", IssueKind::NotInPage, "");
+        assert_eq!(issue.to_string(), "a\\u{1b}[2Jb\\n: unit not in page");
+        let issue = Issue::new("p-1", IssueKind::Codes, "code 2 is missing");
+        assert_eq!(
+            issue.to_string(),
+            "p-1: inline codes broken (code 2 is missing)"
+        );
+    }
 
     #[test]
     fn language_values_are_escaped_for_their_quote() {
