@@ -575,4 +575,64 @@ mod tests {
         assert_eq!(back.len(), 6);
         assert_eq!(unquote(&quote("a\"\\\n")).unwrap(), "a\"\\\n");
     }
+
+    #[test]
+    fn entries_keep_their_own_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.po");
+        std::fs::write(
+            &path,
+            "msgid \"\"\nmsgstr \"Language: pt_BR\\n\"\n\n\
+             #. a note\n#. code 1: <b>\nmsgctxt \"p-1\"\nmsgid \"<1>x</1>\"\nmsgstr \"<1>y</1>\"\n\
+             #. code 1: <i>\n#, c-format, fuzzy\nmsgctxt \"p-2\"\nmsgid \"\"\n\"<1>z</1>\"\nmsgstr \"w\"\n",
+        )
+        .unwrap();
+        let mut r = PoReader::open(&path).unwrap();
+        let header = r.next_entry().unwrap().unwrap();
+        assert!(header.id.is_empty() && header.extracted.is_empty());
+        let one = r.next_entry().unwrap().unwrap();
+        assert_eq!(one.extracted, ["a note", "code 1: <b>"]);
+        assert!(!one.fuzzy);
+        let two = r.next_entry().unwrap().unwrap();
+        assert_eq!(two.extracted, ["code 1: <i>"]);
+        assert_eq!(two.id, "<1>z</1>");
+        assert!(two.fuzzy);
+        assert_eq!(r.next_entry().unwrap(), None);
+        let t = PoTranslations::open(&path).unwrap();
+        assert_eq!(t.language.as_ref().map(LanguageTag::as_str), Some("pt-BR"));
+        // The code markup is compared with the last `code N:` comment.
+        let block = Block {
+            id: "p-1".into(),
+            kind: crate::block::BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs: vec![
+                Run::Open {
+                    id: 1,
+                    data: "<b>".into(),
+                },
+                Run::Text("x".into()),
+                Run::Close {
+                    id: 1,
+                    data: "</b>".into(),
+                },
+            ],
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        };
+        assert_eq!(source_difference(&one, &block), None);
+        let mut forged = one.clone();
+        forged.extracted.push("code 1: <script>".into());
+        assert!(source_difference(&forged, &block).is_some());
+        let mut other = one;
+        other.id = "<1>x</1>!".into();
+        assert_eq!(
+            source_difference(&other, &block).as_deref(),
+            Some("the msgid differs")
+        );
+    }
 }

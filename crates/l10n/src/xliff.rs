@@ -579,6 +579,9 @@ fn normalized(runs: &[Run]) -> Vec<Run> {
 /// How a unit's source differs from the page block's runs (`None`: the same text,
 /// and the same codes — kind, id and original markup — in the same places).
 pub fn source_difference(unit: &[Run], page: &[Run]) -> Option<String> {
+    if unit == page {
+        return None; // the usual case, without copies
+    }
     let (unit, page) = (normalized(unit), normalized(page));
     for (u, p) in unit.iter().zip(&page) {
         if u == p {
@@ -719,5 +722,53 @@ mod tests {
         s.clear();
         xml_escape("a\"\n\u{1}", true, &mut s);
         assert_eq!(s, "a&quot;&#10;\u{FFFD}");
+    }
+
+    #[test]
+    fn sources_come_back_with_their_code_markup() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.xlf");
+        std::fs::write(
+            &path,
+            "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\" trgLang=\"\">\
+             <file id=\"f\"><unit id=\"u1\"><notes><note>n</note></notes>\
+             <originalData><data id=\"d1\">&lt;a x=<cp hex=\"0001\"/>&gt;</data><data id=\"d2\">&lt;/a&gt;</data>\
+             <data id=\"d3\">&lt;br&gt;</data></originalData>\
+             <segment><source>a <pc id=\"1\" dataRefStart=\"d1\" dataRefEnd=\"d2\">b</pc><ph id=\"2\" dataRef=\"d3\"/>&amp;</source>\
+             <target><pc id=\"1\" dataRefStart=\"d3\">B</pc><ph id=\"2\"/></target></segment></unit></file></xliff>",
+        )
+        .unwrap();
+        let mut r = XliffReader::open(&path).unwrap();
+        let unit = r.next_unit().unwrap().unwrap();
+        let code = |r: fn(u32, String) -> Run, id, d: &str| r(id, d.to_string());
+        let open = |id, data| Run::Open { id, data };
+        let close = |id, data| Run::Close { id, data };
+        let ph = |id, data| Run::Placeholder { id, data };
+        let source = vec![
+            Run::Text("a ".into()),
+            code(open, 1, "<a x=\u{1}>"),
+            Run::Text("b".into()),
+            code(close, 1, "</a>"),
+            code(ph, 2, "<br>"),
+            Run::Text("&".into()),
+        ];
+        assert_eq!(unit.source, source);
+        // Target codes carry no markup, whatever data they name.
+        let target = unit.target.unwrap();
+        assert_eq!(target[0], code(open, 1, ""));
+        assert!(r.header().unwrap().target_lang.is_none());
+        assert_eq!(r.next_unit().unwrap(), None);
+        // Comparison: text split differently is the same source; markup is not.
+        let mut split = source.clone();
+        split[0] = Run::Text("a".into());
+        split.insert(1, Run::Text(" ".into()));
+        assert_eq!(source_difference(&split, &source), None);
+        let mut other = source.clone();
+        other[1] = code(open, 1, "<a x=2>");
+        assert_eq!(
+            source_difference(&other, &source).as_deref(),
+            Some("the markup of code 1 differs")
+        );
+        assert!(source_difference(&source[..5], &source).is_some());
     }
 }
