@@ -9,6 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
+mod support;
+
 use tagloom_l10n::L10nError;
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions, PartialMerge, Report};
 use tagloom_l10n::writer::IssueKind;
@@ -331,4 +333,75 @@ fn po_fuzzy_entries_are_untranslated() {
     let html = std::fs::read_to_string(&out).unwrap();
     assert_eq!(check_no_misplacement(V1, &html), 3);
     assert!(html.contains("<p>Delta four</p>"));
+}
+
+/// No false alarms on real pages: every sample (and bench page, when present),
+/// extracted, fully translated and merged back unchanged, has every translation
+/// applied — the source comparison round-trips through XLIFF and PO (entities,
+/// `<cp>`, line breaks in code markup, encodings).
+#[test]
+fn real_pages_fully_translated_have_no_stale_units() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<PathBuf> = Vec::new();
+    for dir in [
+        root.join("tests/data/l10n-samples"),
+        root.join("../../../shared/bench-corpus"),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            println!("skipped (absent): {}", dir.display());
+            continue;
+        };
+        pages.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "html" || e == "phtml")),
+        );
+    }
+    pages.sort();
+    assert!(pages.len() >= 15);
+    let dir = tempfile::tempdir().unwrap();
+    let mut units = 0;
+    for page in &pages {
+        for format in FORMATS {
+            let file = dir.path().join(format!("units.{format}"));
+            let opts = ExtractOptions::new("en", Some("fr")).unwrap();
+            flow::extract(page, &file, &opts).unwrap();
+            let fr = translate_all(&std::fs::read_to_string(&file).unwrap(), format);
+            let file = write(dir.path(), &format!("fr.{format}"), &fr);
+            let out = dir.path().join("out.html");
+            let report = flow::merge(page, &file, &out, &MergeOptions::default()).unwrap();
+            let stale: Vec<String> = report.issues().map(|(_, i)| i.to_string()).collect();
+            assert!(stale.is_empty(), "{} {format}: {stale:?}", page.display());
+            units += report.translated();
+        }
+    }
+    println!(
+        "{} pages, {units} translations applied, none stale",
+        pages.len()
+    );
+}
+
+/// The same over every html5lib tree-construction input (broken markup of every
+/// kind): a fully translated file merged back onto its own page has nothing stale.
+#[test]
+fn html5lib_inputs_fully_translated_have_no_stale_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut docs, mut applied) = (0, 0);
+    for (name, data) in support::html5lib_inputs() {
+        let page = write(dir.path(), "page.html", &data);
+        for format in FORMATS {
+            let file = dir.path().join(format!("units.{format}"));
+            let opts = ExtractOptions::new("en", Some("fr")).unwrap();
+            flow::extract(&page, &file, &opts).unwrap();
+            let fr = translate_all(&std::fs::read_to_string(&file).unwrap(), format);
+            let file = write(dir.path(), &format!("fr.{format}"), &fr);
+            let out = dir.path().join("out.html");
+            let report = flow::merge(&page, &file, &out, &MergeOptions::default()).unwrap();
+            let stale: Vec<String> = report.issues().map(|(_, i)| i.to_string()).collect();
+            assert!(stale.is_empty(), "{name} {format}: {stale:?}\n{data:?}");
+            applied += report.translated();
+        }
+        docs += 1;
+    }
+    println!("{docs} html5lib inputs, {applied} translations applied, none stale");
 }
