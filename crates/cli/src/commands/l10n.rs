@@ -78,6 +78,14 @@ pub enum Command {
         common: CommonArgs,
     },
     /// Write IN with the translations of TRANSLATED (XLIFF or PO) merged in.
+    ///
+    /// A translation is applied only where the page's block still has the unit's
+    /// source (text and inline codes); every other one is listed on stderr (unit id
+    /// and reason) and that block keeps its source text.
+    #[command(after_help = "Exit status: 0 when every translation was applied (or \
+        --allow-partial); 1 when the output was written but some translations were not \
+        applied; 2 on bad usage or input, or with --strict when a translation could not \
+        be applied (nothing written).")]
     Merge {
         /// The original HTML file or directory.
         input: PathBuf,
