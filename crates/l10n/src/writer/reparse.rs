@@ -36,8 +36,8 @@
 //!   written repaired. It parses to the same tree as the input (with translations).
 //! * A block whose content the tree builder restructured (misnested inline markup,
 //!   foster-parented text, a `<span/>` the reader took as void…) has no signature
-//!   match and stays untranslated; it is reported as an [`Issue`] (`not found in the
-//!   tree`). Blocks with identical source text are matched in document order, which
+//!   match and stays untranslated; it is reported as an [`Issue`]
+//!   ([`IssueKind::NotInTree`]). Blocks with identical source text are matched in document order, which
 //!   only matters when their translations differ.
 //! * Memory is proportional to the document (the whole tree, all blocks): it is a
 //!   fallback, not the streaming path. Deeply nested inline markup (over 256 levels)
