@@ -4,6 +4,7 @@
 //! store and writer; every subcommand takes a file or a directory (then `-o` names a
 //! directory, and files are processed in parallel with a progress bar).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -12,6 +13,8 @@ use tagloom_l10n::flow::{
     self, Common, ExtractOptions, Format, MergeOptions, PseudoOptions, Report,
 };
 use tagloom_l10n::rules::Rules;
+
+use crate::output;
 
 /// Options every l10n subcommand takes.
 #[derive(clap::Args)]
@@ -175,7 +178,10 @@ pub fn run(command: &Command) -> Result<()> {
             flow::pseudo(input, output, &options)?
         }
         Command::Rules => {
-            println!("{}", Rules::default().to_json());
+            let mut out = output::stdout();
+            writeln!(out, "{}", Rules::default().to_json())
+                .and_then(|()| out.flush())
+                .context("cannot write the output")?;
             return Ok(());
         }
     };
