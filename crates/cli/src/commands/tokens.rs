@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
-use tagloom_html::error::ParseError;
+use tagloom_html::ErrorCode;
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig};
 use tagloom_html::xml_infoset::{coerce_comment, coerce_name, coerce_text};
@@ -90,6 +90,7 @@ pub fn run(args: &Args) -> Result<()> {
     });
     let mut out = JsonTokens::new(output::stdout(), args.xml_infoset);
     out.open(args.errors)?;
+    let mut errors = Vec::new();
     let piece = args
         .chunk_size
         .map_or(DEFAULT_PIECE, |n| usize::try_from(n).unwrap_or(usize::MAX));
@@ -101,7 +102,7 @@ pub fn run(args: &Args) -> Result<()> {
             }
             None => tokenizer.push_bytes(piece),
         }
-        drain(&mut tokenizer, &mut out)?;
+        drain(&mut tokenizer, &mut out, &mut errors)?;
         Ok(ControlFlow::Continue(()))
     })?;
     if let Some(decoder) = decoder.as_mut() {
@@ -109,8 +110,7 @@ pub fn run(args: &Args) -> Result<()> {
         tokenizer.push_str(&text);
     }
     tokenizer.finish();
-    drain(&mut tokenizer, &mut out)?;
-    let errors = tokenizer.take_errors();
+    drain(&mut tokenizer, &mut out, &mut errors)?;
     out.close(args.errors.then_some(&errors[..]))
         .context("cannot write the output")
 }
@@ -134,11 +134,29 @@ fn decode(decoder: &mut encoding_rs::Decoder, bytes: &[u8], last: bool, text: &m
     }
 }
 
-fn drain<W: Write>(tokenizer: &mut Tokenizer, out: &mut JsonTokens<W>) -> Result<()> {
+/// Writes the tokens available and moves the errors found so far to `errors`.
+fn drain<W: Write>(
+    tokenizer: &mut Tokenizer,
+    out: &mut JsonTokens<W>,
+    errors: &mut Vec<CompactError>,
+) -> Result<()> {
     while let Some(token) = tokenizer.next_token()? {
         out.push(token).context("cannot write the output")?;
     }
+    errors.extend(tokenizer.take_errors().iter().map(|e| CompactError {
+        code: e.code,
+        line: e.line,
+        col: e.col,
+    }));
     Ok(())
+}
+
+/// What `--errors` prints of a [`ParseError`](tagloom_html::ParseError), kept until
+/// the end in half its size (12 bytes).
+struct CompactError {
+    code: ErrorCode,
+    line: u32,
+    col: u32,
 }
 
 /// Writes the suite's JSON form as the tokens come, coalescing adjacent characters
@@ -176,7 +194,7 @@ impl<W: Write> JsonTokens<W> {
     }
 
     /// Ends the array and, with `--errors`, writes the errors and closes the object.
-    fn close(mut self, errors: Option<&[ParseError]>) -> io::Result<()> {
+    fn close(mut self, errors: Option<&[CompactError]>) -> io::Result<()> {
         self.end_text()?;
         self.out.write_all(b"]")?;
         if let Some(errors) = errors {
@@ -288,5 +306,16 @@ impl<W: Write> JsonTokens<W> {
         } else {
             text.into()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_errors_are_half_a_parse_error() {
+        assert_eq!(std::mem::size_of::<CompactError>(), 12);
+        assert_eq!(std::mem::size_of::<tagloom_html::ParseError>(), 24);
     }
 }
