@@ -20,7 +20,7 @@ use clap::{CommandFactory, Parser, Subcommand};
     name = "tagloom",
     version,
     about = "tagloom: a streaming, spec-faithful HTML5 engine (tokenize, sniff encodings, parse)",
-    after_help = "FILE may be `-` for standard input. Exit status: 0 on success, 2 on bad usage or input.",
+    after_help = "FILE may be `-` for standard input. Exit status: 0 on success (or when the reader of the output goes away), 2 on bad usage or input.",
     propagate_version = true
 )]
 struct Cli {
