@@ -9,6 +9,7 @@
 //! applied (each is reported on standard error), unless `--allow-partial`;
 //! `--strict` makes that an error instead (exit 2, no output).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -19,6 +20,8 @@ use tagloom_l10n::flow::{
     self, Common, ExtractOptions, Format, MergeOptions, PartialMerge, PseudoOptions, Report,
 };
 use tagloom_l10n::rules::Rules;
+
+use crate::output;
 
 /// Options every l10n subcommand takes.
 #[derive(clap::Args)]
@@ -201,7 +204,10 @@ pub fn run(command: &Command) -> Result<ExitCode> {
             flow::pseudo(input, output, &options)?
         }
         Command::Rules => {
-            println!("{}", Rules::default().to_json());
+            let mut out = output::stdout();
+            writeln!(out, "{}", Rules::default().to_json())
+                .and_then(|()| out.flush())
+                .context("cannot write the output")?;
             return Ok(ExitCode::SUCCESS);
         }
     };
