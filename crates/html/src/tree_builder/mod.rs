@@ -55,6 +55,7 @@ mod formatting;
 mod insert;
 mod mirror;
 mod modes;
+mod open_stack;
 mod quirks;
 mod reset_mode;
 mod selectedcontent;
@@ -67,6 +68,7 @@ use crate::token::Token;
 
 use formatting::FormattingList;
 use mirror::{Kind, Mirror, NodeId};
+use open_stack::OpenStack;
 use selectedcontent::SelectTracker;
 
 /// The settings of a [`TreeBuilder`].
@@ -245,7 +247,7 @@ pub struct TreeBuilder {
     pub(crate) mode: InsertionMode,
     pub(crate) original_mode: InsertionMode,
     pub(crate) template_modes: Vec<InsertionMode>,
-    pub(crate) open: Vec<NodeId>,
+    pub(crate) open: OpenStack,
     pub(crate) active: FormattingList,
     pub(crate) head: Option<NodeId>,
     pub(crate) form: Option<NodeId>,
@@ -279,7 +281,7 @@ impl TreeBuilder {
             mode: InsertionMode::Initial,
             original_mode: InsertionMode::Initial,
             template_modes: Vec::new(),
-            open: Vec::new(),
+            open: OpenStack::default(),
             active: FormattingList::default(),
             head: None,
             form: None,
@@ -331,7 +333,7 @@ impl TreeBuilder {
         // Steps 12–14: the root `html`, alone on the stack.
         let root = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
         self.append_to(self.document, root);
-        self.open.push(root);
+        self.open.push(root, &self.mirror);
         self.fragment_root = Some(root);
         // Step 11: the tokenizer state.
         if context.ns == Namespace::Html {
@@ -407,7 +409,7 @@ impl TreeBuilder {
     /// the tree's shape (about 64 bytes per node).
     fn release_after_eof(&mut self) {
         self.mirror.release();
-        self.open = Vec::new();
+        self.open = OpenStack::default();
         self.active = FormattingList::default();
         self.template_modes = Vec::new();
         self.pending_table_text = String::new();

@@ -22,7 +22,7 @@ impl TreeBuilder {
             }
             Token::Comment(t) => {
                 // As the last child of the first element on the stack (`html`).
-                let html = self.open.first().copied().unwrap_or(self.document);
+                let html = self.open.first().unwrap_or(self.document);
                 self.insert_comment(t.text, Some(Place::Append(html)));
                 Flow::Done
             }

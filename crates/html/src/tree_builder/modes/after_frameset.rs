@@ -8,7 +8,7 @@ impl TreeBuilder {
     pub(crate) fn after_frameset<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         match token {
             Token::Characters(t) => {
-                self.insert_frameset_whitespace(t.text);
+                self.insert_whitespace_ignore_others(t.text);
                 Flow::Done
             }
             Token::Comment(t) => {

@@ -54,9 +54,9 @@ impl TreeBuilder {
                     let Some(head) = self.head else {
                         return self.in_head(token);
                     };
-                    self.open.push(head);
+                    self.open.push(head, &self.mirror);
                     let flow = self.in_head(token);
-                    if let Some(i) = self.open.iter().rposition(|&n| n == head) {
+                    if let Some(i) = self.open.position(head) {
                         self.open.remove(i);
                     }
                     flow

@@ -16,6 +16,12 @@ impl TreeBuilder {
                 if rest.is_empty() {
                     return Flow::Done;
                 }
+                if !self.current_is(COLGROUP) {
+                    // "Anything else" ignores one character at a time, so the
+                    // whitespace among the rest is still inserted here.
+                    self.insert_whitespace_ignore_others(rest);
+                    return Flow::Done;
+                }
                 self.in_column_group_anything_else(chars(t, rest))
             }
             Token::Comment(t) => {
