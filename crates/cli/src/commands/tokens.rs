@@ -174,6 +174,10 @@ impl JsonTokens {
                 };
                 self.tokens.push(json!(["Comment", data]));
             }
+            Token::ProcessingInstruction(pi) => {
+                self.tokens
+                    .push(json!(["ProcessingInstruction", pi.target, pi.data]));
+            }
             Token::Characters(_) | Token::Eof => {}
         }
     }

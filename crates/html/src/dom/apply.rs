@@ -10,7 +10,7 @@ use crate::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey, 
 use crate::seg_vec::SegVec;
 
 use super::error::PatchError;
-use super::node::{Doctype, Element, ElementId, NONE, Node, NodeData, Slot};
+use super::node::{Doctype, Element, ElementId, NONE, Node, NodeData, ProcessingInstruction, Slot};
 use super::store::{DomStore, Lookup};
 use super::text_arena::{ArenaMark, TextArena, TextRange};
 
@@ -248,6 +248,11 @@ impl DomStore {
                 self.check_new_key(index, key)?;
                 let range = self.store_text(index, &text)?;
                 self.push(index, key, NodeData::Comment(range))?;
+            }
+            DomPatch::CreateProcessingInstruction { key, target, data } => {
+                self.check_new_key(index, key)?;
+                let pi = ProcessingInstruction { target, data };
+                self.push(index, key, NodeData::ProcessingInstruction(Box::new(pi)))?;
             }
             DomPatch::AppendChild { parent, child } => {
                 let p = self.find(index, parent)?;

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use crate::atom::{self, Atom};
 use crate::dom_patch::{DomPatch, Namespace, PatchAttr};
-use crate::token::Tag;
+use crate::token::{Tag, Token};
 
 use super::TreeBuilder;
 use super::foreign;
@@ -386,6 +386,40 @@ impl TreeBuilder {
         self.patches.push(DomPatch::CreateComment {
             key,
             text: text.to_owned(),
+        });
+        self.insert_at(place, node);
+    }
+
+    /// A.3 "insert a comment" or "insert a processing instruction" for a comment
+    /// or processing instruction token (A.4: a PI token is handled like a
+    /// comment token in every insertion mode).
+    pub(crate) fn insert_comment_token(&mut self, token: Token<'_>, place: Option<Place>) {
+        match token {
+            Token::Comment(t) => self.insert_comment(t.text, place),
+            Token::ProcessingInstruction(pi) => self.insert_pi(pi.target, pi.data, place),
+            _ => {}
+        }
+    }
+
+    /// A.3 "insert a processing instruction" (at `place`, or the appropriate
+    /// place; the depth limit applies as for comments).
+    fn insert_pi(&mut self, target: &str, data: &str, place: Option<Place>) {
+        let place = match place {
+            Some(Place::Append(p)) => self.node_place(Some(p)),
+            Some(place) => place,
+            None => self.node_place(None),
+        };
+        let node = self.mirror.add(Kind::Other);
+        if self.select_tracker.full_mirror {
+            self.select_tracker
+                .pis
+                .insert(node, (target.to_owned(), data.to_owned()));
+        }
+        let key = self.mirror.key(node);
+        self.patches.push(DomPatch::CreateProcessingInstruction {
+            key,
+            target: target.to_owned(),
+            data: data.to_owned(),
         });
         self.insert_at(place, node);
     }

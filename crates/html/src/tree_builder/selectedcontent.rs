@@ -36,6 +36,8 @@ pub(crate) struct SelectTracker {
     watched: Vec<NodeId>,
     /// Text and comment data, when `full_mirror`.
     pub(crate) texts: HashMap<NodeId, String>,
+    /// Processing instructions' target and data, when `full_mirror`.
+    pub(crate) pis: HashMap<NodeId, (String, String)>,
 }
 
 impl TreeBuilder {
@@ -180,6 +182,17 @@ impl TreeBuilder {
                 self.select_tracker.texts.insert(copy, text.clone());
                 let key = self.mirror.key(copy);
                 self.patches.push(DomPatch::CreateText { key, text });
+                Some(copy)
+            }
+            Kind::Other if self.select_tracker.pis.contains_key(&node) => {
+                let (target, data) = self.select_tracker.pis.get(&node).cloned()?;
+                let copy = self.mirror.add(Kind::Other);
+                self.select_tracker
+                    .pis
+                    .insert(copy, (target.clone(), data.clone()));
+                let key = self.mirror.key(copy);
+                self.patches
+                    .push(DomPatch::CreateProcessingInstruction { key, target, data });
                 Some(copy)
             }
             Kind::Other => {

@@ -11,8 +11,8 @@ impl TreeBuilder {
                 self.insert_whitespace_ignore_others(t.text);
                 Flow::Done
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, None);
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, None);
                 Flow::Done
             }
             Token::StartTag(tag) if tag.name == atom::HTML => self.in_body(token),

@@ -15,8 +15,8 @@ impl TreeBuilder {
                 self.parse_error();
                 Flow::Done
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, Some(Place::Append(self.document)));
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, Some(Place::Append(self.document)));
                 Flow::Done
             }
             Token::Characters(t) => {
