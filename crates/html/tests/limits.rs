@@ -100,3 +100,24 @@ fn a_selectedcontent_inside_its_own_selected_option_is_disabled() {
     let store = parse(input.as_bytes(), 4096);
     assert!(store.len() < 10_000, "{} nodes", store.len());
 }
+
+#[test]
+fn deep_stacks_answer_scope_checks_without_walking() {
+    // Past the depth limit elements are still opened, so the stack of open
+    // elements grows with the input: each shape makes a per-token walk of the
+    // stack (scope check, "any other end tag", the `li` loop, the reset of the
+    // insertion mode, foreign end tags) quadratic if one comes back.
+    let n = 50_000;
+    let shapes = [
+        format!("<p><button>{}", "<div>".repeat(n)),
+        format!("{}{}", "<span>".repeat(n), "</x>".repeat(n)),
+        format!("{}{}", "<div>".repeat(n), "<li></li>".repeat(n)),
+        format!("{}{}", "<div>".repeat(n), "<table></table>".repeat(n)),
+        format!("<svg>{}{}", "<g>".repeat(n), "</x>".repeat(n)),
+        format!("{}{}", "<div>".repeat(n), "</body><p>".repeat(n)),
+    ];
+    for input in shapes {
+        let store = parse(input.as_bytes(), 1 << 20);
+        assert!(store.len() > n, "{} nodes", store.len());
+    }
+}

@@ -68,15 +68,18 @@ fn categories(key: ElemKey) -> [bool; CATEGORIES] {
     ]
 }
 
+/// The hash map of the index (fast hashing: keys are small integers).
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 /// The stack of open elements with its index.
 #[derive(Debug, Default)]
 pub(crate) struct OpenStack {
     nodes: Vec<NodeId>,
     keys: Vec<Option<ElemKey>>,
     /// Where each open node is.
-    position: HashMap<NodeId, usize>,
+    position: Map<NodeId, usize>,
     /// The positions of the elements with each key, ascending.
-    by_key: HashMap<ElemKey, Vec<usize>>,
+    by_key: Map<ElemKey, Vec<usize>>,
     /// The positions of the elements in each [`Category`], ascending.
     by_category: [Vec<usize>; CATEGORIES],
 }
