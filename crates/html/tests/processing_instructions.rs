@@ -52,6 +52,16 @@ fn dump(input: &str) -> String {
 }
 
 #[test]
+fn the_issue_reproducer() {
+    // Issue 8: `<?php x?>` is a ProcessingInstruction node (Chromium 156, the
+    // 2026 spec), not a bogus comment, when enabled.
+    assert_eq!(
+        dump("<?php x?>"),
+        "| <?php x>\n| <html>\n|   <head>\n|   <body>\n"
+    );
+}
+
+#[test]
 fn in_every_kind_of_place() {
     // initial / before html / after after body: children of the document.
     assert_eq!(
