@@ -416,11 +416,14 @@ impl DomStore {
         if a == b {
             return true;
         }
-        // Fast path: a node without children or contents is nobody's ancestor,
-        // which is the case for every freshly created node.
+        // Fast path: a node without children, and without template contents or
+        // with empty ones (other than `b` itself), is nobody's ancestor: the
+        // case for every freshly created node, `template` included.
         let node = self.n(a);
-        let has_contents = self.element_at(a).is_some_and(|e| e.contents != NONE);
-        if node.first_child == NONE && !has_contents {
+        let contents = self.element_at(a).map_or(NONE, |e| e.contents);
+        if node.first_child == NONE
+            && (contents == NONE || (contents != b && self.n(contents).first_child == NONE))
+        {
             return false;
         }
         let mut s = b;
