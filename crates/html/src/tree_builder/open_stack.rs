@@ -84,15 +84,21 @@ pub(crate) struct OpenStack {
     by_category: [Vec<usize>; CATEGORIES],
 }
 
-/// Removes `pos` from an ascending list.
+/// Removes `pos` from an ascending list (popping is the common case).
 fn list_remove(list: &mut Vec<usize>, pos: usize) {
-    if let Ok(i) = list.binary_search(&pos) {
+    if list.last() == Some(&pos) {
+        list.pop();
+    } else if let Ok(i) = list.binary_search(&pos) {
         list.remove(i);
     }
 }
 
-/// Inserts `pos` into an ascending list.
+/// Inserts `pos` into an ascending list (pushing is the common case).
 fn list_insert(list: &mut Vec<usize>, pos: usize) {
+    if list.last().is_none_or(|&last| last < pos) {
+        list.push(pos);
+        return;
+    }
     let i = list.binary_search(&pos).unwrap_or_else(|i| i);
     list.insert(i, pos);
 }
