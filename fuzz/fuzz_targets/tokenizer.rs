@@ -110,6 +110,9 @@ impl<'d> Stream<'d> {
                 }
                 format!("Comment {:?} {span:?}", text.text)
             }
+            Token::ProcessingInstruction(pi) => {
+                format!("ProcessingInstruction {:?} {:?} {span:?}", pi.target, pi.data)
+            }
             Token::Doctype(d) => format!(
                 "Doctype {:?} {:?} {:?} {} {span:?}",
                 d.name, d.public_id, d.system_id, d.force_quirks

@@ -112,6 +112,9 @@ fn drain(tokenizer: &mut Tokenizer, summary: &mut Summary) {
             Token::Doctype(doctype) => {
                 black_box(doctype.name);
             }
+            Token::ProcessingInstruction(pi) => {
+                summary.text_len += pi.data.len();
+            }
             Token::Eof => continue,
         }
         summary.tokens += 1;

@@ -118,6 +118,17 @@ pub enum DomPatch {
         /// The data.
         text: String,
     },
+    /// Create a processing instruction node (only when the parse enables
+    /// processing instructions; A.0 item 1, A.3).
+    CreateProcessingInstruction {
+        /// Its key.
+        key: PatchKey,
+        /// The target (`[A-Za-z_][A-Za-z0-9_-]*`, never `xml` or
+        /// `xml-stylesheet`).
+        target: String,
+        /// The data.
+        data: String,
+    },
     /// Append `child` (which has no parent) as the last child of `parent`.
     AppendChild {
         /// The new parent.
@@ -245,6 +256,7 @@ impl std::fmt::Display for PatchJson<'_> {
             DomPatch::CreateElement { .. } => "CreateElement",
             DomPatch::CreateText { .. } => "CreateText",
             DomPatch::CreateComment { .. } => "CreateComment",
+            DomPatch::CreateProcessingInstruction { .. } => "CreateProcessingInstruction",
             DomPatch::AppendChild { .. } => "AppendChild",
             DomPatch::InsertBefore { .. } => "InsertBefore",
             DomPatch::Remove { .. } => "Remove",
@@ -299,6 +311,15 @@ impl std::fmt::Display for PatchJson<'_> {
             | DomPatch::CreateComment { key: k, text: t } => {
                 key(f, "key", *k)?;
                 text(f, "text", t)?;
+            }
+            DomPatch::CreateProcessingInstruction {
+                key: k,
+                target,
+                data,
+            } => {
+                key(f, "key", *k)?;
+                text(f, "target", target)?;
+                text(f, "data", data)?;
             }
             DomPatch::AppendChild { parent, child } => {
                 key(f, "parent", *parent)?;
@@ -412,6 +433,11 @@ mod json_tests {
                 key: k(4),
                 text: "c".into(),
             },
+            DomPatch::CreateProcessingInstruction {
+                key: k(6),
+                target: "php".into(),
+                data: "echo \"x\";".into(),
+            },
             DomPatch::AppendChild {
                 parent: k(1),
                 child: k(3),
@@ -444,5 +470,10 @@ mod json_tests {
         assert_eq!(value["attrs"][1]["ns"], "xlink");
         assert_eq!(value["contents"], serde_json::Value::Null);
         assert_eq!(value["key"], 3);
+        let pi = patches[6].json().to_string();
+        assert_eq!(
+            pi,
+            r#"{"op":"CreateProcessingInstruction","key":6,"target":"php","data":"echo \"x\";"}"#
+        );
     }
 }

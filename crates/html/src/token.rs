@@ -29,6 +29,10 @@ pub enum Token<'a> {
     /// A run of character tokens (adjacent characters are coalesced, but a run may be
     /// split anywhere the input arrived in chunks).
     Characters(Text<'a>),
+    /// A processing instruction `<?target data?>` (A.2; only when
+    /// [`TokenizerConfig::processing_instructions`](crate::tokenizer::TokenizerConfig::processing_instructions)
+    /// is on, otherwise `<?` starts a bogus comment).
+    ProcessingInstruction(ProcessingInstruction<'a>),
     /// End of file: emitted once, after [`finish`](crate::tokenizer::Tokenizer::finish).
     Eof,
 }
@@ -40,6 +44,7 @@ impl<'a> Token<'a> {
             Token::Doctype(d) => d.span,
             Token::StartTag(t) | Token::EndTag(t) => t.span,
             Token::Comment(t) | Token::Characters(t) => t.span,
+            Token::ProcessingInstruction(pi) => pi.span,
             Token::Eof => Span::default(),
         }
     }
@@ -54,6 +59,19 @@ pub struct Text<'a> {
     pub span: Span,
     /// True when `text` is a verbatim slice of the input (nothing was normalized).
     pub borrowed: bool,
+}
+
+/// A processing instruction token (A.2).
+#[derive(Clone, Copy, Debug)]
+pub struct ProcessingInstruction<'a> {
+    /// The target: `[A-Za-z_][A-Za-z0-9_-]*`, never `xml` or `xml-stylesheet`
+    /// (those stay bogus comments).
+    pub target: &'a str,
+    /// The data: what follows the target and its whitespace, up to `?>` or `>`
+    /// (NUL kept as is, newlines normalized).
+    pub data: &'a str,
+    /// Source range of the whole token (`<?` to `>`).
+    pub span: Span,
 }
 
 /// A DOCTYPE token. Missing identifiers are `None`, as the spec's "missing" marker.

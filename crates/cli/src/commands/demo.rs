@@ -62,6 +62,7 @@ pub fn run(args: &Args) -> Result<()> {
             }
             Token::EndTag(_) => "end tags",
             Token::Comment(_) => "comments",
+            Token::ProcessingInstruction(_) => "processing instructions",
             Token::Characters(t) => {
                 text_bytes += t.text.len();
                 "text runs"

@@ -69,6 +69,10 @@ pub struct Args {
     /// The document's encoding (a WHATWG label), instead of sniffing it.
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
+    /// Parse `<?target data?>` as a processing instruction (the July 2026 spec)
+    /// instead of a bogus comment (what html5lib-tests expect).
+    #[arg(long)]
+    processing_instructions: bool,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -80,7 +84,7 @@ pub fn run(args: &Args) -> Result<()> {
     let fragment = args.fragment.as_deref().map(fragment_context).transpose()?;
     let input = open(&args.file)?;
     let scripting = args.scripting == Switch::On;
-    let config = SessionConfig {
+    let mut config = SessionConfig {
         tree: TreeBuilderConfig {
             scripting,
             ..TreeBuilderConfig::default()
@@ -94,6 +98,7 @@ pub fn run(args: &Args) -> Result<()> {
         batching: BatchPolicy::Bounded(PATCHES_PER_BATCH),
         ..SessionConfig::default()
     };
+    config.tokenizer.processing_instructions = args.processing_instructions;
     let mut session = match fragment {
         Some(context) => Html5ParseSession::new_fragment(config, context),
         None => Html5ParseSession::new(config),

@@ -249,6 +249,9 @@ impl<W: Write> JsonTokens<W> {
                 };
                 json!(["Comment", data])
             }
+            Token::ProcessingInstruction(pi) => {
+                json!(["ProcessingInstruction", pi.target, pi.data])
+            }
         };
         self.end_text()?;
         self.separator()?;

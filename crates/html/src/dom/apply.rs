@@ -10,7 +10,7 @@ use crate::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey, 
 use crate::seg_vec::SegVec;
 
 use super::error::PatchError;
-use super::node::{Doctype, Element, ElementId, NONE, Node, NodeData, Slot};
+use super::node::{Doctype, Element, ElementId, NONE, Node, NodeData, ProcessingInstruction, Slot};
 use super::store::{DomStore, Lookup};
 use super::text_arena::{ArenaMark, TextArena, TextRange};
 
@@ -249,6 +249,11 @@ impl DomStore {
                 let range = self.store_text(index, &text)?;
                 self.push(index, key, NodeData::Comment(range))?;
             }
+            DomPatch::CreateProcessingInstruction { key, target, data } => {
+                self.check_new_key(index, key)?;
+                let pi = ProcessingInstruction { target, data };
+                self.push(index, key, NodeData::ProcessingInstruction(Box::new(pi)))?;
+            }
             DomPatch::AppendChild { parent, child } => {
                 let p = self.find(index, parent)?;
                 let c = self.find(index, child)?;
@@ -411,11 +416,14 @@ impl DomStore {
         if a == b {
             return true;
         }
-        // Fast path: a node without children or contents is nobody's ancestor,
-        // which is the case for every freshly created node.
+        // Fast path: a node without children, and without template contents or
+        // with empty ones (other than `b` itself), is nobody's ancestor: the
+        // case for every freshly created node, `template` included.
         let node = self.n(a);
-        let has_contents = self.element_at(a).is_some_and(|e| e.contents != NONE);
-        if node.first_child == NONE && !has_contents {
+        let contents = self.element_at(a).map_or(NONE, |e| e.contents);
+        if node.first_child == NONE
+            && (contents == NONE || (contents != b && self.n(contents).first_child == NONE))
+        {
             return false;
         }
         let mut s = b;

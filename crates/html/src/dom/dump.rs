@@ -130,6 +130,7 @@ fn write_node<W: Write>(
         }
         NodeData::Text(t) => writeln!(out, "\"{}\"", store.text(*t)),
         NodeData::Comment(c) => writeln!(out, "<!-- {} -->", store.text(*c)),
+        NodeData::ProcessingInstruction(pi) => writeln!(out, "<?{} {}>", pi.target, pi.data),
         NodeData::Element(e) => write_element(store.element(*e), depth, order, out),
     }
 }

@@ -44,7 +44,7 @@ mod text_arena;
 
 pub use dump::{dump_children, dump_document, write_dump};
 pub use error::PatchError;
-pub use node::{Doctype, Element, NodeKind};
+pub use node::{Doctype, Element, NodeKind, ProcessingInstruction};
 pub use store::{Children, DomStore, NodeRef};
 
 pub(crate) use node::{NONE, NodeData, Slot};

@@ -58,6 +58,8 @@ pub(crate) enum NodeData {
     // The data is in the store's text arena (no allocation per node).
     Text(TextRange),
     Comment(TextRange),
+    /// Rare (only with processing instructions enabled): boxed, like a DOCTYPE.
+    ProcessingInstruction(Box<ProcessingInstruction>),
     /// A `DocumentFragment`; in this store always the template contents of `host`.
     Fragment {
         host: Slot,
@@ -98,6 +100,25 @@ impl Doctype {
     /// The system identifier (empty when missing).
     pub fn system_id(&self) -> &str {
         &self.system_id
+    }
+}
+
+/// A `ProcessingInstruction` node's target and data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcessingInstruction {
+    pub(crate) target: String,
+    pub(crate) data: String,
+}
+
+impl ProcessingInstruction {
+    /// The target (`php` in `<?php echo 1?>`).
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
+    /// The data (`echo 1` in `<?php echo 1?>`).
+    pub fn data(&self) -> &str {
+        &self.data
     }
 }
 
@@ -155,6 +176,8 @@ pub enum NodeKind<'a> {
     Text(&'a str),
     /// A `Comment` node and its data.
     Comment(&'a str),
+    /// A `ProcessingInstruction` node.
+    ProcessingInstruction(&'a ProcessingInstruction),
     /// A `DocumentFragment` (a template's contents).
     DocumentFragment,
 }

@@ -81,6 +81,13 @@ impl DomStore {
                         key,
                         text: text.to_owned(),
                     }),
+                    NodeKind::ProcessingInstruction(pi) => {
+                        out.push(DomPatch::CreateProcessingInstruction {
+                            key,
+                            target: pi.target().to_owned(),
+                            data: pi.data().to_owned(),
+                        })
+                    }
                     NodeKind::Doctype(doctype) => out.push(DomPatch::CreateDoctype {
                         key,
                         name: doctype.name().to_owned(),

@@ -293,6 +293,7 @@ impl<'a> NodeRef<'a> {
             NodeData::Element(e) => NodeKind::Element(self.store.element(*e)),
             NodeData::Text(t) => NodeKind::Text(self.store.text(*t)),
             NodeData::Comment(c) => NodeKind::Comment(self.store.text(*c)),
+            NodeData::ProcessingInstruction(pi) => NodeKind::ProcessingInstruction(pi),
             NodeData::Fragment { .. } => NodeKind::DocumentFragment,
         }
     }

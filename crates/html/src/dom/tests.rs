@@ -282,6 +282,8 @@ fn no_cycles() {
         &[template(6, 7), el(8, "div"), append(7, 8), append(8, 6)],
         cycle(3, 8, 6),
     );
+    // Nor into its own empty contents (the fast path must not miss it).
+    rejects(&s, &[template(6, 7), append(7, 6)], cycle(1, 7, 6));
 }
 
 #[test]

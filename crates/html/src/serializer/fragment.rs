@@ -110,6 +110,14 @@ pub fn serialize_children<W: Write + ?Sized>(
                 out.write_str(store.text(*data))?;
                 out.write_str("-->")?;
             }
+            NodeData::ProcessingInstruction(pi) => {
+                // A.8: "<?", the target, a space, the data, "?>".
+                out.write_str("<?")?;
+                out.write_str(&pi.target)?;
+                out.write_char(' ')?;
+                out.write_str(&pi.data)?;
+                out.write_str("?>")?;
+            }
             NodeData::Doctype(d) => {
                 out.write_str("<!DOCTYPE ")?;
                 out.write_str(&d.name)?;

@@ -48,7 +48,9 @@ use std::collections::HashSet;
 use crate::atom::{Atom, AtomTable};
 use crate::error::{ErrorCode, ParseError};
 use crate::span::Span;
-use crate::token::{AttrSlot, Attributes, Doctype, Tag, Text, TextRef, TextSource, Token};
+use crate::token::{
+    AttrSlot, Attributes, Doctype, ProcessingInstruction, Tag, Text, TextRef, TextSource, Token,
+};
 use input::InputBuffer;
 use lines::LineTracker;
 use states::St;
@@ -89,6 +91,10 @@ pub struct TokenizerConfig {
     /// Record parse errors (with line and column). Turning this off saves the
     /// bookkeeping when nobody reads them.
     pub report_errors: bool,
+    /// Tokenize `<?target data?>` as a [`Token::ProcessingInstruction`] (the
+    /// July 2026 spec, Part A.2). Off by default: `<?` starts a bogus comment, as
+    /// html5lib-tests expect.
+    pub processing_instructions: bool,
 }
 
 impl Default for TokenizerConfig {
@@ -98,6 +104,7 @@ impl Default for TokenizerConfig {
             last_start_tag: None,
             max_token_bytes: 64 << 20,
             report_errors: true,
+            processing_instructions: false,
         }
     }
 }
@@ -158,6 +165,11 @@ pub(crate) enum RawToken {
         public_id: Option<TextRef>,
         system_id: Option<TextRef>,
         force_quirks: bool,
+        span: Span,
+    },
+    ProcessingInstruction {
+        target: TextRef,
+        data: TextRef,
         span: Span,
     },
     StartTag {
@@ -241,6 +253,8 @@ pub struct Tokenizer {
     lines: LineTracker,
     max_token_bytes: usize,
     report_errors: bool,
+    /// [`TokenizerConfig::processing_instructions`].
+    processing_instructions: bool,
 }
 
 impl Tokenizer {
@@ -286,6 +300,7 @@ impl Tokenizer {
             lines: LineTracker::default(),
             max_token_bytes: config.max_token_bytes,
             report_errors: config.report_errors,
+            processing_instructions: config.processing_instructions,
         };
         tokenizer.set_last_start_tag(config.last_start_tag.as_deref());
         tokenizer
@@ -590,6 +605,13 @@ impl Tokenizer {
                 span,
                 borrowed: matches!(text, TextRef::Source { .. }),
             }),
+            RawToken::ProcessingInstruction { target, data, span } => {
+                Token::ProcessingInstruction(ProcessingInstruction {
+                    target: source.resolve(target),
+                    data: source.resolve(data),
+                    span,
+                })
+            }
             RawToken::Doctype {
                 name,
                 public_id,

@@ -5,6 +5,7 @@ use crate::atom::Atom;
 
 use super::TreeBuilder;
 use super::insert::Place;
+use super::open_stack::Category;
 
 impl TreeBuilder {
     /// Runs the adoption agency algorithm for an end tag (or a start tag that
@@ -26,7 +27,7 @@ impl TreeBuilder {
                 return false;
             };
             // Step 4.4.
-            let Some(formatting_index) = self.open.iter().rposition(|&n| n == formatting) else {
+            let Some(formatting_index) = self.open.position(formatting) else {
                 self.parse_error();
                 self.active.remove(formatting);
                 self.forget_kept_attrs(formatting);
@@ -44,11 +45,8 @@ impl TreeBuilder {
             // Step 4.7: the furthest block.
             let furthest = self
                 .open
-                .iter()
-                .enumerate()
-                .skip(formatting_index + 1)
-                .find(|&(_, &n)| self.is_special(n))
-                .map(|(i, &n)| (i, n));
+                .first_in_above(Category::Special, formatting_index)
+                .and_then(|i| Some((i, self.open.get(i)?)));
             // Step 4.8.
             let Some((furthest_index, furthest_block)) = furthest else {
                 self.pop_until_node(formatting);
@@ -57,7 +55,7 @@ impl TreeBuilder {
                 return true;
             };
             // Step 4.9.
-            let Some(&common_ancestor) = formatting_index
+            let Some(common_ancestor) = formatting_index
                 .checked_sub(1)
                 .and_then(|i| self.open.get(i))
             else {
@@ -75,7 +73,7 @@ impl TreeBuilder {
                     break;
                 };
                 node_index = i;
-                let Some(&node) = self.open.get(node_index) else {
+                let Some(node) = self.open.get(node_index) else {
                     break;
                 };
                 if node == formatting {
@@ -101,9 +99,7 @@ impl TreeBuilder {
                 if let Some(slot) = self.active.entries.get_mut(entry) {
                     *slot = Some(new);
                 }
-                if let Some(slot) = self.open.get_mut(node_index) {
-                    *slot = new;
-                }
+                self.open.replace(node_index, new, &self.mirror);
                 // Step 4.13.7.
                 if last_node == furthest_block {
                     bookmark = entry + 1;
@@ -141,11 +137,11 @@ impl TreeBuilder {
             let bookmark = bookmark.min(self.active.entries.len());
             self.active.entries.insert(bookmark, Some(new));
             // Step 4.19.
-            if let Some(old) = self.open.iter().position(|&n| n == formatting) {
+            if let Some(old) = self.open.position(formatting) {
                 self.open.remove(old);
             }
-            if let Some(fb) = self.open.iter().position(|&n| n == furthest_block) {
-                self.open.insert(fb + 1, new);
+            if let Some(fb) = self.open.position(furthest_block) {
+                self.open.insert(fb + 1, new, &self.mirror);
             }
         }
         true

@@ -122,9 +122,7 @@ impl TreeBuilder {
         let Some(&Some(last)) = self.active.entries.last() else {
             return;
         };
-        // At the depth limit nothing can be reopened (see the module docs of
-        // `tree_builder`): skip, rather than create clones that never open.
-        if self.is_open(last) || self.open.len() >= self.config.max_depth.max(2) {
+        if self.is_open(last) {
             return;
         }
         // Steps 3–6 (rewind): find the first entry to recreate.
@@ -137,7 +135,7 @@ impl TreeBuilder {
         }
         // Steps 7–10 (create): recreate each entry from there on.
         while let Some(&Some(entry)) = self.active.entries.get(index) {
-            let place = self.appropriate_place(None);
+            let place = self.node_place(None);
             let Some(new) = self.clone_element(entry) else {
                 break;
             };

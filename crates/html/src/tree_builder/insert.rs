@@ -7,11 +7,12 @@ use std::borrow::Cow;
 
 use crate::atom::{self, Atom};
 use crate::dom_patch::{DomPatch, Namespace, PatchAttr};
-use crate::token::Tag;
+use crate::token::{Tag, Token};
 
 use super::TreeBuilder;
 use super::foreign;
 use super::mirror::{Kind, NodeId};
+use super::open_stack::ElemKey;
 
 /// An insertion location.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -53,7 +54,7 @@ pub(crate) fn atom_text(name: Atom, tag: &Tag<'_>) -> Cow<'static, str> {
 impl TreeBuilder {
     /// The current node: the bottommost node of the stack of open elements.
     pub(crate) fn current_node(&self) -> Option<NodeId> {
-        self.open.last().copied()
+        self.open.last()
     }
 
     /// 13.2.4.2 the adjusted current node: the context element when the stack
@@ -70,6 +71,18 @@ impl TreeBuilder {
     /// 13.2.6.1 "appropriate place for inserting a node", with an optional
     /// override target.
     pub(crate) fn appropriate_place(&self, override_target: Option<NodeId>) -> Place {
+        self.place_for(override_target, false)
+    }
+
+    /// Where a new element, comment or processing instruction goes: the
+    /// appropriate place, with the depth limit of
+    /// [`max_depth`](super::TreeBuilderConfig::max_depth) applied (text and the
+    /// adoption agency's moves are not limited, as in Chromium).
+    pub(crate) fn node_place(&self, override_target: Option<NodeId>) -> Place {
+        self.place_for(override_target, true)
+    }
+
+    fn place_for(&self, override_target: Option<NodeId>, depth_limited: bool) -> Place {
         let target = override_target
             .or_else(|| self.current_node())
             .unwrap_or(self.document);
@@ -80,6 +93,11 @@ impl TreeBuilder {
                     && e.name != atom::TEMPLATE
             }) {
             self.foster_place()
+        } else if depth_limited && self.open.len() > self.config.max_depth.max(2) {
+            // Chromium's `kMaximumHTMLParserDOMTreeDepth` rule: with more open
+            // elements than the limit, attach to the target's parent instead
+            // (decided before the template contents redirect below).
+            Place::Append(self.mirror.parent(target).unwrap_or(target))
         } else {
             Place::Append(target)
         };
@@ -102,25 +120,19 @@ impl TreeBuilder {
 
     /// 13.2.6.1 step 2: foster parenting.
     fn foster_place(&self) -> Place {
-        let last_template = self
-            .open
-            .iter()
-            .rposition(|&n| self.is_html(n, atom::TEMPLATE));
-        let last_table = self
-            .open
-            .iter()
-            .rposition(|&n| self.is_html(n, atom::TABLE));
+        let last_template = self.open.top(ElemKey::html(atom::TEMPLATE));
+        let last_table = self.open.top(ElemKey::html(atom::TABLE));
         if let Some(t) = last_template
             && last_table.is_none_or(|table| t > table)
-            && let Some(&node) = self.open.get(t)
+            && let Some(node) = self.open.get(t)
         {
             return Place::Append(node);
         }
         let Some(table_index) = last_table else {
             // Fragment case: the first element of the stack (the root).
-            return Place::Append(self.open.first().copied().unwrap_or(self.document));
+            return Place::Append(self.open.first().unwrap_or(self.document));
         };
-        let Some(&table) = self.open.get(table_index) else {
+        let Some(table) = self.open.get(table_index) else {
             return Place::Append(self.document);
         };
         if let Some(parent) = self.mirror.parent(table) {
@@ -129,7 +141,6 @@ impl TreeBuilder {
         let previous = table_index
             .checked_sub(1)
             .and_then(|i| self.open.get(i))
-            .copied()
             .unwrap_or(self.document);
         Place::Append(previous)
     }
@@ -275,12 +286,11 @@ impl TreeBuilder {
         }
     }
 
-    /// Pushes `node` onto the stack of open elements, unless the stack is at
-    /// [`max_depth`](super::TreeBuilderConfig::max_depth) (see the module docs).
+    /// Pushes `node` onto the stack of open elements (there is no cap: past
+    /// [`max_depth`](super::TreeBuilderConfig::max_depth) the limit is on where
+    /// nodes are inserted, see [`node_place`](Self::node_place)).
     pub(crate) fn push_open(&mut self, node: NodeId) {
-        if self.open.len() < self.config.max_depth.max(2) {
-            self.open.push(node);
-        }
+        self.open.push(node, &self.mirror);
     }
 
     /// 13.2.6.1 "insert a foreign element" (`only_stack` = "only add to element
@@ -291,7 +301,7 @@ impl TreeBuilder {
         ns: Namespace,
         only_stack: bool,
     ) -> NodeId {
-        let place = self.appropriate_place(None);
+        let place = self.node_place(None);
         let element = self.create_element_for(tag, ns);
         if !only_stack {
             self.insert_at(place, element);
@@ -307,14 +317,14 @@ impl TreeBuilder {
 
     /// Inserts an HTML element for a token and pops it right away (void elements).
     pub(crate) fn insert_void_element(&mut self, tag: &Tag<'_>) {
-        let place = self.appropriate_place(None);
+        let place = self.node_place(None);
         let element = self.create_element_for(tag, Namespace::Html);
         self.insert_at(place, element);
     }
 
     /// Inserts an HTML element for a start tag the parser made up (no attributes).
     pub(crate) fn insert_html_element_named(&mut self, name: Atom) -> NodeId {
-        let place = self.appropriate_place(None);
+        let place = self.node_place(None);
         let qual = Cow::Borrowed(name.static_name().unwrap_or(""));
         let element = self.create_element(Namespace::Html, name, qual, Vec::new());
         self.insert_at(place, element);
@@ -363,7 +373,11 @@ impl TreeBuilder {
 
     /// 13.2.6.1 "insert a comment" (at `place`, or the appropriate place).
     pub(crate) fn insert_comment(&mut self, text: &str, place: Option<Place>) {
-        let place = place.unwrap_or_else(|| self.appropriate_place(None));
+        let place = match place {
+            Some(Place::Append(p)) => self.node_place(Some(p)),
+            Some(place) => place,
+            None => self.node_place(None),
+        };
         let node = self.mirror.add(Kind::Other);
         if self.select_tracker.full_mirror {
             self.select_tracker.texts.insert(node, text.to_owned());
@@ -372,6 +386,40 @@ impl TreeBuilder {
         self.patches.push(DomPatch::CreateComment {
             key,
             text: text.to_owned(),
+        });
+        self.insert_at(place, node);
+    }
+
+    /// A.3 "insert a comment" or "insert a processing instruction" for a comment
+    /// or processing instruction token (A.4: a PI token is handled like a
+    /// comment token in every insertion mode).
+    pub(crate) fn insert_comment_token(&mut self, token: Token<'_>, place: Option<Place>) {
+        match token {
+            Token::Comment(t) => self.insert_comment(t.text, place),
+            Token::ProcessingInstruction(pi) => self.insert_pi(pi.target, pi.data, place),
+            _ => {}
+        }
+    }
+
+    /// A.3 "insert a processing instruction" (at `place`, or the appropriate
+    /// place; the depth limit applies as for comments).
+    fn insert_pi(&mut self, target: &str, data: &str, place: Option<Place>) {
+        let place = match place {
+            Some(Place::Append(p)) => self.node_place(Some(p)),
+            Some(place) => place,
+            None => self.node_place(None),
+        };
+        let node = self.mirror.add(Kind::Other);
+        if self.select_tracker.full_mirror {
+            self.select_tracker
+                .pis
+                .insert(node, (target.to_owned(), data.to_owned()));
+        }
+        let key = self.mirror.key(node);
+        self.patches.push(DomPatch::CreateProcessingInstruction {
+            key,
+            target: target.to_owned(),
+            data: data.to_owned(),
         });
         self.insert_at(place, node);
     }

@@ -33,7 +33,7 @@
 //! ```
 //!
 //! Where things are (one spec concept per file): `stack.rs` (13.2.4.2 stack of
-//! open elements and scopes), `formatting.rs` (13.2.4.3 active formatting
+//! open elements and scopes), `open_stack.rs` (the stack and its index), `formatting.rs` (13.2.4.3 active formatting
 //! elements), `adoption.rs` (the adoption agency algorithm), `insert.rs`
 //! (13.2.6.1 / A.3 creating and inserting nodes, foster parenting),
 //! `reset_mode.rs` (A.1 reset the insertion mode), `tag_sets.rs` (element
@@ -43,11 +43,15 @@
 //! `modes/` (13.2.6.4.x, one file per insertion mode, plus 13.2.6.5 foreign
 //! content).
 //!
-//! Limits: [`TreeBuilderConfig::max_depth`] bounds the stack of open elements.
-//! Past it, a new element is still inserted (as a child of the current node) but
-//! not opened: what would have been its content becomes its following siblings.
-//! This keeps every scope check bounded, so even 100 000 unclosed `<div>`s parse in
-//! linear time.
+//! Limits: [`TreeBuilderConfig::max_depth`] is Chromium's
+//! `kMaximumHTMLParserDOMTreeDepth` rule, exactly: while more than `max_depth`
+//! elements are open, a new element, comment or processing instruction is
+//! attached to the *parent* of the node it would go into (foster parenting and
+//! text are not limited) — and an element is still opened, so what follows it
+//! (text, end tags) behaves as in Chromium. The tree's depth stays bounded; the
+//! stack of open elements does not, so it keeps an index (`open_stack.rs`) that
+//! answers the scope checks and walks of every token in constant time, and even
+//! 100 000 unclosed `<div>`s parse in linear time.
 
 mod adoption;
 mod foreign;
@@ -55,6 +59,7 @@ mod formatting;
 mod insert;
 mod mirror;
 mod modes;
+mod open_stack;
 mod quirks;
 mod reset_mode;
 mod selectedcontent;
@@ -67,6 +72,7 @@ use crate::token::Token;
 
 use formatting::FormattingList;
 use mirror::{Kind, Mirror, NodeId};
+use open_stack::OpenStack;
 use selectedcontent::SelectTracker;
 
 /// The settings of a [`TreeBuilder`].
@@ -77,8 +83,9 @@ pub struct TreeBuilderConfig {
     pub scripting: bool,
     /// Parse a fragment in this context element (A.9) instead of a document.
     pub fragment_context: Option<FragmentContext>,
-    /// The deepest the stack of open elements may grow (see the module docs).
-    /// Default 512, as in major browsers.
+    /// The number of open elements above which new nodes are attached to the
+    /// current node's parent (see the module docs). Default 512, Chromium's
+    /// `kMaximumHTMLParserDOMTreeDepth`; values below 2 count as 2.
     pub max_depth: usize,
     /// The key of the first node created (at least 1). A restarted parse uses a
     /// base above every key of the previous one, so keys are never reused.
@@ -245,7 +252,7 @@ pub struct TreeBuilder {
     pub(crate) mode: InsertionMode,
     pub(crate) original_mode: InsertionMode,
     pub(crate) template_modes: Vec<InsertionMode>,
-    pub(crate) open: Vec<NodeId>,
+    pub(crate) open: OpenStack,
     pub(crate) active: FormattingList,
     pub(crate) head: Option<NodeId>,
     pub(crate) form: Option<NodeId>,
@@ -279,7 +286,7 @@ impl TreeBuilder {
             mode: InsertionMode::Initial,
             original_mode: InsertionMode::Initial,
             template_modes: Vec::new(),
-            open: Vec::new(),
+            open: OpenStack::default(),
             active: FormattingList::default(),
             head: None,
             form: None,
@@ -331,7 +338,7 @@ impl TreeBuilder {
         // Steps 12–14: the root `html`, alone on the stack.
         let root = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
         self.append_to(self.document, root);
-        self.open.push(root);
+        self.open.push(root, &self.mirror);
         self.fragment_root = Some(root);
         // Step 11: the tokenizer state.
         if context.ns == Namespace::Html {
@@ -407,7 +414,7 @@ impl TreeBuilder {
     /// the tree's shape (about 64 bytes per node).
     fn release_after_eof(&mut self) {
         self.mirror.release();
-        self.open = Vec::new();
+        self.open = OpenStack::default();
         self.active = FormattingList::default();
         self.template_modes = Vec::new();
         self.pending_table_text = String::new();

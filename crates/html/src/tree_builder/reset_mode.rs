@@ -3,14 +3,42 @@
 use crate::atom;
 use crate::dom_patch::Namespace;
 
+use super::open_stack::ElemKey;
 use super::{InsertionMode, TreeBuilder};
+
+/// The elements the reset algorithm stops at (steps 4–14).
+const RESET_NAMES: [atom::Atom; 14] = [
+    atom::TD,
+    atom::TH,
+    atom::TR,
+    atom::TBODY,
+    atom::THEAD,
+    atom::TFOOT,
+    atom::CAPTION,
+    atom::COLGROUP,
+    atom::TABLE,
+    atom::TEMPLATE,
+    atom::HEAD,
+    atom::BODY,
+    atom::FRAMESET,
+    atom::HTML,
+];
 
 impl TreeBuilder {
     /// A.1 "reset the insertion mode appropriately".
     pub(crate) fn reset_insertion_mode(&mut self) {
-        for index in (0..self.open.len()).rev() {
+        // The walk down the stack stops at the topmost element named in the
+        // steps below (above the bottom, where `td`, `th` and `head` count
+        // too), else at the bottom: found from the stack's index, not by a walk.
+        let index = RESET_NAMES
+            .iter()
+            .filter_map(|&n| self.open.top(ElemKey::html(n)))
+            .filter(|&i| i > 0)
+            .max()
+            .unwrap_or(0);
+        {
             let last = index == 0;
-            let mut node = self.open.get(index).copied();
+            let mut node = self.open.get(index);
             if last && let Some(ctx) = self.context {
                 node = Some(ctx);
             }

@@ -3,8 +3,11 @@
 //! option element's own steps, which html5lib-tests (webkit02.dat) expect from a
 //! parser. The selected option is the last one inserted with a `selected`
 //! attribute, or else the first one inserted; the `selectedcontent` is the first
-//! one inserted in the select. To clone, the mirror keeps text and attributes once
-//! a `selectedcontent` element exists (`full_mirror`).
+//! one inserted in the select ("the select's enabled selectedcontent"), and
+//! nothing is cloned into it when it is *disabled*: it has an `option` or
+//! `selectedcontent` ancestor, or a second `select` ancestor (what Chromium
+//! decides when the element is inserted). To clone, the mirror keeps text and
+//! attributes once a `selectedcontent` element exists (`full_mirror`).
 
 use std::collections::HashMap;
 
@@ -19,6 +22,8 @@ use super::mirror::{Kind, NodeId};
 pub(crate) struct SelectState {
     selected: Option<NodeId>,
     selectedcontent: Option<NodeId>,
+    /// The `selectedcontent` is disabled: nothing is ever cloned into it.
+    disabled: bool,
 }
 
 /// The per-document state of this feature.
@@ -31,6 +36,8 @@ pub(crate) struct SelectTracker {
     watched: Vec<NodeId>,
     /// Text and comment data, when `full_mirror`.
     pub(crate) texts: HashMap<NodeId, String>,
+    /// Processing instructions' target and data, when `full_mirror`.
+    pub(crate) pis: HashMap<NodeId, (String, String)>,
 }
 
 impl TreeBuilder {
@@ -67,10 +74,33 @@ impl TreeBuilder {
         let Some(select) = self.nearest_select(element) else {
             return;
         };
+        let disabled = self.selectedcontent_disabled(element);
         let state = self.select_tracker.selects.entry(select).or_default();
         if state.selectedcontent.is_none() {
             state.selectedcontent = Some(element);
+            state.disabled = disabled;
         }
+    }
+
+    /// Whether a just inserted `selectedcontent` is disabled: an `option` or
+    /// `selectedcontent` ancestor, or a second `select` ancestor, would make
+    /// cloning into it loop.
+    fn selectedcontent_disabled(&self, element: NodeId) -> bool {
+        let mut selects = 0;
+        let mut cur = self.mirror.parent(element);
+        while let Some(n) = cur {
+            if self.is_html(n, atom::OPTION) || self.is_html(n, atom::SELECTEDCONTENT) {
+                return true;
+            }
+            if self.is_html(n, atom::SELECT) {
+                selects += 1;
+                if selects > 1 {
+                    return true;
+                }
+            }
+            cur = self.mirror.parent(n);
+        }
+        false
     }
 
     /// Runs the popped steps for every watched option no longer open.
@@ -101,7 +131,7 @@ impl TreeBuilder {
         let Some(target) = state.selectedcontent else {
             return;
         };
-        if state.selected != Some(option) {
+        if state.disabled || state.selected != Some(option) {
             return;
         }
         // "Clone" the option's children first, as a snapshot: the copies are built
@@ -152,6 +182,17 @@ impl TreeBuilder {
                 self.select_tracker.texts.insert(copy, text.clone());
                 let key = self.mirror.key(copy);
                 self.patches.push(DomPatch::CreateText { key, text });
+                Some(copy)
+            }
+            Kind::Other if self.select_tracker.pis.contains_key(&node) => {
+                let (target, data) = self.select_tracker.pis.get(&node).cloned()?;
+                let copy = self.mirror.add(Kind::Other);
+                self.select_tracker
+                    .pis
+                    .insert(copy, (target.clone(), data.clone()));
+                let key = self.mirror.key(copy);
+                self.patches
+                    .push(DomPatch::CreateProcessingInstruction { key, target, data });
                 Some(copy)
             }
             Kind::Other => {

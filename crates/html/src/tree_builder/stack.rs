@@ -1,11 +1,14 @@
 //! 13.2.4.2 the stack of open elements: the "has an element in … scope"
-//! predicates (A.1 lists), popping, and 13.2.6.3 implied end tags.
+//! predicates (A.1 lists), popping, and 13.2.6.3 implied end tags. The scope
+//! predicates compare positions from the stack's index (`open_stack.rs`): an
+//! element is in scope when no boundary of the scope sits above it.
 
 use crate::atom::{self, Atom};
 use crate::dom_patch::Namespace;
 
 use super::TreeBuilder;
-use super::mirror::{ElemInfo, NodeId};
+use super::mirror::NodeId;
+use super::open_stack::{Category, ElemKey};
 use super::tag_sets;
 
 /// The scope variants of 13.2.4.2.
@@ -21,57 +24,101 @@ pub(crate) enum Scope {
     Table,
 }
 
-fn is_boundary(e: &ElemInfo, scope: Scope) -> bool {
-    match (e.ns, scope) {
-        (Namespace::Html, Scope::Table) => {
-            matches!(e.name, atom::HTML | atom::TABLE | atom::TEMPLATE)
-        }
-        (_, Scope::Table) => false,
-        (Namespace::Html, _) => {
-            tag_sets::is_scope_boundary_html(e.name)
-                || (scope == Scope::ListItem && matches!(e.name, atom::OL | atom::UL))
-                || (scope == Scope::Button && e.name == atom::BUTTON)
-        }
-        (Namespace::MathMl, _) => matches!(
-            e.name,
-            atom::MI | atom::MO | atom::MN | atom::MS | atom::MTEXT | atom::ANNOTATION_XML
-        ),
-        (Namespace::Svg, _) => matches!(e.name, atom::FOREIGNOBJECT | atom::DESC | atom::TITLE),
-    }
-}
+/// The scope boundaries (A.1) besides the HTML list of `tag_sets`.
+const FOREIGN_BOUNDARIES: [ElemKey; 9] = [
+    ElemKey {
+        ns: Namespace::MathMl,
+        name: atom::MI,
+    },
+    ElemKey {
+        ns: Namespace::MathMl,
+        name: atom::MO,
+    },
+    ElemKey {
+        ns: Namespace::MathMl,
+        name: atom::MN,
+    },
+    ElemKey {
+        ns: Namespace::MathMl,
+        name: atom::MS,
+    },
+    ElemKey {
+        ns: Namespace::MathMl,
+        name: atom::MTEXT,
+    },
+    ElemKey {
+        ns: Namespace::MathMl,
+        name: atom::ANNOTATION_XML,
+    },
+    ElemKey {
+        ns: Namespace::Svg,
+        name: atom::FOREIGNOBJECT,
+    },
+    ElemKey {
+        ns: Namespace::Svg,
+        name: atom::DESC,
+    },
+    ElemKey {
+        ns: Namespace::Svg,
+        name: atom::TITLE,
+    },
+];
 
 impl TreeBuilder {
-    /// Whether the stack has an element matching `target` in `scope`.
-    fn in_scope_where(&self, scope: Scope, target: impl Fn(NodeId, &ElemInfo) -> bool) -> bool {
-        for &node in self.open.iter().rev() {
-            let Some(e) = self.mirror.elem(node) else {
-                continue;
-            };
-            if target(node, e) {
-                return true;
-            }
-            if is_boundary(e, scope) {
-                return false;
-            }
+    /// The position of the topmost element that bounds `scope`.
+    fn scope_boundary(&self, scope: Scope) -> Option<usize> {
+        let top = |names: &[Atom]| {
+            names
+                .iter()
+                .filter_map(|&n| self.open.top(ElemKey::html(n)))
+                .max()
+        };
+        if scope == Scope::Table {
+            return top(&[atom::HTML, atom::TABLE, atom::TEMPLATE]);
         }
-        false
+        let extra: &[Atom] = match scope {
+            Scope::ListItem => &[atom::OL, atom::UL],
+            Scope::Button => &[atom::BUTTON],
+            _ => &[],
+        };
+        let foreign = FOREIGN_BOUNDARIES
+            .iter()
+            .filter_map(|&k| self.open.top(k))
+            .max();
+        top(&tag_sets::SCOPE_BOUNDARIES_HTML)
+            .max(top(extra))
+            .max(foreign)
+    }
+
+    /// Whether the element at position `pos` is in `scope`: no boundary above
+    /// it (it may be a boundary itself).
+    fn in_scope_at(&self, pos: Option<usize>, scope: Scope) -> bool {
+        pos.is_some_and(|p| self.scope_boundary(scope).is_none_or(|b| p >= b))
     }
 
     /// "has an HTML element named `name` in `scope`".
     pub(crate) fn has_in_scope(&self, name: Atom, scope: Scope) -> bool {
-        self.in_scope_where(scope, |_, e| e.ns == Namespace::Html && e.name == name)
+        self.in_scope_at(self.open.top(ElemKey::html(name)), scope)
     }
 
     /// "has `node` in scope".
     pub(crate) fn has_node_in_scope(&self, node: NodeId) -> bool {
-        self.in_scope_where(Scope::Default, |n, _| n == node)
+        self.in_scope_at(self.open.position(node), Scope::Default)
     }
 
     /// "has an `h1`–`h6` element in scope".
     pub(crate) fn has_heading_in_scope(&self) -> bool {
-        self.in_scope_where(Scope::Default, |_, e| {
-            e.ns == Namespace::Html && tag_sets::is_heading(e.name)
-        })
+        let top = [atom::H1, atom::H2, atom::H3, atom::H4, atom::H5, atom::H6]
+            .iter()
+            .filter_map(|&n| self.open.top(ElemKey::html(n)))
+            .max();
+        self.in_scope_at(top, Scope::Default)
+    }
+
+    /// Whether an element that may not stay open at the end of the body is open
+    /// (13.2.6.4.7, `</body>` and end of file).
+    pub(crate) fn has_unclosed_at_body_end(&self) -> bool {
+        self.open.top_in(Category::UnclosedAtBodyEnd).is_some()
     }
 
     /// Pops the current node.
@@ -108,12 +155,12 @@ impl TreeBuilder {
 
     /// Whether `node` is on the stack.
     pub(crate) fn is_open(&self, node: NodeId) -> bool {
-        self.open.contains(&node)
+        self.open.contains(node)
     }
 
     /// Whether an HTML element named `name` is on the stack.
     pub(crate) fn has_open(&self, name: Atom) -> bool {
-        self.open.iter().any(|&n| self.is_html(n, name))
+        self.open.top(ElemKey::html(name)).is_some()
     }
 
     /// 13.2.6.3 "generate implied end tags", except for `except`.
@@ -147,18 +194,6 @@ impl TreeBuilder {
                 }
             }
         }
-    }
-
-    /// Whether `node` is in the special category (A.1).
-    pub(crate) fn is_special(&self, node: NodeId) -> bool {
-        self.mirror.elem(node).is_some_and(|e| match e.ns {
-            Namespace::Html => tag_sets::is_special_html(e.name),
-            Namespace::MathMl => matches!(
-                e.name,
-                atom::MI | atom::MO | atom::MN | atom::MS | atom::MTEXT | atom::ANNOTATION_XML
-            ),
-            Namespace::Svg => matches!(e.name, atom::FOREIGNOBJECT | atom::DESC | atom::TITLE),
-        })
     }
 
     /// 13.2.6.4.7 "close a `p` element".

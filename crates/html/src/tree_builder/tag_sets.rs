@@ -104,14 +104,13 @@ pub(crate) fn is_formatting(name: Atom) -> bool {
     )
 }
 
-/// HTML elements that bound "has an element in scope" (A.1, with `select`).
-pub(crate) fn is_scope_boundary_html(name: Atom) -> bool {
+/// The HTML elements of the "has an element in scope" boundary list (A.1).
+pub(crate) const SCOPE_BOUNDARIES_HTML: [Atom; 10] = {
     use atom::*;
-    matches!(
-        name,
-        APPLET | CAPTION | HTML | TABLE | TD | TH | MARQUEE | OBJECT | SELECT | TEMPLATE
-    )
-}
+    [
+        APPLET, CAPTION, HTML, TABLE, TD, TH, MARQUEE, OBJECT, SELECT, TEMPLATE,
+    ]
+};
 
 /// `h1`–`h6`.
 pub(crate) fn is_heading(name: Atom) -> bool {

@@ -39,13 +39,58 @@ fn hundred_thousand_unclosed_divs() {
 #[test]
 fn past_max_depth_elements_become_siblings() {
     let mut config = utf8_config();
-    config.tree.max_depth = 4;
-    let (store, _) = parse_with(config, b"<div><span><i>x</i></span></div>");
-    // html, body, div, span fill the stack; `i` is inserted into the span
-    // without being opened, so "x" follows it.
+    config.tree.max_depth = 3;
+    let (store, _) = parse_with(config, b"<div><span><i>x</i></span>y</div>");
+    // html, body, div fill the limit; `span` (3 open, not more than 3) still
+    // goes into the div; `i` (4 open) goes to the span's parent, but is opened,
+    // so "x" is inside it; "y" (after the span closed) is in the div.
     assert_eq!(
         dom::dump_document(&store),
-        "| <html>\n|   <head>\n|   <body>\n|     <div>\n|       <span>\n|         <i>\n|         \"x\"\n"
+        "| <html>\n|   <head>\n|   <body>\n|     <div>\n|       <span>\n|       <i>\n|         \"x\"\n|       \"y\"\n"
+    );
+}
+
+/// A dump line at `level` (0 = `html`).
+fn line_at(level: usize, what: &str) -> String {
+    format!("| {}{what}", "  ".repeat(level))
+}
+
+#[test]
+fn depth_limit_matches_chromium_at_511_divs() {
+    // Issue 8 reproducer: 511 nested divs then text. html, body and 510 divs
+    // are 512 open elements, not more than Chromium's 512: the 511th div nests
+    // and the text goes into it.
+    let input = format!("{}x", "<div>".repeat(511));
+    let (store, _) = parse_with(utf8_config(), input.as_bytes());
+    let dump = dom::dump_document(&store);
+    let lines: Vec<&str> = dump.lines().collect();
+    assert_eq!(lines.len(), 3 + 511 + 1);
+    for (k, line) in lines[3..3 + 511].iter().enumerate() {
+        assert_eq!(*line, line_at(k + 2, "<div>"));
+    }
+    assert_eq!(lines.last().copied(), Some(line_at(513, "\"x\"").as_str()));
+}
+
+#[test]
+fn depth_limit_past_it_siblings_are_still_opened() {
+    // 513 divs: the 512th and 513th are inserted into the 510th (the current
+    // node's parent) but opened, so the text, a comment and what follows the
+    // end tags land as in Chromium.
+    let input = format!("{}x<!--c--></div>y", "<div>".repeat(513));
+    let (store, _) = parse_with(utf8_config(), input.as_bytes());
+    let dump = dom::dump_document(&store);
+    let lines: Vec<&str> = dump.lines().collect();
+    let tail: Vec<String> = lines[3 + 510..].iter().map(|l| l.to_string()).collect();
+    assert_eq!(
+        tail,
+        vec![
+            line_at(512, "<div>"),
+            line_at(512, "<div>"),
+            line_at(513, "\"y\""),
+            line_at(512, "<div>"),
+            line_at(513, "\"x\""),
+            line_at(512, "<!-- c -->"),
+        ]
     );
 }
 
@@ -144,4 +189,66 @@ fn late_meta_charset_restarts_with_clear_and_higher_keys() {
         assert!(dump.contains("\"é\""), "{dump}");
     }
     assert!(dump.ends_with("|     <p>\n|       \"é\"\n"), "{dump}");
+}
+
+/// The html5lib dump of `input` parsed as a document.
+fn dump_of(input: &str) -> String {
+    let (store, _) = parse_with(utf8_config(), input.as_bytes());
+    dom::dump_document(&store)
+}
+
+#[test]
+fn selectedcontent_inside_an_option_is_disabled() {
+    // Issue 8 reproducer (Chromium 156): nothing is cloned into a
+    // selectedcontent with an `option` ancestor.
+    assert_eq!(
+        dump_of("<select><option>a<selectedcontent></selectedcontent></option></select>"),
+        "| <html>\n|   <head>\n|   <body>\n|     <select>\n|       <option>\n|         \"a\"\n|         <selectedcontent>\n"
+    );
+    assert_eq!(
+        dump_of("<select><option><selectedcontent>"),
+        "| <html>\n|   <head>\n|   <body>\n|     <select>\n|       <option>\n|         <selectedcontent>\n"
+    );
+    // The first selectedcontent is the select's one: a later enabled one gets
+    // nothing either.
+    assert_eq!(
+        dump_of(
+            "<select><option>a<selectedcontent></selectedcontent></option><button><selectedcontent></selectedcontent></button></select>"
+        ),
+        "| <html>\n|   <head>\n|   <body>\n|     <select>\n|       <option>\n|         \"a\"\n|         <selectedcontent>\n|       <button>\n|         <selectedcontent>\n"
+    );
+}
+
+#[test]
+fn selectedcontent_under_two_selects_is_disabled_and_a_plain_one_clones() {
+    // Enabled: the selected option's contents are cloned.
+    assert_eq!(
+        dump_of(
+            "<select><button><selectedcontent></selectedcontent></button><option>a</option></select>"
+        ),
+        "| <html>\n|   <head>\n|   <body>\n|     <select>\n|       <button>\n|         <selectedcontent>\n|           \"a\"\n|       <option>\n|         \"a\"\n"
+    );
+}
+
+#[test]
+fn column_group_ignores_non_whitespace_one_character_at_a_time() {
+    // Issue 8 reproducer: in "in column group" with a `template` (not a
+    // `colgroup`) as current node, "x" and "y" are ignored, the space between
+    // them inserted.
+    assert_eq!(
+        dump_of("<template><col>x y"),
+        "| <html>\n|   <head>\n|     <template>\n|       content\n|         <col>\n|         \" \"\n|   <body>\n"
+    );
+    assert_eq!(
+        dump_of("<template><col> a\tb\nc"),
+        "| <html>\n|   <head>\n|     <template>\n|       content\n|         <col>\n|         \" \t\n\"\n|   <body>\n"
+    );
+}
+
+#[test]
+fn frameset_modes_keep_whitespace_between_ignored_characters() {
+    assert_eq!(
+        dump_of("<frameset>a b</frameset>c d"),
+        "| <html>\n|   <head>\n|   <frameset>\n|     \" \"\n|   \" \"\n"
+    );
 }

@@ -126,6 +126,9 @@ fn push_token(token: Token<'_>, tokens: &mut Vec<Value>, text: &mut String) {
         }
         Token::EndTag(tag) => tokens.push(json!(["EndTag", tag.name_str()])),
         Token::Comment(c) => tokens.push(json!(["Comment", c.text])),
+        Token::ProcessingInstruction(pi) => {
+            tokens.push(json!(["ProcessingInstruction", pi.target, pi.data]))
+        }
         Token::Characters(_) | Token::Eof => {}
     }
 }

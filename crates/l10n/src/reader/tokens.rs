@@ -241,6 +241,12 @@ fn convert(token: &Token<'_>) -> Tok {
             tok.text = text.text.to_string();
         }
         Token::Doctype(_) => tok.kind = Kind::Doctype,
+        // The reader's tokenizer leaves processing instructions off (`<?` is a
+        // bogus comment), so this never happens; kept as the comment it would be.
+        Token::ProcessingInstruction(pi) => {
+            tok.kind = Kind::Comment;
+            tok.text = format!("?{} {}", pi.target, pi.data);
+        }
         Token::Eof => {
             tok.kind = Kind::Eof;
         }

@@ -378,6 +378,14 @@ impl<'r> Builder<'r> {
                 });
                 (key, None)
             }
+            NodeKind::ProcessingInstruction(pi) => {
+                self.patches.push(DomPatch::CreateProcessingInstruction {
+                    key,
+                    target: pi.target().to_string(),
+                    data: pi.data().to_string(),
+                });
+                (key, None)
+            }
             NodeKind::Doctype(d) => {
                 self.patches.push(DomPatch::CreateDoctype {
                     key,

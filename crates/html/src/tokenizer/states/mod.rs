@@ -1,13 +1,15 @@
 //! The tokenizer states of §13.2.5, one file per group of the spec:
 //! text states (13.2.5.1-5), tags (6-8, 40), attributes (32-39), the RCDATA,
 //! RAWTEXT and script end-tag states (9-17), script escapes (18-31), markup
-//! declarations and comments (41-52), DOCTYPEs (53-68) and CDATA (69-71).
+//! declarations and comments (41-52), DOCTYPEs (53-68), CDATA (69-71) and the
+//! processing instruction states of Part A.2.
 //! Character references (72-80) live in [`super::char_ref`].
 
 mod attribute;
 mod cdata;
 mod comment;
 mod doctype;
+mod processing_instruction;
 mod raw_end_tag;
 mod script;
 mod tag;
@@ -81,6 +83,11 @@ pub(crate) enum St {
     CdataSection,
     CdataSectionBracket,
     CdataSectionEnd,
+    ProcessingInstructionOpen,
+    ProcessingInstructionTarget,
+    AfterProcessingInstructionTarget,
+    ProcessingInstructionData,
+    ProcessingInstructionQuestionable,
 }
 
 /// Whether `c` is ASCII whitespace as the tokenizer sees it (CR is already LF).
@@ -162,6 +169,11 @@ impl Tokenizer {
             CdataSection => self.cdata_section_state(),
             CdataSectionBracket => self.cdata_section_bracket_state(),
             CdataSectionEnd => self.cdata_section_end_state(),
+            ProcessingInstructionOpen => self.pi_open_state(),
+            ProcessingInstructionTarget => self.pi_target_state(),
+            AfterProcessingInstructionTarget => self.after_pi_target_state(),
+            ProcessingInstructionData => self.pi_data_state(),
+            ProcessingInstructionQuestionable => self.pi_questionable_state(),
         }
     }
 

@@ -82,6 +82,10 @@ impl Tokenizer {
                     self.create_tag(false);
                     self.state = St::TagName;
                 }
+                b'?' if self.pi_enabled() => {
+                    self.pos += 1;
+                    self.state = St::ProcessingInstructionOpen;
+                }
                 b'?' => {
                     self.error(ErrorCode::UnexpectedQuestionMarkInsteadOfTagName);
                     self.b[TEXT] = Default::default();

@@ -10,8 +10,8 @@ use super::{chars, split_leading_ws};
 impl TreeBuilder {
     pub(crate) fn after_after_body<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         match token {
-            Token::Comment(t) => {
-                self.insert_comment(t.text, Some(Place::Append(self.document)));
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, Some(Place::Append(self.document)));
                 Flow::Done
             }
             Token::Doctype(_) => self.in_body(token),

@@ -10,8 +10,8 @@ use super::is_ws;
 impl TreeBuilder {
     pub(crate) fn after_after_frameset<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         match token {
-            Token::Comment(t) => {
-                self.insert_comment(t.text, Some(Place::Append(self.document)));
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, Some(Place::Append(self.document)));
                 Flow::Done
             }
             Token::Doctype(_) => self.in_body(token),
@@ -19,9 +19,8 @@ impl TreeBuilder {
             Token::Characters(t) => {
                 // Whitespace: "in body" rules; anything else ignored.
                 let ws: String = t.text.chars().filter(|&c| is_ws(c)).collect();
-                if ws.len() < t.text.len() {
-                    self.parse_error();
-                }
+                // One parse error per ignored character.
+                self.errors += t.text.chars().filter(|&c| !is_ws(c)).count();
                 if !ws.is_empty() {
                     self.in_body_characters(&ws);
                 }

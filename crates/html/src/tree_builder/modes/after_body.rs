@@ -20,10 +20,10 @@ impl TreeBuilder {
                 }
                 self.after_body_anything_else(chars(t, rest))
             }
-            Token::Comment(t) => {
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
                 // As the last child of the first element on the stack (`html`).
-                let html = self.open.first().copied().unwrap_or(self.document);
-                self.insert_comment(t.text, Some(Place::Append(html)));
+                let html = self.open.first().unwrap_or(self.document);
+                self.insert_comment_token(token, Some(Place::Append(html)));
                 Flow::Done
             }
             Token::Doctype(_) => {

@@ -8,11 +8,11 @@ impl TreeBuilder {
     pub(crate) fn after_frameset<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         match token {
             Token::Characters(t) => {
-                self.insert_frameset_whitespace(t.text);
+                self.insert_whitespace_ignore_others(t.text);
                 Flow::Done
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, None);
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, None);
                 Flow::Done
             }
             Token::StartTag(tag) if tag.name == atom::HTML => self.in_body(token),

@@ -17,8 +17,8 @@ impl TreeBuilder {
                 }
                 self.after_head_anything_else(chars(t, rest))
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, None);
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, None);
                 Flow::Done
             }
             Token::Doctype(_) => {
@@ -54,9 +54,9 @@ impl TreeBuilder {
                     let Some(head) = self.head else {
                         return self.in_head(token);
                     };
-                    self.open.push(head);
+                    self.open.push(head, &self.mirror);
                     let flow = self.in_head(token);
-                    if let Some(i) = self.open.iter().rposition(|&n| n == head) {
+                    if let Some(i) = self.open.position(head) {
                         self.open.remove(i);
                     }
                     flow

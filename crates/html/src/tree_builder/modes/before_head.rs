@@ -16,8 +16,8 @@ impl TreeBuilder {
                 }
                 self.before_head_anything_else(chars(t, rest))
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, None);
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, None);
                 Flow::Done
             }
             Token::Doctype(_) => {

@@ -15,8 +15,8 @@ impl TreeBuilder {
                 self.parse_error();
                 Flow::Done
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, Some(Place::Append(self.document)));
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, Some(Place::Append(self.document)));
                 Flow::Done
             }
             Token::Characters(t) => {
@@ -29,7 +29,7 @@ impl TreeBuilder {
             Token::StartTag(tag) if tag.name == atom::HTML => {
                 let html = self.create_element_for(&tag, Namespace::Html);
                 self.append_to(self.document, html);
-                self.open.push(html);
+                self.open.push(html, &self.mirror);
                 self.mode = InsertionMode::BeforeHead;
                 Flow::Done
             }
@@ -46,7 +46,7 @@ impl TreeBuilder {
     fn before_html_anything_else<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         let html = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
         self.append_to(self.document, html);
-        self.open.push(html);
+        self.open.push(html, &self.mirror);
         self.mode = InsertionMode::BeforeHead;
         Flow::Reprocess(token)
     }

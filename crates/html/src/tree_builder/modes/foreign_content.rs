@@ -3,6 +3,7 @@
 use crate::atom;
 use crate::dom_patch::Namespace;
 use crate::token::Token;
+use crate::tree_builder::open_stack::{Category, ElemKey};
 use crate::tree_builder::{Flow, TreeBuilder, foreign};
 
 use super::is_ws;
@@ -25,8 +26,8 @@ impl TreeBuilder {
                 }
                 Flow::Done
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, None);
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, None);
                 Flow::Done
             }
             Token::Doctype(_) => {
@@ -91,38 +92,39 @@ impl TreeBuilder {
         Flow::Reprocess(token)
     }
 
-    /// "Any other end tag" in foreign content.
+    /// "Any other end tag" in foreign content: walking down from the current
+    /// node, pop up to the first element with the token's name, unless an HTML
+    /// element comes first (then the insertion mode's rules apply) or the walk
+    /// reaches the bottom of the stack (fragment case). Answered from the stack's
+    /// index, not by a walk.
     fn foreign_end_tag<'a>(&mut self, name: crate::atom::Atom, token: Token<'a>) -> Flow<'a> {
-        let mut index = self.open.len().saturating_sub(1);
+        let top = self.open.len().saturating_sub(1);
         if self
             .open
-            .get(index)
-            .and_then(|&n| self.mirror.elem(n))
+            .get(top)
+            .and_then(|n| self.mirror.elem(n))
             .is_some_and(|e| e.name != name)
         {
             self.parse_error();
         }
-        loop {
-            if index == 0 {
-                // The topmost element (fragment case).
-                return Flow::Done;
-            }
-            let Some(e) = self.open.get(index).and_then(|&n| self.mirror.elem(n)) else {
-                return Flow::Done;
-            };
-            if e.name == name {
-                self.open.truncate(index);
-                return Flow::Done;
-            }
-            index -= 1;
-            let html = self
-                .open
-                .get(index)
-                .and_then(|&n| self.mirror.elem(n))
-                .is_some_and(|e| e.ns == Namespace::Html);
-            if html {
-                return self.process_in_mode(token);
-            }
+        let html = self.open.top_in(Category::Html);
+        let matching = [Namespace::Svg, Namespace::MathMl]
+            .into_iter()
+            .filter_map(|ns| self.open.top(ElemKey { ns, name }))
+            .max();
+        if let Some(m) = matching
+            && m > 0
+            && html.is_none_or(|h| m > h)
+        {
+            self.open.truncate(m);
+            return Flow::Done;
+        }
+        // Otherwise the walk reaches an HTML element (the `html` root at the
+        // latest), unless it starts at the bottom (fragment case).
+        if top == 0 {
+            Flow::Done
+        } else {
+            self.process_in_mode(token)
         }
     }
 }

@@ -16,10 +16,16 @@ impl TreeBuilder {
                 if rest.is_empty() {
                     return Flow::Done;
                 }
+                if !self.current_is(COLGROUP) {
+                    // "Anything else" ignores one character at a time, so the
+                    // whitespace among the rest is still inserted here.
+                    self.insert_whitespace_ignore_others(rest);
+                    return Flow::Done;
+                }
                 self.in_column_group_anything_else(chars(t, rest))
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, None);
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, None);
                 Flow::Done
             }
             Token::Doctype(_) => {

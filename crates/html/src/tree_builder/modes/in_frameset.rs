@@ -4,18 +4,16 @@ use crate::atom;
 use crate::token::Token;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
 
-use super::is_ws;
-
 impl TreeBuilder {
     pub(crate) fn in_frameset<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         use atom::*;
         match token {
             Token::Characters(t) => {
-                self.insert_frameset_whitespace(t.text);
+                self.insert_whitespace_ignore_others(t.text);
                 Flow::Done
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, None);
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, None);
                 Flow::Done
             }
             Token::StartTag(tag) if tag.name == HTML => self.in_body(token),
@@ -52,15 +50,5 @@ impl TreeBuilder {
                 Flow::Done
             }
         }
-    }
-
-    /// "in frameset" / "after frameset": whitespace characters are inserted,
-    /// every other character is a parse error and ignored.
-    pub(crate) fn insert_frameset_whitespace(&mut self, text: &str) {
-        let ws: String = text.chars().filter(|&c| is_ws(c)).collect();
-        if ws.len() < text.len() {
-            self.parse_error();
-        }
-        self.insert_text(&ws);
     }
 }

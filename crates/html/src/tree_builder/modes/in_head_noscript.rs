@@ -29,7 +29,7 @@ impl TreeBuilder {
                 }
                 self.in_head_noscript_anything_else(chars(t, rest))
             }
-            Token::Comment(_) => self.in_head(token),
+            Token::Comment(_) | Token::ProcessingInstruction(_) => self.in_head(token),
             Token::StartTag(tag)
                 if matches!(
                     tag.name,

@@ -21,8 +21,8 @@ impl TreeBuilder {
                 self.mode = InsertionMode::InTableText;
                 Flow::Reprocess(token)
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, None);
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, None);
                 Flow::Done
             }
             Token::Doctype(_) => {

@@ -8,7 +8,10 @@ impl TreeBuilder {
     pub(crate) fn in_template<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         use atom::*;
         match token {
-            Token::Characters(_) | Token::Comment(_) | Token::Doctype(_) => self.in_body(token),
+            Token::Characters(_)
+            | Token::Comment(_)
+            | Token::ProcessingInstruction(_)
+            | Token::Doctype(_) => self.in_body(token),
             Token::StartTag(tag) => match tag.name {
                 BASE | BASEFONT | BGSOUND | LINK | META | NOFRAMES | SCRIPT | STYLE | TEMPLATE
                 | TITLE => self.in_head(token),

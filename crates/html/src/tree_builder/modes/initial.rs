@@ -20,8 +20,8 @@ impl TreeBuilder {
                 }
                 self.initial_anything_else(chars(t, rest))
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, Some(Place::Append(self.document)));
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, Some(Place::Append(self.document)));
                 Flow::Done
             }
             Token::Doctype(d) => {

@@ -27,6 +27,8 @@ mod text;
 
 use crate::token::{Text, Token};
 
+use super::TreeBuilder;
+
 /// The spec's whitespace characters for tree construction: TAB, LF, FF, CR, SPACE.
 pub(crate) fn is_ws(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ')
@@ -41,4 +43,17 @@ pub(crate) fn split_leading_ws(s: &str) -> (&str, &str) {
 /// A character token holding `s` (a piece of `text`'s run).
 pub(crate) fn chars<'a>(text: Text<'a>, s: &'a str) -> Token<'a> {
     Token::Characters(Text { text: s, ..text })
+}
+
+impl TreeBuilder {
+    /// A mode that inserts whitespace characters and ignores every other one
+    /// ("in frameset", "after frameset", and "in column group" when the current
+    /// node is not a `colgroup`): the rules apply to each character of the run on
+    /// its own, so whitespace after an ignored character is still inserted. Each
+    /// ignored character is a parse error.
+    pub(crate) fn insert_whitespace_ignore_others(&mut self, text: &str) {
+        let ws: String = text.chars().filter(|&c| is_ws(c)).collect();
+        self.errors += text.chars().filter(|&c| !is_ws(c)).count();
+        self.insert_text(&ws);
+    }
 }

@@ -2,6 +2,7 @@
 
 use crate::atom::{self, Atom};
 use crate::token::{Tag, Token};
+use crate::tree_builder::open_stack::{Category, ElemKey};
 use crate::tree_builder::stack::Scope;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder, tag_sets};
 
@@ -15,11 +16,7 @@ impl TreeBuilder {
                     self.parse_error();
                     return Flow::Done;
                 }
-                let unclosed = self.open.iter().any(|&n| {
-                    self.html_name(n)
-                        .is_none_or(|name| !tag_sets::may_stay_open_at_body_end(name))
-                });
-                if unclosed {
+                if self.has_unclosed_at_body_end() {
                     self.parse_error();
                 }
                 self.mode = InsertionMode::AfterBody;
@@ -110,7 +107,7 @@ impl TreeBuilder {
             if self.current_node() != Some(node) {
                 self.parse_error();
             }
-            if let Some(i) = self.open.iter().rposition(|&n| n == node) {
+            if let Some(i) = self.open.position(node) {
                 self.open.remove(i);
             }
         } else {
@@ -118,24 +115,26 @@ impl TreeBuilder {
         }
     }
 
-    /// "Any other end tag" in body.
+    /// "Any other end tag" in body: walking down from the current node, close
+    /// the first HTML element with the token's name, unless a special element
+    /// comes first. Answered from the stack's index, not by a walk.
     pub(crate) fn any_other_end_tag(&mut self, name: Atom) {
-        for index in (0..self.open.len()).rev() {
-            let Some(&node) = self.open.get(index) else {
-                return;
-            };
-            if self.is_html(node, name) {
-                self.generate_implied_end_tags(Some(name));
-                if self.current_node() != Some(node) {
-                    self.parse_error();
-                }
-                self.open.truncate(index);
-                return;
-            }
-            if self.is_special(node) {
+        let special = self.open.top_in(Category::Special);
+        let Some(index) = self.open.top(ElemKey::html(name)) else {
+            if special.is_some() {
                 self.parse_error();
-                return;
             }
+            return;
+        };
+        if special.is_some_and(|s| s > index) {
+            self.parse_error();
+            return;
         }
+        let node = self.open.get(index);
+        self.generate_implied_end_tags(Some(name));
+        if self.current_node() != node {
+            self.parse_error();
+        }
+        self.open.truncate(index);
     }
 }

@@ -7,7 +7,7 @@ mod start_tags;
 
 use crate::atom;
 use crate::token::Token;
-use crate::tree_builder::{Flow, TreeBuilder, tag_sets};
+use crate::tree_builder::{Flow, TreeBuilder};
 
 use super::is_ws;
 
@@ -18,8 +18,8 @@ impl TreeBuilder {
                 self.in_body_characters(t.text);
                 Flow::Done
             }
-            Token::Comment(t) => {
-                self.insert_comment(t.text, None);
+            Token::Comment(_) | Token::ProcessingInstruction(_) => {
+                self.insert_comment_token(token, None);
                 Flow::Done
             }
             Token::Doctype(_) => {
@@ -63,11 +63,7 @@ impl TreeBuilder {
         if !self.template_modes.is_empty() {
             return self.in_template(token);
         }
-        let unclosed = self.open.iter().any(|&n| {
-            self.html_name(n)
-                .is_none_or(|name| !tag_sets::may_stay_open_at_body_end(name))
-        });
-        if unclosed {
+        if self.has_unclosed_at_body_end() {
             self.parse_error();
         }
         self.stop_parsing();

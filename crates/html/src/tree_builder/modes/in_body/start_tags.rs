@@ -4,6 +4,7 @@ use crate::atom::{self, Atom};
 use crate::dom_patch::{DomPatch, Namespace, PatchAttr};
 use crate::token::{Tag, Token};
 use crate::tree_builder::insert::atom_text;
+use crate::tree_builder::open_stack::{Category, ElemKey};
 use crate::tree_builder::stack::Scope;
 use crate::tree_builder::{Flow, InsertionMode, TokenizerSwitch, TreeBuilder, tag_sets};
 
@@ -14,7 +15,7 @@ impl TreeBuilder {
             HTML => {
                 self.parse_error();
                 if !self.has_open(TEMPLATE)
-                    && let Some(&html) = self.open.first()
+                    && let Some(html) = self.open.first()
                 {
                     self.add_attributes(html, &tag);
                 }
@@ -23,7 +24,7 @@ impl TreeBuilder {
             | TITLE => return self.in_head(token),
             BODY => {
                 self.parse_error();
-                let body = self.open.get(1).copied();
+                let body = self.open.get(1);
                 if let Some(body) = body
                     && self.is_html(body, BODY)
                     && !self.has_open(TEMPLATE)
@@ -34,7 +35,7 @@ impl TreeBuilder {
             }
             FRAMESET => {
                 self.parse_error();
-                let body = self.open.get(1).copied();
+                let body = self.open.get(1);
                 if let Some(body) = body
                     && self.is_html(body, BODY)
                     && self.frameset_ok
@@ -112,7 +113,7 @@ impl TreeBuilder {
                     }
                     self.active.remove(a);
                     self.forget_kept_attrs(a);
-                    if let Some(i) = self.open.iter().rposition(|&n| n == a) {
+                    if let Some(i) = self.open.position(a) {
                         self.open.remove(i);
                     }
                 }
@@ -302,25 +303,23 @@ impl TreeBuilder {
     /// the way, then close a `p` in button scope.
     fn close_list_item(&mut self, names: &[Atom], _scope: Scope) {
         self.frameset_ok = false;
-        for index in (0..self.open.len()).rev() {
-            let Some(&node) = self.open.get(index) else {
-                break;
-            };
-            if let Some(name) = self.html_name(node).filter(|n| names.contains(n)) {
-                self.generate_implied_end_tags(Some(name));
-                if !self.current_is(name) {
-                    self.parse_error();
-                }
-                self.pop_until(name);
-                break;
+        // The walk down the stack, answered from its index: the topmost item of
+        // the kind, unless a special element other than `address`, `div`, `p`
+        // sits above it (the item itself is one).
+        let item = names
+            .iter()
+            .filter_map(|&n| self.open.top(ElemKey::html(n)))
+            .max();
+        let blocker = self.open.top_in(Category::SpecialNotAddressDivP);
+        if let Some(index) = item
+            && blocker.is_none_or(|b| index >= b)
+            && let Some(name) = self.open.get(index).and_then(|n| self.html_name(n))
+        {
+            self.generate_implied_end_tags(Some(name));
+            if !self.current_is(name) {
+                self.parse_error();
             }
-            if self.is_special(node)
-                && !self
-                    .html_name(node)
-                    .is_some_and(|n| matches!(n, atom::ADDRESS | atom::DIV | atom::P))
-            {
-                break;
-            }
+            self.pop_until(name);
         }
         self.close_p_if_in_button_scope();
     }
