@@ -52,8 +52,6 @@ pub(crate) struct InputBuffer {
     pub(crate) buf: String,
     /// Absolute offset of `buf[0]`.
     pub(crate) base: usize,
-    /// Whether `buf` may contain a NUL (lets the hot loops skip looking for one).
-    pub(crate) has_nul: bool,
     /// Input-stream parse errors not yet reported, by absolute offset.
     pub(crate) stream_errors: VecDeque<(usize, ErrorCode)>,
     /// Whether to look for input-stream errors at all.
@@ -64,12 +62,8 @@ impl InputBuffer {
     /// Appends `chunk`, scanning it for input-stream errors.
     pub(crate) fn push(&mut self, chunk: &str) {
         let start = self.base + self.buf.len();
-        let bytes = chunk.as_bytes();
-        if !self.has_nul && memchr::memchr(0, bytes).is_some() {
-            self.has_nul = true;
-        }
         if self.check_errors {
-            self.scan_stream_errors(bytes, start);
+            self.scan_stream_errors(chunk.as_bytes(), start);
         }
         self.buf.push_str(chunk);
     }
@@ -130,9 +124,6 @@ impl InputBuffer {
         }
         self.buf.drain(..n);
         self.base += n;
-        if self.has_nul {
-            self.has_nul = self.buf.as_bytes().contains(&0);
-        }
     }
 }
 

@@ -31,6 +31,17 @@
 //! borrow its text and report exact spans, and the output never depends on where
 //! the chunks were split.
 //!
+//! ## Runs of ordinary characters
+//!
+//! Every state that loops over characters needing no decision (text, comments,
+//! attribute values, names, DOCTYPE identifiers) first takes the run up to the next
+//! byte that does need one, with the one scanner in `run`: each state names its
+//! stop bytes (always CR, NUL wherever NUL is replaced or an error), and the scan
+//! stops at the first of them in one pass. So every byte is scanned once, however
+//! the stops are arranged: a run of NULs costs the same per byte as text (plus one
+//! parse error each), where scanning for the other stops first would cost a scan
+//! to the end of the input per NUL.
+//!
 //! The tree builder drives the state switches the spec gives it
 //! ([`Tokenizer::set_state`] after `<title>`, `<script>`…, and
 //! [`Tokenizer::set_cdata_allowed`] in foreign content) between two calls.
@@ -38,6 +49,7 @@
 mod char_ref;
 mod input;
 mod lines;
+mod run;
 mod states;
 #[cfg(test)]
 mod tests;
@@ -51,6 +63,7 @@ use crate::span::Span;
 use crate::token::{AttrSlot, Attributes, Doctype, Tag, Text, TextRef, TextSource, Token};
 use input::InputBuffer;
 use lines::LineTracker;
+use run::Stops;
 use states::St;
 use text::TextBuilder;
 
@@ -715,17 +728,22 @@ impl Tokenizer {
         );
     }
 
-    /// Appends the run of bytes from the read position up to the first one marked
-    /// in `stops` (or the end of the buffer) to builder `which`, verbatim, and
-    /// consumes it: the fast path of the tag-name, attribute-name and unquoted-value
-    /// states, whose tables stop at every byte needing a decision.
+    /// The length of the run of bytes from the read position up to the first member
+    /// of `stops` (or the end of the buffer). See [`run`] for the one scan every
+    /// state's fast path goes through.
     #[inline]
-    pub(crate) fn take_run(&mut self, which: usize, stops: &[bool; 256]) {
+    pub(crate) fn run_len(&self, stops: &Stops) -> usize {
         let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
-        let run = rest
-            .iter()
-            .position(|&b| stops[usize::from(b)])
-            .unwrap_or(rest.len());
+        run::run_len(rest, stops)
+    }
+
+    /// Appends the run of bytes from the read position up to the first member of
+    /// `stops` (or the end of the buffer) to builder `which`, verbatim, and consumes
+    /// it. Stop sets hold every byte the state must decide on (CR always, NUL where
+    /// it is replaced or an error), so the run is always plain source text.
+    #[inline]
+    pub(crate) fn take_run(&mut self, which: usize, stops: &Stops) {
+        let run = self.run_len(stops);
         if run > 0 {
             self.push_range(which, self.pos, self.pos + run);
             self.pos += run;
