@@ -56,6 +56,13 @@ pub(crate) struct InputBuffer {
     pub(crate) stream_errors: VecDeque<(usize, ErrorCode)>,
     /// Whether to look for input-stream errors at all.
     pub(crate) check_errors: bool,
+    /// How many errors `stream_errors` may hold (the tokenizer's `max_errors`):
+    /// past it, an error found is counted in `dropped_errors`. The ones queued
+    /// come first in the input, so they fill the tokenizer's list before any
+    /// error dropped here could have been stored.
+    pub(crate) max_queued_errors: usize,
+    /// Input-stream errors counted but not queued.
+    pub(crate) dropped_errors: usize,
 }
 
 impl InputBuffer {
@@ -110,7 +117,11 @@ impl InputBuffer {
                 },
             };
             if let Some(code) = code {
-                self.stream_errors.push_back((start + i, code));
+                if self.stream_errors.len() < self.max_queued_errors {
+                    self.stream_errors.push_back((start + i, code));
+                } else {
+                    self.dropped_errors += 1;
+                }
             }
             i += 1;
         }
@@ -134,6 +145,7 @@ mod tests {
     fn errors(s: &str) -> Vec<(usize, ErrorCode)> {
         let mut input = InputBuffer {
             check_errors: true,
+            max_queued_errors: usize::MAX,
             ..Default::default()
         };
         input.push(s);

@@ -102,6 +102,12 @@ pub struct TokenizerConfig {
     /// Record parse errors (with line and column). Turning this off saves the
     /// bookkeeping when nobody reads them.
     pub report_errors: bool,
+    /// The most parse errors held at once (24 bytes each): past it, errors are
+    /// counted in [`Tokenizer::errors_dropped`] but not stored, until
+    /// [`Tokenizer::take_errors`] makes room. Every NUL, control character or
+    /// duplicate attribute is an error, so without a bound a hostile input would
+    /// cost far more memory in errors than in text (10 MiB of NUL: 10 million).
+    pub max_errors: usize,
 }
 
 impl Default for TokenizerConfig {
@@ -111,6 +117,7 @@ impl Default for TokenizerConfig {
             last_start_tag: None,
             max_token_bytes: 64 << 20,
             report_errors: true,
+            max_errors: 1 << 16,
         }
     }
 }
@@ -203,6 +210,7 @@ struct SafePoint {
     state: St,
     text: TextBuilder,
     errors: usize,
+    errors_dropped: usize,
 }
 
 /// The streaming tokenizer. See the [module docs](self).
@@ -250,7 +258,12 @@ pub struct Tokenizer {
     /// Errors of the token being read: (absolute offset, code, whether it precedes
     /// the consumption of the character at that offset).
     token_errors: Vec<(usize, ErrorCode, bool)>,
+    /// Errors of the token being read that were past `max_errors`.
+    token_errors_dropped: usize,
     errors: Vec<ParseError>,
+    /// Errors counted but not stored (past `max_errors`).
+    errors_dropped: usize,
+    max_errors: usize,
     lines: LineTracker,
     max_token_bytes: usize,
     report_errors: bool,
@@ -263,6 +276,7 @@ impl Tokenizer {
         let mut tokenizer = Tokenizer {
             input: InputBuffer {
                 check_errors: config.report_errors,
+                max_queued_errors: config.max_errors,
                 ..Default::default()
             },
             pos: 0,
@@ -295,7 +309,10 @@ impl Tokenizer {
             cdata_allowed: false,
             atoms: AtomTable::new(),
             token_errors: Vec::new(),
+            token_errors_dropped: 0,
             errors: Vec::new(),
+            errors_dropped: 0,
+            max_errors: config.max_errors,
             lines: LineTracker::default(),
             max_token_bytes: config.max_token_bytes,
             report_errors: config.report_errors,
@@ -393,6 +410,12 @@ impl Tokenizer {
         &self.errors
     }
 
+    /// How many parse errors were counted but not stored because
+    /// [`TokenizerConfig::max_errors`] were already held.
+    pub fn errors_dropped(&self) -> usize {
+        self.errors_dropped + self.input.dropped_errors
+    }
+
     /// The table resolving this document's dynamic atoms.
     pub fn atoms(&self) -> &AtomTable {
         &self.atoms
@@ -449,6 +472,7 @@ impl Tokenizer {
                         self.state = safe.state;
                         self.b[TEXT] = safe.text;
                         self.token_errors.truncate(safe.errors);
+                        self.token_errors_dropped = safe.errors_dropped;
                         let token = self.text_token();
                         self.commit();
                         return Ok(Some(token));
@@ -464,6 +488,7 @@ impl Tokenizer {
                     self.pos = self.committed_pos;
                     self.state = self.committed_state;
                     self.token_errors.clear();
+                    self.token_errors_dropped = 0;
                     return Ok(None);
                 }
             }
@@ -515,6 +540,7 @@ impl Tokenizer {
         self.scratch.clear();
         self.safe = None;
         self.token_errors.clear();
+        self.token_errors_dropped = 0;
     }
 
     /// Accepts the token just read: its errors are reported and the next token
@@ -523,6 +549,7 @@ impl Tokenizer {
         self.committed_pos = self.pos;
         self.committed_state = self.state;
         self.retry_len = 0;
+        self.errors_dropped += std::mem::take(&mut self.token_errors_dropped);
         if !self.report_errors
             || (self.token_errors.is_empty() && self.input.stream_errors.is_empty())
         {
@@ -555,6 +582,10 @@ impl Tokenizer {
     }
 
     fn report(&mut self, offset: usize, code: ErrorCode) {
+        if self.errors.len() >= self.max_errors {
+            self.errors_dropped += 1;
+            return;
+        }
         let (line, col) = self
             .lines
             .locate(self.input.buf.as_bytes(), self.input.base, offset);
@@ -670,20 +701,31 @@ impl Tokenizer {
         self.input.buf.as_bytes().get(at).copied()
     }
 
+    /// Records a parse error of the token being read. Past `max_errors` (counting
+    /// those already reported), it is only counted: the errors kept are then the
+    /// first ones of the token, which is what `report` keeps of the merged list.
+    #[inline]
+    fn token_error(&mut self, at: usize, code: ErrorCode, before_next: bool) {
+        if !self.report_errors {
+            return;
+        }
+        if self.errors.len() + self.token_errors.len() < self.max_errors {
+            self.token_errors.push((at, code, before_next));
+        } else {
+            self.token_errors_dropped += 1;
+        }
+    }
+
     /// Records a parse error at the current read position.
     #[inline]
     pub(crate) fn error(&mut self, code: ErrorCode) {
-        if self.report_errors {
-            self.token_errors.push((self.abs(), code, false));
-        }
+        self.token_error(self.abs(), code, false);
     }
 
     /// Records a parse error at absolute offset `at`.
     #[inline]
     pub(crate) fn error_at(&mut self, code: ErrorCode, at: usize) {
-        if self.report_errors {
-            self.token_errors.push((at, code, false));
-        }
+        self.token_error(at, code, false);
     }
 
     /// Records a parse error at absolute offset `at`, the position of a character not
@@ -691,9 +733,7 @@ impl Tokenizer {
     /// errors there).
     #[inline]
     pub(crate) fn error_before(&mut self, code: ErrorCode, at: usize) {
-        if self.report_errors {
-            self.token_errors.push((at, code, true));
-        }
+        self.token_error(at, code, true);
     }
 
     /// Appends the character `ch` at the read position to builder `which` and
@@ -770,6 +810,7 @@ impl Tokenizer {
             state: self.state,
             text: self.b[TEXT],
             errors: self.token_errors.len(),
+            errors_dropped: self.token_errors_dropped,
         });
     }
 

@@ -397,16 +397,16 @@ const NUL_CONTEXTS: &[NulContext] = {
     ]
 };
 
+/// What [`tokenize_nul_run`] saw: tokens, errors kept, errors dropped.
+type NulRun = (Vec<String>, Vec<ParseError>, usize);
+
 /// Tokenizes `prefix`, `n` NULs and `suffix` in `context`, pushed in pieces of
-/// `chunk` bytes; returns the tokens and errors.
-fn tokenize_nul_run(
-    context: &NulContext,
-    n: usize,
-    chunk: usize,
-) -> (Vec<String>, Vec<ParseError>) {
+/// `chunk` bytes, keeping at most `max_errors` errors.
+fn tokenize_nul_run(context: &NulContext, n: usize, chunk: usize, max_errors: usize) -> NulRun {
     let mut tok = Tokenizer::new(TokenizerConfig {
         initial_state: context.state,
         last_start_tag: context.last_start_tag.map(str::to_owned),
+        max_errors,
         ..Default::default()
     });
     tok.set_cdata_allowed(context.cdata);
@@ -418,7 +418,8 @@ fn tokenize_nul_run(
     }
     tok.finish();
     render_all(&mut tok, &mut out);
-    (out, tok.take_errors())
+    let dropped = tok.errors_dropped();
+    (out, tok.take_errors(), dropped)
 }
 
 /// Runs of NULs used to cost a scan to the end of the input per NUL. Whatever the
@@ -435,8 +436,9 @@ fn long_nul_runs_in_every_context_give_the_spec_tokens_and_errors() {
             .iter()
             .map(|e| e.replace("{}", &run))
             .collect();
-        let (tokens, errors) = tokenize_nul_run(context, N, usize::MAX);
+        let (tokens, errors, dropped) = tokenize_nul_run(context, N, usize::MAX, usize::MAX);
         assert!(tokens == expected, "{}: tokens differ", context.name);
+        assert_eq!(dropped, 0);
 
         let start = context.prefix.len();
         let (nul_errors, other): (Vec<&ParseError>, Vec<&ParseError>) =
@@ -457,20 +459,67 @@ fn long_nul_runs_in_every_context_give_the_spec_tokens_and_errors() {
             );
         }
 
-        let (chunked_tokens, chunked_errors) = tokenize_nul_run(context, N, 4093);
-        let joined: Vec<String> = chunked_tokens;
-        assert!(joined == tokens, "{}: chunked tokens differ", context.name);
+        let (chunked_tokens, chunked_errors, _) = tokenize_nul_run(context, N, 4093, usize::MAX);
+        assert!(
+            chunked_tokens == tokens,
+            "{}: chunked tokens differ",
+            context.name
+        );
         assert!(
             chunked_errors == errors,
             "{}: chunked errors differ",
             context.name
         );
+
+        // With a bound, the first errors are kept and the rest counted, whole
+        // or chunked.
+        let max = 1000;
+        for chunk in [usize::MAX, 777] {
+            let (capped_tokens, kept, dropped) = tokenize_nul_run(context, N, chunk, max);
+            assert!(
+                capped_tokens == tokens,
+                "{}: capped tokens differ",
+                context.name
+            );
+            let all = errors.len();
+            assert_eq!(kept.len(), all.min(max), "{} {chunk}", context.name);
+            assert!(kept[..] == errors[..kept.len()], "{} {chunk}", context.name);
+            assert_eq!(dropped, all - kept.len(), "{} {chunk}", context.name);
+        }
     }
 }
 
-/// NUL next to each byte a fast path stops at, in each text-like state: the cases
-/// where cutting a run at the first NUL *or* stop matters (checked against the
-/// tokenizer before the single-scan change, and the spec).
+#[test]
+fn stream_errors_past_the_bound_are_counted() {
+    let mut tok = Tokenizer::new(TokenizerConfig {
+        max_errors: 10,
+        ..Default::default()
+    });
+    tok.push_str(&"\u{1}\0".repeat(100));
+    tok.finish();
+    while tok.next_token().unwrap().is_some() {}
+    let codes: Vec<ErrorCode> = tok.errors().iter().map(|e| e.code).collect();
+    let pair = [
+        ErrorCode::ControlCharacterInInputStream,
+        ErrorCode::UnexpectedNullCharacter,
+    ];
+    assert_eq!(codes, pair.repeat(5));
+    assert_eq!(tok.errors_dropped(), 190);
+    // Taking the errors makes room again.
+    let mut tok = Tokenizer::new(TokenizerConfig {
+        max_errors: 1,
+        ..Default::default()
+    });
+    tok.push_str("<a b b b>");
+    while tok.next_token().unwrap().is_some() {}
+    assert_eq!(tok.take_errors().len(), 1);
+    tok.push_str("<a b b>");
+    tok.finish();
+    while tok.next_token().unwrap().is_some() {}
+    assert_eq!(tok.errors().len(), 1);
+    assert_eq!(tok.errors_dropped(), 1);
+}
+
 #[test]
 fn nul_beside_every_stop_byte() {
     let cases: &[(State, &str, &[&str], usize)] = &[
