@@ -162,6 +162,17 @@ pub(crate) struct Ch {
     pub(crate) len: usize,
 }
 
+/// What a state does with the NULs it reads (each one a parse error).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Nul {
+    /// Appends U+FFFD for each.
+    Replace,
+    /// Appends them as they are (the data state).
+    Keep,
+    /// Ignores them (the bogus DOCTYPE state).
+    Skip,
+}
+
 /// A token with its text still as references.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum RawToken {
@@ -788,6 +799,37 @@ impl Tokenizer {
             self.push_range(which, self.pos, self.pos + run);
             self.pos += run;
         }
+    }
+
+    /// At a NUL: consumes the whole run of NULs there, each an
+    /// unexpected-null-character error, appending them to builder `which` as
+    /// `nul` says. Every state that stays put on a NUL reads a run of them here in
+    /// one go, so a run costs one scan plus its errors (only counted past
+    /// `max_errors`), not a trip through the state machine per NUL.
+    pub(crate) fn take_nuls(&mut self, which: usize, nul: Nul) {
+        let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
+        let n = rest.iter().take_while(|&&b| b == 0).count();
+        if self.report_errors {
+            let held = self.errors.len() + self.token_errors.len();
+            let kept = n.min(self.max_errors.saturating_sub(held));
+            let at = self.abs();
+            self.token_errors.extend(
+                (at..at + kept).map(|offset| (offset, ErrorCode::UnexpectedNullCharacter, false)),
+            );
+            self.token_errors_dropped += n - kept;
+        }
+        match nul {
+            Nul::Replace => self.b[which].push_repeated(
+                &mut self.scratch,
+                &self.input.buf,
+                self.input.base,
+                '\u{FFFD}',
+                n,
+            ),
+            Nul::Keep => self.push_range(which, self.pos, self.pos + n),
+            Nul::Skip => {}
+        }
+        self.pos += n;
     }
 
     /// Appends a character that is not the source text to builder `which`.

@@ -5,7 +5,7 @@ use crate::error::ErrorCode;
 use crate::span::Span;
 use crate::token::AttrSlot;
 use crate::tokenizer::run::Stops;
-use crate::tokenizer::{ATTR_NAME, ATTR_VALUE, End, Flow, Tokenizer};
+use crate::tokenizer::{ATTR_NAME, ATTR_VALUE, End, Flow, Nul, Tokenizer};
 
 /// Past this many attributes, duplicates are found with a hash set instead of a scan.
 const LINEAR_DUPLICATE_CHECK: usize = 12;
@@ -141,11 +141,7 @@ impl Tokenizer {
                     self.push_char(ATTR_NAME, c.to_ascii_lowercase() as char);
                     self.pos += 1;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(ATTR_NAME, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(ATTR_NAME, Nul::Replace),
                 b'"' | b'\'' | b'<' => {
                     self.error(ErrorCode::UnexpectedCharacterInAttributeName);
                     self.take_into(ATTR_NAME, ch);
@@ -262,11 +258,7 @@ impl Tokenizer {
                         return Flow::NeedMore;
                     }
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(ATTR_VALUE, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(ATTR_VALUE, Nul::Replace),
                 _ => self.take_into(ATTR_VALUE, ch),
             }
         }
@@ -303,11 +295,7 @@ impl Tokenizer {
                     self.state = St::Data;
                     return self.emit_tag();
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(ATTR_VALUE, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(ATTR_VALUE, Nul::Replace),
                 b'"' | b'\'' | b'<' | b'=' | b'`' => {
                     self.error(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue);
                     self.take_into(ATTR_VALUE, ch);

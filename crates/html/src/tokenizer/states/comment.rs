@@ -4,7 +4,7 @@
 use super::St;
 use crate::error::ErrorCode;
 use crate::tokenizer::run::Stops;
-use crate::tokenizer::{End, Flow, RawToken, TEXT, Tokenizer};
+use crate::tokenizer::{End, Flow, Nul, RawToken, TEXT, Tokenizer};
 
 /// Where runs end in the bogus comment state.
 const BOGUS_COMMENT_STOPS: Stops = Stops::new(b">\0");
@@ -83,11 +83,7 @@ impl Tokenizer {
                     self.state = St::Data;
                     return self.emit_comment();
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(TEXT, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(TEXT, Nul::Replace),
                 _ => self.take_into(TEXT, ch),
             }
         }
@@ -189,11 +185,7 @@ impl Tokenizer {
                     self.state = St::CommentEndDash;
                     return Flow::Continue;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(TEXT, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(TEXT, Nul::Replace),
                 _ => self.take_into(TEXT, ch),
             }
         }

@@ -4,7 +4,7 @@ use super::comment::Lookahead;
 use super::{St, is_space};
 use crate::error::ErrorCode;
 use crate::tokenizer::run::Stops;
-use crate::tokenizer::{DT_NAME, DT_PUBLIC, DT_SYSTEM, End, Flow, RawToken, Tokenizer};
+use crate::tokenizer::{DT_NAME, DT_PUBLIC, DT_SYSTEM, End, Flow, Nul, RawToken, Tokenizer};
 
 /// Where runs of DOCTYPE name characters end.
 const NAME_STOPS: Stops = Stops::new(b"\t\n\x0C >\0").with_uppercase();
@@ -121,11 +121,7 @@ impl Tokenizer {
                     self.push_char(DT_NAME, c.to_ascii_lowercase() as char);
                     self.pos += 1;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(DT_NAME, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(DT_NAME, Nul::Replace),
                 _ => self.take_into(DT_NAME, ch),
             }
         }
@@ -280,11 +276,7 @@ impl Tokenizer {
                     };
                     return Flow::Continue;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(which, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(which, Nul::Replace),
                 b'>' => {
                     self.error(if public {
                         ErrorCode::AbruptDoctypePublicIdentifier
@@ -371,10 +363,7 @@ impl Tokenizer {
             };
             match ch.c {
                 b'>' => return self.doctype_close(),
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(DT_NAME, Nul::Skip),
                 _ => self.pos += ch.len,
             }
         }

@@ -4,7 +4,7 @@
 use super::{St, is_space};
 use crate::error::ErrorCode;
 use crate::tokenizer::run::Stops;
-use crate::tokenizer::{End, Flow, TEXT, Tokenizer};
+use crate::tokenizer::{End, Flow, Nul, TEXT, Tokenizer};
 
 /// Where runs end in the (double) escaped states.
 const ESCAPED_STOPS: Stops = Stops::new(b"-<\0");
@@ -97,9 +97,7 @@ impl Tokenizer {
                 self.state = St::ScriptData;
             }
             0 => {
-                self.error(ErrorCode::UnexpectedNullCharacter);
-                self.push_char(TEXT, '\u{FFFD}');
-                self.pos += 1;
+                self.take_nuls(TEXT, Nul::Replace);
                 self.state = plain;
             }
             _ => {

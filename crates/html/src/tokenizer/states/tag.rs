@@ -4,7 +4,7 @@
 use super::{St, is_space};
 use crate::error::ErrorCode;
 use crate::tokenizer::run::Stops;
-use crate::tokenizer::{End, Flow, RawToken, TAG_NAME, TEXT, Tokenizer};
+use crate::tokenizer::{End, Flow, Nul, RawToken, TAG_NAME, TEXT, Tokenizer};
 
 /// Where runs of tag-name characters end: whitespace, `/`, `>`, NUL, CR, and
 /// uppercase ASCII (which must be lowercased).
@@ -149,11 +149,7 @@ impl Tokenizer {
                     self.push_char(TAG_NAME, c.to_ascii_lowercase() as char);
                     self.pos += 1;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(TAG_NAME, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(TAG_NAME, Nul::Replace),
                 _ => self.take_into(TAG_NAME, ch),
             }
         }

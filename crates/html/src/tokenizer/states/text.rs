@@ -7,9 +7,8 @@
 //! open a tag, which keeps tags and text in separate tokens with exact spans.
 
 use super::St;
-use crate::error::ErrorCode;
 use crate::tokenizer::run::Stops;
-use crate::tokenizer::{End, Flow, TEXT, Tokenizer};
+use crate::tokenizer::{End, Flow, Nul, TEXT, Tokenizer};
 
 /// Where runs end in the data and RCDATA states.
 const DATA_STOPS: Stops = Stops::new(b"<&\0");
@@ -36,13 +35,7 @@ impl Tokenizer {
 
     /// The shared body of the five text states.
     #[inline]
-    fn text_state(
-        &mut self,
-        stops: &Stops,
-        refs: Refs,
-        less_than: Option<St>,
-        nul_replaced: bool,
-    ) -> Flow {
+    fn text_state(&mut self, stops: &Stops, refs: Refs, less_than: Option<St>, nul: Nul) -> Flow {
         loop {
             self.text_run(stops);
             let ch = match self.peek() {
@@ -65,15 +58,7 @@ impl Tokenizer {
                         return Flow::NeedMore;
                     }
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    if nul_replaced {
-                        self.push_char(TEXT, '\u{FFFD}');
-                        self.pos += 1;
-                    } else {
-                        self.take_into(TEXT, ch);
-                    }
-                }
+                0 => self.take_nuls(TEXT, nul),
                 _ => self.take_into(TEXT, ch),
             }
         }
@@ -81,7 +66,7 @@ impl Tokenizer {
 
     /// 13.2.5.1 Data state.
     pub(crate) fn data_state(&mut self) -> Flow {
-        self.text_state(&DATA_STOPS, Refs::Decoded, Some(St::TagOpen), false)
+        self.text_state(&DATA_STOPS, Refs::Decoded, Some(St::TagOpen), Nul::Keep)
     }
 
     /// 13.2.5.2 RCDATA state.
@@ -90,7 +75,7 @@ impl Tokenizer {
             &DATA_STOPS,
             Refs::Decoded,
             Some(St::RcdataLessThanSign),
-            true,
+            Nul::Replace,
         )
     }
 
@@ -100,7 +85,7 @@ impl Tokenizer {
             &RAWTEXT_STOPS,
             Refs::Literal,
             Some(St::RawtextLessThanSign),
-            true,
+            Nul::Replace,
         )
     }
 
@@ -110,12 +95,12 @@ impl Tokenizer {
             &RAWTEXT_STOPS,
             Refs::Literal,
             Some(St::ScriptDataLessThanSign),
-            true,
+            Nul::Replace,
         )
     }
 
     /// 13.2.5.5 PLAINTEXT state.
     pub(crate) fn plaintext_state(&mut self) -> Flow {
-        self.text_state(&PLAINTEXT_STOPS, Refs::Literal, None, true)
+        self.text_state(&PLAINTEXT_STOPS, Refs::Literal, None, Nul::Replace)
     }
 }
