@@ -7,7 +7,9 @@
 //! Preprocessing is done lazily: CR and CR LF are turned into LF by the states as
 //! they read (so spans keep addressing the real source bytes), while the parse errors
 //! for control characters and noncharacters in the input stream are found here, once
-//! per pushed chunk, and queued by offset.
+//! per pushed chunk, and queued by offset (at most the tokenizer's `max_errors`;
+//! further ones are only counted, so 10 MiB of control characters cannot queue ten
+//! million errors).
 
 use std::collections::VecDeque;
 
