@@ -10,9 +10,10 @@
 //! the next other stop for *each* NUL: quadratic on a run of NULs.)
 //!
 //! Cost: a set of at most four bytes (the text, comment, attribute-value and DOCTYPE
-//! identifier states) is tested eight bytes at a time with word arithmetic (two to
-//! four times the speed of a byte loop on long runs); a larger set (tag and attribute
-//! names, unquoted values: short runs) is looked up byte by byte in a table.
+//! identifier states) is tested eight bytes at a time with word arithmetic (about
+//! twice the speed of a byte loop on long runs, and no slower on the bench corpus
+//! than the memchr scans it replaced); a larger set (tag and attribute names,
+//! unquoted values: short runs) is looked up byte by byte in a table.
 
 /// A set of bytes that end a run. CR is always a member.
 #[derive(Clone, Copy, Debug)]

@@ -424,8 +424,8 @@ fn tokenize_nul_run(context: &NulContext, n: usize, chunk: usize, max_errors: us
 
 /// Runs of NULs used to cost a scan to the end of the input per NUL. Whatever the
 /// state, a long run must give exactly the tokens and errors the spec asks for,
-/// whole or in chunks (time is not asserted; the release binary's figures are in
-/// the tokenizer module docs' history).
+/// whole or in chunks, with and without a bound on the errors kept (time is not
+/// asserted).
 #[test]
 fn long_nul_runs_in_every_context_give_the_spec_tokens_and_errors() {
     const N: usize = 1 << 16;
