@@ -7,7 +7,9 @@
 //! Preprocessing is done lazily: CR and CR LF are turned into LF by the states as
 //! they read (so spans keep addressing the real source bytes), while the parse errors
 //! for control characters and noncharacters in the input stream are found here, once
-//! per pushed chunk, and queued by offset.
+//! per pushed chunk, and queued by offset (at most the tokenizer's `max_errors`;
+//! further ones are only counted, so 10 MiB of control characters cannot queue ten
+//! million errors).
 
 use std::collections::VecDeque;
 
@@ -52,24 +54,25 @@ pub(crate) struct InputBuffer {
     pub(crate) buf: String,
     /// Absolute offset of `buf[0]`.
     pub(crate) base: usize,
-    /// Whether `buf` may contain a NUL (lets the hot loops skip looking for one).
-    pub(crate) has_nul: bool,
     /// Input-stream parse errors not yet reported, by absolute offset.
     pub(crate) stream_errors: VecDeque<(usize, ErrorCode)>,
     /// Whether to look for input-stream errors at all.
     pub(crate) check_errors: bool,
+    /// How many errors `stream_errors` may hold (the tokenizer's `max_errors`):
+    /// past it, an error found is counted in `dropped_errors`. The ones queued
+    /// come first in the input, so they fill the tokenizer's list before any
+    /// error dropped here could have been stored.
+    pub(crate) max_queued_errors: usize,
+    /// Input-stream errors counted but not queued.
+    pub(crate) dropped_errors: usize,
 }
 
 impl InputBuffer {
     /// Appends `chunk`, scanning it for input-stream errors.
     pub(crate) fn push(&mut self, chunk: &str) {
         let start = self.base + self.buf.len();
-        let bytes = chunk.as_bytes();
-        if !self.has_nul && memchr::memchr(0, bytes).is_some() {
-            self.has_nul = true;
-        }
         if self.check_errors {
-            self.scan_stream_errors(bytes, start);
+            self.scan_stream_errors(chunk.as_bytes(), start);
         }
         self.buf.push_str(chunk);
     }
@@ -116,7 +119,11 @@ impl InputBuffer {
                 },
             };
             if let Some(code) = code {
-                self.stream_errors.push_back((start + i, code));
+                if self.stream_errors.len() < self.max_queued_errors {
+                    self.stream_errors.push_back((start + i, code));
+                } else {
+                    self.dropped_errors += 1;
+                }
             }
             i += 1;
         }
@@ -130,9 +137,6 @@ impl InputBuffer {
         }
         self.buf.drain(..n);
         self.base += n;
-        if self.has_nul {
-            self.has_nul = self.buf.as_bytes().contains(&0);
-        }
     }
 }
 
@@ -143,6 +147,7 @@ mod tests {
     fn errors(s: &str) -> Vec<(usize, ErrorCode)> {
         let mut input = InputBuffer {
             check_errors: true,
+            max_queued_errors: usize::MAX,
             ..Default::default()
         };
         input.push(s);

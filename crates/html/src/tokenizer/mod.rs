@@ -31,6 +31,17 @@
 //! borrow its text and report exact spans, and the output never depends on where
 //! the chunks were split.
 //!
+//! ## Runs of ordinary characters
+//!
+//! Every state that loops over characters needing no decision (text, comments,
+//! attribute values, names, DOCTYPE identifiers) first takes the run up to the next
+//! byte that does need one, with the one scanner in `run`: each state names its
+//! stop bytes (always CR, NUL wherever NUL is replaced or an error), and the scan
+//! stops at the first of them in one pass. So every byte is scanned once, however
+//! the stops are arranged: a run of NULs costs the same per byte as text (plus one
+//! parse error each), where scanning for the other stops first would cost a scan
+//! to the end of the input per NUL.
+//!
 //! The tree builder drives the state switches the spec gives it
 //! ([`Tokenizer::set_state`] after `<title>`, `<script>`…, and
 //! [`Tokenizer::set_cdata_allowed`] in foreign content) between two calls.
@@ -38,6 +49,7 @@
 mod char_ref;
 mod input;
 mod lines;
+mod run;
 mod states;
 #[cfg(test)]
 mod tests;
@@ -53,6 +65,7 @@ use crate::token::{
 };
 use input::InputBuffer;
 use lines::LineTracker;
+use run::Stops;
 use states::St;
 use text::TextBuilder;
 
@@ -95,6 +108,12 @@ pub struct TokenizerConfig {
     /// July 2026 spec, Part A.2). Off by default: `<?` starts a bogus comment, as
     /// html5lib-tests expect.
     pub processing_instructions: bool,
+    /// The most parse errors held at once (24 bytes each): past it, errors are
+    /// counted in [`Tokenizer::errors_dropped`] but not stored, until
+    /// [`Tokenizer::take_errors`] makes room. Every NUL, control character or
+    /// duplicate attribute is an error, so without a bound a hostile input would
+    /// cost far more memory in errors than in text (10 MiB of NUL: 10 million).
+    pub max_errors: usize,
 }
 
 impl Default for TokenizerConfig {
@@ -105,6 +124,7 @@ impl Default for TokenizerConfig {
             max_token_bytes: 64 << 20,
             report_errors: true,
             processing_instructions: false,
+            max_errors: 1 << 16,
         }
     }
 }
@@ -147,6 +167,17 @@ pub(crate) enum End {
 pub(crate) struct Ch {
     pub(crate) c: u8,
     pub(crate) len: usize,
+}
+
+/// What a state does with the NULs it reads (each one a parse error).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Nul {
+    /// Appends U+FFFD for each.
+    Replace,
+    /// Appends them as they are (the data state).
+    Keep,
+    /// Ignores them (the bogus DOCTYPE state).
+    Skip,
 }
 
 /// A token with its text still as references.
@@ -202,6 +233,7 @@ struct SafePoint {
     state: St,
     text: TextBuilder,
     errors: usize,
+    errors_dropped: usize,
 }
 
 /// The streaming tokenizer. See the [module docs](self).
@@ -249,7 +281,12 @@ pub struct Tokenizer {
     /// Errors of the token being read: (absolute offset, code, whether it precedes
     /// the consumption of the character at that offset).
     token_errors: Vec<(usize, ErrorCode, bool)>,
+    /// Errors of the token being read that were past `max_errors`.
+    token_errors_dropped: usize,
     errors: Vec<ParseError>,
+    /// Errors counted but not stored (past `max_errors`).
+    errors_dropped: usize,
+    max_errors: usize,
     lines: LineTracker,
     max_token_bytes: usize,
     report_errors: bool,
@@ -264,6 +301,7 @@ impl Tokenizer {
         let mut tokenizer = Tokenizer {
             input: InputBuffer {
                 check_errors: config.report_errors,
+                max_queued_errors: config.max_errors,
                 ..Default::default()
             },
             pos: 0,
@@ -296,7 +334,10 @@ impl Tokenizer {
             cdata_allowed: false,
             atoms: AtomTable::new(),
             token_errors: Vec::new(),
+            token_errors_dropped: 0,
             errors: Vec::new(),
+            errors_dropped: 0,
+            max_errors: config.max_errors,
             lines: LineTracker::default(),
             max_token_bytes: config.max_token_bytes,
             report_errors: config.report_errors,
@@ -395,6 +436,12 @@ impl Tokenizer {
         &self.errors
     }
 
+    /// How many parse errors were counted but not stored because
+    /// [`TokenizerConfig::max_errors`] were already held.
+    pub fn errors_dropped(&self) -> usize {
+        self.errors_dropped + self.input.dropped_errors
+    }
+
     /// The table resolving this document's dynamic atoms.
     pub fn atoms(&self) -> &AtomTable {
         &self.atoms
@@ -451,6 +498,7 @@ impl Tokenizer {
                         self.state = safe.state;
                         self.b[TEXT] = safe.text;
                         self.token_errors.truncate(safe.errors);
+                        self.token_errors_dropped = safe.errors_dropped;
                         let token = self.text_token();
                         self.commit();
                         return Ok(Some(token));
@@ -466,6 +514,7 @@ impl Tokenizer {
                     self.pos = self.committed_pos;
                     self.state = self.committed_state;
                     self.token_errors.clear();
+                    self.token_errors_dropped = 0;
                     return Ok(None);
                 }
             }
@@ -517,6 +566,7 @@ impl Tokenizer {
         self.scratch.clear();
         self.safe = None;
         self.token_errors.clear();
+        self.token_errors_dropped = 0;
     }
 
     /// Accepts the token just read: its errors are reported and the next token
@@ -525,6 +575,7 @@ impl Tokenizer {
         self.committed_pos = self.pos;
         self.committed_state = self.state;
         self.retry_len = 0;
+        self.errors_dropped += std::mem::take(&mut self.token_errors_dropped);
         if !self.report_errors
             || (self.token_errors.is_empty() && self.input.stream_errors.is_empty())
         {
@@ -557,6 +608,10 @@ impl Tokenizer {
     }
 
     fn report(&mut self, offset: usize, code: ErrorCode) {
+        if self.errors.len() >= self.max_errors {
+            self.errors_dropped += 1;
+            return;
+        }
         let (line, col) = self
             .lines
             .locate(self.input.buf.as_bytes(), self.input.base, offset);
@@ -679,20 +734,31 @@ impl Tokenizer {
         self.input.buf.as_bytes().get(at).copied()
     }
 
+    /// Records a parse error of the token being read. Past `max_errors` (counting
+    /// those already reported), it is only counted: the errors kept are then the
+    /// first ones of the token, which is what `report` keeps of the merged list.
+    #[inline]
+    fn token_error(&mut self, at: usize, code: ErrorCode, before_next: bool) {
+        if !self.report_errors {
+            return;
+        }
+        if self.errors.len() + self.token_errors.len() < self.max_errors {
+            self.token_errors.push((at, code, before_next));
+        } else {
+            self.token_errors_dropped += 1;
+        }
+    }
+
     /// Records a parse error at the current read position.
     #[inline]
     pub(crate) fn error(&mut self, code: ErrorCode) {
-        if self.report_errors {
-            self.token_errors.push((self.abs(), code, false));
-        }
+        self.token_error(self.abs(), code, false);
     }
 
     /// Records a parse error at absolute offset `at`.
     #[inline]
     pub(crate) fn error_at(&mut self, code: ErrorCode, at: usize) {
-        if self.report_errors {
-            self.token_errors.push((at, code, false));
-        }
+        self.token_error(at, code, false);
     }
 
     /// Records a parse error at absolute offset `at`, the position of a character not
@@ -700,9 +766,7 @@ impl Tokenizer {
     /// errors there).
     #[inline]
     pub(crate) fn error_before(&mut self, code: ErrorCode, at: usize) {
-        if self.report_errors {
-            self.token_errors.push((at, code, true));
-        }
+        self.token_error(at, code, true);
     }
 
     /// Appends the character `ch` at the read position to builder `which` and
@@ -737,21 +801,57 @@ impl Tokenizer {
         );
     }
 
-    /// Appends the run of bytes from the read position up to the first one marked
-    /// in `stops` (or the end of the buffer) to builder `which`, verbatim, and
-    /// consumes it: the fast path of the tag-name, attribute-name and unquoted-value
-    /// states, whose tables stop at every byte needing a decision.
+    /// The length of the run of bytes from the read position up to the first member
+    /// of `stops` (or the end of the buffer). See [`run`] for the one scan every
+    /// state's fast path goes through.
     #[inline]
-    pub(crate) fn take_run(&mut self, which: usize, stops: &[bool; 256]) {
+    pub(crate) fn run_len(&self, stops: &Stops) -> usize {
         let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
-        let run = rest
-            .iter()
-            .position(|&b| stops[usize::from(b)])
-            .unwrap_or(rest.len());
+        run::run_len(rest, stops)
+    }
+
+    /// Appends the run of bytes from the read position up to the first member of
+    /// `stops` (or the end of the buffer) to builder `which`, verbatim, and consumes
+    /// it. Stop sets hold every byte the state must decide on (CR always, NUL where
+    /// it is replaced or an error), so the run is always plain source text.
+    #[inline]
+    pub(crate) fn take_run(&mut self, which: usize, stops: &Stops) {
+        let run = self.run_len(stops);
         if run > 0 {
             self.push_range(which, self.pos, self.pos + run);
             self.pos += run;
         }
+    }
+
+    /// At a NUL: consumes the whole run of NULs there, each an
+    /// unexpected-null-character error, appending them to builder `which` as
+    /// `nul` says. Every state that stays put on a NUL reads a run of them here in
+    /// one go, so a run costs one scan plus its errors (only counted past
+    /// `max_errors`), not a trip through the state machine per NUL.
+    pub(crate) fn take_nuls(&mut self, which: usize, nul: Nul) {
+        let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
+        let n = rest.iter().take_while(|&&b| b == 0).count();
+        if self.report_errors {
+            let held = self.errors.len() + self.token_errors.len();
+            let kept = n.min(self.max_errors.saturating_sub(held));
+            let at = self.abs();
+            self.token_errors.extend(
+                (at..at + kept).map(|offset| (offset, ErrorCode::UnexpectedNullCharacter, false)),
+            );
+            self.token_errors_dropped += n - kept;
+        }
+        match nul {
+            Nul::Replace => self.b[which].push_repeated(
+                &mut self.scratch,
+                &self.input.buf,
+                self.input.base,
+                '\u{FFFD}',
+                n,
+            ),
+            Nul::Keep => self.push_range(which, self.pos, self.pos + n),
+            Nul::Skip => {}
+        }
+        self.pos += n;
     }
 
     /// Appends a character that is not the source text to builder `which`.
@@ -774,6 +874,7 @@ impl Tokenizer {
             state: self.state,
             text: self.b[TEXT],
             errors: self.token_errors.len(),
+            errors_dropped: self.token_errors_dropped,
         });
     }
 

@@ -227,3 +227,369 @@ fn errors_can_be_switched_off() {
     assert!(tok.errors().is_empty());
     assert_eq!(tokens("</>").len(), 1);
 }
+
+/// The tokens of a whole run, compactly: adjacent character tokens joined, each
+/// token one string (`T:` text, `C:` comment, `<name attr=value>`, `</name>`,
+/// `D:name|public|system`).
+fn render_all(tok: &mut Tokenizer, out: &mut Vec<String>) {
+    while let Some(token) = tok.next_token().unwrap() {
+        let item = match token {
+            Token::Characters(t) => {
+                if let Some(last) = out.last_mut().filter(|l| l.starts_with("T:")) {
+                    last.push_str(t.text);
+                    continue;
+                }
+                format!("T:{}", t.text)
+            }
+            Token::Comment(t) => format!("C:{}", t.text),
+            Token::StartTag(t) => {
+                let attrs: String = t
+                    .attrs
+                    .iter()
+                    .map(|a| format!(" {}={}", t.atoms().name(a.name), a.value))
+                    .collect();
+                format!("<{}{attrs}>", t.name_str())
+            }
+            Token::EndTag(t) => format!("</{}>", t.name_str()),
+            Token::Doctype(d) => format!(
+                "D:{}|{}|{}",
+                d.name.unwrap_or("-"),
+                d.public_id.unwrap_or("-"),
+                d.system_id.unwrap_or("-")
+            ),
+            Token::ProcessingInstruction(pi) => format!("P:{}|{}", pi.target, pi.data),
+            Token::Eof => "EOF".to_owned(),
+        };
+        out.push(item);
+    }
+}
+
+/// One context a run of NULs can sit in: how to get there, what comes out.
+struct NulContext {
+    name: &'static str,
+    state: State,
+    last_start_tag: Option<&'static str>,
+    cdata: bool,
+    prefix: &'static str,
+    suffix: &'static str,
+    /// The expected tokens, with `{}` standing for the run as the token carries it.
+    expected: &'static [&'static str],
+    /// Whether the run comes out as U+FFFD (else as NUL).
+    replaced: bool,
+    /// Whether each NUL is an unexpected-null-character error.
+    errors: bool,
+    /// The other errors, in order.
+    other_errors: &'static [ErrorCode],
+}
+
+const NUL_CONTEXTS: &[NulContext] = {
+    const fn ctx(name: &'static str, prefix: &'static str, suffix: &'static str) -> NulContext {
+        NulContext {
+            name,
+            state: State::Data,
+            last_start_tag: None,
+            cdata: false,
+            prefix,
+            suffix,
+            expected: &[],
+            replaced: true,
+            errors: true,
+            other_errors: &[],
+        }
+    }
+    &[
+        NulContext {
+            expected: &["T:{}", "EOF"],
+            replaced: false,
+            ..ctx("data", "", "")
+        },
+        NulContext {
+            expected: &["C:{}", "EOF"],
+            ..ctx("comment", "<!--", "-->")
+        },
+        NulContext {
+            expected: &["C:?{}", "EOF"],
+            other_errors: &[ErrorCode::UnexpectedQuestionMarkInsteadOfTagName],
+            ..ctx("bogus comment", "<?", ">")
+        },
+        NulContext {
+            expected: &["<a title={}>", "EOF"],
+            ..ctx("double-quoted value", "<a title=\"", "\">")
+        },
+        NulContext {
+            expected: &["<a title={}>", "EOF"],
+            ..ctx("single-quoted value", "<a title='", "'>")
+        },
+        NulContext {
+            expected: &["<a title={}>", "EOF"],
+            ..ctx("unquoted value", "<a title=", ">")
+        },
+        NulContext {
+            expected: &["<a{}>", "EOF"],
+            ..ctx("tag name", "<a", ">")
+        },
+        NulContext {
+            expected: &["<a b{}=>", "EOF"],
+            ..ctx("attribute name", "<a b", ">")
+        },
+        NulContext {
+            expected: &["D:a{}|-|-", "EOF"],
+            ..ctx("doctype name", "<!DOCTYPE a", ">")
+        },
+        NulContext {
+            expected: &["D:html|{}|-", "EOF"],
+            ..ctx("doctype public id", "<!DOCTYPE html PUBLIC \"", "\">")
+        },
+        NulContext {
+            expected: &["D:html|-|{}", "EOF"],
+            ..ctx("doctype system id", "<!DOCTYPE html SYSTEM '", "'>")
+        },
+        NulContext {
+            expected: &["D:a|-|-", "EOF"],
+            other_errors: &[ErrorCode::InvalidCharacterSequenceAfterDoctypeName],
+            ..ctx("bogus doctype", "<!DOCTYPE a b", ">")
+        },
+        NulContext {
+            state: State::ScriptData,
+            last_start_tag: Some("script"),
+            expected: &["T:{}", "</script>", "EOF"],
+            ..ctx("script data", "", "</script>")
+        },
+        NulContext {
+            state: State::ScriptData,
+            last_start_tag: Some("script"),
+            expected: &["T:<!--{}-->", "</script>", "EOF"],
+            ..ctx("script data escaped", "<!--", "--></script>")
+        },
+        NulContext {
+            state: State::ScriptData,
+            last_start_tag: Some("script"),
+            expected: &["T:<!--<script>{}</script>-->", "</script>", "EOF"],
+            ..ctx(
+                "script data double escaped",
+                "<!--<script>",
+                "</script>--></script>",
+            )
+        },
+        NulContext {
+            state: State::Rawtext,
+            last_start_tag: Some("style"),
+            expected: &["T:{}", "</style>", "EOF"],
+            ..ctx("rawtext", "", "</style>")
+        },
+        NulContext {
+            state: State::Rcdata,
+            last_start_tag: Some("textarea"),
+            expected: &["T:{}", "</textarea>", "EOF"],
+            ..ctx("rcdata", "", "</textarea>")
+        },
+        NulContext {
+            state: State::Plaintext,
+            expected: &["T:{}", "EOF"],
+            ..ctx("plaintext", "", "")
+        },
+        NulContext {
+            cdata: true,
+            expected: &["T:{}", "EOF"],
+            replaced: false,
+            errors: false,
+            ..ctx("cdata section", "<![CDATA[", "]]>")
+        },
+    ]
+};
+
+/// What [`tokenize_nul_run`] saw: tokens, errors kept, errors dropped.
+type NulRun = (Vec<String>, Vec<ParseError>, usize);
+
+/// Tokenizes `prefix`, `n` NULs and `suffix` in `context`, pushed in pieces of
+/// `chunk` bytes, keeping at most `max_errors` errors.
+fn tokenize_nul_run(context: &NulContext, n: usize, chunk: usize, max_errors: usize) -> NulRun {
+    let mut tok = Tokenizer::new(TokenizerConfig {
+        initial_state: context.state,
+        last_start_tag: context.last_start_tag.map(str::to_owned),
+        max_errors,
+        ..Default::default()
+    });
+    tok.set_cdata_allowed(context.cdata);
+    let input = format!("{}{}{}", context.prefix, "\0".repeat(n), context.suffix);
+    let mut out = Vec::new();
+    for piece in input.as_bytes().chunks(chunk) {
+        tok.push_bytes(piece);
+        render_all(&mut tok, &mut out);
+    }
+    tok.finish();
+    render_all(&mut tok, &mut out);
+    let dropped = tok.errors_dropped();
+    (out, tok.take_errors(), dropped)
+}
+
+/// Runs of NULs used to cost a scan to the end of the input per NUL. Whatever the
+/// state, a long run must give exactly the tokens and errors the spec asks for,
+/// whole or in chunks, with and without a bound on the errors kept (time is not
+/// asserted).
+#[test]
+fn long_nul_runs_in_every_context_give_the_spec_tokens_and_errors() {
+    const N: usize = 1 << 16;
+    for context in NUL_CONTEXTS {
+        let run = if context.replaced { "\u{FFFD}" } else { "\0" }.repeat(N);
+        let expected: Vec<String> = context
+            .expected
+            .iter()
+            .map(|e| e.replace("{}", &run))
+            .collect();
+        let (tokens, errors, dropped) = tokenize_nul_run(context, N, usize::MAX, usize::MAX);
+        assert!(tokens == expected, "{}: tokens differ", context.name);
+        assert_eq!(dropped, 0);
+
+        let start = context.prefix.len();
+        let (nul_errors, other): (Vec<&ParseError>, Vec<&ParseError>) =
+            errors.iter().partition(|e| {
+                e.code == ErrorCode::UnexpectedNullCharacter
+                    && (start..start + N).contains(&e.offset)
+            });
+        let other: Vec<ErrorCode> = other.iter().map(|e| e.code).collect();
+        assert_eq!(other, context.other_errors, "{}", context.name);
+        let expected_nul_errors = if context.errors { N } else { 0 };
+        assert_eq!(nul_errors.len(), expected_nul_errors, "{}", context.name);
+        for (i, e) in nul_errors.iter().enumerate() {
+            let at = start + i;
+            assert!(
+                e.offset == at && e.line == 1 && e.col as usize == at + 1,
+                "{}: error {i} is {e:?}",
+                context.name
+            );
+        }
+
+        let (chunked_tokens, chunked_errors, _) = tokenize_nul_run(context, N, 4093, usize::MAX);
+        assert!(
+            chunked_tokens == tokens,
+            "{}: chunked tokens differ",
+            context.name
+        );
+        assert!(
+            chunked_errors == errors,
+            "{}: chunked errors differ",
+            context.name
+        );
+
+        // With a bound, the first errors are kept and the rest counted, whole
+        // or chunked.
+        let max = 1000;
+        for chunk in [usize::MAX, 777] {
+            let (capped_tokens, kept, dropped) = tokenize_nul_run(context, N, chunk, max);
+            assert!(
+                capped_tokens == tokens,
+                "{}: capped tokens differ",
+                context.name
+            );
+            let all = errors.len();
+            assert_eq!(kept.len(), all.min(max), "{} {chunk}", context.name);
+            assert!(kept[..] == errors[..kept.len()], "{} {chunk}", context.name);
+            assert_eq!(dropped, all - kept.len(), "{} {chunk}", context.name);
+        }
+    }
+}
+
+#[test]
+fn stream_errors_past_the_bound_are_counted() {
+    let mut tok = Tokenizer::new(TokenizerConfig {
+        max_errors: 10,
+        ..Default::default()
+    });
+    tok.push_str(&"\u{1}\0".repeat(100));
+    tok.finish();
+    while tok.next_token().unwrap().is_some() {}
+    let codes: Vec<ErrorCode> = tok.errors().iter().map(|e| e.code).collect();
+    let pair = [
+        ErrorCode::ControlCharacterInInputStream,
+        ErrorCode::UnexpectedNullCharacter,
+    ];
+    assert_eq!(codes, pair.repeat(5));
+    assert_eq!(tok.errors_dropped(), 190);
+    // Taking the errors makes room again.
+    let mut tok = Tokenizer::new(TokenizerConfig {
+        max_errors: 1,
+        ..Default::default()
+    });
+    tok.push_str("<a b b b>");
+    while tok.next_token().unwrap().is_some() {}
+    assert_eq!(tok.take_errors().len(), 1);
+    tok.push_str("<a b b>");
+    tok.finish();
+    while tok.next_token().unwrap().is_some() {}
+    assert_eq!(tok.errors().len(), 1);
+    assert_eq!(tok.errors_dropped(), 1);
+}
+
+#[test]
+fn nul_beside_every_stop_byte() {
+    let cases: &[(State, &str, &[&str], usize)] = &[
+        (
+            State::Data,
+            "\0<\0&amp;\0\r\n\0\r\0",
+            &["T:\0<\0&\0\n\0\n\0", "EOF"],
+            5,
+        ),
+        (
+            State::Rcdata,
+            "\0&lt;\0<\0\r\0",
+            &["T:\u{FFFD}<\u{FFFD}<\u{FFFD}\n\u{FFFD}", "EOF"],
+            4,
+        ),
+        (
+            State::Rawtext,
+            "\0&lt;\0<\0\r",
+            &["T:\u{FFFD}&lt;\u{FFFD}<\u{FFFD}\n", "EOF"],
+            3,
+        ),
+        (
+            State::Plaintext,
+            "\r\0\r\n\0<&",
+            &["T:\n\u{FFFD}\n\u{FFFD}<&", "EOF"],
+            2,
+        ),
+        (
+            State::Data,
+            "<!--\0-\0--\0<\0!\0-->",
+            &["C:\u{FFFD}-\u{FFFD}--\u{FFFD}<\u{FFFD}!\u{FFFD}", "EOF"],
+            5,
+        ),
+        (
+            State::Data,
+            "<a x=\"\0&amp;\0'\0\r\">",
+            &["<a x=\u{FFFD}&\u{FFFD}'\u{FFFD}\n>", "EOF"],
+            3,
+        ),
+        (
+            State::Data,
+            "<a x='\0\"\0&\0'>",
+            &["<a x=\u{FFFD}\"\u{FFFD}&\u{FFFD}>", "EOF"],
+            3,
+        ),
+        (State::Data, "<?\0>", &["C:?\u{FFFD}", "EOF"], 1),
+        (State::Data, "<A\0B\r>", &["<a\u{FFFD}b>", "EOF"], 1),
+        (
+            State::ScriptData,
+            "<!--\0-\0--\0<\0\r-->",
+            &["T:<!--\u{FFFD}-\u{FFFD}--\u{FFFD}<\u{FFFD}\n-->", "EOF"],
+            4,
+        ),
+    ];
+    for &(state, input, expected, nuls) in cases {
+        let mut tok = Tokenizer::new(TokenizerConfig {
+            initial_state: state,
+            ..Default::default()
+        });
+        tok.push_str(input);
+        tok.finish();
+        let mut out = Vec::new();
+        render_all(&mut tok, &mut out);
+        assert_eq!(out, expected, "{input:?}");
+        let nul_errors = tok
+            .errors()
+            .iter()
+            .filter(|e| e.code == ErrorCode::UnexpectedNullCharacter)
+            .count();
+        assert_eq!(nul_errors, nuls, "{input:?}");
+    }
+}

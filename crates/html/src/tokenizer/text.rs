@@ -75,6 +75,23 @@ impl TextBuilder {
         };
     }
 
+    /// Appends `c` `n` times.
+    pub(crate) fn push_repeated(
+        &mut self,
+        scratch: &mut String,
+        buf: &str,
+        base: usize,
+        c: char,
+        n: usize,
+    ) {
+        let start = self.make_owned(scratch, buf, base);
+        scratch.extend(std::iter::repeat_n(c, n));
+        *self = TextBuilder::Scratch {
+            start,
+            end: scratch.len(),
+        };
+    }
+
     /// Appends one character.
     #[inline]
     pub(crate) fn push_char(&mut self, scratch: &mut String, buf: &str, base: usize, c: char) {

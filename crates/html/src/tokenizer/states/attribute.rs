@@ -1,44 +1,26 @@
 //! 13.2.5.32-13.2.5.39: attribute name and value states.
 
-use memchr::memchr3;
-
 use super::{St, is_space};
 use crate::error::ErrorCode;
 use crate::span::Span;
 use crate::token::AttrSlot;
-use crate::tokenizer::{ATTR_NAME, ATTR_VALUE, End, Flow, Tokenizer};
+use crate::tokenizer::run::Stops;
+use crate::tokenizer::{ATTR_NAME, ATTR_VALUE, End, Flow, Nul, Tokenizer};
 
 /// Past this many attributes, duplicates are found with a hash set instead of a scan.
 const LINEAR_DUPLICATE_CHECK: usize = 12;
 
-/// Bytes that end a run of ordinary attribute-name characters.
-const ATTR_NAME_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    let stops = b"\t\n\x0C\r />=\0\"'<";
-    let mut i = 0;
-    while i < stops.len() {
-        table[stops[i] as usize] = true;
-        i += 1;
-    }
-    let mut b = b'A';
-    while b <= b'Z' {
-        table[b as usize] = true;
-        b += 1;
-    }
-    table
-};
+/// Where runs of attribute-name characters end.
+const ATTR_NAME_STOPS: Stops = Stops::new(b"\t\n\x0C />=\0\"'<").with_uppercase();
 
-/// Bytes that end a run of ordinary unquoted-value characters.
-const UNQUOTED_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    let stops = b"\t\n\x0C\r &>\0\"'<=`";
-    let mut i = 0;
-    while i < stops.len() {
-        table[stops[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+/// Where runs of double-quoted attribute-value characters end.
+const DOUBLE_QUOTED_STOPS: Stops = Stops::new(b"\"&\0");
+
+/// Where runs of single-quoted attribute-value characters end.
+const SINGLE_QUOTED_STOPS: Stops = Stops::new(b"'&\0");
+
+/// Where runs of unquoted attribute-value characters end.
+const UNQUOTED_STOPS: Stops = Stops::new(b"\t\n\x0C &>\0\"'<=`");
 
 impl Tokenizer {
     /// "Start a new attribute in the current tag token".
@@ -133,7 +115,7 @@ impl Tokenizer {
     /// 13.2.5.33 Attribute name state.
     pub(crate) fn attribute_name_state(&mut self) -> Flow {
         loop {
-            self.take_run(ATTR_NAME, &ATTR_NAME_STOP);
+            self.take_run(ATTR_NAME, &ATTR_NAME_STOPS);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -159,11 +141,7 @@ impl Tokenizer {
                     self.push_char(ATTR_NAME, c.to_ascii_lowercase() as char);
                     self.pos += 1;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(ATTR_NAME, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(ATTR_NAME, Nul::Replace),
                 b'"' | b'\'' | b'<' => {
                     self.error(ErrorCode::UnexpectedCharacterInAttributeName);
                     self.take_into(ATTR_NAME, ch);
@@ -252,19 +230,13 @@ impl Tokenizer {
     /// 13.2.5.36 Attribute value (double-quoted) state and 13.2.5.37 Attribute value
     /// (single-quoted) state.
     pub(crate) fn attribute_value_quoted_state(&mut self, quote: u8) -> Flow {
+        let stops = if quote == b'"' {
+            &DOUBLE_QUOTED_STOPS
+        } else {
+            &SINGLE_QUOTED_STOPS
+        };
         loop {
-            let bytes = self.input.buf.as_bytes();
-            let rest = bytes.get(self.pos..).unwrap_or(&[]);
-            let mut run = memchr3(quote, b'&', b'\r', rest).unwrap_or(rest.len());
-            if self.input.has_nul
-                && let Some(nul) = memchr::memchr(0, &rest[..run])
-            {
-                run = nul;
-            }
-            if run > 0 {
-                self.push_range(ATTR_VALUE, self.pos, self.pos + run);
-                self.pos += run;
-            }
+            self.take_run(ATTR_VALUE, stops);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -286,11 +258,7 @@ impl Tokenizer {
                         return Flow::NeedMore;
                     }
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(ATTR_VALUE, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(ATTR_VALUE, Nul::Replace),
                 _ => self.take_into(ATTR_VALUE, ch),
             }
         }
@@ -299,7 +267,7 @@ impl Tokenizer {
     /// 13.2.5.38 Attribute value (unquoted) state.
     pub(crate) fn attribute_value_unquoted_state(&mut self) -> Flow {
         loop {
-            self.take_run(ATTR_VALUE, &UNQUOTED_STOP);
+            self.take_run(ATTR_VALUE, &UNQUOTED_STOPS);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -327,11 +295,7 @@ impl Tokenizer {
                     self.state = St::Data;
                     return self.emit_tag();
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(ATTR_VALUE, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(ATTR_VALUE, Nul::Replace),
                 b'"' | b'\'' | b'<' | b'=' | b'`' => {
                     self.error(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue);
                     self.take_into(ATTR_VALUE, ch);

@@ -3,16 +3,18 @@
 
 use super::St;
 use crate::error::ErrorCode;
+use crate::tokenizer::run::Stops;
 use crate::tokenizer::{End, Flow, TEXT, Tokenizer};
+
+/// Where runs end in the CDATA section state (NUL is not special here: it is
+/// emitted as is).
+const CDATA_STOPS: Stops = Stops::new(b"]");
 
 impl Tokenizer {
     /// 13.2.5.69 CDATA section state.
     pub(crate) fn cdata_section_state(&mut self) -> Flow {
         loop {
-            // NUL is not special here: it is emitted as is.
-            let had_nul = std::mem::replace(&mut self.input.has_nul, false);
-            self.text_run(b"]");
-            self.input.has_nul = had_nul;
+            self.text_run(&CDATA_STOPS);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,

@@ -1,11 +1,15 @@
 //! 13.2.5.41 Bogus comment state, 13.2.5.42 Markup declaration open state and the
 //! comment states 13.2.5.43-13.2.5.52.
 
-use memchr::memchr3;
-
 use super::St;
 use crate::error::ErrorCode;
-use crate::tokenizer::{End, Flow, RawToken, TEXT, Tokenizer};
+use crate::tokenizer::run::Stops;
+use crate::tokenizer::{End, Flow, Nul, RawToken, TEXT, Tokenizer};
+
+/// Where runs end in the bogus comment state.
+const BOGUS_COMMENT_STOPS: Stops = Stops::new(b">\0");
+/// Where runs end in the comment state.
+const COMMENT_STOPS: Stops = Stops::new(b"<-\0");
 
 /// How a fixed string at the read position compares.
 pub(crate) enum Lookahead {
@@ -64,15 +68,7 @@ impl Tokenizer {
     /// 13.2.5.41 Bogus comment state.
     pub(crate) fn bogus_comment_state(&mut self) -> Flow {
         loop {
-            let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
-            let mut run = memchr3(b'>', b'\r', 0, rest).unwrap_or(rest.len());
-            if !self.input.has_nul {
-                run = memchr::memchr2(b'>', b'\r', rest).unwrap_or(rest.len());
-            }
-            if run > 0 {
-                self.push_range(TEXT, self.pos, self.pos + run);
-                self.pos += run;
-            }
+            self.take_run(TEXT, &BOGUS_COMMENT_STOPS);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -87,11 +83,7 @@ impl Tokenizer {
                     self.state = St::Data;
                     return self.emit_comment();
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(TEXT, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(TEXT, Nul::Replace),
                 _ => self.take_into(TEXT, ch),
             }
         }
@@ -176,17 +168,7 @@ impl Tokenizer {
     /// 13.2.5.45 Comment state.
     pub(crate) fn comment_state(&mut self) -> Flow {
         loop {
-            let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
-            let mut run = memchr3(b'<', b'-', b'\r', rest).unwrap_or(rest.len());
-            if self.input.has_nul
-                && let Some(nul) = memchr::memchr(0, &rest[..run])
-            {
-                run = nul;
-            }
-            if run > 0 {
-                self.push_range(TEXT, self.pos, self.pos + run);
-                self.pos += run;
-            }
+            self.take_run(TEXT, &COMMENT_STOPS);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -203,11 +185,7 @@ impl Tokenizer {
                     self.state = St::CommentEndDash;
                     return Flow::Continue;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(TEXT, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(TEXT, Nul::Replace),
                 _ => self.take_into(TEXT, ch),
             }
         }

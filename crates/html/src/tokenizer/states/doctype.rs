@@ -3,7 +3,17 @@
 use super::comment::Lookahead;
 use super::{St, is_space};
 use crate::error::ErrorCode;
-use crate::tokenizer::{DT_NAME, DT_PUBLIC, DT_SYSTEM, End, Flow, RawToken, Tokenizer};
+use crate::tokenizer::run::Stops;
+use crate::tokenizer::{DT_NAME, DT_PUBLIC, DT_SYSTEM, End, Flow, Nul, RawToken, Tokenizer};
+
+/// Where runs of DOCTYPE name characters end.
+const NAME_STOPS: Stops = Stops::new(b"\t\n\x0C >\0").with_uppercase();
+/// Where runs end in the double-quoted identifier states.
+const DOUBLE_QUOTED_STOPS: Stops = Stops::new(b"\">\0");
+/// Where runs end in the single-quoted identifier states.
+const SINGLE_QUOTED_STOPS: Stops = Stops::new(b"'>\0");
+/// Where runs end in the bogus DOCTYPE state.
+const BOGUS_STOPS: Stops = Stops::new(b">\0");
 
 impl Tokenizer {
     fn create_doctype(&mut self) {
@@ -94,6 +104,7 @@ impl Tokenizer {
     /// 13.2.5.55 DOCTYPE name state (also does the first character, for 13.2.5.54).
     pub(crate) fn doctype_name_state(&mut self) -> Flow {
         loop {
+            self.take_run(DT_NAME, &NAME_STOPS);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -110,11 +121,7 @@ impl Tokenizer {
                     self.push_char(DT_NAME, c.to_ascii_lowercase() as char);
                     self.pos += 1;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(DT_NAME, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(DT_NAME, Nul::Replace),
                 _ => self.take_into(DT_NAME, ch),
             }
         }
@@ -247,7 +254,13 @@ impl Tokenizer {
     /// 13.2.5.65/66 DOCTYPE system identifier (double/single-quoted) states.
     pub(crate) fn doctype_identifier_state(&mut self, public: bool, quote: u8) -> Flow {
         let which = if public { DT_PUBLIC } else { DT_SYSTEM };
+        let stops = if quote == b'"' {
+            &DOUBLE_QUOTED_STOPS
+        } else {
+            &SINGLE_QUOTED_STOPS
+        };
         loop {
+            self.take_run(which, stops);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -263,11 +276,7 @@ impl Tokenizer {
                     };
                     return Flow::Continue;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(which, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(which, Nul::Replace),
                 b'>' => {
                     self.error(if public {
                         ErrorCode::AbruptDoctypePublicIdentifier
@@ -342,6 +351,8 @@ impl Tokenizer {
     /// 13.2.5.68 Bogus DOCTYPE state.
     pub(crate) fn bogus_doctype_state(&mut self) -> Flow {
         loop {
+            // The characters are ignored: skip the run.
+            self.pos += self.run_len(&BOGUS_STOPS);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -352,10 +363,7 @@ impl Tokenizer {
             };
             match ch.c {
                 b'>' => return self.doctype_close(),
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(DT_NAME, Nul::Skip),
                 _ => self.pos += ch.len,
             }
         }

@@ -8,11 +8,13 @@
 //! `<?`, so "convert the temporary buffer to a comment" is the source range from
 //! the `?` to the read position.
 
-use memchr::memchr3;
-
 use super::{St, is_space};
 use crate::error::ErrorCode;
+use crate::tokenizer::run::{Stops, run_len};
 use crate::tokenizer::{End, Flow, RawToken, TAG_NAME, TEXT, Tokenizer};
+
+/// The bytes that end a run of processing instruction data (CR is always one).
+const PI_DATA_STOPS: Stops = Stops::new(b"?>");
 
 impl Tokenizer {
     /// Whether `<?` opens a processing instruction.
@@ -125,7 +127,7 @@ impl Tokenizer {
             // Plain characters up to the next `?`, `>` or CR are appended as a
             // source range.
             let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
-            let run = memchr3(b'?', b'>', b'\r', rest).unwrap_or(rest.len());
+            let run = run_len(rest, &PI_DATA_STOPS);
             if run > 0 {
                 self.push_range(TEXT, self.pos, self.pos + run);
                 self.pos += run;

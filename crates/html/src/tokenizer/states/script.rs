@@ -3,7 +3,11 @@
 
 use super::{St, is_space};
 use crate::error::ErrorCode;
-use crate::tokenizer::{End, Flow, TEXT, Tokenizer};
+use crate::tokenizer::run::Stops;
+use crate::tokenizer::{End, Flow, Nul, TEXT, Tokenizer};
+
+/// Where runs end in the (double) escaped states.
+const ESCAPED_STOPS: Stops = Stops::new(b"-<\0");
 
 impl Tokenizer {
     /// Emits the current character as text and consumes it.
@@ -59,7 +63,7 @@ impl Tokenizer {
             )
         };
         if dashes == 0 {
-            self.text_run(b"-<");
+            self.text_run(&ESCAPED_STOPS);
         } else {
             self.mark_safe();
         }
@@ -93,9 +97,7 @@ impl Tokenizer {
                 self.state = St::ScriptData;
             }
             0 => {
-                self.error(ErrorCode::UnexpectedNullCharacter);
-                self.push_char(TEXT, '\u{FFFD}');
-                self.pos += 1;
+                self.take_nuls(TEXT, Nul::Replace);
                 self.state = plain;
             }
             _ => {

@@ -3,27 +3,12 @@
 
 use super::{St, is_space};
 use crate::error::ErrorCode;
-use crate::tokenizer::{End, Flow, RawToken, TAG_NAME, TEXT, Tokenizer};
+use crate::tokenizer::run::Stops;
+use crate::tokenizer::{End, Flow, Nul, RawToken, TAG_NAME, TEXT, Tokenizer};
 
-/// Bytes that end a run of ordinary tag-name characters: whitespace, `/`, `>`,
-/// NUL, CR, and uppercase ASCII (which must be lowercased).
-const TAG_NAME_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    table[b'\t' as usize] = true;
-    table[b'\n' as usize] = true;
-    table[0x0C] = true;
-    table[b'\r' as usize] = true;
-    table[b' ' as usize] = true;
-    table[b'/' as usize] = true;
-    table[b'>' as usize] = true;
-    table[0] = true;
-    let mut b = b'A';
-    while b <= b'Z' {
-        table[b as usize] = true;
-        b += 1;
-    }
-    table
-};
+/// Where runs of tag-name characters end: whitespace, `/`, `>`, NUL, CR, and
+/// uppercase ASCII (which must be lowercased).
+const TAG_NAME_STOPS: Stops = Stops::new(b"\t\n\x0C />\0").with_uppercase();
 
 impl Tokenizer {
     /// Starts a new tag token.
@@ -139,7 +124,7 @@ impl Tokenizer {
     /// 13.2.5.8 Tag name state.
     pub(crate) fn tag_name_state(&mut self) -> Flow {
         loop {
-            self.take_run(TAG_NAME, &TAG_NAME_STOP);
+            self.take_run(TAG_NAME, &TAG_NAME_STOPS);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -168,11 +153,7 @@ impl Tokenizer {
                     self.push_char(TAG_NAME, c.to_ascii_lowercase() as char);
                     self.pos += 1;
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.push_char(TAG_NAME, '\u{FFFD}');
-                    self.pos += 1;
-                }
+                0 => self.take_nuls(TAG_NAME, Nul::Replace),
                 _ => self.take_into(TAG_NAME, ch),
             }
         }

@@ -1,15 +1,21 @@
 //! 13.2.5.1-13.2.5.5: Data, RCDATA, RAWTEXT, script data and PLAINTEXT states.
 //!
-//! These states spend their time on plain characters, so each starts with a memchr
-//! scan to the next byte that needs a decision and appends the run in one go (a
-//! verbatim range: no copy). Pending text is emitted as its own token before any `<`
-//! that may open a tag, which keeps tags and text in separate tokens with exact spans.
-
-use memchr::{memchr, memchr2, memchr3};
+//! These states spend their time on plain characters, so each starts with one scan
+//! (see [`crate::tokenizer::run`]) to the next byte that needs a decision (`<`, `&`
+//! where references are decoded, NUL, CR) and appends the run in one go (a verbatim
+//! range: no copy). Pending text is emitted as its own token before any `<` that may
+//! open a tag, which keeps tags and text in separate tokens with exact spans.
 
 use super::St;
-use crate::error::ErrorCode;
-use crate::tokenizer::{End, Flow, TEXT, Tokenizer};
+use crate::tokenizer::run::Stops;
+use crate::tokenizer::{End, Flow, Nul, TEXT, Tokenizer};
+
+/// Where runs end in the data and RCDATA states.
+const DATA_STOPS: Stops = Stops::new(b"<&\0");
+/// Where runs end in the RAWTEXT and script data states.
+const RAWTEXT_STOPS: Stops = Stops::new(b"<\0");
+/// Where runs end in the PLAINTEXT state.
+const PLAINTEXT_STOPS: Stops = Stops::new(b"\0");
 
 /// What a text state does with `&`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -19,45 +25,17 @@ enum Refs {
 }
 
 impl Tokenizer {
-    /// Appends the characters up to the next byte in `stops` (and CR, and NUL when
-    /// the buffer has one) to the pending text, then records a safe point.
+    /// Appends the characters up to the next byte in `stops` to the pending text,
+    /// then records a safe point.
     #[inline]
-    pub(crate) fn text_run(&mut self, stops: &[u8]) {
-        let bytes = self.input.buf.as_bytes();
-        let rest = bytes.get(self.pos..).unwrap_or(&[]);
-        let mut end = match *stops {
-            [a] => memchr2(a, b'\r', rest),
-            [a, b] => memchr3(a, b, b'\r', rest),
-            [a, b, c] => {
-                // Three stops plus CR: look for CR separately, within the run found.
-                let first = memchr3(a, b, c, rest).unwrap_or(rest.len());
-                Some(memchr(b'\r', &rest[..first]).unwrap_or(first))
-            }
-            _ => memchr(b'\r', rest),
-        }
-        .unwrap_or(rest.len());
-        if self.input.has_nul
-            && let Some(nul) = memchr(0, &rest[..end])
-        {
-            end = nul;
-        }
-        if end > 0 {
-            let start = self.pos;
-            self.push_range(TEXT, start, start + end);
-            self.pos += end;
-        }
+    pub(crate) fn text_run(&mut self, stops: &Stops) {
+        self.take_run(TEXT, stops);
         self.mark_safe();
     }
 
     /// The shared body of the five text states.
     #[inline]
-    fn text_state(
-        &mut self,
-        stops: &[u8],
-        refs: Refs,
-        less_than: Option<St>,
-        nul_replaced: bool,
-    ) -> Flow {
+    fn text_state(&mut self, stops: &Stops, refs: Refs, less_than: Option<St>, nul: Nul) -> Flow {
         loop {
             self.text_run(stops);
             let ch = match self.peek() {
@@ -80,15 +58,7 @@ impl Tokenizer {
                         return Flow::NeedMore;
                     }
                 }
-                0 => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    if nul_replaced {
-                        self.push_char(TEXT, '\u{FFFD}');
-                        self.pos += 1;
-                    } else {
-                        self.take_into(TEXT, ch);
-                    }
-                }
+                0 => self.take_nuls(TEXT, nul),
                 _ => self.take_into(TEXT, ch),
             }
         }
@@ -96,26 +66,41 @@ impl Tokenizer {
 
     /// 13.2.5.1 Data state.
     pub(crate) fn data_state(&mut self) -> Flow {
-        self.text_state(b"<&", Refs::Decoded, Some(St::TagOpen), false)
+        self.text_state(&DATA_STOPS, Refs::Decoded, Some(St::TagOpen), Nul::Keep)
     }
 
     /// 13.2.5.2 RCDATA state.
     pub(crate) fn rcdata_state(&mut self) -> Flow {
-        self.text_state(b"<&", Refs::Decoded, Some(St::RcdataLessThanSign), true)
+        self.text_state(
+            &DATA_STOPS,
+            Refs::Decoded,
+            Some(St::RcdataLessThanSign),
+            Nul::Replace,
+        )
     }
 
     /// 13.2.5.3 RAWTEXT state.
     pub(crate) fn rawtext_state(&mut self) -> Flow {
-        self.text_state(b"<", Refs::Literal, Some(St::RawtextLessThanSign), true)
+        self.text_state(
+            &RAWTEXT_STOPS,
+            Refs::Literal,
+            Some(St::RawtextLessThanSign),
+            Nul::Replace,
+        )
     }
 
     /// 13.2.5.4 Script data state.
     pub(crate) fn script_data_state(&mut self) -> Flow {
-        self.text_state(b"<", Refs::Literal, Some(St::ScriptDataLessThanSign), true)
+        self.text_state(
+            &RAWTEXT_STOPS,
+            Refs::Literal,
+            Some(St::ScriptDataLessThanSign),
+            Nul::Replace,
+        )
     }
 
     /// 13.2.5.5 PLAINTEXT state.
     pub(crate) fn plaintext_state(&mut self) -> Flow {
-        self.text_state(b"", Refs::Literal, None, true)
+        self.text_state(&PLAINTEXT_STOPS, Refs::Literal, None, Nul::Replace)
     }
 }

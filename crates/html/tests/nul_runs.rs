@@ -1,0 +1,36 @@
+//! Runs of NUL through the whole parse: the characters between the NULs of one
+//! token land in one text node, inserted with one patch (not one per NUL), and
+//! every NUL is still counted as a parse error.
+
+use tagloom_html::decoder::DecoderConfig;
+use tagloom_html::dom::{self, DomStore};
+use tagloom_html::dom_patch::DomPatch;
+use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
+
+#[test]
+fn nul_separated_text_in_body_is_one_insertion() {
+    const N: usize = 100_000;
+    let input = format!("<b>{}", "\0\n".repeat(N));
+    let mut session = Html5ParseSession::new(SessionConfig {
+        decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
+        ..SessionConfig::default()
+    });
+    session.push_bytes(input.as_bytes()).unwrap();
+    while session.finish().unwrap() != PumpStatus::Finished {}
+    let patches: Vec<DomPatch> = session.take_batches().into_iter().flatten().collect();
+    let text_patches = patches
+        .iter()
+        .filter(|p| matches!(p, DomPatch::CreateText { .. } | DomPatch::AppendText { .. }))
+        .count();
+    assert_eq!(text_patches, 1);
+    let mut store = DomStore::new();
+    store.apply(&patches).unwrap();
+    let dump = dom::dump_document(&store);
+    let expected_text = format!("|       \"{}\"\n", "\n".repeat(N));
+    assert!(dump.ends_with(&expected_text), "{}", &dump[..200]);
+    // One tokenizer error per NUL (kept up to the bound, the rest counted), one
+    // tree-builder error per NUL.
+    let tokenizer = session.tokenizer();
+    assert_eq!(tokenizer.errors().len() + tokenizer.errors_dropped(), N);
+    assert!(session.tree_builder().error_count() >= N);
+}
