@@ -43,14 +43,14 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Tokens(args) => commands::tokens::run(&args),
-        Command::Sniff(args) => commands::sniff::run(&args),
-        Command::Parse(args) => commands::parse::run(&args),
-        Command::Demo(args) => commands::demo::run(&args),
+        Command::Tokens(args) => commands::tokens::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Sniff(args) => commands::sniff::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Parse(args) => commands::parse::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Demo(args) => commands::demo::run(&args).map(|()| ExitCode::SUCCESS),
         Command::L10n(command) => commands::l10n::run(&command),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(err) => {
             // One line: the error and those of its causes it does not already say.
             let mut line = String::new();

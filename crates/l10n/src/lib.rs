@@ -29,6 +29,7 @@
 pub mod block;
 pub mod error;
 pub mod flow;
+pub mod output;
 pub mod po;
 pub mod pseudo;
 pub mod reader;

@@ -3,8 +3,14 @@
 //! A thin layer over `tagloom_l10n::flow`, the one wiring point of reader, skeleton
 //! store and writer; every subcommand takes a file or a directory (then `-o` names a
 //! directory, and files are processed in parallel with a progress bar).
+//!
+//! Exit status: 0 on success; 3 when an output was written through a fallback
+//! writer (re-serialized, not byte-identical: a one-line warning per file names
+//! the mode); errors (2) are the caller's. SIGINT and SIGTERM remove the output
+//! temp files before exiting with 130 and 143.
 
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -12,6 +18,7 @@ use tagloom_l10n::flow::{
     self, Common, ExtractOptions, Format, MergeOptions, PseudoOptions, Report,
 };
 use tagloom_l10n::rules::Rules;
+use tagloom_l10n::writer::WriterMode;
 
 /// Options every l10n subcommand takes.
 #[derive(clap::Args)]
@@ -26,6 +33,16 @@ pub struct CommonArgs {
     /// Where the skeleton's temp files go (default: the system temp dir).
     #[arg(long, value_name = "DIR")]
     temp_dir: Option<PathBuf>,
+    /// When the skeleton store cannot be created or written, fail (exit 2, no output)
+    /// instead of writing through the re-parse or block-only fallback (exit 3).
+    #[arg(long)]
+    no_fallback: bool,
+    /// The largest input the re-parse fallback takes on (it holds the page, its tree
+    /// and a translated copy: about 36 times the input's size in memory); larger
+    /// inputs go to the block-only fallback. Bytes, or with a K, M or G suffix.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size,
+          default_value_t = tagloom_l10n::writer::reparse::DEFAULT_INPUT_LIMIT)]
+    reparse_limit: u64,
     /// No progress bar on directory runs.
     #[arg(long)]
     quiet: bool,
@@ -43,9 +60,27 @@ impl CommonArgs {
             encoding: self.encoding.clone(),
             progress: !self.quiet,
             temp_dir: self.temp_dir.clone(),
+            fallback: !self.no_fallback,
+            reparse_limit: self.reparse_limit,
             ..Common::default()
         })
     }
+}
+
+/// A size: bytes, or with a `K`, `M` or `G` suffix (powers of 1024).
+fn parse_size(text: &str) -> std::result::Result<u64, String> {
+    let text = text.trim();
+    let (digits, shift) = match text.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&text[..i], 10),
+        Some((i, 'm' | 'M')) => (&text[..i], 20),
+        Some((i, 'g' | 'G')) => (&text[..i], 30),
+        _ => (text, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (bytes, or with a K, M or G suffix)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("{text:?} is too large"))
 }
 
 /// The l10n subcommands.
@@ -122,7 +157,12 @@ pub enum FormatArg {
     Po,
 }
 
-pub fn run(command: &Command) -> Result<()> {
+/// Runs `command`: `Ok` with the exit status when the outputs were written (see the
+/// module docs), `Err` for a failure (the caller exits 2).
+pub fn run(command: &Command) -> Result<ExitCode> {
+    if !matches!(command, Command::Rules) {
+        remove_temp_files_on_signals()?;
+    }
     let report = match command {
         Command::Extract {
             input,
@@ -176,17 +216,40 @@ pub fn run(command: &Command) -> Result<()> {
         }
         Command::Rules => {
             println!("{}", Rules::default().to_json());
-            return Ok(());
+            return Ok(ExitCode::SUCCESS);
         }
     };
     summarize(&report);
-    report
-        .into_result()
-        .map(|_| ())
-        .context("some files failed")
+    let fallback = report.fallbacks().next().is_some();
+    report.into_result().context("some files failed")?;
+    Ok(if fallback {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
-/// One line per file on standard error, then the totals.
+/// On SIGINT or SIGTERM: remove the output temp files of the runs in progress
+/// (the skeleton's have no name), then exit 130 or 143. A thread waits for the
+/// signals; the removal blocks any later rename onto a destination.
+fn remove_temp_files_on_signals() -> Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .context("cannot install the signal handlers")?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                tagloom_l10n::output::remove_temp_files_for_exit();
+                std::process::exit(128 + signal);
+            }
+        })
+        .context("cannot start the signal thread")?;
+    Ok(())
+}
+
+/// One line per file on standard error, then the totals; a warning line per file
+/// written through a fallback.
 fn summarize(report: &Report) {
     for file in &report.files {
         eprintln!(
@@ -197,7 +260,7 @@ fn summarize(report: &Report) {
             file.translated,
             file.lang_retargeted,
             file.encoding,
-            file.mode,
+            file.mode.map_or("extract", WriterMode::name),
             if file.had_invalid_bytes {
                 ", invalid bytes kept as they were"
             } else {
@@ -207,6 +270,21 @@ fn summarize(report: &Report) {
         for issue in &file.issues {
             eprintln!("  not merged: {}: {}", issue.id, issue.message);
         }
+    }
+    for file in report.fallbacks() {
+        let what = match file.mode {
+            Some(WriterMode::BlockOnly) => "the blocks' text only, no markup",
+            _ => "re-serialized, not byte-identical",
+        };
+        eprintln!(
+            "tagloom: warning: {}: written in {} mode ({what}): {}",
+            file.output.display(),
+            file.mode.map_or("extract", WriterMode::name),
+            file.fallback_reason
+                .as_deref()
+                .unwrap_or("the skeleton store failed")
+                .replace('\n', " "),
+        );
     }
     for (path, err) in &report.failures {
         eprintln!("{}: {err}", display(path));
