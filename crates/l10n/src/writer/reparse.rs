@@ -8,7 +8,9 @@
 //! do not always agree (implied end tags, foster parenting, the adoption agency).
 //! So blocks are not located by position but by *content*:
 //!
-//! 1. The reader runs first (no skeleton), and every block's translation is asked
+//! 1. The tree is parsed first (with the encoding the reader picks), so a
+//!    tree-builder failure leaves the translations unconsumed for the next fallback.
+//!    Then the reader runs (no skeleton), and every block's translation is asked
 //!    from [`Translations`] in document order, exactly as the skeleton writer does.
 //!    Content blocks are filed under their **signature**: their runs with text
 //!    whitespace-collapsed and trimmed and each code reduced to its kind
