@@ -8,7 +8,8 @@
 //! at the end ([`crate::output`]): a failure (bad input, mismatched translation ids,
 //! a full disk) or an interruption leaves no partial file behind, a new output's mode
 //! follows the umask and a replaced file keeps its mode. The skeleton's temp file has
-//! no name: nothing of it can be left.
+//! no name (nor, on Linux, the output's until its last instant): nothing of it can
+//! be left.
 //!
 //! When the skeleton store fails (it cannot be created or written: a bad temp
 //! directory, a full disk), merge and pseudo fall back to the re-parse writer, then to

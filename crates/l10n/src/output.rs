@@ -6,14 +6,18 @@
 //!   (the temp file is opened with mode `0666` and the kernel applies the umask); an
 //!   output that replaces an existing file — an in-place `-o INPUT` included — keeps
 //!   that file's mode.
-//! * **Interruption**: every live temp file is in a registry. A signal handler (the
-//!   `tagloom` binary installs one for `SIGINT` and `SIGTERM`) calls
+//! * **Interruption**: on Linux the temp file is anonymous (`O_TMPFILE` in the
+//!   destination's directory): it has no name while it is written, so nothing can be
+//!   left behind, not even by `SIGKILL` or an abort. At the end it is linked under a
+//!   `.tagloom-out-*` name and at once renamed onto the destination. Elsewhere (or
+//!   where the file system has no `O_TMPFILE`) the temp file is a named one from the
+//!   start. Every named temp file is in a registry: a signal handler (the `tagloom`
+//!   binary installs one for `SIGINT` and `SIGTERM`) calls
 //!   [`remove_temp_files_for_exit`], which deletes them and blocks every later
 //!   creation or rename, so an interrupted run leaves neither a `.tagloom-out-*` file
-//!   nor a half-written destination. Creation and rename happen under the registry's
-//!   lock, so no temp file can exist unregistered. (The skeleton store needs none of
-//!   this: its temp file has no name at all, see [`crate::skeleton`].) A `SIGKILL` or
-//!   an abort still leaves the temp file: no process can clean up after those.
+//!   nor a half-written destination. Naming and renaming happen under the registry's
+//!   lock, so no temp file can have a name and be unregistered. (The skeleton store
+//!   needs none of this: its temp file never has a name, see [`crate::skeleton`].)
 //!
 //! ```no_run
 //! // In a binary: on SIGINT/SIGTERM, remove the temp files, then exit.
@@ -22,6 +26,7 @@
 //! ```
 
 use std::fs::File;
+use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -53,11 +58,94 @@ pub fn remove_temp_files_for_exit() {
     std::mem::forget(guard);
 }
 
-/// A temp file beside `dest`, registered until it is renamed onto `dest` or
-/// dropped (which deletes it).
+/// The temp file of an output.
+enum Temp {
+    /// No name until [`OutputFile::persist`] (Linux, `O_TMPFILE`).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    Anonymous(File),
+    /// A name from the start, registered.
+    Named(tempfile::NamedTempFile),
+}
+
+/// A temp file beside `dest`, renamed onto `dest` by [`OutputFile::persist`] or
+/// deleted when dropped.
 pub(crate) struct OutputFile {
-    temp: Option<tempfile::NamedTempFile>,
+    temp: Option<Temp>,
+    dir: PathBuf,
     dest: PathBuf,
+}
+
+fn builder() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // Passed to open(2): the umask applies, as for any new file.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder
+}
+
+/// A named temp file in `dir`, registered (created under the registry's lock).
+fn named_in(dir: &Path) -> Result<tempfile::NamedTempFile> {
+    let mut registry = live();
+    let temp = builder()
+        .tempfile_in(dir)
+        .ctx(|| format!("creating a temp file in {}", dir.display()))?;
+    registry.push(temp.path().to_path_buf());
+    Ok(temp)
+}
+
+/// An anonymous file in `dir` (mode `0666 & !umask`), if the file system can.
+#[cfg(target_os = "linux")]
+fn anonymous_in(dir: &Path) -> Option<File> {
+    use rustix::fs::{CWD, Mode, OFlags, openat};
+    let flags = OFlags::TMPFILE | OFlags::RDWR | OFlags::CLOEXEC;
+    openat(CWD, dir, flags, Mode::from_raw_mode(0o666))
+        .ok()
+        .map(File::from)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn anonymous_in(_dir: &Path) -> Option<File> {
+    None
+}
+
+/// Gives the anonymous `file` a registered name in `dir` (`None` if the kernel
+/// cannot: no `/proc`).
+#[cfg(target_os = "linux")]
+fn link_in(file: &File, dir: &Path) -> Option<tempfile::TempPath> {
+    use rustix::fs::{AtFlags, CWD, linkat};
+    use std::os::fd::AsRawFd;
+    let proc = format!("/proc/self/fd/{}", file.as_raw_fd());
+    let mut registry = live();
+    let named = builder()
+        .make_in(dir, |path| {
+            linkat(CWD, proc.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW)
+                .map_err(std::io::Error::from)
+        })
+        .ok()?;
+    let path = named.into_temp_path();
+    registry.push(path.to_path_buf());
+    Some(path)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn link_in(_file: &File, _dir: &Path) -> Option<tempfile::TempPath> {
+    None
+}
+
+/// Renames the registered temp `path` onto `dest` and unregisters it, under the
+/// registry's lock; on failure the temp file is deleted.
+fn rename_onto(path: tempfile::TempPath, dest: &Path) -> Result<()> {
+    let mut registry = live();
+    let name = path.to_path_buf();
+    let result = path.persist(dest);
+    registry.retain(|p| *p != name);
+    drop(registry);
+    // On error, `e.path` is dropped here: the temp file is deleted.
+    result.map_err(|e| L10nError::io(format!("renaming onto {}", dest.display()), e.error))
 }
 
 impl OutputFile {
@@ -68,22 +156,13 @@ impl OutputFile {
             _ => PathBuf::from("."),
         };
         std::fs::create_dir_all(&dir).ctx(|| format!("creating {}", dir.display()))?;
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(TEMP_PREFIX);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // Passed to open(2): the umask applies, as for any new file.
-            builder.permissions(std::fs::Permissions::from_mode(0o666));
-        }
-        let mut registry = live();
-        let temp = builder
-            .tempfile_in(&dir)
-            .ctx(|| format!("creating a temp file in {}", dir.display()))?;
-        registry.push(temp.path().to_path_buf());
-        drop(registry);
+        let temp = match anonymous_in(&dir) {
+            Some(file) => Temp::Anonymous(file),
+            None => Temp::Named(named_in(&dir)?),
+        };
         let file = OutputFile {
             temp: Some(temp),
+            dir,
             dest: dest.to_path_buf(),
         };
         // Replacing a file: keep its mode (an in-place output stays readable by
@@ -93,47 +172,47 @@ impl OutputFile {
         {
             file.file()?
                 .set_permissions(meta.permissions())
-                .ctx(|| format!("setting the mode of {}", file.path().display()))?;
+                .ctx(|| format!("setting the mode of a temp file for {}", dest.display()))?;
         }
         Ok(file)
     }
 
     /// The temp file's handle.
     pub(crate) fn file(&self) -> Result<&File> {
-        self.temp
-            .as_ref()
-            .map(tempfile::NamedTempFile::as_file)
-            .ok_or_else(|| L10nError::Usage("output file already persisted".into()))
-    }
-
-    /// The temp file's path.
-    fn path(&self) -> &Path {
-        self.temp
-            .as_ref()
-            .map_or(self.dest.as_path(), tempfile::NamedTempFile::path)
+        match &self.temp {
+            Some(Temp::Anonymous(file)) => Ok(file),
+            Some(Temp::Named(temp)) => Ok(temp.as_file()),
+            None => Err(L10nError::Usage("output file already persisted".into())),
+        }
     }
 
     /// Renames the temp file onto the destination.
     pub(crate) fn persist(mut self) -> Result<()> {
-        let Some(temp) = self.temp.take() else {
-            return Ok(());
-        };
-        let mut registry = live();
-        let path = temp.path().to_path_buf();
-        let result = temp.persist(&self.dest);
-        registry.retain(|p| *p != path);
-        drop(registry);
-        result.map_err(|e| {
-            // `e.file` is dropped here: the temp file is deleted.
-            L10nError::io(format!("renaming onto {}", self.dest.display()), e.error)
-        })?;
-        Ok(())
+        match self.temp.take() {
+            None => Ok(()),
+            Some(Temp::Named(temp)) => rename_onto(temp.into_temp_path(), &self.dest),
+            Some(Temp::Anonymous(mut file)) => {
+                if let Some(path) = link_in(&file, &self.dir) {
+                    return rename_onto(path, &self.dest);
+                }
+                // No way to name it: copy it into a named one.
+                let mut named = named_in(&self.dir)?;
+                let context = || format!("writing a temp file for {}", self.dest.display());
+                named
+                    .as_file()
+                    .set_permissions(file.metadata().ctx(context)?.permissions())
+                    .ctx(context)?;
+                file.seek(SeekFrom::Start(0)).ctx(context)?;
+                std::io::copy(&mut file, named.as_file_mut()).ctx(context)?;
+                rename_onto(named.into_temp_path(), &self.dest)
+            }
+        }
     }
 }
 
 impl Drop for OutputFile {
     fn drop(&mut self) {
-        if let Some(temp) = self.temp.take() {
+        if let Some(Temp::Named(temp)) = self.temp.take() {
             let mut registry = live();
             let path = temp.path().to_path_buf();
             // Deleted while the registry is locked: a signal handler sees either the
@@ -141,6 +220,7 @@ impl Drop for OutputFile {
             drop(temp);
             registry.retain(|p| *p != path);
         }
+        // An anonymous file just goes away with its handle.
     }
 }
 
@@ -163,16 +243,42 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let dest = dir.path().join("sub/out.html");
         let out = OutputFile::create(&dest).unwrap();
-        assert!(live().iter().any(|p| p.starts_with(dir.path())));
+        if cfg!(target_os = "linux") {
+            // Anonymous: no name while it is written.
+            assert!(names(&dir.path().join("sub")).is_empty());
+        }
         out.file().unwrap().write_all(b"hello").unwrap();
         out.persist().unwrap();
         assert_eq!(std::fs::read(&dest).unwrap(), b"hello");
         assert!(!live().iter().any(|p| p.starts_with(dir.path())));
         let out = OutputFile::create(&dest).unwrap();
         out.file().unwrap().write_all(b"partial").unwrap();
+        if cfg!(target_os = "linux") {
+            assert_eq!(names(&dir.path().join("sub")), ["out.html"]);
+        }
         drop(out);
         assert_eq!(names(&dir.path().join("sub")), ["out.html"]);
         assert_eq!(std::fs::read(&dest).unwrap(), b"hello");
+        assert!(!live().iter().any(|p| p.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn named_temp_files_are_registered_and_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let temp = named_in(dir.path()).unwrap();
+        let path = temp.path().to_path_buf();
+        assert!(live().contains(&path));
+        rename_onto(temp.into_temp_path(), &dir.path().join("x")).unwrap();
+        assert!(!live().contains(&path));
+        assert_eq!(names(dir.path()), ["x"]);
+        let out = OutputFile {
+            temp: Some(Temp::Named(named_in(dir.path()).unwrap())),
+            dir: dir.path().to_path_buf(),
+            dest: dir.path().join("y"),
+        };
+        assert_eq!(names(dir.path()).len(), 2);
+        drop(out);
+        assert_eq!(names(dir.path()), ["x"]);
         assert!(!live().iter().any(|p| p.starts_with(dir.path())));
     }
 
