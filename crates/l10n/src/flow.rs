@@ -466,7 +466,7 @@ fn write_document(
     if !common.fallback {
         return Err(skeleton_error);
     }
-    let mut reasons = format!("skeleton store: {skeleton_error}");
+    let mut reasons = skeleton_error.to_string();
     let mut reparse = ReparseFallback {
         rules: &common.rules,
         encoding: forced,
