@@ -294,3 +294,20 @@ fn summarize(report: &Report) {
 fn display(path: &Path) -> String {
     path.display().to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("32M"), Ok(32 << 20));
+        assert_eq!(parse_size("2k"), Ok(2048));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert!(parse_size("M").is_err());
+        assert!(parse_size("1.5M").is_err());
+        assert!(parse_size("-1").is_err());
+        assert!(parse_size("99999999999999G").is_err());
+    }
+}
