@@ -292,6 +292,14 @@ enum Item<'a> {
         parent: PatchKey,
         translate: bool,
     },
+    /// The children of an element from `next` on, a group at a time: each one
+    /// copied (`plain`), or matched like the reader's implicit blocks.
+    Siblings {
+        next: NodeRef<'a>,
+        parent: PatchKey,
+        translate: bool,
+        plain: bool,
+    },
     /// A matched block: `runs` (a slice of the DOM content) become block `index`.
     Block {
         runs: Vec<DRun<'a>>,
@@ -510,6 +518,15 @@ impl<'r> Builder<'r> {
                     let items = self.plan_children(node, parent, translate);
                     stack.extend(items.into_iter().rev());
                 }
+                Item::Siblings {
+                    next,
+                    parent,
+                    translate,
+                    plain,
+                } => {
+                    let items = self.plan_siblings(next, parent, translate, plain);
+                    stack.extend(items);
+                }
                 Item::Block {
                     runs,
                     parent,
@@ -528,20 +545,22 @@ impl<'r> Builder<'r> {
         parent: PatchKey,
         translate: bool,
     ) -> Vec<Item<'a>> {
-        let plain = |node| Item::Node {
-            node,
-            parent,
-            translate,
+        let siblings = |plain| {
+            node.first_child().map(|next| Item::Siblings {
+                next,
+                parent,
+                translate,
+                plain,
+            })
         };
-        let children: Vec<NodeRef<'a>> = node.children().collect();
         if !translate || node.as_element().is_none() {
-            return children.into_iter().map(plain).collect();
+            return siblings(true).into_iter().collect();
         }
         // A leaf: the whole content is one block.
         let mut runs = Vec::new();
-        if children
-            .iter()
-            .all(|c| read_node(self.rules, *c, translate, 0, &mut runs).is_some())
+        if node
+            .children()
+            .all(|c| read_node(self.rules, c, translate, 0, &mut runs).is_some())
         {
             let sig = signature(runs.iter().map(DRun::sig));
             if let Some(index) = self.take_block(&sig) {
@@ -552,22 +571,48 @@ impl<'r> Builder<'r> {
                 }];
             }
         }
-        // Implicit blocks: maximal inline runs between block-level children.
-        let mut items = Vec::new();
-        let mut i = 0;
-        while i < children.len() {
-            if is_html_block(self.rules, children[i]) {
-                items.push(plain(children[i]));
-                i += 1;
-                continue;
-            }
-            let mut j = i;
-            while j < children.len() && !is_html_block(self.rules, children[j]) {
-                j += 1;
-            }
-            self.plan_inline(&children[i..j], parent, translate, &mut items);
-            i = j;
+        // Implicit blocks: maximal inline runs between block-level children, one
+        // group at a time (the stack never holds a whole child list).
+        siblings(false).into_iter().collect()
+    }
+
+    /// The work items for the next group of children from `next` on: the child
+    /// itself (`plain`, or a block-level child), or a maximal inline run; then a
+    /// [`Item::Siblings`] for the rest. In stack order (the last is done first).
+    fn plan_siblings<'a>(
+        &mut self,
+        next: NodeRef<'a>,
+        parent: PatchKey,
+        translate: bool,
+        plain: bool,
+    ) -> Vec<Item<'a>> {
+        let rest = |after: Option<NodeRef<'a>>| {
+            after.map(|next| Item::Siblings {
+                next,
+                parent,
+                translate,
+                plain,
+            })
+        };
+        if plain || is_html_block(self.rules, next) {
+            let mut items: Vec<Item<'a>> = rest(next.next_sibling()).into_iter().collect();
+            items.push(Item::Node {
+                node: next,
+                parent,
+                translate,
+            });
+            return items;
         }
+        let mut nodes = vec![next];
+        let mut after = next.next_sibling();
+        while let Some(node) = after.filter(|n| !is_html_block(self.rules, *n)) {
+            nodes.push(node);
+            after = node.next_sibling();
+        }
+        let mut group = Vec::new();
+        self.plan_inline(&nodes, parent, translate, &mut group);
+        let mut items: Vec<Item<'a>> = rest(after).into_iter().collect();
+        items.extend(group.into_iter().rev());
         items
     }
 
