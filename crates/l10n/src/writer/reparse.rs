@@ -83,8 +83,9 @@ const PATCH_BATCH: usize = 4096;
 pub const DEFAULT_INPUT_LIMIT: u64 = 32 << 20;
 
 /// Measured peak memory (resident set) of the re-parse fallback per byte of input,
-/// rounded up: 34× on generated 4 and 16 MB pages dense with headings, paragraphs,
-/// links, lists, images, comments and scripts (542 MB for 16 MB). It holds the
+/// rounded up: 32–34× on generated 4 and 16 MB pages dense with headings,
+/// paragraphs, links, lists, images, comments and scripts (release build: 134 MB
+/// for 4 MB, 510 MB for 16 MB). It holds the
 /// parsed tree, its translated copy and every block with its translation; the
 /// input's bytes only until both passes are done, and neither the patches of the
 /// copy (applied 4096 at a time) nor its serialization (streamed to the output).
