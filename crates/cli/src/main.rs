@@ -6,10 +6,13 @@
 
 mod commands;
 mod input;
+mod output;
+mod usage;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// A streaming, spec-faithful HTML5 engine: tokenize, sniff encodings, parse.
 #[derive(Parser)]
@@ -17,7 +20,7 @@ use clap::{Parser, Subcommand};
     name = "tagloom",
     version,
     about = "tagloom: a streaming, spec-faithful HTML5 engine (tokenize, sniff encodings, parse)",
-    after_help = "FILE may be `-` for standard input. Exit status: 0 on success, 2 on bad usage or input.",
+    after_help = "FILE may be `-` for standard input. Exit status: 0 on success (or when the reader of the output goes away), 2 on bad usage or input.",
     propagate_version = true
 )]
 struct Cli {
@@ -41,16 +44,24 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
     let result = match cli.command {
-        Command::Tokens(args) => commands::tokens::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::Sniff(args) => commands::sniff::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::Parse(args) => commands::parse::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::Demo(args) => commands::demo::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::L10n(command) => commands::l10n::run(&command),
+        Command::Tokens(args) => commands::tokens::run(&args),
+        Command::Sniff(args) => commands::sniff::run(&args),
+        Command::Parse(args) => commands::parse::run(&args),
+        Command::Demo(args) => commands::demo::run(&args),
+        Command::L10n(command) => match commands::l10n::run(&command) {
+            Ok(code) => return code,
+            Err(err) => Err(err),
+        },
     };
     match result {
-        Ok(code) => code,
+        Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output went away (`| head`): not an error.
+        Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             // One line: the error and those of its causes it does not already say.
             let mut line = String::new();
@@ -62,8 +73,26 @@ fn main() -> ExitCode {
                     line.push_str(&cause);
                 }
             }
-            eprintln!("tagloom: {}", line.replace('\n', " "));
+            eprintln!("tagloom: error: {}", line.replace('\n', " "));
             ExitCode::from(2)
         }
     }
+}
+
+/// `--help` and `--version` print as clap writes them (exit 0, quietly if the reader
+/// of standard output is gone); bad usage is one line on standard error, exit 2.
+fn usage_error(err: &clap::Error) -> ExitCode {
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        return match err.print() {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => ExitCode::from(2),
+            _ => ExitCode::SUCCESS,
+        };
+    }
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    let line = usage::one_line(err, &Cli::command(), &args);
+    eprintln!("tagloom: error: {line}");
+    ExitCode::from(2)
 }

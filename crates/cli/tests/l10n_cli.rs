@@ -120,12 +120,14 @@ fn bad_input_exits_2_with_one_line_and_no_output() {
         .status
         .success()
     );
-    // An XLIFF whose unit ids do not belong to the page.
+    // An XLIFF whose source language is not a BCP 47 tag (unit ids that do not
+    // belong to the page are reported, exit 1: see l10n_merge_cli.rs).
     let wrong = work.join("wrong.xlf");
-    let text =
-        std::fs::read_to_string(&xlf)
-            .unwrap()
-            .replacen("<unit id=\"", "<unit id=\"nope-", 1);
+    let text = std::fs::read_to_string(&xlf).unwrap().replacen(
+        "srcLang=\"en\"",
+        "srcLang=\"en&quot;\"",
+        1,
+    );
     std::fs::write(&wrong, text).unwrap();
     let out_html = work.join("out.html");
     let missing = work.join("missing.html");

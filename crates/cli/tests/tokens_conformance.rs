@@ -140,7 +140,7 @@ fn bad_usage_and_unreadable_input_exit_2_with_one_line() {
     let stderr = String::from_utf8_lossy(&missing.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
-        stderr.starts_with("tagloom: cannot read /nonexistent/file.html"),
+        stderr.starts_with("tagloom: error: cannot read /nonexistent/file.html"),
         "{stderr}"
     );
     assert_eq!(run(&["tokens"]).status.code(), Some(2));

@@ -9,6 +9,10 @@
 //! [`sniff_encoding`] gets that answer by running the real parse, so it can never
 //! disagree with what [`Html5ParseSession`] does.
 //!
+//! [`EncodingSniffer`] does the same on a stream and says when it may stop: once the
+//! answer is final, more bytes cannot change it, so a caller reads only the prefix
+//! that decides (see [`EncodingSniffer::push`] for when that is).
+//!
 //! ```
 //! use tagloom_html::sniff::sniff_encoding;
 //! let mut page = b"<!DOCTYPE html><title>".to_vec();
@@ -19,8 +23,8 @@
 
 use encoding_rs::Encoding;
 
-use crate::decoder::{DecoderConfig, EncodingSource, Sniffed, sniff};
-use crate::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
+use crate::decoder::{Confidence, DecoderConfig, EncodingSource, PRESCAN_LEN, Sniffed, sniff};
+use crate::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig, SessionError};
 use crate::tree_builder::TreeBuilderConfig;
 
 /// The encoding the parser uses for `bytes`, with `transport` as the transport
@@ -37,45 +41,153 @@ pub fn sniff_encoding(bytes: &[u8], transport: Option<&'static Encoding>) -> Sni
 
 /// [`sniff_encoding`] with every decoder setting (pre-scan length, restart window).
 pub fn sniff_encoding_with(bytes: &[u8], decoder: DecoderConfig) -> Sniffed {
-    let initial = sniff(bytes, decoder.transport);
-    let config = SessionConfig {
-        tree: TreeBuilderConfig {
-            scripting: true,
-            ..TreeBuilderConfig::default()
-        },
-        decoder,
-        batching: BatchPolicy::Bounded(4096),
-        ..SessionConfig::default()
-    };
-    let mut session = Html5ParseSession::new(config);
-    // Parse errors never stop a parse; an engine failure ends it early, and the
-    // encoding in use at that point is still the parser's answer.
-    let run = |session: &mut Html5ParseSession| -> Result<(), crate::session::SessionError> {
-        session.push_bytes(bytes)?;
-        let mut status = session.finish()?;
-        loop {
-            // The patches are not needed, only the decoder's final state.
-            drop(session.take_batches());
-            match status {
-                PumpStatus::Suspended(_) => status = session.pump()?,
-                PumpStatus::NeedInput | PumpStatus::Finished => return Ok(()),
-            }
+    let mut sniffer = EncodingSniffer::new(decoder);
+    sniffer.push(bytes);
+    sniffer.finish()
+}
+
+/// [`sniff_encoding`] over a stream: push the document piece by piece until
+/// [`push`](Self::push) says the answer is final (or the input ends), then
+/// [`finish`](Self::finish). Memory is bounded by what was read (at most about the
+/// restart window), not by the document.
+///
+/// ```
+/// use tagloom_html::decoder::DecoderConfig;
+/// use tagloom_html::sniff::EncodingSniffer;
+///
+/// let mut sniffer = EncodingSniffer::new(DecoderConfig::default());
+/// let mut page = b"<!DOCTYPE html><meta charset=utf-8><title>".to_vec();
+/// page.resize(4096, b'x');
+/// // The tree builder confirms the pre-scan's answer at the <meta>: nothing after it
+/// // can change the encoding, so the rest of a long page need not be read.
+/// assert!(sniffer.push(&page));
+/// assert_eq!(sniffer.finish().encoding.name(), "UTF-8");
+/// ```
+pub struct EncodingSniffer {
+    session: Html5ParseSession,
+    /// The first [`PRESCAN_LEN`] bytes: what the encoding was before the parse.
+    prefix: Vec<u8>,
+    transport: Option<&'static Encoding>,
+    /// The answer can no longer change.
+    decided: bool,
+}
+
+impl std::fmt::Debug for EncodingSniffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EncodingSniffer")
+            .field("decoder", self.session.decoder())
+            .field("decided", &self.decided)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EncodingSniffer {
+    /// The most bytes handed to the parse between two checks of the answer: the
+    /// parse runs after each slice, so the tree builder meets every `<meta>` of the
+    /// restart window before the decoder drops that window, whatever the caller's
+    /// chunking.
+    const SLICE: usize = 8 * 1024;
+
+    /// A sniffer with the given decoder settings (transport encoding, pre-scan length,
+    /// restart window).
+    pub fn new(decoder: DecoderConfig) -> Self {
+        let config = SessionConfig {
+            tree: TreeBuilderConfig {
+                scripting: true,
+                ..TreeBuilderConfig::default()
+            },
+            decoder,
+            batching: BatchPolicy::Bounded(4096),
+            ..SessionConfig::default()
+        };
+        EncodingSniffer {
+            session: Html5ParseSession::new(config),
+            prefix: Vec::new(),
+            transport: decoder.transport,
+            decided: false,
         }
-    };
-    let _ = run(&mut session);
-    let decoder = session.decoder();
-    let encoding = decoder.encoding().unwrap_or(initial.encoding);
-    let confidence = decoder.confidence().unwrap_or(initial.confidence);
-    let source = if session.restarts() > 0 || (encoding != initial.encoding) {
-        EncodingSource::ParserMeta
-    } else {
-        decoder.sniffed().map_or(initial.source, |s| s.source)
-    };
-    Sniffed {
-        encoding,
-        confidence,
-        source,
-        ..decoder.sniffed().unwrap_or(initial)
+    }
+
+    /// Feeds the next bytes of the document and returns whether the answer is final,
+    /// that is, whether the rest of the document cannot change it. It is final once
+    /// the confidence is certain: a BOM or the transport charset decided, or the tree
+    /// builder met a `<meta>` that confirmed or changed the encoding, or it has parsed
+    /// all the text of the restart window
+    /// ([`DecoderConfig::restart_window_limit`], 1 MiB by default) without meeting
+    /// one (a later `<meta>` is ignored). An engine failure also ends the parse. Bytes
+    /// pushed after that are ignored.
+    pub fn push(&mut self, bytes: &[u8]) -> bool {
+        for slice in bytes.chunks(Self::SLICE) {
+            if self.decided {
+                break;
+            }
+            let room = PRESCAN_LEN.saturating_sub(self.prefix.len());
+            self.prefix
+                .extend_from_slice(slice.get(..room).unwrap_or(slice));
+            // Parse errors never stop a parse; an engine failure ends it early, and
+            // the encoding in use at that point is still the parser's answer.
+            let parsed = self
+                .session
+                .push_bytes(slice)
+                .and_then(|()| self.session.pump())
+                .and_then(|status| drain(&mut self.session, status));
+            self.decided = parsed.is_err() || self.final_now();
+        }
+        self.decided
+    }
+
+    /// Whether the answer is final (see [`push`](Self::push)).
+    pub fn is_final(&self) -> bool {
+        self.decided
+    }
+
+    fn final_now(&self) -> bool {
+        let decoder = self.session.decoder();
+        match decoder.confidence() {
+            Some(Confidence::Tentative) => decoder
+                .restart_window_text_end()
+                .is_some_and(|end| self.session.tokenizer().position() >= end),
+            Some(Confidence::Certain | Confidence::Irrelevant) => true,
+            None => false,
+        }
+    }
+
+    /// The encoding the parser ends up using, taking the input to end here unless
+    /// the answer was already final.
+    pub fn finish(mut self) -> Sniffed {
+        if !self.decided {
+            let _ = self
+                .session
+                .finish()
+                .and_then(|status| drain(&mut self.session, status));
+        }
+        let initial = sniff(&self.prefix, self.transport);
+        let decoder = self.session.decoder();
+        let encoding = decoder.encoding().unwrap_or(initial.encoding);
+        let confidence = decoder.confidence().unwrap_or(initial.confidence);
+        let source = if self.session.restarts() > 0 || (encoding != initial.encoding) {
+            EncodingSource::ParserMeta
+        } else {
+            decoder.sniffed().map_or(initial.source, |s| s.source)
+        };
+        Sniffed {
+            encoding,
+            confidence,
+            source,
+            ..decoder.sniffed().unwrap_or(initial)
+        }
+    }
+}
+
+/// Pumps until the session needs input, dropping the patches (only the decoder's
+/// state matters here).
+fn drain(session: &mut Html5ParseSession, mut status: PumpStatus) -> Result<(), SessionError> {
+    loop {
+        drop(session.take_batches());
+        match status {
+            PumpStatus::Suspended(_) => status = session.pump()?,
+            PumpStatus::NeedInput | PumpStatus::Finished => return Ok(()),
+        }
     }
 }
 
@@ -83,7 +195,7 @@ pub fn sniff_encoding_with(bytes: &[u8], decoder: DecoderConfig) -> Sniffed {
 mod tests {
     use super::*;
     use crate::decoder::Confidence;
-    use encoding_rs::{EUC_JP, ISO_8859_2, SHIFT_JIS, UTF_16LE, WINDOWS_1252};
+    use encoding_rs::{EUC_JP, ISO_8859_2, SHIFT_JIS, UTF_8, UTF_16LE, WINDOWS_1252};
 
     #[test]
     fn a_meta_after_the_prescan_changes_the_encoding() {
@@ -127,6 +239,71 @@ mod tests {
         // A tentative UTF-16 (from a UTF-16 "<?x" declaration) is not changed.
         let s = sniff_encoding(b"<\0?\0x\0<\0m\0", None);
         assert_eq!(s.encoding, UTF_16LE);
+    }
+
+    /// Pushes `doc` in `piece`-byte pieces until the answer is final; returns the
+    /// answer and how many bytes were pushed.
+    fn sniff_streamed(doc: &[u8], piece: usize) -> (Sniffed, usize) {
+        let mut sniffer = EncodingSniffer::new(DecoderConfig::default());
+        let mut pushed = 0;
+        for chunk in doc.chunks(piece) {
+            pushed += chunk.len();
+            if sniffer.push(chunk) {
+                break;
+            }
+        }
+        (sniffer.finish(), pushed)
+    }
+
+    #[test]
+    fn streaming_stops_once_the_answer_is_final() {
+        let big = |head: &[u8]| {
+            let mut doc = head.to_vec();
+            doc.resize(3 << 20, b'x');
+            doc
+        };
+        // Confirmed by the tree builder at the <meta>: the first piece decides.
+        let doc = big(b"<!DOCTYPE html><meta charset=utf-8><p>");
+        let (s, pushed) = sniff_streamed(&doc, 64 * 1024);
+        assert_eq!((s.encoding, s.confidence), (UTF_8, Confidence::Certain));
+        assert_eq!(pushed, 64 * 1024);
+        // A BOM or the transport charset decide before any parse.
+        let (s, pushed) = sniff_streamed(&big(b"\xEF\xBB\xBF<p>"), 4096);
+        assert_eq!((s.encoding, pushed), (UTF_8, 4096));
+        // Nothing declared: final once the restart window (1 MiB) has been parsed.
+        let (s, pushed) = sniff_streamed(&big(b"<p>"), 64 * 1024);
+        assert_eq!(
+            (s.encoding, s.source),
+            (WINDOWS_1252, EncodingSource::Default)
+        );
+        assert!(
+            pushed > 1 << 20 && pushed <= (1 << 20) + 64 * 1024,
+            "{pushed}"
+        );
+        // A document that ends before that is sniffed whole.
+        let (s, pushed) = sniff_streamed(b"<p>short", 3);
+        assert_eq!(
+            (s.encoding, s.confidence, pushed),
+            (WINDOWS_1252, Confidence::Tentative, 8)
+        );
+    }
+
+    #[test]
+    fn a_late_meta_in_a_long_document_counts_whatever_the_chunking() {
+        // The <meta> is inside the restart window, the document far longer than it:
+        // pushed whole or in pieces, the tree builder meets it before the window goes.
+        let mut doc = b"<title>".to_vec();
+        doc.resize(3000, b'x');
+        doc.extend_from_slice(b"</title><meta charset=euc-jp><p>");
+        doc.resize(3 << 20, b'y');
+        for piece in [doc.len(), 1 << 20, 65_536, 1000] {
+            let (s, _) = sniff_streamed(&doc, piece);
+            assert_eq!(
+                (s.encoding, s.source),
+                (EUC_JP, EncodingSource::ParserMeta),
+                "{piece}"
+            );
+        }
     }
 
     #[test]

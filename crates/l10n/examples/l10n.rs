@@ -5,33 +5,38 @@
 use std::path::Path;
 
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions, PseudoOptions};
+use tagloom_l10n::{L10nError, LanguageTag};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
     let result = match arg(0) {
-        "extract" => flow::extract(
-            Path::new(arg(1)),
-            Path::new(arg(2)),
-            &ExtractOptions::new(
-                args.get(3).map_or("en", String::as_str),
-                args.get(4).map(String::as_str),
-            ),
-        ),
+        "extract" => ExtractOptions::new(
+            args.get(3).map_or("en", String::as_str),
+            args.get(4).map(String::as_str),
+        )
+        .and_then(|options| flow::extract(Path::new(arg(1)), Path::new(arg(2)), &options)),
         "merge" => flow::merge(
             Path::new(arg(1)),
             Path::new(arg(2)),
             Path::new(arg(3)),
             &MergeOptions::default(),
         ),
-        "pseudo" => flow::pseudo(
-            Path::new(arg(1)),
-            Path::new(arg(2)),
-            &PseudoOptions {
-                target_lang: args.get(3).cloned(),
-                ..PseudoOptions::default()
-            },
-        ),
+        "pseudo" => args
+            .get(3)
+            .map(|t| t.parse::<LanguageTag>())
+            .transpose()
+            .map_err(|source| L10nError::Language {
+                context: "target language".into(),
+                source,
+            })
+            .and_then(|target_lang| {
+                let options = PseudoOptions {
+                    target_lang,
+                    ..PseudoOptions::default()
+                };
+                flow::pseudo(Path::new(arg(1)), Path::new(arg(2)), &options)
+            }),
         _ => {
             eprintln!("usage: l10n extract|merge|pseudo …");
             std::process::exit(2);
@@ -50,7 +55,7 @@ fn main() {
                     f.encoding
                 );
                 for i in &f.issues {
-                    eprintln!("  issue {}: {}", i.id, i.message);
+                    eprintln!("  not applied: {i}");
                 }
             }
         }

@@ -52,16 +52,15 @@ pub enum L10nError {
         /// What is wrong.
         message: String,
     },
-    /// The translation file names units the document does not have (it belongs to
-    /// another document or another version of it).
-    #[error("{path}: {count} translation unit id(s) do not match the document, first: {first:?}")]
-    IdMismatch {
-        /// The translation file.
-        path: PathBuf,
-        /// How many ids did not match.
-        count: usize,
-        /// The first one.
-        first: String,
+    /// A language value that is not a well-formed BCP 47 tag (a command-line
+    /// option, XLIFF `srcLang`/`trgLang`, a PO `Language:` header).
+    #[error("{context}: {source}")]
+    Language {
+        /// Where the value came from (`--target`, `page.xlf: trgLang`…).
+        context: String,
+        /// The value and what is wrong with it.
+        #[source]
+        source: crate::lang::LanguageTagError,
     },
     /// A rules file that cannot be read or parsed.
     #[error("{path}: invalid rules: {message}")]
@@ -71,12 +70,13 @@ pub enum L10nError {
         /// What is wrong.
         message: String,
     },
-    /// Inline-code problems in translations, when [`crate::flow::MergeOptions::strict`] is set.
-    #[error("{count} translation(s) with broken inline codes, first: {first}")]
-    InlineCodes {
-        /// How many units were affected.
+    /// Translations that were not applied (stale source, unit not in the page,
+    /// broken inline codes…), when [`crate::flow::PartialMerge::Fail`] is chosen.
+    #[error("{count} translation(s) not applied, first: {first}")]
+    NotApplied {
+        /// How many.
         count: usize,
-        /// The first problem, as text.
+        /// The first one, as text (unit id and reason).
         first: String,
     },
     /// The input is larger than the re-parse fallback takes on
@@ -118,23 +118,5 @@ pub(crate) trait IoContext<T> {
 impl<T> IoContext<T> for std::io::Result<T> {
     fn ctx<F: FnOnce() -> String>(self, context: F) -> Result<T> {
         self.map_err(|e| L10nError::io(context(), e))
-    }
-}
-
-/// Fails with [`L10nError::IdMismatch`] when a translation file holds units for
-/// blocks the page does not have (`ids`: those left over after the merge), naming
-/// the smallest id so the message does not depend on hash order.
-pub(crate) fn no_unmatched_units<'a>(
-    path: &std::path::Path,
-    ids: impl ExactSizeIterator<Item = &'a String>,
-) -> Result<()> {
-    let count = ids.len();
-    match ids.min() {
-        None => Ok(()),
-        Some(first) => Err(L10nError::IdMismatch {
-            path: path.to_path_buf(),
-            count,
-            first: first.clone(),
-        }),
     }
 }

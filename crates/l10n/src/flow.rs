@@ -22,11 +22,14 @@
 //! use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions, PseudoOptions};
 //!
 //! // tagloom l10n extract site/ --source en --target fr -o xlf/
-//! let report = flow::extract(Path::new("site"), Path::new("xlf"), &ExtractOptions::new("en", Some("fr")))?;
+//! let report = flow::extract(Path::new("site"), Path::new("xlf"), &ExtractOptions::new("en", Some("fr"))?)?;
 //! println!("{} files, {} blocks", report.files.len(), report.blocks());
 //! // tagloom l10n merge site/ xlf/ -o site-fr/
 //! let report = flow::merge(Path::new("site"), Path::new("xlf"), Path::new("site-fr"), &MergeOptions::default())?;
-//! report.into_result()?; // per-file failures as an error
+//! let report = report.into_result()?; // per-file failures as an error
+//! for (file, issue) in report.issues() {
+//!     eprintln!("{}: not applied: {issue}", file.display()); // stale, codes broken…
+//! }
 //! // tagloom l10n pseudo page.html --target fr -o page.pseudo.html
 //! flow::pseudo(Path::new("page.html"), Path::new("page.pseudo.html"), &PseudoOptions::default())?;
 //! # Ok::<(), tagloom_l10n::L10nError>(())
@@ -41,6 +44,7 @@ use encoding_rs::Encoding;
 use rayon::prelude::*;
 
 use crate::error::{IoContext, L10nError, Result};
+use crate::lang::LanguageTag;
 use crate::output::OutputFile;
 use crate::po::{PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
@@ -122,9 +126,9 @@ impl Default for Common {
 #[derive(Clone, Debug)]
 pub struct ExtractOptions {
     /// Source language (`en`).
-    pub source_lang: String,
+    pub source_lang: LanguageTag,
     /// Target language (`fr`), written to the file's header.
-    pub target_lang: Option<String>,
+    pub target_lang: Option<LanguageTag>,
     /// Output format; `None`: from the output's extension (directories: XLIFF).
     pub format: Option<Format>,
     /// Shared settings.
@@ -132,27 +136,53 @@ pub struct ExtractOptions {
 }
 
 impl ExtractOptions {
-    /// Options with default rules.
-    pub fn new(source_lang: &str, target_lang: Option<&str>) -> Self {
-        ExtractOptions {
-            source_lang: source_lang.into(),
-            target_lang: target_lang.map(Into::into),
+    /// Options with default rules; the languages must be well-formed BCP 47 tags
+    /// ([`L10nError::Language`] otherwise).
+    pub fn new(source_lang: &str, target_lang: Option<&str>) -> Result<Self> {
+        Ok(ExtractOptions {
+            source_lang: parse_lang("source language", source_lang)?,
+            target_lang: target_lang
+                .map(|t| parse_lang("target language", t))
+                .transpose()?,
             format: None,
             common: Common::default(),
-        }
+        })
     }
+}
+
+fn parse_lang(context: &str, value: &str) -> Result<LanguageTag> {
+    LanguageTag::parse(value).map_err(|source| L10nError::Language {
+        context: context.into(),
+        source,
+    })
+}
+
+/// What a merge does when some translations could not be applied: a unit whose
+/// source is not the page block's any more, a translated unit the page does not
+/// have, a page block the file has no unit for, a target with broken inline codes.
+/// Each such block keeps its source text and is reported in
+/// [`FileReport::issues`]. Untranslated units are never an issue.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PartialMerge {
+    /// Write the output and mark the file [partial](FileReport::partial)
+    /// (`tagloom l10n merge` exits 1).
+    #[default]
+    Report,
+    /// Write the output; a partial merge is accepted (`--allow-partial`, exit 0).
+    Allow,
+    /// Fail with [`L10nError::NotApplied`], no output written (`--strict`, exit 2).
+    Fail,
 }
 
 /// `tagloom l10n merge`.
 #[derive(Clone, Debug, Default)]
 pub struct MergeOptions {
     /// Source language; `None`: from the translation file (else `en`).
-    pub source_lang: Option<String>,
+    pub source_lang: Option<LanguageTag>,
     /// Target language; `None`: from the translation file.
-    pub target_lang: Option<String>,
-    /// Fail when a translation's inline codes are broken (default: keep the source
-    /// for that block and report it).
-    pub strict: bool,
+    pub target_lang: Option<LanguageTag>,
+    /// What to do when translations are not applied (stale, broken codes).
+    pub partial: PartialMerge,
     /// Shared settings.
     pub common: Common,
 }
@@ -161,9 +191,9 @@ pub struct MergeOptions {
 #[derive(Clone, Debug)]
 pub struct PseudoOptions {
     /// Source language (`en`).
-    pub source_lang: String,
+    pub source_lang: LanguageTag,
     /// The locale `lang` values naming the source become.
-    pub target_lang: Option<String>,
+    pub target_lang: Option<LanguageTag>,
     /// Shared settings.
     pub common: Common,
 }
@@ -171,7 +201,7 @@ pub struct PseudoOptions {
 impl Default for PseudoOptions {
     fn default() -> Self {
         PseudoOptions {
-            source_lang: "en".into(),
+            source_lang: LanguageTag::english(),
             target_lang: None,
             common: Common::default(),
         }
@@ -193,8 +223,12 @@ pub struct FileReport {
     pub translated: usize,
     /// Language values retargeted.
     pub lang_retargeted: usize,
-    /// Translations not merged because of broken inline codes.
+    /// Translations not applied (stale source, unit not in the page, block not in
+    /// the file, broken inline codes…): those blocks kept their source text.
     pub issues: Vec<Issue>,
+    /// Some translations were not applied and [`PartialMerge::Report`] was asked:
+    /// the output was written but is not the translation the file describes.
+    pub partial: bool,
     /// Whether the input had invalid bytes (kept as they were).
     pub had_invalid_bytes: bool,
     /// Input size.
@@ -233,7 +267,11 @@ impl Report {
     pub fn translated(&self) -> usize {
         self.files.iter().map(|f| f.translated).sum()
     }
-    /// All inline-code issues, with their file.
+    /// Whether any file is [partial](FileReport::partial).
+    pub fn partial(&self) -> bool {
+        self.files.iter().any(|f| f.partial)
+    }
+    /// All translations not applied, with their file.
     pub fn issues(&self) -> impl Iterator<Item = (&Path, &Issue)> {
         self.files
             .iter()
@@ -264,9 +302,9 @@ pub enum Job<'a> {
         /// Format.
         format: Format,
         /// Source language.
-        source_lang: &'a str,
+        source_lang: &'a LanguageTag,
         /// Target language.
-        target_lang: Option<&'a str>,
+        target_lang: Option<&'a LanguageTag>,
     },
     /// Skeleton + writer: the translated document.
     Write {
@@ -274,8 +312,8 @@ pub enum Job<'a> {
         translations: &'a mut dyn Translations,
         /// Writer settings.
         options: WriterOptions,
-        /// Fail on inline-code issues.
-        strict: bool,
+        /// What translations not applied mean.
+        partial: PartialMerge,
     },
 }
 
@@ -358,7 +396,7 @@ pub fn run_file_with_reader_writer(
         Job::Write {
             translations,
             options,
-            strict,
+            partial,
         } => {
             let mut out = out;
             write_document(input, translations, &options, common, &mut out, &mut report).map_err(
@@ -370,11 +408,17 @@ pub fn run_file_with_reader_writer(
                 },
             )?;
             out.into_inner().map_err(|e| io_out(e.into_error()))?;
-            if strict && !report.issues.is_empty() {
-                return Err(L10nError::InlineCodes {
-                    count: report.issues.len(),
-                    first: format!("{}: {}", report.issues[0].id, report.issues[0].message),
-                });
+            if let Some(first) = report.issues.first() {
+                match partial {
+                    PartialMerge::Fail => {
+                        return Err(L10nError::NotApplied {
+                            count: report.issues.len(),
+                            first: first.to_string(),
+                        });
+                    }
+                    PartialMerge::Report => report.partial = true,
+                    PartialMerge::Allow => {}
+                }
             }
         }
     }
@@ -575,7 +619,7 @@ pub fn extract(input: &Path, output: &Path, options: &ExtractOptions) -> Result<
             Job::Extract {
                 format,
                 source_lang: &options.source_lang,
-                target_lang: options.target_lang.as_deref(),
+                target_lang: options.target_lang.as_ref(),
             },
             &options.common,
         )
@@ -611,29 +655,25 @@ fn merge_file(
         ))
     })?;
     let (mut xliff, mut po);
-    let (translations, src, trg): (&mut dyn Translations, Option<String>, Option<String>) =
-        match format {
-            Format::Xliff => {
-                xliff = XliffTranslations::open(translated)?;
-                let h = xliff.header().cloned().unwrap_or_default();
-                (
-                    &mut xliff,
-                    Some(h.source_lang).filter(|s| !s.is_empty()),
-                    h.target_lang,
-                )
-            }
-            Format::Po => {
-                po = PoTranslations::open(translated)?;
-                let (s, t) = (po.source_language.clone(), po.language.clone());
-                (&mut po, s, t)
-            }
-        };
+    type Langs = (Option<LanguageTag>, Option<LanguageTag>);
+    let (translations, (src, trg)): (&mut dyn Translations, Langs) = match format {
+        Format::Xliff => {
+            xliff = XliffTranslations::open(translated)?;
+            let h = xliff.header().cloned().unwrap_or_default();
+            (&mut xliff, (h.source_lang, h.target_lang))
+        }
+        Format::Po => {
+            po = PoTranslations::open(translated)?;
+            let langs = (po.source_language.clone(), po.language.clone());
+            (&mut po, langs)
+        }
+    };
     let options_w = WriterOptions {
         source_lang: options
             .source_lang
             .clone()
             .or(src)
-            .unwrap_or_else(|| "en".into()),
+            .unwrap_or_else(LanguageTag::english),
         target_lang: options.target_lang.clone().or(trg),
     };
     run_file_with_reader_writer(
@@ -642,7 +682,7 @@ fn merge_file(
         Job::Write {
             translations,
             options: options_w,
-            strict: options.strict,
+            partial: options.partial,
         },
         &options.common,
     )
@@ -687,7 +727,7 @@ pub fn pseudo(input: &Path, output: &Path, options: &PseudoOptions) -> Result<Re
                     source_lang: options.source_lang.clone(),
                     target_lang: options.target_lang.clone(),
                 },
-                strict: false,
+                partial: PartialMerge::Allow,
             },
             &options.common,
         )

@@ -15,7 +15,7 @@
 //! use std::path::Path;
 //! use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
 //!
-//! let opts = ExtractOptions::new("en", Some("fr"));
+//! let opts = ExtractOptions::new("en", Some("fr"))?;
 //! flow::extract(Path::new("page.html"), Path::new("page.xlf"), &opts)?;
 //! // … a translator fills in page.xlf …
 //! flow::merge(Path::new("page.html"), Path::new("page.xlf"), Path::new("page.fr.html"),
@@ -29,6 +29,7 @@
 pub mod block;
 pub mod error;
 pub mod flow;
+pub mod lang;
 pub mod output;
 pub mod po;
 pub mod pseudo;
@@ -40,5 +41,6 @@ pub mod xliff;
 
 pub use block::{Block, BlockKind, Run};
 pub use error::{L10nError, Result};
+pub use lang::LanguageTag;
 pub use rules::Rules;
 pub use skeleton::SkeletonStore;

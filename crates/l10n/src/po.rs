@@ -15,6 +15,13 @@
 //!
 //! A marker only counts when the block has a code of that number and kind, so text
 //! such as `a <1> b` in a block without code 1 stays text.
+//!
+//! A translation is merged only where the page's block still has the entry's
+//! source: the same `msgid` (text and markers) and the same markup for each code (the
+//! last `#. code N:` comment; extracted comments are kept by `msgmerge` and PO
+//! editors). Anything else is reported, as are translated entries the page does not
+//! have; `#, fuzzy` entries are untranslated, as for gettext. The `Language:` header
+//! may use gettext's `ll_CC` form (read as the BCP 47 `ll-CC`).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -23,8 +30,9 @@ use std::path::{Path, PathBuf};
 
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
+use crate::lang::LanguageTag;
 use crate::reader::BlockSink;
-use crate::writer::Translations;
+use crate::writer::{Issue, IssueKind, Translations};
 
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -161,8 +169,8 @@ impl<W: Write> PoWriter<W> {
     /// Writes the header entry.
     pub fn new(
         mut out: W,
-        source_lang: &str,
-        target_lang: Option<&str>,
+        source_lang: &LanguageTag,
+        target_lang: Option<&LanguageTag>,
         original: &str,
     ) -> std::io::Result<Self> {
         let mut head = String::new();
@@ -173,7 +181,10 @@ impl<W: Write> PoWriter<W> {
         head.push_str("\"Content-Transfer-Encoding: 8bit\\n\"\n");
         head.push_str(&format!(
             "{}\n",
-            quote(&format!("Language: {}\n", target_lang.unwrap_or("")))
+            quote(&format!(
+                "Language: {}\n",
+                target_lang.map_or("", LanguageTag::as_str)
+            ))
         ));
         head.push_str(&format!(
             "{}\n",
@@ -196,8 +207,7 @@ impl<W: Write> PoWriter<W> {
         }
         for run in &block.runs {
             if let Run::Open { id, data } | Run::Placeholder { id, data } = run {
-                let data = data.replace('\n', " ");
-                s.push_str(&format!("#. code {id}: {data}\n"));
+                s.push_str(&format!("#. {}\n", code_comment(*id, data)));
             }
         }
         s.push_str(&format!("#: {}\n", block.path.replace(' ', "_")));
@@ -232,7 +242,7 @@ impl<W: Write> BlockSink for PoWriter<W> {
     }
 }
 
-/// One PO entry: context, msgid, msgstr.
+/// One PO entry: context, msgid, msgstr, and what the comments before it say.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PoEntry {
     /// `msgctxt`.
@@ -241,6 +251,10 @@ pub struct PoEntry {
     pub id: String,
     /// `msgstr` (or `msgstr[0]`).
     pub target: String,
+    /// The extracted comments (`#.` lines, without the `#. `): notes and code markup.
+    pub extracted: Vec<String>,
+    /// Flagged `#, fuzzy` (gettext does not use such a translation; nor does merge).
+    pub fuzzy: bool,
 }
 
 /// A streaming PO reader.
@@ -274,6 +288,7 @@ impl PoReader {
 
     fn next_line(&mut self) -> Result<Option<String>> {
         if let Some(l) = self.peeked.take() {
+            self.line += 1;
             return Ok(Some(l));
         }
         match self.lines.next() {
@@ -286,6 +301,11 @@ impl PoReader {
         }
     }
 
+    fn push_back(&mut self, line: String) {
+        self.peeked = Some(line);
+        self.line -= 1;
+    }
+
     /// The next entry (the header entry included); `None` at the end.
     pub fn next_entry(&mut self) -> Result<Option<PoEntry>> {
         let mut entry = PoEntry::default();
@@ -294,8 +314,17 @@ impl PoReader {
         while let Some(line) = self.next_line()? {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
-                if seen_id && field == Some(2) {
+                if seen_id && matches!(field, Some(2) | Some(3)) {
+                    // The comments of the next entry.
+                    self.push_back(line);
                     return Ok(Some(entry));
+                }
+                if let Some(c) = t.strip_prefix("#.") {
+                    entry
+                        .extracted
+                        .push(c.strip_prefix(' ').unwrap_or(c).to_string());
+                } else if let Some(flags) = t.strip_prefix("#,") {
+                    entry.fuzzy |= flags.split(',').any(|f| f.trim() == "fuzzy");
                 }
                 continue;
             }
@@ -305,8 +334,7 @@ impl PoReader {
                 t.split_once(char::is_whitespace).unwrap_or((t, ""))
             };
             if matches!(kw, "msgctxt" | "msgid") && seen_id && matches!(field, Some(2) | Some(3)) {
-                self.peeked = Some(line);
-                self.line -= 1;
+                self.push_back(line);
                 return Ok(Some(entry));
             }
             let value = unquote(rest).ok_or_else(|| self.err(format!("bad string {rest:?}")))?;
@@ -349,16 +377,58 @@ impl PoReader {
     }
 }
 
-/// Translations read from a PO file, streaming, matched to blocks by `msgctxt`.
+/// The code comment [`PoWriter`] writes for a code's markup (`code 1: <a href="/x">`),
+/// line breaks as spaces.
+fn code_comment(id: u32, data: &str) -> String {
+    let data = data.replace(['\n', '\r'], " ");
+    format!("code {id}: {}", data.trim_end())
+}
+
+/// How an entry's source differs from the page block (`None`: the same): its
+/// `msgid` (text and code markers) and the markup of each code, from the last
+/// `#. code N:` comment of that code.
+fn source_difference(entry: &PoEntry, block: &Block) -> Option<String> {
+    if entry.id != runs_to_text(&block.runs) {
+        return Some("the msgid differs".into());
+    }
+    for run in &block.runs {
+        if let Run::Open { id, data } | Run::Placeholder { id, data } = run {
+            let prefix = format!("code {id}:");
+            let found = entry
+                .extracted
+                .iter()
+                .rev()
+                .find(|c| c.starts_with(&prefix))
+                .map(|c| c.trim_end());
+            if found != Some(code_comment(*id, data).as_str()) {
+                return Some(format!("the markup of code {id} differs"));
+            }
+        }
+    }
+    None
+}
+
+/// Translations read from a PO file, streaming, matched to blocks by `msgctxt`; a
+/// translation is applied only where the block still has the entry's source
+/// (`msgid` and code markup), and fuzzy entries count as untranslated.
 pub struct PoTranslations {
     reader: PoReader,
-    pending: HashMap<String, String>,
+    pending: HashMap<String, PoEntry>,
     done: bool,
     any_translated: bool,
+    issues: Vec<Issue>,
     /// `Language:` of the header.
-    pub language: Option<String>,
+    pub language: Option<LanguageTag>,
     /// `X-Source-Language:` of the header.
-    pub source_language: Option<String>,
+    pub source_language: Option<LanguageTag>,
+}
+
+fn is_header(e: &PoEntry) -> bool {
+    e.id.is_empty() && e.context.is_none()
+}
+
+fn is_translated(e: &PoEntry) -> bool {
+    !e.target.is_empty() && !e.fuzzy
 }
 
 impl PoTranslations {
@@ -369,18 +439,27 @@ impl PoTranslations {
         let mut language = None;
         let mut source_language = None;
         while let Some(e) = scan.next_entry()? {
-            if e.id.is_empty() && e.context.is_none() {
-                let field = |name: &str| {
-                    e.target
+            if is_header(&e) {
+                let field = |name: &str| -> Result<Option<LanguageTag>> {
+                    let value = e
+                        .target
                         .lines()
                         .find_map(|l| l.strip_prefix(name))
-                        .map(|l| l.trim().to_string())
-                        .filter(|l| !l.is_empty())
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty());
+                    value
+                        .map(|v| {
+                            LanguageTag::from_gettext(v).map_err(|source| L10nError::Language {
+                                context: format!("{}: {name}", path.display()),
+                                source,
+                            })
+                        })
+                        .transpose()
                 };
-                language = field("Language:");
-                source_language = field("X-Source-Language:");
+                language = field("Language:")?;
+                source_language = field("X-Source-Language:")?;
             } else {
-                any |= !e.target.is_empty();
+                any |= is_translated(&e);
             }
         }
         Ok(PoTranslations {
@@ -388,24 +467,25 @@ impl PoTranslations {
             pending: HashMap::new(),
             done: false,
             any_translated: any,
+            issues: Vec::new(),
             language,
             source_language,
         })
     }
 
-    fn take(&mut self, id: &str) -> Result<Option<String>> {
+    fn take(&mut self, id: &str) -> Result<Option<PoEntry>> {
         if let Some(t) = self.pending.remove(id) {
             return Ok(Some(t));
         }
         while !self.done {
             match self.reader.next_entry()? {
-                Some(e) if e.id.is_empty() && e.context.is_none() => {}
+                Some(e) if is_header(&e) => {}
                 Some(e) => {
-                    let ctx = e.context.unwrap_or_default();
+                    let ctx = e.context.clone().unwrap_or_default();
                     if ctx == id {
-                        return Ok(Some(e.target));
+                        return Ok(Some(e));
                     }
-                    self.pending.insert(ctx, e.target);
+                    self.pending.insert(ctx, e);
                 }
                 None => self.done = true,
             }
@@ -416,23 +496,48 @@ impl PoTranslations {
 
 impl Translations for PoTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
-        Ok(self
-            .take(&block.id)?
-            .filter(|t| !t.is_empty())
-            .map(|t| text_to_runs(&t, &block.runs)))
+        let Some(entry) = self.take(&block.id)? else {
+            if self.any_translated {
+                self.issues
+                    .push(Issue::new(&block.id, IssueKind::NotInFile, ""));
+            }
+            return Ok(None);
+        };
+        if !is_translated(&entry) {
+            return Ok(None);
+        }
+        if let Some(why) = source_difference(&entry, block) {
+            self.issues
+                .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
+            return Ok(None);
+        }
+        Ok(Some(text_to_runs(&entry.target, &block.runs)))
     }
 
-    fn finish(&mut self) -> Result<()> {
+    fn finish(&mut self) -> Result<Vec<Issue>> {
         while !self.done {
             match self.reader.next_entry()? {
-                Some(e) if e.id.is_empty() && e.context.is_none() => {}
+                Some(e) if is_header(&e) => {}
                 Some(e) => {
-                    self.pending.insert(e.context.unwrap_or_default(), e.target);
+                    self.pending
+                        .insert(e.context.clone().unwrap_or_default(), e);
                 }
                 None => self.done = true,
             }
         }
-        crate::error::no_unmatched_units(&self.reader.path, self.pending.keys())
+        let mut left: Vec<String> = self
+            .pending
+            .drain()
+            .filter(|(_, e)| is_translated(e))
+            .map(|(id, _)| id)
+            .collect();
+        left.sort_unstable();
+        let mut issues = std::mem::take(&mut self.issues);
+        issues.extend(
+            left.into_iter()
+                .map(|id| Issue::new(id, IssueKind::NotInPage, "")),
+        );
+        Ok(issues)
     }
 
     fn any_translated(&self) -> bool {
@@ -469,5 +574,65 @@ mod tests {
         assert_eq!(runs_to_text(&back), text);
         assert_eq!(back.len(), 6);
         assert_eq!(unquote(&quote("a\"\\\n")).unwrap(), "a\"\\\n");
+    }
+
+    #[test]
+    fn entries_keep_their_own_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.po");
+        std::fs::write(
+            &path,
+            "msgid \"\"\nmsgstr \"Language: pt_BR\\n\"\n\n\
+             #. a note\n#. code 1: <b>\nmsgctxt \"p-1\"\nmsgid \"<1>x</1>\"\nmsgstr \"<1>y</1>\"\n\
+             #. code 1: <i>\n#, c-format, fuzzy\nmsgctxt \"p-2\"\nmsgid \"\"\n\"<1>z</1>\"\nmsgstr \"w\"\n",
+        )
+        .unwrap();
+        let mut r = PoReader::open(&path).unwrap();
+        let header = r.next_entry().unwrap().unwrap();
+        assert!(header.id.is_empty() && header.extracted.is_empty());
+        let one = r.next_entry().unwrap().unwrap();
+        assert_eq!(one.extracted, ["a note", "code 1: <b>"]);
+        assert!(!one.fuzzy);
+        let two = r.next_entry().unwrap().unwrap();
+        assert_eq!(two.extracted, ["code 1: <i>"]);
+        assert_eq!(two.id, "<1>z</1>");
+        assert!(two.fuzzy);
+        assert_eq!(r.next_entry().unwrap(), None);
+        let t = PoTranslations::open(&path).unwrap();
+        assert_eq!(t.language.as_ref().map(LanguageTag::as_str), Some("pt-BR"));
+        // The code markup is compared with the last `code N:` comment.
+        let block = Block {
+            id: "p-1".into(),
+            kind: crate::block::BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs: vec![
+                Run::Open {
+                    id: 1,
+                    data: "<b>".into(),
+                },
+                Run::Text("x".into()),
+                Run::Close {
+                    id: 1,
+                    data: "</b>".into(),
+                },
+            ],
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        };
+        assert_eq!(source_difference(&one, &block), None);
+        let mut forged = one.clone();
+        forged.extracted.push("code 1: <script>".into());
+        assert!(source_difference(&forged, &block).is_some());
+        let mut other = one;
+        other.id = "<1>x</1>!".into();
+        assert_eq!(
+            source_difference(&other, &block).as_deref(),
+            Some("the msgid differs")
+        );
     }
 }

@@ -10,7 +10,13 @@
 //!   A target whose inline codes were lost, duplicated or reordered illegally is not
 //!   merged: the source is kept and the problem reported.
 //! * Lang entries are retargeted when they name the source language and the
-//!   document is being translated.
+//!   document is being translated. The target is a [`LanguageTag`] (well-formed
+//!   BCP 47: checked where it entered) and is escaped for its attribute value all
+//!   the same, with [`escape`], the one escape routine of the writer.
+//! * Nothing else from a translation file reaches the output unescaped: target text
+//!   is escaped, and a target's inline codes only *name* the page's codes — the
+//!   markup written is always the page's own (a file's `<originalData>` or PO code
+//!   comments are compared, never written).
 //! * Unknown entry types are skipped (inert).
 //!
 //! Output keeps the input's encoding ([`EncodedOutput`]): characters the encoding
@@ -29,19 +35,26 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
+use crate::lang::LanguageTag;
 use crate::skeleton::{EntryType, SkeletonStore};
 
 pub mod reparse;
 
+/// Kept here for the writers' callers; the one home is [`crate::lang`].
+pub use crate::lang::names_language;
+
 /// Where translations come from, in document order.
 pub trait Translations {
-    /// The target runs of `block` (`None`: untranslated). Called once per block and
-    /// per sub-block, in document order.
+    /// The target runs of `block` (`None`: untranslated, or a translation that does
+    /// not apply to this block — its unit's source is not the block's any more; such
+    /// a one is returned by [`Translations::finish`]). Called once per block and per
+    /// sub-block, in document order.
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>>;
-    /// Called after the last block: fails when translations were left over (ids the
-    /// document does not have).
-    fn finish(&mut self) -> Result<()> {
-        Ok(())
+    /// Called after the last block: the translations that were not applied because
+    /// the file and the page disagree (stale source, units the page does not have,
+    /// blocks the file has no unit for). Untranslated units are not issues.
+    fn finish(&mut self) -> Result<Vec<Issue>> {
+        Ok(Vec::new())
     }
     /// Whether any unit has a target (decides Lang retargeting).
     fn any_translated(&self) -> bool {
@@ -62,13 +75,76 @@ impl Translations for NoTranslations {
     }
 }
 
-/// A block whose translation was not merged.
+/// Why a translation was not applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IssueKind {
+    /// The target's inline codes were lost, duplicated or misnested.
+    Codes,
+    /// The unit's source (text, inline codes and their original markup) is not the
+    /// page block's source any more: the page changed since the file was extracted.
+    SourceChanged,
+    /// A translated unit whose id the page does not have.
+    NotInPage,
+    /// A block of the page the file has no unit for (reported when the file holds
+    /// translations).
+    NotInFile,
+    /// The re-parse fallback did not find the block in the tree.
+    NotInTree,
+}
+
+impl std::fmt::Display for IssueKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            IssueKind::Codes => "inline codes broken",
+            IssueKind::SourceChanged => "source changed",
+            IssueKind::NotInPage => "unit not in page",
+            IssueKind::NotInFile => "block not in file",
+            IssueKind::NotInTree => "block not in re-parsed tree",
+        })
+    }
+}
+
+/// A translation that was not applied (the block kept its source).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Issue {
-    /// The block id.
+    /// The unit (block) id.
     pub id: String,
-    /// What is wrong.
+    /// Why.
+    pub kind: IssueKind,
+    /// Details (may be empty).
     pub message: String,
+}
+
+impl Issue {
+    /// An issue of `kind` for unit `id`.
+    pub fn new(id: impl Into<String>, kind: IssueKind, message: impl Into<String>) -> Self {
+        Issue {
+            id: id.into(),
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// `{id}: {kind} ({message})`. The id comes from a translation file: control
+/// characters in it are shown escaped (`\u{1b}`), so a report printed on a terminal
+/// cannot carry terminal escapes.
+impl std::fmt::Display for Issue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for c in self.id.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        write!(f, ": {}", self.kind)?;
+        if !self.message.is_empty() {
+            write!(f, " ({})", self.message)?;
+        }
+        Ok(())
+    }
 }
 
 /// What the writer did.
@@ -92,23 +168,9 @@ pub struct WriteReport {
 #[derive(Clone, Debug)]
 pub struct WriterOptions {
     /// The document's source language (`en`).
-    pub source_lang: String,
+    pub source_lang: LanguageTag,
     /// The target language (`fr`); `None` keeps Lang values.
-    pub target_lang: Option<String>,
-}
-
-/// Whether the language tag `value` names `source`: same primary subtag, and the
-/// same full tag when `source` has subtags (`en` names `en-GB`; `en-US` does not).
-pub fn names_language(value: &str, source: &str) -> bool {
-    let value = value.trim();
-    if value.eq_ignore_ascii_case(source) {
-        return true;
-    }
-    if source.contains(['-', '_']) {
-        return false;
-    }
-    let primary = value.split(['-', '_']).next().unwrap_or("");
-    !primary.is_empty() && primary.eq_ignore_ascii_case(source)
+    pub target_lang: Option<LanguageTag>,
 }
 
 /// A byte sink in the document's encoding.
@@ -155,6 +217,11 @@ impl<W: Write> EncodedOutput<W> {
     /// Bytes written so far.
     pub fn written(&self) -> u64 {
         self.written
+    }
+
+    /// The output's encoding.
+    pub fn encoding(&self) -> &'static Encoding {
+        self.encoding
     }
 }
 
@@ -215,6 +282,35 @@ pub fn escape(text: &str, kind: BlockKind, out: &mut String) {
     }
 }
 
+/// The quote (`"`, `'`, or 0) that `before` — the bytes up to an attribute value,
+/// in `encoding` — ends with: the context a new value is escaped for.
+fn quote_ending(before: &[u8], encoding: &'static Encoding) -> u8 {
+    let unit = if encoding == UTF_16LE {
+        match before {
+            [.., q, 0] => *q,
+            _ => 0,
+        }
+    } else if encoding == UTF_16BE {
+        match before {
+            [.., 0, q] => *q,
+            _ => 0,
+        }
+    } else {
+        before.last().copied().unwrap_or(0)
+    };
+    match unit {
+        b'"' | b'\'' => unit,
+        _ => 0,
+    }
+}
+
+/// A language tag written as an attribute value after `quote` (see [`quote_ending`]):
+/// escaped like any attribute value (a well-formed tag never needs it), quoted when
+/// the original value was not.
+fn render_lang(tag: &LanguageTag, quote: u8) -> String {
+    render_attr(tag.as_str(), BlockKind::Attribute { quote })
+}
+
 /// Renders a translated attribute value (with quotes added when the original had none).
 fn render_attr(text: &str, kind: BlockKind) -> String {
     let mut out = String::new();
@@ -261,23 +357,34 @@ pub fn write_from_skeleton<W: Write>(
     let mut report = WriteReport::default();
     let retarget = options
         .target_lang
-        .as_deref()
-        .filter(|t| !t.is_empty() && translations.any_translated());
+        .as_ref()
+        .filter(|_| translations.any_translated());
     let mut data = Vec::new();
     let mut pending: Option<Block> = None;
+    // The last bytes of text written: the quote before a Lang value.
+    let mut tail: [u8; 2] = [0; 2];
     let io = |e| L10nError::io("writing the output", e);
     while let Some(kind) = store.next_into(&mut data)? {
         match kind {
-            EntryType::TEXT => out.raw(&data).map_err(io)?,
+            EntryType::TEXT => {
+                out.raw(&data).map_err(io)?;
+                match data.as_slice() {
+                    [] => {}
+                    [b] => tail = [tail[1], *b],
+                    [.., a, b] => tail = [*a, *b],
+                }
+            }
             EntryType::LANG => {
                 let value = String::from_utf8_lossy(&data);
                 match retarget {
-                    Some(target) if names_language(&value, &options.source_lang) => {
-                        out.text(target).map_err(io)?;
+                    Some(target) if options.source_lang.names(&value) => {
+                        let quote = quote_ending(&tail, out.encoding());
+                        out.text(&render_lang(target, quote)).map_err(io)?;
                         report.lang_retargeted += 1;
                     }
                     _ => out.raw(&data).map_err(io)?,
                 }
+                tail = [0; 2];
             }
             EntryType::BLOCK => {
                 pending =
@@ -295,13 +402,14 @@ pub fn write_from_skeleton<W: Write>(
                         )));
                     }
                 };
-                let lang = retarget.map(|t| (options.source_lang.as_str(), t));
+                let lang = retarget.map(|t| (&options.source_lang, t));
                 write_block(&block, translations, out, &mut report, lang)?;
+                tail = [0; 2];
             }
             _ => {} // unknown entry types are inert
         }
     }
-    translations.finish()?;
+    report.issues.extend(translations.finish()?);
     report.bytes_written = out.written();
     Ok(report)
 }
@@ -311,7 +419,7 @@ fn write_block<W: Write>(
     translations: &mut dyn Translations,
     out: &mut EncodedOutput<W>,
     report: &mut WriteReport,
-    lang: Option<(&str, &str)>,
+    lang: Option<(&LanguageTag, &LanguageTag)>,
 ) -> Result<()> {
     let io = |e| L10nError::io("writing the output", e);
     report.blocks += 1 + block.subs.len();
@@ -320,10 +428,9 @@ fn write_block<W: Write>(
         if same_runs(t, &block.runs) {
             target = None;
         } else if let Err(message) = check_codes(&block.runs, t) {
-            report.issues.push(Issue {
-                id: block.id.clone(),
-                message,
-            });
+            report
+                .issues
+                .push(Issue::new(&block.id, IssueKind::Codes, message));
             target = None;
         }
     }
@@ -396,7 +503,7 @@ fn splice_subs(
     run: usize,
     data: &str,
     targets: &[Option<String>],
-    lang: Option<(&str, &str)>,
+    lang: Option<(&LanguageTag, &LanguageTag)>,
     report: &mut WriteReport,
 ) -> String {
     // (start, end, replacement)
@@ -410,9 +517,11 @@ fn splice_subs(
         for pos in block.lang_refs.iter().filter(|p| p.run == run) {
             if data
                 .get(pos.start..pos.end)
-                .is_some_and(|v| names_language(v, source))
+                .is_some_and(|v| source.names(v))
             {
-                edits.push((pos.start, pos.end, target.to_string()));
+                let before = data.get(..pos.start).unwrap_or("").as_bytes();
+                let quote = quote_ending(before, UTF_8);
+                edits.push((pos.start, pos.end, render_lang(target, quote)));
                 report.lang_retargeted += 1;
             }
         }
@@ -613,7 +722,7 @@ impl BlockOnlyFallback<'_> {
             None,
             Some(&mut sink),
         )?;
-        translations.finish()?;
+        report.issues.extend(translations.finish()?);
         Ok(report)
     }
 }
@@ -623,12 +732,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn language_matching() {
-        assert!(names_language("en", "en"));
-        assert!(names_language("EN-gb", "en"));
-        assert!(!names_language("fr", "en"));
-        assert!(!names_language("en-GB", "en-US"));
-        assert!(names_language("en-us", "en-US"));
+    fn issues_show_control_characters_escaped() {
+        let issue = Issue::new("a\u{1b}[2Jb\n", IssueKind::NotInPage, "");
+        assert_eq!(issue.to_string(), "a\\u{1b}[2Jb\\n: unit not in page");
+        let issue = Issue::new("p-1", IssueKind::Codes, "code 2 is missing");
+        assert_eq!(
+            issue.to_string(),
+            "p-1: inline codes broken (code 2 is missing)"
+        );
+    }
+
+    #[test]
+    fn language_values_are_escaped_for_their_quote() {
+        assert_eq!(quote_ending(b"<html lang=\"", UTF_8), b'"');
+        assert_eq!(quote_ending(b"<html lang='", UTF_8), b'\'');
+        assert_eq!(quote_ending(b"<html lang=", UTF_8), 0);
+        assert_eq!(quote_ending(b"=\0\"\0", UTF_16LE), b'"');
+        assert_eq!(quote_ending(b"\0=\0'", UTF_16BE), b'\'');
+        assert_eq!(quote_ending(b"\"", UTF_16LE), 0);
+        let fr = LanguageTag::parse("fr-CA").unwrap();
+        assert_eq!(render_lang(&fr, b'"'), "fr-CA");
+        assert_eq!(render_lang(&fr, 0), "\"fr-CA\"");
     }
 
     #[test]

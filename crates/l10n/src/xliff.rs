@@ -13,9 +13,19 @@
 //! ```
 //!
 //! Import ([`XliffTranslations`]) streams the units back in order (out-of-order units
-//! are buffered until asked for) and turns each `<target>` into runs: `<pc>`, `<sc>`/
-//! `<ec>` and `<ph>` become codes by id, `<cp hex>` a character, other inline
-//! markup (`<mrk>`, `<sm>`, `<em>`) is dropped keeping its text.
+//! are buffered until asked for) and turns each `<source>` and `<target>` into runs:
+//! `<pc>`, `<sc>`/`<ec>` and `<ph>` become codes by id, `<cp hex>` a character, other
+//! inline markup (`<mrk>`, `<sm>`, `<em>`) is dropped keeping its text. The source's
+//! codes get their markup back from `<originalData>`.
+//!
+//! A target is applied only where the page's block still has the unit's source —
+//! the same text and the same codes with the same original markup
+//! ([`source_difference`]); unit ids are structural (`…body-1.p-3`), so after a
+//! paragraph was inserted, deleted or moved an id can name another block. Every
+//! translation not applied is returned as an [`Issue`] by `finish`: source changed,
+//! a translated unit the page does not have, a page block the file has no unit for.
+//! The codes written are always the page's: a file's `<originalData>` is only
+//! compared, never written.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -26,8 +36,9 @@ use quick_xml::events::{BytesStart, Event};
 
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
+use crate::lang::LanguageTag;
 use crate::reader::BlockSink;
-use crate::writer::Translations;
+use crate::writer::{Issue, IssueKind, Translations};
 
 /// XLIFF 2.x core namespace (2.1 keeps the 2.0 namespace).
 pub const XLIFF_NS: &str = "urn:oasis:names:tc:xliff:document:2.0";
@@ -90,8 +101,8 @@ impl<W: Write> XliffWriter<W> {
     /// Writes the header: `<xliff version="2.1" srcLang trgLang><file original>`.
     pub fn new(
         mut out: W,
-        source_lang: &str,
-        target_lang: Option<&str>,
+        source_lang: &LanguageTag,
+        target_lang: Option<&LanguageTag>,
         original: &str,
     ) -> std::io::Result<Self> {
         let mut head = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -100,7 +111,7 @@ impl<W: Write> XliffWriter<W> {
         ));
         xml_escape(source_lang, true, &mut head);
         head.push('"');
-        if let Some(t) = target_lang.filter(|t| !t.is_empty()) {
+        if let Some(t) = target_lang {
             head.push_str(" trgLang=\"");
             xml_escape(t, true, &mut head);
             head.push('"');
@@ -216,22 +227,44 @@ impl<W: Write> BlockSink for XliffWriter<W> {
     }
 }
 
-/// One unit read back: id and target runs (`None` when the target is absent or empty).
+/// One unit read back: its id, its source (codes with their original markup from
+/// `<originalData>`) and its target (`None` when absent or empty).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unit {
     /// The unit id.
     pub id: String,
-    /// The target.
+    /// The source, as the page had it when the file was extracted.
+    pub source: Vec<Run>,
+    /// The target (codes carry no data: the page's markup is used).
     pub target: Option<Vec<Run>>,
 }
 
 /// Header facts of an XLIFF file.
 #[derive(Clone, Debug, Default)]
 pub struct XliffHeader {
-    /// `srcLang`.
-    pub source_lang: String,
-    /// `trgLang`.
-    pub target_lang: Option<String>,
+    /// `srcLang` (`None` when absent or empty).
+    pub source_lang: Option<LanguageTag>,
+    /// `trgLang` (`None` when absent or empty).
+    pub target_lang: Option<LanguageTag>,
+}
+
+/// Inline content being read (a `<source>` or a `<target>`).
+#[derive(Default)]
+struct Content {
+    runs: Vec<Run>,
+    /// (run index, data id) of the codes that name their original data.
+    refs: Vec<(usize, String)>,
+    /// Open `<pc>`s: id and `dataRefEnd`.
+    pcs: Vec<(u32, Option<String>)>,
+}
+
+/// What the text being read belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Other,
+    Source,
+    Target,
+    Data,
 }
 
 /// A streaming reader of XLIFF 2.x units.
@@ -284,13 +317,127 @@ impl XliffReader {
         }
     }
 
+    /// A language attribute of `<xliff>`, checked as a BCP 47 tag.
+    fn lang_attr(&self, e: &BytesStart<'_>, name: &str) -> Result<Option<LanguageTag>> {
+        match self.attr(e, name)? {
+            Some(v) if !v.is_empty() => {
+                LanguageTag::parse(&v)
+                    .map(Some)
+                    .map_err(|source| L10nError::Language {
+                        context: format!("{}: {name}", self.path.display()),
+                        source,
+                    })
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Character data of `event` (text, CDATA, a reference, `<cp hex>`), if any.
+    fn char_data(&self, event: &Event<'_>) -> Result<Option<String>> {
+        Ok(Some(match event {
+            Event::Text(t) => t
+                .decode()
+                .map_err(|e| self.err(e.to_string()))?
+                .into_owned(),
+            Event::CData(t) => t
+                .decode()
+                .map_err(|e| self.err(e.to_string()))?
+                .into_owned(),
+            Event::GeneralRef(r) => {
+                match r.resolve_char_ref().map_err(|e| self.err(e.to_string()))? {
+                    Some(c) => c.to_string(),
+                    None => {
+                        let name = r.decode().map_err(|e| self.err(e.to_string()))?;
+                        quick_xml::escape::resolve_predefined_entity(&name)
+                            .ok_or_else(|| self.err(format!("unknown entity &{name};")))?
+                            .to_string()
+                    }
+                }
+            }
+            Event::Empty(e) if e.local_name().as_ref() == b"cp" => {
+                let hex = self.attr(e, "hex")?.unwrap_or_default();
+                u32::from_str_radix(&hex, 16)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .ok_or_else(|| self.err(format!("bad <cp hex={hex:?}>")))?
+                    .to_string()
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Adds an inline event of a `<source>` or `<target>` to `c`: `<pc>`, `<sc>`/`<ec>`
+    /// and `<ph>` become codes by id (with the data ids they name), character data
+    /// text; other inline markup (`<mrk>`, `<sm>`, `<em>`) is dropped, its text kept.
+    fn inline(&self, c: &mut Content, event: &Event<'_>) -> Result<()> {
+        let code = |id, data: Option<String>, run: fn(u32) -> Run, c: &mut Content| {
+            if let Some(d) = data {
+                c.refs.push((c.runs.len(), d));
+            }
+            c.runs.push(run(id));
+        };
+        let open = |id| Run::Open {
+            id,
+            data: String::new(),
+        };
+        let close = |id| Run::Close {
+            id,
+            data: String::new(),
+        };
+        let ph = |id| Run::Placeholder {
+            id,
+            data: String::new(),
+        };
+        match event {
+            Event::Start(e) if e.local_name().as_ref() == b"pc" => {
+                let id = self.code_id(e, "id")?;
+                code(id, self.attr(e, "dataRefStart")?, open, c);
+                c.pcs.push((id, self.attr(e, "dataRefEnd")?));
+            }
+            Event::End(e) if e.local_name().as_ref() == b"pc" => {
+                let (id, end) = c.pcs.pop().ok_or_else(|| self.err("stray </pc>"))?;
+                code(id, end, close, c);
+            }
+            Event::Empty(e) => match e.local_name().as_ref() {
+                b"ph" => code(self.code_id(e, "id")?, self.attr(e, "dataRef")?, ph, c),
+                b"sc" => code(self.code_id(e, "id")?, self.attr(e, "dataRef")?, open, c),
+                b"ec" => code(
+                    self.code_id(e, "startRef")?,
+                    self.attr(e, "dataRef")?,
+                    close,
+                    c,
+                ),
+                b"pc" => {
+                    let id = self.code_id(e, "id")?;
+                    code(id, self.attr(e, "dataRefStart")?, open, c);
+                    code(id, self.attr(e, "dataRefEnd")?, close, c);
+                }
+                _ => {
+                    if let Some(text) = self.char_data(event)? {
+                        push_text(&mut c.runs, &text);
+                    }
+                }
+            },
+            _ => {
+                if let Some(text) = self.char_data(event)? {
+                    push_text(&mut c.runs, &text);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The next unit; `None` at the end of the document.
     pub fn next_unit(&mut self) -> Result<Option<Unit>> {
-        let mut unit: Option<Unit> = None;
-        let mut in_target = false;
-        let mut target: Vec<Run> = Vec::new();
+        let mut id: Option<String> = None;
+        let mut place = Place::Other;
+        let mut source = Content::default();
+        let mut target = Content::default();
         let mut has_target = false;
-        let mut pc_stack: Vec<u32> = Vec::new();
+        // <originalData>: data id -> markup.
+        let mut data: HashMap<String, String> = HashMap::new();
+        let mut data_id: Option<String> = None;
+        let mut data_text = String::new();
         loop {
             self.buf.clear();
             let event = self
@@ -301,9 +448,10 @@ impl XliffReader {
                     message: e.to_string(),
                 })?
                 .into_owned();
-            match event {
+            let in_unit = id.is_some();
+            match &event {
                 Event::Eof => {
-                    if unit.is_some() {
+                    if in_unit {
                         return Err(self.err("unexpected end of file inside a unit"));
                     }
                     if self.header.is_none() {
@@ -312,106 +460,88 @@ impl XliffReader {
                     return Ok(None);
                 }
                 Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == b"xliff" => {
-                    let version = self.attr(&e, "version")?.unwrap_or_default();
+                    let version = self.attr(e, "version")?.unwrap_or_default();
                     if !version.starts_with('2') {
                         return Err(
                             self.err(format!("XLIFF version {version:?}: 2.0 or 2.1 expected"))
                         );
                     }
                     self.header = Some(XliffHeader {
-                        source_lang: self.attr(&e, "srcLang")?.unwrap_or_default(),
-                        target_lang: self.attr(&e, "trgLang")?,
+                        source_lang: self.lang_attr(e, "srcLang")?,
+                        target_lang: self.lang_attr(e, "trgLang")?,
                     });
                 }
                 Event::Start(e) if e.local_name().as_ref() == b"unit" => {
-                    let id = self
-                        .attr(&e, "id")?
-                        .ok_or_else(|| self.err("unit without id"))?;
-                    unit = Some(Unit { id, target: None });
+                    id = Some(
+                        self.attr(e, "id")?
+                            .ok_or_else(|| self.err("unit without id"))?,
+                    );
                 }
                 Event::End(e) if e.local_name().as_ref() == b"unit" => {
-                    let mut u = unit.take().ok_or_else(|| self.err("stray </unit>"))?;
+                    let id = id.take().ok_or_else(|| self.err("stray </unit>"))?;
+                    let Content { mut runs, refs, .. } = source;
+                    for (at, data_id) in refs {
+                        if let (
+                            Some(Run::Open { data: d, .. })
+                            | Some(Run::Close { data: d, .. })
+                            | Some(Run::Placeholder { data: d, .. }),
+                            Some(markup),
+                        ) = (runs.get_mut(at), data.get(&data_id))
+                        {
+                            d.clone_from(markup);
+                        }
+                    }
                     let empty = target
+                        .runs
                         .iter()
                         .all(|r| matches!(r, Run::Text(t) if t.is_empty()));
-                    u.target = (has_target && !empty).then_some(target);
-                    return Ok(Some(u));
-                }
-                Event::Start(e) if e.local_name().as_ref() == b"target" && unit.is_some() => {
-                    in_target = true;
-                    has_target = true;
-                }
-                Event::End(e) if e.local_name().as_ref() == b"target" => in_target = false,
-                Event::Start(e) if in_target && e.local_name().as_ref() == b"pc" => {
-                    let id = self.code_id(&e, "id")?;
-                    pc_stack.push(id);
-                    target.push(Run::Open {
+                    return Ok(Some(Unit {
                         id,
-                        data: String::new(),
-                    });
+                        source: runs,
+                        target: (has_target && !empty).then_some(target.runs),
+                    }));
                 }
-                Event::End(e) if in_target && e.local_name().as_ref() == b"pc" => {
-                    let id = pc_stack.pop().ok_or_else(|| self.err("stray </pc>"))?;
-                    target.push(Run::Close {
-                        id,
-                        data: String::new(),
-                    });
-                }
-                Event::Empty(e) if in_target => match e.local_name().as_ref() {
-                    b"ph" => target.push(Run::Placeholder {
-                        id: self.code_id(&e, "id")?,
-                        data: String::new(),
-                    }),
-                    b"sc" => target.push(Run::Open {
-                        id: self.code_id(&e, "id")?,
-                        data: String::new(),
-                    }),
-                    b"ec" => target.push(Run::Close {
-                        id: self.code_id(&e, "startRef")?,
-                        data: String::new(),
-                    }),
-                    b"pc" => {
-                        let id = self.code_id(&e, "id")?;
-                        target.push(Run::Open {
-                            id,
-                            data: String::new(),
-                        });
-                        target.push(Run::Close {
-                            id,
-                            data: String::new(),
-                        });
+                Event::Start(e) if in_unit => match e.local_name().as_ref() {
+                    b"source" => place = Place::Source,
+                    b"target" => {
+                        place = Place::Target;
+                        has_target = true;
                     }
-                    b"cp" => {
-                        let hex = self.attr(&e, "hex")?.unwrap_or_default();
-                        let c = u32::from_str_radix(&hex, 16)
-                            .ok()
-                            .and_then(char::from_u32)
-                            .ok_or_else(|| self.err(format!("bad <cp hex={hex:?}>")))?;
-                        push_text(&mut target, &c.to_string());
+                    b"data" => {
+                        place = Place::Data;
+                        data_id = Some(self.attr(e, "id")?.unwrap_or_default());
+                        data_text.clear();
                     }
-                    _ => {}
+                    _ => match place {
+                        Place::Source => self.inline(&mut source, &event)?,
+                        Place::Target => self.inline(&mut target, &event)?,
+                        _ => {}
+                    },
                 },
-                Event::Text(t) if in_target => {
-                    let text = t.decode().map_err(|e| self.err(e.to_string()))?;
-                    push_text(&mut target, &text);
-                }
-                Event::CData(t) if in_target => {
-                    let text = t.decode().map_err(|e| self.err(e.to_string()))?;
-                    push_text(&mut target, &text);
-                }
-                Event::GeneralRef(r) if in_target => {
-                    let c = match r.resolve_char_ref().map_err(|e| self.err(e.to_string()))? {
-                        Some(c) => c.to_string(),
-                        None => {
-                            let name = r.decode().map_err(|e| self.err(e.to_string()))?;
-                            quick_xml::escape::resolve_predefined_entity(&name)
-                                .ok_or_else(|| self.err(format!("unknown entity &{name};")))?
-                                .to_string()
+                Event::End(e) if in_unit => match e.local_name().as_ref() {
+                    b"source" | b"target" => place = Place::Other,
+                    b"data" => {
+                        if let Some(d) = data_id.take() {
+                            data.insert(d, std::mem::take(&mut data_text));
                         }
-                    };
-                    push_text(&mut target, &c);
-                }
-                _ => {}
+                        place = Place::Other;
+                    }
+                    _ => match place {
+                        Place::Source => self.inline(&mut source, &event)?,
+                        Place::Target => self.inline(&mut target, &event)?,
+                        _ => {}
+                    },
+                },
+                _ => match place {
+                    Place::Source => self.inline(&mut source, &event)?,
+                    Place::Target => self.inline(&mut target, &event)?,
+                    Place::Data => {
+                        if let Some(text) = self.char_data(&event)? {
+                            data_text.push_str(&text);
+                        }
+                    }
+                    Place::Other => {}
+                },
             }
         }
     }
@@ -433,13 +563,48 @@ fn push_text(runs: &mut Vec<Run>, text: &str) {
     }
 }
 
-/// Translations read from an XLIFF file, streaming, matched to blocks by id.
+/// `runs` with adjacent text runs joined and empty ones dropped.
+fn normalized(runs: &[Run]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::with_capacity(runs.len());
+    for run in runs {
+        match run {
+            Run::Text(t) if t.is_empty() => {}
+            Run::Text(t) => push_text(&mut out, t),
+            code => out.push(code.clone()),
+        }
+    }
+    out
+}
+
+/// How a unit's source differs from the page block's runs (`None`: the same text,
+/// and the same codes — kind, id and original markup — in the same places).
+pub fn source_difference(unit: &[Run], page: &[Run]) -> Option<String> {
+    if unit == page {
+        return None; // the usual case, without copies
+    }
+    let (unit, page) = (normalized(unit), normalized(page));
+    for (u, p) in unit.iter().zip(&page) {
+        if u == p {
+            continue;
+        }
+        return Some(match (p.code_id(), u.code_id()) {
+            (None, None) => "the text differs".into(),
+            (Some(id), Some(uid)) if id == uid => format!("the markup of code {id} differs"),
+            _ => "the inline codes differ".into(),
+        });
+    }
+    (unit.len() != page.len()).then(|| "the text or inline codes differ".into())
+}
+
+/// Translations read from an XLIFF file, streaming, matched to blocks by id; a
+/// translation is applied only where the block still has the unit's source.
 pub struct XliffTranslations {
     reader: XliffReader,
-    pending: HashMap<String, Option<Vec<Run>>>,
+    pending: HashMap<String, Unit>,
     done: bool,
     any_translated: bool,
     missing: usize,
+    issues: Vec<Issue>,
 }
 
 impl XliffTranslations {
@@ -461,6 +626,7 @@ impl XliffTranslations {
             done: false,
             any_translated: any,
             missing: 0,
+            issues: Vec::new(),
         })
     }
 
@@ -473,36 +639,67 @@ impl XliffTranslations {
     pub fn missing(&self) -> usize {
         self.missing
     }
+
+    fn take(&mut self, id: &str) -> Result<Option<Unit>> {
+        if let Some(u) = self.pending.remove(id) {
+            return Ok(Some(u));
+        }
+        while !self.done {
+            match self.reader.next_unit()? {
+                Some(u) if u.id == id => return Ok(Some(u)),
+                Some(u) => {
+                    self.pending.insert(u.id.clone(), u);
+                }
+                None => self.done = true,
+            }
+        }
+        Ok(None)
+    }
 }
 
 impl Translations for XliffTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
-        if let Some(t) = self.pending.remove(&block.id) {
-            return Ok(t);
-        }
-        while !self.done {
-            match self.reader.next_unit()? {
-                Some(u) if u.id == block.id => return Ok(u.target),
-                Some(u) => {
-                    self.pending.insert(u.id, u.target);
-                }
-                None => self.done = true,
+        let Some(unit) = self.take(&block.id)? else {
+            self.missing += 1;
+            if self.any_translated {
+                self.issues
+                    .push(Issue::new(&block.id, IssueKind::NotInFile, ""));
             }
+            return Ok(None);
+        };
+        let Some(target) = unit.target else {
+            return Ok(None);
+        };
+        if let Some(why) = source_difference(&unit.source, &block.runs) {
+            self.issues
+                .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
+            return Ok(None);
         }
-        self.missing += 1;
-        Ok(None)
+        Ok(Some(target))
     }
 
-    fn finish(&mut self) -> Result<()> {
+    fn finish(&mut self) -> Result<Vec<Issue>> {
         while !self.done {
             match self.reader.next_unit()? {
                 Some(u) => {
-                    self.pending.insert(u.id, u.target);
+                    self.pending.insert(u.id.clone(), u);
                 }
                 None => self.done = true,
             }
         }
-        crate::error::no_unmatched_units(&self.reader.path, self.pending.keys())
+        let mut left: Vec<String> = self
+            .pending
+            .drain()
+            .filter(|(_, u)| u.target.is_some())
+            .map(|(id, _)| id)
+            .collect();
+        left.sort_unstable();
+        let mut issues = std::mem::take(&mut self.issues);
+        issues.extend(
+            left.into_iter()
+                .map(|id| Issue::new(id, IssueKind::NotInPage, "")),
+        );
+        Ok(issues)
     }
 
     fn any_translated(&self) -> bool {
@@ -525,5 +722,53 @@ mod tests {
         s.clear();
         xml_escape("a\"\n\u{1}", true, &mut s);
         assert_eq!(s, "a&quot;&#10;\u{FFFD}");
+    }
+
+    #[test]
+    fn sources_come_back_with_their_code_markup() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.xlf");
+        std::fs::write(
+            &path,
+            "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\" trgLang=\"\">\
+             <file id=\"f\"><unit id=\"u1\"><notes><note>n</note></notes>\
+             <originalData><data id=\"d1\">&lt;a x=<cp hex=\"0001\"/>&gt;</data><data id=\"d2\">&lt;/a&gt;</data>\
+             <data id=\"d3\">&lt;br&gt;</data></originalData>\
+             <segment><source>a <pc id=\"1\" dataRefStart=\"d1\" dataRefEnd=\"d2\">b</pc><ph id=\"2\" dataRef=\"d3\"/>&amp;</source>\
+             <target><pc id=\"1\" dataRefStart=\"d3\">B</pc><ph id=\"2\"/></target></segment></unit></file></xliff>",
+        )
+        .unwrap();
+        let mut r = XliffReader::open(&path).unwrap();
+        let unit = r.next_unit().unwrap().unwrap();
+        let code = |r: fn(u32, String) -> Run, id, d: &str| r(id, d.to_string());
+        let open = |id, data| Run::Open { id, data };
+        let close = |id, data| Run::Close { id, data };
+        let ph = |id, data| Run::Placeholder { id, data };
+        let source = vec![
+            Run::Text("a ".into()),
+            code(open, 1, "<a x=\u{1}>"),
+            Run::Text("b".into()),
+            code(close, 1, "</a>"),
+            code(ph, 2, "<br>"),
+            Run::Text("&".into()),
+        ];
+        assert_eq!(unit.source, source);
+        // Target codes carry no markup, whatever data they name.
+        let target = unit.target.unwrap();
+        assert_eq!(target[0], code(open, 1, ""));
+        assert!(r.header().unwrap().target_lang.is_none());
+        assert_eq!(r.next_unit().unwrap(), None);
+        // Comparison: text split differently is the same source; markup is not.
+        let mut split = source.clone();
+        split[0] = Run::Text("a".into());
+        split.insert(1, Run::Text(" ".into()));
+        assert_eq!(source_difference(&split, &source), None);
+        let mut other = source.clone();
+        other[1] = code(open, 1, "<a x=2>");
+        assert_eq!(
+            source_difference(&other, &source).as_deref(),
+            Some("the markup of code 1 differs")
+        );
+        assert!(source_difference(&source[..5], &source).is_some());
     }
 }

@@ -55,7 +55,7 @@ fn run(bytes: &[u8], steps: &[usize]) -> (Vec<Block>, Vec<u8>) {
     store.flush().unwrap();
     let mut out = EncodedOutput::new(Vec::new(), read.encoding);
     let options = WriterOptions {
-        source_lang: "en".into(),
+        source_lang: "en".parse().unwrap(),
         target_lang: None,
     };
     write_from_skeleton(&mut store, &mut NoTranslations, &mut out, &options).unwrap();

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use tagloom_l10n::L10nError;
-use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions};
+use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PartialMerge};
 use tagloom_l10n::writer::{NoTranslations, WriterMode, WriterOptions};
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
@@ -17,7 +17,7 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 fn round_trip(input: &Path, dir: &Path) -> Vec<u8> {
     let xlf = dir.join("rt.xlf");
     let out = dir.join("rt.html");
-    flow::extract(input, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    flow::extract(input, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
     flow::merge(input, &xlf, &out, &MergeOptions::default()).unwrap();
     std::fs::read(out).unwrap()
 }
@@ -64,16 +64,41 @@ fn invalid_bytes_survive() {
 }
 
 #[test]
-fn mismatched_xliff_ids_fail_without_output() {
+fn mismatched_xliff_ids_are_reported_and_strict_fails_without_output() {
     let dir = tempfile::tempdir().unwrap();
     let a = write(dir.path(), "a.html", b"<p>One</p><p>Two</p>");
     let b = write(dir.path(), "b.html", b"<h1 id=x>Other</h1>");
     let xlf = dir.path().join("a.xlf");
-    flow::extract(&a, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    flow::extract(&a, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&xlf)
+        .unwrap()
+        .replace("</source>", "</source><target>Un</target>");
+    let xlf = write(dir.path(), "a.xlf", text.as_bytes());
+    // Units the page lacks are stale, not a hard error: the output is written (the
+    // page as it was), each is reported, the file is partial.
     let out = dir.path().join("out.html");
-    let err = flow::merge(&b, &xlf, &out, &MergeOptions::default()).unwrap_err();
+    let report = flow::merge(&b, &xlf, &out, &MergeOptions::default()).unwrap();
+    let issues: Vec<String> = report.issues().map(|(_, i)| i.to_string()).collect();
+    assert_eq!(
+        issues,
+        [
+            "id.x: block not in file",
+            "p-1: unit not in page",
+            "p-2: unit not in page"
+        ],
+        "{issues:?}"
+    );
+    assert!(report.partial());
+    assert_eq!(std::fs::read(&out).unwrap(), b"<h1 id=x>Other</h1>");
+    // Strict: an error, and no output file.
+    std::fs::remove_file(&out).unwrap();
+    let strict = MergeOptions {
+        partial: PartialMerge::Fail,
+        ..MergeOptions::default()
+    };
+    let err = flow::merge(&b, &xlf, &out, &strict).unwrap_err();
     assert!(
-        matches!(err, L10nError::IdMismatch { count: 2, .. }),
+        matches!(err, L10nError::NotApplied { count: 3, .. }),
         "{err}"
     );
     println!("mismatch: {err}");
@@ -102,7 +127,7 @@ fn malformed_translation_files_fail_cleanly() {
     let missing = flow::extract(
         &dir.path().join("nope.html"),
         &dir.path().join("x.xlf"),
-        &ExtractOptions::new("en", None),
+        &ExtractOptions::new("en", None).unwrap(),
     );
     assert!(missing.unwrap_err().to_string().contains("nope.html"));
     assert!(!out.exists());
@@ -119,7 +144,12 @@ fn full_disk_for_the_skeleton_falls_back_to_reparse() {
     }
     let input = write(dir.path(), "page.html", page.as_bytes());
     let xlf = dir.path().join("page.xlf");
-    flow::extract(&input, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    flow::extract(
+        &input,
+        &xlf,
+        &ExtractOptions::new("en", Some("fr")).unwrap(),
+    )
+    .unwrap();
     let out = dir.path().join("out.html");
     let opts = MergeOptions {
         common: Common {
@@ -176,7 +206,7 @@ fn failing_output_writer_is_an_error() {
         ..Common::default()
     };
     let options = WriterOptions {
-        source_lang: "en".into(),
+        source_lang: "en".parse().unwrap(),
         target_lang: None,
     };
     let mut out = FailingWriter { left: 1000 };
@@ -195,7 +225,12 @@ fn unmappable_translations_become_character_references() {
         b"<html lang=\"en\"><head><meta charset=\"windows-1252\"></head><p>caf\xe9</p></html>",
     );
     let xlf = dir.path().join("w.xlf");
-    flow::extract(&input, &xlf, &ExtractOptions::new("en", Some("ja"))).unwrap();
+    flow::extract(
+        &input,
+        &xlf,
+        &ExtractOptions::new("en", Some("ja")).unwrap(),
+    )
+    .unwrap();
     let text = std::fs::read_to_string(&xlf).unwrap();
     assert!(text.contains("<source>café</source>"), "{text}");
     let text = text.replace(

@@ -139,7 +139,7 @@ fn tiny_scan_budget_still_round_trips() {
         ..Common::default()
     };
     let xlf = dir.path().join("in.xlf");
-    let mut opts = ExtractOptions::new("en", Some("fr"));
+    let mut opts = ExtractOptions::new("en", Some("fr")).unwrap();
     opts.common = common.clone();
     let r = flow::extract(&input, &xlf, &opts).unwrap();
     assert!(r.blocks() > 20);
@@ -173,7 +173,7 @@ fn directory_flows() {
     let site = dir.path().join("site");
     let n = copy_samples(&site);
     let xlf = dir.path().join("xlf");
-    let r = flow::extract(&site, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    let r = flow::extract(&site, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
     assert_eq!(r.files.len(), n);
     assert!(r.failures.is_empty());
     let out = dir.path().join("out");

@@ -39,7 +39,7 @@ fn broken_skeleton(dir: &Path) -> Common {
 
 fn pseudo(input: &Path, out: &Path, common: Common) -> tagloom_l10n::Result<flow::Report> {
     let opts = PseudoOptions {
-        target_lang: Some("fr".into()),
+        target_lang: Some("fr".parse().unwrap()),
         common,
         ..PseudoOptions::default()
     };
@@ -68,7 +68,12 @@ fn a_skeleton_failure_is_reported_with_the_mode_and_the_reason() {
     assert_eq!(report.fallbacks().count(), 0);
     // Extraction has no writer.
     let xlf = dir.path().join("page.xlf");
-    let report = flow::extract(&input, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    let report = flow::extract(
+        &input,
+        &xlf,
+        &ExtractOptions::new("en", Some("fr")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(report.files[0].mode, None);
 }
 
@@ -77,7 +82,12 @@ fn without_fallbacks_a_skeleton_failure_is_an_error_that_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let input = page(dir.path());
     let xlf = dir.path().join("page.xlf");
-    flow::extract(&input, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    flow::extract(
+        &input,
+        &xlf,
+        &ExtractOptions::new("en", Some("fr")).unwrap(),
+    )
+    .unwrap();
     let out = dir.path().join("out.html");
     let common = Common {
         fallback: false,
@@ -147,7 +157,7 @@ fn a_fallback_that_fails_while_writing_ends_the_chain() {
     let dir = tempfile::tempdir().unwrap();
     let input = page(dir.path());
     let options = WriterOptions {
-        source_lang: "en".into(),
+        source_lang: "en".parse().unwrap(),
         target_lang: None,
     };
     let mut out = FailingWriter {

@@ -80,8 +80,8 @@ const TRANSLATABLE: &[&str] = &[
 fn check(input: &Path, work: &Path) -> Result<usize, String> {
     let out = work.join("pseudo.html");
     let opts = PseudoOptions {
-        source_lang: "en".into(),
-        target_lang: Some("fr".into()),
+        source_lang: "en".parse().unwrap(),
+        target_lang: Some("fr".parse().unwrap()),
         ..PseudoOptions::default()
     };
     flow::pseudo(input, &out, &opts).map_err(|e| e.to_string())?;
@@ -244,8 +244,8 @@ fn compare_trees(input: &[u8], output: &[u8]) -> Result<usize, String> {
 fn pseudo_bytes(input: &Path, work: &Path) -> Result<Vec<u8>, String> {
     let out = work.join("pseudo.html");
     let opts = PseudoOptions {
-        source_lang: "en".into(),
-        target_lang: Some("fr".into()),
+        source_lang: "en".parse().unwrap(),
+        target_lang: Some("fr".parse().unwrap()),
         ..PseudoOptions::default()
     };
     flow::pseudo(input, &out, &opts).map_err(|e| e.to_string())?;

@@ -19,8 +19,8 @@ fn forced(skeleton_dir: &Path) -> Common {
 
 fn pseudo(input: &Path, out: &Path, common: Common) -> flow::FileReport {
     let opts = PseudoOptions {
-        source_lang: "en".into(),
-        target_lang: Some("fr".into()),
+        source_lang: "en".parse().unwrap(),
+        target_lang: Some("fr".parse().unwrap()),
         common,
     };
     flow::pseudo(input, out, &opts).unwrap().files.remove(0)

@@ -16,7 +16,7 @@ fn round_trip(input: &Path, work: &Path) -> Result<(), String> {
     for ext in ["xlf", "po"] {
         let xlf = work.join(format!("t.{ext}"));
         let out = work.join("out.html");
-        flow::extract(input, &xlf, &ExtractOptions::new("en", Some("fr")))
+        flow::extract(input, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap())
             .map_err(|e| format!("extract: {e}"))?;
         flow::merge(input, &xlf, &out, &MergeOptions::default())
             .map_err(|e| format!("merge: {e}"))?;

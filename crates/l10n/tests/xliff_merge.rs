@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
+use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions, PartialMerge};
 
 const PAGE: &str = r#"<!DOCTYPE html>
 <html lang="en">
@@ -43,7 +43,7 @@ fn xliff_is_well_formed_2_1_core() {
     let dir = tempfile::tempdir().unwrap();
     let page = write(dir.path(), "page.html", PAGE);
     let xlf = dir.path().join("page.xlf");
-    flow::extract(&page, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    flow::extract(&page, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
     let text = std::fs::read_to_string(&xlf).unwrap();
     // Well-formed: a full pass of an XML parser, tracking balance.
     let mut reader = quick_xml::Reader::from_str(&text);
@@ -89,7 +89,7 @@ fn hand_translated_xliff_lands_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let page = write(dir.path(), "page.html", PAGE);
     let xlf = dir.path().join("page.xlf");
-    flow::extract(&page, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    flow::extract(&page, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
     let text = std::fs::read_to_string(&xlf).unwrap();
     let translated = fill_targets(
         &text,
@@ -131,7 +131,7 @@ fn broken_codes_are_reported_not_merged() {
     let dir = tempfile::tempdir().unwrap();
     let page = write(dir.path(), "page.html", PAGE);
     let xlf = dir.path().join("page.xlf");
-    flow::extract(&page, &xlf, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    flow::extract(&page, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
     let text = std::fs::read_to_string(&xlf).unwrap();
     let translated = fill_targets(
         &text,
@@ -154,7 +154,7 @@ fn broken_codes_are_reported_not_merged() {
     // Strict mode: an error, and no output file.
     let strict_out = dir.path().join("strict.html");
     let opts = MergeOptions {
-        strict: true,
+        partial: PartialMerge::Fail,
         ..MergeOptions::default()
     };
     assert!(flow::merge(&page, &xlf_fr, &strict_out, &opts).is_err());
@@ -166,7 +166,7 @@ fn po_round_trip_with_translation() {
     let dir = tempfile::tempdir().unwrap();
     let page = write(dir.path(), "page.html", PAGE);
     let po = dir.path().join("page.po");
-    flow::extract(&page, &po, &ExtractOptions::new("en", Some("fr"))).unwrap();
+    flow::extract(&page, &po, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
     let text = std::fs::read_to_string(&po).unwrap();
     assert!(
         text.contains("msgctxt \"id.hello\"\nmsgid \"Hello <1>big</1> world\"\nmsgstr \"\""),

@@ -3,10 +3,11 @@
 //! (with no FILE it uses a sample page built into the binary).
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use tagloom_html::decoder::{ByteStreamDecoder, DecoderConfig};
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::session::{Html5ParseSession, SessionConfig};
@@ -14,6 +15,7 @@ use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig};
 
 use crate::input::read_all;
+use crate::output;
 
 /// The built-in sample page.
 const SAMPLE: &[u8] = include_bytes!("../../samples/sample.html");
@@ -75,14 +77,16 @@ pub fn run(args: &Args) -> Result<()> {
         Some(tagloom_html::decoder::Confidence::Tentative) => "tentative",
         _ => "irrelevant",
     };
-    println!(
+    let mut out = output::stdout();
+    writeln!(
+        out,
         "{name}: {} bytes, encoding {encoding} ({confidence})",
         bytes.len()
-    );
+    )?;
     for (kind, n) in &counts {
-        println!("  {kind:12} {n}");
+        writeln!(out, "  {kind:12} {n}")?;
     }
-    println!("  text         {text_bytes} bytes");
+    writeln!(out, "  text         {text_bytes} bytes")?;
     let mut top: Vec<_> = tags.into_iter().collect();
     top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let top: Vec<String> = top
@@ -90,13 +94,18 @@ pub fn run(args: &Args) -> Result<()> {
         .take(8)
         .map(|(t, n)| format!("{t}×{n}"))
         .collect();
-    println!("  most used    {}", top.join(" "));
-    println!("  tokenized in {:.2} ms", elapsed.as_secs_f64() * 1000.0);
-    tree_summary(&bytes)
+    writeln!(out, "  most used    {}", top.join(" "))?;
+    writeln!(
+        out,
+        "  tokenized in {:.2} ms",
+        elapsed.as_secs_f64() * 1000.0
+    )?;
+    tree_summary(&bytes, &mut out)?;
+    out.flush().context("cannot write the output")
 }
 
 /// Parses the page into a `DomStore` (through the patch stream) and describes the tree.
-fn tree_summary(bytes: &[u8]) -> Result<()> {
+fn tree_summary(bytes: &[u8], out: &mut impl Write) -> Result<()> {
     let started = Instant::now();
     let mut session = Html5ParseSession::new(SessionConfig::default());
     let mut store = DomStore::new();
@@ -122,24 +131,29 @@ fn tree_summary(bytes: &[u8]) -> Result<()> {
         depth = depth.max(level);
         stack.extend(node.children().map(|child| (child, level + 1)));
     }
-    println!(
+    writeln!(
+        out,
         "tree: {elements} elements, {texts} text nodes, depth {depth}, {:?} mode; {patches} patches in {batches} batches; {} tree-construction errors",
         store.quirks_mode(),
         session.tree_builder().error_count()
-    );
-    println!("  parsed in    {:.2} ms", elapsed.as_secs_f64() * 1000.0);
+    )?;
+    writeln!(
+        out,
+        "  parsed in    {:.2} ms",
+        elapsed.as_secs_f64() * 1000.0
+    )?;
     // The tokenizer errors of the real parse (the tree builder drives its states).
     let errors = session.tokenizer().errors();
-    println!("  tokenizer parse errors {}", errors.len());
+    writeln!(out, "  tokenizer parse errors {}", errors.len())?;
     for e in errors.iter().take(5) {
-        println!("    {}:{} {}", e.line, e.col, e.code.as_str());
+        writeln!(out, "    {}:{} {}", e.line, e.col, e.code.as_str())?;
     }
     if let Some(body) = store.document().and_then(|d| find_html(d, "body")) {
         let outline: Vec<&str> = body
             .children()
             .filter_map(|c| c.as_element().map(|e| e.local_name()))
             .collect();
-        println!("  <body> holds {}", outline.join(" "));
+        writeln!(out, "  <body> holds {}", outline.join(" "))?;
     }
     Ok(())
 }

@@ -4,21 +4,30 @@
 //! store and writer; every subcommand takes a file or a directory (then `-o` names a
 //! directory, and files are processed in parallel with a progress bar).
 //!
-//! Exit status: 0 on success; 3 when an output was written through a fallback
+//! Language options are parsed as BCP 47 tags by clap (a bad one is a usage error,
+//! exit 2). `merge` exits 1 when it wrote its output but some translations were not
+//! applied (each is reported on standard error), unless `--allow-partial`;
+//! `--strict` makes that an error instead (exit 2, no output).
+//!
+//! Exit status 3 (over 1) when an output was written through a fallback
 //! writer (re-serialized, not byte-identical: a one-line warning per file names
 //! the mode); errors (2) are the caller's. SIGINT and SIGTERM remove the output
 //! temp files before exiting with 130 and 143.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
+use tagloom_l10n::LanguageTag;
 use tagloom_l10n::flow::{
-    self, Common, ExtractOptions, Format, MergeOptions, PseudoOptions, Report,
+    self, Common, ExtractOptions, Format, MergeOptions, PartialMerge, PseudoOptions, Report,
 };
 use tagloom_l10n::rules::Rules;
 use tagloom_l10n::writer::WriterMode;
+
+use crate::output;
 
 /// Options every l10n subcommand takes.
 #[derive(clap::Args)]
@@ -90,12 +99,12 @@ pub enum Command {
     Extract {
         /// The HTML file or directory.
         input: PathBuf,
-        /// Source language.
+        /// Source language (a BCP 47 tag).
         #[arg(long, value_name = "LANG", default_value = "en")]
-        source: String,
-        /// Target language (written to the file header).
+        source: LanguageTag,
+        /// Target language (a BCP 47 tag, written to the file header).
         #[arg(long, value_name = "LANG")]
-        target: Option<String>,
+        target: Option<LanguageTag>,
         /// OUT.xlf or OUT.po (a directory when IN is one).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
@@ -106,6 +115,16 @@ pub enum Command {
         common: CommonArgs,
     },
     /// Write IN with the translations of TRANSLATED (XLIFF or PO) merged in.
+    ///
+    /// A translation is applied only where the page's block still has the unit's
+    /// source (text and inline codes); every other one is listed on stderr (unit id
+    /// and reason) and that block keeps its source text.
+    #[command(after_help = "Exit status: 0 when every translation was applied (or \
+        --allow-partial); 1 when the output was written but some translations were not \
+        applied; 2 on bad usage or input, or with --strict when a translation could not \
+        be applied (nothing written); 3 when the output was written through a fallback \
+        writer (re-serialized, not byte-identical: the skeleton store failed); 130/143 \
+        on SIGINT/SIGTERM (nothing written).")]
     Merge {
         /// The original HTML file or directory.
         input: PathBuf,
@@ -114,29 +133,39 @@ pub enum Command {
         /// The translated HTML (a directory when IN is one).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
-        /// Source language (default: from the translation file).
+        /// Source language (a BCP 47 tag; default: from the translation file).
         #[arg(long, value_name = "LANG")]
-        source: Option<String>,
-        /// Target language (default: from the translation file).
+        source: Option<LanguageTag>,
+        /// Target language (a BCP 47 tag; default: from the translation file).
         #[arg(long, value_name = "LANG")]
-        target: Option<String>,
-        /// Fail on a translation whose inline codes were lost, duplicated or
-        /// reordered (default: keep that block's source text and report it).
-        #[arg(long)]
+        target: Option<LanguageTag>,
+        /// Fail (exit 2, no output) when a translation cannot be applied: stale
+        /// source, unit not in the page, broken inline codes (default: keep that
+        /// block's source text, report it, exit 1).
+        #[arg(long, conflicts_with = "allow_partial")]
         strict: bool,
+        /// Exit 0 even when some translations were not applied (they are still
+        /// reported, and those blocks keep their source text).
+        #[arg(long)]
+        allow_partial: bool,
         #[command(flatten)]
         common: CommonArgs,
     },
     /// Write a pseudo-translation of IN (accents, expansion, brackets) for layout tests.
+    #[command(
+        after_help = "Exit status: 0 on success; 2 on bad usage or input (nothing \
+        written); 3 when the output was written through a fallback writer (re-serialized, \
+        not byte-identical: the skeleton store failed); 130/143 on SIGINT/SIGTERM."
+    )]
     Pseudo {
         /// The HTML file or directory.
         input: PathBuf,
-        /// Source language.
+        /// Source language (a BCP 47 tag).
         #[arg(long, value_name = "LANG", default_value = "en")]
-        source: String,
-        /// The locale `lang` values naming the source become.
+        source: LanguageTag,
+        /// The locale (a BCP 47 tag) `lang` values naming the source become.
         #[arg(long, value_name = "LANG")]
-        target: Option<String>,
+        target: Option<LanguageTag>,
         /// The pseudo-translated HTML (a directory when IN is one).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
@@ -157,8 +186,9 @@ pub enum FormatArg {
     Po,
 }
 
-/// Runs `command`: `Ok` with the exit status when the outputs were written (see the
-/// module docs), `Err` for a failure (the caller exits 2).
+/// Runs `command`: `Ok` with the exit status when the outputs were written (0; 1 when
+/// a merge wrote its output with translations not applied; 3 when a fallback
+/// writer wrote one, which wins over 1), `Err` for a failure (the caller exits 2).
 pub fn run(command: &Command) -> Result<ExitCode> {
     if !matches!(command, Command::Rules) {
         remove_temp_files_on_signals()?;
@@ -190,12 +220,17 @@ pub fn run(command: &Command) -> Result<ExitCode> {
             source,
             target,
             strict,
+            allow_partial,
             common,
         } => {
             let options = MergeOptions {
                 source_lang: source.clone(),
                 target_lang: target.clone(),
-                strict: *strict,
+                partial: match (strict, allow_partial) {
+                    (true, _) => PartialMerge::Fail,
+                    (false, true) => PartialMerge::Allow,
+                    (false, false) => PartialMerge::Report,
+                },
                 common: common.common()?,
             };
             flow::merge(input, translated, output, &options)?
@@ -215,15 +250,20 @@ pub fn run(command: &Command) -> Result<ExitCode> {
             flow::pseudo(input, output, &options)?
         }
         Command::Rules => {
-            println!("{}", Rules::default().to_json());
+            let mut out = output::stdout();
+            writeln!(out, "{}", Rules::default().to_json())
+                .and_then(|()| out.flush())
+                .context("cannot write the output")?;
             return Ok(ExitCode::SUCCESS);
         }
     };
     summarize(&report);
     let fallback = report.fallbacks().next().is_some();
-    report.into_result().context("some files failed")?;
+    let report = report.into_result().context("some files failed")?;
     Ok(if fallback {
         ExitCode::from(3)
+    } else if report.partial() {
+        ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
@@ -268,7 +308,14 @@ fn summarize(report: &Report) {
             },
         );
         for issue in &file.issues {
-            eprintln!("  not merged: {}: {}", issue.id, issue.message);
+            eprintln!("  not applied: {issue}");
+        }
+        if file.partial {
+            eprintln!(
+                "  {} translation(s) not applied: those blocks kept their source text \
+                 (--allow-partial accepts this)",
+                file.issues.len()
+            );
         }
     }
     for file in report.fallbacks() {

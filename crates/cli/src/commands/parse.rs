@@ -4,8 +4,12 @@
 //! Patches are applied to a `DomStore` as they come, so every batch is checked
 //! against the patch protocol's invariants; `--format patches` prints each patch as
 //! soon as its batch is produced.
+//!
+//! The input is read and pushed a piece at a time (64 KiB, or `--chunk-size`), so
+//! memory follows the tree (the `DomStore`), not the input's bytes.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -16,7 +20,8 @@ use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
 
-use crate::input::{encoding_for_label, read_all};
+use crate::input::{DEFAULT_PIECE, encoding_for_label, open};
+use crate::output;
 
 /// How many patches a batch holds at most. The session reserves a whole batch up
 /// front (80 bytes a patch), so this is 40 KB, not 320 KB as 4,096 was (the bench
@@ -73,7 +78,7 @@ pub fn run(args: &Args) -> Result<()> {
         .map(encoding_for_label)
         .transpose()?;
     let fragment = args.fragment.as_deref().map(fragment_context).transpose()?;
-    let bytes = read_all(&args.file)?;
+    let input = open(&args.file)?;
     let scripting = args.scripting == Switch::On;
     let config = SessionConfig {
         tree: TreeBuilderConfig {
@@ -94,15 +99,16 @@ pub fn run(args: &Args) -> Result<()> {
         None => Html5ParseSession::new(config),
     };
     let mut store = DomStore::new();
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let chunk = args.chunk_size.map_or(bytes.len().max(1), |n| {
-        usize::try_from(n).unwrap_or(usize::MAX)
-    });
-    for piece in bytes.chunks(chunk.max(1)) {
+    let mut out = output::stdout();
+    let piece = args
+        .chunk_size
+        .map_or(DEFAULT_PIECE, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    input.stream(piece, |piece| {
         session.push_bytes(piece)?;
         let status = session.pump()?;
         drive(&mut session, status, &mut store, args.format, &mut out)?;
-    }
+        Ok(ControlFlow::Continue(()))
+    })?;
     let status = session.finish()?;
     drive(&mut session, status, &mut store, args.format, &mut out)?;
     let root = match session.fragment_root_key() {
@@ -111,16 +117,18 @@ pub fn run(args: &Args) -> Result<()> {
     };
     match args.format {
         Format::Html5lib => match session.fragment_root_key() {
-            Some(_) => {
-                out.write_all(root.map(dom::dump_children).unwrap_or_default().as_bytes())?
-            }
-            None => out.write_all(dom::dump_document(&store).as_bytes())?,
+            Some(_) => out
+                .write_all(root.map(dom::dump_children).unwrap_or_default().as_bytes())
+                .context("cannot write the output")?,
+            None => out
+                .write_all(dom::dump_document(&store).as_bytes())
+                .context("cannot write the output")?,
         },
         Format::Html => {
             let html = root
                 .map(|node| children_to_string(node, FragmentOptions { scripting }))
                 .unwrap_or_default();
-            writeln!(out, "{html}")?;
+            writeln!(out, "{html}").context("cannot write the output")?;
         }
         Format::Patches | Format::None => {}
     }

@@ -3,17 +3,25 @@
 //! FILE is the tokenizer's input stream, encoded in UTF-8 unless `--encoding` says
 //! otherwise; it is not sniffed and a leading U+FEFF is kept (it is a character of the
 //! stream), so a test's input written to a file round-trips exactly.
+//!
+//! Both ends stream: the input is read and tokenized a piece at a time and each token
+//! is written as it comes, so memory does not grow with the input (with `--errors`,
+//! the parse errors are kept until the end: `"errors"` follows `"output"`).
 
-use std::io::Write;
+use std::borrow::Cow;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
+use tagloom_html::ErrorCode;
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig};
 use tagloom_html::xml_infoset::{coerce_comment, coerce_name, coerce_text};
 
-use crate::input::{encoding_for_label, read_all};
+use crate::input::{DEFAULT_PIECE, encoding_for_label, open};
+use crate::output;
 
 /// The tokenizer state to start in.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -69,85 +77,155 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let encoding = encoding_for_label(&args.encoding)?;
-    let bytes = read_all(&args.file)?;
-    let text = if encoding == encoding_rs::UTF_8 {
-        None
-    } else {
-        Some(encoding.decode_without_bom_handling(&bytes).0.into_owned())
-    };
-    let input: &[u8] = text.as_deref().map_or(&bytes, str::as_bytes);
+    let input = open(&args.file)?;
+    // Decoded piece by piece (a sequence split between pieces is joined).
+    let mut decoder =
+        (encoding != encoding_rs::UTF_8).then(|| encoding.new_decoder_without_bom_handling());
+    let mut text = String::new();
     let mut tokenizer = Tokenizer::new(TokenizerConfig {
         initial_state: args.state.into(),
         last_start_tag: args.last_start_tag.clone(),
+        report_errors: args.errors,
         ..TokenizerConfig::default()
     });
-    let mut out = JsonTokens {
-        xml_infoset: args.xml_infoset,
-        ..JsonTokens::default()
-    };
-    let chunk = args.chunk_size.map_or(input.len().max(1), |n| {
-        usize::try_from(n).unwrap_or(usize::MAX)
-    });
-    for piece in input.chunks(chunk.max(1)) {
-        tokenizer.push_bytes(piece);
-        drain(&mut tokenizer, &mut out)?;
+    let mut out = JsonTokens::new(output::stdout(), args.xml_infoset);
+    out.open(args.errors)?;
+    let mut errors = Vec::new();
+    let piece = args
+        .chunk_size
+        .map_or(DEFAULT_PIECE, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    input.stream(piece, |piece| {
+        match decoder.as_mut() {
+            Some(decoder) => {
+                decode(decoder, piece, false, &mut text);
+                tokenizer.push_str(&text);
+            }
+            None => tokenizer.push_bytes(piece),
+        }
+        drain(&mut tokenizer, &mut out, &mut errors)?;
+        Ok(ControlFlow::Continue(()))
+    })?;
+    if let Some(decoder) = decoder.as_mut() {
+        decode(decoder, &[], true, &mut text);
+        tokenizer.push_str(&text);
     }
     tokenizer.finish();
-    drain(&mut tokenizer, &mut out)?;
-    let tokens = Value::Array(out.finish());
-    let value = if args.errors {
-        let errors: Vec<Value> = tokenizer
-            .take_errors()
-            .iter()
-            .map(|e| json!({"code": e.code.as_str(), "line": e.line, "col": e.col}))
-            .collect();
-        json!({"output": tokens, "errors": errors})
-    } else {
-        tokens
-    };
-    let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer(&mut stdout, &value).context("cannot write the output")?;
-    writeln!(stdout).context("cannot write the output")?;
-    Ok(())
+    drain(&mut tokenizer, &mut out, &mut errors)?;
+    out.close(args.errors.then_some(&errors[..]))
+        .context("cannot write the output")
 }
 
-fn drain(tokenizer: &mut Tokenizer, out: &mut JsonTokens) -> Result<()> {
-    while let Some(token) = tokenizer.next_token()? {
-        out.push(token);
-    }
-    Ok(())
-}
-
-/// Builds the suite's JSON form, coalescing adjacent characters.
-#[derive(Default)]
-struct JsonTokens {
-    tokens: Vec<Value>,
-    text: String,
-    xml_infoset: bool,
-}
-
-impl JsonTokens {
-    fn push(&mut self, token: Token<'_>) {
-        if let Token::Characters(t) = token {
-            self.text.push_str(t.text);
+/// Decodes `bytes` into `text` (replacing what it held).
+fn decode(decoder: &mut encoding_rs::Decoder, bytes: &[u8], last: bool, text: &mut String) {
+    text.clear();
+    let mut bytes = bytes;
+    loop {
+        text.reserve(
+            decoder
+                .max_utf8_buffer_length(bytes.len())
+                .unwrap_or(bytes.len().saturating_mul(3))
+                .max(4),
+        );
+        let (result, read, _) = decoder.decode_to_string(bytes, text, last);
+        bytes = bytes.get(read..).unwrap_or_default();
+        if result == encoding_rs::CoderResult::InputEmpty {
             return;
         }
-        self.flush_text();
-        match token {
-            Token::Doctype(d) => self.tokens.push(json!([
-                "DOCTYPE",
-                d.name,
-                d.public_id,
-                d.system_id,
-                !d.force_quirks
-            ])),
+    }
+}
+
+/// Writes the tokens available and moves the errors found so far to `errors`.
+fn drain<W: Write>(
+    tokenizer: &mut Tokenizer,
+    out: &mut JsonTokens<W>,
+    errors: &mut Vec<CompactError>,
+) -> Result<()> {
+    while let Some(token) = tokenizer.next_token()? {
+        out.push(token).context("cannot write the output")?;
+    }
+    errors.extend(tokenizer.take_errors().iter().map(|e| CompactError {
+        code: e.code,
+        line: e.line,
+        col: e.col,
+    }));
+    Ok(())
+}
+
+/// What `--errors` prints of a [`ParseError`](tagloom_html::ParseError), kept until
+/// the end in half its size (12 bytes).
+struct CompactError {
+    code: ErrorCode,
+    line: u32,
+    col: u32,
+}
+
+/// Writes the suite's JSON form as the tokens come, coalescing adjacent characters
+/// by streaming their escaped text into one string: the output is byte for byte
+/// what serializing the whole array at once would give, in memory independent of
+/// the input.
+struct JsonTokens<W: Write> {
+    out: W,
+    /// Whether a token has been written (the next one needs a comma).
+    any: bool,
+    /// Whether a `["Character","` string is open.
+    in_text: bool,
+    xml_infoset: bool,
+    /// Reused for escaping text.
+    scratch: Vec<u8>,
+}
+
+impl<W: Write> JsonTokens<W> {
+    fn new(out: W, xml_infoset: bool) -> Self {
+        JsonTokens {
+            out,
+            any: false,
+            in_text: false,
+            xml_infoset,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Starts the output: the array, inside `{"output":` with `--errors`.
+    fn open(&mut self, with_errors: bool) -> io::Result<()> {
+        if with_errors {
+            self.out.write_all(br#"{"output":"#)?;
+        }
+        self.out.write_all(b"[")
+    }
+
+    /// Ends the array and, with `--errors`, writes the errors and closes the object.
+    fn close(mut self, errors: Option<&[CompactError]>) -> io::Result<()> {
+        self.end_text()?;
+        self.out.write_all(b"]")?;
+        if let Some(errors) = errors {
+            self.out.write_all(br#","errors":["#)?;
+            for (i, e) in errors.iter().enumerate() {
+                if i > 0 {
+                    self.out.write_all(b",")?;
+                }
+                let error = json!({"code": e.code.as_str(), "line": e.line, "col": e.col});
+                serde_json::to_writer(&mut self.out, &error)?;
+            }
+            self.out.write_all(b"]}")?;
+        }
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+
+    fn push(&mut self, token: Token<'_>) -> io::Result<()> {
+        let value = match token {
+            Token::Characters(t) => return self.text_piece(t.text),
+            Token::Eof => return Ok(()),
+            Token::Doctype(d) => {
+                json!(["DOCTYPE", d.name, d.public_id, d.system_id, !d.force_quirks])
+            }
             Token::StartTag(tag) => {
                 let attrs: Map<String, Value> = tag
                     .attrs
                     .iter()
                     .map(|a| {
                         (
-                            self.name(tag.atoms().name(a.name)),
+                            self.name(tag.atoms().name(a.name)).into_owned(),
                             json!(self.text(a.value)),
                         )
                     })
@@ -160,54 +238,84 @@ impl JsonTokens {
                 if tag.self_closing {
                     v.push(json!(true));
                 }
-                self.tokens.push(Value::Array(v));
+                Value::Array(v)
             }
-            Token::EndTag(tag) => {
-                let name = self.name(tag.name_str());
-                self.tokens.push(json!(["EndTag", name]));
-            }
+            Token::EndTag(tag) => json!(["EndTag", self.name(tag.name_str())]),
             Token::Comment(c) => {
                 let data = if self.xml_infoset {
-                    coerce_comment(c.text).into_owned()
+                    coerce_comment(c.text)
                 } else {
-                    c.text.to_owned()
+                    c.text.into()
                 };
-                self.tokens.push(json!(["Comment", data]));
+                json!(["Comment", data])
             }
-            Token::Characters(_) | Token::Eof => {}
-        }
+        };
+        self.end_text()?;
+        self.separator()?;
+        serde_json::to_writer(&mut self.out, &value)?;
+        Ok(())
     }
 
-    fn flush_text(&mut self) {
-        if !self.text.is_empty() {
-            let text = std::mem::take(&mut self.text);
-            let text = if self.xml_infoset {
-                coerce_text(&text).into_owned()
-            } else {
-                text
-            };
-            self.tokens.push(json!(["Character", text]));
+    /// Appends `text` to the open `Character` string (opening one if needed).
+    fn text_piece(&mut self, text: &str) -> io::Result<()> {
+        if text.is_empty() {
+            return Ok(());
         }
+        if !self.in_text {
+            self.separator()?;
+            self.out.write_all(br#"["Character",""#)?;
+            self.in_text = true;
+        }
+        // serde_json's own escaping, without the quotes around it.
+        let text = self.text(text);
+        self.scratch.clear();
+        serde_json::to_writer(&mut self.scratch, &text)?;
+        let inner = self
+            .scratch
+            .get(1..self.scratch.len().saturating_sub(1))
+            .unwrap_or_default();
+        self.out.write_all(inner)
     }
 
-    fn name(&self, name: &str) -> String {
+    fn end_text(&mut self) -> io::Result<()> {
+        if self.in_text {
+            self.in_text = false;
+            self.out.write_all(br#""]"#)?;
+        }
+        Ok(())
+    }
+
+    fn separator(&mut self) -> io::Result<()> {
+        if std::mem::replace(&mut self.any, true) {
+            self.out.write_all(b",")?;
+        }
+        Ok(())
+    }
+
+    fn name<'a>(&self, name: &'a str) -> Cow<'a, str> {
         if self.xml_infoset {
-            coerce_name(name).into_owned()
+            coerce_name(name)
         } else {
-            name.to_owned()
+            name.into()
         }
     }
 
-    fn text(&self, text: &str) -> String {
+    fn text<'a>(&self, text: &'a str) -> Cow<'a, str> {
         if self.xml_infoset {
-            coerce_text(text).into_owned()
+            coerce_text(text)
         } else {
-            text.to_owned()
+            text.into()
         }
     }
+}
 
-    fn finish(mut self) -> Vec<Value> {
-        self.flush_text();
-        self.tokens
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_errors_are_half_a_parse_error() {
+        assert_eq!(std::mem::size_of::<CompactError>(), 12);
+        assert_eq!(std::mem::size_of::<tagloom_html::ParseError>(), 24);
     }
 }

@@ -38,8 +38,8 @@
 //!   written repaired. It parses to the same tree as the input (with translations).
 //! * A block whose content the tree builder restructured (misnested inline markup,
 //!   foster-parented text, a `<span/>` the reader took as void…) has no signature
-//!   match and stays untranslated; it is reported as an [`Issue`] (`not found in the
-//!   tree`). Blocks with identical source text are matched in document order, which
+//!   match and stays untranslated; it is reported as an [`Issue`]
+//!   ([`IssueKind::NotInTree`]). Blocks with identical source text are matched in document order, which
 //!   only matters when their translations differ.
 //! * Memory is proportional to the document (the tree, its translated copy, all
 //!   blocks: about [`BYTES_PER_INPUT_BYTE`] bytes per input byte): it is a fallback,
@@ -63,8 +63,8 @@ use tagloom_html::serializer::{FragmentOptions, serialize_children};
 use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
 
 use super::{
-    FallbackError, Issue, Translations, WriteReport, WriterOptions, encode_into, names_language,
-    same_runs, text_of,
+    FallbackError, Issue, IssueKind, Translations, WriteReport, WriterOptions, encode_into,
+    names_language, same_runs, text_of,
 };
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
@@ -883,7 +883,7 @@ pub(super) fn write_reparsed(
         .target_lang
         .clone()
         .filter(|t| !t.is_empty() && translations.any_translated())
-        .map(|t| (options.source_lang.clone(), t));
+        .map(|t| (options.source_lang.to_string(), t.to_string()));
     let mut builder = Builder {
         rules,
         retarget,
@@ -923,7 +923,8 @@ pub(super) fn write_reparsed(
             read.encoding.name()
         ))));
     }
-    translations.finish().map_err(FallbackError::Failed)?;
+    let finished = translations.finish().map_err(FallbackError::Failed)?;
+    builder.report.issues.extend(finished);
     translate_tree(&mut builder, store).map_err(FallbackError::Failed)?;
     let Builder {
         copy,
@@ -933,10 +934,11 @@ pub(super) fn write_reparsed(
     } = builder;
     for p in pending.into_iter().flatten() {
         report.blocks += 1 + p.block.subs.len();
-        report.issues.push(Issue {
-            id: p.block.id.clone(),
-            message: "not found in the re-parsed tree: written untranslated".into(),
-        });
+        report.issues.push(Issue::new(
+            &p.block.id,
+            IssueKind::NotInTree,
+            "written untranslated",
+        ));
     }
     report.blocks += attr_blocks;
     report.bytes_written =
@@ -969,10 +971,9 @@ impl Builder<'_> {
             if same_runs(t, &block.runs) {
                 target = None;
             } else if let Err(message) = check_codes(&block.runs, t) {
-                self.report.issues.push(Issue {
-                    id: block.id.clone(),
-                    message,
-                });
+                self.report
+                    .issues
+                    .push(Issue::new(&block.id, IssueKind::Codes, message));
                 target = None;
             }
         }

@@ -1,0 +1,183 @@
+//! `tagloom l10n` through the binary (issue 8, points 1 and 4): language options and
+//! translation-file languages must be BCP 47 tags (exit 2, no output); a stale
+//! translation file merges with exit 1 (output written, each translation not
+//! applied on stderr), 0 with `--allow-partial`, 2 with `--strict` (no output).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tagloom(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tagloom"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A fresh directory under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("tagloom-l10n-merge-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const PAGE: &str =
+    "<html lang=en><body>\n<p>One</p>\n<p>Two <a href=/x>links</a></p>\n</body></html>\n";
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn hostile_language_options_exit_2_without_output() {
+    let dir = TempDir::new("hostile");
+    let d = dir.path();
+    write(d, "p.html", PAGE);
+    let evil = "fr\"><script>alert(1)</script>";
+    for args in [
+        vec![
+            "l10n", "pseudo", "p.html", "--target", evil, "-o", "out.html",
+        ],
+        vec![
+            "l10n", "pseudo", "p.html", "--source", evil, "-o", "out.html",
+        ],
+        vec![
+            "l10n", "extract", "p.html", "--target", evil, "-o", "out.xlf",
+        ],
+        vec![
+            "l10n", "extract", "p.html", "--source", "en'", "-o", "out.xlf",
+        ],
+    ] {
+        let out = tagloom(&args, d);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("BCP 47"), "{}", stderr(&out));
+        assert!(!d.join("out.html").exists() && !d.join("out.xlf").exists());
+    }
+    // The XLIFF reproducer.
+    let out = tagloom(
+        &["l10n", "extract", "p.html", "--target", "fr", "-o", "p.xlf"],
+        d,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let xlf = std::fs::read_to_string(d.join("p.xlf")).unwrap().replace(
+        "trgLang=\"fr\"",
+        "trgLang=\"fr&quot; onmouseover=&quot;alert(1)\"",
+    );
+    write(d, "evil.xlf", &xlf);
+    let out = tagloom(
+        &["l10n", "merge", "p.html", "evil.xlf", "-o", "out.html"],
+        d,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("trgLang"), "{}", stderr(&out));
+    assert!(!d.join("out.html").exists());
+    // And a --target of merge.
+    let out = tagloom(
+        &[
+            "l10n", "merge", "p.html", "p.xlf", "--target", "fr fr", "-o", "out.html",
+        ],
+        d,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!d.join("out.html").exists());
+}
+
+#[test]
+fn stale_merge_exit_codes() {
+    let dir = TempDir::new("stale");
+    let d = dir.path();
+    write(d, "p.html", PAGE);
+    for ext in ["xlf", "po"] {
+        let file = format!("p.{ext}");
+        let out = tagloom(
+            &["l10n", "extract", "p.html", "--target", "fr", "-o", &file],
+            d,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        // Untranslated: 0, byte-identical.
+        let out = tagloom(&["l10n", "merge", "p.html", &file, "-o", "same.html"], d);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(std::fs::read_to_string(d.join("same.html")).unwrap(), PAGE);
+        // Translate "One", then insert a paragraph before it in the page.
+        let text = std::fs::read_to_string(d.join(&file)).unwrap();
+        let text = if ext == "xlf" {
+            text.replacen("One</source>", "One</source><target>Un</target>", 1)
+        } else {
+            text.replacen(
+                "msgid \"One\"\nmsgstr \"\"",
+                "msgid \"One\"\nmsgstr \"Un\"",
+                1,
+            )
+        };
+        let fr = format!("fr.{ext}");
+        write(d, &fr, &text);
+        let out = tagloom(&["l10n", "merge", "p.html", &fr, "-o", "fr.html"], d);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            std::fs::read_to_string(d.join("fr.html"))
+                .unwrap()
+                .contains("<p>Un</p>")
+        );
+        write(d, "v2.html", &PAGE.replace("<p>One", "<p>Zero</p>\n<p>One"));
+        let out = tagloom(&["l10n", "merge", "v2.html", &fr, "-o", "v2.fr.html"], d);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("not applied: html-1.body-1.p-1: source changed"),
+            "{err}"
+        );
+        let html = std::fs::read_to_string(d.join("v2.fr.html")).unwrap();
+        assert!(!html.contains("Un"), "{html}");
+        assert!(html.contains("<p>Zero</p>\n<p>One</p>"), "{html}");
+        let out = tagloom(
+            &[
+                "l10n",
+                "merge",
+                "v2.html",
+                &fr,
+                "-o",
+                "v2.fr.html",
+                "--allow-partial",
+            ],
+            d,
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(stderr(&out).contains("source changed"));
+        std::fs::remove_file(d.join("v2.fr.html")).unwrap();
+        let out = tagloom(
+            &[
+                "l10n",
+                "merge",
+                "v2.html",
+                &fr,
+                "-o",
+                "v2.fr.html",
+                "--strict",
+            ],
+            d,
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(!d.join("v2.fr.html").exists());
+    }
+}
