@@ -349,3 +349,54 @@ fn signals_at_random_points_leave_no_file_behind() {
         }
     }
 }
+
+#[test]
+fn a_fallback_wins_over_a_partial_merge_and_both_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("page.html");
+    std::fs::write(&input, "<html lang=en><p>One</p><p>Two</p></html>").unwrap();
+    let xlf = dir.path().join("page.xlf");
+    let run = tagloom(&[
+        "l10n",
+        "extract",
+        s(&input),
+        "--target",
+        "fr",
+        "-o",
+        s(&xlf),
+    ]);
+    assert_eq!(run.status.code(), Some(0));
+    let units = std::fs::read_to_string(&xlf).unwrap();
+    let translated = units
+        .replace(
+            "<source>One</source>",
+            "<source>One</source><target>Un</target>",
+        )
+        .replace(
+            "<source>Two</source>",
+            "<source>Two</source><target>Deux</target>",
+        );
+    assert_ne!(translated, units);
+    std::fs::write(&xlf, translated).unwrap();
+    // The page changed since: "Two" is stale.
+    std::fs::write(&input, "<html lang=en><p>One</p><p>Three</p></html>").unwrap();
+    let out = dir.path().join("out.html");
+    let merge = |extra: &[&str]| {
+        let mut args = vec!["l10n", "merge", s(&input), s(&xlf), "-o", s(&out)];
+        args.extend(extra);
+        tagloom(&args)
+    };
+    let run = merge(&[]);
+    assert_eq!(run.status.code(), Some(1), "{:?}", run);
+    let missing = dir.path().join("no-such-dir");
+    let run = merge(&["--temp-dir", s(&missing)]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("source changed"), "{stderr}");
+    assert!(stderr.contains("tagloom: warning:"), "{stderr}");
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        html.contains("<p>Un</p>") && html.contains("<p>Three</p>"),
+        "{html}"
+    );
+}
