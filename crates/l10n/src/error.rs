@@ -79,6 +79,21 @@ pub enum L10nError {
         /// The first one, as text (unit id and reason).
         first: String,
     },
+    /// The input is larger than the re-parse fallback takes on
+    /// ([`crate::flow::Common::reparse_limit`]): it would hold the whole document,
+    /// its tree and a translated copy in memory.
+    #[error(
+        "{path}: {size} bytes is over the re-parse fallback's limit of {limit} bytes (about {} MB of memory per MB of input)",
+        crate::writer::reparse::BYTES_PER_INPUT_BYTE
+    )]
+    ReparseLimit {
+        /// The input.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// Bad usage: a directory where a file was expected, an unknown extension...
     #[error("{0}")]
     Usage(String),

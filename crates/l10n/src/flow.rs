@@ -5,8 +5,17 @@
 //! the output names a directory; files are processed in parallel with a progress bar).
 //!
 //! Outputs are written to a temp file beside the destination and renamed into place
-//! at the end: a failure (bad input, mismatched translation ids, a full disk) leaves
-//! no partial file behind, and the skeleton's temp file is removed on every path.
+//! at the end ([`crate::output`]): a failure (bad input, mismatched translation ids,
+//! a full disk) or an interruption leaves no partial file behind, a new output's mode
+//! follows the umask and a replaced file keeps its mode. The skeleton's temp file has
+//! no name (nor, on Linux, the output's until its last instant): nothing of it can
+//! be left.
+//!
+//! When the skeleton store fails (it cannot be created or written: a bad temp
+//! directory, a full disk), merge and pseudo fall back to the re-parse writer, then to
+//! the block-only writer, never silently: [`FileReport::mode`] names the
+//! [`WriterMode`] and [`FileReport::fallback_reason`] says why. [`Common::fallback`]
+//! `= false` makes the skeleton's failure the error instead.
 //!
 //! ```no_run
 //! use std::path::Path;
@@ -36,14 +45,15 @@ use rayon::prelude::*;
 
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::LanguageTag;
+use crate::output::OutputFile;
 use crate::po::{PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
-use crate::reader::{BlockSink, read_document};
+use crate::reader::{BlockSink, ReadReport, read_document};
 use crate::rules::Rules;
 use crate::skeleton::SkeletonStore;
 use crate::writer::{
-    BlockOnlyFallback, EncodedOutput, Fallback, Issue, ReparseFallback, Translations,
-    WriterOptions, write_from_skeleton,
+    BlockOnlyFallback, EncodedOutput, Fallback, FallbackError, Issue, ReparseFallback,
+    Translations, WriteReport, WriterMode, WriterOptions, write_from_skeleton,
 };
 use crate::xliff::{XliffTranslations, XliffWriter};
 
@@ -87,6 +97,15 @@ pub struct Common {
     pub temp_dir: Option<PathBuf>,
     /// Cap on the skeleton temp file size (a quota; also how tests simulate a full disk).
     pub skeleton_limit: Option<u64>,
+    /// When the skeleton store fails, write through the re-parse and block-only
+    /// fallbacks (`true`, the default; the report names the mode), or fail with the
+    /// skeleton's error, leaving no output (`false`: `--no-fallback`).
+    pub fallback: bool,
+    /// The largest input, in bytes, the re-parse fallback takes on (it holds about
+    /// [`crate::writer::reparse::BYTES_PER_INPUT_BYTE`] bytes of memory per input
+    /// byte); larger inputs go on to the block-only fallback. Default:
+    /// [`crate::writer::reparse::DEFAULT_INPUT_LIMIT`].
+    pub reparse_limit: u64,
 }
 
 impl Default for Common {
@@ -97,6 +116,8 @@ impl Default for Common {
             progress: false,
             temp_dir: None,
             skeleton_limit: None,
+            fallback: true,
+            reparse_limit: crate::writer::reparse::DEFAULT_INPUT_LIMIT,
         }
     }
 }
@@ -214,8 +235,18 @@ pub struct FileReport {
     pub bytes_in: u64,
     /// Output size.
     pub bytes_out: u64,
-    /// The writer mode used: `skeleton` or a fallback's name.
-    pub mode: &'static str,
+    /// The writer that wrote the document (`None` for an extraction).
+    pub mode: Option<WriterMode>,
+    /// When a fallback wrote it: why the skeleton store (and any fallback tried
+    /// before it) failed.
+    pub fallback_reason: Option<String>,
+}
+
+impl FileReport {
+    /// Whether a fallback writer wrote the output (re-serialized, not byte-identical).
+    pub fn is_fallback(&self) -> bool {
+        self.mode.is_some_and(WriterMode::is_fallback)
+    }
 }
 
 /// What happened to a file or a directory.
@@ -245,6 +276,10 @@ impl Report {
         self.files
             .iter()
             .flat_map(|f| f.issues.iter().map(move |i| (f.input.as_path(), i)))
+    }
+    /// The files written through a fallback writer.
+    pub fn fallbacks(&self) -> impl Iterator<Item = &FileReport> {
+        self.files.iter().filter(|f| f.is_fallback())
     }
     /// `Err` with the first failure, if any.
     pub fn into_result(mut self) -> Result<Report> {
@@ -291,25 +326,6 @@ fn forced_encoding(common: &Common) -> Result<Option<&'static Encoding>> {
     }
 }
 
-/// A temp file beside `output`, renamed onto it by [`persist`].
-fn temp_output(output: &Path) -> Result<tempfile::NamedTempFile> {
-    let dir = match output.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).ctx(|| format!("creating {}", dir.display()))?;
-    tempfile::Builder::new()
-        .prefix(".tagloom-out-")
-        .tempfile_in(&dir)
-        .ctx(|| format!("creating a temp file in {}", dir.display()))
-}
-
-fn persist(temp: tempfile::NamedTempFile, output: &Path) -> Result<()> {
-    temp.persist(output)
-        .map_err(|e| L10nError::io(format!("renaming onto {}", output.display()), e.error))?;
-    Ok(())
-}
-
 /// THE wiring point: reads `input` once and, depending on `job`, streams its blocks
 /// to an interchange file or writes the skeleton and replays it through the writer
 /// into `output`. Every flow (file or directory, extract, merge, pseudo) comes here.
@@ -329,11 +345,11 @@ pub fn run_file_with_reader_writer(
         output: output.to_path_buf(),
         ..FileReport::default()
     };
-    let temp = temp_output(output)?;
+    let temp = OutputFile::create(output)?;
     let out_file = temp
-        .as_file()
+        .file()?
         .try_clone()
-        .ctx(|| format!("opening {}", temp.path().display()))?;
+        .ctx(|| format!("opening a temp file for {}", output.display()))?;
     let out = BufWriter::with_capacity(64 * 1024, out_file);
     let original = input
         .file_name()
@@ -375,90 +391,23 @@ pub fn run_file_with_reader_writer(
                 }
             };
             drop(out);
-            report.encoding = read.encoding.name().into();
-            report.blocks = read.blocks;
-            report.had_invalid_bytes = read.had_invalid_bytes;
-            report.bytes_in = read.bytes;
-            report.mode = "extract";
+            report.read(&read);
         }
         Job::Write {
             translations,
             options,
             partial,
         } => {
-            // The skeleton path first. Until the writer starts, nothing has been
-            // written and no translation consumed: a failure there (the store cannot
-            // be created or written, e.g. a full disk) moves on to the fallbacks.
-            let skeleton = (|| -> Result<(SkeletonStore, crate::reader::ReadReport)> {
-                let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
-                let mut store = SkeletonStore::new_in(&dir)?.with_limit(common.skeleton_limit);
-                // On error, dropping `store` removes its temp file.
-                let read = read_document(
-                    open()?,
-                    input,
-                    &common.rules,
-                    forced,
-                    Some(&mut store),
-                    None,
-                )?;
-                store.flush()?;
-                Ok((store, read))
-            })();
-            match skeleton {
-                Ok((mut store, read)) => {
-                    let mut enc = EncodedOutput::new(out, read.encoding);
-                    let written =
-                        write_from_skeleton(&mut store, translations, &mut enc, &options)?;
-                    enc.into_inner().map_err(io_out)?;
-                    store.close()?;
-                    report.encoding = read.encoding.name().into();
-                    report.blocks = read.blocks;
-                    report.had_invalid_bytes = read.had_invalid_bytes;
-                    report.bytes_in = read.bytes;
-                    report.translated = written.translated;
-                    report.lang_retargeted = written.lang_retargeted;
-                    report.issues = written.issues;
-                    report.bytes_out = written.bytes_written;
-                    report.mode = "skeleton";
-                }
-                Err(skeleton_error) => {
-                    // The fallback chain of the seed: re-parse, then block-only.
-                    let mut out = out;
-                    let mut reparse = ReparseFallback {
-                        rules: &common.rules,
-                        encoding: forced,
-                        options: &options,
-                    };
-                    let written = match reparse.write(input, translations, &mut out) {
-                        Ok(w) => {
-                            report.mode = "reparse";
-                            w
-                        }
-                        Err(_) => {
-                            report.mode = "block-only";
-                            let mut block_only = BlockOnlyFallback {
-                                rules: &common.rules,
-                            };
-                            match block_only.write(input, translations, &mut out) {
-                                Ok(w) => w,
-                                // Nothing worked: the skeleton's error says why.
-                                Err(_) => return Err(skeleton_error),
-                            }
-                        }
-                    };
-                    out.flush().map_err(io_out)?;
-                    report.encoding = written
-                        .encoding
-                        .map(|e| e.name().into())
-                        .unwrap_or_default();
-                    report.blocks = written.blocks;
-                    report.translated = written.translated;
-                    report.lang_retargeted = written.lang_retargeted;
-                    report.issues = written.issues;
-                    report.bytes_out = written.bytes_written;
-                    report.bytes_in = std::fs::metadata(input).map(|m| m.len()).unwrap_or(0);
-                }
-            }
+            let mut out = out;
+            write_document(input, translations, &options, common, &mut out, &mut report).map_err(
+                |e| match e {
+                    L10nError::Io { context, source } if context == WRITING_OUTPUT => {
+                        io_out(source)
+                    }
+                    e => e,
+                },
+            )?;
+            out.into_inner().map_err(|e| io_out(e.into_error()))?;
             if let Some(first) = report.issues.first() {
                 match partial {
                     PartialMerge::Fail => {
@@ -473,11 +422,121 @@ pub fn run_file_with_reader_writer(
             }
         }
     }
-    persist(temp, output)?;
+    temp.persist()?;
     if report.bytes_out == 0 {
         report.bytes_out = std::fs::metadata(output).map(|m| m.len()).unwrap_or(0);
     }
     Ok(report)
+}
+
+/// The context of the writers' output errors (replaced by the output's path).
+const WRITING_OUTPUT: &str = "writing the output";
+
+impl FileReport {
+    fn read(&mut self, read: &ReadReport) {
+        self.encoding = read.encoding.name().into();
+        self.blocks = read.blocks;
+        self.had_invalid_bytes = read.had_invalid_bytes;
+        self.bytes_in = read.bytes;
+    }
+
+    fn written(&mut self, written: WriteReport, mode: WriterMode) {
+        if let Some(encoding) = written.encoding {
+            self.encoding = encoding.name().into();
+        }
+        if mode.is_fallback() {
+            self.blocks = written.blocks;
+        }
+        self.translated = written.translated;
+        self.lang_retargeted = written.lang_retargeted;
+        self.issues = written.issues;
+        self.bytes_out = written.bytes_written;
+        self.mode = Some(mode);
+    }
+}
+
+/// The reader's pass into a new skeleton store (in `common.temp_dir`).
+fn read_into_skeleton(
+    input: &Path,
+    common: &Common,
+    forced: Option<&'static Encoding>,
+) -> Result<(SkeletonStore, ReadReport)> {
+    let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+    let mut store = SkeletonStore::new_in(&dir)?.with_limit(common.skeleton_limit);
+    let f = File::open(input).ctx(|| format!("opening {}", input.display()))?;
+    // On error, dropping `store` releases its temp file.
+    let read = read_document(
+        BufReader::with_capacity(64 * 1024, f),
+        input,
+        &common.rules,
+        forced,
+        Some(&mut store),
+        None,
+    )?;
+    store.flush()?;
+    Ok((store, read))
+}
+
+/// Writes the translated document into `out`: the skeleton path first; if it fails
+/// before the writer starts (nothing written, no translation consumed yet: the
+/// store cannot be created or written, e.g. a full disk), the fallback chain of the
+/// seed, re-parse then block-only, unless `common.fallback` is off. A fallback
+/// that could not run hands over to the next; one that failed while writing is
+/// the error. `report` gets the mode and, for a fallback, the reason.
+fn write_document(
+    input: &Path,
+    translations: &mut dyn Translations,
+    options: &WriterOptions,
+    common: &Common,
+    out: &mut dyn Write,
+    report: &mut FileReport,
+) -> Result<()> {
+    let forced = forced_encoding(common)?;
+    let skeleton_error = match read_into_skeleton(input, common, forced) {
+        Ok((mut store, read)) => {
+            report.read(&read);
+            let mut enc = EncodedOutput::new(&mut *out, read.encoding);
+            let written = write_from_skeleton(&mut store, translations, &mut enc, options)?;
+            enc.into_inner()
+                .map_err(|e| L10nError::io(WRITING_OUTPUT, e))?;
+            store.close()?;
+            report.written(written, WriterMode::Skeleton);
+            return Ok(());
+        }
+        // An unreadable input is no reason to try another writer.
+        Err(e @ (L10nError::Tokenizer { .. } | L10nError::UnknownEncoding(_))) => return Err(e),
+        Err(e) => e,
+    };
+    if !common.fallback {
+        return Err(skeleton_error);
+    }
+    let mut reasons = skeleton_error.to_string();
+    let mut reparse = ReparseFallback {
+        rules: &common.rules,
+        encoding: forced,
+        options,
+        limit: common.reparse_limit,
+    };
+    let mut block_only = BlockOnlyFallback {
+        rules: &common.rules,
+    };
+    for fallback in [&mut reparse as &mut dyn Fallback, &mut block_only] {
+        match fallback.write(input, translations, out) {
+            Ok(written) => {
+                out.flush().map_err(|e| L10nError::io(WRITING_OUTPUT, e))?;
+                report.bytes_in = std::fs::metadata(input).map_or(0, |m| m.len());
+                report.written(written, fallback.mode());
+                report.fallback_reason = Some(reasons);
+                return Ok(());
+            }
+            Err(FallbackError::Unavailable(e)) => {
+                reasons.push_str(&format!("; {}: {e}", fallback.mode()));
+            }
+            Err(FallbackError::Failed(e)) => return Err(e),
+        }
+    }
+    // Nothing could run: the skeleton's error says why.
+    Err(skeleton_error)
 }
 
 /// The HTML files under `dir`, sorted, as paths relative to it.
@@ -684,32 +743,21 @@ pub fn pseudo(input: &Path, output: &Path, options: &PseudoOptions) -> Result<Re
     })
 }
 
-/// Merges into any writer instead of a file (the output is NOT protected by a temp
-/// file: the caller owns it). Used by tests to inject failing writers.
+/// Merges into any writer instead of a file, through the same writers as
+/// [`merge`] (skeleton, then the fallbacks `common` allows). The output is NOT
+/// protected by a temp file: the caller owns it. Used by tests to inject failing
+/// writers.
 pub fn merge_to_writer(
     input: &Path,
     translations: &mut dyn Translations,
     out: &mut dyn Write,
     options: &WriterOptions,
     common: &Common,
-) -> Result<crate::writer::WriteReport> {
-    let forced = forced_encoding(common)?;
-    let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
-    let mut store = SkeletonStore::new_in(&dir)?.with_limit(common.skeleton_limit);
-    let f = File::open(input).ctx(|| format!("opening {}", input.display()))?;
-    let read = read_document(
-        BufReader::new(f),
-        input,
-        &common.rules,
-        forced,
-        Some(&mut store),
-        None,
-    )?;
-    store.flush()?;
-    let mut enc = EncodedOutput::new(out, read.encoding);
-    let report = write_from_skeleton(&mut store, translations, &mut enc, options)?;
-    enc.into_inner()
-        .map_err(|e| L10nError::io("writing the output", e))?;
-    store.close()?;
+) -> Result<FileReport> {
+    let mut report = FileReport {
+        input: input.to_path_buf(),
+        ..FileReport::default()
+    };
+    write_document(input, translations, options, common, out, &mut report)?;
     Ok(report)
 }

@@ -30,6 +30,7 @@ pub mod block;
 pub mod error;
 pub mod flow;
 pub mod lang;
+pub mod output;
 pub mod po;
 pub mod pseudo;
 pub mod reader;

@@ -18,8 +18,10 @@
 //! seed-only writer still works: it sees Text, Ref and Lang. Adjacent Text entries are
 //! coalesced (up to 64 KiB) to keep the file small.
 //!
-//! The temp file is deleted when the store is closed or dropped, on every path
-//! (success, error, panic unwinding).
+//! The temp file is anonymous: it is unlinked as soon as it is created (`O_TMPFILE`
+//! on Linux, create-then-unlink elsewhere), so it has no name in the temp directory
+//! and nothing can be left behind, not even by `SIGKILL`, an abort or a power cut;
+//! its space is returned when the store is closed or dropped.
 //!
 //! ```
 //! use tagloom_l10n::skeleton::{SkeletonStore, EntryType};
@@ -42,8 +44,6 @@
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-
-use tempfile::NamedTempFile;
 
 use crate::error::{IoContext, L10nError, Result};
 
@@ -68,13 +68,13 @@ const MAX_ENTRY: usize = 1 << 30;
 
 /// A temp-file-backed, append-then-read store of skeleton entries.
 pub struct SkeletonStore {
-    file: Option<NamedTempFile>,
     writer: Option<BufWriter<File>>,
     reader: Option<BufReader<File>>,
     pending_text: Vec<u8>,
     written: u64,
     limit: Option<u64>,
-    path: PathBuf,
+    /// The directory the anonymous file lives in (for messages).
+    dir: PathBuf,
 }
 
 impl SkeletonStore {
@@ -83,26 +83,18 @@ impl SkeletonStore {
         Self::new_in(std::env::temp_dir())
     }
 
-    /// A store whose temp file lives in `dir`.
+    /// A store whose (anonymous, already unlinked) temp file lives in `dir`.
     pub fn new_in(dir: impl AsRef<Path>) -> Result<Self> {
         let dir = dir.as_ref();
-        let file = tempfile::Builder::new()
-            .prefix(".tagloom-skeleton-")
-            .tempfile_in(dir)
+        let file = tempfile::tempfile_in(dir)
             .ctx(|| format!("creating the skeleton store in {}", dir.display()))?;
-        let handle = file
-            .as_file()
-            .try_clone()
-            .ctx(|| "opening the skeleton store".to_string())?;
-        let path = file.path().to_path_buf();
         Ok(SkeletonStore {
-            file: Some(file),
-            writer: Some(BufWriter::with_capacity(64 * 1024, handle)),
+            writer: Some(BufWriter::with_capacity(64 * 1024, file)),
             reader: None,
             pending_text: Vec::new(),
             written: 0,
             limit: None,
-            path,
+            dir: dir.to_path_buf(),
         })
     }
 
@@ -114,9 +106,9 @@ impl SkeletonStore {
         self
     }
 
-    /// Path of the temp file (deleted on close).
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// The directory of the temp file (which has no name of its own).
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// Bytes written so far.
@@ -182,14 +174,14 @@ impl SkeletonStore {
             && self.written + total > limit
         {
             return Err(L10nError::io(
-                format!("writing the skeleton store {}", self.path.display()),
+                format!("writing the skeleton store in {}", self.dir.display()),
                 std::io::Error::new(
                     std::io::ErrorKind::StorageFull,
                     "no space left on device (skeleton store limit reached)",
                 ),
             ));
         }
-        let path = &self.path;
+        let dir = &self.dir;
         let writer = self
             .writer
             .as_mut()
@@ -200,7 +192,7 @@ impl SkeletonStore {
         writer
             .write_all(&header)
             .and_then(|_| writer.write_all(data))
-            .ctx(|| format!("writing the skeleton store {}", path.display()))?;
+            .ctx(|| format!("writing the skeleton store in {}", dir.display()))?;
         self.written += total;
         Ok(())
     }
@@ -208,23 +200,22 @@ impl SkeletonStore {
     /// Ends writing: flushes the buffer and rewinds for [`SkeletonStore::next_into`].
     pub fn flush(&mut self) -> Result<()> {
         self.flush_text()?;
-        let path = self.path.clone();
+        let context = format!("flushing the skeleton store in {}", self.dir.display());
         let writer = self
             .writer
             .take()
             .ok_or_else(|| L10nError::CorruptSkeleton("flushed twice".into()))?;
         let mut file = writer
             .into_inner()
-            .map_err(|e| L10nError::io(format!("flushing {}", path.display()), e.into_error()))?;
-        file.seek(SeekFrom::Start(0))
-            .ctx(|| format!("rewinding {}", path.display()))?;
+            .map_err(|e| L10nError::io(context.clone(), e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).ctx(|| context)?;
         self.reader = Some(BufReader::with_capacity(64 * 1024, file));
         Ok(())
     }
 
     /// Reads the next entry into `data`; `None` at the end.
     pub fn next_into(&mut self, data: &mut Vec<u8>) -> Result<Option<EntryType>> {
-        let path = &self.path;
+        let dir = &self.dir;
         let reader = self
             .reader
             .as_mut()
@@ -234,7 +225,7 @@ impl SkeletonStore {
         while got < 5 {
             let n = reader
                 .read(&mut header[got..])
-                .ctx(|| format!("reading {}", path.display()))?;
+                .ctx(|| format!("reading the skeleton store in {}", dir.display()))?;
             if n == 0 {
                 if got == 0 {
                     return Ok(None);
@@ -253,29 +244,32 @@ impl SkeletonStore {
             if e.kind() == std::io::ErrorKind::UnexpectedEof {
                 L10nError::CorruptSkeleton("truncated entry".into())
             } else {
-                L10nError::io(format!("reading {}", path.display()), e)
+                L10nError::io(
+                    format!("reading the skeleton store in {}", dir.display()),
+                    e,
+                )
             }
         })?;
         Ok(Some(EntryType(header[0])))
     }
 
-    /// Deletes the temp file.
-    pub fn close(mut self) -> Result<()> {
-        self.writer = None;
-        self.reader = None;
-        match self.file.take() {
-            Some(file) => file
-                .close()
-                .ctx(|| format!("removing {}", self.path.display())),
-            None => Ok(()),
-        }
+    /// Releases the temp file (it has no name: closing it frees its space).
+    pub fn close(self) -> Result<()> {
+        drop(self);
+        Ok(())
+    }
+
+    /// The file being read, for tests that corrupt it.
+    #[cfg(test)]
+    fn reader_file(&self) -> Option<&File> {
+        self.reader.as_ref().map(BufReader::get_ref)
     }
 }
 
 impl std::fmt::Debug for SkeletonStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SkeletonStore")
-            .field("path", &self.path)
+            .field("dir", &self.dir)
             .field("written", &self.written)
             .finish()
     }
@@ -315,10 +309,7 @@ mod tests {
                 (9, b"future".to_vec()),
             ]
         );
-        let path = store.path().to_path_buf();
-        assert!(path.exists());
         store.close().unwrap();
-        assert!(!path.exists());
     }
 
     #[test]
@@ -328,7 +319,10 @@ mod tests {
         store.write_text(&big).unwrap();
         store.write_ref("r").unwrap();
         store.flush().unwrap();
-        let bytes = std::fs::read(store.path()).unwrap();
+        let mut bytes = Vec::new();
+        let mut file = store.reader_file().unwrap();
+        file.read_to_end(&mut bytes).unwrap();
+        file.seek(SeekFrom::Start(0)).unwrap();
         assert_eq!(bytes[0], 0);
         assert_eq!(&bytes[1..5], &200_000u32.to_be_bytes());
         assert_eq!(&bytes[200_005..], &[1, 0, 0, 0, 1, b'r']);
@@ -336,13 +330,26 @@ mod tests {
     }
 
     #[test]
-    fn limit_simulates_full_disk_and_drop_removes() {
+    fn limit_simulates_full_disk() {
         let mut store = SkeletonStore::new().unwrap().with_limit(Some(100));
-        let path = store.path().to_path_buf();
         let err = store.write_entry(EntryType::REF, &[b'a'; 200]).unwrap_err();
         assert!(err.to_string().contains("no space left"), "{err}");
-        drop(store);
-        assert!(!path.exists());
+    }
+
+    #[test]
+    fn the_temp_file_has_no_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SkeletonStore::new_in(dir.path()).unwrap();
+        store.write_text(&[b'x'; 100_000]).unwrap();
+        store.flush().unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        assert_eq!(read_all(&mut store)[0].1.len(), 100_000);
+    }
+
+    #[test]
+    fn a_missing_directory_is_an_error() {
+        let err = SkeletonStore::new_in("/nonexistent/tagloom").unwrap_err();
+        assert!(err.to_string().contains("/nonexistent/tagloom"), "{err}");
     }
 
     #[test]
@@ -350,11 +357,7 @@ mod tests {
         let mut store = SkeletonStore::new().unwrap();
         store.write_ref("abc").unwrap();
         store.flush().unwrap();
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(store.path())
-            .unwrap();
-        file.set_len(6).unwrap();
+        store.reader_file().unwrap().set_len(6).unwrap();
         let mut data = Vec::new();
         assert!(matches!(
             store.next_into(&mut data),

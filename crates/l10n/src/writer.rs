@@ -26,7 +26,8 @@
 //! The fallbacks of the seed ([`Fallback`]): when the skeleton path fails (the store
 //! cannot be created or written), the re-parse fallback ([`ReparseFallback`]: tree
 //! builder + fragment serializer, see [`reparse`]) and then the block-only fallback
-//! ([`BlockOnlyFallback`]) that writes the blocks' text only.
+//! ([`BlockOnlyFallback`]) that writes the blocks' text only. Which one wrote a
+//! document is a [`WriterMode`]; only [`WriterMode::Skeleton`] is byte-faithful.
 
 use std::io::Write;
 
@@ -544,21 +545,80 @@ fn splice_subs(
     out
 }
 
+/// Which writer wrote a document.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WriterMode {
+    /// The skeleton store replayed: every untranslated byte as it was.
+    Skeleton,
+    /// The re-parse fallback: the tree re-serialized (not byte-identical).
+    Reparse,
+    /// The block-only fallback: the blocks' text, one per line, no markup.
+    BlockOnly,
+}
+
+impl WriterMode {
+    /// The mode's name, as reports print it (`skeleton`, `reparse`, `block-only`).
+    pub fn name(self) -> &'static str {
+        match self {
+            WriterMode::Skeleton => "skeleton",
+            WriterMode::Reparse => "reparse",
+            WriterMode::BlockOnly => "block-only",
+        }
+    }
+
+    /// Whether the output came from a fallback (and so is not byte-faithful).
+    pub fn is_fallback(self) -> bool {
+        self != WriterMode::Skeleton
+    }
+}
+
+impl std::fmt::Display for WriterMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a fallback did not write the document.
+#[derive(Debug)]
+pub enum FallbackError {
+    /// It could not run (over its limit, the tree builder failed…) and stopped
+    /// before asking any translation or writing any byte: the next one may run.
+    Unavailable(L10nError),
+    /// It failed after it started writing or consuming translations (the output
+    /// could not be written…): fatal, no other writer may run after it.
+    Failed(L10nError),
+}
+
+impl FallbackError {
+    /// The underlying error.
+    pub fn into_inner(self) -> L10nError {
+        match self {
+            FallbackError::Unavailable(e) | FallbackError::Failed(e) => e,
+        }
+    }
+}
+
 /// A way to write the document when the skeleton store is not available.
 pub trait Fallback {
+    /// Its mode.
+    fn mode(&self) -> WriterMode;
     /// Writes the translated document from `input` (the original bytes).
     fn write(
         &mut self,
         input: &std::path::Path,
         translations: &mut dyn Translations,
         out: &mut dyn Write,
-    ) -> Result<WriteReport>;
+    ) -> Result<WriteReport, FallbackError>;
 }
 
 /// The re-parse fallback of the seed: parse the original with the tree builder,
 /// patch the translations into the tree, serialize with the HTML fragment
 /// serialization algorithm (`tagloom_html::serializer`) and encode in the input's
 /// encoding. How blocks are found in the tree, and the limits: [`reparse`].
+///
+/// It holds the whole document in memory, about [`reparse::BYTES_PER_INPUT_BYTE`]
+/// times the input's size, so it refuses inputs larger than `limit` bytes
+/// ([`FallbackError::Unavailable`], before reading anything).
 #[derive(Debug)]
 pub struct ReparseFallback<'a> {
     /// The rules of the reader (blocks are identified exactly as it does).
@@ -567,20 +627,30 @@ pub struct ReparseFallback<'a> {
     pub encoding: Option<&'static Encoding>,
     /// Languages (for `lang` retargeting).
     pub options: &'a WriterOptions,
+    /// The largest input it takes on, in bytes
+    /// ([`reparse::DEFAULT_INPUT_LIMIT`] by default in [`crate::flow::Common`]).
+    pub limit: u64,
 }
 
 impl Fallback for ReparseFallback<'_> {
+    fn mode(&self) -> WriterMode {
+        WriterMode::Reparse
+    }
+
     fn write(
         &mut self,
         input: &std::path::Path,
         translations: &mut dyn Translations,
         out: &mut dyn Write,
-    ) -> Result<WriteReport> {
+    ) -> Result<WriteReport, FallbackError> {
         reparse::write_reparsed(
             input,
-            self.rules,
-            self.encoding,
-            self.options,
+            &reparse::Settings {
+                rules: self.rules,
+                forced: self.encoding,
+                options: self.options,
+                limit: self.limit,
+            },
             translations,
             out,
         )
@@ -595,15 +665,36 @@ pub struct BlockOnlyFallback<'a> {
 }
 
 impl Fallback for BlockOnlyFallback<'_> {
+    fn mode(&self) -> WriterMode {
+        WriterMode::BlockOnly
+    }
+
     fn write(
         &mut self,
         input: &std::path::Path,
         translations: &mut dyn Translations,
         out: &mut dyn Write,
+    ) -> Result<WriteReport, FallbackError> {
+        let file = std::fs::File::open(input)
+            .ctx(|| format!("opening {}", input.display()))
+            .map_err(FallbackError::Unavailable)?;
+        self.write_blocks(file, input, translations, out)
+            .map_err(FallbackError::Failed)
+    }
+}
+
+impl BlockOnlyFallback<'_> {
+    fn write_blocks(
+        &mut self,
+        file: std::fs::File,
+        input: &std::path::Path,
+        translations: &mut dyn Translations,
+        out: &mut dyn Write,
     ) -> Result<WriteReport> {
-        let file = std::fs::File::open(input).ctx(|| format!("opening {}", input.display()))?;
-        let mut report = WriteReport::default();
-        let mut failure: Option<L10nError> = None;
+        let mut report = WriteReport {
+            encoding: Some(UTF_8),
+            ..WriteReport::default()
+        };
         let mut sink = |block: &Block| -> Result<()> {
             let mut all = vec![block];
             all.extend(block.subs.iter());
@@ -617,9 +708,9 @@ impl Fallback for BlockOnlyFallback<'_> {
                     _ => b.runs.clone(),
                 };
                 let line = format!("{}\n", text_of(&runs));
-                if let Err(e) = out.write_all(line.as_bytes()) {
-                    failure = Some(L10nError::io("writing the output", e));
-                }
+                out.write_all(line.as_bytes())
+                    .map_err(|e| L10nError::io("writing the output", e))?;
+                report.bytes_written += line.len() as u64;
             }
             Ok(())
         };
@@ -631,9 +722,6 @@ impl Fallback for BlockOnlyFallback<'_> {
             None,
             Some(&mut sink),
         )?;
-        if let Some(e) = failure {
-            return Err(e);
-        }
         report.issues.extend(translations.finish()?);
         Ok(report)
     }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use tagloom_l10n::L10nError;
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PartialMerge};
-use tagloom_l10n::writer::{NoTranslations, WriterOptions};
+use tagloom_l10n::writer::{NoTranslations, WriterMode, WriterOptions};
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let p = dir.join(name);
@@ -161,7 +161,7 @@ fn full_disk_for_the_skeleton_falls_back_to_reparse() {
     };
     // The skeleton store fills up: the re-parse fallback writes the page instead.
     let report = flow::merge(&input, &xlf, &out, &opts).unwrap();
-    assert_eq!(report.files[0].mode, "reparse");
+    assert_eq!(report.files[0].mode, Some(WriterMode::Reparse));
     assert_eq!(report.files[0].blocks, 2000);
     assert!(
         files_in(skeleton_dir.path()).is_empty(),

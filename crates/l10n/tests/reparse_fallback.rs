@@ -7,6 +7,7 @@ use std::path::Path;
 
 use tagloom_l10n::flow::{self, Common, PseudoOptions};
 use tagloom_l10n::pseudo::pseudo_text;
+use tagloom_l10n::writer::WriterMode;
 
 fn forced(skeleton_dir: &Path) -> Common {
     Common {
@@ -40,7 +41,7 @@ fn reparse_writes_translated_document_in_its_encoding() {
     std::fs::write(&input, &bytes).unwrap();
     let out = dir.path().join("out.html");
     let report = pseudo(&input, &out, forced(skeleton_dir.path()));
-    assert_eq!(report.mode, "reparse");
+    assert_eq!(report.mode, Some(WriterMode::Reparse));
     assert_eq!(report.encoding, "windows-1252");
     assert!(report.issues.is_empty(), "{:?}", report.issues);
     assert!(
@@ -135,7 +136,7 @@ fn reparse_over_corpora() {
     for f in &files {
         let out = work.path().join("out.html");
         let report = pseudo(f, &out, forced(skeleton_dir.path()));
-        assert_eq!(report.mode, "reparse", "{}", f.display());
+        assert_eq!(report.mode, Some(WriterMode::Reparse), "{}", f.display());
         blocks += report.blocks;
         translated += report.translated;
         not_found += report.issues.len();

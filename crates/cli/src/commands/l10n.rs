@@ -8,6 +8,11 @@
 //! exit 2). `merge` exits 1 when it wrote its output but some translations were not
 //! applied (each is reported on standard error), unless `--allow-partial`;
 //! `--strict` makes that an error instead (exit 2, no output).
+//!
+//! Exit status 3 (over 1) when an output was written through a fallback
+//! writer (re-serialized, not byte-identical: a one-line warning per file names
+//! the mode); errors (2) are the caller's. SIGINT and SIGTERM remove the output
+//! temp files before exiting with 130 and 143.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,6 +25,7 @@ use tagloom_l10n::flow::{
     self, Common, ExtractOptions, Format, MergeOptions, PartialMerge, PseudoOptions, Report,
 };
 use tagloom_l10n::rules::Rules;
+use tagloom_l10n::writer::WriterMode;
 
 use crate::output;
 
@@ -36,6 +42,16 @@ pub struct CommonArgs {
     /// Where the skeleton's temp files go (default: the system temp dir).
     #[arg(long, value_name = "DIR")]
     temp_dir: Option<PathBuf>,
+    /// When the skeleton store cannot be created or written, fail (exit 2, no output)
+    /// instead of writing through the re-parse or block-only fallback (exit 3).
+    #[arg(long)]
+    no_fallback: bool,
+    /// The largest input the re-parse fallback takes on (it holds the page, its tree
+    /// and a translated copy: about 36 times the input's size in memory); larger
+    /// inputs go to the block-only fallback. Bytes, or with a K, M or G suffix.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size,
+          default_value_t = tagloom_l10n::writer::reparse::DEFAULT_INPUT_LIMIT)]
+    reparse_limit: u64,
     /// No progress bar on directory runs.
     #[arg(long)]
     quiet: bool,
@@ -53,9 +69,27 @@ impl CommonArgs {
             encoding: self.encoding.clone(),
             progress: !self.quiet,
             temp_dir: self.temp_dir.clone(),
+            fallback: !self.no_fallback,
+            reparse_limit: self.reparse_limit,
             ..Common::default()
         })
     }
+}
+
+/// A size: bytes, or with a `K`, `M` or `G` suffix (powers of 1024).
+fn parse_size(text: &str) -> std::result::Result<u64, String> {
+    let text = text.trim();
+    let (digits, shift) = match text.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&text[..i], 10),
+        Some((i, 'm' | 'M')) => (&text[..i], 20),
+        Some((i, 'g' | 'G')) => (&text[..i], 30),
+        _ => (text, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (bytes, or with a K, M or G suffix)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("{text:?} is too large"))
 }
 
 /// The l10n subcommands.
@@ -88,7 +122,9 @@ pub enum Command {
     #[command(after_help = "Exit status: 0 when every translation was applied (or \
         --allow-partial); 1 when the output was written but some translations were not \
         applied; 2 on bad usage or input, or with --strict when a translation could not \
-        be applied (nothing written).")]
+        be applied (nothing written); 3 when the output was written through a fallback \
+        writer (re-serialized, not byte-identical: the skeleton store failed); 130/143 \
+        on SIGINT/SIGTERM (nothing written).")]
     Merge {
         /// The original HTML file or directory.
         input: PathBuf,
@@ -116,6 +152,11 @@ pub enum Command {
         common: CommonArgs,
     },
     /// Write a pseudo-translation of IN (accents, expansion, brackets) for layout tests.
+    #[command(
+        after_help = "Exit status: 0 on success; 2 on bad usage or input (nothing \
+        written); 3 when the output was written through a fallback writer (re-serialized, \
+        not byte-identical: the skeleton store failed); 130/143 on SIGINT/SIGTERM."
+    )]
     Pseudo {
         /// The HTML file or directory.
         input: PathBuf,
@@ -145,8 +186,13 @@ pub enum FormatArg {
     Po,
 }
 
-/// Runs `command`; `Ok(1)` when a merge wrote its output with translations not applied.
+/// Runs `command`: `Ok` with the exit status when the outputs were written (0; 1 when
+/// a merge wrote its output with translations not applied; 3 when a fallback
+/// writer wrote one, which wins over 1), `Err` for a failure (the caller exits 2).
 pub fn run(command: &Command) -> Result<ExitCode> {
+    if !matches!(command, Command::Rules) {
+        remove_temp_files_on_signals()?;
+    }
     let report = match command {
         Command::Extract {
             input,
@@ -212,15 +258,38 @@ pub fn run(command: &Command) -> Result<ExitCode> {
         }
     };
     summarize(&report);
+    let fallback = report.fallbacks().next().is_some();
     let report = report.into_result().context("some files failed")?;
-    Ok(if report.partial() {
+    Ok(if fallback {
+        ExitCode::from(3)
+    } else if report.partial() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-/// One line per file on standard error, then the totals.
+/// On SIGINT or SIGTERM: remove the output temp files of the runs in progress
+/// (the skeleton's have no name), then exit 130 or 143. A thread waits for the
+/// signals; the removal blocks any later rename onto a destination.
+fn remove_temp_files_on_signals() -> Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .context("cannot install the signal handlers")?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                tagloom_l10n::output::remove_temp_files_for_exit();
+                std::process::exit(128 + signal);
+            }
+        })
+        .context("cannot start the signal thread")?;
+    Ok(())
+}
+
+/// One line per file on standard error, then the totals; a warning line per file
+/// written through a fallback.
 fn summarize(report: &Report) {
     for file in &report.files {
         eprintln!(
@@ -231,7 +300,7 @@ fn summarize(report: &Report) {
             file.translated,
             file.lang_retargeted,
             file.encoding,
-            file.mode,
+            file.mode.map_or("extract", WriterMode::name),
             if file.had_invalid_bytes {
                 ", invalid bytes kept as they were"
             } else {
@@ -249,6 +318,21 @@ fn summarize(report: &Report) {
             );
         }
     }
+    for file in report.fallbacks() {
+        let what = match file.mode {
+            Some(WriterMode::BlockOnly) => "the blocks' text only, no markup",
+            _ => "re-serialized, not byte-identical",
+        };
+        eprintln!(
+            "tagloom: warning: {}: written in {} mode ({what}): {}",
+            file.output.display(),
+            file.mode.map_or("extract", WriterMode::name),
+            file.fallback_reason
+                .as_deref()
+                .unwrap_or("the skeleton store failed")
+                .replace('\n', " "),
+        );
+    }
     for (path, err) in &report.failures {
         eprintln!("{}: {err}", display(path));
     }
@@ -256,4 +340,21 @@ fn summarize(report: &Report) {
 
 fn display(path: &Path) -> String {
     path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("32M"), Ok(32 << 20));
+        assert_eq!(parse_size("2k"), Ok(2048));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert!(parse_size("M").is_err());
+        assert!(parse_size("1.5M").is_err());
+        assert!(parse_size("-1").is_err());
+        assert!(parse_size("99999999999999G").is_err());
+    }
 }

@@ -8,7 +8,9 @@
 //! do not always agree (implied end tags, foster parenting, the adoption agency).
 //! So blocks are not located by position but by *content*:
 //!
-//! 1. The reader runs first (no skeleton), and every block's translation is asked
+//! 1. The tree is parsed first (with the encoding the reader picks), so a
+//!    tree-builder failure leaves the translations unconsumed for the next fallback.
+//!    Then the reader runs (no skeleton), and every block's translation is asked
 //!    from [`Translations`] in document order, exactly as the skeleton writer does.
 //!    Content blocks are filed under their **signature**: their runs with text
 //!    whitespace-collapsed and trimmed and each code reduced to its kind
@@ -39,9 +41,13 @@
 //!   match and stays untranslated; it is reported as an [`Issue`]
 //!   ([`IssueKind::NotInTree`]). Blocks with identical source text are matched in document order, which
 //!   only matters when their translations differ.
-//! * Memory is proportional to the document (the whole tree, all blocks): it is a
-//!   fallback, not the streaming path. Deeply nested inline markup (over 256 levels)
-//!   is not matched.
+//! * Memory is proportional to the document (the tree, its translated copy, all
+//!   blocks: about [`BYTES_PER_INPUT_BYTE`] bytes per input byte): it is a fallback,
+//!   not the streaming path. Inputs over the limit
+//!   ([`crate::flow::Common::reparse_limit`], [`DEFAULT_INPUT_LIMIT`] by default) are
+//!   refused before anything is read ([`L10nError::ReparseLimit`]), so the flow
+//!   goes on to the block-only fallback instead of exhausting memory. Deeply nested
+//!   inline markup (over 256 levels) is not matched.
 //! * `lang` values are retargeted on every element outside blocks, and on codes of
 //!   translated blocks (as the skeleton writer does).
 
@@ -53,12 +59,12 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey};
-use tagloom_html::serializer::{FragmentOptions, children_to_string};
+use tagloom_html::serializer::{FragmentOptions, serialize_children};
 use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
 
 use super::{
-    Issue, IssueKind, Translations, WriteReport, WriterOptions, encode_into, names_language,
-    same_runs, text_of,
+    FallbackError, Issue, IssueKind, Translations, WriteReport, WriterOptions, encode_into,
+    names_language, same_runs, text_of,
 };
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
@@ -67,6 +73,35 @@ use crate::rules::Rules;
 
 /// Nesting of inline markup beyond which an element is not matched.
 const MAX_INLINE_DEPTH: usize = 256;
+
+/// Patches applied to the copy at a time (the walk never holds more).
+const PATCH_BATCH: usize = 4096;
+
+/// The default of [`crate::flow::Common::reparse_limit`]: the largest input, in
+/// bytes, the re-parse fallback takes on (32 MiB: about 1.2 GB of memory, see
+/// [`BYTES_PER_INPUT_BYTE`]).
+pub const DEFAULT_INPUT_LIMIT: u64 = 32 << 20;
+
+/// Measured peak memory (resident set) of the re-parse fallback per byte of input,
+/// rounded up: 32–34× on generated 4 and 16 MB pages dense with headings,
+/// paragraphs, links, lists, images, comments and scripts (release build: 134 MB
+/// for 4 MB, 510 MB for 16 MB). It holds the
+/// parsed tree, its translated copy and every block with its translation; the
+/// input's bytes only until both passes are done, and neither the patches of the
+/// copy (applied 4096 at a time) nor its serialization (streamed to the output).
+pub const BYTES_PER_INPUT_BYTE: u64 = 36;
+
+/// What the re-parse writer needs besides the input and the translations.
+pub(crate) struct Settings<'a> {
+    /// The reader's rules.
+    pub rules: &'a Rules,
+    /// A forced input encoding.
+    pub forced: Option<&'static Encoding>,
+    /// Languages.
+    pub options: &'a WriterOptions,
+    /// The largest input taken on, in bytes.
+    pub limit: u64,
+}
 
 /// Parses `bytes` with the tagloom tree builder, decoding with `encoding` as the
 /// transport encoding (only a BOM overrides it, as for the reader).
@@ -229,7 +264,10 @@ struct Builder<'r> {
     rules: &'r Rules,
     /// (source, target) when `lang` values are retargeted.
     retarget: Option<(String, String)>,
+    /// Patches not yet applied to `copy` (applied every [`PATCH_BATCH`]).
     patches: Vec<DomPatch>,
+    /// The translated copy of the tree, built as the walk goes.
+    copy: DomStore,
     next_key: u64,
     /// Content blocks by signature, in document order.
     blocks: HashMap<String, VecDeque<usize>>,
@@ -254,6 +292,14 @@ enum Item<'a> {
         node: NodeRef<'a>,
         parent: PatchKey,
         translate: bool,
+    },
+    /// The children of an element from `next` on, a group at a time: each one
+    /// copied (`plain`), or matched like the reader's implicit blocks.
+    Siblings {
+        next: NodeRef<'a>,
+        parent: PatchKey,
+        translate: bool,
+        plain: bool,
     },
     /// A matched block: `runs` (a slice of the DOM content) become block `index`.
     Block {
@@ -412,13 +458,25 @@ impl<'r> Builder<'r> {
         Some(index)
     }
 
-    fn walk<'a>(&mut self, document: NodeRef<'a>, root: PatchKey) {
+    /// Applies the pending patches to the copy.
+    fn apply(&mut self) -> Result<()> {
+        self.copy
+            .apply(&self.patches)
+            .map_err(|e| L10nError::Usage(format!("rebuilding the tree: {e}")))?;
+        self.patches.clear();
+        Ok(())
+    }
+
+    fn walk<'a>(&mut self, document: NodeRef<'a>, root: PatchKey) -> Result<()> {
         let mut stack: Vec<Item<'a>> = vec![Item::Children {
             node: document,
             parent: root,
             translate: true,
         }];
         while let Some(item) = stack.pop() {
+            if self.patches.len() >= PATCH_BATCH {
+                self.apply()?;
+            }
             match item {
                 Item::Verbatim { node, parent } => {
                     let (key, contents) = self.shallow(node, false, false, &[]);
@@ -469,6 +527,15 @@ impl<'r> Builder<'r> {
                     let items = self.plan_children(node, parent, translate);
                     stack.extend(items.into_iter().rev());
                 }
+                Item::Siblings {
+                    next,
+                    parent,
+                    translate,
+                    plain,
+                } => {
+                    let items = self.plan_siblings(next, parent, translate, plain);
+                    stack.extend(items);
+                }
                 Item::Block {
                     runs,
                     parent,
@@ -476,6 +543,7 @@ impl<'r> Builder<'r> {
                 } => self.write_block(&runs, parent, index, &mut stack),
             }
         }
+        self.apply()
     }
 
     /// The work items for the children of `node`: a leaf block, or implicit blocks
@@ -486,20 +554,22 @@ impl<'r> Builder<'r> {
         parent: PatchKey,
         translate: bool,
     ) -> Vec<Item<'a>> {
-        let plain = |node| Item::Node {
-            node,
-            parent,
-            translate,
+        let siblings = |plain| {
+            node.first_child().map(|next| Item::Siblings {
+                next,
+                parent,
+                translate,
+                plain,
+            })
         };
-        let children: Vec<NodeRef<'a>> = node.children().collect();
         if !translate || node.as_element().is_none() {
-            return children.into_iter().map(plain).collect();
+            return siblings(true).into_iter().collect();
         }
         // A leaf: the whole content is one block.
         let mut runs = Vec::new();
-        if children
-            .iter()
-            .all(|c| read_node(self.rules, *c, translate, 0, &mut runs).is_some())
+        if node
+            .children()
+            .all(|c| read_node(self.rules, c, translate, 0, &mut runs).is_some())
         {
             let sig = signature(runs.iter().map(DRun::sig));
             if let Some(index) = self.take_block(&sig) {
@@ -510,22 +580,48 @@ impl<'r> Builder<'r> {
                 }];
             }
         }
-        // Implicit blocks: maximal inline runs between block-level children.
-        let mut items = Vec::new();
-        let mut i = 0;
-        while i < children.len() {
-            if is_html_block(self.rules, children[i]) {
-                items.push(plain(children[i]));
-                i += 1;
-                continue;
-            }
-            let mut j = i;
-            while j < children.len() && !is_html_block(self.rules, children[j]) {
-                j += 1;
-            }
-            self.plan_inline(&children[i..j], parent, translate, &mut items);
-            i = j;
+        // Implicit blocks: maximal inline runs between block-level children, one
+        // group at a time (the stack never holds a whole child list).
+        siblings(false).into_iter().collect()
+    }
+
+    /// The work items for the next group of children from `next` on: the child
+    /// itself (`plain`, or a block-level child), or a maximal inline run; then a
+    /// [`Item::Siblings`] for the rest. In stack order (the last is done first).
+    fn plan_siblings<'a>(
+        &mut self,
+        next: NodeRef<'a>,
+        parent: PatchKey,
+        translate: bool,
+        plain: bool,
+    ) -> Vec<Item<'a>> {
+        let rest = |after: Option<NodeRef<'a>>| {
+            after.map(|next| Item::Siblings {
+                next,
+                parent,
+                translate,
+                plain,
+            })
+        };
+        if plain || is_html_block(self.rules, next) {
+            let mut items: Vec<Item<'a>> = rest(next.next_sibling()).into_iter().collect();
+            items.push(Item::Node {
+                node: next,
+                parent,
+                translate,
+            });
+            return items;
         }
+        let mut nodes = vec![next];
+        let mut after = next.next_sibling();
+        while let Some(node) = after.filter(|n| !is_html_block(self.rules, *n)) {
+            nodes.push(node);
+            after = node.next_sibling();
+        }
+        let mut group = Vec::new();
+        self.plan_inline(&nodes, parent, translate, &mut group);
+        let mut items: Vec<Item<'a>> = rest(after).into_iter().collect();
+        items.extend(group.into_iter().rev());
         items
     }
 
@@ -747,28 +843,73 @@ fn push_children<'a>(
     }
 }
 
-/// The re-parse writer (see the module docs).
+/// The re-parse writer (see the module docs). Errors before the first translation
+/// is asked are [`FallbackError::Unavailable`] (the next fallback may run); later
+/// ones are [`FallbackError::Failed`].
 pub(super) fn write_reparsed(
     input: &std::path::Path,
-    rules: &Rules,
-    forced: Option<&'static Encoding>,
-    options: &WriterOptions,
+    settings: &Settings<'_>,
     translations: &mut dyn Translations,
     out: &mut dyn Write,
-) -> Result<WriteReport> {
-    let bytes = std::fs::read(input).ctx(|| format!("reading {}", input.display()))?;
+) -> std::result::Result<WriteReport, FallbackError> {
+    let Settings {
+        rules,
+        forced,
+        options,
+        limit,
+    } = *settings;
+    let size = std::fs::metadata(input)
+        .ctx(|| format!("reading {}", input.display()))
+        .map_err(FallbackError::Unavailable)?
+        .len();
+    if size > limit {
+        return Err(FallbackError::Unavailable(L10nError::ReparseLimit {
+            path: input.to_path_buf(),
+            size,
+            limit,
+        }));
+    }
+    let bytes = std::fs::read(input)
+        .ctx(|| format!("reading {}", input.display()))
+        .map_err(FallbackError::Unavailable)?;
+    if bytes.len() as u64 > limit {
+        // It grew since.
+        return Err(FallbackError::Unavailable(L10nError::ReparseLimit {
+            path: input.to_path_buf(),
+            size: bytes.len() as u64,
+            limit,
+        }));
+    }
+    // The encoding the reader will pick (it sniffs its first chunk).
+    let prefix = &bytes[..bytes.len().min(crate::reader::input::CHUNK)];
+    let (encoding, _) = crate::reader::detect_encoding(prefix, forced);
+    // 1. The tree first: a tree-builder failure leaves the translations unconsumed
+    // for the next fallback.
+    let store = parse_document(&bytes, encoding).map_err(FallbackError::Unavailable)?;
+    let bom = bom_of(&bytes, encoding);
     let retarget = options
         .target_lang
         .clone()
         .filter(|t| !t.is_empty() && translations.any_translated())
         .map(|t| (options.source_lang.to_string(), t.to_string()));
-    // 1. The blocks, as the reader identifies them (translations are asked only
-    // once the tree exists, so a tree-builder failure leaves them unconsumed for the
-    // next fallback).
-    let mut read_blocks: Vec<Block> = Vec::new();
+    let mut builder = Builder {
+        rules,
+        retarget,
+        patches: Vec::new(),
+        copy: DomStore::new(),
+        next_key: 0,
+        blocks: HashMap::new(),
+        pending: Vec::new(),
+        attrs: HashMap::new(),
+        report: WriteReport::default(),
+    };
+    // 2. The blocks as the reader identifies them, each with its translation (asked
+    // in document order, as the skeleton writer asks). From here on translations
+    // are consumed: every error is fatal.
+    let mut attr_blocks = 0usize;
     let read = {
         let mut sink = |block: &Block| -> Result<()> {
-            read_blocks.push(block.clone());
+            attr_blocks += builder.file_block(block, translations)?;
             Ok(())
         };
         read_document(
@@ -778,77 +919,23 @@ pub(super) fn write_reparsed(
             forced,
             None,
             Some(&mut sink),
-        )?
+        )
+        .map_err(FallbackError::Failed)?
     };
-    // 2. The tree, decoded with the encoding the reader used.
-    let store = parse_document(&bytes, read.encoding)?;
-    let document = store
-        .document()
-        .ok_or_else(|| L10nError::Usage("the tree builder made no document".into()))?;
-    // 3. The translations, in document order, as the skeleton writer asks them.
-    let mut pending: Vec<Option<Pending>> = Vec::new();
-    let mut attrs: HashMap<(String, String, String), VecDeque<Option<String>>> = HashMap::new();
-    let mut blocks: HashMap<String, VecDeque<usize>> = HashMap::new();
-    let mut issues = Vec::new();
-    let mut attr_blocks = 0usize;
-    for block in read_blocks {
-        let mut target = translations.target(&block)?;
-        if let Some(t) = &target {
-            if same_runs(t, &block.runs) {
-                target = None;
-            } else if let Err(message) = check_codes(&block.runs, t) {
-                issues.push(Issue::new(&block.id, IssueKind::Codes, message));
-                target = None;
-            }
-        }
-        let mut subs = Vec::with_capacity(block.subs.len());
-        for sub in &block.subs {
-            let t = translations.target(sub)?;
-            subs.push(t.filter(|t| !same_runs(t, &sub.runs)).map(|t| text_of(&t)));
-        }
-        match block.kind {
-            BlockKind::Attribute { .. } => {
-                attr_blocks += 1;
-                let attr = block.path.rsplit_once("/@").map_or("", |(_, a)| a);
-                attrs
-                    .entry((block.element.clone(), attr.to_string(), block.plain_text()))
-                    .or_default()
-                    .push_back(target.map(|t| text_of(&t)));
-            }
-            BlockKind::Content => {
-                let sig = signature(block.runs.iter().map(run_sig));
-                blocks.entry(sig).or_default().push_back(pending.len());
-                pending.push(Some(Pending {
-                    block,
-                    target,
-                    subs,
-                }));
-            }
-        }
+    drop(bytes);
+    if read.encoding != encoding {
+        return Err(FallbackError::Failed(L10nError::Usage(format!(
+            "the re-parse fallback decoded {} as {} but the reader as {}",
+            input.display(),
+            encoding.name(),
+            read.encoding.name()
+        ))));
     }
-    issues.extend(translations.finish()?);
-    // 4. A copy of the tree with the translations in.
-    let mut builder = Builder {
-        rules,
-        retarget,
-        patches: Vec::new(),
-        next_key: 0,
-        blocks,
-        pending,
-        attrs,
-        report: WriteReport {
-            issues,
-            ..WriteReport::default()
-        },
-    };
-    let root = builder.key();
-    builder.patches.push(DomPatch::CreateDocument { key: root });
-    builder.patches.push(DomPatch::SetQuirksMode {
-        mode: store.quirks_mode(),
-    });
-    builder.walk(document, root);
+    let finished = translations.finish().map_err(FallbackError::Failed)?;
+    builder.report.issues.extend(finished);
+    translate_tree(&mut builder, store).map_err(FallbackError::Failed)?;
     let Builder {
-        patches,
+        copy,
         pending,
         mut report,
         ..
@@ -862,32 +949,163 @@ pub(super) fn write_reparsed(
         ));
     }
     report.blocks += attr_blocks;
-    let mut copy = DomStore::new();
-    copy.apply(&patches)
-        .map_err(|e| L10nError::Usage(format!("rebuilding the tree: {e}")))?;
-    let document = copy
-        .document()
-        .ok_or_else(|| L10nError::Usage("the rebuilt tree has no document".into()))?;
-    // 5. Serialize, encode in the input's encoding (character references for what it
-    // cannot hold), with the input's BOM if it had one.
-    let html = children_to_string(document, FragmentOptions::default());
-    let mut buf = Vec::with_capacity(html.len() + 3);
-    let bom: &[u8] = if read.encoding == UTF_8 {
+    report.bytes_written =
+        serialize(&copy, read.encoding, bom, out).map_err(FallbackError::Failed)?;
+    report.encoding = Some(read.encoding);
+    Ok(report)
+}
+
+/// The input's BOM if it starts with one of `encoding`'s (kept in the output).
+fn bom_of(bytes: &[u8], encoding: &'static Encoding) -> &'static [u8] {
+    let bom: &'static [u8] = if encoding == UTF_8 {
         b"\xEF\xBB\xBF"
-    } else if read.encoding == UTF_16LE {
+    } else if encoding == UTF_16LE {
         b"\xFF\xFE"
-    } else if read.encoding == UTF_16BE {
+    } else if encoding == UTF_16BE {
         b"\xFE\xFF"
     } else {
         b""
     };
-    if !bom.is_empty() && bytes.starts_with(bom) {
-        buf.extend_from_slice(bom);
+    if bytes.starts_with(bom) { bom } else { b"" }
+}
+
+impl Builder<'_> {
+    /// Asks the translation of `block` (and of its sub-blocks) and files it:
+    /// content blocks by signature, attribute blocks by (element, attribute,
+    /// value). Returns 1 for an attribute block (counted apart), else 0.
+    fn file_block(&mut self, block: &Block, translations: &mut dyn Translations) -> Result<usize> {
+        let mut target = translations.target(block)?;
+        if let Some(t) = &target {
+            if same_runs(t, &block.runs) {
+                target = None;
+            } else if let Err(message) = check_codes(&block.runs, t) {
+                self.report
+                    .issues
+                    .push(Issue::new(&block.id, IssueKind::Codes, message));
+                target = None;
+            }
+        }
+        let mut subs = Vec::with_capacity(block.subs.len());
+        for sub in &block.subs {
+            let t = translations.target(sub)?;
+            subs.push(t.filter(|t| !same_runs(t, &sub.runs)).map(|t| text_of(&t)));
+        }
+        match block.kind {
+            BlockKind::Attribute { .. } => {
+                let attr = block.path.rsplit_once("/@").map_or("", |(_, a)| a);
+                self.attrs
+                    .entry((block.element.clone(), attr.to_string(), block.plain_text()))
+                    .or_default()
+                    .push_back(target.map(|t| text_of(&t)));
+                Ok(1)
+            }
+            BlockKind::Content => {
+                let sig = signature(block.runs.iter().map(run_sig));
+                self.blocks
+                    .entry(sig)
+                    .or_default()
+                    .push_back(self.pending.len());
+                // The walk needs no bytes, notes or path: the tree has them.
+                let mut block = block.clone();
+                block.original = Vec::new();
+                block.notes = Vec::new();
+                block.path = String::new();
+                self.pending.push(Some(Pending {
+                    block,
+                    target,
+                    subs,
+                }));
+                Ok(0)
+            }
+        }
     }
-    encode_into(read.encoding, &html, &mut buf);
-    out.write_all(&buf)
-        .map_err(|e| L10nError::io("writing the output", e))?;
-    report.bytes_written = buf.len() as u64;
-    report.encoding = Some(read.encoding);
-    Ok(report)
+}
+
+/// Step 4: a copy of the tree with the translations in (the original tree is dropped
+/// once copied).
+fn translate_tree(builder: &mut Builder<'_>, store: DomStore) -> Result<()> {
+    let document = store
+        .document()
+        .ok_or_else(|| L10nError::Usage("the tree builder made no document".into()))?;
+    let root = builder.key();
+    builder.patches.push(DomPatch::CreateDocument { key: root });
+    builder.patches.push(DomPatch::SetQuirksMode {
+        mode: store.quirks_mode(),
+    });
+    builder.walk(document, root)
+}
+
+/// Step 5: serializes the copy straight into `out`, encoded in the input's encoding
+/// (character references for what it cannot hold), after `bom`. Returns the bytes
+/// written.
+fn serialize(
+    copy: &DomStore,
+    encoding: &'static Encoding,
+    bom: &[u8],
+    out: &mut dyn Write,
+) -> Result<u64> {
+    let document = copy
+        .document()
+        .ok_or_else(|| L10nError::Usage("the rebuilt tree has no document".into()))?;
+    let mut sink = EncodingSink {
+        out,
+        encoding,
+        text: String::new(),
+        bytes: Vec::new(),
+        written: 0,
+        error: None,
+    };
+    sink.write_bytes(bom);
+    let serialized = serialize_children(document, FragmentOptions::default(), &mut sink);
+    sink.flush_text();
+    if let Some(e) = sink.error {
+        return Err(L10nError::io("writing the output", e));
+    }
+    serialized.map_err(|_| L10nError::Usage("serializing the tree failed".into()))?;
+    Ok(sink.written)
+}
+
+/// A `fmt::Write` that encodes what the serializer writes, 64 KiB at a time.
+struct EncodingSink<'o> {
+    out: &'o mut dyn Write,
+    encoding: &'static Encoding,
+    text: String,
+    bytes: Vec<u8>,
+    written: u64,
+    error: Option<std::io::Error>,
+}
+
+impl EncodingSink<'_> {
+    const CHUNK: usize = 64 * 1024;
+
+    fn write_bytes(&mut self, bytes: &[u8]) {
+        if self.error.is_none() {
+            match self.out.write_all(bytes) {
+                Ok(()) => self.written += bytes.len() as u64,
+                Err(e) => self.error = Some(e),
+            }
+        }
+    }
+
+    fn flush_text(&mut self) {
+        let mut bytes = std::mem::take(&mut self.bytes);
+        bytes.clear();
+        encode_into(self.encoding, &self.text, &mut bytes);
+        self.text.clear();
+        self.write_bytes(&bytes);
+        self.bytes = bytes;
+    }
+}
+
+impl std::fmt::Write for EncodingSink<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.text.push_str(s);
+        if self.text.len() >= Self::CHUNK {
+            self.flush_text();
+        }
+        match self.error {
+            Some(_) => Err(std::fmt::Error),
+            None => Ok(()),
+        }
+    }
 }
