@@ -50,7 +50,7 @@
 //! linear time.
 
 mod adoption;
-mod foreign;
+pub(crate) mod foreign;
 mod formatting;
 mod insert;
 mod mirror;
@@ -59,7 +59,7 @@ mod quirks;
 mod reset_mode;
 mod selectedcontent;
 mod stack;
-mod tag_sets;
+pub(crate) mod tag_sets;
 
 use crate::atom::{self, Atom};
 use crate::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
