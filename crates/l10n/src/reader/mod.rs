@@ -695,3 +695,6 @@ fn unreachable_tok() -> Tok {
         opened_at: None,
     }
 }
+
+#[cfg(test)]
+mod tests;
