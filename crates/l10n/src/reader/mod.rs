@@ -6,12 +6,13 @@
 //! (which open elements it closes, whether it opens one), and the depth is capped by
 //! [`Rules::max_depth`] as in the tree builder — past it an element opens nothing,
 //! so what would be its content reads as its following siblings. A frame holds only
-//! its own name segment and a link to its parent (its index): a unit's id and path
-//! are built when the unit is emitted, so memory is linear in the depth and ids are
-//! bounded by the cap. Every byte of the
-//! source goes to the skeleton store exactly once — as Text, as the original bytes of
-//! a block behind a Ref, or as a Lang value — so the skeleton tiles the input and an
-//! untranslated replay is byte-identical.
+//! its own name segment (its parent is the frame below it): a unit's id and path are
+//! built when the unit is emitted, so memory is linear in the depth and ids are
+//! bounded by the cap.
+//!
+//! Every byte of the source goes to the skeleton store exactly once — as Text, as the
+//! original bytes of a block behind a Ref, or as a Lang value — so the skeleton tiles
+//! the input and an untranslated replay is byte-identical.
 //!
 //! * A block element's start tag triggers the forward scan (`classify.rs`): a container
 //!   has its tags written to the skeleton and its children read recursively; a leaf's
