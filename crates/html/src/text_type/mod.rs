@@ -60,6 +60,12 @@
 //! past it a start tag is processed but its element is not opened
 //! ([`TagEffect::opened_at`] is `None`), so what would have been its content
 //! becomes its following siblings. Every step costs at most one walk of the stack.
+//! Below the limit the simulated stack has the tree builder's depth on the nesting
+//! shapes of the tests (`<div>`, tables in cells, `<select>`, `<template>`, lists,
+//! `<a>`, foreign content…); at it, a table part that could not be opened leaves the
+//! two in different modes (both stay bounded). Quirks mode is what the config says
+//! ([`set_quirks`](TextTypeSimulator::set_quirks) from the DOCTYPE, if the caller
+//! cares: it only decides whether `<table>` closes a `<p>`).
 
 mod modes;
 #[cfg(test)]

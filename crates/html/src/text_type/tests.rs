@@ -225,3 +225,65 @@ fn depth_is_capped_like_the_tree_builder() {
     let (_, sim) = run(&"<div>".repeat(100_000), SimulatorConfig::default());
     assert_eq!(sim.depth(), 512);
 }
+
+#[test]
+fn stack_depth_matches_the_tree_builder_on_nesting_shapes() {
+    use crate::tree_builder::{TreeBuilder, TreeBuilderConfig};
+    let shapes = [
+        "<div>x",
+        "<table><tr><td>x",
+        "<table><tr><td>x<table>y",
+        "<select><optgroup>x",
+        "<select><option>x<select>",
+        "<template>x",
+        "<p>x",
+        "<li>x",
+        "<a>x",
+        "<b>x",
+        "<ul><li>x",
+        "<dl><dt>x<dd>y",
+        "<h1>x<h2>y",
+        "<button>x",
+        "<svg><g>x",
+        "<math><mi>x",
+        "<div><span>x</div>",
+        "<table><caption>x",
+    ];
+    // Below the depth limit; at it, the simple shapes only (past it, a table part
+    // that was not opened leaves the two in different modes: both stay bounded).
+    let runs = shapes.iter().map(|s| (*s, 100)).chain([
+        ("<div>x", 600),
+        ("<b>x", 600),
+        ("<ul><li>x", 600),
+    ]);
+    for (shape, times) in runs {
+        let html = format!("<!DOCTYPE html><html><body>{}", shape.repeat(times));
+        let mut tok = Tokenizer::new(TokenizerConfig::default());
+        let mut tb = TreeBuilder::new(TreeBuilderConfig::default());
+        let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
+        tok.push_str(&html);
+        tok.finish();
+        let mut n = 0;
+        while let Some(token) = tok.next_token().unwrap() {
+            let tag = matches!(token, Token::StartTag(_) | Token::EndTag(_));
+            match &token {
+                Token::StartTag(t) => sim.start_tag(t),
+                Token::EndTag(t) => sim.end_tag(t),
+                _ => TagEffect {
+                    kept: 0,
+                    opened_at: None,
+                    switch: None,
+                },
+            };
+            tb.process_token(token).unwrap();
+            if let Some(state) = tb.take_tokenizer_state() {
+                tok.set_state(state.into());
+            }
+            tok.set_cdata_allowed(tb.cdata_allowed());
+            if tag {
+                n += 1;
+                assert_eq!(sim.depth(), tb.open.len(), "{shape}: after tag {n}");
+            }
+        }
+    }
+}
