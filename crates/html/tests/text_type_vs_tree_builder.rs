@@ -43,6 +43,10 @@ fn compare(data: &str, scripting: bool) -> Option<String> {
         let effect = match &token {
             Token::StartTag(tag) => Some(sim.start_tag(tag)),
             Token::EndTag(tag) => Some(sim.end_tag(tag)),
+            Token::Characters(text) => {
+                sim.characters(text.text);
+                None
+            }
             _ => None,
         };
         tb.process_token(token).ok()?;

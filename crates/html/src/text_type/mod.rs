@@ -238,6 +238,35 @@ impl TextTypeSimulator {
         self.finish()
     }
 
+    /// Processes character data: text that is not only whitespace ends a `<head>`
+    /// (a `<noscript>` in it) or a `<colgroup>`, and implies the body, as the tree
+    /// builder does; elsewhere text changes no nesting.
+    pub fn characters(&mut self, text: &str) -> TagEffect {
+        self.begin();
+        let blank = text
+            .chars()
+            .all(|c| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c'));
+        if blank || self.frameset {
+            return self.finish();
+        }
+        while let Some(top) = self.stack.last() {
+            let ends = !top.text
+                && top.ns == Ns::Html
+                && match top.mode {
+                    Mode::Head => top.name == atom::HEAD,
+                    Mode::HeadNoscript => top.name == atom::NOSCRIPT,
+                    Mode::ColumnGroup => top.name == atom::COLGROUP,
+                    _ => false,
+                };
+            if !ends {
+                break;
+            }
+            self.pop();
+        }
+        self.imply_body();
+        self.finish()
+    }
+
     fn begin(&mut self) {
         self.low = self.stack.len();
         self.opened_at = None;

@@ -396,19 +396,7 @@ impl TextTypeSimulator {
             }
             _ => {}
         }
-        // Any other tag opens the body, implicitly when it was not seen ("before
-        // head", "in head", "after head": anything else).
-        if !self.seen_body {
-            self.seen_body = true;
-            if self
-                .stack
-                .iter()
-                .all(|n| n.ns == Ns::Html && n.name == HTML)
-            {
-                self.push_implied(BODY, Mode::Body);
-                self.body_implied = true;
-            }
-        }
+        self.imply_body();
         match name {
             _ if BLOCK_STARTS.contains(&name) => {
                 self.close_p_in_button_scope();
@@ -559,6 +547,21 @@ impl TextTypeSimulator {
             _ => self.push(name),
         }
         Step::Done
+    }
+
+    /// Any other tag (or text) opens the body, implicitly when it was not seen
+    /// ("before head", "in head", "after head": anything else).
+    pub(super) fn imply_body(&mut self) {
+        if !self.seen_body
+            && self
+                .stack
+                .iter()
+                .all(|n| n.ns == Ns::Html && n.name == HTML)
+        {
+            self.seen_body = true;
+            self.push_implied(BODY, Mode::Body);
+            self.body_implied = true;
+        }
     }
 
     /// 13.2.6.4.7 "in body" end tags.

@@ -22,7 +22,13 @@ fn run(html: &str, config: SimulatorConfig) -> (Vec<String>, TextTypeSimulator) 
                 (format!("</{}>", tag.name_str()), sim.end_tag(tag), before)
             }
             Token::Characters(t) => {
-                out.push(format!("{:?}", t.text));
+                let before = sim.depth();
+                let effect = sim.characters(t.text);
+                let mut s = format!("{:?}", t.text);
+                if effect.kept < before {
+                    s.push_str(&format!(" kept {}", effect.kept));
+                }
+                out.push(s);
                 continue;
             }
             _ => continue,
@@ -198,6 +204,22 @@ fn noscript_in_head() {
 }
 
 #[test]
+fn text_ends_head_and_colgroup() {
+    assert_eq!(
+        tags("<html><head>x<body><p>"),
+        "<html>@0 <head>@1 \"x\" kept 1 <body>@1 <p>@2"
+    );
+    assert_eq!(
+        tags("<head><title>x</title> <noscript>y"),
+        "<head>@0 <title>@1 !Rcdata \"x\" </title> kept 1 \" \" <noscript>@1 \"y\" kept 0"
+    );
+    assert_eq!(
+        tags("<table><colgroup>x<col>"),
+        "<table>@1 <colgroup>@2 \"x\" kept 2 <col>-"
+    );
+}
+
+#[test]
 fn end_tags_follow_scopes() {
     assert_eq!(tags("<div><span></div>"), "<div>@1 <span>@2 </div> kept 1");
     // A stray end tag is ignored; a special element stops "any other end tag".
@@ -248,6 +270,7 @@ fn stack_depth_matches_the_tree_builder_on_nesting_shapes() {
         "<math><mi>x",
         "<div><span>x</div>",
         "<table><caption>x",
+        "<table><colgroup>x",
     ];
     // Below the depth limit; at it, the simple shapes only (past it, a table part
     // that was not opened leaves the two in different modes: both stay bounded).
@@ -269,11 +292,8 @@ fn stack_depth_matches_the_tree_builder_on_nesting_shapes() {
             match &token {
                 Token::StartTag(t) => sim.start_tag(t),
                 Token::EndTag(t) => sim.end_tag(t),
-                _ => TagEffect {
-                    kept: 0,
-                    opened_at: None,
-                    switch: None,
-                },
+                Token::Characters(t) => sim.characters(t.text),
+                _ => sim.characters(""),
             };
             tb.process_token(token).unwrap();
             if let Some(state) = tb.take_tokenizer_state() {

@@ -151,6 +151,7 @@ impl<R: Read> TokenStream<R> {
                 let effect = match &token {
                     Token::StartTag(tag) => Some(self.sim.start_tag(tag)),
                     Token::EndTag(tag) => Some(self.sim.end_tag(tag)),
+                    Token::Characters(text) => Some(self.sim.characters(text.text)),
                     _ => None,
                 };
                 match effect {
