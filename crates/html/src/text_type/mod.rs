@@ -50,10 +50,9 @@
 //! the adoption agency would resolve by *reparenting* — a formatting element with a
 //! special element after it — leaves the stack as it is; `<a>` in `<a>` closes the
 //! open `a` when nothing special follows it), foster parenting (fostered elements
-//! are simply pushed, as the tree builder does), character tokens (text in "in
-//! head" or "in column group" does not pop), `</form>` away from the current node,
-//! the fragment case. `html`/`head`/`body` are only counted
-//! when their tags appear, and a body implied by a start tag (not by text).
+//! are simply pushed, as the tree builder does), `</form>` away from the current
+//! node, the fragment case. `html`/`head` are only counted when their tags appear;
+//! a body implied by a start tag or by text ([`TextTypeSimulator::characters`]) is.
 //!
 //! Limits: [`SimulatorConfig::max_depth`] bounds the stack exactly like the tree
 //! builder's [`max_depth`](crate::tree_builder::TreeBuilderConfig::max_depth):
