@@ -38,6 +38,7 @@ pub mod serializer;
 pub mod session;
 pub mod sniff;
 pub mod span;
+pub mod text_type;
 pub mod token;
 pub mod tokenizer;
 pub mod tree_builder;

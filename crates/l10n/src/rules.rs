@@ -67,6 +67,10 @@ pub struct Rules {
     /// The largest single token (a tag, a comment) the tokenizer buffers; past it
     /// the extraction fails with a clear error instead of growing without bound.
     pub max_token_bytes: usize,
+    /// The deepest nesting of open elements the reader follows, as the tree builder's
+    /// `max_depth` (default 512, the same): a deeper element is still read, but as a
+    /// sibling of the element at the limit, so unit ids and paths stay bounded.
+    pub max_depth: usize,
     #[serde(skip)]
     index: Index,
 }
@@ -253,6 +257,7 @@ impl Default for Rules {
             scan_token_budget: 4096,
             scan_byte_budget: 256 * 1024,
             max_token_bytes: 16 << 20,
+            max_depth: tagloom_html::tree_builder::TreeBuilderConfig::default().max_depth,
             index: Index::default(),
         };
         rules.build_index();

@@ -13,8 +13,9 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
+use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::Token;
-use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig};
+use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_l10n::flow::{self, PseudoOptions};
 use tagloom_l10n::writer::names_language;
 
@@ -31,19 +32,14 @@ fn structure(bytes: &[u8]) -> Vec<Item> {
     tok.push_str(&text);
     tok.finish();
     let mut out = Vec::new();
+    // The switches a tree builder makes, from the shared simulator.
+    let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
     while let Some(t) = tok.next_token().unwrap() {
         let mut switch = None;
         match t {
             Token::StartTag(tag) => {
                 let atoms = tag.atoms();
-                // The switches a tree builder makes (HTML content, no foreign content here).
-                switch = match tag.name_str() {
-                    "title" | "textarea" => Some(State::Rcdata),
-                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => Some(State::Rawtext),
-                    "script" => Some(State::ScriptData),
-                    "plaintext" => Some(State::Plaintext),
-                    _ => None,
-                };
+                switch = sim.start_tag(&tag).switch;
                 out.push(Item::Start(
                     tag.name_str().to_string(),
                     tag.attrs
@@ -52,12 +48,16 @@ fn structure(bytes: &[u8]) -> Vec<Item> {
                         .collect(),
                 ))
             }
-            Token::EndTag(tag) => out.push(Item::End(tag.name_str().to_string())),
+            Token::EndTag(tag) => {
+                sim.end_tag(&tag);
+                out.push(Item::End(tag.name_str().to_string()))
+            }
             _ => {}
         }
         if let Some(state) = switch {
-            tok.set_state(state);
+            tok.set_state(state.into());
         }
+        tok.set_cdata_allowed(sim.cdata_allowed());
     }
     out
 }

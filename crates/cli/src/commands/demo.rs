@@ -11,8 +11,9 @@ use anyhow::{Context, Result};
 use tagloom_html::decoder::{ByteStreamDecoder, DecoderConfig};
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::session::{Html5ParseSession, SessionConfig};
+use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::Token;
-use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig};
+use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 
 use crate::input::read_all;
 use crate::output;
@@ -43,24 +44,24 @@ pub fn run(args: &Args) -> Result<()> {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut tags: BTreeMap<String, usize> = BTreeMap::new();
     let mut text_bytes = 0;
+    // No tree builder here: the simulator says which tokenizer state it would ask for.
+    let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
     while let Some(token) = tokenizer.next_token()? {
         let kind = match token {
             Token::Doctype(_) => "doctype",
             Token::StartTag(tag) => {
                 *tags.entry(tag.name_str().to_owned()).or_default() += 1;
-                // No tree builder here: switch the raw-text states the way it would.
-                match tag.name_str() {
-                    "script" => tokenizer.set_state(State::ScriptData),
-                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
-                        tokenizer.set_state(State::Rawtext)
-                    }
-                    "title" | "textarea" => tokenizer.set_state(State::Rcdata),
-                    "plaintext" => tokenizer.set_state(State::Plaintext),
-                    _ => {}
+                if let Some(state) = sim.start_tag(&tag).switch {
+                    tokenizer.set_state(state.into());
                 }
+                tokenizer.set_cdata_allowed(sim.cdata_allowed());
                 "start tags"
             }
-            Token::EndTag(_) => "end tags",
+            Token::EndTag(tag) => {
+                sim.end_tag(&tag);
+                tokenizer.set_cdata_allowed(sim.cdata_allowed());
+                "end tags"
+            }
             Token::Comment(_) => "comments",
             Token::ProcessingInstruction(_) => "processing instructions",
             Token::Characters(t) => {

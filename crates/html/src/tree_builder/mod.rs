@@ -54,7 +54,7 @@
 //! 100 000 unclosed `<div>`s parse in linear time.
 
 mod adoption;
-mod foreign;
+pub(crate) mod foreign;
 mod formatting;
 mod insert;
 mod mirror;
@@ -64,7 +64,7 @@ mod quirks;
 mod reset_mode;
 mod selectedcontent;
 mod stack;
-mod tag_sets;
+pub(crate) mod tag_sets;
 
 use crate::atom::{self, Atom};
 use crate::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};

@@ -4,8 +4,15 @@
 //! tokens: a block-level start tag among the *direct* children (inline subtrees are
 //! skipped by depth) makes the element a container; reaching its end tag (or an
 //! implied end: `<p>…<div>`, `<li>…<li>`, `</ul>` after `<li>`) first makes it a leaf.
+//! The tree builder's nesting (the text-type simulator's verdict on each token, see
+//! `tokens.rs`) ends the element too: the first token that closes it
+//! (`<select>` in a `<select>`, `<table>` in a table, a cell after a cell…).
 //! The scan is bounded by the rules' token and byte budgets; past them the element is
 //! treated as a container, so a huge element never has to be held in memory.
+//!
+//! Cost: each scan reads at most the budget of buffered tokens, so a token is looked
+//! at by at most one scan per enclosing element whose scan reaches it; the scans of
+//! nested containers stop at their first block child (one token for `<div><div>…`).
 
 use std::io::Read;
 
@@ -24,12 +31,14 @@ pub(crate) enum Class {
 }
 
 /// Classifies the element `name` whose start tag was just consumed; `start` is the
-/// decoded offset after it.
+/// decoded offset after it, `level` the element's index in the simulated stack of
+/// open elements.
 pub(crate) fn classify<R: Read>(
     ts: &mut TokenStream<R>,
     rules: &Rules,
     name: &str,
     start: u64,
+    level: usize,
 ) -> Result<Class> {
     let mut open: Vec<String> = Vec::new();
     let mut j = 0usize;
@@ -45,6 +54,13 @@ pub(crate) fn classify<R: Read>(
         };
         if tok.end.saturating_sub(start) > rules.scan_byte_budget as u64 {
             return Ok(Class::Container);
+        }
+        if tok.kept <= level {
+            // The tree builder closes the element here.
+            return Ok(Class::Leaf {
+                len: j,
+                end_tag: tok.kind == Kind::End && tok.name == name,
+            });
         }
         match tok.kind {
             Kind::Eof => {

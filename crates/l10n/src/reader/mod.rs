@@ -1,10 +1,18 @@
 //! The one-pass HTML reader: tokens in, skeleton entries and blocks out. No DOM.
 //!
-//! The reader walks the token stream once, keeping a small stack of open block
-//! elements (for structural paths and `translate` inheritance). Every byte of the
-//! source goes to the skeleton store exactly once — as Text, as the original bytes of
-//! a block behind a Ref, or as a Lang value — so the skeleton tiles the input and an
-//! untranslated replay is byte-identical.
+//! The reader walks the token stream once, keeping a stack of open block elements
+//! (for structural paths and `translate` inheritance). It nests and closes them as
+//! the tree builder would: each token carries the text-type simulator's verdict
+//! (which open elements it closes, whether it opens one), and the depth is capped by
+//! [`Rules::max_depth`] as in the tree builder — past it an element opens nothing,
+//! so what would be its content reads as its following siblings. A frame holds only
+//! its own name segment (its parent is the frame below it): a unit's id and path are
+//! built when the unit is emitted, so memory is linear in the depth and ids are
+//! bounded by the cap.
+//!
+//! Every byte of the source goes to the skeleton store exactly once — as Text, as the
+//! original bytes of a block behind a Ref, or as a Lang value — so the skeleton tiles
+//! the input and an untranslated replay is byte-identical.
 //!
 //! * A block element's start tag triggers the forward scan (`classify.rs`): a container
 //!   has its tags written to the skeleton and its children read recursively; a leaf's
@@ -23,7 +31,7 @@ mod classify;
 pub(crate) mod input;
 mod tokens;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
 
@@ -145,34 +153,50 @@ pub fn read_document<R: Read>(
     })
 }
 
-/// An open block element.
+/// An open block element. Its id and path are not stored: they are its ancestors'
+/// segments followed by its own, built by [`Reader::names`] when a unit needs them.
 struct Frame {
     name: String,
+    /// Its index in the simulated stack of open elements.
+    level: usize,
     translate: bool,
     preserve: bool,
-    key: String,
-    path: String,
-    counts: Vec<(String, u32)>,
+    /// Its own key segment: `id.…` (keys below restart there) or `name-n`.
+    seg: Seg,
+    counts: HashMap<String, u32>,
+}
+
+/// A key and path segment: the element name and its number among its parent's
+/// children of that name, plus the `id.…` key its `id` attribute gave it.
+#[derive(Clone, Debug)]
+struct Seg {
+    name: String,
+    n: u32,
+    id_key: Option<String>,
 }
 
 impl Frame {
     fn root() -> Self {
         Frame {
             name: String::new(),
+            level: usize::MAX,
             translate: true,
             preserve: false,
-            key: String::new(),
-            path: String::new(),
-            counts: Vec::new(),
+            seg: Seg {
+                name: String::new(),
+                n: 0,
+                id_key: None,
+            },
+            counts: HashMap::new(),
         }
     }
 
     fn bump(&mut self, name: &str) -> u32 {
-        if let Some((_, c)) = self.counts.iter_mut().find(|(n, _)| n == name) {
+        if let Some(c) = self.counts.get_mut(name) {
             *c += 1;
             *c
         } else {
-            self.counts.push((name.to_string(), 1));
+            self.counts.insert(name.to_string(), 1);
             1
         }
     }
@@ -278,29 +302,76 @@ impl<R: Read> Reader<'_, '_, R> {
         Ok(())
     }
 
-    /// The key and path of a new child element `tok` of the top frame.
-    fn child_key(&mut self, tok: &Tok) -> (String, String) {
+    /// The segment of a new child element `tok` of the top frame (numbers it).
+    fn child_seg(&mut self, tok: &Tok) -> Seg {
         let name = tok.name.clone();
         let n = self.top().bump(&name);
-        let parent = self.top_ref();
-        let path = format!("{}/{}[{}]", parent.path, name, n);
-        let path_key = if parent.key.is_empty() {
-            format!("{}-{}", sanitize(&name), n)
-        } else {
-            format!("{}.{}-{}", parent.key, sanitize(&name), n)
-        };
+        let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
             let key = format!("id.{}", sanitize(id));
             if self.html_ids.len() < MAX_HTML_IDS && self.html_ids.insert(key.clone()) {
-                return (key, path);
+                id_key = Some(key);
             }
         }
-        (path_key, path)
+        Seg { name, n, id_key }
+    }
+
+    /// The key and path of the top frame's child `seg` (`None`: the top frame's
+    /// own). Costs one walk of the open frames: only done for an emitted unit.
+    fn names(&self, seg: Option<&Seg>) -> (String, String) {
+        let mut path = String::new();
+        for f in &self.stack {
+            push_path(&mut path, &f.seg);
+        }
+        let segs = self.stack.iter().map(|f| &f.seg).chain(seg);
+        // The key restarts at the last segment with an id.
+        let all: Vec<&Seg> = segs.collect();
+        let from = all.iter().rposition(|s| s.id_key.is_some()).unwrap_or(0);
+        let mut key = String::new();
+        for (i, s) in all.iter().enumerate().skip(from) {
+            match &s.id_key {
+                Some(id) if i == from => key.push_str(id),
+                _ => push_key(&mut key, &sanitize(&s.name), s.n),
+            }
+        }
+        if let Some(seg) = seg {
+            push_path(&mut path, seg);
+        }
+        (key, path)
+    }
+
+    /// Closes the frames a token closed (its simulated `kept` level).
+    fn close_to(&mut self, kept: usize) {
+        while self.stack.last().is_some_and(|f| f.level >= kept) {
+            self.stack.pop();
+        }
+    }
+
+    /// Consumes the next token, closing what it closes.
+    fn next_tok(&mut self) -> Result<Option<Tok>> {
+        let tok = self.ts.next()?;
+        if let Some(t) = &tok {
+            self.close_to(t.kept);
+        }
+        Ok(tok)
+    }
+
+    /// Drops the next `n` buffered tokens, closing what they close.
+    fn skip_toks(&mut self, n: usize) {
+        let kept = (0..n)
+            .filter_map(|i| self.ts.buffered_token(i))
+            .map(|t| t.kept)
+            .min();
+        self.ts.skip(n);
+        if let Some(kept) = kept {
+            self.close_to(kept);
+        }
     }
 
     /// Writes a start tag to the skeleton, splitting translatable and language
     /// attribute values out of it.
-    fn emit_tag(&mut self, tok: &Tok, key: &str, path: &str, translate: bool) -> Result<()> {
+    fn emit_tag(&mut self, tok: &Tok, seg: Option<&Seg>, translate: bool) -> Result<()> {
+        let mut names: Option<(String, String)> = None;
         let content_language = self.rules.content_language_meta
             && tok.name == "meta"
             && tok
@@ -333,6 +404,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 continue;
             }
             let quote = quote_before(self.ts.window.text(tok.start, attr.value_start));
+            let (key, path) = names.get_or_insert_with(|| self.names(seg));
             let block = Block {
                 id: format!("{key}:{}", sanitize(&attr.name)),
                 kind: BlockKind::Attribute { quote },
@@ -364,14 +436,14 @@ impl<R: Read> Reader<'_, '_, R> {
             let is_ws_text = kind == Kind::Text && tok.text.chars().all(is_ws);
             let name = tok.name.clone();
             let tok_start = tok.start;
-            let translate = self.top_ref().translate;
+            let kept = tok.kept;
             match kind {
                 Kind::Eof => {
-                    self.ts.next()?;
+                    self.next_tok()?;
                     return self.flush_to_end();
                 }
                 Kind::Doctype | Kind::Comment => {
-                    let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
+                    let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                     self.skel_to(tok.end)?;
                     if kind == Kind::Comment {
                         let note = collapse(tok.text.trim());
@@ -380,8 +452,10 @@ impl<R: Read> Reader<'_, '_, R> {
                         }
                     }
                 }
-                Kind::Text if is_ws_text || !translate || tok_start < self.raw_until => {
-                    let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
+                Kind::Text
+                    if is_ws_text || !self.top_ref().translate || tok_start < self.raw_until =>
+                {
+                    let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                     if !is_ws_text {
                         self.notes.clear();
                     }
@@ -389,13 +463,13 @@ impl<R: Read> Reader<'_, '_, R> {
                 }
                 Kind::Text => self.implicit_block()?,
                 Kind::End => {
-                    let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
+                    let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                     self.skel_to(tok.end)?;
-                    if let Some(pos) = self.stack.iter().rposition(|f| f.name == name) {
-                        self.stack.truncate(pos);
-                    }
                 }
                 Kind::Start => {
+                    // What the tree builder closes, then what the rules' implied
+                    // ends close (a rules file may add some).
+                    self.close_to(kept);
                     while self
                         .stack
                         .last()
@@ -403,6 +477,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     {
                         self.stack.pop();
                     }
+                    let translate = self.top_ref().translate;
                     if self.rules.is_opaque(&name) {
                         self.opaque_element()?;
                     } else if self.rules.is_block(&name) {
@@ -410,10 +485,10 @@ impl<R: Read> Reader<'_, '_, R> {
                     } else if translate && tok_start >= self.raw_until {
                         self.implicit_block()?;
                     } else {
-                        let tok = self.ts.next()?.unwrap_or_else(unreachable_tok);
-                        let (key, path) = self.child_key(&tok);
+                        let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
+                        let seg = self.child_seg(&tok);
                         let own = translate_of(&tok, translate);
-                        self.emit_tag(&tok, &key, &path, own)?;
+                        self.emit_tag(&tok, Some(&seg), own)?;
                     }
                 }
             }
@@ -422,19 +497,19 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// `script`, `style`… : the whole element to the skeleton.
     fn opaque_element(&mut self) -> Result<()> {
-        let Some(tok) = self.ts.next()? else {
+        let Some(tok) = self.next_tok()? else {
             return Ok(());
         };
-        let (key, path) = self.child_key(&tok);
+        let seg = self.child_seg(&tok);
         let translate = translate_of(&tok, self.top_ref().translate);
-        self.emit_tag(&tok, &key, &path, translate)?;
+        self.emit_tag(&tok, Some(&seg), translate)?;
         if tok.self_closing && tok.name != "script" && tok.name != "style"
             || self.rules.is_void(&tok.name)
         {
             return Ok(());
         }
         let mut depth = 1usize;
-        while let Some(t) = self.ts.next()? {
+        while let Some(t) = self.next_tok()? {
             match t.kind {
                 Kind::Eof => return self.flush_to_end(),
                 Kind::Start if t.name == tok.name && !t.self_closing => depth += 1,
@@ -450,24 +525,26 @@ impl<R: Read> Reader<'_, '_, R> {
     }
 
     fn block_element(&mut self) -> Result<()> {
-        let Some(tok) = self.ts.next()? else {
+        let Some(tok) = self.next_tok()? else {
             return Ok(());
         };
-        let (key, path) = self.child_key(&tok);
+        let seg = self.child_seg(&tok);
         let parent = self.top_ref();
         let translate = translate_of(&tok, parent.translate);
         let preserve = parent.preserve || self.rules.preserves_whitespace(&tok.name);
-        self.emit_tag(&tok, &key, &path, translate)?;
-        if self.rules.is_void(&tok.name) {
+        self.emit_tag(&tok, Some(&seg), translate)?;
+        // Void, ignored by the tree builder, or past the depth limit: no content.
+        let Some(level) = tok.opened_at.filter(|_| !self.rules.is_void(&tok.name)) else {
             return Ok(());
-        }
-        let class = classify(&mut self.ts, self.rules, &tok.name, tok.end)?;
+        };
+        let class = classify(&mut self.ts, self.rules, &tok.name, tok.end, level)?;
         if let Class::Leaf { len, end_tag } = class {
             if translate && len > 0 {
+                let (key, path) = self.names(Some(&seg));
                 let ctx = BuildCtx {
                     rules: self.rules,
-                    key: key.clone(),
-                    path: path.clone(),
+                    key,
+                    path,
                     element: tok.name.clone(),
                     preserve,
                     translate,
@@ -475,9 +552,9 @@ impl<R: Read> Reader<'_, '_, R> {
                 if let Some(built) = build(&self.ts, len, &ctx) {
                     self.emit_block(built.block, built.start, built.end)?;
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end);
-                    self.ts.skip(len);
+                    self.skip_toks(len);
                     self.skel_to(last_end)?;
-                    if end_tag && let Some(end) = self.ts.next()? {
+                    if end_tag && let Some(end) = self.next_tok()? {
                         self.skel_to(end.end)?;
                     }
                     return Ok(());
@@ -493,20 +570,22 @@ impl<R: Read> Reader<'_, '_, R> {
         }
         self.stack.push(Frame {
             name: tok.name.clone(),
+            level,
             translate,
             preserve,
-            key,
-            path,
-            counts: Vec::new(),
+            seg,
+            counts: HashMap::new(),
         });
         Ok(())
     }
 
     /// Text or inline elements directly in a container: one block up to the next
-    /// block-level tag (bounded by the scan budget).
+    /// block-level tag or the first token that closes the container (bounded by the
+    /// scan budget).
     fn implicit_block(&mut self) -> Result<()> {
         let rules = self.rules;
         let start = self.ts.peek(0)?.map_or(0, |t| t.start);
+        let container = self.stack.last().map(|f| f.level);
         let mut open: Vec<String> = Vec::new();
         let mut j = 0usize;
         while let Some(t) = self.ts.peek(j)? {
@@ -515,6 +594,9 @@ impl<R: Read> Reader<'_, '_, R> {
             // Past the budget, stop at the next point outside inline elements (the
             // hard cap: four times the budget; unclosed codes become placeholders).
             if over && open.is_empty() || j >= rules.scan_token_budget * 4 {
+                break;
+            }
+            if j > 0 && container.is_some_and(|level| t.kept <= level) {
                 break;
             }
             match t.kind {
@@ -547,21 +629,19 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             j -= 1;
         }
-        let (key, path) = {
-            let n = self.top().bump("#text");
-            let parent = self.top_ref();
-            let key = if parent.key.is_empty() {
-                format!("text-{n}")
-            } else {
-                format!("{}.text-{n}", parent.key)
-            };
-            (key, format!("{}/text()[{n}]", parent.path))
+        let n = self.top().bump("#text");
+        let (parent_key, parent_path) = if self.stack.is_empty() {
+            (String::new(), String::new())
+        } else {
+            self.names(None)
         };
+        let mut key = parent_key;
+        push_key(&mut key, "text", n);
         let parent = self.top_ref();
         let ctx = BuildCtx {
             rules,
             key,
-            path,
+            path: format!("{parent_path}/text()[{n}]"),
             element: if parent.name.is_empty() {
                 "#document".into()
             } else {
@@ -575,7 +655,7 @@ impl<R: Read> Reader<'_, '_, R> {
         {
             self.emit_block(built.block, built.start, built.end)?;
             let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end);
-            self.ts.skip(j);
+            self.skip_toks(j);
             return self.skel_to(last_end);
         }
         // No text: read these tokens raw.
@@ -588,6 +668,21 @@ impl<R: Read> Reader<'_, '_, R> {
     }
 }
 
+/// Appends a key segment: `name-n`, after a `.` unless the key is empty.
+fn push_key(key: &mut String, name: &str, n: u32) {
+    use std::fmt::Write;
+    if !key.is_empty() {
+        key.push('.');
+    }
+    let _ = write!(key, "{name}-{n}");
+}
+
+/// Appends a path segment: `/name[n]`.
+fn push_path(path: &mut String, seg: &Seg) {
+    use std::fmt::Write;
+    let _ = write!(path, "/{}[{}]", seg.name, seg.n);
+}
+
 fn unreachable_tok() -> Tok {
     Tok {
         kind: Kind::Eof,
@@ -597,5 +692,10 @@ fn unreachable_tok() -> Tok {
         text: String::new(),
         start: 0,
         end: 0,
+        kept: usize::MAX,
+        opened_at: None,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,9 +1,10 @@
-//! Owned tokens with lookahead over the tagloom tokenizer, and the tokenizer state
-//! switches a tree builder would make (no tree builder runs here): RCDATA after
-//! `<title>`/`<textarea>`, RAWTEXT after `<style>`, `<xmp>`, `<iframe>`, `<noembed>`,
-//! `<noframes>` (and `<noscript>` when the rules say scripting is on), script data
-//! after `<script>`, PLAINTEXT after `<plaintext>`; CDATA sections are allowed inside
-//! `<svg>`/`<math>`, where no switch happens.
+//! Owned tokens with lookahead over the tagloom tokenizer. No tree builder runs
+//! here: the shared [`TextTypeSimulator`] of tagloom-html answers what one would do —
+//! the tokenizer state after a start tag (RCDATA, RAWTEXT, script data, PLAINTEXT;
+//! none in foreign content), whether CDATA sections are allowed, and which open
+//! elements each tag closes. Each token records the latter ([`Tok::kept`],
+//! [`Tok::opened_at`]) so the reader can follow the tree builder's nesting when it
+//! gets to the token.
 //!
 //! The switch must happen right after the start tag is tokenized, before the next
 //! token, so it is made here when the token is fetched — not when the reader gets
@@ -12,8 +13,9 @@
 use std::collections::VecDeque;
 use std::io::Read;
 
+use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::Token;
-use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig};
+use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 
 use super::input::SourceWindow;
 use crate::error::{IoContext, L10nError, Result};
@@ -50,6 +52,12 @@ pub(crate) struct Tok {
     pub(crate) text: String,
     pub(crate) start: u64,
     pub(crate) end: u64,
+    /// The open elements below this simulated stack index survived the token; the
+    /// ones at or above it were closed by it (see [`TextTypeSimulator`]).
+    pub(crate) kept: usize,
+    /// The simulated stack index of the element this start tag opened (`None`:
+    /// not a start tag, void, ignored, or past the depth limit).
+    pub(crate) opened_at: Option<usize>,
 }
 
 impl Tok {
@@ -67,8 +75,7 @@ pub(crate) struct TokenStream<R: Read> {
     pub(crate) window: SourceWindow<R>,
     queue: VecDeque<Tok>,
     eof_queued: bool,
-    foreign_depth: usize,
-    noscript_rawtext: bool,
+    sim: TextTypeSimulator,
     path: std::path::PathBuf,
 }
 
@@ -89,8 +96,11 @@ impl<R: Read> TokenStream<R> {
             window,
             queue: VecDeque::new(),
             eof_queued: false,
-            foreign_depth: 0,
-            noscript_rawtext: rules.noscript_rawtext,
+            sim: TextTypeSimulator::new(SimulatorConfig {
+                scripting: rules.noscript_rawtext,
+                max_depth: rules.max_depth,
+                ..SimulatorConfig::default()
+            }),
             path: path.to_path_buf(),
         }
     }
@@ -137,8 +147,24 @@ impl<R: Read> TokenStream<R> {
                     source,
                 })?;
             if let Some(token) = token {
-                let tok = convert(&token);
-                self.after_token(&tok);
+                let mut tok = convert(&token);
+                let effect = match &token {
+                    Token::StartTag(tag) => Some(self.sim.start_tag(tag)),
+                    Token::EndTag(tag) => Some(self.sim.end_tag(tag)),
+                    Token::Characters(text) => Some(self.sim.characters(text.text)),
+                    _ => None,
+                };
+                match effect {
+                    Some(effect) => {
+                        tok.kept = effect.kept;
+                        tok.opened_at = effect.opened_at;
+                        if let Some(state) = effect.switch {
+                            self.tokenizer.set_state(state.into());
+                        }
+                        self.tokenizer.set_cdata_allowed(self.sim.cdata_allowed());
+                    }
+                    None => tok.kept = self.sim.depth(),
+                }
                 if tok.kind == Kind::Eof {
                     self.eof_queued = true;
                 }
@@ -161,42 +187,6 @@ impl<R: Read> TokenStream<R> {
             }
         }
     }
-
-    fn after_token(&mut self, tok: &Tok) {
-        let foreign_root = matches!(tok.name.as_str(), "svg" | "math");
-        match tok.kind {
-            Kind::Start if self.foreign_depth > 0 && foreign_root && !tok.self_closing => {
-                self.foreign_depth += 1;
-            }
-            Kind::Start if self.foreign_depth > 0 => {}
-            Kind::End if self.foreign_depth > 0 && foreign_root => {
-                self.foreign_depth -= 1;
-                if self.foreign_depth == 0 {
-                    self.tokenizer.set_cdata_allowed(false);
-                }
-            }
-            Kind::End if self.foreign_depth > 0 => {}
-            Kind::Start => {
-                let state = match tok.name.as_str() {
-                    "title" | "textarea" => Some(State::Rcdata),
-                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => Some(State::Rawtext),
-                    "noscript" if self.noscript_rawtext => Some(State::Rawtext),
-                    "script" => Some(State::ScriptData),
-                    "plaintext" => Some(State::Plaintext),
-                    "svg" | "math" if !tok.self_closing => {
-                        self.foreign_depth = 1;
-                        self.tokenizer.set_cdata_allowed(true);
-                        None
-                    }
-                    _ => None,
-                };
-                if let Some(state) = state {
-                    self.tokenizer.set_state(state);
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 fn convert(token: &Token<'_>) -> Tok {
@@ -209,6 +199,8 @@ fn convert(token: &Token<'_>) -> Tok {
         text: String::new(),
         start: span.start as u64,
         end: span.end as u64,
+        kept: 0,
+        opened_at: None,
     };
     match token {
         Token::StartTag(tag) | Token::EndTag(tag) => {

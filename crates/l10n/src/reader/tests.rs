@@ -1,0 +1,129 @@
+//! Nesting and depth: the reader follows the tree builder (through the text-type
+//! simulator) and caps the depth, so ids and paths stay bounded.
+
+use std::path::Path;
+
+use super::*;
+
+/// `(id, path, text)` of every block.
+fn units(html: &str, rules: &Rules) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let mut sink = |b: &Block| {
+        out.push((b.id.clone(), b.path.clone(), b.plain_text()));
+        Ok(())
+    };
+    read_document(
+        html.as_bytes(),
+        Path::new("t.html"),
+        rules,
+        None,
+        None,
+        Some(&mut sink),
+    )
+    .unwrap();
+    out
+}
+
+fn ids(html: &str) -> Vec<String> {
+    units(html, &Rules::default())
+        .into_iter()
+        .map(|(id, _, _)| id)
+        .collect()
+}
+
+#[test]
+fn implied_ends_make_siblings() {
+    assert_eq!(ids("<body><p>a<p>b"), ["body-1.p-1", "body-1.p-2"]);
+    assert_eq!(
+        ids("<body><ul><li>a<li>b</ul>"),
+        ["body-1.ul-1.li-1", "body-1.ul-1.li-2"]
+    );
+    // A select in a select closes it (and opens nothing): the options are siblings.
+    assert_eq!(
+        ids("<body><select><option>a<select><option>b"),
+        ["body-1.select-1.option-1", "body-1.option-1"]
+    );
+    // A table in a table (outside a cell) closes it.
+    assert_eq!(
+        ids("<body><table><tr><td>a</td></tr><table><tr><td>b"),
+        ["body-1.table-1.tr-1.td-1", "body-1.table-2.tr-1.td-1"]
+    );
+    // `</div>` does not cross a cell: the text after it stays in the cell's div.
+    assert_eq!(
+        ids("<body><div><table><tr><td><div>a</div></div>b</td></tr></table>c</div>"),
+        [
+            "body-1.div-1.table-1.tr-1.td-1.div-1",
+            "body-1.div-1.table-1.tr-1.td-1.text-1",
+            "body-1.div-1.text-1"
+        ]
+    );
+}
+
+#[test]
+fn nested_containers_nest() {
+    assert_eq!(
+        ids("<body><ul><li><ul><li>a</ul></ul>"),
+        ["body-1.ul-1.li-1.ul-1.li-1"]
+    );
+    assert_eq!(
+        ids("<template>a<template>b"),
+        ["template-1.text-1", "template-1.template-1"]
+    );
+}
+
+#[test]
+fn depth_is_capped_and_ids_stay_bounded() {
+    let rules = Rules::from_json_str(r#"{"max_depth": 8}"#).unwrap();
+    let html = "<div>x".repeat(100);
+    let got = units(&html, &rules);
+    assert_eq!(got.len(), 100);
+    let mut seen = std::collections::HashSet::new();
+    for (id, path, text) in &got {
+        assert_eq!(text, "x");
+        assert!(id.split('.').count() <= 9, "{id}");
+        assert!(path.matches('/').count() <= 9, "{path}");
+        assert!(seen.insert(id.clone()), "duplicate {id}");
+    }
+    // The implied body takes one level (the tree builder counts `html` too); past
+    // the limit the divs are siblings inside the deepest open one.
+    let deepest = "div-1.".repeat(7);
+    assert_eq!(got[7].0, format!("{deepest}text-2"));
+    assert_eq!(got[99].0, format!("{deepest}text-94"));
+}
+
+#[test]
+fn unclosed_divs_keep_the_default_limit() {
+    let html = format!("{}x", "<div>".repeat(20_000));
+    let got = units(&html, &Rules::default());
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].0.split('.').count(), 511 + 1);
+}
+
+#[test]
+fn deep_documents_round_trip() {
+    use crate::flow::{self, ExtractOptions, MergeOptions};
+    let work = tempfile::tempdir().unwrap();
+    for html in [
+        "<div>x".repeat(2000),
+        "<table><tr><td>x<table>y".repeat(300),
+        "<select><optgroup>x".repeat(500),
+        "<template>x".repeat(600),
+        "<b>x".repeat(3000),
+        "<a>x<p>".repeat(800),
+    ] {
+        let (input, xlf, out) = (
+            work.path().join("in.html"),
+            work.path().join("t.xlf"),
+            work.path().join("out.html"),
+        );
+        std::fs::write(&input, &html).unwrap();
+        flow::extract(
+            &input,
+            &xlf,
+            &ExtractOptions::new("en", Some("fr")).unwrap(),
+        )
+        .unwrap();
+        flow::merge(&input, &xlf, &out, &MergeOptions::default()).unwrap();
+        assert!(std::fs::read(&out).unwrap() == html.as_bytes());
+    }
+}
