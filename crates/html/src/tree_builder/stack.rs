@@ -4,7 +4,6 @@
 //! element is in scope when no boundary of the scope sits above it.
 
 use crate::atom::{self, Atom};
-use crate::dom_patch::Namespace;
 
 use super::TreeBuilder;
 use super::mirror::NodeId;
@@ -24,70 +23,23 @@ pub(crate) enum Scope {
     Table,
 }
 
-/// The scope boundaries (A.1) besides the HTML list of `tag_sets`.
-const FOREIGN_BOUNDARIES: [ElemKey; 9] = [
-    ElemKey {
-        ns: Namespace::MathMl,
-        name: atom::MI,
-    },
-    ElemKey {
-        ns: Namespace::MathMl,
-        name: atom::MO,
-    },
-    ElemKey {
-        ns: Namespace::MathMl,
-        name: atom::MN,
-    },
-    ElemKey {
-        ns: Namespace::MathMl,
-        name: atom::MS,
-    },
-    ElemKey {
-        ns: Namespace::MathMl,
-        name: atom::MTEXT,
-    },
-    ElemKey {
-        ns: Namespace::MathMl,
-        name: atom::ANNOTATION_XML,
-    },
-    ElemKey {
-        ns: Namespace::Svg,
-        name: atom::FOREIGNOBJECT,
-    },
-    ElemKey {
-        ns: Namespace::Svg,
-        name: atom::DESC,
-    },
-    ElemKey {
-        ns: Namespace::Svg,
-        name: atom::TITLE,
-    },
-];
-
 impl TreeBuilder {
     /// The position of the topmost element that bounds `scope`.
     fn scope_boundary(&self, scope: Scope) -> Option<usize> {
-        let top = |names: &[Atom]| {
-            names
-                .iter()
-                .filter_map(|&n| self.open.top(ElemKey::html(n)))
-                .max()
-        };
         if scope == Scope::Table {
-            return top(&[atom::HTML, atom::TABLE, atom::TEMPLATE]);
+            return self.open.top_in(Category::TableScopeBoundary);
         }
         let extra: &[Atom] = match scope {
             Scope::ListItem => &[atom::OL, atom::UL],
             Scope::Button => &[atom::BUTTON],
             _ => &[],
         };
-        let foreign = FOREIGN_BOUNDARIES
+        extra
             .iter()
-            .filter_map(|&k| self.open.top(k))
-            .max();
-        top(&tag_sets::SCOPE_BOUNDARIES_HTML)
-            .max(top(extra))
-            .max(foreign)
+            .filter_map(|&n| self.open.top(ElemKey::html(n)))
+            .fold(self.open.top_in(Category::ScopeBoundary), |top, p| {
+                top.max(Some(p))
+            })
     }
 
     /// Whether the element at position `pos` is in `scope`: no boundary above
