@@ -272,6 +272,7 @@ def run_shape(shape: Shape, commands: list[str], args: argparse.Namespace, work:
                 run.stderr = given_up[command]
             elif command == "merge" and not extract_ok:
                 run.stderr = "no XLIFF (extract did not succeed at this size)"
+                given_up.setdefault(command, run.stderr)
             else:
                 argv = argv_for(command, args.bin, page, xlf, out_html)
                 status, seconds, rss, tail = "", float("inf"), 0, ""
@@ -332,19 +333,22 @@ def fmt_mb(kib: int | None) -> str:
     return "-" if kib is None else f"{kib / 1024:.1f}"
 
 
-def ratios(values: list[float | None], floor: float) -> tuple[list[str], bool]:
-    """Ratio per doubling between consecutive sizes; flagged when > FLAG_RATIO and
-    the larger value is above the noise floor."""
-    out, flagged = [], False
+def ratios(values: list[float | None], floor: float) -> tuple[list[str], str, bool]:
+    """The ratio per doubling between consecutive sizes, and their geometric mean
+    over the whole measured range (first to last size measured): the figure that is
+    flagged, when above FLAG_RATIO and the largest value is above the noise floor.
+    A single step is noisy on a loaded machine; the mean over three doublings is not
+    fooled by one slow run."""
+    steps = []
     for a, b in zip(values, values[1:]):
-        if a is None or b is None or a <= 0:
-            out.append("-")
-            continue
-        r = b / a
-        bad = r > FLAG_RATIO and b >= floor
-        flagged |= bad
-        out.append(f"{r:.1f}{'!' if bad else ''}")
-    return out, flagged
+        steps.append("-" if a is None or b is None or a <= 0 else f"{b / a:.1f}")
+    known = [(i, v) for i, v in enumerate(values) if v is not None and v > 0]
+    if len(known) < 2:
+        return steps, "-", False
+    (i0, v0), (i1, v1) = known[0], known[-1]
+    mean = (v1 / v0) ** (1 / (i1 - i0))
+    bad = mean > FLAG_RATIO and v1 >= floor
+    return steps, f"{mean:.2f}{'!' if bad else ''}", bad
 
 
 def cell(run: Run, value: str) -> str:
@@ -364,8 +368,8 @@ def report(runs: list[Run], shapes: list[str], commands: list[str]) -> list[str]
     for run in runs:
         by_key.setdefault((run.shape, run.command), []).append(run)
     w = 9
-    head = (f"{'shape':22} {'command':8} | {'time (s) at n, 2n, 4n, 8n':^{4 * w}} | {'x/doubling':^18} | "
-            f"{'max RSS (MB) at n..8n':^{4 * w}} | {'x/doubling':^18} | flag")
+    head = (f"{'shape':22} {'command':8} | {'time (s) at n, 2n, 4n, 8n':^{4 * w}} | {'x per doubling':^17} "
+            f"{'mean':>6} | {'max RSS (MB) at n..8n':^{4 * w}} | {'x per doubling':^17} {'mean':>6} | flag")
     print(head)
     print("-" * len(head))
     for shape in shapes:
@@ -376,11 +380,10 @@ def report(runs: list[Run], shapes: list[str], commands: list[str]) -> list[str]
             good = [r.status == "ok" or (command == "merge" and r.status == "exit 1") for r in rs]
             times = [r.seconds if g else None for r, g in zip(rs, good)]
             mems = [float(r.max_rss_kib) if g and r.max_rss_kib is not None else None for r, g in zip(rs, good)]
-            t_r, t_bad = ratios(times, TIME_FLOOR_S)
-            m_r, m_bad = ratios(mems, RSS_FLOOR_KIB)
-            # A run that timed out or died where a smaller one finished is flagged too.
-            died = any(g1 and not g2 and r2.status != "skipped" and r2.status != "exit 2"
-                       for g1, g2, r2 in zip(good, good[1:], rs[1:]))
+            t_r, t_mean, t_bad = ratios(times, TIME_FLOOR_S)
+            m_r, m_mean, m_bad = ratios(mems, RSS_FLOOR_KIB)
+            # A run that timed out or was killed (memory or file cap) is flagged too.
+            died = any(r.status == "timeout" or r.status.startswith("signal") for r in rs)
             t_cells = " ".join(f"{cell(r, fmt_s(r.seconds)):>{w - 1}}" for r in rs)
             m_cells = " ".join(f"{cell(r, fmt_mb(r.max_rss_kib)):>{w - 1}}" for r in rs)
             flags = []
@@ -394,8 +397,9 @@ def report(runs: list[Run], shapes: list[str], commands: list[str]) -> list[str]
                 flags.append("ERR")
             if flags:
                 flagged.append(f"{shape}/{command}: {','.join(flags)}")
-            print(f"{shape:22} {command:8} | {t_cells:<{4 * w}} | {' '.join(f'{x:>5}' for x in t_r):<18} | "
-                  f"{m_cells:<{4 * w}} | {' '.join(f'{x:>5}' for x in m_r):<18} | {' '.join(flags)}")
+            print(f"{shape:22} {command:8} | {t_cells:<{4 * w}} | {' '.join(f'{x:>5}' for x in t_r):<17} "
+                  f"{t_mean:>6} | {m_cells:<{4 * w}} | {' '.join(f'{x:>5}' for x in m_r):<17} {m_mean:>6} | "
+                  f"{' '.join(flags)}")
     return flagged
 
 
@@ -484,7 +488,8 @@ def main() -> int:
     print()
     flagged = report(runs, names, commands)
     print()
-    print(f"# ratio per doubling > {FLAG_RATIO}x flagged with ! (only above {TIME_FLOOR_S} s / "
+    print(f"# mean = geometric mean of the ratio per doubling from the first to the last size measured;")
+    print(f"# flagged with ! when > {FLAG_RATIO}x (and the largest figure is above {TIME_FLOOR_S} s / "
           f"{RSS_FLOOR_KIB // 1024} MB); T = timed out, skip = not run after a failure at a smaller size,")
     print("# x2 = exit status 2 (an error), KILL/ABRT/XFSZ = killed by a signal (memory or file cap).")
     if flagged:
