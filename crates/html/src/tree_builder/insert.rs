@@ -234,9 +234,10 @@ impl TreeBuilder {
     pub(crate) fn insert_at(&mut self, place: Place, child: NodeId) {
         let parent = place.parent();
         if self.mirror.is_document(parent) {
+            // Only an element needs the walk over the document's children: a walk
+            // per comment made n comments before the first tag quadratic.
             let is_element = self.mirror.elem(child).is_some();
-            let has_element = self.document_has_element();
-            if self.mirror.is_text(child) || (is_element && has_element) {
+            if self.mirror.is_text(child) || (is_element && self.document_has_element()) {
                 return;
             }
         }

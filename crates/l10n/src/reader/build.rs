@@ -191,7 +191,13 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                         continue;
                     }
                     let quote = quote_before(win.text(tok.start, attr.value_start));
-                    let key = format!("{}.{}-{}:{}", ctx.key, name, count, attr.name);
+                    let key = format!(
+                        "{}.{}-{}:{}",
+                        ctx.key,
+                        super::sanitize(name),
+                        count,
+                        super::sanitize(&attr.name)
+                    );
                     subs.push(Block {
                         id: key,
                         kind: BlockKind::Attribute { quote },
