@@ -11,6 +11,7 @@ mod l10n_common;
 
 use libfuzzer_sys::fuzz_target;
 use tagloom_l10n::flow::{self, ExtractOptions, Format, MergeOptions, PseudoOptions};
+use tagloom_l10n::writer::WriterMode;
 
 use l10n_common::{common, scratch_file};
 
@@ -36,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
 
     for (format, name) in [(Format::Xliff, "page.xlf"), (Format::Po, "page.po")] {
         let file = scratch_file(name);
-        let mut options = ExtractOptions::new("en", Some("fr"));
+        let mut options = ExtractOptions::new("en", Some("fr")).expect("valid language tags");
         options.format = Some(format);
         options.common = common.clone();
         if let Err(err) = flow::extract(&input, &file, &options) {
@@ -53,7 +54,8 @@ fuzz_target!(|data: &[u8]| {
         };
         let file_report = &report.files[0];
         assert_eq!(
-            file_report.mode, "skeleton",
+            file_report.mode,
+            Some(WriterMode::Skeleton),
             "{format:?}: a fallback writer ran"
         );
         assert_eq!(file_report.translated, 0, "{format:?}: blocks translated");
@@ -72,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let options = PseudoOptions {
-        target_lang: Some("fr".into()),
+        target_lang: Some("fr".parse().expect("valid language tag")),
         common,
         ..PseudoOptions::default()
     };

@@ -18,7 +18,7 @@ fn parse(input: &[u8], chunk: usize, scripting: bool, batching: BatchPolicy) -> 
     };
     let mut session = Html5ParseSession::new(config);
     let mut store = DomStore::new();
-    let mut drain = |session: &mut Html5ParseSession, store: &mut DomStore| {
+    let drain = |session: &mut Html5ParseSession, store: &mut DomStore| {
         loop {
             match session.pump().expect("no limit is hit") {
                 PumpStatus::Suspended(_) => continue,
