@@ -32,7 +32,7 @@ use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
 use crate::lang::LanguageTag;
 use crate::reader::BlockSink;
-use crate::writer::{Issue, IssueKind, Translations};
+use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
 
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -525,19 +525,15 @@ impl Translations for PoTranslations {
                 None => self.done = true,
             }
         }
-        let mut left: Vec<String> = self
+        let left = self
             .pending
             .drain()
             .filter(|(_, e)| is_translated(e))
-            .map(|(id, _)| id)
-            .collect();
-        left.sort_unstable();
-        let mut issues = std::mem::take(&mut self.issues);
-        issues.extend(
-            left.into_iter()
-                .map(|id| Issue::new(id, IssueKind::NotInPage, "")),
-        );
-        Ok(issues)
+            .map(|(id, _)| id);
+        Ok(with_units_not_in_page(
+            std::mem::take(&mut self.issues),
+            left,
+        ))
     }
 
     fn any_translated(&self) -> bool {

@@ -127,6 +127,22 @@ impl Issue {
     }
 }
 
+/// The import's own issues, then one [`IssueKind::NotInPage`] issue for each
+/// translated unit the page did not have (sorted by id, so the report does not
+/// depend on hash order). What every translation-file importer's `finish` returns.
+pub(crate) fn with_units_not_in_page(
+    mut issues: Vec<Issue>,
+    ids: impl Iterator<Item = String>,
+) -> Vec<Issue> {
+    let mut left: Vec<String> = ids.collect();
+    left.sort_unstable();
+    issues.extend(
+        left.into_iter()
+            .map(|id| Issue::new(id, IssueKind::NotInPage, "")),
+    );
+    issues
+}
+
 /// `{id}: {kind} ({message})`. The id comes from a translation file: control
 /// characters in it are shown escaped (`\u{1b}`), so a report printed on a terminal
 /// cannot carry terminal escapes.

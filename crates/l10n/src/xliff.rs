@@ -38,7 +38,7 @@ use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
 use crate::lang::LanguageTag;
 use crate::reader::BlockSink;
-use crate::writer::{Issue, IssueKind, Translations};
+use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
 
 /// XLIFF 2.x core namespace (2.1 keeps the 2.0 namespace).
 pub const XLIFF_NS: &str = "urn:oasis:names:tc:xliff:document:2.0";
@@ -687,19 +687,15 @@ impl Translations for XliffTranslations {
                 None => self.done = true,
             }
         }
-        let mut left: Vec<String> = self
+        let left = self
             .pending
             .drain()
             .filter(|(_, u)| u.target.is_some())
-            .map(|(id, _)| id)
-            .collect();
-        left.sort_unstable();
-        let mut issues = std::mem::take(&mut self.issues);
-        issues.extend(
-            left.into_iter()
-                .map(|id| Issue::new(id, IssueKind::NotInPage, "")),
-        );
-        Ok(issues)
+            .map(|(id, _)| id);
+        Ok(with_units_not_in_page(
+            std::mem::take(&mut self.issues),
+            left,
+        ))
     }
 
     fn any_translated(&self) -> bool {

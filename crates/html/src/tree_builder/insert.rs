@@ -372,13 +372,19 @@ impl TreeBuilder {
         self.insert_at(place, node);
     }
 
-    /// 13.2.6.1 "insert a comment" (at `place`, or the appropriate place).
-    pub(crate) fn insert_comment(&mut self, text: &str, place: Option<Place>) {
-        let place = match place {
+    /// Where a comment or processing instruction goes: `place` (an append there
+    /// subject to the depth limit), or the appropriate place.
+    fn comment_place(&self, place: Option<Place>) -> Place {
+        match place {
             Some(Place::Append(p)) => self.node_place(Some(p)),
             Some(place) => place,
             None => self.node_place(None),
-        };
+        }
+    }
+
+    /// 13.2.6.1 "insert a comment" (at `place`, or the appropriate place).
+    pub(crate) fn insert_comment(&mut self, text: &str, place: Option<Place>) {
+        let place = self.comment_place(place);
         let node = self.mirror.add(Kind::Other);
         if self.select_tracker.full_mirror {
             self.select_tracker.texts.insert(node, text.to_owned());
@@ -405,11 +411,7 @@ impl TreeBuilder {
     /// A.3 "insert a processing instruction" (at `place`, or the appropriate
     /// place; the depth limit applies as for comments).
     fn insert_pi(&mut self, target: &str, data: &str, place: Option<Place>) {
-        let place = match place {
-            Some(Place::Append(p)) => self.node_place(Some(p)),
-            Some(place) => place,
-            None => self.node_place(None),
-        };
+        let place = self.comment_place(place);
         let node = self.mirror.add(Kind::Other);
         if self.select_tracker.full_mirror {
             self.select_tracker
