@@ -57,7 +57,9 @@ fn same_attributes(a: &[PatchAttr], b: &[PatchAttr]) -> bool {
 
 impl TreeBuilder {
     /// 13.2.4.3 "push onto the list of active formatting elements", with the
-    /// Noah's Ark clause (at most three equal elements after the last marker).
+    /// Noah's Ark clause (at most three equal elements after the last marker) and
+    /// tagloom's bound ([`max_active_formatting`](super::TreeBuilderConfig::max_active_formatting)
+    /// entries after the last marker: the earliest goes).
     pub(crate) fn push_formatting(&mut self, node: NodeId) {
         // An element left unopened at the depth limit is not tracked either.
         if self.current_node() != Some(node) {
@@ -67,8 +69,14 @@ impl TreeBuilder {
             return;
         };
         let mut equal = Vec::new();
+        // The entries after the last marker: at most `max_active_formatting`, so
+        // this walk is bounded.
+        let mut after_marker = 0;
+        let mut earliest = None;
         for (i, entry) in self.active.entries.iter().enumerate().rev() {
             let Some(other) = entry else { break };
+            after_marker += 1;
+            earliest = Some(i);
             if let Some(e) = self.mirror.elem(*other)
                 && e.ns == new.ns
                 && e.name == new.name
@@ -77,9 +85,15 @@ impl TreeBuilder {
                 equal.push(i);
             }
         }
-        if equal.len() >= 3
-            && let Some(&earliest) = equal.last()
-            && let Some(gone) = self.active.entries.remove(earliest)
+        let drop = if equal.len() >= 3 {
+            equal.last().copied()
+        } else if after_marker >= self.config.max_active_formatting.max(3) {
+            earliest
+        } else {
+            None
+        };
+        if let Some(i) = drop
+            && let Some(gone) = self.active.entries.remove(i)
         {
             self.forget_kept_attrs(gone);
         }

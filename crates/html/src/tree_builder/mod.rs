@@ -87,6 +87,14 @@ pub struct TreeBuilderConfig {
     /// current node's parent (see the module docs). Default 512, Chromium's
     /// `kMaximumHTMLParserDOMTreeDepth`; values below 2 count as 2.
     pub max_depth: usize,
+    /// The most entries the list of active formatting elements holds after its
+    /// last marker (values below 3 count as 3). Pushing one more drops the earliest
+    /// of them, as the Noah's Ark clause drops the earliest of four equal ones.
+    /// The spec has no such bound, and without one each push compares the new
+    /// element with every entry, and each text reconstructs every entry: input of
+    /// distinct unclosed formatting elements (`<b id=1><b id=2>…`) costs quadratic
+    /// time. Default 256: real pages keep a few dozen open at most.
+    pub max_active_formatting: usize,
     /// The key of the first node created (at least 1). A restarted parse uses a
     /// base above every key of the previous one, so keys are never reused.
     pub first_key: u64,
@@ -101,6 +109,7 @@ impl Default for TreeBuilderConfig {
             scripting: false,
             fragment_context: None,
             max_depth: 512,
+            max_active_formatting: 256,
             first_key: 1,
             suspend_at_script: false,
         }

@@ -252,3 +252,46 @@ fn frameset_modes_keep_whitespace_between_ignored_characters() {
         "| <html>\n|   <head>\n|   <frameset>\n|     \" \"\n|   \" \"\n"
     );
 }
+
+#[test]
+fn the_list_of_active_formatting_elements_keeps_its_latest_entries() {
+    // With room for three entries, pushing a fourth distinct one drops the
+    // earliest: after `</p>` only b2, b3, b4 are reconstructed around "x".
+    let input = b"<p><b id=1><b id=2><b id=3><b id=4></p>x";
+    let mut config = utf8_config();
+    config.tree.max_active_formatting = 3;
+    let (store, _) = parse_with(config, input);
+    let dump = dom::dump_document(&store);
+    let after_p: Vec<&str> = dump
+        .lines()
+        .skip_while(|l| *l != "|     <p>")
+        .skip(9)
+        .collect();
+    assert_eq!(
+        after_p,
+        [
+            "|     <b>",
+            "|       id=\"2\"",
+            "|       <b>",
+            "|         id=\"3\"",
+            "|         <b>",
+            "|           id=\"4\"",
+            "|           \"x\"",
+        ],
+        "{dump}"
+    );
+    // With the default room, all four are reconstructed (the spec's tree).
+    let (store, _) = parse_with(utf8_config(), input);
+    assert!(
+        dom::dump_document(&store)
+            .contains("|     <b>\n|       id=\"1\"\n|       <b>\n|         id=\"2\"")
+    );
+}
+
+#[test]
+fn distinct_unclosed_formatting_elements_stay_linear() {
+    // 20 000 distinct `<b>`s: every push used to compare with every entry.
+    let input: String = (0..20_000).map(|i| format!("<b id={i}>")).collect();
+    let (store, _) = parse_with(utf8_config(), input.as_bytes());
+    assert_eq!(store.len(), 1 + 3 + 20_000);
+}
