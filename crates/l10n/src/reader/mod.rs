@@ -318,25 +318,30 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// The key and path of the top frame's child `seg` (`None`: the top frame's
     /// own). Costs one walk of the open frames: only done for an emitted unit.
+    /// Both keep at most [`MAX_NAME_SEGMENTS`] segments (see [`fold_segments`]).
     fn names(&self, seg: Option<&Seg>) -> (String, String) {
+        let all: Vec<&Seg> = self.stack.iter().map(|f| &f.seg).chain(seg).collect();
         let mut path = String::new();
-        for f in &self.stack {
-            push_path(&mut path, &f.seg);
-        }
-        let segs = self.stack.iter().map(|f| &f.seg).chain(seg);
+        fold_segments(&mut path, &all, push_path, |out, digest| {
+            use std::fmt::Write;
+            let _ = write!(out, "/~{digest:016x}");
+        });
         // The key restarts at the last segment with an id.
-        let all: Vec<&Seg> = segs.collect();
         let from = all.iter().rposition(|s| s.id_key.is_some()).unwrap_or(0);
         let mut key = String::new();
-        for (i, s) in all.iter().enumerate().skip(from) {
-            match &s.id_key {
-                Some(id) if i == from => key.push_str(id),
-                _ => push_key(&mut key, &sanitize(&s.name), s.n),
-            }
-        }
-        if let Some(seg) = seg {
-            push_path(&mut path, seg);
-        }
+        let keyed = all.get(from..).unwrap_or_default();
+        fold_segments(
+            &mut key,
+            keyed,
+            |out, s| match &s.id_key {
+                Some(id) if out.is_empty() => out.push_str(id),
+                _ => push_key(out, &sanitize(&s.name), s.n),
+            },
+            |out, digest| {
+                use std::fmt::Write;
+                let _ = write!(out, "~{digest:016x}");
+            },
+        );
         (key, path)
     }
 
@@ -666,6 +671,49 @@ impl<R: Read> Reader<'_, '_, R> {
         self.raw_until = self.raw_until.max(last_end.max(start + 1));
         Ok(())
     }
+}
+
+/// The most segments a unit's key or path has. A deeper unit (only hostile or
+/// broken pages nest blocks this deep: the simulator caps nesting at 512) gets
+/// its leading segments folded into one digest segment (`~` and 16 hex digits,
+/// FNV-1a of their text) followed by its last [`KEPT_NAME_SEGMENTS`], so ids stay
+/// unique and stable while every unit's size stays bounded: 16 000 nested
+/// `<div>x` made units of 512 segments, an XLIFF 1 000 times the page.
+const MAX_NAME_SEGMENTS: usize = 64;
+/// The trailing segments a folded key or path keeps as they are.
+const KEPT_NAME_SEGMENTS: usize = 32;
+
+/// Writes `segs` with `one` per segment, folding the leading ones into a digest
+/// written by `digest` when there are more than [`MAX_NAME_SEGMENTS`].
+fn fold_segments(
+    out: &mut String,
+    segs: &[&Seg],
+    mut one: impl FnMut(&mut String, &Seg),
+    digest: impl FnOnce(&mut String, u64),
+) {
+    let kept_from = if segs.len() > MAX_NAME_SEGMENTS {
+        segs.len() - KEPT_NAME_SEGMENTS
+    } else {
+        0
+    };
+    if kept_from > 0 {
+        let mut folded = String::new();
+        for s in segs.iter().take(kept_from) {
+            one(&mut folded, s);
+        }
+        digest(out, fnv1a(folded.as_bytes()));
+    }
+    for s in segs.iter().skip(kept_from) {
+        one(out, s);
+    }
+}
+
+/// 64-bit FNV-1a: a digest that is the same on every run and platform (ids in a
+/// translation file must match the page's at merge time).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// Appends a key segment: `name-n`, after a `.` unless the key is empty.

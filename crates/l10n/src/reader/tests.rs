@@ -96,7 +96,38 @@ fn unclosed_divs_keep_the_default_limit() {
     let html = format!("{}x", "<div>".repeat(20_000));
     let got = units(&html, &Rules::default());
     assert_eq!(got.len(), 1);
-    assert_eq!(got[0].0.split('.').count(), 511 + 1);
+    // 511 open divs and the text: past 64 segments the leading ones are one
+    // digest segment, the last 32 stay as they are, then the text's own.
+    let id = &got[0].0;
+    let segments: Vec<&str> = id.split('.').collect();
+    assert_eq!(segments.len(), 1 + 32 + 1, "{id}");
+    assert_eq!(segments[33], "text-1");
+    assert!(
+        segments[0].starts_with('~') && segments[0].len() == 17,
+        "{id}"
+    );
+    assert_eq!(segments[1..32], ["div-1"; 31]);
+    let path = &got[0].1;
+    assert!(path.matches('/').count() <= 1 + 32 + 1, "{path}");
+    assert!(path.starts_with("/~"), "{path}");
+}
+
+#[test]
+fn deep_units_keep_distinct_folded_ids() {
+    // Two deep units that differ only above their last 32 segments keep distinct
+    // ids (the digest covers the folded part), and shallow ones are unchanged.
+    let deep = "<div>".repeat(80);
+    let html = format!("<section>{deep}a</section><article>{deep}b</article><p>c</p>");
+    let got = units(&html, &Rules::default());
+    let ids: Vec<&str> = got.iter().map(|(id, _, _)| id.as_str()).collect();
+    assert_eq!(ids.len(), 3, "{ids:?}");
+    assert_ne!(ids[0], ids[1]);
+    assert!(ids[0].starts_with('~') && ids[1].starts_with('~'));
+    assert_eq!(
+        ids[0].split('.').skip(1).collect::<Vec<_>>(),
+        ids[1].split('.').skip(1).collect::<Vec<_>>()
+    );
+    assert_eq!(ids[2], "p-1");
 }
 
 #[test]
