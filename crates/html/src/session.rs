@@ -163,6 +163,12 @@ pub struct Html5ParseSession {
     /// Decoded text not yet handed to the tokenizer (a scratch buffer, released
     /// after large pushes).
     text: String,
+    /// Raw bytes of a push not yet given to the decoder: once a push crosses the
+    /// decoder's restart window while the encoding is tentative, the rest waits
+    /// until the tree builder has caught up (see [`Self::feed_held`]).
+    held: Vec<u8>,
+    /// `finish` was called: end the decoder's stream once `held` is empty.
+    finish_requested: bool,
     finished_input: bool,
     restarts: usize,
     /// Set by the first engine failure; every later call reports `Failed`.
@@ -196,6 +202,8 @@ impl Html5ParseSession {
             batches: VecDeque::new(),
             clear_pending: false,
             text: String::new(),
+            held: Vec::new(),
+            finish_requested: false,
             finished_input: false,
             restarts: 0,
             failed: false,
@@ -260,16 +268,71 @@ impl Html5ParseSession {
             return Err(SessionError::Failed);
         }
         self.tree.reserve_nodes(bytes.len() / BYTES_PER_NODE);
+        if !self.held.is_empty() {
+            self.held.extend_from_slice(bytes);
+            return Ok(());
+        }
         // One exact allocation for the text of a large push (ASCII-compatible
         // encodings decode to about as many bytes), not a doubling per slice.
         self.tokenizer.reserve(bytes.len());
-        // The decoder reserves up to 3 bytes of output per input byte: decode a
-        // large push a slice at a time, so the decoded-text buffer stays small.
-        for slice in bytes.chunks(Self::DECODE_SLICE) {
+        self.decode_slices(bytes)
+    }
+
+    /// Decodes `bytes` a slice at a time (the decoder reserves up to 3 bytes of
+    /// output per input byte, so the decoded-text buffer stays small). Once the
+    /// decoder's restart window is crossed while the encoding is tentative, the
+    /// rest is held: the decoder gives the window up at its next push, and a
+    /// `<meta>` in the window must reach the tree builder before that, however
+    /// large the push was. (One case is left: a `<meta>` tag that straddles the
+    /// window's end, where the tokenizer needs the next slice to finish it.)
+    fn decode_slices(&mut self, bytes: &[u8]) -> Result<(), SessionError> {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            if self.window_waits_for_tree_builder() {
+                self.held.extend_from_slice(rest);
+                return Ok(());
+            }
+            let (slice, after) = rest.split_at(rest.len().min(Self::DECODE_SLICE));
             self.decoder.push(slice, &mut self.text)?;
             self.hand_text();
+            rest = after;
         }
         Ok(())
+    }
+
+    /// Whether the decoder's restart window was crossed while the encoding is
+    /// tentative and the tokenizer has not yet read past its end.
+    fn window_waits_for_tree_builder(&self) -> bool {
+        self.decoder.confidence() == Some(Confidence::Tentative)
+            && self
+                .decoder
+                .restart_window_text_end()
+                .is_some_and(|end| self.tokenizer.position() < end)
+    }
+
+    /// Called when the tokenizer needs input: decodes held bytes (once the tree
+    /// builder is past the restart window, or when the tokenizer is stuck in a
+    /// token that spans its end), then ends the stream if `finish` asked for it.
+    /// Returns whether there is new input.
+    fn feed_held(&mut self) -> Result<bool, SessionError> {
+        if !self.held.is_empty() {
+            let held = std::mem::take(&mut self.held);
+            // The tokenizer is starved: whatever it holds back spans the window's
+            // end, so one slice past it must go in even if the window still waits.
+            let (first, rest) = held.split_at(held.len().min(Self::DECODE_SLICE));
+            self.decoder.push(first, &mut self.text)?;
+            self.hand_text();
+            self.decode_slices(rest)?;
+            return Ok(true);
+        }
+        if self.finish_requested && !self.finished_input {
+            self.finished_input = true;
+            self.decoder.finish(&mut self.text)?;
+            self.hand_text();
+            self.tokenizer.finish();
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// The most input bytes decoded at once.
@@ -281,12 +344,9 @@ impl Html5ParseSession {
         if self.failed {
             return Err(SessionError::Failed);
         }
-        if !self.finished_input {
-            self.finished_input = true;
-            self.decoder.finish(&mut self.text)?;
-            self.hand_text();
-            self.tokenizer.finish();
-        }
+        // Held bytes go in first; `pump` ends the decoder's stream when the
+        // tokenizer runs dry with nothing held.
+        self.finish_requested = true;
         self.pump()
     }
 
@@ -356,6 +416,9 @@ impl Html5ParseSession {
                     .map_err(|panic| SessionError::EnginePanic(panic_message(&panic)))??
                 }
                 None => {
+                    if self.feed_held()? {
+                        continue;
+                    }
                     break if self.tree.is_finished() {
                         PumpStatus::Finished
                     } else {
