@@ -163,7 +163,21 @@ struct Frame {
     preserve: bool,
     /// Its own key segment: `id.…` (keys below restart there) or `name-n`.
     seg: Seg,
+    /// Where the key of this frame's units restarts, and the FNV-1a states of its
+    /// key (from there) and path through its own segment: what [`Reader::names`]
+    /// folds, kept so that a unit costs a bounded walk however deep it is.
+    digest: Digest,
     counts: HashMap<String, u32>,
+}
+
+/// See [`Frame::digest`].
+#[derive(Clone, Copy, Debug)]
+struct Digest {
+    /// The stack index of the last frame at or above this one with an `id` key
+    /// (0 when none: the key starts at the bottom).
+    restart: usize,
+    key: u64,
+    path: u64,
 }
 
 /// A key and path segment: the element name and its number among its parent's
@@ -186,6 +200,11 @@ impl Frame {
                 name: String::new(),
                 n: 0,
                 id_key: None,
+            },
+            digest: Digest {
+                restart: 0,
+                key: FNV_START,
+                path: FNV_START,
             },
             counts: HashMap::new(),
         }
@@ -317,32 +336,76 @@ impl<R: Read> Reader<'_, '_, R> {
     }
 
     /// The key and path of the top frame's child `seg` (`None`: the top frame's
-    /// own). Costs one walk of the open frames: only done for an emitted unit.
-    /// Both keep at most [`MAX_NAME_SEGMENTS`] segments (see [`fold_segments`]).
+    /// own). Both keep at most [`MAX_NAME_SEGMENTS`] segments: a deeper one folds
+    /// its leading segments into one digest segment (the FNV-1a state the frames
+    /// keep, see [`Frame::digest`]) and writes only its last
+    /// [`KEPT_NAME_SEGMENTS`], so a unit costs a bounded walk however deep it is.
     fn names(&self, seg: Option<&Seg>) -> (String, String) {
-        let all: Vec<&Seg> = self.stack.iter().map(|f| &f.seg).chain(seg).collect();
+        let depth = self.stack.len();
+        let len = depth + usize::from(seg.is_some());
+        // The segment at index `i` of the frames plus the child.
+        let at = |i: usize| -> Option<&Seg> {
+            if i < depth {
+                self.stack.get(i).map(|f| &f.seg)
+            } else {
+                seg
+            }
+        };
+        let digest_at = |i: usize| self.stack.get(i).map(|f| f.digest);
+
         let mut path = String::new();
-        fold_segments(&mut path, &all, push_path, |out, digest| {
-            use std::fmt::Write;
-            let _ = write!(out, "/~{digest:016x}");
-        });
+        let path_from = len.saturating_sub(KEPT_NAME_SEGMENTS);
+        let path_from = if len > MAX_NAME_SEGMENTS {
+            let state = digest_at(path_from - 1).map_or(FNV_START, |d| d.path);
+            push_digest(&mut path, "/~", state);
+            path_from
+        } else {
+            0
+        };
+        for s in (path_from..len).filter_map(at) {
+            push_path(&mut path, s);
+        }
+
         // The key restarts at the last segment with an id.
-        let from = all.iter().rposition(|s| s.id_key.is_some()).unwrap_or(0);
+        let from = match seg {
+            Some(s) if s.id_key.is_some() => depth,
+            _ => self.stack.last().map_or(0, |f| f.digest.restart),
+        };
         let mut key = String::new();
-        let keyed = all.get(from..).unwrap_or_default();
-        fold_segments(
-            &mut key,
-            keyed,
-            |out, s| match &s.id_key {
-                Some(id) if out.is_empty() => out.push_str(id),
-                _ => push_key(out, &sanitize(&s.name), s.n),
-            },
-            |out, digest| {
-                use std::fmt::Write;
-                let _ = write!(out, "~{digest:016x}");
-            },
-        );
+        let key_from = if len - from > MAX_NAME_SEGMENTS {
+            let kept_from = len - KEPT_NAME_SEGMENTS;
+            let state = digest_at(kept_from - 1).map_or(FNV_START, |d| d.key);
+            push_digest(&mut key, "~", state);
+            kept_from
+        } else {
+            from
+        };
+        for s in (key_from..len).filter_map(at) {
+            push_key_seg(&mut key, s);
+        }
         (key, path)
+    }
+
+    /// The digest of a new frame `seg` on top of the open frames.
+    fn digest_for(&self, seg: &Seg) -> Digest {
+        let depth = self.stack.len();
+        let parent = self.stack.last().map(|f| f.digest);
+        let mut one = String::new();
+        push_path(&mut one, seg);
+        let path = fnv1a(parent.map_or(FNV_START, |d| d.path), one.as_bytes());
+        // The key restarts here (an `id`, or the bottom frame), or goes on from the
+        // parent's with a `.` before this segment.
+        let (restart, state) = match (&seg.id_key, parent) {
+            (Some(_), _) | (None, None) => (depth, FNV_START),
+            (None, Some(d)) => (d.restart, fnv1a(d.key, b".")),
+        };
+        one.clear();
+        push_key_seg(&mut one, seg);
+        Digest {
+            restart,
+            key: fnv1a(state, one.as_bytes()),
+            path,
+        }
     }
 
     /// Closes the frames a token closed (its simulated `kept` level).
@@ -573,12 +636,14 @@ impl<R: Read> Reader<'_, '_, R> {
             };
             self.raw_until = self.raw_until.max(last_end);
         }
+        let digest = self.digest_for(&seg);
         self.stack.push(Frame {
             name: tok.name.clone(),
             level,
             translate,
             preserve,
             seg,
+            digest,
             counts: HashMap::new(),
         });
         Ok(())
@@ -683,37 +748,31 @@ const MAX_NAME_SEGMENTS: usize = 64;
 /// The trailing segments a folded key or path keeps as they are.
 const KEPT_NAME_SEGMENTS: usize = 32;
 
-/// Writes `segs` with `one` per segment, folding the leading ones into a digest
-/// written by `digest` when there are more than [`MAX_NAME_SEGMENTS`].
-fn fold_segments(
-    out: &mut String,
-    segs: &[&Seg],
-    mut one: impl FnMut(&mut String, &Seg),
-    digest: impl FnOnce(&mut String, u64),
-) {
-    let kept_from = if segs.len() > MAX_NAME_SEGMENTS {
-        segs.len() - KEPT_NAME_SEGMENTS
-    } else {
-        0
-    };
-    if kept_from > 0 {
-        let mut folded = String::new();
-        for s in segs.iter().take(kept_from) {
-            one(&mut folded, s);
-        }
-        digest(out, fnv1a(folded.as_bytes()));
-    }
-    for s in segs.iter().skip(kept_from) {
-        one(out, s);
-    }
-}
+/// The FNV-1a offset basis: the state before any byte.
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
-/// 64-bit FNV-1a: a digest that is the same on every run and platform (ids in a
-/// translation file must match the page's at merge time).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+/// 64-bit FNV-1a from `state` over `bytes`: a digest that is the same on every run
+/// and platform (ids in a translation file must match the page's at merge time),
+/// and that can be carried on from frame to frame.
+fn fnv1a(state: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(state, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
+}
+
+/// Appends a folded-segments digest: `prefix` and 16 hex digits.
+fn push_digest(out: &mut String, prefix: &str, state: u64) {
+    use std::fmt::Write;
+    let _ = write!(out, "{prefix}{state:016x}");
+}
+
+/// Appends one key segment: the `id.…` key where the key restarts (the key is
+/// still empty), else `name-n`.
+fn push_key_seg(key: &mut String, seg: &Seg) {
+    match &seg.id_key {
+        Some(id) if key.is_empty() => key.push_str(id),
+        _ => push_key(key, &sanitize(&seg.name), seg.n),
+    }
 }
 
 /// Appends a key segment: `name-n`, after a `.` unless the key is empty.
