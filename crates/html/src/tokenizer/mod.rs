@@ -634,10 +634,7 @@ impl Tokenizer {
         Tag {
             name,
             self_closing,
-            attrs: Attributes {
-                slots: &self.attrs,
-                source,
-            },
+            attrs: Attributes::from_slots(&self.attrs, source),
             span,
             atoms: &self.atoms,
         }

@@ -68,7 +68,7 @@ pub(crate) mod tag_sets;
 
 use crate::atom::{self, Atom};
 use crate::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
-use crate::token::Token;
+use crate::token::{OwnedToken, Token};
 
 use formatting::FormattingList;
 use mirror::{Kind, Mirror, NodeId};
@@ -209,6 +209,29 @@ pub enum TreeBuilderError {
     /// A token arrived after end of file was processed.
     #[error("token after end of file")]
     TokenAfterEof,
+    /// Borrowed tokens ([`TreeBuilder::process_token`]) and owned ones
+    /// ([`TreeBuilder::process_owned`]) were mixed: their dynamic atoms come from
+    /// different tables, so one tree builder takes one kind.
+    #[error("borrowed and owned tokens mixed in one tree builder")]
+    MixedTokenSources,
+}
+
+/// Which kind of token a tree builder has been fed (see
+/// [`TreeBuilderError::MixedTokenSources`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(crate) enum TokenSource {
+    #[default]
+    None,
+    Borrowed,
+    Owned,
+}
+
+/// The atom table and scratch space [`TreeBuilder::process_owned`] views owned
+/// tokens through.
+#[derive(Debug, Default)]
+pub(crate) struct OwnedTokenAtoms {
+    atoms: crate::atom::AtomTable,
+    names: Vec<Atom>,
 }
 
 /// 13.2.4.1 the insertion modes (A.1: no "in select" ones any more).
@@ -279,6 +302,8 @@ pub struct TreeBuilder {
     pub(crate) encoding_request: Option<EncodingRequest>,
     pub(crate) finished: bool,
     pub(crate) select_tracker: SelectTracker,
+    pub(crate) token_source: TokenSource,
+    pub(crate) owned_atoms: OwnedTokenAtoms,
 }
 
 impl TreeBuilder {
@@ -311,6 +336,8 @@ impl TreeBuilder {
             encoding_request: None,
             finished: false,
             select_tracker: SelectTracker::default(),
+            token_source: TokenSource::None,
+            owned_atoms: OwnedTokenAtoms::default(),
             config,
         };
         let key = tb.mirror.key(document);
@@ -380,6 +407,57 @@ impl TreeBuilder {
     /// [`error_count`](Self::error_count)); the only error is a caller bug: a
     /// token after [`Token::Eof`].
     pub fn process_token(&mut self, token: Token<'_>) -> Result<TreeBuilderStep, TreeBuilderError> {
+        self.check_source(TokenSource::Borrowed)?;
+        self.process(token)
+    }
+
+    /// Processes one owned token: tokens from any source (a transform pipeline, the
+    /// wikitext front end, a program). A tree builder takes either owned tokens or
+    /// borrowed ones from one tokenizer, never both.
+    ///
+    /// ```
+    /// use tagloom_html::atom;
+    /// use tagloom_html::dom::{DomStore, dump_document};
+    /// use tagloom_html::token::{OwnedTag, OwnedToken};
+    /// use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
+    ///
+    /// let mut tb = TreeBuilder::new(TreeBuilderConfig::default());
+    /// for token in [
+    ///     OwnedToken::StartTag(OwnedTag::new(atom::P).with_attr("class", "x")),
+    ///     OwnedToken::text("hi"),
+    ///     OwnedToken::Eof,
+    /// ] {
+    ///     tb.process_owned(&token).unwrap();
+    /// }
+    /// let mut store = DomStore::new();
+    /// store.apply(&tb.take_patches()).unwrap();
+    /// assert!(dump_document(&store).contains("|     <p>\n|       class=\"x\"\n|       \"hi\""));
+    /// ```
+    pub fn process_owned(
+        &mut self,
+        token: &OwnedToken,
+    ) -> Result<TreeBuilderStep, TreeBuilderError> {
+        self.check_source(TokenSource::Owned)?;
+        let mut owned = std::mem::take(&mut self.owned_atoms);
+        owned.names.clear();
+        token.intern_names(&mut owned.atoms, &mut owned.names);
+        let result = self.process(token.view(&owned.atoms, &owned.names));
+        self.owned_atoms = owned;
+        result
+    }
+
+    fn check_source(&mut self, source: TokenSource) -> Result<(), TreeBuilderError> {
+        match self.token_source {
+            TokenSource::None => {
+                self.token_source = source;
+                Ok(())
+            }
+            current if current == source => Ok(()),
+            _ => Err(TreeBuilderError::MixedTokenSources),
+        }
+    }
+
+    fn process(&mut self, token: Token<'_>) -> Result<TreeBuilderStep, TreeBuilderError> {
         if self.finished {
             return Err(TreeBuilderError::TokenAfterEof);
         }

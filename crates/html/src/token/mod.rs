@@ -12,6 +12,15 @@
 //! loses a byte. Only an unfinished tag dropped at end of file lies after the last
 //! span.
 
+mod name;
+mod owned;
+
+pub use name::Name;
+pub use owned::{
+    OwnedAttribute, OwnedDoctype, OwnedProcessingInstruction, OwnedTag, OwnedText, OwnedToken,
+    TokenKind,
+};
+
 use crate::atom::{Atom, AtomTable};
 use crate::span::Span;
 
@@ -164,54 +173,133 @@ pub(crate) struct AttrSlot {
 /// The attributes of a tag, in source order.
 #[derive(Clone, Copy, Debug)]
 pub struct Attributes<'a> {
-    pub(crate) slots: &'a [AttrSlot],
-    pub(crate) source: TextSource<'a>,
+    repr: AttrsRepr<'a>,
+}
+
+/// Where a tag's attributes live: the tokenizer's slots, or an owned tag's list
+/// with its names interned into a table (see [`OwnedToken`]'s view for the tree
+/// builder).
+#[derive(Clone, Copy, Debug)]
+enum AttrsRepr<'a> {
+    Slots {
+        slots: &'a [AttrSlot],
+        source: TextSource<'a>,
+    },
+    Owned {
+        attrs: &'a [OwnedAttribute],
+        /// `attrs[i]`'s name as an atom.
+        names: &'a [Atom],
+    },
 }
 
 impl<'a> Attributes<'a> {
+    pub(crate) fn from_slots(slots: &'a [AttrSlot], source: TextSource<'a>) -> Self {
+        Attributes {
+            repr: AttrsRepr::Slots { slots, source },
+        }
+    }
+
+    pub(crate) fn from_owned(attrs: &'a [OwnedAttribute], names: &'a [Atom]) -> Self {
+        Attributes {
+            repr: AttrsRepr::Owned { attrs, names },
+        }
+    }
+
     /// Number of attributes.
     pub fn len(&self) -> usize {
-        self.slots.len()
+        match self.repr {
+            AttrsRepr::Slots { slots, .. } => slots.len(),
+            AttrsRepr::Owned { attrs, .. } => attrs.len(),
+        }
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.len() == 0
     }
 
     /// The attribute at `index`.
     pub fn get(&self, index: usize) -> Option<Attribute<'a>> {
-        self.slots.get(index).map(|slot| self.view(slot))
+        match self.repr {
+            AttrsRepr::Slots { slots, source } => {
+                slots.get(index).map(|slot| slot_view(slot, source))
+            }
+            AttrsRepr::Owned { attrs, names } => {
+                let attr = attrs.get(index)?;
+                Some(owned_view(attr, *names.get(index)?))
+            }
+        }
     }
 
     /// The value of the attribute named `name`.
     pub fn value_of(&self, name: Atom) -> Option<&'a str> {
-        self.slots
-            .iter()
-            .find(|slot| slot.name == name)
-            .map(|slot| self.source.resolve(slot.value))
+        match self.repr {
+            AttrsRepr::Slots { slots, source } => slots
+                .iter()
+                .find(|slot| slot.name == name)
+                .map(|slot| source.resolve(slot.value)),
+            AttrsRepr::Owned { attrs, names } => names
+                .iter()
+                .position(|&n| n == name)
+                .and_then(|i| attrs.get(i))
+                .map(|a| a.value.as_str()),
+        }
     }
 
     /// The attributes in source order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = Attribute<'a>> + 'a {
-        let source = self.source;
-        self.slots.iter().map(move |slot| Attribute {
-            name: slot.name,
-            value: source.resolve(slot.value),
-            name_span: slot.name_span,
-            value_span: slot.value_span,
-            value_borrowed: matches!(slot.value, TextRef::Source { .. }),
-        })
+    pub fn iter(&self) -> AttributeIter<'a> {
+        AttributeIter {
+            attrs: *self,
+            next: 0,
+        }
+    }
+}
+
+/// The iterator of [`Attributes::iter`].
+#[derive(Clone, Debug)]
+pub struct AttributeIter<'a> {
+    attrs: Attributes<'a>,
+    next: usize,
+}
+
+impl<'a> Iterator for AttributeIter<'a> {
+    type Item = Attribute<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Attribute<'a>> {
+        let attr = self.attrs.get(self.next)?;
+        self.next += 1;
+        Some(attr)
     }
 
-    fn view(&self, slot: &AttrSlot) -> Attribute<'a> {
-        Attribute {
-            name: slot.name,
-            value: self.source.resolve(slot.value),
-            name_span: slot.name_span,
-            value_span: slot.value_span,
-            value_borrowed: matches!(slot.value, TextRef::Source { .. }),
-        }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.attrs.len().saturating_sub(self.next);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for AttributeIter<'_> {}
+
+#[inline]
+fn slot_view<'a>(slot: &AttrSlot, source: TextSource<'a>) -> Attribute<'a> {
+    Attribute {
+        name: slot.name,
+        value: source.resolve(slot.value),
+        name_span: slot.name_span,
+        value_span: slot.value_span,
+        value_borrowed: matches!(slot.value, TextRef::Source { .. }),
+        has_value: !(slot.value_span.is_empty() && slot.value_span.start == slot.name_span.end),
+    }
+}
+
+fn owned_view(attr: &OwnedAttribute, name: Atom) -> Attribute<'_> {
+    Attribute {
+        name,
+        value: &attr.value,
+        name_span: attr.name_span.unwrap_or_default(),
+        value_span: attr.value_span.unwrap_or_default(),
+        value_borrowed: false,
+        has_value: attr.has_value,
     }
 }
 
@@ -229,4 +317,7 @@ pub struct Attribute<'a> {
     pub value_span: Span,
     /// True when `value` is a verbatim slice of the input.
     pub value_borrowed: bool,
+    /// Whether the source gave the attribute a value (`<input disabled>` has none,
+    /// and its `value` is `""`).
+    pub has_value: bool,
 }

@@ -1,0 +1,1 @@
+//! The include module (being built; see the crate docs).

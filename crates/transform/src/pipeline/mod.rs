@@ -1,0 +1,1 @@
+//! The pipeline module (being built; see the crate docs).

@@ -1,0 +1,1 @@
+//! The rewrite module (being built; see the crate docs).

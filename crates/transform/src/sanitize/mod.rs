@@ -1,0 +1,1 @@
+//! The sanitize module (being built; see the crate docs).
