@@ -1,0 +1,114 @@
+//! The synchronous phases: a chunk of tokens through the handlers of one phase,
+//! handler-at-a-time (each handler over the whole chunk) or token-at-a-time.
+
+use super::handler::{Ctx, Outcome};
+use super::registry::{Body, Entry, Pos};
+use super::{Dispatch, PipelineError, PipelineToken};
+
+/// Runs `tokens` through the synchronous handlers of `entries` (one phase, in
+/// order). `scratch` is a reused buffer. Both modes give the same tokens and call
+/// every handler with the same tokens in the same order (a handler's input depends
+/// only on earlier handlers, which see the chunk in stream order either way); the
+/// property test in `tests/pipeline_chunking.rs` checks it.
+pub(crate) fn run_phase<T: PipelineToken>(
+    entries: &mut [Entry<T>],
+    tokens: &mut Vec<T>,
+    scratch: &mut Vec<T>,
+    ctx: &Ctx,
+    mode: Dispatch,
+) -> Result<(), PipelineError> {
+    match mode {
+        Dispatch::HandlerAtATime => handler_at_a_time(entries, tokens, scratch, ctx),
+        Dispatch::TokenAtATime => token_at_a_time(entries, tokens, scratch, ctx),
+    }
+}
+
+fn handler_at_a_time<T: PipelineToken>(
+    entries: &mut [Entry<T>],
+    tokens: &mut Vec<T>,
+    scratch: &mut Vec<T>,
+    ctx: &Ctx,
+) -> Result<(), PipelineError> {
+    // Every token in `tokens` has been through handlers before this one only, so
+    // the position rule holds by construction: no per-token bookkeeping.
+    for entry in entries.iter_mut() {
+        let Body::Sync(handler) = &mut entry.body else {
+            continue;
+        };
+        if !tokens.iter().any(|t| entry.key.matches(t)) {
+            continue;
+        }
+        scratch.clear();
+        for token in tokens.drain(..) {
+            if !entry.key.matches(&token) {
+                scratch.push(token);
+                continue;
+            }
+            let was_eof = token.is_eof();
+            let outcome = handler.handle(token, ctx).map_err(PipelineError::Handler)?;
+            check_eof(was_eof, &outcome)?;
+            match outcome {
+                Outcome::Keep(t) => scratch.push(t),
+                Outcome::Delete => {}
+                Outcome::Expand(ts) => scratch.extend(ts),
+            }
+        }
+        std::mem::swap(tokens, scratch);
+    }
+    Ok(())
+}
+
+fn token_at_a_time<T: PipelineToken>(
+    entries: &mut [Entry<T>],
+    tokens: &mut Vec<T>,
+    scratch: &mut Vec<T>,
+    ctx: &Ctx,
+) -> Result<(), PipelineError> {
+    scratch.clear();
+    let mut stack: Vec<(T, Pos)> = Vec::new();
+    for token in tokens.drain(..) {
+        stack.push((token, Pos::START));
+        while let Some((token, after)) = stack.pop() {
+            let next = entries.iter_mut().find(|e| {
+                e.pos > after && matches!(e.body, Body::Sync(_)) && e.key.matches(&token)
+            });
+            let Some(Entry {
+                pos,
+                body: Body::Sync(handler),
+                ..
+            }) = next
+            else {
+                scratch.push(token);
+                continue;
+            };
+            let was_eof = token.is_eof();
+            let outcome = handler.handle(token, ctx).map_err(PipelineError::Handler)?;
+            check_eof(was_eof, &outcome)?;
+            match outcome {
+                Outcome::Keep(t) => stack.push((t, *pos)),
+                Outcome::Delete => {}
+                Outcome::Expand(ts) => stack.extend(ts.into_iter().rev().map(|t| (t, *pos))),
+            }
+        }
+    }
+    std::mem::swap(tokens, scratch);
+    Ok(())
+}
+
+/// End of input cannot be dropped, moved or made up (see [`Outcome`]).
+pub(crate) fn check_eof<T: PipelineToken>(
+    was_eof: bool,
+    outcome: &Outcome<T>,
+) -> Result<(), PipelineError> {
+    let eofs = |ts: &[T]| ts.iter().filter(|t| t.is_eof()).count();
+    match (was_eof, outcome) {
+        (true, Outcome::Keep(t)) if t.is_eof() => Ok(()),
+        (true, Outcome::Expand(ts)) if eofs(ts) == 1 && ts.last().is_some_and(|t| t.is_eof()) => {
+            Ok(())
+        }
+        (true, _) => Err(PipelineError::EofLost),
+        (false, Outcome::Keep(t)) if t.is_eof() => Err(PipelineError::EofMade),
+        (false, Outcome::Expand(ts)) if eofs(ts) > 0 => Err(PipelineError::EofMade),
+        (false, _) => Ok(()),
+    }
+}
