@@ -29,21 +29,38 @@ fn handler_at_a_time<T: PipelineToken>(
     scratch: &mut Vec<T>,
     ctx: &Ctx,
 ) -> Result<(), PipelineError> {
-    // Every token in `tokens` has been through handlers before this one only, so
-    // the position rule holds by construction: no per-token bookkeeping.
-    for entry in entries.iter_mut() {
-        let Body::Sync(handler) = &mut entry.body else {
-            continue;
+    // Every token in `tokens` has been through handlers before this position
+    // only, so the position rule holds by construction: no per-token bookkeeping.
+    // Handlers at one position (same rank and specificity, so disjoint keys) make
+    // one pass: what one of them returns is not seen by the others, as
+    // token-at-a-time gives.
+    let mut rest = entries;
+    while let Some(first) = rest.first() {
+        let pos = first.pos;
+        let len = rest.iter().take_while(|e| e.pos == pos).count();
+        let (group, tail) = rest.split_at_mut(len);
+        rest = tail;
+        let wanted = |t: &T| {
+            group
+                .iter()
+                .any(|e| matches!(e.body, Body::Sync(_)) && e.key.matches(t))
         };
-        if !tokens.iter().any(|t| entry.key.matches(t)) {
+        if !tokens.iter().any(wanted) {
             continue;
         }
         scratch.clear();
         for token in tokens.drain(..) {
-            if !entry.key.matches(&token) {
+            let entry = group
+                .iter_mut()
+                .find(|e| matches!(e.body, Body::Sync(_)) && e.key.matches(&token));
+            let Some(Entry {
+                body: Body::Sync(handler),
+                ..
+            }) = entry
+            else {
                 scratch.push(token);
                 continue;
-            }
+            };
             let was_eof = token.is_eof();
             let outcome = handler.handle(token, ctx).map_err(PipelineError::Handler)?;
             check_eof(was_eof, &outcome)?;

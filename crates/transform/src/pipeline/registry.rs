@@ -140,7 +140,9 @@ pub(crate) struct Entry<T: PipelineToken> {
 /// For a token, the handlers that apply are those registered for [`Match::Any`], for
 /// its kind, and for its kind and tag name, merged by rank. **Equal ranks across
 /// keys:** the more specific key runs first (tag name, then kind, then any), so a
-/// catch-all at the same rank sees what the specific handler made of the token. Two
+/// catch-all at the same rank sees what the specific handler made of the token.
+/// Handlers at the same rank and specificity have disjoint keys and do not see each
+/// other's results (a token goes on only to strictly later positions). Two
 /// handlers with the same key and the same rank are refused
 /// ([`PipelineError::DuplicateRank`]).
 ///
