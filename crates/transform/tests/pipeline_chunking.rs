@@ -76,7 +76,7 @@ fn registry(specs: &[Spec], calls: &Calls) -> Registry<OwnedToken> {
                 Action::ExpandTwo => {
                     Outcome::Expand(vec![OwnedToken::text("e"), OwnedToken::start("a")])
                 }
-                Action::EveryThird if seen % 3 == 0 => Outcome::Delete,
+                Action::EveryThird if seen.is_multiple_of(3) => Outcome::Delete,
                 Action::EveryThird => Outcome::Keep(t),
             })
         };
