@@ -13,7 +13,7 @@
 //! Problems never fail the page and never hang: a missing `src`, a path that is
 //! absolute, has `..` or leads out of the root, a missing or unreadable file, a
 //! loop (a file including one of its ancestors) and an include deeper than
-//! [`PipelineConfig::max_depth`] (40) each become visible error markup in place of
+//! [`PipelineConfig::max_depth`] (40) or past [`IncludeConfig::max_includes`] each become visible error markup in place of
 //! the include:
 //!
 //! ```html
@@ -21,7 +21,7 @@
 //! ```
 //!
 //! (codes: `missing-src`, `bad-path`, `not-found`, `io`, `not-utf8`, `loop`,
-//! `too-deep`, `tokenizer`).
+//! `too-deep`, `too-many`, `tokenizer`).
 //!
 //! Output ([`IncludeOutput`]): `Tokens` writes the page's untouched tokens back
 //! byte for byte and serializes only what changed (included content, markup);
@@ -37,7 +37,7 @@
 //! let (html, _) = includes.process("<body ><include src=nav.html></include><p>Hi", IncludeOutput::Tokens)?;
 //! assert_eq!(html, "<body ><nav>Home</nav><p>Hi");
 //! let (html, _) = includes.process("<include src=../etc/passwd>", IncludeOutput::Tokens)?;
-//! assert!(html.starts_with("<span class=tagloom-error data-tagloom-error=bad-path>"));
+//! assert!(html.starts_with(r#"<span class="tagloom-error" data-tagloom-error="bad-path">"#));
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -48,6 +48,8 @@ mod source;
 pub use resolve::{DirResolver, ResolveError, ResolveFuture, Resolved, Resolver};
 pub use source::tokenize;
 
+use std::cell::Cell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use tagloom_html::token::{OwnedTag, OwnedToken, TokenKind};
@@ -77,8 +79,29 @@ type ExtraHandlers = dyn Fn(&mut Registry<OwnedToken>) -> Result<(), PipelineErr
 
 struct Inner {
     resolver: Box<dyn Resolver>,
-    config: PipelineConfig,
+    config: IncludeConfig,
     extra: Option<Box<ExtraHandlers>>,
+}
+
+/// The limits of an include run.
+#[derive(Clone, Debug)]
+pub struct IncludeConfig {
+    /// The pipelines' configuration; its `max_depth` (default 40) is the deepest
+    /// nesting of includes.
+    pub pipeline: PipelineConfig,
+    /// The most includes resolved for one page, all levels together (default
+    /// 10 000): the depth limit alone lets a file that includes the next one twice
+    /// grow as 2^depth. Includes past it become `too-many` error markup.
+    pub max_includes: usize,
+}
+
+impl Default for IncludeConfig {
+    fn default() -> Self {
+        IncludeConfig {
+            pipeline: PipelineConfig::default(),
+            max_includes: 10_000,
+        }
+    }
 }
 
 /// The include pipeline: a resolver, the pipeline configuration, and optionally
@@ -90,7 +113,7 @@ pub struct Includes(Arc<Inner>);
 impl Includes {
     /// Includes resolved by `resolver`, with this pipeline configuration (depth
     /// limit, cap on pending includes, chunk size).
-    pub fn new(resolver: impl Resolver + 'static, config: PipelineConfig) -> Includes {
+    pub fn new(resolver: impl Resolver + 'static, config: IncludeConfig) -> Includes {
         Includes(Arc::new(Inner {
             resolver: Box::new(resolver),
             config,
@@ -102,7 +125,7 @@ impl Includes {
     /// each include's) to register more handlers (a sanitizer in phase 2, say).
     pub fn with_handlers(
         resolver: impl Resolver + 'static,
-        config: PipelineConfig,
+        config: IncludeConfig,
         add: impl Fn(&mut Registry<OwnedToken>) -> Result<(), PipelineError> + Send + Sync + 'static,
     ) -> Includes {
         Includes(Arc::new(Inner {
@@ -112,12 +135,13 @@ impl Includes {
         }))
     }
 
-    /// A registry with the include handlers and the extra ones.
-    pub fn registry(&self) -> Result<Registry<OwnedToken>, PipelineError> {
+    /// A registry with the include handlers and the extra ones, for one page
+    /// (`count` is the page's number of includes so far).
+    fn registry(&self, count: &Rc<Cell<usize>>) -> Result<Registry<OwnedToken>, PipelineError> {
         let mut registry = Registry::new();
         for name in INCLUDE_TAGS {
             registry.add_async(
-                IncludeHandler(self.clone()),
+                IncludeHandler(self.clone(), Rc::clone(count)),
                 Rank::new(INCLUDE_RANK)?,
                 Match::tag(TokenKind::StartTag, name),
             )?;
@@ -140,7 +164,8 @@ impl Includes {
         output: IncludeOutput,
     ) -> Result<(String, RunStats), PipelineError> {
         let tokens = tokenize(text)?;
-        let mut pipeline = Pipeline::new(self.registry()?, self.0.config.clone());
+        let count = Rc::new(Cell::new(0));
+        let mut pipeline = Pipeline::new(self.registry(&count)?, self.0.config.pipeline.clone());
         let input = tokens.into_iter().map(Ok);
         match output {
             IncludeOutput::Tokens => block_on(pipeline.run(input, TokenSink::new(text.to_owned()))),
@@ -149,7 +174,20 @@ impl Includes {
     }
 
     /// The tokens an include start tag stands for.
-    async fn expand(&self, token: OwnedToken, ctx: Ctx) -> Result<Vec<OwnedToken>, HandlerError> {
+    async fn expand(
+        &self,
+        token: OwnedToken,
+        ctx: Ctx,
+        count: Rc<Cell<usize>>,
+    ) -> Result<Vec<OwnedToken>, HandlerError> {
+        if count.get() >= self.0.config.max_includes {
+            let message = format!(
+                "more than {} includes in one page",
+                self.0.config.max_includes
+            );
+            return Ok(error_markup("too-many", &message));
+        }
+        count.set(count.get() + 1);
         let Some(src) = token
             .as_tag()
             .and_then(|t| t.attr("src"))
@@ -183,8 +221,10 @@ impl Includes {
                 ));
             }
         };
-        let registry = self.registry().map_err(|e| HandlerError(Box::new(e)))?;
-        let mut sub = Pipeline::for_expansion(registry, self.0.config.clone(), child);
+        let registry = self
+            .registry(&count)
+            .map_err(|e| HandlerError(Box::new(e)))?;
+        let mut sub = Pipeline::for_expansion(registry, self.0.config.pipeline.clone(), child);
         let mut out = Box::pin(sub.expand(tokens.into_iter().map(Ok)))
             .await
             .map_err(|e| HandlerError(Box::new(e)))?;
@@ -193,13 +233,13 @@ impl Includes {
     }
 }
 
-struct IncludeHandler(Includes);
+struct IncludeHandler(Includes, Rc<Cell<usize>>);
 
 impl AsyncHandler<OwnedToken> for IncludeHandler {
     fn handle(&self, token: OwnedToken, ctx: &Ctx) -> HandlerFuture<OwnedToken> {
-        let includes = self.0.clone();
+        let (includes, count) = (self.0.clone(), Rc::clone(&self.1));
         let ctx = ctx.clone();
-        Box::pin(async move { Ok(Outcome::Expand(includes.expand(token, ctx).await?)) })
+        Box::pin(async move { Ok(Outcome::Expand(includes.expand(token, ctx, count).await?)) })
     }
 }
 

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use tagloom_html::dom::DomStore;
 use tagloom_html::serializer::{
-    FragmentOptions, SerializeOptions, SerializerToken, TokenAttr, TokenSerializer,
+    AttrQuoting, FragmentOptions, SerializeOptions, SerializerToken, TokenAttr, TokenSerializer,
     is_raw_text_element, serialize_children,
 };
 use tagloom_html::token::OwnedToken;
@@ -105,8 +105,8 @@ impl Sink<OwnedToken> for TreeSink {
 
 /// Writes tokens as HTML without building a tree: a token that is unmodified and
 /// has a span is written as its bytes of `source` (so untouched input comes back
-/// byte for byte); any other goes through the [`TokenSerializer`] (no optional tags
-/// omitted; text inside raw-text elements literally). A thin adapter, to be
+/// byte for byte); any other goes through the [`TokenSerializer`] (attribute values
+/// quoted, no optional tags omitted; text inside raw-text elements literally). A thin adapter, to be
 /// switched to the owned-token serializer when it lands.
 #[derive(Debug)]
 pub struct TokenSink {
@@ -127,6 +127,7 @@ impl TokenSink {
             serializer: TokenSerializer::new(SerializeOptions {
                 omit_optional_tags: false,
                 minimize_boolean_attributes: false,
+                quote_attr_values: AttrQuoting::Always,
                 ..SerializeOptions::default()
             }),
             raw: false,
