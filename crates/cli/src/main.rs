@@ -41,6 +41,8 @@ enum Command {
     L10n(commands::l10n::Command),
     /// Tokenize and parse a page (a built-in sample by default) and print a summary.
     Demo(commands::demo::Args),
+    /// Replace <include src> / <esi:include src> with the files they name (server-side includes).
+    Include(commands::include::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Sniff(args) => commands::sniff::run(&args),
         Command::Parse(args) => commands::parse::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
+        Command::Include(args) => commands::include::run(&args),
         Command::L10n(command) => match commands::l10n::run(&command) {
             Ok(code) => return code,
             Err(err) => Err(err),

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod demo;
+pub mod include;
 pub mod l10n;
 pub mod parse;
 pub mod sniff;
