@@ -221,13 +221,9 @@ impl Includes {
                 ));
             }
         };
-        let registry = self
-            .registry(&count)
-            .map_err(|e| HandlerError(Box::new(e)))?;
+        let registry = self.registry(&count)?;
         let mut sub = Pipeline::for_expansion(registry, self.0.config.pipeline.clone(), child);
-        let mut out = Box::pin(sub.expand(tokens.into_iter().map(Ok)))
-            .await
-            .map_err(|e| HandlerError(Box::new(e)))?;
+        let mut out = Box::pin(sub.expand(tokens.into_iter().map(Ok))).await?;
         out.iter_mut().for_each(source::detach);
         Ok(out)
     }

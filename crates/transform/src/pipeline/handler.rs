@@ -52,6 +52,13 @@ impl HandlerError {
     }
 }
 
+/// A sub-pipeline's failure fails the handler that ran it.
+impl From<super::PipelineError> for HandlerError {
+    fn from(error: super::PipelineError) -> Self {
+        HandlerError(Box::new(error))
+    }
+}
+
 /// What a handler may know about where it runs.
 #[derive(Clone, Debug, Default)]
 pub struct Ctx {

@@ -14,6 +14,12 @@ use super::{PipelineError, PipelineToken};
 pub struct Rank(f64);
 
 impl Rank {
+    /// The rank of the last handlers of phase 2, where a sanitizer goes (2.999; a
+    /// handler of another key at the same rank runs before it if more specific, so
+    /// a sanitizer registers for [`Match::Any`] here, or for kinds with nothing
+    /// else at this rank).
+    pub const LAST: Rank = Rank(2.999);
+
     /// The rank `value`; an error unless `0 <= value < 3`.
     pub fn new(value: f64) -> Result<Rank, PipelineError> {
         if value.is_finite() && (0.0..3.0).contains(&value) {
