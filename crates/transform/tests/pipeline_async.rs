@@ -239,3 +239,55 @@ fn no_async_handler_for_a_kind_costs_no_chain() {
     assert_eq!(stats.async_phase.chains, 0);
     assert_eq!(stats.async_phase.max_held, 0);
 }
+
+/// A sink that logs what it receives into a shared event log.
+struct Logging(Rc<std::cell::RefCell<Vec<String>>>);
+
+impl Sink<OwnedToken> for Logging {
+    type Output = ();
+    fn write(&mut self, tokens: &mut Vec<OwnedToken>) -> Result<(), PipelineError> {
+        for t in tokens.iter() {
+            if let OwnedToken::Characters(x) = t {
+                self.0.borrow_mut().push(format!("out {}", x.text()));
+            }
+        }
+        Ok(())
+    }
+    fn finish(self) -> Result<(), PipelineError> {
+        Ok(())
+    }
+}
+
+#[test]
+fn the_finished_prefix_is_released_before_later_tokens_finish() {
+    let log = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let mut r = Registry::new();
+    let events = Rc::clone(&log);
+    r.add_async(
+        move |t: OwnedToken, _: &Ctx| -> HandlerFuture<OwnedToken> {
+            let events = Rc::clone(&events);
+            Box::pin(async move {
+                let text = match &t {
+                    OwnedToken::Characters(x) => x.text().to_owned(),
+                    _ => return Ok(Outcome::Keep(t)),
+                };
+                // Token 0 is quick, 1 and 2 slow: 0 must be out before they finish.
+                delay(if text == "0" { 1 } else { 80 }).await;
+                events.borrow_mut().push(format!("done {text}"));
+                Ok(Outcome::Keep(t))
+            })
+        },
+        Rank::new(1.0).unwrap(),
+        Match::Kind(TokenKind::Characters),
+    )
+    .unwrap();
+    let mut pipeline = Pipeline::new(r, config(8));
+    let input = (0..3).map(|i| Ok(OwnedToken::text(i.to_string())));
+    block_on(pipeline.run(input, Logging(Rc::clone(&log)))).unwrap();
+    let log = log.borrow();
+    println!("{log:?}");
+    let position = |e: &str| log.iter().position(|x| x == e).unwrap();
+    assert!(position("out 0") < position("done 1"));
+    assert!(position("out 0") < position("done 2"));
+    assert!(position("done 2") < position("out 2"));
+}

@@ -155,6 +155,13 @@ impl<T: PipelineToken> Pipeline<T> {
                     })
                     .await?;
                 }
+                // Release what finished meanwhile without waiting, so a slow
+                // input does not hold finished tokens back.
+                if let Poll::Ready(result) =
+                    poll_fn(|cx| Poll::Ready(acc.poll_progress(cx, &mut released))).await
+                {
+                    result?;
+                }
             }
             if released.len() >= chunk_size || ended {
                 out.flush(&mut released, sink)?;
