@@ -10,7 +10,7 @@
 //!   is the serialization of a spec tree;
 //! - [`rewrite`]: a streaming rewriter with CSS-selector handlers that writes
 //!   untouched input back byte for byte;
-//! - [`include`]: `<include src>` / `<esi:include>` resolved in sub-pipelines.
+//! - [`include`](mod@include): `<include src>` / `<esi:include>` resolved in sub-pipelines.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
