@@ -40,11 +40,16 @@ fn pages_without_includes_come_back_byte_for_byte() {
         let (out, stats) = includes.process(&text, IncludeOutput::Tokens).unwrap();
         let took = started.elapsed();
         println!(
-            "{}: {} bytes, {} tokens, {:?} (debug build)",
+            "{}: {} bytes, {} tokens, {:?} ({})",
             page.file_name().unwrap().to_string_lossy(),
             text.len(),
             stats.tokens_in,
-            took
+            took,
+            if cfg!(debug_assertions) {
+                "debug build"
+            } else {
+                "optimized"
+            }
         );
         assert!(out == text, "{} differs", page.display());
         let (tree, _) = includes.process(&text, IncludeOutput::Tree).unwrap();

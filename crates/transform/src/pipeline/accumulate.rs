@@ -144,7 +144,18 @@ impl<T: PipelineToken> Accumulator<T> {
         out: &mut Vec<T>,
     ) -> Result<(), PipelineError> {
         if table.next(&token, Pos::START).is_none() {
-            self.push_done(vec![token], out);
+            match self.slots.back_mut() {
+                None => out.push(token),
+                Some(Slot::Done(last)) => {
+                    self.held += 1;
+                    last.push(token);
+                }
+                Some(Slot::Pending(_)) => {
+                    self.held += 1;
+                    self.slots.push_back(Slot::Done(vec![token]));
+                }
+            }
+            self.note();
             return Ok(());
         }
         let mut pending: Chain<T> = Box::pin(chain(Arc::clone(table), token, ctx.clone()));

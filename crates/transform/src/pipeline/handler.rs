@@ -60,7 +60,7 @@ impl From<super::PipelineError> for HandlerError {
 }
 
 /// What a handler may know about where it runs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Ctx {
     pub(crate) frame: Option<Arc<Frame>>,
     pub(crate) max_depth: usize,
