@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | [0, 1) | [`Phase::InOrder`] | synchronous [`Handler`]s, in order per input source (each sub-pipeline has its own) |
 //! | [1, 2) | [`Phase::Async`] | [`AsyncHandler`]s, concurrently, results put back in input order as early as possible, at most [`PipelineConfig::max_pending`] tokens held |
-//! | [2, 3) | [`Phase::Global`] | synchronous [`Handler`]s, globally in order after all expansions; a sanitizer registers last (the highest rank) |
+//! | [2, 3) | [`Phase::Global`] | synchronous [`Handler`]s, globally in order after all expansions; a sanitizer registers last, at [`Rank::LAST`] |
 //!
 //! Handler outcomes and the order rule are in [`Outcome`] and [`Registry`].
 //! Synchronous phases run *handler-at-a-time* over a chunk of
