@@ -116,7 +116,7 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                 // NUL is not text: the tree builder drops it in most contexts.
                 has_text |= !tok.text().chars().all(|c| is_ws(c) || c == '\0');
                 if let Some(Run::Text(t)) = runs.last_mut() {
-                    t.push_str(&tok.text());
+                    t.push_str(tok.text());
                 } else {
                     runs.push(Run::Text(tok.text().to_owned()));
                 }

@@ -573,7 +573,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let translate = translate_of(&tok, self.top_ref().translate);
         self.emit_tag(&tok, Some(&seg), translate)?;
         if tok.self_closing() && tok.name() != "script" && tok.name() != "style"
-            || self.rules.is_void(&tok.name())
+            || self.rules.is_void(tok.name())
         {
             return Ok(());
         }
@@ -600,10 +600,10 @@ impl<R: Read> Reader<'_, '_, R> {
         let seg = self.child_seg(&tok);
         let parent = self.top_ref();
         let translate = translate_of(&tok, parent.translate);
-        let preserve = parent.preserve || self.rules.preserves_whitespace(&tok.name());
+        let preserve = parent.preserve || self.rules.preserves_whitespace(tok.name());
         self.emit_tag(&tok, Some(&seg), translate)?;
         // Void, ignored by the tree builder, or past the depth limit: no content.
-        let Some(level) = tok.opened_at.filter(|_| !self.rules.is_void(&tok.name())) else {
+        let Some(level) = tok.opened_at.filter(|_| !self.rules.is_void(tok.name())) else {
             return Ok(());
         };
         let class = classify(&mut self.ts, self.rules, tok.name(), tok.end(), level)?;
@@ -672,14 +672,14 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             match t.kind() {
                 TokenKind::Eof | TokenKind::Doctype => break,
-                TokenKind::StartTag if open.is_empty() && rules.is_block(&t.name()) => break,
+                TokenKind::StartTag if open.is_empty() && rules.is_block(t.name()) => break,
                 TokenKind::StartTag
-                    if rules.is_void(&t.name())
-                        || t.self_closing() && !rules.is_opaque(&t.name()) => {}
+                    if rules.is_void(t.name())
+                        || t.self_closing() && !rules.is_opaque(t.name()) => {}
                 TokenKind::StartTag => open.push(t.name().to_owned()),
                 TokenKind::EndTag => match open.iter().rposition(|o| *o == t.name()) {
                     Some(pos) => open.truncate(pos),
-                    None if rules.is_block(&t.name())
+                    None if rules.is_block(t.name())
                         || self.stack.iter().any(|f| f.name == t.name()) =>
                     {
                         break;
