@@ -24,7 +24,9 @@
 //! [`TextTypeSimulator`](crate::text_type::TextTypeSimulator) so that `<style>` in
 //! SVG counts as foreign), attribute values double-quoted and escaped, a valueless
 //! attribute written bare, the self-closing flag as `/`, end tags without
-//! attributes.
+//! attributes. Text inside a raw-text element is written as it is, as the spec
+//! does: a program that puts `</script` into a script's text ends the element
+//! there (a sanitizer must check such text; the writer does not).
 
 use std::fmt::{self, Write};
 

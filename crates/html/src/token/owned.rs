@@ -8,7 +8,8 @@
 //! Every token remembers its source [`Span`] (none for a token a program made) and
 //! whether it was changed since ([`OwnedToken::is_modified`]): a consumer that has the
 //! source can write an untouched token back from its original bytes, so a rewrite
-//! changes only what a handler changed. All mutation goes through methods, which set
+//! changes only what a handler changed
+//! ([`TokenWriter::write_preserving`](crate::serializer::TokenWriter::write_preserving)). All mutation goes through methods, which set
 //! the flag.
 //!
 //! ```
