@@ -1,32 +1,5 @@
 //! [`TokenWriter`]: writes a token stream one token at a time, optionally
 //! byte-preserving.
-//!
-//! Nothing is buffered: each call writes its token and remembers only whether the
-//! stream is inside a raw-text element (and, with `strip_whitespace`, inside a
-//! whitespace-preserving one), so a rewriter or a pipeline can stream a document
-//! of any size through it. This is the same item writer as
-//! [`TokenSerializer`](super::TokenSerializer)'s, without the two options that need
-//! to see later tokens (see [`NeedsLookahead`]).
-//!
-//! **Byte-preserving mode** ([`write_preserving`](TokenWriter::write_preserving)):
-//! a token that is not [modified](crate::token::OwnedToken::is_modified) and has a
-//! span is written as the source text of its span, exactly as it was read; every
-//! other token is serialized. A rewrite that changes one attribute therefore
-//! changes only that tag's bytes. Spans tile the input, except that bytes the
-//! tokenizer consumes without a token at the very end (the `]]>` closing a CDATA
-//! section, an unfinished tag) are in no span: at end of input, a consumer that
-//! wants every byte back copies the source after the last span itself.
-//!
-//! Serialized tokens follow the spec's serialization (§13.3) with the
-//! [`SerializeOptions::spec`] defaults: text escaped (`&`, U+00A0, `<`, `>`) unless
-//! inside a raw-text element (`script`, `style`… in the HTML namespace: set
-//! [`OwnedTag::set_ns`](crate::token::OwnedTag::set_ns) from the
-//! [`TextTypeSimulator`](crate::text_type::TextTypeSimulator) so that `<style>` in
-//! SVG counts as foreign), attribute values double-quoted and escaped, a valueless
-//! attribute written bare, the self-closing flag as `/`, end tags without
-//! attributes. Text inside a raw-text element is written as it is, as the spec
-//! does: a program that puts `</script` into a script's text ends the element
-//! there (a sanitizer must check such text; the writer does not).
 
 use std::fmt::{self, Write};
 
@@ -51,7 +24,34 @@ pub enum NeedsLookahead {
     InjectMetaCharset,
 }
 
-/// Writes tokens one at a time. See the [module docs](self).
+/// Writes tokens one at a time, optionally byte-preserving.
+///
+/// Nothing is buffered: each call writes its token and remembers only whether the
+/// stream is inside a raw-text element (and, with `strip_whitespace`, inside a
+/// whitespace-preserving one), so a rewriter or a pipeline can stream a document
+/// of any size through it. This is the same item writer as
+/// [`TokenSerializer`](super::TokenSerializer)'s, without the two options that need
+/// to see later tokens (see [`NeedsLookahead`]).
+///
+/// **Byte-preserving mode** ([`write_preserving`](TokenWriter::write_preserving)):
+/// a token that is not [modified](crate::token::OwnedToken::is_modified) and has a
+/// span is written as the source text of its span, exactly as it was read; every
+/// other token is serialized. A rewrite that changes one attribute therefore
+/// changes only that tag's bytes. Spans tile the input, except that bytes the
+/// tokenizer consumes without a token at the very end (the `]]>` closing a CDATA
+/// section, an unfinished tag) are in no span: at end of input, a consumer that
+/// wants every byte back copies the source after the last span itself.
+///
+/// Serialized tokens follow the spec's serialization (§13.3) with the
+/// [`SerializeOptions::spec`] defaults: text escaped (`&`, U+00A0, `<`, `>`) unless
+/// inside a raw-text element (`script`, `style`… in the HTML namespace: set
+/// [`OwnedTag::set_ns`](crate::token::OwnedTag::set_ns) from the
+/// [`TextTypeSimulator`](crate::text_type::TextTypeSimulator) so that `<style>` in
+/// SVG counts as foreign), attribute values double-quoted and escaped, a valueless
+/// attribute written bare, the self-closing flag as `/`, end tags without
+/// attributes. Text inside a raw-text element is written as it is, as the spec
+/// does: a program that puts `</script` into a script's text ends the element
+/// there (a sanitizer must check such text; the writer does not).
 ///
 /// ```
 /// use tagloom_html::serializer::TokenWriter;
@@ -127,7 +127,7 @@ impl TokenWriter {
     }
 
     /// Writes `token` as its source text when it is unmodified and `source` holds
-    /// its span, and serializes it otherwise (see the [module docs](self)).
+    /// its span, and serializes it otherwise (see [`TokenWriter`]).
     pub fn write_preserving<W: Write + ?Sized, S: SourceText + ?Sized>(
         &mut self,
         token: &OwnedToken,
