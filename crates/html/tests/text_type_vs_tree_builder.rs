@@ -2,7 +2,11 @@
 //! of the html5lib tree-construction suite, in each scripting mode it asks for, the
 //! tokenizer is driven by the tree builder and the simulator sees the same tags; after
 //! every tag the two must ask for the same tokenizer state and agree on whether CDATA
-//! sections are allowed. Cases where they may differ are listed with a reason in
+//! sections are allowed. A second simulator is fed the same tokens as owned tokens
+//! (`Token::to_owned` → `TextTypeSimulator::process_owned`) and must give exactly
+//! the effects of the first on every case, listed or not; and the namespace a start
+//! tag's effect names must be the one the tree builder creates the element in.
+//! Cases where the first two may differ are listed with a reason in
 //! `tests/known-failures/text_type.txt` (`file:index | reason`); a listed case that
 //! agrees fails the test too.
 
@@ -11,6 +15,7 @@ mod support;
 use std::collections::BTreeMap;
 
 use support::tree_dat;
+use tagloom_html::dom_patch::DomPatch;
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
@@ -21,17 +26,21 @@ const KNOWN: &str = concat!(
     "/tests/known-failures/text_type.txt"
 );
 
-/// The first disagreement, if any.
+/// The first disagreement between the tree builder and the simulator, if any;
+/// panics where the owned-token simulator differs from the borrowed one, or a
+/// start tag's namespace from the tree builder's.
 fn compare(data: &str, scripting: bool) -> Option<String> {
     let mut tok = Tokenizer::new(TokenizerConfig::default());
     let mut tb = TreeBuilder::new(TreeBuilderConfig {
         scripting,
         ..TreeBuilderConfig::default()
     });
-    let mut sim = TextTypeSimulator::new(SimulatorConfig {
+    let config = SimulatorConfig {
         scripting,
         ..SimulatorConfig::default()
-    });
+    };
+    let mut sim = TextTypeSimulator::new(config.clone());
+    let mut owned_sim = TextTypeSimulator::new(config);
     tok.push_str(data);
     tok.finish();
     while let Some(token) = tok.next_token().ok()? {
@@ -49,7 +58,32 @@ fn compare(data: &str, scripting: bool) -> Option<String> {
             }
             _ => None,
         };
+        let owned_effect = owned_sim.process_owned(&token.to_owned());
+        if let Some(effect) = effect {
+            assert_eq!(effect, owned_effect, "owned simulator, {label} in {data:?}");
+        }
+        assert_eq!(sim.cdata_allowed(), owned_sim.cdata_allowed());
+        assert_eq!(sim.current_namespace(), owned_sim.current_namespace());
+        assert_eq!(sim.integration_point(), owned_sim.integration_point());
         tb.process_token(token).ok()?;
+        let patches = tb.take_patches();
+        if let (Token::StartTag(tag), Some(effect)) = (&token, effect) {
+            // The element made for this tag is the last one created (implied
+            // parents and reconstructed formatting elements come before it).
+            let created = patches.into_iter().rev().find_map(|p| match p {
+                DomPatch::CreateElement { ns, name, .. } => Some((ns, name)),
+                _ => None,
+            });
+            if let Some((ns, name)) = created
+                && name.eq_ignore_ascii_case(tag.name_str())
+                && ns != effect.ns
+            {
+                return Some(format!(
+                    "after {label}: tree builder creates it in {ns:?}, simulator says {:?}",
+                    effect.ns
+                ));
+            }
+        }
         let real = tb.take_tokenizer_state();
         let simulated = effect.and_then(|e| e.switch);
         if real != simulated {

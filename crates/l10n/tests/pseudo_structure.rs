@@ -14,11 +14,12 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::Token;
+use tagloom_html::token::OwnedToken;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_l10n::flow::{self, PseudoOptions};
 use tagloom_l10n::writer::names_language;
 
+/// What must match of a tag (spans differ: the text around it changed).
 #[derive(Debug, PartialEq)]
 enum Item {
     Start(String, Vec<(String, String)>),
@@ -35,29 +36,22 @@ fn structure(bytes: &[u8]) -> Vec<Item> {
     // The switches a tree builder makes, from the shared simulator.
     let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
     while let Some(t) = tok.next_token().unwrap() {
-        let mut switch = None;
-        match t {
-            Token::StartTag(tag) => {
-                let atoms = tag.atoms();
-                switch = sim.start_tag(&tag).switch;
-                out.push(Item::Start(
-                    tag.name_str().to_string(),
-                    tag.attrs
-                        .iter()
-                        .map(|a| (atoms.name(a.name).to_string(), a.value.to_string()))
-                        .collect(),
-                ))
-            }
-            Token::EndTag(tag) => {
-                sim.end_tag(&tag);
-                out.push(Item::End(tag.name_str().to_string()))
-            }
-            _ => {}
-        }
-        if let Some(state) = switch {
+        let t = t.to_owned();
+        if let Some(state) = sim.process_owned(&t).switch {
             tok.set_state(state.into());
         }
         tok.set_cdata_allowed(sim.cdata_allowed());
+        match t {
+            OwnedToken::StartTag(tag) => out.push(Item::Start(
+                tag.name().to_string(),
+                tag.attrs()
+                    .iter()
+                    .map(|a| (a.name.to_string(), a.value.clone()))
+                    .collect(),
+            )),
+            OwnedToken::EndTag(tag) => out.push(Item::End(tag.name().to_string())),
+            _ => {}
+        }
     }
     out
 }

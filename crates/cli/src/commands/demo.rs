@@ -12,7 +12,7 @@ use tagloom_html::decoder::{ByteStreamDecoder, DecoderConfig};
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::session::{Html5ParseSession, SessionConfig};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::Token;
+use tagloom_html::token::{OwnedToken, TokenKind};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 
 use crate::input::read_all;
@@ -44,33 +44,21 @@ pub fn run(args: &Args) -> Result<()> {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     let mut tags: BTreeMap<String, usize> = BTreeMap::new();
     let mut text_bytes = 0;
-    // No tree builder here: the simulator says which tokenizer state it would ask for.
+    // No tree builder here: the simulator says which tokenizer state it would ask
+    // for. Tokens are the shared owned ones, as a transform pipeline sees them.
     let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
     while let Some(token) = tokenizer.next_token()? {
-        let kind = match token {
-            Token::Doctype(_) => "doctype",
-            Token::StartTag(tag) => {
-                *tags.entry(tag.name_str().to_owned()).or_default() += 1;
-                if let Some(state) = sim.start_tag(&tag).switch {
-                    tokenizer.set_state(state.into());
-                }
-                tokenizer.set_cdata_allowed(sim.cdata_allowed());
-                "start tags"
-            }
-            Token::EndTag(tag) => {
-                sim.end_tag(&tag);
-                tokenizer.set_cdata_allowed(sim.cdata_allowed());
-                "end tags"
-            }
-            Token::Comment(_) => "comments",
-            Token::ProcessingInstruction(_) => "processing instructions",
-            Token::Characters(t) => {
-                text_bytes += t.text.len();
-                "text runs"
-            }
-            Token::Eof => "end of file",
-        };
-        *counts.entry(kind).or_default() += 1;
+        let token = token.to_owned();
+        if let Some(state) = sim.process_owned(&token).switch {
+            tokenizer.set_state(state.into());
+        }
+        tokenizer.set_cdata_allowed(sim.cdata_allowed());
+        match &token {
+            OwnedToken::StartTag(tag) => *tags.entry(tag.name().to_string()).or_default() += 1,
+            OwnedToken::Characters(t) => text_bytes += t.text().len(),
+            _ => {}
+        }
+        *counts.entry(label(token.kind())).or_default() += 1;
     }
     let elapsed = started.elapsed();
     let encoding = decoder.encoding().map_or("?", |e| e.name());
@@ -104,6 +92,19 @@ pub fn run(args: &Args) -> Result<()> {
     )?;
     tree_summary(&bytes, &mut out)?;
     out.flush().context("cannot write the output")
+}
+
+/// How the summary names a kind of token.
+fn label(kind: TokenKind) -> &'static str {
+    match kind {
+        TokenKind::Doctype => "doctype",
+        TokenKind::StartTag => "start tags",
+        TokenKind::EndTag => "end tags",
+        TokenKind::Comment => "comments",
+        TokenKind::ProcessingInstruction => "processing instructions",
+        TokenKind::Characters => "text runs",
+        TokenKind::Eof => "end of file",
+    }
 }
 
 /// Parses the page into a `DomStore` (through the patch stream) and describes the tree.

@@ -18,6 +18,7 @@ use crate::dom::{DomStore, NONE, NodeData, NodeRef, Slot};
 use super::attr_name::write_attr_name;
 use super::elements::{is_raw_text_element, serializes_as_void};
 use super::escape::{EscapeMode, write_escaped};
+use super::io_writer::IoWriter;
 
 /// Settings of the fragment serialization algorithm.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -181,26 +182,7 @@ pub fn serialize_children_io<W: io::Write>(
     options: FragmentOptions,
     out: W,
 ) -> io::Result<()> {
-    let mut adapter = IoAdapter { out, error: None };
-    match serialize_children(node, options, &mut adapter) {
-        Ok(()) => Ok(()),
-        Err(fmt::Error) => Err(adapter
-            .error
-            .unwrap_or_else(|| io::Error::other("formatter error"))),
-    }
-}
-
-/// Lets the `fmt::Write`-based serializers write to an `io::Write`.
-struct IoAdapter<W> {
-    out: W,
-    error: Option<io::Error>,
-}
-
-impl<W: io::Write> Write for IoAdapter<W> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.out.write_all(s.as_bytes()).map_err(|e| {
-            self.error = Some(e);
-            fmt::Error
-        })
-    }
+    let mut adapter = IoWriter::new(out);
+    let result = serialize_children(node, options, &mut adapter);
+    adapter.result(result)
 }

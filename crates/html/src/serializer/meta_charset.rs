@@ -3,10 +3,10 @@
 //! Every `meta` with a `charset` attribute gets the encoding as its value; failing
 //! that, a `meta http-equiv=content-type` with a `content` attribute gets
 //! `text/html; charset=<encoding>`. If no such `meta` came before a `</head>`, a
-//! `<meta charset=<encoding>>` is inserted right after the matching `<head>`; an
-//! empty-tag `<head/>` becomes `<head><meta charset=…></head>`.
+//! `<meta charset=<encoding>>` is inserted right after the matching `<head>`.
 
 use crate::dom_patch::{AttrNamespace, Namespace};
+use crate::token::OwnedAttribute;
 
 use super::stream::{Item, MetaRewrite};
 
@@ -22,29 +22,14 @@ pub(crate) fn inject(items: &mut Vec<Item<'_>>) {
                 ns: Namespace::Html,
                 name,
                 attrs,
-                empty,
                 rewrite,
+                ..
             } => {
                 if name.eq_ignore_ascii_case("meta") {
                     *rewrite = classify(attrs);
                     found |= *rewrite != MetaRewrite::None;
                 } else if name.eq_ignore_ascii_case("head") {
-                    if !*empty {
-                        head_start = Some(i);
-                    } else if !found {
-                        let name = *name;
-                        *empty = false;
-                        items.insert(i + 1, Item::MetaCharset);
-                        items.insert(
-                            i + 2,
-                            Item::End {
-                                ns: Namespace::Html,
-                                name,
-                            },
-                        );
-                        found = true;
-                        i += 2;
-                    }
+                    head_start = Some(i);
                 }
             }
             Item::End {
@@ -65,11 +50,11 @@ pub(crate) fn inject(items: &mut Vec<Item<'_>>) {
     }
 }
 
-fn classify(attrs: &[super::token::TokenAttr<'_>]) -> MetaRewrite {
+fn classify(attrs: &[OwnedAttribute]) -> MetaRewrite {
     let no_ns = |name: &str| {
         attrs
             .iter()
-            .find(|a| a.ns == AttrNamespace::None && a.name.eq_ignore_ascii_case(name))
+            .find(|a| a.ns == AttrNamespace::None && a.name.as_str().eq_ignore_ascii_case(name))
     };
     if no_ns("charset").is_some() {
         MetaRewrite::Charset

@@ -25,9 +25,10 @@ pub enum QuoteChar {
     Single,
 }
 
-/// Options of the [`TokenSerializer`](super::TokenSerializer). The defaults give
+/// Options of the [`TokenSerializer`](super::TokenSerializer) and
+/// [`TokenWriter`](super::TokenWriter). The defaults are html5lib's and give
 /// compact output: optional tags omitted, boolean attributes minimized, quotes only
-/// where needed.
+/// where needed; [`spec`](Self::spec) gives the spec's serialization.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SerializeOptions {
     /// When to quote attribute values.
@@ -58,6 +59,29 @@ pub struct SerializeOptions {
     /// Whether the output is meant for a parser with scripting enabled, making
     /// `noscript` a raw-text element (as html5lib assumes).
     pub scripting: bool,
+}
+
+impl SerializeOptions {
+    /// The spec's serialization (§13.3), for [`TokenWriter`](super::TokenWriter):
+    /// attribute values always double-quoted, nothing omitted, minimized or
+    /// collapsed, attributes in token order, scripting off (as the tree builder's
+    /// and the simulator's defaults; set it to the parser's flag, it decides
+    /// whether `noscript` text is raw).
+    pub fn spec() -> SerializeOptions {
+        SerializeOptions {
+            quote_attr_values: AttrQuoting::Always,
+            quote_char: QuoteChar::Double,
+            minimize_boolean_attributes: false,
+            use_trailing_solidus: false,
+            space_before_trailing_solidus: false,
+            escape_rcdata: false,
+            omit_optional_tags: false,
+            strip_whitespace: false,
+            alphabetical_attributes: false,
+            inject_meta_charset: None,
+            scripting: false,
+        }
+    }
 }
 
 impl Default for SerializeOptions {

@@ -4,9 +4,12 @@
 //! The split matters because several omission rules ask whether the next thing is
 //! "ASCII whitespace", and `strip_whitespace` treats the runs differently.
 
-use crate::dom_patch::Namespace;
+use std::fmt;
 
-use super::token::{SerializerToken, TokenAttr};
+use crate::dom_patch::Namespace;
+use crate::token::{OwnedAttribute, OwnedToken};
+
+use super::elements::serializes_as_void;
 
 /// How an element's attributes are rewritten by `inject_meta_charset`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +24,7 @@ pub(crate) enum MetaRewrite {
 /// One item of the working stream.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Item<'a> {
+    /// Missing identifiers are empty.
     Doctype {
         name: &'a str,
         public_id: &'a str,
@@ -29,8 +33,10 @@ pub(crate) enum Item<'a> {
     Start {
         ns: Namespace,
         name: &'a str,
-        attrs: &'a [TokenAttr<'a>],
-        /// html5lib's `EmptyTag`.
+        attrs: &'a [OwnedAttribute],
+        self_closing: bool,
+        /// An element without content (html5lib's `EmptyTag`): one that
+        /// serializes as void.
         empty: bool,
         rewrite: MetaRewrite,
     },
@@ -41,6 +47,10 @@ pub(crate) enum Item<'a> {
         name: &'a str,
     },
     Comment(&'a str),
+    ProcessingInstruction {
+        target: &'a str,
+        data: &'a str,
+    },
     /// Characters without leading or trailing ASCII whitespace.
     Text(&'a str),
     /// Only ASCII whitespace.
@@ -70,41 +80,54 @@ pub(crate) fn is_space(b: u8) -> bool {
 }
 
 /// Converts `tokens` into `items` (cleared first).
-pub(crate) fn build<'a>(tokens: &[SerializerToken<'a>], items: &mut Vec<Item<'a>>) {
+pub(crate) fn build<'a>(tokens: &'a [OwnedToken], items: &mut Vec<Item<'a>>) {
     items.clear();
     for token in tokens {
-        match *token {
-            SerializerToken::Doctype {
-                name,
-                public_id,
-                system_id,
-            } => items.push(Item::Doctype {
-                name,
-                public_id,
-                system_id,
-            }),
-            SerializerToken::StartTag { ns, name, attrs } => items.push(Item::Start {
-                ns,
-                name,
-                attrs,
-                empty: false,
-                rewrite: MetaRewrite::None,
-            }),
-            SerializerToken::EmptyTag { name, attrs } => items.push(Item::Start {
-                ns: Namespace::Html,
-                name,
-                attrs,
-                empty: true,
-                rewrite: MetaRewrite::None,
-            }),
-            SerializerToken::EndTag { ns, name } => items.push(Item::End { ns, name }),
-            SerializerToken::Comment(data) => items.push(Item::Comment(data)),
-            SerializerToken::Characters(text) => split_text(text, items),
-        }
+        // Pushing cannot fail.
+        let _ = for_each_item(token, |item| {
+            items.push(item);
+            Ok(())
+        });
     }
 }
 
-fn split_text<'a>(text: &'a str, items: &mut Vec<Item<'a>>) {
+/// Calls `f` with the items of one token, in order (none for end of input).
+pub(crate) fn for_each_item<'a>(
+    token: &'a OwnedToken,
+    mut f: impl FnMut(Item<'a>) -> fmt::Result,
+) -> fmt::Result {
+    match token {
+        OwnedToken::Doctype(d) => f(Item::Doctype {
+            name: d.name().unwrap_or_default(),
+            public_id: d.public_id().unwrap_or_default(),
+            system_id: d.system_id().unwrap_or_default(),
+        }),
+        OwnedToken::StartTag(tag) => {
+            let name = tag.name().as_str();
+            f(Item::Start {
+                ns: tag.ns(),
+                name,
+                attrs: tag.attrs(),
+                self_closing: tag.self_closing(),
+                empty: serializes_as_void(tag.ns(), name),
+                rewrite: MetaRewrite::None,
+            })
+        }
+        OwnedToken::EndTag(tag) => f(Item::End {
+            ns: tag.ns(),
+            name: tag.name().as_str(),
+        }),
+        OwnedToken::Comment(c) => f(Item::Comment(c.text())),
+        OwnedToken::ProcessingInstruction(pi) => f(Item::ProcessingInstruction {
+            target: pi.target(),
+            data: pi.data(),
+        }),
+        OwnedToken::Characters(t) => split_text(t.text(), f),
+        OwnedToken::Eof => Ok(()),
+    }
+}
+
+fn split_text<'a>(text: &'a str, mut f: impl FnMut(Item<'a>) -> fmt::Result) -> fmt::Result {
     let bytes = text.as_bytes();
     let lead = bytes.iter().take_while(|&&b| is_space(b)).count();
     let trail = bytes
@@ -117,12 +140,13 @@ fn split_text<'a>(text: &'a str, items: &mut Vec<Item<'a>>) {
     let middle_end = bytes.len() - trail;
     // Whitespace bytes are ASCII, so these are character boundaries.
     if let Some(s) = text.get(..lead).filter(|s| !s.is_empty()) {
-        items.push(Item::Space(s));
+        f(Item::Space(s))?;
     }
     if let Some(s) = text.get(lead..middle_end).filter(|s| !s.is_empty()) {
-        items.push(Item::Text(s));
+        f(Item::Text(s))?;
     }
     if let Some(s) = text.get(middle_end..).filter(|s| !s.is_empty()) {
-        items.push(Item::Space(s));
+        f(Item::Space(s))?;
     }
+    Ok(())
 }

@@ -3,6 +3,7 @@
 use super::*;
 use crate::dom::DomStore;
 use crate::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey};
+use crate::token::{OwnedAttribute, OwnedDoctype, OwnedTag, OwnedToken};
 
 fn k(n: u64) -> PatchKey {
     PatchKey::new(n).unwrap()
@@ -233,30 +234,27 @@ fn io_writer() {
     assert_eq!(bytes, b"<p></p>");
 }
 
-fn tokens_to_string(options: SerializeOptions, tokens: &[SerializerToken<'_>]) -> String {
+fn tokens_to_string(options: SerializeOptions, tokens: &[OwnedToken]) -> String {
     TokenSerializer::new(options).to_string(tokens)
+}
+
+fn start(name: &str, attrs: Vec<OwnedAttribute>) -> OwnedToken {
+    let mut tag = OwnedTag::new(name);
+    *tag.attrs_mut() = attrs;
+    OwnedToken::StartTag(tag)
 }
 
 #[test]
 fn token_serializer_options() {
-    let attrs = [
-        TokenAttr::new("z", "1"),
-        TokenAttr::new("disabled", "disabled"),
-        TokenAttr::new("a", "x`y"),
-        TokenAttr {
-            ns: AttrNamespace::XLink,
-            name: "href",
-            value: "",
-        },
+    let mut xlink = OwnedAttribute::new("href", "");
+    xlink.ns = AttrNamespace::XLink;
+    let attrs = vec![
+        OwnedAttribute::new("z", "1"),
+        OwnedAttribute::new("disabled", "disabled"),
+        OwnedAttribute::new("a", "x`y"),
+        xlink,
     ];
-    let tokens = [
-        SerializerToken::StartTag {
-            ns: Namespace::Html,
-            name: "input",
-            attrs: &attrs,
-        },
-        SerializerToken::Characters("  a \n b  "),
-    ];
+    let tokens = [start("input", attrs), OwnedToken::text("  a \n b  ")];
     assert_eq!(
         tokens_to_string(SerializeOptions::default(), &tokens),
         "<input z=1 disabled a=\"x`y\" xlink:href=\"\">  a \n b  "
@@ -279,30 +277,24 @@ fn token_serializer_options() {
 
 #[test]
 fn token_serializer_doctypes_and_raw_text() {
-    let doctype = |public_id, system_id| SerializerToken::Doctype {
-        name: "html",
-        public_id,
-        system_id,
+    let doctype = |public_id, system_id| {
+        OwnedToken::Doctype(OwnedDoctype::new(Some("html"), public_id, system_id))
     };
-    let s = |t: &[SerializerToken<'_>]| tokens_to_string(SerializeOptions::default(), t);
-    assert_eq!(s(&[doctype("", "")]), "<!DOCTYPE html>");
+    let s = |t: &[OwnedToken]| tokens_to_string(SerializeOptions::default(), t);
+    assert_eq!(s(&[doctype(None, None)]), "<!DOCTYPE html>");
     assert_eq!(
-        s(&[doctype("p", "s")]),
+        s(&[doctype(Some("p"), Some("s"))]),
         "<!DOCTYPE html PUBLIC \"p\" \"s\">"
     );
-    assert_eq!(s(&[doctype("", "a\"b")]), "<!DOCTYPE html SYSTEM 'a\"b'>");
+    assert_eq!(
+        s(&[doctype(None, Some("a\"b"))]),
+        "<!DOCTYPE html SYSTEM 'a\"b'>"
+    );
     let script = [
-        SerializerToken::StartTag {
-            ns: Namespace::Html,
-            name: "noscript",
-            attrs: &[],
-        },
-        SerializerToken::Characters("<&>"),
-        SerializerToken::EndTag {
-            ns: Namespace::Html,
-            name: "noscript",
-        },
-        SerializerToken::Characters("<"),
+        OwnedToken::start("noscript"),
+        OwnedToken::text("<&>"),
+        OwnedToken::end("noscript"),
+        OwnedToken::text("<"),
     ];
     assert_eq!(s(&script), "<noscript><&></noscript>&lt;");
     let no_scripting = SerializeOptions {
@@ -317,32 +309,106 @@ fn token_serializer_doctypes_and_raw_text() {
 
 #[test]
 fn meta_charset_injection() {
-    let head = |name| SerializerToken::StartTag {
-        ns: Namespace::Html,
-        name,
-        attrs: &[],
-    };
-    let end = |name| SerializerToken::EndTag {
-        ns: Namespace::Html,
-        name,
-    };
     let options = SerializeOptions {
         inject_meta_charset: Some("utf-8".into()),
         omit_optional_tags: false,
         ..SerializeOptions::default()
     };
     assert_eq!(
-        tokens_to_string(options.clone(), &[head("head"), end("head")]),
-        "<head><meta charset=utf-8></head>"
-    );
-    assert_eq!(
         tokens_to_string(
             options,
-            &[SerializerToken::EmptyTag {
-                name: "head",
-                attrs: &[]
-            }]
+            &[OwnedToken::start("head"), OwnedToken::end("head")]
         ),
         "<head><meta charset=utf-8></head>"
     );
+}
+
+/// Tokens of `source`, owned, with the simulator driving the tokenizer and
+/// annotating namespaces.
+fn owned_tokens(source: &str) -> Vec<OwnedToken> {
+    use crate::text_type::{SimulatorConfig, TextTypeSimulator};
+    use crate::tokenizer::{Tokenizer, TokenizerConfig};
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
+    tok.push_str(source);
+    tok.finish();
+    let mut out = Vec::new();
+    while let Some(token) = tok.next_token().unwrap() {
+        let mut owned = token.to_owned();
+        let effect = sim.process_owned(&owned);
+        if let Some(state) = effect.switch {
+            tok.set_state(state.into());
+        }
+        tok.set_cdata_allowed(sim.cdata_allowed());
+        if let Some(tag) = owned.as_tag_mut() {
+            tag.set_ns(effect.ns);
+        }
+        out.push(owned);
+    }
+    out
+}
+
+#[test]
+fn token_writer_preserves_untouched_tokens_and_escapes_changed_ones() {
+    let source = "<!doctype html><P title='a&amp;b' hidden>x &lt; y<br/><svg><style>a<b/></style><circle r=\"1\"/></svg><style>a<b</style>";
+    let tokens = owned_tokens(source);
+    let mut writer = TokenWriter::new();
+    let mut out = String::new();
+    for token in &tokens {
+        writer.write_preserving(token, source, &mut out).unwrap();
+    }
+    assert_eq!(out, source);
+
+    // Every token changed: the spec's serialization, which reads back the same.
+    let mut writer = TokenWriter::new();
+    let mut out = String::new();
+    for token in &tokens {
+        let mut token = token.clone();
+        if let Some(tag) = token.as_tag_mut() {
+            tag.attrs_mut();
+        }
+        if let OwnedToken::Characters(t) = &mut token {
+            t.text_mut();
+        }
+        writer.write_preserving(&token, source, &mut out).unwrap();
+    }
+    assert_eq!(
+        out,
+        "<!doctype html><p title=\"a&amp;b\" hidden>x &lt; y<br/><svg><style>a<b/></style>\
+         <circle r=\"1\"/></svg><style>a<b</style>"
+    );
+}
+
+#[test]
+fn token_writer_refuses_lookahead_options() {
+    assert_eq!(
+        TokenWriter::with_options(SerializeOptions::default()).err(),
+        Some(NeedsLookahead::OmitOptionalTags)
+    );
+    let inject = SerializeOptions {
+        inject_meta_charset: Some("utf-8".into()),
+        ..SerializeOptions::spec()
+    };
+    assert_eq!(
+        TokenWriter::with_options(inject).err(),
+        Some(NeedsLookahead::InjectMetaCharset)
+    );
+    assert!(TokenWriter::with_options(SerializeOptions::spec()).is_ok());
+}
+
+#[test]
+fn io_writer_reports_the_writers_error() {
+    struct Full;
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "full"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut out = IoWriter::new(Full);
+    let result = TokenWriter::new().write(&OwnedToken::text("x"), &mut out);
+    let error = out.result(result).unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::StorageFull);
 }

@@ -75,8 +75,9 @@ mod modes;
 #[cfg(test)]
 mod tests;
 
-use crate::atom::{self, Atom};
-use crate::token::Tag;
+use crate::atom::{self, Atom, AtomTable};
+use crate::dom_patch::{AttrNamespace, Namespace, Namespace as Ns};
+use crate::token::{OwnedTag, OwnedToken, Tag};
 use crate::tree_builder::foreign::is_mathml_text_integration_point;
 use crate::tree_builder::tag_sets::{SCOPE_BOUNDARIES_HTML, is_special_html};
 use crate::tree_builder::{TokenizerSwitch, TreeBuilderConfig};
@@ -117,14 +118,37 @@ pub struct TagEffect {
     pub opened_at: Option<usize>,
     /// The tokenizer state to switch to before the next token.
     pub switch: Option<TokenizerSwitch>,
+    /// The namespace of the tag's element: for a start tag, the namespace the tree
+    /// builder creates it in (also for a self-closing foreign tag or one past the
+    /// depth limit, which are not opened); for an end tag, the namespace of the
+    /// element it matched in foreign content, HTML when HTML rules handled it. For
+    /// text, the current node's. What a producer of [`OwnedToken`]s passes to
+    /// [`OwnedTag::set_ns`] so a serializer knows that `<style>` in SVG is not raw
+    /// text.
+    pub ns: Namespace,
 }
 
-/// The namespace of a simulated element.
+/// The kind of integration point the current node is (§13.2.6.1): inside one,
+/// start tags follow HTML rules although the node is foreign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ns {
+pub enum IntegrationPoint {
+    /// An HTML integration point: SVG `foreignObject`, `desc`, `title`, or a
+    /// MathML `annotation-xml` whose `encoding` is `text/html` or
+    /// `application/xhtml+xml`.
     Html,
-    Svg,
-    MathMl,
+    /// A MathML text integration point: `mi`, `mo`, `mn`, `ms`, `mtext`.
+    MathMlText,
+}
+
+/// What the rules read from a start tag, whichever kind of tag it came from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Start {
+    pub(crate) name: Atom,
+    pub(crate) self_closing: bool,
+    /// A `font` with `color`, `face` or `size` (breaks out of foreign content).
+    font_breakout: bool,
+    /// An `annotation-xml` whose `encoding` makes it an HTML integration point.
+    annotation_html: bool,
 }
 
 /// The insertion mode a node puts the parser in while it is the current node
@@ -173,6 +197,11 @@ pub struct TextTypeSimulator {
     form_open: bool,
     /// A frameset document: "in frameset" and the modes after it.
     frameset: bool,
+    /// The namespace of the current tag's element (see [`TagEffect::ns`]).
+    tag_ns: Namespace,
+    /// Names that are not static atoms, interned here so that tags from any source
+    /// (the tokenizer's table, owned tags) compare by one table.
+    names: AtomTable,
 }
 
 /// Whether a tag is done with or must be processed again in the new mode.
@@ -196,6 +225,8 @@ impl TextTypeSimulator {
             body_implied: false,
             form_open: false,
             frameset: false,
+            tag_ns: Namespace::Html,
+            names: AtomTable::new(),
         }
     }
 
@@ -210,13 +241,118 @@ impl TextTypeSimulator {
         self.stack.last().is_some_and(|n| n.ns != Ns::Html)
     }
 
+    /// The namespace of the current node (the last open element; HTML when none is
+    /// open). A token producer that annotates owned tokens uses
+    /// [`TagEffect::ns`] for a tag and this for what comes between tags.
+    pub fn current_namespace(&self) -> Namespace {
+        self.stack.last().map_or(Namespace::Html, |n| n.ns)
+    }
+
+    /// The integration point the current node is, if any (`None` also in HTML
+    /// content). Constant time.
+    pub fn integration_point(&self) -> Option<IntegrationPoint> {
+        let top = self.stack.last()?;
+        if top.html_ip {
+            Some(IntegrationPoint::Html)
+        } else if top.ns == Ns::MathMl && is_mathml_text_integration_point(top.name) {
+            Some(IntegrationPoint::MathMlText)
+        } else {
+            None
+        }
+    }
+
     /// Sets quirks mode (from the DOCTYPE, which the caller sees).
     pub fn set_quirks(&mut self, quirks: bool) {
         self.config.quirks = quirks;
     }
 
-    /// Processes a start tag.
+    /// Processes a start tag from the tokenizer.
     pub fn start_tag(&mut self, tag: &Tag<'_>) -> TagEffect {
+        let name = self.name_of(tag.name, || tag.name_str());
+        let attr = |a: Atom| tag.attrs.value_of(a);
+        let start = Start::new(name, tag.self_closing, attr);
+        self.start(start)
+    }
+
+    /// Processes an end tag from the tokenizer.
+    pub fn end_tag(&mut self, tag: &Tag<'_>) -> TagEffect {
+        let name = self.name_of(tag.name, || tag.name_str());
+        self.end(name)
+    }
+
+    /// Processes an owned start tag: the same rules and table as
+    /// [`start_tag`](Self::start_tag) (its namespace annotation is ignored: the
+    /// simulator decides namespaces, as the tree builder does).
+    ///
+    /// ```
+    /// use tagloom_html::dom_patch::Namespace;
+    /// use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
+    /// use tagloom_html::token::OwnedTag;
+    /// use tagloom_html::tree_builder::TokenizerSwitch;
+    ///
+    /// let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
+    /// let mut svg = OwnedTag::new("svg");
+    /// let effect = sim.start_tag_owned(&svg);
+    /// svg.set_ns(effect.ns);
+    /// assert_eq!(svg.ns(), Namespace::Svg);
+    /// // `<style>` in SVG is an ordinary element: no raw text follows it.
+    /// let style = sim.start_tag_owned(&OwnedTag::new("style"));
+    /// assert_eq!((style.ns, style.switch), (Namespace::Svg, None));
+    /// assert!(sim.cdata_allowed());
+    /// sim.end_tag_owned(&OwnedTag::new("style"));
+    /// sim.end_tag_owned(&OwnedTag::new("svg"));
+    /// let html_style = sim.start_tag_owned(&OwnedTag::new("style"));
+    /// assert_eq!(html_style.switch, Some(TokenizerSwitch::Rawtext));
+    /// ```
+    pub fn start_tag_owned(&mut self, tag: &OwnedTag) -> TagEffect {
+        let name = self.owned_name(tag);
+        let attr = |a: Atom| {
+            tag.attrs()
+                .iter()
+                .find(|at| at.ns == AttrNamespace::None && at.name.is(a))
+                .map(|at| at.value.as_str())
+        };
+        let start = Start::new(name, tag.self_closing(), attr);
+        self.start(start)
+    }
+
+    /// Processes an owned end tag (see [`start_tag_owned`](Self::start_tag_owned)).
+    pub fn end_tag_owned(&mut self, tag: &OwnedTag) -> TagEffect {
+        let name = self.owned_name(tag);
+        self.end(name)
+    }
+
+    /// Processes any owned token: tags and text as their own methods do; other
+    /// tokens change nothing (`kept` is the depth, no switch).
+    pub fn process_owned(&mut self, token: &OwnedToken) -> TagEffect {
+        match token {
+            OwnedToken::StartTag(tag) => self.start_tag_owned(tag),
+            OwnedToken::EndTag(tag) => self.end_tag_owned(tag),
+            OwnedToken::Characters(text) => self.characters(text.text()),
+            _ => {
+                self.begin();
+                self.finish()
+            }
+        }
+    }
+
+    /// `atom` when static, else its name interned in the simulator's own table.
+    fn name_of<'a>(&mut self, atom: Atom, name: impl FnOnce() -> &'a str) -> Atom {
+        if atom.is_static() {
+            atom
+        } else {
+            self.names.intern_dynamic(name())
+        }
+    }
+
+    fn owned_name(&mut self, tag: &OwnedTag) -> Atom {
+        match tag.name().atom() {
+            Some(atom) => atom,
+            None => self.names.intern_dynamic(tag.name().as_str()),
+        }
+    }
+
+    fn start(&mut self, tag: Start) -> TagEffect {
         self.begin();
         let mut guard = 0;
         while let Step::Reprocess = self.dispatch_start(tag) {
@@ -229,11 +365,10 @@ impl TextTypeSimulator {
         self.finish()
     }
 
-    /// Processes an end tag.
-    pub fn end_tag(&mut self, tag: &Tag<'_>) -> TagEffect {
+    fn end(&mut self, name: Atom) -> TagEffect {
         self.begin();
         let mut guard = 0;
-        while let Step::Reprocess = self.dispatch_end(tag.name) {
+        while let Step::Reprocess = self.dispatch_end(name) {
             guard += 1;
             if guard > 16 {
                 break;
@@ -275,6 +410,7 @@ impl TextTypeSimulator {
         self.low = self.stack.len();
         self.opened_at = None;
         self.switch = None;
+        self.tag_ns = self.current_namespace();
     }
 
     fn finish(&mut self) -> TagEffect {
@@ -282,11 +418,12 @@ impl TextTypeSimulator {
             kept: self.low,
             opened_at: self.opened_at,
             switch: self.switch,
+            ns: self.tag_ns,
         }
     }
 
     /// §13.2.6 "tree construction dispatcher", for a start tag.
-    fn dispatch_start(&mut self, tag: &Tag<'_>) -> Step {
+    fn dispatch_start(&mut self, tag: Start) -> Step {
         let name = tag.name;
         if self.frameset {
             return self.frameset_start(name);
@@ -333,28 +470,20 @@ impl TextTypeSimulator {
     }
 
     /// §13.2.6.5 start tags in foreign content.
-    fn foreign_start(&mut self, tag: &Tag<'_>) -> Step {
+    fn foreign_start(&mut self, tag: Start) -> Step {
         let name = tag.name;
-        let font_breakout = name == atom::FONT
-            && [atom::COLOR, atom::FACE, atom::SIZE]
-                .iter()
-                .any(|a| tag.attrs.value_of(*a).is_some());
-        if crate::tree_builder::foreign::is_breakout_tag(name) || font_breakout {
+        if crate::tree_builder::foreign::is_breakout_tag(name) || tag.font_breakout {
             self.pop_to_html_content();
             return self.html_start(tag);
         }
-        let ns = self.stack.last().map_or(Ns::Html, |n| n.ns);
+        let ns = self.current_namespace();
+        self.tag_ns = ns;
         if tag.self_closing {
             return Step::Done;
         }
         let html_ip = match ns {
             Ns::Svg => matches!(name, atom::FOREIGNOBJECT | atom::DESC | atom::TITLE),
-            Ns::MathMl => {
-                name == atom::ANNOTATION_XML
-                    && crate::tree_builder::foreign::annotation_xml_is_html(
-                        tag.attrs.value_of(atom::ENCODING),
-                    )
-            }
+            Ns::MathMl => name == atom::ANNOTATION_XML && tag.annotation_html,
             Ns::Html => false,
         };
         let mode = self.mode();
@@ -379,6 +508,7 @@ impl TextTypeSimulator {
             i -= 1;
             let node = self.stack[i];
             if node.name == name {
+                self.tag_ns = node.ns;
                 self.truncate(i);
                 return Step::Done;
             }
@@ -548,5 +678,21 @@ impl TextTypeSimulator {
 
     fn has_template(&self) -> bool {
         self.position(atom::TEMPLATE).is_some()
+    }
+}
+
+impl Start {
+    /// Reads what the rules need; `attr` looks up a no-namespace attribute.
+    fn new<'a>(name: Atom, self_closing: bool, attr: impl Fn(Atom) -> Option<&'a str>) -> Start {
+        Start {
+            name,
+            self_closing,
+            font_breakout: name == atom::FONT
+                && [atom::COLOR, atom::FACE, atom::SIZE]
+                    .iter()
+                    .any(|&a| attr(a).is_some()),
+            annotation_html: name == atom::ANNOTATION_XML
+                && crate::tree_builder::foreign::annotation_xml_is_html(attr(atom::ENCODING)),
+        }
     }
 }

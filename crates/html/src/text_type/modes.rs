@@ -2,9 +2,8 @@
 //! differs), reduced to what they do to the stack of open elements and to the
 //! tokenizer state.
 
-use super::{Mode, Node, Ns, Step, TextTypeSimulator};
+use super::{Mode, Node, Ns, Start, Step, TextTypeSimulator};
 use crate::atom::{self, Atom};
-use crate::token::Tag;
 use crate::tree_builder::TokenizerSwitch;
 use crate::tree_builder::tag_sets::is_heading;
 
@@ -37,8 +36,9 @@ const HEADINGS: &[Atom] = &[H1, H2, H3, H4, H5, H6];
 
 impl TextTypeSimulator {
     /// Start tags in HTML content, by insertion mode.
-    pub(super) fn html_start(&mut self, tag: &Tag<'_>) -> Step {
+    pub(super) fn html_start(&mut self, tag: Start) -> Step {
         let name = tag.name;
+        self.tag_ns = Ns::Html;
         match self.mode() {
             Mode::Head => self.in_head_start(name),
             // 13.2.6.4.5 "in head noscript".
@@ -120,6 +120,7 @@ impl TextTypeSimulator {
 
     /// End tags in HTML content, by insertion mode.
     pub(super) fn html_end(&mut self, name: Atom) -> Step {
+        self.tag_ns = Ns::Html;
         match self.mode() {
             Mode::Head => match name {
                 HEAD => {
@@ -263,7 +264,7 @@ impl TextTypeSimulator {
     }
 
     /// 13.2.6.4.9 "in table" start tags.
-    fn in_table_start(&mut self, tag: &Tag<'_>) -> Step {
+    fn in_table_start(&mut self, tag: Start) -> Step {
         let name = tag.name;
         match name {
             CAPTION => {
@@ -359,8 +360,7 @@ impl TextTypeSimulator {
     }
 
     /// 13.2.6.4.7 "in body" start tags (A.6 for `select` and its content).
-    fn in_body_start(&mut self, tag: &Tag<'_>) -> Step {
-        let _ = tag;
+    fn in_body_start(&mut self, tag: Start) -> Step {
         self.in_body_start_named(tag.name, tag.self_closing)
     }
 
@@ -531,8 +531,9 @@ impl TextTypeSimulator {
                 self.push(name);
             }
             MATH | SVG => {
+                let ns = if name == MATH { Ns::MathMl } else { Ns::Svg };
+                self.tag_ns = ns;
                 if !self_closing {
-                    let ns = if name == MATH { Ns::MathMl } else { Ns::Svg };
                     let mode = self.mode();
                     self.push_node(Node {
                         name,

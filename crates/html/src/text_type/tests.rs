@@ -313,3 +313,42 @@ fn stack_depth_matches_the_tree_builder_on_nesting_shapes() {
         }
     }
 }
+
+#[test]
+fn namespaces_and_integration_points_of_owned_tags() {
+    use crate::token::OwnedTag;
+    let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
+    let start = |sim: &mut TextTypeSimulator, name: &str| sim.start_tag_owned(&OwnedTag::new(name));
+    assert_eq!(start(&mut sim, "svg").ns, Ns::Svg);
+    assert_eq!(sim.current_namespace(), Ns::Svg);
+    assert_eq!(sim.integration_point(), None);
+    // The tokenizer lowercases names: `foreignobject` is what it emits.
+    assert_eq!(start(&mut sim, "foreignobject").ns, Ns::Svg);
+    assert_eq!(sim.integration_point(), Some(IntegrationPoint::Html));
+    assert_eq!(start(&mut sim, "p").ns, Ns::Html);
+    assert_eq!(sim.current_namespace(), Ns::Html);
+    sim.end_tag_owned(&OwnedTag::new("p"));
+    let end = sim.end_tag_owned(&OwnedTag::new("foreignobject"));
+    assert_eq!(end.ns, Ns::Svg);
+    sim.end_tag_owned(&OwnedTag::new("svg"));
+    assert_eq!(start(&mut sim, "math").ns, Ns::MathMl);
+    assert_eq!(start(&mut sim, "mi").ns, Ns::MathMl);
+    assert_eq!(sim.integration_point(), Some(IntegrationPoint::MathMlText));
+    // A self-closing foreign tag is not opened but has its namespace.
+    let mut empty = OwnedTag::new("mglyph");
+    empty.set_self_closing(true);
+    let effect = sim.start_tag_owned(&empty);
+    assert_eq!((effect.ns, effect.opened_at), (Ns::MathMl, None));
+}
+
+#[test]
+fn owned_custom_names_match_their_end_tags() {
+    use crate::token::OwnedTag;
+    let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
+    let outer = sim.start_tag_owned(&OwnedTag::new("x-outer"));
+    let inner = sim.start_tag_owned(&OwnedTag::new("x-inner"));
+    assert_eq!((outer.opened_at, inner.opened_at), (Some(1), Some(2)));
+    // `</x-outer>` closes both; an unknown end tag closes nothing.
+    assert_eq!(sim.end_tag_owned(&OwnedTag::new("x-none")).kept, 3);
+    assert_eq!(sim.end_tag_owned(&OwnedTag::new("x-outer")).kept, 1);
+}

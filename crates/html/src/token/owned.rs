@@ -1,35 +1,4 @@
 //! Owned tokens: what any crate builds, keeps, queues and transforms.
-//!
-//! The tokenizer hands out borrowed [`Token`]s that live until its next call;
-//! [`Token::to_owned`] turns one into an [`OwnedToken`] that lives as long as needed.
-//! A program (a transform handler, the wikitext front end, a test) builds owned tokens
-//! directly. Names are [`Name`]s, so an owned token needs no atom table.
-//!
-//! Every token remembers its source [`Span`] (none for a token a program made) and
-//! whether it was changed since ([`OwnedToken::is_modified`]): a consumer that has the
-//! source can write an untouched token back from its original bytes, so a rewrite
-//! changes only what a handler changed. All mutation goes through methods, which set
-//! the flag.
-//!
-//! ```
-//! use tagloom_html::atom;
-//! use tagloom_html::token::{OwnedTag, OwnedToken, Token};
-//! use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
-//!
-//! let mut tok = Tokenizer::new(TokenizerConfig::default());
-//! tok.push_str("<a href=/x>");
-//! tok.finish();
-//! let Some(token) = tok.next_token().unwrap() else { unreachable!() };
-//! let mut owned = token.to_owned();
-//! assert!(!owned.is_modified());
-//! if let OwnedToken::StartTag(tag) = &mut owned {
-//!     tag.set_attr("rel", "nofollow");
-//! }
-//! assert!(owned.is_modified());
-//!
-//! let made = OwnedTag::new(atom::BR);
-//! assert!(made.span().is_none());
-//! ```
 
 use super::{Attributes, Doctype, Name, ProcessingInstruction, Tag, Text, Token};
 use crate::atom::{Atom, AtomTable};
@@ -68,7 +37,39 @@ impl TokenKind {
     ];
 }
 
-/// An owned token. See the [module docs](self).
+/// An owned token.
+///
+/// The tokenizer hands out borrowed [`Token`]s that live until its next call;
+/// [`Token::to_owned`] turns one into an [`OwnedToken`] that lives as long as needed.
+/// A program (a transform handler, the wikitext front end, a test) builds owned tokens
+/// directly. Names are [`Name`]s, so an owned token needs no atom table.
+///
+/// Every token remembers its source [`Span`] (none for a token a program made) and
+/// whether it was changed since ([`OwnedToken::is_modified`]): a consumer that has the
+/// source can write an untouched token back from its original bytes, so a rewrite
+/// changes only what a handler changed
+/// ([`TokenWriter::write_preserving`](crate::serializer::TokenWriter::write_preserving)).
+/// All mutation goes through methods, which set the flag.
+///
+/// ```
+/// use tagloom_html::atom;
+/// use tagloom_html::token::{OwnedTag, OwnedToken, Token};
+/// use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+///
+/// let mut tok = Tokenizer::new(TokenizerConfig::default());
+/// tok.push_str("<a href=/x>");
+/// tok.finish();
+/// let Some(token) = tok.next_token().unwrap() else { unreachable!() };
+/// let mut owned = token.to_owned();
+/// assert!(!owned.is_modified());
+/// if let OwnedToken::StartTag(tag) = &mut owned {
+///     tag.set_attr("rel", "nofollow");
+/// }
+/// assert!(owned.is_modified());
+///
+/// let made = OwnedTag::new(atom::BR);
+/// assert!(made.span().is_none());
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum OwnedToken {
     /// A DOCTYPE.

@@ -6,9 +6,10 @@
 
 use std::io::Read;
 
-use super::tokens::{Kind, Tok, TokenStream};
+use super::tokens::{Tok, TokenStream, ValueRange};
 use crate::block::{Block, BlockKind, Run, SubRef};
 use crate::rules::Rules;
+use tagloom_html::token::TokenKind;
 
 /// HTML whitespace.
 pub(crate) fn is_ws(c: char) -> bool {
@@ -75,10 +76,10 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
         return None;
     }
     let win = &ts.window;
-    let ws_only = |t: &Tok| t.kind == Kind::Text && t.text.chars().all(is_ws);
+    let ws_only = |t: &Tok| t.kind() == TokenKind::Characters && t.text().chars().all(is_ws);
     // The region: whitespace around it stays in the skeleton.
     let (mut i0, mut i1) = (0, toks.len() - 1);
-    let (mut start, mut end) = (toks[0].start, toks[i1].end);
+    let (mut start, mut end) = (toks[0].start(), toks[i1].end());
     if !ctx.preserve {
         while i0 <= i1 && ws_only(toks[i0]) {
             i0 += 1;
@@ -89,13 +90,13 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
         while ws_only(toks[i1]) {
             i1 -= 1;
         }
-        start = toks[i0].start;
-        end = toks[i1].end;
-        if toks[i0].kind == Kind::Text {
-            start += raw_ws_prefix(win.text(toks[i0].start, toks[i0].end)) as u64;
+        start = toks[i0].start();
+        end = toks[i1].end();
+        if toks[i0].kind() == TokenKind::Characters {
+            start += raw_ws_prefix(win.text(toks[i0].start(), toks[i0].end())) as u64;
         }
-        if toks[i1].kind == Kind::Text {
-            end -= raw_ws_suffix(win.text(toks[i1].start, toks[i1].end)) as u64;
+        if toks[i1].kind() == TokenKind::Characters {
+            end -= raw_ws_suffix(win.text(toks[i1].start(), toks[i1].end())) as u64;
         }
     }
     let mut runs: Vec<Run> = Vec::new();
@@ -109,26 +110,29 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
     let mut i = i0;
     while i <= i1 {
         let tok = toks[i];
-        let raw = || win.text(tok.start, tok.end).to_string();
-        match tok.kind {
-            Kind::Text => {
+        let raw = || win.text(tok.start(), tok.end()).to_string();
+        match tok.kind() {
+            TokenKind::Characters => {
                 // NUL is not text: the tree builder drops it in most contexts.
-                has_text |= !tok.text.chars().all(|c| is_ws(c) || c == '\0');
+                has_text |= !tok.text().chars().all(|c| is_ws(c) || c == '\0');
                 if let Some(Run::Text(t)) = runs.last_mut() {
-                    t.push_str(&tok.text);
+                    t.push_str(tok.text());
                 } else {
-                    runs.push(Run::Text(tok.text.clone()));
+                    runs.push(Run::Text(tok.text().to_owned()));
                 }
             }
-            Kind::Comment | Kind::Doctype | Kind::Eof => {
+            TokenKind::Comment
+            | TokenKind::ProcessingInstruction
+            | TokenKind::Doctype
+            | TokenKind::Eof => {
                 runs.push(Run::Placeholder {
                     id: next_id,
                     data: raw(),
                 });
                 next_id += 1;
             }
-            Kind::Start => {
-                let name = tok.name.as_str();
+            TokenKind::StartTag => {
+                let name = tok.name();
                 let own_translate = translate_of(tok, ctx.translate);
                 if ctx.rules.is_opaque(name) || !own_translate {
                     // The whole subtree, protected.
@@ -136,12 +140,12 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                     let mut k = i;
                     while k <= i1 {
                         let t = toks[k];
-                        if t.name == name {
-                            if t.kind == Kind::Start
-                                && (!t.self_closing || ctx.rules.is_opaque(name))
+                        if t.name() == name {
+                            if t.kind() == TokenKind::StartTag
+                                && (!t.self_closing() || ctx.rules.is_opaque(name))
                             {
                                 depth += 1;
-                            } else if t.kind == Kind::End {
+                            } else if t.kind() == TokenKind::EndTag {
                                 depth = depth.saturating_sub(1);
                             }
                         }
@@ -153,7 +157,7 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                     let k = k.min(i1);
                     runs.push(Run::Placeholder {
                         id: next_id,
-                        data: win.text(tok.start, toks[k].end).to_string(),
+                        data: win.text(tok.start(), toks[k].end()).to_string(),
                     });
                     next_id += 1;
                     i = k + 1;
@@ -162,22 +166,22 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                 let count = bump(&mut name_counts, name);
                 let run_index = runs.len();
                 let data = raw();
-                if ctx.rules.is_void(name) || tok.self_closing {
+                if ctx.rules.is_void(name) || tok.self_closing() {
                     runs.push(Run::Placeholder { id: next_id, data });
                 } else {
                     runs.push(Run::Open { id: next_id, data });
                     open.push((name.to_string(), run_index));
                 }
                 next_id += 1;
-                for attr in &tok.attrs {
+                for attr in tok.attrs() {
                     if attr.has_value
-                        && ctx.rules.is_lang_attr(&attr.name)
+                        && ctx.rules.is_lang_attr(attr.name.as_str())
                         && !attr.value.trim().is_empty()
                     {
                         lang_refs.push(SubRef {
                             run: run_index,
-                            start: (attr.value_start - tok.start) as usize,
-                            end: (attr.value_end - tok.start) as usize,
+                            start: (attr.value_start() - tok.start()) as usize,
+                            end: (attr.value_end() - tok.start()) as usize,
                         });
                         continue;
                     }
@@ -186,17 +190,17 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                     }
                     if !ctx
                         .rules
-                        .is_translatable_attr(name, &attr.name, |a| tok.attr(a))
+                        .is_translatable_attr(name, attr.name.as_str(), |a| tok.attr(a))
                     {
                         continue;
                     }
-                    let quote = quote_before(win.text(tok.start, attr.value_start));
+                    let quote = quote_before(win.text(tok.start(), attr.value_start()));
                     let key = format!(
                         "{}.{}-{}:{}",
                         ctx.key,
                         super::sanitize(name),
                         count,
-                        super::sanitize(&attr.name)
+                        super::sanitize(attr.name.as_str())
                     );
                     subs.push(Block {
                         id: key,
@@ -206,20 +210,20 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                         notes: Vec::new(),
                         preserve: false,
                         runs: vec![Run::Text(collapse(attr.value.trim()))],
-                        original: win.source(attr.value_start, attr.value_end).to_vec(),
+                        original: win.source(attr.value_start(), attr.value_end()).to_vec(),
                         subs: Vec::new(),
                         sub_refs: Vec::new(),
                         lang_refs: Vec::new(),
                     });
                     sub_refs.push(SubRef {
                         run: run_index,
-                        start: (attr.value_start - tok.start) as usize,
-                        end: (attr.value_end - tok.start) as usize,
+                        start: (attr.value_start() - tok.start()) as usize,
+                        end: (attr.value_end() - tok.start()) as usize,
                     });
                 }
             }
-            Kind::End => {
-                let name = tok.name.as_str();
+            TokenKind::EndTag => {
+                let name = tok.name();
                 if let Some(pos) = open.iter().rposition(|(n, _)| n == name) {
                     // Anything opened after it was never closed: placeholders.
                     for (_, idx) in open.drain(pos + 1..) {

@@ -16,9 +16,10 @@
 
 use std::io::Read;
 
-use super::tokens::{Kind, TokenStream};
+use super::tokens::TokenStream;
 use crate::error::Result;
 use crate::rules::Rules;
+use tagloom_html::token::TokenKind;
 
 /// The scan's verdict.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -52,25 +53,25 @@ pub(crate) fn classify<R: Read>(
                 end_tag: false,
             });
         };
-        if tok.end.saturating_sub(start) > rules.scan_byte_budget as u64 {
+        if tok.end().saturating_sub(start) > rules.scan_byte_budget as u64 {
             return Ok(Class::Container);
         }
         if tok.kept <= level {
             // The tree builder closes the element here.
             return Ok(Class::Leaf {
                 len: j,
-                end_tag: tok.kind == Kind::End && tok.name == name,
+                end_tag: tok.kind() == TokenKind::EndTag && tok.name() == name,
             });
         }
-        match tok.kind {
-            Kind::Eof => {
+        match tok.kind() {
+            TokenKind::Eof => {
                 return Ok(Class::Leaf {
                     len: j,
                     end_tag: false,
                 });
             }
-            Kind::Start => {
-                let n = tok.name.as_str();
+            TokenKind::StartTag => {
+                let n = tok.name();
                 if open.is_empty() && rules.is_block(n) {
                     if rules.implies_end(name, n) {
                         return Ok(Class::Leaf {
@@ -80,12 +81,12 @@ pub(crate) fn classify<R: Read>(
                     }
                     return Ok(Class::Container);
                 }
-                if !(rules.is_void(n) || tok.self_closing && !rules.is_opaque(n)) {
+                if !(rules.is_void(n) || tok.self_closing() && !rules.is_opaque(n)) {
                     open.push(n.to_string());
                 }
             }
-            Kind::End => {
-                let n = tok.name.as_str();
+            TokenKind::EndTag => {
+                let n = tok.name();
                 if let Some(pos) = open.iter().rposition(|o| o == n) {
                     open.truncate(pos);
                 } else if n == name {
@@ -101,7 +102,10 @@ pub(crate) fn classify<R: Read>(
                     });
                 }
             }
-            Kind::Text | Kind::Comment | Kind::Doctype => {}
+            TokenKind::Characters
+            | TokenKind::Comment
+            | TokenKind::ProcessingInstruction
+            | TokenKind::Doctype => {}
         }
         j += 1;
     }

@@ -45,7 +45,8 @@ use build::{BuildCtx, build, collapse, is_ws, quote_before, translate_of};
 pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
-use tokens::{Kind, Tok, TokenStream};
+use tagloom_html::token::{OwnedToken, TokenKind};
+use tokens::{Tok, TokenStream, ValueRange};
 
 /// Receives the blocks, in document order (parents before their sub-blocks).
 pub trait BlockSink {
@@ -323,7 +324,7 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// The segment of a new child element `tok` of the top frame (numbers it).
     fn child_seg(&mut self, tok: &Tok) -> Seg {
-        let name = tok.name.clone();
+        let name = tok.name().to_owned();
         let n = self.top().bump(&name);
         let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
@@ -441,25 +442,25 @@ impl<R: Read> Reader<'_, '_, R> {
     fn emit_tag(&mut self, tok: &Tok, seg: Option<&Seg>, translate: bool) -> Result<()> {
         let mut names: Option<(String, String)> = None;
         let content_language = self.rules.content_language_meta
-            && tok.name == "meta"
+            && tok.name() == "meta"
             && tok
                 .attr("http-equiv")
                 .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language"));
-        for attr in &tok.attrs {
+        for attr in tok.attrs() {
             if !attr.has_value {
                 continue;
             }
-            let is_lang =
-                self.rules.is_lang_attr(&attr.name) || (content_language && attr.name == "content");
+            let is_lang = self.rules.is_lang_attr(attr.name.as_str())
+                || (content_language && attr.name == "content");
             if is_lang {
                 if attr.value.trim().is_empty() {
                     continue;
                 }
-                self.skel_to(attr.value_start)?;
+                self.skel_to(attr.value_start())?;
                 if let Some(s) = self.skel.as_deref_mut() {
-                    s.write_lang(self.ts.window.source(attr.value_start, attr.value_end))?;
+                    s.write_lang(self.ts.window.source(attr.value_start(), attr.value_end()))?;
                 }
-                self.emitted = attr.value_end;
+                self.emitted = attr.value_end();
                 continue;
             }
             if !translate || attr.value.trim().is_empty() {
@@ -467,16 +468,16 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             if !self
                 .rules
-                .is_translatable_attr(&tok.name, &attr.name, |a| tok.attr(a))
+                .is_translatable_attr(tok.name(), attr.name.as_str(), |a| tok.attr(a))
             {
                 continue;
             }
-            let quote = quote_before(self.ts.window.text(tok.start, attr.value_start));
+            let quote = quote_before(self.ts.window.text(tok.start(), attr.value_start()));
             let (key, path) = names.get_or_insert_with(|| self.names(seg));
             let block = Block {
-                id: format!("{key}:{}", sanitize(&attr.name)),
+                id: format!("{key}:{}", sanitize(attr.name.as_str())),
                 kind: BlockKind::Attribute { quote },
-                element: tok.name.clone(),
+                element: tok.name().to_owned(),
                 path: format!("{path}/@{}", attr.name),
                 notes: Vec::new(),
                 preserve: false,
@@ -484,15 +485,15 @@ impl<R: Read> Reader<'_, '_, R> {
                 original: self
                     .ts
                     .window
-                    .source(attr.value_start, attr.value_end)
+                    .source(attr.value_start(), attr.value_end())
                     .to_vec(),
                 subs: Vec::new(),
                 sub_refs: Vec::new(),
                 lang_refs: Vec::new(),
             };
-            self.emit_block(block, attr.value_start, attr.value_end)?;
+            self.emit_block(block, attr.value_start(), attr.value_end())?;
         }
-        self.skel_to(tok.end)
+        self.skel_to(tok.end())
     }
 
     fn run(&mut self) -> Result<()> {
@@ -500,41 +501,41 @@ impl<R: Read> Reader<'_, '_, R> {
             let Some(tok) = self.ts.peek(0)? else {
                 return self.flush_to_end();
             };
-            let kind = tok.kind;
-            let is_ws_text = kind == Kind::Text && tok.text.chars().all(is_ws);
-            let name = tok.name.clone();
-            let tok_start = tok.start;
+            let kind = tok.kind();
+            let is_ws_text = kind == TokenKind::Characters && tok.text().chars().all(is_ws);
+            let name = tok.name().to_owned();
+            let tok_start = tok.start();
             let kept = tok.kept;
             match kind {
-                Kind::Eof => {
+                TokenKind::Eof => {
                     self.next_tok()?;
                     return self.flush_to_end();
                 }
-                Kind::Doctype | Kind::Comment => {
+                TokenKind::Doctype | TokenKind::Comment | TokenKind::ProcessingInstruction => {
                     let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
-                    self.skel_to(tok.end)?;
-                    if kind == Kind::Comment {
-                        let note = collapse(tok.text.trim());
+                    self.skel_to(tok.end())?;
+                    if kind == TokenKind::Comment {
+                        let note = collapse(tok.text().trim());
                         if !note.is_empty() && self.notes.len() < MAX_NOTES {
                             self.notes.push(note.chars().take(2000).collect());
                         }
                     }
                 }
-                Kind::Text
+                TokenKind::Characters
                     if is_ws_text || !self.top_ref().translate || tok_start < self.raw_until =>
                 {
                     let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                     if !is_ws_text {
                         self.notes.clear();
                     }
-                    self.skel_to(tok.end)?;
+                    self.skel_to(tok.end())?;
                 }
-                Kind::Text => self.implicit_block()?,
-                Kind::End => {
+                TokenKind::Characters => self.implicit_block()?,
+                TokenKind::EndTag => {
                     let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
-                    self.skel_to(tok.end)?;
+                    self.skel_to(tok.end())?;
                 }
-                Kind::Start => {
+                TokenKind::StartTag => {
                     // What the tree builder closes, then what the rules' implied
                     // ends close (a rules file may add some).
                     self.close_to(kept);
@@ -571,20 +572,20 @@ impl<R: Read> Reader<'_, '_, R> {
         let seg = self.child_seg(&tok);
         let translate = translate_of(&tok, self.top_ref().translate);
         self.emit_tag(&tok, Some(&seg), translate)?;
-        if tok.self_closing && tok.name != "script" && tok.name != "style"
-            || self.rules.is_void(&tok.name)
+        if tok.self_closing() && tok.name() != "script" && tok.name() != "style"
+            || self.rules.is_void(tok.name())
         {
             return Ok(());
         }
         let mut depth = 1usize;
         while let Some(t) = self.next_tok()? {
-            match t.kind {
-                Kind::Eof => return self.flush_to_end(),
-                Kind::Start if t.name == tok.name && !t.self_closing => depth += 1,
-                Kind::End if t.name == tok.name => depth -= 1,
+            match t.kind() {
+                TokenKind::Eof => return self.flush_to_end(),
+                TokenKind::StartTag if t.name() == tok.name() && !t.self_closing() => depth += 1,
+                TokenKind::EndTag if t.name() == tok.name() => depth -= 1,
                 _ => {}
             }
-            self.skel_to(t.end)?;
+            self.skel_to(t.end())?;
             if depth == 0 {
                 break;
             }
@@ -599,13 +600,13 @@ impl<R: Read> Reader<'_, '_, R> {
         let seg = self.child_seg(&tok);
         let parent = self.top_ref();
         let translate = translate_of(&tok, parent.translate);
-        let preserve = parent.preserve || self.rules.preserves_whitespace(&tok.name);
+        let preserve = parent.preserve || self.rules.preserves_whitespace(tok.name());
         self.emit_tag(&tok, Some(&seg), translate)?;
         // Void, ignored by the tree builder, or past the depth limit: no content.
-        let Some(level) = tok.opened_at.filter(|_| !self.rules.is_void(&tok.name)) else {
+        let Some(level) = tok.opened_at.filter(|_| !self.rules.is_void(tok.name())) else {
             return Ok(());
         };
-        let class = classify(&mut self.ts, self.rules, &tok.name, tok.end, level)?;
+        let class = classify(&mut self.ts, self.rules, tok.name(), tok.end(), level)?;
         if let Class::Leaf { len, end_tag } = class {
             if translate && len > 0 {
                 let (key, path) = self.names(Some(&seg));
@@ -613,24 +614,24 @@ impl<R: Read> Reader<'_, '_, R> {
                     rules: self.rules,
                     key,
                     path,
-                    element: tok.name.clone(),
+                    element: tok.name().to_owned(),
                     preserve,
                     translate,
                 };
                 if let Some(built) = build(&self.ts, len, &ctx) {
                     self.emit_block(built.block, built.start, built.end)?;
-                    let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end);
+                    let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end());
                     self.skip_toks(len);
                     self.skel_to(last_end)?;
                     if end_tag && let Some(end) = self.next_tok()? {
-                        self.skel_to(end.end)?;
+                        self.skel_to(end.end())?;
                     }
                     return Ok(());
                 }
             }
             // No text: read the content raw (its attributes may still translate).
             let last_end = if len > 0 {
-                self.ts.buffered_token(len - 1).map_or(0, |t| t.end)
+                self.ts.buffered_token(len - 1).map_or(0, |t| t.end())
             } else {
                 0
             };
@@ -638,7 +639,7 @@ impl<R: Read> Reader<'_, '_, R> {
         }
         let digest = self.digest_for(&seg);
         self.stack.push(Frame {
-            name: tok.name.clone(),
+            name: tok.name().to_owned(),
             level,
             translate,
             preserve,
@@ -654,13 +655,13 @@ impl<R: Read> Reader<'_, '_, R> {
     /// scan budget).
     fn implicit_block(&mut self) -> Result<()> {
         let rules = self.rules;
-        let start = self.ts.peek(0)?.map_or(0, |t| t.start);
+        let start = self.ts.peek(0)?.map_or(0, |t| t.start());
         let container = self.stack.last().map(|f| f.level);
         let mut open: Vec<String> = Vec::new();
         let mut j = 0usize;
         while let Some(t) = self.ts.peek(j)? {
             let over = j >= rules.scan_token_budget
-                || t.end.saturating_sub(start) > rules.scan_byte_budget as u64;
+                || t.end().saturating_sub(start) > rules.scan_byte_budget as u64;
             // Past the budget, stop at the next point outside inline elements (the
             // hard cap: four times the budget; unclosed codes become placeholders).
             if over && open.is_empty() || j >= rules.scan_token_budget * 4 {
@@ -669,22 +670,23 @@ impl<R: Read> Reader<'_, '_, R> {
             if j > 0 && container.is_some_and(|level| t.kept <= level) {
                 break;
             }
-            match t.kind {
-                Kind::Eof | Kind::Doctype => break,
-                Kind::Start if open.is_empty() && rules.is_block(&t.name) => break,
-                Kind::Start
-                    if rules.is_void(&t.name) || t.self_closing && !rules.is_opaque(&t.name) => {}
-                Kind::Start => open.push(t.name.clone()),
-                Kind::End => match open.iter().rposition(|o| *o == t.name) {
+            match t.kind() {
+                TokenKind::Eof | TokenKind::Doctype => break,
+                TokenKind::StartTag if open.is_empty() && rules.is_block(t.name()) => break,
+                TokenKind::StartTag
+                    if rules.is_void(t.name())
+                        || t.self_closing() && !rules.is_opaque(t.name()) => {}
+                TokenKind::StartTag => open.push(t.name().to_owned()),
+                TokenKind::EndTag => match open.iter().rposition(|o| *o == t.name()) {
                     Some(pos) => open.truncate(pos),
-                    None if rules.is_block(&t.name)
-                        || self.stack.iter().any(|f| f.name == t.name) =>
+                    None if rules.is_block(t.name())
+                        || self.stack.iter().any(|f| f.name == t.name()) =>
                     {
                         break;
                     }
                     None => {}
                 },
-                Kind::Text | Kind::Comment => {}
+                TokenKind::Characters | TokenKind::Comment | TokenKind::ProcessingInstruction => {}
             }
             j += 1;
         }
@@ -692,7 +694,10 @@ impl<R: Read> Reader<'_, '_, R> {
         while j > 0 {
             let t = self.ts.buffered_token(j - 1);
             let trailing = t.is_some_and(|t| {
-                t.kind == Kind::Comment || t.kind == Kind::Text && t.text.chars().all(is_ws)
+                matches!(
+                    t.kind(),
+                    TokenKind::Comment | TokenKind::ProcessingInstruction
+                ) || t.kind() == TokenKind::Characters && t.text().chars().all(is_ws)
             });
             if !trailing {
                 break;
@@ -724,7 +729,7 @@ impl<R: Read> Reader<'_, '_, R> {
             && let Some(built) = build(&self.ts, j, &ctx)
         {
             self.emit_block(built.block, built.start, built.end)?;
-            let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end);
+            let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end());
             self.skip_toks(j);
             return self.skel_to(last_end);
         }
@@ -732,7 +737,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let last_end = self
             .ts
             .buffered_token(j.max(1) - 1)
-            .map_or(start, |t| t.end);
+            .map_or(start, |t| t.end());
         self.raw_until = self.raw_until.max(last_end.max(start + 1));
         Ok(())
     }
@@ -792,13 +797,7 @@ fn push_path(path: &mut String, seg: &Seg) {
 
 fn unreachable_tok() -> Tok {
     Tok {
-        kind: Kind::Eof,
-        name: String::new(),
-        self_closing: false,
-        attrs: Vec::new(),
-        text: String::new(),
-        start: 0,
-        end: 0,
+        token: OwnedToken::Eof,
         kept: usize::MAX,
         opened_at: None,
     }

@@ -1,4 +1,5 @@
-//! Owned tokens with lookahead over the tagloom tokenizer. No tree builder runs
+//! Owned tokens (tagloom-html's [`OwnedToken`]) with lookahead over the tagloom
+//! tokenizer. No tree builder runs
 //! here: the shared [`TextTypeSimulator`] of tagloom-html answers what one would do —
 //! the tokenizer state after a start tag (RCDATA, RAWTEXT, script data, PLAINTEXT;
 //! none in foreign content), whether CDATA sections are allowed, and which open
@@ -14,44 +15,17 @@ use std::collections::VecDeque;
 use std::io::Read;
 
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::Token;
+use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken, TokenKind};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 
 use super::input::SourceWindow;
 use crate::error::{IoContext, L10nError, Result};
 use crate::rules::Rules;
 
-/// What a token is.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Kind {
-    Start,
-    End,
-    Text,
-    Comment,
-    Doctype,
-    Eof,
-}
-
-/// One attribute, with absolute decoded offsets.
-#[derive(Clone, Debug)]
-pub(crate) struct Attr {
-    pub(crate) name: String,
-    pub(crate) value: String,
-    pub(crate) value_start: u64,
-    pub(crate) value_end: u64,
-    pub(crate) has_value: bool,
-}
-
-/// An owned token: absolute decoded span, name, attributes, decoded text.
+/// A token of the shared owned type, with what the simulator said about it.
 #[derive(Clone, Debug)]
 pub(crate) struct Tok {
-    pub(crate) kind: Kind,
-    pub(crate) name: String,
-    pub(crate) self_closing: bool,
-    pub(crate) attrs: Vec<Attr>,
-    pub(crate) text: String,
-    pub(crate) start: u64,
-    pub(crate) end: u64,
+    pub(crate) token: OwnedToken,
     /// The open elements below this simulated stack index survived the token; the
     /// ones at or above it were closed by it (see [`TextTypeSimulator`]).
     pub(crate) kept: usize,
@@ -61,11 +35,59 @@ pub(crate) struct Tok {
 }
 
 impl Tok {
+    pub(crate) fn kind(&self) -> TokenKind {
+        self.token.kind()
+    }
+
+    /// The tag name; empty for other tokens.
+    pub(crate) fn name(&self) -> &str {
+        self.token.as_tag().map_or("", |t| t.name().as_str())
+    }
+
+    /// The characters of a text token or the data of a comment; empty otherwise.
+    pub(crate) fn text(&self) -> &str {
+        match &self.token {
+            OwnedToken::Characters(t) | OwnedToken::Comment(t) => t.text(),
+            _ => "",
+        }
+    }
+
+    pub(crate) fn self_closing(&self) -> bool {
+        self.token.as_tag().is_some_and(OwnedTag::self_closing)
+    }
+
+    pub(crate) fn attrs(&self) -> &[OwnedAttribute] {
+        self.token.as_tag().map_or(&[], OwnedTag::attrs)
+    }
+
+    /// Absolute decoded offset of the token's first byte.
+    pub(crate) fn start(&self) -> u64 {
+        self.token.span().map_or(0, |s| s.start as u64)
+    }
+
+    /// Absolute decoded offset one past the token's last byte.
+    pub(crate) fn end(&self) -> u64 {
+        self.token.span().map_or(0, |s| s.end as u64)
+    }
+
     pub(crate) fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|a| a.name == name)
-            .map(|a| a.value.as_str())
+        self.token.as_tag().and_then(|t| t.attr(name))
+    }
+}
+
+/// The absolute decoded range of an attribute value read from the page.
+pub(crate) trait ValueRange {
+    fn value_start(&self) -> u64;
+    fn value_end(&self) -> u64;
+}
+
+impl ValueRange for OwnedAttribute {
+    fn value_start(&self) -> u64 {
+        self.value_span.map_or(0, |s| s.start as u64)
+    }
+
+    fn value_end(&self) -> u64 {
+        self.value_span.map_or(0, |s| s.end as u64)
     }
 }
 
@@ -147,28 +169,21 @@ impl<R: Read> TokenStream<R> {
                     source,
                 })?;
             if let Some(token) = token {
-                let mut tok = convert(&token);
-                let effect = match &token {
-                    Token::StartTag(tag) => Some(self.sim.start_tag(tag)),
-                    Token::EndTag(tag) => Some(self.sim.end_tag(tag)),
-                    Token::Characters(text) => Some(self.sim.characters(text.text)),
-                    _ => None,
-                };
-                match effect {
-                    Some(effect) => {
-                        tok.kept = effect.kept;
-                        tok.opened_at = effect.opened_at;
-                        if let Some(state) = effect.switch {
-                            self.tokenizer.set_state(state.into());
-                        }
-                        self.tokenizer.set_cdata_allowed(self.sim.cdata_allowed());
-                    }
-                    None => tok.kept = self.sim.depth(),
+                let token = token.to_owned();
+                // Other tokens keep the depth and switch nothing.
+                let effect = self.sim.process_owned(&token);
+                if let Some(state) = effect.switch {
+                    self.tokenizer.set_state(state.into());
                 }
-                if tok.kind == Kind::Eof {
+                self.tokenizer.set_cdata_allowed(self.sim.cdata_allowed());
+                if token.kind() == TokenKind::Eof {
                     self.eof_queued = true;
                 }
-                self.queue.push_back(tok);
+                self.queue.push_back(Tok {
+                    token,
+                    kept: effect.kept,
+                    opened_at: effect.opened_at,
+                });
                 return Ok(true);
             }
             let path = &self.path;
@@ -187,61 +202,4 @@ impl<R: Read> TokenStream<R> {
             }
         }
     }
-}
-
-fn convert(token: &Token<'_>) -> Tok {
-    let span = token.span();
-    let mut tok = Tok {
-        kind: Kind::Eof,
-        name: String::new(),
-        self_closing: false,
-        attrs: Vec::new(),
-        text: String::new(),
-        start: span.start as u64,
-        end: span.end as u64,
-        kept: 0,
-        opened_at: None,
-    };
-    match token {
-        Token::StartTag(tag) | Token::EndTag(tag) => {
-            tok.kind = if matches!(token, Token::StartTag(_)) {
-                Kind::Start
-            } else {
-                Kind::End
-            };
-            tok.name = tag.name_str().to_string();
-            tok.self_closing = tag.self_closing;
-            let atoms = tag.atoms();
-            tok.attrs = tag
-                .attrs
-                .iter()
-                .map(|a| Attr {
-                    name: atoms.name(a.name).to_string(),
-                    value: a.value.to_string(),
-                    value_start: a.value_span.start as u64,
-                    value_end: a.value_span.end as u64,
-                    has_value: !(a.value_span.is_empty() && a.value_span.start == a.name_span.end),
-                })
-                .collect();
-        }
-        Token::Characters(text) => {
-            tok.kind = Kind::Text;
-            tok.text = text.text.to_string();
-        }
-        Token::Comment(text) => {
-            tok.kind = Kind::Comment;
-            tok.text = text.text.to_string();
-        }
-        Token::Doctype(_) => tok.kind = Kind::Doctype,
-        // The reader's tokenizer leaves processing instructions off (`<?` is a
-        // bogus comment), so this never happens; kept as the comment it would be.
-        Token::ProcessingInstruction(pi) => {
-            tok.kind = Kind::Comment;
-            tok.text = format!("?{} {}", pi.target, pi.data);
-        }
-        Token::Eof => {
-            tok.kind = Kind::Eof;
-        }
-    }
-    tok
 }
