@@ -126,6 +126,19 @@ impl OwnedToken {
         }
     }
 
+    /// Marks the token modified, so a byte-preserving writer serializes it instead of
+    /// copying its span (for a token moved into a stream whose source its span does
+    /// not address, e.g. an included file's tokens).
+    pub fn mark_modified(&mut self) {
+        match self {
+            OwnedToken::Doctype(d) => d.modified = true,
+            OwnedToken::StartTag(t) | OwnedToken::EndTag(t) => t.modified = true,
+            OwnedToken::Comment(t) | OwnedToken::Characters(t) => t.modified = true,
+            OwnedToken::ProcessingInstruction(p) => p.modified = true,
+            OwnedToken::Eof => {}
+        }
+    }
+
     /// The tag of a start or end tag.
     pub fn as_tag(&self) -> Option<&OwnedTag> {
         match self {

@@ -224,7 +224,7 @@ impl Includes {
         let registry = self.registry(&count)?;
         let mut sub = Pipeline::for_expansion(registry, self.0.config.pipeline.clone(), child);
         let mut out = Box::pin(sub.expand(tokens.into_iter().map(Ok))).await?;
-        out.iter_mut().for_each(source::detach);
+        out.iter_mut().for_each(OwnedToken::mark_modified);
         Ok(out)
     }
 }

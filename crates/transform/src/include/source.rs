@@ -3,7 +3,7 @@
 //! a start tag).
 
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::{OwnedToken, Token};
+use tagloom_html::token::OwnedToken;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 
 use crate::pipeline::PipelineError;
@@ -21,14 +21,14 @@ pub fn tokenize(text: &str) -> Result<Vec<OwnedToken>, PipelineError> {
             .next_token()
             .map_err(|e| PipelineError::Input(e.to_string()))?;
         let Some(token) = token else { break };
-        let effect = match &token {
-            Token::StartTag(tag) => Some(sim.start_tag(tag)),
-            Token::EndTag(tag) => Some(sim.end_tag(tag)),
-            Token::Characters(text) => Some(sim.characters(text.text)),
-            _ => None,
-        };
-        out.push(token.to_owned());
-        if let Some(state) = effect.and_then(|e| e.switch) {
+        let mut owned = token.to_owned();
+        let effect = sim.process_owned(&owned);
+        if let OwnedToken::StartTag(tag) = &mut owned {
+            // The element's namespace, so raw-text rules apply to HTML `<style>` only.
+            tag.set_ns(effect.ns);
+        }
+        out.push(owned);
+        if let Some(state) = effect.switch {
             tok.set_state(state.into());
         }
         tok.set_cdata_allowed(sim.cdata_allowed());
@@ -37,28 +37,6 @@ pub fn tokenize(text: &str) -> Result<Vec<OwnedToken>, PipelineError> {
         out.push(OwnedToken::Eof);
     }
     Ok(out)
-}
-
-/// Marks `token` modified, so a byte-preserving sink serializes it instead of
-/// copying bytes of the wrong source (its span addresses the included file).
-pub(crate) fn detach(token: &mut OwnedToken) {
-    match token {
-        OwnedToken::Characters(t) | OwnedToken::Comment(t) => {
-            t.text_mut();
-        }
-        OwnedToken::StartTag(t) | OwnedToken::EndTag(t) => {
-            t.attrs_mut();
-        }
-        OwnedToken::Doctype(d) => {
-            let quirks = d.force_quirks();
-            d.set_force_quirks(quirks);
-        }
-        OwnedToken::ProcessingInstruction(p) => {
-            let data = p.data().to_owned();
-            p.set_data(data);
-        }
-        OwnedToken::Eof => {}
-    }
 }
 
 #[cfg(test)]
@@ -71,7 +49,7 @@ mod tests {
         assert!(matches!(&tokens[1], OwnedToken::Characters(t) if t.text() == "<include src=x>"));
         let mut t = tokens[0].clone();
         assert!(!t.is_modified());
-        detach(&mut t);
+        t.mark_modified();
         assert!(t.is_modified());
     }
 }

@@ -1,12 +1,7 @@
 //! Where a run's tokens go: the [`Sink`] trait and its three implementations.
 
-use std::fmt::Write;
-
 use tagloom_html::dom::DomStore;
-use tagloom_html::serializer::{
-    AttrQuoting, FragmentOptions, SerializeOptions, SerializerToken, TokenAttr, TokenSerializer,
-    is_raw_text_element, serialize_children,
-};
+use tagloom_html::serializer::{FragmentOptions, TokenWriter, serialize_children};
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
 
@@ -103,18 +98,17 @@ impl Sink<OwnedToken> for TreeSink {
     }
 }
 
-/// Writes tokens as HTML without building a tree: a token that is unmodified and
-/// has a span is written as its bytes of `source` (so untouched input comes back
-/// byte for byte); any other goes through the [`TokenSerializer`] (attribute values
-/// quoted, no optional tags omitted; text inside raw-text elements literally). A thin adapter, to be
-/// switched to the owned-token serializer when it lands.
+/// Writes tokens as HTML without building a tree, through the shared
+/// [`TokenWriter`] in its byte-preserving mode: a token that is unmodified and has a
+/// span is written as its text in `source` (so untouched input comes back byte for
+/// byte); any other is serialized with the spec's escaping (text inside raw-text
+/// elements literally: set [`OwnedTag::set_ns`](tagloom_html::token::OwnedTag::set_ns)
+/// on tokens a handler makes inside foreign content).
 #[derive(Debug)]
 pub struct TokenSink {
     source: String,
     out: String,
-    serializer: TokenSerializer,
-    /// Inside a raw-text element (set by its start tag, cleared by any end tag).
-    raw: bool,
+    writer: TokenWriter,
 }
 
 impl TokenSink {
@@ -124,90 +118,7 @@ impl TokenSink {
         TokenSink {
             source,
             out: String::new(),
-            serializer: TokenSerializer::new(SerializeOptions {
-                omit_optional_tags: false,
-                minimize_boolean_attributes: false,
-                quote_attr_values: AttrQuoting::Always,
-                ..SerializeOptions::default()
-            }),
-            raw: false,
-        }
-    }
-
-    fn write_one(&mut self, token: &OwnedToken) {
-        let from_source = match token.span() {
-            Some(span) if !token.is_modified() => self.source.get(span.start..span.end),
-            _ => None,
-        };
-        let raw = self.raw;
-        match token {
-            OwnedToken::StartTag(tag) => {
-                self.raw = is_raw_text_element(tag.ns(), tag.name().as_str(), false);
-            }
-            OwnedToken::EndTag(_) => self.raw = false,
-            _ => {}
-        }
-        if let Some(bytes) = from_source {
-            self.out.push_str(bytes);
-            return;
-        }
-        let one = |t: SerializerToken<'_>, s: &mut TokenSerializer| s.to_string(&[t]);
-        match token {
-            OwnedToken::Characters(text) if raw => self.out.push_str(text.text()),
-            OwnedToken::Characters(text) => {
-                let html = one(
-                    SerializerToken::Characters(text.text()),
-                    &mut self.serializer,
-                );
-                self.out.push_str(&html);
-            }
-            OwnedToken::Comment(text) => {
-                let html = one(SerializerToken::Comment(text.text()), &mut self.serializer);
-                self.out.push_str(&html);
-            }
-            OwnedToken::Doctype(d) => {
-                let html = one(
-                    SerializerToken::Doctype {
-                        name: d.name().unwrap_or(""),
-                        public_id: d.public_id().unwrap_or(""),
-                        system_id: d.system_id().unwrap_or(""),
-                    },
-                    &mut self.serializer,
-                );
-                self.out.push_str(&html);
-            }
-            OwnedToken::StartTag(tag) => {
-                let attrs: Vec<TokenAttr<'_>> = tag
-                    .attrs()
-                    .iter()
-                    .map(|a| TokenAttr {
-                        ns: a.ns,
-                        name: a.name.as_str(),
-                        value: &a.value,
-                    })
-                    .collect();
-                let mut html = one(
-                    SerializerToken::StartTag {
-                        ns: tag.ns(),
-                        name: tag.name().as_str(),
-                        attrs: &attrs,
-                    },
-                    &mut self.serializer,
-                );
-                if tag.self_closing() && html.ends_with('>') {
-                    html.pop();
-                    html.push_str("/>");
-                }
-                self.out.push_str(&html);
-            }
-            OwnedToken::EndTag(tag) => {
-                // Written directly: the serializer omits end tags of void elements.
-                let _ = write!(self.out, "</{}>", tag.name().as_str());
-            }
-            OwnedToken::ProcessingInstruction(pi) => {
-                let _ = write!(self.out, "<?{} {}>", pi.target(), pi.data());
-            }
-            OwnedToken::Eof => {}
+            writer: TokenWriter::new(),
         }
     }
 }
@@ -217,7 +128,9 @@ impl Sink<OwnedToken> for TokenSink {
 
     fn write(&mut self, tokens: &mut Vec<OwnedToken>) -> Result<(), PipelineError> {
         for token in tokens.iter() {
-            self.write_one(token);
+            self.writer
+                .write_preserving(token, self.source.as_str(), &mut self.out)
+                .map_err(|e| PipelineError::Sink(e.to_string()))?;
         }
         Ok(())
     }
