@@ -31,6 +31,7 @@ pub mod atom;
 pub mod decoder;
 pub mod dom;
 pub mod dom_patch;
+pub mod driver;
 pub mod error;
 mod phf;
 mod seg_vec;

@@ -288,6 +288,9 @@ pub struct Tokenizer {
     errors_dropped: usize,
     max_errors: usize,
     lines: LineTracker,
+    /// A second checkpoint for [`Self::locate`] (the tree builder's errors, which
+    /// come after the tokenizer's errors inside the same token).
+    located: LineTracker,
     max_token_bytes: usize,
     report_errors: bool,
     /// [`TokenizerConfig::processing_instructions`].
@@ -339,6 +342,7 @@ impl Tokenizer {
             errors_dropped: 0,
             max_errors: config.max_errors,
             lines: LineTracker::default(),
+            located: LineTracker::default(),
             max_token_bytes: config.max_token_bytes,
             report_errors: config.report_errors,
             processing_instructions: config.processing_instructions,
@@ -550,6 +554,10 @@ impl Tokenizer {
             if self.report_errors {
                 self.lines
                     .advance(self.input.buf.as_bytes(), self.input.base, keep_from);
+                // Both checkpoints are at most the end of the last token here.
+                if self.located.offset() <= keep_from {
+                    self.located = self.lines;
+                }
             }
             self.input.discard_before(keep_from);
             self.pos -= consumed;
@@ -605,6 +613,21 @@ impl Tokenizer {
             self.input.stream_errors.pop_front();
             self.report(stream_offset, stream_code);
         }
+    }
+
+    /// The one-based line and column (UTF-16 units) of `offset`, for errors found
+    /// outside the tokenizer (the tree builder's). Offsets must not decrease from
+    /// one call to the next and must still be in the buffer: locate an error
+    /// right after the token that caused it. `None` when errors are not reported
+    /// ([`TokenizerConfig::report_errors`]) or the offset was released.
+    pub(crate) fn locate(&mut self, offset: usize) -> Option<(u32, u32)> {
+        if !self.report_errors || offset < self.input.base || offset < self.located.offset() {
+            return None;
+        }
+        Some(
+            self.located
+                .locate(self.input.buf.as_bytes(), self.input.base, offset),
+        )
     }
 
     fn report(&mut self, offset: usize, code: ErrorCode) {

@@ -68,6 +68,7 @@ pub(crate) mod tag_sets;
 
 use crate::atom::{self, Atom};
 use crate::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
+use crate::error::{ErrorCode, TreeError};
 use crate::token::{OwnedToken, Token};
 
 use formatting::FormattingList;
@@ -101,6 +102,10 @@ pub struct TreeBuilderConfig {
     /// Return [`TreeBuilderStep::Suspend`] after a `</script>` end tag in HTML
     /// content (where a browser would run the script).
     pub suspend_at_script: bool,
+    /// The most parse errors held at once (see [`TreeBuilder::take_errors`]); past
+    /// it they are only counted ([`TreeBuilder::error_count`] counts them all).
+    /// Default 65 536, as the tokenizer's.
+    pub max_errors: usize,
 }
 
 impl Default for TreeBuilderConfig {
@@ -112,6 +117,7 @@ impl Default for TreeBuilderConfig {
             max_active_formatting: 256,
             first_key: 1,
             suspend_at_script: false,
+            max_errors: 1 << 16,
         }
     }
 }
@@ -297,7 +303,14 @@ pub struct TreeBuilder {
     pub(crate) skip_newline: bool,
     pub(crate) quirks: QuirksMode,
     pub(crate) patches: Vec<DomPatch>,
+    /// Parse errors counted (held or not).
     pub(crate) errors: usize,
+    /// Parse errors held, at most `config.max_errors`.
+    pub(crate) error_log: Vec<TreeError>,
+    /// The offset errors of the current token are reported at.
+    pub(crate) token_offset: Option<usize>,
+    /// The end of the furthest token span seen: where end of file is.
+    pub(crate) input_end: Option<usize>,
     pub(crate) tokenizer_switch: Option<TokenizerSwitch>,
     pub(crate) encoding_request: Option<EncodingRequest>,
     pub(crate) finished: bool,
@@ -332,6 +345,9 @@ impl TreeBuilder {
             quirks: QuirksMode::NoQuirks,
             patches: Vec::new(),
             errors: 0,
+            error_log: Vec::new(),
+            token_offset: None,
+            input_end: None,
             tokenizer_switch: None,
             encoding_request: None,
             finished: false,
@@ -403,11 +419,13 @@ impl TreeBuilder {
 
     /// Processes one token (13.2.6 "tree construction dispatcher").
     ///
-    /// Malformed markup never fails (parse errors are counted, see
-    /// [`error_count`](Self::error_count)); the only error is a caller bug: a
+    /// Malformed markup never fails (parse errors are recorded, see
+    /// [`errors`](Self::errors) and [`error_count`](Self::error_count)); the only error is a caller bug: a
     /// token after [`Token::Eof`].
     pub fn process_token(&mut self, token: Token<'_>) -> Result<TreeBuilderStep, TreeBuilderError> {
         self.check_source(TokenSource::Borrowed)?;
+        let span = (!matches!(token, Token::Eof)).then(|| token.span());
+        self.note_span(span);
         self.process(token)
     }
 
@@ -438,12 +456,25 @@ impl TreeBuilder {
         token: &OwnedToken,
     ) -> Result<TreeBuilderStep, TreeBuilderError> {
         self.check_source(TokenSource::Owned)?;
+        self.note_span(token.span());
         let mut owned = std::mem::take(&mut self.owned_atoms);
         owned.names.clear();
         token.intern_names(&mut owned.atoms, &mut owned.names);
         let result = self.process(token.view(&owned.atoms, &owned.names));
         self.owned_atoms = owned;
         result
+    }
+
+    /// Sets where the errors of the next token are reported: its span's start, or
+    /// for end of file the end of the furthest span seen.
+    fn note_span(&mut self, span: Option<crate::span::Span>) {
+        self.token_offset = match span {
+            Some(span) => {
+                self.input_end = Some(self.input_end.map_or(span.end, |e| e.max(span.end)));
+                Some(span.start)
+            }
+            None => self.input_end,
+        };
     }
 
     fn check_source(&mut self, source: TokenSource) -> Result<(), TreeBuilderError> {
@@ -617,9 +648,26 @@ impl TreeBuilder {
             .is_some_and(|e| e.ns != Namespace::Html)
     }
 
-    /// The number of tree-construction parse errors so far.
+    /// The number of tree-construction parse errors so far (held, taken and
+    /// dropped past [`TreeBuilderConfig::max_errors`]).
     pub fn error_count(&self) -> usize {
         self.errors
+    }
+
+    /// The parse errors held (not yet taken), in the order found.
+    pub fn errors(&self) -> &[TreeError] {
+        &self.error_log
+    }
+
+    /// Takes the parse errors held, making room for more.
+    pub fn take_errors(&mut self) -> Vec<TreeError> {
+        std::mem::take(&mut self.error_log)
+    }
+
+    /// Removes and yields the errors held, keeping the buffer (the session's
+    /// per-token path).
+    pub(crate) fn drain_errors(&mut self) -> std::vec::Drain<'_, TreeError> {
+        self.error_log.drain(..)
     }
 
     /// The document's mode.
@@ -648,9 +696,15 @@ impl TreeBuilder {
         self.finished
     }
 
-    /// Records a tree-construction parse error.
-    pub(crate) fn parse_error(&mut self) {
+    /// Records a tree-construction parse error at the current token.
+    pub(crate) fn parse_error(&mut self, code: ErrorCode) {
         self.errors += 1;
+        if self.error_log.len() < self.config.max_errors {
+            self.error_log.push(TreeError {
+                code,
+                offset: self.token_offset,
+            });
+        }
     }
 
     pub(crate) fn set_quirks(&mut self, mode: QuirksMode) {

@@ -2,6 +2,7 @@
 //! table are collected, then inserted normally if they are all whitespace and
 //! foster-parented otherwise.
 
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, TreeBuilder};
 
@@ -23,7 +24,7 @@ impl TreeBuilder {
         let text = std::mem::take(&mut self.pending_table_text);
         if self.pending_table_text_non_ws {
             // The "anything else" rules of "in table", for the characters.
-            self.parse_error();
+            self.parse_error(ErrorCode::FosterParentedContent);
             self.foster_parenting = true;
             self.in_body_characters(&text);
             self.foster_parenting = false;

@@ -6,6 +6,7 @@ mod end_tags;
 mod start_tags;
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, TreeBuilder};
 
@@ -23,7 +24,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag) => self.in_body_start_tag(tag, token),
@@ -68,7 +69,7 @@ impl TreeBuilder {
             return self.in_template(token);
         }
         if self.has_unclosed_at_body_end() {
-            self.parse_error();
+            self.parse_error(ErrorCode::EofWithOpenElements);
         }
         self.stop_parsing();
         Flow::Done
