@@ -120,8 +120,11 @@ tree {
     UnexpectedStartTag => "unexpected-start-tag",
     /// An end tag not allowed where it is (ignored, or processed as another mode would).
     UnexpectedEndTag => "unexpected-end-tag",
-    /// Non-whitespace text where none is allowed (ignored).
+    /// Non-whitespace text where none is allowed (ignored): one error per character.
     UnexpectedText => "unexpected-text",
+    /// U+0000 in text: ignored (in HTML content), or replaced by U+FFFD (in foreign
+    /// content). One error per character.
+    UnexpectedNullInText => "unexpected-null-in-text",
     /// A comment or processing instruction where none is allowed.
     UnexpectedComment => "unexpected-comment",
     /// An end tag whose element is not open in the scope that matters (ignored,

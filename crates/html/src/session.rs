@@ -581,7 +581,12 @@ impl Html5ParseSession {
     ///     .collect();
     /// assert_eq!(
     ///     errors,
-    ///     ["1:1: missing-doctype", "1:5: end-tag-without-open-element", "2:6: duplicate-attribute"]
+    ///     [
+    ///         "1:1: missing-doctype",
+    ///         "1:5: end-tag-without-open-element",
+    ///         "2:7: duplicate-attribute",
+    ///         "2:8: eof-with-open-elements",
+    ///     ]
     /// );
     /// ```
     pub fn take_errors(&mut self) -> Vec<ParseError> {

@@ -299,6 +299,8 @@ pub struct TreeBuilder {
     /// 13.2.6.4.10 "pending table character tokens".
     pub(crate) pending_table_text: String,
     pub(crate) pending_table_text_non_ws: bool,
+    /// Where the pending table characters started (for their parse error).
+    pub(crate) pending_table_text_offset: Option<usize>,
     /// Ignore a LF at the start of the next token (`pre`, `listing`, `textarea`).
     pub(crate) skip_newline: bool,
     pub(crate) quirks: QuirksMode,
@@ -341,6 +343,7 @@ impl TreeBuilder {
             foster_parenting: false,
             pending_table_text: String::new(),
             pending_table_text_non_ws: false,
+            pending_table_text_offset: None,
             skip_newline: false,
             quirks: QuirksMode::NoQuirks,
             patches: Vec::new(),
@@ -698,13 +701,20 @@ impl TreeBuilder {
 
     /// Records a tree-construction parse error at the current token.
     pub(crate) fn parse_error(&mut self, code: ErrorCode) {
-        self.errors += 1;
-        if self.error_log.len() < self.config.max_errors {
-            self.error_log.push(TreeError {
-                code,
-                offset: self.token_offset,
-            });
-        }
+        self.parse_errors(code, 1);
+    }
+
+    /// Records `count` errors of one kind at the current token (one per ignored
+    /// character of a run).
+    pub(crate) fn parse_errors(&mut self, code: ErrorCode, count: usize) {
+        self.errors += count;
+        let room = self.config.max_errors.saturating_sub(self.error_log.len());
+        let error = TreeError {
+            code,
+            offset: self.token_offset,
+        };
+        self.error_log
+            .extend(std::iter::repeat_n(error, count.min(room)));
     }
 
     pub(crate) fn set_quirks(&mut self, mode: QuirksMode) {

@@ -21,7 +21,10 @@ impl TreeBuilder {
                 // Whitespace: "in body" rules; anything else ignored.
                 let ws: String = t.text.chars().filter(|&c| is_ws(c)).collect();
                 // One parse error per ignored character.
-                self.errors += t.text.chars().filter(|&c| !is_ws(c)).count();
+                self.parse_errors(
+                    ErrorCode::UnexpectedText,
+                    t.text.chars().filter(|&c| !is_ws(c)).count(),
+                );
                 if !ws.is_empty() {
                     self.in_body_characters(&ws);
                 }

@@ -19,7 +19,7 @@ impl TreeBuilder {
                 if nuls > 0 {
                     // One pass over the characters (a pattern search per NUL is
                     // slow on a long run of them).
-                    self.errors += nuls;
+                    self.parse_errors(ErrorCode::UnexpectedNullInText, nuls);
                     let fixed: String = t
                         .text
                         .chars()

@@ -11,6 +11,9 @@ use super::is_ws;
 impl TreeBuilder {
     pub(crate) fn in_table_text<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         if let Token::Characters(t) = token {
+            if self.pending_table_text.is_empty() {
+                self.pending_table_text_offset = self.token_offset;
+            }
             for piece in t.text.split('\0') {
                 self.pending_table_text.push_str(piece);
                 if piece.chars().any(|c| !is_ws(c)) {
@@ -18,13 +21,19 @@ impl TreeBuilder {
                 }
             }
             // Each U+0000 is a parse error, ignored.
-            self.errors += t.text.matches('\0').count();
+            self.parse_errors(
+                ErrorCode::UnexpectedNullInText,
+                t.text.matches('\0').count(),
+            );
             return Flow::Done;
         }
         let text = std::mem::take(&mut self.pending_table_text);
         if self.pending_table_text_non_ws {
             // The "anything else" rules of "in table", for the characters.
+            // Reported where the characters started, not at the token after them.
+            let at = std::mem::replace(&mut self.token_offset, self.pending_table_text_offset);
             self.parse_error(ErrorCode::FosterParentedContent);
+            self.token_offset = at;
             self.foster_parenting = true;
             self.in_body_characters(&text);
             self.foster_parenting = false;

@@ -41,7 +41,7 @@ impl TreeBuilder {
     /// (8 MiB of "\0\n" made four million).
     pub(crate) fn in_body_characters(&mut self, text: &str) {
         let nuls = text.bytes().filter(|&b| b == 0).count();
-        self.errors += nuls;
+        self.parse_errors(ErrorCode::UnexpectedNullInText, nuls);
         let without_nuls;
         let text = if nuls == 0 {
             text
