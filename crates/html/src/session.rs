@@ -402,8 +402,13 @@ impl Html5ParseSession {
 
     fn pump_tokens(&mut self) -> Result<PumpStatus, SessionError> {
         let status = loop {
+            // Where end of file is, for its errors (known once the input is complete).
+            let input_end = self.finished_input.then(|| self.tokenizer.input_end());
             let step = match self.tokenizer.next_token()? {
                 Some(token) => {
+                    if let (crate::token::Token::Eof, Some(end)) = (&token, input_end) {
+                        self.tree.note_input_end(end);
+                    }
                     #[cfg(test)]
                     let inject = self.panic_at_token.as_mut().is_some_and(|n| {
                         *n = n.saturating_sub(1);

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use tagloom_html::decoder::DecoderConfig;
-use tagloom_html::dom::{self, DomStore};
+use tagloom_html::dom;
 use tagloom_html::driver::{ParseConfig, parse_document};
 use tagloom_html::session::{BatchPolicy, SessionConfig};
 

@@ -461,6 +461,11 @@ impl Tokenizer {
         self.input.base + self.committed_pos
     }
 
+    /// Absolute offset of the end of the input pushed so far.
+    pub(crate) fn input_end(&self) -> usize {
+        self.input.base + self.input.buf.len()
+    }
+
     /// How many bytes of input are buffered (tokenized or not).
     pub fn buffered_len(&self) -> usize {
         self.input.buf.len()

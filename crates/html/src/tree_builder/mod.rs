@@ -299,8 +299,6 @@ pub struct TreeBuilder {
     /// 13.2.6.4.10 "pending table character tokens".
     pub(crate) pending_table_text: String,
     pub(crate) pending_table_text_non_ws: bool,
-    /// Where the pending table characters started (for their parse error).
-    pub(crate) pending_table_text_offset: Option<usize>,
     /// Ignore a LF at the start of the next token (`pre`, `listing`, `textarea`).
     pub(crate) skip_newline: bool,
     pub(crate) quirks: QuirksMode,
@@ -343,7 +341,6 @@ impl TreeBuilder {
             foster_parenting: false,
             pending_table_text: String::new(),
             pending_table_text_non_ws: false,
-            pending_table_text_offset: None,
             skip_newline: false,
             quirks: QuirksMode::NoQuirks,
             patches: Vec::new(),
@@ -478,6 +475,13 @@ impl TreeBuilder {
             }
             None => self.input_end,
         };
+    }
+
+    /// Tells the builder where the input ends, for the errors of end of file (the
+    /// session passes the tokenizer's position: the furthest token span can end
+    /// earlier, e.g. before an unterminated tag).
+    pub(crate) fn note_input_end(&mut self, offset: usize) {
+        self.input_end = Some(self.input_end.map_or(offset, |e| e.max(offset)));
     }
 
     fn check_source(&mut self, source: TokenSource) -> Result<(), TreeBuilderError> {

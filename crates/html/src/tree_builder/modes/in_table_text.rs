@@ -11,13 +11,14 @@ use super::is_ws;
 impl TreeBuilder {
     pub(crate) fn in_table_text<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         if let Token::Characters(t) = token {
-            if self.pending_table_text.is_empty() {
-                self.pending_table_text_offset = self.token_offset;
-            }
             for piece in t.text.split('\0') {
                 self.pending_table_text.push_str(piece);
-                if piece.chars().any(|c| !is_ws(c)) {
+                if !self.pending_table_text_non_ws && piece.chars().any(|c| !is_ws(c)) {
                     self.pending_table_text_non_ws = true;
+                    // The "anything else" rules of "in table" will apply to the
+                    // characters: one parse error, reported at the first token
+                    // that is not whitespace (errors are reported in source order).
+                    self.parse_error(ErrorCode::FosterParentedContent);
                 }
             }
             // Each U+0000 is a parse error, ignored.
@@ -29,11 +30,8 @@ impl TreeBuilder {
         }
         let text = std::mem::take(&mut self.pending_table_text);
         if self.pending_table_text_non_ws {
-            // The "anything else" rules of "in table", for the characters.
-            // Reported where the characters started, not at the token after them.
-            let at = std::mem::replace(&mut self.token_offset, self.pending_table_text_offset);
-            self.parse_error(ErrorCode::FosterParentedContent);
-            self.token_offset = at;
+            // The "anything else" rules of "in table", for the characters (the parse
+            // error is already reported).
             self.foster_parenting = true;
             self.in_body_characters(&text);
             self.foster_parenting = false;
