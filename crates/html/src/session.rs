@@ -550,7 +550,7 @@ impl Html5ParseSession {
         let max = self.config.tree.max_errors;
         for error in self.tree.drain_errors() {
             let Some(offset) = error.offset else { continue };
-            let Some((line, col)) = self.tokenizer.locate(offset) else {
+            let Some((offset, line, col)) = self.tokenizer.locate(offset) else {
                 continue;
             };
             if self.tree_errors.len() < max {

@@ -45,7 +45,7 @@ fn each_error_has_a_code_and_the_position_of_its_token() {
     );
     assert_eq!(
         codes("<!DOCTYPE html>\n<table>\n  x<tr><td>y</table>"),
-        ["2:8 foster-parented-content"]
+        ["3:3 foster-parented-content"]
     );
     assert_eq!(
         codes("<!DOCTYPE html><b><i>x</b>y</i>"),
@@ -76,6 +76,41 @@ fn each_error_has_a_code_and_the_position_of_its_token() {
         ["1:23 content-after-body", "1:24 unexpected-doctype"]
     );
     assert_eq!(codes("<!DOCTYPE htm>"), ["1:1 non-conforming-doctype"]);
+}
+
+/// Errors about single characters (NUL, ignored text, the first foster-parented
+/// character) point at the character, so they do not move when a run of text is
+/// split differently, and in the whole input each one is where its character is.
+#[test]
+fn character_errors_point_at_the_character_at_any_chunking() {
+    for page in [
+        "<!DOCTYPE html><p>a\0b\0\0c",
+        "<!DOCTYPE html><table> \0 x\0y</table>",
+        "<!DOCTYPE html><frameset> a b </frameset>",
+        "<!DOCTYPE html><svg>\0<p>\0",
+        "<!DOCTYPE html>\n<table>\n  \u{e9}x<tr>",
+    ] {
+        let tree_only = |errors: Vec<ParseError>| -> Vec<ParseError> {
+            errors
+                .into_iter()
+                .filter(|e| e.code.is_tree_construction())
+                .collect()
+        };
+        let whole = tree_only(parse(page.as_bytes(), &config(usize::MAX)).0);
+        for e in &whole {
+            let at = page.as_bytes().get(e.offset).copied();
+            match e.code {
+                ErrorCode::UnexpectedNullInText => assert_eq!(at, Some(0), "{page:?}"),
+                ErrorCode::UnexpectedText => assert!(at.is_some_and(|b| b.is_ascii_alphabetic())),
+                ErrorCode::FosterParentedContent => assert!(at.is_some_and(|b| b > b' ')),
+                _ => {}
+            }
+        }
+        for chunk in [1, 2, 3] {
+            let chunked = tree_only(parse(page.as_bytes(), &config(chunk)).0);
+            assert_eq!(chunked, whole, "{page:?} in chunks of {chunk}");
+        }
+    }
 }
 
 #[test]

@@ -620,19 +620,21 @@ impl Tokenizer {
         }
     }
 
-    /// The one-based line and column (UTF-16 units) of `offset`, for errors found
-    /// outside the tokenizer (the tree builder's). Offsets must not decrease from
-    /// one call to the next and must still be in the buffer: locate an error
-    /// right after the token that caused it. `None` when errors are not reported
-    /// ([`TokenizerConfig::report_errors`]) or the offset was released.
-    pub(crate) fn locate(&mut self, offset: usize) -> Option<(u32, u32)> {
-        if !self.report_errors || offset < self.input.base || offset < self.located.offset() {
+    /// The offset, one-based line and column (UTF-16 units) of `offset`, for errors
+    /// found outside the tokenizer (the tree builder's). Offsets should not
+    /// decrease from one call to the next and must still be in the buffer: locate
+    /// an error right after the token that caused it. An offset before the last one
+    /// located (or released) is moved up to it. `None` when errors are not
+    /// reported ([`TokenizerConfig::report_errors`]).
+    pub(crate) fn locate(&mut self, offset: usize) -> Option<(usize, u32, u32)> {
+        if !self.report_errors {
             return None;
         }
-        Some(
-            self.located
-                .locate(self.input.buf.as_bytes(), self.input.base, offset),
-        )
+        let offset = offset.max(self.input.base).max(self.located.offset());
+        let (line, col) = self
+            .located
+            .locate(self.input.buf.as_bytes(), self.input.base, offset);
+        Some((offset, line, col))
     }
 
     fn report(&mut self, offset: usize, code: ErrorCode) {

@@ -311,6 +311,10 @@ pub struct TreeBuilder {
     pub(crate) token_offset: Option<usize>,
     /// The end of the furthest token span seen: where end of file is.
     pub(crate) input_end: Option<usize>,
+    /// For a character token whose text is verbatim input: the address and length
+    /// of that text and its source offset, so an error about one character (a NUL,
+    /// an ignored character) is reported at that character.
+    pub(crate) text_origin: Option<(usize, usize, usize)>,
     pub(crate) tokenizer_switch: Option<TokenizerSwitch>,
     pub(crate) encoding_request: Option<EncodingRequest>,
     pub(crate) finished: bool,
@@ -348,6 +352,7 @@ impl TreeBuilder {
             error_log: Vec::new(),
             token_offset: None,
             input_end: None,
+            text_origin: None,
             tokenizer_switch: None,
             encoding_request: None,
             finished: false,
@@ -426,6 +431,12 @@ impl TreeBuilder {
         self.check_source(TokenSource::Borrowed)?;
         let span = (!matches!(token, Token::Eof)).then(|| token.span());
         self.note_span(span);
+        self.text_origin = match &token {
+            Token::Characters(t) if t.borrowed => {
+                Some((t.text.as_ptr() as usize, t.text.len(), t.span.start))
+            }
+            _ => None,
+        };
         self.process(token)
     }
 
@@ -457,6 +468,7 @@ impl TreeBuilder {
     ) -> Result<TreeBuilderStep, TreeBuilderError> {
         self.check_source(TokenSource::Owned)?;
         self.note_span(token.span());
+        self.text_origin = None;
         let mut owned = std::mem::take(&mut self.owned_atoms);
         owned.names.clear();
         token.intern_names(&mut owned.atoms, &mut owned.names);
@@ -706,6 +718,36 @@ impl TreeBuilder {
     /// Records a tree-construction parse error at the current token.
     pub(crate) fn parse_error(&mut self, code: ErrorCode) {
         self.parse_errors(code, 1);
+    }
+
+    /// One error for each character of `text` that `is_error` says is one, at that
+    /// character when `text` is part of the current token's verbatim text (else at
+    /// the token).
+    pub(crate) fn text_errors(
+        &mut self,
+        code: ErrorCode,
+        text: &str,
+        is_error: impl Fn(char) -> bool,
+    ) {
+        let at_token = self.token_offset;
+        // Where `text` starts in the source: pointer arithmetic on two live slices,
+        // compared as addresses only (a slice of another allocation is never in
+        // the token's range).
+        let base = self.text_origin.and_then(|(addr, len, start)| {
+            let at = text.as_ptr() as usize;
+            (at >= addr && at + text.len() <= addr + len).then(|| start + (at - addr))
+        });
+        for (i, c) in text.char_indices() {
+            if is_error(c) {
+                if self.error_log.len() >= self.config.max_errors {
+                    self.errors += 1;
+                    continue;
+                }
+                self.token_offset = base.map(|b| b + i).or(at_token);
+                self.parse_error(code);
+            }
+        }
+        self.token_offset = at_token;
     }
 
     /// Records `count` errors of one kind at the current token (one per ignored

@@ -21,10 +21,7 @@ impl TreeBuilder {
                 // Whitespace: "in body" rules; anything else ignored.
                 let ws: String = t.text.chars().filter(|&c| is_ws(c)).collect();
                 // One parse error per ignored character.
-                self.parse_errors(
-                    ErrorCode::UnexpectedText,
-                    t.text.chars().filter(|&c| !is_ws(c)).count(),
-                );
+                self.text_errors(ErrorCode::UnexpectedText, t.text, |c| !is_ws(c));
                 if !ws.is_empty() {
                     self.in_body_characters(&ws);
                 }

@@ -19,7 +19,7 @@ impl TreeBuilder {
                 if nuls > 0 {
                     // One pass over the characters (a pattern search per NUL is
                     // slow on a long run of them).
-                    self.parse_errors(ErrorCode::UnexpectedNullInText, nuls);
+                    self.text_errors(ErrorCode::UnexpectedNullInText, t.text, |c| c == '\0');
                     let fixed: String = t
                         .text
                         .chars()

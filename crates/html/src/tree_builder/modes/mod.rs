@@ -54,10 +54,7 @@ impl TreeBuilder {
     /// ignored character is a parse error.
     pub(crate) fn insert_whitespace_ignore_others(&mut self, text: &str) {
         let ws: String = text.chars().filter(|&c| is_ws(c)).collect();
-        self.parse_errors(
-            ErrorCode::UnexpectedText,
-            text.chars().filter(|&c| !is_ws(c)).count(),
-        );
+        self.text_errors(ErrorCode::UnexpectedText, text, |c| !is_ws(c));
         self.insert_text(&ws);
     }
 }

@@ -41,7 +41,9 @@ impl TreeBuilder {
     /// (8 MiB of "\0\n" made four million).
     pub(crate) fn in_body_characters(&mut self, text: &str) {
         let nuls = text.bytes().filter(|&b| b == 0).count();
-        self.parse_errors(ErrorCode::UnexpectedNullInText, nuls);
+        if nuls > 0 {
+            self.text_errors(ErrorCode::UnexpectedNullInText, text, |c| c == '\0');
+        }
         let without_nuls;
         let text = if nuls == 0 {
             text
