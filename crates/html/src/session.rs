@@ -9,6 +9,10 @@
 //! from the replayed bytes, and the next batch starts with [`DomPatch::Clear`]
 //! followed by a fresh create stream whose keys are all higher than before.
 //!
+//! The loop below (push, pump through suspensions, take batches, finish) is what
+//! [`Driver`](crate::driver::Driver) does for you; write it by hand only when a
+//! suspension needs your own handling (running a script at `</script>`).
+//!
 //! ```
 //! use tagloom_html::dom::{self, DomStore};
 //! use tagloom_html::session::{Html5ParseSession, SessionConfig};

@@ -4,9 +4,14 @@
 //! The builder keeps a lightweight mirror of the tree it has described (names,
 //! namespaces, links) — enough for foster parenting, the adoption agency algorithm
 //! and text coalescing — and never builds a DOM. Patches accumulate in a buffer the
-//! caller drains with [`TreeBuilder::take_patches`]. Most callers want
+//! caller drains with [`TreeBuilder::take_patches`]. Most callers want the
+//! [`driver`](crate::driver) over an
 //! [`Html5ParseSession`](crate::session::Html5ParseSession), which wires the
 //! decoder, tokenizer and tree builder together.
+//!
+//! Parse errors are recorded with a code and the offset of the token being
+//! processed ([`TreeBuilder::errors`]; an error about one character of verbatim
+//! text is at that character); the session adds line and column.
 //!
 //! ```
 //! use tagloom_html::dom::{self, DomStore};
@@ -631,7 +636,7 @@ impl TreeBuilder {
 
     /// Takes the patches buffered so far and leaves an empty buffer with room for
     /// `capacity` patches (so a streaming caller does not regrow it per batch).
-    pub fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {
+    pub(crate) fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {
         std::mem::replace(&mut self.patches, Vec::with_capacity(capacity))
     }
 
@@ -639,7 +644,7 @@ impl TreeBuilder {
     /// passes an estimate from the input length). The mirror grows in fixed-size
     /// segments and never copies its nodes, so this only sizes the first segment
     /// of a mirror that holds no node yet.
-    pub fn reserve_nodes(&mut self, additional: usize) {
+    pub(crate) fn reserve_nodes(&mut self, additional: usize) {
         self.mirror.reserve(additional);
     }
 
