@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
-use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::driver::{ParseConfig, drive};
+use tagloom_html::session::SessionConfig;
 use tagloom_l10n::flow::Common;
 
 /// The page the reader targets merge their fuzzed translation file into: every kind
@@ -78,23 +79,11 @@ pub fn common(encoding: Option<&str>) -> Common {
 /// attribute values, it may move inline codes, but it never adds or removes an
 /// element, an attribute or a comment.
 pub fn fingerprint(html: &[u8]) -> Vec<String> {
-    let mut session = Html5ParseSession::new(SessionConfig::default());
+    let config = ParseConfig { session: SessionConfig::default(), chunk_size: usize::MAX };
     let mut store = DomStore::new();
-    let drain = |session: &mut Html5ParseSession, store: &mut DomStore| {
-        loop {
-            match session.pump().expect("no limit is hit on a small page") {
-                PumpStatus::Suspended(_) => continue,
-                PumpStatus::NeedInput | PumpStatus::Finished => break,
-            }
-        }
-        for batch in session.take_batches() {
-            store.apply(&batch).expect("a valid batch");
-        }
-    };
-    session.push_bytes(html).expect("push accepted");
-    drain(&mut session, &mut store);
-    session.finish().expect("finish accepted");
-    drain(&mut session, &mut store);
+    if let Err(err) = drive(html, &config, |batch| store.apply(&batch)) {
+        panic!("no limit is hit on a small page and every batch applies: {err}");
+    }
     let mut out = Vec::new();
     let mut comments = 0usize;
     let mut todo: Vec<NodeRef<'_>> = store.document().into_iter().collect();

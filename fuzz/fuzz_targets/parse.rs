@@ -7,36 +7,23 @@
 
 use libfuzzer_sys::fuzz_target;
 use tagloom_html::dom::{DomStore, dump_document};
-use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::driver::{ParseConfig, drive};
+use tagloom_html::session::{BatchPolicy, SessionConfig};
 use tagloom_html::tree_builder::TreeBuilderConfig;
 
 fn parse(input: &[u8], chunk: usize, scripting: bool, batching: BatchPolicy) -> String {
-    let config = SessionConfig {
-        tree: TreeBuilderConfig { scripting, suspend_at_script: true, ..TreeBuilderConfig::default() },
-        batching,
-        ..SessionConfig::default()
+    let config = ParseConfig {
+        session: SessionConfig {
+            tree: TreeBuilderConfig { scripting, suspend_at_script: true, ..TreeBuilderConfig::default() },
+            batching,
+            ..SessionConfig::default()
+        },
+        chunk_size: chunk,
     };
-    let mut session = Html5ParseSession::new(config);
     let mut store = DomStore::new();
-    let drain = |session: &mut Html5ParseSession, store: &mut DomStore| {
-        loop {
-            match session.pump().expect("no limit is hit") {
-                PumpStatus::Suspended(_) => continue,
-                PumpStatus::NeedInput | PumpStatus::Finished => break,
-            }
-        }
-        for batch in session.take_batches() {
-            if let Err(err) = store.apply(&batch) {
-                panic!("batch rejected: {err}");
-            }
-        }
-    };
-    for piece in input.chunks(chunk) {
-        session.push_bytes(piece).expect("push accepted");
-        drain(&mut session, &mut store);
+    if let Err(err) = drive(input, &config, |batch| store.apply(&batch)) {
+        panic!("no limit is hit and every batch applies: {err}");
     }
-    session.finish().expect("finish accepted");
-    drain(&mut session, &mut store);
     dump_document(&store)
 }
 

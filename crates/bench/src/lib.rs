@@ -1,7 +1,7 @@
 //! Shared helpers of the tagloom benchmarks: locating and loading the bench corpus
 //! (third-party pages read from `../shared/bench-corpus`, never copied into the
 //! repository), a tokenizer driver that touches every token cheaply, and the
-//! full-parse driver (bytes → [`Html5ParseSession`] → [`DomStore`]).
+//! full parse (bytes → [`tagloom_html::driver`] → [`DomStore`]).
 //!
 //! The peer parsers (html5ever) are dev-dependencies of this crate only, so the
 //! main crates never depend on them.
@@ -11,9 +11,8 @@ use std::path::{Path, PathBuf};
 
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::DomStore;
-use tagloom_html::session::{
-    BYTES_PER_NODE, BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig,
-};
+use tagloom_html::driver::{ParseConfig, parse_document};
+use tagloom_html::session::{BatchPolicy, SessionConfig};
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::TreeBuilderConfig;
@@ -156,52 +155,20 @@ pub fn tagloom_parse(bytes: &[u8], config: SessionConfig) -> DomStore {
 
 /// Like [`tagloom_parse`], but the bytes are pushed `chunk` bytes at a time, each
 /// push followed by pumping and applying the ready batches (a streaming caller;
-/// the decoded text held at once is bounded by the chunk, not the page).
-/// `usize::MAX` pushes the whole page at once.
+/// the decoded text held at once is bounded by the chunk, not the page):
+/// [`tagloom_html::driver::parse_document`]. `usize::MAX` pushes the whole page
+/// at once.
 ///
 /// # Panics
 ///
 /// If the session or the store reports an error (never for markup alone).
 pub fn tagloom_parse_chunked(bytes: &[u8], config: SessionConfig, chunk: usize) -> DomStore {
-    let mut session = Html5ParseSession::new(config);
-    let mut store = DomStore::with_capacity(bytes.len() / BYTES_PER_NODE);
-    for piece in bytes.chunks(chunk.clamp(1, bytes.len().max(1))) {
-        session.push_bytes(piece).expect("push_bytes");
-        let status = session.pump().expect("pump");
-        match drain_into(&mut session, &mut store, status) {
-            PumpStatus::NeedInput => {}
-            other => panic!("the session ended before its input: {other:?}"),
-        }
-    }
-    let status = session.finish().expect("finish");
-    match drain_into(&mut session, &mut store, status) {
-        PumpStatus::Finished => {}
-        other => panic!("the session wants input after finish: {other:?}"),
-    }
-    store
-}
-
-/// Applies every ready batch and pumps again while the session is suspended
-/// (scripts are not run; a full batch is applied right away); returns the first
-/// status that is not a suspension.
-fn drain_into(
-    session: &mut Html5ParseSession,
-    store: &mut DomStore,
-    mut status: PumpStatus,
-) -> PumpStatus {
-    loop {
-        loop {
-            let batch = session.take_patches();
-            if batch.is_empty() {
-                break;
-            }
-            store
-                .apply_owned(batch)
-                .expect("the parser's patch batches apply");
-        }
-        match status {
-            PumpStatus::Suspended(_) => status = session.pump().expect("pump"),
-            done => return done,
-        }
+    let config = ParseConfig {
+        session: config,
+        chunk_size: chunk,
+    };
+    match parse_document(bytes, &config) {
+        Ok(store) => store,
+        Err(err) => panic!("the parse failed: {err}"),
     }
 }

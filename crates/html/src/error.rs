@@ -1,9 +1,13 @@
 //! Parse errors: recorded with their spec code and position, never fatal.
 
 macro_rules! error_codes {
-    ($($variant:ident => $code:literal,)*) => {
-        /// A parse error code from the HTML Standard (§13.2.2 "Parse errors"), plus the
-        /// tree-construction errors tagloom reports.
+    (
+        tokenizer { $($variant:ident => $code:literal,)* }
+        tree { $($(#[doc = $doc:literal])* $tvariant:ident => $tcode:literal,)* }
+    ) => {
+        /// A parse error code: the HTML Standard's tokenizer codes (§13.2.2 "Parse
+        /// errors"), then tagloom's names for tree-construction errors (§13.2.6), which
+        /// the spec leaves unnamed ([`is_tree_construction`](Self::is_tree_construction)).
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
         #[non_exhaustive]
         pub enum ErrorCode {
@@ -11,21 +15,38 @@ macro_rules! error_codes {
                 #[doc = concat!("`", $code, "`")]
                 $variant,
             )*
+            $(
+                #[doc = concat!("`", $tcode, "` (tree construction): ")]
+                $(#[doc = $doc])*
+                $tvariant,
+            )*
         }
 
         impl ErrorCode {
-            /// The code exactly as the spec spells it, e.g. `"eof-in-tag"`.
+            /// The code as a kebab-case string, e.g. `"eof-in-tag"` (the spec's
+            /// spelling for tokenizer errors; stable names for tree-construction ones).
             pub const fn as_str(self) -> &'static str {
                 match self {
                     $(ErrorCode::$variant => $code,)*
+                    $(ErrorCode::$tvariant => $tcode,)*
                 }
             }
 
-            /// The error for a spec code string, if it is one tagloom knows.
+            /// The error for a code string, if it is one tagloom knows.
             pub fn from_code(code: &str) -> Option<ErrorCode> {
                 match code {
                     $($code => Some(ErrorCode::$variant),)*
+                    $($tcode => Some(ErrorCode::$tvariant),)*
                     _ => None,
+                }
+            }
+
+            /// Whether the tree builder reports this error (the tokenizer reports the
+            /// others).
+            pub const fn is_tree_construction(self) -> bool {
+                match self {
+                    $(ErrorCode::$tvariant => true,)*
+                    _ => false,
                 }
             }
         }
@@ -33,6 +54,7 @@ macro_rules! error_codes {
 }
 
 error_codes! {
+tokenizer {
     AbruptClosingOfEmptyComment => "abrupt-closing-of-empty-comment",
     AbruptDoctypePublicIdentifier => "abrupt-doctype-public-identifier",
     AbruptDoctypeSystemIdentifier => "abrupt-doctype-system-identifier",
@@ -86,9 +108,69 @@ error_codes! {
     UnexpectedQuestionMarkInsteadOfTagName => "unexpected-question-mark-instead-of-tag-name",
     UnexpectedSolidusInTag => "unexpected-solidus-in-tag",
     UnknownNamedCharacterReference => "unknown-named-character-reference",
-    // Tree construction (§13.2.6): the spec leaves these unnamed; tagloom reports
-    // one generic code so a consumer can count them.
-    TreeConstruction => "tree-construction",
+}
+tree {
+    /// A DOCTYPE after the start of the document (ignored).
+    UnexpectedDoctype => "unexpected-doctype",
+    /// A DOCTYPE that is not `<!DOCTYPE html>` or one of the allowed legacy forms.
+    NonConformingDoctype => "non-conforming-doctype",
+    /// The document does not start with a DOCTYPE (quirks mode, outside iframe `srcdoc`).
+    MissingDoctype => "missing-doctype",
+    /// A start tag not allowed where it is (ignored, or processed as another mode would).
+    UnexpectedStartTag => "unexpected-start-tag",
+    /// An end tag not allowed where it is (ignored, or processed as another mode would).
+    UnexpectedEndTag => "unexpected-end-tag",
+    /// Non-whitespace text where none is allowed (ignored): one error per character.
+    UnexpectedText => "unexpected-text",
+    /// U+0000 in text: ignored (in HTML content), or replaced by U+FFFD (in foreign
+    /// content). One error per character.
+    UnexpectedNullInText => "unexpected-null-in-text",
+    /// A comment or processing instruction where none is allowed.
+    UnexpectedComment => "unexpected-comment",
+    /// An end tag whose element is not open in the scope that matters (ignored,
+    /// except `</p>` and `</br>`, which insert an element).
+    EndTagWithoutOpenElement => "end-tag-without-open-element",
+    /// Closing an element (by its end tag or implicitly) while elements inside it are
+    /// still open: they are closed too.
+    ImplicitlyClosedElements => "implicitly-closed-elements",
+    /// A start tag for an element that may not nest in an open one of its kind
+    /// (`a`, `nobr`, `button`, `form`, headings, `select`, `table`): the open one is
+    /// closed or the tag ignored.
+    UnexpectedNestedElement => "unexpected-nested-element",
+    /// An end tag of a formatting element that does not nest properly (the adoption
+    /// agency algorithm repairs it).
+    MisnestedFormattingElement => "misnested-formatting-element",
+    /// Content inside a table where only table structure may be: it is moved before
+    /// the table (foster parenting).
+    FosterParentedContent => "foster-parented-content",
+    /// Content after `</body>` or `</html>`: put back into the body.
+    ContentAfterBody => "content-after-body",
+    /// `</body>` or `</html>` while elements other than those with optional end
+    /// tags are open.
+    BodyClosedWithOpenElements => "body-closed-with-open-elements",
+    /// End of file while elements other than those with optional end tags are open
+    /// (or inside `<template>`, a raw-text element or a frameset).
+    EofWithOpenElements => "eof-with-open-elements",
+    /// An HTML start tag (or `<font>` with `color`, `face` or `size`) inside SVG or
+    /// MathML: the foreign elements are closed.
+    HtmlStartTagInForeignContent => "html-start-tag-in-foreign-content",
+}
+}
+
+impl ErrorCode {
+    /// The generic tree-construction error for a token of `kind` that is not
+    /// allowed where it is.
+    pub const fn unexpected(kind: crate::token::TokenKind) -> ErrorCode {
+        use crate::token::TokenKind;
+        match kind {
+            TokenKind::Doctype => ErrorCode::UnexpectedDoctype,
+            TokenKind::StartTag => ErrorCode::UnexpectedStartTag,
+            TokenKind::EndTag => ErrorCode::UnexpectedEndTag,
+            TokenKind::Characters => ErrorCode::UnexpectedText,
+            TokenKind::Comment | TokenKind::ProcessingInstruction => ErrorCode::UnexpectedComment,
+            TokenKind::Eof => ErrorCode::EofWithOpenElements,
+        }
+    }
 }
 
 /// A parse error: what went wrong and where.
@@ -107,4 +189,18 @@ pub struct ParseError {
     pub line: u32,
     /// One-based column, in code points.
     pub col: u32,
+}
+
+/// A tree-construction parse error as the tree builder records it: the code and the
+/// offset of the token being processed when it was found (the start of its span in
+/// the decoded input; for end of file, the end of the last token). Owned tokens a
+/// program made have no span, so their errors have no offset.
+/// [`Html5ParseSession`](crate::session::Html5ParseSession) turns these into
+/// [`ParseError`]s with a line and column.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TreeError {
+    /// What is wrong ([`ErrorCode::is_tree_construction`] holds).
+    pub code: ErrorCode,
+    /// Byte offset into the decoded input, when the token had a span.
+    pub offset: Option<usize>,
 }

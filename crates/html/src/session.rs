@@ -9,6 +9,10 @@
 //! from the replayed bytes, and the next batch starts with [`DomPatch::Clear`]
 //! followed by a fresh create stream whose keys are all higher than before.
 //!
+//! The loop below (push, pump through suspensions, take batches, finish) is what
+//! [`Driver`](crate::driver::Driver) does for you; write it by hand only when a
+//! suspension needs your own handling (running a script at `</script>`).
+//!
 //! ```
 //! use tagloom_html::dom::{self, DomStore};
 //! use tagloom_html::session::{Html5ParseSession, SessionConfig};
@@ -53,6 +57,7 @@ use std::collections::VecDeque;
 
 use crate::decoder::{ByteStreamDecoder, ChangeOutcome, Confidence, DecoderConfig, DecoderError};
 use crate::dom_patch::{DomPatch, PatchKey};
+use crate::error::ParseError;
 use crate::tokenizer::{Tokenizer, TokenizerConfig, TokenizerError};
 use crate::tree_builder::{
     FragmentContext, SuspendReason, TreeBuilder, TreeBuilderConfig, TreeBuilderStep,
@@ -173,6 +178,9 @@ pub struct Html5ParseSession {
     restarts: usize,
     /// Set by the first engine failure; every later call reports `Failed`.
     failed: bool,
+    /// The tree builder's errors with their line and column, at most
+    /// `config.tree.max_errors` (the tree builder counts the rest).
+    tree_errors: Vec<ParseError>,
     /// Test-only fault injection: panic in the tree builder at this token.
     #[cfg(test)]
     panic_at_token: Option<usize>,
@@ -207,6 +215,7 @@ impl Html5ParseSession {
             finished_input: false,
             restarts: 0,
             failed: false,
+            tree_errors: Vec::new(),
             #[cfg(test)]
             panic_at_token: None,
         };
@@ -397,8 +406,13 @@ impl Html5ParseSession {
 
     fn pump_tokens(&mut self) -> Result<PumpStatus, SessionError> {
         let status = loop {
+            // Where end of file is, for its errors (known once the input is complete).
+            let input_end = self.finished_input.then(|| self.tokenizer.input_end());
             let step = match self.tokenizer.next_token()? {
                 Some(token) => {
+                    if let (crate::token::Token::Eof, Some(end)) = (&token, input_end) {
+                        self.tree.note_input_end(end);
+                    }
                     #[cfg(test)]
                     let inject = self.panic_at_token.as_mut().is_some_and(|n| {
                         *n = n.saturating_sub(1);
@@ -426,6 +440,9 @@ impl Html5ParseSession {
                     };
                 }
             };
+            if !self.tree.errors().is_empty() {
+                self.locate_tree_errors();
+            }
             self.apply_switches();
             if let Some(request) = self.tree.take_encoding_request()
                 && self.decoder.confidence() == Some(Confidence::Tentative)
@@ -459,6 +476,7 @@ impl Html5ParseSession {
         config.first_key = self.tree.next_key();
         self.tree = TreeBuilder::new(config);
         self.tokenizer = Self::make_tokenizer(&self.config);
+        self.tree_errors.clear();
         self.apply_switches();
         self.clear_pending = true;
         self.text.clear();
@@ -528,6 +546,92 @@ impl Html5ParseSession {
     /// How many times "change the encoding" restarted the parse.
     pub fn restarts(&self) -> usize {
         self.restarts
+    }
+
+    /// Gives the tree builder's new errors a line and column while the text of the
+    /// token that caused them is still in the tokenizer's buffer.
+    fn locate_tree_errors(&mut self) {
+        let max = self.config.tree.max_errors;
+        for error in self.tree.drain_errors() {
+            let Some(offset) = error.offset else { continue };
+            let Some((offset, line, col)) = self.tokenizer.locate(offset) else {
+                continue;
+            };
+            if self.tree_errors.len() < max {
+                self.tree_errors.push(ParseError {
+                    code: error.code,
+                    offset,
+                    line,
+                    col,
+                });
+            }
+        }
+    }
+
+    /// Takes the parse errors found so far, the tokenizer's and the tree builder's
+    /// merged in source order (at one offset, the tokenizer's first), each with its
+    /// line and column. While "change the encoding" may still restart the parse,
+    /// errors are held back (a restart finds them again): this returns nothing
+    /// until [`encoding_is_final`](Self::encoding_is_final) or the end of the parse.
+    /// Each kind holds at most its `max_errors` between calls; the rest are counted
+    /// by [`Tokenizer::errors_dropped`] and [`TreeBuilder::error_count`].
+    ///
+    /// ```
+    /// use tagloom_html::driver::{ParseConfig, drive};
+    ///
+    /// let mut session = drive(b"<p>a</b>\n<x y y>", &ParseConfig::default(), |_| {
+    ///     Ok::<(), std::convert::Infallible>(())
+    /// })
+    /// .unwrap();
+    /// let errors: Vec<String> = session
+    ///     .take_errors()
+    ///     .iter()
+    ///     .map(|e| format!("{}:{}: {}", e.line, e.col, e.code.as_str()))
+    ///     .collect();
+    /// assert_eq!(
+    ///     errors,
+    ///     [
+    ///         "1:1: missing-doctype",
+    ///         "1:5: end-tag-without-open-element",
+    ///         "2:7: duplicate-attribute",
+    ///         "2:8: eof-with-open-elements",
+    ///     ]
+    /// );
+    /// ```
+    pub fn take_errors(&mut self) -> Vec<ParseError> {
+        if !(self.failed || self.tree.is_finished() || self.encoding_is_final()) {
+            return Vec::new();
+        }
+        let tokenizer = self.tokenizer.take_errors();
+        let tree = std::mem::take(&mut self.tree_errors);
+        if tree.is_empty() {
+            return tokenizer;
+        }
+        let mut merged = Vec::with_capacity(tokenizer.len() + tree.len());
+        let mut tree = tree.into_iter().peekable();
+        for error in tokenizer {
+            while let Some(t) = tree.next_if(|t| t.offset < error.offset) {
+                merged.push(t);
+            }
+            merged.push(error);
+        }
+        merged.extend(tree);
+        merged
+    }
+
+    /// Whether the encoding can no longer change: it is certain (a BOM, the
+    /// transport, a `<meta>` the tree builder confirmed, or irrelevant), or the
+    /// tokenizer has read past the decoder's restart window while it is tentative
+    /// (a later `<meta>` is ignored).
+    pub fn encoding_is_final(&self) -> bool {
+        match self.decoder.confidence() {
+            Some(Confidence::Tentative) => self
+                .decoder
+                .restart_window_text_end()
+                .is_some_and(|end| self.tokenizer.position() >= end),
+            Some(Confidence::Certain | Confidence::Irrelevant) => true,
+            None => false,
+        }
     }
 
     /// The byte decoder: the encoding in use and its confidence.

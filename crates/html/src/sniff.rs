@@ -7,7 +7,7 @@
 //! (§13.2.3.4) — after the first 1024 bytes too, and only where the tree builder
 //! really sees a `<meta>` start tag (not inside a comment, a script or `<title>`).
 //! [`sniff_encoding`] gets that answer by running the real parse, so it can never
-//! disagree with what [`Html5ParseSession`] does.
+//! disagree with what [`Html5ParseSession`](crate::session::Html5ParseSession) does.
 //!
 //! [`EncodingSniffer`] does the same on a stream and says when it may stop: once the
 //! answer is final, more bytes cannot change it, so a caller reads only the prefix
@@ -23,8 +23,9 @@
 
 use encoding_rs::Encoding;
 
-use crate::decoder::{Confidence, DecoderConfig, EncodingSource, PRESCAN_LEN, Sniffed, sniff};
-use crate::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig, SessionError};
+use crate::decoder::{DecoderConfig, EncodingSource, PRESCAN_LEN, Sniffed, sniff};
+use crate::driver::{Driver, ParseConfig};
+use crate::session::{BatchPolicy, SessionConfig};
 use crate::tree_builder::TreeBuilderConfig;
 
 /// The encoding the parser uses for `bytes`, with `transport` as the transport
@@ -64,7 +65,7 @@ pub fn sniff_encoding_with(bytes: &[u8], decoder: DecoderConfig) -> Sniffed {
 /// assert_eq!(sniffer.finish().encoding.name(), "UTF-8");
 /// ```
 pub struct EncodingSniffer {
-    session: Html5ParseSession,
+    driver: Driver,
     /// The first [`PRESCAN_LEN`] bytes: what the encoding was before the parse.
     prefix: Vec<u8>,
     transport: Option<&'static Encoding>,
@@ -75,7 +76,7 @@ pub struct EncodingSniffer {
 impl std::fmt::Debug for EncodingSniffer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EncodingSniffer")
-            .field("decoder", self.session.decoder())
+            .field("decoder", self.driver.session().decoder())
             .field("decided", &self.decided)
             .finish_non_exhaustive()
     }
@@ -91,17 +92,20 @@ impl EncodingSniffer {
     /// A sniffer with the given decoder settings (transport encoding, pre-scan length,
     /// restart window).
     pub fn new(decoder: DecoderConfig) -> Self {
-        let config = SessionConfig {
-            tree: TreeBuilderConfig {
-                scripting: true,
-                ..TreeBuilderConfig::default()
+        let config = ParseConfig {
+            session: SessionConfig {
+                tree: TreeBuilderConfig {
+                    scripting: true,
+                    ..TreeBuilderConfig::default()
+                },
+                decoder,
+                batching: BatchPolicy::Bounded(4096),
+                ..SessionConfig::default()
             },
-            decoder,
-            batching: BatchPolicy::Bounded(4096),
-            ..SessionConfig::default()
+            chunk_size: Self::SLICE,
         };
         EncodingSniffer {
-            session: Html5ParseSession::new(config),
+            driver: Driver::new(&config),
             prefix: Vec::new(),
             transport: decoder.transport,
             decided: false,
@@ -126,12 +130,8 @@ impl EncodingSniffer {
                 .extend_from_slice(slice.get(..room).unwrap_or(slice));
             // Parse errors never stop a parse; an engine failure ends it early, and
             // the encoding in use at that point is still the parser's answer.
-            let parsed = self
-                .session
-                .push_bytes(slice)
-                .and_then(|()| self.session.pump())
-                .and_then(|status| drain(&mut self.session, status));
-            self.decided = parsed.is_err() || self.final_now();
+            let parsed = self.driver.push(slice, drop_batch);
+            self.decided = parsed.is_err() || self.driver.session().encoding_is_final();
         }
         self.decided
     }
@@ -141,31 +141,18 @@ impl EncodingSniffer {
         self.decided
     }
 
-    fn final_now(&self) -> bool {
-        let decoder = self.session.decoder();
-        match decoder.confidence() {
-            Some(Confidence::Tentative) => decoder
-                .restart_window_text_end()
-                .is_some_and(|end| self.session.tokenizer().position() >= end),
-            Some(Confidence::Certain | Confidence::Irrelevant) => true,
-            None => false,
-        }
-    }
-
     /// The encoding the parser ends up using, taking the input to end here unless
     /// the answer was already final.
     pub fn finish(mut self) -> Sniffed {
         if !self.decided {
-            let _ = self
-                .session
-                .finish()
-                .and_then(|status| drain(&mut self.session, status));
+            let _ = self.driver.finish(drop_batch);
         }
         let initial = sniff(&self.prefix, self.transport);
-        let decoder = self.session.decoder();
+        let session = self.driver.session();
+        let decoder = session.decoder();
         let encoding = decoder.encoding().unwrap_or(initial.encoding);
         let confidence = decoder.confidence().unwrap_or(initial.confidence);
-        let source = if self.session.restarts() > 0 || (encoding != initial.encoding) {
+        let source = if session.restarts() > 0 || (encoding != initial.encoding) {
             EncodingSource::ParserMeta
         } else {
             decoder.sniffed().map_or(initial.source, |s| s.source)
@@ -179,16 +166,9 @@ impl EncodingSniffer {
     }
 }
 
-/// Pumps until the session needs input, dropping the patches (only the decoder's
-/// state matters here).
-fn drain(session: &mut Html5ParseSession, mut status: PumpStatus) -> Result<(), SessionError> {
-    loop {
-        drop(session.take_batches());
-        match status {
-            PumpStatus::Suspended(_) => status = session.pump()?,
-            PumpStatus::NeedInput | PumpStatus::Finished => return Ok(()),
-        }
-    }
+/// The batch closure of the sniffer: only the decoder's state matters here.
+fn drop_batch(_: Vec<crate::dom_patch::DomPatch>) -> Result<(), std::convert::Infallible> {
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,25 +4,21 @@
 //! pieces. One past the window never does.
 
 use tagloom_html::dom::{DomStore, dump_document};
-use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::driver::{Driver, ParseConfig};
 
 /// Parses `page` in pushes of `piece` bytes, pumping after each: the encoding's
 /// name and the tree.
 fn parse(page: &[u8], piece: usize) -> (&'static str, String) {
-    let mut session = Html5ParseSession::new(SessionConfig::default());
+    let config = ParseConfig {
+        chunk_size: piece,
+        ..ParseConfig::default()
+    };
+    let mut driver = Driver::new(&config);
     let mut store = DomStore::new();
-    for chunk in page.chunks(piece) {
-        session.push_bytes(chunk).unwrap();
-        while let PumpStatus::Suspended(_) = session.pump().unwrap() {}
-        for batch in session.take_batches() {
-            store.apply(&batch).unwrap();
-        }
-    }
-    while let PumpStatus::Suspended(_) = session.finish().unwrap() {}
-    for batch in session.take_batches() {
-        store.apply(&batch).unwrap();
-    }
-    let encoding = session.decoder().encoding().unwrap().name();
+    let mut apply = |batch| store.apply_owned(batch);
+    driver.push(page, &mut apply).unwrap();
+    driver.finish(&mut apply).unwrap();
+    let encoding = driver.session().decoder().encoding().unwrap().name();
     (encoding, dump_document(&store))
 }
 

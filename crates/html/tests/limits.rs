@@ -3,23 +3,14 @@
 //! regression shows up as a test that never finishes.
 
 use tagloom_html::dom::{DomStore, NodeKind};
-use tagloom_html::session::{Html5ParseSession, SessionConfig};
+use tagloom_html::driver::{ParseConfig, parse_document};
 
 fn parse(input: &[u8], chunk: usize) -> DomStore {
-    let mut session = Html5ParseSession::new(SessionConfig::default());
-    let mut store = DomStore::new();
-    for piece in input.chunks(chunk) {
-        session.push_bytes(piece).unwrap();
-        session.pump().unwrap();
-        for batch in session.take_batches() {
-            store.apply(&batch).unwrap();
-        }
-    }
-    session.finish().unwrap();
-    for batch in session.take_batches() {
-        store.apply(&batch).unwrap();
-    }
-    store
+    let config = ParseConfig {
+        chunk_size: chunk,
+        ..ParseConfig::default()
+    };
+    parse_document(input, &config).unwrap()
 }
 
 #[test]

@@ -5,19 +5,26 @@
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{self, DomStore};
 use tagloom_html::dom_patch::DomPatch;
-use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::driver::{ParseConfig, drive};
+use tagloom_html::session::SessionConfig;
 
 #[test]
 fn nul_separated_text_in_body_is_one_insertion() {
     const N: usize = 100_000;
     let input = format!("<b>{}", "\0\n".repeat(N));
-    let mut session = Html5ParseSession::new(SessionConfig {
-        decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
-        ..SessionConfig::default()
-    });
-    session.push_bytes(input.as_bytes()).unwrap();
-    while session.finish().unwrap() != PumpStatus::Finished {}
-    let patches: Vec<DomPatch> = session.take_batches().into_iter().flatten().collect();
+    let config = ParseConfig {
+        session: SessionConfig {
+            decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
+            ..SessionConfig::default()
+        },
+        ..ParseConfig::default()
+    };
+    let mut patches: Vec<DomPatch> = Vec::new();
+    let session = drive(input.as_bytes(), &config, |batch| {
+        patches.extend(batch);
+        Ok::<_, std::convert::Infallible>(())
+    })
+    .unwrap();
     let text_patches = patches
         .iter()
         .filter(|p| matches!(p, DomPatch::CreateText { .. } | DomPatch::AppendText { .. }))

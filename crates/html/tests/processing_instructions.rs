@@ -7,8 +7,9 @@
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{DomStore, NodeKind, dump_document};
 use tagloom_html::dom_patch::DomPatch;
+use tagloom_html::driver::{ParseConfig, drive};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
-use tagloom_html::session::{Html5ParseSession, SessionConfig};
+use tagloom_html::session::SessionConfig;
 use tagloom_html::tokenizer::TokenizerConfig;
 
 fn config(pis: bool) -> SessionConfig {
@@ -24,18 +25,18 @@ fn config(pis: bool) -> SessionConfig {
 
 /// Parses `input` in `chunk`-byte pieces: the store and every patch.
 fn parse(input: &str, chunk: usize, pis: bool) -> (DomStore, Vec<DomPatch>) {
-    let mut session = Html5ParseSession::new(config(pis));
-    for piece in input.as_bytes().chunks(chunk.max(1)) {
-        session.push_bytes(piece).unwrap();
-        session.pump().unwrap();
-    }
-    session.finish().unwrap();
+    let config = ParseConfig {
+        session: config(pis),
+        chunk_size: chunk,
+    };
     let mut store = DomStore::new();
     let mut patches = Vec::new();
-    for batch in session.take_batches() {
-        store.apply(&batch).unwrap();
+    drive(input.as_bytes(), &config, |batch| {
+        store.apply(&batch)?;
         patches.extend(batch);
-    }
+        Ok::<_, tagloom_html::dom::PatchError>(())
+    })
+    .unwrap();
     (store, patches)
 }
 

@@ -9,7 +9,8 @@ use support::tree_dat;
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{DomStore, dump_document};
 use tagloom_html::dom_patch::DomPatch;
-use tagloom_html::session::{Html5ParseSession, SessionConfig};
+use tagloom_html::driver::{ParseConfig, drive};
+use tagloom_html::session::SessionConfig;
 
 #[test]
 fn full_create_stream_rebuilds_every_suite_tree() {
@@ -20,14 +21,16 @@ fn full_create_stream_rebuilds_every_suite_tree() {
                 decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
                 ..SessionConfig::default()
             };
-            let mut session = Html5ParseSession::new(config);
-            session.push_bytes(test.data.as_bytes()).unwrap();
-            session.finish().unwrap();
+            let config = ParseConfig {
+                session: config,
+                ..ParseConfig::default()
+            };
             let (mut store, mut mirror) = (DomStore::new(), DomStore::new());
-            for batch in session.take_batches() {
-                store.apply(&batch).unwrap();
-                mirror.apply(&batch).unwrap();
-            }
+            drive(test.data.as_bytes(), &config, |batch| {
+                store.apply(&batch)?;
+                mirror.apply_owned(batch)
+            })
+            .unwrap();
             let high = store.last_key();
             let reset = store.full_create_stream();
             assert_eq!(reset.first(), Some(&DomPatch::Clear));

@@ -4,8 +4,9 @@
 
 use proptest::prelude::*;
 use tagloom_html::decoder::DecoderConfig;
-use tagloom_html::dom::{self, DomStore};
-use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::dom;
+use tagloom_html::driver::{ParseConfig, parse_document};
+use tagloom_html::session::{BatchPolicy, SessionConfig};
 
 fn parse(input: &str, chunk: usize, scripting: bool, batching: BatchPolicy) -> String {
     let mut config = SessionConfig {
@@ -15,20 +16,11 @@ fn parse(input: &str, chunk: usize, scripting: bool, batching: BatchPolicy) -> S
     };
     config.tree.scripting = scripting;
     config.tree.max_depth = 64;
-    let mut session = Html5ParseSession::new(config);
-    let mut store = DomStore::new();
-    for piece in input.as_bytes().chunks(chunk.max(1)) {
-        session.push_bytes(piece).unwrap();
-        session.pump().unwrap();
-        for batch in session.take_batches() {
-            store.apply(&batch).unwrap();
-        }
-    }
-    while session.finish().unwrap() != PumpStatus::Finished {}
-    for batch in session.take_batches() {
-        store.apply(&batch).unwrap();
-    }
-    dom::dump_document(&store)
+    let config = ParseConfig {
+        session: config,
+        chunk_size: chunk,
+    };
+    dom::dump_document(&parse_document(input.as_bytes(), &config).unwrap())
 }
 
 /// Pieces of markup that exercise most insertion modes.

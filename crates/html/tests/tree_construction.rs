@@ -1,5 +1,5 @@
-//! Runs every html5lib-tests tree-construction case through
-//! `Html5ParseSession` → patch batches → `DomStore::apply` → dump, in each
+//! Runs every html5lib-tests tree-construction case through the
+//! `Driver` (session → patch batches) → `DomStore::apply` → dump, in each
 //! scripting mode the case asks for, fed whole and in chunks of 1 and 7 bytes
 //! (every run must give the same tree). Fails on any failure not listed in
 //! `tests/known-failures/tree_construction.txt` (`file:index | reason`), and on a
@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use support::tree_dat::{self, TreeTest};
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{self, DomStore};
-use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::driver::{Driver, ParseConfig, drive};
+use tagloom_html::session::BatchPolicy;
 use tagloom_html::tree_builder::FragmentContext;
 
 const KNOWN_FAILURES: &str = concat!(
@@ -22,51 +23,38 @@ const KNOWN_FAILURES: &str = concat!(
 
 /// Parses `data` and returns the dump (or an error message).
 fn run(test: &TreeTest, scripting: bool, chunk: usize) -> Result<String, String> {
-    let mut config = SessionConfig {
-        decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
-        ..SessionConfig::default()
-    };
-    config.tree.scripting = scripting;
-    config.tree.suspend_at_script = true;
+    let mut config = ParseConfig::default();
+    config.session.decoder = DecoderConfig::with_transport(encoding_rs::UTF_8);
+    config.session.batching = BatchPolicy::PerPump;
+    config.session.tree.scripting = scripting;
+    config.session.tree.suspend_at_script = true;
     if chunk == 7 {
         // Exercise a second batching policy too.
-        config.batching = BatchPolicy::MaxPatches(5);
+        config.session.batching = BatchPolicy::MaxPatches(5);
     }
-    let mut session = match &test.fragment {
-        Some(f) => Html5ParseSession::new_fragment(
-            config,
-            FragmentContext::new(f.ns, f.local_name.clone()),
-        ),
-        None => Html5ParseSession::new(config),
-    };
-    let mut store = DomStore::new();
-    let mut apply = |session: &mut Html5ParseSession| -> Result<(), String> {
-        for batch in session.take_batches() {
-            store
-                .apply(&batch)
-                .map_err(|e| format!("batch rejected: {e}"))?;
-        }
-        Ok(())
-    };
+    if chunk != 0 {
+        config.chunk_size = chunk;
+    }
     let bytes = test.data.as_bytes();
-    let pieces: Vec<&[u8]> = if chunk == 0 {
-        vec![bytes]
-    } else {
-        bytes.chunks(chunk).collect()
+    let mut store = DomStore::new();
+    let apply = |batch: Vec<_>| {
+        store
+            .apply(&batch)
+            .map_err(|e| format!("batch rejected: {e}"))
     };
-    for piece in pieces {
-        session.push_bytes(piece).map_err(|e| e.to_string())?;
-        while let PumpStatus::Suspended(_) = session.pump().map_err(|e| e.to_string())? {}
-        apply(&mut session)?;
-    }
-    let mut guard = 0;
-    while session.finish().map_err(|e| e.to_string())? != PumpStatus::Finished {
-        guard += 1;
-        if guard > 100_000 {
-            return Err("never finished".into());
+    let session = match &test.fragment {
+        Some(f) => {
+            let context = FragmentContext::new(f.ns, f.local_name.clone());
+            let mut driver = Driver::new_fragment(&config, context);
+            let mut apply = apply;
+            driver
+                .push(bytes, &mut apply)
+                .and_then(|()| driver.finish(&mut apply))
+                .map_err(|e| e.to_string())?;
+            driver.into_session()
         }
-    }
-    apply(&mut session)?;
+        None => drive(bytes, &config, apply).map_err(|e| e.to_string())?,
+    };
     match session.fragment_root_key() {
         Some(root) => store
             .get(root)

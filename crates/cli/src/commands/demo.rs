@@ -110,16 +110,17 @@ fn label(kind: TokenKind) -> &'static str {
 /// Parses the page into a `DomStore` (through the patch stream) and describes the tree.
 fn tree_summary(bytes: &[u8], out: &mut impl Write) -> Result<()> {
     let started = Instant::now();
-    let mut session = Html5ParseSession::new(SessionConfig::default());
+    let config = tagloom_html::driver::ParseConfig {
+        session: SessionConfig::default(),
+        chunk_size: usize::MAX,
+    };
     let mut store = DomStore::new();
-    session.push_bytes(bytes)?;
-    session.finish()?;
     let (mut batches, mut patches) = (0, 0);
-    for batch in session.take_batches() {
+    let session: Html5ParseSession = tagloom_html::driver::drive(bytes, &config, |batch| {
         batches += 1;
         patches += batch.len();
-        store.apply(&batch)?;
-    }
+        store.apply_owned(batch)
+    })?;
     let elapsed = started.elapsed();
     let (mut elements, mut texts, mut depth) = (0, 0, 0);
     // Depth-first over the tree, iteratively (documents can be deep).

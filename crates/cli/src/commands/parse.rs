@@ -7,6 +7,10 @@
 //!
 //! The input is read and pushed a piece at a time (64 KiB, or `--chunk-size`), so
 //! memory follows the tree (the `DomStore`), not the input's bytes.
+//!
+//! `--errors` lists every parse error (tokenizer and tree construction, in source
+//! order) on standard error as it is found, one line each: `line:col: code`, or a
+//! JSON object with `--errors=json`.
 
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -16,9 +20,11 @@ use anyhow::{Context, Result, bail};
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{self, DomStore};
 use tagloom_html::dom_patch::{DomPatch, Namespace};
+use tagloom_html::driver::{DriveError, Driver, ParseConfig};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
-use tagloom_html::session::{BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::session::{BatchPolicy, SessionConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
+use tagloom_html::{ErrorCode, ParseError};
 
 use crate::input::{DEFAULT_PIECE, encoding_for_label, open};
 use crate::output;
@@ -39,6 +45,15 @@ pub enum Format {
     Patches,
     /// Nothing (for timing).
     None,
+}
+
+/// How `--errors` prints each parse error.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ErrorsFormat {
+    /// `line:col: code`.
+    Text,
+    /// `{"line":…,"col":…,"offset":…,"code":"…","stage":"tokenizer"|"tree"}`.
+    Json,
 }
 
 /// On or off.
@@ -73,6 +88,17 @@ pub struct Args {
     /// instead of a bogus comment (what html5lib-tests expect).
     #[arg(long)]
     processing_instructions: bool,
+    /// List every parse error on standard error, in source order (`line:col: code`,
+    /// or JSON lines with `--errors=json`); the output is unchanged.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "text"
+    )]
+    errors: Option<ErrorsFormat>,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -99,23 +125,42 @@ pub fn run(args: &Args) -> Result<()> {
         ..SessionConfig::default()
     };
     config.tokenizer.processing_instructions = args.processing_instructions;
-    let mut session = match fragment {
-        Some(context) => Html5ParseSession::new_fragment(config, context),
-        None => Html5ParseSession::new(config),
+    let config = ParseConfig {
+        session: config,
+        chunk_size: usize::MAX,
+    };
+    let mut driver = match fragment {
+        Some(context) => Driver::new_fragment(&config, context),
+        None => Driver::new(&config),
     };
     let mut store = DomStore::new();
     let mut out = output::stdout();
+    let mut errors = args.errors.map(ErrorLister::new);
     let piece = args
         .chunk_size
         .map_or(DEFAULT_PIECE, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let format = args.format;
+    let mut on_batch = |batch: Vec<DomPatch>| -> Result<()> {
+        if format == Format::Patches {
+            write_patches(&batch, &mut out)?;
+        }
+        store
+            .apply_owned(batch)
+            .context("internal error: the parser produced an invalid patch batch")
+    };
     input.stream(piece, |piece| {
-        session.push_bytes(piece)?;
-        let status = session.pump()?;
-        drive(&mut session, status, &mut store, args.format, &mut out)?;
+        driver.push(piece, &mut on_batch).map_err(sink_error)?;
+        if let Some(errors) = &mut errors {
+            errors.write(&mut driver)?;
+        }
         Ok(ControlFlow::Continue(()))
     })?;
-    let status = session.finish()?;
-    drive(&mut session, status, &mut store, args.format, &mut out)?;
+    driver.finish(&mut on_batch).map_err(sink_error)?;
+    if let Some(errors) = &mut errors {
+        errors.write(&mut driver)?;
+        errors.write_dropped(&driver)?;
+    }
+    let session = driver.session();
     let root = match session.fragment_root_key() {
         Some(key) => store.get(key),
         None => store.document(),
@@ -141,28 +186,80 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-/// Applies (and, for `--format patches`, prints) every ready batch, pumping on while
-/// the session stops for a full batch or at a `</script>` (no scripts run here).
-fn drive(
-    session: &mut Html5ParseSession,
-    mut status: PumpStatus,
-    store: &mut DomStore,
-    format: Format,
-    out: &mut impl Write,
-) -> Result<()> {
-    loop {
-        for batch in session.take_batches() {
-            if format == Format::Patches {
-                write_patches(&batch, out)?;
-            }
-            store
-                .apply_owned(batch)
-                .context("internal error: the parser produced an invalid patch batch")?;
+/// The batch closure's own error as it was (a closed standard output must stay
+/// recognizable); the driver's other errors as they are.
+fn sink_error(err: DriveError<anyhow::Error>) -> anyhow::Error {
+    match err {
+        DriveError::Sink(err) => err,
+        other => other.into(),
+    }
+}
+
+/// `--errors`: writes the errors the driver has settled to standard error.
+struct ErrorLister {
+    format: ErrorsFormat,
+    /// Tree-construction errors listed (the rest of the count was over the limit).
+    tree_listed: usize,
+}
+
+impl ErrorLister {
+    fn new(format: ErrorsFormat) -> Self {
+        ErrorLister {
+            format,
+            tree_listed: 0,
         }
-        match status {
-            PumpStatus::Suspended(_) => status = session.pump()?,
-            PumpStatus::NeedInput | PumpStatus::Finished => return Ok(()),
+    }
+
+    fn write(&mut self, driver: &mut Driver) -> Result<()> {
+        let errors = driver.take_errors();
+        if errors.is_empty() {
+            return Ok(());
         }
+        let mut err = std::io::stderr().lock();
+        for error in &errors {
+            self.tree_listed += usize::from(error.code.is_tree_construction());
+            writeln!(err, "{}", self.line(error)).context("cannot write standard error")?;
+        }
+        Ok(())
+    }
+
+    fn line(&self, error: &ParseError) -> String {
+        let ParseError {
+            code,
+            offset,
+            line,
+            col,
+        } = *error;
+        match self.format {
+            ErrorsFormat::Text => format!("{line}:{col}: {}", code.as_str()),
+            ErrorsFormat::Json => format!(
+                r#"{{"line":{line},"col":{col},"offset":{offset},"code":"{}","stage":"{}"}}"#,
+                code.as_str(),
+                stage(code)
+            ),
+        }
+    }
+
+    /// Says how many errors were over the limit held between two listings.
+    fn write_dropped(&self, driver: &Driver) -> Result<()> {
+        let session = driver.session();
+        let dropped = session.tokenizer().errors_dropped()
+            + session
+                .tree_builder()
+                .error_count()
+                .saturating_sub(self.tree_listed);
+        if dropped > 0 {
+            eprintln!("tagloom: {dropped} more parse errors, over the limit held, not listed");
+        }
+        Ok(())
+    }
+}
+
+fn stage(code: ErrorCode) -> &'static str {
+    if code.is_tree_construction() {
+        "tree"
+    } else {
+        "tokenizer"
     }
 }
 

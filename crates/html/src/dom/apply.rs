@@ -73,15 +73,10 @@ impl DomStore {
     ///
     /// ```
     /// use tagloom_html::dom::{self, DomStore};
-    /// use tagloom_html::session::{Html5ParseSession, SessionConfig};
+    /// use tagloom_html::driver::{ParseConfig, drive};
     ///
-    /// let mut session = Html5ParseSession::new(SessionConfig::default());
-    /// session.push_bytes(b"<p>Hi").unwrap();
-    /// session.finish().unwrap();
     /// let mut store = DomStore::new();
-    /// for batch in session.take_batches() {
-    ///     store.apply_owned(batch).unwrap();
-    /// }
+    /// drive(b"<p>Hi", &ParseConfig::default(), |batch| store.apply_owned(batch)).unwrap();
     /// assert_eq!(
     ///     dom::dump_document(&store),
     ///     "| <html>\n|   <head>\n|   <body>\n|     <p>\n|       \"Hi\"\n"

@@ -22,16 +22,15 @@ impl DomStore {
     ///
     /// ```
     /// use tagloom_html::dom::{DomStore, dump_document};
-    /// use tagloom_html::session::{Html5ParseSession, SessionConfig};
+    /// use tagloom_html::driver::{ParseConfig, drive};
     ///
-    /// let mut session = Html5ParseSession::new(SessionConfig::default());
-    /// session.push_bytes(b"<!DOCTYPE html><p class=x>a<template><b>t</b></template>").unwrap();
-    /// session.finish().unwrap();
+    /// let page = b"<!DOCTYPE html><p class=x>a<template><b>t</b></template>";
     /// let (mut store, mut mirror) = (DomStore::new(), DomStore::new());
-    /// for batch in session.take_batches() {
-    ///     store.apply(&batch).unwrap();
-    ///     mirror.apply(&batch).unwrap();
-    /// }
+    /// drive(page, &ParseConfig::default(), |batch| {
+    ///     store.apply(&batch)?;
+    ///     mirror.apply_owned(batch)
+    /// })
+    /// .unwrap();
     /// let reset = store.full_create_stream();
     /// mirror.apply(&reset).unwrap();
     /// assert_eq!(dump_document(&mirror), dump_document(&store));

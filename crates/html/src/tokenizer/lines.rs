@@ -35,6 +35,11 @@ impl Default for LineTracker {
 }
 
 impl LineTracker {
+    /// The absolute offset of the checkpoint.
+    pub(crate) fn offset(&self) -> usize {
+        self.offset
+    }
+
     /// Moves the checkpoint to `target`, reading `buf` (which starts at absolute
     /// offset `base` and must cover `self.offset..target`).
     pub(crate) fn advance(&mut self, buf: &[u8], base: usize, target: usize) {

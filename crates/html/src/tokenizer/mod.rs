@@ -288,6 +288,9 @@ pub struct Tokenizer {
     errors_dropped: usize,
     max_errors: usize,
     lines: LineTracker,
+    /// A second checkpoint for [`Self::locate`] (the tree builder's errors, which
+    /// come after the tokenizer's errors inside the same token).
+    located: LineTracker,
     max_token_bytes: usize,
     report_errors: bool,
     /// [`TokenizerConfig::processing_instructions`].
@@ -339,6 +342,7 @@ impl Tokenizer {
             errors_dropped: 0,
             max_errors: config.max_errors,
             lines: LineTracker::default(),
+            located: LineTracker::default(),
             max_token_bytes: config.max_token_bytes,
             report_errors: config.report_errors,
             processing_instructions: config.processing_instructions,
@@ -457,6 +461,11 @@ impl Tokenizer {
         self.input.base + self.committed_pos
     }
 
+    /// Absolute offset of the end of the input pushed so far.
+    pub(crate) fn input_end(&self) -> usize {
+        self.input.base + self.input.buf.len()
+    }
+
     /// How many bytes of input are buffered (tokenized or not).
     pub fn buffered_len(&self) -> usize {
         self.input.buf.len()
@@ -550,6 +559,10 @@ impl Tokenizer {
             if self.report_errors {
                 self.lines
                     .advance(self.input.buf.as_bytes(), self.input.base, keep_from);
+                // Both checkpoints are at most the end of the last token here.
+                if self.located.offset() <= keep_from {
+                    self.located = self.lines;
+                }
             }
             self.input.discard_before(keep_from);
             self.pos -= consumed;
@@ -605,6 +618,23 @@ impl Tokenizer {
             self.input.stream_errors.pop_front();
             self.report(stream_offset, stream_code);
         }
+    }
+
+    /// The offset, one-based line and column (UTF-16 units) of `offset`, for errors
+    /// found outside the tokenizer (the tree builder's). Offsets should not
+    /// decrease from one call to the next and must still be in the buffer: locate
+    /// an error right after the token that caused it. An offset before the last one
+    /// located (or released) is moved up to it. `None` when errors are not
+    /// reported ([`TokenizerConfig::report_errors`]).
+    pub(crate) fn locate(&mut self, offset: usize) -> Option<(usize, u32, u32)> {
+        if !self.report_errors {
+            return None;
+        }
+        let offset = offset.max(self.input.base).max(self.located.offset());
+        let (line, col) = self
+            .located
+            .locate(self.input.buf.as_bytes(), self.input.base, offset);
+        Some((offset, line, col))
     }
 
     fn report(&mut self, offset: usize, code: ErrorCode) {

@@ -2,6 +2,7 @@
 //! fall back to "any other end tag").
 
 use crate::atom::Atom;
+use crate::error::ErrorCode;
 
 use super::TreeBuilder;
 use super::insert::Place;
@@ -28,19 +29,19 @@ impl TreeBuilder {
             };
             // Step 4.4.
             let Some(formatting_index) = self.open.position(formatting) else {
-                self.parse_error();
+                self.parse_error(ErrorCode::MisnestedFormattingElement);
                 self.active.remove(formatting);
                 self.forget_kept_attrs(formatting);
                 return true;
             };
             // Step 4.5.
             if !self.has_node_in_scope(formatting) {
-                self.parse_error();
+                self.parse_error(ErrorCode::MisnestedFormattingElement);
                 return true;
             }
             // Step 4.6.
             if self.current_node() != Some(formatting) {
-                self.parse_error();
+                self.parse_error(ErrorCode::MisnestedFormattingElement);
             }
             // Step 4.7: the furthest block.
             let furthest = self

@@ -4,9 +4,14 @@
 //! The builder keeps a lightweight mirror of the tree it has described (names,
 //! namespaces, links) — enough for foster parenting, the adoption agency algorithm
 //! and text coalescing — and never builds a DOM. Patches accumulate in a buffer the
-//! caller drains with [`TreeBuilder::take_patches`]. Most callers want
+//! caller drains with [`TreeBuilder::take_patches`]. Most callers want the
+//! [`driver`](crate::driver) over an
 //! [`Html5ParseSession`](crate::session::Html5ParseSession), which wires the
 //! decoder, tokenizer and tree builder together.
+//!
+//! Parse errors are recorded with a code and the offset of the token being
+//! processed ([`TreeBuilder::errors`]; an error about one character of verbatim
+//! text is at that character); the session adds line and column.
 //!
 //! ```
 //! use tagloom_html::dom::{self, DomStore};
@@ -68,6 +73,7 @@ pub(crate) mod tag_sets;
 
 use crate::atom::{self, Atom};
 use crate::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
+use crate::error::{ErrorCode, TreeError};
 use crate::token::{OwnedToken, Token};
 
 use formatting::FormattingList;
@@ -101,6 +107,10 @@ pub struct TreeBuilderConfig {
     /// Return [`TreeBuilderStep::Suspend`] after a `</script>` end tag in HTML
     /// content (where a browser would run the script).
     pub suspend_at_script: bool,
+    /// The most parse errors held at once (see [`TreeBuilder::take_errors`]); past
+    /// it they are only counted ([`TreeBuilder::error_count`] counts them all).
+    /// Default 65 536, as the tokenizer's.
+    pub max_errors: usize,
 }
 
 impl Default for TreeBuilderConfig {
@@ -112,6 +122,7 @@ impl Default for TreeBuilderConfig {
             max_active_formatting: 256,
             first_key: 1,
             suspend_at_script: false,
+            max_errors: 1 << 16,
         }
     }
 }
@@ -297,7 +308,18 @@ pub struct TreeBuilder {
     pub(crate) skip_newline: bool,
     pub(crate) quirks: QuirksMode,
     pub(crate) patches: Vec<DomPatch>,
+    /// Parse errors counted (held or not).
     pub(crate) errors: usize,
+    /// Parse errors held, at most `config.max_errors`.
+    pub(crate) error_log: Vec<TreeError>,
+    /// The offset errors of the current token are reported at.
+    pub(crate) token_offset: Option<usize>,
+    /// The end of the furthest token span seen: where end of file is.
+    pub(crate) input_end: Option<usize>,
+    /// For a character token whose text is verbatim input: the address and length
+    /// of that text and its source offset, so an error about one character (a NUL,
+    /// an ignored character) is reported at that character.
+    pub(crate) text_origin: Option<(usize, usize, usize)>,
     pub(crate) tokenizer_switch: Option<TokenizerSwitch>,
     pub(crate) encoding_request: Option<EncodingRequest>,
     pub(crate) finished: bool,
@@ -332,6 +354,10 @@ impl TreeBuilder {
             quirks: QuirksMode::NoQuirks,
             patches: Vec::new(),
             errors: 0,
+            error_log: Vec::new(),
+            token_offset: None,
+            input_end: None,
+            text_origin: None,
             tokenizer_switch: None,
             encoding_request: None,
             finished: false,
@@ -403,11 +429,19 @@ impl TreeBuilder {
 
     /// Processes one token (13.2.6 "tree construction dispatcher").
     ///
-    /// Malformed markup never fails (parse errors are counted, see
-    /// [`error_count`](Self::error_count)); the only error is a caller bug: a
+    /// Malformed markup never fails (parse errors are recorded, see
+    /// [`errors`](Self::errors) and [`error_count`](Self::error_count)); the only error is a caller bug: a
     /// token after [`Token::Eof`].
     pub fn process_token(&mut self, token: Token<'_>) -> Result<TreeBuilderStep, TreeBuilderError> {
         self.check_source(TokenSource::Borrowed)?;
+        let span = (!matches!(token, Token::Eof)).then(|| token.span());
+        self.note_span(span);
+        self.text_origin = match &token {
+            Token::Characters(t) if t.borrowed => {
+                Some((t.text.as_ptr() as usize, t.text.len(), t.span.start))
+            }
+            _ => None,
+        };
         self.process(token)
     }
 
@@ -438,12 +472,33 @@ impl TreeBuilder {
         token: &OwnedToken,
     ) -> Result<TreeBuilderStep, TreeBuilderError> {
         self.check_source(TokenSource::Owned)?;
+        self.note_span(token.span());
+        self.text_origin = None;
         let mut owned = std::mem::take(&mut self.owned_atoms);
         owned.names.clear();
         token.intern_names(&mut owned.atoms, &mut owned.names);
         let result = self.process(token.view(&owned.atoms, &owned.names));
         self.owned_atoms = owned;
         result
+    }
+
+    /// Sets where the errors of the next token are reported: its span's start, or
+    /// for end of file the end of the furthest span seen.
+    fn note_span(&mut self, span: Option<crate::span::Span>) {
+        self.token_offset = match span {
+            Some(span) => {
+                self.input_end = Some(self.input_end.map_or(span.end, |e| e.max(span.end)));
+                Some(span.start)
+            }
+            None => self.input_end,
+        };
+    }
+
+    /// Tells the builder where the input ends, for the errors of end of file (the
+    /// session passes the tokenizer's position: the furthest token span can end
+    /// earlier, e.g. before an unterminated tag).
+    pub(crate) fn note_input_end(&mut self, offset: usize) {
+        self.input_end = Some(self.input_end.map_or(offset, |e| e.max(offset)));
     }
 
     fn check_source(&mut self, source: TokenSource) -> Result<(), TreeBuilderError> {
@@ -581,7 +636,7 @@ impl TreeBuilder {
 
     /// Takes the patches buffered so far and leaves an empty buffer with room for
     /// `capacity` patches (so a streaming caller does not regrow it per batch).
-    pub fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {
+    pub(crate) fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {
         std::mem::replace(&mut self.patches, Vec::with_capacity(capacity))
     }
 
@@ -589,7 +644,7 @@ impl TreeBuilder {
     /// passes an estimate from the input length). The mirror grows in fixed-size
     /// segments and never copies its nodes, so this only sizes the first segment
     /// of a mirror that holds no node yet.
-    pub fn reserve_nodes(&mut self, additional: usize) {
+    pub(crate) fn reserve_nodes(&mut self, additional: usize) {
         self.mirror.reserve(additional);
     }
 
@@ -617,9 +672,26 @@ impl TreeBuilder {
             .is_some_and(|e| e.ns != Namespace::Html)
     }
 
-    /// The number of tree-construction parse errors so far.
+    /// The number of tree-construction parse errors so far (held, taken and
+    /// dropped past [`TreeBuilderConfig::max_errors`]).
     pub fn error_count(&self) -> usize {
         self.errors
+    }
+
+    /// The parse errors held (not yet taken), in the order found.
+    pub fn errors(&self) -> &[TreeError] {
+        &self.error_log
+    }
+
+    /// Takes the parse errors held, making room for more.
+    pub fn take_errors(&mut self) -> Vec<TreeError> {
+        std::mem::take(&mut self.error_log)
+    }
+
+    /// Removes and yields the errors held, keeping the buffer (the session's
+    /// per-token path).
+    pub(crate) fn drain_errors(&mut self) -> std::vec::Drain<'_, TreeError> {
+        self.error_log.drain(..)
     }
 
     /// The document's mode.
@@ -648,9 +720,52 @@ impl TreeBuilder {
         self.finished
     }
 
-    /// Records a tree-construction parse error.
-    pub(crate) fn parse_error(&mut self) {
-        self.errors += 1;
+    /// Records a tree-construction parse error at the current token.
+    pub(crate) fn parse_error(&mut self, code: ErrorCode) {
+        self.parse_errors(code, 1);
+    }
+
+    /// One error for each character of `text` that `is_error` says is one, at that
+    /// character when `text` is part of the current token's verbatim text (else at
+    /// the token).
+    pub(crate) fn text_errors(
+        &mut self,
+        code: ErrorCode,
+        text: &str,
+        is_error: impl Fn(char) -> bool,
+    ) {
+        let at_token = self.token_offset;
+        // Where `text` starts in the source: pointer arithmetic on two live slices,
+        // compared as addresses only (a slice of another allocation is never in
+        // the token's range).
+        let base = self.text_origin.and_then(|(addr, len, start)| {
+            let at = text.as_ptr() as usize;
+            (at >= addr && at + text.len() <= addr + len).then(|| start + (at - addr))
+        });
+        for (i, c) in text.char_indices() {
+            if is_error(c) {
+                if self.error_log.len() >= self.config.max_errors {
+                    self.errors += 1;
+                    continue;
+                }
+                self.token_offset = base.map(|b| b + i).or(at_token);
+                self.parse_error(code);
+            }
+        }
+        self.token_offset = at_token;
+    }
+
+    /// Records `count` errors of one kind at the current token (one per ignored
+    /// character of a run).
+    pub(crate) fn parse_errors(&mut self, code: ErrorCode, count: usize) {
+        self.errors += count;
+        let room = self.config.max_errors.saturating_sub(self.error_log.len());
+        let error = TreeError {
+            code,
+            offset: self.token_offset,
+        };
+        self.error_log
+            .extend(std::iter::repeat_n(error, count.min(room)));
     }
 
     pub(crate) fn set_quirks(&mut self, mode: QuirksMode) {

@@ -4,6 +4,7 @@
 //! element is in scope when no boundary of the scope sits above it.
 
 use crate::atom::{self, Atom};
+use crate::error::ErrorCode;
 
 use super::TreeBuilder;
 use super::mirror::NodeId;
@@ -152,7 +153,7 @@ impl TreeBuilder {
     pub(crate) fn close_p_element(&mut self) {
         self.generate_implied_end_tags(Some(atom::P));
         if !self.current_is(atom::P) {
-            self.parse_error();
+            self.parse_error(ErrorCode::ImplicitlyClosedElements);
         }
         self.pop_until(atom::P);
     }

@@ -9,10 +9,16 @@ use crate::tree_builder::SuspendReason;
 
 /// Parses `input` (UTF-8, certain) and returns the store and all batches.
 fn parse_with(config: SessionConfig, input: &[u8]) -> (DomStore, Vec<Vec<DomPatch>>) {
-    let mut session = Html5ParseSession::new(config);
-    session.push_bytes(input).unwrap();
-    while session.finish().unwrap() != PumpStatus::Finished {}
-    let batches = session.take_batches();
+    let config = crate::driver::ParseConfig {
+        session: config,
+        chunk_size: usize::MAX,
+    };
+    let mut batches = Vec::new();
+    crate::driver::drive(input, &config, |batch| {
+        batches.push(batch);
+        Ok::<_, std::convert::Infallible>(())
+    })
+    .unwrap();
     let mut store = DomStore::new();
     for batch in &batches {
         store.apply(batch).unwrap();

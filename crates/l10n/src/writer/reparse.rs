@@ -59,8 +59,9 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey};
+use tagloom_html::driver::{DriveError, ParseConfig};
 use tagloom_html::serializer::{FragmentOptions, serialize_children};
-use tagloom_html::session::{Html5ParseSession, PumpStatus, SessionConfig};
+use tagloom_html::session::SessionConfig;
 
 use super::{
     FallbackError, Issue, IssueKind, Translations, WriteReport, WriterOptions, encode_into,
@@ -110,30 +111,14 @@ pub fn parse_document(bytes: &[u8], encoding: &'static Encoding) -> Result<DomSt
         decoder: DecoderConfig::with_transport(encoding),
         ..SessionConfig::default()
     };
-    let mut session = Html5ParseSession::new(config);
-    let mut store = DomStore::new();
-    let fail = |e: tagloom_html::session::SessionError| {
-        L10nError::Usage(format!("the tree builder failed: {e}"))
+    let config = ParseConfig {
+        session: config,
+        chunk_size: 64 * 1024,
     };
-    let apply = |session: &mut Html5ParseSession, store: &mut DomStore| -> Result<()> {
-        for batch in session.take_batches() {
-            store
-                .apply(&batch)
-                .map_err(|e| L10nError::Usage(format!("the tree builder's patches: {e}")))?;
-        }
-        Ok(())
-    };
-    for chunk in bytes.chunks(64 * 1024) {
-        session.push_bytes(chunk).map_err(fail)?;
-        while let PumpStatus::Suspended(_) = session.pump().map_err(fail)? {}
-        apply(&mut session, &mut store)?;
-    }
-    let mut status = session.finish().map_err(fail)?;
-    while let PumpStatus::Suspended(_) = status {
-        status = session.pump().map_err(fail)?;
-    }
-    apply(&mut session, &mut store)?;
-    Ok(store)
+    tagloom_html::driver::parse_document(bytes, &config).map_err(|e| match e {
+        DriveError::Sink(e) => L10nError::Usage(format!("the tree builder's patches: {e}")),
+        e => L10nError::Usage(format!("the tree builder failed: {e}")),
+    })
 }
 
 /// A block with what the translations said about it.

@@ -1,6 +1,7 @@
 //! 13.2.6.4.22 the "after after body" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::insert::Place;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
@@ -35,7 +36,7 @@ impl TreeBuilder {
     }
 
     fn after_after_body_anything_else<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
-        self.parse_error();
+        self.parse_error(ErrorCode::ContentAfterBody);
         self.mode = InsertionMode::InBody;
         Flow::Reprocess(token)
     }

@@ -1,6 +1,7 @@
 //! 13.2.6.4.23 the "after after frameset" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::insert::Place;
 use crate::tree_builder::{Flow, TreeBuilder};
@@ -20,7 +21,7 @@ impl TreeBuilder {
                 // Whitespace: "in body" rules; anything else ignored.
                 let ws: String = t.text.chars().filter(|&c| is_ws(c)).collect();
                 // One parse error per ignored character.
-                self.errors += t.text.chars().filter(|&c| !is_ws(c)).count();
+                self.text_errors(ErrorCode::UnexpectedText, t.text, |c| !is_ws(c));
                 if !ws.is_empty() {
                     self.in_body_characters(&ws);
                 }
@@ -32,7 +33,7 @@ impl TreeBuilder {
             }
             Token::StartTag(tag) if tag.name == atom::NOFRAMES => self.in_head(token),
             _ => {
-                self.parse_error();
+                self.parse_error(ErrorCode::unexpected(token.kind()));
                 Flow::Done
             }
         }

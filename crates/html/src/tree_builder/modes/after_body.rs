@@ -1,6 +1,7 @@
 //! 13.2.6.4.19 the "after body" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::insert::Place;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
@@ -27,13 +28,13 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag) if tag.name == atom::HTML => self.in_body(token),
             Token::EndTag(tag) if tag.name == atom::HTML => {
                 if self.context.is_some() {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedEndTag);
                 } else {
                     self.mode = InsertionMode::AfterAfterBody;
                 }
@@ -48,7 +49,7 @@ impl TreeBuilder {
     }
 
     fn after_body_anything_else<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
-        self.parse_error();
+        self.parse_error(ErrorCode::ContentAfterBody);
         self.mode = InsertionMode::InBody;
         Flow::Reprocess(token)
     }

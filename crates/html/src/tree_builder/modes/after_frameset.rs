@@ -1,6 +1,7 @@
 //! 13.2.6.4.21 the "after frameset" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
 
@@ -26,7 +27,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             _ => {
-                self.parse_error();
+                self.parse_error(ErrorCode::unexpected(token.kind()));
                 Flow::Done
             }
         }

@@ -1,6 +1,7 @@
 //! 13.2.6.4.6 the "after head" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
 
@@ -22,7 +23,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag) => match tag.name {
@@ -50,7 +51,7 @@ impl TreeBuilder {
                 | atom::TITLE => {
                     // Parse error; process in "in head" with the head element
                     // pushed back on the stack for the duration.
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedStartTag);
                     let Some(head) = self.head else {
                         return self.in_head(token);
                     };
@@ -62,7 +63,7 @@ impl TreeBuilder {
                     flow
                 }
                 atom::HEAD => {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedStartTag);
                     Flow::Done
                 }
                 _ => self.after_head_anything_else(token),
@@ -71,7 +72,7 @@ impl TreeBuilder {
                 atom::TEMPLATE => self.in_head(token),
                 atom::BODY | atom::HTML | atom::BR => self.after_head_anything_else(token),
                 _ => {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedEndTag);
                     Flow::Done
                 }
             },

@@ -1,6 +1,7 @@
 //! 13.2.6.4.3 the "before head" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
 
@@ -21,7 +22,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag) if tag.name == atom::HTML => self.in_body(token),
@@ -34,7 +35,7 @@ impl TreeBuilder {
             Token::EndTag(tag)
                 if !matches!(tag.name, atom::HEAD | atom::BODY | atom::HTML | atom::BR) =>
             {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedEndTag);
                 Flow::Done
             }
             _ => self.before_head_anything_else(token),

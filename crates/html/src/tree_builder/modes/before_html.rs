@@ -2,6 +2,7 @@
 
 use crate::atom;
 use crate::dom_patch::Namespace;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::insert::Place;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
@@ -12,7 +13,7 @@ impl TreeBuilder {
     pub(crate) fn before_html<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         match token {
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::Comment(_) | Token::ProcessingInstruction(_) => {
@@ -36,7 +37,7 @@ impl TreeBuilder {
             Token::EndTag(tag)
                 if !matches!(tag.name, atom::HEAD | atom::BODY | atom::HTML | atom::BR) =>
             {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedEndTag);
                 Flow::Done
             }
             _ => self.before_html_anything_else(token),

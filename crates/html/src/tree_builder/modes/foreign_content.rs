@@ -2,6 +2,7 @@
 
 use crate::atom;
 use crate::dom_patch::Namespace;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::open_stack::{Category, ElemKey};
 use crate::tree_builder::{Flow, TreeBuilder, foreign};
@@ -18,7 +19,7 @@ impl TreeBuilder {
                 if nuls > 0 {
                     // One pass over the characters (a pattern search per NUL is
                     // slow on a long run of them).
-                    self.errors += nuls;
+                    self.text_errors(ErrorCode::UnexpectedNullInText, t.text, |c| c == '\0');
                     let fixed: String = t
                         .text
                         .chars()
@@ -38,7 +39,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag)
@@ -83,7 +84,7 @@ impl TreeBuilder {
     /// Breakout: parse error; pop until a MathML text integration point, an HTML
     /// integration point or an HTML element; reprocess in the insertion mode.
     fn breakout<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
-        self.parse_error();
+        self.parse_error(ErrorCode::HtmlStartTagInForeignContent);
         while let Some(node) = self.current_node() {
             let Some(e) = self.mirror.elem(node) else {
                 break;
@@ -112,7 +113,7 @@ impl TreeBuilder {
             .and_then(|n| self.mirror.elem(n))
             .is_some_and(|e| e.name != name)
         {
-            self.parse_error();
+            self.parse_error(ErrorCode::UnexpectedEndTag);
         }
         let html = self.open.top_in(Category::Html);
         let matching = [Namespace::Svg, Namespace::MathMl]

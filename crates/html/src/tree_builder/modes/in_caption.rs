@@ -1,6 +1,7 @@
 //! 13.2.6.4.11 the "in caption" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::stack::Scope;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
@@ -38,7 +39,7 @@ impl TreeBuilder {
                     BODY | COL | COLGROUP | HTML | TBODY | TD | TFOOT | TH | THEAD | TR
                 ) =>
             {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedEndTag);
                 Flow::Done
             }
             _ => self.in_body(token),
@@ -48,12 +49,12 @@ impl TreeBuilder {
     /// Closes the caption if one is in table scope; false (a parse error) if not.
     fn close_caption(&mut self) -> bool {
         if !self.has_in_scope(atom::CAPTION, Scope::Table) {
-            self.parse_error();
+            self.parse_error(ErrorCode::EndTagWithoutOpenElement);
             return false;
         }
         self.generate_implied_end_tags(None);
         if !self.current_is(atom::CAPTION) {
-            self.parse_error();
+            self.parse_error(ErrorCode::ImplicitlyClosedElements);
         }
         self.pop_until(atom::CAPTION);
         self.active.clear_to_last_marker();

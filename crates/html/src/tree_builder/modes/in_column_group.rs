@@ -1,6 +1,7 @@
 //! 13.2.6.4.12 the "in column group" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
 
@@ -29,7 +30,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag) if tag.name == HTML => self.in_body(token),
@@ -39,7 +40,7 @@ impl TreeBuilder {
             }
             Token::EndTag(tag) if tag.name == COLGROUP => {
                 if !self.current_is(COLGROUP) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::EndTagWithoutOpenElement);
                     return Flow::Done;
                 }
                 self.pop();
@@ -47,7 +48,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::EndTag(tag) if tag.name == COL => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedEndTag);
                 Flow::Done
             }
             Token::StartTag(tag) | Token::EndTag(tag) if tag.name == TEMPLATE => {
@@ -60,7 +61,7 @@ impl TreeBuilder {
 
     fn in_column_group_anything_else<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         if !self.current_is(atom::COLGROUP) {
-            self.parse_error();
+            self.parse_error(ErrorCode::unexpected(token.kind()));
             return Flow::Done;
         }
         self.pop();

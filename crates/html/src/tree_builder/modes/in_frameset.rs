@@ -1,6 +1,7 @@
 //! 13.2.6.4.20 the "in frameset" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
 
@@ -24,7 +25,7 @@ impl TreeBuilder {
             Token::EndTag(tag) if tag.name == FRAMESET => {
                 if self.open.len() <= 1 {
                     // The root `html` element (fragment case).
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedEndTag);
                     return Flow::Done;
                 }
                 self.pop();
@@ -40,13 +41,13 @@ impl TreeBuilder {
             Token::StartTag(tag) if tag.name == NOFRAMES => self.in_head(token),
             Token::Eof => {
                 if self.open.len() > 1 {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::EofWithOpenElements);
                 }
                 self.stop_parsing();
                 Flow::Done
             }
             _ => {
-                self.parse_error();
+                self.parse_error(ErrorCode::unexpected(token.kind()));
                 Flow::Done
             }
         }

@@ -2,6 +2,7 @@
 //! an ordinary template here, as declarative shadow roots are not attached).
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::{Tag, Token};
 use crate::tree_builder::{EncodingRequest, Flow, InsertionMode, TokenizerSwitch, TreeBuilder};
 
@@ -23,7 +24,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag) => match tag.name {
@@ -69,7 +70,7 @@ impl TreeBuilder {
                     Flow::Done
                 }
                 atom::HEAD => {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedStartTag);
                     Flow::Done
                 }
                 _ => self.in_head_anything_else(token),
@@ -86,7 +87,7 @@ impl TreeBuilder {
                     Flow::Done
                 }
                 _ => {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedEndTag);
                     Flow::Done
                 }
             },
@@ -112,12 +113,12 @@ impl TreeBuilder {
     /// 13.2.6.4.4 "an end tag whose tag name is template".
     pub(crate) fn end_template(&mut self) {
         if !self.has_open(atom::TEMPLATE) {
-            self.parse_error();
+            self.parse_error(ErrorCode::EndTagWithoutOpenElement);
             return;
         }
         self.generate_all_implied_end_tags_thoroughly();
         if !self.current_is(atom::TEMPLATE) {
-            self.parse_error();
+            self.parse_error(ErrorCode::ImplicitlyClosedElements);
         }
         self.pop_until(atom::TEMPLATE);
         self.active.clear_to_last_marker();

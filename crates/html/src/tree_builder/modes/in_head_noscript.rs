@@ -1,6 +1,7 @@
 //! 13.2.6.4.5 the "in head noscript" insertion mode (scripting disabled).
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
 
@@ -10,7 +11,7 @@ impl TreeBuilder {
     pub(crate) fn in_head_noscript<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         match token {
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag) if tag.name == atom::HTML => self.in_body(token),
@@ -44,11 +45,11 @@ impl TreeBuilder {
                 self.in_head(token)
             }
             Token::StartTag(tag) if matches!(tag.name, atom::HEAD | atom::NOSCRIPT) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedStartTag);
                 Flow::Done
             }
             Token::EndTag(tag) if tag.name != atom::BR => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedEndTag);
                 Flow::Done
             }
             _ => self.in_head_noscript_anything_else(token),
@@ -56,7 +57,7 @@ impl TreeBuilder {
     }
 
     fn in_head_noscript_anything_else<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
-        self.parse_error();
+        self.parse_error(ErrorCode::unexpected(token.kind()));
         self.pop();
         self.mode = InsertionMode::InHead;
         Flow::Reprocess(token)

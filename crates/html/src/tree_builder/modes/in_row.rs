@@ -1,6 +1,7 @@
 //! 13.2.6.4.14 the "in row" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::stack::Scope;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
@@ -41,7 +42,7 @@ impl TreeBuilder {
             }
             Token::EndTag(tag) if matches!(tag.name, TBODY | TFOOT | THEAD) => {
                 if !self.has_in_scope(tag.name, Scope::Table) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::EndTagWithoutOpenElement);
                     return Flow::Done;
                 }
                 if self.close_row() {
@@ -53,7 +54,7 @@ impl TreeBuilder {
             Token::EndTag(tag)
                 if matches!(tag.name, BODY | CAPTION | COL | COLGROUP | HTML | TD | TH) =>
             {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedEndTag);
                 Flow::Done
             }
             _ => self.in_table(token),
@@ -63,7 +64,7 @@ impl TreeBuilder {
     /// Closes the row if a `tr` is in table scope; false (a parse error) if not.
     fn close_row(&mut self) -> bool {
         if !self.has_in_scope(atom::TR, Scope::Table) {
-            self.parse_error();
+            self.parse_error(ErrorCode::EndTagWithoutOpenElement);
             return false;
         }
         self.clear_stack_back_to(&[atom::TR, atom::TEMPLATE]);

@@ -1,6 +1,7 @@
 //! 13.2.6.4.9 the "in table" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::stack::Scope;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder, tag_sets};
@@ -26,7 +27,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag) => match tag.name {
@@ -62,7 +63,7 @@ impl TreeBuilder {
                     Flow::Reprocess(token)
                 }
                 TABLE => {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedNestedElement);
                     if !self.has_in_scope(TABLE, Scope::Table) {
                         return Flow::Done;
                     }
@@ -77,12 +78,12 @@ impl TreeBuilder {
                         .value_of(TYPE)
                         .is_some_and(|t| t.eq_ignore_ascii_case("hidden")) =>
                 {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::FosterParentedContent);
                     self.insert_void_element(&tag);
                     Flow::Done
                 }
                 FORM => {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::FosterParentedContent);
                     if self.has_open(TEMPLATE) || self.form.is_some() {
                         return Flow::Done;
                     }
@@ -98,7 +99,7 @@ impl TreeBuilder {
             Token::EndTag(tag) => match tag.name {
                 TABLE => {
                     if !self.has_in_scope(TABLE, Scope::Table) {
-                        self.parse_error();
+                        self.parse_error(ErrorCode::EndTagWithoutOpenElement);
                         return Flow::Done;
                     }
                     self.pop_until(TABLE);
@@ -106,7 +107,7 @@ impl TreeBuilder {
                     Flow::Done
                 }
                 BODY | CAPTION | COL | COLGROUP | HTML | TBODY | TD | TFOOT | TH | THEAD | TR => {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedEndTag);
                     Flow::Done
                 }
                 TEMPLATE => self.in_head(token),
@@ -119,7 +120,7 @@ impl TreeBuilder {
 
     /// "Anything else": parse error; process in "in body" with foster parenting.
     pub(crate) fn in_table_anything_else<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
-        self.parse_error();
+        self.parse_error(ErrorCode::FosterParentedContent);
         self.foster_parenting = true;
         let flow = self.in_body(token);
         self.foster_parenting = false;

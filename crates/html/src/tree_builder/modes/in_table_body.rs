@@ -1,6 +1,7 @@
 //! 13.2.6.4.13 the "in table body" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::stack::Scope;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
@@ -17,7 +18,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::StartTag(tag) if matches!(tag.name, TH | TD) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedStartTag);
                 self.clear_stack_back_to(BODY_CONTEXT);
                 self.insert_html_element_named(TR);
                 self.mode = InsertionMode::InRow;
@@ -25,7 +26,7 @@ impl TreeBuilder {
             }
             Token::EndTag(tag) if matches!(tag.name, TBODY | TFOOT | THEAD) => {
                 if !self.has_in_scope(tag.name, Scope::Table) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::EndTagWithoutOpenElement);
                     return Flow::Done;
                 }
                 self.clear_stack_back_to(BODY_CONTEXT);
@@ -45,7 +46,7 @@ impl TreeBuilder {
                     BODY | CAPTION | COL | COLGROUP | HTML | TD | TH | TR
                 ) =>
             {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedEndTag);
                 Flow::Done
             }
             _ => self.in_table(token),
@@ -59,7 +60,7 @@ impl TreeBuilder {
             || self.has_in_scope(THEAD, Scope::Table)
             || self.has_in_scope(TFOOT, Scope::Table))
         {
-            self.parse_error();
+            self.parse_error(ErrorCode::EndTagWithoutOpenElement);
             return Flow::Done;
         }
         self.clear_stack_back_to(&[TBODY, TFOOT, THEAD, TEMPLATE]);

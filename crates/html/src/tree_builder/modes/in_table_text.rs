@@ -2,6 +2,7 @@
 //! table are collected, then inserted normally if they are all whitespace and
 //! foster-parented otherwise.
 
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, TreeBuilder};
 
@@ -10,20 +11,38 @@ use super::is_ws;
 impl TreeBuilder {
     pub(crate) fn in_table_text<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         if let Token::Characters(t) = token {
+            // The first character that is neither whitespace nor U+0000 makes the
+            // "anything else" rules of "in table" apply to the run: one parse error,
+            // reported at that character (errors are reported in source order).
+            let first = if self.pending_table_text_non_ws {
+                None
+            } else {
+                t.text.char_indices().find(|&(_, c)| c != '\0' && !is_ws(c))
+            };
+            let (before, after) = first
+                .and_then(|(i, _)| t.text.split_at_checked(i))
+                .unwrap_or((t.text, ""));
+            // Each U+0000 is a parse error, ignored.
+            self.text_errors(ErrorCode::UnexpectedNullInText, before, |c| c == '\0');
+            if let Some((_, c)) = first {
+                self.pending_table_text_non_ws = true;
+                let (at, rest) = after.split_at_checked(c.len_utf8()).unwrap_or((after, ""));
+                if at.is_empty() {
+                    self.parse_error(ErrorCode::FosterParentedContent);
+                } else {
+                    self.text_errors(ErrorCode::FosterParentedContent, at, |_| true);
+                }
+                self.text_errors(ErrorCode::UnexpectedNullInText, rest, |c| c == '\0');
+            }
             for piece in t.text.split('\0') {
                 self.pending_table_text.push_str(piece);
-                if piece.chars().any(|c| !is_ws(c)) {
-                    self.pending_table_text_non_ws = true;
-                }
             }
-            // Each U+0000 is a parse error, ignored.
-            self.errors += t.text.matches('\0').count();
             return Flow::Done;
         }
         let text = std::mem::take(&mut self.pending_table_text);
         if self.pending_table_text_non_ws {
-            // The "anything else" rules of "in table", for the characters.
-            self.parse_error();
+            // The "anything else" rules of "in table", for the characters (the parse
+            // error is already reported).
             self.foster_parenting = true;
             self.in_body_characters(&text);
             self.foster_parenting = false;

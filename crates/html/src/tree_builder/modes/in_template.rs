@@ -1,6 +1,7 @@
 //! 13.2.6.4.18 the "in template" insertion mode.
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
 
@@ -25,7 +26,7 @@ impl TreeBuilder {
             },
             Token::EndTag(tag) if tag.name == TEMPLATE => self.in_head(token),
             Token::EndTag(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedEndTag);
                 Flow::Done
             }
             Token::Eof => {
@@ -34,7 +35,7 @@ impl TreeBuilder {
                     self.stop_parsing();
                     return Flow::Done;
                 }
-                self.parse_error();
+                self.parse_error(ErrorCode::EofWithOpenElements);
                 self.pop_until(TEMPLATE);
                 self.active.clear_to_last_marker();
                 self.template_modes.pop();

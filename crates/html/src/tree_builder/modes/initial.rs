@@ -1,6 +1,7 @@
 //! 13.2.6.4.1 the "initial" insertion mode.
 
 use crate::dom_patch::{DomPatch, QuirksMode};
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::insert::Place;
 use crate::tree_builder::mirror::Kind;
@@ -26,7 +27,7 @@ impl TreeBuilder {
             }
             Token::Doctype(d) => {
                 if quirks::doctype_is_error(&d) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::NonConformingDoctype);
                 }
                 let node = self.mirror.add(Kind::Other);
                 let key = self.mirror.key(node);
@@ -49,7 +50,7 @@ impl TreeBuilder {
     }
 
     fn initial_anything_else<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
-        self.parse_error();
+        self.parse_error(ErrorCode::MissingDoctype);
         self.set_quirks(QuirksMode::Quirks);
         self.mode = InsertionMode::BeforeHtml;
         Flow::Reprocess(token)

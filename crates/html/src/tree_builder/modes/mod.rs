@@ -25,6 +25,7 @@ mod in_template;
 mod initial;
 mod text;
 
+use crate::error::ErrorCode;
 use crate::token::{Text, Token};
 
 use super::TreeBuilder;
@@ -53,7 +54,7 @@ impl TreeBuilder {
     /// ignored character is a parse error.
     pub(crate) fn insert_whitespace_ignore_others(&mut self, text: &str) {
         let ws: String = text.chars().filter(|&c| is_ws(c)).collect();
-        self.errors += text.chars().filter(|&c| !is_ws(c)).count();
+        self.text_errors(ErrorCode::UnexpectedText, text, |c| !is_ws(c));
         self.insert_text(&ws);
     }
 }

@@ -2,6 +2,7 @@
 //! `title`, `textarea`…).
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, SuspendReason, TreeBuilder};
 
@@ -14,7 +15,7 @@ impl TreeBuilder {
             }
             Token::Eof => {
                 // Parse error; a script would be marked "already started".
-                self.parse_error();
+                self.parse_error(ErrorCode::EofWithOpenElements);
                 self.pop();
                 self.mode = self.original_mode;
                 Flow::Reprocess(token)

@@ -1,6 +1,7 @@
 //! 13.2.6.4.7 "in body": end tags.
 
 use crate::atom::{self, Atom};
+use crate::error::ErrorCode;
 use crate::token::{Tag, Token};
 use crate::tree_builder::open_stack::{Category, ElemKey};
 use crate::tree_builder::stack::Scope;
@@ -13,11 +14,11 @@ impl TreeBuilder {
             TEMPLATE => return self.in_head(token),
             BODY | HTML => {
                 if !self.body_in_scope() {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::EndTagWithoutOpenElement);
                     return Flow::Done;
                 }
                 if self.has_unclosed_at_body_end() {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::BodyClosedWithOpenElements);
                 }
                 self.mode = InsertionMode::AfterBody;
                 if tag.name == HTML {
@@ -32,7 +33,7 @@ impl TreeBuilder {
             FORM => self.end_form(),
             P => {
                 if !self.has_in_scope(P, Scope::Button) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::EndTagWithoutOpenElement);
                     self.insert_html_element_named(P);
                 }
                 self.close_p_element();
@@ -41,12 +42,12 @@ impl TreeBuilder {
             DD | DT => self.close_element_in_scope(tag.name, Scope::Default, Some(tag.name)),
             H1 | H2 | H3 | H4 | H5 | H6 => {
                 if !self.has_heading_in_scope() {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::EndTagWithoutOpenElement);
                     return Flow::Done;
                 }
                 self.generate_implied_end_tags(None);
                 if !self.current_is(tag.name) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::ImplicitlyClosedElements);
                 }
                 self.pop_until_where(tag_sets::is_heading);
             }
@@ -57,19 +58,19 @@ impl TreeBuilder {
             }
             APPLET | MARQUEE | OBJECT => {
                 if !self.has_in_scope(tag.name, Scope::Default) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::EndTagWithoutOpenElement);
                     return Flow::Done;
                 }
                 self.generate_implied_end_tags(None);
                 if !self.current_is(tag.name) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::ImplicitlyClosedElements);
                 }
                 self.pop_until(tag.name);
                 self.active.clear_to_last_marker();
             }
             BR => {
                 // Parse error; treat as a `<br>` start tag without attributes.
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedEndTag);
                 self.reconstruct_active_formatting();
                 self.insert_html_element_named(BR);
                 self.pop();
@@ -85,12 +86,12 @@ impl TreeBuilder {
     /// and including it.
     fn close_element_in_scope(&mut self, name: Atom, scope: Scope, except: Option<Atom>) {
         if !self.has_in_scope(name, scope) {
-            self.parse_error();
+            self.parse_error(ErrorCode::EndTagWithoutOpenElement);
             return;
         }
         self.generate_implied_end_tags(except);
         if !self.current_is(name) {
-            self.parse_error();
+            self.parse_error(ErrorCode::ImplicitlyClosedElements);
         }
         self.pop_until(name);
     }
@@ -100,12 +101,12 @@ impl TreeBuilder {
         if !self.has_open(atom::TEMPLATE) {
             let node = self.form.take();
             let Some(node) = node.filter(|&n| self.has_node_in_scope(n)) else {
-                self.parse_error();
+                self.parse_error(ErrorCode::EndTagWithoutOpenElement);
                 return;
             };
             self.generate_implied_end_tags(None);
             if self.current_node() != Some(node) {
-                self.parse_error();
+                self.parse_error(ErrorCode::ImplicitlyClosedElements);
             }
             if let Some(i) = self.open.position(node) {
                 self.open.remove(i);
@@ -122,18 +123,18 @@ impl TreeBuilder {
         let special = self.open.top_in(Category::Special);
         let Some(index) = self.open.top(ElemKey::html(name)) else {
             if special.is_some() {
-                self.parse_error();
+                self.parse_error(ErrorCode::EndTagWithoutOpenElement);
             }
             return;
         };
         if special.is_some_and(|s| s > index) {
-            self.parse_error();
+            self.parse_error(ErrorCode::EndTagWithoutOpenElement);
             return;
         }
         let node = self.open.get(index);
         self.generate_implied_end_tags(Some(name));
         if self.current_node() != node {
-            self.parse_error();
+            self.parse_error(ErrorCode::ImplicitlyClosedElements);
         }
         self.open.truncate(index);
     }

@@ -6,6 +6,7 @@ mod end_tags;
 mod start_tags;
 
 use crate::atom;
+use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::{Flow, TreeBuilder};
 
@@ -23,7 +24,7 @@ impl TreeBuilder {
                 Flow::Done
             }
             Token::Doctype(_) => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedDoctype);
                 Flow::Done
             }
             Token::StartTag(tag) => self.in_body_start_tag(tag, token),
@@ -40,7 +41,9 @@ impl TreeBuilder {
     /// (8 MiB of "\0\n" made four million).
     pub(crate) fn in_body_characters(&mut self, text: &str) {
         let nuls = text.bytes().filter(|&b| b == 0).count();
-        self.errors += nuls;
+        if nuls > 0 {
+            self.text_errors(ErrorCode::UnexpectedNullInText, text, |c| c == '\0');
+        }
         let without_nuls;
         let text = if nuls == 0 {
             text
@@ -68,7 +71,7 @@ impl TreeBuilder {
             return self.in_template(token);
         }
         if self.has_unclosed_at_body_end() {
-            self.parse_error();
+            self.parse_error(ErrorCode::EofWithOpenElements);
         }
         self.stop_parsing();
         Flow::Done

@@ -2,6 +2,7 @@
 
 use crate::atom::{self, Atom};
 use crate::dom_patch::{DomPatch, Namespace, PatchAttr};
+use crate::error::ErrorCode;
 use crate::token::{Tag, Token};
 use crate::tree_builder::insert::atom_text;
 use crate::tree_builder::open_stack::{Category, ElemKey};
@@ -13,7 +14,7 @@ impl TreeBuilder {
         use atom::*;
         match tag.name {
             HTML => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedStartTag);
                 if !self.has_open(TEMPLATE)
                     && let Some(html) = self.open.first()
                 {
@@ -23,7 +24,7 @@ impl TreeBuilder {
             BASE | BASEFONT | BGSOUND | LINK | META | NOFRAMES | SCRIPT | STYLE | TEMPLATE
             | TITLE => return self.in_head(token),
             BODY => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedStartTag);
                 let body = self.open.get(1);
                 if let Some(body) = body
                     && self.is_html(body, BODY)
@@ -34,7 +35,7 @@ impl TreeBuilder {
                 }
             }
             FRAMESET => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedStartTag);
                 let body = self.open.get(1);
                 if let Some(body) = body
                     && self.is_html(body, BODY)
@@ -59,7 +60,7 @@ impl TreeBuilder {
                     .and_then(|n| self.html_name(n))
                     .is_some_and(tag_sets::is_heading)
                 {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedNestedElement);
                     self.pop();
                 }
                 self.insert_html_element(&tag);
@@ -73,7 +74,7 @@ impl TreeBuilder {
             FORM => {
                 let in_template = self.has_open(TEMPLATE);
                 if self.form.is_some() && !in_template {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedNestedElement);
                 } else {
                     self.close_p_if_in_button_scope();
                     let form = self.insert_html_element(&tag);
@@ -97,7 +98,7 @@ impl TreeBuilder {
             }
             BUTTON => {
                 if self.has_in_scope(BUTTON, Scope::Default) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedNestedElement);
                     self.generate_implied_end_tags(None);
                     self.pop_until(BUTTON);
                 }
@@ -107,7 +108,7 @@ impl TreeBuilder {
             }
             A => {
                 if let Some(a) = self.formatting_element_named(A) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedNestedElement);
                     if !self.adoption_agency(A) {
                         self.any_other_end_tag(A);
                     }
@@ -129,7 +130,7 @@ impl TreeBuilder {
             NOBR => {
                 self.reconstruct_active_formatting();
                 if self.has_in_scope(NOBR, Scope::Default) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedNestedElement);
                     if !self.adoption_agency(NOBR) {
                         self.any_other_end_tag(NOBR);
                     }
@@ -160,11 +161,11 @@ impl TreeBuilder {
             INPUT => {
                 // A.6.
                 if self.context_is(SELECT) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedStartTag);
                     return Flow::Done;
                 }
                 if self.has_in_scope(SELECT, Scope::Default) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedStartTag);
                     self.pop_until(SELECT);
                 }
                 self.reconstruct_active_formatting();
@@ -186,7 +187,7 @@ impl TreeBuilder {
                     if self.has_in_scope(OPTION, Scope::Default)
                         || self.has_in_scope(OPTGROUP, Scope::Default)
                     {
-                        self.parse_error();
+                        self.parse_error(ErrorCode::ImplicitlyClosedElements);
                     }
                 }
                 self.insert_void_element(&tag);
@@ -194,7 +195,7 @@ impl TreeBuilder {
             }
             IMAGE => {
                 // Parse error; treat as `img` ("Don't ask.").
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedStartTag);
                 let mut img = tag;
                 img.name = IMG;
                 return Flow::Reprocess(Token::StartTag(img));
@@ -224,9 +225,9 @@ impl TreeBuilder {
             SELECT => {
                 // A.6.
                 if self.context_is(SELECT) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedNestedElement);
                 } else if self.has_in_scope(SELECT, Scope::Default) {
-                    self.parse_error();
+                    self.parse_error(ErrorCode::UnexpectedNestedElement);
                     self.pop_until(SELECT);
                 } else {
                     self.reconstruct_active_formatting();
@@ -242,7 +243,7 @@ impl TreeBuilder {
                     if self.has_in_scope(OPTION, Scope::Default)
                         || (tag.name == OPTGROUP && self.has_in_scope(OPTGROUP, Scope::Default))
                     {
-                        self.parse_error();
+                        self.parse_error(ErrorCode::ImplicitlyClosedElements);
                     }
                 } else if self.current_is(OPTION) {
                     self.pop();
@@ -258,7 +259,7 @@ impl TreeBuilder {
                 if self.has_in_scope(RUBY, Scope::Default) {
                     self.generate_implied_end_tags(None);
                     if !self.current_is(RUBY) {
-                        self.parse_error();
+                        self.parse_error(ErrorCode::ImplicitlyClosedElements);
                     }
                 }
                 self.insert_html_element(&tag);
@@ -267,7 +268,7 @@ impl TreeBuilder {
                 if self.has_in_scope(RUBY, Scope::Default) {
                     self.generate_implied_end_tags(Some(RTC));
                     if !self.current_is(RTC) && !self.current_is(RUBY) {
-                        self.parse_error();
+                        self.parse_error(ErrorCode::ImplicitlyClosedElements);
                     }
                 }
                 self.insert_html_element(&tag);
@@ -285,7 +286,7 @@ impl TreeBuilder {
                 }
             }
             CAPTION | COL | COLGROUP | FRAME | HEAD | TBODY | TD | TFOOT | TH | THEAD | TR => {
-                self.parse_error();
+                self.parse_error(ErrorCode::UnexpectedStartTag);
             }
             _ => {
                 self.reconstruct_active_formatting();
@@ -317,7 +318,7 @@ impl TreeBuilder {
         {
             self.generate_implied_end_tags(Some(name));
             if !self.current_is(name) {
-                self.parse_error();
+                self.parse_error(ErrorCode::ImplicitlyClosedElements);
             }
             self.pop_until(name);
         }

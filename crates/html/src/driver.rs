@@ -1,0 +1,369 @@
+//! The one-shot driver: bytes in, [`DomPatch`] batches (or a whole [`DomStore`])
+//! out, over an [`Html5ParseSession`].
+//!
+//! A session is a pull machine (`push_bytes`, `pump`, `take_patches`, `finish`);
+//! [`Driver`] is the one loop over it that every caller shares:
+//!
+//! - it pushes the input at most [`ParseConfig::chunk_size`] bytes at a time
+//!   (whole slices, pieces of a stream, or anything [`Read`]);
+//! - after each push it pumps and hands every ready batch to a closure, in order;
+//! - it pumps on through suspensions: after `</script>` (no script runs here) and
+//!   when a batch is full under [`BatchPolicy::Bounded`];
+//! - "change the encoding" needs nothing from it: the session restarts by itself and
+//!   the next batch opens with [`DomPatch::Clear`], which a [`DomStore`] applies;
+//! - an engine failure ends the run with [`DriveError::Session`]; the consumer keeps
+//!   the last batch that passed (see the session's failure policy).
+//!
+//! ```
+//! use tagloom_html::dom::{self, DomStore};
+//! use tagloom_html::driver::{Driver, ParseConfig};
+//!
+//! let mut driver = Driver::new(&ParseConfig::default());
+//! let mut store = DomStore::new();
+//! let mut apply = |batch| store.apply_owned(batch);
+//! for piece in [&b"<title>a<b"[..], b"</title><p>x"] {
+//!     driver.push(piece, &mut apply).unwrap();
+//! }
+//! driver.finish(&mut apply).unwrap();
+//! assert!(dom::dump_document(&store).contains("|     <p>\n|       \"x\"\n"));
+//! ```
+
+use std::io::Read;
+
+use crate::dom::{DomStore, NodeRef, PatchError};
+use crate::dom_patch::{DomPatch, PatchKey};
+use crate::error::ParseError;
+use crate::session::{
+    BYTES_PER_NODE, BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig, SessionError,
+};
+use crate::tree_builder::FragmentContext;
+
+/// The batch size of [`ParseConfig::default`]: small enough that the patches held at
+/// once stay a few hundred KB, large enough that batching costs nothing measurable.
+pub const DEFAULT_BATCH_PATCHES: usize = 1024;
+
+/// The bytes read at a time by [`Driver::read`].
+pub const READ_PIECE: usize = 64 * 1024;
+
+/// The settings of a driven parse.
+#[derive(Clone, Debug)]
+pub struct ParseConfig {
+    /// Decoder, tokenizer and tree builder settings, and the batching policy.
+    pub session: SessionConfig,
+    /// The most bytes pushed into the session at once (at least 1). The result does
+    /// not depend on it; `usize::MAX` (the default) pushes a slice whole.
+    pub chunk_size: usize,
+}
+
+impl Default for ParseConfig {
+    /// Default session settings with batches of at most
+    /// [`DEFAULT_BATCH_PATCHES`] patches, handed out while the parse runs.
+    fn default() -> Self {
+        ParseConfig {
+            session: SessionConfig {
+                batching: BatchPolicy::Bounded(DEFAULT_BATCH_PATCHES),
+                ..SessionConfig::default()
+            },
+            chunk_size: usize::MAX,
+        }
+    }
+}
+
+/// Why a driven parse stopped. `E` is the error of the caller's batch closure.
+#[derive(Debug, thiserror::Error)]
+pub enum DriveError<E> {
+    /// The session failed: a tokenizer limit or an engine failure (never malformed
+    /// markup alone).
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    /// The input could not be read ([`Driver::read`]).
+    #[error("cannot read the input: {0}")]
+    Read(#[source] std::io::Error),
+    /// The batch closure returned an error; the parse stopped there.
+    #[error("{0}")]
+    Sink(E),
+}
+
+/// The error of [`parse_document`] and [`parse_fragment`]: the batches go into a
+/// [`DomStore`], which rejects a batch only on an engine bug.
+pub type ParseFailure = DriveError<PatchError>;
+
+/// A parsed fragment: the store and the key of the `html` root whose children are
+/// the fragment's nodes (A.9).
+#[derive(Debug)]
+pub struct Fragment {
+    /// The tree: a document node holding the `html` root.
+    pub store: DomStore,
+    /// The `html` root.
+    pub root: PatchKey,
+}
+
+impl Fragment {
+    /// The `html` root, whose children are the fragment's nodes.
+    pub fn root(&self) -> Option<NodeRef<'_>> {
+        self.store.get(self.root)
+    }
+}
+
+/// The parse loop over one session. See the [module docs](self).
+#[derive(Debug)]
+pub struct Driver {
+    session: Html5ParseSession,
+    chunk_size: usize,
+}
+
+impl Driver {
+    /// A driver for a whole document.
+    pub fn new(config: &ParseConfig) -> Driver {
+        Driver {
+            session: Html5ParseSession::new(config.session.clone()),
+            chunk_size: config.chunk_size.max(1),
+        }
+    }
+
+    /// A driver for the fragment parsing algorithm in `context` (the bytes are read
+    /// as UTF-8).
+    pub fn new_fragment(config: &ParseConfig, context: FragmentContext) -> Driver {
+        Driver {
+            session: Html5ParseSession::new_fragment(config.session.clone(), context),
+            chunk_size: config.chunk_size.max(1),
+        }
+    }
+
+    /// Feeds `bytes` (in pieces of at most the chunk size), handing every batch that
+    /// becomes ready to `on_batch`.
+    pub fn push<E>(
+        &mut self,
+        bytes: &[u8],
+        mut on_batch: impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+    ) -> Result<(), DriveError<E>> {
+        for piece in bytes.chunks(self.chunk_size) {
+            self.session.push_bytes(piece)?;
+            let status = self.session.pump()?;
+            self.drain(status, &mut on_batch)?;
+        }
+        Ok(())
+    }
+
+    /// Ends the input and hands the remaining batches to `on_batch`.
+    pub fn finish<E>(
+        &mut self,
+        mut on_batch: impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+    ) -> Result<(), DriveError<E>> {
+        let status = self.session.finish()?;
+        self.drain(status, &mut on_batch)?;
+        Ok(())
+    }
+
+    /// Reads `reader` to its end [`READ_PIECE`] bytes at a time, pushing each
+    /// piece, then finishes: only one piece of the input is held at once.
+    pub fn read<E>(
+        &mut self,
+        mut reader: impl Read,
+        mut on_batch: impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+    ) -> Result<(), DriveError<E>> {
+        let mut buffer = vec![0; READ_PIECE];
+        loop {
+            let read = match reader.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(err) => return Err(DriveError::Read(err)),
+            };
+            self.push(buffer.get(..read).unwrap_or(&buffer), &mut on_batch)?;
+        }
+        self.finish(on_batch)
+    }
+
+    /// Hands out every ready batch and pumps on while the session is suspended.
+    fn drain<E>(
+        &mut self,
+        mut status: PumpStatus,
+        on_batch: &mut impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+    ) -> Result<PumpStatus, DriveError<E>> {
+        loop {
+            loop {
+                let batch = self.session.take_patches();
+                if batch.is_empty() {
+                    break;
+                }
+                on_batch(batch).map_err(DriveError::Sink)?;
+            }
+            match status {
+                PumpStatus::Suspended(_) => status = self.session.pump()?,
+                done => return Ok(done),
+            }
+        }
+    }
+
+    /// The parse errors found so far (tokenizer and tree construction, in source
+    /// order) that are no longer subject to an encoding restart; see
+    /// [`Html5ParseSession::take_errors`].
+    pub fn take_errors(&mut self) -> Vec<ParseError> {
+        self.session.take_errors()
+    }
+
+    /// The session (decoder, tokenizer, tree builder, keys).
+    pub fn session(&self) -> &Html5ParseSession {
+        &self.session
+    }
+
+    /// The session, by value.
+    pub fn into_session(self) -> Html5ParseSession {
+        self.session
+    }
+}
+
+/// Parses `bytes` as a whole document, handing each batch to `on_batch`; returns
+/// the finished session (errors, keys, the encoding used).
+///
+/// ```
+/// use tagloom_html::driver::{ParseConfig, drive};
+///
+/// let mut patches = 0;
+/// let session = drive(b"<p>a<p>b", &ParseConfig::default(), |batch| {
+///     patches += batch.len();
+///     Ok::<(), std::convert::Infallible>(())
+/// })
+/// .unwrap();
+/// assert!(patches > 0);
+/// assert!(session.tree_builder().is_finished());
+/// ```
+pub fn drive<E>(
+    bytes: &[u8],
+    config: &ParseConfig,
+    mut on_batch: impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+) -> Result<Html5ParseSession, DriveError<E>> {
+    let mut driver = Driver::new(config);
+    driver.push(bytes, &mut on_batch)?;
+    driver.finish(on_batch)?;
+    Ok(driver.into_session())
+}
+
+/// Parses a whole document into a [`DomStore`].
+///
+/// ```
+/// use tagloom_html::dom;
+/// use tagloom_html::driver::{ParseConfig, parse_document};
+///
+/// let store = parse_document(b"<!DOCTYPE html><p>Hi", &ParseConfig::default()).unwrap();
+/// assert_eq!(
+///     dom::dump_document(&store),
+///     "| <!DOCTYPE html>\n| <html>\n|   <head>\n|   <body>\n|     <p>\n|       \"Hi\"\n"
+/// );
+/// ```
+pub fn parse_document(bytes: &[u8], config: &ParseConfig) -> Result<DomStore, ParseFailure> {
+    let mut store = DomStore::with_capacity(bytes.len() / BYTES_PER_NODE);
+    drive(bytes, config, |batch| store.apply_owned(batch))?;
+    Ok(store)
+}
+
+/// Parses `bytes` (UTF-8) as a fragment in `context` (A.9).
+///
+/// ```
+/// use tagloom_html::dom;
+/// use tagloom_html::dom_patch::Namespace;
+/// use tagloom_html::driver::{ParseConfig, parse_fragment};
+/// use tagloom_html::tree_builder::FragmentContext;
+///
+/// let context = FragmentContext::new(Namespace::Html, "tr");
+/// let fragment = parse_fragment(b"<td>a<td>b", context, &ParseConfig::default()).unwrap();
+/// let root = fragment.root().unwrap();
+/// assert_eq!(dom::dump_children(root), "| <td>\n|   \"a\"\n| <td>\n|   \"b\"\n");
+/// ```
+pub fn parse_fragment(
+    bytes: &[u8],
+    context: FragmentContext,
+    config: &ParseConfig,
+) -> Result<Fragment, ParseFailure> {
+    let mut store = DomStore::with_capacity(bytes.len() / BYTES_PER_NODE);
+    let mut driver = Driver::new_fragment(config, context);
+    let mut apply = |batch| store.apply_owned(batch);
+    driver.push(bytes, &mut apply)?;
+    driver.finish(&mut apply)?;
+    let root = driver
+        .session()
+        .fragment_root_key()
+        .ok_or(DriveError::Session(SessionError::Failed))?;
+    Ok(Fragment { store, root })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::dump_document;
+
+    #[test]
+    fn chunk_sizes_and_readers_give_the_same_tree() {
+        let page = b"<!DOCTYPE html><table><tr><td>a<b>b<p>c</b>d</table><script>x</script>\
+            <ul><li>1<li>2</ul><template><i>t</i></template>tail";
+        let whole = dump_document(&parse_document(page, &ParseConfig::default()).unwrap());
+        for chunk_size in [1, 3, 7, 64] {
+            for batching in [BatchPolicy::PerPump, BatchPolicy::Bounded(2)] {
+                let mut config = ParseConfig {
+                    chunk_size,
+                    ..ParseConfig::default()
+                };
+                config.session.batching = batching;
+                config.session.tree.suspend_at_script = true;
+                let store = parse_document(page, &config).unwrap();
+                assert_eq!(dump_document(&store), whole, "{chunk_size} {batching:?}");
+                let mut read = DomStore::new();
+                Driver::new(&config)
+                    .read(&page[..], |batch| read.apply_owned(batch))
+                    .unwrap();
+                assert_eq!(dump_document(&read), whole, "read, {chunk_size}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_late_meta_restarts_and_the_store_follows() {
+        let mut page = b"<title>".to_vec();
+        page.resize(2000, b'x');
+        page.extend_from_slice("</title><meta charset=iso-8859-2><p>\u{e9}".as_bytes());
+        let mut clears = 0;
+        let mut store = DomStore::new();
+        let config = ParseConfig {
+            chunk_size: 100,
+            ..ParseConfig::default()
+        };
+        let session = drive(&page, &config, |batch| {
+            clears += batch.iter().filter(|p| **p == DomPatch::Clear).count();
+            store.apply_owned(batch)
+        })
+        .unwrap();
+        assert_eq!((session.restarts(), clears), (1, 1));
+        assert!(dump_document(&store).contains("\"\u{102}\u{160}\""));
+    }
+
+    #[test]
+    fn a_sink_error_stops_the_parse() {
+        let mut calls = 0;
+        let config = ParseConfig {
+            chunk_size: 1,
+            ..ParseConfig::default()
+        };
+        let err = drive(b"<p>a<p>b<p>c", &config, |_| {
+            calls += 1;
+            Err("full")
+        })
+        .unwrap_err();
+        assert!(matches!(err, DriveError::Sink("full")));
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn a_read_error_is_typed() {
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk on fire"))
+            }
+        }
+        let err = Driver::new(&ParseConfig::default())
+            .read(Broken, |_| Ok::<(), PatchError>(()))
+            .unwrap_err();
+        assert!(matches!(err, DriveError::Read(_)), "{err}");
+    }
+}
