@@ -82,6 +82,32 @@ use crate::tree_builder::foreign::is_mathml_text_integration_point;
 use crate::tree_builder::tag_sets::{SCOPE_BOUNDARIES_HTML, is_special_html};
 use crate::tree_builder::{TokenizerSwitch, TreeBuilderConfig};
 
+/// The tokenizer state the fragment parsing algorithm starts in for a context
+/// element (§13.4 step 11): RCDATA for `title`/`textarea`, RAWTEXT for `style`,
+/// `xmp`, `iframe`, `noembed`, `noframes` (and `noscript` when scripting), script
+/// data for `script`, PLAINTEXT for `plaintext`; `None` (data) for anything else and
+/// for every foreign context.
+pub fn fragment_context_state(
+    ns: crate::dom_patch::Namespace,
+    name: crate::atom::Atom,
+    scripting: bool,
+) -> Option<TokenizerSwitch> {
+    use crate::atom;
+    if ns != crate::dom_patch::Namespace::Html {
+        return None;
+    }
+    match name {
+        atom::TITLE | atom::TEXTAREA => Some(TokenizerSwitch::Rcdata),
+        atom::STYLE | atom::XMP | atom::IFRAME | atom::NOEMBED | atom::NOFRAMES => {
+            Some(TokenizerSwitch::Rawtext)
+        }
+        atom::NOSCRIPT if scripting => Some(TokenizerSwitch::Rawtext),
+        atom::SCRIPT => Some(TokenizerSwitch::ScriptData),
+        atom::PLAINTEXT => Some(TokenizerSwitch::Plaintext),
+        _ => None,
+    }
+}
+
 /// The settings of a [`TextTypeSimulator`].
 #[derive(Clone, Debug)]
 pub struct SimulatorConfig {

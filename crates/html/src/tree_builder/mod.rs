@@ -403,18 +403,8 @@ impl TreeBuilder {
         self.open.push(root, &self.mirror);
         self.fragment_root = Some(root);
         // Step 11: the tokenizer state.
-        if context.ns == Namespace::Html {
-            self.tokenizer_switch = match name {
-                atom::TITLE | atom::TEXTAREA => Some(TokenizerSwitch::Rcdata),
-                atom::STYLE | atom::XMP | atom::IFRAME | atom::NOEMBED | atom::NOFRAMES => {
-                    Some(TokenizerSwitch::Rawtext)
-                }
-                atom::NOSCRIPT if self.config.scripting => Some(TokenizerSwitch::Rawtext),
-                atom::SCRIPT => Some(TokenizerSwitch::ScriptData),
-                atom::PLAINTEXT => Some(TokenizerSwitch::Plaintext),
-                _ => None,
-            };
-        }
+        self.tokenizer_switch =
+            crate::text_type::fragment_context_state(context.ns, name, self.config.scripting);
         // Step 17.
         if context.ns == Namespace::Html && name == atom::TEMPLATE {
             self.template_modes.push(InsertionMode::InTemplate);
