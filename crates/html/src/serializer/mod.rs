@@ -14,6 +14,8 @@
 mod attr_name;
 mod elements;
 mod escape;
+
+pub use escape::{EscapeMode, write_escaped};
 mod fragment;
 
 pub use elements::{is_boolean_attribute, is_raw_text_element, serializes_as_void};
