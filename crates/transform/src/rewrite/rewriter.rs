@@ -656,6 +656,9 @@ impl<'h, O: OutputSink> Core<'h, O> {
     /// inner content at once (the rest waits for the end tag).
     fn content_handlers(&mut self, ids: &[u32], name: &str) -> Result<ContentEdits, RewriteError> {
         let mut edits = ContentEdits::default();
+        if self.out.cap.len() > self.out.cap_limit {
+            return Err(self.content_too_large());
+        }
         let Some(frame) = self.out.frames.last() else {
             return Ok(edits);
         };
