@@ -13,21 +13,18 @@ pub(crate) type EndCallback<'h> = Box<dyn FnOnce(&mut EndTag<'_>) -> HandlerResu
 /// an element no handler changes is written back byte for byte.
 pub struct Element<'a, 'h> {
     pub(crate) tag: &'a Tag<'a>,
-    /// The source text and the absolute offset of its first byte.
-    pub(crate) src: &'a str,
-    pub(crate) base: usize,
     pub(crate) edits: &'a mut ElementEdits<'h>,
     /// The element stays open for content (not void, not past the depth limit).
     pub(crate) opened: bool,
 }
 
-/// One attribute once a handler changed the attribute list.
-#[derive(Debug, Clone)]
-pub(crate) struct AttrState {
-    pub(crate) name: String,
-    pub(crate) value: String,
-    /// The attribute's bytes in the source while it is unchanged.
-    pub(crate) raw: Option<(usize, usize)>,
+/// One attribute a handler set or removed: its name and new value (`None`:
+/// removed) as ranges of [`ElementEdits::arena`], so a steady stream of edits
+/// allocates nothing.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AttrEdit {
+    name: (usize, usize),
+    value: Option<(usize, usize)>,
 }
 
 /// What handlers did to one start tag (reused from tag to tag).
@@ -35,7 +32,10 @@ pub(crate) struct AttrState {
 pub(crate) struct ElementEdits<'h> {
     pub(crate) touched: bool,
     pub(crate) name: Option<String>,
-    pub(crate) attrs: Option<Vec<AttrState>>,
+    /// Attribute edits, one per name, in the order first made.
+    pub(crate) attr_edits: Vec<AttrEdit>,
+    /// The text of the attribute edits.
+    pub(crate) arena: String,
     pub(crate) before: String,
     pub(crate) after: String,
     pub(crate) prepend: String,
@@ -50,7 +50,8 @@ impl ElementEdits<'_> {
     pub(crate) fn clear(&mut self) {
         self.touched = false;
         self.name = None;
-        self.attrs = None;
+        self.attr_edits.clear();
+        self.arena.clear();
         self.before.clear();
         self.after.clear();
         self.prepend.clear();
@@ -59,6 +60,42 @@ impl ElementEdits<'_> {
         self.removed = false;
         self.keep_content = false;
         self.end_callbacks.clear();
+    }
+
+    fn text(&self, (start, end): (usize, usize)) -> &str {
+        self.arena.get(start..end).unwrap_or("")
+    }
+
+    fn find(&self, name: &str) -> Option<&AttrEdit> {
+        self.attr_edits.iter().find(|e| self.text(e.name) == name)
+    }
+
+    fn edit(&mut self, name: &str, value: Option<&str>) {
+        self.touched = true;
+        let value = value.map(|v| {
+            let start = self.arena.len();
+            self.arena.push_str(v);
+            (start, self.arena.len())
+        });
+        match self
+            .attr_edits
+            .iter()
+            .position(|e| self.text(e.name) == name)
+        {
+            Some(i) => {
+                if let Some(e) = self.attr_edits.get_mut(i) {
+                    e.value = value;
+                }
+            }
+            None => {
+                let start = self.arena.len();
+                self.arena.push_str(name);
+                self.attr_edits.push(AttrEdit {
+                    name: (start, self.arena.len()),
+                    value,
+                });
+            }
+        }
     }
 }
 
@@ -119,11 +156,8 @@ impl<'a, 'h> Element<'a, 'h> {
     /// references decoded.
     pub fn get_attribute(&self, name: &str) -> Option<&str> {
         let lower = lower(name);
-        if let Some(attrs) = &self.edits.attrs {
-            return attrs
-                .iter()
-                .find(|a| a.name == *lower)
-                .map(|a| a.value.as_str());
+        if let Some(edit) = self.edits.find(&lower) {
+            return edit.value.map(|r| self.edits.text(r));
         }
         let atom = self.tag.atoms().get(&lower)?;
         self.tag.attrs.value_of(atom)
@@ -134,63 +168,51 @@ impl<'a, 'h> Element<'a, 'h> {
         self.get_attribute(name).is_some()
     }
 
-    /// The attributes as (name, value) pairs, in source order.
+    /// The attributes as (name, value) pairs: the tag's in source order (as
+    /// edited), then the ones handlers added.
     pub fn attributes(&self) -> Vec<(&str, &str)> {
-        match &self.edits.attrs {
-            Some(attrs) => attrs
-                .iter()
-                .map(|a| (a.name.as_str(), a.value.as_str()))
-                .collect(),
-            None => self
-                .tag
-                .attrs
-                .iter()
-                .map(|a| (self.tag.atoms().name(a.name), a.value))
-                .collect(),
+        let atoms = self.tag.atoms();
+        let mut out: Vec<(&str, &str)> = Vec::with_capacity(self.tag.attrs.len());
+        for a in self.tag.attrs.iter() {
+            let name = atoms.name(a.name);
+            match self.edits.find(name) {
+                Some(edit) => {
+                    if let Some(v) = edit.value {
+                        out.push((name, self.edits.text(v)));
+                    }
+                }
+                None => out.push((name, a.value)),
+            }
         }
-    }
-
-    fn attrs_mut(&mut self) -> &mut Vec<AttrState> {
-        self.edits.touched = true;
-        let (tag, src, base) = (self.tag, self.src, self.base);
-        self.edits.attrs.get_or_insert_with(|| {
-            tag.attrs
-                .iter()
-                .map(|a| AttrState {
-                    name: tag.atoms().name(a.name).to_owned(),
-                    value: a.value.to_owned(),
-                    raw: Some(raw_attribute(src, base, &a)),
-                })
-                .collect()
-        })
+        for edit in &self.edits.attr_edits {
+            let name = self.edits.text(edit.name);
+            if let Some(v) = edit.value
+                && !out.iter().any(|(n, _)| *n == name)
+                && self
+                    .tag
+                    .atoms()
+                    .get(name)
+                    .and_then(|at| self.tag.attrs.value_of(at))
+                    .is_none()
+            {
+                out.push((name, self.edits.text(v)));
+            }
+        }
+        out
     }
 
     /// Sets attribute `name` to `value` (added at the end if it is new).
     pub fn set_attribute(&mut self, name: &str, value: &str) -> Result<(), RewriteError> {
         check_name(name)?;
-        let lower = lower(name).into_owned();
-        let attrs = self.attrs_mut();
-        match attrs.iter_mut().find(|a| a.name == lower) {
-            Some(a) => {
-                a.value = value.to_owned();
-                a.raw = None;
-            }
-            None => attrs.push(AttrState {
-                name: lower,
-                value: value.to_owned(),
-                raw: None,
-            }),
-        }
+        self.edits.edit(&lower(name), Some(value));
         Ok(())
     }
 
     /// Removes attribute `name` if present.
     pub fn remove_attribute(&mut self, name: &str) {
-        if !self.has_attribute(name) {
-            return;
+        if self.has_attribute(name) {
+            self.edits.edit(&lower(name), None);
         }
-        let lower = lower(name).into_owned();
-        self.attrs_mut().retain(|a| a.name != lower);
     }
 
     /// Inserts `content` before the element.
@@ -273,37 +295,57 @@ pub(crate) fn write_start_tag<'s>(
     out: &mut String,
     tag: &Tag<'_>,
     edits: &ElementEdits<'_>,
-    source: impl Fn(usize, usize) -> &'s str,
+    src: &'s str,
+    base: usize,
 ) {
+    let source = |s: usize, e: usize| -> &'s str {
+        src.get(s.saturating_sub(base)..e.saturating_sub(base))
+            .unwrap_or("")
+    };
     let name = edits.name.as_deref().unwrap_or_else(|| tag.name_str());
     out.push('<');
     out.push_str(name);
-    match &edits.attrs {
-        None => {
-            // Renamed only: everything after the name as written.
-            let text = source(tag.span.start, tag.span.end);
-            let after_name = text
-                .get(1..)
-                .and_then(|t| {
-                    t.find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
-                        .map(|i| i + 1)
-                })
-                .unwrap_or(text.len());
-            out.push_str(text.get(after_name..).unwrap_or(">"));
-        }
-        Some(attrs) => {
-            for a in attrs {
-                match a.raw {
-                    Some((s, e)) => {
-                        out.push(' ');
-                        out.push_str(source(s, e));
-                    }
-                    None => super::content::push_attribute(out, &a.name, &a.value),
+    if edits.attr_edits.is_empty() {
+        // Renamed only: everything after the name as written.
+        let text = source(tag.span.start, tag.span.end);
+        let after_name = text
+            .get(1..)
+            .and_then(|t| {
+                t.find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+                    .map(|i| i + 1)
+            })
+            .unwrap_or(text.len());
+        out.push_str(text.get(after_name..).unwrap_or(">"));
+        return;
+    }
+    let atoms = tag.atoms();
+    for a in tag.attrs.iter() {
+        let attr_name = atoms.name(a.name);
+        match edits.find(attr_name) {
+            Some(edit) => {
+                if let Some(v) = edit.value {
+                    super::content::push_attribute(out, attr_name, edits.text(v));
                 }
             }
-            out.push_str(if tag.self_closing { " />" } else { ">" });
+            None => {
+                let (s, e) = raw_attribute(src, base, &a);
+                out.push(' ');
+                out.push_str(source(s, e));
+            }
         }
     }
+    for edit in &edits.attr_edits {
+        let edit_name = edits.text(edit.name);
+        if let Some(v) = edit.value
+            && atoms
+                .get(edit_name)
+                .and_then(|at| tag.attrs.value_of(at))
+                .is_none()
+        {
+            super::content::push_attribute(out, edit_name, edits.text(v));
+        }
+    }
+    out.push_str(if tag.self_closing { " />" } else { ">" });
 }
 
 /// What an element-content handler sees at the element's end (see

@@ -66,6 +66,8 @@ struct Compiled<'h> {
     end: Vec<EndFn<'h>>,
     /// Any handler that looks at start tags.
     any_start: bool,
+    /// The rightmost compounds of the handlers that look at start tags.
+    start_mask: Vec<u64>,
 }
 
 impl<'h> Compiled<'h> {
@@ -88,7 +90,17 @@ impl<'h> Compiled<'h> {
             .map(|(s, f)| (s.map(|s| prog.add(&s, atoms)), f))
             .collect();
         let any_start = !element.is_empty() || !end_tag.is_empty() || !content.is_empty();
+        let mut start_mask = vec![0u64; prog.words()];
+        let ids = (element.iter().map(|e| &e.0))
+            .chain(end_tag.iter().map(|e| &e.0))
+            .chain(content.iter().map(|e| &e.0));
+        for &id in ids.flatten() {
+            if let Some(w) = start_mask.get_mut((id / 64) as usize) {
+                *w |= 1u64 << (id % 64);
+            }
+        }
         Compiled {
+            start_mask,
             prog,
             element,
             end_tag,
@@ -159,6 +171,8 @@ struct Core<'h, O> {
     edits: ElementEdits<'h>,
     node: NodeEdits,
     ids: Vec<usize>,
+    /// Reused for serialized start tags.
+    scratch: String,
     run: TextRun,
     settings: Settings,
     /// End of the last token.
@@ -201,6 +215,7 @@ impl<'h, O: OutputSink> Rewriter<'h, O> {
                 edits: ElementEdits::default(),
                 node: NodeEdits::default(),
                 ids: Vec::new(),
+                scratch: String::new(),
                 run: TextRun::default(),
                 settings,
                 consumed: 0,
@@ -474,6 +489,9 @@ impl<'h, O: OutputSink> Core<'h, O> {
     /// Runs the element, end-tag and content handlers whose selectors match the
     /// element on top of the stack.
     fn element_handlers(&mut self, tag: &Tag<'_>, opened: bool) -> Result<(), RewriteError> {
+        if !self.stack.top_hits(&self.h.start_mask) {
+            return Ok(());
+        }
         let stack = &self.stack;
         let hit = |ids: &[u32]| ids.iter().any(|&id| stack.top_matches(id));
         let mut any = false;
@@ -487,8 +505,6 @@ impl<'h, O: OutputSink> Core<'h, O> {
             }
             let mut el = Element {
                 tag,
-                src: &self.out.src,
-                base: self.out.base,
                 edits: &mut self.edits,
                 opened,
             };
@@ -533,37 +549,40 @@ impl<'h, O: OutputSink> Core<'h, O> {
         let span = tag.span;
         self.out.emit_to(span.start)?;
         self.out.put(&self.edits.before)?;
-        let mut st = EndState {
+        let e = &mut self.edits;
+        let needs_end = e.removed
+            || e.keep_content
+            || e.name.is_some()
+            || e.inner.is_some()
+            || !e.append.is_empty()
+            || !e.after.is_empty()
+            || !e.end_callbacks.is_empty()
+            || !end_ids.is_empty()
+            || capture.is_some();
+        let mut st = needs_end.then(|| EndState {
             name: tag.name_str().to_owned(),
             end_ids,
             ..EndState::default()
-        };
-        let framed = capture.is_some();
-        if let Some((ids, budget)) = capture {
-            let name = st.name.clone();
-            self.out.open_frame(budget, &name, span.start);
+        });
+        if let (Some((ids, budget)), Some(st)) = (capture, st.as_mut()) {
+            self.out.open_frame(budget, &st.name, span.start);
             st.capture = Some(ids);
         }
-        let e = &mut self.edits;
         if e.removed {
             self.out.skip_to(span.end);
             self.out.suppress += 1;
-            st.removed = true;
         } else {
             if e.keep_content {
                 self.out.skip_to(span.end);
-                st.drop_end_tag = true;
-            } else if e.name.is_some() || e.attrs.is_some() {
-                let mut text = String::new();
-                let out = &self.out;
-                write_start_tag(&mut text, tag, e, |s, t| out.source(s, t));
-                self.out.put(&text)?;
+            } else if e.name.is_some() || !e.attr_edits.is_empty() {
+                self.scratch.clear();
+                write_start_tag(&mut self.scratch, tag, e, &self.out.src, self.out.base);
+                self.out.put(&self.scratch)?;
                 self.out.skip_to(span.end);
-                st.renamed = e.name.clone();
             } else {
                 self.out.emit_to(span.end)?;
             }
-            if framed {
+            if st.as_ref().is_some_and(|st| st.capture.is_some()) {
                 let at = self.out.cap.len();
                 if let Some(f) = self.out.frames.last_mut() {
                     f.content_start = at;
@@ -574,14 +593,19 @@ impl<'h, O: OutputSink> Core<'h, O> {
             if let Some(inner) = &e.inner {
                 self.out.put(inner)?;
                 self.out.suppress += 1;
-                st.suppress_inner = true;
             }
         }
-        st.append = std::mem::take(&mut e.append);
-        st.after = std::mem::take(&mut e.after);
-        st.callbacks = std::mem::take(&mut e.end_callbacks);
-        if let Some(slot) = self.ends.last_mut() {
-            *slot = Some(Box::new(st));
+        if let Some(mut st) = st {
+            st.removed = e.removed;
+            st.drop_end_tag = e.keep_content && !e.removed;
+            st.suppress_inner = e.inner.is_some() && !e.removed;
+            st.renamed = if e.keep_content { None } else { e.name.clone() };
+            st.append = std::mem::take(&mut e.append);
+            st.after = std::mem::take(&mut e.after);
+            st.callbacks = std::mem::take(&mut e.end_callbacks);
+            if let Some(slot) = self.ends.last_mut() {
+                *slot = Some(Box::new(st));
+            }
         }
         Ok(())
     }

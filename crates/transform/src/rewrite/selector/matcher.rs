@@ -15,6 +15,9 @@ use tagloom_html::token::Attributes;
 
 use super::ast::{AttrOp, Combinator, Compound, Cond, Selector};
 
+/// The largest atom index the dispatch table covers (past it: binary search).
+const DISPATCH_LIMIT: usize = 1 << 16;
+
 /// What the matcher needs to know about an element.
 #[derive(Clone, Copy)]
 pub(crate) struct ElementInfo<'a> {
@@ -111,6 +114,9 @@ pub(crate) struct Program {
     steps: Vec<Step>,
     /// Compounds by the type name they require, sorted by atom.
     by_name: Vec<(Atom, Vec<u32>)>,
+    /// Atom index → 1 + index into `by_name` (0: no compound needs that name);
+    /// rebuilt by `add`, so a start tag finds its compounds with one load.
+    dispatch: Vec<u16>,
     universal: Vec<u32>,
     /// Words per bit set.
     words: usize,
@@ -149,7 +155,24 @@ impl Program {
             }
         }
         self.words = self.steps.len().div_ceil(64);
+        self.build_dispatch();
         rightmost
+    }
+
+    fn build_dispatch(&mut self) {
+        self.dispatch.clear();
+        let max = self.by_name.iter().map(|e| e.0.index() as usize).max();
+        match max {
+            Some(max) if max < DISPATCH_LIMIT && self.by_name.len() < usize::from(u16::MAX) => {
+                self.dispatch.resize(max + 1, 0);
+                for (i, (atom, _)) in self.by_name.iter().enumerate() {
+                    if let Some(slot) = self.dispatch.get_mut(atom.index() as usize) {
+                        *slot = (i + 1) as u16;
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     fn simple(&mut self, compound: &Compound, atoms: &mut AtomTable) -> Simple {
@@ -196,13 +219,25 @@ impl Program {
         }
     }
 
+    /// Words per bit set.
+    pub(crate) fn words(&self) -> usize {
+        self.words
+    }
+
     /// The compounds that can match an element named `name`.
     #[inline]
     fn candidates(&self, name: Atom) -> (&[u32], &[u32]) {
-        let named = match self.by_name.binary_search_by_key(&name, |e| e.0) {
-            Ok(at) => self.by_name[at].1.as_slice(),
-            Err(_) => &[],
+        let at = if self.dispatch.is_empty() {
+            self.by_name.binary_search_by_key(&name, |e| e.0).ok()
+        } else {
+            match self.dispatch.get(name.index() as usize) {
+                Some(&slot) if slot > 0 => Some(usize::from(slot) - 1),
+                _ => None,
+            }
         };
+        let named = at
+            .and_then(|at| self.by_name.get(at))
+            .map_or(&[][..], |e| e.1.as_slice());
         (named, &self.universal)
     }
 }
@@ -378,9 +413,17 @@ impl OpenStack {
             return;
         }
         let base = depth * 2 * w;
-        self.bits.resize(base + 2 * w, 0);
+        if self.bits.len() < base + 2 * w {
+            self.bits.resize(base + 2 * w, 0);
+        }
+        // `bits` keeps its high-water length: clear `matched`, inherit `anc`.
+        if let Some(m) = self.bits.get_mut(base..base + w) {
+            m.fill(0);
+        }
         if depth > 0 {
             self.bits.copy_within(base - w..base, base + w);
+        } else if let Some(a) = self.bits.get_mut(base + w..base + 2 * w) {
+            a.fill(0);
         }
         let pos = Position { index, type_index };
         let (named, universal) = prog.candidates(el.name);
@@ -409,7 +452,6 @@ impl OpenStack {
     /// Closes the top element.
     pub(crate) fn pop(&mut self) {
         self.entries.pop();
-        self.bits.truncate(self.entries.len() * 2 * self.words);
     }
 
     fn bit(&self, depth: usize, id: u32, anc: bool) -> bool {
@@ -426,6 +468,18 @@ impl OpenStack {
             .len()
             .checked_sub(1)
             .is_some_and(|d| self.bit(d, id, false))
+    }
+
+    /// Whether the top element matches any compound of `mask`.
+    #[inline]
+    pub(crate) fn top_hits(&self, mask: &[u64]) -> bool {
+        let Some(depth) = self.entries.len().checked_sub(1) else {
+            return false;
+        };
+        let base = depth * 2 * self.words;
+        self.bits
+            .get(base..base + self.words)
+            .is_some_and(|m| m.iter().zip(mask).any(|(a, b)| a & b != 0))
     }
 
     /// Whether the top element or one of its ancestors matches the compound `id`.
