@@ -313,3 +313,23 @@ fn invalid_utf8_becomes_replacement_characters() {
         "<p>\u{FFFD} a \u{20AC} b \u{FFFD}"
     );
 }
+
+#[test]
+fn body_and_html_end_tags_take_append_and_end_handlers() {
+    let mut h = Handlers::new();
+    h.element("body", |el| {
+        el.append("<script src=a.js></script>", ContentType::Html);
+        el.set_tag_name("main")?;
+        Ok(())
+    })
+    .unwrap()
+    .end_tag("html", |end| {
+        end.after("<!--after-->", ContentType::Html);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(
+        run("<html><body><p>x</body></html>\n", h),
+        "<html><main><p>x<script src=a.js></script></main></html><!--after-->\n"
+    );
+}

@@ -3,5 +3,6 @@
 pub mod demo;
 pub mod l10n;
 pub mod parse;
+pub mod rewrite;
 pub mod sniff;
 pub mod tokens;

@@ -474,8 +474,62 @@ impl<'h, O: OutputSink> Core<'h, O> {
         self.close_to(keep, Closing::Implicit(tag.span.start))?;
         if explicit {
             self.close_top(Closing::EndTag(tag.span.start, tag.span.end))?;
+        } else if matches!(tag.name, atom::BODY | atom::HTML) {
+            self.end_tag_of_open(tag)?;
         }
         self.push_implied(self.sim.depth());
+        Ok(())
+    }
+
+    /// `</body>` and `</html>` leave their element open (content after them still
+    /// goes into the body), but they are where users expect `append` and end-tag
+    /// handlers to act: do that part of the element's end here, once.
+    fn end_tag_of_open(&mut self, tag: &Tag<'_>) -> Result<(), RewriteError> {
+        let Some(i) = (0..self.stack.len())
+            .rev()
+            .find(|&i| self.stack.name_at(i) == Some(tag.name))
+        else {
+            return Ok(());
+        };
+        let Some(Some(st)) = self.ends.get_mut(i) else {
+            return Ok(());
+        };
+        let mut name = st.renamed.take();
+        self.node.clear();
+        let mut view = EndTag {
+            name: &mut name,
+            original: &st.name,
+            implicit: false,
+            edits: &mut self.node,
+        };
+        for cb in st.callbacks.drain(..) {
+            cb(&mut view).map_err(RewriteError::Handler)?;
+        }
+        for &id in &st.end_ids {
+            if let Some((_, f)) = self.h.end_tag.get_mut(id as usize) {
+                f(&mut view).map_err(RewriteError::Handler)?;
+            }
+        }
+        st.end_ids.clear();
+        let append = std::mem::take(&mut st.append);
+        let drop_end_tag = st.drop_end_tag;
+        let (start, end) = (tag.span.start, tag.span.end);
+        self.out.emit_to(start)?;
+        self.out.put(&append)?;
+        self.out.put(&self.node.before)?;
+        if drop_end_tag || self.node.replacement.is_some() {
+            self.out.skip_to(end);
+            if let Some(r) = &self.node.replacement {
+                self.out.put(r)?;
+            }
+        } else if let Some(n) = &name {
+            let text = format!("</{n}>");
+            self.out.put(&text)?;
+            self.out.skip_to(end);
+        } else {
+            self.out.emit_to(end)?;
+        }
+        self.out.put(&self.node.after)?;
         Ok(())
     }
 
