@@ -43,7 +43,7 @@ fn main() {
             for piece in input.chunks(CHUNK) {
                 rw.write(piece).expect("rewrite");
             }
-            drop(rw.end().expect("end"));
+            let _sink = rw.end().expect("end");
             (n, 0)
         }
     };

@@ -110,7 +110,7 @@ fn tagloom_matches(bytes: &[u8]) -> Vec<Vec<String>> {
     }
     let mut rw = Rewriter::new(handlers, Settings::default(), |_: &[u8]| {});
     rw.write(bytes).expect("rewrite");
-    drop(rw.end().expect("end"));
+    let _sink = rw.end().expect("end");
     found.into_inner()
 }
 

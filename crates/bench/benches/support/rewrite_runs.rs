@@ -96,7 +96,7 @@ pub fn tagloom(input: &[u8], chunk: usize, work: Workload) -> (usize, usize) {
         for piece in input.chunks(chunk.max(1)) {
             rw.write(piece).expect("tagloom rewrite");
         }
-        drop(rw.end().expect("tagloom end"));
+        let _sink = rw.end().expect("tagloom end");
     }
     (out.len(), seen.get())
 }

@@ -5,6 +5,7 @@ use tagloom_html::token::Tag;
 use super::content::{ContentType, check_name, push_content};
 use super::error::{HandlerResult, RewriteError};
 use super::nodes::EndTag;
+use super::output::{Output, OutputSink};
 
 /// A boxed end-tag callback (see [`Element::on_end_tag`]).
 pub(crate) type EndCallback<'h> = Box<dyn FnOnce(&mut EndTag<'_>) -> HandlerResult + 'h>;
@@ -290,24 +291,22 @@ fn lower(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Serializes a changed start tag: unchanged attributes keep their source bytes.
-pub(crate) fn write_start_tag<'s>(
-    out: &mut String,
+/// Writes a changed start tag: unchanged attributes are copied from the source
+/// (never through a buffer, so a huge unchanged value costs no copy), changed ones
+/// are serialized; `scratch` holds the short generated pieces.
+pub(crate) fn write_start_tag<O: OutputSink>(
+    out: &mut Output<O>,
+    scratch: &mut String,
     tag: &Tag<'_>,
     edits: &ElementEdits<'_>,
-    src: &'s str,
-    base: usize,
-) {
-    let source = |s: usize, e: usize| -> &'s str {
-        src.get(s.saturating_sub(base)..e.saturating_sub(base))
-            .unwrap_or("")
-    };
+) -> std::io::Result<()> {
     let name = edits.name.as_deref().unwrap_or_else(|| tag.name_str());
-    out.push('<');
-    out.push_str(name);
+    scratch.clear();
+    scratch.push('<');
+    scratch.push_str(name);
     if edits.attr_edits.is_empty() {
         // Renamed only: everything after the name as written.
-        let text = source(tag.span.start, tag.span.end);
+        let text = out.source(tag.span.start, tag.span.end);
         let after_name = text
             .get(1..)
             .and_then(|t| {
@@ -315,8 +314,8 @@ pub(crate) fn write_start_tag<'s>(
                     .map(|i| i + 1)
             })
             .unwrap_or(text.len());
-        out.push_str(text.get(after_name..).unwrap_or(">"));
-        return;
+        out.put(scratch)?;
+        return out.put_source(tag.span.start + after_name, tag.span.end);
     }
     let atoms = tag.atoms();
     for a in tag.attrs.iter() {
@@ -324,13 +323,15 @@ pub(crate) fn write_start_tag<'s>(
         match edits.find(attr_name) {
             Some(edit) => {
                 if let Some(v) = edit.value {
-                    super::content::push_attribute(out, attr_name, edits.text(v));
+                    super::content::push_attribute(scratch, attr_name, edits.text(v));
                 }
             }
             None => {
-                let (s, e) = raw_attribute(src, base, &a);
-                out.push(' ');
-                out.push_str(source(s, e));
+                let (s, e) = raw_attribute(&out.src, out.base, &a);
+                scratch.push(' ');
+                out.put(scratch)?;
+                scratch.clear();
+                out.put_source(s, e)?;
             }
         }
     }
@@ -342,10 +343,11 @@ pub(crate) fn write_start_tag<'s>(
                 .and_then(|at| tag.attrs.value_of(at))
                 .is_none()
         {
-            super::content::push_attribute(out, edit_name, edits.text(v));
+            super::content::push_attribute(scratch, edit_name, edits.text(v));
         }
     }
-    out.push_str(if tag.self_closing { " />" } else { ">" });
+    scratch.push_str(if tag.self_closing { " />" } else { ">" });
+    out.put(scratch)
 }
 
 /// What an element-content handler sees at the element's end (see

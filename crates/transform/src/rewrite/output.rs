@@ -114,6 +114,23 @@ impl<O: OutputSink> Output<O> {
         Ok(())
     }
 
+    /// Writes the source at absolute `start..end` without moving the cursor (the
+    /// unchanged attributes of a changed tag).
+    pub(crate) fn put_source(&mut self, start: usize, end: usize) -> io::Result<()> {
+        if self.suppress > 0 || end <= start {
+            return Ok(());
+        }
+        let range = start.saturating_sub(self.base)..end.saturating_sub(self.base);
+        if let Some(text) = self.src.get(range) {
+            if self.frames.is_empty() {
+                self.sink.write_chunk(text.as_bytes())?;
+            } else {
+                self.cap.push_str(text);
+            }
+        }
+        Ok(())
+    }
+
     /// Skips the source up to absolute `pos` (a changed token).
     #[inline]
     pub(crate) fn skip_to(&mut self, pos: usize) {

@@ -242,6 +242,18 @@ impl<'h, O: OutputSink> Rewriter<'h, O> {
         self.core.out.src.push_str(&text);
         self.tok.push_str(&text);
         self.pump()?;
+        // The tokenizer checks its limit only when it retries a token (each time
+        // the input has doubled); the bytes past the last token are exactly the
+        // unfinished token, so the limit is exact here.
+        let out = &self.core.out;
+        let pending = (out.base + out.src.len()).saturating_sub(self.core.consumed);
+        let limit = self.core.settings.max_token_bytes;
+        if pending > limit {
+            return Err(RewriteError::TokenTooLarge {
+                offset: self.core.consumed,
+                limit,
+            });
+        }
         self.core.flush()
     }
 
@@ -302,7 +314,7 @@ pub fn rewrite_str(
     let mut out = Vec::with_capacity(input.len());
     let mut rewriter = Rewriter::new(handlers, settings, |c: &[u8]| out.extend_from_slice(c));
     rewriter.write(input.as_bytes())?;
-    drop(rewriter.end()?);
+    let _sink = rewriter.end()?;
     // The output is made of the (valid) input and handlers' `&str`s.
     Ok(String::from_utf8(out)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
@@ -629,9 +641,7 @@ impl<'h, O: OutputSink> Core<'h, O> {
             if e.keep_content {
                 self.out.skip_to(span.end);
             } else if e.name.is_some() || !e.attr_edits.is_empty() {
-                self.scratch.clear();
-                write_start_tag(&mut self.scratch, tag, e, &self.out.src, self.out.base);
-                self.out.put(&self.scratch)?;
+                write_start_tag(&mut self.out, &mut self.scratch, tag, e)?;
                 self.out.skip_to(span.end);
             } else {
                 self.out.emit_to(span.end)?;

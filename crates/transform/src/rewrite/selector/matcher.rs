@@ -139,7 +139,11 @@ impl Program {
                 let simple = self.simple(compound, atoms);
                 match simple.name {
                     Some(name) => match self.by_name.binary_search_by_key(&name, |e| e.0) {
-                        Ok(at) => self.by_name[at].1.push(id),
+                        Ok(at) => {
+                            if let Some(e) = self.by_name.get_mut(at) {
+                                e.1.push(id);
+                            }
+                        }
                         Err(at) => self.by_name.insert(at, (name, vec![id])),
                     },
                     None => self.universal.push(id),

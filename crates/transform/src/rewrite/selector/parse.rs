@@ -398,15 +398,15 @@ impl Parser<'_> {
         }
         self.pos += 1;
         let start = self.pos;
-        let end = self.text[start..]
-            .find(')')
-            .map(|i| start + i)
-            .ok_or_else(|| SelectorError {
+        let rest = self.text.get(start..).unwrap_or("");
+        let Some(len) = rest.find(')') else {
+            return Err(SelectorError {
                 offset: self.text.len(),
                 kind: SelectorErrorKind::UnexpectedEnd,
-            })?;
-        self.pos = end + 1;
-        Ok(&self.text[start..end])
+            });
+        };
+        self.pos = start + len + 1;
+        Ok(rest.get(..len).unwrap_or(""))
     }
 }
 
