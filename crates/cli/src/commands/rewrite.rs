@@ -35,6 +35,8 @@ use rayon::prelude::*;
 use serde_json::Value;
 use tagloom_transform::rewrite::{ContentType, Element, Handlers, IoSink, Rewriter, Settings};
 
+use tagloom_l10n::output::OutputFile;
+
 use crate::input::{DEFAULT_PIECE, open};
 use crate::output;
 
@@ -153,23 +155,19 @@ fn rewrite_stream(
     Ok(())
 }
 
-/// Rewrites into a temporary file beside `dest`, renamed into place on success.
+/// Rewrites into a temporary file beside `dest`, renamed into place on success
+/// (`tagloom_l10n::output::OutputFile`: the umask's mode or the replaced file's,
+/// nothing left behind on failure or interruption).
 fn rewrite_to_file(input: &Path, dest: &Path, rules: &[Rule], settings: &Settings) -> Result<()> {
-    let dir = match dest.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    let file = OutputFile::create(dest)?;
     {
-        let mut writer = std::io::BufWriter::with_capacity(64 * 1024, tmp.as_file_mut());
+        let mut writer = std::io::BufWriter::with_capacity(64 * 1024, file.file()?);
         rewrite_stream(input, &mut writer, rules, settings)?;
         writer
             .flush()
             .with_context(|| format!("cannot write {}", dest.display()))?;
     }
-    tmp.persist(dest)
-        .with_context(|| format!("cannot write {}", dest.display()))?;
+    file.persist()?;
     Ok(())
 }
 
