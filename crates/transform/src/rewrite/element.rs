@@ -291,9 +291,13 @@ fn lower(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Writes a changed start tag: unchanged attributes are copied from the source
-/// (never through a buffer, so a huge unchanged value costs no copy), changed ones
-/// are serialized; `scratch` holds the short generated pieces.
+/// Unchanged attributes up to this size are copied into the serialized tag; longer
+/// ones go from the source straight to the output (a huge value costs no copy).
+const INLINE_ATTR: usize = 4096;
+
+/// Writes a changed start tag: unchanged attributes are copied from the source,
+/// changed ones are serialized; `scratch` collects the tag (one write to the sink
+/// for an ordinary tag).
 pub(crate) fn write_start_tag<O: OutputSink>(
     out: &mut Output<O>,
     scratch: &mut String,
@@ -329,9 +333,13 @@ pub(crate) fn write_start_tag<O: OutputSink>(
             None => {
                 let (s, e) = raw_attribute(&out.src, out.base, &a);
                 scratch.push(' ');
-                out.put(scratch)?;
-                scratch.clear();
-                out.put_source(s, e)?;
+                if e - s <= INLINE_ATTR {
+                    scratch.push_str(out.source(s, e));
+                } else {
+                    out.put(scratch)?;
+                    scratch.clear();
+                    out.put_source(s, e)?;
+                }
             }
         }
     }
