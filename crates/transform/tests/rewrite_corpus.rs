@@ -106,3 +106,89 @@ fn noop_rewrite_is_byte_identical_for_every_chunk_size() {
         );
     }
 }
+
+/// Handlers that change a lot: the output must not depend on the chunking.
+fn mutating_handlers<'h>() -> Handlers<'h> {
+    use tagloom_transform::rewrite::ContentType;
+    let mut h = Handlers::new();
+    h.element("a[href]", |el| {
+        el.set_attribute("rel", "nofollow")?;
+        el.remove_attribute("target");
+        Ok(())
+    })
+    .unwrap()
+    .element("script:not([src]), style", |el| {
+        el.remove();
+        Ok(())
+    })
+    .unwrap()
+    .element("b, i", |el| el.set_tag_name("em").map_err(Into::into))
+    .unwrap()
+    .element("li:nth-child(2n)", |el| {
+        el.prepend("[", ContentType::Text);
+        el.append("]", ContentType::Text);
+        Ok(())
+    })
+    .unwrap()
+    .element("img", |el| {
+        el.before("<!--img-->", ContentType::Html);
+        Ok(())
+    })
+    .unwrap()
+    .element("body", |el| {
+        el.append("<footer>end</footer>", ContentType::Html);
+        Ok(())
+    })
+    .unwrap()
+    .text_nodes("title", |t| {
+        let upper = t.as_str().to_uppercase();
+        t.replace(&upper, ContentType::Text);
+        Ok(())
+    })
+    .unwrap()
+    .text("p", |t| {
+        if t.last_in_text_node() {
+            t.after("¶", ContentType::Text);
+        }
+        Ok(())
+    })
+    .unwrap()
+    .element_content("h2, h3", 1 << 20, |c| {
+        let text = c.text().trim().to_owned();
+        c.before(&format!("<a id=\"{}\"></a>", text.len()), ContentType::Html);
+        Ok(())
+    })
+    .unwrap()
+    .comments("*", |c| {
+        c.remove();
+        Ok(())
+    })
+    .unwrap();
+    h
+}
+
+#[test]
+fn mutating_rewrite_does_not_depend_on_chunking() {
+    let pages = corpus();
+    for (name, bytes) in &pages {
+        let whole = rewrite(bytes, bytes.len(), mutating_handlers());
+        assert_ne!(whole, *bytes, "{name}: the handlers change something");
+        for chunk in [1, 7, 1024] {
+            let out = rewrite(bytes, chunk, mutating_handlers());
+            if out != whole {
+                let at = out
+                    .iter()
+                    .zip(whole.iter())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(out.len().min(whole.len()));
+                panic!(
+                    "{name}, chunk {chunk}: differs from the whole-page rewrite at byte {at}: {:?} vs {:?}",
+                    String::from_utf8_lossy(&out[at.saturating_sub(40)..(at + 40).min(out.len())]),
+                    String::from_utf8_lossy(
+                        &whole[at.saturating_sub(40)..(at + 40).min(whole.len())]
+                    )
+                );
+            }
+        }
+    }
+}
