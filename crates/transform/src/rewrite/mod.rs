@@ -67,7 +67,7 @@ mod handlers;
 mod nodes;
 mod output;
 mod rewriter;
-mod selector;
+pub mod selector;
 
 pub use content::ContentType;
 pub use element::{Element, ElementContent};

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use super::parse::{SelectorError, parse_list};
 
-/// A parsed selector list (`a[href], div.content p`). See the [module docs](self)
+/// A parsed selector list (`a[href], div.content p`). See the [module docs](super)
 /// for the supported subset.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Selector {
