@@ -39,6 +39,8 @@ enum Command {
     /// Localization: extract translatable text, merge translations back byte-exactly.
     #[command(subcommand)]
     L10n(commands::l10n::Command),
+    /// Rewrite HTML as it streams, by CSS-selector rules (a JSON file); untouched input is copied byte for byte.
+    Rewrite(commands::rewrite::Args),
     /// Tokenize and parse a page (a built-in sample by default) and print a summary.
     Demo(commands::demo::Args),
     /// Replace <include src> / <esi:include src> with the files they name (server-side includes).
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Parse(args) => commands::parse::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
         Command::Include(args) => commands::include::run(&args),
+        Command::Rewrite(args) => commands::rewrite::run(&args),
         Command::L10n(command) => match commands::l10n::run(&command) {
             Ok(code) => return code,
             Err(err) => Err(err),

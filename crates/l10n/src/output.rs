@@ -69,7 +69,7 @@ enum Temp {
 
 /// A temp file beside `dest`, renamed onto `dest` by [`OutputFile::persist`] or
 /// deleted when dropped.
-pub(crate) struct OutputFile {
+pub struct OutputFile {
     temp: Option<Temp>,
     dir: PathBuf,
     dest: PathBuf,
@@ -150,7 +150,7 @@ fn rename_onto(path: tempfile::TempPath, dest: &Path) -> Result<()> {
 
 impl OutputFile {
     /// Creates the temp file (and the destination's directory if needed).
-    pub(crate) fn create(dest: &Path) -> Result<OutputFile> {
+    pub fn create(dest: &Path) -> Result<OutputFile> {
         let dir = match dest.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -178,7 +178,7 @@ impl OutputFile {
     }
 
     /// The temp file's handle.
-    pub(crate) fn file(&self) -> Result<&File> {
+    pub fn file(&self) -> Result<&File> {
         match &self.temp {
             Some(Temp::Anonymous(file)) => Ok(file),
             Some(Temp::Named(temp)) => Ok(temp.as_file()),
@@ -187,7 +187,7 @@ impl OutputFile {
     }
 
     /// Renames the temp file onto the destination.
-    pub(crate) fn persist(mut self) -> Result<()> {
+    pub fn persist(mut self) -> Result<()> {
         match self.temp.take() {
             None => Ok(()),
             Some(Temp::Named(temp)) => rename_onto(temp.into_temp_path(), &self.dest),

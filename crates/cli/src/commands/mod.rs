@@ -4,5 +4,6 @@ pub mod demo;
 pub mod include;
 pub mod l10n;
 pub mod parse;
+pub mod rewrite;
 pub mod sniff;
 pub mod tokens;

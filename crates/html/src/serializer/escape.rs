@@ -13,7 +13,7 @@ use std::fmt::{self, Write};
 
 /// What is being escaped.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum EscapeMode {
+pub enum EscapeMode {
     /// Text content (and unquoted attribute values): `&`, U+00A0, `<`, `>`.
     Text,
     /// A double-quoted attribute value: the text set plus `"`.
@@ -49,12 +49,9 @@ static SPECIAL: [u8; 256] = {
     t
 };
 
-/// Writes `s` escaped for `mode`.
-pub(crate) fn write_escaped<W: Write + ?Sized>(
-    out: &mut W,
-    s: &str,
-    mode: EscapeMode,
-) -> fmt::Result {
+/// Writes `s` escaped for `mode` (the one escaping routine of tagloom: the DOM and
+/// token serializers and the streaming rewriter use it).
+pub fn write_escaped<W: Write + ?Sized>(out: &mut W, s: &str, mode: EscapeMode) -> fmt::Result {
     let bytes = s.as_bytes();
     let mask = mode.mask();
     let mut start = 0;

@@ -23,6 +23,8 @@
 mod attr_name;
 mod elements;
 mod escape;
+
+pub use escape::{EscapeMode, write_escaped};
 mod fragment;
 mod io_writer;
 mod meta_charset;

@@ -261,6 +261,13 @@ impl TextTypeSimulator {
         self.stack.len()
     }
 
+    /// The name of the open element at stack index `index` (0 is the outermost), for
+    /// consumers that mirror the stack (the streaming rewriter learns the names of
+    /// implied elements, such as a `tbody` before a `tr`, from it).
+    pub fn open_element(&self, index: usize) -> Option<Atom> {
+        self.stack.get(index).map(|n| n.name)
+    }
+
     /// Whether the tokenizer may see CDATA sections now (§13.2.5.42: the adjusted
     /// current node is an element not in the HTML namespace).
     pub fn cdata_allowed(&self) -> bool {

@@ -1,0 +1,496 @@
+//! The compiled selectors and the matcher over the stack of open elements.
+//!
+//! Every compound of every registered selector gets a bit. Each open element keeps
+//! two bit sets: `matched` (the compound, and everything to its left, matches this
+//! element) and `anc` (it matches this element or one of its ancestors). When an
+//! element is pushed, only the compounds whose type is the element's name (plus
+//! the universal ones) are evaluated, and a compound's left part is one bit of the
+//! parent's sets: `matched` across a child combinator, `anc` across a descendant
+//! one. So a start tag costs one copy of the parent's `anc` words plus the
+//! compounds that can match its name — nothing else, whatever the depth — and a
+//! page with one `a[href]` handler pays one dispatch lookup on other tags.
+
+use tagloom_html::atom::{Atom, AtomTable};
+use tagloom_html::token::Attributes;
+
+use super::ast::{AttrOp, Combinator, Compound, Cond, Selector};
+
+/// The largest atom index the dispatch table covers (past it: binary search).
+const DISPATCH_LIMIT: usize = 1 << 16;
+
+/// What the matcher needs to know about an element.
+#[derive(Clone, Copy)]
+pub(crate) struct ElementInfo<'a> {
+    pub(crate) name: Atom,
+    /// `None` for an element the tree builder implies (no tag, no attributes).
+    pub(crate) attrs: Option<&'a Attributes<'a>>,
+}
+
+/// The attributes HTML lists as having case-insensitive values for selectors (HTML
+/// §4.16.2 "Case-sensitivity of selectors").
+const CASE_INSENSITIVE_ATTRS: &[&str] = &[
+    "accept",
+    "accept-charset",
+    "align",
+    "alink",
+    "axis",
+    "bgcolor",
+    "charset",
+    "checked",
+    "clear",
+    "codetype",
+    "color",
+    "compact",
+    "declare",
+    "defer",
+    "dir",
+    "direction",
+    "disabled",
+    "enctype",
+    "face",
+    "frame",
+    "hreflang",
+    "http-equiv",
+    "lang",
+    "language",
+    "link",
+    "media",
+    "method",
+    "multiple",
+    "nohref",
+    "noresize",
+    "noshade",
+    "nowrap",
+    "readonly",
+    "rel",
+    "rev",
+    "rules",
+    "scope",
+    "scrolling",
+    "selected",
+    "shape",
+    "target",
+    "text",
+    "type",
+    "valign",
+    "valuetype",
+    "vlink",
+];
+
+#[derive(Debug)]
+enum Test {
+    Id(Box<str>),
+    Class(Box<str>),
+    Attr {
+        name: Atom,
+        test: Option<(AttrOp, Box<str>)>,
+        ci: bool,
+    },
+    Not(Vec<Simple>),
+    Nth {
+        a: i64,
+        b: i64,
+        of_type: bool,
+    },
+}
+
+/// A compound without its left part (also the arguments of `:not`).
+#[derive(Debug)]
+struct Simple {
+    name: Option<Atom>,
+    tests: Vec<Test>,
+}
+
+#[derive(Debug)]
+struct Step {
+    simple: Simple,
+    /// The compound to the left and how it is joined.
+    prev: Option<(u32, Combinator)>,
+}
+
+/// All registered selectors, compiled.
+#[derive(Debug, Default)]
+pub(crate) struct Program {
+    steps: Vec<Step>,
+    /// Compounds by the type name they require, sorted by atom.
+    by_name: Vec<(Atom, Vec<u32>)>,
+    /// Atom index → 1 + index into `by_name` (0: no compound needs that name);
+    /// rebuilt by `add`, so a start tag finds its compounds with one load.
+    dispatch: Vec<u16>,
+    universal: Vec<u32>,
+    /// Words per bit set.
+    words: usize,
+    uses_of_type: bool,
+}
+
+impl Program {
+    /// Adds a selector list; returns the bit of each of its rightmost compounds.
+    /// Names are interned into `atoms`, the tokenizer's table.
+    pub(crate) fn add(&mut self, selector: &Selector, atoms: &mut AtomTable) -> Vec<u32> {
+        let mut rightmost = Vec::with_capacity(selector.list.len());
+        for complex in &selector.list {
+            let mut prev: Option<u32> = None;
+            for (i, compound) in complex.compounds.iter().enumerate() {
+                let id = self.steps.len() as u32;
+                let comb = i
+                    .checked_sub(1)
+                    .and_then(|j| complex.combinators.get(j))
+                    .copied();
+                let simple = self.simple(compound, atoms);
+                match simple.name {
+                    Some(name) => match self.by_name.binary_search_by_key(&name, |e| e.0) {
+                        Ok(at) => {
+                            if let Some(e) = self.by_name.get_mut(at) {
+                                e.1.push(id);
+                            }
+                        }
+                        Err(at) => self.by_name.insert(at, (name, vec![id])),
+                    },
+                    None => self.universal.push(id),
+                }
+                self.steps.push(Step {
+                    simple,
+                    prev: prev.zip(comb),
+                });
+                prev = Some(id);
+            }
+            if let Some(id) = prev {
+                rightmost.push(id);
+            }
+        }
+        self.words = self.steps.len().div_ceil(64);
+        self.build_dispatch();
+        rightmost
+    }
+
+    fn build_dispatch(&mut self) {
+        self.dispatch.clear();
+        let max = self.by_name.iter().map(|e| e.0.index() as usize).max();
+        match max {
+            Some(max) if max < DISPATCH_LIMIT && self.by_name.len() < usize::from(u16::MAX) => {
+                self.dispatch.resize(max + 1, 0);
+                for (i, (atom, _)) in self.by_name.iter().enumerate() {
+                    if let Some(slot) = self.dispatch.get_mut(atom.index() as usize) {
+                        *slot = (i + 1) as u16;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn simple(&mut self, compound: &Compound, atoms: &mut AtomTable) -> Simple {
+        let tests = compound
+            .conds
+            .iter()
+            .map(|cond| match cond {
+                Cond::Id(id) => Test::Id(id.as_str().into()),
+                Cond::Class(class) => Test::Class(class.as_str().into()),
+                Cond::Attr {
+                    name,
+                    test,
+                    case_insensitive,
+                } => {
+                    let ci = case_insensitive
+                        .unwrap_or_else(|| CASE_INSENSITIVE_ATTRS.contains(&name.as_str()));
+                    Test::Attr {
+                        name: atoms.intern(name),
+                        test: test.as_ref().map(|(op, v)| {
+                            let v = if ci {
+                                v.to_ascii_lowercase()
+                            } else {
+                                v.clone()
+                            };
+                            (*op, v.into_boxed_str())
+                        }),
+                        ci,
+                    }
+                }
+                Cond::Not(list) => Test::Not(list.iter().map(|c| self.simple(c, atoms)).collect()),
+                Cond::Nth { a, b, of_type } => {
+                    self.uses_of_type |= *of_type;
+                    Test::Nth {
+                        a: *a,
+                        b: *b,
+                        of_type: *of_type,
+                    }
+                }
+            })
+            .collect();
+        Simple {
+            name: compound.name.as_deref().map(|n| atoms.intern(n)),
+            tests,
+        }
+    }
+
+    /// Words per bit set.
+    pub(crate) fn words(&self) -> usize {
+        self.words
+    }
+
+    /// The compounds that can match an element named `name`.
+    #[inline]
+    fn candidates(&self, name: Atom) -> (&[u32], &[u32]) {
+        let at = if self.dispatch.is_empty() {
+            self.by_name.binary_search_by_key(&name, |e| e.0).ok()
+        } else {
+            match self.dispatch.get(name.index() as usize) {
+                Some(&slot) if slot > 0 => Some(usize::from(slot) - 1),
+                _ => None,
+            }
+        };
+        let named = at
+            .and_then(|at| self.by_name.get(at))
+            .map_or(&[][..], |e| e.1.as_slice());
+        (named, &self.universal)
+    }
+}
+
+/// Where an element stands among its siblings (1-based).
+#[derive(Clone, Copy)]
+struct Position {
+    index: u32,
+    type_index: u32,
+}
+
+impl Simple {
+    fn matches(&self, el: &ElementInfo<'_>, pos: Position) -> bool {
+        if self.name.is_some_and(|n| n != el.name) {
+            return false;
+        }
+        self.tests.iter().all(|t| t.matches(el, pos))
+    }
+}
+
+impl Test {
+    fn matches(&self, el: &ElementInfo<'_>, pos: Position) -> bool {
+        match self {
+            Test::Id(id) => attr(el, tagloom_html::atom::ID).is_some_and(|v| v == &**id),
+            Test::Class(class) => attr(el, tagloom_html::atom::CLASS)
+                .is_some_and(|v| v.split(is_ascii_ws).any(|c| c == &**class)),
+            Test::Attr { name, test, ci } => match (attr(el, *name), test) {
+                (None, _) => false,
+                (Some(_), None) => true,
+                (Some(v), Some((op, x))) => attr_test(*op, v, x, *ci),
+            },
+            Test::Not(list) => !list.iter().any(|s| s.matches(el, pos)),
+            Test::Nth { a, b, of_type } => {
+                let i = if *of_type { pos.type_index } else { pos.index };
+                nth(*a, *b, i64::from(i))
+            }
+        }
+    }
+}
+
+fn attr<'a>(el: &ElementInfo<'a>, name: Atom) -> Option<&'a str> {
+    el.attrs.and_then(|a| a.value_of(name))
+}
+
+fn is_ascii_ws(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c')
+}
+
+/// Whether some `n >= 0` gives `a*n + b == i`.
+fn nth(a: i64, b: i64, i: i64) -> bool {
+    if a == 0 {
+        return i == b;
+    }
+    let d = i - b;
+    d % a == 0 && d / a >= 0
+}
+
+fn attr_test(op: AttrOp, v: &str, x: &str, ci: bool) -> bool {
+    let eq = |a: &str, b: &str| {
+        if ci {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    };
+    let (vb, xb) = (v.as_bytes(), x.as_bytes());
+    match op {
+        AttrOp::Equals => eq(v, x),
+        AttrOp::Includes => {
+            !x.is_empty() && !x.contains(is_ascii_ws) && v.split(is_ascii_ws).any(|w| eq(w, x))
+        }
+        AttrOp::DashMatch => {
+            eq(v, x)
+                || (vb.len() > xb.len()
+                    && vb.get(xb.len()) == Some(&b'-')
+                    && v.get(..x.len()).is_some_and(|p| eq(p, x)))
+        }
+        AttrOp::Prefix => !x.is_empty() && v.get(..x.len()).is_some_and(|p| eq(p, x)),
+        AttrOp::Suffix => {
+            !x.is_empty()
+                && vb.len() >= xb.len()
+                && v.get(vb.len() - xb.len()..).is_some_and(|p| eq(p, x))
+        }
+        AttrOp::Substring => {
+            !x.is_empty()
+                && if ci {
+                    vb.windows(xb.len()).any(|w| w.eq_ignore_ascii_case(xb))
+                } else {
+                    v.contains(x)
+                }
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Entry {
+    name: Atom,
+    /// Element children seen so far.
+    children: u32,
+    /// Per name, element children seen so far (only with `:nth-of-type`).
+    of_type: Vec<(Atom, u32)>,
+}
+
+impl Default for Entry {
+    fn default() -> Self {
+        Entry {
+            name: tagloom_html::atom::HTML,
+            children: 0,
+            of_type: Vec::new(),
+        }
+    }
+}
+
+/// The stack of open elements with the bit sets of the [module docs](self).
+#[derive(Debug, Default)]
+pub(crate) struct OpenStack {
+    entries: Vec<Entry>,
+    /// The document's children (the parent of the outermost element).
+    root: Entry,
+    /// `2 * words` per entry: `matched`, then `anc`.
+    bits: Vec<u64>,
+    words: usize,
+}
+
+impl OpenStack {
+    /// An empty stack for the selectors of `prog` (add no selectors after this).
+    pub(crate) fn new(prog: &Program) -> Self {
+        OpenStack {
+            words: prog.words,
+            ..OpenStack::default()
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub(crate) fn name_at(&self, index: usize) -> Option<Atom> {
+        self.entries.get(index).map(|e| e.name)
+    }
+
+    pub(crate) fn top_name(&self) -> Option<Atom> {
+        self.entries.last().map(|e| e.name)
+    }
+
+    /// Opens `el` as a child of the current top.
+    pub(crate) fn push(&mut self, prog: &Program, el: &ElementInfo<'_>) {
+        let parent = self.entries.last_mut().unwrap_or(&mut self.root);
+        parent.children = parent.children.saturating_add(1);
+        let index = parent.children;
+        let type_index = if prog.uses_of_type {
+            match parent.of_type.iter_mut().find(|e| e.0 == el.name) {
+                Some(e) => {
+                    e.1 = e.1.saturating_add(1);
+                    e.1
+                }
+                None => {
+                    parent.of_type.push((el.name, 1));
+                    1
+                }
+            }
+        } else {
+            0
+        };
+        let depth = self.entries.len();
+        self.entries.push(Entry {
+            name: el.name,
+            children: 0,
+            of_type: Vec::new(),
+        });
+        let w = self.words;
+        if w == 0 {
+            return;
+        }
+        let base = depth * 2 * w;
+        if self.bits.len() < base + 2 * w {
+            self.bits.resize(base + 2 * w, 0);
+        }
+        // `bits` keeps its high-water length: clear `matched`, inherit `anc`.
+        if let Some(m) = self.bits.get_mut(base..base + w) {
+            m.fill(0);
+        }
+        if depth > 0 {
+            self.bits.copy_within(base - w..base, base + w);
+        } else if let Some(a) = self.bits.get_mut(base + w..base + 2 * w) {
+            a.fill(0);
+        }
+        let pos = Position { index, type_index };
+        let (named, universal) = prog.candidates(el.name);
+        for &id in named.iter().chain(universal) {
+            let Some(step) = prog.steps.get(id as usize) else {
+                continue;
+            };
+            let left = match step.prev {
+                None => true,
+                Some(_) if depth == 0 => false,
+                Some((prev, Combinator::Child)) => self.bit(depth - 1, prev, false),
+                Some((prev, Combinator::Descendant)) => self.bit(depth - 1, prev, true),
+            };
+            if left && step.simple.matches(el, pos) {
+                let (word, mask) = ((id / 64) as usize, 1u64 << (id % 64));
+                if let Some(m) = self.bits.get_mut(base + word) {
+                    *m |= mask;
+                }
+                if let Some(a) = self.bits.get_mut(base + w + word) {
+                    *a |= mask;
+                }
+            }
+        }
+    }
+
+    /// Closes the top element.
+    pub(crate) fn pop(&mut self) {
+        self.entries.pop();
+    }
+
+    fn bit(&self, depth: usize, id: u32, anc: bool) -> bool {
+        let w = self.words;
+        let at = depth * 2 * w + if anc { w } else { 0 } + (id / 64) as usize;
+        self.bits
+            .get(at)
+            .is_some_and(|b| b & (1u64 << (id % 64)) != 0)
+    }
+
+    /// Whether the top element matches the compound `id` (with its left part).
+    pub(crate) fn top_matches(&self, id: u32) -> bool {
+        self.entries
+            .len()
+            .checked_sub(1)
+            .is_some_and(|d| self.bit(d, id, false))
+    }
+
+    /// Whether the top element matches any compound of `mask`.
+    #[inline]
+    pub(crate) fn top_hits(&self, mask: &[u64]) -> bool {
+        let Some(depth) = self.entries.len().checked_sub(1) else {
+            return false;
+        };
+        let base = depth * 2 * self.words;
+        self.bits
+            .get(base..base + self.words)
+            .is_some_and(|m| m.iter().zip(mask).any(|(a, b)| a & b != 0))
+    }
+
+    /// Whether the top element or one of its ancestors matches the compound `id`.
+    pub(crate) fn inside(&self, id: u32) -> bool {
+        self.entries
+            .len()
+            .checked_sub(1)
+            .is_some_and(|d| self.bit(d, id, true))
+    }
+}
