@@ -4,6 +4,7 @@
 //! conformance interface of the CLI"): outside conformance checks drive the binary
 //! through them, so their options and output formats only ever grow.
 
+mod batch;
 mod commands;
 mod input;
 mod output;

@@ -17,12 +17,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use rayon::prelude::*;
 use tagloom_transform::include::{DirResolver, IncludeConfig, IncludeOutput, Includes};
 use tagloom_transform::pipeline::PipelineConfig;
 
+use crate::batch;
 use crate::input::read_all;
-use crate::output;
 
 /// Options of `tagloom include`.
 #[derive(clap::Args)]
@@ -84,14 +83,18 @@ pub fn run(args: &Args) -> Result<()> {
                 args.input.display()
             );
         };
-        return run_dir(&includes, mode, &args.input, out_dir, !args.quiet);
+        return batch::run_dir(&args.input, out_dir, args.quiet, |src, dest| {
+            let html = one(&includes, mode, src)?;
+            batch::write_to(Some(dest), |out| write_html(out, &html))
+        });
     }
     let html = one(&includes, mode, &args.input)?;
-    match &args.output {
-        None => write_stdout(&html),
-        Some(out) if out.as_os_str() == "-" => write_stdout(&html),
-        Some(out) => write_file(out, &html),
-    }
+    batch::write_to(args.output.as_deref(), |out| write_html(out, &html))
+}
+
+fn write_html(out: &mut dyn Write, html: &str) -> Result<()> {
+    out.write_all(html.as_bytes())
+        .context("cannot write the output")
 }
 
 fn one(includes: &Includes, mode: IncludeOutput, input: &Path) -> Result<String> {
@@ -102,67 +105,4 @@ fn one(includes: &Includes, mode: IncludeOutput, input: &Path) -> Result<String>
         .process(&text, mode)
         .with_context(|| format!("{}", input.display()))?;
     Ok(html)
-}
-
-fn write_stdout(html: &str) -> Result<()> {
-    let mut out = output::stdout();
-    out.write_all(html.as_bytes())
-        .and_then(|()| out.flush())
-        .context("cannot write the output")
-}
-
-/// Writes `html` to a temporary file beside `path`, then renames it into place.
-fn write_file(path: &Path, html: &str) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.tagloom-{}.tmp", std::process::id()));
-    let result = std::fs::write(&temp, html).and_then(|()| std::fs::rename(&temp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result.with_context(|| format!("cannot write {}", path.display()))
-}
-
-fn run_dir(
-    includes: &Includes,
-    mode: IncludeOutput,
-    input: &Path,
-    out_dir: &Path,
-    progress: bool,
-) -> Result<()> {
-    let files = tagloom_l10n::flow::html_files(input).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let bar = if progress {
-        indicatif::ProgressBar::new(files.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let failures: Vec<String> = files
-        .par_iter()
-        .filter_map(|rel| {
-            let out = out_dir.join(rel);
-            let result = one(includes, mode, &input.join(rel)).and_then(|html| {
-                if let Some(parent) = out.parent() {
-                    std::fs::create_dir_all(parent)
-                        .with_context(|| format!("cannot create {}", parent.display()))?;
-                }
-                write_file(&out, &html)
-            });
-            bar.inc(1);
-            result.err().map(|e| format!("{e:#}"))
-        })
-        .collect();
-    bar.finish_and_clear();
-    for failure in &failures {
-        eprintln!("tagloom: error: {}", failure.replace('\n', " "));
-    }
-    if !failures.is_empty() {
-        bail!("{} of {} files failed", failures.len(), files.len());
-    }
-    Ok(())
 }

@@ -26,19 +26,16 @@
 //! DIR`: every `.html`/`.htm` file below it is rewritten into the same place under
 //! DIR, in parallel, with a progress bar on a terminal.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use rayon::prelude::*;
 use serde_json::Value;
 use tagloom_transform::rewrite::{ContentType, Element, Handlers, IoSink, Rewriter, Settings};
 
-use tagloom_l10n::output::OutputFile;
-
+use crate::batch;
 use crate::input::{DEFAULT_PIECE, open};
-use crate::output;
 
 /// Options of `tagloom rewrite`.
 #[derive(clap::Args)]
@@ -93,15 +90,15 @@ pub fn run(args: &Args) -> Result<()> {
         if args.output.as_os_str() == "-" {
             bail!("a directory input needs -o DIR");
         }
-        return run_dir(&args.input, &args.output, &rules, &settings);
+        return batch::run_dir(&args.input, &args.output, false, |src, dest| {
+            batch::write_to(Some(dest), |out| {
+                rewrite_stream(src, out, &rules, &settings)
+            })
+        });
     }
-    if args.output.as_os_str() == "-" {
-        let mut out = output::stdout();
-        rewrite_stream(&args.input, &mut out, &rules, &settings)?;
-        out.flush().context("cannot write the output")?;
-        return Ok(());
-    }
-    rewrite_to_file(&args.input, &args.output, &rules, &settings)
+    batch::write_to(Some(&args.output), |out| {
+        rewrite_stream(&args.input, out, &rules, &settings)
+    })
 }
 
 fn handlers<'r>(rules: &'r [Rule]) -> Result<Handlers<'r>> {
@@ -152,77 +149,6 @@ fn rewrite_stream(
         Ok(ControlFlow::Continue(()))
     })?;
     rw.end().context("rewrite")?;
-    Ok(())
-}
-
-/// Rewrites into a temporary file beside `dest`, renamed into place on success
-/// (`tagloom_l10n::output::OutputFile`: the umask's mode or the replaced file's,
-/// nothing left behind on failure or interruption).
-fn rewrite_to_file(input: &Path, dest: &Path, rules: &[Rule], settings: &Settings) -> Result<()> {
-    let file = OutputFile::create(dest)?;
-    {
-        let mut writer = std::io::BufWriter::with_capacity(64 * 1024, file.file()?);
-        rewrite_stream(input, &mut writer, rules, settings)?;
-        writer
-            .flush()
-            .with_context(|| format!("cannot write {}", dest.display()))?;
-    }
-    file.persist()?;
-    Ok(())
-}
-
-fn run_dir(input: &Path, out_dir: &Path, rules: &[Rule], settings: &Settings) -> Result<()> {
-    let mut files = Vec::new();
-    collect_html(input, Path::new(""), &mut files)?;
-    files.sort();
-    let bar = if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(files.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let failures: Vec<String> = files
-        .par_iter()
-        .filter_map(|rel| {
-            let dest = out_dir.join(rel);
-            let result = dest
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .with_context(|| format!("cannot create {}", out_dir.display()))
-                .and_then(|()| rewrite_to_file(&input.join(rel), &dest, rules, settings));
-            bar.inc(1);
-            result
-                .err()
-                .map(|e| format!("{}: {e:#}", input.join(rel).display()))
-        })
-        .collect();
-    bar.finish_and_clear();
-    if let Some(first) = failures.first() {
-        bail!(
-            "{} of {} files failed; first: {first}",
-            failures.len(),
-            files.len()
-        );
-    }
-    Ok(())
-}
-
-fn collect_html(root: &Path, rel: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let dir = root.join(rel);
-    for entry in
-        std::fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))?
-    {
-        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
-        let path = rel.join(entry.file_name());
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            collect_html(root, &path, out)?;
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("html" | "htm")
-        ) {
-            out.push(path);
-        }
-    }
     Ok(())
 }
 
