@@ -3,5 +3,6 @@
 pub mod demo;
 pub mod l10n;
 pub mod parse;
+pub mod sanitize;
 pub mod sniff;
 pub mod tokens;

@@ -20,7 +20,9 @@ use tagloom_html::dom_patch::Namespace;
 /// rest of the page is read (`base`, `meta`, `link`), or parse differently with
 /// scripting on and off (`noscript`), or swallow the rest of the page
 /// (`plaintext`). Document-level elements (`html`, `head`, `body`, `frameset`,
-/// `frame`) cannot appear in a fragment. They are dropped with their content.
+/// `frame`) cannot appear in a fragment. What happens to them instead is their
+/// [`Disposition`] (by default: `html` and `body` are unwrapped, the others
+/// dropped with their content).
 pub const NEVER_ALLOWED: &[&str] = &[
     "script",
     "noscript",
@@ -719,9 +721,6 @@ impl Policy {
     /// What happens to a disallowed element named `name` (any namespace).
     pub(crate) fn disposition(&self, name: &str) -> Disposition {
         let lower = name.to_ascii_lowercase();
-        if NEVER_ALLOWED.contains(&lower.as_str()) {
-            return Disposition::Drop;
-        }
         self.dispositions
             .get(&lower)
             .or_else(|| self.dispositions.get(name))

@@ -133,11 +133,7 @@ pub(crate) fn clean_tree(src_root: NodeRef<'_>, policy: &Policy) -> Result<Clean
         frame.next = node.next_sibling();
         let dst = frame.dst;
         match node.kind() {
-            NodeKind::Text(text) => {
-                if !b.dsts.get(dst).is_some_and(|d| d.raw) {
-                    b.text(dst, text);
-                }
-            }
+            NodeKind::Text(text) => b.text(dst, text),
             NodeKind::Comment(data) => {
                 if policy.allow_comments && !b.dsts.get(dst).is_some_and(|d| d.raw) {
                     let key = b.key();
