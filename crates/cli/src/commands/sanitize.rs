@@ -5,8 +5,8 @@
 //! become U+FFFD); the output is UTF-8. Exit status 0 whenever the input could be
 //! read, whatever it contains; 2 for an unreadable input, a bad policy file or an
 //! output that cannot be written (one line on stderr, no output file left behind).
-//! A cut input (a token over the policy's `max_token_bytes`) or an output that
-//! fell back to text is reported on stderr as a warning, still with status 0.
+//! An output that fell back to text (or to nothing) because the markup did not
+//! settle is reported on stderr as a warning, still with status 0.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -49,11 +49,6 @@ pub fn run(args: &Args) -> Result<()> {
     drop(bytes);
     let sanitized = Sanitizer::new(Arc::new(policy)).sanitize(&text);
     let name = args.file.display();
-    if sanitized.report.truncated {
-        eprintln!(
-            "tagloom: warning: {name}: a token over the policy's max_token_bytes cut the input short"
-        );
-    }
     match sanitized.report.fallback {
         Some(Fallback::Text) => {
             eprintln!("tagloom: warning: {name}: the markup did not settle; output is its text")

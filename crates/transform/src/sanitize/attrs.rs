@@ -25,10 +25,9 @@ pub(crate) fn clean_attribute(
         return None;
     }
     let lower = name.to_ascii_lowercase();
-    if policy.is_url_attribute(name) || lower == "href" || lower.ends_with(":href") {
-        if !url::attribute_value_allowed(policy, &lower, value) {
-            return None;
-        }
+    let is_url = policy.is_url_attribute(name) || lower == "href" || lower.ends_with(":href");
+    if is_url && !url::attribute_value_allowed(policy, &lower, value) {
+        return None;
     }
     if lower == "style" {
         return css::clean_style(value, &policy.style_properties);

@@ -226,7 +226,13 @@ impl SanitizeFilter {
                     return;
                 }
                 self.dropping = match effect {
-                    Some(e) => e.opened_at.map(|level| Dropping::Level(level, name)),
+                    Some(e) => match (e.opened_at, e.switch) {
+                        (Some(level), _) => Some(Dropping::Level(level, name)),
+                        // Not opened (past the depth limit) but its text follows:
+                        // the tokenizer ends it at its own end tag.
+                        (None, Some(_)) => Some(Dropping::Count(name, 1)),
+                        (None, None) => None,
+                    },
                     // A self-closing foreign root (`<svg/>`) has no content; for an
                     // HTML element the flag is ignored, so count it as open.
                     None if tag.self_closing() && matches!(name.as_str(), "svg" | "math") => None,

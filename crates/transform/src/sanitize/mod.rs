@@ -38,8 +38,10 @@
 //!
 //! The tree is at most [`Policy::max_depth`] elements deep (the tree builder
 //! attaches deeper elements to their parent, as Chromium does, and the tree pass
-//! unwraps anything deeper). A token larger than [`Policy::max_token_bytes`]
-//! ends the input there ([`Report::truncated`]). Memory is a few times the input.
+//! unwraps anything deeper). A page that embeds the output `d` elements deep
+//! has Chromium flatten it past `512 - d` (elements attach to their parent's
+//! parent there; text, namespaces and tokenizer states are unchanged). The whole
+//! input is held in memory; peak memory is a small multiple of the input.
 //!
 //! Policies load from JSON ([`Policy::from_json`]); TOML is not supported.
 
@@ -77,8 +79,6 @@ pub struct Sanitized {
 pub struct Report {
     /// Sanitize passes run (1 when the first output was already settled).
     pub passes: usize,
-    /// A token past [`Policy::max_token_bytes`] cut the input short.
-    pub truncated: bool,
     /// What the output fell back to, if the passes did not settle.
     pub fallback: Option<Fallback>,
 }
@@ -108,7 +108,6 @@ pub struct Sanitizer {
 struct Pass {
     tree: tree::CleanTree,
     html: String,
-    truncated: bool,
 }
 
 impl Sanitizer {
@@ -128,7 +127,6 @@ impl Sanitizer {
         let Some(mut pass) = self.pass(input) else {
             return empty(report);
         };
-        report.truncated = pass.truncated;
         for n in 1..=self.policy.max_passes {
             report.passes = n;
             let reparses = pass
@@ -164,8 +162,9 @@ impl Sanitizer {
     /// Tokenizer → filter → tree builder → tree pass → serialization.
     fn pass(&self, input: &str) -> Option<Pass> {
         let policy = &*self.policy;
+        // The whole input is pushed at once, so no token waits for its end and
+        // the tokenizer's token size limit never applies.
         let mut tok = Tokenizer::new(TokenizerConfig {
-            max_token_bytes: policy.max_token_bytes,
             report_errors: false,
             ..TokenizerConfig::default()
         });
@@ -177,7 +176,6 @@ impl Sanitizer {
         let mut tb = TreeBuilder::new(tree_config(policy, "body"));
         let mut store = DomStore::new();
         let mut out = Vec::new();
-        let mut truncated = false;
         tok.push_str(input);
         tok.finish();
         loop {
@@ -194,11 +192,7 @@ impl Sanitizer {
                     };
                     (token.to_owned(), effect)
                 }
-                Ok(None) => (tagloom_html::token::OwnedToken::Eof, None),
-                Err(_) => {
-                    truncated = true;
-                    (tagloom_html::token::OwnedToken::Eof, None)
-                }
+                Ok(None) | Err(_) => (tagloom_html::token::OwnedToken::Eof, None),
             };
             if let Some(state) = effect.and_then(|e| e.switch) {
                 tok.set_state(state.into());
@@ -222,11 +216,7 @@ impl Sanitizer {
         let root = store.get(tb.fragment_root_key()?)?;
         let tree = tree::clean_tree(root, policy).ok()?;
         let html = children_to_string(tree.root()?, FragmentOptions::default());
-        Some(Pass {
-            tree,
-            html,
-            truncated,
-        })
+        Some(Pass { tree, html })
     }
 }
 

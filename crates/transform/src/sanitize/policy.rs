@@ -41,7 +41,9 @@ pub const NEVER_ALLOWED: &[&str] = &[
 ];
 
 /// Attributes no policy keeps: event handlers (`on*`), `srcdoc` (a whole document),
-/// namespace declarations, and `is` (customized built-ins run the page's code).
+/// namespace declarations, `is` (customized built-ins run the page's code) and
+/// `shadowroot*` (a declarative shadow root: a tree this parser does not build, so
+/// the re-parse check could not vouch for it).
 pub fn is_never_allowed_attribute(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     lower.starts_with("on")
@@ -49,6 +51,7 @@ pub fn is_never_allowed_attribute(name: &str) -> bool {
         || lower == "xmlns"
         || lower.starts_with("xmlns:")
         || lower == "is"
+        || lower.starts_with("shadowroot")
 }
 
 /// What happens to an element the policy does not allow.
@@ -114,9 +117,6 @@ pub struct Policy {
     /// tree): deeper elements are unwrapped, their content moves up. Browsers
     /// flatten past 512 open elements; the default stays at 512.
     pub max_depth: usize,
-    /// The largest token the tokenizer buffers (a tag with its attributes, a
-    /// comment). Input past a larger token is cut there, and the report says so.
-    pub max_token_bytes: usize,
     /// How many times the output may be sanitized again before it is settled
     /// (see the module docs of `sanitize`); none settles → text only.
     pub max_passes: usize,
@@ -537,7 +537,6 @@ impl Default for Policy {
             allow_comments: false,
             id_prefix: None,
             max_depth: 512,
-            max_token_bytes: 64 << 20,
             max_passes: 4,
         }
     }
@@ -579,8 +578,7 @@ impl Policy {
         Ok(policy)
     }
 
-    /// Checks the limits: `max_depth` in 2..=10 000, `max_passes` in 1..=16,
-    /// `max_token_bytes` at least 1 KiB.
+    /// Checks the limits: `max_depth` in 2..=10 000, `max_passes` in 1..=16.
     pub fn validate(&self) -> Result<(), PolicyError> {
         if !(2..=10_000).contains(&self.max_depth) {
             return Err(PolicyError::Invalid(format!(
@@ -593,11 +591,6 @@ impl Policy {
                 "max_passes must be between 1 and 16, not {}",
                 self.max_passes
             )));
-        }
-        if self.max_token_bytes < 1024 {
-            return Err(PolicyError::Invalid(
-                "max_token_bytes must be at least 1024".into(),
-            ));
         }
         Ok(())
     }

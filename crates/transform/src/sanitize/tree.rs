@@ -17,7 +17,9 @@
 //!   and `style` if the style sheet loads or runs anything;
 //! - SVG animation elements that target a URL, an event handler or `style`
 //!   through `attributeName` are dropped;
-//! - past [`Policy::max_depth`] elements are unwrapped.
+//! - past [`Policy::max_depth`] elements are unwrapped;
+//! - ESC (U+001B) is removed from text and attribute values (ISO-2022-JP
+//!   sniffing of a page without a charset).
 //!
 //! The walk is iterative (no recursion, whatever the depth).
 
@@ -134,15 +136,15 @@ pub(crate) fn clean_tree(src_root: NodeRef<'_>, policy: &Policy) -> Result<Clean
         let dst = frame.dst;
         match node.kind() {
             NodeKind::Text(text) => b.text(dst, text),
-            NodeKind::Comment(data) => {
-                if policy.allow_comments && !b.dsts.get(dst).is_some_and(|d| d.raw) {
-                    let key = b.key();
-                    b.patches.push(DomPatch::CreateComment {
-                        key,
-                        text: data.to_owned(),
-                    });
-                    b.append(dst, key);
-                }
+            NodeKind::Comment(data)
+                if policy.allow_comments && !b.dsts.get(dst).is_some_and(|d| d.raw) =>
+            {
+                let key = b.key();
+                b.patches.push(DomPatch::CreateComment {
+                    key,
+                    text: data.to_owned(),
+                });
+                b.append(dst, key);
             }
             NodeKind::Element(e) => {
                 if let Some(frame) = b.element(node, e, dst) {
@@ -175,6 +177,7 @@ impl Builder<'_> {
     }
 
     fn text(&mut self, dst: usize, text: &str) {
+        let text = &*strip_escape(text);
         if text.is_empty() {
             return;
         }
@@ -289,7 +292,7 @@ impl Builder<'_> {
                 attrs.push(PatchAttr {
                     ns: a.ns,
                     name: a.name.clone(),
-                    value,
+                    value: strip_escape(&value).into_owned(),
                 });
             }
         }
@@ -348,6 +351,17 @@ impl Builder<'_> {
             close: None,
             owns_dst: true,
         })
+    }
+}
+
+/// Removes ESC (U+001B): the output holds none, so a page that forgets its
+/// charset cannot be sniffed as ISO-2022-JP, whose escape sequences would
+/// swallow the quotes and tags around them.
+fn strip_escape(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\u{1b}') {
+        text.replace('\u{1b}', "").into()
+    } else {
+        text.into()
     }
 }
 
