@@ -54,7 +54,7 @@ mod url;
 
 use std::sync::Arc;
 
-use tagloom_html::dom::{DomStore, NodeRef, dump_children};
+use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{Namespace, PatchKey};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
@@ -133,15 +133,22 @@ impl Sanitizer {
                 .tree
                 .root()
                 .is_some_and(|root| reparses_to(&pass.html, root));
+            if reparses {
+                // Only the text is needed from here on: let the tree go first.
+                let html = std::mem::take(&mut pass.html);
+                drop(pass);
+                let Some(next) = self.pass(&html) else {
+                    return empty(report);
+                };
+                if next.html == html {
+                    return Sanitized { html, report };
+                }
+                pass = next;
+                continue;
+            }
             let Some(next) = self.pass(&pass.html) else {
                 return empty(report);
             };
-            if reparses && next.html == pass.html {
-                return Sanitized {
-                    html: pass.html,
-                    report,
-                };
-            }
             pass = next;
         }
         // No pass settled: the text alone.
@@ -213,6 +220,7 @@ impl Sanitizer {
                 break;
             }
         }
+        drop(tok);
         let root = store.get(tb.fragment_root_key()?)?;
         let tree = tree::clean_tree(root, policy).ok()?;
         let html = children_to_string(tree.root()?, FragmentOptions::default());
@@ -269,12 +277,42 @@ fn parse_fragment(html: &str, context: &str, max_depth: usize) -> Option<(DomSto
 /// Whether `html`, parsed as `<body>` content and as a `<div>` fragment, gives
 /// the tree under `root`.
 fn reparses_to(html: &str, root: NodeRef<'_>) -> bool {
-    let expected = dump_children(root);
     ["body", "div"].iter().all(|context| {
         parse_fragment(html, context, usize::MAX / 2)
-            .and_then(|(store, key)| store.get(key).map(dump_children))
-            .is_some_and(|dump| dump == expected)
+            .is_some_and(|(store, key)| store.get(key).is_some_and(|r| same_children(r, root)))
     })
+}
+
+/// Whether the children of `a` and `b` are the same trees: node kinds, names,
+/// namespaces, attributes in order, text, template contents. Iterative.
+fn same_children(a: NodeRef<'_>, b: NodeRef<'_>) -> bool {
+    let mut stack = vec![(a.first_child(), b.first_child())];
+    while let Some(pair) = stack.pop() {
+        let (x, y) = match pair {
+            (None, None) => continue,
+            (Some(x), Some(y)) => (x, y),
+            _ => return false,
+        };
+        let same = match (x.kind(), y.kind()) {
+            (NodeKind::Element(e), NodeKind::Element(f)) => {
+                e.ns() == f.ns() && e.local_name() == f.local_name() && e.attrs() == f.attrs()
+            }
+            (NodeKind::Text(s), NodeKind::Text(t))
+            | (NodeKind::Comment(s), NodeKind::Comment(t)) => s == t,
+            _ => false,
+        };
+        if !same {
+            return false;
+        }
+        stack.push((x.next_sibling(), y.next_sibling()));
+        match (x.template_contents(), y.template_contents()) {
+            (Some(c), Some(d)) => stack.push((c.first_child(), d.first_child())),
+            (None, None) => {}
+            _ => return false,
+        }
+        stack.push((x.first_child(), y.first_child()));
+    }
+    true
 }
 
 /// The text of every text node under `root`, in order, without NUL or CR.
@@ -282,7 +320,7 @@ fn text_content(root: NodeRef<'_>) -> String {
     let mut out = String::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
-        if let tagloom_html::dom::NodeKind::Text(t) = node.kind() {
+        if let NodeKind::Text(t) = node.kind() {
             out.extend(t.chars().filter(|c| !matches!(c, '\0' | '\r')));
         }
         let mut children: Vec<NodeRef<'_>> = node.children().collect();
