@@ -423,6 +423,25 @@ fn is_dangerous_name(name: &str) -> bool {
         || lower.contains("vbscript")
 }
 
+/// Whether a string token's source text may stay: a string loads nothing by
+/// itself, but one that reads like a URL or code is refused anyway, so no later
+/// reader (or a browser quirk) can take it for one.
+fn string_ok(source: &str) -> bool {
+    let lower = source.to_ascii_lowercase();
+    !lower.contains('\\')
+        && ![
+            "url(",
+            "expression",
+            "binding",
+            "behavior",
+            "javascript:",
+            "vbscript:",
+            "@import",
+        ]
+        .iter()
+        .any(|b| lower.contains(b))
+}
+
 /// Whether one value token may stay in a kept declaration.
 fn value_token_ok(kind: &Kind) -> bool {
     match kind {
@@ -498,7 +517,7 @@ pub(crate) fn clean_style(
                     .unwrap_or_default()
                     .iter()
                     .collect();
-                if t.kind == Kind::Str && slice.contains('\\') {
+                if t.kind == Kind::Str && !string_ok(&slice) {
                     text.clear();
                     break;
                 }
@@ -537,13 +556,20 @@ pub(crate) fn clean_style(
 /// `@supports`, `@keyframes`, no function beyond colours and arithmetic, no
 /// `expression`/`behavior`/`-moz-binding`, no bad tokens, no `<!--`/`-->`.
 pub(crate) fn stylesheet_ok(text: &str) -> bool {
-    let (_, toks) = tokenize(text);
+    let (chars, toks) = tokenize(text);
     toks.iter().all(|t| match &t.kind {
         Kind::AtKeyword(name) => ["media", "supports", "keyframes"]
             .iter()
             .any(|k| k.eq_ignore_ascii_case(name)),
         Kind::Open('{') | Kind::Close('}') => true,
-        Kind::Str => true,
+        Kind::Str => {
+            let slice: String = chars
+                .get(t.start..t.end)
+                .unwrap_or_default()
+                .iter()
+                .collect();
+            string_ok(&slice)
+        }
         other => value_token_ok(other),
     })
 }
