@@ -1,6 +1,6 @@
 //! `tagloom sanitize` through the binary: standard input to standard output, `-o`,
-//! a policy file, a bad policy file (exit 2, one line, no output file), and input
-//! that is not HTML or not even UTF-8 (exit 0).
+//! a policy file, a bad policy file (exit 2, one line, no output file), input
+//! that is not HTML or not even UTF-8 (exit 0), and a directory.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -88,4 +88,36 @@ fn bad_policy_exits_2_with_one_line_and_no_output() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("tagloom: error: bad policy"), "{err}");
     assert!(!output.exists());
+}
+
+#[test]
+fn directories_are_sanitized_file_by_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(input.join("sub")).expect("mkdir");
+    std::fs::write(input.join("a.html"), "<p onclick=x>a<script>x</script>").expect("write");
+    std::fs::write(input.join("sub/b.htm"), "<b>b</b><img src=javascript:x>").expect("write");
+    std::fs::write(input.join("c.txt"), "<script>").expect("write");
+    let output = dir.path().join("out");
+    let out = run(
+        &[
+            "sanitize",
+            input.to_str().unwrap_or_default(),
+            "-o",
+            output.to_str().unwrap_or_default(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        std::fs::read_to_string(output.join("a.html")).expect("a"),
+        "<p>a</p>"
+    );
+    assert_eq!(
+        std::fs::read_to_string(output.join("sub/b.htm")).expect("b"),
+        "<b>b</b><img>"
+    );
+    assert!(!output.join("c.txt").exists());
+    let no_out = run(&["sanitize", input.to_str().unwrap_or_default()], b"");
+    assert_eq!(no_out.status.code(), Some(2));
 }

@@ -1,6 +1,11 @@
 //! `tagloom sanitize FILE [--policy POLICY.json] [-o OUT]`: the sanitized HTML of
 //! FILE (HTML body content), the serialization of the sanitized fragment.
 //!
+//! FILE may be a directory: then every HTML file under it (`.html`, `.htm`,
+//! `.xhtml`, `.phtml`, `.shtml`, as `l10n` finds them) is sanitized in parallel
+//! into the same relative path under `-o DIR` (required), with a progress bar on a
+//! terminal.
+//!
 //! The input is read as UTF-8 (a byte order mark selects UTF-16; malformed bytes
 //! become U+FFFD); the output is UTF-8. Exit status 0 whenever the input could be
 //! read, whatever it contains; 2 for an unreadable input, a bad policy file or an
@@ -44,6 +49,12 @@ pub fn run(args: &Args) -> Result<()> {
         Some(path) => load_policy(path)?,
         None => Policy::default(),
     };
+    if args.file.is_dir() {
+        let Some(out) = args.output.as_deref().filter(|o| o.as_os_str() != "-") else {
+            anyhow::bail!("sanitizing a directory needs -o DIR");
+        };
+        return run_dir(&args.file, out, Sanitizer::new(Arc::new(policy)));
+    }
     let bytes = read_all(&args.file)?;
     let text = encoding_rs::UTF_8.decode(&bytes).0.into_owned();
     drop(bytes);
@@ -62,6 +73,46 @@ pub fn run(args: &Args) -> Result<()> {
         None => write_stdout(&sanitized.html),
         Some(p) if p.as_os_str() == "-" => write_stdout(&sanitized.html),
         Some(path) => write_file(path, &sanitized.html),
+    }
+}
+
+/// Sanitizes every HTML file under `input` into `output`, in parallel.
+fn run_dir(input: &Path, output: &Path, sanitizer: Sanitizer) -> Result<()> {
+    use rayon::prelude::*;
+    let files = tagloom_l10n::flow::html_files(input)?;
+    let bar = indicatif::ProgressBar::new(files.len() as u64);
+    let failures: Vec<anyhow::Error> = files
+        .par_iter()
+        .filter_map(|rel| {
+            let result = (|| -> Result<()> {
+                let bytes = std::fs::read(input.join(rel))
+                    .with_context(|| format!("cannot read {}", input.join(rel).display()))?;
+                let text = encoding_rs::UTF_8.decode(&bytes).0.into_owned();
+                drop(bytes);
+                let sanitized = sanitizer.sanitize(&text);
+                if sanitized.report.fallback.is_some() {
+                    bar.suspend(|| {
+                        eprintln!(
+                            "tagloom: warning: {}: the markup did not settle; output is its text or empty",
+                            rel.display()
+                        )
+                    });
+                }
+                let dest = output.join(rel);
+                if let Some(parent) = dest.parent() {
+                    std::fs::create_dir_all(parent)
+                        .with_context(|| format!("cannot create {}", parent.display()))?;
+                }
+                write_file(&dest, &sanitized.html)
+            })();
+            bar.inc(1);
+            result.err()
+        })
+        .collect();
+    bar.finish_and_clear();
+    match failures.into_iter().next() {
+        None => Ok(()),
+        Some(first) => Err(first.context("not every file was sanitized")),
     }
 }
 
