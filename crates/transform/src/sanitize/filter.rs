@@ -1,18 +1,4 @@
-//! The token-level half of the sanitizer: a filter over [`OwnedToken`]s, made to run
-//! as the last handler set of the pipeline's phase 3, before the tree builder.
-//!
-//! It removes what is disallowed in every namespace (comments, DOCTYPEs,
-//! processing instructions, tags no allow-list names, attributes no allow-list
-//! names, bad URLs and styles) and drops the content of elements whose
-//! disposition is [`Disposition::Drop`]. It does not know namespaces, so what it
-//! keeps is only a candidate: the tree pass decides.
-//!
-//! "Content" is measured with the text-type simulator's [`TagEffect`] when the
-//! caller has one ([`SanitizeFilter::filter_with`], what [`sanitize`](super::sanitize)
-//! does): the dropped element ends when the simulated stack closes it, explicitly
-//! or not. Without one ([`SanitizeFilter::filter`]), it ends at the end tag that
-//! balances its start tags of the same name — or at the end of input, which can
-//! only drop more.
+//! The sanitizer's token filter: see [`SanitizeFilter`].
 
 use std::sync::Arc;
 
@@ -99,7 +85,23 @@ fn still_dropping(dropping: Dropping, token: &OwnedToken, effect: Option<TagEffe
     }
 }
 
-/// The sanitizer's token filter. See the [module docs](self).
+/// The sanitizer's token filter.
+///
+/// The token-level half of the sanitizer: a filter over [`OwnedToken`]s, made to run
+/// as the last handler set of the pipeline's phase 3, before the tree builder.
+///
+/// It removes what is disallowed in every namespace (comments, DOCTYPEs,
+/// processing instructions, tags no allow-list names, attributes no allow-list
+/// names, bad URLs and styles) and drops the content of elements whose
+/// disposition is [`Disposition::Drop`]. It does not know namespaces, so what it
+/// keeps is only a candidate: the tree pass decides.
+///
+/// "Content" is measured with the text-type simulator's [`TagEffect`] when the
+/// caller has one ([`SanitizeFilter::filter_with`], what [`sanitize`](super::sanitize)
+/// does): the dropped element ends when the simulated stack closes it, explicitly
+/// or not. Without one ([`SanitizeFilter::filter`]), it ends at the end tag that
+/// balances its start tags of the same name — or at the end of input, which can
+/// only drop more.
 ///
 /// ```
 /// use std::sync::Arc;

@@ -123,8 +123,54 @@ impl Sanitizer {
 
     /// Sanitizes one input. See [`sanitize`].
     pub fn sanitize(&self, input: &str) -> Sanitized {
+        self.settle(self.pass(input))
+    }
+
+    /// Sanitizes a tree built elsewhere — the pipeline's: tokens through
+    /// [`SanitizeFilter`], then the tree builder (fragment, context `body`), then
+    /// a [`DomStore`]. `root` is the node whose children are the fragment (the
+    /// tree builder's [`fragment_root_key`](TreeBuilder::fragment_root_key)). Runs
+    /// the tree pass, the serializer and the output checks, exactly as
+    /// [`sanitize`](Self::sanitize) does after its own parse.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tagloom_html::dom::DomStore;
+    /// use tagloom_html::dom_patch::Namespace;
+    /// use tagloom_html::token::{OwnedTag, OwnedToken};
+    /// use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
+    /// use tagloom_transform::sanitize::{Policy, Sanitizer};
+    ///
+    /// let sanitizer = Sanitizer::new(Arc::new(Policy::default()));
+    /// let mut filter = sanitizer.filter();
+    /// let mut tb = TreeBuilder::new(TreeBuilderConfig {
+    ///     fragment_context: Some(FragmentContext::new(Namespace::Html, "body")),
+    ///     ..TreeBuilderConfig::default()
+    /// });
+    /// let mut out = Vec::new();
+    /// for t in [
+    ///     OwnedToken::StartTag(OwnedTag::new("p").with_attr("onclick", "x")),
+    ///     OwnedToken::text("hi"),
+    ///     OwnedToken::Eof,
+    /// ] {
+    ///     filter.filter(t, &mut out);
+    /// }
+    /// for t in &out {
+    ///     tb.process_owned(t).unwrap();
+    /// }
+    /// let mut store = DomStore::new();
+    /// store.apply(&tb.take_patches()).unwrap();
+    /// let root = store.get(tb.fragment_root_key().unwrap()).unwrap();
+    /// assert_eq!(sanitizer.sanitize_tree(root).html, "<p>hi</p>");
+    /// ```
+    pub fn sanitize_tree(&self, root: NodeRef<'_>) -> Sanitized {
+        self.settle(self.pass_from_tree(root))
+    }
+
+    /// The output checks over a first pass (see the module docs).
+    fn settle(&self, first: Option<Pass>) -> Sanitized {
         let mut report = Report::default();
-        let Some(mut pass) = self.pass(input) else {
+        let Some(mut pass) = first else {
             return empty(report);
         };
         for n in 1..=self.policy.max_passes {
@@ -221,8 +267,12 @@ impl Sanitizer {
             }
         }
         drop(tok);
-        let root = store.get(tb.fragment_root_key()?)?;
-        let tree = tree::clean_tree(root, policy).ok()?;
+        self.pass_from_tree(store.get(tb.fragment_root_key()?)?)
+    }
+
+    /// The tree pass and the serializer over a parsed fragment.
+    fn pass_from_tree(&self, root: NodeRef<'_>) -> Option<Pass> {
+        let tree = tree::clean_tree(root, &self.policy).ok()?;
         let html = children_to_string(tree.root()?, FragmentOptions::default());
         Some(Pass { tree, html })
     }

@@ -1,15 +1,4 @@
-//! [`Policy`]: what the sanitizer keeps. Built in Rust (`Policy::default()` and its
-//! public fields) or read from a JSON file ([`Policy::from_json`]); every field is
-//! optional in the file and defaults to the value of [`Policy::default`].
-//!
-//! The defaults are close to ammonia's: the HTML elements of ordinary rich text, a
-//! few attributes per element, `lang` and `title` everywhere, no `class`, no
-//! `style`, no SVG or MathML, comments dropped, links get `rel="noopener
-//! noreferrer"`, URLs must be relative or use `http`, `https`, `mailto` or `tel`.
-//!
-//! Some things no policy can allow, because no check makes them safe or because
-//! their parse depends on the reader (the scripting flag): see [`NEVER_ALLOWED`] and
-//! [`is_never_allowed_attribute`].
+//! The sanitizer's policy: see [`Policy`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -67,7 +56,20 @@ pub enum Disposition {
     Escape,
 }
 
-/// The sanitizer's policy. See the [module docs](self).
+/// The sanitizer's policy.
+///
+/// [`Policy`]: what the sanitizer keeps. Built in Rust (`Policy::default()` and its
+/// public fields) or read from a JSON file ([`Policy::from_json`]); every field is
+/// optional in the file and defaults to the value of [`Policy::default`].
+///
+/// The defaults are close to ammonia's: the HTML elements of ordinary rich text, a
+/// few attributes per element, `lang` and `title` everywhere, no `class`, no
+/// `style`, no SVG or MathML, comments dropped, links get `rel="noopener
+/// noreferrer"`, URLs must be relative or use `http`, `https`, `mailto` or `tel`.
+///
+/// Some things no policy can allow, because no check makes them safe or because
+/// their parse depends on the reader (the scripting flag): see [`NEVER_ALLOWED`] and
+/// [`is_never_allowed_attribute`].
 #[derive(Clone, Debug, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Policy {
