@@ -32,7 +32,8 @@ pub const NEVER_ALLOWED: &[&str] = &[
 /// Attributes no policy keeps: event handlers (`on*`), `srcdoc` (a whole document),
 /// namespace declarations, `is` (customized built-ins run the page's code) and
 /// `shadowroot*` (a declarative shadow root: a tree this parser does not build, so
-/// the re-parse check could not vouch for it).
+/// the re-parse check could not vouch for it), `xml:base` (moves the base URL of
+/// relative URLs, which the URL check lets through).
 pub fn is_never_allowed_attribute(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     lower.starts_with("on")
@@ -41,6 +42,7 @@ pub fn is_never_allowed_attribute(name: &str) -> bool {
         || lower.starts_with("xmlns:")
         || lower == "is"
         || lower.starts_with("shadowroot")
+        || lower == "xml:base"
 }
 
 /// What happens to an element the policy does not allow.
