@@ -112,7 +112,7 @@ const PIECES: &[&str] = &[
 ];
 
 fn soup() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(PIECES), 0..40).prop_map(|v| v.concat())
+    prop::collection::vec(prop::sample::select(PIECES), 0..80).prop_map(|v| v.concat())
 }
 
 proptest! {
