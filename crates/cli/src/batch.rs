@@ -49,6 +49,14 @@ pub fn write_to(
     }
 }
 
+/// Writes `text` to `dest` as [`write_to`] does.
+pub fn write_text(dest: Option<&Path>, text: &str) -> Result<()> {
+    write_to(dest, |out| {
+        out.write_all(text.as_bytes())
+            .context("cannot write the output")
+    })
+}
+
 /// Runs `job(input file, output file)` on every HTML file below `input`, writing to
 /// the same relative path under `out_dir`. `quiet` hides the progress bar.
 pub fn run_dir(

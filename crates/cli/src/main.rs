@@ -37,6 +37,8 @@ enum Command {
     Sniff(commands::sniff::Args),
     /// Parse FILE into a tree; print it (html5lib dump or HTML) or its DomPatch stream.
     Parse(commands::parse::Args),
+    /// Sanitize HTML body content against a policy (allow-lists, URL and CSS checks).
+    Sanitize(commands::sanitize::Args),
     /// Localization: extract translatable text, merge translations back byte-exactly.
     #[command(subcommand)]
     L10n(commands::l10n::Command),
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo::run(&args),
         Command::Include(args) => commands::include::run(&args),
         Command::Rewrite(args) => commands::rewrite::run(&args),
+        Command::Sanitize(args) => commands::sanitize::run(&args),
         Command::L10n(command) => match commands::l10n::run(&command) {
             Ok(code) => return code,
             Err(err) => Err(err),

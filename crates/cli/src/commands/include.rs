@@ -13,7 +13,6 @@
 //! output file is written beside its destination and renamed into place, so a
 //! failed run leaves no partial file. Input must be UTF-8.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -85,16 +84,11 @@ pub fn run(args: &Args) -> Result<()> {
         };
         return batch::run_dir(&args.input, out_dir, args.quiet, |src, dest| {
             let html = one(&includes, mode, src)?;
-            batch::write_to(Some(dest), |out| write_html(out, &html))
+            batch::write_text(Some(dest), &html)
         });
     }
     let html = one(&includes, mode, &args.input)?;
-    batch::write_to(args.output.as_deref(), |out| write_html(out, &html))
-}
-
-fn write_html(out: &mut dyn Write, html: &str) -> Result<()> {
-    out.write_all(html.as_bytes())
-        .context("cannot write the output")
+    batch::write_text(args.output.as_deref(), &html)
 }
 
 fn one(includes: &Includes, mode: IncludeOutput, input: &Path) -> Result<String> {

@@ -5,5 +5,6 @@ pub mod include;
 pub mod l10n;
 pub mod parse;
 pub mod rewrite;
+pub mod sanitize;
 pub mod sniff;
 pub mod tokens;

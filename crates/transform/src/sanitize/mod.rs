@@ -1,1 +1,397 @@
-//! The sanitize module (being built; see the crate docs).
+//! An HTML sanitizer whose output is the serialization of a spec tree, checked to
+//! re-parse to itself.
+//!
+//! ```
+//! use tagloom_transform::sanitize::{sanitize, Policy};
+//!
+//! let policy = Policy::default();
+//! let out = sanitize(r#"<p onclick=x>Hi <a href="java&#x09;script:alert(1)">x</a><script>alert(1)</script>"#, &policy);
+//! assert_eq!(out.html, r#"<p>Hi <a rel="noopener noreferrer">x</a></p>"#);
+//! // Idempotent: sanitizing the output changes nothing.
+//! assert_eq!(sanitize(&out.html, &policy).html, out.html);
+//! ```
+//!
+//! # How it works
+//!
+//! 1. **Tokens.** The input is tokenized as a `<body>` fragment; the
+//!    [`TextTypeSimulator`] picks the tokenizer state after each start tag
+//!    (RAWTEXT after `<style>`, CDATA allowed in foreign content…), so the tokens
+//!    are what a browser's tokenizer reads.
+//! 2. **Token filter** ([`SanitizeFilter`], the pipeline's last phase-3 handler
+//!    set): drops comments, DOCTYPEs, disallowed tags and attributes, bad URLs and
+//!    styles, and the content of elements dropped with their content (`script`,
+//!    `style`, `textarea`, `svg` when SVG is off…).
+//! 3. **Tree.** The tree builder (`process_owned`, fragment case, context `body`)
+//!    builds the tree; the **tree pass** (`tree.rs`) re-checks every node with its
+//!    namespace and copies what stays into a new `DomStore` (see its docs).
+//! 4. **Serialization** with the spec's fragment serialization algorithm.
+//! 5. **Output checks.** The output is parsed again as `<body>` content and as a
+//!    `<div>` fragment; both trees must equal the tree it was serialized from, and
+//!    sanitizing it again must give it back. If not (mutation XSS: a tree whose
+//!    serialization parses differently, e.g. nested `<form>`s or a `<style>` moved
+//!    between namespaces), the output is sanitized again, up to
+//!    [`Policy::max_passes`] times; if no pass settles, the output is the
+//!    escaped text of the tree, and if even that does not settle, empty. The
+//!    result is never something a second sanitize would change.
+//!
+//! # Limits
+//!
+//! The tree is at most [`Policy::max_depth`] elements deep (the tree builder
+//! attaches deeper elements to their parent, as Chromium does, and the tree pass
+//! unwraps anything deeper). A page that embeds the output `d` elements deep
+//! has Chromium flatten it past `512 - d` (elements attach to their parent's
+//! parent there; text, namespaces and tokenizer states are unchanged). The whole
+//! input is held in memory; peak memory is a small multiple of the input.
+//!
+//! Policies load from JSON ([`Policy::from_json`]); TOML is not supported.
+
+mod attrs;
+mod css;
+mod filter;
+mod policy;
+mod tree;
+mod url;
+
+use std::sync::Arc;
+
+use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
+use tagloom_html::dom_patch::{Namespace, PatchKey};
+use tagloom_html::serializer::{FragmentOptions, children_to_string};
+use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
+use tagloom_html::token::Token;
+use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
+
+pub use filter::SanitizeFilter;
+pub use policy::{Disposition, NEVER_ALLOWED, Policy, PolicyError, is_never_allowed_attribute};
+
+/// The sanitized HTML and how it was made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sanitized {
+    /// The sanitized fragment, serialized.
+    pub html: String,
+    /// How it was made.
+    pub report: Report,
+}
+
+/// How a [`Sanitized`] output was made.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Sanitize passes run (1 when the first output was already settled).
+    pub passes: usize,
+    /// What the output fell back to, if the passes did not settle.
+    pub fallback: Option<Fallback>,
+}
+
+/// The fallbacks of the output checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// No pass settled: the output is the escaped text of the last tree.
+    Text,
+    /// Not even the text settled (or an engine invariant failed): empty output.
+    Empty,
+}
+
+/// Sanitizes `input` (HTML body content) with `policy`. Never fails: whatever
+/// the input, the output is settled (see the [module docs](self)).
+pub fn sanitize(input: &str, policy: &Policy) -> Sanitized {
+    Sanitizer::new(Arc::new(policy.clone())).sanitize(input)
+}
+
+/// A sanitizer holding its policy, for many inputs.
+#[derive(Clone, Debug)]
+pub struct Sanitizer {
+    policy: Arc<Policy>,
+}
+
+/// One pass: the clean tree and its serialization.
+struct Pass {
+    tree: tree::CleanTree,
+    html: String,
+}
+
+impl Sanitizer {
+    /// A sanitizer for `policy`.
+    pub fn new(policy: Arc<Policy>) -> Sanitizer {
+        Sanitizer { policy }
+    }
+
+    /// The token filter for this policy (to plug into a pipeline).
+    pub fn filter(&self) -> SanitizeFilter {
+        SanitizeFilter::new(self.policy.clone())
+    }
+
+    /// Sanitizes one input. See [`sanitize`].
+    pub fn sanitize(&self, input: &str) -> Sanitized {
+        self.settle(self.pass(input))
+    }
+
+    /// Sanitizes a tree built elsewhere — the pipeline's: tokens through
+    /// [`SanitizeFilter`], then the tree builder (fragment, context `body`), then
+    /// a [`DomStore`]. `root` is the node whose children are the fragment (the
+    /// tree builder's [`fragment_root_key`](TreeBuilder::fragment_root_key)). Runs
+    /// the tree pass, the serializer and the output checks, exactly as
+    /// [`sanitize`](Self::sanitize) does after its own parse.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tagloom_html::dom::DomStore;
+    /// use tagloom_html::dom_patch::Namespace;
+    /// use tagloom_html::token::{OwnedTag, OwnedToken};
+    /// use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
+    /// use tagloom_transform::sanitize::{Policy, Sanitizer};
+    ///
+    /// let sanitizer = Sanitizer::new(Arc::new(Policy::default()));
+    /// let mut filter = sanitizer.filter();
+    /// let mut tb = TreeBuilder::new(TreeBuilderConfig {
+    ///     fragment_context: Some(FragmentContext::new(Namespace::Html, "body")),
+    ///     ..TreeBuilderConfig::default()
+    /// });
+    /// let mut out = Vec::new();
+    /// for t in [
+    ///     OwnedToken::StartTag(OwnedTag::new("p").with_attr("onclick", "x")),
+    ///     OwnedToken::text("hi"),
+    ///     OwnedToken::Eof,
+    /// ] {
+    ///     filter.filter(t, &mut out);
+    /// }
+    /// for t in &out {
+    ///     tb.process_owned(t).unwrap();
+    /// }
+    /// let mut store = DomStore::new();
+    /// store.apply(&tb.take_patches()).unwrap();
+    /// let root = store.get(tb.fragment_root_key().unwrap()).unwrap();
+    /// assert_eq!(sanitizer.sanitize_tree(root).html, "<p>hi</p>");
+    /// ```
+    pub fn sanitize_tree(&self, root: NodeRef<'_>) -> Sanitized {
+        self.settle(self.pass_from_tree(root))
+    }
+
+    /// The output checks over a first pass (see the module docs).
+    fn settle(&self, first: Option<Pass>) -> Sanitized {
+        let mut report = Report::default();
+        let Some(mut pass) = first else {
+            return empty(report);
+        };
+        for n in 1..=self.policy.max_passes {
+            report.passes = n;
+            let reparses = pass
+                .tree
+                .root()
+                .is_some_and(|root| reparses_to(&pass.html, root));
+            if reparses {
+                // Only the text is needed from here on: let the tree go first.
+                let html = std::mem::take(&mut pass.html);
+                drop(pass);
+                let Some(next) = self.pass(&html) else {
+                    return empty(report);
+                };
+                if next.html == html {
+                    return Sanitized { html, report };
+                }
+                pass = next;
+                continue;
+            }
+            let Some(next) = self.pass(&pass.html) else {
+                return empty(report);
+            };
+            pass = next;
+        }
+        // No pass settled: the text alone.
+        let text = pass.tree.root().map(text_content).unwrap_or_default();
+        if let Some(t) = self.pass(&escape_text(&text))
+            && t.html == escape_text(&text)
+            && t.tree.root().is_some_and(|root| reparses_to(&t.html, root))
+        {
+            report.fallback = Some(Fallback::Text);
+            return Sanitized {
+                html: t.html,
+                report,
+            };
+        }
+        empty(report)
+    }
+
+    /// Tokenizer → filter → tree builder → tree pass → serialization.
+    fn pass(&self, input: &str) -> Option<Pass> {
+        let policy = &*self.policy;
+        // The whole input is pushed at once, so no token waits for its end and
+        // the tokenizer's token size limit never applies.
+        let mut tok = Tokenizer::new(TokenizerConfig {
+            report_errors: false,
+            ..TokenizerConfig::default()
+        });
+        let mut sim = TextTypeSimulator::new(SimulatorConfig {
+            max_depth: policy.max_depth,
+            ..SimulatorConfig::default()
+        });
+        let mut filter = SanitizeFilter::new(self.policy.clone());
+        let mut tb = TreeBuilder::new(tree_config(policy, "body"));
+        let mut store = DomStore::new();
+        let mut out = Vec::new();
+        tok.push_str(input);
+        tok.finish();
+        loop {
+            let (owned, effect) = match tok.next_token() {
+                Ok(Some(token)) => {
+                    let effect = match &token {
+                        Token::StartTag(tag) => Some(sim.start_tag(tag)),
+                        Token::EndTag(tag) => Some(sim.end_tag(tag)),
+                        Token::Characters(text) => {
+                            sim.characters(text.text);
+                            None
+                        }
+                        _ => None,
+                    };
+                    (token.to_owned(), effect)
+                }
+                Ok(None) | Err(_) => (tagloom_html::token::OwnedToken::Eof, None),
+            };
+            if let Some(state) = effect.and_then(|e| e.switch) {
+                tok.set_state(state.into());
+            }
+            tok.set_cdata_allowed(sim.cdata_allowed());
+            let eof = matches!(owned, tagloom_html::token::OwnedToken::Eof);
+            filter.filter_with(owned, effect, &mut out);
+            for t in out.drain(..) {
+                tb.process_owned(&t).ok()?;
+                // The simulator drives the tokenizer; the tree builder's requests
+                // are for the filtered stream and are not used.
+                let _ = tb.take_tokenizer_state();
+            }
+            if tb.pending_patches() > 4096 || eof {
+                store.apply_owned(tb.take_patches()).ok()?;
+            }
+            if eof {
+                break;
+            }
+        }
+        drop(tok);
+        self.pass_from_tree(store.get(tb.fragment_root_key()?)?)
+    }
+
+    /// The tree pass and the serializer over a parsed fragment.
+    fn pass_from_tree(&self, root: NodeRef<'_>) -> Option<Pass> {
+        let tree = tree::clean_tree(root, &self.policy).ok()?;
+        let html = children_to_string(tree.root()?, FragmentOptions::default());
+        Some(Pass { tree, html })
+    }
+}
+
+fn tree_config(policy: &Policy, context: &str) -> TreeBuilderConfig {
+    TreeBuilderConfig {
+        fragment_context: Some(FragmentContext::new(Namespace::Html, context)),
+        max_depth: policy.max_depth,
+        ..TreeBuilderConfig::default()
+    }
+}
+
+fn empty(mut report: Report) -> Sanitized {
+    report.fallback = Some(Fallback::Empty);
+    Sanitized {
+        html: String::new(),
+        report,
+    }
+}
+
+/// Parses `html` as a fragment in an HTML `context` element the ordinary way (the
+/// tree builder drives the tokenizer), returning the store and the fragment root.
+fn parse_fragment(html: &str, context: &str, max_depth: usize) -> Option<(DomStore, PatchKey)> {
+    let mut tok = Tokenizer::new(TokenizerConfig {
+        report_errors: false,
+        ..TokenizerConfig::default()
+    });
+    let mut tb = TreeBuilder::new(TreeBuilderConfig {
+        fragment_context: Some(FragmentContext::new(Namespace::Html, context)),
+        max_depth,
+        ..TreeBuilderConfig::default()
+    });
+    let mut store = DomStore::new();
+    tok.push_str(html);
+    tok.finish();
+    while let Some(token) = tok.next_token().ok()? {
+        tb.process_token(token).ok()?;
+        if let Some(state) = tb.take_tokenizer_state() {
+            tok.set_state(state.into());
+        }
+        tok.set_cdata_allowed(tb.cdata_allowed());
+        if tb.pending_patches() > 4096 {
+            store.apply_owned(tb.take_patches()).ok()?;
+        }
+    }
+    store.apply_owned(tb.take_patches()).ok()?;
+    let root = tb.fragment_root_key()?;
+    Some((store, root))
+}
+
+/// Whether `html`, parsed as `<body>` content and as a `<div>` fragment, gives
+/// the tree under `root`.
+fn reparses_to(html: &str, root: NodeRef<'_>) -> bool {
+    ["body", "div"].iter().all(|context| {
+        parse_fragment(html, context, usize::MAX / 2)
+            .is_some_and(|(store, key)| store.get(key).is_some_and(|r| same_children(r, root)))
+    })
+}
+
+/// Whether the children of `a` and `b` are the same trees: node kinds, names,
+/// namespaces, attributes in order, text, template contents. Iterative.
+fn same_children(a: NodeRef<'_>, b: NodeRef<'_>) -> bool {
+    let mut stack = vec![(a.first_child(), b.first_child())];
+    while let Some(pair) = stack.pop() {
+        let (x, y) = match pair {
+            (None, None) => continue,
+            (Some(x), Some(y)) => (x, y),
+            _ => return false,
+        };
+        let same = match (x.kind(), y.kind()) {
+            (NodeKind::Element(e), NodeKind::Element(f)) => {
+                e.ns() == f.ns() && e.local_name() == f.local_name() && e.attrs() == f.attrs()
+            }
+            (NodeKind::Text(s), NodeKind::Text(t))
+            | (NodeKind::Comment(s), NodeKind::Comment(t)) => s == t,
+            _ => false,
+        };
+        if !same {
+            return false;
+        }
+        stack.push((x.next_sibling(), y.next_sibling()));
+        match (x.template_contents(), y.template_contents()) {
+            (Some(c), Some(d)) => stack.push((c.first_child(), d.first_child())),
+            (None, None) => {}
+            _ => return false,
+        }
+        stack.push((x.first_child(), y.first_child()));
+    }
+    true
+}
+
+/// The text of every text node under `root`, in order, without NUL or CR.
+fn text_content(root: NodeRef<'_>) -> String {
+    let mut out = String::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if let NodeKind::Text(t) = node.kind() {
+            out.extend(t.chars().filter(|c| !matches!(c, '\0' | '\r')));
+        }
+        let mut children: Vec<NodeRef<'_>> = node.children().collect();
+        if let Some(contents) = node.template_contents() {
+            children.extend(contents.children());
+        }
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\u{a0}' => out.push_str("&nbsp;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,105 @@
+//! One attribute's fate: kept as is, kept with a new value, or dropped. Shared by
+//! the token filter (which does not know the namespace and asks the wider
+//! question) and the tree pass (which knows it and has the last word).
+
+use tagloom_html::dom_patch::Namespace;
+
+use super::policy::Policy;
+use super::{css, url};
+
+/// The value to keep for attribute `name` (full name: `xlink:href`) on element
+/// `element` of namespace `ns` (`None`: unknown, any namespace the policy keeps),
+/// or `None` to drop it.
+pub(crate) fn clean_attribute(
+    policy: &Policy,
+    ns: Option<Namespace>,
+    element: &str,
+    name: &str,
+    value: &str,
+) -> Option<String> {
+    let allowed = match ns {
+        Some(ns) => policy.attribute_allowed(ns, element, name),
+        None => policy.attribute_may_stay(element, name),
+    };
+    if !allowed {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    let is_url = policy.is_url_attribute(name) || lower == "href" || lower.ends_with(":href");
+    if is_url && !url::attribute_value_allowed(policy, &lower, value) {
+        return None;
+    }
+    if lower == "style" {
+        return css::clean_style(value, &policy.style_properties);
+    }
+    if ns.is_some_and(|ns| ns != Namespace::Html) && !foreign_value_ok(value) {
+        return None;
+    }
+    if let Some(prefix) = &policy.id_prefix
+        && (lower == "id" || lower == "name")
+        && !value.starts_with(prefix.as_str())
+    {
+        return Some(format!("{prefix}{value}"));
+    }
+    Some(value.to_owned())
+}
+
+/// SVG/MathML presentation attributes may hold `url(…)` paint references: only to
+/// a fragment of this document (`url(#id)`).
+fn foreign_value_ok(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    let mut rest = lower.as_str();
+    while let Some(i) = rest.find("url(") {
+        rest = &rest[i + 4..];
+        let target =
+            rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '"' || c == '\'');
+        if !target.starts_with('#') {
+            return false;
+        }
+    }
+    !lower.contains("javascript:") && !lower.contains('\\')
+}
+
+/// SVG animation elements whose `attributeName` would let them rewrite a URL, an
+/// event handler or a style (`<set attributeName=href to=javascript:…>`): the
+/// element is dropped.
+pub(crate) fn animation_is_dangerous(policy: &Policy, attribute_name: Option<&str>) -> bool {
+    let Some(target) = attribute_name else {
+        return false;
+    };
+    let target = target.trim().to_ascii_lowercase();
+    let local = target.rsplit(':').next().unwrap_or(&target);
+    local.starts_with("on")
+        || local == "href"
+        || local == "style"
+        || policy.is_url_attribute(local)
+        || policy.is_url_attribute(&target)
+}
+
+/// Whether an element is an SVG animation element (any case).
+pub(crate) fn is_animation(name: &str) -> bool {
+    [
+        "animate",
+        "set",
+        "animatemotion",
+        "animatetransform",
+        "animatecolor",
+        "discard",
+    ]
+    .iter()
+    .any(|a| a.eq_ignore_ascii_case(name))
+}
+
+/// The `rel` value of a link after the policy's additions: the tokens it had
+/// (when `rel` is allowed), then the policy's tokens it lacked.
+pub(crate) fn link_rel(existing: Option<&str>, add: &str) -> String {
+    let mut tokens: Vec<&str> = existing
+        .map(|e| e.split_ascii_whitespace().collect())
+        .unwrap_or_default();
+    for t in add.split_ascii_whitespace() {
+        if !tokens.iter().any(|x| x.eq_ignore_ascii_case(t)) {
+            tokens.push(t);
+        }
+    }
+    tokens.join(" ")
+}

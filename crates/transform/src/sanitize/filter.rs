@@ -1,0 +1,246 @@
+//! The sanitizer's token filter: see [`SanitizeFilter`].
+
+use std::sync::Arc;
+
+use tagloom_html::text_type::TagEffect;
+use tagloom_html::token::{OwnedTag, OwnedToken};
+
+use super::attrs::clean_attribute;
+use super::policy::{Disposition, Policy};
+
+/// Elements that never have content, whatever their disposition.
+fn is_void(name: &str) -> bool {
+    matches!(
+        name,
+        "area"
+            | "base"
+            | "br"
+            | "col"
+            | "embed"
+            | "hr"
+            | "img"
+            | "input"
+            | "link"
+            | "meta"
+            | "source"
+            | "track"
+            | "wbr"
+            | "basefont"
+            | "bgsound"
+            | "frame"
+            | "keygen"
+            | "param"
+            | "image"
+    )
+}
+
+/// Where a dropped element's content ends.
+#[derive(Clone, Debug)]
+enum Dropping {
+    /// At the tag that closes simulated stack index `.0` (`.1` is its name).
+    Level(usize, String),
+    /// At the end tag balancing `.1` open start tags named `.0`.
+    Count(String, usize),
+}
+
+/// What becomes of a token met while dropping.
+enum After {
+    /// Still inside the dropped element: the token goes too.
+    Dropping(Dropping),
+    /// The token is the dropped element's own end tag: it goes, dropping ends.
+    Swallow,
+    /// The token closed the dropped element (an ancestor's end tag, a tag that
+    /// implies its end, end of input): dropping ends, the token is filtered.
+    Pass,
+}
+
+fn still_dropping(dropping: Dropping, token: &OwnedToken, effect: Option<TagEffect>) -> After {
+    match dropping {
+        Dropping::Level(level, name) => match (token, effect) {
+            (OwnedToken::EndTag(t), Some(e)) if e.kept <= level => {
+                if t.name().as_str() == name {
+                    After::Swallow
+                } else {
+                    After::Pass
+                }
+            }
+            (OwnedToken::StartTag(_), Some(e)) if e.kept <= level => After::Pass,
+            (OwnedToken::Eof, _) => After::Pass,
+            _ => After::Dropping(Dropping::Level(level, name)),
+        },
+        Dropping::Count(name, open) => match token {
+            OwnedToken::StartTag(t) if t.name().as_str() == name && !t.self_closing() => {
+                After::Dropping(Dropping::Count(name, open + 1))
+            }
+            OwnedToken::EndTag(t) if t.name().as_str() == name => {
+                if open <= 1 {
+                    After::Swallow
+                } else {
+                    After::Dropping(Dropping::Count(name, open - 1))
+                }
+            }
+            OwnedToken::Eof => After::Pass,
+            _ => After::Dropping(Dropping::Count(name, open)),
+        },
+    }
+}
+
+/// The sanitizer's token filter.
+///
+/// The token-level half of the sanitizer: a filter over [`OwnedToken`]s, made to run
+/// as the last handler set of the pipeline's phase 3, before the tree builder.
+///
+/// It removes what is disallowed in every namespace (comments, DOCTYPEs,
+/// processing instructions, tags no allow-list names, attributes no allow-list
+/// names, bad URLs and styles) and drops the content of elements whose
+/// disposition is [`Disposition::Drop`]. It does not know namespaces, so what it
+/// keeps is only a candidate: the tree pass decides.
+///
+/// "Content" is measured with the text-type simulator's [`TagEffect`] when the
+/// caller has one ([`SanitizeFilter::filter_with`], what [`sanitize`](super::sanitize)
+/// does): the dropped element ends when the simulated stack closes it, explicitly
+/// or not. Without one ([`SanitizeFilter::filter`]), it ends at the end tag that
+/// balances its start tags of the same name — or at the end of input, which can
+/// only drop more.
+///
+/// ```
+/// use std::sync::Arc;
+/// use tagloom_html::token::OwnedToken;
+/// use tagloom_transform::sanitize::{Policy, SanitizeFilter};
+///
+/// let mut filter = SanitizeFilter::new(Arc::new(Policy::default()));
+/// let mut out = Vec::new();
+/// for t in [OwnedToken::start("script"), OwnedToken::text("alert(1)"), OwnedToken::end("script"), OwnedToken::text("ok")] {
+///     filter.filter(t, &mut out);
+/// }
+/// assert_eq!(out, [OwnedToken::text("ok")]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SanitizeFilter {
+    policy: Arc<Policy>,
+    dropping: Option<Dropping>,
+}
+
+impl SanitizeFilter {
+    /// A filter for `policy`.
+    pub fn new(policy: Arc<Policy>) -> SanitizeFilter {
+        SanitizeFilter {
+            policy,
+            dropping: None,
+        }
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Filters one token into `out` (zero or more tokens), measuring dropped
+    /// content by tag names.
+    pub fn filter(&mut self, token: OwnedToken, out: &mut Vec<OwnedToken>) {
+        self.filter_with(token, None, out);
+    }
+
+    /// Filters one token into `out`, given what the token did to the text-type
+    /// simulator's stack (`None` for text, comments, or when there is no
+    /// simulator).
+    pub fn filter_with(
+        &mut self,
+        token: OwnedToken,
+        effect: Option<TagEffect>,
+        out: &mut Vec<OwnedToken>,
+    ) {
+        if let Some(dropping) = self.dropping.take() {
+            match still_dropping(dropping, &token, effect) {
+                After::Dropping(d) => {
+                    self.dropping = Some(d);
+                    return;
+                }
+                After::Swallow => return,
+                After::Pass => {}
+            }
+        }
+        match token {
+            OwnedToken::Doctype(_) | OwnedToken::ProcessingInstruction(_) => {}
+            OwnedToken::Comment(_) => {
+                if self.policy.allow_comments {
+                    out.push(token);
+                }
+            }
+            OwnedToken::Characters(_) | OwnedToken::Eof => out.push(token),
+            OwnedToken::StartTag(tag) => self.start_tag(tag, effect, out),
+            OwnedToken::EndTag(tag) => {
+                let name = tag.name().as_str();
+                if self.policy.may_keep_tag(name) {
+                    out.push(OwnedToken::EndTag(tag));
+                } else if self.policy.disposition(name) == Disposition::Escape {
+                    out.push(OwnedToken::text(format!("</{name}>")));
+                }
+            }
+        }
+    }
+
+    fn start_tag(
+        &mut self,
+        mut tag: OwnedTag,
+        effect: Option<TagEffect>,
+        out: &mut Vec<OwnedToken>,
+    ) {
+        let name = tag.name().as_str().to_owned();
+        if self.policy.may_keep_tag(&name) {
+            let policy = &self.policy;
+            let mut changed = Vec::new();
+            tag.retain_attrs(|a| {
+                match clean_attribute(policy, None, &name, a.name.as_str(), &a.value) {
+                    Some(v) => {
+                        if v != a.value {
+                            changed.push((a.name.clone(), v));
+                        }
+                        true
+                    }
+                    None => false,
+                }
+            });
+            for (n, v) in changed {
+                tag.set_attr(n, v);
+            }
+            out.push(OwnedToken::StartTag(tag));
+            return;
+        }
+        match self.policy.disposition(&name) {
+            Disposition::Unwrap => {}
+            Disposition::Escape => {
+                let mut text = format!("<{name}");
+                for a in tag.attrs() {
+                    text.push(' ');
+                    text.push_str(a.name.as_str());
+                    if a.has_value {
+                        text.push_str("=\"");
+                        text.push_str(&a.value.replace('"', "&quot;"));
+                        text.push('"');
+                    }
+                }
+                text.push_str(if tag.self_closing() { "/>" } else { ">" });
+                out.push(OwnedToken::text(text));
+            }
+            Disposition::Drop => {
+                if is_void(&name) {
+                    return;
+                }
+                self.dropping = match effect {
+                    Some(e) => match (e.opened_at, e.switch) {
+                        (Some(level), _) => Some(Dropping::Level(level, name)),
+                        // Not opened (past the depth limit) but its text follows:
+                        // the tokenizer ends it at its own end tag.
+                        (None, Some(_)) => Some(Dropping::Count(name, 1)),
+                        (None, None) => None,
+                    },
+                    // A self-closing foreign root (`<svg/>`) has no content; for an
+                    // HTML element the flag is ignored, so count it as open.
+                    None if tag.self_closing() && matches!(name.as_str(), "svg" | "math") => None,
+                    None => Some(Dropping::Count(name, 1)),
+                };
+            }
+        }
+    }
+}

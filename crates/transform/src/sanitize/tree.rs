@@ -1,0 +1,382 @@
+//! The tree pass: the authoritative check. The tree builder creates and moves
+//! nodes the token filter never saw (implied `tbody`, foster parenting, the
+//! adoption agency, foreign content), so every node of the parsed fragment is
+//! judged again, now with its namespace, and a clean copy is built in a new
+//! [`DomStore`] — the tree the output serializes.
+//!
+//! Rules beyond the policy's lists, each keeping the copy one that re-parses to
+//! itself:
+//! - adjacent text is merged (unwrapping leaves pieces a parser would join);
+//! - an element stays only where the parser would put it back: a foreign element
+//!   under an HTML parent (or an integration point) only if it is an `svg` or
+//!   `math` root (`mglyph`/`malignmark` in a MathML text integration point); an
+//!   HTML element under a foreign parent only in an integration point; others
+//!   are unwrapped;
+//! - a raw-text element (`style`, `xmp`, `iframe`, `noembed`, `noframes`) keeps
+//!   only text, and is dropped if the text holds its own end tag (`</style`),
+//!   and `style` if the style sheet loads or runs anything;
+//! - SVG animation elements that target a URL, an event handler or `style`
+//!   through `attributeName` are dropped;
+//! - past [`Policy::max_depth`] elements are unwrapped;
+//! - ESC (U+001B) is removed from text and attribute values (ISO-2022-JP
+//!   sniffing of a page without a charset).
+//!
+//! The walk is iterative (no recursion, whatever the depth).
+
+use tagloom_html::dom::{DomStore, Element, NodeKind, NodeRef, PatchError};
+use tagloom_html::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey};
+use tagloom_html::serializer::is_raw_text_element;
+
+use super::attrs::{animation_is_dangerous, clean_attribute, is_animation, link_rel};
+use super::css::stylesheet_ok;
+use super::policy::{Disposition, Policy, Verdict};
+
+/// A clean tree: the store and the key of the `html` root whose children are the
+/// fragment.
+pub(crate) struct CleanTree {
+    pub(crate) store: DomStore,
+    pub(crate) root: PatchKey,
+}
+
+impl CleanTree {
+    pub(crate) fn root(&self) -> Option<NodeRef<'_>> {
+        self.store.get(self.root)
+    }
+}
+
+/// An output parent.
+struct Dst {
+    key: PatchKey,
+    ns: Namespace,
+    name: String,
+    /// The last child is this text node (new text is appended to it).
+    last_text: Option<PatchKey>,
+    /// Text-only (an HTML raw-text element).
+    raw: bool,
+    /// HTML integration point (SVG `foreignObject`/`desc`/`title`, an HTML
+    /// `annotation-xml`), or a MathML text integration point (`text_ip`).
+    html_ip: bool,
+    text_ip: bool,
+    /// Number of kept elements from the root to here.
+    depth: usize,
+}
+
+/// A source sibling list being walked.
+struct Frame<'a> {
+    next: Option<NodeRef<'a>>,
+    dst: usize,
+    /// Text to add to `dst` when the list is done (an escaped end tag).
+    close: Option<String>,
+    /// This frame's `dst` was pushed for it (pop it at the end).
+    owns_dst: bool,
+}
+
+struct Builder<'p> {
+    policy: &'p Policy,
+    patches: Vec<DomPatch>,
+    next_key: u64,
+    dsts: Vec<Dst>,
+}
+
+fn attr_full_name(a: &PatchAttr) -> Option<String> {
+    match a.ns {
+        AttrNamespace::None => Some(a.name.to_string()),
+        AttrNamespace::XLink => Some(format!("xlink:{}", a.name)),
+        AttrNamespace::Xml => Some(format!("xml:{}", a.name)),
+        AttrNamespace::Xmlns => None,
+    }
+}
+
+/// Copies the children of `src_root` under a new fragment root, keeping what
+/// `policy` allows.
+pub(crate) fn clean_tree(src_root: NodeRef<'_>, policy: &Policy) -> Result<CleanTree, PatchError> {
+    let mut b = Builder {
+        policy,
+        patches: Vec::new(),
+        next_key: 1,
+        dsts: Vec::new(),
+    };
+    let doc = b.key();
+    let root = b.key();
+    b.patches.push(DomPatch::CreateDocument { key: doc });
+    b.patches.push(DomPatch::html_element(root, "html"));
+    b.patches.push(DomPatch::AppendChild {
+        parent: doc,
+        child: root,
+    });
+    b.dsts.push(Dst {
+        key: root,
+        ns: Namespace::Html,
+        name: "body".into(),
+        last_text: None,
+        raw: false,
+        html_ip: false,
+        text_ip: false,
+        depth: 0,
+    });
+    let mut frames = vec![Frame {
+        next: src_root.first_child(),
+        dst: 0,
+        close: None,
+        owns_dst: false,
+    }];
+    while let Some(frame) = frames.last_mut() {
+        let Some(node) = frame.next else {
+            if let Some(frame) = frames.pop() {
+                if let Some(text) = frame.close {
+                    b.text(frame.dst, &text);
+                }
+                if frame.owns_dst {
+                    b.dsts.pop();
+                }
+            }
+            continue;
+        };
+        frame.next = node.next_sibling();
+        let dst = frame.dst;
+        match node.kind() {
+            NodeKind::Text(text) => b.text(dst, text),
+            NodeKind::Comment(data)
+                if policy.allow_comments && !b.dsts.get(dst).is_some_and(|d| d.raw) =>
+            {
+                let key = b.key();
+                b.patches.push(DomPatch::CreateComment {
+                    key,
+                    text: data.to_owned(),
+                });
+                b.append(dst, key);
+            }
+            NodeKind::Element(e) => {
+                if let Some(frame) = b.element(node, e, dst) {
+                    frames.push(frame);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut store = DomStore::new();
+    store.apply_owned(b.patches)?;
+    Ok(CleanTree { store, root })
+}
+
+impl Builder<'_> {
+    fn key(&mut self) -> PatchKey {
+        let k = PatchKey::new(self.next_key).unwrap_or(PatchKey(std::num::NonZeroU64::MIN));
+        self.next_key += 1;
+        k
+    }
+
+    fn append(&mut self, dst: usize, child: PatchKey) {
+        if let Some(d) = self.dsts.get_mut(dst) {
+            d.last_text = None;
+            self.patches.push(DomPatch::AppendChild {
+                parent: d.key,
+                child,
+            });
+        }
+    }
+
+    fn text(&mut self, dst: usize, text: &str) {
+        let text = &*strip_escape(text);
+        if text.is_empty() {
+            return;
+        }
+        let Some(d) = self.dsts.get(dst) else { return };
+        if let Some(node) = d.last_text {
+            self.patches.push(DomPatch::AppendText {
+                node,
+                text: text.to_owned(),
+            });
+            return;
+        }
+        let key = self.key();
+        self.patches.push(DomPatch::CreateText {
+            key,
+            text: text.to_owned(),
+        });
+        self.append(dst, key);
+        if let Some(d) = self.dsts.get_mut(dst) {
+            d.last_text = Some(key);
+        }
+    }
+
+    /// Whether an element of `ns`/`name` would be put back under `parent` by a
+    /// parser reading the serialization.
+    fn placement_ok(parent: &Dst, ns: Namespace, name: &str) -> bool {
+        let html_context = parent.ns == Namespace::Html || parent.html_ip;
+        match ns {
+            Namespace::Html => html_context || parent.text_ip,
+            Namespace::Svg if name == "svg" => {
+                html_context
+                    || parent.text_ip
+                    || (parent.ns == Namespace::MathMl && parent.name == "annotation-xml")
+                    || parent.ns == Namespace::Svg
+            }
+            Namespace::MathMl if name == "math" => {
+                html_context || parent.text_ip || parent.ns == Namespace::MathMl
+            }
+            Namespace::MathMl if parent.text_ip && matches!(name, "mglyph" | "malignmark") => true,
+            _ => parent.ns == ns && !parent.html_ip && !parent.text_ip,
+        }
+    }
+
+    /// Handles one source element; returns the frame for its children, if they
+    /// are to be walked.
+    fn element<'a>(&mut self, node: NodeRef<'a>, e: &Element, dst: usize) -> Option<Frame<'a>> {
+        let parent = self.dsts.get(dst)?;
+        if parent.raw {
+            return None;
+        }
+        let (ns, name) = (e.ns(), e.local_name());
+        let children = || match node.template_contents() {
+            Some(contents) => contents.first_child(),
+            None => node.first_child(),
+        };
+        let mut verdict = self.policy.verdict(ns, name);
+        if verdict == Verdict::Keep
+            && (!Self::placement_ok(parent, ns, name) || parent.depth >= self.policy.max_depth)
+        {
+            verdict = Verdict::Not(Disposition::Unwrap);
+        }
+        match verdict {
+            Verdict::Not(Disposition::Drop) => None,
+            Verdict::Not(Disposition::Unwrap) => Some(Frame {
+                next: children(),
+                dst,
+                close: None,
+                owns_dst: false,
+            }),
+            Verdict::Not(Disposition::Escape) => {
+                let mut open = format!("<{name}");
+                for a in e.attrs() {
+                    open.push(' ');
+                    open.push_str(&attr_full_name(a).unwrap_or_default());
+                    open.push_str("=\"");
+                    open.push_str(&a.value.replace('"', "&quot;"));
+                    open.push('"');
+                }
+                open.push('>');
+                self.text(dst, &open);
+                let close = (!tagloom_html::serializer::serializes_as_void(ns, name))
+                    .then(|| format!("</{name}>"));
+                Some(Frame {
+                    next: children(),
+                    dst,
+                    close,
+                    owns_dst: false,
+                })
+            }
+            Verdict::Keep => self.keep(node, e, dst, children()),
+        }
+    }
+
+    fn keep<'a>(
+        &mut self,
+        node: NodeRef<'a>,
+        e: &Element,
+        dst: usize,
+        first: Option<NodeRef<'a>>,
+    ) -> Option<Frame<'a>> {
+        let (ns, name) = (e.ns(), e.local_name());
+        // Text only: the raw-text elements, and a style sheet in any namespace.
+        let raw = is_raw_text_element(ns, name, true) || name == "style";
+        if raw && !raw_text_ok(node, name) {
+            return None;
+        }
+        let mut attrs = Vec::with_capacity(e.attrs().len());
+        for a in e.attrs() {
+            let Some(full) = attr_full_name(a) else {
+                continue;
+            };
+            if let Some(value) = clean_attribute(self.policy, Some(ns), name, &full, &a.value) {
+                attrs.push(PatchAttr {
+                    ns: a.ns,
+                    name: a.name.clone(),
+                    value: strip_escape(&value).into_owned(),
+                });
+            }
+        }
+        if is_animation(name)
+            || e.attr("attributename").is_some()
+            || e.attr("attributeName").is_some()
+        {
+            let target = e.attr("attributeName").or_else(|| e.attr("attributename"));
+            if animation_is_dangerous(self.policy, target) {
+                return None;
+            }
+        }
+        if ns == Namespace::Html
+            && matches!(name, "a" | "area")
+            && let Some(add) = &self.policy.link_rel
+        {
+            let existing = attrs
+                .iter()
+                .position(|a| a.ns == AttrNamespace::None && a.name == "rel")
+                .map(|i| attrs.remove(i).value);
+            attrs.push(PatchAttr::new("rel", link_rel(existing.as_deref(), add)));
+        }
+        let key = self.key();
+        let contents = (ns == Namespace::Html && name == "template").then(|| self.key());
+        self.patches.push(DomPatch::CreateElement {
+            key,
+            ns,
+            name: name.to_owned().into(),
+            attrs,
+            contents,
+        });
+        self.append(dst, key);
+        let depth = self.dsts.get(dst).map_or(0, |d| d.depth) + 1;
+        let encoding = e.attr("encoding").unwrap_or_default().to_ascii_lowercase();
+        self.dsts.push(Dst {
+            key: contents.unwrap_or(key),
+            ns,
+            name: name.to_owned(),
+            last_text: None,
+            raw,
+            html_ip: match ns {
+                Namespace::Svg => matches!(name, "foreignObject" | "desc" | "title"),
+                Namespace::MathMl => {
+                    name == "annotation-xml"
+                        && matches!(encoding.as_str(), "text/html" | "application/xhtml+xml")
+                }
+                Namespace::Html => false,
+            },
+            text_ip: ns == Namespace::MathMl && matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext"),
+            depth,
+        });
+        let dst = self.dsts.len() - 1;
+        Some(Frame {
+            next: first,
+            dst,
+            close: None,
+            owns_dst: true,
+        })
+    }
+}
+
+/// Removes ESC (U+001B): the output holds none, so a page that forgets its
+/// charset cannot be sniffed as ISO-2022-JP, whose escape sequences would
+/// swallow the quotes and tags around them.
+fn strip_escape(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\u{1b}') {
+        text.replace('\u{1b}', "").into()
+    } else {
+        text.into()
+    }
+}
+
+/// A kept raw-text element: its text must not end it early when re-read, and a
+/// `style` must hold a harmless style sheet.
+fn raw_text_ok(node: NodeRef<'_>, name: &str) -> bool {
+    let mut text = String::new();
+    for child in node.children() {
+        if let NodeKind::Text(t) = child.kind() {
+            text.push_str(t);
+        }
+    }
+    let lower = text.to_ascii_lowercase();
+    if lower.contains(&format!("</{name}")) || lower.contains("<!--") {
+        return false;
+    }
+    name != "style" || stylesheet_ok(&text)
+}
