@@ -41,7 +41,7 @@ use crate::block::{Block, BlockKind, Run};
 use crate::error::{IoContext, Result};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
-use build::{BuildCtx, build, collapse, is_ws, quote_before, translate_of};
+use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, quote_before, translate_of};
 pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
@@ -463,7 +463,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 self.emitted = attr.value_end();
                 continue;
             }
-            if !translate || attr.value.trim().is_empty() {
+            if !translate || !self.rules.is_translatable_text(&attr.value) {
                 continue;
             }
             if !self
@@ -514,7 +514,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 TokenKind::Doctype | TokenKind::Comment | TokenKind::ProcessingInstruction => {
                     let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                     self.skel_to(tok.end())?;
-                    if kind == TokenKind::Comment {
+                    if kind == TokenKind::Comment && !is_conditional_comment(tok.text()) {
                         let note = collapse(tok.text().trim());
                         if !note.is_empty() && self.notes.len() < MAX_NOTES {
                             self.notes.push(note.chars().take(2000).collect());
@@ -556,7 +556,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     } else {
                         let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                         let seg = self.child_seg(&tok);
-                        let own = translate_of(&tok, translate);
+                        let own = translate_of(self.rules, &tok, translate);
                         self.emit_tag(&tok, Some(&seg), own)?;
                     }
                 }
@@ -570,7 +570,7 @@ impl<R: Read> Reader<'_, '_, R> {
             return Ok(());
         };
         let seg = self.child_seg(&tok);
-        let translate = translate_of(&tok, self.top_ref().translate);
+        let translate = translate_of(self.rules, &tok, self.top_ref().translate);
         self.emit_tag(&tok, Some(&seg), translate)?;
         if tok.self_closing() && tok.name() != "script" && tok.name() != "style"
             || self.rules.is_void(tok.name())
@@ -599,7 +599,7 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let seg = self.child_seg(&tok);
         let parent = self.top_ref();
-        let translate = translate_of(&tok, parent.translate);
+        let translate = translate_of(self.rules, &tok, parent.translate);
         let preserve = parent.preserve || self.rules.preserves_whitespace(tok.name());
         self.emit_tag(&tok, Some(&seg), translate)?;
         // Void, ignored by the tree builder, or past the depth limit: no content.

@@ -185,16 +185,9 @@ impl<'a> DRun<'a> {
     }
 }
 
-/// The element's own `translate` value, or `inherited`.
-fn translate_of(element: &tagloom_html::dom::Element, inherited: bool) -> bool {
-    match element
-        .attr("translate")
-        .map(|v| v.trim().to_ascii_lowercase())
-    {
-        Some(v) if v == "no" => false,
-        Some(v) if v == "yes" || v.is_empty() => true,
-        _ => inherited,
-    }
+/// Whether `element` translates: the reader's rule ([`Rules::translate_of`]).
+fn translate_of(rules: &Rules, element: &tagloom_html::dom::Element, inherited: bool) -> bool {
+    rules.translate_of(element.local_name(), |a| element.attr(a), inherited)
 }
 
 fn is_html_block(rules: &Rules, node: NodeRef<'_>) -> bool {
@@ -224,7 +217,7 @@ fn read_node<'a>(
             }
             if !html
                 || rules.is_opaque(name)
-                || !translate_of(e, translate)
+                || !translate_of(rules, e, translate)
                 || name == "template"
                 || rules.is_void(name)
             {
@@ -477,7 +470,7 @@ impl<'r> Builder<'r> {
                 } => {
                     let own = node
                         .as_element()
-                        .map_or(translate, |e| translate_of(e, translate));
+                        .map_or(translate, |e| translate_of(self.rules, e, translate));
                     let (key, contents) = self.shallow(node, own, true, &[]);
                     self.append(parent, key);
                     if let Some(c) = contents.zip(node.template_contents()) {
