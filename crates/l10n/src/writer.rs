@@ -35,7 +35,7 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
-use crate::lang::LanguageTag;
+use crate::lang::{LanguageTag, Retarget};
 use crate::skeleton::{EntryType, SkeletonStore};
 
 pub mod reparse;
@@ -371,10 +371,15 @@ pub fn write_from_skeleton<W: Write>(
     options: &WriterOptions,
 ) -> Result<WriteReport> {
     let mut report = WriteReport::default();
-    let retarget = options
+    let mut retarget = options
         .target_lang
         .as_ref()
-        .filter(|_| translations.any_translated());
+        .filter(|_| translations.any_translated())
+        .map(|target| Retarget {
+            source: &options.source_lang,
+            target,
+            page: None,
+        });
     let mut data = Vec::new();
     let mut pending: Option<Block> = None;
     // The last bytes of text written: the quote before a Lang value.
@@ -392,13 +397,37 @@ pub fn write_from_skeleton<W: Write>(
             }
             EntryType::LANG => {
                 let value = String::from_utf8_lossy(&data);
-                match retarget {
-                    Some(target) if options.source_lang.names(&value) => {
+                match &retarget {
+                    Some(r) if r.applies(&value) => {
                         let quote = quote_ending(&tail, out.encoding());
-                        out.text(&render_lang(target, quote)).map_err(io)?;
+                        out.text(&render_lang(r.target, quote)).map_err(io)?;
                         report.lang_retargeted += 1;
                     }
                     _ => out.raw(&data).map_err(io)?,
+                }
+                tail = [0; 2];
+            }
+            EntryType::ROOT => {
+                // No source bytes: the page's language, and where `dir` goes.
+                let (has_dir, page) = data.split_first().unwrap_or((&1, &[]));
+                if let Some(r) = retarget.as_mut() {
+                    let page = String::from_utf8_lossy(page);
+                    r.page = Some(page.into_owned()).filter(|p| !p.is_empty());
+                    if let (0, Some(dir)) = (has_dir, r.dir(None)) {
+                        out.text(&format!(" dir=\"{}\"", dir.as_str()))
+                            .map_err(io)?;
+                    }
+                }
+            }
+            EntryType::DIR => {
+                let value = String::from_utf8_lossy(&data);
+                match retarget.as_ref().and_then(|r| r.dir(Some(&value))) {
+                    Some(dir) => {
+                        let quote = quote_ending(&tail, out.encoding());
+                        let kind = BlockKind::Attribute { quote };
+                        out.text(&render_attr(dir.as_str(), kind)).map_err(io)?;
+                    }
+                    None => out.raw(&data).map_err(io)?,
                 }
                 tail = [0; 2];
             }
@@ -418,8 +447,7 @@ pub fn write_from_skeleton<W: Write>(
                         )));
                     }
                 };
-                let lang = retarget.map(|t| (&options.source_lang, t));
-                write_block(&block, translations, out, &mut report, lang)?;
+                write_block(&block, translations, out, &mut report, retarget.as_ref())?;
                 tail = [0; 2];
             }
             _ => {} // unknown entry types are inert
@@ -435,7 +463,7 @@ fn write_block<W: Write>(
     translations: &mut dyn Translations,
     out: &mut EncodedOutput<W>,
     report: &mut WriteReport,
-    lang: Option<(&LanguageTag, &LanguageTag)>,
+    lang: Option<&Retarget<'_>>,
 ) -> Result<()> {
     let io = |e| L10nError::io("writing the output", e);
     report.blocks += 1 + block.subs.len();
@@ -519,7 +547,7 @@ fn splice_subs(
     run: usize,
     data: &str,
     targets: &[Option<String>],
-    lang: Option<(&LanguageTag, &LanguageTag)>,
+    lang: Option<&Retarget<'_>>,
     report: &mut WriteReport,
 ) -> String {
     // (start, end, replacement)
@@ -529,15 +557,12 @@ fn splice_subs(
             edits.push((pos.start, pos.end, render_attr(text, sub.kind)));
         }
     }
-    if let Some((source, target)) = lang {
+    if let Some(r) = lang {
         for pos in block.lang_refs.iter().filter(|p| p.run == run) {
-            if data
-                .get(pos.start..pos.end)
-                .is_some_and(|v| source.names(v))
-            {
+            if data.get(pos.start..pos.end).is_some_and(|v| r.applies(v)) {
                 let before = data.get(..pos.start).unwrap_or("").as_bytes();
                 let quote = quote_ending(before, UTF_8);
-                edits.push((pos.start, pos.end, render_lang(target, quote)));
+                edits.push((pos.start, pos.end, render_lang(r.target, quote)));
                 report.lang_retargeted += 1;
             }
         }

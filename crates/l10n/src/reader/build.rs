@@ -179,11 +179,16 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                     open.push((name.to_string(), run_index));
                 }
                 next_id += 1;
+                // Language switchers (`<a hreflang>`) keep their `lang`.
+                let switcher = tok.attr("hreflang").is_some();
                 for attr in tok.attrs() {
                     if attr.has_value
                         && ctx.rules.is_lang_attr(attr.name.as_str())
                         && !attr.value.trim().is_empty()
                     {
+                        if switcher {
+                            continue;
+                        }
                         lang_refs.push(SubRef {
                             run: run_index,
                             start: (attr.value_start() - tok.start()) as usize,

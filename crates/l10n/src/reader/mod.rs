@@ -138,6 +138,7 @@ pub fn read_document<R: Read>(
         html_ids: HashSet::new(),
         blocks: 0,
         raw_until: 0,
+        root_seen: false,
         buf: Vec::new(),
         finished: false,
     };
@@ -239,6 +240,8 @@ struct Reader<'a, 's, R: Read> {
     blocks: usize,
     /// Tokens starting before this offset were found to hold no text: read them raw.
     raw_until: u64,
+    /// Whether the first `<html>` start tag was read (its mark is written).
+    root_seen: bool,
     buf: Vec<u8>,
     finished: bool,
 }
@@ -446,14 +449,31 @@ impl<R: Read> Reader<'_, '_, R> {
             && tok
                 .attr("http-equiv")
                 .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language"));
+        let root = tok.name() == "html" && !self.root_seen;
+        if root {
+            self.root_seen = true;
+            self.emit_root_mark(tok)?;
+        }
+        // Language values of language switchers (`<a hreflang>`) and of elements
+        // that do not translate (their text keeps its language) are no Lang entry.
+        let keep_lang = !translate || tok.attr("hreflang").is_some();
         for attr in tok.attrs() {
             if !attr.has_value {
+                continue;
+            }
+            if root && attr.name == "dir" {
+                self.skel_to(attr.value_start())?;
+                if let Some(s) = self.skel.as_deref_mut() {
+                    let value = self.ts.window.source(attr.value_start(), attr.value_end());
+                    s.write_entry(EntryType::DIR, value)?;
+                }
+                self.emitted = attr.value_end();
                 continue;
             }
             let is_lang = self.rules.is_lang_attr(attr.name.as_str())
                 || (content_language && attr.name == "content");
             if is_lang {
-                if attr.value.trim().is_empty() {
+                if attr.value.trim().is_empty() || keep_lang {
                     continue;
                 }
                 self.skel_to(attr.value_start())?;
@@ -494,6 +514,34 @@ impl<R: Read> Reader<'_, '_, R> {
             self.emit_block(block, attr.value_start(), attr.value_end())?;
         }
         self.skel_to(tok.end())
+    }
+
+    /// The Root mark of the first `<html>` start tag, right after its name: where
+    /// the writer puts `dir` for a right-to-left target, and the page's language.
+    fn emit_root_mark(&mut self, tok: &Tok) -> Result<()> {
+        let after_name = tok.start() + "<html".len() as u64;
+        if after_name > tok.end()
+            || !self
+                .ts
+                .window
+                .text(tok.start(), after_name)
+                .eq_ignore_ascii_case("<html")
+        {
+            return Ok(());
+        }
+        self.skel_to(after_name)?;
+        let page_lang = tok
+            .attr("lang")
+            .or_else(|| tok.attr("xml:lang"))
+            .map(str::trim)
+            .unwrap_or("");
+        if let Some(s) = self.skel.as_deref_mut() {
+            self.buf.clear();
+            self.buf.push(u8::from(tok.attr("dir").is_some()));
+            self.buf.extend_from_slice(page_lang.as_bytes());
+            s.write_entry(EntryType::ROOT, &self.buf)?;
+        }
+        Ok(())
     }
 
     fn run(&mut self) -> Result<()> {
