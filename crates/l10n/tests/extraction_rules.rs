@@ -404,11 +404,11 @@ fn check_page(path: &Path, rules: &Rules, c: &mut Counts, failures: &mut Vec<Str
             .iter()
             .any(|u| u.element == "meta" && u.plain_text() == *value);
         match property.as_str() {
-            "og:url" | "og:image" | "og:type" | "og:locale" | "og:image:width" => {
-                if is_unit && !value.is_empty() {
-                    c.og_junk += 1;
-                    failures.push(format!("{name}: {property} is a unit"));
-                }
+            "og:url" | "og:image" | "og:type" | "og:locale" | "og:image:width"
+                if is_unit && !value.is_empty() =>
+            {
+                c.og_junk += 1;
+                failures.push(format!("{name}: {property} is a unit"));
             }
             "og:title" | "og:description" | "og:site_name" if !value.is_empty() => {
                 c.og_text += usize::from(is_unit);
