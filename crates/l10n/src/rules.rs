@@ -468,6 +468,46 @@ mod tests {
     }
 
     #[test]
+    fn junk_and_protection_rules() {
+        let r = Rules::default();
+        for (p, yes) in [
+            ("og:title", true),
+            ("og:image:alt", true),
+            ("og:url", false),
+            ("og:image", false),
+            ("og:type", false),
+            ("og:locale", false),
+        ] {
+            let lookup = |a: &str| (a == "property").then_some(p);
+            assert_eq!(
+                r.is_translatable_attr("meta", "content", lookup),
+                yes,
+                "{p}"
+            );
+        }
+        for (text, yes) in [
+            ("a", true),
+            ("3D", true),
+            ("\u{65e5}", true),
+            (",", false),
+            ("\u{a0}", false),
+            ("-1", false),
+            ("2024", false),
+            ("\u{a9} \u{2192}", false),
+        ] {
+            assert_eq!(r.is_translatable_text(text), yes, "{text:?}");
+        }
+        let none = |_: &str| None;
+        assert!(!r.translate_of("code", none, true) && r.translate_of("span", none, true));
+        assert!(!r.translate_of("span", none, false));
+        let class = |v: &'static str| move |a: &str| (a == "class").then_some(v);
+        assert!(!r.translate_of("p", class("x notranslate"), true));
+        assert!(r.translate_of("p", class("Notranslate"), true));
+        let yes = |a: &str| (a == "translate").then_some("yes");
+        assert!(r.translate_of("p", yes, false) && !r.translate_of("kbd", yes, true));
+    }
+
+    #[test]
     fn json_overrides_keep_defaults() {
         let r = Rules::from_json_str(r#"{"scan_token_budget": 8}"#).unwrap();
         assert_eq!(r.scan_token_budget, 8);

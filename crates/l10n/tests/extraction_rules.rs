@@ -495,3 +495,16 @@ fn samples_and_bench_pages_have_no_junk_units() {
         }
     }
 }
+
+/// A protected inline element outside any block (read raw: no text around it)
+/// keeps everything inside it, attributes of its descendants included.
+#[test]
+fn protected_inline_elements_outside_blocks() {
+    let html = "<div><code><abbr title=\"Tip\">x</abbr></code></div>\
+        <div>1 <span class=notranslate><img src=a alt=\"Alt text\"></span> 2</div>\
+        <div><span translate=no><b lang=en title=\"T\">x</b></span><p>After</p></div>";
+    assert_eq!(texts(html, &Rules::default()), ["After"]);
+    let out = pseudo(html, "en", "fr");
+    assert!(out.contains("<b lang=en title=\"T\">"), "{out}");
+    assert_round_trip(html);
+}

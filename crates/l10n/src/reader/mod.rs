@@ -606,10 +606,27 @@ impl<R: Read> Reader<'_, '_, R> {
                         let seg = self.child_seg(&tok);
                         let own = translate_of(self.rules, &tok, translate);
                         self.emit_tag(&tok, Some(&seg), own)?;
+                        if let (true, false, Some(level)) = (translate, own, tok.opened_at) {
+                            self.skip_subtree(level)?;
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// The content of an inline element that does not translate (`<code>`,
+    /// `class="notranslate"`…) read raw, outside a block: to the skeleton up to the
+    /// token that closes it, so no attribute inside it is extracted either.
+    fn skip_subtree(&mut self, level: usize) -> Result<()> {
+        while let Some(t) = self.ts.peek(0)? {
+            if t.kept <= level || t.kind() == TokenKind::Eof {
+                break;
+            }
+            let t = self.next_tok()?.unwrap_or_else(unreachable_tok);
+            self.skel_to(t.end())?;
+        }
+        Ok(())
     }
 
     /// `script`, `style`… : the whole element to the skeleton.
