@@ -508,3 +508,34 @@ fn protected_inline_elements_outside_blocks() {
     assert!(out.contains("<b lang=en title=\"T\">"), "{out}");
     assert_round_trip(html);
 }
+
+/// A `lang` on the element around a block follows that block: retargeted only
+/// when the block is translated (with attribute blocks in the same tag, it follows
+/// the document). Merged from PO with one target filled in.
+#[test]
+fn lang_follows_the_translation_of_its_block() {
+    let html = "<html lang=\"en\"><body><p lang=\"en\">Hello</p>\
+        <p lang=\"en\" title=\"Tip\">World</p><p xml:lang='en' lang=en>Other</p></body></html>";
+    let dir = tempfile::tempdir().unwrap();
+    let (input, po, out) = (
+        dir.path().join("in.html"),
+        dir.path().join("t.po"),
+        dir.path().join("out.html"),
+    );
+    std::fs::write(&input, html).unwrap();
+    flow::extract(&input, &po, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&po).unwrap();
+    let filled = text.replace(
+        "msgid \"Hello\"\nmsgstr \"\"",
+        "msgid \"Hello\"\nmsgstr \"Bonjour\"",
+    );
+    assert_ne!(text, filled);
+    std::fs::write(&po, filled).unwrap();
+    flow::merge(&input, &po, &out, &MergeOptions::default()).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "<html lang=\"fr\"><body><p lang=\"fr\">Bonjour</p>\
+        <p lang=\"fr\" title=\"Tip\">World</p><p xml:lang='en' lang=en>Other</p></body></html>"
+    );
+    assert_round_trip(html);
+}

@@ -45,7 +45,7 @@ use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, quote_befo
 pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
-use tagloom_html::token::{OwnedToken, TokenKind};
+use tagloom_html::token::{OwnedAttribute, OwnedToken, TokenKind};
 use tokens::{Tok, TokenStream, ValueRange};
 
 /// Receives the blocks, in document order (parents before their sub-blocks).
@@ -442,7 +442,17 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// Writes a start tag to the skeleton, splitting translatable and language
     /// attribute values out of it.
-    fn emit_tag(&mut self, tok: &Tok, seg: Option<&Seg>, translate: bool) -> Result<()> {
+    ///
+    /// `with_block`: the element's content is the next block. Its language values
+    /// are then BlockLang entries (retargeted only when that block is translated),
+    /// unless the tag also has attribute blocks (they would come between).
+    fn emit_tag(
+        &mut self,
+        tok: &Tok,
+        seg: Option<&Seg>,
+        translate: bool,
+        with_block: bool,
+    ) -> Result<()> {
         let mut names: Option<(String, String)> = None;
         let content_language = self.rules.content_language_meta
             && tok.name() == "meta"
@@ -457,6 +467,16 @@ impl<R: Read> Reader<'_, '_, R> {
         // Language values of language switchers (`<a hreflang>`) and of elements
         // that do not translate (their text keeps its language) are no Lang entry.
         let keep_lang = !translate || tok.attr("hreflang").is_some();
+        let lang_kind = if with_block
+            && !tok
+                .attrs()
+                .iter()
+                .any(|a| self.is_attr_block(tok, a, translate))
+        {
+            EntryType::BLOCK_LANG
+        } else {
+            EntryType::LANG
+        };
         for attr in tok.attrs() {
             if !attr.has_value {
                 continue;
@@ -478,18 +498,13 @@ impl<R: Read> Reader<'_, '_, R> {
                 }
                 self.skel_to(attr.value_start())?;
                 if let Some(s) = self.skel.as_deref_mut() {
-                    s.write_lang(self.ts.window.source(attr.value_start(), attr.value_end()))?;
+                    let value = self.ts.window.source(attr.value_start(), attr.value_end());
+                    s.write_entry(lang_kind, value)?;
                 }
                 self.emitted = attr.value_end();
                 continue;
             }
-            if !translate || !self.rules.is_translatable_text(&attr.value) {
-                continue;
-            }
-            if !self
-                .rules
-                .is_translatable_attr(tok.name(), attr.name.as_str(), |a| tok.attr(a))
-            {
+            if !self.is_attr_block(tok, attr, translate) {
                 continue;
             }
             let quote = quote_before(self.ts.window.text(tok.start(), attr.value_start()));
@@ -514,6 +529,18 @@ impl<R: Read> Reader<'_, '_, R> {
             self.emit_block(block, attr.value_start(), attr.value_end())?;
         }
         self.skel_to(tok.end())
+    }
+
+    /// Whether `attr` of start tag `tok` is an attribute block (a language value
+    /// is not one).
+    fn is_attr_block(&self, tok: &Tok, attr: &OwnedAttribute, translate: bool) -> bool {
+        translate
+            && attr.has_value
+            && !self.rules.is_lang_attr(attr.name.as_str())
+            && self.rules.is_translatable_text(&attr.value)
+            && self
+                .rules
+                .is_translatable_attr(tok.name(), attr.name.as_str(), |a| tok.attr(a))
     }
 
     /// The Root mark of the first `<html>` start tag, right after its name: where
@@ -605,7 +632,7 @@ impl<R: Read> Reader<'_, '_, R> {
                         let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                         let seg = self.child_seg(&tok);
                         let own = translate_of(self.rules, &tok, translate);
-                        self.emit_tag(&tok, Some(&seg), own)?;
+                        self.emit_tag(&tok, Some(&seg), own, false)?;
                         if let (true, false, Some(level)) = (translate, own, tok.opened_at) {
                             self.skip_subtree(level)?;
                         }
@@ -636,7 +663,7 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let seg = self.child_seg(&tok);
         let translate = translate_of(self.rules, &tok, self.top_ref().translate);
-        self.emit_tag(&tok, Some(&seg), translate)?;
+        self.emit_tag(&tok, Some(&seg), translate, false)?;
         if tok.self_closing() && tok.name() != "script" && tok.name() != "style"
             || self.rules.is_void(tok.name())
         {
@@ -666,11 +693,12 @@ impl<R: Read> Reader<'_, '_, R> {
         let parent = self.top_ref();
         let translate = translate_of(self.rules, &tok, parent.translate);
         let preserve = parent.preserve || self.rules.preserves_whitespace(tok.name());
-        self.emit_tag(&tok, Some(&seg), translate)?;
         // Void, ignored by the tree builder, or past the depth limit: no content.
         let Some(level) = tok.opened_at.filter(|_| !self.rules.is_void(tok.name())) else {
-            return Ok(());
+            return self.emit_tag(&tok, Some(&seg), translate, false);
         };
+        // Classified (and built) before the tag is written: a leaf's own language
+        // values go with its block.
         let class = classify(&mut self.ts, self.rules, tok.name(), tok.end(), level)?;
         if let Class::Leaf { len, end_tag } = class {
             if translate && len > 0 {
@@ -684,6 +712,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     translate,
                 };
                 if let Some(built) = build(&self.ts, len, &ctx) {
+                    self.emit_tag(&tok, Some(&seg), translate, true)?;
                     self.emit_block(built.block, built.start, built.end)?;
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end());
                     self.skip_toks(len);
@@ -695,12 +724,15 @@ impl<R: Read> Reader<'_, '_, R> {
                 }
             }
             // No text: read the content raw (its attributes may still translate).
+            self.emit_tag(&tok, Some(&seg), translate, false)?;
             let last_end = if len > 0 {
                 self.ts.buffered_token(len - 1).map_or(0, |t| t.end())
             } else {
                 0
             };
             self.raw_until = self.raw_until.max(last_end);
+        } else {
+            self.emit_tag(&tok, Some(&seg), translate, false)?;
         }
         let digest = self.digest_for(&seg);
         self.stack.push(Frame {
