@@ -217,6 +217,136 @@ impl LanguageTag {
     }
 }
 
+/// The writing direction of a language (what `dir` on `<html>` says).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Left to right.
+    Ltr,
+    /// Right to left.
+    Rtl,
+}
+
+impl Direction {
+    /// The `dir` attribute value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Ltr => "ltr",
+            Direction::Rtl => "rtl",
+        }
+    }
+}
+
+/// ISO 15924 codes of the right-to-left scripts (current and historic).
+const RTL_SCRIPTS: &[&str] = &[
+    "adlm", "arab", "aran", "armi", "avst", "chrs", "cprt", "elym", "hatr", "hebr", "hung", "khar",
+    "lydi", "mand", "mani", "mend", "merc", "mero", "narb", "nbat", "nkoo", "orkh", "ougr", "palm",
+    "phli", "phlp", "phnx", "prti", "rohg", "samr", "sarb", "sogd", "sogo", "syrc", "thaa", "yezi",
+];
+
+/// Languages written right to left when the tag names no script (their
+/// Suppress-Script or usual script in the IANA registry is an RTL one).
+const RTL_LANGUAGES: &[&str] = &[
+    "acm", "aeb", "ajp", "apc", "apd", "ar", "arc", "arq", "ars", "ary", "arz", "auz", "avl",
+    "ayh", "ayl", "ayn", "ayp", "azb", "bal", "bqi", "ckb", "dv", "fa", "glk", "hbo", "he", "iw",
+    "ji", "jpr", "jrb", "khw", "ks", "lrc", "mzn", "nqo", "pbt", "pbu", "pes", "pnb", "prs", "ps",
+    "sam", "sd", "sdh", "shu", "skr", "ssh", "syr", "ug", "ur", "yi",
+];
+
+impl LanguageTag {
+    /// The direction of the language: its script subtag's when it has one
+    /// (`az-Arab` is RTL, `ur-Latn` LTR), else its language's (`ar`, `he`, `fa`,
+    /// `ur`, `ps`, `yi`, `ckb`… are RTL); everything else is LTR.
+    ///
+    /// ```
+    /// use tagloom_l10n::lang::{Direction, LanguageTag};
+    /// let dir = |t: &str| t.parse::<LanguageTag>().unwrap().direction();
+    /// assert_eq!(dir("ar-EG"), Direction::Rtl);
+    /// assert_eq!(dir("pa-Arab"), Direction::Rtl);
+    /// assert_eq!(dir("pa"), Direction::Ltr);
+    /// ```
+    pub fn direction(&self) -> Direction {
+        let mut subtags = self.0.split('-');
+        let language = subtags.next().unwrap_or_default();
+        let is = |list: &[&str], s: &str| list.iter().any(|x| x.eq_ignore_ascii_case(s));
+        if language.len() > 1 && !IRREGULAR.iter().any(|g| g.eq_ignore_ascii_case(&self.0)) {
+            // The script is the first 4-letter subtag before any singleton.
+            for s in subtags.take_while(|s| s.len() > 1) {
+                if s.len() == 4 && s.bytes().all(|b| b.is_ascii_alphabetic()) {
+                    return if is(RTL_SCRIPTS, s) {
+                        Direction::Rtl
+                    } else {
+                        Direction::Ltr
+                    };
+                }
+            }
+            if is(RTL_LANGUAGES, language) {
+                return Direction::Rtl;
+            }
+        }
+        Direction::Ltr
+    }
+}
+
+/// Whether two language values are the same tag: ASCII case-insensitive, `_` and
+/// `-` alike, surrounding whitespace ignored (`en-GB` is not `en`).
+pub fn same_tag(a: &str, b: &str) -> bool {
+    let (a, b) = (a.trim().as_bytes(), b.trim().as_bytes());
+    let norm = |c: u8| {
+        if c == b'_' {
+            b'-'
+        } else {
+            c.to_ascii_lowercase()
+        }
+    };
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| norm(*x) == norm(*y))
+}
+
+/// Which language values of a page become the target when it is translated.
+///
+/// The page's language is its `<html>` element's `lang` (else `xml:lang`). A value
+/// is retargeted when it is the source language exactly ([`same_tag`]), or when it
+/// is the page's language exactly and that names the source ([`LanguageTag::names`]:
+/// `<html lang="en-US">` in an `en` extraction). So in an `en` page an `en-GB` quote,
+/// a `de` passage or an `fr-CA` link keep their values. (The reader never hands
+/// over the values of elements with `hreflang`: language switchers.)
+#[derive(Clone, Debug)]
+pub struct Retarget<'a> {
+    /// The source language.
+    pub source: &'a LanguageTag,
+    /// What retargeted values become.
+    pub target: &'a LanguageTag,
+    /// The page's language, once known.
+    pub page: Option<String>,
+}
+
+impl Retarget<'_> {
+    /// Whether `value` is retargeted.
+    pub fn applies(&self, value: &str) -> bool {
+        same_tag(value, self.source)
+            || self
+                .page
+                .as_deref()
+                .is_some_and(|p| same_tag(value, p) && self.source.names(p))
+    }
+
+    /// The `dir` value for a page whose `<html>` had `current` (`None`: no `dir`),
+    /// or `None` to keep it: `rtl` for a right-to-left target; `ltr` for a
+    /// left-to-right target when the source is right-to-left and the page said `rtl`.
+    pub fn dir(&self, current: Option<&str>) -> Option<Direction> {
+        match (self.target.direction(), current) {
+            (Direction::Rtl, Some(v)) if v.trim().eq_ignore_ascii_case("rtl") => None,
+            (Direction::Rtl, _) => Some(Direction::Rtl),
+            (Direction::Ltr, Some(v))
+                if self.source.direction() == Direction::Rtl
+                    && v.trim().eq_ignore_ascii_case("rtl") =>
+            {
+                Some(Direction::Ltr)
+            }
+            (Direction::Ltr, _) => None,
+        }
+    }
+}
+
 /// Whether the language value `value` names `source` (see [`LanguageTag::names`]).
 pub fn names_language(value: &str, source: &str) -> bool {
     let value = value.trim();
@@ -334,6 +464,67 @@ mod tests {
         assert!(g("fr\" x=\"").is_err());
         assert!(g("fr@x\"y").is_err());
         assert!(g("fr_FR\">").is_err());
+    }
+
+    #[test]
+    fn directions() {
+        let dir = |t: &str| LanguageTag::parse(t).unwrap().direction();
+        for rtl in [
+            "ar", "he", "fa", "ur", "AR-eg", "fa-IR", "yi", "ckb", "az-Arab", "ps-AF", "ku-Arab",
+        ] {
+            assert_eq!(dir(rtl), Direction::Rtl, "{rtl}");
+        }
+        for ltr in [
+            "en",
+            "fr",
+            "ur-Latn",
+            "pa",
+            "x-ar",
+            "ku",
+            "i-klingon",
+            "zh-Hant",
+            "arn",
+        ] {
+            assert_eq!(dir(ltr), Direction::Ltr, "{ltr}");
+        }
+    }
+
+    #[test]
+    fn retarget_rule() {
+        let (en, fr, ar) = (
+            "en".parse().unwrap(),
+            "fr".parse().unwrap(),
+            "ar".parse().unwrap(),
+        );
+        let mut r = Retarget {
+            source: &en,
+            target: &fr,
+            page: None,
+        };
+        assert!(r.applies("EN") && r.applies(" en "));
+        assert!(!r.applies("en-GB") && !r.applies("de"));
+        r.page = Some("en-US".into());
+        assert!(r.applies("en-us") && r.applies("en") && !r.applies("en-GB"));
+        r.page = Some("de".into());
+        assert!(!r.applies("de") && r.applies("en"));
+        assert_eq!(r.dir(None), None);
+        assert_eq!(r.dir(Some("rtl")), None);
+        let r = Retarget {
+            source: &en,
+            target: &ar,
+            page: None,
+        };
+        assert_eq!(r.dir(None), Some(Direction::Rtl));
+        assert_eq!(r.dir(Some("ltr")), Some(Direction::Rtl));
+        assert_eq!(r.dir(Some("RTL")), None);
+        let r = Retarget {
+            source: &ar,
+            target: &fr,
+            page: None,
+        };
+        assert_eq!(r.dir(Some("rtl")), Some(Direction::Ltr));
+        assert_eq!(r.dir(None), None);
+        assert!(same_tag("en_us", "EN-US") && !same_tag("en", "en-US"));
     }
 
     #[test]

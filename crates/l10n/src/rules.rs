@@ -53,6 +53,18 @@ pub struct Rules {
     pub implied_end: HashMap<String, Vec<String>>,
     /// Translatable attributes.
     pub attributes: Vec<AttrRule>,
+    /// Elements protected like `translate="no"` (inherited: their subtree is not
+    /// extracted, not pseudo-translated, and inside a block it is one placeholder
+    /// code): `code`, `kbd`, `samp`, `var` by default. Remove one to translate it;
+    /// add `pre` to protect preformatted blocks as well.
+    pub protected: Vec<String>,
+    /// Classes that mean `translate="no"` (Google's `notranslate` by default).
+    pub no_translate_classes: Vec<String>,
+    /// The fewest letters (Unicode alphabetic characters) a unit's text must have:
+    /// text with fewer (`,`, `|`, NBSP, `-1`, `©`, `→`, `2024`) stays in the
+    /// skeleton untouched. Digits are not letters, so pure numbers are not units;
+    /// `0` makes any non-whitespace text a unit (the old behaviour).
+    pub min_letters: usize,
     /// Language attributes spliced as Lang entries.
     pub lang_attributes: Vec<String>,
     /// Also treat `<meta http-equiv="content-language" content>` as a language value.
@@ -83,6 +95,7 @@ struct Index {
     void: HashSet<String>,
     preserve: HashSet<String>,
     lang: HashSet<String>,
+    protected: HashSet<String>,
     attr_names: HashSet<String>,
 }
 
@@ -198,7 +211,13 @@ impl Default for Rules {
             "keywords",
             "author",
             "application-name",
-            "og:*",
+            // Open Graph: the text properties only (never og:url, og:image,
+            // og:type, og:locale…: URLs and enumerations).
+            "og:title",
+            "og:description",
+            "og:site_name",
+            "og:image:alt",
+            "og:video:alt",
             "twitter:title",
             "twitter:description",
             "twitter:image:alt",
@@ -251,6 +270,9 @@ impl Default for Rules {
                 when("content", &["meta"], "property", &meta_names),
                 when("content", &["meta"], "itemprop", &["name", "description"]),
             ],
+            protected: strings(&["code", "kbd", "samp", "var"]),
+            no_translate_classes: strings(&["notranslate"]),
+            min_letters: 1,
             lang_attributes: strings(&["lang", "xml:lang"]),
             content_language_meta: true,
             noscript_rawtext: false,
@@ -299,6 +321,7 @@ impl Rules {
             void: set(&self.void),
             preserve: set(&self.preserve_whitespace),
             lang: set(&self.lang_attributes),
+            protected: set(&self.protected),
             attr_names: self
                 .attributes
                 .iter()
@@ -331,6 +354,50 @@ impl Rules {
     pub fn is_lang_attr(&self, attr: &str) -> bool {
         self.index().lang.contains(attr)
     }
+    /// Whether `name` is protected like `translate="no"` (see [`Rules::protected`]).
+    pub fn is_protected(&self, name: &str) -> bool {
+        self.index().protected.contains(name)
+    }
+
+    /// Whether an element translates, given its name, a lookup of its attributes and
+    /// what it inherits: `translate="no"`, a no-translate class (`notranslate`) or a
+    /// protected element (`code`…) say no; `translate="yes"` or `""` says yes;
+    /// otherwise it inherits. The one home of this rule (reader and re-parse writer).
+    pub fn translate_of<'a>(
+        &self,
+        name: &str,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+        inherited: bool,
+    ) -> bool {
+        let class_says_no = lookup("class").is_some_and(|class| {
+            class
+                .split(|c: char| c.is_ascii_whitespace())
+                .any(|c| self.no_translate_classes.iter().any(|n| n == c))
+        });
+        if class_says_no || self.is_protected(name) {
+            return false;
+        }
+        match lookup("translate").map(|v| v.trim().to_ascii_lowercase()) {
+            Some(v) if v == "no" => false,
+            Some(v) if v == "yes" || v.is_empty() => true,
+            _ => inherited,
+        }
+    }
+
+    /// Whether `text` has enough letters to be a unit (see [`Rules::min_letters`]).
+    pub fn is_translatable_text(&self, text: &str) -> bool {
+        if self.min_letters == 0 {
+            return text
+                .chars()
+                .any(|c| !matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\0'));
+        }
+        text.chars()
+            .filter(|c| c.is_alphabetic())
+            .take(self.min_letters)
+            .count()
+            >= self.min_letters
+    }
+
     /// Whether the rules are usable (always true for values built by this module).
     pub fn is_ready(&self) -> bool {
         self.index().built
@@ -398,6 +465,46 @@ mod tests {
         assert!(
             r.implies_end("p", "div") && r.implies_end("li", "li") && !r.implies_end("li", "p")
         );
+    }
+
+    #[test]
+    fn junk_and_protection_rules() {
+        let r = Rules::default();
+        for (p, yes) in [
+            ("og:title", true),
+            ("og:image:alt", true),
+            ("og:url", false),
+            ("og:image", false),
+            ("og:type", false),
+            ("og:locale", false),
+        ] {
+            let lookup = |a: &str| (a == "property").then_some(p);
+            assert_eq!(
+                r.is_translatable_attr("meta", "content", lookup),
+                yes,
+                "{p}"
+            );
+        }
+        for (text, yes) in [
+            ("a", true),
+            ("3D", true),
+            ("\u{65e5}", true),
+            (",", false),
+            ("\u{a0}", false),
+            ("-1", false),
+            ("2024", false),
+            ("\u{a9} \u{2192}", false),
+        ] {
+            assert_eq!(r.is_translatable_text(text), yes, "{text:?}");
+        }
+        let none = |_: &str| None;
+        assert!(!r.translate_of("code", none, true) && r.translate_of("span", none, true));
+        assert!(!r.translate_of("span", none, false));
+        let class = |v: &'static str| move |a: &str| (a == "class").then_some(v);
+        assert!(!r.translate_of("p", class("x notranslate"), true));
+        assert!(r.translate_of("p", class("Notranslate"), true));
+        let yes = |a: &str| (a == "translate").then_some("yes");
+        assert!(r.translate_of("p", yes, false) && !r.translate_of("kbd", yes, true));
     }
 
     #[test]

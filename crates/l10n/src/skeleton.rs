@@ -13,9 +13,13 @@
 //! | 1    | Ref   | block id (UTF-8) |
 //! | 2    | Lang  | raw source bytes of a `lang`/`xml:lang`/content-language value |
 //! | 3    | Block | the block the next Ref names, serialized ([`crate::block::Block::encode`]): its runs, its original bytes, its sub-blocks |
+//! | 4    | Root  | a mark right after `<html`: one byte (1 when the element has a `dir` attribute), then its `lang` (else `xml:lang`) value as UTF-8; no source bytes |
+//! | 5    | Dir   | raw source bytes of the `<html>` element's `dir` value |
+//! | 6    | BlockLang | raw source bytes of a language value on the start tag of the element whose content is the next block: retargeted only when that block is translated |
 //!
 //! A writer that does not know a type skips it (unknown types are inert), so a
-//! seed-only writer still works: it sees Text, Ref and Lang. Adjacent Text entries are
+//! seed-only writer still works: it sees Text, Ref and Lang (and loses only an
+//! `<html dir>` value and the BlockLang values). Adjacent Text entries are
 //! coalesced (up to 64 KiB) to keep the file small.
 //!
 //! The temp file is anonymous: it is unlinked as soon as it is created (`O_TMPFILE`
@@ -60,6 +64,13 @@ impl EntryType {
     pub const LANG: EntryType = EntryType(2);
     /// Extension: the serialized block of the next Ref.
     pub const BLOCK: EntryType = EntryType(3);
+    /// Extension: the `<html>` element's mark (where `dir` goes, the page language).
+    pub const ROOT: EntryType = EntryType(4);
+    /// Extension: the `<html>` element's `dir` value, set for the target's direction.
+    pub const DIR: EntryType = EntryType(5);
+    /// Extension: a language value of the element around the next block (Lang,
+    /// retargeted only when that block is translated).
+    pub const BLOCK_LANG: EntryType = EntryType(6);
 }
 
 const COALESCE_LIMIT: usize = 64 * 1024;

@@ -35,7 +35,7 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
-use crate::lang::LanguageTag;
+use crate::lang::{LanguageTag, Retarget};
 use crate::skeleton::{EntryType, SkeletonStore};
 
 pub mod reparse;
@@ -371,37 +371,23 @@ pub fn write_from_skeleton<W: Write>(
     options: &WriterOptions,
 ) -> Result<WriteReport> {
     let mut report = WriteReport::default();
-    let retarget = options
-        .target_lang
-        .as_ref()
-        .filter(|_| translations.any_translated());
+    let mut replay = Replay {
+        retarget: options
+            .target_lang
+            .as_ref()
+            .filter(|_| translations.any_translated())
+            .map(|target| Retarget {
+                source: &options.source_lang,
+                target,
+                page: None,
+            }),
+        tail: [0; 2],
+        held: Vec::new(),
+    };
     let mut data = Vec::new();
     let mut pending: Option<Block> = None;
-    // The last bytes of text written: the quote before a Lang value.
-    let mut tail: [u8; 2] = [0; 2];
-    let io = |e| L10nError::io("writing the output", e);
     while let Some(kind) = store.next_into(&mut data)? {
         match kind {
-            EntryType::TEXT => {
-                out.raw(&data).map_err(io)?;
-                match data.as_slice() {
-                    [] => {}
-                    [b] => tail = [tail[1], *b],
-                    [.., a, b] => tail = [*a, *b],
-                }
-            }
-            EntryType::LANG => {
-                let value = String::from_utf8_lossy(&data);
-                match retarget {
-                    Some(target) if options.source_lang.names(&value) => {
-                        let quote = quote_ending(&tail, out.encoding());
-                        out.text(&render_lang(target, quote)).map_err(io)?;
-                        report.lang_retargeted += 1;
-                    }
-                    _ => out.raw(&data).map_err(io)?,
-                }
-                tail = [0; 2];
-            }
             EntryType::BLOCK => {
                 pending =
                     Some(Block::decode(&data).ok_or_else(|| {
@@ -418,26 +404,112 @@ pub fn write_from_skeleton<W: Write>(
                         )));
                     }
                 };
-                let lang = retarget.map(|t| (&options.source_lang, t));
-                write_block(&block, translations, out, &mut report, lang)?;
-                tail = [0; 2];
+                let (target, sub_targets) = resolve_block(&block, translations, &mut report)?;
+                // What was held for this block: its element's language values follow it.
+                for (kind, data) in std::mem::take(&mut replay.held) {
+                    replay.entry(kind, &data, out, &mut report, target.is_some())?;
+                }
+                let lang = replay.retarget.as_ref();
+                write_block(&block, target, &sub_targets, out, &mut report, lang)?;
+                replay.tail = [0; 2];
             }
-            _ => {} // unknown entry types are inert
+            // Held until the block: only the rest of one start tag (the reader
+            // writes a BlockLang only right before its block).
+            EntryType::BLOCK_LANG => replay.held.push((kind, data.clone())),
+            _ if !replay.held.is_empty() => replay.held.push((kind, data.clone())),
+            _ => replay.entry(kind, &data, out, &mut report, false)?,
         }
+    }
+    for (kind, data) in std::mem::take(&mut replay.held) {
+        replay.entry(kind, &data, out, &mut report, false)?;
     }
     report.issues.extend(translations.finish()?);
     report.bytes_written = out.written();
     Ok(report)
 }
 
-fn write_block<W: Write>(
+/// The skeleton entries around blocks: Text, Lang, BlockLang, Root, Dir.
+struct Replay<'o> {
+    /// How language values are retargeted (`None`: nothing is translated).
+    retarget: Option<Retarget<'o>>,
+    /// The last bytes of text written: the quote before a language value.
+    tail: [u8; 2],
+    /// Entries from a BlockLang on, held until its block is known to be translated.
+    held: Vec<(EntryType, Vec<u8>)>,
+}
+
+impl Replay<'_> {
+    /// Writes one entry; `block_translated` decides BlockLang values.
+    fn entry<W: Write>(
+        &mut self,
+        kind: EntryType,
+        data: &[u8],
+        out: &mut EncodedOutput<W>,
+        report: &mut WriteReport,
+        block_translated: bool,
+    ) -> Result<()> {
+        let io = |e| L10nError::io("writing the output", e);
+        match kind {
+            EntryType::TEXT => {
+                out.raw(data).map_err(io)?;
+                match data {
+                    [] => {}
+                    [b] => self.tail = [self.tail[1], *b],
+                    [.., a, b] => self.tail = [*a, *b],
+                }
+            }
+            EntryType::LANG | EntryType::BLOCK_LANG => {
+                let value = String::from_utf8_lossy(data);
+                let wanted = kind == EntryType::LANG || block_translated;
+                match &self.retarget {
+                    Some(r) if wanted && r.applies(&value) => {
+                        let quote = quote_ending(&self.tail, out.encoding());
+                        out.text(&render_lang(r.target, quote)).map_err(io)?;
+                        report.lang_retargeted += 1;
+                    }
+                    _ => out.raw(data).map_err(io)?,
+                }
+                self.tail = [0; 2];
+            }
+            EntryType::ROOT => {
+                // No source bytes: the page's language, and where `dir` goes.
+                let (has_dir, page) = data.split_first().unwrap_or((&1, &[]));
+                if let Some(r) = self.retarget.as_mut() {
+                    let page = String::from_utf8_lossy(page);
+                    r.page = Some(page.into_owned()).filter(|p| !p.is_empty());
+                    if let (0, Some(dir)) = (has_dir, r.dir(None)) {
+                        out.text(&format!(" dir=\"{}\"", dir.as_str()))
+                            .map_err(io)?;
+                    }
+                }
+            }
+            EntryType::DIR => {
+                let value = String::from_utf8_lossy(data);
+                match self.retarget.as_ref().and_then(|r| r.dir(Some(&value))) {
+                    Some(dir) => {
+                        let quote = quote_ending(&self.tail, out.encoding());
+                        let kind = BlockKind::Attribute { quote };
+                        out.text(&render_attr(dir.as_str(), kind)).map_err(io)?;
+                    }
+                    None => out.raw(data).map_err(io)?,
+                }
+                self.tail = [0; 2];
+            }
+            _ => {} // unknown entry types are inert
+        }
+        Ok(())
+    }
+}
+
+/// A block's target runs (`None`: written as its source) and its sub-blocks'
+/// target texts, asked from `translations` (once each, in document order).
+type Resolved = (Option<Vec<Run>>, Vec<Option<String>>);
+
+fn resolve_block(
     block: &Block,
     translations: &mut dyn Translations,
-    out: &mut EncodedOutput<W>,
     report: &mut WriteReport,
-    lang: Option<(&LanguageTag, &LanguageTag)>,
-) -> Result<()> {
-    let io = |e| L10nError::io("writing the output", e);
+) -> Result<Resolved> {
     report.blocks += 1 + block.subs.len();
     let mut target = translations.target(block)?;
     if let Some(t) = &target {
@@ -459,6 +531,19 @@ fn write_block<W: Write>(
         }
         sub_targets.push(t);
     }
+    Ok((target, sub_targets))
+}
+
+/// Writes a resolved block: its original bytes when nothing in it is translated.
+fn write_block<W: Write>(
+    block: &Block,
+    target: Option<Vec<Run>>,
+    sub_targets: &[Option<String>],
+    out: &mut EncodedOutput<W>,
+    report: &mut WriteReport,
+    lang: Option<&Retarget<'_>>,
+) -> Result<()> {
+    let io = |e| L10nError::io("writing the output", e);
     if target.is_none() && sub_targets.iter().all(Option::is_none) {
         return out.raw(&block.original).map_err(io);
     }
@@ -487,7 +572,7 @@ fn write_block<W: Write>(
                             block,
                             idx,
                             data,
-                            &sub_targets,
+                            sub_targets,
                             lang,
                             report,
                         ));
@@ -519,7 +604,7 @@ fn splice_subs(
     run: usize,
     data: &str,
     targets: &[Option<String>],
-    lang: Option<(&LanguageTag, &LanguageTag)>,
+    lang: Option<&Retarget<'_>>,
     report: &mut WriteReport,
 ) -> String {
     // (start, end, replacement)
@@ -529,15 +614,12 @@ fn splice_subs(
             edits.push((pos.start, pos.end, render_attr(text, sub.kind)));
         }
     }
-    if let Some((source, target)) = lang {
+    if let Some(r) = lang {
         for pos in block.lang_refs.iter().filter(|p| p.run == run) {
-            if data
-                .get(pos.start..pos.end)
-                .is_some_and(|v| source.names(v))
-            {
+            if data.get(pos.start..pos.end).is_some_and(|v| r.applies(v)) {
                 let before = data.get(..pos.start).unwrap_or("").as_bytes();
                 let quote = quote_ending(before, UTF_8);
-                edits.push((pos.start, pos.end, render_lang(target, quote)));
+                edits.push((pos.start, pos.end, render_lang(r.target, quote)));
                 report.lang_retargeted += 1;
             }
         }

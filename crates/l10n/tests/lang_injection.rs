@@ -15,7 +15,7 @@ use tagloom_l10n::writer::IssueKind;
 
 const PAGE: &str = "<!DOCTYPE html><html lang=\"en\"><head>\
 <meta http-equiv=\"content-language\" content=en>\
-<meta http-equiv=Content-Language content='en-GB'></head>\
+<meta http-equiv=Content-Language content='en'></head>\
 <body><p xml:lang='en'>Hello <b lang=en>big</b> world</p>\
 <svg><text xml:lang=\"en\">Hi</text></svg></body></html>";
 

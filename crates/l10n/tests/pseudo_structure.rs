@@ -1,6 +1,9 @@
 //! Acceptance 2: pseudo-translated output has the same element structure and
 //! attribute names as the input; only text and translatable attribute values differ;
-//! `lang` naming the source became the target, other `lang`s are untouched.
+//! `lang` values retargeted by the rule of `tagloom_l10n::lang::Retarget` (the
+//! source exactly, or the page's language when it names the source; never on
+//! `hreflang` language switchers or elements that do not translate) became the
+//! target, other `lang`s are untouched.
 //!
 //! Two views: the tree builder's (input and output parsed with `Html5ParseSession`
 //! into a `DomStore`, elements compared in tree order by namespace, local name,
@@ -17,7 +20,19 @@ use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_l10n::flow::{self, PseudoOptions};
-use tagloom_l10n::writer::names_language;
+use tagloom_l10n::lang::{LanguageTag, Retarget};
+
+/// Whether `value` becomes `fr` in an `en` page whose language is `page`.
+fn retargets(value: &str, page: Option<&str>) -> bool {
+    let (en, fr): (LanguageTag, LanguageTag) = ("en".parse().unwrap(), "fr".parse().unwrap());
+    !value.trim().is_empty()
+        && Retarget {
+            source: &en,
+            target: &fr,
+            page: page.map(str::to_string),
+        }
+        .applies(value)
+}
 
 /// What must match of a tag (spans differ: the text around it changed).
 #[derive(Debug, PartialEq)]
@@ -85,7 +100,17 @@ fn check(input: &Path, work: &Path) -> Result<usize, String> {
         return Err(format!("{} tags vs {}", a.len(), b.len()));
     }
     let mut retargeted = 0;
+    let mut page: Option<String> = None;
     for (x, y) in a.iter().zip(&b) {
+        match (x, y) {
+            (Item::Start(p, pa), _) if p == "html" && page.is_none() => {
+                let lang = |n: &str| pa.iter().find(|(k, _)| k == n).map(|(_, v)| v.trim());
+                page = lang("lang")
+                    .or_else(|| lang("xml:lang"))
+                    .map(str::to_string);
+            }
+            _ => {}
+        }
         match (x, y) {
             (Item::End(p), Item::End(q)) if p == q => {}
             (Item::Start(p, pa), Item::Start(q, qa)) if p == q => {
@@ -96,15 +121,13 @@ fn check(input: &Path, work: &Path) -> Result<usize, String> {
                 }
                 for ((n, v), (_, w)) in pa.iter().zip(qa) {
                     if n == "lang" || n == "xml:lang" {
-                        // `en` and its variants (`en-GB`) become `fr`, also inside
-                        // inline codes of translated blocks.
-                        if names_language(v, "en") {
-                            if w != "fr" {
+                        // Only values the rule retargets may change, and only to
+                        // `fr` (the tree check below also checks the unchanged ones).
+                        if v != w {
+                            if w != "fr" || !retargets(v, page.as_deref()) {
                                 return Err(format!("lang {v:?} became {w:?}"));
                             }
                             retargeted += 1;
-                        } else if v != w {
-                            return Err(format!("lang {v:?} changed to {w:?}"));
                         }
                     } else if v != w && !TRANSLATABLE.contains(&n.as_str()) {
                         return Err(format!("<{p} {n}> changed: {v:?} -> {w:?}"));
@@ -156,11 +179,11 @@ fn pseudo_keeps_structure() {
     assert!(retargeted > 0);
 }
 
-/// `lang` naming the source (`en`, and its regional variants `en-GB`, `en-US`: see
-/// `writer::names_language`) must be `fr`; other values untouched. Returns whether it
-/// was retargeted.
-fn check_lang(v: &str, w: &str) -> Result<bool, String> {
-    if names_language(v, "en") && !v.trim().is_empty() {
+/// A language value the rule retargets (see [`retargets`]; `kept`: its element does
+/// not translate or is a language switcher) must be `fr`; other values untouched.
+/// Returns whether it was retargeted.
+fn check_lang(v: &str, w: &str, page: Option<&str>, kept: bool) -> Result<bool, String> {
+    if !kept && retargets(v, page) {
         if w != "fr" {
             return Err(format!("lang {v:?} became {w:?}"));
         }
@@ -179,6 +202,20 @@ fn compare_trees(input: &[u8], output: &[u8]) -> Result<usize, String> {
     let a = support::elements(&support::parse(input));
     let b = support::elements(&support::parse(output));
     let mut retargeted = 0;
+    let page = a
+        .iter()
+        .find(|e| e.name == "html" && e.ns == Namespace::Html)
+        .and_then(|e| {
+            let lang = |n: &str| {
+                e.attrs
+                    .iter()
+                    .find(|(ns, k, _)| *ns == AttrNamespace::None && k == n)
+                    .map(|(_, _, v)| v.trim().to_string())
+            };
+            lang("lang").or_else(|| lang("xml:lang"))
+        });
+    // (depth, translates) of the open ancestors.
+    let mut translates: Vec<(usize, bool)> = Vec::new();
     for (i, (x, y)) in a.iter().zip(&b).enumerate() {
         if (x.ns, &x.name, x.depth) != (y.ns, &y.name, y.depth) {
             return Err(format!(
@@ -203,6 +240,12 @@ fn compare_trees(input: &[u8], output: &[u8]) -> Result<usize, String> {
                 .find(|(ns, n, _)| *ns == AttrNamespace::None && n == name)
                 .map(|(_, _, v)| v.as_str())
         };
+        while translates.last().is_some_and(|(d, _)| *d >= x.depth) {
+            translates.pop();
+        }
+        let inherited = translates.last().is_none_or(|(_, t)| *t);
+        let own_translate = rules.translate_of(&x.name, lookup, inherited);
+        translates.push((x.depth, own_translate));
         for ((ns, n, v), (_, _, w)) in x.attrs.iter().zip(&y.attrs) {
             let is_lang = match ns {
                 AttrNamespace::Xml => n == "lang",
@@ -219,7 +262,8 @@ fn compare_trees(input: &[u8], output: &[u8]) -> Result<usize, String> {
                     return Err(format!("<{} {n}> in foreign content changed", x.name));
                 }
             } else if is_lang || content_language {
-                retargeted += check_lang(v, w)? as usize;
+                let kept = !own_translate || lookup("hreflang").is_some();
+                retargeted += check_lang(v, w, page.as_deref(), kept)? as usize;
             } else if v != w
                 && !(*ns == AttrNamespace::None
                     && x.ns == Namespace::Html

@@ -16,6 +16,19 @@ pub(crate) fn is_ws(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c')
 }
 
+/// Whether comment data is an IE conditional comment or one of its ends
+/// (`<!--[if IE]>…<![endif]-->`, `<!--[if !IE]><!-->`, `<!--<![endif]-->`, and
+/// the bogus comments of `<![if !IE]>`, `<![endif]>`): markup for old browsers,
+/// never a translator's note.
+pub(crate) fn is_conditional_comment(data: &str) -> bool {
+    let data = data.trim_start_matches(is_ws).as_bytes();
+    let starts = |prefix: &[u8]| {
+        data.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+    };
+    starts(b"[if ") || starts(b"[if\t") || starts(b"<![endif]") || starts(b"[endif]")
+}
+
 /// Collapses each run of HTML whitespace into one space.
 pub(crate) fn collapse(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -51,13 +64,9 @@ pub(crate) struct Built {
     pub(crate) end: u64,
 }
 
-/// The element's own `translate` value, or `inherited`.
-pub(crate) fn translate_of(tok: &Tok, inherited: bool) -> bool {
-    match tok.attr("translate").map(|v| v.trim().to_ascii_lowercase()) {
-        Some(v) if v == "no" => false,
-        Some(v) if v == "yes" || v.is_empty() => true,
-        _ => inherited,
-    }
+/// Whether the element of start tag `tok` translates ([`Rules::translate_of`]).
+pub(crate) fn translate_of(rules: &Rules, tok: &Tok, inherited: bool) -> bool {
+    rules.translate_of(tok.name(), |a| tok.attr(a), inherited)
 }
 
 fn raw_ws_prefix(s: &str) -> usize {
@@ -106,15 +115,12 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
     let mut sub_refs = Vec::new();
     let mut lang_refs = Vec::new();
     let mut name_counts: Vec<(String, u32)> = Vec::new();
-    let mut has_text = false;
     let mut i = i0;
     while i <= i1 {
         let tok = toks[i];
         let raw = || win.text(tok.start(), tok.end()).to_string();
         match tok.kind() {
             TokenKind::Characters => {
-                // NUL is not text: the tree builder drops it in most contexts.
-                has_text |= !tok.text().chars().all(|c| is_ws(c) || c == '\0');
                 if let Some(Run::Text(t)) = runs.last_mut() {
                     t.push_str(tok.text());
                 } else {
@@ -133,7 +139,7 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
             }
             TokenKind::StartTag => {
                 let name = tok.name();
-                let own_translate = translate_of(tok, ctx.translate);
+                let own_translate = translate_of(ctx.rules, tok, ctx.translate);
                 if ctx.rules.is_opaque(name) || !own_translate {
                     // The whole subtree, protected.
                     let mut depth = 0usize;
@@ -173,11 +179,16 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                     open.push((name.to_string(), run_index));
                 }
                 next_id += 1;
+                // Language switchers (`<a hreflang>`) keep their `lang`.
+                let switcher = tok.attr("hreflang").is_some();
                 for attr in tok.attrs() {
                     if attr.has_value
                         && ctx.rules.is_lang_attr(attr.name.as_str())
                         && !attr.value.trim().is_empty()
                     {
+                        if switcher {
+                            continue;
+                        }
                         lang_refs.push(SubRef {
                             run: run_index,
                             start: (attr.value_start() - tok.start()) as usize,
@@ -185,7 +196,10 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
                         });
                         continue;
                     }
-                    if !own_translate || !attr.has_value || attr.value.trim().is_empty() {
+                    if !own_translate
+                        || !attr.has_value
+                        || !ctx.rules.is_translatable_text(&attr.value)
+                    {
                         continue;
                     }
                     if !ctx
@@ -246,7 +260,16 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
     for (_, idx) in open.drain(..) {
         unpair(&mut runs, idx);
     }
-    if !has_text {
+    // Too few letters (NUL is no text either: the tree builder drops it in most
+    // contexts): no unit, the tokens stay in the skeleton.
+    let text: String = runs
+        .iter()
+        .filter_map(|r| match r {
+            Run::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !ctx.rules.is_translatable_text(&text) {
         return None;
     }
     if !ctx.preserve {
@@ -318,5 +341,21 @@ mod tests {
     fn collapsing() {
         assert_eq!(collapse(" a \n\t b  "), " a b ");
         assert_eq!(collapse("a\u{a0} b"), "a\u{a0} b");
+    }
+
+    #[test]
+    fn conditional_comments() {
+        for data in [
+            "[if IE]><p>Old</p><![endif]",
+            "[if !IE]><!",
+            "<![endif]",
+            "[endif]",
+            " [IF lt IE 9]>",
+        ] {
+            assert!(is_conditional_comment(data), "{data}");
+        }
+        for data in ["Main menu", "if IE", "[iffy]", ""] {
+            assert!(!is_conditional_comment(data), "{data}");
+        }
     }
 }

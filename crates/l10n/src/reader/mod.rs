@@ -41,11 +41,11 @@ use crate::block::{Block, BlockKind, Run};
 use crate::error::{IoContext, Result};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
-use build::{BuildCtx, build, collapse, is_ws, quote_before, translate_of};
+use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, quote_before, translate_of};
 pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
-use tagloom_html::token::{OwnedToken, TokenKind};
+use tagloom_html::token::{OwnedAttribute, OwnedToken, TokenKind};
 use tokens::{Tok, TokenStream, ValueRange};
 
 /// Receives the blocks, in document order (parents before their sub-blocks).
@@ -138,6 +138,7 @@ pub fn read_document<R: Read>(
         html_ids: HashSet::new(),
         blocks: 0,
         raw_until: 0,
+        root_seen: false,
         buf: Vec::new(),
         finished: false,
     };
@@ -239,6 +240,8 @@ struct Reader<'a, 's, R: Read> {
     blocks: usize,
     /// Tokens starting before this offset were found to hold no text: read them raw.
     raw_until: u64,
+    /// Whether the first `<html>` start tag was read (its mark is written).
+    root_seen: bool,
     buf: Vec<u8>,
     finished: bool,
 }
@@ -439,37 +442,69 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// Writes a start tag to the skeleton, splitting translatable and language
     /// attribute values out of it.
-    fn emit_tag(&mut self, tok: &Tok, seg: Option<&Seg>, translate: bool) -> Result<()> {
+    ///
+    /// `with_block`: the element's content is the next block. Its language values
+    /// are then BlockLang entries (retargeted only when that block is translated),
+    /// unless the tag also has attribute blocks (they would come between).
+    fn emit_tag(
+        &mut self,
+        tok: &Tok,
+        seg: Option<&Seg>,
+        translate: bool,
+        with_block: bool,
+    ) -> Result<()> {
         let mut names: Option<(String, String)> = None;
         let content_language = self.rules.content_language_meta
             && tok.name() == "meta"
             && tok
                 .attr("http-equiv")
                 .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language"));
+        let root = tok.name() == "html" && !self.root_seen;
+        if root {
+            self.root_seen = true;
+            self.emit_root_mark(tok)?;
+        }
+        // Language values of language switchers (`<a hreflang>`) and of elements
+        // that do not translate (their text keeps its language) are no Lang entry.
+        let keep_lang = !translate || tok.attr("hreflang").is_some();
+        let lang_kind = if with_block
+            && !tok
+                .attrs()
+                .iter()
+                .any(|a| self.is_attr_block(tok, a, translate))
+        {
+            EntryType::BLOCK_LANG
+        } else {
+            EntryType::LANG
+        };
         for attr in tok.attrs() {
             if !attr.has_value {
+                continue;
+            }
+            if root && attr.name == "dir" {
+                self.skel_to(attr.value_start())?;
+                if let Some(s) = self.skel.as_deref_mut() {
+                    let value = self.ts.window.source(attr.value_start(), attr.value_end());
+                    s.write_entry(EntryType::DIR, value)?;
+                }
+                self.emitted = attr.value_end();
                 continue;
             }
             let is_lang = self.rules.is_lang_attr(attr.name.as_str())
                 || (content_language && attr.name == "content");
             if is_lang {
-                if attr.value.trim().is_empty() {
+                if attr.value.trim().is_empty() || keep_lang {
                     continue;
                 }
                 self.skel_to(attr.value_start())?;
                 if let Some(s) = self.skel.as_deref_mut() {
-                    s.write_lang(self.ts.window.source(attr.value_start(), attr.value_end()))?;
+                    let value = self.ts.window.source(attr.value_start(), attr.value_end());
+                    s.write_entry(lang_kind, value)?;
                 }
                 self.emitted = attr.value_end();
                 continue;
             }
-            if !translate || attr.value.trim().is_empty() {
-                continue;
-            }
-            if !self
-                .rules
-                .is_translatable_attr(tok.name(), attr.name.as_str(), |a| tok.attr(a))
-            {
+            if !self.is_attr_block(tok, attr, translate) {
                 continue;
             }
             let quote = quote_before(self.ts.window.text(tok.start(), attr.value_start()));
@@ -496,6 +531,46 @@ impl<R: Read> Reader<'_, '_, R> {
         self.skel_to(tok.end())
     }
 
+    /// Whether `attr` of start tag `tok` is an attribute block (a language value
+    /// is not one).
+    fn is_attr_block(&self, tok: &Tok, attr: &OwnedAttribute, translate: bool) -> bool {
+        translate
+            && attr.has_value
+            && !self.rules.is_lang_attr(attr.name.as_str())
+            && self.rules.is_translatable_text(&attr.value)
+            && self
+                .rules
+                .is_translatable_attr(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+    }
+
+    /// The Root mark of the first `<html>` start tag, right after its name: where
+    /// the writer puts `dir` for a right-to-left target, and the page's language.
+    fn emit_root_mark(&mut self, tok: &Tok) -> Result<()> {
+        let after_name = tok.start() + "<html".len() as u64;
+        if after_name > tok.end()
+            || !self
+                .ts
+                .window
+                .text(tok.start(), after_name)
+                .eq_ignore_ascii_case("<html")
+        {
+            return Ok(());
+        }
+        self.skel_to(after_name)?;
+        let page_lang = tok
+            .attr("lang")
+            .or_else(|| tok.attr("xml:lang"))
+            .map(str::trim)
+            .unwrap_or("");
+        if let Some(s) = self.skel.as_deref_mut() {
+            self.buf.clear();
+            self.buf.push(u8::from(tok.attr("dir").is_some()));
+            self.buf.extend_from_slice(page_lang.as_bytes());
+            s.write_entry(EntryType::ROOT, &self.buf)?;
+        }
+        Ok(())
+    }
+
     fn run(&mut self) -> Result<()> {
         loop {
             let Some(tok) = self.ts.peek(0)? else {
@@ -514,7 +589,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 TokenKind::Doctype | TokenKind::Comment | TokenKind::ProcessingInstruction => {
                     let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                     self.skel_to(tok.end())?;
-                    if kind == TokenKind::Comment {
+                    if kind == TokenKind::Comment && !is_conditional_comment(tok.text()) {
                         let note = collapse(tok.text().trim());
                         if !note.is_empty() && self.notes.len() < MAX_NOTES {
                             self.notes.push(note.chars().take(2000).collect());
@@ -556,12 +631,29 @@ impl<R: Read> Reader<'_, '_, R> {
                     } else {
                         let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                         let seg = self.child_seg(&tok);
-                        let own = translate_of(&tok, translate);
-                        self.emit_tag(&tok, Some(&seg), own)?;
+                        let own = translate_of(self.rules, &tok, translate);
+                        self.emit_tag(&tok, Some(&seg), own, false)?;
+                        if let (true, false, Some(level)) = (translate, own, tok.opened_at) {
+                            self.skip_subtree(level)?;
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// The content of an inline element that does not translate (`<code>`,
+    /// `class="notranslate"`…) read raw, outside a block: to the skeleton up to the
+    /// token that closes it, so no attribute inside it is extracted either.
+    fn skip_subtree(&mut self, level: usize) -> Result<()> {
+        while let Some(t) = self.ts.peek(0)? {
+            if t.kept <= level || t.kind() == TokenKind::Eof {
+                break;
+            }
+            let t = self.next_tok()?.unwrap_or_else(unreachable_tok);
+            self.skel_to(t.end())?;
+        }
+        Ok(())
     }
 
     /// `script`, `style`… : the whole element to the skeleton.
@@ -570,8 +662,8 @@ impl<R: Read> Reader<'_, '_, R> {
             return Ok(());
         };
         let seg = self.child_seg(&tok);
-        let translate = translate_of(&tok, self.top_ref().translate);
-        self.emit_tag(&tok, Some(&seg), translate)?;
+        let translate = translate_of(self.rules, &tok, self.top_ref().translate);
+        self.emit_tag(&tok, Some(&seg), translate, false)?;
         if tok.self_closing() && tok.name() != "script" && tok.name() != "style"
             || self.rules.is_void(tok.name())
         {
@@ -599,13 +691,14 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let seg = self.child_seg(&tok);
         let parent = self.top_ref();
-        let translate = translate_of(&tok, parent.translate);
+        let translate = translate_of(self.rules, &tok, parent.translate);
         let preserve = parent.preserve || self.rules.preserves_whitespace(tok.name());
-        self.emit_tag(&tok, Some(&seg), translate)?;
         // Void, ignored by the tree builder, or past the depth limit: no content.
         let Some(level) = tok.opened_at.filter(|_| !self.rules.is_void(tok.name())) else {
-            return Ok(());
+            return self.emit_tag(&tok, Some(&seg), translate, false);
         };
+        // Classified (and built) before the tag is written: a leaf's own language
+        // values go with its block.
         let class = classify(&mut self.ts, self.rules, tok.name(), tok.end(), level)?;
         if let Class::Leaf { len, end_tag } = class {
             if translate && len > 0 {
@@ -619,6 +712,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     translate,
                 };
                 if let Some(built) = build(&self.ts, len, &ctx) {
+                    self.emit_tag(&tok, Some(&seg), translate, true)?;
                     self.emit_block(built.block, built.start, built.end)?;
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end());
                     self.skip_toks(len);
@@ -630,12 +724,15 @@ impl<R: Read> Reader<'_, '_, R> {
                 }
             }
             // No text: read the content raw (its attributes may still translate).
+            self.emit_tag(&tok, Some(&seg), translate, false)?;
             let last_end = if len > 0 {
                 self.ts.buffered_token(len - 1).map_or(0, |t| t.end())
             } else {
                 0
             };
             self.raw_until = self.raw_until.max(last_end);
+        } else {
+            self.emit_tag(&tok, Some(&seg), translate, false)?;
         }
         let digest = self.digest_for(&seg);
         self.stack.push(Frame {

@@ -65,10 +65,11 @@ use tagloom_html::session::SessionConfig;
 
 use super::{
     FallbackError, Issue, IssueKind, Translations, WriteReport, WriterOptions, encode_into,
-    names_language, same_runs, text_of,
+    same_runs, text_of,
 };
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
+use crate::lang::{LanguageTag, Retarget};
 use crate::reader::read_document;
 use crate::rules::Rules;
 
@@ -185,16 +186,9 @@ impl<'a> DRun<'a> {
     }
 }
 
-/// The element's own `translate` value, or `inherited`.
-fn translate_of(element: &tagloom_html::dom::Element, inherited: bool) -> bool {
-    match element
-        .attr("translate")
-        .map(|v| v.trim().to_ascii_lowercase())
-    {
-        Some(v) if v == "no" => false,
-        Some(v) if v == "yes" || v.is_empty() => true,
-        _ => inherited,
-    }
+/// Whether `element` translates: the reader's rule ([`Rules::translate_of`]).
+fn translate_of(rules: &Rules, element: &tagloom_html::dom::Element, inherited: bool) -> bool {
+    rules.translate_of(element.local_name(), |a| element.attr(a), inherited)
 }
 
 fn is_html_block(rules: &Rules, node: NodeRef<'_>) -> bool {
@@ -224,7 +218,7 @@ fn read_node<'a>(
             }
             if !html
                 || rules.is_opaque(name)
-                || !translate_of(e, translate)
+                || !translate_of(rules, e, translate)
                 || name == "template"
                 || rules.is_void(name)
             {
@@ -247,8 +241,9 @@ fn read_node<'a>(
 
 struct Builder<'r> {
     rules: &'r Rules,
-    /// (source, target) when `lang` values are retargeted.
-    retarget: Option<(String, String)>,
+    /// (source, target, the page's language) when `lang` values are retargeted
+    /// (the rule of [`Retarget`]).
+    retarget: Option<(LanguageTag, LanguageTag, Option<String>)>,
     /// Patches not yet applied to `copy` (applied every [`PATCH_BATCH`]).
     patches: Vec<DomPatch>,
     /// The translated copy of the tree, built as the walk goes.
@@ -333,12 +328,53 @@ impl<'r> Builder<'r> {
     }
 
     fn retarget(&mut self, value: &mut String) {
-        if let Some((source, target)) = &self.retarget
+        if let Some((source, target, page)) = &self.retarget
             && !value.trim().is_empty()
-            && names_language(value, source)
+            && (Retarget {
+                source,
+                target,
+                page: page.clone(),
+            })
+            .applies(value)
         {
-            *value = target.clone();
+            *value = target.to_string();
             self.report.lang_retargeted += 1;
+        }
+    }
+
+    /// The root `html` element: its `lang` is the page's language, and its `dir`
+    /// follows the target's direction ([`Retarget::dir`]).
+    fn root_attrs(&mut self, attrs: &mut Vec<PatchAttr>) {
+        let Some((source, target, page)) = &mut self.retarget else {
+            return;
+        };
+        let lang = |n: &str| {
+            attrs
+                .iter()
+                .find(|a| a.ns == AttrNamespace::None && a.name == n)
+                .map(|a| a.value.trim().to_string())
+        };
+        *page = lang("lang")
+            .or_else(|| lang("xml:lang"))
+            .filter(|p| !p.is_empty());
+        let dir_at = attrs
+            .iter()
+            .position(|a| a.ns == AttrNamespace::None && a.name == "dir");
+        let rule = Retarget {
+            source,
+            target,
+            page: None,
+        };
+        let current = dir_at.and_then(|i| attrs.get(i)).map(|a| a.value.as_str());
+        if let Some(dir) = rule.dir(current) {
+            match dir_at.and_then(|i| attrs.get_mut(i)) {
+                Some(a) => a.value = dir.as_str().to_string(),
+                None => attrs.push(PatchAttr {
+                    ns: AttrNamespace::None,
+                    name: "dir".into(),
+                    value: dir.as_str().to_string(),
+                }),
+            }
         }
     }
 
@@ -356,9 +392,14 @@ impl<'r> Builder<'r> {
         match node.kind() {
             NodeKind::Element(e) => {
                 let mut attrs = e.attrs().to_vec();
+                if e.is_html("html") && node.parent().is_some_and(|p| p.as_element().is_none()) {
+                    self.root_attrs(&mut attrs);
+                }
+                // Language switchers (`<a hreflang>`) keep their `lang`.
+                let switcher = e.attr("hreflang").is_some();
                 for attr in &mut attrs {
                     if self.is_lang(e, attr) {
-                        if lang {
+                        if lang && !switcher {
                             self.retarget(&mut attr.value);
                         }
                         continue;
@@ -477,7 +518,7 @@ impl<'r> Builder<'r> {
                 } => {
                     let own = node
                         .as_element()
-                        .map_or(translate, |e| translate_of(e, translate));
+                        .map_or(translate, |e| translate_of(self.rules, e, translate));
                     let (key, contents) = self.shallow(node, own, true, &[]);
                     self.append(parent, key);
                     if let Some(c) = contents.zip(node.template_contents()) {
@@ -876,7 +917,7 @@ pub(super) fn write_reparsed(
         .target_lang
         .clone()
         .filter(|t| !t.is_empty() && translations.any_translated())
-        .map(|t| (options.source_lang.to_string(), t.to_string()));
+        .map(|t| (options.source_lang.clone(), t, None));
     let mut builder = Builder {
         rules,
         retarget,
