@@ -27,20 +27,24 @@
 #![warn(missing_docs)]
 
 pub mod block;
+pub mod count;
 pub mod error;
 pub mod flow;
+pub mod ids;
 pub mod lang;
+pub mod matching;
 pub mod output;
 pub mod po;
 pub mod pseudo;
 pub mod reader;
 pub mod rules;
 pub mod skeleton;
+pub mod update;
 pub mod writer;
 pub mod xliff;
 
 pub use block::{Block, BlockKind, Run};
 pub use error::{L10nError, Result};
 pub use lang::LanguageTag;
-pub use rules::Rules;
+pub use rules::{IdScheme, Rules};
 pub use skeleton::SkeletonStore;
