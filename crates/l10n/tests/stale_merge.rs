@@ -30,37 +30,6 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
-/// Translates every unit of an extracted file: the target is the source followed
-/// by ` [fr]` (codes kept as they are).
-fn translate_all(file: &str, format: &str) -> String {
-    let mut out = String::new();
-    if format == "xlf" {
-        let mut rest = file;
-        while let Some(at) = rest.find("<source>") {
-            let end = rest[at..].find("</source>").unwrap() + at;
-            let inner = &rest[at + "<source>".len()..end];
-            out.push_str(&rest[..end + "</source>".len()]);
-            out.push_str(&format!("<target>{inner} [fr]</target>"));
-            rest = &rest[end + "</source>".len()..];
-        }
-        out.push_str(rest);
-    } else {
-        let mut id = String::new();
-        for line in file.lines() {
-            if let Some(v) = line.strip_prefix("msgid ") {
-                id = v.trim_matches('"').to_string();
-            }
-            if line == "msgstr \"\"" && !id.is_empty() {
-                out.push_str(&format!("msgstr \"{id} [fr]\"\n"));
-            } else {
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-    }
-    out
-}
-
 /// Extracts `v1` as `format`, translates every unit, merges into `v2`.
 fn stale_merge(v1: &str, v2: &str, format: &str, options: &MergeOptions) -> (Report, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -68,7 +37,7 @@ fn stale_merge(v1: &str, v2: &str, format: &str, options: &MergeOptions) -> (Rep
     let page2 = write(dir.path(), "v2.html", v2);
     let file = dir.path().join(format!("v1.{format}"));
     flow::extract(&page1, &file, &extract_opts()).unwrap();
-    let translated = translate_all(&std::fs::read_to_string(&file).unwrap(), format);
+    let translated = support::translate_all(&std::fs::read_to_string(&file).unwrap(), format);
     let file = write(dir.path(), &format!("v1.fr.{format}"), &translated);
     let out = dir.path().join("out.html");
     let report = flow::merge(&page2, &file, &out, options).unwrap();
@@ -281,7 +250,7 @@ fn allow_partial_and_strict() {
     let xlf = dir.path().join("v1.xlf");
     let opts = extract_opts();
     flow::extract(&page1, &xlf, &opts).unwrap();
-    let fr = translate_all(&std::fs::read_to_string(&xlf).unwrap(), "xlf");
+    let fr = support::translate_all(&std::fs::read_to_string(&xlf).unwrap(), "xlf");
     let xlf = write(dir.path(), "fr.xlf", &fr);
     let out = dir.path().join("out.html");
     let strict = MergeOptions {
@@ -343,7 +312,7 @@ fn po_fuzzy_entries_are_untranslated() {
     let po = dir.path().join("page.po");
     let opts = extract_opts();
     flow::extract(&page, &po, &opts).unwrap();
-    let fr = translate_all(&std::fs::read_to_string(&po).unwrap(), "po").replace(
+    let fr = support::translate_all(&std::fs::read_to_string(&po).unwrap(), "po").replace(
         "msgctxt \"html-1.body-1.section-1.p-4\"",
         "#, fuzzy\nmsgctxt \"html-1.body-1.section-1.p-4\"",
     );
@@ -387,7 +356,7 @@ fn real_pages_fully_translated_have_no_stale_units() {
             let file = dir.path().join(format!("units.{format}"));
             let opts = extract_opts();
             flow::extract(page, &file, &opts).unwrap();
-            let fr = translate_all(&std::fs::read_to_string(&file).unwrap(), format);
+            let fr = support::translate_all(&std::fs::read_to_string(&file).unwrap(), format);
             let file = write(dir.path(), &format!("fr.{format}"), &fr);
             let out = dir.path().join("out.html");
             let report = flow::merge(page, &file, &out, &merge_opts()).unwrap();
@@ -414,7 +383,7 @@ fn html5lib_inputs_fully_translated_have_no_stale_units() {
             let file = dir.path().join(format!("units.{format}"));
             let opts = extract_opts();
             flow::extract(&page, &file, &opts).unwrap();
-            let fr = translate_all(&std::fs::read_to_string(&file).unwrap(), format);
+            let fr = support::translate_all(&std::fs::read_to_string(&file).unwrap(), format);
             let file = write(dir.path(), &format!("fr.{format}"), &fr);
             let out = dir.path().join("out.html");
             let report = flow::merge(&page, &file, &out, &merge_opts()).unwrap();
