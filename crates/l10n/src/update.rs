@@ -23,10 +23,12 @@
 //! bucketed: an inverted index from words to old units, a page unit looks only at
 //! the old units sharing one of its [`RARE_WORDS`] rarest words and of a length
 //! that can reach the threshold, and compares at most
-//! [`UpdateOptions::max_candidates`] of them, so a page of thousands of units costs
-//! no quadratic work. Both files are held in memory (one page's units).
+//! [`UpdateOptions::max_candidates`] of them (visiting at most 16 times as many
+//! index entries), so a page of thousands of units costs no quadratic work; the
+//! exact matches of a text repeated thousands of times neither (each bucket is a
+//! queue). Both files are held in memory (one page's units).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
@@ -297,22 +299,36 @@ fn plan(page: &[Block], old: &[OldUnit], options: &UpdateOptions) -> Plan {
     let mut used = vec![false; old.len()];
     let mut carried: Vec<Option<Carried>> = vec![None; page.len()];
     let mut counts = UpdateCounts::default();
-    // Exact matches: by source bucket, the same id first.
-    let mut by_key: HashMap<u64, Vec<usize>> = HashMap::new();
+    // Exact matches: by source bucket, the same id first, else the first
+    // unclaimed unit of the bucket (claimed ones are dropped from its front, and
+    // at most `max_candidates` are checked: many repeats of one text cost linear
+    // time).
+    let mut by_key: HashMap<u64, VecDeque<usize>> = HashMap::new();
+    let mut by_id: HashMap<&str, usize> = HashMap::new();
     for (j, u) in old.iter().enumerate() {
-        by_key.entry(text_key(&u.text)).or_default().push(j);
+        by_key.entry(text_key(&u.text)).or_default().push_back(j);
+        by_id.entry(u.id.as_str()).or_insert(j);
     }
     for (i, block) in page.iter().enumerate() {
-        let Some(cands) = by_key.get(&runs_key(&block.runs)) else {
+        let key = runs_key(&block.runs);
+        let Some(queue) = by_key.get_mut(&key) else {
             continue;
         };
-        let free = |j: &&usize| !used[**j] && old[**j].same_source(block);
-        let pick = cands
-            .iter()
-            .filter(free)
-            .find(|j| old[**j].id == block.id)
-            .or_else(|| cands.iter().find(free));
-        if let Some(&j) = pick {
+        while queue.front().is_some_and(|&j| used[j]) {
+            queue.pop_front();
+        }
+        let same_id = by_id
+            .get(block.id.as_str())
+            .copied()
+            .filter(|&j| !used[j] && text_key(&old[j].text) == key && old[j].same_source(block));
+        let pick = same_id.or_else(|| {
+            queue
+                .iter()
+                .take(options.max_candidates)
+                .copied()
+                .find(|&j| !used[j] && old[j].same_source(block))
+        });
+        if let Some(j) = pick {
             used[j] = true;
             counts.carried += usize::from(old[j].target.is_some());
             carried[i] = Some(Carried {
@@ -380,11 +396,13 @@ fn near_matches(
             .collect();
         rare.sort_by_key(|p| p.len());
         let mut seen = HashSet::new();
-        let mut compared = 0;
+        let (mut compared, mut visited) = (0, 0);
         let mut best: Option<(f64, usize)> = None;
         'lists: for list in rare.into_iter().take(RARE_WORDS) {
             for &j in list {
-                if compared >= options.max_candidates {
+                // Claimed or filtered entries cost a visit each: bounded too.
+                visited += 1;
+                if compared >= options.max_candidates || visited > options.max_candidates * 16 {
                     break 'lists;
                 }
                 if used[j]
