@@ -9,7 +9,10 @@
 //! document is bounded whatever its size.
 //!
 //! Most callers want [`flow`]: `extract`, `merge` and `pseudo`, each on a file or a
-//! directory (`tagloom l10n …` is a thin layer over it).
+//! directory (`tagloom l10n …` is a thin layer over it). When the page changes,
+//! [`update::update`] re-extracts it and carries the old file's translations over
+//! (unchanged units keep theirs, near matches become fuzzy suggestions); unit ids
+//! survive edits elsewhere on the page ([`ids`]); [`count`] counts words.
 //!
 //! ```no_run
 //! use std::path::Path;
@@ -20,6 +23,10 @@
 //! // … a translator fills in page.xlf …
 //! flow::merge(Path::new("page.html"), Path::new("page.xlf"), Path::new("page.fr.html"),
 //!             &MergeOptions::default())?;
+//! // … the page changes: a new file with the unchanged translations carried over …
+//! let report = tagloom_l10n::update::update(Path::new("page.html"), Path::new("page.xlf"),
+//!     Path::new("page.new.xlf"), &Default::default())?;
+//! println!("{} carried over", report.total().carried);
 //! # Ok::<(), tagloom_l10n::L10nError>(())
 //! ```
 

@@ -433,7 +433,8 @@ pub(crate) fn source_difference(entry: &PoEntry, block: &Block) -> Option<String
     None
 }
 
-/// Translations read from a PO file, streaming, matched to blocks by `msgctxt`; a
+/// Translations read from a PO file, streaming, matched to blocks by `msgctxt`
+/// (a context the page does not have: by `msgid` among the entries left); a
 /// translation is applied only where the block still has the entry's source
 /// (`msgid` and code markup), and fuzzy entries count as untranslated.
 pub struct PoTranslations {

@@ -20,8 +20,10 @@
 //!
 //! A target is applied only where the page's block still has the unit's source —
 //! the same text and the same codes with the same original markup
-//! ([`source_difference`]); unit ids are structural (`…body-1.p-3`), so after a
-//! paragraph was inserted, deleted or moved an id can name another block. Every
+//! ([`source_difference`]): an id can name another block (an old file with
+//! structural ids, `…body-1.p-3`; an element id moved to other text). A unit
+//! whose id the page does not have is looked up by its source among the units
+//! left once the file is read ([`crate::matching`]). Every
 //! translation not applied is returned as an [`Issue`] by `finish`: source changed,
 //! a translated unit the page does not have, a page block the file has no unit for.
 //! The codes written are always the page's: a file's `<originalData>` is only
