@@ -48,6 +48,10 @@ use crate::xliff::{XliffReader, XliffWriter, source_difference};
 /// How many of a unit's rarest words find its near-match candidates.
 pub const RARE_WORDS: usize = 4;
 
+/// How many unclaimed old units of one source bucket an exact match looks at
+/// (units of the same text whose codes' markup differs share a bucket).
+pub const SAME_TEXT_SCAN: usize = 64;
+
 /// `tagloom l10n update`.
 #[derive(Clone, Debug)]
 pub struct UpdateOptions {
@@ -301,7 +305,7 @@ fn plan(page: &[Block], old: &[OldUnit], options: &UpdateOptions) -> Plan {
     let mut counts = UpdateCounts::default();
     // Exact matches: by source bucket, the same id first, else the first
     // unclaimed unit of the bucket (claimed ones are dropped from its front, and
-    // at most `max_candidates` are checked: many repeats of one text cost linear
+    // at most `SAME_TEXT_SCAN` are checked: many repeats of one text cost linear
     // time).
     let mut by_key: HashMap<u64, VecDeque<usize>> = HashMap::new();
     let mut by_id: HashMap<&str, usize> = HashMap::new();
@@ -324,7 +328,7 @@ fn plan(page: &[Block], old: &[OldUnit], options: &UpdateOptions) -> Plan {
         let pick = same_id.or_else(|| {
             queue
                 .iter()
-                .take(options.max_candidates)
+                .take(SAME_TEXT_SCAN)
                 .copied()
                 .find(|&j| !used[j] && old[j].same_source(block))
         });
