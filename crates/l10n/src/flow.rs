@@ -76,7 +76,7 @@ impl Format {
         }
     }
 
-    fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             Format::Xliff => "xlf",
             Format::Po => "po",
@@ -317,7 +317,7 @@ pub enum Job<'a> {
     },
 }
 
-fn forced_encoding(common: &Common) -> Result<Option<&'static Encoding>> {
+pub(crate) fn forced_encoding(common: &Common) -> Result<Option<&'static Encoding>> {
     match &common.encoding {
         None => Ok(None),
         Some(label) => Encoding::for_label(label.as_bytes())
@@ -572,7 +572,7 @@ fn is_html(path: &Path) -> bool {
     )
 }
 
-fn with_ext(rel: &Path, ext: &str) -> PathBuf {
+pub(crate) fn with_ext(rel: &Path, ext: &str) -> PathBuf {
     let mut s = rel.as_os_str().to_owned();
     s.push(".");
     s.push(ext);
@@ -580,9 +580,26 @@ fn with_ext(rel: &Path, ext: &str) -> PathBuf {
 }
 
 /// Runs `one` over every HTML file of `input` (a directory) in parallel.
-fn run_dir<F>(input: &Path, common: &Common, one: F) -> Result<Report>
+pub(crate) fn run_dir<F>(input: &Path, common: &Common, one: F) -> Result<Report>
 where
     F: Fn(&Path, &Path) -> Result<FileReport> + Sync,
+{
+    let (files, failures) = run_dir_with(input, common, one)?;
+    Ok(Report { files, failures })
+}
+
+/// [`run_dir`] for any per-file result: the results done and the failures.
+pub(crate) type DirResults<T> = (Vec<T>, Vec<(PathBuf, L10nError)>);
+
+/// Runs `one` over every HTML file of `input` (a directory) in parallel, with the
+/// progress bar `common` asks for.
+pub(crate) fn run_dir_with<T: Send, F>(
+    input: &Path,
+    common: &Common,
+    one: F,
+) -> Result<DirResults<T>>
+where
+    F: Fn(&Path, &Path) -> Result<T> + Sync,
 {
     let files = html_files(input)?;
     let bar = if common.progress {
@@ -590,7 +607,7 @@ where
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let results: Vec<(PathBuf, Result<FileReport>)> = files
+    let results: Vec<(PathBuf, Result<T>)> = files
         .par_iter()
         .map(|rel| {
             let r = one(&input.join(rel), rel);
@@ -599,14 +616,14 @@ where
         })
         .collect();
     bar.finish_and_clear();
-    let mut report = Report::default();
+    let (mut done, mut failures) = (Vec::new(), Vec::new());
     for (path, r) in results {
         match r {
-            Ok(f) => report.files.push(f),
-            Err(e) => report.failures.push((path, e)),
+            Ok(f) => done.push(f),
+            Err(e) => failures.push((path, e)),
         }
     }
-    Ok(report)
+    Ok((done, failures))
 }
 
 /// Extracts `input` (a file or a directory) to `output` (an `.xlf`/`.po` file, or a

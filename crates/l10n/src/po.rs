@@ -31,7 +31,9 @@ use std::path::{Path, PathBuf};
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
 use crate::lang::LanguageTag;
+use crate::matching::{SourceIndex, runs_key, text_key};
 use crate::reader::BlockSink;
+use crate::update::Carried;
 use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
 
 fn quote(s: &str) -> String {
@@ -199,6 +201,17 @@ impl<W: Write> PoWriter<W> {
     }
 
     fn entry(&mut self, block: &Block) -> std::io::Result<()> {
+        self.entry_with(block, None)
+    }
+
+    /// Writes one entry (not its sub-blocks) with what `update` carried over: an
+    /// exact match's `msgstr`, or a near match's old translation flagged
+    /// `#, fuzzy` with the old source as `#| msgid` (gettext's previous msgid).
+    pub(crate) fn entry_with(
+        &mut self,
+        block: &Block,
+        carried: Option<&Carried>,
+    ) -> std::io::Result<()> {
         let mut s = String::from("\n");
         for note in &block.notes {
             for line in note.lines() {
@@ -211,9 +224,21 @@ impl<W: Write> PoWriter<W> {
             }
         }
         s.push_str(&format!("#: {}\n", block.path.replace(' ', "_")));
+        let fuzzy = carried.and_then(|c| c.fuzzy.as_ref());
+        let msgstr = match (carried, fuzzy) {
+            (_, Some(f)) => f.old_target.clone().unwrap_or_default(),
+            (Some(c), None) => c.target.as_ref().map(|t| t.text()).unwrap_or_default(),
+            (None, None) => String::new(),
+        };
+        if fuzzy.is_some() || carried.is_some_and(|c| c.unconfirmed) && !msgstr.is_empty() {
+            s.push_str("#, fuzzy\n");
+        }
+        if let Some(f) = fuzzy {
+            s.push_str(&format!("#| msgid {}\n", quote(&f.old_source)));
+        }
         s.push_str(&format!("msgctxt {}\n", quote(&block.id)));
         s.push_str(&format!("msgid {}\n", quote(&runs_to_text(&block.runs))));
-        s.push_str("msgstr \"\"\n");
+        s.push_str(&format!("msgstr {}\n", quote(&msgstr)));
         self.entries += 1;
         self.out.write_all(s.as_bytes())
     }
@@ -387,7 +412,7 @@ fn code_comment(id: u32, data: &str) -> String {
 /// How an entry's source differs from the page block (`None`: the same): its
 /// `msgid` (text and code markers) and the markup of each code, from the last
 /// `#. code N:` comment of that code.
-fn source_difference(entry: &PoEntry, block: &Block) -> Option<String> {
+pub(crate) fn source_difference(entry: &PoEntry, block: &Block) -> Option<String> {
     if entry.id != runs_to_text(&block.runs) {
         return Some("the msgid differs".into());
     }
@@ -408,12 +433,16 @@ fn source_difference(entry: &PoEntry, block: &Block) -> Option<String> {
     None
 }
 
-/// Translations read from a PO file, streaming, matched to blocks by `msgctxt`; a
+/// Translations read from a PO file, streaming, matched to blocks by `msgctxt`
+/// (a context the page does not have: by `msgid` among the entries left); a
 /// translation is applied only where the block still has the entry's source
 /// (`msgid` and code markup), and fuzzy entries count as untranslated.
 pub struct PoTranslations {
     reader: PoReader,
     pending: HashMap<String, PoEntry>,
+    /// The entries left once the whole file is read, by `msgid`: for contexts the
+    /// page does not have (files made before content ids).
+    by_source: Option<SourceIndex>,
     done: bool,
     any_translated: bool,
     issues: Vec<Issue>,
@@ -465,6 +494,7 @@ impl PoTranslations {
         Ok(PoTranslations {
             reader: PoReader::open(path)?,
             pending: HashMap::new(),
+            by_source: None,
             done: false,
             any_translated: any,
             issues: Vec::new(),
@@ -492,11 +522,30 @@ impl PoTranslations {
         }
         Ok(None)
     }
+
+    /// An entry left unclaimed with exactly the block's source (called once the
+    /// whole file is read: a context the page does not have).
+    fn take_by_source(&mut self, block: &Block) -> Option<PoEntry> {
+        let pending = &mut self.pending;
+        let index = self.by_source.get_or_insert_with(|| {
+            SourceIndex::new(pending.iter().map(|(id, e)| (id, text_key(&e.id))))
+        });
+        let id = index.ids(runs_key(&block.runs)).iter().find(|id| {
+            pending
+                .get(*id)
+                .is_some_and(|e| source_difference(e, block).is_none())
+        })?;
+        pending.remove(id)
+    }
 }
 
 impl Translations for PoTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
-        let Some(entry) = self.take(&block.id)? else {
+        let found = match self.take(&block.id)? {
+            Some(entry) => Some(entry),
+            None => self.take_by_source(block),
+        };
+        let Some(entry) = found else {
             if self.any_translated {
                 self.issues
                     .push(Issue::new(&block.id, IssueKind::NotInFile, ""));

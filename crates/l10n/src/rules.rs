@@ -83,8 +83,27 @@ pub struct Rules {
     /// `max_depth` (default 512, the same): a deeper element is still read, but as a
     /// sibling of the element at the limit, so unit ids and paths stay bounded.
     pub max_depth: usize,
+    /// How units get their ids (see [`IdScheme`]); rules files spell it
+    /// `"ids": "content"` or `"ids": "structural"`.
+    pub ids: IdScheme,
     #[serde(skip)]
     index: Index,
+}
+
+/// How the reader names units (`crate::reader` module docs, "Unit ids").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IdScheme {
+    /// `id.hello` for an element with an `id` (and its attributes), else `c.` and
+    /// a digest of the unit's source text and code markers (`c.3fa9c0d1e2b4`, a
+    /// repeat `c.3fa9c0d1e2b4.2`): an id survives inserted, deleted and moved
+    /// blocks elsewhere on the page. The default.
+    #[default]
+    Content,
+    /// The structural key (`html-1.body-1.p-2`, restarting at an element `id`):
+    /// the scheme of earlier versions; inserting a paragraph renumbers the later
+    /// ones.
+    Structural,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -280,6 +299,7 @@ impl Default for Rules {
             scan_byte_budget: 256 * 1024,
             max_token_bytes: 16 << 20,
             max_depth: tagloom_html::tree_builder::TreeBuilderConfig::default().max_depth,
+            ids: IdScheme::default(),
             index: Index::default(),
         };
         rules.build_index();

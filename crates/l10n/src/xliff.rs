@@ -20,8 +20,10 @@
 //!
 //! A target is applied only where the page's block still has the unit's source —
 //! the same text and the same codes with the same original markup
-//! ([`source_difference`]); unit ids are structural (`…body-1.p-3`), so after a
-//! paragraph was inserted, deleted or moved an id can name another block. Every
+//! ([`source_difference`]): an id can name another block (an old file with
+//! structural ids, `…body-1.p-3`; an element id moved to other text). A unit
+//! whose id the page does not have is looked up by its source among the units
+//! left once the file is read ([`crate::matching`]). Every
 //! translation not applied is returned as an [`Issue`] by `finish`: source changed,
 //! a translated unit the page does not have, a page block the file has no unit for.
 //! The codes written are always the page's: a file's `<originalData>` is only
@@ -37,7 +39,9 @@ use quick_xml::events::{BytesStart, Event};
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
 use crate::lang::LanguageTag;
+use crate::matching::{SourceIndex, runs_key};
 use crate::reader::BlockSink;
+use crate::update::{Carried, Fuzzy};
 use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
 
 /// XLIFF 2.x core namespace (2.1 keeps the 2.0 namespace).
@@ -133,18 +137,34 @@ impl<W: Write> XliffWriter<W> {
     }
 
     fn unit(&mut self, block: &Block) -> std::io::Result<()> {
+        self.unit_with(block, None)
+    }
+
+    /// Writes one unit (not its sub-blocks) with what `update` carried over: an
+    /// exact match's target (`state="translated"`), or, for a near match, the old
+    /// source and target as notes and `state="initial"` without a target (a near
+    /// match is never merged: the translator confirms it).
+    pub(crate) fn unit_with(
+        &mut self,
+        block: &Block,
+        carried: Option<&Carried>,
+    ) -> std::io::Result<()> {
         let mut s = String::with_capacity(256);
         s.push_str("  <unit id=\"");
         xml_escape(&block.id, true, &mut s);
         s.push_str("\" name=\"");
         xml_escape(&block.path, true, &mut s);
         s.push_str("\">\n");
-        if !block.notes.is_empty() {
+        let fuzzy = carried.and_then(|c| c.fuzzy.as_ref());
+        if !block.notes.is_empty() || fuzzy.is_some() {
             s.push_str("   <notes>");
             for note in &block.notes {
                 s.push_str("<note category=\"comment\">");
                 xml_escape(note, false, &mut s);
                 s.push_str("</note>");
+            }
+            if let Some(f) = fuzzy {
+                fuzzy_notes(f, &mut s);
             }
             s.push_str("</notes>\n");
         }
@@ -163,9 +183,26 @@ impl<W: Write> XliffWriter<W> {
             }
             s.push_str("</originalData>\n");
         }
-        s.push_str("   <segment><source>");
+        let target = carried
+            .filter(|c| c.fuzzy.is_none())
+            .and_then(|c| c.target.as_ref())
+            .map(|t| t.runs(&block.runs));
+        s.push_str(match (&target, fuzzy) {
+            (_, Some(_)) => "   <segment state=\"initial\"><source>",
+            (Some(_), None) if carried.is_some_and(|c| c.unconfirmed) => {
+                "   <segment state=\"initial\"><source>"
+            }
+            (Some(_), None) => "   <segment state=\"translated\"><source>",
+            (None, None) => "   <segment><source>",
+        });
         write_runs(&block.runs, Some(&block.runs), &mut s);
-        s.push_str("</source></segment>\n  </unit>\n");
+        s.push_str("</source>");
+        if let Some(t) = &target {
+            s.push_str("<target>");
+            write_runs(t, Some(&block.runs), &mut s);
+            s.push_str("</target>");
+        }
+        s.push_str("</segment>\n  </unit>\n");
         self.units += 1;
         self.out.write_all(s.as_bytes())
     }
@@ -212,6 +249,23 @@ pub fn write_runs(runs: &[Run], source: Option<&[Run]>, s: &mut String) {
             Run::Close { .. } => s.push_str("</pc>"),
         }
         i += 1;
+    }
+}
+
+/// A near match's notes: `update-similarity`, `update-old-source` and
+/// `update-old-target` (codes as PO markers).
+fn fuzzy_notes(f: &Fuzzy, s: &mut String) {
+    s.push_str(&format!(
+        "<note category=\"update-similarity\">{:.0}%</note>",
+        f.similarity * 100.0
+    ));
+    s.push_str("<note category=\"update-old-source\">");
+    xml_escape(&f.old_source, false, s);
+    s.push_str("</note>");
+    if let Some(t) = &f.old_target {
+        s.push_str("<note category=\"update-old-target\">");
+        xml_escape(t, false, s);
+        s.push_str("</note>");
     }
 }
 
@@ -601,6 +655,9 @@ pub fn source_difference(unit: &[Run], page: &[Run]) -> Option<String> {
 pub struct XliffTranslations {
     reader: XliffReader,
     pending: HashMap<String, Unit>,
+    /// The units left once the whole file is read, by source: for ids the page
+    /// does not have (files made before content ids).
+    by_source: Option<SourceIndex>,
     done: bool,
     any_translated: bool,
     missing: usize,
@@ -623,6 +680,7 @@ impl XliffTranslations {
         Ok(XliffTranslations {
             reader,
             pending: HashMap::new(),
+            by_source: None,
             done: false,
             any_translated: any,
             missing: 0,
@@ -655,11 +713,30 @@ impl XliffTranslations {
         }
         Ok(None)
     }
+
+    /// A unit left unclaimed with exactly the block's source (called once the
+    /// whole file is read: an id the page does not have).
+    fn take_by_source(&mut self, block: &Block) -> Option<Unit> {
+        let pending = &mut self.pending;
+        let index = self.by_source.get_or_insert_with(|| {
+            SourceIndex::new(pending.iter().map(|(id, u)| (id, runs_key(&u.source))))
+        });
+        let id = index.ids(runs_key(&block.runs)).iter().find(|id| {
+            pending
+                .get(*id)
+                .is_some_and(|u| source_difference(&u.source, &block.runs).is_none())
+        })?;
+        pending.remove(id)
+    }
 }
 
 impl Translations for XliffTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
-        let Some(unit) = self.take(&block.id)? else {
+        let found = match self.take(&block.id)? {
+            Some(unit) => Some(unit),
+            None => self.take_by_source(block),
+        };
+        let Some(unit) = found else {
             self.missing += 1;
             if self.any_translated {
                 self.issues

@@ -8,6 +8,32 @@ use tagloom_l10n::L10nError;
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PartialMerge};
 use tagloom_l10n::writer::{NoTranslations, WriterMode, WriterOptions};
 
+/// These tests pin the structural ids (`html-1.body-1.p-2`, the scheme they were
+/// written for, still selectable with `"ids": "structural"`); content ids are
+/// tested in `update.rs`.
+fn structural_common() -> tagloom_l10n::flow::Common {
+    tagloom_l10n::flow::Common {
+        rules: std::sync::Arc::new(
+            tagloom_l10n::Rules::from_json_str(r#"{"ids": "structural"}"#).unwrap(),
+        ),
+        ..tagloom_l10n::flow::Common::default()
+    }
+}
+
+fn extract_opts() -> ExtractOptions {
+    ExtractOptions {
+        common: structural_common(),
+        ..ExtractOptions::new("en", Some("fr")).unwrap()
+    }
+}
+
+fn merge_opts() -> MergeOptions {
+    MergeOptions {
+        common: structural_common(),
+        ..MergeOptions::default()
+    }
+}
+
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
@@ -17,8 +43,8 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 fn round_trip(input: &Path, dir: &Path) -> Vec<u8> {
     let xlf = dir.join("rt.xlf");
     let out = dir.join("rt.html");
-    flow::extract(input, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
-    flow::merge(input, &xlf, &out, &MergeOptions::default()).unwrap();
+    flow::extract(input, &xlf, &extract_opts()).unwrap();
+    flow::merge(input, &xlf, &out, &merge_opts()).unwrap();
     std::fs::read(out).unwrap()
 }
 
@@ -69,7 +95,7 @@ fn mismatched_xliff_ids_are_reported_and_strict_fails_without_output() {
     let a = write(dir.path(), "a.html", b"<p>One</p><p>Two</p>");
     let b = write(dir.path(), "b.html", b"<h1 id=x>Other</h1>");
     let xlf = dir.path().join("a.xlf");
-    flow::extract(&a, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    flow::extract(&a, &xlf, &extract_opts()).unwrap();
     let text = std::fs::read_to_string(&xlf)
         .unwrap()
         .replace("</source>", "</source><target>Un</target>");
@@ -77,7 +103,7 @@ fn mismatched_xliff_ids_are_reported_and_strict_fails_without_output() {
     // Units the page lacks are stale, not a hard error: the output is written (the
     // page as it was), each is reported, the file is partial.
     let out = dir.path().join("out.html");
-    let report = flow::merge(&b, &xlf, &out, &MergeOptions::default()).unwrap();
+    let report = flow::merge(&b, &xlf, &out, &merge_opts()).unwrap();
     let issues: Vec<String> = report.issues().map(|(_, i)| i.to_string()).collect();
     assert_eq!(
         issues,
@@ -94,7 +120,7 @@ fn mismatched_xliff_ids_are_reported_and_strict_fails_without_output() {
     std::fs::remove_file(&out).unwrap();
     let strict = MergeOptions {
         partial: PartialMerge::Fail,
-        ..MergeOptions::default()
+        ..merge_opts()
     };
     let err = flow::merge(&b, &xlf, &out, &strict).unwrap_err();
     assert!(
@@ -116,13 +142,13 @@ fn malformed_translation_files_fail_cleanly() {
         "bad.xlf",
         b"<xliff version=\"2.1\"><file><unit id=\"x\"><segment>",
     );
-    let err = flow::merge(&a, &bad_xml, &out, &MergeOptions::default()).unwrap_err();
+    let err = flow::merge(&a, &bad_xml, &out, &merge_opts()).unwrap_err();
     assert!(err.to_string().contains("bad.xlf"), "{err}");
     let v1 = write(dir.path(), "v1.xlf", b"<xliff version=\"1.2\"></xliff>");
-    let err = flow::merge(&a, &v1, &out, &MergeOptions::default()).unwrap_err();
+    let err = flow::merge(&a, &v1, &out, &merge_opts()).unwrap_err();
     assert!(err.to_string().contains("2.0 or 2.1"), "{err}");
     let bad_po = write(dir.path(), "bad.po", b"msgid \"x\nmsgstr \"\"\n");
-    let err = flow::merge(&a, &bad_po, &out, &MergeOptions::default()).unwrap_err();
+    let err = flow::merge(&a, &bad_po, &out, &merge_opts()).unwrap_err();
     assert!(err.to_string().contains("bad.po:1"), "{err}");
     let missing = flow::extract(
         &dir.path().join("nope.html"),
@@ -144,12 +170,7 @@ fn full_disk_for_the_skeleton_falls_back_to_reparse() {
     }
     let input = write(dir.path(), "page.html", page.as_bytes());
     let xlf = dir.path().join("page.xlf");
-    flow::extract(
-        &input,
-        &xlf,
-        &ExtractOptions::new("en", Some("fr")).unwrap(),
-    )
-    .unwrap();
+    flow::extract(&input, &xlf, &extract_opts()).unwrap();
     let out = dir.path().join("out.html");
     let opts = MergeOptions {
         common: Common {
@@ -157,7 +178,7 @@ fn full_disk_for_the_skeleton_falls_back_to_reparse() {
             skeleton_limit: Some(10_000),
             ..Common::default()
         },
-        ..MergeOptions::default()
+        ..merge_opts()
     };
     // The skeleton store fills up: the re-parse fallback writes the page instead.
     let report = flow::merge(&input, &xlf, &out, &opts).unwrap();
@@ -239,7 +260,7 @@ fn unmappable_translations_become_character_references() {
     );
     let xlf_ja = write(dir.path(), "ja.xlf", text.as_bytes());
     let out = dir.path().join("ja.html");
-    flow::merge(&input, &xlf_ja, &out, &MergeOptions::default()).unwrap();
+    flow::merge(&input, &xlf_ja, &out, &merge_opts()).unwrap();
     assert_eq!(
         std::fs::read(&out).unwrap(),
         b"<html lang=\"ja\"><head><meta charset=\"windows-1252\"></head><p>&#x30AB;&#x30D5;&#x30A7; \xe9</p></html>"

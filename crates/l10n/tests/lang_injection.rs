@@ -13,6 +13,32 @@ use tagloom_l10n::L10nError;
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
 use tagloom_l10n::writer::IssueKind;
 
+/// These tests pin the structural ids (`html-1.body-1.p-2`, the scheme they were
+/// written for, still selectable with `"ids": "structural"`); content ids are
+/// tested in `update.rs`.
+fn structural_common() -> tagloom_l10n::flow::Common {
+    tagloom_l10n::flow::Common {
+        rules: std::sync::Arc::new(
+            tagloom_l10n::Rules::from_json_str(r#"{"ids": "structural"}"#).unwrap(),
+        ),
+        ..tagloom_l10n::flow::Common::default()
+    }
+}
+
+fn extract_opts() -> ExtractOptions {
+    ExtractOptions {
+        common: structural_common(),
+        ..ExtractOptions::new("en", Some("fr")).unwrap()
+    }
+}
+
+fn merge_opts() -> MergeOptions {
+    MergeOptions {
+        common: structural_common(),
+        ..MergeOptions::default()
+    }
+}
+
 const PAGE: &str = "<!DOCTYPE html><html lang=\"en\"><head>\
 <meta http-equiv=\"content-language\" content=en>\
 <meta http-equiv=Content-Language content='en'></head>\
@@ -31,7 +57,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 fn translated_file(dir: &Path, ext: &str, edit: impl Fn(String) -> String) -> PathBuf {
     let page = write(dir, "page.html", PAGE);
     let file = dir.join(format!("page.{ext}"));
-    let opts = ExtractOptions::new("en", Some("fr")).unwrap();
+    let opts = extract_opts();
     flow::extract(&page, &file, &opts).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
     let text = if ext == "xlf" {
@@ -53,10 +79,7 @@ fn translated_file(dir: &Path, ext: &str, edit: impl Fn(String) -> String) -> Pa
 fn merge(dir: &Path, file: &Path) -> (tagloom_l10n::Result<flow::Report>, PathBuf) {
     let out = dir.join("out.html");
     let page = dir.join("page.html");
-    (
-        flow::merge(&page, file, &out, &MergeOptions::default()),
-        out,
-    )
+    (flow::merge(&page, file, &out, &merge_opts()), out)
 }
 
 fn assert_language_error(dir: &Path, file: &Path, what: &str) {

@@ -30,50 +30,14 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
-/// Translates every unit of an extracted file: the target is the source followed
-/// by ` [fr]` (codes kept as they are).
-fn translate_all(file: &str, format: &str) -> String {
-    let mut out = String::new();
-    if format == "xlf" {
-        let mut rest = file;
-        while let Some(at) = rest.find("<source>") {
-            let end = rest[at..].find("</source>").unwrap() + at;
-            let inner = &rest[at + "<source>".len()..end];
-            out.push_str(&rest[..end + "</source>".len()]);
-            out.push_str(&format!("<target>{inner} [fr]</target>"));
-            rest = &rest[end + "</source>".len()..];
-        }
-        out.push_str(rest);
-    } else {
-        let mut id = String::new();
-        for line in file.lines() {
-            if let Some(v) = line.strip_prefix("msgid ") {
-                id = v.trim_matches('"').to_string();
-            }
-            if line == "msgstr \"\"" && !id.is_empty() {
-                out.push_str(&format!("msgstr \"{id} [fr]\"\n"));
-            } else {
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-    }
-    out
-}
-
 /// Extracts `v1` as `format`, translates every unit, merges into `v2`.
 fn stale_merge(v1: &str, v2: &str, format: &str, options: &MergeOptions) -> (Report, String) {
     let dir = tempfile::tempdir().unwrap();
     let page1 = write(dir.path(), "v1.html", v1);
     let page2 = write(dir.path(), "v2.html", v2);
     let file = dir.path().join(format!("v1.{format}"));
-    flow::extract(
-        &page1,
-        &file,
-        &ExtractOptions::new("en", Some("fr")).unwrap(),
-    )
-    .unwrap();
-    let translated = translate_all(&std::fs::read_to_string(&file).unwrap(), format);
+    flow::extract(&page1, &file, &extract_opts()).unwrap();
+    let translated = support::translate_all(&std::fs::read_to_string(&file).unwrap(), format);
     let file = write(dir.path(), &format!("v1.fr.{format}"), &translated);
     let out = dir.path().join("out.html");
     let report = flow::merge(&page2, &file, &out, options).unwrap();
@@ -143,9 +107,35 @@ fn edit(with: &[(&str, &str)]) -> String {
 
 use IssueKind::{NotInFile, NotInPage, SourceChanged};
 
+/// These tests pin the structural ids (`html-1.body-1.p-2`, the scheme they were
+/// written for, still selectable with `"ids": "structural"`); content ids are
+/// tested in `update.rs`.
+fn structural_common() -> tagloom_l10n::flow::Common {
+    tagloom_l10n::flow::Common {
+        rules: std::sync::Arc::new(
+            tagloom_l10n::Rules::from_json_str(r#"{"ids": "structural"}"#).unwrap(),
+        ),
+        ..tagloom_l10n::flow::Common::default()
+    }
+}
+
+fn extract_opts() -> ExtractOptions {
+    ExtractOptions {
+        common: structural_common(),
+        ..ExtractOptions::new("en", Some("fr")).unwrap()
+    }
+}
+
+fn merge_opts() -> MergeOptions {
+    MergeOptions {
+        common: structural_common(),
+        ..MergeOptions::default()
+    }
+}
+
 fn expect(v2: &str, translated: usize, expected: &[(&str, IssueKind)]) {
     for format in FORMATS {
-        let (report, out) = stale_merge(V1, v2, format, &MergeOptions::default());
+        let (report, out) = stale_merge(V1, v2, format, &merge_opts());
         let got = issues(&report);
         let want: Vec<(String, IssueKind)> =
             expected.iter().map(|(i, k)| (i.to_string(), *k)).collect();
@@ -232,7 +222,7 @@ fn codes_never_bind_to_another_paragraphs_links() {
               <p><a href=\"/x\">one</a> and <a href=\"/y\">two</a></p>\n</body>\n";
     let v2 = "<body>\n<p><a href=\"/x\">one</a> and <a href=\"/y\">two</a></p>\n</body>\n";
     for format in FORMATS {
-        let (report, out) = stale_merge(v1, v2, format, &MergeOptions::default());
+        let (report, out) = stale_merge(v1, v2, format, &merge_opts());
         assert_eq!(out, v2, "{format}");
         assert!(!out.contains("big"), "{format}: {out}");
         let kinds: Vec<IssueKind> = report.issues().map(|(_, i)| i.kind).collect();
@@ -246,7 +236,7 @@ fn allow_partial_and_strict() {
     for format in FORMATS {
         let allow = MergeOptions {
             partial: PartialMerge::Allow,
-            ..MergeOptions::default()
+            ..merge_opts()
         };
         let (report, out) = stale_merge(V1, &v2, format, &allow);
         assert!(!report.partial());
@@ -258,14 +248,14 @@ fn allow_partial_and_strict() {
     let page1 = write(dir.path(), "v1.html", V1);
     let page2 = write(dir.path(), "v2.html", &v2);
     let xlf = dir.path().join("v1.xlf");
-    let opts = ExtractOptions::new("en", Some("fr")).unwrap();
+    let opts = extract_opts();
     flow::extract(&page1, &xlf, &opts).unwrap();
-    let fr = translate_all(&std::fs::read_to_string(&xlf).unwrap(), "xlf");
+    let fr = support::translate_all(&std::fs::read_to_string(&xlf).unwrap(), "xlf");
     let xlf = write(dir.path(), "fr.xlf", &fr);
     let out = dir.path().join("out.html");
     let strict = MergeOptions {
         partial: PartialMerge::Fail,
-        ..MergeOptions::default()
+        ..merge_opts()
     };
     let err = flow::merge(&page2, &xlf, &out, &strict).unwrap_err();
     assert!(
@@ -282,15 +272,15 @@ fn unchanged_page_round_trips_byte_identical_and_translates_fully() {
         let dir = tempfile::tempdir().unwrap();
         let page = write(dir.path(), "page.html", V1);
         let file = dir.path().join(format!("page.{format}"));
-        let opts = ExtractOptions::new("en", Some("fr")).unwrap();
+        let opts = extract_opts();
         flow::extract(&page, &file, &opts).unwrap();
         let out = dir.path().join("same.html");
-        let report = flow::merge(&page, &file, &out, &MergeOptions::default()).unwrap();
+        let report = flow::merge(&page, &file, &out, &merge_opts()).unwrap();
         assert_eq!(std::fs::read_to_string(&out).unwrap(), V1, "{format}");
         assert_eq!(report.issues().count(), 0);
         assert!(!report.partial());
         // And fully translated, nothing reported.
-        let (report, out) = stale_merge(V1, V1, format, &MergeOptions::default());
+        let (report, out) = stale_merge(V1, V1, format, &merge_opts());
         assert_eq!(check_no_misplacement(V1, &out), 4, "{format}");
         assert_eq!(report.issues().count(), 0, "{format}");
         assert!(out.contains("<html lang=\"fr\">"));
@@ -305,10 +295,10 @@ fn untranslated_file_on_a_changed_page_is_not_an_error() {
         let page1 = write(dir.path(), "v1.html", V1);
         let page2 = write(dir.path(), "v2.html", &v2);
         let file = dir.path().join(format!("v1.{format}"));
-        let opts = ExtractOptions::new("en", Some("fr")).unwrap();
+        let opts = extract_opts();
         flow::extract(&page1, &file, &opts).unwrap();
         let out = dir.path().join("out.html");
-        let report = flow::merge(&page2, &file, &out, &MergeOptions::default()).unwrap();
+        let report = flow::merge(&page2, &file, &out, &merge_opts()).unwrap();
         assert_eq!(report.issues().count(), 0, "{format}");
         assert!(!report.partial());
         assert_eq!(std::fs::read_to_string(&out).unwrap(), v2);
@@ -320,15 +310,15 @@ fn po_fuzzy_entries_are_untranslated() {
     let dir = tempfile::tempdir().unwrap();
     let page = write(dir.path(), "page.html", V1);
     let po = dir.path().join("page.po");
-    let opts = ExtractOptions::new("en", Some("fr")).unwrap();
+    let opts = extract_opts();
     flow::extract(&page, &po, &opts).unwrap();
-    let fr = translate_all(&std::fs::read_to_string(&po).unwrap(), "po").replace(
+    let fr = support::translate_all(&std::fs::read_to_string(&po).unwrap(), "po").replace(
         "msgctxt \"html-1.body-1.section-1.p-4\"",
         "#, fuzzy\nmsgctxt \"html-1.body-1.section-1.p-4\"",
     );
     let po = write(dir.path(), "fr.po", &fr);
     let out = dir.path().join("out.html");
-    let report = flow::merge(&page, &po, &out, &MergeOptions::default()).unwrap();
+    let report = flow::merge(&page, &po, &out, &merge_opts()).unwrap();
     assert_eq!(report.issues().count(), 0);
     let html = std::fs::read_to_string(&out).unwrap();
     assert_eq!(check_no_misplacement(V1, &html), 3);
@@ -364,12 +354,12 @@ fn real_pages_fully_translated_have_no_stale_units() {
     for page in &pages {
         for format in FORMATS {
             let file = dir.path().join(format!("units.{format}"));
-            let opts = ExtractOptions::new("en", Some("fr")).unwrap();
+            let opts = extract_opts();
             flow::extract(page, &file, &opts).unwrap();
-            let fr = translate_all(&std::fs::read_to_string(&file).unwrap(), format);
+            let fr = support::translate_all(&std::fs::read_to_string(&file).unwrap(), format);
             let file = write(dir.path(), &format!("fr.{format}"), &fr);
             let out = dir.path().join("out.html");
-            let report = flow::merge(page, &file, &out, &MergeOptions::default()).unwrap();
+            let report = flow::merge(page, &file, &out, &merge_opts()).unwrap();
             let stale: Vec<String> = report.issues().map(|(_, i)| i.to_string()).collect();
             assert!(stale.is_empty(), "{} {format}: {stale:?}", page.display());
             units += report.translated();
@@ -391,12 +381,12 @@ fn html5lib_inputs_fully_translated_have_no_stale_units() {
         let page = write(dir.path(), "page.html", &data);
         for format in FORMATS {
             let file = dir.path().join(format!("units.{format}"));
-            let opts = ExtractOptions::new("en", Some("fr")).unwrap();
+            let opts = extract_opts();
             flow::extract(&page, &file, &opts).unwrap();
-            let fr = translate_all(&std::fs::read_to_string(&file).unwrap(), format);
+            let fr = support::translate_all(&std::fs::read_to_string(&file).unwrap(), format);
             let file = write(dir.path(), &format!("fr.{format}"), &fr);
             let out = dir.path().join("out.html");
-            let report = flow::merge(&page, &file, &out, &MergeOptions::default()).unwrap();
+            let report = flow::merge(&page, &file, &out, &merge_opts()).unwrap();
             let stale: Vec<String> = report.issues().map(|(_, i)| i.to_string()).collect();
             assert!(stale.is_empty(), "{name} {format}: {stale:?}\n{data:?}");
             applied += report.translated();

@@ -6,6 +6,32 @@ use std::path::Path;
 
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions, PartialMerge};
 
+/// These tests pin the structural ids (`html-1.body-1.p-2`, the scheme they were
+/// written for, still selectable with `"ids": "structural"`); content ids are
+/// tested in `update.rs`.
+fn structural_common() -> tagloom_l10n::flow::Common {
+    tagloom_l10n::flow::Common {
+        rules: std::sync::Arc::new(
+            tagloom_l10n::Rules::from_json_str(r#"{"ids": "structural"}"#).unwrap(),
+        ),
+        ..tagloom_l10n::flow::Common::default()
+    }
+}
+
+fn extract_opts() -> ExtractOptions {
+    ExtractOptions {
+        common: structural_common(),
+        ..ExtractOptions::new("en", Some("fr")).unwrap()
+    }
+}
+
+fn merge_opts() -> MergeOptions {
+    MergeOptions {
+        common: structural_common(),
+        ..MergeOptions::default()
+    }
+}
+
 const PAGE: &str = r#"<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Welcome</title>
@@ -43,7 +69,7 @@ fn xliff_is_well_formed_2_1_core() {
     let dir = tempfile::tempdir().unwrap();
     let page = write(dir.path(), "page.html", PAGE);
     let xlf = dir.path().join("page.xlf");
-    flow::extract(&page, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    flow::extract(&page, &xlf, &extract_opts()).unwrap();
     let text = std::fs::read_to_string(&xlf).unwrap();
     // Well-formed: a full pass of an XML parser, tracking balance.
     let mut reader = quick_xml::Reader::from_str(&text);
@@ -89,7 +115,7 @@ fn hand_translated_xliff_lands_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let page = write(dir.path(), "page.html", PAGE);
     let xlf = dir.path().join("page.xlf");
-    flow::extract(&page, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    flow::extract(&page, &xlf, &extract_opts()).unwrap();
     let text = std::fs::read_to_string(&xlf).unwrap();
     let translated = fill_targets(
         &text,
@@ -107,7 +133,7 @@ fn hand_translated_xliff_lands_in_place() {
     );
     let xlf_fr = write(dir.path(), "page.fr.xlf", &translated);
     let out = dir.path().join("page.fr.html");
-    let report = flow::merge(&page, &xlf_fr, &out, &MergeOptions::default()).unwrap();
+    let report = flow::merge(&page, &xlf_fr, &out, &merge_opts()).unwrap();
     let html = std::fs::read_to_string(&out).unwrap();
     let expected = r#"<!DOCTYPE html>
 <html lang="fr">
@@ -131,7 +157,7 @@ fn broken_codes_are_reported_not_merged() {
     let dir = tempfile::tempdir().unwrap();
     let page = write(dir.path(), "page.html", PAGE);
     let xlf = dir.path().join("page.xlf");
-    flow::extract(&page, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    flow::extract(&page, &xlf, &extract_opts()).unwrap();
     let text = std::fs::read_to_string(&xlf).unwrap();
     let translated = fill_targets(
         &text,
@@ -145,7 +171,7 @@ fn broken_codes_are_reported_not_merged() {
     );
     let xlf_fr = write(dir.path(), "bad.xlf", &translated);
     let out = dir.path().join("out.html");
-    let report = flow::merge(&page, &xlf_fr, &out, &MergeOptions::default()).unwrap();
+    let report = flow::merge(&page, &xlf_fr, &out, &merge_opts()).unwrap();
     let issues: Vec<_> = report.issues().map(|(_, i)| i.id.clone()).collect();
     assert_eq!(issues, ["id.hello", "html-1.body-1.p-1"]);
     // The blocks kept their source.
@@ -155,7 +181,7 @@ fn broken_codes_are_reported_not_merged() {
     let strict_out = dir.path().join("strict.html");
     let opts = MergeOptions {
         partial: PartialMerge::Fail,
-        ..MergeOptions::default()
+        ..merge_opts()
     };
     assert!(flow::merge(&page, &xlf_fr, &strict_out, &opts).is_err());
     assert!(!strict_out.exists());
@@ -166,7 +192,7 @@ fn po_round_trip_with_translation() {
     let dir = tempfile::tempdir().unwrap();
     let page = write(dir.path(), "page.html", PAGE);
     let po = dir.path().join("page.po");
-    flow::extract(&page, &po, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    flow::extract(&page, &po, &extract_opts()).unwrap();
     let text = std::fs::read_to_string(&po).unwrap();
     assert!(
         text.contains("msgctxt \"id.hello\"\nmsgid \"Hello <1>big</1> world\"\nmsgstr \"\""),
@@ -178,7 +204,7 @@ fn po_round_trip_with_translation() {
     );
     let po_fr = write(dir.path(), "fr.po", &text);
     let out = dir.path().join("out.html");
-    flow::merge(&page, &po_fr, &out, &MergeOptions::default()).unwrap();
+    flow::merge(&page, &po_fr, &out, &merge_opts()).unwrap();
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(
         html.contains("<h1 id=\"hello\">Salut <b>grand</b> monde</h1>"),

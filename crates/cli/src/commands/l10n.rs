@@ -58,7 +58,7 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
-    fn common(&self) -> Result<Common> {
+    pub(crate) fn common(&self) -> Result<Common> {
         let rules = match &self.rules {
             Some(path) => Rules::from_json_file(path)
                 .with_context(|| format!("cannot load rules {}", path.display()))?,
@@ -172,6 +172,13 @@ pub enum Command {
         #[command(flatten)]
         common: CommonArgs,
     },
+    /// Re-extract a changed PAGE and carry over OLD's translations: unchanged units
+    /// keep theirs, near matches are marked fuzzy (the old translation as a
+    /// suggestion), the rest is new; prints what it found.
+    Update(super::l10n_update::UpdateArgs),
+    /// Count units, words and characters of pages or translation files (a
+    /// directory: per file and total).
+    Count(super::l10n_update::CountArgs),
     /// Print the built-in element and attribute rules as JSON (a starting point for
     /// `--rules`).
     Rules,
@@ -190,10 +197,12 @@ pub enum FormatArg {
 /// a merge wrote its output with translations not applied; 3 when a fallback
 /// writer wrote one, which wins over 1), `Err` for a failure (the caller exits 2).
 pub fn run(command: &Command) -> Result<ExitCode> {
-    if !matches!(command, Command::Rules) {
+    if !matches!(command, Command::Rules | Command::Count(_)) {
         remove_temp_files_on_signals()?;
     }
     let report = match command {
+        Command::Update(args) => return super::l10n_update::update(args),
+        Command::Count(args) => return super::l10n_update::count(args),
         Command::Extract {
             input,
             source,

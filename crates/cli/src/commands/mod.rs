@@ -3,6 +3,7 @@
 pub mod demo;
 pub mod include;
 pub mod l10n;
+pub mod l10n_update;
 pub mod parse;
 pub mod rewrite;
 pub mod sanitize;

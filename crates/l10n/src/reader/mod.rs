@@ -136,6 +136,7 @@ pub fn read_document<R: Read>(
         root: Frame::root(),
         notes: Vec::new(),
         html_ids: HashSet::new(),
+        ids: crate::ids::ContentIds::new(rules.ids),
         blocks: 0,
         raw_until: 0,
         root_seen: false,
@@ -237,6 +238,8 @@ struct Reader<'a, 's, R: Read> {
     root: Frame,
     notes: Vec<String>,
     html_ids: HashSet<String>,
+    /// Names the units (`crate::ids`).
+    ids: crate::ids::ContentIds,
     blocks: usize,
     /// Tokens starting before this offset were found to hold no text: read them raw.
     raw_until: u64,
@@ -308,6 +311,7 @@ impl<R: Read> Reader<'_, '_, R> {
     /// Emits a block: skeleton up to its start, the block record and its Ref.
     fn emit_block(&mut self, mut block: Block, start: u64, end: u64) -> Result<()> {
         self.skel_to(start)?;
+        self.ids.assign(&mut block, &self.html_ids);
         if block.notes.is_empty() {
             block.notes = std::mem::take(&mut self.notes);
         }
@@ -851,12 +855,12 @@ const MAX_NAME_SEGMENTS: usize = 64;
 const KEPT_NAME_SEGMENTS: usize = 32;
 
 /// The FNV-1a offset basis: the state before any byte.
-const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// 64-bit FNV-1a from `state` over `bytes`: a digest that is the same on every run
 /// and platform (ids in a translation file must match the page's at merge time),
 /// and that can be carried on from frame to frame.
-fn fnv1a(state: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(state: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(state, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })

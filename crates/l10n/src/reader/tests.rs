@@ -5,8 +5,15 @@ use std::path::Path;
 
 use super::*;
 
-/// `(id, path, text)` of every block.
+/// `(id, path, text)` of every block, with structural ids (what these tests are
+/// about; they are also the key past `ids::MAX_CONTENT_IDS`).
 fn units(html: &str, rules: &Rules) -> Vec<(String, String, String)> {
+    let mut rules = rules.clone();
+    rules.ids = crate::rules::IdScheme::Structural;
+    content_units(html, &rules)
+}
+
+fn content_units(html: &str, rules: &Rules) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     let mut sink = |b: &Block| {
         out.push((b.id.clone(), b.path.clone(), b.plain_text()));
@@ -157,4 +164,36 @@ fn deep_documents_round_trip() {
         flow::merge(&input, &xlf, &out, &MergeOptions::default()).unwrap();
         assert!(std::fs::read(&out).unwrap() == html.as_bytes());
     }
+}
+
+#[test]
+fn content_ids_survive_inserted_and_moved_blocks() {
+    let page = r#"<body><div id="main"><h1 id="top">Hi</h1><p>One</p><p>Two</p><p title="T">Two</p></div>"#;
+    let edited = r#"<body><p>New</p><div id="main"><p>Two</p><h1 id="top">Hi there</h1><p>One</p><p title="T">Two</p></div>"#;
+    let ids = |html: &str| -> Vec<(String, String)> {
+        content_units(html, &Rules::default())
+            .into_iter()
+            .map(|(id, _, text)| (text, id))
+            .collect()
+    };
+    let before = ids(page);
+    let after = ids(edited);
+    let id_of = |list: &[(String, String)], text: &str| {
+        list.iter()
+            .find(|(t, _)| t == text)
+            .map(|(_, id)| id.clone())
+    };
+    assert_eq!(id_of(&before, "Hi").as_deref(), Some("id.top"));
+    assert_eq!(id_of(&after, "Hi there").as_deref(), Some("id.top"));
+    assert_eq!(id_of(&before, "One"), id_of(&after, "One"));
+    assert!(id_of(&before, "One").is_some_and(|id| id.starts_with("c.")));
+    // The repeated "Two" keeps its counter; the attribute has its own id.
+    let twos: Vec<&String> = before
+        .iter()
+        .filter(|(t, _)| t == "Two")
+        .map(|(_, id)| id)
+        .collect();
+    assert_eq!(twos.len(), 2);
+    assert_eq!(*twos[1], format!("{}.2", twos[0]));
+    assert_eq!(before.len() + 1, after.len());
 }

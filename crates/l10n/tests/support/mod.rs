@@ -1,5 +1,5 @@
 //! Shared by the structure tests: parse with the tagloom tree builder, list the
-//! element structure in tree order.
+//! element structure in tree order; and by the merge tests: translate a file.
 
 #![allow(dead_code)]
 
@@ -114,6 +114,42 @@ pub fn html5lib_inputs() -> Vec<(String, String)> {
                 continue;
             }
             out.push((format!("{name}#{n}"), test[..end].to_string()));
+        }
+    }
+    out
+}
+
+/// Translates every unit of an extracted file: the target is the source followed
+/// by ` [fr]` (codes kept as they are).
+pub fn translate_all(file: &str, format: &str) -> String {
+    let mut out = String::new();
+    if format == "xlf" {
+        let mut rest = file;
+        while let Some(at) = rest.find("<source>") {
+            let end = rest[at..].find("</source>").unwrap() + at;
+            let inner = &rest[at + "<source>".len()..end];
+            out.push_str(&rest[..end + "</source>".len()]);
+            out.push_str(&format!("<target>{inner} [fr]</target>"));
+            rest = &rest[end + "</source>".len()..];
+        }
+        out.push_str(rest);
+    } else {
+        let mut id = String::new();
+        for line in file.lines() {
+            if let Some(v) = line.strip_prefix("msgid ") {
+                // The quoted string as it is (escapes kept), without its quotes.
+                id = v
+                    .strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .unwrap_or(v)
+                    .to_string();
+            }
+            if line == "msgstr \"\"" && !id.is_empty() {
+                out.push_str(&format!("msgstr \"{id} [fr]\"\n"));
+            } else {
+                out.push_str(line);
+                out.push('\n');
+            }
         }
     }
     out

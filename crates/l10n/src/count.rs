@@ -1,0 +1,159 @@
+//! Word and character counts, as translation vendors quote by them
+//! (`tagloom l10n count`).
+//!
+//! The rule, one pass over a unit's text (codes are not counted):
+//!
+//! * a **word** is a run of characters between whitespace that holds at least one
+//!   letter or digit (`e-mail`, `3.5`, `l'homme` are one word; a lone `—` or `|`
+//!   is none);
+//! * every Han, Hiragana or Katakana character is a word of its own (Chinese and
+//!   Japanese are written without spaces; vendors count them per character);
+//! * **characters** are all characters that are not whitespace (NBSP included).
+//!
+//! Thai, Lao, Khmer and Myanmar are also written without spaces and have no such
+//! rule here: a run of them counts as one word (use the characters for them).
+
+use std::path::Path;
+
+use crate::block::{Block, Run};
+use crate::error::Result;
+use crate::flow::Format;
+use crate::po::PoReader;
+use crate::reader::{BlockSink, read_document};
+use crate::rules::Rules;
+use crate::xliff::XliffReader;
+
+/// Units, words and characters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    /// Translation units.
+    pub units: usize,
+    /// Words (see the module docs).
+    pub words: usize,
+    /// Characters that are not whitespace.
+    pub chars: usize,
+}
+
+impl Counts {
+    /// Adds one unit of `text`.
+    pub fn add_text(&mut self, text: &str) {
+        self.units += 1;
+        for_each_word(text, |_| self.words += 1);
+        self.chars += text.chars().filter(|c| !c.is_whitespace()).count();
+    }
+
+    /// Adds another count.
+    pub fn add(&mut self, other: Counts) {
+        self.units += other.units;
+        self.words += other.words;
+        self.chars += other.chars;
+    }
+}
+
+/// The words of `text` under the module's rule, each handed to `f` (trimmed of
+/// leading and trailing punctuation).
+pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
+    let mut start: Option<usize> = None;
+    let flush = |from: Option<usize>, to: usize, f: &mut dyn FnMut(&str)| {
+        if let Some(from) = from {
+            let w = text[from..to].trim_matches(|c: char| !c.is_alphanumeric());
+            if !w.is_empty() {
+                f(w);
+            }
+        }
+    };
+    for (i, c) in text.char_indices() {
+        let cjk = is_cjk(c);
+        if c.is_whitespace() || cjk {
+            flush(start.take(), i, &mut f);
+            if cjk {
+                f(&text[i..i + c.len_utf8()]);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    flush(start, text.len(), &mut f);
+}
+
+/// Han ideographs, Hiragana, Katakana (full and half width).
+fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}' | '\u{FF66}'..='\u{FF9F}'
+        | '\u{20000}'..='\u{3FFFF}')
+}
+
+/// The text of a unit's runs (codes dropped).
+pub fn runs_text(runs: &[Run]) -> String {
+    runs.iter()
+        .filter_map(|r| match r {
+            Run::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Counts the units of a page (`.html`…: what `extract` would write), or of an
+/// `.xlf`/`.po` file (their sources).
+pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
+    let mut counts = Counts::default();
+    match Format::from_path(path) {
+        Some(Format::Xliff) => {
+            let mut reader = XliffReader::open(path)?;
+            while let Some(unit) = reader.next_unit()? {
+                counts.add_text(&runs_text(&unit.source));
+            }
+        }
+        Some(Format::Po) => {
+            let mut reader = PoReader::open(path)?;
+            while let Some(entry) = reader.next_entry()? {
+                if entry.context.is_some() || !entry.id.is_empty() {
+                    counts.add_text(&crate::matching::comparable_text(&entry.id));
+                }
+            }
+        }
+        None => {
+            let file = std::fs::File::open(path).map_err(|e| {
+                crate::error::L10nError::io(format!("opening {}", path.display()), e)
+            })?;
+            let mut sink = |block: &Block| -> Result<()> {
+                counts.add_text(&runs_text(&block.runs));
+                for sub in &block.subs {
+                    counts.add_text(&runs_text(&sub.runs));
+                }
+                Ok(())
+            };
+            read_document(
+                std::io::BufReader::new(file),
+                path,
+                rules,
+                None,
+                None,
+                Some(&mut sink as &mut dyn BlockSink),
+            )?;
+        }
+    }
+    Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(s: &str) -> (usize, usize) {
+        let mut c = Counts::default();
+        c.add_text(s);
+        (c.words, c.chars)
+    }
+
+    #[test]
+    fn words_and_characters() {
+        assert_eq!(count("Hello, big world!"), (3, 15));
+        assert_eq!(count("e-mail 3.5 — | l'homme"), (3, 18));
+        assert_eq!(count("日本語のテキスト"), (8, 8));
+        assert_eq!(count("Tokyo 東京 tower"), (4, 12));
+        assert_eq!(count("\u{a0}-1 , |"), (1, 4));
+        assert_eq!(count(""), (0, 0));
+    }
+}

@@ -1,0 +1,179 @@
+//! Unit ids that survive page edits, and the source digest they are made of.
+//!
+//! With [`IdScheme::Content`] (the default) a unit's id is, in order:
+//!
+//! * `id.hello` (and `id.hello:title` for its attributes) when its own element has
+//!   an `id` attribute, unique on the page: the id stays when the text is edited, and
+//!   the merge's source check catches the edit;
+//! * else `c.` and 12 hex digits of [`source_digest`] (the text and the code
+//!   markers, not the codes' markup), with `.2`, `.3`… for the second and later
+//!   units of the same digest: inserting, deleting or moving other blocks leaves
+//!   the id alone, editing the block's own text gives it a new one.
+//!
+//! The structural path stays beside the id as the unit's `name` (XLIFF) or `#:`
+//! reference (PO). A page has at most [`MAX_CONTENT_IDS`] distinct digests; later
+//! units keep their structural key (never of the `c.` form), so ids stay unique and
+//! memory bounded on any page. [`IdScheme::Structural`] keeps the structural key
+//! for every unit (the scheme of earlier versions).
+//!
+//! Files made with structural ids still merge: a unit whose id the page does not
+//! have is looked up by its source ([`crate::matching::SourceIndex`]).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::block::{Block, BlockKind, Run};
+use crate::reader::{FNV_START, fnv1a};
+use crate::rules::IdScheme;
+
+/// The most distinct source digests a page's content ids are counted for.
+pub const MAX_CONTENT_IDS: usize = 1 << 16;
+
+/// A digest of a unit's source as translators see it: the text (runs joined, so
+/// however it was split) and each code's kind and number, not its markup.
+/// Attribute units digest apart from content units of the same text.
+pub fn source_digest(kind: BlockKind, runs: &[Run]) -> u64 {
+    let mut h = match kind {
+        BlockKind::Content => FNV_START,
+        BlockKind::Attribute { .. } => fnv1a(FNV_START, &[0xFE]),
+    };
+    for run in runs {
+        let (tag, id) = match run {
+            Run::Text(t) => {
+                h = fnv1a(h, t.as_bytes());
+                continue;
+            }
+            Run::Open { id, .. } => (b'o', id),
+            Run::Close { id, .. } => (b'c', id),
+            Run::Placeholder { id, .. } => (b'p', id),
+        };
+        // 0xFF never occurs in UTF-8 text: a code cannot read as text.
+        h = fnv1a(h, &[0xFF, tag]);
+        h = fnv1a(h, &id.to_be_bytes());
+    }
+    h
+}
+
+/// Gives the reader's blocks their ids under the rules' [`IdScheme`].
+#[derive(Debug)]
+pub(crate) struct ContentIds {
+    scheme: IdScheme,
+    /// Digest → units named with it so far.
+    seen: HashMap<u64, u32>,
+}
+
+impl ContentIds {
+    pub(crate) fn new(scheme: IdScheme) -> Self {
+        ContentIds {
+            scheme,
+            seen: HashMap::new(),
+        }
+    }
+
+    /// Renames `block` and its sub-blocks (which arrive with structural keys);
+    /// `anchors` are the `id.…` keys of the page's element ids.
+    pub(crate) fn assign(&mut self, block: &mut Block, anchors: &HashSet<String>) {
+        if self.scheme == IdScheme::Structural {
+            return;
+        }
+        self.rename(block, anchors);
+        for sub in &mut block.subs {
+            self.rename(sub, anchors);
+        }
+    }
+
+    fn rename(&mut self, block: &mut Block, anchors: &HashSet<String>) {
+        let own = match block.kind {
+            BlockKind::Content => block.id.as_str(),
+            BlockKind::Attribute { .. } => block.id.rsplit_once(':').map_or("", |(k, _)| k),
+        };
+        if anchors.contains(own) {
+            return;
+        }
+        let digest = source_digest(block.kind, &block.runs);
+        let full = self.seen.len() >= MAX_CONTENT_IDS;
+        let n = match self.seen.get_mut(&digest) {
+            Some(n) => {
+                *n += 1;
+                *n
+            }
+            None if full => return, // past the cap: the structural key
+            None => {
+                self.seen.insert(digest, 1);
+                1
+            }
+        };
+        block.id = content_id(digest, n);
+    }
+}
+
+/// `c.` and the digest's top 48 bits in hex, `.n` from the second unit on.
+fn content_id(digest: u64, n: u32) -> String {
+    let short = digest >> 16;
+    if n == 1 {
+        format!("c.{short:012x}")
+    } else {
+        format!("c.{short:012x}.{n}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(id: &str, text: &str) -> Block {
+        Block {
+            id: id.into(),
+            kind: BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs: vec![Run::Text(text.into())],
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        }
+    }
+
+    #[test]
+    fn content_ids_repeat_with_a_counter_and_keep_anchors() {
+        let anchors: HashSet<String> = ["id.intro".to_string()].into();
+        let mut ids = ContentIds::new(IdScheme::Content);
+        let mut a = block("html-1.p-1", "Home");
+        let mut b = block("html-1.p-2", "Home");
+        let mut c = block("id.intro", "Home");
+        for x in [&mut a, &mut b, &mut c] {
+            ids.assign(x, &anchors);
+        }
+        assert!(a.id.starts_with("c.") && a.id.len() == 14, "{}", a.id);
+        assert_eq!(b.id, format!("{}.2", a.id));
+        assert_eq!(c.id, "id.intro");
+        let mut structural = ContentIds::new(IdScheme::Structural);
+        let mut d = block("html-1.p-1", "Home");
+        structural.assign(&mut d, &anchors);
+        assert_eq!(d.id, "html-1.p-1");
+    }
+
+    #[test]
+    fn digest_ignores_splits_and_markup_not_codes() {
+        let split = [Run::Text("a ".into()), Run::Text("b".into())];
+        let whole = [Run::Text("a b".into())];
+        assert_eq!(
+            source_digest(BlockKind::Content, &split),
+            source_digest(BlockKind::Content, &whole)
+        );
+        let code = |data: &str| Run::Placeholder {
+            id: 1,
+            data: data.into(),
+        };
+        assert_eq!(
+            source_digest(BlockKind::Content, &[code("<br>")]),
+            source_digest(BlockKind::Content, &[code("<br/>")])
+        );
+        assert_ne!(
+            source_digest(BlockKind::Content, &whole),
+            source_digest(BlockKind::Attribute { quote: b'"' }, &whole)
+        );
+    }
+}
