@@ -150,19 +150,16 @@ impl EncodingSniffer {
         let initial = sniff(&self.prefix, self.transport);
         let session = self.driver.session();
         let decoder = session.decoder();
-        let encoding = decoder.encoding().unwrap_or(initial.encoding);
-        let confidence = decoder.confidence().unwrap_or(initial.confidence);
-        let source = if session.restarts() > 0 || (encoding != initial.encoding) {
+        let state = decoder.sniffed().unwrap_or(initial);
+        // The decoder's first answer may be a guess (autodetection), which the
+        // byte-level `initial` cannot know; a change from either is the parser's.
+        let guessed = state.source == EncodingSource::Autodetected;
+        let source = if session.restarts() > 0 || (!guessed && state.encoding != initial.encoding) {
             EncodingSource::ParserMeta
         } else {
-            decoder.sniffed().map_or(initial.source, |s| s.source)
+            state.source
         };
-        Sniffed {
-            encoding,
-            confidence,
-            source,
-            ..decoder.sniffed().unwrap_or(initial)
-        }
+        Sniffed { source, ..state }
     }
 }
 

@@ -217,6 +217,9 @@ pub struct FileReport {
     pub output: PathBuf,
     /// The document's encoding (kept in the output).
     pub encoding: String,
+    /// The document declared no encoding and [`encoding`](Self::encoding) was
+    /// guessed from its bytes (the CLI warns).
+    pub encoding_guessed: bool,
     /// Blocks (sub-blocks included).
     pub blocks: usize,
     /// Blocks written translated (merge, pseudo).
@@ -435,6 +438,8 @@ const WRITING_OUTPUT: &str = "writing the output";
 impl FileReport {
     fn read(&mut self, read: &ReadReport) {
         self.encoding = read.encoding.name().into();
+        self.encoding_guessed =
+            read.encoding_source == tagloom_html::decoder::EncodingSource::Autodetected;
         self.blocks = read.blocks;
         self.had_invalid_bytes = read.had_invalid_bytes;
         self.bytes_in = read.bytes;
