@@ -333,6 +333,10 @@ fn summarize(report: &Report) {
                 .replace('\n', " "),
         );
     }
+    for file in report.files.iter().filter(|f| f.encoding_guessed) {
+        let name = file.input.display().to_string();
+        eprintln!("{}", crate::input::guessed_warning(&name, &file.encoding));
+    }
     for (path, err) in &report.failures {
         eprintln!("{}: {err}", display(path));
     }
