@@ -299,4 +299,32 @@ mod tests {
             WINDOWS_1252
         );
     }
+
+    #[test]
+    fn a_guess_is_reported_and_a_late_meta_still_wins() {
+        use crate::decoder::Autodetect;
+        let guessing = DecoderConfig {
+            autodetect: Autodetect::Statistical,
+            ..DecoderConfig::default()
+        };
+        let mut doc = b"<!DOCTYPE html><title>".to_vec();
+        doc.resize(3000, b'x');
+        doc.extend_from_slice("</title><p>Привет, мир: это проверка.</p>".as_bytes());
+        let s = sniff_encoding_with(&doc, guessing);
+        assert_eq!(
+            (s.encoding, s.source),
+            (UTF_8, EncodingSource::Autodetected)
+        );
+        let mut declared = doc.clone();
+        declared.extend_from_slice(b"<meta charset=iso-8859-2>");
+        let s = sniff_encoding_with(&declared, guessing);
+        assert_eq!(
+            (s.encoding, s.source),
+            (ISO_8859_2, EncodingSource::ParserMeta)
+        );
+        let mut confirmed = doc;
+        confirmed.extend_from_slice(b"<meta charset=utf-8>");
+        let s = sniff_encoding_with(&confirmed, guessing);
+        assert_eq!((s.encoding, s.source), (UTF_8, EncodingSource::ParserMeta));
+    }
 }

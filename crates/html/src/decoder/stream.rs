@@ -751,6 +751,87 @@ mod tests {
         assert_eq!(dec.confidence(), Some(Confidence::Certain));
     }
 
+    fn guessing(restart_window_limit: usize) -> DecoderConfig {
+        DecoderConfig {
+            autodetect: Autodetect::Statistical,
+            restart_window_limit,
+            ..DecoderConfig::default()
+        }
+    }
+
+    #[test]
+    fn autodetection_guesses_over_a_fixed_prefix_whatever_the_chunking() {
+        let page = "<!DOCTYPE html><p>Жили-были дед да баба, и была у них курочка Ряба.</p>";
+        let bytes = encoding_rs::WINDOWS_1251.encode(page).0.into_owned();
+        for chunk in [1, 7, 100, bytes.len()] {
+            let (text, sniffed) = decode_chunked(guessing(1 << 20), &bytes, chunk);
+            assert_eq!(text, page, "chunk {chunk}");
+            assert_eq!(
+                (sniffed.encoding, sniffed.confidence, sniffed.source),
+                (
+                    encoding_rs::WINDOWS_1251,
+                    Confidence::Tentative,
+                    EncodingSource::Autodetected
+                ),
+                "chunk {chunk}"
+            );
+        }
+        // Off (the default): windows-1252, as html5lib-tests expect.
+        let (_, sniffed) = decode_chunked(DecoderConfig::default(), &bytes, 7);
+        assert_eq!(sniffed.source, EncodingSource::Default);
+        // All ASCII: no evidence, the default stands.
+        let (_, sniffed) = decode_chunked(guessing(1 << 20), b"<p>plain", 3);
+        assert_eq!(
+            (sniffed.encoding, sniffed.source),
+            (WINDOWS_1252, EncodingSource::Default)
+        );
+        // The guess sees the restart window only (at least the pre-scan's bytes):
+        // non-ASCII after it is no evidence.
+        let mut late = vec![b' '; 2048];
+        late.extend_from_slice(&bytes);
+        let (_, sniffed) = decode_chunked(guessing(1500), &late, 64);
+        assert_eq!(sniffed.source, EncodingSource::Default);
+        let (_, sniffed) = decode_chunked(guessing(4096), &late, 64);
+        assert_eq!(sniffed.source, EncodingSource::Autodetected);
+    }
+
+    #[test]
+    fn declarations_beat_the_guess() {
+        let text = "<p>日本語のテキストです。吾輩は猫である。</p>";
+        let sjis = SHIFT_JIS.encode(text).0.into_owned();
+        // A pre-scanned <meta> or a transport encoding: no guess is made.
+        let mut declared = b"<meta charset=euc-jp>".to_vec();
+        declared.extend_from_slice(&sjis);
+        let (_, sniffed) = decode_chunked(guessing(1 << 20), &declared, 5);
+        assert_eq!(
+            (sniffed.encoding, sniffed.source),
+            (EUC_JP, EncodingSource::Prescan)
+        );
+        let config = DecoderConfig {
+            transport: Some(UTF_8),
+            ..guessing(1 << 20)
+        };
+        let (_, sniffed) = decode_chunked(config, &sjis, 5);
+        assert_eq!(sniffed.source, EncodingSource::Transport);
+        // A guess is tentative: a <meta> the tree builder meets changes it, and one
+        // that names the guessed encoding makes it a declaration.
+        let mut dec = ByteStreamDecoder::new(guessing(1 << 20));
+        let mut out = String::new();
+        dec.push(&sjis, &mut out).expect("push");
+        dec.finish(&mut out).expect("finish");
+        assert_eq!(dec.encoding(), Some(SHIFT_JIS));
+        assert_eq!(dec.change_encoding(SHIFT_JIS), Ok(ChangeOutcome::Confirmed));
+        assert_eq!(
+            dec.sniffed().map(|s| s.source),
+            Some(EncodingSource::ParserMeta)
+        );
+        let mut dec = ByteStreamDecoder::new(guessing(1 << 20));
+        dec.push(&sjis, &mut out).expect("push");
+        dec.finish(&mut out).expect("finish");
+        assert_eq!(dec.change_encoding(EUC_JP), Ok(ChangeOutcome::Restart));
+        assert_eq!(dec.encoding(), Some(EUC_JP));
+    }
+
     mod properties {
         use super::super::super::prescan;
         use super::*;
