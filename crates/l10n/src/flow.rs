@@ -89,7 +89,9 @@ impl Format {
 pub struct Common {
     /// Element and attribute rules.
     pub rules: Arc<Rules>,
-    /// Force the input encoding (a WHATWG label); `None`: BOM, `<meta>`, UTF-8 or windows-1252.
+    /// Force the input encoding (a WHATWG label; only a BOM overrides it); `None`:
+    /// what the parser picks (`tagloom_html::sniff`), with a guess when nothing is
+    /// declared ([`FileReport::encoding_guessed`]).
     pub encoding: Option<String>,
     /// Show a progress bar on directory runs (on standard error).
     pub progress: bool,

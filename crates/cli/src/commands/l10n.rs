@@ -36,7 +36,8 @@ pub struct CommonArgs {
     /// prints them).
     #[arg(long, value_name = "FILE")]
     rules: Option<PathBuf>,
-    /// The input's encoding (a WHATWG label), instead of BOM / `<meta>` / default.
+    /// The input's encoding (a WHATWG label), instead of `<meta>` / guess / default
+    /// (only a BOM overrides it).
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
     /// Where the skeleton's temp files go (default: the system temp dir).

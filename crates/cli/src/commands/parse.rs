@@ -80,7 +80,8 @@ pub struct Args {
     /// Feed the input N bytes at a time (the result must not change).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: Option<u64>,
-    /// The document's encoding (a WHATWG label), instead of sniffing it.
+    /// The document's encoding (a WHATWG label), instead of sniffing it (only a BOM
+    /// overrides it). Without it, a document that declares nothing is guessed.
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
     /// Parse `<?target data?>` as a processing instruction (the July 2026 spec)
