@@ -868,8 +868,14 @@ mod tests {
                 bytes in interesting_bytes(),
                 chunk in 1usize..50,
                 prescan_len in 1usize..64,
+                guess in any::<bool>(),
             ) {
-                let config = DecoderConfig { prescan_len, ..DecoderConfig::default() };
+                let autodetect = if guess { Autodetect::Statistical } else { Autodetect::Off };
+                let config = DecoderConfig {
+                    prescan_len,
+                    autodetect,
+                    ..DecoderConfig::default()
+                };
                 let (whole, s1) = decode_chunked(config, &bytes, bytes.len().max(1));
                 let (chunked, s2) = decode_chunked(config, &bytes, chunk);
                 prop_assert_eq!(whole, chunked);
