@@ -100,7 +100,11 @@ pub fn sniffing(encoding: Option<&'static encoding_rs::Encoding>) -> DecoderConf
 /// The one-line warning on standard error when `sniffed` was a guess.
 pub fn warn_if_guessed(name: &Path, sniffed: Option<Sniffed>) {
     if let Some(sniffed) = sniffed.filter(|s| s.source == EncodingSource::Autodetected) {
-        let name = name.display().to_string();
+        let name = if name.as_os_str() == "-" {
+            "standard input".to_owned()
+        } else {
+            name.display().to_string()
+        };
         eprintln!("{}", guessed_warning(&name, sniffed.encoding.name()));
     }
 }

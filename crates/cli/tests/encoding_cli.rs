@@ -299,5 +299,17 @@ fn undeclared_legacy_pages_are_guessed_with_a_warning() {
             assert!(!stderr.contains("guessed"), "{file}: {stderr}");
         }
     }
+    // From standard input, the warning names it.
+    let stdin = std::fs::File::open(data.join("big5.html")).unwrap();
+    let out = tagloom()
+        .args(["sniff", "-"])
+        .stdin(stdin)
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout), "Big5\n");
+    assert_eq!(
+        text(&out.stderr),
+        "tagloom: warning: standard input: no encoding declared; guessed Big5\n"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
