@@ -13,6 +13,13 @@
 //! answer is final, more bytes cannot change it, so a caller reads only the prefix
 //! that decides (see [`EncodingSniffer::push`] for when that is).
 //!
+//! With [`Autodetect::Statistical`](crate::decoder::Autodetect) in the
+//! [`DecoderConfig`], a document that declares nothing is guessed from its first
+//! bytes (the restart window) before the parse; the answer's source is then
+//! [`EncodingSource::Autodetected`], unless a `<meta>` the tree builder meets later
+//! changes or confirms it. Every tagloom command that sniffs (`sniff`, `parse`,
+//! `demo`, the l10n reader) asks this module with that setting, so they agree.
+//!
 //! ```
 //! use tagloom_html::sniff::sniff_encoding;
 //! let mut page = b"<!DOCTYPE html><title>".to_vec();
@@ -119,7 +126,9 @@ impl EncodingSniffer {
     /// all the text of the restart window
     /// ([`DecoderConfig::restart_window_limit`], 1 MiB by default) without meeting
     /// one (a later `<meta>` is ignored). An engine failure also ends the parse. Bytes
-    /// pushed after that are ignored.
+    /// pushed after that are ignored. With autodetection on, an undeclared
+    /// document's bytes are held until the restart window is full (or the input
+    /// ends), so such a document is read that far whatever it holds.
     pub fn push(&mut self, bytes: &[u8]) -> bool {
         for slice in bytes.chunks(Self::SLICE) {
             if self.decided {
