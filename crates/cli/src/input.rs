@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use tagloom_html::decoder::{Autodetect, DecoderConfig, EncodingSource, Sniffed};
 
 /// The piece size of a streamed input when the user gives none.
 pub const DEFAULT_PIECE: usize = 64 * 1024;
@@ -82,6 +83,35 @@ impl Input {
             }
         }
     }
+}
+
+/// The decoder settings of every command that sniffs (`sniff`, `parse`, `demo`;
+/// `l10n` gets the same from tagloom-l10n's reader): `encoding` (`--encoding`) as
+/// the transport encoding, which only a BOM overrides; otherwise the sniffing
+/// algorithm, with a guess from the bytes for a document that declares nothing.
+pub fn sniffing(encoding: Option<&'static encoding_rs::Encoding>) -> DecoderConfig {
+    DecoderConfig {
+        transport: encoding,
+        autodetect: Autodetect::Statistical,
+        ..DecoderConfig::default()
+    }
+}
+
+/// The one-line warning on standard error when `sniffed` was a guess.
+pub fn warn_if_guessed(name: &Path, sniffed: Option<Sniffed>) {
+    if let Some(sniffed) = sniffed.filter(|s| s.source == EncodingSource::Autodetected) {
+        let name = if name.as_os_str() == "-" {
+            "standard input".to_owned()
+        } else {
+            name.display().to_string()
+        };
+        eprintln!("{}", guessed_warning(&name, sniffed.encoding.name()));
+    }
+}
+
+/// `tagloom: warning: FILE: no encoding declared; guessed Shift_JIS`.
+pub fn guessed_warning(name: &str, encoding: &str) -> String {
+    format!("tagloom: warning: {name}: no encoding declared; guessed {encoding}")
 }
 
 /// Resolves an encoding label (`utf-8`, `latin1`, `shift_jis`…) the WHATWG way.

@@ -54,7 +54,8 @@ fn small_page(dir: &Path) -> PathBuf {
     let path = dir.join("page.html");
     std::fs::write(
         &path,
-        "<!DOCTYPE html><html lang=en><title>Hi</title><p>Hello <b>big</b> world</p>",
+        // Declared: an undeclared all-ASCII page is windows-1252, as browsers read it.
+        "<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Hi</title><p>Hello <b>big</b> world</p>",
     )
     .unwrap();
     path

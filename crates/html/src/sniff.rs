@@ -13,6 +13,13 @@
 //! answer is final, more bytes cannot change it, so a caller reads only the prefix
 //! that decides (see [`EncodingSniffer::push`] for when that is).
 //!
+//! With [`Autodetect::Statistical`](crate::decoder::Autodetect) in the
+//! [`DecoderConfig`], a document that declares nothing is guessed from its first
+//! bytes (the restart window) before the parse; the answer's source is then
+//! [`EncodingSource::Autodetected`], unless a `<meta>` the tree builder meets later
+//! changes or confirms it. Every tagloom command that sniffs (`sniff`, `parse`,
+//! `demo`, the l10n reader) asks this module with that setting, so they agree.
+//!
 //! ```
 //! use tagloom_html::sniff::sniff_encoding;
 //! let mut page = b"<!DOCTYPE html><title>".to_vec();
@@ -119,7 +126,9 @@ impl EncodingSniffer {
     /// all the text of the restart window
     /// ([`DecoderConfig::restart_window_limit`], 1 MiB by default) without meeting
     /// one (a later `<meta>` is ignored). An engine failure also ends the parse. Bytes
-    /// pushed after that are ignored.
+    /// pushed after that are ignored. With autodetection on, an undeclared
+    /// document's bytes are held until the restart window is full (or the input
+    /// ends), so such a document is read that far whatever it holds.
     pub fn push(&mut self, bytes: &[u8]) -> bool {
         for slice in bytes.chunks(Self::SLICE) {
             if self.decided {
@@ -150,19 +159,16 @@ impl EncodingSniffer {
         let initial = sniff(&self.prefix, self.transport);
         let session = self.driver.session();
         let decoder = session.decoder();
-        let encoding = decoder.encoding().unwrap_or(initial.encoding);
-        let confidence = decoder.confidence().unwrap_or(initial.confidence);
-        let source = if session.restarts() > 0 || (encoding != initial.encoding) {
+        let state = decoder.sniffed().unwrap_or(initial);
+        // The decoder's first answer may be a guess (autodetection), which the
+        // byte-level `initial` cannot know; a change from either is the parser's.
+        let guessed = state.source == EncodingSource::Autodetected;
+        let source = if session.restarts() > 0 || (!guessed && state.encoding != initial.encoding) {
             EncodingSource::ParserMeta
         } else {
-            decoder.sniffed().map_or(initial.source, |s| s.source)
+            state.source
         };
-        Sniffed {
-            encoding,
-            confidence,
-            source,
-            ..decoder.sniffed().unwrap_or(initial)
-        }
+        Sniffed { source, ..state }
     }
 }
 
@@ -301,5 +307,33 @@ mod tests {
             sniff_encoding_with(&doc, limited(40)).encoding,
             WINDOWS_1252
         );
+    }
+
+    #[test]
+    fn a_guess_is_reported_and_a_late_meta_still_wins() {
+        use crate::decoder::Autodetect;
+        let guessing = DecoderConfig {
+            autodetect: Autodetect::Statistical,
+            ..DecoderConfig::default()
+        };
+        let mut doc = b"<!DOCTYPE html><title>".to_vec();
+        doc.resize(3000, b'x');
+        doc.extend_from_slice("</title><p>Привет, мир: это проверка.</p>".as_bytes());
+        let s = sniff_encoding_with(&doc, guessing);
+        assert_eq!(
+            (s.encoding, s.source),
+            (UTF_8, EncodingSource::Autodetected)
+        );
+        let mut declared = doc.clone();
+        declared.extend_from_slice(b"<meta charset=iso-8859-2>");
+        let s = sniff_encoding_with(&declared, guessing);
+        assert_eq!(
+            (s.encoding, s.source),
+            (ISO_8859_2, EncodingSource::ParserMeta)
+        );
+        let mut confirmed = doc;
+        confirmed.extend_from_slice(b"<meta charset=utf-8>");
+        let s = sniff_encoding_with(&confirmed, guessing);
+        assert_eq!((s.encoding, s.source), (UTF_8, EncodingSource::ParserMeta));
     }
 }

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tagloom_html::decoder::{ByteStreamDecoder, DecoderConfig, EncodingSource, sniff};
+use tagloom_html::decoder::{Autodetect, ByteStreamDecoder, DecoderConfig, EncodingSource, sniff};
+use tagloom_html::sniff::sniff_encoding_with;
 
 const FILES: [&str; 4] = [
     "tests1.dat",
@@ -125,6 +126,21 @@ fn html5lib_encoding_suite() {
                 by_parser_meta += 1;
             }
             let ok = got.eq_ignore_ascii_case(&case.expected);
+            // What the CLI does (it guesses undeclared encodings): the same answer
+            // on every case of the suite, none of which has undeclared non-ASCII.
+            let guessing = sniff_encoding_with(
+                &case.data,
+                DecoderConfig {
+                    autodetect: Autodetect::Statistical,
+                    ..DecoderConfig::default()
+                },
+            );
+            if guessing.encoding != result.encoding {
+                problems.push(format!(
+                    "{id}: with autodetection {}, without {got}",
+                    guessing.encoding.name()
+                ));
+            }
             // The streaming decoder must agree with `sniff` on the first pass.
             let first_pass = sniff(&case.data, None).encoding.name();
             for chunk in [1, 7, 1024, case.data.len().max(1)] {

@@ -89,7 +89,9 @@ impl Format {
 pub struct Common {
     /// Element and attribute rules.
     pub rules: Arc<Rules>,
-    /// Force the input encoding (a WHATWG label); `None`: BOM, `<meta>`, UTF-8 or windows-1252.
+    /// Force the input encoding (a WHATWG label; only a BOM overrides it); `None`:
+    /// what the parser picks (`tagloom_html::sniff`), with a guess when nothing is
+    /// declared ([`FileReport::encoding_guessed`]).
     pub encoding: Option<String>,
     /// Show a progress bar on directory runs (on standard error).
     pub progress: bool,
@@ -217,6 +219,9 @@ pub struct FileReport {
     pub output: PathBuf,
     /// The document's encoding (kept in the output).
     pub encoding: String,
+    /// The document declared no encoding and [`encoding`](Self::encoding) was
+    /// guessed from its bytes (the CLI warns).
+    pub encoding_guessed: bool,
     /// Blocks (sub-blocks included).
     pub blocks: usize,
     /// Blocks written translated (merge, pseudo).
@@ -435,6 +440,8 @@ const WRITING_OUTPUT: &str = "writing the output";
 impl FileReport {
     fn read(&mut self, read: &ReadReport) {
         self.encoding = read.encoding.name().into();
+        self.encoding_guessed =
+            read.encoding_source == tagloom_html::decoder::EncodingSource::Autodetected;
         self.blocks = read.blocks;
         self.had_invalid_bytes = read.had_invalid_bytes;
         self.bytes_in = read.bytes;

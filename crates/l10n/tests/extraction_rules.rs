@@ -42,7 +42,10 @@ fn texts(html: &str, rules: &Rules) -> Vec<String> {
         .collect()
 }
 
-fn pseudo_with(html: &str, source: &str, target: &str, common: Common) -> String {
+/// Pseudo-translates `html` read as UTF-8 (the test pages declare no encoding, which
+/// a browser, and tagloom, would read as windows-1252).
+fn pseudo_with(html: &str, source: &str, target: &str, mut common: Common) -> String {
+    common.encoding.get_or_insert_with(|| "utf-8".to_owned());
     let dir = tempfile::tempdir().unwrap();
     let (input, out) = (dir.path().join("in.html"), dir.path().join("out.html"));
     std::fs::write(&input, html).unwrap();

@@ -1,6 +1,8 @@
 //! `tagloom demo [FILE]`: sniff, decode, tokenize and parse a page and summarize what
 //! the tokenizer and the tree builder saw — a quick look at a document, and a smoke test on a fresh machine
-//! (with no FILE it uses a sample page built into the binary).
+//! (with no FILE it uses a sample page built into the binary). The encoding is the one
+//! `sniff` and `parse` find (`tagloom_html::sniff`, a late `<meta>` and a guess for
+//! an undeclared page included), or `--encoding`.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -8,14 +10,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use tagloom_html::decoder::{ByteStreamDecoder, DecoderConfig};
+use tagloom_html::decoder::{ByteStreamDecoder, Confidence, DecoderConfig, EncodingSource};
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::session::{Html5ParseSession, SessionConfig};
+use tagloom_html::sniff::sniff_encoding_with;
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::{OwnedToken, TokenKind};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 
-use crate::input::read_all;
+use crate::input::{encoding_for_label, read_all, sniffing, warn_if_guessed};
 use crate::output;
 
 /// The built-in sample page.
@@ -26,6 +29,10 @@ const SAMPLE: &[u8] = include_bytes!("../../samples/sample.html");
 pub struct Args {
     /// A page to look at instead of the built-in sample (`-` for standard input).
     file: Option<PathBuf>,
+    /// The page's encoding (a WHATWG label), instead of sniffing it (only a BOM
+    /// overrides it).
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -33,8 +40,20 @@ pub fn run(args: &Args) -> Result<()> {
         Some(path) => (path.display().to_string(), read_all(path)?),
         None => ("built-in sample page".to_owned(), SAMPLE.to_vec()),
     };
+    let transport = args
+        .encoding
+        .as_deref()
+        .map(encoding_for_label)
+        .transpose()?;
+    let config = sniffing(transport);
     let started = Instant::now();
-    let mut decoder = ByteStreamDecoder::new(DecoderConfig::default());
+    // The encoding the parser ends up with (a late <meta> included), as `sniff`
+    // and `parse` find it; the tokens below are counted in that encoding.
+    let sniffed = sniff_encoding_with(&bytes, config);
+    if let Some(path) = &args.file {
+        warn_if_guessed(path, Some(sniffed));
+    }
+    let mut decoder = ByteStreamDecoder::new(DecoderConfig::with_transport(sniffed.encoding));
     let mut text = String::new();
     decoder.push(&bytes, &mut text)?;
     decoder.finish(&mut text)?;
@@ -61,11 +80,12 @@ pub fn run(args: &Args) -> Result<()> {
         *counts.entry(label(token.kind())).or_default() += 1;
     }
     let elapsed = started.elapsed();
-    let encoding = decoder.encoding().map_or("?", |e| e.name());
-    let confidence = match decoder.confidence() {
-        Some(tagloom_html::decoder::Confidence::Certain) => "certain",
-        Some(tagloom_html::decoder::Confidence::Tentative) => "tentative",
-        _ => "irrelevant",
+    let encoding = sniffed.encoding.name();
+    let confidence = match (sniffed.confidence, sniffed.source) {
+        (_, EncodingSource::Autodetected) => "tentative, guessed",
+        (Confidence::Certain, _) => "certain",
+        (Confidence::Tentative, _) => "tentative",
+        (Confidence::Irrelevant, _) => "irrelevant",
     };
     let mut out = output::stdout();
     writeln!(
@@ -90,7 +110,7 @@ pub fn run(args: &Args) -> Result<()> {
         "  tokenized in {:.2} ms",
         elapsed.as_secs_f64() * 1000.0
     )?;
-    tree_summary(&bytes, &mut out)?;
+    tree_summary(&bytes, config, &mut out)?;
     out.flush().context("cannot write the output")
 }
 
@@ -108,10 +128,13 @@ fn label(kind: TokenKind) -> &'static str {
 }
 
 /// Parses the page into a `DomStore` (through the patch stream) and describes the tree.
-fn tree_summary(bytes: &[u8], out: &mut impl Write) -> Result<()> {
+fn tree_summary(bytes: &[u8], decoder: DecoderConfig, out: &mut impl Write) -> Result<()> {
     let started = Instant::now();
     let config = tagloom_html::driver::ParseConfig {
-        session: SessionConfig::default(),
+        session: SessionConfig {
+            decoder,
+            ..SessionConfig::default()
+        },
         chunk_size: usize::MAX,
     };
     let mut store = DomStore::new();

@@ -36,7 +36,8 @@ pub struct CommonArgs {
     /// prints them).
     #[arg(long, value_name = "FILE")]
     rules: Option<PathBuf>,
-    /// The input's encoding (a WHATWG label), instead of BOM / `<meta>` / default.
+    /// The input's encoding (a WHATWG label), instead of `<meta>` / guess / default
+    /// (only a BOM overrides it).
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
     /// Where the skeleton's temp files go (default: the system temp dir).
@@ -341,6 +342,10 @@ fn summarize(report: &Report) {
                 .unwrap_or("the skeleton store failed")
                 .replace('\n', " "),
         );
+    }
+    for file in report.files.iter().filter(|f| f.encoding_guessed) {
+        let name = file.input.display().to_string();
+        eprintln!("{}", crate::input::guessed_warning(&name, &file.encoding));
     }
     for (path, err) in &report.failures {
         eprintln!("{}: {err}", display(path));

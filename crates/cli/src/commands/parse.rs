@@ -17,7 +17,6 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{self, DomStore};
 use tagloom_html::dom_patch::{DomPatch, Namespace};
 use tagloom_html::driver::{DriveError, Driver, ParseConfig};
@@ -26,7 +25,7 @@ use tagloom_html::session::{BatchPolicy, SessionConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
 use tagloom_html::{ErrorCode, ParseError};
 
-use crate::input::{DEFAULT_PIECE, encoding_for_label, open};
+use crate::input::{DEFAULT_PIECE, encoding_for_label, open, sniffing, warn_if_guessed};
 use crate::output;
 
 /// How many patches a batch holds at most. The session reserves a whole batch up
@@ -81,7 +80,8 @@ pub struct Args {
     /// Feed the input N bytes at a time (the result must not change).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: Option<u64>,
-    /// The document's encoding (a WHATWG label), instead of sniffing it.
+    /// The document's encoding (a WHATWG label), instead of sniffing it (only a BOM
+    /// overrides it). Without it, a document that declares nothing is guessed.
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
     /// Parse `<?target data?>` as a processing instruction (the July 2026 spec)
@@ -115,10 +115,7 @@ pub fn run(args: &Args) -> Result<()> {
             scripting,
             ..TreeBuilderConfig::default()
         },
-        decoder: DecoderConfig {
-            transport,
-            ..DecoderConfig::default()
-        },
+        decoder: sniffing(transport),
         // Patches are handed out (and applied) a few hundred at a time while the
         // parse runs, so memory never holds a whole document's patch stream.
         batching: BatchPolicy::Bounded(PATCHES_PER_BATCH),
@@ -161,6 +158,7 @@ pub fn run(args: &Args) -> Result<()> {
         errors.write_dropped(&driver)?;
     }
     let session = driver.session();
+    warn_if_guessed(&args.file, session.decoder().sniffed());
     let root = match session.fragment_root_key() {
         Some(key) => store.get(key),
         None => store.document(),

@@ -26,6 +26,9 @@
 //!   known) with an explicit restart. The restart window is bounded
 //!   ([`DecoderConfig::restart_window_limit`], default 1 MiB); a `<meta>` beyond it
 //!   is ignored, the same way whatever the chunking.
+//! - [`Autodetect`]: the optional step 8, a statistical guess (`chardetng`, and a
+//!   NUL-pattern check for UTF-16 without a BOM) for documents that declare nothing;
+//!   off by default, so the default stays windows-1252 as html5lib-tests expect.
 //! - [`extract_encoding_from_meta_content`] and [`meta_declared_encoding`], for the
 //!   tree builder's `<meta>` rule.
 //! - The whole-document answer `tagloom sniff` prints is
@@ -65,10 +68,12 @@
 //! # Ok::<(), tagloom_html::decoder::DecoderError>(())
 //! ```
 
+mod autodetect;
 mod bom;
 mod prescan;
 mod stream;
 
+pub use autodetect::Autodetect;
 pub use bom::{bom_undecided, sniff_bom};
 pub use encoding_rs::Encoding;
 pub use prescan::{
@@ -115,6 +120,9 @@ pub enum EncodingSource {
     Prescan,
     /// Nothing was found: [`DEFAULT_ENCODING`].
     Default,
+    /// Nothing was declared and [`Autodetect::Statistical`] guessed from the bytes
+    /// (tentative: a `<meta>` the tree builder meets can still change it).
+    Autodetected,
     /// A `<meta>` the tree builder met while parsing ("change the encoding").
     ParserMeta,
 }

@@ -3,6 +3,7 @@
 
 use encoding_rs::{CoderResult, Decoder, Encoding};
 
+use super::autodetect::{self, Autodetect};
 use super::{
     Confidence, DEFAULT_RESTART_WINDOW_LIMIT, DecoderError, EncodingSource, PRESCAN_LEN, Sniffed,
     adjust_declared_encoding, bom_undecided, is_utf16, sniff_with_limit,
@@ -35,6 +36,14 @@ pub struct DecoderConfig {
     /// caller must hand the text of each push to the tree builder before pushing
     /// again, as a streaming parser does anyway).
     pub restart_window_limit: usize,
+    /// Whether to guess the encoding of a document that declares none (no BOM, no
+    /// transport encoding, no `<meta>` in the pre-scan). Default
+    /// [`Autodetect::Off`]. With [`Autodetect::Statistical`] such a document's
+    /// first bytes are held back until the restart window
+    /// ([`restart_window_limit`](Self::restart_window_limit), at least
+    /// [`prescan_len`](Self::prescan_len)) is full or the stream ends, and the
+    /// guess is made over exactly that prefix: the same whatever the chunking.
+    pub autodetect: Autodetect,
 }
 
 impl Default for DecoderConfig {
@@ -43,6 +52,7 @@ impl Default for DecoderConfig {
             transport: None,
             prescan_len: PRESCAN_LEN,
             restart_window_limit: DEFAULT_RESTART_WINDOW_LIMIT,
+            autodetect: Autodetect::Off,
         }
     }
 }
@@ -99,6 +109,10 @@ pub struct ByteStreamDecoder {
     config: DecoderConfig,
     /// Bytes held back before sniffing.
     pending: Vec<u8>,
+    /// The sniffing algorithm's answer without autodetection, once the pre-scan's
+    /// bytes are all in (it cannot change after that), while autodetection waits
+    /// for more.
+    presniffed: Option<Sniffed>,
     /// The sniffing result as changed since; `None` before sniffing.
     state: Option<Sniffed>,
     decoder: Option<Decoder>,
@@ -137,6 +151,7 @@ impl ByteStreamDecoder {
         ByteStreamDecoder {
             config,
             pending: Vec::new(),
+            presniffed: None,
             state: None,
             decoder: None,
             window: Vec::new(),
@@ -287,6 +302,13 @@ impl ByteStreamDecoder {
         }
         let new = adjust_declared_encoding(new);
         if new == state.encoding {
+            if matches!(
+                state.source,
+                EncodingSource::Default | EncodingSource::Autodetected
+            ) {
+                // A declaration now says what was only a default or a guess.
+                state.source = EncodingSource::ParserMeta;
+            }
             return Ok(ChangeOutcome::Confirmed);
         }
         let old = state.encoding;
@@ -324,19 +346,46 @@ impl ByteStreamDecoder {
         }
     }
 
-    fn ready_to_sniff(&self) -> bool {
+    fn ready_to_sniff(&mut self) -> bool {
         if self.config.transport.is_some() {
-            !bom_undecided(&self.pending)
-        } else {
-            self.pending.len() >= self.config.prescan_len.max(3)
+            return !bom_undecided(&self.pending);
         }
+        if self.pending.len() < self.config.prescan_len.max(3) {
+            return false;
+        }
+        if self.config.autodetect == Autodetect::Off {
+            return true;
+        }
+        let sniffed = *self
+            .presniffed
+            .get_or_insert_with(|| sniff_with_limit(&self.pending, None, self.config.prescan_len));
+        sniffed.source != EncodingSource::Default || self.pending.len() >= self.autodetect_len()
+    }
+
+    /// How many leading bytes autodetection looks at: the restart window, so the
+    /// guess sees what a late `<meta>` could still overrule.
+    fn autodetect_len(&self) -> usize {
+        self.config
+            .restart_window_limit
+            .max(self.config.prescan_len)
     }
 
     /// Sniffs the held-back bytes and decodes them.
     fn start(&mut self, out: &mut String) {
         let pending = std::mem::take(&mut self.pending);
-        let mut sniffed =
-            sniff_with_limit(&pending, self.config.transport, self.config.prescan_len);
+        let mut sniffed = match self.presniffed.take() {
+            Some(sniffed) => sniffed,
+            None => sniff_with_limit(&pending, self.config.transport, self.config.prescan_len),
+        };
+        if sniffed.source == EncodingSource::Default && self.config.autodetect != Autodetect::Off {
+            let len = self.autodetect_len();
+            let complete = self.finished && pending.len() <= len;
+            let prefix = pending.get(..len).unwrap_or(&pending);
+            if let Some(guess) = autodetect::guess(prefix, complete) {
+                sniffed.encoding = guess;
+                sniffed.source = EncodingSource::Autodetected;
+            }
+        }
         self.decoder = Some(sniffed.encoding.new_decoder_without_bom_handling());
         if self.lock_requested {
             sniffed.confidence = Confidence::Certain;
@@ -702,6 +751,87 @@ mod tests {
         assert_eq!(dec.confidence(), Some(Confidence::Certain));
     }
 
+    fn guessing(restart_window_limit: usize) -> DecoderConfig {
+        DecoderConfig {
+            autodetect: Autodetect::Statistical,
+            restart_window_limit,
+            ..DecoderConfig::default()
+        }
+    }
+
+    #[test]
+    fn autodetection_guesses_over_a_fixed_prefix_whatever_the_chunking() {
+        let page = "<!DOCTYPE html><p>Жили-были дед да баба, и была у них курочка Ряба.</p>";
+        let bytes = encoding_rs::WINDOWS_1251.encode(page).0.into_owned();
+        for chunk in [1, 7, 100, bytes.len()] {
+            let (text, sniffed) = decode_chunked(guessing(1 << 20), &bytes, chunk);
+            assert_eq!(text, page, "chunk {chunk}");
+            assert_eq!(
+                (sniffed.encoding, sniffed.confidence, sniffed.source),
+                (
+                    encoding_rs::WINDOWS_1251,
+                    Confidence::Tentative,
+                    EncodingSource::Autodetected
+                ),
+                "chunk {chunk}"
+            );
+        }
+        // Off (the default): windows-1252, as html5lib-tests expect.
+        let (_, sniffed) = decode_chunked(DecoderConfig::default(), &bytes, 7);
+        assert_eq!(sniffed.source, EncodingSource::Default);
+        // All ASCII: no evidence, the default stands.
+        let (_, sniffed) = decode_chunked(guessing(1 << 20), b"<p>plain", 3);
+        assert_eq!(
+            (sniffed.encoding, sniffed.source),
+            (WINDOWS_1252, EncodingSource::Default)
+        );
+        // The guess sees the restart window only (at least the pre-scan's bytes):
+        // non-ASCII after it is no evidence.
+        let mut late = vec![b' '; 2048];
+        late.extend_from_slice(&bytes);
+        let (_, sniffed) = decode_chunked(guessing(1500), &late, 64);
+        assert_eq!(sniffed.source, EncodingSource::Default);
+        let (_, sniffed) = decode_chunked(guessing(4096), &late, 64);
+        assert_eq!(sniffed.source, EncodingSource::Autodetected);
+    }
+
+    #[test]
+    fn declarations_beat_the_guess() {
+        let text = "<p>日本語のテキストです。吾輩は猫である。</p>";
+        let sjis = SHIFT_JIS.encode(text).0.into_owned();
+        // A pre-scanned <meta> or a transport encoding: no guess is made.
+        let mut declared = b"<meta charset=euc-jp>".to_vec();
+        declared.extend_from_slice(&sjis);
+        let (_, sniffed) = decode_chunked(guessing(1 << 20), &declared, 5);
+        assert_eq!(
+            (sniffed.encoding, sniffed.source),
+            (EUC_JP, EncodingSource::Prescan)
+        );
+        let config = DecoderConfig {
+            transport: Some(UTF_8),
+            ..guessing(1 << 20)
+        };
+        let (_, sniffed) = decode_chunked(config, &sjis, 5);
+        assert_eq!(sniffed.source, EncodingSource::Transport);
+        // A guess is tentative: a <meta> the tree builder meets changes it, and one
+        // that names the guessed encoding makes it a declaration.
+        let mut dec = ByteStreamDecoder::new(guessing(1 << 20));
+        let mut out = String::new();
+        dec.push(&sjis, &mut out).expect("push");
+        dec.finish(&mut out).expect("finish");
+        assert_eq!(dec.encoding(), Some(SHIFT_JIS));
+        assert_eq!(dec.change_encoding(SHIFT_JIS), Ok(ChangeOutcome::Confirmed));
+        assert_eq!(
+            dec.sniffed().map(|s| s.source),
+            Some(EncodingSource::ParserMeta)
+        );
+        let mut dec = ByteStreamDecoder::new(guessing(1 << 20));
+        dec.push(&sjis, &mut out).expect("push");
+        dec.finish(&mut out).expect("finish");
+        assert_eq!(dec.change_encoding(EUC_JP), Ok(ChangeOutcome::Restart));
+        assert_eq!(dec.encoding(), Some(EUC_JP));
+    }
+
     mod properties {
         use super::super::super::prescan;
         use super::*;
@@ -738,8 +868,14 @@ mod tests {
                 bytes in interesting_bytes(),
                 chunk in 1usize..50,
                 prescan_len in 1usize..64,
+                guess in any::<bool>(),
             ) {
-                let config = DecoderConfig { prescan_len, ..DecoderConfig::default() };
+                let autodetect = if guess { Autodetect::Statistical } else { Autodetect::Off };
+                let config = DecoderConfig {
+                    prescan_len,
+                    autodetect,
+                    ..DecoderConfig::default()
+                };
                 let (whole, s1) = decode_chunked(config, &bytes, bytes.len().max(1));
                 let (chunked, s2) = decode_chunked(config, &bytes, chunk);
                 prop_assert_eq!(whole, chunked);

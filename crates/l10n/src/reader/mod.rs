@@ -35,7 +35,9 @@ use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
 
-use encoding_rs::{Encoding, UTF_8};
+use encoding_rs::Encoding;
+use tagloom_html::decoder::{Autodetect, DecoderConfig, EncodingSource, Sniffed};
+use tagloom_html::sniff::{EncodingSniffer, sniff_encoding_with};
 
 use crate::block::{Block, BlockKind, Run};
 use crate::error::{IoContext, Result};
@@ -65,6 +67,8 @@ impl<F: FnMut(&Block) -> Result<()>> BlockSink for F {
 pub struct ReadReport {
     /// The encoding the document was decoded with (the output keeps it).
     pub encoding: &'static Encoding,
+    /// What decided it; [`EncodingSource::Autodetected`] when it was a guess.
+    pub encoding_source: EncodingSource,
     /// Blocks emitted (sub-blocks included).
     pub blocks: usize,
     /// Whether some bytes were invalid in that encoding (they are kept as they are).
@@ -73,27 +77,55 @@ pub struct ReadReport {
     pub bytes: u64,
 }
 
-/// Picks the encoding: a BOM, then `forced`, then the `<meta>` pre-scan; with none of
-/// these, UTF-8 when the first bytes are valid UTF-8, else windows-1252.
+/// The decoder settings of every read: `forced` as the transport encoding (only a
+/// BOM overrides it), and a guess for documents that declare nothing.
+fn decoder_config(forced: Option<&'static Encoding>) -> DecoderConfig {
+    DecoderConfig {
+        transport: forced,
+        autodetect: Autodetect::Statistical,
+        ..DecoderConfig::default()
+    }
+}
+
+/// The encoding the reader uses for a document made of `bytes`, and its BOM length:
+/// what the parser ends up using (`tagloom_html::sniff`, the one home of encoding
+/// sniffing: BOM, `forced`, the `<meta>` pre-scan, a `<meta>` the tree builder
+/// meets in the restart window, else a guess from the bytes, else windows-1252).
 pub fn detect_encoding(
-    prefix: &[u8],
+    bytes: &[u8],
     forced: Option<&'static Encoding>,
 ) -> (&'static Encoding, usize) {
-    let sniffed = tagloom_html::decoder::sniff(prefix, forced);
-    match sniffed.source {
-        tagloom_html::decoder::EncodingSource::Default => {
-            let valid = match std::str::from_utf8(prefix) {
-                Ok(_) => true,
-                Err(e) => e.error_len().is_none(),
-            };
-            if valid {
-                (UTF_8, 0)
-            } else {
-                (sniffed.encoding, 0)
+    let sniffed = sniff_encoding_with(bytes, decoder_config(forced));
+    (sniffed.encoding, sniffed.bom_len)
+}
+
+/// Reads `input` into the sniffer until its answer is final (at most about the
+/// restart window, 1 MiB) or the input ends; returns the answer and the bytes read.
+fn sniff_input<R: Read>(
+    input: &mut R,
+    path: &Path,
+    forced: Option<&'static Encoding>,
+) -> Result<(Sniffed, Vec<u8>)> {
+    let mut sniffer = EncodingSniffer::new(decoder_config(forced));
+    let mut prefix = Vec::new();
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = loop {
+            match input.read(&mut buf) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e).ctx(|| format!("reading {}", path.display())),
             }
+        };
+        let Some(read) = buf.get(..n).filter(|r| !r.is_empty()) else {
+            break;
+        };
+        prefix.extend_from_slice(read);
+        if sniffer.push(read) {
+            break;
         }
-        _ => (sniffed.encoding, sniffed.bom_len),
     }
+    Ok((sniffer.finish(), prefix))
 }
 
 /// Reads a document: writes its skeleton to `skeleton` (when given) and its blocks
@@ -106,23 +138,8 @@ pub fn read_document<R: Read>(
     skeleton: Option<&mut SkeletonStore>,
     sink: Option<&mut dyn BlockSink>,
 ) -> Result<ReadReport> {
-    let mut prefix = vec![0u8; CHUNK];
-    let mut got = 0;
-    while got < 4096 {
-        let n = loop {
-            match input.read(&mut prefix[got..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e).ctx(|| format!("reading {}", path.display())),
-            }
-        };
-        if n == 0 {
-            break;
-        }
-        got += n;
-    }
-    prefix.truncate(got);
-    let (encoding, bom_len) = detect_encoding(&prefix, forced);
+    let (sniffed, prefix) = sniff_input(&mut input, path, forced)?;
+    let (encoding, bom_len) = (sniffed.encoding, sniffed.bom_len);
     let bom = prefix[..bom_len.min(prefix.len())].to_vec();
     let window = SourceWindow::new(input, encoding, prefix, bom_len);
     let ts = TokenStream::new(window, rules, path);
@@ -150,6 +167,7 @@ pub fn read_document<R: Read>(
     let window = &reader.ts.window;
     Ok(ReadReport {
         encoding: window.encoding(),
+        encoding_source: sniffed.source,
         blocks: reader.blocks,
         had_invalid_bytes: window.had_invalid(),
         bytes: reader.bytes_total(),

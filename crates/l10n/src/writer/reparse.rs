@@ -906,9 +906,8 @@ pub(super) fn write_reparsed(
             limit,
         }));
     }
-    // The encoding the reader will pick (it sniffs its first chunk).
-    let prefix = &bytes[..bytes.len().min(crate::reader::input::CHUNK)];
-    let (encoding, _) = crate::reader::detect_encoding(prefix, forced);
+    // The encoding the reader will pick.
+    let (encoding, _) = crate::reader::detect_encoding(&bytes, forced);
     // 1. The tree first: a tree-builder failure leaves the translations unconsumed
     // for the next fallback.
     let store = parse_document(&bytes, encoding).map_err(FallbackError::Unavailable)?;
