@@ -183,6 +183,9 @@ pub struct MergeOptions {
     pub target_lang: Option<LanguageTag>,
     /// What to do when translations are not applied (stale, broken codes).
     pub partial: PartialMerge,
+    /// Merge unconfirmed translations too (PO `#, fuzzy`, XLIFF `state="initial"`);
+    /// by default they are skipped and counted in [`FileReport::unconfirmed`].
+    pub include_fuzzy: bool,
     /// Shared settings.
     pub common: Common,
 }
@@ -226,6 +229,10 @@ pub struct FileReport {
     /// Translations not applied (stale source, unit not in the page, block not in
     /// the file, broken inline codes…): those blocks kept their source text.
     pub issues: Vec<Issue>,
+    /// Unconfirmed translations (PO `#, fuzzy`, XLIFF `state="initial"`) skipped
+    /// because [`MergeOptions::include_fuzzy`] was off: those blocks kept their
+    /// source text; not issues.
+    pub unconfirmed: usize,
     /// Some translations were not applied and [`PartialMerge::Report`] was asked:
     /// the output was written but is not the translation the file describes.
     pub partial: bool,
@@ -407,6 +414,7 @@ pub fn run_file_with_reader_writer(
                     e => e,
                 },
             )?;
+            report.unconfirmed = translations.unconfirmed();
             out.into_inner().map_err(|e| io_out(e.into_error()))?;
             if let Some(first) = report.issues.first() {
                 match partial {
@@ -658,12 +666,12 @@ fn merge_file(
     type Langs = (Option<LanguageTag>, Option<LanguageTag>);
     let (translations, (src, trg)): (&mut dyn Translations, Langs) = match format {
         Format::Xliff => {
-            xliff = XliffTranslations::open(translated)?;
+            xliff = XliffTranslations::open(translated)?.include_unconfirmed(options.include_fuzzy);
             let h = xliff.header().cloned().unwrap_or_default();
             (&mut xliff, (h.source_lang, h.target_lang))
         }
         Format::Po => {
-            po = PoTranslations::open(translated)?;
+            po = PoTranslations::open(translated)?.include_fuzzy(options.include_fuzzy);
             let langs = (po.source_language.clone(), po.language.clone());
             (&mut po, langs)
         }

@@ -34,6 +34,11 @@ use crate::lang::LanguageTag;
 use crate::reader::BlockSink;
 use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
 
+mod markers;
+
+use markers::{Syntax, legacy_text_to_runs, stray_codes, syntax_of};
+pub use markers::{runs_to_text, text_to_runs};
+
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -73,90 +78,6 @@ fn unquote(s: &str) -> Option<String> {
         }
     }
     Some(out)
-}
-
-/// Runs as PO text with markers.
-pub fn runs_to_text(runs: &[Run]) -> String {
-    let mut s = String::new();
-    for run in runs {
-        match run {
-            Run::Text(t) => s.push_str(t),
-            Run::Open { id, .. } => s.push_str(&format!("<{id}>")),
-            Run::Close { id, .. } => s.push_str(&format!("</{id}>")),
-            Run::Placeholder { id, .. } => s.push_str(&format!("<{id}/>")),
-        }
-    }
-    s
-}
-
-/// Parses PO text with markers into runs, recognizing only the codes of `source`.
-pub fn text_to_runs(text: &str, source: &[Run]) -> Vec<Run> {
-    let mut runs: Vec<Run> = Vec::new();
-    let mut lit = String::new();
-    let mut rest = text;
-    while let Some(pos) = rest.find('<') {
-        lit.push_str(&rest[..pos]);
-        let after = &rest[pos + 1..];
-        let (close, body) = match after.strip_prefix('/') {
-            Some(b) => (true, b),
-            None => (false, after),
-        };
-        let digits = body.chars().take_while(char::is_ascii_digit).count();
-        let tail = &body[digits..];
-        let (ph, end) = if !close && tail.starts_with("/>") {
-            (true, 2)
-        } else if tail.starts_with('>') {
-            (false, 1)
-        } else {
-            (false, 0)
-        };
-        let id: Option<u32> = body[..digits].parse().ok();
-        let run = match (id, end) {
-            (Some(id), e) if e > 0 => {
-                let r = if ph {
-                    Run::Placeholder {
-                        id,
-                        data: String::new(),
-                    }
-                } else if close {
-                    Run::Close {
-                        id,
-                        data: String::new(),
-                    }
-                } else {
-                    Run::Open {
-                        id,
-                        data: String::new(),
-                    }
-                };
-                let known = source.iter().any(|s| {
-                    std::mem::discriminant(s) == std::mem::discriminant(&r)
-                        && s.code_id() == Some(id)
-                });
-                known.then_some(r)
-            }
-            _ => None,
-        };
-        match run {
-            Some(r) => {
-                if !lit.is_empty() {
-                    runs.push(Run::Text(std::mem::take(&mut lit)));
-                }
-                runs.push(r);
-                let consumed = 1 + usize::from(close) + digits + end;
-                rest = &rest[pos + consumed..];
-            }
-            None => {
-                lit.push('<');
-                rest = &rest[pos + 1..];
-            }
-        }
-    }
-    lit.push_str(rest);
-    if !lit.is_empty() {
-        runs.push(Run::Text(lit));
-    }
-    runs
 }
 
 /// Streams blocks into a PO file.
@@ -384,13 +305,11 @@ fn code_comment(id: u32, data: &str) -> String {
     format!("code {id}: {}", data.trim_end())
 }
 
-/// How an entry's source differs from the page block (`None`: the same): its
-/// `msgid` (text and code markers) and the markup of each code, from the last
-/// `#. code N:` comment of that code.
-fn source_difference(entry: &PoEntry, block: &Block) -> Option<String> {
-    if entry.id != runs_to_text(&block.runs) {
-        return Some("the msgid differs".into());
-    }
+/// Whether an entry's source is the page block's, and in which marker syntax (`Err`:
+/// how it differs): its `msgid` (text and code markers) and the markup of each code,
+/// from the last `#. code N:` comment of that code.
+fn source_syntax(entry: &PoEntry, block: &Block) -> std::result::Result<Syntax, String> {
+    let syntax = syntax_of(&entry.id, &block.runs)?;
     for run in &block.runs {
         if let Run::Open { id, data } | Run::Placeholder { id, data } = run {
             let prefix = format!("code {id}:");
@@ -401,11 +320,32 @@ fn source_difference(entry: &PoEntry, block: &Block) -> Option<String> {
                 .find(|c| c.starts_with(&prefix))
                 .map(|c| c.trim_end());
             if found != Some(code_comment(*id, data).as_str()) {
-                return Some(format!("the markup of code {id} differs"));
+                return Err(format!("the markup of code {id} differs"));
             }
         }
     }
-    None
+    Ok(syntax)
+}
+
+/// The target runs of a matching entry; `Err` with why its codes cannot apply: a
+/// malformed marker, or codes the block does not have (stray).
+fn target_runs(
+    entry: &PoEntry,
+    block: &Block,
+    syntax: Syntax,
+) -> std::result::Result<Vec<Run>, String> {
+    let runs = match syntax {
+        Syntax::Current => text_to_runs(&entry.target)?,
+        Syntax::Legacy => legacy_text_to_runs(&entry.target, &block.runs),
+    };
+    let stray = stray_codes(&block.runs, &runs);
+    if stray.is_empty() {
+        return Ok(runs);
+    }
+    Err(format!(
+        "stray code {} not in the source (a literal `<` before a number is written `\\<`)",
+        stray.join(" ")
+    ))
 }
 
 /// Translations read from a PO file, streaming, matched to blocks by `msgctxt`; a
@@ -415,7 +355,10 @@ pub struct PoTranslations {
     reader: PoReader,
     pending: HashMap<String, PoEntry>,
     done: bool,
-    any_translated: bool,
+    /// Whether any entry has a confirmed translation, and whether any a fuzzy one.
+    any_target: (bool, bool),
+    include_fuzzy: bool,
+    skipped: usize,
     issues: Vec<Issue>,
     /// `Language:` of the header.
     pub language: Option<LanguageTag>,
@@ -427,15 +370,15 @@ fn is_header(e: &PoEntry) -> bool {
     e.id.is_empty() && e.context.is_none()
 }
 
-fn is_translated(e: &PoEntry) -> bool {
-    !e.target.is_empty() && !e.fuzzy
+fn has_target(e: &PoEntry) -> bool {
+    !e.target.is_empty()
 }
 
 impl PoTranslations {
     /// Opens `path` (a first pass checks it and reads the header).
     pub fn open(path: &Path) -> Result<Self> {
         let mut scan = PoReader::open(path)?;
-        let mut any = false;
+        let mut any = (false, false);
         let mut language = None;
         let mut source_language = None;
         while let Some(e) = scan.next_entry()? {
@@ -459,18 +402,33 @@ impl PoTranslations {
                 language = field("Language:")?;
                 source_language = field("X-Source-Language:")?;
             } else {
-                any |= is_translated(&e);
+                any.0 |= has_target(&e) && !e.fuzzy;
+                any.1 |= has_target(&e) && e.fuzzy;
             }
         }
         Ok(PoTranslations {
             reader: PoReader::open(path)?,
             pending: HashMap::new(),
             done: false,
-            any_translated: any,
+            any_target: any,
+            include_fuzzy: false,
+            skipped: 0,
             issues: Vec::new(),
             language,
             source_language,
         })
+    }
+
+    /// Whether `#, fuzzy` translations are merged too (`--include-fuzzy`); by default
+    /// they count as untranslated, as for gettext, and are counted in
+    /// [`Translations::unconfirmed`].
+    pub fn include_fuzzy(mut self, include: bool) -> Self {
+        self.include_fuzzy = include;
+        self
+    }
+
+    fn usable(&self, e: &PoEntry) -> bool {
+        has_target(e) && (self.include_fuzzy || !e.fuzzy)
     }
 
     fn take(&mut self, id: &str) -> Result<Option<PoEntry>> {
@@ -497,21 +455,32 @@ impl PoTranslations {
 impl Translations for PoTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
         let Some(entry) = self.take(&block.id)? else {
-            if self.any_translated {
+            if self.any_translated() {
                 self.issues
                     .push(Issue::new(&block.id, IssueKind::NotInFile, ""));
             }
             return Ok(None);
         };
-        if !is_translated(&entry) {
+        if !self.usable(&entry) {
+            self.skipped += usize::from(has_target(&entry));
             return Ok(None);
         }
-        if let Some(why) = source_difference(&entry, block) {
-            self.issues
-                .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
-            return Ok(None);
+        let syntax = match source_syntax(&entry, block) {
+            Ok(syntax) => syntax,
+            Err(why) => {
+                self.issues
+                    .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
+                return Ok(None);
+            }
+        };
+        match target_runs(&entry, block, syntax) {
+            Ok(runs) => Ok(Some(runs)),
+            Err(why) => {
+                self.issues
+                    .push(Issue::new(&block.id, IssueKind::Codes, why));
+                Ok(None)
+            }
         }
-        Ok(Some(text_to_runs(&entry.target, &block.runs)))
     }
 
     fn finish(&mut self) -> Result<Vec<Issue>> {
@@ -525,10 +494,11 @@ impl Translations for PoTranslations {
                 None => self.done = true,
             }
         }
+        let include = self.include_fuzzy;
         let left = self
             .pending
             .drain()
-            .filter(|(_, e)| is_translated(e))
+            .filter(|(_, e)| has_target(e) && (include || !e.fuzzy))
             .map(|(id, _)| id);
         Ok(with_units_not_in_page(
             std::mem::take(&mut self.issues),
@@ -537,7 +507,11 @@ impl Translations for PoTranslations {
     }
 
     fn any_translated(&self) -> bool {
-        self.any_translated
+        self.any_target.0 || (self.include_fuzzy && self.any_target.1)
+    }
+
+    fn unconfirmed(&self) -> usize {
+        self.skipped
     }
 }
 
@@ -565,8 +539,8 @@ mod tests {
             Run::Text(" <3> x<y".into()),
         ];
         let text = runs_to_text(&src);
-        assert_eq!(text, "a <1>b</1><2/> <3> x<y");
-        let back = text_to_runs(&text, &src);
+        assert_eq!(text, "a <1>b</1><2/> \\<3> x<y");
+        let back = text_to_runs(&text).unwrap();
         assert_eq!(runs_to_text(&back), text);
         assert_eq!(back.len(), 6);
         assert_eq!(unquote(&quote("a\"\\\n")).unwrap(), "a\"\\\n");
@@ -620,15 +594,15 @@ mod tests {
             sub_refs: vec![],
             lang_refs: vec![],
         };
-        assert_eq!(source_difference(&one, &block), None);
+        assert_eq!(source_syntax(&one, &block), Ok(Syntax::Current));
         let mut forged = one.clone();
         forged.extracted.push("code 1: <script>".into());
-        assert!(source_difference(&forged, &block).is_some());
+        assert!(source_syntax(&forged, &block).is_err());
         let mut other = one;
         other.id = "<1>x</1>!".into();
         assert_eq!(
-            source_difference(&other, &block).as_deref(),
-            Some("the msgid differs")
+            source_syntax(&other, &block),
+            Err("the msgid differs".into())
         );
     }
 }

@@ -237,6 +237,9 @@ pub struct Unit {
     pub source: Vec<Run>,
     /// The target (codes carry no data: the page's markup is used).
     pub target: Option<Vec<Run>>,
+    /// A `<segment>` of the unit says `state="initial"`: its target is not confirmed
+    /// and is not merged unless asked (see [`XliffTranslations::include_unconfirmed`]).
+    pub unconfirmed: bool,
 }
 
 /// Header facts of an XLIFF file.
@@ -434,6 +437,7 @@ impl XliffReader {
         let mut source = Content::default();
         let mut target = Content::default();
         let mut has_target = false;
+        let mut unconfirmed = false;
         // <originalData>: data id -> markup.
         let mut data: HashMap<String, String> = HashMap::new();
         let mut data_id: Option<String> = None;
@@ -499,9 +503,13 @@ impl XliffReader {
                         id,
                         source: runs,
                         target: (has_target && !empty).then_some(target.runs),
+                        unconfirmed,
                     }));
                 }
                 Event::Start(e) if in_unit => match e.local_name().as_ref() {
+                    b"segment" => {
+                        unconfirmed |= self.attr(e, "state")?.as_deref() == Some("initial");
+                    }
                     b"source" => place = Place::Source,
                     b"target" => {
                         place = Place::Target;
@@ -602,7 +610,10 @@ pub struct XliffTranslations {
     reader: XliffReader,
     pending: HashMap<String, Unit>,
     done: bool,
-    any_translated: bool,
+    /// Whether any unit has a confirmed target, and whether any has an unconfirmed one.
+    any_target: (bool, bool),
+    include_unconfirmed: bool,
+    skipped: usize,
     missing: usize,
     issues: Vec<Issue>,
 }
@@ -613,9 +624,11 @@ impl XliffTranslations {
     /// file is well-formed before any output is written.
     pub fn open(path: &Path) -> Result<Self> {
         let mut scan = XliffReader::open(path)?;
-        let mut any = false;
+        let mut any = (false, false);
         while let Some(unit) = scan.next_unit()? {
-            any |= unit.target.is_some();
+            let has = unit.target.is_some();
+            any.0 |= has && !unit.unconfirmed;
+            any.1 |= has && unit.unconfirmed;
         }
         let header = scan.header.clone();
         let mut reader = XliffReader::open(path)?;
@@ -624,10 +637,26 @@ impl XliffTranslations {
             reader,
             pending: HashMap::new(),
             done: false,
-            any_translated: any,
+            any_target: any,
+            include_unconfirmed: false,
+            skipped: 0,
             missing: 0,
             issues: Vec::new(),
         })
+    }
+
+    /// Whether unconfirmed targets (a segment with `state="initial"`) are merged too
+    /// (`--include-fuzzy`); by default they count as untranslated and are counted in
+    /// [`Translations::unconfirmed`].
+    pub fn include_unconfirmed(mut self, include: bool) -> Self {
+        self.include_unconfirmed = include;
+        self
+    }
+
+    /// The target of `unit` as the merge sees it: `None` when absent, or unconfirmed
+    /// and not asked for.
+    fn usable(&self, unit: &Unit) -> bool {
+        unit.target.is_some() && (self.include_unconfirmed || !unit.unconfirmed)
     }
 
     /// The file's header.
@@ -661,12 +690,16 @@ impl Translations for XliffTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
         let Some(unit) = self.take(&block.id)? else {
             self.missing += 1;
-            if self.any_translated {
+            if self.any_translated() {
                 self.issues
                     .push(Issue::new(&block.id, IssueKind::NotInFile, ""));
             }
             return Ok(None);
         };
+        if !self.usable(&unit) {
+            self.skipped += usize::from(unit.target.is_some());
+            return Ok(None);
+        }
         let Some(target) = unit.target else {
             return Ok(None);
         };
@@ -690,7 +723,7 @@ impl Translations for XliffTranslations {
         let left = self
             .pending
             .drain()
-            .filter(|(_, u)| u.target.is_some())
+            .filter(|(_, u)| u.target.is_some() && (self.include_unconfirmed || !u.unconfirmed))
             .map(|(id, _)| id);
         Ok(with_units_not_in_page(
             std::mem::take(&mut self.issues),
@@ -699,7 +732,11 @@ impl Translations for XliffTranslations {
     }
 
     fn any_translated(&self) -> bool {
-        self.any_translated
+        self.any_target.0 || (self.include_unconfirmed && self.any_target.1)
+    }
+
+    fn unconfirmed(&self) -> usize {
+        self.skipped
     }
 }
 
