@@ -46,7 +46,7 @@ use rayon::prelude::*;
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::LanguageTag;
 use crate::output::OutputFile;
-use crate::po::{PoTranslations, PoWriter};
+use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
 use crate::reader::{BlockSink, ReadReport, read_document};
 use crate::rules::Rules;
@@ -76,7 +76,35 @@ impl Format {
         }
     }
 
-    fn extension(self) -> &'static str {
+    /// The format of a translation file at `path`: `explicit` (`--format`) when
+    /// given, which must agree with the extension when that names a format (`--format
+    /// po -o x.xlf` is [`L10nError::Usage`]); else the extension's.
+    pub fn resolve(explicit: Option<Format>, path: &Path) -> Result<Format> {
+        match (explicit, Format::from_path(path)) {
+            (Some(f), Some(by_name)) if f != by_name => Err(L10nError::Usage(format!(
+                "--format {} disagrees with {} (a .{} file)",
+                f.name(),
+                path.display(),
+                by_name.extension()
+            ))),
+            (Some(f), _) | (None, Some(f)) => Ok(f),
+            (None, None) => Err(L10nError::Usage(format!(
+                "{}: use a .xlf or .po file, or --format",
+                path.display()
+            ))),
+        }
+    }
+
+    /// The format's name as `--format` takes it (`xliff`, `po`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Xliff => "xliff",
+            Format::Po => "po",
+        }
+    }
+
+    /// The file extension written for the format (`xlf`, `po`).
+    pub fn extension(self) -> &'static str {
         match self {
             Format::Xliff => "xlf",
             Format::Po => "po",
@@ -106,6 +134,9 @@ pub struct Common {
     /// byte); larger inputs go on to the block-only fallback. Default:
     /// [`crate::writer::reparse::DEFAULT_INPUT_LIMIT`].
     pub reparse_limit: u64,
+    /// PO header fields set over [`crate::po::PoHeader::new`]'s defaults whenever a
+    /// PO file is written (`--po-header 'Last-Translator: …'`), in order.
+    pub po_header: Vec<(String, String)>,
 }
 
 impl Default for Common {
@@ -118,6 +149,7 @@ impl Default for Common {
             skeleton_limit: None,
             fallback: true,
             reparse_limit: crate::writer::reparse::DEFAULT_INPUT_LIMIT,
+            po_header: Vec::new(),
         }
     }
 }
@@ -183,6 +215,9 @@ pub struct MergeOptions {
     pub target_lang: Option<LanguageTag>,
     /// What to do when translations are not applied (stale, broken codes).
     pub partial: PartialMerge,
+    /// The translation file's format; `None`: from its extension (it must agree
+    /// when both are known, see [`Format::resolve`]).
+    pub format: Option<Format>,
     /// Merge unconfirmed translations too (PO `#, fuzzy`, XLIFF `state="initial"`);
     /// by default they are skipped and counted in [`FileReport::unconfirmed`].
     pub include_fuzzy: bool,
@@ -222,6 +257,9 @@ pub struct FileReport {
     pub encoding: String,
     /// Blocks (sub-blocks included).
     pub blocks: usize,
+    /// Words in the blocks' source text ([`crate::block::words`]; 0 when a fallback
+    /// writer wrote the file).
+    pub words: usize,
     /// Blocks written translated (merge, pseudo).
     pub translated: usize,
     /// Language values retargeted.
@@ -384,8 +422,12 @@ pub fn run_file_with_reader_writer(
                     (read, sink.finish().map_err(io_out)?)
                 }
                 Format::Po => {
+                    let mut header = PoHeader::new(source_lang, target_lang, &original);
+                    for (name, value) in &common.po_header {
+                        header.set(name, value).map_err(L10nError::Usage)?;
+                    }
                     let mut sink =
-                        PoWriter::new(out, source_lang, target_lang, &original).map_err(io_out)?;
+                        PoWriter::with_header(out, &header, &original).map_err(io_out)?;
                     let read = read_document(
                         open()?,
                         input,
@@ -444,6 +486,7 @@ impl FileReport {
     fn read(&mut self, read: &ReadReport) {
         self.encoding = read.encoding.name().into();
         self.blocks = read.blocks;
+        self.words = read.words;
         self.had_invalid_bytes = read.had_invalid_bytes;
         self.bytes_in = read.bytes;
     }
@@ -638,12 +681,7 @@ pub fn extract(input: &Path, output: &Path, options: &ExtractOptions) -> Result<
             one(inp, &output.join(with_ext(rel, format.extension())), format)
         });
     }
-    let format = options
-        .format
-        .or_else(|| Format::from_path(output))
-        .ok_or_else(|| {
-            L10nError::Usage(format!("{}: use a .xlf or .po output", output.display()))
-        })?;
+    let format = Format::resolve(options.format, output)?;
     Ok(Report {
         files: vec![one(input, output, format)?],
         failures: vec![],
@@ -656,12 +694,7 @@ fn merge_file(
     output: &Path,
     options: &MergeOptions,
 ) -> Result<FileReport> {
-    let format = Format::from_path(translated).ok_or_else(|| {
-        L10nError::Usage(format!(
-            "{}: expected a .xlf or .po file",
-            translated.display()
-        ))
-    })?;
+    let format = Format::resolve(options.format, translated)?;
     let (mut xliff, mut po);
     type Langs = (Option<LanguageTag>, Option<LanguageTag>);
     let (translations, (src, trg)): (&mut dyn Translations, Langs) = match format {
@@ -708,10 +741,10 @@ pub fn merge(
     if input.is_dir() {
         return run_dir(input, &options.common, |inp, rel| {
             let xlf = translated.join(with_ext(rel, "xlf"));
-            let t = if xlf.exists() {
-                xlf
-            } else {
-                translated.join(with_ext(rel, "po"))
+            let t = match options.format {
+                Some(format) => translated.join(with_ext(rel, format.extension())),
+                None if xlf.exists() => xlf,
+                None => translated.join(with_ext(rel, "po")),
             };
             merge_file(inp, &t, &output.join(rel), options)
         });
@@ -767,5 +800,6 @@ pub fn merge_to_writer(
         ..FileReport::default()
     };
     write_document(input, translations, options, common, out, &mut report)?;
+    report.unconfirmed = translations.unconfirmed();
     Ok(report)
 }

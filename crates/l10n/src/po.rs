@@ -34,8 +34,10 @@ use crate::lang::LanguageTag;
 use crate::reader::BlockSink;
 use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
 
+mod header;
 mod markers;
 
+pub use header::{PoHeader, plural_forms};
 use markers::{Syntax, legacy_text_to_runs, stray_codes, syntax_of};
 pub use markers::{runs_to_text, text_to_runs};
 
@@ -87,34 +89,28 @@ pub struct PoWriter<W: Write> {
 }
 
 impl<W: Write> PoWriter<W> {
-    /// Writes the header entry.
+    /// Writes the default header entry ([`PoHeader::new`]).
     pub fn new(
-        mut out: W,
+        out: W,
         source_lang: &LanguageTag,
         target_lang: Option<&LanguageTag>,
         original: &str,
     ) -> std::io::Result<Self> {
-        let mut head = String::new();
-        head.push_str(&format!("# Translations of {original}\n"));
+        let header = PoHeader::new(source_lang, target_lang, original);
+        Self::with_header(out, &header, original)
+    }
+
+    /// Writes `header` as the header entry (a comment naming `original` first).
+    pub fn with_header(mut out: W, header: &PoHeader, original: &str) -> std::io::Result<Self> {
+        let mut head = format!(
+            "# Translations of {}\n",
+            original.replace(['\n', '\r'], " ")
+        );
         head.push_str("msgid \"\"\nmsgstr \"\"\n");
-        head.push_str("\"MIME-Version: 1.0\\n\"\n");
-        head.push_str("\"Content-Type: text/plain; charset=UTF-8\\n\"\n");
-        head.push_str("\"Content-Transfer-Encoding: 8bit\\n\"\n");
-        head.push_str(&format!(
-            "{}\n",
-            quote(&format!(
-                "Language: {}\n",
-                target_lang.map_or("", LanguageTag::as_str)
-            ))
-        ));
-        head.push_str(&format!(
-            "{}\n",
-            quote(&format!("X-Source-Language: {source_lang}\n"))
-        ));
-        head.push_str(&format!(
-            "{}\n",
-            quote(&format!("X-Original: {original}\n"))
-        ));
+        for line in header.msgstr().split_inclusive('\n') {
+            head.push_str(&quote(line));
+            head.push('\n');
+        }
         out.write_all(head.as_bytes())?;
         Ok(PoWriter { out, entries: 0 })
     }

@@ -67,6 +67,8 @@ pub struct ReadReport {
     pub encoding: &'static Encoding,
     /// Blocks emitted (sub-blocks included).
     pub blocks: usize,
+    /// Words in their text ([`crate::block::words`]).
+    pub words: usize,
     /// Whether some bytes were invalid in that encoding (they are kept as they are).
     pub had_invalid_bytes: bool,
     /// Source size in bytes.
@@ -137,6 +139,7 @@ pub fn read_document<R: Read>(
         notes: Vec::new(),
         html_ids: HashSet::new(),
         blocks: 0,
+        words: 0,
         raw_until: 0,
         buf: Vec::new(),
         finished: false,
@@ -149,6 +152,7 @@ pub fn read_document<R: Read>(
     Ok(ReadReport {
         encoding: window.encoding(),
         blocks: reader.blocks,
+        words: reader.words,
         had_invalid_bytes: window.had_invalid(),
         bytes: reader.bytes_total(),
     })
@@ -237,6 +241,7 @@ struct Reader<'a, 's, R: Read> {
     notes: Vec<String>,
     html_ids: HashSet<String>,
     blocks: usize,
+    words: usize,
     /// Tokens starting before this offset were found to hold no text: read them raw.
     raw_until: u64,
     buf: Vec<u8>,
@@ -316,6 +321,10 @@ impl<R: Read> Reader<'_, '_, R> {
         }
         self.emitted = end.max(self.emitted);
         self.blocks += 1 + block.subs.len();
+        self.words += std::iter::once(&block)
+            .chain(&block.subs)
+            .map(|b| crate::block::words(&b.runs))
+            .sum::<usize>();
         if let Some(sink) = self.sink.as_deref_mut() {
             sink.block(&block)?;
         }
