@@ -13,14 +13,17 @@
 //! msgstr "Cliquez <1>ici</1>"
 //! ```
 //!
-//! A marker only counts when the block has a code of that number and kind, so text
-//! such as `a <1> b` in a block without code 1 stays text.
+//! Text that looks like a marker is escaped (`\<1>`), and every unescaped marker in
+//! a `msgstr` is a code: one the block does not have is reported, never written as
+//! text (the syntax, and how older files are read: `po/markers.rs`). The header entry is
+//! complete and overridable ([`PoHeader`]).
 //!
 //! A translation is merged only where the page's block still has the entry's
 //! source: the same `msgid` (text and markers) and the same markup for each code (the
 //! last `#. code N:` comment; extracted comments are kept by `msgmerge` and PO
 //! editors). Anything else is reported, as are translated entries the page does not
-//! have; `#, fuzzy` entries are untranslated, as for gettext. The `Language:` header
+//! have; `#, fuzzy` entries are skipped, as by gettext, unless asked for
+//! ([`PoTranslations::include_fuzzy`]). The `Language:` header
 //! may use gettext's `ll_CC` form (read as the BCP 47 `ll-CC`).
 
 use std::collections::HashMap;
@@ -566,6 +569,7 @@ mod tests {
         assert_eq!(r.next_entry().unwrap(), None);
         let t = PoTranslations::open(&path).unwrap();
         assert_eq!(t.language.as_ref().map(LanguageTag::as_str), Some("pt-BR"));
+        assert!(t.any_target == (true, true));
         // The code markup is compared with the last `code N:` comment.
         let block = Block {
             id: "p-1".into(),
@@ -600,5 +604,88 @@ mod tests {
             source_syntax(&other, &block),
             Err("the msgid differs".into())
         );
+    }
+
+    #[test]
+    fn fuzzy_entries_apply_only_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.po");
+        std::fs::write(
+            &path,
+            "msgid \"\"\nmsgstr \"Language: fr\\n\"\n\n\
+             #, fuzzy\nmsgctxt \"p-1\"\nmsgid \"One\"\nmsgstr \"Un\"\n\n\
+             msgctxt \"p-2\"\nmsgid \"Two\"\nmsgstr \"Deux\"\n\n\
+             #, fuzzy\nmsgctxt \"p-3\"\nmsgid \"Three\"\nmsgstr \"\"\n",
+        )
+        .unwrap();
+        let block = |id: &str, text: &str| Block {
+            id: id.into(),
+            kind: crate::block::BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs: vec![Run::Text(text.into())],
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        };
+        for include in [false, true] {
+            let mut t = PoTranslations::open(&path).unwrap().include_fuzzy(include);
+            let got: Vec<bool> = [("p-1", "One"), ("p-2", "Two"), ("p-3", "Three")]
+                .iter()
+                .map(|(id, text)| t.target(&block(id, text)).unwrap().is_some())
+                .collect();
+            assert_eq!(got, [include, true, false]);
+            assert_eq!(
+                t.unconfirmed(),
+                usize::from(!include),
+                "an empty fuzzy is untranslated"
+            );
+            assert!(t.finish().unwrap().is_empty());
+        }
+    }
+
+    #[test]
+    fn old_marker_syntax_is_read_where_unambiguous() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.po");
+        // Written before the escape: `<3>` is text (the block has no code 3).
+        std::fs::write(
+            &path,
+            "msgid \"\"\nmsgstr \"Language: fr\\n\"\n\n\
+             #. code 1: <b>\nmsgctxt \"p-1\"\nmsgid \"a <3> <1>b</1>\"\nmsgstr \"A <3> <1>B</1>\"\n",
+        )
+        .unwrap();
+        let runs = vec![
+            Run::Text("a <3> ".into()),
+            Run::Open {
+                id: 1,
+                data: "<b>".into(),
+            },
+            Run::Text("b".into()),
+            Run::Close {
+                id: 1,
+                data: "</b>".into(),
+            },
+        ];
+        let block = Block {
+            id: "p-1".into(),
+            kind: crate::block::BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs,
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        };
+        let mut t = PoTranslations::open(&path).unwrap();
+        let target = t.target(&block).unwrap().unwrap();
+        assert_eq!(target[0], Run::Text("A <3> ".into()));
+        assert!(t.finish().unwrap().is_empty());
     }
 }

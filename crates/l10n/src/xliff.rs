@@ -804,4 +804,77 @@ mod tests {
         );
         assert!(source_difference(&source[..5], &source).is_some());
     }
+
+    fn block(id: &str, text: &str) -> Block {
+        Block {
+            id: id.into(),
+            kind: crate::block::BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs: vec![Run::Text(text.into())],
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        }
+    }
+
+    #[test]
+    fn initial_targets_are_unconfirmed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.xlf");
+        let unit = |id: &str, state: &str, target: &str| {
+            format!(
+                "<unit id=\"{id}\"><segment{state}><source>{id}</source>{target}</segment></unit>"
+            )
+        };
+        std::fs::write(
+            &path,
+            format!(
+                "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\">\
+                 <file id=\"f\">{}{}{}{}</file></xliff>",
+                unit("a", " state=\"initial\"", "<target>A</target>"),
+                unit("b", "", "<target>B</target>"),
+                unit("c", " state=\"final\"", "<target>C</target>"),
+                unit("d", " state=\"initial\"", ""),
+            ),
+        )
+        .unwrap();
+        let mut r = XliffReader::open(&path).unwrap();
+        let states: Vec<(bool, bool)> = std::iter::from_fn(|| r.next_unit().unwrap())
+            .map(|u| (u.target.is_some(), u.unconfirmed))
+            .collect();
+        assert_eq!(
+            states,
+            [(true, true), (true, false), (true, false), (false, true)]
+        );
+        for include in [false, true] {
+            let mut t = XliffTranslations::open(&path)
+                .unwrap()
+                .include_unconfirmed(include);
+            let got: Vec<bool> = ["a", "b", "c", "d"]
+                .iter()
+                .map(|id| t.target(&block(id, id)).unwrap().is_some())
+                .collect();
+            assert_eq!(got, [include, true, true, false]);
+            assert_eq!(t.unconfirmed(), usize::from(!include));
+            assert!(t.finish().unwrap().is_empty());
+        }
+        // A file whose only targets are unconfirmed is untranslated (no retargeting,
+        // no "block not in file" issues) unless they are asked for.
+        std::fs::write(
+            &path,
+            format!(
+                "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\">\
+                 <file id=\"f\">{}</file></xliff>",
+                unit("a", " state=\"initial\"", "<target>A</target>"),
+            ),
+        )
+        .unwrap();
+        let t = XliffTranslations::open(&path).unwrap();
+        assert!(!t.any_translated());
+        assert!(t.include_unconfirmed(true).any_translated());
+    }
 }
