@@ -342,7 +342,7 @@ fn target_runs(
         return Ok(runs);
     }
     Err(format!(
-        "stray code {} not in the source (a literal `<` before a number is written `\\<`)",
+        "stray code {}: not in the source; a literal `<` before a number is written `\\<`",
         stray.join(" ")
     ))
 }

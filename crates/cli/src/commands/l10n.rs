@@ -57,14 +57,10 @@ pub struct CommonArgs {
     /// No progress bar on directory runs.
     #[arg(long)]
     quiet: bool,
-    /// A PO header field over the defaults, as `Name: value` (repeatable), e.g.
-    /// `--po-header 'Last-Translator: Jeanne <jeanne@example.org>'`.
-    #[arg(long, value_name = "FIELD", value_parser = parse_po_header)]
-    po_header: Vec<(String, String)>,
 }
 
 /// `Name: value`, checked as [`PoHeader::set`] checks it.
-fn parse_po_header(text: &str) -> std::result::Result<(String, String), String> {
+pub fn parse_po_header(text: &str) -> std::result::Result<(String, String), String> {
     let (name, value) = text
         .split_once(':')
         .ok_or_else(|| format!("{text:?}: expected `Name: value`"))?;
@@ -88,7 +84,6 @@ impl CommonArgs {
             temp_dir: self.temp_dir.clone(),
             fallback: !self.no_fallback,
             reparse_limit: self.reparse_limit,
-            po_header: self.po_header.clone(),
             ..Common::default()
         })
     }
@@ -130,6 +125,10 @@ pub enum Command {
         /// directory or standard output).
         #[arg(long, value_enum)]
         format: Option<FormatArg>,
+        /// A PO header field over the defaults, as `Name: value` (repeatable), e.g.
+        /// `--po-header 'Last-Translator: Jeanne <jeanne@example.org>'`.
+        #[arg(long, value_name = "FIELD", value_parser = parse_po_header)]
+        po_header: Vec<(String, String)>,
         #[command(flatten)]
         common: CommonArgs,
     },
@@ -252,6 +251,33 @@ impl Stdio {
         Ok(spooled)
     }
 
+    /// The path to read for a translation file argument `path` read with `input`
+    /// (`-`: standard input, for a file run), and its format: `format` when given,
+    /// else for standard input sniffed ([`sniff_format`]), else `None` (the flow
+    /// takes it from the extension).
+    pub fn translations(
+        &mut self,
+        path: &Path,
+        input: &Path,
+        format: Option<Format>,
+    ) -> Result<(PathBuf, Option<Format>)> {
+        if path.as_os_str() != "-" {
+            return Ok((path.to_path_buf(), format));
+        }
+        if input.is_dir() {
+            anyhow::bail!(
+                "{}: a directory run reads a directory of translation files, not standard input",
+                input.display()
+            );
+        }
+        let spooled = self.input(path, "-.translation")?;
+        let format = match format {
+            Some(f) => f,
+            None => sniff_format(&spooled)?,
+        };
+        Ok((spooled, Some(format)))
+    }
+
     /// The path to write for the output argument `path` (`name`: the staged file's
     /// name, whose extension the flow may check). `-` is for a file run only.
     pub fn output(&mut self, path: &Path, input: &Path, name: &str) -> Result<PathBuf> {
@@ -315,13 +341,14 @@ pub fn run(command: &Command) -> Result<ExitCode> {
     }
     let started = std::time::Instant::now();
     let mut stdio = Stdio::default();
-    let (mut report, dir_run) = match command {
+    let (report, dir_run) = match command {
         Command::Extract {
             input,
             source,
             target,
             output,
             format,
+            po_header,
             common,
         } => {
             let format = format.map(Format::from);
@@ -333,7 +360,10 @@ pub fn run(command: &Command) -> Result<ExitCode> {
                     (None, true) => Some(Format::Xliff),
                     (f, _) => f,
                 },
-                common: common.common()?,
+                common: Common {
+                    po_header: po_header.clone(),
+                    ..common.common()?
+                },
             };
             let inp = stdio.input(input, "-")?;
             let out = stdio.output(output, input, &name)?;
@@ -351,25 +381,11 @@ pub fn run(command: &Command) -> Result<ExitCode> {
             allow_partial,
             common,
         } => {
-            if translated.as_os_str() == "-" && input.is_dir() {
-                anyhow::bail!(
-                    "{}: a directory run reads a directory of translation files, not standard input",
-                    input.display()
-                );
-            }
-            let mut format = format.map(Format::from);
-            let t = stdio.input(translated, "-.translation")?;
-            if translated.as_os_str() == "-" && format.is_none() {
-                format = Some(sniff_format(&t)?);
-            }
+            let (t, format) = stdio.translations(translated, input, format.map(Format::from))?;
             let options = MergeOptions {
                 source_lang: source.clone(),
                 target_lang: target.clone(),
-                partial: match (strict, allow_partial) {
-                    (true, _) => PartialMerge::Fail,
-                    (false, true) => PartialMerge::Allow,
-                    (false, false) => PartialMerge::Report,
-                },
+                partial: partial_merge(*strict, *allow_partial),
                 format,
                 include_fuzzy: *include_fuzzy,
                 common: common.common()?,
@@ -402,6 +418,19 @@ pub fn run(command: &Command) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     };
+    finish_run(report, stdio, dir_run, started)
+}
+
+/// The end of every l10n run: standard output written ([`Stdio::finish`]), one line
+/// per file on standard error, the totals of a directory run, the exit status (3
+/// when a fallback writer wrote a file, over 1 for a partial merge, else 0; `Err`
+/// for failed files).
+pub fn finish_run(
+    mut report: Report,
+    stdio: Stdio,
+    dir_run: bool,
+    started: std::time::Instant,
+) -> Result<ExitCode> {
     stdio.finish(&mut report)?;
     summarize(&report);
     if dir_run {
@@ -416,6 +445,15 @@ pub fn run(command: &Command) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--strict` / `--allow-partial` as a [`PartialMerge`].
+fn partial_merge(strict: bool, allow_partial: bool) -> PartialMerge {
+    match (strict, allow_partial) {
+        (true, _) => PartialMerge::Fail,
+        (false, true) => PartialMerge::Allow,
+        (false, false) => PartialMerge::Report,
+    }
 }
 
 /// On SIGINT or SIGTERM: remove the output temp files of the runs in progress
