@@ -317,6 +317,45 @@ mod tests {
         );
     }
 
+    /// Random runs over the characters that matter (`<`, `>`, `/`, `\\`, digits)
+    /// come back as they were: the escape is unambiguous.
+    #[test]
+    fn random_runs_round_trip() {
+        let alphabet: Vec<char> = "<>/\\12 aé".chars().collect();
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let mut runs: Vec<Run> = Vec::new();
+            for _ in 0..next(6) {
+                match next(4) {
+                    0 => runs.push(ph(1 + next(3) as u32)),
+                    1 => runs.push(open(1 + next(3) as u32)),
+                    2 => runs.push(close(1 + next(3) as u32)),
+                    _ => {
+                        let t: String = (0..1 + next(6))
+                            .map(|_| alphabet[next(alphabet.len())])
+                            .collect();
+                        match runs.last_mut() {
+                            Some(Run::Text(prev)) => prev.push_str(&t),
+                            _ => runs.push(Run::Text(t)),
+                        }
+                    }
+                }
+            }
+            let written = runs_to_text(&runs);
+            assert_eq!(
+                text_to_runs(&written),
+                Ok(bare(&runs)),
+                "{runs:?} as {written:?}"
+            );
+        }
+    }
+
     #[test]
     fn every_unescaped_marker_is_a_code() {
         let runs = text_to_runs("x <1>y</1> <2/> \\<3>").unwrap();
