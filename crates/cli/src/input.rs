@@ -3,7 +3,7 @@
 use std::fs::File;
 use std::io::Read;
 use std::ops::ControlFlow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use tagloom_html::decoder::{Autodetect, DecoderConfig, EncodingSource, Sniffed};
@@ -112,6 +112,20 @@ pub fn warn_if_guessed(name: &Path, sniffed: Option<Sniffed>) {
 /// `tagloom: warning: FILE: no encoding declared; guessed Shift_JIS`.
 pub fn guessed_warning(name: &str, encoding: &str) -> String {
     format!("tagloom: warning: {name}: no encoding declared; guessed {encoding}")
+}
+
+/// A FILE argument as a path that can be opened more than once: `path` itself, or,
+/// for `-`, a file named `name` in `staging` holding all of standard input (read to
+/// its end first, on disk: memory stays bounded).
+pub fn spool(path: &Path, staging: &mut crate::output::Staging, name: &str) -> Result<PathBuf> {
+    if path.as_os_str() != "-" {
+        return Ok(path.to_path_buf());
+    }
+    let spooled = staging.path(name)?;
+    let mut file =
+        File::create(&spooled).with_context(|| format!("cannot create {}", spooled.display()))?;
+    std::io::copy(&mut std::io::stdin().lock(), &mut file).context("cannot read standard input")?;
+    Ok(spooled)
 }
 
 /// Resolves an encoding label (`utf-8`, `latin1`, `shift_jis`…) the WHATWG way.

@@ -7,7 +7,11 @@
 //! pipeline should. (`print!`/`println!` would panic instead: the binary never uses
 //! them on standard output.)
 
-use std::io::{BufWriter, StdoutLock};
+use std::io::{BufWriter, StdoutLock, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use anyhow::{Context, Result};
 
 /// Buffered, locked standard output. Flush it before returning: the flush is where a
 /// closed pipe is reported (dropping a `BufWriter` swallows the error).
@@ -22,6 +26,66 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// A private temp directory for commands that need a file path where the user gave
+/// `-` (the l10n flow opens its input more than once and writes its output by
+/// renaming a temp file): standard input spooled to a file, an output written to a
+/// file and then copied to standard output. Created on first use; removed when
+/// dropped, and by [`remove_staging_for_exit`] when a signal ends the program.
+#[derive(Default)]
+pub struct Staging {
+    dir: Option<tempfile::TempDir>,
+}
+
+static STAGING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn staging_dirs() -> MutexGuard<'static, Vec<PathBuf>> {
+    STAGING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Staging {
+    /// A path named `name` in the staging directory.
+    pub fn path(&mut self, name: &str) -> Result<PathBuf> {
+        if self.dir.is_none() {
+            let dir = tempfile::Builder::new()
+                .prefix(".tagloom-stdio-")
+                .tempdir()
+                .context("cannot create a temp directory for standard input/output")?;
+            staging_dirs().push(dir.path().to_path_buf());
+            self.dir = Some(dir);
+        }
+        let dir = self.dir.as_ref().map(tempfile::TempDir::path);
+        Ok(dir.unwrap_or(Path::new(".")).join(name))
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.dir {
+            staging_dirs().retain(|d| d != dir.path());
+        }
+    }
+}
+
+/// Removes every staging directory (from a signal handler's thread, before exiting).
+pub fn remove_staging_for_exit() {
+    for dir in staging_dirs().drain(..) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Copies the file at `path` to standard output.
+pub fn copy_to_stdout(path: &Path) -> Result<()> {
+    let mut file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = stdout();
+    std::io::copy(&mut file, &mut out)
+        .and_then(|_| out.flush())
+        .context("cannot write the output")?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -279,6 +279,51 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The words of a block's text, as translation vendors count them: a run of
+/// non-space characters holding a letter or digit is one word (`don't`, `e-mail`,
+/// `3.5` count once; `-`, `|` not at all), and each Han ideograph, hiragana or
+/// katakana is a word of its own (Chinese and Japanese are written without spaces).
+/// Paired codes do not split words (`<b>W</b>orld` is one), standalone ones do.
+pub fn words(runs: &[Run]) -> usize {
+    let mut count = 0;
+    let mut in_word = false;
+    let end_word = |in_word: &mut bool, count: &mut usize| {
+        *count += usize::from(std::mem::take(in_word));
+    };
+    for run in runs {
+        let text = match run {
+            Run::Text(text) => text,
+            Run::Placeholder { .. } => {
+                end_word(&mut in_word, &mut count);
+                continue;
+            }
+            Run::Open { .. } | Run::Close { .. } => continue,
+        };
+        for c in text.chars() {
+            if is_ideographic(c) {
+                end_word(&mut in_word, &mut count);
+                count += 1;
+            } else if c.is_whitespace() {
+                end_word(&mut in_word, &mut count);
+            } else if c.is_alphanumeric() {
+                in_word = true;
+            }
+        }
+    }
+    end_word(&mut in_word, &mut count);
+    count
+}
+
+/// Han ideographs, hiragana and katakana: counted one word per character.
+fn is_ideographic(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}' // hiragana, katakana
+        | '\u{3400}'..='\u{4DBF}' // CJK extension A
+        | '\u{4E00}'..='\u{9FFF}' // CJK unified ideographs
+        | '\u{F900}'..='\u{FAFF}' // compatibility ideographs
+        | '\u{20000}'..='\u{3134F}') // extensions B–G
+}
+
 /// Checks a translation's runs against the source's codes: every source code must
 /// appear exactly once, a pair's close must follow its open, and pairs must nest.
 /// Returns a description of the first problem.
@@ -353,6 +398,38 @@ pub fn check_codes(source: &[Run], target: &[Run]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn words_as_vendors_count_them() {
+        let t = |s: &str| vec![Run::Text(s.into())];
+        assert_eq!(words(&t("Hello, big world!")), 3);
+        assert_eq!(words(&t("don't e-mail 3.5 - | \u{a0} ,")), 3);
+        assert_eq!(words(&t("日本語のテキスト")), 8);
+        assert_eq!(words(&t("Tokyo 東京")), 3);
+        assert_eq!(words(&t("")), 0);
+        let code = |id| Run::Open {
+            id,
+            data: "<b>".into(),
+        };
+        let close = |id| Run::Close {
+            id,
+            data: "</b>".into(),
+        };
+        let br = Run::Placeholder {
+            id: 2,
+            data: "<br>".into(),
+        };
+        let runs = [
+            code(1),
+            Run::Text("W".into()),
+            close(1),
+            Run::Text("orld".into()),
+            br,
+            Run::Text("x".into()),
+        ];
+        assert_eq!(words(&runs), 2);
+    }
+
     use super::*;
 
     fn sample() -> Block {

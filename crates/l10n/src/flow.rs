@@ -46,7 +46,7 @@ use rayon::prelude::*;
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::LanguageTag;
 use crate::output::OutputFile;
-use crate::po::{PoTranslations, PoWriter};
+use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
 use crate::reader::{BlockSink, ReadReport, read_document};
 use crate::rules::Rules;
@@ -76,7 +76,35 @@ impl Format {
         }
     }
 
-    pub(crate) fn extension(self) -> &'static str {
+    /// The format of a translation file at `path`: `explicit` (`--format`) when
+    /// given, which must agree with the extension when that names a format (`--format
+    /// po -o x.xlf` is [`L10nError::Usage`]); else the extension's.
+    pub fn resolve(explicit: Option<Format>, path: &Path) -> Result<Format> {
+        match (explicit, Format::from_path(path)) {
+            (Some(f), Some(by_name)) if f != by_name => Err(L10nError::Usage(format!(
+                "--format {} disagrees with {} (a .{} file)",
+                f.name(),
+                path.display(),
+                by_name.extension()
+            ))),
+            (Some(f), _) | (None, Some(f)) => Ok(f),
+            (None, None) => Err(L10nError::Usage(format!(
+                "{}: use a .xlf or .po file, or --format",
+                path.display()
+            ))),
+        }
+    }
+
+    /// The format's name as `--format` takes it (`xliff`, `po`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Xliff => "xliff",
+            Format::Po => "po",
+        }
+    }
+
+    /// The file extension written for the format (`xlf`, `po`).
+    pub fn extension(self) -> &'static str {
         match self {
             Format::Xliff => "xlf",
             Format::Po => "po",
@@ -108,6 +136,9 @@ pub struct Common {
     /// byte); larger inputs go on to the block-only fallback. Default:
     /// [`crate::writer::reparse::DEFAULT_INPUT_LIMIT`].
     pub reparse_limit: u64,
+    /// PO header fields set over [`crate::po::PoHeader::new`]'s defaults whenever a
+    /// PO file is written (`--po-header 'Last-Translator: …'`), in order.
+    pub po_header: Vec<(String, String)>,
 }
 
 impl Default for Common {
@@ -120,6 +151,7 @@ impl Default for Common {
             skeleton_limit: None,
             fallback: true,
             reparse_limit: crate::writer::reparse::DEFAULT_INPUT_LIMIT,
+            po_header: Vec::new(),
         }
     }
 }
@@ -185,6 +217,12 @@ pub struct MergeOptions {
     pub target_lang: Option<LanguageTag>,
     /// What to do when translations are not applied (stale, broken codes).
     pub partial: PartialMerge,
+    /// The translation file's format; `None`: from its extension (it must agree
+    /// when both are known, see [`Format::resolve`]).
+    pub format: Option<Format>,
+    /// Merge unconfirmed translations too (PO `#, fuzzy`, XLIFF `state="initial"`);
+    /// by default they are skipped and counted in [`FileReport::unconfirmed`].
+    pub include_fuzzy: bool,
     /// Shared settings.
     pub common: Common,
 }
@@ -224,6 +262,9 @@ pub struct FileReport {
     pub encoding_guessed: bool,
     /// Blocks (sub-blocks included).
     pub blocks: usize,
+    /// Words in the blocks' source text ([`crate::block::words`]; 0 when a fallback
+    /// writer wrote the file).
+    pub words: usize,
     /// Blocks written translated (merge, pseudo).
     pub translated: usize,
     /// Language values retargeted.
@@ -231,6 +272,10 @@ pub struct FileReport {
     /// Translations not applied (stale source, unit not in the page, block not in
     /// the file, broken inline codes…): those blocks kept their source text.
     pub issues: Vec<Issue>,
+    /// Unconfirmed translations (PO `#, fuzzy`, XLIFF `state="initial"`) skipped
+    /// because [`MergeOptions::include_fuzzy`] was off: those blocks kept their
+    /// source text; not issues.
+    pub unconfirmed: usize,
     /// Some translations were not applied and [`PartialMerge::Report`] was asked:
     /// the output was written but is not the translation the file describes.
     pub partial: bool,
@@ -382,8 +427,12 @@ pub fn run_file_with_reader_writer(
                     (read, sink.finish().map_err(io_out)?)
                 }
                 Format::Po => {
+                    let mut header = PoHeader::new(source_lang, target_lang, &original);
+                    for (name, value) in &common.po_header {
+                        header.set(name, value).map_err(L10nError::Usage)?;
+                    }
                     let mut sink =
-                        PoWriter::new(out, source_lang, target_lang, &original).map_err(io_out)?;
+                        PoWriter::with_header(out, &header, &original).map_err(io_out)?;
                     let read = read_document(
                         open()?,
                         input,
@@ -412,6 +461,7 @@ pub fn run_file_with_reader_writer(
                     e => e,
                 },
             )?;
+            report.unconfirmed = translations.unconfirmed();
             out.into_inner().map_err(|e| io_out(e.into_error()))?;
             if let Some(first) = report.issues.first() {
                 match partial {
@@ -443,6 +493,7 @@ impl FileReport {
         self.encoding_guessed =
             read.encoding_source == tagloom_html::decoder::EncodingSource::Autodetected;
         self.blocks = read.blocks;
+        self.words = read.words;
         self.had_invalid_bytes = read.had_invalid_bytes;
         self.bytes_in = read.bytes;
     }
@@ -654,12 +705,7 @@ pub fn extract(input: &Path, output: &Path, options: &ExtractOptions) -> Result<
             one(inp, &output.join(with_ext(rel, format.extension())), format)
         });
     }
-    let format = options
-        .format
-        .or_else(|| Format::from_path(output))
-        .ok_or_else(|| {
-            L10nError::Usage(format!("{}: use a .xlf or .po output", output.display()))
-        })?;
+    let format = Format::resolve(options.format, output)?;
     Ok(Report {
         files: vec![one(input, output, format)?],
         failures: vec![],
@@ -672,22 +718,17 @@ fn merge_file(
     output: &Path,
     options: &MergeOptions,
 ) -> Result<FileReport> {
-    let format = Format::from_path(translated).ok_or_else(|| {
-        L10nError::Usage(format!(
-            "{}: expected a .xlf or .po file",
-            translated.display()
-        ))
-    })?;
+    let format = Format::resolve(options.format, translated)?;
     let (mut xliff, mut po);
     type Langs = (Option<LanguageTag>, Option<LanguageTag>);
     let (translations, (src, trg)): (&mut dyn Translations, Langs) = match format {
         Format::Xliff => {
-            xliff = XliffTranslations::open(translated)?;
+            xliff = XliffTranslations::open(translated)?.include_unconfirmed(options.include_fuzzy);
             let h = xliff.header().cloned().unwrap_or_default();
             (&mut xliff, (h.source_lang, h.target_lang))
         }
         Format::Po => {
-            po = PoTranslations::open(translated)?;
+            po = PoTranslations::open(translated)?.include_fuzzy(options.include_fuzzy);
             let langs = (po.source_language.clone(), po.language.clone());
             (&mut po, langs)
         }
@@ -724,10 +765,10 @@ pub fn merge(
     if input.is_dir() {
         return run_dir(input, &options.common, |inp, rel| {
             let xlf = translated.join(with_ext(rel, "xlf"));
-            let t = if xlf.exists() {
-                xlf
-            } else {
-                translated.join(with_ext(rel, "po"))
+            let t = match options.format {
+                Some(format) => translated.join(with_ext(rel, format.extension())),
+                None if xlf.exists() => xlf,
+                None => translated.join(with_ext(rel, "po")),
             };
             merge_file(inp, &t, &output.join(rel), options)
         });
@@ -783,5 +824,6 @@ pub fn merge_to_writer(
         ..FileReport::default()
     };
     write_document(input, translations, options, common, out, &mut report)?;
+    report.unconfirmed = translations.unconfirmed();
     Ok(report)
 }

@@ -13,14 +13,17 @@
 //! msgstr "Cliquez <1>ici</1>"
 //! ```
 //!
-//! A marker only counts when the block has a code of that number and kind, so text
-//! such as `a <1> b` in a block without code 1 stays text.
+//! Text that looks like a marker is escaped (`\<1>`), and every unescaped marker in
+//! a `msgstr` is a code: one the block does not have is reported, never written as
+//! text (the syntax, and how older files are read: `po/markers.rs`). The header entry is
+//! complete and overridable ([`PoHeader`]).
 //!
 //! A translation is merged only where the page's block still has the entry's
 //! source: the same `msgid` (text and markers) and the same markup for each code (the
 //! last `#. code N:` comment; extracted comments are kept by `msgmerge` and PO
 //! editors). Anything else is reported, as are translated entries the page does not
-//! have; `#, fuzzy` entries are untranslated, as for gettext. The `Language:` header
+//! have; `#, fuzzy` entries are skipped, as by gettext, unless asked for
+//! ([`PoTranslations::include_fuzzy`]). The `Language:` header
 //! may use gettext's `ll_CC` form (read as the BCP 47 `ll-CC`).
 
 use std::collections::HashMap;
@@ -35,6 +38,14 @@ use crate::matching::{SourceIndex, runs_key, text_key};
 use crate::reader::BlockSink;
 use crate::update::Carried;
 use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
+
+mod header;
+mod markers;
+
+pub use header::{PoHeader, plural_forms};
+pub(crate) use markers::legacy_text_to_runs;
+use markers::{Syntax, stray_codes, syntax_of};
+pub use markers::{runs_to_text, text_to_runs};
 
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -77,90 +88,6 @@ fn unquote(s: &str) -> Option<String> {
     Some(out)
 }
 
-/// Runs as PO text with markers.
-pub fn runs_to_text(runs: &[Run]) -> String {
-    let mut s = String::new();
-    for run in runs {
-        match run {
-            Run::Text(t) => s.push_str(t),
-            Run::Open { id, .. } => s.push_str(&format!("<{id}>")),
-            Run::Close { id, .. } => s.push_str(&format!("</{id}>")),
-            Run::Placeholder { id, .. } => s.push_str(&format!("<{id}/>")),
-        }
-    }
-    s
-}
-
-/// Parses PO text with markers into runs, recognizing only the codes of `source`.
-pub fn text_to_runs(text: &str, source: &[Run]) -> Vec<Run> {
-    let mut runs: Vec<Run> = Vec::new();
-    let mut lit = String::new();
-    let mut rest = text;
-    while let Some(pos) = rest.find('<') {
-        lit.push_str(&rest[..pos]);
-        let after = &rest[pos + 1..];
-        let (close, body) = match after.strip_prefix('/') {
-            Some(b) => (true, b),
-            None => (false, after),
-        };
-        let digits = body.chars().take_while(char::is_ascii_digit).count();
-        let tail = &body[digits..];
-        let (ph, end) = if !close && tail.starts_with("/>") {
-            (true, 2)
-        } else if tail.starts_with('>') {
-            (false, 1)
-        } else {
-            (false, 0)
-        };
-        let id: Option<u32> = body[..digits].parse().ok();
-        let run = match (id, end) {
-            (Some(id), e) if e > 0 => {
-                let r = if ph {
-                    Run::Placeholder {
-                        id,
-                        data: String::new(),
-                    }
-                } else if close {
-                    Run::Close {
-                        id,
-                        data: String::new(),
-                    }
-                } else {
-                    Run::Open {
-                        id,
-                        data: String::new(),
-                    }
-                };
-                let known = source.iter().any(|s| {
-                    std::mem::discriminant(s) == std::mem::discriminant(&r)
-                        && s.code_id() == Some(id)
-                });
-                known.then_some(r)
-            }
-            _ => None,
-        };
-        match run {
-            Some(r) => {
-                if !lit.is_empty() {
-                    runs.push(Run::Text(std::mem::take(&mut lit)));
-                }
-                runs.push(r);
-                let consumed = 1 + usize::from(close) + digits + end;
-                rest = &rest[pos + consumed..];
-            }
-            None => {
-                lit.push('<');
-                rest = &rest[pos + 1..];
-            }
-        }
-    }
-    lit.push_str(rest);
-    if !lit.is_empty() {
-        runs.push(Run::Text(lit));
-    }
-    runs
-}
-
 /// Streams blocks into a PO file.
 pub struct PoWriter<W: Write> {
     out: W,
@@ -168,34 +95,28 @@ pub struct PoWriter<W: Write> {
 }
 
 impl<W: Write> PoWriter<W> {
-    /// Writes the header entry.
+    /// Writes the default header entry ([`PoHeader::new`]).
     pub fn new(
-        mut out: W,
+        out: W,
         source_lang: &LanguageTag,
         target_lang: Option<&LanguageTag>,
         original: &str,
     ) -> std::io::Result<Self> {
-        let mut head = String::new();
-        head.push_str(&format!("# Translations of {original}\n"));
+        let header = PoHeader::new(source_lang, target_lang, original);
+        Self::with_header(out, &header, original)
+    }
+
+    /// Writes `header` as the header entry (a comment naming `original` first).
+    pub fn with_header(mut out: W, header: &PoHeader, original: &str) -> std::io::Result<Self> {
+        let mut head = format!(
+            "# Translations of {}\n",
+            original.replace(['\n', '\r'], " ")
+        );
         head.push_str("msgid \"\"\nmsgstr \"\"\n");
-        head.push_str("\"MIME-Version: 1.0\\n\"\n");
-        head.push_str("\"Content-Type: text/plain; charset=UTF-8\\n\"\n");
-        head.push_str("\"Content-Transfer-Encoding: 8bit\\n\"\n");
-        head.push_str(&format!(
-            "{}\n",
-            quote(&format!(
-                "Language: {}\n",
-                target_lang.map_or("", LanguageTag::as_str)
-            ))
-        ));
-        head.push_str(&format!(
-            "{}\n",
-            quote(&format!("X-Source-Language: {source_lang}\n"))
-        ));
-        head.push_str(&format!(
-            "{}\n",
-            quote(&format!("X-Original: {original}\n"))
-        ));
+        for line in header.msgstr().split_inclusive('\n') {
+            head.push_str(&quote(line));
+            head.push('\n');
+        }
         out.write_all(head.as_bytes())?;
         Ok(PoWriter { out, entries: 0 })
     }
@@ -409,13 +330,17 @@ fn code_comment(id: u32, data: &str) -> String {
     format!("code {id}: {}", data.trim_end())
 }
 
-/// How an entry's source differs from the page block (`None`: the same): its
-/// `msgid` (text and code markers) and the markup of each code, from the last
-/// `#. code N:` comment of that code.
+/// How an entry's source differs from the page block (`None`: the same, in either
+/// marker syntax); see [`source_syntax`].
 pub(crate) fn source_difference(entry: &PoEntry, block: &Block) -> Option<String> {
-    if entry.id != runs_to_text(&block.runs) {
-        return Some("the msgid differs".into());
-    }
+    source_syntax(entry, block).err()
+}
+
+/// Whether an entry's source is the page block's, and in which marker syntax (`Err`:
+/// how it differs): its `msgid` (text and code markers) and the markup of each code,
+/// from the last `#. code N:` comment of that code.
+fn source_syntax(entry: &PoEntry, block: &Block) -> std::result::Result<Syntax, String> {
+    let syntax = syntax_of(&entry.id, &block.runs)?;
     for run in &block.runs {
         if let Run::Open { id, data } | Run::Placeholder { id, data } = run {
             let prefix = format!("code {id}:");
@@ -426,11 +351,32 @@ pub(crate) fn source_difference(entry: &PoEntry, block: &Block) -> Option<String
                 .find(|c| c.starts_with(&prefix))
                 .map(|c| c.trim_end());
             if found != Some(code_comment(*id, data).as_str()) {
-                return Some(format!("the markup of code {id} differs"));
+                return Err(format!("the markup of code {id} differs"));
             }
         }
     }
-    None
+    Ok(syntax)
+}
+
+/// The target runs of a matching entry; `Err` with why its codes cannot apply: a
+/// malformed marker, or codes the block does not have (stray).
+fn target_runs(
+    entry: &PoEntry,
+    block: &Block,
+    syntax: Syntax,
+) -> std::result::Result<Vec<Run>, String> {
+    let runs = match syntax {
+        Syntax::Current => text_to_runs(&entry.target)?,
+        Syntax::Legacy => legacy_text_to_runs(&entry.target, &block.runs),
+    };
+    let stray = stray_codes(&block.runs, &runs);
+    if stray.is_empty() {
+        return Ok(runs);
+    }
+    Err(format!(
+        "stray code {}: not in the source; a literal `<` before a number is written `\\<`",
+        stray.join(" ")
+    ))
 }
 
 /// Translations read from a PO file, streaming, matched to blocks by `msgctxt`
@@ -444,7 +390,10 @@ pub struct PoTranslations {
     /// page does not have (files made before content ids).
     by_source: Option<SourceIndex>,
     done: bool,
-    any_translated: bool,
+    /// Whether any entry has a confirmed translation, and whether any a fuzzy one.
+    any_target: (bool, bool),
+    include_fuzzy: bool,
+    skipped: usize,
     issues: Vec<Issue>,
     /// `Language:` of the header.
     pub language: Option<LanguageTag>,
@@ -456,15 +405,15 @@ fn is_header(e: &PoEntry) -> bool {
     e.id.is_empty() && e.context.is_none()
 }
 
-fn is_translated(e: &PoEntry) -> bool {
-    !e.target.is_empty() && !e.fuzzy
+fn has_target(e: &PoEntry) -> bool {
+    !e.target.is_empty()
 }
 
 impl PoTranslations {
     /// Opens `path` (a first pass checks it and reads the header).
     pub fn open(path: &Path) -> Result<Self> {
         let mut scan = PoReader::open(path)?;
-        let mut any = false;
+        let mut any = (false, false);
         let mut language = None;
         let mut source_language = None;
         while let Some(e) = scan.next_entry()? {
@@ -488,7 +437,8 @@ impl PoTranslations {
                 language = field("Language:")?;
                 source_language = field("X-Source-Language:")?;
             } else {
-                any |= is_translated(&e);
+                any.0 |= has_target(&e) && !e.fuzzy;
+                any.1 |= has_target(&e) && e.fuzzy;
             }
         }
         Ok(PoTranslations {
@@ -496,11 +446,25 @@ impl PoTranslations {
             pending: HashMap::new(),
             by_source: None,
             done: false,
-            any_translated: any,
+            any_target: any,
+            include_fuzzy: false,
+            skipped: 0,
             issues: Vec::new(),
             language,
             source_language,
         })
+    }
+
+    /// Whether `#, fuzzy` translations are merged too (`--include-fuzzy`); by default
+    /// they count as untranslated, as for gettext, and are counted in
+    /// [`Translations::unconfirmed`].
+    pub fn include_fuzzy(mut self, include: bool) -> Self {
+        self.include_fuzzy = include;
+        self
+    }
+
+    fn usable(&self, e: &PoEntry) -> bool {
+        has_target(e) && (self.include_fuzzy || !e.fuzzy)
     }
 
     fn take(&mut self, id: &str) -> Result<Option<PoEntry>> {
@@ -546,21 +510,32 @@ impl Translations for PoTranslations {
             None => self.take_by_source(block),
         };
         let Some(entry) = found else {
-            if self.any_translated {
+            if self.any_translated() {
                 self.issues
                     .push(Issue::new(&block.id, IssueKind::NotInFile, ""));
             }
             return Ok(None);
         };
-        if !is_translated(&entry) {
+        if !self.usable(&entry) {
+            self.skipped += usize::from(has_target(&entry));
             return Ok(None);
         }
-        if let Some(why) = source_difference(&entry, block) {
-            self.issues
-                .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
-            return Ok(None);
+        let syntax = match source_syntax(&entry, block) {
+            Ok(syntax) => syntax,
+            Err(why) => {
+                self.issues
+                    .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
+                return Ok(None);
+            }
+        };
+        match target_runs(&entry, block, syntax) {
+            Ok(runs) => Ok(Some(runs)),
+            Err(why) => {
+                self.issues
+                    .push(Issue::new(&block.id, IssueKind::Codes, why));
+                Ok(None)
+            }
         }
-        Ok(Some(text_to_runs(&entry.target, &block.runs)))
     }
 
     fn finish(&mut self) -> Result<Vec<Issue>> {
@@ -574,10 +549,11 @@ impl Translations for PoTranslations {
                 None => self.done = true,
             }
         }
+        let include = self.include_fuzzy;
         let left = self
             .pending
             .drain()
-            .filter(|(_, e)| is_translated(e))
+            .filter(|(_, e)| has_target(e) && (include || !e.fuzzy))
             .map(|(id, _)| id);
         Ok(with_units_not_in_page(
             std::mem::take(&mut self.issues),
@@ -586,7 +562,11 @@ impl Translations for PoTranslations {
     }
 
     fn any_translated(&self) -> bool {
-        self.any_translated
+        self.any_target.0 || (self.include_fuzzy && self.any_target.1)
+    }
+
+    fn unconfirmed(&self) -> usize {
+        self.skipped
     }
 }
 
@@ -614,8 +594,8 @@ mod tests {
             Run::Text(" <3> x<y".into()),
         ];
         let text = runs_to_text(&src);
-        assert_eq!(text, "a <1>b</1><2/> <3> x<y");
-        let back = text_to_runs(&text, &src);
+        assert_eq!(text, "a <1>b</1><2/> \\<3> x<y");
+        let back = text_to_runs(&text).unwrap();
         assert_eq!(runs_to_text(&back), text);
         assert_eq!(back.len(), 6);
         assert_eq!(unquote(&quote("a\"\\\n")).unwrap(), "a\"\\\n");
@@ -645,6 +625,7 @@ mod tests {
         assert_eq!(r.next_entry().unwrap(), None);
         let t = PoTranslations::open(&path).unwrap();
         assert_eq!(t.language.as_ref().map(LanguageTag::as_str), Some("pt-BR"));
+        assert!(t.any_target == (true, true));
         // The code markup is compared with the last `code N:` comment.
         let block = Block {
             id: "p-1".into(),
@@ -669,15 +650,98 @@ mod tests {
             sub_refs: vec![],
             lang_refs: vec![],
         };
-        assert_eq!(source_difference(&one, &block), None);
+        assert_eq!(source_syntax(&one, &block), Ok(Syntax::Current));
         let mut forged = one.clone();
         forged.extracted.push("code 1: <script>".into());
-        assert!(source_difference(&forged, &block).is_some());
+        assert!(source_syntax(&forged, &block).is_err());
         let mut other = one;
         other.id = "<1>x</1>!".into();
         assert_eq!(
-            source_difference(&other, &block).as_deref(),
-            Some("the msgid differs")
+            source_syntax(&other, &block),
+            Err("the msgid differs".into())
         );
+    }
+
+    #[test]
+    fn fuzzy_entries_apply_only_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.po");
+        std::fs::write(
+            &path,
+            "msgid \"\"\nmsgstr \"Language: fr\\n\"\n\n\
+             #, fuzzy\nmsgctxt \"p-1\"\nmsgid \"One\"\nmsgstr \"Un\"\n\n\
+             msgctxt \"p-2\"\nmsgid \"Two\"\nmsgstr \"Deux\"\n\n\
+             #, fuzzy\nmsgctxt \"p-3\"\nmsgid \"Three\"\nmsgstr \"\"\n",
+        )
+        .unwrap();
+        let block = |id: &str, text: &str| Block {
+            id: id.into(),
+            kind: crate::block::BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs: vec![Run::Text(text.into())],
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        };
+        for include in [false, true] {
+            let mut t = PoTranslations::open(&path).unwrap().include_fuzzy(include);
+            let got: Vec<bool> = [("p-1", "One"), ("p-2", "Two"), ("p-3", "Three")]
+                .iter()
+                .map(|(id, text)| t.target(&block(id, text)).unwrap().is_some())
+                .collect();
+            assert_eq!(got, [include, true, false]);
+            assert_eq!(
+                t.unconfirmed(),
+                usize::from(!include),
+                "an empty fuzzy is untranslated"
+            );
+            assert!(t.finish().unwrap().is_empty());
+        }
+    }
+
+    #[test]
+    fn old_marker_syntax_is_read_where_unambiguous() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.po");
+        // Written before the escape: `<3>` is text (the block has no code 3).
+        std::fs::write(
+            &path,
+            "msgid \"\"\nmsgstr \"Language: fr\\n\"\n\n\
+             #. code 1: <b>\nmsgctxt \"p-1\"\nmsgid \"a <3> <1>b</1>\"\nmsgstr \"A <3> <1>B</1>\"\n",
+        )
+        .unwrap();
+        let runs = vec![
+            Run::Text("a <3> ".into()),
+            Run::Open {
+                id: 1,
+                data: "<b>".into(),
+            },
+            Run::Text("b".into()),
+            Run::Close {
+                id: 1,
+                data: "</b>".into(),
+            },
+        ];
+        let block = Block {
+            id: "p-1".into(),
+            kind: crate::block::BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs,
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        };
+        let mut t = PoTranslations::open(&path).unwrap();
+        let target = t.target(&block).unwrap().unwrap();
+        assert_eq!(target[0], Run::Text("A <3> ".into()));
+        assert!(t.finish().unwrap().is_empty());
     }
 }

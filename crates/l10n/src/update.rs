@@ -149,11 +149,14 @@ pub(crate) enum Target {
 }
 
 impl Target {
-    /// As runs, codes recognized against `source`.
+    /// As runs: PO text in the current marker syntax, else (an old file) with codes
+    /// recognized against `source`.
     pub(crate) fn runs(&self, source: &[Run]) -> Vec<Run> {
         match self {
             Target::Runs(r) => r.clone(),
-            Target::Text(t) => text_to_runs(t, source),
+            Target::Text(t) => {
+                text_to_runs(t).unwrap_or_else(|_| crate::po::legacy_text_to_runs(t, source))
+            }
         }
     }
     /// As PO text.

@@ -60,6 +60,11 @@ pub trait Translations {
     fn any_translated(&self) -> bool {
         true
     }
+    /// How many translations were skipped because they are not confirmed (PO
+    /// `#, fuzzy`, XLIFF `state="initial"`) and not asked for: not issues, untranslated.
+    fn unconfirmed(&self) -> usize {
+        0
+    }
 }
 
 /// No translations at all (every block keeps its source).

@@ -291,6 +291,9 @@ pub struct Unit {
     pub source: Vec<Run>,
     /// The target (codes carry no data: the page's markup is used).
     pub target: Option<Vec<Run>>,
+    /// A `<segment>` of the unit says `state="initial"`: its target is not confirmed
+    /// and is not merged unless asked (see [`XliffTranslations::include_unconfirmed`]).
+    pub unconfirmed: bool,
 }
 
 /// Header facts of an XLIFF file.
@@ -488,6 +491,7 @@ impl XliffReader {
         let mut source = Content::default();
         let mut target = Content::default();
         let mut has_target = false;
+        let mut unconfirmed = false;
         // <originalData>: data id -> markup.
         let mut data: HashMap<String, String> = HashMap::new();
         let mut data_id: Option<String> = None;
@@ -553,9 +557,13 @@ impl XliffReader {
                         id,
                         source: runs,
                         target: (has_target && !empty).then_some(target.runs),
+                        unconfirmed,
                     }));
                 }
                 Event::Start(e) if in_unit => match e.local_name().as_ref() {
+                    b"segment" => {
+                        unconfirmed |= self.attr(e, "state")?.as_deref() == Some("initial");
+                    }
                     b"source" => place = Place::Source,
                     b"target" => {
                         place = Place::Target;
@@ -659,7 +667,10 @@ pub struct XliffTranslations {
     /// does not have (files made before content ids).
     by_source: Option<SourceIndex>,
     done: bool,
-    any_translated: bool,
+    /// Whether any unit has a confirmed target, and whether any has an unconfirmed one.
+    any_target: (bool, bool),
+    include_unconfirmed: bool,
+    skipped: usize,
     missing: usize,
     issues: Vec<Issue>,
 }
@@ -670,9 +681,11 @@ impl XliffTranslations {
     /// file is well-formed before any output is written.
     pub fn open(path: &Path) -> Result<Self> {
         let mut scan = XliffReader::open(path)?;
-        let mut any = false;
+        let mut any = (false, false);
         while let Some(unit) = scan.next_unit()? {
-            any |= unit.target.is_some();
+            let has = unit.target.is_some();
+            any.0 |= has && !unit.unconfirmed;
+            any.1 |= has && unit.unconfirmed;
         }
         let header = scan.header.clone();
         let mut reader = XliffReader::open(path)?;
@@ -682,10 +695,26 @@ impl XliffTranslations {
             pending: HashMap::new(),
             by_source: None,
             done: false,
-            any_translated: any,
+            any_target: any,
+            include_unconfirmed: false,
+            skipped: 0,
             missing: 0,
             issues: Vec::new(),
         })
+    }
+
+    /// Whether unconfirmed targets (a segment with `state="initial"`) are merged too
+    /// (`--include-fuzzy`); by default they count as untranslated and are counted in
+    /// [`Translations::unconfirmed`].
+    pub fn include_unconfirmed(mut self, include: bool) -> Self {
+        self.include_unconfirmed = include;
+        self
+    }
+
+    /// The target of `unit` as the merge sees it: `None` when absent, or unconfirmed
+    /// and not asked for.
+    fn usable(&self, unit: &Unit) -> bool {
+        unit.target.is_some() && (self.include_unconfirmed || !unit.unconfirmed)
     }
 
     /// The file's header.
@@ -738,12 +767,16 @@ impl Translations for XliffTranslations {
         };
         let Some(unit) = found else {
             self.missing += 1;
-            if self.any_translated {
+            if self.any_translated() {
                 self.issues
                     .push(Issue::new(&block.id, IssueKind::NotInFile, ""));
             }
             return Ok(None);
         };
+        if !self.usable(&unit) {
+            self.skipped += usize::from(unit.target.is_some());
+            return Ok(None);
+        }
         let Some(target) = unit.target else {
             return Ok(None);
         };
@@ -767,7 +800,7 @@ impl Translations for XliffTranslations {
         let left = self
             .pending
             .drain()
-            .filter(|(_, u)| u.target.is_some())
+            .filter(|(_, u)| u.target.is_some() && (self.include_unconfirmed || !u.unconfirmed))
             .map(|(id, _)| id);
         Ok(with_units_not_in_page(
             std::mem::take(&mut self.issues),
@@ -776,7 +809,11 @@ impl Translations for XliffTranslations {
     }
 
     fn any_translated(&self) -> bool {
-        self.any_translated
+        self.any_target.0 || (self.include_unconfirmed && self.any_target.1)
+    }
+
+    fn unconfirmed(&self) -> usize {
+        self.skipped
     }
 }
 
@@ -843,5 +880,78 @@ mod tests {
             Some("the markup of code 1 differs")
         );
         assert!(source_difference(&source[..5], &source).is_some());
+    }
+
+    fn block(id: &str, text: &str) -> Block {
+        Block {
+            id: id.into(),
+            kind: crate::block::BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs: vec![Run::Text(text.into())],
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        }
+    }
+
+    #[test]
+    fn initial_targets_are_unconfirmed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.xlf");
+        let unit = |id: &str, state: &str, target: &str| {
+            format!(
+                "<unit id=\"{id}\"><segment{state}><source>{id}</source>{target}</segment></unit>"
+            )
+        };
+        std::fs::write(
+            &path,
+            format!(
+                "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\">\
+                 <file id=\"f\">{}{}{}{}</file></xliff>",
+                unit("a", " state=\"initial\"", "<target>A</target>"),
+                unit("b", "", "<target>B</target>"),
+                unit("c", " state=\"final\"", "<target>C</target>"),
+                unit("d", " state=\"initial\"", ""),
+            ),
+        )
+        .unwrap();
+        let mut r = XliffReader::open(&path).unwrap();
+        let states: Vec<(bool, bool)> = std::iter::from_fn(|| r.next_unit().unwrap())
+            .map(|u| (u.target.is_some(), u.unconfirmed))
+            .collect();
+        assert_eq!(
+            states,
+            [(true, true), (true, false), (true, false), (false, true)]
+        );
+        for include in [false, true] {
+            let mut t = XliffTranslations::open(&path)
+                .unwrap()
+                .include_unconfirmed(include);
+            let got: Vec<bool> = ["a", "b", "c", "d"]
+                .iter()
+                .map(|id| t.target(&block(id, id)).unwrap().is_some())
+                .collect();
+            assert_eq!(got, [include, true, true, false]);
+            assert_eq!(t.unconfirmed(), usize::from(!include));
+            assert!(t.finish().unwrap().is_empty());
+        }
+        // A file whose only targets are unconfirmed is untranslated (no retargeting,
+        // no "block not in file" issues) unless they are asked for.
+        std::fs::write(
+            &path,
+            format!(
+                "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\">\
+                 <file id=\"f\">{}</file></xliff>",
+                unit("a", " state=\"initial\"", "<target>A</target>"),
+            ),
+        )
+        .unwrap();
+        let t = XliffTranslations::open(&path).unwrap();
+        assert!(!t.any_translated());
+        assert!(t.include_unconfirmed(true).any_translated());
     }
 }

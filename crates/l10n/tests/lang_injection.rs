@@ -243,11 +243,22 @@ fn inline_codes_are_the_pages_markup_never_the_files() {
 #[test]
 fn po_markers_and_code_comments_cannot_add_markup() {
     let dir = tempfile::tempdir().unwrap();
-    // A marker for a code the block lacks stays text (escaped); markup in msgstr too.
+    // A marker for a code the block lacks is a stray code: reported, not applied.
     let file = translated_file(dir.path(), "po", |t| {
         t.replace(
             "msgstr \"Bonjour <1>grand</1> monde\"",
-            "msgstr \"Bonjour <1>grand</1> <9/><script>alert(1)</script>\"",
+            "msgstr \"Bonjour <1>grand</1> <9/>\"",
+        )
+    });
+    let (result, out) = merge(dir.path(), &file);
+    let kinds: Vec<IssueKind> = result.unwrap().issues().map(|(_, i)| i.kind).collect();
+    assert_eq!(kinds, [IssueKind::Codes]);
+    assert!(!std::fs::read_to_string(&out).unwrap().contains("Bonjour"));
+    // An escaped look-alike is text (escaped in the page); markup in msgstr too.
+    let file = translated_file(dir.path(), "po", |t| {
+        t.replace(
+            "msgstr \"Bonjour <1>grand</1> monde\"",
+            "msgstr \"Bonjour <1>grand</1> \\\\<9/><script>alert(1)</script>\"",
         )
     });
     let (result, out) = merge(dir.path(), &file);

@@ -24,10 +24,12 @@ use tagloom_l10n::LanguageTag;
 use tagloom_l10n::flow::{
     self, Common, ExtractOptions, Format, MergeOptions, PartialMerge, PseudoOptions, Report,
 };
+use tagloom_l10n::po::PoHeader;
 use tagloom_l10n::rules::Rules;
 use tagloom_l10n::writer::WriterMode;
 
-use crate::output;
+use crate::input;
+use crate::output::{self, Staging};
 
 /// Options every l10n subcommand takes.
 #[derive(clap::Args)]
@@ -56,6 +58,17 @@ pub struct CommonArgs {
     /// No progress bar on directory runs.
     #[arg(long)]
     quiet: bool,
+}
+
+/// `Name: value`, checked as [`PoHeader::set`] checks it.
+pub fn parse_po_header(text: &str) -> std::result::Result<(String, String), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| format!("{text:?}: expected `Name: value`"))?;
+    let (name, value) = (name.trim(), value.trim());
+    let lang = LanguageTag::parse("en").map_err(|e| e.to_string())?;
+    PoHeader::new(&lang, None, "").set(name, value)?;
+    Ok((name.to_owned(), value.to_owned()))
 }
 
 impl CommonArgs {
@@ -98,7 +111,7 @@ fn parse_size(text: &str) -> std::result::Result<u64, String> {
 pub enum Command {
     /// Extract the translatable text of IN (a file or a directory) to XLIFF 2.1 or PO.
     Extract {
-        /// The HTML file or directory.
+        /// The HTML file or directory (`-`: standard input).
         input: PathBuf,
         /// Source language (a BCP 47 tag).
         #[arg(long, value_name = "LANG", default_value = "en")]
@@ -106,12 +119,17 @@ pub enum Command {
         /// Target language (a BCP 47 tag, written to the file header).
         #[arg(long, value_name = "LANG")]
         target: Option<LanguageTag>,
-        /// OUT.xlf or OUT.po (a directory when IN is one).
+        /// OUT.xlf or OUT.po (a directory when IN is one; `-`: standard output).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
-        /// Format for directory outputs (files: from the extension).
+        /// The format (default: from OUT's extension, which must agree; XLIFF for a
+        /// directory or standard output).
         #[arg(long, value_enum)]
         format: Option<FormatArg>,
+        /// A PO header field over the defaults, as `Name: value` (repeatable), e.g.
+        /// `--po-header 'Last-Translator: Jeanne <jeanne@example.org>'`.
+        #[arg(long, value_name = "FIELD", value_parser = parse_po_header)]
+        po_header: Vec<(String, String)>,
         #[command(flatten)]
         common: CommonArgs,
     },
@@ -127,13 +145,23 @@ pub enum Command {
         writer (re-serialized, not byte-identical: the skeleton store failed); 130/143 \
         on SIGINT/SIGTERM (nothing written).")]
     Merge {
-        /// The original HTML file or directory.
+        /// The original HTML file or directory (`-`: standard input).
         input: PathBuf,
-        /// The translated XLIFF/PO file (a directory when IN is one).
+        /// The translated XLIFF/PO file (a directory when IN is one; `-`: standard
+        /// input, when IN is not).
         translated: PathBuf,
-        /// The translated HTML (a directory when IN is one).
+        /// The translated HTML (a directory when IN is one; `-`: standard output).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
+        /// The format of TRANSLATED (default: from its extension, which must agree;
+        /// on standard input, from its first character).
+        #[arg(long, value_enum)]
+        format: Option<FormatArg>,
+        /// Apply unconfirmed translations too: PO `#, fuzzy` entries and XLIFF
+        /// segments with `state="initial"` (default: skipped and counted, as gettext
+        /// does; their blocks keep the source text).
+        #[arg(long)]
+        include_fuzzy: bool,
         /// Source language (a BCP 47 tag; default: from the translation file).
         #[arg(long, value_name = "LANG")]
         source: Option<LanguageTag>,
@@ -159,7 +187,7 @@ pub enum Command {
         not byte-identical: the skeleton store failed); 130/143 on SIGINT/SIGTERM."
     )]
     Pseudo {
-        /// The HTML file or directory.
+        /// The HTML file or directory (`-`: standard input).
         input: PathBuf,
         /// Source language (a BCP 47 tag).
         #[arg(long, value_name = "LANG", default_value = "en")]
@@ -167,7 +195,8 @@ pub enum Command {
         /// The locale (a BCP 47 tag) `lang` values naming the source become.
         #[arg(long, value_name = "LANG")]
         target: Option<LanguageTag>,
-        /// The pseudo-translated HTML (a directory when IN is one).
+        /// The pseudo-translated HTML (a directory when IN is one; `-`: standard
+        /// output).
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
         #[command(flatten)]
@@ -194,6 +223,123 @@ pub enum FormatArg {
     Po,
 }
 
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Xliff => Format::Xliff,
+            FormatArg::Po => Format::Po,
+        }
+    }
+}
+
+/// The files of one l10n run with `-` resolved, for every l10n subcommand: an input
+/// `-` is standard input spooled to a temp file (the flow reads its inputs more than
+/// once), an output `-` a temp file copied to standard output once the run succeeded
+/// (nothing partial reaches it). Reports name them `-`.
+#[derive(Default)]
+pub struct Stdio {
+    staging: Staging,
+    stdin: Option<PathBuf>,
+    stdout: Option<PathBuf>,
+}
+
+impl Stdio {
+    /// The path to read for the input argument `path` (`name`: the spooled file's
+    /// name, e.g. `-.po`, which the flow sees as its file name). Standard input can
+    /// be only one of the inputs.
+    pub fn input(&mut self, path: &Path, name: &str) -> Result<PathBuf> {
+        if path.as_os_str() != "-" {
+            return Ok(path.to_path_buf());
+        }
+        if self.stdin.is_some() {
+            anyhow::bail!("only one input can be `-` (standard input)");
+        }
+        let spooled = input::spool(path, &mut self.staging, name)?;
+        self.stdin = Some(spooled.clone());
+        Ok(spooled)
+    }
+
+    /// The path to read for a translation file argument `path` read with `input`
+    /// (`-`: standard input, for a file run), and its format: `format` when given,
+    /// else for standard input sniffed ([`sniff_format`]), else `None` (the flow
+    /// takes it from the extension).
+    pub fn translations(
+        &mut self,
+        path: &Path,
+        input: &Path,
+        format: Option<Format>,
+    ) -> Result<(PathBuf, Option<Format>)> {
+        if path.as_os_str() != "-" {
+            return Ok((path.to_path_buf(), format));
+        }
+        if input.is_dir() {
+            anyhow::bail!(
+                "{}: a directory run reads a directory of translation files, not standard input",
+                input.display()
+            );
+        }
+        let spooled = self.input(path, "-.translation")?;
+        let format = match format {
+            Some(f) => f,
+            None => sniff_format(&spooled)?,
+        };
+        Ok((spooled, Some(format)))
+    }
+
+    /// The path to write for the output argument `path` (`name`: the staged file's
+    /// name, whose extension the flow may check). `-` is for a file run only.
+    pub fn output(&mut self, path: &Path, input: &Path, name: &str) -> Result<PathBuf> {
+        if path.as_os_str() != "-" {
+            return Ok(path.to_path_buf());
+        }
+        if input.is_dir() {
+            anyhow::bail!(
+                "{}: a directory run writes a directory, not standard output",
+                input.display()
+            );
+        }
+        let staged = self.staging.path(name)?;
+        self.stdout = Some(staged.clone());
+        Ok(staged)
+    }
+
+    /// After a run: names standard input and output `-` in `report`, and copies a
+    /// staged output to standard output when it was written.
+    pub fn finish(self, report: &mut Report) -> Result<()> {
+        for file in &mut report.files {
+            if self.stdin.as_deref() == Some(file.input.as_path()) {
+                file.input = PathBuf::from("-");
+            }
+            if self.stdout.as_deref() == Some(file.output.as_path()) {
+                file.output = PathBuf::from("-");
+            }
+        }
+        match &self.stdout {
+            Some(staged) if report.files.iter().any(|f| f.output.as_os_str() == "-") => {
+                output::copy_to_stdout(staged)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The format of a translation file on standard input: XLIFF when its first
+/// character (after a BOM and white space) is `<`, else PO.
+fn sniff_format(path: &Path) -> Result<Format> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(512);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(512).read_to_end(&mut head))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
+    let first = text.iter().find(|b| !b.is_ascii_whitespace());
+    Ok(if first == Some(&b'<') {
+        Format::Xliff
+    } else {
+        Format::Po
+    })
+}
+
 /// Runs `command`: `Ok` with the exit status when the outputs were written (0; 1 when
 /// a merge wrote its output with translations not applied; 3 when a fallback
 /// writer wrote one, which wins over 1), `Err` for a failure (the caller exits 2).
@@ -201,7 +347,9 @@ pub fn run(command: &Command) -> Result<ExitCode> {
     if !matches!(command, Command::Rules | Command::Count(_)) {
         remove_temp_files_on_signals()?;
     }
-    let report = match command {
+    let started = std::time::Instant::now();
+    let mut stdio = Stdio::default();
+    let (report, dir_run) = match command {
         Command::Update(args) => return super::l10n_update::update(args),
         Command::Count(args) => return super::l10n_update::count(args),
         Command::Extract {
@@ -210,40 +358,51 @@ pub fn run(command: &Command) -> Result<ExitCode> {
             target,
             output,
             format,
+            po_header,
             common,
         } => {
+            let format = format.map(Format::from);
+            let name = format!("stdout.{}", format.unwrap_or(Format::Xliff).extension());
             let options = ExtractOptions {
                 source_lang: source.clone(),
                 target_lang: target.clone(),
-                format: format.map(|f| match f {
-                    FormatArg::Xliff => Format::Xliff,
-                    FormatArg::Po => Format::Po,
-                }),
-                common: common.common()?,
+                format: match (format, output.as_os_str() == "-") {
+                    (None, true) => Some(Format::Xliff),
+                    (f, _) => f,
+                },
+                common: Common {
+                    po_header: po_header.clone(),
+                    ..common.common()?
+                },
             };
-            flow::extract(input, output, &options)?
+            let inp = stdio.input(input, "-")?;
+            let out = stdio.output(output, input, &name)?;
+            (flow::extract(&inp, &out, &options)?, inp.is_dir())
         }
         Command::Merge {
             input,
             translated,
             output,
+            format,
+            include_fuzzy,
             source,
             target,
             strict,
             allow_partial,
             common,
         } => {
+            let (t, format) = stdio.translations(translated, input, format.map(Format::from))?;
             let options = MergeOptions {
                 source_lang: source.clone(),
                 target_lang: target.clone(),
-                partial: match (strict, allow_partial) {
-                    (true, _) => PartialMerge::Fail,
-                    (false, true) => PartialMerge::Allow,
-                    (false, false) => PartialMerge::Report,
-                },
+                partial: partial_merge(*strict, *allow_partial),
+                format,
+                include_fuzzy: *include_fuzzy,
                 common: common.common()?,
             };
-            flow::merge(input, translated, output, &options)?
+            let inp = stdio.input(input, "-")?;
+            let out = stdio.output(output, input, "stdout.html")?;
+            (flow::merge(&inp, &t, &out, &options)?, inp.is_dir())
         }
         Command::Pseudo {
             input,
@@ -257,7 +416,9 @@ pub fn run(command: &Command) -> Result<ExitCode> {
                 target_lang: target.clone(),
                 common: common.common()?,
             };
-            flow::pseudo(input, output, &options)?
+            let inp = stdio.input(input, "-")?;
+            let out = stdio.output(output, input, "stdout.html")?;
+            (flow::pseudo(&inp, &out, &options)?, inp.is_dir())
         }
         Command::Rules => {
             let mut out = output::stdout();
@@ -267,7 +428,24 @@ pub fn run(command: &Command) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     };
+    finish_run(report, stdio, dir_run, started)
+}
+
+/// The end of every l10n run: standard output written ([`Stdio::finish`]), one line
+/// per file on standard error, the totals of a directory run, the exit status (3
+/// when a fallback writer wrote a file, over 1 for a partial merge, else 0; `Err`
+/// for failed files).
+pub fn finish_run(
+    mut report: Report,
+    stdio: Stdio,
+    dir_run: bool,
+    started: std::time::Instant,
+) -> Result<ExitCode> {
+    stdio.finish(&mut report)?;
     summarize(&report);
+    if dir_run {
+        print_totals(&report, started.elapsed());
+    }
     let fallback = report.fallbacks().next().is_some();
     let report = report.into_result().context("some files failed")?;
     Ok(if fallback {
@@ -277,6 +455,15 @@ pub fn run(command: &Command) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--strict` / `--allow-partial` as a [`PartialMerge`].
+fn partial_merge(strict: bool, allow_partial: bool) -> PartialMerge {
+    match (strict, allow_partial) {
+        (true, _) => PartialMerge::Fail,
+        (false, true) => PartialMerge::Allow,
+        (false, false) => PartialMerge::Report,
+    }
 }
 
 /// On SIGINT or SIGTERM: remove the output temp files of the runs in progress
@@ -291,6 +478,7 @@ fn remove_temp_files_on_signals() -> Result<()> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 tagloom_l10n::output::remove_temp_files_for_exit();
+                output::remove_staging_for_exit();
                 std::process::exit(128 + signal);
             }
         })
@@ -319,6 +507,13 @@ fn summarize(report: &Report) {
         );
         for issue in &file.issues {
             eprintln!("  not applied: {issue}");
+        }
+        if file.unconfirmed > 0 {
+            eprintln!(
+                "  {} unconfirmed translation(s) skipped (fuzzy, or state=\"initial\"): those \
+                 blocks kept their source text (--include-fuzzy applies them)",
+                file.unconfirmed
+            );
         }
         if file.partial {
             eprintln!(
@@ -350,6 +545,34 @@ fn summarize(report: &Report) {
     for (path, err) in &report.failures {
         eprintln!("{}: {err}", display(path));
     }
+}
+
+/// The totals of a directory run, one line on standard error.
+fn print_totals(report: &Report, elapsed: std::time::Duration) {
+    let sum = |f: fn(&tagloom_l10n::flow::FileReport) -> usize| -> usize {
+        report.files.iter().map(f).sum()
+    };
+    let issues = sum(|f| f.issues.len());
+    let unconfirmed = sum(|f| f.unconfirmed);
+    eprintln!(
+        "total: {} file(s), {} unit(s), {} word(s), {} translated, {} issue(s){}{}, {:.2} s",
+        report.files.len(),
+        report.blocks(),
+        sum(|f| f.words),
+        report.translated(),
+        issues,
+        if unconfirmed > 0 {
+            format!(", {unconfirmed} unconfirmed skipped")
+        } else {
+            String::new()
+        },
+        if report.failures.is_empty() {
+            String::new()
+        } else {
+            format!(", {} failed", report.failures.len())
+        },
+        elapsed.as_secs_f64(),
+    );
 }
 
 fn display(path: &Path) -> String {

@@ -71,6 +71,8 @@ pub struct ReadReport {
     pub encoding_source: EncodingSource,
     /// Blocks emitted (sub-blocks included).
     pub blocks: usize,
+    /// Words in their text ([`crate::block::words`]).
+    pub words: usize,
     /// Whether some bytes were invalid in that encoding (they are kept as they are).
     pub had_invalid_bytes: bool,
     /// Source size in bytes.
@@ -155,6 +157,7 @@ pub fn read_document<R: Read>(
         html_ids: HashSet::new(),
         ids: crate::ids::ContentIds::new(rules.ids),
         blocks: 0,
+        words: 0,
         raw_until: 0,
         root_seen: false,
         buf: Vec::new(),
@@ -169,6 +172,7 @@ pub fn read_document<R: Read>(
         encoding: window.encoding(),
         encoding_source: sniffed.source,
         blocks: reader.blocks,
+        words: reader.words,
         had_invalid_bytes: window.had_invalid(),
         bytes: reader.bytes_total(),
     })
@@ -259,6 +263,7 @@ struct Reader<'a, 's, R: Read> {
     /// Names the units (`crate::ids`).
     ids: crate::ids::ContentIds,
     blocks: usize,
+    words: usize,
     /// Tokens starting before this offset were found to hold no text: read them raw.
     raw_until: u64,
     /// Whether the first `<html>` start tag was read (its mark is written).
@@ -341,6 +346,10 @@ impl<R: Read> Reader<'_, '_, R> {
         }
         self.emitted = end.max(self.emitted);
         self.blocks += 1 + block.subs.len();
+        self.words += std::iter::once(&block)
+            .chain(&block.subs)
+            .map(|b| crate::block::words(&b.runs))
+            .sum::<usize>();
         if let Some(sink) = self.sink.as_deref_mut() {
             sink.block(&block)?;
         }
