@@ -279,49 +279,21 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The words of a block's text, as translation vendors count them: a run of
-/// non-space characters holding a letter or digit is one word (`don't`, `e-mail`,
-/// `3.5` count once; `-`, `|` not at all), and each Han ideograph, hiragana or
-/// katakana is a word of its own (Chinese and Japanese are written without spaces).
-/// Paired codes do not split words (`<b>W</b>orld` is one), standalone ones do.
+/// The words of a block's text, as translation vendors count them
+/// ([`crate::count`] has the rule). Paired codes do not split words (`<b>W</b>orld`
+/// is one), standalone ones do.
 pub fn words(runs: &[Run]) -> usize {
-    let mut count = 0;
-    let mut in_word = false;
-    let end_word = |in_word: &mut bool, count: &mut usize| {
-        *count += usize::from(std::mem::take(in_word));
-    };
+    let mut text = String::new();
     for run in runs {
-        let text = match run {
-            Run::Text(text) => text,
-            Run::Placeholder { .. } => {
-                end_word(&mut in_word, &mut count);
-                continue;
-            }
-            Run::Open { .. } | Run::Close { .. } => continue,
-        };
-        for c in text.chars() {
-            if is_ideographic(c) {
-                end_word(&mut in_word, &mut count);
-                count += 1;
-            } else if c.is_whitespace() {
-                end_word(&mut in_word, &mut count);
-            } else if c.is_alphanumeric() {
-                in_word = true;
-            }
+        match run {
+            Run::Text(t) => text.push_str(t),
+            Run::Placeholder { .. } => text.push(' '),
+            Run::Open { .. } | Run::Close { .. } => {}
         }
     }
-    end_word(&mut in_word, &mut count);
+    let mut count = 0;
+    crate::count::for_each_word(&text, |_| count += 1);
     count
-}
-
-/// Han ideographs, hiragana and katakana: counted one word per character.
-fn is_ideographic(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}' // hiragana, katakana
-        | '\u{3400}'..='\u{4DBF}' // CJK extension A
-        | '\u{4E00}'..='\u{9FFF}' // CJK unified ideographs
-        | '\u{F900}'..='\u{FAFF}' // compatibility ideographs
-        | '\u{20000}'..='\u{3134F}') // extensions B–G
 }
 
 /// Checks a translation's runs against the source's codes: every source code must
