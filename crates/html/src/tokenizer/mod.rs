@@ -46,6 +46,7 @@
 //! ([`Tokenizer::set_state`] after `<title>`, `<script>`…, and
 //! [`Tokenizer::set_cdata_allowed`] in foreign content) between two calls.
 
+mod attribute_mode;
 mod char_ref;
 mod input;
 mod lines;
@@ -63,6 +64,7 @@ use crate::span::Span;
 use crate::token::{
     AttrSlot, Attributes, Doctype, ProcessingInstruction, Tag, Text, TextRef, TextSource, Token,
 };
+pub use attribute_mode::{AttributeMode, TagSet};
 use input::InputBuffer;
 use lines::LineTracker;
 use run::Stops;
@@ -276,6 +278,12 @@ pub struct Tokenizer {
     last_start_tag: Option<Atom>,
     pending_attr_name: Option<(Atom, Span)>,
     cdata_allowed: bool,
+    /// Which tags get their attributes read.
+    attribute_mode: AttributeMode,
+    /// The current tag's name, when interned before its end (skimming decisions).
+    tag_atom: Option<Atom>,
+    /// The current tag is skimmed (its attributes were not read).
+    skimmed: bool,
 
     atoms: AtomTable,
     /// Errors of the token being read: (absolute offset, code, whether it precedes
@@ -335,6 +343,9 @@ impl Tokenizer {
             last_start_tag: None,
             pending_attr_name: None,
             cdata_allowed: false,
+            attribute_mode: AttributeMode::All,
+            tag_atom: None,
+            skimmed: false,
             atoms: AtomTable::new(),
             token_errors: Vec::new(),
             token_errors_dropped: 0,
@@ -423,6 +434,12 @@ impl Tokenizer {
     /// current node and it is not an element in the HTML namespace.
     pub fn set_cdata_allowed(&mut self, allowed: bool) {
         self.cdata_allowed = allowed;
+    }
+
+    /// Chooses which tags get their attributes read (see [`AttributeMode`]; the
+    /// default reads all). Takes effect at the next tag.
+    pub fn set_attribute_mode(&mut self, mode: AttributeMode) {
+        self.attribute_mode = mode;
     }
 
     /// Sets "the last start tag emitted" (fragment parsing sets it from the context).
@@ -667,6 +684,7 @@ impl Tokenizer {
             attrs: Attributes::from_slots(&self.attrs, source),
             span,
             atoms: &self.atoms,
+            skimmed: self.skimmed,
         }
     }
 

@@ -6,7 +6,9 @@ use std::borrow::Cow;
 use tagloom_html::atom;
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::{Tag, Text, Token};
-use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig, TokenizerError};
+use tagloom_html::tokenizer::{
+    AttributeMode, State, TagSet, Tokenizer, TokenizerConfig, TokenizerError,
+};
 use tagloom_html::tree_builder::TokenizerSwitch;
 
 use super::content::NodeEdits;
@@ -114,6 +116,27 @@ impl<'h> Compiled<'h> {
     }
 }
 
+impl Compiled<'_> {
+    /// Only the tags whose attributes a selector or an element handler may read
+    /// (and those the simulator reads) are tokenized with their attributes; the
+    /// rest are skimmed, since an untouched tag is copied from the source anyway.
+    fn attribute_mode(&self) -> AttributeMode {
+        let handled: Vec<u32> = self
+            .element
+            .iter()
+            .flat_map(|e| e.0.iter().copied())
+            .collect();
+        match self.prog.attribute_tags(&handled) {
+            Some(names) => AttributeMode::Only(TagSet::from_atoms(
+                names
+                    .into_iter()
+                    .chain(TextTypeSimulator::ATTRIBUTE_TAGS.iter().copied()),
+            )),
+            None => AttributeMode::All,
+        }
+    }
+}
+
 /// What an open element still has to do at its end.
 #[derive(Default)]
 struct EndState<'h> {
@@ -199,6 +222,7 @@ impl<'h, O: OutputSink> Rewriter<'h, O> {
             ..TokenizerConfig::default()
         });
         let h = Compiled::new(handlers, &mut tok);
+        tok.set_attribute_mode(h.attribute_mode());
         let sim = TextTypeSimulator::new(SimulatorConfig {
             scripting: settings.scripting,
             max_depth: settings.max_depth,
