@@ -236,6 +236,16 @@ fn skim_tokens(
     mode: &tagloom_html::tokenizer::AttributeMode,
     chunks: &[usize],
 ) -> Vec<String> {
+    skim_tokens_in(doc, state, mode, Default::default(), chunks)
+}
+
+fn skim_tokens_in(
+    doc: &str,
+    state: State,
+    mode: &tagloom_html::tokenizer::AttributeMode,
+    text: tagloom_html::tokenizer::TextMode,
+    chunks: &[usize],
+) -> Vec<String> {
     use tagloom_html::token::Token;
     use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
     let mut tok = Tokenizer::new(TokenizerConfig {
@@ -244,6 +254,7 @@ fn skim_tokens(
         ..TokenizerConfig::default()
     });
     tok.set_attribute_mode(mode.clone());
+    tok.set_text_mode(text);
     let mut out = Vec::new();
     // Character runs by text only: where a CDATA section's `]]>` ends up depends
     // on the chunking in full mode too (the existing checks compare text only).
@@ -392,6 +403,7 @@ proptest! {
         sizes in prop::collection::vec(1usize..12, 1..64),
     ) {
         let state = STATES[state_index];
+        use tagloom_html::tokenizer::TextMode;
         let keep: &[&str] = if keep_a { &["a"] } else { &[] };
         let mode = skim_mode(keep);
         // Against full mode under the same chunking: in the CDATA section state
@@ -401,6 +413,12 @@ proptest! {
             let full = skim_tokens(&doc, state, &Default::default(), &chunks);
             let expected = expected_skim(&full, keep);
             prop_assert_eq!(&skim_tokens(&doc, state, &mode, &chunks), &expected);
+            // Raw text changes the text only, never where tags are.
+            let raw = skim_tokens_in(&doc, state, &mode, TextMode::Raw, &chunks);
+            let no_text = |lines: &[String]| -> Vec<String> {
+                lines.iter().filter(|l| !l.starts_with("C ")).cloned().collect()
+            };
+            prop_assert_eq!(no_text(&raw), no_text(&expected));
         }
     }
 }

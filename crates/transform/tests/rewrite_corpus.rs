@@ -193,12 +193,14 @@ fn mutating_rewrite_does_not_depend_on_chunking() {
     }
 }
 
-/// Tags no selector can read are skimmed (their attributes not tokenized); adding
-/// a `*` element handler turns that off. The output must be the same either way.
+/// Tags no selector can read are skimmed (their attributes not tokenized) and
+/// text nobody reads is not decoded; a `*` element handler and a `*` text handler
+/// turn both off. The output must be the same either way.
 #[test]
 fn skimmed_tags_rewrite_as_fully_tokenized_ones() {
     let with_star = |mut h: Handlers<'static>| {
         h.element("*", |_| Ok(())).unwrap();
+        h.text("*", |_| Ok(())).unwrap();
         h
     };
     let a_href = || {

@@ -40,6 +40,23 @@ pub enum AttributeMode {
     Only(TagSet),
 }
 
+/// Whether character data in the data state is decoded.
+///
+/// A consumer that copies text from the source and never reads it (a rewriter
+/// with no text handler, outside the few places where text changes nesting) can
+/// switch to [`TextMode::Raw`] between two tokens, and back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TextMode {
+    /// Character references decoded, CR LF normalized, NUL reported (the spec).
+    #[default]
+    Decoded,
+    /// Data-state text is the source as it is, up to the next `<`: references
+    /// are not decoded, CR is kept, no parse error is recorded in it. Where tags
+    /// start and end is unchanged (only `<` ends text in the data state), so
+    /// are the spans. RCDATA, RAWTEXT, script data and the rest are unaffected.
+    Raw,
+}
+
 /// A set of tag names, by atom (a bit per atom index). Dynamic atoms must come
 /// from the tokenizer's own table ([`Tokenizer::atoms_mut`](super::Tokenizer::atoms_mut))
 /// to mean the same name.

@@ -64,7 +64,7 @@ use crate::span::Span;
 use crate::token::{
     AttrSlot, Attributes, Doctype, ProcessingInstruction, Tag, Text, TextRef, TextSource, Token,
 };
-pub use attribute_mode::{AttributeMode, TagSet};
+pub use attribute_mode::{AttributeMode, TagSet, TextMode};
 use input::InputBuffer;
 use lines::LineTracker;
 use run::Stops;
@@ -280,6 +280,8 @@ pub struct Tokenizer {
     cdata_allowed: bool,
     /// Which tags get their attributes read.
     attribute_mode: AttributeMode,
+    /// Whether data-state text is decoded.
+    text_mode: TextMode,
     /// The current tag's name, when interned before its end (skimming decisions).
     tag_atom: Option<Atom>,
     /// The current tag is skimmed (its attributes were not read).
@@ -344,6 +346,7 @@ impl Tokenizer {
             pending_attr_name: None,
             cdata_allowed: false,
             attribute_mode: AttributeMode::All,
+            text_mode: TextMode::Decoded,
             tag_atom: None,
             skimmed: false,
             atoms: AtomTable::new(),
@@ -440,6 +443,13 @@ impl Tokenizer {
     /// default reads all). Takes effect at the next tag.
     pub fn set_attribute_mode(&mut self, mode: AttributeMode) {
         self.attribute_mode = mode;
+    }
+
+    /// Chooses whether data-state text is decoded (see [`TextMode`]; the default
+    /// decodes). Takes effect at the next token.
+    #[inline]
+    pub fn set_text_mode(&mut self, mode: TextMode) {
+        self.text_mode = mode;
     }
 
     /// Sets "the last start tag emitted" (fragment parsing sets it from the context).

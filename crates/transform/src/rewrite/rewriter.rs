@@ -7,7 +7,7 @@ use tagloom_html::atom;
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::{Tag, Text, Token};
 use tagloom_html::tokenizer::{
-    AttributeMode, State, TagSet, Tokenizer, TokenizerConfig, TokenizerError,
+    AttributeMode, State, TagSet, TextMode, Tokenizer, TokenizerConfig, TokenizerError,
 };
 use tagloom_html::tree_builder::TokenizerSwitch;
 
@@ -325,6 +325,7 @@ impl<'h, O: OutputSink> Rewriter<'h, O> {
                 }
                 self.tok.set_cdata_allowed(after.cdata);
             }
+            self.tok.set_text_mode(self.core.text_mode());
         }
     }
 }
@@ -812,13 +813,30 @@ impl<'h, O: OutputSink> Core<'h, O> {
         Ok(())
     }
 
-    fn characters(&mut self, text: &Text<'_>) -> Result<(), RewriteError> {
-        let span = text.span;
-        let needs_sim = match self.stack.top_name() {
+    /// Whether text here changes nesting (the simulator must see it, decoded).
+    #[inline]
+    fn text_changes_nesting(&self) -> bool {
+        match self.stack.top_name() {
             None => true,
             Some(n) => matches!(n, atom::HTML | atom::HEAD | atom::NOSCRIPT | atom::COLGROUP),
-        };
-        if needs_sim {
+        }
+    }
+
+    /// How the tokenizer should read the next text: raw (not decoded, the
+    /// source is copied anyway) unless a text handler, a content capture or the
+    /// simulator reads it.
+    #[inline]
+    fn text_mode(&self) -> TextMode {
+        if self.h.text.is_empty() && self.out.frames.is_empty() && !self.text_changes_nesting() {
+            TextMode::Raw
+        } else {
+            TextMode::Decoded
+        }
+    }
+
+    fn characters(&mut self, text: &Text<'_>) -> Result<(), RewriteError> {
+        let span = text.span;
+        if self.text_changes_nesting() {
             let effect = self.sim.characters(text.text);
             self.close_to(effect.kept, Closing::Implicit(span.start))?;
             self.push_implied(self.sim.depth());

@@ -19,8 +19,6 @@ use crate::tokenizer::{Flow, Tokenizer};
 const NAME_STOPS: Stops = Stops::new(b"\t\n\x0C />=");
 /// Where a skimmed unquoted value ends.
 const UNQUOTED_STOPS: Stops = Stops::new(b"\t\n\x0C >");
-const DOUBLE_QUOTED_STOPS: Stops = Stops::new(b"\"");
-const SINGLE_QUOTED_STOPS: Stops = Stops::new(b"'");
 
 /// The attribute states, merged where they act alike on the bytes that matter.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -104,18 +102,16 @@ impl Tokenizer {
                     _ => at = Skim::Unquoted,
                 },
                 Skim::Quoted(quote) => {
-                    let stops = if quote == b'"' {
-                        &DOUBLE_QUOTED_STOPS
-                    } else {
-                        &SINGLE_QUOTED_STOPS
-                    };
-                    // The stops hold CR as well: step over it.
                     let rest = bytes.get(i..).unwrap_or_default();
-                    i += run_len(rest, stops);
-                    match bytes.get(i) {
-                        Some(&b) if b == quote => at = Skim::AfterQuoted,
-                        Some(_) => {}
-                        None => continue,
+                    match memchr::memchr(quote, rest) {
+                        Some(run) => {
+                            i += run;
+                            at = Skim::AfterQuoted;
+                        }
+                        None => {
+                            i += rest.len();
+                            continue;
+                        }
                     }
                 }
                 Skim::AfterQuoted => match b {
