@@ -288,6 +288,9 @@ pub struct Tokenizer {
     skimmed: bool,
 
     atoms: AtomTable,
+    /// The static atoms of recent short names ([`short_name_key`] → atom), so a
+    /// repeated tag or attribute name is interned without hashing the table.
+    name_cache: [(u64, Atom); 64],
     /// Errors of the token being read: (absolute offset, code, whether it precedes
     /// the consumption of the character at that offset).
     token_errors: Vec<(usize, ErrorCode, bool)>,
@@ -350,6 +353,7 @@ impl Tokenizer {
             tag_atom: None,
             skimmed: false,
             atoms: AtomTable::new(),
+            name_cache: [(0, crate::atom::HTML); 64],
             token_errors: Vec::new(),
             token_errors_dropped: 0,
             errors: Vec::new(),
@@ -957,11 +961,40 @@ impl Tokenizer {
             scratch: &self.scratch,
         };
         let name = source.resolve(self.b[which].text_ref());
-        match Atom::lookup_static(name.as_bytes()) {
+        let key = short_name_key(name.as_bytes());
+        // Fibonacci hashing of the key picks one of the cache's 64 slots.
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+        if key != 0
+            && let Some(&(cached, atom)) = self.name_cache.get(slot)
+            && cached == key
+        {
+            return atom;
+        }
+        let atom = match Atom::lookup_static(name.as_bytes()) {
             Some(atom) => atom,
             None => self.atoms.intern_dynamic(name),
+        };
+        if key != 0
+            && atom.is_static()
+            && let Some(entry) = self.name_cache.get_mut(slot)
+        {
+            *entry = (key, atom);
         }
+        atom
     }
+}
+
+/// A name of 1 to 8 bytes as one word (little-endian, zero-padded), or 0 for
+/// any other length. Names never hold a NUL byte (the tokenizer replaces it),
+/// so the word identifies the name.
+#[inline]
+fn short_name_key(name: &[u8]) -> u64 {
+    if name.is_empty() || name.len() > 8 {
+        return 0;
+    }
+    name.iter()
+        .rev()
+        .fold(0, |key, &byte| (key << 8) | u64::from(byte))
 }
 
 /// Decodes `bytes` completely (a sequence cut at the end waits in the decoder).

@@ -593,3 +593,45 @@ fn nul_beside_every_stop_byte() {
         assert_eq!(nul_errors, nuls, "{input:?}");
     }
 }
+
+#[test]
+fn repeated_names_hit_the_name_cache_with_the_right_atoms() {
+    // Short names (cached), an 8-byte and a 9-byte one (not), dynamic ones
+    // (never cached), in every case, each twice.
+    let input = "<a><A><br x=1 X=2><textarea></textarea><progress>\
+                 <noscript><noscript><x-y><x-y><abcdefgh><abcdefgh>";
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    tok.push_str(input);
+    tok.finish();
+    let mut names = Vec::new();
+    while let Some(token) = tok.next_token().unwrap() {
+        if let Token::StartTag(t) | Token::EndTag(t) = &token {
+            names.push((t.name_str().to_owned(), t.name.is_static()));
+            for a in t.attrs.iter() {
+                names.push((t.atoms().name(a.name).to_owned(), a.name.is_static()));
+            }
+        }
+    }
+    let expected: Vec<(String, bool)> = [
+        ("a", true),
+        ("a", true),
+        ("br", true),
+        ("x", true),
+        ("textarea", true),
+        ("textarea", true),
+        ("progress", true),
+        ("noscript", true),
+        ("noscript", true),
+        ("x-y", false),
+        ("x-y", false),
+        ("abcdefgh", false),
+        ("abcdefgh", false),
+    ]
+    .iter()
+    .map(|&(n, s)| (n.to_owned(), s))
+    .collect();
+    assert_eq!(names, expected);
+    assert_eq!(short_name_key(b""), 0);
+    assert_eq!(short_name_key(b"abcdefghi"), 0);
+    assert_ne!(short_name_key(b"ab"), short_name_key(b"ba"));
+}

@@ -325,7 +325,9 @@ impl<'h, O: OutputSink> Rewriter<'h, O> {
                 }
                 self.tok.set_cdata_allowed(after.cdata);
             }
-            self.tok.set_text_mode(self.core.text_mode());
+            if self.core.h.text.is_empty() {
+                self.tok.set_text_mode(self.core.text_mode());
+            }
         }
     }
 }
