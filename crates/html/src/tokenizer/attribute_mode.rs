@@ -36,7 +36,9 @@ pub enum AttributeMode {
     #[default]
     All,
     /// Only start tags named in the set get their attributes; other start tags
-    /// and every end tag (whose attributes the spec drops) are skimmed.
+    /// and end tags (whose attributes the spec drops) are skimmed. (An end tag
+    /// that closes RCDATA, RAWTEXT or script data is read by its own states, in
+    /// full, as in [`AttributeMode::All`].)
     Only(TagSet),
 }
 
