@@ -192,3 +192,33 @@ fn mutating_rewrite_does_not_depend_on_chunking() {
         }
     }
 }
+
+/// Tags no selector can read are skimmed (their attributes not tokenized) and
+/// text nobody reads is not decoded; a `*` element handler and a `*` text handler
+/// turn both off. The output must be the same either way.
+#[test]
+fn skimmed_tags_rewrite_as_fully_tokenized_ones() {
+    let with_star = |mut h: Handlers<'static>| {
+        h.element("*", |_| Ok(())).unwrap();
+        h.text("*", |_| Ok(())).unwrap();
+        h
+    };
+    let a_href = || {
+        let mut h = Handlers::new();
+        h.element("a[href]", |el| {
+            el.set_attribute("rel", "nofollow").map_err(Into::into)
+        })
+        .unwrap();
+        h
+    };
+    for (name, bytes) in &corpus() {
+        for chunk in [7, bytes.len()] {
+            let skim = rewrite(bytes, chunk, mutating_handlers());
+            let full = rewrite(bytes, chunk, with_star(mutating_handlers()));
+            assert!(skim == full, "{name}, chunk {chunk}: mutating handlers");
+            let skim = rewrite(bytes, chunk, a_href());
+            let full = rewrite(bytes, chunk, with_star(a_href()));
+            assert!(skim == full, "{name}, chunk {chunk}: a[href]");
+        }
+    }
+}

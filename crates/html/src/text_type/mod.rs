@@ -237,6 +237,12 @@ enum Step {
 }
 
 impl TextTypeSimulator {
+    /// The start tags whose attributes the simulator reads: `<font>` leaves
+    /// foreign content only with `color`, `face` or `size`, and `<annotation-xml>`
+    /// is an HTML integration point by its `encoding`. A producer that skips
+    /// attributes ([`AttributeMode`](crate::tokenizer::AttributeMode)) keeps these.
+    pub const ATTRIBUTE_TAGS: &'static [Atom] = &[atom::FONT, atom::ANNOTATION_XML];
+
     /// A simulator at the start of a document.
     pub fn new(config: SimulatorConfig) -> Self {
         TextTypeSimulator {

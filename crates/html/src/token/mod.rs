@@ -110,12 +110,20 @@ pub struct Tag<'a> {
     /// Source range of the whole tag, `<` to `>` inclusive.
     pub span: Span,
     pub(crate) atoms: &'a AtomTable,
+    pub(crate) skimmed: bool,
 }
 
 impl<'a> Tag<'a> {
     /// The tag name as text.
     pub fn name_str(&self) -> &'a str {
         self.atoms.name(self.name)
+    }
+
+    /// Whether the tokenizer skipped this tag's attributes
+    /// ([`AttributeMode::Only`](crate::tokenizer::AttributeMode::Only)): `attrs` is
+    /// then empty whatever the source holds.
+    pub fn attrs_skipped(&self) -> bool {
+        self.skimmed
     }
 
     /// The atom table that resolves this tag's dynamic atoms.

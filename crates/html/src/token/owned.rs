@@ -201,6 +201,7 @@ impl OwnedToken {
             attrs: Attributes::from_owned(&t.attrs, names.get(1..).unwrap_or_default()),
             span: t.span.unwrap_or_default(),
             atoms,
+            skimmed: false,
         };
         match self {
             OwnedToken::Doctype(d) => Token::Doctype(Doctype {

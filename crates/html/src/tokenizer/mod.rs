@@ -46,6 +46,7 @@
 //! ([`Tokenizer::set_state`] after `<title>`, `<script>`…, and
 //! [`Tokenizer::set_cdata_allowed`] in foreign content) between two calls.
 
+mod attribute_mode;
 mod char_ref;
 mod input;
 mod lines;
@@ -63,6 +64,7 @@ use crate::span::Span;
 use crate::token::{
     AttrSlot, Attributes, Doctype, ProcessingInstruction, Tag, Text, TextRef, TextSource, Token,
 };
+pub use attribute_mode::{AttributeMode, TagSet, TextMode};
 use input::InputBuffer;
 use lines::LineTracker;
 use run::Stops;
@@ -276,8 +278,19 @@ pub struct Tokenizer {
     last_start_tag: Option<Atom>,
     pending_attr_name: Option<(Atom, Span)>,
     cdata_allowed: bool,
+    /// Which tags get their attributes read.
+    attribute_mode: AttributeMode,
+    /// Whether data-state text is decoded.
+    text_mode: TextMode,
+    /// The current tag's name, when interned before its end (skimming decisions).
+    tag_atom: Option<Atom>,
+    /// The current tag is skimmed (its attributes were not read).
+    skimmed: bool,
 
     atoms: AtomTable,
+    /// The static atoms of recent short names ([`short_name_key`] → atom), so a
+    /// repeated tag or attribute name is interned without hashing the table.
+    name_cache: [(u64, Atom); 64],
     /// Errors of the token being read: (absolute offset, code, whether it precedes
     /// the consumption of the character at that offset).
     token_errors: Vec<(usize, ErrorCode, bool)>,
@@ -335,7 +348,12 @@ impl Tokenizer {
             last_start_tag: None,
             pending_attr_name: None,
             cdata_allowed: false,
+            attribute_mode: AttributeMode::All,
+            text_mode: TextMode::Decoded,
+            tag_atom: None,
+            skimmed: false,
             atoms: AtomTable::new(),
+            name_cache: [(0, crate::atom::HTML); 64],
             token_errors: Vec::new(),
             token_errors_dropped: 0,
             errors: Vec::new(),
@@ -423,6 +441,19 @@ impl Tokenizer {
     /// current node and it is not an element in the HTML namespace.
     pub fn set_cdata_allowed(&mut self, allowed: bool) {
         self.cdata_allowed = allowed;
+    }
+
+    /// Chooses which tags get their attributes read (see [`AttributeMode`]; the
+    /// default reads all). Takes effect at the next tag.
+    pub fn set_attribute_mode(&mut self, mode: AttributeMode) {
+        self.attribute_mode = mode;
+    }
+
+    /// Chooses whether data-state text is decoded (see [`TextMode`]; the default
+    /// decodes). Takes effect at the next token.
+    #[inline]
+    pub fn set_text_mode(&mut self, mode: TextMode) {
+        self.text_mode = mode;
     }
 
     /// Sets "the last start tag emitted" (fragment parsing sets it from the context).
@@ -667,6 +698,7 @@ impl Tokenizer {
             attrs: Attributes::from_slots(&self.attrs, source),
             span,
             atoms: &self.atoms,
+            skimmed: self.skimmed,
         }
     }
 
@@ -929,11 +961,40 @@ impl Tokenizer {
             scratch: &self.scratch,
         };
         let name = source.resolve(self.b[which].text_ref());
-        match Atom::lookup_static(name.as_bytes()) {
+        let key = short_name_key(name.as_bytes());
+        // Fibonacci hashing of the key picks one of the cache's 64 slots.
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+        if key != 0
+            && let Some(&(cached, atom)) = self.name_cache.get(slot)
+            && cached == key
+        {
+            return atom;
+        }
+        let atom = match Atom::lookup_static(name.as_bytes()) {
             Some(atom) => atom,
             None => self.atoms.intern_dynamic(name),
+        };
+        if key != 0
+            && atom.is_static()
+            && let Some(entry) = self.name_cache.get_mut(slot)
+        {
+            *entry = (key, atom);
         }
+        atom
     }
+}
+
+/// A name of 1 to 8 bytes as one word (little-endian, zero-padded), or 0 for
+/// any other length. Names never hold a NUL byte (the tokenizer replaces it),
+/// so the word identifies the name.
+#[inline]
+fn short_name_key(name: &[u8]) -> u64 {
+    if name.is_empty() || name.len() > 8 {
+        return 0;
+    }
+    name.iter()
+        .rev()
+        .fold(0, |key, &byte| (key << 8) | u64::from(byte))
 }
 
 /// Decodes `bytes` completely (a sequence cut at the end waits in the decoder).

@@ -593,3 +593,102 @@ fn nul_beside_every_stop_byte() {
         assert_eq!(nul_errors, nuls, "{input:?}");
     }
 }
+
+#[test]
+fn repeated_names_hit_the_name_cache_with_the_right_atoms() {
+    // Short names (cached), an 8-byte and a 9-byte one (not), dynamic ones
+    // (never cached), in every case, each twice.
+    let input = "<a><A><br x=1 X=2><textarea></textarea><progress>\
+                 <noscript><noscript><x-y><x-y><abcdefgh><abcdefgh>";
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    tok.push_str(input);
+    tok.finish();
+    let mut names = Vec::new();
+    while let Some(token) = tok.next_token().unwrap() {
+        if let Token::StartTag(t) | Token::EndTag(t) = &token {
+            names.push((t.name_str().to_owned(), t.name.is_static()));
+            for a in t.attrs.iter() {
+                names.push((t.atoms().name(a.name).to_owned(), a.name.is_static()));
+            }
+        }
+    }
+    let expected: Vec<(String, bool)> = [
+        ("a", true),
+        ("a", true),
+        ("br", true),
+        ("x", true),
+        ("textarea", true),
+        ("textarea", true),
+        ("progress", true),
+        ("noscript", true),
+        ("noscript", true),
+        ("x-y", false),
+        ("x-y", false),
+        ("abcdefgh", false),
+        ("abcdefgh", false),
+    ]
+    .iter()
+    .map(|&(n, s)| (n.to_owned(), s))
+    .collect();
+    assert_eq!(names, expected);
+    assert_eq!(short_name_key(b""), 0);
+    assert_eq!(short_name_key(b"abcdefghi"), 0);
+    assert_ne!(short_name_key(b"ab"), short_name_key(b"ba"));
+}
+
+#[test]
+fn raw_text_mode_keeps_the_source_and_switches_between_tokens() {
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    tok.set_text_mode(TextMode::Raw);
+    tok.push_str("a&amp;b\r\n<p>c&amp;d");
+    tok.finish();
+    let mut seen = Vec::new();
+    while let Some(token) = tok.next_token().unwrap() {
+        seen.push(match token {
+            Token::Characters(t) => t.text.to_owned(),
+            Token::StartTag(t) => {
+                // Back to decoding from the next token on.
+                let name = format!("<{}>", t.name_str());
+                tok.set_text_mode(TextMode::Decoded);
+                name
+            }
+            other => format!("{other:?}"),
+        });
+    }
+    assert_eq!(seen, ["a&amp;b\r\n", "<p>", "c&d", "Eof"]);
+}
+
+#[test]
+fn skimmed_tags_end_where_the_attribute_states_say() {
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    tok.set_attribute_mode(AttributeMode::Only(TagSet::new()));
+    tok.push_str("<div title=\"a > b\" x='/>'/><p a=b/><br/ ><i =\"x>\">");
+    tok.finish();
+    let mut seen = Vec::new();
+    while let Some(token) = tok.next_token().unwrap() {
+        if let Token::StartTag(t) = token {
+            assert!(t.attrs.is_empty());
+            seen.push((
+                t.name_str().to_owned(),
+                t.self_closing,
+                t.span.start,
+                t.span.end,
+            ));
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            // The quotes hide `>` and `/>`; `/` then `>` after a quoted value
+            // closes it.
+            ("div".to_owned(), true, 0, 27),
+            // `b/` is an unquoted value: not self-closing.
+            ("p".to_owned(), false, 27, 35),
+            // `/` not followed by `>` is dropped.
+            ("br".to_owned(), false, 35, 41),
+            // `="x` is an attribute *name* (a quote there opens nothing): the
+            // tag ends at the first `>`.
+            ("i".to_owned(), false, 41, 48),
+        ]
+    );
+}

@@ -6,7 +6,9 @@ use std::borrow::Cow;
 use tagloom_html::atom;
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::{Tag, Text, Token};
-use tagloom_html::tokenizer::{State, Tokenizer, TokenizerConfig, TokenizerError};
+use tagloom_html::tokenizer::{
+    AttributeMode, State, TagSet, TextMode, Tokenizer, TokenizerConfig, TokenizerError,
+};
 use tagloom_html::tree_builder::TokenizerSwitch;
 
 use super::content::NodeEdits;
@@ -114,6 +116,27 @@ impl<'h> Compiled<'h> {
     }
 }
 
+impl Compiled<'_> {
+    /// Only the tags whose attributes a selector or an element handler may read
+    /// (and those the simulator reads) are tokenized with their attributes; the
+    /// rest are skimmed, since an untouched tag is copied from the source anyway.
+    fn attribute_mode(&self) -> AttributeMode {
+        let handled: Vec<u32> = self
+            .element
+            .iter()
+            .flat_map(|e| e.0.iter().copied())
+            .collect();
+        match self.prog.attribute_tags(&handled) {
+            Some(names) => AttributeMode::Only(TagSet::from_atoms(
+                names
+                    .into_iter()
+                    .chain(TextTypeSimulator::ATTRIBUTE_TAGS.iter().copied()),
+            )),
+            None => AttributeMode::All,
+        }
+    }
+}
+
 /// What an open element still has to do at its end.
 #[derive(Default)]
 struct EndState<'h> {
@@ -199,6 +222,7 @@ impl<'h, O: OutputSink> Rewriter<'h, O> {
             ..TokenizerConfig::default()
         });
         let h = Compiled::new(handlers, &mut tok);
+        tok.set_attribute_mode(h.attribute_mode());
         let sim = TextTypeSimulator::new(SimulatorConfig {
             scripting: settings.scripting,
             max_depth: settings.max_depth,
@@ -300,6 +324,9 @@ impl<'h, O: OutputSink> Rewriter<'h, O> {
                     self.tok.set_state(State::from(state));
                 }
                 self.tok.set_cdata_allowed(after.cdata);
+            }
+            if self.core.h.text.is_empty() {
+                self.tok.set_text_mode(self.core.text_mode());
             }
         }
     }
@@ -788,13 +815,30 @@ impl<'h, O: OutputSink> Core<'h, O> {
         Ok(())
     }
 
-    fn characters(&mut self, text: &Text<'_>) -> Result<(), RewriteError> {
-        let span = text.span;
-        let needs_sim = match self.stack.top_name() {
+    /// Whether text here changes nesting (the simulator must see it, decoded).
+    #[inline]
+    fn text_changes_nesting(&self) -> bool {
+        match self.stack.top_name() {
             None => true,
             Some(n) => matches!(n, atom::HTML | atom::HEAD | atom::NOSCRIPT | atom::COLGROUP),
-        };
-        if needs_sim {
+        }
+    }
+
+    /// How the tokenizer should read the next text: raw (not decoded, the
+    /// source is copied anyway) unless a text handler, a content capture or the
+    /// simulator reads it.
+    #[inline]
+    fn text_mode(&self) -> TextMode {
+        if self.h.text.is_empty() && self.out.frames.is_empty() && !self.text_changes_nesting() {
+            TextMode::Raw
+        } else {
+            TextMode::Decoded
+        }
+    }
+
+    fn characters(&mut self, text: &Text<'_>) -> Result<(), RewriteError> {
+        let span = text.span;
+        if self.text_changes_nesting() {
             let effect = self.sim.characters(text.text);
             self.close_to(effect.kept, Closing::Implicit(span.start))?;
             self.push_implied(self.sim.depth());

@@ -12,6 +12,7 @@ mod doctype;
 mod processing_instruction;
 mod raw_end_tag;
 mod script;
+mod skim;
 mod tag;
 mod text;
 

@@ -1,10 +1,11 @@
 //! 13.2.5.6-13.2.5.8 Tag open, end tag open and tag name states; 13.2.5.40
 //! self-closing start tag state; emitting tag tokens.
 
+use super::skim::Skim;
 use super::{St, is_space};
 use crate::error::ErrorCode;
 use crate::tokenizer::run::Stops;
-use crate::tokenizer::{End, Flow, Nul, RawToken, TAG_NAME, TEXT, Tokenizer};
+use crate::tokenizer::{AttributeMode, End, Flow, Nul, RawToken, TAG_NAME, TEXT, Tokenizer};
 
 /// Where runs of tag-name characters end: whitespace, `/`, `>`, NUL, CR, and
 /// uppercase ASCII (which must be lowercased).
@@ -19,12 +20,32 @@ impl Tokenizer {
         self.attrs.clear();
         self.attr_names.clear();
         self.has_attr = false;
+        self.tag_atom = None;
+        self.skimmed = false;
+    }
+
+    /// Whether the tag whose name was just read is skimmed
+    /// ([`AttributeMode::Only`]); with that mode its name is interned here.
+    #[inline]
+    fn skims_tag(&mut self) -> bool {
+        if matches!(self.attribute_mode, AttributeMode::All) {
+            return false;
+        }
+        let name = self.intern(TAG_NAME);
+        self.tag_atom = Some(name);
+        let wanted = !self.is_end_tag
+            && matches!(&self.attribute_mode, AttributeMode::Only(set) if set.contains(name));
+        self.skimmed = !wanted;
+        self.skimmed
     }
 
     /// "Emit the current tag token" (with the end-tag checks of §13.2.5).
     pub(crate) fn emit_tag(&mut self) -> Flow {
         self.finish_attribute();
-        let name = self.intern(TAG_NAME);
+        let name = match self.tag_atom.take() {
+            Some(name) => name,
+            None => self.intern(TAG_NAME),
+        };
         let span = self.token_span();
         if self.is_end_tag {
             if !self.attrs.is_empty() {
@@ -136,11 +157,17 @@ impl Tokenizer {
             match ch.c {
                 c if is_space(c) => {
                     self.pos += ch.len;
+                    if self.skims_tag() {
+                        return self.skim_tag(Skim::BeforeName);
+                    }
                     self.state = St::BeforeAttributeName;
                     return Flow::Continue;
                 }
                 b'/' => {
                     self.pos += 1;
+                    if self.skims_tag() {
+                        return self.skim_tag(Skim::Solidus);
+                    }
                     self.state = St::SelfClosingStartTag;
                     return Flow::Continue;
                 }

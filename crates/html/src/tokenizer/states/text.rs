@@ -8,7 +8,7 @@
 
 use super::St;
 use crate::tokenizer::run::Stops;
-use crate::tokenizer::{End, Flow, Nul, TEXT, Tokenizer};
+use crate::tokenizer::{End, Flow, Nul, TEXT, TextMode, Tokenizer};
 
 /// Where runs end in the data and RCDATA states.
 const DATA_STOPS: Stops = Stops::new(b"<&\0");
@@ -66,7 +66,44 @@ impl Tokenizer {
 
     /// 13.2.5.1 Data state.
     pub(crate) fn data_state(&mut self) -> Flow {
+        if self.text_mode == TextMode::Raw {
+            return self.raw_data_state();
+        }
         self.text_state(&DATA_STOPS, Refs::Decoded, Some(St::TagOpen), Nul::Keep)
+    }
+
+    /// The data state in [`TextMode::Raw`]: only `<` decides anything (a
+    /// character reference never consumes one, NUL and CR are kept as they are),
+    /// so the text is the source up to the next `<`, found with one `memchr`.
+    fn raw_data_state(&mut self) -> Flow {
+        let rest = self
+            .input
+            .buf
+            .as_bytes()
+            .get(self.pos..)
+            .unwrap_or_default();
+        match memchr::memchr(b'<', rest) {
+            Some(run) => {
+                self.push_range(TEXT, self.pos, self.pos + run);
+                self.pos += run;
+                if !self.b[TEXT].is_empty() {
+                    return Flow::Emit(self.text_token());
+                }
+                self.pos += 1;
+                self.state = St::TagOpen;
+                Flow::Continue
+            }
+            None => {
+                let run = rest.len();
+                self.push_range(TEXT, self.pos, self.pos + run);
+                self.pos += run;
+                if self.input_done {
+                    return self.emit_eof();
+                }
+                self.mark_safe();
+                Flow::NeedMore
+            }
+        }
     }
 
     /// 13.2.5.2 RCDATA state.

@@ -223,6 +223,19 @@ impl Program {
         }
     }
 
+    /// The element names whose attributes matching may read, plus the names of the
+    /// compounds in `handled` (whose handlers see the attributes); `None` when a
+    /// universal compound is among them (every element's attributes are needed).
+    pub(crate) fn attribute_tags(&self, handled: &[u32]) -> Option<Vec<Atom>> {
+        let mut names = Vec::new();
+        for (id, step) in self.steps.iter().enumerate() {
+            if step.simple.needs_attrs() || handled.contains(&(id as u32)) {
+                names.push(step.simple.name?);
+            }
+        }
+        Some(names)
+    }
+
     /// Words per bit set.
     pub(crate) fn words(&self) -> usize {
         self.words
@@ -254,6 +267,15 @@ struct Position {
 }
 
 impl Simple {
+    /// Whether a test reads the element's attributes.
+    fn needs_attrs(&self) -> bool {
+        self.tests.iter().any(|t| match t {
+            Test::Nth { .. } => false,
+            Test::Not(list) => list.iter().any(Simple::needs_attrs),
+            Test::Id(_) | Test::Class(_) | Test::Attr { .. } => true,
+        })
+    }
+
     fn matches(&self, el: &ElementInfo<'_>, pos: Position) -> bool {
         if self.name.is_some_and(|n| n != el.name) {
             return false;
