@@ -93,8 +93,9 @@ fn still_dropping(dropping: Dropping, token: &OwnedToken, effect: Option<TagEffe
 ///
 /// It removes what is disallowed in every namespace (comments, DOCTYPEs,
 /// processing instructions, tags no allow-list names, attributes no allow-list
-/// names, bad URLs and styles) and drops the content of elements whose
-/// disposition is [`Disposition::Drop`]. It does not know namespaces, so what it
+/// names, bad URLs and styles; `rel` on `a`/`area` stays when the policy sets
+/// [`Policy::link_rel`], since the tree pass rewrites it) and drops the content of
+/// elements whose disposition is [`Disposition::Drop`]. It does not know namespaces, so what it
 /// keeps is only a candidate: the tree pass decides.
 ///
 /// "Content" is measured with the text-type simulator's [`TagEffect`] when the

@@ -25,9 +25,13 @@
 //!    builds the tree; the **tree pass** (`tree.rs`) re-checks every node with its
 //!    namespace and copies what stays into a new `DomStore` (see its docs).
 //! 4. **Serialization** with the spec's fragment serialization algorithm.
-//! 5. **Output checks.** The output is parsed again as `<body>` content and as a
-//!    `<div>` fragment; both trees must equal the tree it was serialized from, and
-//!    sanitizing it again must give it back. If not (mutation XSS: a tree whose
+//! 5. **Output checks.** The output is parsed again as `<body>` content (a
+//!    `<div>` fragment parses alike: see `Recheck`); the tree must equal the tree
+//!    it was serialized from, and sanitizing it again must give it back. One
+//!    parse serves both: while the filter would keep every token of the output
+//!    unchanged and the simulator agrees with the tree builder, the re-parse is
+//!    the second sanitize's own parse, and only its tree pass runs. If not
+//!    (mutation XSS: a tree whose
 //!    serialization parses differently, e.g. nested `<form>`s or a `<style>` moved
 //!    between namespaces), the output is sanitized again, up to
 //!    [`Policy::max_passes`] times; if no pass settles, the output is the
