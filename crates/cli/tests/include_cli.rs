@@ -83,3 +83,36 @@ fn bad_input_exits_2_without_output() {
     );
     assert!(!target.exists());
 }
+
+#[test]
+fn sanitize_ends_the_pipeline() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("part.html"),
+        "<b>in</b><script>alert(1)</script><a href=\"javascript:alert(2)\">x</a>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("index.html"),
+        "<p onclick=x>a <include src=\"part.html\"></include></p>",
+    )
+    .unwrap();
+    let out = tagloom()
+        .args(["include", "--sanitize"])
+        .arg(dir.path().join("index.html"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "<p>a <b>in</b><a rel=\"noopener noreferrer\">x</a></p>"
+    );
+    let bad = tagloom()
+        .args(["include", "--sanitize", "--policy"])
+        .arg(dir.path().join("missing.json"))
+        .arg(dir.path().join("index.html"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty());
+}

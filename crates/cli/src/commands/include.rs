@@ -7,17 +7,22 @@
 //!
 //! Output is byte-preserving by default: every untouched byte of IN comes back as
 //! it was and only included content is serialized (what users of server-side
-//! includes expect); `--tree` writes the serialization of the spec tree instead.
+//! includes expect); `--tree` writes the serialization of the spec tree instead;
+//! `--sanitize [--policy FILE]` ends the pipeline with the sanitizer (its token
+//! filter as the last phase-3 handler, then its tree pass and output checks) and
+//! writes the sanitized fragment, as `tagloom sanitize` would.
 //! IN may be a directory: every HTML file in it is processed in parallel (a
 //! progress bar on standard error) into the same relative path under OUT. An
 //! output file is written beside its destination and renamed into place, so a
 //! failed run leaves no partial file. Input must be UTF-8.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use tagloom_transform::include::{DirResolver, IncludeConfig, IncludeOutput, Includes};
 use tagloom_transform::pipeline::PipelineConfig;
+use tagloom_transform::sanitize::{Policy, Sanitizer};
 
 use crate::batch;
 use crate::input::read_all;
@@ -38,6 +43,12 @@ pub struct Args {
     /// Write the serialization of the spec tree instead of preserving the input's bytes.
     #[arg(long)]
     tree: bool,
+    /// Sanitize the result (the sanitizer as the pipeline's last phase).
+    #[arg(long, conflicts_with = "tree")]
+    sanitize: bool,
+    /// The sanitizer's JSON policy (with --sanitize; default: the default policy).
+    #[arg(long, value_name = "FILE", requires = "sanitize")]
+    policy: Option<PathBuf>,
     /// The deepest nesting of includes (at most 100).
     #[arg(long, value_name = "N", default_value_t = 40)]
     max_depth: usize,
@@ -69,7 +80,22 @@ pub fn run(args: &Args) -> Result<()> {
         },
         max_includes: args.max_includes,
     };
-    let includes = Includes::new(resolver, config);
+    let sanitizer = match (args.sanitize, &args.policy) {
+        (false, _) => None,
+        (true, Some(path)) => Some(super::sanitize::load_policy(path)?),
+        (true, None) => Some(Policy::default()),
+    }
+    .map(|policy| Sanitizer::new(Arc::new(policy)));
+    let includes = match &sanitizer {
+        Some(s) => {
+            let s = s.clone();
+            Includes::with_handlers(resolver, config, move |registry| {
+                s.register(registry).map(|_| ())
+            })
+        }
+        None => Includes::new(resolver, config),
+    };
+    let sanitizer = sanitizer.as_ref();
     let mode = if args.tree {
         IncludeOutput::Tree
     } else {
@@ -83,20 +109,29 @@ pub fn run(args: &Args) -> Result<()> {
             );
         };
         return batch::run_dir(&args.input, out_dir, args.quiet, |src, dest| {
-            let html = one(&includes, mode, src)?;
+            let html = one(&includes, mode, sanitizer, src)?;
             batch::write_text(Some(dest), &html)
         });
     }
-    let html = one(&includes, mode, &args.input)?;
+    let html = one(&includes, mode, sanitizer, &args.input)?;
     batch::write_text(args.output.as_deref(), &html)
 }
 
-fn one(includes: &Includes, mode: IncludeOutput, input: &Path) -> Result<String> {
+fn one(
+    includes: &Includes,
+    mode: IncludeOutput,
+    sanitizer: Option<&Sanitizer>,
+    input: &Path,
+) -> Result<String> {
     let bytes = read_all(input)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("{} is not UTF-8", input.display()))?;
-    let (html, _) = includes
-        .process(&text, mode)
-        .with_context(|| format!("{}", input.display()))?;
+    let html = match sanitizer {
+        Some(s) => includes
+            .process_into(&text, s.sink())
+            .map(|(out, _)| out.html),
+        None => includes.process(&text, mode).map(|(html, _)| html),
+    }
+    .with_context(|| format!("{}", input.display()))?;
     Ok(html)
 }

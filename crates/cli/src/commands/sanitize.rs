@@ -37,8 +37,8 @@ pub struct Args {
     output: Option<PathBuf>,
 }
 
-/// Reads and checks a policy file.
-fn load_policy(path: &Path) -> Result<Policy> {
+/// Reads and checks a policy file (also `tagloom include --policy`).
+pub(crate) fn load_policy(path: &Path) -> Result<Policy> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read policy {}", path.display()))?;
     Policy::from_json(&text).with_context(|| format!("bad policy {}", path.display()))

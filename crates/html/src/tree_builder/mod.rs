@@ -638,6 +638,12 @@ impl TreeBuilder {
         self.mirror.reserve(additional);
     }
 
+    /// The number of elements on the stack of open elements (the fragment root
+    /// included): past [`TreeBuilderConfig::max_depth`] the depth rule applies.
+    pub fn open_elements(&self) -> usize {
+        self.open.len()
+    }
+
     /// How many patches are buffered.
     pub fn pending_patches(&self) -> usize {
         self.patches.len()

@@ -56,7 +56,8 @@ use tagloom_html::token::{OwnedTag, OwnedToken, TokenKind};
 
 use crate::pipeline::{
     AsyncHandler, Ctx, ExpansionError, HandlerError, HandlerFuture, Match, Outcome, Pipeline,
-    PipelineConfig, PipelineError, Rank, Registry, RunStats, TokenSink, TreeSink, block_on, enter,
+    PipelineConfig, PipelineError, Rank, Registry, RunStats, Sink, TokenSink, TreeSink, block_on,
+    enter,
 };
 
 /// The tag names that include.
@@ -163,14 +164,23 @@ impl Includes {
         text: &str,
         output: IncludeOutput,
     ) -> Result<(String, RunStats), PipelineError> {
+        match output {
+            IncludeOutput::Tokens => self.process_into(text, TokenSink::new(text.to_owned())),
+            IncludeOutput::Tree => self.process_into(text, TreeSink::default()),
+        }
+    }
+
+    /// Resolves the includes of the page `text` into `sink` (a sanitizer's
+    /// [`SanitizeSink`](crate::sanitize::SanitizeSink), say).
+    pub fn process_into<S: Sink<OwnedToken>>(
+        &self,
+        text: &str,
+        sink: S,
+    ) -> Result<(S::Output, RunStats), PipelineError> {
         let tokens = tokenize(text)?;
         let count = Rc::new(Cell::new(0));
         let mut pipeline = Pipeline::new(self.registry(&count)?, self.0.config.pipeline.clone());
-        let input = tokens.into_iter().map(Ok);
-        match output {
-            IncludeOutput::Tokens => block_on(pipeline.run(input, TokenSink::new(text.to_owned()))),
-            IncludeOutput::Tree => block_on(pipeline.run(input, TreeSink::default())),
-        }
+        block_on(pipeline.run(tokens.into_iter().map(Ok), sink))
     }
 
     /// The tokens an include start tag stands for.

@@ -2,6 +2,8 @@
 //! the token filter (which does not know the namespace and asks the wider
 //! question) and the tree pass (which knows it and has the last word).
 
+use std::borrow::Cow;
+
 use tagloom_html::dom_patch::Namespace;
 
 use super::policy::Policy;
@@ -9,28 +11,46 @@ use super::{css, url};
 
 /// The value to keep for attribute `name` (full name: `xlink:href`) on element
 /// `element` of namespace `ns` (`None`: unknown, any namespace the policy keeps),
-/// or `None` to drop it.
-pub(crate) fn clean_attribute(
+/// or `None` to drop it. Borrowed when the value stays as it is.
+pub(crate) fn clean_attribute<'v>(
     policy: &Policy,
     ns: Option<Namespace>,
     element: &str,
     name: &str,
-    value: &str,
-) -> Option<String> {
+    value: &'v str,
+) -> Option<Cow<'v, str>> {
     let allowed = match ns {
         Some(ns) => policy.attribute_allowed(ns, element, name),
-        None => policy.attribute_may_stay(element, name),
+        // The tree pass rewrites `rel` on HTML links whatever the token had (and
+        // judges it with the namespace elsewhere): the filter lets it by, so a
+        // sanitized link passes the filter unchanged.
+        None => {
+            policy.attribute_may_stay(element, name)
+                || (policy.link_rel.is_some()
+                    && name.eq_ignore_ascii_case("rel")
+                    && matches!(element, "a" | "area"))
+        }
     };
     if !allowed {
         return None;
     }
-    let lower = name.to_ascii_lowercase();
+    let lower: Cow<'_, str> = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        name.to_ascii_lowercase().into()
+    } else {
+        name.into()
+    };
     let is_url = policy.is_url_attribute(name) || lower == "href" || lower.ends_with(":href");
     if is_url && !url::attribute_value_allowed(policy, &lower, value) {
         return None;
     }
     if lower == "style" {
-        return css::clean_style(value, &policy.style_properties);
+        return css::clean_style(value, &policy.style_properties).map(|v| {
+            if v == value {
+                Cow::Borrowed(value)
+            } else {
+                Cow::Owned(v)
+            }
+        });
     }
     if ns.is_some_and(|ns| ns != Namespace::Html) && !foreign_value_ok(value) {
         return None;
@@ -39,9 +59,9 @@ pub(crate) fn clean_attribute(
         && (lower == "id" || lower == "name")
         && !value.starts_with(prefix.as_str())
     {
-        return Some(format!("{prefix}{value}"));
+        return Some(Cow::Owned(format!("{prefix}{value}")));
     }
-    Some(value.to_owned())
+    Some(Cow::Borrowed(value))
 }
 
 /// SVG/MathML presentation attributes may hold `url(…)` paint references: only to

@@ -1,9 +1,10 @@
 //! The sanitizer's token filter: see [`SanitizeFilter`].
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use tagloom_html::text_type::TagEffect;
-use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::token::{OwnedTag, OwnedToken, Token};
 
 use super::attrs::clean_attribute;
 use super::policy::{Disposition, Policy};
@@ -92,8 +93,9 @@ fn still_dropping(dropping: Dropping, token: &OwnedToken, effect: Option<TagEffe
 ///
 /// It removes what is disallowed in every namespace (comments, DOCTYPEs,
 /// processing instructions, tags no allow-list names, attributes no allow-list
-/// names, bad URLs and styles) and drops the content of elements whose
-/// disposition is [`Disposition::Drop`]. It does not know namespaces, so what it
+/// names, bad URLs and styles; `rel` on `a`/`area` stays when the policy sets
+/// [`Policy::link_rel`], since the tree pass rewrites it) and drops the content of
+/// elements whose disposition is [`Disposition::Drop`]. It does not know namespaces, so what it
 /// keeps is only a candidate: the tree pass decides.
 ///
 /// "Content" is measured with the text-type simulator's [`TagEffect`] when the
@@ -186,27 +188,33 @@ impl SanitizeFilter {
         effect: Option<TagEffect>,
         out: &mut Vec<OwnedToken>,
     ) {
-        let name = tag.name().as_str().to_owned();
-        if self.policy.may_keep_tag(&name) {
+        if self.policy.may_keep_tag(tag.name().as_str()) {
             let policy = &self.policy;
+            let name = tag.name().as_str();
             let mut changed = Vec::new();
-            tag.retain_attrs(|a| {
-                match clean_attribute(policy, None, &name, a.name.as_str(), &a.value) {
-                    Some(v) => {
-                        if v != a.value {
-                            changed.push((a.name.clone(), v));
-                        }
-                        true
-                    }
-                    None => false,
+            let mut dropped = false;
+            for a in tag.attrs() {
+                match clean_attribute(policy, None, name, a.name.as_str(), &a.value) {
+                    Some(Cow::Borrowed(_)) => {}
+                    Some(Cow::Owned(v)) => changed.push((a.name.clone(), v)),
+                    None => dropped = true,
                 }
-            });
+            }
+            // Only a tag the policy changes is touched (and marked modified).
+            if dropped {
+                let name = tag.name().clone();
+                tag.retain_attrs(|a| {
+                    clean_attribute(policy, None, name.as_str(), a.name.as_str(), &a.value)
+                        .is_some()
+                });
+            }
             for (n, v) in changed {
                 tag.set_attr(n, v);
             }
             out.push(OwnedToken::StartTag(tag));
             return;
         }
+        let name = tag.name().as_str().to_owned();
         match self.policy.disposition(&name) {
             Disposition::Unwrap => {}
             Disposition::Escape => {
@@ -240,6 +248,63 @@ impl SanitizeFilter {
                     None if tag.self_closing() && matches!(name.as_str(), "svg" | "math") => None,
                     None => Some(Dropping::Count(name, 1)),
                 };
+            }
+        }
+    }
+}
+
+/// Whether [`SanitizeFilter`] passes `token` on exactly as it is, outside dropped
+/// content: the borrowed twin of [`SanitizeFilter::filter_with`]'s decisions
+/// (same policy calls), for the output check, which reads borrowed tokens. A
+/// unit test holds the two to the same answers.
+pub(crate) fn keeps_unchanged(policy: &Policy, token: &Token<'_>) -> bool {
+    match token {
+        Token::Doctype(_) | Token::ProcessingInstruction(_) => false,
+        Token::Comment(_) => policy.allow_comments,
+        Token::Characters(_) | Token::Eof => true,
+        Token::EndTag(tag) => policy.may_keep_tag(tag.name_str()),
+        Token::StartTag(tag) => {
+            let name = tag.name_str();
+            policy.may_keep_tag(name)
+                && tag.attrs.iter().all(|a| {
+                    matches!(
+                        clean_attribute(policy, None, name, tag.atoms().name(a.name), a.value),
+                        Some(Cow::Borrowed(_))
+                    )
+                })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+
+    /// `keeps_unchanged` and the filter agree token by token.
+    #[test]
+    fn keeps_unchanged_agrees_with_the_filter() {
+        let inputs = [
+            "<p onclick=x title=t>a<!--c--><a href='javascript:x' rel=r>l</a></p>",
+            "<!doctype html><div style='color:red' class=c><img src=x.png alt=a></div>",
+            "<a href=https://e.org/>x</a><span style='background:url(x)'>y</span>",
+            "<b id=i>b</b><foo>u</foo><svg><rect/></svg><table><td>t</table>",
+        ];
+        for policy in [Policy::default(), Policy::widened()] {
+            let policy = Arc::new(policy);
+            for input in inputs {
+                let mut tok = Tokenizer::new(TokenizerConfig::default());
+                tok.push_str(input);
+                tok.finish();
+                while let Ok(Some(token)) = tok.next_token() {
+                    let keeps = keeps_unchanged(&policy, &token);
+                    let owned = token.to_owned();
+                    let mut filter = SanitizeFilter::new(policy.clone());
+                    let mut out = Vec::new();
+                    filter.filter(owned.clone(), &mut out);
+                    let unchanged = out.len() == 1 && out[0] == owned && !out[0].is_modified();
+                    assert_eq!(keeps, unchanged, "{input}: {owned:?} -> {out:?}");
+                }
             }
         }
     }

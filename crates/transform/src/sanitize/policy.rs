@@ -35,14 +35,19 @@ pub const NEVER_ALLOWED: &[&str] = &[
 /// the re-parse check could not vouch for it), `xml:base` (moves the base URL of
 /// relative URLs, which the URL check lets through).
 pub fn is_never_allowed_attribute(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower.starts_with("on")
-        || lower == "srcdoc"
-        || lower == "xmlns"
-        || lower.starts_with("xmlns:")
-        || lower == "is"
-        || lower.starts_with("shadowroot")
-        || lower == "xml:base"
+    let starts = |prefix: &str| {
+        name.as_bytes()
+            .get(..prefix.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(prefix.as_bytes()))
+    };
+    let is = |other: &str| name.eq_ignore_ascii_case(other);
+    starts("on")
+        || is("srcdoc")
+        || is("xmlns")
+        || starts("xmlns:")
+        || is("is")
+        || starts("shadowroot")
+        || is("xml:base")
 }
 
 /// What happens to an element the policy does not allow.
@@ -717,9 +722,13 @@ impl Policy {
 
     /// What happens to a disallowed element named `name` (any namespace).
     pub(crate) fn disposition(&self, name: &str) -> Disposition {
-        let lower = name.to_ascii_lowercase();
+        let lower = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            std::borrow::Cow::Owned(name.to_ascii_lowercase())
+        } else {
+            std::borrow::Cow::Borrowed(name)
+        };
         self.dispositions
-            .get(&lower)
+            .get(lower.as_ref())
             .or_else(|| self.dispositions.get(name))
             .copied()
             .unwrap_or(self.default_disposition)
@@ -780,6 +789,7 @@ impl Policy {
     /// Whether the value of attribute `name` is a URL (or a list of them).
     pub(crate) fn is_url_attribute(&self, name: &str) -> bool {
         self.url_attributes.contains(name)
-            || self.url_attributes.contains(&name.to_ascii_lowercase())
+            || (name.bytes().any(|b| b.is_ascii_uppercase())
+                && self.url_attributes.contains(&name.to_ascii_lowercase()))
     }
 }

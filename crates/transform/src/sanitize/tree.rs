@@ -23,6 +23,8 @@
 //!
 //! The walk is iterative (no recursion, whatever the depth).
 
+use std::borrow::Cow;
+
 use tagloom_html::dom::{DomStore, Element, NodeKind, NodeRef, PatchError};
 use tagloom_html::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey};
 use tagloom_html::serializer::is_raw_text_element;
@@ -357,7 +359,7 @@ impl Builder<'_> {
 /// Removes ESC (U+001B): the output holds none, so a page that forgets its
 /// charset cannot be sniffed as ISO-2022-JP, whose escape sequences would
 /// swallow the quotes and tags around them.
-fn strip_escape(text: &str) -> std::borrow::Cow<'_, str> {
+fn strip_escape(text: &str) -> Cow<'_, str> {
     if text.contains('\u{1b}') {
         text.replace('\u{1b}', "").into()
     } else {

@@ -6,12 +6,14 @@
 
 use std::path::Path;
 
+use std::sync::Arc;
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef, dump_children};
 use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchKey};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
-use tagloom_transform::sanitize::{Policy, sanitize};
+
+use tagloom_transform::sanitize::{Policy, Sanitizer, sanitize};
 
 pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sanitize");
 pub const TREE_DATA: &str = concat!(
@@ -110,8 +112,9 @@ pub fn parse(html: &str, context: &str, scripting: bool) -> (DomStore, PatchKey)
 
 /// The properties every sanitized output `s` of input `x` has: parsed as body
 /// content and as a `<div>` fragment (scripting on and off) it gives one tree,
-/// which serializes back to `s`; sanitizing `s` gives `s`; and the tree passes
-/// the oracle. Returns the failures.
+/// which serializes back to `s`; sanitizing `s` gives `s`; the tree passes
+/// the oracle; and `Sanitizer::sanitize_reference` gives `s` too. Returns the
+/// failures.
 pub fn check(x: &str, policy: &Policy) -> Vec<String> {
     let s = sanitize(x, policy).html;
     let mut failures = Vec::new();
@@ -134,6 +137,14 @@ pub fn check(x: &str, policy: &Policy) -> Vec<String> {
     let again = sanitize(&s, policy).html;
     if again != s {
         failures.push(format!("not idempotent: {again:?}"));
+    }
+    // The fast output checks decide as the original ones (two re-parses and a
+    // whole second sanitize per pass) do.
+    let reference = Sanitizer::new(Arc::new(policy.clone()))
+        .sanitize_reference(x)
+        .html;
+    if reference != s {
+        failures.push(format!("differs from sanitize_reference: {reference:?}"));
     }
     failures
         .into_iter()

@@ -1,0 +1,75 @@
+//! Quick same-run timing of tagloom's sanitizer against ammonia (the criterion
+//! bench `benches/sanitize.rs` is the reference): `cargo run --release -p
+//! tagloom-bench --example sanitize_compare [ROUNDS] [CONCAT_MB]`. Prints MB/s on
+//! the corpus (each page whole) and on a concat of the corpus (default 20 MB),
+//! and the ratio tagloom / ammonia per round. `ROUNDS` = `profile`,
+//! `profile-reference` or `profile-ammonia`: each page once through tagloom, its
+//! reference output checks, or ammonia (for callgrind).
+
+#[path = "../benches/support/sanitize_runs.rs"]
+mod sanitize_runs;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use sanitize_runs::{ammonia, concat, tagloom, text};
+use tagloom_bench::{corpus_dir, load_corpus};
+use tagloom_transform::sanitize::{Policy, Sanitizer};
+
+fn time(f: impl Fn() -> usize, bytes: usize) -> f64 {
+    let start = Instant::now();
+    let mut n = 0;
+    while start.elapsed().as_secs_f64() < 1.0 || n < 2 {
+        std::hint::black_box(f());
+        n += 1;
+    }
+    (bytes * n) as f64 / start.elapsed().as_secs_f64() / 1e6
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let first = args.next();
+    if let Some(mode) = first.as_deref().and_then(|f| f.strip_prefix("profile")) {
+        let sanitizer = Sanitizer::new(Arc::new(Policy::default()));
+        let builder = ::ammonia::Builder::default();
+        let pages = load_corpus(&corpus_dir())
+            .expect("corpus")
+            .expect("corpus present");
+        let run = |t: &str| match mode {
+            "-ammonia" => ammonia(&builder, t),
+            "-reference" => sanitizer.sanitize_reference(t).html.len(),
+            _ => tagloom(&sanitizer, t),
+        };
+        let n: usize = pages.iter().map(|p| run(&text(p))).sum();
+        println!("{n} bytes out");
+        return;
+    }
+    let rounds: usize = first.and_then(|a| a.parse().ok()).unwrap_or(3);
+    let mb: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
+    let pages = load_corpus(&corpus_dir())
+        .expect("corpus")
+        .expect("corpus present");
+    let texts: Vec<String> = pages.iter().map(text).collect();
+    let total: usize = texts.iter().map(String::len).sum();
+    let big = concat(&pages, mb << 20);
+    let sanitizer = Sanitizer::new(Arc::new(Policy::default()));
+    let builder = ::ammonia::Builder::default();
+    println!(
+        "concat outputs: tagloom {} / ammonia {} bytes (input {})",
+        tagloom(&sanitizer, &big),
+        ammonia(&builder, &big),
+        big.len()
+    );
+    for round in 0..rounds {
+        let t_pages = time(|| texts.iter().map(|t| tagloom(&sanitizer, t)).sum(), total);
+        let a_pages = time(|| texts.iter().map(|t| ammonia(&builder, t)).sum(), total);
+        let t_big = time(|| tagloom(&sanitizer, &big), big.len());
+        let a_big = time(|| ammonia(&builder, &big), big.len());
+        println!(
+            "round {round} pages: tagloom {t_pages:6.1} ammonia {a_pages:6.1} MB/s ratio {:.2} | concat {} MB: tagloom {t_big:6.1} ammonia {a_big:6.1} MB/s ratio {:.2}",
+            t_pages / a_pages,
+            big.len() >> 20,
+            t_big / a_big
+        );
+    }
+}
