@@ -46,7 +46,7 @@ enum Command {
     Rewrite(commands::rewrite::Args),
     /// Tokenize and parse a page (a built-in sample by default) and print a summary.
     Demo(commands::demo::Args),
-    /// Replace <include src> / <esi:include src> with the files they name (server-side includes).
+    /// Replace `<include src>` / `<esi:include src>` with the files they name (server-side includes).
     Include(commands::include::Args),
 }
 

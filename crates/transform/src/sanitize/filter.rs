@@ -3,36 +3,18 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use tagloom_html::dom_patch::Namespace;
+use tagloom_html::serializer::serializes_as_void;
 use tagloom_html::text_type::TagEffect;
 use tagloom_html::token::{OwnedTag, OwnedToken, Token};
 
 use super::attrs::clean_attribute;
 use super::policy::{Disposition, Policy};
 
-/// Elements that never have content, whatever their disposition.
+/// Elements that never have content, whatever their disposition: those that
+/// serialize as void, and `image` (which the tree builder turns into `img`).
 fn is_void(name: &str) -> bool {
-    matches!(
-        name,
-        "area"
-            | "base"
-            | "br"
-            | "col"
-            | "embed"
-            | "hr"
-            | "img"
-            | "input"
-            | "link"
-            | "meta"
-            | "source"
-            | "track"
-            | "wbr"
-            | "basefont"
-            | "bgsound"
-            | "frame"
-            | "keygen"
-            | "param"
-            | "image"
-    )
+    name == "image" || serializes_as_void(Namespace::Html, name)
 }
 
 /// Where a dropped element's content ends.
