@@ -244,3 +244,142 @@ fn bad_usage_exits_2_without_output() {
     let out = tagloom(&["l10n", "count", s(&missing)]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `tagloom ARGS` with `stdin` on standard input.
+fn tagloom_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tagloom"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+const SUMMARY: &str = "2 unchanged (7 words, 2 translations carried over), 1 fuzzy (13 words, 1 \
+                       suggestions), 1 new (4 words), 1 removed (5 words)";
+
+#[test]
+fn update_reads_the_page_from_stdin_and_writes_po_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let (page, old) = setup(dir.path(), "page");
+    let html = std::fs::read(&page).unwrap();
+    // PAGE `-`, NEW a file: the summary names the page `-`.
+    let new = dir.path().join("new.xlf");
+    let out = tagloom_with_stdin(&["l10n", "update", "-", s(&old), "-o", s(&new)], &html);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("- -> "), "{stdout}");
+    assert!(stdout.contains(SUMMARY), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(&new)
+            .unwrap()
+            .matches(" FR</target>")
+            .count(),
+        2
+    );
+    // `-o -` with --format po: PO on standard output, the summary on standard error.
+    let out = tagloom_with_stdin(
+        &["l10n", "update", "-", s(&old), "--format", "po", "-o", "-"],
+        &html,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let po = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        po.contains("msgid \"Welcome\"") && po.contains("msgstr \"Welcome FR\""),
+        "{po}"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("- -> -: ") && stderr.contains(SUMMARY),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn update_reads_old_from_stdin_and_writes_its_format_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let (page, old) = setup(dir.path(), "page");
+    let xlf = std::fs::read(&old).unwrap();
+    let out = tagloom_with_stdin(&["l10n", "update", s(&page), "-", "-o", "-"], &xlf);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let new = String::from_utf8(out.stdout).unwrap();
+    assert!(new.starts_with("<?xml"), "{new}");
+    assert_eq!(new.matches(" FR</target>").count(), 2);
+    assert!(String::from_utf8(out.stderr).unwrap().contains(SUMMARY));
+    // `count --old -` too.
+    let out = tagloom_with_stdin(&["l10n", "count", s(&page), "--old", "-"], &xlf);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8(out.stdout).unwrap().contains(SUMMARY));
+}
+
+#[test]
+fn count_reads_a_page_from_stdin() {
+    let out = tagloom_with_stdin(&["l10n", "count", "-"], V1.as_bytes());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let row = stdout.lines().nth(1).unwrap_or_default();
+    assert!(
+        row.ends_with("  -") && row.trim_start().starts_with("4 "),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn update_with_both_inputs_on_stdin_or_a_disagreeing_format_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let (page, old) = setup(dir.path(), "page");
+    let new = dir.path().join("new.xlf");
+    let out = tagloom_with_stdin(&["l10n", "update", "-", "-", "-o", s(&new)], V1.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("tagloom: error: only one input can be `-`"),
+        "{stderr}"
+    );
+    let out = tagloom(&[
+        "l10n",
+        "update",
+        s(&page),
+        s(&old),
+        "--format",
+        "po",
+        "-o",
+        s(&new),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("disagrees"));
+    assert!(out.stdout.is_empty());
+    assert!(!new.exists());
+}

@@ -543,10 +543,11 @@ pub fn update(
     let old_format = Format::from_path(old).ok_or_else(|| {
         L10nError::Usage(format!("{}: expected a .xlf or .po file", old.display()))
     })?;
-    let format = options
-        .format
-        .or_else(|| Format::from_path(output))
-        .unwrap_or(old_format);
+    // `--format` must agree with NEW's extension, as for extract.
+    let format = match options.format {
+        Some(f) => Format::resolve(Some(f), output)?,
+        None => Format::from_path(output).unwrap_or(old_format),
+    };
     Ok(UpdateReport {
         files: vec![update_file(page, Some(old), output, format, options)?],
         failures: vec![],

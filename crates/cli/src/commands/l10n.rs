@@ -283,7 +283,12 @@ impl Stdio {
             Some(f) => f,
             None => sniff_format(&spooled)?,
         };
-        Ok((spooled, Some(format)))
+        // Named by its format, for readers that take it from the extension.
+        let named = spooled.with_extension(format.extension());
+        std::fs::rename(&spooled, &named)
+            .with_context(|| format!("cannot rename {}", spooled.display()))?;
+        self.stdin = Some(named.clone());
+        Ok((named, Some(format)))
     }
 
     /// The path to write for the output argument `path` (`name`: the staged file's
@@ -306,18 +311,29 @@ impl Stdio {
     /// After a run: names standard input and output `-` in `report`, and copies a
     /// staged output to standard output when it was written.
     pub fn finish(self, report: &mut Report) -> Result<()> {
-        for file in &mut report.files {
-            if self.stdin.as_deref() == Some(file.input.as_path()) {
-                file.input = PathBuf::from("-");
-            }
-            if self.stdout.as_deref() == Some(file.output.as_path()) {
-                file.output = PathBuf::from("-");
+        self.finish_paths(
+            report
+                .files
+                .iter_mut()
+                .flat_map(|f| [&mut f.input, &mut f.output]),
+        )
+    }
+
+    /// [`Stdio::finish`] for any report: names standard input and output `-` among
+    /// `paths` (the report's file names), and copies the staged output to standard
+    /// output when it is one of them.
+    pub fn finish_paths<'a>(self, paths: impl IntoIterator<Item = &'a mut PathBuf>) -> Result<()> {
+        let mut written = false;
+        for path in paths {
+            if self.stdin.as_deref() == Some(path.as_path()) {
+                *path = PathBuf::from("-");
+            } else if self.stdout.as_deref() == Some(path.as_path()) {
+                *path = PathBuf::from("-");
+                written = true;
             }
         }
         match &self.stdout {
-            Some(staged) if report.files.iter().any(|f| f.output.as_os_str() == "-") => {
-                output::copy_to_stdout(staged)
-            }
+            Some(staged) if written => output::copy_to_stdout(staged),
             _ => Ok(()),
         }
     }

@@ -13,7 +13,7 @@ use tagloom_l10n::count::{Counts, count_file};
 use tagloom_l10n::flow::{Format, html_files};
 use tagloom_l10n::update::{self, UpdateCounts, UpdateOptions};
 
-use super::l10n::{CommonArgs, FormatArg};
+use super::l10n::{CommonArgs, FormatArg, Stdio};
 use crate::output;
 
 /// How a summary is printed.
@@ -29,14 +29,16 @@ pub enum ReportArg {
 /// `tagloom l10n update`.
 #[derive(clap::Args)]
 pub struct UpdateArgs {
-    /// The changed HTML page (or a directory of pages).
+    /// The changed HTML page (or a directory of pages; `-`: standard input).
     page: PathBuf,
-    /// The old OLD.xlf or OLD.po (a directory of `<page>.xlf`/`.po` for a directory).
+    /// The old OLD.xlf or OLD.po (a directory of `<page>.xlf`/`.po` for a directory;
+    /// `-`: standard input, when PAGE is not; its format from its first character).
     old: PathBuf,
-    /// NEW.xlf or NEW.po (a directory for a directory).
+    /// NEW.xlf or NEW.po (a directory for a directory; `-`: standard output, the
+    /// summary then goes to standard error).
     #[arg(short, long, value_name = "NEW")]
     output: PathBuf,
-    /// Output format (default: NEW's extension, else OLD's format).
+    /// Output format (default: NEW's extension, which must agree, else OLD's format).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// The least word similarity (0 to 1) of a near match, marked fuzzy.
@@ -55,10 +57,11 @@ pub struct UpdateArgs {
 /// `tagloom l10n count`.
 #[derive(clap::Args)]
 pub struct CountArgs {
-    /// Pages (`.html`…), `.xlf` or `.po` files, or a directory of them.
+    /// Pages (`.html`…), `.xlf` or `.po` files, or a directory of them (`-`: a page
+    /// on standard input).
     input: PathBuf,
     /// An old translation file of the page: also count what is unchanged, fuzzy
-    /// and new (as `update` would find it).
+    /// and new (as `update` would find it; `-`: standard input, when INPUT is not).
     #[arg(long, value_name = "OLD")]
     old: Option<PathBuf>,
     /// Summary format on standard output.
@@ -86,8 +89,28 @@ pub fn update(args: &UpdateArgs) -> Result<ExitCode> {
         }),
         common: args.common.common()?,
     };
-    let report = update::update(&args.page, &args.old, &args.output, &options)?;
-    let mut out = output::stdout();
+    let mut stdio = Stdio::default();
+    let (old, old_format) = stdio.translations(&args.old, &args.page, None)?;
+    let page = stdio.input(&args.page, "-")?;
+    let format = options
+        .format
+        .or(old_format)
+        .or_else(|| Format::from_path(&old))
+        .unwrap_or(Format::Xliff);
+    let name = format!("stdout.{}", format.extension());
+    let new = stdio.output(&args.output, &args.page, &name)?;
+    let mut report = update::update(&page, &old, &new, &options)?;
+    stdio.finish_paths(report.files.iter_mut().flat_map(|f| {
+        [&mut f.input, &mut f.output]
+            .into_iter()
+            .chain(f.old.as_mut())
+    }))?;
+    // The summary goes to standard error when standard output has the new file.
+    let mut out: Box<dyn Write> = if args.output.as_os_str() == "-" {
+        Box::new(std::io::stderr().lock())
+    } else {
+        Box::new(output::stdout())
+    };
     match args.report {
         ReportArg::Json => {
             let json = serde_json::json!({
@@ -175,6 +198,7 @@ fn count_inputs(dir: &Path) -> Result<Vec<PathBuf>> {
 /// Runs `tagloom l10n count`.
 pub fn count(args: &CountArgs) -> Result<ExitCode> {
     let common = args.common.common()?;
+    let mut stdio = Stdio::default();
     let mut out = output::stdout();
     if let Some(old) = &args.old {
         if args.input.is_dir() {
@@ -184,7 +208,9 @@ pub fn count(args: &CountArgs) -> Result<ExitCode> {
             common,
             ..UpdateOptions::default()
         };
-        let c = update::analyze(&args.input, old, &options)?;
+        let (old, _) = stdio.translations(old, &args.input, None)?;
+        let page = stdio.input(&args.input, "-")?;
+        let c = update::analyze(&page, &old, &options)?;
         match args.report {
             ReportArg::Json => writeln!(
                 out,
@@ -197,19 +223,23 @@ pub fn count(args: &CountArgs) -> Result<ExitCode> {
         .context("cannot write the output")?;
         return Ok(ExitCode::SUCCESS);
     }
-    let files = if args.input.is_dir() {
+    // (name shown, path read): standard input is read from its spooled copy.
+    let files: Vec<(PathBuf, PathBuf)> = if args.input.is_dir() {
         count_inputs(&args.input)?
+            .into_iter()
+            .map(|f| (f.clone(), f))
+            .collect()
     } else {
-        vec![args.input.clone()]
+        vec![(args.input.clone(), stdio.input(&args.input, "-")?)]
     };
     // Files in parallel, as the other l10n directory runs.
     let counted: Vec<tagloom_l10n::Result<Counts>> = files
         .par_iter()
-        .map(|file| count_file(file, &common.rules))
+        .map(|(_, file)| count_file(file, &common.rules))
         .collect();
     let mut rows = Vec::with_capacity(files.len());
     let mut total = Counts::default();
-    for (file, c) in files.iter().zip(counted) {
+    for ((file, _), c) in files.iter().zip(counted) {
         let c = c?;
         total.add(c);
         rows.push((file, c));
