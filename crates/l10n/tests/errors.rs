@@ -1,38 +1,16 @@
 //! Acceptance 5: bad input gets a clear error and nothing is lost — no panic, no
 //! partial output file, no skeleton temp file left behind.
 
+mod support;
+
+use support::{extract_opts, merge_opts};
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use tagloom_l10n::L10nError;
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PartialMerge};
 use tagloom_l10n::writer::{NoTranslations, WriterMode, WriterOptions};
-
-/// These tests pin the structural ids (`html-1.body-1.p-2`, the scheme they were
-/// written for, still selectable with `"ids": "structural"`); content ids are
-/// tested in `update.rs`.
-fn structural_common() -> tagloom_l10n::flow::Common {
-    tagloom_l10n::flow::Common {
-        rules: std::sync::Arc::new(
-            tagloom_l10n::Rules::from_json_str(r#"{"ids": "structural"}"#).unwrap(),
-        ),
-        ..tagloom_l10n::flow::Common::default()
-    }
-}
-
-fn extract_opts() -> ExtractOptions {
-    ExtractOptions {
-        common: structural_common(),
-        ..ExtractOptions::new("en", Some("fr")).unwrap()
-    }
-}
-
-fn merge_opts() -> MergeOptions {
-    MergeOptions {
-        common: structural_common(),
-        ..MergeOptions::default()
-    }
-}
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let p = dir.join(name);

@@ -7,37 +7,15 @@
 //! Inline codes are always the page's markup: a file's `<originalData>`, its code
 //! data references or PO markers cannot add markup.
 
+mod support;
+
+use support::{extract_opts, merge_opts};
+
 use std::path::{Path, PathBuf};
 
 use tagloom_l10n::L10nError;
-use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
+use tagloom_l10n::flow::{self, ExtractOptions};
 use tagloom_l10n::writer::IssueKind;
-
-/// These tests pin the structural ids (`html-1.body-1.p-2`, the scheme they were
-/// written for, still selectable with `"ids": "structural"`); content ids are
-/// tested in `update.rs`.
-fn structural_common() -> tagloom_l10n::flow::Common {
-    tagloom_l10n::flow::Common {
-        rules: std::sync::Arc::new(
-            tagloom_l10n::Rules::from_json_str(r#"{"ids": "structural"}"#).unwrap(),
-        ),
-        ..tagloom_l10n::flow::Common::default()
-    }
-}
-
-fn extract_opts() -> ExtractOptions {
-    ExtractOptions {
-        common: structural_common(),
-        ..ExtractOptions::new("en", Some("fr")).unwrap()
-    }
-}
-
-fn merge_opts() -> MergeOptions {
-    MergeOptions {
-        common: structural_common(),
-        ..MergeOptions::default()
-    }
-}
 
 const PAGE: &str = "<!DOCTYPE html><html lang=\"en\"><head>\
 <meta http-equiv=\"content-language\" content=en>\

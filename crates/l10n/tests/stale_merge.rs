@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 
 mod support;
 
+use support::{extract_opts, merge_opts};
+
 use tagloom_l10n::L10nError;
-use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions, PartialMerge, Report};
+use tagloom_l10n::flow::{self, MergeOptions, PartialMerge, Report};
 use tagloom_l10n::writer::IssueKind;
 
 const V1: &str = "<!DOCTYPE html><html lang=\"en\"><body><section>\n\
@@ -106,32 +108,6 @@ fn edit(with: &[(&str, &str)]) -> String {
 }
 
 use IssueKind::{NotInFile, NotInPage, SourceChanged};
-
-/// These tests pin the structural ids (`html-1.body-1.p-2`, the scheme they were
-/// written for, still selectable with `"ids": "structural"`); content ids are
-/// tested in `update.rs`.
-fn structural_common() -> tagloom_l10n::flow::Common {
-    tagloom_l10n::flow::Common {
-        rules: std::sync::Arc::new(
-            tagloom_l10n::Rules::from_json_str(r#"{"ids": "structural"}"#).unwrap(),
-        ),
-        ..tagloom_l10n::flow::Common::default()
-    }
-}
-
-fn extract_opts() -> ExtractOptions {
-    ExtractOptions {
-        common: structural_common(),
-        ..ExtractOptions::new("en", Some("fr")).unwrap()
-    }
-}
-
-fn merge_opts() -> MergeOptions {
-    MergeOptions {
-        common: structural_common(),
-        ..MergeOptions::default()
-    }
-}
 
 fn expect(v2: &str, translated: usize, expected: &[(&str, IssueKind)]) {
     for format in FORMATS {

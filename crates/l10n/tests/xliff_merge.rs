@@ -2,35 +2,13 @@
 //! translations (with inline codes) land in the right places. Also PO, and the
 //! rejection of broken inline codes.
 
+mod support;
+
+use support::{extract_opts, merge_opts};
+
 use std::path::Path;
 
-use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions, PartialMerge};
-
-/// These tests pin the structural ids (`html-1.body-1.p-2`, the scheme they were
-/// written for, still selectable with `"ids": "structural"`); content ids are
-/// tested in `update.rs`.
-fn structural_common() -> tagloom_l10n::flow::Common {
-    tagloom_l10n::flow::Common {
-        rules: std::sync::Arc::new(
-            tagloom_l10n::Rules::from_json_str(r#"{"ids": "structural"}"#).unwrap(),
-        ),
-        ..tagloom_l10n::flow::Common::default()
-    }
-}
-
-fn extract_opts() -> ExtractOptions {
-    ExtractOptions {
-        common: structural_common(),
-        ..ExtractOptions::new("en", Some("fr")).unwrap()
-    }
-}
-
-fn merge_opts() -> MergeOptions {
-    MergeOptions {
-        common: structural_common(),
-        ..MergeOptions::default()
-    }
-}
+use tagloom_l10n::flow::{self, MergeOptions, PartialMerge};
 
 const PAGE: &str = r#"<!DOCTYPE html>
 <html lang="en">

@@ -154,3 +154,31 @@ pub fn translate_all(file: &str, format: &str) -> String {
     }
     out
 }
+
+/// Settings for the tests that pin the structural ids (`html-1.body-1.p-2`, the
+/// scheme they were written for, still selectable with `"ids": "structural"`);
+/// content ids are tested in `update.rs`.
+pub fn structural_common() -> tagloom_l10n::flow::Common {
+    tagloom_l10n::flow::Common {
+        rules: std::sync::Arc::new(
+            tagloom_l10n::Rules::from_json_str(r#"{"ids": "structural"}"#).unwrap(),
+        ),
+        ..tagloom_l10n::flow::Common::default()
+    }
+}
+
+/// Extraction en → fr with structural ids.
+pub fn extract_opts() -> tagloom_l10n::flow::ExtractOptions {
+    tagloom_l10n::flow::ExtractOptions {
+        common: structural_common(),
+        ..tagloom_l10n::flow::ExtractOptions::new("en", Some("fr")).unwrap()
+    }
+}
+
+/// A merge with structural ids.
+pub fn merge_opts() -> tagloom_l10n::flow::MergeOptions {
+    tagloom_l10n::flow::MergeOptions {
+        common: structural_common(),
+        ..tagloom_l10n::flow::MergeOptions::default()
+    }
+}
