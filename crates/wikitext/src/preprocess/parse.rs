@@ -18,9 +18,11 @@
 //!   `<onlyinclude>` depend on the [`Mode`].
 //! - Anything still open at the end is text again (its inner constructs stay).
 //!
-//! One deviation, a limit: at most [`ParseOptions::max_nesting`] constructs are open
-//! at once; further opening braces are text. This bounds the tree's depth (and so
-//! the recursion of everything that walks it) on hostile input such as 10 000 `{{`.
+//! One deviation, a limit: at most [`ParseOptions::max_nesting`] opening braces,
+//! brackets and heading marks are open at once; further ones are text (of a longer
+//! run, the first ones). This bounds the tree's depth (and so the recursion of
+//! everything that walks or drops it) on hostile input such as 10 000 `{{`; real
+//! pages stay far below it.
 //! The parser is linear in the input apart from close-tag searches, which are cached
 //! per tag name as MediaWiki does.
 
@@ -77,7 +79,8 @@ pub struct ParseOptions {
     pub mode: Mode,
     /// Extension tag names, lower case (see [`DEFAULT_EXT_TAGS`]).
     pub ext_tags: Vec<String>,
-    /// At most this many constructs open at once (default 1000).
+    /// At most this many opening braces, brackets and heading marks open at once
+    /// (default 1000).
     pub max_nesting: usize,
 }
 
@@ -212,6 +215,8 @@ struct Parser<'a> {
     no_more_gt: bool,
     /// Tag names whose close tag was not found.
     no_more_closing: Vec<String>,
+    /// The sum of the counts of the pieces on the stack.
+    open_count: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -225,6 +230,7 @@ impl<'a> Parser<'a> {
             i: 0,
             no_more_gt: false,
             no_more_closing: Vec::new(),
+            open_count: 0,
         }
     }
 
@@ -350,7 +356,7 @@ impl<'a> Parser<'a> {
                 }
                 Found::LineEnd => {
                     // Close the heading; the newline is seen again as a line start.
-                    if let Some(piece) = self.stack.pop() {
+                    if let Some(piece) = self.pop_piece() {
                         let mut nodes = Vec::new();
                         piece.break_syntax(0, &mut nodes);
                         for n in nodes {
@@ -375,12 +381,12 @@ impl<'a> Parser<'a> {
         if run == 0 || (run == 1 && self.find_equals()) {
             return;
         }
-        if self.stack.len() >= self.options.max_nesting {
+        if self.open_count + run > self.options.max_nesting {
             return;
         }
         let mut part = PartB::new(self.i);
         part.nodes.push(Node::Text(self.i..self.i + run));
-        self.stack.push(Piece {
+        self.push_piece(Piece {
             open: b'\n',
             count: run,
             start: self.i,
@@ -388,6 +394,24 @@ impl<'a> Parser<'a> {
             parts: vec![part],
         });
         self.i += run;
+    }
+
+    fn push_piece(&mut self, piece: Piece) {
+        self.open_count += piece.count;
+        self.stack.push(piece);
+    }
+
+    fn pop_piece(&mut self) -> Option<Piece> {
+        let piece = self.stack.pop()?;
+        self.open_count -= piece.count;
+        Some(piece)
+    }
+
+    /// The length of the run of `c` at `from`, at most `max`.
+    fn run_of_max(&self, c: u8, from: usize, max: usize) -> usize {
+        self.bytes
+            .get(from..)
+            .map_or(0, |b| b.iter().take(max).take_while(|&&x| x == c).count())
     }
 
     fn run_of(&self, c: u8, from: usize) -> usize {
@@ -400,8 +424,16 @@ impl<'a> Parser<'a> {
         let count = self.run_of(c, self.i);
         let start = self.i;
         self.i += count;
-        if count >= 2 && self.stack.len() < self.options.max_nesting {
-            self.stack.push(Piece {
+        // Over the budget, the first braces of the run are text.
+        let budget = self.options.max_nesting.saturating_sub(self.open_count);
+        let (start, count) = if count > budget {
+            self.push_text(start..start + count - budget);
+            (start + count - budget, budget)
+        } else {
+            (start, count)
+        };
+        if count >= 2 {
+            self.push_piece(Piece {
                 open: c,
                 count,
                 start,
@@ -414,18 +446,18 @@ impl<'a> Parser<'a> {
     }
 
     fn close(&mut self) {
-        let Some(piece) = self.stack.pop() else {
+        let Some(piece) = self.pop_piece() else {
             return;
         };
         let close = piece.close();
         let max_count = piece.count;
-        let count = self.run_of(close, self.i).min(max_count);
+        let count = self.run_of_max(close, self.i, max_count);
         let matching = match piece.open {
             b'{' => count.min(3),
             _ => count.min(2),
         };
         if matching < 2 {
-            self.stack.push(piece);
+            self.push_piece(piece);
             self.push_text(self.i..self.i + count);
             self.i += count;
             return;
@@ -487,7 +519,7 @@ impl<'a> Parser<'a> {
         }
         piece.count = rest;
         if rest >= 2 {
-            self.stack.push(piece);
+            self.push_piece(piece);
         } else if rest > 0 {
             self.push_text(piece.start..piece.start + rest);
         }

@@ -57,6 +57,9 @@ pub enum Warning {
         /// The template that was omitted.
         title: String,
     },
+    /// Template arguments over [`Limits::max_expansion_size`](super::Limits::max_expansion_size)
+    /// (counted with template output): omitted.
+    ArgumentTooLarge,
     /// More than [`Limits::max_nodes`](super::Limits::max_nodes) expanded.
     TooManyNodes,
     /// Expansions nested deeper than [`Limits::max_expand_depth`](super::Limits::max_expand_depth).
@@ -289,7 +292,16 @@ impl PageExpander<'_, '_> {
         let name_ws = self.expand_to_string(&b.title.nodes, frame, strip, depth);
         let name = name_ws.trim();
         if let Some(v) = self.get_arg(frame, name, depth) {
-            out.push_str(&v);
+            // Argument text counts toward the expansion size too (MediaWiki's
+            // `arg` include size), so doubling arguments cannot grow unbounded.
+            self.size = self.size.saturating_add(v.len());
+            if self.size > self.pre.config.limits.max_expansion_size {
+                self.limit_hit(Warning::ArgumentTooLarge, out, || {
+                    "<!-- WARNING: argument omitted, expansion size too large -->".into()
+                });
+            } else {
+                out.push_str(&v);
+            }
         } else if let Some(default) = b.parts.first() {
             self.expand_nodes(&default.nodes, frame, flags, depth, out);
         } else {
