@@ -259,8 +259,10 @@ fn comments_and_extension_tags_are_not_expanded() {
     );
     // A line of only comments is removed with its newline.
     assert_eq!(run(&[], "a\n <!-- c --> \nb"), "a\nb");
-    let mut keep = Config::default();
-    keep.keep_comments = true;
+    let keep = Config {
+        keep_comments: true,
+        ..Config::default()
+    };
     assert_eq!(run_with(&[], keep, "a<!-- c -->b").text, "a<!-- c -->b");
     // Comments inside template names and argument names are ignored.
     assert_eq!(run(&pages, "{{x<!-- c -->}}"), "X");
