@@ -32,6 +32,7 @@
 use std::io::Write;
 
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+use tagloom_html::serializer::{EscapeMode, write_escaped};
 
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
@@ -283,24 +284,17 @@ pub fn encode_into(encoding: &'static Encoding, text: &str, out: &mut Vec<u8>) {
 }
 
 /// Escapes text for its context: element content, or an attribute value quoted with
-/// `quote` (`"`, `'`, or 0 for a value that was unquoted: the caller adds quotes).
+/// `quote` (`"`, `'`, or 0 for a value that was unquoted: the caller adds double
+/// quotes). The escaping itself is tagloom-html's ([`write_escaped`], the HTML
+/// serialization's "escaping a string").
 pub fn escape(text: &str, kind: BlockKind, out: &mut String) {
-    let quote = match kind {
-        BlockKind::Content => None,
-        BlockKind::Attribute { quote: b'\'' } => Some('\''),
-        BlockKind::Attribute { .. } => Some('"'),
+    let mode = match kind {
+        BlockKind::Content => EscapeMode::Text,
+        BlockKind::Attribute { quote: b'\'' } => EscapeMode::SingleQuoted,
+        BlockKind::Attribute { .. } => EscapeMode::DoubleQuoted,
     };
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\u{a0}' => out.push_str("&nbsp;"),
-            '"' if quote == Some('"') => out.push_str("&quot;"),
-            '\'' if quote == Some('\'') => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
+    // Writing into a `String` cannot fail.
+    let _ = write_escaped(out, text, mode);
 }
 
 /// The quote (`"`, `'`, or 0) that `before` — the bytes up to an attribute value,

@@ -55,7 +55,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::num::NonZeroU64;
 
-use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+use encoding_rs::Encoding;
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey};
@@ -64,7 +64,7 @@ use tagloom_html::serializer::{FragmentOptions, serialize_children};
 use tagloom_html::session::SessionConfig;
 
 use super::{
-    FallbackError, Issue, IssueKind, Translations, WriteReport, WriterOptions, encode_into,
+    EncodedOutput, FallbackError, Issue, IssueKind, Translations, WriteReport, WriterOptions,
     same_runs, text_of,
 };
 use crate::block::{Block, BlockKind, Run, check_codes};
@@ -907,11 +907,12 @@ pub(super) fn write_reparsed(
         }));
     }
     // The encoding the reader will pick.
-    let (encoding, _) = crate::reader::detect_encoding(&bytes, forced);
+    let (encoding, bom_len) = crate::reader::detect_encoding(&bytes, forced);
     // 1. The tree first: a tree-builder failure leaves the translations unconsumed
     // for the next fallback.
     let store = parse_document(&bytes, encoding).map_err(FallbackError::Unavailable)?;
-    let bom = bom_of(&bytes, encoding);
+    // The BOM that decided the encoding, if any (kept in the output).
+    let bom = bytes.get(..bom_len).unwrap_or_default().to_vec();
     let retarget = options
         .target_lang
         .clone()
@@ -975,23 +976,9 @@ pub(super) fn write_reparsed(
     }
     report.blocks += attr_blocks;
     report.bytes_written =
-        serialize(&copy, read.encoding, bom, out).map_err(FallbackError::Failed)?;
+        serialize(&copy, read.encoding, &bom, out).map_err(FallbackError::Failed)?;
     report.encoding = Some(read.encoding);
     Ok(report)
-}
-
-/// The input's BOM if it starts with one of `encoding`'s (kept in the output).
-fn bom_of(bytes: &[u8], encoding: &'static Encoding) -> &'static [u8] {
-    let bom: &'static [u8] = if encoding == UTF_8 {
-        b"\xEF\xBB\xBF"
-    } else if encoding == UTF_16LE {
-        b"\xFF\xFE"
-    } else if encoding == UTF_16BE {
-        b"\xFE\xFF"
-    } else {
-        b""
-    };
-    if bytes.starts_with(bom) { bom } else { b"" }
 }
 
 impl Builder<'_> {
@@ -1061,64 +1048,51 @@ fn translate_tree(builder: &mut Builder<'_>, store: DomStore) -> Result<()> {
 }
 
 /// Step 5: serializes the copy straight into `out`, encoded in the input's encoding
-/// (character references for what it cannot hold), after `bom`. Returns the bytes
-/// written.
+/// by the skeleton writer's [`EncodedOutput`] (character references for what it
+/// cannot hold), after `bom`. Returns the bytes written.
 fn serialize(
     copy: &DomStore,
     encoding: &'static Encoding,
     bom: &[u8],
     out: &mut dyn Write,
 ) -> Result<u64> {
+    let io = |e| L10nError::io("writing the output", e);
     let document = copy
         .document()
         .ok_or_else(|| L10nError::Usage("the rebuilt tree has no document".into()))?;
     let mut sink = EncodingSink {
-        out,
-        encoding,
+        out: EncodedOutput::new(out, encoding),
         text: String::new(),
-        bytes: Vec::new(),
-        written: 0,
         error: None,
     };
-    sink.write_bytes(bom);
+    sink.out.raw(bom).map_err(io)?;
     let serialized = serialize_children(document, FragmentOptions::default(), &mut sink);
     sink.flush_text();
     if let Some(e) = sink.error {
-        return Err(L10nError::io("writing the output", e));
+        return Err(io(e));
     }
     serialized.map_err(|_| L10nError::Usage("serializing the tree failed".into()))?;
-    Ok(sink.written)
+    Ok(sink.out.written())
 }
 
-/// A `fmt::Write` that encodes what the serializer writes, 64 KiB at a time.
+/// A `fmt::Write` over [`EncodedOutput`] that encodes what the serializer writes
+/// 64 KiB at a time.
 struct EncodingSink<'o> {
-    out: &'o mut dyn Write,
-    encoding: &'static Encoding,
+    out: EncodedOutput<&'o mut dyn Write>,
     text: String,
-    bytes: Vec<u8>,
-    written: u64,
     error: Option<std::io::Error>,
 }
 
 impl EncodingSink<'_> {
     const CHUNK: usize = 64 * 1024;
 
-    fn write_bytes(&mut self, bytes: &[u8]) {
-        if self.error.is_none() {
-            match self.out.write_all(bytes) {
-                Ok(()) => self.written += bytes.len() as u64,
-                Err(e) => self.error = Some(e),
-            }
-        }
-    }
-
     fn flush_text(&mut self) {
-        let mut bytes = std::mem::take(&mut self.bytes);
-        bytes.clear();
-        encode_into(self.encoding, &self.text, &mut bytes);
+        if self.error.is_none()
+            && let Err(e) = self.out.text(&self.text)
+        {
+            self.error = Some(e);
+        }
         self.text.clear();
-        self.write_bytes(&bytes);
-        self.bytes = bytes;
     }
 }
 
