@@ -19,7 +19,7 @@ use crate::block::{Block, Run};
 use crate::error::Result;
 use crate::flow::Format;
 use crate::po::PoReader;
-use crate::reader::{BlockSink, read_document};
+use crate::reader::{BlockSink, ReadOptions, read_file};
 use crate::rules::Rules;
 use crate::xliff::XliffReader;
 
@@ -114,9 +114,6 @@ pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
             }
         }
         None => {
-            let file = std::fs::File::open(path).map_err(|e| {
-                crate::error::L10nError::io(format!("opening {}", path.display()), e)
-            })?;
             let mut sink = |block: &Block| -> Result<()> {
                 counts.add_text(&runs_text(&block.runs));
                 for sub in &block.subs {
@@ -124,11 +121,9 @@ pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
                 }
                 Ok(())
             };
-            read_document(
-                std::io::BufReader::new(file),
+            read_file(
                 path,
-                rules,
-                None,
+                &ReadOptions::new(rules),
                 None,
                 Some(&mut sink as &mut dyn BlockSink),
             )?;

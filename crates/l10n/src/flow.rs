@@ -35,8 +35,7 @@
 //! # Ok::<(), tagloom_l10n::L10nError>(())
 //! ```
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -48,7 +47,7 @@ use crate::lang::LanguageTag;
 use crate::output::OutputFile;
 use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
-use crate::reader::{BlockSink, ReadReport, read_document};
+use crate::reader::{BlockSink, ReadOptions, ReadReport, read_file};
 use crate::rules::Rules;
 use crate::skeleton::SkeletonStore;
 use crate::writer::{
@@ -367,12 +366,21 @@ pub enum Job<'a> {
     },
 }
 
-pub(crate) fn forced_encoding(common: &Common) -> Result<Option<&'static Encoding>> {
-    match &common.encoding {
-        None => Ok(None),
-        Some(label) => Encoding::for_label(label.as_bytes())
-            .map(Some)
-            .ok_or_else(|| L10nError::UnknownEncoding(label.clone())),
+impl Common {
+    /// The reader's options: the rules and the forced encoding
+    /// ([`L10nError::UnknownEncoding`] for a label that names none).
+    pub fn read_options(&self) -> Result<ReadOptions<'_>> {
+        let encoding = match &self.encoding {
+            None => None,
+            Some(label) => Some(
+                Encoding::for_label(label.as_bytes())
+                    .ok_or_else(|| L10nError::UnknownEncoding(label.clone()))?,
+            ),
+        };
+        Ok(ReadOptions {
+            rules: &self.rules,
+            encoding,
+        })
     }
 }
 
@@ -385,11 +393,7 @@ pub fn run_file_with_reader_writer(
     job: Job<'_>,
     common: &Common,
 ) -> Result<FileReport> {
-    let forced = forced_encoding(common)?;
-    let open = || -> Result<BufReader<File>> {
-        let f = File::open(input).ctx(|| format!("opening {}", input.display()))?;
-        Ok(BufReader::with_capacity(64 * 1024, f))
-    };
+    let read_options = common.read_options()?;
     let mut report = FileReport {
         input: input.to_path_buf(),
         output: output.to_path_buf(),
@@ -416,11 +420,9 @@ pub fn run_file_with_reader_writer(
                 Format::Xliff => {
                     let mut sink = XliffWriter::new(out, source_lang, target_lang, &original)
                         .map_err(io_out)?;
-                    let read = read_document(
-                        open()?,
+                    let read = read_file(
                         input,
-                        &common.rules,
-                        forced,
+                        &read_options,
                         None,
                         Some(&mut sink as &mut dyn BlockSink),
                     )?;
@@ -433,11 +435,9 @@ pub fn run_file_with_reader_writer(
                     }
                     let mut sink =
                         PoWriter::with_header(out, &header, &original).map_err(io_out)?;
-                    let read = read_document(
-                        open()?,
+                    let read = read_file(
                         input,
-                        &common.rules,
-                        forced,
+                        &read_options,
                         None,
                         Some(&mut sink as &mut dyn BlockSink),
                     )?;
@@ -517,20 +517,12 @@ impl FileReport {
 fn read_into_skeleton(
     input: &Path,
     common: &Common,
-    forced: Option<&'static Encoding>,
+    read_options: &ReadOptions<'_>,
 ) -> Result<(SkeletonStore, ReadReport)> {
     let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
     let mut store = SkeletonStore::new_in(&dir)?.with_limit(common.skeleton_limit);
-    let f = File::open(input).ctx(|| format!("opening {}", input.display()))?;
     // On error, dropping `store` releases its temp file.
-    let read = read_document(
-        BufReader::with_capacity(64 * 1024, f),
-        input,
-        &common.rules,
-        forced,
-        Some(&mut store),
-        None,
-    )?;
+    let read = read_file(input, read_options, Some(&mut store), None)?;
     store.flush()?;
     Ok((store, read))
 }
@@ -549,8 +541,8 @@ fn write_document(
     out: &mut dyn Write,
     report: &mut FileReport,
 ) -> Result<()> {
-    let forced = forced_encoding(common)?;
-    let skeleton_error = match read_into_skeleton(input, common, forced) {
+    let read_options = common.read_options()?;
+    let skeleton_error = match read_into_skeleton(input, common, &read_options) {
         Ok((mut store, read)) => {
             report.read(&read);
             let mut enc = EncodedOutput::new(&mut *out, read.encoding);
@@ -570,14 +562,11 @@ fn write_document(
     }
     let mut reasons = skeleton_error.to_string();
     let mut reparse = ReparseFallback {
-        rules: &common.rules,
-        encoding: forced,
+        read: read_options,
         options,
         limit: common.reparse_limit,
     };
-    let mut block_only = BlockOnlyFallback {
-        rules: &common.rules,
-    };
+    let mut block_only = BlockOnlyFallback { read: read_options };
     for fallback in [&mut reparse as &mut dyn Fallback, &mut block_only] {
         match fallback.write(input, translations, out) {
             Ok(written) => {

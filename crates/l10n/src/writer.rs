@@ -37,6 +37,7 @@ use tagloom_html::serializer::{EscapeMode, write_escaped};
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::{LanguageTag, Retarget};
+use crate::reader::ReadOptions;
 use crate::skeleton::{EntryType, SkeletonStore};
 
 pub mod reparse;
@@ -718,10 +719,9 @@ pub trait Fallback {
 /// ([`FallbackError::Unavailable`], before reading anything).
 #[derive(Debug)]
 pub struct ReparseFallback<'a> {
-    /// The rules of the reader (blocks are identified exactly as it does).
-    pub rules: &'a crate::rules::Rules,
-    /// A forced input encoding (as given to the reader).
-    pub encoding: Option<&'static Encoding>,
+    /// The reader's options (blocks are identified exactly as it does, the input
+    /// decoded as it decodes it).
+    pub read: ReadOptions<'a>,
     /// Languages (for `lang` retargeting).
     pub options: &'a WriterOptions,
     /// The largest input it takes on, in bytes
@@ -743,8 +743,7 @@ impl Fallback for ReparseFallback<'_> {
         reparse::write_reparsed(
             input,
             &reparse::Settings {
-                rules: self.rules,
-                forced: self.encoding,
+                read: self.read,
                 options: self.options,
                 limit: self.limit,
             },
@@ -757,8 +756,8 @@ impl Fallback for ReparseFallback<'_> {
 /// The last resort: the text of every block (translated where possible), one per
 /// line, no markup.
 pub struct BlockOnlyFallback<'a> {
-    /// The rules of the reader.
-    pub rules: &'a crate::rules::Rules,
+    /// The reader's options.
+    pub read: ReadOptions<'a>,
 }
 
 impl Fallback for BlockOnlyFallback<'_> {
@@ -775,7 +774,7 @@ impl Fallback for BlockOnlyFallback<'_> {
         let file = std::fs::File::open(input)
             .ctx(|| format!("opening {}", input.display()))
             .map_err(FallbackError::Unavailable)?;
-        self.write_blocks(file, input, translations, out)
+        self.write_blocks(std::io::BufReader::new(file), input, translations, out)
             .map_err(FallbackError::Failed)
     }
 }
@@ -783,7 +782,7 @@ impl Fallback for BlockOnlyFallback<'_> {
 impl BlockOnlyFallback<'_> {
     fn write_blocks(
         &mut self,
-        file: std::fs::File,
+        file: impl std::io::Read,
         input: &std::path::Path,
         translations: &mut dyn Translations,
         out: &mut dyn Write,
@@ -811,14 +810,7 @@ impl BlockOnlyFallback<'_> {
             }
             Ok(())
         };
-        crate::reader::read_document(
-            std::io::BufReader::new(file),
-            input,
-            self.rules,
-            None,
-            None,
-            Some(&mut sink),
-        )?;
+        crate::reader::read_document(file, input, &self.read, None, Some(&mut sink))?;
         report.issues.extend(translations.finish()?);
         Ok(report)
     }

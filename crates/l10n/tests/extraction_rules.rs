@@ -13,26 +13,11 @@ use std::path::{Path, PathBuf};
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::Namespace;
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PseudoOptions};
-use tagloom_l10n::reader::read_document;
+use tagloom_l10n::reader::{self, ReadOptions};
 use tagloom_l10n::{Block, Rules, Run};
 
 fn units(bytes: &[u8], rules: &Rules) -> Vec<Block> {
-    let mut out = Vec::new();
-    let mut sink = |b: &Block| {
-        out.push(b.clone());
-        out.extend(b.subs.iter().cloned());
-        Ok(())
-    };
-    read_document(
-        bytes,
-        Path::new("t.html"),
-        rules,
-        None,
-        None,
-        Some(&mut sink),
-    )
-    .unwrap();
-    out
+    reader::units(bytes, Path::new("t.html"), &ReadOptions::new(rules)).unwrap()
 }
 
 fn texts(html: &str, rules: &Rules) -> Vec<String> {

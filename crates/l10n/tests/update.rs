@@ -12,7 +12,7 @@ mod support;
 
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
 use tagloom_l10n::po::{PoReader, runs_to_text};
-use tagloom_l10n::reader::read_document;
+use tagloom_l10n::reader::{ReadOptions, read_file};
 use tagloom_l10n::update::{self, UpdateCounts, UpdateOptions};
 use tagloom_l10n::xliff::XliffReader;
 use tagloom_l10n::{Block, Rules, Run};
@@ -48,8 +48,13 @@ fn source_keys(page: &Path) -> Vec<String> {
         keys.extend(b.subs.iter().map(key));
         Ok(())
     };
-    let f = std::fs::File::open(page).unwrap();
-    read_document(f, page, &Rules::default(), None, None, Some(&mut sink)).unwrap();
+    read_file(
+        page,
+        &ReadOptions::new(&Rules::default()),
+        None,
+        Some(&mut sink),
+    )
+    .unwrap();
     keys
 }
 

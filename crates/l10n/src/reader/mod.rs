@@ -130,16 +130,65 @@ fn sniff_input<R: Read>(
     Ok((sniffer.finish(), prefix))
 }
 
+/// How the reader reads a document: the extraction rules and the input encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadOptions<'a> {
+    /// Element and attribute rules (what is a block, what translates…).
+    pub rules: &'a Rules,
+    /// Force the input encoding (only a BOM overrides it); `None`: what the parser
+    /// picks ([`detect_encoding`]).
+    pub encoding: Option<&'static Encoding>,
+}
+
+impl<'a> ReadOptions<'a> {
+    /// `rules`, the encoding sniffed.
+    pub fn new(rules: &'a Rules) -> Self {
+        ReadOptions {
+            rules,
+            encoding: None,
+        }
+    }
+}
+
+/// [`read_document`] on the file at `path`.
+pub fn read_file(
+    path: &Path,
+    options: &ReadOptions<'_>,
+    skeleton: Option<&mut SkeletonStore>,
+    sink: Option<&mut dyn BlockSink>,
+) -> Result<ReadReport> {
+    let file = std::fs::File::open(path).ctx(|| format!("opening {}", path.display()))?;
+    let input = std::io::BufReader::with_capacity(64 * 1024, file);
+    read_document(input, path, options, skeleton, sink)
+}
+
+/// The units of a document in document order: each block (with its sub-blocks),
+/// then its attribute sub-blocks again on their own (what an extraction writes,
+/// one unit each).
+pub fn units<R: Read>(input: R, path: &Path, options: &ReadOptions<'_>) -> Result<Vec<Block>> {
+    let mut units = Vec::new();
+    let mut sink = |block: &Block| -> Result<()> {
+        units.push(block.clone());
+        units.extend(block.subs.iter().cloned());
+        Ok(())
+    };
+    read_document(input, path, options, None, Some(&mut sink))?;
+    Ok(units)
+}
+
 /// Reads a document: writes its skeleton to `skeleton` (when given) and its blocks
 /// to `sink` (when given). `path` is only used in messages.
 pub fn read_document<R: Read>(
     mut input: R,
     path: &Path,
-    rules: &Rules,
-    forced: Option<&'static Encoding>,
+    options: &ReadOptions<'_>,
     skeleton: Option<&mut SkeletonStore>,
     sink: Option<&mut dyn BlockSink>,
 ) -> Result<ReadReport> {
+    let ReadOptions {
+        rules,
+        encoding: forced,
+    } = *options;
     let (sniffed, prefix) = sniff_input(&mut input, path, forced)?;
     let (encoding, bom_len) = (sniffed.encoding, sniffed.bom_len);
     let bom = prefix[..bom_len.min(prefix.len())].to_vec();

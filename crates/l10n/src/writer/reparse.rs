@@ -70,7 +70,7 @@ use super::{
 use crate::block::{Block, BlockKind, Run, check_codes};
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::{LanguageTag, Retarget};
-use crate::reader::read_document;
+use crate::reader::{ReadOptions, read_document};
 use crate::rules::Rules;
 
 /// Nesting of inline markup beyond which an element is not matched.
@@ -95,10 +95,8 @@ pub const BYTES_PER_INPUT_BYTE: u64 = 36;
 
 /// What the re-parse writer needs besides the input and the translations.
 pub(crate) struct Settings<'a> {
-    /// The reader's rules.
-    pub rules: &'a Rules,
-    /// A forced input encoding.
-    pub forced: Option<&'static Encoding>,
+    /// The reader's options.
+    pub read: ReadOptions<'a>,
     /// Languages.
     pub options: &'a WriterOptions,
     /// The largest input taken on, in bytes.
@@ -879,11 +877,11 @@ pub(super) fn write_reparsed(
     out: &mut dyn Write,
 ) -> std::result::Result<WriteReport, FallbackError> {
     let Settings {
-        rules,
-        forced,
+        read: read_options,
         options,
         limit,
     } = *settings;
+    let (rules, forced) = (read_options.rules, read_options.encoding);
     let size = std::fs::metadata(input)
         .ctx(|| format!("reading {}", input.display()))
         .map_err(FallbackError::Unavailable)?
@@ -941,8 +939,7 @@ pub(super) fn write_reparsed(
         read_document(
             std::io::Cursor::new(&bytes),
             input,
-            rules,
-            forced,
+            &read_options,
             None,
             Some(&mut sink),
         )
