@@ -45,6 +45,10 @@ pub mod reparse;
 /// Kept here for the writers' callers; the one home is [`crate::lang`].
 pub use crate::lang::names_language;
 
+/// The context of the writers' output errors (the flow replaces it with the
+/// output's path).
+pub const WRITING_OUTPUT: &str = "writing the output";
+
 /// Where translations come from, in document order.
 pub trait Translations {
     /// The target runs of `block` (`None`: untranslated, or a translation that does
@@ -448,7 +452,7 @@ impl Replay<'_> {
         report: &mut WriteReport,
         block_translated: bool,
     ) -> Result<()> {
-        let io = |e| L10nError::io("writing the output", e);
+        let io = |e| L10nError::io(WRITING_OUTPUT, e);
         match kind {
             EntryType::TEXT => {
                 out.raw(data).map_err(io)?;
@@ -543,7 +547,7 @@ fn write_block<W: Write>(
     report: &mut WriteReport,
     lang: Option<&Retarget<'_>>,
 ) -> Result<()> {
-    let io = |e| L10nError::io("writing the output", e);
+    let io = |e| L10nError::io(WRITING_OUTPUT, e);
     if target.is_none() && sub_targets.iter().all(Option::is_none) {
         return out.raw(&block.original).map_err(io);
     }
@@ -805,7 +809,7 @@ impl BlockOnlyFallback<'_> {
                 };
                 let line = format!("{}\n", text_of(&runs));
                 out.write_all(line.as_bytes())
-                    .map_err(|e| L10nError::io("writing the output", e))?;
+                    .map_err(|e| L10nError::io(WRITING_OUTPUT, e))?;
                 report.bytes_written += line.len() as u64;
             }
             Ok(())

@@ -1053,7 +1053,7 @@ fn serialize(
     bom: &[u8],
     out: &mut dyn Write,
 ) -> Result<u64> {
-    let io = |e| L10nError::io("writing the output", e);
+    let io = |e| L10nError::io(super::WRITING_OUTPUT, e);
     let document = copy
         .document()
         .ok_or_else(|| L10nError::Usage("the rebuilt tree has no document".into()))?;
