@@ -100,16 +100,46 @@ pub struct Block {
     pub lang_refs: Vec<SubRef>,
 }
 
+/// The text of runs, codes dropped.
+pub fn runs_text(runs: &[Run]) -> String {
+    runs.iter()
+        .filter_map(|r| match r {
+            Run::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 impl Block {
+    /// An attribute block: the value `value` (trimmed, whitespace collapsed) of
+    /// attribute `attr` of `element`, written between `quote`s (0: unquoted), whose
+    /// source bytes are `original`.
+    pub(crate) fn attribute(
+        id: String,
+        element: &str,
+        path: String,
+        quote: u8,
+        value: &str,
+        original: Vec<u8>,
+    ) -> Block {
+        Block {
+            id,
+            kind: BlockKind::Attribute { quote },
+            element: element.to_owned(),
+            path,
+            notes: Vec::new(),
+            preserve: false,
+            runs: vec![Run::Text(crate::reader::collapse_ws(value.trim()))],
+            original,
+            subs: Vec::new(),
+            sub_refs: Vec::new(),
+            lang_refs: Vec::new(),
+        }
+    }
+
     /// The text runs concatenated (codes dropped).
     pub fn plain_text(&self) -> String {
-        let mut out = String::new();
-        for run in &self.runs {
-            if let Run::Text(t) = run {
-                out.push_str(t);
-            }
-        }
-        out
+        runs_text(&self.runs)
     }
 
     /// Serializes the block for the skeleton store.

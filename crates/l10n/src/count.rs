@@ -15,7 +15,7 @@
 
 use std::path::Path;
 
-use crate::block::{Block, Run};
+use crate::block::Block;
 use crate::error::Result;
 use crate::flow::Format;
 use crate::po::PoReader;
@@ -84,15 +84,8 @@ fn is_cjk(c: char) -> bool {
         | '\u{20000}'..='\u{3FFFF}')
 }
 
-/// The text of a unit's runs (codes dropped).
-pub fn runs_text(runs: &[Run]) -> String {
-    runs.iter()
-        .filter_map(|r| match r {
-            Run::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect()
-}
+/// The text of a unit's runs (codes dropped; the one home is [`crate::block`]).
+pub use crate::block::runs_text;
 
 /// Counts the units of a page (`.html`…: what `extract` would write), or of an
 /// `.xlf`/`.po` file (their sources).

@@ -106,6 +106,17 @@ pub enum IdScheme {
     Structural,
 }
 
+/// How an element reads inside a block ([`Rules::inline_role`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InlineRole {
+    /// Opaque, or it does not translate: the whole subtree is one placeholder code.
+    Protected,
+    /// Void (or a self-closing tag): one placeholder code.
+    Placeholder,
+    /// A pair of codes (open, close) around its content, which is read on.
+    Paired,
+}
+
 #[derive(Clone, Debug, Default)]
 struct Index {
     built: bool,
@@ -374,6 +385,38 @@ impl Rules {
     pub fn is_lang_attr(&self, attr: &str) -> bool {
         self.index().lang.contains(attr)
     }
+    /// Whether attribute `attr` of element `element` holds a language value (what
+    /// the writer retargets), given a lookup of the element's attributes: a
+    /// [language attribute](Rules::lang_attributes), or the `content` of a
+    /// content-language `<meta http-equiv>` when [`Rules::content_language_meta`].
+    pub fn is_lang_value<'a>(
+        &self,
+        element: &str,
+        attr: &str,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+    ) -> bool {
+        self.is_lang_attr(attr)
+            || (self.content_language_meta
+                && element == "meta"
+                && attr == "content"
+                && lookup("http-equiv")
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language")))
+    }
+
+    /// How an element that is not a block reads inside a block: the one rule of
+    /// the reader's blocks (the re-parse fallback applies it to the tree).
+    /// `translate` is the element's own ([`Rules::translate_of`]); `self_closing`
+    /// whether its start tag was.
+    pub fn inline_role(&self, name: &str, translate: bool, self_closing: bool) -> InlineRole {
+        if self.is_opaque(name) || !translate {
+            InlineRole::Protected
+        } else if self.is_void(name) || self_closing {
+            InlineRole::Placeholder
+        } else {
+            InlineRole::Paired
+        }
+    }
+
     /// Whether `name` is protected like `translate="no"` (see [`Rules::protected`]).
     pub fn is_protected(&self, name: &str) -> bool {
         self.index().protected.contains(name)

@@ -34,7 +34,7 @@ use std::io::Write;
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use tagloom_html::serializer::{EscapeMode, write_escaped};
 
-use crate::block::{Block, BlockKind, Run, check_codes};
+use crate::block::{Block, BlockKind, Run, check_codes, runs_text};
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::{LanguageTag, Retarget};
 use crate::reader::ReadOptions;
@@ -345,15 +345,6 @@ fn render_attr(text: &str, kind: BlockKind) -> String {
     out
 }
 
-fn text_of(runs: &[Run]) -> String {
-    runs.iter()
-        .filter_map(|r| match r {
-            Run::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Same runs, comparing codes by kind and id only (a translation file's code data
 /// may be written differently).
 fn same_runs(a: &[Run], b: &[Run]) -> bool {
@@ -529,7 +520,9 @@ fn resolve_block(
     let mut sub_targets = Vec::with_capacity(block.subs.len());
     for sub in &block.subs {
         let t = translations.target(sub)?;
-        let t = t.filter(|t| !same_runs(t, &sub.runs)).map(|t| text_of(&t));
+        let t = t
+            .filter(|t| !same_runs(t, &sub.runs))
+            .map(|t| runs_text(&t));
         if t.is_some() {
             report.translated += 1;
         }
@@ -556,7 +549,7 @@ fn write_block<W: Write>(
     let mut rendered = String::new();
     match block.kind {
         BlockKind::Attribute { .. } => {
-            rendered = render_attr(&text_of(runs), block.kind);
+            rendered = render_attr(&runs_text(runs), block.kind);
         }
         BlockKind::Content => {
             for run in runs {
@@ -807,7 +800,7 @@ impl BlockOnlyFallback<'_> {
                     }
                     _ => b.runs.clone(),
                 };
-                let line = format!("{}\n", text_of(&runs));
+                let line = format!("{}\n", runs_text(&runs));
                 out.write_all(line.as_bytes())
                     .map_err(|e| L10nError::io(WRITING_OUTPUT, e))?;
                 report.bytes_written += line.len() as u64;

@@ -39,7 +39,7 @@ use encoding_rs::Encoding;
 use tagloom_html::decoder::{Autodetect, DecoderConfig, EncodingSource, Sniffed};
 use tagloom_html::sniff::{EncodingSniffer, sniff_encoding_with};
 
-use crate::block::{Block, BlockKind, Run};
+use crate::block::Block;
 use crate::error::{IoContext, Result};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
@@ -534,11 +534,6 @@ impl<R: Read> Reader<'_, '_, R> {
         with_block: bool,
     ) -> Result<()> {
         let mut names: Option<(String, String)> = None;
-        let content_language = self.rules.content_language_meta
-            && tok.name() == "meta"
-            && tok
-                .attr("http-equiv")
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language"));
         let root = tok.name() == "html" && !self.root_seen;
         if root {
             self.root_seen = true;
@@ -570,9 +565,10 @@ impl<R: Read> Reader<'_, '_, R> {
                 self.emitted = attr.value_end();
                 continue;
             }
-            let is_lang = self.rules.is_lang_attr(attr.name.as_str())
-                || (content_language && attr.name == "content");
-            if is_lang {
+            if self
+                .rules
+                .is_lang_value(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+            {
                 if attr.value.trim().is_empty() || keep_lang {
                     continue;
                 }
@@ -589,23 +585,17 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             let quote = quote_before(self.ts.window.text(tok.start(), attr.value_start()));
             let (key, path) = names.get_or_insert_with(|| self.names(seg));
-            let block = Block {
-                id: format!("{key}:{}", sanitize(attr.name.as_str())),
-                kind: BlockKind::Attribute { quote },
-                element: tok.name().to_owned(),
-                path: format!("{path}/@{}", attr.name),
-                notes: Vec::new(),
-                preserve: false,
-                runs: vec![Run::Text(collapse(attr.value.trim()))],
-                original: self
-                    .ts
+            let block = Block::attribute(
+                format!("{key}:{}", sanitize(attr.name.as_str())),
+                tok.name(),
+                format!("{path}/@{}", attr.name),
+                quote,
+                &attr.value,
+                self.ts
                     .window
                     .source(attr.value_start(), attr.value_end())
                     .to_vec(),
-                subs: Vec::new(),
-                sub_refs: Vec::new(),
-                lang_refs: Vec::new(),
-            };
+            );
             self.emit_block(block, attr.value_start(), attr.value_end())?;
         }
         self.skel_to(tok.end())

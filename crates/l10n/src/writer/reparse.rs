@@ -65,13 +65,13 @@ use tagloom_html::session::SessionConfig;
 
 use super::{
     EncodedOutput, FallbackError, Issue, IssueKind, Translations, WriteReport, WriterOptions,
-    same_runs, text_of,
+    same_runs,
 };
-use crate::block::{Block, BlockKind, Run, check_codes};
+use crate::block::{Block, BlockKind, Run, check_codes, runs_text};
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::{LanguageTag, Retarget};
 use crate::reader::{ReadOptions, read_document};
-use crate::rules::Rules;
+use crate::rules::{InlineRole, Rules};
 
 /// Nesting of inline markup beyond which an element is not matched.
 const MAX_INLINE_DEPTH: usize = 256;
@@ -214,11 +214,12 @@ fn read_node<'a>(
             if html && rules.is_block(name) && depth == 0 {
                 return None;
             }
+            // The reader's rule; foreign elements and `template` (whose content
+            // the tree keeps apart) are read whole.
             if !html
-                || rules.is_opaque(name)
-                || !translate_of(rules, e, translate)
                 || name == "template"
-                || rules.is_void(name)
+                || rules.inline_role(name, translate_of(rules, e, translate), false)
+                    != InlineRole::Paired
             {
                 out.push(DRun::Placeholder(node));
                 return Some(());
@@ -313,13 +314,8 @@ impl<'r> Builder<'r> {
         match attr.ns {
             AttrNamespace::Xml => attr.name == "lang",
             AttrNamespace::None => {
-                self.rules.is_lang_attr(&attr.name)
-                    || (self.rules.content_language_meta
-                        && element.is_html("meta")
-                        && attr.name == "content"
-                        && element
-                            .attr("http-equiv")
-                            .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language")))
+                self.rules
+                    .is_lang_value(element.local_name(), &attr.name, |a| element.attr(a))
             }
             _ => false,
         }
@@ -997,7 +993,10 @@ impl Builder<'_> {
         let mut subs = Vec::with_capacity(block.subs.len());
         for sub in &block.subs {
             let t = translations.target(sub)?;
-            subs.push(t.filter(|t| !same_runs(t, &sub.runs)).map(|t| text_of(&t)));
+            subs.push(
+                t.filter(|t| !same_runs(t, &sub.runs))
+                    .map(|t| runs_text(&t)),
+            );
         }
         match block.kind {
             BlockKind::Attribute { .. } => {
@@ -1005,7 +1004,7 @@ impl Builder<'_> {
                 self.attrs
                     .entry((block.element.clone(), attr.to_string(), block.plain_text()))
                     .or_default()
-                    .push_back(target.map(|t| text_of(&t)));
+                    .push_back(target.map(|t| runs_text(&t)));
                 Ok(1)
             }
             BlockKind::Content => {
