@@ -817,12 +817,12 @@ impl<R: Read> Reader<'_, '_, R> {
         Ok(())
     }
 
-    /// Text or inline elements directly in a container: one block up to the next
-    /// block-level tag or the first token that closes the container (bounded by the
-    /// scan budget).
-    fn implicit_block(&mut self) -> Result<()> {
+    /// How many buffered tokens from the next one (starting at decoded offset
+    /// `start`) an implicit block spans: up to the next block-level tag or the
+    /// first token that closes the container, bounded by the scan budget, without
+    /// trailing comments and whitespace.
+    fn implicit_extent(&mut self, start: u64) -> Result<usize> {
         let rules = self.rules;
-        let start = self.ts.peek(0)?.map_or(0, |t| t.start());
         let container = self.stack.last().map(|f| f.level);
         let mut open: Vec<String> = Vec::new();
         let mut j = 0usize;
@@ -871,6 +871,16 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             j -= 1;
         }
+        Ok(j)
+    }
+
+    /// Text or inline elements directly in a container: one block up to the next
+    /// block-level tag or the first token that closes the container (bounded by the
+    /// scan budget).
+    fn implicit_block(&mut self) -> Result<()> {
+        let rules = self.rules;
+        let start = self.ts.peek(0)?.map_or(0, |t| t.start());
+        let j = self.implicit_extent(start)?;
         let n = self.top().bump("#text");
         let (parent_key, parent_path) = if self.stack.is_empty() {
             (String::new(), String::new())

@@ -256,6 +256,19 @@ struct Builder<'r> {
     report: WriteReport,
 }
 
+/// A matched block as [`Builder::rebuild`] needs it.
+struct Rebuilt<'p, 'a> {
+    block: &'p Block,
+    /// Source run index → code ordinal (`usize::MAX` for text).
+    ordinal: &'p [usize],
+    /// The DOM content's codes, by ordinal.
+    codes: &'p [DRun<'a>],
+    /// Sub-block targets by code ordinal.
+    subs: &'p HashMap<usize, Vec<(String, String)>>,
+    /// Whether the block's own target is written (codes' `lang` retargeted).
+    translated: bool,
+}
+
 /// Work items of the tree walk (an explicit stack: any depth).
 enum Item<'a> {
     /// Copy `node` under `parent`, translating attributes and matching blocks.
@@ -289,6 +302,35 @@ enum Item<'a> {
 }
 
 impl<'r> Builder<'r> {
+    fn new(rules: &'r Rules, retarget: Option<(LanguageTag, LanguageTag, Option<String>)>) -> Self {
+        Builder {
+            rules,
+            retarget,
+            patches: Vec::new(),
+            copy: DomStore::new(),
+            next_key: 0,
+            blocks: HashMap::new(),
+            pending: Vec::new(),
+            attrs: HashMap::new(),
+            report: WriteReport::default(),
+        }
+    }
+
+    /// The translated copy and the report, with an issue for each block the walk
+    /// did not find.
+    fn finish(self) -> (DomStore, WriteReport) {
+        let mut report = self.report;
+        for p in self.pending.into_iter().flatten() {
+            report.blocks += 1 + p.block.subs.len();
+            report.issues.push(Issue::new(
+                &p.block.id,
+                IssueKind::NotInTree,
+                "written untranslated",
+            ));
+        }
+        (self.copy, report)
+    }
+
     fn key(&mut self) -> PatchKey {
         self.next_key += 1;
         PatchKey(NonZeroU64::new(self.next_key).unwrap_or(NonZeroU64::MIN))
@@ -389,37 +431,7 @@ impl<'r> Builder<'r> {
                 if e.is_html("html") && node.parent().is_some_and(|p| p.as_element().is_none()) {
                     self.root_attrs(&mut attrs);
                 }
-                // Language switchers (`<a hreflang>`) keep their `lang`.
-                let switcher = e.attr("hreflang").is_some();
-                for attr in &mut attrs {
-                    if self.is_lang(e, attr) {
-                        if lang && !switcher {
-                            self.retarget(&mut attr.value);
-                        }
-                        continue;
-                    }
-                    if attr.ns != AttrNamespace::None {
-                        continue;
-                    }
-                    if let Some((_, target)) = subs.iter().find(|(n, _)| *n == attr.name) {
-                        attr.value = target.clone();
-                        continue;
-                    }
-                    if !translate || attr.value.trim().is_empty() {
-                        continue;
-                    }
-                    let k = (
-                        e.local_name().to_string(),
-                        attr.name.to_string(),
-                        crate::reader::collapse_ws(attr.value.trim()),
-                    );
-                    if let Some(queue) = self.attrs.get_mut(&k)
-                        && let Some(Some(target)) = queue.pop_front()
-                    {
-                        attr.value = target;
-                        self.report.translated += 1;
-                    }
-                }
+                self.translate_attrs(e, &mut attrs, translate, lang, subs);
                 let contents = node.template_contents().map(|_| self.key());
                 self.patches.push(DomPatch::CreateElement {
                     key,
@@ -462,6 +474,50 @@ impl<'r> Builder<'r> {
                 (key, None)
             }
             NodeKind::Document | NodeKind::DocumentFragment => (key, None),
+        }
+    }
+
+    /// The attributes of a copy of `e`: language values retargeted (`lang`, not on
+    /// language switchers), sub-block values (`subs`: attribute name, target), and
+    /// when `translate`, the targets of top-level attribute blocks.
+    fn translate_attrs(
+        &mut self,
+        e: &tagloom_html::dom::Element,
+        attrs: &mut [PatchAttr],
+        translate: bool,
+        lang: bool,
+        subs: &[(String, String)],
+    ) {
+        // Language switchers (`<a hreflang>`) keep their `lang`.
+        let switcher = e.attr("hreflang").is_some();
+        for attr in attrs {
+            if self.is_lang(e, attr) {
+                if lang && !switcher {
+                    self.retarget(&mut attr.value);
+                }
+                continue;
+            }
+            if attr.ns != AttrNamespace::None {
+                continue;
+            }
+            if let Some((_, target)) = subs.iter().find(|(n, _)| *n == attr.name) {
+                attr.value = target.clone();
+                continue;
+            }
+            if !translate || attr.value.trim().is_empty() {
+                continue;
+            }
+            let k = (
+                e.local_name().to_string(),
+                attr.name.to_string(),
+                crate::reader::collapse_ws(attr.value.trim()),
+            );
+            if let Some(queue) = self.attrs.get_mut(&k)
+                && let Some(Some(target)) = queue.pop_front()
+            {
+                attr.value = target;
+                self.report.translated += 1;
+            }
         }
     }
 
@@ -708,7 +764,7 @@ impl<'r> Builder<'r> {
         index: usize,
         stack: &mut Vec<Item<'a>>,
     ) {
-        let Some(p) = self.pending[index].take() else {
+        let Some(p) = self.pending.get_mut(index).and_then(Option::take) else {
             return;
         };
         self.report.blocks += 1 + p.block.subs.len();
@@ -727,7 +783,56 @@ impl<'r> Builder<'r> {
             self.copy_runs(runs, parent, stack);
             return;
         }
-        // Sub-block targets per code ordinal: (attribute name, target).
+        let subs = self.sub_targets(&p, &ordinal, &codes);
+        if p.target.is_none() && subs.is_empty() {
+            self.copy_runs(runs, parent, stack);
+            return;
+        }
+        let translated = p.target.is_some();
+        if translated {
+            self.report.translated += 1;
+        }
+        // Whitespace around the block stays (the reader leaves it in the skeleton).
+        let (lead, trail) = if p.block.preserve {
+            ("", "")
+        } else {
+            let lead = match runs.first() {
+                Some(DRun::Text(t)) => {
+                    &t[..t.len() - t.trim_start_matches(crate::reader::is_html_ws).len()]
+                }
+                _ => "",
+            };
+            let trail = match runs.last() {
+                Some(DRun::Text(t)) => &t[t.trim_end_matches(crate::reader::is_html_ws).len()..],
+                _ => "",
+            };
+            (lead, trail)
+        };
+        self.text(parent, lead);
+        let rebuilt = Rebuilt {
+            block: &p.block,
+            ordinal: &ordinal,
+            codes: &codes,
+            subs: &subs,
+            translated,
+        };
+        self.rebuild(
+            &rebuilt,
+            p.target.as_deref().unwrap_or(&p.block.runs),
+            parent,
+            stack,
+        );
+        self.text(parent, trail);
+    }
+
+    /// Sub-block targets per code ordinal: (attribute name, target), for each
+    /// translated sub-block of `p` whose attribute the matching DOM element has.
+    fn sub_targets(
+        &mut self,
+        p: &Pending,
+        ordinal: &[usize],
+        codes: &[DRun<'_>],
+    ) -> HashMap<usize, Vec<(String, String)>> {
         let mut subs: HashMap<usize, Vec<(String, String)>> = HashMap::new();
         for ((sub, at), target) in p.block.subs.iter().zip(&p.block.sub_refs).zip(&p.subs) {
             let (Some(target), Some(&k)) = (target, ordinal.get(at.run)) else {
@@ -756,34 +861,19 @@ impl<'r> Builder<'r> {
                 self.report.translated += 1;
             }
         }
-        if p.target.is_none() && subs.is_empty() {
-            self.copy_runs(runs, parent, stack);
-            return;
-        }
-        let translated = p.target.is_some();
-        if translated {
-            self.report.translated += 1;
-        }
-        let target = p.target.as_deref().unwrap_or(&p.block.runs);
-        // Whitespace around the block stays (the reader leaves it in the skeleton).
-        let (lead, trail) = if p.block.preserve {
-            ("", "")
-        } else {
-            let lead = match runs.first() {
-                Some(DRun::Text(t)) => {
-                    &t[..t.len() - t.trim_start_matches(crate::reader::is_html_ws).len()]
-                }
-                _ => "",
-            };
-            let trail = match runs.last() {
-                Some(DRun::Text(t)) => &t[t.trim_end_matches(crate::reader::is_html_ws).len()..],
-                _ => "",
-            };
-            (lead, trail)
-        };
-        self.text(parent, lead);
+        subs
+    }
+
+    /// The block's `target` runs under `parent`: text nodes, and shallow copies of
+    /// the matched DOM elements for codes (placeholders with their subtree).
+    fn rebuild<'a>(
+        &mut self,
+        b: &Rebuilt<'_, 'a>,
+        target: &[Run],
+        parent: PatchKey,
+        stack: &mut Vec<Item<'a>>,
+    ) {
         let mut open = vec![parent];
-        let empty = Vec::new();
         for run in target {
             let top = *open.last().unwrap_or(&parent);
             let code = match run {
@@ -799,15 +889,16 @@ impl<'r> Builder<'r> {
                 }
                 code => code,
             };
-            let Some(k) = super::source_code(&p.block.runs, code).map(|i| ordinal[i]) else {
+            let Some(k) = super::source_code(&b.block.runs, code).and_then(|i| b.ordinal.get(i))
+            else {
                 continue;
             };
-            let node = match codes.get(k) {
+            let node = match b.codes.get(*k) {
                 Some(DRun::Open(node) | DRun::Placeholder(node)) => *node,
                 _ => continue,
             };
-            let attrs = subs.get(&k).unwrap_or(&empty);
-            let (key, contents) = self.shallow(node, false, translated, attrs);
+            let attrs = b.subs.get(k).map_or(&[][..], Vec::as_slice);
+            let (key, contents) = self.shallow(node, false, b.translated, attrs);
             self.append(top, key);
             if matches!(run, Run::Open { .. }) {
                 open.push(key);
@@ -818,7 +909,6 @@ impl<'r> Builder<'r> {
                 });
             }
         }
-        self.text(parent, trail);
     }
 
     /// Copies DOM content as it is (an untranslated block).
@@ -878,28 +968,7 @@ pub(super) fn write_reparsed(
         limit,
     } = *settings;
     let (rules, forced) = (read_options.rules, read_options.encoding);
-    let size = std::fs::metadata(input)
-        .ctx(|| format!("reading {}", input.display()))
-        .map_err(FallbackError::Unavailable)?
-        .len();
-    if size > limit {
-        return Err(FallbackError::Unavailable(L10nError::ReparseLimit {
-            path: input.to_path_buf(),
-            size,
-            limit,
-        }));
-    }
-    let bytes = std::fs::read(input)
-        .ctx(|| format!("reading {}", input.display()))
-        .map_err(FallbackError::Unavailable)?;
-    if bytes.len() as u64 > limit {
-        // It grew since.
-        return Err(FallbackError::Unavailable(L10nError::ReparseLimit {
-            path: input.to_path_buf(),
-            size: bytes.len() as u64,
-            limit,
-        }));
-    }
+    let bytes = read_within(input, limit).map_err(FallbackError::Unavailable)?;
     // The encoding the reader will pick.
     let (encoding, bom_len) = crate::reader::detect_encoding(&bytes, forced);
     // 1. The tree first: a tree-builder failure leaves the translations unconsumed
@@ -912,17 +981,7 @@ pub(super) fn write_reparsed(
         .clone()
         .filter(|t| !t.is_empty() && translations.any_translated())
         .map(|t| (options.source_lang.clone(), t, None));
-    let mut builder = Builder {
-        rules,
-        retarget,
-        patches: Vec::new(),
-        copy: DomStore::new(),
-        next_key: 0,
-        blocks: HashMap::new(),
-        pending: Vec::new(),
-        attrs: HashMap::new(),
-        report: WriteReport::default(),
-    };
+    let mut builder = Builder::new(rules, retarget);
     // 2. The blocks as the reader identifies them, each with its translation (asked
     // in document order, as the skeleton writer asks). From here on translations
     // are consumed: every error is fatal.
@@ -953,25 +1012,33 @@ pub(super) fn write_reparsed(
     let finished = translations.finish().map_err(FallbackError::Failed)?;
     builder.report.issues.extend(finished);
     translate_tree(&mut builder, store).map_err(FallbackError::Failed)?;
-    let Builder {
-        copy,
-        pending,
-        mut report,
-        ..
-    } = builder;
-    for p in pending.into_iter().flatten() {
-        report.blocks += 1 + p.block.subs.len();
-        report.issues.push(Issue::new(
-            &p.block.id,
-            IssueKind::NotInTree,
-            "written untranslated",
-        ));
-    }
+    let (copy, mut report) = builder.finish();
     report.blocks += attr_blocks;
     report.bytes_written =
         serialize(&copy, read.encoding, &bom, out).map_err(FallbackError::Failed)?;
     report.encoding = Some(read.encoding);
     Ok(report)
+}
+
+/// The bytes of `input`, refused ([`L10nError::ReparseLimit`]) when over `limit`
+/// before they are read (and after, should the file have grown).
+fn read_within(input: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
+    let over = |size| L10nError::ReparseLimit {
+        path: input.to_path_buf(),
+        size,
+        limit,
+    };
+    let size = std::fs::metadata(input)
+        .ctx(|| format!("reading {}", input.display()))?
+        .len();
+    if size > limit {
+        return Err(over(size));
+    }
+    let bytes = std::fs::read(input).ctx(|| format!("reading {}", input.display()))?;
+    if bytes.len() as u64 > limit {
+        return Err(over(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 impl Builder<'_> {
