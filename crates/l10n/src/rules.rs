@@ -133,6 +133,9 @@ fn strings(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
+/// Headings (blocks too).
+const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
+
 const BLOCKS: &[&str] = &[
     "html",
     "head",
@@ -140,12 +143,7 @@ const BLOCKS: &[&str] = &[
     "title",
     "p",
     "div",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
+    "hgroup",
     "ul",
     "ol",
     "li",
@@ -180,7 +178,6 @@ const BLOCKS: &[&str] = &[
     "details",
     "summary",
     "dialog",
-    "hgroup",
     "menu",
     "center",
     "dir",
@@ -222,84 +219,91 @@ const VOID: &[&str] = &[
     "track", "wbr", "keygen", "basefont", "bgsound", "frame", "image",
 ];
 
+/// `<meta name|property>` values whose `content` is text: Open Graph's text
+/// properties only (never `og:url`, `og:image`, `og:type`, `og:locale`…: URLs and
+/// enumerations).
+const META_TEXT_NAMES: &[&str] = &[
+    "description",
+    "keywords",
+    "author",
+    "application-name",
+    "og:title",
+    "og:description",
+    "og:site_name",
+    "og:image:alt",
+    "og:video:alt",
+    "twitter:title",
+    "twitter:description",
+    "twitter:image:alt",
+];
+
+/// The default translatable attributes.
+fn default_attributes() -> Vec<AttrRule> {
+    let attr = |name: &str, elements: &[&str]| AttrRule {
+        name: name.into(),
+        elements: strings(elements),
+        when_attr: None,
+        when_values: vec![],
+    };
+    let when = |name: &str, elements: &[&str], a: &str, values: &[&str]| AttrRule {
+        name: name.into(),
+        elements: strings(elements),
+        when_attr: Some(a.into()),
+        when_values: strings(values),
+    };
+    vec![
+        attr("title", &["*"]),
+        attr("alt", &["img", "area", "input"]),
+        attr("placeholder", &["*"]),
+        attr("aria-label", &["*"]),
+        attr("aria-description", &["*"]),
+        attr("aria-placeholder", &["*"]),
+        attr("aria-roledescription", &["*"]),
+        attr(
+            "label",
+            &["optgroup", "option", "track", "menu", "menuitem"],
+        ),
+        attr("summary", &["table"]),
+        attr("abbr", &["th", "td"]),
+        attr("standby", &["object"]),
+        when("value", &["input"], "type", &["button", "submit", "reset"]),
+        when("content", &["meta"], "name", META_TEXT_NAMES),
+        when("content", &["meta"], "property", META_TEXT_NAMES),
+        when("content", &["meta"], "itemprop", &["name", "description"]),
+    ]
+}
+
+/// The default implied ends: element → the start tags that end it.
+fn default_implied_end() -> HashMap<String, Vec<String>> {
+    let cells = &["td", "th", "tr", "tbody", "thead", "tfoot"];
+    [
+        ("p", &["*block", "p"][..]),
+        ("li", &["li"]),
+        ("dt", &["dt", "dd"]),
+        ("dd", &["dt", "dd"]),
+        ("option", &["option", "optgroup"]),
+        ("optgroup", &["optgroup"]),
+        ("td", cells),
+        ("th", cells),
+        ("tr", &cells[2..]),
+        ("thead", &["tbody", "tfoot"]),
+        ("tbody", &["tbody", "tfoot"]),
+        ("head", &["body"]),
+    ]
+    .into_iter()
+    .map(|(element, closers)| (element.to_string(), strings(closers)))
+    .collect()
+}
+
 impl Default for Rules {
     fn default() -> Self {
-        let attr = |name: &str, elements: &[&str]| AttrRule {
-            name: name.into(),
-            elements: strings(elements),
-            when_attr: None,
-            when_values: vec![],
-        };
-        let when = |name: &str, elements: &[&str], a: &str, values: &[&str]| AttrRule {
-            name: name.into(),
-            elements: strings(elements),
-            when_attr: Some(a.into()),
-            when_values: strings(values),
-        };
-        let meta_names = [
-            "description",
-            "keywords",
-            "author",
-            "application-name",
-            // Open Graph: the text properties only (never og:url, og:image,
-            // og:type, og:locale…: URLs and enumerations).
-            "og:title",
-            "og:description",
-            "og:site_name",
-            "og:image:alt",
-            "og:video:alt",
-            "twitter:title",
-            "twitter:description",
-            "twitter:image:alt",
-        ];
-        let mut implied_end = HashMap::new();
-        implied_end.insert("p".to_string(), strings(&["*block", "p"]));
-        implied_end.insert("li".to_string(), strings(&["li"]));
-        implied_end.insert("dt".to_string(), strings(&["dt", "dd"]));
-        implied_end.insert("dd".to_string(), strings(&["dt", "dd"]));
-        implied_end.insert("option".to_string(), strings(&["option", "optgroup"]));
-        implied_end.insert("optgroup".to_string(), strings(&["optgroup"]));
-        implied_end.insert(
-            "td".to_string(),
-            strings(&["td", "th", "tr", "tbody", "thead", "tfoot"]),
-        );
-        implied_end.insert(
-            "th".to_string(),
-            strings(&["td", "th", "tr", "tbody", "thead", "tfoot"]),
-        );
-        implied_end.insert(
-            "tr".to_string(),
-            strings(&["tr", "tbody", "thead", "tfoot"]),
-        );
-        implied_end.insert("thead".to_string(), strings(&["tbody", "tfoot"]));
-        implied_end.insert("tbody".to_string(), strings(&["tbody", "tfoot"]));
-        implied_end.insert("head".to_string(), strings(&["body"]));
         let mut rules = Rules {
-            blocks: strings(BLOCKS),
+            blocks: strings(&[BLOCKS, HEADINGS].concat()),
             opaque: strings(OPAQUE),
             void: strings(VOID),
             preserve_whitespace: strings(&["pre", "textarea", "listing"]),
-            implied_end,
-            attributes: vec![
-                attr("title", &["*"]),
-                attr("alt", &["img", "area", "input"]),
-                attr("placeholder", &["*"]),
-                attr("aria-label", &["*"]),
-                attr("aria-description", &["*"]),
-                attr("aria-placeholder", &["*"]),
-                attr("aria-roledescription", &["*"]),
-                attr(
-                    "label",
-                    &["optgroup", "option", "track", "menu", "menuitem"],
-                ),
-                attr("summary", &["table"]),
-                attr("abbr", &["th", "td"]),
-                attr("standby", &["object"]),
-                when("value", &["input"], "type", &["button", "submit", "reset"]),
-                when("content", &["meta"], "name", &meta_names),
-                when("content", &["meta"], "property", &meta_names),
-                when("content", &["meta"], "itemprop", &["name", "description"]),
-            ],
+            implied_end: default_implied_end(),
+            attributes: default_attributes(),
             protected: strings(&["code", "kbd", "samp", "var"]),
             no_translate_classes: strings(&["notranslate"]),
             min_letters: 1,

@@ -399,7 +399,10 @@ pub fn write_from_skeleton<W: Write>(
                         )));
                     }
                 };
-                let (target, sub_targets) = resolve_block(&block, translations, &mut report)?;
+                let Resolved {
+                    target,
+                    subs: sub_targets,
+                } = resolve_block(&block, translations, &mut report)?;
                 // What was held for this block: its element's language values follow it.
                 for (kind, data) in std::mem::take(&mut replay.held) {
                     replay.entry(kind, &data, out, &mut report, target.is_some())?;
@@ -496,39 +499,55 @@ impl Replay<'_> {
     }
 }
 
-/// A block's target runs (`None`: written as its source) and its sub-blocks'
-/// target texts, asked from `translations` (once each, in document order).
-type Resolved = (Option<Vec<Run>>, Vec<Option<String>>);
+/// A block's translation as every writer applies it (the skeleton writer and both
+/// fallbacks).
+pub(crate) struct Resolved {
+    /// The target runs; `None`: written as the source (untranslated, a target equal
+    /// to the source, or one whose inline codes are broken: reported).
+    pub(crate) target: Option<Vec<Run>>,
+    /// The sub-blocks' target texts (`None`: as the source), parallel to
+    /// `block.subs`.
+    pub(crate) subs: Vec<Option<String>>,
+}
 
+/// Asks `translations` for `block` and its sub-blocks (once each, in document
+/// order) and checks the target's codes against the source; a broken target is
+/// an [`IssueKind::Codes`] issue pushed to `issues`.
+pub(crate) fn resolve(
+    block: &Block,
+    translations: &mut dyn Translations,
+    issues: &mut Vec<Issue>,
+) -> Result<Resolved> {
+    let mut target = translations.target(block)?;
+    if let Some(t) = &target {
+        if same_runs(t, &block.runs) {
+            target = None;
+        } else if let Err(message) = check_codes(&block.runs, t) {
+            issues.push(Issue::new(&block.id, IssueKind::Codes, message));
+            target = None;
+        }
+    }
+    let mut subs = Vec::with_capacity(block.subs.len());
+    for sub in &block.subs {
+        let t = translations.target(sub)?;
+        subs.push(
+            t.filter(|t| !same_runs(t, &sub.runs))
+                .map(|t| runs_text(&t)),
+        );
+    }
+    Ok(Resolved { target, subs })
+}
+
+/// [`resolve`], counted in `report` (blocks seen, sub-blocks translated).
 fn resolve_block(
     block: &Block,
     translations: &mut dyn Translations,
     report: &mut WriteReport,
 ) -> Result<Resolved> {
     report.blocks += 1 + block.subs.len();
-    let mut target = translations.target(block)?;
-    if let Some(t) = &target {
-        if same_runs(t, &block.runs) {
-            target = None;
-        } else if let Err(message) = check_codes(&block.runs, t) {
-            report
-                .issues
-                .push(Issue::new(&block.id, IssueKind::Codes, message));
-            target = None;
-        }
-    }
-    let mut sub_targets = Vec::with_capacity(block.subs.len());
-    for sub in &block.subs {
-        let t = translations.target(sub)?;
-        let t = t
-            .filter(|t| !same_runs(t, &sub.runs))
-            .map(|t| runs_text(&t));
-        if t.is_some() {
-            report.translated += 1;
-        }
-        sub_targets.push(t);
-    }
-    Ok((target, sub_targets))
+    let resolved = resolve(block, translations, &mut report.issues)?;
+    report.translated += resolved.subs.iter().flatten().count();
+    Ok(resolved)
 }
 
 /// Writes a resolved block: its original bytes when nothing in it is translated.
@@ -789,18 +808,14 @@ impl BlockOnlyFallback<'_> {
             ..WriteReport::default()
         };
         let mut sink = |block: &Block| -> Result<()> {
-            let mut all = vec![block];
-            all.extend(block.subs.iter());
-            for b in all {
-                report.blocks += 1;
-                let runs = match translations.target(b)? {
-                    Some(t) if check_codes(&b.runs, &t).is_ok() => {
-                        report.translated += 1;
-                        t
-                    }
-                    _ => b.runs.clone(),
-                };
-                let line = format!("{}\n", runs_text(&runs));
+            let Resolved { target, subs } = resolve_block(block, translations, &mut report)?;
+            report.translated += usize::from(target.is_some());
+            let mut lines = vec![runs_text(target.as_deref().unwrap_or(&block.runs))];
+            for (sub, t) in block.subs.iter().zip(subs) {
+                lines.push(t.unwrap_or_else(|| sub.plain_text()));
+            }
+            for line in lines {
+                let line = line + "\n";
                 out.write_all(line.as_bytes())
                     .map_err(|e| L10nError::io(WRITING_OUTPUT, e))?;
                 report.bytes_written += line.len() as u64;

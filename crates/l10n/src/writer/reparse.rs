@@ -64,10 +64,10 @@ use tagloom_html::serializer::{FragmentOptions, serialize_children};
 use tagloom_html::session::SessionConfig;
 
 use super::{
-    EncodedOutput, FallbackError, Issue, IssueKind, Translations, WriteReport, WriterOptions,
-    same_runs,
+    EncodedOutput, FallbackError, Issue, IssueKind, Resolved, Translations, WriteReport,
+    WriterOptions, resolve,
 };
-use crate::block::{Block, BlockKind, Run, check_codes, runs_text};
+use crate::block::{Block, BlockKind, Run, runs_text};
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::{LanguageTag, Retarget};
 use crate::reader::{ReadOptions, read_document};
@@ -1046,25 +1046,7 @@ impl Builder<'_> {
     /// content blocks by signature, attribute blocks by (element, attribute,
     /// value). Returns 1 for an attribute block (counted apart), else 0.
     fn file_block(&mut self, block: &Block, translations: &mut dyn Translations) -> Result<usize> {
-        let mut target = translations.target(block)?;
-        if let Some(t) = &target {
-            if same_runs(t, &block.runs) {
-                target = None;
-            } else if let Err(message) = check_codes(&block.runs, t) {
-                self.report
-                    .issues
-                    .push(Issue::new(&block.id, IssueKind::Codes, message));
-                target = None;
-            }
-        }
-        let mut subs = Vec::with_capacity(block.subs.len());
-        for sub in &block.subs {
-            let t = translations.target(sub)?;
-            subs.push(
-                t.filter(|t| !same_runs(t, &sub.runs))
-                    .map(|t| runs_text(&t)),
-            );
-        }
+        let Resolved { target, subs } = resolve(block, translations, &mut self.report.issues)?;
         match block.kind {
             BlockKind::Attribute { .. } => {
                 let attr = block.path.rsplit_once("/@").map_or("", |(_, a)| a);
