@@ -385,7 +385,7 @@ impl Common {
     }
 }
 
-/// Runs `job` on the file `input` into the file `output`: [`run_job`] into a temp
+/// Runs `job` on the file `input` into the file `output`: `run_job` into a temp
 /// file beside `output`, renamed into place only when the job succeeded (a failure
 /// leaves no output). Every file flow (extract, merge, pseudo, file or directory)
 /// comes here.
@@ -804,7 +804,7 @@ pub fn pseudo(input: &Path, output: &Path, options: &PseudoOptions) -> Result<Re
 }
 
 /// Merges into any writer instead of a file, through the same wiring as
-/// [`merge`] ([`run_job`]: skeleton, then the fallbacks `common` allows; issues
+/// [`merge`] (`run_job`: skeleton, then the fallbacks `common` allows; issues
 /// mark the report [partial](FileReport::partial)). The output is NOT protected by
 /// a temp file: the caller owns it. Used by tests to inject failing writers.
 pub fn merge_to_writer(

@@ -11,14 +11,16 @@
 //! 1. The tree is parsed first (with the encoding the reader picks), so a
 //!    tree-builder failure leaves the translations unconsumed for the next fallback.
 //!    Then the reader runs (no skeleton), and every block's translation is asked
-//!    from [`Translations`] in document order, exactly as the skeleton writer does.
+//!    from [`Translations`] in document order and checked, exactly as the skeleton
+//!    writer does (one routine: `writer::resolve`).
 //!    Content blocks are filed under their **signature**: their runs with text
 //!    whitespace-collapsed and trimmed and each code reduced to its kind
 //!    (open/close/placeholder). Top-level attribute blocks are filed under
 //!    (element, attribute, collapsed value).
 //! 2. The tree is walked in tree order, tracking `translate` inheritance. An element
-//!    whose whole content reads (by the reader's rules: inline elements are paired
-//!    codes, void elements, comments and protected subtrees placeholders) with the
+//!    whose whole content reads (by the reader's rules, from their one home in
+//!    [`Rules`]: [`Rules::is_block`], [`Rules::inline_role`] — paired codes,
+//!    placeholders, protected subtrees — [`Rules::translate_of`]) with the
 //!    signature of a pending block is that block (a leaf); otherwise each maximal run
 //!    of inline content between block-level children is tried (an implicit block,
 //!    trimmed like the reader trims: whitespace, comments and — at its start — opaque
