@@ -140,23 +140,11 @@ fn check(input: &Path, work: &Path) -> Result<usize, String> {
     Ok(retargeted)
 }
 
-fn corpus(dir: &Path, ext: &[&str]) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| ext.iter().any(|x| e == *x)))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn pseudo_keeps_structure() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut files = corpus(&root.join("tests/data/l10n-samples"), &["html", "phtml"]);
-    let bench = corpus(&root.join("../../../shared/bench-corpus"), &["html"]);
+    let mut files = support::corpus(&root.join("tests/data/l10n-samples"), &["html", "phtml"]);
+    let bench = support::corpus(&root.join("../../../shared/bench-corpus"), &["html"]);
     if bench.is_empty() {
         println!("bench corpus absent: only the l10n samples are checked");
     }
