@@ -7,6 +7,8 @@
 //! XLIFF can show it in `<originalData>`. A block also keeps its original source
 //! bytes: a block that comes back unedited is written with exactly those.
 
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
+
 /// One piece of a block.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Run {
@@ -98,6 +100,29 @@ pub struct Block {
     /// Positions of `lang`/`xml:lang` values inside code data (retargeted when the
     /// block is written translated).
     pub lang_refs: Vec<SubRef>,
+}
+
+/// The quote (`"`, `'`, or 0) that `before` — the bytes up to an attribute value,
+/// in `encoding` — ends with: the context a new value is escaped for (the
+/// [`BlockKind::Attribute`] quote). The reader asks it of decoded text (UTF-8).
+pub(crate) fn quote_ending(before: &[u8], encoding: &'static Encoding) -> u8 {
+    let unit = if encoding == UTF_16LE {
+        match before {
+            [.., q, 0] => *q,
+            _ => 0,
+        }
+    } else if encoding == UTF_16BE {
+        match before {
+            [.., 0, q] => *q,
+            _ => 0,
+        }
+    } else {
+        before.last().copied().unwrap_or(0)
+    };
+    match unit {
+        b'"' | b'\'' => unit,
+        _ => 0,
+    }
 }
 
 /// The text of runs, codes dropped.

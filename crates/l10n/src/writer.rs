@@ -34,7 +34,7 @@ use std::io::Write;
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 use tagloom_html::serializer::{EscapeMode, write_escaped};
 
-use crate::block::{Block, BlockKind, Run, check_codes, runs_text};
+use crate::block::{Block, BlockKind, Run, check_codes, quote_ending, runs_text};
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::{LanguageTag, Retarget};
 use crate::reader::ReadOptions;
@@ -300,28 +300,6 @@ pub fn escape(text: &str, kind: BlockKind, out: &mut String) {
     };
     // Writing into a `String` cannot fail.
     let _ = write_escaped(out, text, mode);
-}
-
-/// The quote (`"`, `'`, or 0) that `before` — the bytes up to an attribute value,
-/// in `encoding` — ends with: the context a new value is escaped for.
-fn quote_ending(before: &[u8], encoding: &'static Encoding) -> u8 {
-    let unit = if encoding == UTF_16LE {
-        match before {
-            [.., q, 0] => *q,
-            _ => 0,
-        }
-    } else if encoding == UTF_16BE {
-        match before {
-            [.., 0, q] => *q,
-            _ => 0,
-        }
-    } else {
-        before.last().copied().unwrap_or(0)
-    };
-    match unit {
-        b'"' | b'\'' => unit,
-        _ => 0,
-    }
 }
 
 /// A language tag written as an attribute value after `quote` (see [`quote_ending`]):

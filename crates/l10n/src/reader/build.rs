@@ -8,8 +8,9 @@ use std::io::Read;
 
 use super::input::SourceWindow;
 use super::tokens::{Tok, TokenStream, ValueRange};
-use crate::block::{Block, BlockKind, Run, SubRef, runs_text};
+use crate::block::{Block, BlockKind, Run, SubRef, quote_ending, runs_text};
 use crate::rules::{InlineRole, Rules};
+use encoding_rs::UTF_8;
 use tagloom_html::token::TokenKind;
 
 /// HTML whitespace.
@@ -292,7 +293,10 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
             {
                 continue;
             }
-            let quote = quote_before(self.win.text(tok.start(), attr.value_start()));
+            let quote = quote_ending(
+                self.win.text(tok.start(), attr.value_start()).as_bytes(),
+                UTF_8,
+            );
             let key = format!(
                 "{}.{}-{}:{}",
                 ctx.key,
@@ -376,15 +380,6 @@ fn bump(counts: &mut Vec<(String, u32)>, name: &str) -> u32 {
     } else {
         counts.push((name.to_string(), 1));
         1
-    }
-}
-
-/// The quote byte right before an attribute value (0 when unquoted).
-pub(crate) fn quote_before(tag_prefix: &str) -> u8 {
-    match tag_prefix.as_bytes().last() {
-        Some(b'"') => b'"',
-        Some(b'\'') => b'\'',
-        _ => 0,
     }
 }
 

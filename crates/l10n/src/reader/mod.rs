@@ -43,7 +43,7 @@ use crate::block::Block;
 use crate::error::{IoContext, Result};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
-use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, quote_before, translate_of};
+use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, translate_of};
 pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
@@ -583,7 +583,13 @@ impl<R: Read> Reader<'_, '_, R> {
             if !self.is_attr_block(tok, attr, translate) {
                 continue;
             }
-            let quote = quote_before(self.ts.window.text(tok.start(), attr.value_start()));
+            let quote = crate::block::quote_ending(
+                self.ts
+                    .window
+                    .text(tok.start(), attr.value_start())
+                    .as_bytes(),
+                encoding_rs::UTF_8,
+            );
             let (key, path) = names.get_or_insert_with(|| self.names(seg));
             let block = Block::attribute(
                 format!("{key}:{}", sanitize(attr.name.as_str())),
