@@ -456,7 +456,7 @@ impl Rules {
         if self.min_letters == 0 {
             return text
                 .chars()
-                .any(|c| !matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\0'));
+                .any(|c| c != '\0' && !crate::reader::is_html_ws(c));
         }
         text.chars()
             .filter(|c| c.is_alphabetic())
