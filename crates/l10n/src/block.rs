@@ -125,6 +125,26 @@ pub(crate) fn quote_ending(before: &[u8], encoding: &'static Encoding) -> u8 {
     }
 }
 
+#[cfg(test)]
+impl Block {
+    /// A `p` content block of one text run, for unit tests.
+    pub(crate) fn paragraph(id: &str, text: &str) -> Block {
+        Block {
+            id: id.into(),
+            kind: BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs: vec![Run::Text(text.into())],
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        }
+    }
+}
+
 /// The text of runs, codes dropped.
 pub fn runs_text(runs: &[Run]) -> String {
     runs.iter()
