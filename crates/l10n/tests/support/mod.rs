@@ -224,3 +224,21 @@ impl std::io::Write for FailingWriter {
         Ok(())
     }
 }
+
+/// The l10n samples and the bench pages (`.html`, `.phtml`), sorted; a corpus
+/// that is absent is said and skipped.
+pub fn sample_and_bench_pages() -> Vec<PathBuf> {
+    let root = manifest();
+    let mut pages = Vec::new();
+    for dir in [
+        root.join("tests/data/l10n-samples"),
+        root.join("../../../shared/bench-corpus"),
+    ] {
+        if !dir.is_dir() {
+            println!("skipped (absent): {}", dir.display());
+        }
+        pages.extend(corpus(&dir, &["html", "phtml"]));
+    }
+    pages.sort();
+    pages
+}
