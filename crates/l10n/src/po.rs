@@ -674,19 +674,7 @@ mod tests {
              #, fuzzy\nmsgctxt \"p-3\"\nmsgid \"Three\"\nmsgstr \"\"\n",
         )
         .unwrap();
-        let block = |id: &str, text: &str| Block {
-            id: id.into(),
-            kind: crate::block::BlockKind::Content,
-            element: "p".into(),
-            path: String::new(),
-            notes: vec![],
-            preserve: false,
-            runs: vec![Run::Text(text.into())],
-            original: vec![],
-            subs: vec![],
-            sub_refs: vec![],
-            lang_refs: vec![],
-        };
+        let block = Block::paragraph;
         for include in [false, true] {
             let mut t = PoTranslations::open(&path).unwrap().include_fuzzy(include);
             let got: Vec<bool> = [("p-1", "One"), ("p-2", "Two"), ("p-3", "Three")]

@@ -35,14 +35,14 @@ use std::path::{Path, PathBuf};
 use crate::block::{Block, Run};
 use crate::count::{Counts, runs_text};
 use crate::error::{IoContext, L10nError, Result};
-use crate::flow::{Common, Format, forced_encoding, run_dir_with, with_ext};
+use crate::flow::{Common, Format, run_dir_with, with_ext};
 use crate::lang::LanguageTag;
 use crate::matching::{
     comparable_text, comparable_words, lengths_can_match, runs_key, similarity, text_key,
 };
 use crate::output::OutputFile;
 use crate::po::{PoEntry, PoReader, PoWriter, runs_to_text, text_to_runs};
-use crate::reader::{BlockSink, read_document};
+use crate::reader::{BlockSink, read_file};
 use crate::xliff::{XliffReader, XliffWriter, source_difference};
 
 /// How many of a unit's rarest words find its near-match candidates.
@@ -271,8 +271,6 @@ fn read_old(path: &Path) -> Result<OldFile> {
 
 /// The page's units in file order (a block, then its attribute sub-blocks).
 fn page_units(page: &Path, common: &Common) -> Result<Vec<Block>> {
-    let forced = forced_encoding(common)?;
-    let file = std::fs::File::open(page).ctx(|| format!("opening {}", page.display()))?;
     let mut units = Vec::new();
     let mut sink = |block: &Block| -> Result<()> {
         let mut b = block.clone();
@@ -285,11 +283,9 @@ fn page_units(page: &Path, common: &Common) -> Result<Vec<Block>> {
         }));
         Ok(())
     };
-    read_document(
-        std::io::BufReader::with_capacity(64 * 1024, file),
+    read_file(
         page,
-        &common.rules,
-        forced,
+        &common.read_options()?,
         None,
         Some(&mut sink as &mut dyn BlockSink),
     )?;
