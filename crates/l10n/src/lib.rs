@@ -45,6 +45,7 @@ pub mod po;
 pub mod pseudo;
 pub mod reader;
 pub mod rules;
+pub mod segment;
 pub mod skeleton;
 pub mod update;
 pub mod writer;
