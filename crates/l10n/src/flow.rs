@@ -50,6 +50,7 @@ use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
 use crate::reader::{BlockSink, ReadReport, read_document};
 use crate::rules::Rules;
+use crate::segment::Segmenter;
 use crate::skeleton::SkeletonStore;
 use crate::writer::{
     BlockOnlyFallback, EncodedOutput, Fallback, FallbackError, Issue, ReparseFallback,
@@ -415,7 +416,8 @@ pub fn run_file_with_reader_writer(
             let (read, out) = match format {
                 Format::Xliff => {
                     let mut sink = XliffWriter::new(out, source_lang, target_lang, &original)
-                        .map_err(io_out)?;
+                        .map_err(io_out)?
+                        .segmented(Segmenter::for_rules(&common.rules, source_lang));
                     let read = read_document(
                         open()?,
                         input,
@@ -431,8 +433,9 @@ pub fn run_file_with_reader_writer(
                     for (name, value) in &common.po_header {
                         header.set(name, value).map_err(L10nError::Usage)?;
                     }
-                    let mut sink =
-                        PoWriter::with_header(out, &header, &original).map_err(io_out)?;
+                    let mut sink = PoWriter::with_header(out, &header, &original)
+                        .map_err(io_out)?
+                        .segmented(Segmenter::for_rules(&common.rules, source_lang));
                     let read = read_document(
                         open()?,
                         input,

@@ -88,11 +88,11 @@ fn cut_runs(runs: &[Run], cuts: &[Cut]) -> Vec<Vec<Run>> {
     for (i, run) in runs.iter().enumerate() {
         let mut from = 0;
         while let Some(c) = cuts.next_if(|c| c.run == i) {
-            if let (Run::Text(t), true) = (run, c.offset > from) {
-                if let Some(part) = t.get(from..c.offset) {
-                    push(&mut out, Run::Text(part.to_string()));
-                    from = c.offset;
-                }
+            if let (Run::Text(t), true) = (run, c.offset > from)
+                && let Some(part) = t.get(from..c.offset)
+            {
+                push(&mut out, Run::Text(part.to_string()));
+                from = c.offset;
             }
             if out.last().is_some_and(|s| !s.is_empty()) {
                 out.push(Vec::new());
