@@ -21,6 +21,7 @@ use crate::flow::Format;
 use crate::po::PoReader;
 use crate::reader::{BlockSink, read_document};
 use crate::rules::Rules;
+use crate::segment::Segmenter;
 use crate::xliff::XliffReader;
 
 /// Units, words and characters.
@@ -102,7 +103,12 @@ pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
         Some(Format::Xliff) => {
             let mut reader = XliffReader::open(path)?;
             while let Some(unit) = reader.next_unit()? {
-                counts.add_text(&runs_text(&unit.source));
+                if unit.segments.is_empty() {
+                    counts.add_text(&runs_text(&unit.source));
+                }
+                for s in &unit.segments {
+                    counts.add_text(&runs_text(&s.source));
+                }
             }
         }
         Some(Format::Po) => {
@@ -117,11 +123,19 @@ pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
             let file = std::fs::File::open(path).map_err(|e| {
                 crate::error::L10nError::io(format!("opening {}", path.display()), e)
             })?;
+            // Sentences count as units when the rules segment (root rules: a page
+            // has no source language here).
+            let segmenter = Segmenter::for_rules(rules, &crate::lang::LanguageTag::english());
+            let mut count =
+                |block: &Block| match segmenter.as_ref().and_then(|s| s.sentence_blocks(block)) {
+                    Some((_, sentences)) => sentences
+                        .iter()
+                        .for_each(|s| counts.add_text(&runs_text(&s.runs))),
+                    None => counts.add_text(&runs_text(&block.runs)),
+                };
             let mut sink = |block: &Block| -> Result<()> {
-                counts.add_text(&runs_text(&block.runs));
-                for sub in &block.subs {
-                    counts.add_text(&runs_text(&sub.runs));
-                }
+                count(block);
+                block.subs.iter().for_each(&mut count);
                 Ok(())
             };
             read_document(

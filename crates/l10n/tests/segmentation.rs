@@ -359,3 +359,88 @@ fn segmented_xliff_keeps_the_core_content_model() {
         assert!(stack.is_empty());
     }
 }
+
+/// `update` matches sentence by sentence: an edited sentence becomes a fuzzy
+/// suggestion, its neighbours in the same unit keep their translations, and the
+/// merge of the updated file puts them in place.
+#[test]
+fn update_carries_sentences_over() {
+    use tagloom_l10n::update::{UpdateOptions, update};
+    let work = tempfile::tempdir().unwrap();
+    let page = data("en.html");
+    let changed = work.path().join("changed.html");
+    let html = std::fs::read_to_string(&page)
+        .unwrap()
+        .replace("That is cheap.", "That is not cheap.")
+        .replace(
+            "<p>Read <b>",
+            "<p>Brand new paragraph. Really.</p>\n<p>Read <b>",
+        );
+    std::fs::write(&changed, html).unwrap();
+    let options = UpdateOptions {
+        common: segmented_common(),
+        ..UpdateOptions::default()
+    };
+    for ext in ["xlf", "po"] {
+        let old = work.path().join(format!("old.{ext}"));
+        let text = extract(&page, &old, "en");
+        let filled = match ext {
+            "xlf" => translate_segments(&text),
+            _ => translate_entries(&text),
+        };
+        std::fs::write(&old, filled).unwrap();
+        let new = work.path().join(format!("new.{ext}"));
+        let report = update(&changed, &old, &new, &options).unwrap();
+        let c = report.total();
+        assert_eq!(
+            (c.fuzzy.units, c.new.units, c.removed.units),
+            (1, 2, 0),
+            "{ext}: {c:?}"
+        );
+        assert_eq!(c.carried, c.unchanged.units, "{ext}");
+        let new_text = std::fs::read_to_string(&new).unwrap();
+        if ext == "xlf" {
+            assert!(
+                new_text.contains("<note category=\"update-old-source\">s2: That is cheap.</note>"),
+                "{new_text}"
+            );
+            assert!(new_text.contains("<segment id=\"s1\" state=\"translated\"><source>It costs 3.5 euros.</source><target>[It costs 3.5 euros.]</target></segment>"), "{new_text}");
+        } else {
+            assert!(
+                new_text.contains("#| msgid \"That is cheap.\""),
+                "{new_text}"
+            );
+        }
+        let out = work.path().join("out.html");
+        let merged = merge(&changed, &new, &out);
+        assert!(!merged.partial(), "{ext}: {:?}", merged.files[0].issues);
+        let html = std::fs::read_to_string(&out).unwrap();
+        for expected in [
+            "<p>[It costs 3.5 euros.] That is not cheap.</p>",
+            "<p>Brand new paragraph. Really.</p>",
+            "<p>[Read <b>the manual. It is short.</b>] [Then translate.]</p>",
+        ] {
+            assert!(html.contains(expected), "{ext}: {expected}\n{html}");
+        }
+    }
+}
+
+/// `count` counts sentences as units when segmenting, the same words either way,
+/// on the page and on its extracted files.
+#[test]
+fn count_counts_sentences() {
+    use tagloom_l10n::count::count_file;
+    let work = tempfile::tempdir().unwrap();
+    let page = data("en.html");
+    let segmented = count_file(&page, &segmented_common().rules).unwrap();
+    let whole = count_file(&page, &Rules::default()).unwrap();
+    assert_eq!(segmented.words, whole.words);
+    assert_eq!(segmented.chars, whole.chars);
+    assert!(segmented.units > whole.units, "{segmented:?} {whole:?}");
+    for ext in ["xlf", "po"] {
+        let file = work.path().join(format!("t.{ext}"));
+        extract(&page, &file, "en");
+        let c = count_file(&file, &Rules::default()).unwrap();
+        assert_eq!(c, segmented, "{ext}");
+    }
+}

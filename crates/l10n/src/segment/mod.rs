@@ -31,6 +31,7 @@
 
 mod align;
 mod split;
+mod units;
 
 use std::fmt;
 use std::str::FromStr;
@@ -43,6 +44,7 @@ use crate::lang::LanguageTag;
 use crate::rules::Rules;
 
 pub(crate) use align::Aligner;
+pub(crate) use units::SentenceUnits;
 
 /// How units are cut into segments (`--segment`, or `"segment"` in a rules file).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
