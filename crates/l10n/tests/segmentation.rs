@@ -444,3 +444,37 @@ fn count_counts_sentences() {
         assert_eq!(c, segmented, "{ext}");
     }
 }
+
+/// Every sentence of every page translated (`[…]`), XLIFF and PO: every block is
+/// translated, no issue — the sentences always make up their block again.
+#[test]
+fn every_sentence_of_every_page_merges() {
+    let work = tempfile::tempdir().unwrap();
+    let (mut blocks, mut failures) = (0, Vec::new());
+    for page in pages() {
+        for ext in ["xlf", "po"] {
+            let file = work.path().join(format!("t.{ext}"));
+            let text = extract(&page, &file, "en");
+            let filled = match ext {
+                "xlf" => translate_segments(&text),
+                _ => translate_entries(&text),
+            };
+            std::fs::write(&file, filled).unwrap();
+            let out = work.path().join("out.html");
+            let report = merge(&page, &file, &out);
+            let f = &report.files[0];
+            if report.partial() || f.translated != f.blocks {
+                failures.push(format!(
+                    "{} ({ext}): {}/{} translated, {:?}",
+                    page.display(),
+                    f.translated,
+                    f.blocks,
+                    f.issues.iter().take(3).collect::<Vec<_>>()
+                ));
+            }
+            blocks += f.blocks;
+        }
+    }
+    println!("{blocks} blocks translated sentence by sentence");
+    assert!(failures.is_empty(), "{failures:#?}");
+}
