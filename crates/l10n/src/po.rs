@@ -588,7 +588,10 @@ impl Translations for PoTranslations {
             .pending
             .drain()
             .filter(|(_, e)| has_target(e) && (include || !e.fuzzy))
-            .map(|(id, _)| id);
+            // The sentences of one unit left over are one unit not in the page.
+            .map(|(id, _)| crate::segment::unit_of(&id).to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter();
         Ok(with_units_not_in_page(
             std::mem::take(&mut self.issues),
             left,

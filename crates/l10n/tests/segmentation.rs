@@ -267,11 +267,49 @@ fn a_changed_sentence_is_reported_not_merged() {
         let report = merge(&changed, &file, &out);
         let html = std::fs::read_to_string(&out).unwrap();
         assert!(report.partial(), "{ext}");
+        // The changed block has a new content id: the page's block is not in the
+        // file, the file's unit (both its sentences: one unit) not in the page.
+        let issues = &report.files[0].issues;
+        assert_eq!(issues.len(), 2, "{ext}: {issues:?}");
         assert!(
             html.contains("<p>It costs 3.5 euros. That is not cheap.</p>"),
             "{ext}: {html}"
         );
         assert!(html.contains("<p>[Install the tool first.]"), "{ext}");
+    }
+}
+
+/// A unit anchored on its element id keeps its id when a sentence changes: the
+/// block keeps its source, one issue names the sentence, and the unit's other
+/// sentences are not reported again.
+#[test]
+fn a_changed_sentence_of_an_id_unit_is_one_issue() {
+    let work = tempfile::tempdir().unwrap();
+    let page = data("en.html");
+    for ext in ["xlf", "po"] {
+        let file = work.path().join(format!("t.{ext}"));
+        let text = extract(&page, &file, "en");
+        assert!(text.contains("id.tour"), "{text}");
+        let filled = match ext {
+            "xlf" => translate_segments(&text),
+            _ => translate_entries(&text),
+        };
+        std::fs::write(&file, filled).unwrap();
+        let changed = work.path().join("changed.html");
+        let html = std::fs::read_to_string(&page)
+            .unwrap()
+            .replace("Enjoy the tour.", "Enjoy it.");
+        std::fs::write(&changed, html).unwrap();
+        let out = work.path().join("out.html");
+        let report = merge(&changed, &file, &out);
+        let issues = &report.files[0].issues;
+        assert_eq!(issues.len(), 1, "{ext}: {issues:?}");
+        assert!(issues[0].id.starts_with("id.tour"), "{ext}: {issues:?}");
+        let html = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            html.contains("<p id=\"tour\">Welcome here. Enjoy it. Bye.</p>"),
+            "{ext}: {html}"
+        );
     }
 }
 

@@ -29,19 +29,19 @@ impl PoTranslations {
         let mut n = 1;
         loop {
             let Some(entry) = next.take() else {
-                return self.changed(block, format!("sentence {n} is not in the file"));
+                return self.changed(block, n, block, format!("sentence {n} is not in the file"));
             };
             let sentence = text_to_runs(&entry.id)
                 .ok()
                 .and_then(|source| aligner.sentence(&source));
             let Some((gap, runs)) = sentence else {
-                return self.changed(block, format!("sentence {n} differs"));
+                return self.changed(block, n, block, format!("sentence {n} differs"));
             };
             push_text(&mut out, &gap);
             let part = sentence_block(block, n, runs);
             let syntax = match source_syntax(&entry, &part) {
                 Ok(syntax) => syntax,
-                Err(why) => return self.changed(&part, why),
+                Err(why) => return self.changed(block, n, &part, why),
             };
             if self.usable(&entry) {
                 match target_runs(&entry, &part, syntax) {
@@ -52,6 +52,7 @@ impl PoTranslations {
                     Err(why) => {
                         self.issues
                             .push(Issue::new(&part.id, IssueKind::Codes, why));
+                        self.drop_after(block, n)?;
                         return Ok(None);
                     }
                 }
@@ -69,10 +70,28 @@ impl PoTranslations {
         Ok(translated.then_some(out))
     }
 
-    fn changed(&mut self, block: &Block, why: String) -> Result<Option<Vec<Run>>> {
+    /// Reports `at` (the block, or sentence `n` of it) as changed; the block's
+    /// later sentence entries are dropped (one issue per block, not one more per
+    /// sentence left over).
+    fn changed(
+        &mut self,
+        block: &Block,
+        n: usize,
+        at: &Block,
+        why: String,
+    ) -> Result<Option<Vec<Run>>> {
         self.issues
-            .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
+            .push(Issue::new(&at.id, IssueKind::SourceChanged, why));
+        self.drop_after(block, n)?;
         Ok(None)
+    }
+
+    fn drop_after(&mut self, block: &Block, n: usize) -> Result<()> {
+        let mut k = n + 1;
+        while self.take(&sentence_id(&block.id, k))?.is_some() {
+            k += 1;
+        }
+        Ok(())
     }
 }
 

@@ -211,6 +211,14 @@ pub fn is_sentence(id: &str, unit: &str, n: usize) -> bool {
         == Some(n)
 }
 
+/// The unit a sentence id belongs to (`UNIT` for `UNIT#s2`); any other id as it is.
+pub fn unit_of(id: &str) -> &str {
+    match id.rsplit_once("#s") {
+        Some((unit, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => unit,
+        _ => id,
+    }
+}
+
 /// Whether a segmented unit's gap is whitespace only (what [`Piece::Gap`] holds).
 pub(crate) fn is_gap_char(c: char) -> bool {
     c.is_whitespace()

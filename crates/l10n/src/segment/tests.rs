@@ -232,6 +232,9 @@ fn ids_and_names() {
     assert!(is_sentence("c.abc#s2", "c.abc", 2));
     assert!(!is_sentence("c.abc#s2", "c.ab", 2));
     assert!(!is_sentence("c.abc#s12", "c.abc", 1));
+    assert_eq!(unit_of("c.abc#s12"), "c.abc");
+    assert_eq!(unit_of("id.a#sx"), "id.a#sx");
+    assert_eq!(unit_of("id.a"), "id.a");
     assert_eq!("sentences".parse(), Ok(Segmentation::Sentences));
     assert!("words".parse::<Segmentation>().is_err());
     assert_eq!(Segmentation::Sentences.to_string(), "sentences");
