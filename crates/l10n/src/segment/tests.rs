@@ -241,3 +241,107 @@ fn ids_and_names() {
     let rules = Rules::from_json_str(r#"{"segment": "sentences"}"#).unwrap();
     assert_eq!(rules.segment, Segmentation::Sentences);
 }
+
+/// Runs joined: adjacent text merged, empty text dropped.
+fn normalized(runs: &[Run]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for run in runs {
+        match (out.last_mut(), run) {
+            (_, Run::Text(t)) if t.is_empty() => {}
+            (Some(Run::Text(a)), Run::Text(b)) => a.push_str(b),
+            (_, run) => out.push(run.clone()),
+        }
+    }
+    out
+}
+
+/// Generated units of tricky pieces (sentence ends of several scripts, spaces,
+/// newlines, abbreviations, digits) with nested codes and placeholders: the pieces
+/// always join back into the unit, a paired code never spans two sentences, gaps
+/// are whitespace, no sentence is empty, and the aligner finds the sentences again.
+#[test]
+fn generated_units_keep_the_invariants() {
+    const BITS: &[&str] = &[
+        "Hello", " ", ". ", "world", "?", "! ", "。", "؟ ", "e.g. ", "Dr. ", "3.5", "\n", "  ",
+        "1. ", "a", "B", "…", "\u{a0}", "x.Y", ";", "¿", "”. ",
+    ];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let seg = lang("en");
+    let mut cut = 0;
+    for _ in 0..3000 {
+        let mut runs = Vec::new();
+        let mut open: Vec<u32> = Vec::new();
+        let mut id = 0;
+        for _ in 0..next(14) {
+            match next(10) {
+                0 => {
+                    id += 1;
+                    open.push(id);
+                    runs.push(open_run(id));
+                }
+                1 if !open.is_empty() => {
+                    let id = open.pop().unwrap_or(0);
+                    runs.push(close(id));
+                }
+                2 => {
+                    id += 1;
+                    runs.push(ph(id));
+                }
+                _ => runs.push(text(BITS[next(BITS.len())])),
+            }
+        }
+        while let Some(id) = open.pop() {
+            runs.push(close(id));
+        }
+        let runs = normalized(&runs);
+        let pieces = seg.split(&runs);
+        let mut back = Vec::new();
+        let mut sentences = Vec::new();
+        for p in &pieces {
+            match p {
+                Piece::Gap(g) => {
+                    assert!(!g.is_empty() && g.chars().all(is_gap_char), "{pieces:?}");
+                    back.push(Run::Text(g.clone()));
+                }
+                Piece::Sentence(s) => {
+                    assert!(!s.is_empty() || pieces.len() == 1, "{runs:?} -> {pieces:?}");
+                    let mut depth = 0i32;
+                    for r in s {
+                        match r {
+                            Run::Open { .. } => depth += 1,
+                            Run::Close { .. } => depth -= 1,
+                            _ => {}
+                        }
+                        assert!(depth >= 0, "{runs:?} -> {pieces:?}");
+                    }
+                    assert_eq!(depth, 0, "{runs:?} -> {pieces:?}");
+                    back.extend(s.iter().cloned());
+                    sentences.push(s.clone());
+                }
+            }
+        }
+        assert_eq!(normalized(&back), runs, "{pieces:?}");
+        if sentences.len() > 1 {
+            cut += 1;
+            let mut a = Aligner::new(&runs);
+            for s in &sentences {
+                assert_eq!(
+                    a.sentence(s).map(|(_, r)| normalized(&r)),
+                    Some(normalized(s))
+                );
+            }
+            assert!(a.rest_if_gap().is_some());
+        }
+    }
+    assert!(cut > 300, "{cut} units cut");
+}
+
+fn open_run(id: u32) -> Run {
+    open(id)
+}
