@@ -21,7 +21,6 @@ use crate::flow::Format;
 use crate::po::PoReader;
 use crate::reader::{BlockSink, read_document};
 use crate::rules::Rules;
-use crate::segment::Segmenter;
 use crate::xliff::XliffReader;
 
 /// Units, words and characters.
@@ -99,6 +98,10 @@ pub fn runs_text(runs: &[Run]) -> String {
 /// `.xlf`/`.po` file (their sources).
 pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
     let mut counts = Counts::default();
+    // Sentences count as units when the rules segment (root rules: a page has no
+    // source language here).
+    let segmenter =
+        crate::segment::Segmenter::for_rules(rules, &crate::lang::LanguageTag::english());
     match Format::from_path(path) {
         Some(Format::Xliff) => {
             let mut reader = XliffReader::open(path)?;
@@ -123,19 +126,8 @@ pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
             let file = std::fs::File::open(path).map_err(|e| {
                 crate::error::L10nError::io(format!("opening {}", path.display()), e)
             })?;
-            // Sentences count as units when the rules segment (root rules: a page
-            // has no source language here).
-            let segmenter = Segmenter::for_rules(rules, &crate::lang::LanguageTag::english());
-            let mut count =
-                |block: &Block| match segmenter.as_ref().and_then(|s| s.sentence_blocks(block)) {
-                    Some((_, sentences)) => sentences
-                        .iter()
-                        .for_each(|s| counts.add_text(&runs_text(&s.runs))),
-                    None => counts.add_text(&runs_text(&block.runs)),
-                };
             let mut sink = |block: &Block| -> Result<()> {
-                count(block);
-                block.subs.iter().for_each(&mut count);
+                crate::segment::count_block(&mut counts, block, segmenter.as_ref());
                 Ok(())
             };
             read_document(

@@ -43,7 +43,6 @@ use crate::matching::{
 use crate::output::OutputFile;
 use crate::po::{PoEntry, PoReader, PoWriter, runs_to_text, text_to_runs};
 use crate::reader::{BlockSink, read_document};
-use crate::segment::{Segmenter, SentenceUnits, sentence_id};
 use crate::xliff::{XliffReader, XliffWriter, source_difference};
 
 /// How many of a unit's rarest words find its near-match candidates.
@@ -234,7 +233,7 @@ fn read_old(path: &Path) -> Result<OldFile> {
                     // A segmented unit: its sentences, matched one by one.
                     for (n, s) in u.segments.into_iter().enumerate() {
                         units.push(OldUnit {
-                            id: sentence_id(&u.id, n + 1),
+                            id: crate::segment::sentence_id(&u.id, n + 1),
                             text: runs_to_text(&s.source),
                             target: s.target.map(Target::Runs),
                             source: OldSource::Runs(s.source),
@@ -464,11 +463,18 @@ pub fn analyze(page: &Path, old: &Path, options: &UpdateOptions) -> Result<Updat
 
 /// The page's units, cut into sentences when the rules segment (in the old file's
 /// source language).
-fn sentence_units(page: &Path, old: &OldFile, options: &UpdateOptions) -> Result<SentenceUnits> {
+fn sentence_units(
+    page: &Path,
+    old: &OldFile,
+    options: &UpdateOptions,
+) -> Result<crate::segment::SentenceUnits> {
     let blocks = page_units(page, &options.common)?;
     let source = old.source_lang.clone().unwrap_or_else(LanguageTag::english);
-    let segmenter = Segmenter::for_rules(&options.common.rules, &source);
-    Ok(SentenceUnits::new(blocks, segmenter.as_ref()))
+    let segmenter = crate::segment::Segmenter::for_rules(&options.common.rules, &source);
+    Ok(crate::segment::SentenceUnits::new(
+        blocks,
+        segmenter.as_ref(),
+    ))
 }
 
 fn update_file(

@@ -44,7 +44,7 @@ use crate::lang::LanguageTag;
 use crate::rules::Rules;
 
 pub(crate) use align::Aligner;
-pub(crate) use units::SentenceUnits;
+pub(crate) use units::{SentenceUnits, count_block};
 
 /// How units are cut into segments (`--segment`, or `"segment"` in a rules file).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

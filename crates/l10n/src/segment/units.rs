@@ -6,6 +6,20 @@ use std::ops::Range;
 
 use super::{Piece, Segmenter};
 use crate::block::Block;
+use crate::count::{Counts, runs_text};
+
+/// Counts `block` and its attribute sub-blocks: each sentence a unit when
+/// `segmenter` is given (`count`), else each block.
+pub(crate) fn count_block(counts: &mut Counts, block: &Block, segmenter: Option<&Segmenter>) {
+    for b in std::iter::once(block).chain(&block.subs) {
+        match segmenter.and_then(|s| s.sentence_blocks(b)) {
+            Some((_, sentences)) => sentences
+                .iter()
+                .for_each(|s| counts.add_text(&runs_text(&s.runs))),
+            None => counts.add_text(&runs_text(&b.runs)),
+        }
+    }
+}
 
 /// One unit of the page and where its sentences are in [`SentenceUnits::units`].
 pub(crate) struct Group {
