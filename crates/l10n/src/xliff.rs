@@ -28,6 +28,9 @@
 //! a translated unit the page does not have, a page block the file has no unit for.
 //! The codes written are always the page's: a file's `<originalData>` is only
 //! compared, never written.
+//!
+//! With sentence segmentation a unit holds a `<segment id="sN">` per sentence and
+//! `<ignorable>`s between them (`xliff/segments.rs`, [`crate::segment`]).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -43,9 +46,9 @@ use crate::matching::{SourceIndex, runs_key};
 use crate::reader::BlockSink;
 use crate::segment::Segmenter;
 use crate::update::{Carried, Fuzzy};
+use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
 
 mod segments;
-use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
 pub use segments::UnitSegment;
 
 /// XLIFF 2.x core namespace (2.1 keeps the 2.0 namespace).
