@@ -85,15 +85,55 @@ fn segmented_extraction_round_trips_untranslated() {
     assert!(files >= 24 && segmented_units > 10);
 }
 
+/// The pseudo-translation of a segment's or entry's source text as it is in the file
+/// (tagloom's accents, `pseudo::pseudo_text`): markup (`<pc …>`, `<1>`), references
+/// (`&amp;`) and escapes (`\"`) kept.
+fn pseudo_markup(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '<' | '&' => {
+                let end = if c == '<' { '>' } else { ';' };
+                out.push(c);
+                for d in chars.by_ref() {
+                    out.push(d);
+                    if d == end {
+                        break;
+                    }
+                }
+            }
+            '\\' => {
+                out.push(c);
+                out.extend(chars.next());
+            }
+            c => out.push_str(&tagloom_l10n::pseudo::pseudo_text(&c.to_string(), false)),
+        }
+    }
+    out
+}
+
+/// Each sentence pseudo-translated (accents, `[…]`) in an XLIFF or PO file.
+fn pseudo_translate(file: &str, ext: &str) -> String {
+    match ext {
+        "xlf" => translate_segments_with(file, pseudo_markup),
+        _ => translate_entries_with(file, pseudo_markup),
+    }
+}
+
 /// A pseudo-translation of each `<segment>`'s source (`[…]`, codes kept).
 fn translate_segments(xlf: &str) -> String {
+    translate_segments_with(xlf, str::to_string)
+}
+
+fn translate_segments_with(xlf: &str, f: impl Fn(&str) -> String) -> String {
     let mut out = String::new();
     let mut rest = xlf;
     while let Some(at) = rest.find("<segment") {
         let end = rest[at..].find("</source>").unwrap() + at;
         let inner_at = rest[at..].find("<source>").unwrap() + at + "<source>".len();
         out.push_str(&rest[..end + "</source>".len()]);
-        out.push_str(&format!("<target>[{}]</target>", &rest[inner_at..end]));
+        out.push_str(&format!("<target>[{}]</target>", f(&rest[inner_at..end])));
         rest = &rest[end + "</source>".len()..];
     }
     out.push_str(rest);
@@ -102,6 +142,10 @@ fn translate_segments(xlf: &str) -> String {
 
 /// A pseudo-translation of each PO entry (`[…]`, markers kept).
 fn translate_entries(po: &str) -> String {
+    translate_entries_with(po, str::to_string)
+}
+
+fn translate_entries_with(po: &str, f: impl Fn(&str) -> String) -> String {
     let mut out = String::new();
     let mut id = String::new();
     for line in po.lines() {
@@ -109,7 +153,7 @@ fn translate_entries(po: &str) -> String {
             id = v.strip_suffix('"').unwrap().to_string();
         }
         if line == "msgstr \"\"" && !id.is_empty() {
-            out.push_str(&format!("msgstr \"[{id}]\"\n"));
+            out.push_str(&format!("msgstr \"[{}]\"\n", f(&id)));
         } else {
             out.push_str(line);
             out.push('\n');
@@ -211,6 +255,25 @@ fn german_japanese_arabic_sentences_land_in_place() {
             );
             assert!(html.contains(expected), "{page} {ext}: {expected}\n{html}");
         }
+    }
+}
+
+#[test]
+fn pseudo_translated_sentences_round_trip() {
+    let work = tempfile::tempdir().unwrap();
+    let page = data("en.html");
+    for ext in ["xlf", "po"] {
+        let file = work.path().join(format!("t.{ext}"));
+        let text = extract(&page, &file, "en");
+        std::fs::write(&file, pseudo_translate(&text, ext)).unwrap();
+        let out = work.path().join("out.html");
+        let report = merge(&page, &file, &out);
+        assert!(!report.partial(), "{ext}");
+        let html = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            html.contains("<p>[Îñšţàļļ ţĥé ţööļ fîŕšţ.] [Ţĥéñ ŕûñ îţ öñ à pàĝé, é.ĝ. ţĥé ĥömé pàĝé.] [Âšķ <a href=\"/team\">Ðŕ. Šmîţĥ</a> îf ýöû àŕé šţûçķ!]</p>"),
+            "{ext}: {html}"
+        );
     }
 }
 
@@ -483,8 +546,9 @@ fn count_counts_sentences() {
     }
 }
 
-/// Every sentence of every page translated (`[…]`), XLIFF and PO: every block is
-/// translated, no issue — the sentences always make up their block again.
+/// Every sentence of every page pseudo-translated (accents, `[…]`), XLIFF and PO:
+/// every block is translated, no issue — the sentences always make up their block
+/// again.
 #[test]
 fn every_sentence_of_every_page_merges() {
     let work = tempfile::tempdir().unwrap();
@@ -493,11 +557,7 @@ fn every_sentence_of_every_page_merges() {
         for ext in ["xlf", "po"] {
             let file = work.path().join(format!("t.{ext}"));
             let text = extract(&page, &file, "en");
-            let filled = match ext {
-                "xlf" => translate_segments(&text),
-                _ => translate_entries(&text),
-            };
-            std::fs::write(&file, filled).unwrap();
+            std::fs::write(&file, pseudo_translate(&text, ext)).unwrap();
             let out = work.path().join("out.html");
             let report = merge(&page, &file, &out);
             let f = &report.files[0];
