@@ -576,3 +576,41 @@ fn every_sentence_of_every_page_merges() {
     println!("{blocks} blocks translated sentence by sentence");
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// The re-parse fallback (the skeleton store forced to fail) merges sentences the
+/// same way: it asks the same translations for the same blocks.
+#[test]
+fn sentences_merge_through_the_reparse_fallback() {
+    let work = tempfile::tempdir().unwrap();
+    let page = data("en.html");
+    for ext in ["xlf", "po"] {
+        let file = work.path().join(format!("t.{ext}"));
+        let text = extract(&page, &file, "en");
+        std::fs::write(&file, translate_entries_or_segments(&text, ext)).unwrap();
+        let out = work.path().join("out.html");
+        let options = MergeOptions {
+            common: Common {
+                skeleton_limit: Some(0),
+                ..Common::default()
+            },
+            ..MergeOptions::default()
+        };
+        let report = flow::merge(&page, &file, &out, &options).unwrap();
+        let f = &report.files[0];
+        assert!(f.is_fallback(), "{ext}");
+        assert!(!report.partial(), "{ext}: {:?}", f.issues);
+        assert_eq!(f.translated, f.blocks, "{ext}");
+        let html = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            html.contains("<p>[It costs 3.5 euros.] [That is cheap.]</p>"),
+            "{ext}: {html}"
+        );
+    }
+}
+
+fn translate_entries_or_segments(text: &str, ext: &str) -> String {
+    match ext {
+        "xlf" => translate_segments(text),
+        _ => translate_entries(text),
+    }
+}
