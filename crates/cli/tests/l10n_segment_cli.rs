@@ -59,6 +59,18 @@ fn segment_sentences_extract_merge_count() {
     let po = std::fs::read_to_string(d.join("page.po")).unwrap();
     assert!(po.contains("#s3\"\nmsgid \"Third?\""), "{po}");
     assert!(po.contains("msgid \"Alone.\""), "{po}");
+    // gettext reads it (when installed).
+    if let Ok(check) = Command::new("msgfmt")
+        .args(["-c", "-o", "/dev/null", "page.po"])
+        .current_dir(d)
+        .output()
+    {
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
     // Untranslated: byte for byte.
     for name in ["page.xlf", "page.po"] {
         ok(&tagloom_in(
