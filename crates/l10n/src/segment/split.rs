@@ -25,11 +25,23 @@ pub(super) fn split(runs: &[Run], breaks: impl Fn(&str) -> Vec<usize>) -> Vec<Pi
         }
     }
     starts.push(flat.len());
+    // Paired codes open before each run (one pass: a cut's check is O(1)).
+    let mut depth = Vec::with_capacity(runs.len() + 1);
+    let mut d = 0i64;
+    for run in runs {
+        depth.push(d);
+        match run {
+            Run::Open { .. } => d += 1,
+            Run::Close { .. } => d -= 1,
+            _ => {}
+        }
+    }
+    depth.push(d);
     let cuts: Vec<Cut> = breaks(&flat)
         .into_iter()
         .filter(|&b| b > 0 && b < flat.len())
         .filter_map(|b| cut_at(runs, &starts, b))
-        .filter(|c| depth_at(runs, *c) == 0)
+        .filter(|c| depth.get(c.run) == Some(&0))
         .collect();
     if cuts.is_empty() {
         return whole();
@@ -52,14 +64,15 @@ pub(super) fn split(runs: &[Run], breaks: impl Fn(&str) -> Vec<usize>) -> Vec<Pi
 /// The cut for boundary `b` of the flat text: inside a text run, or between runs —
 /// after the end tags found there, before the start tags.
 fn cut_at(runs: &[Run], starts: &[usize], b: usize) -> Option<Cut> {
-    let first = starts.iter().position(|&s| s >= b)?;
-    if starts[first] > b {
+    // `starts` never decreases: the first run starting at or after `b`.
+    let first = starts.partition_point(|&s| s < b);
+    if *starts.get(first)? > b {
         // Inside the run before `first` (a text run: placeholders are one char,
         // and a boundary never falls inside a character).
         let run = first.checked_sub(1)?;
         return matches!(runs.get(run), Some(Run::Text(_))).then_some(Cut {
             run,
-            offset: b - starts[run],
+            offset: b.checked_sub(*starts.get(run)?)?,
         });
     }
     let mut run = first;
@@ -71,15 +84,6 @@ fn cut_at(runs: &[Run], starts: &[usize], b: usize) -> Option<Cut> {
         run += 1;
     }
     (run > 0 && run < runs.len()).then_some(Cut { run, offset: 0 })
-}
-
-/// Paired codes open at `cut`.
-fn depth_at(runs: &[Run], cut: Cut) -> i64 {
-    runs[..cut.run].iter().fold(0, |d, r| match r {
-        Run::Open { .. } => d + 1,
-        Run::Close { .. } => d - 1,
-        _ => d,
-    })
 }
 
 fn cut_runs(runs: &[Run], cuts: &[Cut]) -> Vec<Vec<Run>> {
@@ -120,28 +124,29 @@ fn push(out: &mut [Vec<Run>], run: Run) {
     }
 }
 
-/// Joins every sentence without a letter to the next one (the last one to
-/// the previous).
+/// Joins every sentence without a letter to the next one (the last ones to the
+/// previous), in one pass.
 fn join_letterless(raw: &mut Vec<Vec<Run>>) {
     let has_letter = |s: &[Run]| {
         s.iter()
             .any(|r| matches!(r, Run::Text(t) if t.chars().any(char::is_alphabetic)))
     };
-    let mut i = 0;
-    while i < raw.len() && raw.len() > 1 {
-        if has_letter(&raw[i]) {
-            i += 1;
-            continue;
-        }
-        if i + 1 < raw.len() {
-            let next = raw.remove(i + 1);
-            extend(&mut raw[i], next);
-        } else {
-            let last = raw.remove(i);
-            extend(&mut raw[i - 1], last);
-            i -= 1;
+    let mut out: Vec<Vec<Run>> = Vec::with_capacity(raw.len());
+    let mut carry: Vec<Run> = Vec::new();
+    for sentence in raw.drain(..) {
+        let letters = has_letter(&sentence);
+        extend(&mut carry, sentence);
+        if letters {
+            out.push(std::mem::take(&mut carry));
         }
     }
+    if !carry.is_empty() {
+        match out.last_mut() {
+            Some(last) => extend(last, carry),
+            None => out.push(carry),
+        }
+    }
+    *raw = out;
 }
 
 /// Appends `more` to `s`, joining the text runs that meet.
