@@ -91,11 +91,20 @@ pub use crate::block::runs_text;
 /// `.xlf`/`.po` file (their sources).
 pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
     let mut counts = Counts::default();
+    // Sentences count as units when the rules segment (root rules: a page has no
+    // source language here).
+    let segmenter =
+        crate::segment::Segmenter::for_rules(rules, &crate::lang::LanguageTag::english());
     match Format::from_path(path) {
         Some(Format::Xliff) => {
             let mut reader = XliffReader::open(path)?;
             while let Some(unit) = reader.next_unit()? {
-                counts.add_text(&runs_text(&unit.source));
+                if unit.segments.is_empty() {
+                    counts.add_text(&runs_text(&unit.source));
+                }
+                for s in &unit.segments {
+                    counts.add_text(&runs_text(&s.source));
+                }
             }
         }
         Some(Format::Po) => {
@@ -108,10 +117,7 @@ pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
         }
         None => {
             let mut sink = |block: &Block| -> Result<()> {
-                counts.add_text(&runs_text(&block.runs));
-                for sub in &block.subs {
-                    counts.add_text(&runs_text(&sub.runs));
-                }
+                crate::segment::count_block(&mut counts, block, segmenter.as_ref());
                 Ok(())
             };
             read_file(

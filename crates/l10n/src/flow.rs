@@ -50,6 +50,7 @@ use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
 use crate::reader::{ReadOptions, ReadReport, read_file};
 use crate::rules::Rules;
+use crate::segment::Segmenter;
 use crate::skeleton::SkeletonStore;
 use crate::writer::{
     BlockOnlyFallback, EncodedOutput, Fallback, FallbackError, Issue, ReparseFallback,
@@ -474,8 +475,9 @@ fn extract_document(
         .unwrap_or_default();
     match format {
         Format::Xliff => {
-            let mut sink =
-                XliffWriter::new(out, source_lang, target_lang, &original).map_err(io)?;
+            let mut sink = XliffWriter::new(out, source_lang, target_lang, &original)
+                .map_err(io)?
+                .segmented(Segmenter::for_rules(&common.rules, source_lang));
             let read = read_file(input, &read_options, None, Some(&mut sink))?;
             sink.finish().map_err(io)?;
             Ok(read)
@@ -485,7 +487,9 @@ fn extract_document(
             for (name, value) in &common.po_header {
                 header.set(name, value).map_err(L10nError::Usage)?;
             }
-            let mut sink = PoWriter::with_header(out, &header, &original).map_err(io)?;
+            let mut sink = PoWriter::with_header(out, &header, &original)
+                .map_err(io)?
+                .segmented(Segmenter::for_rules(&common.rules, source_lang));
             let read = read_file(input, &read_options, None, Some(&mut sink))?;
             sink.finish().map_err(io)?;
             Ok(read)

@@ -12,7 +12,9 @@
 //! directory (`tagloom l10n …` is a thin layer over it). When the page changes,
 //! [`update::update`] re-extracts it and carries the old file's translations over
 //! (unchanged units keep theirs, near matches become fuzzy suggestions); unit ids
-//! survive edits elsewhere on the page ([`ids`]); [`count`] counts words.
+//! survive edits elsewhere on the page ([`ids`]); [`count`] counts words. With
+//! `"segment": "sentences"` in the [`Rules`] (`--segment sentences`), [`segment`]
+//! cuts each unit into sentences: XLIFF `<segment>`s, one PO entry per sentence.
 //!
 //! # The update workflow
 //!
@@ -85,6 +87,7 @@ pub mod po;
 pub mod pseudo;
 pub mod reader;
 pub mod rules;
+pub mod segment;
 pub mod skeleton;
 pub mod update;
 pub mod writer;

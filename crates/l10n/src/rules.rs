@@ -86,6 +86,9 @@ pub struct Rules {
     /// How units get their ids (see [`IdScheme`]); rules files spell it
     /// `"ids": "content"` or `"ids": "structural"`.
     pub ids: IdScheme,
+    /// Whether units are cut into sentences ([`crate::segment`]); rules files spell
+    /// it `"segment": "sentences"` (default `"none"`).
+    pub segment: crate::segment::Segmentation,
     #[serde(skip)]
     index: Index,
 }
@@ -315,6 +318,7 @@ impl Default for Rules {
             max_token_bytes: 16 << 20,
             max_depth: tagloom_html::tree_builder::TreeBuilderConfig::default().max_depth,
             ids: IdScheme::default(),
+            segment: crate::segment::Segmentation::None,
             index: Index::default(),
         };
         rules.build_index();
