@@ -85,6 +85,11 @@ impl Title {
     /// # Ok::<(), tagloom_wikitext::preprocess::TitleError>(())
     /// ```
     pub fn parse(raw: &str, default_ns: i32, site: &Site) -> Result<Title, TitleError> {
+        // Line breaks and other controls are invalid inside a title (`{{ech\no}}`
+        // is no template); blanks around it are trimmed first.
+        if let Some(c) = raw.trim().chars().find(|c| c.is_control()) {
+            return Err(TitleError::BadChar(c));
+        }
         let mut s = normalize_spaces(raw);
         if let Some(hash) = s.find('#') {
             s.truncate(hash);

@@ -33,9 +33,11 @@ impl PageExpander<'_, '_> {
             self.literal(b, &title_ws, frame, flags, depth, out);
             return;
         }
+        let mut msgnw = false;
         for m in ["safesubst:", "msgnw:", "msg:", "raw:"] {
             if let Some(rest) = strip_prefix_ci(part1, m) {
                 part1 = rest.trim_start();
+                msgnw |= m == "msgnw:";
             }
         }
         if b.parts.is_empty()
@@ -57,8 +59,21 @@ impl PageExpander<'_, '_> {
             push_result(b, &v, out);
             return;
         }
-        match Title::parse(part1, NS_TEMPLATE, &self.pre.config.site) {
-            Ok(t) if t.ns() >= 0 => self.transclude(t, b, frame, flags, depth, out),
+        let target = if part1.starts_with('/') || part1.starts_with("../") {
+            // Subpage-relative: `{{/Sub}}`, `{{../Sibling}}` (in namespaces with
+            // subpages), in the page's namespace.
+            self.relative_title(part1)
+        } else {
+            Title::parse(part1, NS_TEMPLATE, &self.pre.config.site).ok()
+        };
+        match target {
+            Some(t) if t.ns() >= 0 => {
+                if msgnw {
+                    self.msgnw(&t, out);
+                } else {
+                    self.transclude(t, b, frame, flags, depth, out);
+                }
+            }
             _ => self.literal(b, &title_ws, frame, flags, depth, out),
         }
     }
@@ -181,6 +196,57 @@ impl PageExpander<'_, '_> {
             return;
         }
         push_result(b, &text, out);
+    }
+
+    /// `{{msgnw:T}}`: the template's source as it would be transcluded, not
+    /// expanded, its wikitext escaped (`wfEscapeWikiText`).
+    fn msgnw(&mut self, t: &Title, out: &mut String) {
+        let Some((_, parsed)) = self.load(t.clone(), out) else {
+            return;
+        };
+        let mut raw = String::new();
+        for node in &parsed.tree.nodes {
+            if !matches!(node, crate::preprocess::tree::Node::Ignore(_)) {
+                raw.push_str(parsed.src.get(node.span()).unwrap_or(""));
+            }
+        }
+        out.push_str(&functions::escape_wikitext(&raw));
+    }
+
+    /// `/Sub` and `../Sibling` relative to the page, if its namespace has
+    /// subpages and there are enough levels.
+    fn relative_title(&self, rel: &str) -> Option<Title> {
+        let site = &self.pre.config.site;
+        if !site.subpage_namespaces.contains(&self.page.ns()) {
+            return None;
+        }
+        let mut base: Vec<&str> = self.page.text().split('/').collect();
+        let mut rest = rel;
+        let mut up = false;
+        while let Some(r) = rest.strip_prefix("../") {
+            base.pop()?;
+            rest = r;
+            up = true;
+        }
+        if base.is_empty() {
+            return None;
+        }
+        let rest = rest.trim_end_matches('/');
+        let text = if up {
+            if rest.is_empty() {
+                base.join("/")
+            } else {
+                format!("{}/{}", base.join("/"), rest)
+            }
+        } else {
+            format!("{}{}", base.join("/"), rest)
+        };
+        let prefixed = if self.page.ns_name().is_empty() {
+            text
+        } else {
+            format!("{}:{}", self.page.ns_name(), text)
+        };
+        Title::parse(&prefixed, NS_MAIN, site).ok()
     }
 
     /// The parsed source of `t`, following redirects; a missing page is written

@@ -21,6 +21,8 @@ mod text;
 pub(crate) mod time;
 mod titles;
 
+pub(crate) use escape::escape_wikitext;
+
 use super::expand::{Flags, Frame, PageExpander};
 use super::tree::Part;
 

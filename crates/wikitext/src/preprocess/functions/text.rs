@@ -2,18 +2,55 @@
 
 use super::escape::decode_entities;
 use super::{CallArgs, Frame, PageExpander};
+use crate::preprocess::parse::{Mode, parse_with};
 use crate::preprocess::title::ucfirst as ucfirst_str;
+use crate::preprocess::tree::Node;
 
 type Ex<'x, 'p, 's> = &'x mut PageExpander<'p, 's>;
 
+/// Applies `f` to the text between extension tags, keeping the tags as written
+/// (MediaWiki's `markerSkipCallback`: `{{uc:x<nowiki/>y}}` leaves the tag alone).
+fn outside_ext(ex: Ex<'_, '_, '_>, s: &str, f: impl Fn(&str) -> String) -> String {
+    if !s.contains('<') {
+        return f(s);
+    }
+    let tree = parse_with(s, &ex.pre.parse_options(Mode::Page));
+    let mut out = String::with_capacity(s.len());
+    let mut text_start = 0;
+    for node in &tree.nodes {
+        if let Node::Ext(e) = node {
+            out.push_str(&f(&s[text_start..e.span.start]));
+            out.push_str(&s[e.span.clone()]);
+            text_start = e.span.end;
+        }
+    }
+    out.push_str(&f(&s[text_start..]));
+    out
+}
+
+/// Removes extension tags (MediaWiki's `killMarkers`).
+fn kill_ext(ex: Ex<'_, '_, '_>, s: &str) -> String {
+    if !s.contains('<') {
+        return s.to_owned();
+    }
+    let tree = parse_with(s, &ex.pre.parse_options(Mode::Page));
+    let mut out = String::with_capacity(s.len());
+    for node in &tree.nodes {
+        if !matches!(node, Node::Ext(_)) {
+            out.push_str(&s[node.span()]);
+        }
+    }
+    out
+}
+
 /// `{{lc:…}}`.
-pub(crate) fn lc(_: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
-    c.arg0.to_lowercase()
+pub(crate) fn lc(ex: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    outside_ext(ex, c.arg0, str::to_lowercase)
 }
 
 /// `{{uc:…}}`.
-pub(crate) fn uc(_: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
-    c.arg0.to_uppercase()
+pub(crate) fn uc(ex: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    outside_ext(ex, c.arg0, str::to_uppercase)
 }
 
 /// `{{lcfirst:…}}`.
@@ -43,6 +80,7 @@ pub(crate) fn padright(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> S
 fn pad(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>, left: bool) -> String {
     let length = php_int_prefix(&ex.arg(f, c, 0).unwrap_or_default()).min(500);
     let padding = ex.arg(f, c, 1).unwrap_or_else(|| "0".into());
+    let padding = kill_ext(ex, &padding);
     let pad_chars: Vec<char> = padding.chars().collect();
     let have = c.arg0.chars().count() as i64;
     if pad_chars.is_empty() || length <= have {
@@ -78,9 +116,9 @@ pub(crate) fn php_int_prefix(s: &str) -> i64 {
 /// `{{urlencode:text|QUERY}}` (`+` for space), `PATH` (`%20`), `WIKI` (`_`).
 pub(crate) fn urlencode(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
     match ex.arg(f, c, 0).as_deref() {
-        Some("PATH") => raw_urlencode(c.arg0),
-        Some("WIKI") => wiki_urlencode(&c.arg0.replace(' ', "_")),
-        _ => query_urlencode(c.arg0),
+        Some("PATH") => outside_ext(ex, c.arg0, raw_urlencode),
+        Some("WIKI") => outside_ext(ex, c.arg0, |s| wiki_urlencode(&s.replace(' ', "_"))),
+        _ => outside_ext(ex, c.arg0, query_urlencode),
     }
 }
 
@@ -202,12 +240,14 @@ fn strip_links_and_tags(s: &str) -> String {
 
 /// `{{formatnum:1234567.5}}` → `1,234,567.5`; `|R` removes the separators.
 pub(crate) fn formatnum(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
-    let s = c.arg0;
     match ex.arg(f, c, 0).as_deref() {
-        Some("R") => return s.replace(',', ""),
-        Some("NOSEP") => return s.to_owned(),
-        _ => {}
+        Some("R") => c.arg0.replace(',', ""),
+        Some("NOSEP") => c.arg0.to_owned(),
+        _ => outside_ext(ex, c.arg0, group_digits),
     }
+}
+
+fn group_digits(s: &str) -> String {
     let (sign, body) = match s.strip_prefix('-') {
         Some(b) => ("-", b),
         None => ("", s),
