@@ -175,6 +175,10 @@ fn date_words_use_the_configured_clock() {
         ),
         "1970-01-01 00:02:03|29 February 2024|86400|<strong class=\"error\">Error: Invalid time.</strong>"
     );
+    assert_eq!(
+        run("{{REVISIONYEAR}}{{REVISIONMONTH}}{{REVISIONDAY2}}"),
+        "19700101"
+    );
     // Variables need no arguments: with one, the name is a template.
     assert_eq!(run("{{CURRENTYEAR|x}}"), "[[:Template:CURRENTYEAR]]");
 }

@@ -248,6 +248,26 @@ fn include_modes() {
 }
 
 #[test]
+fn ref_content_is_expanded_in_its_frame() {
+    let pages = [
+        (
+            "Template:Fn",
+            "x<ref name=\"{{{n}}}\">{{{1}}} {{echo|y}}</ref>",
+        ),
+        ("Template:Echo", "{{{1}}}"),
+    ];
+    // The content is expanded where the tag is; the attributes stay as written.
+    assert_eq!(
+        run(&pages, "{{fn|note|n=a}}"),
+        "x<ref name=\"{{{n}}}\">note y</ref>"
+    );
+    assert_eq!(
+        run(&pages, "<ref>{{echo|z}}</ref><nowiki>{{echo|z}}</nowiki>"),
+        "<ref>z</ref><nowiki>{{echo|z}}</nowiki>"
+    );
+}
+
+#[test]
 fn comments_and_extension_tags_are_not_expanded() {
     let pages = [("Template:X", "X")];
     assert_eq!(

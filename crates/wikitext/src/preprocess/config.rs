@@ -129,6 +129,11 @@ pub struct Config {
     pub keep_comments: bool,
     /// Extension tag names whose content is not preprocessed.
     pub ext_tags: Vec<String>,
+    /// Extension tags whose content is expanded in the frame the tag appears in
+    /// (MediaWiki's extensions parse it with `recursiveTagParse($text, $frame)`),
+    /// so `<ref>{{{1}}}</ref>` in a template shows the argument: `ref`,
+    /// `references`, `poem`, `indicator` by default.
+    pub preprocessed_tags: Vec<String>,
 }
 
 impl Default for Config {
@@ -139,6 +144,9 @@ impl Default for Config {
             clock: Clock::default(),
             keep_comments: false,
             ext_tags: DEFAULT_EXT_TAGS.iter().map(|s| (*s).to_owned()).collect(),
+            preprocessed_tags: ["ref", "references", "poem", "indicator"]
+                .map(String::from)
+                .to_vec(),
         }
     }
 }

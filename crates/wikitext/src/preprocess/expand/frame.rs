@@ -14,6 +14,7 @@ use crate::preprocess::title::Title;
 use crate::preprocess::tree::Node;
 
 /// An argument's source.
+#[derive(Clone, Copy)]
 pub(crate) struct ArgRef<'a> {
     pub(crate) nodes: &'a [Node],
     pub(crate) trim: bool,
@@ -43,6 +44,19 @@ impl<'a> Frame<'a> {
             depth: 0,
             args: HashMap::new(),
             cache: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The same frame (title, arguments, caller) over another text: the content
+    /// of an extension tag that is preprocessed in its frame.
+    pub(crate) fn with_src<'b>(&'b self, src: &'b str) -> Frame<'b> {
+        Frame {
+            parent: self.parent,
+            src,
+            title: self.title.clone(),
+            depth: self.depth,
+            args: self.args.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            cache: RefCell::new(self.cache.borrow().clone()),
         }
     }
 

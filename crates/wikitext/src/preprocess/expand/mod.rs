@@ -241,7 +241,7 @@ impl PageExpander<'_, '_> {
                     }
                 }
                 Node::Ignore(_) => {}
-                Node::Ext(e) => out.push_str(frame.src.get(e.span.clone()).unwrap_or("")),
+                Node::Ext(e) => self.ext(e, frame, flags, depth, out),
                 Node::Template(b) => self.template(b, frame, flags, depth + 1, out),
                 Node::Argument(b) => self.argument(b, frame, flags, depth + 1, out),
             }
@@ -275,6 +275,39 @@ impl PageExpander<'_, '_> {
             self.reported.push(w.clone());
             self.warnings.push(w);
         }
+    }
+
+    /// An extension tag: copied as written, except that the content of the tags
+    /// in [`Config::preprocessed_tags`] (Cite's `<ref>`, …, which MediaWiki
+    /// parses in the frame they appear in) is expanded here, in this frame.
+    fn ext(
+        &mut self,
+        e: &super::tree::ExtTag,
+        frame: &Frame<'_>,
+        flags: Flags,
+        depth: usize,
+        out: &mut String,
+    ) {
+        let src = frame.src;
+        let name = src.get(e.name.clone()).unwrap_or("").to_ascii_lowercase();
+        let (Some(inner), true) = (
+            e.inner.clone(),
+            self.pre.config.preprocessed_tags.contains(&name),
+        ) else {
+            out.push_str(src.get(e.span.clone()).unwrap_or(""));
+            return;
+        };
+        let inner_src = src.get(inner.clone()).unwrap_or("");
+        out.push_str(src.get(e.span.start..inner.start).unwrap_or(""));
+        let mode = if frame.title.is_some() {
+            Mode::Transclusion
+        } else {
+            Mode::Page
+        };
+        let tree = parse_with(inner_src, &self.pre.parse_options(mode));
+        let inner_frame = frame.with_src(inner_src);
+        self.expand_nodes(&tree.nodes, &inner_frame, flags, depth + 1, out);
+        out.push_str(src.get(inner.end..e.span.end).unwrap_or(""));
     }
 
     /// `{{{name|default}}}`.

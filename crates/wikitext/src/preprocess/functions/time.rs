@@ -140,7 +140,11 @@ impl Civil {
 
 /// The date words (`CURRENTYEAR`, `LOCALTIME`, …).
 pub(crate) fn variable(clock: &Clock, name: &str) -> Option<String> {
-    let (rest, offset) = if let Some(r) = name.strip_prefix("CURRENT") {
+    // The revision being rendered is taken to be saved now.
+    let (rest, offset) = if let Some(r) = name
+        .strip_prefix("CURRENT")
+        .or_else(|| name.strip_prefix("REVISION"))
+    {
         (r, 0)
     } else if let Some(r) = name.strip_prefix("LOCAL") {
         (r, clock.local_offset_minutes)
