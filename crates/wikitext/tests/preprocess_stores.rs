@@ -5,7 +5,7 @@ use std::io::Write;
 use tagloom_transform::pipeline::block_on;
 use tagloom_wikitext::preprocess::{
     AsyncPageSource, Config, DirStore, DumpReader, DumpStore, PageStore, Preprocessor, Site,
-    SourceFuture, Title, prefetch,
+    SourceFuture, Title, open_store, prefetch,
 };
 
 fn t(s: &str) -> Title {
@@ -79,6 +79,11 @@ fn dump_reader_and_store() {
     enc.finish().unwrap();
     for path in [&plain, &bz] {
         let store = DumpStore::open(path, &Site::default()).unwrap();
+        assert!(
+            open_store(path, &Site::default())
+                .unwrap()
+                .exists(&t("Template:Greet"))
+        );
         assert_eq!(store.len(), 2);
         assert!(store.exists(&t("Main Page")));
         // Only templates keep their source.

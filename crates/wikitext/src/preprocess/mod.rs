@@ -12,7 +12,7 @@
 //! | the structure: templates and arguments with their parts and source ranges (for template pseudo-tokens) | [`parse`] / [`parse_with`] → [`Tree`] |
 //! | expand a whole page to wikitext | [`Preprocessor::expand`] |
 //! | expand template calls one at a time, in page order, with the page's limits shared | [`Preprocessor::page`] → [`PageExpander::expand`] on each call's source (`{{name|a|b}}`) |
-//! | templates from files / a dump / memory | [`DirStore`], [`DumpStore`], [`MemoryStore`] |
+//! | templates from files / a dump / memory | [`DirStore`], [`DumpStore`], [`MemoryStore`]; [`open_store`] picks by path |
 //! | templates from an async source (HTTP) | [`AsyncPageSource`] + [`prefetch`] → [`MemoryStore`] |
 //! | stream the pages of a dump | [`DumpReader`] |
 //!
@@ -65,7 +65,7 @@ pub use expand::{Expansion, PageExpander, PreprocessError, Preprocessor, Warning
 pub use parse::{DEFAULT_EXT_TAGS, Mode, ParseOptions, parse, parse_with};
 pub use store::{
     AsyncPageSource, DirStore, DumpPage, DumpReader, DumpStore, MemoryStore, NoPages, PageStore,
-    SourceFuture, StoreError, prefetch,
+    SourceFuture, StoreError, open_store, prefetch,
 };
 pub use title::{
     NS_CATEGORY, NS_FILE, NS_MAIN, NS_MEDIA, NS_PROJECT, NS_SPECIAL, NS_TEMPLATE, Title,

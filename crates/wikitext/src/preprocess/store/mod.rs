@@ -126,6 +126,19 @@ impl PageStore for MemoryStore {
     }
 }
 
+/// Opens a page store from a path: a directory is a [`DirStore`], a file (`.xml`,
+/// `.xml.bz2`) a [`DumpStore`] — what `--templates DIR|DUMP` needs.
+pub fn open_store(
+    path: &std::path::Path,
+    site: &super::config::Site,
+) -> Result<Box<dyn PageStore>, StoreError> {
+    if path.is_dir() {
+        Ok(Box::new(DirStore::open(path, site)?))
+    } else {
+        Ok(Box::new(DumpStore::open(path, site)?))
+    }
+}
+
 /// An empty store: every template is missing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoPages;

@@ -1,0 +1,87 @@
+//! Throughput of the preprocessor on a synthetic article (ignored by default;
+//! run with `cargo test --release -p tagloom-wikitext --test preprocess_speed --
+//! --ignored --nocapture`). It prints figures and asserts nothing about time.
+
+use std::time::Instant;
+
+use tagloom_wikitext::preprocess::{Config, MemoryStore, Mode, Preprocessor, Site, Title, parse};
+
+/// An article-like page: prose with links, citation templates, an infobox with
+/// parser functions, a navbox table; about 27 KB.
+fn article() -> String {
+    let mut s = String::from(
+        "{{Infobox thing\n| name = Example\n| image = Example.png\n| born = {{birth date|1950|5|17}}\n| note = {{#if:x|yes|no}}\n}}\n",
+    );
+    for k in 0..120 {
+        s.push_str(&format!(
+            "'''Paragraph {k}''' has [[Link {k}|some link]] text and a citation.<ref>{{{{cite web |url=http://example.org/{k} |title=Title {k} |date={{{{date|2001|{m}|3}}}} |access-date=2020-01-01}}}}</ref> More text follows {{{{convert|{k}|km|mi}}}} here.\n\n",
+            m = k % 12 + 1
+        ));
+    }
+    s.push_str("{{Navbox\n| list1 = {{flatlist|\n* a\n* b\n}}\n}}\n");
+    s
+}
+
+fn templates() -> MemoryStore {
+    let site = Site::default();
+    let mut store = MemoryStore::default();
+    let pages = [
+        (
+            "Template:Infobox thing",
+            "{| class=\"infobox\"\n! colspan=2 | {{{name|{{PAGENAME}}}}}\n{{#if:{{{image|}}}|\n{{!}} [[File:{{{image}}}]]}}\n|-\n! Born\n| {{{born|}}}\n|-\n| {{{note}}}\n|}",
+        ),
+        (
+            "Template:Birth date",
+            "{{#expr:{{{1}}}}}-{{padleft:{{{2}}}|2}}-{{padleft:{{{3}}}|2}}",
+        ),
+        (
+            "Template:Cite web",
+            "<cite>[{{{url}}} {{{title}}}]. {{#if:{{{date|}}}|{{{date}}}.}} Retrieved {{{access-date}}}.</cite>",
+        ),
+        (
+            "Template:Date",
+            "{{#switch:{{{2}}}|1=January|2=February|3=March|4=April|5=May|6=June|7=July|8=August|9=September|10=October|11=November|#default=December}} {{{3}}}, {{{1}}}",
+        ),
+        (
+            "Template:Convert",
+            "{{{1}}} {{{2}}} ({{#expr:{{{1}}}*0.621371 round 1}} {{{3}}})",
+        ),
+        ("Template:Navbox", "{| class=\"navbox\"\n|{{{list1}}}\n|}"),
+        ("Template:Flatlist", "<div class=\"hlist\">{{{1}}}</div>"),
+    ];
+    for (t, src) in pages {
+        store.insert(Title::parse(t, 0, &site).unwrap(), src);
+    }
+    store
+}
+
+#[test]
+#[ignore]
+fn speed() {
+    let page = article();
+    let store = templates();
+    let pre = Preprocessor::new(&store, Config::default());
+    let title = Title::parse("Example", 0, &Site::default()).unwrap();
+    let rounds = 200;
+    let start = Instant::now();
+    let mut nodes = 0;
+    for _ in 0..rounds {
+        nodes += parse(&page, Mode::Page).nodes.len();
+    }
+    let parse_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let mut out_len = 0;
+    for _ in 0..rounds {
+        out_len += pre.expand(&title, &page).unwrap().text.len();
+    }
+    let expand_s = start.elapsed().as_secs_f64();
+    let mb = (page.len() * rounds) as f64 / 1e6;
+    println!(
+        "page {} bytes ({} top-level nodes), expanded {} bytes; parse {:.1} MB/s, parse+expand {:.1} MB/s",
+        page.len(),
+        nodes / rounds,
+        out_len / rounds,
+        mb / parse_s,
+        mb / expand_s
+    );
+}
