@@ -8,7 +8,9 @@
 //! (`{{t|1=a|b}}` gives `1` = `b`).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::rc::Rc;
+
+use foldhash::HashMap;
 
 use crate::preprocess::title::Title;
 use crate::preprocess::tree::Node;
@@ -31,7 +33,7 @@ pub(crate) struct Frame<'a> {
     /// 0 for the page, 1 for a template it calls, …
     pub(crate) depth: usize,
     pub(crate) args: HashMap<String, ArgRef<'a>>,
-    pub(crate) cache: RefCell<HashMap<String, String>>,
+    pub(crate) cache: RefCell<HashMap<String, Rc<str>>>,
 }
 
 impl<'a> Frame<'a> {
@@ -42,8 +44,8 @@ impl<'a> Frame<'a> {
             src,
             title: None,
             depth: 0,
-            args: HashMap::new(),
-            cache: RefCell::new(HashMap::new()),
+            args: HashMap::default(),
+            cache: RefCell::new(HashMap::default()),
         }
     }
 

@@ -10,8 +10,8 @@
 mod frame;
 mod template;
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -109,12 +109,23 @@ pub struct Expansion {
 pub struct Preprocessor<'s> {
     store: &'s dyn PageStore,
     config: Config,
+    /// Parse options for page view and transclusion, built once.
+    options: [ParseOptions; 2],
 }
 
 impl<'s> Preprocessor<'s> {
     /// A preprocessor over `store`.
     pub fn new(store: &'s dyn PageStore, config: Config) -> Self {
-        Preprocessor { store, config }
+        let options = [Mode::Page, Mode::Transclusion].map(|mode| ParseOptions {
+            mode,
+            ext_tags: config.ext_tags.clone(),
+            max_nesting: config.limits.max_nesting,
+        });
+        Preprocessor {
+            store,
+            config,
+            options,
+        }
     }
 
     /// The configuration.
@@ -138,7 +149,7 @@ impl<'s> Preprocessor<'s> {
             nodes: 0,
             reported: Vec::new(),
             warnings: Vec::new(),
-            cache: RefCell::new(HashMap::new()),
+            cache: RefCell::new(HashMap::default()),
         }
     }
 
@@ -147,11 +158,10 @@ impl<'s> Preprocessor<'s> {
         self.page(title.clone()).expand(src)
     }
 
-    pub(crate) fn parse_options(&self, mode: Mode) -> ParseOptions {
-        ParseOptions {
-            mode,
-            ext_tags: self.config.ext_tags.clone(),
-            max_nesting: self.config.limits.max_nesting,
+    pub(crate) fn parse_options(&self, mode: Mode) -> &ParseOptions {
+        match mode {
+            Mode::Page => &self.options[0],
+            Mode::Transclusion => &self.options[1],
         }
     }
 }
@@ -194,7 +204,7 @@ impl PageExpander<'_, '_> {
                 limit,
             });
         }
-        let tree = parse_with(src, &self.pre.parse_options(Mode::Page));
+        let tree = parse_with(src, self.pre.parse_options(Mode::Page));
         Ok(self.expand_tree(src, &tree))
     }
 
@@ -304,7 +314,7 @@ impl PageExpander<'_, '_> {
         } else {
             Mode::Page
         };
-        let tree = parse_with(inner_src, &self.pre.parse_options(mode));
+        let tree = parse_with(inner_src, self.pre.parse_options(mode));
         let inner_frame = frame.with_src(inner_src);
         self.expand_nodes(&tree.nodes, &inner_frame, flags, depth + 1, out);
         out.push_str(src.get(inner.end..e.span.end).unwrap_or(""));
@@ -354,9 +364,9 @@ impl PageExpander<'_, '_> {
         frame: &Frame<'_>,
         name: &str,
         depth: usize,
-    ) -> Option<String> {
+    ) -> Option<Rc<str>> {
         if let Some(v) = frame.cache.borrow().get(name) {
-            return Some(v.clone());
+            return Some(Rc::clone(v));
         }
         let arg = frame.args.get(name)?;
         let parent = frame.parent?;
@@ -367,7 +377,11 @@ impl PageExpander<'_, '_> {
         if arg.trim {
             v = v.trim().to_owned();
         }
-        frame.cache.borrow_mut().insert(name.to_owned(), v.clone());
+        let v: Rc<str> = Rc::from(v);
+        frame
+            .cache
+            .borrow_mut()
+            .insert(name.to_owned(), Rc::clone(&v));
         Some(v)
     }
 }

@@ -297,7 +297,7 @@ impl PageExpander<'_, '_> {
                 });
                 return None;
             }
-            let tree = parse_with(&src, &self.pre.parse_options(Mode::Transclusion));
+            let tree = parse_with(&src, self.pre.parse_options(Mode::Transclusion));
             let parsed = Rc::new(Parsed { src, tree });
             self.cache
                 .borrow_mut()

@@ -14,7 +14,7 @@ fn outside_ext(ex: Ex<'_, '_, '_>, s: &str, f: impl Fn(&str) -> String) -> Strin
     if !s.contains('<') {
         return f(s);
     }
-    let tree = parse_with(s, &ex.pre.parse_options(Mode::Page));
+    let tree = parse_with(s, ex.pre.parse_options(Mode::Page));
     let mut out = String::with_capacity(s.len());
     let mut text_start = 0;
     for node in &tree.nodes {
@@ -33,7 +33,7 @@ fn kill_ext(ex: Ex<'_, '_, '_>, s: &str) -> String {
     if !s.contains('<') {
         return s.to_owned();
     }
-    let tree = parse_with(s, &ex.pre.parse_options(Mode::Page));
+    let tree = parse_with(s, ex.pre.parse_options(Mode::Page));
     let mut out = String::with_capacity(s.len());
     for node in &tree.nodes {
         if !matches!(node, Node::Ext(_)) {

@@ -8,7 +8,7 @@
 //! exists, and the sources of the namespaces it keeps (templates by default) are
 //! held in memory.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;

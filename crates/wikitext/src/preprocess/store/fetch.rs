@@ -10,7 +10,7 @@
 //! fetched when they are written literally somewhere in the page or a template;
 //! a name that is only computed is missing (a red link).
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -55,7 +55,7 @@ pub async fn prefetch(
     config: &Config,
 ) -> Result<MemoryStore, StoreError> {
     let mut store = MemoryStore::default();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let options = ParseOptions {
         mode: Mode::Page,
         ext_tags: config.ext_tags.clone(),

@@ -12,7 +12,7 @@ mod dir;
 mod dump;
 mod fetch;
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::Arc;
 
 pub use dir::DirStore;
