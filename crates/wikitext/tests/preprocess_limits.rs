@@ -139,3 +139,40 @@ fn node_limit_and_deep_nesting() {
     let src = "{{".repeat(10_000);
     assert_eq!(pre.expand(&page(), &src).unwrap().text, src);
 }
+
+#[test]
+fn hostile_inputs_finish() {
+    // Each is about 2 MiB; all must finish (linear time) and expand to bounded text.
+    let n = (2 << 20) - 16;
+    let fill = |unit: &str| unit.repeat(n / unit.len());
+    let cases = [
+        fill("{{"),
+        fill("{{a|"),
+        fill("{{{|"),
+        fill("[["),
+        fill("<!--"),
+        fill("<ref>"),
+        fill("<nowiki>"),
+        fill("<ref "),
+        fill("\n="),
+        fill("\n==a|"),
+        fill("'''''"),
+        format!("{}{}", "{".repeat(n / 2), "}".repeat(n / 2)),
+        format!("{}x{}", "{{a|".repeat(n / 8), "}}".repeat(n / 8)),
+        fill("{{#if:1|"),
+        fill("{{!}}"),
+    ];
+    let store = MemoryStore::default();
+    let pre = Preprocessor::new(&store, Config::default());
+    for src in &cases {
+        let start = std::time::Instant::now();
+        let out = pre.expand(&page(), src).unwrap();
+        eprintln!(
+            "{:?}…: {} bytes out in {:?}",
+            &src[..8.min(src.len())],
+            out.text.len(),
+            start.elapsed()
+        );
+        assert!(out.text.len() <= 2 * src.len() + 10_000);
+    }
+}

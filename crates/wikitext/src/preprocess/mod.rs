@@ -38,6 +38,16 @@
 //!   (`{{#invoke:…}}` too: there is no Lua).
 //! - Template output starting with `{|`, `:`, `;`, `#` or `*` starts a new line
 //!   (MediaWiki's T2529), so tables and lists opened in templates work.
+//! - Extension tags are copied as written (their content unexpanded), except the
+//!   content of [`Config::preprocessed_tags`] (`<ref>`, `<references>`, `<poem>`,
+//!   `<indicator>`), expanded in the frame the tag is in, as the extensions do.
+//!   Comments are dropped unless [`Config::keep_comments`].
+//! - Subpage-relative calls (`{{/Sub}}`, `{{../Sibling}}`), redirects (two hops),
+//!   `subst:` (left as written), `safesubst:`, `msg:`, `msgnw:`, `raw:`.
+//!
+//! **Cost.** Parsing is linear (about 50–100 MB/s in release builds on this
+//! machine); expansion of a template-heavy article runs at 7–12 MB/s of page text
+//! (`tests/preprocess_speed.rs`); parsed templates are cached per page.
 //!
 //! ```
 //! use tagloom_wikitext::preprocess::{Config, MemoryStore, Preprocessor, Site, Title};
