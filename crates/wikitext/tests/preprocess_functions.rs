@@ -124,6 +124,12 @@ fn text_functions() {
         "<span class=\"error\">Unknown extension tag \"blink\"</span>"
     );
     assert_eq!(run("{{!}}{{=}}"), "|=");
+    assert_eq!(run("{{gender:X|he|she|they}}|{{gender:X|he}}"), "they|he");
+    assert_eq!(
+        run("{{#rel2abs:../c|a/b}}|{{#rel2abs:./d}}|{{#rel2abs:/e|x}}"),
+        "a/c|Parser test/d|x/e"
+    );
+    assert!(run("{{#rel2abs:../../..|a}}").starts_with("<strong class=\"error\">"));
     assert_eq!(run("{{#invoke:Mod|fn}}"), "{{#invoke:Mod|fn}}");
 }
 

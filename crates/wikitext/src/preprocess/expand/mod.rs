@@ -220,6 +220,36 @@ impl PageExpander<'_, '_> {
         }
     }
 
+    /// Expands one node of a tree parsed from `src` (for example a
+    /// [`Node::Template`] the parser turned into a pseudo-token), in the page's
+    /// frame.
+    ///
+    /// ```
+    /// use tagloom_wikitext::preprocess::{parse, Config, Mode, NoPages, Preprocessor, Site, Title};
+    ///
+    /// let pre = Preprocessor::new(&NoPages, Config::default());
+    /// let mut page = pre.page(Title::parse("Demo", 0, &Site::default())?);
+    /// let src = "x {{uc:{{PAGENAME}}}} y";
+    /// let tree = parse(src, Mode::Page);
+    /// assert_eq!(page.expand_node(src, &tree.nodes[1]).text, "DEMO");
+    /// # Ok::<(), tagloom_wikitext::preprocess::TitleError>(())
+    /// ```
+    pub fn expand_node(&mut self, src: &str, node: &Node) -> Expansion {
+        let frame = Frame::root(src);
+        let mut text = String::new();
+        self.expand_nodes(
+            std::slice::from_ref(node),
+            &frame,
+            Flags::default(),
+            0,
+            &mut text,
+        );
+        Expansion {
+            text,
+            warnings: std::mem::take(&mut self.warnings),
+        }
+    }
+
     /// Expands nodes of `frame`'s tree into `out`.
     pub(crate) fn expand_nodes(
         &mut self,

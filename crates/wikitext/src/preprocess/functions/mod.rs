@@ -103,6 +103,10 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         "localurle" => titles::localurle,
         "canonicalurl" => titles::fullurl,
         "defaultsort" | "defaultsortkey" | "defaultcategorysort" | "displaytitle" => text::nothing,
+        "gender" => text::gender,
+        "grammar" | "bidi" | "#bcp47" => text::first_arg_name,
+        "#rel2abs" => titles::rel2abs,
+        "#special" => titles::special,
         _ => return None,
     })
 }

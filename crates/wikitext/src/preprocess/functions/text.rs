@@ -363,6 +363,14 @@ pub(crate) fn int_msg(_: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> Str
     format!("\u{29fc}{}\u{29fd}", html_escape(c.arg0))
 }
 
+/// `{{gender:user|male|female|other}}`: user genders are unknown, so the
+/// neutral form (the third, else the first).
+pub(crate) fn gender(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    ex.arg(f, c, 2)
+        .or_else(|| ex.arg(f, c, 0))
+        .unwrap_or_default()
+}
+
 /// Functions that only set page properties (`DEFAULTSORT`, `DISPLAYTITLE`).
 pub(crate) fn nothing(_: Ex<'_, '_, '_>, _: &Frame<'_>, _: &CallArgs<'_>) -> String {
     String::new()
