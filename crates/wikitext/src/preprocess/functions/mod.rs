@@ -107,6 +107,10 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         "grammar" | "bidi" | "#bcp47" => text::first_arg_name,
         "#rel2abs" => titles::rel2abs,
         "#special" => titles::special,
+        "pagesize" | "pagesincategory" | "pagesincat" | "numberingroup" | "numberofarticles"
+        | "numberofpages" | "numberoffiles" | "numberofedits" | "numberofusers" => text::zero,
+        "protectionlevel" | "protectionexpiry" | "cascadingsources" | "pendingchangelevel"
+        | "revisionid" | "revisionuser" | "pageid" => text::nothing,
         _ => return None,
     })
 }

@@ -371,6 +371,11 @@ pub(crate) fn gender(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> Str
         .unwrap_or_default()
 }
 
+/// Counts a renderer does not know (`PAGESIZE`, `PAGESINCATEGORY`): 0.
+pub(crate) fn zero(_: Ex<'_, '_, '_>, _: &Frame<'_>, _: &CallArgs<'_>) -> String {
+    "0".into()
+}
+
 /// Functions that only set page properties (`DEFAULTSORT`, `DISPLAYTITLE`).
 pub(crate) fn nothing(_: Ex<'_, '_, '_>, _: &Frame<'_>, _: &CallArgs<'_>) -> String {
     String::new()

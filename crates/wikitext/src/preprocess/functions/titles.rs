@@ -175,6 +175,21 @@ pub(crate) fn variable(ex: Ex<'_, '_, '_>, name: &str) -> Option<String> {
         "CONTENTLANGUAGE" | "CONTENTLANG" => site.language.clone(),
         "DIRMARK" | "DIRECTIONMARK" => "\u{200e}".into(),
         "PAGELANGUAGE" => site.language.clone(),
+        "STYLEPATH" => format!(
+            "{}/skins",
+            site.script.rsplit_once('/').map_or("", |(d, _)| d)
+        ),
+        // Facts about the wiki and the revision that a renderer does not know:
+        // MediaWiki's values for an empty wiki and an unsaved page.
+        "NUMBEROFARTICLES"
+        | "NUMBEROFPAGES"
+        | "NUMBEROFFILES"
+        | "NUMBEROFEDITS"
+        | "NUMBEROFUSERS"
+        | "NUMBEROFADMINS"
+        | "NUMBEROFACTIVEUSERS"
+        | "PAGESIZE" => "0".into(),
+        "REVISIONID" | "REVISIONUSER" | "PAGEID" | "REVISIONSIZE" => String::new(),
         _ => return None,
     })
 }
