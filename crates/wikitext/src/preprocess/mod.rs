@@ -11,7 +11,8 @@
 //! |---|---|
 //! | the structure: templates and arguments with their parts and source ranges (for template pseudo-tokens) | [`parse`] / [`parse_with`] → [`Tree`] |
 //! | expand a whole page to wikitext | [`Preprocessor::expand`] |
-//! | expand template calls one at a time, in page order, with the page's limits shared | [`Preprocessor::page`] → [`PageExpander::expand`] on each call's source (`{{name|a|b}}`) |
+//! | expand template calls one at a time, in page order, with the page's limits shared | [`Preprocessor::page`] → [`PageExpander::expand`] on each call's source (`{{name|a|b}}`), or [`PageExpander::expand_node`] on a parsed node |
+//! | what a call is, for `data-mw` (`function: "if"`, `href: ./Template:X`) | [`PageExpander::target`] → [`Target`] |
 //! | templates from files / a dump / memory | [`DirStore`], [`DumpStore`], [`MemoryStore`]; [`open_store`] picks by path |
 //! | templates from an async source (HTTP) | [`AsyncPageSource`] + [`prefetch`] → [`MemoryStore`] |
 //! | stream the pages of a dump | [`DumpReader`] |
@@ -71,7 +72,7 @@ mod title;
 mod tree;
 
 pub use config::{Clock, Config, Limits, Site};
-pub use expand::{Expansion, PageExpander, PreprocessError, Preprocessor, Warning};
+pub use expand::{Expansion, PageExpander, PreprocessError, Preprocessor, Target, Warning};
 pub use parse::{DEFAULT_EXT_TAGS, Mode, ParseOptions, parse, parse_with};
 pub use store::{
     AsyncPageSource, DirStore, DumpPage, DumpReader, DumpStore, MemoryStore, NoPages, PageStore,

@@ -16,6 +16,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 pub(crate) use frame::Frame;
+pub use template::Target;
 
 use super::config::Config;
 use super::parse::{Mode, ParseOptions, parse_with};

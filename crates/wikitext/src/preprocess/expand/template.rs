@@ -10,10 +10,94 @@ use crate::preprocess::parse::{Mode, parse_with};
 use crate::preprocess::title::{NS_MAIN, NS_TEMPLATE, Title};
 use crate::preprocess::tree::Braced;
 
+/// What a `{{…}}` calls, as Parsoid's `data-mw` names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A parser function or magic word: `key` is its canonical name, lower case
+    /// without `#` (`{{#if:…}}` → `if`, `{{CURRENTDAY}}` → `currentday`,
+    /// `{{!}}` → `!`), `arg` the text after `:` (expanded, trimmed), if any.
+    Function {
+        /// The canonical name.
+        key: String,
+        /// The first argument (after `:`).
+        arg: Option<String>,
+    },
+    /// A template (or `{{:Page}}` transclusion).
+    Template(Title),
+    /// Not a call: the braces stay text (an invalid title, `subst:`).
+    Text,
+}
+
 /// Redirects followed when loading a template (MediaWiki follows two).
 const MAX_REDIRECTS: usize = 2;
 
 impl PageExpander<'_, '_> {
+    /// What the template node `b` of a tree parsed from `src` (in the page's
+    /// frame) calls: a function, a template or nothing. Its title is expanded
+    /// (`{{ {{{1|x}}} }}` names `Template:X`).
+    ///
+    /// ```
+    /// use tagloom_wikitext::preprocess::{parse, Config, Mode, Node, NoPages, Preprocessor, Site, Target, Title};
+    ///
+    /// let pre = Preprocessor::new(&NoPages, Config::default());
+    /// let mut page = pre.page(Title::parse("Demo", 0, &Site::default())?);
+    /// let src = "{{#IF: a | b }}{{CURRENTDAY}}{{foo_bar|x}}{{subst:x}}";
+    /// let tree = parse(src, Mode::Page);
+    /// let targets: Vec<Target> = tree
+    ///     .nodes
+    ///     .iter()
+    ///     .map(|n| match n {
+    ///         Node::Template(b) => page.target(src, b),
+    ///         _ => Target::Text,
+    ///     })
+    ///     .collect();
+    /// assert_eq!(targets[0], Target::Function { key: "if".into(), arg: Some("a".into()) });
+    /// assert_eq!(targets[1], Target::Function { key: "currentday".into(), arg: None });
+    /// assert_eq!(targets[2], Target::Template(Title::parse("Template:Foo bar", 0, &Site::default())?));
+    /// assert_eq!(targets[3], Target::Text);
+    /// # Ok::<(), tagloom_wikitext::preprocess::TitleError>(())
+    /// ```
+    pub fn target(&mut self, src: &str, b: &Braced) -> Target {
+        let frame = Frame::root(src);
+        let strip = Flags {
+            strip_comments: true,
+        };
+        let title_ws = self.expand_to_string(&b.title.nodes, &frame, strip, 0);
+        let mut part1 = title_ws.trim();
+        if strip_prefix_ci(part1, "subst:").is_some() {
+            return Target::Text;
+        }
+        for m in ["safesubst:", "msgnw:", "msg:", "raw:"] {
+            if let Some(rest) = strip_prefix_ci(part1, m) {
+                part1 = rest.trim_start();
+            }
+        }
+        if b.parts.is_empty() && functions::variable(self, part1).is_some() {
+            return Target::Function {
+                key: part1.to_lowercase(),
+                arg: None,
+            };
+        }
+        if let Some(colon) = part1.find(':')
+            && functions::lookup(&part1[..colon]).is_some()
+        {
+            let name = part1[..colon].trim();
+            return Target::Function {
+                key: name.trim_start_matches('#').to_lowercase(),
+                arg: Some(part1[colon + 1..].trim().to_owned()),
+            };
+        }
+        let target = if part1.starts_with('/') || part1.starts_with("../") {
+            self.relative_title(part1)
+        } else {
+            Title::parse(part1, NS_TEMPLATE, &self.pre.config.site).ok()
+        };
+        match target {
+            Some(t) if t.ns() >= 0 => Target::Template(t),
+            _ => Target::Text,
+        }
+    }
+
     pub(crate) fn template(
         &mut self,
         b: &Braced,
