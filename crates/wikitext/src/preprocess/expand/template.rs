@@ -270,16 +270,21 @@ impl PageExpander<'_, '_> {
                 }
             }
         }
-        let text = self.expand_to_string(&parsed.tree.nodes, &child, flags, depth);
-        self.size = self.size.saturating_add(text.len());
+        // Expanded in place (no intermediate string), checked afterwards.
+        let start = out.len();
+        self.expand_nodes(&parsed.tree.nodes, &child, flags, depth, out);
+        self.size = self.size.saturating_add(out.len() - start);
         if self.size > max_size {
+            out.truncate(start);
             omitted(&t, out);
             self.warnings.push(Warning::ExpansionTooLarge {
                 title: t.prefixed(),
             });
             return;
         }
-        push_result(b, &text, out);
+        if needs_newline(b, &out[start..]) {
+            out.insert(start, '\n');
+        }
     }
 
     /// `{{msgnw:T}}`: the template's source as it would be transcluded, not
@@ -407,10 +412,14 @@ fn omitted(t: &Title, out: &mut String) {
 /// MediaWiki (T2529): output that starts with `{|`, `:`, `;`, `#` or `*` starts a
 /// new line unless the call itself started one.
 fn push_result(b: &Braced, text: &str, out: &mut String) {
-    if !b.line_start && (text.starts_with("{|") || text.starts_with([':', ';', '#', '*'])) {
+    if needs_newline(b, text) {
         out.push('\n');
     }
     out.push_str(text);
+}
+
+fn needs_newline(b: &Braced, text: &str) -> bool {
+    !b.line_start && (text.starts_with("{|") || text.starts_with([':', ';', '#', '*']))
 }
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
