@@ -132,3 +132,30 @@ fn async_prefetch() {
     let out = pre.expand(&t("P"), "{{A}} {{Missing}}").unwrap();
     assert_eq!(out.text, "abc [[:Template:Missing]]");
 }
+
+#[test]
+fn shared_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Preprocessor<'static>>();
+    send_sync::<DirStore>();
+    send_sync::<DumpStore>();
+    // One preprocessor, pages expanded on several threads.
+    let store = DumpStore::from_reader(
+        DumpReader::new(DUMP.as_bytes(), "t"),
+        &Site::default(),
+        |_| true,
+    )
+    .unwrap();
+    let pre = Preprocessor::new(&store, Config::default());
+    std::thread::scope(|s| {
+        for k in 0..4 {
+            let pre = &pre;
+            s.spawn(move || {
+                let out = pre
+                    .expand(&t("Main Page"), &format!("{{{{greet|{k}}}}}"))
+                    .unwrap();
+                assert_eq!(out.text, format!("Hi <b>{k}</b> & co"));
+            });
+        }
+    });
+}
