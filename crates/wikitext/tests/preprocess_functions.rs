@@ -110,6 +110,10 @@ fn text_functions() {
     );
     assert_eq!(run("{{anchorencode:a [[b|c]] <i>d</i> e}}"), "a_c_d_e");
     assert_eq!(
+        run("{{anchorencode: __pretty__please__}}|{{anchorencode:foo bar©#%n}}"),
+        "pretty_please|foo_bar©#%n"
+    );
+    assert_eq!(
         run("{{formatnum:1234567.891}}|{{formatnum:-1000}}|{{formatnum:1,234|R}}"),
         "1,234,567.891|-1,000|1234"
     );

@@ -175,7 +175,12 @@ pub(crate) fn wiki_urlencode(s: &str) -> String {
 pub(crate) fn anchorencode(_: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
     let stripped = strip_links_and_tags(c.arg0);
     let decoded = decode_entities(&stripped);
-    let id = decoded.split_whitespace().collect::<Vec<_>>().join("_");
+    // `_` counts as a space: runs collapse, the ends are trimmed.
+    let id = decoded
+        .replace('_', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("_");
     let mut out = String::with_capacity(id.len());
     for ch in id.chars() {
         match ch {
