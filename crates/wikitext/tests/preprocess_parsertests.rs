@@ -119,12 +119,18 @@ fn decode(s: &str) -> String {
 /// Whether expanded wikitext would render as exactly its text in one paragraph.
 fn plain(s: &str) -> bool {
     const MARKUP: &[&str] = &[
-        "[[", "[", "''", "<", "{|", "__", "~~~", "----", "://", "ISBN", "RFC", "PMID", "\n\n", "&",
+        "[[", "[http", "[//", "''", "<", "{|", "~~~", "://", "ISBN ", "RFC ", "PMID ", "\n\n", "&",
     ];
-    !MARKUP.iter().any(|m| s.contains(m))
+    let switch = s
+        .split("__")
+        .skip(1)
+        .step_by(2)
+        .any(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_uppercase()));
+    !switch
+        && !MARKUP.iter().any(|m| s.contains(m))
         && !s
             .lines()
-            .any(|l| l.starts_with([' ', '*', '#', ':', ';', '=']))
+            .any(|l| l.starts_with([' ', '*', '#', ':', ';', '=']) || l.starts_with("----"))
 }
 
 #[test]
