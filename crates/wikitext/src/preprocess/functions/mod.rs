@@ -63,9 +63,9 @@ pub(crate) fn is_function(name: &str) -> bool {
     lookup(name).is_some()
 }
 
-/// The parser function called `name`.
+/// The parser function called `name` (as written before `:`; like MediaWiki,
+/// `{{#if :…}}` with a blank before the colon is no call).
 pub(crate) fn lookup(name: &str) -> Option<Func> {
-    let name = name.trim();
     // Case-sensitive: the magic words that also take an argument.
     if let Some(f) = titles::lookup_word(name) {
         return Some(f);
