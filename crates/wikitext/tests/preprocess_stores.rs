@@ -24,7 +24,7 @@ fn directory_store() {
     write("template:lower case.txt", "lc");
     write(".hidden", "no");
     let store = DirStore::open(dir.path(), &Site::default()).unwrap();
-    assert_eq!(store.len(), 3);
+    assert_eq!(store.len(), 4);
     assert!(store.exists(&t("Template:Info_box")));
     assert!(store.exists(&t("Template:Lower case")));
     assert_eq!(
@@ -106,7 +106,8 @@ impl AsyncPageSource for Slow {
         let text = match title.prefixed().as_str() {
             "Template:A" => Some("a{{B}}{{#if:x|{{C}}}}"),
             "Template:B" => Some("b{{{1|}}}"),
-            "Template:C" => Some("c"),
+            "Template:C" => Some("#REDIRECT [[Template:D]]"),
+            "Template:D" => Some("c"),
             _ => None,
         };
         // Yield once before answering, as a network source would.
@@ -127,7 +128,7 @@ impl AsyncPageSource for Slow {
 fn async_prefetch() {
     let config = Config::default();
     let store = block_on(prefetch(&Slow, "{{A}} {{Missing}} {{PAGENAME}}", &config)).unwrap();
-    assert_eq!(store.len(), 3);
+    assert_eq!(store.len(), 4);
     let pre = Preprocessor::new(&store, config);
     let out = pre.expand(&t("P"), "{{A}} {{Missing}}").unwrap();
     assert_eq!(out.text, "abc [[:Template:Missing]]");

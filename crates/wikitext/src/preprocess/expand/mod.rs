@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 pub(crate) use frame::Frame;
 pub use template::Target;
+pub(crate) use template::redirect_target;
 
 use super::config::Config;
 use super::parse::{Mode, ParseOptions, parse_with};

@@ -83,6 +83,14 @@ pub async fn prefetch(
         let mut next = Vec::new();
         for (title, result) in wanted.into_iter().zip(results) {
             if let Some(text) = result? {
+                // A redirect's target is needed too.
+                if let Some(target) = crate::preprocess::expand::redirect_target(&text)
+                    && let Ok(t) =
+                        Title::parse(target, crate::preprocess::title::NS_MAIN, &config.site)
+                    && seen.insert(t.clone())
+                {
+                    next.push(t);
+                }
                 collect(
                     &parse_with(&text, &options).nodes,
                     &text,
