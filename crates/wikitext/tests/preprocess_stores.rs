@@ -24,7 +24,7 @@ fn directory_store() {
     write("template:lower case.txt", "lc");
     write(".hidden", "no");
     let store = DirStore::open(dir.path(), &Site::default()).unwrap();
-    assert_eq!(store.len(), 4);
+    assert_eq!(store.len(), 3);
     assert!(store.exists(&t("Template:Info_box")));
     assert!(store.exists(&t("Template:Lower case")));
     assert_eq!(
