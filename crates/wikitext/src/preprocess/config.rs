@@ -75,6 +75,27 @@ impl Default for Site {
     }
 }
 
+impl Site {
+    /// A Wikipedia in language `lang` (`en`): `Wikipedia` as site and project
+    /// namespace, `//en.wikipedia.org`, `/wiki/$1`, `/w/index.php`.
+    ///
+    /// ```
+    /// use tagloom_wikitext::preprocess::Site;
+    /// assert_eq!(Site::wikipedia("de").server, "//de.wikipedia.org");
+    /// ```
+    pub fn wikipedia(lang: &str) -> Site {
+        Site {
+            name: "Wikipedia".into(),
+            project_ns: "Wikipedia".into(),
+            server: format!("//{lang}.wikipedia.org"),
+            article_path: "/wiki/$1".into(),
+            script: "/w/index.php".into(),
+            language: lang.into(),
+            ..Site::default()
+        }
+    }
+}
+
 /// The time that date magic words (`CURRENTYEAR`, `#time`, …) print.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {

@@ -85,6 +85,28 @@ pub enum Warning {
     },
 }
 
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let limits = "see the preprocessor's limits";
+        match self {
+            Warning::Loop { title } => write!(f, "template loop: {title}"),
+            Warning::TooDeep { title } => write!(f, "template nesting too deep at {title}"),
+            Warning::TooManyTransclusions => write!(f, "too many transclusions ({limits})"),
+            Warning::ExpansionTooLarge { title } => {
+                write!(f, "expansion too large, {title} omitted")
+            }
+            Warning::ArgumentTooLarge => {
+                write!(f, "expansion too large, template arguments omitted")
+            }
+            Warning::TooManyNodes => write!(f, "too many preprocessor nodes ({limits})"),
+            Warning::ExpandTooDeep => write!(f, "expansions nested too deep ({limits})"),
+            Warning::TemplateTooLarge { title } => write!(f, "template {title} is too large"),
+            Warning::Store { title, message } => write!(f, "reading {title}: {message}"),
+            Warning::Missing { title } => write!(f, "missing template {title}"),
+        }
+    }
+}
+
 /// An expanded text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Expansion {
