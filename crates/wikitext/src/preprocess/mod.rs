@@ -32,7 +32,8 @@
 //!   its markup; [`Expansion::warnings`] lists them.
 //! - Parser functions: `#if #ifeq #iferror #ifexist #ifexpr #switch #expr #tag
 //!   #time #timel #titleparts lc uc lcfirst ucfirst padleft padright urlencode
-//!   anchorencode formatnum plural ns nse fullurl localurl`, the `PAGENAME`
+//!   anchorencode formatnum plural gender grammar bidi ns nse fullurl localurl
+//!   #rel2abs #special #language int DEFAULTSORT DISPLAYTITLE`, the `PAGENAME`
 //!   family (`FULLPAGENAME NAMESPACE BASEPAGENAME ROOTPAGENAME SUBPAGENAME
 //!   TALKPAGENAME SUBJECTPAGENAME …` and `…E`), `{{!}}`, `{{=}}`, site words and the
 //!   date words against [`Config::clock`]. Unknown functions stay as written
@@ -46,10 +47,10 @@
 //! - Subpage-relative calls (`{{/Sub}}`, `{{../Sibling}}`), redirects (two hops),
 //!   `subst:` (left as written), `safesubst:`, `msg:`, `msgnw:`, `raw:`.
 //!
-//! **Cost.** Parsing is linear, about 250 MB/s in release builds on this machine;
-//! parsing and expanding a template-heavy article (a citation template per
-//! paragraph, an infobox) about 25–30 MB/s of page text, one core
-//! (`tests/preprocess_speed.rs`; a third of that when the machine is saturated).
+//! **Cost.** Parsing is linear, about 250–290 MB/s in release builds on this
+//! machine; parsing and expanding a template-heavy article (a citation template
+//! per paragraph, an infobox) about 25–30 MB/s of page text, per core of CPU time
+//! (`tests/preprocess_speed.rs`).
 //! Parsed templates are cached per page; template output is expanded in place.
 //!
 //! ```
