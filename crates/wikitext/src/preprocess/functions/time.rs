@@ -200,7 +200,7 @@ fn time_common(
 
 /// The dates `#time` understands: empty or `now`, `@unix`, `YYYY-MM-DD` with an
 /// optional time `HH:MM[:SS]` (after a space or `T`, optional `Z`), 14-digit
-/// timestamps, and RFC 3339.
+/// timestamps, RFC 3339, and dates with month names (`5 May 2020`).
 fn parse_date(s: &str, now: i64) -> Option<i64> {
     let s = s.trim();
     if s.is_empty() || s.eq_ignore_ascii_case("now") {
@@ -222,6 +222,9 @@ fn parse_date(s: &str, now: i64) -> Option<i64> {
     }
     if let Some(t) = parse_rfc3339(s) {
         return Some(t);
+    }
+    if s.bytes().any(|b| b.is_ascii_alphabetic()) {
+        return parse_named_month(s);
     }
     let (date, time) = match s.split_once([' ', 'T']) {
         Some((d, t)) => (d, Some(t.trim_end_matches('Z'))),
@@ -245,6 +248,31 @@ fn parse_date(s: &str, now: i64) -> Option<i64> {
         None => (0, 0, 0),
     };
     civil_to_unix(y, m, d, hh, mm, ss)
+}
+
+/// `5 May 2020`, `May 5, 2020`, `May 2020`, `2020 May 5`, with an optional
+/// `HH:MM[:SS]` (the forms of PHP's `strtotime` that templates use most).
+fn parse_named_month(s: &str) -> Option<i64> {
+    let (mut year, mut month, mut day, mut time) = (None, None, None, (0, 0, 0));
+    for word in s.split([' ', ',']).filter(|w| !w.is_empty()) {
+        let lower = word.trim_end_matches('.').to_ascii_lowercase();
+        if let Some(k) = MONTHS.iter().position(|m| {
+            m.to_ascii_lowercase() == lower
+                || (lower.len() == 3 && m[..3].eq_ignore_ascii_case(&lower))
+        }) {
+            month = Some(k as u32 + 1);
+        } else if word.contains(':') {
+            let mut tp = word.split(':').map(|x| x.parse::<u32>().ok());
+            time = (tp.next()??, tp.next()??, tp.next().flatten().unwrap_or(0));
+        } else if word.len() == 4 && word.bytes().all(|b| b.is_ascii_digit()) {
+            year = Some(word.parse().ok()?);
+        } else if (1..=2).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit()) {
+            day = Some(word.parse().ok()?);
+        } else {
+            return None;
+        }
+    }
+    civil_to_unix(year?, month?, day.unwrap_or(1), time.0, time.1, time.2)
 }
 
 fn civil_to_unix(y: i64, m: u32, d: u32, hh: u32, mm: u32, ss: u32) -> Option<i64> {
@@ -415,5 +443,10 @@ mod tests {
         assert_eq!(parse_rfc3339("1970-01-01T02:02:03+02:00"), Some(123));
         assert_eq!(civil_from_days(days_from_civil(1600, 2, 29)), (1600, 2, 29));
         assert_eq!(parse_date("2021-02-30", 0), None);
+        let d = |s| parse_date(s, 0).map(|t| format("Y-m-d H:i", &Civil::at(t, 0)));
+        assert_eq!(d("5 May 2020").as_deref(), Some("2020-05-05 00:00"));
+        assert_eq!(d("May 5, 2020 13:45").as_deref(), Some("2020-05-05 13:45"));
+        assert_eq!(d("sep 2021").as_deref(), Some("2021-09-01 00:00"));
+        assert_eq!(d("5 Smarch 2020"), None);
     }
 }
