@@ -176,3 +176,34 @@ fn hostile_inputs_finish() {
         assert!(out.text.len() <= 2 * src.len() + 10_000);
     }
 }
+
+#[test]
+fn huge_static_titles_repeated_stop_at_the_text_limit() {
+    // A template whose parser-function test is 1 MiB of static text, with no
+    // output, called 10 000 times through a small bomb.
+    let site = Site::default();
+    let mut store = MemoryStore::default();
+    store.insert(
+        Title::parse("Template:Big", 0, &site).unwrap(),
+        format!("{{{{#if:{}|}}}}", "a".repeat(1 << 20)),
+    );
+    for k in 1..=4 {
+        let inner = if k == 1 {
+            "Big".to_owned()
+        } else {
+            format!("L{}", k - 1)
+        };
+        store.insert(
+            Title::parse(&format!("Template:L{k}"), 0, &site).unwrap(),
+            format!("{{{{{inner}}}}}").repeat(10),
+        );
+    }
+    let pre = Preprocessor::new(&store, Config::default());
+    let out = pre.expand(&page(), "{{L4}}").unwrap();
+    assert!(
+        out.warnings.contains(&Warning::TooMuchText),
+        "{:?}",
+        out.warnings
+    );
+    assert!(out.text.contains("Expansion text limit exceeded"));
+}

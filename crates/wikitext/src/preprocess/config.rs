@@ -18,6 +18,11 @@ pub struct Limits {
     pub max_transclusions: usize,
     /// Preprocessor nodes expanded per page (`$wgMaxPPNodeCount`): 1 000 000.
     pub max_nodes: usize,
+    /// Bytes of source text the expansion copies in all — titles, argument
+    /// values and outputs, at every nesting level (a tagloom bound: it stops
+    /// templates that expand a huge static title or argument thousands of times
+    /// with little output, which the other limits let through): 64 MiB.
+    pub max_copied: usize,
     /// Nesting of expansions within one another, templates, arguments and
     /// parser functions together (`$wgMaxPPExpandDepth`): 100.
     pub max_expand_depth: usize,
@@ -34,6 +39,7 @@ impl Default for Limits {
             max_expansion_size: 2 << 20,
             max_transclusions: 10_000,
             max_nodes: 1_000_000,
+            max_copied: 64 << 20,
             max_expand_depth: 100,
             max_nesting: 1000,
         }

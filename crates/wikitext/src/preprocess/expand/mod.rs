@@ -62,6 +62,9 @@ pub enum Warning {
     /// Template arguments over [`Limits::max_expansion_size`](super::Limits::max_expansion_size)
     /// (counted with template output): omitted.
     ArgumentTooLarge,
+    /// More than [`Limits::max_copied`](super::Limits::max_copied) bytes of text
+    /// copied.
+    TooMuchText,
     /// More than [`Limits::max_nodes`](super::Limits::max_nodes) expanded.
     TooManyNodes,
     /// Expansions nested deeper than [`Limits::max_expand_depth`](super::Limits::max_expand_depth).
@@ -99,6 +102,7 @@ impl std::fmt::Display for Warning {
                 write!(f, "expansion too large, template arguments omitted")
             }
             Warning::TooManyNodes => write!(f, "too many preprocessor nodes ({limits})"),
+            Warning::TooMuchText => write!(f, "too much text expanded ({limits})"),
             Warning::ExpandTooDeep => write!(f, "expansions nested too deep ({limits})"),
             Warning::TemplateTooLarge { title } => write!(f, "template {title} is too large"),
             Warning::Store { title, message } => write!(f, "reading {title}: {message}"),
@@ -171,6 +175,7 @@ impl<'s> Preprocessor<'s> {
             transclusions: 0,
             size: 0,
             nodes: 0,
+            copied: 0,
             reported: Vec::new(),
             warnings: Vec::new(),
             cache: RefCell::new(HashMap::default()),
@@ -207,6 +212,8 @@ pub struct PageExpander<'p, 's> {
     pub(crate) transclusions: usize,
     pub(crate) size: usize,
     pub(crate) nodes: usize,
+    /// Bytes of source text copied by the expansion, at every level.
+    pub(crate) copied: usize,
     /// Limit warnings already shown once (later hits expand to nothing).
     reported: Vec<Warning>,
     pub(crate) warnings: Vec<Warning>,
@@ -298,7 +305,17 @@ impl PageExpander<'_, '_> {
                 return;
             }
             match node {
-                Node::Text(s) => out.push_str(frame.src.get(s.clone()).unwrap_or("")),
+                Node::Text(s) => {
+                    let text = frame.src.get(s.clone()).unwrap_or("");
+                    self.copied += text.len();
+                    if self.copied > self.pre.config.limits.max_copied {
+                        self.limit_hit(Warning::TooMuchText, out, || {
+                            "<span class=\"error\">Expansion text limit exceeded</span>".into()
+                        });
+                        return;
+                    }
+                    out.push_str(text);
+                }
                 Node::Comment(s) => {
                     if self.pre.config.keep_comments && !flags.strip_comments {
                         out.push_str(frame.src.get(s.clone()).unwrap_or(""));
