@@ -28,6 +28,22 @@ pub enum Target {
     Text,
 }
 
+/// A classified call.
+enum Call<'t> {
+    /// A magic word without parts, and its value.
+    Variable { name: &'t str, value: String },
+    /// A parser function, its name as written and the text after `:`.
+    Function {
+        f: functions::Func,
+        name: &'t str,
+        arg0: &'t str,
+    },
+    /// A template (`msgnw`: show its source).
+    Template { title: Title, msgnw: bool },
+    /// Not a call.
+    Text,
+}
+
 /// Redirects followed when loading a template (MediaWiki follows two).
 const MAX_REDIRECTS: usize = 2;
 
@@ -63,38 +79,58 @@ impl PageExpander<'_, '_> {
             strip_comments: true,
         };
         let title_ws = self.expand_to_string(&b.title.nodes, &frame, strip, 0);
-        let mut part1 = title_ws.trim();
-        if strip_prefix_ci(part1, "subst:").is_some() {
-            return Target::Text;
+        match self.classify(&title_ws, !b.parts.is_empty()) {
+            Call::Variable { name, .. } => Target::Function {
+                key: name.to_lowercase(),
+                arg: None,
+            },
+            Call::Function { name, arg0, .. } => Target::Function {
+                key: name.trim_start_matches('#').to_lowercase(),
+                arg: Some(arg0.to_owned()),
+            },
+            Call::Template { title, .. } => Target::Template(title),
+            Call::Text => Target::Text,
         }
+    }
+
+    /// What the expanded title `title_ws` of a call names (MediaWiki's order:
+    /// modifiers, variables without parts, functions before `:`, templates).
+    fn classify<'t>(&mut self, title_ws: &'t str, has_parts: bool) -> Call<'t> {
+        let mut part1 = title_ws.trim();
+        // `subst:` only means something when saving, so the call stays as
+        // written; `safesubst:`, `msg:`, `msgnw:` and `raw:` are dropped.
+        if strip_prefix_ci(part1, "subst:").is_some() {
+            return Call::Text;
+        }
+        let mut msgnw = false;
         for m in ["safesubst:", "msgnw:", "msg:", "raw:"] {
             if let Some(rest) = strip_prefix_ci(part1, m) {
                 part1 = rest.trim_start();
+                msgnw |= m == "msgnw:";
             }
         }
-        if b.parts.is_empty() && functions::variable(self, part1).is_some() {
-            return Target::Function {
-                key: part1.to_lowercase(),
-                arg: None,
-            };
+        if !has_parts && let Some(value) = functions::variable(self, part1) {
+            return Call::Variable { name: part1, value };
         }
         if let Some(colon) = part1.find(':')
-            && functions::lookup(&part1[..colon]).is_some()
+            && let Some(f) = functions::lookup(&part1[..colon])
         {
-            let name = part1[..colon].trim();
-            return Target::Function {
-                key: name.trim_start_matches('#').to_lowercase(),
-                arg: Some(part1[colon + 1..].trim().to_owned()),
+            return Call::Function {
+                f,
+                name: &part1[..colon],
+                arg0: part1[colon + 1..].trim(),
             };
         }
-        let target = if part1.starts_with('/') || part1.starts_with("../") {
+        let title = if part1.starts_with('/') || part1.starts_with("../") {
+            // Subpage-relative: `{{/Sub}}`, `{{../Sibling}}` (in namespaces with
+            // subpages), in the page's namespace.
             self.relative_title(part1)
         } else {
             Title::parse(part1, NS_TEMPLATE, &self.pre.config.site).ok()
         };
-        match target {
-            Some(t) if t.ns() >= 0 => Target::Template(t),
-            _ => Target::Text,
+        match title {
+            Some(title) if title.ns() >= 0 => Call::Template { title, msgnw },
+            _ => Call::Text,
         }
     }
 
@@ -110,55 +146,21 @@ impl PageExpander<'_, '_> {
             strip_comments: true,
         };
         let title_ws = self.expand_to_string(&b.title.nodes, frame, strip, depth);
-        let mut part1 = title_ws.trim();
-        // Modifiers: `subst:` only means something when saving, so the call stays
-        // as written; `safesubst:`, `msg:`, `msgnw:` and `raw:` are dropped.
-        if strip_prefix_ci(part1, "subst:").is_some() {
-            self.literal(b, &title_ws, frame, flags, depth, out);
-            return;
-        }
-        let mut msgnw = false;
-        for m in ["safesubst:", "msgnw:", "msg:", "raw:"] {
-            if let Some(rest) = strip_prefix_ci(part1, m) {
-                part1 = rest.trim_start();
-                msgnw |= m == "msgnw:";
+        match self.classify(&title_ws, !b.parts.is_empty()) {
+            Call::Variable { value, .. } => push_result(b, &value, out),
+            Call::Function { f, arg0, .. } => {
+                let call = CallArgs {
+                    arg0,
+                    parts: &b.parts,
+                    flags,
+                    depth,
+                };
+                let v = f(self, frame, &call);
+                push_result(b, &v, out);
             }
-        }
-        if b.parts.is_empty()
-            && let Some(v) = functions::variable(self, part1)
-        {
-            push_result(b, &v, out);
-            return;
-        }
-        if let Some(colon) = part1.find(':')
-            && let Some(f) = functions::lookup(&part1[..colon])
-        {
-            let call = CallArgs {
-                arg0: part1[colon + 1..].trim(),
-                parts: &b.parts,
-                flags,
-                depth,
-            };
-            let v = f(self, frame, &call);
-            push_result(b, &v, out);
-            return;
-        }
-        let target = if part1.starts_with('/') || part1.starts_with("../") {
-            // Subpage-relative: `{{/Sub}}`, `{{../Sibling}}` (in namespaces with
-            // subpages), in the page's namespace.
-            self.relative_title(part1)
-        } else {
-            Title::parse(part1, NS_TEMPLATE, &self.pre.config.site).ok()
-        };
-        match target {
-            Some(t) if t.ns() >= 0 => {
-                if msgnw {
-                    self.msgnw(&t, out);
-                } else {
-                    self.transclude(t, b, frame, flags, depth, out);
-                }
-            }
-            _ => self.literal(b, &title_ws, frame, flags, depth, out),
+            Call::Template { title, msgnw: true } => self.msgnw(&title, out),
+            Call::Template { title, .. } => self.transclude(title, b, frame, flags, depth, out),
+            Call::Text => self.literal(b, &title_ws, frame, flags, depth, out),
         }
     }
 
