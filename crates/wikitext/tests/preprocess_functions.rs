@@ -134,7 +134,11 @@ fn text_functions() {
         "a/c|Parser test/d|x/e"
     );
     assert!(run("{{#rel2abs:../../..|a}}").starts_with("<strong class=\"error\">"));
-    assert_eq!(run("{{#invoke:Mod|fn}}"), "{{#invoke:Mod|fn}}");
+    assert_eq!(
+        run("{{#invoke:Mod|fn}}"),
+        "<strong class=\"error\"><span class=\"scribunto-error\">Script error: No such module &quot;Mod&quot;.</span></strong>"
+    );
+    assert_eq!(run("{{#iferror:{{#invoke:Mod|fn}}|no Lua}}"), "no Lua");
 }
 
 #[test]

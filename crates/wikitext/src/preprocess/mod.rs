@@ -36,8 +36,8 @@
 //!   #rel2abs #special #language int DEFAULTSORT DISPLAYTITLE`, the `PAGENAME`
 //!   family (`FULLPAGENAME NAMESPACE BASEPAGENAME ROOTPAGENAME SUBPAGENAME
 //!   TALKPAGENAME SUBJECTPAGENAME …` and `…E`), `{{!}}`, `{{=}}`, site words and the
-//!   date words against [`Config::clock`]. Unknown functions stay as written
-//!   (`{{#invoke:…}}` too: there is no Lua).
+//!   date words against [`Config::clock`]. Unknown functions stay as written.
+//!   `{{#invoke:…}}` (Lua) cannot run: it shows Scribunto's error markup.
 //! - Template output starting with `{|`, `:`, `;`, `#` or `*` starts a new line
 //!   (MediaWiki's T2529), so tables and lists opened in templates work.
 //! - Extension tags are copied as written (their content unexpanded), except the

@@ -107,6 +107,7 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         "grammar" | "bidi" | "#bcp47" => text::first_arg_name,
         "#rel2abs" => titles::rel2abs,
         "#special" => titles::special,
+        "#invoke" => text::invoke,
         "pagesize" | "pagesincategory" | "pagesincat" | "numberingroup" | "numberofarticles"
         | "numberofpages" | "numberoffiles" | "numberofedits" | "numberofusers" => text::zero,
         "protectionlevel" | "protectionexpiry" | "cascadingsources" | "pendingchangelevel"

@@ -376,6 +376,24 @@ pub(crate) fn gender(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> Str
         .unwrap_or_default()
 }
 
+/// `{{#invoke:Module|function|…}}`: Lua modules cannot run here, so the call is
+/// answered with Scribunto's error markup: "No such module" when the store has
+/// no `Module:` page, "Lua is not supported" otherwise.
+pub(crate) fn invoke(ex: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    let site = &ex.pre.config().site;
+    let module = crate::preprocess::title::Title::parse(c.arg0, 828, site);
+    let message = match module {
+        Ok(t) if ex.pre.store().exists(&t) => {
+            "Script error: Lua modules are not supported.".to_owned()
+        }
+        _ => format!("Script error: No such module \"{}\".", c.arg0),
+    };
+    format!(
+        "<strong class=\"error\"><span class=\"scribunto-error\">{}</span></strong>",
+        html_escape(&message)
+    )
+}
+
 /// Counts a renderer does not know (`PAGESIZE`, `PAGESINCATEGORY`): 0.
 pub(crate) fn zero(_: Ex<'_, '_, '_>, _: &Frame<'_>, _: &CallArgs<'_>) -> String {
     "0".into()
