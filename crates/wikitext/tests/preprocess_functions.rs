@@ -193,6 +193,16 @@ fn date_words_use_the_configured_clock() {
         run("{{REVISIONYEAR}}{{REVISIONMONTH}}{{REVISIONDAY2}}"),
         "19700101"
     );
+    let fd = "<span class=\"mw-formatted-date\" title=";
+    assert_eq!(
+        run(
+            "{{#formatdate:2009-03-24|mdy}}|{{#formatdate:24 March 2009|iso}}|{{#formatdate:jun. 3|dmy}}|{{#formatdate:2009-03-24}}"
+        ),
+        format!(
+            "{fd}\"2009-03-24\">March 24, 2009</span>|{fd}\"2009-03-24\">2009-03-24</span>|{fd}\"06-03\">3 June</span>|{fd}\"2009-03-24\">2009-03-24</span>"
+        )
+    );
+    assert_eq!(run("{{#formatdate:2019-22-22|dmy}}"), "2019-22-22");
     // Variables need no arguments: with one, the name is a template.
     assert_eq!(run("{{CURRENTYEAR|x}}"), "[[:Template:CURRENTYEAR]]");
 }

@@ -108,6 +108,8 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         "#rel2abs" => titles::rel2abs,
         "#special" => titles::special,
         "#invoke" => text::invoke,
+        "#formatdate" | "#dateformat" => time::formatdate,
+        "#property" | "#statements" | "#coordinates" | "#related" => text::nothing,
         "pagesize" | "pagesincategory" | "pagesincat" | "numberingroup" | "numberofarticles"
         | "numberofpages" | "numberoffiles" | "numberofedits" | "numberofusers" => text::zero,
         "protectionlevel" | "protectionexpiry" | "cascadingsources" | "pendingchangelevel"

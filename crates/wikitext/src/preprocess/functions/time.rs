@@ -283,6 +283,85 @@ fn civil_to_unix(y: i64, m: u32, d: u32, hh: u32, mm: u32, ss: u32) -> Option<i6
     Some(days_from_civil(y, m, d) * 86_400 + i64::from(hh * 3600 + mm * 60 + ss))
 }
 
+/// `{{#formatdate:date|format}}`: a date in `dmy`, `mdy`, `ymd` or `iso` form,
+/// wrapped as MediaWiki does (`<span class="mw-formatted-date" title="ISO">`);
+/// without a known format the date keeps its form; text that is no date stays.
+pub(crate) fn formatdate(ex: &mut PageExpander<'_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    let format = ex.arg(f, c, 0).unwrap_or_default().to_ascii_lowercase();
+    let Some((year, month, day)) = parse_loose_date(c.arg0) else {
+        return c.arg0.to_owned();
+    };
+    let name = MONTHS[(month - 1) as usize % 12];
+    let shown = match (format.as_str(), year) {
+        ("dmy", Some(y)) => format!("{day} {name} {y}"),
+        ("mdy", Some(y)) => format!("{name} {day}, {y}"),
+        ("ymd", Some(y)) => format!("{y} {name} {day}"),
+        ("iso", Some(y)) => format!("{y:04}-{month:02}-{day:02}"),
+        ("dmy", None) => format!("{day} {name}"),
+        ("mdy" | "ymd", None) => format!("{name} {day}"),
+        _ => c.arg0.to_owned(),
+    };
+    let iso = match year {
+        Some(y) => format!("{y:04}-{month:02}-{day:02}"),
+        None => format!("{month:02}-{day:02}"),
+    };
+    format!("<span class=\"mw-formatted-date\" title=\"{iso}\">{shown}</span>")
+}
+
+/// `2009-03-24`, `24 March 2009`, `March 24, 2009`, `2009 March 24`,
+/// `24 March`, `March 24` (month names or 3-letter abbreviations, an optional
+/// `.`): (year, month, day), the date checked.
+fn parse_loose_date(s: &str) -> Option<(Option<i64>, u32, u32)> {
+    let s = s.trim();
+    let month_of = |w: &str| {
+        let w = w.trim_end_matches('.').to_ascii_lowercase();
+        MONTHS
+            .iter()
+            .position(|m| {
+                m.to_ascii_lowercase() == w || (w.len() == 3 && m[..3].eq_ignore_ascii_case(&w))
+            })
+            .map(|k| k as u32 + 1)
+    };
+    let num = |w: &str| {
+        w.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| w.parse::<i64>().ok())
+            .flatten()
+    };
+    let words: Vec<&str> = s.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let (year, month, day) = match words.as_slice() {
+        [iso] => {
+            let mut p = iso.split('-');
+            let (y, m, d) = (p.next()?, p.next()?, p.next()?);
+            if p.next().is_some() || y.len() != 4 {
+                return None;
+            }
+            (
+                Some(num(y)?),
+                u32::try_from(num(m)?).ok()?,
+                u32::try_from(num(d)?).ok()?,
+            )
+        }
+        [a, b, c] => match (month_of(a), month_of(b)) {
+            (None, Some(m)) if num(a).is_some() => (Some(num(c)?), m, u32::try_from(num(a)?).ok()?),
+            (Some(m), None) => (Some(num(c)?), m, u32::try_from(num(b)?).ok()?),
+            _ => {
+                let m = month_of(b)?;
+                (Some(num(a)?), m, u32::try_from(num(c)?).ok()?)
+            }
+        },
+        [a, b] => match (month_of(a), month_of(b)) {
+            (Some(m), None) => (None, m, u32::try_from(num(b)?).ok()?),
+            (None, Some(m)) => (None, m, u32::try_from(num(a)?).ok()?),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let leap_year = year.unwrap_or(2000);
+    ((1..=12).contains(&month) && day >= 1 && day <= days_in_month(leap_year, month))
+        .then_some((year, month, day))
+}
+
 /// RFC 3339 to Unix seconds.
 pub(crate) fn parse_rfc3339(s: &str) -> Option<i64> {
     let b = s.as_bytes();
