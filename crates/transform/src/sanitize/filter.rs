@@ -245,17 +245,30 @@ pub(crate) fn keeps_unchanged(policy: &Policy, token: &Token<'_>) -> bool {
         Token::Comment(_) => policy.allow_comments,
         Token::Characters(_) | Token::Eof => true,
         Token::EndTag(tag) => policy.may_keep_tag(tag.name_str()),
-        Token::StartTag(tag) => {
-            let name = tag.name_str();
-            policy.may_keep_tag(name)
-                && tag.attrs.iter().all(|a| {
-                    matches!(
-                        clean_attribute(policy, None, name, tag.atoms().name(a.name), a.value),
-                        Some(Cow::Borrowed(_))
-                    )
-                })
-        }
+        Token::StartTag(tag) => keeps_tag_unchanged(
+            policy,
+            tag.name_str(),
+            tag.attrs
+                .iter()
+                .map(|a| (tag.atoms().name(a.name), a.value)),
+        ),
     }
+}
+
+/// [`keeps_unchanged`] for a start tag given by its name and its attributes'
+/// names and values.
+pub(crate) fn keeps_tag_unchanged<'a>(
+    policy: &Policy,
+    name: &str,
+    mut attrs: impl Iterator<Item = (&'a str, &'a str)>,
+) -> bool {
+    policy.may_keep_tag(name)
+        && attrs.all(|(attr, value)| {
+            matches!(
+                clean_attribute(policy, None, name, attr, value),
+                Some(Cow::Borrowed(_))
+            )
+        })
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@
 
 mod attrs;
 mod css;
+mod fast;
 mod filter;
 mod pipeline;
 mod policy;
@@ -67,6 +68,7 @@ use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 
+pub use fast::FastFallback;
 pub use filter::SanitizeFilter;
 pub use pipeline::{SanitizeHandler, SanitizeSink};
 pub use policy::{Disposition, NEVER_ALLOWED, Policy, PolicyError, is_never_allowed_attribute};
@@ -129,7 +131,10 @@ impl Sanitizer {
 
     /// Sanitizes one input. See [`sanitize`].
     pub fn sanitize(&self, input: &str) -> Sanitized {
-        self.settle(self.pass(input))
+        match self.sanitize_fast(input) {
+            Ok(done) => done,
+            Err(_) => self.settle(self.pass(input)),
+        }
     }
 
     /// Sanitizes a tree built elsewhere — the pipeline's: tokens through
@@ -320,6 +325,26 @@ impl Sanitizer {
 
     /// Tokenizer → filter → tree builder → tree pass → serialization.
     fn pass(&self, input: &str) -> Option<Pass> {
+        let mut tb = TreeBuilder::new(tree_config("body", self.policy.max_depth));
+        let mut store = DomStore::new();
+        self.front(input, &mut tb, |tb, eof| {
+            if tb.pending_patches() > 4096 || eof {
+                store.apply_owned(tb.take_patches()).ok()?;
+            }
+            Some(())
+        })?;
+        self.pass_from_tree(store.get(tb.fragment_root_key()?)?)
+    }
+
+    /// The front end of a pass: tokenizer (driven by the text-type simulator) →
+    /// filter → `tb`, calling `each(tb, eof)` after every input token (`eof`: the
+    /// last call). `None` when `each` or the tree builder gives up.
+    fn front(
+        &self,
+        input: &str,
+        tb: &mut TreeBuilder,
+        mut each: impl FnMut(&mut TreeBuilder, bool) -> Option<()>,
+    ) -> Option<()> {
         let policy = &*self.policy;
         // The whole input is pushed at once, so no token waits for its end and
         // the tokenizer's token size limit never applies.
@@ -332,8 +357,6 @@ impl Sanitizer {
             ..SimulatorConfig::default()
         });
         let mut filter = SanitizeFilter::new(self.policy.clone());
-        let mut tb = TreeBuilder::new(tree_config("body", policy.max_depth));
-        let mut store = DomStore::new();
         let mut out = Vec::new();
         tok.push_str(input);
         tok.finish();
@@ -365,15 +388,11 @@ impl Sanitizer {
                 // are for the filtered stream and are not used.
                 let _ = tb.take_tokenizer_state();
             }
-            if tb.pending_patches() > 4096 || eof {
-                store.apply_owned(tb.take_patches()).ok()?;
-            }
+            each(tb, eof)?;
             if eof {
-                break;
+                return Some(());
             }
         }
-        drop(tok);
-        self.pass_from_tree(store.get(tb.fragment_root_key()?)?)
     }
 
     /// The tree pass and the serializer over a parsed fragment.
