@@ -4,7 +4,8 @@
 //! the corpus (each page whole) and on a concat of the corpus (default 20 MB),
 //! and the ratio tagloom / ammonia per round. `ROUNDS` = `profile`,
 //! `profile-reference` or `profile-ammonia`: each page once through tagloom, its
-//! reference output checks, or ammonia (for callgrind).
+//! reference output checks, or ammonia (for callgrind). Before timing, prints
+//! which path (fast or general) each page and the concat take.
 
 #[path = "../benches/support/sanitize_runs.rs"]
 mod sanitize_runs;
@@ -54,6 +55,23 @@ fn main() {
     let big = concat(&pages, mb << 20);
     let sanitizer = Sanitizer::new(Arc::new(Policy::default()));
     let builder = ::ammonia::Builder::default();
+    // Which path each input takes (the fast path hands doubtful inputs to the
+    // general one), and the fast answers are the reference's.
+    for (page, text) in pages.iter().zip(&texts).chain([(&pages[0], &big)]) {
+        let path = match sanitizer.sanitize_fast(text) {
+            Ok(done) => {
+                assert_eq!(done, sanitizer.sanitize_reference(text), "{}", page.name);
+                "fast".to_owned()
+            }
+            Err(why) => format!("general ({why:?})"),
+        };
+        let name = if std::ptr::eq(text, &big) {
+            "concat"
+        } else {
+            &page.name
+        };
+        println!("{name}: {path} path");
+    }
     println!(
         "concat outputs: tagloom {} / ammonia {} bytes (input {})",
         tagloom(&sanitizer, &big),

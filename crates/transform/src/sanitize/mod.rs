@@ -55,6 +55,7 @@ mod fast;
 mod filter;
 mod pipeline;
 mod policy;
+mod rules;
 mod tree;
 mod url;
 
@@ -109,7 +110,7 @@ pub fn sanitize(input: &str, policy: &Policy) -> Sanitized {
 /// A sanitizer holding its policy, for many inputs.
 #[derive(Clone, Debug)]
 pub struct Sanitizer {
-    policy: Arc<Policy>,
+    policy: Arc<rules::Rules>,
 }
 
 /// One pass: the clean tree and its serialization.
@@ -121,12 +122,14 @@ struct Pass {
 impl Sanitizer {
     /// A sanitizer for `policy`.
     pub fn new(policy: Arc<Policy>) -> Sanitizer {
-        Sanitizer { policy }
+        Sanitizer {
+            policy: Arc::new(rules::Rules::new(policy)),
+        }
     }
 
     /// The token filter for this policy (to plug into a pipeline).
     pub fn filter(&self) -> SanitizeFilter {
-        SanitizeFilter::new(self.policy.clone())
+        SanitizeFilter::with_rules(self.policy.clone())
     }
 
     /// Sanitizes one input. See [`sanitize`].
@@ -240,7 +243,7 @@ impl Sanitizer {
     #[doc(hidden)]
     pub fn sanitize_reference(&self, input: &str) -> Sanitized {
         let mut report = Report::default();
-        let Some(mut pass) = self.pass(input) else {
+        let Some(mut pass) = self.pass_with(input, Front::Plain) else {
             return empty(report);
         };
         for n in 1..=self.policy.max_passes {
@@ -249,7 +252,7 @@ impl Sanitizer {
                 .tree
                 .root()
                 .is_some_and(|root| reparses_to(&pass.html, root));
-            let Some(next) = self.pass(&pass.html) else {
+            let Some(next) = self.pass_with(&pass.html, Front::Plain) else {
                 return empty(report);
             };
             if reparses && next.html == pass.html {
@@ -325,9 +328,13 @@ impl Sanitizer {
 
     /// Tokenizer → filter → tree builder → tree pass → serialization.
     fn pass(&self, input: &str) -> Option<Pass> {
+        self.pass_with(input, Front::Lean)
+    }
+
+    fn pass_with(&self, input: &str, how: Front) -> Option<Pass> {
         let mut tb = TreeBuilder::new(tree_config("body", self.policy.max_depth));
         let mut store = DomStore::new();
-        self.front(input, &mut tb, |tb, eof| {
+        self.front(input, &mut tb, how, |tb, eof| {
             if tb.pending_patches() > 4096 || eof {
                 store.apply_owned(tb.take_patches()).ok()?;
             }
@@ -343,6 +350,7 @@ impl Sanitizer {
         &self,
         input: &str,
         tb: &mut TreeBuilder,
+        how: Front,
         mut each: impl FnMut(&mut TreeBuilder, bool) -> Option<()>,
     ) -> Option<()> {
         let policy = &*self.policy;
@@ -356,8 +364,12 @@ impl Sanitizer {
             max_depth: policy.max_depth,
             ..SimulatorConfig::default()
         });
-        let mut filter = SanitizeFilter::new(self.policy.clone());
+        let mut filter = SanitizeFilter::with_rules(self.policy.clone());
         let mut out = Vec::new();
+        if how == Front::Lean {
+            let mode = policy.attribute_mode(tok.atoms_mut());
+            tok.set_attribute_mode(mode);
+        }
         tok.push_str(input);
         tok.finish();
         loop {
@@ -372,7 +384,11 @@ impl Sanitizer {
                         }
                         _ => None,
                     };
-                    (token.to_owned(), effect)
+                    let owned = match how {
+                        Front::Lean => filter::owned_for_filter(policy, token),
+                        Front::Plain => token.to_owned(),
+                    };
+                    (owned, effect)
                 }
                 Ok(None) | Err(_) => (tagloom_html::token::OwnedToken::Eof, None),
             };
@@ -401,6 +417,17 @@ impl Sanitizer {
         let html = children_to_string(tree.root()?, FragmentOptions::default());
         Some(Pass { tree, html })
     }
+}
+
+/// How a pass reads its input: the same tokens reach the filter either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Front {
+    /// The tokenizer skims the attributes of tags the filter drops or unwraps,
+    /// and owned tokens come without the attributes the filter drops by name
+    /// (`filter::owned_for_filter`).
+    Lean,
+    /// Every tag read in full and copied whole (the reference's way).
+    Plain,
 }
 
 /// The re-parse of an output as `<body>` content.

@@ -31,7 +31,8 @@ use tagloom_html::serializer::is_raw_text_element;
 
 use super::attrs::{animation_is_dangerous, clean_attribute, is_animation, link_rel};
 use super::css::stylesheet_ok;
-use super::policy::{Disposition, Policy, Verdict};
+use super::policy::Disposition;
+use super::rules::{Rules, Verdict};
 
 /// A clean tree: the store and the key of the `html` root whose children are the
 /// fragment.
@@ -123,6 +124,28 @@ pub(crate) struct KeptElement {
     pub(crate) attrs: Vec<PatchAttr>,
     pub(crate) html_ip: bool,
     pub(crate) text_ip: bool,
+    /// `attrs` differ from the ones given (`keep_element` is a function of
+    /// the policy, namespace, name and attributes: when nothing changed, the
+    /// same call on its result gives it back unchanged).
+    pub(crate) changed: bool,
+}
+
+/// Whether an element is an HTML integration point and whether it is a
+/// MathML text integration point.
+pub(crate) fn integration_points(ns: Namespace, name: &str, attrs: &[PatchAttr]) -> (bool, bool) {
+    let html_ip = match ns {
+        Namespace::Svg => matches!(name, "foreignObject" | "desc" | "title"),
+        Namespace::MathMl => {
+            name == "annotation-xml"
+                && attr(attrs, "encoding").is_some_and(|e| {
+                    e.eq_ignore_ascii_case("text/html")
+                        || e.eq_ignore_ascii_case("application/xhtml+xml")
+                })
+        }
+        Namespace::Html => false,
+    };
+    let text_ip = ns == Namespace::MathMl && matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext");
+    (html_ip, text_ip)
 }
 
 /// The attributes an element the policy keeps ends up with (`attrs` are the
@@ -130,7 +153,7 @@ pub(crate) struct KeptElement {
 /// on links), or `None` when the element must go after all (an SVG animation of
 /// a URL, an event handler or a style).
 pub(crate) fn keep_element(
-    policy: &Policy,
+    policy: &Rules,
     ns: Namespace,
     name: &str,
     mut attrs: Vec<PatchAttr>,
@@ -144,32 +167,28 @@ pub(crate) fn keep_element(
             return None;
         }
     }
-    let html_ip = match ns {
-        Namespace::Svg => matches!(name, "foreignObject" | "desc" | "title"),
-        Namespace::MathMl => {
-            name == "annotation-xml"
-                && attr(&attrs, "encoding").is_some_and(|e| {
-                    e.eq_ignore_ascii_case("text/html")
-                        || e.eq_ignore_ascii_case("application/xhtml+xml")
-                })
-        }
-        Namespace::Html => false,
-    };
-    let text_ip = ns == Namespace::MathMl && matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext");
+    let (html_ip, text_ip) = integration_points(ns, name, &attrs);
+    let mut changed = false;
     attrs.retain_mut(|a| {
         let Some(full) = attr_full_name(a) else {
+            changed = true;
             return false;
         };
         let value = match clean_attribute(policy, Some(ns), name, &full, &a.value) {
-            None => return false,
+            None => {
+                changed = true;
+                return false;
+            }
             Some(Cow::Borrowed(_)) => None,
             Some(Cow::Owned(v)) => Some(v),
         };
         if let Some(v) = value {
             a.value = v;
+            changed = true;
         }
         if let Cow::Owned(v) = strip_escape(&a.value) {
             a.value = v;
+            changed = true;
         }
         true
     });
@@ -177,16 +196,20 @@ pub(crate) fn keep_element(
         && matches!(name, "a" | "area")
         && let Some(add) = &policy.link_rel
     {
-        let existing = attrs
+        let at = attrs
             .iter()
-            .position(|a| a.ns == AttrNamespace::None && a.name == "rel")
-            .map(|i| attrs.remove(i).value);
-        attrs.push(PatchAttr::new("rel", link_rel(existing.as_deref(), add)));
+            .position(|a| a.ns == AttrNamespace::None && a.name == "rel");
+        let last = at.is_some_and(|i| i + 1 == attrs.len());
+        let existing = at.map(|i| attrs.remove(i).value);
+        let rel = link_rel(existing.as_deref(), add);
+        changed |= !last || existing.as_deref() != Some(rel.as_str());
+        attrs.push(PatchAttr::new("rel", rel));
     }
     Some(KeptElement {
         attrs,
         html_ip,
         text_ip,
+        changed,
     })
 }
 
@@ -201,7 +224,7 @@ struct Frame<'a> {
 }
 
 struct Builder<'p> {
-    policy: &'p Policy,
+    policy: &'p Rules,
     patches: Vec<DomPatch>,
     next_key: u64,
     dsts: Vec<Dst>,
@@ -220,7 +243,7 @@ pub(crate) fn attr_full_name(a: &PatchAttr) -> Option<Cow<'_, str>> {
 
 /// Copies the children of `src_root` under a new fragment root, keeping what
 /// `policy` allows.
-pub(crate) fn clean_tree(src_root: NodeRef<'_>, policy: &Policy) -> Result<CleanTree, PatchError> {
+pub(crate) fn clean_tree(src_root: NodeRef<'_>, policy: &Rules) -> Result<CleanTree, PatchError> {
     let mut b = Builder {
         policy,
         patches: Vec::new(),

@@ -7,14 +7,15 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
+use tagloom_html::atom;
 use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
 use tagloom_html::serializer::{EscapeMode, write_escaped};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken};
+use tagloom_html::token::{Name, OwnedAttribute, OwnedToken};
 use tagloom_html::tree_builder::{TokenizerSwitch, TreeBuilder};
 
 use super::super::filter::keeps_tag_unchanged;
-use super::super::policy::Policy;
+use super::super::rules::Rules;
 use super::super::tree_config;
 use super::Abandon;
 use super::clean::{CleanSink, Cleaner};
@@ -26,6 +27,8 @@ enum Event {
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
+        /// The tree pass kept the parsed attributes unchanged.
+        fixed: bool,
     },
     /// A whole text node: `Expect::texts[start..end]`.
     Text {
@@ -106,17 +109,21 @@ fn write_end(html: &mut String, name: &str) {
 pub(crate) struct First<'p> {
     pub(crate) html: String,
     pub(crate) expect: Expect,
-    /// S's character token, reused.
+    /// S's character, start tag and end tag tokens, reused.
     chars: OwnedToken,
+    start: OwnedToken,
+    end: OwnedToken,
     pub(crate) second: Second<'p>,
 }
 
 impl<'p> First<'p> {
-    pub(crate) fn new(policy: &'p Policy, capacity: usize) -> Self {
+    pub(crate) fn new(policy: &'p Rules, capacity: usize) -> Self {
         First {
             html: String::with_capacity(capacity),
             expect: Expect::default(),
             chars: OwnedToken::text(String::new()),
+            start: OwnedToken::start(atom::SPAN),
+            end: OwnedToken::end(atom::SPAN),
             second: Second::new(policy, capacity),
         }
     }
@@ -151,14 +158,19 @@ impl CleanSink for First<'_> {
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
         _void: bool,
+        fixed: bool,
     ) -> Result<(), Abandon> {
         self.flush_text()?;
         if !plain_name(&name, true) {
             return Err(Abandon::Name);
         }
         write_start(&mut self.html, &name, &attrs)?;
-        let mut tag = OwnedTag::new(Name::html(&name));
+        let OwnedToken::StartTag(tag) = &mut self.start else {
+            return Err(Abandon::Engine);
+        };
+        tag.set_name(Name::html(&name));
         let list = tag.attrs_mut();
+        let mut n = 0;
         for a in &attrs {
             if !plain_name(&a.name, false) || !plain_text(&a.value) {
                 return Err(Abandon::Name);
@@ -168,17 +180,27 @@ impl CleanSink for First<'_> {
                 ns => Name::html(&format!("{}{}", attr_prefix(ns)?, a.name)),
             };
             // The tokenizer drops a repeated attribute: S would not be its reading.
-            if list.iter().any(|b| b.name == full) {
+            if list.iter().take(n).any(|b| b.name == full) {
                 return Err(Abandon::Name);
             }
-            list.push(OwnedAttribute::new(full, a.value.clone()));
+            if let Some(slot) = list.get_mut(n) {
+                slot.name = full;
+                slot.value.clear();
+                slot.value.push_str(&a.value);
+            } else {
+                list.push(OwnedAttribute::new(full, a.value.clone()));
+            }
+            n += 1;
         }
+        list.truncate(n);
         // Queued before S's start tag: the re-parse reports it while processing it.
-        self.expect
-            .events
-            .push_back(Event::Open { ns, name, attrs });
-        self.second
-            .feed(&OwnedToken::StartTag(tag), &mut self.expect)
+        self.expect.events.push_back(Event::Open {
+            ns,
+            name,
+            attrs,
+            fixed,
+        });
+        self.second.feed(&self.start, &mut self.expect)
     }
 
     fn text(&mut self, text: &str) -> Result<(), Abandon> {
@@ -197,10 +219,11 @@ impl CleanSink for First<'_> {
             return Ok(());
         }
         write_end(&mut self.html, name);
-        self.second.feed(
-            &OwnedToken::EndTag(OwnedTag::new(Name::html(name))),
-            &mut self.expect,
-        )
+        let OwnedToken::EndTag(tag) = &mut self.end else {
+            return Err(Abandon::Engine);
+        };
+        tag.set_name(Name::html(name));
+        self.second.feed(&self.end, &mut self.expect)
     }
 }
 
@@ -217,6 +240,7 @@ impl CleanSink for Out {
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
         _void: bool,
+        _fixed: bool,
     ) -> Result<(), Abandon> {
         write_start(&mut self.html, &name, &attrs)
     }
@@ -237,7 +261,7 @@ impl CleanSink for Out {
 /// The re-parse of S, checked against the clean tree, and the second sanitize
 /// of it.
 pub(crate) struct Second<'p> {
-    policy: &'p Policy,
+    policy: &'p Rules,
     tb: TreeBuilder,
     sim: TextTypeSimulator,
     walker: Walker,
@@ -248,10 +272,13 @@ pub(crate) struct Second<'p> {
     /// Inside an RCDATA element (the tree builder asked for RCDATA): only its
     /// text and its end tag may follow in S.
     rcdata: Option<Name>,
+    /// S as fed (tests compare it with a real tokenization of the output).
+    #[cfg(test)]
+    pub(crate) seen: Vec<OwnedToken>,
 }
 
 impl<'p> Second<'p> {
-    fn new(policy: &'p Policy, capacity: usize) -> Self {
+    fn new(policy: &'p Rules, capacity: usize) -> Self {
         let tb = TreeBuilder::new(tree_config("body", usize::MAX / 2));
         let document = tb.document_key();
         let root = tb.fragment_root_key().unwrap_or(document);
@@ -271,11 +298,15 @@ impl<'p> Second<'p> {
             ),
             faithful: true,
             rcdata: None,
+            #[cfg(test)]
+            seen: Vec::new(),
         }
     }
 
     /// Reads the next token of S.
     fn feed(&mut self, token: &OwnedToken, expect: &mut Expect) -> Result<(), Abandon> {
+        #[cfg(test)]
+        self.seen.push(token.clone());
         if let Some(name) = &self.rcdata {
             match token {
                 OwnedToken::Characters(_) | OwnedToken::Eof => {}
@@ -353,7 +384,12 @@ impl RawSink for Compare<'_, '_> {
                 ns: ns1,
                 name: name1,
                 attrs: attrs1,
-            }) if ns1 == ns && name1 == name && attrs1 == attrs => self.next.open(ns, name, attrs),
+                fixed,
+            }) if ns1 == ns && name1 == name && attrs1 == attrs => {
+                // Same element as the clean tree's: when the first tree pass
+                // kept its attributes as parsed, the second would too.
+                self.next.open_element(ns, name, attrs, fixed)
+            }
             _ => Err(Abandon::Reparse),
         }
     }

@@ -9,20 +9,25 @@ use std::borrow::Cow;
 use tagloom_html::dom_patch::{Namespace, PatchAttr};
 use tagloom_html::serializer::serializes_as_void;
 
-use super::super::policy::{Disposition, Policy, Verdict};
-use super::super::tree::{Place, is_text_only, keep_element, placement_ok, strip_escape};
+use super::super::policy::Disposition;
+use super::super::rules::{Rules, Verdict};
+use super::super::tree::{
+    KeptElement, Place, integration_points, is_text_only, keep_element, placement_ok, strip_escape,
+};
 use super::Abandon;
 use super::walk::RawSink;
 
 /// What a cleaner reports: the clean tree, in document order.
 pub(crate) trait CleanSink {
-    /// A kept element starts; `void` ones serialize without content or end tag.
+    /// A kept element starts; `void` ones serialize without content or end tag;
+    /// `fixed`: the tree pass kept its attributes exactly as parsed.
     fn open(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
         void: bool,
+        fixed: bool,
     ) -> Result<(), Abandon>;
     /// Text in the current kept element (never empty).
     fn text(&mut self, text: &str) -> Result<(), Abandon>;
@@ -51,7 +56,7 @@ enum Fate {
 
 /// The streaming tree pass over `out`.
 pub(crate) struct Cleaner<'p, O> {
-    policy: &'p Policy,
+    policy: &'p Rules,
     fates: Vec<Fate>,
     dsts: Vec<Dst>,
     /// Source elements open inside a dropped one (its own entry included).
@@ -60,7 +65,7 @@ pub(crate) struct Cleaner<'p, O> {
 }
 
 impl<'p, O: CleanSink> Cleaner<'p, O> {
-    pub(crate) fn new(policy: &'p Policy, out: O) -> Self {
+    pub(crate) fn new(policy: &'p Rules, out: O) -> Self {
         Cleaner {
             policy,
             fates: Vec::new(),
@@ -78,12 +83,16 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
     }
 }
 
-impl<O: CleanSink> RawSink for Cleaner<'_, O> {
-    fn open(
+impl<O: CleanSink> Cleaner<'_, O> {
+    /// A source element starts; `fixed`: its attributes are known to be a
+    /// fixed point of `keep_element` for this namespace and name (the first
+    /// tree pass kept them as they were), so the call is skipped.
+    pub(crate) fn open_element(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
+        fixed: bool,
     ) -> Result<(), Abandon> {
         if self.dropping > 0 {
             self.dropping += 1;
@@ -122,13 +131,25 @@ impl<O: CleanSink> RawSink for Cleaner<'_, O> {
                     return Err(Abandon::RawText);
                 }
                 let depth = parent.depth + 1;
-                let Some(kept) = keep_element(self.policy, ns, &name, attrs) else {
+                let kept = if fixed {
+                    let (html_ip, text_ip) = integration_points(ns, &name, &attrs);
+                    Some(KeptElement {
+                        attrs,
+                        html_ip,
+                        text_ip,
+                        changed: false,
+                    })
+                } else {
+                    keep_element(self.policy, ns, &name, attrs)
+                };
+                let Some(kept) = kept else {
                     self.dropping = 1;
                     self.fates.push(Fate::Dropped);
                     return Ok(());
                 };
                 let void = serializes_as_void(ns, &name);
-                self.out.open(ns, name.clone(), kept.attrs, void)?;
+                self.out
+                    .open(ns, name.clone(), kept.attrs, void, !kept.changed)?;
                 self.fates.push(Fate::Kept);
                 self.dsts.push(Dst {
                     ns,
@@ -141,6 +162,17 @@ impl<O: CleanSink> RawSink for Cleaner<'_, O> {
                 Ok(())
             }
         }
+    }
+}
+
+impl<O: CleanSink> RawSink for Cleaner<'_, O> {
+    fn open(
+        &mut self,
+        ns: Namespace,
+        name: Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+    ) -> Result<(), Abandon> {
+        self.open_element(ns, name, attrs, false)
     }
 
     fn text(&mut self, text: &str) -> Result<(), Abandon> {

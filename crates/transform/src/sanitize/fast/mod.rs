@@ -35,7 +35,7 @@ mod tests;
 
 use tagloom_html::tree_builder::TreeBuilder;
 
-use super::{Report, Sanitized, Sanitizer, tree_config};
+use super::{Front, Report, Sanitized, Sanitizer, tree_config};
 use check::First;
 use clean::Cleaner;
 use walk::Walker;
@@ -76,6 +76,18 @@ impl Sanitizer {
     /// why this input needs the general path. For tests and benchmarks.
     #[doc(hidden)]
     pub fn sanitize_fast(&self, input: &str) -> Result<Sanitized, FastFallback> {
+        let first = self.fast_run(input)?;
+        Ok(Sanitized {
+            html: first.html,
+            report: Report {
+                passes: 1,
+                fallback: None,
+            },
+        })
+    }
+
+    /// The fast path, up to its verdict.
+    fn fast_run(&self, input: &str) -> Result<First<'_>, FastFallback> {
         let policy = &*self.policy;
         let mut tb = TreeBuilder::new(tree_config("body", policy.max_depth));
         let document = tb.document_key();
@@ -93,7 +105,7 @@ impl Sanitizer {
             }
             Ok(())
         };
-        let done = self.front(input, &mut tb, |tb, eof| {
+        let done = self.front(input, &mut tb, Front::Lean, |tb, eof| {
             step(tb, eof).map_err(|e| why = e).ok()
         });
         if done.is_none() {
@@ -109,12 +121,6 @@ impl Sanitizer {
         if first.second.cleaner.out.html != first.html {
             return Err(Abandon::Unsettled);
         }
-        Ok(Sanitized {
-            html: first.html,
-            report: Report {
-                passes: 1,
-                fallback: None,
-            },
-        })
+        Ok(first)
     }
 }

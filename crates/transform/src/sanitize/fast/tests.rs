@@ -163,3 +163,116 @@ fn foreign_content_takes_the_fast_path() {
         assert_eq!(fast(&widened, input).as_deref(), Ok(want), "{input:?}");
     }
 }
+
+/// The tokens the fast path feeds its second tree builder are exactly what a
+/// tokenizer reads from the output (driven by a tree builder, as a browser's
+/// parse of the output would be), adjacent character tokens joined.
+#[test]
+fn s_is_the_tokenization_of_the_output() {
+    use tagloom_html::token::OwnedToken;
+    use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+    use tagloom_html::tree_builder::TreeBuilder;
+
+    /// Kind, name, attributes (name, value) or text.
+    fn plain(tokens: &[OwnedToken]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for t in tokens {
+            let s = match t {
+                OwnedToken::StartTag(tag) => {
+                    let attrs: Vec<String> = tag
+                        .attrs()
+                        .iter()
+                        .map(|a| format!("{}={:?}", a.name.as_str(), a.value))
+                        .collect();
+                    format!("<{} {}>", tag.name().as_str(), attrs.join(" "))
+                }
+                OwnedToken::EndTag(tag) => format!("</{}>", tag.name().as_str()),
+                OwnedToken::Characters(text) => {
+                    if let Some(last) = out.last_mut()
+                        && last.starts_with('"')
+                    {
+                        last.push_str(text.text());
+                        continue;
+                    }
+                    format!("\"{}", text.text())
+                }
+                OwnedToken::Eof => "EOF".to_owned(),
+                other => format!("{other:?}"),
+            };
+            out.push(s);
+        }
+        out
+    }
+
+    let mut inputs: Vec<String> = [
+        "<p onclick=x>Hi <a href='/x?a=1&amp;b=2' title='&quot;q&quot;'>x</a> &lt;3 &nbsp;</p>",
+        "<ul><li>a<li>b</ul><table><tr><td>1<td>2</table><br><img src=x.png alt='a>b'>",
+        "<svg viewBox='0 0 1 1'><linearGradient id=g></linearGradient><a xlink:href='#g'>x</a></svg>",
+        "<math><mi>x</mi><annotation-xml encoding=text/html><p>h</p></annotation-xml></math>",
+        "<textarea>a &lt;/textarea&gt; b</textarea><title>a<b>c</b></title>",
+        "<pre>&#10;x</pre><div title=\"a\u{a0}b\">c\u{a0}d</div>",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    inputs.extend(html5lib_inputs());
+    let mut checked = 0;
+    for s in sanitizers() {
+        for input in &inputs {
+            let Ok(first) = s.fast_run(input) else {
+                continue;
+            };
+            let html = first.html.clone();
+            let mut tok = Tokenizer::new(TokenizerConfig::default());
+            let mut tb = TreeBuilder::new(super::super::tree_config("body", usize::MAX / 2));
+            tok.push_str(&html);
+            tok.finish();
+            let mut real = Vec::new();
+            while let Some(token) = tok.next_token().expect("tokenizer") {
+                real.push(token.to_owned());
+                tb.process_token(token).expect("tree builder");
+                if let Some(state) = tb.take_tokenizer_state() {
+                    tok.set_state(state.into());
+                }
+                tok.set_cdata_allowed(tb.cdata_allowed());
+            }
+            assert_eq!(
+                plain(&first.second.seen),
+                plain(&real),
+                "{input:?} -> {html:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 2000, "{checked}");
+}
+
+/// The `#data` sections of html5lib's tree-construction tests.
+fn html5lib_inputs() -> Vec<String> {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../html/tests/data/html5lib/tree-construction"
+    );
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("html5lib tree-construction tests")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "dat"))
+        .collect();
+    files.sort();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("dat file");
+        let mut data: Option<Vec<&str>> = None;
+        for line in text.lines() {
+            if line == "#data" {
+                data = Some(Vec::new());
+            } else if line.starts_with('#') {
+                if let Some(d) = data.take() {
+                    out.push(d.join("\n"));
+                }
+            } else if let Some(d) = data.as_mut() {
+                d.push(line);
+            }
+        }
+    }
+    out
+}
