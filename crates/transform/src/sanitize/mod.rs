@@ -16,27 +16,44 @@
 //! 1. **Tokens.** The input is tokenized as a `<body>` fragment; the
 //!    [`TextTypeSimulator`] picks the tokenizer state after each start tag
 //!    (RAWTEXT after `<style>`, CDATA allowed in foreign content…), so the tokens
-//!    are what a browser's tokenizer reads.
+//!    are what a browser's tokenizer reads. The tokenizer skims the attributes
+//!    of tags the filter drops or unwraps (`AttributeMode::Only`), and the owned
+//!    tokens come without the attributes the filter drops by name.
 //! 2. **Token filter** ([`SanitizeFilter`], the pipeline's last phase-3 handler
 //!    set): drops comments, DOCTYPEs, disallowed tags and attributes, bad URLs and
 //!    styles, and the content of elements dropped with their content (`script`,
-//!    `style`, `textarea`, `svg` when SVG is off…).
+//!    `style`, `textarea`, `svg` when SVG is off…). Policy lookups go through
+//!    the policy compiled into hash sets (`rules.rs`).
 //! 3. **Tree.** The tree builder (`process_owned`, fragment case, context `body`)
 //!    builds the tree; the **tree pass** (`tree.rs`) re-checks every node with its
-//!    namespace and copies what stays into a new `DomStore` (see its docs).
+//!    namespace and keeps what stays.
 //! 4. **Serialization** with the spec's fragment serialization algorithm.
-//! 5. **Output checks.** The output is parsed again as `<body>` content (a
-//!    `<div>` fragment parses alike: see `Recheck`); the tree must equal the tree
-//!    it was serialized from, and sanitizing it again must give it back. One
-//!    parse serves both: while the filter would keep every token of the output
-//!    unchanged and the simulator agrees with the tree builder, the re-parse is
-//!    the second sanitize's own parse, and only its tree pass runs. If not
-//!    (mutation XSS: a tree whose
-//!    serialization parses differently, e.g. nested `<form>`s or a `<style>` moved
-//!    between namespaces), the output is sanitized again, up to
-//!    [`Policy::max_passes`] times; if no pass settles, the output is the
-//!    escaped text of the tree, and if even that does not settle, empty. The
-//!    result is never something a second sanitize would change.
+//! 5. **Output checks.** Parsed again as `<body>` content (a `<div>` fragment
+//!    parses alike: see `Recheck`), the output must give the tree it was
+//!    serialized from, and sanitizing it again must give it back.
+//!
+//! Two paths do this. The **fast path** (`fast/`, every corpus page takes it)
+//! streams steps 3–5 with no `DomStore` and no second tokenization: the tree
+//! builder's patches are read as long as each appends at the end of the tree
+//! (a stack of open elements), the tree pass runs on that stream, and the
+//! serializer also emits the tokens a tokenizer reads back from what it wrote
+//! (which holds only with no CR or NUL, plain names, no raw text: checked),
+//! fed to a second tree builder whose tree is compared node by node with the
+//! clean tree and whose own tree pass must give the output again. Anything it
+//! cannot vouch for — foster parenting, the adoption agency, a kept `style` or
+//! `xmp`, a CR, a re-parse that differs — hands the input to the **general
+//! path**: the tree in a `DomStore`, the tree pass copying into a new one, the
+//! serialization re-parsed into a third. While the filter would keep every
+//! token of the output unchanged and the simulator agrees with the tree
+//! builder, that re-parse is the second sanitize's own parse, and only its tree
+//! pass runs. If the output does not settle (mutation XSS: a tree whose
+//! serialization parses differently, e.g. nested `<form>`s or a `<style>` moved
+//! between namespaces), it is sanitized again, up to [`Policy::max_passes`]
+//! times; if no pass settles, the output is the escaped text of the tree, and
+//! if even that does not settle, empty. The result is never something a second
+//! sanitize would change. Both paths give the same output byte for byte
+//! (`Sanitizer::sanitize_reference`, the checks as first written, is the
+//! oracle the tests hold them to).
 //!
 //! # Limits
 //!

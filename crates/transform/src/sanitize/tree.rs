@@ -22,6 +22,10 @@
 //!   sniffing of a page without a charset).
 //!
 //! The walk is iterative (no recursion, whatever the depth).
+//!
+//! The per-element rules (`placement_ok`, `keep_element`, `is_text_only`) are
+//! shared with the fast path's streaming twin of this pass (`fast/clean.rs`),
+//! which applies them as the tree builder's patches arrive.
 
 use std::borrow::Cow;
 
