@@ -124,7 +124,7 @@ impl<'p> First<'p> {
             chars: OwnedToken::text(String::new()),
             start: OwnedToken::start(atom::SPAN),
             end: OwnedToken::end(atom::SPAN),
-            second: Second::new(policy, capacity),
+            second: Second::new(policy),
         }
     }
 
@@ -141,13 +141,14 @@ impl<'p> First<'p> {
             buffer.clear();
             buffer.push_str(expect.texts.get(start..end).unwrap_or_default());
         }
-        self.second.feed(&self.chars, &mut self.expect)
+        self.second.feed(&self.chars, &mut self.expect, &self.html)
     }
 
     /// End of the clean tree: the end of S.
     pub(crate) fn finish(&mut self) -> Result<(), Abandon> {
         self.flush_text()?;
-        self.second.feed(&OwnedToken::Eof, &mut self.expect)
+        self.second
+            .feed(&OwnedToken::Eof, &mut self.expect, &self.html)
     }
 }
 
@@ -200,7 +201,7 @@ impl CleanSink for First<'_> {
             attrs,
             fixed,
         });
-        self.second.feed(&self.start, &mut self.expect)
+        self.second.feed(&self.start, &mut self.expect, &self.html)
     }
 
     fn text(&mut self, text: &str) -> Result<(), Abandon> {
@@ -223,14 +224,32 @@ impl CleanSink for First<'_> {
             return Err(Abandon::Engine);
         };
         tag.set_name(Name::html(name));
-        self.second.feed(&self.end, &mut self.expect)
+        self.second.feed(&self.end, &mut self.expect, &self.html)
     }
 }
 
 /// The second sanitize's serializer: the output of the tree pass over the
-/// re-parse.
+/// re-parse, compared with the first output piece by piece (`html` holds only
+/// what the last token added).
 pub(crate) struct Out {
-    pub(crate) html: String,
+    html: String,
+    /// How much of the first output the second has matched.
+    pub(crate) matched: usize,
+    /// The second output left the first.
+    pub(crate) differs: bool,
+}
+
+impl Out {
+    /// Compares what was written since the last call with the first output.
+    fn settle(&mut self, first: &str) {
+        let end = self.matched + self.html.len();
+        if first.get(self.matched..end) == Some(self.html.as_str()) {
+            self.matched = end;
+        } else {
+            self.differs = true;
+        }
+        self.html.clear();
+    }
 }
 
 impl CleanSink for Out {
@@ -278,7 +297,7 @@ pub(crate) struct Second<'p> {
 }
 
 impl<'p> Second<'p> {
-    fn new(policy: &'p Rules, capacity: usize) -> Self {
+    fn new(policy: &'p Rules) -> Self {
         let tb = TreeBuilder::new(tree_config("body", usize::MAX / 2));
         let document = tb.document_key();
         let root = tb.fragment_root_key().unwrap_or(document);
@@ -293,7 +312,9 @@ impl<'p> Second<'p> {
             cleaner: Cleaner::new(
                 policy,
                 Out {
-                    html: String::with_capacity(capacity),
+                    html: String::new(),
+                    matched: 0,
+                    differs: false,
                 },
             ),
             faithful: true,
@@ -303,8 +324,13 @@ impl<'p> Second<'p> {
         }
     }
 
-    /// Reads the next token of S.
-    fn feed(&mut self, token: &OwnedToken, expect: &mut Expect) -> Result<(), Abandon> {
+    /// Reads the next token of S (`first`: the first output so far).
+    fn feed(
+        &mut self,
+        token: &OwnedToken,
+        expect: &mut Expect,
+        first: &str,
+    ) -> Result<(), Abandon> {
         #[cfg(test)]
         self.seen.push(token.clone());
         if let Some(name) = &self.rcdata {
@@ -361,6 +387,7 @@ impl<'p> Second<'p> {
         if matches!(token, OwnedToken::Eof) {
             self.walker.finish(&mut compare)?;
         }
+        self.cleaner.out.settle(first);
         Ok(())
     }
 }

@@ -118,7 +118,8 @@ impl Sanitizer {
         if !first.second.faithful {
             return Err(Abandon::Unfaithful);
         }
-        if first.second.cleaner.out.html != first.html {
+        let second = &first.second.cleaner.out;
+        if second.differs || second.matched != first.html.len() {
             return Err(Abandon::Unsettled);
         }
         Ok(first)
