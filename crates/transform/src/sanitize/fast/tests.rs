@@ -276,3 +276,59 @@ fn html5lib_inputs() -> Vec<String> {
     }
     out
 }
+
+/// Windows of the bench corpus pages (`/work/shared/bench-corpus` or
+/// `TAGLOOM_SANITIZE_WINDOWS_DIR`), cut at pseudo-random offsets so that tags,
+/// tables and formatting elements are left open or half-written: the fast
+/// path answers as the reference does. Ignored by default (slow in debug
+/// builds): `cargo test -p tagloom-transform --release --lib windows -- --ignored`
+/// (`TAGLOOM_SANITIZE_WINDOWS=N`: N windows per policy, default 1500).
+#[test]
+#[ignore]
+fn corpus_windows_agree_with_the_reference() {
+    let dir = std::env::var("TAGLOOM_SANITIZE_WINDOWS_DIR").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench-corpus").to_owned()
+    });
+    let mut pages: Vec<String> = std::fs::read_dir(&dir)
+        .expect("corpus dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .map(|p| String::from_utf8_lossy(&std::fs::read(p).expect("page")).into_owned())
+        .collect();
+    pages.sort();
+    assert!(!pages.is_empty());
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let rounds: usize = std::env::var("TAGLOOM_SANITIZE_WINDOWS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1500);
+    let mut fast_answers = 0;
+    for s in sanitizers() {
+        for _ in 0..rounds {
+            let page = &pages[(next() as usize) % pages.len()];
+            let mut start = (next() as usize) % page.len();
+            let mut end = (start + 1 + (next() as usize) % 4000).min(page.len());
+            while !page.is_char_boundary(start) {
+                start -= 1;
+            }
+            while !page.is_char_boundary(end) {
+                end -= 1;
+            }
+            let input = &page[start..end];
+            if fast(&s, input).is_ok() {
+                fast_answers += 1;
+            }
+        }
+    }
+    println!(
+        "{fast_answers} of {} windows took the fast path",
+        2 * rounds
+    );
+    assert!(fast_answers > rounds);
+}
