@@ -144,6 +144,12 @@ impl<'p> First<'p> {
         self.second.feed(&self.chars, &mut self.expect, &self.html)
     }
 
+    /// Feeds one token of S directly (tests of the guards).
+    #[cfg(test)]
+    pub(crate) fn feed_for_test(&mut self, token: &OwnedToken) -> Result<(), Abandon> {
+        self.second.feed(token, &mut self.expect, &self.html)
+    }
+
     /// End of the clean tree: the end of S.
     pub(crate) fn finish(&mut self) -> Result<(), Abandon> {
         self.flush_text()?;

@@ -332,3 +332,43 @@ fn corpus_windows_agree_with_the_reference() {
     );
     assert!(fast_answers > rounds);
 }
+
+/// A re-parse that would switch the tokenizer to RAWTEXT (or script data, or
+/// PLAINTEXT) cannot be modelled by S. No policy lets such an element reach S
+/// (raw-text elements give up earlier, `script`/`plaintext` are never
+/// allowed), so the guard is fed directly.
+#[test]
+fn rawtext_in_the_reparse_is_refused() {
+    use tagloom_html::token::OwnedToken;
+
+    let rules = super::super::rules::Rules::new(Arc::new(Policy::widened()));
+    for name in ["xmp", "style", "script", "plaintext", "iframe"] {
+        let mut first = super::check::First::new(&rules, 0);
+        let out = first.feed_for_test(&OwnedToken::start(name));
+        assert_eq!(out, Err(FastFallback::State), "{name}");
+    }
+    // After `<title>` (RCDATA) only text and `</title>` may follow in S. (The
+    // title itself is reported as a re-parse mismatch here: nothing queued
+    // the clean tree's node; the RCDATA state is set all the same.)
+    let mut first = super::check::First::new(&rules, 0);
+    assert_eq!(
+        first.feed_for_test(&OwnedToken::start("title")),
+        Err(FastFallback::Reparse)
+    );
+    assert_eq!(
+        first.feed_for_test(&OwnedToken::start("b")),
+        Err(FastFallback::State)
+    );
+}
+
+/// A tag name the tokenizer would not read back as written (`=` in it) makes
+/// the fast path give up; the general path decides.
+#[test]
+fn odd_names_fall_back() {
+    let mut policy = Policy::widened();
+    policy.tags.insert("my=tag".to_owned());
+    policy.generic_attributes.insert("data-x".to_owned());
+    let s = Sanitizer::new(Arc::new(policy));
+    assert_eq!(fast(&s, "<my=tag>x</my=tag>"), Err(FastFallback::Name));
+    assert!(fast(&s, "<p data-x=1>x</p>").is_ok());
+}
