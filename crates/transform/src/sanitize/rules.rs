@@ -212,38 +212,38 @@ impl Rules {
     /// for XLink's `href`) may stay on an element `element` of namespace `ns`,
     /// before its value is checked.
     pub(crate) fn attribute_allowed(&self, ns: Namespace, element: &str, name: &str) -> bool {
-        if is_never_allowed_attribute(name) {
-            return false;
-        }
-        if self.generic_attributes.contains(name)
+        // The lists first: most attributes are in none of them, and then the
+        // never-allowed test (a few comparisons) is not needed.
+        self.listed(ns, element, name) && !is_never_allowed_attribute(name)
+    }
+
+    /// Whether a list of the policy names attribute `name` for `element` of
+    /// `ns` (generic names and prefixes, or the namespace's own list).
+    fn listed(&self, ns: Namespace, element: &str, name: &str) -> bool {
+        self.generic_attributes.contains(name)
             || self
                 .policy
                 .generic_attribute_prefixes
                 .iter()
                 .any(|p| name.starts_with(p.as_str()))
-        {
-            return true;
-        }
-        match ns {
-            Namespace::Html => self
-                .tag_attributes
-                .get(element)
-                .is_some_and(|attrs| attrs.contains(name)),
-            Namespace::Svg => self.svg_attributes.contains(name),
-            Namespace::MathMl => self.mathml_attributes.contains(name),
-        }
+            || match ns {
+                Namespace::Html => self
+                    .tag_attributes
+                    .get(element)
+                    .is_some_and(|attrs| attrs.contains(name)),
+                Namespace::Svg => self.svg_attributes.contains(name),
+                Namespace::MathMl => self.mathml_attributes.contains(name),
+            }
     }
 
     /// Whether the attribute `name` (lowercase, as the tokenizer writes it) may
     /// stay on a tag named `element` in some namespace (the token filter's test).
     pub(crate) fn attribute_may_stay(&self, element: &str, name: &str) -> bool {
-        if is_never_allowed_attribute(name) {
-            return false;
-        }
-        self.attribute_allowed(Namespace::Html, element, name)
+        (self.listed(Namespace::Html, element, name)
             || (!self.svg_attributes_lower.is_empty()
                 && self.svg_attributes_lower.contains(&*lowercase(name)))
-            || (self.policy.allow_mathml && self.mathml_attributes.contains(name))
+            || (self.policy.allow_mathml && self.mathml_attributes.contains(name)))
+            && !is_never_allowed_attribute(name)
     }
 
     /// Whether the value of attribute `name` is a URL (or a list of them).
@@ -251,5 +251,169 @@ impl Rules {
         self.url_attributes.contains(name)
             || (name.bytes().any(|b| b.is_ascii_uppercase())
                 && self.url_attributes.contains(&*name.to_ascii_lowercase()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The questions as the policy's `BTreeSet`s answered them before they
+    /// were compiled (an independent reading of the lists, the test's oracle).
+    struct Plain<'a>(&'a Policy);
+
+    impl Plain<'_> {
+        fn kept(&self, ns: Namespace, name: &str) -> bool {
+            let p = self.0;
+            match ns {
+                Namespace::Html => p.tags.contains(name) && !NEVER_ALLOWED.contains(&name),
+                Namespace::Svg => {
+                    p.allow_svg
+                        && p.svg_tags.contains(name)
+                        && !NEVER_ALLOWED.contains(&name.to_ascii_lowercase().as_str())
+                }
+                Namespace::MathMl => {
+                    p.allow_mathml && p.mathml_tags.contains(name) && !NEVER_ALLOWED.contains(&name)
+                }
+            }
+        }
+
+        fn disposition(&self, name: &str) -> Disposition {
+            let p = self.0;
+            p.dispositions
+                .get(&name.to_ascii_lowercase())
+                .or_else(|| p.dispositions.get(name))
+                .copied()
+                .unwrap_or(p.default_disposition)
+        }
+
+        fn may_keep_tag(&self, name: &str) -> bool {
+            let p = self.0;
+            !NEVER_ALLOWED.contains(&name)
+                && (p.tags.contains(name)
+                    || (p.allow_svg && p.svg_tags.iter().any(|t| t.eq_ignore_ascii_case(name)))
+                    || (p.allow_mathml && p.mathml_tags.contains(name)))
+        }
+
+        fn attribute_allowed(&self, ns: Namespace, element: &str, name: &str) -> bool {
+            let p = self.0;
+            if is_never_allowed_attribute(name) {
+                return false;
+            }
+            if p.generic_attributes.contains(name)
+                || p.generic_attribute_prefixes
+                    .iter()
+                    .any(|x| name.starts_with(x.as_str()))
+            {
+                return true;
+            }
+            match ns {
+                Namespace::Html => p
+                    .tag_attributes
+                    .get(element)
+                    .is_some_and(|a| a.contains(name)),
+                Namespace::Svg => p.svg_attributes.contains(name),
+                Namespace::MathMl => p.mathml_attributes.contains(name),
+            }
+        }
+
+        fn attribute_may_stay(&self, element: &str, name: &str) -> bool {
+            let p = self.0;
+            !is_never_allowed_attribute(name)
+                && (self.attribute_allowed(Namespace::Html, element, name)
+                    || (p.allow_svg
+                        && p.svg_attributes
+                            .iter()
+                            .any(|a| a.eq_ignore_ascii_case(name)))
+                    || (p.allow_mathml && p.mathml_attributes.contains(name)))
+        }
+
+        fn is_url_attribute(&self, name: &str) -> bool {
+            let p = self.0;
+            p.url_attributes.contains(name) || p.url_attributes.contains(&name.to_ascii_lowercase())
+        }
+    }
+
+    #[test]
+    fn rules_answer_as_the_lists() {
+        let mut custom = Policy::widened();
+        custom.tags.insert("Mixed".to_owned());
+        custom.svg_tags.insert("script".to_owned());
+        custom.mathml_tags.insert("meta".to_owned());
+        custom.generic_attribute_prefixes.insert("data-".to_owned());
+        custom.generic_attributes.insert("onclick".to_owned());
+        custom.url_attributes.insert("Poster2".to_owned());
+        custom
+            .dispositions
+            .insert("Weird".to_owned(), Disposition::Escape);
+        let mut off = Policy::widened();
+        off.allow_svg = false;
+        off.allow_mathml = false;
+        for policy in [Policy::default(), Policy::widened(), custom, off] {
+            let rules = Rules::new(Arc::new(policy.clone()));
+            let plain = Plain(&policy);
+            let mut names: Vec<String> = policy
+                .tags
+                .iter()
+                .chain(&policy.svg_tags)
+                .chain(&policy.mathml_tags)
+                .chain(policy.dispositions.keys())
+                .cloned()
+                .collect();
+            names.extend(NEVER_ALLOWED.iter().map(|s| (*s).to_owned()));
+            names.extend(["x-y", "weird", "WEIRD", "", "foreignobject"].map(str::to_owned));
+            let upper: Vec<String> = names.iter().map(|n| n.to_ascii_uppercase()).collect();
+            names.extend(upper);
+            let mut attrs: Vec<String> = policy
+                .generic_attributes
+                .iter()
+                .chain(&policy.svg_attributes)
+                .chain(&policy.mathml_attributes)
+                .chain(&policy.url_attributes)
+                .chain(policy.tag_attributes.values().flatten())
+                .cloned()
+                .collect();
+            attrs.extend(
+                [
+                    "onload", "srcdoc", "xmlns", "xmlns:x", "is", "data-a", "xml:base", "zz",
+                ]
+                .map(str::to_owned),
+            );
+            let upper: Vec<String> = attrs.iter().map(|n| n.to_ascii_uppercase()).collect();
+            attrs.extend(upper);
+            for name in &names {
+                assert_eq!(rules.may_keep_tag(name), plain.may_keep_tag(name), "{name}");
+                assert_eq!(rules.disposition(name), plain.disposition(name), "{name}");
+                for ns in [Namespace::Html, Namespace::Svg, Namespace::MathMl] {
+                    let want = if plain.kept(ns, name) {
+                        Verdict::Keep
+                    } else {
+                        Verdict::Not(plain.disposition(name))
+                    };
+                    assert_eq!(rules.verdict(ns, name), want, "{ns:?} {name}");
+                }
+            }
+            for attr in &attrs {
+                assert_eq!(
+                    rules.is_url_attribute(attr),
+                    plain.is_url_attribute(attr),
+                    "{attr}"
+                );
+                for element in ["a", "img", "td", "svg", "math", "nope"] {
+                    assert_eq!(
+                        rules.attribute_may_stay(element, attr),
+                        plain.attribute_may_stay(element, attr),
+                        "{element} {attr}"
+                    );
+                    for ns in [Namespace::Html, Namespace::Svg, Namespace::MathMl] {
+                        assert_eq!(
+                            rules.attribute_allowed(ns, element, attr),
+                            plain.attribute_allowed(ns, element, attr),
+                            "{ns:?} {element} {attr}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
