@@ -82,7 +82,7 @@ use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{Namespace, PatchKey};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::Token;
+use tagloom_html::token::{OwnedToken, Token};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 
@@ -383,6 +383,7 @@ impl Sanitizer {
         });
         let mut filter = SanitizeFilter::with_rules(self.policy.clone());
         let mut out = Vec::new();
+        let mut spare = String::new();
         if how == Front::Lean {
             let mode = policy.attribute_mode(tok.atoms_mut());
             tok.set_attribute_mode(mode);
@@ -401,25 +402,35 @@ impl Sanitizer {
                         }
                         _ => None,
                     };
-                    let owned = match how {
-                        Front::Lean => filter::owned_for_filter(policy, token),
-                        Front::Plain => token.to_owned(),
+                    let owned = match (how, token) {
+                        // Text reuses the last text token's buffer.
+                        (Front::Lean, Token::Characters(text)) => {
+                            let mut buffer = std::mem::take(&mut spare);
+                            buffer.clear();
+                            buffer.push_str(text.text);
+                            OwnedToken::text(buffer)
+                        }
+                        (Front::Lean, token) => filter::owned_for_filter(policy, token),
+                        (Front::Plain, token) => token.to_owned(),
                     };
                     (owned, effect)
                 }
-                Ok(None) | Err(_) => (tagloom_html::token::OwnedToken::Eof, None),
+                Ok(None) | Err(_) => (OwnedToken::Eof, None),
             };
             if let Some(state) = effect.and_then(|e| e.switch) {
                 tok.set_state(state.into());
             }
             tok.set_cdata_allowed(sim.cdata_allowed());
-            let eof = matches!(owned, tagloom_html::token::OwnedToken::Eof);
+            let eof = matches!(owned, OwnedToken::Eof);
             filter.filter_with(owned, effect, &mut out);
             for t in out.drain(..) {
                 tb.process_owned(&t).ok()?;
                 // The simulator drives the tokenizer; the tree builder's requests
                 // are for the filtered stream and are not used.
                 let _ = tb.take_tokenizer_state();
+                if let OwnedToken::Characters(mut text) = t {
+                    spare = text.take_text();
+                }
             }
             each(tb, eof)?;
             if eof {
