@@ -13,7 +13,7 @@
 use super::St;
 use crate::error::ErrorCode;
 use crate::tokenizer::run::{Stops, run_len};
-use crate::tokenizer::{Flow, Tokenizer};
+use crate::tokenizer::{AttributeMode, Flow, Tokenizer};
 
 /// Where a skimmed attribute name ends (the attribute name state's exits).
 const NAME_STOPS: Stops = Stops::new(b"\t\n\x0C />=");
@@ -52,6 +52,10 @@ impl Tokenizer {
     /// the byte that left the tag name state) and emits it without attributes.
     pub(crate) fn skim_tag(&mut self, mut at: Skim) -> Flow {
         let bytes = self.input.buf.as_bytes();
+        let (entry_pos, entry_at) = (self.pos, at);
+        let triggers =
+            !self.is_end_tag && matches!(self.attribute_mode, AttributeMode::OnlyWith { .. });
+        let mut name_start = self.pos;
         let mut i = self.pos;
         let mut self_closing = false;
         loop {
@@ -69,7 +73,10 @@ impl Tokenizer {
                     b'>' => break,
                     b if is_space(b) => {}
                     // Any other byte (`=` included) starts a name.
-                    _ => at = Skim::Name,
+                    _ => {
+                        at = Skim::Name;
+                        name_start = i;
+                    }
                 },
                 Skim::Name | Skim::Unquoted => {
                     let stops = if at == Skim::Name {
@@ -80,6 +87,21 @@ impl Tokenizer {
                     let run = run_len(bytes.get(i..).unwrap_or_default(), stops);
                     i += run;
                     let Some(&b) = bytes.get(i) else { continue };
+                    if triggers
+                        && at == Skim::Name
+                        && self
+                            .attribute_mode
+                            .triggered_by(bytes.get(name_start..i).unwrap_or_default())
+                    {
+                        // Read again, in full, from the first attribute.
+                        self.pos = entry_pos;
+                        self.skimmed = false;
+                        self.state = match entry_at {
+                            Skim::Solidus => St::SelfClosingStartTag,
+                            _ => St::BeforeAttributeName,
+                        };
+                        return Flow::Continue;
+                    }
                     match b {
                         b'>' => break,
                         b'/' => at = Skim::Solidus,
@@ -93,7 +115,10 @@ impl Tokenizer {
                     b'=' => at = Skim::BeforeValue,
                     b'>' => break,
                     b if is_space(b) => {}
-                    _ => at = Skim::Name,
+                    _ => {
+                        at = Skim::Name;
+                        name_start = i;
+                    }
                 },
                 Skim::BeforeValue => match b {
                     b'"' | b'\'' => at = Skim::Quoted(b),
@@ -120,7 +145,10 @@ impl Tokenizer {
                     b if is_space(b) => at = Skim::BeforeName,
                     // Missing whitespace: reconsumed in before attribute name,
                     // where it starts a name.
-                    _ => at = Skim::Name,
+                    _ => {
+                        at = Skim::Name;
+                        name_start = i;
+                    }
                 },
                 Skim::Solidus => {
                     if b == b'>' {

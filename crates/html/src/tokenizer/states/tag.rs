@@ -33,8 +33,7 @@ impl Tokenizer {
         }
         let name = self.intern(TAG_NAME);
         self.tag_atom = Some(name);
-        let wanted = !self.is_end_tag
-            && matches!(&self.attribute_mode, AttributeMode::Only(set) if set.contains(name));
+        let wanted = !self.is_end_tag && self.attribute_mode.reads_tag(name);
         self.skimmed = !wanted;
         self.skimmed
     }

@@ -223,17 +223,24 @@ impl Program {
         }
     }
 
-    /// The element names whose attributes matching may read, plus the names of the
-    /// compounds in `handled` (whose handlers see the attributes); `None` when a
-    /// universal compound is among them (every element's attributes are needed).
-    pub(crate) fn attribute_tags(&self, handled: &[u32]) -> Option<Vec<Atom>> {
-        let mut names = Vec::new();
+    /// Which elements' attributes matching may read, plus those of the compounds
+    /// in `handled` (whose handlers see the attributes): the element names of such
+    /// compounds with a type, and for a universal one the name of an attribute it
+    /// requires (`[data-id]`, `.x` → `class`: an element without it cannot match,
+    /// so its attributes are never needed). `None` when a universal compound
+    /// requires no attribute (every element's attributes are needed).
+    pub(crate) fn attribute_needs(&self, handled: &[u32]) -> Option<AttributeNeeds> {
+        let mut needs = AttributeNeeds::default();
         for (id, step) in self.steps.iter().enumerate() {
-            if step.simple.needs_attrs() || handled.contains(&(id as u32)) {
-                names.push(step.simple.name?);
+            if !step.simple.needs_attrs() && !handled.contains(&(id as u32)) {
+                continue;
+            }
+            match step.simple.name {
+                Some(name) => needs.tags.push(name),
+                None => needs.attributes.push(step.simple.required_attribute()?),
             }
         }
-        Some(names)
+        Some(needs)
     }
 
     /// Words per bit set.
@@ -259,6 +266,15 @@ impl Program {
     }
 }
 
+/// What [`Program::attribute_needs`] found.
+#[derive(Debug, Default)]
+pub(crate) struct AttributeNeeds {
+    /// Elements whose attributes are read, by name.
+    pub(crate) tags: Vec<Atom>,
+    /// Attribute names: any element with one of them has its attributes read.
+    pub(crate) attributes: Vec<Atom>,
+}
+
 /// Where an element stands among its siblings (1-based).
 #[derive(Clone, Copy)]
 struct Position {
@@ -273,6 +289,16 @@ impl Simple {
             Test::Nth { .. } => false,
             Test::Not(list) => list.iter().any(Simple::needs_attrs),
             Test::Id(_) | Test::Class(_) | Test::Attr { .. } => true,
+        })
+    }
+
+    /// An attribute every matching element has (outside `:not`).
+    fn required_attribute(&self) -> Option<Atom> {
+        self.tests.iter().find_map(|t| match t {
+            Test::Id(_) => Some(tagloom_html::atom::ID),
+            Test::Class(_) => Some(tagloom_html::atom::CLASS),
+            Test::Attr { name, .. } => Some(*name),
+            Test::Not(_) | Test::Nth { .. } => None,
         })
     }
 
