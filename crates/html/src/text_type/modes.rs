@@ -365,7 +365,7 @@ impl TextTypeSimulator {
     }
 
     fn in_body_start_named(&mut self, name: Atom, self_closing: bool) -> Step {
-        if name != HTML {
+        if !self.seen_html && name != HTML {
             self.imply_html();
         }
         match name {
@@ -564,8 +564,11 @@ impl TextTypeSimulator {
     /// Any other tag (or text) opens the body, implicitly when it was not seen
     /// ("before head", "in head", "after head": anything else).
     pub(super) fn imply_body(&mut self) {
+        if self.seen_body {
+            return;
+        }
         self.imply_html();
-        if !self.seen_body && self.only_html() {
+        if self.only_html() {
             self.imply_empty_head();
             self.seen_body = true;
             self.push_implied(BODY, Mode::Body);
@@ -581,6 +584,7 @@ impl TextTypeSimulator {
     }
 
     /// "before html", anything else: the html element (with implied elements on).
+    #[cold]
     fn imply_html(&mut self) {
         if self.imply_document && !self.seen_html && self.stack.is_empty() && !self.frameset {
             self.seen_html = true;

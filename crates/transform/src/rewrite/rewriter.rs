@@ -475,7 +475,16 @@ impl<'h, O: OutputSink> Core<'h, O> {
     /// token implied and closed at once, in the tree builder's order; element
     /// handlers see each as an implied element at offset `at` (where the token
     /// that implied it starts).
+    #[inline]
     fn push_implied(&mut self, to: usize, at: usize) -> Result<(), RewriteError> {
+        if to <= self.stack.len() && self.sim.transient_elements().is_empty() {
+            return Ok(());
+        }
+        self.push_implied_slow(to, at)
+    }
+
+    #[inline(never)]
+    fn push_implied_slow(&mut self, to: usize, at: usize) -> Result<(), RewriteError> {
         let transient = self.sim.transient_elements();
         if transient.is_empty() {
             for i in self.stack.len()..to {
@@ -515,7 +524,7 @@ impl<'h, O: OutputSink> Core<'h, O> {
         self.stack
             .push(&self.h.prog, &ElementInfo { name, attrs: None });
         self.ends.push(None);
-        if self.h.any_start {
+        if self.h.any_start && self.stack.top_hits(&self.h.start_mask) {
             self.element_handlers(None, name.static_name().unwrap_or(""), (at, at), true)?;
         }
         Ok(())
@@ -538,7 +547,7 @@ impl<'h, O: OutputSink> Core<'h, O> {
             },
         );
         self.ends.push(None);
-        if self.h.any_start {
+        if self.h.any_start && self.stack.top_hits(&self.h.start_mask) {
             let span = (tag.span.start, tag.span.end);
             self.element_handlers(Some(tag), tag.name_str(), span, own)?;
         }
@@ -628,7 +637,8 @@ impl<'h, O: OutputSink> Core<'h, O> {
 
     /// Runs the element, end-tag and content handlers whose selectors match the
     /// element on top of the stack: its start `tag` at `span` (`None` and an
-    /// empty span for an implied element).
+    /// empty span for an implied element). The caller checked that one matches.
+    #[inline(never)]
     fn element_handlers(
         &mut self,
         tag: Option<&Tag<'_>>,
@@ -636,9 +646,6 @@ impl<'h, O: OutputSink> Core<'h, O> {
         span: (usize, usize),
         opened: bool,
     ) -> Result<(), RewriteError> {
-        if !self.stack.top_hits(&self.h.start_mask) {
-            return Ok(());
-        }
         let stack = &self.stack;
         let hit = |ids: &[u32]| ids.iter().any(|&id| stack.top_matches(id));
         let mut any = false;

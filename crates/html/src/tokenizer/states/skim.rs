@@ -50,11 +50,20 @@ fn is_space(b: u8) -> bool {
 impl Tokenizer {
     /// Reads the rest of the current tag from `at` (the read position is just past
     /// the byte that left the tag name state) and emits it without attributes.
-    pub(crate) fn skim_tag(&mut self, mut at: Skim) -> Flow {
+    pub(crate) fn skim_tag(&mut self, at: Skim) -> Flow {
+        if !self.is_end_tag && matches!(self.attribute_mode, AttributeMode::OnlyWith { .. }) {
+            self.skim_tag_with::<true>(at)
+        } else {
+            self.skim_tag_with::<false>(at)
+        }
+    }
+
+    /// [`skim_tag`](Self::skim_tag); with `TRIGGERS`, an attribute name that
+    /// `AttributeMode::triggered_by` accepts sends the tag back to the full states.
+    #[inline(always)]
+    fn skim_tag_with<const TRIGGERS: bool>(&mut self, mut at: Skim) -> Flow {
         let bytes = self.input.buf.as_bytes();
         let (entry_pos, entry_at) = (self.pos, at);
-        let triggers =
-            !self.is_end_tag && matches!(self.attribute_mode, AttributeMode::OnlyWith { .. });
         let mut name_start = self.pos;
         let mut i = self.pos;
         let mut self_closing = false;
@@ -75,7 +84,9 @@ impl Tokenizer {
                     // Any other byte (`=` included) starts a name.
                     _ => {
                         at = Skim::Name;
-                        name_start = i;
+                        if TRIGGERS {
+                            name_start = i;
+                        }
                     }
                 },
                 Skim::Name | Skim::Unquoted => {
@@ -87,7 +98,7 @@ impl Tokenizer {
                     let run = run_len(bytes.get(i..).unwrap_or_default(), stops);
                     i += run;
                     let Some(&b) = bytes.get(i) else { continue };
-                    if triggers
+                    if TRIGGERS
                         && at == Skim::Name
                         && self
                             .attribute_mode
@@ -117,7 +128,9 @@ impl Tokenizer {
                     b if is_space(b) => {}
                     _ => {
                         at = Skim::Name;
-                        name_start = i;
+                        if TRIGGERS {
+                            name_start = i;
+                        }
                     }
                 },
                 Skim::BeforeValue => match b {
@@ -147,7 +160,9 @@ impl Tokenizer {
                     // where it starts a name.
                     _ => {
                         at = Skim::Name;
-                        name_start = i;
+                        if TRIGGERS {
+                            name_start = i;
+                        }
                     }
                 },
                 Skim::Solidus => {
