@@ -77,15 +77,6 @@ pub enum AttributeMode {
 }
 
 impl AttributeMode {
-    /// Whether a start tag named `name` gets its attributes whatever they are.
-    #[inline]
-    pub(crate) fn reads_tag(&self, name: Atom) -> bool {
-        match self {
-            AttributeMode::All => true,
-            AttributeMode::Only(tags) | AttributeMode::OnlyWith { tags, .. } => tags.contains(name),
-        }
-    }
-
     /// Whether the raw attribute name `raw` (as written) makes a skimmed start
     /// tag's attributes read. A name with NUL or CR (which full tokenization
     /// rewrites) counts, to be safe.

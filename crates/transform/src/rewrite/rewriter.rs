@@ -70,6 +70,10 @@ struct Compiled<'h> {
     any_start: bool,
     /// The rightmost compounds of the handlers that look at start tags.
     start_mask: Vec<u64>,
+    /// By compound: the element handlers it is a rightmost compound of.
+    element_of: Vec<Vec<u32>>,
+    /// Element handlers that matched the current element (reused).
+    matched: Vec<u32>,
 }
 
 impl<'h> Compiled<'h> {
@@ -101,8 +105,18 @@ impl<'h> Compiled<'h> {
                 *w |= 1u64 << (id % 64);
             }
         }
+        let mut element_of = vec![Vec::new(); prog.words() * 64];
+        for (i, (ids, _)) in element.iter().enumerate() {
+            for &id in ids {
+                if let Some(list) = element_of.get_mut(id as usize) {
+                    list.push(i as u32);
+                }
+            }
+        }
         Compiled {
             start_mask,
+            element_of,
+            matched: Vec::new(),
             prog,
             element,
             end_tag,
@@ -647,16 +661,41 @@ impl<'h, O: OutputSink> Core<'h, O> {
         opened: bool,
     ) -> Result<(), RewriteError> {
         let stack = &self.stack;
-        let hit = |ids: &[u32]| ids.iter().any(|&id| stack.top_matches(id));
-        let mut any = false;
-        for (ids, f) in &mut self.h.element {
-            if !hit(ids) {
+        let top = stack.top_matched();
+        let hit = |ids: &[u32]| {
+            ids.iter().any(|&id| {
+                top.get((id / 64) as usize)
+                    .is_some_and(|w| w & (1u64 << (id % 64)) != 0)
+            })
+        };
+        // The element handlers of the matched compounds, in registration order.
+        let h = &mut self.h;
+        h.matched.clear();
+        if let [(ids, _)] = h.element.as_slice() {
+            if hit(ids) {
+                h.matched.push(0);
+            }
+        } else {
+            for (wi, (&m, &mask)) in top.iter().zip(&h.start_mask).enumerate() {
+                let mut bits = m & mask;
+                while bits != 0 {
+                    let id = wi * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    for &i in h.element_of.get(id).map_or(&[][..], Vec::as_slice) {
+                        h.matched.push(i);
+                    }
+                }
+            }
+            if h.matched.len() > 1 {
+                h.matched.sort_unstable();
+                h.matched.dedup();
+            }
+        }
+        self.edits.clear();
+        for &i in &h.matched {
+            let Some((_, f)) = h.element.get_mut(i as usize) else {
                 continue;
-            }
-            if !any {
-                self.edits.clear();
-                any = true;
-            }
+            };
             let mut el = Element {
                 tag,
                 name,
@@ -682,9 +721,6 @@ impl<'h, O: OutputSink> Core<'h, O> {
                     c.1 = c.1.min(*budget);
                 }
             }
-        }
-        if !any {
-            self.edits.clear();
         }
         if !self.edits.touched && end_ids.is_empty() && capture.is_none() {
             return Ok(());

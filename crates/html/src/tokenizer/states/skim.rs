@@ -13,7 +13,7 @@
 use super::St;
 use crate::error::ErrorCode;
 use crate::tokenizer::run::{Stops, run_len};
-use crate::tokenizer::{AttributeMode, Flow, Tokenizer};
+use crate::tokenizer::{Flow, Tokenizer};
 
 /// Where a skimmed attribute name ends (the attribute name state's exits).
 const NAME_STOPS: Stops = Stops::new(b"\t\n\x0C />=");
@@ -51,7 +51,7 @@ impl Tokenizer {
     /// Reads the rest of the current tag from `at` (the read position is just past
     /// the byte that left the tag name state) and emits it without attributes.
     pub(crate) fn skim_tag(&mut self, at: Skim) -> Flow {
-        if !self.is_end_tag && matches!(self.attribute_mode, AttributeMode::OnlyWith { .. }) {
+        if self.read_triggers && !self.is_end_tag {
             self.skim_tag_with::<true>(at)
         } else {
             self.skim_tag_with::<false>(at)

@@ -514,12 +514,14 @@ impl OpenStack {
             .is_some_and(|b| b & (1u64 << (id % 64)) != 0)
     }
 
-    /// Whether the top element matches the compound `id` (with its left part).
-    pub(crate) fn top_matches(&self, id: u32) -> bool {
-        self.entries
-            .len()
-            .checked_sub(1)
-            .is_some_and(|d| self.bit(d, id, false))
+    /// The top element's `matched` bits (empty when the stack is).
+    #[inline]
+    pub(crate) fn top_matched(&self) -> &[u64] {
+        let Some(depth) = self.entries.len().checked_sub(1) else {
+            return &[];
+        };
+        let base = depth * 2 * self.words;
+        self.bits.get(base..base + self.words).unwrap_or_default()
     }
 
     /// Whether the top element matches any compound of `mask`.
