@@ -652,7 +652,6 @@ impl<'h, O: OutputSink> Core<'h, O> {
     /// Runs the element, end-tag and content handlers whose selectors match the
     /// element on top of the stack: its start `tag` at `span` (`None` and an
     /// empty span for an implied element). The caller checked that one matches.
-    #[inline(never)]
     fn element_handlers(
         &mut self,
         tag: Option<&Tag<'_>>,
@@ -671,9 +670,16 @@ impl<'h, O: OutputSink> Core<'h, O> {
         // The element handlers of the matched compounds, in registration order.
         let h = &mut self.h;
         h.matched.clear();
-        if let [(ids, _)] = h.element.as_slice() {
+        self.edits.clear();
+        if let [(ids, f)] = h.element.as_mut_slice() {
             if hit(ids) {
-                h.matched.push(0);
+                let mut el = Element {
+                    tag,
+                    name,
+                    edits: &mut self.edits,
+                    opened,
+                };
+                f(&mut el).map_err(RewriteError::Handler)?;
             }
         } else {
             for (wi, (&m, &mask)) in top.iter().zip(&h.start_mask).enumerate() {
@@ -691,7 +697,6 @@ impl<'h, O: OutputSink> Core<'h, O> {
                 h.matched.dedup();
             }
         }
-        self.edits.clear();
         for &i in &h.matched {
             let Some((_, f)) = h.element.get_mut(i as usize) else {
                 continue;

@@ -315,7 +315,7 @@ impl Test {
         match self {
             Test::Id(id) => attr(el, tagloom_html::atom::ID).is_some_and(|v| v == &**id),
             Test::Class(class) => attr(el, tagloom_html::atom::CLASS)
-                .is_some_and(|v| v.split(is_ascii_ws).any(|c| c == &**class)),
+                .is_some_and(|v| has_word(v.as_bytes(), class.as_bytes())),
             Test::Attr { name, test, ci } => match (attr(el, *name), test) {
                 (None, _) => false,
                 (Some(_), None) => true,
@@ -332,6 +332,15 @@ impl Test {
 
 fn attr<'a>(el: &ElementInfo<'a>, name: Atom) -> Option<&'a str> {
     el.attrs.and_then(|a| a.value_of(name))
+}
+
+/// Whether `word` is one of the whitespace-separated words of `list` (bytes:
+/// ASCII whitespace never occurs inside a UTF-8 sequence).
+fn has_word(list: &[u8], word: &[u8]) -> bool {
+    !word.is_empty()
+        && list
+            .split(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
+            .any(|w| w == word)
 }
 
 fn is_ascii_ws(c: char) -> bool {
