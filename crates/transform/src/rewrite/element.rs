@@ -74,6 +74,12 @@ impl ElementEdits<'_> {
         self.attr_edits.iter().find(|e| self.text(e.name) == name)
     }
 
+    fn position(&self, name: &str) -> Option<usize> {
+        self.attr_edits
+            .iter()
+            .position(|e| self.text(e.name) == name)
+    }
+
     fn edit(&mut self, name: &str, value: Option<&str>) {
         self.touched = true;
         let value = value.map(|v| {
@@ -347,11 +353,16 @@ pub(crate) fn write_start_tag<O: OutputSink>(
         return out.put_source(tag.span.start + after_name, tag.span.end);
     }
     let atoms = tag.atoms();
+    // The edits (of the first 64) that changed an attribute the tag has.
+    let mut applied = 0u64;
     for a in tag.attrs.iter() {
         let attr_name = atoms.name(a.name);
-        match edits.find(attr_name) {
-            Some(edit) => {
-                if let Some(v) = edit.value {
+        match edits.position(attr_name) {
+            Some(i) => {
+                if i < 64 {
+                    applied |= 1 << i;
+                }
+                if let Some(v) = edits.attr_edits.get(i).and_then(|e| e.value) {
                     super::content::push_attribute(scratch, attr_name, edits.text(v));
                 }
             }
@@ -368,13 +379,18 @@ pub(crate) fn write_start_tag<O: OutputSink>(
             }
         }
     }
-    for edit in &edits.attr_edits {
+    for (i, edit) in edits.attr_edits.iter().enumerate() {
         let edit_name = edits.text(edit.name);
-        if let Some(v) = edit.value
-            && atoms
+        let exists = if i < 64 {
+            applied & (1 << i) != 0
+        } else {
+            atoms
                 .get(edit_name)
                 .and_then(|at| tag.attrs.value_of(at))
-                .is_none()
+                .is_some()
+        };
+        if let Some(v) = edit.value
+            && !exists
         {
             super::content::push_attribute(scratch, edit_name, edits.text(v));
         }
