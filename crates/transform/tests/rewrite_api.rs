@@ -378,4 +378,16 @@ fn implied_elements_are_reported_and_their_changes_land_where_the_tree_builder_m
     .unwrap();
     let want = "<title>t</title><!--top--><table><tbody class=\"rows\"><tr><td>x</table><div>[p]</p></div><!--end-->";
     assert_eq!(run(html, h), want);
+
+    // A body tag after text implied the body is that same element, not a second one.
+    let seen = RefCell::new(Vec::new());
+    let mut h = Handlers::new();
+    h.element("*", |el| {
+        seen.borrow_mut().push(el.tag_name().to_owned());
+        Ok(())
+    })
+    .unwrap();
+    let html = "hi<body class=x><p>y";
+    assert_eq!(run(html, h), html);
+    assert_eq!(seen.borrow().clone(), ["html", "head", "body", "p"]);
 }

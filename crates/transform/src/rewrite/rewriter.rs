@@ -549,6 +549,15 @@ impl<'h, O: OutputSink> Core<'h, O> {
         let effect = self.sim.start_tag(tag);
         self.close_to(effect.kept, Closing::Implicit(tag.span.start))?;
         let depth = self.sim.depth();
+        if effect.opened_at.is_some_and(|i| i < self.stack.len()) {
+            // A `<body>` tag after content implied the body: the tree builder adds
+            // its attributes to that element (handlers saw it, implied); no new one.
+            self.push_implied(depth, tag.span.start)?;
+            return Ok(After {
+                switch: effect.switch,
+                cdata: self.sim.cdata_allowed(),
+            });
+        }
         let own = effect
             .opened_at
             .is_some_and(|i| i + 1 == depth && i >= self.stack.len());
