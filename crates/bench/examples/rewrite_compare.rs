@@ -9,7 +9,7 @@ mod rewrite_runs;
 
 use std::time::Instant;
 
-use rewrite_runs::{CHUNK, Workload, concat, lol, tagloom};
+use rewrite_runs::{CHUNK, Workload, concat, lol, lol_output, tagloom, tagloom_output};
 use tagloom_bench::{corpus_dir, load_corpus};
 
 fn time(f: impl Fn() -> (usize, usize), bytes: usize) -> f64 {
@@ -44,6 +44,23 @@ fn main() {
         println!(
             "{name}: outputs {} / {} bytes, handler counts {} / {}",
             a.0, b.0, a.1, b.1
+        );
+    }
+    // The a-href rewrite must write what lol-html writes, byte for byte.
+    for (name, input, chunk) in (pages
+        .iter()
+        .map(|p| (p.name.as_str(), &p.bytes[..], usize::MAX)))
+    .chain([("20 MB concat", &big[..], CHUNK)])
+    {
+        let same = tagloom_output(input, chunk, Workload::AHrefSetAttr).0
+            == lol_output(input, chunk, Workload::AHrefSetAttr).0;
+        println!(
+            "a-href output on {name}: {}",
+            if same {
+                "byte-identical to lol-html's"
+            } else {
+                "DIFFERS from lol-html's"
+            }
         );
     }
     for round in 0..rounds {

@@ -422,3 +422,37 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// `AttributeMode::OnlyWith`: every tag is what full mode or skim mode makes
+    /// of it (names, flags, spans, all that follows, whatever the chunking), and
+    /// a start tag with a trigger attribute always gets its attributes.
+    #[test]
+    fn tags_with_a_trigger_attribute_are_read_in_full_under_any_chunking(
+        doc in skim_doc(),
+        state_index in 0..STATES.len(),
+        sizes in prop::collection::vec(1usize..12, 1..64),
+    ) {
+        use tagloom_html::tokenizer::{AttributeMode, TagSet};
+        let state = STATES[state_index];
+        let triggers = ["title", "x"];
+        let mode = AttributeMode::OnlyWith {
+            tags: TagSet::new(),
+            attributes: triggers.iter().map(|t| (*t).to_owned()).collect(),
+        };
+        for chunks in [vec![], vec![1; doc.len()], sizes] {
+            let full = skim_tokens(&doc, state, &Default::default(), &chunks);
+            let skimmed = expected_skim(&full, &[]);
+            let got = skim_tokens(&doc, state, &mode, &chunks);
+            prop_assert_eq!(got.len(), full.len());
+            for ((g, f), s) in got.iter().zip(&full).zip(&skimmed) {
+                prop_assert!(g == f || g == s, "{:?}: neither {:?} nor {:?}", g, f, s);
+                let has_trigger = f.starts_with("S ")
+                    && triggers.iter().any(|t| f.contains(&format!("\"{t}=")));
+                prop_assert!(!has_trigger || g == f, "{:?} not read in full", f);
+            }
+        }
+    }
+}

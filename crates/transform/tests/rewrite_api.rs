@@ -298,7 +298,10 @@ fn raw_text_and_foreign_content_follow_the_tree_builder() {
     assert_eq!(run(html, h), html);
     assert_eq!(
         seen.borrow().clone(),
-        ["title", "script", "svg", "style", "rect", "textarea"]
+        [
+            "html", "head", "title", "script", "body", "svg", "style", "rect", "textarea"
+        ],
+        "the implied html, head and body too"
     );
 }
 
@@ -332,4 +335,59 @@ fn body_and_html_end_tags_take_append_and_end_handlers() {
         run("<html><body><p>x</body></html>\n", h),
         "<html><main><p>x<script src=a.js></script></main></html><!--after-->\n"
     );
+}
+
+#[test]
+fn implied_elements_are_reported_and_their_changes_land_where_the_tree_builder_makes_them() {
+    // Every element of the tree, implied ones included, in tree order.
+    let seen = RefCell::new(Vec::new());
+    let mut h = Handlers::new();
+    h.element("*", |el| {
+        let mark = if el.is_implied() { "~" } else { "" };
+        seen.borrow_mut().push(format!("{mark}{}", el.tag_name()));
+        Ok(())
+    })
+    .unwrap();
+    let html = "<title>t</title><table><tr><td>x</table><div></p></div>";
+    assert_eq!(run(html, h), html, "no-op handlers keep the input");
+    assert_eq!(
+        seen.borrow().clone(),
+        [
+            "~html", "~head", "title", "~body", "table", "~tbody", "tr", "td", "div", "~p"
+        ]
+    );
+
+    // An attribute change writes the implied element's start tag; other changes
+    // act where it starts and ends.
+    let mut h = Handlers::new();
+    h.element("tbody", |el| {
+        el.set_attribute("class", "rows")?;
+        Ok(())
+    })
+    .unwrap()
+    .element("body", |el| {
+        el.prepend("<!--top-->", ContentType::Html);
+        el.append("<!--end-->", ContentType::Html);
+        Ok(())
+    })
+    .unwrap()
+    .element("div > p", |el| {
+        el.replace("[p]", ContentType::Text);
+        Ok(())
+    })
+    .unwrap();
+    let want = "<title>t</title><!--top--><table><tbody class=\"rows\"><tr><td>x</table><div>[p]</p></div><!--end-->";
+    assert_eq!(run(html, h), want);
+
+    // A body tag after text implied the body is that same element, not a second one.
+    let seen = RefCell::new(Vec::new());
+    let mut h = Handlers::new();
+    h.element("*", |el| {
+        seen.borrow_mut().push(el.tag_name().to_owned());
+        Ok(())
+    })
+    .unwrap();
+    let html = "hi<body class=x><p>y";
+    assert_eq!(run(html, h), html);
+    assert_eq!(seen.borrow().clone(), ["html", "head", "body", "p"]);
 }

@@ -51,6 +51,12 @@ pub fn concat(pages: &[tagloom_bench::Page], min_bytes: usize) -> Vec<u8> {
 
 /// tagloom's rewriter.
 pub fn tagloom(input: &[u8], chunk: usize, work: Workload) -> (usize, usize) {
+    let (out, seen) = tagloom_output(input, chunk, work);
+    (out.len(), seen)
+}
+
+/// [`tagloom`], returning the output itself.
+pub fn tagloom_output(input: &[u8], chunk: usize, work: Workload) -> (Vec<u8>, usize) {
     let seen = std::cell::Cell::new(0usize);
     let seen_ref = &seen;
     let mut out = Vec::with_capacity(input.len() + input.len() / 8);
@@ -98,12 +104,18 @@ pub fn tagloom(input: &[u8], chunk: usize, work: Workload) -> (usize, usize) {
         }
         let _sink = rw.end().expect("tagloom end");
     }
-    (out.len(), seen.get())
+    (out, seen.get())
 }
 
 /// lol-html's rewriter (`*` handlers force its full lexing mode; a lone `a[href]`
 /// handler lets it run its tag scanner).
 pub fn lol(input: &[u8], chunk: usize, work: Workload) -> (usize, usize) {
+    let (out, seen) = lol_output(input, chunk, work);
+    (out.len(), seen)
+}
+
+/// [`lol`], returning the output itself.
+pub fn lol_output(input: &[u8], chunk: usize, work: Workload) -> (Vec<u8>, usize) {
     let seen = std::cell::Cell::new(0usize);
     let seen_ref = &seen;
     let mut out = Vec::with_capacity(input.len() + input.len() / 8);
@@ -146,5 +158,5 @@ pub fn lol(input: &[u8], chunk: usize, work: Workload) -> (usize, usize) {
         }
         rw.end().expect("lol-html end");
     }
-    (out.len(), seen.get())
+    (out, seen.get())
 }

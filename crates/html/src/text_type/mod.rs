@@ -228,6 +228,13 @@ pub struct TextTypeSimulator {
     /// Names that are not static atoms, interned here so that tags from any source
     /// (the tokenizer's table, owned tags) compare by one table.
     names: AtomTable,
+    /// Open the `html` and `head` elements the tree builder implies, and record
+    /// the elements a token implies and closes at once
+    /// ([`set_implied_elements`](TextTypeSimulator::set_implied_elements)).
+    imply_document: bool,
+    /// The elements the current token implied and closed again: (stack index,
+    /// name), in order.
+    transient: Vec<(usize, Atom)>,
 }
 
 /// Whether a tag is done with or must be processed again in the new mode.
@@ -259,7 +266,50 @@ impl TextTypeSimulator {
             frameset: false,
             tag_ns: Namespace::Html,
             names: AtomTable::new(),
+            imply_document: false,
+            transient: Vec::new(),
         }
+    }
+
+    /// With `on`, the simulated stack also holds the `html` and `head` elements
+    /// the tree builder implies when their tags are missing (an implied `head`
+    /// opens before the first head tag such as `<title>`; otherwise the start of
+    /// the body implies an empty one), and
+    /// [`transient_elements`](Self::transient_elements) reports the elements a
+    /// token implies and closes at once. For consumers that report every element
+    /// of the tree (the streaming rewriter); off by default, since nothing it adds
+    /// changes a tokenizer state.
+    ///
+    /// ```
+    /// use tagloom_html::atom;
+    /// use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
+    /// use tagloom_html::token::OwnedTag;
+    ///
+    /// let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
+    /// sim.set_implied_elements(true);
+    /// let title = sim.start_tag_owned(&OwnedTag::new("title"));
+    /// assert_eq!(title.opened_at, Some(2)); // html > head > title
+    /// assert_eq!(sim.open_element(1), Some(atom::HEAD));
+    /// sim.end_tag_owned(&OwnedTag::new("title"));
+    /// sim.start_tag_owned(&OwnedTag::new("div"));
+    /// // `</p>` with no open p: the tree builder inserts an empty p and closes it.
+    /// sim.end_tag_owned(&OwnedTag::new("p"));
+    /// assert_eq!(sim.transient_elements(), &[(3, atom::P)]); // html > body > div > p
+    /// ```
+    pub fn set_implied_elements(&mut self, on: bool) {
+        self.imply_document = on;
+    }
+
+    /// The elements the last token implied and closed again, as (stack index,
+    /// name) in the order the tree builder creates them: the empty `p` of a
+    /// `</p>` with no `p` in button scope, the empty `head` when the body starts
+    /// before any head content. Each is a child of the open element below its
+    /// index at the moment it is created (the stack's other changes by the same
+    /// token: elements closed first, then the implied and opened ones, which an
+    /// entry at the same index precedes). Always empty unless
+    /// [`set_implied_elements`](Self::set_implied_elements) is on.
+    pub fn transient_elements(&self) -> &[(usize, Atom)] {
+        &self.transient
     }
 
     /// The number of open elements.
@@ -446,6 +496,7 @@ impl TextTypeSimulator {
     }
 
     fn begin(&mut self) {
+        self.transient.clear();
         self.low = self.stack.len();
         self.opened_at = None;
         self.switch = None;

@@ -365,6 +365,9 @@ impl TextTypeSimulator {
     }
 
     fn in_body_start_named(&mut self, name: Atom, self_closing: bool) -> Step {
+        if !self.seen_html && name != HTML {
+            self.imply_html();
+        }
         match name {
             HTML => {
                 if !self.seen_html && self.stack.is_empty() {
@@ -381,9 +384,17 @@ impl TextTypeSimulator {
                 return Step::Done;
             }
             BASE | BASEFONT | BGSOUND | LINK | META | NOFRAMES | SCRIPT | STYLE | TEMPLATE
-            | TITLE => return self.in_head_start(name),
+            | TITLE => {
+                if self.imply_document && !self.seen_head && !self.seen_body && self.only_html() {
+                    // "before head": anything else implies the head element.
+                    self.seen_head = true;
+                    self.push_implied(HEAD, Mode::Head);
+                }
+                return self.in_head_start(name);
+            }
             BODY | FRAMESET => {
                 if !self.seen_body {
+                    self.imply_empty_head();
                     self.seen_body = true;
                     self.frameset = name == FRAMESET;
                     self.push_mode(name, Mode::Body);
@@ -553,15 +564,40 @@ impl TextTypeSimulator {
     /// Any other tag (or text) opens the body, implicitly when it was not seen
     /// ("before head", "in head", "after head": anything else).
     pub(super) fn imply_body(&mut self) {
-        if !self.seen_body
-            && self
-                .stack
-                .iter()
-                .all(|n| n.ns == Ns::Html && n.name == HTML)
-        {
+        if self.seen_body {
+            return;
+        }
+        self.imply_html();
+        if self.only_html() {
+            self.imply_empty_head();
             self.seen_body = true;
             self.push_implied(BODY, Mode::Body);
             self.body_implied = true;
+        }
+    }
+
+    /// Whether the stack holds nothing but `html` (or nothing).
+    fn only_html(&self) -> bool {
+        self.stack
+            .iter()
+            .all(|n| n.ns == Ns::Html && n.name == HTML)
+    }
+
+    /// "before html", anything else: the html element (with implied elements on).
+    #[cold]
+    fn imply_html(&mut self) {
+        if self.imply_document && !self.seen_html && self.stack.is_empty() && !self.frameset {
+            self.seen_html = true;
+            self.push_implied(HTML, Mode::Body);
+        }
+    }
+
+    /// "before head" then "in head", anything else: an empty head, created and
+    /// popped before the body (with implied elements on).
+    fn imply_empty_head(&mut self) {
+        if self.imply_document && !self.seen_head {
+            self.seen_head = true;
+            self.transient.push((self.stack.len(), HEAD));
         }
     }
 
@@ -597,6 +633,12 @@ impl TextTypeSimulator {
                 if self.in_button_scope(P) {
                     self.generate_implied_end_tags(Some(P));
                     self.pop_until(P);
+                } else if self.imply_document && !self.stack.is_empty() {
+                    // "Insert an HTML element for a p start tag", then close it.
+                    self.imply_body();
+                    if self.stack.len() < self.config.max_depth.max(2) {
+                        self.transient.push((self.stack.len(), P));
+                    }
                 }
             }
             LI => {

@@ -352,3 +352,88 @@ fn owned_custom_names_match_their_end_tags() {
     assert_eq!(sim.end_tag_owned(&OwnedTag::new("x-none")).kept, 3);
     assert_eq!(sim.end_tag_owned(&OwnedTag::new("x-outer")).kept, 1);
 }
+
+/// The open stack (names) after each token and the transient elements it
+/// reported, with implied elements on.
+fn implied(html: &str) -> Vec<String> {
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
+    sim.set_implied_elements(true);
+    tok.push_str(html);
+    tok.finish();
+    let mut out = Vec::new();
+    while let Some(token) = tok.next_token().unwrap() {
+        let effect = match &token {
+            Token::StartTag(tag) => sim.start_tag(tag),
+            Token::EndTag(tag) => sim.end_tag(tag),
+            Token::Characters(t) => sim.characters(t.text),
+            _ => continue,
+        };
+        if let Some(state) = effect.switch {
+            tok.set_state(state.into());
+        }
+        let names: Vec<&str> = (0..sim.depth())
+            .filter_map(|i| sim.open_element(i)?.static_name())
+            .collect();
+        let mut line = names.join(">");
+        for (at, name) in sim.transient_elements() {
+            line.push_str(&format!(" +{}@{at}", name.static_name().unwrap_or("?")));
+        }
+        out.push(line);
+    }
+    out
+}
+
+#[test]
+fn implied_html_head_and_transient_elements_when_asked() {
+    // No html or head tag: both implied, the title inside the head.
+    assert_eq!(
+        implied("<title>x</title><p>y"),
+        [
+            "html>head>title",
+            "html>head>title",
+            "html>head",
+            "html>body>p",
+            "html>body>p"
+        ]
+    );
+    // An html tag, no head, the body first: an empty head created and closed.
+    assert_eq!(
+        implied("<html><div>a</div>"),
+        [
+            "html",
+            "html>body>div +head@1",
+            "html>body>div",
+            "html>body"
+        ]
+    );
+    // Text first implies html, the empty head and the body.
+    assert_eq!(implied("hi"), ["html>body +head@1"]);
+    // `</p>` with no p in button scope: an empty p, child of the current node.
+    assert_eq!(
+        implied("<body><div></p></div>"),
+        [
+            "html>body +head@1",
+            "html>body>div",
+            "html>body>div +p@3",
+            "html>body"
+        ]
+    );
+    // A head tag: nothing implied but the html.
+    assert_eq!(
+        implied("<head><title>t</title></head><body>"),
+        [
+            "html>head",
+            "html>head>title",
+            "html>head>title",
+            "html>head",
+            "html",
+            "html>body"
+        ]
+    );
+    // Off by default: the stack is what the tags open.
+    assert_eq!(
+        tags("<title>x</title><p>y</p></p>"),
+        "<title>@0 !Rcdata \"x\" </title> kept 0 <p>@1 \"y\" </p> kept 1 </p>"
+    );
+}

@@ -40,6 +40,55 @@ pub enum AttributeMode {
     /// that closes RCDATA, RAWTEXT or script data is read by its own states, in
     /// full, as in [`AttributeMode::All`].)
     Only(TagSet),
+    /// Like [`Only`](Self::Only), and every start tag carrying an attribute whose
+    /// name is in `attributes` gets its attributes too (a skim that meets such a
+    /// name reads the tag again from its first attribute, in full): for a
+    /// consumer that reads the attributes of any element *with* a given
+    /// attribute (a `[data-id]` selector).
+    ///
+    /// ```
+    /// use tagloom_html::atom;
+    /// use tagloom_html::token::Token;
+    /// use tagloom_html::tokenizer::{AttributeMode, TagSet, Tokenizer, TokenizerConfig};
+    ///
+    /// let mut tok = Tokenizer::new(TokenizerConfig::default());
+    /// tok.set_attribute_mode(AttributeMode::OnlyWith {
+    ///     tags: TagSet::from_atoms([atom::A]),
+    ///     attributes: vec!["data-id".into()],
+    /// });
+    /// tok.push_str(r#"<div class=x><p title=t DATA-ID=7><a href=/>"#);
+    /// tok.finish();
+    /// let mut seen = Vec::new();
+    /// while let Some(token) = tok.next_token()? {
+    ///     if let Token::StartTag(tag) = token {
+    ///         seen.push((tag.name_str().to_owned(), tag.attrs.len()));
+    ///     }
+    /// }
+    /// assert_eq!(seen, [("div".into(), 0), ("p".into(), 2), ("a".into(), 1)]);
+    /// # Ok::<(), tagloom_html::tokenizer::TokenizerError>(())
+    /// ```
+    OnlyWith {
+        /// The start tags whose attributes are always read.
+        tags: TagSet,
+        /// Attribute names (ASCII lowercase) whose presence makes any start tag's
+        /// attributes read.
+        attributes: Vec<String>,
+    },
+}
+
+impl AttributeMode {
+    /// Whether the raw attribute name `raw` (as written) makes a skimmed start
+    /// tag's attributes read. A name with NUL or CR (which full tokenization
+    /// rewrites) counts, to be safe.
+    pub(crate) fn triggered_by(&self, raw: &[u8]) -> bool {
+        let AttributeMode::OnlyWith { attributes, .. } = self else {
+            return false;
+        };
+        raw.iter().any(|&b| b == 0 || b == b'\r')
+            || attributes
+                .iter()
+                .any(|a| a.as_bytes().eq_ignore_ascii_case(raw))
+    }
 }
 
 /// Whether character data in the data state is decoded.

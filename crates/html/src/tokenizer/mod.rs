@@ -280,6 +280,12 @@ pub struct Tokenizer {
     cdata_allowed: bool,
     /// Which tags get their attributes read.
     attribute_mode: AttributeMode,
+    /// From `attribute_mode`, for the per-tag checks: no tag is skimmed…
+    reads_all: bool,
+    /// …or the start tags whose attributes are read whatever they are…
+    read_tags: TagSet,
+    /// …and whether attribute names can make a skimmed tag read in full.
+    read_triggers: bool,
     /// Whether data-state text is decoded.
     text_mode: TextMode,
     /// The current tag's name, when interned before its end (skimming decisions).
@@ -349,6 +355,9 @@ impl Tokenizer {
             pending_attr_name: None,
             cdata_allowed: false,
             attribute_mode: AttributeMode::All,
+            reads_all: true,
+            read_tags: TagSet::new(),
+            read_triggers: false,
             text_mode: TextMode::Decoded,
             tag_atom: None,
             skimmed: false,
@@ -446,6 +455,11 @@ impl Tokenizer {
     /// Chooses which tags get their attributes read (see [`AttributeMode`]; the
     /// default reads all). Takes effect at the next tag.
     pub fn set_attribute_mode(&mut self, mode: AttributeMode) {
+        (self.reads_all, self.read_tags, self.read_triggers) = match &mode {
+            AttributeMode::All => (true, TagSet::new(), false),
+            AttributeMode::Only(tags) => (false, tags.clone(), false),
+            AttributeMode::OnlyWith { tags, .. } => (false, tags.clone(), true),
+        };
         self.attribute_mode = mode;
     }
 

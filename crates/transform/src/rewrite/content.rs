@@ -29,7 +29,16 @@ pub(crate) fn push_attribute(out: &mut String, name: &str, value: &str) {
     out.push(' ');
     out.push_str(name);
     out.push_str("=\"");
-    let _ = write_escaped(out, value, EscapeMode::DoubleQuoted);
+    // What `EscapeMode::DoubleQuoted` escapes: `&`, `<`, `>`, `"`, U+00A0 (lead
+    // byte 0xC2); a value without them is copied as it is.
+    if value
+        .bytes()
+        .any(|b| matches!(b, b'&' | b'<' | b'>' | b'"' | 0xC2))
+    {
+        let _ = write_escaped(out, value, EscapeMode::DoubleQuoted);
+    } else {
+        out.push_str(value);
+    }
     out.push('"');
 }
 
@@ -109,3 +118,30 @@ macro_rules! node_edits {
     };
 }
 pub(crate) use node_edits;
+
+#[cfg(test)]
+mod tests {
+    use super::push_attribute;
+    use tagloom_html::serializer::{EscapeMode, write_escaped};
+
+    #[test]
+    fn attribute_values_are_escaped_exactly_as_the_serializer_does() {
+        for value in [
+            "nofollow",
+            "",
+            "a&b",
+            "x<y>z",
+            "say \"hi\"",
+            "it's",
+            "nbsp\u{a0}here",
+            "é€😀",
+            "Â",
+        ] {
+            let mut got = String::new();
+            push_attribute(&mut got, "rel", value);
+            let mut escaped = String::new();
+            let _ = write_escaped(&mut escaped, value, EscapeMode::DoubleQuoted);
+            assert_eq!(got, format!(" rel=\"{escaped}\""), "{value:?}");
+        }
+    }
+}

@@ -13,7 +13,10 @@ pub(crate) type EndCallback<'h> = Box<dyn FnOnce(&mut EndTag<'_>) -> HandlerResu
 /// An element, seen at its start tag. Changes are written when the handler returns;
 /// an element no handler changes is written back byte for byte.
 pub struct Element<'a, 'h> {
-    pub(crate) tag: &'a Tag<'a>,
+    /// The start tag; `None` for an element the tree builder implies.
+    pub(crate) tag: Option<&'a Tag<'a>>,
+    /// The tag name as written (lowercased).
+    pub(crate) name: &'a str,
     pub(crate) edits: &'a mut ElementEdits<'h>,
     /// The element stays open for content (not void, not past the depth limit).
     pub(crate) opened: bool,
@@ -71,6 +74,12 @@ impl ElementEdits<'_> {
         self.attr_edits.iter().find(|e| self.text(e.name) == name)
     }
 
+    fn position(&self, name: &str) -> Option<usize> {
+        self.attr_edits
+            .iter()
+            .position(|e| self.text(e.name) == name)
+    }
+
     fn edit(&mut self, name: &str, value: Option<&str>) {
         self.touched = true;
         let value = value.map(|v| {
@@ -126,10 +135,21 @@ pub(crate) fn raw_attribute(
 impl<'a, 'h> Element<'a, 'h> {
     /// The tag name, lowercased (as renamed, if it was).
     pub fn tag_name(&self) -> &str {
-        self.edits
-            .name
-            .as_deref()
-            .unwrap_or_else(|| self.tag.name_str())
+        self.edits.name.as_deref().unwrap_or(self.name)
+    }
+
+    /// Whether the element is one the tree builder implies, with no tag in the
+    /// source: an `html`, `head` or `body` whose tag is missing, a `tbody` before
+    /// a `tr`, a `tr` before a `td`, a `colgroup` before a `col`, the empty `p` a
+    /// `</p>` creates when no `p` is open, … Such an element has no attributes.
+    /// Changes to it are written where the tree builder creates it (just before
+    /// the tag or text that implies it): an attribute change or a rename writes
+    /// its start tag there (`<tbody class=x>`, which the tree builder takes for
+    /// the element it would have implied), `before`/`prepend` insert there,
+    /// `append`/`after`/end-tag handlers act where it ends, `remove` drops its
+    /// content.
+    pub fn is_implied(&self) -> bool {
+        self.tag.is_none()
     }
 
     /// Renames the element; its end tag is renamed too (and written where the
@@ -143,7 +163,7 @@ impl<'a, 'h> Element<'a, 'h> {
 
     /// Whether the tag was written `<br/>`.
     pub fn is_self_closing(&self) -> bool {
-        self.tag.self_closing
+        self.tag.is_some_and(|t| t.self_closing)
     }
 
     /// Whether the element has content (is not void), so that
@@ -160,8 +180,8 @@ impl<'a, 'h> Element<'a, 'h> {
         if let Some(edit) = self.edits.find(&lower) {
             return edit.value.map(|r| self.edits.text(r));
         }
-        let atom = self.tag.atoms().get(&lower)?;
-        self.tag.attrs.value_of(atom)
+        let tag = self.tag?;
+        tag.attrs.value_of(tag.atoms().get(&lower)?)
     }
 
     /// Whether the element has attribute `name`.
@@ -172,17 +192,19 @@ impl<'a, 'h> Element<'a, 'h> {
     /// The attributes as (name, value) pairs: the tag's in source order (as
     /// edited), then the ones handlers added.
     pub fn attributes(&self) -> Vec<(&str, &str)> {
-        let atoms = self.tag.atoms();
-        let mut out: Vec<(&str, &str)> = Vec::with_capacity(self.tag.attrs.len());
-        for a in self.tag.attrs.iter() {
-            let name = atoms.name(a.name);
-            match self.edits.find(name) {
-                Some(edit) => {
-                    if let Some(v) = edit.value {
-                        out.push((name, self.edits.text(v)));
+        let mut out: Vec<(&str, &str)> = Vec::with_capacity(self.tag.map_or(0, |t| t.attrs.len()));
+        if let Some(tag) = self.tag {
+            let atoms = tag.atoms();
+            for a in tag.attrs.iter() {
+                let name = atoms.name(a.name);
+                match self.edits.find(name) {
+                    Some(edit) => {
+                        if let Some(v) = edit.value {
+                            out.push((name, self.edits.text(v)));
+                        }
                     }
+                    None => out.push((name, a.value)),
                 }
-                None => out.push((name, a.value)),
             }
         }
         for edit in &self.edits.attr_edits {
@@ -191,9 +213,7 @@ impl<'a, 'h> Element<'a, 'h> {
                 && !out.iter().any(|(n, _)| *n == name)
                 && self
                     .tag
-                    .atoms()
-                    .get(name)
-                    .and_then(|at| self.tag.attrs.value_of(at))
+                    .and_then(|t| t.attrs.value_of(t.atoms().get(name)?))
                     .is_none()
             {
                 out.push((name, self.edits.text(v)));
@@ -301,13 +321,24 @@ const INLINE_ATTR: usize = 4096;
 pub(crate) fn write_start_tag<O: OutputSink>(
     out: &mut Output<O>,
     scratch: &mut String,
-    tag: &Tag<'_>,
+    tag: Option<&Tag<'_>>,
+    original: &str,
     edits: &ElementEdits<'_>,
 ) -> std::io::Result<()> {
-    let name = edits.name.as_deref().unwrap_or_else(|| tag.name_str());
+    let name = edits.name.as_deref().unwrap_or(original);
     scratch.clear();
     scratch.push('<');
     scratch.push_str(name);
+    let Some(tag) = tag else {
+        // An implied element: its start tag, made up.
+        for edit in &edits.attr_edits {
+            if let Some(v) = edit.value {
+                super::content::push_attribute(scratch, edits.text(edit.name), edits.text(v));
+            }
+        }
+        scratch.push('>');
+        return out.put(scratch);
+    };
     if edits.attr_edits.is_empty() {
         // Renamed only: everything after the name as written.
         let text = out.source(tag.span.start, tag.span.end);
@@ -322,11 +353,16 @@ pub(crate) fn write_start_tag<O: OutputSink>(
         return out.put_source(tag.span.start + after_name, tag.span.end);
     }
     let atoms = tag.atoms();
+    // The edits (of the first 64) that changed an attribute the tag has.
+    let mut applied = 0u64;
     for a in tag.attrs.iter() {
         let attr_name = atoms.name(a.name);
-        match edits.find(attr_name) {
-            Some(edit) => {
-                if let Some(v) = edit.value {
+        match edits.position(attr_name) {
+            Some(i) => {
+                if i < 64 {
+                    applied |= 1 << i;
+                }
+                if let Some(v) = edits.attr_edits.get(i).and_then(|e| e.value) {
                     super::content::push_attribute(scratch, attr_name, edits.text(v));
                 }
             }
@@ -343,13 +379,18 @@ pub(crate) fn write_start_tag<O: OutputSink>(
             }
         }
     }
-    for edit in &edits.attr_edits {
+    for (i, edit) in edits.attr_edits.iter().enumerate() {
         let edit_name = edits.text(edit.name);
-        if let Some(v) = edit.value
-            && atoms
+        let exists = if i < 64 {
+            applied & (1 << i) != 0
+        } else {
+            atoms
                 .get(edit_name)
                 .and_then(|at| tag.attrs.value_of(at))
-                .is_none()
+                .is_some()
+        };
+        if let Some(v) = edit.value
+            && !exists
         {
             super::content::push_attribute(scratch, edit_name, edits.text(v));
         }

@@ -11,7 +11,11 @@
 //! ([`tagloom_html::text_type::TextTypeSimulator`]): `<p>` closed by `<div>`, an
 //! implied `tbody` before a `tr`, `<script>` and `<title>` content as text, SVG and
 //! MathML. So `table > tbody > tr` matches as in a browser, and a `<style>` inside
-//! `<svg>` is markup, not raw text. Memory is bounded: the stack of open elements
+//! `<svg>` is markup, not raw text. Elements the tree builder creates without a tag
+//! (an `html`, `head` or `body` whose tag is missing, `tbody` before `tr`, the empty
+//! `p` of a stray `</p>`) reach element handlers too, as implied elements
+//! ([`Element::is_implied`]: no attributes; changes land where the tree builder
+//! creates them), so handlers match the elements of the tree a browser builds. Memory is bounded: the stack of open elements
 //! (at most [`Settings::max_depth`] entries), the largest token
 //! ([`Settings::max_token_bytes`]) and whatever opt-in buffering a handler asked
 //! for, each with a limit and a typed [`RewriteError`].

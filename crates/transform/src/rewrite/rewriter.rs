@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use tagloom_html::atom;
+use tagloom_html::atom::{self, Atom, AtomTable};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::{Tag, Text, Token};
 use tagloom_html::tokenizer::{
@@ -70,6 +70,10 @@ struct Compiled<'h> {
     any_start: bool,
     /// The rightmost compounds of the handlers that look at start tags.
     start_mask: Vec<u64>,
+    /// By compound: the element handlers it is a rightmost compound of.
+    element_of: Vec<Vec<u32>>,
+    /// Element handlers that matched the current element (reused).
+    matched: Vec<u32>,
 }
 
 impl<'h> Compiled<'h> {
@@ -101,8 +105,18 @@ impl<'h> Compiled<'h> {
                 *w |= 1u64 << (id % 64);
             }
         }
+        let mut element_of = vec![Vec::new(); prog.words() * 64];
+        for (i, (ids, _)) in element.iter().enumerate() {
+            for &id in ids {
+                if let Some(list) = element_of.get_mut(id as usize) {
+                    list.push(i as u32);
+                }
+            }
+        }
         Compiled {
             start_mask,
+            element_of,
+            matched: Vec::new(),
             prog,
             element,
             end_tag,
@@ -120,20 +134,27 @@ impl Compiled<'_> {
     /// Only the tags whose attributes a selector or an element handler may read
     /// (and those the simulator reads) are tokenized with their attributes; the
     /// rest are skimmed, since an untouched tag is copied from the source anyway.
-    fn attribute_mode(&self) -> AttributeMode {
+    fn attribute_mode(&self, atoms: &AtomTable) -> AttributeMode {
         let handled: Vec<u32> = self
             .element
             .iter()
             .flat_map(|e| e.0.iter().copied())
             .collect();
-        match self.prog.attribute_tags(&handled) {
-            Some(names) => AttributeMode::Only(TagSet::from_atoms(
-                names
-                    .into_iter()
-                    .chain(TextTypeSimulator::ATTRIBUTE_TAGS.iter().copied()),
-            )),
-            None => AttributeMode::All,
+        let Some(needs) = self.prog.attribute_needs(&handled) else {
+            return AttributeMode::All;
+        };
+        let tags = TagSet::from_atoms(
+            (needs.tags.into_iter()).chain(TextTypeSimulator::ATTRIBUTE_TAGS.iter().copied()),
+        );
+        if needs.attributes.is_empty() {
+            return AttributeMode::Only(tags);
         }
+        let mut attributes: Vec<String> = (needs.attributes.iter())
+            .map(|&a| atoms.name(a).to_owned())
+            .collect();
+        attributes.sort();
+        attributes.dedup();
+        AttributeMode::OnlyWith { tags, attributes }
     }
 }
 
@@ -222,12 +243,13 @@ impl<'h, O: OutputSink> Rewriter<'h, O> {
             ..TokenizerConfig::default()
         });
         let h = Compiled::new(handlers, &mut tok);
-        tok.set_attribute_mode(h.attribute_mode());
-        let sim = TextTypeSimulator::new(SimulatorConfig {
+        tok.set_attribute_mode(h.attribute_mode(tok.atoms()));
+        let mut sim = TextTypeSimulator::new(SimulatorConfig {
             scripting: settings.scripting,
             max_depth: settings.max_depth,
             quirks: false,
         });
+        sim.set_implied_elements(true);
         let stack = OpenStack::new(&h.prog);
         Rewriter {
             core: Core {
@@ -462,17 +484,64 @@ impl<'h, O: OutputSink> Core<'h, O> {
         Ok(())
     }
 
-    /// Mirrors the elements the simulator opened without a tag (an implied `body`,
-    /// `tbody`, …) up to stack length `to`.
-    fn push_implied(&mut self, to: usize) {
-        for i in self.stack.len()..to {
-            let Some(name) = self.sim.open_element(i) else {
-                break;
-            };
-            self.stack
-                .push(&self.h.prog, &ElementInfo { name, attrs: None });
-            self.ends.push(None);
+    /// Mirrors the elements the simulator opened without a tag (an implied `html`,
+    /// `head`, `body`, `tbody`, …) up to stack length `to`, and the ones the last
+    /// token implied and closed at once, in the tree builder's order; element
+    /// handlers see each as an implied element at offset `at` (where the token
+    /// that implied it starts).
+    #[inline]
+    fn push_implied(&mut self, to: usize, at: usize) -> Result<(), RewriteError> {
+        if to <= self.stack.len() && self.sim.transient_elements().is_empty() {
+            return Ok(());
         }
+        self.push_implied_slow(to, at)
+    }
+
+    #[inline(never)]
+    fn push_implied_slow(&mut self, to: usize, at: usize) -> Result<(), RewriteError> {
+        let transient = self.sim.transient_elements();
+        if transient.is_empty() {
+            for i in self.stack.len()..to {
+                let Some(name) = self.sim.open_element(i) else {
+                    break;
+                };
+                self.open_implied(name, at)?;
+            }
+            return Ok(());
+        }
+        let transient = transient.to_vec();
+        let mut pending = transient.iter().peekable();
+        loop {
+            let len = self.stack.len();
+            while let Some(&&(index, name)) = pending.peek() {
+                if index > len {
+                    break;
+                }
+                pending.next();
+                if index == len {
+                    self.open_implied(name, at)?;
+                    self.close_top(Closing::Implicit(at))?;
+                }
+            }
+            if len >= to {
+                return Ok(());
+            }
+            let Some(name) = self.sim.open_element(len) else {
+                return Ok(());
+            };
+            self.open_implied(name, at)?;
+        }
+    }
+
+    /// Opens an implied element and runs the element handlers that match it.
+    fn open_implied(&mut self, name: Atom, at: usize) -> Result<(), RewriteError> {
+        self.stack
+            .push(&self.h.prog, &ElementInfo { name, attrs: None });
+        self.ends.push(None);
+        if self.h.any_start && self.stack.top_hits(&self.h.start_mask) {
+            self.element_handlers(None, name.static_name().unwrap_or(""), (at, at), true)?;
+        }
+        Ok(())
     }
 
     fn start_tag(&mut self, tag: &Tag<'_>) -> Result<After, RewriteError> {
@@ -480,10 +549,19 @@ impl<'h, O: OutputSink> Core<'h, O> {
         let effect = self.sim.start_tag(tag);
         self.close_to(effect.kept, Closing::Implicit(tag.span.start))?;
         let depth = self.sim.depth();
+        if effect.opened_at.is_some_and(|i| i < self.stack.len()) {
+            // A `<body>` tag after content implied the body: the tree builder adds
+            // its attributes to that element (handlers saw it, implied); no new one.
+            self.push_implied(depth, tag.span.start)?;
+            return Ok(After {
+                switch: effect.switch,
+                cdata: self.sim.cdata_allowed(),
+            });
+        }
         let own = effect
             .opened_at
             .is_some_and(|i| i + 1 == depth && i >= self.stack.len());
-        self.push_implied(if own { depth - 1 } else { depth });
+        self.push_implied(if own { depth - 1 } else { depth }, tag.span.start)?;
         self.stack.push(
             &self.h.prog,
             &ElementInfo {
@@ -492,8 +570,9 @@ impl<'h, O: OutputSink> Core<'h, O> {
             },
         );
         self.ends.push(None);
-        if self.h.any_start {
-            self.element_handlers(tag, own)?;
+        if self.h.any_start && self.stack.top_hits(&self.h.start_mask) {
+            let span = (tag.span.start, tag.span.end);
+            self.element_handlers(Some(tag), tag.name_str(), span, own)?;
         }
         if !own {
             self.close_top(Closing::Immediate(tag.span.end))?;
@@ -516,7 +595,7 @@ impl<'h, O: OutputSink> Core<'h, O> {
         } else if matches!(tag.name, atom::BODY | atom::HTML) {
             self.end_tag_of_open(tag)?;
         }
-        self.push_implied(self.sim.depth());
+        self.push_implied(self.sim.depth(), tag.span.start)?;
         Ok(())
     }
 
@@ -580,24 +659,60 @@ impl<'h, O: OutputSink> Core<'h, O> {
     }
 
     /// Runs the element, end-tag and content handlers whose selectors match the
-    /// element on top of the stack.
-    fn element_handlers(&mut self, tag: &Tag<'_>, opened: bool) -> Result<(), RewriteError> {
-        if !self.stack.top_hits(&self.h.start_mask) {
-            return Ok(());
-        }
+    /// element on top of the stack: its start `tag` at `span` (`None` and an
+    /// empty span for an implied element). The caller checked that one matches.
+    fn element_handlers(
+        &mut self,
+        tag: Option<&Tag<'_>>,
+        name: &str,
+        span: (usize, usize),
+        opened: bool,
+    ) -> Result<(), RewriteError> {
         let stack = &self.stack;
-        let hit = |ids: &[u32]| ids.iter().any(|&id| stack.top_matches(id));
-        let mut any = false;
-        for (ids, f) in &mut self.h.element {
-            if !hit(ids) {
+        let top = stack.top_matched();
+        let hit = |ids: &[u32]| {
+            ids.iter().any(|&id| {
+                top.get((id / 64) as usize)
+                    .is_some_and(|w| w & (1u64 << (id % 64)) != 0)
+            })
+        };
+        // The element handlers of the matched compounds, in registration order.
+        let h = &mut self.h;
+        h.matched.clear();
+        self.edits.clear();
+        if let [(ids, f)] = h.element.as_mut_slice() {
+            if hit(ids) {
+                let mut el = Element {
+                    tag,
+                    name,
+                    edits: &mut self.edits,
+                    opened,
+                };
+                f(&mut el).map_err(RewriteError::Handler)?;
+            }
+        } else {
+            for (wi, (&m, &mask)) in top.iter().zip(&h.start_mask).enumerate() {
+                let mut bits = m & mask;
+                while bits != 0 {
+                    let id = wi * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    for &i in h.element_of.get(id).map_or(&[][..], Vec::as_slice) {
+                        h.matched.push(i);
+                    }
+                }
+            }
+            if h.matched.len() > 1 {
+                h.matched.sort_unstable();
+                h.matched.dedup();
+            }
+        }
+        for &i in &h.matched {
+            let Some((_, f)) = h.element.get_mut(i as usize) else {
                 continue;
-            }
-            if !any {
-                self.edits.clear();
-                any = true;
-            }
+            };
             let mut el = Element {
                 tag,
+                name,
                 edits: &mut self.edits,
                 opened,
             };
@@ -621,13 +736,10 @@ impl<'h, O: OutputSink> Core<'h, O> {
                 }
             }
         }
-        if !any {
-            self.edits.clear();
-        }
         if !self.edits.touched && end_ids.is_empty() && capture.is_none() {
             return Ok(());
         }
-        self.apply_start(tag, end_ids, capture)?;
+        self.apply_start(tag, name, span, end_ids, capture)?;
         Ok(())
     }
 
@@ -635,12 +747,13 @@ impl<'h, O: OutputSink> Core<'h, O> {
     /// the element's end.
     fn apply_start(
         &mut self,
-        tag: &Tag<'_>,
+        tag: Option<&Tag<'_>>,
+        name: &str,
+        (start, end): (usize, usize),
         end_ids: Vec<u32>,
         capture: Option<(Vec<u32>, usize)>,
     ) -> Result<(), RewriteError> {
-        let span = tag.span;
-        self.out.emit_to(span.start)?;
+        self.out.emit_to(start)?;
         self.out.put(&self.edits.before)?;
         let e = &mut self.edits;
         let needs_end = e.removed
@@ -653,25 +766,25 @@ impl<'h, O: OutputSink> Core<'h, O> {
             || !end_ids.is_empty()
             || capture.is_some();
         let mut st = needs_end.then(|| EndState {
-            name: tag.name_str().to_owned(),
+            name: name.to_owned(),
             end_ids,
             ..EndState::default()
         });
         if let (Some((ids, budget)), Some(st)) = (capture, st.as_mut()) {
-            self.out.open_frame(budget, &st.name, span.start);
+            self.out.open_frame(budget, &st.name, start);
             st.capture = Some(ids);
         }
         if e.removed {
-            self.out.skip_to(span.end);
+            self.out.skip_to(end);
             self.out.suppress += 1;
         } else {
             if e.keep_content {
-                self.out.skip_to(span.end);
+                self.out.skip_to(end);
             } else if e.name.is_some() || !e.attr_edits.is_empty() {
-                write_start_tag(&mut self.out, &mut self.scratch, tag, e)?;
-                self.out.skip_to(span.end);
+                write_start_tag(&mut self.out, &mut self.scratch, tag, name, e)?;
+                self.out.skip_to(end);
             } else {
-                self.out.emit_to(span.end)?;
+                self.out.emit_to(end)?;
             }
             if st.as_ref().is_some_and(|st| st.capture.is_some()) {
                 let at = self.out.cap.len();
@@ -841,7 +954,7 @@ impl<'h, O: OutputSink> Core<'h, O> {
         if self.text_changes_nesting() {
             let effect = self.sim.characters(text.text);
             self.close_to(effect.kept, Closing::Implicit(span.start))?;
-            self.push_implied(self.sim.depth());
+            self.push_implied(self.sim.depth(), span.start)?;
         }
         if !self.out.frames.is_empty() && self.out.suppress == 0 {
             self.out.cap_text.push_str(text.text);

@@ -50,8 +50,21 @@ fn is_space(b: u8) -> bool {
 impl Tokenizer {
     /// Reads the rest of the current tag from `at` (the read position is just past
     /// the byte that left the tag name state) and emits it without attributes.
-    pub(crate) fn skim_tag(&mut self, mut at: Skim) -> Flow {
+    pub(crate) fn skim_tag(&mut self, at: Skim) -> Flow {
+        if self.read_triggers && !self.is_end_tag {
+            self.skim_tag_with::<true>(at)
+        } else {
+            self.skim_tag_with::<false>(at)
+        }
+    }
+
+    /// [`skim_tag`](Self::skim_tag); with `TRIGGERS`, an attribute name that
+    /// `AttributeMode::triggered_by` accepts sends the tag back to the full states.
+    #[inline(always)]
+    fn skim_tag_with<const TRIGGERS: bool>(&mut self, mut at: Skim) -> Flow {
         let bytes = self.input.buf.as_bytes();
+        let (entry_pos, entry_at) = (self.pos, at);
+        let mut name_start = self.pos;
         let mut i = self.pos;
         let mut self_closing = false;
         loop {
@@ -69,7 +82,12 @@ impl Tokenizer {
                     b'>' => break,
                     b if is_space(b) => {}
                     // Any other byte (`=` included) starts a name.
-                    _ => at = Skim::Name,
+                    _ => {
+                        at = Skim::Name;
+                        if TRIGGERS {
+                            name_start = i;
+                        }
+                    }
                 },
                 Skim::Name | Skim::Unquoted => {
                     let stops = if at == Skim::Name {
@@ -80,6 +98,21 @@ impl Tokenizer {
                     let run = run_len(bytes.get(i..).unwrap_or_default(), stops);
                     i += run;
                     let Some(&b) = bytes.get(i) else { continue };
+                    if TRIGGERS
+                        && at == Skim::Name
+                        && self
+                            .attribute_mode
+                            .triggered_by(bytes.get(name_start..i).unwrap_or_default())
+                    {
+                        // Read again, in full, from the first attribute.
+                        self.pos = entry_pos;
+                        self.skimmed = false;
+                        self.state = match entry_at {
+                            Skim::Solidus => St::SelfClosingStartTag,
+                            _ => St::BeforeAttributeName,
+                        };
+                        return Flow::Continue;
+                    }
                     match b {
                         b'>' => break,
                         b'/' => at = Skim::Solidus,
@@ -93,7 +126,12 @@ impl Tokenizer {
                     b'=' => at = Skim::BeforeValue,
                     b'>' => break,
                     b if is_space(b) => {}
-                    _ => at = Skim::Name,
+                    _ => {
+                        at = Skim::Name;
+                        if TRIGGERS {
+                            name_start = i;
+                        }
+                    }
                 },
                 Skim::BeforeValue => match b {
                     b'"' | b'\'' => at = Skim::Quoted(b),
@@ -120,7 +158,12 @@ impl Tokenizer {
                     b if is_space(b) => at = Skim::BeforeName,
                     // Missing whitespace: reconsumed in before attribute name,
                     // where it starts a name.
-                    _ => at = Skim::Name,
+                    _ => {
+                        at = Skim::Name;
+                        if TRIGGERS {
+                            name_start = i;
+                        }
+                    }
                 },
                 Skim::Solidus => {
                     if b == b'>' {

@@ -5,7 +5,7 @@ use super::skim::Skim;
 use super::{St, is_space};
 use crate::error::ErrorCode;
 use crate::tokenizer::run::Stops;
-use crate::tokenizer::{AttributeMode, End, Flow, Nul, RawToken, TAG_NAME, TEXT, Tokenizer};
+use crate::tokenizer::{End, Flow, Nul, RawToken, TAG_NAME, TEXT, Tokenizer};
 
 /// Where runs of tag-name characters end: whitespace, `/`, `>`, NUL, CR, and
 /// uppercase ASCII (which must be lowercased).
@@ -25,16 +25,15 @@ impl Tokenizer {
     }
 
     /// Whether the tag whose name was just read is skimmed
-    /// ([`AttributeMode::Only`]); with that mode its name is interned here.
+    /// ([`AttributeMode::Only`](crate::tokenizer::AttributeMode::Only)); with that mode its name is interned here.
     #[inline]
     fn skims_tag(&mut self) -> bool {
-        if matches!(self.attribute_mode, AttributeMode::All) {
+        if self.reads_all {
             return false;
         }
         let name = self.intern(TAG_NAME);
         self.tag_atom = Some(name);
-        let wanted = !self.is_end_tag
-            && matches!(&self.attribute_mode, AttributeMode::Only(set) if set.contains(name));
+        let wanted = !self.is_end_tag && self.read_tags.contains(name);
         self.skimmed = !wanted;
         self.skimmed
     }

@@ -223,17 +223,24 @@ impl Program {
         }
     }
 
-    /// The element names whose attributes matching may read, plus the names of the
-    /// compounds in `handled` (whose handlers see the attributes); `None` when a
-    /// universal compound is among them (every element's attributes are needed).
-    pub(crate) fn attribute_tags(&self, handled: &[u32]) -> Option<Vec<Atom>> {
-        let mut names = Vec::new();
+    /// Which elements' attributes matching may read, plus those of the compounds
+    /// in `handled` (whose handlers see the attributes): the element names of such
+    /// compounds with a type, and for a universal one the name of an attribute it
+    /// requires (`[data-id]`, `.x` → `class`: an element without it cannot match,
+    /// so its attributes are never needed). `None` when a universal compound
+    /// requires no attribute (every element's attributes are needed).
+    pub(crate) fn attribute_needs(&self, handled: &[u32]) -> Option<AttributeNeeds> {
+        let mut needs = AttributeNeeds::default();
         for (id, step) in self.steps.iter().enumerate() {
-            if step.simple.needs_attrs() || handled.contains(&(id as u32)) {
-                names.push(step.simple.name?);
+            if !step.simple.needs_attrs() && !handled.contains(&(id as u32)) {
+                continue;
+            }
+            match step.simple.name {
+                Some(name) => needs.tags.push(name),
+                None => needs.attributes.push(step.simple.required_attribute()?),
             }
         }
-        Some(names)
+        Some(needs)
     }
 
     /// Words per bit set.
@@ -259,6 +266,15 @@ impl Program {
     }
 }
 
+/// What [`Program::attribute_needs`] found.
+#[derive(Debug, Default)]
+pub(crate) struct AttributeNeeds {
+    /// Elements whose attributes are read, by name.
+    pub(crate) tags: Vec<Atom>,
+    /// Attribute names: any element with one of them has its attributes read.
+    pub(crate) attributes: Vec<Atom>,
+}
+
 /// Where an element stands among its siblings (1-based).
 #[derive(Clone, Copy)]
 struct Position {
@@ -276,6 +292,16 @@ impl Simple {
         })
     }
 
+    /// An attribute every matching element has (outside `:not`).
+    fn required_attribute(&self) -> Option<Atom> {
+        self.tests.iter().find_map(|t| match t {
+            Test::Id(_) => Some(tagloom_html::atom::ID),
+            Test::Class(_) => Some(tagloom_html::atom::CLASS),
+            Test::Attr { name, .. } => Some(*name),
+            Test::Not(_) | Test::Nth { .. } => None,
+        })
+    }
+
     fn matches(&self, el: &ElementInfo<'_>, pos: Position) -> bool {
         if self.name.is_some_and(|n| n != el.name) {
             return false;
@@ -289,7 +315,7 @@ impl Test {
         match self {
             Test::Id(id) => attr(el, tagloom_html::atom::ID).is_some_and(|v| v == &**id),
             Test::Class(class) => attr(el, tagloom_html::atom::CLASS)
-                .is_some_and(|v| v.split(is_ascii_ws).any(|c| c == &**class)),
+                .is_some_and(|v| has_word(v.as_bytes(), class.as_bytes())),
             Test::Attr { name, test, ci } => match (attr(el, *name), test) {
                 (None, _) => false,
                 (Some(_), None) => true,
@@ -306,6 +332,15 @@ impl Test {
 
 fn attr<'a>(el: &ElementInfo<'a>, name: Atom) -> Option<&'a str> {
     el.attrs.and_then(|a| a.value_of(name))
+}
+
+/// Whether `word` is one of the whitespace-separated words of `list` (bytes:
+/// ASCII whitespace never occurs inside a UTF-8 sequence).
+fn has_word(list: &[u8], word: &[u8]) -> bool {
+    !word.is_empty()
+        && list
+            .split(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
+            .any(|w| w == word)
 }
 
 fn is_ascii_ws(c: char) -> bool {
@@ -488,12 +523,14 @@ impl OpenStack {
             .is_some_and(|b| b & (1u64 << (id % 64)) != 0)
     }
 
-    /// Whether the top element matches the compound `id` (with its left part).
-    pub(crate) fn top_matches(&self, id: u32) -> bool {
-        self.entries
-            .len()
-            .checked_sub(1)
-            .is_some_and(|d| self.bit(d, id, false))
+    /// The top element's `matched` bits (empty when the stack is).
+    #[inline]
+    pub(crate) fn top_matched(&self) -> &[u64] {
+        let Some(depth) = self.entries.len().checked_sub(1) else {
+            return &[];
+        };
+        let base = depth * 2 * self.words;
+        self.bits.get(base..base + self.words).unwrap_or_default()
     }
 
     /// Whether the top element matches any compound of `mask`.
