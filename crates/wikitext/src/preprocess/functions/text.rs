@@ -122,52 +122,54 @@ pub(crate) fn urlencode(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> 
     }
 }
 
-fn percent(out: &mut String, b: u8) {
-    out.push_str(&format!("%{b:02X}"));
+/// Percent-encodes every byte of `s` that `keep` does not keep; a space as `+`
+/// when `space_plus` (PHP's `urlencode`), else as `%20`.
+fn percent_encode(s: &str, keep: fn(u8) -> bool, space_plus: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if keep(b) {
+            out.push(b as char);
+        } else if b == b' ' && space_plus {
+            out.push('+');
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// What PHP's `rawurlencode` keeps (RFC 3986 unreserved characters).
+fn unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~')
 }
 
 /// PHP's `urlencode`.
 pub(crate) fn query_urlencode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' => out.push(b as char),
-            b' ' => out.push('+'),
-            b => percent(&mut out, b),
-        }
-    }
-    out
+    percent_encode(
+        s,
+        |b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'),
+        true,
+    )
 }
 
 /// PHP's `rawurlencode`.
 pub(crate) fn raw_urlencode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            b => percent(&mut out, b),
-        }
-    }
-    out
+    percent_encode(s, unreserved, false)
 }
 
 /// MediaWiki's `wfUrlencode`: `rawurlencode` keeping `; @ $ ! * ( ) , / ~ :`.
 pub(crate) fn wiki_urlencode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            b';' | b'@' | b'$' | b'!' | b'*' | b'(' | b')' | b',' | b'/' | b':' => {
-                out.push(b as char)
-            }
-            b => percent(&mut out, b),
-        }
-    }
-    out
+    percent_encode(
+        s,
+        |b| {
+            unreserved(b)
+                || matches!(
+                    b,
+                    b';' | b'@' | b'$' | b'!' | b'*' | b'(' | b')' | b',' | b'/' | b':'
+                )
+        },
+        false,
+    )
 }
 
 /// `{{anchorencode:…}}`: the section anchor of a heading text (links reduced to
