@@ -167,11 +167,12 @@ impl<W: Write> PoWriter<W> {
         }
         s.push_str(&format!("#: {}\n", block.path.replace(' ', "_")));
         let fuzzy = carried.and_then(|c| c.fuzzy.as_ref());
-        let msgstr = match (carried, fuzzy) {
-            (_, Some(f)) => f.old_target.clone().unwrap_or_default(),
-            (Some(c), None) => c.target.as_ref().map(|t| t.text()).unwrap_or_default(),
-            (None, None) => String::new(),
-        };
+        // A draft kept beside a suggestion wins over the suggested old translation.
+        let msgstr = carried
+            .and_then(|c| c.target.as_ref())
+            .map(|t| t.text())
+            .or_else(|| fuzzy.and_then(|f| f.old_target.clone()))
+            .unwrap_or_default();
         if fuzzy.is_some() || carried.is_some_and(|c| c.unconfirmed) && !msgstr.is_empty() {
             s.push_str("#, fuzzy\n");
         }
@@ -222,6 +223,9 @@ pub struct PoEntry {
     pub extracted: Vec<String>,
     /// Flagged `#, fuzzy` (gettext does not use such a translation; nor does merge).
     pub fuzzy: bool,
+    /// gettext's previous msgid (`#| msgid "…"`): the old source of a fuzzy entry
+    /// that `update` (or `msgmerge`) matched.
+    pub previous_id: Option<String>,
 }
 
 /// A streaming PO reader.
@@ -273,11 +277,33 @@ impl PoReader {
         self.line -= 1;
     }
 
+    /// One `#|` line (without the `#|`): `msgid "…"` starts the previous msgid, a
+    /// string continues it; `msgctxt` and `msgid_plural` are read past. Returns
+    /// whether the previous msgid goes on.
+    fn previous(&self, entry: &mut PoEntry, line: &str, in_id: bool) -> Result<bool> {
+        let bad = |rest: &str| self.err(format!("bad string {rest:?} in a `#|` line"));
+        if let Some(rest) = line.strip_prefix("msgid ") {
+            entry.previous_id = Some(unquote(rest.trim()).ok_or_else(|| bad(rest))?);
+            return Ok(true);
+        }
+        if line.starts_with('"') && in_id {
+            let more = unquote(line).ok_or_else(|| bad(line))?;
+            entry
+                .previous_id
+                .get_or_insert_with(String::new)
+                .push_str(&more);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// The next entry (the header entry included); `None` at the end.
     pub fn next_entry(&mut self) -> Result<Option<PoEntry>> {
         let mut entry = PoEntry::default();
         let mut field: Option<u8> = None; // 0 ctx, 1 id, 2 str, 3 ignored
         let mut seen_id = false;
+        // In the `#|` lines: whether the previous msgid is being read.
+        let mut previous_field = false;
         while let Some(line) = self.next_line()? {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
@@ -292,6 +318,8 @@ impl PoReader {
                         .push(c.strip_prefix(' ').unwrap_or(c).to_string());
                 } else if let Some(flags) = t.strip_prefix("#,") {
                     entry.fuzzy |= flags.split(',').any(|f| f.trim() == "fuzzy");
+                } else if let Some(previous) = t.strip_prefix("#|") {
+                    previous_field = self.previous(&mut entry, previous.trim(), previous_field)?;
                 }
                 continue;
             }
