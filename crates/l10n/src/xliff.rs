@@ -32,18 +32,18 @@
 //! With sentence segmentation a unit holds a `<segment id="sN">` per sentence and
 //! `<ignorable>`s between them (`xliff/segments.rs`, [`crate::segment`]).
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
+use crate::import::{AnyTarget, Entry, EntryReader, Importer};
 use crate::lang::LanguageTag;
-use crate::matching::{SourceIndex, runs_key};
+use crate::matching::runs_key;
 use crate::reader::BlockSink;
 use crate::segment::Segmenter;
 use crate::update::{Carried, Fuzzy};
-use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
+use crate::writer::{Issue, IssueKind, Translations};
 
 mod notes;
 mod read;
@@ -346,21 +346,36 @@ pub fn source_difference(unit: &[Run], page: &[Run]) -> Option<String> {
     (unit.len() != page.len()).then(|| "the text or inline codes differ".into())
 }
 
-/// Translations read from an XLIFF file, streaming, matched to blocks by id; a
-/// translation is applied only where the block still has the unit's source.
+/// Translations read from an XLIFF file, streaming, matched to blocks by id (an
+/// id the page does not have: by source, `import.rs`); a translation is
+/// applied only where the block still has the unit's source.
 pub struct XliffTranslations {
-    reader: XliffReader,
-    pending: HashMap<String, Unit>,
-    /// The units left once the whole file is read, by source: for ids the page
-    /// does not have (files made before content ids).
-    by_source: Option<SourceIndex>,
-    done: bool,
-    /// Whether any unit has a confirmed target, and whether any has an unconfirmed one.
-    any_target: (bool, bool),
-    include_unconfirmed: bool,
-    skipped: usize,
-    missing: usize,
-    issues: Vec<Issue>,
+    import: Importer<XliffReader>,
+}
+
+impl Entry for Unit {
+    fn key(&self) -> &str {
+        &self.id
+    }
+    fn has_target(&self) -> bool {
+        self.target.is_some()
+    }
+    fn unconfirmed(&self) -> bool {
+        self.unconfirmed
+    }
+    fn source_key(&self) -> u64 {
+        runs_key(&self.source)
+    }
+    fn same_source(&self, block: &Block) -> bool {
+        source_difference(&self.source, &block.runs).is_none()
+    }
+}
+
+impl EntryReader for XliffReader {
+    type Entry = Unit;
+    fn next(&mut self) -> Result<Option<Unit>> {
+        self.next_unit()
+    }
 }
 
 impl XliffTranslations {
@@ -369,25 +384,14 @@ impl XliffTranslations {
     /// file is well-formed before any output is written.
     pub fn open(path: &Path) -> Result<Self> {
         let mut scan = XliffReader::open(path)?;
-        let mut any = (false, false);
+        let mut any = AnyTarget::default();
         while let Some(unit) = scan.next_unit()? {
-            let has = unit.target.is_some();
-            any.0 |= has && !unit.unconfirmed;
-            any.1 |= has && unit.unconfirmed;
+            any.add(&unit);
         }
-        let header = scan.header.clone();
         let mut reader = XliffReader::open(path)?;
-        reader.header = header;
+        reader.header = scan.header.clone();
         Ok(XliffTranslations {
-            reader,
-            pending: HashMap::new(),
-            by_source: None,
-            done: false,
-            any_target: any,
-            include_unconfirmed: false,
-            skipped: 0,
-            missing: 0,
-            issues: Vec::new(),
+            import: Importer::new(reader, any),
         })
     }
 
@@ -395,81 +399,36 @@ impl XliffTranslations {
     /// (`--include-fuzzy`); by default they count as untranslated and are counted in
     /// [`Translations::unconfirmed`].
     pub fn include_unconfirmed(mut self, include: bool) -> Self {
-        self.include_unconfirmed = include;
+        self.import.include_unconfirmed = include;
         self
-    }
-
-    /// The target of `unit` as the merge sees it: `None` when absent, or unconfirmed
-    /// and not asked for.
-    fn usable(&self, unit: &Unit) -> bool {
-        unit.target.is_some() && (self.include_unconfirmed || !unit.unconfirmed)
     }
 
     /// The file's header.
     pub fn header(&self) -> Option<&XliffHeader> {
-        self.reader.header()
+        self.import.reader().header()
     }
 
     /// Blocks of the document that had no unit.
     pub fn missing(&self) -> usize {
-        self.missing
-    }
-
-    fn take(&mut self, id: &str) -> Result<Option<Unit>> {
-        if let Some(u) = self.pending.remove(id) {
-            return Ok(Some(u));
-        }
-        while !self.done {
-            match self.reader.next_unit()? {
-                Some(u) if u.id == id => return Ok(Some(u)),
-                Some(u) => {
-                    self.pending.insert(u.id.clone(), u);
-                }
-                None => self.done = true,
-            }
-        }
-        Ok(None)
-    }
-
-    /// A unit left unclaimed with exactly the block's source (called once the
-    /// whole file is read: an id the page does not have).
-    fn take_by_source(&mut self, block: &Block) -> Option<Unit> {
-        let pending = &mut self.pending;
-        let index = self.by_source.get_or_insert_with(|| {
-            SourceIndex::new(pending.iter().map(|(id, u)| (id, runs_key(&u.source))))
-        });
-        let id = index.ids(runs_key(&block.runs)).iter().find(|id| {
-            pending
-                .get(*id)
-                .is_some_and(|u| source_difference(&u.source, &block.runs).is_none())
-        })?;
-        pending.remove(id)
+        self.import.missing
     }
 }
 
 impl Translations for XliffTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
-        let found = match self.take(&block.id)? {
-            Some(unit) => Some(unit),
-            None => self.take_by_source(block),
-        };
-        let Some(unit) = found else {
-            self.missing += 1;
-            if self.any_translated() {
-                self.issues
-                    .push(Issue::new(&block.id, IssueKind::NotInFile, ""));
-            }
+        let id = block.id.as_str();
+        let Some(unit) = self.import.find(block, &[id], |k| k == id)? else {
             return Ok(None);
         };
-        if !self.usable(&unit) {
-            self.skipped += usize::from(unit.target.is_some());
+        if !self.import.accept(&unit) {
             return Ok(None);
         }
         let Some(target) = unit.target else {
             return Ok(None);
         };
         if let Some(why) = source_difference(&unit.source, &block.runs) {
-            self.issues
+            self.import
+                .issues
                 .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
             return Ok(None);
         }
@@ -477,31 +436,15 @@ impl Translations for XliffTranslations {
     }
 
     fn finish(&mut self) -> Result<Vec<Issue>> {
-        while !self.done {
-            match self.reader.next_unit()? {
-                Some(u) => {
-                    self.pending.insert(u.id.clone(), u);
-                }
-                None => self.done = true,
-            }
-        }
-        let left = self
-            .pending
-            .drain()
-            .filter(|(_, u)| u.target.is_some() && (self.include_unconfirmed || !u.unconfirmed))
-            .map(|(id, _)| id);
-        Ok(with_units_not_in_page(
-            std::mem::take(&mut self.issues),
-            left,
-        ))
+        self.import.finish(|id| id)
     }
 
     fn any_translated(&self) -> bool {
-        self.any_target.0 || (self.include_unconfirmed && self.any_target.1)
+        self.import.any_translated()
     }
 
     fn unconfirmed(&self) -> usize {
-        self.skipped
+        self.import.skipped
     }
 }
 
