@@ -501,3 +501,38 @@ fn fuzzy_suggestions_survive_a_second_update() {
         }
     }
 }
+
+/// An unconfirmed translation (XLIFF `state="initial"`) of an unchanged unit stays
+/// unconfirmed through an update (it used to come out `state="translated"`, and
+/// the merge then applied it), as a PO `#, fuzzy` one stays fuzzy.
+#[test]
+fn unconfirmed_translations_stay_unconfirmed() {
+    let dir = tempfile::tempdir().unwrap();
+    let v1 = write(dir.path(), "v1.html", V1.as_bytes());
+    let old = dir.path().join("v1.xlf");
+    flow::extract(&v1, &old, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    let fr = support::translate_all(&std::fs::read_to_string(&old).unwrap(), "xlf").replacen(
+        "<segment>",
+        "<segment state=\"initial\">",
+        1,
+    );
+    let old = write(dir.path(), "v1.fr.xlf", fr.as_bytes());
+    for ext in FORMATS {
+        let new = dir.path().join(format!("new.{ext}"));
+        let c = update::update(&v1, &old, &new, &UpdateOptions::default())
+            .unwrap()
+            .total();
+        assert_eq!(c.unchanged.units, c.carried, "{ext}");
+        let text = std::fs::read_to_string(&new).unwrap();
+        let unconfirmed = if ext == "xlf" {
+            text.matches("<segment state=\"initial\">").count()
+        } else {
+            text.matches("#, fuzzy\n").count()
+        };
+        assert_eq!(unconfirmed, 1, "{ext}: {text}");
+        let out = dir.path().join("fr.html");
+        let merged = flow::merge(&v1, &new, &out, &MergeOptions::default()).unwrap();
+        assert_eq!(merged.files[0].unconfirmed, 1, "{ext}");
+        assert_eq!(merged.translated(), c.carried - 1, "{ext}");
+    }
+}
