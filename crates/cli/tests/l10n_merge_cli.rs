@@ -179,3 +179,70 @@ fn stale_merge_exit_codes() {
         assert!(!d.join("v2.fr.html").exists());
     }
 }
+
+/// Japanese merged into an undeclared windows-1252 page: exit 0, the characters
+/// written as numeric character references, and a warning on stderr that says
+/// how many, why, and to declare UTF-8. A UTF-8 page gets no warning.
+#[test]
+fn lossy_merge_into_a_legacy_encoding_warns() {
+    let dir = TempDir::new("lossy");
+    let page = dir.path().join("page.html");
+    std::fs::write(
+        &page,
+        b"<html><head><title>Caf\xe9</title></head><body><p>Hello world</p></body></html>",
+    )
+    .unwrap();
+    let out = tagloom(
+        &[
+            "l10n",
+            "extract",
+            "page.html",
+            "--target",
+            "ja",
+            "-o",
+            "page.xlf",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let xlf = std::fs::read_to_string(dir.path().join("page.xlf")).unwrap();
+    let xlf = xlf.replace(
+        "<source>Hello world</source>",
+        "<source>Hello world</source><target>こんにちは世界</target>",
+    );
+    write(dir.path(), "page.ja.xlf", &xlf);
+    let out = tagloom(
+        &["l10n", "merge", "page.html", "page.ja.xlf", "-o", "ja.html"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "tagloom: warning: ja.html: 7 character(s) the page's encoding (windows-1252) \
+             cannot represent were written as numeric character references"
+        ) && err.contains("declare UTF-8"),
+        "{err}"
+    );
+    let html = std::fs::read(dir.path().join("ja.html")).unwrap();
+    assert!(
+        String::from_utf8_lossy(&html)
+            .contains("<p>&#x3053;&#x3093;&#x306B;&#x3061;&#x306F;&#x4E16;&#x754C;</p>")
+    );
+
+    // The page in UTF-8: the text as it is, no warning.
+    std::fs::write(
+        &page,
+        "<html><head><meta charset=\"utf-8\"><title>Café</title></head>\
+         <body><p>Hello world</p></body></html>",
+    )
+    .unwrap();
+    let out = tagloom(
+        &["l10n", "merge", "page.html", "page.ja.xlf", "-o", "ja.html"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("numeric character references"));
+    let html = std::fs::read_to_string(dir.path().join("ja.html")).unwrap();
+    assert!(html.contains("<p>こんにちは世界</p>"), "{html}");
+}

@@ -383,3 +383,43 @@ fn update_with_both_inputs_on_stdin_or_a_disagreeing_format_exits_2() {
     assert!(out.stdout.is_empty());
     assert!(!new.exists());
 }
+
+/// Updating twice without confirming anything (XLIFF, then PO from it): the
+/// second update finds the same fuzzy unit, keeps its suggestion (XLIFF notes;
+/// PO `#, fuzzy`, `#| msgid` and the old msgstr) and writes the same file.
+#[test]
+fn a_second_update_keeps_the_fuzzy_suggestions() {
+    let dir = tempfile::tempdir().unwrap();
+    let (page, old) = setup(dir.path(), "page");
+    for ext in ["xlf", "po"] {
+        let once = dir.path().join(format!("once.{ext}"));
+        let twice = dir.path().join(format!("twice.{ext}"));
+        let mut summaries = Vec::new();
+        for (from, to) in [(&old, &once), (&once, &twice)] {
+            let out = tagloom(&["l10n", "update", s(&page), s(from), "-o", s(to), "--quiet"]);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            summaries.push(String::from_utf8(out.stdout).unwrap());
+        }
+        assert!(
+            summaries[1].contains("1 fuzzy (13 words, 1 suggestions)"),
+            "{ext}: {}",
+            summaries[1]
+        );
+        let (a, b) = (
+            std::fs::read_to_string(&once).unwrap(),
+            std::fs::read_to_string(&twice).unwrap(),
+        );
+        assert_eq!(a, b, "{ext}");
+        let kept = if ext == "xlf" {
+            "<note category=\"update-old-source\">The quick brown fox jumps over the lazy dog \
+             near the river bank.</note>"
+        } else {
+            "#, fuzzy\n#| msgid \"The quick brown fox jumps over the lazy dog near the river bank.\"\n"
+        };
+        assert!(b.contains(kept), "{ext}: {b}");
+    }
+}

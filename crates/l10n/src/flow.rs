@@ -286,6 +286,11 @@ pub struct FileReport {
     pub bytes_in: u64,
     /// Output size.
     pub bytes_out: u64,
+    /// Characters of the translations (of the whole document for the re-parse
+    /// fallback) the document's encoding cannot represent, written as numeric
+    /// character references (`&#x4E2D;`): browsers show them, but they are no
+    /// longer text to search or edit (the CLI warns; declaring UTF-8 avoids them).
+    pub char_references: u64,
     /// The writer that wrote the document (`None` for an extraction).
     pub mode: Option<WriterMode>,
     /// When a fallback wrote it: why the skeleton store (and any fallback tried
@@ -519,6 +524,7 @@ impl FileReport {
         self.lang_retargeted = written.lang_retargeted;
         self.issues = written.issues;
         self.bytes_out = written.bytes_written;
+        self.char_references = written.char_references;
         self.mode = Some(mode);
     }
 }

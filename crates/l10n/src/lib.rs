@@ -66,7 +66,8 @@
 //! [`reader`] (tokens → skeleton entries and [`Block`]s, [`reader::ReadOptions`]),
 //! [`skeleton`], [`writer`] (replay, with the re-parse and block-only fallbacks),
 //! [`flow`] (the one wiring point and the entry points), [`xliff`] and [`po`]
-//! (interchange files: writers, and [`writer::Translations`] importers), [`update`],
+//! (interchange files: writers, and [`writer::Translations`] importers, which share
+//! `import.rs`: lookup by id, then by source, the unconfirmed policy), [`update`],
 //! [`count`], [`matching`], [`ids`], [`lang`], [`rules`], [`pseudo`], [`output`].
 //! Escaping, encoding sniffing, BOMs and the tree builder's nesting are
 //! `tagloom-html`'s ([`tagloom_html::serializer::write_escaped`],
@@ -80,6 +81,7 @@ pub mod count;
 pub mod error;
 pub mod flow;
 pub mod ids;
+mod import;
 pub mod lang;
 pub mod matching;
 pub mod output;

@@ -26,19 +26,19 @@
 //! ([`PoTranslations::include_fuzzy`]). The `Language:` header
 //! may use gettext's `ll_CC` form (read as the BCP 47 `ll-CC`).
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
+use crate::import::{AnyTarget, Entry, EntryReader, Importer};
 use crate::lang::LanguageTag;
-use crate::matching::{SourceIndex, runs_key, text_key};
+use crate::matching::text_key;
 use crate::reader::BlockSink;
 use crate::segment::{Segmenter, is_sentence};
 use crate::update::Carried;
-use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
+use crate::writer::{Issue, IssueKind, Translations};
 
 mod header;
 mod markers;
@@ -167,11 +167,12 @@ impl<W: Write> PoWriter<W> {
         }
         s.push_str(&format!("#: {}\n", block.path.replace(' ', "_")));
         let fuzzy = carried.and_then(|c| c.fuzzy.as_ref());
-        let msgstr = match (carried, fuzzy) {
-            (_, Some(f)) => f.old_target.clone().unwrap_or_default(),
-            (Some(c), None) => c.target.as_ref().map(|t| t.text()).unwrap_or_default(),
-            (None, None) => String::new(),
-        };
+        // A draft kept beside a suggestion wins over the suggested old translation.
+        let msgstr = carried
+            .and_then(|c| c.target.as_ref())
+            .map(|t| t.text())
+            .or_else(|| fuzzy.and_then(|f| f.old_target.clone()))
+            .unwrap_or_default();
         if fuzzy.is_some() || carried.is_some_and(|c| c.unconfirmed) && !msgstr.is_empty() {
             s.push_str("#, fuzzy\n");
         }
@@ -222,6 +223,9 @@ pub struct PoEntry {
     pub extracted: Vec<String>,
     /// Flagged `#, fuzzy` (gettext does not use such a translation; nor does merge).
     pub fuzzy: bool,
+    /// gettext's previous msgid (`#| msgid "…"`): the old source of a fuzzy entry
+    /// that `update` (or `msgmerge`) matched.
+    pub previous_id: Option<String>,
 }
 
 /// A streaming PO reader.
@@ -273,11 +277,33 @@ impl PoReader {
         self.line -= 1;
     }
 
+    /// One `#|` line (without the `#|`): `msgid "…"` starts the previous msgid, a
+    /// string continues it; `msgctxt` and `msgid_plural` are read past. Returns
+    /// whether the previous msgid goes on.
+    fn previous(&self, entry: &mut PoEntry, line: &str, in_id: bool) -> Result<bool> {
+        let bad = |rest: &str| self.err(format!("bad string {rest:?} in a `#|` line"));
+        if let Some(rest) = line.strip_prefix("msgid ") {
+            entry.previous_id = Some(unquote(rest.trim()).ok_or_else(|| bad(rest))?);
+            return Ok(true);
+        }
+        if line.starts_with('"') && in_id {
+            let more = unquote(line).ok_or_else(|| bad(line))?;
+            entry
+                .previous_id
+                .get_or_insert_with(String::new)
+                .push_str(&more);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// The next entry (the header entry included); `None` at the end.
     pub fn next_entry(&mut self) -> Result<Option<PoEntry>> {
         let mut entry = PoEntry::default();
         let mut field: Option<u8> = None; // 0 ctx, 1 id, 2 str, 3 ignored
         let mut seen_id = false;
+        // In the `#|` lines: whether the previous msgid is being read.
+        let mut previous_field = false;
         while let Some(line) = self.next_line()? {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
@@ -292,6 +318,8 @@ impl PoReader {
                         .push(c.strip_prefix(' ').unwrap_or(c).to_string());
                 } else if let Some(flags) = t.strip_prefix("#,") {
                     entry.fuzzy |= flags.split(',').any(|f| f.trim() == "fuzzy");
+                } else if let Some(previous) = t.strip_prefix("#|") {
+                    previous_field = self.previous(&mut entry, previous.trim(), previous_field)?;
                 }
                 continue;
             }
@@ -401,21 +429,12 @@ fn target_runs(
 }
 
 /// Translations read from a PO file, streaming, matched to blocks by `msgctxt`
-/// (a context the page does not have: by `msgid` among the entries left); a
-/// translation is applied only where the block still has the entry's source
-/// (`msgid` and code markup), and fuzzy entries count as untranslated.
+/// (a context the page does not have: by `msgid` among the entries left,
+/// `import.rs`); a translation is applied only where the block still has
+/// the entry's source (`msgid` and code markup), and fuzzy entries count as
+/// untranslated.
 pub struct PoTranslations {
-    reader: PoReader,
-    pending: HashMap<String, PoEntry>,
-    /// The entries left once the whole file is read, by `msgid`: for contexts the
-    /// page does not have (files made before content ids).
-    by_source: Option<SourceIndex>,
-    done: bool,
-    /// Whether any entry has a confirmed translation, and whether any a fuzzy one.
-    any_target: (bool, bool),
-    include_fuzzy: bool,
-    skipped: usize,
-    issues: Vec<Issue>,
+    import: Importer<PoReader>,
     /// `Language:` of the header.
     pub language: Option<LanguageTag>,
     /// `X-Source-Language:` of the header.
@@ -430,11 +449,42 @@ fn has_target(e: &PoEntry) -> bool {
     !e.target.is_empty()
 }
 
+impl Entry for PoEntry {
+    fn key(&self) -> &str {
+        self.context.as_deref().unwrap_or_default()
+    }
+    fn has_target(&self) -> bool {
+        has_target(self)
+    }
+    fn unconfirmed(&self) -> bool {
+        self.fuzzy
+    }
+    fn source_key(&self) -> u64 {
+        text_key(&self.id)
+    }
+    fn same_source(&self, block: &Block) -> bool {
+        source_difference(self, block).is_none()
+    }
+}
+
+impl EntryReader for PoReader {
+    type Entry = PoEntry;
+    /// The next entry, the header left out.
+    fn next(&mut self) -> Result<Option<PoEntry>> {
+        loop {
+            match self.next_entry()? {
+                Some(e) if is_header(&e) => {}
+                other => return Ok(other),
+            }
+        }
+    }
+}
+
 impl PoTranslations {
     /// Opens `path` (a first pass checks it and reads the header).
     pub fn open(path: &Path) -> Result<Self> {
         let mut scan = PoReader::open(path)?;
-        let mut any = (false, false);
+        let mut any = AnyTarget::default();
         let mut language = None;
         let mut source_language = None;
         while let Some(e) = scan.next_entry()? {
@@ -458,19 +508,11 @@ impl PoTranslations {
                 language = field("Language:")?;
                 source_language = field("X-Source-Language:")?;
             } else {
-                any.0 |= has_target(&e) && !e.fuzzy;
-                any.1 |= has_target(&e) && e.fuzzy;
+                any.add(&e);
             }
         }
         Ok(PoTranslations {
-            reader: PoReader::open(path)?,
-            pending: HashMap::new(),
-            by_source: None,
-            done: false,
-            any_target: any,
-            include_fuzzy: false,
-            skipped: 0,
-            issues: Vec::new(),
+            import: Importer::new(PoReader::open(path)?, any),
             language,
             source_language,
         })
@@ -480,67 +522,23 @@ impl PoTranslations {
     /// they count as untranslated, as for gettext, and are counted in
     /// [`Translations::unconfirmed`].
     pub fn include_fuzzy(mut self, include: bool) -> Self {
-        self.include_fuzzy = include;
+        self.import.include_unconfirmed = include;
         self
     }
 
-    fn usable(&self, e: &PoEntry) -> bool {
-        has_target(e) && (self.include_fuzzy || !e.fuzzy)
-    }
-
-    /// The entry of unit `id`, or the first sentence of it when it was segmented
-    /// (`id#s1`).
+    /// The entry of `id` exactly (a sentence entry, `UNIT#sN`).
     fn take(&mut self, id: &str) -> Result<Option<PoEntry>> {
-        if let Some(t) = self.pending.remove(id) {
-            return Ok(Some(t));
-        }
-        let first = crate::segment::sentence_id(id, 1);
-        if let Some(t) = self.pending.remove(&first) {
-            return Ok(Some(t));
-        }
-        while !self.done {
-            match self.reader.next_entry()? {
-                Some(e) if is_header(&e) => {}
-                Some(e) => {
-                    let ctx = e.context.clone().unwrap_or_default();
-                    if ctx == id || is_sentence(&ctx, id, 1) {
-                        return Ok(Some(e));
-                    }
-                    self.pending.insert(ctx, e);
-                }
-                None => self.done = true,
-            }
-        }
-        Ok(None)
-    }
-
-    /// An entry left unclaimed with exactly the block's source (called once the
-    /// whole file is read: a context the page does not have).
-    fn take_by_source(&mut self, block: &Block) -> Option<PoEntry> {
-        let pending = &mut self.pending;
-        let index = self.by_source.get_or_insert_with(|| {
-            SourceIndex::new(pending.iter().map(|(id, e)| (id, text_key(&e.id))))
-        });
-        let id = index.ids(runs_key(&block.runs)).iter().find(|id| {
-            pending
-                .get(*id)
-                .is_some_and(|e| source_difference(e, block).is_none())
-        })?;
-        pending.remove(id)
+        self.import.take(&[id], |k| k == id)
     }
 }
 
 impl Translations for PoTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
-        let found = match self.take(&block.id)? {
-            Some(entry) => Some(entry),
-            None => self.take_by_source(block),
-        };
-        let Some(entry) = found else {
-            if self.any_translated() {
-                self.issues
-                    .push(Issue::new(&block.id, IssueKind::NotInFile, ""));
-            }
+        // The unit's entry, or the first sentence of it when it was segmented.
+        let id = block.id.as_str();
+        let first = crate::segment::sentence_id(id, 1);
+        let wanted = |k: &str| k == id || is_sentence(k, id, 1);
+        let Some(entry) = self.import.find(block, &[id, &first], wanted)? else {
             return Ok(None);
         };
         if entry
@@ -550,14 +548,14 @@ impl Translations for PoTranslations {
         {
             return self.sentences_target(block, entry);
         }
-        if !self.usable(&entry) {
-            self.skipped += usize::from(has_target(&entry));
+        if !self.import.accept(&entry) {
             return Ok(None);
         }
         let syntax = match source_syntax(&entry, block) {
             Ok(syntax) => syntax,
             Err(why) => {
-                self.issues
+                self.import
+                    .issues
                     .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
                 return Ok(None);
             }
@@ -565,7 +563,8 @@ impl Translations for PoTranslations {
         match target_runs(&entry, block, syntax) {
             Ok(runs) => Ok(Some(runs)),
             Err(why) => {
-                self.issues
+                self.import
+                    .issues
                     .push(Issue::new(&block.id, IssueKind::Codes, why));
                 Ok(None)
             }
@@ -573,37 +572,16 @@ impl Translations for PoTranslations {
     }
 
     fn finish(&mut self) -> Result<Vec<Issue>> {
-        while !self.done {
-            match self.reader.next_entry()? {
-                Some(e) if is_header(&e) => {}
-                Some(e) => {
-                    self.pending
-                        .insert(e.context.clone().unwrap_or_default(), e);
-                }
-                None => self.done = true,
-            }
-        }
-        let include = self.include_fuzzy;
-        let left = self
-            .pending
-            .drain()
-            .filter(|(_, e)| has_target(e) && (include || !e.fuzzy))
-            // The sentences of one unit left over are one unit not in the page.
-            .map(|(id, _)| crate::segment::unit_of(&id).to_string())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter();
-        Ok(with_units_not_in_page(
-            std::mem::take(&mut self.issues),
-            left,
-        ))
+        // The sentences of one unit left over are one unit not in the page.
+        self.import.finish(crate::segment::unit_of)
     }
 
     fn any_translated(&self) -> bool {
-        self.any_target.0 || (self.include_fuzzy && self.any_target.1)
+        self.import.any_translated()
     }
 
     fn unconfirmed(&self) -> usize {
-        self.skipped
+        self.import.skipped
     }
 }
 
@@ -662,7 +640,7 @@ mod tests {
         assert_eq!(r.next_entry().unwrap(), None);
         let t = PoTranslations::open(&path).unwrap();
         assert_eq!(t.language.as_ref().map(LanguageTag::as_str), Some("pt-BR"));
-        assert!(t.any_target == (true, true));
+        assert!(t.import.any.confirmed && t.import.any.unconfirmed);
         // The code markup is compared with the last `code N:` comment.
         let block = Block {
             id: "p-1".into(),

@@ -19,6 +19,12 @@
 //!   `tagloom l10n merge`);
 //! * **new**: neither.
 //!
+//! A suggestion lasts until the translator confirms the unit: updating again a
+//! file whose unit is still unconfirmed (XLIFF: no target or `state="initial"`,
+//! with the `update-old-*` notes; PO: `#, fuzzy` with `#| msgid`) keeps the
+//! suggestion (and a draft target beside it) and counts the unit fuzzy again.
+//! A confirmed target drops it.
+//!
 //! Old units claimed by neither are **removed**. Candidates for near matches are
 //! bucketed: an inverted index from words to old units, a page unit looks only at
 //! the old units sharing one of its [`RARE_WORDS`] rarest words and of a length
@@ -43,7 +49,7 @@ use crate::matching::{
 use crate::output::OutputFile;
 use crate::po::{PoEntry, PoReader, PoWriter, runs_to_text, text_to_runs};
 use crate::reader::{BlockSink, read_file};
-use crate::xliff::{XliffReader, XliffWriter, source_difference};
+use crate::xliff::{Suggestion, XliffReader, XliffWriter, source_difference};
 
 /// How many of a unit's rarest words find its near-match candidates.
 pub const RARE_WORDS: usize = 4;
@@ -202,9 +208,30 @@ struct OldUnit {
     source: OldSource,
     target: Option<Target>,
     unconfirmed: bool,
+    /// The suggestion an earlier update left on it, not yet confirmed.
+    suggestion: Option<Suggestion>,
 }
 
 impl OldUnit {
+    /// What an exact match carries over: the translation, and the suggestion of an
+    /// earlier update while the unit is unconfirmed (a confirmed translation
+    /// accepted or replaced it).
+    fn carried(&self) -> Carried {
+        let pending = self.target.is_none() || self.unconfirmed;
+        Carried {
+            target: self.target.clone(),
+            fuzzy: self.suggestion.as_ref().filter(|_| pending).map(|s| Fuzzy {
+                similarity: similarity(
+                    &comparable_words(&self.text),
+                    &comparable_words(&s.old_source),
+                ),
+                old_source: s.old_source.clone(),
+                old_target: s.old_target.clone(),
+            }),
+            unconfirmed: self.unconfirmed,
+        }
+    }
+
     /// Exactly the block's source (the merge's check).
     fn same_source(&self, block: &Block) -> bool {
         match &self.source {
@@ -238,6 +265,7 @@ fn read_old(path: &Path) -> Result<OldFile> {
                             target: s.target.map(Target::Runs),
                             source: OldSource::Runs(s.source),
                             unconfirmed: s.unconfirmed,
+                            suggestion: s.suggestion,
                         });
                     }
                     continue;
@@ -247,7 +275,8 @@ fn read_old(path: &Path) -> Result<OldFile> {
                     id: u.id,
                     target: u.target.map(Target::Runs),
                     source: OldSource::Runs(u.source),
-                    unconfirmed: false,
+                    unconfirmed: u.unconfirmed,
+                    suggestion: u.suggestion,
                 });
             }
             let h = r.header().cloned().unwrap_or_default();
@@ -265,11 +294,23 @@ fn read_old(path: &Path) -> Result<OldFile> {
                 if e.id.is_empty() && e.context.is_none() {
                     continue;
                 }
+                // A fuzzy entry with a previous msgid is an earlier update's
+                // suggestion: its msgstr is the suggested old translation.
+                let suggestion =
+                    e.previous_id
+                        .clone()
+                        .filter(|_| e.fuzzy)
+                        .map(|old_source| Suggestion {
+                            old_source,
+                            old_target: (!e.target.is_empty()).then(|| e.target.clone()),
+                        });
                 units.push(OldUnit {
                     id: e.context.clone().unwrap_or_default(),
                     text: e.id.clone(),
-                    target: (!e.target.is_empty()).then(|| Target::Text(e.target.clone())),
+                    target: (!e.target.is_empty() && suggestion.is_none())
+                        .then(|| Target::Text(e.target.clone())),
                     unconfirmed: e.fuzzy,
+                    suggestion,
                     source: OldSource::Po(e),
                 });
             }
@@ -346,12 +387,9 @@ fn plan(page: &[Block], old: &[OldUnit], options: &UpdateOptions) -> Plan {
         });
         if let Some(j) = pick {
             used[j] = true;
-            counts.carried += usize::from(old[j].target.is_some());
-            carried[i] = Some(Carried {
-                target: old[j].target.clone(),
-                fuzzy: None,
-                unconfirmed: old[j].unconfirmed,
-            });
+            let c = old[j].carried();
+            counts.carried += usize::from(c.target.is_some() && c.fuzzy.is_none());
+            carried[i] = Some(c);
         }
     }
     near_matches(page, old, &mut used, &mut carried, options);

@@ -187,6 +187,9 @@ pub struct WriteReport {
     pub issues: Vec<Issue>,
     /// Bytes written.
     pub bytes_written: u64,
+    /// Characters the output's encoding cannot represent, written as numeric
+    /// character references (`&#x4E2D;`) instead ([`encode_into`]).
+    pub char_references: u64,
     /// The output's encoding, when the writer determined it (the re-parse fallback).
     pub encoding: Option<&'static Encoding>,
 }
@@ -205,6 +208,7 @@ pub struct EncodedOutput<W: Write> {
     out: W,
     encoding: &'static Encoding,
     written: u64,
+    references: u64,
     buf: Vec<u8>,
 }
 
@@ -215,6 +219,7 @@ impl<W: Write> EncodedOutput<W> {
             out,
             encoding,
             written: 0,
+            references: 0,
             buf: Vec::new(),
         }
     }
@@ -229,7 +234,7 @@ impl<W: Write> EncodedOutput<W> {
     pub fn text(&mut self, text: &str) -> std::io::Result<()> {
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
-        encode_into(self.encoding, text, &mut buf);
+        self.references += encode_into(self.encoding, text, &mut buf) as u64;
         let result = self.raw(&buf);
         self.buf = buf;
         result
@@ -246,6 +251,12 @@ impl<W: Write> EncodedOutput<W> {
         self.written
     }
 
+    /// Characters written as numeric character references so far (the encoding
+    /// cannot represent them).
+    pub fn references(&self) -> u64 {
+        self.references
+    }
+
     /// The output's encoding.
     pub fn encoding(&self) -> &'static Encoding {
         self.encoding
@@ -253,8 +264,9 @@ impl<W: Write> EncodedOutput<W> {
 }
 
 /// Encodes `text` in `encoding`, with numeric character references for characters
-/// it cannot represent.
-pub fn encode_into(encoding: &'static Encoding, text: &str, out: &mut Vec<u8>) {
+/// it cannot represent; returns how many characters were written so.
+pub fn encode_into(encoding: &'static Encoding, text: &str, out: &mut Vec<u8>) -> usize {
+    let mut references = 0;
     if encoding == UTF_8 {
         out.extend_from_slice(text.as_bytes());
     } else if encoding == UTF_16LE || encoding == UTF_16BE {
@@ -282,10 +294,12 @@ pub fn encode_into(encoding: &'static Encoding, text: &str, out: &mut Vec<u8>) {
                 }
                 encoding_rs::EncoderResult::Unmappable(c) => {
                     out.extend_from_slice(format!("&#x{:X};", c as u32).as_bytes());
+                    references += 1;
                 }
             }
         }
     }
+    references
 }
 
 /// Escapes text for its context: element content, or an attribute value quoted with
@@ -401,6 +415,7 @@ pub fn write_from_skeleton<W: Write>(
     }
     report.issues.extend(translations.finish()?);
     report.bytes_written = out.written();
+    report.char_references = out.references();
     Ok(report)
 }
 
@@ -837,7 +852,7 @@ mod tests {
     #[test]
     fn encoding_with_character_references() {
         let mut out = Vec::new();
-        encode_into(encoding_rs::WINDOWS_1252, "é€ 中", &mut out);
+        assert_eq!(encode_into(encoding_rs::WINDOWS_1252, "é€ 中", &mut out), 1);
         assert_eq!(out, b"\xe9\x80 &#x4E2D;");
         out.clear();
         encode_into(UTF_16LE, "a", &mut out);

@@ -32,33 +32,52 @@
 //! With sentence segmentation a unit holds a `<segment id="sN">` per sentence and
 //! `<ignorable>`s between them (`xliff/segments.rs`, [`crate::segment`]).
 
-use std::collections::HashMap;
-use std::fs::File;
-use std::io::{BufReader, Write};
-use std::path::{Path, PathBuf};
-
-use quick_xml::events::{BytesStart, Event};
+use std::io::Write;
+use std::path::Path;
 
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
+use crate::import::{AnyTarget, Entry, EntryReader, Importer};
 use crate::lang::LanguageTag;
-use crate::matching::{SourceIndex, runs_key};
+use crate::matching::runs_key;
 use crate::reader::BlockSink;
 use crate::segment::Segmenter;
 use crate::update::{Carried, Fuzzy};
-use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
+use crate::writer::{Issue, IssueKind, Translations};
 
+mod notes;
+mod read;
 mod segments;
+pub use notes::Suggestion;
+use read::push_text;
+pub use read::{Unit, XliffHeader, XliffReader};
 pub use segments::UnitSegment;
 
 /// XLIFF 2.x core namespace (2.1 keeps the 2.0 namespace).
 pub const XLIFF_NS: &str = "urn:oasis:names:tc:xliff:document:2.0";
 
+/// What escaped text goes into: element content that may hold inline markup
+/// (`<source>`, `<target>`, `<data>`), an attribute value, or a `<note>`
+/// (text only).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Escape {
+    Text,
+    Attr,
+    Note,
+}
+
 /// Escapes for XML text and attribute values; characters XML 1.0 cannot hold become
 /// `<cp hex>` in text (`in_attr` replaces them with U+FFFD: attributes cannot carry `<cp>`).
 fn xml_escape(s: &str, in_attr: bool, out: &mut String) {
+    escape(s, if in_attr { Escape::Attr } else { Escape::Text }, out);
+}
+
+/// Escapes `s` for `mode`: characters XML 1.0 cannot hold become `<cp hex>` in
+/// [`Escape::Text`], U+FFFD elsewhere (attributes and notes cannot carry `<cp>`).
+fn escape(s: &str, mode: Escape, out: &mut String) {
     // Fast path: copy runs of bytes that never need escaping (printable ASCII and
     // UTF-8 sequences that cannot be U+FFFE/U+FFFF, which start with 0xEF).
+    let in_attr = mode == Escape::Attr;
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
@@ -71,14 +90,15 @@ fn xml_escape(s: &str, in_attr: bool, out: &mut String) {
         }
         out.push_str(&s[start..i]);
         let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
-        escape_char(c, in_attr, out);
+        escape_char(c, mode, out);
         i += c.len_utf8();
         start = i;
     }
     out.push_str(&s[start..]);
 }
 
-fn escape_char(c: char, in_attr: bool, out: &mut String) {
+fn escape_char(c: char, mode: Escape, out: &mut String) {
+    let in_attr = mode == Escape::Attr;
     match c {
         '&' => out.push_str("&amp;"),
         '<' => out.push_str("&lt;"),
@@ -87,10 +107,10 @@ fn escape_char(c: char, in_attr: bool, out: &mut String) {
         '\t' | '\n' | '\r' if in_attr => out.push_str(&format!("&#{};", c as u32)),
         '\r' => out.push_str("&#13;"),
         c if !is_xml_char(c) => {
-            if in_attr {
-                out.push('\u{FFFD}');
-            } else {
+            if mode == Escape::Text {
                 out.push_str(&format!("<cp hex=\"{:04X}\"/>", c as u32));
+            } else {
+                out.push('\u{FFFD}');
             }
         }
         c => out.push(c),
@@ -164,8 +184,8 @@ impl<W: Write> XliffWriter<W> {
 
     /// Writes one unit (not its sub-blocks) with what `update` carried over: an
     /// exact match's target (`state="translated"`), or, for a near match, the old
-    /// source and target as notes and `state="initial"` without a target (a near
-    /// match is never merged: the translator confirms it).
+    /// source and target as notes and `state="initial"` (a near match is never
+    /// merged: the translator confirms it, by giving the segment another state).
     pub(crate) fn unit_with(
         &mut self,
         block: &Block,
@@ -174,8 +194,9 @@ impl<W: Write> XliffWriter<W> {
         let mut s = String::with_capacity(256);
         let fuzzy = carried.and_then(|c| c.fuzzy.as_ref());
         unit_head(block, fuzzy.map(|f| ("", f)).as_slice(), &mut s);
+        // A near match has no target unless a later update kept a draft beside
+        // its suggestion.
         let target = carried
-            .filter(|c| c.fuzzy.is_none())
             .and_then(|c| c.target.as_ref())
             .map(|t| t.runs(&block.runs));
         s.push_str(match (&target, fuzzy) {
@@ -221,11 +242,11 @@ fn unit_head(block: &Block, fuzzy: &[(&str, &Fuzzy)], s: &mut String) {
         s.push_str("   <notes>");
         for note in &block.notes {
             s.push_str("<note category=\"comment\">");
-            xml_escape(note, false, s);
+            escape(note, Escape::Note, s);
             s.push_str("</note>");
         }
         for (segment, f) in fuzzy {
-            fuzzy_notes(segment, f, s);
+            notes::fuzzy_notes(segment, f, s);
         }
         s.push_str("</notes>\n");
     }
@@ -280,31 +301,6 @@ pub fn write_runs(runs: &[Run], source: Option<&[Run]>, s: &mut String) {
     }
 }
 
-/// A near match's notes: `update-similarity`, `update-old-source` and
-/// `update-old-target` (codes as PO markers); for a sentence of a segmented unit,
-/// each starts with the segment id (`s2: `).
-fn fuzzy_notes(segment: &str, f: &Fuzzy, s: &mut String) {
-    let label = if segment.is_empty() {
-        String::new()
-    } else {
-        format!("{segment}: ")
-    };
-    s.push_str(&format!(
-        "<note category=\"update-similarity\">{label}{:.0}%</note>",
-        f.similarity * 100.0
-    ));
-    s.push_str("<note category=\"update-old-source\">");
-    xml_escape(&label, false, s);
-    xml_escape(&f.old_source, false, s);
-    s.push_str("</note>");
-    if let Some(t) = &f.old_target {
-        s.push_str("<note category=\"update-old-target\">");
-        xml_escape(&label, false, s);
-        xml_escape(t, false, s);
-        s.push_str("</note>");
-    }
-}
-
 impl<W: Write> BlockSink for XliffWriter<W> {
     fn block(&mut self, block: &Block) -> Result<()> {
         let mut result = self.unit(block);
@@ -314,368 +310,6 @@ impl<W: Write> BlockSink for XliffWriter<W> {
             }
         }
         result.map_err(|e| L10nError::io("writing XLIFF", e))
-    }
-}
-
-/// One unit read back: its id, its source (codes with their original markup from
-/// `<originalData>`) and its target (`None` when absent or empty).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unit {
-    /// The unit id.
-    pub id: String,
-    /// The source, as the page had it when the file was extracted.
-    pub source: Vec<Run>,
-    /// The target (codes carry no data: the page's markup is used).
-    pub target: Option<Vec<Run>>,
-    /// A `<segment>` of the unit says `state="initial"`: its target is not confirmed
-    /// and is not merged unless asked (see [`XliffTranslations::include_unconfirmed`]).
-    pub unconfirmed: bool,
-    /// The sentences of a unit of two or more `<segment>`s, in order (sentence N is
-    /// [`crate::segment::sentence_id`]`(id, N)`); empty otherwise.
-    pub segments: Vec<UnitSegment>,
-}
-
-/// Header facts of an XLIFF file.
-#[derive(Clone, Debug, Default)]
-pub struct XliffHeader {
-    /// `srcLang` (`None` when absent or empty).
-    pub source_lang: Option<LanguageTag>,
-    /// `trgLang` (`None` when absent or empty).
-    pub target_lang: Option<LanguageTag>,
-}
-
-/// Inline content being read (a `<source>` or a `<target>`).
-#[derive(Default)]
-struct Content {
-    runs: Vec<Run>,
-    /// (run index, data id) of the codes that name their original data.
-    refs: Vec<(usize, String)>,
-    /// Open `<pc>`s: id and `dataRefEnd`.
-    pcs: Vec<(u32, Option<String>)>,
-}
-
-/// What the text being read belongs to.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Place {
-    Other,
-    Source,
-    Target,
-    Data,
-}
-
-/// A streaming reader of XLIFF 2.x units.
-pub struct XliffReader {
-    reader: quick_xml::Reader<BufReader<File>>,
-    path: PathBuf,
-    buf: Vec<u8>,
-    header: Option<XliffHeader>,
-}
-
-impl XliffReader {
-    /// Opens `path`.
-    pub fn open(path: &Path) -> Result<Self> {
-        let file = File::open(path)
-            .map_err(|e| L10nError::io(format!("opening {}", path.display()), e))?;
-        let mut reader = quick_xml::Reader::from_reader(BufReader::new(file));
-        reader.config_mut().trim_text(false);
-        Ok(XliffReader {
-            reader,
-            path: path.to_path_buf(),
-            buf: Vec::new(),
-            header: None,
-        })
-    }
-
-    fn err(&self, message: impl Into<String>) -> L10nError {
-        L10nError::Xliff {
-            path: self.path.clone(),
-            message: format!(
-                "{} (at byte {})",
-                message.into(),
-                self.reader.buffer_position()
-            ),
-        }
-    }
-
-    /// The header (read on first use).
-    pub fn header(&self) -> Option<&XliffHeader> {
-        self.header.as_ref()
-    }
-
-    fn attr(&self, e: &BytesStart<'_>, name: &str) -> Result<Option<String>> {
-        match e.try_get_attribute(name) {
-            Ok(Some(a)) => a
-                .unescape_value()
-                .map(|v| Some(v.into_owned()))
-                .map_err(|x| self.err(x.to_string())),
-            Ok(None) => Ok(None),
-            Err(x) => Err(self.err(x.to_string())),
-        }
-    }
-
-    /// A language attribute of `<xliff>`, checked as a BCP 47 tag.
-    fn lang_attr(&self, e: &BytesStart<'_>, name: &str) -> Result<Option<LanguageTag>> {
-        match self.attr(e, name)? {
-            Some(v) if !v.is_empty() => {
-                LanguageTag::parse(&v)
-                    .map(Some)
-                    .map_err(|source| L10nError::Language {
-                        context: format!("{}: {name}", self.path.display()),
-                        source,
-                    })
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// Character data of `event` (text, CDATA, a reference, `<cp hex>`), if any.
-    fn char_data(&self, event: &Event<'_>) -> Result<Option<String>> {
-        Ok(Some(match event {
-            Event::Text(t) => t
-                .decode()
-                .map_err(|e| self.err(e.to_string()))?
-                .into_owned(),
-            Event::CData(t) => t
-                .decode()
-                .map_err(|e| self.err(e.to_string()))?
-                .into_owned(),
-            Event::GeneralRef(r) => {
-                match r.resolve_char_ref().map_err(|e| self.err(e.to_string()))? {
-                    Some(c) => c.to_string(),
-                    None => {
-                        let name = r.decode().map_err(|e| self.err(e.to_string()))?;
-                        quick_xml::escape::resolve_predefined_entity(&name)
-                            .ok_or_else(|| self.err(format!("unknown entity &{name};")))?
-                            .to_string()
-                    }
-                }
-            }
-            Event::Empty(e) if e.local_name().as_ref() == b"cp" => {
-                let hex = self.attr(e, "hex")?.unwrap_or_default();
-                u32::from_str_radix(&hex, 16)
-                    .ok()
-                    .and_then(char::from_u32)
-                    .ok_or_else(|| self.err(format!("bad <cp hex={hex:?}>")))?
-                    .to_string()
-            }
-            _ => return Ok(None),
-        }))
-    }
-
-    /// Adds an inline event of a `<source>` or `<target>` to `c`: `<pc>`, `<sc>`/`<ec>`
-    /// and `<ph>` become codes by id (with the data ids they name), character data
-    /// text; other inline markup (`<mrk>`, `<sm>`, `<em>`) is dropped, its text kept.
-    fn inline(&self, c: &mut Content, event: &Event<'_>) -> Result<()> {
-        let code = |id, data: Option<String>, run: fn(u32) -> Run, c: &mut Content| {
-            if let Some(d) = data {
-                c.refs.push((c.runs.len(), d));
-            }
-            c.runs.push(run(id));
-        };
-        let open = |id| Run::Open {
-            id,
-            data: String::new(),
-        };
-        let close = |id| Run::Close {
-            id,
-            data: String::new(),
-        };
-        let ph = |id| Run::Placeholder {
-            id,
-            data: String::new(),
-        };
-        match event {
-            Event::Start(e) if e.local_name().as_ref() == b"pc" => {
-                let id = self.code_id(e, "id")?;
-                code(id, self.attr(e, "dataRefStart")?, open, c);
-                c.pcs.push((id, self.attr(e, "dataRefEnd")?));
-            }
-            Event::End(e) if e.local_name().as_ref() == b"pc" => {
-                let (id, end) = c.pcs.pop().ok_or_else(|| self.err("stray </pc>"))?;
-                code(id, end, close, c);
-            }
-            Event::Empty(e) => match e.local_name().as_ref() {
-                b"ph" => code(self.code_id(e, "id")?, self.attr(e, "dataRef")?, ph, c),
-                b"sc" => code(self.code_id(e, "id")?, self.attr(e, "dataRef")?, open, c),
-                b"ec" => code(
-                    self.code_id(e, "startRef")?,
-                    self.attr(e, "dataRef")?,
-                    close,
-                    c,
-                ),
-                b"pc" => {
-                    let id = self.code_id(e, "id")?;
-                    code(id, self.attr(e, "dataRefStart")?, open, c);
-                    code(id, self.attr(e, "dataRefEnd")?, close, c);
-                }
-                _ => {
-                    if let Some(text) = self.char_data(event)? {
-                        push_text(&mut c.runs, &text);
-                    }
-                }
-            },
-            _ => {
-                if let Some(text) = self.char_data(event)? {
-                    push_text(&mut c.runs, &text);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The next unit; `None` at the end of the document.
-    pub fn next_unit(&mut self) -> Result<Option<Unit>> {
-        let mut id: Option<String> = None;
-        let mut place = Place::Other;
-        let mut source = Content::default();
-        let mut target = Content::default();
-        let mut has_target = false;
-        let mut unconfirmed = false;
-        let mut pieces = segments::Pieces::default();
-        // <originalData>: data id -> markup.
-        let mut data: HashMap<String, String> = HashMap::new();
-        let mut data_id: Option<String> = None;
-        let mut data_text = String::new();
-        loop {
-            self.buf.clear();
-            let event = self
-                .reader
-                .read_event_into(&mut self.buf)
-                .map_err(|e| L10nError::Xliff {
-                    path: self.path.clone(),
-                    message: e.to_string(),
-                })?
-                .into_owned();
-            let in_unit = id.is_some();
-            match &event {
-                Event::Eof => {
-                    if in_unit {
-                        return Err(self.err("unexpected end of file inside a unit"));
-                    }
-                    if self.header.is_none() {
-                        return Err(self.err("no <xliff> element"));
-                    }
-                    return Ok(None);
-                }
-                Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == b"xliff" => {
-                    let version = self.attr(e, "version")?.unwrap_or_default();
-                    if !version.starts_with('2') {
-                        return Err(
-                            self.err(format!("XLIFF version {version:?}: 2.0 or 2.1 expected"))
-                        );
-                    }
-                    self.header = Some(XliffHeader {
-                        source_lang: self.lang_attr(e, "srcLang")?,
-                        target_lang: self.lang_attr(e, "trgLang")?,
-                    });
-                }
-                Event::Start(e) if e.local_name().as_ref() == b"unit" => {
-                    id = Some(
-                        self.attr(e, "id")?
-                            .ok_or_else(|| self.err("unit without id"))?,
-                    );
-                }
-                Event::End(e) if e.local_name().as_ref() == b"unit" => {
-                    let id = id.take().ok_or_else(|| self.err("stray </unit>"))?;
-                    let Content { mut runs, refs, .. } = source;
-                    for (at, data_id) in refs {
-                        if let (
-                            Some(Run::Open { data: d, .. })
-                            | Some(Run::Close { data: d, .. })
-                            | Some(Run::Placeholder { data: d, .. }),
-                            Some(markup),
-                        ) = (runs.get_mut(at), data.get(&data_id))
-                        {
-                            d.clone_from(markup);
-                        }
-                    }
-                    if let Some(a) = std::mem::take(&mut pieces).finish(&runs, &target.runs) {
-                        return Ok(Some(Unit {
-                            id,
-                            source: a.source,
-                            target: a.target,
-                            unconfirmed: a.unconfirmed,
-                            segments: a.segments,
-                        }));
-                    }
-                    let empty = target
-                        .runs
-                        .iter()
-                        .all(|r| matches!(r, Run::Text(t) if t.is_empty()));
-                    return Ok(Some(Unit {
-                        id,
-                        source: runs,
-                        target: (has_target && !empty).then_some(target.runs),
-                        unconfirmed,
-                        segments: Vec::new(),
-                    }));
-                }
-                Event::Start(e) if in_unit => match e.local_name().as_ref() {
-                    b"segment" => {
-                        let initial = self.attr(e, "state")?.as_deref() == Some("initial");
-                        unconfirmed |= initial;
-                        pieces.start(false, initial, &mut source, &mut target);
-                    }
-                    b"ignorable" => pieces.start(true, false, &mut source, &mut target),
-                    b"source" => place = Place::Source,
-                    b"target" => {
-                        place = Place::Target;
-                        has_target = true;
-                    }
-                    b"data" => {
-                        place = Place::Data;
-                        data_id = Some(self.attr(e, "id")?.unwrap_or_default());
-                        data_text.clear();
-                    }
-                    _ => match place {
-                        Place::Source => self.inline(&mut source, &event)?,
-                        Place::Target => self.inline(&mut target, &event)?,
-                        _ => {}
-                    },
-                },
-                Event::End(e) if in_unit => match e.local_name().as_ref() {
-                    b"source" | b"target" => place = Place::Other,
-                    b"segment" | b"ignorable" => pieces.end(&source, &target),
-                    b"data" => {
-                        if let Some(d) = data_id.take() {
-                            data.insert(d, std::mem::take(&mut data_text));
-                        }
-                        place = Place::Other;
-                    }
-                    _ => match place {
-                        Place::Source => self.inline(&mut source, &event)?,
-                        Place::Target => self.inline(&mut target, &event)?,
-                        _ => {}
-                    },
-                },
-                _ => match place {
-                    Place::Source => self.inline(&mut source, &event)?,
-                    Place::Target => self.inline(&mut target, &event)?,
-                    Place::Data => {
-                        if let Some(text) = self.char_data(&event)? {
-                            data_text.push_str(&text);
-                        }
-                    }
-                    Place::Other => {}
-                },
-            }
-        }
-    }
-
-    fn code_id(&self, e: &BytesStart<'_>, attr: &str) -> Result<u32> {
-        let v = self
-            .attr(e, attr)?
-            .ok_or_else(|| self.err(format!("code without {attr}")))?;
-        // Foreign ids are kept as 0: the code check then reports them.
-        Ok(v.trim().parse().unwrap_or(0))
-    }
-}
-
-fn push_text(runs: &mut Vec<Run>, text: &str) {
-    if let Some(Run::Text(t)) = runs.last_mut() {
-        t.push_str(text);
-    } else {
-        runs.push(Run::Text(text.to_string()));
     }
 }
 
@@ -712,21 +346,36 @@ pub fn source_difference(unit: &[Run], page: &[Run]) -> Option<String> {
     (unit.len() != page.len()).then(|| "the text or inline codes differ".into())
 }
 
-/// Translations read from an XLIFF file, streaming, matched to blocks by id; a
-/// translation is applied only where the block still has the unit's source.
+/// Translations read from an XLIFF file, streaming, matched to blocks by id (an
+/// id the page does not have: by source, `import.rs`); a translation is
+/// applied only where the block still has the unit's source.
 pub struct XliffTranslations {
-    reader: XliffReader,
-    pending: HashMap<String, Unit>,
-    /// The units left once the whole file is read, by source: for ids the page
-    /// does not have (files made before content ids).
-    by_source: Option<SourceIndex>,
-    done: bool,
-    /// Whether any unit has a confirmed target, and whether any has an unconfirmed one.
-    any_target: (bool, bool),
-    include_unconfirmed: bool,
-    skipped: usize,
-    missing: usize,
-    issues: Vec<Issue>,
+    import: Importer<XliffReader>,
+}
+
+impl Entry for Unit {
+    fn key(&self) -> &str {
+        &self.id
+    }
+    fn has_target(&self) -> bool {
+        self.target.is_some()
+    }
+    fn unconfirmed(&self) -> bool {
+        self.unconfirmed
+    }
+    fn source_key(&self) -> u64 {
+        runs_key(&self.source)
+    }
+    fn same_source(&self, block: &Block) -> bool {
+        source_difference(&self.source, &block.runs).is_none()
+    }
+}
+
+impl EntryReader for XliffReader {
+    type Entry = Unit;
+    fn next(&mut self) -> Result<Option<Unit>> {
+        self.next_unit()
+    }
 }
 
 impl XliffTranslations {
@@ -735,25 +384,14 @@ impl XliffTranslations {
     /// file is well-formed before any output is written.
     pub fn open(path: &Path) -> Result<Self> {
         let mut scan = XliffReader::open(path)?;
-        let mut any = (false, false);
+        let mut any = AnyTarget::default();
         while let Some(unit) = scan.next_unit()? {
-            let has = unit.target.is_some();
-            any.0 |= has && !unit.unconfirmed;
-            any.1 |= has && unit.unconfirmed;
+            any.add(&unit);
         }
-        let header = scan.header.clone();
         let mut reader = XliffReader::open(path)?;
-        reader.header = header;
+        reader.header = scan.header.clone();
         Ok(XliffTranslations {
-            reader,
-            pending: HashMap::new(),
-            by_source: None,
-            done: false,
-            any_target: any,
-            include_unconfirmed: false,
-            skipped: 0,
-            missing: 0,
-            issues: Vec::new(),
+            import: Importer::new(reader, any),
         })
     }
 
@@ -761,81 +399,36 @@ impl XliffTranslations {
     /// (`--include-fuzzy`); by default they count as untranslated and are counted in
     /// [`Translations::unconfirmed`].
     pub fn include_unconfirmed(mut self, include: bool) -> Self {
-        self.include_unconfirmed = include;
+        self.import.include_unconfirmed = include;
         self
-    }
-
-    /// The target of `unit` as the merge sees it: `None` when absent, or unconfirmed
-    /// and not asked for.
-    fn usable(&self, unit: &Unit) -> bool {
-        unit.target.is_some() && (self.include_unconfirmed || !unit.unconfirmed)
     }
 
     /// The file's header.
     pub fn header(&self) -> Option<&XliffHeader> {
-        self.reader.header()
+        self.import.reader().header()
     }
 
     /// Blocks of the document that had no unit.
     pub fn missing(&self) -> usize {
-        self.missing
-    }
-
-    fn take(&mut self, id: &str) -> Result<Option<Unit>> {
-        if let Some(u) = self.pending.remove(id) {
-            return Ok(Some(u));
-        }
-        while !self.done {
-            match self.reader.next_unit()? {
-                Some(u) if u.id == id => return Ok(Some(u)),
-                Some(u) => {
-                    self.pending.insert(u.id.clone(), u);
-                }
-                None => self.done = true,
-            }
-        }
-        Ok(None)
-    }
-
-    /// A unit left unclaimed with exactly the block's source (called once the
-    /// whole file is read: an id the page does not have).
-    fn take_by_source(&mut self, block: &Block) -> Option<Unit> {
-        let pending = &mut self.pending;
-        let index = self.by_source.get_or_insert_with(|| {
-            SourceIndex::new(pending.iter().map(|(id, u)| (id, runs_key(&u.source))))
-        });
-        let id = index.ids(runs_key(&block.runs)).iter().find(|id| {
-            pending
-                .get(*id)
-                .is_some_and(|u| source_difference(&u.source, &block.runs).is_none())
-        })?;
-        pending.remove(id)
+        self.import.missing
     }
 }
 
 impl Translations for XliffTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
-        let found = match self.take(&block.id)? {
-            Some(unit) => Some(unit),
-            None => self.take_by_source(block),
-        };
-        let Some(unit) = found else {
-            self.missing += 1;
-            if self.any_translated() {
-                self.issues
-                    .push(Issue::new(&block.id, IssueKind::NotInFile, ""));
-            }
+        let id = block.id.as_str();
+        let Some(unit) = self.import.find(block, &[id], |k| k == id)? else {
             return Ok(None);
         };
-        if !self.usable(&unit) {
-            self.skipped += usize::from(unit.target.is_some());
+        if !self.import.accept(&unit) {
             return Ok(None);
         }
         let Some(target) = unit.target else {
             return Ok(None);
         };
         if let Some(why) = source_difference(&unit.source, &block.runs) {
-            self.issues
+            self.import
+                .issues
                 .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
             return Ok(None);
         }
@@ -843,31 +436,15 @@ impl Translations for XliffTranslations {
     }
 
     fn finish(&mut self) -> Result<Vec<Issue>> {
-        while !self.done {
-            match self.reader.next_unit()? {
-                Some(u) => {
-                    self.pending.insert(u.id.clone(), u);
-                }
-                None => self.done = true,
-            }
-        }
-        let left = self
-            .pending
-            .drain()
-            .filter(|(_, u)| u.target.is_some() && (self.include_unconfirmed || !u.unconfirmed))
-            .map(|(id, _)| id);
-        Ok(with_units_not_in_page(
-            std::mem::take(&mut self.issues),
-            left,
-        ))
+        self.import.finish(|id| id)
     }
 
     fn any_translated(&self) -> bool {
-        self.any_target.0 || (self.include_unconfirmed && self.any_target.1)
+        self.import.any_translated()
     }
 
     fn unconfirmed(&self) -> usize {
-        self.skipped
+        self.import.skipped
     }
 }
 

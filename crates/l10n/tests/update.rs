@@ -393,3 +393,146 @@ fn samples_and_bench_pages_with_scripted_edits() {
         total.carried, total.fuzzy.units, total.new.units, total.removed.units
     );
 }
+
+/// A second `update` without the translator confirming anything (the page
+/// edited, updated, updated again) keeps the first update's suggestions: XLIFF
+/// notes, PO `#, fuzzy` with `#| msgid` and the old msgstr; the unit still counts
+/// fuzzy, the file comes out the same. Unsegmented and segmented. A confirmed
+/// target drops the suggestion.
+#[test]
+fn fuzzy_suggestions_survive_a_second_update() {
+    let v2 = V1.replace("three</b> options change", "three</b> options alter");
+    for segmented in [false, true] {
+        let options = UpdateOptions {
+            common: flow::Common {
+                rules: std::sync::Arc::new(
+                    Rules::from_json_str(if segmented {
+                        r#"{"segment": "sentences"}"#
+                    } else {
+                        "{}"
+                    })
+                    .unwrap(),
+                ),
+                ..flow::Common::default()
+            },
+            ..UpdateOptions::default()
+        };
+        for format in FORMATS {
+            let dir = tempfile::tempdir().unwrap();
+            let v1 = write(dir.path(), "v1.html", V1.as_bytes());
+            let v2p = write(dir.path(), "v2.html", v2.as_bytes());
+            let old = dir.path().join(format!("v1.{format}"));
+            let extract = ExtractOptions {
+                common: options.common.clone(),
+                ..ExtractOptions::new("en", Some("fr")).unwrap()
+            };
+            flow::extract(&v1, &old, &extract).unwrap();
+            let fr = support::translate_all(&std::fs::read_to_string(&old).unwrap(), format);
+            let old = write(dir.path(), &format!("v1.fr.{format}"), fr.as_bytes());
+            let once = dir.path().join(format!("once.{format}"));
+            let twice = dir.path().join(format!("twice.{format}"));
+            let c1 = update::update(&v2p, &old, &once, &options).unwrap().total();
+            let c2 = update::update(&v2p, &once, &twice, &options)
+                .unwrap()
+                .total();
+            let what = format!("{format}, segmented {segmented}");
+            assert_eq!((c1.fuzzy.units, c1.suggested), (1, 1), "{what}: {c1:?}");
+            assert_eq!(
+                c2,
+                UpdateCounts {
+                    removed: c2.removed,
+                    ..c1
+                },
+                "{what}"
+            );
+            assert_eq!(c2.removed.units, 0, "{what}");
+            let (a, b) = (
+                std::fs::read_to_string(&once).unwrap(),
+                std::fs::read_to_string(&twice).unwrap(),
+            );
+            assert_eq!(a, b, "{what}");
+            let suggestion = if format == "xlf" {
+                "Charlie explains how &lt;1&gt;three&lt;/1&gt; options change the output of a run.</note>"
+            } else {
+                "#, fuzzy\n#| msgid \"Charlie explains how <1>three</1> options change the output of a run.\"\n"
+            };
+            assert!(b.contains(suggestion), "{what}: {b}");
+            assert!(
+                b.contains("options change the output of a run. [fr]"),
+                "{what}: {b}"
+            );
+            // Still not merged: the page comes out with its own text there.
+            let out = dir.path().join("v2.fr.html");
+            flow::merge(&v2p, &twice, &out, &MergeOptions::default()).unwrap();
+            let html = std::fs::read_to_string(&out).unwrap();
+            assert!(
+                html.contains("options alter the output of a run.</p>"),
+                "{what}"
+            );
+
+            // The translator confirms it (a target with a confirmed state, or the
+            // fuzzy flag removed): a third update drops the suggestion.
+            let confirmed = if format == "xlf" {
+                b.replace(
+                    "options alter the output of a run.</source></segment>",
+                    "options alter the output of a run.</source>\
+                     <target>Charlie confirmed.</target></segment>",
+                )
+                .replace(" state=\"initial\"", " state=\"final\"")
+            } else {
+                b.replace("#, fuzzy\n#| msgid", "#| msgid")
+            };
+            assert_ne!(confirmed, b, "{what}");
+            let confirmed = write(
+                dir.path(),
+                &format!("confirmed.{format}"),
+                confirmed.as_bytes(),
+            );
+            let thrice = dir.path().join(format!("thrice.{format}"));
+            let c3 = update::update(&v2p, &confirmed, &thrice, &options)
+                .unwrap()
+                .total();
+            assert_eq!(c3.fuzzy.units, 0, "{what}: {c3:?}");
+            let c = std::fs::read_to_string(&thrice).unwrap();
+            assert!(
+                !c.contains("update-old-source") && !c.contains("#|"),
+                "{what}: {c}"
+            );
+        }
+    }
+}
+
+/// An unconfirmed translation (XLIFF `state="initial"`) of an unchanged unit stays
+/// unconfirmed through an update (it used to come out `state="translated"`, and
+/// the merge then applied it), as a PO `#, fuzzy` one stays fuzzy.
+#[test]
+fn unconfirmed_translations_stay_unconfirmed() {
+    let dir = tempfile::tempdir().unwrap();
+    let v1 = write(dir.path(), "v1.html", V1.as_bytes());
+    let old = dir.path().join("v1.xlf");
+    flow::extract(&v1, &old, &ExtractOptions::new("en", Some("fr")).unwrap()).unwrap();
+    let fr = support::translate_all(&std::fs::read_to_string(&old).unwrap(), "xlf").replacen(
+        "<segment>",
+        "<segment state=\"initial\">",
+        1,
+    );
+    let old = write(dir.path(), "v1.fr.xlf", fr.as_bytes());
+    for ext in FORMATS {
+        let new = dir.path().join(format!("new.{ext}"));
+        let c = update::update(&v1, &old, &new, &UpdateOptions::default())
+            .unwrap()
+            .total();
+        assert_eq!(c.unchanged.units, c.carried, "{ext}");
+        let text = std::fs::read_to_string(&new).unwrap();
+        let unconfirmed = if ext == "xlf" {
+            text.matches("<segment state=\"initial\">").count()
+        } else {
+            text.matches("#, fuzzy\n").count()
+        };
+        assert_eq!(unconfirmed, 1, "{ext}: {text}");
+        let out = dir.path().join("fr.html");
+        let merged = flow::merge(&v1, &new, &out, &MergeOptions::default()).unwrap();
+        assert_eq!(merged.files[0].unconfirmed, 1, "{ext}");
+        assert_eq!(merged.translated(), c.carried - 1, "{ext}");
+    }
+}

@@ -567,9 +567,26 @@ fn summarize(report: &Report) {
         let name = file.input.display().to_string();
         eprintln!("{}", crate::input::guessed_warning(&name, &file.encoding));
     }
+    for file in report.files.iter().filter(|f| f.char_references > 0) {
+        eprintln!("{}", lossy_encoding_warning(file));
+    }
     for (path, err) in &report.failures {
         eprintln!("{}: {err}", display(path));
     }
+}
+
+/// The warning for a file whose encoding could not hold some translated
+/// characters (written as numeric character references).
+fn lossy_encoding_warning(file: &tagloom_l10n::flow::FileReport) -> String {
+    format!(
+        "tagloom: warning: {}: {} character(s) the page's encoding ({}) cannot represent \
+         were written as numeric character references (&#x…;): browsers show them, but \
+         they are no longer plain text; declare UTF-8 in the page (<meta charset=\"utf-8\">, \
+         saved as UTF-8) to keep them as text",
+        display(&file.output),
+        file.char_references,
+        file.encoding
+    )
 }
 
 /// The totals of a directory run, one line on standard error.

@@ -43,21 +43,22 @@ impl PoTranslations {
                 Ok(syntax) => syntax,
                 Err(why) => return self.changed(block, n, &part, why),
             };
-            if self.usable(&entry) {
+            if self.import.usable(&entry) {
                 match target_runs(&entry, &part, syntax) {
                     Ok(t) => {
                         translated = true;
                         out.extend(t);
                     }
                     Err(why) => {
-                        self.issues
+                        self.import
+                            .issues
                             .push(Issue::new(&part.id, IssueKind::Codes, why));
                         self.drop_after(block, n)?;
                         return Ok(None);
                     }
                 }
             } else {
-                self.skipped += usize::from(has_target(&entry));
+                self.import.skipped += usize::from(has_target(&entry));
                 out.extend(part.runs);
             }
             if let Some(rest) = aligner.rest_if_gap() {
@@ -80,7 +81,8 @@ impl PoTranslations {
         at: &Block,
         why: String,
     ) -> Result<Option<Vec<Run>>> {
-        self.issues
+        self.import
+            .issues
             .push(Issue::new(&at.id, IssueKind::SourceChanged, why));
         self.drop_after(block, n)?;
         Ok(None)

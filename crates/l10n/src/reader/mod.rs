@@ -321,20 +321,30 @@ struct Reader<'a, 's, R: Read> {
     finished: bool,
 }
 
-/// Makes a string a valid XLIFF NMTOKEN.
+/// Makes a string a valid XLIFF `NMTOKEN` (unit ids): each character that is not
+/// a name character under both XML 1.0 name rules (the 4th edition's, which
+/// libxml2 still checks, and the 5th's) becomes `_`.
 fn sanitize(s: &str) -> String {
     s.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric()
-                || matches!(c, '-' | '.' | '_' | ':')
-                || (!c.is_ascii() && c.is_alphanumeric())
-            {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if is_portable_name_char(c) { c } else { '_' })
         .collect()
+}
+
+/// ASCII letters and digits, `-._:`, and the letters of the main alphabets and
+/// syllabaries (Latin-1 and Latin Extended-A, Greek, Cyrillic, Hebrew, Arabic,
+/// kana, CJK, Hangul) within the ranges both XML 1.0 editions allow. Anything
+/// else (`²`, `ª`, symbols, newer letters) is not portable.
+fn is_portable_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(c, '-' | '.' | '_' | ':')
+        || matches!(c,
+            '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}' | '\u{F8}'..='\u{131}'
+            | '\u{134}'..='\u{13E}' | '\u{141}'..='\u{148}' | '\u{14A}'..='\u{17E}'
+            | '\u{388}'..='\u{38A}' | '\u{38C}' | '\u{38E}'..='\u{3A1}' | '\u{3A3}'..='\u{3CE}'
+            | '\u{401}'..='\u{40C}' | '\u{40E}'..='\u{44F}' | '\u{451}'..='\u{45C}'
+            | '\u{45E}'..='\u{481}' | '\u{5D0}'..='\u{5EA}' | '\u{621}'..='\u{63A}'
+            | '\u{641}'..='\u{64A}' | '\u{3041}'..='\u{3094}' | '\u{30A1}'..='\u{30FA}'
+            | '\u{4E00}'..='\u{9FA5}' | '\u{AC00}'..='\u{D7A3}')
 }
 
 impl<R: Read> Reader<'_, '_, R> {

@@ -196,3 +196,13 @@ fn content_ids_survive_inserted_and_moved_blocks() {
     assert_eq!(*twos[1], format!("{}.2", twos[0]));
     assert_eq!(before.len() + 1, after.len());
 }
+
+#[test]
+fn element_ids_become_portable_nmtokens() {
+    // `²`, `ª` and `⁰` are letters or digits to Unicode but not XML 1.0 (4th
+    // edition) name characters: libxml2 rejects such a unit id.
+    assert_eq!(
+        super::sanitize("a/b c\u{b2}\u{aa}\u{2070}-\u{fc}\u{6982}\u{8981}.\u{416}:x"),
+        "a_b_c___-\u{fc}\u{6982}\u{8981}.\u{416}:x"
+    );
+}

@@ -1016,7 +1016,7 @@ pub(super) fn write_reparsed(
     translate_tree(&mut builder, store).map_err(FallbackError::Failed)?;
     let (copy, mut report) = builder.finish();
     report.blocks += attr_blocks;
-    report.bytes_written =
+    (report.bytes_written, report.char_references) =
         serialize(&copy, read.encoding, &bom, out).map_err(FallbackError::Failed)?;
     report.encoding = Some(read.encoding);
     Ok(report)
@@ -1096,13 +1096,14 @@ fn translate_tree(builder: &mut Builder<'_>, store: DomStore) -> Result<()> {
 
 /// Step 5: serializes the copy straight into `out`, encoded in the input's encoding
 /// by the skeleton writer's [`EncodedOutput`] (character references for what it
-/// cannot hold), after `bom`. Returns the bytes written.
+/// cannot hold), after `bom`. Returns the bytes written and the characters written
+/// as references (the whole document's: the tree holds no trace of the input's own).
 fn serialize(
     copy: &DomStore,
     encoding: &'static Encoding,
     bom: &[u8],
     out: &mut dyn Write,
-) -> Result<u64> {
+) -> Result<(u64, u64)> {
     let io = |e| L10nError::io(super::WRITING_OUTPUT, e);
     let document = copy
         .document()
@@ -1119,7 +1120,7 @@ fn serialize(
         return Err(io(e));
     }
     serialized.map_err(|_| L10nError::Usage("serializing the tree failed".into()))?;
-    Ok(sink.out.written())
+    Ok((sink.out.written(), sink.out.references()))
 }
 
 /// A `fmt::Write` over [`EncodedOutput`] that encodes what the serializer writes

@@ -17,7 +17,9 @@
 
 use std::io::Write;
 
-use super::{Content, XliffWriter, unit_head, write_runs, xml_escape};
+use super::notes::Suggestion;
+use super::read::Content;
+use super::{XliffWriter, unit_head, write_runs, xml_escape};
 use crate::block::{Block, Run};
 use crate::segment::Piece;
 use crate::update::{Carried, Fuzzy};
@@ -72,7 +74,6 @@ impl<W: Write> XliffWriter<W> {
 fn sentence(unit: &[Run], runs: &[Run], n: usize, carried: Option<&Carried>, s: &mut String) {
     let fuzzy = carried.is_some_and(|c| c.fuzzy.is_some());
     let target = carried
-        .filter(|_| !fuzzy)
         .and_then(|c| c.target.as_ref())
         .map(|t| t.runs(runs));
     let state = match (&target, fuzzy) {
@@ -101,6 +102,8 @@ pub struct UnitSegment {
     pub target: Option<Vec<Run>>,
     /// `state="initial"` with a target.
     pub unconfirmed: bool,
+    /// A near match's suggestion `update` left for this sentence (its notes).
+    pub suggestion: Option<Suggestion>,
 }
 
 /// Where a `<segment>` or `<ignorable>` sits in the unit's source and target runs.
@@ -212,6 +215,7 @@ impl Pieces {
                     source: src,
                     target: has.then_some(trg),
                     unconfirmed: has && p.initial,
+                    suggestion: None,
                 });
             }
         }
