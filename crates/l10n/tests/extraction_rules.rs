@@ -8,6 +8,7 @@
 
 mod support;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
@@ -298,7 +299,11 @@ fn bench() -> Vec<PathBuf> {
     let dir = support::manifest().join("../../../shared/bench-corpus");
     let files = support::corpus(&dir, &["html"]);
     if files.is_empty() {
-        println!("bench corpus absent at {}: SKIPPED", dir.display());
+        let _ = writeln!(
+            std::io::stderr(),
+            "bench corpus absent at {}: SKIPPED",
+            dir.display()
+        );
     }
     files
 }

@@ -14,6 +14,7 @@
 
 mod support;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use tagloom_html::dom_patch::{AttrNamespace, Namespace};
@@ -324,7 +325,10 @@ fn pseudo_keeps_tree_structure() {
         &["html"],
     ));
     if bench.is_empty() {
-        println!("bench corpus absent (../shared/bench-corpus): skipped");
+        let _ = writeln!(
+            std::io::stderr(),
+            "bench corpus absent (../shared/bench-corpus): SKIPPED"
+        );
     }
     corpora.push(("bench corpus", bench));
     let mut failures = Vec::new();

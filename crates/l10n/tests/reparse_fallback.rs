@@ -3,6 +3,7 @@
 
 mod support;
 
+use std::io::Write as _;
 use std::path::Path;
 
 use tagloom_l10n::flow::{self, Common, PseudoOptions};
@@ -134,7 +135,10 @@ fn reparse_over_corpora() {
     let mut files = support::corpus(&root.join("tests/data/l10n-samples"), &["html", "phtml"]);
     let bench = support::corpus(&root.join("../../../shared/bench-corpus"), &["html"]);
     if bench.is_empty() {
-        println!("bench corpus absent (../shared/bench-corpus): skipped");
+        let _ = writeln!(
+            std::io::stderr(),
+            "bench corpus absent (../shared/bench-corpus): SKIPPED"
+        );
     }
     files.extend(bench);
     let (mut same, mut blocks, mut translated, mut not_found) = (0, 0, 0, 0);

@@ -2,6 +2,7 @@
 //! back byte for byte — over the l10n samples, every html5lib tree-construction
 //! input, and the bench corpus (read from ../shared at test time when present).
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
@@ -116,7 +117,11 @@ fn dat_inputs(text: &str) -> Vec<String> {
 fn html5lib_tree_construction_inputs_round_trip() {
     let dir = manifest().join("../html/tests/data/html5lib/tree-construction");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("html5lib inputs not found at {}: skipped", dir.display());
+        let _ = writeln!(
+            std::io::stderr(),
+            "html5lib inputs not found at {}: SKIPPED",
+            dir.display()
+        );
         return;
     };
     let work = tempfile::tempdir().unwrap();

@@ -23,6 +23,7 @@
 
 mod sanitize_support;
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -157,7 +158,9 @@ fn chromium_runs_nothing_from_sanitized_output() {
             !required,
             "TAGLOOM_REQUIRE_CHROMIUM=1 but no chromium on PATH"
         );
-        eprintln!(
+        // Straight to stderr: the test harness captures `eprintln!`.
+        let _ = writeln!(
+            std::io::stderr(),
             "SKIPPED chromium_runs_nothing_from_sanitized_output: no chromium on PATH (apt-get install chromium; .ci/run does)"
         );
         return;
