@@ -5,10 +5,99 @@
 //! (templates expanded in sub-pipelines, then quotes, lists, paragraphs, tables
 //! and the sanitizer), and the HTML5 tree builder builds the result.
 //!
+//! - [`render`]: a page's wikitext to the HTML of its `<body>`, Parsoid-style.
+//! - [`tokenize()`](tokenize::tokenize): the tokenizer alone ([`WikiToken`]s with
+//!   source ranges).
 //! - [`preprocess`]: the preprocessor — template, template-argument and parser
 //!   function expansion with frames, and the page store templates come from.
+//!
+//! ## Output form
+//!
+//! The children of Parsoid's `<body>`, without its round-trip data
+//! (`data-parsoid`, `about` ids): paragraphs as `<p>`, headings with an `id`
+//! (`==A b==` → `<h2 id="A_b">`), character references as
+//! `<span typeof="mw:Entity">`, `<nowiki>` bodies as `<span typeof="mw:Nowiki">`,
+//! `<pre>` as `<pre typeof="mw:Extension/pre" data-mw='…'>`, behaviour switches
+//! as `<meta property="mw:PageProp/…">`. Tags MediaWiki does not allow are text;
+//! allowed ones keep only MediaWiki's allowed attributes.
+//!
+//! ```
+//! use tagloom_wikitext::{RenderOptions, render};
+//!
+//! let html = render("== Hi ==\n''Hello'' '''world'''\n* one\n* two", &RenderOptions::default())?;
+//! assert_eq!(
+//!     html,
+//!     "<h2 id=\"Hi\"> Hi </h2>\n<p><i>Hello</i> <b>world</b></p>\n<ul><li> one</li>\n<li> two</li></ul>"
+//! );
+//! # Ok::<(), tagloom_wikitext::WikiError>(())
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod preprocess;
+mod render;
+mod sanitizer;
+mod site;
+pub mod token;
+pub mod tokenize;
+mod transform;
+
+pub use render::MAX_PAGE_BYTES;
+pub use site::{PageExists, PageSet, normalize_title};
+pub use token::{Tok, WikiKind, WikiToken};
+
+use std::sync::Arc;
+
+/// How to render a page.
+#[derive(Clone)]
+pub struct RenderOptions {
+    /// The page's title (`Main Page`); relative links and magic words use it.
+    pub title: String,
+    /// Which pages exist (links to others are red links); `None`: all exist.
+    pub pages: Option<Arc<dyn PageExists>>,
+    /// The most wikitext accepted ([`MAX_PAGE_BYTES`] by default).
+    pub max_page_bytes: usize,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            title: "Main Page".to_owned(),
+            pages: None,
+            max_page_bytes: MAX_PAGE_BYTES,
+        }
+    }
+}
+
+impl std::fmt::Debug for RenderOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RenderOptions")
+            .field("title", &self.title)
+            .field("pages", &self.pages.is_some())
+            .field("max_page_bytes", &self.max_page_bytes)
+            .finish()
+    }
+}
+
+/// Why a page could not be rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum WikiError {
+    /// The page is larger than [`RenderOptions::max_page_bytes`].
+    #[error("the page has {size} bytes of wikitext, more than the limit of {limit}")]
+    TooLarge {
+        /// The page's size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// The transform pipeline failed.
+    #[error(transparent)]
+    Pipeline(#[from] tagloom_transform::pipeline::PipelineError),
+}
+
+/// Renders a page's wikitext to the HTML of its `<body>` (see the
+/// [crate docs](crate) for the output form).
+pub fn render(wikitext: &str, options: &RenderOptions) -> Result<String, WikiError> {
+    render::render(wikitext, options)
+}

@@ -1,0 +1,143 @@
+//! The wiring: tokenizer → pipeline (phase-3 transforms) → tree builder →
+//! `<body>` serialization.
+
+use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
+use tagloom_html::serializer::{FragmentOptions, serialize_children};
+use tagloom_html::token::OwnedToken;
+use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
+use tagloom_transform::pipeline::{
+    Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
+};
+
+use crate::token::{Tok, WikiToken};
+use crate::transform::{
+    AsHandler, headings::HeadingIds, lists::ListHandler, paragraphs::ParagraphWrapper,
+    pre::PreHandler, quotes::QuoteTransformer,
+};
+use crate::{RenderOptions, WikiError};
+
+/// The most wikitext a page may have (Parsoid's limit).
+pub const MAX_PAGE_BYTES: usize = 2 * 1024 * 1024;
+
+fn registry() -> Result<Registry<WikiToken>, PipelineError> {
+    let mut r = Registry::new();
+    r.add(
+        AsHandler(PreHandler::default()),
+        Rank::new(2.05)?,
+        Match::Any,
+    )?;
+    r.add(
+        AsHandler(QuoteTransformer::default()),
+        Rank::new(2.1)?,
+        Match::Any,
+    )?;
+    r.add(
+        AsHandler(ListHandler::default()),
+        Rank::new(2.49)?,
+        Match::Any,
+    )?;
+    r.add(
+        AsHandler(HeadingIds::default()),
+        Rank::new(2.6)?,
+        Match::Any,
+    )?;
+    r.add(
+        AsHandler(ParagraphWrapper::default()),
+        Rank::new(2.95)?,
+        Match::Any,
+    )?;
+    Ok(r)
+}
+
+/// Pseudo-tokens that reach the end become the text they were written as.
+fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
+    match token.tok {
+        Tok::Html(t) => out.push(t),
+        Tok::Newline => out.push(OwnedToken::text("\n")),
+        Tok::Quote(n) => out.push(OwnedToken::text("'".repeat(n as usize))),
+        Tok::ListItem(b) => out.push(OwnedToken::text(b.to_string())),
+        Tok::IndentPre(inner) => {
+            for t in inner {
+                flatten(t, out);
+            }
+        }
+        Tok::Template(raw) | Tok::TemplateArg(raw) => out.push(OwnedToken::text(raw.to_string())),
+        Tok::Eof => out.push(OwnedToken::Eof),
+    }
+}
+
+/// Tree builder and store; finishes as the serialization of `<body>`'s children.
+struct BodySink {
+    builder: TreeBuilder,
+    store: DomStore,
+    scratch: Vec<OwnedToken>,
+}
+
+impl BodySink {
+    fn new() -> Result<BodySink, PipelineError> {
+        let mut sink = BodySink {
+            builder: TreeBuilder::new(TreeBuilderConfig::default()),
+            store: DomStore::new(),
+            scratch: Vec::new(),
+        };
+        // Content goes into <body> from the start (a leading <meta> stays there).
+        sink.feed(OwnedToken::start("body"))?;
+        Ok(sink)
+    }
+
+    fn feed(&mut self, token: OwnedToken) -> Result<(), PipelineError> {
+        self.builder
+            .process_owned(&token)
+            .map(|_| ())
+            .map_err(|e| PipelineError::Sink(e.to_string()))
+    }
+}
+
+impl Sink<WikiToken> for BodySink {
+    type Output = String;
+
+    fn write(&mut self, tokens: &mut Vec<WikiToken>) -> Result<(), PipelineError> {
+        let mut flat = std::mem::take(&mut self.scratch);
+        for t in tokens.drain(..) {
+            flatten(t, &mut flat);
+        }
+        for t in flat.drain(..) {
+            self.feed(t)?;
+        }
+        self.scratch = flat;
+        let patches = self.builder.take_patches();
+        self.store
+            .apply_owned(patches)
+            .map_err(|e| PipelineError::Sink(e.to_string()))
+    }
+
+    fn finish(self) -> Result<String, PipelineError> {
+        let mut html = String::new();
+        if let Some(body) = self.store.document().and_then(find_body) {
+            serialize_children(body, FragmentOptions::default(), &mut html)
+                .map_err(|e| PipelineError::Sink(e.to_string()))?;
+        }
+        Ok(html)
+    }
+}
+
+fn find_body(document: NodeRef<'_>) -> Option<NodeRef<'_>> {
+    let html = document
+        .children()
+        .find(|n| matches!(n.kind(), NodeKind::Element(e) if e.local_name() == "html"))?;
+    html.children()
+        .find(|n| matches!(n.kind(), NodeKind::Element(e) if e.local_name() == "body"))
+}
+
+pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, WikiError> {
+    if wikitext.len() > options.max_page_bytes {
+        return Err(WikiError::TooLarge {
+            size: wikitext.len(),
+            limit: options.max_page_bytes,
+        });
+    }
+    let tokens = crate::tokenize::tokenize(wikitext);
+    let mut pipeline = Pipeline::new(registry()?, PipelineConfig::default());
+    let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), BodySink::new()?))?;
+    Ok(html)
+}

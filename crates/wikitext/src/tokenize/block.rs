@@ -1,0 +1,82 @@
+//! Start-of-line syntax: list bullets, `----` rules and `=` headings.
+
+use tagloom_html::token::{OwnedTag, OwnedToken};
+
+use super::Tokenizer;
+use crate::token::Tok;
+
+impl Tokenizer<'_> {
+    /// Called at the start of the input and after every newline.
+    pub(crate) fn start_of_line(&mut self) {
+        let start = self.pos;
+        let rest = self.rest();
+        let bullets = rest
+            .bytes()
+            .take_while(|b| matches!(b, b'*' | b'#' | b':' | b';'))
+            .count();
+        if bullets > 0 {
+            let b = rest.get(..bullets).unwrap_or("");
+            self.pos += bullets;
+            self.dd_pending = b.ends_with(';');
+            self.emit(Tok::ListItem(b.into()), start);
+            return;
+        }
+        if rest.starts_with("----") {
+            let n = rest.bytes().take_while(|&b| b == b'-').count();
+            self.pos += n;
+            self.emit_html(OwnedToken::StartTag(OwnedTag::new("hr")), start);
+            return;
+        }
+        if rest.starts_with('=') {
+            self.heading();
+        }
+    }
+
+    /// `==Title==` up to the end of the line (trailing spaces and comments
+    /// allowed after the closing `=`s).
+    fn heading(&mut self) {
+        let start = self.pos;
+        let eol = self.rest().find('\n').map_or(self.limit, |i| self.pos + i);
+        let line = self.src.get(start..eol).unwrap_or("");
+        let mut content_end = line.len();
+        loop {
+            let trimmed = line
+                .get(..content_end)
+                .unwrap_or("")
+                .trim_end_matches([' ', '\t']);
+            content_end = trimmed.len();
+            if trimmed.ends_with("-->")
+                && let Some(open) = trimmed.rfind("<!--")
+            {
+                content_end = open;
+                continue;
+            }
+            break;
+        }
+        let content = line.get(..content_end).unwrap_or("");
+        let lead = content.bytes().take_while(|&b| b == b'=').count();
+        let trail = content.bytes().rev().take_while(|&b| b == b'=').count();
+        let level = if lead == content.len() {
+            // A line of `=` only: `===` is a level-1 heading of `=`.
+            if content.len() < 3 {
+                return;
+            }
+            ((content.len() - 1) / 2).min(6)
+        } else {
+            lead.min(trail).min(6)
+        };
+        if level == 0 {
+            return;
+        }
+        let name = format!("h{level}");
+        self.pos = start + level;
+        self.emit_html(OwnedToken::StartTag(OwnedTag::new(name.as_str())), start);
+        let saved = self.limit;
+        self.limit = start + content_end - level;
+        self.scan();
+        self.limit = saved;
+        let end_start = self.pos;
+        self.pos = start + content_end;
+        self.emit_html(OwnedToken::EndTag(OwnedTag::new(name.as_str())), end_start);
+    }
+}

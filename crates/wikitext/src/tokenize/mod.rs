@@ -1,0 +1,272 @@
+//! The wikitext tokenizer: one pass over the page producing [`WikiToken`]s with
+//! source ranges. Block syntax is recognized at the start of a line
+//! (`block.rs`: lists, `----`, headings), inline syntax anywhere (quotes,
+//! entities, behaviour switches, templates here; tags, comments and extension
+//! tags in `tags.rs`). Everything it does not recognize is text.
+//!
+//! Cost: linear in the input except for searches for a closing delimiter
+//! (`-->`, `</nowiki>`, `}}`), each bounded by the input and done at most once per
+//! opening delimiter found.
+
+mod block;
+pub(crate) mod entity;
+mod tags;
+
+use tagloom_html::token::{OwnedTag, OwnedToken};
+
+use crate::token::{Tok, WikiToken};
+
+/// Tokenizes a whole page.
+pub fn tokenize(src: &str) -> Vec<WikiToken> {
+    let mut t = Tokenizer {
+        src,
+        pos: 0,
+        limit: src.len(),
+        out: Vec::with_capacity(src.len() / 8 + 4),
+        text: String::new(),
+        text_start: 0,
+        dd_pending: false,
+    };
+    t.start_of_line();
+    t.scan();
+    t.flush_text();
+    t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
+    t.out
+}
+
+pub(crate) struct Tokenizer<'a> {
+    pub(crate) src: &'a str,
+    pub(crate) pos: usize,
+    /// Where the current scan stops (the end of a heading's content, or the input).
+    pub(crate) limit: usize,
+    pub(crate) out: Vec<WikiToken>,
+    text: String,
+    text_start: usize,
+    /// A `;` term is open on this line: its first `:` starts the description.
+    pub(crate) dd_pending: bool,
+}
+
+/// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
+const SWITCHES: &[&str] = &[
+    "NOTOC",
+    "FORCETOC",
+    "TOC",
+    "NOEDITSECTION",
+    "NEWSECTIONLINK",
+    "NONEWSECTIONLINK",
+    "NOGALLERY",
+    "HIDDENCAT",
+    "EXPECTUNUSEDCATEGORY",
+    "NOCONTENTCONVERT",
+    "NOCC",
+    "NOTITLECONVERT",
+    "NOTC",
+    "INDEX",
+    "NOINDEX",
+    "STATICREDIRECT",
+    "EXPECTUNUSEDTEMPLATE",
+    "NOGLOBAL",
+    "DISAMBIG",
+];
+
+impl<'a> Tokenizer<'a> {
+    pub(crate) fn rest(&self) -> &'a str {
+        self.src.get(self.pos..self.limit).unwrap_or("")
+    }
+
+    pub(crate) fn peek(&self) -> Option<u8> {
+        if self.pos < self.limit {
+            self.src.as_bytes().get(self.pos).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Adds `s` (read from `start..`) to the pending text.
+    pub(crate) fn push_text(&mut self, s: &str, start: usize) {
+        if self.text.is_empty() {
+            self.text_start = start;
+        }
+        self.text.push_str(s);
+    }
+
+    pub(crate) fn flush_text(&mut self) {
+        if !self.text.is_empty() {
+            let text = std::mem::take(&mut self.text);
+            let start = self.text_start;
+            let end = start + text.len();
+            self.out
+                .push(WikiToken::at(Tok::Html(OwnedToken::text(text)), start, end));
+        }
+    }
+
+    /// Emits a token read from `start..self.pos`.
+    pub(crate) fn emit(&mut self, tok: Tok, start: usize) {
+        self.flush_text();
+        self.out.push(WikiToken::at(tok, start, self.pos));
+    }
+
+    pub(crate) fn emit_html(&mut self, token: OwnedToken, start: usize) {
+        self.emit(Tok::Html(token), start);
+    }
+
+    /// The main loop: inline syntax up to `limit`, block syntax after newlines.
+    pub(crate) fn scan(&mut self) {
+        while let Some(b) = self.peek() {
+            let start = self.pos;
+            match b {
+                b'\n' => {
+                    self.pos += 1;
+                    self.emit(Tok::Newline, start);
+                    self.dd_pending = false;
+                    self.start_of_line();
+                }
+                b'\'' if self.rest().starts_with("''") => self.quotes(),
+                b'<' => self.angle(),
+                b'&' => self.entity(),
+                b'_' if self.rest().starts_with("__") => self.switch(),
+                b'{' if self.rest().starts_with("{{") => self.template(),
+                b':' if self.dd_pending => {
+                    self.pos += 1;
+                    self.dd_pending = false;
+                    let bullets = self.dd_bullets();
+                    self.emit(Tok::ListItem(bullets.into()), start);
+                }
+                _ => self.text_run(),
+            }
+        }
+    }
+
+    /// The bullets of the list item this line opened, with the `;` turned to `:`.
+    fn dd_bullets(&self) -> String {
+        let mut bullets = self
+            .out
+            .iter()
+            .rev()
+            .find_map(|t| match &t.tok {
+                Tok::ListItem(b) => Some(b.to_string()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        bullets.pop();
+        bullets.push(':');
+        bullets
+    }
+
+    fn text_run(&mut self) {
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        let mut end = start + 1;
+        while end < self.limit {
+            match bytes.get(end) {
+                Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{') | None => break,
+                Some(b':') if self.dd_pending => break,
+                _ => end += 1,
+            }
+        }
+        // Never split a character.
+        while !self.src.is_char_boundary(end) {
+            end += 1;
+        }
+        let s = self.src.get(start..end).unwrap_or("");
+        self.pos = end;
+        self.push_text(s, start);
+    }
+
+    fn quotes(&mut self) {
+        let start = self.pos;
+        let n = self.rest().bytes().take_while(|&b| b == b'\'').count();
+        self.pos += n;
+        self.emit(Tok::Quote(u32::try_from(n).unwrap_or(u32::MAX)), start);
+    }
+
+    fn entity(&mut self) {
+        let start = self.pos;
+        match entity::reference(self.rest()) {
+            Some((len, text)) => {
+                self.pos += len;
+                self.emit_html(
+                    OwnedToken::StartTag(OwnedTag::new("span").with_attr("typeof", "mw:Entity")),
+                    start,
+                );
+                self.out.push(WikiToken::text(text));
+                self.out.push(WikiToken::end("span"));
+            }
+            None => {
+                self.pos += 1;
+                self.push_text("&", start);
+            }
+        }
+    }
+
+    fn switch(&mut self) {
+        let start = self.pos;
+        let rest = self.rest();
+        let word = rest
+            .get(2..)
+            .and_then(|r| r.find("__").map(|e| (e, r)))
+            .and_then(|(e, r)| r.get(..e));
+        if let Some(word) = word
+            && SWITCHES.contains(&word)
+        {
+            self.pos += word.len() + 4;
+            let tag = OwnedTag::new("meta").with_attr(
+                "property",
+                format!("mw:PageProp/{}", word.to_ascii_lowercase()),
+            );
+            self.emit_html(OwnedToken::StartTag(tag), start);
+            return;
+        }
+        self.pos += 1;
+        self.push_text("_", start);
+    }
+
+    /// `{{…}}` or `{{{…}}}` with balanced braces: a pseudo-token for the
+    /// expansion hook; unbalanced braces are text.
+    fn template(&mut self) {
+        let start = self.pos;
+        let rest = self.rest();
+        let arg = rest.starts_with("{{{") && !rest.starts_with("{{{{");
+        if let Some(len) = balanced_braces(rest) {
+            let raw = rest.get(..len).unwrap_or("");
+            let is_arg = arg && raw.ends_with("}}}");
+            self.pos += len;
+            let tok = if is_arg {
+                Tok::TemplateArg(raw.into())
+            } else {
+                Tok::Template(raw.into())
+            };
+            self.emit(tok, start);
+            return;
+        }
+        self.pos += 2;
+        self.push_text("{{", start);
+    }
+}
+
+/// The length of the `{{…}}` at the start of `s` with nested braces balanced,
+/// if it closes.
+fn balanced_braces(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes.get(i..i + 2) == Some(b"{{") {
+            depth += 1;
+            i += 2;
+        } else if bytes.get(i..i + 2) == Some(b"}}") {
+            depth = depth.saturating_sub(1);
+            i += 2;
+            if depth == 0 {
+                // Swallow a third closing brace of an argument.
+                if bytes.get(i) == Some(&b'}') && s.starts_with("{{{") {
+                    i += 1;
+                }
+                return Some(i);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    None
+}

@@ -1,0 +1,337 @@
+//! `<`: comments, extension tags (`<nowiki>`, `<pre>`, `<includeonly>` and
+//! friends) and HTML tags. A tag MediaWiki does not allow is text.
+
+use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken};
+
+use super::{Tokenizer, entity};
+use crate::sanitizer;
+use crate::token::WikiToken;
+
+/// A tag as written: name (lowercase), attributes (raw names, decoded values),
+/// whether it is an end tag or self-closing, its length.
+pub(crate) struct RawTag {
+    pub(crate) name: String,
+    pub(crate) attrs: Vec<(String, String)>,
+    pub(crate) end: bool,
+    pub(crate) self_closing: bool,
+    pub(crate) len: usize,
+}
+
+/// Parses the tag at the start of `s` (which starts with `<`).
+pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
+    let bytes = s.as_bytes();
+    let mut i = 1;
+    let end = bytes.get(1) == Some(&b'/');
+    if end {
+        i += 1;
+    }
+    let name_start = i;
+    if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    while bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric()) {
+        i += 1;
+    }
+    let name = s.get(name_start..i)?.to_ascii_lowercase();
+    // The name must end at whitespace, `/` or `>`.
+    if !matches!(
+        bytes.get(i),
+        Some(b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>')
+    ) {
+        return None;
+    }
+    let mut attrs = Vec::new();
+    loop {
+        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        match bytes.get(i)? {
+            b'>' => {
+                return Some(RawTag {
+                    name,
+                    attrs,
+                    end,
+                    self_closing: false,
+                    len: i + 1,
+                });
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'>') => {
+                return Some(RawTag {
+                    name,
+                    attrs,
+                    end,
+                    self_closing: true,
+                    len: i + 2,
+                });
+            }
+            b'<' => return None,
+            _ => {}
+        }
+        let attr_start = i;
+        while bytes
+            .get(i)
+            .is_some_and(|b| !b.is_ascii_whitespace() && !matches!(b, b'/' | b'>' | b'='))
+        {
+            i += 1;
+        }
+        if i == attr_start {
+            // A stray `/` or `=`.
+            i += 1;
+            continue;
+        }
+        let attr_name = s.get(attr_start..i)?.to_owned();
+        let mut j = i;
+        while bytes.get(j).is_some_and(|b| b.is_ascii_whitespace()) {
+            j += 1;
+        }
+        let mut value = String::new();
+        if bytes.get(j) == Some(&b'=') {
+            j += 1;
+            while bytes.get(j).is_some_and(|b| b.is_ascii_whitespace()) {
+                j += 1;
+            }
+            match bytes.get(j) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    let close = s.get(j + 1..)?.find(q as char)? + j + 1;
+                    value = s.get(j + 1..close)?.to_owned();
+                    j = close + 1;
+                }
+                _ => {
+                    let v_start = j;
+                    while bytes
+                        .get(j)
+                        .is_some_and(|b| !b.is_ascii_whitespace() && *b != b'>')
+                    {
+                        j += 1;
+                    }
+                    value = s.get(v_start..j)?.to_owned();
+                }
+            }
+            i = j;
+        }
+        attrs.push((attr_name, entity::decode_all(&value)));
+    }
+}
+
+/// The sanitized attributes of an allowed tag.
+pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
+    let mut tag = OwnedTag::new(Name::new(&raw.name));
+    tag.set_self_closing(raw.self_closing);
+    let attrs = tag.attrs_mut();
+    for (name, value) in &raw.attrs {
+        let lower = name.to_ascii_lowercase();
+        if !sanitizer::is_allowed_attr(&raw.name, &lower)
+            || attrs.iter().any(|a| a.name.as_str() == lower)
+        {
+            continue;
+        }
+        let value = if lower == "style" {
+            sanitizer::sanitize_style(value)
+        } else {
+            value.clone()
+        };
+        attrs.push(OwnedAttribute::new(Name::new(&lower), value));
+    }
+    tag
+}
+
+/// Finds `</name>` (ASCII case-insensitive) in `s`: its start and length.
+fn find_close(s: &str, name: &str) -> Option<(usize, usize)> {
+    let lower = s.to_ascii_lowercase();
+    let pat = format!("</{name}");
+    let mut from = 0;
+    while let Some(at) = lower.get(from..)?.find(&pat) {
+        let at = from + at;
+        let after = at + pat.len();
+        let rest = lower.get(after..)?;
+        let ws = rest.bytes().take_while(|b| b.is_ascii_whitespace()).count();
+        if rest.as_bytes().get(ws) == Some(&b'>') {
+            return Some((at, after + ws + 1 - at));
+        }
+        from = after;
+    }
+    None
+}
+
+impl Tokenizer<'_> {
+    /// At `<`.
+    pub(crate) fn angle(&mut self) {
+        let start = self.pos;
+        let rest = self.rest();
+        if rest.starts_with("<!--") {
+            let (data, len) = match rest.get(4..).and_then(|r| r.find("-->")) {
+                Some(end) => (rest.get(4..4 + end).unwrap_or(""), end + 7),
+                None => (rest.get(4..).unwrap_or(""), rest.len()),
+            };
+            self.pos += len;
+            self.emit_html(OwnedToken::comment(data), start);
+            return;
+        }
+        let Some(raw) = parse_tag(rest) else {
+            self.pos += 1;
+            self.push_text("<", start);
+            return;
+        };
+        match raw.name.as_str() {
+            "nowiki" if !raw.end => return self.nowiki(raw, start),
+            "pre" if !raw.end && self.ext_pre(&raw, start) => return,
+            "noinclude" | "onlyinclude" => {
+                self.pos += raw.len;
+                self.flush_text();
+                return;
+            }
+            "includeonly" if !raw.end => {
+                let body = rest.get(raw.len..).unwrap_or("");
+                let skip = if raw.self_closing {
+                    raw.len
+                } else {
+                    find_close(body, "includeonly").map_or(rest.len(), |(at, l)| raw.len + at + l)
+                };
+                self.pos += skip;
+                self.flush_text();
+                return;
+            }
+            _ => {}
+        }
+        if !sanitizer::is_allowed_tag(&raw.name) || raw.name == "pre" && !raw.end {
+            // Not HTML in wikitext: the `<` is text, the rest is scanned as usual.
+            self.pos += 1;
+            self.push_text("<", start);
+            return;
+        }
+        self.pos += raw.len;
+        let tag = sanitized_tag(&raw);
+        let token = if raw.end {
+            OwnedToken::EndTag(tag)
+        } else {
+            OwnedToken::StartTag(tag)
+        };
+        self.emit_html(token, start);
+    }
+
+    /// `<nowiki>…</nowiki>`: the body is text (references decoded), in a
+    /// `mw:Nowiki` span. Unclosed: the tag is text.
+    fn nowiki(&mut self, raw: RawTag, start: usize) {
+        let rest = self.rest();
+        if raw.self_closing {
+            self.pos += raw.len;
+            self.emit_html(
+                OwnedToken::StartTag(OwnedTag::new("span").with_attr("typeof", "mw:Nowiki")),
+                start,
+            );
+            self.out.push(WikiToken::end("span"));
+            return;
+        }
+        let body_all = rest.get(raw.len..).unwrap_or("");
+        let Some((at, close_len)) = find_close(body_all, "nowiki") else {
+            self.pos += 1;
+            self.push_text("<", start);
+            return;
+        };
+        let body = body_all.get(..at).unwrap_or("");
+        self.pos += raw.len + at + close_len;
+        self.emit_html(
+            OwnedToken::StartTag(OwnedTag::new("span").with_attr("typeof", "mw:Nowiki")),
+            start,
+        );
+        push_decoded(&mut self.out, body);
+        self.out.push(WikiToken::end("span"));
+    }
+
+    /// `<pre>…</pre>`: the extension tag (body literal, `<nowiki>` tags removed,
+    /// references decoded). Returns false when it does not close.
+    fn ext_pre(&mut self, raw: &RawTag, start: usize) -> bool {
+        let rest = self.rest();
+        let body = if raw.self_closing {
+            None
+        } else {
+            let after = rest.get(raw.len..).unwrap_or("");
+            let Some((at, close_len)) = find_close(after, "pre") else {
+                return false;
+            };
+            Some((after.get(..at).unwrap_or(""), raw.len + at + close_len))
+        };
+        let mut tag = sanitized_tag(raw);
+        tag.set_self_closing(false);
+        tag.set_attr("typeof", "mw:Extension/pre");
+        let mut attrs = serde_json::Map::new();
+        for (k, v) in &raw.attrs {
+            attrs.insert(k.to_ascii_lowercase(), serde_json::Value::String(v.clone()));
+        }
+        let mut data = serde_json::Map::new();
+        data.insert("name".into(), "pre".into());
+        data.insert("attrs".into(), serde_json::Value::Object(attrs));
+        if let Some((text, _)) = body {
+            let mut b = serde_json::Map::new();
+            b.insert("extsrc".into(), text.into());
+            data.insert("body".into(), serde_json::Value::Object(b));
+        }
+        tag.set_attr("data-mw", serde_json::Value::Object(data).to_string());
+        self.pos += body.map_or(raw.len, |(_, len)| len);
+        self.emit_html(OwnedToken::StartTag(tag), start);
+        if let Some((text, _)) = body {
+            let text = strip_nowiki_tags(text);
+            // The HTML parser drops a newline right after `<pre>`: keep the body's.
+            let text = if text.starts_with('\n') {
+                format!("\n{text}")
+            } else {
+                text
+            };
+            self.out.push(WikiToken::text(entity::decode_all(&text)));
+        }
+        self.out.push(WikiToken::end("pre"));
+        true
+    }
+}
+
+fn strip_nowiki_tags(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let lower = s.to_ascii_lowercase();
+    let mut i = 0;
+    while i < s.len() {
+        let rest = lower.get(i..).unwrap_or("");
+        let skip = ["<nowiki>", "</nowiki>", "<nowiki/>", "<nowiki />"]
+            .iter()
+            .find(|p| rest.starts_with(**p))
+            .map(|p| p.len());
+        if let Some(n) = skip {
+            i += n;
+            continue;
+        }
+        let c = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+/// Text with references as `mw:Entity` spans.
+fn push_decoded(out: &mut Vec<WikiToken>, s: &str) {
+    let mut rest = s;
+    let mut text = String::new();
+    while let Some(at) = rest.find('&') {
+        text.push_str(rest.get(..at).unwrap_or(""));
+        let tail = rest.get(at..).unwrap_or("");
+        match entity::reference(tail) {
+            Some((len, decoded)) => {
+                if !text.is_empty() {
+                    out.push(WikiToken::text(std::mem::take(&mut text)));
+                }
+                out.push(WikiToken::start_tag(
+                    OwnedTag::new("span").with_attr("typeof", "mw:Entity"),
+                ));
+                out.push(WikiToken::text(decoded));
+                out.push(WikiToken::end("span"));
+                rest = tail.get(len..).unwrap_or("");
+            }
+            None => {
+                text.push('&');
+                rest = tail.get(1..).unwrap_or("");
+            }
+        }
+    }
+    text.push_str(rest);
+    if !text.is_empty() {
+        out.push(WikiToken::text(text));
+    }
+}

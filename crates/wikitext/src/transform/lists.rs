@@ -1,0 +1,125 @@
+//! List bullets to lists (Parsoid's ListHandler): `*` → `ul`/`li`, `#` →
+//! `ol`/`li`, `;` → `dl`/`dt`, `:` → `dl`/`dd`. Each list item compares its
+//! bullets with the open lists: the common prefix stays open, deeper lists
+//! close, the rest open; equal bullets start the next item. A line without
+//! bullets closes every list. Items close before the line's newline and open
+//! after it.
+
+use super::Transform;
+use crate::token::{Tok, WikiToken};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Level {
+    list: &'static str,
+    item: &'static str,
+}
+
+fn level(bullet: char) -> Level {
+    match bullet {
+        '*' => Level {
+            list: "ul",
+            item: "li",
+        },
+        '#' => Level {
+            list: "ol",
+            item: "li",
+        },
+        ';' => Level {
+            list: "dl",
+            item: "dt",
+        },
+        _ => Level {
+            list: "dl",
+            item: "dd",
+        },
+    }
+}
+
+/// The most nested lists kept open; deeper bullets are text-less levels that
+/// are not opened (a bound on output size for hostile input).
+const MAX_DEPTH: usize = 1000;
+
+#[derive(Default)]
+pub(crate) struct ListHandler {
+    stack: Vec<Level>,
+    /// A newline seen while lists are open, waiting for the next token.
+    newline: Option<WikiToken>,
+}
+
+impl ListHandler {
+    fn close_all(&mut self, out: &mut Vec<WikiToken>) {
+        while let Some(l) = self.stack.pop() {
+            out.push(WikiToken::end(l.item));
+            out.push(WikiToken::end(l.list));
+        }
+    }
+
+    fn item(&mut self, bullets: &str, out: &mut Vec<WikiToken>) {
+        let bullets: Vec<Level> = bullets.chars().take(MAX_DEPTH).map(level).collect();
+        let mut common = 0;
+        while let (Some(have), Some(want)) = (self.stack.get(common), bullets.get(common)) {
+            if have.list != want.list {
+                break;
+            }
+            common += 1;
+        }
+        let mut closes = Vec::new();
+        while self.stack.len() > common {
+            if let Some(l) = self.stack.pop() {
+                closes.push(WikiToken::end(l.item));
+                closes.push(WikiToken::end(l.list));
+            }
+        }
+        let mut opens = Vec::new();
+        if bullets.len() == common && common > 0 {
+            if let (Some(top), Some(want)) = (self.stack.last_mut(), bullets.last()) {
+                closes.push(WikiToken::end(top.item));
+                opens.push(WikiToken::start(want.item));
+                top.item = want.item;
+            }
+        } else {
+            for want in bullets.iter().skip(common) {
+                opens.push(WikiToken::start(want.list));
+                opens.push(WikiToken::start(want.item));
+                self.stack.push(*want);
+            }
+        }
+        out.append(&mut closes);
+        if let Some(nl) = self.newline.take() {
+            out.push(nl);
+        }
+        out.append(&mut opens);
+    }
+}
+
+impl Transform for ListHandler {
+    fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+        if let Tok::ListItem(bullets) = &token.tok {
+            let bullets = bullets.clone();
+            self.item(&bullets, out);
+            return;
+        }
+        if self.stack.is_empty() {
+            out.push(token);
+            return;
+        }
+        if token.is_newline() {
+            if let Some(nl) = self.newline.take() {
+                // Two newlines in a row: the lists end.
+                self.close_all(out);
+                out.push(nl);
+                out.push(token);
+            } else {
+                self.newline = Some(token);
+            }
+            return;
+        }
+        if self.newline.is_some() || token.is_end() {
+            self.close_all(out);
+            if let Some(nl) = self.newline.take() {
+                out.push(nl);
+            }
+        }
+        out.push(token);
+    }
+}
