@@ -2,13 +2,13 @@
 //! `<body>` serialization.
 
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
-use tagloom_html::serializer::{FragmentOptions, serialize_children};
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
     Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
 };
 
+use crate::dom;
 use crate::token::{Tok, WikiToken};
 use crate::transform::{
     AsHandler, headings::HeadingIds, lists::ListHandler, paragraphs::ParagraphWrapper,
@@ -56,7 +56,7 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
         Tok::Newline => out.push(OwnedToken::text("\n")),
         Tok::Quote(n) => out.push(OwnedToken::text("'".repeat(n as usize))),
         Tok::ListItem(b) => out.push(OwnedToken::text(b.to_string())),
-        Tok::IndentPre(inner) => {
+        Tok::IndentPre(inner) | Tok::EmptyLine(inner) => {
             for t in inner {
                 flatten(t, out);
             }
@@ -114,8 +114,8 @@ impl Sink<WikiToken> for BodySink {
     fn finish(self) -> Result<String, PipelineError> {
         let mut html = String::new();
         if let Some(body) = self.store.document().and_then(find_body) {
-            serialize_children(body, FragmentOptions::default(), &mut html)
-                .map_err(|e| PipelineError::Sink(e.to_string()))?;
+            let nodes = dom::pwrap::pwrap(dom::children_of(body));
+            dom::serialize::serialize(&nodes, &mut html);
         }
         Ok(html)
     }

@@ -30,6 +30,9 @@ pub enum Tok {
     /// An indented-pre block made by the pre transform (the tokens it wraps,
     /// `<pre>` and `</pre>` included), kept whole so later line transforms skip it.
     IndentPre(Vec<WikiToken>),
+    /// Lines holding only comments and spaces, with their newlines (Parsoid's
+    /// `EmptyLineTk`): start-of-line transparent, never a paragraph break.
+    EmptyLine(Vec<WikiToken>),
     /// A template or parser function `{{…}}`: its raw source, braces included.
     Template(Box<str>),
     /// A template argument `{{{…}}}`: its raw source, braces included.
@@ -51,6 +54,8 @@ pub enum WikiKind {
     ListItem,
     /// [`Tok::IndentPre`].
     IndentPre,
+    /// [`Tok::EmptyLine`].
+    EmptyLine,
     /// [`Tok::Template`].
     Template,
     /// [`Tok::TemplateArg`].
@@ -152,7 +157,7 @@ impl WikiToken {
             Tok::Html(OwnedToken::Characters(t)) => {
                 t.text().bytes().all(|b| b == b' ' || b == b'\t')
             }
-            Tok::Html(OwnedToken::Comment(_)) => true,
+            Tok::Html(OwnedToken::Comment(_)) | Tok::EmptyLine(_) => true,
             _ => self.is_meta_or_link(),
         }
     }
@@ -169,6 +174,7 @@ impl PipelineToken for WikiToken {
             Tok::Quote(_) => WikiKind::Quote,
             Tok::ListItem(_) => WikiKind::ListItem,
             Tok::IndentPre(_) => WikiKind::IndentPre,
+            Tok::EmptyLine(_) => WikiKind::EmptyLine,
             Tok::Template(_) => WikiKind::Template,
             Tok::TemplateArg(_) => WikiKind::TemplateArg,
         }

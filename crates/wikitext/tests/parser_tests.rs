@@ -7,6 +7,7 @@
 //!
 //! - `PARSERTESTS_FILTER=substring`: run only tests whose name contains it, with
 //!   the wikitext and both normalized sides printed.
+//! - `PARSERTESTS_STAGE=S1`: only the tests of one stage.
 //! - `PARSERTESTS_UPDATE=1`: rewrite the known-failure list from this run.
 
 #[path = "parser_tests_support/format.rs"]
@@ -106,6 +107,7 @@ fn parser_tests() {
         return;
     }
     let filter = std::env::var("PARSERTESTS_FILTER").ok();
+    let stage_filter = std::env::var("PARSERTESTS_STAGE").ok();
     let update = std::env::var("PARSERTESTS_UPDATE").is_ok_and(|v| v == "1");
     let rows = rows(&dir);
 
@@ -164,7 +166,8 @@ fn parser_tests() {
                 failing.insert(key);
                 if filter.is_some() {
                     println!(
-                        "FAIL {}: {}\n--- wikitext\n{}\n--- raw output\n{raw}\n--- expected (normalized)\n{expected}\n--- actual (normalized)\n{actual}\n",
+                        "FAIL {} {}: {}\n--- wikitext\n{}\n--- raw output\n{raw}\n--- expected (normalized)\n{expected}\n--- actual (normalized)\n{actual}\n",
+                        row.stage,
                         row.file,
                         row.name,
                         case.sections.get("wikitext").map_or("", String::as_str),
@@ -184,7 +187,7 @@ fn parser_tests() {
     }
 
     let known_path = Path::new(env!("CARGO_MANIFEST_DIR")).join(KNOWN);
-    if update && filter.is_none() {
+    if update && filter.is_none() && stage_filter.is_none() {
         let mut text = String::from(
             "# parserTests known failures (names only): file<TAB>test name.\n\
              # Reason for every entry: the feature is not implemented yet or its output\n\

@@ -3,11 +3,12 @@
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Tokenizer;
-use crate::token::Tok;
+use crate::token::{Tok, WikiToken};
 
 impl Tokenizer<'_> {
     /// Called at the start of the input and after every newline.
     pub(crate) fn start_of_line(&mut self) {
+        self.empty_lines();
         let start = self.pos;
         let rest = self.rest();
         let bullets = rest
@@ -29,6 +30,64 @@ impl Tokenizer<'_> {
         }
         if rest.starts_with('=') {
             self.heading();
+        }
+    }
+
+    /// Lines of only comments and spaces, each ended by a newline: one
+    /// [`Tok::EmptyLine`] (their newlines are not line breaks for paragraphs).
+    fn empty_lines(&mut self) {
+        let start = self.pos;
+        let mut inner = Vec::new();
+        loop {
+            let line_start = self.pos;
+            let rest = self.rest();
+            let bytes = rest.as_bytes();
+            let mut i = 0;
+            let mut parts = Vec::new();
+            let mut comments = 0;
+            loop {
+                let ws = bytes
+                    .iter()
+                    .skip(i)
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count();
+                if ws > 0 {
+                    parts.push(WikiToken::at(
+                        Tok::Html(OwnedToken::text(rest.get(i..i + ws).unwrap_or(""))),
+                        line_start + i,
+                        line_start + i + ws,
+                    ));
+                    i += ws;
+                }
+                let tail = rest.get(i..).unwrap_or("");
+                if tail.starts_with("<!--")
+                    && let Some(end) = tail.get(4..).and_then(|t| t.find("-->"))
+                {
+                    let data = tail.get(4..4 + end).unwrap_or("");
+                    parts.push(WikiToken::at(
+                        Tok::Html(OwnedToken::comment(data)),
+                        line_start + i,
+                        line_start + i + end + 7,
+                    ));
+                    i += end + 7;
+                    comments += 1;
+                    continue;
+                }
+                break;
+            }
+            if comments == 0 || bytes.get(i) != Some(&b'\n') {
+                break;
+            }
+            parts.push(WikiToken::at(
+                Tok::Html(OwnedToken::text("\n")),
+                line_start + i,
+                line_start + i + 1,
+            ));
+            inner.append(&mut parts);
+            self.pos = line_start + i + 1;
+        }
+        if !inner.is_empty() {
+            self.emit(Tok::EmptyLine(inner), start);
         }
     }
 

@@ -44,6 +44,8 @@ pub(crate) struct ListHandler {
     stack: Vec<Level>,
     /// A newline seen while lists are open, waiting for the next token.
     newline: Option<WikiToken>,
+    /// Comment-only lines after that newline.
+    held: Vec<WikiToken>,
 }
 
 impl ListHandler {
@@ -88,6 +90,7 @@ impl ListHandler {
         if let Some(nl) = self.newline.take() {
             out.push(nl);
         }
+        out.append(&mut self.held);
         out.append(&mut opens);
     }
 }
@@ -108,10 +111,15 @@ impl Transform for ListHandler {
                 // Two newlines in a row: the lists end.
                 self.close_all(out);
                 out.push(nl);
+                out.append(&mut self.held);
                 out.push(token);
             } else {
                 self.newline = Some(token);
             }
+            return;
+        }
+        if self.newline.is_some() && matches!(token.tok, Tok::EmptyLine(_)) {
+            self.held.push(token);
             return;
         }
         if self.newline.is_some() || token.is_end() {
@@ -119,6 +127,7 @@ impl Transform for ListHandler {
             if let Some(nl) = self.newline.take() {
                 out.push(nl);
             }
+            out.append(&mut self.held);
         }
         out.push(token);
     }

@@ -170,7 +170,11 @@ impl Transform for ParagraphWrapper {
         let whitespace = token
             .as_text()
             .is_some_and(|t| t.bytes().all(|b| b == b' ' || b == b'\t'));
-        if whitespace || token.is_comment() || behaviour_switch {
+        if whitespace
+            || token.is_comment()
+            || behaviour_switch
+            || matches!(token.tok, Tok::EmptyLine(_))
+        {
             if self.newlines == 0 {
                 self.flush(token, out);
             } else {
