@@ -114,7 +114,8 @@ impl Sink<WikiToken> for BodySink {
     fn finish(self) -> Result<String, PipelineError> {
         let mut html = String::new();
         if let Some(body) = self.store.document().and_then(find_body) {
-            let nodes = dom::pwrap::pwrap(dom::children_of(body));
+            let mut nodes = dom::pwrap::pwrap(dom::children_of(body));
+            dom::cleanup::flag_empty(&mut nodes);
             dom::serialize::serialize(&nodes, &mut html);
         }
         Ok(html)

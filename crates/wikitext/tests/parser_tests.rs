@@ -138,6 +138,7 @@ fn parser_tests() {
         if filter
             .as_ref()
             .is_some_and(|f| !row.name.contains(f.as_str()))
+            || stage_filter.as_ref().is_some_and(|s| *s != row.stage)
         {
             continue;
         }

@@ -26,6 +26,7 @@ pub fn tokenize(src: &str) -> Vec<WikiToken> {
         text: String::new(),
         text_start: 0,
         dd_pending: false,
+        dd_depth: 0,
     };
     t.start_of_line();
     t.scan();
@@ -44,6 +45,8 @@ pub(crate) struct Tokenizer<'a> {
     text_start: usize,
     /// A `;` term is open on this line: its first `:` starts the description.
     pub(crate) dd_pending: bool,
+    /// Open HTML elements on a `;` line: a `:` inside one is text.
+    pub(crate) dd_depth: usize,
 }
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
@@ -119,6 +122,7 @@ impl<'a> Tokenizer<'a> {
                     self.pos += 1;
                     self.emit(Tok::Newline, start);
                     self.dd_pending = false;
+                    self.dd_depth = 0;
                     self.start_of_line();
                 }
                 b'\'' if self.rest().starts_with("''") => self.quotes(),
@@ -126,6 +130,10 @@ impl<'a> Tokenizer<'a> {
                 b'&' => self.entity(),
                 b'_' if self.rest().starts_with("__") => self.switch(),
                 b'{' if self.rest().starts_with("{{") => self.template(),
+                b':' if self.dd_pending && self.dd_depth > 0 => {
+                    self.pos += 1;
+                    self.push_text(":", start);
+                }
                 b':' if self.dd_pending => {
                     self.pos += 1;
                     self.dd_pending = false;

@@ -200,6 +200,13 @@ impl Tokenizer<'_> {
             return;
         }
         self.pos += raw.len;
+        if self.dd_pending && !matches!(raw.name.as_str(), "br" | "hr" | "wbr" | "meta" | "link") {
+            if raw.end {
+                self.dd_depth = self.dd_depth.saturating_sub(1);
+            } else if !raw.self_closing {
+                self.dd_depth += 1;
+            }
+        }
         let tag = sanitized_tag(&raw);
         let token = if raw.end {
             OwnedToken::EndTag(tag)
@@ -254,29 +261,16 @@ impl Tokenizer<'_> {
         let mut tag = sanitized_tag(raw);
         tag.set_self_closing(false);
         tag.set_attr("typeof", "mw:Extension/pre");
-        let mut attrs = serde_json::Map::new();
-        for (k, v) in &raw.attrs {
-            attrs.insert(k.to_ascii_lowercase(), serde_json::Value::String(v.clone()));
-        }
-        let mut data = serde_json::Map::new();
-        data.insert("name".into(), "pre".into());
-        data.insert("attrs".into(), serde_json::Value::Object(attrs));
-        if let Some((text, _)) = body {
-            let mut b = serde_json::Map::new();
-            b.insert("extsrc".into(), text.into());
-            data.insert("body".into(), serde_json::Value::Object(b));
-        }
-        tag.set_attr("data-mw", serde_json::Value::Object(data).to_string());
+        tag.set_attr(
+            "data-mw",
+            ext_data_mw("pre", &raw.attrs, body.map(|(text, _)| text)),
+        );
         self.pos += body.map_or(raw.len, |(_, len)| len);
         self.emit_html(OwnedToken::StartTag(tag), start);
         if let Some((text, _)) = body {
             let text = strip_nowiki_tags(text);
-            // The HTML parser drops a newline right after `<pre>`: keep the body's.
-            let text = if text.starts_with('\n') {
-                format!("\n{text}")
-            } else {
-                text
-            };
+            // Parsoid drops one newline at the start of the body.
+            let text = text.strip_prefix('\n').map(str::to_owned).unwrap_or(text);
             self.out.push(WikiToken::text(entity::decode_all(&text)));
         }
         self.out.push(WikiToken::end("pre"));
@@ -284,24 +278,23 @@ impl Tokenizer<'_> {
     }
 }
 
+/// `<nowiki>X</nowiki>` pairs become X (first `</nowiki>` after each opening);
+/// unpaired tags stay literal.
 fn strip_nowiki_tags(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
     let lower = s.to_ascii_lowercase();
+    let mut out = String::with_capacity(s.len());
     let mut i = 0;
-    while i < s.len() {
-        let rest = lower.get(i..).unwrap_or("");
-        let skip = ["<nowiki>", "</nowiki>", "<nowiki/>", "<nowiki />"]
-            .iter()
-            .find(|p| rest.starts_with(**p))
-            .map(|p| p.len());
-        if let Some(n) = skip {
-            i += n;
-            continue;
-        }
-        let c = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(' ');
-        out.push(c);
-        i += c.len_utf8();
+    while let Some(at) = lower.get(i..).and_then(|r| r.find("<nowiki>")) {
+        let open = i + at;
+        let body = open + "<nowiki>".len();
+        let Some(close) = lower.get(body..).and_then(|r| r.find("</nowiki>")) else {
+            break;
+        };
+        out.push_str(s.get(i..open).unwrap_or(""));
+        out.push_str(s.get(body..body + close).unwrap_or(""));
+        i = body + close + "</nowiki>".len();
     }
+    out.push_str(s.get(i..).unwrap_or(""));
     out
 }
 
@@ -334,4 +327,27 @@ fn push_decoded(out: &mut Vec<WikiToken>, s: &str) {
     if !text.is_empty() {
         out.push(WikiToken::text(text));
     }
+}
+
+/// Parsoid's `data-mw` of an extension tag: name, attributes in source order,
+/// body source.
+pub(crate) fn ext_data_mw(name: &str, attrs: &[(String, String)], body: Option<&str>) -> String {
+    let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+    let mut out = format!("{{\"name\":{},\"attrs\":{{", json(name));
+    for (i, (k, v)) in attrs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&json(&k.to_ascii_lowercase()));
+        out.push(':');
+        out.push_str(&json(v));
+    }
+    out.push('}');
+    if let Some(body) = body {
+        out.push_str(",\"body\":{\"extsrc\":");
+        out.push_str(&json(body));
+        out.push('}');
+    }
+    out.push('}');
+    out
 }

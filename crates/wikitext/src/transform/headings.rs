@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use tagloom_html::token::OwnedToken;
+use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Transform;
 use crate::token::{Tok, WikiToken};
@@ -25,6 +25,20 @@ pub(crate) fn anchor(text: &str) -> String {
     collapsed.join("_")
 }
 
+/// MediaWiki's legacy anchor encoding (for `mw:FallbackId` spans): bytes other
+/// than letters, digits, `-_.:` as `.XX`.
+pub(crate) fn legacy_anchor(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!(".{b:02X}"));
+        }
+    }
+    out
+}
+
 impl HeadingIds {
     fn finish(&mut self, out: &mut Vec<WikiToken>) {
         let mut tokens = std::mem::take(&mut self.open);
@@ -33,7 +47,7 @@ impl HeadingIds {
         if id.is_empty() {
             id = "_".to_owned();
         }
-        let count = self.seen.entry(id.clone()).or_insert(0);
+        let count = self.seen.entry(id.to_lowercase()).or_insert(0);
         *count += 1;
         if *count > 1 {
             id = format!("{id}_{count}");
@@ -44,7 +58,15 @@ impl HeadingIds {
         }) = tokens.first_mut()
             && !tag.has_attr("id")
         {
-            tag.set_attr("id", id);
+            tag.set_attr("id", id.as_str());
+            let legacy = legacy_anchor(&id);
+            if legacy != id {
+                let span = OwnedTag::new("span")
+                    .with_attr("id", legacy)
+                    .with_attr("typeof", "mw:FallbackId");
+                tokens.insert(1, WikiToken::start_tag(span));
+                tokens.insert(2, WikiToken::end("span"));
+            }
         }
         out.append(&mut tokens);
     }

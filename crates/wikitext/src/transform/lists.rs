@@ -58,33 +58,37 @@ impl ListHandler {
 
     fn item(&mut self, bullets: &str, out: &mut Vec<WikiToken>) {
         let bullets: Vec<Level> = bullets.chars().take(MAX_DEPTH).map(level).collect();
-        let mut common = 0;
-        while let (Some(have), Some(want)) = (self.stack.get(common), bullets.get(common)) {
-            if have.list != want.list {
+        let last = bullets.len().saturating_sub(1);
+        // The first level that is not simply kept open.
+        let mut k = 0;
+        while let (Some(have), Some(want)) = (self.stack.get(k), bullets.get(k)) {
+            if have.list != want.list || have.item != want.item || k == last {
                 break;
             }
-            common += 1;
+            k += 1;
         }
+        let switch_item = matches!(
+            (self.stack.get(k), bullets.get(k)),
+            (Some(have), Some(want)) if have.list == want.list
+        );
+        let keep = if switch_item { k + 1 } else { k };
         let mut closes = Vec::new();
-        while self.stack.len() > common {
+        while self.stack.len() > keep {
             if let Some(l) = self.stack.pop() {
                 closes.push(WikiToken::end(l.item));
                 closes.push(WikiToken::end(l.list));
             }
         }
         let mut opens = Vec::new();
-        if bullets.len() == common && common > 0 {
-            if let (Some(top), Some(want)) = (self.stack.last_mut(), bullets.last()) {
-                closes.push(WikiToken::end(top.item));
-                opens.push(WikiToken::start(want.item));
-                top.item = want.item;
-            }
-        } else {
-            for want in bullets.iter().skip(common) {
-                opens.push(WikiToken::start(want.list));
-                opens.push(WikiToken::start(want.item));
-                self.stack.push(*want);
-            }
+        if switch_item && let (Some(top), Some(want)) = (self.stack.last_mut(), bullets.get(k)) {
+            closes.push(WikiToken::end(top.item));
+            opens.push(WikiToken::start(want.item));
+            top.item = want.item;
+        }
+        for want in bullets.iter().skip(keep) {
+            opens.push(WikiToken::start(want.list));
+            opens.push(WikiToken::start(want.item));
+            self.stack.push(*want);
         }
         out.append(&mut closes);
         if let Some(nl) = self.newline.take() {
