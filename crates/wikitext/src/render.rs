@@ -71,6 +71,28 @@ struct BodySink {
     builder: TreeBuilder,
     store: DomStore,
     scratch: Vec<OwnedToken>,
+    /// Formatting elements opened and not closed (an estimate of the tree
+    /// builder's active formatting elements).
+    formatting: usize,
+}
+
+fn is_formatting(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "b"
+            | "big"
+            | "code"
+            | "em"
+            | "font"
+            | "i"
+            | "nobr"
+            | "s"
+            | "small"
+            | "strike"
+            | "strong"
+            | "tt"
+            | "u"
+    )
 }
 
 impl BodySink {
@@ -79,6 +101,7 @@ impl BodySink {
             builder: TreeBuilder::new(TreeBuilderConfig::default()),
             store: DomStore::new(),
             scratch: Vec::new(),
+            formatting: 0,
         };
         // Content goes into <body> from the start (a leading <meta> stays there).
         sink.feed(OwnedToken::start("body"))?;
@@ -98,9 +121,35 @@ impl Sink<WikiToken> for BodySink {
 
     fn write(&mut self, tokens: &mut Vec<WikiToken>) -> Result<(), PipelineError> {
         let mut flat = std::mem::take(&mut self.scratch);
-        for t in tokens.drain(..) {
-            flatten(t, &mut flat);
+        let mut i = 0;
+        while i < tokens.len() {
+            // Parsoid (T368720): `</p>` then exactly two newlines while formatting
+            // elements are open: the newlines go inside the paragraph, so they do
+            // not reopen the formatting elements between paragraphs.
+            let two_newlines = tokens.get(i + 1).is_some_and(WikiToken::is_newline)
+                && tokens.get(i + 2).is_some_and(WikiToken::is_newline)
+                && !tokens.get(i + 3).is_some_and(WikiToken::is_newline);
+            if self.formatting > 0
+                && two_newlines
+                && tokens.get(i).and_then(WikiToken::end_name) == Some("p")
+            {
+                flat.push(OwnedToken::text("\n\n"));
+                flat.push(OwnedToken::end("p"));
+                i += 3;
+                continue;
+            }
+            if let Some(t) = tokens.get(i) {
+                if let Some(name) = t.start_name().filter(|n| is_formatting(n)) {
+                    let _ = name;
+                    self.formatting += 1;
+                } else if t.end_name().is_some_and(is_formatting) {
+                    self.formatting = self.formatting.saturating_sub(1);
+                }
+                flatten(t.clone(), &mut flat);
+            }
+            i += 1;
         }
+        tokens.clear();
         for t in flat.drain(..) {
             self.feed(t)?;
         }
@@ -116,6 +165,7 @@ impl Sink<WikiToken> for BodySink {
         if let Some(body) = self.store.document().and_then(find_body) {
             let mut nodes = dom::pwrap::pwrap(dom::children_of(body));
             dom::cleanup::flag_empty(&mut nodes);
+            dom::display_space::display_space(&mut nodes);
             dom::serialize::serialize(&nodes, &mut html);
         }
         Ok(html)

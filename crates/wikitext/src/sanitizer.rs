@@ -100,10 +100,7 @@ pub(crate) fn is_allowed_attr(tag: &str, attr: &str) -> bool {
     }
     if let Some(rest) = attr.strip_prefix("data-") {
         // data-mw and data-parsoid are Parsoid's own; data-ooui is reserved.
-        return !rest.is_empty()
-            && !matches!(rest, "mw" | "parsoid" | "ooui")
-            && !rest.starts_with("mw-")
-            && !rest.starts_with("parsoid");
+        return !rest.is_empty();
     }
     if COMMON.contains(&attr) {
         return true;
@@ -169,4 +166,33 @@ pub(crate) fn sanitize_style(value: &str) -> String {
     } else {
         value.to_owned()
     }
+}
+
+/// The attribute `name="value"` of element `tag` as MediaWiki keeps it (name
+/// lowercased, value checked), or `None` when it is dropped. Parsoid's reserved
+/// `data-mw…`, `data-parsoid…` and `data-object-id…` names are kept as
+/// `data-x-…`.
+pub(crate) fn attribute(tag: &str, name: &str, value: &str) -> Option<(String, String)> {
+    let lower = name.to_ascii_lowercase();
+    let valid_name = lower
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if !valid_name || lower.starts_with("data-ooui") {
+        return None;
+    }
+    if ["data-mw", "data-parsoid", "data-object-id"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        return Some((format!("data-x-{lower}"), value.to_owned()));
+    }
+    if !is_allowed_attr(tag, &lower) {
+        return None;
+    }
+    let value = match lower.as_str() {
+        "style" => sanitize_style(value),
+        "tabindex" if value.trim() != "0" => return None,
+        _ => value.to_owned(),
+    };
+    Some((lower, value))
 }

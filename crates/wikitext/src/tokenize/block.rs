@@ -9,6 +9,17 @@ impl Tokenizer<'_> {
     /// Called at the start of the input and after every newline.
     pub(crate) fn start_of_line(&mut self) {
         self.empty_lines();
+        // Comments before block syntax are start-of-line transparent.
+        while self.rest().starts_with("<!--") {
+            let rest = self.rest();
+            let Some(end) = rest.get(4..).and_then(|r| r.find("-->")) else {
+                break;
+            };
+            let start = self.pos;
+            let data = rest.get(4..4 + end).unwrap_or("").to_owned();
+            self.pos += end + 7;
+            self.emit_html(OwnedToken::comment(data), start);
+        }
         let start = self.pos;
         let rest = self.rest();
         let bullets = rest
@@ -91,11 +102,32 @@ impl Tokenizer<'_> {
         }
     }
 
+    /// The end of the current line, comments (which may hold newlines) skipped.
+    fn line_end(&self) -> usize {
+        let rest = self.rest();
+        let mut i = 0;
+        loop {
+            let tail = rest.get(i..).unwrap_or("");
+            let nl = tail.find('\n');
+            let comment = tail.find("<!--");
+            match (nl, comment) {
+                (Some(n), Some(c)) if c < n => {
+                    match tail.get(c + 4..).and_then(|t| t.find("-->")) {
+                        Some(e) => i += c + 4 + e + 3,
+                        None => return self.limit,
+                    }
+                }
+                (Some(n), _) => return self.pos + i + n,
+                (None, _) => return self.limit,
+            }
+        }
+    }
+
     /// `==Title==` up to the end of the line (trailing spaces and comments
     /// allowed after the closing `=`s).
     fn heading(&mut self) {
         let start = self.pos;
-        let eol = self.rest().find('\n').map_or(self.limit, |i| self.pos + i);
+        let eol = self.line_end();
         let line = self.src.get(start..eol).unwrap_or("");
         let mut content_end = line.len();
         loop {

@@ -25,6 +25,10 @@ pub(crate) fn reference(s: &str) -> Option<(usize, String)> {
         };
         return valid_code_point(code).map(|c| (len, c.to_string()));
     }
+    // MediaWiki's own names for the right-to-left mark (Hebrew and Arabic).
+    if matches!(body, "רלמ" | "رلم") {
+        return Some((len, "\u{200f}".to_owned()));
+    }
     if body.is_empty() || body.len() > 32 || !body.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return None;
     }
@@ -35,8 +39,8 @@ pub(crate) fn reference(s: &str) -> Option<(usize, String)> {
 fn valid_code_point(code: u32) -> Option<char> {
     let ok = code == 0x09
         || code == 0x0a
-        || code == 0x0d
-        || (0x20..=0xd7ff).contains(&code)
+        || (0x20..=0x7e).contains(&code)
+        || (0xa0..=0xd7ff).contains(&code)
         || (0xe000..=0xfffd).contains(&code)
         || (0x10000..=0x10ffff).contains(&code);
     if ok { char::from_u32(code) } else { None }

@@ -92,16 +92,36 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
             }
             match bytes.get(j) {
                 Some(&q @ (b'"' | b'\'')) => {
-                    let close = s.get(j + 1..)?.find(q as char)? + j + 1;
-                    value = s.get(j + 1..close)?.to_owned();
-                    j = close + 1;
+                    // A quoted value ends at its quote, or (unclosed) before the
+                    // `>` (or `/>`) that ends the tag.
+                    let tail = s.get(j + 1..)?;
+                    let quote = tail.find(q as char);
+                    let gt = tail.find('>');
+                    match (quote, gt) {
+                        (Some(qe), g) if g.is_none_or(|g| qe < g) => {
+                            value = tail.get(..qe)?.to_owned();
+                            j = j + 1 + qe + 1;
+                        }
+                        (_, Some(g)) => {
+                            let mut v = tail.get(..g)?;
+                            if let Some(stripped) = v.strip_suffix('/') {
+                                v = stripped;
+                                j = j + 1 + g - 1;
+                            } else {
+                                j = j + 1 + g;
+                            }
+                            value = v.trim_end().to_owned();
+                        }
+                        _ => return None,
+                    }
                 }
                 _ => {
                     let v_start = j;
-                    while bytes
-                        .get(j)
-                        .is_some_and(|b| !b.is_ascii_whitespace() && *b != b'>')
-                    {
+                    while bytes.get(j).is_some_and(|b| {
+                        !b.is_ascii_whitespace()
+                            && *b != b'>'
+                            && !(*b == b'/' && bytes.get(j + 1) == Some(&b'>'))
+                    }) {
                         j += 1;
                     }
                     value = s.get(v_start..j)?.to_owned();
@@ -119,17 +139,11 @@ pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
     tag.set_self_closing(raw.self_closing);
     let attrs = tag.attrs_mut();
     for (name, value) in &raw.attrs {
-        let lower = name.to_ascii_lowercase();
-        if !sanitizer::is_allowed_attr(&raw.name, &lower)
-            || attrs.iter().any(|a| a.name.as_str() == lower)
-        {
+        let Some((lower, value)) = sanitizer::attribute(&raw.name, name, value) else {
             continue;
-        }
-        let value = if lower == "style" {
-            sanitizer::sanitize_style(value)
-        } else {
-            value.clone()
         };
+        // A repeated attribute: the last one wins.
+        attrs.retain(|a| a.name.as_str() != lower);
         attrs.push(OwnedAttribute::new(Name::new(&lower), value));
     }
     tag

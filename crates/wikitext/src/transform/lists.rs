@@ -122,7 +122,8 @@ impl Transform for ListHandler {
             }
             return;
         }
-        if self.newline.is_some() && matches!(token.tok, Tok::EmptyLine(_)) {
+        if self.newline.is_some() && (token.is_comment() || matches!(token.tok, Tok::EmptyLine(_)))
+        {
             self.held.push(token);
             return;
         }

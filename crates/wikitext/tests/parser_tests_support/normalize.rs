@@ -58,7 +58,9 @@ fn build(node: NodeRef<'_>) -> Vec<Node> {
 
 /// The children of `<body>` of `html` parsed as a document.
 pub fn body(html: &str) -> Vec<Node> {
-    let Ok(store) = parse_document(html.as_bytes(), &ParseConfig::default()) else {
+    // Both sides are UTF-8 (a declaration in <head>, which is not compared).
+    let source = format!("<meta charset=utf-8>{html}");
+    let Ok(store) = parse_document(source.as_bytes(), &ParseConfig::default()) else {
         return vec![Node::Text(format!("<unparsable: {html}>"))];
     };
     let Some(doc) = store.document() else {
