@@ -40,6 +40,7 @@ pub mod preprocess;
 mod render;
 mod sanitizer;
 mod site;
+pub mod title;
 pub mod token;
 pub mod tokenize;
 mod transform;

@@ -9,18 +9,26 @@ use tagloom_transform::pipeline::{
 };
 
 use crate::dom;
-use crate::token::{Tok, WikiToken};
+use crate::token::{Tok, WikiKind, WikiToken};
 use crate::transform::{
-    AsHandler, headings::HeadingIds, lists::ListHandler, paragraphs::ParagraphWrapper,
-    pre::PreHandler, quotes::QuoteTransformer,
+    AsHandler, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
+    paragraphs::ParagraphWrapper, pre::PreHandler, quotes::QuoteTransformer,
 };
 use crate::{RenderOptions, WikiError};
 
 /// The most wikitext a page may have (Parsoid's limit).
 pub const MAX_PAGE_BYTES: usize = 2 * 1024 * 1024;
 
-fn registry() -> Result<Registry<WikiToken>, PipelineError> {
+fn registry(options: &RenderOptions) -> Result<Registry<WikiToken>, PipelineError> {
     let mut r = Registry::new();
+    r.add_async(
+        LinkHandler {
+            page_title: options.title.clone(),
+            pages: options.pages.clone(),
+        },
+        Rank::new(1.5)?,
+        Match::Kind(WikiKind::WikiLink),
+    )?;
     r.add(
         AsHandler(PreHandler::default()),
         Rank::new(2.05)?,
@@ -62,6 +70,9 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
             }
         }
         Tok::Template(raw) | Tok::TemplateArg(raw) => out.push(OwnedToken::text(raw.to_string())),
+        Tok::WikiLink(target) => out.push(OwnedToken::StartTag(crate::transform::links::link_tag(
+            &target, "", None,
+        ))),
         Tok::Eof => out.push(OwnedToken::Eof),
     }
 }
@@ -188,7 +199,7 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
         });
     }
     let tokens = crate::tokenize::tokenize(wikitext);
-    let mut pipeline = Pipeline::new(registry()?, PipelineConfig::default());
+    let mut pipeline = Pipeline::new(registry(options)?, PipelineConfig::default());
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), BodySink::new()?))?;
     Ok(html)
 }

@@ -33,6 +33,9 @@ pub enum Tok {
     /// Lines holding only comments and spaces, with their newlines (Parsoid's
     /// `EmptyLineTk`): start-of-line transparent, never a paragraph break.
     EmptyLine(Vec<WikiToken>),
+    /// An internal link's start (`[[Target|…`): resolved into `<a>` by the link
+    /// handler; its text and `</a>` follow.
+    WikiLink(Box<crate::title::LinkTarget>),
     /// A template or parser function `{{…}}`: its raw source, braces included.
     Template(Box<str>),
     /// A template argument `{{{…}}}`: its raw source, braces included.
@@ -56,6 +59,8 @@ pub enum WikiKind {
     IndentPre,
     /// [`Tok::EmptyLine`].
     EmptyLine,
+    /// [`Tok::WikiLink`].
+    WikiLink,
     /// [`Tok::Template`].
     Template,
     /// [`Tok::TemplateArg`].
@@ -175,6 +180,7 @@ impl PipelineToken for WikiToken {
             Tok::ListItem(_) => WikiKind::ListItem,
             Tok::IndentPre(_) => WikiKind::IndentPre,
             Tok::EmptyLine(_) => WikiKind::EmptyLine,
+            Tok::WikiLink(_) => WikiKind::WikiLink,
             Tok::Template(_) => WikiKind::Template,
             Tok::TemplateArg(_) => WikiKind::TemplateArg,
         }

@@ -10,6 +10,7 @@
 
 mod block;
 pub(crate) mod entity;
+mod links;
 mod tags;
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
@@ -130,6 +131,7 @@ impl<'a> Tokenizer<'a> {
                 b'&' => self.entity(),
                 b'_' if self.rest().starts_with("__") => self.switch(),
                 b'{' if self.rest().starts_with("{{") => self.template(),
+                b'[' if self.rest().starts_with("[[") => self.wikilink(),
                 b':' if self.dd_pending && self.dd_depth > 0 => {
                     self.pos += 1;
                     self.push_text(":", start);
@@ -167,7 +169,7 @@ impl<'a> Tokenizer<'a> {
         let mut end = start + 1;
         while end < self.limit {
             match bytes.get(end) {
-                Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{') | None => break,
+                Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{' | b'[') | None => break,
                 Some(b':') if self.dd_pending => break,
                 _ => end += 1,
             }
@@ -254,7 +256,7 @@ impl<'a> Tokenizer<'a> {
 
 /// The length of the `{{…}}` at the start of `s` with nested braces balanced,
 /// if it closes.
-fn balanced_braces(s: &str) -> Option<usize> {
+pub(crate) fn balanced_braces(s: &str) -> Option<usize> {
     let bytes = s.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;

@@ -10,6 +10,7 @@
 //! | 2.95 | `paragraphs.rs` | ParagraphWrapper | `<p>` around inline runs, `<br>` for extra blank lines |
 
 pub(crate) mod headings;
+pub(crate) mod links;
 pub(crate) mod lists;
 pub(crate) mod paragraphs;
 pub(crate) mod pre;

@@ -8,11 +8,32 @@
 use super::Transform;
 use crate::token::{Tok, WikiToken};
 
+/// Resolves quotes per line; the text of a link (between `<a>` and `</a>`) is
+/// resolved on its own, as Parsoid does.
 #[derive(Default)]
 pub(crate) struct QuoteTransformer {
-    /// The current line, once it has a quote (else tokens pass straight through).
-    line: Vec<WikiToken>,
-    buffering: bool,
+    /// The current line, then the text of each open link.
+    stack: Vec<Vec<WikiToken>>,
+}
+
+impl QuoteTransformer {
+    fn append(&mut self, mut tokens: Vec<WikiToken>) {
+        match self.stack.last_mut() {
+            Some(line) => line.append(&mut tokens),
+            None => self.stack.push(tokens),
+        }
+    }
+
+    /// Closes the innermost open link's text into its parent.
+    fn close_link(&mut self) {
+        if self.stack.len() > 1
+            && let Some(inner) = self.stack.pop()
+        {
+            let mut resolved = Vec::with_capacity(inner.len());
+            resolve(inner, &mut resolved);
+            self.append(resolved);
+        }
+    }
 }
 
 impl Transform for QuoteTransformer {
@@ -25,20 +46,23 @@ impl Transform for QuoteTransformer {
             _ => token,
         };
         if token.is_newline() || token.is_end() {
-            if self.buffering {
-                resolve(std::mem::take(&mut self.line), out);
-                self.buffering = false;
+            while self.stack.len() > 1 {
+                self.close_link();
+            }
+            if let Some(line) = self.stack.pop() {
+                resolve(line, out);
             }
             out.push(token);
             return;
         }
-        if matches!(token.tok, Tok::Quote(_)) {
-            self.buffering = true;
+        let opens = token.start_name() == Some("a");
+        let closes = token.end_name() == Some("a");
+        if closes {
+            self.close_link();
         }
-        if self.buffering {
-            self.line.push(token);
-        } else {
-            out.push(token);
+        self.append(vec![token]);
+        if opens {
+            self.stack.push(Vec::new());
         }
     }
 }
