@@ -10,6 +10,7 @@
 
 mod block;
 pub(crate) mod entity;
+mod extlinks;
 mod links;
 mod tags;
 
@@ -28,6 +29,7 @@ pub fn tokenize(src: &str) -> Vec<WikiToken> {
         text_start: 0,
         dd_pending: false,
         dd_depth: 0,
+        in_ext_link: false,
     };
     t.start_of_line();
     t.scan();
@@ -48,6 +50,8 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) dd_pending: bool,
     /// Open HTML elements on a `;` line: a `:` inside one is text.
     pub(crate) dd_depth: usize,
+    /// Inside an external link's text: no links start here.
+    pub(crate) in_ext_link: bool,
 }
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
@@ -131,7 +135,9 @@ impl<'a> Tokenizer<'a> {
                 b'&' => self.entity(),
                 b'_' if self.rest().starts_with("__") => self.switch(),
                 b'{' if self.rest().starts_with("{{") => self.template(),
-                b'[' if self.rest().starts_with("[[") => self.wikilink(),
+                b'[' if self.rest().starts_with("[[") && !self.in_ext_link => self.wikilink(),
+                b'[' if !self.in_ext_link && self.bracketed_link() => {}
+                b'A'..=b'Z' | b'a'..=b'z' if self.autolink() => {}
                 b':' if self.dd_pending && self.dd_depth > 0 => {
                     self.pos += 1;
                     self.push_text(":", start);
@@ -168,6 +174,9 @@ impl<'a> Tokenizer<'a> {
         let bytes = self.src.as_bytes();
         let mut end = start + 1;
         while end < self.limit {
+            if !self.in_ext_link && self.autolink_candidate(end) {
+                break;
+            }
             match bytes.get(end) {
                 Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{' | b'[') | None => break,
                 Some(b':') if self.dd_pending => break,
