@@ -109,7 +109,9 @@ impl Tokenizer<'_> {
         loop {
             let tail = rest.get(i..).unwrap_or("");
             let nl = tail.find('\n');
-            let comment = tail.find("<!--");
+            let comment = tail
+                .get(..nl.unwrap_or(tail.len()))
+                .and_then(|t| t.find("<!--"));
             match (nl, comment) {
                 (Some(n), Some(c)) if c < n => {
                     match tail.get(c + 4..).and_then(|t| t.find("-->")) {

@@ -8,7 +8,9 @@ use tagloom_html::{Tokenizer, TokenizerConfig};
 /// its decoded text, if it is a valid one.
 pub(crate) fn reference(s: &str) -> Option<(usize, String)> {
     let rest = s.strip_prefix('&')?;
-    let semi = rest.find(';')?;
+    // Names are short: look for the `;` in the next 40 bytes only (linear time
+    // on long runs of `&`).
+    let semi = rest.bytes().take(40).position(|b| b == b';')?;
     let body = rest.get(..semi)?;
     let len = semi + 2;
     if let Some(num) = body.strip_prefix('#') {

@@ -140,6 +140,12 @@ impl Tokenizer<'_> {
         let start = self.pos;
         let rest = self.rest();
         let inner = rest.get(1..).unwrap_or("");
+        if self
+            .no_bracket_close
+            .is_some_and(|(from, to)| from <= start && start < to)
+        {
+            return false;
+        }
         let Some(proto) = protocol(inner, true) else {
             return false;
         };
@@ -148,12 +154,15 @@ impl Tokenizer<'_> {
             return false;
         }
         let after = inner.get(len..).unwrap_or("");
-        let Some(close) = after.find(']') else {
-            return false;
+        let close = match after.find([']', '\n']) {
+            Some(c) if after.as_bytes().get(c) == Some(&b']') => c,
+            found => {
+                // No `]` on this line: no bracketed link starts before its end.
+                let line_end = start + 1 + len + found.unwrap_or(after.len());
+                self.no_bracket_close = Some((start, line_end));
+                return false;
+            }
         };
-        if after.get(..close).is_some_and(|t| t.contains('\n')) {
-            return false;
-        }
         let text_src = after.get(..close).unwrap_or("");
         let lead = text_src.len() - text_src.trim_start_matches([' ', '\t']).len();
         let has_text = lead < text_src.len();

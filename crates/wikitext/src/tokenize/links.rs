@@ -9,50 +9,48 @@ use super::{Tokenizer, entity};
 use crate::title::{LinkTarget, encode_title};
 use crate::token::{Tok, WikiToken};
 
-/// The end of the `[[…]]` starting at `s` (`]]` excluded) and where its first
-/// top-level `|` is.
-fn extent(s: &str) -> Option<(usize, Option<usize>)> {
-    let b = s.as_bytes();
-    let mut i = 2;
-    let mut depth = 0usize;
-    let mut pipe = None;
-    while i < b.len() {
-        match (b.get(i), b.get(i + 1)) {
-            (Some(b'['), Some(b'[')) => {
-                depth += 1;
-                i += 2;
+impl Tokenizer<'_> {
+    /// The end of the `[[…]]` at the current position (`]]` excluded, relative)
+    /// and where its first top-level `|` is. A nested `[[` or a newline before
+    /// the pipe ends the attempt (so each attempt scans only up to the next `[[`:
+    /// linear time overall).
+    fn extent(&mut self) -> Option<(usize, Option<usize>)> {
+        let base = self.pos;
+        let s = self.rest();
+        let b = s.as_bytes();
+        let mut i = 2;
+        let mut pipe = None;
+        while i < b.len() {
+            match (b.get(i), b.get(i + 1)) {
+                (Some(b'['), Some(b'[')) => return None,
+                (Some(b']'), Some(b']')) => return Some((i, pipe)),
+                (Some(b'{'), Some(b'{')) => match self.brace_end(base + i) {
+                    // Skip a template: its pipes are not ours.
+                    Some(end) if end <= self.limit => i = end - base,
+                    _ => i += 2,
+                },
+                (Some(b'|'), _) if pipe.is_none() => {
+                    pipe = Some(i);
+                    i += 1;
+                }
+                (Some(b'\n'), _) if pipe.is_none() => return None,
+                _ => i += 1,
             }
-            (Some(b']'), Some(b']')) if depth == 0 => return Some((i, pipe)),
-            (Some(b']'), Some(b']')) => {
-                depth -= 1;
-                i += 2;
-            }
-            (Some(b'{'), Some(b'{')) => {
-                // Skip a template: its pipes are not ours.
-                let len = super::balanced_braces(s.get(i..)?)?;
-                i += len;
-            }
-            (Some(b'|'), _) if depth == 0 && pipe.is_none() => {
-                pipe = Some(i);
-                i += 1;
-            }
-            (Some(b'\n'), _) if pipe.is_none() => return None,
-            _ => i += 1,
         }
+        None
     }
-    None
 }
 
 impl Tokenizer<'_> {
     /// At `[[`.
     pub(crate) fn wikilink(&mut self) {
         let start = self.pos;
-        let rest = self.rest();
-        let Some((close, pipe)) = extent(rest) else {
+        let Some((close, pipe)) = self.extent() else {
             self.pos += 2;
             self.push_text("[[", start);
             return;
         };
+        let rest = self.rest();
         let target_src = rest.get(2..pipe.unwrap_or(close)).unwrap_or("");
         let Some(target) = LinkTarget::parse(&entity::decode_all(target_src)) else {
             self.pos += 2;

@@ -30,6 +30,9 @@ pub fn tokenize(src: &str) -> Vec<WikiToken> {
         dd_pending: false,
         dd_depth: 0,
         in_ext_link: false,
+        no_bracket_close: None,
+        missing_close: Vec::new(),
+        braces: None,
     };
     t.start_of_line();
     t.scan();
@@ -52,6 +55,12 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) dd_depth: usize,
     /// Inside an external link's text: no links start here.
     pub(crate) in_ext_link: bool,
+    /// A range where no `[URL …]` can close (no `]` before the line ends).
+    pub(crate) no_bracket_close: Option<(usize, usize)>,
+    /// Closing tags known to be missing after a position.
+    pub(crate) missing_close: Vec<(&'static str, usize)>,
+    /// `{{` positions and the end of their matching `}}`, computed once.
+    braces: Option<std::collections::HashMap<usize, usize>>,
 }
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
@@ -240,52 +249,55 @@ impl<'a> Tokenizer<'a> {
         self.push_text("_", start);
     }
 
+    /// The end of the `}}` matching the `{{` at `at`, if any (pairs found once,
+    /// innermost first, in one pass over the page).
+    pub(crate) fn brace_end(&mut self, at: usize) -> Option<usize> {
+        let src = self.src.as_bytes();
+        let braces = self.braces.get_or_insert_with(|| {
+            let mut map = std::collections::HashMap::new();
+            let mut open = Vec::new();
+            let mut i = 0;
+            while i + 1 < src.len() {
+                match (src.get(i), src.get(i + 1)) {
+                    (Some(b'{'), Some(b'{')) => {
+                        open.push(i);
+                        i += 2;
+                    }
+                    (Some(b'}'), Some(b'}')) => {
+                        if let Some(o) = open.pop() {
+                            map.insert(o, i + 2);
+                        }
+                        i += 2;
+                    }
+                    _ => i += 1,
+                }
+            }
+            map
+        });
+        braces.get(&at).copied()
+    }
+
     /// `{{…}}` or `{{{…}}}` with balanced braces: a pseudo-token for the
     /// expansion hook; unbalanced braces are text.
     fn template(&mut self) {
         let start = self.pos;
-        let rest = self.rest();
-        let arg = rest.starts_with("{{{") && !rest.starts_with("{{{{");
-        if let Some(len) = balanced_braces(rest) {
-            let raw = rest.get(..len).unwrap_or("");
-            let is_arg = arg && raw.ends_with("}}}");
-            self.pos += len;
-            let tok = if is_arg {
-                Tok::TemplateArg(raw.into())
-            } else {
-                Tok::Template(raw.into())
-            };
-            self.emit(tok, start);
+        let Some(mut end) = self.brace_end(start).filter(|&e| e <= self.limit) else {
+            self.pos += 2;
+            self.push_text("{{", start);
             return;
+        };
+        let rest = self.rest();
+        let arg = rest.starts_with("{{{") && self.src.as_bytes().get(end) == Some(&b'}');
+        if arg && end < self.limit {
+            end += 1;
         }
-        self.pos += 2;
-        self.push_text("{{", start);
-    }
-}
-
-/// The length of the `{{…}}` at the start of `s` with nested braces balanced,
-/// if it closes.
-pub(crate) fn balanced_braces(s: &str) -> Option<usize> {
-    let bytes = s.as_bytes();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes.get(i..i + 2) == Some(b"{{") {
-            depth += 1;
-            i += 2;
-        } else if bytes.get(i..i + 2) == Some(b"}}") {
-            depth = depth.saturating_sub(1);
-            i += 2;
-            if depth == 0 {
-                // Swallow a third closing brace of an argument.
-                if bytes.get(i) == Some(&b'}') && s.starts_with("{{{") {
-                    i += 1;
-                }
-                return Some(i);
-            }
+        let raw = self.src.get(start..end).unwrap_or("");
+        let tok = if arg {
+            Tok::TemplateArg(raw.into())
         } else {
-            i += 1;
-        }
+            Tok::Template(raw.into())
+        };
+        self.pos = end;
+        self.emit(tok, start);
     }
-    None
 }

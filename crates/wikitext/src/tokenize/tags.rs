@@ -95,6 +95,8 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                     // A quoted value ends at its quote, or (unclosed) before the
                     // `>` (or `/>`) that ends the tag.
                     let tail = s.get(j + 1..)?;
+                    // A value never spans a `<` (bounds the search).
+                    let tail = tail.get(..tail.find('<').unwrap_or(tail.len()))?;
                     let quote = tail.find(q as char);
                     let gt = tail.find('>');
                     match (quote, gt) {
@@ -151,23 +153,44 @@ pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
 
 /// Finds `</name>` (ASCII case-insensitive) in `s`: its start and length.
 fn find_close(s: &str, name: &str) -> Option<(usize, usize)> {
-    let lower = s.to_ascii_lowercase();
-    let pat = format!("</{name}");
     let mut from = 0;
-    while let Some(at) = lower.get(from..)?.find(&pat) {
+    while let Some(at) = s.get(from..)?.find("</") {
         let at = from + at;
-        let after = at + pat.len();
-        let rest = lower.get(after..)?;
-        let ws = rest.bytes().take_while(|b| b.is_ascii_whitespace()).count();
-        if rest.as_bytes().get(ws) == Some(&b'>') {
-            return Some((at, after + ws + 1 - at));
+        let after = at + 2 + name.len();
+        let matches = s
+            .get(at + 2..after)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name));
+        if matches {
+            let rest = s.get(after..)?;
+            let ws = rest.bytes().take_while(|b| b.is_ascii_whitespace()).count();
+            if rest.as_bytes().get(ws) == Some(&b'>') {
+                return Some((at, after + ws + 1 - at));
+            }
         }
-        from = after;
+        from = at + 2;
     }
     None
 }
 
 impl Tokenizer<'_> {
+    /// `find_close` from the current body start `body` (an offset in the
+    /// source), remembering failures: when `</name>` is missing after some
+    /// position it is missing after every later one.
+    fn close_of(&mut self, name: &'static str, body: usize) -> Option<(usize, usize)> {
+        if self
+            .missing_close
+            .iter()
+            .any(|&(n, from)| n == name && from <= body)
+        {
+            return None;
+        }
+        let found = find_close(self.src.get(body..self.limit).unwrap_or(""), name);
+        if found.is_none() {
+            self.missing_close.push((name, body));
+        }
+        found
+    }
+
     /// At `<`.
     pub(crate) fn angle(&mut self) {
         let start = self.pos;
@@ -195,11 +218,12 @@ impl Tokenizer<'_> {
                 return;
             }
             "includeonly" if !raw.end => {
-                let body = rest.get(raw.len..).unwrap_or("");
                 let skip = if raw.self_closing {
                     raw.len
                 } else {
-                    find_close(body, "includeonly").map_or(rest.len(), |(at, l)| raw.len + at + l)
+                    let body = self.pos + raw.len;
+                    self.close_of("includeonly", body)
+                        .map_or(rest.len(), |(at, l)| raw.len + at + l)
                 };
                 self.pos += skip;
                 self.flush_text();
@@ -244,7 +268,7 @@ impl Tokenizer<'_> {
             return;
         }
         let body_all = rest.get(raw.len..).unwrap_or("");
-        let Some((at, close_len)) = find_close(body_all, "nowiki") else {
+        let Some((at, close_len)) = self.close_of("nowiki", self.pos + raw.len) else {
             self.pos += 1;
             self.push_text("<", start);
             return;
@@ -267,7 +291,7 @@ impl Tokenizer<'_> {
             None
         } else {
             let after = rest.get(raw.len..).unwrap_or("");
-            let Some((at, close_len)) = find_close(after, "pre") else {
+            let Some((at, close_len)) = self.close_of("pre", self.pos + raw.len) else {
                 return false;
             };
             Some((after.get(..at).unwrap_or(""), raw.len + at + close_len))
