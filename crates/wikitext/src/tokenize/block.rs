@@ -20,6 +20,9 @@ impl Tokenizer<'_> {
             self.pos += end + 7;
             self.emit_html(OwnedToken::comment(data), start);
         }
+        if self.table_line() {
+            return;
+        }
         let start = self.pos;
         let rest = self.rest();
         let bullets = rest
@@ -31,6 +34,14 @@ impl Tokenizer<'_> {
             self.pos += bullets;
             self.dd_pending = b.ends_with(';');
             self.emit(Tok::ListItem(b.into()), start);
+            // A table may start right after the bullets.
+            if self
+                .rest()
+                .trim_start_matches([' ', '\t'])
+                .starts_with("{|")
+            {
+                self.table_line();
+            }
             return;
         }
         if rest.starts_with("----") {

@@ -71,6 +71,9 @@ fn url(s: &str, proto: usize) -> (usize, String) {
         if c == '{' && s.get(i..).is_some_and(|r| r.starts_with("{{")) {
             break;
         }
+        if c == '|' && s.get(i..).is_some_and(|r| r.starts_with("||")) {
+            break;
+        }
         if c == '&' {
             match entity::reference(s.get(i..).unwrap_or("")) {
                 Some((len, text)) if text.chars().all(url_char) => {
@@ -164,6 +167,9 @@ impl Tokenizer<'_> {
             }
         };
         let text_src = after.get(..close).unwrap_or("");
+        if self.cell_line.is_some() && (text_src.contains("||") || after.starts_with("||")) {
+            return false;
+        }
         let lead = text_src.len() - text_src.trim_start_matches([' ', '\t']).len();
         let has_text = lead < text_src.len();
         let class = if has_text {

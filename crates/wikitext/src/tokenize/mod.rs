@@ -12,6 +12,7 @@ mod block;
 pub(crate) mod entity;
 mod extlinks;
 mod links;
+mod table;
 mod tags;
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
@@ -33,6 +34,8 @@ pub fn tokenize(src: &str) -> Vec<WikiToken> {
         no_bracket_close: None,
         missing_close: Vec::new(),
         braces: None,
+        table_depth: 0,
+        cell_line: None,
     };
     t.start_of_line();
     t.scan();
@@ -61,6 +64,10 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) missing_close: Vec<(&'static str, usize)>,
     /// `{{` positions and the end of their matching `}}`, computed once.
     braces: Option<std::collections::HashMap<usize, usize>>,
+    /// Open wikitext tables (table syntax is recognized only inside one).
+    pub(crate) table_depth: usize,
+    /// On a cell line: `||` (and `!!` on a header line) start another cell.
+    pub(crate) cell_line: Option<table::CellLine>,
 }
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
@@ -137,6 +144,7 @@ impl<'a> Tokenizer<'a> {
                     self.emit(Tok::Newline, start);
                     self.dd_pending = false;
                     self.dd_depth = 0;
+                    self.cell_line = None;
                     self.start_of_line();
                 }
                 b'\'' if self.rest().starts_with("''") => self.quotes(),
@@ -147,6 +155,14 @@ impl<'a> Tokenizer<'a> {
                 b'[' if self.rest().starts_with("[[") && !self.in_ext_link => self.wikilink(),
                 b'[' if !self.in_ext_link && self.bracketed_link() => {}
                 b'A'..=b'Z' | b'a'..=b'z' if self.autolink() => {}
+                b'|' if self.cell_line.is_some() && self.rest().starts_with("||") => {
+                    self.next_cell();
+                }
+                b'!' if self.cell_line == Some(table::CellLine::Header)
+                    && self.rest().starts_with("!!") =>
+                {
+                    self.next_cell();
+                }
                 b':' if self.dd_pending && self.dd_depth > 0 => {
                     self.pos += 1;
                     self.push_text(":", start);
@@ -187,7 +203,9 @@ impl<'a> Tokenizer<'a> {
                 break;
             }
             match bytes.get(end) {
-                Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{' | b'[') | None => break,
+                Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{' | b'[' | b'|' | b'!') | None => {
+                    break;
+                }
                 Some(b':') if self.dd_pending => break,
                 _ => end += 1,
             }
