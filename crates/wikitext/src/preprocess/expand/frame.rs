@@ -1,0 +1,60 @@
+//! Frames: the page's root frame and one frame per template expansion.
+//!
+//! A template frame holds its title (for loop detection by ancestry), its depth and
+//! its arguments as *unexpanded* nodes of the caller's tree: an argument is expanded
+//! in the caller's frame the first time `{{{name}}}` asks for it, then cached
+//! (MediaWiki's `PPTemplateFrame`). Named arguments are trimmed, positional ones
+//! are not; a later argument of the same name replaces an earlier one
+//! (`{{t|1=a|b}}` gives `1` = `b`).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::preprocess::title::Title;
+use crate::preprocess::tree::Node;
+
+/// An argument's source.
+pub(crate) struct ArgRef<'a> {
+    pub(crate) nodes: &'a [Node],
+    pub(crate) trim: bool,
+}
+
+/// One frame of the expansion.
+pub(crate) struct Frame<'a> {
+    /// The caller (`None` for the page).
+    pub(crate) parent: Option<&'a Frame<'a>>,
+    /// The text the frame's tree points into.
+    pub(crate) src: &'a str,
+    /// The template (`None` for the page).
+    pub(crate) title: Option<Title>,
+    /// 0 for the page, 1 for a template it calls, …
+    pub(crate) depth: usize,
+    pub(crate) args: HashMap<String, ArgRef<'a>>,
+    pub(crate) cache: RefCell<HashMap<String, String>>,
+}
+
+impl<'a> Frame<'a> {
+    /// The page's frame.
+    pub(crate) fn root(src: &'a str) -> Frame<'a> {
+        Frame {
+            parent: None,
+            src,
+            title: None,
+            depth: 0,
+            args: HashMap::new(),
+            cache: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// Whether `title` is this frame's template or an ancestor's.
+    pub(crate) fn is_expanding(&self, title: &Title) -> bool {
+        let mut frame = Some(self);
+        while let Some(f) = frame {
+            if f.title.as_ref() == Some(title) {
+                return true;
+            }
+            frame = f.parent;
+        }
+        false
+    }
+}

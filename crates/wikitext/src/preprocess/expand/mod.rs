@@ -1,0 +1,346 @@
+//! Expansion: a page's text with its templates, arguments, parser functions and
+//! magic words replaced, MediaWiki's `PPFrame::expand` and `braceSubstitution`.
+//!
+//! The result is wikitext (what MediaWiki's `Parser::preprocess` returns, and what
+//! Parsoid tokenizes for a template's output). Extension tags are copied as they are
+//! written; the parser renders them. Failures inside the page (a loop, a missing
+//! template, a limit) are visible in the text, as in MediaWiki, and listed in
+//! [`Expansion::warnings`]; only a page over the input limit is an error.
+
+mod frame;
+mod template;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+pub(crate) use frame::Frame;
+
+use super::config::Config;
+use super::parse::{Mode, ParseOptions, parse_with};
+use super::store::PageStore;
+use super::title::Title;
+use super::tree::{Node, Tree};
+
+/// Why a page could not be expanded at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PreprocessError {
+    /// The page is larger than [`Limits::max_input`](super::Limits::max_input).
+    #[error("page of {size} bytes is larger than the limit of {limit}")]
+    InputTooLarge {
+        /// The page's size.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+/// Something the expansion had to refuse or could not find; each also shows in
+/// the text as error markup (or, for a missing template, a link to it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Warning {
+    /// A template calls itself, directly or through others.
+    Loop {
+        /// The template.
+        title: String,
+    },
+    /// Templates nested deeper than [`Limits::max_depth`](super::Limits::max_depth).
+    TooDeep {
+        /// The template that was not expanded.
+        title: String,
+    },
+    /// More than [`Limits::max_transclusions`](super::Limits::max_transclusions).
+    TooManyTransclusions,
+    /// Template output over [`Limits::max_expansion_size`](super::Limits::max_expansion_size).
+    ExpansionTooLarge {
+        /// The template that was omitted.
+        title: String,
+    },
+    /// Template arguments over [`Limits::max_expansion_size`](super::Limits::max_expansion_size)
+    /// (counted with template output): omitted.
+    ArgumentTooLarge,
+    /// More than [`Limits::max_nodes`](super::Limits::max_nodes) expanded.
+    TooManyNodes,
+    /// Expansions nested deeper than [`Limits::max_expand_depth`](super::Limits::max_expand_depth).
+    ExpandTooDeep,
+    /// A template source larger than [`Limits::max_input`](super::Limits::max_input).
+    TemplateTooLarge {
+        /// The template.
+        title: String,
+    },
+    /// The page store failed for a template (it is shown as missing).
+    Store {
+        /// The template.
+        title: String,
+        /// The store's error.
+        message: String,
+    },
+    /// A template that does not exist (shown as a link to it).
+    Missing {
+        /// The template.
+        title: String,
+    },
+}
+
+/// An expanded text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Expansion {
+    /// The expanded wikitext.
+    pub text: String,
+    /// What went wrong on the way (also visible in `text`).
+    pub warnings: Vec<Warning>,
+}
+
+/// The preprocessor: a page store and a configuration, shared by all pages.
+///
+/// ```
+/// use tagloom_wikitext::preprocess::{Config, MemoryStore, Preprocessor, Site, Title};
+///
+/// let site = Site::default();
+/// let mut store = MemoryStore::default();
+/// store.insert(Title::parse("Template:Hello", 0, &site)?, "Hello, {{{1|world}}}!");
+/// let pre = Preprocessor::new(&store, Config::default());
+/// let page = Title::parse("Main Page", 0, &site)?;
+/// let out = pre.expand(&page, "{{hello}} {{Hello| you }} {{#if: x | yes | no }}")?;
+/// assert_eq!(out.text, "Hello, world! Hello,  you ! yes");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Preprocessor<'s> {
+    store: &'s dyn PageStore,
+    config: Config,
+}
+
+impl<'s> Preprocessor<'s> {
+    /// A preprocessor over `store`.
+    pub fn new(store: &'s dyn PageStore, config: Config) -> Self {
+        Preprocessor { store, config }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The page store.
+    pub fn store(&self) -> &'s dyn PageStore {
+        self.store
+    }
+
+    /// Starts expanding page `title`: the returned [`PageExpander`] counts the
+    /// page's limits across all its calls and caches parsed templates.
+    pub fn page(&self, title: Title) -> PageExpander<'_, 's> {
+        PageExpander {
+            pre: self,
+            page: title,
+            transclusions: 0,
+            size: 0,
+            nodes: 0,
+            reported: Vec::new(),
+            warnings: Vec::new(),
+            cache: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// Expands a whole page (page view) in one call.
+    pub fn expand(&self, title: &Title, src: &str) -> Result<Expansion, PreprocessError> {
+        self.page(title.clone()).expand(src)
+    }
+
+    pub(crate) fn parse_options(&self, mode: Mode) -> ParseOptions {
+        ParseOptions {
+            mode,
+            ext_tags: self.config.ext_tags.clone(),
+            max_nesting: self.config.limits.max_nesting,
+        }
+    }
+}
+
+/// A parsed template source.
+pub(crate) struct Parsed {
+    pub(crate) src: Arc<str>,
+    pub(crate) tree: Tree,
+}
+
+/// The expansion of one page: its limits' counters and its template cache.
+///
+/// The parser calls [`PageExpander::expand`] on the page, or once per template
+/// call it found itself (`{{name|parts}}` as written), in page order; counters
+/// and the loop check then work as for a whole-page expansion.
+pub struct PageExpander<'p, 's> {
+    pub(crate) pre: &'p Preprocessor<'s>,
+    pub(crate) page: Title,
+    pub(crate) transclusions: usize,
+    pub(crate) size: usize,
+    pub(crate) nodes: usize,
+    /// Limit warnings already shown once (later hits expand to nothing).
+    reported: Vec<Warning>,
+    pub(crate) warnings: Vec<Warning>,
+    pub(crate) cache: RefCell<HashMap<Title, Option<Rc<Parsed>>>>,
+}
+
+impl PageExpander<'_, '_> {
+    /// The page being expanded.
+    pub fn title(&self) -> &Title {
+        &self.page
+    }
+
+    /// Expands `src` (page view) in the page's frame.
+    pub fn expand(&mut self, src: &str) -> Result<Expansion, PreprocessError> {
+        let limit = self.pre.config.limits.max_input;
+        if src.len() > limit {
+            return Err(PreprocessError::InputTooLarge {
+                size: src.len(),
+                limit,
+            });
+        }
+        let tree = parse_with(src, &self.pre.parse_options(Mode::Page));
+        Ok(self.expand_tree(src, &tree))
+    }
+
+    /// Expands an already parsed page text (`tree` from [`parse`](super::parse) of
+    /// `src` in [`Mode::Page`]).
+    pub fn expand_tree(&mut self, src: &str, tree: &Tree) -> Expansion {
+        let frame = Frame::root(src);
+        let mut text = String::with_capacity(src.len());
+        self.expand_nodes(&tree.nodes, &frame, Flags::default(), 0, &mut text);
+        Expansion {
+            text,
+            warnings: std::mem::take(&mut self.warnings),
+        }
+    }
+
+    /// Expands nodes of `frame`'s tree into `out`.
+    pub(crate) fn expand_nodes(
+        &mut self,
+        nodes: &[Node],
+        frame: &Frame<'_>,
+        flags: Flags,
+        depth: usize,
+        out: &mut String,
+    ) {
+        if depth > self.pre.config.limits.max_expand_depth {
+            self.limit_hit(Warning::ExpandTooDeep, out, || {
+                "<span class=\"error\">Expansion depth limit exceeded</span>".into()
+            });
+            return;
+        }
+        for node in nodes {
+            self.nodes += 1;
+            if self.nodes > self.pre.config.limits.max_nodes {
+                self.limit_hit(Warning::TooManyNodes, out, || {
+                    "<span class=\"error\">Node-count limit exceeded</span>".into()
+                });
+                return;
+            }
+            match node {
+                Node::Text(s) => out.push_str(frame.src.get(s.clone()).unwrap_or("")),
+                Node::Comment(s) => {
+                    if self.pre.config.keep_comments && !flags.strip_comments {
+                        out.push_str(frame.src.get(s.clone()).unwrap_or(""));
+                    }
+                }
+                Node::Ignore(_) => {}
+                Node::Ext(e) => out.push_str(frame.src.get(e.span.clone()).unwrap_or("")),
+                Node::Template(b) => self.template(b, frame, flags, depth + 1, out),
+                Node::Argument(b) => self.argument(b, frame, flags, depth + 1, out),
+            }
+        }
+    }
+
+    /// Expands nodes to a new string.
+    pub(crate) fn expand_to_string(
+        &mut self,
+        nodes: &[Node],
+        frame: &Frame<'_>,
+        flags: Flags,
+        depth: usize,
+    ) -> String {
+        let mut s = String::new();
+        self.expand_nodes(nodes, frame, flags, depth, &mut s);
+        s
+    }
+
+    /// A limit was reached: the first time, its markup is shown and the warning
+    /// recorded; later hits of the same limit add nothing (so a template bomb
+    /// cannot fill the output with error markup).
+    pub(crate) fn limit_hit(
+        &mut self,
+        w: Warning,
+        out: &mut String,
+        markup: impl FnOnce() -> String,
+    ) {
+        if !self.reported.contains(&w) {
+            out.push_str(&markup());
+            self.reported.push(w.clone());
+            self.warnings.push(w);
+        }
+    }
+
+    /// `{{{name|default}}}`.
+    fn argument(
+        &mut self,
+        b: &super::tree::Braced,
+        frame: &Frame<'_>,
+        flags: Flags,
+        depth: usize,
+        out: &mut String,
+    ) {
+        let strip = Flags {
+            strip_comments: true,
+        };
+        let name_ws = self.expand_to_string(&b.title.nodes, frame, strip, depth);
+        let name = name_ws.trim();
+        if let Some(v) = self.get_arg(frame, name, depth) {
+            // Argument text counts toward the expansion size too (MediaWiki's
+            // `arg` include size), so doubling arguments cannot grow unbounded.
+            self.size = self.size.saturating_add(v.len());
+            if self.size > self.pre.config.limits.max_expansion_size {
+                self.limit_hit(Warning::ArgumentTooLarge, out, || {
+                    "<!-- WARNING: argument omitted, expansion size too large -->".into()
+                });
+            } else {
+                out.push_str(&v);
+            }
+        } else if let Some(default) = b.parts.first() {
+            self.expand_nodes(&default.nodes, frame, flags, depth, out);
+        } else {
+            out.push_str("{{{");
+            out.push_str(&name_ws);
+            for p in &b.parts {
+                out.push('|');
+                self.expand_nodes(&p.nodes, frame, flags, depth, out);
+            }
+            out.push_str("}}}");
+        }
+    }
+
+    /// The value of argument `name` of `frame`, expanded in the caller's frame.
+    pub(crate) fn get_arg(
+        &mut self,
+        frame: &Frame<'_>,
+        name: &str,
+        depth: usize,
+    ) -> Option<String> {
+        if let Some(v) = frame.cache.borrow().get(name) {
+            return Some(v.clone());
+        }
+        let arg = frame.args.get(name)?;
+        let parent = frame.parent?;
+        let strip = Flags {
+            strip_comments: true,
+        };
+        let mut v = self.expand_to_string(arg.nodes, parent, strip, depth);
+        if arg.trim {
+            v = v.trim().to_owned();
+        }
+        frame.cache.borrow_mut().insert(name.to_owned(), v.clone());
+        Some(v)
+    }
+}
+
+/// Expansion flags (MediaWiki's `PPFrame::STRIP_COMMENTS`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Flags {
+    pub(crate) strip_comments: bool,
+}

@@ -1,0 +1,766 @@
+//! Brace matching: wikitext to a [`Tree`], following MediaWiki's preprocessor
+//! (`Preprocessor_Hash::preprocessToObj`), rule by rule:
+//!
+//! - A run of `{` opens a construct when it has at least 2 braces; a run of `}`
+//!   closes the innermost open run with as many braces as match, at most 3: three
+//!   make an argument `{{{…}}}`, two a template `{{…}}`. Leftover opening braces
+//!   stay open (`{{{{{x}}}}}` is `{{ {{{x}}} }}`), leftover closing braces are text.
+//! - `[[`…`]]` is tracked the same way (so a `|` inside a link inside a template does
+//!   not split the template) but makes no node.
+//! - `|` splits a construct's parts and the first `=` of a part after the title
+//!   names it, both only at the part's top level (not inside a nested construct,
+//!   a link, a heading line, a comment or an extension tag).
+//! - A line starting with `=` opens a heading until the end of the line: no `|`,
+//!   `=` or closing brace of an enclosing construct is seen inside it (a single `=`
+//!   at the start of a line inside a template stays a name separator).
+//! - `<!-- … -->` is a comment (a line holding only comments and blanks is eaten
+//!   whole); extension tags are opaque; `<noinclude>`, `<includeonly>` and
+//!   `<onlyinclude>` depend on the [`Mode`].
+//! - Anything still open at the end is text again (its inner constructs stay).
+//!
+//! One deviation, a limit: at most [`ParseOptions::max_nesting`] opening braces,
+//! brackets and heading marks are open at once; further ones are text (of a longer
+//! run, the first ones). This bounds the tree's depth (and so the recursion of
+//! everything that walks or drops it) on hostile input such as 10 000 `{{`; real
+//! pages stay far below it.
+//! The parser is linear in the input apart from close-tag searches, which are cached
+//! per tag name as MediaWiki does.
+
+use super::tree::{Braced, ExtTag, Node, Part, Span, Tree};
+
+/// Which view of a page the text is preprocessed for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// The page itself is rendered: `<includeonly>…</includeonly>` is dropped, the
+    /// `<noinclude>` and `<onlyinclude>` tags are dropped but their content kept.
+    #[default]
+    Page,
+    /// The text is transcluded (a template's source): `<noinclude>…</noinclude>` is
+    /// dropped, `<includeonly>` tags dropped with their content kept, and if the text
+    /// has an `<onlyinclude>…</onlyinclude>`, only such sections are kept.
+    Transclusion,
+}
+
+/// The extension tags MediaWiki sites commonly register: their content is not
+/// preprocessed. [`ParseOptions::ext_tags`] can replace the list.
+pub const DEFAULT_EXT_TAGS: &[&str] = &[
+    "nowiki",
+    "pre",
+    "ref",
+    "references",
+    "gallery",
+    "math",
+    "chem",
+    "ce",
+    "source",
+    "syntaxhighlight",
+    "poem",
+    "indicator",
+    "templatedata",
+    "templatestyles",
+    "timeline",
+    "hiero",
+    "score",
+    "graph",
+    "mapframe",
+    "maplink",
+    "categorytree",
+    "imagemap",
+    "inputbox",
+    "section",
+    "charinsert",
+    "langconvert",
+];
+
+/// What [`parse_with`] needs besides the text.
+#[derive(Clone, Debug)]
+pub struct ParseOptions {
+    /// Page view or transclusion.
+    pub mode: Mode,
+    /// Extension tag names, lower case (see [`DEFAULT_EXT_TAGS`]).
+    pub ext_tags: Vec<String>,
+    /// At most this many opening braces, brackets and heading marks open at once
+    /// (default 1000).
+    pub max_nesting: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            mode: Mode::Page,
+            ext_tags: DEFAULT_EXT_TAGS.iter().map(|s| (*s).to_owned()).collect(),
+            max_nesting: 1000,
+        }
+    }
+}
+
+/// Parses wikitext into a preprocessor tree with the default options.
+///
+/// ```
+/// use tagloom_wikitext::preprocess::{parse, Mode, Node};
+///
+/// let src = "a {{echo|x|name = y}} {{{1|d}}}";
+/// let tree = parse(src, Mode::Page);
+/// let Node::Template(t) = &tree.nodes[1] else { panic!() };
+/// assert_eq!(&src[t.span.clone()], "{{echo|x|name = y}}");
+/// assert_eq!(&src[t.title.span.clone()], "echo");
+/// assert_eq!(t.parts.len(), 2);
+/// assert!(t.parts[1].eq.is_some());
+/// assert!(matches!(tree.nodes[3], Node::Argument(_)));
+/// ```
+pub fn parse(src: &str, mode: Mode) -> Tree {
+    parse_with(
+        src,
+        &ParseOptions {
+            mode,
+            ..ParseOptions::default()
+        },
+    )
+}
+
+/// Parses wikitext into a preprocessor tree.
+pub fn parse_with(src: &str, options: &ParseOptions) -> Tree {
+    Parser::new(src, options).run()
+}
+
+/// A part being collected.
+struct PartB {
+    start: usize,
+    nodes: Vec<Node>,
+    eq: Option<usize>,
+}
+
+impl PartB {
+    fn new(start: usize) -> PartB {
+        PartB {
+            start,
+            nodes: Vec::new(),
+            eq: None,
+        }
+    }
+}
+
+/// An open construct on the stack.
+struct Piece {
+    /// `{`, `[` or `\n` (a heading).
+    open: u8,
+    count: usize,
+    start: usize,
+    line_start: bool,
+    parts: Vec<PartB>,
+}
+
+impl Piece {
+    fn close(&self) -> u8 {
+        match self.open {
+            b'{' => b'}',
+            b'[' => b']',
+            _ => b'\n',
+        }
+    }
+
+    /// The piece as text: its unused opening run, then its parts joined by `|`.
+    fn break_syntax(self, opening: usize, out: &mut Vec<Node>) {
+        if self.open != b'\n' {
+            let end = self.start + self.count;
+            push_node(out, None, Node::Text(end - opening..end));
+        }
+        for (k, part) in self.parts.into_iter().enumerate() {
+            if k > 0 {
+                push_node(out, None, Node::Text(part.start - 1..part.start));
+            }
+            for node in part.nodes {
+                push_node(out, None, node);
+            }
+        }
+    }
+}
+
+/// Appends a node, merging adjacent text (but never into a part's `=` node).
+fn push_node(out: &mut Vec<Node>, eq: Option<usize>, node: Node) {
+    if let Node::Text(span) = &node {
+        if span.start >= span.end {
+            return;
+        }
+        let last = out.len().wrapping_sub(1);
+        if eq != Some(last)
+            && let Some(Node::Text(prev)) = out.last_mut()
+            && prev.end == span.start
+        {
+            prev.end = span.end;
+            return;
+        }
+    }
+    out.push(node);
+}
+
+enum Found {
+    Pipe,
+    Equals,
+    Angle,
+    LineStart,
+    LineEnd,
+    Close,
+    Open(u8),
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    options: &'a ParseOptions,
+    root: Vec<Node>,
+    stack: Vec<Piece>,
+    i: usize,
+    /// `>` was not found once: no tag can end any more.
+    no_more_gt: bool,
+    /// Tag names whose close tag was not found.
+    no_more_closing: Vec<String>,
+    /// The sum of the counts of the pieces on the stack.
+    open_count: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn new(src: &'a str, options: &'a ParseOptions) -> Self {
+        Parser {
+            src,
+            bytes: src.as_bytes(),
+            options,
+            root: Vec::new(),
+            stack: Vec::new(),
+            i: 0,
+            no_more_gt: false,
+            no_more_closing: Vec::new(),
+            open_count: 0,
+        }
+    }
+
+    /// The accumulator: the current part of the top piece, or the root.
+    fn push(&mut self, node: Node) {
+        match self.stack.last_mut().and_then(|p| p.parts.last_mut()) {
+            Some(part) => push_node(&mut part.nodes, part.eq, node),
+            None => push_node(&mut self.root, None, node),
+        }
+    }
+
+    fn push_text(&mut self, span: Span) {
+        self.push(Node::Text(span));
+    }
+
+    fn find_pipe(&self) -> bool {
+        self.stack
+            .last()
+            .is_some_and(|p| p.open != b'\n' && p.open != b'[')
+    }
+
+    fn find_equals(&self) -> bool {
+        self.find_pipe()
+            && self.stack.last().is_some_and(|p| {
+                p.parts.len() > 1 && p.parts.last().is_some_and(|x| x.eq.is_none())
+            })
+    }
+
+    fn in_heading(&self) -> bool {
+        self.stack.last().is_some_and(|p| p.open == b'\n')
+    }
+
+    fn run(mut self) -> Tree {
+        let transclusion = self.options.mode == Mode::Transclusion;
+        let only_include = transclusion
+            && self.src.contains("<onlyinclude>")
+            && self.src.contains("</onlyinclude>");
+        let mut find_only_include = only_include;
+        let mut fake_line_start = true;
+        let len = self.bytes.len();
+        loop {
+            if find_only_include {
+                let rest = self.src.get(self.i..).unwrap_or("");
+                match rest.find("<onlyinclude>") {
+                    None => {
+                        self.push(Node::Ignore(self.i..len));
+                        break;
+                    }
+                    Some(off) => {
+                        let end = self.i + off + "<onlyinclude>".len();
+                        self.push(Node::Ignore(self.i..end));
+                        self.i = end;
+                        find_only_include = false;
+                    }
+                }
+            }
+            let found = if fake_line_start {
+                Found::LineStart
+            } else {
+                let closing = self.stack.last().map(Piece::close);
+                let pipe = self.find_pipe();
+                let equals = self.find_equals();
+                let start = self.i;
+                let mut j = start;
+                while let Some(&c) = self.bytes.get(j) {
+                    let hit = matches!(c, b'[' | b'{' | b'<' | b'\n')
+                        || Some(c) == closing
+                        || (pipe && c == b'|')
+                        || (equals && c == b'=');
+                    if hit {
+                        break;
+                    }
+                    j += 1;
+                }
+                self.push_text(start..j);
+                self.i = j;
+                match self.bytes.get(j) {
+                    None if self.in_heading() => Found::LineEnd,
+                    None => break,
+                    Some(&c) => match c {
+                        b'|' if pipe => Found::Pipe,
+                        b'=' if equals => Found::Equals,
+                        b'<' => Found::Angle,
+                        b'\n' if self.in_heading() => Found::LineEnd,
+                        b'\n' => Found::LineStart,
+                        c if Some(c) == closing => Found::Close,
+                        c => Found::Open(c),
+                    },
+                }
+            };
+            match found {
+                Found::Pipe => {
+                    if let Some(top) = self.stack.last_mut() {
+                        top.parts.push(PartB::new(self.i + 1));
+                    }
+                    self.i += 1;
+                }
+                Found::Equals => {
+                    let at = self.i;
+                    if let Some(part) = self.stack.last_mut().and_then(|p| p.parts.last_mut()) {
+                        part.nodes.push(Node::Text(at..at + 1));
+                        part.eq = Some(part.nodes.len() - 1);
+                    }
+                    self.i += 1;
+                }
+                Found::Angle => {
+                    if only_include && self.src[self.i..].starts_with("</onlyinclude>") {
+                        find_only_include = true;
+                        continue;
+                    }
+                    if self.angle() {
+                        fake_line_start = true;
+                    }
+                }
+                Found::LineStart => {
+                    if fake_line_start {
+                        fake_line_start = false;
+                    } else {
+                        self.push_text(self.i..self.i + 1);
+                        self.i += 1;
+                    }
+                    self.line_start();
+                }
+                Found::LineEnd => {
+                    // Close the heading; the newline is seen again as a line start.
+                    if let Some(piece) = self.pop_piece() {
+                        let mut nodes = Vec::new();
+                        piece.break_syntax(0, &mut nodes);
+                        for n in nodes {
+                            self.push(n);
+                        }
+                    }
+                }
+                Found::Close => self.close(),
+                Found::Open(c) => self.open(c),
+            }
+        }
+        let mut root = std::mem::take(&mut self.root);
+        for piece in std::mem::take(&mut self.stack) {
+            let count = piece.count;
+            piece.break_syntax(count, &mut root);
+        }
+        Tree { nodes: root }
+    }
+
+    fn line_start(&mut self) {
+        let run = self.run_of(b'=', self.i).min(6);
+        if run == 0 || (run == 1 && self.find_equals()) {
+            return;
+        }
+        if self.open_count + run > self.options.max_nesting {
+            return;
+        }
+        let mut part = PartB::new(self.i);
+        part.nodes.push(Node::Text(self.i..self.i + run));
+        self.push_piece(Piece {
+            open: b'\n',
+            count: run,
+            start: self.i,
+            line_start: true,
+            parts: vec![part],
+        });
+        self.i += run;
+    }
+
+    fn push_piece(&mut self, piece: Piece) {
+        self.open_count += piece.count;
+        self.stack.push(piece);
+    }
+
+    fn pop_piece(&mut self) -> Option<Piece> {
+        let piece = self.stack.pop()?;
+        self.open_count -= piece.count;
+        Some(piece)
+    }
+
+    /// The length of the run of `c` at `from`, at most `max`.
+    fn run_of_max(&self, c: u8, from: usize, max: usize) -> usize {
+        self.bytes
+            .get(from..)
+            .map_or(0, |b| b.iter().take(max).take_while(|&&x| x == c).count())
+    }
+
+    fn run_of(&self, c: u8, from: usize) -> usize {
+        self.bytes
+            .get(from..)
+            .map_or(0, |b| b.iter().take_while(|&&x| x == c).count())
+    }
+
+    fn open(&mut self, c: u8) {
+        let count = self.run_of(c, self.i);
+        let start = self.i;
+        self.i += count;
+        // Over the budget, the first braces of the run are text.
+        let budget = self.options.max_nesting.saturating_sub(self.open_count);
+        let (start, count) = if count > budget {
+            self.push_text(start..start + count - budget);
+            (start + count - budget, budget)
+        } else {
+            (start, count)
+        };
+        if count >= 2 {
+            self.push_piece(Piece {
+                open: c,
+                count,
+                start,
+                line_start: start > 0 && self.bytes.get(start - 1) == Some(&b'\n'),
+                parts: vec![PartB::new(start + count)],
+            });
+        } else {
+            self.push_text(start..start + count);
+        }
+    }
+
+    fn close(&mut self) {
+        let Some(piece) = self.pop_piece() else {
+            return;
+        };
+        let close = piece.close();
+        let max_count = piece.count;
+        let count = self.run_of_max(close, self.i, max_count);
+        let matching = match piece.open {
+            b'{' => count.min(3),
+            _ => count.min(2),
+        };
+        if matching < 2 {
+            self.push_piece(piece);
+            self.push_text(self.i..self.i + count);
+            self.i += count;
+            return;
+        }
+        let close_at = self.i;
+        self.i += matching;
+        let mut element = Vec::new();
+        let mut piece = piece;
+        let rest = piece.count - matching;
+        let parts = std::mem::replace(&mut piece.parts, vec![PartB::new(piece.start + rest)]);
+        if piece.open == b'[' {
+            let tmp = Piece {
+                open: piece.open,
+                count: piece.count,
+                start: piece.start,
+                line_start: false,
+                parts,
+            };
+            tmp.break_syntax(matching, &mut element);
+            push_node(
+                &mut element,
+                None,
+                Node::Text(close_at..close_at + matching),
+            );
+        } else {
+            let span = piece.start + rest..close_at + matching;
+            let mut built = Vec::with_capacity(parts.len());
+            let n = parts.len();
+            let mut iter = parts.into_iter().enumerate().peekable();
+            let mut ends = Vec::with_capacity(n);
+            while let Some((_, p)) = iter.next() {
+                let end = iter.peek().map_or(close_at, |(_, next)| next.start - 1);
+                ends.push(end);
+                built.push(p);
+            }
+            let mut parts_out = built.into_iter().zip(ends).map(|(p, end)| Part {
+                span: p.start..end,
+                nodes: p.nodes,
+                eq: p.eq,
+            });
+            let mut title = parts_out.next().unwrap_or(Part {
+                span: close_at..close_at,
+                nodes: Vec::new(),
+                eq: None,
+            });
+            // The title has no name: an `=` in it is text.
+            title.eq = None;
+            let braced = Braced {
+                span,
+                title,
+                parts: parts_out.collect(),
+                line_start: piece.line_start && matching == max_count,
+            };
+            element.push(if matching == 3 {
+                Node::Argument(braced)
+            } else {
+                Node::Template(braced)
+            });
+        }
+        piece.count = rest;
+        if rest >= 2 {
+            self.push_piece(piece);
+        } else if rest > 0 {
+            self.push_text(piece.start..piece.start + rest);
+        }
+        for node in element {
+            self.push(node);
+        }
+    }
+
+    /// Handles `<` at `self.i`; true when a line of comments was eaten (the next
+    /// position is a line start).
+    fn angle(&mut self) -> bool {
+        let i = self.i;
+        let after = self.src.get(i + 1..).unwrap_or("");
+        if after.starts_with("!--") {
+            return self.comment();
+        }
+        let Some(name) = self.element_name(after) else {
+            self.push_text(i..i + 1);
+            self.i += 1;
+            return false;
+        };
+        let lower = name.to_ascii_lowercase();
+        let attr_start = i + 1 + name.len();
+        let tag_end = if self.no_more_gt {
+            None
+        } else {
+            self.src
+                .get(attr_start..)
+                .and_then(|s| s.find('>'))
+                .map(|o| attr_start + o)
+        };
+        let Some(tag_end) = tag_end else {
+            self.no_more_gt = true;
+            self.push_text(i..i + 1);
+            self.i += 1;
+            return false;
+        };
+        let transclusion = self.options.mode == Mode::Transclusion;
+        let ignored_tag = if transclusion {
+            matches!(lower.as_str(), "includeonly" | "/includeonly")
+        } else {
+            matches!(
+                lower.as_str(),
+                "noinclude" | "/noinclude" | "onlyinclude" | "/onlyinclude"
+            )
+        };
+        if ignored_tag {
+            self.push(Node::Ignore(i..tag_end + 1));
+            self.i = tag_end + 1;
+            return false;
+        }
+        let (attr_end, inner, close);
+        if self.bytes.get(tag_end.wrapping_sub(1)) == Some(&b'/') && tag_end > attr_start {
+            attr_end = tag_end - 1;
+            inner = None;
+            close = None;
+            self.i = tag_end + 1;
+        } else {
+            attr_end = tag_end;
+            let found = if self.no_more_closing.iter().any(|n| n == name) {
+                None
+            } else {
+                find_close_tag(self.src, tag_end + 1, name)
+            };
+            match found {
+                Some(c) => {
+                    inner = Some(tag_end + 1..c.start);
+                    self.i = c.end;
+                    close = Some(c);
+                }
+                None if matches!(lower.as_str(), "includeonly" | "noinclude" | "onlyinclude") => {
+                    inner = Some(tag_end + 1..self.bytes.len());
+                    self.i = self.bytes.len();
+                    close = None;
+                }
+                None => {
+                    self.i = tag_end + 1;
+                    self.push_text(i..tag_end + 1);
+                    self.no_more_closing.push(name.to_owned());
+                    return false;
+                }
+            }
+        }
+        let ignored_element = if transclusion {
+            lower == "noinclude"
+        } else {
+            lower == "includeonly"
+        };
+        if ignored_element {
+            self.push(Node::Ignore(i..self.i));
+            return false;
+        }
+        let attrs = if attr_end <= attr_start {
+            attr_start..attr_start
+        } else {
+            attr_start..attr_end
+        };
+        self.push(Node::Ext(ExtTag {
+            span: i..self.i,
+            name: i + 1..attr_start,
+            attrs,
+            inner,
+            close,
+        }));
+        false
+    }
+
+    /// The element name at the start of `after` (the text after `<`), if it is an
+    /// extension tag or one of the mode's special tags, followed by a blank, `/>` or
+    /// `>`. The name is returned as written.
+    fn element_name(&self, after: &'a str) -> Option<&'a str> {
+        let end = after
+            .bytes()
+            .position(|b| !(b.is_ascii_alphanumeric() || b == b'/' || b == b'_' || b == b'-'))
+            .unwrap_or(after.len());
+        let name = after.get(..end)?;
+        if name.is_empty() {
+            return None;
+        }
+        let rest = &after[end..];
+        let delimited = rest.starts_with("/>")
+            || rest.starts_with('>')
+            || rest.starts_with([' ', '\t', '\n', '\r', '\x0c', '\x0b']);
+        // A name ending in `/` (`<ref/>`) is the name plus a self-closing slash.
+        let (name, delimited) = match name.strip_suffix('/') {
+            Some(n) if rest.starts_with('>') && !n.is_empty() && !n.starts_with('/') => (n, true),
+            _ => (name, delimited),
+        };
+        if !delimited {
+            return None;
+        }
+        let lower = name.to_ascii_lowercase();
+        let special = match self.options.mode {
+            Mode::Transclusion => {
+                matches!(lower.as_str(), "noinclude" | "includeonly" | "/includeonly")
+            }
+            Mode::Page => matches!(
+                lower.as_str(),
+                "includeonly" | "noinclude" | "/noinclude" | "onlyinclude" | "/onlyinclude"
+            ),
+        };
+        (special || self.options.ext_tags.contains(&lower)).then_some(name)
+    }
+
+    /// `<!--` at `self.i`: see the module docs. True when the line was eaten.
+    fn comment(&mut self) -> bool {
+        let i = self.i;
+        let b = self.bytes;
+        let Some(end) = find_from(self.src, i + 4, "-->") else {
+            self.push(Node::Comment(i..b.len()));
+            self.i = b.len();
+            return false;
+        };
+        let blanks = |k: usize| b.get(k).is_some_and(|&c| c == b' ' || c == b'\t');
+        let mut ws_start = i;
+        while ws_start > 0 && blanks(ws_start - 1) {
+            ws_start -= 1;
+        }
+        let skip_blanks = |mut k: usize| {
+            while blanks(k) {
+                k += 1;
+            }
+            k
+        };
+        // ws_end: the last blank after the comment, or its `>`.
+        let mut ws_end = skip_blanks(end + 3) - 1;
+        let mut comments = vec![(ws_start, ws_end)];
+        while self
+            .src
+            .get(ws_end + 1..)
+            .is_some_and(|s| s.starts_with("<!--"))
+        {
+            let Some(c) = find_from(self.src, ws_end + 4, "-->") else {
+                break;
+            };
+            let c = skip_blanks(c + 3) - 1;
+            comments.push((ws_end + 1, c));
+            ws_end = c;
+        }
+        let eat = ws_start > 0
+            && b.get(ws_start - 1) == Some(&b'\n')
+            && b.get(ws_end + 1) == Some(&b'\n');
+        let (start, last) = if eat {
+            self.trim_accumulated_blanks(i - ws_start);
+            let n = comments.len();
+            for &(s, e) in comments.iter().take(n - 1) {
+                self.push(Node::Comment(s..e + 1));
+            }
+            let (s, e) = comments[n - 1];
+            (s, e + 1)
+        } else {
+            (i, end + 2)
+        };
+        self.push(Node::Comment(start..last + 1));
+        self.i = last + 1;
+        eat
+    }
+
+    /// Removes `n` trailing blanks from the accumulator's last text node.
+    fn trim_accumulated_blanks(&mut self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        let acc = match self.stack.last_mut().and_then(|p| p.parts.last_mut()) {
+            Some(part) => &mut part.nodes,
+            None => &mut self.root,
+        };
+        if let Some(Node::Text(span)) = acc.last_mut()
+            && span.len() >= n
+        {
+            span.end -= n;
+            if span.start >= span.end {
+                acc.pop();
+            }
+        }
+    }
+}
+
+fn find_from(src: &str, from: usize, needle: &str) -> Option<usize> {
+    src.get(from..)?.find(needle).map(|o| from + o)
+}
+
+/// Finds `</name\s*>` (name case-insensitive) from `from`.
+fn find_close_tag(src: &str, from: usize, name: &str) -> Option<Span> {
+    let b = src.as_bytes();
+    let mut k = from;
+    while let Some(at) = find_from(src, k, "</") {
+        let n0 = at + 2;
+        let n1 = n0 + name.len();
+        if b.get(n0..n1)
+            .is_some_and(|s| s.eq_ignore_ascii_case(name.as_bytes()))
+        {
+            let mut e = n1;
+            while b.get(e).is_some_and(|c| c.is_ascii_whitespace()) {
+                e += 1;
+            }
+            if b.get(e) == Some(&b'>') {
+                return Some(at..e + 1);
+            }
+        }
+        k = at + 2;
+    }
+    None
+}
