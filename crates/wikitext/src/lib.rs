@@ -46,7 +46,7 @@ pub mod tokenize;
 mod transform;
 
 pub use render::MAX_PAGE_BYTES;
-pub use site::{PageExists, PageSet, normalize_title};
+pub use site::normalize_title;
 pub use token::{Tok, WikiKind, WikiToken};
 
 use std::sync::Arc;
@@ -56,8 +56,12 @@ use std::sync::Arc;
 pub struct RenderOptions {
     /// The page's title (`Main Page`); relative links and magic words use it.
     pub title: String,
-    /// Which pages exist (links to others are red links); `None`: all exist.
-    pub pages: Option<Arc<dyn PageExists>>,
+    /// The wiki's pages: templates come from it, and links to pages it lacks are
+    /// red. `None`: no templates, and every link is blue.
+    pub store: Option<Arc<dyn preprocess::PageStore>>,
+    /// The preprocessor's configuration (limits, site, clock). By default
+    /// comments are kept, as Parsoid does.
+    pub preprocess: preprocess::Config,
     /// The most wikitext accepted ([`MAX_PAGE_BYTES`] by default).
     pub max_page_bytes: usize,
 }
@@ -66,7 +70,11 @@ impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions {
             title: "Main Page".to_owned(),
-            pages: None,
+            store: None,
+            preprocess: preprocess::Config {
+                keep_comments: true,
+                ..preprocess::Config::default()
+            },
             max_page_bytes: MAX_PAGE_BYTES,
         }
     }
@@ -76,7 +84,8 @@ impl std::fmt::Debug for RenderOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RenderOptions")
             .field("title", &self.title)
-            .field("pages", &self.pages.is_some())
+            .field("store", &self.store.is_some())
+            .field("preprocess", &self.preprocess)
             .field("max_page_bytes", &self.max_page_bytes)
             .finish()
     }
@@ -93,6 +102,12 @@ pub enum WikiError {
         /// The limit.
         limit: usize,
     },
+    /// The page's title is not a valid title.
+    #[error("invalid page title: {0}")]
+    Title(String),
+    /// The preprocessor refused the page.
+    #[error(transparent)]
+    Preprocess(#[from] preprocess::PreprocessError),
     /// The transform pipeline failed.
     #[error(transparent)]
     Pipeline(#[from] tagloom_transform::pipeline::PipelineError),

@@ -14,7 +14,7 @@ use crate::transform::{
     AsHandler, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
     paragraphs::ParagraphWrapper, pre::PreHandler, quotes::QuoteTransformer,
 };
-use crate::{RenderOptions, WikiError};
+use crate::{RenderOptions, WikiError, preprocess};
 
 /// The most wikitext a page may have (Parsoid's limit).
 pub const MAX_PAGE_BYTES: usize = 2 * 1024 * 1024;
@@ -24,7 +24,8 @@ fn registry(options: &RenderOptions) -> Result<Registry<WikiToken>, PipelineErro
     r.add_async(
         LinkHandler {
             page_title: options.title.clone(),
-            pages: options.pages.clone(),
+            pages: options.store.clone(),
+            site: options.preprocess.site.clone(),
         },
         Rank::new(1.5)?,
         Match::Kind(WikiKind::WikiLink),
@@ -71,7 +72,10 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
         }
         Tok::Template(raw) | Tok::TemplateArg(raw) => out.push(OwnedToken::text(raw.to_string())),
         Tok::WikiLink(target) => out.push(OwnedToken::StartTag(crate::transform::links::link_tag(
-            &target, "", None,
+            &target,
+            "",
+            None,
+            &crate::preprocess::Site::default(),
         ))),
         Tok::Eof => out.push(OwnedToken::Eof),
     }
@@ -198,7 +202,19 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
             limit: options.max_page_bytes,
         });
     }
-    let tokens = crate::tokenize::tokenize(wikitext);
+    // Templates, parser functions and magic words expand first (the preprocessor
+    // works on text, as MediaWiki's does); the result is tokenized.
+    let store: &dyn preprocess::PageStore = match &options.store {
+        Some(store) => store.as_ref(),
+        None => &preprocess::NoPages,
+    };
+    let site = &options.preprocess.site;
+    let title = preprocess::Title::parse(&options.title, 0, site)
+        .or_else(|_| preprocess::Title::parse("Main Page", 0, site))
+        .map_err(|e| WikiError::Title(e.to_string()))?;
+    let expanded = preprocess::Preprocessor::new(store, options.preprocess.clone())
+        .expand(&title, wikitext)?;
+    let tokens = crate::tokenize::tokenize(&expanded.text);
     let mut pipeline = Pipeline::new(registry(options)?, PipelineConfig::default());
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), BodySink::new()?))?;
     Ok(html)

@@ -19,7 +19,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tagloom_wikitext::{PageSet, RenderOptions, render};
+use tagloom_wikitext::preprocess::{Clock, MemoryStore, PageStore, Site, Title};
+use tagloom_wikitext::{RenderOptions, render};
 
 const KNOWN: &str = "tests/parser_tests_known_failures.txt";
 
@@ -59,7 +60,7 @@ enum Verdict {
     },
 }
 
-fn run_case(case: &format::Case, pages: &Arc<PageSet>) -> Verdict {
+fn run_case(case: &format::Case, pages: &Arc<MemoryStore>) -> Verdict {
     let Some((_, expected_html)) = case.expected() else {
         return Verdict::Fail {
             expected: "(no expected section)".into(),
@@ -68,11 +69,13 @@ fn run_case(case: &format::Case, pages: &Arc<PageSet>) -> Verdict {
         };
     };
     let wikitext = case.sections.get("wikitext").cloned().unwrap_or_default();
-    let options = RenderOptions {
+    let mut options = RenderOptions {
         title: case.title().unwrap_or_else(|| "Parser test".to_owned()),
-        pages: Some(pages.clone()),
+        store: Some(pages.clone() as Arc<dyn PageStore>),
         ..RenderOptions::default()
     };
+    // parserTests' clock: 1970-01-01T00:02:03Z.
+    options.preprocess.clock = Clock::at(123);
     let raw = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         render(&wikitext, &options)
     })) {
@@ -122,14 +125,23 @@ fn parser_tests() {
             );
         }
     }
-    let mut pages = PageSet::default();
-    for file in files.values() {
-        for article in &file.articles {
-            pages.insert(&article.title);
-        }
-    }
-    pages.insert("Main Page");
-    let pages = Arc::new(pages);
+    // Each file's articles are the pages its tests see (with Main Page).
+    let site = Site::default();
+    let stores: BTreeMap<String, Arc<MemoryStore>> = files
+        .iter()
+        .map(|(name, file)| {
+            let mut store = MemoryStore::default();
+            if let Ok(t) = Title::parse("Main Page", 0, &site) {
+                store.insert(t, "");
+            }
+            for article in &file.articles {
+                if let Ok(t) = Title::parse(&article.title, 0, &site) {
+                    store.insert(t, article.text.as_str());
+                }
+            }
+            (name.clone(), Arc::new(store))
+        })
+        .collect();
 
     let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut failing: BTreeSet<String> = BTreeSet::new();
@@ -151,7 +163,10 @@ fn parser_tests() {
         };
         ran.insert(key.clone());
         let entry = counts.entry(row.stage.as_str()).or_default();
-        match run_case(case, &pages) {
+        let Some(pages) = stores.get(&row.file) else {
+            continue;
+        };
+        match run_case(case, pages) {
             Verdict::Pass => {
                 entry.0 += 1;
                 if filter.is_some() {

@@ -2,17 +2,18 @@
 //! wikitext to Parsoid-style HTML (`tagloom_wikitext::render`).
 //!
 //! IN is a page's wikitext (`-`: standard input), UTF-8. The output is the HTML
-//! of the page's `<body>` (`-o -` or no `-o`: standard output). `--templates DIR`
-//! names the directory of pages (one file per title, the title percent-encoded,
-//! an extension such as `.wikitext` optional); until the preprocessor is wired
-//! in, it only decides which links are red. `--time` is the clock for date and
-//! time magic words (checked now, used once the preprocessor is wired in).
+//! of the page's `<body>` (`-o -` or no `-o`: standard output). `--templates`
+//! names the wiki's pages: a directory (one file per title, percent-encoded, see
+//! `tagloom_wikitext::preprocess::DirStore`) or an XML dump (`DumpStore`);
+//! templates expand from it and links to pages it lacks are red. `--time` is the
+//! clock of date and time magic words (default: the Unix epoch).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use tagloom_wikitext::{PageSet, RenderOptions, render};
+use tagloom_wikitext::preprocess::{Clock, DirStore, DumpStore, PageStore};
+use tagloom_wikitext::{RenderOptions, render};
 
 use crate::batch;
 use crate::input::read_all;
@@ -22,116 +23,51 @@ use crate::input::read_all;
 pub struct Args {
     /// The page's wikitext, or `-` for standard input.
     input: PathBuf,
-    /// The directory of pages (templates; which links are red).
-    #[arg(long, value_name = "DIR")]
+    /// The wiki's pages (templates; links to others are red): a directory of
+    /// files named by percent-encoded title, or a MediaWiki XML dump (`.xml`,
+    /// `.xml.bz2`).
+    #[arg(long, value_name = "DIR|DUMP")]
     templates: Option<PathBuf>,
     /// The page's title.
     #[arg(long, value_name = "T", default_value = "Main Page")]
     title: String,
     /// The time magic words see, RFC 3339 (e.g. 1970-01-01T00:02:03Z).
     #[arg(long, value_name = "RFC3339", value_parser = parse_time)]
-    time: Option<String>,
+    time: Option<Clock>,
     /// Where to write (`-`: standard output, the default).
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
 }
 
-/// Checks the shape of an RFC 3339 date-time (`YYYY-MM-DDTHH:MM:SS`, optional
-/// fraction, `Z` or `±HH:MM`).
-fn parse_time(s: &str) -> Result<String, String> {
-    let bad = || format!("{s:?} is not an RFC 3339 date-time (like 1970-01-01T00:02:03Z)");
-    let b = s.as_bytes();
-    let digits =
-        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
-    let shape = digits(0..4)
-        && b.get(4) == Some(&b'-')
-        && digits(5..7)
-        && b.get(7) == Some(&b'-')
-        && digits(8..10)
-        && matches!(b.get(10), Some(b'T' | b't' | b' '))
-        && digits(11..13)
-        && b.get(13) == Some(&b':')
-        && digits(14..16)
-        && b.get(16) == Some(&b':')
-        && digits(17..19);
-    if !shape {
-        return Err(bad());
-    }
-    let mut rest = s.get(19..).unwrap_or("");
-    if let Some(frac) = rest.strip_prefix('.') {
-        let n = frac.bytes().take_while(u8::is_ascii_digit).count();
-        if n == 0 {
-            return Err(bad());
-        }
-        rest = frac.get(n..).unwrap_or("");
-    }
-    let zone = rest.eq_ignore_ascii_case("z") || {
-        let z = rest.as_bytes();
-        z.len() == 6
-            && matches!(z.first(), Some(b'+' | b'-'))
-            && z.get(1..3)
-                .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
-            && z.get(3) == Some(&b':')
-            && z.get(4..6)
-                .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
-    };
-    if zone { Ok(s.to_owned()) } else { Err(bad()) }
-}
-
-/// The titles of the pages in `dir`: file names percent-decoded, one extension
-/// dropped.
-fn pages_in(dir: &Path) -> Result<PageSet> {
-    let mut pages = PageSet::default();
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read the directory {}", dir.display()))?;
-    for entry in entries {
-        let entry =
-            entry.with_context(|| format!("cannot read the directory {}", dir.display()))?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-        pages.insert(&percent_decode(stem));
-    }
-    Ok(pages)
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        let hex = b
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (c, hex) {
-            (b'%', Some(v)) => {
-                out.push(v);
-                i += 3;
-            }
-            _ => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+/// An RFC 3339 date-time, as the preprocessor's clock reads it.
+fn parse_time(s: &str) -> Result<Clock, String> {
+    Clock::parse_rfc3339(s)
+        .ok_or_else(|| format!("{s:?} is not an RFC 3339 date-time (like 1970-01-01T00:02:03Z)"))
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let pages = match &args.templates {
-        Some(dir) if dir.is_dir() => Some(pages_in(dir)?),
-        Some(dir) => bail!("{} is not a directory", dir.display()),
+    let mut options = RenderOptions {
+        title: args.title.clone(),
+        ..RenderOptions::default()
+    };
+    if let Some(clock) = args.time {
+        options.preprocess.clock = clock;
+    }
+    let site = options.preprocess.site.clone();
+    options.store = match &args.templates {
+        Some(path) if path.is_dir() => Some(Arc::new(
+            DirStore::open(path, &site)
+                .with_context(|| format!("cannot read the pages in {}", path.display()))?,
+        ) as Arc<dyn PageStore>),
+        Some(path) => Some(Arc::new(
+            DumpStore::open(path, &site)
+                .with_context(|| format!("cannot read the dump {}", path.display()))?,
+        ) as Arc<dyn PageStore>),
         None => None,
     };
     let bytes = read_all(&args.input)?;
     let Ok(wikitext) = String::from_utf8(bytes) else {
         bail!("{} is not UTF-8", args.input.display());
-    };
-    let options = RenderOptions {
-        title: args.title.clone(),
-        pages: pages.map(|p| Arc::new(p) as _),
-        ..RenderOptions::default()
     };
     let html = render(&wikitext, &options)
         .with_context(|| format!("cannot render {}", args.input.display()))?;
@@ -145,13 +81,8 @@ mod tests {
     #[test]
     fn times() {
         assert!(parse_time("1970-01-01T00:02:03Z").is_ok());
-        assert!(parse_time("2024-02-29T12:00:00.5+01:00").is_ok());
+        assert_eq!(parse_time("1970-01-01T00:02:03Z"), Ok(Clock::at(123)));
         assert!(parse_time("1970-01-01").is_err());
         assert!(parse_time("1970-01-01T00:02:03").is_err());
-    }
-
-    #[test]
-    fn titles_from_file_names() {
-        assert_eq!(percent_decode("Template%3AFoo%20bar"), "Template:Foo bar");
     }
 }

@@ -10,21 +10,32 @@ use std::sync::Arc;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_transform::pipeline::{AsyncHandler, Ctx, HandlerFuture, Outcome};
 
-use crate::site::{PageExists, normalize_title};
+use crate::preprocess::{PageStore, Site, Title};
+use crate::site::normalize_title;
 use crate::title::{LinkTarget, encode_fragment, encode_title};
 use crate::token::{Tok, WikiToken};
 
 /// Resolves links against the page store.
 pub(crate) struct LinkHandler {
     pub(crate) page_title: String,
-    pub(crate) pages: Option<Arc<dyn PageExists>>,
+    pub(crate) pages: Option<Arc<dyn PageStore>>,
+    pub(crate) site: Site,
+}
+
+/// Whether the page titled `full` exists in `pages` (all do without a store).
+fn exists(full: &str, pages: Option<&dyn PageStore>, site: &Site) -> bool {
+    match pages {
+        None => true,
+        Some(store) => Title::parse(full, 0, site).is_ok_and(|t| store.exists(&t)),
+    }
 }
 
 /// The `<a>` for `target` on page `page_title`.
 pub(crate) fn link_tag(
     target: &LinkTarget,
     page_title: &str,
-    pages: Option<&dyn PageExists>,
+    pages: Option<&dyn PageStore>,
+    site: &Site,
 ) -> OwnedTag {
     let fragment = target.fragment.as_deref().map(encode_fragment);
     let page = normalize_title(page_title);
@@ -64,7 +75,7 @@ pub(crate) fn link_tag(
                 | "AllPages"
                 | "Categories"
         ),
-        _ => pages.is_none_or(|p| p.exists(&full)),
+        _ => exists(&full, pages, site),
     };
     let frag = fragment.map(|f| format!("#{f}")).unwrap_or_default();
     if exists {
@@ -88,7 +99,7 @@ impl AsyncHandler<WikiToken> for LinkHandler {
     fn handle(&self, token: WikiToken, _: &Ctx) -> HandlerFuture<WikiToken> {
         let out = match token.tok {
             Tok::WikiLink(target) => {
-                let tag = link_tag(&target, &self.page_title, self.pages.as_deref());
+                let tag = link_tag(&target, &self.page_title, self.pages.as_deref(), &self.site);
                 WikiToken {
                     tok: Tok::Html(OwnedToken::StartTag(tag)),
                     span: token.span,

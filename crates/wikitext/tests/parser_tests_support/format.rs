@@ -14,8 +14,7 @@ pub struct Case {
 #[derive(Debug, Clone)]
 pub struct Article {
     pub title: String,
-    /// The page text (templates, once the preprocessor reads them).
-    #[allow(dead_code)]
+    /// The page text.
     pub text: String,
 }
 
