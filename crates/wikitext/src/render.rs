@@ -11,7 +11,7 @@ use tagloom_transform::pipeline::{
 use crate::dom;
 use crate::token::{Tok, WikiKind, WikiToken};
 use crate::transform::{
-    AsHandler, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
+    AsHandler, cite::Cite, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
     paragraphs::ParagraphWrapper, pre::PreHandler, quotes::QuoteTransformer,
 };
 use crate::{RenderOptions, WikiError, preprocess};
@@ -19,8 +19,28 @@ use crate::{RenderOptions, WikiError, preprocess};
 /// The most wikitext a page may have (Parsoid's limit).
 pub const MAX_PAGE_BYTES: usize = 2 * 1024 * 1024;
 
-fn registry(options: &RenderOptions) -> Result<Registry<WikiToken>, PipelineError> {
+/// A page, or a fragment in inline context (a ref body: no paragraphs, no
+/// indent-pre).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Page,
+    Inline { depth: usize },
+}
+
+fn registry(
+    options: &RenderOptions,
+    context: Context,
+) -> Result<Registry<WikiToken>, PipelineError> {
     let mut r = Registry::new();
+    let depth = match context {
+        Context::Page => 0,
+        Context::Inline { depth } => depth,
+    };
+    r.add(
+        AsHandler(Cite::new(options.clone(), depth)),
+        Rank::new(2.01)?,
+        Match::Any,
+    )?;
     r.add_async(
         LinkHandler {
             page_title: options.title.clone(),
@@ -30,11 +50,13 @@ fn registry(options: &RenderOptions) -> Result<Registry<WikiToken>, PipelineErro
         Rank::new(1.5)?,
         Match::Kind(WikiKind::WikiLink),
     )?;
-    r.add(
-        AsHandler(PreHandler::default()),
-        Rank::new(2.05)?,
-        Match::Any,
-    )?;
+    if context == Context::Page {
+        r.add(
+            AsHandler(PreHandler::default()),
+            Rank::new(2.05)?,
+            Match::Any,
+        )?;
+    }
     r.add(
         AsHandler(QuoteTransformer::default()),
         Rank::new(2.1)?,
@@ -50,11 +72,13 @@ fn registry(options: &RenderOptions) -> Result<Registry<WikiToken>, PipelineErro
         Rank::new(2.6)?,
         Match::Any,
     )?;
-    r.add(
-        AsHandler(ParagraphWrapper::default()),
-        Rank::new(2.95)?,
-        Match::Any,
-    )?;
+    if context == Context::Page {
+        r.add(
+            AsHandler(ParagraphWrapper::default()),
+            Rank::new(2.95)?,
+            Match::Any,
+        )?;
+    }
     Ok(r)
 }
 
@@ -77,6 +101,7 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
             None,
             &crate::preprocess::Site::default(),
         ))),
+        Tok::Ref(_) | Tok::References => {}
         Tok::Eof => out.push(OwnedToken::Eof),
     }
 }
@@ -86,6 +111,8 @@ struct BodySink {
     builder: TreeBuilder,
     store: DomStore,
     scratch: Vec<OwnedToken>,
+    /// A whole page (the paragraph DOM pass runs), not an inline fragment.
+    page: bool,
     /// Formatting elements opened and not closed (an estimate of the tree
     /// builder's active formatting elements).
     formatting: usize,
@@ -111,8 +138,9 @@ fn is_formatting(name: &str) -> bool {
 }
 
 impl BodySink {
-    fn new() -> Result<BodySink, PipelineError> {
+    fn new(page: bool) -> Result<BodySink, PipelineError> {
         let mut sink = BodySink {
+            page,
             builder: TreeBuilder::new(TreeBuilderConfig::default()),
             store: DomStore::new(),
             scratch: Vec::new(),
@@ -178,7 +206,10 @@ impl Sink<WikiToken> for BodySink {
     fn finish(self) -> Result<String, PipelineError> {
         let mut html = String::new();
         if let Some(body) = self.store.document().and_then(find_body) {
-            let mut nodes = dom::pwrap::pwrap(dom::children_of(body));
+            let mut nodes = dom::children_of(body);
+            if self.page {
+                nodes = dom::pwrap::pwrap(nodes);
+            }
             dom::cleanup::flag_empty(&mut nodes);
             dom::display_space::display_space(&mut nodes);
             dom::serialize::serialize(&nodes, &mut html);
@@ -212,10 +243,25 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     let title = preprocess::Title::parse(&options.title, 0, site)
         .or_else(|_| preprocess::Title::parse("Main Page", 0, site))
         .map_err(|e| WikiError::Title(e.to_string()))?;
-    let expanded = preprocess::Preprocessor::new(store, options.preprocess.clone())
-        .expand(&title, wikitext)?;
-    let tokens = crate::tokenize::tokenize(&expanded.text);
-    let mut pipeline = Pipeline::new(registry(options)?, PipelineConfig::default());
-    let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), BodySink::new()?))?;
+    // `<ref>` bodies are wikitext of the page (Cite parses them with the page's
+    // templates), so the preprocessor expands inside them.
+    let mut config = options.preprocess.clone();
+    config.ext_tags.retain(|t| t != "ref");
+    let expanded = preprocess::Preprocessor::new(store, config).expand(&title, wikitext)?;
+    run(&expanded.text, options, Context::Page)
+}
+
+/// The tokens of `text` (already preprocessed) through the pipeline.
+fn run(text: &str, options: &RenderOptions, context: Context) -> Result<String, WikiError> {
+    let tokens = crate::tokenize::tokenize(text);
+    let mut pipeline = Pipeline::new(registry(options, context)?, PipelineConfig::default());
+    let sink = BodySink::new(context == Context::Page)?;
+    let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
+}
+
+/// A ref body (already preprocessed with its page) as HTML, in inline context;
+/// errors render as nothing.
+pub(crate) fn render_inline(text: &str, options: &RenderOptions, depth: usize) -> String {
+    run(text, options, Context::Inline { depth }).unwrap_or_default()
 }

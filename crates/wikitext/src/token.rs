@@ -36,12 +36,27 @@ pub enum Tok {
     /// An internal link's start (`[[Target|…`): resolved into `<a>` by the link
     /// handler; its text and `</a>` follow.
     WikiLink(Box<crate::title::LinkTarget>),
+    /// A `<ref>` (Cite): its name, group and body source (`None`: `<ref name=x/>`).
+    Ref(Box<RefTag>),
+    /// A `<references/>` (Cite): where the footnotes go.
+    References,
     /// A template or parser function `{{…}}`: its raw source, braces included.
     Template(Box<str>),
     /// A template argument `{{{…}}}`: its raw source, braces included.
     TemplateArg(Box<str>),
     /// End of input.
     Eof,
+}
+
+/// A `<ref>` as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefTag {
+    /// `name="…"`.
+    pub name: Option<String>,
+    /// `group="…"`.
+    pub group: Option<String>,
+    /// The body's wikitext (`None` for a self-closed reuse).
+    pub body: Option<String>,
 }
 
 /// The dispatch key of a [`WikiToken`].
@@ -61,6 +76,10 @@ pub enum WikiKind {
     EmptyLine,
     /// [`Tok::WikiLink`].
     WikiLink,
+    /// [`Tok::Ref`].
+    Ref,
+    /// [`Tok::References`].
+    References,
     /// [`Tok::Template`].
     Template,
     /// [`Tok::TemplateArg`].
@@ -181,6 +200,8 @@ impl PipelineToken for WikiToken {
             Tok::IndentPre(_) => WikiKind::IndentPre,
             Tok::EmptyLine(_) => WikiKind::EmptyLine,
             Tok::WikiLink(_) => WikiKind::WikiLink,
+            Tok::Ref(_) => WikiKind::Ref,
+            Tok::References => WikiKind::References,
             Tok::Template(_) => WikiKind::Template,
             Tok::TemplateArg(_) => WikiKind::TemplateArg,
         }

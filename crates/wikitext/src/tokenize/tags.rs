@@ -5,7 +5,7 @@ use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken};
 
 use super::{Tokenizer, entity};
 use crate::sanitizer;
-use crate::token::WikiToken;
+use crate::token::{RefTag, Tok, WikiToken};
 
 /// A tag as written: name (lowercase), attributes (raw names, decoded values),
 /// whether it is an end tag or self-closing, its length.
@@ -212,6 +212,19 @@ impl Tokenizer<'_> {
         match raw.name.as_str() {
             "nowiki" if !raw.end => return self.nowiki(raw, start),
             "pre" if !raw.end && self.ext_pre(&raw, start) => return,
+            "ref" if !raw.end => return self.cite_ref(&raw, start),
+            "references" if !raw.end => {
+                let skip = if raw.self_closing {
+                    raw.len
+                } else {
+                    let body = self.pos + raw.len;
+                    self.close_of("references", body)
+                        .map_or(raw.len, |(at, l)| raw.len + at + l)
+                };
+                self.pos += skip;
+                self.emit(Tok::References, start);
+                return;
+            }
             "noinclude" | "onlyinclude" => {
                 self.pos += raw.len;
                 self.flush_text();
@@ -252,6 +265,42 @@ impl Tokenizer<'_> {
             OwnedToken::StartTag(tag)
         };
         self.emit_html(token, start);
+    }
+
+    /// `<ref …>…</ref>` or `<ref name=… />`; unclosed: text.
+    fn cite_ref(&mut self, raw: &RawTag, start: usize) {
+        let attr = |n: &str| {
+            raw.attrs
+                .iter()
+                .rev()
+                .find(|(k, _)| k.eq_ignore_ascii_case(n))
+                .map(|(_, v)| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let body = if raw.self_closing {
+            self.pos += raw.len;
+            None
+        } else {
+            let body_start = self.pos + raw.len;
+            let Some((at, close_len)) = self.close_of("ref", body_start) else {
+                self.pos += 1;
+                self.push_text("<", start);
+                return;
+            };
+            let body = self
+                .src
+                .get(body_start..body_start + at)
+                .unwrap_or("")
+                .to_owned();
+            self.pos = body_start + at + close_len;
+            Some(body)
+        };
+        let tag = RefTag {
+            name: attr("name"),
+            group: attr("group"),
+            body,
+        };
+        self.emit(Tok::Ref(Box::new(tag)), start);
     }
 
     /// `<nowiki>…</nowiki>`: the body is text (references decoded), in a

@@ -9,6 +9,7 @@
 //! | 2.60 | `headings.rs` | (a DOM pass in Parsoid) | heading ids |
 //! | 2.95 | `paragraphs.rs` | ParagraphWrapper | `<p>` around inline runs, `<br>` for extra blank lines |
 
+pub(crate) mod cite;
 pub(crate) mod headings;
 pub(crate) mod links;
 pub(crate) mod lists;
