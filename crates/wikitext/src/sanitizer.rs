@@ -145,6 +145,19 @@ pub(crate) fn is_allowed_attr(tag: &str, attr: &str) -> bool {
 /// MediaWiki's style check: a declaration list with anything that can load or
 /// run something becomes `/* insecure input */`.
 pub(crate) fn sanitize_style(value: &str) -> String {
+    // Comments go first (each becomes a space), so they cannot hide anything.
+    let mut stripped = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(open) = rest.find("/*") {
+        stripped.push_str(rest.get(..open).unwrap_or(""));
+        stripped.push(' ');
+        rest = match rest.get(open + 2..).and_then(|r| r.find("*/").map(|e| (r, e))) {
+            Some((r, e)) => r.get(e + 2..).unwrap_or(""),
+            None => "",
+        };
+    }
+    stripped.push_str(rest);
+    let value = stripped.as_str();
     let lower = value.to_ascii_lowercase();
     let bad = [
         "expression",
@@ -189,6 +202,9 @@ pub(crate) fn attribute(tag: &str, name: &str, value: &str) -> Option<(String, S
     if !is_allowed_attr(tag, &lower) {
         return None;
     }
+    // Newlines and tabs in values are spaces.
+    let value = value.replace(['\n', '\r', '\t'], " ");
+    let value = value.as_str();
     let value = match lower.as_str() {
         "style" => sanitize_style(value),
         "tabindex" if value.trim() != "0" => return None,

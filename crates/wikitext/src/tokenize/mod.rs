@@ -253,7 +253,7 @@ impl<'a> Tokenizer<'a> {
             .and_then(|r| r.find("__").map(|e| (e, r)))
             .and_then(|(e, r)| r.get(..e));
         if let Some(word) = word
-            && SWITCHES.contains(&word)
+            && SWITCHES.iter().any(|s| s.eq_ignore_ascii_case(word))
         {
             self.pos += word.len() + 4;
             let tag = OwnedTag::new("meta").with_attr(

@@ -427,7 +427,7 @@ pub(crate) fn ext_data_mw(name: &str, attrs: &[(String, String)], body: Option<&
         }
         out.push_str(&json(&k.to_ascii_lowercase()));
         out.push(':');
-        out.push_str(&json(v));
+        out.push_str(&json(&v.replace(['\n', '\r', '\t'], " ")));
     }
     out.push('}');
     if let Some(body) = body {

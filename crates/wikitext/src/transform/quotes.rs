@@ -174,6 +174,10 @@ enum State {
 }
 
 fn emit(toks: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
+    let start_len = out.len();
+    // Where a tag was reopened by a transition (`</b></i><b>`); if the line ends
+    // right after it, the reopened pair is empty and dropped (as Parsoid does).
+    let mut reopened: Option<usize> = None;
     let mut state = State::None;
     let mut both: Vec<WikiToken> = Vec::new();
     let s = WikiToken::start;
@@ -205,6 +209,7 @@ fn emit(toks: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
             }
             (2, State::Ib) => {
                 out.extend([e("b"), e("i"), s("b")]);
+                reopened = Some(out.len() - 1);
                 State::B
             }
             (2, State::Both) => {
@@ -225,6 +230,7 @@ fn emit(toks: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
             }
             (3, State::Bi) => {
                 out.extend([e("i"), e("b"), s("i")]);
+                reopened = Some(out.len() - 1);
                 State::I
             }
             (3, State::Ib) => {
@@ -268,6 +274,14 @@ fn emit(toks: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
             }
             (_, State::None) => State::Both,
         };
+    }
+    if let Some(at) = reopened
+        && at + 1 == out.len()
+        && at >= start_len
+        && matches!(state, State::B | State::I)
+    {
+        out.pop();
+        return;
     }
     match state {
         State::B | State::Ib => out.push(e("b")),
