@@ -151,7 +151,10 @@ pub(crate) fn sanitize_style(value: &str) -> String {
     while let Some(open) = rest.find("/*") {
         stripped.push_str(rest.get(..open).unwrap_or(""));
         stripped.push(' ');
-        rest = match rest.get(open + 2..).and_then(|r| r.find("*/").map(|e| (r, e))) {
+        rest = match rest
+            .get(open + 2..)
+            .and_then(|r| r.find("*/").map(|e| (r, e)))
+        {
             Some((r, e)) => r.get(e + 2..).unwrap_or(""),
             None => "",
         };
@@ -208,6 +211,9 @@ pub(crate) fn attribute(tag: &str, name: &str, value: &str) -> Option<(String, S
     let value = match lower.as_str() {
         "style" => sanitize_style(value),
         "tabindex" if value.trim() != "0" => return None,
+        // Ids: spaces as `_`; an empty id is dropped.
+        "id" if value.trim().is_empty() => return None,
+        "id" => value.trim().replace(' ', "_"),
         _ => value.to_owned(),
     };
     Some((lower, value))

@@ -18,7 +18,10 @@ impl Tokenizer<'_> {
             let start = self.pos;
             let data = rest.get(4..4 + end).unwrap_or("").to_owned();
             self.pos += end + 7;
-            self.emit_html(OwnedToken::comment(data), start);
+            self.emit_html(
+                OwnedToken::comment(super::tags::encode_comment(&data)),
+                start,
+            );
         }
         if self.table_line() {
             return;
@@ -87,7 +90,7 @@ impl Tokenizer<'_> {
                 {
                     let data = tail.get(4..4 + end).unwrap_or("");
                     parts.push(WikiToken::at(
-                        Tok::Html(OwnedToken::comment(data)),
+                        Tok::Html(OwnedToken::comment(super::tags::encode_comment(data))),
                         line_start + i,
                         line_start + i + end + 7,
                     ));

@@ -15,15 +15,31 @@ pub(crate) fn reference(s: &str) -> Option<(usize, String)> {
     let len = semi + 2;
     if let Some(num) = body.strip_prefix('#') {
         let code = if let Some(hex) = num.strip_prefix('x').or_else(|| num.strip_prefix('X')) {
-            if hex.is_empty() || hex.len() > 8 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            if hex.is_empty() || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return None;
             }
-            u32::from_str_radix(hex, 16).ok()?
+            let hex = hex.trim_start_matches('0');
+            if hex.len() > 8 {
+                return None;
+            }
+            if hex.is_empty() {
+                0
+            } else {
+                u32::from_str_radix(hex, 16).ok()?
+            }
         } else {
-            if num.is_empty() || num.len() > 8 || !num.bytes().all(|b| b.is_ascii_digit()) {
+            if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
             }
-            num.parse::<u32>().ok()?
+            let dec = num.trim_start_matches('0');
+            if dec.len() > 8 {
+                return None;
+            }
+            if dec.is_empty() {
+                0
+            } else {
+                dec.parse::<u32>().ok()?
+            }
         };
         return valid_code_point(code).map(|c| (len, c.to_string()));
     }

@@ -30,6 +30,7 @@ pub fn tokenize(src: &str) -> Vec<WikiToken> {
         text_start: 0,
         dd_pending: false,
         dd_depth: 0,
+        dd_quotes: (false, false),
         in_ext_link: false,
         no_bracket_close: None,
         missing_close: Vec::new(),
@@ -56,6 +57,8 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) dd_pending: bool,
     /// Open HTML elements on a `;` line: a `:` inside one is text.
     pub(crate) dd_depth: usize,
+    /// Bold and italic quotes open on a `;` line (a `:` inside them is text).
+    pub(crate) dd_quotes: (bool, bool),
     /// Inside an external link's text: no links start here.
     pub(crate) in_ext_link: bool,
     /// A range where no `[URL …]` can close (no `]` before the line ends).
@@ -144,6 +147,7 @@ impl<'a> Tokenizer<'a> {
                     self.emit(Tok::Newline, start);
                     self.dd_pending = false;
                     self.dd_depth = 0;
+                    self.dd_quotes = (false, false);
                     self.cell_line = None;
                     self.start_of_line();
                 }
@@ -163,7 +167,9 @@ impl<'a> Tokenizer<'a> {
                 {
                     self.next_cell();
                 }
-                b':' if self.dd_pending && self.dd_depth > 0 => {
+                b':' if self.dd_pending
+                    && (self.dd_depth > 0 || self.dd_quotes != (false, false)) =>
+                {
                     self.pos += 1;
                     self.push_text(":", start);
                 }
@@ -223,6 +229,17 @@ impl<'a> Tokenizer<'a> {
         let start = self.pos;
         let n = self.rest().bytes().take_while(|&b| b == b'\'').count();
         self.pos += n;
+        if self.dd_pending {
+            let (bold, italic) = &mut self.dd_quotes;
+            match n {
+                2 => *italic = !*italic,
+                3 | 4 => *bold = !*bold,
+                _ => {
+                    *bold = !*bold;
+                    *italic = !*italic;
+                }
+            }
+        }
         self.emit(Tok::Quote(u32::try_from(n).unwrap_or(u32::MAX)), start);
     }
 

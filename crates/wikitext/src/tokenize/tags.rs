@@ -201,7 +201,7 @@ impl Tokenizer<'_> {
                 None => (rest.get(4..).unwrap_or(""), rest.len()),
             };
             self.pos += len;
-            self.emit_html(OwnedToken::comment(data), start);
+            self.emit_html(OwnedToken::comment(encode_comment(data)), start);
             return;
         }
         let Some(raw) = parse_tag(rest) else {
@@ -437,4 +437,10 @@ pub(crate) fn ext_data_mw(name: &str, attrs: &[(String, String)], body: Option<&
     }
     out.push('}');
     out
+}
+
+/// Comment data that cannot end the comment early when read back as HTML
+/// (Parsoid's encoding: `--` and `>` as character references).
+pub(crate) fn encode_comment(data: &str) -> String {
+    data.replace("--", "-&#x2D;").replace('>', "&gt;")
 }
