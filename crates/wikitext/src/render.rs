@@ -101,7 +101,7 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
             None,
             &crate::preprocess::Site::default(),
         ))),
-        Tok::Ref(_) | Tok::References => {}
+        Tok::Ref(_) | Tok::References | Tok::IndentPreWs => {}
         Tok::Eof => out.push(OwnedToken::Eof),
     }
 }

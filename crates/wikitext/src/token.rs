@@ -27,6 +27,9 @@ pub enum Tok {
     Quote(u32),
     /// List bullets at the start of a line (`*#:;`), or the `:` after a `;` term.
     ListItem(Box<str>),
+    /// The leading space of a line that an indent-pre consumed (kept so the pre
+    /// can be undone where it is not allowed; writes nothing).
+    IndentPreWs,
     /// An indented-pre block made by the pre transform (the tokens it wraps,
     /// `<pre>` and `</pre>` included), kept whole so later line transforms skip it.
     IndentPre(Vec<WikiToken>),
@@ -72,6 +75,8 @@ pub enum WikiKind {
     ListItem,
     /// [`Tok::IndentPre`].
     IndentPre,
+    /// [`Tok::IndentPreWs`].
+    IndentPreWs,
     /// [`Tok::EmptyLine`].
     EmptyLine,
     /// [`Tok::WikiLink`].
@@ -198,6 +203,7 @@ impl PipelineToken for WikiToken {
             Tok::Quote(_) => WikiKind::Quote,
             Tok::ListItem(_) => WikiKind::ListItem,
             Tok::IndentPre(_) => WikiKind::IndentPre,
+            Tok::IndentPreWs => WikiKind::IndentPreWs,
             Tok::EmptyLine(_) => WikiKind::EmptyLine,
             Tok::WikiLink(_) => WikiKind::WikiLink,
             Tok::Ref(_) => WikiKind::Ref,

@@ -160,6 +160,27 @@ impl ParagraphWrapper {
     }
 }
 
+impl ParagraphWrapper {
+    fn undo_pre(&mut self, inner: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
+        if self.newlines == 0 {
+            self.flush(WikiToken::text(""), out);
+        }
+        let last = inner.len().saturating_sub(1);
+        for (i, t) in inner.into_iter().enumerate() {
+            let pre_tag = (i == 0 && t.start_name() == Some("pre"))
+                || (i == last && t.end_name() == Some("pre"));
+            if pre_tag {
+                continue;
+            }
+            match t.tok {
+                Tok::IndentPreWs => self.nl_ws.push(WikiToken::text(" ")),
+                _ if t.is_newline() => self.newline_or_end(t, out),
+                _ => self.push(t, out),
+            }
+        }
+    }
+}
+
 impl Transform for ParagraphWrapper {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         if token.is_newline() || token.is_end() {
@@ -197,8 +218,17 @@ impl Transform for ParagraphWrapper {
             }
             return;
         }
-        if let Tok::IndentPre(_) = token.tok {
+        if let Tok::IndentPre(inner) = token.tok {
+            if self.in_block_elem || self.in_blockquote {
+                // Indent-pre is not allowed here (MediaWiki's "in block
+                // element"): the lines come back as they were.
+                return self.undo_pre(inner, out);
+            }
             self.line_block_seen = true;
+            let token = WikiToken {
+                tok: Tok::IndentPre(inner),
+                span: token.span,
+            };
             return self.process(token, true, out);
         }
         if let Some(name) = name.as_deref()

@@ -80,9 +80,9 @@ impl PreHandler {
         }
         let after = tokens.split_off(last + 1);
         let mut inner = vec![WikiToken::start("pre")];
-        inner.extend(tokens.into_iter().filter_map(|i| match i {
-            Item::Token(t) => Some(t),
-            Item::Space => None,
+        inner.extend(tokens.into_iter().map(|i| match i {
+            Item::Token(t) => t,
+            Item::Space => WikiToken::made(Tok::IndentPreWs),
         }));
         inner.push(WikiToken::end("pre"));
         out.push(WikiToken::made(Tok::IndentPre(inner)));
