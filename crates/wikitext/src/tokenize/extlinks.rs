@@ -64,6 +64,18 @@ fn url_char(c: char) -> bool {
 fn url(s: &str, proto: usize) -> (usize, String) {
     let mut i = proto;
     let mut decoded = s.get(..proto).unwrap_or("").to_owned();
+    // An IPv6 host in brackets.
+    if let Some(host) = s.get(proto..).and_then(|r| r.strip_prefix('['))
+        && let Some(end) = host.find(']')
+        && end > 0
+        && host.get(..end).is_some_and(|h| {
+            h.bytes()
+                .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.')
+        })
+    {
+        decoded.push_str(s.get(proto..proto + end + 2).unwrap_or(""));
+        i += end + 2;
+    }
     while let Some(c) = s.get(i..).and_then(|r| r.chars().next()) {
         if c == '\'' && s.get(i..).is_some_and(|r| r.starts_with("''")) {
             break;
@@ -99,6 +111,8 @@ fn is_word(c: Option<char>) -> bool {
 }
 
 fn ext_tag(href: &str, class: &str) -> OwnedTag {
+    // MediaWiki escapes a few characters in external hrefs.
+    let href = href.replace('|', "%7C").replace(' ', "%20");
     OwnedTag::new("a")
         .with_attr("rel", "mw:ExtLink nofollow")
         .with_attr("class", class)
@@ -215,7 +229,13 @@ impl Tokenizer<'_> {
             let Some(last) = raw.chars().next_back() else {
                 break;
             };
-            let strip = matches!(last, ',' | ';' | '\\' | '.' | ':' | '!' | '?')
+            let ends_reference = last == ';'
+                && raw.rfind('&').is_some_and(|amp| {
+                    raw.get(amp..)
+                        .is_some_and(|r| entity::reference(r).is_some_and(|(l, _)| l == r.len()))
+                });
+            let strip = (matches!(last, ',' | ';' | '\\' | '.' | ':' | '!' | '?')
+                && !ends_reference)
                 || (last == ')' && !raw.contains('('));
             if !strip || len <= proto {
                 break;
