@@ -23,7 +23,18 @@ impl Tokenizer<'_> {
         while i < b.len() {
             match (b.get(i), b.get(i + 1)) {
                 (Some(b'['), Some(b'[')) => return None,
-                (Some(b']'), Some(b']')) => return Some((i, pipe)),
+                (Some(b']'), Some(b']')) => {
+                    // `[[A|[x]]]`: a `[` open in the text takes the first `]`.
+                    let open_in_text = pipe.is_some_and(|p| {
+                        let text = s.get(p + 1..i).unwrap_or("");
+                        text.matches('[').count() > text.matches(']').count()
+                    });
+                    if open_in_text && b.get(i + 2) == Some(&b']') {
+                        i += 1;
+                        continue;
+                    }
+                    return Some((i, pipe));
+                }
                 (Some(b'{'), Some(b'{')) => match self.brace_end(base + i) {
                     // Skip a template: its pipes are not ours.
                     Some(end) if end <= self.limit => i = end - base,
@@ -85,7 +96,10 @@ impl Tokenizer<'_> {
                 let content_end = start + close;
                 self.pos = start + p + 1;
                 self.limit = content_end;
+                // No links inside a link's text.
+                let was = std::mem::replace(&mut self.in_ext_link, true);
                 self.scan();
+                self.in_ext_link = was;
                 self.limit = saved;
                 self.pos = content_end + 2;
             }
