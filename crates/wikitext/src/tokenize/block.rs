@@ -10,19 +10,7 @@ impl Tokenizer<'_> {
     pub(crate) fn start_of_line(&mut self) {
         self.empty_lines();
         // Comments before block syntax are start-of-line transparent.
-        while self.rest().starts_with("<!--") {
-            let rest = self.rest();
-            let Some(end) = rest.get(4..).and_then(|r| r.find("-->")) else {
-                break;
-            };
-            let start = self.pos;
-            let data = rest.get(4..4 + end).unwrap_or("").to_owned();
-            self.pos += end + 7;
-            self.emit_html(
-                OwnedToken::comment(super::tags::encode_comment(&data)),
-                start,
-            );
-        }
+        self.leading_comments();
         if self.table_line() {
             return;
         }
@@ -37,7 +25,8 @@ impl Tokenizer<'_> {
             self.pos += bullets;
             self.dd_pending = b.ends_with(';');
             self.emit(Tok::ListItem(b.into()), start);
-            // A table may start right after the bullets.
+            // A table may start right after the bullets (comments between).
+            self.leading_comments();
             if self
                 .rest()
                 .trim_start_matches([' ', '\t'])
@@ -113,6 +102,23 @@ impl Tokenizer<'_> {
         }
         if !inner.is_empty() {
             self.emit(Tok::EmptyLine(inner), start);
+        }
+    }
+
+    /// Comments at the current position, as tokens.
+    fn leading_comments(&mut self) {
+        while self.rest().starts_with("<!--") {
+            let rest = self.rest();
+            let Some(end) = rest.get(4..).and_then(|r| r.find("-->")) else {
+                break;
+            };
+            let start = self.pos;
+            let data = rest.get(4..4 + end).unwrap_or("").to_owned();
+            self.pos += end + 7;
+            self.emit_html(
+                OwnedToken::comment(super::tags::encode_comment(&data)),
+                start,
+            );
         }
     }
 

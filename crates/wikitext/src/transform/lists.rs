@@ -46,6 +46,10 @@ pub(crate) struct ListHandler {
     newline: Option<WikiToken>,
     /// Comment-only lines after that newline.
     held: Vec<WikiToken>,
+    /// The lists of enclosing tables' contexts: a table opened inside a list
+    /// item (`:{|`) keeps the item open until it ends, and lists inside the
+    /// table are its own.
+    outer: Vec<Vec<Level>>,
 }
 
 impl ListHandler {
@@ -101,6 +105,21 @@ impl ListHandler {
 
 impl Transform for ListHandler {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+        if self.newline.is_none() && !self.stack.is_empty() && token.start_name() == Some("table") {
+            self.outer.push(std::mem::take(&mut self.stack));
+            out.push(token);
+            return;
+        }
+        if token.end_name() == Some("table") && !self.outer.is_empty() {
+            self.close_all(out);
+            if let Some(nl) = self.newline.take() {
+                out.push(nl);
+            }
+            out.append(&mut self.held);
+            self.stack = self.outer.pop().unwrap_or_default();
+            out.push(token);
+            return;
+        }
         if let Tok::ListItem(bullets) = &token.tok {
             let bullets = bullets.clone();
             self.item(&bullets, out);
@@ -129,6 +148,12 @@ impl Transform for ListHandler {
         }
         if self.newline.is_some() || token.is_end() {
             self.close_all(out);
+            if token.is_end() {
+                while let Some(stack) = self.outer.pop() {
+                    self.stack = stack;
+                    self.close_all(out);
+                }
+            }
             if let Some(nl) = self.newline.take() {
                 out.push(nl);
             }
