@@ -43,6 +43,7 @@ mod site;
 pub mod title;
 pub mod token;
 pub mod tokenize;
+mod transclusion;
 mod transform;
 
 pub use render::MAX_PAGE_BYTES;

@@ -210,6 +210,7 @@ impl Sink<WikiToken> for BodySink {
             if self.page {
                 nodes = dom::pwrap::pwrap(nodes);
             }
+            nodes = dom::encapsulate::encapsulate(nodes);
             dom::cleanup::flag_empty(&mut nodes);
             dom::display_space::display_space(&mut nodes);
             dom::serialize::serialize(&nodes, &mut html);
@@ -247,17 +248,36 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     // templates), so the preprocessor expands inside them.
     let mut config = options.preprocess.clone();
     config.ext_tags.retain(|t| t != "ref");
-    let expanded = preprocess::Preprocessor::new(store, config).expand(&title, wikitext)?;
-    run(&expanded.text, options, Context::Page)
+    let pre = preprocess::Preprocessor::new(store, config.clone());
+    let tree = preprocess::parse_with(
+        wikitext,
+        &preprocess::ParseOptions {
+            mode: preprocess::Mode::Page,
+            ext_tags: config.ext_tags.clone(),
+            max_nesting: config.limits.max_nesting,
+        },
+    );
+    let mut page = pre.page(title);
+    let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
+    run_marked(&text, &calls, options, Context::Page)
 }
 
-/// The tokens of `text` (already preprocessed) through the pipeline.
-fn run(text: &str, options: &RenderOptions, context: Context) -> Result<String, WikiError> {
-    let tokens = crate::tokenize::tokenize(text);
+fn run_marked(
+    text: &str,
+    calls: &[String],
+    options: &RenderOptions,
+    context: Context,
+) -> Result<String, WikiError> {
+    let tokens = crate::tokenize::tokenize_with(text, calls);
     let mut pipeline = Pipeline::new(registry(options, context)?, PipelineConfig::default());
     let sink = BodySink::new(context == Context::Page)?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
+}
+
+/// The tokens of `text` (already preprocessed) through the pipeline.
+fn run(text: &str, options: &RenderOptions, context: Context) -> Result<String, WikiError> {
+    run_marked(text, &[], options, context)
 }
 
 /// A ref body (already preprocessed with its page) as HTML, in inline context;

@@ -4,6 +4,7 @@
 
 pub(crate) mod cleanup;
 pub(crate) mod display_space;
+pub(crate) mod encapsulate;
 pub(crate) mod pwrap;
 pub(crate) mod serialize;
 

@@ -8,6 +8,8 @@ use crate::token::{Tok, WikiToken};
 impl Tokenizer<'_> {
     /// Called at the start of the input and after every newline.
     pub(crate) fn start_of_line(&mut self) {
+        // Template markers are start-of-line transparent.
+        while self.rest().starts_with(['\u{e000}', '\u{e002}']) && self.marker() {}
         self.empty_lines();
         // Comments before block syntax are start-of-line transparent.
         self.leading_comments();
@@ -156,7 +158,7 @@ impl Tokenizer<'_> {
             let trimmed = line
                 .get(..content_end)
                 .unwrap_or("")
-                .trim_end_matches([' ', '\t']);
+                .trim_end_matches([' ', '\t', '\u{e002}']);
             content_end = trimmed.len();
             if trimmed.ends_with("-->")
                 && let Some(open) = trimmed.rfind("<!--")

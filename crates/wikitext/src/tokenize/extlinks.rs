@@ -56,7 +56,10 @@ fn protocol(s: &str, relative: bool) -> Option<usize> {
 fn url_char(c: char) -> bool {
     !(c.is_whitespace()
         || c.is_control()
-        || matches!(c, '[' | ']' | '<' | '>' | '"' | '\u{fffd}' | '\u{a0}'))
+        || matches!(
+            c,
+            '[' | ']' | '<' | '>' | '"' | '\u{fffd}' | '\u{a0}' | '\u{e000}'..='\u{e002}'
+        ))
 }
 
 /// The raw length of the URL at the start of `s` (protocol included) and its

@@ -21,7 +21,14 @@ use crate::token::{Tok, WikiToken};
 
 /// Tokenizes a whole page.
 pub fn tokenize(src: &str) -> Vec<WikiToken> {
+    tokenize_with(src, &[])
+}
+
+/// Tokenizes a page whose template output is marked (see `transclusion.rs`);
+/// `calls` holds each call's `data-mw`.
+pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
     let mut t = Tokenizer {
+        calls,
         src,
         pos: 0,
         limit: src.len(),
@@ -46,6 +53,8 @@ pub fn tokenize(src: &str) -> Vec<WikiToken> {
 }
 
 pub(crate) struct Tokenizer<'a> {
+    /// The `data-mw` of each marked template call.
+    calls: &'a [String],
     pub(crate) src: &'a str,
     pub(crate) pos: usize,
     /// Where the current scan stops (the end of a heading's content, or the input).
@@ -167,6 +176,7 @@ impl<'a> Tokenizer<'a> {
                 {
                     self.next_cell();
                 }
+                0xEE if self.marker() => {}
                 b':' if self.dd_pending
                     && (self.dd_depth > 0 || self.dd_quotes != (false, false)) =>
                 {
@@ -182,6 +192,38 @@ impl<'a> Tokenizer<'a> {
                 _ => self.text_run(),
             }
         }
+    }
+
+    /// A transclusion marker here: its meta tag. False if there is none.
+    pub(crate) fn marker(&mut self) -> bool {
+        use crate::transclusion::{END, INDEX_END, START};
+        let start = self.pos;
+        let rest = self.rest();
+        if let Some(after) = rest.strip_prefix(START) {
+            let Some(end) = after.find(INDEX_END) else {
+                return false;
+            };
+            let Some(data) = after
+                .get(..end)
+                .and_then(|n| n.parse::<usize>().ok())
+                .and_then(|i| self.calls.get(i))
+            else {
+                return false;
+            };
+            let tag = OwnedTag::new("meta")
+                .with_attr("typeof", "mw:Transclusion")
+                .with_attr("data-mw", data.as_str());
+            self.pos += START.len_utf8() + end + INDEX_END.len_utf8();
+            self.emit_html(OwnedToken::StartTag(tag), start);
+            return true;
+        }
+        if rest.starts_with(END) {
+            self.pos += END.len_utf8();
+            let tag = OwnedTag::new("meta").with_attr("typeof", "mw:Transclusion/End");
+            self.emit_html(OwnedToken::StartTag(tag), start);
+            return true;
+        }
+        false
     }
 
     /// The bullets of the list item this line opened, with the `;` turned to `:`.
@@ -209,7 +251,8 @@ impl<'a> Tokenizer<'a> {
                 break;
             }
             match bytes.get(end) {
-                Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{' | b'[' | b'|' | b'!') | None => {
+                Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{' | b'[' | b'|' | b'!' | 0xEE)
+                | None => {
                     break;
                 }
                 Some(b':') if self.dd_pending => break,

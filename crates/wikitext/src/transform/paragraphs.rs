@@ -22,6 +22,19 @@ pub(crate) struct ParagraphWrapper {
     line_block_open: bool,
 }
 
+/// `Some(true)` for a transclusion's start meta, `Some(false)` for its end.
+fn transclusion_meta(t: &WikiToken) -> Option<bool> {
+    if t.start_name() != Some("meta") {
+        return None;
+    }
+    let Tok::Html(html) = &t.tok else { return None };
+    match html.as_tag().and_then(|tag| tag.attr("typeof")) {
+        Some("mw:Transclusion") => Some(true),
+        Some("mw:Transclusion/End") => Some(false),
+        _ => None,
+    }
+}
+
 fn transparent(t: &WikiToken) -> bool {
     t.is_newline() || t.is_sol_transparent()
 }
@@ -44,10 +57,18 @@ impl ParagraphWrapper {
         if self.has_open_p {
             return;
         }
-        let at = out
+        let mut at = out
             .iter()
             .position(|t| !transparent(t))
             .unwrap_or(out.len());
+        // A template's output starting here goes inside the paragraph
+        // (Parsoid: the `<p>` goes before the transclusion's start meta).
+        if let Some(tpl) = out.get(..at).and_then(|head| {
+            head.iter()
+                .rposition(|t| transclusion_meta(t) == Some(true))
+        }) {
+            at = tpl;
+        }
         out.insert(at, WikiToken::start("p"));
         self.has_open_p = true;
     }
@@ -56,10 +77,17 @@ impl ParagraphWrapper {
         if !self.has_open_p {
             return;
         }
-        let at = out
+        let mut at = out
             .iter()
             .rposition(|t| !transparent(t))
             .map_or(0, |i| i + 1);
+        // A template's output ending here stays inside the paragraph.
+        if let Some(end) = out.get(at..).and_then(|tail| {
+            tail.iter()
+                .position(|t| transclusion_meta(t) == Some(false))
+        }) {
+            at += end + 1;
+        }
         out.insert(at, WikiToken::end("p"));
         self.has_open_p = false;
     }
