@@ -17,7 +17,8 @@ fn run_stdin(args: &[&str], input: &str) -> (i32, String, String) {
         .spawn()
         .expect("spawn tagloom");
     if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(input.as_bytes()).expect("write stdin");
+        // The command may exit before reading (bad usage): ignore a broken pipe.
+        let _ = stdin.write_all(input.as_bytes());
     }
     let out = child.wait_with_output().expect("wait");
     (
@@ -53,7 +54,9 @@ fn templates_title_and_time() {
         "{{greet|you}} {{PAGENAME}} {{CURRENTYEAR}} [[Nowhere]]",
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("<p>Hi you Some page 1970 "), "{out}");
+    for text in [">Hi you</span>", ">Some page</span>", ">1970</span>"] {
+        assert!(out.contains(text), "{text} in {out}");
+    }
     assert!(out.contains("class=\"new\""), "{out}");
 }
 

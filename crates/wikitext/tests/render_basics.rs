@@ -139,7 +139,21 @@ fn templates_and_parser_functions() {
         "{{greet|you}} {{#if: x | yes | no }}",
         &[("Template:Greet", "Hi {{{1|there}}}")],
     );
-    assert_eq!(out, "<p>Hi you yes</p>");
+    // Each call's output is marked as Parsoid does (mw:Transclusion + data-mw).
+    assert!(
+        out.starts_with("<p><span about=\"#mwt1\" typeof=\"mw:Transclusion\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("&quot;target&quot;:{&quot;wt&quot;:&quot;greet&quot;,&quot;href&quot;:&quot;./Template:Greet&quot;}"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\">Hi you</span> <span about=\"#mwt2\""),
+        "{out}"
+    );
+    assert!(out.contains("&quot;function&quot;:&quot;if&quot;"), "{out}");
+    assert!(out.ends_with("\">yes</span></p>"), "{out}");
 }
 
 #[test]
