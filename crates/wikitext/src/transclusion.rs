@@ -64,9 +64,10 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
     match &function {
         Some(f) => target.push_str(&format!(",\"function\":{}", json(f))),
         None => {
-            let title = preprocess::Title::parse(trimmed, preprocess::NS_TEMPLATE, site)
-                .map(|t| t.prefixed())
-                .unwrap_or_else(|_| trimmed.to_owned());
+            let title =
+                preprocess::Title::parse(&without_comments(trimmed), preprocess::NS_TEMPLATE, site)
+                    .map(|t| t.prefixed())
+                    .unwrap_or_else(|_| trimmed.to_owned());
             target.push_str(&format!(
                 ",\"href\":{}",
                 json(&format!("./{}", encode_title(&title)))
@@ -162,4 +163,22 @@ fn safe_context(line: &str) -> bool {
         .iter()
         .any(|p| line.trim_start().starts_with(p));
     !open_tag && !open_bracket && !table
+}
+
+/// `s` without `<!-- … -->` comments, trimmed.
+fn without_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(open) = rest.find("<!--") {
+        out.push_str(rest.get(..open).unwrap_or(""));
+        rest = match rest
+            .get(open + 4..)
+            .and_then(|r| r.find("-->").map(|e| (r, e)))
+        {
+            Some((r, e)) => r.get(e + 3..).unwrap_or(""),
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out.trim().to_owned()
 }

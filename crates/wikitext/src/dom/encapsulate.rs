@@ -28,7 +28,16 @@ fn span(children: Vec<Node>, about: &str) -> Node {
 
 fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     let mut out = Vec::with_capacity(range.len());
-    for (i, node) in range.into_iter().enumerate() {
+    // Leading whitespace (a newline the expansion put before block output)
+    // stays outside; the first real node carries the transclusion.
+    let lead = range
+        .iter()
+        .take_while(|n| matches!(n, Node::Text(t) if t.trim().is_empty()))
+        .count();
+    let lead = if lead == range.len() { 0 } else { lead };
+    let mut range = range.into_iter();
+    out.extend(range.by_ref().take(lead));
+    for (i, node) in range.enumerate() {
         let node = match node {
             Node::Text(t) => span(vec![Node::Text(t)], about),
             other => other,
@@ -70,6 +79,16 @@ fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     }
                     range.push(next);
                 }
+                // The end inside a later sibling (a list or table the output
+                // opened): the range runs to that sibling.
+                let mut rest = Vec::new();
+                if !closed && let Some(k) = range.iter().position(contains_end) {
+                    rest = range.split_off(k + 1);
+                    if let Some(last) = range.last_mut() {
+                        remove_first_end(last);
+                    }
+                    closed = true;
+                }
                 let mut range = process_children(range, counter);
                 if closed
                     && !range.is_empty()
@@ -80,6 +99,9 @@ fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     range = wrap(range, &data, &about);
                 }
                 out.append(&mut range);
+                if !rest.is_empty() {
+                    out.append(&mut process(rest, counter));
+                }
             }
             Some((false, _)) => {}
             None => out.push(match node {
@@ -111,4 +133,36 @@ fn process_children(nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
 pub(crate) fn encapsulate(nodes: Vec<Node>) -> Vec<Node> {
     let mut counter = 0;
     process(nodes, &mut counter)
+}
+
+fn contains_end(node: &Node) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if matches!(marker(n), Some((false, _))) {
+            return true;
+        }
+        if let Node::Element(e) = n {
+            stack.extend(e.children.iter());
+        }
+    }
+    false
+}
+
+/// Removes the first end marker (in document order) under `node`.
+fn remove_first_end(node: &mut Node) -> bool {
+    let Node::Element(e) = node else { return false };
+    for i in 0..e.children.len() {
+        let is_end = e
+            .children
+            .get(i)
+            .is_some_and(|c| matches!(marker(c), Some((false, _))));
+        if is_end {
+            e.children.remove(i);
+            return true;
+        }
+        if e.children.get_mut(i).is_some_and(remove_first_end) {
+            return true;
+        }
+    }
+    false
 }
