@@ -50,10 +50,35 @@ pub(crate) struct ListHandler {
     /// item (`:{|`) keeps the item open until it ends, and lists inside the
     /// table are its own.
     outer: Vec<Vec<Level>>,
+    /// HTML elements opened inside the open list items: a closing block tag
+    /// that closes none of them ends the lists first (Parsoid, T368721).
+    item_open: Vec<String>,
+}
+
+fn block_like(name: &str) -> bool {
+    matches!(
+        name,
+        "div"
+            | "p"
+            | "blockquote"
+            | "center"
+            | "pre"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "table"
+            | "figure"
+            | "aside"
+            | "section"
+    )
 }
 
 impl ListHandler {
     fn close_all(&mut self, out: &mut Vec<WikiToken>) {
+        self.item_open.clear();
         while let Some(l) = self.stack.pop() {
             out.push(WikiToken::end(l.item));
             out.push(WikiToken::end(l.list));
@@ -141,6 +166,26 @@ impl Transform for ListHandler {
             }
             return;
         }
+        if self.newline.is_none() {
+            if let Some(name) = token.start_name() {
+                let void = matches!(name, "br" | "hr" | "wbr" | "meta" | "link" | "img");
+                if !void && !token_self_closing(&token) {
+                    self.item_open.push(name.to_owned());
+                }
+            } else if let Some(name) = token.end_name() {
+                match self.item_open.iter().rposition(|n| n == name) {
+                    Some(at) => {
+                        self.item_open.truncate(at);
+                    }
+                    None if block_like(name) => {
+                        self.close_all(out);
+                        out.push(token);
+                        return;
+                    }
+                    None => {}
+                }
+            }
+        }
         if self.newline.is_some() && (token.is_comment() || matches!(token.tok, Tok::EmptyLine(_)))
         {
             self.held.push(token);
@@ -160,5 +205,12 @@ impl Transform for ListHandler {
             out.append(&mut self.held);
         }
         out.push(token);
+    }
+}
+
+fn token_self_closing(token: &WikiToken) -> bool {
+    match &token.tok {
+        Tok::Html(t) => t.as_tag().is_some_and(|tag| tag.self_closing()),
+        _ => false,
     }
 }
