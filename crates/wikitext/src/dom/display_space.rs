@@ -29,6 +29,12 @@ fn spaces(text: &str) -> Vec<usize> {
 }
 
 fn armor(children: Vec<Node>) -> Vec<Node> {
+    let needed = children
+        .iter()
+        .any(|c| matches!(c, Node::Text(t) if !spaces(t).is_empty()));
+    if !needed {
+        return children;
+    }
     let mut out = Vec::with_capacity(children.len());
     for child in children {
         let Node::Text(text) = child else {

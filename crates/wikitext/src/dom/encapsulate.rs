@@ -131,6 +131,9 @@ fn process_children(nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
 
 /// Runs the pass over the body's children.
 pub(crate) fn encapsulate(nodes: Vec<Node>) -> Vec<Node> {
+    if !nodes.iter().any(contains_marker) {
+        return nodes;
+    }
     let mut counter = 0;
     process(nodes, &mut counter)
 }
@@ -162,6 +165,19 @@ fn remove_first_end(node: &mut Node) -> bool {
         }
         if e.children.get_mut(i).is_some_and(remove_first_end) {
             return true;
+        }
+    }
+    false
+}
+
+fn contains_marker(node: &Node) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if marker(n).is_some() {
+            return true;
+        }
+        if let Node::Element(e) = n {
+            stack.extend(e.children.iter());
         }
     }
     false

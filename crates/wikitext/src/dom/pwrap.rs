@@ -97,8 +97,11 @@ fn is_block(node: &Node) -> bool {
     matches!(node, Node::Element(e) if !only_inline(&e.name) && !metadata(&e.name))
 }
 
-fn has_block(node: &Node) -> bool {
-    let mut stack = vec![node];
+fn has_block_element(e: &Element) -> bool {
+    if !only_inline(&e.name) && !metadata(&e.name) {
+        return true;
+    }
+    let mut stack: Vec<&Node> = e.children.iter().collect();
     while let Some(n) = stack.pop() {
         if is_block(n) {
             return true;
@@ -131,7 +134,7 @@ fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
         return;
     };
     if !formatting(&e.name) || e.children.is_empty() {
-        let wrap = !has_block(&Node::Element(e.clone()));
+        let wrap = !has_block_element(&e);
         out.push((Some(wrap), Node::Element(e)));
         return;
     }
