@@ -3,8 +3,11 @@
 //! tagloom-bench --example sanitize_compare [ROUNDS] [CONCAT_MB]`. Prints MB/s on
 //! the corpus (each page whole) and on a concat of the corpus (default 20 MB),
 //! and the ratio tagloom / ammonia per round. `ROUNDS` = `profile`,
-//! `profile-reference` or `profile-ammonia`: each page once through tagloom, its
-//! reference output checks, or ammonia (for callgrind).
+//! `profile-reference`, `profile-ammonia` or `profile-none`: each page once
+//! through tagloom, its reference output checks, ammonia, or nothing (the cost
+//! of loading the inputs, to subtract), for callgrind; a second argument picks
+//! one page by name, or `concat` (the 20 MB concat). Before timing, prints
+//! which path (fast or general) each page and the concat take.
 
 #[path = "../benches/support/sanitize_runs.rs"]
 mod sanitize_runs;
@@ -38,9 +41,18 @@ fn main() {
         let run = |t: &str| match mode {
             "-ammonia" => ammonia(&builder, t),
             "-reference" => sanitizer.sanitize_reference(t).html.len(),
+            "-none" => t.len(),
             _ => tagloom(&sanitizer, t),
         };
-        let n: usize = pages.iter().map(|p| run(&text(p))).sum();
+        let n: usize = match args.next().as_deref() {
+            None => pages.iter().map(|p| run(&text(p))).sum(),
+            Some("concat") => run(&concat(&pages, 20 << 20)),
+            Some(name) => pages
+                .iter()
+                .filter(|p| p.name == name)
+                .map(|p| run(&text(p)))
+                .sum(),
+        };
         println!("{n} bytes out");
         return;
     }
@@ -54,6 +66,23 @@ fn main() {
     let big = concat(&pages, mb << 20);
     let sanitizer = Sanitizer::new(Arc::new(Policy::default()));
     let builder = ::ammonia::Builder::default();
+    // Which path each input takes (the fast path hands doubtful inputs to the
+    // general one), and the fast answers are the reference's.
+    for (page, text) in pages.iter().zip(&texts).chain([(&pages[0], &big)]) {
+        let path = match sanitizer.sanitize_fast(text) {
+            Ok(done) => {
+                assert_eq!(done, sanitizer.sanitize_reference(text), "{}", page.name);
+                "fast".to_owned()
+            }
+            Err(why) => format!("general ({why:?})"),
+        };
+        let name = if std::ptr::eq(text, &big) {
+            "concat"
+        } else {
+            &page.name
+        };
+        println!("{name}: {path} path");
+    }
     println!(
         "concat outputs: tagloom {} / ammonia {} bytes (input {})",
         tagloom(&sanitizer, &big),

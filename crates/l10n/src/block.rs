@@ -7,6 +7,8 @@
 //! XLIFF can show it in `<originalData>`. A block also keeps its original source
 //! bytes: a block that comes back unedited is written with exactly those.
 
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
+
 /// One piece of a block.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Run {
@@ -100,16 +102,89 @@ pub struct Block {
     pub lang_refs: Vec<SubRef>,
 }
 
+/// The quote (`"`, `'`, or 0) that `before` — the bytes up to an attribute value,
+/// in `encoding` — ends with: the context a new value is escaped for (the
+/// [`BlockKind::Attribute`] quote). The reader asks it of decoded text (UTF-8).
+pub(crate) fn quote_ending(before: &[u8], encoding: &'static Encoding) -> u8 {
+    let unit = if encoding == UTF_16LE {
+        match before {
+            [.., q, 0] => *q,
+            _ => 0,
+        }
+    } else if encoding == UTF_16BE {
+        match before {
+            [.., 0, q] => *q,
+            _ => 0,
+        }
+    } else {
+        before.last().copied().unwrap_or(0)
+    };
+    match unit {
+        b'"' | b'\'' => unit,
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
 impl Block {
+    /// A `p` content block of one text run, for unit tests.
+    pub(crate) fn paragraph(id: &str, text: &str) -> Block {
+        Block {
+            id: id.into(),
+            kind: BlockKind::Content,
+            element: "p".into(),
+            path: String::new(),
+            notes: vec![],
+            preserve: false,
+            runs: vec![Run::Text(text.into())],
+            original: vec![],
+            subs: vec![],
+            sub_refs: vec![],
+            lang_refs: vec![],
+        }
+    }
+}
+
+/// The text of runs, codes dropped.
+pub fn runs_text(runs: &[Run]) -> String {
+    runs.iter()
+        .filter_map(|r| match r {
+            Run::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+impl Block {
+    /// An attribute block: the value `value` (trimmed, whitespace collapsed) of
+    /// attribute `attr` of `element`, written between `quote`s (0: unquoted), whose
+    /// source bytes are `original`.
+    pub(crate) fn attribute(
+        id: String,
+        element: &str,
+        path: String,
+        quote: u8,
+        value: &str,
+        original: Vec<u8>,
+    ) -> Block {
+        Block {
+            id,
+            kind: BlockKind::Attribute { quote },
+            element: element.to_owned(),
+            path,
+            notes: Vec::new(),
+            preserve: false,
+            runs: vec![Run::Text(crate::reader::collapse_ws(value.trim()))],
+            original,
+            subs: Vec::new(),
+            sub_refs: Vec::new(),
+            lang_refs: Vec::new(),
+        }
+    }
+
     /// The text runs concatenated (codes dropped).
     pub fn plain_text(&self) -> String {
-        let mut out = String::new();
-        for run in &self.runs {
-            if let Run::Text(t) = run {
-                out.push_str(t);
-            }
-        }
-        out
+        runs_text(&self.runs)
     }
 
     /// Serializes the block for the skeleton store.

@@ -15,11 +15,11 @@
 
 use std::path::Path;
 
-use crate::block::{Block, Run};
+use crate::block::Block;
 use crate::error::Result;
 use crate::flow::Format;
 use crate::po::PoReader;
-use crate::reader::{BlockSink, read_document};
+use crate::reader::{BlockSink, ReadOptions, read_file};
 use crate::rules::Rules;
 use crate::xliff::XliffReader;
 
@@ -84,25 +84,27 @@ fn is_cjk(c: char) -> bool {
         | '\u{20000}'..='\u{3FFFF}')
 }
 
-/// The text of a unit's runs (codes dropped).
-pub fn runs_text(runs: &[Run]) -> String {
-    runs.iter()
-        .filter_map(|r| match r {
-            Run::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect()
-}
+/// The text of a unit's runs (codes dropped; the one home is [`crate::block`]).
+pub use crate::block::runs_text;
 
 /// Counts the units of a page (`.html`…: what `extract` would write), or of an
 /// `.xlf`/`.po` file (their sources).
 pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
     let mut counts = Counts::default();
+    // Sentences count as units when the rules segment (root rules: a page has no
+    // source language here).
+    let segmenter =
+        crate::segment::Segmenter::for_rules(rules, &crate::lang::LanguageTag::english());
     match Format::from_path(path) {
         Some(Format::Xliff) => {
             let mut reader = XliffReader::open(path)?;
             while let Some(unit) = reader.next_unit()? {
-                counts.add_text(&runs_text(&unit.source));
+                if unit.segments.is_empty() {
+                    counts.add_text(&runs_text(&unit.source));
+                }
+                for s in &unit.segments {
+                    counts.add_text(&runs_text(&s.source));
+                }
             }
         }
         Some(Format::Po) => {
@@ -114,21 +116,13 @@ pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
             }
         }
         None => {
-            let file = std::fs::File::open(path).map_err(|e| {
-                crate::error::L10nError::io(format!("opening {}", path.display()), e)
-            })?;
             let mut sink = |block: &Block| -> Result<()> {
-                counts.add_text(&runs_text(&block.runs));
-                for sub in &block.subs {
-                    counts.add_text(&runs_text(&sub.runs));
-                }
+                crate::segment::count_block(&mut counts, block, segmenter.as_ref());
                 Ok(())
             };
-            read_document(
-                std::io::BufReader::new(file),
+            read_file(
                 path,
-                rules,
-                None,
+                &ReadOptions::new(rules),
                 None,
                 Some(&mut sink as &mut dyn BlockSink),
             )?;

@@ -1,6 +1,7 @@
 //! The flow runner: the ONE place that wires reader, skeleton store and writer for a
-//! file ([`run_file_with_reader_writer`], after the seed's `RunFileWithReaderWriter`),
-//! and the entry points every caller uses — the `tagloom l10n` CLI is a thin layer
+//! file (`run_job`, behind [`run_file_with_reader_writer`], after the seed's
+//! `RunFileWithReaderWriter`, and [`merge_to_writer`]), and the entry points every
+//! caller uses — the `tagloom l10n` CLI is a thin layer
 //! over [`extract`], [`merge`] and [`pseudo`]. Each takes a file or a directory (then
 //! the output names a directory; files are processed in parallel with a progress bar).
 //!
@@ -35,8 +36,7 @@
 //! # Ok::<(), tagloom_l10n::L10nError>(())
 //! ```
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -48,12 +48,13 @@ use crate::lang::LanguageTag;
 use crate::output::OutputFile;
 use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
-use crate::reader::{BlockSink, ReadReport, read_document};
+use crate::reader::{ReadOptions, ReadReport, read_file};
 use crate::rules::Rules;
+use crate::segment::Segmenter;
 use crate::skeleton::SkeletonStore;
 use crate::writer::{
     BlockOnlyFallback, EncodedOutput, Fallback, FallbackError, Issue, ReparseFallback,
-    Translations, WriteReport, WriterMode, WriterOptions, write_from_skeleton,
+    Translations, WRITING_OUTPUT, WriteReport, WriterMode, WriterOptions, write_from_skeleton,
 };
 use crate::xliff::{XliffTranslations, XliffWriter};
 
@@ -367,84 +368,71 @@ pub enum Job<'a> {
     },
 }
 
-pub(crate) fn forced_encoding(common: &Common) -> Result<Option<&'static Encoding>> {
-    match &common.encoding {
-        None => Ok(None),
-        Some(label) => Encoding::for_label(label.as_bytes())
-            .map(Some)
-            .ok_or_else(|| L10nError::UnknownEncoding(label.clone())),
+impl Common {
+    /// The reader's options: the rules and the forced encoding
+    /// ([`L10nError::UnknownEncoding`] for a label that names none).
+    pub fn read_options(&self) -> Result<ReadOptions<'_>> {
+        let encoding = match &self.encoding {
+            None => None,
+            Some(label) => Some(
+                Encoding::for_label(label.as_bytes())
+                    .ok_or_else(|| L10nError::UnknownEncoding(label.clone()))?,
+            ),
+        };
+        Ok(ReadOptions {
+            rules: &self.rules,
+            encoding,
+        })
     }
 }
 
-/// THE wiring point: reads `input` once and, depending on `job`, streams its blocks
-/// to an interchange file or writes the skeleton and replays it through the writer
-/// into `output`. Every flow (file or directory, extract, merge, pseudo) comes here.
+/// Runs `job` on the file `input` into the file `output`: `run_job` into a temp
+/// file beside `output`, renamed into place only when the job succeeded (a failure
+/// leaves no output). Every file flow (extract, merge, pseudo, file or directory)
+/// comes here.
 pub fn run_file_with_reader_writer(
     input: &Path,
     output: &Path,
     job: Job<'_>,
     common: &Common,
 ) -> Result<FileReport> {
-    let forced = forced_encoding(common)?;
-    let open = || -> Result<BufReader<File>> {
-        let f = File::open(input).ctx(|| format!("opening {}", input.display()))?;
-        Ok(BufReader::with_capacity(64 * 1024, f))
-    };
-    let mut report = FileReport {
-        input: input.to_path_buf(),
-        output: output.to_path_buf(),
-        ..FileReport::default()
-    };
     let temp = OutputFile::create(output)?;
     let out_file = temp
         .file()?
         .try_clone()
         .ctx(|| format!("opening a temp file for {}", output.display()))?;
-    let out = BufWriter::with_capacity(64 * 1024, out_file);
-    let original = input
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let mut out = BufWriter::with_capacity(64 * 1024, out_file);
     let io_out = |e| L10nError::io(format!("writing {}", output.display()), e);
+    let mut report = run_job(input, &mut out, job, common).map_err(|e| match e {
+        L10nError::Io { context, source } if context == WRITING_OUTPUT => io_out(source),
+        e => e,
+    })?;
+    out.into_inner().map_err(|e| io_out(e.into_error()))?;
+    temp.persist()?;
+    report.output = output.to_path_buf();
+    if report.bytes_out == 0 {
+        report.bytes_out = std::fs::metadata(output).map(|m| m.len()).unwrap_or(0);
+    }
+    Ok(report)
+}
+
+/// THE wiring point: reads `input` once and, depending on `job`, streams its
+/// blocks to an interchange file or writes the skeleton and replays it through
+/// the writer (or a fallback, see [`write_document`]) into `out`. Output errors
+/// carry the context [`WRITING_OUTPUT`]. A [`PartialMerge::Fail`] job with issues
+/// is [`L10nError::NotApplied`].
+fn run_job(input: &Path, out: &mut dyn Write, job: Job<'_>, common: &Common) -> Result<FileReport> {
+    let mut report = FileReport {
+        input: input.to_path_buf(),
+        ..FileReport::default()
+    };
     match job {
         Job::Extract {
             format,
             source_lang,
             target_lang,
         } => {
-            let (read, out) = match format {
-                Format::Xliff => {
-                    let mut sink = XliffWriter::new(out, source_lang, target_lang, &original)
-                        .map_err(io_out)?;
-                    let read = read_document(
-                        open()?,
-                        input,
-                        &common.rules,
-                        forced,
-                        None,
-                        Some(&mut sink as &mut dyn BlockSink),
-                    )?;
-                    (read, sink.finish().map_err(io_out)?)
-                }
-                Format::Po => {
-                    let mut header = PoHeader::new(source_lang, target_lang, &original);
-                    for (name, value) in &common.po_header {
-                        header.set(name, value).map_err(L10nError::Usage)?;
-                    }
-                    let mut sink =
-                        PoWriter::with_header(out, &header, &original).map_err(io_out)?;
-                    let read = read_document(
-                        open()?,
-                        input,
-                        &common.rules,
-                        forced,
-                        None,
-                        Some(&mut sink as &mut dyn BlockSink),
-                    )?;
-                    (read, sink.finish().map_err(io_out)?)
-                }
-            };
-            drop(out);
+            let read = extract_document(input, out, format, (source_lang, target_lang), common)?;
             report.read(&read);
         }
         Job::Write {
@@ -452,17 +440,8 @@ pub fn run_file_with_reader_writer(
             options,
             partial,
         } => {
-            let mut out = out;
-            write_document(input, translations, &options, common, &mut out, &mut report).map_err(
-                |e| match e {
-                    L10nError::Io { context, source } if context == WRITING_OUTPUT => {
-                        io_out(source)
-                    }
-                    e => e,
-                },
-            )?;
+            write_document(input, translations, &options, common, out, &mut report)?;
             report.unconfirmed = translations.unconfirmed();
-            out.into_inner().map_err(|e| io_out(e.into_error()))?;
             if let Some(first) = report.issues.first() {
                 match partial {
                     PartialMerge::Fail => {
@@ -477,15 +456,46 @@ pub fn run_file_with_reader_writer(
             }
         }
     }
-    temp.persist()?;
-    if report.bytes_out == 0 {
-        report.bytes_out = std::fs::metadata(output).map(|m| m.len()).unwrap_or(0);
-    }
     Ok(report)
 }
 
-/// The context of the writers' output errors (replaced by the output's path).
-const WRITING_OUTPUT: &str = "writing the output";
+/// The reader's blocks into an XLIFF or PO file written to `out`.
+fn extract_document(
+    input: &Path,
+    out: &mut dyn Write,
+    format: Format,
+    (source_lang, target_lang): (&LanguageTag, Option<&LanguageTag>),
+    common: &Common,
+) -> Result<ReadReport> {
+    let read_options = common.read_options()?;
+    let io = |e| L10nError::io(WRITING_OUTPUT, e);
+    let original = input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match format {
+        Format::Xliff => {
+            let mut sink = XliffWriter::new(out, source_lang, target_lang, &original)
+                .map_err(io)?
+                .segmented(Segmenter::for_rules(&common.rules, source_lang));
+            let read = read_file(input, &read_options, None, Some(&mut sink))?;
+            sink.finish().map_err(io)?;
+            Ok(read)
+        }
+        Format::Po => {
+            let mut header = PoHeader::new(source_lang, target_lang, &original);
+            for (name, value) in &common.po_header {
+                header.set(name, value).map_err(L10nError::Usage)?;
+            }
+            let mut sink = PoWriter::with_header(out, &header, &original)
+                .map_err(io)?
+                .segmented(Segmenter::for_rules(&common.rules, source_lang));
+            let read = read_file(input, &read_options, None, Some(&mut sink))?;
+            sink.finish().map_err(io)?;
+            Ok(read)
+        }
+    }
+}
 
 impl FileReport {
     fn read(&mut self, read: &ReadReport) {
@@ -517,20 +527,12 @@ impl FileReport {
 fn read_into_skeleton(
     input: &Path,
     common: &Common,
-    forced: Option<&'static Encoding>,
+    read_options: &ReadOptions<'_>,
 ) -> Result<(SkeletonStore, ReadReport)> {
     let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
     let mut store = SkeletonStore::new_in(&dir)?.with_limit(common.skeleton_limit);
-    let f = File::open(input).ctx(|| format!("opening {}", input.display()))?;
     // On error, dropping `store` releases its temp file.
-    let read = read_document(
-        BufReader::with_capacity(64 * 1024, f),
-        input,
-        &common.rules,
-        forced,
-        Some(&mut store),
-        None,
-    )?;
+    let read = read_file(input, read_options, Some(&mut store), None)?;
     store.flush()?;
     Ok((store, read))
 }
@@ -549,8 +551,8 @@ fn write_document(
     out: &mut dyn Write,
     report: &mut FileReport,
 ) -> Result<()> {
-    let forced = forced_encoding(common)?;
-    let skeleton_error = match read_into_skeleton(input, common, forced) {
+    let read_options = common.read_options()?;
+    let skeleton_error = match read_into_skeleton(input, common, &read_options) {
         Ok((mut store, read)) => {
             report.read(&read);
             let mut enc = EncodedOutput::new(&mut *out, read.encoding);
@@ -570,14 +572,11 @@ fn write_document(
     }
     let mut reasons = skeleton_error.to_string();
     let mut reparse = ReparseFallback {
-        rules: &common.rules,
-        encoding: forced,
+        read: read_options,
         options,
         limit: common.reparse_limit,
     };
-    let mut block_only = BlockOnlyFallback {
-        rules: &common.rules,
-    };
+    let mut block_only = BlockOnlyFallback { read: read_options };
     for fallback in [&mut reparse as &mut dyn Fallback, &mut block_only] {
         match fallback.write(input, translations, out) {
             Ok(written) => {
@@ -808,10 +807,10 @@ pub fn pseudo(input: &Path, output: &Path, options: &PseudoOptions) -> Result<Re
     })
 }
 
-/// Merges into any writer instead of a file, through the same writers as
-/// [`merge`] (skeleton, then the fallbacks `common` allows). The output is NOT
-/// protected by a temp file: the caller owns it. Used by tests to inject failing
-/// writers.
+/// Merges into any writer instead of a file, through the same wiring as
+/// [`merge`] (`run_job`: skeleton, then the fallbacks `common` allows; issues
+/// mark the report [partial](FileReport::partial)). The output is NOT protected by
+/// a temp file: the caller owns it. Used by tests to inject failing writers.
 pub fn merge_to_writer(
     input: &Path,
     translations: &mut dyn Translations,
@@ -819,11 +818,10 @@ pub fn merge_to_writer(
     options: &WriterOptions,
     common: &Common,
 ) -> Result<FileReport> {
-    let mut report = FileReport {
-        input: input.to_path_buf(),
-        ..FileReport::default()
+    let job = Job::Write {
+        translations,
+        options: options.clone(),
+        partial: PartialMerge::Report,
     };
-    write_document(input, translations, options, common, out, &mut report)?;
-    report.unconfirmed = translations.unconfirmed();
-    Ok(report)
+    run_job(input, out, job, common)
 }

@@ -121,19 +121,7 @@ mod tests {
     use super::*;
 
     fn block(id: &str, text: &str) -> Block {
-        Block {
-            id: id.into(),
-            kind: BlockKind::Content,
-            element: "p".into(),
-            path: String::new(),
-            notes: vec![],
-            preserve: false,
-            runs: vec![Run::Text(text.into())],
-            original: vec![],
-            subs: vec![],
-            sub_refs: vec![],
-            lang_refs: vec![],
-        }
+        Block::paragraph(id, text)
     }
 
     #[test]

@@ -36,11 +36,13 @@ use crate::error::{L10nError, Result};
 use crate::lang::LanguageTag;
 use crate::matching::{SourceIndex, runs_key, text_key};
 use crate::reader::BlockSink;
+use crate::segment::{Segmenter, is_sentence};
 use crate::update::Carried;
 use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
 
 mod header;
 mod markers;
+mod sentences;
 
 pub use header::{PoHeader, plural_forms};
 pub(crate) use markers::legacy_text_to_runs;
@@ -92,6 +94,7 @@ fn unquote(s: &str) -> Option<String> {
 pub struct PoWriter<W: Write> {
     out: W,
     entries: usize,
+    segmenter: Option<Segmenter>,
 }
 
 impl<W: Write> PoWriter<W> {
@@ -118,11 +121,29 @@ impl<W: Write> PoWriter<W> {
             head.push('\n');
         }
         out.write_all(head.as_bytes())?;
-        Ok(PoWriter { out, entries: 0 })
+        Ok(PoWriter {
+            out,
+            entries: 0,
+            segmenter: None,
+        })
     }
 
     fn entry(&mut self, block: &Block) -> std::io::Result<()> {
+        if let Some((_, sentences)) = self
+            .segmenter
+            .as_ref()
+            .and_then(|s| s.sentence_blocks(block))
+        {
+            return sentences.iter().try_for_each(|b| self.entry_with(b, None));
+        }
         self.entry_with(block, None)
+    }
+
+    /// Cuts units into sentences with `segmenter`, one entry each
+    /// ([`crate::segment`]; `None`: one entry per unit).
+    pub fn segmented(mut self, segmenter: Option<Segmenter>) -> Self {
+        self.segmenter = segmenter;
+        self
     }
 
     /// Writes one entry (not its sub-blocks) with what `update` carried over: an
@@ -467,8 +488,14 @@ impl PoTranslations {
         has_target(e) && (self.include_fuzzy || !e.fuzzy)
     }
 
+    /// The entry of unit `id`, or the first sentence of it when it was segmented
+    /// (`id#s1`).
     fn take(&mut self, id: &str) -> Result<Option<PoEntry>> {
         if let Some(t) = self.pending.remove(id) {
+            return Ok(Some(t));
+        }
+        let first = crate::segment::sentence_id(id, 1);
+        if let Some(t) = self.pending.remove(&first) {
             return Ok(Some(t));
         }
         while !self.done {
@@ -476,7 +503,7 @@ impl PoTranslations {
                 Some(e) if is_header(&e) => {}
                 Some(e) => {
                     let ctx = e.context.clone().unwrap_or_default();
-                    if ctx == id {
+                    if ctx == id || is_sentence(&ctx, id, 1) {
                         return Ok(Some(e));
                     }
                     self.pending.insert(ctx, e);
@@ -516,6 +543,13 @@ impl Translations for PoTranslations {
             }
             return Ok(None);
         };
+        if entry
+            .context
+            .as_deref()
+            .is_some_and(|c| is_sentence(c, &block.id, 1))
+        {
+            return self.sentences_target(block, entry);
+        }
         if !self.usable(&entry) {
             self.skipped += usize::from(has_target(&entry));
             return Ok(None);
@@ -554,7 +588,10 @@ impl Translations for PoTranslations {
             .pending
             .drain()
             .filter(|(_, e)| has_target(e) && (include || !e.fuzzy))
-            .map(|(id, _)| id);
+            // The sentences of one unit left over are one unit not in the page.
+            .map(|(id, _)| crate::segment::unit_of(&id).to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter();
         Ok(with_units_not_in_page(
             std::mem::take(&mut self.issues),
             left,
@@ -674,19 +711,7 @@ mod tests {
              #, fuzzy\nmsgctxt \"p-3\"\nmsgid \"Three\"\nmsgstr \"\"\n",
         )
         .unwrap();
-        let block = |id: &str, text: &str| Block {
-            id: id.into(),
-            kind: crate::block::BlockKind::Content,
-            element: "p".into(),
-            path: String::new(),
-            notes: vec![],
-            preserve: false,
-            runs: vec![Run::Text(text.into())],
-            original: vec![],
-            subs: vec![],
-            sub_refs: vec![],
-            lang_refs: vec![],
-        };
+        let block = Block::paragraph;
         for include in [false, true] {
             let mut t = PoTranslations::open(&path).unwrap().include_fuzzy(include);
             let got: Vec<bool> = [("p-1", "One"), ("p-2", "Two"), ("p-3", "Three")]

@@ -86,6 +86,9 @@ pub struct Rules {
     /// How units get their ids (see [`IdScheme`]); rules files spell it
     /// `"ids": "content"` or `"ids": "structural"`.
     pub ids: IdScheme,
+    /// Whether units are cut into sentences ([`crate::segment`]); rules files spell
+    /// it `"segment": "sentences"` (default `"none"`).
+    pub segment: crate::segment::Segmentation,
     #[serde(skip)]
     index: Index,
 }
@@ -106,6 +109,17 @@ pub enum IdScheme {
     Structural,
 }
 
+/// How an element reads inside a block ([`Rules::inline_role`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InlineRole {
+    /// Opaque, or it does not translate: the whole subtree is one placeholder code.
+    Protected,
+    /// Void (or a self-closing tag): one placeholder code.
+    Placeholder,
+    /// A pair of codes (open, close) around its content, which is read on.
+    Paired,
+}
+
 #[derive(Clone, Debug, Default)]
 struct Index {
     built: bool,
@@ -122,6 +136,9 @@ fn strings(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
+/// Headings (blocks too).
+const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
+
 const BLOCKS: &[&str] = &[
     "html",
     "head",
@@ -129,12 +146,7 @@ const BLOCKS: &[&str] = &[
     "title",
     "p",
     "div",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
+    "hgroup",
     "ul",
     "ol",
     "li",
@@ -169,7 +181,6 @@ const BLOCKS: &[&str] = &[
     "details",
     "summary",
     "dialog",
-    "hgroup",
     "menu",
     "center",
     "dir",
@@ -211,84 +222,91 @@ const VOID: &[&str] = &[
     "track", "wbr", "keygen", "basefont", "bgsound", "frame", "image",
 ];
 
+/// `<meta name|property>` values whose `content` is text: Open Graph's text
+/// properties only (never `og:url`, `og:image`, `og:type`, `og:locale`…: URLs and
+/// enumerations).
+const META_TEXT_NAMES: &[&str] = &[
+    "description",
+    "keywords",
+    "author",
+    "application-name",
+    "og:title",
+    "og:description",
+    "og:site_name",
+    "og:image:alt",
+    "og:video:alt",
+    "twitter:title",
+    "twitter:description",
+    "twitter:image:alt",
+];
+
+/// The default translatable attributes.
+fn default_attributes() -> Vec<AttrRule> {
+    let attr = |name: &str, elements: &[&str]| AttrRule {
+        name: name.into(),
+        elements: strings(elements),
+        when_attr: None,
+        when_values: vec![],
+    };
+    let when = |name: &str, elements: &[&str], a: &str, values: &[&str]| AttrRule {
+        name: name.into(),
+        elements: strings(elements),
+        when_attr: Some(a.into()),
+        when_values: strings(values),
+    };
+    vec![
+        attr("title", &["*"]),
+        attr("alt", &["img", "area", "input"]),
+        attr("placeholder", &["*"]),
+        attr("aria-label", &["*"]),
+        attr("aria-description", &["*"]),
+        attr("aria-placeholder", &["*"]),
+        attr("aria-roledescription", &["*"]),
+        attr(
+            "label",
+            &["optgroup", "option", "track", "menu", "menuitem"],
+        ),
+        attr("summary", &["table"]),
+        attr("abbr", &["th", "td"]),
+        attr("standby", &["object"]),
+        when("value", &["input"], "type", &["button", "submit", "reset"]),
+        when("content", &["meta"], "name", META_TEXT_NAMES),
+        when("content", &["meta"], "property", META_TEXT_NAMES),
+        when("content", &["meta"], "itemprop", &["name", "description"]),
+    ]
+}
+
+/// The default implied ends: element → the start tags that end it.
+fn default_implied_end() -> HashMap<String, Vec<String>> {
+    let cells = &["td", "th", "tr", "tbody", "thead", "tfoot"];
+    [
+        ("p", &["*block", "p"][..]),
+        ("li", &["li"]),
+        ("dt", &["dt", "dd"]),
+        ("dd", &["dt", "dd"]),
+        ("option", &["option", "optgroup"]),
+        ("optgroup", &["optgroup"]),
+        ("td", cells),
+        ("th", cells),
+        ("tr", &cells[2..]),
+        ("thead", &["tbody", "tfoot"]),
+        ("tbody", &["tbody", "tfoot"]),
+        ("head", &["body"]),
+    ]
+    .into_iter()
+    .map(|(element, closers)| (element.to_string(), strings(closers)))
+    .collect()
+}
+
 impl Default for Rules {
     fn default() -> Self {
-        let attr = |name: &str, elements: &[&str]| AttrRule {
-            name: name.into(),
-            elements: strings(elements),
-            when_attr: None,
-            when_values: vec![],
-        };
-        let when = |name: &str, elements: &[&str], a: &str, values: &[&str]| AttrRule {
-            name: name.into(),
-            elements: strings(elements),
-            when_attr: Some(a.into()),
-            when_values: strings(values),
-        };
-        let meta_names = [
-            "description",
-            "keywords",
-            "author",
-            "application-name",
-            // Open Graph: the text properties only (never og:url, og:image,
-            // og:type, og:locale…: URLs and enumerations).
-            "og:title",
-            "og:description",
-            "og:site_name",
-            "og:image:alt",
-            "og:video:alt",
-            "twitter:title",
-            "twitter:description",
-            "twitter:image:alt",
-        ];
-        let mut implied_end = HashMap::new();
-        implied_end.insert("p".to_string(), strings(&["*block", "p"]));
-        implied_end.insert("li".to_string(), strings(&["li"]));
-        implied_end.insert("dt".to_string(), strings(&["dt", "dd"]));
-        implied_end.insert("dd".to_string(), strings(&["dt", "dd"]));
-        implied_end.insert("option".to_string(), strings(&["option", "optgroup"]));
-        implied_end.insert("optgroup".to_string(), strings(&["optgroup"]));
-        implied_end.insert(
-            "td".to_string(),
-            strings(&["td", "th", "tr", "tbody", "thead", "tfoot"]),
-        );
-        implied_end.insert(
-            "th".to_string(),
-            strings(&["td", "th", "tr", "tbody", "thead", "tfoot"]),
-        );
-        implied_end.insert(
-            "tr".to_string(),
-            strings(&["tr", "tbody", "thead", "tfoot"]),
-        );
-        implied_end.insert("thead".to_string(), strings(&["tbody", "tfoot"]));
-        implied_end.insert("tbody".to_string(), strings(&["tbody", "tfoot"]));
-        implied_end.insert("head".to_string(), strings(&["body"]));
         let mut rules = Rules {
-            blocks: strings(BLOCKS),
+            blocks: strings(&[BLOCKS, HEADINGS].concat()),
             opaque: strings(OPAQUE),
             void: strings(VOID),
             preserve_whitespace: strings(&["pre", "textarea", "listing"]),
-            implied_end,
-            attributes: vec![
-                attr("title", &["*"]),
-                attr("alt", &["img", "area", "input"]),
-                attr("placeholder", &["*"]),
-                attr("aria-label", &["*"]),
-                attr("aria-description", &["*"]),
-                attr("aria-placeholder", &["*"]),
-                attr("aria-roledescription", &["*"]),
-                attr(
-                    "label",
-                    &["optgroup", "option", "track", "menu", "menuitem"],
-                ),
-                attr("summary", &["table"]),
-                attr("abbr", &["th", "td"]),
-                attr("standby", &["object"]),
-                when("value", &["input"], "type", &["button", "submit", "reset"]),
-                when("content", &["meta"], "name", &meta_names),
-                when("content", &["meta"], "property", &meta_names),
-                when("content", &["meta"], "itemprop", &["name", "description"]),
-            ],
+            implied_end: default_implied_end(),
+            attributes: default_attributes(),
             protected: strings(&["code", "kbd", "samp", "var"]),
             no_translate_classes: strings(&["notranslate"]),
             min_letters: 1,
@@ -300,6 +318,7 @@ impl Default for Rules {
             max_token_bytes: 16 << 20,
             max_depth: tagloom_html::tree_builder::TreeBuilderConfig::default().max_depth,
             ids: IdScheme::default(),
+            segment: crate::segment::Segmentation::None,
             index: Index::default(),
         };
         rules.build_index();
@@ -374,6 +393,38 @@ impl Rules {
     pub fn is_lang_attr(&self, attr: &str) -> bool {
         self.index().lang.contains(attr)
     }
+    /// Whether attribute `attr` of element `element` holds a language value (what
+    /// the writer retargets), given a lookup of the element's attributes: a
+    /// [language attribute](Rules::lang_attributes), or the `content` of a
+    /// content-language `<meta http-equiv>` when [`Rules::content_language_meta`].
+    pub fn is_lang_value<'a>(
+        &self,
+        element: &str,
+        attr: &str,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+    ) -> bool {
+        self.is_lang_attr(attr)
+            || (self.content_language_meta
+                && element == "meta"
+                && attr == "content"
+                && lookup("http-equiv")
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language")))
+    }
+
+    /// How an element that is not a block reads inside a block: the one rule of
+    /// the reader's blocks (the re-parse fallback applies it to the tree).
+    /// `translate` is the element's own ([`Rules::translate_of`]); `self_closing`
+    /// whether its start tag was.
+    pub fn inline_role(&self, name: &str, translate: bool, self_closing: bool) -> InlineRole {
+        if self.is_opaque(name) || !translate {
+            InlineRole::Protected
+        } else if self.is_void(name) || self_closing {
+            InlineRole::Placeholder
+        } else {
+            InlineRole::Paired
+        }
+    }
+
     /// Whether `name` is protected like `translate="no"` (see [`Rules::protected`]).
     pub fn is_protected(&self, name: &str) -> bool {
         self.index().protected.contains(name)
@@ -409,7 +460,7 @@ impl Rules {
         if self.min_letters == 0 {
             return text
                 .chars()
-                .any(|c| !matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c' | '\0'));
+                .any(|c| c != '\0' && !crate::reader::is_html_ws(c));
         }
         text.chars()
             .filter(|c| c.is_alphabetic())

@@ -35,14 +35,14 @@ use std::path::{Path, PathBuf};
 use crate::block::{Block, Run};
 use crate::count::{Counts, runs_text};
 use crate::error::{IoContext, L10nError, Result};
-use crate::flow::{Common, Format, forced_encoding, run_dir_with, with_ext};
+use crate::flow::{Common, Format, run_dir_with, with_ext};
 use crate::lang::LanguageTag;
 use crate::matching::{
     comparable_text, comparable_words, lengths_can_match, runs_key, similarity, text_key,
 };
 use crate::output::OutputFile;
 use crate::po::{PoEntry, PoReader, PoWriter, runs_to_text, text_to_runs};
-use crate::reader::{BlockSink, read_document};
+use crate::reader::{BlockSink, read_file};
 use crate::xliff::{XliffReader, XliffWriter, source_difference};
 
 /// How many of a unit's rarest words find its near-match candidates.
@@ -229,6 +229,19 @@ fn read_old(path: &Path) -> Result<OldFile> {
         Format::Xliff => {
             let mut r = XliffReader::open(path)?;
             while let Some(u) = r.next_unit()? {
+                if !u.segments.is_empty() {
+                    // A segmented unit: its sentences, matched one by one.
+                    for (n, s) in u.segments.into_iter().enumerate() {
+                        units.push(OldUnit {
+                            id: crate::segment::sentence_id(&u.id, n + 1),
+                            text: runs_to_text(&s.source),
+                            target: s.target.map(Target::Runs),
+                            source: OldSource::Runs(s.source),
+                            unconfirmed: s.unconfirmed,
+                        });
+                    }
+                    continue;
+                }
                 units.push(OldUnit {
                     text: runs_to_text(&u.source),
                     id: u.id,
@@ -271,8 +284,6 @@ fn read_old(path: &Path) -> Result<OldFile> {
 
 /// The page's units in file order (a block, then its attribute sub-blocks).
 fn page_units(page: &Path, common: &Common) -> Result<Vec<Block>> {
-    let forced = forced_encoding(common)?;
-    let file = std::fs::File::open(page).ctx(|| format!("opening {}", page.display()))?;
     let mut units = Vec::new();
     let mut sink = |block: &Block| -> Result<()> {
         let mut b = block.clone();
@@ -285,11 +296,9 @@ fn page_units(page: &Path, common: &Common) -> Result<Vec<Block>> {
         }));
         Ok(())
     };
-    read_document(
-        std::io::BufReader::with_capacity(64 * 1024, file),
+    read_file(
         page,
-        &common.rules,
-        forced,
+        &common.read_options()?,
         None,
         Some(&mut sink as &mut dyn BlockSink),
     )?;
@@ -444,8 +453,24 @@ fn near_matches(
 /// (`tagloom l10n count --old`).
 pub fn analyze(page: &Path, old: &Path, options: &UpdateOptions) -> Result<UpdateCounts> {
     let old = read_old(old)?;
-    let units = page_units(page, &options.common)?;
-    Ok(plan(&units, &old.units, options).counts)
+    let units = sentence_units(page, &old, options)?;
+    Ok(plan(&units.units, &old.units, options).counts)
+}
+
+/// The page's units, cut into sentences when the rules segment (in the old file's
+/// source language).
+fn sentence_units(
+    page: &Path,
+    old: &OldFile,
+    options: &UpdateOptions,
+) -> Result<crate::segment::SentenceUnits> {
+    let blocks = page_units(page, &options.common)?;
+    let source = old.source_lang.clone().unwrap_or_else(LanguageTag::english);
+    let segmenter = crate::segment::Segmenter::for_rules(&options.common.rules, &source);
+    Ok(crate::segment::SentenceUnits::new(
+        blocks,
+        segmenter.as_ref(),
+    ))
 }
 
 fn update_file(
@@ -463,8 +488,8 @@ fn update_file(
             target_lang: None,
         },
     };
-    let units = page_units(page, &options.common)?;
-    let plan = plan(&units, &old.units, options);
+    let units = sentence_units(page, &old, options)?;
+    let plan = plan(&units.units, &old.units, options);
     let source = old.source_lang.unwrap_or_else(LanguageTag::english);
     let target = old.target_lang.as_ref();
     let original = page
@@ -481,14 +506,34 @@ fn update_file(
     match format {
         Format::Xliff => {
             let mut w = XliffWriter::new(out, &source, target, &original).map_err(io)?;
-            for (b, c) in units.iter().zip(&plan.carried) {
-                w.unit_with(b, c.as_ref()).map_err(io)?;
+            match &units.groups {
+                None => {
+                    for (b, c) in units.units.iter().zip(&plan.carried) {
+                        w.unit_with(b, c.as_ref()).map_err(io)?;
+                    }
+                }
+                Some(groups) => {
+                    for g in groups {
+                        let carried: Vec<Option<&Carried>> = plan
+                            .carried
+                            .get(g.range.clone())
+                            .unwrap_or_default()
+                            .iter()
+                            .map(Option::as_ref)
+                            .collect();
+                        match &g.pieces {
+                            Some(p) => w.unit_sentences(&g.block, p, &carried),
+                            None => w.unit_with(&g.block, carried.first().copied().flatten()),
+                        }
+                        .map_err(io)?;
+                    }
+                }
             }
             w.finish().map_err(io)?;
         }
         Format::Po => {
             let mut w = PoWriter::new(out, &source, target, &original).map_err(io)?;
-            for (b, c) in units.iter().zip(&plan.carried) {
+            for (b, c) in units.units.iter().zip(&plan.carried) {
                 w.entry_with(b, c.as_ref()).map_err(io)?;
             }
             w.finish().map_err(io)?;

@@ -32,16 +32,22 @@
 use std::io::Write;
 
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+use tagloom_html::serializer::{EscapeMode, write_escaped};
 
-use crate::block::{Block, BlockKind, Run, check_codes};
+use crate::block::{Block, BlockKind, Run, check_codes, quote_ending, runs_text};
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::{LanguageTag, Retarget};
+use crate::reader::ReadOptions;
 use crate::skeleton::{EntryType, SkeletonStore};
 
 pub mod reparse;
 
 /// Kept here for the writers' callers; the one home is [`crate::lang`].
 pub use crate::lang::names_language;
+
+/// The context of the writers' output errors (the flow replaces it with the
+/// output's path).
+pub const WRITING_OUTPUT: &str = "writing the output";
 
 /// Where translations come from, in document order.
 pub trait Translations {
@@ -283,46 +289,17 @@ pub fn encode_into(encoding: &'static Encoding, text: &str, out: &mut Vec<u8>) {
 }
 
 /// Escapes text for its context: element content, or an attribute value quoted with
-/// `quote` (`"`, `'`, or 0 for a value that was unquoted: the caller adds quotes).
+/// `quote` (`"`, `'`, or 0 for a value that was unquoted: the caller adds double
+/// quotes). The escaping itself is tagloom-html's ([`write_escaped`], the HTML
+/// serialization's "escaping a string").
 pub fn escape(text: &str, kind: BlockKind, out: &mut String) {
-    let quote = match kind {
-        BlockKind::Content => None,
-        BlockKind::Attribute { quote: b'\'' } => Some('\''),
-        BlockKind::Attribute { .. } => Some('"'),
+    let mode = match kind {
+        BlockKind::Content => EscapeMode::Text,
+        BlockKind::Attribute { quote: b'\'' } => EscapeMode::SingleQuoted,
+        BlockKind::Attribute { .. } => EscapeMode::DoubleQuoted,
     };
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\u{a0}' => out.push_str("&nbsp;"),
-            '"' if quote == Some('"') => out.push_str("&quot;"),
-            '\'' if quote == Some('\'') => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-}
-
-/// The quote (`"`, `'`, or 0) that `before` — the bytes up to an attribute value,
-/// in `encoding` — ends with: the context a new value is escaped for.
-fn quote_ending(before: &[u8], encoding: &'static Encoding) -> u8 {
-    let unit = if encoding == UTF_16LE {
-        match before {
-            [.., q, 0] => *q,
-            _ => 0,
-        }
-    } else if encoding == UTF_16BE {
-        match before {
-            [.., 0, q] => *q,
-            _ => 0,
-        }
-    } else {
-        before.last().copied().unwrap_or(0)
-    };
-    match unit {
-        b'"' | b'\'' => unit,
-        _ => 0,
-    }
+    // Writing into a `String` cannot fail.
+    let _ = write_escaped(out, text, mode);
 }
 
 /// A language tag written as an attribute value after `quote` (see [`quote_ending`]):
@@ -344,15 +321,6 @@ fn render_attr(text: &str, kind: BlockKind) -> String {
         out.push('"');
     }
     out
-}
-
-fn text_of(runs: &[Run]) -> String {
-    runs.iter()
-        .filter_map(|r| match r {
-            Run::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Same runs, comparing codes by kind and id only (a translation file's code data
@@ -409,7 +377,10 @@ pub fn write_from_skeleton<W: Write>(
                         )));
                     }
                 };
-                let (target, sub_targets) = resolve_block(&block, translations, &mut report)?;
+                let Resolved {
+                    target,
+                    subs: sub_targets,
+                } = resolve_block(&block, translations, &mut report)?;
                 // What was held for this block: its element's language values follow it.
                 for (kind, data) in std::mem::take(&mut replay.held) {
                     replay.entry(kind, &data, out, &mut report, target.is_some())?;
@@ -453,7 +424,7 @@ impl Replay<'_> {
         report: &mut WriteReport,
         block_translated: bool,
     ) -> Result<()> {
-        let io = |e| L10nError::io("writing the output", e);
+        let io = |e| L10nError::io(WRITING_OUTPUT, e);
         match kind {
             EntryType::TEXT => {
                 out.raw(data).map_err(io)?;
@@ -506,37 +477,55 @@ impl Replay<'_> {
     }
 }
 
-/// A block's target runs (`None`: written as its source) and its sub-blocks'
-/// target texts, asked from `translations` (once each, in document order).
-type Resolved = (Option<Vec<Run>>, Vec<Option<String>>);
+/// A block's translation as every writer applies it (the skeleton writer and both
+/// fallbacks).
+pub(crate) struct Resolved {
+    /// The target runs; `None`: written as the source (untranslated, a target equal
+    /// to the source, or one whose inline codes are broken: reported).
+    pub(crate) target: Option<Vec<Run>>,
+    /// The sub-blocks' target texts (`None`: as the source), parallel to
+    /// `block.subs`.
+    pub(crate) subs: Vec<Option<String>>,
+}
 
+/// Asks `translations` for `block` and its sub-blocks (once each, in document
+/// order) and checks the target's codes against the source; a broken target is
+/// an [`IssueKind::Codes`] issue pushed to `issues`.
+pub(crate) fn resolve(
+    block: &Block,
+    translations: &mut dyn Translations,
+    issues: &mut Vec<Issue>,
+) -> Result<Resolved> {
+    let mut target = translations.target(block)?;
+    if let Some(t) = &target {
+        if same_runs(t, &block.runs) {
+            target = None;
+        } else if let Err(message) = check_codes(&block.runs, t) {
+            issues.push(Issue::new(&block.id, IssueKind::Codes, message));
+            target = None;
+        }
+    }
+    let mut subs = Vec::with_capacity(block.subs.len());
+    for sub in &block.subs {
+        let t = translations.target(sub)?;
+        subs.push(
+            t.filter(|t| !same_runs(t, &sub.runs))
+                .map(|t| runs_text(&t)),
+        );
+    }
+    Ok(Resolved { target, subs })
+}
+
+/// [`resolve`], counted in `report` (blocks seen, sub-blocks translated).
 fn resolve_block(
     block: &Block,
     translations: &mut dyn Translations,
     report: &mut WriteReport,
 ) -> Result<Resolved> {
     report.blocks += 1 + block.subs.len();
-    let mut target = translations.target(block)?;
-    if let Some(t) = &target {
-        if same_runs(t, &block.runs) {
-            target = None;
-        } else if let Err(message) = check_codes(&block.runs, t) {
-            report
-                .issues
-                .push(Issue::new(&block.id, IssueKind::Codes, message));
-            target = None;
-        }
-    }
-    let mut sub_targets = Vec::with_capacity(block.subs.len());
-    for sub in &block.subs {
-        let t = translations.target(sub)?;
-        let t = t.filter(|t| !same_runs(t, &sub.runs)).map(|t| text_of(&t));
-        if t.is_some() {
-            report.translated += 1;
-        }
-        sub_targets.push(t);
-    }
-    Ok((target, sub_targets))
+    let resolved = resolve(block, translations, &mut report.issues)?;
+    report.translated += resolved.subs.iter().flatten().count();
+    Ok(resolved)
 }
 
 /// Writes a resolved block: its original bytes when nothing in it is translated.
@@ -548,7 +537,7 @@ fn write_block<W: Write>(
     report: &mut WriteReport,
     lang: Option<&Retarget<'_>>,
 ) -> Result<()> {
-    let io = |e| L10nError::io("writing the output", e);
+    let io = |e| L10nError::io(WRITING_OUTPUT, e);
     if target.is_none() && sub_targets.iter().all(Option::is_none) {
         return out.raw(&block.original).map_err(io);
     }
@@ -557,7 +546,7 @@ fn write_block<W: Write>(
     let mut rendered = String::new();
     match block.kind {
         BlockKind::Attribute { .. } => {
-            rendered = render_attr(&text_of(runs), block.kind);
+            rendered = render_attr(&runs_text(runs), block.kind);
         }
         BlockKind::Content => {
             for run in runs {
@@ -724,10 +713,9 @@ pub trait Fallback {
 /// ([`FallbackError::Unavailable`], before reading anything).
 #[derive(Debug)]
 pub struct ReparseFallback<'a> {
-    /// The rules of the reader (blocks are identified exactly as it does).
-    pub rules: &'a crate::rules::Rules,
-    /// A forced input encoding (as given to the reader).
-    pub encoding: Option<&'static Encoding>,
+    /// The reader's options (blocks are identified exactly as it does, the input
+    /// decoded as it decodes it).
+    pub read: ReadOptions<'a>,
     /// Languages (for `lang` retargeting).
     pub options: &'a WriterOptions,
     /// The largest input it takes on, in bytes
@@ -749,8 +737,7 @@ impl Fallback for ReparseFallback<'_> {
         reparse::write_reparsed(
             input,
             &reparse::Settings {
-                rules: self.rules,
-                forced: self.encoding,
+                read: self.read,
                 options: self.options,
                 limit: self.limit,
             },
@@ -763,8 +750,8 @@ impl Fallback for ReparseFallback<'_> {
 /// The last resort: the text of every block (translated where possible), one per
 /// line, no markup.
 pub struct BlockOnlyFallback<'a> {
-    /// The rules of the reader.
-    pub rules: &'a crate::rules::Rules,
+    /// The reader's options.
+    pub read: ReadOptions<'a>,
 }
 
 impl Fallback for BlockOnlyFallback<'_> {
@@ -781,7 +768,7 @@ impl Fallback for BlockOnlyFallback<'_> {
         let file = std::fs::File::open(input)
             .ctx(|| format!("opening {}", input.display()))
             .map_err(FallbackError::Unavailable)?;
-        self.write_blocks(file, input, translations, out)
+        self.write_blocks(std::io::BufReader::new(file), input, translations, out)
             .map_err(FallbackError::Failed)
     }
 }
@@ -789,7 +776,7 @@ impl Fallback for BlockOnlyFallback<'_> {
 impl BlockOnlyFallback<'_> {
     fn write_blocks(
         &mut self,
-        file: std::fs::File,
+        file: impl std::io::Read,
         input: &std::path::Path,
         translations: &mut dyn Translations,
         out: &mut dyn Write,
@@ -799,32 +786,21 @@ impl BlockOnlyFallback<'_> {
             ..WriteReport::default()
         };
         let mut sink = |block: &Block| -> Result<()> {
-            let mut all = vec![block];
-            all.extend(block.subs.iter());
-            for b in all {
-                report.blocks += 1;
-                let runs = match translations.target(b)? {
-                    Some(t) if check_codes(&b.runs, &t).is_ok() => {
-                        report.translated += 1;
-                        t
-                    }
-                    _ => b.runs.clone(),
-                };
-                let line = format!("{}\n", text_of(&runs));
+            let Resolved { target, subs } = resolve_block(block, translations, &mut report)?;
+            report.translated += usize::from(target.is_some());
+            let mut lines = vec![runs_text(target.as_deref().unwrap_or(&block.runs))];
+            for (sub, t) in block.subs.iter().zip(subs) {
+                lines.push(t.unwrap_or_else(|| sub.plain_text()));
+            }
+            for line in lines {
+                let line = line + "\n";
                 out.write_all(line.as_bytes())
-                    .map_err(|e| L10nError::io("writing the output", e))?;
+                    .map_err(|e| L10nError::io(WRITING_OUTPUT, e))?;
                 report.bytes_written += line.len() as u64;
             }
             Ok(())
         };
-        crate::reader::read_document(
-            std::io::BufReader::new(file),
-            input,
-            self.rules,
-            None,
-            None,
-            Some(&mut sink),
-        )?;
+        crate::reader::read_document(file, input, &self.read, None, Some(&mut sink))?;
         report.issues.extend(translations.finish()?);
         Ok(report)
     }

@@ -28,6 +28,9 @@
 //! a translated unit the page does not have, a page block the file has no unit for.
 //! The codes written are always the page's: a file's `<originalData>` is only
 //! compared, never written.
+//!
+//! With sentence segmentation a unit holds a `<segment id="sN">` per sentence and
+//! `<ignorable>`s between them (`xliff/segments.rs`, [`crate::segment`]).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -41,8 +44,12 @@ use crate::error::{L10nError, Result};
 use crate::lang::LanguageTag;
 use crate::matching::{SourceIndex, runs_key};
 use crate::reader::BlockSink;
+use crate::segment::Segmenter;
 use crate::update::{Carried, Fuzzy};
 use crate::writer::{Issue, IssueKind, Translations, with_units_not_in_page};
+
+mod segments;
+pub use segments::UnitSegment;
 
 /// XLIFF 2.x core namespace (2.1 keeps the 2.0 namespace).
 pub const XLIFF_NS: &str = "urn:oasis:names:tc:xliff:document:2.0";
@@ -99,6 +106,7 @@ pub struct XliffWriter<W: Write> {
     out: W,
     error: Option<std::io::Error>,
     units: usize,
+    segmenter: Option<Segmenter>,
 }
 
 impl<W: Write> XliffWriter<W> {
@@ -128,6 +136,7 @@ impl<W: Write> XliffWriter<W> {
             out,
             error: None,
             units: 0,
+            segmenter: None,
         })
     }
 
@@ -137,7 +146,20 @@ impl<W: Write> XliffWriter<W> {
     }
 
     fn unit(&mut self, block: &Block) -> std::io::Result<()> {
+        if let Some(seg) = &self.segmenter {
+            let pieces = seg.split(&block.runs);
+            if pieces.len() > 1 {
+                return self.unit_sentences(block, &pieces, &[]);
+            }
+        }
         self.unit_with(block, None)
+    }
+
+    /// Cuts units into sentences with `segmenter` ([`crate::segment`]; `None`: one
+    /// segment per unit).
+    pub fn segmented(mut self, segmenter: Option<Segmenter>) -> Self {
+        self.segmenter = segmenter;
+        self
     }
 
     /// Writes one unit (not its sub-blocks) with what `update` carried over: an
@@ -150,39 +172,8 @@ impl<W: Write> XliffWriter<W> {
         carried: Option<&Carried>,
     ) -> std::io::Result<()> {
         let mut s = String::with_capacity(256);
-        s.push_str("  <unit id=\"");
-        xml_escape(&block.id, true, &mut s);
-        s.push_str("\" name=\"");
-        xml_escape(&block.path, true, &mut s);
-        s.push_str("\">\n");
         let fuzzy = carried.and_then(|c| c.fuzzy.as_ref());
-        if !block.notes.is_empty() || fuzzy.is_some() {
-            s.push_str("   <notes>");
-            for note in &block.notes {
-                s.push_str("<note category=\"comment\">");
-                xml_escape(note, false, &mut s);
-                s.push_str("</note>");
-            }
-            if let Some(f) = fuzzy {
-                fuzzy_notes(f, &mut s);
-            }
-            s.push_str("</notes>\n");
-        }
-        let has_codes = block.runs.iter().any(|r| !matches!(r, Run::Text(_)));
-        if has_codes {
-            s.push_str("   <originalData>");
-            for (i, run) in block.runs.iter().enumerate() {
-                if let Run::Open { data, .. }
-                | Run::Close { data, .. }
-                | Run::Placeholder { data, .. } = run
-                {
-                    s.push_str(&format!("<data id=\"d{}\">", i + 1));
-                    xml_escape(data, false, &mut s);
-                    s.push_str("</data>");
-                }
-            }
-            s.push_str("</originalData>\n");
-        }
+        unit_head(block, fuzzy.map(|f| ("", f)).as_slice(), &mut s);
         let target = carried
             .filter(|c| c.fuzzy.is_none())
             .and_then(|c| c.target.as_ref())
@@ -215,6 +206,43 @@ impl<W: Write> XliffWriter<W> {
         self.out.write_all(b" </file>\n</xliff>\n")?;
         self.out.flush()?;
         Ok(self.out)
+    }
+}
+
+/// A unit's start tag, its notes (comments, then near matches' notes, each
+/// labelled with its segment when there is one) and its `<originalData>`.
+fn unit_head(block: &Block, fuzzy: &[(&str, &Fuzzy)], s: &mut String) {
+    s.push_str("  <unit id=\"");
+    xml_escape(&block.id, true, s);
+    s.push_str("\" name=\"");
+    xml_escape(&block.path, true, s);
+    s.push_str("\">\n");
+    if !block.notes.is_empty() || !fuzzy.is_empty() {
+        s.push_str("   <notes>");
+        for note in &block.notes {
+            s.push_str("<note category=\"comment\">");
+            xml_escape(note, false, s);
+            s.push_str("</note>");
+        }
+        for (segment, f) in fuzzy {
+            fuzzy_notes(segment, f, s);
+        }
+        s.push_str("</notes>\n");
+    }
+    let has_codes = block.runs.iter().any(|r| !matches!(r, Run::Text(_)));
+    if has_codes {
+        s.push_str("   <originalData>");
+        for (i, run) in block.runs.iter().enumerate() {
+            if let Run::Open { data, .. }
+            | Run::Close { data, .. }
+            | Run::Placeholder { data, .. } = run
+            {
+                s.push_str(&format!("<data id=\"d{}\">", i + 1));
+                xml_escape(data, false, s);
+                s.push_str("</data>");
+            }
+        }
+        s.push_str("</originalData>\n");
     }
 }
 
@@ -253,17 +281,25 @@ pub fn write_runs(runs: &[Run], source: Option<&[Run]>, s: &mut String) {
 }
 
 /// A near match's notes: `update-similarity`, `update-old-source` and
-/// `update-old-target` (codes as PO markers).
-fn fuzzy_notes(f: &Fuzzy, s: &mut String) {
+/// `update-old-target` (codes as PO markers); for a sentence of a segmented unit,
+/// each starts with the segment id (`s2: `).
+fn fuzzy_notes(segment: &str, f: &Fuzzy, s: &mut String) {
+    let label = if segment.is_empty() {
+        String::new()
+    } else {
+        format!("{segment}: ")
+    };
     s.push_str(&format!(
-        "<note category=\"update-similarity\">{:.0}%</note>",
+        "<note category=\"update-similarity\">{label}{:.0}%</note>",
         f.similarity * 100.0
     ));
     s.push_str("<note category=\"update-old-source\">");
+    xml_escape(&label, false, s);
     xml_escape(&f.old_source, false, s);
     s.push_str("</note>");
     if let Some(t) = &f.old_target {
         s.push_str("<note category=\"update-old-target\">");
+        xml_escape(&label, false, s);
         xml_escape(t, false, s);
         s.push_str("</note>");
     }
@@ -294,6 +330,9 @@ pub struct Unit {
     /// A `<segment>` of the unit says `state="initial"`: its target is not confirmed
     /// and is not merged unless asked (see [`XliffTranslations::include_unconfirmed`]).
     pub unconfirmed: bool,
+    /// The sentences of a unit of two or more `<segment>`s, in order (sentence N is
+    /// [`crate::segment::sentence_id`]`(id, N)`); empty otherwise.
+    pub segments: Vec<UnitSegment>,
 }
 
 /// Header facts of an XLIFF file.
@@ -492,6 +531,7 @@ impl XliffReader {
         let mut target = Content::default();
         let mut has_target = false;
         let mut unconfirmed = false;
+        let mut pieces = segments::Pieces::default();
         // <originalData>: data id -> markup.
         let mut data: HashMap<String, String> = HashMap::new();
         let mut data_id: Option<String> = None;
@@ -549,6 +589,15 @@ impl XliffReader {
                             d.clone_from(markup);
                         }
                     }
+                    if let Some(a) = std::mem::take(&mut pieces).finish(&runs, &target.runs) {
+                        return Ok(Some(Unit {
+                            id,
+                            source: a.source,
+                            target: a.target,
+                            unconfirmed: a.unconfirmed,
+                            segments: a.segments,
+                        }));
+                    }
                     let empty = target
                         .runs
                         .iter()
@@ -558,12 +607,16 @@ impl XliffReader {
                         source: runs,
                         target: (has_target && !empty).then_some(target.runs),
                         unconfirmed,
+                        segments: Vec::new(),
                     }));
                 }
                 Event::Start(e) if in_unit => match e.local_name().as_ref() {
                     b"segment" => {
-                        unconfirmed |= self.attr(e, "state")?.as_deref() == Some("initial");
+                        let initial = self.attr(e, "state")?.as_deref() == Some("initial");
+                        unconfirmed |= initial;
+                        pieces.start(false, initial, &mut source, &mut target);
                     }
+                    b"ignorable" => pieces.start(true, false, &mut source, &mut target),
                     b"source" => place = Place::Source,
                     b"target" => {
                         place = Place::Target;
@@ -582,6 +635,7 @@ impl XliffReader {
                 },
                 Event::End(e) if in_unit => match e.local_name().as_ref() {
                     b"source" | b"target" => place = Place::Other,
+                    b"segment" | b"ignorable" => pieces.end(&source, &target),
                     b"data" => {
                         if let Some(d) = data_id.take() {
                             data.insert(d, std::mem::take(&mut data_text));
@@ -883,19 +937,7 @@ mod tests {
     }
 
     fn block(id: &str, text: &str) -> Block {
-        Block {
-            id: id.into(),
-            kind: crate::block::BlockKind::Content,
-            element: "p".into(),
-            path: String::new(),
-            notes: vec![],
-            preserve: false,
-            runs: vec![Run::Text(text.into())],
-            original: vec![],
-            subs: vec![],
-            sub_refs: vec![],
-            lang_refs: vec![],
-        }
+        Block::paragraph(id, text)
     }
 
     #[test]

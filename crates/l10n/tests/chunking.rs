@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use tagloom_l10n::reader::read_document;
+use tagloom_l10n::reader::{ReadOptions, read_document};
 use tagloom_l10n::skeleton::SkeletonStore;
 use tagloom_l10n::writer::{EncodedOutput, NoTranslations, WriterOptions, write_from_skeleton};
 use tagloom_l10n::{Block, Rules};
@@ -46,8 +46,7 @@ fn run(bytes: &[u8], steps: &[usize]) -> (Vec<Block>, Vec<u8>) {
     let read = read_document(
         input,
         Path::new("x"),
-        &rules,
-        None,
+        &ReadOptions::new(&rules),
         Some(&mut store),
         Some(&mut sink),
     )

@@ -3,9 +3,8 @@
 
 mod support;
 
-use support::{extract_opts, merge_opts};
+use support::{FailingWriter, extract_opts, files_in, merge_opts};
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use tagloom_l10n::L10nError;
@@ -24,15 +23,6 @@ fn round_trip(input: &Path, dir: &Path) -> Vec<u8> {
     flow::extract(input, &xlf, &extract_opts()).unwrap();
     flow::merge(input, &xlf, &out, &merge_opts()).unwrap();
     std::fs::read(out).unwrap()
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]
@@ -174,27 +164,6 @@ fn full_disk_for_the_skeleton_falls_back_to_reparse() {
     );
 }
 
-/// A writer that fails after `left` bytes, like a disk filling up.
-struct FailingWriter {
-    left: usize,
-}
-
-impl Write for FailingWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if buf.len() > self.left {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::StorageFull,
-                "disk full",
-            ));
-        }
-        self.left -= buf.len();
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn failing_output_writer_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
@@ -208,7 +177,7 @@ fn failing_output_writer_is_an_error() {
         source_lang: "en".parse().unwrap(),
         target_lang: None,
     };
-    let mut out = FailingWriter { left: 1000 };
+    let mut out = FailingWriter::new(1000);
     let err = flow::merge_to_writer(&input, &mut NoTranslations, &mut out, &options, &common)
         .unwrap_err();
     assert!(err.to_string().contains("disk full"), "{err}");

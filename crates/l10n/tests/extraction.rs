@@ -6,26 +6,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PseudoOptions};
-use tagloom_l10n::reader::read_document;
+use tagloom_l10n::reader::{ReadOptions, read_document, units};
 use tagloom_l10n::{Block, Rules};
 
 fn blocks(html: &str, rules: &Rules) -> Vec<Block> {
-    let mut out = Vec::new();
-    let mut sink = |b: &Block| {
-        out.push(b.clone());
-        out.extend(b.subs.iter().cloned());
-        Ok(())
-    };
-    read_document(
+    units(
         html.as_bytes(),
         Path::new("t.html"),
-        rules,
-        None,
-        None,
-        Some(&mut sink),
+        &ReadOptions::new(rules),
     )
-    .unwrap();
-    out
+    .unwrap()
 }
 
 fn texts(html: &str) -> Vec<String> {
@@ -230,8 +220,7 @@ fn unit_ids_are_unique_on_real_pages() {
         read_document(
             &bytes[..],
             f,
-            &Rules::default(),
-            None,
+            &ReadOptions::new(&Rules::default()),
             None,
             Some(&mut sink),
         )

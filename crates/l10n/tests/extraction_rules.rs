@@ -13,26 +13,11 @@ use std::path::{Path, PathBuf};
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::Namespace;
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PseudoOptions};
-use tagloom_l10n::reader::read_document;
+use tagloom_l10n::reader::{self, ReadOptions};
 use tagloom_l10n::{Block, Rules, Run};
 
 fn units(bytes: &[u8], rules: &Rules) -> Vec<Block> {
-    let mut out = Vec::new();
-    let mut sink = |b: &Block| {
-        out.push(b.clone());
-        out.extend(b.subs.iter().cloned());
-        Ok(())
-    };
-    read_document(
-        bytes,
-        Path::new("t.html"),
-        rules,
-        None,
-        None,
-        Some(&mut sink),
-    )
-    .unwrap();
-    out
+    reader::units(bytes, Path::new("t.html"), &ReadOptions::new(rules)).unwrap()
 }
 
 fn texts(html: &str, rules: &Rules) -> Vec<String> {
@@ -380,7 +365,31 @@ fn check_page(path: &Path, rules: &Rules, c: &mut Counts, failures: &mut Vec<Str
     let bytes = std::fs::read(path).unwrap();
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     c.pages += 1;
-    let found = units(&bytes, rules);
+    let tree = support::parse(&bytes);
+    let page = Page {
+        path,
+        name: &name,
+        bytes: &bytes,
+        tree: &tree,
+    };
+    check_units(&page, rules, c, failures);
+    check_pseudo_ar(&page, rules, c, failures);
+}
+
+/// A page under check: its file, name, bytes and tree.
+struct Page<'a> {
+    path: &'a Path,
+    name: &'a str,
+    bytes: &'a [u8],
+    tree: &'a DomStore,
+}
+
+/// Units: none without a letter; Open Graph values of og:url/og:image/og:type never.
+fn check_units(page: &Page<'_>, rules: &Rules, c: &mut Counts, failures: &mut Vec<String>) {
+    let Page {
+        name, bytes, tree, ..
+    } = *page;
+    let found = units(bytes, rules);
     c.units += found.len();
     for u in &found {
         if !u.plain_text().chars().any(char::is_alphabetic) {
@@ -393,9 +402,8 @@ fn check_page(path: &Path, rules: &Rules, c: &mut Counts, failures: &mut Vec<Str
         }
     }
     // Open Graph: the values of og:url/og:image/og:type are never units.
-    let tree = support::parse(&bytes);
     let mut og = Vec::new();
-    walk(&tree, rules, |node, _, _| {
+    walk(tree, rules, |node, _, _| {
         if let Some(e) = node.as_element().filter(|e| e.is_html("meta"))
             && let (Some(p), Some(v)) = (e.attr("property"), e.attr("content"))
         {
@@ -419,8 +427,17 @@ fn check_page(path: &Path, rules: &Rules, c: &mut Counts, failures: &mut Vec<Str
             _ => {}
         }
     }
-    // Pseudo-translate to Arabic: protected subtrees and switchers unchanged,
-    // `dir="rtl"` on `<html>`.
+}
+
+/// Pseudo-translated to Arabic: protected subtrees and switchers unchanged,
+/// `dir="rtl"` on `<html>`.
+fn check_pseudo_ar(page: &Page<'_>, rules: &Rules, c: &mut Counts, failures: &mut Vec<String>) {
+    let Page {
+        path,
+        name,
+        bytes,
+        tree,
+    } = *page;
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("out.html");
     let opts = PseudoOptions {
@@ -431,7 +448,7 @@ fn check_page(path: &Path, rules: &Rules, c: &mut Counts, failures: &mut Vec<Str
     flow::pseudo(path, &out_path, &opts).unwrap();
     let out = support::parse(&std::fs::read(&out_path).unwrap());
     let mut before = Vec::new();
-    walk(&tree, rules, |node, inherited, own| {
+    walk(tree, rules, |node, inherited, own| {
         before.push((node, inherited, own))
     });
     let mut after = Vec::new();
@@ -463,7 +480,7 @@ fn check_page(path: &Path, rules: &Rules, c: &mut Counts, failures: &mut Vec<Str
     }
     // The tree's `html` is implied when the page has no `<html>` tag: no `dir` then.
     let has_html_tag = {
-        let (encoding, bom) = tagloom_l10n::reader::detect_encoding(&bytes, None);
+        let (encoding, bom) = tagloom_l10n::reader::detect_encoding(bytes, None);
         let (text, _) = encoding.decode_without_bom_handling(&bytes[bom..]);
         text.to_ascii_lowercase().contains("<html")
     };

@@ -3,21 +3,15 @@
 //! writer refuses inputs over its limit, and a fallback that fails while writing
 //! ends the chain.
 
-use std::io::Write;
+mod support;
+
 use std::path::{Path, PathBuf};
+
+use support::{FailingWriter, files_in};
 
 use tagloom_l10n::L10nError;
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PseudoOptions};
 use tagloom_l10n::writer::{NoTranslations, WriterMode, WriterOptions};
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
 
 fn page(dir: &Path) -> PathBuf {
     let mut html = String::from("<!DOCTYPE html><html lang=en><body>\n");
@@ -129,29 +123,6 @@ fn over_its_limit_the_reparse_fallback_hands_over_to_block_only() {
     assert_eq!(text.lines().count(), 400);
 }
 
-/// A writer that fails after `left` bytes, like a disk filling up.
-struct FailingWriter {
-    left: usize,
-    written: usize,
-}
-
-impl Write for FailingWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if buf.len() > self.left {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::StorageFull,
-                "disk full",
-            ));
-        }
-        self.left -= buf.len();
-        self.written += buf.len();
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn a_fallback_that_fails_while_writing_ends_the_chain() {
     let dir = tempfile::tempdir().unwrap();
@@ -160,10 +131,7 @@ fn a_fallback_that_fails_while_writing_ends_the_chain() {
         source_lang: "en".parse().unwrap(),
         target_lang: None,
     };
-    let mut out = FailingWriter {
-        left: 1000,
-        written: 0,
-    };
+    let mut out = FailingWriter::new(1000);
     let err = flow::merge_to_writer(
         &input,
         &mut NoTranslations,
@@ -180,10 +148,7 @@ fn a_fallback_that_fails_while_writing_ends_the_chain() {
     );
     assert!(out.written <= 1000);
     // With room enough, the same call succeeds through the re-parse writer.
-    let mut out = FailingWriter {
-        left: usize::MAX,
-        written: 0,
-    };
+    let mut out = FailingWriter::new(usize::MAX);
     let report = flow::merge_to_writer(
         &input,
         &mut NoTranslations,

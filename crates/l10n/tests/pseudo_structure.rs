@@ -16,6 +16,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
+use tagloom_html::dom_patch::{AttrNamespace, Namespace};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
@@ -140,23 +141,11 @@ fn check(input: &Path, work: &Path) -> Result<usize, String> {
     Ok(retargeted)
 }
 
-fn corpus(dir: &Path, ext: &[&str]) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| ext.iter().any(|x| e == *x)))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn pseudo_keeps_structure() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut files = corpus(&root.join("tests/data/l10n-samples"), &["html", "phtml"]);
-    let bench = corpus(&root.join("../../../shared/bench-corpus"), &["html"]);
+    let mut files = support::corpus(&root.join("tests/data/l10n-samples"), &["html", "phtml"]);
+    let bench = support::corpus(&root.join("../../../shared/bench-corpus"), &["html"]);
     if bench.is_empty() {
         println!("bench corpus absent: only the l10n samples are checked");
     }
@@ -197,23 +186,11 @@ fn check_lang(v: &str, w: &str, page: Option<&str>, kept: bool) -> Result<bool, 
 
 /// The tree-builder comparison of `input` and its pseudo-translation `output`.
 fn compare_trees(input: &[u8], output: &[u8]) -> Result<usize, String> {
-    use tagloom_html::dom_patch::{AttrNamespace, Namespace};
     let rules = tagloom_l10n::Rules::default();
     let a = support::elements(&support::parse(input));
     let b = support::elements(&support::parse(output));
     let mut retargeted = 0;
-    let page = a
-        .iter()
-        .find(|e| e.name == "html" && e.ns == Namespace::Html)
-        .and_then(|e| {
-            let lang = |n: &str| {
-                e.attrs
-                    .iter()
-                    .find(|(ns, k, _)| *ns == AttrNamespace::None && k == n)
-                    .map(|(_, _, v)| v.trim().to_string())
-            };
-            lang("lang").or_else(|| lang("xml:lang"))
-        });
+    let page = page_lang(&a);
     // (depth, translates) of the open ancestors.
     let mut translates: Vec<(usize, bool)> = Vec::new();
     for (i, (x, y)) in a.iter().zip(&b).enumerate() {
@@ -223,58 +200,82 @@ fn compare_trees(input: &[u8], output: &[u8]) -> Result<usize, String> {
                 x.ns, x.name, x.depth, y.ns, y.name, y.depth
             ));
         }
-        let names = |e: &support::El| -> Vec<(AttrNamespace, String)> {
-            e.attrs.iter().map(|(ns, n, _)| (*ns, n.clone())).collect()
-        };
-        if names(x) != names(y) {
-            return Err(format!(
-                "<{}> attributes {:?} vs {:?}",
-                x.name,
-                names(x),
-                names(y)
-            ));
-        }
-        let lookup = |name: &str| {
-            x.attrs
-                .iter()
-                .find(|(ns, n, _)| *ns == AttrNamespace::None && n == name)
-                .map(|(_, _, v)| v.as_str())
-        };
         while translates.last().is_some_and(|(d, _)| *d >= x.depth) {
             translates.pop();
         }
         let inherited = translates.last().is_none_or(|(_, t)| *t);
-        let own_translate = rules.translate_of(&x.name, lookup, inherited);
+        let own_translate = rules.translate_of(&x.name, |n| attr(x, n), inherited);
         translates.push((x.depth, own_translate));
-        for ((ns, n, v), (_, _, w)) in x.attrs.iter().zip(&y.attrs) {
-            let is_lang = match ns {
-                AttrNamespace::Xml => n == "lang",
-                AttrNamespace::None => rules.is_lang_attr(n),
-                _ => false,
-            };
-            let content_language = x.name == "meta"
-                && n == "content"
-                && lookup("http-equiv")
-                    .is_some_and(|h| h.trim().eq_ignore_ascii_case("content-language"));
-            if (is_lang || content_language) && x.ns != Namespace::Html {
-                // Foreign content (`svg`, `math`) is opaque to the reader: untouched.
-                if v != w {
-                    return Err(format!("<{} {n}> in foreign content changed", x.name));
-                }
-            } else if is_lang || content_language {
-                let kept = !own_translate || lookup("hreflang").is_some();
-                retargeted += check_lang(v, w, page.as_deref(), kept)? as usize;
-            } else if v != w
-                && !(*ns == AttrNamespace::None
-                    && x.ns == Namespace::Html
-                    && rules.is_translatable_attr(&x.name, n, lookup))
-            {
-                return Err(format!("<{} {n}> changed: {v:?} -> {w:?}", x.name));
-            }
-        }
+        retargeted += compare_attrs(&rules, x, y, own_translate, page.as_deref())?;
     }
     if a.len() != b.len() {
         return Err(format!("{} elements vs {}", a.len(), b.len()));
+    }
+    Ok(retargeted)
+}
+
+/// The value of `x`'s attribute `name` (no namespace).
+fn attr<'e>(x: &'e support::El, name: &str) -> Option<&'e str> {
+    x.attrs
+        .iter()
+        .find(|(ns, n, _)| *ns == AttrNamespace::None && n == name)
+        .map(|(_, _, v)| v.as_str())
+}
+
+/// The page's language: the first `<html>`'s `lang`, else `xml:lang`.
+fn page_lang(elements: &[support::El]) -> Option<String> {
+    let html = elements
+        .iter()
+        .find(|e| e.name == "html" && e.ns == Namespace::Html)?;
+    attr(html, "lang")
+        .or_else(|| attr(html, "xml:lang"))
+        .map(|v| v.trim().to_string())
+}
+
+/// The attributes of `x` (input) and `y` (output): the same names; values equal
+/// but for translatable attributes and language values (returns how many of those
+/// were retargeted, by [`check_lang`]).
+fn compare_attrs(
+    rules: &tagloom_l10n::Rules,
+    x: &support::El,
+    y: &support::El,
+    own_translate: bool,
+    page: Option<&str>,
+) -> Result<usize, String> {
+    let names = |e: &support::El| -> Vec<(AttrNamespace, String)> {
+        e.attrs.iter().map(|(ns, n, _)| (*ns, n.clone())).collect()
+    };
+    if names(x) != names(y) {
+        return Err(format!(
+            "<{}> attributes {:?} vs {:?}",
+            x.name,
+            names(x),
+            names(y)
+        ));
+    }
+    let lookup = |name: &str| attr(x, name);
+    let mut retargeted = 0;
+    for ((ns, n, v), (_, _, w)) in x.attrs.iter().zip(&y.attrs) {
+        let is_lang = match ns {
+            AttrNamespace::Xml => n == "lang",
+            AttrNamespace::None => rules.is_lang_value(&x.name, n, lookup),
+            _ => false,
+        };
+        if is_lang && x.ns != Namespace::Html {
+            // Foreign content (`svg`, `math`) is opaque to the reader: untouched.
+            if v != w {
+                return Err(format!("<{} {n}> in foreign content changed", x.name));
+            }
+        } else if is_lang {
+            let kept = !own_translate || lookup("hreflang").is_some();
+            retargeted += check_lang(v, w, page, kept)? as usize;
+        } else if v != w
+            && !(*ns == AttrNamespace::None
+                && x.ns == Namespace::Html
+                && rules.is_translatable_attr(&x.name, n, lookup))
+        {
+            return Err(format!("<{} {n}> changed: {v:?} -> {w:?}", x.name));
+        }
     }
     Ok(retargeted)
 }

@@ -95,6 +95,12 @@ fn reparse_writes_translated_document_in_its_encoding() {
     }
     assert!(all.contains("Keep"), "translate=no kept");
     assert!(all.contains("var s = 'x';"), "script kept");
+    check_attributes(&eb);
+}
+
+/// The re-parsed output's attributes: `lang` retargeted, translatable attributes
+/// translated, the rest (`href`, another language) untouched.
+fn check_attributes(eb: &[support::El]) {
     let attr = |name: &str, attr: &str| {
         eb.iter()
             .find(|e| e.name == name)

@@ -307,23 +307,7 @@ fn po_fuzzy_entries_are_untranslated() {
 /// `<cp>`, line breaks in code markup, encodings).
 #[test]
 fn real_pages_fully_translated_have_no_stale_units() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages: Vec<PathBuf> = Vec::new();
-    for dir in [
-        root.join("tests/data/l10n-samples"),
-        root.join("../../../shared/bench-corpus"),
-    ] {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            println!("skipped (absent): {}", dir.display());
-            continue;
-        };
-        pages.extend(
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "html" || e == "phtml")),
-        );
-    }
-    pages.sort();
+    let pages = support::sample_and_bench_pages();
     assert!(pages.len() >= 15);
     let dir = tempfile::tempdir().unwrap();
     let mut units = 0;

@@ -12,7 +12,7 @@ mod support;
 
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
 use tagloom_l10n::po::{PoReader, runs_to_text};
-use tagloom_l10n::reader::read_document;
+use tagloom_l10n::reader::{ReadOptions, read_file};
 use tagloom_l10n::update::{self, UpdateCounts, UpdateOptions};
 use tagloom_l10n::xliff::XliffReader;
 use tagloom_l10n::{Block, Rules, Run};
@@ -48,8 +48,13 @@ fn source_keys(page: &Path) -> Vec<String> {
         keys.extend(b.subs.iter().map(key));
         Ok(())
     };
-    let f = std::fs::File::open(page).unwrap();
-    read_document(f, page, &Rules::default(), None, None, Some(&mut sink)).unwrap();
+    read_file(
+        page,
+        &ReadOptions::new(&Rules::default()),
+        None,
+        Some(&mut sink),
+    )
+    .unwrap();
     keys
 }
 
@@ -344,23 +349,7 @@ fn scripted_edits(page: &[u8]) -> Option<Vec<u8>> {
 
 #[test]
 fn samples_and_bench_pages_with_scripted_edits() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages: Vec<PathBuf> = Vec::new();
-    for dir in [
-        root.join("tests/data/l10n-samples"),
-        root.join("../../../shared/bench-corpus"),
-    ] {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            println!("SKIPPED (absent): {}", dir.display());
-            continue;
-        };
-        pages.extend(
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "html" || e == "phtml")),
-        );
-    }
-    pages.sort();
+    let pages = support::sample_and_bench_pages();
     assert!(pages.len() >= 15);
     let dir = tempfile::tempdir().unwrap();
     let (mut edited, mut total) = (0, UpdateCounts::default());

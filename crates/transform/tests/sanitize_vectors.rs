@@ -113,3 +113,39 @@ fn widened_policy_keeps_what_it_allows() {
     let out = sanitize("<svg><script>alert(1)</script></svg>", &p).html;
     assert_eq!(out, "<svg></svg>");
 }
+
+/// How often the fast path hands the vectors and the html5lib inputs to the
+/// general path (printed: `cargo test --test sanitize_vectors fast -- --nocapture`),
+/// and every fast answer equals the reference's.
+#[test]
+fn fast_path_answers_equal_the_reference() {
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+    use tagloom_transform::sanitize::Sanitizer;
+
+    for (name, policy) in [
+        ("default", Policy::default()),
+        ("widened", Policy::widened()),
+    ] {
+        let sanitizer = Sanitizer::new(Arc::new(policy));
+        for (label, inputs) in [
+            ("vectors", vectors()),
+            ("tree-construction", tree_construction_inputs()),
+        ] {
+            let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+            for x in &inputs {
+                let key = match sanitizer.sanitize_fast(x) {
+                    Ok(done) => {
+                        let reference = sanitizer.sanitize_reference(x);
+                        assert_eq!(done, reference, "[{name}] {x:?}");
+                        "fast".to_owned()
+                    }
+                    Err(why) => format!("{why:?}"),
+                };
+                *tally.entry(key).or_default() += 1;
+            }
+            println!("[{name}] {label}: {} inputs, {tally:?}", inputs.len());
+            assert!(tally.get("fast").is_some_and(|&n| n * 2 > inputs.len()));
+        }
+    }
+}

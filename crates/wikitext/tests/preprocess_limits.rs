@@ -139,3 +139,71 @@ fn node_limit_and_deep_nesting() {
     let src = "{{".repeat(10_000);
     assert_eq!(pre.expand(&page(), &src).unwrap().text, src);
 }
+
+#[test]
+fn hostile_inputs_finish() {
+    // Each is about 2 MiB; all must finish (linear time) and expand to bounded text.
+    let n = (2 << 20) - 16;
+    let fill = |unit: &str| unit.repeat(n / unit.len());
+    let cases = [
+        fill("{{"),
+        fill("{{a|"),
+        fill("{{{|"),
+        fill("[["),
+        fill("<!--"),
+        fill("<ref>"),
+        fill("<nowiki>"),
+        fill("<ref "),
+        fill("\n="),
+        fill("\n==a|"),
+        fill("'''''"),
+        format!("{}{}", "{".repeat(n / 2), "}".repeat(n / 2)),
+        format!("{}x{}", "{{a|".repeat(n / 8), "}}".repeat(n / 8)),
+        fill("{{#if:1|"),
+        fill("{{!}}"),
+    ];
+    let store = MemoryStore::default();
+    let pre = Preprocessor::new(&store, Config::default());
+    for src in &cases {
+        let start = std::time::Instant::now();
+        let out = pre.expand(&page(), src).unwrap();
+        eprintln!(
+            "{:?}…: {} bytes out in {:?}",
+            &src[..8.min(src.len())],
+            out.text.len(),
+            start.elapsed()
+        );
+        assert!(out.text.len() <= 2 * src.len() + 10_000);
+    }
+}
+
+#[test]
+fn huge_static_titles_repeated_stop_at_the_text_limit() {
+    // A template whose parser-function test is 1 MiB of static text, with no
+    // output, called 10 000 times through a small bomb.
+    let site = Site::default();
+    let mut store = MemoryStore::default();
+    store.insert(
+        Title::parse("Template:Big", 0, &site).unwrap(),
+        format!("{{{{#if:{}|}}}}", "a".repeat(1 << 20)),
+    );
+    for k in 1..=4 {
+        let inner = if k == 1 {
+            "Big".to_owned()
+        } else {
+            format!("L{}", k - 1)
+        };
+        store.insert(
+            Title::parse(&format!("Template:L{k}"), 0, &site).unwrap(),
+            format!("{{{{{inner}}}}}").repeat(10),
+        );
+    }
+    let pre = Preprocessor::new(&store, Config::default());
+    let out = pre.expand(&page(), "{{L4}}").unwrap();
+    assert!(
+        out.warnings.contains(&Warning::TooMuchText),
+        "{:?}",
+        out.warnings
+    );
+    assert!(out.text.contains("Expansion text limit exceeded"));
+}

@@ -248,6 +248,26 @@ fn include_modes() {
 }
 
 #[test]
+fn ref_content_is_expanded_in_its_frame() {
+    let pages = [
+        (
+            "Template:Fn",
+            "x<ref name=\"{{{n}}}\">{{{1}}} {{echo|y}}</ref>",
+        ),
+        ("Template:Echo", "{{{1}}}"),
+    ];
+    // The content is expanded where the tag is; the attributes stay as written.
+    assert_eq!(
+        run(&pages, "{{fn|note|n=a}}"),
+        "x<ref name=\"{{{n}}}\">note y</ref>"
+    );
+    assert_eq!(
+        run(&pages, "<ref>{{echo|z}}</ref><nowiki>{{echo|z}}</nowiki>"),
+        "<ref>z</ref><nowiki>{{echo|z}}</nowiki>"
+    );
+}
+
+#[test]
 fn comments_and_extension_tags_are_not_expanded() {
     let pages = [("Template:X", "X")];
     assert_eq!(
@@ -263,7 +283,13 @@ fn comments_and_extension_tags_are_not_expanded() {
         keep_comments: true,
         ..Config::default()
     };
-    assert_eq!(run_with(&[], keep, "a<!-- c -->b").text, "a<!-- c -->b");
+    assert_eq!(
+        run_with(&[], keep.clone(), "a<!-- c -->b").text,
+        "a<!-- c -->b"
+    );
+    // Kept comments are no part of compared values.
+    let src = "{{#ifeq: a | a <!-- c --> | y | n }}{{#switch: b | b<!-- c --> = B }}";
+    assert_eq!(run_with(&[], keep, src).text, "yB");
     // Comments inside template names and argument names are ignored.
     assert_eq!(run(&pages, "{{x<!-- c -->}}"), "X");
 }

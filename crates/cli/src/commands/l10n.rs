@@ -26,6 +26,7 @@ use tagloom_l10n::flow::{
 };
 use tagloom_l10n::po::PoHeader;
 use tagloom_l10n::rules::Rules;
+use tagloom_l10n::segment::Segmentation;
 use tagloom_l10n::writer::WriterMode;
 
 use crate::input;
@@ -58,6 +59,11 @@ pub struct CommonArgs {
     /// No progress bar on directory runs.
     #[arg(long)]
     quiet: bool,
+    /// Cut units into sentences (`sentences`: XLIFF `<segment>`s, a PO entry per
+    /// sentence; `update` matches and `count` counts sentences) or not (`none`, the
+    /// default); overrides the rules file's `"segment"`.
+    #[arg(long, value_name = "none|sentences")]
+    segment: Option<Segmentation>,
 }
 
 /// `Name: value`, checked as [`PoHeader::set`] checks it.
@@ -73,11 +79,14 @@ pub fn parse_po_header(text: &str) -> std::result::Result<(String, String), Stri
 
 impl CommonArgs {
     pub(crate) fn common(&self) -> Result<Common> {
-        let rules = match &self.rules {
+        let mut rules = match &self.rules {
             Some(path) => Rules::from_json_file(path)
                 .with_context(|| format!("cannot load rules {}", path.display()))?,
             None => Rules::default(),
         };
+        if let Some(s) = self.segment {
+            rules.segment = s;
+        }
         Ok(Common {
             rules: Arc::new(rules),
             encoding: self.encoding.clone(),

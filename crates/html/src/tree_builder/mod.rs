@@ -624,6 +624,13 @@ impl TreeBuilder {
         std::mem::take(&mut self.patches)
     }
 
+    /// Removes and yields the patches buffered so far, keeping the buffer's
+    /// capacity (a caller that consumes patches after every token allocates no
+    /// new buffer each time).
+    pub fn drain_patches(&mut self) -> std::vec::Drain<'_, DomPatch> {
+        self.patches.drain(..)
+    }
+
     /// Takes the patches buffered so far and leaves an empty buffer with room for
     /// `capacity` patches (so a streaming caller does not regrow it per batch).
     pub(crate) fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {

@@ -6,9 +6,11 @@
 
 use std::io::Read;
 
+use super::input::SourceWindow;
 use super::tokens::{Tok, TokenStream, ValueRange};
-use crate::block::{Block, BlockKind, Run, SubRef};
-use crate::rules::Rules;
+use crate::block::{Block, BlockKind, Run, SubRef, quote_ending, runs_text};
+use crate::rules::{InlineRole, Rules};
+use encoding_rs::UTF_8;
 use tagloom_html::token::TokenKind;
 
 /// HTML whitespace.
@@ -81,211 +83,39 @@ fn raw_ws_suffix(s: &str) -> usize {
 /// translatable text.
 pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>) -> Option<Built> {
     let toks: Vec<&Tok> = (0..len).filter_map(|i| ts.buffered_token(i)).collect();
-    if toks.is_empty() {
-        return None;
-    }
     let win = &ts.window;
-    let ws_only = |t: &Tok| t.kind() == TokenKind::Characters && t.text().chars().all(is_ws);
-    // The region: whitespace around it stays in the skeleton.
-    let (mut i0, mut i1) = (0, toks.len() - 1);
-    let (mut start, mut end) = (toks[0].start(), toks[i1].end());
-    if !ctx.preserve {
-        while i0 <= i1 && ws_only(toks[i0]) {
-            i0 += 1;
-        }
-        if i0 > i1 {
-            return None;
-        }
-        while ws_only(toks[i1]) {
-            i1 -= 1;
-        }
-        start = toks[i0].start();
-        end = toks[i1].end();
-        if toks[i0].kind() == TokenKind::Characters {
-            start += raw_ws_prefix(win.text(toks[i0].start(), toks[i0].end())) as u64;
-        }
-        if toks[i1].kind() == TokenKind::Characters {
-            end -= raw_ws_suffix(win.text(toks[i1].start(), toks[i1].end())) as u64;
-        }
-    }
-    let mut runs: Vec<Run> = Vec::new();
-    let mut open: Vec<(String, usize)> = Vec::new(); // (name, run index)
-    let mut next_id = 1u32;
-    let mut subs = Vec::new();
-    let mut sub_refs = Vec::new();
-    let mut lang_refs = Vec::new();
-    let mut name_counts: Vec<(String, u32)> = Vec::new();
+    let (i0, i1, start, end) = region(&toks, win, ctx.preserve)?;
+    let mut b = RunsBuilder::new(win);
     let mut i = i0;
     while i <= i1 {
         let tok = toks[i];
-        let raw = || win.text(tok.start(), tok.end()).to_string();
         match tok.kind() {
-            TokenKind::Characters => {
-                if let Some(Run::Text(t)) = runs.last_mut() {
-                    t.push_str(tok.text());
-                } else {
-                    runs.push(Run::Text(tok.text().to_owned()));
-                }
-            }
+            TokenKind::Characters => b.text(tok.text()),
             TokenKind::Comment
             | TokenKind::ProcessingInstruction
             | TokenKind::Doctype
-            | TokenKind::Eof => {
-                runs.push(Run::Placeholder {
-                    id: next_id,
-                    data: raw(),
-                });
-                next_id += 1;
-            }
+            | TokenKind::Eof => b.placeholder(b.raw(tok, tok)),
             TokenKind::StartTag => {
-                let name = tok.name();
                 let own_translate = translate_of(ctx.rules, tok, ctx.translate);
-                if ctx.rules.is_opaque(name) || !own_translate {
-                    // The whole subtree, protected.
-                    let mut depth = 0usize;
-                    let mut k = i;
-                    while k <= i1 {
-                        let t = toks[k];
-                        if t.name() == name {
-                            if t.kind() == TokenKind::StartTag
-                                && (!t.self_closing() || ctx.rules.is_opaque(name))
-                            {
-                                depth += 1;
-                            } else if t.kind() == TokenKind::EndTag {
-                                depth = depth.saturating_sub(1);
-                            }
-                        }
-                        if depth == 0 {
-                            break;
-                        }
-                        k += 1;
-                    }
-                    let k = k.min(i1);
-                    runs.push(Run::Placeholder {
-                        id: next_id,
-                        data: win.text(tok.start(), toks[k].end()).to_string(),
-                    });
-                    next_id += 1;
-                    i = k + 1;
-                    continue;
-                }
-                let count = bump(&mut name_counts, name);
-                let run_index = runs.len();
-                let data = raw();
-                if ctx.rules.is_void(name) || tok.self_closing() {
-                    runs.push(Run::Placeholder { id: next_id, data });
-                } else {
-                    runs.push(Run::Open { id: next_id, data });
-                    open.push((name.to_string(), run_index));
-                }
-                next_id += 1;
-                // Language switchers (`<a hreflang>`) keep their `lang`.
-                let switcher = tok.attr("hreflang").is_some();
-                for attr in tok.attrs() {
-                    if attr.has_value
-                        && ctx.rules.is_lang_attr(attr.name.as_str())
-                        && !attr.value.trim().is_empty()
-                    {
-                        if switcher {
-                            continue;
-                        }
-                        lang_refs.push(SubRef {
-                            run: run_index,
-                            start: (attr.value_start() - tok.start()) as usize,
-                            end: (attr.value_end() - tok.start()) as usize,
-                        });
+                match ctx
+                    .rules
+                    .inline_role(tok.name(), own_translate, tok.self_closing())
+                {
+                    InlineRole::Protected => {
+                        // The whole subtree, protected.
+                        let k = subtree_end(&toks[..=i1], i, ctx.rules);
+                        b.placeholder(b.raw(tok, toks[k]));
+                        i = k + 1;
                         continue;
                     }
-                    if !own_translate
-                        || !attr.has_value
-                        || !ctx.rules.is_translatable_text(&attr.value)
-                    {
-                        continue;
-                    }
-                    if !ctx
-                        .rules
-                        .is_translatable_attr(name, attr.name.as_str(), |a| tok.attr(a))
-                    {
-                        continue;
-                    }
-                    let quote = quote_before(win.text(tok.start(), attr.value_start()));
-                    let key = format!(
-                        "{}.{}-{}:{}",
-                        ctx.key,
-                        super::sanitize(name),
-                        count,
-                        super::sanitize(attr.name.as_str())
-                    );
-                    subs.push(Block {
-                        id: key,
-                        kind: BlockKind::Attribute { quote },
-                        element: name.to_string(),
-                        path: format!("{}/{}[{}]/@{}", ctx.path, name, count, attr.name),
-                        notes: Vec::new(),
-                        preserve: false,
-                        runs: vec![Run::Text(collapse(attr.value.trim()))],
-                        original: win.source(attr.value_start(), attr.value_end()).to_vec(),
-                        subs: Vec::new(),
-                        sub_refs: Vec::new(),
-                        lang_refs: Vec::new(),
-                    });
-                    sub_refs.push(SubRef {
-                        run: run_index,
-                        start: (attr.value_start() - tok.start()) as usize,
-                        end: (attr.value_end() - tok.start()) as usize,
-                    });
+                    role => b.start_tag(tok, role == InlineRole::Paired, own_translate, ctx),
                 }
             }
-            TokenKind::EndTag => {
-                let name = tok.name();
-                if let Some(pos) = open.iter().rposition(|(n, _)| n == name) {
-                    // Anything opened after it was never closed: placeholders.
-                    for (_, idx) in open.drain(pos + 1..) {
-                        unpair(&mut runs, idx);
-                    }
-                    let (_, idx) = open.pop().unwrap_or_default();
-                    let id = runs[idx].code_id().unwrap_or(0);
-                    runs.push(Run::Close { id, data: raw() });
-                } else {
-                    runs.push(Run::Placeholder {
-                        id: next_id,
-                        data: raw(),
-                    });
-                    next_id += 1;
-                }
-            }
+            TokenKind::EndTag => b.end_tag(tok),
         }
         i += 1;
     }
-    for (_, idx) in open.drain(..) {
-        unpair(&mut runs, idx);
-    }
-    // Too few letters (NUL is no text either: the tree builder drops it in most
-    // contexts): no unit, the tokens stay in the skeleton.
-    let text: String = runs
-        .iter()
-        .filter_map(|r| match r {
-            Run::Text(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect();
-    if !ctx.rules.is_translatable_text(&text) {
-        return None;
-    }
-    if !ctx.preserve {
-        for run in runs.iter_mut() {
-            if let Run::Text(t) = run {
-                *t = collapse(t);
-            }
-        }
-        if let Some(Run::Text(t)) = runs.first_mut() {
-            *t = t.trim_start_matches(' ').to_string();
-        }
-        if let Some(Run::Text(t)) = runs.last_mut() {
-            *t = t.trim_end_matches(' ').to_string();
-        }
-        runs.retain(|r| !matches!(r, Run::Text(t) if t.is_empty()));
-    }
+    let runs = b.finish_runs(ctx)?;
     Some(Built {
         block: Block {
             id: ctx.key.clone(),
@@ -296,20 +126,249 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
             preserve: ctx.preserve,
             runs,
             original: win.source(start, end).to_vec(),
-            subs,
-            sub_refs,
-            lang_refs,
+            subs: b.subs,
+            sub_refs: b.sub_refs,
+            lang_refs: b.lang_refs,
         },
         start,
         end,
     })
 }
 
+/// The tokens `i0..=i1` a block covers and its decoded range `start..end`:
+/// whitespace around it stays in the skeleton unless whitespace is preserved.
+/// `None` when there is nothing but whitespace.
+fn region<R: Read>(
+    toks: &[&Tok],
+    win: &SourceWindow<R>,
+    preserve: bool,
+) -> Option<(usize, usize, u64, u64)> {
+    let (first, last) = (toks.first()?, toks.last()?);
+    let (mut i0, mut i1) = (0, toks.len() - 1);
+    if preserve {
+        return Some((i0, i1, first.start(), last.end()));
+    }
+    let ws_only = |t: &Tok| t.kind() == TokenKind::Characters && t.text().chars().all(is_ws);
+    while i0 <= i1 && ws_only(toks[i0]) {
+        i0 += 1;
+    }
+    if i0 > i1 {
+        return None;
+    }
+    while ws_only(toks[i1]) {
+        i1 -= 1;
+    }
+    let (a, b) = (toks[i0], toks[i1]);
+    let mut start = a.start();
+    let mut end = b.end();
+    if a.kind() == TokenKind::Characters {
+        start += raw_ws_prefix(win.text(a.start(), a.end())) as u64;
+    }
+    if b.kind() == TokenKind::Characters {
+        end -= raw_ws_suffix(win.text(b.start(), b.end())) as u64;
+    }
+    Some((i0, i1, start, end))
+}
+
+/// The index of the token that ends the protected subtree starting at `toks[i]`
+/// (its matching end tag, else the last token).
+fn subtree_end(toks: &[&Tok], i: usize, rules: &Rules) -> usize {
+    let Some(name) = toks.get(i).map(|t| t.name()) else {
+        return i;
+    };
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(i) {
+        if t.name() == name {
+            if t.kind() == TokenKind::StartTag && (!t.self_closing() || rules.is_opaque(name)) {
+                depth += 1;
+            } else if t.kind() == TokenKind::EndTag {
+                depth = depth.saturating_sub(1);
+            }
+        }
+        if depth == 0 {
+            return k;
+        }
+    }
+    toks.len().saturating_sub(1).max(i)
+}
+
+/// The runs of a block as its tokens are read: text coalesced, codes numbered,
+/// paired codes matched, attribute sub-blocks and language values of codes noted.
+struct RunsBuilder<'w, R: Read> {
+    win: &'w SourceWindow<R>,
+    runs: Vec<Run>,
+    /// Open paired codes: (element name, run index).
+    open: Vec<(String, usize)>,
+    next_id: u32,
+    subs: Vec<Block>,
+    sub_refs: Vec<SubRef>,
+    lang_refs: Vec<SubRef>,
+    /// Inline elements by name, numbered for the sub-blocks' keys and paths.
+    name_counts: Vec<(String, u32)>,
+}
+
+impl<'w, R: Read> RunsBuilder<'w, R> {
+    fn new(win: &'w SourceWindow<R>) -> Self {
+        RunsBuilder {
+            win,
+            runs: Vec::new(),
+            open: Vec::new(),
+            next_id: 1,
+            subs: Vec::new(),
+            sub_refs: Vec::new(),
+            lang_refs: Vec::new(),
+            name_counts: Vec::new(),
+        }
+    }
+
+    /// The source text from token `from` to token `to`, both included.
+    fn raw(&self, from: &Tok, to: &Tok) -> String {
+        self.win.text(from.start(), to.end()).to_string()
+    }
+
+    fn text(&mut self, text: &str) {
+        if let Some(Run::Text(t)) = self.runs.last_mut() {
+            t.push_str(text);
+        } else {
+            self.runs.push(Run::Text(text.to_owned()));
+        }
+    }
+
+    fn placeholder(&mut self, data: String) {
+        self.runs.push(Run::Placeholder {
+            id: self.next_id,
+            data,
+        });
+        self.next_id += 1;
+    }
+
+    /// An inline start tag: a placeholder or an open code, with its attributes.
+    fn start_tag(&mut self, tok: &Tok, paired: bool, translate: bool, ctx: &BuildCtx<'_>) {
+        let name = tok.name();
+        let count = bump(&mut self.name_counts, name);
+        let run_index = self.runs.len();
+        let data = self.raw(tok, tok);
+        if paired {
+            self.runs.push(Run::Open {
+                id: self.next_id,
+                data,
+            });
+            self.open.push((name.to_string(), run_index));
+            self.next_id += 1;
+        } else {
+            self.placeholder(data);
+        }
+        self.attributes(tok, run_index, count, translate, ctx);
+    }
+
+    /// The language values and translatable attributes of the code at `run_index`.
+    fn attributes(
+        &mut self,
+        tok: &Tok,
+        run_index: usize,
+        count: u32,
+        translate: bool,
+        ctx: &BuildCtx<'_>,
+    ) {
+        let name = tok.name();
+        // Language switchers (`<a hreflang>`) keep their `lang`.
+        let switcher = tok.attr("hreflang").is_some();
+        for attr in tok.attrs().iter().filter(|a| a.has_value) {
+            let at = SubRef {
+                run: run_index,
+                start: (attr.value_start() - tok.start()) as usize,
+                end: (attr.value_end() - tok.start()) as usize,
+            };
+            if ctx.rules.is_lang_attr(attr.name.as_str()) && !attr.value.trim().is_empty() {
+                if !switcher {
+                    self.lang_refs.push(at);
+                }
+                continue;
+            }
+            if !translate
+                || !ctx.rules.is_translatable_text(&attr.value)
+                || !ctx
+                    .rules
+                    .is_translatable_attr(name, attr.name.as_str(), |a| tok.attr(a))
+            {
+                continue;
+            }
+            let quote = quote_ending(
+                self.win.text(tok.start(), attr.value_start()).as_bytes(),
+                UTF_8,
+            );
+            let key = format!(
+                "{}.{}-{}:{}",
+                ctx.key,
+                super::sanitize(name),
+                count,
+                super::sanitize(attr.name.as_str())
+            );
+            self.subs.push(Block::attribute(
+                key,
+                name,
+                format!("{}/{}[{}]/@{}", ctx.path, name, count, attr.name),
+                quote,
+                &attr.value,
+                self.win
+                    .source(attr.value_start(), attr.value_end())
+                    .to_vec(),
+            ));
+            self.sub_refs.push(at);
+        }
+    }
+
+    /// An end tag: closes its open code (codes opened after it and never closed
+    /// become placeholders), or is a placeholder itself.
+    fn end_tag(&mut self, tok: &Tok) {
+        let data = self.raw(tok, tok);
+        let Some(pos) = self.open.iter().rposition(|(n, _)| n == tok.name()) else {
+            return self.placeholder(data);
+        };
+        for (_, idx) in self.open.drain(pos + 1..) {
+            unpair(&mut self.runs, idx);
+        }
+        let (_, idx) = self.open.pop().unwrap_or_default();
+        let id = self.runs.get(idx).and_then(Run::code_id).unwrap_or(0);
+        self.runs.push(Run::Close { id, data });
+    }
+
+    /// The finished runs: unclosed codes become placeholders; `None` when the text
+    /// has too few letters (NUL is no text either: the tree builder drops it in
+    /// most contexts), else whitespace collapsed and trimmed unless preserved.
+    fn finish_runs(&mut self, ctx: &BuildCtx<'_>) -> Option<Vec<Run>> {
+        let mut runs = std::mem::take(&mut self.runs);
+        for (_, idx) in self.open.drain(..) {
+            unpair(&mut runs, idx);
+        }
+        if !ctx.rules.is_translatable_text(&runs_text(&runs)) {
+            return None;
+        }
+        if !ctx.preserve {
+            for run in runs.iter_mut() {
+                if let Run::Text(t) = run {
+                    *t = collapse(t);
+                }
+            }
+            if let Some(Run::Text(t)) = runs.first_mut() {
+                *t = t.trim_start_matches(' ').to_string();
+            }
+            if let Some(Run::Text(t)) = runs.last_mut() {
+                *t = t.trim_end_matches(' ').to_string();
+            }
+            runs.retain(|r| !matches!(r, Run::Text(t) if t.is_empty()));
+        }
+        Some(runs)
+    }
+}
+
 fn unpair(runs: &mut [Run], idx: usize) {
-    if let Run::Open { id, data } = &runs[idx] {
-        runs[idx] = Run::Placeholder {
+    if let Some(run) = runs.get_mut(idx)
+        && let Run::Open { id, data } = run
+    {
+        *run = Run::Placeholder {
             id: *id,
-            data: data.clone(),
+            data: std::mem::take(data),
         };
     }
 }
@@ -321,15 +380,6 @@ fn bump(counts: &mut Vec<(String, u32)>, name: &str) -> u32 {
     } else {
         counts.push((name.to_string(), 1));
         1
-    }
-}
-
-/// The quote byte right before an attribute value (0 when unquoted).
-pub(crate) fn quote_before(tag_prefix: &str) -> u8 {
-    match tag_prefix.as_bytes().last() {
-        Some(b'"') => b'"',
-        Some(b'\'') => b'\'',
-        _ => 0,
     }
 }
 

@@ -39,11 +39,11 @@ use encoding_rs::Encoding;
 use tagloom_html::decoder::{Autodetect, DecoderConfig, EncodingSource, Sniffed};
 use tagloom_html::sniff::{EncodingSniffer, sniff_encoding_with};
 
-use crate::block::{Block, BlockKind, Run};
+use crate::block::Block;
 use crate::error::{IoContext, Result};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
-use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, quote_before, translate_of};
+use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, translate_of};
 pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
@@ -130,16 +130,65 @@ fn sniff_input<R: Read>(
     Ok((sniffer.finish(), prefix))
 }
 
+/// How the reader reads a document: the extraction rules and the input encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadOptions<'a> {
+    /// Element and attribute rules (what is a block, what translates…).
+    pub rules: &'a Rules,
+    /// Force the input encoding (only a BOM overrides it); `None`: what the parser
+    /// picks ([`detect_encoding`]).
+    pub encoding: Option<&'static Encoding>,
+}
+
+impl<'a> ReadOptions<'a> {
+    /// `rules`, the encoding sniffed.
+    pub fn new(rules: &'a Rules) -> Self {
+        ReadOptions {
+            rules,
+            encoding: None,
+        }
+    }
+}
+
+/// [`read_document`] on the file at `path`.
+pub fn read_file(
+    path: &Path,
+    options: &ReadOptions<'_>,
+    skeleton: Option<&mut SkeletonStore>,
+    sink: Option<&mut dyn BlockSink>,
+) -> Result<ReadReport> {
+    let file = std::fs::File::open(path).ctx(|| format!("opening {}", path.display()))?;
+    let input = std::io::BufReader::with_capacity(64 * 1024, file);
+    read_document(input, path, options, skeleton, sink)
+}
+
+/// The units of a document in document order: each block (with its sub-blocks),
+/// then its attribute sub-blocks again on their own (what an extraction writes,
+/// one unit each).
+pub fn units<R: Read>(input: R, path: &Path, options: &ReadOptions<'_>) -> Result<Vec<Block>> {
+    let mut units = Vec::new();
+    let mut sink = |block: &Block| -> Result<()> {
+        units.push(block.clone());
+        units.extend(block.subs.iter().cloned());
+        Ok(())
+    };
+    read_document(input, path, options, None, Some(&mut sink))?;
+    Ok(units)
+}
+
 /// Reads a document: writes its skeleton to `skeleton` (when given) and its blocks
 /// to `sink` (when given). `path` is only used in messages.
 pub fn read_document<R: Read>(
     mut input: R,
     path: &Path,
-    rules: &Rules,
-    forced: Option<&'static Encoding>,
+    options: &ReadOptions<'_>,
     skeleton: Option<&mut SkeletonStore>,
     sink: Option<&mut dyn BlockSink>,
 ) -> Result<ReadReport> {
+    let ReadOptions {
+        rules,
+        encoding: forced,
+    } = *options;
     let (sniffed, prefix) = sniff_input(&mut input, path, forced)?;
     let (encoding, bom_len) = (sniffed.encoding, sniffed.bom_len);
     let bom = prefix[..bom_len.min(prefix.len())].to_vec();
@@ -485,11 +534,6 @@ impl<R: Read> Reader<'_, '_, R> {
         with_block: bool,
     ) -> Result<()> {
         let mut names: Option<(String, String)> = None;
-        let content_language = self.rules.content_language_meta
-            && tok.name() == "meta"
-            && tok
-                .attr("http-equiv")
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language"));
         let root = tok.name() == "html" && !self.root_seen;
         if root {
             self.root_seen = true;
@@ -521,9 +565,10 @@ impl<R: Read> Reader<'_, '_, R> {
                 self.emitted = attr.value_end();
                 continue;
             }
-            let is_lang = self.rules.is_lang_attr(attr.name.as_str())
-                || (content_language && attr.name == "content");
-            if is_lang {
+            if self
+                .rules
+                .is_lang_value(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+            {
                 if attr.value.trim().is_empty() || keep_lang {
                     continue;
                 }
@@ -538,25 +583,25 @@ impl<R: Read> Reader<'_, '_, R> {
             if !self.is_attr_block(tok, attr, translate) {
                 continue;
             }
-            let quote = quote_before(self.ts.window.text(tok.start(), attr.value_start()));
+            let quote = crate::block::quote_ending(
+                self.ts
+                    .window
+                    .text(tok.start(), attr.value_start())
+                    .as_bytes(),
+                encoding_rs::UTF_8,
+            );
             let (key, path) = names.get_or_insert_with(|| self.names(seg));
-            let block = Block {
-                id: format!("{key}:{}", sanitize(attr.name.as_str())),
-                kind: BlockKind::Attribute { quote },
-                element: tok.name().to_owned(),
-                path: format!("{path}/@{}", attr.name),
-                notes: Vec::new(),
-                preserve: false,
-                runs: vec![Run::Text(collapse(attr.value.trim()))],
-                original: self
-                    .ts
+            let block = Block::attribute(
+                format!("{key}:{}", sanitize(attr.name.as_str())),
+                tok.name(),
+                format!("{path}/@{}", attr.name),
+                quote,
+                &attr.value,
+                self.ts
                     .window
                     .source(attr.value_start(), attr.value_end())
                     .to_vec(),
-                subs: Vec::new(),
-                sub_refs: Vec::new(),
-                lang_refs: Vec::new(),
-            };
+            );
             self.emit_block(block, attr.value_start(), attr.value_end())?;
         }
         self.skel_to(tok.end())
@@ -778,12 +823,12 @@ impl<R: Read> Reader<'_, '_, R> {
         Ok(())
     }
 
-    /// Text or inline elements directly in a container: one block up to the next
-    /// block-level tag or the first token that closes the container (bounded by the
-    /// scan budget).
-    fn implicit_block(&mut self) -> Result<()> {
+    /// How many buffered tokens from the next one (starting at decoded offset
+    /// `start`) an implicit block spans: up to the next block-level tag or the
+    /// first token that closes the container, bounded by the scan budget, without
+    /// trailing comments and whitespace.
+    fn implicit_extent(&mut self, start: u64) -> Result<usize> {
         let rules = self.rules;
-        let start = self.ts.peek(0)?.map_or(0, |t| t.start());
         let container = self.stack.last().map(|f| f.level);
         let mut open: Vec<String> = Vec::new();
         let mut j = 0usize;
@@ -832,6 +877,16 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             j -= 1;
         }
+        Ok(j)
+    }
+
+    /// Text or inline elements directly in a container: one block up to the next
+    /// block-level tag or the first token that closes the container (bounded by the
+    /// scan budget).
+    fn implicit_block(&mut self) -> Result<()> {
+        let rules = self.rules;
+        let start = self.ts.peek(0)?.map_or(0, |t| t.start());
+        let j = self.implicit_extent(start)?;
         let n = self.top().bump("#text");
         let (parent_key, parent_path) = if self.stack.is_empty() {
             (String::new(), String::new())

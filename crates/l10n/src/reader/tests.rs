@@ -22,8 +22,7 @@ fn content_units(html: &str, rules: &Rules) -> Vec<(String, String, String)> {
     read_document(
         html.as_bytes(),
         Path::new("t.html"),
-        rules,
-        None,
+        &ReadOptions::new(rules),
         None,
         Some(&mut sink),
     )

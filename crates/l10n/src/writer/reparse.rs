@@ -11,14 +11,16 @@
 //! 1. The tree is parsed first (with the encoding the reader picks), so a
 //!    tree-builder failure leaves the translations unconsumed for the next fallback.
 //!    Then the reader runs (no skeleton), and every block's translation is asked
-//!    from [`Translations`] in document order, exactly as the skeleton writer does.
+//!    from [`Translations`] in document order and checked, exactly as the skeleton
+//!    writer does (one routine: `writer::resolve`).
 //!    Content blocks are filed under their **signature**: their runs with text
 //!    whitespace-collapsed and trimmed and each code reduced to its kind
 //!    (open/close/placeholder). Top-level attribute blocks are filed under
 //!    (element, attribute, collapsed value).
 //! 2. The tree is walked in tree order, tracking `translate` inheritance. An element
-//!    whose whole content reads (by the reader's rules: inline elements are paired
-//!    codes, void elements, comments and protected subtrees placeholders) with the
+//!    whose whole content reads (by the reader's rules, from their one home in
+//!    [`Rules`]: [`Rules::is_block`], [`Rules::inline_role`] — paired codes,
+//!    placeholders, protected subtrees — [`Rules::translate_of`]) with the
 //!    signature of a pending block is that block (a leaf); otherwise each maximal run
 //!    of inline content between block-level children is tried (an implicit block,
 //!    trimmed like the reader trims: whitespace, comments and — at its start — opaque
@@ -55,7 +57,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::num::NonZeroU64;
 
-use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+use encoding_rs::Encoding;
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey};
@@ -64,14 +66,14 @@ use tagloom_html::serializer::{FragmentOptions, serialize_children};
 use tagloom_html::session::SessionConfig;
 
 use super::{
-    FallbackError, Issue, IssueKind, Translations, WriteReport, WriterOptions, encode_into,
-    same_runs, text_of,
+    EncodedOutput, FallbackError, Issue, IssueKind, Resolved, Translations, WriteReport,
+    WriterOptions, resolve,
 };
-use crate::block::{Block, BlockKind, Run, check_codes};
+use crate::block::{Block, BlockKind, Run, runs_text};
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::{LanguageTag, Retarget};
-use crate::reader::read_document;
-use crate::rules::Rules;
+use crate::reader::{ReadOptions, read_document};
+use crate::rules::{InlineRole, Rules};
 
 /// Nesting of inline markup beyond which an element is not matched.
 const MAX_INLINE_DEPTH: usize = 256;
@@ -95,10 +97,8 @@ pub const BYTES_PER_INPUT_BYTE: u64 = 36;
 
 /// What the re-parse writer needs besides the input and the translations.
 pub(crate) struct Settings<'a> {
-    /// The reader's rules.
-    pub rules: &'a Rules,
-    /// A forced input encoding.
-    pub forced: Option<&'static Encoding>,
+    /// The reader's options.
+    pub read: ReadOptions<'a>,
     /// Languages.
     pub options: &'a WriterOptions,
     /// The largest input taken on, in bytes.
@@ -216,11 +216,12 @@ fn read_node<'a>(
             if html && rules.is_block(name) && depth == 0 {
                 return None;
             }
+            // The reader's rule; foreign elements and `template` (whose content
+            // the tree keeps apart) are read whole.
             if !html
-                || rules.is_opaque(name)
-                || !translate_of(rules, e, translate)
                 || name == "template"
-                || rules.is_void(name)
+                || rules.inline_role(name, translate_of(rules, e, translate), false)
+                    != InlineRole::Paired
             {
                 out.push(DRun::Placeholder(node));
                 return Some(());
@@ -257,6 +258,19 @@ struct Builder<'r> {
     report: WriteReport,
 }
 
+/// A matched block as [`Builder::rebuild`] needs it.
+struct Rebuilt<'p, 'a> {
+    block: &'p Block,
+    /// Source run index → code ordinal (`usize::MAX` for text).
+    ordinal: &'p [usize],
+    /// The DOM content's codes, by ordinal.
+    codes: &'p [DRun<'a>],
+    /// Sub-block targets by code ordinal.
+    subs: &'p HashMap<usize, Vec<(String, String)>>,
+    /// Whether the block's own target is written (codes' `lang` retargeted).
+    translated: bool,
+}
+
 /// Work items of the tree walk (an explicit stack: any depth).
 enum Item<'a> {
     /// Copy `node` under `parent`, translating attributes and matching blocks.
@@ -290,6 +304,35 @@ enum Item<'a> {
 }
 
 impl<'r> Builder<'r> {
+    fn new(rules: &'r Rules, retarget: Option<(LanguageTag, LanguageTag, Option<String>)>) -> Self {
+        Builder {
+            rules,
+            retarget,
+            patches: Vec::new(),
+            copy: DomStore::new(),
+            next_key: 0,
+            blocks: HashMap::new(),
+            pending: Vec::new(),
+            attrs: HashMap::new(),
+            report: WriteReport::default(),
+        }
+    }
+
+    /// The translated copy and the report, with an issue for each block the walk
+    /// did not find.
+    fn finish(self) -> (DomStore, WriteReport) {
+        let mut report = self.report;
+        for p in self.pending.into_iter().flatten() {
+            report.blocks += 1 + p.block.subs.len();
+            report.issues.push(Issue::new(
+                &p.block.id,
+                IssueKind::NotInTree,
+                "written untranslated",
+            ));
+        }
+        (self.copy, report)
+    }
+
     fn key(&mut self) -> PatchKey {
         self.next_key += 1;
         PatchKey(NonZeroU64::new(self.next_key).unwrap_or(NonZeroU64::MIN))
@@ -315,13 +358,8 @@ impl<'r> Builder<'r> {
         match attr.ns {
             AttrNamespace::Xml => attr.name == "lang",
             AttrNamespace::None => {
-                self.rules.is_lang_attr(&attr.name)
-                    || (self.rules.content_language_meta
-                        && element.is_html("meta")
-                        && attr.name == "content"
-                        && element
-                            .attr("http-equiv")
-                            .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language")))
+                self.rules
+                    .is_lang_value(element.local_name(), &attr.name, |a| element.attr(a))
             }
             _ => false,
         }
@@ -395,37 +433,7 @@ impl<'r> Builder<'r> {
                 if e.is_html("html") && node.parent().is_some_and(|p| p.as_element().is_none()) {
                     self.root_attrs(&mut attrs);
                 }
-                // Language switchers (`<a hreflang>`) keep their `lang`.
-                let switcher = e.attr("hreflang").is_some();
-                for attr in &mut attrs {
-                    if self.is_lang(e, attr) {
-                        if lang && !switcher {
-                            self.retarget(&mut attr.value);
-                        }
-                        continue;
-                    }
-                    if attr.ns != AttrNamespace::None {
-                        continue;
-                    }
-                    if let Some((_, target)) = subs.iter().find(|(n, _)| *n == attr.name) {
-                        attr.value = target.clone();
-                        continue;
-                    }
-                    if !translate || attr.value.trim().is_empty() {
-                        continue;
-                    }
-                    let k = (
-                        e.local_name().to_string(),
-                        attr.name.to_string(),
-                        crate::reader::collapse_ws(attr.value.trim()),
-                    );
-                    if let Some(queue) = self.attrs.get_mut(&k)
-                        && let Some(Some(target)) = queue.pop_front()
-                    {
-                        attr.value = target;
-                        self.report.translated += 1;
-                    }
-                }
+                self.translate_attrs(e, &mut attrs, translate, lang, subs);
                 let contents = node.template_contents().map(|_| self.key());
                 self.patches.push(DomPatch::CreateElement {
                     key,
@@ -468,6 +476,50 @@ impl<'r> Builder<'r> {
                 (key, None)
             }
             NodeKind::Document | NodeKind::DocumentFragment => (key, None),
+        }
+    }
+
+    /// The attributes of a copy of `e`: language values retargeted (`lang`, not on
+    /// language switchers), sub-block values (`subs`: attribute name, target), and
+    /// when `translate`, the targets of top-level attribute blocks.
+    fn translate_attrs(
+        &mut self,
+        e: &tagloom_html::dom::Element,
+        attrs: &mut [PatchAttr],
+        translate: bool,
+        lang: bool,
+        subs: &[(String, String)],
+    ) {
+        // Language switchers (`<a hreflang>`) keep their `lang`.
+        let switcher = e.attr("hreflang").is_some();
+        for attr in attrs {
+            if self.is_lang(e, attr) {
+                if lang && !switcher {
+                    self.retarget(&mut attr.value);
+                }
+                continue;
+            }
+            if attr.ns != AttrNamespace::None {
+                continue;
+            }
+            if let Some((_, target)) = subs.iter().find(|(n, _)| *n == attr.name) {
+                attr.value = target.clone();
+                continue;
+            }
+            if !translate || attr.value.trim().is_empty() {
+                continue;
+            }
+            let k = (
+                e.local_name().to_string(),
+                attr.name.to_string(),
+                crate::reader::collapse_ws(attr.value.trim()),
+            );
+            if let Some(queue) = self.attrs.get_mut(&k)
+                && let Some(Some(target)) = queue.pop_front()
+            {
+                attr.value = target;
+                self.report.translated += 1;
+            }
         }
     }
 
@@ -714,7 +766,7 @@ impl<'r> Builder<'r> {
         index: usize,
         stack: &mut Vec<Item<'a>>,
     ) {
-        let Some(p) = self.pending[index].take() else {
+        let Some(p) = self.pending.get_mut(index).and_then(Option::take) else {
             return;
         };
         self.report.blocks += 1 + p.block.subs.len();
@@ -733,7 +785,56 @@ impl<'r> Builder<'r> {
             self.copy_runs(runs, parent, stack);
             return;
         }
-        // Sub-block targets per code ordinal: (attribute name, target).
+        let subs = self.sub_targets(&p, &ordinal, &codes);
+        if p.target.is_none() && subs.is_empty() {
+            self.copy_runs(runs, parent, stack);
+            return;
+        }
+        let translated = p.target.is_some();
+        if translated {
+            self.report.translated += 1;
+        }
+        // Whitespace around the block stays (the reader leaves it in the skeleton).
+        let (lead, trail) = if p.block.preserve {
+            ("", "")
+        } else {
+            let lead = match runs.first() {
+                Some(DRun::Text(t)) => {
+                    &t[..t.len() - t.trim_start_matches(crate::reader::is_html_ws).len()]
+                }
+                _ => "",
+            };
+            let trail = match runs.last() {
+                Some(DRun::Text(t)) => &t[t.trim_end_matches(crate::reader::is_html_ws).len()..],
+                _ => "",
+            };
+            (lead, trail)
+        };
+        self.text(parent, lead);
+        let rebuilt = Rebuilt {
+            block: &p.block,
+            ordinal: &ordinal,
+            codes: &codes,
+            subs: &subs,
+            translated,
+        };
+        self.rebuild(
+            &rebuilt,
+            p.target.as_deref().unwrap_or(&p.block.runs),
+            parent,
+            stack,
+        );
+        self.text(parent, trail);
+    }
+
+    /// Sub-block targets per code ordinal: (attribute name, target), for each
+    /// translated sub-block of `p` whose attribute the matching DOM element has.
+    fn sub_targets(
+        &mut self,
+        p: &Pending,
+        ordinal: &[usize],
+        codes: &[DRun<'_>],
+    ) -> HashMap<usize, Vec<(String, String)>> {
         let mut subs: HashMap<usize, Vec<(String, String)>> = HashMap::new();
         for ((sub, at), target) in p.block.subs.iter().zip(&p.block.sub_refs).zip(&p.subs) {
             let (Some(target), Some(&k)) = (target, ordinal.get(at.run)) else {
@@ -762,34 +863,19 @@ impl<'r> Builder<'r> {
                 self.report.translated += 1;
             }
         }
-        if p.target.is_none() && subs.is_empty() {
-            self.copy_runs(runs, parent, stack);
-            return;
-        }
-        let translated = p.target.is_some();
-        if translated {
-            self.report.translated += 1;
-        }
-        let target = p.target.as_deref().unwrap_or(&p.block.runs);
-        // Whitespace around the block stays (the reader leaves it in the skeleton).
-        let (lead, trail) = if p.block.preserve {
-            ("", "")
-        } else {
-            let lead = match runs.first() {
-                Some(DRun::Text(t)) => {
-                    &t[..t.len() - t.trim_start_matches(crate::reader::is_html_ws).len()]
-                }
-                _ => "",
-            };
-            let trail = match runs.last() {
-                Some(DRun::Text(t)) => &t[t.trim_end_matches(crate::reader::is_html_ws).len()..],
-                _ => "",
-            };
-            (lead, trail)
-        };
-        self.text(parent, lead);
+        subs
+    }
+
+    /// The block's `target` runs under `parent`: text nodes, and shallow copies of
+    /// the matched DOM elements for codes (placeholders with their subtree).
+    fn rebuild<'a>(
+        &mut self,
+        b: &Rebuilt<'_, 'a>,
+        target: &[Run],
+        parent: PatchKey,
+        stack: &mut Vec<Item<'a>>,
+    ) {
         let mut open = vec![parent];
-        let empty = Vec::new();
         for run in target {
             let top = *open.last().unwrap_or(&parent);
             let code = match run {
@@ -805,15 +891,16 @@ impl<'r> Builder<'r> {
                 }
                 code => code,
             };
-            let Some(k) = super::source_code(&p.block.runs, code).map(|i| ordinal[i]) else {
+            let Some(k) = super::source_code(&b.block.runs, code).and_then(|i| b.ordinal.get(i))
+            else {
                 continue;
             };
-            let node = match codes.get(k) {
+            let node = match b.codes.get(*k) {
                 Some(DRun::Open(node) | DRun::Placeholder(node)) => *node,
                 _ => continue,
             };
-            let attrs = subs.get(&k).unwrap_or(&empty);
-            let (key, contents) = self.shallow(node, false, translated, attrs);
+            let attrs = b.subs.get(k).map_or(&[][..], Vec::as_slice);
+            let (key, contents) = self.shallow(node, false, b.translated, attrs);
             self.append(top, key);
             if matches!(run, Run::Open { .. }) {
                 open.push(key);
@@ -824,7 +911,6 @@ impl<'r> Builder<'r> {
                 });
             }
         }
-        self.text(parent, trail);
     }
 
     /// Copies DOM content as it is (an untranslated block).
@@ -879,55 +965,25 @@ pub(super) fn write_reparsed(
     out: &mut dyn Write,
 ) -> std::result::Result<WriteReport, FallbackError> {
     let Settings {
-        rules,
-        forced,
+        read: read_options,
         options,
         limit,
     } = *settings;
-    let size = std::fs::metadata(input)
-        .ctx(|| format!("reading {}", input.display()))
-        .map_err(FallbackError::Unavailable)?
-        .len();
-    if size > limit {
-        return Err(FallbackError::Unavailable(L10nError::ReparseLimit {
-            path: input.to_path_buf(),
-            size,
-            limit,
-        }));
-    }
-    let bytes = std::fs::read(input)
-        .ctx(|| format!("reading {}", input.display()))
-        .map_err(FallbackError::Unavailable)?;
-    if bytes.len() as u64 > limit {
-        // It grew since.
-        return Err(FallbackError::Unavailable(L10nError::ReparseLimit {
-            path: input.to_path_buf(),
-            size: bytes.len() as u64,
-            limit,
-        }));
-    }
+    let (rules, forced) = (read_options.rules, read_options.encoding);
+    let bytes = read_within(input, limit).map_err(FallbackError::Unavailable)?;
     // The encoding the reader will pick.
-    let (encoding, _) = crate::reader::detect_encoding(&bytes, forced);
+    let (encoding, bom_len) = crate::reader::detect_encoding(&bytes, forced);
     // 1. The tree first: a tree-builder failure leaves the translations unconsumed
     // for the next fallback.
     let store = parse_document(&bytes, encoding).map_err(FallbackError::Unavailable)?;
-    let bom = bom_of(&bytes, encoding);
+    // The BOM that decided the encoding, if any (kept in the output).
+    let bom = bytes.get(..bom_len).unwrap_or_default().to_vec();
     let retarget = options
         .target_lang
         .clone()
         .filter(|t| !t.is_empty() && translations.any_translated())
         .map(|t| (options.source_lang.clone(), t, None));
-    let mut builder = Builder {
-        rules,
-        retarget,
-        patches: Vec::new(),
-        copy: DomStore::new(),
-        next_key: 0,
-        blocks: HashMap::new(),
-        pending: Vec::new(),
-        attrs: HashMap::new(),
-        report: WriteReport::default(),
-    };
+    let mut builder = Builder::new(rules, retarget);
     // 2. The blocks as the reader identifies them, each with its translation (asked
     // in document order, as the skeleton writer asks). From here on translations
     // are consumed: every error is fatal.
@@ -940,8 +996,7 @@ pub(super) fn write_reparsed(
         read_document(
             std::io::Cursor::new(&bytes),
             input,
-            rules,
-            forced,
+            &read_options,
             None,
             Some(&mut sink),
         )
@@ -959,39 +1014,33 @@ pub(super) fn write_reparsed(
     let finished = translations.finish().map_err(FallbackError::Failed)?;
     builder.report.issues.extend(finished);
     translate_tree(&mut builder, store).map_err(FallbackError::Failed)?;
-    let Builder {
-        copy,
-        pending,
-        mut report,
-        ..
-    } = builder;
-    for p in pending.into_iter().flatten() {
-        report.blocks += 1 + p.block.subs.len();
-        report.issues.push(Issue::new(
-            &p.block.id,
-            IssueKind::NotInTree,
-            "written untranslated",
-        ));
-    }
+    let (copy, mut report) = builder.finish();
     report.blocks += attr_blocks;
     report.bytes_written =
-        serialize(&copy, read.encoding, bom, out).map_err(FallbackError::Failed)?;
+        serialize(&copy, read.encoding, &bom, out).map_err(FallbackError::Failed)?;
     report.encoding = Some(read.encoding);
     Ok(report)
 }
 
-/// The input's BOM if it starts with one of `encoding`'s (kept in the output).
-fn bom_of(bytes: &[u8], encoding: &'static Encoding) -> &'static [u8] {
-    let bom: &'static [u8] = if encoding == UTF_8 {
-        b"\xEF\xBB\xBF"
-    } else if encoding == UTF_16LE {
-        b"\xFF\xFE"
-    } else if encoding == UTF_16BE {
-        b"\xFE\xFF"
-    } else {
-        b""
+/// The bytes of `input`, refused ([`L10nError::ReparseLimit`]) when over `limit`
+/// before they are read (and after, should the file have grown).
+fn read_within(input: &std::path::Path, limit: u64) -> Result<Vec<u8>> {
+    let over = |size| L10nError::ReparseLimit {
+        path: input.to_path_buf(),
+        size,
+        limit,
     };
-    if bytes.starts_with(bom) { bom } else { b"" }
+    let size = std::fs::metadata(input)
+        .ctx(|| format!("reading {}", input.display()))?
+        .len();
+    if size > limit {
+        return Err(over(size));
+    }
+    let bytes = std::fs::read(input).ctx(|| format!("reading {}", input.display()))?;
+    if bytes.len() as u64 > limit {
+        return Err(over(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 impl Builder<'_> {
@@ -999,29 +1048,14 @@ impl Builder<'_> {
     /// content blocks by signature, attribute blocks by (element, attribute,
     /// value). Returns 1 for an attribute block (counted apart), else 0.
     fn file_block(&mut self, block: &Block, translations: &mut dyn Translations) -> Result<usize> {
-        let mut target = translations.target(block)?;
-        if let Some(t) = &target {
-            if same_runs(t, &block.runs) {
-                target = None;
-            } else if let Err(message) = check_codes(&block.runs, t) {
-                self.report
-                    .issues
-                    .push(Issue::new(&block.id, IssueKind::Codes, message));
-                target = None;
-            }
-        }
-        let mut subs = Vec::with_capacity(block.subs.len());
-        for sub in &block.subs {
-            let t = translations.target(sub)?;
-            subs.push(t.filter(|t| !same_runs(t, &sub.runs)).map(|t| text_of(&t)));
-        }
+        let Resolved { target, subs } = resolve(block, translations, &mut self.report.issues)?;
         match block.kind {
             BlockKind::Attribute { .. } => {
                 let attr = block.path.rsplit_once("/@").map_or("", |(_, a)| a);
                 self.attrs
                     .entry((block.element.clone(), attr.to_string(), block.plain_text()))
                     .or_default()
-                    .push_back(target.map(|t| text_of(&t)));
+                    .push_back(target.map(|t| runs_text(&t)));
                 Ok(1)
             }
             BlockKind::Content => {
@@ -1061,64 +1095,51 @@ fn translate_tree(builder: &mut Builder<'_>, store: DomStore) -> Result<()> {
 }
 
 /// Step 5: serializes the copy straight into `out`, encoded in the input's encoding
-/// (character references for what it cannot hold), after `bom`. Returns the bytes
-/// written.
+/// by the skeleton writer's [`EncodedOutput`] (character references for what it
+/// cannot hold), after `bom`. Returns the bytes written.
 fn serialize(
     copy: &DomStore,
     encoding: &'static Encoding,
     bom: &[u8],
     out: &mut dyn Write,
 ) -> Result<u64> {
+    let io = |e| L10nError::io(super::WRITING_OUTPUT, e);
     let document = copy
         .document()
         .ok_or_else(|| L10nError::Usage("the rebuilt tree has no document".into()))?;
     let mut sink = EncodingSink {
-        out,
-        encoding,
+        out: EncodedOutput::new(out, encoding),
         text: String::new(),
-        bytes: Vec::new(),
-        written: 0,
         error: None,
     };
-    sink.write_bytes(bom);
+    sink.out.raw(bom).map_err(io)?;
     let serialized = serialize_children(document, FragmentOptions::default(), &mut sink);
     sink.flush_text();
     if let Some(e) = sink.error {
-        return Err(L10nError::io("writing the output", e));
+        return Err(io(e));
     }
     serialized.map_err(|_| L10nError::Usage("serializing the tree failed".into()))?;
-    Ok(sink.written)
+    Ok(sink.out.written())
 }
 
-/// A `fmt::Write` that encodes what the serializer writes, 64 KiB at a time.
+/// A `fmt::Write` over [`EncodedOutput`] that encodes what the serializer writes
+/// 64 KiB at a time.
 struct EncodingSink<'o> {
-    out: &'o mut dyn Write,
-    encoding: &'static Encoding,
+    out: EncodedOutput<&'o mut dyn Write>,
     text: String,
-    bytes: Vec<u8>,
-    written: u64,
     error: Option<std::io::Error>,
 }
 
 impl EncodingSink<'_> {
     const CHUNK: usize = 64 * 1024;
 
-    fn write_bytes(&mut self, bytes: &[u8]) {
-        if self.error.is_none() {
-            match self.out.write_all(bytes) {
-                Ok(()) => self.written += bytes.len() as u64,
-                Err(e) => self.error = Some(e),
-            }
-        }
-    }
-
     fn flush_text(&mut self) {
-        let mut bytes = std::mem::take(&mut self.bytes);
-        bytes.clear();
-        encode_into(self.encoding, &self.text, &mut bytes);
+        if self.error.is_none()
+            && let Err(e) = self.out.text(&self.text)
+        {
+            self.error = Some(e);
+        }
         self.text.clear();
-        self.write_bytes(&bytes);
-        self.bytes = bytes;
     }
 }
 

@@ -1,5 +1,6 @@
 //! Shared by the structure tests: parse with the tagloom tree builder, list the
-//! element structure in tree order; and by the merge tests: translate a file.
+//! element structure in tree order; by the merge tests: translate a file; and by
+//! the error tests: files in a directory, a writer that fills up.
 
 #![allow(dead_code)]
 
@@ -181,4 +182,63 @@ pub fn merge_opts() -> tagloom_l10n::flow::MergeOptions {
         common: structural_common(),
         ..tagloom_l10n::flow::MergeOptions::default()
     }
+}
+
+/// The names of the files in `dir`, sorted.
+pub fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A writer that fails after `left` bytes, like a disk filling up; `written`
+/// counts what it took.
+pub struct FailingWriter {
+    pub left: usize,
+    pub written: usize,
+}
+
+impl FailingWriter {
+    /// Room for `left` bytes.
+    pub fn new(left: usize) -> Self {
+        FailingWriter { left, written: 0 }
+    }
+}
+
+impl std::io::Write for FailingWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() > self.left {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::StorageFull,
+                "disk full",
+            ));
+        }
+        self.left -= buf.len();
+        self.written += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The l10n samples and the bench pages (`.html`, `.phtml`), sorted; a corpus
+/// that is absent is said and skipped.
+pub fn sample_and_bench_pages() -> Vec<PathBuf> {
+    let root = manifest();
+    let mut pages = Vec::new();
+    for dir in [
+        root.join("tests/data/l10n-samples"),
+        root.join("../../../shared/bench-corpus"),
+    ] {
+        if !dir.is_dir() {
+            println!("skipped (absent): {}", dir.display());
+        }
+        pages.extend(corpus(&dir, &["html", "phtml"]));
+    }
+    pages.sort();
+    pages
 }

@@ -6,14 +6,14 @@ use std::borrow::Cow;
 
 use tagloom_html::dom_patch::Namespace;
 
-use super::policy::Policy;
+use super::rules::Rules;
 use super::{css, url};
 
 /// The value to keep for attribute `name` (full name: `xlink:href`) on element
 /// `element` of namespace `ns` (`None`: unknown, any namespace the policy keeps),
 /// or `None` to drop it. Borrowed when the value stays as it is.
 pub(crate) fn clean_attribute<'v>(
-    policy: &Policy,
+    policy: &Rules,
     ns: Option<Namespace>,
     element: &str,
     name: &str,
@@ -21,15 +21,7 @@ pub(crate) fn clean_attribute<'v>(
 ) -> Option<Cow<'v, str>> {
     let allowed = match ns {
         Some(ns) => policy.attribute_allowed(ns, element, name),
-        // The tree pass rewrites `rel` on HTML links whatever the token had (and
-        // judges it with the namespace elsewhere): the filter lets it by, so a
-        // sanitized link passes the filter unchanged.
-        None => {
-            policy.attribute_may_stay(element, name)
-                || (policy.link_rel.is_some()
-                    && name.eq_ignore_ascii_case("rel")
-                    && matches!(element, "a" | "area"))
-        }
+        None => name_may_stay(policy, element, name),
     };
     if !allowed {
         return None;
@@ -64,6 +56,18 @@ pub(crate) fn clean_attribute<'v>(
     Some(Cow::Borrowed(value))
 }
 
+/// Whether the token filter (no namespace known) may keep attribute `name` on
+/// a tag named `element`, before its value is checked.
+pub(crate) fn name_may_stay(policy: &Rules, element: &str, name: &str) -> bool {
+    // The tree pass rewrites `rel` on HTML links whatever the token had (and
+    // judges it with the namespace elsewhere): the filter lets it by, so a
+    // sanitized link passes the filter unchanged.
+    policy.attribute_may_stay(element, name)
+        || (policy.link_rel.is_some()
+            && name.eq_ignore_ascii_case("rel")
+            && matches!(element, "a" | "area"))
+}
+
 /// SVG/MathML presentation attributes may hold `url(…)` paint references: only to
 /// a fragment of this document (`url(#id)`).
 fn foreign_value_ok(value: &str) -> bool {
@@ -83,7 +87,7 @@ fn foreign_value_ok(value: &str) -> bool {
 /// SVG animation elements whose `attributeName` would let them rewrite a URL, an
 /// event handler or a style (`<set attributeName=href to=javascript:…>`): the
 /// element is dropped.
-pub(crate) fn animation_is_dangerous(policy: &Policy, attribute_name: Option<&str>) -> bool {
+pub(crate) fn animation_is_dangerous(policy: &Rules, attribute_name: Option<&str>) -> bool {
     let Some(target) = attribute_name else {
         return false;
     };

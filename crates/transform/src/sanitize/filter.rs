@@ -6,10 +6,11 @@ use std::sync::Arc;
 use tagloom_html::dom_patch::Namespace;
 use tagloom_html::serializer::serializes_as_void;
 use tagloom_html::text_type::TagEffect;
-use tagloom_html::token::{OwnedTag, OwnedToken, Token};
+use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken, Tag, Token};
 
-use super::attrs::clean_attribute;
+use super::attrs::{clean_attribute, name_may_stay};
 use super::policy::{Disposition, Policy};
+use super::rules::Rules;
 
 /// Elements that never have content, whatever their disposition: those that
 /// serialize as void, and `image` (which the tree builder turns into `img`).
@@ -101,13 +102,18 @@ fn still_dropping(dropping: Dropping, token: &OwnedToken, effect: Option<TagEffe
 /// ```
 #[derive(Clone, Debug)]
 pub struct SanitizeFilter {
-    policy: Arc<Policy>,
+    policy: Arc<Rules>,
     dropping: Option<Dropping>,
 }
 
 impl SanitizeFilter {
     /// A filter for `policy`.
     pub fn new(policy: Arc<Policy>) -> SanitizeFilter {
+        SanitizeFilter::with_rules(Arc::new(Rules::new(policy)))
+    }
+
+    /// A filter for compiled rules (a sanitizer's own).
+    pub(crate) fn with_rules(policy: Arc<Rules>) -> SanitizeFilter {
         SanitizeFilter {
             policy,
             dropping: None,
@@ -116,7 +122,7 @@ impl SanitizeFilter {
 
     /// The policy.
     pub fn policy(&self) -> &Policy {
-        &self.policy
+        self.policy.policy()
     }
 
     /// Filters one token into `out` (zero or more tokens), measuring dropped
@@ -235,27 +241,74 @@ impl SanitizeFilter {
     }
 }
 
+/// The owned copy of `token` for [`SanitizeFilter::filter_with`], without what
+/// the filter never reads: a start tag it may keep comes without the
+/// attributes whose name alone makes it drop them, one it drops or unwraps
+/// without any (an escaped one keeps them all). The filter's output is the
+/// same as for `token.to_owned()`; only the copying is saved.
+pub(crate) fn owned_for_filter(policy: &Rules, token: Token<'_>) -> OwnedToken {
+    let Token::StartTag(tag) = token else {
+        return token.to_owned();
+    };
+    let name = tag.name_str();
+    let keep_attr: &dyn Fn(&str) -> bool = if policy.may_keep_tag(name) {
+        &|attr| name_may_stay(policy, name, attr)
+    } else if policy.disposition(name) == Disposition::Escape {
+        return token.to_owned();
+    } else {
+        &|_| false
+    };
+    OwnedToken::StartTag(start_tag(&tag, keep_attr))
+}
+
+fn start_tag(tag: &Tag<'_>, keep_attr: &dyn Fn(&str) -> bool) -> OwnedTag {
+    let atoms = tag.atoms();
+    let mut owned = OwnedTag::new(Name::from_atom(tag.name, atoms));
+    owned.set_self_closing(tag.self_closing);
+    let attrs = owned.attrs_mut();
+    for a in tag.attrs.iter() {
+        let name = atoms.name(a.name);
+        if keep_attr(name) {
+            attrs.push(OwnedAttribute::new(Name::from_atom(a.name, atoms), a.value));
+        }
+    }
+    owned
+}
+
 /// Whether [`SanitizeFilter`] passes `token` on exactly as it is, outside dropped
 /// content: the borrowed twin of [`SanitizeFilter::filter_with`]'s decisions
 /// (same policy calls), for the output check, which reads borrowed tokens. A
 /// unit test holds the two to the same answers.
-pub(crate) fn keeps_unchanged(policy: &Policy, token: &Token<'_>) -> bool {
+pub(crate) fn keeps_unchanged(policy: &Rules, token: &Token<'_>) -> bool {
     match token {
         Token::Doctype(_) | Token::ProcessingInstruction(_) => false,
         Token::Comment(_) => policy.allow_comments,
         Token::Characters(_) | Token::Eof => true,
         Token::EndTag(tag) => policy.may_keep_tag(tag.name_str()),
-        Token::StartTag(tag) => {
-            let name = tag.name_str();
-            policy.may_keep_tag(name)
-                && tag.attrs.iter().all(|a| {
-                    matches!(
-                        clean_attribute(policy, None, name, tag.atoms().name(a.name), a.value),
-                        Some(Cow::Borrowed(_))
-                    )
-                })
-        }
+        Token::StartTag(tag) => keeps_tag_unchanged(
+            policy,
+            tag.name_str(),
+            tag.attrs
+                .iter()
+                .map(|a| (tag.atoms().name(a.name), a.value)),
+        ),
     }
+}
+
+/// [`keeps_unchanged`] for a start tag given by its name and its attributes'
+/// names and values.
+pub(crate) fn keeps_tag_unchanged<'a>(
+    policy: &Rules,
+    name: &str,
+    mut attrs: impl Iterator<Item = (&'a str, &'a str)>,
+) -> bool {
+    policy.may_keep_tag(name)
+        && attrs.all(|(attr, value)| {
+            matches!(
+                clean_attribute(policy, None, name, attr, value),
+                Some(Cow::Borrowed(_))
+            )
+        })
 }
 
 #[cfg(test)]
@@ -274,12 +327,13 @@ mod tests {
         ];
         for policy in [Policy::default(), Policy::widened()] {
             let policy = Arc::new(policy);
+            let rules = Rules::new(policy.clone());
             for input in inputs {
                 let mut tok = Tokenizer::new(TokenizerConfig::default());
                 tok.push_str(input);
                 tok.finish();
                 while let Ok(Some(token)) = tok.next_token() {
-                    let keeps = keeps_unchanged(&policy, &token);
+                    let keeps = keeps_unchanged(&rules, &token);
                     let owned = token.to_owned();
                     let mut filter = SanitizeFilter::new(policy.clone());
                     let mut out = Vec::new();

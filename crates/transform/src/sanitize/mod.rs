@@ -16,27 +16,44 @@
 //! 1. **Tokens.** The input is tokenized as a `<body>` fragment; the
 //!    [`TextTypeSimulator`] picks the tokenizer state after each start tag
 //!    (RAWTEXT after `<style>`, CDATA allowed in foreign content…), so the tokens
-//!    are what a browser's tokenizer reads.
+//!    are what a browser's tokenizer reads. The tokenizer skims the attributes
+//!    of tags the filter drops or unwraps (`AttributeMode::Only`), and the owned
+//!    tokens come without the attributes the filter drops by name.
 //! 2. **Token filter** ([`SanitizeFilter`], the pipeline's last phase-3 handler
 //!    set): drops comments, DOCTYPEs, disallowed tags and attributes, bad URLs and
 //!    styles, and the content of elements dropped with their content (`script`,
-//!    `style`, `textarea`, `svg` when SVG is off…).
+//!    `style`, `textarea`, `svg` when SVG is off…). Policy lookups go through
+//!    the policy compiled into hash sets (`rules.rs`).
 //! 3. **Tree.** The tree builder (`process_owned`, fragment case, context `body`)
 //!    builds the tree; the **tree pass** (`tree.rs`) re-checks every node with its
-//!    namespace and copies what stays into a new `DomStore` (see its docs).
+//!    namespace and keeps what stays.
 //! 4. **Serialization** with the spec's fragment serialization algorithm.
-//! 5. **Output checks.** The output is parsed again as `<body>` content (a
-//!    `<div>` fragment parses alike: see `Recheck`); the tree must equal the tree
-//!    it was serialized from, and sanitizing it again must give it back. One
-//!    parse serves both: while the filter would keep every token of the output
-//!    unchanged and the simulator agrees with the tree builder, the re-parse is
-//!    the second sanitize's own parse, and only its tree pass runs. If not
-//!    (mutation XSS: a tree whose
-//!    serialization parses differently, e.g. nested `<form>`s or a `<style>` moved
-//!    between namespaces), the output is sanitized again, up to
-//!    [`Policy::max_passes`] times; if no pass settles, the output is the
-//!    escaped text of the tree, and if even that does not settle, empty. The
-//!    result is never something a second sanitize would change.
+//! 5. **Output checks.** Parsed again as `<body>` content (a `<div>` fragment
+//!    parses alike: see `Recheck`), the output must give the tree it was
+//!    serialized from, and sanitizing it again must give it back.
+//!
+//! Two paths do this. The **fast path** (`fast/`, every corpus page takes it)
+//! streams steps 3–5 with no `DomStore` and no second tokenization: the tree
+//! builder's patches are read as long as each appends at the end of the tree
+//! (a stack of open elements), the tree pass runs on that stream, and the
+//! serializer also emits the tokens a tokenizer reads back from what it wrote
+//! (which holds only with no CR or NUL, plain names, no raw text: checked),
+//! fed to a second tree builder whose tree is compared node by node with the
+//! clean tree and whose own tree pass must give the output again. Anything it
+//! cannot vouch for — foster parenting, the adoption agency, a kept `style` or
+//! `xmp`, a CR, a re-parse that differs — hands the input to the **general
+//! path**: the tree in a `DomStore`, the tree pass copying into a new one, the
+//! serialization re-parsed into a third. While the filter would keep every
+//! token of the output unchanged and the simulator agrees with the tree
+//! builder, that re-parse is the second sanitize's own parse, and only its tree
+//! pass runs. If the output does not settle (mutation XSS: a tree whose
+//! serialization parses differently, e.g. nested `<form>`s or a `<style>` moved
+//! between namespaces), it is sanitized again, up to [`Policy::max_passes`]
+//! times; if no pass settles, the output is the escaped text of the tree, and
+//! if even that does not settle, empty. The result is never something a second
+//! sanitize would change. Both paths give the same output byte for byte
+//! (`Sanitizer::sanitize_reference`, the checks as first written, is the
+//! oracle the tests hold them to).
 //!
 //! # Limits
 //!
@@ -51,9 +68,11 @@
 
 mod attrs;
 mod css;
+mod fast;
 mod filter;
 mod pipeline;
 mod policy;
+mod rules;
 mod tree;
 mod url;
 
@@ -63,10 +82,11 @@ use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{Namespace, PatchKey};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::Token;
+use tagloom_html::token::{OwnedToken, Token};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 
+pub use fast::FastFallback;
 pub use filter::SanitizeFilter;
 pub use pipeline::{SanitizeHandler, SanitizeSink};
 pub use policy::{Disposition, NEVER_ALLOWED, Policy, PolicyError, is_never_allowed_attribute};
@@ -107,7 +127,7 @@ pub fn sanitize(input: &str, policy: &Policy) -> Sanitized {
 /// A sanitizer holding its policy, for many inputs.
 #[derive(Clone, Debug)]
 pub struct Sanitizer {
-    policy: Arc<Policy>,
+    policy: Arc<rules::Rules>,
 }
 
 /// One pass: the clean tree and its serialization.
@@ -119,17 +139,22 @@ struct Pass {
 impl Sanitizer {
     /// A sanitizer for `policy`.
     pub fn new(policy: Arc<Policy>) -> Sanitizer {
-        Sanitizer { policy }
+        Sanitizer {
+            policy: Arc::new(rules::Rules::new(policy)),
+        }
     }
 
     /// The token filter for this policy (to plug into a pipeline).
     pub fn filter(&self) -> SanitizeFilter {
-        SanitizeFilter::new(self.policy.clone())
+        SanitizeFilter::with_rules(self.policy.clone())
     }
 
     /// Sanitizes one input. See [`sanitize`].
     pub fn sanitize(&self, input: &str) -> Sanitized {
-        self.settle(self.pass(input))
+        match self.sanitize_fast(input) {
+            Ok(done) => done,
+            Err(_) => self.settle(self.pass(input)),
+        }
     }
 
     /// Sanitizes a tree built elsewhere — the pipeline's: tokens through
@@ -235,7 +260,7 @@ impl Sanitizer {
     #[doc(hidden)]
     pub fn sanitize_reference(&self, input: &str) -> Sanitized {
         let mut report = Report::default();
-        let Some(mut pass) = self.pass(input) else {
+        let Some(mut pass) = self.pass_with(input, Front::Plain) else {
             return empty(report);
         };
         for n in 1..=self.policy.max_passes {
@@ -244,7 +269,7 @@ impl Sanitizer {
                 .tree
                 .root()
                 .is_some_and(|root| reparses_to(&pass.html, root));
-            let Some(next) = self.pass(&pass.html) else {
+            let Some(next) = self.pass_with(&pass.html, Front::Plain) else {
                 return empty(report);
             };
             if reparses && next.html == pass.html {
@@ -320,6 +345,31 @@ impl Sanitizer {
 
     /// Tokenizer → filter → tree builder → tree pass → serialization.
     fn pass(&self, input: &str) -> Option<Pass> {
+        self.pass_with(input, Front::Lean)
+    }
+
+    fn pass_with(&self, input: &str, how: Front) -> Option<Pass> {
+        let mut tb = TreeBuilder::new(tree_config("body", self.policy.max_depth));
+        let mut store = DomStore::new();
+        self.front(input, &mut tb, how, |tb, eof| {
+            if tb.pending_patches() > 4096 || eof {
+                store.apply_owned(tb.take_patches()).ok()?;
+            }
+            Some(())
+        })?;
+        self.pass_from_tree(store.get(tb.fragment_root_key()?)?)
+    }
+
+    /// The front end of a pass: tokenizer (driven by the text-type simulator) →
+    /// filter → `tb`, calling `each(tb, eof)` after every input token (`eof`: the
+    /// last call). `None` when `each` or the tree builder gives up.
+    fn front(
+        &self,
+        input: &str,
+        tb: &mut TreeBuilder,
+        how: Front,
+        mut each: impl FnMut(&mut TreeBuilder, bool) -> Option<()>,
+    ) -> Option<()> {
         let policy = &*self.policy;
         // The whole input is pushed at once, so no token waits for its end and
         // the tokenizer's token size limit never applies.
@@ -331,10 +381,13 @@ impl Sanitizer {
             max_depth: policy.max_depth,
             ..SimulatorConfig::default()
         });
-        let mut filter = SanitizeFilter::new(self.policy.clone());
-        let mut tb = TreeBuilder::new(tree_config("body", policy.max_depth));
-        let mut store = DomStore::new();
+        let mut filter = SanitizeFilter::with_rules(self.policy.clone());
         let mut out = Vec::new();
+        let mut spare = String::new();
+        if how == Front::Lean {
+            let mode = policy.attribute_mode(tok.atoms_mut());
+            tok.set_attribute_mode(mode);
+        }
         tok.push_str(input);
         tok.finish();
         loop {
@@ -349,31 +402,41 @@ impl Sanitizer {
                         }
                         _ => None,
                     };
-                    (token.to_owned(), effect)
+                    let owned = match (how, token) {
+                        // Text reuses the last text token's buffer.
+                        (Front::Lean, Token::Characters(text)) => {
+                            let mut buffer = std::mem::take(&mut spare);
+                            buffer.clear();
+                            buffer.push_str(text.text);
+                            OwnedToken::text(buffer)
+                        }
+                        (Front::Lean, token) => filter::owned_for_filter(policy, token),
+                        (Front::Plain, token) => token.to_owned(),
+                    };
+                    (owned, effect)
                 }
-                Ok(None) | Err(_) => (tagloom_html::token::OwnedToken::Eof, None),
+                Ok(None) | Err(_) => (OwnedToken::Eof, None),
             };
             if let Some(state) = effect.and_then(|e| e.switch) {
                 tok.set_state(state.into());
             }
             tok.set_cdata_allowed(sim.cdata_allowed());
-            let eof = matches!(owned, tagloom_html::token::OwnedToken::Eof);
+            let eof = matches!(owned, OwnedToken::Eof);
             filter.filter_with(owned, effect, &mut out);
             for t in out.drain(..) {
                 tb.process_owned(&t).ok()?;
                 // The simulator drives the tokenizer; the tree builder's requests
                 // are for the filtered stream and are not used.
                 let _ = tb.take_tokenizer_state();
+                if let OwnedToken::Characters(mut text) = t {
+                    spare = text.take_text();
+                }
             }
-            if tb.pending_patches() > 4096 || eof {
-                store.apply_owned(tb.take_patches()).ok()?;
-            }
+            each(tb, eof)?;
             if eof {
-                break;
+                return Some(());
             }
         }
-        drop(tok);
-        self.pass_from_tree(store.get(tb.fragment_root_key()?)?)
     }
 
     /// The tree pass and the serializer over a parsed fragment.
@@ -382,6 +445,17 @@ impl Sanitizer {
         let html = children_to_string(tree.root()?, FragmentOptions::default());
         Some(Pass { tree, html })
     }
+}
+
+/// How a pass reads its input: the same tokens reach the filter either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Front {
+    /// The tokenizer skims the attributes of tags the filter drops or unwraps,
+    /// and owned tokens come without the attributes the filter drops by name
+    /// (`filter::owned_for_filter`).
+    Lean,
+    /// Every tag read in full and copied whole (the reference's way).
+    Plain,
 }
 
 /// The re-parse of an output as `<body>` content.

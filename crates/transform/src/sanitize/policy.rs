@@ -3,7 +3,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
-use tagloom_html::dom_patch::Namespace;
 
 /// Elements no policy keeps, whatever it lists: they run script, change how the
 /// rest of the page is read (`base`, `meta`, `link`), or parse differently with
@@ -562,13 +561,6 @@ pub enum PolicyError {
     Invalid(String),
 }
 
-/// What the policy decides for one element.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Verdict {
-    Keep,
-    Not(Disposition),
-}
-
 impl Policy {
     /// A policy from JSON text: an object whose keys are the fields of [`Policy`]
     /// (any left out keep their defaults; unknown keys are an error).
@@ -696,100 +688,5 @@ impl Policy {
         p.mathml_attributes
             .extend(["href", "xlink:href", "actiontype", "style"].map(str::to_owned));
         p
-    }
-
-    /// The verdict for an element in the output tree.
-    pub(crate) fn verdict(&self, ns: Namespace, name: &str) -> Verdict {
-        let kept = match ns {
-            Namespace::Html => self.tags.contains(name) && !NEVER_ALLOWED.contains(&name),
-            Namespace::Svg => {
-                self.allow_svg
-                    && self.svg_tags.contains(name)
-                    && !NEVER_ALLOWED.contains(&name.to_ascii_lowercase().as_str())
-            }
-            Namespace::MathMl => {
-                self.allow_mathml
-                    && self.mathml_tags.contains(name)
-                    && !NEVER_ALLOWED.contains(&name)
-            }
-        };
-        if kept {
-            Verdict::Keep
-        } else {
-            Verdict::Not(self.disposition(name))
-        }
-    }
-
-    /// What happens to a disallowed element named `name` (any namespace).
-    pub(crate) fn disposition(&self, name: &str) -> Disposition {
-        let lower = if name.bytes().any(|b| b.is_ascii_uppercase()) {
-            std::borrow::Cow::Owned(name.to_ascii_lowercase())
-        } else {
-            std::borrow::Cow::Borrowed(name)
-        };
-        self.dispositions
-            .get(lower.as_ref())
-            .or_else(|| self.dispositions.get(name))
-            .copied()
-            .unwrap_or(self.default_disposition)
-    }
-
-    /// Whether a tag named `name` (as the tokenizer writes it: lowercase) may be
-    /// kept in some namespace: the token filter, which does not know the
-    /// namespace, keeps such tags for the tree pass to decide.
-    pub(crate) fn may_keep_tag(&self, name: &str) -> bool {
-        if NEVER_ALLOWED.contains(&name) {
-            return false;
-        }
-        self.tags.contains(name)
-            || (self.allow_svg && self.svg_tags.iter().any(|t| t.eq_ignore_ascii_case(name)))
-            || (self.allow_mathml && self.mathml_tags.contains(name))
-    }
-
-    /// Whether the attribute `name` (as the tree builder names it: `xlink:href`
-    /// for XLink's `href`) may stay on an element `element` of namespace `ns`,
-    /// before its value is checked.
-    pub(crate) fn attribute_allowed(&self, ns: Namespace, element: &str, name: &str) -> bool {
-        if is_never_allowed_attribute(name) {
-            return false;
-        }
-        if self.generic_attributes.contains(name)
-            || self
-                .generic_attribute_prefixes
-                .iter()
-                .any(|p| name.starts_with(p.as_str()))
-        {
-            return true;
-        }
-        match ns {
-            Namespace::Html => self
-                .tag_attributes
-                .get(element)
-                .is_some_and(|attrs| attrs.contains(name)),
-            Namespace::Svg => self.svg_attributes.contains(name),
-            Namespace::MathMl => self.mathml_attributes.contains(name),
-        }
-    }
-
-    /// Whether the attribute `name` (lowercase, as the tokenizer writes it) may
-    /// stay on a tag named `element` in some namespace (the token filter's test).
-    pub(crate) fn attribute_may_stay(&self, element: &str, name: &str) -> bool {
-        if is_never_allowed_attribute(name) {
-            return false;
-        }
-        self.attribute_allowed(Namespace::Html, element, name)
-            || (self.allow_svg
-                && self
-                    .svg_attributes
-                    .iter()
-                    .any(|a| a.eq_ignore_ascii_case(name)))
-            || (self.allow_mathml && self.mathml_attributes.contains(name))
-    }
-
-    /// Whether the value of attribute `name` is a URL (or a list of them).
-    pub(crate) fn is_url_attribute(&self, name: &str) -> bool {
-        self.url_attributes.contains(name)
-            || (name.bytes().any(|b| b.is_ascii_uppercase())
-                && self.url_attributes.contains(&name.to_ascii_lowercase()))
     }
 }

@@ -22,6 +22,10 @@
 //!   sniffing of a page without a charset).
 //!
 //! The walk is iterative (no recursion, whatever the depth).
+//!
+//! The per-element rules (`placement_ok`, `keep_element`, `is_text_only`) are
+//! shared with the fast path's streaming twin of this pass (`fast/clean.rs`),
+//! which applies them as the tree builder's patches arrive.
 
 use std::borrow::Cow;
 
@@ -31,7 +35,8 @@ use tagloom_html::serializer::is_raw_text_element;
 
 use super::attrs::{animation_is_dangerous, clean_attribute, is_animation, link_rel};
 use super::css::stylesheet_ok;
-use super::policy::{Disposition, Policy, Verdict};
+use super::policy::Disposition;
+use super::rules::{Rules, Verdict};
 
 /// A clean tree: the store and the key of the `html` root whose children are the
 /// fragment.
@@ -63,6 +68,155 @@ struct Dst {
     depth: usize,
 }
 
+impl Dst {
+    fn place(&self) -> Place<'_> {
+        Place {
+            ns: self.ns,
+            name: &self.name,
+            html_ip: self.html_ip,
+            text_ip: self.text_ip,
+        }
+    }
+}
+
+/// What the placement rule reads of an output parent.
+pub(crate) struct Place<'a> {
+    pub(crate) ns: Namespace,
+    pub(crate) name: &'a str,
+    /// An HTML integration point.
+    pub(crate) html_ip: bool,
+    /// A MathML text integration point.
+    pub(crate) text_ip: bool,
+}
+
+/// Whether an element of `ns`/`name` would be put back under `parent` by a
+/// parser reading the serialization.
+pub(crate) fn placement_ok(parent: &Place<'_>, ns: Namespace, name: &str) -> bool {
+    let html_context = parent.ns == Namespace::Html || parent.html_ip;
+    match ns {
+        Namespace::Html => html_context || parent.text_ip,
+        Namespace::Svg if name == "svg" => {
+            html_context
+                || parent.text_ip
+                || (parent.ns == Namespace::MathMl && parent.name == "annotation-xml")
+                || parent.ns == Namespace::Svg
+        }
+        Namespace::MathMl if name == "math" => {
+            html_context || parent.text_ip || parent.ns == Namespace::MathMl
+        }
+        Namespace::MathMl if parent.text_ip && matches!(name, "mglyph" | "malignmark") => true,
+        _ => parent.ns == ns && !parent.html_ip && !parent.text_ip,
+    }
+}
+
+/// Whether a kept element may hold only text: the raw-text elements, and a
+/// style sheet in any namespace.
+pub(crate) fn is_text_only(ns: Namespace, name: &str) -> bool {
+    is_raw_text_element(ns, name, true) || name == "style"
+}
+
+/// The value of the no-namespace attribute `name`.
+fn attr<'a>(attrs: &'a [PatchAttr], name: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|a| a.ns == AttrNamespace::None && a.name == name)
+        .map(|a| a.value.as_str())
+}
+
+/// A kept element's clean attributes and what kind of parent it makes.
+pub(crate) struct KeptElement {
+    pub(crate) attrs: Vec<PatchAttr>,
+    pub(crate) html_ip: bool,
+    pub(crate) text_ip: bool,
+    /// `attrs` differ from the ones given (`keep_element` is a function of
+    /// the policy, namespace, name and attributes: when nothing changed, the
+    /// same call on its result gives it back unchanged).
+    pub(crate) changed: bool,
+}
+
+/// Whether an element is an HTML integration point and whether it is a
+/// MathML text integration point.
+pub(crate) fn integration_points(ns: Namespace, name: &str, attrs: &[PatchAttr]) -> (bool, bool) {
+    let html_ip = match ns {
+        Namespace::Svg => matches!(name, "foreignObject" | "desc" | "title"),
+        Namespace::MathMl => {
+            name == "annotation-xml"
+                && attr(attrs, "encoding").is_some_and(|e| {
+                    e.eq_ignore_ascii_case("text/html")
+                        || e.eq_ignore_ascii_case("application/xhtml+xml")
+                })
+        }
+        Namespace::Html => false,
+    };
+    let text_ip = ns == Namespace::MathMl && matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext");
+    (html_ip, text_ip)
+}
+
+/// The attributes an element the policy keeps ends up with (`attrs` are the
+/// parsed ones, cleaned in place: values checked, ESC removed, `rel` rewritten
+/// on links), or `None` when the element must go after all (an SVG animation of
+/// a URL, an event handler or a style).
+pub(crate) fn keep_element(
+    policy: &Rules,
+    ns: Namespace,
+    name: &str,
+    mut attrs: Vec<PatchAttr>,
+) -> Option<KeptElement> {
+    if is_animation(name)
+        || attr(&attrs, "attributename").is_some()
+        || attr(&attrs, "attributeName").is_some()
+    {
+        let target = attr(&attrs, "attributeName").or_else(|| attr(&attrs, "attributename"));
+        if animation_is_dangerous(policy, target) {
+            return None;
+        }
+    }
+    let (html_ip, text_ip) = integration_points(ns, name, &attrs);
+    let mut changed = false;
+    attrs.retain_mut(|a| {
+        let Some(full) = attr_full_name(a) else {
+            changed = true;
+            return false;
+        };
+        let value = match clean_attribute(policy, Some(ns), name, &full, &a.value) {
+            None => {
+                changed = true;
+                return false;
+            }
+            Some(Cow::Borrowed(_)) => None,
+            Some(Cow::Owned(v)) => Some(v),
+        };
+        if let Some(v) = value {
+            a.value = v;
+            changed = true;
+        }
+        if let Cow::Owned(v) = strip_escape(&a.value) {
+            a.value = v;
+            changed = true;
+        }
+        true
+    });
+    if ns == Namespace::Html
+        && matches!(name, "a" | "area")
+        && let Some(add) = &policy.link_rel
+    {
+        let at = attrs
+            .iter()
+            .position(|a| a.ns == AttrNamespace::None && a.name == "rel");
+        let last = at.is_some_and(|i| i + 1 == attrs.len());
+        let existing = at.map(|i| attrs.remove(i).value);
+        let rel = link_rel(existing.as_deref(), add);
+        changed |= !last || existing.as_deref() != Some(rel.as_str());
+        attrs.push(PatchAttr::new("rel", rel));
+    }
+    Some(KeptElement {
+        attrs,
+        html_ip,
+        text_ip,
+        changed,
+    })
+}
+
 /// A source sibling list being walked.
 struct Frame<'a> {
     next: Option<NodeRef<'a>>,
@@ -74,24 +228,26 @@ struct Frame<'a> {
 }
 
 struct Builder<'p> {
-    policy: &'p Policy,
+    policy: &'p Rules,
     patches: Vec<DomPatch>,
     next_key: u64,
     dsts: Vec<Dst>,
 }
 
-fn attr_full_name(a: &PatchAttr) -> Option<String> {
+/// The attribute's serialized name (`xlink:href`); `None` for namespace
+/// declarations, which never stay.
+pub(crate) fn attr_full_name(a: &PatchAttr) -> Option<Cow<'_, str>> {
     match a.ns {
-        AttrNamespace::None => Some(a.name.to_string()),
-        AttrNamespace::XLink => Some(format!("xlink:{}", a.name)),
-        AttrNamespace::Xml => Some(format!("xml:{}", a.name)),
+        AttrNamespace::None => Some(Cow::Borrowed(&a.name)),
+        AttrNamespace::XLink => Some(Cow::Owned(format!("xlink:{}", a.name))),
+        AttrNamespace::Xml => Some(Cow::Owned(format!("xml:{}", a.name))),
         AttrNamespace::Xmlns => None,
     }
 }
 
 /// Copies the children of `src_root` under a new fragment root, keeping what
 /// `policy` allows.
-pub(crate) fn clean_tree(src_root: NodeRef<'_>, policy: &Policy) -> Result<CleanTree, PatchError> {
+pub(crate) fn clean_tree(src_root: NodeRef<'_>, policy: &Rules) -> Result<CleanTree, PatchError> {
     let mut b = Builder {
         policy,
         patches: Vec::new(),
@@ -202,26 +358,6 @@ impl Builder<'_> {
         }
     }
 
-    /// Whether an element of `ns`/`name` would be put back under `parent` by a
-    /// parser reading the serialization.
-    fn placement_ok(parent: &Dst, ns: Namespace, name: &str) -> bool {
-        let html_context = parent.ns == Namespace::Html || parent.html_ip;
-        match ns {
-            Namespace::Html => html_context || parent.text_ip,
-            Namespace::Svg if name == "svg" => {
-                html_context
-                    || parent.text_ip
-                    || (parent.ns == Namespace::MathMl && parent.name == "annotation-xml")
-                    || parent.ns == Namespace::Svg
-            }
-            Namespace::MathMl if name == "math" => {
-                html_context || parent.text_ip || parent.ns == Namespace::MathMl
-            }
-            Namespace::MathMl if parent.text_ip && matches!(name, "mglyph" | "malignmark") => true,
-            _ => parent.ns == ns && !parent.html_ip && !parent.text_ip,
-        }
-    }
-
     /// Handles one source element; returns the frame for its children, if they
     /// are to be walked.
     fn element<'a>(&mut self, node: NodeRef<'a>, e: &Element, dst: usize) -> Option<Frame<'a>> {
@@ -236,7 +372,7 @@ impl Builder<'_> {
         };
         let mut verdict = self.policy.verdict(ns, name);
         if verdict == Verdict::Keep
-            && (!Self::placement_ok(parent, ns, name) || parent.depth >= self.policy.max_depth)
+            && (!placement_ok(&parent.place(), ns, name) || parent.depth >= self.policy.max_depth)
         {
             verdict = Verdict::Not(Disposition::Unwrap);
         }
@@ -281,69 +417,30 @@ impl Builder<'_> {
     ) -> Option<Frame<'a>> {
         let (ns, name) = (e.ns(), e.local_name());
         // Text only: the raw-text elements, and a style sheet in any namespace.
-        let raw = is_raw_text_element(ns, name, true) || name == "style";
+        let raw = is_text_only(ns, name);
         if raw && !raw_text_ok(node, name) {
             return None;
         }
-        let mut attrs = Vec::with_capacity(e.attrs().len());
-        for a in e.attrs() {
-            let Some(full) = attr_full_name(a) else {
-                continue;
-            };
-            if let Some(value) = clean_attribute(self.policy, Some(ns), name, &full, &a.value) {
-                attrs.push(PatchAttr {
-                    ns: a.ns,
-                    name: a.name.clone(),
-                    value: strip_escape(&value).into_owned(),
-                });
-            }
-        }
-        if is_animation(name)
-            || e.attr("attributename").is_some()
-            || e.attr("attributeName").is_some()
-        {
-            let target = e.attr("attributeName").or_else(|| e.attr("attributename"));
-            if animation_is_dangerous(self.policy, target) {
-                return None;
-            }
-        }
-        if ns == Namespace::Html
-            && matches!(name, "a" | "area")
-            && let Some(add) = &self.policy.link_rel
-        {
-            let existing = attrs
-                .iter()
-                .position(|a| a.ns == AttrNamespace::None && a.name == "rel")
-                .map(|i| attrs.remove(i).value);
-            attrs.push(PatchAttr::new("rel", link_rel(existing.as_deref(), add)));
-        }
+        let kept = keep_element(self.policy, ns, name, e.attrs().to_vec())?;
         let key = self.key();
         let contents = (ns == Namespace::Html && name == "template").then(|| self.key());
         self.patches.push(DomPatch::CreateElement {
             key,
             ns,
             name: name.to_owned().into(),
-            attrs,
+            attrs: kept.attrs,
             contents,
         });
         self.append(dst, key);
         let depth = self.dsts.get(dst).map_or(0, |d| d.depth) + 1;
-        let encoding = e.attr("encoding").unwrap_or_default().to_ascii_lowercase();
         self.dsts.push(Dst {
             key: contents.unwrap_or(key),
             ns,
             name: name.to_owned(),
             last_text: None,
             raw,
-            html_ip: match ns {
-                Namespace::Svg => matches!(name, "foreignObject" | "desc" | "title"),
-                Namespace::MathMl => {
-                    name == "annotation-xml"
-                        && matches!(encoding.as_str(), "text/html" | "application/xhtml+xml")
-                }
-                Namespace::Html => false,
-            },
-            text_ip: ns == Namespace::MathMl && matches!(name, "mi" | "mo" | "mn" | "ms" | "mtext"),
+            html_ip: kept.html_ip,
+            text_ip: kept.text_ip,
             depth,
         });
         let dst = self.dsts.len() - 1;
@@ -359,7 +456,7 @@ impl Builder<'_> {
 /// Removes ESC (U+001B): the output holds none, so a page that forgets its
 /// charset cannot be sniffed as ISO-2022-JP, whose escape sequences would
 /// swallow the quotes and tags around them.
-fn strip_escape(text: &str) -> Cow<'_, str> {
+pub(crate) fn strip_escape(text: &str) -> Cow<'_, str> {
     if text.contains('\u{1b}') {
         text.replace('\u{1b}', "").into()
     } else {

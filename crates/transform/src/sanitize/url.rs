@@ -11,45 +11,62 @@
 //! value with a `:` before its first `/`, `?` or `#` whose prefix is not an allowed
 //! scheme is refused even when a browser would call it relative.
 
+use std::borrow::Cow;
+
 use super::Policy;
 
 /// What a URL value's scheme is, after the browser's stripping.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum UrlKind {
+pub(crate) enum UrlKind<'a> {
     /// No scheme: a relative URL (`/a`, `//host/a`, `#x`, `a/b:c`, empty).
     Relative,
-    /// A scheme (lowercase).
-    Scheme(String),
+    /// A scheme (lowercase; borrowed from the value when it is written so).
+    Scheme(Cow<'a, str>),
     /// A `:` before the path with something that is not a valid scheme before it.
     Suspicious,
 }
 
 /// Classifies a URL value: the scheme is what comes before the first `:`, once
 /// the value is trimmed of C0 controls and spaces and rid of tabs and newlines,
-/// unless a `/`, `?`, `#` or `\` comes first. One pass, no copy of the value.
-pub(crate) fn classify(value: &str) -> UrlKind {
+/// unless a `/`, `?`, `#` or `\` comes first. One pass; the scheme is copied
+/// only when a tab, newline or capital letter makes it differ from the value.
+pub(crate) fn classify(value: &str) -> UrlKind<'_> {
     let trimmed = value.trim_matches(|c: char| c <= ' ');
-    let mut scheme = String::new();
+    // The scheme so far, once it is no longer `trimmed[..i]` as written.
+    let mut copy: Option<String> = None;
+    let mut empty = true;
     let mut valid = true;
-    for c in trimmed.chars() {
+    for (i, c) in trimmed.char_indices() {
         match c {
+            '\t' | '\n' | '\r' if valid && copy.is_none() => {
+                copy = Some(trimmed.get(..i).unwrap_or_default().to_owned());
+            }
             '\t' | '\n' | '\r' => {}
             ':' => {
-                return if valid && !scheme.is_empty() {
-                    UrlKind::Scheme(scheme)
+                return if valid && !empty {
+                    UrlKind::Scheme(match copy {
+                        Some(s) => Cow::Owned(s),
+                        None => Cow::Borrowed(trimmed.get(..i).unwrap_or_default()),
+                    })
                 } else {
                     UrlKind::Suspicious
                 };
             }
             '/' | '?' | '#' | '\\' => return UrlKind::Relative,
             c if valid => {
-                let ok = if scheme.is_empty() {
+                let ok = if empty {
                     c.is_ascii_alphabetic()
                 } else {
                     c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')
                 };
                 if ok {
-                    scheme.push(c.to_ascii_lowercase());
+                    empty = false;
+                    if c.is_ascii_uppercase() && copy.is_none() {
+                        copy = Some(trimmed.get(..i).unwrap_or_default().to_owned());
+                    }
+                    if let Some(s) = copy.as_mut() {
+                        s.push(c.to_ascii_lowercase());
+                    }
                 } else {
                     valid = false;
                 }
@@ -64,7 +81,7 @@ pub(crate) fn classify(value: &str) -> UrlKind {
 pub(crate) fn url_allowed(policy: &Policy, value: &str) -> bool {
     match classify(value) {
         UrlKind::Relative => policy.allow_relative_urls,
-        UrlKind::Scheme(s) => policy.url_schemes.contains(&s),
+        UrlKind::Scheme(s) => policy.url_schemes.contains(&*s),
         UrlKind::Suspicious => false,
     }
 }
@@ -111,7 +128,12 @@ pub(crate) fn srcset_allowed(policy: &Policy, value: &str) -> bool {
 /// Whether a URL attribute's value is allowed: `srcset`-like lists candidate by
 /// candidate, `ping` token by token, everything else as one URL.
 pub(crate) fn attribute_value_allowed(policy: &Policy, name: &str, value: &str) -> bool {
-    match name.to_ascii_lowercase().as_str() {
+    let lower: std::borrow::Cow<'_, str> = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        name.to_ascii_lowercase().into()
+    } else {
+        name.into()
+    };
+    match &*lower {
         "srcset" | "imagesrcset" => srcset_allowed(policy, value),
         "ping" | "archive" => value
             .split(|c: char| c.is_ascii_whitespace() || c == ',')
@@ -126,7 +148,7 @@ mod tests {
     use super::*;
 
     /// The first implementation (a cleaned copy of the value, then a search).
-    fn classify_by_copy(value: &str) -> UrlKind {
+    fn classify_by_copy(value: &str) -> UrlKind<'static> {
         let cleaned: String = value
             .trim_matches(|c: char| c <= ' ')
             .chars()
@@ -139,7 +161,7 @@ mod tests {
                 let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
                     && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
                 if valid {
-                    UrlKind::Scheme(scheme.to_ascii_lowercase())
+                    UrlKind::Scheme(scheme.to_ascii_lowercase().into())
                 } else {
                     UrlKind::Suspicious
                 }
@@ -172,6 +194,11 @@ mod tests {
             "mailto:x@y",
             "data:text/html,x",
             "a..:b",
+            "HTTPS://e.org",
+            "hTtp:x",
+            "Ab\tC:x",
+            "ab\tc!:x",
+            "Ab!:x",
         ];
         for v in values {
             assert_eq!(classify(v), classify_by_copy(v), "{v:?}");

@@ -18,6 +18,11 @@ pub struct Limits {
     pub max_transclusions: usize,
     /// Preprocessor nodes expanded per page (`$wgMaxPPNodeCount`): 1 000 000.
     pub max_nodes: usize,
+    /// Bytes of source text the expansion copies in all — titles, argument
+    /// values and outputs, at every nesting level (a tagloom bound: it stops
+    /// templates that expand a huge static title or argument thousands of times
+    /// with little output, which the other limits let through): 64 MiB.
+    pub max_copied: usize,
     /// Nesting of expansions within one another, templates, arguments and
     /// parser functions together (`$wgMaxPPExpandDepth`): 100.
     pub max_expand_depth: usize,
@@ -34,6 +39,7 @@ impl Default for Limits {
             max_expansion_size: 2 << 20,
             max_transclusions: 10_000,
             max_nodes: 1_000_000,
+            max_copied: 64 << 20,
             max_expand_depth: 100,
             max_nesting: 1000,
         }
@@ -71,6 +77,27 @@ impl Default for Site {
             language: "en".into(),
             // MediaWiki's default `$wgNamespacesWithSubpages`.
             subpage_namespaces: vec![1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 15, 829],
+        }
+    }
+}
+
+impl Site {
+    /// A Wikipedia in language `lang` (`en`): `Wikipedia` as site and project
+    /// namespace, `//en.wikipedia.org`, `/wiki/$1`, `/w/index.php`.
+    ///
+    /// ```
+    /// use tagloom_wikitext::preprocess::Site;
+    /// assert_eq!(Site::wikipedia("de").server, "//de.wikipedia.org");
+    /// ```
+    pub fn wikipedia(lang: &str) -> Site {
+        Site {
+            name: "Wikipedia".into(),
+            project_ns: "Wikipedia".into(),
+            server: format!("//{lang}.wikipedia.org"),
+            article_path: "/wiki/$1".into(),
+            script: "/w/index.php".into(),
+            language: lang.into(),
+            ..Site::default()
         }
     }
 }
@@ -129,6 +156,11 @@ pub struct Config {
     pub keep_comments: bool,
     /// Extension tag names whose content is not preprocessed.
     pub ext_tags: Vec<String>,
+    /// Extension tags whose content is expanded in the frame the tag appears in
+    /// (MediaWiki's extensions parse it with `recursiveTagParse($text, $frame)`),
+    /// so `<ref>{{{1}}}</ref>` in a template shows the argument: `ref`,
+    /// `references`, `poem`, `indicator` by default.
+    pub preprocessed_tags: Vec<String>,
 }
 
 impl Default for Config {
@@ -139,6 +171,9 @@ impl Default for Config {
             clock: Clock::default(),
             keep_comments: false,
             ext_tags: DEFAULT_EXT_TAGS.iter().map(|s| (*s).to_owned()).collect(),
+            preprocessed_tags: ["ref", "references", "poem", "indicator"]
+                .map(String::from)
+                .to_vec(),
         }
     }
 }

@@ -6,6 +6,8 @@
 //! `#fragment` is dropped. Titles with `[ ] { } | < >`, control characters or no
 //! text are invalid, as in MediaWiki.
 
+use std::borrow::Cow;
+
 use super::config::Site;
 
 /// The main (article) namespace.
@@ -66,7 +68,7 @@ pub enum TitleError {
 pub struct Title {
     ns: i32,
     /// Namespace display name (`Template`, the site name for `Project`).
-    ns_name: String,
+    ns_name: Cow<'static, str>,
     /// The text after the namespace, spaces not underscores, first letter upper.
     text: String,
 }
@@ -85,6 +87,11 @@ impl Title {
     /// # Ok::<(), tagloom_wikitext::preprocess::TitleError>(())
     /// ```
     pub fn parse(raw: &str, default_ns: i32, site: &Site) -> Result<Title, TitleError> {
+        // Line breaks and other controls are invalid inside a title (`{{ech\no}}`
+        // is no template); blanks around it are trimmed first.
+        if let Some(c) = raw.trim().chars().find(|c| c.is_control()) {
+            return Err(TitleError::BadChar(c));
+        }
         let mut s = normalize_spaces(raw);
         if let Some(hash) = s.find('#') {
             s.truncate(hash);
@@ -114,7 +121,7 @@ impl Title {
         }
         Ok(Title {
             ns,
-            ns_name: namespace_name(ns, site).unwrap_or_default(),
+            ns_name: ns_name(ns, site).unwrap_or_default(),
             text: ucfirst(rest),
         })
     }
@@ -170,7 +177,7 @@ impl Title {
     fn in_ns(&self, ns: i32, site: &Site) -> Title {
         Title {
             ns,
-            ns_name: namespace_name(ns, site).unwrap_or_default(),
+            ns_name: ns_name(ns, site).unwrap_or_default(),
             text: self.text.clone(),
         }
     }
@@ -249,13 +256,17 @@ pub fn namespace_id(name: &str, site: &Site) -> Option<i32> {
 
 /// The display name of a namespace id.
 pub fn namespace_name(id: i32, site: &Site) -> Option<String> {
+    ns_name(id, site).map(Cow::into_owned)
+}
+
+fn ns_name(id: i32, site: &Site) -> Option<Cow<'static, str>> {
     match id {
-        4 => Some(site.project_ns.clone()),
-        5 => Some(format!("{} talk", site.project_ns)),
+        4 => Some(Cow::Owned(site.project_ns.clone())),
+        5 => Some(Cow::Owned(format!("{} talk", site.project_ns))),
         _ => NAMESPACES
             .iter()
             .find(|(i, _)| *i == id)
-            .map(|(_, n)| (*n).to_owned()),
+            .map(|(_, n)| Cow::Borrowed(*n)),
     }
 }
 

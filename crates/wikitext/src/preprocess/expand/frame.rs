@@ -8,12 +8,15 @@
 //! (`{{t|1=a|b}}` gives `1` = `b`).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::rc::Rc;
+
+use foldhash::HashMap;
 
 use crate::preprocess::title::Title;
 use crate::preprocess::tree::Node;
 
 /// An argument's source.
+#[derive(Clone, Copy)]
 pub(crate) struct ArgRef<'a> {
     pub(crate) nodes: &'a [Node],
     pub(crate) trim: bool,
@@ -30,7 +33,7 @@ pub(crate) struct Frame<'a> {
     /// 0 for the page, 1 for a template it calls, …
     pub(crate) depth: usize,
     pub(crate) args: HashMap<String, ArgRef<'a>>,
-    pub(crate) cache: RefCell<HashMap<String, String>>,
+    pub(crate) cache: RefCell<HashMap<String, Rc<str>>>,
 }
 
 impl<'a> Frame<'a> {
@@ -41,8 +44,21 @@ impl<'a> Frame<'a> {
             src,
             title: None,
             depth: 0,
-            args: HashMap::new(),
-            cache: RefCell::new(HashMap::new()),
+            args: HashMap::default(),
+            cache: RefCell::new(HashMap::default()),
+        }
+    }
+
+    /// The same frame (title, arguments, caller) over another text: the content
+    /// of an extension tag that is preprocessed in its frame.
+    pub(crate) fn with_src<'b>(&'b self, src: &'b str) -> Frame<'b> {
+        Frame {
+            parent: self.parent,
+            src,
+            title: self.title.clone(),
+            depth: self.depth,
+            args: self.args.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            cache: RefCell::new(self.cache.borrow().clone()),
         }
     }
 

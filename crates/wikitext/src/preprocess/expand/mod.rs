@@ -10,12 +10,14 @@
 mod frame;
 mod template;
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
 pub(crate) use frame::Frame;
+pub use template::Target;
+pub(crate) use template::redirect_target;
 
 use super::config::Config;
 use super::parse::{Mode, ParseOptions, parse_with};
@@ -60,6 +62,9 @@ pub enum Warning {
     /// Template arguments over [`Limits::max_expansion_size`](super::Limits::max_expansion_size)
     /// (counted with template output): omitted.
     ArgumentTooLarge,
+    /// More than [`Limits::max_copied`](super::Limits::max_copied) bytes of text
+    /// copied.
+    TooMuchText,
     /// More than [`Limits::max_nodes`](super::Limits::max_nodes) expanded.
     TooManyNodes,
     /// Expansions nested deeper than [`Limits::max_expand_depth`](super::Limits::max_expand_depth).
@@ -81,6 +86,29 @@ pub enum Warning {
         /// The template.
         title: String,
     },
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let limits = "see the preprocessor's limits";
+        match self {
+            Warning::Loop { title } => write!(f, "template loop: {title}"),
+            Warning::TooDeep { title } => write!(f, "template nesting too deep at {title}"),
+            Warning::TooManyTransclusions => write!(f, "too many transclusions ({limits})"),
+            Warning::ExpansionTooLarge { title } => {
+                write!(f, "expansion too large, {title} omitted")
+            }
+            Warning::ArgumentTooLarge => {
+                write!(f, "expansion too large, template arguments omitted")
+            }
+            Warning::TooManyNodes => write!(f, "too many preprocessor nodes ({limits})"),
+            Warning::TooMuchText => write!(f, "too much text expanded ({limits})"),
+            Warning::ExpandTooDeep => write!(f, "expansions nested too deep ({limits})"),
+            Warning::TemplateTooLarge { title } => write!(f, "template {title} is too large"),
+            Warning::Store { title, message } => write!(f, "reading {title}: {message}"),
+            Warning::Missing { title } => write!(f, "missing template {title}"),
+        }
+    }
 }
 
 /// An expanded text.
@@ -109,12 +137,23 @@ pub struct Expansion {
 pub struct Preprocessor<'s> {
     store: &'s dyn PageStore,
     config: Config,
+    /// Parse options for page view and transclusion, built once.
+    options: [ParseOptions; 2],
 }
 
 impl<'s> Preprocessor<'s> {
     /// A preprocessor over `store`.
     pub fn new(store: &'s dyn PageStore, config: Config) -> Self {
-        Preprocessor { store, config }
+        let options = [Mode::Page, Mode::Transclusion].map(|mode| ParseOptions {
+            mode,
+            ext_tags: config.ext_tags.clone(),
+            max_nesting: config.limits.max_nesting,
+        });
+        Preprocessor {
+            store,
+            config,
+            options,
+        }
     }
 
     /// The configuration.
@@ -136,9 +175,10 @@ impl<'s> Preprocessor<'s> {
             transclusions: 0,
             size: 0,
             nodes: 0,
+            copied: 0,
             reported: Vec::new(),
             warnings: Vec::new(),
-            cache: RefCell::new(HashMap::new()),
+            cache: RefCell::new(HashMap::default()),
         }
     }
 
@@ -147,11 +187,10 @@ impl<'s> Preprocessor<'s> {
         self.page(title.clone()).expand(src)
     }
 
-    pub(crate) fn parse_options(&self, mode: Mode) -> ParseOptions {
-        ParseOptions {
-            mode,
-            ext_tags: self.config.ext_tags.clone(),
-            max_nesting: self.config.limits.max_nesting,
+    pub(crate) fn parse_options(&self, mode: Mode) -> &ParseOptions {
+        match mode {
+            Mode::Page => &self.options[0],
+            Mode::Transclusion => &self.options[1],
         }
     }
 }
@@ -173,6 +212,8 @@ pub struct PageExpander<'p, 's> {
     pub(crate) transclusions: usize,
     pub(crate) size: usize,
     pub(crate) nodes: usize,
+    /// Bytes of source text copied by the expansion, at every level.
+    pub(crate) copied: usize,
     /// Limit warnings already shown once (later hits expand to nothing).
     reported: Vec<Warning>,
     pub(crate) warnings: Vec<Warning>,
@@ -194,7 +235,7 @@ impl PageExpander<'_, '_> {
                 limit,
             });
         }
-        let tree = parse_with(src, &self.pre.parse_options(Mode::Page));
+        let tree = parse_with(src, self.pre.parse_options(Mode::Page));
         Ok(self.expand_tree(src, &tree))
     }
 
@@ -204,6 +245,36 @@ impl PageExpander<'_, '_> {
         let frame = Frame::root(src);
         let mut text = String::with_capacity(src.len());
         self.expand_nodes(&tree.nodes, &frame, Flags::default(), 0, &mut text);
+        Expansion {
+            text,
+            warnings: std::mem::take(&mut self.warnings),
+        }
+    }
+
+    /// Expands one node of a tree parsed from `src` (for example a
+    /// [`Node::Template`] the parser turned into a pseudo-token), in the page's
+    /// frame.
+    ///
+    /// ```
+    /// use tagloom_wikitext::preprocess::{parse, Config, Mode, NoPages, Preprocessor, Site, Title};
+    ///
+    /// let pre = Preprocessor::new(&NoPages, Config::default());
+    /// let mut page = pre.page(Title::parse("Demo", 0, &Site::default())?);
+    /// let src = "x {{uc:{{PAGENAME}}}} y";
+    /// let tree = parse(src, Mode::Page);
+    /// assert_eq!(page.expand_node(src, &tree.nodes[1]).text, "DEMO");
+    /// # Ok::<(), tagloom_wikitext::preprocess::TitleError>(())
+    /// ```
+    pub fn expand_node(&mut self, src: &str, node: &Node) -> Expansion {
+        let frame = Frame::root(src);
+        let mut text = String::new();
+        self.expand_nodes(
+            std::slice::from_ref(node),
+            &frame,
+            Flags::default(),
+            0,
+            &mut text,
+        );
         Expansion {
             text,
             warnings: std::mem::take(&mut self.warnings),
@@ -234,14 +305,24 @@ impl PageExpander<'_, '_> {
                 return;
             }
             match node {
-                Node::Text(s) => out.push_str(frame.src.get(s.clone()).unwrap_or("")),
+                Node::Text(s) => {
+                    let text = frame.src.get(s.clone()).unwrap_or("");
+                    self.copied += text.len();
+                    if self.copied > self.pre.config.limits.max_copied {
+                        self.limit_hit(Warning::TooMuchText, out, || {
+                            "<span class=\"error\">Expansion text limit exceeded</span>".into()
+                        });
+                        return;
+                    }
+                    out.push_str(text);
+                }
                 Node::Comment(s) => {
                     if self.pre.config.keep_comments && !flags.strip_comments {
                         out.push_str(frame.src.get(s.clone()).unwrap_or(""));
                     }
                 }
                 Node::Ignore(_) => {}
-                Node::Ext(e) => out.push_str(frame.src.get(e.span.clone()).unwrap_or("")),
+                Node::Ext(e) => self.ext(e, frame, flags, depth, out),
                 Node::Template(b) => self.template(b, frame, flags, depth + 1, out),
                 Node::Argument(b) => self.argument(b, frame, flags, depth + 1, out),
             }
@@ -275,6 +356,39 @@ impl PageExpander<'_, '_> {
             self.reported.push(w.clone());
             self.warnings.push(w);
         }
+    }
+
+    /// An extension tag: copied as written, except that the content of the tags
+    /// in [`Config::preprocessed_tags`] (Cite's `<ref>`, …, which MediaWiki
+    /// parses in the frame they appear in) is expanded here, in this frame.
+    fn ext(
+        &mut self,
+        e: &super::tree::ExtTag,
+        frame: &Frame<'_>,
+        flags: Flags,
+        depth: usize,
+        out: &mut String,
+    ) {
+        let src = frame.src;
+        let name = src.get(e.name.clone()).unwrap_or("").to_ascii_lowercase();
+        let (Some(inner), true) = (
+            e.inner.clone(),
+            self.pre.config.preprocessed_tags.contains(&name),
+        ) else {
+            out.push_str(src.get(e.span.clone()).unwrap_or(""));
+            return;
+        };
+        let inner_src = src.get(inner.clone()).unwrap_or("");
+        out.push_str(src.get(e.span.start..inner.start).unwrap_or(""));
+        let mode = if frame.title.is_some() {
+            Mode::Transclusion
+        } else {
+            Mode::Page
+        };
+        let tree = parse_with(inner_src, self.pre.parse_options(mode));
+        let inner_frame = frame.with_src(inner_src);
+        self.expand_nodes(&tree.nodes, &inner_frame, flags, depth + 1, out);
+        out.push_str(src.get(inner.end..e.span.end).unwrap_or(""));
     }
 
     /// `{{{name|default}}}`.
@@ -321,9 +435,9 @@ impl PageExpander<'_, '_> {
         frame: &Frame<'_>,
         name: &str,
         depth: usize,
-    ) -> Option<String> {
+    ) -> Option<Rc<str>> {
         if let Some(v) = frame.cache.borrow().get(name) {
-            return Some(v.clone());
+            return Some(Rc::clone(v));
         }
         let arg = frame.args.get(name)?;
         let parent = frame.parent?;
@@ -334,7 +448,11 @@ impl PageExpander<'_, '_> {
         if arg.trim {
             v = v.trim().to_owned();
         }
-        frame.cache.borrow_mut().insert(name.to_owned(), v.clone());
+        let v: Rc<str> = Rc::from(v);
+        frame
+            .cache
+            .borrow_mut()
+            .insert(name.to_owned(), Rc::clone(&v));
         Some(v)
     }
 }

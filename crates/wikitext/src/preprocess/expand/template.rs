@@ -10,10 +10,130 @@ use crate::preprocess::parse::{Mode, parse_with};
 use crate::preprocess::title::{NS_MAIN, NS_TEMPLATE, Title};
 use crate::preprocess::tree::Braced;
 
+/// What a `{{…}}` calls, as Parsoid's `data-mw` names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A parser function or magic word: `key` is its canonical name, lower case
+    /// without `#` (`{{#if:…}}` → `if`, `{{CURRENTDAY}}` → `currentday`,
+    /// `{{!}}` → `!`), `arg` the text after `:` (expanded, trimmed), if any.
+    Function {
+        /// The canonical name.
+        key: String,
+        /// The first argument (after `:`).
+        arg: Option<String>,
+    },
+    /// A template (or `{{:Page}}` transclusion).
+    Template(Title),
+    /// Not a call: the braces stay text (an invalid title, `subst:`).
+    Text,
+}
+
+/// A classified call.
+enum Call<'t> {
+    /// A magic word without parts, and its value.
+    Variable { name: &'t str, value: String },
+    /// A parser function, its name as written and the text after `:`.
+    Function {
+        f: functions::Func,
+        name: &'t str,
+        arg0: &'t str,
+    },
+    /// A template (`msgnw`: show its source).
+    Template { title: Title, msgnw: bool },
+    /// Not a call.
+    Text,
+}
+
 /// Redirects followed when loading a template (MediaWiki follows two).
 const MAX_REDIRECTS: usize = 2;
 
 impl PageExpander<'_, '_> {
+    /// What the template node `b` of a tree parsed from `src` (in the page's
+    /// frame) calls: a function, a template or nothing. Its title is expanded
+    /// (`{{ {{{1|x}}} }}` names `Template:X`).
+    ///
+    /// ```
+    /// use tagloom_wikitext::preprocess::{parse, Config, Mode, Node, NoPages, Preprocessor, Site, Target, Title};
+    ///
+    /// let pre = Preprocessor::new(&NoPages, Config::default());
+    /// let mut page = pre.page(Title::parse("Demo", 0, &Site::default())?);
+    /// let src = "{{#IF: a | b }}{{CURRENTDAY}}{{foo_bar|x}}{{subst:x}}";
+    /// let tree = parse(src, Mode::Page);
+    /// let targets: Vec<Target> = tree
+    ///     .nodes
+    ///     .iter()
+    ///     .map(|n| match n {
+    ///         Node::Template(b) => page.target(src, b),
+    ///         _ => Target::Text,
+    ///     })
+    ///     .collect();
+    /// assert_eq!(targets[0], Target::Function { key: "if".into(), arg: Some("a".into()) });
+    /// assert_eq!(targets[1], Target::Function { key: "currentday".into(), arg: None });
+    /// assert_eq!(targets[2], Target::Template(Title::parse("Template:Foo bar", 0, &Site::default())?));
+    /// assert_eq!(targets[3], Target::Text);
+    /// # Ok::<(), tagloom_wikitext::preprocess::TitleError>(())
+    /// ```
+    pub fn target(&mut self, src: &str, b: &Braced) -> Target {
+        let frame = Frame::root(src);
+        let strip = Flags {
+            strip_comments: true,
+        };
+        let title_ws = self.expand_to_string(&b.title.nodes, &frame, strip, 0);
+        match self.classify(&title_ws, !b.parts.is_empty()) {
+            Call::Variable { name, .. } => Target::Function {
+                key: name.to_lowercase(),
+                arg: None,
+            },
+            Call::Function { name, arg0, .. } => Target::Function {
+                key: name.trim_start_matches('#').to_lowercase(),
+                arg: Some(arg0.to_owned()),
+            },
+            Call::Template { title, .. } => Target::Template(title),
+            Call::Text => Target::Text,
+        }
+    }
+
+    /// What the expanded title `title_ws` of a call names (MediaWiki's order:
+    /// modifiers, variables without parts, functions before `:`, templates).
+    fn classify<'t>(&mut self, title_ws: &'t str, has_parts: bool) -> Call<'t> {
+        let mut part1 = title_ws.trim();
+        // `subst:` only means something when saving, so the call stays as
+        // written; `safesubst:`, `msg:`, `msgnw:` and `raw:` are dropped.
+        if strip_prefix_ci(part1, "subst:").is_some() {
+            return Call::Text;
+        }
+        let mut msgnw = false;
+        for m in ["safesubst:", "msgnw:", "msg:", "raw:"] {
+            if let Some(rest) = strip_prefix_ci(part1, m) {
+                part1 = rest.trim_start();
+                msgnw |= m == "msgnw:";
+            }
+        }
+        if !has_parts && let Some(value) = functions::variable(self, part1) {
+            return Call::Variable { name: part1, value };
+        }
+        if let Some(colon) = part1.find(':')
+            && let Some(f) = functions::lookup(&part1[..colon])
+        {
+            return Call::Function {
+                f,
+                name: &part1[..colon],
+                arg0: part1[colon + 1..].trim(),
+            };
+        }
+        let title = if part1.starts_with('/') || part1.starts_with("../") {
+            // Subpage-relative: `{{/Sub}}`, `{{../Sibling}}` (in namespaces with
+            // subpages), in the page's namespace.
+            self.relative_title(part1)
+        } else {
+            Title::parse(part1, NS_TEMPLATE, &self.pre.config.site).ok()
+        };
+        match title {
+            Some(title) if title.ns() >= 0 => Call::Template { title, msgnw },
+            _ => Call::Text,
+        }
+    }
+
     pub(crate) fn template(
         &mut self,
         b: &Braced,
@@ -26,40 +146,21 @@ impl PageExpander<'_, '_> {
             strip_comments: true,
         };
         let title_ws = self.expand_to_string(&b.title.nodes, frame, strip, depth);
-        let mut part1 = title_ws.trim();
-        // Modifiers: `subst:` only means something when saving, so the call stays
-        // as written; `safesubst:`, `msg:`, `msgnw:` and `raw:` are dropped.
-        if strip_prefix_ci(part1, "subst:").is_some() {
-            self.literal(b, &title_ws, frame, flags, depth, out);
-            return;
-        }
-        for m in ["safesubst:", "msgnw:", "msg:", "raw:"] {
-            if let Some(rest) = strip_prefix_ci(part1, m) {
-                part1 = rest.trim_start();
+        match self.classify(&title_ws, !b.parts.is_empty()) {
+            Call::Variable { value, .. } => push_result(b, &value, out),
+            Call::Function { f, arg0, .. } => {
+                let call = CallArgs {
+                    arg0,
+                    parts: &b.parts,
+                    flags,
+                    depth,
+                };
+                let v = f(self, frame, &call);
+                push_result(b, &v, out);
             }
-        }
-        if b.parts.is_empty()
-            && let Some(v) = functions::variable(self, part1)
-        {
-            push_result(b, &v, out);
-            return;
-        }
-        if let Some(colon) = part1.find(':')
-            && let Some(f) = functions::lookup(&part1[..colon])
-        {
-            let call = CallArgs {
-                arg0: part1[colon + 1..].trim(),
-                parts: &b.parts,
-                flags,
-                depth,
-            };
-            let v = f(self, frame, &call);
-            push_result(b, &v, out);
-            return;
-        }
-        match Title::parse(part1, NS_TEMPLATE, &self.pre.config.site) {
-            Ok(t) if t.ns() >= 0 => self.transclude(t, b, frame, flags, depth, out),
-            _ => self.literal(b, &title_ws, frame, flags, depth, out),
+            Call::Template { title, msgnw: true } => self.msgnw(&title, out),
+            Call::Template { title, .. } => self.transclude(title, b, frame, flags, depth, out),
+            Call::Text => self.literal(b, &title_ws, frame, flags, depth, out),
         }
     }
 
@@ -171,16 +272,72 @@ impl PageExpander<'_, '_> {
                 }
             }
         }
-        let text = self.expand_to_string(&parsed.tree.nodes, &child, flags, depth);
-        self.size = self.size.saturating_add(text.len());
+        // Expanded in place (no intermediate string), checked afterwards.
+        let start = out.len();
+        self.expand_nodes(&parsed.tree.nodes, &child, flags, depth, out);
+        self.size = self.size.saturating_add(out.len() - start);
         if self.size > max_size {
+            out.truncate(start);
             omitted(&t, out);
             self.warnings.push(Warning::ExpansionTooLarge {
                 title: t.prefixed(),
             });
             return;
         }
-        push_result(b, &text, out);
+        if needs_newline(b, &out[start..]) {
+            out.insert(start, '\n');
+        }
+    }
+
+    /// `{{msgnw:T}}`: the template's source as it would be transcluded, not
+    /// expanded, its wikitext escaped (`wfEscapeWikiText`).
+    fn msgnw(&mut self, t: &Title, out: &mut String) {
+        let Some((_, parsed)) = self.load(t.clone(), out) else {
+            return;
+        };
+        let mut raw = String::new();
+        for node in &parsed.tree.nodes {
+            if !matches!(node, crate::preprocess::tree::Node::Ignore(_)) {
+                raw.push_str(parsed.src.get(node.span()).unwrap_or(""));
+            }
+        }
+        out.push_str(&functions::escape_wikitext(&raw));
+    }
+
+    /// `/Sub` and `../Sibling` relative to the page, if its namespace has
+    /// subpages and there are enough levels.
+    fn relative_title(&self, rel: &str) -> Option<Title> {
+        let site = &self.pre.config.site;
+        if !site.subpage_namespaces.contains(&self.page.ns()) {
+            return None;
+        }
+        let mut base: Vec<&str> = self.page.text().split('/').collect();
+        let mut rest = rel;
+        let mut up = false;
+        while let Some(r) = rest.strip_prefix("../") {
+            base.pop()?;
+            rest = r;
+            up = true;
+        }
+        if base.is_empty() {
+            return None;
+        }
+        let rest = rest.trim_end_matches('/');
+        let text = if up {
+            if rest.is_empty() {
+                base.join("/")
+            } else {
+                format!("{}/{}", base.join("/"), rest)
+            }
+        } else {
+            format!("{}{}", base.join("/"), rest)
+        };
+        let prefixed = if self.page.ns_name().is_empty() {
+            text
+        } else {
+            format!("{}:{}", self.page.ns_name(), text)
+        };
+        Title::parse(&prefixed, NS_MAIN, site).ok()
     }
 
     /// The parsed source of `t`, following redirects; a missing page is written
@@ -231,7 +388,7 @@ impl PageExpander<'_, '_> {
                 });
                 return None;
             }
-            let tree = parse_with(&src, &self.pre.parse_options(Mode::Transclusion));
+            let tree = parse_with(&src, self.pre.parse_options(Mode::Transclusion));
             let parsed = Rc::new(Parsed { src, tree });
             self.cache
                 .borrow_mut()
@@ -257,10 +414,14 @@ fn omitted(t: &Title, out: &mut String) {
 /// MediaWiki (T2529): output that starts with `{|`, `:`, `;`, `#` or `*` starts a
 /// new line unless the call itself started one.
 fn push_result(b: &Braced, text: &str, out: &mut String) {
-    if !b.line_start && (text.starts_with("{|") || text.starts_with([':', ';', '#', '*'])) {
+    if needs_newline(b, text) {
         out.push('\n');
     }
     out.push_str(text);
+}
+
+fn needs_newline(b: &Braced, text: &str) -> bool {
+    !b.line_start && (text.starts_with("{|") || text.starts_with([':', ';', '#', '*']))
 }
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {

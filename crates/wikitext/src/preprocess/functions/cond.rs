@@ -1,7 +1,7 @@
 //! Conditionals: `#if`, `#ifeq`, `#iferror`, `#ifexist`, `#ifexpr`, `#switch`,
 //! and `#expr` (ParserFunctions).
 
-use super::escape::{decode_entities, loose_eq};
+use super::escape::{decode_entities, loose_eq, without_comments};
 use super::expr;
 use super::{CallArgs, Frame, PageExpander};
 use crate::preprocess::title::{NS_MAIN, Title};
@@ -16,7 +16,8 @@ pub(crate) fn if_(ex: &mut PageExpander<'_, '_>, f: &Frame<'_>, c: &CallArgs<'_>
 /// references, numerically when both are numbers (`01` = `1.0`).
 pub(crate) fn ifeq(ex: &mut PageExpander<'_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
     let left = decode_entities(c.arg0);
-    let right = decode_entities(&ex.arg(f, c, 0).unwrap_or_default());
+    let right = ex.arg(f, c, 0).unwrap_or_default();
+    let right = decode_entities(without_comments(&right).trim());
     let k = if loose_eq(&left, &right) { 1 } else { 2 };
     ex.arg(f, c, k).unwrap_or_default()
 }
@@ -104,7 +105,7 @@ pub(crate) fn switch(ex: &mut PageExpander<'_, '_>, f: &Frame<'_>, c: &CallArgs<
                         .to_owned();
                 }
                 let test = ex.expand_to_string(name, f, c.flags, c.depth);
-                let test = decode_entities(test.trim());
+                let test = decode_entities(without_comments(&test).trim());
                 if loose_eq(&test, &primary) {
                     return ex
                         .expand_to_string(part.value(), f, c.flags, c.depth)
@@ -121,7 +122,7 @@ pub(crate) fn switch(ex: &mut PageExpander<'_, '_>, f: &Frame<'_>, c: &CallArgs<
                     .expand_to_string(&part.nodes, f, c.flags, c.depth)
                     .trim()
                     .to_owned();
-                let test = decode_entities(&item);
+                let test = decode_entities(without_comments(&item).trim());
                 if loose_eq(&test, &primary) {
                     found = true;
                 } else if test.eq_ignore_ascii_case("#default") {

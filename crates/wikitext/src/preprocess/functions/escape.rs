@@ -135,6 +135,26 @@ pub(crate) fn escape_wikitext(s: &str) -> String {
     out.split_off(1)
 }
 
+/// The text without `<!-- comments -->` (kept in the output when
+/// [`Config::keep_comments`](crate::preprocess::Config::keep_comments) is set,
+/// but never part of a compared value).
+pub(crate) fn without_comments(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains("<!--") {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find("<!--") {
+        out.push_str(&rest[..at]);
+        match rest[at + 4..].find("-->") {
+            Some(end) => rest = &rest[at + 4 + end + 3..],
+            None => rest = "",
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
 /// PHP's `is_numeric` (PHP 8: surrounding blanks allowed), as a number.
 pub(crate) fn php_number(s: &str) -> Option<f64> {
     let t = s.trim_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);

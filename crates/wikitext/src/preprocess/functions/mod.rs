@@ -21,6 +21,8 @@ mod text;
 pub(crate) mod time;
 mod titles;
 
+pub(crate) use escape::escape_wikitext;
+
 use super::expand::{Flags, Frame, PageExpander};
 use super::tree::Part;
 
@@ -61,9 +63,9 @@ pub(crate) fn is_function(name: &str) -> bool {
     lookup(name).is_some()
 }
 
-/// The parser function called `name`.
+/// The parser function called `name` (as written before `:`; like MediaWiki,
+/// `{{#if :…}}` with a blank before the colon is no call).
 pub(crate) fn lookup(name: &str) -> Option<Func> {
-    let name = name.trim();
     // Case-sensitive: the magic words that also take an argument.
     if let Some(f) = titles::lookup_word(name) {
         return Some(f);
@@ -101,6 +103,17 @@ pub(crate) fn lookup(name: &str) -> Option<Func> {
         "localurle" => titles::localurle,
         "canonicalurl" => titles::fullurl,
         "defaultsort" | "defaultsortkey" | "defaultcategorysort" | "displaytitle" => text::nothing,
+        "gender" => text::gender,
+        "grammar" | "bidi" | "#bcp47" => text::first_arg_name,
+        "#rel2abs" => titles::rel2abs,
+        "#special" => titles::special,
+        "#invoke" => text::invoke,
+        "#formatdate" | "#dateformat" => time::formatdate,
+        "#property" | "#statements" | "#coordinates" | "#related" => text::nothing,
+        "pagesize" | "pagesincategory" | "pagesincat" | "numberingroup" | "numberofarticles"
+        | "numberofpages" | "numberoffiles" | "numberofedits" | "numberofusers" => text::zero,
+        "protectionlevel" | "protectionexpiry" | "cascadingsources" | "pendingchangelevel"
+        | "revisionid" | "revisionuser" | "pageid" => text::nothing,
         _ => return None,
     })
 }

@@ -2,18 +2,55 @@
 
 use super::escape::decode_entities;
 use super::{CallArgs, Frame, PageExpander};
+use crate::preprocess::parse::{Mode, parse_with};
 use crate::preprocess::title::ucfirst as ucfirst_str;
+use crate::preprocess::tree::Node;
 
 type Ex<'x, 'p, 's> = &'x mut PageExpander<'p, 's>;
 
+/// Applies `f` to the text between extension tags, keeping the tags as written
+/// (MediaWiki's `markerSkipCallback`: `{{uc:x<nowiki/>y}}` leaves the tag alone).
+fn outside_ext(ex: Ex<'_, '_, '_>, s: &str, f: impl Fn(&str) -> String) -> String {
+    if !s.contains('<') {
+        return f(s);
+    }
+    let tree = parse_with(s, ex.pre.parse_options(Mode::Page));
+    let mut out = String::with_capacity(s.len());
+    let mut text_start = 0;
+    for node in &tree.nodes {
+        if let Node::Ext(e) = node {
+            out.push_str(&f(&s[text_start..e.span.start]));
+            out.push_str(&s[e.span.clone()]);
+            text_start = e.span.end;
+        }
+    }
+    out.push_str(&f(&s[text_start..]));
+    out
+}
+
+/// Removes extension tags (MediaWiki's `killMarkers`).
+fn kill_ext(ex: Ex<'_, '_, '_>, s: &str) -> String {
+    if !s.contains('<') {
+        return s.to_owned();
+    }
+    let tree = parse_with(s, ex.pre.parse_options(Mode::Page));
+    let mut out = String::with_capacity(s.len());
+    for node in &tree.nodes {
+        if !matches!(node, Node::Ext(_)) {
+            out.push_str(&s[node.span()]);
+        }
+    }
+    out
+}
+
 /// `{{lc:…}}`.
-pub(crate) fn lc(_: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
-    c.arg0.to_lowercase()
+pub(crate) fn lc(ex: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    outside_ext(ex, c.arg0, str::to_lowercase)
 }
 
 /// `{{uc:…}}`.
-pub(crate) fn uc(_: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
-    c.arg0.to_uppercase()
+pub(crate) fn uc(ex: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    outside_ext(ex, c.arg0, str::to_uppercase)
 }
 
 /// `{{lcfirst:…}}`.
@@ -43,6 +80,7 @@ pub(crate) fn padright(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> S
 fn pad(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>, left: bool) -> String {
     let length = php_int_prefix(&ex.arg(f, c, 0).unwrap_or_default()).min(500);
     let padding = ex.arg(f, c, 1).unwrap_or_else(|| "0".into());
+    let padding = kill_ext(ex, &padding);
     let pad_chars: Vec<char> = padding.chars().collect();
     let have = c.arg0.chars().count() as i64;
     if pad_chars.is_empty() || length <= have {
@@ -78,9 +116,9 @@ pub(crate) fn php_int_prefix(s: &str) -> i64 {
 /// `{{urlencode:text|QUERY}}` (`+` for space), `PATH` (`%20`), `WIKI` (`_`).
 pub(crate) fn urlencode(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
     match ex.arg(f, c, 0).as_deref() {
-        Some("PATH") => raw_urlencode(c.arg0),
-        Some("WIKI") => wiki_urlencode(&c.arg0.replace(' ', "_")),
-        _ => query_urlencode(c.arg0),
+        Some("PATH") => outside_ext(ex, c.arg0, raw_urlencode),
+        Some("WIKI") => outside_ext(ex, c.arg0, |s| wiki_urlencode(&s.replace(' ', "_"))),
+        _ => outside_ext(ex, c.arg0, query_urlencode),
     }
 }
 
@@ -137,7 +175,12 @@ pub(crate) fn wiki_urlencode(s: &str) -> String {
 pub(crate) fn anchorencode(_: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
     let stripped = strip_links_and_tags(c.arg0);
     let decoded = decode_entities(&stripped);
-    let id = decoded.split_whitespace().collect::<Vec<_>>().join("_");
+    // `_` counts as a space: runs collapse, the ends are trimmed.
+    let id = decoded
+        .replace('_', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("_");
     let mut out = String::with_capacity(id.len());
     for ch in id.chars() {
         match ch {
@@ -202,12 +245,14 @@ fn strip_links_and_tags(s: &str) -> String {
 
 /// `{{formatnum:1234567.5}}` → `1,234,567.5`; `|R` removes the separators.
 pub(crate) fn formatnum(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
-    let s = c.arg0;
     match ex.arg(f, c, 0).as_deref() {
-        Some("R") => return s.replace(',', ""),
-        Some("NOSEP") => return s.to_owned(),
-        _ => {}
+        Some("R") => c.arg0.replace(',', ""),
+        Some("NOSEP") => c.arg0.to_owned(),
+        _ => outside_ext(ex, c.arg0, group_digits),
     }
+}
+
+fn group_digits(s: &str) -> String {
     let (sign, body) = match s.strip_prefix('-') {
         Some(b) => ("-", b),
         None => ("", s),
@@ -321,6 +366,37 @@ pub(crate) fn first_arg_name(_: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>)
 /// missing message, `⧼key⧽`.
 pub(crate) fn int_msg(_: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
     format!("\u{29fc}{}\u{29fd}", html_escape(c.arg0))
+}
+
+/// `{{gender:user|male|female|other}}`: user genders are unknown, so the
+/// neutral form (the third, else the first).
+pub(crate) fn gender(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    ex.arg(f, c, 2)
+        .or_else(|| ex.arg(f, c, 0))
+        .unwrap_or_default()
+}
+
+/// `{{#invoke:Module|function|…}}`: Lua modules cannot run here, so the call is
+/// answered with Scribunto's error markup: "No such module" when the store has
+/// no `Module:` page, "Lua is not supported" otherwise.
+pub(crate) fn invoke(ex: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    let site = &ex.pre.config().site;
+    let module = crate::preprocess::title::Title::parse(c.arg0, 828, site);
+    let message = match module {
+        Ok(t) if ex.pre.store().exists(&t) => {
+            "Script error: Lua modules are not supported.".to_owned()
+        }
+        _ => format!("Script error: No such module \"{}\".", c.arg0),
+    };
+    format!(
+        "<strong class=\"error\"><span class=\"scribunto-error\">{}</span></strong>",
+        html_escape(&message)
+    )
+}
+
+/// Counts a renderer does not know (`PAGESIZE`, `PAGESINCATEGORY`): 0.
+pub(crate) fn zero(_: Ex<'_, '_, '_>, _: &Frame<'_>, _: &CallArgs<'_>) -> String {
+    "0".into()
 }
 
 /// Functions that only set page properties (`DEFAULTSORT`, `DISPLAYTITLE`).

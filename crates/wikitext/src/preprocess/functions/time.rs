@@ -140,7 +140,11 @@ impl Civil {
 
 /// The date words (`CURRENTYEAR`, `LOCALTIME`, …).
 pub(crate) fn variable(clock: &Clock, name: &str) -> Option<String> {
-    let (rest, offset) = if let Some(r) = name.strip_prefix("CURRENT") {
+    // The revision being rendered is taken to be saved now.
+    let (rest, offset) = if let Some(r) = name
+        .strip_prefix("CURRENT")
+        .or_else(|| name.strip_prefix("REVISION"))
+    {
         (r, 0)
     } else if let Some(r) = name.strip_prefix("LOCAL") {
         (r, clock.local_offset_minutes)
@@ -196,7 +200,7 @@ fn time_common(
 
 /// The dates `#time` understands: empty or `now`, `@unix`, `YYYY-MM-DD` with an
 /// optional time `HH:MM[:SS]` (after a space or `T`, optional `Z`), 14-digit
-/// timestamps, and RFC 3339.
+/// timestamps, RFC 3339, and dates with month names (`5 May 2020`).
 fn parse_date(s: &str, now: i64) -> Option<i64> {
     let s = s.trim();
     if s.is_empty() || s.eq_ignore_ascii_case("now") {
@@ -218,6 +222,9 @@ fn parse_date(s: &str, now: i64) -> Option<i64> {
     }
     if let Some(t) = parse_rfc3339(s) {
         return Some(t);
+    }
+    if s.bytes().any(|b| b.is_ascii_alphabetic()) {
+        return parse_named_month(s);
     }
     let (date, time) = match s.split_once([' ', 'T']) {
         Some((d, t)) => (d, Some(t.trim_end_matches('Z'))),
@@ -243,12 +250,116 @@ fn parse_date(s: &str, now: i64) -> Option<i64> {
     civil_to_unix(y, m, d, hh, mm, ss)
 }
 
+/// `5 May 2020`, `May 5, 2020`, `May 2020`, `2020 May 5`, with an optional
+/// `HH:MM[:SS]` (the forms of PHP's `strtotime` that templates use most).
+fn parse_named_month(s: &str) -> Option<i64> {
+    let (mut year, mut month, mut day, mut time) = (None, None, None, (0, 0, 0));
+    for word in s.split([' ', ',']).filter(|w| !w.is_empty()) {
+        let lower = word.trim_end_matches('.').to_ascii_lowercase();
+        if let Some(k) = MONTHS.iter().position(|m| {
+            m.to_ascii_lowercase() == lower
+                || (lower.len() == 3 && m[..3].eq_ignore_ascii_case(&lower))
+        }) {
+            month = Some(k as u32 + 1);
+        } else if word.contains(':') {
+            let mut tp = word.split(':').map(|x| x.parse::<u32>().ok());
+            time = (tp.next()??, tp.next()??, tp.next().flatten().unwrap_or(0));
+        } else if word.len() == 4 && word.bytes().all(|b| b.is_ascii_digit()) {
+            year = Some(word.parse().ok()?);
+        } else if (1..=2).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit()) {
+            day = Some(word.parse().ok()?);
+        } else {
+            return None;
+        }
+    }
+    civil_to_unix(year?, month?, day.unwrap_or(1), time.0, time.1, time.2)
+}
+
 fn civil_to_unix(y: i64, m: u32, d: u32, hh: u32, mm: u32, ss: u32) -> Option<i64> {
     if !(1..=12).contains(&m) || d == 0 || d > days_in_month(y, m) || hh > 23 || mm > 59 || ss > 60
     {
         return None;
     }
     Some(days_from_civil(y, m, d) * 86_400 + i64::from(hh * 3600 + mm * 60 + ss))
+}
+
+/// `{{#formatdate:date|format}}`: a date in `dmy`, `mdy`, `ymd` or `iso` form,
+/// wrapped as MediaWiki does (`<span class="mw-formatted-date" title="ISO">`);
+/// without a known format the date keeps its form; text that is no date stays.
+pub(crate) fn formatdate(ex: &mut PageExpander<'_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    let format = ex.arg(f, c, 0).unwrap_or_default().to_ascii_lowercase();
+    let Some((year, month, day)) = parse_loose_date(c.arg0) else {
+        return c.arg0.to_owned();
+    };
+    let name = MONTHS[(month - 1) as usize % 12];
+    let shown = match (format.as_str(), year) {
+        ("dmy", Some(y)) => format!("{day} {name} {y}"),
+        ("mdy", Some(y)) => format!("{name} {day}, {y}"),
+        ("ymd", Some(y)) => format!("{y} {name} {day}"),
+        ("iso", Some(y)) => format!("{y:04}-{month:02}-{day:02}"),
+        ("dmy", None) => format!("{day} {name}"),
+        ("mdy" | "ymd", None) => format!("{name} {day}"),
+        _ => c.arg0.to_owned(),
+    };
+    let iso = match year {
+        Some(y) => format!("{y:04}-{month:02}-{day:02}"),
+        None => format!("{month:02}-{day:02}"),
+    };
+    format!("<span class=\"mw-formatted-date\" title=\"{iso}\">{shown}</span>")
+}
+
+/// `2009-03-24`, `24 March 2009`, `March 24, 2009`, `2009 March 24`,
+/// `24 March`, `March 24` (month names or 3-letter abbreviations, an optional
+/// `.`): (year, month, day), the date checked.
+fn parse_loose_date(s: &str) -> Option<(Option<i64>, u32, u32)> {
+    let s = s.trim();
+    let month_of = |w: &str| {
+        let w = w.trim_end_matches('.').to_ascii_lowercase();
+        MONTHS
+            .iter()
+            .position(|m| {
+                m.to_ascii_lowercase() == w || (w.len() == 3 && m[..3].eq_ignore_ascii_case(&w))
+            })
+            .map(|k| k as u32 + 1)
+    };
+    let num = |w: &str| {
+        w.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| w.parse::<i64>().ok())
+            .flatten()
+    };
+    let words: Vec<&str> = s.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let (year, month, day) = match words.as_slice() {
+        [iso] => {
+            let mut p = iso.split('-');
+            let (y, m, d) = (p.next()?, p.next()?, p.next()?);
+            if p.next().is_some() || y.len() != 4 {
+                return None;
+            }
+            (
+                Some(num(y)?),
+                u32::try_from(num(m)?).ok()?,
+                u32::try_from(num(d)?).ok()?,
+            )
+        }
+        [a, b, c] => match (month_of(a), month_of(b)) {
+            (None, Some(m)) if num(a).is_some() => (Some(num(c)?), m, u32::try_from(num(a)?).ok()?),
+            (Some(m), None) => (Some(num(c)?), m, u32::try_from(num(b)?).ok()?),
+            _ => {
+                let m = month_of(b)?;
+                (Some(num(a)?), m, u32::try_from(num(c)?).ok()?)
+            }
+        },
+        [a, b] => match (month_of(a), month_of(b)) {
+            (Some(m), None) => (None, m, u32::try_from(num(b)?).ok()?),
+            (None, Some(m)) => (None, m, u32::try_from(num(a)?).ok()?),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let leap_year = year.unwrap_or(2000);
+    ((1..=12).contains(&month) && day >= 1 && day <= days_in_month(leap_year, month))
+        .then_some((year, month, day))
 }
 
 /// RFC 3339 to Unix seconds.
@@ -411,5 +522,10 @@ mod tests {
         assert_eq!(parse_rfc3339("1970-01-01T02:02:03+02:00"), Some(123));
         assert_eq!(civil_from_days(days_from_civil(1600, 2, 29)), (1600, 2, 29));
         assert_eq!(parse_date("2021-02-30", 0), None);
+        let d = |s| parse_date(s, 0).map(|t| format("Y-m-d H:i", &Civil::at(t, 0)));
+        assert_eq!(d("5 May 2020").as_deref(), Some("2020-05-05 00:00"));
+        assert_eq!(d("May 5, 2020 13:45").as_deref(), Some("2020-05-05 13:45"));
+        assert_eq!(d("sep 2021").as_deref(), Some("2021-09-01 00:00"));
+        assert_eq!(d("5 Smarch 2020"), None);
     }
 }

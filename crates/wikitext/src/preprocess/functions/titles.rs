@@ -175,6 +175,21 @@ pub(crate) fn variable(ex: Ex<'_, '_, '_>, name: &str) -> Option<String> {
         "CONTENTLANGUAGE" | "CONTENTLANG" => site.language.clone(),
         "DIRMARK" | "DIRECTIONMARK" => "\u{200e}".into(),
         "PAGELANGUAGE" => site.language.clone(),
+        "STYLEPATH" => format!(
+            "{}/skins",
+            site.script.rsplit_once('/').map_or("", |(d, _)| d)
+        ),
+        // Facts about the wiki and the revision that a renderer does not know:
+        // MediaWiki's values for an empty wiki and an unsaved page.
+        "NUMBEROFARTICLES"
+        | "NUMBEROFPAGES"
+        | "NUMBEROFFILES"
+        | "NUMBEROFEDITS"
+        | "NUMBEROFUSERS"
+        | "NUMBEROFADMINS"
+        | "NUMBEROFACTIVEUSERS"
+        | "PAGESIZE" => "0".into(),
+        "REVISIONID" | "REVISIONUSER" | "PAGEID" | "REVISIONSIZE" => String::new(),
         _ => return None,
     })
 }
@@ -243,6 +258,49 @@ pub(crate) fn localurl(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> S
 /// `{{localurle:…}}`.
 pub(crate) fn localurle(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
     url(ex, f, c, false).replace('&', "&amp;")
+}
+
+/// `{{#rel2abs: path | base }}`: a relative path (`./x`, `../x`, `/x`) made
+/// absolute against `base` (default: the page).
+pub(crate) fn rel2abs(ex: Ex<'_, '_, '_>, f: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    let base = ex
+        .arg(f, c, 0)
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| ex.page.prefixed());
+    let to = c.arg0;
+    let path = if to.is_empty()
+        || to.starts_with('/')
+        || to.starts_with("./")
+        || to.starts_with("../")
+        || to == "."
+        || to == ".."
+    {
+        format!("{base}/{to}")
+    } else {
+        to.to_owned()
+    };
+    let mut out: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if out.pop().is_none() {
+                    return "<strong class=\"error\">Error: Invalid depth in path: \"".to_owned()
+                        + &super::text::html_escape(&path)
+                        + "\" (tried to access a node above the root node).</strong>";
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    out.join("/")
+}
+
+/// `{{#special:Name}}`: the special page's title (aliases are not resolved).
+pub(crate) fn special(ex: Ex<'_, '_, '_>, _: &Frame<'_>, c: &CallArgs<'_>) -> String {
+    let site = &ex.pre.config().site;
+    let name = crate::preprocess::title::ucfirst(c.arg0.trim());
+    format!("{}:{name}", namespace_name(-1, site).unwrap_or_default())
 }
 
 /// `{{#titleparts: title | count | first }}`: `count` `/`-separated segments

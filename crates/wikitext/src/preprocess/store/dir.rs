@@ -9,7 +9,7 @@
 //! `Template:Foo bar`. Subdirectories are not read. The listing is taken once,
 //! when the store is opened; sources are read when asked for.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -32,7 +32,7 @@ impl DirStore {
             path: dir.display().to_string(),
             source,
         };
-        let mut files = HashMap::new();
+        let mut files = HashMap::default();
         for entry in std::fs::read_dir(dir).map_err(io)? {
             let entry = entry.map_err(io)?;
             if !entry.file_type().map_err(io)?.is_file() {

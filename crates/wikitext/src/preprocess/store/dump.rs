@@ -8,7 +8,7 @@
 //! exists, and the sources of the namespaces it keeps (templates by default) are
 //! held in memory.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -67,15 +67,18 @@ impl DumpReader<Box<dyn BufRead + Send>> {
             path: path.display().to_string(),
             source,
         })?;
+        // Large buffers: the decoder's per-call cost matters at 8 KiB.
+        const BUF: usize = 1 << 18;
         let inner: Box<dyn BufRead + Send> = if path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("bz2"))
         {
-            Box::new(BufReader::new(bzip2::read::MultiBzDecoder::new(
-                BufReader::new(file),
-            )))
+            Box::new(BufReader::with_capacity(
+                BUF,
+                bzip2::read::MultiBzDecoder::new(BufReader::with_capacity(BUF, file)),
+            ))
         } else {
-            Box::new(BufReader::new(file))
+            Box::new(BufReader::with_capacity(BUF, file))
         };
         Ok(DumpReader::new(inner, &path.display().to_string()))
     }

@@ -10,7 +10,7 @@
 //! fetched when they are written literally somewhere in the page or a template;
 //! a name that is only computed is missing (a red link).
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -55,7 +55,7 @@ pub async fn prefetch(
     config: &Config,
 ) -> Result<MemoryStore, StoreError> {
     let mut store = MemoryStore::default();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let options = ParseOptions {
         mode: Mode::Page,
         ext_tags: config.ext_tags.clone(),
@@ -83,6 +83,14 @@ pub async fn prefetch(
         let mut next = Vec::new();
         for (title, result) in wanted.into_iter().zip(results) {
             if let Some(text) = result? {
+                // A redirect's target is needed too.
+                if let Some(target) = crate::preprocess::expand::redirect_target(&text)
+                    && let Ok(t) =
+                        Title::parse(target, crate::preprocess::title::NS_MAIN, &config.site)
+                    && seen.insert(t.clone())
+                {
+                    next.push(t);
+                }
                 collect(
                     &parse_with(&text, &options).nodes,
                     &text,

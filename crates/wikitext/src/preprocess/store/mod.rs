@@ -12,7 +12,7 @@ mod dir;
 mod dump;
 mod fetch;
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::Arc;
 
 pub use dir::DirStore;
@@ -123,6 +123,19 @@ impl PageStore for MemoryStore {
     }
     fn source(&self, title: &Title) -> Result<Option<Arc<str>>, StoreError> {
         Ok(self.pages.get(title).cloned())
+    }
+}
+
+/// Opens a page store from a path: a directory is a [`DirStore`], a file (`.xml`,
+/// `.xml.bz2`) a [`DumpStore`] — what `--templates DIR|DUMP` needs.
+pub fn open_store(
+    path: &std::path::Path,
+    site: &super::config::Site,
+) -> Result<Box<dyn PageStore>, StoreError> {
+    if path.is_dir() {
+        Ok(Box::new(DirStore::open(path, site)?))
+    } else {
+        Ok(Box::new(DumpStore::open(path, site)?))
     }
 }
 

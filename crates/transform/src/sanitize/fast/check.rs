@@ -1,0 +1,459 @@
+//! The output, and its check without re-reading it: [`First`] serializes the
+//! clean tree and, as it writes, the tokens a tokenizer would read back from
+//! what it wrote (the stream S of the module docs); [`Second`] feeds S to a
+//! second tree builder and compares that tree, node by node, with the clean
+//! tree ([`Expect`]), and its own clean serialization with the output.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use tagloom_html::atom;
+use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
+use tagloom_html::serializer::{EscapeMode, write_escaped};
+use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
+use tagloom_html::token::{Name, OwnedAttribute, OwnedToken};
+use tagloom_html::tree_builder::{TokenizerSwitch, TreeBuilder};
+
+use super::super::filter::keeps_tag_unchanged;
+use super::super::rules::Rules;
+use super::super::tree_config;
+use super::Abandon;
+use super::clean::{CleanSink, Cleaner};
+use super::walk::{RawSink, Walker};
+
+/// One node event of the clean tree.
+enum Event {
+    Open {
+        ns: Namespace,
+        name: Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+        /// The tree pass kept the parsed attributes unchanged.
+        fixed: bool,
+    },
+    /// A whole text node: `Expect::texts[start..end]`.
+    Text {
+        start: usize,
+        end: usize,
+    },
+    Close,
+}
+
+/// The clean tree's events not yet matched by the re-parse.
+#[derive(Default)]
+pub(crate) struct Expect {
+    events: VecDeque<Event>,
+    /// The queued texts, one after the other, then the text being written
+    /// (cleared whenever every queued text is matched).
+    texts: String,
+    /// Where the re-parse's matching stands in `texts`.
+    matched: usize,
+    /// Where the text being written starts in `texts`.
+    pending: usize,
+}
+
+impl Expect {
+    pub(crate) fn is_done(&self) -> bool {
+        self.events.is_empty()
+    }
+}
+
+/// A name the tokenizer reads back as itself, ASCII-lowercased: letters,
+/// digits, `-`, `_`, `.`, `:`; a tag name starts with a letter.
+fn plain_name(name: &str, tag: bool) -> bool {
+    let bytes = name.as_bytes();
+    bytes
+        .first()
+        .is_some_and(|b| b.is_ascii_alphabetic() || (!tag && b.is_ascii_alphanumeric()))
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+}
+
+/// Text the tokenizer's input preprocessing leaves alone (no CR, no NUL).
+fn plain_text(text: &str) -> bool {
+    !text.bytes().any(|b| b == b'\r' || b == 0)
+}
+
+fn attr_prefix(ns: AttrNamespace) -> Result<&'static str, Abandon> {
+    match ns {
+        AttrNamespace::None => Ok(""),
+        AttrNamespace::XLink => Ok("xlink:"),
+        AttrNamespace::Xml => Ok("xml:"),
+        AttrNamespace::Xmlns => Err(Abandon::Name),
+    }
+}
+
+/// Writes a start tag as the fragment serialization algorithm does.
+fn write_start(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Result<(), Abandon> {
+    html.push('<');
+    html.push_str(name);
+    for a in attrs {
+        html.push(' ');
+        html.push_str(attr_prefix(a.ns)?);
+        html.push_str(&a.name);
+        html.push_str("=\"");
+        let _ = write_escaped(html, &a.value, EscapeMode::DoubleQuoted);
+        html.push('"');
+    }
+    html.push('>');
+    Ok(())
+}
+
+fn write_end(html: &mut String, name: &str) {
+    html.push_str("</");
+    html.push_str(name);
+    html.push('>');
+}
+
+/// The first tree's serializer and the producer of S.
+pub(crate) struct First<'p> {
+    pub(crate) html: String,
+    pub(crate) expect: Expect,
+    /// S's character, start tag and end tag tokens, reused.
+    chars: OwnedToken,
+    start: OwnedToken,
+    end: OwnedToken,
+    pub(crate) second: Second<'p>,
+}
+
+impl<'p> First<'p> {
+    pub(crate) fn new(policy: &'p Rules, capacity: usize) -> Self {
+        First {
+            html: String::with_capacity(capacity),
+            expect: Expect::default(),
+            chars: OwnedToken::text(String::new()),
+            start: OwnedToken::start(atom::SPAN),
+            end: OwnedToken::end(atom::SPAN),
+            second: Second::new(policy),
+        }
+    }
+
+    fn flush_text(&mut self) -> Result<(), Abandon> {
+        let expect = &mut self.expect;
+        let (start, end) = (expect.pending, expect.texts.len());
+        if start == end {
+            return Ok(());
+        }
+        expect.pending = end;
+        expect.events.push_back(Event::Text { start, end });
+        if let OwnedToken::Characters(t) = &mut self.chars {
+            let buffer = t.text_mut();
+            buffer.clear();
+            buffer.push_str(expect.texts.get(start..end).unwrap_or_default());
+        }
+        self.second.feed(&self.chars, &mut self.expect, &self.html)
+    }
+
+    /// Feeds one token of S directly (tests of the guards).
+    #[cfg(test)]
+    pub(crate) fn feed_for_test(&mut self, token: &OwnedToken) -> Result<(), Abandon> {
+        self.second.feed(token, &mut self.expect, &self.html)
+    }
+
+    /// End of the clean tree: the end of S.
+    pub(crate) fn finish(&mut self) -> Result<(), Abandon> {
+        self.flush_text()?;
+        self.second
+            .feed(&OwnedToken::Eof, &mut self.expect, &self.html)
+    }
+}
+
+impl CleanSink for First<'_> {
+    fn open(
+        &mut self,
+        ns: Namespace,
+        name: Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+        _void: bool,
+        fixed: bool,
+    ) -> Result<(), Abandon> {
+        self.flush_text()?;
+        if !plain_name(&name, true) {
+            return Err(Abandon::Name);
+        }
+        write_start(&mut self.html, &name, &attrs)?;
+        let OwnedToken::StartTag(tag) = &mut self.start else {
+            return Err(Abandon::Engine);
+        };
+        tag.set_name(Name::html(&name));
+        let list = tag.attrs_mut();
+        let mut n = 0;
+        for a in &attrs {
+            if !plain_name(&a.name, false) || !plain_text(&a.value) {
+                return Err(Abandon::Name);
+            }
+            let full = match a.ns {
+                AttrNamespace::None => Name::html(&a.name),
+                ns => Name::html(&format!("{}{}", attr_prefix(ns)?, a.name)),
+            };
+            // The tokenizer drops a repeated attribute: S would not be its reading.
+            if list.iter().take(n).any(|b| b.name == full) {
+                return Err(Abandon::Name);
+            }
+            if let Some(slot) = list.get_mut(n) {
+                slot.name = full;
+                slot.value.clear();
+                slot.value.push_str(&a.value);
+            } else {
+                list.push(OwnedAttribute::new(full, a.value.clone()));
+            }
+            n += 1;
+        }
+        list.truncate(n);
+        // Queued before S's start tag: the re-parse reports it while processing it.
+        self.expect.events.push_back(Event::Open {
+            ns,
+            name,
+            attrs,
+            fixed,
+        });
+        self.second.feed(&self.start, &mut self.expect, &self.html)
+    }
+
+    fn text(&mut self, text: &str) -> Result<(), Abandon> {
+        if !plain_text(text) {
+            return Err(Abandon::Text);
+        }
+        let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
+        self.expect.texts.push_str(text);
+        Ok(())
+    }
+
+    fn close(&mut self, _ns: Namespace, name: &str, void: bool) -> Result<(), Abandon> {
+        self.flush_text()?;
+        self.expect.events.push_back(Event::Close);
+        if void {
+            return Ok(());
+        }
+        write_end(&mut self.html, name);
+        let OwnedToken::EndTag(tag) = &mut self.end else {
+            return Err(Abandon::Engine);
+        };
+        tag.set_name(Name::html(name));
+        self.second.feed(&self.end, &mut self.expect, &self.html)
+    }
+}
+
+/// The second sanitize's serializer: the output of the tree pass over the
+/// re-parse, compared with the first output piece by piece (`html` holds only
+/// what the last token added).
+pub(crate) struct Out {
+    html: String,
+    /// How much of the first output the second has matched.
+    pub(crate) matched: usize,
+    /// The second output left the first.
+    pub(crate) differs: bool,
+}
+
+impl Out {
+    /// Compares what was written since the last call with the first output.
+    fn settle(&mut self, first: &str) {
+        let end = self.matched + self.html.len();
+        if first.get(self.matched..end) == Some(self.html.as_str()) {
+            self.matched = end;
+        } else {
+            self.differs = true;
+        }
+        self.html.clear();
+    }
+}
+
+impl CleanSink for Out {
+    fn open(
+        &mut self,
+        _ns: Namespace,
+        name: Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+        _void: bool,
+        _fixed: bool,
+    ) -> Result<(), Abandon> {
+        write_start(&mut self.html, &name, &attrs)
+    }
+
+    fn text(&mut self, text: &str) -> Result<(), Abandon> {
+        let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
+        Ok(())
+    }
+
+    fn close(&mut self, _ns: Namespace, name: &str, void: bool) -> Result<(), Abandon> {
+        if !void {
+            write_end(&mut self.html, name);
+        }
+        Ok(())
+    }
+}
+
+/// The re-parse of S, checked against the clean tree, and the second sanitize
+/// of it.
+pub(crate) struct Second<'p> {
+    policy: &'p Rules,
+    tb: TreeBuilder,
+    sim: TextTypeSimulator,
+    walker: Walker,
+    pub(crate) cleaner: Cleaner<'p, Out>,
+    /// S so far is what the first pass's front end would feed its tree builder
+    /// reading the output (see `Recheck::faithful` in the parent module).
+    pub(crate) faithful: bool,
+    /// Inside an RCDATA element (the tree builder asked for RCDATA): only its
+    /// text and its end tag may follow in S.
+    rcdata: Option<Name>,
+    /// S as fed (tests compare it with a real tokenization of the output).
+    #[cfg(test)]
+    pub(crate) seen: Vec<OwnedToken>,
+}
+
+impl<'p> Second<'p> {
+    fn new(policy: &'p Rules) -> Self {
+        let tb = TreeBuilder::new(tree_config("body", usize::MAX / 2));
+        let document = tb.document_key();
+        let root = tb.fragment_root_key().unwrap_or(document);
+        Second {
+            policy,
+            tb,
+            sim: TextTypeSimulator::new(SimulatorConfig {
+                max_depth: policy.max_depth,
+                ..SimulatorConfig::default()
+            }),
+            walker: Walker::new(document, root),
+            cleaner: Cleaner::new(
+                policy,
+                Out {
+                    html: String::new(),
+                    matched: 0,
+                    differs: false,
+                },
+            ),
+            faithful: true,
+            rcdata: None,
+            #[cfg(test)]
+            seen: Vec::new(),
+        }
+    }
+
+    /// Reads the next token of S (`first`: the first output so far).
+    fn feed(
+        &mut self,
+        token: &OwnedToken,
+        expect: &mut Expect,
+        first: &str,
+    ) -> Result<(), Abandon> {
+        #[cfg(test)]
+        self.seen.push(token.clone());
+        if let Some(name) = &self.rcdata {
+            match token {
+                OwnedToken::Characters(_) | OwnedToken::Eof => {}
+                OwnedToken::EndTag(t) if t.name() == name => self.rcdata = None,
+                _ => return Err(Abandon::State),
+            }
+        }
+        let mut switch = None;
+        if self.faithful {
+            self.faithful = match token {
+                OwnedToken::StartTag(t) => keeps_tag_unchanged(
+                    self.policy,
+                    t.name().as_str(),
+                    t.attrs()
+                        .iter()
+                        .map(|a| (a.name.as_str(), a.value.as_str())),
+                ),
+                OwnedToken::EndTag(t) => self.policy.may_keep_tag(t.name().as_str()),
+                _ => true,
+            };
+            switch = match token {
+                OwnedToken::StartTag(t) => self.sim.start_tag_owned(t).switch,
+                OwnedToken::EndTag(t) => self.sim.end_tag_owned(t).switch,
+                OwnedToken::Characters(t) => {
+                    self.sim.characters(t.text());
+                    None
+                }
+                _ => None,
+            };
+        }
+        self.tb.process_owned(token).map_err(|_| Abandon::Engine)?;
+        let state = self.tb.take_tokenizer_state();
+        match (state, token) {
+            (None, _) => {}
+            (Some(TokenizerSwitch::Rcdata), OwnedToken::StartTag(t)) => {
+                self.rcdata = Some(t.name().clone());
+            }
+            // RAWTEXT, script data, PLAINTEXT: the output would not read as S.
+            _ => return Err(Abandon::State),
+        }
+        self.faithful = self.faithful
+            && switch == state
+            && self.sim.cdata_allowed() == self.tb.cdata_allowed()
+            && self.tb.open_elements() < self.policy.max_depth;
+        let mut compare = Compare {
+            expect,
+            next: &mut self.cleaner,
+        };
+        for patch in self.tb.drain_patches() {
+            self.walker.apply(patch, &mut compare)?;
+        }
+        if matches!(token, OwnedToken::Eof) {
+            self.walker.finish(&mut compare)?;
+        }
+        self.cleaner.out.settle(first);
+        Ok(())
+    }
+}
+
+/// Checks each node of the re-parse against the clean tree, then passes it on
+/// to the second tree pass.
+struct Compare<'a, 'p> {
+    expect: &'a mut Expect,
+    next: &'a mut Cleaner<'p, Out>,
+}
+
+impl RawSink for Compare<'_, '_> {
+    fn open(
+        &mut self,
+        ns: Namespace,
+        name: Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+    ) -> Result<(), Abandon> {
+        match self.expect.events.pop_front() {
+            Some(Event::Open {
+                ns: ns1,
+                name: name1,
+                attrs: attrs1,
+                fixed,
+            }) if ns1 == ns && name1 == name && attrs1 == attrs => {
+                // Same element as the clean tree's: when the first tree pass
+                // kept its attributes as parsed, the second would too.
+                self.next.open_element(ns, name, attrs, fixed)
+            }
+            _ => Err(Abandon::Reparse),
+        }
+    }
+
+    fn text(&mut self, text: &str) -> Result<(), Abandon> {
+        let expect = &mut *self.expect;
+        let Some(&Event::Text { start, end }) = expect.events.front() else {
+            return Err(Abandon::Reparse);
+        };
+        let from = expect.matched.max(start);
+        let to = from + text.len();
+        if to > end || expect.texts.get(from..to) != Some(text) {
+            return Err(Abandon::Reparse);
+        }
+        expect.matched = to;
+        if to == end {
+            expect.events.pop_front();
+            if end == expect.texts.len() {
+                // Every queued text is matched (and none is being written).
+                expect.texts.clear();
+                expect.matched = 0;
+                expect.pending = 0;
+            }
+        }
+        self.next.text(text)
+    }
+
+    fn close(&mut self) -> Result<(), Abandon> {
+        match self.expect.events.pop_front() {
+            Some(Event::Close) => self.next.close(),
+            _ => Err(Abandon::Reparse),
+        }
+    }
+}

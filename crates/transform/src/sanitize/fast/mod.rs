@@ -1,0 +1,127 @@
+//! The fast path of [`Sanitizer::sanitize`]: one parse, no `DomStore`, no
+//! re-tokenizing, and the same answer as the general path or none at all.
+//!
+//! 1. The front end is the general path's (tokenizer driven by the text-type
+//!    simulator → filter → tree builder, `Sanitizer::front`).
+//! 2. The tree builder's patches go to a [`walk::Walker`] instead of a store: as
+//!    long as every patch appends at the current end of the tree it reports the
+//!    tree in document order with a stack of open elements; anything else
+//!    (foster parenting, the adoption agency, …) gives up.
+//! 3. [`clean::Cleaner`] is the tree pass (`tree.rs`'s rules, with the parent
+//!    and namespace known at insertion) and [`check::First`] serializes what it
+//!    keeps. As it writes, `First` also produces S, the tokens a tokenizer
+//!    reads from the output (start tags with their attributes, text, end tags),
+//!    which holds only while the output has no CR or NUL, only plain names, no
+//!    duplicate attribute, and the re-parse never switches the tokenizer to a
+//!    state S does not model (RAWTEXT, script data, PLAINTEXT; RCDATA only
+//!    around text) — else it gives up.
+//! 4. [`check::Second`] feeds S to a second tree builder (the re-parse of the
+//!    output: the general path's `recheck`), compares its tree node by node
+//!    with the clean tree, watches that it is *faithful* (what the general path
+//!    would feed its own tree builder sanitizing the output: the filter keeps
+//!    every token unchanged, the simulator agrees, the depth cap never applies),
+//!    and runs the tree pass over it again, whose serialization must be the
+//!    output. That is the general path settling after one pass.
+//!
+//! Any doubt is a [`FastFallback`]: the caller runs the general path, whose
+//! answer is the reference. The tests hold the two to byte-identical outputs.
+
+mod check;
+mod clean;
+mod walk;
+
+#[cfg(test)]
+mod tests;
+
+use tagloom_html::tree_builder::TreeBuilder;
+
+use super::{Front, Report, Sanitized, Sanitizer, tree_config};
+use check::First;
+use clean::Cleaner;
+use walk::Walker;
+
+/// Why the fast path of [`Sanitizer::sanitize`] handed an input to the general
+/// path (which then decides; no output ever comes from a fast path in doubt).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FastFallback {
+    /// A tree builder patch other than an append at the end of the tree:
+    /// foster parenting, the adoption agency, a template, a comment…
+    Patch,
+    /// A kept text-only element (`style`, `xmp`, `iframe`, …).
+    RawText,
+    /// An element with the `Escape` disposition.
+    Escape,
+    /// Content under a kept void element.
+    Void,
+    /// CR or NUL in the output's text (the tokenizer would change it).
+    Text,
+    /// A name or attribute the tokenizer would not read back as written.
+    Name,
+    /// The re-parse would switch the tokenizer to a state S does not model.
+    State,
+    /// The re-parse differs from the clean tree.
+    Reparse,
+    /// The re-parse is not what sanitizing the output would parse.
+    Unfaithful,
+    /// Sanitizing the output would change it.
+    Unsettled,
+    /// An engine invariant failed.
+    Engine,
+}
+
+pub(crate) type Abandon = FastFallback;
+
+impl Sanitizer {
+    /// The fast path alone: the output [`sanitize`](Self::sanitize) gives, or
+    /// why this input needs the general path. For tests and benchmarks.
+    #[doc(hidden)]
+    pub fn sanitize_fast(&self, input: &str) -> Result<Sanitized, FastFallback> {
+        let first = self.fast_run(input)?;
+        Ok(Sanitized {
+            html: first.html,
+            report: Report {
+                passes: 1,
+                fallback: None,
+            },
+        })
+    }
+
+    /// The fast path, up to its verdict.
+    fn fast_run(&self, input: &str) -> Result<First<'_>, FastFallback> {
+        let policy = &*self.policy;
+        let mut tb = TreeBuilder::new(tree_config("body", policy.max_depth));
+        let document = tb.document_key();
+        let root = tb.fragment_root_key().ok_or(Abandon::Engine)?;
+        let mut walker = Walker::new(document, root);
+        let mut cleaner = Cleaner::new(policy, First::new(policy, input.len()));
+        let mut why = Abandon::Engine;
+        let mut step = |tb: &mut TreeBuilder, eof: bool| -> Result<(), Abandon> {
+            for patch in tb.drain_patches() {
+                walker.apply(patch, &mut cleaner)?;
+            }
+            if eof {
+                walker.finish(&mut cleaner)?;
+                cleaner.out.finish()?;
+            }
+            Ok(())
+        };
+        let done = self.front(input, &mut tb, Front::Lean, |tb, eof| {
+            step(tb, eof).map_err(|e| why = e).ok()
+        });
+        if done.is_none() {
+            return Err(why);
+        }
+        let first = cleaner.out;
+        if !first.expect.is_done() {
+            return Err(Abandon::Reparse);
+        }
+        if !first.second.faithful {
+            return Err(Abandon::Unfaithful);
+        }
+        let second = &first.second.cleaner.out;
+        if second.differs || second.matched != first.html.len() {
+            return Err(Abandon::Unsettled);
+        }
+        Ok(first)
+    }
+}
