@@ -48,6 +48,8 @@ enum Command {
     Demo(commands::demo::Args),
     /// Replace `<include src>` / `<esi:include src>` with the files they name (server-side includes).
     Include(commands::include::Args),
+    /// Render wikitext to Parsoid-style HTML.
+    Wiki(commands::wiki::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Command::Parse(args) => commands::parse::run(&args),
         Command::Demo(args) => commands::demo::run(&args),
         Command::Include(args) => commands::include::run(&args),
+        Command::Wiki(args) => commands::wiki::run(&args),
         Command::Rewrite(args) => commands::rewrite::run(&args),
         Command::Sanitize(args) => commands::sanitize::run(&args),
         Command::L10n(command) => match commands::l10n::run(&command) {

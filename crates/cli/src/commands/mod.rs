@@ -9,3 +9,4 @@ pub mod rewrite;
 pub mod sanitize;
 pub mod sniff;
 pub mod tokens;
+pub mod wiki;

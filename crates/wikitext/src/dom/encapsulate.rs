@@ -1,0 +1,184 @@
+//! Template encapsulation on the tree: the nodes between a
+//! `<meta typeof="mw:Transclusion">` and its `…/End` meta (same parent) get
+//! Parsoid's form: `typeof="mw:Transclusion"` and `data-mw` on the first
+//! element (a leading text node is wrapped in a `<span>` for it), the other
+//! text nodes in `<span>`s, all sharing one `about` id. Markers whose output
+//! spans different parents are dropped without encapsulation.
+
+use super::{Element, Node};
+
+fn marker(node: &Node) -> Option<(bool, Option<String>)> {
+    let Node::Element(e) = node else { return None };
+    if e.name != "meta" {
+        return None;
+    }
+    match e.attr("typeof") {
+        Some("mw:Transclusion") => Some((true, e.attr("data-mw").map(str::to_owned))),
+        Some("mw:Transclusion/End") => Some((false, None)),
+        _ => None,
+    }
+}
+
+fn span(children: Vec<Node>, about: &str) -> Node {
+    let mut s = Element::new("span");
+    s.attrs.push(("about".into(), about.into()));
+    s.children = children;
+    Node::Element(s)
+}
+
+fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
+    let mut out = Vec::with_capacity(range.len());
+    // Leading whitespace (a newline the expansion put before block output)
+    // stays outside; the first real node carries the transclusion.
+    let lead = range
+        .iter()
+        .take_while(|n| matches!(n, Node::Text(t) if t.trim().is_empty()))
+        .count();
+    let lead = if lead == range.len() { 0 } else { lead };
+    let mut range = range.into_iter();
+    out.extend(range.by_ref().take(lead));
+    for (i, node) in range.enumerate() {
+        let node = match node {
+            Node::Text(t) => span(vec![Node::Text(t)], about),
+            other => other,
+        };
+        let node = match node {
+            Node::Element(mut e) => {
+                if !e.attrs.iter().any(|(k, _)| k == "about") {
+                    e.attrs.push(("about".into(), about.into()));
+                }
+                if i == 0 {
+                    match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
+                        Some((_, v)) => *v = format!("mw:Transclusion {v}"),
+                        None => e.attrs.push(("typeof".into(), "mw:Transclusion".into())),
+                    }
+                    e.attrs.push(("data-mw".into(), data_mw.into()));
+                }
+                Node::Element(e)
+            }
+            other => other,
+        };
+        out.push(node);
+    }
+    out
+}
+
+fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(children.len());
+    let mut iter = children.into_iter().peekable();
+    while let Some(node) = iter.next() {
+        match marker(&node) {
+            Some((true, data)) => {
+                // Collect up to the matching end in this list.
+                let mut range = Vec::new();
+                let mut closed = false;
+                for next in iter.by_ref() {
+                    if matches!(marker(&next), Some((false, _))) {
+                        closed = true;
+                        break;
+                    }
+                    range.push(next);
+                }
+                // The end inside a later sibling (a list or table the output
+                // opened): the range runs to that sibling.
+                let mut rest = Vec::new();
+                if !closed && let Some(k) = range.iter().position(contains_end) {
+                    rest = range.split_off(k + 1);
+                    if let Some(last) = range.last_mut() {
+                        remove_first_end(last);
+                    }
+                    closed = true;
+                }
+                let mut range = process_children(range, counter);
+                if closed
+                    && !range.is_empty()
+                    && let Some(data) = data
+                {
+                    *counter += 1;
+                    let about = format!("#mwt{counter}");
+                    range = wrap(range, &data, &about);
+                }
+                out.append(&mut range);
+                if !rest.is_empty() {
+                    out.append(&mut process(rest, counter));
+                }
+            }
+            Some((false, _)) => {}
+            None => out.push(match node {
+                Node::Element(mut e) => {
+                    e.children = process(std::mem::take(&mut e.children), counter);
+                    Node::Element(e)
+                }
+                other => other,
+            }),
+        }
+    }
+    out
+}
+
+fn process_children(nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
+    nodes
+        .into_iter()
+        .map(|n| match n {
+            Node::Element(mut e) => {
+                e.children = process(std::mem::take(&mut e.children), counter);
+                Node::Element(e)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// Runs the pass over the body's children.
+pub(crate) fn encapsulate(nodes: Vec<Node>) -> Vec<Node> {
+    if !nodes.iter().any(contains_marker) {
+        return nodes;
+    }
+    let mut counter = 0;
+    process(nodes, &mut counter)
+}
+
+fn contains_end(node: &Node) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if matches!(marker(n), Some((false, _))) {
+            return true;
+        }
+        if let Node::Element(e) = n {
+            stack.extend(e.children.iter());
+        }
+    }
+    false
+}
+
+/// Removes the first end marker (in document order) under `node`.
+fn remove_first_end(node: &mut Node) -> bool {
+    let Node::Element(e) = node else { return false };
+    for i in 0..e.children.len() {
+        let is_end = e
+            .children
+            .get(i)
+            .is_some_and(|c| matches!(marker(c), Some((false, _))));
+        if is_end {
+            e.children.remove(i);
+            return true;
+        }
+        if e.children.get_mut(i).is_some_and(remove_first_end) {
+            return true;
+        }
+    }
+    false
+}
+
+fn contains_marker(node: &Node) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if marker(n).is_some() {
+            return true;
+        }
+        if let Node::Element(e) = n {
+            stack.extend(e.children.iter());
+        }
+    }
+    false
+}

@@ -1,0 +1,103 @@
+//! The DOM passes after tree building (Parsoid's DOM post-processors) work on a
+//! small owned tree: [`Node`], built from the tree builder's `DomStore`,
+//! changed by the passes (`pwrap.rs`), serialized as HTML (`serialize.rs`).
+
+pub(crate) mod cleanup;
+pub(crate) mod display_space;
+pub(crate) mod encapsulate;
+pub(crate) mod pwrap;
+pub(crate) mod serialize;
+
+use tagloom_html::dom::{NodeKind, NodeRef};
+
+/// A node of the owned tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Node {
+    Element(Element),
+    Text(String),
+    Comment(String),
+}
+
+/// An element: name, attributes in order, children.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Element {
+    pub(crate) name: String,
+    pub(crate) attrs: Vec<(String, String)>,
+    pub(crate) children: Vec<Node>,
+}
+
+impl Element {
+    pub(crate) fn new(name: &str) -> Element {
+        Element {
+            name: name.to_owned(),
+            attrs: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+
+    pub(crate) fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub(crate) fn has_type(&self, ty: &str) -> bool {
+        self.attr("typeof")
+            .is_some_and(|t| t.split_whitespace().any(|w| w == ty))
+    }
+}
+
+/// The children of `node` as owned nodes (iterative: the tree may be deep).
+pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
+    // (store node, index of the element in its parent's child list)
+    let mut roots: Vec<Node> = Vec::new();
+    // Stack of (element under construction, iterator position) built depth-first.
+    let mut stack: Vec<(Element, Option<NodeRef<'_>>)> = Vec::new();
+    let mut next = node.first_child();
+    loop {
+        match next {
+            Some(child) => {
+                let sibling = child.next_sibling();
+                let made = match child.kind() {
+                    NodeKind::Element(e) => {
+                        let element = Element {
+                            name: e.local_name().to_owned(),
+                            attrs: e
+                                .attrs()
+                                .iter()
+                                .map(|a| (a.name.to_string(), a.value.clone()))
+                                .collect(),
+                            children: Vec::new(),
+                        };
+                        stack.push((element, sibling));
+                        next = child.first_child();
+                        continue;
+                    }
+                    NodeKind::Text(t) => Some(Node::Text(t.to_owned())),
+                    NodeKind::Comment(c) => Some(Node::Comment(c.to_owned())),
+                    _ => None,
+                };
+                if let Some(n) = made {
+                    match stack.last_mut() {
+                        Some((parent, _)) => parent.children.push(n),
+                        None => roots.push(n),
+                    }
+                }
+                next = sibling;
+            }
+            None => {
+                let Some((element, sibling)) = stack.pop() else {
+                    break;
+                };
+                let n = Node::Element(element);
+                match stack.last_mut() {
+                    Some((parent, _)) => parent.children.push(n),
+                    None => roots.push(n),
+                }
+                next = sibling;
+            }
+        }
+    }
+    roots
+}

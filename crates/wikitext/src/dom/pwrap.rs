@@ -1,0 +1,245 @@
+//! Paragraphs for inline content the token pass left bare (Parsoid's PWrap DOM
+//! pass): in `<body>` and in every `<blockquote>`, runs of inline nodes with
+//! content go into a `<p>`. Formatting elements that hold a block are split
+//! around it; comments, whitespace and metadata elements join an open paragraph
+//! but do not start one, and trailing ones move back out of it.
+
+use super::{Element, Node};
+
+fn only_inline(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "abbr"
+            | "acronym"
+            | "applet"
+            | "audio"
+            | "b"
+            | "basefont"
+            | "bdi"
+            | "bdo"
+            | "big"
+            | "br"
+            | "button"
+            | "cite"
+            | "code"
+            | "data"
+            | "del"
+            | "dfn"
+            | "em"
+            | "font"
+            | "i"
+            | "iframe"
+            | "img"
+            | "input"
+            | "ins"
+            | "kbd"
+            | "label"
+            | "legend"
+            | "map"
+            | "mark"
+            | "object"
+            | "param"
+            | "q"
+            | "rb"
+            | "rbc"
+            | "rp"
+            | "rt"
+            | "rtc"
+            | "ruby"
+            | "s"
+            | "samp"
+            | "select"
+            | "small"
+            | "source"
+            | "span"
+            | "strike"
+            | "strong"
+            | "sub"
+            | "sup"
+            | "textarea"
+            | "time"
+            | "track"
+            | "tt"
+            | "u"
+            | "var"
+            | "video"
+            | "wbr"
+    )
+}
+
+fn metadata(name: &str) -> bool {
+    matches!(
+        name,
+        "base" | "link" | "meta" | "noscript" | "script" | "style" | "template" | "title"
+    )
+}
+
+fn formatting(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "b"
+            | "big"
+            | "code"
+            | "em"
+            | "font"
+            | "i"
+            | "nobr"
+            | "s"
+            | "small"
+            | "strike"
+            | "strong"
+            | "tt"
+            | "u"
+    )
+}
+
+fn is_block(node: &Node) -> bool {
+    matches!(node, Node::Element(e) if !only_inline(&e.name) && !metadata(&e.name))
+}
+
+fn has_block_element(e: &Element) -> bool {
+    if !only_inline(&e.name) && !metadata(&e.name) {
+        return true;
+    }
+    let mut stack: Vec<&Node> = e.children.iter().collect();
+    while let Some(n) = stack.pop() {
+        if is_block(n) {
+            return true;
+        }
+        if let Node::Element(e) = n {
+            stack.extend(e.children.iter());
+        }
+    }
+    false
+}
+
+/// Content that neither needs nor prevents a paragraph.
+fn optional(node: &Node) -> bool {
+    match node {
+        Node::Comment(_) => true,
+        Node::Text(t) => t.chars().all(char::is_whitespace),
+        Node::Element(e) if e.has_type("mw:Nowiki") => e.children.iter().all(optional),
+        Node::Element(e) => metadata(&e.name),
+    }
+}
+
+/// `Some(true)`: wrap; `Some(false)`: must not be wrapped; `None`: either.
+fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
+    if optional(&node) {
+        out.push((None, node));
+        return;
+    }
+    let Node::Element(e) = node else {
+        out.push((Some(true), node));
+        return;
+    };
+    if !formatting(&e.name) || e.children.is_empty() {
+        let wrap = !has_block_element(&e);
+        out.push((Some(wrap), Node::Element(e)));
+        return;
+    }
+    let mut parts = Vec::new();
+    let Element {
+        name,
+        attrs,
+        children,
+    } = e;
+    for child in children {
+        split(child, &mut parts);
+    }
+    // Merge runs of the same wrap-ness into clones of the element.
+    let mut merged: Vec<(Option<bool>, Element)> = Vec::new();
+    for (wrap, child) in parts {
+        match merged.last_mut() {
+            Some((w, el)) if w.is_none() || wrap.is_none() || *w == wrap => {
+                if w.is_none() {
+                    *w = wrap;
+                }
+                el.children.push(child);
+            }
+            _ => {
+                let mut el = Element {
+                    name: name.clone(),
+                    attrs: attrs.clone(),
+                    children: Vec::new(),
+                };
+                el.children.push(child);
+                merged.push((wrap, el));
+            }
+        }
+    }
+    out.extend(merged.into_iter().map(|(w, e)| (w, Node::Element(e))));
+}
+
+/// Wraps the inline runs among `children`.
+fn wrap_children(children: Vec<Node>) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(children.len());
+    // Index in `out` of the open paragraph.
+    let mut open: Option<usize> = None;
+    let close = |out: &mut Vec<Node>, open: &mut Option<usize>| {
+        let Some(at) = open.take() else { return };
+        // Trailing optional nodes move back out.
+        let mut moved = Vec::new();
+        if let Some(Node::Element(p)) = out.get_mut(at) {
+            while p.children.last().is_some_and(optional) {
+                if let Some(n) = p.children.pop() {
+                    moved.push(n);
+                }
+            }
+        }
+        moved.reverse();
+        out.extend(moved);
+    };
+    for child in children {
+        if is_block(&child) && !(matches!(&child, Node::Element(e) if formatting(&e.name))) {
+            close(&mut out, &mut open);
+            out.push(child);
+            continue;
+        }
+        let mut parts = Vec::new();
+        split(child, &mut parts);
+        for (wrap, node) in parts {
+            match wrap {
+                Some(false) => {
+                    close(&mut out, &mut open);
+                    out.push(node);
+                }
+                None => match open.and_then(|at| out.get_mut(at)) {
+                    Some(Node::Element(p)) => p.children.push(node),
+                    _ => out.push(node),
+                },
+                Some(true) => {
+                    if open.is_none() {
+                        out.push(Node::Element(Element::new("p")));
+                        open = Some(out.len() - 1);
+                    }
+                    if let Some(Node::Element(p)) = open.and_then(|at| out.get_mut(at)) {
+                        p.children.push(node);
+                    }
+                }
+            }
+        }
+    }
+    close(&mut out, &mut open);
+    out
+}
+
+/// Runs the pass on the children of `<body>`.
+pub(crate) fn pwrap(body: Vec<Node>) -> Vec<Node> {
+    let mut body = wrap_children(body);
+    inside_blockquotes(&mut body);
+    body
+}
+
+fn inside_blockquotes(nodes: &mut [Node]) {
+    let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
+    while let Some(node) = stack.pop() {
+        if let Node::Element(e) = node {
+            if e.name == "blockquote" {
+                let children = std::mem::take(&mut e.children);
+                e.children = wrap_children(children);
+            }
+            stack.extend(e.children.iter_mut());
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! The wiring: tokenizer → pipeline (phase-3 transforms) → tree builder →
+//! `<body>` serialization.
+
+use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
+use tagloom_html::token::OwnedToken;
+use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
+use tagloom_transform::pipeline::{
+    Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
+};
+
+use crate::dom;
+use crate::token::{Tok, WikiKind, WikiToken};
+use crate::transform::{
+    AsHandler, cite::Cite, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
+    paragraphs::ParagraphWrapper, pre::PreHandler, quotes::QuoteTransformer,
+};
+use crate::{RenderOptions, WikiError, preprocess};
+
+/// The most wikitext a page may have (Parsoid's limit).
+pub const MAX_PAGE_BYTES: usize = 2 * 1024 * 1024;
+
+/// A page, or a fragment in inline context (a ref body: no paragraphs, no
+/// indent-pre).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Page,
+    Inline { depth: usize },
+}
+
+fn registry(
+    options: &RenderOptions,
+    context: Context,
+) -> Result<Registry<WikiToken>, PipelineError> {
+    let mut r = Registry::new();
+    let depth = match context {
+        Context::Page => 0,
+        Context::Inline { depth } => depth,
+    };
+    r.add(
+        AsHandler(Cite::new(options.clone(), depth)),
+        Rank::new(2.01)?,
+        Match::Any,
+    )?;
+    r.add_async(
+        LinkHandler {
+            page_title: options.title.clone(),
+            pages: options.store.clone(),
+            site: options.preprocess.site.clone(),
+        },
+        Rank::new(1.5)?,
+        Match::Kind(WikiKind::WikiLink),
+    )?;
+    if context == Context::Page {
+        r.add(
+            AsHandler(PreHandler::default()),
+            Rank::new(2.05)?,
+            Match::Any,
+        )?;
+    }
+    r.add(
+        AsHandler(QuoteTransformer::default()),
+        Rank::new(2.1)?,
+        Match::Any,
+    )?;
+    r.add(
+        AsHandler(ListHandler::default()),
+        Rank::new(2.49)?,
+        Match::Any,
+    )?;
+    r.add(
+        AsHandler(HeadingIds::default()),
+        Rank::new(2.6)?,
+        Match::Any,
+    )?;
+    if context == Context::Page {
+        r.add(
+            AsHandler(ParagraphWrapper::default()),
+            Rank::new(2.95)?,
+            Match::Any,
+        )?;
+    }
+    Ok(r)
+}
+
+/// Pseudo-tokens that reach the end become the text they were written as.
+fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
+    match token.tok {
+        Tok::Html(t) => out.push(t),
+        Tok::Newline => out.push(OwnedToken::text("\n")),
+        Tok::Quote(n) => out.push(OwnedToken::text("'".repeat(n as usize))),
+        Tok::ListItem(b) => out.push(OwnedToken::text(b.to_string())),
+        Tok::IndentPre(inner) | Tok::EmptyLine(inner) => {
+            for t in inner {
+                flatten(t, out);
+            }
+        }
+        Tok::Template(raw) | Tok::TemplateArg(raw) => out.push(OwnedToken::text(raw.to_string())),
+        Tok::WikiLink(target) => out.push(OwnedToken::StartTag(crate::transform::links::link_tag(
+            &target,
+            "",
+            None,
+            &crate::preprocess::Site::default(),
+        ))),
+        Tok::Ref(_) | Tok::References | Tok::IndentPreWs => {}
+        Tok::Eof => out.push(OwnedToken::Eof),
+    }
+}
+
+/// Tree builder and store; finishes as the serialization of `<body>`'s children.
+struct BodySink {
+    builder: TreeBuilder,
+    store: DomStore,
+    scratch: Vec<OwnedToken>,
+    /// A whole page (the paragraph DOM pass runs), not an inline fragment.
+    page: bool,
+    /// Formatting elements opened and not closed (an estimate of the tree
+    /// builder's active formatting elements).
+    formatting: usize,
+}
+
+fn is_formatting(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "b"
+            | "big"
+            | "code"
+            | "em"
+            | "font"
+            | "i"
+            | "nobr"
+            | "s"
+            | "small"
+            | "strike"
+            | "strong"
+            | "tt"
+            | "u"
+    )
+}
+
+impl BodySink {
+    fn new(page: bool) -> Result<BodySink, PipelineError> {
+        let mut sink = BodySink {
+            page,
+            builder: TreeBuilder::new(TreeBuilderConfig::default()),
+            store: DomStore::new(),
+            scratch: Vec::new(),
+            formatting: 0,
+        };
+        // Content goes into <body> from the start (a leading <meta> stays there).
+        sink.feed(OwnedToken::start("body"))?;
+        Ok(sink)
+    }
+
+    fn feed(&mut self, token: OwnedToken) -> Result<(), PipelineError> {
+        self.builder
+            .process_owned(&token)
+            .map(|_| ())
+            .map_err(|e| PipelineError::Sink(e.to_string()))
+    }
+}
+
+impl Sink<WikiToken> for BodySink {
+    type Output = String;
+
+    fn write(&mut self, tokens: &mut Vec<WikiToken>) -> Result<(), PipelineError> {
+        let mut flat = std::mem::take(&mut self.scratch);
+        let mut i = 0;
+        while i < tokens.len() {
+            // Parsoid (T368720): `</p>` then exactly two newlines while formatting
+            // elements are open: the newlines go inside the paragraph, so they do
+            // not reopen the formatting elements between paragraphs.
+            let two_newlines = tokens.get(i + 1).is_some_and(WikiToken::is_newline)
+                && tokens.get(i + 2).is_some_and(WikiToken::is_newline)
+                && !tokens.get(i + 3).is_some_and(WikiToken::is_newline);
+            if self.formatting > 0
+                && two_newlines
+                && tokens.get(i).and_then(WikiToken::end_name) == Some("p")
+            {
+                flat.push(OwnedToken::text("\n\n"));
+                flat.push(OwnedToken::end("p"));
+                i += 3;
+                continue;
+            }
+            if let Some(t) = tokens.get(i) {
+                if let Some(name) = t.start_name().filter(|n| is_formatting(n)) {
+                    let _ = name;
+                    self.formatting += 1;
+                } else if t.end_name().is_some_and(is_formatting) {
+                    self.formatting = self.formatting.saturating_sub(1);
+                }
+                flatten(t.clone(), &mut flat);
+            }
+            i += 1;
+        }
+        tokens.clear();
+        for t in flat.drain(..) {
+            self.feed(t)?;
+        }
+        self.scratch = flat;
+        let patches = self.builder.take_patches();
+        self.store
+            .apply_owned(patches)
+            .map_err(|e| PipelineError::Sink(e.to_string()))
+    }
+
+    fn finish(self) -> Result<String, PipelineError> {
+        let mut html = String::new();
+        if let Some(body) = self.store.document().and_then(find_body) {
+            let mut nodes = dom::children_of(body);
+            if self.page {
+                nodes = dom::pwrap::pwrap(nodes);
+            }
+            nodes = dom::encapsulate::encapsulate(nodes);
+            dom::cleanup::flag_empty(&mut nodes);
+            dom::display_space::display_space(&mut nodes);
+            dom::serialize::serialize(&nodes, &mut html);
+        }
+        Ok(html)
+    }
+}
+
+fn find_body(document: NodeRef<'_>) -> Option<NodeRef<'_>> {
+    let html = document
+        .children()
+        .find(|n| matches!(n.kind(), NodeKind::Element(e) if e.local_name() == "html"))?;
+    html.children()
+        .find(|n| matches!(n.kind(), NodeKind::Element(e) if e.local_name() == "body"))
+}
+
+pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, WikiError> {
+    if wikitext.len() > options.max_page_bytes {
+        return Err(WikiError::TooLarge {
+            size: wikitext.len(),
+            limit: options.max_page_bytes,
+        });
+    }
+    // Templates, parser functions and magic words expand first (the preprocessor
+    // works on text, as MediaWiki's does); the result is tokenized.
+    let store: &dyn preprocess::PageStore = match &options.store {
+        Some(store) => store.as_ref(),
+        None => &preprocess::NoPages,
+    };
+    let site = &options.preprocess.site;
+    let title = preprocess::Title::parse(&options.title, 0, site)
+        .or_else(|_| preprocess::Title::parse("Main Page", 0, site))
+        .map_err(|e| WikiError::Title(e.to_string()))?;
+    // `<ref>` bodies are wikitext of the page (Cite parses them with the page's
+    // templates), so the preprocessor expands inside them.
+    let mut config = options.preprocess.clone();
+    config.ext_tags.retain(|t| t != "ref");
+    let pre = preprocess::Preprocessor::new(store, config.clone());
+    let tree = preprocess::parse_with(
+        wikitext,
+        &preprocess::ParseOptions {
+            mode: preprocess::Mode::Page,
+            ext_tags: config.ext_tags.clone(),
+            max_nesting: config.limits.max_nesting,
+        },
+    );
+    let mut page = pre.page(title);
+    let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
+    run_marked(&text, &calls, options, Context::Page)
+}
+
+fn run_marked(
+    text: &str,
+    calls: &[String],
+    options: &RenderOptions,
+    context: Context,
+) -> Result<String, WikiError> {
+    let tokens = crate::tokenize::tokenize_with(text, calls);
+    let mut pipeline = Pipeline::new(registry(options, context)?, PipelineConfig::default());
+    let sink = BodySink::new(context == Context::Page)?;
+    let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
+    Ok(html)
+}
+
+/// The tokens of `text` (already preprocessed) through the pipeline.
+fn run(text: &str, options: &RenderOptions, context: Context) -> Result<String, WikiError> {
+    run_marked(text, &[], options, context)
+}
+
+/// A ref body (already preprocessed with its page) as HTML, in inline context;
+/// errors render as nothing.
+pub(crate) fn render_inline(text: &str, options: &RenderOptions, depth: usize) -> String {
+    run(text, options, Context::Inline { depth }).unwrap_or_default()
+}

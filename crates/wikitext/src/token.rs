@@ -1,0 +1,227 @@
+//! The tokens of the wikitext pipeline: HTML tokens (`OwnedToken`) plus the
+//! wikitext pseudo-tokens Parsoid's tokenizer makes (newlines, quotes, list
+//! items, templates), each with the source range it was read from.
+
+use tagloom_html::Span;
+use tagloom_html::token::{OwnedTag, OwnedToken, TokenKind};
+use tagloom_transform::pipeline::PipelineToken;
+
+/// One token and where it came from (`None`: made by a transform).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WikiToken {
+    /// What it is.
+    pub tok: Tok,
+    /// Its source range in the page's wikitext.
+    pub span: Option<Span>,
+}
+
+/// The token kinds of the wikitext pipeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tok {
+    /// An HTML token: a tag (from wikitext syntax or literal HTML), text, a comment.
+    Html(OwnedToken),
+    /// A line break in the source (Parsoid's `NlTk`).
+    Newline,
+    /// A run of apostrophes: 2 (italic), 3 (bold) or 5 (both); resolved per line
+    /// by the quote transform.
+    Quote(u32),
+    /// List bullets at the start of a line (`*#:;`), or the `:` after a `;` term.
+    ListItem(Box<str>),
+    /// The leading space of a line that an indent-pre consumed (kept so the pre
+    /// can be undone where it is not allowed; writes nothing).
+    IndentPreWs,
+    /// An indented-pre block made by the pre transform (the tokens it wraps,
+    /// `<pre>` and `</pre>` included), kept whole so later line transforms skip it.
+    IndentPre(Vec<WikiToken>),
+    /// Lines holding only comments and spaces, with their newlines (Parsoid's
+    /// `EmptyLineTk`): start-of-line transparent, never a paragraph break.
+    EmptyLine(Vec<WikiToken>),
+    /// An internal link's start (`[[Target|…`): resolved into `<a>` by the link
+    /// handler; its text and `</a>` follow.
+    WikiLink(Box<crate::title::LinkTarget>),
+    /// A `<ref>` (Cite): its name, group and body source (`None`: `<ref name=x/>`).
+    Ref(Box<RefTag>),
+    /// A `<references/>` (Cite): where the footnotes go.
+    References,
+    /// A template or parser function `{{…}}`: its raw source, braces included.
+    Template(Box<str>),
+    /// A template argument `{{{…}}}`: its raw source, braces included.
+    TemplateArg(Box<str>),
+    /// End of input.
+    Eof,
+}
+
+/// A `<ref>` as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefTag {
+    /// `name="…"`.
+    pub name: Option<String>,
+    /// `group="…"`.
+    pub group: Option<String>,
+    /// The body's wikitext (`None` for a self-closed reuse).
+    pub body: Option<String>,
+}
+
+/// The dispatch key of a [`WikiToken`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WikiKind {
+    /// An HTML token of this kind.
+    Html(TokenKind),
+    /// [`Tok::Newline`].
+    Newline,
+    /// [`Tok::Quote`].
+    Quote,
+    /// [`Tok::ListItem`].
+    ListItem,
+    /// [`Tok::IndentPre`].
+    IndentPre,
+    /// [`Tok::IndentPreWs`].
+    IndentPreWs,
+    /// [`Tok::EmptyLine`].
+    EmptyLine,
+    /// [`Tok::WikiLink`].
+    WikiLink,
+    /// [`Tok::Ref`].
+    Ref,
+    /// [`Tok::References`].
+    References,
+    /// [`Tok::Template`].
+    Template,
+    /// [`Tok::TemplateArg`].
+    TemplateArg,
+    /// [`Tok::Eof`].
+    Eof,
+}
+
+impl WikiToken {
+    /// A token made by a transform.
+    pub fn made(tok: Tok) -> WikiToken {
+        WikiToken { tok, span: None }
+    }
+
+    /// A token read from `start..end`.
+    pub fn at(tok: Tok, start: usize, end: usize) -> WikiToken {
+        WikiToken {
+            tok,
+            span: Some(Span { start, end }),
+        }
+    }
+
+    /// Text made by a transform.
+    pub fn text(text: impl Into<String>) -> WikiToken {
+        WikiToken::made(Tok::Html(OwnedToken::text(text)))
+    }
+
+    /// A start tag made by a transform.
+    pub fn start(name: &str) -> WikiToken {
+        WikiToken::made(Tok::Html(OwnedToken::start(name)))
+    }
+
+    /// A start tag with attributes made by a transform.
+    pub fn start_tag(tag: OwnedTag) -> WikiToken {
+        WikiToken::made(Tok::Html(OwnedToken::StartTag(tag)))
+    }
+
+    /// An end tag made by a transform.
+    pub fn end(name: &str) -> WikiToken {
+        WikiToken::made(Tok::Html(OwnedToken::end(name)))
+    }
+
+    /// The text of a character token.
+    pub fn as_text(&self) -> Option<&str> {
+        match &self.tok {
+            Tok::Html(OwnedToken::Characters(t)) => Some(t.text()),
+            _ => None,
+        }
+    }
+
+    /// The name of a start tag.
+    pub fn start_name(&self) -> Option<&str> {
+        match &self.tok {
+            Tok::Html(OwnedToken::StartTag(t)) => Some(t.name().as_str()),
+            _ => None,
+        }
+    }
+
+    /// The name of an end tag.
+    pub fn end_name(&self) -> Option<&str> {
+        match &self.tok {
+            Tok::Html(OwnedToken::EndTag(t)) => Some(t.name().as_str()),
+            _ => None,
+        }
+    }
+
+    /// The name of a start or end tag.
+    pub fn tag_name(&self) -> Option<&str> {
+        match &self.tok {
+            Tok::Html(t) => t.as_tag().map(|t| t.name().as_str()),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a newline.
+    pub fn is_newline(&self) -> bool {
+        matches!(self.tok, Tok::Newline)
+    }
+
+    /// Whether this is end of input.
+    pub fn is_end(&self) -> bool {
+        matches!(self.tok, Tok::Eof | Tok::Html(OwnedToken::Eof))
+    }
+
+    /// Whether the token is a comment.
+    pub fn is_comment(&self) -> bool {
+        matches!(self.tok, Tok::Html(OwnedToken::Comment(_)))
+    }
+
+    /// A `<meta>` or `<link>` self-standing tag (behaviour switches, categories).
+    pub fn is_meta_or_link(&self) -> bool {
+        matches!(self.start_name(), Some("meta" | "link"))
+    }
+
+    /// Parsoid's "start-of-line transparent": whitespace-only text, comments,
+    /// behaviour-switch metas and category links.
+    pub fn is_sol_transparent(&self) -> bool {
+        match &self.tok {
+            Tok::Html(OwnedToken::Characters(t)) => {
+                t.text().bytes().all(|b| b == b' ' || b == b'\t')
+            }
+            Tok::Html(OwnedToken::Comment(_)) | Tok::EmptyLine(_) => true,
+            _ => self.is_meta_or_link(),
+        }
+    }
+}
+
+impl PipelineToken for WikiToken {
+    type Kind = WikiKind;
+
+    fn kind(&self) -> WikiKind {
+        match &self.tok {
+            Tok::Html(OwnedToken::Eof) | Tok::Eof => WikiKind::Eof,
+            Tok::Html(t) => WikiKind::Html(t.kind()),
+            Tok::Newline => WikiKind::Newline,
+            Tok::Quote(_) => WikiKind::Quote,
+            Tok::ListItem(_) => WikiKind::ListItem,
+            Tok::IndentPre(_) => WikiKind::IndentPre,
+            Tok::IndentPreWs => WikiKind::IndentPreWs,
+            Tok::EmptyLine(_) => WikiKind::EmptyLine,
+            Tok::WikiLink(_) => WikiKind::WikiLink,
+            Tok::Ref(_) => WikiKind::Ref,
+            Tok::References => WikiKind::References,
+            Tok::Template(_) => WikiKind::Template,
+            Tok::TemplateArg(_) => WikiKind::TemplateArg,
+        }
+    }
+
+    fn tag_name(&self) -> Option<&str> {
+        WikiToken::tag_name(self)
+    }
+
+    fn is_eof(&self) -> bool {
+        self.is_end()
+    }
+
+    fn eof() -> Self {
+        WikiToken::made(Tok::Eof)
+    }
+}

@@ -1,0 +1,197 @@
+//! Start-of-line syntax: list bullets, `----` rules and `=` headings.
+
+use tagloom_html::token::{OwnedTag, OwnedToken};
+
+use super::Tokenizer;
+use crate::token::{Tok, WikiToken};
+
+impl Tokenizer<'_> {
+    /// Called at the start of the input and after every newline.
+    pub(crate) fn start_of_line(&mut self) {
+        // Template markers are start-of-line transparent.
+        while self.rest().starts_with(['\u{e000}', '\u{e002}']) && self.marker() {}
+        self.empty_lines();
+        // Comments before block syntax are start-of-line transparent.
+        self.leading_comments();
+        if self.table_line() {
+            return;
+        }
+        let start = self.pos;
+        let rest = self.rest();
+        let bullets = rest
+            .bytes()
+            .take_while(|b| matches!(b, b'*' | b'#' | b':' | b';'))
+            .count();
+        if bullets > 0 {
+            let b = rest.get(..bullets).unwrap_or("");
+            self.pos += bullets;
+            self.dd_pending = b.ends_with(';');
+            self.emit(Tok::ListItem(b.into()), start);
+            // A table may start right after the bullets (comments between).
+            self.leading_comments();
+            if self
+                .rest()
+                .trim_start_matches([' ', '\t'])
+                .starts_with("{|")
+            {
+                self.table_line();
+            }
+            return;
+        }
+        if rest.starts_with("----") {
+            let n = rest.bytes().take_while(|&b| b == b'-').count();
+            self.pos += n;
+            self.emit_html(OwnedToken::StartTag(OwnedTag::new("hr")), start);
+            return;
+        }
+        if rest.starts_with('=') {
+            self.heading();
+        }
+    }
+
+    /// Lines of only comments and spaces, each ended by a newline: one
+    /// [`Tok::EmptyLine`] (their newlines are not line breaks for paragraphs).
+    fn empty_lines(&mut self) {
+        let start = self.pos;
+        let mut inner = Vec::new();
+        loop {
+            let line_start = self.pos;
+            let rest = self.rest();
+            let bytes = rest.as_bytes();
+            let mut i = 0;
+            let mut parts = Vec::new();
+            let mut comments = 0;
+            loop {
+                let ws = bytes
+                    .iter()
+                    .skip(i)
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count();
+                if ws > 0 {
+                    parts.push(WikiToken::at(
+                        Tok::Html(OwnedToken::text(rest.get(i..i + ws).unwrap_or(""))),
+                        line_start + i,
+                        line_start + i + ws,
+                    ));
+                    i += ws;
+                }
+                let tail = rest.get(i..).unwrap_or("");
+                if tail.starts_with("<!--")
+                    && let Some(end) = tail.get(4..).and_then(|t| t.find("-->"))
+                {
+                    let data = tail.get(4..4 + end).unwrap_or("");
+                    parts.push(WikiToken::at(
+                        Tok::Html(OwnedToken::comment(super::tags::encode_comment(data))),
+                        line_start + i,
+                        line_start + i + end + 7,
+                    ));
+                    i += end + 7;
+                    comments += 1;
+                    continue;
+                }
+                break;
+            }
+            if comments == 0 || bytes.get(i) != Some(&b'\n') {
+                break;
+            }
+            parts.push(WikiToken::at(
+                Tok::Html(OwnedToken::text("\n")),
+                line_start + i,
+                line_start + i + 1,
+            ));
+            inner.append(&mut parts);
+            self.pos = line_start + i + 1;
+        }
+        if !inner.is_empty() {
+            self.emit(Tok::EmptyLine(inner), start);
+        }
+    }
+
+    /// Comments at the current position, as tokens.
+    fn leading_comments(&mut self) {
+        while self.rest().starts_with("<!--") {
+            let rest = self.rest();
+            let Some(end) = rest.get(4..).and_then(|r| r.find("-->")) else {
+                break;
+            };
+            let start = self.pos;
+            let data = rest.get(4..4 + end).unwrap_or("").to_owned();
+            self.pos += end + 7;
+            self.emit_html(
+                OwnedToken::comment(super::tags::encode_comment(&data)),
+                start,
+            );
+        }
+    }
+
+    /// The end of the current line, comments (which may hold newlines) skipped.
+    fn line_end(&self) -> usize {
+        let rest = self.rest();
+        let mut i = 0;
+        loop {
+            let tail = rest.get(i..).unwrap_or("");
+            let nl = tail.find('\n');
+            let comment = tail
+                .get(..nl.unwrap_or(tail.len()))
+                .and_then(|t| t.find("<!--"));
+            match (nl, comment) {
+                (Some(n), Some(c)) if c < n => {
+                    match tail.get(c + 4..).and_then(|t| t.find("-->")) {
+                        Some(e) => i += c + 4 + e + 3,
+                        None => return self.limit,
+                    }
+                }
+                (Some(n), _) => return self.pos + i + n,
+                (None, _) => return self.limit,
+            }
+        }
+    }
+
+    /// `==Title==` up to the end of the line (trailing spaces and comments
+    /// allowed after the closing `=`s).
+    fn heading(&mut self) {
+        let start = self.pos;
+        let eol = self.line_end();
+        let line = self.src.get(start..eol).unwrap_or("");
+        let mut content_end = line.len();
+        loop {
+            let trimmed = line
+                .get(..content_end)
+                .unwrap_or("")
+                .trim_end_matches([' ', '\t', '\u{e002}']);
+            content_end = trimmed.len();
+            if trimmed.ends_with("-->")
+                && let Some(open) = trimmed.rfind("<!--")
+            {
+                content_end = open;
+                continue;
+            }
+            break;
+        }
+        let content = line.get(..content_end).unwrap_or("");
+        let lead = content.bytes().take_while(|&b| b == b'=').count();
+        let trail = content.bytes().rev().take_while(|&b| b == b'=').count();
+        let level = if lead == content.len() {
+            // A line of `=` only: `===` is a level-1 heading of `=`.
+            if content.len() < 3 {
+                return;
+            }
+            ((content.len() - 1) / 2).min(6)
+        } else {
+            lead.min(trail).min(6)
+        };
+        if level == 0 {
+            return;
+        }
+        let name = format!("h{level}");
+        self.pos = start + level;
+        self.emit_html(OwnedToken::StartTag(OwnedTag::new(name.as_str())), start);
+        let saved = self.limit;
+        self.limit = start + content_end - level;
+        self.scan();
+        self.limit = saved;
+        let end_start = self.pos;
+        self.pos = start + content_end;
+        self.emit_html(OwnedToken::EndTag(OwnedTag::new(name.as_str())), end_start);
+    }
+}

@@ -1,0 +1,127 @@
+//! `[[wikilinks]]`: a link becomes a [`Tok::WikiLink`] pseudo-token (resolved
+//! against the page store by the link handler), its text, a link trail of
+//! letters, and `</a>`; a category link becomes a `<link>` at once. Anything
+//! that cannot be a link is text.
+
+use tagloom_html::token::{OwnedTag, OwnedToken};
+
+use super::{Tokenizer, entity};
+use crate::title::{LinkTarget, encode_title};
+use crate::token::{Tok, WikiToken};
+
+impl Tokenizer<'_> {
+    /// The end of the `[[…]]` at the current position (`]]` excluded, relative)
+    /// and where its first top-level `|` is. A nested `[[` or a newline before
+    /// the pipe ends the attempt (so each attempt scans only up to the next `[[`:
+    /// linear time overall).
+    fn extent(&mut self) -> Option<(usize, Option<usize>)> {
+        let base = self.pos;
+        let s = self.rest();
+        let b = s.as_bytes();
+        let mut i = 2;
+        let mut pipe = None;
+        while i < b.len() {
+            match (b.get(i), b.get(i + 1)) {
+                (Some(b'['), Some(b'[')) => return None,
+                (Some(b']'), Some(b']')) => {
+                    // `[[A|[x]]]`: a `[` open in the text takes the first `]`.
+                    let open_in_text = pipe.is_some_and(|p| {
+                        let text = s.get(p + 1..i).unwrap_or("");
+                        text.matches('[').count() > text.matches(']').count()
+                    });
+                    if open_in_text && b.get(i + 2) == Some(&b']') {
+                        i += 1;
+                        continue;
+                    }
+                    return Some((i, pipe));
+                }
+                (Some(b'{'), Some(b'{')) => match self.brace_end(base + i) {
+                    // Skip a template: its pipes are not ours.
+                    Some(end) if end <= self.limit => i = end - base,
+                    _ => i += 2,
+                },
+                (Some(b'|'), _) if pipe.is_none() => {
+                    pipe = Some(i);
+                    i += 1;
+                }
+                (Some(b'\n'), _) if pipe.is_none() => return None,
+                _ => i += 1,
+            }
+        }
+        None
+    }
+}
+
+impl Tokenizer<'_> {
+    /// At `[[`.
+    pub(crate) fn wikilink(&mut self) {
+        let start = self.pos;
+        let Some((close, pipe)) = self.extent() else {
+            self.pos += 2;
+            self.push_text("[[", start);
+            return;
+        };
+        let rest = self.rest();
+        let target_src = rest.get(2..pipe.unwrap_or(close)).unwrap_or("");
+        let Some(target) = LinkTarget::parse(&entity::decode_all(target_src)) else {
+            self.pos += 2;
+            self.push_text("[[", start);
+            return;
+        };
+        if target.namespace == "Category" && !target.colon {
+            self.pos += close + 2;
+            let mut href = format!("./{}", encode_title(&target.full()));
+            if let Some(p) = pipe {
+                let sort = rest.get(p + 1..close).unwrap_or("");
+                href.push('#');
+                href.push_str(&encode_title(sort));
+            }
+            let tag = OwnedTag::new("link")
+                .with_attr("rel", "mw:PageProp/Category")
+                .with_attr("href", href);
+            self.emit_html(OwnedToken::StartTag(tag), start);
+            return;
+        }
+        if pipe.is_some_and(|p| p + 1 >= close) {
+            // `[[Target|]]`: the pipe trick is a save-time feature; here it is text.
+            self.pos += 2;
+            self.push_text("[[", start);
+            return;
+        }
+        self.pos += close + 2;
+        self.emit(Tok::WikiLink(Box::new(target.clone())), start);
+        match pipe {
+            Some(p) if p + 1 < close => {
+                let saved = self.limit;
+                let content_end = start + close;
+                self.pos = start + p + 1;
+                self.limit = content_end;
+                // No links inside a link's text.
+                let was = std::mem::replace(&mut self.in_ext_link, true);
+                self.scan();
+                self.in_ext_link = was;
+                self.limit = saved;
+                self.pos = content_end + 2;
+            }
+            Some(_) => {}
+            None => {
+                let shown = target_src.strip_prefix(':').unwrap_or(target_src);
+                self.out.push(WikiToken::text(entity::decode_all(shown)));
+            }
+        }
+        // The link trail.
+        let trail: usize = self
+            .rest()
+            .bytes()
+            .take_while(u8::is_ascii_lowercase)
+            .count();
+        if trail > 0 {
+            let t_start = self.pos;
+            let text = self.rest().get(..trail).unwrap_or("").to_owned();
+            self.pos += trail;
+            self.push_text(&text, t_start);
+        }
+        self.flush_text();
+        self.out.push(WikiToken::end("a"));
+    }
+}

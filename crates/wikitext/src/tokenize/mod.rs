@@ -1,0 +1,381 @@
+//! The wikitext tokenizer: one pass over the page producing [`WikiToken`]s with
+//! source ranges. Block syntax is recognized at the start of a line
+//! (`block.rs`: lists, `----`, headings), inline syntax anywhere (quotes,
+//! entities, behaviour switches, templates here; tags, comments and extension
+//! tags in `tags.rs`). Everything it does not recognize is text.
+//!
+//! Cost: linear in the input except for searches for a closing delimiter
+//! (`-->`, `</nowiki>`, `}}`), each bounded by the input and done at most once per
+//! opening delimiter found.
+
+mod block;
+pub(crate) mod entity;
+mod extlinks;
+mod links;
+mod table;
+mod tags;
+
+use tagloom_html::token::{OwnedTag, OwnedToken};
+
+use crate::token::{Tok, WikiToken};
+
+/// Tokenizes a whole page.
+pub fn tokenize(src: &str) -> Vec<WikiToken> {
+    tokenize_with(src, &[])
+}
+
+/// Tokenizes a page whose template output is marked (see `transclusion.rs`);
+/// `calls` holds each call's `data-mw`.
+pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
+    let mut t = Tokenizer {
+        calls,
+        src,
+        pos: 0,
+        limit: src.len(),
+        out: Vec::with_capacity(src.len() / 8 + 4),
+        text: String::new(),
+        text_start: 0,
+        dd_pending: false,
+        dd_depth: 0,
+        dd_quotes: (false, false),
+        in_ext_link: false,
+        no_bracket_close: None,
+        missing_close: Vec::new(),
+        braces: None,
+        table_depth: 0,
+        cell_line: None,
+    };
+    t.start_of_line();
+    t.scan();
+    t.flush_text();
+    t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
+    t.out
+}
+
+pub(crate) struct Tokenizer<'a> {
+    /// The `data-mw` of each marked template call.
+    calls: &'a [String],
+    pub(crate) src: &'a str,
+    pub(crate) pos: usize,
+    /// Where the current scan stops (the end of a heading's content, or the input).
+    pub(crate) limit: usize,
+    pub(crate) out: Vec<WikiToken>,
+    text: String,
+    text_start: usize,
+    /// A `;` term is open on this line: its first `:` starts the description.
+    pub(crate) dd_pending: bool,
+    /// Open HTML elements on a `;` line: a `:` inside one is text.
+    pub(crate) dd_depth: usize,
+    /// Bold and italic quotes open on a `;` line (a `:` inside them is text).
+    pub(crate) dd_quotes: (bool, bool),
+    /// Inside an external link's text: no links start here.
+    pub(crate) in_ext_link: bool,
+    /// A range where no `[URL …]` can close (no `]` before the line ends).
+    pub(crate) no_bracket_close: Option<(usize, usize)>,
+    /// Closing tags known to be missing after a position.
+    pub(crate) missing_close: Vec<(&'static str, usize)>,
+    /// `{{` positions and the end of their matching `}}`, computed once.
+    braces: Option<std::collections::HashMap<usize, usize>>,
+    /// Open wikitext tables (table syntax is recognized only inside one).
+    pub(crate) table_depth: usize,
+    /// On a cell line: `||` (and `!!` on a header line) start another cell.
+    pub(crate) cell_line: Option<table::CellLine>,
+}
+
+/// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
+const SWITCHES: &[&str] = &[
+    "NOTOC",
+    "FORCETOC",
+    "TOC",
+    "NOEDITSECTION",
+    "NEWSECTIONLINK",
+    "NONEWSECTIONLINK",
+    "NOGALLERY",
+    "HIDDENCAT",
+    "EXPECTUNUSEDCATEGORY",
+    "NOCONTENTCONVERT",
+    "NOCC",
+    "NOTITLECONVERT",
+    "NOTC",
+    "INDEX",
+    "NOINDEX",
+    "STATICREDIRECT",
+    "EXPECTUNUSEDTEMPLATE",
+    "NOGLOBAL",
+    "DISAMBIG",
+];
+
+impl<'a> Tokenizer<'a> {
+    pub(crate) fn rest(&self) -> &'a str {
+        self.src.get(self.pos..self.limit).unwrap_or("")
+    }
+
+    pub(crate) fn peek(&self) -> Option<u8> {
+        if self.pos < self.limit {
+            self.src.as_bytes().get(self.pos).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Adds `s` (read from `start..`) to the pending text.
+    pub(crate) fn push_text(&mut self, s: &str, start: usize) {
+        if self.text.is_empty() {
+            self.text_start = start;
+        }
+        self.text.push_str(s);
+    }
+
+    pub(crate) fn flush_text(&mut self) {
+        if !self.text.is_empty() {
+            let text = std::mem::take(&mut self.text);
+            let start = self.text_start;
+            let end = start + text.len();
+            self.out
+                .push(WikiToken::at(Tok::Html(OwnedToken::text(text)), start, end));
+        }
+    }
+
+    /// Emits a token read from `start..self.pos`.
+    pub(crate) fn emit(&mut self, tok: Tok, start: usize) {
+        self.flush_text();
+        self.out.push(WikiToken::at(tok, start, self.pos));
+    }
+
+    pub(crate) fn emit_html(&mut self, token: OwnedToken, start: usize) {
+        self.emit(Tok::Html(token), start);
+    }
+
+    /// The main loop: inline syntax up to `limit`, block syntax after newlines.
+    pub(crate) fn scan(&mut self) {
+        while let Some(b) = self.peek() {
+            let start = self.pos;
+            match b {
+                b'\n' => {
+                    self.pos += 1;
+                    self.emit(Tok::Newline, start);
+                    self.dd_pending = false;
+                    self.dd_depth = 0;
+                    self.dd_quotes = (false, false);
+                    self.cell_line = None;
+                    self.start_of_line();
+                }
+                b'\'' if self.rest().starts_with("''") => self.quotes(),
+                b'<' => self.angle(),
+                b'&' => self.entity(),
+                b'_' if self.rest().starts_with("__") => self.switch(),
+                b'{' if self.rest().starts_with("{{") => self.template(),
+                b'[' if self.rest().starts_with("[[") && !self.in_ext_link => self.wikilink(),
+                b'[' if !self.in_ext_link && self.bracketed_link() => {}
+                b'A'..=b'Z' | b'a'..=b'z' if self.autolink() => {}
+                b'|' if self.cell_line.is_some() && self.rest().starts_with("||") => {
+                    self.next_cell();
+                }
+                b'!' if self.cell_line == Some(table::CellLine::Header)
+                    && self.rest().starts_with("!!") =>
+                {
+                    self.next_cell();
+                }
+                0xEE if self.marker() => {}
+                b':' if self.dd_pending
+                    && (self.dd_depth > 0 || self.dd_quotes != (false, false)) =>
+                {
+                    self.pos += 1;
+                    self.push_text(":", start);
+                }
+                b':' if self.dd_pending => {
+                    self.pos += 1;
+                    self.dd_pending = false;
+                    let bullets = self.dd_bullets();
+                    self.emit(Tok::ListItem(bullets.into()), start);
+                }
+                _ => self.text_run(),
+            }
+        }
+    }
+
+    /// A transclusion marker here: its meta tag. False if there is none.
+    pub(crate) fn marker(&mut self) -> bool {
+        use crate::transclusion::{END, INDEX_END, START};
+        let start = self.pos;
+        let rest = self.rest();
+        if let Some(after) = rest.strip_prefix(START) {
+            let Some(end) = after.find(INDEX_END) else {
+                return false;
+            };
+            let Some(data) = after
+                .get(..end)
+                .and_then(|n| n.parse::<usize>().ok())
+                .and_then(|i| self.calls.get(i))
+            else {
+                return false;
+            };
+            let tag = OwnedTag::new("meta")
+                .with_attr("typeof", "mw:Transclusion")
+                .with_attr("data-mw", data.as_str());
+            self.pos += START.len_utf8() + end + INDEX_END.len_utf8();
+            self.emit_html(OwnedToken::StartTag(tag), start);
+            return true;
+        }
+        if rest.starts_with(END) {
+            self.pos += END.len_utf8();
+            let tag = OwnedTag::new("meta").with_attr("typeof", "mw:Transclusion/End");
+            self.emit_html(OwnedToken::StartTag(tag), start);
+            return true;
+        }
+        false
+    }
+
+    /// The bullets of the list item this line opened, with the `;` turned to `:`.
+    fn dd_bullets(&self) -> String {
+        let mut bullets = self
+            .out
+            .iter()
+            .rev()
+            .find_map(|t| match &t.tok {
+                Tok::ListItem(b) => Some(b.to_string()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        bullets.pop();
+        bullets.push(':');
+        bullets
+    }
+
+    fn text_run(&mut self) {
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        let mut end = start + 1;
+        while end < self.limit {
+            if !self.in_ext_link && self.autolink_candidate(end) {
+                break;
+            }
+            match bytes.get(end) {
+                Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{' | b'[' | b'|' | b'!' | 0xEE)
+                | None => {
+                    break;
+                }
+                Some(b':') if self.dd_pending => break,
+                _ => end += 1,
+            }
+        }
+        // Never split a character.
+        while !self.src.is_char_boundary(end) {
+            end += 1;
+        }
+        let s = self.src.get(start..end).unwrap_or("");
+        self.pos = end;
+        self.push_text(s, start);
+    }
+
+    fn quotes(&mut self) {
+        let start = self.pos;
+        let n = self.rest().bytes().take_while(|&b| b == b'\'').count();
+        self.pos += n;
+        if self.dd_pending {
+            let (bold, italic) = &mut self.dd_quotes;
+            match n {
+                2 => *italic = !*italic,
+                3 | 4 => *bold = !*bold,
+                _ => {
+                    *bold = !*bold;
+                    *italic = !*italic;
+                }
+            }
+        }
+        self.emit(Tok::Quote(u32::try_from(n).unwrap_or(u32::MAX)), start);
+    }
+
+    fn entity(&mut self) {
+        let start = self.pos;
+        match entity::reference(self.rest()) {
+            Some((len, text)) => {
+                self.pos += len;
+                self.emit_html(
+                    OwnedToken::StartTag(OwnedTag::new("span").with_attr("typeof", "mw:Entity")),
+                    start,
+                );
+                self.out.push(WikiToken::text(text));
+                self.out.push(WikiToken::end("span"));
+            }
+            None => {
+                self.pos += 1;
+                self.push_text("&", start);
+            }
+        }
+    }
+
+    fn switch(&mut self) {
+        let start = self.pos;
+        let rest = self.rest();
+        let word = rest
+            .get(2..)
+            .and_then(|r| r.find("__").map(|e| (e, r)))
+            .and_then(|(e, r)| r.get(..e));
+        if let Some(word) = word
+            && SWITCHES.iter().any(|s| s.eq_ignore_ascii_case(word))
+        {
+            self.pos += word.len() + 4;
+            let tag = OwnedTag::new("meta").with_attr(
+                "property",
+                format!("mw:PageProp/{}", word.to_ascii_lowercase()),
+            );
+            self.emit_html(OwnedToken::StartTag(tag), start);
+            return;
+        }
+        self.pos += 1;
+        self.push_text("_", start);
+    }
+
+    /// The end of the `}}` matching the `{{` at `at`, if any (pairs found once,
+    /// innermost first, in one pass over the page).
+    pub(crate) fn brace_end(&mut self, at: usize) -> Option<usize> {
+        let src = self.src.as_bytes();
+        let braces = self.braces.get_or_insert_with(|| {
+            let mut map = std::collections::HashMap::new();
+            let mut open = Vec::new();
+            let mut i = 0;
+            while i + 1 < src.len() {
+                match (src.get(i), src.get(i + 1)) {
+                    (Some(b'{'), Some(b'{')) => {
+                        open.push(i);
+                        i += 2;
+                    }
+                    (Some(b'}'), Some(b'}')) => {
+                        if let Some(o) = open.pop() {
+                            map.insert(o, i + 2);
+                        }
+                        i += 2;
+                    }
+                    _ => i += 1,
+                }
+            }
+            map
+        });
+        braces.get(&at).copied()
+    }
+
+    /// `{{…}}` or `{{{…}}}` with balanced braces: a pseudo-token for the
+    /// expansion hook; unbalanced braces are text.
+    fn template(&mut self) {
+        let start = self.pos;
+        let Some(mut end) = self.brace_end(start).filter(|&e| e <= self.limit) else {
+            self.pos += 2;
+            self.push_text("{{", start);
+            return;
+        };
+        let rest = self.rest();
+        let arg = rest.starts_with("{{{") && self.src.as_bytes().get(end) == Some(&b'}');
+        if arg && end < self.limit {
+            end += 1;
+        }
+        let raw = self.src.get(start..end).unwrap_or("");
+        let tok = if arg {
+            Tok::TemplateArg(raw.into())
+        } else {
+            Tok::Template(raw.into())
+        };
+        self.pos = end;
+        self.emit(tok, start);
+    }
+}

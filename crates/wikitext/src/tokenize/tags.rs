@@ -1,0 +1,446 @@
+//! `<`: comments, extension tags (`<nowiki>`, `<pre>`, `<includeonly>` and
+//! friends) and HTML tags. A tag MediaWiki does not allow is text.
+
+use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken};
+
+use super::{Tokenizer, entity};
+use crate::sanitizer;
+use crate::token::{RefTag, Tok, WikiToken};
+
+/// A tag as written: name (lowercase), attributes (raw names, decoded values),
+/// whether it is an end tag or self-closing, its length.
+pub(crate) struct RawTag {
+    pub(crate) name: String,
+    pub(crate) attrs: Vec<(String, String)>,
+    pub(crate) end: bool,
+    pub(crate) self_closing: bool,
+    pub(crate) len: usize,
+}
+
+/// Parses the tag at the start of `s` (which starts with `<`).
+pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
+    let bytes = s.as_bytes();
+    let mut i = 1;
+    let end = bytes.get(1) == Some(&b'/');
+    if end {
+        i += 1;
+    }
+    let name_start = i;
+    if !bytes.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    while bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric()) {
+        i += 1;
+    }
+    let name = s.get(name_start..i)?.to_ascii_lowercase();
+    // The name must end at whitespace, `/` or `>`.
+    if !matches!(
+        bytes.get(i),
+        Some(b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>')
+    ) {
+        return None;
+    }
+    let mut attrs = Vec::new();
+    loop {
+        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        match bytes.get(i)? {
+            b'>' => {
+                return Some(RawTag {
+                    name,
+                    attrs,
+                    end,
+                    self_closing: false,
+                    len: i + 1,
+                });
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'>') => {
+                return Some(RawTag {
+                    name,
+                    attrs,
+                    end,
+                    self_closing: true,
+                    len: i + 2,
+                });
+            }
+            b'<' => return None,
+            _ => {}
+        }
+        let attr_start = i;
+        while bytes
+            .get(i)
+            .is_some_and(|b| !b.is_ascii_whitespace() && !matches!(b, b'/' | b'>' | b'='))
+        {
+            i += 1;
+        }
+        if i == attr_start {
+            // A stray `/` or `=`.
+            i += 1;
+            continue;
+        }
+        let attr_name = s.get(attr_start..i)?.to_owned();
+        let mut j = i;
+        while bytes.get(j).is_some_and(|b| b.is_ascii_whitespace()) {
+            j += 1;
+        }
+        let mut value = String::new();
+        if bytes.get(j) == Some(&b'=') {
+            j += 1;
+            while bytes.get(j).is_some_and(|b| b.is_ascii_whitespace()) {
+                j += 1;
+            }
+            match bytes.get(j) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    // A quoted value ends at its quote, or (unclosed) before the
+                    // `>` (or `/>`) that ends the tag.
+                    let tail = s.get(j + 1..)?;
+                    // A value never spans a `<` (bounds the search).
+                    let tail = tail.get(..tail.find('<').unwrap_or(tail.len()))?;
+                    let quote = tail.find(q as char);
+                    let gt = tail.find('>');
+                    match (quote, gt) {
+                        (Some(qe), g) if g.is_none_or(|g| qe < g) => {
+                            value = tail.get(..qe)?.to_owned();
+                            j = j + 1 + qe + 1;
+                        }
+                        (_, Some(g)) => {
+                            let mut v = tail.get(..g)?;
+                            if let Some(stripped) = v.strip_suffix('/') {
+                                v = stripped;
+                                j = j + 1 + g - 1;
+                            } else {
+                                j = j + 1 + g;
+                            }
+                            value = v.trim_end().to_owned();
+                        }
+                        _ => return None,
+                    }
+                }
+                _ => {
+                    let v_start = j;
+                    while bytes.get(j).is_some_and(|b| {
+                        !b.is_ascii_whitespace()
+                            && *b != b'>'
+                            && !(*b == b'/' && bytes.get(j + 1) == Some(&b'>'))
+                    }) {
+                        j += 1;
+                    }
+                    value = s.get(v_start..j)?.to_owned();
+                }
+            }
+            i = j;
+        }
+        attrs.push((attr_name, entity::decode_all(&value)));
+    }
+}
+
+/// The sanitized attributes of an allowed tag.
+pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
+    let mut tag = OwnedTag::new(Name::new(&raw.name));
+    tag.set_self_closing(raw.self_closing);
+    let attrs = tag.attrs_mut();
+    for (name, value) in &raw.attrs {
+        let Some((lower, value)) = sanitizer::attribute(&raw.name, name, value) else {
+            continue;
+        };
+        // A repeated attribute: the last one wins.
+        attrs.retain(|a| a.name.as_str() != lower);
+        attrs.push(OwnedAttribute::new(Name::new(&lower), value));
+    }
+    tag
+}
+
+/// Finds `</name>` (ASCII case-insensitive) in `s`: its start and length.
+fn find_close(s: &str, name: &str) -> Option<(usize, usize)> {
+    let mut from = 0;
+    while let Some(at) = s.get(from..)?.find("</") {
+        let at = from + at;
+        let after = at + 2 + name.len();
+        let matches = s
+            .get(at + 2..after)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name));
+        if matches {
+            let rest = s.get(after..)?;
+            let ws = rest.bytes().take_while(|b| b.is_ascii_whitespace()).count();
+            if rest.as_bytes().get(ws) == Some(&b'>') {
+                return Some((at, after + ws + 1 - at));
+            }
+        }
+        from = at + 2;
+    }
+    None
+}
+
+impl Tokenizer<'_> {
+    /// `find_close` from the current body start `body` (an offset in the
+    /// source), remembering failures: when `</name>` is missing after some
+    /// position it is missing after every later one.
+    fn close_of(&mut self, name: &'static str, body: usize) -> Option<(usize, usize)> {
+        if self
+            .missing_close
+            .iter()
+            .any(|&(n, from)| n == name && from <= body)
+        {
+            return None;
+        }
+        let found = find_close(self.src.get(body..self.limit).unwrap_or(""), name);
+        if found.is_none() {
+            self.missing_close.push((name, body));
+        }
+        found
+    }
+
+    /// At `<`.
+    pub(crate) fn angle(&mut self) {
+        let start = self.pos;
+        let rest = self.rest();
+        if rest.starts_with("<!--") {
+            let (data, len) = match rest.get(4..).and_then(|r| r.find("-->")) {
+                Some(end) => (rest.get(4..4 + end).unwrap_or(""), end + 7),
+                None => (rest.get(4..).unwrap_or(""), rest.len()),
+            };
+            self.pos += len;
+            self.emit_html(OwnedToken::comment(encode_comment(data)), start);
+            return;
+        }
+        let Some(raw) = parse_tag(rest) else {
+            self.pos += 1;
+            self.push_text("<", start);
+            return;
+        };
+        match raw.name.as_str() {
+            "nowiki" if !raw.end => return self.nowiki(raw, start),
+            "pre" if !raw.end && self.ext_pre(&raw, start) => return,
+            "ref" if !raw.end => return self.cite_ref(&raw, start),
+            "references" if !raw.end => {
+                let skip = if raw.self_closing {
+                    raw.len
+                } else {
+                    let body = self.pos + raw.len;
+                    self.close_of("references", body)
+                        .map_or(raw.len, |(at, l)| raw.len + at + l)
+                };
+                self.pos += skip;
+                self.emit(Tok::References, start);
+                return;
+            }
+            "noinclude" | "onlyinclude" => {
+                self.pos += raw.len;
+                self.flush_text();
+                return;
+            }
+            "includeonly" if !raw.end => {
+                let skip = if raw.self_closing {
+                    raw.len
+                } else {
+                    let body = self.pos + raw.len;
+                    self.close_of("includeonly", body)
+                        .map_or(rest.len(), |(at, l)| raw.len + at + l)
+                };
+                self.pos += skip;
+                self.flush_text();
+                return;
+            }
+            _ => {}
+        }
+        if !sanitizer::is_allowed_tag(&raw.name) || raw.name == "pre" && !raw.end {
+            // Not HTML in wikitext: the `<` is text, the rest is scanned as usual.
+            self.pos += 1;
+            self.push_text("<", start);
+            return;
+        }
+        self.pos += raw.len;
+        if self.dd_pending && !matches!(raw.name.as_str(), "br" | "hr" | "wbr" | "meta" | "link") {
+            if raw.end {
+                self.dd_depth = self.dd_depth.saturating_sub(1);
+            } else if !raw.self_closing {
+                self.dd_depth += 1;
+            }
+        }
+        let tag = sanitized_tag(&raw);
+        let token = if raw.end {
+            OwnedToken::EndTag(tag)
+        } else {
+            OwnedToken::StartTag(tag)
+        };
+        self.emit_html(token, start);
+    }
+
+    /// `<ref …>…</ref>` or `<ref name=… />`; unclosed: text.
+    fn cite_ref(&mut self, raw: &RawTag, start: usize) {
+        let attr = |n: &str| {
+            raw.attrs
+                .iter()
+                .rev()
+                .find(|(k, _)| k.eq_ignore_ascii_case(n))
+                .map(|(_, v)| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let body = if raw.self_closing {
+            self.pos += raw.len;
+            None
+        } else {
+            let body_start = self.pos + raw.len;
+            let Some((at, close_len)) = self.close_of("ref", body_start) else {
+                self.pos += 1;
+                self.push_text("<", start);
+                return;
+            };
+            let body = self
+                .src
+                .get(body_start..body_start + at)
+                .unwrap_or("")
+                .to_owned();
+            self.pos = body_start + at + close_len;
+            Some(body)
+        };
+        let tag = RefTag {
+            name: attr("name"),
+            group: attr("group"),
+            body,
+        };
+        self.emit(Tok::Ref(Box::new(tag)), start);
+    }
+
+    /// `<nowiki>…</nowiki>`: the body is text (references decoded), in a
+    /// `mw:Nowiki` span. Unclosed: the tag is text.
+    fn nowiki(&mut self, raw: RawTag, start: usize) {
+        let rest = self.rest();
+        if raw.self_closing {
+            self.pos += raw.len;
+            self.emit_html(
+                OwnedToken::StartTag(OwnedTag::new("span").with_attr("typeof", "mw:Nowiki")),
+                start,
+            );
+            self.out.push(WikiToken::end("span"));
+            return;
+        }
+        let body_all = rest.get(raw.len..).unwrap_or("");
+        let Some((at, close_len)) = self.close_of("nowiki", self.pos + raw.len) else {
+            self.pos += 1;
+            self.push_text("<", start);
+            return;
+        };
+        let body = body_all.get(..at).unwrap_or("");
+        self.pos += raw.len + at + close_len;
+        self.emit_html(
+            OwnedToken::StartTag(OwnedTag::new("span").with_attr("typeof", "mw:Nowiki")),
+            start,
+        );
+        push_decoded(&mut self.out, body);
+        self.out.push(WikiToken::end("span"));
+    }
+
+    /// `<pre>…</pre>`: the extension tag (body literal, `<nowiki>` tags removed,
+    /// references decoded). Returns false when it does not close.
+    fn ext_pre(&mut self, raw: &RawTag, start: usize) -> bool {
+        let rest = self.rest();
+        let body = if raw.self_closing {
+            None
+        } else {
+            let after = rest.get(raw.len..).unwrap_or("");
+            let Some((at, close_len)) = self.close_of("pre", self.pos + raw.len) else {
+                return false;
+            };
+            Some((after.get(..at).unwrap_or(""), raw.len + at + close_len))
+        };
+        let mut tag = sanitized_tag(raw);
+        tag.set_self_closing(false);
+        tag.set_attr("typeof", "mw:Extension/pre");
+        tag.set_attr(
+            "data-mw",
+            ext_data_mw("pre", &raw.attrs, body.map(|(text, _)| text)),
+        );
+        self.pos += body.map_or(raw.len, |(_, len)| len);
+        self.emit_html(OwnedToken::StartTag(tag), start);
+        if let Some((text, _)) = body {
+            let text = strip_nowiki_tags(text);
+            // Parsoid drops one newline at the start of the body.
+            let text = text.strip_prefix('\n').map(str::to_owned).unwrap_or(text);
+            self.out.push(WikiToken::text(entity::decode_all(&text)));
+        }
+        self.out.push(WikiToken::end("pre"));
+        true
+    }
+}
+
+/// `<nowiki>X</nowiki>` pairs become X (first `</nowiki>` after each opening);
+/// unpaired tags stay literal.
+fn strip_nowiki_tags(s: &str) -> String {
+    let lower = s.to_ascii_lowercase();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while let Some(at) = lower.get(i..).and_then(|r| r.find("<nowiki>")) {
+        let open = i + at;
+        let body = open + "<nowiki>".len();
+        let Some(close) = lower.get(body..).and_then(|r| r.find("</nowiki>")) else {
+            break;
+        };
+        out.push_str(s.get(i..open).unwrap_or(""));
+        out.push_str(s.get(body..body + close).unwrap_or(""));
+        i = body + close + "</nowiki>".len();
+    }
+    out.push_str(s.get(i..).unwrap_or(""));
+    out
+}
+
+/// Text with references as `mw:Entity` spans.
+fn push_decoded(out: &mut Vec<WikiToken>, s: &str) {
+    let mut rest = s;
+    let mut text = String::new();
+    while let Some(at) = rest.find('&') {
+        text.push_str(rest.get(..at).unwrap_or(""));
+        let tail = rest.get(at..).unwrap_or("");
+        match entity::reference(tail) {
+            Some((len, decoded)) => {
+                if !text.is_empty() {
+                    out.push(WikiToken::text(std::mem::take(&mut text)));
+                }
+                out.push(WikiToken::start_tag(
+                    OwnedTag::new("span").with_attr("typeof", "mw:Entity"),
+                ));
+                out.push(WikiToken::text(decoded));
+                out.push(WikiToken::end("span"));
+                rest = tail.get(len..).unwrap_or("");
+            }
+            None => {
+                text.push('&');
+                rest = tail.get(1..).unwrap_or("");
+            }
+        }
+    }
+    text.push_str(rest);
+    if !text.is_empty() {
+        out.push(WikiToken::text(text));
+    }
+}
+
+/// Parsoid's `data-mw` of an extension tag: name, attributes in source order,
+/// body source.
+pub(crate) fn ext_data_mw(name: &str, attrs: &[(String, String)], body: Option<&str>) -> String {
+    let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+    let mut out = format!("{{\"name\":{},\"attrs\":{{", json(name));
+    for (i, (k, v)) in attrs.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&json(&k.to_ascii_lowercase()));
+        out.push(':');
+        out.push_str(&json(&v.replace(['\n', '\r', '\t'], " ")));
+    }
+    out.push('}');
+    if let Some(body) = body {
+        out.push_str(",\"body\":{\"extsrc\":");
+        out.push_str(&json(body));
+        out.push('}');
+    }
+    out.push('}');
+    out
+}
+
+/// Comment data that cannot end the comment early when read back as HTML
+/// (Parsoid's encoding: `--` and `>` as character references).
+pub(crate) fn encode_comment(data: &str) -> String {
+    data.replace("--", "-&#x2D;").replace('>', "&gt;")
+}

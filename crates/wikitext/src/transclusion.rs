@@ -1,0 +1,184 @@
+//! Template encapsulation (Parsoid's `mw:Transclusion`): the page is expanded
+//! one top-level template call at a time, each call's output between marker
+//! characters the tokenizer turns into `<meta typeof="mw:Transclusion">` …
+//! `<meta typeof="mw:Transclusion/End">`; the DOM pass `dom::encapsulate` then
+//! puts `typeof` and `data-mw` (the call's target and parameters) on the output.
+
+use crate::preprocess::{self, Node, PageExpander, Tree};
+use crate::title::encode_title;
+
+/// Starts a call's output; followed by its index and [`INDEX_END`].
+pub(crate) const START: char = '\u{E000}';
+/// Ends the index after [`START`].
+pub(crate) const INDEX_END: char = '\u{E001}';
+/// Ends a call's output.
+pub(crate) const END: char = '\u{E002}';
+
+/// Parser functions (by lowercase name) whose calls Parsoid marks as functions.
+const FUNCTIONS: &[&str] = &[
+    "lc",
+    "uc",
+    "lcfirst",
+    "ucfirst",
+    "padleft",
+    "padright",
+    "urlencode",
+    "anchorencode",
+    "ns",
+    "nse",
+    "fullurl",
+    "localurl",
+    "formatnum",
+    "plural",
+    "int",
+    "canonicalurl",
+    "filepath",
+    "gender",
+    "grammar",
+    "tag",
+];
+
+fn json(s: &str) -> String {
+    serde_json::Value::String(s.to_owned()).to_string()
+}
+
+/// Parsoid's `data-mw` for the call `src` (`{{…}}`).
+fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> String {
+    let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
+    let target_wt = text(&call.title.span);
+    let trimmed = target_wt.trim();
+    let mut target = format!("{{\"wt\":{}", json(target_wt));
+    let function = if let Some(rest) = trimmed.strip_prefix('#') {
+        Some(rest.split(':').next().unwrap_or("").trim().to_lowercase())
+    } else if let Some((name, _)) = trimmed.split_once(':') {
+        let name = name.trim().to_lowercase();
+        FUNCTIONS.contains(&name.as_str()).then_some(name)
+    } else if !trimmed.is_empty()
+        && trimmed.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+        && call.parts.is_empty()
+    {
+        Some(trimmed.to_lowercase())
+    } else {
+        None
+    };
+    match &function {
+        Some(f) => target.push_str(&format!(",\"function\":{}", json(f))),
+        None => {
+            let title =
+                preprocess::Title::parse(&without_comments(trimmed), preprocess::NS_TEMPLATE, site)
+                    .map(|t| t.prefixed())
+                    .unwrap_or_else(|_| trimmed.to_owned());
+            target.push_str(&format!(
+                ",\"href\":{}",
+                json(&format!("./{}", encode_title(&title)))
+            ));
+        }
+    }
+    target.push('}');
+    let mut params = String::from("{");
+    let mut n = 0;
+    for (i, part) in call.parts.iter().enumerate() {
+        let whole = text(&part.span);
+        let (name, value) = match part.eq.and_then(|eq| part.nodes.get(eq)) {
+            Some(eq) => {
+                let at = eq.span().start.saturating_sub(part.span.start);
+                let name = whole.get(..at).unwrap_or("").trim().to_owned();
+                let value = whole.get(at + 1..).unwrap_or("").trim();
+                (name, value)
+            }
+            None => {
+                n += 1;
+                (n.to_string(), whole)
+            }
+        };
+        if i > 0 {
+            params.push(',');
+        }
+        params.push_str(&format!("{}:{{\"wt\":{}}}", json(&name), json(value)));
+    }
+    params.push('}');
+    format!("{{\"parts\":[{{\"template\":{{\"target\":{target},\"params\":{params},\"i\":0}}}}]}}")
+}
+
+/// Expands `src` (page view), wrapping each top-level call's output in markers;
+/// returns the text and each call's `data-mw`.
+pub(crate) fn expand(
+    page: &mut PageExpander<'_, '_>,
+    src: &str,
+    tree: &Tree,
+    site: &preprocess::Site,
+) -> Result<(String, Vec<String>), preprocess::PreprocessError> {
+    let mut out = String::with_capacity(src.len());
+    let mut calls = Vec::new();
+    let mut segment_start = 0;
+    for node in &tree.nodes {
+        let Node::Template(call) = node else { continue };
+        let span = call.span.clone();
+        // The text before the call, expanded on its own (it holds no call).
+        let before = src.get(segment_start..span.start).unwrap_or("");
+        out.push_str(&page.expand(before)?.text);
+        let call_src = src.get(span.clone()).unwrap_or("");
+        let expansion = page.expand(call_src)?.text;
+        let line = out.rsplit('\n').next().unwrap_or("");
+        // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
+        // unmarked: it becomes structure, not content.
+        let syntax_only = expansion.trim().chars().all(|c| {
+            matches!(
+                c,
+                '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
+            )
+        });
+        let unexpanded = expansion == call_src;
+        if expansion.contains([START, INDEX_END, END])
+            || !safe_context(line)
+            || syntax_only
+            || unexpanded
+        {
+            out.push_str(&expansion);
+        } else {
+            out.push(START);
+            out.push_str(&calls.len().to_string());
+            out.push(INDEX_END);
+            out.push_str(&expansion);
+            out.push(END);
+            calls.push(data_mw(src, call, site));
+        }
+        segment_start = span.end;
+    }
+    out.push_str(&page.expand(src.get(segment_start..).unwrap_or(""))?.text);
+    Ok((out, calls))
+}
+
+/// Whether output can be marked after `line` (the expanded text of the line so
+/// far): not inside a tag, a link or table syntax, where markers would land in
+/// an attribute or a link target.
+fn safe_context(line: &str) -> bool {
+    let open_tag = match (line.rfind('<'), line.rfind('>')) {
+        (Some(lt), Some(gt)) => lt > gt,
+        (Some(_), None) => true,
+        _ => false,
+    };
+    let open_bracket = line.matches('[').count() > line.matches(']').count();
+    let table = ["{|", "|-", "|+"]
+        .iter()
+        .any(|p| line.trim_start().starts_with(p));
+    !open_tag && !open_bracket && !table
+}
+
+/// `s` without `<!-- … -->` comments, trimmed.
+fn without_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(open) = rest.find("<!--") {
+        out.push_str(rest.get(..open).unwrap_or(""));
+        rest = match rest
+            .get(open + 4..)
+            .and_then(|r| r.find("-->").map(|e| (r, e)))
+        {
+            Some((r, e)) => r.get(e + 3..).unwrap_or(""),
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out.trim().to_owned()
+}

@@ -1,0 +1,216 @@
+//! List bullets to lists (Parsoid's ListHandler): `*` → `ul`/`li`, `#` →
+//! `ol`/`li`, `;` → `dl`/`dt`, `:` → `dl`/`dd`. Each list item compares its
+//! bullets with the open lists: the common prefix stays open, deeper lists
+//! close, the rest open; equal bullets start the next item. A line without
+//! bullets closes every list. Items close before the line's newline and open
+//! after it.
+
+use super::Transform;
+use crate::token::{Tok, WikiToken};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Level {
+    list: &'static str,
+    item: &'static str,
+}
+
+fn level(bullet: char) -> Level {
+    match bullet {
+        '*' => Level {
+            list: "ul",
+            item: "li",
+        },
+        '#' => Level {
+            list: "ol",
+            item: "li",
+        },
+        ';' => Level {
+            list: "dl",
+            item: "dt",
+        },
+        _ => Level {
+            list: "dl",
+            item: "dd",
+        },
+    }
+}
+
+/// The most nested lists kept open; deeper bullets are text-less levels that
+/// are not opened (a bound on output size for hostile input).
+const MAX_DEPTH: usize = 1000;
+
+#[derive(Default)]
+pub(crate) struct ListHandler {
+    stack: Vec<Level>,
+    /// A newline seen while lists are open, waiting for the next token.
+    newline: Option<WikiToken>,
+    /// Comment-only lines after that newline.
+    held: Vec<WikiToken>,
+    /// The lists of enclosing tables' contexts: a table opened inside a list
+    /// item (`:{|`) keeps the item open until it ends, and lists inside the
+    /// table are its own.
+    outer: Vec<Vec<Level>>,
+    /// HTML elements opened inside the open list items: a closing block tag
+    /// that closes none of them ends the lists first (Parsoid, T368721).
+    item_open: Vec<String>,
+}
+
+fn block_like(name: &str) -> bool {
+    matches!(
+        name,
+        "div"
+            | "p"
+            | "blockquote"
+            | "center"
+            | "pre"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "table"
+            | "figure"
+            | "aside"
+            | "section"
+    )
+}
+
+impl ListHandler {
+    fn close_all(&mut self, out: &mut Vec<WikiToken>) {
+        self.item_open.clear();
+        while let Some(l) = self.stack.pop() {
+            out.push(WikiToken::end(l.item));
+            out.push(WikiToken::end(l.list));
+        }
+    }
+
+    fn item(&mut self, bullets: &str, out: &mut Vec<WikiToken>) {
+        let bullets: Vec<Level> = bullets.chars().take(MAX_DEPTH).map(level).collect();
+        let last = bullets.len().saturating_sub(1);
+        // The first level that is not simply kept open.
+        let mut k = 0;
+        while let (Some(have), Some(want)) = (self.stack.get(k), bullets.get(k)) {
+            if have.list != want.list || have.item != want.item || k == last {
+                break;
+            }
+            k += 1;
+        }
+        let switch_item = matches!(
+            (self.stack.get(k), bullets.get(k)),
+            (Some(have), Some(want)) if have.list == want.list
+        );
+        let keep = if switch_item { k + 1 } else { k };
+        let mut closes = Vec::new();
+        while self.stack.len() > keep {
+            if let Some(l) = self.stack.pop() {
+                closes.push(WikiToken::end(l.item));
+                closes.push(WikiToken::end(l.list));
+            }
+        }
+        let mut opens = Vec::new();
+        if switch_item && let (Some(top), Some(want)) = (self.stack.last_mut(), bullets.get(k)) {
+            closes.push(WikiToken::end(top.item));
+            opens.push(WikiToken::start(want.item));
+            top.item = want.item;
+        }
+        for want in bullets.iter().skip(keep) {
+            opens.push(WikiToken::start(want.list));
+            opens.push(WikiToken::start(want.item));
+            self.stack.push(*want);
+        }
+        out.append(&mut closes);
+        if let Some(nl) = self.newline.take() {
+            out.push(nl);
+        }
+        out.append(&mut self.held);
+        out.append(&mut opens);
+    }
+}
+
+impl Transform for ListHandler {
+    fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+        if self.newline.is_none() && !self.stack.is_empty() && token.start_name() == Some("table") {
+            self.outer.push(std::mem::take(&mut self.stack));
+            out.push(token);
+            return;
+        }
+        if token.end_name() == Some("table") && !self.outer.is_empty() {
+            self.close_all(out);
+            if let Some(nl) = self.newline.take() {
+                out.push(nl);
+            }
+            out.append(&mut self.held);
+            self.stack = self.outer.pop().unwrap_or_default();
+            out.push(token);
+            return;
+        }
+        if let Tok::ListItem(bullets) = &token.tok {
+            let bullets = bullets.clone();
+            self.item(&bullets, out);
+            return;
+        }
+        if self.stack.is_empty() {
+            out.push(token);
+            return;
+        }
+        if token.is_newline() {
+            if let Some(nl) = self.newline.take() {
+                // Two newlines in a row: the lists end.
+                self.close_all(out);
+                out.push(nl);
+                out.append(&mut self.held);
+                out.push(token);
+            } else {
+                self.newline = Some(token);
+            }
+            return;
+        }
+        if self.newline.is_none() {
+            if let Some(name) = token.start_name() {
+                let void = matches!(name, "br" | "hr" | "wbr" | "meta" | "link" | "img");
+                if !void && !token_self_closing(&token) {
+                    self.item_open.push(name.to_owned());
+                }
+            } else if let Some(name) = token.end_name() {
+                match self.item_open.iter().rposition(|n| n == name) {
+                    Some(at) => {
+                        self.item_open.truncate(at);
+                    }
+                    None if block_like(name) => {
+                        self.close_all(out);
+                        out.push(token);
+                        return;
+                    }
+                    None => {}
+                }
+            }
+        }
+        if self.newline.is_some() && (token.is_comment() || matches!(token.tok, Tok::EmptyLine(_)))
+        {
+            self.held.push(token);
+            return;
+        }
+        if self.newline.is_some() || token.is_end() {
+            self.close_all(out);
+            if token.is_end() {
+                while let Some(stack) = self.outer.pop() {
+                    self.stack = stack;
+                    self.close_all(out);
+                }
+            }
+            if let Some(nl) = self.newline.take() {
+                out.push(nl);
+            }
+            out.append(&mut self.held);
+        }
+        out.push(token);
+    }
+}
+
+fn token_self_closing(token: &WikiToken) -> bool {
+    match &token.tok {
+        Tok::Html(t) => t.as_tag().is_some_and(|tag| tag.self_closing()),
+        _ => false,
+    }
+}

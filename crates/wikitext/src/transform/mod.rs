@@ -1,0 +1,76 @@
+//! Phase-3 token transforms (Parsoid's stage 3, globally in order), each a
+//! line-based handler registered for every token:
+//!
+//! | rank | file | Parsoid's name | does |
+//! |---|---|---|---|
+//! | 2.05 | `pre.rs` | PreHandler | indent-pre: lines starting with a space → `<pre>` |
+//! | 2.10 | `quotes.rs` | QuoteTransformer | `''`/`'''` per line, balanced like MediaWiki's `doQuotes` |
+//! | 2.49 | `lists.rs` | ListHandler | list bullets → `ul`/`ol`/`dl`, `li`/`dt`/`dd` |
+//! | 2.60 | `headings.rs` | (a DOM pass in Parsoid) | heading ids |
+//! | 2.95 | `paragraphs.rs` | ParagraphWrapper | `<p>` around inline runs, `<br>` for extra blank lines |
+
+pub(crate) mod cite;
+pub(crate) mod headings;
+pub(crate) mod links;
+pub(crate) mod lists;
+pub(crate) mod paragraphs;
+pub(crate) mod pre;
+pub(crate) mod quotes;
+
+use tagloom_transform::pipeline::{Ctx, Handler, HandlerError, Outcome};
+
+use crate::token::WikiToken;
+
+/// A transform that takes one token at a time and appends what it releases.
+pub(crate) trait Transform {
+    fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>);
+}
+
+/// Runs a [`Transform`] as a pipeline handler.
+pub(crate) struct AsHandler<T>(pub(crate) T);
+
+impl<T: Transform> Handler<WikiToken> for AsHandler<T> {
+    fn handle(&mut self, token: WikiToken, _: &Ctx) -> Result<Outcome<WikiToken>, HandlerError> {
+        let mut out = Vec::new();
+        self.0.push(token, &mut out);
+        Ok(match out.len() {
+            0 => Outcome::Delete,
+            1 => match out.pop() {
+                Some(t) => Outcome::Keep(t),
+                None => Outcome::Delete,
+            },
+            _ => Outcome::Expand(out),
+        })
+    }
+}
+
+/// Parsoid's "wikitext block" elements and their effect on paragraphs.
+pub(crate) fn is_wikitext_block(name: &str) -> bool {
+    is_block_elem(name) || is_anti_block(name) || is_always_block(name) || is_never_block(name)
+}
+
+/// Opens block scope when entering, closes when leaving.
+pub(crate) fn is_block_elem(name: &str) -> bool {
+    matches!(
+        name,
+        "table" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "pre" | "p" | "ul" | "ol" | "dl"
+    )
+}
+
+/// Closes block scope when entering, opens when leaving.
+pub(crate) fn is_anti_block(name: &str) -> bool {
+    matches!(name, "td" | "th")
+}
+
+/// Opens block scope both ways.
+pub(crate) fn is_always_block(name: &str) -> bool {
+    matches!(name, "tr" | "caption" | "dt" | "dd" | "li")
+}
+
+/// Closes block scope both ways.
+pub(crate) fn is_never_block(name: &str) -> bool {
+    matches!(
+        name,
+        "center" | "blockquote" | "div" | "hr" | "figure" | "aside"
+    )
+}
