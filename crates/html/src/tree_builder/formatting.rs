@@ -2,7 +2,6 @@
 //! clause, and "reconstruct the active formatting elements".
 
 use crate::atom::Atom;
-use crate::dom_patch::PatchAttr;
 
 use super::TreeBuilder;
 use super::mirror::NodeId;
@@ -50,11 +49,6 @@ impl FormattingList {
     }
 }
 
-/// Attribute lists are equal as sets (same names, namespaces and values).
-fn same_attributes(a: &[PatchAttr], b: &[PatchAttr]) -> bool {
-    a.len() == b.len() && a.iter().all(|x| b.contains(x))
-}
-
 impl TreeBuilder {
     /// 13.2.4.3 "push onto the list of active formatting elements", with the
     /// Noah's Ark clause (at most three equal elements after the last marker) and
@@ -80,7 +74,7 @@ impl TreeBuilder {
             if let Some(e) = self.mirror.elem(*other)
                 && e.ns == new.ns
                 && e.name == new.name
-                && same_attributes(self.mirror.attrs(e), self.mirror.attrs(new))
+                && self.mirror.same_attrs(e, new)
             {
                 equal.push(i);
             }
@@ -125,7 +119,7 @@ impl TreeBuilder {
     pub(crate) fn clone_element(&mut self, node: NodeId) -> Option<NodeId> {
         let e = self.mirror.elem(node)?;
         let (ns, name) = (e.ns, e.name);
-        let (qual, attrs) = (self.mirror.qual(e), self.mirror.attrs(e).to_vec());
+        let (qual, attrs) = (self.mirror.qual(e), self.mirror.attrs(e));
         Some(self.create_element(ns, name, qual, attrs))
     }
 

@@ -174,18 +174,16 @@ impl TreeBuilder {
         qual: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
     ) -> NodeId {
-        let encoding = attrs
-            .iter()
-            .find(|a| a.name == "encoding")
+        // Only MathML `annotation-xml` reads its `encoding`: no attribute walk for
+        // the other elements.
+        let encoding = (ns == Namespace::MathMl)
+            .then(|| attrs.iter().find(|a| a.name == "encoding"))
+            .flatten()
             .map(|a| a.value.as_str());
         let html_integration_point = is_html_integration_point(ns, name, encoding);
         let keep_attrs = self.select_tracker.full_mirror
             || (ns == Namespace::Html && super::tag_sets::is_formatting(name));
-        let kept = if keep_attrs {
-            attrs.clone()
-        } else {
-            Vec::new()
-        };
+        let kept: &[PatchAttr] = if keep_attrs { &attrs } else { &[] };
         let id = self
             .mirror
             .add_element(ns, name, qual.clone(), kept, html_integration_point);

@@ -7,7 +7,10 @@
 use std::num::NonZeroU64;
 
 use crate::atom::Atom;
-use crate::dom_patch::{Namespace, PatchAttr, PatchKey};
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::dom_patch::{AttrNamespace, Namespace, PatchAttr, PatchKey};
 use crate::seg_vec::SegVec;
 
 /// Index of a node in the mirror arena.
@@ -60,8 +63,18 @@ pub(crate) struct ElemInfo {
 
 #[derive(Clone, Debug)]
 struct ElemExtra {
-    qual: Option<std::borrow::Cow<'static, str>>,
-    attrs: Vec<PatchAttr>,
+    qual: Option<Cow<'static, str>>,
+    /// The kept attributes: a range of [`Mirror`]'s `kept`.
+    attrs: Range<usize>,
+}
+
+/// A kept attribute; its value is a range of [`Mirror`]'s `kept_text` (one buffer
+/// for all kept values instead of an allocation per attribute).
+#[derive(Clone, Debug)]
+struct KeptAttr {
+    ns: AttrNamespace,
+    name: Cow<'static, str>,
+    value: Range<usize>,
 }
 
 impl ElemInfo {
@@ -110,6 +123,12 @@ pub(crate) struct Mirror {
     nodes: SegVec<Node>,
     /// The rare element data ([`ElemInfo`]'s `extra`).
     extras: Vec<ElemExtra>,
+    /// The kept attributes of all elements, in creation order; forgetting the
+    /// last element's truncates them (formatting elements mostly come and go in
+    /// stack order, so this stays about as long as the open formatting elements').
+    kept: Vec<KeptAttr>,
+    /// The values of `kept`, one after the other.
+    kept_text: String,
     key_base: u64,
     /// Nodes dropped by [`release`](Self::release) (their keys stay used).
     released: usize,
@@ -121,6 +140,8 @@ impl Mirror {
         Mirror {
             nodes: SegVec::default(),
             extras: Vec::new(),
+            kept: Vec::new(),
+            kept_text: String::new(),
             key_base: key_base.max(1),
             released: 0,
         }
@@ -157,20 +178,33 @@ impl Mirror {
         self.released += self.nodes.len();
         self.nodes = SegVec::default();
         self.extras = Vec::new();
+        self.kept = Vec::new();
+        self.kept_text = String::new();
     }
 
     /// Adds a parentless element named `qual` as emitted; `attrs` are the
-    /// attributes to keep.
+    /// attributes to keep (copied into the mirror's buffers).
     pub(crate) fn add_element(
         &mut self,
         ns: Namespace,
         name: Atom,
-        qual: std::borrow::Cow<'static, str>,
-        attrs: Vec<PatchAttr>,
+        qual: Cow<'static, str>,
+        attrs: &[PatchAttr],
         html_integration_point: bool,
     ) -> NodeId {
         // Most emitted names are the static atom's text: store only the others.
         let qual = (name.static_name() != Some(&*qual)).then_some(qual);
+        let first = self.kept.len();
+        for attr in attrs {
+            let start = self.kept_text.len();
+            self.kept_text.push_str(&attr.value);
+            self.kept.push(KeptAttr {
+                ns: attr.ns,
+                name: attr.name.clone(),
+                value: start..self.kept_text.len(),
+            });
+        }
+        let attrs = first..self.kept.len();
         let extra = if qual.is_some() || !attrs.is_empty() {
             self.extras.push(ElemExtra { qual, attrs });
             link(Some(self.extras.len() - 1))
@@ -194,7 +228,13 @@ impl Mirror {
         }) = self.nodes.get(id)
             && let Some(x) = unlink(e.extra).and_then(|i| self.extras.get_mut(i))
         {
-            x.attrs = Vec::new();
+            let range = std::mem::replace(&mut x.attrs, 0..0);
+            if !range.is_empty() && range.end == self.kept.len() {
+                if let Some(first) = self.kept.get(range.start) {
+                    self.kept_text.truncate(first.value.start);
+                }
+                self.kept.truncate(range.start);
+            }
         }
     }
 
@@ -203,16 +243,46 @@ impl Mirror {
     }
 
     /// The name of `e` as emitted (for clones made by the adoption agency).
-    pub(crate) fn qual(&self, e: &ElemInfo) -> std::borrow::Cow<'static, str> {
+    pub(crate) fn qual(&self, e: &ElemInfo) -> Cow<'static, str> {
         match self.extra(e).and_then(|x| x.qual.as_ref()) {
             Some(qual) => qual.clone(),
-            None => std::borrow::Cow::Borrowed(e.name.static_name().unwrap_or("")),
+            None => Cow::Borrowed(e.name.static_name().unwrap_or("")),
         }
     }
 
-    /// The kept attributes of `e` (those of formatting elements; empty for others).
-    pub(crate) fn attrs(&self, e: &ElemInfo) -> &[PatchAttr] {
-        self.extra(e).map_or(&[], |x| &x.attrs)
+    /// The kept attributes of `e` as (namespace, name, value) (those of formatting
+    /// elements; none for others).
+    fn kept_of<'a>(
+        &'a self,
+        e: &ElemInfo,
+    ) -> impl Iterator<Item = (AttrNamespace, &'a str, &'a str)> + 'a {
+        let range = self.extra(e).map_or(0..0, |x| x.attrs.clone());
+        self.kept.get(range).unwrap_or(&[]).iter().map(|a| {
+            let value = self.kept_text.get(a.value.clone()).unwrap_or("");
+            (a.ns, &*a.name, value)
+        })
+    }
+
+    /// A copy of the kept attributes of `e` (for a clone of it).
+    pub(crate) fn attrs(&self, e: &ElemInfo) -> Vec<PatchAttr> {
+        let range = self.extra(e).map_or(0..0, |x| x.attrs.clone());
+        self.kept
+            .get(range)
+            .unwrap_or(&[])
+            .iter()
+            .map(|a| PatchAttr {
+                ns: a.ns,
+                name: a.name.clone(),
+                value: self.kept_text.get(a.value.clone()).unwrap_or("").to_owned(),
+            })
+            .collect()
+    }
+
+    /// Whether the kept attributes of `a` and `b` are equal as sets (same
+    /// names, namespaces and values; the Noah's Ark clause).
+    pub(crate) fn same_attrs(&self, a: &ElemInfo, b: &ElemInfo) -> bool {
+        let len = |e: &ElemInfo| self.extra(e).map_or(0, |x| x.attrs.len());
+        len(a) == len(b) && self.kept_of(a).all(|x| self.kept_of(b).any(|y| x == y))
     }
 
     pub(crate) fn get(&self, id: NodeId) -> Option<&Node> {
@@ -357,5 +427,48 @@ mod size_tests {
     fn a_mirror_node_stays_small() {
         // The mirror lives as long as the parse: every byte here is paid per node.
         assert!(std::mem::size_of::<super::Node>() <= 36);
+    }
+}
+
+#[cfg(test)]
+mod kept_tests {
+    use super::{Kind, Mirror};
+    use crate::atom;
+    use crate::dom_patch::{Namespace, PatchAttr};
+
+    fn elem(mirror: &Mirror, id: usize) -> super::ElemInfo {
+        match mirror.get(id).map(|n| &n.kind) {
+            Some(Kind::Element(e)) => e.clone(),
+            _ => panic!("not an element"),
+        }
+    }
+
+    #[test]
+    fn kept_attributes_compare_as_sets_and_forgetting_the_last_frees_them() {
+        let mut mirror = Mirror::new(1);
+        let ab = [PatchAttr::new("a", "1"), PatchAttr::new("b", "2")];
+        let ba = [PatchAttr::new("b", "2"), PatchAttr::new("a", "1")];
+        let first = mirror.add_element(Namespace::Html, atom::B, "b".into(), &ab, false);
+        let second = mirror.add_element(Namespace::Html, atom::B, "b".into(), &ba, false);
+        let other = mirror.add_element(Namespace::Html, atom::B, "b".into(), &ab[..1], false);
+        let (e1, e2, e3) = (
+            elem(&mirror, first),
+            elem(&mirror, second),
+            elem(&mirror, other),
+        );
+        assert!(mirror.same_attrs(&e1, &e2));
+        assert!(!mirror.same_attrs(&e1, &e3));
+        assert_eq!(mirror.attrs(&e2), ba.to_vec());
+        assert_eq!(mirror.kept_text, "12211");
+        // The last element's attributes go at once; an earlier one's stay in the
+        // buffers (unreachable) until the arena is released.
+        mirror.forget_attrs(other);
+        assert_eq!(mirror.kept_text, "1221");
+        mirror.forget_attrs(first);
+        assert_eq!(mirror.kept.len(), 4);
+        assert!(mirror.attrs(&elem(&mirror, first)).is_empty());
+        assert_eq!(mirror.attrs(&elem(&mirror, second)), ba.to_vec());
+        mirror.forget_attrs(second);
+        assert_eq!(mirror.kept_text, "12");
     }
 }

@@ -393,7 +393,7 @@ impl TreeBuilder {
             context.ns,
             name,
             context.local_name.clone().into(),
-            context.attrs.clone(),
+            &context.attrs,
             html_ip,
         );
         self.context = Some(ctx);

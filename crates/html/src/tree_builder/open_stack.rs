@@ -427,7 +427,7 @@ mod tests {
         let mut mirror = Mirror::new(1);
         let ids = names
             .iter()
-            .map(|&n| mirror.add_element(Namespace::Html, n, "x".into(), Vec::new(), false))
+            .map(|&n| mirror.add_element(Namespace::Html, n, "x".into(), &[], false))
             .collect();
         (mirror, ids)
     }

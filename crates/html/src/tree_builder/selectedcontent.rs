@@ -173,7 +173,7 @@ impl TreeBuilder {
         match self.mirror.get(node).map(|n| n.kind.clone())? {
             Kind::Element(e) => {
                 let ns: Namespace = e.ns;
-                let (qual, attrs) = (self.mirror.qual(&e), self.mirror.attrs(&e).to_vec());
+                let (qual, attrs) = (self.mirror.qual(&e), self.mirror.attrs(&e));
                 Some(self.create_element(ns, e.name, qual, attrs))
             }
             Kind::Text => {
