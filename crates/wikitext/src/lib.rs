@@ -39,7 +39,6 @@ mod dom;
 pub mod preprocess;
 mod render;
 mod sanitizer;
-mod site;
 pub mod title;
 pub mod token;
 pub mod tokenize;
@@ -47,7 +46,7 @@ mod transclusion;
 mod transform;
 
 pub use render::MAX_PAGE_BYTES;
-pub use site::normalize_title;
+pub use title::normalize_title;
 pub use token::{Tok, WikiKind, WikiToken};
 
 use std::sync::Arc;

@@ -1,62 +1,48 @@
-//! Link targets: MediaWiki's title normalization (namespaces, first letter
-//! upper-case, `_` as space) and Parsoid's link forms (`./Title`, red links).
+//! Link targets: a wikilink's title (normalized by the preprocessor's
+//! [`Title`], the one home of namespaces and title normalization), its fragment,
+//! and Parsoid's href forms (`./Title`).
 
-/// Canonical namespace names, by the lowercase names and aliases that select them.
-const NAMESPACES: &[(&str, &str)] = &[
-    ("media", "Media"),
-    ("special", "Special"),
-    ("talk", "Talk"),
-    ("user", "User"),
-    ("user talk", "User talk"),
-    ("project", "Project"),
-    ("project talk", "Project talk"),
-    ("file", "File"),
-    ("image", "File"),
-    ("file talk", "File talk"),
-    ("image talk", "File talk"),
-    ("mediawiki", "MediaWiki"),
-    ("mediawiki talk", "MediaWiki talk"),
-    ("template", "Template"),
-    ("template talk", "Template talk"),
-    ("help", "Help"),
-    ("help talk", "Help talk"),
-    ("category", "Category"),
-    ("category talk", "Category talk"),
-];
+use std::sync::OnceLock;
+
+use crate::preprocess::{NS_MAIN, Site, Title};
 
 /// A parsed link target.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkTarget {
-    /// The canonical namespace name (empty for the main namespace).
-    pub namespace: &'static str,
-    /// The title within it, normalized (`Foo bar`).
-    pub text: String,
+    /// The page linked to; `None` for a fragment-only link (`[[#top]]`).
+    pub title: Option<Title>,
+    /// The title's namespace name (empty for the main namespace and for
+    /// fragment-only links); the same as `title`'s [`Title::ns_name`].
+    pub namespace: String,
     /// The fragment after `#`, if any (as written, trimmed).
     pub fragment: Option<String>,
     /// Written with a leading `:` (`[[:Category:X]]` is a link, not a category).
     pub colon: bool,
 }
 
-fn upper_first(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
-fn clean(s: &str) -> String {
-    let spaced = s.replace('_', " ");
-    spaced
-        .split([' ', '\t', '\u{a0}'])
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The site link targets are parsed against when none is given.
+fn default_site() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(Site::default)
 }
 
 impl LinkTarget {
-    /// Parses `target` (entities already decoded); `None` if it cannot be a title.
+    /// Parses `target` (entities already decoded) with the default [`Site`];
+    /// `None` if it cannot be a title.
+    ///
+    /// ```
+    /// use tagloom_wikitext::title::LinkTarget;
+    ///
+    /// let t = LinkTarget::parse("category: foo_bar#x y").unwrap();
+    /// assert_eq!(t.full(), "Category:Foo bar");
+    /// assert_eq!(t.fragment.as_deref(), Some("x y"));
+    /// ```
     pub fn parse(target: &str) -> Option<LinkTarget> {
+        LinkTarget::parse_in(target, default_site())
+    }
+
+    /// Parses `target` with the namespaces of `site`.
+    pub fn parse_in(target: &str, site: &Site) -> Option<LinkTarget> {
         let mut t = target.trim();
         let colon = t.starts_with(':');
         if colon {
@@ -66,41 +52,49 @@ impl LinkTarget {
             Some((p, f)) => (p, Some(f.trim().to_owned())),
             None => (t, None),
         };
-        if page
-            .chars()
-            .any(|c| matches!(c, '<' | '>' | '[' | ']' | '{' | '}' | '|' | '\n' | '\r'))
-        {
-            return None;
-        }
-        let page = clean(page);
-        let (namespace, text) = match page.split_once(':') {
-            Some((ns, rest)) => {
-                let key = clean(ns).to_lowercase();
-                match NAMESPACES.iter().find(|(k, _)| *k == key) {
-                    Some((_, canon)) => (*canon, upper_first(rest.trim())),
-                    None => ("", upper_first(&page)),
-                }
-            }
-            None => ("", upper_first(&page)),
+        // Tabs are blanks in a link target (MediaWiki's title rejects them;
+        // Parsoid's link syntax does not).
+        let page = page.replace('\t', " ");
+        let title = if page.trim_matches([' ', '_', '\u{a0}']).is_empty() {
+            // Only a fragment, or nothing.
+            fragment.as_ref()?;
+            None
+        } else {
+            Some(Title::parse(&page, NS_MAIN, site).ok()?)
         };
-        if text.is_empty() && fragment.is_none() {
-            return None;
-        }
         Some(LinkTarget {
-            namespace,
-            text,
+            namespace: title
+                .as_ref()
+                .map(|t| t.ns_name().to_owned())
+                .unwrap_or_default(),
+            title,
             fragment,
             colon,
         })
     }
 
-    /// The full title (`Category:Foo bar`).
+    /// The title within its namespace (`Foo bar`; empty for `[[#top]]`).
+    pub fn text(&self) -> &str {
+        self.title.as_ref().map_or("", Title::text)
+    }
+
+    /// The full title (`Category:Foo bar`; empty for `[[#top]]`).
     pub fn full(&self) -> String {
-        if self.namespace.is_empty() {
-            self.text.clone()
-        } else {
-            format!("{}:{}", self.namespace, self.text)
-        }
+        self.title.as_ref().map(Title::prefixed).unwrap_or_default()
+    }
+}
+
+/// MediaWiki's title normalization for comparisons (`talk:foo_bar` →
+/// `Talk:Foo bar`) by [`Title`] with the default [`Site`]; text that is no valid
+/// title only has its blanks normalized.
+pub fn normalize_title(title: &str) -> String {
+    match Title::parse(title, NS_MAIN, default_site()) {
+        Ok(t) => t.prefixed(),
+        Err(_) => title
+            .replace('_', " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 
@@ -111,22 +105,19 @@ pub fn encode_title(title: &str) -> String {
     for c in title.chars() {
         match c {
             ' ' => out.push('_'),
-            '%' | '?' | '\\' | '^' | '`' => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("%{b:02X}"));
-                }
-            }
-            c if c.is_control() => {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("%{b:02X}"));
-                }
-            }
+            '%' | '?' | '\\' | '^' | '`' => percent(&mut out, c),
+            c if c.is_control() => percent(&mut out, c),
             c => out.push(c),
         }
     }
     out
+}
+
+fn percent(out: &mut String, c: char) {
+    let mut buf = [0u8; 4];
+    for b in c.encode_utf8(&mut buf).bytes() {
+        out.push_str(&format!("%{b:02X}"));
+    }
 }
 
 /// A fragment for an href: spaces as `_`.
@@ -141,11 +132,35 @@ mod tests {
     #[test]
     fn targets() {
         let t = LinkTarget::parse("category: foo_bar#x y").unwrap();
-        assert_eq!((t.namespace, t.text.as_str()), ("Category", "Foo bar"));
+        assert_eq!((t.namespace.as_str(), t.text()), ("Category", "Foo bar"));
         assert_eq!(t.fragment.as_deref(), Some("x y"));
         assert_eq!(LinkTarget::parse("18:30").unwrap().full(), "18:30");
+        assert_eq!(
+            LinkTarget::parse("Image:X.png").unwrap().full(),
+            "File:X.png"
+        );
         assert!(LinkTarget::parse("a{b").is_none());
+        assert!(LinkTarget::parse("Category:").is_none());
+        let top = LinkTarget::parse("#top").unwrap();
+        assert_eq!((top.title, top.fragment.as_deref()), (None, Some("top")));
         assert_eq!(encode_title("7% Solution"), "7%25_Solution");
         assert_eq!(encode_title("Foo\\bar"), "Foo%5Cbar");
+    }
+
+    #[test]
+    fn site_namespaces() {
+        let site = Site {
+            project_ns: "Wikipedia".into(),
+            ..Site::default()
+        };
+        let t = LinkTarget::parse_in("wikipedia:about", &site).unwrap();
+        assert_eq!(t.full(), "Wikipedia:About");
+        assert_eq!(LinkTarget::parse("wikipedia:about").unwrap().namespace, "");
+    }
+
+    #[test]
+    fn normalizes() {
+        assert_eq!(normalize_title(" talk:foo__bar "), "Talk:Foo bar");
+        assert_eq!(normalize_title("a{b  c"), "a{b c");
     }
 }

@@ -10,9 +10,8 @@ use std::sync::Arc;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_transform::pipeline::{AsyncHandler, Ctx, HandlerFuture, Outcome};
 
-use crate::preprocess::{PageStore, Site, Title};
-use crate::site::normalize_title;
-use crate::title::{LinkTarget, encode_fragment, encode_title};
+use crate::preprocess::{NS_MAIN, NS_SPECIAL, PageStore, Site, Title};
+use crate::title::{LinkTarget, encode_fragment, encode_title, normalize_title};
 use crate::token::{Tok, WikiToken};
 
 /// Resolves links against the page store.
@@ -22,47 +21,12 @@ pub(crate) struct LinkHandler {
     pub(crate) site: Site,
 }
 
-/// Whether the page titled `full` exists in `pages` (all do without a store).
-fn exists(full: &str, pages: Option<&dyn PageStore>, site: &Site) -> bool {
-    match pages {
-        None => true,
-        Some(store) => Title::parse(full, 0, site).is_ok_and(|t| store.exists(&t)),
-    }
-}
-
-/// The `<a>` for `target` on page `page_title`.
-pub(crate) fn link_tag(
-    target: &LinkTarget,
-    page_title: &str,
-    pages: Option<&dyn PageStore>,
-    site: &Site,
-) -> OwnedTag {
-    let fragment = target.fragment.as_deref().map(encode_fragment);
-    let page = normalize_title(page_title);
-    let full = if target.text.is_empty() {
-        page.clone()
-    } else {
-        target.full()
-    };
-    let encoded = encode_title(&full);
-    let mut tag = OwnedTag::new("a").with_attr("rel", "mw:WikiLink");
-    if full == page {
-        match &fragment {
-            Some(f) if !target.text.is_empty() || target.fragment.is_some() => {
-                tag.set_attr("href", format!("./{encoded}#{f}"));
-                tag.set_attr("class", "mw-selflink-fragment");
-            }
-            _ => {
-                tag.set_attr("href", format!("./{encoded}"));
-                tag.set_attr("class", "mw-selflink selflink");
-            }
-        }
-        return tag;
-    }
-    let exists = match target.namespace {
-        // Special pages exist when the software has them.
-        "Special" => matches!(
-            target.text.as_str(),
+/// Whether `title` exists: special pages when the software has them, others
+/// when `pages` has them (all do without a store).
+fn exists(title: &Title, pages: Option<&dyn PageStore>) -> bool {
+    if title.ns() == NS_SPECIAL {
+        return matches!(
+            title.text(),
             "Version"
                 | "BookSources"
                 | "Search"
@@ -74,9 +38,48 @@ pub(crate) fn link_tag(
                 | "Watchlist"
                 | "AllPages"
                 | "Categories"
-        ),
-        _ => exists(&full, pages, site),
+        );
+    }
+    pages.is_none_or(|store| store.exists(title))
+}
+
+/// The `<a>` for `target` on page `page_title`.
+pub(crate) fn link_tag(
+    target: &LinkTarget,
+    page_title: &str,
+    pages: Option<&dyn PageStore>,
+    site: &Site,
+) -> OwnedTag {
+    let fragment = target.fragment.as_deref().map(encode_fragment);
+    let page = normalize_title(page_title);
+    // The tokenizer parsed the target with the default site; the page store
+    // is keyed by titles of this one (its project namespace).
+    let title = target
+        .title
+        .as_ref()
+        .map(|t| Title::parse(&t.prefixed(), NS_MAIN, site).unwrap_or_else(|_| t.clone()));
+    let full = match &title {
+        None => page.clone(),
+        Some(t) => t.prefixed(),
     };
+    let encoded = encode_title(&full);
+    let mut tag = OwnedTag::new("a").with_attr("rel", "mw:WikiLink");
+    if full == page {
+        match &fragment {
+            Some(f) if target.title.is_some() || target.fragment.is_some() => {
+                tag.set_attr("href", format!("./{encoded}#{f}"));
+                tag.set_attr("class", "mw-selflink-fragment");
+            }
+            _ => {
+                tag.set_attr("href", format!("./{encoded}"));
+                tag.set_attr("class", "mw-selflink selflink");
+            }
+        }
+        return tag;
+    }
+    // A fragment-only link to another page than this one cannot happen (it
+    // would be a self link); the page's own title is taken as existing.
+    let exists = title.as_ref().is_none_or(|t| exists(t, pages));
     let frag = fragment.map(|f| format!("#{f}")).unwrap_or_default();
     if exists {
         tag.set_attr("href", format!("./{encoded}{frag}"));
