@@ -116,3 +116,44 @@ impl AsyncHandler<WikiToken> for LinkHandler {
         Box::pin(std::future::ready(Ok(Outcome::Keep(out))))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preprocess::MemoryStore;
+
+    fn href(target: &str, store: &MemoryStore, site: &Site) -> Option<String> {
+        let target = LinkTarget::parse(target)?;
+        link_tag(&target, "Here", Some(store), site)
+            .attr("href")
+            .map(str::to_owned)
+    }
+
+    #[test]
+    fn red_links_ask_the_store_with_the_sites_namespaces() {
+        let site = Site {
+            project_ns: "Wikipedia".into(),
+            ..Site::default()
+        };
+        let mut store = MemoryStore::default();
+        let about = Title::parse("wikipedia:about", NS_MAIN, &site);
+        store.insert(about.clone().unwrap_or_else(|e| panic!("{e}")), "x");
+        assert_eq!(about.map(|t| t.ns()), Ok(4));
+        assert_eq!(
+            href("Wikipedia:About", &store, &site).as_deref(),
+            Some("./Wikipedia:About")
+        );
+        assert_eq!(
+            href("Nowhere", &store, &site).as_deref(),
+            Some("./Nowhere?action=edit&redlink=1")
+        );
+        assert_eq!(
+            href("Special:Version", &store, &site).as_deref(),
+            Some("./Special:Version")
+        );
+        assert_eq!(
+            href("here#a b", &store, &site).as_deref(),
+            Some("./Here#a_b")
+        );
+    }
+}
