@@ -118,6 +118,12 @@ struct BodySink {
     formatting: usize,
 }
 
+/// The sink feeds the tree builder and applies its patches in batches of this
+/// many tokens: a chunk of the pipeline (a whole paragraph) can hold hundreds
+/// of thousands of tokens, and the pending patches would otherwise hold the
+/// whole chunk's elements a second time.
+const FEED_BATCH: usize = 4096;
+
 fn is_formatting(name: &str) -> bool {
     matches!(
         name,
@@ -149,6 +155,17 @@ impl BodySink {
         // Content goes into <body> from the start (a leading <meta> stays there).
         sink.feed(OwnedToken::start("body"))?;
         Ok(sink)
+    }
+
+    /// Feeds `flat` to the tree builder and applies its patches to the store.
+    fn feed_batch(&mut self, flat: &mut Vec<OwnedToken>) -> Result<(), PipelineError> {
+        for t in flat.drain(..) {
+            self.feed(t)?;
+        }
+        let patches = self.builder.take_patches();
+        self.store
+            .apply_owned(patches)
+            .map_err(|e| PipelineError::Sink(e.to_string()))
     }
 
     fn feed(&mut self, token: OwnedToken) -> Result<(), PipelineError> {
@@ -191,16 +208,14 @@ impl Sink<WikiToken> for BodySink {
                 flatten(t.clone(), &mut flat);
             }
             i += 1;
+            if flat.len() >= FEED_BATCH {
+                self.feed_batch(&mut flat)?;
+            }
         }
         tokens.clear();
-        for t in flat.drain(..) {
-            self.feed(t)?;
-        }
+        self.feed_batch(&mut flat)?;
         self.scratch = flat;
-        let patches = self.builder.take_patches();
-        self.store
-            .apply_owned(patches)
-            .map_err(|e| PipelineError::Sink(e.to_string()))
+        Ok(())
     }
 
     fn finish(self) -> Result<String, PipelineError> {

@@ -68,3 +68,20 @@ fn page_size_limit() {
         })
     ));
 }
+
+/// 10^5 unclosed `[http://a.b ` on one line: no bracketed link (no `]`), each
+/// URL a free link closed where it ends; one paragraph whose size grows by the
+/// same number of bytes per unit (nothing left open, nothing nested).
+#[test]
+fn unclosed_bracketed_links_on_one_line() {
+    let unit = "[http://a.b ";
+    let one = ok(unit).len();
+    let two = ok(&unit.repeat(2)).len();
+    let per_unit = two - one;
+    let n = 100_000;
+    let html = ok(&unit.repeat(n));
+    assert_eq!(html.len(), one + (n - 1) * per_unit);
+    assert_eq!(html.matches("<a ").count(), n);
+    assert_eq!(html.matches("</a>").count(), n);
+    assert_eq!(html.matches("<p>").count(), 1);
+}

@@ -39,6 +39,17 @@ fn transparent(t: &WikiToken) -> bool {
     t.is_newline() || t.is_sol_transparent()
 }
 
+/// Moves all of `src` to the end of `dst`. A paragraph's line can hold
+/// hundreds of thousands of tokens: when `dst` is empty its buffer is taken
+/// over instead of copied, so a long line is not held twice.
+fn move_all(dst: &mut Vec<WikiToken>, src: &mut Vec<WikiToken>) {
+    if dst.is_empty() {
+        std::mem::swap(dst, src);
+    } else {
+        dst.append(src);
+    }
+}
+
 impl ParagraphWrapper {
     fn reset_line(&mut self) {
         if self.line_block_seen {
@@ -147,17 +158,17 @@ impl ParagraphWrapper {
     }
 
     fn process(&mut self, token: WikiToken, flush_line: bool, out: &mut Vec<WikiToken>) {
-        out.append(&mut self.pending_newlines());
+        move_all(out, &mut self.pending_newlines());
         self.line.push(token);
         if flush_line {
-            out.append(&mut self.line);
+            move_all(out, &mut self.line);
             self.reset_line();
         }
     }
 
     fn flush(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         self.line.push(token);
-        out.append(&mut self.token_buffer);
+        move_all(out, &mut self.token_buffer);
         out.append(&mut self.nl_ws);
         self.reset_buffers();
     }
@@ -172,13 +183,13 @@ impl ParagraphWrapper {
             self.open_p(&mut line);
             self.line = line;
         }
-        self.token_buffer.append(&mut self.line);
+        move_all(&mut self.token_buffer, &mut self.line);
         if token.is_end() {
             self.nl_ws.push(token);
             let mut buffer = std::mem::take(&mut self.token_buffer);
             self.close_p(&mut buffer);
             self.token_buffer = buffer;
-            out.append(&mut self.pending_newlines());
+            move_all(out, &mut self.pending_newlines());
             *self = ParagraphWrapper::default();
         } else {
             self.reset_line();
@@ -236,8 +247,8 @@ impl Transform for ParagraphWrapper {
             match self.newlines {
                 0 => self.flush(token, out),
                 1 => {
-                    self.token_buffer.append(&mut self.nl_ws);
-                    self.token_buffer.append(&mut self.line);
+                    move_all(&mut self.token_buffer, &mut self.nl_ws);
+                    move_all(&mut self.token_buffer, &mut self.line);
                     self.newlines = 0;
                     self.reset_line();
                     self.line.push(token);
