@@ -2,43 +2,21 @@
 //! algorithm's escaping; a newline kept after `<pre>` when the text starts with
 //! one, since a parser drops the first).
 
+use tagloom_html::dom_patch::Namespace;
+use tagloom_html::serializer::{EscapeMode, serializes_as_void, write_escaped};
+
 use super::Node;
 
-fn is_void(name: &str) -> bool {
-    matches!(
-        name,
-        "area"
-            | "base"
-            | "br"
-            | "col"
-            | "embed"
-            | "hr"
-            | "img"
-            | "input"
-            | "link"
-            | "meta"
-            | "source"
-            | "track"
-            | "wbr"
-            | "param"
-            | "keygen"
-            | "basefont"
-            | "bgsound"
-            | "frame"
-    )
-}
-
+/// The text and attribute escaping of the HTML fragment serialization algorithm,
+/// from tagloom-html (its one home).
 fn escape(s: &str, attr: bool, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '\u{a0}' => out.push_str("&nbsp;"),
-            '"' if attr => out.push_str("&quot;"),
-            '<' if !attr => out.push_str("&lt;"),
-            '>' if !attr => out.push_str("&gt;"),
-            _ => out.push(c),
-        }
-    }
+    let mode = if attr {
+        EscapeMode::DoubleQuoted
+    } else {
+        EscapeMode::Text
+    };
+    // Writing into a `String` cannot fail.
+    let _ = write_escaped(out, s, mode);
 }
 
 /// Appends the HTML of `nodes` to `out` (iterative: the tree may be deep).
@@ -76,7 +54,7 @@ pub(crate) fn serialize(nodes: &[Node], out: &mut String) {
                     out.push('"');
                 }
                 out.push('>');
-                if is_void(&e.name) {
+                if serializes_as_void(Namespace::Html, &e.name) {
                     continue;
                 }
                 if matches!(e.name.as_str(), "pre" | "textarea" | "listing")
