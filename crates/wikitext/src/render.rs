@@ -3,6 +3,7 @@
 
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::token::OwnedToken;
+use tagloom_html::tree_builder::is_formatting_element;
 use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
     Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
@@ -124,25 +125,6 @@ struct BodySink {
 /// whole chunk's elements a second time.
 const FEED_BATCH: usize = 4096;
 
-fn is_formatting(name: &str) -> bool {
-    matches!(
-        name,
-        "a" | "b"
-            | "big"
-            | "code"
-            | "em"
-            | "font"
-            | "i"
-            | "nobr"
-            | "s"
-            | "small"
-            | "strike"
-            | "strong"
-            | "tt"
-            | "u"
-    )
-}
-
 impl BodySink {
     fn new(page: bool) -> Result<BodySink, PipelineError> {
         let mut sink = BodySink {
@@ -199,10 +181,10 @@ impl Sink<WikiToken> for BodySink {
                 continue;
             }
             if let Some(t) = tokens.get(i) {
-                if let Some(name) = t.start_name().filter(|n| is_formatting(n)) {
+                if let Some(name) = t.start_name().filter(|n| is_formatting_element(n)) {
                     let _ = name;
                     self.formatting += 1;
-                } else if t.end_name().is_some_and(is_formatting) {
+                } else if t.end_name().is_some_and(is_formatting_element) {
                     self.formatting = self.formatting.saturating_sub(1);
                 }
                 flatten(t.clone(), &mut flat);

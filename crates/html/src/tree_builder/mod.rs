@@ -328,6 +328,20 @@ pub struct TreeBuilder {
     pub(crate) owned_atoms: OwnedTokenAtoms,
 }
 
+/// Whether `name` is an HTML element of the spec's "formatting" category
+/// (13.2.4.2: `a`, `b`, `big`, `code`, `em`, `font`, `i`, `nobr`, `s`, `small`,
+/// `strike`, `strong`, `tt`, `u`): the elements the list of active formatting
+/// elements holds and the adoption agency reparents.
+///
+/// ```
+/// use tagloom_html::tree_builder::is_formatting_element;
+/// assert!(is_formatting_element("nobr"));
+/// assert!(!is_formatting_element("div"));
+/// ```
+pub fn is_formatting_element(name: &str) -> bool {
+    Atom::lookup_static(name.as_bytes()).is_some_and(tag_sets::is_formatting)
+}
+
 impl TreeBuilder {
     /// A tree builder; the first patches (`CreateDocument`, and in the fragment
     /// case the `html` root) are already buffered.

@@ -5,6 +5,7 @@
 //! but do not start one, and trailing ones move back out of it.
 
 use super::{Element, Node};
+use tagloom_html::tree_builder::is_formatting_element;
 
 fn only_inline(name: &str) -> bool {
     matches!(
@@ -74,25 +75,6 @@ fn metadata(name: &str) -> bool {
     )
 }
 
-fn formatting(name: &str) -> bool {
-    matches!(
-        name,
-        "a" | "b"
-            | "big"
-            | "code"
-            | "em"
-            | "font"
-            | "i"
-            | "nobr"
-            | "s"
-            | "small"
-            | "strike"
-            | "strong"
-            | "tt"
-            | "u"
-    )
-}
-
 fn is_block(node: &Node) -> bool {
     matches!(node, Node::Element(e) if !only_inline(&e.name) && !metadata(&e.name))
 }
@@ -133,7 +115,7 @@ fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
         out.push((Some(true), node));
         return;
     };
-    if !formatting(&e.name) || e.children.is_empty() {
+    if !is_formatting_element(&e.name) || e.children.is_empty() {
         let wrap = !has_block_element(&e);
         out.push((Some(wrap), Node::Element(e)));
         return;
@@ -191,7 +173,9 @@ fn wrap_children(children: Vec<Node>) -> Vec<Node> {
         out.extend(moved);
     };
     for child in children {
-        if is_block(&child) && !(matches!(&child, Node::Element(e) if formatting(&e.name))) {
+        if is_block(&child)
+            && !(matches!(&child, Node::Element(e) if is_formatting_element(&e.name)))
+        {
             close(&mut out, &mut open);
             out.push(child);
             continue;
