@@ -38,6 +38,17 @@ pub fn corpus_dir() -> PathBuf {
     }
 }
 
+/// Says on the real stderr (the test harness captures `println!` and
+/// `eprintln!`) that a test or bench skipped the corpus, and how to point it there.
+pub fn corpus_skipped(dir: &Path, what: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {what}: bench corpus not found at {} (set {CORPUS_ENV})",
+        dir.display()
+    );
+}
+
 /// Every `*.html` file of `dir`, sorted by name. `Ok(None)` when `dir` does not
 /// exist or holds no `.html` file.
 pub fn load_corpus(dir: &Path) -> std::io::Result<Option<Vec<Page>>> {

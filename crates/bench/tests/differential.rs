@@ -31,11 +31,7 @@ fn corpus_pages_match_html5ever() {
     let pages = match load_corpus(&dir) {
         Ok(Some(pages)) => pages,
         Ok(None) => {
-            println!(
-                "note: bench corpus not found at {}; differential test skipped (set {})",
-                dir.display(),
-                tagloom_bench::CORPUS_ENV
-            );
+            tagloom_bench::corpus_skipped(&dir, "differential test");
             return;
         }
         Err(err) => panic!("bench corpus at {} unreadable: {err}", dir.display()),

@@ -162,11 +162,7 @@ fn selectors_match_what_scraper_matches_on_the_html5ever_tree() {
     let pages = match load_corpus(&dir) {
         Ok(Some(pages)) => pages,
         Ok(None) => {
-            println!(
-                "note: bench corpus not found at {}; rewrite selector differential test SKIPPED (set {})",
-                dir.display(),
-                tagloom_bench::CORPUS_ENV
-            );
+            tagloom_bench::corpus_skipped(&dir, "rewrite selector differential test");
             return;
         }
         Err(err) => panic!("bench corpus at {} unreadable: {err}", dir.display()),
