@@ -342,6 +342,43 @@ pub fn is_formatting_element(name: &str) -> bool {
     Atom::lookup_static(name.as_bytes()).is_some_and(tag_sets::is_formatting)
 }
 
+/// The tree builder's element categories of the HTML element `name` (the
+/// spec's 13.2.4.2 and A.1 lists, as `tag_sets` holds them), for code that
+/// reasons about what a parse would do with a tree (the sanitizer's proof that
+/// its output re-parses to itself).
+///
+/// ```
+/// use tagloom_html::atom;
+/// use tagloom_html::tree_builder::html_element_categories;
+/// let div = html_element_categories(atom::DIV);
+/// assert!(div.special && !div.scope_boundary && !div.implied_end_tag);
+/// assert!(html_element_categories(atom::TD).scope_boundary);
+/// ```
+pub fn html_element_categories(name: Atom) -> ElementCategories {
+    ElementCategories {
+        special: tag_sets::is_special_html(name),
+        formatting: tag_sets::is_formatting(name),
+        scope_boundary: tag_sets::SCOPE_BOUNDARIES_HTML.contains(&name),
+        implied_end_tag: tag_sets::has_implied_end_tag(name),
+        heading: tag_sets::is_heading(name),
+    }
+}
+
+/// See [`html_element_categories`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ElementCategories {
+    /// The "special" category.
+    pub special: bool,
+    /// The "formatting" category.
+    pub formatting: bool,
+    /// A boundary of "has an element in scope" (the default scope).
+    pub scope_boundary: bool,
+    /// Popped by "generate implied end tags".
+    pub implied_end_tag: bool,
+    /// `h1`–`h6`.
+    pub heading: bool,
+}
+
 impl TreeBuilder {
     /// A tree builder; the first patches (`CreateDocument`, and in the fragment
     /// case the `html` root) are already buffered.

@@ -128,10 +128,23 @@ pub(crate) struct KeptElement {
     pub(crate) attrs: Vec<PatchAttr>,
     pub(crate) html_ip: bool,
     pub(crate) text_ip: bool,
-    /// `attrs` differ from the ones given (`keep_element` is a function of
-    /// the policy, namespace, name and attributes: when nothing changed, the
-    /// same call on its result gives it back unchanged).
-    pub(crate) changed: bool,
+    /// How `attrs` differ from the ones given.
+    pub(crate) change: AttrChange,
+}
+
+/// How [`keep_element`] changed an element's attributes. It is a function of
+/// the policy, namespace, name and attributes: when nothing changed, the same
+/// call on its result gives it back unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AttrChange {
+    /// Kept exactly as given.
+    None,
+    /// Only `rel` on a link changed (the policy's [`link_rel`](super::Policy::link_rel): the
+    /// attribute is rewritten and moved last); every other attribute was kept
+    /// as given.
+    RelOnly,
+    /// Some other attribute was dropped or changed.
+    Other,
 }
 
 /// Whether an element is an HTML integration point and whether it is a
@@ -172,15 +185,24 @@ pub(crate) fn keep_element(
         }
     }
     let (html_ip, text_ip) = integration_points(ns, name, &attrs);
-    let mut changed = false;
+    // The policy's `rel` on links is rewritten below: changes to `rel` are
+    // told apart from changes to the other attributes.
+    let link = ns == Namespace::Html && matches!(name, "a" | "area") && policy.link_rel.is_some();
+    let mut other = false;
+    let mut rel = false;
     attrs.retain_mut(|a| {
+        let changed = if link && a.ns == AttrNamespace::None && a.name == "rel" {
+            &mut rel
+        } else {
+            &mut other
+        };
         let Some(full) = attr_full_name(a) else {
-            changed = true;
+            *changed = true;
             return false;
         };
         let value = match clean_attribute(policy, Some(ns), name, &full, &a.value) {
             None => {
-                changed = true;
+                *changed = true;
                 return false;
             }
             Some(Cow::Borrowed(_)) => None,
@@ -188,32 +210,34 @@ pub(crate) fn keep_element(
         };
         if let Some(v) = value {
             a.value = v;
-            changed = true;
+            *changed = true;
         }
         if let Cow::Owned(v) = strip_escape(&a.value) {
             a.value = v;
-            changed = true;
+            *changed = true;
         }
         true
     });
-    if ns == Namespace::Html
-        && matches!(name, "a" | "area")
-        && let Some(add) = &policy.link_rel
-    {
+    if link && let Some(add) = &policy.link_rel {
         let at = attrs
             .iter()
             .position(|a| a.ns == AttrNamespace::None && a.name == "rel");
         let last = at.is_some_and(|i| i + 1 == attrs.len());
         let existing = at.map(|i| attrs.remove(i).value);
-        let rel = link_rel(existing.as_deref(), add);
-        changed |= !last || existing.as_deref() != Some(rel.as_str());
-        attrs.push(PatchAttr::new("rel", rel));
+        let value = link_rel(existing.as_deref(), add);
+        rel |= !last || existing.as_deref() != Some(value.as_str());
+        attrs.push(PatchAttr::new("rel", value));
     }
+    let change = match (other, rel) {
+        (false, false) => AttrChange::None,
+        (false, true) => AttrChange::RelOnly,
+        (true, _) => AttrChange::Other,
+    };
     Some(KeptElement {
         attrs,
         html_ip,
         text_ip,
-        changed,
+        change,
     })
 }
 

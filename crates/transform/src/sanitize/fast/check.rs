@@ -16,9 +16,11 @@ use tagloom_html::tree_builder::{TokenizerSwitch, TreeBuilder};
 
 use super::super::filter::keeps_tag_unchanged;
 use super::super::rules::Rules;
+use super::super::tree::AttrChange;
 use super::super::tree_config;
 use super::Abandon;
 use super::clean::{CleanSink, Cleaner};
+use super::proof::Proof;
 use super::walk::{RawSink, Walker};
 
 /// One node event of the clean tree.
@@ -105,7 +107,23 @@ fn write_end(html: &mut String, name: &str) {
     html.push('>');
 }
 
-/// The first tree's serializer and the producer of S.
+/// How [`First`] checks its output.
+pub(crate) enum Verify<'p> {
+    /// The structural proof ([`Proof`]): no S, no second tree builder.
+    Prove(Proof<'p>),
+    /// The re-parse: S fed to a second tree builder ([`Second`]).
+    Reparse(Box<Second<'p>>),
+}
+
+/// Which check [`First`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Check {
+    Prove,
+    Reparse,
+}
+
+/// The first tree's serializer, checked as it writes by the proof or by the
+/// re-parse of S (then also its producer).
 pub(crate) struct First<'p> {
     pub(crate) html: String,
     pub(crate) expect: Expect,
@@ -113,22 +131,36 @@ pub(crate) struct First<'p> {
     chars: OwnedToken,
     start: OwnedToken,
     end: OwnedToken,
-    pub(crate) second: Second<'p>,
+    pub(crate) verify: Verify<'p>,
 }
 
 impl<'p> First<'p> {
-    pub(crate) fn new(policy: &'p Rules, capacity: usize) -> Self {
+    pub(crate) fn new(policy: &'p Rules, capacity: usize, check: Check) -> Self {
         First {
             html: String::with_capacity(capacity),
             expect: Expect::default(),
             chars: OwnedToken::text(String::new()),
             start: OwnedToken::start(atom::SPAN),
             end: OwnedToken::end(atom::SPAN),
-            second: Second::new(policy),
+            verify: match check {
+                Check::Prove => Verify::Prove(Proof::new(policy)),
+                Check::Reparse => Verify::Reparse(Box::new(Second::new(policy))),
+            },
+        }
+    }
+
+    /// The re-parse of S, when that is the check.
+    pub(crate) fn second(&self) -> Option<&Second<'p>> {
+        match &self.verify {
+            Verify::Reparse(second) => Some(second),
+            Verify::Prove(_) => None,
         }
     }
 
     fn flush_text(&mut self) -> Result<(), Abandon> {
+        let Verify::Reparse(second) = &mut self.verify else {
+            return Ok(());
+        };
         let expect = &mut self.expect;
         let (start, end) = (expect.pending, expect.texts.len());
         if start == end {
@@ -141,20 +173,25 @@ impl<'p> First<'p> {
             buffer.clear();
             buffer.push_str(expect.texts.get(start..end).unwrap_or_default());
         }
-        self.second.feed(&self.chars, &mut self.expect, &self.html)
+        second.feed(&self.chars, &mut self.expect, &self.html)
     }
 
     /// Feeds one token of S directly (tests of the guards).
     #[cfg(test)]
     pub(crate) fn feed_for_test(&mut self, token: &OwnedToken) -> Result<(), Abandon> {
-        self.second.feed(token, &mut self.expect, &self.html)
+        match &mut self.verify {
+            Verify::Reparse(second) => second.feed(token, &mut self.expect, &self.html),
+            Verify::Prove(_) => Err(Abandon::Engine),
+        }
     }
 
     /// End of the clean tree: the end of S.
     pub(crate) fn finish(&mut self) -> Result<(), Abandon> {
         self.flush_text()?;
-        self.second
-            .feed(&OwnedToken::Eof, &mut self.expect, &self.html)
+        match &mut self.verify {
+            Verify::Reparse(second) => second.feed(&OwnedToken::Eof, &mut self.expect, &self.html),
+            Verify::Prove(_) => Ok(()),
+        }
     }
 }
 
@@ -164,14 +201,33 @@ impl CleanSink for First<'_> {
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
-        _void: bool,
-        fixed: bool,
+        void: bool,
+        change: AttrChange,
     ) -> Result<(), Abandon> {
         self.flush_text()?;
         if !plain_name(&name, true) {
             return Err(Abandon::Name);
         }
         write_start(&mut self.html, &name, &attrs)?;
+        let second = match &mut self.verify {
+            Verify::Prove(proof) => {
+                for (i, a) in attrs.iter().enumerate() {
+                    if !plain_name(&a.name, false) || !plain_text(&a.value) {
+                        return Err(Abandon::Name);
+                    }
+                    // The tokenizer drops a repeated attribute.
+                    if attrs
+                        .iter()
+                        .take(i)
+                        .any(|b| b.name == a.name && b.ns == a.ns)
+                    {
+                        return Err(Abandon::Name);
+                    }
+                }
+                return proof.open(ns, &name, &attrs, void, change);
+            }
+            Verify::Reparse(second) => second,
+        };
         let OwnedToken::StartTag(tag) = &mut self.start else {
             return Err(Abandon::Engine);
         };
@@ -205,9 +261,9 @@ impl CleanSink for First<'_> {
             ns,
             name,
             attrs,
-            fixed,
+            fixed: change == AttrChange::None,
         });
-        self.second.feed(&self.start, &mut self.expect, &self.html)
+        second.feed(&self.start, &mut self.expect, &self.html)
     }
 
     fn text(&mut self, text: &str) -> Result<(), Abandon> {
@@ -215,22 +271,34 @@ impl CleanSink for First<'_> {
             return Err(Abandon::Text);
         }
         let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
-        self.expect.texts.push_str(text);
-        Ok(())
+        match &mut self.verify {
+            Verify::Prove(proof) => proof.text(text),
+            Verify::Reparse(_) => {
+                self.expect.texts.push_str(text);
+                Ok(())
+            }
+        }
     }
 
     fn close(&mut self, _ns: Namespace, name: &str, void: bool) -> Result<(), Abandon> {
         self.flush_text()?;
-        self.expect.events.push_back(Event::Close);
         if void {
+            if matches!(self.verify, Verify::Reparse(_)) {
+                self.expect.events.push_back(Event::Close);
+            }
             return Ok(());
         }
         write_end(&mut self.html, name);
+        let second = match &mut self.verify {
+            Verify::Prove(proof) => return proof.close(),
+            Verify::Reparse(second) => second,
+        };
+        self.expect.events.push_back(Event::Close);
         let OwnedToken::EndTag(tag) = &mut self.end else {
             return Err(Abandon::Engine);
         };
         tag.set_name(Name::html(name));
-        self.second.feed(&self.end, &mut self.expect, &self.html)
+        second.feed(&self.end, &mut self.expect, &self.html)
     }
 }
 
@@ -265,7 +333,7 @@ impl CleanSink for Out {
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
         _void: bool,
-        _fixed: bool,
+        _change: AttrChange,
     ) -> Result<(), Abandon> {
         write_start(&mut self.html, &name, &attrs)
     }

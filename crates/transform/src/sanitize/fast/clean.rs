@@ -12,7 +12,8 @@ use tagloom_html::serializer::serializes_as_void;
 use super::super::policy::Disposition;
 use super::super::rules::{Rules, Verdict};
 use super::super::tree::{
-    KeptElement, Place, integration_points, is_text_only, keep_element, placement_ok, strip_escape,
+    AttrChange, KeptElement, Place, integration_points, is_text_only, keep_element, placement_ok,
+    strip_escape,
 };
 use super::Abandon;
 use super::walk::RawSink;
@@ -20,14 +21,14 @@ use super::walk::RawSink;
 /// What a cleaner reports: the clean tree, in document order.
 pub(crate) trait CleanSink {
     /// A kept element starts; `void` ones serialize without content or end tag;
-    /// `fixed`: the tree pass kept its attributes exactly as parsed.
+    /// `change`: how the tree pass changed its attributes.
     fn open(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
         void: bool,
-        fixed: bool,
+        change: AttrChange,
     ) -> Result<(), Abandon>;
     /// Text in the current kept element (never empty).
     fn text(&mut self, text: &str) -> Result<(), Abandon>;
@@ -137,7 +138,7 @@ impl<O: CleanSink> Cleaner<'_, O> {
                         attrs,
                         html_ip,
                         text_ip,
-                        changed: false,
+                        change: AttrChange::None,
                     })
                 } else {
                     keep_element(self.policy, ns, &name, attrs)
@@ -149,7 +150,7 @@ impl<O: CleanSink> Cleaner<'_, O> {
                 };
                 let void = serializes_as_void(ns, &name);
                 self.out
-                    .open(ns, name.clone(), kept.attrs, void, !kept.changed)?;
+                    .open(ns, name.clone(), kept.attrs, void, kept.change)?;
                 self.fates.push(Fate::Kept);
                 self.dsts.push(Dst {
                     ns,

@@ -28,6 +28,7 @@
 
 mod check;
 mod clean;
+mod proof;
 mod walk;
 
 #[cfg(test)]
@@ -36,7 +37,7 @@ mod tests;
 use tagloom_html::tree_builder::TreeBuilder;
 
 use super::{Front, Report, Sanitized, Sanitizer, tree_config};
-use check::First;
+use check::{Check, First};
 use clean::Cleaner;
 use walk::Walker;
 
@@ -67,6 +68,10 @@ pub enum FastFallback {
     Unsettled,
     /// An engine invariant failed.
     Engine,
+    /// The proof that the output re-parses to itself does not cover it (the
+    /// fast path then runs the re-parse check; never returned by
+    /// [`Sanitizer::sanitize_fast`]).
+    Unproven,
 }
 
 pub(crate) type Abandon = FastFallback;
@@ -76,9 +81,12 @@ impl Sanitizer {
     /// why this input needs the general path. For tests and benchmarks.
     #[doc(hidden)]
     pub fn sanitize_fast(&self, input: &str) -> Result<Sanitized, FastFallback> {
-        let first = self.fast_run(input)?;
+        let html = match self.fast_run(input, Check::Prove) {
+            Err(Abandon::Unproven) => self.fast_run(input, Check::Reparse)?,
+            done => done?,
+        };
         Ok(Sanitized {
-            html: first.html,
+            html,
             report: Report {
                 passes: 1,
                 fallback: None,
@@ -86,14 +94,33 @@ impl Sanitizer {
         })
     }
 
-    /// The fast path, up to its verdict.
-    fn fast_run(&self, input: &str) -> Result<First<'_>, FastFallback> {
+    /// The fast path with the output checked by the proof alone (`Ok(true)`
+    /// and the output) and by the re-parse alone: the proof may never pass an
+    /// output the re-parse refuses. For tests.
+    #[doc(hidden)]
+    pub fn sanitize_fast_checks(
+        &self,
+        input: &str,
+    ) -> (Result<String, FastFallback>, Result<String, FastFallback>) {
+        (
+            self.fast_run(input, Check::Prove),
+            self.fast_run(input, Check::Reparse),
+        )
+    }
+
+    /// The fast path, up to its verdict: the output.
+    fn fast_run(&self, input: &str, check: Check) -> Result<String, FastFallback> {
+        self.fast_first(input, check).map(|first| first.html)
+    }
+
+    /// The fast path, up to its verdict: the output's writer.
+    fn fast_first(&self, input: &str, check: Check) -> Result<First<'_>, FastFallback> {
         let policy = &*self.policy;
         let mut tb = TreeBuilder::new(tree_config("body", policy.max_depth));
         let document = tb.document_key();
         let root = tb.fragment_root_key().ok_or(Abandon::Engine)?;
         let mut walker = Walker::new(document, root);
-        let mut cleaner = Cleaner::new(policy, First::new(policy, input.len()));
+        let mut cleaner = Cleaner::new(policy, First::new(policy, input.len(), check));
         let mut why = Abandon::Engine;
         let mut step = |tb: &mut TreeBuilder, eof: bool| -> Result<(), Abandon> {
             for patch in tb.drain_patches() {
@@ -112,15 +139,17 @@ impl Sanitizer {
             return Err(why);
         }
         let first = cleaner.out;
-        if !first.expect.is_done() {
-            return Err(Abandon::Reparse);
-        }
-        if !first.second.faithful {
-            return Err(Abandon::Unfaithful);
-        }
-        let second = &first.second.cleaner.out;
-        if second.differs || second.matched != first.html.len() {
-            return Err(Abandon::Unsettled);
+        if let Some(second) = first.second() {
+            if !first.expect.is_done() {
+                return Err(Abandon::Reparse);
+            }
+            if !second.faithful {
+                return Err(Abandon::Unfaithful);
+            }
+            let out = &second.cleaner.out;
+            if out.differs || out.matched != first.html.len() {
+                return Err(Abandon::Unsettled);
+            }
         }
         Ok(first)
     }
