@@ -204,7 +204,13 @@ struct Frame {
 pub(crate) struct Proof<'p> {
     policy: &'p Rules,
     path: Vec<Frame>,
+    /// The last answers of [`settled`] for a single attribute (nearly always
+    /// the policy's `rel` on `a`): element, attribute, value, answer.
+    memo: Vec<(Box<str>, PatchAttr, bool)>,
 }
+
+/// How many answers [`Proof::memo`] keeps.
+const MEMO: usize = 8;
 
 impl<'p> Proof<'p> {
     pub(crate) fn new(policy: &'p Rules) -> Self {
@@ -217,7 +223,25 @@ impl<'p> Proof<'p> {
                 flags: 0,
                 fresh_pre: false,
             }],
+            memo: Vec::new(),
         }
+    }
+
+    /// [`settled`], remembered for single attributes (a pure function of
+    /// the policy, the element's name and the attribute).
+    fn settled(&mut self, name: &str, attrs: &[PatchAttr]) -> bool {
+        let [attr] = attrs else {
+            return settled(self.policy, name, attrs);
+        };
+        if let Some((_, _, answer)) = self.memo.iter().find(|(n, a, _)| **n == *name && a == attr) {
+            return *answer;
+        }
+        let answer = settled(self.policy, name, attrs);
+        if self.memo.len() == MEMO {
+            self.memo.remove(0);
+        }
+        self.memo.push((name.into(), attr.clone(), answer));
+        answer
     }
 
     /// A kept element starts (`change`: how the tree pass changed its
@@ -241,8 +265,7 @@ impl<'p> Proof<'p> {
         if self.path.len() + 2 >= self.policy.max_depth {
             return unproven;
         }
-        let parent = self.path.last_mut().ok_or(Abandon::Engine)?;
-        parent.fresh_pre = false;
+        let parent = self.path.last().ok_or(Abandon::Engine)?;
         if !admitted(parent, start) || void != matches!(start, Start::Void | Start::Hr | Start::Col)
         {
             return unproven;
@@ -263,7 +286,7 @@ impl<'p> Proof<'p> {
             AttrChange::RelOnly => attrs.get(attrs.len().saturating_sub(1)..).unwrap_or(&[]),
             AttrChange::Other => attrs,
         };
-        if !asked.is_empty() && !settled(self.policy, name, asked) {
+        if !asked.is_empty() && !self.settled(name, asked) {
             return unproven;
         }
         debug_assert!(
@@ -271,6 +294,8 @@ impl<'p> Proof<'p> {
             "{name} {attrs:?} {change:?}"
         );
         let cats = atom.map(html_element_categories).unwrap_or_default();
+        let parent = self.path.last_mut().ok_or(Abandon::Engine)?;
+        parent.fresh_pre = false;
         let frame = child_frame(parent, atom, start, cats);
         if !void {
             self.path.push(frame);
