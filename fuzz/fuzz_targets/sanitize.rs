@@ -6,6 +6,8 @@
 //!   (scripting on and off) serializes back to itself, and all four trees agree;
 //! - the fast output checks decide as the original ones: `sanitize` equals
 //!   `Sanitizer::sanitize_reference` (two re-parses and a second sanitize per pass);
+//! - the fast path's proof never passes an output its re-parse check refuses
+//!   (`Sanitizer::sanitize_fast_checks`);
 //! - a small oracle on the re-parsed tree: no `script` element, no `on*`
 //!   attribute, no `javascript:` URL in `href`/`src`/`action`.
 
@@ -74,8 +76,12 @@ fuzz_target!(|data: &[u8]| {
     let input = String::from_utf8_lossy(rest);
     let s = sanitize(&input, &policy).html;
     assert_eq!(sanitize(&s, &policy).html, s, "not idempotent");
-    let reference = Sanitizer::new(std::sync::Arc::new(policy.clone())).sanitize_reference(&input);
+    let sanitizer = Sanitizer::new(std::sync::Arc::new(policy.clone()));
+    let reference = sanitizer.sanitize_reference(&input);
     assert_eq!(reference.html, s, "fast output checks differ from the reference");
+    if let (Ok(proven), reparse) = sanitizer.sanitize_fast_checks(&input) {
+        assert_eq!(reparse.as_ref(), Ok(&proven), "the proof passed what the re-parse check refuses");
+    }
     let mut dumps = Vec::new();
     for context in ["body", "div"] {
         for scripting in [false, true] {

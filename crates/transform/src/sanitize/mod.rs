@@ -39,7 +39,10 @@
 //! serializer also emits the tokens a tokenizer reads back from what it wrote
 //! (which holds only with no CR or NUL, plain names, no raw text: checked),
 //! fed to a second tree builder whose tree is compared node by node with the
-//! clean tree and whose own tree pass must give the output again. Anything it
+//! clean tree and whose own tree pass must give the output again — unless a
+//! structural proof over the clean tree (`fast/proof.rs`: only shapes a tree
+//! builder reads back as written) already shows both, which spares the second
+//! tree builder on ordinary rich text. Anything it
 //! cannot vouch for — foster parenting, the adoption agency, a kept `style` or
 //! `xmp`, a CR, a re-parse that differs — hands the input to the **general
 //! path**: the tree in a `DomStore`, the tree pass copying into a new one, the

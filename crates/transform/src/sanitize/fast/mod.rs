@@ -15,13 +15,22 @@
 //!    duplicate attribute, and the re-parse never switches the tokenizer to a
 //!    state S does not model (RAWTEXT, script data, PLAINTEXT; RCDATA only
 //!    around text) — else it gives up.
-//! 4. [`check::Second`] feeds S to a second tree builder (the re-parse of the
-//!    output: the general path's `recheck`), compares its tree node by node
-//!    with the clean tree, watches that it is *faithful* (what the general path
-//!    would feed its own tree builder sanitizing the output: the filter keeps
-//!    every token unchanged, the simulator agrees, the depth cap never applies),
-//!    and runs the tree pass over it again, whose serialization must be the
-//!    output. That is the general path settling after one pass.
+//! 4. The output is checked as it is written, first by [`proof::Proof`]: a
+//!    proof from the clean tree's shape alone (a conservative table of the
+//!    parent/child shapes the tree builder reads back as written, from the
+//!    spec's tree construction rules and the tree builder's tag sets) that
+//!    the output re-parses to the clean tree and that sanitizing it gives it
+//!    back. Only when the proof does not cover an input (foreign content, a
+//!    `p`-closing element inside a `p`, a leading newline in a `pre`, text
+//!    in a table…) is the fast path run again with the re-parse check:
+//!    [`check::Second`] feeds S to a second tree builder, compares its tree
+//!    node by node with the clean tree, watches that it is *faithful* (what
+//!    the general path would feed its own tree builder sanitizing the output:
+//!    the filter keeps every token unchanged, the simulator agrees, the depth
+//!    cap never applies), and runs the tree pass over it again, whose
+//!    serialization must be the output. That is the general path settling
+//!    after one pass. The proof may refuse a safe output but never passes one
+//!    the re-parse check refuses (`tests/sanitize_proof.rs`, the fuzz target).
 //!
 //! Any doubt is a [`FastFallback`]: the caller runs the general path, whose
 //! answer is the reference. The tests hold the two to byte-identical outputs.
