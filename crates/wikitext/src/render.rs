@@ -102,7 +102,7 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
             None,
             &crate::preprocess::Site::default(),
         ))),
-        Tok::Ref(_) | Tok::References | Tok::IndentPreWs => {}
+        Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => {}
         Tok::Eof => out.push(OwnedToken::Eof),
     }
 }
@@ -208,6 +208,9 @@ impl Sink<WikiToken> for BodySink {
                 nodes = dom::pwrap::pwrap(nodes);
             }
             nodes = dom::encapsulate::encapsulate(nodes);
+            if self.page {
+                dom::cite::process(&mut nodes);
+            }
             dom::cleanup::flag_empty(&mut nodes);
             dom::display_space::display_space(&mut nodes);
             dom::serialize::serialize(&nodes, &mut html);

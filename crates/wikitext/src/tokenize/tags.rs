@@ -213,18 +213,7 @@ impl Tokenizer<'_> {
             "nowiki" if !raw.end => return self.nowiki(raw, start),
             "pre" if !raw.end && self.ext_pre(&raw, start) => return,
             "ref" if !raw.end => return self.cite_ref(&raw, start),
-            "references" if !raw.end => {
-                let skip = if raw.self_closing {
-                    raw.len
-                } else {
-                    let body = self.pos + raw.len;
-                    self.close_of("references", body)
-                        .map_or(raw.len, |(at, l)| raw.len + at + l)
-                };
-                self.pos += skip;
-                self.emit(Tok::References, start);
-                return;
-            }
+            "references" if !raw.end => return self.cite_references(&raw, start),
             "noinclude" | "onlyinclude" => {
                 self.pos += raw.len;
                 self.flush_text();
@@ -296,11 +285,37 @@ impl Tokenizer<'_> {
             Some(body)
         };
         let tag = RefTag {
+            attrs: raw.attrs.clone(),
             name: attr("name"),
             group: attr("group"),
             body,
         };
         self.emit(Tok::Ref(Box::new(tag)), start);
+    }
+
+    /// `<references>…</references>` or `<references/>`; unclosed: text.
+    fn cite_references(&mut self, raw: &RawTag, start: usize) {
+        let body_start = self.pos + raw.len;
+        let body = if raw.self_closing {
+            self.pos = body_start;
+            None
+        } else {
+            let Some((at, close_len)) = self.close_of("references", body_start) else {
+                self.pos += 1;
+                self.push_text("<", start);
+                return;
+            };
+            let body = self.src.get(body_start..body_start + at).unwrap_or("");
+            self.pos = body_start + at + close_len;
+            Some(body.to_owned())
+        };
+        let tag = RefTag {
+            attrs: raw.attrs.clone(),
+            name: None,
+            group: None,
+            body,
+        };
+        self.emit(Tok::References(Box::new(tag)), start);
     }
 
     /// `<nowiki>…</nowiki>`: the body is text (references decoded), in a

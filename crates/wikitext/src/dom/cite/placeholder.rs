@@ -1,0 +1,99 @@
+//! The placeholders the token stage (`transform/cite.rs`) leaves for the DOM
+//! pass: an element per `<ref>` (`sup`) and `<references>` (`div`) with the
+//! tag's attributes, body source and body HTML in private attributes that the
+//! pass consumes (none of them reaches the output).
+
+use tagloom_html::driver::{ParseConfig, parse_document};
+
+use super::super::{Element, Node, children_of};
+
+/// The attribute naming the placeholder's kind ([`REF`] or [`REFERENCES`]).
+pub(crate) const KIND: &str = "data-x-cite";
+/// A `<ref>`.
+pub(crate) const REF: &str = "ref";
+/// A `<references>`.
+pub(crate) const REFERENCES: &str = "references";
+/// The tag's attributes: a JSON array of `[name, value]` in source order.
+pub(crate) const ATTRS: &str = "data-x-cite-attrs";
+/// The body's wikitext (absent when self-closed).
+pub(crate) const SRC: &str = "data-x-cite-src";
+/// The body rendered in inline context (absent when self-closed).
+pub(crate) const BODY: &str = "data-x-cite-body";
+/// The page's link form (`./Title`).
+pub(crate) const PAGE: &str = "data-x-cite-page";
+/// Set by the pass on the `<sup>` of a ref use: its index in the pass's uses.
+pub(crate) const USE: &str = "data-x-cite-use";
+
+/// The element a placeholder of `kind` is.
+pub(crate) fn element(kind: &str) -> &'static str {
+    if kind == REF { "sup" } else { "div" }
+}
+
+/// Which kind of placeholder `e` is, if any.
+pub(crate) fn kind(e: &Element) -> Option<&str> {
+    e.attr(KIND)
+}
+
+/// A placeholder's contents, read back.
+pub(crate) struct Tag {
+    pub(crate) attrs: Vec<(String, String)>,
+    pub(crate) src: Option<String>,
+    pub(crate) body: Option<String>,
+    pub(crate) page: String,
+    /// Attributes other passes put on the placeholder (template `about`/`typeof`).
+    pub(crate) extra: Vec<(String, String)>,
+}
+
+impl Tag {
+    pub(crate) fn read(e: &Element) -> Tag {
+        let attrs = e
+            .attr(ATTRS)
+            .and_then(|j| serde_json::from_str::<Vec<(String, String)>>(j).ok())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k, v.trim().to_owned()))
+            .collect();
+        let extra = e
+            .attrs
+            .iter()
+            .filter(|(k, _)| !k.starts_with("data-x-cite"))
+            .cloned()
+            .collect();
+        Tag {
+            attrs,
+            src: e.attr(SRC).map(str::to_owned),
+            body: e.attr(BODY).map(str::to_owned),
+            page: e.attr(PAGE).unwrap_or("").to_owned(),
+            extra,
+        }
+    }
+
+    /// Whether the tag was self-closed.
+    pub(crate) fn self_closed(&self) -> bool {
+        self.src.is_none()
+    }
+}
+
+/// HTML (a rendered body) as owned nodes.
+pub(crate) fn parse_html(html: &str) -> Vec<Node> {
+    if html.is_empty() {
+        return Vec::new();
+    }
+    // After `<body>`, leading whitespace is content (before it, the parser drops it).
+    let doc = format!("<body>{html}");
+    let Ok(store) = parse_document(doc.as_bytes(), &ParseConfig::default()) else {
+        return vec![Node::Text(html.to_owned())];
+    };
+    let Some(doc) = store.document() else {
+        return Vec::new();
+    };
+    let body = doc
+        .children()
+        .find(|n| matches!(n.kind(), tagloom_html::dom::NodeKind::Element(e) if e.local_name() == "html"))
+        .and_then(|h| {
+            h.children().find(
+                |n| matches!(n.kind(), tagloom_html::dom::NodeKind::Element(e) if e.local_name() == "body"),
+            )
+        });
+    body.map(children_of).unwrap_or_default()
+}
