@@ -31,6 +31,7 @@ enum Context {
 fn registry(
     options: &RenderOptions,
     context: Context,
+    calls: &[String],
 ) -> Result<Registry<WikiToken>, PipelineError> {
     let mut r = Registry::new();
     let depth = match context {
@@ -38,7 +39,7 @@ fn registry(
         Context::Inline { depth } => depth,
     };
     r.add(
-        AsHandler(Cite::new(options.clone(), depth)),
+        AsHandler(Cite::new(options.clone(), depth, calls.to_vec())),
         Rank::new(2.01)?,
         Match::Any,
     )?;
@@ -269,19 +270,23 @@ fn run_marked(
     context: Context,
 ) -> Result<String, WikiError> {
     let tokens = crate::tokenize::tokenize_with(text, calls);
-    let mut pipeline = Pipeline::new(registry(options, context)?, PipelineConfig::default());
+    let mut pipeline = Pipeline::new(
+        registry(options, context, calls)?,
+        PipelineConfig::default(),
+    );
     let sink = BodySink::new(context == Context::Page)?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
 }
 
-/// The tokens of `text` (already preprocessed) through the pipeline.
-fn run(text: &str, options: &RenderOptions, context: Context) -> Result<String, WikiError> {
-    run_marked(text, &[], options, context)
-}
-
-/// A ref body (already preprocessed with its page) as HTML, in inline context;
-/// errors render as nothing.
-pub(crate) fn render_inline(text: &str, options: &RenderOptions, depth: usize) -> String {
-    run(text, options, Context::Inline { depth }).unwrap_or_default()
+/// A ref body (already preprocessed with its page; `calls` are the page's
+/// transclusions its markers refer to) as HTML, in inline context; errors
+/// render as nothing.
+pub(crate) fn render_inline(
+    text: &str,
+    options: &RenderOptions,
+    depth: usize,
+    calls: &[String],
+) -> String {
+    run_marked(text, calls, options, Context::Inline { depth }).unwrap_or_default()
 }

@@ -457,5 +457,5 @@ pub(crate) fn ext_data_mw(name: &str, attrs: &[(String, String)], body: Option<&
 /// Comment data that cannot end the comment early when read back as HTML
 /// (Parsoid's encoding: `--` and `>` as character references).
 pub(crate) fn encode_comment(data: &str) -> String {
-    data.replace("--", "-&#x2D;").replace('>', "&gt;")
+    data.replace("--", "-&#x2D;").replace('>', "&#x3E;")
 }

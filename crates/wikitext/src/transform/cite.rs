@@ -22,11 +22,17 @@ pub(crate) struct Cite {
     pub(crate) options: RenderOptions,
     /// Nesting of inline renders (a ref body inside a ref body…).
     pub(crate) depth: usize,
+    /// The page's transclusions (`data-mw`), which markers in bodies refer to.
+    calls: Vec<String>,
 }
 
 impl Cite {
-    pub(crate) fn new(options: RenderOptions, depth: usize) -> Cite {
-        Cite { options, depth }
+    pub(crate) fn new(options: RenderOptions, depth: usize, calls: Vec<String>) -> Cite {
+        Cite {
+            options,
+            depth,
+            calls,
+        }
     }
 
     /// The page's link form (`./Title`) the pass uses for `href`s.
@@ -42,7 +48,7 @@ impl Cite {
         if self.depth >= MAX_REF_NESTING {
             return String::new();
         }
-        crate::render::render_inline(body, &self.options, self.depth + 1)
+        crate::render::render_inline(body, &self.options, self.depth + 1, &self.calls)
     }
 
     fn placeholder(&self, kind: &str, tag: &RefTag, out: &mut Vec<WikiToken>) {

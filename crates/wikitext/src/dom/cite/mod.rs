@@ -328,6 +328,8 @@ impl State {
                 attrs: &tag.attrs,
                 extra: &tag.extra,
                 self_closed: tag.self_closed(),
+                src: tag.src.as_deref(),
+                parts: tag.parts(),
                 responsive,
                 errors: errs,
                 auto: false,
@@ -350,6 +352,8 @@ impl State {
                     attrs: &attrs,
                     extra: &[],
                     self_closed: true,
+                    src: None,
+                    parts: None,
                     responsive: None,
                     errors: Vec::new(),
                     auto: true,
@@ -398,6 +402,9 @@ impl State {
                 serde_json::Value::String(h.clone())
             )),
             None => {}
+        }
+        if let Some(parts) = &u.parts {
+            data_mw.push_str(&format!(",\"parts\":{parts}"));
         }
         if !u.errors.is_empty() {
             data_mw.push_str(&format!(",\"errors\":{}", errors::errors_json(&u.errors)));

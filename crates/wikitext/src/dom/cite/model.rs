@@ -47,6 +47,8 @@ pub(super) enum UseBody {
 #[derive(Debug)]
 pub(super) struct Use {
     pub(super) attrs_json: String,
+    /// The transclusion's parts when the ref came from a template.
+    pub(super) parts: Option<String>,
     pub(super) body: Option<UseBody>,
     pub(super) errors: Vec<CiteError>,
 }
@@ -233,6 +235,7 @@ impl State {
     pub(super) fn push_use(&mut self, tag: &Tag, body: Option<UseBody>, errors: Vec<CiteError>) {
         self.uses.push(Use {
             attrs_json: attrs_json(&tag.attrs),
+            parts: tag.parts().map(str::to_owned),
             body,
             errors,
         });

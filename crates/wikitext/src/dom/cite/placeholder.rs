@@ -68,6 +68,19 @@ impl Tag {
         }
     }
 
+    /// The transclusion's `parts` (raw JSON) when the tag came from a template
+    /// (the encapsulation pass put its `data-mw` on the placeholder).
+    pub(crate) fn parts(&self) -> Option<&str> {
+        let data_mw = self
+            .extra
+            .iter()
+            .find(|(k, _)| k == "data-mw")
+            .map(|(_, v)| v.as_str())?;
+        data_mw
+            .strip_prefix("{\"parts\":")
+            .and_then(|p| p.strip_suffix('}'))
+    }
+
     /// Whether the tag was self-closed.
     pub(crate) fn self_closed(&self) -> bool {
         self.src.is_none()
