@@ -245,10 +245,11 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     let title = preprocess::Title::parse(&options.title, 0, site)
         .or_else(|_| preprocess::Title::parse("Main Page", 0, site))
         .map_err(|e| WikiError::Title(e.to_string()))?;
-    // `<ref>` bodies are wikitext of the page (Cite parses them with the page's
-    // templates), so the preprocessor expands inside them.
-    let mut config = options.preprocess.clone();
-    config.ext_tags.retain(|t| t != "ref");
+    // `<ref>` stays an extension tag (its body is opaque to template argument
+    // splitting); the preprocessor expands its body in the frame it appears in
+    // (`Config::preprocessed_tags`), and at page level `transclusion::expand`
+    // marks the body's calls like the page's own.
+    let config = options.preprocess.clone();
     let pre = preprocess::Preprocessor::new(store, config.clone());
     let tree = preprocess::parse_with(
         wikitext,
