@@ -14,6 +14,11 @@ pub(crate) const INDEX_END: char = '\u{E001}';
 /// Ends a call's output.
 pub(crate) const END: char = '\u{E002}';
 
+/// Whether `text` opens more call outputs than it closes (it ends inside one).
+pub(crate) fn opens_call(text: &str) -> bool {
+    text.matches(START).count() > text.matches(END).count()
+}
+
 /// Parser functions (by lowercase name) whose calls Parsoid marks as functions.
 const FUNCTIONS: &[&str] = &[
     "lc",

@@ -172,6 +172,9 @@ fn find_close(s: &str, name: &str) -> Option<(usize, usize)> {
     None
 }
 
+/// How many `</ref>`s inside template output a ref body may skip.
+const MAX_REF_CLOSE_RETRIES: usize = 64;
+
 impl Tokenizer<'_> {
     /// `find_close` from the current body start `body` (an offset in the
     /// source), remembering failures: when `</name>` is missing after some
@@ -271,11 +274,27 @@ impl Tokenizer<'_> {
             None
         } else {
             let body_start = self.pos + raw.len;
-            let Some((at, close_len)) = self.close_of("ref", body_start) else {
+            let Some((mut at, mut close_len)) = self.close_of("ref", body_start) else {
                 self.pos += 1;
                 self.push_text("<", start);
                 return;
             };
+            // A `</ref>` inside a transclusion that opened in the body closes a
+            // ref the template made: the body runs to the next one outside.
+            for _ in 0..MAX_REF_CLOSE_RETRIES {
+                let body = self.src.get(body_start..body_start + at).unwrap_or("");
+                if !crate::transclusion::opens_call(body) {
+                    break;
+                }
+                let after = body_start + at + close_len;
+                match find_close(self.src.get(after..self.limit).unwrap_or(""), "ref") {
+                    Some((a, l)) => {
+                        at = after - body_start + a;
+                        close_len = l;
+                    }
+                    None => break,
+                }
+            }
             let body = self
                 .src
                 .get(body_start..body_start + at)

@@ -6,7 +6,7 @@
 //! page in document order (templates expanded, links resolved) as Parsoid's
 //! `CiteDocumentPostProcessor` does.
 
-use tagloom_html::token::OwnedTag;
+use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Transform;
 use crate::RenderOptions;
@@ -24,6 +24,8 @@ pub(crate) struct Cite {
     pub(crate) depth: usize,
     /// The page's transclusions (`data-mw`), which markers in bodies refer to.
     calls: Vec<String>,
+    /// Template outputs open here (their `mw:Transclusion` metas).
+    open_calls: usize,
 }
 
 impl Cite {
@@ -32,6 +34,7 @@ impl Cite {
             options,
             depth,
             calls,
+            open_calls: 0,
         }
     }
 
@@ -78,7 +81,25 @@ impl Cite {
 
 impl Transform for Cite {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+        if let Tok::Html(OwnedToken::StartTag(t)) = &token.tok
+            && t.name().as_str() == "meta"
+        {
+            match t.attr("typeof") {
+                Some("mw:Transclusion") => self.open_calls += 1,
+                Some("mw:Transclusion/End") => {
+                    self.open_calls = self.open_calls.saturating_sub(1);
+                }
+                _ => {}
+            }
+        }
         match &token.tok {
+            // A ref a template made inside a ref body is dropped (Parsoid
+            // allows nested refs only where the body says so, `{{#tag:ref}}`).
+            // An empty span stands in for it (the template's output).
+            Tok::Ref(_) if self.depth > 0 && self.open_calls > 0 => {
+                out.push(WikiToken::start("span"));
+                out.push(WikiToken::end("span"));
+            }
             Tok::Ref(r) => self.placeholder(ph::REF, r, out),
             Tok::References(r) => self.placeholder(ph::REFERENCES, r, out),
             _ => out.push(token),

@@ -9,11 +9,13 @@
 //! - `validate.rs`: Cite's argument checks; `errors.rs`: how errors are written.
 //! - `model.rs`: groups, their refs, ids and labels.
 //! - `lists.rs`: the `<references>` list and its items.
+//! - `hoist.rs`: refs written inside links move after the link.
 //!
 //! Refs nested in ref bodies and in `<references>` bodies are processed when
 //! their container is (each body is its own small tree).
 
 pub(crate) mod errors;
+mod hoist;
 mod lists;
 mod model;
 pub(crate) mod placeholder;
@@ -29,6 +31,7 @@ pub(crate) fn process(nodes: &mut Vec<Node>) {
     if !has_placeholder(nodes) {
         return;
     }
+    hoist::hoist_out_of_links(nodes);
     let mut state = State::default();
     state.walk(nodes);
     state.auto_generated(nodes);
@@ -184,6 +187,7 @@ impl State {
                 self.embedded += 1;
             }
             self.ref_depth += 1;
+            hoist::hoist_out_of_links(&mut body);
             self.walk(&mut body);
             self.ref_depth -= 1;
             if embedded {
@@ -315,6 +319,7 @@ impl State {
         }
         let mut body = placeholder::parse_html(tag.body.as_deref().unwrap_or(""));
         self.embedded += 1;
+        hoist::hoist_out_of_links(&mut body);
         self.walk(&mut body);
         self.embedded -= 1;
         if nested {
