@@ -66,7 +66,7 @@ impl State {
             };
             if let (Some(name), None) = (&it.name, &it.content) {
                 let err = CiteError::with("cite_error_references_no_text", &[name]);
-                for &u in &it.nodes.clone() {
+                for &u in it.nodes.iter().chain(&it.embedded).collect::<Vec<_>>() {
                     if let Some(use_) = self.uses.get_mut(u) {
                         use_.errors.push(err.clone());
                     }

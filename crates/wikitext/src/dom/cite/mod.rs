@@ -20,6 +20,7 @@ mod lists;
 mod model;
 pub(crate) mod placeholder;
 mod validate;
+mod xhtml;
 
 use super::{Element, Node};
 use errors::CiteError;
@@ -58,10 +59,9 @@ fn has_placeholder(nodes: &[Node]) -> bool {
     false
 }
 
+/// Nodes as the HTML Parsoid stores in `data-mw`.
 fn serialize(nodes: &[Node]) -> String {
-    let mut s = String::new();
-    super::serialize::serialize(nodes, &mut s);
-    s
+    xhtml::serialize(nodes)
 }
 
 fn text(s: &str) -> Node {
@@ -212,6 +212,8 @@ impl State {
                         it.visible += 1;
                     });
                     visible = true;
+                } else {
+                    self.item_mut(i, |it| it.embedded.push(use_index));
                 }
                 i
             }

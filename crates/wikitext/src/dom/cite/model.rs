@@ -21,6 +21,8 @@ pub(super) struct Item {
     /// The uses shown in the page (indices into `State::uses`).
     pub(super) nodes: Vec<usize>,
     pub(super) visible: usize,
+    /// Uses not shown in place (in a list's body).
+    pub(super) embedded: Vec<usize>,
 }
 
 /// A group's refs.

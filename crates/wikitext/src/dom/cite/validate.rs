@@ -131,6 +131,7 @@ pub(crate) fn check_ref(
             }
         }
         Some(list) => {
+            let written_group = args.group.clone();
             if args.group != list {
                 errors.push(CiteError::with(
                     "cite_error_references_group_mismatch",
@@ -144,7 +145,7 @@ pub(crate) fn check_ref(
             if has_text != Some(true) {
                 errors.push(CiteError::with(
                     "cite_error_empty_references_define",
-                    &[&args.name, &args.group],
+                    &[&args.name, &written_group],
                 ));
             }
         }
