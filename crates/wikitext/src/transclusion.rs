@@ -84,7 +84,9 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
     let mut n = 0;
     for (i, part) in call.parts.iter().enumerate() {
         let whole = text(&part.span);
-        let (name, value) = match part.eq.and_then(|eq| part.nodes.get(eq)) {
+        // A parser function's arguments are all positional, as written.
+        let eq = part.eq.filter(|_| function.is_none());
+        let (name, value) = match eq.and_then(|eq| part.nodes.get(eq)) {
             Some(eq) => {
                 let at = eq.span().start.saturating_sub(part.span.start);
                 let name = whole.get(..at).unwrap_or("").trim().to_owned();

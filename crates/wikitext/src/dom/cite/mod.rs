@@ -37,6 +37,7 @@ pub(crate) fn process(nodes: &mut Vec<Node>) {
     state.walk(nodes);
     state.auto_generated(nodes);
     state.finalize(nodes);
+    lists::drop_empty_templated(nodes);
 }
 
 /// Whether any placeholder is under `nodes` (iterative).
@@ -106,25 +107,48 @@ fn attrs_json(attrs: &[(String, String)]) -> String {
 impl State {
     /// Processes the placeholders under `nodes` in document order.
     fn walk(&mut self, nodes: &mut [Node]) {
-        let mut stack: Vec<std::slice::IterMut<'_, Node>> = vec![nodes.iter_mut()];
-        while let Some(it) = stack.last_mut() {
-            let Some(node) = it.next() else {
+        /// A list of siblings being walked.
+        struct Frame<'a> {
+            nodes: std::slice::IterMut<'a, Node>,
+            /// The parent is a template's output wrapper (or follows one).
+            in_wrapper: bool,
+            /// The last element sibling seen is a template's output wrapper.
+            after_wrapper: bool,
+        }
+        let mut stack = vec![Frame {
+            nodes: nodes.iter_mut(),
+            in_wrapper: false,
+            after_wrapper: false,
+        }];
+        while let Some(frame) = stack.last_mut() {
+            let in_wrapper = frame.in_wrapper;
+            let after_wrapper = frame.after_wrapper;
+            let Some(node) = frame.nodes.next() else {
                 stack.pop();
                 continue;
             };
-            let (tag, is_ref) = match &*node {
+            let (tag, is_ref, is_wrapper) = match &*node {
                 Node::Element(e) => match placeholder::kind(e) {
-                    Some(kind) => (Some(Tag::read(e)), kind == placeholder::REF),
-                    None => (None, false),
+                    Some(kind) => {
+                        let mut tag = Tag::read(e);
+                        tag.in_wrapper = in_wrapper;
+                        (Some(tag), kind == placeholder::REF, false)
+                    }
+                    None => (None, false, e.has_type("mw:Transclusion")),
                 },
                 _ => continue,
             };
+            frame.after_wrapper = is_wrapper;
             match tag {
                 Some(tag) if is_ref => *node = self.extract_ref(tag),
                 Some(tag) => *node = self.references(tag),
                 None => {
                     if let Node::Element(e) = node {
-                        stack.push(e.children.iter_mut());
+                        stack.push(Frame {
+                            nodes: e.children.iter_mut(),
+                            in_wrapper: is_wrapper || after_wrapper,
+                            after_wrapper: false,
+                        });
                     }
                 }
             }
@@ -337,6 +361,8 @@ impl State {
                 self_closed: tag.self_closed(),
                 src: tag.src.as_deref(),
                 parts: tag.parts(),
+                template: tag.parts().is_some() || tag.in_wrapper,
+                templated: tag.in_wrapper || tag.extra.iter().any(|(k, _)| k == "about"),
                 responsive,
                 errors: errs,
                 auto: false,
@@ -361,6 +387,8 @@ impl State {
                     self_closed: true,
                     src: None,
                     parts: None,
+                    template: false,
+                    templated: false,
                     responsive: None,
                     errors: Vec::new(),
                     auto: true,

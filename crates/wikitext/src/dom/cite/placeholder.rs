@@ -21,6 +21,9 @@ pub(crate) const SRC: &str = "data-x-cite-src";
 pub(crate) const BODY: &str = "data-x-cite-body";
 /// The page's link form (`./Title`).
 pub(crate) const PAGE: &str = "data-x-cite-page";
+/// Set by the pass on an empty list from a template, which goes unless the
+/// template's output goes on after it.
+pub(crate) const DROP: &str = "data-x-cite-drop";
 /// Set by the pass on the `<sup>` of a ref use: its index in the pass's uses.
 pub(crate) const USE: &str = "data-x-cite-use";
 
@@ -34,6 +37,15 @@ pub(crate) fn kind(e: &Element) -> Option<&str> {
     e.attr(KIND)
 }
 
+/// An attribute value as MediaWiki's sanitizer leaves it: trimmed, runs of
+/// whitespace as one space.
+fn normalize_space(v: &str) -> String {
+    v.split([' ', '\t', '\n', '\r'])
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A placeholder's contents, read back.
 pub(crate) struct Tag {
     pub(crate) attrs: Vec<(String, String)>,
@@ -42,6 +54,8 @@ pub(crate) struct Tag {
     pub(crate) page: String,
     /// Attributes other passes put on the placeholder (template `about`/`typeof`).
     pub(crate) extra: Vec<(String, String)>,
+    /// Inside a template's output wrapper (set by the walk).
+    pub(crate) in_wrapper: bool,
 }
 
 impl Tag {
@@ -51,7 +65,7 @@ impl Tag {
             .and_then(|j| serde_json::from_str::<Vec<(String, String)>>(j).ok())
             .unwrap_or_default()
             .into_iter()
-            .map(|(k, v)| (k, v.trim().to_owned()))
+            .map(|(k, v)| (k, normalize_space(&v)))
             .collect();
         let extra = e
             .attrs
@@ -65,6 +79,7 @@ impl Tag {
             body: e.attr(BODY).map(str::to_owned),
             page: e.attr(PAGE).unwrap_or("").to_owned(),
             extra,
+            in_wrapper: false,
         }
     }
 

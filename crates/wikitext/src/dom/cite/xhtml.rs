@@ -1,7 +1,7 @@
 //! HTML stored inside `data-mw` (a list's `body.html`, a conflicting ref's
 //! body) is written as Parsoid's XHTML serializer writes it: attributes in
 //! single quotes when that needs less escaping, `<` and `&` escaped (not `>`),
-//! empty void elements as `<br/>`.
+//! empty void elements as `<br/>`; without `about` ids.
 
 use super::super::Node;
 
@@ -58,7 +58,8 @@ pub(super) fn serialize(nodes: &[Node]) -> String {
             Step::Open(Node::Element(e)) => {
                 out.push('<');
                 out.push_str(&e.name);
-                for (k, v) in &e.attrs {
+                // `about` ids are the page's; Parsoid's differ, so none is kept.
+                for (k, v) in e.attrs.iter().filter(|(k, _)| k != "about") {
                     attr(k, v, &mut out);
                 }
                 let void = tagloom_html::serializer::serializes_as_void(
