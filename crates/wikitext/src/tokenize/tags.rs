@@ -172,7 +172,7 @@ fn find_close(s: &str, name: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// How many `</ref>`s inside template output a ref body may skip.
+/// How many closes inside template output a Cite tag's body may skip.
 const MAX_REF_CLOSE_RETRIES: usize = 64;
 
 impl Tokenizer<'_> {
@@ -192,6 +192,33 @@ impl Tokenizer<'_> {
             self.missing_close.push((name, body));
         }
         found
+    }
+
+    /// A Cite tag's close (`at`, `close_len` from `body`) that is not inside a
+    /// template's output opened in the body: such a `</ref>` closes a tag the
+    /// template made, and the body runs to the next close outside it.
+    fn close_outside_calls(
+        &self,
+        name: &str,
+        body: usize,
+        mut at: usize,
+        mut close_len: usize,
+    ) -> (usize, usize) {
+        for _ in 0..MAX_REF_CLOSE_RETRIES {
+            let inner = self.src.get(body..body + at).unwrap_or("");
+            if !crate::transclusion::opens_call(inner) {
+                break;
+            }
+            let after = body + at + close_len;
+            match find_close(self.src.get(after..self.limit).unwrap_or(""), name) {
+                Some((a, l)) => {
+                    at = after - body + a;
+                    close_len = l;
+                }
+                None => break,
+            }
+        }
+        (at, close_len)
     }
 
     /// At `<`.
@@ -274,27 +301,12 @@ impl Tokenizer<'_> {
             None
         } else {
             let body_start = self.pos + raw.len;
-            let Some((mut at, mut close_len)) = self.close_of("ref", body_start) else {
+            let Some((at, close_len)) = self.close_of("ref", body_start) else {
                 self.pos += 1;
                 self.push_text("<", start);
                 return;
             };
-            // A `</ref>` inside a transclusion that opened in the body closes a
-            // ref the template made: the body runs to the next one outside.
-            for _ in 0..MAX_REF_CLOSE_RETRIES {
-                let body = self.src.get(body_start..body_start + at).unwrap_or("");
-                if !crate::transclusion::opens_call(body) {
-                    break;
-                }
-                let after = body_start + at + close_len;
-                match find_close(self.src.get(after..self.limit).unwrap_or(""), "ref") {
-                    Some((a, l)) => {
-                        at = after - body_start + a;
-                        close_len = l;
-                    }
-                    None => break,
-                }
-            }
+            let (at, close_len) = self.close_outside_calls("ref", body_start, at, close_len);
             let body = self
                 .src
                 .get(body_start..body_start + at)
@@ -324,6 +336,7 @@ impl Tokenizer<'_> {
                 self.push_text("<", start);
                 return;
             };
+            let (at, close_len) = self.close_outside_calls("references", body_start, at, close_len);
             let body = self.src.get(body_start..body_start + at).unwrap_or("");
             self.pos = body_start + at + close_len;
             Some(body.to_owned())

@@ -143,7 +143,7 @@ impl State {
         if !errors.is_empty() {
             ty.push_str(" mw:Error");
         }
-        if template {
+        if parts.is_some() {
             ty.push_str(" mw:Transclusion");
         }
         let mut wrapper_attrs: Vec<(String, String)> = src

@@ -153,6 +153,23 @@ pub(crate) fn check_ref(
     args
 }
 
+/// A body's own source: without the output of the template calls in it (a
+/// `<references>` a template makes inside a list is not written in it).
+fn own_text(src: &str) -> String {
+    use crate::transclusion::{END, START};
+    let mut out = String::with_capacity(src.len());
+    let mut depth = 0usize;
+    for c in src.chars() {
+        match c {
+            START => depth += 1,
+            END => depth = depth.saturating_sub(1),
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// A `<references>`'s arguments: its group, whether it is responsive (`None`:
 /// the default), and its errors.
 pub(crate) fn check_references(
@@ -163,7 +180,7 @@ pub(crate) fn check_references(
     if let Some(e) = unknown(attrs, &REFERENCES_ARGS, true) {
         errors.push(e);
     }
-    if src.is_some_and(|s| s.to_ascii_lowercase().contains("<references")) {
+    if src.is_some_and(|s| own_text(s).to_ascii_lowercase().contains("<references")) {
         errors.push(CiteError::new("cite_error_included_references"));
     }
     let get = |n: &str| {
