@@ -180,6 +180,7 @@ impl State {
         let group = self.group_index(&args.group);
         let mut item = self.lookup(group, &args.name);
         let mut body = placeholder::parse_html(tag.body.as_deref().unwrap_or(""));
+        placeholder::unwrap_nowiki(&mut body);
 
         let locked = !args.name.is_empty() && self.is_locked(&args.group, &args.name);
         let mut conflict = Conflict::None;

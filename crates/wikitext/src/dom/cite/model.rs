@@ -2,6 +2,8 @@
 //! `RefGroupItem`): the groups still open, their refs in order of first use,
 //! the ids and labels Cite derives from them.
 
+use std::collections::HashMap;
+
 use super::errors::CiteError;
 use super::placeholder::Tag;
 use super::{Node, attrs_json, serialize};
@@ -31,6 +33,8 @@ pub(super) struct Group {
     pub(super) name: String,
     /// Indices into `State::items`.
     pub(super) items: Vec<usize>,
+    /// Named refs by name.
+    by_name: HashMap<String, usize>,
     next: usize,
     /// Errors of refs inside `<references>` with no visible use to carry them.
     pub(super) list_errors: Vec<CiteError>,
@@ -161,11 +165,7 @@ impl State {
         if name.is_empty() {
             return None;
         }
-        let g = self.groups.get(group)?;
-        g.items
-            .iter()
-            .copied()
-            .find(|&i| self.items.get(i).and_then(|it| it.name.as_deref()) == Some(name))
+        self.groups.get(group)?.by_name.get(name).copied()
     }
 
     pub(super) fn is_known(&self, group: &str, name: &str) -> bool {
@@ -203,6 +203,9 @@ impl State {
         let number = g.next;
         g.next += 1;
         g.items.push(index);
+        if !name.is_empty() {
+            g.by_name.insert(name.to_owned(), index);
+        }
         self.items.push(Item {
             name: (!name.is_empty()).then(|| name.to_owned()),
             group: g.name.clone(),

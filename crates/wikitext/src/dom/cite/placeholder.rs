@@ -125,3 +125,30 @@ pub(crate) fn parse_html(html: &str) -> Vec<Node> {
         });
     body.map(children_of).unwrap_or_default()
 }
+
+/// Extension content keeps no `mw:Nowiki` wrappers (Parsoid's cleanup strips
+/// them from encapsulated content): their children take their place.
+pub(crate) fn unwrap_nowiki(nodes: &mut Vec<Node>) {
+    let mut stack: Vec<&mut Vec<Node>> = vec![nodes];
+    while let Some(list) = stack.pop() {
+        let nowiki =
+            |n: &Node| matches!(n, Node::Element(e) if e.name == "span" && e.has_type("mw:Nowiki"));
+        if list.iter().any(nowiki) {
+            let mut out = Vec::with_capacity(list.len());
+            for n in std::mem::take(list) {
+                match n {
+                    Node::Element(e) if e.name == "span" && e.has_type("mw:Nowiki") => {
+                        out.extend(e.children);
+                    }
+                    other => out.push(other),
+                }
+            }
+            *list = out;
+        }
+        for child in list.iter_mut() {
+            if let Node::Element(e) = child {
+                stack.push(&mut e.children);
+            }
+        }
+    }
+}
