@@ -254,6 +254,8 @@ impl State {
         {
             errs.push(CiteError::with("cite_error_ref_conflicting_dir", &[name]));
         }
+        // Refs nested in the body are final before the body is written out.
+        self.finalize(&mut body);
         let body_html = serialize(&body);
         if conflict == Conflict::Visible && !body_html.is_empty() {
             errs.push(CiteError::with(
