@@ -4,7 +4,9 @@
 
 use super::errors::{CiteError, error_span, errors_json};
 use super::model::State;
+use super::placeholder::Tag;
 use super::{Element, Node, attr, attrs_json, element, placeholder, serialize, text};
+use super::{hoist, validate};
 
 /// Lists with more footnotes than this get `mw-references-columns`.
 const RESPONSIVE_THRESHOLD: usize = 10;
@@ -56,6 +58,75 @@ fn nested_refs_html(state: &State, nodes: &mut [Node]) -> String {
 }
 
 impl State {
+    /// One `<references>`: its list (or nothing when nested in another list).
+    pub(super) fn references(&mut self, tag: Tag) -> Node {
+        if self.page.is_empty() {
+            self.page.clone_from(&tag.page);
+        }
+        let mut errs = Vec::new();
+        let (group, responsive) =
+            validate::check_references(&tag.attrs, tag.src.as_deref(), &mut errs);
+        let nested = self.list_group.is_some();
+        if !nested {
+            self.list_group = Some(group.clone());
+        }
+        let mut body = placeholder::parse_html(tag.body.as_deref().unwrap_or(""));
+        self.embedded += 1;
+        hoist::hoist_out_of_links(&mut body);
+        self.walk(&mut body);
+        self.embedded -= 1;
+        if nested {
+            // Its refs were processed; the list itself is the outer one's.
+            return element("span", Vec::new(), body);
+        }
+        self.list_group = None;
+        self.list(
+            &group,
+            ListSource {
+                attrs: &tag.attrs,
+                extra: &tag.extra,
+                self_closed: tag.self_closed(),
+                src: tag.src.as_deref(),
+                parts: tag.parts(),
+                template: tag.parts().is_some() || tag.in_wrapper,
+                templated: tag.in_wrapper || tag.extra.iter().any(|(k, _)| k == "about"),
+                responsive,
+                errors: errs,
+                auto: false,
+            },
+            &mut body,
+        )
+    }
+
+    /// Lists for the groups no `<references>` took, at the end of the page.
+    pub(super) fn auto_generated(&mut self, nodes: &mut Vec<Node>) {
+        while let Some(name) = self.first_group_name() {
+            let attrs = if name.is_empty() {
+                Vec::new()
+            } else {
+                vec![attr("group", name.clone())]
+            };
+            let list = self.list(
+                &name,
+                ListSource {
+                    attrs: &attrs,
+                    extra: &[],
+                    self_closed: true,
+                    src: None,
+                    parts: None,
+                    template: false,
+                    templated: false,
+                    responsive: None,
+                    errors: Vec::new(),
+                    auto: true,
+                },
+                &mut Vec::new(),
+            );
+            nodes.push(text("\n"));
+            nodes.push(list);
+        }
+    }
+
     /// Builds the list of `group` (and forgets the group).
     pub(super) fn list(&mut self, group: &str, src: ListSource<'_>, body: &mut [Node]) -> Node {
         let gi = self.groups.iter().position(|g| g.name == group);
