@@ -1,6 +1,8 @@
 //! The wiring: tokenizer → pipeline (phase-3 transforms) → tree builder →
 //! `<body>` serialization.
 
+use std::sync::Arc;
+
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tree_builder::is_formatting_element;
@@ -31,7 +33,7 @@ enum Context {
 fn registry(
     options: &RenderOptions,
     context: Context,
-    calls: &[String],
+    calls: &Arc<[String]>,
 ) -> Result<Registry<WikiToken>, PipelineError> {
     let mut r = Registry::new();
     let depth = match context {
@@ -39,7 +41,7 @@ fn registry(
         Context::Inline { depth } => depth,
     };
     r.add(
-        AsHandler(Cite::new(options.clone(), depth, calls.to_vec())),
+        AsHandler(Cite::new(options.clone(), depth, Arc::clone(calls))),
         Rank::new(2.01)?,
         Match::Any,
     )?;
@@ -261,12 +263,12 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     );
     let mut page = pre.page(title);
     let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
-    run_marked(&text, &calls, options, Context::Page)
+    run_marked(&text, &Arc::from(calls), options, Context::Page)
 }
 
 fn run_marked(
     text: &str,
-    calls: &[String],
+    calls: &Arc<[String]>,
     options: &RenderOptions,
     context: Context,
 ) -> Result<String, WikiError> {
@@ -287,7 +289,7 @@ pub(crate) fn render_inline(
     text: &str,
     options: &RenderOptions,
     depth: usize,
-    calls: &[String],
+    calls: &Arc<[String]>,
 ) -> String {
     run_marked(text, calls, options, Context::Inline { depth }).unwrap_or_default()
 }

@@ -6,6 +6,8 @@
 //! page in document order (templates expanded, links resolved) as Parsoid's
 //! `CiteDocumentPostProcessor` does.
 
+use std::sync::Arc;
+
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Transform;
@@ -23,13 +25,13 @@ pub(crate) struct Cite {
     /// Nesting of inline renders (a ref body inside a ref body…).
     pub(crate) depth: usize,
     /// The page's transclusions (`data-mw`), which markers in bodies refer to.
-    calls: Vec<String>,
+    calls: Arc<[String]>,
     /// Template outputs open here (their `mw:Transclusion` metas).
     open_calls: usize,
 }
 
 impl Cite {
-    pub(crate) fn new(options: RenderOptions, depth: usize, calls: Vec<String>) -> Cite {
+    pub(crate) fn new(options: RenderOptions, depth: usize, calls: Arc<[String]>) -> Cite {
         Cite {
             options,
             depth,
