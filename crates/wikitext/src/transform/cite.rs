@@ -6,6 +6,7 @@
 //! page in document order (templates expanded, links resolved) as Parsoid's
 //! `CiteDocumentPostProcessor` does.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
@@ -28,6 +29,8 @@ pub(crate) struct Cite {
     calls: Arc<[String]>,
     /// Template outputs open here (their `mw:Transclusion` metas).
     open_calls: usize,
+    /// Custom footnote labels of the groups seen (`None`: the wiki has none).
+    labels: HashMap<String, Option<Vec<String>>>,
 }
 
 impl Cite {
@@ -37,6 +40,7 @@ impl Cite {
             depth,
             calls,
             open_calls: 0,
+            labels: HashMap::new(),
         }
     }
 
@@ -56,7 +60,29 @@ impl Cite {
         crate::render::render_inline(body, &self.options, self.depth + 1, &self.calls)
     }
 
-    fn placeholder(&self, kind: &str, tag: &RefTag, out: &mut Vec<WikiToken>) {
+    /// A group's custom labels: the words of the wiki's
+    /// `MediaWiki:Cite link label group-<group>` page (Cite's legacy
+    /// `cite_link_label_group-…` message), if it has one.
+    fn group_labels(&mut self, group: &str) -> Option<&Vec<String>> {
+        if !self.labels.contains_key(group) {
+            let site = &self.options.preprocess.site;
+            let labels = self.options.store.as_ref().and_then(|store| {
+                let title = crate::preprocess::Title::parse(
+                    &format!("MediaWiki:Cite_link_label_group-{group}"),
+                    0,
+                    site,
+                )
+                .ok()?;
+                let text = store.source(&title).ok()??;
+                let words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+                (!words.is_empty()).then_some(words)
+            });
+            self.labels.insert(group.to_owned(), labels);
+        }
+        self.labels.get(group).and_then(Option::as_ref)
+    }
+
+    fn placeholder(&mut self, kind: &str, tag: &RefTag, out: &mut Vec<WikiToken>) {
         let attrs: Vec<serde_json::Value> = tag
             .attrs
             .iter()
@@ -71,6 +97,23 @@ impl Cite {
             .with_attr(ph::KIND, kind)
             .with_attr(ph::ATTRS, serde_json::Value::Array(attrs).to_string())
             .with_attr(ph::PAGE, self.page());
+        let group = tag
+            .attrs
+            .iter()
+            .rev()
+            .find(|(k, _)| k.eq_ignore_ascii_case("group"))
+            .map(|(_, v)| v.trim().to_owned())
+            .filter(|g| !g.is_empty());
+        if let Some(labels) = group.as_deref().and_then(|g| self.group_labels(g)) {
+            let json = serde_json::Value::Array(
+                labels
+                    .iter()
+                    .cloned()
+                    .map(serde_json::Value::String)
+                    .collect(),
+            );
+            el = el.with_attr(ph::LABELS, json.to_string());
+        }
         if let Some(body) = &tag.body {
             el = el
                 .with_attr(ph::SRC, body.as_str())

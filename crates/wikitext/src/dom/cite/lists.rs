@@ -66,6 +66,7 @@ impl State {
         let mut errs = Vec::new();
         let (group, responsive) =
             validate::check_references(&tag.attrs, tag.src.as_deref(), &mut errs);
+        self.learn_labels(&group, &tag.labels);
         let nested = self.list_group.is_some();
         if !nested {
             self.list_group = Some(group.clone());
@@ -258,7 +259,6 @@ impl State {
         let content = it.content.take().unwrap_or_default();
         let group = it.group.clone();
         let dir = it.dir.clone();
-        let number = it.number;
         let visible = it.visible;
         let nodes = it.nodes.clone();
 
@@ -266,7 +266,7 @@ impl State {
         if matches!(dir.as_str(), "rtl" | "ltr" | "auto") {
             li_attrs.push(attr("class", format!("mw-cite-dir-{dir}")));
         }
-        li_attrs.push(attr("data-mw-footnote-number", number.to_string()));
+        li_attrs.push(attr("data-mw-footnote-number", self.label(i, false)));
         let mut text_attrs = vec![
             attr("id", text_id),
             attr("class", "mw-reference-text reference-text"),

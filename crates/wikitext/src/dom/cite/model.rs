@@ -112,6 +112,8 @@ pub(super) struct State {
     locks: Vec<(String, String)>,
     /// The page's link form (`./Title`).
     pub(super) page: String,
+    /// Custom footnote labels by group.
+    labels: HashMap<String, Vec<String>>,
 }
 
 /// Cite's fragment-id normalization: runs of `_` and whitespace become `_`.
@@ -289,16 +291,44 @@ impl State {
         format!("{}#{}", self.page, href_fragment(id))
     }
 
+    /// Remembers the custom labels a tag brought for `group`.
+    pub(super) fn learn_labels(&mut self, group: &str, labels: &Option<Vec<String>>) {
+        if let Some(l) = labels {
+            self.labels
+                .entry(group.to_owned())
+                .or_insert_with(|| l.clone());
+        }
+    }
+
+    /// A footnote's label: the group's custom label for its number, else the
+    /// number (after the group's name when `with_group`).
+    pub(super) fn label(&self, i: usize, with_group: bool) -> String {
+        let Some(it) = self.items.get(i) else {
+            return String::new();
+        };
+        if let Some(l) = self
+            .labels
+            .get(&it.group)
+            .and_then(|l| l.get(it.number.wrapping_sub(1)))
+        {
+            return l.clone();
+        }
+        if with_group && !it.group.is_empty() {
+            format!("{} {}", it.group, it.number)
+        } else {
+            it.number.to_string()
+        }
+    }
+
     /// The use's link: target, label (`1`, `group 1`) and group.
     pub(super) fn link_parts(&self, i: usize) -> (String, String, String) {
         let Some(it) = self.items.get(i) else {
             return Default::default();
         };
-        let label = if it.group.is_empty() {
-            it.number.to_string()
-        } else {
-            format!("{} {}", it.group, it.number)
-        };
-        (self.href(&self.note_id(i)), label, it.group.clone())
+        (
+            self.href(&self.note_id(i)),
+            self.label(i, true),
+            it.group.clone(),
+        )
     }
 }

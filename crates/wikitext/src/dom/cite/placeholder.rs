@@ -21,6 +21,9 @@ pub(crate) const SRC: &str = "data-x-cite-src";
 pub(crate) const BODY: &str = "data-x-cite-body";
 /// The page's link form (`./Title`).
 pub(crate) const PAGE: &str = "data-x-cite-page";
+/// The custom footnote labels of the tag's group (a JSON array), if the wiki
+/// has them.
+pub(crate) const LABELS: &str = "data-x-cite-labels";
 /// Set by the pass on an empty list from a template, which goes unless the
 /// template's output goes on after it.
 pub(crate) const DROP: &str = "data-x-cite-drop";
@@ -56,6 +59,8 @@ pub(crate) struct Tag {
     pub(crate) extra: Vec<(String, String)>,
     /// Inside a template's output wrapper (set by the walk).
     pub(crate) in_wrapper: bool,
+    /// The custom labels of the tag's group.
+    pub(crate) labels: Option<Vec<String>>,
 }
 
 impl Tag {
@@ -80,6 +85,9 @@ impl Tag {
             page: e.attr(PAGE).unwrap_or("").to_owned(),
             extra,
             in_wrapper: false,
+            labels: e
+                .attr(LABELS)
+                .and_then(|j| serde_json::from_str::<Vec<String>>(j).ok()),
         }
     }
 
@@ -94,6 +102,15 @@ impl Tag {
         data_mw
             .strip_prefix("{\"parts\":")
             .and_then(|p| p.strip_suffix('}'))
+    }
+
+    /// The group as written (`group="…"`).
+    pub(crate) fn group(&self) -> Option<&str> {
+        self.attrs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "group")
+            .map(|(_, v)| v.as_str())
     }
 
     /// Whether the tag was self-closed.

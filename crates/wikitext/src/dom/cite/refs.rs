@@ -22,6 +22,9 @@ impl State {
             Some(!empty_body)
         };
         let list_group = self.list_group().map(str::to_owned);
+        if let Some(g) = tag.group() {
+            self.learn_labels(g, &tag.labels);
+        }
         let args = validate::check_ref(&tag.attrs, has_text, list_group.as_deref(), &mut errs);
         if list_group.is_some() && !args.name.is_empty() && !self.is_known(&args.group, &args.name)
         {
