@@ -52,10 +52,13 @@ impl Cite {
         )
     }
 
-    /// A body's HTML in inline context (`None` past the nesting limit).
+    /// A body's HTML in inline context (empty past the nesting limit).
     fn body_html(&self, body: &str) -> String {
         if self.depth >= MAX_REF_NESTING {
             return String::new();
+        }
+        if is_plain(body) {
+            return body.to_owned();
         }
         crate::render::render_inline(body, &self.options, self.depth + 1, &self.calls)
     }
@@ -124,6 +127,16 @@ impl Cite {
     }
 }
 
+/// Text no wikitext syntax, magic link, French spacing or HTML escaping
+/// touches: its inline rendering is itself (the common short body skips the
+/// pipeline).
+fn is_plain(body: &str) -> bool {
+    body.chars().all(|c| {
+        c.is_alphanumeric() && !('\u{E000}'..='\u{F8FF}').contains(&c)
+            || matches!(c, ' ' | '.' | ',' | '-' | '(' | ')' | '/')
+    }) && !["ISBN", "RFC", "PMID"].iter().any(|m| body.contains(m))
+}
+
 impl Transform for Cite {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         if let Tok::Html(OwnedToken::StartTag(t)) = &token.tok
@@ -148,6 +161,36 @@ impl Transform for Cite {
             Tok::Ref(r) => self.placeholder(ph::REF, r, out),
             Tok::References(r) => self.placeholder(ph::REFERENCES, r, out),
             _ => out.push(token),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_bodies_render_as_themselves() {
+        let calls: Arc<[String]> = Arc::from(Vec::new());
+        for body in [
+            "Smith, J. (2020) - A title/part 2",
+            " leading and trailing ",
+            "two  spaces",
+            "Ünïcode wörds 42",
+        ] {
+            assert!(is_plain(body), "{body}");
+            let html = crate::render::render_inline(body, &RenderOptions::default(), 1, &calls);
+            assert_eq!(html, body);
+        }
+        for body in [
+            "a : b",
+            "ISBN 0123456789",
+            "''x''",
+            "a\nb",
+            "x & y",
+            "__TOC__",
+        ] {
+            assert!(!is_plain(body), "{body}");
         }
     }
 }

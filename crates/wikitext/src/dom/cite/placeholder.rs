@@ -124,6 +124,10 @@ pub(crate) fn parse_html(html: &str) -> Vec<Node> {
     if html.is_empty() {
         return Vec::new();
     }
+    if !html.contains(['<', '&', '\0', '\r']) {
+        // Only text (the parser would make one text node of it).
+        return vec![Node::Text(html.to_owned())];
+    }
     // After `<body>`, leading whitespace is content (before it, the parser drops it).
     let doc = format!("<body>{html}");
     let Ok(store) = parse_document(doc.as_bytes(), &ParseConfig::default()) else {
