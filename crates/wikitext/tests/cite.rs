@@ -357,3 +357,15 @@ fn a_group_takes_its_labels_from_the_wiki() {
     assert!(out.contains("data-mw-footnote-number=\"beta\""), "{out}");
     assert!(out.contains("data-mw-footnote-number=\"3\""), "{out}");
 }
+
+#[test]
+fn ref_names_in_ids_and_links() {
+    let out = html("a<ref name=\"x  y?%41\">t</ref>");
+    // Ids keep the name (whitespace runs as one `_`); links escape `%` escapes.
+    assert!(out.contains("id=\"cite_note-x_y?%41-1\""), "{out}");
+    assert!(
+        out.contains("href=\"./Page#cite_note-x_y?%2541-1\""),
+        "{out}"
+    );
+    assert!(out.contains("id=\"cite_ref-x_y?%41_1-0\""), "{out}");
+}

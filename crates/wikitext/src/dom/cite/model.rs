@@ -134,9 +134,32 @@ fn normalize_id(id: &str) -> String {
     out
 }
 
-/// An id as a link fragment.
+/// An id as a link fragment (Parsoid's `Sanitizer::escapeIdForLink`: at most
+/// 1024 characters, whitespace as `_`, a `%` that starts an escape as `%25`).
 fn href_fragment(id: &str) -> String {
-    crate::title::encode_title(id)
+    let id: String = id
+        .chars()
+        .take(1024)
+        .map(|c| {
+            if matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let mut out = String::with_capacity(id.len());
+    for (i, c) in id.char_indices() {
+        out.push(c);
+        let escape = c == '%'
+            && id
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+        if escape {
+            out.push_str("25");
+        }
+    }
+    out
 }
 
 impl State {
