@@ -369,3 +369,24 @@ fn ref_names_in_ids_and_links() {
     );
     assert!(out.contains("id=\"cite_ref-x_y?%41_1-0\""), "{out}");
 }
+
+#[test]
+fn list_defined_refs_through_a_reflist_template() {
+    let templates = [(
+        "Template:Reflist",
+        "<div class=\"reflist\">{{#tag:references|{{{refs|}}}|group={{{group|}}}}}</div>",
+    )];
+    let out = html_with(
+        "Claim.<ref name=\"a\" /> Other.<ref name=\"b\" />\n{{reflist|refs=\n<ref name=\"a\">Alpha.</ref>\n<ref name=\"b\">Beta.</ref>\n}}",
+        &templates,
+    );
+    assert_eq!(
+        items(&out),
+        [
+            ("cite_note-a-1".to_owned(), "Alpha.".to_owned()),
+            ("cite_note-b-2".to_owned(), "Beta.".to_owned())
+        ],
+        "{out}"
+    );
+    assert!(!out.contains("cite_error"), "{out}");
+}
