@@ -1,6 +1,8 @@
 //! The wiring: tokenizer → pipeline (phase-3 transforms) → tree builder →
 //! `<body>` serialization.
 
+use std::sync::Arc;
+
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tree_builder::is_formatting_element;
@@ -31,6 +33,7 @@ enum Context {
 fn registry(
     options: &RenderOptions,
     context: Context,
+    calls: &Arc<[String]>,
 ) -> Result<Registry<WikiToken>, PipelineError> {
     let mut r = Registry::new();
     let depth = match context {
@@ -38,7 +41,7 @@ fn registry(
         Context::Inline { depth } => depth,
     };
     r.add(
-        AsHandler(Cite::new(options.clone(), depth)),
+        AsHandler(Cite::new(options.clone(), depth, Arc::clone(calls))),
         Rank::new(2.01)?,
         Match::Any,
     )?;
@@ -102,7 +105,7 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
             None,
             &crate::preprocess::Site::default(),
         ))),
-        Tok::Ref(_) | Tok::References | Tok::IndentPreWs => {}
+        Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => {}
         Tok::Eof => out.push(OwnedToken::Eof),
     }
 }
@@ -208,6 +211,9 @@ impl Sink<WikiToken> for BodySink {
                 nodes = dom::pwrap::pwrap(nodes);
             }
             nodes = dom::encapsulate::encapsulate(nodes);
+            if self.page {
+                dom::cite::process(&mut nodes);
+            }
             dom::cleanup::flag_empty(&mut nodes);
             dom::display_space::display_space(&mut nodes);
             dom::serialize::serialize(&nodes, &mut html);
@@ -241,10 +247,11 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     let title = preprocess::Title::parse(&options.title, 0, site)
         .or_else(|_| preprocess::Title::parse("Main Page", 0, site))
         .map_err(|e| WikiError::Title(e.to_string()))?;
-    // `<ref>` bodies are wikitext of the page (Cite parses them with the page's
-    // templates), so the preprocessor expands inside them.
-    let mut config = options.preprocess.clone();
-    config.ext_tags.retain(|t| t != "ref");
+    // `<ref>` stays an extension tag (its body is opaque to template argument
+    // splitting); the preprocessor expands its body in the frame it appears in
+    // (`Config::preprocessed_tags`), and at page level `transclusion::expand`
+    // marks the body's calls like the page's own.
+    let config = options.preprocess.clone();
     let pre = preprocess::Preprocessor::new(store, config.clone());
     let tree = preprocess::parse_with(
         wikitext,
@@ -256,29 +263,33 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     );
     let mut page = pre.page(title);
     let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
-    run_marked(&text, &calls, options, Context::Page)
+    run_marked(&text, &Arc::from(calls), options, Context::Page)
 }
 
 fn run_marked(
     text: &str,
-    calls: &[String],
+    calls: &Arc<[String]>,
     options: &RenderOptions,
     context: Context,
 ) -> Result<String, WikiError> {
     let tokens = crate::tokenize::tokenize_with(text, calls);
-    let mut pipeline = Pipeline::new(registry(options, context)?, PipelineConfig::default());
+    let mut pipeline = Pipeline::new(
+        registry(options, context, calls)?,
+        PipelineConfig::default(),
+    );
     let sink = BodySink::new(context == Context::Page)?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
 }
 
-/// The tokens of `text` (already preprocessed) through the pipeline.
-fn run(text: &str, options: &RenderOptions, context: Context) -> Result<String, WikiError> {
-    run_marked(text, &[], options, context)
-}
-
-/// A ref body (already preprocessed with its page) as HTML, in inline context;
-/// errors render as nothing.
-pub(crate) fn render_inline(text: &str, options: &RenderOptions, depth: usize) -> String {
-    run(text, options, Context::Inline { depth }).unwrap_or_default()
+/// A ref body (already preprocessed with its page; `calls` are the page's
+/// transclusions its markers refer to) as HTML, in inline context; errors
+/// render as nothing.
+pub(crate) fn render_inline(
+    text: &str,
+    options: &RenderOptions,
+    depth: usize,
+    calls: &Arc<[String]>,
+) -> String {
+    run_marked(text, calls, options, Context::Inline { depth }).unwrap_or_default()
 }

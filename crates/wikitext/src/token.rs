@@ -41,8 +41,9 @@ pub enum Tok {
     WikiLink(Box<crate::title::LinkTarget>),
     /// A `<ref>` (Cite): its name, group and body source (`None`: `<ref name=x/>`).
     Ref(Box<RefTag>),
-    /// A `<references/>` (Cite): where the footnotes go.
-    References,
+    /// A `<references>` (Cite): where the footnotes go; its attributes and body
+    /// (`None`: self-closed `<references/>`).
+    References(Box<RefTag>),
     /// A template or parser function `{{…}}`: its raw source, braces included.
     Template(Box<str>),
     /// A template argument `{{{…}}}`: its raw source, braces included.
@@ -51,9 +52,11 @@ pub enum Tok {
     Eof,
 }
 
-/// A `<ref>` as written.
+/// A `<ref>` (or `<references>`) as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RefTag {
+    /// Every attribute in source order (names lowercased, values as written).
+    pub attrs: Vec<(String, String)>,
     /// `name="…"`.
     pub name: Option<String>,
     /// `group="…"`.
@@ -207,7 +210,7 @@ impl PipelineToken for WikiToken {
             Tok::EmptyLine(_) => WikiKind::EmptyLine,
             Tok::WikiLink(_) => WikiKind::WikiLink,
             Tok::Ref(_) => WikiKind::Ref,
-            Tok::References => WikiKind::References,
+            Tok::References(_) => WikiKind::References,
             Tok::Template(_) => WikiKind::Template,
             Tok::TemplateArg(_) => WikiKind::TemplateArg,
         }

@@ -14,6 +14,11 @@ pub(crate) const INDEX_END: char = '\u{E001}';
 /// Ends a call's output.
 pub(crate) const END: char = '\u{E002}';
 
+/// Whether `text` opens more call outputs than it closes (it ends inside one).
+pub(crate) fn opens_call(text: &str) -> bool {
+    text.matches(START).count() > text.matches(END).count()
+}
+
 /// Parser functions (by lowercase name) whose calls Parsoid marks as functions.
 const FUNCTIONS: &[&str] = &[
     "lc",
@@ -79,7 +84,9 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
     let mut n = 0;
     for (i, part) in call.parts.iter().enumerate() {
         let whole = text(&part.span);
-        let (name, value) = match part.eq.and_then(|eq| part.nodes.get(eq)) {
+        // A parser function's arguments are all positional, as written.
+        let eq = part.eq.filter(|_| function.is_none());
+        let (name, value) = match eq.and_then(|eq| part.nodes.get(eq)) {
             Some(eq) => {
                 let at = eq.span().start.saturating_sub(part.span.start);
                 let name = whole.get(..at).unwrap_or("").trim().to_owned();
@@ -110,8 +117,50 @@ pub(crate) fn expand(
 ) -> Result<(String, Vec<String>), preprocess::PreprocessError> {
     let mut out = String::with_capacity(src.len());
     let mut calls = Vec::new();
+    expand_into(page, src, tree, site, &mut out, &mut calls, 0)?;
+    Ok((out, calls))
+}
+
+/// How deep `<ref>` bodies inside `<ref>`/`<references>` bodies are expanded
+/// call by call (deeper ones expand whole, unmarked).
+const MAX_TAG_NESTING: usize = 8;
+
+/// The top-level extension tags whose bodies are page wikitext Cite renders
+/// (their calls are marked like the page's own).
+fn is_cite_tag(src: &str, e: &preprocess::ExtTag) -> bool {
+    src.get(e.name.clone())
+        .is_some_and(|n| n.eq_ignore_ascii_case("ref") || n.eq_ignore_ascii_case("references"))
+}
+
+fn expand_into(
+    page: &mut PageExpander<'_, '_>,
+    src: &str,
+    tree: &Tree,
+    site: &preprocess::Site,
+    out: &mut String,
+    calls: &mut Vec<String>,
+    nesting: usize,
+) -> Result<(), preprocess::PreprocessError> {
     let mut segment_start = 0;
     for node in &tree.nodes {
+        if let Node::Ext(e) = node {
+            let Some(inner) = e.inner.clone().filter(|_| nesting < MAX_TAG_NESTING) else {
+                continue;
+            };
+            if !is_cite_tag(src, e) {
+                continue;
+            }
+            let before = src.get(segment_start..e.span.start).unwrap_or("");
+            out.push_str(&page.expand(before)?.text);
+            out.push_str(src.get(e.span.start..inner.start).unwrap_or(""));
+            let inner_src = src.get(inner.clone()).unwrap_or("");
+            let inner_tree =
+                preprocess::parse_with(inner_src, page.pre.parse_options(preprocess::Mode::Page));
+            expand_into(page, inner_src, &inner_tree, site, out, calls, nesting + 1)?;
+            out.push_str(src.get(inner.end..e.span.end).unwrap_or(""));
+            segment_start = e.span.end;
+            continue;
+        }
         let Node::Template(call) = node else { continue };
         let span = call.span.clone();
         // The text before the call, expanded on its own (it holds no call).
@@ -146,7 +195,7 @@ pub(crate) fn expand(
         segment_start = span.end;
     }
     out.push_str(&page.expand(src.get(segment_start..).unwrap_or(""))?.text);
-    Ok((out, calls))
+    Ok(())
 }
 
 /// Whether output can be marked after `line` (the expanded text of the line so

@@ -5,7 +5,7 @@
 //! does, prints `N passed, N failed` per stage, and holds a names-only ratchet:
 //! `tests/parser_tests_known_failures.txt` (`file<TAB>test name` per line).
 //!
-//! - `PARSERTESTS_FILTER=substring`: run only tests whose name contains it, with
+//! - `PARSERTESTS_FILTER=substring`: run only tests whose name (or file) contains it, with
 //!   the wikitext and both normalized sides printed.
 //! - `PARSERTESTS_STAGE=S1`: only the tests of one stage.
 //! - `PARSERTESTS_UPDATE=1`: rewrite the known-failure list from this run.
@@ -149,7 +149,7 @@ fn parser_tests() {
     for row in &rows {
         if filter
             .as_ref()
-            .is_some_and(|f| !row.name.contains(f.as_str()))
+            .is_some_and(|f| !row.name.contains(f.as_str()) && !row.file.contains(f.as_str()))
             || stage_filter.as_ref().is_some_and(|s| *s != row.stage)
         {
             continue;

@@ -2,6 +2,7 @@
 //! small owned tree: [`Node`], built from the tree builder's `DomStore`,
 //! changed by the passes (`pwrap.rs`), serialized as HTML (`serialize.rs`).
 
+pub(crate) mod cite;
 pub(crate) mod cleanup;
 pub(crate) mod display_space;
 pub(crate) mod encapsulate;

@@ -172,6 +172,9 @@ fn find_close(s: &str, name: &str) -> Option<(usize, usize)> {
     None
 }
 
+/// How many closes inside template output a Cite tag's body may skip.
+const MAX_REF_CLOSE_RETRIES: usize = 64;
+
 impl Tokenizer<'_> {
     /// `find_close` from the current body start `body` (an offset in the
     /// source), remembering failures: when `</name>` is missing after some
@@ -189,6 +192,33 @@ impl Tokenizer<'_> {
             self.missing_close.push((name, body));
         }
         found
+    }
+
+    /// A Cite tag's close (`at`, `close_len` from `body`) that is not inside a
+    /// template's output opened in the body: such a `</ref>` closes a tag the
+    /// template made, and the body runs to the next close outside it.
+    fn close_outside_calls(
+        &self,
+        name: &str,
+        body: usize,
+        mut at: usize,
+        mut close_len: usize,
+    ) -> (usize, usize) {
+        for _ in 0..MAX_REF_CLOSE_RETRIES {
+            let inner = self.src.get(body..body + at).unwrap_or("");
+            if !crate::transclusion::opens_call(inner) {
+                break;
+            }
+            let after = body + at + close_len;
+            match find_close(self.src.get(after..self.limit).unwrap_or(""), name) {
+                Some((a, l)) => {
+                    at = after - body + a;
+                    close_len = l;
+                }
+                None => break,
+            }
+        }
+        (at, close_len)
     }
 
     /// At `<`.
@@ -213,18 +243,7 @@ impl Tokenizer<'_> {
             "nowiki" if !raw.end => return self.nowiki(raw, start),
             "pre" if !raw.end && self.ext_pre(&raw, start) => return,
             "ref" if !raw.end => return self.cite_ref(&raw, start),
-            "references" if !raw.end => {
-                let skip = if raw.self_closing {
-                    raw.len
-                } else {
-                    let body = self.pos + raw.len;
-                    self.close_of("references", body)
-                        .map_or(raw.len, |(at, l)| raw.len + at + l)
-                };
-                self.pos += skip;
-                self.emit(Tok::References, start);
-                return;
-            }
+            "references" if !raw.end => return self.cite_references(&raw, start),
             "noinclude" | "onlyinclude" => {
                 self.pos += raw.len;
                 self.flush_text();
@@ -287,6 +306,7 @@ impl Tokenizer<'_> {
                 self.push_text("<", start);
                 return;
             };
+            let (at, close_len) = self.close_outside_calls("ref", body_start, at, close_len);
             let body = self
                 .src
                 .get(body_start..body_start + at)
@@ -296,11 +316,38 @@ impl Tokenizer<'_> {
             Some(body)
         };
         let tag = RefTag {
+            attrs: raw.attrs.clone(),
             name: attr("name"),
             group: attr("group"),
             body,
         };
         self.emit(Tok::Ref(Box::new(tag)), start);
+    }
+
+    /// `<references>…</references>` or `<references/>`; unclosed: text.
+    fn cite_references(&mut self, raw: &RawTag, start: usize) {
+        let body_start = self.pos + raw.len;
+        let body = if raw.self_closing {
+            self.pos = body_start;
+            None
+        } else {
+            let Some((at, close_len)) = self.close_of("references", body_start) else {
+                self.pos += 1;
+                self.push_text("<", start);
+                return;
+            };
+            let (at, close_len) = self.close_outside_calls("references", body_start, at, close_len);
+            let body = self.src.get(body_start..body_start + at).unwrap_or("");
+            self.pos = body_start + at + close_len;
+            Some(body.to_owned())
+        };
+        let tag = RefTag {
+            attrs: raw.attrs.clone(),
+            name: None,
+            group: None,
+            body,
+        };
+        self.emit(Tok::References(Box::new(tag)), start);
     }
 
     /// `<nowiki>…</nowiki>`: the body is text (references decoded), in a
@@ -442,5 +489,5 @@ pub(crate) fn ext_data_mw(name: &str, attrs: &[(String, String)], body: Option<&
 /// Comment data that cannot end the comment early when read back as HTML
 /// (Parsoid's encoding: `--` and `>` as character references).
 pub(crate) fn encode_comment(data: &str) -> String {
-    data.replace("--", "-&#x2D;").replace('>', "&gt;")
+    data.replace("--", "-&#x2D;").replace('>', "&#x3E;")
 }

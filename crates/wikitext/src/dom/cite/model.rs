@@ -1,0 +1,357 @@
+//! What the pass knows while it walks (Cite's `ReferencesData`, `RefGroup`,
+//! `RefGroupItem`): the groups still open, their refs in order of first use,
+//! the ids and labels Cite derives from them.
+
+use std::collections::HashMap;
+
+use super::errors::CiteError;
+use super::placeholder::Tag;
+use super::{Node, attrs_json, serialize};
+
+/// One footnote of a group.
+#[derive(Debug, Default)]
+pub(super) struct Item {
+    pub(super) name: Option<String>,
+    pub(super) group: String,
+    /// Its number in the group.
+    pub(super) number: usize,
+    /// Its number among all refs of the page (ids use it).
+    pub(super) global: usize,
+    pub(super) dir: String,
+    /// The footnote's text (the first definition's).
+    pub(super) content: Option<Vec<Node>>,
+    /// The uses shown in the page (indices into `State::uses`).
+    pub(super) nodes: Vec<usize>,
+    pub(super) visible: usize,
+    /// Uses not shown in place (in a list's body).
+    pub(super) embedded: Vec<usize>,
+}
+
+/// A group's refs.
+#[derive(Debug, Default)]
+pub(super) struct Group {
+    pub(super) name: String,
+    /// Indices into `State::items`.
+    pub(super) items: Vec<usize>,
+    /// Named refs by name.
+    by_name: HashMap<String, usize>,
+    next: usize,
+    /// Errors of refs inside `<references>` with no visible use to carry them.
+    pub(super) list_errors: Vec<CiteError>,
+}
+
+/// How a ref's `data-mw` refers to its body.
+#[derive(Debug)]
+pub(super) enum UseBody {
+    /// By the footnote text's id.
+    Id(String),
+    /// Inline (an empty or conflicting body).
+    Html(String),
+}
+
+/// One `<sup>` written: what its `data-mw` will hold.
+#[derive(Debug)]
+pub(super) struct Use {
+    pub(super) attrs_json: String,
+    /// The transclusion's parts when the ref came from a template.
+    pub(super) parts: Option<String>,
+    pub(super) body: Option<UseBody>,
+    pub(super) errors: Vec<CiteError>,
+}
+
+/// Whether a redefinition's body differs from the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Conflict {
+    None,
+    /// Only in metadata (`data-mw`, `typeof`).
+    Invisible,
+    Visible,
+}
+
+/// Compares two bodies as Cite does (markup without metadata decides whether
+/// the difference is visible).
+pub(super) fn compare(old: &[Node], new: &[Node]) -> Conflict {
+    if serialize(old) == serialize(new) {
+        return Conflict::None;
+    }
+    if serialize(&strip_metadata(old)) == serialize(&strip_metadata(new)) {
+        Conflict::Invisible
+    } else {
+        Conflict::Visible
+    }
+}
+
+fn strip_metadata(nodes: &[Node]) -> Vec<Node> {
+    let mut copy = nodes.to_vec();
+    let mut stack: Vec<&mut Node> = copy.iter_mut().collect();
+    while let Some(n) = stack.pop() {
+        if let Node::Element(e) = n {
+            e.attrs
+                .retain(|(k, _)| !matches!(k.as_str(), "data-mw" | "typeof" | "about"));
+            stack.extend(e.children.iter_mut());
+        }
+    }
+    copy
+}
+
+/// The pass's state.
+#[derive(Default)]
+pub(super) struct State {
+    pub(super) items: Vec<Item>,
+    /// Groups with refs not yet listed, in order of creation.
+    pub(super) groups: Vec<Group>,
+    global: usize,
+    pub(super) uses: Vec<Use>,
+    /// The group of the `<references>` being processed.
+    pub(super) list_group: Option<String>,
+    /// Depth of content that is not shown in place (a list's body, a
+    /// conflicting redefinition).
+    pub(super) embedded: usize,
+    /// Depth of ref bodies being processed.
+    pub(super) ref_depth: usize,
+    locks: Vec<(String, String)>,
+    /// The page's link form (`./Title`).
+    pub(super) page: String,
+    /// Custom footnote labels by group.
+    labels: HashMap<String, Vec<String>>,
+}
+
+/// Cite's fragment-id normalization: runs of `_` and whitespace become `_`.
+fn normalize_id(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    let mut run = false;
+    for c in id.chars() {
+        if c == '_' || c.is_whitespace() {
+            if !run {
+                out.push('_');
+            }
+            run = true;
+        } else {
+            out.push(c);
+            run = false;
+        }
+    }
+    out
+}
+
+/// An id as a link fragment (Parsoid's `Sanitizer::escapeIdForLink`: at most
+/// 1024 characters, whitespace as `_`, a `%` that starts an escape as `%25`).
+fn href_fragment(id: &str) -> String {
+    let id: String = id
+        .chars()
+        .take(1024)
+        .map(|c| {
+            if matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let mut out = String::with_capacity(id.len());
+    for (i, c) in id.char_indices() {
+        out.push(c);
+        let escape = c == '%'
+            && id
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+        if escape {
+            out.push_str("25");
+        }
+    }
+    out
+}
+
+impl State {
+    /// The group of the list a ref is directly in (not in a ref body there).
+    pub(super) fn list_group(&self) -> Option<&str> {
+        if self.ref_depth == 0 {
+            self.list_group.as_deref()
+        } else {
+            None
+        }
+    }
+
+    pub(super) fn group_index(&mut self, name: &str) -> usize {
+        match self.groups.iter().position(|g| g.name == name) {
+            Some(i) => i,
+            None => {
+                self.groups.push(Group {
+                    name: name.to_owned(),
+                    next: 1,
+                    ..Group::default()
+                });
+                self.groups.len() - 1
+            }
+        }
+    }
+
+    pub(super) fn lookup(&self, group: usize, name: &str) -> Option<usize> {
+        if name.is_empty() {
+            return None;
+        }
+        self.groups.get(group)?.by_name.get(name).copied()
+    }
+
+    pub(super) fn is_known(&self, group: &str, name: &str) -> bool {
+        self.groups
+            .iter()
+            .position(|g| g.name == group)
+            .and_then(|g| self.lookup(g, name))
+            .is_some()
+    }
+
+    pub(super) fn is_locked(&self, group: &str, name: &str) -> bool {
+        self.locks.iter().any(|(g, n)| g == group && n == name)
+    }
+
+    pub(super) fn lock(&mut self, group: &str, name: &str) {
+        self.locks.push((group.to_owned(), name.to_owned()));
+    }
+
+    pub(super) fn unlock(&mut self, group: &str, name: &str) {
+        if let Some(i) = self
+            .locks
+            .iter()
+            .rposition(|(g, n)| g == group && n == name)
+        {
+            self.locks.remove(i);
+        }
+    }
+
+    pub(super) fn add_item(&mut self, group: usize, name: &str, dir: &str) -> usize {
+        self.global += 1;
+        let index = self.items.len();
+        let Some(g) = self.groups.get_mut(group) else {
+            return index;
+        };
+        let number = g.next;
+        g.next += 1;
+        g.items.push(index);
+        if !name.is_empty() {
+            g.by_name.insert(name.to_owned(), index);
+        }
+        self.items.push(Item {
+            name: (!name.is_empty()).then(|| name.to_owned()),
+            group: g.name.clone(),
+            number,
+            global: self.global,
+            dir: dir.to_owned(),
+            ..Item::default()
+        });
+        index
+    }
+
+    pub(super) fn item(&self, i: usize) -> Option<&Item> {
+        self.items.get(i)
+    }
+
+    pub(super) fn item_mut(&mut self, i: usize, f: impl FnOnce(&mut Item)) {
+        if let Some(it) = self.items.get_mut(i) {
+            f(it);
+        }
+    }
+
+    pub(super) fn item_content(&self, i: usize) -> Option<&[Node]> {
+        self.items.get(i).and_then(|it| it.content.as_deref())
+    }
+
+    pub(super) fn group_list_errors(&mut self, group: usize, errs: Vec<CiteError>) {
+        if let Some(g) = self.groups.get_mut(group) {
+            g.list_errors.extend(errs);
+        }
+    }
+
+    pub(super) fn push_use(&mut self, tag: &Tag, body: Option<UseBody>, errors: Vec<CiteError>) {
+        self.uses.push(Use {
+            attrs_json: attrs_json(&tag.attrs),
+            parts: tag.parts().map(str::to_owned),
+            body,
+            errors,
+        });
+    }
+
+    pub(super) fn first_group_name(&self) -> Option<String> {
+        self.groups.first().map(|g| g.name.clone())
+    }
+
+    /// `cite_note-…`: the footnote's id.
+    pub(super) fn note_id(&self, i: usize) -> String {
+        match self.items.get(i) {
+            Some(Item {
+                name: Some(n),
+                global,
+                ..
+            }) => format!("cite_note-{}-{global}", normalize_id(n)),
+            Some(it) => format!("cite_note-{}", it.global),
+            None => String::new(),
+        }
+    }
+
+    pub(super) fn note_text_id(&self, i: usize) -> String {
+        format!("mw-reference-text-{}", self.note_id(i))
+    }
+
+    /// `cite_ref-…`: the id of the `count`th use (default: the latest).
+    pub(super) fn backlink_id(&self, i: usize, count: Option<usize>) -> String {
+        let Some(it) = self.items.get(i) else {
+            return String::new();
+        };
+        let count = count.unwrap_or(it.visible);
+        match &it.name {
+            Some(n) => format!(
+                "cite_ref-{}_{}-{}",
+                normalize_id(n),
+                it.global,
+                count.saturating_sub(1)
+            ),
+            None if count > 1 => format!("cite_ref-{}-{}", it.global, count - 1),
+            None => format!("cite_ref-{}", it.global),
+        }
+    }
+
+    pub(super) fn href(&self, id: &str) -> String {
+        format!("{}#{}", self.page, href_fragment(id))
+    }
+
+    /// Remembers the custom labels a tag brought for `group`.
+    pub(super) fn learn_labels(&mut self, group: &str, labels: &Option<Vec<String>>) {
+        if let Some(l) = labels {
+            self.labels
+                .entry(group.to_owned())
+                .or_insert_with(|| l.clone());
+        }
+    }
+
+    /// A footnote's label: the group's custom label for its number, else the
+    /// number (after the group's name when `with_group`).
+    pub(super) fn label(&self, i: usize, with_group: bool) -> String {
+        let Some(it) = self.items.get(i) else {
+            return String::new();
+        };
+        if let Some(l) = self
+            .labels
+            .get(&it.group)
+            .and_then(|l| l.get(it.number.wrapping_sub(1)))
+        {
+            return l.clone();
+        }
+        if with_group && !it.group.is_empty() {
+            format!("{} {}", it.group, it.number)
+        } else {
+            it.number.to_string()
+        }
+    }
+
+    /// The use's link: target, label (`1`, `group 1`) and group.
+    pub(super) fn link_parts(&self, i: usize) -> (String, String, String) {
+        let Some(it) = self.items.get(i) else {
+            return Default::default();
+        };
+        (
+            self.href(&self.note_id(i)),
+            self.label(i, true),
+            it.group.clone(),
+        )
+    }
+}

@@ -1,0 +1,175 @@
+//! The placeholders the token stage (`transform/cite.rs`) leaves for the DOM
+//! pass: an element per `<ref>` (`sup`) and `<references>` (`div`) with the
+//! tag's attributes, body source and body HTML in private attributes that the
+//! pass consumes (none of them reaches the output).
+
+use tagloom_html::driver::{ParseConfig, parse_document};
+
+use super::super::{Element, Node, children_of};
+
+/// The attribute naming the placeholder's kind ([`REF`] or [`REFERENCES`]).
+pub(crate) const KIND: &str = "data-x-cite";
+/// A `<ref>`.
+pub(crate) const REF: &str = "ref";
+/// A `<references>`.
+pub(crate) const REFERENCES: &str = "references";
+/// The tag's attributes: a JSON array of `[name, value]` in source order.
+pub(crate) const ATTRS: &str = "data-x-cite-attrs";
+/// The body's wikitext (absent when self-closed).
+pub(crate) const SRC: &str = "data-x-cite-src";
+/// The body rendered in inline context (absent when self-closed).
+pub(crate) const BODY: &str = "data-x-cite-body";
+/// The page's link form (`./Title`).
+pub(crate) const PAGE: &str = "data-x-cite-page";
+/// The custom footnote labels of the tag's group (a JSON array), if the wiki
+/// has them.
+pub(crate) const LABELS: &str = "data-x-cite-labels";
+/// Set by the pass on an empty list from a template, which goes unless the
+/// template's output goes on after it.
+pub(crate) const DROP: &str = "data-x-cite-drop";
+/// Set by the pass on the `<sup>` of a ref use: its index in the pass's uses.
+pub(crate) const USE: &str = "data-x-cite-use";
+
+/// The element a placeholder of `kind` is.
+pub(crate) fn element(kind: &str) -> &'static str {
+    if kind == REF { "sup" } else { "div" }
+}
+
+/// Which kind of placeholder `e` is, if any.
+pub(crate) fn kind(e: &Element) -> Option<&str> {
+    e.attr(KIND)
+}
+
+/// An attribute value as MediaWiki's sanitizer leaves it: trimmed, runs of
+/// whitespace as one space.
+fn normalize_space(v: &str) -> String {
+    v.split([' ', '\t', '\n', '\r'])
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A placeholder's contents, read back.
+pub(crate) struct Tag {
+    pub(crate) attrs: Vec<(String, String)>,
+    pub(crate) src: Option<String>,
+    pub(crate) body: Option<String>,
+    pub(crate) page: String,
+    /// Attributes other passes put on the placeholder (template `about`/`typeof`).
+    pub(crate) extra: Vec<(String, String)>,
+    /// Inside a template's output wrapper (set by the walk).
+    pub(crate) in_wrapper: bool,
+    /// The custom labels of the tag's group.
+    pub(crate) labels: Option<Vec<String>>,
+}
+
+impl Tag {
+    pub(crate) fn read(e: &Element) -> Tag {
+        let attrs = e
+            .attr(ATTRS)
+            .and_then(|j| serde_json::from_str::<Vec<(String, String)>>(j).ok())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k, normalize_space(&v)))
+            .collect();
+        let extra = e
+            .attrs
+            .iter()
+            .filter(|(k, _)| !k.starts_with("data-x-cite"))
+            .cloned()
+            .collect();
+        Tag {
+            attrs,
+            src: e.attr(SRC).map(str::to_owned),
+            body: e.attr(BODY).map(str::to_owned),
+            page: e.attr(PAGE).unwrap_or("").to_owned(),
+            extra,
+            in_wrapper: false,
+            labels: e
+                .attr(LABELS)
+                .and_then(|j| serde_json::from_str::<Vec<String>>(j).ok()),
+        }
+    }
+
+    /// The transclusion's `parts` (raw JSON) when the tag came from a template
+    /// (the encapsulation pass put its `data-mw` on the placeholder).
+    pub(crate) fn parts(&self) -> Option<&str> {
+        let data_mw = self
+            .extra
+            .iter()
+            .find(|(k, _)| k == "data-mw")
+            .map(|(_, v)| v.as_str())?;
+        data_mw
+            .strip_prefix("{\"parts\":")
+            .and_then(|p| p.strip_suffix('}'))
+    }
+
+    /// The group as written (`group="…"`).
+    pub(crate) fn group(&self) -> Option<&str> {
+        self.attrs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "group")
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the tag was self-closed.
+    pub(crate) fn self_closed(&self) -> bool {
+        self.src.is_none()
+    }
+}
+
+/// HTML (a rendered body) as owned nodes.
+pub(crate) fn parse_html(html: &str) -> Vec<Node> {
+    if html.is_empty() {
+        return Vec::new();
+    }
+    if !html.contains(['<', '&', '\0', '\r']) {
+        // Only text (the parser would make one text node of it).
+        return vec![Node::Text(html.to_owned())];
+    }
+    // After `<body>`, leading whitespace is content (before it, the parser drops it).
+    let doc = format!("<body>{html}");
+    let Ok(store) = parse_document(doc.as_bytes(), &ParseConfig::default()) else {
+        return vec![Node::Text(html.to_owned())];
+    };
+    let Some(doc) = store.document() else {
+        return Vec::new();
+    };
+    let body = doc
+        .children()
+        .find(|n| matches!(n.kind(), tagloom_html::dom::NodeKind::Element(e) if e.local_name() == "html"))
+        .and_then(|h| {
+            h.children().find(
+                |n| matches!(n.kind(), tagloom_html::dom::NodeKind::Element(e) if e.local_name() == "body"),
+            )
+        });
+    body.map(children_of).unwrap_or_default()
+}
+
+/// Extension content keeps no `mw:Nowiki` wrappers (Parsoid's cleanup strips
+/// them from encapsulated content): their children take their place.
+pub(crate) fn unwrap_nowiki(nodes: &mut Vec<Node>) {
+    let mut stack: Vec<&mut Vec<Node>> = vec![nodes];
+    while let Some(list) = stack.pop() {
+        let nowiki =
+            |n: &Node| matches!(n, Node::Element(e) if e.name == "span" && e.has_type("mw:Nowiki"));
+        if list.iter().any(nowiki) {
+            let mut out = Vec::with_capacity(list.len());
+            for n in std::mem::take(list) {
+                match n {
+                    Node::Element(e) if e.name == "span" && e.has_type("mw:Nowiki") => {
+                        out.extend(e.children);
+                    }
+                    other => out.push(other),
+                }
+            }
+            *list = out;
+        }
+        for child in list.iter_mut() {
+            if let Node::Element(e) = child {
+                stack.push(&mut e.children);
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! One `<ref>` (Cite's `extractRefFromNode`): checks, numbering, reuse,
+//! `follow`, conflicts between definitions, the `<sup>` marker; and the final
+//! `typeof`/`data-mw` of every marker once all errors are known.
+
+use super::errors::{self, CiteError};
+use super::model::{self, Conflict, State, UseBody};
+use super::placeholder::{self, Tag};
+use super::{Element, Node, attr, element, has_placeholder, hoist, serialize, text, validate};
+
+impl State {
+    /// One `<ref>` (Cite's `extractRefFromNode`): its `<sup>`.
+    pub(super) fn extract_ref(&mut self, tag: Tag) -> Node {
+        if self.page.is_empty() {
+            self.page.clone_from(&tag.page);
+        }
+        let mut errs: Vec<CiteError> = Vec::new();
+        let src = tag.src.as_deref().unwrap_or("");
+        let empty_body = src.trim().is_empty();
+        let has_text = if tag.self_closed() {
+            None
+        } else {
+            Some(!empty_body)
+        };
+        let list_group = self.list_group().map(str::to_owned);
+        if let Some(g) = tag.group() {
+            self.learn_labels(g, &tag.labels);
+        }
+        let args = validate::check_ref(&tag.attrs, has_text, list_group.as_deref(), &mut errs);
+        if list_group.is_some() && !args.name.is_empty() && !self.is_known(&args.group, &args.name)
+        {
+            errs.push(CiteError::with(
+                "cite_error_references_missing_key",
+                &[&args.name],
+            ));
+        }
+        let group = self.group_index(&args.group);
+        let mut item = self.lookup(group, &args.name);
+        let mut body = placeholder::parse_html(tag.body.as_deref().unwrap_or(""));
+        placeholder::unwrap_nowiki(&mut body);
+
+        let locked = !args.name.is_empty() && self.is_locked(&args.group, &args.name);
+        let mut conflict = Conflict::None;
+        if !args.name.is_empty() && !empty_body {
+            if locked {
+                conflict = Conflict::Visible;
+            } else if let Some(content) = item.and_then(|i| self.item_content(i)) {
+                conflict = model::compare(content, &body);
+            }
+        }
+        let mut valid_follow = false;
+        if !args.follow.is_empty() {
+            let mut span = Element::new("span");
+            span.attrs.push(attr("typeof", "mw:Cite/Follow"));
+            span.children.push(text(" "));
+            span.children.append(&mut body);
+            body.push(Node::Element(span));
+            if let Some(followed) = self.lookup(group, &args.follow) {
+                valid_follow = true;
+                item = Some(followed);
+            }
+        }
+        if !args.name.is_empty() {
+            self.lock(&args.group, &args.name);
+        }
+        if !tag.self_closed() && has_placeholder(&body) {
+            let embedded = conflict != Conflict::None;
+            if embedded {
+                self.embedded += 1;
+            }
+            self.ref_depth += 1;
+            hoist::hoist_out_of_links(&mut body);
+            self.walk(&mut body);
+            self.ref_depth -= 1;
+            if embedded {
+                self.embedded -= 1;
+            }
+        }
+        if !args.name.is_empty() {
+            if !locked {
+                self.unlock(&args.group, &args.name);
+            }
+            item = item.or_else(|| self.lookup(group, &args.name));
+        }
+        let use_index = self.uses.len();
+        let mut visible = false;
+        let item = match item {
+            Some(i) if valid_follow => i,
+            found => {
+                let i = found.unwrap_or_else(|| self.add_item(group, &args.name, &args.dir));
+                if self.embedded == 0 {
+                    self.item_mut(i, |it| {
+                        it.nodes.push(use_index);
+                        it.visible += 1;
+                    });
+                    visible = true;
+                } else {
+                    self.item_mut(i, |it| it.embedded.push(use_index));
+                }
+                i
+            }
+        };
+        let (item_name, item_dir) = self
+            .item(item)
+            .map(|it| (it.name.clone(), it.dir.clone()))
+            .unwrap_or_default();
+        if let Some(name) = &item_name
+            && !item_dir.is_empty()
+            && !args.dir.is_empty()
+            && item_dir != args.dir
+        {
+            errs.push(CiteError::with("cite_error_ref_conflicting_dir", &[name]));
+        }
+        // Refs nested in the body are final before the body is written out.
+        self.finalize(&mut body);
+        let body_html = serialize(&body);
+        if conflict == Conflict::Visible && !body_html.is_empty() {
+            errs.push(CiteError::with(
+                "cite_error_references_duplicate_key",
+                &[&args.name],
+            ));
+        }
+        let use_body = if empty_body {
+            if tag.self_closed() {
+                None
+            } else {
+                Some(UseBody::Html(body_html))
+            }
+        } else if conflict != Conflict::None {
+            Some(UseBody::Html(body_html))
+        } else {
+            Some(UseBody::Id(self.note_text_id(item)))
+        };
+        if list_group.is_some() && self.ref_depth == 0 {
+            match self.item(item).and_then(|it| it.nodes.first().copied()) {
+                Some(first) => {
+                    if let Some(u) = self.uses.get_mut(first) {
+                        u.errors.extend(errs);
+                    }
+                }
+                None => self.group_list_errors(group, errs),
+            }
+            self.push_use(&tag, use_body, Vec::new());
+        } else {
+            self.push_use(&tag, use_body, errs);
+        }
+
+        // The content: the first definition's, or a follower's appended to it.
+        let has_content = self.item_content(item).is_some();
+        if valid_follow && has_content {
+            self.item_mut(item, |it| {
+                if let Some(c) = it.content.as_mut() {
+                    c.append(&mut body);
+                }
+            });
+        } else if !has_content && !empty_body && !locked {
+            let dir = args.dir.clone();
+            self.item_mut(item, |it| {
+                it.content = Some(body);
+                it.dir = dir;
+            });
+        }
+
+        let mut class = String::from("mw-ref reference");
+        if valid_follow {
+            class.push_str(" mw-ref-follow");
+        }
+        let mut attrs = vec![attr("class", class)];
+        if visible {
+            attrs.push(attr("id", self.backlink_id(item, None)));
+        }
+        attrs.push(attr("rel", "dc:references"));
+        attrs.extend(
+            tag.extra
+                .iter()
+                .filter(|(k, _)| k == "about" || k == "typeof")
+                .cloned(),
+        );
+        attrs.push(attr(placeholder::USE, use_index.to_string()));
+        let (href, label, group_name) = self.link_parts(item);
+        let mut a_attrs = vec![attr("href", href)];
+        if !group_name.is_empty() {
+            a_attrs.push(attr("data-mw-group", group_name));
+        }
+        let bracket = |s: &str| element("span", vec![attr("class", "cite-bracket")], vec![text(s)]);
+        let link_text = element(
+            "span",
+            vec![attr("class", "mw-reflink-text")],
+            vec![bracket("["), text(&label), bracket("]")],
+        );
+        element("sup", attrs, vec![element("a", a_attrs, vec![link_text])])
+    }
+
+    /// Writes each use's final `typeof` and `data-mw` (errors included, some of
+    /// which are only known once its list is built).
+    pub(super) fn finalize(&self, nodes: &mut [Node]) {
+        let mut stack: Vec<std::slice::IterMut<'_, Node>> = vec![nodes.iter_mut()];
+        while let Some(it) = stack.last_mut() {
+            let Some(node) = it.next() else {
+                stack.pop();
+                continue;
+            };
+            let Node::Element(e) = node else { continue };
+            self.finalize_use(e);
+            stack.push(e.children.iter_mut());
+        }
+    }
+
+    fn finalize_use(&self, e: &mut Element) {
+        let Some(index) = e
+            .attr(placeholder::USE)
+            .and_then(|v| v.parse::<usize>().ok())
+        else {
+            return;
+        };
+        e.attrs.retain(|(k, _)| k != placeholder::USE);
+        let Some(u) = self.uses.get(index) else {
+            return;
+        };
+        let mut data_mw = format!("{{\"name\":\"ref\",\"attrs\":{}", u.attrs_json);
+        match &u.body {
+            Some(UseBody::Id(id)) => data_mw.push_str(&format!(
+                ",\"body\":{{\"id\":{}}}",
+                serde_json::Value::String(id.clone())
+            )),
+            Some(UseBody::Html(h)) => data_mw.push_str(&format!(
+                ",\"body\":{{\"html\":{}}}",
+                serde_json::Value::String(h.clone())
+            )),
+            None => {}
+        }
+        if let Some(parts) = &u.parts {
+            data_mw.push_str(&format!(",\"parts\":{parts}"));
+        }
+        if !u.errors.is_empty() {
+            data_mw.push_str(&format!(",\"errors\":{}", errors::errors_json(&u.errors)));
+        }
+        data_mw.push('}');
+        let mut ty = e
+            .attrs
+            .iter()
+            .find(|(k, _)| k == "typeof")
+            .map(|(_, v)| format!("{v} mw:Extension/ref"))
+            .unwrap_or_else(|| "mw:Extension/ref".to_owned());
+        if !u.errors.is_empty() {
+            ty.push_str(" mw:Error");
+        }
+        e.attrs.retain(|(k, _)| k != "typeof" && k != "data-mw");
+        e.attrs.push(attr("typeof", ty));
+        e.attrs.push(attr("data-mw", data_mw));
+    }
+}
