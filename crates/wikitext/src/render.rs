@@ -207,6 +207,7 @@ impl Sink<WikiToken> for BodySink {
             if self.page {
                 nodes = dom::pwrap::pwrap(nodes);
             }
+            dom::table_fixups::table_fixups(&mut nodes);
             nodes = dom::encapsulate::encapsulate(nodes);
             dom::cleanup::flag_empty(&mut nodes);
             dom::display_space::display_space(&mut nodes);

@@ -7,7 +7,7 @@ fn flagged(name: &str) -> bool {
     matches!(name, "li" | "tbody" | "tr" | "p")
 }
 
-fn is_empty(e: &Element) -> bool {
+pub(crate) fn is_empty(e: &Element) -> bool {
     e.children.iter().all(|c| match c {
         Node::Comment(_) => true,
         Node::Text(t) => t.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n')),

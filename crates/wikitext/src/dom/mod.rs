@@ -7,6 +7,7 @@ pub(crate) mod display_space;
 pub(crate) mod encapsulate;
 pub(crate) mod pwrap;
 pub(crate) mod serialize;
+pub(crate) mod table_fixups;
 
 use tagloom_html::dom::{NodeKind, NodeRef};
 

@@ -44,9 +44,13 @@ pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
         braces: None,
         table_depth: 0,
         cell_line: None,
+        cell_start: 0,
+        line_call: false,
+        held_end: None,
     };
     t.start_of_line();
     t.scan();
+    t.end_of_line();
     t.flush_text();
     t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
     t.out
@@ -80,6 +84,12 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) table_depth: usize,
     /// On a cell line: `||` (and `!!` on a header line) start another cell.
     pub(crate) cell_line: Option<table::CellLine>,
+    /// Where the current cell's syntax starts (`|`, `||`, `!`…).
+    pub(crate) cell_start: usize,
+    /// A call at the start of this line made its first cell (`table.rs`).
+    pub(crate) line_call: bool,
+    /// That call's end marker, held back to the end of the line.
+    pub(crate) held_end: Option<usize>,
 }
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
@@ -152,6 +162,7 @@ impl<'a> Tokenizer<'a> {
             let start = self.pos;
             match b {
                 b'\n' => {
+                    self.end_of_line();
                     self.pos += 1;
                     self.emit(Tok::Newline, start);
                     self.dd_pending = false;
@@ -168,12 +179,7 @@ impl<'a> Tokenizer<'a> {
                 b'[' if self.rest().starts_with("[[") && !self.in_ext_link => self.wikilink(),
                 b'[' if !self.in_ext_link && self.bracketed_link() => {}
                 b'A'..=b'Z' | b'a'..=b'z' if self.autolink() => {}
-                b'|' if self.cell_line.is_some() && self.rest().starts_with("||") => {
-                    self.next_cell();
-                }
-                b'!' if self.cell_line == Some(table::CellLine::Header)
-                    && self.rest().starts_with("!!") =>
-                {
+                b'|' | b'!' if self.cell_line.is_some() && self.double_bar().is_some() => {
                     self.next_cell();
                 }
                 0xEE if self.marker() => {}
@@ -210,16 +216,21 @@ impl<'a> Tokenizer<'a> {
             else {
                 return false;
             };
-            let tag = OwnedTag::new("meta")
+            let mut tag = OwnedTag::new("meta")
                 .with_attr("typeof", "mw:Transclusion")
                 .with_attr("data-mw", data.as_str());
+            self.cell_marker_attrs(&mut tag, true, start);
             self.pos += START.len_utf8() + end + INDEX_END.len_utf8();
             self.emit_html(OwnedToken::StartTag(tag), start);
             return true;
         }
         if rest.starts_with(END) {
             self.pos += END.len_utf8();
-            let tag = OwnedTag::new("meta").with_attr("typeof", "mw:Transclusion/End");
+            if self.hold_end(self.pos) {
+                return true;
+            }
+            let mut tag = OwnedTag::new("meta").with_attr("typeof", "mw:Transclusion/End");
+            self.cell_marker_attrs(&mut tag, false, start);
             self.emit_html(OwnedToken::StartTag(tag), start);
             return true;
         }

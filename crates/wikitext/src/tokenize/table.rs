@@ -2,11 +2,22 @@
 //! `|`/`!` cells with `||`/`!!` for more cells on the line, `| attrs | content`,
 //! `|}` end. Only start tags are made for rows and cells: the tree builder
 //! closes them, as the HTML table model implies.
+//!
+//! Template output is marked (`transclusion.rs`); the markers are transparent
+//! to table syntax, as in the expanded text MediaWiki tokenizes: `|` + a
+//! template giving `|y` is `||`. A call whose output reaches into a cell's
+//! syntax (its pipes or attributes), or runs from one cell into another, is
+//! Parsoid's templated cell: its start marker goes right after the cell's
+//! start tag with the wikitext of the cell before it (`tl:prefix`), its end
+//! marker carries the rest of the cell after it (`tl:suffix`), and
+//! `dom::table_fixups` widens the range to whole cells (Parsoid's
+//! `TableFixups` and template-range expansion).
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Tokenizer;
 use super::tags::{parse_tag, sanitized_tag};
+use crate::transclusion::{END, INDEX_END, START};
 
 /// What kind of cell line the tokenizer is on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -15,10 +26,54 @@ pub(crate) enum CellLine {
     Header,
 }
 
+/// Private attributes (a `:` in the name: wikitext can never make them; the
+/// DOM pass `dom::table_fixups` removes them).
+pub(crate) const ATTR_CELL: &str = "tl:cell";
+pub(crate) const ATTR_PREFIX: &str = "tl:prefix";
+pub(crate) const ATTR_SUFFIX: &str = "tl:suffix";
+/// A `|-` row (Parsoid flags empty wikitext rows whatever their attributes).
+pub(crate) const ATTR_ROW: &str = "tl:row";
+
+/// The length of the transclusion marker at the start of `s`, if any.
+pub(crate) fn marker_len(s: &str) -> Option<usize> {
+    if let Some(after) = s.strip_prefix(START) {
+        let end = after.find(INDEX_END)?;
+        return after
+            .get(..end)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| START.len_utf8() + end + INDEX_END.len_utf8());
+    }
+    s.starts_with(END).then(|| END.len_utf8())
+}
+
+/// `s` without transclusion markers.
+pub(crate) fn without_markers(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find([START, END]) {
+        out.push_str(rest.get(..at).unwrap_or(""));
+        let tail = rest.get(at..).unwrap_or("");
+        let skip =
+            marker_len(tail).unwrap_or_else(|| tail.chars().next().map_or(1, char::len_utf8));
+        rest = tail.get(skip..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Skips markers at `i` in `b`/`s`; the position after them.
+fn skip_markers(s: &str, mut i: usize) -> usize {
+    while let Some(n) = s.get(i..).and_then(marker_len) {
+        i += n;
+    }
+    i
+}
+
 /// A tag with the attributes written in `attrs` (sanitized; unparsable ones dropped).
 fn tag_with(name: &str, attrs: &str) -> OwnedTag {
-    // Markup among attributes is junk: tags are dropped (their text then
-    // fails to be an allowed attribute).
+    let attrs = without_markers(attrs);
+    // Markup among attributes is junk: tags and comments are dropped (their
+    // text then fails to be an allowed attribute).
     let mut cleaned = String::with_capacity(attrs.len());
     let mut in_tag = false;
     for c in attrs.chars() {
@@ -29,11 +84,31 @@ fn tag_with(name: &str, attrs: &str) -> OwnedTag {
             _ => {}
         }
     }
-    let attrs = cleaned.trim();
-    if attrs.is_empty() {
+    let attrs = cleaned.trim_start();
+    if attrs.trim_end().is_empty() {
         return OwnedTag::new(name);
     }
-    let source = format!("<{name} {attrs}>");
+    // A quoted value left open ends where the attributes end (Parsoid's
+    // `table_att_value`: a missing end quote stops at the `|`).
+    let mut open: Option<char> = None;
+    let mut after_eq = false;
+    for c in attrs.chars() {
+        match open {
+            Some(q) if c == q => open = None,
+            Some(_) => {}
+            None if after_eq && (c == '"' || c == '\'') => {
+                open = Some(c);
+                after_eq = false;
+            }
+            None if c == '=' => after_eq = true,
+            None if c.is_whitespace() => {}
+            None => after_eq = false,
+        }
+    }
+    let source = match open {
+        Some(q) => format!("<{name} {attrs}{q}>"),
+        None => format!("<{name} {}>", attrs.trim_end()),
+    };
     match parse_tag(&source) {
         Some(raw) => sanitized_tag(&raw),
         None => OwnedTag::new(name),
@@ -41,77 +116,171 @@ fn tag_with(name: &str, attrs: &str) -> OwnedTag {
 }
 
 impl Tokenizer<'_> {
-    /// Table syntax at the start of a line (after optional spaces); false if none.
+    /// Table syntax at the start of a line (after optional spaces, comments
+    /// and, before a cell, transclusion markers); false if none.
     pub(crate) fn table_line(&mut self) -> bool {
         let rest = self.rest();
-        let ws = rest
-            .bytes()
-            .take_while(|b| matches!(b, b' ' | b'\t'))
-            .count();
-        let line = rest.get(ws..).unwrap_or("");
+        // Leading spaces, comments and markers.
+        let mut lead = 0;
+        let mut markers = Vec::new();
+        let mut comments = Vec::new();
+        loop {
+            let tail = rest.get(lead..).unwrap_or("");
+            let ws = tail
+                .bytes()
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if ws > 0 {
+                lead += ws;
+                continue;
+            }
+            if tail.starts_with("<!--")
+                && let Some(end) = tail.get(4..).and_then(|t| t.find("-->"))
+                && !tail.get(..end + 7).unwrap_or("").contains('\n')
+            {
+                comments.push((lead, end + 7));
+                lead += end + 7;
+                continue;
+            }
+            if let Some(n) = marker_len(tail) {
+                markers.push(self.pos + lead);
+                lead += n;
+                continue;
+            }
+            break;
+        }
+        let line = rest.get(lead..).unwrap_or("");
         let eol = line.find('\n').unwrap_or(line.len());
         let start = self.pos;
+        let is_cell = self.table_depth > 0
+            && (line.starts_with('!')
+                || (line.starts_with('|')
+                    && !line.starts_with("|}")
+                    && !line.starts_with("|-")
+                    && !line.starts_with("|+")));
+        let is_table_syntax = line.starts_with("{|")
+            || (self.table_depth > 0 && (line.starts_with('|') || line.starts_with('!')));
+        if !is_table_syntax || (!markers.is_empty() && !is_cell) {
+            return false;
+        }
+        // Comments before the syntax stay (in the table, as Parsoid keeps them).
+        for &(at, len) in &comments {
+            let text = rest.get(at + 4..at + len - 3).unwrap_or("");
+            let token = OwnedToken::comment(super::tags::encode_comment(text));
+            self.pos = start + at + len;
+            self.emit_html(token, start + at);
+        }
+        let syntax = start + lead;
+        self.pos = syntax;
         if line.starts_with("{|") {
             self.table_depth += 1;
             // A stray `|}` among the attributes is ignored.
             let attrs = line.get(2..eol).unwrap_or("").replace("|}", " ");
-            self.pos = start + ws + eol;
-            self.emit_html(OwnedToken::StartTag(tag_with("table", &attrs)), start);
+            let (attrs, trailing) = split_trailing_comments(&attrs);
+            self.pos = syntax + eol;
+            self.emit_html(OwnedToken::StartTag(tag_with("table", attrs)), syntax);
+            self.emit_comments(&trailing, syntax);
             return true;
         }
-        if self.table_depth == 0 {
-            return false;
-        }
         if line.starts_with("|}") {
-            self.pos = start + ws + 2;
+            self.pos = syntax + 2;
             self.table_depth -= 1;
-            self.emit_html(OwnedToken::end("table"), start);
+            self.emit_html(OwnedToken::end("table"), syntax);
             return true;
         }
         if line.starts_with("|-") {
             let dashes = line.bytes().skip(1).take_while(|&b| b == b'-').count();
             let attrs = line.get(1 + dashes..eol).unwrap_or("");
-            self.pos = start + ws + eol;
-            self.emit_html(OwnedToken::StartTag(tag_with("tr", attrs)), start);
+            let (attrs, trailing) = split_trailing_comments(attrs);
+            self.pos = syntax + eol;
+            let tag = tag_with("tr", attrs).with_attr(ATTR_ROW, "");
+            self.emit_html(OwnedToken::StartTag(tag), syntax);
+            self.emit_comments(&trailing, syntax);
             return true;
         }
         if line.starts_with("|+") {
-            self.pos = start + ws + 2;
-            self.cell("caption", start);
+            self.pos = syntax + 2;
+            self.cell("caption", syntax, markers);
             return true;
         }
         if line.starts_with('|') {
-            self.pos = start + ws + 1;
+            self.pos = syntax + 1;
             self.cell_line = Some(CellLine::Data);
-            self.cell("td", start);
+            self.cell("td", syntax, markers);
             return true;
         }
         if line.starts_with('!') {
-            self.pos = start + ws + 1;
+            self.pos = syntax + 1;
             self.cell_line = Some(CellLine::Header);
-            self.cell("th", start);
+            self.cell("th", syntax, markers);
             return true;
         }
         false
     }
 
+    fn emit_comments(&mut self, comments: &[String], at: usize) {
+        for c in comments {
+            self.out.push(crate::token::WikiToken::at(
+                crate::token::Tok::Html(OwnedToken::comment(super::tags::encode_comment(c))),
+                at,
+                at,
+            ));
+        }
+    }
+
     /// A cell's start tag: `attrs |` before the content when there is a single
-    /// `|` before the next `||`/`!!` or the end of the line, outside links and
-    /// templates.
-    pub(crate) fn cell(&mut self, name: &str, start: usize) {
+    /// `|` before the next `||`/`!!` or the end of the line, outside links,
+    /// comments and `<nowiki>`. `syntax` is where the cell's syntax starts,
+    /// `markers` the transclusion markers already met in it.
+    pub(crate) fn cell(&mut self, name: &str, syntax: usize, mut markers: Vec<usize>) {
         let rest = self.rest();
         let eol = rest.find('\n').unwrap_or(rest.len());
         let line = rest.get(..eol).unwrap_or("");
         let mut attrs_end = None;
         let b = line.as_bytes();
         let mut i = 0;
+        let mut seen = Vec::new();
         while i < b.len() {
-            match (b.get(i), b.get(i + 1)) {
-                (Some(b'['), Some(b'[')) | (Some(b'{'), Some(b'{')) | (Some(b'<'), _) => break,
-                (Some(b'|'), Some(b'|')) | (Some(b'!'), Some(b'!')) => break,
-                (Some(b'|'), _) => {
-                    attrs_end = Some(i);
-                    break;
+            if let Some(n) = line.get(i..).and_then(marker_len) {
+                seen.push(self.pos + i);
+                i += n;
+                continue;
+            }
+            let tail = line.get(i..).unwrap_or("");
+            if tail.starts_with("<!--") {
+                match tail.find("-->") {
+                    Some(e) => {
+                        i += e + 3;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            if tail.len() >= 7
+                && tail
+                    .get(..7)
+                    .is_some_and(|t| t.eq_ignore_ascii_case("<nowiki"))
+            {
+                match tail.to_ascii_lowercase().find("</nowiki>") {
+                    Some(e) => {
+                        i += e + 9;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            match b.get(i) {
+                Some(b'[') if b.get(i + 1) == Some(&b'[') => break,
+                Some(c @ (b'|' | b'!')) => {
+                    let next = skip_markers(line, i + 1);
+                    if b.get(next) == Some(c) {
+                        break;
+                    }
+                    if *c == b'|' {
+                        attrs_end = Some(i);
+                        break;
+                    }
+                    i += 1;
                 }
                 _ => i += 1,
             }
@@ -119,23 +288,174 @@ impl Tokenizer<'_> {
         let tag = match attrs_end {
             Some(at) => {
                 let attrs = line.get(..at).unwrap_or("");
+                markers.extend(seen);
                 self.pos += at + 1;
+                // End markers right after the pipe: the call's output ended
+                // with the cell's syntax.
+                while self.pos < self.limit && self.rest().starts_with(END) {
+                    markers.push(self.pos);
+                    self.pos += END.len_utf8();
+                }
                 tag_with(name, attrs)
             }
             None => OwnedTag::new(name),
         };
-        self.emit_html(OwnedToken::StartTag(tag), start);
+        self.cell_start = syntax;
+        self.emit_html(OwnedToken::StartTag(tag), syntax);
+        self.syntax_markers(markers);
+    }
+
+    /// The markers met in a cell's syntax, after its start tag: a start
+    /// marker says the call's output makes the cell (`tl:cell`).
+    fn syntax_markers(&mut self, markers: Vec<usize>) {
+        for m in markers {
+            let saved = self.pos;
+            self.pos = m;
+            let is_start = self.rest().starts_with(START);
+            let before = self.out.len();
+            if self.marker()
+                && is_start
+                && let Some(crate::token::Tok::Html(OwnedToken::StartTag(tag))) =
+                    self.out.get_mut(before).map(|t| &mut t.tok)
+            {
+                tag.set_attr(ATTR_CELL, "");
+                // A call at the start of the line owns the rest of it
+                // (Parsoid's token stream patcher reparses it with the call).
+                let line = self.src.get(..m).unwrap_or("");
+                let line = line.rsplit('\n').next().unwrap_or("");
+                if without_markers(line).trim().is_empty() {
+                    self.line_call = true;
+                }
+            }
+            self.pos = saved;
+        }
+    }
+
+    /// The private attributes of a marker met on a cell line: the cell's
+    /// wikitext before a start marker, the rest of the cell after an end marker.
+    pub(crate) fn cell_marker_attrs(&self, tag: &mut OwnedTag, is_start: bool, at: usize) {
+        if self.cell_line.is_none() {
+            return;
+        }
+        if is_start {
+            let prefix = self.src.get(self.cell_start..at).unwrap_or("");
+            tag.set_attr(ATTR_PREFIX, without_markers(prefix));
+        } else {
+            let rest = self.src.get(self.pos..self.limit).unwrap_or("");
+            let end = self.cell_end(rest);
+            tag.set_attr(ATTR_SUFFIX, without_markers(rest.get(..end).unwrap_or("")));
+        }
+    }
+
+    /// Where the current cell ends in `rest`: the next `||` (or `!!` on a
+    /// header line) or the end of the line.
+    fn cell_end(&self, rest: &str) -> usize {
+        let eol = rest.find('\n').unwrap_or(rest.len());
+        let line = rest.get(..eol).unwrap_or("");
+        let header = self.cell_line == Some(CellLine::Header);
+        let b = line.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            match b.get(i) {
+                Some(c @ (b'|' | b'!')) if *c == b'|' || header => {
+                    let next = skip_markers(line, i + 1);
+                    if b.get(next) == Some(c) {
+                        return i;
+                    }
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        eol
+    }
+
+    /// `||` (or `!!` on a header line) here, markers between the two allowed:
+    /// the position after it.
+    pub(crate) fn double_bar(&self) -> Option<usize> {
+        let c = *self.src.as_bytes().get(self.pos)?;
+        if c == b'!' && self.cell_line != Some(CellLine::Header) {
+            return None;
+        }
+        let next = skip_markers(self.src, self.pos + 1);
+        (next < self.limit && self.src.as_bytes().get(next) == Some(&c)).then_some(next + 1)
     }
 
     /// At `||` (or `!!` on a header line): the next cell.
     pub(crate) fn next_cell(&mut self) {
         let start = self.pos;
-        self.pos += 2;
+        let Some(after) = self.double_bar() else {
+            return;
+        };
+        let mut markers = Vec::new();
+        let mut p = start + 1;
+        while p + 1 < after {
+            markers.push(p);
+            p += self.src.get(p..).and_then(marker_len).unwrap_or(1);
+        }
+        self.pos = after;
         let name = match self.cell_line {
             Some(CellLine::Header) => "th",
             _ => "td",
         };
         self.flush_text();
-        self.cell(name, start);
+        self.cell(name, start, markers);
     }
+
+    /// At the end of a line whose cell a call at the line's start made: the
+    /// call's end marker, held back, with the rest of the line as its suffix.
+    pub(crate) fn end_of_line(&mut self) {
+        if let Some(from) = self.held_end.take() {
+            let upto = self.pos.min(self.limit);
+            let suffix = without_markers(self.src.get(from..upto).unwrap_or(""));
+            let tag = OwnedTag::new("meta")
+                .with_attr("typeof", "mw:Transclusion/End")
+                .with_attr(ATTR_SUFFIX, suffix);
+            self.flush_text();
+            self.out.push(crate::token::WikiToken::at(
+                crate::token::Tok::Html(OwnedToken::StartTag(tag)),
+                upto,
+                upto,
+            ));
+        }
+        self.line_call = false;
+    }
+
+    /// An end marker on a line a call at its start owns: held back to the end
+    /// of the line (unless another call starts later on the line).
+    pub(crate) fn hold_end(&mut self, after: usize) -> bool {
+        if !self.line_call {
+            return false;
+        }
+        let rest = self.src.get(after..self.limit).unwrap_or("");
+        let line = rest
+            .get(..rest.find('\n').unwrap_or(rest.len()))
+            .unwrap_or("");
+        if line.contains(START) {
+            self.line_call = false;
+            return false;
+        }
+        self.held_end = Some(after);
+        self.line_call = false;
+        true
+    }
+}
+
+/// Attributes followed by comments: the attributes and the comments' texts.
+fn split_trailing_comments(attrs: &str) -> (&str, Vec<String>) {
+    let mut comments = Vec::new();
+    let mut end = attrs.len();
+    loop {
+        let head = attrs.get(..end).unwrap_or("").trim_end();
+        if head.ends_with("-->")
+            && let Some(open) = head.rfind("<!--")
+        {
+            comments.push(head.get(open + 4..head.len() - 3).unwrap_or("").to_owned());
+            end = open;
+            continue;
+        }
+        break;
+    }
+    comments.reverse();
+    (attrs.get(..end).unwrap_or(""), comments)
 }

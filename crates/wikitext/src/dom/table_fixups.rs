@@ -1,0 +1,234 @@
+//! Parsoid's table fix-ups on the tree, before template encapsulation: a call
+//! whose output made a cell's syntax (its pipes or attributes), or runs from
+//! one cell into another, is encapsulated as whole cells: its markers move to
+//! the cells' parent, around the first and the last cell, and its `data-mw`
+//! gets the wikitext of those cells around the call as literal parts
+//! (`["|align=center ", {template}, " tail"]`), as Parsoid's template ranges
+//! do. Empty `|-` rows are flagged `mw-empty-elt` whatever their attributes.
+//! The tokenizer's private `tl:` attributes (see `tokenize/table.rs`) are
+//! removed here.
+
+use super::{Element, Node};
+
+const CELL: &str = "tl:cell";
+const PREFIX: &str = "tl:prefix";
+const SUFFIX: &str = "tl:suffix";
+const ROW: &str = "tl:row";
+
+/// A path of child indices from the top-level list.
+type Path = Vec<usize>;
+
+fn is_marker(node: &Node, start: bool) -> bool {
+    let Node::Element(e) = node else { return false };
+    e.name == "meta"
+        && e.attr("typeof")
+            == Some(if start {
+                "mw:Transclusion"
+            } else {
+                "mw:Transclusion/End"
+            })
+}
+
+fn has_private(nodes: &[Node]) -> bool {
+    let mut stack: Vec<&Node> = nodes.iter().collect();
+    while let Some(n) = stack.pop() {
+        if let Node::Element(e) = n {
+            if e.attrs.iter().any(|(k, _)| k.starts_with("tl:")) {
+                return true;
+            }
+            stack.extend(e.children.iter());
+        }
+    }
+    false
+}
+
+/// The transclusion markers in document order: (path, is start).
+fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
+    let mut out = Vec::new();
+    // (list, index into it, path of the list's parent)
+    let mut stack: Vec<(&[Node], usize)> = vec![(nodes, 0)];
+    let mut path: Path = Vec::new();
+    while let Some((list, i)) = stack.pop() {
+        let Some(node) = list.get(i) else {
+            path.pop();
+            continue;
+        };
+        stack.push((list, i + 1));
+        let mut here = path.clone();
+        here.push(i);
+        if is_marker(node, true) {
+            out.push((here, true));
+        } else if is_marker(node, false) {
+            out.push((here, false));
+        } else if let Node::Element(e) = node
+            && !e.children.is_empty()
+        {
+            path.push(i);
+            stack.push((&e.children, 0));
+        }
+    }
+    out
+}
+
+fn node_at<'a>(nodes: &'a [Node], path: &[usize]) -> Option<&'a Node> {
+    let (first, rest) = path.split_first()?;
+    let mut node = nodes.get(*first)?;
+    for &i in rest {
+        let Node::Element(e) = node else { return None };
+        node = e.children.get(i)?;
+    }
+    Some(node)
+}
+
+fn list_at<'a>(nodes: &'a mut Vec<Node>, parent: &[usize]) -> Option<&'a mut Vec<Node>> {
+    let mut list = nodes;
+    for &i in parent {
+        match list.get_mut(i)? {
+            Node::Element(e) => list = &mut e.children,
+            _ => return None,
+        }
+    }
+    Some(list)
+}
+
+fn element_at<'a>(nodes: &'a [Node], path: &[usize]) -> Option<&'a Element> {
+    match node_at(nodes, path)? {
+        Node::Element(e) => Some(e),
+        _ => None,
+    }
+}
+
+/// The path of the nearest cell (`td`, `th`, `caption`) holding `path`.
+fn cell_of(nodes: &[Node], path: &[usize]) -> Option<Path> {
+    (1..path.len()).rev().find_map(|n| {
+        let p = path.get(..n)?;
+        element_at(nodes, p)
+            .filter(|e| matches!(e.name.as_str(), "td" | "th" | "caption"))
+            .map(|_| p.to_vec())
+    })
+}
+
+/// `data-mw` with `prefix` and `suffix` as literal parts around the call.
+fn with_parts(data_mw: &str, prefix: &str, suffix: &str) -> String {
+    let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+    let Some(body) = data_mw
+        .strip_prefix("{\"parts\":[")
+        .and_then(|b| b.strip_suffix("]}"))
+    else {
+        return data_mw.to_owned();
+    };
+    let mut out = String::from("{\"parts\":[");
+    if !prefix.is_empty() {
+        out.push_str(&json(prefix));
+        out.push(',');
+    }
+    out.push_str(body);
+    if !suffix.is_empty() {
+        out.push(',');
+        out.push_str(&json(suffix));
+    }
+    out.push_str("]}");
+    out
+}
+
+fn remove_at(nodes: &mut Vec<Node>, path: &[usize]) -> Option<Node> {
+    let (last, parent) = path.split_last()?;
+    let list = list_at(nodes, parent)?;
+    (*last < list.len()).then(|| list.remove(*last))
+}
+
+/// Widens one call (markers at `s` and `e`) to whole cells where its output
+/// made cell syntax or spans cells.
+fn fix_pair(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
+    let start = element_at(nodes, s)?;
+    let flagged = start.attr(CELL).is_some();
+    let prefix = start.attr(PREFIX).unwrap_or("").to_owned();
+    let data = start.attr("data-mw")?.to_owned();
+    let suffix = element_at(nodes, e)?.attr(SUFFIX).unwrap_or("").to_owned();
+    let first = cell_of(nodes, s)?;
+    let last = cell_of(nodes, e)?;
+    if !flagged && first == last {
+        return None;
+    }
+    let (first_at, parent) = first.split_last()?;
+    let (last_at, last_parent) = last.split_last()?;
+    if parent != last_parent || last_at < first_at {
+        return None;
+    }
+    let (first_at, last_at) = (*first_at, *last_at);
+    let parent = parent.to_vec();
+    remove_at(nodes, e)?;
+    remove_at(nodes, s)?;
+    let list = list_at(nodes, &parent)?;
+    let mut end = Element::new("meta");
+    end.attrs
+        .push(("typeof".into(), "mw:Transclusion/End".into()));
+    let mut begin = Element::new("meta");
+    begin
+        .attrs
+        .push(("typeof".into(), "mw:Transclusion".into()));
+    begin
+        .attrs
+        .push(("data-mw".into(), with_parts(&data, &prefix, &suffix)));
+    let at = (last_at + 1).min(list.len());
+    list.insert(at, Node::Element(end));
+    list.insert(first_at.min(list.len()), Node::Element(begin));
+    Some(())
+}
+
+/// Removes the private attributes; flags empty `|-` rows.
+fn strip(nodes: &mut [Node]) {
+    let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
+    while let Some(node) = stack.pop() {
+        if let Node::Element(e) = node {
+            let row = e.attrs.iter().any(|(k, _)| k == ROW);
+            e.attrs.retain(|(k, _)| !k.starts_with("tl:"));
+            if row && !e.attrs.is_empty() && super::cleanup::is_empty(e) {
+                match e.attrs.iter_mut().find(|(k, _)| k == "class") {
+                    Some((_, v)) if !v.split_whitespace().any(|c| c == "mw-empty-elt") => {
+                        v.push_str(" mw-empty-elt");
+                    }
+                    Some(_) => {}
+                    None => e.attrs.push(("class".into(), "mw-empty-elt".into())),
+                }
+            }
+            stack.extend(e.children.iter_mut());
+        }
+    }
+}
+
+/// Runs the pass over the body's children.
+pub(crate) fn table_fixups(nodes: &mut Vec<Node>) {
+    if !has_private(nodes) {
+        return;
+    }
+    let mut pairs = Vec::new();
+    let mut open: Option<Path> = None;
+    for (path, start) in markers(nodes) {
+        if start {
+            open = Some(path);
+        } else if let Some(s) = open.take() {
+            pairs.push((s, path));
+        }
+    }
+    // Last first: moving a later call's markers leaves earlier paths intact.
+    for (s, e) in pairs.iter().rev() {
+        let _ = fix_pair(nodes, s, e);
+    }
+    strip(nodes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_around_the_call() {
+        let data = r#"{"parts":[{"template":{}}]}"#;
+        assert_eq!(
+            with_parts(data, "|a ", " b"),
+            r#"{"parts":["|a ",{"template":{}}," b"]}"#
+        );
+        assert_eq!(with_parts(data, "", ""), data);
+    }
+}
