@@ -14,6 +14,9 @@ const CELL: &str = "tl:cell";
 const PREFIX: &str = "tl:prefix";
 const SUFFIX: &str = "tl:suffix";
 const ROW: &str = "tl:row";
+const TID: &str = "tl:tid";
+const TPREFIX: &str = "tl:tprefix";
+const TSUFFIX: &str = "tl:tsuffix";
 
 /// A path of child indices from the top-level list.
 type Path = Vec<usize>;
@@ -176,6 +179,106 @@ fn fix_pair(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
     Some(())
 }
 
+/// The path of the table with id `tid` (its `tl:tid`).
+fn find_table(nodes: &[Node], tid: &str) -> Option<Path> {
+    let mut stack: Vec<(Path, &Node)> = nodes
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, n)| (vec![i], n))
+        .collect();
+    while let Some((path, node)) = stack.pop() {
+        if let Node::Element(e) = node {
+            if e.name == "table" && e.attr(TID) == Some(tid) {
+                return Some(path);
+            }
+            for (i, c) in e.children.iter().enumerate().rev() {
+                let mut p = path.clone();
+                p.push(i);
+                stack.push((p, c));
+            }
+        }
+    }
+    None
+}
+
+/// A call whose start marker the tree builder fostered out of the table it
+/// was written in: the range runs from the fostered content over the table
+/// (or past it, where the call ends after the table), with the table's
+/// wikitext around the call as literal parts.
+fn fix_fostered(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
+    let start = element_at(nodes, s)?;
+    let tid = start.attr(TID)?.to_owned();
+    let prefix = start.attr(TPREFIX)?.to_owned();
+    let data = start.attr("data-mw")?.to_owned();
+    let end = element_at(nodes, e)?;
+    let suffix = if end.attr(TID) == Some(tid.as_str()) {
+        end.attr(TSUFFIX).unwrap_or("").to_owned()
+    } else {
+        String::new()
+    };
+    let table = find_table(nodes, &tid)?;
+    if s.starts_with(&table) {
+        return None; // not fostered
+    }
+    let (table_at, parent) = table.split_last()?;
+    let table_at = *table_at;
+    if !s.starts_with(parent) || !e.starts_with(parent) {
+        return None;
+    }
+    let depth = parent.len();
+    let first_at = *s.get(depth)?;
+    let e_top = *e.get(depth)?;
+    if first_at >= table_at {
+        return None;
+    }
+    let data = with_parts(&data, &prefix, &suffix);
+    // The end: kept where it is after the table, else moved after the range.
+    if !(e.len() == depth + 1 && e_top > table_at) {
+        let direct_before = e.len() == depth + 1 && e_top < table_at;
+        remove_at(nodes, e)?;
+        let last = if e_top > table_at {
+            e_top
+        } else if direct_before {
+            table_at - 1
+        } else {
+            table_at
+        };
+        let list = list_at(nodes, parent)?;
+        let mut meta = Element::new("meta");
+        meta.attrs
+            .push(("typeof".into(), "mw:Transclusion/End".into()));
+        list.insert((last + 1).min(list.len()), Node::Element(meta));
+    }
+    if s.len() == depth + 1 {
+        if let Some(Node::Element(m)) = list_at(nodes, parent)?.get_mut(first_at) {
+            m.attrs.retain(|(k, _)| k != "data-mw");
+            m.attrs.push(("data-mw".into(), data));
+        }
+    } else {
+        remove_at(nodes, s)?;
+        let list = list_at(nodes, parent)?;
+        let mut meta = Element::new("meta");
+        meta.attrs.push(("typeof".into(), "mw:Transclusion".into()));
+        meta.attrs.push(("data-mw".into(), data));
+        list.insert(first_at.min(list.len()), Node::Element(meta));
+    }
+    Some(())
+}
+
+fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
+    let mut pairs = Vec::new();
+    let mut open: Option<Path> = None;
+    for (path, start) in markers(nodes) {
+        if start {
+            open = Some(path);
+        } else if let Some(s) = open.take() {
+            pairs.push((s, path));
+        }
+    }
+    pairs
+}
+
 /// Removes the private attributes; flags empty `|-` rows.
 fn strip(nodes: &mut [Node]) {
     let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
@@ -202,18 +305,12 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>) {
     if !has_private(nodes) {
         return;
     }
-    let mut pairs = Vec::new();
-    let mut open: Option<Path> = None;
-    for (path, start) in markers(nodes) {
-        if start {
-            open = Some(path);
-        } else if let Some(s) = open.take() {
-            pairs.push((s, path));
-        }
-    }
     // Last first: moving a later call's markers leaves earlier paths intact.
-    for (s, e) in pairs.iter().rev() {
+    for (s, e) in pairs(nodes).iter().rev() {
         let _ = fix_pair(nodes, s, e);
+    }
+    for (s, e) in pairs(nodes).iter().rev() {
+        let _ = fix_fostered(nodes, s, e);
     }
     strip(nodes);
 }

@@ -53,6 +53,7 @@ pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
     t.end_of_line();
     t.flush_text();
     t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
+    table::mark_tables(&mut t.out, src);
     t.out
 }
 

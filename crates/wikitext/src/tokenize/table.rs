@@ -17,6 +17,7 @@ use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Tokenizer;
 use super::tags::{parse_tag, sanitized_tag};
+use crate::token::{Tok, WikiToken};
 use crate::transclusion::{END, INDEX_END, START};
 
 /// What kind of cell line the tokenizer is on.
@@ -33,6 +34,12 @@ pub(crate) const ATTR_PREFIX: &str = "tl:prefix";
 pub(crate) const ATTR_SUFFIX: &str = "tl:suffix";
 /// A `|-` row (Parsoid flags empty wikitext rows whatever their attributes).
 pub(crate) const ATTR_ROW: &str = "tl:row";
+/// A table's id, and the table a marker was written in.
+pub(crate) const ATTR_TID: &str = "tl:tid";
+/// The table's wikitext before a start marker in it.
+pub(crate) const ATTR_TPREFIX: &str = "tl:tprefix";
+/// The table's wikitext after an end marker in it.
+pub(crate) const ATTR_TSUFFIX: &str = "tl:tsuffix";
 
 /// The length of the transclusion marker at the start of `s`, if any.
 pub(crate) fn marker_len(s: &str) -> Option<usize> {
@@ -220,8 +227,8 @@ impl Tokenizer<'_> {
 
     fn emit_comments(&mut self, comments: &[String], at: usize) {
         for c in comments {
-            self.out.push(crate::token::WikiToken::at(
-                crate::token::Tok::Html(OwnedToken::comment(super::tags::encode_comment(c))),
+            self.out.push(WikiToken::at(
+                Tok::Html(OwnedToken::comment(super::tags::encode_comment(c))),
                 at,
                 at,
             ));
@@ -315,7 +322,7 @@ impl Tokenizer<'_> {
             let before = self.out.len();
             if self.marker()
                 && is_start
-                && let Some(crate::token::Tok::Html(OwnedToken::StartTag(tag))) =
+                && let Some(Tok::Html(OwnedToken::StartTag(tag))) =
                     self.out.get_mut(before).map(|t| &mut t.tok)
             {
                 tag.set_attr(ATTR_CELL, "");
@@ -412,8 +419,8 @@ impl Tokenizer<'_> {
                 .with_attr("typeof", "mw:Transclusion/End")
                 .with_attr(ATTR_SUFFIX, suffix);
             self.flush_text();
-            self.out.push(crate::token::WikiToken::at(
-                crate::token::Tok::Html(OwnedToken::StartTag(tag)),
+            self.out.push(WikiToken::at(
+                Tok::Html(OwnedToken::StartTag(tag)),
                 upto,
                 upto,
             ));
@@ -458,4 +465,71 @@ fn split_trailing_comments(attrs: &str) -> (&str, Vec<String>) {
     }
     comments.reverse();
     (attrs.get(..end).unwrap_or(""), comments)
+}
+
+/// Which table (`tl:tid`) a marker was written in, with the table's wikitext
+/// before a start marker (`tl:tprefix`) or after an end marker
+/// (`tl:tsuffix`): where the tree builder fosters a call's output out of
+/// the table, `dom::table_fixups` widens its range over the table (Parsoid's
+/// fostered-content expansion). One pass over the tokens.
+pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
+    let mut open: Vec<(usize, usize)> = Vec::new(); // (table id, source start)
+    let mut ends: Vec<usize> = Vec::new(); // by table id
+    let mut starts: Vec<usize> = Vec::new();
+    // (token index, table id, marker start, marker end, is start)
+    let mut markers: Vec<(usize, usize, usize, usize, bool)> = Vec::new();
+    for (i, token) in out.iter_mut().enumerate() {
+        let Some(span) = token.span else { continue };
+        let Tok::Html(html) = &mut token.tok else {
+            continue;
+        };
+        match html {
+            OwnedToken::StartTag(tag) if tag.name().as_str() == "table" => {
+                let id = starts.len();
+                starts.push(span.start);
+                ends.push(src.len());
+                open.push((id, span.start));
+                tag.set_attr(ATTR_TID, id.to_string());
+            }
+            OwnedToken::EndTag(tag) if tag.name().as_str() == "table" => {
+                if let Some((id, _)) = open.pop()
+                    && let Some(end) = ends.get_mut(id)
+                {
+                    *end = span.end;
+                }
+            }
+            OwnedToken::StartTag(tag) if tag.name().as_str() == "meta" => {
+                let Some(&(id, _)) = open.last() else {
+                    continue;
+                };
+                match tag.attr("typeof") {
+                    Some("mw:Transclusion") => markers.push((i, id, span.start, span.end, true)),
+                    Some("mw:Transclusion/End") => {
+                        markers.push((i, id, span.start, span.end, false));
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    for (i, id, at, after, is_start) in markers {
+        let (Some(&start), Some(&end)) = (starts.get(id), ends.get(id)) else {
+            continue;
+        };
+        let text = if is_start {
+            src.get(start..at)
+        } else {
+            src.get(after..end.max(after))
+        };
+        // Wikitext of other calls between: a compound range, not made here.
+        let Some(text) = text.filter(|t| !t.contains([START, END])) else {
+            continue;
+        };
+        if let Some(Tok::Html(OwnedToken::StartTag(tag))) = out.get_mut(i).map(|t| &mut t.tok) {
+            tag.set_attr(ATTR_TID, id.to_string());
+            let name = if is_start { ATTR_TPREFIX } else { ATTR_TSUFFIX };
+            tag.set_attr(name, text);
+        }
+    }
 }
