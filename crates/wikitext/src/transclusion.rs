@@ -61,6 +61,7 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
     } else {
         None
     };
+    let function = function.or_else(|| (trimmed == "!").then(|| "!".to_owned()));
     match &function {
         Some(f) => target.push_str(&format!(",\"function\":{}", json(f))),
         None => {
@@ -111,6 +112,7 @@ pub(crate) fn expand(
     let mut out = String::with_capacity(src.len());
     let mut calls = Vec::new();
     let mut segment_start = 0;
+    let mut tables = TableDepth::default();
     for node in &tree.nodes {
         let Node::Template(call) = node else { continue };
         let span = call.span.clone();
@@ -128,6 +130,10 @@ pub(crate) fn expand(
                 '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
             )
         });
+        // `{{!}}` outside wikitext tables is content (Parsoid marks it); in a
+        // table it is a pipe of the table syntax.
+        let syntax_only =
+            syntax_only && !(expansion == "|" && !line.ends_with('{') && tables.depth(&out) == 0);
         let unexpanded = expansion == call_src;
         if expansion.contains([START, INDEX_END, END])
             || !safe_context(line)
@@ -159,10 +165,40 @@ fn safe_context(line: &str) -> bool {
         _ => false,
     };
     let open_bracket = line.matches('[').count() > line.matches(']').count();
-    let table = ["{|", "|-", "|+"]
-        .iter()
-        .any(|p| line.trim_start().starts_with(p));
-    !open_tag && !open_bracket && !table
+    // Table syntax lines are fine: markers are transparent to table syntax
+    // (`tokenize/table.rs`).
+    !open_tag && !open_bracket
+}
+
+/// Wikitext tables open at the end of the expanded text so far (`{|` and
+/// `|}` at line starts), read once: each call reads only the new text.
+#[derive(Default)]
+struct TableDepth {
+    read: usize,
+    depth: usize,
+}
+
+impl TableDepth {
+    fn depth(&mut self, out: &str) -> usize {
+        let new = out.get(self.read..).unwrap_or("");
+        // Only whole lines: the last one may still grow.
+        let upto = new.rfind('\n').map_or(0, |n| n + 1);
+        for line in new.get(..upto).unwrap_or("").lines() {
+            let line = line.trim_start();
+            if line.starts_with("{|") {
+                self.depth += 1;
+            } else if line.starts_with("|}") {
+                self.depth = self.depth.saturating_sub(1);
+            }
+        }
+        self.read += upto;
+        let last = out.get(self.read..).unwrap_or("").trim_start();
+        if last.starts_with("{|") {
+            self.depth + 1
+        } else {
+            self.depth
+        }
+    }
 }
 
 /// `s` without `<!-- … -->` comments, trimmed.
