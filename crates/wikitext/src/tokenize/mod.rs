@@ -183,6 +183,12 @@ impl<'a> Tokenizer<'a> {
                 b'|' | b'!' if self.cell_line.is_some() && self.double_bar().is_some() => {
                     self.next_cell();
                 }
+                0xEE if self.cell_line.is_some()
+                    && self.rest().starts_with(crate::transclusion::START)
+                    && self.double_bar().is_some() =>
+                {
+                    self.next_cell();
+                }
                 0xEE if self.marker() => {}
                 b':' if self.dd_pending
                     && (self.dd_depth > 0 || self.dd_quotes != (false, false)) =>

@@ -347,6 +347,14 @@ impl Tokenizer<'_> {
         if is_start {
             let prefix = self.src.get(self.cell_start..at).unwrap_or("");
             tag.set_attr(ATTR_PREFIX, without_markers(prefix));
+            // Output starting with a pipe or bang in a cell's content:
+            // Parsoid's table fix-ups take the whole cell as the call's.
+            let output = self.src.get(at..).unwrap_or("");
+            let output = output.get(marker_len(output).unwrap_or(0)..).unwrap_or("");
+            let bang = self.cell_line == Some(CellLine::Data) && output.starts_with('!');
+            if output.starts_with('|') || bang {
+                tag.set_attr(ATTR_CELL, "");
+            }
         } else {
             let rest = self.src.get(self.pos..self.limit).unwrap_or("");
             let end = self.cell_end(rest);
@@ -380,11 +388,16 @@ impl Tokenizer<'_> {
     /// `||` (or `!!` on a header line) here, markers between the two allowed:
     /// the position after it.
     pub(crate) fn double_bar(&self) -> Option<usize> {
-        let c = *self.src.as_bytes().get(self.pos)?;
-        if c == b'!' && self.cell_line != Some(CellLine::Header) {
+        let first = skip_markers(self.src, self.pos);
+        let c = *self.src.as_bytes().get(first)?;
+        if c != b'|' && c != b'!' {
             return None;
         }
-        let next = skip_markers(self.src, self.pos + 1);
+        // `!!` inside a link's text is text (Parsoid).
+        if c == b'!' && (self.cell_line != Some(CellLine::Header) || self.in_ext_link) {
+            return None;
+        }
+        let next = skip_markers(self.src, first + 1);
         (next < self.limit && self.src.as_bytes().get(next) == Some(&c)).then_some(next + 1)
     }
 
@@ -394,11 +407,18 @@ impl Tokenizer<'_> {
         let Some(after) = self.double_bar() else {
             return;
         };
+        // Markers before, between and (start markers) right before the bars
+        // are the new cell's syntax.
         let mut markers = Vec::new();
-        let mut p = start + 1;
-        while p + 1 < after {
-            markers.push(p);
-            p += self.src.get(p..).and_then(marker_len).unwrap_or(1);
+        let mut p = start;
+        while p < after {
+            match self.src.get(p..).and_then(marker_len) {
+                Some(n) => {
+                    markers.push(p);
+                    p += n;
+                }
+                None => p += 1,
+            }
         }
         self.pos = after;
         let name = match self.cell_line {
