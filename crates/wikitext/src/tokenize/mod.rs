@@ -19,6 +19,11 @@ use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use crate::token::{Tok, WikiToken};
 
+/// Whether `token` is a table cell that `||` or `!!` started.
+pub(crate) fn is_inline_cell(token: &WikiToken) -> bool {
+    matches!(&token.tok, Tok::Html(OwnedToken::StartTag(t)) if t.has_attr(table::ATTR_INLINE_CELL))
+}
+
 /// Tokenizes a whole page.
 pub fn tokenize(src: &str) -> Vec<WikiToken> {
     tokenize_with(src, &[])

@@ -34,6 +34,8 @@ pub(crate) const ATTR_PREFIX: &str = "tl:prefix";
 pub(crate) const ATTR_SUFFIX: &str = "tl:suffix";
 /// A `|-` row (Parsoid flags empty wikitext rows whatever their attributes).
 pub(crate) const ATTR_ROW: &str = "tl:row";
+/// A cell started by `||` or `!!` (a new quote context).
+pub(crate) const ATTR_INLINE_CELL: &str = "tl:inline";
 /// A table's id, and the table a marker was written in.
 pub(crate) const ATTR_TID: &str = "tl:tid";
 /// The table's wikitext before a start marker in it.
@@ -427,6 +429,15 @@ impl Tokenizer<'_> {
         };
         self.flush_text();
         self.cell(name, start, markers);
+        if let Some(Tok::Html(OwnedToken::StartTag(tag))) = self
+            .out
+            .iter_mut()
+            .rev()
+            .find(|t| t.start_name() == Some(name))
+            .map(|t| &mut t.tok)
+        {
+            tag.set_attr(ATTR_INLINE_CELL, "");
+        }
     }
 
     /// At the end of a line whose cell a call at the line's start made: the
