@@ -262,7 +262,7 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
 
 fn run_marked(
     text: &str,
-    calls: &[String],
+    calls: &[crate::transclusion::Call],
     options: &RenderOptions,
     context: Context,
 ) -> Result<String, WikiError> {

@@ -101,6 +101,14 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
     format!("{{\"parts\":[{{\"template\":{{\"target\":{target},\"params\":{params},\"i\":0}}}}]}}")
 }
 
+/// A marked call: its `data-mw`, and the wikitext between the previous marked
+/// call and it (a literal part when the two make one compound range).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Call {
+    pub(crate) data_mw: String,
+    pub(crate) gap: String,
+}
+
 /// Expands `src` (page view), wrapping each top-level call's output in markers;
 /// returns the text and each call's `data-mw`.
 pub(crate) fn expand(
@@ -108,10 +116,12 @@ pub(crate) fn expand(
     src: &str,
     tree: &Tree,
     site: &preprocess::Site,
-) -> Result<(String, Vec<String>), preprocess::PreprocessError> {
+) -> Result<(String, Vec<Call>), preprocess::PreprocessError> {
     let mut out = String::with_capacity(src.len());
     let mut calls = Vec::new();
     let mut segment_start = 0;
+    // The end of the last marked call in the source.
+    let mut marked_end = 0;
     let mut tables = TableDepth::default();
     for node in &tree.nodes {
         let Node::Template(call) = node else { continue };
@@ -147,7 +157,11 @@ pub(crate) fn expand(
             out.push(INDEX_END);
             out.push_str(&expansion);
             out.push(END);
-            calls.push(data_mw(src, call, site));
+            calls.push(Call {
+                data_mw: data_mw(src, call, site),
+                gap: src.get(marked_end..span.start).unwrap_or("").to_owned(),
+            });
+            marked_end = span.end;
         }
         segment_start = span.end;
     }

@@ -3,6 +3,7 @@
 //! changed by the passes (`pwrap.rs`), serialized as HTML (`serialize.rs`).
 
 pub(crate) mod cleanup;
+pub(crate) mod compound;
 pub(crate) mod display_space;
 pub(crate) mod encapsulate;
 pub(crate) mod pwrap;

@@ -19,7 +19,7 @@ const TPREFIX: &str = "tl:tprefix";
 const TSUFFIX: &str = "tl:tsuffix";
 
 /// A path of child indices from the top-level list.
-type Path = Vec<usize>;
+pub(crate) type Path = Vec<usize>;
 
 fn is_marker(node: &Node, start: bool) -> bool {
     let Node::Element(e) = node else { return false };
@@ -46,7 +46,7 @@ fn has_private(nodes: &[Node]) -> bool {
 }
 
 /// The transclusion markers in document order: (path, is start).
-fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
+pub(crate) fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
     let mut out = Vec::new();
     // (list, index into it, path of the list's parent)
     let mut stack: Vec<(&[Node], usize)> = vec![(nodes, 0)];
@@ -83,7 +83,7 @@ fn node_at<'a>(nodes: &'a [Node], path: &[usize]) -> Option<&'a Node> {
     Some(node)
 }
 
-fn list_at<'a>(nodes: &'a mut Vec<Node>, parent: &[usize]) -> Option<&'a mut Vec<Node>> {
+pub(crate) fn list_at<'a>(nodes: &'a mut Vec<Node>, parent: &[usize]) -> Option<&'a mut Vec<Node>> {
     let mut list = nodes;
     for &i in parent {
         match list.get_mut(i)? {
@@ -94,11 +94,23 @@ fn list_at<'a>(nodes: &'a mut Vec<Node>, parent: &[usize]) -> Option<&'a mut Vec
     Some(list)
 }
 
-fn element_at<'a>(nodes: &'a [Node], path: &[usize]) -> Option<&'a Element> {
+pub(crate) fn element_at<'a>(nodes: &'a [Node], path: &[usize]) -> Option<&'a Element> {
     match node_at(nodes, path)? {
         Node::Element(e) => Some(e),
         _ => None,
     }
+}
+
+/// The child list at `parent`, read-only.
+pub(crate) fn list_ref<'a>(nodes: &'a [Node], parent: &[usize]) -> Option<&'a [Node]> {
+    let mut list = nodes;
+    for &i in parent {
+        match list.get(i)? {
+            Node::Element(e) => list = &e.children,
+            _ => return None,
+        }
+    }
+    Some(list)
 }
 
 /// The path of the nearest cell (`td`, `th`, `caption`) holding `path`.
@@ -109,6 +121,15 @@ fn cell_of(nodes: &[Node], path: &[usize]) -> Option<Path> {
             .filter(|e| matches!(e.name.as_str(), "td" | "th" | "caption"))
             .map(|_| p.to_vec())
     })
+}
+
+/// The attributes a moved marker keeps (its call, for `compound`).
+fn kept(e: &Element) -> Vec<(String, String)> {
+    e.attrs
+        .iter()
+        .filter(|(k, _)| k == "tl:call" || k == "tl:gap")
+        .cloned()
+        .collect()
 }
 
 /// `data-mw` with `prefix` and `suffix` as literal parts around the call.
@@ -144,6 +165,8 @@ fn remove_at(nodes: &mut Vec<Node>, path: &[usize]) -> Option<Node> {
 /// made cell syntax or spans cells.
 fn fix_pair(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
     let start = element_at(nodes, s)?;
+    let start_kept = kept(start);
+    let end_kept = kept(element_at(nodes, e)?);
     let flagged = start.attr(CELL).is_some();
     let prefix = start.attr(PREFIX).unwrap_or("").to_owned();
     let data = start.attr("data-mw")?.to_owned();
@@ -173,6 +196,8 @@ fn fix_pair(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
     begin
         .attrs
         .push(("data-mw".into(), with_parts(&data, &prefix, &suffix)));
+    begin.attrs.extend(start_kept);
+    end.attrs.extend(end_kept);
     let at = (last_at + 1).min(list.len());
     list.insert(at, Node::Element(end));
     list.insert(first_at.min(list.len()), Node::Element(begin));
@@ -208,6 +233,8 @@ fn find_table(nodes: &[Node], tid: &str) -> Option<Path> {
 /// wikitext around the call as literal parts.
 fn fix_fostered(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
     let start = element_at(nodes, s)?;
+    let start_kept = kept(start);
+    let end_kept = kept(element_at(nodes, e)?);
     let tid = start.attr(TID)?.to_owned();
     let prefix = start.attr(TPREFIX)?.to_owned();
     let data = start.attr("data-mw")?.to_owned();
@@ -248,6 +275,7 @@ fn fix_fostered(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
         let mut meta = Element::new("meta");
         meta.attrs
             .push(("typeof".into(), "mw:Transclusion/End".into()));
+        meta.attrs.extend(end_kept);
         list.insert((last + 1).min(list.len()), Node::Element(meta));
     }
     if s.len() == depth + 1 {
@@ -261,6 +289,7 @@ fn fix_fostered(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
         let mut meta = Element::new("meta");
         meta.attrs.push(("typeof".into(), "mw:Transclusion".into()));
         meta.attrs.push(("data-mw".into(), data));
+        meta.attrs.extend(start_kept);
         list.insert(first_at.min(list.len()), Node::Element(meta));
     }
     Some(())
@@ -312,6 +341,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>) {
     for (s, e) in pairs(nodes).iter().rev() {
         let _ = fix_fostered(nodes, s, e);
     }
+    super::compound::compounds(nodes);
     strip(nodes);
 }
 

@@ -31,7 +31,7 @@ pub fn tokenize(src: &str) -> Vec<WikiToken> {
 
 /// Tokenizes a page whose template output is marked (see `transclusion.rs`);
 /// `calls` holds each call's `data-mw`.
-pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
+pub(crate) fn tokenize_with(src: &str, calls: &[crate::transclusion::Call]) -> Vec<WikiToken> {
     let mut t = Tokenizer {
         calls,
         src,
@@ -52,6 +52,7 @@ pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
         cell_start: 0,
         line_call: false,
         held_end: None,
+        open_call: None,
     };
     t.start_of_line();
     t.scan();
@@ -64,7 +65,7 @@ pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
 
 pub(crate) struct Tokenizer<'a> {
     /// The `data-mw` of each marked template call.
-    calls: &'a [String],
+    calls: &'a [crate::transclusion::Call],
     pub(crate) src: &'a str,
     pub(crate) pos: usize,
     /// Where the current scan stops (the end of a heading's content, or the input).
@@ -96,6 +97,8 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) line_call: bool,
     /// That call's end marker, held back to the end of the line.
     pub(crate) held_end: Option<usize>,
+    /// The call whose start marker was the last one met.
+    pub(crate) open_call: Option<usize>,
 }
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
@@ -221,16 +224,19 @@ impl<'a> Tokenizer<'a> {
             let Some(end) = after.find(INDEX_END) else {
                 return false;
             };
-            let Some(data) = after
+            let Some((index, call)) = after
                 .get(..end)
                 .and_then(|n| n.parse::<usize>().ok())
-                .and_then(|i| self.calls.get(i))
+                .and_then(|i| Some((i, self.calls.get(i)?)))
             else {
                 return false;
             };
             let mut tag = OwnedTag::new("meta")
                 .with_attr("typeof", "mw:Transclusion")
-                .with_attr("data-mw", data.as_str());
+                .with_attr("data-mw", call.data_mw.as_str())
+                .with_attr(table::ATTR_CALL, index.to_string())
+                .with_attr(table::ATTR_GAP, call.gap.as_str());
+            self.open_call = Some(index);
             self.cell_marker_attrs(&mut tag, true, start);
             self.pos += START.len_utf8() + end + INDEX_END.len_utf8();
             self.emit_html(OwnedToken::StartTag(tag), start);
@@ -242,6 +248,9 @@ impl<'a> Tokenizer<'a> {
                 return true;
             }
             let mut tag = OwnedTag::new("meta").with_attr("typeof", "mw:Transclusion/End");
+            if let Some(index) = self.open_call.take() {
+                tag.set_attr(table::ATTR_CALL, index.to_string());
+            }
             self.cell_marker_attrs(&mut tag, false, start);
             self.emit_html(OwnedToken::StartTag(tag), start);
             return true;

@@ -34,6 +34,9 @@ pub(crate) const ATTR_PREFIX: &str = "tl:prefix";
 pub(crate) const ATTR_SUFFIX: &str = "tl:suffix";
 /// A `|-` row (Parsoid flags empty wikitext rows whatever their attributes).
 pub(crate) const ATTR_ROW: &str = "tl:row";
+/// A marker's call (its index), and the wikitext since the previous marked call.
+pub(crate) const ATTR_CALL: &str = "tl:call";
+pub(crate) const ATTR_GAP: &str = "tl:gap";
 /// A cell started by `||` or `!!` (a new quote context).
 pub(crate) const ATTR_INLINE_CELL: &str = "tl:inline";
 /// A table's id, and the table a marker was written in.
@@ -446,9 +449,12 @@ impl Tokenizer<'_> {
         if let Some(from) = self.held_end.take() {
             let upto = self.pos.min(self.limit);
             let suffix = without_markers(self.src.get(from..upto).unwrap_or(""));
-            let tag = OwnedTag::new("meta")
+            let mut tag = OwnedTag::new("meta")
                 .with_attr("typeof", "mw:Transclusion/End")
                 .with_attr(ATTR_SUFFIX, suffix);
+            if let Some(index) = self.open_call.take() {
+                tag.set_attr(ATTR_CALL, index.to_string());
+            }
             self.flush_text();
             self.out.push(WikiToken::at(
                 Tok::Html(OwnedToken::StartTag(tag)),
