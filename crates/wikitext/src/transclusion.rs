@@ -144,6 +144,12 @@ pub(crate) fn expand(
         // table it is a pipe of the table syntax.
         let syntax_only =
             syntax_only && !(expansion == "|" && !line.ends_with('{') && tables.depth(&out) == 0);
+        // A call that opens or closes a wikitext table is encapsulated with it.
+        let table_syntax = {
+            let t = expansion.trim();
+            t.starts_with("{|") || t == "|}"
+        };
+        let syntax_only = syntax_only && !table_syntax;
         let unexpanded = expansion == call_src;
         if expansion.contains([START, INDEX_END, END])
             || !safe_context(line)

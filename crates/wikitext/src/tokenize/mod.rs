@@ -53,10 +53,14 @@ pub(crate) fn tokenize_with(src: &str, calls: &[crate::transclusion::Call]) -> V
         line_call: false,
         held_end: None,
         open_call: None,
+        table_ends: Vec::new(),
     };
     t.start_of_line();
     t.scan();
     t.end_of_line();
+    while !t.table_ends.is_empty() {
+        t.release_table_ends();
+    }
     t.flush_text();
     t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
     table::mark_tables(&mut t.out, src);
@@ -99,6 +103,8 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) held_end: Option<usize>,
     /// The call whose start marker was the last one met.
     pub(crate) open_call: Option<usize>,
+    /// Per open wikitext table, the calls whose end markers wait for its end.
+    pub(crate) table_ends: Vec<Vec<usize>>,
 }
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.

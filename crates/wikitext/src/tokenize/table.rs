@@ -186,6 +186,17 @@ impl Tokenizer<'_> {
         self.pos = syntax;
         if line.starts_with("{|") {
             self.table_depth += 1;
+            // A call that ended with the `{|` line: its end marker waits for
+            // the table's end, so the range holds the table.
+            let mut held = Vec::new();
+            let attrs_src = line.get(2..eol).unwrap_or("");
+            if attrs_src.contains(END)
+                && !attrs_src.contains(START)
+                && let Some(call) = self.open_call.take()
+            {
+                held.push(call);
+            }
+            self.table_ends.push(held);
             // A stray `|}` among the attributes is ignored.
             let attrs = line.get(2..eol).unwrap_or("").replace("|}", " ");
             let (attrs, trailing) = split_trailing_comments(&attrs);
@@ -198,6 +209,7 @@ impl Tokenizer<'_> {
             self.pos = syntax + 2;
             self.table_depth -= 1;
             self.emit_html(OwnedToken::end("table"), syntax);
+            self.release_table_ends();
             return true;
         }
         if line.starts_with("|-") {
@@ -228,6 +240,17 @@ impl Tokenizer<'_> {
             return true;
         }
         false
+    }
+
+    /// The end markers held for the table just closed (or, at the end of
+    /// the input, for every open one).
+    pub(crate) fn release_table_ends(&mut self) {
+        for call in self.table_ends.pop().unwrap_or_default() {
+            let tag = OwnedTag::new("meta")
+                .with_attr("typeof", "mw:Transclusion/End")
+                .with_attr(ATTR_CALL, call.to_string());
+            self.emit_html(OwnedToken::StartTag(tag), self.pos);
+        }
     }
 
     fn emit_comments(&mut self, comments: &[String], at: usize) {
