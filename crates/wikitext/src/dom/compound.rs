@@ -129,15 +129,6 @@ fn set_attr(nodes: &mut [Node], path: &[usize], name: &str, value: String) {
     }
 }
 
-fn sweep(list: &mut Vec<Node>) {
-    list.retain(|n| !matches!(n, Node::Element(e) if e.attr(DROP).is_some()));
-    for n in list.iter_mut() {
-        if let Node::Element(e) = n {
-            sweep(&mut e.children);
-        }
-    }
-}
-
 /// Merges overlapping and nested call ranges.
 pub(crate) fn compounds(nodes: &mut Vec<Node>) {
     let marks = markers(nodes);
@@ -237,7 +228,7 @@ pub(crate) fn compounds(nodes: &mut Vec<Node>) {
         changed = true;
     }
     if changed {
-        sweep(nodes);
+        super::table_fixups::sweep(nodes);
     }
 }
 

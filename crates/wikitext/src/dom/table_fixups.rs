@@ -17,6 +17,7 @@ const ROW: &str = "tl:row";
 const TID: &str = "tl:tid";
 const TPREFIX: &str = "tl:tprefix";
 const TSUFFIX: &str = "tl:tsuffix";
+const DROP: &str = "tl:drop";
 
 /// A path of child indices from the top-level list.
 pub(crate) type Path = Vec<usize>;
@@ -155,15 +156,87 @@ fn with_parts(data_mw: &str, prefix: &str, suffix: &str) -> String {
     out
 }
 
-fn remove_at(nodes: &mut Vec<Node>, path: &[usize]) -> Option<Node> {
+/// Structural edits collected while paths are still valid, applied at once.
+#[derive(Default)]
+struct Edits {
+    /// (parent path, index, sequence, meta to insert there)
+    inserts: Vec<(Path, usize, usize, Element)>,
+}
+
+impl Edits {
+    fn insert(&mut self, parent: &[usize], at: usize, meta: Element) {
+        let seq = self.inserts.len();
+        self.inserts.push((parent.to_vec(), at, seq, meta));
+    }
+
+    /// Inserts the metas (later positions first, so earlier ones stay valid)
+    /// and removes the nodes flagged `tl:drop`.
+    fn apply(mut self, nodes: &mut Vec<Node>) {
+        self.inserts.sort_by(|a, b| {
+            let pa = a.0.iter().chain(std::iter::once(&a.1));
+            let pb = b.0.iter().chain(std::iter::once(&b.1));
+            pb.cmp(pa).then(b.2.cmp(&a.2))
+        });
+        for (parent, at, _, meta) in self.inserts {
+            if let Some(list) = list_at(nodes, &parent) {
+                list.insert(at.min(list.len()), Node::Element(meta));
+            }
+        }
+        sweep(nodes);
+    }
+}
+
+/// Flags the element at `path` for removal.
+pub(crate) fn drop_at(nodes: &mut [Node], path: &[usize]) -> Option<()> {
     let (last, parent) = path.split_last()?;
-    let list = list_at(nodes, parent)?;
-    (*last < list.len()).then(|| list.remove(*last))
+    let mut list = nodes;
+    for &i in parent {
+        match list.get_mut(i)? {
+            Node::Element(e) => list = &mut e.children,
+            _ => return None,
+        }
+    }
+    match list.get_mut(*last)? {
+        Node::Element(e) => e.attrs.push((DROP.into(), String::new())),
+        _ => return None,
+    }
+    Some(())
+}
+
+/// Removes the elements flagged `tl:drop` (iterative: the tree may be deep).
+pub(crate) fn sweep(nodes: &mut Vec<Node>) {
+    let mut stack: Vec<&mut Vec<Node>> = vec![nodes];
+    while let Some(list) = stack.pop() {
+        list.retain(|n| !matches!(n, Node::Element(e) if e.attr(DROP).is_some()));
+        for n in list {
+            if let Node::Element(e) = n {
+                stack.push(&mut e.children);
+            }
+        }
+    }
+}
+
+fn end_meta(kept: Vec<(String, String)>) -> Element {
+    let mut end = Element::new("meta");
+    end.attrs
+        .push(("typeof".into(), "mw:Transclusion/End".into()));
+    end.attrs.extend(kept);
+    end
+}
+
+fn start_meta(data: String, kept: Vec<(String, String)>) -> Element {
+    let mut begin = Element::new("meta");
+    begin
+        .attrs
+        .push(("typeof".into(), "mw:Transclusion".into()));
+    begin.attrs.push(("data-mw".into(), data));
+    begin.attrs.extend(kept);
+    begin
 }
 
 /// Widens one call (markers at `s` and `e`) to whole cells where its output
 /// made cell syntax or spans cells.
-fn fix_pair(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
+fn fix_pair(nodes: &mut [Node], s: &[usize], e: &[usize], edits: &mut Edits) -> Option<()> {
     let start = element_at(nodes, s)?;
     let start_kept = kept(start);
     let end_kept = kept(element_at(nodes, e)?);
@@ -181,62 +254,55 @@ fn fix_pair(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
     if parent != last_parent || last_at < first_at {
         return None;
     }
-    let (first_at, last_at) = (*first_at, *last_at);
-    let parent = parent.to_vec();
-    remove_at(nodes, e)?;
-    remove_at(nodes, s)?;
-    let list = list_at(nodes, &parent)?;
-    let mut end = Element::new("meta");
-    end.attrs
-        .push(("typeof".into(), "mw:Transclusion/End".into()));
-    let mut begin = Element::new("meta");
-    begin
-        .attrs
-        .push(("typeof".into(), "mw:Transclusion".into()));
-    begin
-        .attrs
-        .push(("data-mw".into(), with_parts(&data, &prefix, &suffix)));
-    begin.attrs.extend(start_kept);
-    end.attrs.extend(end_kept);
-    let at = (last_at + 1).min(list.len());
-    list.insert(at, Node::Element(end));
-    list.insert(first_at.min(list.len()), Node::Element(begin));
+    drop_at(nodes, e)?;
+    drop_at(nodes, s)?;
+    edits.insert(parent, last_at + 1, end_meta(end_kept));
+    let data = with_parts(&data, &prefix, &suffix);
+    edits.insert(parent, *first_at, start_meta(data, start_kept));
     Some(())
 }
 
-/// The path of the table with id `tid` (its `tl:tid`).
-fn find_table(nodes: &[Node], tid: &str) -> Option<Path> {
+/// The path of every table with an id (its `tl:tid`).
+fn tables(nodes: &[Node]) -> std::collections::HashMap<String, Path> {
+    let mut found = std::collections::HashMap::new();
     let mut stack: Vec<(Path, &Node)> = nodes
         .iter()
         .enumerate()
-        .rev()
         .map(|(i, n)| (vec![i], n))
         .collect();
     while let Some((path, node)) = stack.pop() {
         if let Node::Element(e) = node {
-            if e.name == "table" && e.attr(TID) == Some(tid) {
-                return Some(path);
+            if e.name == "table"
+                && let Some(tid) = e.attr(TID)
+            {
+                found.insert(tid.to_owned(), path.clone());
             }
-            for (i, c) in e.children.iter().enumerate().rev() {
+            for (i, c) in e.children.iter().enumerate() {
                 let mut p = path.clone();
                 p.push(i);
                 stack.push((p, c));
             }
         }
     }
-    None
+    found
 }
 
 /// A call whose start marker the tree builder fostered out of the table it
 /// was written in: the range runs from the fostered content over the table
 /// (or past it, where the call ends after the table), with the table's
 /// wikitext around the call as literal parts.
-fn fix_fostered(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
+fn fix_fostered(
+    nodes: &mut [Node],
+    s: &[usize],
+    e: &[usize],
+    tables: &std::collections::HashMap<String, Path>,
+    edits: &mut Edits,
+) -> Option<()> {
     let start = element_at(nodes, s)?;
-    let start_kept = kept(start);
-    let end_kept = kept(element_at(nodes, e)?);
     let tid = start.attr(TID)?.to_owned();
     let prefix = start.attr(TPREFIX)?.to_owned();
+    let start_kept = kept(start);
+    let end_kept = kept(element_at(nodes, e)?);
     let data = start.attr("data-mw")?.to_owned();
     let end = element_at(nodes, e)?;
     let suffix = if end.attr(TID) == Some(tid.as_str()) {
@@ -244,7 +310,7 @@ fn fix_fostered(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
     } else {
         String::new()
     };
-    let table = find_table(nodes, &tid)?;
+    let table = tables.get(&tid)?.clone();
     if s.starts_with(&table) {
         return None; // not fostered
     }
@@ -262,50 +328,54 @@ fn fix_fostered(nodes: &mut Vec<Node>, s: &[usize], e: &[usize]) -> Option<()> {
     let data = with_parts(&data, &prefix, &suffix);
     // The end: kept where it is after the table, else moved after the range.
     if !(e.len() == depth + 1 && e_top > table_at) {
-        let direct_before = e.len() == depth + 1 && e_top < table_at;
-        remove_at(nodes, e)?;
-        let last = if e_top > table_at {
-            e_top
-        } else if direct_before {
-            table_at - 1
-        } else {
-            table_at
-        };
-        let list = list_at(nodes, parent)?;
-        let mut meta = Element::new("meta");
-        meta.attrs
-            .push(("typeof".into(), "mw:Transclusion/End".into()));
-        meta.attrs.extend(end_kept);
-        list.insert((last + 1).min(list.len()), Node::Element(meta));
+        drop_at(nodes, e)?;
+        edits.insert(parent, e_top.max(table_at) + 1, end_meta(end_kept));
     }
     if s.len() == depth + 1 {
-        if let Some(Node::Element(m)) = list_at(nodes, parent)?.get_mut(first_at) {
+        if let Some(Node::Element(m)) = list_at_mut(nodes, parent)?.get_mut(first_at) {
             m.attrs.retain(|(k, _)| k != "data-mw");
             m.attrs.push(("data-mw".into(), data));
         }
     } else {
-        remove_at(nodes, s)?;
-        let list = list_at(nodes, parent)?;
-        let mut meta = Element::new("meta");
-        meta.attrs.push(("typeof".into(), "mw:Transclusion".into()));
-        meta.attrs.push(("data-mw".into(), data));
-        meta.attrs.extend(start_kept);
-        list.insert(first_at.min(list.len()), Node::Element(meta));
+        drop_at(nodes, s)?;
+        edits.insert(parent, first_at, start_meta(data, start_kept));
     }
     Some(())
 }
 
-fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
-    let mut pairs = Vec::new();
-    let mut open: Option<Path> = None;
-    for (path, start) in markers(nodes) {
-        if start {
-            open = Some(path);
-        } else if let Some(s) = open.take() {
-            pairs.push((s, path));
+fn list_at_mut<'a>(nodes: &'a mut [Node], parent: &[usize]) -> Option<&'a mut [Node]> {
+    let mut list = nodes;
+    for &i in parent {
+        match list.get_mut(i)? {
+            Node::Element(e) => list = &mut e.children,
+            _ => return None,
         }
     }
-    pairs
+    Some(list)
+}
+
+/// Each call's start and end markers (by `tl:call`), in document order of
+/// the starts.
+fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
+    let mut starts: Vec<(usize, Path)> = Vec::new();
+    let mut ends: std::collections::HashMap<usize, Path> = std::collections::HashMap::new();
+    for (path, start) in markers(nodes) {
+        let Some(call) = element_at(nodes, &path)
+            .and_then(|e| e.attr("tl:call"))
+            .and_then(|c| c.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if start {
+            starts.push((call, path));
+        } else {
+            ends.entry(call).or_insert(path);
+        }
+    }
+    starts
+        .into_iter()
+        .filter_map(|(call, s)| Some((s, ends.remove(&call)?)))
+        .collect()
 }
 
 /// Removes the private attributes; flags empty `|-` rows.
@@ -334,13 +404,19 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>) {
     if !has_private(nodes) {
         return;
     }
-    // Last first: moving a later call's markers leaves earlier paths intact.
-    for (s, e) in pairs(nodes).iter().rev() {
-        let _ = fix_pair(nodes, s, e);
+    // Markers are flagged and new ones collected; the tree changes only once
+    // every pair is done, so the paths stay valid.
+    let mut edits = Edits::default();
+    for (s, e) in &pairs(nodes) {
+        let _ = fix_pair(nodes, s, e, &mut edits);
     }
-    for (s, e) in pairs(nodes).iter().rev() {
-        let _ = fix_fostered(nodes, s, e);
+    edits.apply(nodes);
+    let mut edits = Edits::default();
+    let tables = tables(nodes);
+    for (s, e) in &pairs(nodes) {
+        let _ = fix_fostered(nodes, s, e, &tables, &mut edits);
     }
+    edits.apply(nodes);
     super::compound::compounds(nodes);
     strip(nodes);
 }

@@ -54,6 +54,7 @@ pub(crate) fn tokenize_with(src: &str, calls: &[crate::transclusion::Call]) -> V
         held_end: None,
         open_call: None,
         table_ends: Vec::new(),
+        cell_call: None,
     };
     t.start_of_line();
     t.scan();
@@ -105,6 +106,9 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) open_call: Option<usize>,
     /// Per open wikitext table, the calls whose end markers wait for its end.
     pub(crate) table_ends: Vec<Vec<usize>>,
+    /// The cell (its start) whose first call was met, the cell's end and its
+    /// last start marker once known (`usize::MAX`: not yet).
+    pub(crate) cell_call: Option<(usize, usize, usize)>,
 }
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.

@@ -368,13 +368,21 @@ impl Tokenizer<'_> {
 
     /// The private attributes of a marker met on a cell line: the cell's
     /// wikitext before a start marker, the rest of the cell after an end marker.
-    pub(crate) fn cell_marker_attrs(&self, tag: &mut OwnedTag, is_start: bool, at: usize) {
+    pub(crate) fn cell_marker_attrs(&mut self, tag: &mut OwnedTag, is_start: bool, at: usize) {
         if self.cell_line.is_none() {
             return;
         }
         if is_start {
-            let prefix = self.src.get(self.cell_start..at).unwrap_or("");
-            tag.set_attr(ATTR_PREFIX, without_markers(prefix));
+            // Only a cell's first call gets the cell's wikitext before it
+            // (later ones join its range): each cell's text is copied once.
+            if !self
+                .cell_call
+                .is_some_and(|(cell, _, _)| cell == self.cell_start)
+            {
+                let prefix = self.src.get(self.cell_start..at).unwrap_or("");
+                tag.set_attr(ATTR_PREFIX, without_markers(prefix));
+                self.cell_call = Some((self.cell_start, usize::MAX, 0));
+            }
             // Output starting with a pipe or bang in a cell's content:
             // Parsoid's table fix-ups take the whole cell as the call's.
             let output = self.src.get(at..).unwrap_or("");
@@ -384,9 +392,28 @@ impl Tokenizer<'_> {
                 tag.set_attr(ATTR_CELL, "");
             }
         } else {
-            let rest = self.src.get(self.pos..self.limit).unwrap_or("");
-            let end = self.cell_end(rest);
-            tag.set_attr(ATTR_SUFFIX, without_markers(rest.get(..end).unwrap_or("")));
+            // The cell's end and its last start marker, found once per cell.
+            let (end, last_start) = match self.cell_call {
+                Some((cell, end, last)) if cell == self.cell_start && end != usize::MAX => {
+                    (end, last)
+                }
+                _ => {
+                    let rest = self.src.get(self.pos..self.limit).unwrap_or("");
+                    let len = self.cell_end(rest);
+                    let last = rest
+                        .get(..len)
+                        .and_then(|r| r.rfind(START))
+                        .map_or(0, |i| self.pos + i);
+                    let end = self.pos + len;
+                    self.cell_call = Some((self.cell_start, end, last));
+                    (end, last)
+                }
+            };
+            // Only the cell's last call ends with the rest of the cell.
+            if last_start < self.pos {
+                let rest = self.src.get(self.pos..end).unwrap_or("");
+                tag.set_attr(ATTR_SUFFIX, without_markers(rest));
+            }
         }
     }
 
@@ -527,69 +554,103 @@ fn split_trailing_comments(attrs: &str) -> (&str, Vec<String>) {
     (attrs.get(..end).unwrap_or(""), comments)
 }
 
-/// Which table (`tl:tid`) a marker was written in, with the table's wikitext
-/// before a start marker (`tl:tprefix`) or after an end marker
-/// (`tl:tsuffix`): where the tree builder fosters a call's output out of
-/// the table, `dom::table_fixups` widens its range over the table (Parsoid's
-/// fostered-content expansion). One pass over the tokens.
+/// An open table while marking: its id and start, the first start marker
+/// met outside its cells, the last end marker met in it, whether a cell is open.
+struct OpenTable {
+    id: usize,
+    start: usize,
+    first_start: Option<(usize, usize)>,
+    last_end: Option<(usize, usize)>,
+    in_cell: bool,
+}
+
+/// Where the tree builder may foster a call's output out of a table: the
+/// table's first start marker outside its cells gets the table's id
+/// (`tl:tid`, also on the table) and the table's wikitext before it
+/// (`tl:tprefix`); the table's last end marker gets the wikitext after it
+/// (`tl:tsuffix`); `dom::table_fixups` widens a fostered range over the table
+/// (Parsoid's fostered-content expansion). One pass over the tokens, and each
+/// table's text is copied at most twice.
 pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
-    let mut open: Vec<(usize, usize)> = Vec::new(); // (table id, source start)
-    let mut ends: Vec<usize> = Vec::new(); // by table id
-    let mut starts: Vec<usize> = Vec::new();
-    // (token index, table id, marker start, marker end, is start)
-    let mut markers: Vec<(usize, usize, usize, usize, bool)> = Vec::new();
+    let mut open: Vec<OpenTable> = Vec::new();
+    let mut done: Vec<(OpenTable, usize)> = Vec::new();
+    let mut next_id = 0;
     for (i, token) in out.iter_mut().enumerate() {
         let Some(span) = token.span else { continue };
         let Tok::Html(html) = &mut token.tok else {
             continue;
         };
-        match html {
-            OwnedToken::StartTag(tag) if tag.name().as_str() == "table" => {
-                let id = starts.len();
-                starts.push(span.start);
-                ends.push(src.len());
-                open.push((id, span.start));
-                tag.set_attr(ATTR_TID, id.to_string());
+        let (tag, start) = match html {
+            OwnedToken::StartTag(tag) => (tag, true),
+            OwnedToken::EndTag(tag) => (tag, false),
+            _ => continue,
+        };
+        match (tag.name().as_str(), start) {
+            ("table", true) => {
+                tag.set_attr(ATTR_TID, next_id.to_string());
+                open.push(OpenTable {
+                    id: next_id,
+                    start: span.start,
+                    first_start: None,
+                    last_end: None,
+                    in_cell: false,
+                });
+                next_id += 1;
             }
-            OwnedToken::EndTag(tag) if tag.name().as_str() == "table" => {
-                if let Some((id, _)) = open.pop()
-                    && let Some(end) = ends.get_mut(id)
-                {
-                    *end = span.end;
+            ("table", false) => {
+                if let Some(t) = open.pop() {
+                    done.push((t, span.end));
                 }
             }
-            OwnedToken::StartTag(tag) if tag.name().as_str() == "meta" => {
-                let Some(&(id, _)) = open.last() else {
-                    continue;
-                };
+            ("td" | "th" | "caption", true) => {
+                if let Some(t) = open.last_mut() {
+                    t.in_cell = true;
+                }
+            }
+            ("td" | "th" | "caption" | "tr" | "tbody" | "thead" | "tfoot", _) => {
+                if let Some(t) = open.last_mut() {
+                    t.in_cell = false;
+                }
+            }
+            ("meta", true) => {
+                let Some(t) = open.last_mut() else { continue };
                 match tag.attr("typeof") {
-                    Some("mw:Transclusion") => markers.push((i, id, span.start, span.end, true)),
-                    Some("mw:Transclusion/End") => {
-                        markers.push((i, id, span.start, span.end, false));
+                    Some("mw:Transclusion") if !t.in_cell && t.first_start.is_none() => {
+                        t.first_start = Some((i, span.start));
                     }
+                    Some("mw:Transclusion/End") => t.last_end = Some((i, span.end)),
                     _ => {}
                 }
             }
             _ => {}
         }
     }
-    for (i, id, at, after, is_start) in markers {
-        let (Some(&start), Some(&end)) = (starts.get(id), ends.get(id)) else {
-            continue;
-        };
-        let text = if is_start {
-            src.get(start..at)
-        } else {
-            src.get(after..end.max(after))
-        };
-        // Wikitext of other calls between: a compound range, not made here.
-        let Some(text) = text.filter(|t| !t.contains([START, END])) else {
-            continue;
-        };
-        if let Some(Tok::Html(OwnedToken::StartTag(tag))) = out.get_mut(i).map(|t| &mut t.tok) {
-            tag.set_attr(ATTR_TID, id.to_string());
-            let name = if is_start { ATTR_TPREFIX } else { ATTR_TSUFFIX };
-            tag.set_attr(name, text);
+    done.extend(open.into_iter().map(|t| (t, src.len())));
+    for (t, end) in done {
+        let marks = [
+            (
+                t.first_start,
+                src.get(t.start..t.first_start.map_or(0, |m| m.1)),
+                ATTR_TPREFIX,
+            ),
+            (
+                t.last_end,
+                src.get(t.last_end.map_or(0, |m| m.1)..end),
+                ATTR_TSUFFIX,
+            ),
+        ];
+        for (mark, text, name) in marks {
+            let (Some((i, _)), Some(text)) = (mark, text) else {
+                continue;
+            };
+            // Wikitext of other calls between: a compound range (`dom::compound`).
+            if text.contains([START, END]) {
+                continue;
+            }
+            if let Some(Tok::Html(OwnedToken::StartTag(tag))) = out.get_mut(i).map(|t| &mut t.tok) {
+                tag.set_attr(ATTR_TID, t.id.to_string());
+                tag.set_attr(name, text);
+            }
         }
     }
 }
