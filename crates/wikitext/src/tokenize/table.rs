@@ -375,9 +375,9 @@ impl Tokenizer<'_> {
         if is_start {
             // Only a cell's first call gets the cell's wikitext before it
             // (later ones join its range): each cell's text is copied once.
-            if !self
+            if self
                 .cell_call
-                .is_some_and(|(cell, _, _)| cell == self.cell_start)
+                .is_none_or(|(cell, _, _)| cell != self.cell_start)
             {
                 let prefix = self.src.get(self.cell_start..at).unwrap_or("");
                 tag.set_attr(ATTR_PREFIX, without_markers(prefix));
