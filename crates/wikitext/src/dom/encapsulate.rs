@@ -76,7 +76,9 @@ fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                 // Collect up to the matching end in this list.
                 let mut range = Vec::new();
                 let mut closed = false;
-                for next in iter.by_ref() {
+                // Up to the end marker, or to the next call's start (this
+                // call's end is then inside a node of the range).
+                while let Some(next) = iter.next_if(|n| !matches!(marker(n), Some((true, _)))) {
                     if matches!(marker(&next), Some((false, _))) {
                         closed = true;
                         break;
