@@ -139,6 +139,17 @@ fn a_call_inside_another_calls_range_joins_it() {
 }
 
 #[test]
+fn a_call_giving_a_row_takes_the_row() {
+    // Its markers would be fostered out of the table; the row carries them.
+    let out = render_page("{|\n|-\n{{echo|<tr><td>x</td></tr>}}\n|}");
+    assert!(
+        out.contains("<tr about=\"#mwt1\" typeof=\"mw:Transclusion\""),
+        "{out}"
+    );
+    assert!(out.starts_with("<table>"), "{out}");
+}
+
+#[test]
 fn empty_rows_comments_and_attributes() {
     assert!(render_page("{|\n|- class=\"r\"\n|}").contains("<tr class=\"r mw-empty-elt\">"));
     let out = render_page("{|<!--c-->\n|-<!--d-->\n|x\n|}");

@@ -354,6 +354,42 @@ fn list_at_mut<'a>(nodes: &'a mut [Node], parent: &[usize]) -> Option<&'a mut [N
     Some(list)
 }
 
+/// Markers the tokenizer put on a row or cell tag (`tokenize::table::
+/// anchor_markers`) go back beside the element, in its parent.
+fn unanchor(nodes: &mut Vec<Node>) {
+    let mut edits = Edits::default();
+    let mut stack: Vec<(Path, &Node)> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (vec![i], n))
+        .collect();
+    while let Some((path, node)) = stack.pop() {
+        let Node::Element(e) = node else { continue };
+        let Some((at, parent)) = path.split_last() else {
+            continue;
+        };
+        if let (Some(data), Some(call)) = (e.attr("tl:odata"), e.attr("tl:ocall")) {
+            let mut kept = vec![("tl:call".to_owned(), call.to_owned())];
+            if let Some(gap) = e.attr("tl:ogap") {
+                kept.push(("tl:gap".to_owned(), gap.to_owned()));
+            }
+            edits.insert(parent, *at, start_meta(data.to_owned(), kept));
+        }
+        if let Some(call) = e.attr("tl:ccall") {
+            let kept = vec![("tl:call".to_owned(), call.to_owned())];
+            edits.insert(parent, at + 1, end_meta(kept));
+        }
+        for (i, c) in e.children.iter().enumerate() {
+            let mut p = path.clone();
+            p.push(i);
+            stack.push((p, c));
+        }
+    }
+    if !edits.inserts.is_empty() {
+        edits.apply(nodes);
+    }
+}
+
 /// Each call's start and end markers (by `tl:call`), in document order of
 /// the starts.
 fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
@@ -404,6 +440,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>) {
     if !has_private(nodes) {
         return;
     }
+    unanchor(nodes);
     // Markers are flagged and new ones collected; the tree changes only once
     // every pair is done, so the paths stay valid.
     let mut edits = Edits::default();

@@ -64,6 +64,7 @@ pub(crate) fn tokenize_with(src: &str, calls: &[crate::transclusion::Call]) -> V
     }
     t.flush_text();
     t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
+    table::anchor_markers(&mut t.out);
     table::mark_tables(&mut t.out, src);
     t.out
 }

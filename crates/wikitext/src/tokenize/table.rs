@@ -554,6 +554,145 @@ fn split_trailing_comments(attrs: &str) -> (&str, Vec<String>) {
     (attrs.get(..end).unwrap_or(""), comments)
 }
 
+/// Attributes of a table-structure tag a call's output starts with (or ends
+/// with): the call's start marker would be fostered out of the table, so it
+/// travels on the tag (`dom::table_fixups` puts it back beside the element).
+pub(crate) const ATTR_OPEN_DATA: &str = "tl:odata";
+pub(crate) const ATTR_OPEN_CALL: &str = "tl:ocall";
+pub(crate) const ATTR_OPEN_GAP: &str = "tl:ogap";
+pub(crate) const ATTR_CLOSE_CALL: &str = "tl:ccall";
+
+/// How far back an end marker looks for the start tag of the row or cell it
+/// follows.
+const MAX_ANCHOR_SCAN: usize = 4096;
+
+fn is_structure(name: &str) -> bool {
+    matches!(
+        name,
+        "tr" | "td" | "th" | "tbody" | "thead" | "tfoot" | "caption"
+    )
+}
+
+fn meta_kind(token: &WikiToken) -> Option<(bool, Option<&str>)> {
+    let Tok::Html(OwnedToken::StartTag(tag)) = &token.tok else {
+        return None;
+    };
+    if tag.name().as_str() != "meta" {
+        return None;
+    }
+    match tag.attr("typeof") {
+        Some("mw:Transclusion") => Some((true, tag.attr(ATTR_CALL))),
+        Some("mw:Transclusion/End") => Some((false, tag.attr(ATTR_CALL))),
+        _ => None,
+    }
+}
+
+/// In a table, a call's markers right before a row or cell start tag (or right
+/// after its end tag) would be fostered out of the table: they move onto the
+/// tag. One pass; each end marker looks back at most `MAX_ANCHOR_SCAN` tokens.
+pub(crate) fn anchor_markers(out: &mut Vec<WikiToken>) {
+    let mut depth = 0usize;
+    let mut gone = vec![false; out.len()];
+    let mut any = false;
+    // Calls whose start marker moved onto a tag: only their end markers move.
+    let mut anchored: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for i in 0..out.len() {
+        match out.get(i).and_then(WikiToken::start_name) {
+            Some("table") => depth += 1,
+            _ => {
+                if out.get(i).and_then(WikiToken::end_name) == Some("table") {
+                    depth = depth.saturating_sub(1);
+                }
+            }
+        }
+        if depth == 0 {
+            continue;
+        }
+        let Some((is_start, call)) = out.get(i).and_then(meta_kind) else {
+            continue;
+        };
+        let Some(call) = call.map(str::to_owned) else {
+            continue;
+        };
+        if is_start {
+            let next_is_structure = out
+                .get(i + 1)
+                .and_then(WikiToken::start_name)
+                .is_some_and(is_structure);
+            if !next_is_structure {
+                continue;
+            }
+            let (data, gap) = match out.get(i).map(|t| &t.tok) {
+                Some(Tok::Html(OwnedToken::StartTag(m))) => (
+                    m.attr("data-mw").unwrap_or("").to_owned(),
+                    m.attr(ATTR_GAP).unwrap_or("").to_owned(),
+                ),
+                _ => continue,
+            };
+            if let Some(Tok::Html(OwnedToken::StartTag(tag))) =
+                out.get_mut(i + 1).map(|t| &mut t.tok)
+            {
+                tag.set_attr(ATTR_OPEN_DATA, data);
+                tag.set_attr(ATTR_OPEN_CALL, call.clone());
+                tag.set_attr(ATTR_OPEN_GAP, gap);
+                anchored.insert(call);
+                if let Some(g) = gone.get_mut(i) {
+                    *g = true;
+                    any = true;
+                }
+            }
+            continue;
+        }
+        // An end marker right after the tag its call's output opened, or
+        // right after a row's or cell's end tag.
+        if !anchored.contains(&call) {
+            continue;
+        }
+        let Some(prev) = i.checked_sub(1) else {
+            continue;
+        };
+        let target = match out.get(prev) {
+            Some(t) if t.start_name().is_some_and(is_structure) => Some(prev),
+            Some(t) if t.end_name().is_some_and(is_structure) => {
+                let name = t.end_name().unwrap_or("").to_owned();
+                let mut open = 0usize;
+                let mut found = None;
+                for j in (prev.saturating_sub(MAX_ANCHOR_SCAN)..prev).rev() {
+                    let Some(t) = out.get(j) else { break };
+                    if t.end_name() == Some(name.as_str()) {
+                        open += 1;
+                    } else if t.start_name() == Some(name.as_str()) {
+                        if open == 0 {
+                            found = Some(j);
+                            break;
+                        }
+                        open -= 1;
+                    }
+                }
+                found
+            }
+            _ => None,
+        };
+        if let Some(j) = target
+            && let Some(Tok::Html(OwnedToken::StartTag(tag))) = out.get_mut(j).map(|t| &mut t.tok)
+        {
+            tag.set_attr(ATTR_CLOSE_CALL, call);
+            if let Some(g) = gone.get_mut(i) {
+                *g = true;
+                any = true;
+            }
+        }
+    }
+    if any {
+        let mut k = 0;
+        out.retain(|_| {
+            let keep = !gone.get(k).copied().unwrap_or(false);
+            k += 1;
+            keep
+        });
+    }
+}
+
 /// An open table while marking: its id and start, the first start marker
 /// met outside its cells, the last end marker met in it, whether a cell is open.
 struct OpenTable {
