@@ -164,6 +164,19 @@ fn empty_rows_comments_and_attributes() {
 }
 
 #[test]
+fn wikitext_cells_are_trimmed() {
+    let out = render_page("{|\n|+ <!--a--> cap <!--b--> \n|  x <!--c--> ||  y  \n|}");
+    assert!(
+        out.contains("<caption><!--a-->cap<!--b-->\n</caption>"),
+        "{out}"
+    );
+    assert!(out.contains("<td>x<!--c--></td><td>y\n</td>"), "{out}");
+    // HTML cells keep their spaces.
+    let out = render_page("<table><tr><td> x </td></tr></table>");
+    assert!(out.contains("<td> x </td>"), "{out}");
+}
+
+#[test]
 fn cells_on_one_line() {
     // `!!` in a link's text is text; each `||` cell balances its own quotes.
     let out = render_page("{|\n![[A|b!!c]]\n|}");

@@ -37,6 +37,8 @@ pub(crate) const ATTR_ROW: &str = "tl:row";
 /// A marker's call (its index), and the wikitext since the previous marked call.
 pub(crate) const ATTR_CALL: &str = "tl:call";
 pub(crate) const ATTR_GAP: &str = "tl:gap";
+/// A cell made by wikitext syntax (its whitespace is trimmed).
+pub(crate) const ATTR_WT: &str = "tl:wt";
 /// A cell started by `||` or `!!` (a new quote context).
 pub(crate) const ATTR_INLINE_CELL: &str = "tl:inline";
 /// A table's id, and the table a marker was written in.
@@ -336,6 +338,7 @@ impl Tokenizer<'_> {
             None => OwnedTag::new(name),
         };
         self.cell_start = syntax;
+        let tag = tag.with_attr(ATTR_WT, "");
         self.emit_html(OwnedToken::StartTag(tag), syntax);
         self.syntax_markers(markers);
     }
