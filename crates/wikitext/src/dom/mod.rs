@@ -9,6 +9,7 @@ pub(crate) mod encapsulate;
 pub(crate) mod pwrap;
 pub(crate) mod serialize;
 pub(crate) mod table_fixups;
+pub(crate) mod trim;
 
 use tagloom_html::dom::{NodeKind, NodeRef};
 
