@@ -390,6 +390,38 @@ fn unanchor(nodes: &mut Vec<Node>) {
     }
 }
 
+/// Whitespace and comments of a call's output directly in a table, body or
+/// row (where text cannot be wrapped) go (Parsoid deletes them while
+/// template-wrapping).
+fn drop_fosterable_whitespace(nodes: &mut [Node]) {
+    let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
+    while let Some(node) = stack.pop() {
+        let Node::Element(e) = node else { continue };
+        if matches!(
+            e.name.as_str(),
+            "table" | "tbody" | "thead" | "tfoot" | "tr"
+        ) && e.children.iter().any(|c| is_marker(c, true))
+        {
+            let mut inside = false;
+            e.children.retain(|c| {
+                if is_marker(c, true) {
+                    inside = true;
+                } else if is_marker(c, false) {
+                    inside = false;
+                } else if inside {
+                    return match c {
+                        Node::Text(t) => !t.chars().all(char::is_whitespace),
+                        Node::Comment(_) => false,
+                        Node::Element(_) => true,
+                    };
+                }
+                true
+            });
+        }
+        stack.extend(e.children.iter_mut());
+    }
+}
+
 /// Each call's start and end markers (by `tl:call`), in document order of
 /// the starts.
 fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
@@ -444,6 +476,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>) {
         return;
     }
     unanchor(nodes);
+    drop_fosterable_whitespace(nodes);
     // Markers are flagged and new ones collected; the tree changes only once
     // every pair is done, so the paths stay valid.
     let mut edits = Edits::default();
