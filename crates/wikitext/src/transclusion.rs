@@ -142,8 +142,10 @@ pub(crate) fn expand(
         });
         // `{{!}}` outside wikitext tables is content (Parsoid marks it); in a
         // table it is a pipe of the table syntax.
-        let syntax_only =
-            syntax_only && !(expansion == "|" && !line.ends_with('{') && tables.depth(&out) == 0);
+        let pipe_is_content = expansion == "|"
+            && !line.ends_with('{')
+            && (tables.depth(&out) == 0 || cell_content(line, src.get(span.end..).unwrap_or("")));
+        let syntax_only = syntax_only && !pipe_is_content;
         // A call that opens or closes a wikitext table is encapsulated with it.
         let table_syntax = {
             let t = expansion.trim();
@@ -219,6 +221,30 @@ impl TableDepth {
             self.depth
         }
     }
+}
+
+/// Whether a `|` written after `line` (the expanded text of a table line so
+/// far), followed by `after`, is a cell's content: the line is a cell line
+/// whose current cell has passed its attribute pipe, and the pipe makes no
+/// `||` with its neighbours.
+fn cell_content(line: &str, after: &str) -> bool {
+    let line = line.trim_start();
+    let Some(rest) = line.strip_prefix(['|', '!']) else {
+        return false;
+    };
+    if rest.starts_with(['-', '+', '}']) || line.ends_with(['|', '!']) {
+        return false;
+    }
+    if after.starts_with(['|', '!']) || after.starts_with("{{!}}") {
+        return false;
+    }
+    let cell = rest.rsplit("||").next().unwrap_or(rest);
+    let cell = if line.starts_with('!') {
+        cell.rsplit("!!").next().unwrap_or(cell)
+    } else {
+        cell
+    };
+    cell.contains('|') && !cell.contains("[[")
 }
 
 /// `s` without `<!-- … -->` comments, trimmed.

@@ -197,9 +197,14 @@ fn pipe_magic_word_outside_tables_is_a_transclusion() {
         data.contains(r#""target":{"wt":"!","function":"!"}"#),
         "{data}"
     );
-    // In a table it is table syntax.
+    // In a table it is table syntax, unless it is a cell's content.
     let out = render_page("{|\n{{!}}a{{!}}{{!}}b\n|}");
     assert!(out.contains("<td>a</td><td>b"), "{out}");
+    let out = render_page("{|\n| class=\"x\" |a {{!}} b\n|}");
+    assert!(
+        out.contains(r##"<td class="x">a <span about="#mwt1" typeof="mw:Transclusion""##),
+        "{out}"
+    );
 }
 
 #[test]

@@ -391,7 +391,9 @@ impl Tokenizer<'_> {
             let output = self.src.get(at..).unwrap_or("");
             let output = output.get(marker_len(output).unwrap_or(0)..).unwrap_or("");
             let bang = self.cell_line == Some(CellLine::Data) && output.starts_with('!');
-            if output.starts_with('|') || bang {
+            // (Not `{{!}}` itself: a lone pipe in content is text.)
+            let lone_pipe = output.strip_prefix('|').is_some_and(|o| o.starts_with(END));
+            if (output.starts_with('|') && !lone_pipe) || bang {
                 tag.set_attr(ATTR_CELL, "");
             }
         } else {
