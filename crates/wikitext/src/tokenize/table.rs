@@ -698,6 +698,10 @@ pub(crate) fn anchor_markers(out: &mut Vec<WikiToken>) {
     }
 }
 
+/// The most table wikitext a fostered call's `data-mw` takes as a literal
+/// part before or after the call.
+pub(crate) const MAX_FOSTER_TEXT: usize = 64 * 1024;
+
 /// An open table while marking: its id and start, the first start marker
 /// met outside its cells, the last end marker met in it, whether a cell is open.
 struct OpenTable {
@@ -788,7 +792,9 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
                 continue;
             };
             // Wikitext of other calls between: a compound range (`dom::compound`).
-            if text.contains([START, END]) {
+            // Past the limit the range is not widened (deeply nested tables
+            // would otherwise copy the page once per level).
+            if text.len() > MAX_FOSTER_TEXT || text.contains([START, END]) {
                 continue;
             }
             if let Some(Tok::Html(OwnedToken::StartTag(tag))) = out.get_mut(i).map(|t| &mut t.tok) {
