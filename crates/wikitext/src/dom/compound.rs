@@ -158,7 +158,9 @@ pub(crate) fn compounds(nodes: &mut Vec<Node>) {
             .then(|| e.get(parent.len()).copied())
             .flatten()
             .filter(|&i| i >= first);
-        if let Some(g) = groups.iter_mut().find(|g| g.holds(s)) {
+        // Starts come in document order and ranges do not nest: only the
+        // latest group can hold this start.
+        if let Some(g) = groups.last_mut().filter(|g| g.holds(s)) {
             g.calls.push(call);
             if e.starts_with(&g.parent)
                 && let Some(&i) = e.get(g.parent.len())
