@@ -49,8 +49,20 @@ fn has_private(nodes: &[Node]) -> bool {
 /// The transclusion markers in document order: (path, is start).
 pub(crate) fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
     let mut out = Vec::new();
-    // (list, index into it, path of the list's parent)
-    let mut stack: Vec<(&[Node], usize)> = vec![(nodes, 0)];
+    walk(nodes, |path, node| {
+        if is_marker(node, true) {
+            out.push((path.to_vec(), true));
+        } else if is_marker(node, false) {
+            out.push((path.to_vec(), false));
+        }
+    });
+    out
+}
+
+/// Calls `f` with every node and its path, in document order (iterative,
+/// one path buffer: the tree may be deep and large).
+pub(crate) fn walk<'a>(nodes: &'a [Node], mut f: impl FnMut(&[usize], &'a Node)) {
+    let mut stack: Vec<(&'a [Node], usize)> = vec![(nodes, 0)];
     let mut path: Path = Vec::new();
     while let Some((list, i)) = stack.pop() {
         let Some(node) = list.get(i) else {
@@ -58,20 +70,15 @@ pub(crate) fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
             continue;
         };
         stack.push((list, i + 1));
-        let mut here = path.clone();
-        here.push(i);
-        if is_marker(node, true) {
-            out.push((here, true));
-        } else if is_marker(node, false) {
-            out.push((here, false));
-        } else if let Node::Element(e) = node
-            && !e.children.is_empty()
-        {
-            path.push(i);
-            stack.push((&e.children, 0));
+        path.push(i);
+        f(&path, node);
+        match node {
+            Node::Element(e) if !e.children.is_empty() => stack.push((&e.children, 0)),
+            _ => {
+                path.pop();
+            }
         }
     }
-    out
 }
 
 fn node_at<'a>(nodes: &'a [Node], path: &[usize]) -> Option<&'a Node> {
@@ -238,17 +245,21 @@ fn start_meta(data: String, kept: Vec<(String, String)>) -> Element {
 /// made cell syntax or spans cells.
 fn fix_pair(nodes: &mut [Node], s: &[usize], e: &[usize], edits: &mut Edits) -> Option<()> {
     let start = element_at(nodes, s)?;
-    let start_kept = kept(start);
-    let end_kept = kept(element_at(nodes, e)?);
+    // Only markers met in a cell carry a prefix or the cell flag.
     let flagged = start.attr(CELL).is_some();
-    let prefix = start.attr(PREFIX).unwrap_or("").to_owned();
-    let data = start.attr("data-mw")?.to_owned();
-    let suffix = element_at(nodes, e)?.attr(SUFFIX).unwrap_or("").to_owned();
+    if !flagged && start.attr(PREFIX).is_none() {
+        return None;
+    }
     let first = cell_of(nodes, s)?;
     let last = cell_of(nodes, e)?;
     if !flagged && first == last {
         return None;
     }
+    let start_kept = kept(start);
+    let end_kept = kept(element_at(nodes, e)?);
+    let prefix = start.attr(PREFIX).unwrap_or("").to_owned();
+    let data = start.attr("data-mw")?.to_owned();
+    let suffix = element_at(nodes, e)?.attr(SUFFIX).unwrap_or("").to_owned();
     let (first_at, parent) = first.split_last()?;
     let (last_at, last_parent) = last.split_last()?;
     if parent != last_parent || last_at < first_at {
@@ -265,25 +276,14 @@ fn fix_pair(nodes: &mut [Node], s: &[usize], e: &[usize], edits: &mut Edits) -> 
 /// The path of every table with an id (its `tl:tid`).
 fn tables(nodes: &[Node]) -> std::collections::HashMap<String, Path> {
     let mut found = std::collections::HashMap::new();
-    let mut stack: Vec<(Path, &Node)> = nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (vec![i], n))
-        .collect();
-    while let Some((path, node)) = stack.pop() {
-        if let Node::Element(e) = node {
-            if e.name == "table"
-                && let Some(tid) = e.attr(TID)
-            {
-                found.insert(tid.to_owned(), path.clone());
-            }
-            for (i, c) in e.children.iter().enumerate() {
-                let mut p = path.clone();
-                p.push(i);
-                stack.push((p, c));
-            }
+    walk(nodes, |path, node| {
+        if let Node::Element(e) = node
+            && e.name == "table"
+            && let Some(tid) = e.attr(TID)
+        {
+            found.insert(tid.to_owned(), path.to_vec());
         }
-    }
+    });
     found
 }
 
@@ -301,6 +301,9 @@ fn fix_fostered(
     let start = element_at(nodes, s)?;
     let tid = start.attr(TID)?.to_owned();
     let prefix = start.attr(TPREFIX)?.to_owned();
+    if tables.get(&tid).is_some_and(|table| s.starts_with(table)) {
+        return None; // not fostered
+    }
     let start_kept = kept(start);
     let end_kept = kept(element_at(nodes, e)?);
     let data = start.attr("data-mw")?.to_owned();
@@ -358,15 +361,10 @@ fn list_at_mut<'a>(nodes: &'a mut [Node], parent: &[usize]) -> Option<&'a mut [N
 /// anchor_markers`) go back beside the element, in its parent.
 fn unanchor(nodes: &mut Vec<Node>) {
     let mut edits = Edits::default();
-    let mut stack: Vec<(Path, &Node)> = nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (vec![i], n))
-        .collect();
-    while let Some((path, node)) = stack.pop() {
-        let Node::Element(e) = node else { continue };
+    walk(nodes, |path, node| {
+        let Node::Element(e) = node else { return };
         let Some((at, parent)) = path.split_last() else {
-            continue;
+            return;
         };
         if let (Some(data), Some(call)) = (e.attr("tl:odata"), e.attr("tl:ocall")) {
             let mut kept = vec![("tl:call".to_owned(), call.to_owned())];
@@ -379,12 +377,7 @@ fn unanchor(nodes: &mut Vec<Node>) {
             let kept = vec![("tl:call".to_owned(), call.to_owned())];
             edits.insert(parent, at + 1, end_meta(kept));
         }
-        for (i, c) in e.children.iter().enumerate() {
-            let mut p = path.clone();
-            p.push(i);
-            stack.push((p, c));
-        }
-    }
+    });
     if !edits.inserts.is_empty() {
         edits.apply(nodes);
     }
@@ -479,17 +472,28 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>) {
     drop_fosterable_whitespace(nodes);
     // Markers are flagged and new ones collected; the tree changes only once
     // every pair is done, so the paths stay valid.
-    let mut edits = Edits::default();
-    for (s, e) in &pairs(nodes) {
-        let _ = fix_pair(nodes, s, e, &mut edits);
+    let pairs_now = pairs(nodes);
+    let any = |name: &str| {
+        pairs_now
+            .iter()
+            .any(|(s, _)| element_at(nodes, s).is_some_and(|m| m.attr(name).is_some()))
+    };
+    let (cells, fostered) = (any(PREFIX) || any(CELL), any(TPREFIX));
+    if cells {
+        let mut edits = Edits::default();
+        for (s, e) in &pairs_now {
+            let _ = fix_pair(nodes, s, e, &mut edits);
+        }
+        edits.apply(nodes);
     }
-    edits.apply(nodes);
-    let mut edits = Edits::default();
-    let tables = tables(nodes);
-    for (s, e) in &pairs(nodes) {
-        let _ = fix_fostered(nodes, s, e, &tables, &mut edits);
+    if fostered {
+        let mut edits = Edits::default();
+        let tables = tables(nodes);
+        for (s, e) in &pairs(nodes) {
+            let _ = fix_fostered(nodes, s, e, &tables, &mut edits);
+        }
+        edits.apply(nodes);
     }
-    edits.apply(nodes);
     super::compound::compounds(nodes);
     strip(nodes);
 }
