@@ -117,6 +117,9 @@ struct BodySink {
     /// Formatting elements opened and not closed (an estimate of the tree
     /// builder's active formatting elements).
     formatting: usize,
+    /// Each marked call's preceding wikitext (`transclusion::Call::gap`), for
+    /// compound transclusions.
+    gaps: Vec<String>,
 }
 
 /// The sink feeds the tree builder and applies its patches in batches of this
@@ -126,13 +129,14 @@ struct BodySink {
 const FEED_BATCH: usize = 4096;
 
 impl BodySink {
-    fn new(page: bool) -> Result<BodySink, PipelineError> {
+    fn new(page: bool, gaps: Vec<String>) -> Result<BodySink, PipelineError> {
         let mut sink = BodySink {
             page,
             builder: TreeBuilder::new(TreeBuilderConfig::default()),
             store: DomStore::new(),
             scratch: Vec::new(),
             formatting: 0,
+            gaps,
         };
         // Content goes into <body> from the start (a leading <meta> stays there).
         sink.feed(OwnedToken::start("body"))?;
@@ -207,7 +211,7 @@ impl Sink<WikiToken> for BodySink {
             if self.page {
                 nodes = dom::pwrap::pwrap(nodes);
             }
-            dom::table_fixups::table_fixups(&mut nodes);
+            dom::table_fixups::table_fixups(&mut nodes, &self.gaps);
             nodes = dom::encapsulate::encapsulate(nodes);
             dom::cleanup::flag_empty(&mut nodes);
             dom::display_space::display_space(&mut nodes);
@@ -268,7 +272,8 @@ fn run_marked(
 ) -> Result<String, WikiError> {
     let tokens = crate::tokenize::tokenize_with(text, calls);
     let mut pipeline = Pipeline::new(registry(options, context)?, PipelineConfig::default());
-    let sink = BodySink::new(context == Context::Page)?;
+    let gaps = calls.iter().map(|c| c.gap.clone()).collect();
+    let sink = BodySink::new(context == Context::Page, gaps)?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
 }

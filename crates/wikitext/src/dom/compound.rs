@@ -5,7 +5,8 @@
 //! with the wikitext between them as literal strings
 //! (`[{tpl0}, "\nfoo\n", {tpl1}]`), the first call's leading and the last
 //! call's trailing strings kept. Runs before `encapsulate`, on the markers the
-//! tokenizer left (`tl:call`, `tl:gap`) after `table_fixups` moved them.
+//! tokenizer left (`tl:call`) after `table_fixups` moved them; the wikitext
+//! between calls comes from `transclusion::Call::gap`.
 
 use std::collections::BTreeMap;
 
@@ -13,7 +14,6 @@ use super::table_fixups::{Path, element_at, list_at, markers};
 use super::{Element, Node};
 
 const CALL: &str = "tl:call";
-const GAP: &str = "tl:gap";
 const DROP: &str = "tl:drop";
 const TID: &str = "tl:tid";
 const TSUFFIX: &str = "tl:tsuffix";
@@ -73,6 +73,7 @@ fn attr<'a>(nodes: &'a [Node], path: &[usize], name: &str) -> Option<&'a str> {
 /// The merged `data-mw` of `calls` (in source order).
 fn merged(
     nodes: &[Node],
+    gaps: &[String],
     calls: &[usize],
     starts: &BTreeMap<usize, Path>,
     ends: &BTreeMap<usize, Path>,
@@ -87,7 +88,7 @@ fn merged(
         let items = parts(data)?;
         let tpl = items.iter().position(|i| i.starts_with('{'))?;
         if k > 0 {
-            let gap = attr(nodes, start, GAP).unwrap_or("");
+            let gap = gaps.get(*call).map_or("", String::as_str);
             if !gap.is_empty() {
                 out.push(json(gap));
             }
@@ -130,7 +131,7 @@ fn set_attr(nodes: &mut [Node], path: &[usize], name: &str, value: String) {
 }
 
 /// Merges overlapping and nested call ranges.
-pub(crate) fn compounds(nodes: &mut Vec<Node>) {
+pub(crate) fn compounds(nodes: &mut Vec<Node>, gaps: &[String]) {
     let marks = markers(nodes);
     let mut starts: BTreeMap<usize, Path> = BTreeMap::new();
     let mut ends: BTreeMap<usize, Path> = BTreeMap::new();
@@ -204,7 +205,7 @@ pub(crate) fn compounds(nodes: &mut Vec<Node>) {
                 covered.then(|| end.attr(TSUFFIX).unwrap_or("").to_owned())
             })
             .unwrap_or_default();
-        let Some(data) = merged(nodes, &g.calls, &starts, &ends, &tail) else {
+        let Some(data) = merged(nodes, gaps, &g.calls, &starts, &ends, &tail) else {
             continue;
         };
         let Some(lead_path) = starts.get(&lead).cloned() else {

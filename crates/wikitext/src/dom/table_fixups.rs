@@ -135,7 +135,7 @@ fn cell_of(nodes: &[Node], path: &[usize]) -> Option<Path> {
 fn kept(e: &Element) -> Vec<(String, String)> {
     e.attrs
         .iter()
-        .filter(|(k, _)| k == "tl:call" || k == "tl:gap")
+        .filter(|(k, _)| k == "tl:call")
         .cloned()
         .collect()
 }
@@ -367,10 +367,7 @@ fn unanchor(nodes: &mut Vec<Node>) {
             return;
         };
         if let (Some(data), Some(call)) = (e.attr("tl:odata"), e.attr("tl:ocall")) {
-            let mut kept = vec![("tl:call".to_owned(), call.to_owned())];
-            if let Some(gap) = e.attr("tl:ogap") {
-                kept.push(("tl:gap".to_owned(), gap.to_owned()));
-            }
+            let kept = vec![("tl:call".to_owned(), call.to_owned())];
             edits.insert(parent, *at, start_meta(data.to_owned(), kept));
         }
         if let Some(call) = e.attr("tl:ccall") {
@@ -464,7 +461,7 @@ fn strip(nodes: &mut [Node]) {
 }
 
 /// Runs the pass over the body's children.
-pub(crate) fn table_fixups(nodes: &mut Vec<Node>) {
+pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
     if !has_private(nodes) {
         return;
     }
@@ -494,7 +491,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>) {
         }
         edits.apply(nodes);
     }
-    super::compound::compounds(nodes);
+    super::compound::compounds(nodes, gaps);
     strip(nodes);
 }
 

@@ -245,8 +245,7 @@ impl<'a> Tokenizer<'a> {
             let mut tag = OwnedTag::new("meta")
                 .with_attr("typeof", "mw:Transclusion")
                 .with_attr("data-mw", call.data_mw.as_str())
-                .with_attr(table::ATTR_CALL, index.to_string())
-                .with_attr(table::ATTR_GAP, call.gap.as_str());
+                .with_attr(table::ATTR_CALL, index.to_string());
             self.open_call = Some(index);
             self.cell_marker_attrs(&mut tag, true, start);
             self.pos += START.len_utf8() + end + INDEX_END.len_utf8();

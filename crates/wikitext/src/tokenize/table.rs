@@ -34,9 +34,8 @@ pub(crate) const ATTR_PREFIX: &str = "tl:prefix";
 pub(crate) const ATTR_SUFFIX: &str = "tl:suffix";
 /// A `|-` row (Parsoid flags empty wikitext rows whatever their attributes).
 pub(crate) const ATTR_ROW: &str = "tl:row";
-/// A marker's call (its index), and the wikitext since the previous marked call.
+/// A marker's call (its index in the page's marked calls).
 pub(crate) const ATTR_CALL: &str = "tl:call";
-pub(crate) const ATTR_GAP: &str = "tl:gap";
 /// A cell made by wikitext syntax (its whitespace is trimmed).
 pub(crate) const ATTR_WT: &str = "tl:wt";
 /// A cell started by `||` or `!!` (a new quote context).
@@ -564,7 +563,6 @@ fn split_trailing_comments(attrs: &str) -> (&str, Vec<String>) {
 /// travels on the tag (`dom::table_fixups` puts it back beside the element).
 pub(crate) const ATTR_OPEN_DATA: &str = "tl:odata";
 pub(crate) const ATTR_OPEN_CALL: &str = "tl:ocall";
-pub(crate) const ATTR_OPEN_GAP: &str = "tl:ogap";
 pub(crate) const ATTR_CLOSE_CALL: &str = "tl:ccall";
 
 /// How far back an end marker looks for the start tag of the row or cell it
@@ -627,11 +625,10 @@ pub(crate) fn anchor_markers(out: &mut Vec<WikiToken>) {
             if !next_is_structure {
                 continue;
             }
-            let (data, gap) = match out.get(i).map(|t| &t.tok) {
-                Some(Tok::Html(OwnedToken::StartTag(m))) => (
-                    m.attr("data-mw").unwrap_or("").to_owned(),
-                    m.attr(ATTR_GAP).unwrap_or("").to_owned(),
-                ),
+            let data = match out.get(i).map(|t| &t.tok) {
+                Some(Tok::Html(OwnedToken::StartTag(m))) => {
+                    m.attr("data-mw").unwrap_or("").to_owned()
+                }
                 _ => continue,
             };
             if let Some(Tok::Html(OwnedToken::StartTag(tag))) =
@@ -639,7 +636,6 @@ pub(crate) fn anchor_markers(out: &mut Vec<WikiToken>) {
             {
                 tag.set_attr(ATTR_OPEN_DATA, data);
                 tag.set_attr(ATTR_OPEN_CALL, call.clone());
-                tag.set_attr(ATTR_OPEN_GAP, gap);
                 anchored.insert(call);
                 if let Some(g) = gone.get_mut(i) {
                     *g = true;
