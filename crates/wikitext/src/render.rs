@@ -12,6 +12,7 @@ use tagloom_transform::pipeline::{
 };
 
 use crate::dom;
+use crate::transclusion::Call;
 use crate::token::{Tok, WikiKind, WikiToken};
 use crate::transform::{
     AsHandler, cite::Cite, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
@@ -33,7 +34,7 @@ enum Context {
 fn registry(
     options: &RenderOptions,
     context: Context,
-    calls: &Arc<[String]>,
+    calls: &Arc<[Call]>,
 ) -> Result<Registry<WikiToken>, PipelineError> {
     let mut r = Registry::new();
     let depth = match context {
@@ -120,6 +121,9 @@ struct BodySink {
     /// Formatting elements opened and not closed (an estimate of the tree
     /// builder's active formatting elements).
     formatting: usize,
+    /// Each marked call's preceding wikitext (`transclusion::Call::gap`), for
+    /// compound transclusions.
+    gaps: Vec<String>,
 }
 
 /// The sink feeds the tree builder and applies its patches in batches of this
@@ -129,13 +133,14 @@ struct BodySink {
 const FEED_BATCH: usize = 4096;
 
 impl BodySink {
-    fn new(page: bool) -> Result<BodySink, PipelineError> {
+    fn new(page: bool, gaps: Vec<String>) -> Result<BodySink, PipelineError> {
         let mut sink = BodySink {
             page,
             builder: TreeBuilder::new(TreeBuilderConfig::default()),
             store: DomStore::new(),
             scratch: Vec::new(),
             formatting: 0,
+            gaps,
         };
         // Content goes into <body> from the start (a leading <meta> stays there).
         sink.feed(OwnedToken::start("body"))?;
@@ -210,6 +215,7 @@ impl Sink<WikiToken> for BodySink {
             if self.page {
                 nodes = dom::pwrap::pwrap(nodes);
             }
+            dom::table_fixups::table_fixups(&mut nodes, &self.gaps);
             nodes = dom::encapsulate::encapsulate(nodes);
             if self.page {
                 dom::cite::process(&mut nodes);
@@ -268,7 +274,7 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
 
 fn run_marked(
     text: &str,
-    calls: &Arc<[String]>,
+    calls: &Arc<[Call]>,
     options: &RenderOptions,
     context: Context,
 ) -> Result<String, WikiError> {
@@ -277,7 +283,8 @@ fn run_marked(
         registry(options, context, calls)?,
         PipelineConfig::default(),
     );
-    let sink = BodySink::new(context == Context::Page)?;
+    let gaps = calls.iter().map(|c| c.gap.clone()).collect();
+    let sink = BodySink::new(context == Context::Page, gaps)?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
 }
@@ -289,7 +296,7 @@ pub(crate) fn render_inline(
     text: &str,
     options: &RenderOptions,
     depth: usize,
-    calls: &Arc<[String]>,
+    calls: &Arc<[Call]>,
 ) -> String {
     run_marked(text, calls, options, Context::Inline { depth }).unwrap_or_default()
 }

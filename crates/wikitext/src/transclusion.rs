@@ -66,6 +66,7 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
     } else {
         None
     };
+    let function = function.or_else(|| (trimmed == "!").then(|| "!".to_owned()));
     match &function {
         Some(f) => target.push_str(&format!(",\"function\":{}", json(f))),
         None => {
@@ -107,6 +108,14 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
     format!("{{\"parts\":[{{\"template\":{{\"target\":{target},\"params\":{params},\"i\":0}}}}]}}")
 }
 
+/// A marked call: its `data-mw`, and the wikitext between the previous marked
+/// call and it (a literal part when the two make one compound range).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Call {
+    pub(crate) data_mw: String,
+    pub(crate) gap: String,
+}
+
 /// Expands `src` (page view), wrapping each top-level call's output in markers;
 /// returns the text and each call's `data-mw`.
 pub(crate) fn expand(
@@ -114,7 +123,7 @@ pub(crate) fn expand(
     src: &str,
     tree: &Tree,
     site: &preprocess::Site,
-) -> Result<(String, Vec<String>), preprocess::PreprocessError> {
+) -> Result<(String, Vec<Call>), preprocess::PreprocessError> {
     let mut out = String::with_capacity(src.len());
     let mut calls = Vec::new();
     expand_into(page, src, tree, site, &mut out, &mut calls, 0)?;
@@ -138,10 +147,13 @@ fn expand_into(
     tree: &Tree,
     site: &preprocess::Site,
     out: &mut String,
-    calls: &mut Vec<String>,
+    calls: &mut Vec<Call>,
     nesting: usize,
 ) -> Result<(), preprocess::PreprocessError> {
     let mut segment_start = 0;
+    // The end of the last marked call in the source.
+    let mut marked_end = 0;
+    let mut tables = TableDepth::default();
     for node in &tree.nodes {
         if let Node::Ext(e) = node {
             let Some(inner) = e.inner.clone().filter(|_| nesting < MAX_TAG_NESTING) else {
@@ -177,6 +189,18 @@ fn expand_into(
                 '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
             )
         });
+        // `{{!}}` outside wikitext tables is content (Parsoid marks it); in a
+        // table it is a pipe of the table syntax.
+        let pipe_is_content = expansion == "|"
+            && !line.ends_with('{')
+            && (tables.depth(&out) == 0 || cell_content(line, src.get(span.end..).unwrap_or("")));
+        let syntax_only = syntax_only && !pipe_is_content;
+        // A call that opens or closes a wikitext table is encapsulated with it.
+        let table_syntax = {
+            let t = expansion.trim();
+            t.starts_with("{|") || t == "|}"
+        };
+        let syntax_only = syntax_only && !table_syntax;
         let unexpanded = expansion == call_src;
         if expansion.contains([START, INDEX_END, END])
             || !safe_context(line)
@@ -190,7 +214,11 @@ fn expand_into(
             out.push(INDEX_END);
             out.push_str(&expansion);
             out.push(END);
-            calls.push(data_mw(src, call, site));
+            calls.push(Call {
+                data_mw: data_mw(src, call, site),
+                gap: src.get(marked_end..span.start).unwrap_or("").to_owned(),
+            });
+            marked_end = span.end;
         }
         segment_start = span.end;
     }
@@ -208,10 +236,64 @@ fn safe_context(line: &str) -> bool {
         _ => false,
     };
     let open_bracket = line.matches('[').count() > line.matches(']').count();
-    let table = ["{|", "|-", "|+"]
-        .iter()
-        .any(|p| line.trim_start().starts_with(p));
-    !open_tag && !open_bracket && !table
+    // Table syntax lines are fine: markers are transparent to table syntax
+    // (`tokenize/table.rs`).
+    !open_tag && !open_bracket
+}
+
+/// Wikitext tables open at the end of the expanded text so far (`{|` and
+/// `|}` at line starts), read once: each call reads only the new text.
+#[derive(Default)]
+struct TableDepth {
+    read: usize,
+    depth: usize,
+}
+
+impl TableDepth {
+    fn depth(&mut self, out: &str) -> usize {
+        let new = out.get(self.read..).unwrap_or("");
+        // Only whole lines: the last one may still grow.
+        let upto = new.rfind('\n').map_or(0, |n| n + 1);
+        for line in new.get(..upto).unwrap_or("").lines() {
+            let line = line.trim_start();
+            if line.starts_with("{|") {
+                self.depth += 1;
+            } else if line.starts_with("|}") {
+                self.depth = self.depth.saturating_sub(1);
+            }
+        }
+        self.read += upto;
+        let last = out.get(self.read..).unwrap_or("").trim_start();
+        if last.starts_with("{|") {
+            self.depth + 1
+        } else {
+            self.depth
+        }
+    }
+}
+
+/// Whether a `|` written after `line` (the expanded text of a table line so
+/// far), followed by `after`, is a cell's content: the line is a cell line
+/// whose current cell has passed its attribute pipe, and the pipe makes no
+/// `||` with its neighbours.
+fn cell_content(line: &str, after: &str) -> bool {
+    let line = line.trim_start();
+    let Some(rest) = line.strip_prefix(['|', '!']) else {
+        return false;
+    };
+    if rest.starts_with(['-', '+', '}']) || line.ends_with(['|', '!']) {
+        return false;
+    }
+    if after.starts_with(['|', '!']) || after.starts_with("{{!}}") {
+        return false;
+    }
+    let cell = rest.rsplit("||").next().unwrap_or(rest);
+    let cell = if line.starts_with('!') {
+        cell.rsplit("!!").next().unwrap_or(cell)
+    } else {
+        cell
+    };
+    cell.contains('|') && !cell.contains("[[")
 }
 
 /// `s` without `<!-- … -->` comments, trimmed.

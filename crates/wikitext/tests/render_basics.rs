@@ -129,7 +129,7 @@ fn links() {
 fn tables() {
     assert_eq!(
         html("{| class=\"t\"\n|-\n! h\n|-\n| a || b\n|}"),
-        "<table class=\"t\">\n<tbody><tr>\n<th> h\n</th></tr><tr>\n<td> a </td><td> b\n</td></tr></tbody></table>"
+        "<table class=\"t\">\n<tbody><tr>\n<th>h\n</th></tr><tr>\n<td>a</td><td>b\n</td></tr></tbody></table>"
     );
 }
 

@@ -7,7 +7,7 @@ fn flagged(name: &str) -> bool {
     matches!(name, "li" | "tbody" | "tr" | "p")
 }
 
-fn is_empty(e: &Element) -> bool {
+pub(crate) fn is_empty(e: &Element) -> bool {
     e.children.iter().all(|c| match c {
         Node::Comment(_) => true,
         Node::Text(t) => t.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n')),
@@ -19,15 +19,41 @@ fn is_empty(e: &Element) -> bool {
     })
 }
 
-/// Flags the empty elements under `nodes`.
+/// Whether an empty element holds rendering-transparent nodes (comments,
+/// `meta`, `link`).
+fn has_transparent(e: &Element) -> bool {
+    e.children.iter().any(|c| match c {
+        Node::Comment(_) => true,
+        Node::Element(inner) => {
+            matches!(inner.name.as_str(), "meta" | "link") || has_transparent(inner)
+        }
+        Node::Text(_) => false,
+    })
+}
+
+/// Flags the empty elements under `nodes`. Inside template output (under a
+/// node with an `about`), an empty `li` or `tr` that is not the
+/// encapsulation's first node and holds nothing rendering-transparent is
+/// removed instead (Parsoid's CleanUp).
 pub(crate) fn flag_empty(nodes: &mut [Node]) {
-    let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
-    while let Some(node) = stack.pop() {
+    let mut stack: Vec<(&mut Node, bool)> = nodes.iter_mut().map(|n| (n, false)).collect();
+    while let Some((node, in_tpl)) = stack.pop() {
         if let Node::Element(e) = node {
+            let tpl = in_tpl || e.attr("about").is_some();
+            if tpl {
+                e.children.retain(|c| {
+                    !matches!(c, Node::Element(inner)
+                        if matches!(inner.name.as_str(), "li" | "tr")
+                            && !inner.has_type("mw:Transclusion")
+                            && inner.attrs.iter().all(|(k, _)| k == "about")
+                            && is_empty(inner)
+                            && !has_transparent(inner))
+                });
+            }
             if flagged(&e.name) && e.attrs.is_empty() && is_empty(e) {
                 e.attrs.push(("class".into(), "mw-empty-elt".into()));
             }
-            stack.extend(e.children.iter_mut());
+            stack.extend(e.children.iter_mut().map(|c| (c, tpl)));
         }
     }
 }

@@ -49,6 +49,10 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                 }
                 if i == 0 {
                     match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
+                        // Parsoid's order: after mw:Nowiki, before the rest.
+                        Some((_, v)) if v == "mw:Nowiki" => {
+                            *v = format!("{v} mw:Transclusion");
+                        }
                         Some((_, v)) => *v = format!("mw:Transclusion {v}"),
                         None => e.attrs.push(("typeof".into(), "mw:Transclusion".into())),
                     }
@@ -72,7 +76,9 @@ fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                 // Collect up to the matching end in this list.
                 let mut range = Vec::new();
                 let mut closed = false;
-                for next in iter.by_ref() {
+                // Up to the end marker, or to the next call's start (this
+                // call's end is then inside a node of the range).
+                while let Some(next) = iter.next_if(|n| !matches!(marker(n), Some((true, _)))) {
                     if matches!(marker(&next), Some((false, _))) {
                         closed = true;
                         break;

@@ -4,10 +4,13 @@
 
 pub(crate) mod cite;
 pub(crate) mod cleanup;
+pub(crate) mod compound;
 pub(crate) mod display_space;
 pub(crate) mod encapsulate;
 pub(crate) mod pwrap;
 pub(crate) mod serialize;
+pub(crate) mod table_fixups;
+pub(crate) mod trim;
 
 use tagloom_html::dom::{NodeKind, NodeRef};
 

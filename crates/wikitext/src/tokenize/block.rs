@@ -8,6 +8,13 @@ use crate::token::{Tok, WikiToken};
 impl Tokenizer<'_> {
     /// Called at the start of the input and after every newline.
     pub(crate) fn start_of_line(&mut self) {
+        // A call whose output starts a table cell: the cell first (`table.rs`).
+        if self.table_depth > 0
+            && self.rest().starts_with(['\u{e000}', '\u{e002}'])
+            && self.table_line()
+        {
+            return;
+        }
         // Template markers are start-of-line transparent.
         while self.rest().starts_with(['\u{e000}', '\u{e002}']) && self.marker() {}
         self.empty_lines();

@@ -19,6 +19,11 @@ use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use crate::token::{Tok, WikiToken};
 
+/// Whether `token` is a table cell that `||` or `!!` started.
+pub(crate) fn is_inline_cell(token: &WikiToken) -> bool {
+    matches!(&token.tok, Tok::Html(OwnedToken::StartTag(t)) if t.has_attr(table::ATTR_INLINE_CELL))
+}
+
 /// Tokenizes a whole page.
 pub fn tokenize(src: &str) -> Vec<WikiToken> {
     tokenize_with(src, &[])
@@ -26,7 +31,7 @@ pub fn tokenize(src: &str) -> Vec<WikiToken> {
 
 /// Tokenizes a page whose template output is marked (see `transclusion.rs`);
 /// `calls` holds each call's `data-mw`.
-pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
+pub(crate) fn tokenize_with(src: &str, calls: &[crate::transclusion::Call]) -> Vec<WikiToken> {
     let mut t = Tokenizer {
         calls,
         src,
@@ -44,17 +49,29 @@ pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
         braces: None,
         table_depth: 0,
         cell_line: None,
+        cell_start: 0,
+        line_call: false,
+        held_end: None,
+        open_call: None,
+        table_ends: Vec::new(),
+        cell_call: None,
     };
     t.start_of_line();
     t.scan();
+    t.end_of_line();
+    while !t.table_ends.is_empty() {
+        t.release_table_ends();
+    }
     t.flush_text();
     t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
+    table::anchor_markers(&mut t.out);
+    table::mark_tables(&mut t.out, src);
     t.out
 }
 
 pub(crate) struct Tokenizer<'a> {
     /// The `data-mw` of each marked template call.
-    calls: &'a [String],
+    calls: &'a [crate::transclusion::Call],
     pub(crate) src: &'a str,
     pub(crate) pos: usize,
     /// Where the current scan stops (the end of a heading's content, or the input).
@@ -80,6 +97,19 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) table_depth: usize,
     /// On a cell line: `||` (and `!!` on a header line) start another cell.
     pub(crate) cell_line: Option<table::CellLine>,
+    /// Where the current cell's syntax starts (`|`, `||`, `!`…).
+    pub(crate) cell_start: usize,
+    /// A call at the start of this line made its first cell (`table.rs`).
+    pub(crate) line_call: bool,
+    /// That call's end marker, held back to the end of the line.
+    pub(crate) held_end: Option<usize>,
+    /// The call whose start marker was the last one met.
+    pub(crate) open_call: Option<usize>,
+    /// Per open wikitext table, the calls whose end markers wait for its end.
+    pub(crate) table_ends: Vec<Vec<usize>>,
+    /// The cell (its start) whose first call was met, the cell's end and its
+    /// last start marker once known (`usize::MAX`: not yet).
+    pub(crate) cell_call: Option<(usize, usize, usize)>,
 }
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
@@ -152,6 +182,7 @@ impl<'a> Tokenizer<'a> {
             let start = self.pos;
             match b {
                 b'\n' => {
+                    self.end_of_line();
                     self.pos += 1;
                     self.emit(Tok::Newline, start);
                     self.dd_pending = false;
@@ -168,11 +199,12 @@ impl<'a> Tokenizer<'a> {
                 b'[' if self.rest().starts_with("[[") && !self.in_ext_link => self.wikilink(),
                 b'[' if !self.in_ext_link && self.bracketed_link() => {}
                 b'A'..=b'Z' | b'a'..=b'z' if self.autolink() => {}
-                b'|' if self.cell_line.is_some() && self.rest().starts_with("||") => {
+                b'|' | b'!' if self.cell_line.is_some() && self.double_bar().is_some() => {
                     self.next_cell();
                 }
-                b'!' if self.cell_line == Some(table::CellLine::Header)
-                    && self.rest().starts_with("!!") =>
+                0xEE if self.cell_line.is_some()
+                    && self.rest().starts_with(crate::transclusion::START)
+                    && self.double_bar().is_some() =>
                 {
                     self.next_cell();
                 }
@@ -203,23 +235,33 @@ impl<'a> Tokenizer<'a> {
             let Some(end) = after.find(INDEX_END) else {
                 return false;
             };
-            let Some(data) = after
+            let Some((index, call)) = after
                 .get(..end)
                 .and_then(|n| n.parse::<usize>().ok())
-                .and_then(|i| self.calls.get(i))
+                .and_then(|i| Some((i, self.calls.get(i)?)))
             else {
                 return false;
             };
-            let tag = OwnedTag::new("meta")
+            let mut tag = OwnedTag::new("meta")
                 .with_attr("typeof", "mw:Transclusion")
-                .with_attr("data-mw", data.as_str());
+                .with_attr("data-mw", call.data_mw.as_str())
+                .with_attr(table::ATTR_CALL, index.to_string());
+            self.open_call = Some(index);
+            self.cell_marker_attrs(&mut tag, true, start);
             self.pos += START.len_utf8() + end + INDEX_END.len_utf8();
             self.emit_html(OwnedToken::StartTag(tag), start);
             return true;
         }
         if rest.starts_with(END) {
             self.pos += END.len_utf8();
-            let tag = OwnedTag::new("meta").with_attr("typeof", "mw:Transclusion/End");
+            if self.hold_end(self.pos) {
+                return true;
+            }
+            let mut tag = OwnedTag::new("meta").with_attr("typeof", "mw:Transclusion/End");
+            if let Some(index) = self.open_call.take() {
+                tag.set_attr(table::ATTR_CALL, index.to_string());
+            }
+            self.cell_marker_attrs(&mut tag, false, start);
             self.emit_html(OwnedToken::StartTag(tag), start);
             return true;
         }

@@ -2,11 +2,23 @@
 //! `|`/`!` cells with `||`/`!!` for more cells on the line, `| attrs | content`,
 //! `|}` end. Only start tags are made for rows and cells: the tree builder
 //! closes them, as the HTML table model implies.
+//!
+//! Template output is marked (`transclusion.rs`); the markers are transparent
+//! to table syntax, as in the expanded text MediaWiki tokenizes: `|` + a
+//! template giving `|y` is `||`. A call whose output reaches into a cell's
+//! syntax (its pipes or attributes), or runs from one cell into another, is
+//! Parsoid's templated cell: its start marker goes right after the cell's
+//! start tag with the wikitext of the cell before it (`tl:prefix`), its end
+//! marker carries the rest of the cell after it (`tl:suffix`), and
+//! `dom::table_fixups` widens the range to whole cells (Parsoid's
+//! `TableFixups` and template-range expansion).
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Tokenizer;
 use super::tags::{parse_tag, sanitized_tag};
+use crate::token::{Tok, WikiToken};
+use crate::transclusion::{END, INDEX_END, START};
 
 /// What kind of cell line the tokenizer is on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -15,10 +27,66 @@ pub(crate) enum CellLine {
     Header,
 }
 
+/// Private attributes (a `:` in the name: wikitext can never make them; the
+/// DOM pass `dom::table_fixups` removes them).
+pub(crate) const ATTR_CELL: &str = "tl:cell";
+pub(crate) const ATTR_PREFIX: &str = "tl:prefix";
+pub(crate) const ATTR_SUFFIX: &str = "tl:suffix";
+/// A `|-` row (Parsoid flags empty wikitext rows whatever their attributes).
+pub(crate) const ATTR_ROW: &str = "tl:row";
+/// A marker's call (its index in the page's marked calls).
+pub(crate) const ATTR_CALL: &str = "tl:call";
+/// A cell made by wikitext syntax (its whitespace is trimmed).
+pub(crate) const ATTR_WT: &str = "tl:wt";
+/// A cell started by `||` or `!!` (a new quote context).
+pub(crate) const ATTR_INLINE_CELL: &str = "tl:inline";
+/// A table's id, and the table a marker was written in.
+pub(crate) const ATTR_TID: &str = "tl:tid";
+/// The table's wikitext before a start marker in it.
+pub(crate) const ATTR_TPREFIX: &str = "tl:tprefix";
+/// The table's wikitext after an end marker in it.
+pub(crate) const ATTR_TSUFFIX: &str = "tl:tsuffix";
+
+/// The length of the transclusion marker at the start of `s`, if any.
+pub(crate) fn marker_len(s: &str) -> Option<usize> {
+    if let Some(after) = s.strip_prefix(START) {
+        let end = after.find(INDEX_END)?;
+        return after
+            .get(..end)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| START.len_utf8() + end + INDEX_END.len_utf8());
+    }
+    s.starts_with(END).then(|| END.len_utf8())
+}
+
+/// `s` without transclusion markers.
+pub(crate) fn without_markers(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find([START, END]) {
+        out.push_str(rest.get(..at).unwrap_or(""));
+        let tail = rest.get(at..).unwrap_or("");
+        let skip =
+            marker_len(tail).unwrap_or_else(|| tail.chars().next().map_or(1, char::len_utf8));
+        rest = tail.get(skip..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Skips markers at `i` in `b`/`s`; the position after them.
+fn skip_markers(s: &str, mut i: usize) -> usize {
+    while let Some(n) = s.get(i..).and_then(marker_len) {
+        i += n;
+    }
+    i
+}
+
 /// A tag with the attributes written in `attrs` (sanitized; unparsable ones dropped).
 fn tag_with(name: &str, attrs: &str) -> OwnedTag {
-    // Markup among attributes is junk: tags are dropped (their text then
-    // fails to be an allowed attribute).
+    let attrs = without_markers(attrs);
+    // Markup among attributes is junk: tags and comments are dropped (their
+    // text then fails to be an allowed attribute).
     let mut cleaned = String::with_capacity(attrs.len());
     let mut in_tag = false;
     for c in attrs.chars() {
@@ -29,11 +97,31 @@ fn tag_with(name: &str, attrs: &str) -> OwnedTag {
             _ => {}
         }
     }
-    let attrs = cleaned.trim();
-    if attrs.is_empty() {
+    let attrs = cleaned.trim_start();
+    if attrs.trim_end().is_empty() {
         return OwnedTag::new(name);
     }
-    let source = format!("<{name} {attrs}>");
+    // A quoted value left open ends where the attributes end (Parsoid's
+    // `table_att_value`: a missing end quote stops at the `|`).
+    let mut open: Option<char> = None;
+    let mut after_eq = false;
+    for c in attrs.chars() {
+        match open {
+            Some(q) if c == q => open = None,
+            Some(_) => {}
+            None if after_eq && (c == '"' || c == '\'') => {
+                open = Some(c);
+                after_eq = false;
+            }
+            None if c == '=' => after_eq = true,
+            None if c.is_whitespace() => {}
+            None => after_eq = false,
+        }
+    }
+    let source = match open {
+        Some(q) => format!("<{name} {attrs}{q}>"),
+        None => format!("<{name} {}>", attrs.trim_end()),
+    };
     match parse_tag(&source) {
         Some(raw) => sanitized_tag(&raw),
         None => OwnedTag::new(name),
@@ -41,77 +129,194 @@ fn tag_with(name: &str, attrs: &str) -> OwnedTag {
 }
 
 impl Tokenizer<'_> {
-    /// Table syntax at the start of a line (after optional spaces); false if none.
+    /// Table syntax at the start of a line (after optional spaces, comments
+    /// and, before a cell, transclusion markers); false if none.
     pub(crate) fn table_line(&mut self) -> bool {
         let rest = self.rest();
-        let ws = rest
-            .bytes()
-            .take_while(|b| matches!(b, b' ' | b'\t'))
-            .count();
-        let line = rest.get(ws..).unwrap_or("");
+        // Leading spaces, comments and markers.
+        let mut lead = 0;
+        let mut markers = Vec::new();
+        let mut comments = Vec::new();
+        loop {
+            let tail = rest.get(lead..).unwrap_or("");
+            let ws = tail
+                .bytes()
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if ws > 0 {
+                lead += ws;
+                continue;
+            }
+            if tail.starts_with("<!--")
+                && let Some(end) = tail.get(4..).and_then(|t| t.find("-->"))
+                && !tail.get(..end + 7).unwrap_or("").contains('\n')
+            {
+                comments.push((lead, end + 7));
+                lead += end + 7;
+                continue;
+            }
+            if let Some(n) = marker_len(tail) {
+                markers.push(self.pos + lead);
+                lead += n;
+                continue;
+            }
+            break;
+        }
+        let line = rest.get(lead..).unwrap_or("");
         let eol = line.find('\n').unwrap_or(line.len());
         let start = self.pos;
-        if line.starts_with("{|") {
-            self.table_depth += 1;
-            // A stray `|}` among the attributes is ignored.
-            let attrs = line.get(2..eol).unwrap_or("").replace("|}", " ");
-            self.pos = start + ws + eol;
-            self.emit_html(OwnedToken::StartTag(tag_with("table", &attrs)), start);
-            return true;
-        }
-        if self.table_depth == 0 {
+        let is_cell = self.table_depth > 0
+            && (line.starts_with('!')
+                || (line.starts_with('|')
+                    && !line.starts_with("|}")
+                    && !line.starts_with("|-")
+                    && !line.starts_with("|+")));
+        let is_table_syntax = line.starts_with("{|")
+            || (self.table_depth > 0 && (line.starts_with('|') || line.starts_with('!')));
+        if !is_table_syntax || (!markers.is_empty() && !is_cell) {
             return false;
         }
+        // Comments before the syntax stay (in the table, as Parsoid keeps them).
+        for &(at, len) in &comments {
+            let text = rest.get(at + 4..at + len - 3).unwrap_or("");
+            let token = OwnedToken::comment(super::tags::encode_comment(text));
+            self.pos = start + at + len;
+            self.emit_html(token, start + at);
+        }
+        let syntax = start + lead;
+        self.pos = syntax;
+        if line.starts_with("{|") {
+            self.table_depth += 1;
+            // A call that ended with the `{|` line: its end marker waits for
+            // the table's end, so the range holds the table.
+            let mut held = Vec::new();
+            let attrs_src = line.get(2..eol).unwrap_or("");
+            if attrs_src.contains(END)
+                && !attrs_src.contains(START)
+                && let Some(call) = self.open_call.take()
+            {
+                held.push(call);
+            }
+            self.table_ends.push(held);
+            // A stray `|}` among the attributes is ignored.
+            let attrs = line.get(2..eol).unwrap_or("").replace("|}", " ");
+            let (attrs, trailing) = split_trailing_comments(&attrs);
+            self.pos = syntax + eol;
+            self.emit_html(OwnedToken::StartTag(tag_with("table", attrs)), syntax);
+            self.emit_comments(&trailing, syntax);
+            return true;
+        }
         if line.starts_with("|}") {
-            self.pos = start + ws + 2;
+            self.pos = syntax + 2;
             self.table_depth -= 1;
-            self.emit_html(OwnedToken::end("table"), start);
+            self.emit_html(OwnedToken::end("table"), syntax);
+            self.release_table_ends();
             return true;
         }
         if line.starts_with("|-") {
             let dashes = line.bytes().skip(1).take_while(|&b| b == b'-').count();
             let attrs = line.get(1 + dashes..eol).unwrap_or("");
-            self.pos = start + ws + eol;
-            self.emit_html(OwnedToken::StartTag(tag_with("tr", attrs)), start);
+            let (attrs, trailing) = split_trailing_comments(attrs);
+            self.pos = syntax + eol;
+            let tag = tag_with("tr", attrs).with_attr(ATTR_ROW, "");
+            self.emit_html(OwnedToken::StartTag(tag), syntax);
+            self.emit_comments(&trailing, syntax);
             return true;
         }
         if line.starts_with("|+") {
-            self.pos = start + ws + 2;
-            self.cell("caption", start);
+            self.pos = syntax + 2;
+            self.cell("caption", syntax, markers);
             return true;
         }
         if line.starts_with('|') {
-            self.pos = start + ws + 1;
+            self.pos = syntax + 1;
             self.cell_line = Some(CellLine::Data);
-            self.cell("td", start);
+            self.cell("td", syntax, markers);
             return true;
         }
         if line.starts_with('!') {
-            self.pos = start + ws + 1;
+            self.pos = syntax + 1;
             self.cell_line = Some(CellLine::Header);
-            self.cell("th", start);
+            self.cell("th", syntax, markers);
             return true;
         }
         false
     }
 
+    /// The end markers held for the table just closed (or, at the end of
+    /// the input, for every open one).
+    pub(crate) fn release_table_ends(&mut self) {
+        for call in self.table_ends.pop().unwrap_or_default() {
+            let tag = OwnedTag::new("meta")
+                .with_attr("typeof", "mw:Transclusion/End")
+                .with_attr(ATTR_CALL, call.to_string());
+            self.emit_html(OwnedToken::StartTag(tag), self.pos);
+        }
+    }
+
+    fn emit_comments(&mut self, comments: &[String], at: usize) {
+        for c in comments {
+            self.out.push(WikiToken::at(
+                Tok::Html(OwnedToken::comment(super::tags::encode_comment(c))),
+                at,
+                at,
+            ));
+        }
+    }
+
     /// A cell's start tag: `attrs |` before the content when there is a single
-    /// `|` before the next `||`/`!!` or the end of the line, outside links and
-    /// templates.
-    pub(crate) fn cell(&mut self, name: &str, start: usize) {
+    /// `|` before the next `||`/`!!` or the end of the line, outside links,
+    /// comments and `<nowiki>`. `syntax` is where the cell's syntax starts,
+    /// `markers` the transclusion markers already met in it.
+    pub(crate) fn cell(&mut self, name: &str, syntax: usize, mut markers: Vec<usize>) {
         let rest = self.rest();
         let eol = rest.find('\n').unwrap_or(rest.len());
         let line = rest.get(..eol).unwrap_or("");
         let mut attrs_end = None;
         let b = line.as_bytes();
         let mut i = 0;
+        let mut seen = Vec::new();
         while i < b.len() {
-            match (b.get(i), b.get(i + 1)) {
-                (Some(b'['), Some(b'[')) | (Some(b'{'), Some(b'{')) | (Some(b'<'), _) => break,
-                (Some(b'|'), Some(b'|')) | (Some(b'!'), Some(b'!')) => break,
-                (Some(b'|'), _) => {
-                    attrs_end = Some(i);
-                    break;
+            if let Some(n) = line.get(i..).and_then(marker_len) {
+                seen.push(self.pos + i);
+                i += n;
+                continue;
+            }
+            let tail = line.get(i..).unwrap_or("");
+            if tail.starts_with("<!--") {
+                match tail.find("-->") {
+                    Some(e) => {
+                        i += e + 3;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            if tail.len() >= 7
+                && tail
+                    .get(..7)
+                    .is_some_and(|t| t.eq_ignore_ascii_case("<nowiki"))
+            {
+                match tail.to_ascii_lowercase().find("</nowiki>") {
+                    Some(e) => {
+                        i += e + 9;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            match b.get(i) {
+                Some(b'[') if b.get(i + 1) == Some(&b'[') => break,
+                Some(c @ (b'|' | b'!')) => {
+                    let next = skip_markers(line, i + 1);
+                    if b.get(next) == Some(c) {
+                        break;
+                    }
+                    if *c == b'|' {
+                        attrs_end = Some(i);
+                        break;
+                    }
+                    i += 1;
                 }
                 _ => i += 1,
             }
@@ -119,23 +324,479 @@ impl Tokenizer<'_> {
         let tag = match attrs_end {
             Some(at) => {
                 let attrs = line.get(..at).unwrap_or("");
+                markers.extend(seen);
                 self.pos += at + 1;
+                // End markers right after the pipe: the call's output ended
+                // with the cell's syntax.
+                while self.pos < self.limit && self.rest().starts_with(END) {
+                    markers.push(self.pos);
+                    self.pos += END.len_utf8();
+                }
                 tag_with(name, attrs)
             }
             None => OwnedTag::new(name),
         };
-        self.emit_html(OwnedToken::StartTag(tag), start);
+        self.cell_start = syntax;
+        let tag = tag.with_attr(ATTR_WT, "");
+        self.emit_html(OwnedToken::StartTag(tag), syntax);
+        self.syntax_markers(markers);
+    }
+
+    /// The markers met in a cell's syntax, after its start tag: a start
+    /// marker says the call's output makes the cell (`tl:cell`).
+    fn syntax_markers(&mut self, markers: Vec<usize>) {
+        for m in markers {
+            let saved = self.pos;
+            self.pos = m;
+            let is_start = self.rest().starts_with(START);
+            let before = self.out.len();
+            if self.marker()
+                && is_start
+                && let Some(Tok::Html(OwnedToken::StartTag(tag))) =
+                    self.out.get_mut(before).map(|t| &mut t.tok)
+            {
+                tag.set_attr(ATTR_CELL, "");
+                // A call at the start of the line owns the rest of it
+                // (Parsoid's token stream patcher reparses it with the call).
+                let line = self.src.get(..m).unwrap_or("");
+                let line = line.rsplit('\n').next().unwrap_or("");
+                if without_markers(line).trim().is_empty() {
+                    self.line_call = true;
+                }
+            }
+            self.pos = saved;
+        }
+    }
+
+    /// The private attributes of a marker met on a cell line: the cell's
+    /// wikitext before a start marker, the rest of the cell after an end marker.
+    pub(crate) fn cell_marker_attrs(&mut self, tag: &mut OwnedTag, is_start: bool, at: usize) {
+        if self.cell_line.is_none() {
+            return;
+        }
+        if is_start {
+            // Only a cell's first call gets the cell's wikitext before it
+            // (later ones join its range): each cell's text is copied once.
+            if self
+                .cell_call
+                .is_none_or(|(cell, _, _)| cell != self.cell_start)
+            {
+                let prefix = self.src.get(self.cell_start..at).unwrap_or("");
+                tag.set_attr(ATTR_PREFIX, without_markers(prefix));
+                self.cell_call = Some((self.cell_start, usize::MAX, 0));
+            }
+            // Output starting with a pipe or bang in a cell's content:
+            // Parsoid's table fix-ups take the whole cell as the call's.
+            let output = self.src.get(at..).unwrap_or("");
+            let output = output.get(marker_len(output).unwrap_or(0)..).unwrap_or("");
+            let bang = self.cell_line == Some(CellLine::Data) && output.starts_with('!');
+            // (Not `{{!}}` itself: a lone pipe in content is text.)
+            let lone_pipe = output.strip_prefix('|').is_some_and(|o| o.starts_with(END));
+            if (output.starts_with('|') && !lone_pipe) || bang {
+                tag.set_attr(ATTR_CELL, "");
+            }
+        } else {
+            // The cell's end and its last start marker, found once per cell.
+            let (end, last_start) = match self.cell_call {
+                Some((cell, end, last)) if cell == self.cell_start && end != usize::MAX => {
+                    (end, last)
+                }
+                _ => {
+                    let rest = self.src.get(self.pos..self.limit).unwrap_or("");
+                    let len = self.cell_end(rest);
+                    let last = rest
+                        .get(..len)
+                        .and_then(|r| r.rfind(START))
+                        .map_or(0, |i| self.pos + i);
+                    let end = self.pos + len;
+                    self.cell_call = Some((self.cell_start, end, last));
+                    (end, last)
+                }
+            };
+            // Only the cell's last call ends with the rest of the cell.
+            if last_start < self.pos {
+                let rest = self.src.get(self.pos..end).unwrap_or("");
+                tag.set_attr(ATTR_SUFFIX, without_markers(rest));
+            }
+        }
+    }
+
+    /// Where the current cell ends in `rest`: the next `||` (or `!!` on a
+    /// header line) or the end of the line.
+    fn cell_end(&self, rest: &str) -> usize {
+        let eol = rest.find('\n').unwrap_or(rest.len());
+        let line = rest.get(..eol).unwrap_or("");
+        let header = self.cell_line == Some(CellLine::Header);
+        let b = line.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            match b.get(i) {
+                Some(c @ (b'|' | b'!')) if *c == b'|' || header => {
+                    let next = skip_markers(line, i + 1);
+                    if b.get(next) == Some(c) {
+                        return i;
+                    }
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        eol
+    }
+
+    /// `||` (or `!!` on a header line) here, markers between the two allowed:
+    /// the position after it.
+    pub(crate) fn double_bar(&self) -> Option<usize> {
+        let first = skip_markers(self.src, self.pos);
+        let c = *self.src.as_bytes().get(first)?;
+        if c != b'|' && c != b'!' {
+            return None;
+        }
+        // `!!` inside a link's text is text (Parsoid).
+        if c == b'!' && (self.cell_line != Some(CellLine::Header) || self.in_ext_link) {
+            return None;
+        }
+        let next = skip_markers(self.src, first + 1);
+        (next < self.limit && self.src.as_bytes().get(next) == Some(&c)).then_some(next + 1)
     }
 
     /// At `||` (or `!!` on a header line): the next cell.
     pub(crate) fn next_cell(&mut self) {
         let start = self.pos;
-        self.pos += 2;
+        let Some(after) = self.double_bar() else {
+            return;
+        };
+        // Markers before, between and (start markers) right before the bars
+        // are the new cell's syntax.
+        let mut markers = Vec::new();
+        let mut p = start;
+        while p < after {
+            match self.src.get(p..).and_then(marker_len) {
+                Some(n) => {
+                    markers.push(p);
+                    p += n;
+                }
+                None => p += 1,
+            }
+        }
+        self.pos = after;
         let name = match self.cell_line {
             Some(CellLine::Header) => "th",
             _ => "td",
         };
         self.flush_text();
-        self.cell(name, start);
+        self.cell(name, start, markers);
+        if let Some(Tok::Html(OwnedToken::StartTag(tag))) = self
+            .out
+            .iter_mut()
+            .rev()
+            .find(|t| t.start_name() == Some(name))
+            .map(|t| &mut t.tok)
+        {
+            tag.set_attr(ATTR_INLINE_CELL, "");
+        }
+    }
+
+    /// At the end of a line whose cell a call at the line's start made: the
+    /// call's end marker, held back, with the rest of the line as its suffix.
+    pub(crate) fn end_of_line(&mut self) {
+        if let Some(from) = self.held_end.take() {
+            let upto = self.pos.min(self.limit);
+            let suffix = without_markers(self.src.get(from..upto).unwrap_or(""));
+            let mut tag = OwnedTag::new("meta")
+                .with_attr("typeof", "mw:Transclusion/End")
+                .with_attr(ATTR_SUFFIX, suffix);
+            if let Some(index) = self.open_call.take() {
+                tag.set_attr(ATTR_CALL, index.to_string());
+            }
+            self.flush_text();
+            self.out.push(WikiToken::at(
+                Tok::Html(OwnedToken::StartTag(tag)),
+                upto,
+                upto,
+            ));
+        }
+        self.line_call = false;
+    }
+
+    /// An end marker on a line a call at its start owns: held back to the end
+    /// of the line (unless another call starts later on the line).
+    pub(crate) fn hold_end(&mut self, after: usize) -> bool {
+        if !self.line_call {
+            return false;
+        }
+        let rest = self.src.get(after..self.limit).unwrap_or("");
+        let line = rest
+            .get(..rest.find('\n').unwrap_or(rest.len()))
+            .unwrap_or("");
+        if line.contains(START) {
+            self.line_call = false;
+            return false;
+        }
+        self.held_end = Some(after);
+        self.line_call = false;
+        true
+    }
+}
+
+/// Attributes followed by comments: the attributes and the comments' texts.
+fn split_trailing_comments(attrs: &str) -> (&str, Vec<String>) {
+    let mut comments = Vec::new();
+    let mut end = attrs.len();
+    loop {
+        let head = attrs.get(..end).unwrap_or("").trim_end();
+        if head.ends_with("-->")
+            && let Some(open) = head.rfind("<!--")
+        {
+            comments.push(head.get(open + 4..head.len() - 3).unwrap_or("").to_owned());
+            end = open;
+            continue;
+        }
+        break;
+    }
+    comments.reverse();
+    (attrs.get(..end).unwrap_or(""), comments)
+}
+
+/// Attributes of a table-structure tag a call's output starts with (or ends
+/// with): the call's start marker would be fostered out of the table, so it
+/// travels on the tag (`dom::table_fixups` puts it back beside the element).
+pub(crate) const ATTR_OPEN_DATA: &str = "tl:odata";
+pub(crate) const ATTR_OPEN_CALL: &str = "tl:ocall";
+pub(crate) const ATTR_CLOSE_CALL: &str = "tl:ccall";
+
+/// How far back an end marker looks for the start tag of the row or cell it
+/// follows.
+const MAX_ANCHOR_SCAN: usize = 4096;
+
+fn is_structure(name: &str) -> bool {
+    matches!(
+        name,
+        "tr" | "td" | "th" | "tbody" | "thead" | "tfoot" | "caption"
+    )
+}
+
+fn meta_kind(token: &WikiToken) -> Option<(bool, Option<&str>)> {
+    let Tok::Html(OwnedToken::StartTag(tag)) = &token.tok else {
+        return None;
+    };
+    if tag.name().as_str() != "meta" {
+        return None;
+    }
+    match tag.attr("typeof") {
+        Some("mw:Transclusion") => Some((true, tag.attr(ATTR_CALL))),
+        Some("mw:Transclusion/End") => Some((false, tag.attr(ATTR_CALL))),
+        _ => None,
+    }
+}
+
+/// In a table, a call's markers right before a row or cell start tag (or right
+/// after its end tag) would be fostered out of the table: they move onto the
+/// tag. One pass; each end marker looks back at most `MAX_ANCHOR_SCAN` tokens.
+pub(crate) fn anchor_markers(out: &mut Vec<WikiToken>) {
+    let mut depth = 0usize;
+    let mut gone = vec![false; out.len()];
+    let mut any = false;
+    // Calls whose start marker moved onto a tag: only their end markers move.
+    let mut anchored: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for i in 0..out.len() {
+        match out.get(i).and_then(WikiToken::start_name) {
+            Some("table") => depth += 1,
+            _ => {
+                if out.get(i).and_then(WikiToken::end_name) == Some("table") {
+                    depth = depth.saturating_sub(1);
+                }
+            }
+        }
+        if depth == 0 {
+            continue;
+        }
+        let Some((is_start, call)) = out.get(i).and_then(meta_kind) else {
+            continue;
+        };
+        let Some(call) = call.map(str::to_owned) else {
+            continue;
+        };
+        if is_start {
+            let next_is_structure = out
+                .get(i + 1)
+                .and_then(WikiToken::start_name)
+                .is_some_and(is_structure);
+            if !next_is_structure {
+                continue;
+            }
+            let data = match out.get(i).map(|t| &t.tok) {
+                Some(Tok::Html(OwnedToken::StartTag(m))) => {
+                    m.attr("data-mw").unwrap_or("").to_owned()
+                }
+                _ => continue,
+            };
+            if let Some(Tok::Html(OwnedToken::StartTag(tag))) =
+                out.get_mut(i + 1).map(|t| &mut t.tok)
+            {
+                tag.set_attr(ATTR_OPEN_DATA, data);
+                tag.set_attr(ATTR_OPEN_CALL, call.clone());
+                anchored.insert(call);
+                if let Some(g) = gone.get_mut(i) {
+                    *g = true;
+                    any = true;
+                }
+            }
+            continue;
+        }
+        // An end marker right after the tag its call's output opened, or
+        // right after a row's or cell's end tag.
+        if !anchored.contains(&call) {
+            continue;
+        }
+        let Some(prev) = i.checked_sub(1) else {
+            continue;
+        };
+        let target = match out.get(prev) {
+            Some(t) if t.start_name().is_some_and(is_structure) => Some(prev),
+            Some(t) if t.end_name().is_some_and(is_structure) => {
+                let name = t.end_name().unwrap_or("").to_owned();
+                let mut open = 0usize;
+                let mut found = None;
+                for j in (prev.saturating_sub(MAX_ANCHOR_SCAN)..prev).rev() {
+                    let Some(t) = out.get(j) else { break };
+                    if t.end_name() == Some(name.as_str()) {
+                        open += 1;
+                    } else if t.start_name() == Some(name.as_str()) {
+                        if open == 0 {
+                            found = Some(j);
+                            break;
+                        }
+                        open -= 1;
+                    }
+                }
+                found
+            }
+            _ => None,
+        };
+        if let Some(j) = target
+            && let Some(Tok::Html(OwnedToken::StartTag(tag))) = out.get_mut(j).map(|t| &mut t.tok)
+        {
+            tag.set_attr(ATTR_CLOSE_CALL, call);
+            if let Some(g) = gone.get_mut(i) {
+                *g = true;
+                any = true;
+            }
+        }
+    }
+    if any {
+        let mut k = 0;
+        out.retain(|_| {
+            let keep = !gone.get(k).copied().unwrap_or(false);
+            k += 1;
+            keep
+        });
+    }
+}
+
+/// The most table wikitext a fostered call's `data-mw` takes as a literal
+/// part before or after the call.
+pub(crate) const MAX_FOSTER_TEXT: usize = 64 * 1024;
+
+/// An open table while marking: its id and start, the first start marker
+/// met outside its cells, the last end marker met in it, whether a cell is open.
+struct OpenTable {
+    id: usize,
+    start: usize,
+    first_start: Option<(usize, usize)>,
+    last_end: Option<(usize, usize)>,
+    in_cell: bool,
+}
+
+/// Where the tree builder may foster a call's output out of a table: the
+/// table's first start marker outside its cells gets the table's id
+/// (`tl:tid`, also on the table) and the table's wikitext before it
+/// (`tl:tprefix`); the table's last end marker gets the wikitext after it
+/// (`tl:tsuffix`); `dom::table_fixups` widens a fostered range over the table
+/// (Parsoid's fostered-content expansion). One pass over the tokens, and each
+/// table's text is copied at most twice.
+pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
+    let mut open: Vec<OpenTable> = Vec::new();
+    let mut done: Vec<(OpenTable, usize)> = Vec::new();
+    let mut next_id = 0;
+    for (i, token) in out.iter_mut().enumerate() {
+        let Some(span) = token.span else { continue };
+        let Tok::Html(html) = &mut token.tok else {
+            continue;
+        };
+        let (tag, start) = match html {
+            OwnedToken::StartTag(tag) => (tag, true),
+            OwnedToken::EndTag(tag) => (tag, false),
+            _ => continue,
+        };
+        match (tag.name().as_str(), start) {
+            ("table", true) => {
+                tag.set_attr(ATTR_TID, next_id.to_string());
+                open.push(OpenTable {
+                    id: next_id,
+                    start: span.start,
+                    first_start: None,
+                    last_end: None,
+                    in_cell: false,
+                });
+                next_id += 1;
+            }
+            ("table", false) => {
+                if let Some(t) = open.pop() {
+                    done.push((t, span.end));
+                }
+            }
+            ("td" | "th" | "caption", true) => {
+                if let Some(t) = open.last_mut() {
+                    t.in_cell = true;
+                }
+            }
+            ("td" | "th" | "caption" | "tr" | "tbody" | "thead" | "tfoot", _) => {
+                if let Some(t) = open.last_mut() {
+                    t.in_cell = false;
+                }
+            }
+            ("meta", true) => {
+                let Some(t) = open.last_mut() else { continue };
+                match tag.attr("typeof") {
+                    Some("mw:Transclusion") if !t.in_cell && t.first_start.is_none() => {
+                        t.first_start = Some((i, span.start));
+                    }
+                    Some("mw:Transclusion/End") => t.last_end = Some((i, span.end)),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    done.extend(open.into_iter().map(|t| (t, src.len())));
+    for (t, end) in done {
+        let marks = [
+            (
+                t.first_start,
+                src.get(t.start..t.first_start.map_or(0, |m| m.1)),
+                ATTR_TPREFIX,
+            ),
+            (
+                t.last_end,
+                src.get(t.last_end.map_or(0, |m| m.1)..end),
+                ATTR_TSUFFIX,
+            ),
+        ];
+        for (mark, text, name) in marks {
+            let (Some((i, _)), Some(text)) = (mark, text) else {
+                continue;
+            };
+            // Wikitext of other calls between: a compound range (`dom::compound`).
+            // Past the limit the range is not widened (deeply nested tables
+            // would otherwise copy the page once per level).
+            if text.len() > MAX_FOSTER_TEXT || text.contains([START, END]) {
+                continue;
+            }
+            if let Some(Tok::Html(OwnedToken::StartTag(tag))) = out.get_mut(i).map(|t| &mut t.tok) {
+                tag.set_attr(ATTR_TID, t.id.to_string());
+                tag.set_attr(name, text);
+            }
+        }
     }
 }

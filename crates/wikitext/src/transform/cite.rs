@@ -26,7 +26,7 @@ pub(crate) struct Cite {
     /// Nesting of inline renders (a ref body inside a ref body…).
     pub(crate) depth: usize,
     /// The page's transclusions (`data-mw`), which markers in bodies refer to.
-    calls: Arc<[String]>,
+    calls: Arc<[crate::transclusion::Call]>,
     /// Template outputs open here (their `mw:Transclusion` metas).
     open_calls: usize,
     /// Custom footnote labels of the groups seen (`None`: the wiki has none).
@@ -34,7 +34,7 @@ pub(crate) struct Cite {
 }
 
 impl Cite {
-    pub(crate) fn new(options: RenderOptions, depth: usize, calls: Arc<[String]>) -> Cite {
+    pub(crate) fn new(options: RenderOptions, depth: usize, calls: Arc<[crate::transclusion::Call]>) -> Cite {
         Cite {
             options,
             depth,
@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn plain_bodies_render_as_themselves() {
-        let calls: Arc<[String]> = Arc::from(Vec::new());
+        let calls: Arc<[crate::transclusion::Call]> = Arc::from(Vec::new());
         for body in [
             "Smith, J. (2020) - A title/part 2",
             " leading and trailing ",

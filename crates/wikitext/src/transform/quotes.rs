@@ -45,7 +45,9 @@ impl Transform for QuoteTransformer {
             },
             _ => token,
         };
-        if token.is_newline() || token.is_end() {
+        // A `||`/`!!` table cell starts a new quote context, as a line does
+        // (Parsoid).
+        if token.is_newline() || token.is_end() || crate::tokenize::is_inline_cell(&token) {
             while self.stack.len() > 1 {
                 self.close_link();
             }

@@ -1,0 +1,511 @@
+//! Parsoid's table fix-ups on the tree, before template encapsulation: a call
+//! whose output made a cell's syntax (its pipes or attributes), or runs from
+//! one cell into another, is encapsulated as whole cells: its markers move to
+//! the cells' parent, around the first and the last cell, and its `data-mw`
+//! gets the wikitext of those cells around the call as literal parts
+//! (`["|align=center ", {template}, " tail"]`), as Parsoid's template ranges
+//! do. Empty `|-` rows are flagged `mw-empty-elt` whatever their attributes.
+//! The tokenizer's private `tl:` attributes (see `tokenize/table.rs`) are
+//! removed here.
+
+use super::{Element, Node};
+
+const CELL: &str = "tl:cell";
+const PREFIX: &str = "tl:prefix";
+const SUFFIX: &str = "tl:suffix";
+const ROW: &str = "tl:row";
+const TID: &str = "tl:tid";
+const TPREFIX: &str = "tl:tprefix";
+const TSUFFIX: &str = "tl:tsuffix";
+const DROP: &str = "tl:drop";
+
+/// A path of child indices from the top-level list.
+pub(crate) type Path = Vec<usize>;
+
+fn is_marker(node: &Node, start: bool) -> bool {
+    let Node::Element(e) = node else { return false };
+    e.name == "meta"
+        && e.attr("typeof")
+            == Some(if start {
+                "mw:Transclusion"
+            } else {
+                "mw:Transclusion/End"
+            })
+}
+
+fn has_private(nodes: &[Node]) -> bool {
+    let mut stack: Vec<&Node> = nodes.iter().collect();
+    while let Some(n) = stack.pop() {
+        if let Node::Element(e) = n {
+            if e.attrs.iter().any(|(k, _)| k.starts_with("tl:")) {
+                return true;
+            }
+            stack.extend(e.children.iter());
+        }
+    }
+    false
+}
+
+/// The transclusion markers in document order: (path, is start).
+pub(crate) fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
+    let mut out = Vec::new();
+    walk(nodes, |path, node| {
+        if is_marker(node, true) {
+            out.push((path.to_vec(), true));
+        } else if is_marker(node, false) {
+            out.push((path.to_vec(), false));
+        }
+    });
+    out
+}
+
+/// Calls `f` with every node and its path, in document order (iterative,
+/// one path buffer: the tree may be deep and large).
+pub(crate) fn walk<'a>(nodes: &'a [Node], mut f: impl FnMut(&[usize], &'a Node)) {
+    let mut stack: Vec<(&'a [Node], usize)> = vec![(nodes, 0)];
+    let mut path: Path = Vec::new();
+    while let Some((list, i)) = stack.pop() {
+        let Some(node) = list.get(i) else {
+            path.pop();
+            continue;
+        };
+        stack.push((list, i + 1));
+        path.push(i);
+        f(&path, node);
+        match node {
+            Node::Element(e) if !e.children.is_empty() => stack.push((&e.children, 0)),
+            _ => {
+                path.pop();
+            }
+        }
+    }
+}
+
+fn node_at<'a>(nodes: &'a [Node], path: &[usize]) -> Option<&'a Node> {
+    let (first, rest) = path.split_first()?;
+    let mut node = nodes.get(*first)?;
+    for &i in rest {
+        let Node::Element(e) = node else { return None };
+        node = e.children.get(i)?;
+    }
+    Some(node)
+}
+
+pub(crate) fn list_at<'a>(nodes: &'a mut Vec<Node>, parent: &[usize]) -> Option<&'a mut Vec<Node>> {
+    let mut list = nodes;
+    for &i in parent {
+        match list.get_mut(i)? {
+            Node::Element(e) => list = &mut e.children,
+            _ => return None,
+        }
+    }
+    Some(list)
+}
+
+pub(crate) fn element_at<'a>(nodes: &'a [Node], path: &[usize]) -> Option<&'a Element> {
+    match node_at(nodes, path)? {
+        Node::Element(e) => Some(e),
+        _ => None,
+    }
+}
+
+/// The child list at `parent`, read-only.
+pub(crate) fn list_ref<'a>(nodes: &'a [Node], parent: &[usize]) -> Option<&'a [Node]> {
+    let mut list = nodes;
+    for &i in parent {
+        match list.get(i)? {
+            Node::Element(e) => list = &e.children,
+            _ => return None,
+        }
+    }
+    Some(list)
+}
+
+/// The path of the nearest cell (`td`, `th`, `caption`) holding `path`.
+fn cell_of(nodes: &[Node], path: &[usize]) -> Option<Path> {
+    (1..path.len()).rev().find_map(|n| {
+        let p = path.get(..n)?;
+        element_at(nodes, p)
+            .filter(|e| matches!(e.name.as_str(), "td" | "th" | "caption"))
+            .map(|_| p.to_vec())
+    })
+}
+
+/// The attributes a moved marker keeps (its call, for `compound`).
+fn kept(e: &Element) -> Vec<(String, String)> {
+    e.attrs
+        .iter()
+        .filter(|(k, _)| k == "tl:call")
+        .cloned()
+        .collect()
+}
+
+/// `data-mw` with `prefix` and `suffix` as literal parts around the call.
+fn with_parts(data_mw: &str, prefix: &str, suffix: &str) -> String {
+    let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+    let Some(body) = data_mw
+        .strip_prefix("{\"parts\":[")
+        .and_then(|b| b.strip_suffix("]}"))
+    else {
+        return data_mw.to_owned();
+    };
+    let mut out = String::from("{\"parts\":[");
+    if !prefix.is_empty() {
+        out.push_str(&json(prefix));
+        out.push(',');
+    }
+    out.push_str(body);
+    if !suffix.is_empty() {
+        out.push(',');
+        out.push_str(&json(suffix));
+    }
+    out.push_str("]}");
+    out
+}
+
+/// Structural edits collected while paths are still valid, applied at once.
+#[derive(Default)]
+struct Edits {
+    /// (parent path, index, sequence, meta to insert there)
+    inserts: Vec<(Path, usize, usize, Element)>,
+}
+
+impl Edits {
+    fn insert(&mut self, parent: &[usize], at: usize, meta: Element) {
+        let seq = self.inserts.len();
+        self.inserts.push((parent.to_vec(), at, seq, meta));
+    }
+
+    /// Inserts the metas (later positions first, so earlier ones stay valid)
+    /// and removes the nodes flagged `tl:drop`.
+    fn apply(mut self, nodes: &mut Vec<Node>) {
+        self.inserts.sort_by(|a, b| {
+            let pa = a.0.iter().chain(std::iter::once(&a.1));
+            let pb = b.0.iter().chain(std::iter::once(&b.1));
+            pb.cmp(pa).then(b.2.cmp(&a.2))
+        });
+        for (parent, at, _, meta) in self.inserts {
+            if let Some(list) = list_at(nodes, &parent) {
+                list.insert(at.min(list.len()), Node::Element(meta));
+            }
+        }
+        sweep(nodes);
+    }
+}
+
+/// Flags the element at `path` for removal.
+pub(crate) fn drop_at(nodes: &mut [Node], path: &[usize]) -> Option<()> {
+    let (last, parent) = path.split_last()?;
+    let mut list = nodes;
+    for &i in parent {
+        match list.get_mut(i)? {
+            Node::Element(e) => list = &mut e.children,
+            _ => return None,
+        }
+    }
+    match list.get_mut(*last)? {
+        Node::Element(e) => e.attrs.push((DROP.into(), String::new())),
+        _ => return None,
+    }
+    Some(())
+}
+
+/// Removes the elements flagged `tl:drop` (iterative: the tree may be deep).
+pub(crate) fn sweep(nodes: &mut Vec<Node>) {
+    let mut stack: Vec<&mut Vec<Node>> = vec![nodes];
+    while let Some(list) = stack.pop() {
+        list.retain(|n| !matches!(n, Node::Element(e) if e.attr(DROP).is_some()));
+        for n in list {
+            if let Node::Element(e) = n {
+                stack.push(&mut e.children);
+            }
+        }
+    }
+}
+
+fn end_meta(kept: Vec<(String, String)>) -> Element {
+    let mut end = Element::new("meta");
+    end.attrs
+        .push(("typeof".into(), "mw:Transclusion/End".into()));
+    end.attrs.extend(kept);
+    end
+}
+
+fn start_meta(data: String, kept: Vec<(String, String)>) -> Element {
+    let mut begin = Element::new("meta");
+    begin
+        .attrs
+        .push(("typeof".into(), "mw:Transclusion".into()));
+    begin.attrs.push(("data-mw".into(), data));
+    begin.attrs.extend(kept);
+    begin
+}
+
+/// Widens one call (markers at `s` and `e`) to whole cells where its output
+/// made cell syntax or spans cells.
+fn fix_pair(nodes: &mut [Node], s: &[usize], e: &[usize], edits: &mut Edits) -> Option<()> {
+    let start = element_at(nodes, s)?;
+    // Only markers met in a cell carry a prefix or the cell flag.
+    let flagged = start.attr(CELL).is_some();
+    if !flagged && start.attr(PREFIX).is_none() {
+        return None;
+    }
+    let first = cell_of(nodes, s)?;
+    let last = cell_of(nodes, e)?;
+    if !flagged && first == last {
+        return None;
+    }
+    let start_kept = kept(start);
+    let end_kept = kept(element_at(nodes, e)?);
+    let prefix = start.attr(PREFIX).unwrap_or("").to_owned();
+    let data = start.attr("data-mw")?.to_owned();
+    let suffix = element_at(nodes, e)?.attr(SUFFIX).unwrap_or("").to_owned();
+    let (first_at, parent) = first.split_last()?;
+    let (last_at, last_parent) = last.split_last()?;
+    if parent != last_parent || last_at < first_at {
+        return None;
+    }
+    drop_at(nodes, e)?;
+    drop_at(nodes, s)?;
+    edits.insert(parent, last_at + 1, end_meta(end_kept));
+    let data = with_parts(&data, &prefix, &suffix);
+    edits.insert(parent, *first_at, start_meta(data, start_kept));
+    Some(())
+}
+
+/// The path of every table with an id (its `tl:tid`).
+fn tables(nodes: &[Node]) -> std::collections::HashMap<String, Path> {
+    let mut found = std::collections::HashMap::new();
+    walk(nodes, |path, node| {
+        if let Node::Element(e) = node
+            && e.name == "table"
+            && let Some(tid) = e.attr(TID)
+        {
+            found.insert(tid.to_owned(), path.to_vec());
+        }
+    });
+    found
+}
+
+/// A call whose start marker the tree builder fostered out of the table it
+/// was written in: the range runs from the fostered content over the table
+/// (or past it, where the call ends after the table), with the table's
+/// wikitext around the call as literal parts.
+fn fix_fostered(
+    nodes: &mut [Node],
+    s: &[usize],
+    e: &[usize],
+    tables: &std::collections::HashMap<String, Path>,
+    edits: &mut Edits,
+) -> Option<()> {
+    let start = element_at(nodes, s)?;
+    let tid = start.attr(TID)?.to_owned();
+    let prefix = start.attr(TPREFIX)?.to_owned();
+    if tables.get(&tid).is_some_and(|table| s.starts_with(table)) {
+        return None; // not fostered
+    }
+    let start_kept = kept(start);
+    let end_kept = kept(element_at(nodes, e)?);
+    let data = start.attr("data-mw")?.to_owned();
+    let end = element_at(nodes, e)?;
+    let suffix = if end.attr(TID) == Some(tid.as_str()) {
+        end.attr(TSUFFIX).unwrap_or("").to_owned()
+    } else {
+        String::new()
+    };
+    let table = tables.get(&tid)?.clone();
+    if s.starts_with(&table) {
+        return None; // not fostered
+    }
+    let (table_at, parent) = table.split_last()?;
+    let table_at = *table_at;
+    if !s.starts_with(parent) || !e.starts_with(parent) {
+        return None;
+    }
+    let depth = parent.len();
+    let first_at = *s.get(depth)?;
+    let e_top = *e.get(depth)?;
+    if first_at >= table_at {
+        return None;
+    }
+    let data = with_parts(&data, &prefix, &suffix);
+    // The end: kept where it is after the table, else moved after the range.
+    if !(e.len() == depth + 1 && e_top > table_at) {
+        drop_at(nodes, e)?;
+        edits.insert(parent, e_top.max(table_at) + 1, end_meta(end_kept));
+    }
+    if s.len() == depth + 1 {
+        if let Some(Node::Element(m)) = list_at_mut(nodes, parent)?.get_mut(first_at) {
+            m.attrs.retain(|(k, _)| k != "data-mw");
+            m.attrs.push(("data-mw".into(), data));
+        }
+    } else {
+        drop_at(nodes, s)?;
+        edits.insert(parent, first_at, start_meta(data, start_kept));
+    }
+    Some(())
+}
+
+fn list_at_mut<'a>(nodes: &'a mut [Node], parent: &[usize]) -> Option<&'a mut [Node]> {
+    let mut list = nodes;
+    for &i in parent {
+        match list.get_mut(i)? {
+            Node::Element(e) => list = &mut e.children,
+            _ => return None,
+        }
+    }
+    Some(list)
+}
+
+/// Markers the tokenizer put on a row or cell tag (`tokenize::table::
+/// anchor_markers`) go back beside the element, in its parent.
+fn unanchor(nodes: &mut Vec<Node>) {
+    let mut edits = Edits::default();
+    walk(nodes, |path, node| {
+        let Node::Element(e) = node else { return };
+        let Some((at, parent)) = path.split_last() else {
+            return;
+        };
+        if let (Some(data), Some(call)) = (e.attr("tl:odata"), e.attr("tl:ocall")) {
+            let kept = vec![("tl:call".to_owned(), call.to_owned())];
+            edits.insert(parent, *at, start_meta(data.to_owned(), kept));
+        }
+        if let Some(call) = e.attr("tl:ccall") {
+            let kept = vec![("tl:call".to_owned(), call.to_owned())];
+            edits.insert(parent, at + 1, end_meta(kept));
+        }
+    });
+    if !edits.inserts.is_empty() {
+        edits.apply(nodes);
+    }
+}
+
+/// Whitespace and comments of a call's output directly in a table, body or
+/// row (where text cannot be wrapped) go (Parsoid deletes them while
+/// template-wrapping).
+fn drop_fosterable_whitespace(nodes: &mut [Node]) {
+    let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
+    while let Some(node) = stack.pop() {
+        let Node::Element(e) = node else { continue };
+        if matches!(
+            e.name.as_str(),
+            "table" | "tbody" | "thead" | "tfoot" | "tr"
+        ) && e.children.iter().any(|c| is_marker(c, true))
+        {
+            let mut inside = false;
+            e.children.retain(|c| {
+                if is_marker(c, true) {
+                    inside = true;
+                } else if is_marker(c, false) {
+                    inside = false;
+                } else if inside {
+                    return match c {
+                        Node::Text(t) => !t.chars().all(char::is_whitespace),
+                        Node::Comment(_) => false,
+                        Node::Element(_) => true,
+                    };
+                }
+                true
+            });
+        }
+        stack.extend(e.children.iter_mut());
+    }
+}
+
+/// Each call's start and end markers (by `tl:call`), in document order of
+/// the starts.
+fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
+    let mut starts: Vec<(usize, Path)> = Vec::new();
+    let mut ends: std::collections::HashMap<usize, Path> = std::collections::HashMap::new();
+    for (path, start) in markers(nodes) {
+        let Some(call) = element_at(nodes, &path)
+            .and_then(|e| e.attr("tl:call"))
+            .and_then(|c| c.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if start {
+            starts.push((call, path));
+        } else {
+            ends.entry(call).or_insert(path);
+        }
+    }
+    starts
+        .into_iter()
+        .filter_map(|(call, s)| Some((s, ends.remove(&call)?)))
+        .collect()
+}
+
+/// Removes the private attributes; flags empty `|-` rows; trims wikitext cells.
+fn strip(nodes: &mut [Node]) {
+    let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
+    while let Some(node) = stack.pop() {
+        if let Node::Element(e) = node {
+            if e.attrs.iter().any(|(k, _)| k == "tl:wt") {
+                super::trim::trim_whitespace(e);
+            }
+            let row = e.attrs.iter().any(|(k, _)| k == ROW);
+            e.attrs.retain(|(k, _)| !k.starts_with("tl:"));
+            if row && !e.attrs.is_empty() && super::cleanup::is_empty(e) {
+                match e.attrs.iter_mut().find(|(k, _)| k == "class") {
+                    Some((_, v)) if !v.split_whitespace().any(|c| c == "mw-empty-elt") => {
+                        v.push_str(" mw-empty-elt");
+                    }
+                    Some(_) => {}
+                    None => e.attrs.push(("class".into(), "mw-empty-elt".into())),
+                }
+            }
+            stack.extend(e.children.iter_mut());
+        }
+    }
+}
+
+/// Runs the pass over the body's children.
+pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
+    if !has_private(nodes) {
+        return;
+    }
+    unanchor(nodes);
+    drop_fosterable_whitespace(nodes);
+    // Markers are flagged and new ones collected; the tree changes only once
+    // every pair is done, so the paths stay valid.
+    let pairs_now = pairs(nodes);
+    let any = |name: &str| {
+        pairs_now
+            .iter()
+            .any(|(s, _)| element_at(nodes, s).is_some_and(|m| m.attr(name).is_some()))
+    };
+    let (cells, fostered) = (any(PREFIX) || any(CELL), any(TPREFIX));
+    if cells {
+        let mut edits = Edits::default();
+        for (s, e) in &pairs_now {
+            let _ = fix_pair(nodes, s, e, &mut edits);
+        }
+        edits.apply(nodes);
+    }
+    if fostered {
+        let mut edits = Edits::default();
+        let tables = tables(nodes);
+        for (s, e) in &pairs(nodes) {
+            let _ = fix_fostered(nodes, s, e, &tables, &mut edits);
+        }
+        edits.apply(nodes);
+    }
+    super::compound::compounds(nodes, gaps);
+    strip(nodes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_around_the_call() {
+        let data = r#"{"parts":[{"template":{}}]}"#;
+        assert_eq!(
+            with_parts(data, "|a ", " b"),
+            r#"{"parts":["|a ",{"template":{}}," b"]}"#
+        );
+        assert_eq!(with_parts(data, "", ""), data);
+    }
+}
