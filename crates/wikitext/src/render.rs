@@ -12,8 +12,8 @@ use tagloom_transform::pipeline::{
 };
 
 use crate::dom;
-use crate::transclusion::Call;
 use crate::token::{Tok, WikiKind, WikiToken};
+use crate::transclusion::Call;
 use crate::transform::{
     AsHandler, cite::Cite, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
     paragraphs::ParagraphWrapper, pre::PreHandler, quotes::QuoteTransformer,

@@ -193,7 +193,7 @@ fn expand_into(
         // table it is a pipe of the table syntax.
         let pipe_is_content = expansion == "|"
             && !line.ends_with('{')
-            && (tables.depth(&out) == 0 || cell_content(line, src.get(span.end..).unwrap_or("")));
+            && (tables.depth(out) == 0 || cell_content(line, src.get(span.end..).unwrap_or("")));
         let syntax_only = syntax_only && !pipe_is_content;
         // A call that opens or closes a wikitext table is encapsulated with it.
         let table_syntax = {

@@ -34,7 +34,11 @@ pub(crate) struct Cite {
 }
 
 impl Cite {
-    pub(crate) fn new(options: RenderOptions, depth: usize, calls: Arc<[crate::transclusion::Call]>) -> Cite {
+    pub(crate) fn new(
+        options: RenderOptions,
+        depth: usize,
+        calls: Arc<[crate::transclusion::Call]>,
+    ) -> Cite {
         Cite {
             options,
             depth,
