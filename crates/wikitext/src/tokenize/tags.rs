@@ -12,6 +12,8 @@ use crate::token::{RefTag, Tok, WikiToken};
 pub(crate) struct RawTag {
     pub(crate) name: String,
     pub(crate) attrs: Vec<(String, String)>,
+    /// The attribute values as written (before references are decoded).
+    pub(crate) sources: Vec<String>,
     pub(crate) end: bool,
     pub(crate) self_closing: bool,
     pub(crate) len: usize,
@@ -41,6 +43,7 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
         return None;
     }
     let mut attrs = Vec::new();
+    let mut sources = Vec::new();
     loop {
         while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
             i += 1;
@@ -50,6 +53,7 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                 return Some(RawTag {
                     name,
                     attrs,
+                    sources,
                     end,
                     self_closing: false,
                     len: i + 1,
@@ -59,6 +63,7 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                 return Some(RawTag {
                     name,
                     attrs,
+                    sources,
                     end,
                     self_closing: true,
                     len: i + 2,
@@ -107,12 +112,12 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                         (_, Some(g)) => {
                             let mut v = tail.get(..g)?;
                             if let Some(stripped) = v.strip_suffix('/') {
-                                v = stripped;
+                                v = stripped.trim_end();
                                 j = j + 1 + g - 1;
                             } else {
                                 j = j + 1 + g;
                             }
-                            value = v.trim_end().to_owned();
+                            value = v.to_owned();
                         }
                         _ => return None,
                     }
@@ -132,6 +137,7 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
             i = j;
         }
         attrs.push((attr_name, entity::decode_all(&value)));
+        sources.push(value);
     }
 }
 
@@ -244,7 +250,10 @@ impl Tokenizer<'_> {
             }
             _ => {}
         }
-        if !sanitizer::is_allowed_tag(&raw.name) || raw.name == "pre" && !raw.end {
+        if !sanitizer::is_allowed_tag(&raw.name)
+            || raw.name == "pre" && !raw.end
+            || !raw.end && sanitizer::is_literal_tag(&raw.name, &raw.attrs)
+        {
             // Not HTML in wikitext: the `<` is text, the rest is scanned as usual.
             self.pos += 1;
             self.push_text("<", start);
@@ -345,12 +354,33 @@ impl Tokenizer<'_> {
             };
             Some((after.get(..at).unwrap_or(""), raw.len + at + close_len))
         };
-        let mut tag = sanitized_tag(raw);
-        tag.set_self_closing(false);
+        // An extension tag's attribute values have their source line breaks
+        // and tabs as spaces (references decoded after); data-mw has them
+        // trimmed as well.
+        let attrs: Vec<(String, String)> = raw
+            .attrs
+            .iter()
+            .zip(&raw.sources)
+            .map(|((k, _), v)| {
+                (
+                    k.clone(),
+                    entity::decode_all(&v.replace(['\n', '\r', '\t'], " ")),
+                )
+            })
+            .collect();
+        let ext = RawTag {
+            name: raw.name.clone(),
+            attrs,
+            sources: Vec::new(),
+            end: false,
+            self_closing: false,
+            len: raw.len,
+        };
+        let mut tag = sanitized_tag(&ext);
         tag.set_attr("typeof", "mw:Extension/pre");
         tag.set_attr(
             "data-mw",
-            ext_data_mw("pre", &raw.attrs, body.map(|(text, _)| text)),
+            ext_data_mw("pre", &ext.attrs, body.map(|(text, _)| text)),
         );
         self.pos += body.map_or(raw.len, |(_, len)| len);
         self.emit_html(OwnedToken::StartTag(tag), start);
@@ -427,7 +457,7 @@ pub(crate) fn ext_data_mw(name: &str, attrs: &[(String, String)], body: Option<&
         }
         out.push_str(&json(&k.to_ascii_lowercase()));
         out.push(':');
-        out.push_str(&json(&v.replace(['\n', '\r', '\t'], " ")));
+        out.push_str(&json(v.trim_matches([' ', '\n', '\r', '\t'])));
     }
     out.push('}');
     if let Some(body) = body {
