@@ -265,7 +265,7 @@ fn run_marked(
     options: &RenderOptions,
     context: Context,
 ) -> Result<String, WikiError> {
-    let tokens = crate::tokenize::tokenize_with(text, calls);
+    let tokens = crate::tokenize::tokenize_with(text, calls, &options.preprocess.site);
     let mut pipeline = Pipeline::new(registry(options, context)?, PipelineConfig::default());
     let sink = BodySink::new(context == Context::Page)?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;

@@ -43,7 +43,7 @@ const PROTOCOLS: &[&str] = &[
 
 /// The length of the protocol at the start of `s` (case-insensitive);
 /// `relative` also accepts `//`.
-fn protocol(s: &str, relative: bool) -> Option<usize> {
+pub(crate) fn protocol(s: &str, relative: bool) -> Option<usize> {
     if relative && s.starts_with("//") {
         return Some(2);
     }

@@ -5,8 +5,8 @@
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
-use super::{Tokenizer, entity};
-use crate::title::{LinkTarget, encode_title};
+use super::{Tokenizer, entity, extlinks};
+use crate::title::{LinkTarget, encode_title, percent_decode};
 use crate::token::{Tok, WikiToken};
 
 impl Tokenizer<'_> {
@@ -63,11 +63,23 @@ impl Tokenizer<'_> {
         };
         let rest = self.rest();
         let target_src = rest.get(2..pipe.unwrap_or(close)).unwrap_or("");
-        let Some(target) = LinkTarget::parse(&entity::decode_all(target_src)) else {
-            self.pos += 2;
-            self.push_text("[[", start);
+        let decoded = entity::decode_all(target_src);
+        let Some(target) = LinkTarget::parse_in(&decoded, self.site) else {
+            // `[[//example.com]]`: a bracket, then an external link.
+            let url_like = extlinks::protocol(decoded.trim_start(), true).is_some();
+            let skip = if url_like { 1 } else { 2 };
+            self.pos += skip;
+            self.push_text(if url_like { "[" } else { "[[" }, start);
             return;
         };
+        if let Some(href) = target.language_link() {
+            self.pos += close + 2;
+            let tag = OwnedTag::new("link")
+                .with_attr("rel", "mw:PageProp/Language")
+                .with_attr("href", href);
+            self.emit_html(OwnedToken::StartTag(tag), start);
+            return;
+        }
         if target.namespace == "Category" && !target.colon {
             self.pos += close + 2;
             let mut href = format!("./{}", encode_title(&target.full()));
@@ -106,7 +118,9 @@ impl Tokenizer<'_> {
             Some(_) => {}
             None => {
                 let shown = target_src.strip_prefix(':').unwrap_or(target_src);
-                self.out.push(WikiToken::text(entity::decode_all(shown)));
+                let shown = entity::decode_all(shown);
+                self.out
+                    .push(WikiToken::text(percent_decode(&shown).into_owned()));
             }
         }
         // The link trail.

@@ -10,7 +10,7 @@
 
 mod block;
 pub(crate) mod entity;
-mod extlinks;
+pub(crate) mod extlinks;
 mod links;
 mod table;
 mod tags;
@@ -21,14 +21,19 @@ use crate::token::{Tok, WikiToken};
 
 /// Tokenizes a whole page.
 pub fn tokenize(src: &str) -> Vec<WikiToken> {
-    tokenize_with(src, &[])
+    tokenize_with(src, &[], crate::title::default_site())
 }
 
 /// Tokenizes a page whose template output is marked (see `transclusion.rs`);
 /// `calls` holds each call's `data-mw`.
-pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
+pub(crate) fn tokenize_with(
+    src: &str,
+    calls: &[String],
+    site: &crate::preprocess::Site,
+) -> Vec<WikiToken> {
     let mut t = Tokenizer {
         calls,
+        site,
         src,
         pos: 0,
         limit: src.len(),
@@ -55,6 +60,8 @@ pub(crate) fn tokenize_with(src: &str, calls: &[String]) -> Vec<WikiToken> {
 pub(crate) struct Tokenizer<'a> {
     /// The `data-mw` of each marked template call.
     calls: &'a [String],
+    /// The wiki (namespaces and interwiki prefixes of link targets).
+    pub(crate) site: &'a crate::preprocess::Site,
     pub(crate) src: &'a str,
     pub(crate) pos: usize,
     /// Where the current scan stops (the end of a heading's content, or the input).
