@@ -5,6 +5,7 @@
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
+use super::tags::parse_tag;
 use super::{Tokenizer, entity, extlinks};
 use crate::title::{LinkTarget, encode_title, percent_decode};
 use crate::token::{Tok, WikiToken};
@@ -39,6 +40,12 @@ impl Tokenizer<'_> {
                     // Skip a template: its pipes are not ours.
                     Some(end) if end <= self.limit => i = end - base,
                     _ => i += 2,
+                },
+                (Some(b'<'), _) if pipe.is_some() => match s.get(i..).and_then(parse_tag) {
+                    // A tag in the text is skipped whole: `]]` in its attributes
+                    // does not end the link.
+                    Some(tag) => i += tag.len,
+                    None => i += 1,
                 },
                 (Some(b'|'), _) if pipe.is_none() => {
                     pipe = Some(i);
@@ -110,8 +117,10 @@ impl Tokenizer<'_> {
                 self.limit = content_end;
                 // No links inside a link's text.
                 let was = std::mem::replace(&mut self.in_ext_link, true);
+                let was_wiki = std::mem::replace(&mut self.in_wiki_link, true);
                 self.scan();
                 self.in_ext_link = was;
+                self.in_wiki_link = was_wiki;
                 self.limit = saved;
                 self.pos = content_end + 2;
             }

@@ -44,6 +44,7 @@ pub(crate) fn tokenize_with(
         dd_depth: 0,
         dd_quotes: (false, false),
         in_ext_link: false,
+        in_wiki_link: false,
         no_bracket_close: None,
         missing_close: Vec::new(),
         braces: None,
@@ -77,6 +78,8 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) dd_quotes: (bool, bool),
     /// Inside an external link's text: no links start here.
     pub(crate) in_ext_link: bool,
+    /// Inside a wikilink's text: no wikilinks start here.
+    pub(crate) in_wiki_link: bool,
     /// A range where no `[URL …]` can close (no `]` before the line ends).
     pub(crate) no_bracket_close: Option<(usize, usize)>,
     /// Closing tags known to be missing after a position.
@@ -172,7 +175,7 @@ impl<'a> Tokenizer<'a> {
                 b'&' => self.entity(),
                 b'_' if self.rest().starts_with("__") => self.switch(),
                 b'{' if self.rest().starts_with("{{") => self.template(),
-                b'[' if self.rest().starts_with("[[") && !self.in_ext_link => self.wikilink(),
+                b'[' if self.rest().starts_with("[[") && !self.in_wiki_link => self.wikilink(),
                 b'[' if !self.in_ext_link && self.bracketed_link() => {}
                 b'A'..=b'Z' | b'a'..=b'z' if self.autolink() => {}
                 b'|' if self.cell_line.is_some() && self.rest().starts_with("||") => {
