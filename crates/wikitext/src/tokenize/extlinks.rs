@@ -248,6 +248,53 @@ fn separator(s: &str) -> Option<usize> {
     }
 }
 
+/// An ISBN after `ISBN `: MediaWiki's `(97[89]-?)?(\d-?){9}[\dXx]\b`, where
+/// each `-` may also be a blank (`separator`). Its raw length and its digits.
+fn isbn(s: &str) -> Option<(usize, String)> {
+    // Each digit with the offset just after it; one separator between digits.
+    let mut items: Vec<(char, usize)> = Vec::new();
+    let mut j = 0;
+    while items.len() < 13 {
+        let Some(c) = s.get(j..).and_then(|r| r.chars().next()) else {
+            break;
+        };
+        if !(c.is_ascii_digit() || c == 'X' || c == 'x') {
+            break;
+        }
+        j += 1;
+        items.push((c.to_ascii_uppercase(), j));
+        if !c.is_ascii_digit() {
+            break;
+        }
+        let sep = match s.get(j..) {
+            Some(r) if r.starts_with('-') => 1,
+            Some(r) => separator(r).unwrap_or(0),
+            None => 0,
+        };
+        let next_is_digit = s
+            .get(j + sep..)
+            .and_then(|r| r.chars().next())
+            .is_some_and(|c| c.is_ascii_digit() || c == 'X' || c == 'x');
+        if !next_is_digit {
+            break;
+        }
+        j += sep;
+    }
+    let form = |n: usize| -> Option<(usize, String)> {
+        let (body, _) = items.split_at_checked(n)?;
+        let (last, end) = *body.last()?;
+        let head_digits = body.get(..n - 1)?.iter().all(|(c, _)| c.is_ascii_digit());
+        let boundary = !is_word(s.get(end..).and_then(|r| r.chars().next()));
+        (head_digits && (last.is_ascii_digit() || last == 'X') && boundary)
+            .then(|| (end, body.iter().map(|(c, _)| *c).collect()))
+    };
+    let prefixed = items.len() >= 13
+        && items.first().map(|x| x.0) == Some('9')
+        && items.get(1).map(|x| x.0) == Some('7')
+        && matches!(items.get(2).map(|x| x.0), Some('8' | '9'));
+    prefixed.then(|| form(13)).flatten().or_else(|| form(10))
+}
+
 impl Tokenizer<'_> {
     fn prev_char(&self) -> Option<char> {
         self.src.get(..self.pos).and_then(|s| s.chars().next_back())
@@ -442,32 +489,12 @@ impl Tokenizer<'_> {
         if seps == 0 {
             return false;
         }
-        let mut digits = String::new();
-        if kind == "ISBN" {
-            // (97[89][- ]?)?(\d[- ]?){9}[\dXx]
-            let b = rest.as_bytes();
-            let mut j = i;
-            let mut last_end = i;
-            while let Some(&c) = b.get(j) {
-                if c.is_ascii_digit() || ((c == b'X' || c == b'x') && digits.len() >= 9) {
-                    digits.push(char::from(c.to_ascii_uppercase()));
-                    j += 1;
-                    last_end = j;
-                    if c == b'X' || c == b'x' {
-                        break;
-                    }
-                } else if (c == b'-' || c == b' ') && !digits.is_empty() {
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
-            if !(digits.len() == 10
-                || (digits.len() == 13 && (digits.starts_with("978") || digits.starts_with("979"))))
-            {
+        let digits = if kind == "ISBN" {
+            let Some((len, number)) = isbn(rest.get(i..).unwrap_or("")) else {
                 return false;
-            }
-            i = last_end;
+            };
+            i += len;
+            number
         } else {
             let n = rest
                 .get(i..)
@@ -478,9 +505,10 @@ impl Tokenizer<'_> {
             if n == 0 {
                 return false;
             }
-            digits = rest.get(i..i + n).unwrap_or("").to_owned();
+            let number = rest.get(i..i + n).unwrap_or("").to_owned();
             i += n;
-        }
+            number
+        };
         if is_word(rest.get(i..).and_then(|r| r.chars().next())) {
             return false;
         }
@@ -511,5 +539,45 @@ impl Tokenizer<'_> {
         self.flush_text();
         self.out.push(WikiToken::end("a"));
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isbns() {
+        assert_eq!(
+            isbn("1-234-56789-0 - 2006"),
+            Some((13, "1234567890".into()))
+        );
+        assert_eq!(
+            isbn("978 0 316 09811 3"),
+            Some((17, "9780316098113".into()))
+        );
+        assert_eq!(isbn("123456789x."), Some((10, "123456789X".into())));
+        assert_eq!(isbn("12345"), None);
+        assert_eq!(isbn("1234567890abc"), None);
+    }
+
+    #[test]
+    fn hrefs() {
+        assert_eq!(clean_href("http://a.b/x y|[z]"), "http://a.b/x+y%7C%5Bz%5D");
+        assert_eq!(
+            clean_href("http://e\u{200c}x.com/\u{200c}"),
+            "http://ex.com/\u{200c}"
+        );
+        assert_eq!(
+            clean_href("http://[::1]:80/a[b]"),
+            "http://[::1]:80/a%5Bb%5D"
+        );
+    }
+
+    #[test]
+    fn brackets() {
+        assert_eq!(closing_bracket(" a [[b]] c] d"), Ok(10));
+        assert_eq!(closing_bracket(" <span title=\"[x]\">y</span>]"), Ok(27));
+        assert_eq!(closing_bracket(" a\n]"), Err(2));
     }
 }
