@@ -112,6 +112,19 @@ pub(crate) fn expand(
     let mut calls = Vec::new();
     let mut segment_start = 0;
     for node in &tree.nodes {
+        if let Node::Ignore(span) = node {
+            // Include directives of the page itself (`<noinclude>`,
+            // `<includeonly>…</includeonly>`) reach the tokenizer as written:
+            // Parsoid marks them with metas.
+            let before = src.get(segment_start..span.start).unwrap_or("");
+            // Inside a tag or link they go, as before.
+            out.push_str(&page.expand(before)?.text);
+            if safe_context(out.rsplit('\n').next().unwrap_or("")) {
+                out.push_str(src.get(span.clone()).unwrap_or(""));
+            }
+            segment_start = span.end;
+            continue;
+        }
         let Node::Template(call) = node else { continue };
         let span = call.span.clone();
         // The text before the call, expanded on its own (it holds no call).

@@ -107,9 +107,30 @@ impl Tokenizer<'_> {
         }
     }
 
-    /// Comments at the current position, as tokens.
+    /// Comments and include directives (`<noinclude>`, `</onlyinclude>`,
+    /// `<includeonly>…</includeonly>`) at the current position, as tokens.
     fn leading_comments(&mut self) {
-        while self.rest().starts_with("<!--") {
+        loop {
+            let directive = self.rest().starts_with('<')
+                && super::tags::parse_tag(self.rest()).is_some_and(|t| {
+                    matches!(t.name.as_str(), "noinclude" | "onlyinclude")
+                        || (t.name == "includeonly" && !t.end)
+                });
+            if directive {
+                let before = self.pos;
+                self.angle();
+                if self.pos == before {
+                    break;
+                }
+                continue;
+            }
+            if self.at_switch() {
+                self.switch();
+                continue;
+            }
+            if !self.rest().starts_with("<!--") {
+                break;
+            }
             let rest = self.rest();
             let Some(end) = rest.get(4..).and_then(|r| r.find("-->")) else {
                 break;
@@ -122,6 +143,16 @@ impl Tokenizer<'_> {
                 start,
             );
         }
+    }
+
+    /// Whether a behaviour switch (`__TOC__`) starts here.
+    fn at_switch(&self) -> bool {
+        let rest = self.rest();
+        rest.starts_with("__")
+            && rest
+                .get(2..)
+                .and_then(|r| r.find("__").and_then(|e| r.get(..e)))
+                .is_some_and(|word| super::SWITCHES.iter().any(|s| s.eq_ignore_ascii_case(word)))
     }
 
     /// The end of the current line, comments (which may hold newlines) skipped.
@@ -163,6 +194,27 @@ impl Tokenizer<'_> {
             if trimmed.ends_with("-->")
                 && let Some(open) = trimmed.rfind("<!--")
             {
+                content_end = open;
+                continue;
+            }
+            // Include directives after the heading are not part of it.
+            let lower = trimmed.to_ascii_lowercase();
+            let directive = [
+                "<noinclude>",
+                "</noinclude>",
+                "<onlyinclude>",
+                "</onlyinclude>",
+            ]
+            .iter()
+            .find(|d| lower.ends_with(*d))
+            .map(|d| trimmed.len() - d.len())
+            .or_else(|| {
+                lower
+                    .ends_with("</includeonly>")
+                    .then(|| lower.rfind("<includeonly>"))
+                    .flatten()
+            });
+            if let Some(open) = directive {
                 content_end = open;
                 continue;
             }

@@ -233,7 +233,20 @@ impl Tokenizer<'_> {
             }
             "noinclude" | "onlyinclude" => {
                 self.pos += raw.len;
-                self.flush_text();
+                if !raw.self_closing {
+                    // Parsoid marks where the directive was.
+                    let kind = if raw.name == "noinclude" {
+                        "NoInclude"
+                    } else {
+                        "OnlyInclude"
+                    };
+                    let end = if raw.end { "/End" } else { "" };
+                    let meta = OwnedTag::new("meta")
+                        .with_attr("typeof", format!("mw:Includes/{kind}{end}"));
+                    self.emit_html(OwnedToken::StartTag(meta), start);
+                } else {
+                    self.flush_text();
+                }
                 return;
             }
             "includeonly" if !raw.end => {
@@ -244,8 +257,20 @@ impl Tokenizer<'_> {
                     self.close_of("includeonly", body)
                         .map_or(rest.len(), |(at, l)| raw.len + at + l)
                 };
+                let src = rest.get(..skip).unwrap_or("");
                 self.pos += skip;
-                self.flush_text();
+                if raw.self_closing {
+                    self.flush_text();
+                    return;
+                }
+                let data_mw = format!("{{\"src\":{}}}", serde_json::Value::String(src.to_owned()));
+                let meta = OwnedTag::new("meta")
+                    .with_attr("typeof", "mw:Includes/IncludeOnly")
+                    .with_attr("data-mw", data_mw);
+                self.emit_html(OwnedToken::StartTag(meta), start);
+                self.out.push(WikiToken::start_tag(
+                    OwnedTag::new("meta").with_attr("typeof", "mw:Includes/IncludeOnly/End"),
+                ));
                 return;
             }
             _ => {}
