@@ -100,13 +100,15 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                     // A quoted value ends at its quote, or (unclosed) before the
                     // `>` (or `/>`) that ends the tag.
                     let tail = s.get(j + 1..)?;
-                    // A value never spans a `<` (bounds the search).
-                    let tail = tail.get(..tail.find('<').unwrap_or(tail.len()))?;
-                    let quote = tail.find(q as char);
-                    let gt = tail.find('>');
+                    // A value never spans a `<` other than a comment's (bounds
+                    // the search); comments in a quoted value are dropped.
+                    let bound = value_bound(tail);
+                    let tail = tail.get(..bound)?;
+                    let quote = find_outside_comments(tail, q);
+                    let gt = find_outside_comments(tail, b'>');
                     match (quote, gt) {
                         (Some(qe), g) if g.is_none_or(|g| qe < g) => {
-                            value = tail.get(..qe)?.to_owned();
+                            value = strip_comments(tail.get(..qe)?);
                             j = j + 1 + qe + 1;
                         }
                         (_, Some(g)) => {
@@ -139,6 +141,56 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
         attrs.push((attr_name, entity::decode_all(&value)));
         sources.push(value);
     }
+}
+
+/// Where a quoted attribute value must end at the latest: the first `<`
+/// that does not open a closed comment.
+fn value_bound(tail: &str) -> usize {
+    let mut from = 0;
+    while let Some(at) = tail.get(from..).and_then(|r| r.find('<')) {
+        let at = from + at;
+        let rest = tail.get(at..).unwrap_or("");
+        match rest.strip_prefix("<!--").and_then(|r| r.find("-->")) {
+            Some(end) => from = at + 4 + end + 3,
+            None => return at,
+        }
+    }
+    tail.len()
+}
+
+/// The first `q` in `s` outside `<!-- … -->` comments.
+fn find_outside_comments(s: &str, q: u8) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'<' && s.get(i..).is_some_and(|r| r.starts_with("<!--")) {
+            i = s.get(i + 4..)?.find("-->").map(|e| i + 4 + e + 3)?;
+            continue;
+        }
+        if c == q {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `s` without its `<!-- … -->` comments.
+fn strip_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(open) = rest.find("<!--") {
+        out.push_str(rest.get(..open).unwrap_or(""));
+        rest = match rest
+            .get(open + 4..)
+            .and_then(|r| r.find("-->").map(|e| (r, e)))
+        {
+            Some((r, e)) => r.get(e + 3..).unwrap_or(""),
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The sanitized attributes of an allowed tag.
