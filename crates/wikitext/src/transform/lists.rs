@@ -5,6 +5,8 @@
 //! bullets closes every list. Items close before the line's newline and open
 //! after it.
 
+use tagloom_html::tree_builder::is_formatting_element;
+
 use super::Transform;
 use crate::token::{Tok, WikiToken};
 
@@ -52,7 +54,11 @@ pub(crate) struct ListHandler {
     outer: Vec<Vec<Level>>,
     /// HTML elements opened inside the open list items: a closing block tag
     /// that closes none of them ends the lists first (Parsoid, T368721).
-    item_open: Vec<String>,
+    /// Each with the depth of the item it was opened in.
+    item_open: Vec<(String, usize)>,
+    /// Formatting elements opened and not closed anywhere on the page (the
+    /// tree builder may reconstruct them inside a list item).
+    formatting: Vec<String>,
 }
 
 fn block_like(name: &str) -> bool {
@@ -101,6 +107,9 @@ impl ListHandler {
             (Some(have), Some(want)) if have.list == want.list
         );
         let keep = if switch_item { k + 1 } else { k };
+        // Elements opened in the items that close now close with them.
+        let first_closed = if switch_item { k + 1 } else { keep + 1 };
+        self.item_open.retain(|(_, depth)| *depth < first_closed);
         let mut closes = Vec::new();
         while self.stack.len() > keep {
             if let Some(l) = self.stack.pop() {
@@ -128,8 +137,31 @@ impl ListHandler {
     }
 }
 
+/// Parsoid's marker for an end tag the tree builder drops (kept inside list
+/// items only).
+fn stripped_tag_marker() -> WikiToken {
+    WikiToken::start_tag(
+        tagloom_html::token::OwnedTag::new("meta")
+            .with_attr("typeof", "mw:Placeholder/StrippedTag"),
+    )
+}
+
 impl Transform for ListHandler {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+        // Whether this end tag closes a formatting element opened earlier.
+        let closes_formatting = token.end_name().is_some_and(|name| {
+            is_formatting_element(name) && self.formatting.iter().any(|n| n == name)
+        });
+        if let Some(name) = token.start_name()
+            && is_formatting_element(name)
+            && !token_self_closing(&token)
+        {
+            self.formatting.push(name.to_owned());
+        } else if let Some(name) = token.end_name()
+            && let Some(at) = self.formatting.iter().rposition(|n| n == name)
+        {
+            self.formatting.remove(at);
+        }
         if self.newline.is_none() && !self.stack.is_empty() && token.start_name() == Some("table") {
             self.outer.push(std::mem::take(&mut self.stack));
             out.push(token);
@@ -170,16 +202,24 @@ impl Transform for ListHandler {
             if let Some(name) = token.start_name() {
                 let void = matches!(name, "br" | "hr" | "wbr" | "meta" | "link" | "img");
                 if !void && !token_self_closing(&token) {
-                    self.item_open.push(name.to_owned());
+                    self.item_open.push((name.to_owned(), self.stack.len()));
                 }
             } else if let Some(name) = token.end_name() {
-                match self.item_open.iter().rposition(|n| n == name) {
+                match self.item_open.iter().rposition(|(n, _)| n == name) {
                     Some(at) => {
                         self.item_open.truncate(at);
                     }
                     None if block_like(name) => {
                         self.close_all(out);
                         out.push(token);
+                        return;
+                    }
+                    // An inline end tag that closes nothing the item holds
+                    // (and no formatting element the tree builder would
+                    // reopen here) is dropped by the tree builder: Parsoid
+                    // leaves a marker.
+                    None if name != "a" && !closes_formatting => {
+                        out.push(stripped_tag_marker());
                         return;
                     }
                     None => {}
