@@ -463,8 +463,8 @@ impl Tokenizer<'_> {
         self.emit_html(OwnedToken::StartTag(tag), start);
         if let Some((text, _)) = body {
             let text = strip_nowiki_tags(text);
-            // Parsoid drops one newline at the start of the body.
-            let text = text.strip_prefix('\n').map(str::to_owned).unwrap_or(text);
+            // The tree builder drops one newline at the start of the body, as
+            // Parsoid's does.
             self.out.push(WikiToken::text(entity::decode_all(&text)));
         }
         self.out.push(WikiToken::end("pre"));
