@@ -35,9 +35,41 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
         .take_while(|n| matches!(n, Node::Text(t) if t.trim().is_empty()))
         .count();
     let lead = if lead == range.len() { 0 } else { lead };
-    let mut range = range.into_iter();
-    out.extend(range.by_ref().take(lead));
-    for (i, node) in range.enumerate() {
+    let mut range: Vec<Node> = range;
+    let rest = range.split_off(lead);
+    out.append(&mut range);
+    // Trailing newlines after block output stay outside too (Parsoid drops
+    // them from the transclusion, T378906).
+    let mut rest = rest;
+    let trail = rest
+        .iter()
+        .rev()
+        .take_while(|n| matches!(n, Node::Text(t) if t.trim().is_empty()))
+        .count();
+    let trailing = if trail < rest.len()
+        && rest
+            .get(rest.len() - trail - 1)
+            .is_some_and(|n| matches!(n, Node::Element(e) if is_block(&e.name)))
+    {
+        rest.split_off(rest.len() - trail)
+    } else {
+        Vec::new()
+    };
+    // Output that starts with category links (rendering-transparent) has
+    // them in an empty-element span that carries the transclusion (Parsoid).
+    let links = rest.iter().take_while(|n| is_link(n)).count();
+    let after = rest.split_off(links);
+    let rest = if links > 0 {
+        let mut wrapper = Element::new("span");
+        wrapper.attrs.push(("class".into(), "mw-empty-elt".into()));
+        wrapper.children = rest;
+        let mut v = vec![Node::Element(wrapper)];
+        v.extend(after);
+        v
+    } else {
+        after
+    };
+    for (i, node) in rest.into_iter().enumerate() {
         let node = match node {
             Node::Text(t) => span(vec![Node::Text(t)], about),
             other => other,
@@ -60,7 +92,36 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
         };
         out.push(node);
     }
+    out.extend(trailing);
     out
+}
+
+/// Block elements whose adjacent template newlines are not content.
+fn is_block(name: &str) -> bool {
+    matches!(
+        name,
+        "div"
+            | "p"
+            | "table"
+            | "ul"
+            | "ol"
+            | "dl"
+            | "pre"
+            | "blockquote"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "figure"
+            | "center"
+    )
+}
+
+/// A `<link>` (a category or other page property).
+fn is_link(node: &Node) -> bool {
+    matches!(node, Node::Element(e) if e.name == "link")
 }
 
 fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {

@@ -364,7 +364,10 @@ impl Tokenizer<'_> {
             self.pos = start + 1 + len + lead;
             self.limit = start + 1 + len + close;
             self.in_ext_link = true;
+            // A `:` in the text does not start a `;` line's description.
+            self.dd_depth += 1;
             self.scan();
+            self.dd_depth = self.dd_depth.saturating_sub(1);
             self.in_ext_link = false;
             self.limit = saved;
             self.flush_text();

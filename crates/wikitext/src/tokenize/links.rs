@@ -118,7 +118,10 @@ impl Tokenizer<'_> {
                 // No links inside a link's text.
                 let was = std::mem::replace(&mut self.in_ext_link, true);
                 let was_wiki = std::mem::replace(&mut self.in_wiki_link, true);
+                // A `:` in the text does not start a `;` line's description.
+                self.dd_depth += 1;
                 self.scan();
+                self.dd_depth = self.dd_depth.saturating_sub(1);
                 self.in_ext_link = was;
                 self.in_wiki_link = was_wiki;
                 self.limit = saved;
