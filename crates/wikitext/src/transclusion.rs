@@ -144,6 +144,7 @@ pub(crate) fn expand(
         let unexpanded = expansion == call_src;
         if expansion.contains([START, INDEX_END, END])
             || !safe_context(line)
+            || !safe_in_brackets(line, &expansion)
             || syntax_only
             || unexpanded
         {
@@ -171,11 +172,42 @@ fn safe_context(line: &str) -> bool {
         (Some(_), None) => true,
         _ => false,
     };
-    let open_bracket = line.matches('[').count() > line.matches(']').count();
     let table = ["{|", "|-", "|+"]
         .iter()
         .any(|p| line.trim_start().starts_with(p));
-    !open_tag && !open_bracket && !table
+    !open_tag && !table
+}
+
+/// Whether output `expansion` can be marked after `line` as far as open
+/// brackets go: inside a link's text it can (`[[A|{{x}}]]`, `[http://a {{x}}]`),
+/// in a link target or URL it cannot.
+fn safe_in_brackets(line: &str, expansion: &str) -> bool {
+    let mut open: Vec<usize> = Vec::new();
+    for (i, c) in line.char_indices() {
+        match c {
+            '[' => open.push(i),
+            ']' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let Some(&last) = open.last() else {
+        return true;
+    };
+    let double = last > 0 && open.len() >= 2 && open.get(open.len() - 2) == Some(&(last - 1));
+    let after = line.get(last + 1..).unwrap_or("");
+    if double {
+        // A wikilink: its text starts after the first `|`.
+        return after.contains('|');
+    }
+    if after.contains(char::is_whitespace) {
+        // Past the URL of `[URL text`.
+        return true;
+    }
+    // `[{{x}}`, `[url={{x}}`: a link only if this makes a URL.
+    let href = format!("{after}{expansion}");
+    crate::tokenize::extlinks::protocol(href.trim_start(), true).is_none()
 }
 
 /// `s` without `<!-- … -->` comments, trimmed.
