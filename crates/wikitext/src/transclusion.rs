@@ -135,12 +135,13 @@ pub(crate) fn expand(
         let line = out.rsplit('\n').next().unwrap_or("");
         // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
         // unmarked: it becomes structure, not content.
-        let syntax_only = expansion.trim().chars().all(|c| {
-            matches!(
-                c,
-                '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
-            )
-        });
+        let syntax_only = !expansion.trim().is_empty()
+            && expansion.trim().chars().all(|c| {
+                matches!(
+                    c,
+                    '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
+                )
+            });
         let unexpanded = expansion == call_src;
         if expansion.contains([START, INDEX_END, END])
             || !safe_context(line)

@@ -151,6 +151,10 @@ fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     closed = true;
                 }
                 let mut range = process_children(range, counter);
+                if closed && range.is_empty() && data.is_some() {
+                    // Empty output: an empty span carries the transclusion.
+                    range.push(Node::Element(Element::new("span")));
+                }
                 if closed
                     && !range.is_empty()
                     && let Some(data) = data

@@ -9,8 +9,13 @@ impl Tokenizer<'_> {
     /// Called at the start of the input and after every newline.
     pub(crate) fn start_of_line(&mut self) {
         // Template markers are start-of-line transparent.
+        let before = self.pos;
         while self.rest().starts_with(['\u{e000}', '\u{e002}']) && self.marker() {}
-        self.empty_lines();
+        // A line that held a template is no comment-only line, even when the
+        // template gave nothing.
+        if self.pos == before {
+            self.empty_lines();
+        }
         // Comments before block syntax are start-of-line transparent.
         self.leading_comments();
         if self.table_line() {
