@@ -43,12 +43,19 @@ fn json(s: &str) -> String {
 }
 
 /// Parsoid's `data-mw` for the call `src` (`{{…}}`).
-fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> String {
+fn data_mw(
+    src: &str,
+    call: &preprocess::Braced,
+    site: &preprocess::Site,
+    expanded_name: Option<&str>,
+) -> String {
     let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
     let target_wt = text(&call.title.span);
     let trimmed = target_wt.trim();
     let mut target = format!("{{\"wt\":{}", json(target_wt));
-    let function = if let Some(rest) = trimmed.strip_prefix('#') {
+    let function = if matches!(trimmed, "=" | "!") {
+        Some(trimmed.to_owned())
+    } else if let Some(rest) = trimmed.strip_prefix('#') {
         Some(rest.split(':').next().unwrap_or("").trim().to_lowercase())
     } else if let Some((name, _)) = trimmed.split_once(':') {
         let name = name.trim().to_lowercase();
@@ -64,10 +71,12 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
     match &function {
         Some(f) => target.push_str(&format!(",\"function\":{}", json(f))),
         None => {
-            let title =
-                preprocess::Title::parse(&without_comments(trimmed), preprocess::NS_TEMPLATE, site)
-                    .map(|t| t.prefixed())
-                    .unwrap_or_else(|_| trimmed.to_owned());
+            // A templated name (`{{{{1x|1x}}|…}}`) is the title it expands to.
+            let name = expanded_name.map_or_else(|| without_comments(trimmed), str::to_owned);
+            let name = crate::tokenize::entity::decode_all(&name);
+            let title = preprocess::Title::parse(&name, preprocess::NS_TEMPLATE, site)
+                .map(|t| t.prefixed())
+                .unwrap_or_else(|_| trimmed.to_owned());
             target.push_str(&format!(
                 ",\"href\":{}",
                 json(&format!("./{}", encode_title(&title)))
@@ -75,26 +84,42 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
         }
     }
     target.push('}');
-    let mut params = String::from("{");
+    // Each parameter once (a repeated name: the last one), in call order.
+    let mut entries: Vec<(String, String)> = Vec::new();
     let mut n = 0;
-    for (i, part) in call.parts.iter().enumerate() {
+    for part in &call.parts {
         let whole = text(&part.span);
-        let (name, value) = match part.eq.and_then(|eq| part.nodes.get(eq)) {
+        let (name, value, key) = match part.eq.and_then(|eq| part.nodes.get(eq)) {
             Some(eq) => {
                 let at = eq.span().start.saturating_sub(part.span.start);
-                let name = whole.get(..at).unwrap_or("").trim().to_owned();
+                let raw = whole.get(..at).unwrap_or("").trim();
+                let name = without_comments(raw);
                 let value = whole.get(at + 1..).unwrap_or("").trim();
-                (name, value)
+                // A name written with comments keeps its source as `key`.
+                let key = (name != raw).then(|| raw.to_owned());
+                (name, value, key)
             }
             None => {
                 n += 1;
-                (n.to_string(), whole)
+                (n.to_string(), whole, None)
             }
         };
+        let mut entry = format!("{{\"wt\":{}", json(value));
+        if let Some(key) = key {
+            entry.push_str(&format!(",\"key\":{{\"wt\":{}}}", json(&key)));
+        }
+        entry.push('}');
+        entries.retain(|(k, _)| *k != name);
+        entries.push((name, entry));
+    }
+    let mut params = String::from("{");
+    for (i, (name, entry)) in entries.iter().enumerate() {
         if i > 0 {
             params.push(',');
         }
-        params.push_str(&format!("{}:{{\"wt\":{}}}", json(&name), json(value)));
+        params.push_str(&json(name));
+        params.push(':');
+        params.push_str(entry);
     }
     params.push('}');
     format!("{{\"parts\":[{{\"template\":{{\"target\":{target},\"params\":{params},\"i\":0}}}}]}}")
@@ -135,7 +160,9 @@ pub(crate) fn expand(
         let line = out.rsplit('\n').next().unwrap_or("");
         // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
         // unmarked: it becomes structure, not content.
-        let syntax_only = !expansion.trim().is_empty()
+        let target = src.get(call.title.span.clone()).unwrap_or("").trim();
+        let syntax_only = target != "="
+            && !expansion.trim().is_empty()
             && expansion.trim().chars().all(|c| {
                 matches!(
                     c,
@@ -156,7 +183,13 @@ pub(crate) fn expand(
             out.push(INDEX_END);
             out.push_str(&expansion);
             out.push(END);
-            calls.push(data_mw(src, call, site));
+            let target = src.get(call.title.span.clone()).unwrap_or("");
+            let expanded_name = if target.contains("{{") {
+                Some(without_comments(&page.expand(target)?.text))
+            } else {
+                None
+            };
+            calls.push(data_mw(src, call, site, expanded_name.as_deref()));
         }
         segment_start = span.end;
     }

@@ -81,6 +81,8 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                 }
                 if i == 0 {
                     match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
+                        // Parsoid's order: a nowiki's type first, others after.
+                        Some((_, v)) if v == "mw:Nowiki" => *v = format!("{v} mw:Transclusion"),
                         Some((_, v)) => *v = format!("mw:Transclusion {v}"),
                         None => e.attrs.push(("typeof".into(), "mw:Transclusion".into())),
                     }
