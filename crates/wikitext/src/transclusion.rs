@@ -125,6 +125,28 @@ fn data_mw(
     format!("{{\"parts\":[{{\"template\":{{\"target\":{target},\"params\":{params},\"i\":0}}}}]}}")
 }
 
+/// Parsoid's `data-mw` for a template argument `src` (`{{{…}}}`) on the page.
+fn param_data_mw(src: &str, call: &preprocess::Braced) -> String {
+    let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
+    let target = text(&call.title.span);
+    let mut params = String::from("{");
+    for (i, part) in call.parts.iter().enumerate() {
+        if i > 0 {
+            params.push(',');
+        }
+        params.push_str(&format!(
+            "{}:{{\"wt\":{}}}",
+            json(&(i + 1).to_string()),
+            json(text(&part.span))
+        ));
+    }
+    params.push('}');
+    format!(
+        "{{\"parts\":[{{\"templatearg\":{{\"target\":{{\"wt\":{}}},\"params\":{params},\"i\":0}}}}]}}",
+        json(target)
+    )
+}
+
 /// Expands `src` (page view), wrapping each top-level call's output in markers;
 /// returns the text and each call's `data-mw`.
 pub(crate) fn expand(
@@ -150,7 +172,13 @@ pub(crate) fn expand(
             segment_start = span.end;
             continue;
         }
-        let Node::Template(call) = node else { continue };
+        let (call, param) = match node {
+            Node::Template(call) => (call, false),
+            // A template argument on the page itself (`{{{1|default}}}`):
+            // Parsoid marks it as mw:Param.
+            Node::Argument(call) => (call, true),
+            _ => continue,
+        };
         let span = call.span.clone();
         // The text before the call, expanded on its own (it holds no call).
         let before = src.get(segment_start..span.start).unwrap_or("");
@@ -169,7 +197,7 @@ pub(crate) fn expand(
                     '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
                 )
             });
-        let unexpanded = expansion == call_src;
+        let unexpanded = expansion == call_src && !param;
         if expansion.contains([START, INDEX_END, END])
             || !safe_context(line)
             || !safe_in_brackets(line, &expansion)
@@ -184,6 +212,11 @@ pub(crate) fn expand(
             out.push_str(&expansion);
             out.push(END);
             let target = src.get(call.title.span.clone()).unwrap_or("");
+            if param {
+                calls.push(param_data_mw(src, call));
+                segment_start = span.end;
+                continue;
+            }
             let expanded_name = if target.contains("{{") {
                 Some(without_comments(&page.expand(target)?.text))
             } else {

@@ -13,8 +13,8 @@ fn marker(node: &Node) -> Option<(bool, Option<String>)> {
         return None;
     }
     match e.attr("typeof") {
-        Some("mw:Transclusion") => Some((true, e.attr("data-mw").map(str::to_owned))),
-        Some("mw:Transclusion/End") => Some((false, None)),
+        Some("mw:Transclusion" | "mw:Param") => Some((true, e.attr("data-mw").map(str::to_owned))),
+        Some("mw:Transclusion/End" | "mw:Param/End") => Some((false, None)),
         _ => None,
     }
 }
@@ -80,11 +80,16 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                     e.attrs.push(("about".into(), about.into()));
                 }
                 if i == 0 {
+                    let kind = if data_mw.starts_with("{\"parts\":[{\"templatearg\"") {
+                        "mw:Param"
+                    } else {
+                        "mw:Transclusion"
+                    };
                     match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
                         // Parsoid's order: a nowiki's type first, others after.
-                        Some((_, v)) if v == "mw:Nowiki" => *v = format!("{v} mw:Transclusion"),
-                        Some((_, v)) => *v = format!("mw:Transclusion {v}"),
-                        None => e.attrs.push(("typeof".into(), "mw:Transclusion".into())),
+                        Some((_, v)) if v == "mw:Nowiki" => *v = format!("{v} {kind}"),
+                        Some((_, v)) => *v = format!("{kind} {v}"),
+                        None => e.attrs.push(("typeof".into(), kind.into())),
                     }
                     e.attrs.push(("data-mw".into(), data_mw.into()));
                 }

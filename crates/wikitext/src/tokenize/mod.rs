@@ -45,6 +45,7 @@ pub(crate) fn tokenize_with(
         dd_quotes: (false, false),
         in_ext_link: false,
         in_wiki_link: false,
+        param_open: false,
         no_bracket_close: None,
         missing_close: Vec::new(),
         braces: None,
@@ -80,6 +81,8 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) in_ext_link: bool,
     /// Inside a wikilink's text: no wikilinks start here.
     pub(crate) in_wiki_link: bool,
+    /// The open template marker is a page parameter's (`mw:Param`).
+    param_open: bool,
     /// A range where no `[URL …]` can close (no `]` before the line ends).
     pub(crate) no_bracket_close: Option<(usize, usize)>,
     /// Closing tags known to be missing after a position.
@@ -220,8 +223,16 @@ impl<'a> Tokenizer<'a> {
             else {
                 return false;
             };
+            // A template argument of the page is a parameter (Parsoid's
+            // mw:Param), whose markers paragraphs do not move around.
+            self.param_open = data.starts_with("{\"parts\":[{\"templatearg\"");
+            let kind = if self.param_open {
+                "mw:Param"
+            } else {
+                "mw:Transclusion"
+            };
             let tag = OwnedTag::new("meta")
-                .with_attr("typeof", "mw:Transclusion")
+                .with_attr("typeof", kind)
                 .with_attr("data-mw", data.as_str());
             self.pos += START.len_utf8() + end + INDEX_END.len_utf8();
             self.emit_html(OwnedToken::StartTag(tag), start);
@@ -229,7 +240,12 @@ impl<'a> Tokenizer<'a> {
         }
         if rest.starts_with(END) {
             self.pos += END.len_utf8();
-            let tag = OwnedTag::new("meta").with_attr("typeof", "mw:Transclusion/End");
+            let end = if std::mem::take(&mut self.param_open) {
+                "mw:Param/End"
+            } else {
+                "mw:Transclusion/End"
+            };
+            let tag = OwnedTag::new("meta").with_attr("typeof", end);
             self.emit_html(OwnedToken::StartTag(tag), start);
             return true;
         }
