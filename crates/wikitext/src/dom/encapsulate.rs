@@ -206,8 +206,40 @@ pub(crate) fn encapsulate(nodes: Vec<Node>) -> Vec<Node> {
     if !nodes.iter().any(contains_marker) {
         return nodes;
     }
+    let mut nodes = nodes;
+    hoist_trailing_starts(&mut nodes);
     let mut counter = 0;
     process(nodes, &mut counter)
+}
+
+/// A start marker that is the last thing in an element (its output begins
+/// after the element closed: `*Foo {{bullet}}` whose output starts the next
+/// list item) moves after that element, as Parsoid's range builder starts
+/// such a range at the next sibling. Bottom-up, so it climbs nested lists.
+fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
+    let mut i = 0;
+    while i < nodes.len() {
+        let mut moved = None;
+        if let Some(Node::Element(e)) = nodes.get_mut(i) {
+            hoist_trailing_starts(&mut e.children);
+            let last = e
+                .children
+                .iter()
+                .rposition(|c| !matches!(c, Node::Text(t) if t.trim().is_empty()));
+            if let Some(at) = last
+                && e.children
+                    .get(at)
+                    .is_some_and(|c| matches!(marker(c), Some((true, _))))
+            {
+                moved = Some(e.children.remove(at));
+            }
+        }
+        if let Some(m) = moved {
+            nodes.insert(i + 1, m);
+            i += 1;
+        }
+        i += 1;
+    }
 }
 
 fn contains_end(node: &Node) -> bool {

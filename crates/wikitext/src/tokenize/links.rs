@@ -9,6 +9,7 @@ use super::tags::parse_tag;
 use super::{Tokenizer, entity, extlinks};
 use crate::title::{LinkTarget, encode_title, percent_decode};
 use crate::token::{Tok, WikiToken};
+use crate::transclusion::{END, START};
 
 impl Tokenizer<'_> {
     /// The end of the `[[…]]` at the current position (`]]` excluded, relative)
@@ -39,8 +40,18 @@ impl Tokenizer<'_> {
                 (Some(b'{'), Some(b'{')) => match self.brace_end(base + i) {
                     // Skip a template: its pipes are not ours.
                     Some(end) if end <= self.limit => i = end - base,
-                    _ => i += 2,
+                    // An unclosed `{{` is the innermost opening: the `]]`
+                    // after it is its text, and the link fails (the
+                    // preprocessor's precedence).
+                    _ => return None,
                 },
+                (Some(0xEE), _) if s.get(i..).is_some_and(|r| r.starts_with(START)) => {
+                    // A template's output is opaque: its `]]` is not ours.
+                    match s.get(i..).and_then(|r| r.find(END)) {
+                        Some(end) => i += end + END.len_utf8(),
+                        None => i += 1,
+                    }
+                }
                 (Some(b'<'), _) if pipe.is_some() => match s.get(i..).and_then(parse_tag) {
                     // A tag in the text is skipped whole: `]]` in its attributes
                     // does not end the link.
