@@ -34,9 +34,27 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
         .iter()
         .take_while(|n| matches!(n, Node::Text(t) if t.trim().is_empty()))
         .count();
-    let lead = if lead == range.len() { 0 } else { lead };
     let mut range: Vec<Node> = range;
-    let rest = range.split_off(lead);
+    if lead == range.len() {
+        // Only whitespace: an empty element carries the transclusion.
+        let mut empty = Element::new("span");
+        empty.attrs.push(("class".into(), "mw-empty-elt".into()));
+        range = vec![Node::Element(empty)];
+    }
+    let lead = if lead == range.len() { 0 } else { lead };
+    let mut rest = range.split_off(lead);
+    if lead > 0
+        && rest
+            .first()
+            .is_some_and(|n| matches!(n, Node::Element(e) if e.name == "div"))
+    {
+        // A newline before block output: an empty element carries the
+        // transclusion and the newline goes (Parsoid).
+        let mut empty = Element::new("span");
+        empty.attrs.push(("class".into(), "mw-empty-elt".into()));
+        rest.insert(0, Node::Element(empty));
+        range.clear();
+    }
     out.append(&mut range);
     // Trailing newlines after block output stay outside too (Parsoid drops
     // them from the transclusion, T378906).
