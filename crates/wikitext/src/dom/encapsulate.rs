@@ -58,7 +58,6 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     out.append(&mut range);
     // Trailing newlines after block output stay outside too (Parsoid drops
     // them from the transclusion, T378906).
-    let mut rest = rest;
     let trail = rest
         .iter()
         .rev()
