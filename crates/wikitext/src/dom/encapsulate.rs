@@ -257,6 +257,33 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
         }
         i += 1;
     }
+    // A start marker first in an element whose output ends outside it
+    // (`{{1x|a\nb</p>}}`: two paragraphs) moves before the element: the range
+    // is then the siblings from this element to the one holding the end
+    // (Parsoid's common-ancestor range).
+    let mut i = 0;
+    while i < nodes.len() {
+        let mut leading = None;
+        if let Some(Node::Element(e)) = nodes.get_mut(i) {
+            let first = e
+                .children
+                .iter()
+                .position(|c| !matches!(c, Node::Text(t) if t.trim().is_empty()));
+            if let Some(at) = first
+                && e.children
+                    .get(at)
+                    .is_some_and(|c| matches!(marker(c), Some((true, _))))
+                && !e.children.iter().any(contains_end)
+            {
+                leading = Some(e.children.remove(at));
+            }
+        }
+        if let Some(m) = leading {
+            nodes.insert(i, m);
+            i += 1;
+        }
+        i += 1;
+    }
 }
 
 fn contains_end(node: &Node) -> bool {
