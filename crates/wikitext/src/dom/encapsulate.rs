@@ -104,10 +104,23 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                     };
                     match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
                         // Parsoid's order: a nowiki's type first, others after.
-                        Some((_, v)) if v == "mw:Nowiki" => *v = format!("{v} {kind}"),
+                        Some((_, v))
+                            if v == "mw:Nowiki"
+                                || (v.starts_with("mw:Extension/") && v != "mw:Extension/ref") =>
+                        {
+                            *v = format!("{v} {kind}")
+                        }
                         Some((_, v)) => *v = format!("{kind} {v}"),
                         None => e.attrs.push(("typeof".into(), kind.into())),
                     }
+                    // `{{#tag:pre|…}}`: the call, not the tag, is what the
+                    // element stands for.
+                    if data_mw.contains("\"function\":\"tag\"") {
+                        e.attrs.retain(|(k, _)| k != "typeof");
+                        e.attrs.push(("typeof".into(), kind.into()));
+                    }
+                    // One data-mw: the transclusion's replaces an extension's.
+                    e.attrs.retain(|(k, _)| k != "data-mw");
                     e.attrs.push(("data-mw".into(), data_mw.into()));
                 }
                 Node::Element(e)

@@ -462,21 +462,22 @@ impl Tokenizer<'_> {
         self.pos += body.map_or(raw.len, |(_, len)| len);
         self.emit_html(OwnedToken::StartTag(tag), start);
         if let Some((text, _)) = body {
-            let text = strip_nowiki_tags(text);
             // The tree builder drops one newline at the start of the body, as
-            // Parsoid's does.
-            self.out.push(WikiToken::text(entity::decode_all(&text)));
+            // Parsoid's does. References in `<nowiki>` keep their
+            // mw:Entity spans; others are decoded.
+            push_pre_body(&mut self.out, text);
         }
         self.out.push(WikiToken::end("pre"));
         true
     }
 }
 
-/// `<nowiki>X</nowiki>` pairs become X (first `</nowiki>` after each opening);
-/// unpaired tags stay literal.
-fn strip_nowiki_tags(s: &str) -> String {
+/// A `<pre>` body: `<nowiki>X</nowiki>` pairs become X with references as
+/// mw:Entity spans (first `</nowiki>` after each opening; unpaired tags stay
+/// literal), the rest is text with references decoded.
+fn push_pre_body(out: &mut Vec<WikiToken>, s: &str) {
     let lower = s.to_ascii_lowercase();
-    let mut out = String::with_capacity(s.len());
+    let mut text = String::with_capacity(s.len());
     let mut i = 0;
     while let Some(at) = lower.get(i..).and_then(|r| r.find("<nowiki>")) {
         let open = i + at;
@@ -484,12 +485,17 @@ fn strip_nowiki_tags(s: &str) -> String {
         let Some(close) = lower.get(body..).and_then(|r| r.find("</nowiki>")) else {
             break;
         };
-        out.push_str(s.get(i..open).unwrap_or(""));
-        out.push_str(s.get(body..body + close).unwrap_or(""));
+        text.push_str(&entity::decode_all(s.get(i..open).unwrap_or("")));
+        if !text.is_empty() {
+            out.push(WikiToken::text(std::mem::take(&mut text)));
+        }
+        push_decoded(out, s.get(body..body + close).unwrap_or(""));
         i = body + close + "</nowiki>".len();
     }
-    out.push_str(s.get(i..).unwrap_or(""));
-    out
+    text.push_str(&entity::decode_all(s.get(i..).unwrap_or("")));
+    if !text.is_empty() {
+        out.push(WikiToken::text(text));
+    }
 }
 
 /// Text with references as `mw:Entity` spans.
