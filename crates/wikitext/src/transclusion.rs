@@ -206,10 +206,24 @@ pub(crate) fn expand(
         {
             out.push_str(&expansion);
         } else {
+            // Output ending in a wikilink takes the page's link trail
+            // (`{{1x|[[Foo]]}}s`): the letters join the link and the
+            // transclusion, as a part of its own.
+            let trail_len = if !param && expansion.ends_with("]]") && expansion.contains("[[") {
+                src.get(span.end..)
+                    .unwrap_or("")
+                    .bytes()
+                    .take_while(u8::is_ascii_lowercase)
+                    .count()
+            } else {
+                0
+            };
+            let trail = src.get(span.end..span.end + trail_len).unwrap_or("");
             out.push(START);
             out.push_str(&calls.len().to_string());
             out.push(INDEX_END);
             out.push_str(&expansion);
+            out.push_str(trail);
             out.push(END);
             let target = src.get(call.title.span.clone()).unwrap_or("");
             if param {
@@ -222,7 +236,15 @@ pub(crate) fn expand(
             } else {
                 None
             };
-            calls.push(data_mw(src, call, site, expanded_name.as_deref()));
+            let mut data = data_mw(src, call, site, expanded_name.as_deref());
+            if !trail.is_empty()
+                && let Some(head) = data.strip_suffix("]}")
+            {
+                data = format!("{head},{}]}}", json(trail));
+            }
+            calls.push(data);
+            segment_start = span.end + trail_len;
+            continue;
         }
         segment_start = span.end;
     }
