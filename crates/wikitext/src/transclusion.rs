@@ -218,6 +218,11 @@ pub(crate) fn expand(
             } else {
                 0
             };
+            let trail_len = if trail_len == 0 && !param {
+                open_item_extent(src, span.clone(), &expansion)
+            } else {
+                trail_len
+            };
             let trail = src.get(span.end..span.end + trail_len).unwrap_or("");
             out.push(START);
             out.push_str(&calls.len().to_string());
@@ -250,6 +255,49 @@ pub(crate) fn expand(
     }
     out.push_str(&page.expand(src.get(segment_start..).unwrap_or(""))?.text);
     Ok((out, calls))
+}
+
+/// When output leaves a list item open (`{{1x|<li>}}a`), the page text that
+/// fills it is part of the transclusion (Parsoid's range reaches the item's
+/// end): the rest of the line, and on a list line the deeper list lines after
+/// it. Its length after the call (0 when none, or when it holds syntax that
+/// must stay apart: templates, tags).
+fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) -> usize {
+    let lower = expansion.to_ascii_lowercase();
+    let opens = lower.matches("<li>").count() + lower.matches("<li ").count();
+    if opens <= lower.matches("</li").count() {
+        return 0;
+    }
+    let rest = src.get(span.end..).unwrap_or("");
+    let mut len = rest.find('\n').unwrap_or(rest.len());
+    let line_start = src
+        .get(..span.start)
+        .and_then(|b| b.rfind('\n'))
+        .map_or(0, |n| n + 1);
+    let prefix: String = src
+        .get(line_start..)
+        .unwrap_or("")
+        .chars()
+        .take_while(|c| matches!(c, '*' | '#' | ':' | ';'))
+        .collect();
+    if !prefix.is_empty() {
+        while rest.as_bytes().get(len) == Some(&b'\n') {
+            let next = rest.get(len + 1..).unwrap_or("");
+            let deeper = next.starts_with(prefix.as_str())
+                && next
+                    .get(prefix.len()..)
+                    .is_some_and(|r| r.starts_with(['*', '#', ':', ';']));
+            if !deeper {
+                break;
+            }
+            len += 1 + next.find('\n').unwrap_or(next.len());
+        }
+    }
+    let text = rest.get(..len).unwrap_or("");
+    if text.contains("{{") || text.contains('<') || text.contains('[') {
+        return 0;
+    }
+    len
 }
 
 /// Whether output can be marked after `line` (the expanded text of the line so
