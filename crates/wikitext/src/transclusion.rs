@@ -224,9 +224,18 @@ pub(crate) fn expand(
                 trail_len
             };
             let trail = src.get(span.end..span.end + trail_len).unwrap_or("");
-            out.push(START);
-            out.push_str(&calls.len().to_string());
-            out.push(INDEX_END);
+            // A call on a list line whose output continues the list: the
+            // list is the transclusion's, and the line's start a part of it.
+            let lead = if param {
+                None
+            } else {
+                list_line_lead(src, span.clone(), &expansion, &out)
+            };
+            let marker = format!("{START}{}{INDEX_END}", calls.len());
+            match &lead {
+                Some(l) => out.insert_str(out.len() - l.len(), &marker),
+                None => out.push_str(&marker),
+            }
             out.push_str(&expansion);
             out.push_str(trail);
             out.push(END);
@@ -242,6 +251,11 @@ pub(crate) fn expand(
                 None
             };
             let mut data = data_mw(src, call, site, expanded_name.as_deref());
+            if let Some(l) = &lead
+                && let Some(tail) = data.strip_prefix("{\"parts\":[")
+            {
+                data = format!("{{\"parts\":[{},{tail}", json(l));
+            }
             if !trail.is_empty()
                 && let Some(head) = data.strip_suffix("]}")
             {
@@ -255,6 +269,47 @@ pub(crate) fn expand(
     }
     out.push_str(&page.expand(src.get(segment_start..).unwrap_or(""))?.text);
     Ok((out, calls))
+}
+
+/// The start of the current line before a call (`*foo ` in `*foo {{x}}`)
+/// when the line is a list item and the call's output continues the list
+/// (it holds a new list line, or ends the line before a list line of the
+/// page); `None` otherwise, or when that text is not as written in `out`.
+fn list_line_lead(
+    src: &str,
+    span: std::ops::Range<usize>,
+    expansion: &str,
+    out: &str,
+) -> Option<String> {
+    let line_start = src.get(..span.start)?.rfind('\n').map_or(0, |n| n + 1);
+    let lead = src.get(line_start..span.start)?;
+    if !lead.starts_with(['*', '#', ':', ';'])
+        || lead.contains("{{")
+        || lead.contains('<')
+        || lead.contains('[')
+        || !out.ends_with(lead)
+    {
+        return None;
+    }
+    let bullet_after_nl = |s: &str| {
+        s.match_indices('\n').any(|(at, _)| {
+            s.get(at + 1..)
+                .is_some_and(|r| r.starts_with(['*', '#', ':', ';']))
+        })
+    };
+    let after = src.get(span.end..).unwrap_or("");
+    // Output that starts a new item at once (`*Foo {{bullet}}`, T2529) is
+    // that item alone.
+    if expansion
+        .split('\n')
+        .next()
+        .is_none_or(|l| l.trim().is_empty())
+    {
+        return None;
+    }
+    let continues = bullet_after_nl(expansion.trim_end_matches('\n'))
+        || (expansion.ends_with('\n') && after.starts_with(['*', '#', ':', ';']));
+    continues.then(|| lead.to_owned())
 }
 
 /// When output leaves a list item open (`{{1x|<li>}}a`), the page text that

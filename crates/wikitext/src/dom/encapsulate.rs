@@ -56,8 +56,8 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
         range.clear();
     }
     out.append(&mut range);
-    // Trailing newlines after block output stay outside too (Parsoid drops
-    // them from the transclusion, T378906).
+    // Trailing newlines after a template's <div> stay outside too (Parsoid
+    // drops them from the transclusion, T378906).
     let trail = rest
         .iter()
         .rev()
@@ -66,7 +66,7 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     let trailing = if trail < rest.len()
         && rest
             .get(rest.len() - trail - 1)
-            .is_some_and(|n| matches!(n, Node::Element(e) if is_block(&e.name)))
+            .is_some_and(|n| matches!(n, Node::Element(e) if e.name == "div"))
     {
         rest.split_off(rest.len() - trail)
     } else {
@@ -131,29 +131,6 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     }
     out.extend(trailing);
     out
-}
-
-/// Block elements whose adjacent template newlines are not content.
-fn is_block(name: &str) -> bool {
-    matches!(
-        name,
-        "div"
-            | "p"
-            | "table"
-            | "ul"
-            | "ol"
-            | "dl"
-            | "pre"
-            | "blockquote"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "figure"
-            | "center"
-    )
 }
 
 /// A `<link>` (a category or other page property).

@@ -226,7 +226,10 @@ impl Transform for ListHandler {
                 }
             }
         }
-        if self.newline.is_some() && (token.is_comment() || matches!(token.tok, Tok::EmptyLine(_)))
+        if self.newline.is_some()
+            && (token.is_comment()
+                || matches!(token.tok, Tok::EmptyLine(_))
+                || is_marker_meta(&token))
         {
             self.held.push(token);
             return;
@@ -246,6 +249,13 @@ impl Transform for ListHandler {
         }
         out.push(token);
     }
+}
+
+/// A template's or include directive's marker meta: start-of-line
+/// transparent, it does not end the lists before the next line.
+fn is_marker_meta(token: &WikiToken) -> bool {
+    token.start_name() == Some("meta")
+        && matches!(&token.tok, Tok::Html(t) if t.as_tag().and_then(|t| t.attr("typeof")).is_some_and(|v| v.starts_with("mw:Transclusion") || v.starts_with("mw:Param") || v.starts_with("mw:Includes/")))
 }
 
 fn token_self_closing(token: &WikiToken) -> bool {
