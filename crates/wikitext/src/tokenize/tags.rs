@@ -327,8 +327,8 @@ impl Tokenizer<'_> {
             }
             _ => {}
         }
+        // An unclosed `<pre>` (no extension tag) is the HTML element.
         if !sanitizer::is_allowed_tag(&raw.name)
-            || raw.name == "pre" && !raw.end
             || !raw.end && sanitizer::is_literal_tag(&raw.name, &raw.attrs)
         {
             // Not HTML in wikitext: the `<` is text, the rest is scanned as usual.
