@@ -156,8 +156,11 @@ pub(crate) fn expand(
     site: &preprocess::Site,
 ) -> Result<(String, Vec<String>), preprocess::PreprocessError> {
     let mut out = String::with_capacity(src.len());
-    let mut calls = Vec::new();
+    let mut calls: Vec<String> = Vec::new();
     let mut segment_start = 0;
+    // The last marked call: its index in `calls`, where its end marker
+    // ends in `out`, and whether its output ended on a list line.
+    let mut last_marked: Option<(usize, usize, bool)> = None;
     for node in &tree.nodes {
         if let Node::Ignore(span) = node {
             // Include directives of the page itself (`<noinclude>`,
@@ -198,6 +201,43 @@ pub(crate) fn expand(
                 )
             });
         let unexpanded = expansion == call_src && !param;
+        // A call right after a marked one whose list its output continues
+        // (`{{1x|#foo}}{{1x|#foo}}`, the second starting a new line, T2529):
+        // one transclusion of two parts.
+        let continues_list = expansion.starts_with('\n')
+            && expansion
+                .get(1..)
+                .is_some_and(|r| r.starts_with(['*', '#', ':', ';']));
+        if !param
+            && continues_list
+            && span.start == segment_start
+            && !expansion.contains([START, INDEX_END, END])
+            && let Some((idx, end_at, true)) = last_marked
+            && end_at == out.len()
+            && out.ends_with(END)
+        {
+            out.pop();
+            out.push_str(&expansion);
+            out.push(END);
+            let part = data_mw(src, call, site, None);
+            let part = part
+                .strip_prefix("{\"parts\":[")
+                .and_then(|p| p.strip_suffix("]}"))
+                .unwrap_or("");
+            if let Some(prev) = calls.get_mut(idx) {
+                let n = prev.matches("\"i\":").count();
+                let part = match part.strip_suffix("\"i\":0}}") {
+                    Some(head) => format!("{head}\"i\":{n}}}}}"),
+                    None => part.to_owned(),
+                };
+                if let Some(head) = prev.strip_suffix("]}") {
+                    *prev = format!("{head},{part}]}}");
+                }
+            }
+            last_marked = Some((idx, out.len(), ends_on_list_line(&expansion)));
+            segment_start = span.end;
+            continue;
+        }
         if expansion.contains([START, INDEX_END, END])
             || !safe_context(line)
             || !safe_in_brackets(line, &expansion)
@@ -262,6 +302,11 @@ pub(crate) fn expand(
                 data = format!("{head},{}]}}", json(trail));
             }
             calls.push(data);
+            last_marked = Some((
+                calls.len() - 1,
+                out.len(),
+                trail_len == 0 && lead.is_none() && ends_on_list_line(&expansion),
+            ));
             segment_start = span.end + trail_len;
             continue;
         }
@@ -269,6 +314,13 @@ pub(crate) fn expand(
     }
     out.push_str(&page.expand(src.get(segment_start..).unwrap_or(""))?.text);
     Ok((out, calls))
+}
+
+/// Whether `text`'s last line is a list line.
+fn ends_on_list_line(text: &str) -> bool {
+    text.rsplit('\n')
+        .next()
+        .is_some_and(|l| l.starts_with(['*', '#', ':', ';']))
 }
 
 /// The start of the current line before a call (`*foo ` in `*foo {{x}}`)
