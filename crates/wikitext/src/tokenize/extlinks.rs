@@ -471,7 +471,12 @@ impl Tokenizer<'_> {
         let (_, href) = url(raw, proto);
         self.pos += len;
         self.emit_html(OwnedToken::StartTag(ext_tag(&href, "external free")), start);
-        self.out.push(WikiToken::text(strip_host(&href)));
+        // Control characters from references (`&#x0A;`) are not shown.
+        let shown: String = strip_host(&href)
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect();
+        self.out.push(WikiToken::text(shown));
         self.out.push(WikiToken::end("a"));
         true
     }
