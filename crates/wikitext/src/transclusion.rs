@@ -52,7 +52,15 @@ fn data_mw(
     let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
     let target_wt = text(&call.title.span);
     let trimmed = target_wt.trim();
-    let mut target = format!("{{\"wt\":{}", json(target_wt));
+    // Parsoid's target source starts after leading blanks and comments.
+    let mut shown = target_wt.trim_start();
+    while let Some(rest) = shown.strip_prefix("<!--") {
+        match rest.find("-->") {
+            Some(end) => shown = rest.get(end + 3..).unwrap_or("").trim_start(),
+            None => break,
+        }
+    }
+    let mut target = format!("{{\"wt\":{}", json(shown));
     let function = if matches!(trimmed, "=" | "!") {
         Some(trimmed.to_owned())
     } else if let Some(rest) = trimmed.strip_prefix('#') {
