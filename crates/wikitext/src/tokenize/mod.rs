@@ -395,13 +395,15 @@ impl<'a> Tokenizer<'a> {
         if arg && end < self.limit {
             end += 1;
         }
+        if !arg {
+            // A call left unexpanded is text, and what it holds is parsed
+            // as usual (`{{a<b>b</b>|x}}` shows bold text), as in Parsoid.
+            self.pos += 2;
+            self.push_text("{{", start);
+            return;
+        }
         let raw = self.src.get(start..end).unwrap_or("");
-        let tok = if arg {
-            Tok::TemplateArg(raw.into())
-        } else {
-            Tok::Template(raw.into())
-        };
         self.pos = end;
-        self.emit(tok, start);
+        self.emit(Tok::TemplateArg(raw.into()), start);
     }
 }
