@@ -264,3 +264,67 @@ fn token_self_closing(token: &WikiToken) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(tokens: Vec<WikiToken>) -> Vec<String> {
+        let mut h = ListHandler::default();
+        let mut out = Vec::new();
+        for t in tokens {
+            h.push(t, &mut out);
+        }
+        h.push(WikiToken::made(Tok::Eof), &mut out);
+        out.iter()
+            .map(|t| match &t.tok {
+                Tok::Html(h) => match (t.start_name(), t.end_name(), t.as_text()) {
+                    (Some(n), _, _) => {
+                        let ty = h.as_tag().and_then(|t| t.attr("typeof")).unwrap_or("");
+                        format!("<{n}{ty}>")
+                    }
+                    (_, Some(n), _) => format!("</{n}>"),
+                    (_, _, Some(x)) => x.to_owned(),
+                    _ => String::new(),
+                },
+                Tok::Eof => String::new(),
+                _ => "?".to_owned(),
+            })
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn stray_inline_end_tags_in_items_leave_a_marker() {
+        let item = |b: &str| WikiToken::made(Tok::ListItem(b.into()));
+        // `;one</b>two`: nothing opened a `b`.
+        let out = run(vec![
+            item(";"),
+            WikiToken::text("one"),
+            WikiToken::end("b"),
+            WikiToken::text("two"),
+        ]);
+        assert_eq!(
+            out,
+            [
+                "<dl>",
+                "<dt>",
+                "one",
+                "<metamw:Placeholder/StrippedTag>",
+                "two",
+                "</dt>",
+                "</dl>"
+            ]
+        );
+        // A `</span>` closing a span of the same item stays.
+        let out = run(vec![
+            item("*"),
+            WikiToken::start("span"),
+            WikiToken::end("span"),
+        ]);
+        assert_eq!(out, ["<ul>", "<li>", "<span>", "</span>", "</li>", "</ul>"]);
+        // A formatting element open on the page may be reopened in the item.
+        let out = run(vec![WikiToken::start("b"), item("*"), WikiToken::end("b")]);
+        assert_eq!(out, ["<b>", "<ul>", "<li>", "</b>", "</li>", "</ul>"]);
+    }
+}
