@@ -14,6 +14,9 @@ pub(crate) struct RawTag {
     pub(crate) attrs: Vec<(String, String)>,
     /// The attribute values as written (before references are decoded).
     pub(crate) sources: Vec<String>,
+    /// Attributes whose value held `<nowiki>`: name and Parsoid's HTML of
+    /// the value (`mw:ExpandedAttrs`).
+    pub(crate) expanded: Vec<(String, String)>,
     pub(crate) end: bool,
     pub(crate) self_closing: bool,
     pub(crate) len: usize,
@@ -44,6 +47,7 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
     }
     let mut attrs = Vec::new();
     let mut sources = Vec::new();
+    let mut expanded = Vec::new();
     loop {
         while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
             i += 1;
@@ -54,6 +58,7 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                     name,
                     attrs,
                     sources,
+                    expanded,
                     end,
                     self_closing: false,
                     len: i + 1,
@@ -64,6 +69,7 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                     name,
                     attrs,
                     sources,
+                    expanded,
                     end,
                     self_closing: true,
                     len: i + 2,
@@ -138,7 +144,12 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
             }
             i = j;
         }
-        attrs.push((attr_name, entity::decode_all(&value)));
+        if let Some((text, html)) = nowiki_value(&value) {
+            expanded.push((attr_name.to_ascii_lowercase(), html));
+            attrs.push((attr_name, text));
+        } else {
+            attrs.push((attr_name, entity::decode_all(&value)));
+        }
         sources.push(value);
     }
 }
@@ -149,13 +160,57 @@ fn value_bound(tail: &str) -> usize {
     let mut from = 0;
     while let Some(at) = tail.get(from..).and_then(|r| r.find('<')) {
         let at = from + at;
-        let rest = tail.get(at..).unwrap_or("");
-        match rest.strip_prefix("<!--").and_then(|r| r.find("-->")) {
-            Some(end) => from = at + 4 + end + 3,
+        match opaque_len(tail.get(at..).unwrap_or("")) {
+            Some(len) => from = at + len,
             None => return at,
         }
     }
     tail.len()
+}
+
+/// The length of a closed comment or `<nowiki>…</nowiki>` at the start of `s`
+/// (inside an attribute value both are kept whole).
+fn opaque_len(s: &str) -> Option<usize> {
+    if let Some(r) = s.strip_prefix("<!--") {
+        return r.find("-->").map(|e| 4 + e + 3);
+    }
+    let open = s.get(..8)?;
+    if !open.eq_ignore_ascii_case("<nowiki>") {
+        return None;
+    }
+    let lower = s.get(8..)?.to_ascii_lowercase();
+    lower.find("</nowiki>").map(|e| 8 + e + 9)
+}
+
+/// A value's `<nowiki>` elements: the value as text (their content kept) and
+/// as Parsoid's HTML for `data-mw` (`<span typeof="mw:Nowiki">…</span>`);
+/// `None` without any.
+fn nowiki_value(value: &str) -> Option<(String, String)> {
+    let lower = value.to_ascii_lowercase();
+    if !lower.contains("<nowiki>") {
+        return None;
+    }
+    let (mut text, mut html) = (String::new(), String::new());
+    let mut i = 0;
+    while let Some(at) = lower.get(i..).and_then(|r| r.find("<nowiki>")) {
+        let open = i + at;
+        let body = open + 8;
+        let Some(close) = lower.get(body..).and_then(|r| r.find("</nowiki>")) else {
+            break;
+        };
+        let before = value.get(i..open).unwrap_or("");
+        let inner = value.get(body..body + close).unwrap_or("");
+        text.push_str(before);
+        text.push_str(inner);
+        html.push_str(before);
+        html.push_str("<span typeof=\"mw:Nowiki\">");
+        html.push_str(inner);
+        html.push_str("</span>");
+        i = body + close + 9;
+    }
+    text.push_str(value.get(i..).unwrap_or(""));
+    html.push_str(value.get(i..).unwrap_or(""));
+    Some((text, html))
 }
 
 /// The first `q` in `s` outside `<!-- … -->` comments.
@@ -163,8 +218,10 @@ fn find_outside_comments(s: &str, q: u8) -> Option<usize> {
     let b = s.as_bytes();
     let mut i = 0;
     while let Some(&c) = b.get(i) {
-        if c == b'<' && s.get(i..).is_some_and(|r| r.starts_with("<!--")) {
-            i = s.get(i + 4..)?.find("-->").map(|e| i + 4 + e + 3)?;
+        if c == b'<'
+            && let Some(len) = opaque_len(s.get(i..).unwrap_or(""))
+        {
+            i += len;
             continue;
         }
         if c == q {
@@ -205,6 +262,17 @@ pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
         // A repeated attribute: the last one wins.
         attrs.retain(|a| a.name.as_str() != lower);
         attrs.push(OwnedAttribute::new(Name::new(&lower), value));
+    }
+    if !raw.expanded.is_empty() {
+        // Parsoid records values built from `<nowiki>` (mw:ExpandedAttrs).
+        let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+        let parts: Vec<String> = raw
+            .expanded
+            .iter()
+            .map(|(k, html)| format!("[{{\"txt\":{}}},{{\"html\":{}}}]", json(k), json(html)))
+            .collect();
+        tag.set_attr("typeof", "mw:ExpandedAttrs");
+        tag.set_attr("data-mw", format!("{{\"attribs\":[{}]}}", parts.join(",")));
     }
     tag
 }
@@ -449,6 +517,7 @@ impl Tokenizer<'_> {
             name: raw.name.clone(),
             attrs,
             sources: Vec::new(),
+            expanded: Vec::new(),
             end: false,
             self_closing: false,
             len: raw.len,
