@@ -278,7 +278,7 @@ fn run_marked(
     options: &RenderOptions,
     context: Context,
 ) -> Result<String, WikiError> {
-    let tokens = crate::tokenize::tokenize_with(text, calls);
+    let tokens = crate::tokenize::tokenize_with(text, calls, &options.preprocess.site);
     let mut pipeline = Pipeline::new(
         registry(options, context, calls)?,
         PipelineConfig::default(),

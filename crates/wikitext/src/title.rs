@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use crate::preprocess::{NS_MAIN, Site, Title};
+use crate::preprocess::{Interwiki, NS_MAIN, Site, Title, namespace_id};
 
 /// A parsed link target.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,10 +18,13 @@ pub struct LinkTarget {
     pub fragment: Option<String>,
     /// Written with a leading `:` (`[[:Category:X]]` is a link, not a category).
     pub colon: bool,
+    /// A link to another wiki (`[[wikipedia:Foo]]`): the prefix and the title
+    /// there (as written); `title` is `None` then.
+    pub interwiki: Option<Box<(Interwiki, String)>>,
 }
 
 /// The site link targets are parsed against when none is given.
-fn default_site() -> &'static Site {
+pub(crate) fn default_site() -> &'static Site {
     static SITE: OnceLock<Site> = OnceLock::new();
     SITE.get_or_init(Site::default)
 }
@@ -41,9 +44,16 @@ impl LinkTarget {
         LinkTarget::parse_in(target, default_site())
     }
 
-    /// Parses `target` with the namespaces of `site`.
+    /// Parses `target` with the namespaces and interwiki prefixes of `site`.
+    /// Percent-encoded UTF-8 is decoded first (`7%25` is `7%`), as Parsoid does;
+    /// targets MediaWiki rejects (a `%XX` or `&name;` left, `./` path segments,
+    /// a URL) are `None`.
     pub fn parse_in(target: &str, site: &Site) -> Option<LinkTarget> {
-        let mut t = target.trim();
+        if has_url_protocol(target.trim_start()) {
+            return None;
+        }
+        let decoded = percent_decode(target);
+        let mut t = decoded.trim();
         let colon = t.starts_with(':');
         if colon {
             t = t.get(1..)?.trim_start();
@@ -55,6 +65,43 @@ impl LinkTarget {
         // Tabs are blanks in a link target (MediaWiki's title rejects them;
         // Parsoid's link syntax does not).
         let page = page.replace('\t', " ");
+        if !is_valid_link_text(&page) {
+            return None;
+        }
+        if let Some((prefix, rest)) = page.split_once(':')
+            && namespace_id(prefix, site).is_none()
+            && let Some(iw) = crate::preprocess::interwiki::lookup(&site.interwiki, prefix)
+        {
+            if iw.local {
+                let rest = rest.trim_start();
+                let again = if rest.contains(':') {
+                    format!(":{rest}")
+                } else {
+                    rest.to_owned()
+                };
+                let again = match &fragment {
+                    Some(f) => format!("{again}#{f}"),
+                    None => again,
+                };
+                if !rest.is_empty() {
+                    return LinkTarget::parse_in(&again, site);
+                }
+            } else {
+                let rest = rest.trim_start();
+                let rest = rest.strip_prefix(':').unwrap_or(rest);
+                let there = match &fragment {
+                    Some(f) => format!("{rest}#{f}"),
+                    None => rest.to_owned(),
+                };
+                return Some(LinkTarget {
+                    title: None,
+                    namespace: String::new(),
+                    fragment: None,
+                    colon,
+                    interwiki: Some(Box::new((iw.clone(), there))),
+                });
+            }
+        }
         let title = if page.trim_matches([' ', '_', '\u{a0}']).is_empty() {
             // Only a fragment, or nothing.
             fragment.as_ref()?;
@@ -70,7 +117,15 @@ impl LinkTarget {
             title,
             fragment,
             colon,
+            interwiki: None,
         })
+    }
+
+    /// A language link (`[[fr:Foo]]` without a leading `:`): the other
+    /// edition's URL.
+    pub fn language_link(&self) -> Option<String> {
+        let (iw, there) = self.interwiki.as_deref()?;
+        (iw.language && !self.colon).then(|| iw.url_for(there))
     }
 
     /// The title within its namespace (`Foo bar`; empty for `[[#top]]`).
@@ -96,6 +151,69 @@ pub fn normalize_title(title: &str) -> String {
             .collect::<Vec<_>>()
             .join(" "),
     }
+}
+
+/// Whether `s` starts with a URL protocol (`http://`, `//`, `mailto:`…): such
+/// a link target is no title.
+fn has_url_protocol(s: &str) -> bool {
+    crate::tokenize::extlinks::protocol(s, true).is_some()
+}
+
+/// `%XX` sequences decoded when they form UTF-8 (otherwise `s` as it is).
+pub(crate) fn percent_decode(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('%') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        let hex = |j: usize| b.get(j).and_then(|&h| (h as char).to_digit(16));
+        match (c, hex(i + 1), hex(i + 2)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    match String::from_utf8(out) {
+        Ok(decoded) => std::borrow::Cow::Owned(decoded),
+        Err(_) => std::borrow::Cow::Borrowed(s),
+    }
+}
+
+/// MediaWiki's rules for link text beyond the title's characters: no `%XX`
+/// left after decoding, nothing that looks like a character reference, no
+/// `.`/`..` path segments, no `~~~`.
+fn is_valid_link_text(page: &str) -> bool {
+    let b = page.as_bytes();
+    let percent = b.windows(3).any(|w| {
+        w.first() == Some(&b'%')
+            && w.get(1).is_some_and(u8::is_ascii_hexdigit)
+            && w.get(2).is_some_and(u8::is_ascii_hexdigit)
+    });
+    let reference = page.match_indices('&').any(|(at, _)| {
+        let rest = page.get(at + 1..).unwrap_or("");
+        let name = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || !c.is_ascii())
+            .map(char::len_utf8)
+            .sum::<usize>();
+        name > 0 && rest.get(name..).is_some_and(|r| r.starts_with(';'))
+    });
+    let trimmed = page.trim();
+    let dots = matches!(trimmed, "." | "..")
+        || trimmed.starts_with("./")
+        || trimmed.starts_with("../")
+        || trimmed.contains("/./")
+        || trimmed.contains("/../")
+        || trimmed.ends_with("/.")
+        || trimmed.ends_with("/..");
+    !percent && !reference && !dots && !page.contains("~~~")
 }
 
 /// A title as an href path segment: spaces as `_`, characters that would end or
@@ -141,6 +259,30 @@ mod tests {
         );
         assert!(LinkTarget::parse("a{b").is_none());
         assert!(LinkTarget::parse("Category:").is_none());
+        assert_eq!(LinkTarget::parse("7%25 x").unwrap().full(), "7% x");
+        assert!(LinkTarget::parse("7%2525 x").is_none());
+        assert!(LinkTarget::parse("a &amp; b").is_none());
+        assert!(LinkTarget::parse("./a").is_none());
+        assert!(LinkTarget::parse("//example.com").is_none());
+        let iw = LinkTarget::parse("Wikipedia:Foo bar").unwrap();
+        let (prefix, there) = *iw.interwiki.unwrap();
+        assert_eq!(
+            (prefix.prefix.as_str(), there.as_str()),
+            ("wikipedia", "Foo bar")
+        );
+        assert!(
+            LinkTarget::parse("fr:Foo")
+                .unwrap()
+                .language_link()
+                .is_some()
+        );
+        assert!(
+            LinkTarget::parse(":fr:Foo")
+                .unwrap()
+                .language_link()
+                .is_none()
+        );
+        assert_eq!(LinkTarget::parse("local:Foo").unwrap().full(), "Foo");
         let top = LinkTarget::parse("#top").unwrap();
         assert_eq!((top.title, top.fragment.as_deref()), (None, Some("top")));
         assert_eq!(encode_title("7% Solution"), "7%25_Solution");

@@ -48,12 +48,27 @@ fn json(s: &str) -> String {
 }
 
 /// Parsoid's `data-mw` for the call `src` (`{{…}}`).
-fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> String {
+fn data_mw(
+    src: &str,
+    call: &preprocess::Braced,
+    site: &preprocess::Site,
+    expanded_name: Option<&str>,
+) -> String {
     let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
     let target_wt = text(&call.title.span);
     let trimmed = target_wt.trim();
-    let mut target = format!("{{\"wt\":{}", json(target_wt));
-    let function = if let Some(rest) = trimmed.strip_prefix('#') {
+    // Parsoid's target source starts after leading blanks and comments.
+    let mut shown = target_wt.trim_start();
+    while let Some(rest) = shown.strip_prefix("<!--") {
+        match rest.find("-->") {
+            Some(end) => shown = rest.get(end + 3..).unwrap_or("").trim_start(),
+            None => break,
+        }
+    }
+    let mut target = format!("{{\"wt\":{}", json(shown));
+    let function = if matches!(trimmed, "=" | "!") {
+        Some(trimmed.to_owned())
+    } else if let Some(rest) = trimmed.strip_prefix('#') {
         Some(rest.split(':').next().unwrap_or("").trim().to_lowercase())
     } else if let Some((name, _)) = trimmed.split_once(':') {
         let name = name.trim().to_lowercase();
@@ -66,14 +81,15 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
     } else {
         None
     };
-    let function = function.or_else(|| (trimmed == "!").then(|| "!".to_owned()));
     match &function {
         Some(f) => target.push_str(&format!(",\"function\":{}", json(f))),
         None => {
-            let title =
-                preprocess::Title::parse(&without_comments(trimmed), preprocess::NS_TEMPLATE, site)
-                    .map(|t| t.prefixed())
-                    .unwrap_or_else(|_| trimmed.to_owned());
+            // A templated name (`{{{{1x|1x}}|…}}`) is the title it expands to.
+            let name = expanded_name.map_or_else(|| without_comments(trimmed), str::to_owned);
+            let name = crate::tokenize::entity::decode_all(&name);
+            let title = preprocess::Title::parse(&name, preprocess::NS_TEMPLATE, site)
+                .map(|t| t.prefixed())
+                .unwrap_or_else(|_| trimmed.to_owned());
             target.push_str(&format!(
                 ",\"href\":{}",
                 json(&format!("./{}", encode_title(&title)))
@@ -81,31 +97,69 @@ fn data_mw(src: &str, call: &preprocess::Braced, site: &preprocess::Site) -> Str
         }
     }
     target.push('}');
-    let mut params = String::from("{");
+    // Each parameter once (a repeated name: the last one), in call order.
+    let mut entries: Vec<(String, String)> = Vec::new();
     let mut n = 0;
-    for (i, part) in call.parts.iter().enumerate() {
+    for part in &call.parts {
         let whole = text(&part.span);
         // A parser function's arguments are all positional, as written.
         let eq = part.eq.filter(|_| function.is_none());
-        let (name, value) = match eq.and_then(|eq| part.nodes.get(eq)) {
+        let (name, value, key) = match eq.and_then(|eq| part.nodes.get(eq)) {
             Some(eq) => {
                 let at = eq.span().start.saturating_sub(part.span.start);
-                let name = whole.get(..at).unwrap_or("").trim().to_owned();
+                let raw = whole.get(..at).unwrap_or("").trim();
+                let name = without_comments(raw);
                 let value = whole.get(at + 1..).unwrap_or("").trim();
-                (name, value)
+                // A name written with comments keeps its source as `key`.
+                let key = (name != raw).then(|| raw.to_owned());
+                (name, value, key)
             }
             None => {
                 n += 1;
-                (n.to_string(), whole)
+                (n.to_string(), whole, None)
             }
         };
+        let mut entry = format!("{{\"wt\":{}", json(value));
+        if let Some(key) = key {
+            entry.push_str(&format!(",\"key\":{{\"wt\":{}}}", json(&key)));
+        }
+        entry.push('}');
+        entries.retain(|(k, _)| *k != name);
+        entries.push((name, entry));
+    }
+    let mut params = String::from("{");
+    for (i, (name, entry)) in entries.iter().enumerate() {
         if i > 0 {
             params.push(',');
         }
-        params.push_str(&format!("{}:{{\"wt\":{}}}", json(&name), json(value)));
+        params.push_str(&json(name));
+        params.push(':');
+        params.push_str(entry);
     }
     params.push('}');
     format!("{{\"parts\":[{{\"template\":{{\"target\":{target},\"params\":{params},\"i\":0}}}}]}}")
+}
+
+/// Parsoid's `data-mw` for a template argument `src` (`{{{…}}}`) on the page.
+fn param_data_mw(src: &str, call: &preprocess::Braced) -> String {
+    let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
+    let target = text(&call.title.span);
+    let mut params = String::from("{");
+    for (i, part) in call.parts.iter().enumerate() {
+        if i > 0 {
+            params.push(',');
+        }
+        params.push_str(&format!(
+            "{}:{{\"wt\":{}}}",
+            json(&(i + 1).to_string()),
+            json(text(&part.span))
+        ));
+    }
+    params.push('}');
+    format!(
+        "{{\"parts\":[{{\"templatearg\":{{\"target\":{{\"wt\":{}}},\"params\":{params},\"i\":0}}}}]}}",
+        json(target)
+    )
 }
 
 /// A marked call: its `data-mw`, and the wikitext between the previous marked
@@ -154,6 +208,9 @@ fn expand_into(
     // The end of the last marked call in the source.
     let mut marked_end = 0;
     let mut tables = TableDepth::default();
+    // The last marked call: its index in `calls`, where its end marker
+    // ends in `out`, and whether its output ended on a list line.
+    let mut last_marked: Option<(usize, usize, bool)> = None;
     for node in &tree.nodes {
         if let Node::Ext(e) = node {
             let Some(inner) = e.inner.clone().filter(|_| nesting < MAX_TAG_NESTING) else {
@@ -173,7 +230,26 @@ fn expand_into(
             segment_start = e.span.end;
             continue;
         }
-        let Node::Template(call) = node else { continue };
+        if let Node::Ignore(span) = node {
+            // Include directives of the page itself (`<noinclude>`,
+            // `<includeonly>…</includeonly>`) reach the tokenizer as written:
+            // Parsoid marks them with metas.
+            let before = src.get(segment_start..span.start).unwrap_or("");
+            // Inside a tag or link they go, as before.
+            out.push_str(&page.expand(before)?.text);
+            if safe_context(out.rsplit('\n').next().unwrap_or("")) {
+                out.push_str(src.get(span.clone()).unwrap_or(""));
+            }
+            segment_start = span.end;
+            continue;
+        }
+        let (call, param) = match node {
+            Node::Template(call) => (call, false),
+            // A template argument on the page itself (`{{{1|default}}}`):
+            // Parsoid marks it as mw:Param.
+            Node::Argument(call) => (call, true),
+            _ => continue,
+        };
         let span = call.span.clone();
         // The text before the call, expanded on its own (it holds no call).
         let before = src.get(segment_start..span.start).unwrap_or("");
@@ -183,12 +259,15 @@ fn expand_into(
         let line = out.rsplit('\n').next().unwrap_or("");
         // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
         // unmarked: it becomes structure, not content.
-        let syntax_only = expansion.trim().chars().all(|c| {
-            matches!(
-                c,
-                '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
-            )
-        });
+        let target = src.get(call.title.span.clone()).unwrap_or("").trim();
+        let syntax_only = target != "="
+            && !expansion.trim().is_empty()
+            && expansion.trim().chars().all(|c| {
+                matches!(
+                    c,
+                    '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
+                )
+            });
         // `{{!}}` outside wikitext tables is content (Parsoid marks it); in a
         // table it is a pipe of the table syntax.
         let pipe_is_content = expansion == "|"
@@ -201,24 +280,121 @@ fn expand_into(
             t.starts_with("{|") || t == "|}"
         };
         let syntax_only = syntax_only && !table_syntax;
-        let unexpanded = expansion == call_src;
+        let unexpanded = expansion == call_src && !param;
+        // A call right after a marked one whose list its output continues
+        // (`{{1x|#foo}}{{1x|#foo}}`, the second starting a new line, T2529):
+        // one transclusion of two parts.
+        let continues_list = expansion.starts_with('\n')
+            && expansion
+                .get(1..)
+                .is_some_and(|r| r.starts_with(['*', '#', ':', ';']));
+        if !param
+            && continues_list
+            && span.start == segment_start
+            && !expansion.contains([START, INDEX_END, END])
+            && let Some((idx, end_at, true)) = last_marked
+            && end_at == out.len()
+            && out.ends_with(END)
+        {
+            out.pop();
+            out.push_str(&expansion);
+            out.push(END);
+            let part = data_mw(src, call, site, None);
+            let part = part
+                .strip_prefix("{\"parts\":[")
+                .and_then(|p| p.strip_suffix("]}"))
+                .unwrap_or("");
+            if let Some(prev) = calls.get_mut(idx).map(|c| &mut c.data_mw) {
+                let n = prev.matches("\"i\":").count();
+                let part = match part.strip_suffix("\"i\":0}}") {
+                    Some(head) => format!("{head}\"i\":{n}}}}}"),
+                    None => part.to_owned(),
+                };
+                if let Some(head) = prev.strip_suffix("]}") {
+                    *prev = format!("{head},{part}]}}");
+                }
+            }
+            last_marked = Some((idx, out.len(), ends_on_list_line(&expansion)));
+            segment_start = span.end;
+            continue;
+        }
         if expansion.contains([START, INDEX_END, END])
             || !safe_context(line)
+            || !safe_in_brackets(line, &expansion)
             || syntax_only
             || unexpanded
         {
             out.push_str(&expansion);
         } else {
-            out.push(START);
-            out.push_str(&calls.len().to_string());
-            out.push(INDEX_END);
+            // Output ending in a wikilink takes the page's link trail
+            // (`{{1x|[[Foo]]}}s`): the letters join the link and the
+            // transclusion, as a part of its own.
+            let trail_len = if !param && expansion.ends_with("]]") && expansion.contains("[[") {
+                src.get(span.end..)
+                    .unwrap_or("")
+                    .bytes()
+                    .take_while(u8::is_ascii_lowercase)
+                    .count()
+            } else {
+                0
+            };
+            let trail_len = if trail_len == 0 && !param {
+                open_item_extent(src, span.clone(), &expansion)
+            } else {
+                trail_len
+            };
+            let trail = src.get(span.end..span.end + trail_len).unwrap_or("");
+            // A call on a list line whose output continues the list: the
+            // list is the transclusion's, and the line's start a part of it.
+            let lead = if param {
+                None
+            } else {
+                list_line_lead(src, span.clone(), &expansion, out)
+            };
+            let marker = format!("{START}{}{INDEX_END}", calls.len());
+            match &lead {
+                Some(l) => out.insert_str(out.len() - l.len(), &marker),
+                None => out.push_str(&marker),
+            }
             out.push_str(&expansion);
+            out.push_str(trail);
             out.push(END);
-            calls.push(Call {
-                data_mw: data_mw(src, call, site),
-                gap: src.get(marked_end..span.start).unwrap_or("").to_owned(),
-            });
-            marked_end = span.end;
+            let target = src.get(call.title.span.clone()).unwrap_or("");
+            let gap = src.get(marked_end..span.start).unwrap_or("").to_owned();
+            if param {
+                calls.push(Call {
+                    data_mw: param_data_mw(src, call),
+                    gap,
+                });
+                marked_end = span.end;
+                segment_start = span.end;
+                continue;
+            }
+            let expanded_name = if target.contains("{{") {
+                Some(without_comments(&page.expand(target)?.text))
+            } else {
+                None
+            };
+            let mut data = data_mw(src, call, site, expanded_name.as_deref());
+            if let Some(l) = &lead
+                && let Some(tail) = data.strip_prefix("{\"parts\":[")
+            {
+                data = format!("{{\"parts\":[{},{tail}", json(l));
+            }
+            if !trail.is_empty()
+                && let Some(head) = data.strip_suffix("]}")
+            {
+                data = format!("{head},{}]}}", json(trail));
+            }
+            calls.push(Call { data_mw: data, gap });
+            marked_end = span.end + trail_len;
+            last_marked = Some((
+                calls.len() - 1,
+                out.len(),
+                trail_len == 0 && lead.is_none() && ends_on_list_line(&expansion),
+            ));
+            segment_start = span.end + trail_len;
+            continue;
         }
         segment_start = span.end;
     }
@@ -226,19 +402,159 @@ fn expand_into(
     Ok(())
 }
 
+/// Whether `text`'s last line is a list line.
+fn ends_on_list_line(text: &str) -> bool {
+    text.rsplit('\n')
+        .next()
+        .is_some_and(|l| l.starts_with(['*', '#', ':', ';']))
+}
+
+/// The start of the current line before a call (`*foo ` in `*foo {{x}}`)
+/// when the line is a list item and the call's output continues the list
+/// (it holds a new list line, or ends the line before a list line of the
+/// page); `None` otherwise, or when that text is not as written in `out`.
+fn list_line_lead(
+    src: &str,
+    span: std::ops::Range<usize>,
+    expansion: &str,
+    out: &str,
+) -> Option<String> {
+    let line_start = src.get(..span.start)?.rfind('\n').map_or(0, |n| n + 1);
+    let lead = src.get(line_start..span.start)?;
+    if !lead.starts_with(['*', '#', ':', ';'])
+        || lead.contains("{{")
+        || lead.contains('<')
+        || lead.contains('[')
+        || !out.ends_with(lead)
+    {
+        return None;
+    }
+    let bullet_after_nl = |s: &str| {
+        s.match_indices('\n').any(|(at, _)| {
+            s.get(at + 1..)
+                .is_some_and(|r| r.starts_with(['*', '#', ':', ';']))
+        })
+    };
+    let after = src.get(span.end..).unwrap_or("");
+    // Output that starts a new item at once (`*Foo {{bullet}}`, T2529) is
+    // that item alone.
+    if expansion
+        .split('\n')
+        .next()
+        .is_none_or(|l| l.trim().is_empty())
+    {
+        return None;
+    }
+    let continues = bullet_after_nl(expansion.trim_end_matches('\n'))
+        || (expansion.ends_with('\n') && after.starts_with(['*', '#', ':', ';']));
+    continues.then(|| lead.to_owned())
+}
+
+/// When output leaves a list item open (`{{1x|<li>}}a`), the page text that
+/// fills it is part of the transclusion (Parsoid's range reaches the item's
+/// end): the rest of the line, and on a list line the deeper list lines after
+/// it. Its length after the call (0 when none, or when it holds syntax that
+/// must stay apart: templates, tags).
+fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) -> usize {
+    let lower = expansion.to_ascii_lowercase();
+    let opens = lower.matches("<li>").count() + lower.matches("<li ").count();
+    if opens <= lower.matches("</li").count() {
+        return 0;
+    }
+    let rest = src.get(span.end..).unwrap_or("");
+    let mut len = rest.find('\n').unwrap_or(rest.len());
+    let line_start = src
+        .get(..span.start)
+        .and_then(|b| b.rfind('\n'))
+        .map_or(0, |n| n + 1);
+    let prefix: String = src
+        .get(line_start..)
+        .unwrap_or("")
+        .chars()
+        .take_while(|c| matches!(c, '*' | '#' | ':' | ';'))
+        .collect();
+    if !prefix.is_empty() {
+        while rest.as_bytes().get(len) == Some(&b'\n') {
+            let next = rest.get(len + 1..).unwrap_or("");
+            let deeper = next.starts_with(prefix.as_str())
+                && next
+                    .get(prefix.len()..)
+                    .is_some_and(|r| r.starts_with(['*', '#', ':', ';']));
+            if !deeper {
+                break;
+            }
+            len += 1 + next.find('\n').unwrap_or(next.len());
+        }
+    }
+    let text = rest.get(..len).unwrap_or("");
+    if text.contains("{{") || text.contains('<') || text.contains('[') {
+        return 0;
+    }
+    len
+}
+
 /// Whether output can be marked after `line` (the expanded text of the line so
-/// far): not inside a tag, a link or table syntax, where markers would land in
-/// an attribute or a link target.
+/// far): not inside a tag, where markers would land in
+/// an attribute (brackets: [`safe_in_brackets`]).
 fn safe_context(line: &str) -> bool {
     let open_tag = match (line.rfind('<'), line.rfind('>')) {
         (Some(lt), Some(gt)) => lt > gt,
         (Some(_), None) => true,
         _ => false,
     };
-    let open_bracket = line.matches('[').count() > line.matches(']').count();
     // Table syntax lines are fine: markers are transparent to table syntax
     // (`tokenize/table.rs`).
-    !open_tag && !open_bracket
+    !open_tag
+}
+
+/// Whether output `expansion` can be marked after `line` as far as open
+/// brackets go: inside a link's text it can (`[[A|{{x}}]]`, `[http://a {{x}}]`),
+/// in a link target or URL it cannot.
+fn safe_in_brackets(line: &str, expansion: &str) -> bool {
+    let mut open: Vec<usize> = Vec::new();
+    for (i, c) in line.char_indices() {
+        match c {
+            '[' => open.push(i),
+            ']' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let Some(&last) = open.last() else {
+        return true;
+    };
+    let double = last > 0 && open.len() >= 2 && open.get(open.len() - 2) == Some(&(last - 1));
+    let after = line.get(last + 1..).unwrap_or("");
+    if double {
+        // A wikilink: its text starts after the first `|`.
+        return after.contains('|');
+    }
+    if after.contains(char::is_whitespace) {
+        // Past the URL of `[URL text`.
+        return true;
+    }
+    // `[{{x}}`, `[url={{x}}`: a link only if this makes a URL.
+    let href = format!("{after}{expansion}");
+    crate::tokenize::extlinks::protocol(href.trim_start(), true).is_none()
+}
+
+/// `s` without `<!-- … -->` comments, trimmed.
+fn without_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(open) = rest.find("<!--") {
+        out.push_str(rest.get(..open).unwrap_or(""));
+        rest = match rest
+            .get(open + 4..)
+            .and_then(|r| r.find("-->").map(|e| (r, e)))
+        {
+            Some((r, e)) => r.get(e + 3..).unwrap_or(""),
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out.trim().to_owned()
 }
 
 /// Wikitext tables open at the end of the expanded text so far (`{|` and
@@ -294,22 +610,4 @@ fn cell_content(line: &str, after: &str) -> bool {
         cell
     };
     cell.contains('|') && !cell.contains("[[")
-}
-
-/// `s` without `<!-- … -->` comments, trimmed.
-fn without_comments(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(open) = rest.find("<!--") {
-        out.push_str(rest.get(..open).unwrap_or(""));
-        rest = match rest
-            .get(open + 4..)
-            .and_then(|r| r.find("-->").map(|e| (r, e)))
-        {
-            Some((r, e)) => r.get(e + 3..).unwrap_or(""),
-            None => "",
-        };
-    }
-    out.push_str(rest);
-    out.trim().to_owned()
 }

@@ -13,8 +13,8 @@ fn marker(node: &Node) -> Option<(bool, Option<String>)> {
         return None;
     }
     match e.attr("typeof") {
-        Some("mw:Transclusion") => Some((true, e.attr("data-mw").map(str::to_owned))),
-        Some("mw:Transclusion/End") => Some((false, None)),
+        Some("mw:Transclusion" | "mw:Param") => Some((true, e.attr("data-mw").map(str::to_owned))),
+        Some("mw:Transclusion/End" | "mw:Param/End") => Some((false, None)),
         _ => None,
     }
 }
@@ -34,10 +34,59 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
         .iter()
         .take_while(|n| matches!(n, Node::Text(t) if t.trim().is_empty()))
         .count();
+    let mut range: Vec<Node> = range;
+    if lead == range.len() {
+        // Only whitespace: an empty element carries the transclusion.
+        let mut empty = Element::new("span");
+        empty.attrs.push(("class".into(), "mw-empty-elt".into()));
+        range = vec![Node::Element(empty)];
+    }
     let lead = if lead == range.len() { 0 } else { lead };
-    let mut range = range.into_iter();
-    out.extend(range.by_ref().take(lead));
-    for (i, node) in range.enumerate() {
+    let mut rest = range.split_off(lead);
+    if lead > 0
+        && rest
+            .first()
+            .is_some_and(|n| matches!(n, Node::Element(e) if e.name == "div"))
+    {
+        // A newline before block output: an empty element carries the
+        // transclusion and the newline goes (Parsoid).
+        let mut empty = Element::new("span");
+        empty.attrs.push(("class".into(), "mw-empty-elt".into()));
+        rest.insert(0, Node::Element(empty));
+        range.clear();
+    }
+    out.append(&mut range);
+    // Trailing newlines after a template's <div> stay outside too (Parsoid
+    // drops them from the transclusion, T378906).
+    let trail = rest
+        .iter()
+        .rev()
+        .take_while(|n| matches!(n, Node::Text(t) if t.trim().is_empty()))
+        .count();
+    let trailing = if trail < rest.len()
+        && rest
+            .get(rest.len() - trail - 1)
+            .is_some_and(|n| matches!(n, Node::Element(e) if e.name == "div"))
+    {
+        rest.split_off(rest.len() - trail)
+    } else {
+        Vec::new()
+    };
+    // Output that starts with category links (rendering-transparent) has
+    // them in an empty-element span that carries the transclusion (Parsoid).
+    let links = rest.iter().take_while(|n| is_link(n)).count();
+    let after = rest.split_off(links);
+    let rest = if links > 0 {
+        let mut wrapper = Element::new("span");
+        wrapper.attrs.push(("class".into(), "mw-empty-elt".into()));
+        wrapper.children = rest;
+        let mut v = vec![Node::Element(wrapper)];
+        v.extend(after);
+        v
+    } else {
+        after
+    };
+    for (i, node) in rest.into_iter().enumerate() {
         let node = match node {
             Node::Text(t) => span(vec![Node::Text(t)], about),
             other => other,
@@ -48,14 +97,30 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                     e.attrs.push(("about".into(), about.into()));
                 }
                 if i == 0 {
+                    let kind = if data_mw.starts_with("{\"parts\":[{\"templatearg\"") {
+                        "mw:Param"
+                    } else {
+                        "mw:Transclusion"
+                    };
                     match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
-                        // Parsoid's order: after mw:Nowiki, before the rest.
-                        Some((_, v)) if v == "mw:Nowiki" => {
-                            *v = format!("{v} mw:Transclusion");
+                        // Parsoid's order: a nowiki's type first, others after.
+                        Some((_, v))
+                            if v == "mw:Nowiki"
+                                || (v.starts_with("mw:Extension/") && v != "mw:Extension/ref") =>
+                        {
+                            *v = format!("{v} {kind}")
                         }
-                        Some((_, v)) => *v = format!("mw:Transclusion {v}"),
-                        None => e.attrs.push(("typeof".into(), "mw:Transclusion".into())),
+                        Some((_, v)) => *v = format!("{kind} {v}"),
+                        None => e.attrs.push(("typeof".into(), kind.into())),
                     }
+                    // `{{#tag:pre|…}}`: the call, not the tag, is what the
+                    // element stands for.
+                    if data_mw.contains("\"function\":\"tag\"") {
+                        e.attrs.retain(|(k, _)| k != "typeof");
+                        e.attrs.push(("typeof".into(), kind.into()));
+                    }
+                    // One data-mw: the transclusion's replaces an extension's.
+                    e.attrs.retain(|(k, _)| k != "data-mw");
                     e.attrs.push(("data-mw".into(), data_mw.into()));
                 }
                 Node::Element(e)
@@ -64,7 +129,13 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
         };
         out.push(node);
     }
+    out.extend(trailing);
     out
+}
+
+/// A `<link>` (a category or other page property).
+fn is_link(node: &Node) -> bool {
+    matches!(node, Node::Element(e) if e.name == "link")
 }
 
 fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
@@ -96,6 +167,10 @@ fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     closed = true;
                 }
                 let mut range = process_children(range, counter);
+                if closed && range.is_empty() && data.is_some() {
+                    // Empty output: an empty span carries the transclusion.
+                    range.push(Node::Element(Element::new("span")));
+                }
                 if closed
                     && !range.is_empty()
                     && let Some(data) = data
@@ -140,8 +215,67 @@ pub(crate) fn encapsulate(nodes: Vec<Node>) -> Vec<Node> {
     if !nodes.iter().any(contains_marker) {
         return nodes;
     }
+    let mut nodes = nodes;
+    hoist_trailing_starts(&mut nodes);
     let mut counter = 0;
     process(nodes, &mut counter)
+}
+
+/// A start marker that is the last thing in an element (its output begins
+/// after the element closed: `*Foo {{bullet}}` whose output starts the next
+/// list item) moves after that element, as Parsoid's range builder starts
+/// such a range at the next sibling. Bottom-up, so it climbs nested lists.
+fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
+    let mut i = 0;
+    while i < nodes.len() {
+        let mut moved = None;
+        if let Some(Node::Element(e)) = nodes.get_mut(i) {
+            hoist_trailing_starts(&mut e.children);
+            let last = e
+                .children
+                .iter()
+                .rposition(|c| !matches!(c, Node::Text(t) if t.trim().is_empty()));
+            if let Some(at) = last
+                && e.children
+                    .get(at)
+                    .is_some_and(|c| matches!(marker(c), Some((true, _))))
+            {
+                moved = Some(e.children.remove(at));
+            }
+        }
+        if let Some(m) = moved {
+            nodes.insert(i + 1, m);
+            i += 1;
+        }
+        i += 1;
+    }
+    // A start marker first in an element whose output ends outside it
+    // (`{{1x|a\nb</p>}}`: two paragraphs) moves before the element: the range
+    // is then the siblings from this element to the one holding the end
+    // (Parsoid's common-ancestor range).
+    let mut i = 0;
+    while i < nodes.len() {
+        let mut leading = None;
+        if let Some(Node::Element(e)) = nodes.get_mut(i) {
+            let first = e
+                .children
+                .iter()
+                .position(|c| !matches!(c, Node::Text(t) if t.trim().is_empty()));
+            if let Some(at) = first
+                && e.children
+                    .get(at)
+                    .is_some_and(|c| matches!(marker(c), Some((true, _))))
+                && !e.children.iter().any(contains_end)
+            {
+                leading = Some(e.children.remove(at));
+            }
+        }
+        if let Some(m) = leading {
+            nodes.insert(i, m);
+            i += 1;
+        }
+        i += 1;
+    }
 }
 
 fn contains_end(node: &Node) -> bool {

@@ -63,6 +63,8 @@ pub struct Site {
     pub language: String,
     /// Namespaces whose titles have subpages (`BASEPAGENAME` splits at `/`).
     pub subpage_namespaces: Vec<i32>,
+    /// Interwiki prefixes (`[[wikipedia:Foo]]`); see [`Interwiki`](super::Interwiki).
+    pub interwiki: Vec<super::Interwiki>,
 }
 
 impl Default for Site {
@@ -77,6 +79,7 @@ impl Default for Site {
             language: "en".into(),
             // MediaWiki's default `$wgNamespacesWithSubpages`.
             subpage_namespaces: vec![1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 15, 829],
+            interwiki: super::interwiki::parser_tests_map(),
         }
     }
 }
@@ -97,6 +100,7 @@ impl Site {
             article_path: "/wiki/$1".into(),
             script: "/w/index.php".into(),
             language: lang.into(),
+            interwiki: super::interwiki::wikipedia_map(lang),
             ..Site::default()
         }
     }

@@ -69,6 +69,7 @@
 mod config;
 mod expand;
 pub(crate) mod functions;
+pub(crate) mod interwiki;
 mod parse;
 mod store;
 mod title;
@@ -76,6 +77,7 @@ mod tree;
 
 pub use config::{Clock, Config, Limits, Site};
 pub use expand::{Expansion, PageExpander, PreprocessError, Preprocessor, Target, Warning};
+pub use interwiki::Interwiki;
 pub use parse::{DEFAULT_EXT_TAGS, Mode, ParseOptions, parse, parse_with};
 pub use store::{
     AsyncPageSource, DirStore, DumpPage, DumpReader, DumpStore, MemoryStore, NoPages, PageStore,

@@ -16,8 +16,13 @@ impl Tokenizer<'_> {
             return;
         }
         // Template markers are start-of-line transparent.
+        let before = self.pos;
         while self.rest().starts_with(['\u{e000}', '\u{e002}']) && self.marker() {}
-        self.empty_lines();
+        // A line that held a template is no comment-only line, even when the
+        // template gave nothing.
+        if self.pos == before {
+            self.empty_lines();
+        }
         // Comments before block syntax are start-of-line transparent.
         self.leading_comments();
         if self.table_line() {
@@ -114,9 +119,30 @@ impl Tokenizer<'_> {
         }
     }
 
-    /// Comments at the current position, as tokens.
+    /// Comments and include directives (`<noinclude>`, `</onlyinclude>`,
+    /// `<includeonly>…</includeonly>`) at the current position, as tokens.
     fn leading_comments(&mut self) {
-        while self.rest().starts_with("<!--") {
+        loop {
+            let directive = self.rest().starts_with('<')
+                && super::tags::parse_tag(self.rest()).is_some_and(|t| {
+                    matches!(t.name.as_str(), "noinclude" | "onlyinclude")
+                        || (t.name == "includeonly" && !t.end)
+                });
+            if directive {
+                let before = self.pos;
+                self.angle();
+                if self.pos == before {
+                    break;
+                }
+                continue;
+            }
+            if self.at_switch() {
+                self.switch();
+                continue;
+            }
+            if !self.rest().starts_with("<!--") {
+                break;
+            }
             let rest = self.rest();
             let Some(end) = rest.get(4..).and_then(|r| r.find("-->")) else {
                 break;
@@ -129,6 +155,16 @@ impl Tokenizer<'_> {
                 start,
             );
         }
+    }
+
+    /// Whether a behaviour switch (`__TOC__`) starts here.
+    fn at_switch(&self) -> bool {
+        let rest = self.rest();
+        rest.starts_with("__")
+            && rest
+                .get(2..)
+                .and_then(|r| r.find("__").and_then(|e| r.get(..e)))
+                .is_some_and(|word| super::SWITCHES.iter().any(|s| s.eq_ignore_ascii_case(word)))
     }
 
     /// The end of the current line, comments (which may hold newlines) skipped.
@@ -170,6 +206,27 @@ impl Tokenizer<'_> {
             if trimmed.ends_with("-->")
                 && let Some(open) = trimmed.rfind("<!--")
             {
+                content_end = open;
+                continue;
+            }
+            // Include directives after the heading are not part of it.
+            let lower = trimmed.to_ascii_lowercase();
+            let directive = [
+                "<noinclude>",
+                "</noinclude>",
+                "<onlyinclude>",
+                "</onlyinclude>",
+            ]
+            .iter()
+            .find(|d| lower.ends_with(*d))
+            .map(|d| trimmed.len() - d.len())
+            .or_else(|| {
+                lower
+                    .ends_with("</includeonly>")
+                    .then(|| lower.rfind("<includeonly>"))
+                    .flatten()
+            });
+            if let Some(open) = directive {
                 content_end = open;
                 continue;
             }

@@ -7,7 +7,7 @@
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::{Tokenizer, entity};
-use crate::token::WikiToken;
+use crate::token::{Tok, WikiToken};
 
 /// MediaWiki's default URL protocols (`$wgUrlProtocols`), without `//`.
 const PROTOCOLS: &[&str] = &[
@@ -43,7 +43,7 @@ const PROTOCOLS: &[&str] = &[
 
 /// The length of the protocol at the start of `s` (case-insensitive);
 /// `relative` also accepts `//`.
-fn protocol(s: &str, relative: bool) -> Option<usize> {
+pub(crate) fn protocol(s: &str, relative: bool) -> Option<usize> {
     if relative && s.starts_with("//") {
         return Some(2);
     }
@@ -90,8 +90,10 @@ fn url(s: &str, proto: usize) -> (usize, String) {
             break;
         }
         if c == '&' {
+            // Any reference but `&lt;` and `&gt;` is part of a URL (the href
+            // encodes what it must, see `ext_tag`).
             match entity::reference(s.get(i..).unwrap_or("")) {
-                Some((len, text)) if text.chars().all(url_char) => {
+                Some((len, text)) if text != "<" && text != ">" => {
                     decoded.push_str(&text);
                     i += len;
                     continue;
@@ -109,13 +111,126 @@ fn url(s: &str, proto: usize) -> (usize, String) {
     (i, decoded)
 }
 
+/// Blanks between an external link's URL and its text (`\p{Zs}`, tabs, and
+/// the NUL MediaWiki strips).
+fn is_link_space(c: char) -> bool {
+    c == '\t' || c == '\0' || (c.is_whitespace() && !matches!(c, '\n' | '\r'))
+}
+
+/// Where the `]` that ends a bracketed link's text is in `s` (the text after
+/// the URL): wikilinks and HTML tags in the text are skipped whole (a `]` in
+/// them is theirs). `Err` with the end of the line when there is none.
+fn closing_bracket(s: &str) -> Result<usize, usize> {
+    let b = s.as_bytes();
+    let line = s.find('\n').unwrap_or(s.len());
+    let mut i = 0;
+    while i < line {
+        match b.get(i) {
+            Some(b']') => return Ok(i),
+            Some(b'[') if b.get(i + 1) == Some(&b'[') => {
+                match s.get(i + 2..line).and_then(|r| r.find("]]")) {
+                    Some(end) => i += 2 + end + 2,
+                    None => i += 2,
+                }
+            }
+            Some(b'<') => match s.get(i..).and_then(super::tags::parse_tag) {
+                Some(tag) if i + tag.len <= line => i += tag.len,
+                _ => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    Err(line)
+}
+
 fn is_word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 
+/// Characters an external link's host loses (MediaWiki's `cleanUrl`: soft
+/// hyphen, joiners, direction marks, variation selectors and other invisible
+/// ones).
+fn is_ignored_in_host(c: char) -> bool {
+    matches!(c,
+        '\u{ad}' | '\u{34f}' | '\u{61c}' | '\u{115f}'..='\u{1160}' | '\u{17b4}'..='\u{17b5}'
+        | '\u{180b}'..='\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{fe00}'..='\u{fe0f}' | '\u{feff}'
+        | '\u{ffa0}' | '\u{fff0}'..='\u{fff8}' | '\u{1bca0}'..='\u{1bca3}'
+        | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e007f}')
+}
+
+/// `url` with the ignored characters removed from its host.
+fn strip_host(url: &str) -> String {
+    if !url.chars().any(is_ignored_in_host) {
+        return url.to_owned();
+    }
+    let host_start = url
+        .find("//")
+        .map_or_else(|| url.find(':').map_or(0, |c| c + 1), |s| s + 2);
+    let host_end = url
+        .get(host_start..)
+        .and_then(|r| r.find('/'))
+        .map_or(url.len(), |e| host_start + e);
+    let mut out = String::with_capacity(url.len());
+    out.push_str(url.get(..host_start).unwrap_or(""));
+    out.extend(
+        url.get(host_start..host_end)
+            .unwrap_or("")
+            .chars()
+            .filter(|&c| !is_ignored_in_host(c)),
+    );
+    out.push_str(url.get(host_end..).unwrap_or(""));
+    out
+}
+
+/// The end of `proto://[v6 address](:port)` at the start of `url`, if it
+/// has such a host.
+fn ipv6_host(url: &str) -> Option<usize> {
+    let host = url.find("//")? + 2;
+    let inner = url.get(host..)?.strip_prefix('[')?;
+    let close = inner.find(']')?;
+    let addr = inner.get(..close)?;
+    if addr.is_empty()
+        || !addr
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.')
+    {
+        return None;
+    }
+    let after = host + 1 + close + 1;
+    let port = url
+        .get(after..)?
+        .strip_prefix(':')
+        .map_or(0, |p| 1 + p.bytes().take_while(u8::is_ascii_digit).count());
+    Some(after + port)
+}
+
+/// An external href as MediaWiki cleans it: `[ ] < > " |`, controls and
+/// spaces URL-encoded as PHP's `urlencode` does (a space is `+`), ignored
+/// characters dropped from the host.
+fn clean_href(href: &str) -> String {
+    let mut out = String::with_capacity(href.len());
+    let stripped = strip_host(href);
+    // An IPv6 host keeps its brackets.
+    let (ipv6, rest) = match ipv6_host(&stripped) {
+        Some(end) => stripped.split_at(end),
+        None => ("", stripped.as_str()),
+    };
+    out.push_str(ipv6);
+    for c in rest.chars() {
+        match c {
+            ' ' => out.push('+'),
+            '[' | ']' | '<' | '>' | '"' | '|' | '\0'..='\u{1f}' | '\u{7f}' => {
+                out.push_str(&format!("%{:02X}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 fn ext_tag(href: &str, class: &str) -> OwnedTag {
-    // MediaWiki escapes a few characters in external hrefs.
-    let href = href.replace('|', "%7C").replace(' ', "%20");
+    let href = clean_href(href);
     OwnedTag::new("a")
         .with_attr("rel", "mw:ExtLink nofollow")
         .with_attr("class", class)
@@ -131,6 +246,53 @@ fn separator(s: &str) -> Option<usize> {
         Some((len, text)) if s.starts_with('&') && text == "\u{a0}" => Some(len),
         _ => None,
     }
+}
+
+/// An ISBN after `ISBN `: MediaWiki's `(97[89]-?)?(\d-?){9}[\dXx]\b`, where
+/// each `-` may also be a blank (`separator`). Its raw length and its digits.
+fn isbn(s: &str) -> Option<(usize, String)> {
+    // Each digit with the offset just after it; one separator between digits.
+    let mut items: Vec<(char, usize)> = Vec::new();
+    let mut j = 0;
+    while items.len() < 13 {
+        let Some(c) = s.get(j..).and_then(|r| r.chars().next()) else {
+            break;
+        };
+        if !(c.is_ascii_digit() || c == 'X' || c == 'x') {
+            break;
+        }
+        j += 1;
+        items.push((c.to_ascii_uppercase(), j));
+        if !c.is_ascii_digit() {
+            break;
+        }
+        let sep = match s.get(j..) {
+            Some(r) if r.starts_with('-') => 1,
+            Some(r) => separator(r).unwrap_or(0),
+            None => 0,
+        };
+        let next_is_digit = s
+            .get(j + sep..)
+            .and_then(|r| r.chars().next())
+            .is_some_and(|c| c.is_ascii_digit() || c == 'X' || c == 'x');
+        if !next_is_digit {
+            break;
+        }
+        j += sep;
+    }
+    let form = |n: usize| -> Option<(usize, String)> {
+        let (body, _) = items.split_at_checked(n)?;
+        let (last, end) = *body.last()?;
+        let head_digits = body.get(..n - 1)?.iter().all(|(c, _)| c.is_ascii_digit());
+        let boundary = !is_word(s.get(end..).and_then(|r| r.chars().next()));
+        (head_digits && (last.is_ascii_digit() || last == 'X') && boundary)
+            .then(|| (end, body.iter().map(|(c, _)| *c).collect()))
+    };
+    let prefixed = items.len() >= 13
+        && items.first().map(|x| x.0) == Some('9')
+        && items.get(1).map(|x| x.0) == Some('7')
+        && matches!(items.get(2).map(|x| x.0), Some('8' | '9'));
+    prefixed.then(|| form(13)).flatten().or_else(|| form(10))
 }
 
 impl Tokenizer<'_> {
@@ -174,11 +336,11 @@ impl Tokenizer<'_> {
             return false;
         }
         let after = inner.get(len..).unwrap_or("");
-        let close = match after.find([']', '\n']) {
-            Some(c) if after.as_bytes().get(c) == Some(&b']') => c,
-            found => {
+        let close = match closing_bracket(after) {
+            Ok(c) => c,
+            Err(line) => {
                 // No `]` on this line: no bracketed link starts before its end.
-                let line_end = start + 1 + len + found.unwrap_or(after.len());
+                let line_end = start + 1 + len + line;
                 self.no_bracket_close = Some((start, line_end));
                 return false;
             }
@@ -187,7 +349,7 @@ impl Tokenizer<'_> {
         if self.cell_line.is_some() && (text_src.contains("||") || after.starts_with("||")) {
             return false;
         }
-        let lead = text_src.len() - text_src.trim_start_matches([' ', '\t']).len();
+        let lead = text_src.len() - text_src.trim_start_matches(is_link_space).len();
         let has_text = lead < text_src.len();
         let class = if has_text {
             "external text"
@@ -196,19 +358,64 @@ impl Tokenizer<'_> {
         };
         self.pos = start + 1 + len;
         self.emit_html(OwnedToken::StartTag(ext_tag(&href, class)), start);
+        let content = self.out.len();
         if has_text {
             let saved = self.limit;
             self.pos = start + 1 + len + lead;
             self.limit = start + 1 + len + close;
             self.in_ext_link = true;
+            // A `:` in the text does not start a `;` line's description.
+            self.dd_depth += 1;
             self.scan();
+            self.dd_depth = self.dd_depth.saturating_sub(1);
             self.in_ext_link = false;
             self.limit = saved;
             self.flush_text();
         }
         self.pos = start + 1 + len + close + 1;
-        self.out.push(WikiToken::end("a"));
+        self.close_ext_link(content);
         true
+    }
+
+    /// Ends the external link whose text starts at token `content`. A wikilink
+    /// in the text cannot nest in it: the external link ends before the first
+    /// one, and the text after it is wrapped in `<span>`s (Parsoid's unpacking
+    /// of misnested links).
+    fn close_ext_link(&mut self, content: usize) {
+        let first = self
+            .out
+            .get(content..)
+            .and_then(|t| t.iter().position(|t| matches!(t.tok, Tok::WikiLink(_))));
+        let Some(first) = first else {
+            self.out.push(WikiToken::end("a"));
+            return;
+        };
+        let tail = self.out.split_off(content + first);
+        self.out.push(WikiToken::end("a"));
+        let mut depth = 0usize;
+        let mut in_span = false;
+        for token in tail {
+            let is_text = depth == 0 && token.as_text().is_some();
+            if in_span && !is_text {
+                self.out.push(WikiToken::end("span"));
+                in_span = false;
+            }
+            match &token.tok {
+                Tok::WikiLink(_) => depth += 1,
+                Tok::Html(OwnedToken::EndTag(t)) if t.name().as_str() == "a" => {
+                    depth = depth.saturating_sub(1);
+                }
+                _ => {}
+            }
+            if is_text && !in_span {
+                self.out.push(WikiToken::start("span"));
+                in_span = true;
+            }
+            self.out.push(token);
+        }
+        if in_span {
+            self.out.push(WikiToken::end("span"));
+        }
     }
 
     /// A free URL or magic link here: false when there is none.
@@ -232,11 +439,23 @@ impl Tokenizer<'_> {
             let Some(last) = raw.chars().next_back() else {
                 break;
             };
-            let ends_reference = last == ';'
-                && raw.rfind('&').is_some_and(|amp| {
-                    raw.get(amp..)
-                        .is_some_and(|r| entity::reference(r).is_some_and(|(l, _)| l == r.len()))
+            let reference = (last == ';')
+                .then(|| raw.rfind('&'))
+                .flatten()
+                .and_then(|amp| {
+                    let r = raw.get(amp..)?;
+                    let (l, text) = entity::reference(r)?;
+                    (l == r.len()).then_some((l, text))
                 });
+            let ends_reference = reference.is_some();
+            // A trailing reference to a blank (`&nbsp;`) is not part of the URL.
+            if let Some((l, text)) = &reference
+                && text.chars().all(char::is_whitespace)
+                && len - l > proto
+            {
+                len -= l;
+                continue;
+            }
             let strip = (matches!(last, ',' | ';' | '\\' | '.' | ':' | '!' | '?')
                 && !ends_reference)
                 || (last == ')' && !raw.contains('('));
@@ -252,7 +471,12 @@ impl Tokenizer<'_> {
         let (_, href) = url(raw, proto);
         self.pos += len;
         self.emit_html(OwnedToken::StartTag(ext_tag(&href, "external free")), start);
-        self.out.push(WikiToken::text(href));
+        // Control characters from references (`&#x0A;`) are not shown.
+        let shown: String = strip_host(&href)
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect();
+        self.out.push(WikiToken::text(shown));
         self.out.push(WikiToken::end("a"));
         true
     }
@@ -273,32 +497,12 @@ impl Tokenizer<'_> {
         if seps == 0 {
             return false;
         }
-        let mut digits = String::new();
-        if kind == "ISBN" {
-            // (97[89][- ]?)?(\d[- ]?){9}[\dXx]
-            let b = rest.as_bytes();
-            let mut j = i;
-            let mut last_end = i;
-            while let Some(&c) = b.get(j) {
-                if c.is_ascii_digit() || ((c == b'X' || c == b'x') && digits.len() >= 9) {
-                    digits.push(char::from(c.to_ascii_uppercase()));
-                    j += 1;
-                    last_end = j;
-                    if c == b'X' || c == b'x' {
-                        break;
-                    }
-                } else if (c == b'-' || c == b' ') && !digits.is_empty() {
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
-            if !(digits.len() == 10
-                || (digits.len() == 13 && (digits.starts_with("978") || digits.starts_with("979"))))
-            {
+        let digits = if kind == "ISBN" {
+            let Some((len, number)) = isbn(rest.get(i..).unwrap_or("")) else {
                 return false;
-            }
-            i = last_end;
+            };
+            i += len;
+            number
         } else {
             let n = rest
                 .get(i..)
@@ -309,9 +513,10 @@ impl Tokenizer<'_> {
             if n == 0 {
                 return false;
             }
-            digits = rest.get(i..i + n).unwrap_or("").to_owned();
+            let number = rest.get(i..i + n).unwrap_or("").to_owned();
             i += n;
-        }
+            number
+        };
         if is_word(rest.get(i..).and_then(|r| r.chars().next())) {
             return false;
         }
@@ -342,5 +547,45 @@ impl Tokenizer<'_> {
         self.flush_text();
         self.out.push(WikiToken::end("a"));
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isbns() {
+        assert_eq!(
+            isbn("1-234-56789-0 - 2006"),
+            Some((13, "1234567890".into()))
+        );
+        assert_eq!(
+            isbn("978 0 316 09811 3"),
+            Some((17, "9780316098113".into()))
+        );
+        assert_eq!(isbn("123456789x."), Some((10, "123456789X".into())));
+        assert_eq!(isbn("12345"), None);
+        assert_eq!(isbn("1234567890abc"), None);
+    }
+
+    #[test]
+    fn hrefs() {
+        assert_eq!(clean_href("http://a.b/x y|[z]"), "http://a.b/x+y%7C%5Bz%5D");
+        assert_eq!(
+            clean_href("http://e\u{200c}x.com/\u{200c}"),
+            "http://ex.com/\u{200c}"
+        );
+        assert_eq!(
+            clean_href("http://[::1]:80/a[b]"),
+            "http://[::1]:80/a%5Bb%5D"
+        );
+    }
+
+    #[test]
+    fn brackets() {
+        assert_eq!(closing_bracket(" a [[b]] c] d"), Ok(10));
+        assert_eq!(closing_bracket(" <span title=\"[x]\">y</span>]"), Ok(27));
+        assert_eq!(closing_bracket(" a\n]"), Err(2));
     }
 }

@@ -5,9 +5,11 @@
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
-use super::{Tokenizer, entity};
-use crate::title::{LinkTarget, encode_title};
+use super::tags::parse_tag;
+use super::{Tokenizer, entity, extlinks};
+use crate::title::{LinkTarget, encode_title, percent_decode};
 use crate::token::{Tok, WikiToken};
+use crate::transclusion::{END, START};
 
 impl Tokenizer<'_> {
     /// The end of the `[[…]]` at the current position (`]]` excluded, relative)
@@ -38,7 +40,23 @@ impl Tokenizer<'_> {
                 (Some(b'{'), Some(b'{')) => match self.brace_end(base + i) {
                     // Skip a template: its pipes are not ours.
                     Some(end) if end <= self.limit => i = end - base,
-                    _ => i += 2,
+                    // An unclosed `{{` is the innermost opening: the `]]`
+                    // after it is its text, and the link fails (the
+                    // preprocessor's precedence).
+                    _ => return None,
+                },
+                (Some(0xEE), _) if s.get(i..).is_some_and(|r| r.starts_with(START)) => {
+                    // A template's output is opaque: its `]]` is not ours.
+                    match s.get(i..).and_then(|r| r.find(END)) {
+                        Some(end) => i += end + END.len_utf8(),
+                        None => i += 1,
+                    }
+                }
+                (Some(b'<'), _) if pipe.is_some() => match s.get(i..).and_then(parse_tag) {
+                    // A tag in the text is skipped whole: `]]` in its attributes
+                    // does not end the link.
+                    Some(tag) => i += tag.len,
+                    None => i += 1,
                 },
                 (Some(b'|'), _) if pipe.is_none() => {
                     pipe = Some(i);
@@ -63,11 +81,23 @@ impl Tokenizer<'_> {
         };
         let rest = self.rest();
         let target_src = rest.get(2..pipe.unwrap_or(close)).unwrap_or("");
-        let Some(target) = LinkTarget::parse(&entity::decode_all(target_src)) else {
-            self.pos += 2;
-            self.push_text("[[", start);
+        let decoded = entity::decode_all(target_src);
+        let Some(target) = LinkTarget::parse_in(&decoded, self.site) else {
+            // `[[//example.com]]`: a bracket, then an external link.
+            let url_like = extlinks::protocol(decoded.trim_start(), true).is_some();
+            let skip = if url_like { 1 } else { 2 };
+            self.pos += skip;
+            self.push_text(if url_like { "[" } else { "[[" }, start);
             return;
         };
+        if let Some(href) = target.language_link() {
+            self.pos += close + 2;
+            let tag = OwnedTag::new("link")
+                .with_attr("rel", "mw:PageProp/Language")
+                .with_attr("href", href);
+            self.emit_html(OwnedToken::StartTag(tag), start);
+            return;
+        }
         if target.namespace == "Category" && !target.colon {
             self.pos += close + 2;
             let mut href = format!("./{}", encode_title(&target.full()));
@@ -98,15 +128,22 @@ impl Tokenizer<'_> {
                 self.limit = content_end;
                 // No links inside a link's text.
                 let was = std::mem::replace(&mut self.in_ext_link, true);
+                let was_wiki = std::mem::replace(&mut self.in_wiki_link, true);
+                // A `:` in the text does not start a `;` line's description.
+                self.dd_depth += 1;
                 self.scan();
+                self.dd_depth = self.dd_depth.saturating_sub(1);
                 self.in_ext_link = was;
+                self.in_wiki_link = was_wiki;
                 self.limit = saved;
                 self.pos = content_end + 2;
             }
             Some(_) => {}
             None => {
                 let shown = target_src.strip_prefix(':').unwrap_or(target_src);
-                self.out.push(WikiToken::text(entity::decode_all(shown)));
+                let shown = entity::decode_all(shown);
+                self.out
+                    .push(WikiToken::text(percent_decode(&shown).into_owned()));
             }
         }
         // The link trail.

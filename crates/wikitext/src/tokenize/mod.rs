@@ -10,7 +10,7 @@
 
 mod block;
 pub(crate) mod entity;
-mod extlinks;
+pub(crate) mod extlinks;
 mod links;
 mod table;
 mod tags;
@@ -26,14 +26,19 @@ pub(crate) fn is_inline_cell(token: &WikiToken) -> bool {
 
 /// Tokenizes a whole page.
 pub fn tokenize(src: &str) -> Vec<WikiToken> {
-    tokenize_with(src, &[])
+    tokenize_with(src, &[], crate::title::default_site())
 }
 
 /// Tokenizes a page whose template output is marked (see `transclusion.rs`);
 /// `calls` holds each call's `data-mw`.
-pub(crate) fn tokenize_with(src: &str, calls: &[crate::transclusion::Call]) -> Vec<WikiToken> {
+pub(crate) fn tokenize_with(
+    src: &str,
+    calls: &[crate::transclusion::Call],
+    site: &crate::preprocess::Site,
+) -> Vec<WikiToken> {
     let mut t = Tokenizer {
         calls,
+        site,
         src,
         pos: 0,
         limit: src.len(),
@@ -44,6 +49,8 @@ pub(crate) fn tokenize_with(src: &str, calls: &[crate::transclusion::Call]) -> V
         dd_depth: 0,
         dd_quotes: (false, false),
         in_ext_link: false,
+        in_wiki_link: false,
+        param_open: false,
         no_bracket_close: None,
         missing_close: Vec::new(),
         braces: None,
@@ -72,6 +79,8 @@ pub(crate) fn tokenize_with(src: &str, calls: &[crate::transclusion::Call]) -> V
 pub(crate) struct Tokenizer<'a> {
     /// The `data-mw` of each marked template call.
     calls: &'a [crate::transclusion::Call],
+    /// The wiki (namespaces and interwiki prefixes of link targets).
+    pub(crate) site: &'a crate::preprocess::Site,
     pub(crate) src: &'a str,
     pub(crate) pos: usize,
     /// Where the current scan stops (the end of a heading's content, or the input).
@@ -87,6 +96,10 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) dd_quotes: (bool, bool),
     /// Inside an external link's text: no links start here.
     pub(crate) in_ext_link: bool,
+    /// Inside a wikilink's text: no wikilinks start here.
+    pub(crate) in_wiki_link: bool,
+    /// The open template marker is a page parameter's (`mw:Param`).
+    param_open: bool,
     /// A range where no `[URL …]` can close (no `]` before the line ends).
     pub(crate) no_bracket_close: Option<(usize, usize)>,
     /// Closing tags known to be missing after a position.
@@ -196,7 +209,7 @@ impl<'a> Tokenizer<'a> {
                 b'&' => self.entity(),
                 b'_' if self.rest().starts_with("__") => self.switch(),
                 b'{' if self.rest().starts_with("{{") => self.template(),
-                b'[' if self.rest().starts_with("[[") && !self.in_ext_link => self.wikilink(),
+                b'[' if self.rest().starts_with("[[") && !self.in_wiki_link => self.wikilink(),
                 b'[' if !self.in_ext_link && self.bracketed_link() => {}
                 b'A'..=b'Z' | b'a'..=b'z' if self.autolink() => {}
                 b'|' | b'!' if self.cell_line.is_some() && self.double_bar().is_some() => {
@@ -242,8 +255,16 @@ impl<'a> Tokenizer<'a> {
             else {
                 return false;
             };
+            // A template argument of the page is a parameter (Parsoid's
+            // mw:Param), whose markers paragraphs do not move around.
+            self.param_open = call.data_mw.starts_with("{\"parts\":[{\"templatearg\"");
+            let kind = if self.param_open {
+                "mw:Param"
+            } else {
+                "mw:Transclusion"
+            };
             let mut tag = OwnedTag::new("meta")
-                .with_attr("typeof", "mw:Transclusion")
+                .with_attr("typeof", kind)
                 .with_attr("data-mw", call.data_mw.as_str())
                 .with_attr(table::ATTR_CALL, index.to_string());
             self.open_call = Some(index);
@@ -257,7 +278,12 @@ impl<'a> Tokenizer<'a> {
             if self.hold_end(self.pos) {
                 return true;
             }
-            let mut tag = OwnedTag::new("meta").with_attr("typeof", "mw:Transclusion/End");
+            let end = if std::mem::take(&mut self.param_open) {
+                "mw:Param/End"
+            } else {
+                "mw:Transclusion/End"
+            };
+            let mut tag = OwnedTag::new("meta").with_attr("typeof", end);
             if let Some(index) = self.open_call.take() {
                 tag.set_attr(table::ATTR_CALL, index.to_string());
             }
@@ -411,13 +437,15 @@ impl<'a> Tokenizer<'a> {
         if arg && end < self.limit {
             end += 1;
         }
+        if !arg {
+            // A call left unexpanded is text, and what it holds is parsed
+            // as usual (`{{a<b>b</b>|x}}` shows bold text), as in Parsoid.
+            self.pos += 2;
+            self.push_text("{{", start);
+            return;
+        }
         let raw = self.src.get(start..end).unwrap_or("");
-        let tok = if arg {
-            Tok::TemplateArg(raw.into())
-        } else {
-            Tok::Template(raw.into())
-        };
         self.pos = end;
-        self.emit(tok, start);
+        self.emit(Tok::TemplateArg(raw.into()), start);
     }
 }

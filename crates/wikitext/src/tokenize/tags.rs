@@ -12,6 +12,11 @@ use crate::token::{RefTag, Tok, WikiToken};
 pub(crate) struct RawTag {
     pub(crate) name: String,
     pub(crate) attrs: Vec<(String, String)>,
+    /// The attribute values as written (before references are decoded).
+    pub(crate) sources: Vec<String>,
+    /// Attributes whose value held `<nowiki>`: name and Parsoid's HTML of
+    /// the value (`mw:ExpandedAttrs`).
+    pub(crate) expanded: Vec<(String, String)>,
     pub(crate) end: bool,
     pub(crate) self_closing: bool,
     pub(crate) len: usize,
@@ -41,6 +46,8 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
         return None;
     }
     let mut attrs = Vec::new();
+    let mut sources = Vec::new();
+    let mut expanded = Vec::new();
     loop {
         while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
             i += 1;
@@ -50,6 +57,8 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                 return Some(RawTag {
                     name,
                     attrs,
+                    sources,
+                    expanded,
                     end,
                     self_closing: false,
                     len: i + 1,
@@ -59,6 +68,8 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                 return Some(RawTag {
                     name,
                     attrs,
+                    sources,
+                    expanded,
                     end,
                     self_closing: true,
                     len: i + 2,
@@ -95,24 +106,26 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
                     // A quoted value ends at its quote, or (unclosed) before the
                     // `>` (or `/>`) that ends the tag.
                     let tail = s.get(j + 1..)?;
-                    // A value never spans a `<` (bounds the search).
-                    let tail = tail.get(..tail.find('<').unwrap_or(tail.len()))?;
-                    let quote = tail.find(q as char);
-                    let gt = tail.find('>');
+                    // A value never spans a `<` other than a comment's (bounds
+                    // the search); comments in a quoted value are dropped.
+                    let bound = value_bound(tail);
+                    let tail = tail.get(..bound)?;
+                    let quote = find_outside_comments(tail, q);
+                    let gt = find_outside_comments(tail, b'>');
                     match (quote, gt) {
                         (Some(qe), g) if g.is_none_or(|g| qe < g) => {
-                            value = tail.get(..qe)?.to_owned();
+                            value = strip_comments(tail.get(..qe)?);
                             j = j + 1 + qe + 1;
                         }
                         (_, Some(g)) => {
                             let mut v = tail.get(..g)?;
                             if let Some(stripped) = v.strip_suffix('/') {
-                                v = stripped;
+                                v = stripped.trim_end();
                                 j = j + 1 + g - 1;
                             } else {
                                 j = j + 1 + g;
                             }
-                            value = v.trim_end().to_owned();
+                            value = v.to_owned();
                         }
                         _ => return None,
                     }
@@ -131,8 +144,110 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
             }
             i = j;
         }
-        attrs.push((attr_name, entity::decode_all(&value)));
+        if let Some((text, html)) = nowiki_value(&value) {
+            expanded.push((attr_name.to_ascii_lowercase(), html));
+            attrs.push((attr_name, text));
+        } else {
+            attrs.push((attr_name, entity::decode_all(&value)));
+        }
+        sources.push(value);
     }
+}
+
+/// Where a quoted attribute value must end at the latest: the first `<`
+/// that does not open a closed comment.
+fn value_bound(tail: &str) -> usize {
+    let mut from = 0;
+    while let Some(at) = tail.get(from..).and_then(|r| r.find('<')) {
+        let at = from + at;
+        match opaque_len(tail.get(at..).unwrap_or("")) {
+            Some(len) => from = at + len,
+            None => return at,
+        }
+    }
+    tail.len()
+}
+
+/// The length of a closed comment or `<nowiki>…</nowiki>` at the start of `s`
+/// (inside an attribute value both are kept whole).
+fn opaque_len(s: &str) -> Option<usize> {
+    if let Some(r) = s.strip_prefix("<!--") {
+        return r.find("-->").map(|e| 4 + e + 3);
+    }
+    let open = s.get(..8)?;
+    if !open.eq_ignore_ascii_case("<nowiki>") {
+        return None;
+    }
+    let lower = s.get(8..)?.to_ascii_lowercase();
+    lower.find("</nowiki>").map(|e| 8 + e + 9)
+}
+
+/// A value's `<nowiki>` elements: the value as text (their content kept) and
+/// as Parsoid's HTML for `data-mw` (`<span typeof="mw:Nowiki">…</span>`);
+/// `None` without any.
+fn nowiki_value(value: &str) -> Option<(String, String)> {
+    let lower = value.to_ascii_lowercase();
+    if !lower.contains("<nowiki>") {
+        return None;
+    }
+    let (mut text, mut html) = (String::new(), String::new());
+    let mut i = 0;
+    while let Some(at) = lower.get(i..).and_then(|r| r.find("<nowiki>")) {
+        let open = i + at;
+        let body = open + 8;
+        let Some(close) = lower.get(body..).and_then(|r| r.find("</nowiki>")) else {
+            break;
+        };
+        let before = value.get(i..open).unwrap_or("");
+        let inner = value.get(body..body + close).unwrap_or("");
+        text.push_str(before);
+        text.push_str(inner);
+        html.push_str(before);
+        html.push_str("<span typeof=\"mw:Nowiki\">");
+        html.push_str(inner);
+        html.push_str("</span>");
+        i = body + close + 9;
+    }
+    text.push_str(value.get(i..).unwrap_or(""));
+    html.push_str(value.get(i..).unwrap_or(""));
+    Some((text, html))
+}
+
+/// The first `q` in `s` outside `<!-- … -->` comments.
+fn find_outside_comments(s: &str, q: u8) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'<'
+            && let Some(len) = opaque_len(s.get(i..).unwrap_or(""))
+        {
+            i += len;
+            continue;
+        }
+        if c == q {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `s` without its `<!-- … -->` comments.
+fn strip_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(open) = rest.find("<!--") {
+        out.push_str(rest.get(..open).unwrap_or(""));
+        rest = match rest
+            .get(open + 4..)
+            .and_then(|r| r.find("-->").map(|e| (r, e)))
+        {
+            Some((r, e)) => r.get(e + 3..).unwrap_or(""),
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The sanitized attributes of an allowed tag.
@@ -147,6 +262,17 @@ pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
         // A repeated attribute: the last one wins.
         attrs.retain(|a| a.name.as_str() != lower);
         attrs.push(OwnedAttribute::new(Name::new(&lower), value));
+    }
+    if !raw.expanded.is_empty() {
+        // Parsoid records values built from `<nowiki>` (mw:ExpandedAttrs).
+        let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+        let parts: Vec<String> = raw
+            .expanded
+            .iter()
+            .map(|(k, html)| format!("[{{\"txt\":{}}},{{\"html\":{}}}]", json(k), json(html)))
+            .collect();
+        tag.set_attr("typeof", "mw:ExpandedAttrs");
+        tag.set_attr("data-mw", format!("{{\"attribs\":[{}]}}", parts.join(",")));
     }
     tag
 }
@@ -246,7 +372,20 @@ impl Tokenizer<'_> {
             "references" if !raw.end => return self.cite_references(&raw, start),
             "noinclude" | "onlyinclude" => {
                 self.pos += raw.len;
-                self.flush_text();
+                if !raw.self_closing {
+                    // Parsoid marks where the directive was.
+                    let kind = if raw.name == "noinclude" {
+                        "NoInclude"
+                    } else {
+                        "OnlyInclude"
+                    };
+                    let end = if raw.end { "/End" } else { "" };
+                    let meta = OwnedTag::new("meta")
+                        .with_attr("typeof", format!("mw:Includes/{kind}{end}"));
+                    self.emit_html(OwnedToken::StartTag(meta), start);
+                } else {
+                    self.flush_text();
+                }
                 return;
             }
             "includeonly" if !raw.end => {
@@ -257,13 +396,28 @@ impl Tokenizer<'_> {
                     self.close_of("includeonly", body)
                         .map_or(rest.len(), |(at, l)| raw.len + at + l)
                 };
+                let src = rest.get(..skip).unwrap_or("");
                 self.pos += skip;
-                self.flush_text();
+                if raw.self_closing {
+                    self.flush_text();
+                    return;
+                }
+                let data_mw = format!("{{\"src\":{}}}", serde_json::Value::String(src.to_owned()));
+                let meta = OwnedTag::new("meta")
+                    .with_attr("typeof", "mw:Includes/IncludeOnly")
+                    .with_attr("data-mw", data_mw);
+                self.emit_html(OwnedToken::StartTag(meta), start);
+                self.out.push(WikiToken::start_tag(
+                    OwnedTag::new("meta").with_attr("typeof", "mw:Includes/IncludeOnly/End"),
+                ));
                 return;
             }
             _ => {}
         }
-        if !sanitizer::is_allowed_tag(&raw.name) || raw.name == "pre" && !raw.end {
+        // An unclosed `<pre>` (no extension tag) is the HTML element.
+        if !sanitizer::is_allowed_tag(&raw.name)
+            || !raw.end && sanitizer::is_literal_tag(&raw.name, &raw.attrs)
+        {
             // Not HTML in wikitext: the `<` is text, the rest is scanned as usual.
             self.pos += 1;
             self.push_text("<", start);
@@ -392,31 +546,54 @@ impl Tokenizer<'_> {
             };
             Some((after.get(..at).unwrap_or(""), raw.len + at + close_len))
         };
-        let mut tag = sanitized_tag(raw);
-        tag.set_self_closing(false);
+        // An extension tag's attribute values have their source line breaks
+        // and tabs as spaces (references decoded after); data-mw has them
+        // trimmed as well.
+        let attrs: Vec<(String, String)> = raw
+            .attrs
+            .iter()
+            .zip(&raw.sources)
+            .map(|((k, _), v)| {
+                (
+                    k.clone(),
+                    entity::decode_all(&v.replace(['\n', '\r', '\t'], " ")),
+                )
+            })
+            .collect();
+        let ext = RawTag {
+            name: raw.name.clone(),
+            attrs,
+            sources: Vec::new(),
+            expanded: Vec::new(),
+            end: false,
+            self_closing: false,
+            len: raw.len,
+        };
+        let mut tag = sanitized_tag(&ext);
         tag.set_attr("typeof", "mw:Extension/pre");
         tag.set_attr(
             "data-mw",
-            ext_data_mw("pre", &raw.attrs, body.map(|(text, _)| text)),
+            ext_data_mw("pre", &ext.attrs, body.map(|(text, _)| text)),
         );
         self.pos += body.map_or(raw.len, |(_, len)| len);
         self.emit_html(OwnedToken::StartTag(tag), start);
         if let Some((text, _)) = body {
-            let text = strip_nowiki_tags(text);
-            // Parsoid drops one newline at the start of the body.
-            let text = text.strip_prefix('\n').map(str::to_owned).unwrap_or(text);
-            self.out.push(WikiToken::text(entity::decode_all(&text)));
+            // The tree builder drops one newline at the start of the body, as
+            // Parsoid's does. References in `<nowiki>` keep their
+            // mw:Entity spans; others are decoded.
+            push_pre_body(&mut self.out, text);
         }
         self.out.push(WikiToken::end("pre"));
         true
     }
 }
 
-/// `<nowiki>X</nowiki>` pairs become X (first `</nowiki>` after each opening);
-/// unpaired tags stay literal.
-fn strip_nowiki_tags(s: &str) -> String {
+/// A `<pre>` body: `<nowiki>X</nowiki>` pairs become X with references as
+/// mw:Entity spans (first `</nowiki>` after each opening; unpaired tags stay
+/// literal), the rest is text with references decoded.
+fn push_pre_body(out: &mut Vec<WikiToken>, s: &str) {
     let lower = s.to_ascii_lowercase();
-    let mut out = String::with_capacity(s.len());
+    let mut text = String::with_capacity(s.len());
     let mut i = 0;
     while let Some(at) = lower.get(i..).and_then(|r| r.find("<nowiki>")) {
         let open = i + at;
@@ -424,12 +601,17 @@ fn strip_nowiki_tags(s: &str) -> String {
         let Some(close) = lower.get(body..).and_then(|r| r.find("</nowiki>")) else {
             break;
         };
-        out.push_str(s.get(i..open).unwrap_or(""));
-        out.push_str(s.get(body..body + close).unwrap_or(""));
+        text.push_str(&entity::decode_all(s.get(i..open).unwrap_or("")));
+        if !text.is_empty() {
+            out.push(WikiToken::text(std::mem::take(&mut text)));
+        }
+        push_decoded(out, s.get(body..body + close).unwrap_or(""));
         i = body + close + "</nowiki>".len();
     }
-    out.push_str(s.get(i..).unwrap_or(""));
-    out
+    text.push_str(&entity::decode_all(s.get(i..).unwrap_or("")));
+    if !text.is_empty() {
+        out.push(WikiToken::text(text));
+    }
 }
 
 /// Text with references as `mw:Entity` spans.
@@ -474,7 +656,7 @@ pub(crate) fn ext_data_mw(name: &str, attrs: &[(String, String)], body: Option<&
         }
         out.push_str(&json(&k.to_ascii_lowercase()));
         out.push(':');
-        out.push_str(&json(&v.replace(['\n', '\r', '\t'], " ")));
+        out.push_str(&json(v.trim_matches([' ', '\n', '\r', '\t'])));
     }
     out.push('}');
     if let Some(body) = body {

@@ -25,8 +25,10 @@ pub(crate) struct LinkHandler {
 /// when `pages` has them (all do without a store).
 fn exists(title: &Title, pages: Option<&dyn PageStore>) -> bool {
     if title.ns() == NS_SPECIAL {
+        // `Special:BookSources/123`: the page is the part before the `/`.
+        let page = title.text().split('/').next().unwrap_or("");
         return matches!(
-            title.text(),
+            page,
             "Version"
                 | "BookSources"
                 | "Search"
@@ -50,6 +52,14 @@ pub(crate) fn link_tag(
     pages: Option<&dyn PageStore>,
     site: &Site,
 ) -> OwnedTag {
+    if let Some((iw, there)) = target.interwiki.as_deref() {
+        let title = format!("{}:{}", iw.prefix, there.replace('_', " "));
+        return OwnedTag::new("a")
+            .with_attr("rel", "mw:WikiLink/Interwiki")
+            .with_attr("href", iw.url_for(there))
+            .with_attr("title", title)
+            .with_attr("class", "extiw");
+    }
     let fragment = target.fragment.as_deref().map(encode_fragment);
     let page = normalize_title(page_title);
     // The tokenizer parsed the target with the default site; the page store
@@ -123,7 +133,7 @@ mod tests {
     use crate::preprocess::MemoryStore;
 
     fn href(target: &str, store: &MemoryStore, site: &Site) -> Option<String> {
-        let target = LinkTarget::parse(target)?;
+        let target = LinkTarget::parse_in(target, site)?;
         link_tag(&target, "Here", Some(store), site)
             .attr("href")
             .map(str::to_owned)

@@ -5,6 +5,8 @@
 //! bullets closes every list. Items close before the line's newline and open
 //! after it.
 
+use tagloom_html::tree_builder::is_formatting_element;
+
 use super::Transform;
 use crate::token::{Tok, WikiToken};
 
@@ -52,7 +54,11 @@ pub(crate) struct ListHandler {
     outer: Vec<Vec<Level>>,
     /// HTML elements opened inside the open list items: a closing block tag
     /// that closes none of them ends the lists first (Parsoid, T368721).
-    item_open: Vec<String>,
+    /// Each with the depth of the item it was opened in.
+    item_open: Vec<(String, usize)>,
+    /// Formatting elements opened and not closed anywhere on the page (the
+    /// tree builder may reconstruct them inside a list item).
+    formatting: Vec<String>,
 }
 
 fn block_like(name: &str) -> bool {
@@ -101,6 +107,9 @@ impl ListHandler {
             (Some(have), Some(want)) if have.list == want.list
         );
         let keep = if switch_item { k + 1 } else { k };
+        // Elements opened in the items that close now close with them.
+        let first_closed = if switch_item { k + 1 } else { keep + 1 };
+        self.item_open.retain(|(_, depth)| *depth < first_closed);
         let mut closes = Vec::new();
         while self.stack.len() > keep {
             if let Some(l) = self.stack.pop() {
@@ -128,8 +137,31 @@ impl ListHandler {
     }
 }
 
+/// Parsoid's marker for an end tag the tree builder drops (kept inside list
+/// items only).
+fn stripped_tag_marker() -> WikiToken {
+    WikiToken::start_tag(
+        tagloom_html::token::OwnedTag::new("meta")
+            .with_attr("typeof", "mw:Placeholder/StrippedTag"),
+    )
+}
+
 impl Transform for ListHandler {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+        // Whether this end tag closes a formatting element opened earlier.
+        let closes_formatting = token.end_name().is_some_and(|name| {
+            is_formatting_element(name) && self.formatting.iter().any(|n| n == name)
+        });
+        if let Some(name) = token.start_name()
+            && is_formatting_element(name)
+            && !token_self_closing(&token)
+        {
+            self.formatting.push(name.to_owned());
+        } else if let Some(name) = token.end_name()
+            && let Some(at) = self.formatting.iter().rposition(|n| n == name)
+        {
+            self.formatting.remove(at);
+        }
         if self.newline.is_none() && !self.stack.is_empty() && token.start_name() == Some("table") {
             self.outer.push(std::mem::take(&mut self.stack));
             out.push(token);
@@ -170,10 +202,10 @@ impl Transform for ListHandler {
             if let Some(name) = token.start_name() {
                 let void = matches!(name, "br" | "hr" | "wbr" | "meta" | "link" | "img");
                 if !void && !token_self_closing(&token) {
-                    self.item_open.push(name.to_owned());
+                    self.item_open.push((name.to_owned(), self.stack.len()));
                 }
             } else if let Some(name) = token.end_name() {
-                match self.item_open.iter().rposition(|n| n == name) {
+                match self.item_open.iter().rposition(|(n, _)| n == name) {
                     Some(at) => {
                         self.item_open.truncate(at);
                     }
@@ -182,11 +214,22 @@ impl Transform for ListHandler {
                         out.push(token);
                         return;
                     }
+                    // An inline end tag that closes nothing the item holds
+                    // (and no formatting element the tree builder would
+                    // reopen here) is dropped by the tree builder: Parsoid
+                    // leaves a marker.
+                    None if name != "a" && !closes_formatting => {
+                        out.push(stripped_tag_marker());
+                        return;
+                    }
                     None => {}
                 }
             }
         }
-        if self.newline.is_some() && (token.is_comment() || matches!(token.tok, Tok::EmptyLine(_)))
+        if self.newline.is_some()
+            && (token.is_comment()
+                || matches!(token.tok, Tok::EmptyLine(_))
+                || is_marker_meta(&token))
         {
             self.held.push(token);
             return;
@@ -208,9 +251,80 @@ impl Transform for ListHandler {
     }
 }
 
+/// A template's or include directive's marker meta: start-of-line
+/// transparent, it does not end the lists before the next line.
+fn is_marker_meta(token: &WikiToken) -> bool {
+    token.start_name() == Some("meta")
+        && matches!(&token.tok, Tok::Html(t) if t.as_tag().and_then(|t| t.attr("typeof")).is_some_and(|v| v.starts_with("mw:Transclusion") || v.starts_with("mw:Param") || v.starts_with("mw:Includes/")))
+}
+
 fn token_self_closing(token: &WikiToken) -> bool {
     match &token.tok {
         Tok::Html(t) => t.as_tag().is_some_and(|tag| tag.self_closing()),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(tokens: Vec<WikiToken>) -> Vec<String> {
+        let mut h = ListHandler::default();
+        let mut out = Vec::new();
+        for t in tokens {
+            h.push(t, &mut out);
+        }
+        h.push(WikiToken::made(Tok::Eof), &mut out);
+        out.iter()
+            .map(|t| match &t.tok {
+                Tok::Html(h) => match (t.start_name(), t.end_name(), t.as_text()) {
+                    (Some(n), _, _) => {
+                        let ty = h.as_tag().and_then(|t| t.attr("typeof")).unwrap_or("");
+                        format!("<{n}{ty}>")
+                    }
+                    (_, Some(n), _) => format!("</{n}>"),
+                    (_, _, Some(x)) => x.to_owned(),
+                    _ => String::new(),
+                },
+                Tok::Eof => String::new(),
+                _ => "?".to_owned(),
+            })
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn stray_inline_end_tags_in_items_leave_a_marker() {
+        let item = |b: &str| WikiToken::made(Tok::ListItem(b.into()));
+        // `;one</b>two`: nothing opened a `b`.
+        let out = run(vec![
+            item(";"),
+            WikiToken::text("one"),
+            WikiToken::end("b"),
+            WikiToken::text("two"),
+        ]);
+        assert_eq!(
+            out,
+            [
+                "<dl>",
+                "<dt>",
+                "one",
+                "<metamw:Placeholder/StrippedTag>",
+                "two",
+                "</dt>",
+                "</dl>"
+            ]
+        );
+        // A `</span>` closing a span of the same item stays.
+        let out = run(vec![
+            item("*"),
+            WikiToken::start("span"),
+            WikiToken::end("span"),
+        ]);
+        assert_eq!(out, ["<ul>", "<li>", "<span>", "</span>", "</li>", "</ul>"]);
+        // A formatting element open on the page may be reopened in the item.
+        let out = run(vec![WikiToken::start("b"), item("*"), WikiToken::end("b")]);
+        assert_eq!(out, ["<b>", "<ul>", "<li>", "</b>", "</li>", "</ul>"]);
     }
 }

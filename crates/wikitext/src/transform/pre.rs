@@ -38,6 +38,11 @@ impl Default for PreHandler {
     }
 }
 
+fn is_category_link(token: &WikiToken) -> bool {
+    token.start_name() == Some("link")
+        && matches!(&token.tok, Tok::Html(t) if t.as_tag().and_then(|t| t.attr("rel")) == Some("mw:PageProp/Category"))
+}
+
 fn space() -> WikiToken {
     WikiToken::text(" ")
 }
@@ -163,7 +168,9 @@ impl Transform for PreHandler {
                 unmark(std::mem::take(&mut self.tokens), out);
                 self.start_pre(token)
             }
-            State::Sol if token.is_sol_transparent() => {
+            // A category link first on the line ends the chance of an
+            // indent-pre (Parsoid's pre handler still sees it as a link).
+            State::Sol if token.is_sol_transparent() && !is_category_link(&token) => {
                 self.tokens.push(Item::Token(token));
                 State::Sol
             }

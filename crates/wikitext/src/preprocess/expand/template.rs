@@ -126,7 +126,13 @@ impl PageExpander<'_, '_> {
             // subpages), in the page's namespace.
             self.relative_title(part1)
         } else {
-            Title::parse(part1, NS_TEMPLATE, &self.pre.config.site).ok()
+            // Character references in a title are decoded (`Foo&ndash;bar`).
+            let name = if part1.contains('&') {
+                std::borrow::Cow::Owned(crate::tokenize::entity::decode_all(part1))
+            } else {
+                std::borrow::Cow::Borrowed(part1)
+            };
+            Title::parse(&name, NS_TEMPLATE, &self.pre.config.site).ok()
         };
         match title {
             Some(title) if title.ns() >= 0 => Call::Template { title, msgnw },

@@ -155,6 +155,16 @@ pub(crate) fn variable(ex: Ex<'_, '_, '_>, name: &str) -> Option<String> {
     if let Some((w, e)) = word(name) {
         return Some(show(w, e, &ex.page, site));
     }
+    // MediaWiki's case-insensitive variables.
+    let upper = name.to_ascii_uppercase();
+    let name = if matches!(
+        upper.as_str(),
+        "SERVER" | "SERVERNAME" | "SCRIPTPATH" | "STYLEPATH"
+    ) {
+        upper.as_str()
+    } else {
+        name
+    };
     Some(match name {
         "SITENAME" => site.name.clone(),
         "SERVER" => site.server.clone(),
