@@ -63,7 +63,7 @@ impl Cite {
         let found = r.name.as_ref().and_then(|n| {
             self.notes
                 .iter()
-                .position(|note| note.id == format!("cite_note-{n}-{}", note.number))
+                .position(|note| is_note_id(&note.id, n, note.number))
         });
         let index = match found {
             Some(i) => i,
@@ -201,21 +201,48 @@ impl Cite {
     }
 }
 
+/// Whether `id` is `cite_note-{name}-{number}` (without formatting it: named
+/// refs are looked up among all notes so far).
+fn is_note_id(id: &str, name: &str, number: usize) -> bool {
+    id.strip_prefix("cite_note-")
+        .and_then(|rest| rest.strip_prefix(name))
+        .and_then(|rest| rest.strip_prefix('-'))
+        .is_some_and(|digits| {
+            digits.bytes().all(|b| b.is_ascii_digit()) && digits.parse() == Ok(number)
+        })
+}
+
 impl Transform for Cite {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
-        match &token.tok {
-            Tok::Ref(r) => {
-                let r = r.clone();
-                self.reference(&r, out);
-            }
+        match token.tok {
+            Tok::Ref(r) => self.reference(&r, out),
             Tok::References => self.references(false, out),
-            _ if token.is_end() => {
-                if !self.notes.is_empty() && self.depth == 0 {
+            tok => {
+                let token = WikiToken {
+                    tok,
+                    span: token.span,
+                };
+                if token.is_end() && !self.notes.is_empty() && self.depth == 0 {
                     self.references(true, out);
                 }
                 out.push(token);
             }
-            _ => out.push(token),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_note_id;
+
+    #[test]
+    fn note_ids_match_name_and_number_exactly() {
+        assert!(is_note_id("cite_note-a-3", "a", 3));
+        assert!(!is_note_id("cite_note-a-3", "a", 4));
+        assert!(!is_note_id("cite_note-a-3", "b", 3));
+        assert!(!is_note_id("cite_note-a-b-3", "a", 3));
+        assert!(!is_note_id("cite_note-a-+3", "a", 3));
+        assert!(!is_note_id("cite_note-a-", "a", 0));
+        assert!(!is_note_id("cite_note-3", "a", 3));
     }
 }
