@@ -151,3 +151,46 @@ fn usage_errors_exit_2() {
     assert!(err.contains("cannot read the dump"), "{err}");
     assert!(!out.exists(), "no output directory for a failed run");
 }
+
+/// `--keep-mb 0` reads the dump twice (streamed) instead of holding its pages:
+/// the same files come out.
+#[test]
+fn reading_twice_gives_the_same_pages_as_holding_them() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dump = tmp.path().join("wiki.xml");
+    write_dump(
+        &dump,
+        &[
+            ("Template:T", 10, "[[{{{1}}}]]"),
+            ("One", 0, "{{T|Two}} {{T|Three}}"),
+            ("Two", 0, "'''two''' [[One]]"),
+        ],
+    );
+    let mut outputs = Vec::new();
+    for keep in ["1024", "0"] {
+        let out = tmp.path().join(format!("out-{keep}"));
+        let (code, err) = run(&[
+            "wiki",
+            "--dump",
+            dump.to_str().expect("utf-8"),
+            "-o",
+            out.to_str().expect("utf-8"),
+            "--keep-mb",
+            keep,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("wiki: 3 page(s), 0 error(s)"), "{err}");
+        outputs.push(["One.html", "Two.html", "Template%3AT.html"].map(|n| read(&out, n)));
+    }
+    assert!(
+        outputs[0][0].contains("href=\"./Two\""),
+        "{}",
+        outputs[0][0]
+    );
+    assert!(
+        outputs[0][0].contains("class=\"new\""),
+        "Three is red: {}",
+        outputs[0][0]
+    );
+    assert_eq!(outputs[0], outputs[1]);
+}

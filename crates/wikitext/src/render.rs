@@ -42,7 +42,7 @@ fn registry(
         Context::Inline { depth } => depth,
     };
     r.add(
-        AsHandler(Cite::new(options.clone(), depth, Arc::clone(calls))),
+        AsHandler::new(Cite::new(options.clone(), depth, Arc::clone(calls))),
         Rank::new(2.01)?,
         Match::Any,
     )?;
@@ -57,29 +57,29 @@ fn registry(
     )?;
     if context == Context::Page {
         r.add(
-            AsHandler(PreHandler::default()),
+            AsHandler::new(PreHandler::default()),
             Rank::new(2.05)?,
             Match::Any,
         )?;
     }
     r.add(
-        AsHandler(QuoteTransformer::default()),
+        AsHandler::new(QuoteTransformer::default()),
         Rank::new(2.1)?,
         Match::Any,
     )?;
     r.add(
-        AsHandler(ListHandler::default()),
+        AsHandler::new(ListHandler::default()),
         Rank::new(2.49)?,
         Match::Any,
     )?;
     r.add(
-        AsHandler(HeadingIds::default()),
+        AsHandler::new(HeadingIds::default()),
         Rank::new(2.6)?,
         Match::Any,
     )?;
     if context == Context::Page {
         r.add(
-            AsHandler(ParagraphWrapper::default()),
+            AsHandler::new(ParagraphWrapper::default()),
             Rank::new(2.95)?,
             Match::Any,
         )?;
@@ -188,14 +188,22 @@ impl Sink<WikiToken> for BodySink {
                 i += 3;
                 continue;
             }
-            if let Some(t) = tokens.get(i) {
-                if let Some(name) = t.start_name().filter(|n| is_formatting_element(n)) {
-                    let _ = name;
+            if let Some(slot) = tokens.get_mut(i) {
+                if slot.start_name().is_some_and(is_formatting_element) {
                     self.formatting += 1;
-                } else if t.end_name().is_some_and(is_formatting_element) {
+                } else if slot.end_name().is_some_and(is_formatting_element) {
                     self.formatting = self.formatting.saturating_sub(1);
                 }
-                flatten(t.clone(), &mut flat);
+                // Taken, not cloned: only later tokens are looked at again, and
+                // the buffer is cleared below. A newline holds nothing to free.
+                let t = std::mem::replace(
+                    slot,
+                    WikiToken {
+                        tok: Tok::Newline,
+                        span: None,
+                    },
+                );
+                flatten(t, &mut flat);
             }
             i += 1;
             if flat.len() >= FEED_BATCH {

@@ -10,11 +10,14 @@
 //! templates expand from it and links to pages it lacks are red. `--time` is the
 //! clock of date and time magic words (default: the Unix epoch).
 //!
-//! A dump run reads the dump twice: once for its titles (links to others are
-//! red) and templates (`DumpStore`), then streams its pages
-//! (`DumpReader`) and renders them in parallel (rayon), each into
-//! `DIR/<title>.html`, the title percent-encoded as the `--templates DIR` files
-//! are named (`DirStore::file_name`: `Template:A/b c` → `Template%3AA%2Fb_c.html`).
+//! A dump run reads the dump for its titles (links to others are red) and
+//! templates (`DumpStore`), keeping the pages in memory while their text stays
+//! within `--keep-mb` (default 1024 MB), then renders them in parallel (rayon),
+//! each into `DIR/<title>.html`, the title percent-encoded as the `--templates
+//! DIR` files are named (`DirStore::file_name`: `Template:A/b c` →
+//! `Template%3AA%2Fb_c.html`). A larger dump is read a second time, streamed
+//! (`DumpReader`), instead of being held. Multistream `.bz2` dumps decompress in
+//! parallel (`DumpReader`); the thread count is rayon's (`RAYON_NUM_THREADS`).
 //! A progress bar shows when standard error is a terminal. A page that fails is
 //! reported on one line (`tagloom: error: TITLE: why`) and the run goes on; the
 //! summary (`wiki: N page(s), N error(s), X MB in S s, X MB/s`) follows, and the
@@ -28,9 +31,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use rayon::iter::{ParallelBridge, ParallelIterator};
+use rayon::iter::{IntoParallelRefIterator, ParallelBridge, ParallelIterator};
 use tagloom_wikitext::preprocess::{
-    Clock, DirStore, DumpPage, DumpReader, DumpStore, NS_MAIN, PageStore, Title,
+    Clock, DirStore, DumpPage, DumpReader, DumpStore, NS_MAIN, NS_TEMPLATE, PageStore, Title,
 };
 use tagloom_wikitext::{RenderOptions, render};
 
@@ -63,6 +66,10 @@ pub struct Args {
     /// output directory (required).
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
+    /// With `--dump`: the most page text (MB) held in memory so the dump is
+    /// read once; a dump with more is read twice (0: always twice).
+    #[arg(long, value_name = "MB", default_value_t = 1024, requires = "dump")]
+    keep_mb: u64,
 }
 
 /// An RFC 3339 date-time, as the preprocessor's clock reads it.
@@ -80,7 +87,11 @@ pub fn run(args: &Args) -> Result<()> {
         options.preprocess.clock = clock;
     }
     let input = match (&args.input, &args.dump) {
-        (_, Some(dump)) => return run_dump(dump, args.output.as_deref(), options),
+        (_, Some(dump)) => {
+            let keep =
+                usize::try_from(args.keep_mb.saturating_mul(1_000_000)).unwrap_or(usize::MAX);
+            return run_dump(dump, args.output.as_deref(), options, keep);
+        }
         (Some(input), None) => input,
         // clap requires one of them.
         (None, None) => bail!("an input file or --dump is required"),
@@ -107,42 +118,62 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 /// `--dump DUMP -o DIR`: every page of the dump, in parallel (see the module
-/// documentation).
-fn run_dump(dump: &Path, out_dir: Option<&Path>, mut options: RenderOptions) -> Result<()> {
+/// documentation); `keep`: the most page text held to read the dump once.
+fn run_dump(
+    dump: &Path,
+    out_dir: Option<&Path>,
+    mut options: RenderOptions,
+    keep: usize,
+) -> Result<()> {
     let Some(out_dir) = out_dir.filter(|p| !batch::is_stdio(p)) else {
         bail!("--dump needs an output directory (-o DIR)");
     };
     let started = Instant::now();
     let site = options.preprocess.site.clone();
-    let store = DumpStore::open(dump, &site)
-        .with_context(|| format!("cannot read the dump {}", dump.display()))?;
+    let cannot_read = || format!("cannot read the dump {}", dump.display());
+    // One read: the store, and the pages while they fit in `keep`.
+    let mut store = DumpStore::default();
+    let mut pages: Option<Vec<DumpPage>> = Some(Vec::new());
+    let mut held = 0usize;
+    for page in DumpReader::open(dump).with_context(cannot_read)? {
+        let page = page.with_context(cannot_read)?;
+        store.add_page(&page, &site, |ns| ns == NS_TEMPLATE);
+        held = held.saturating_add(page.text.len());
+        if held > keep {
+            pages = None;
+        } else if let Some(pages) = &mut pages {
+            pages.push(page);
+        }
+    }
     let total = store.len();
     options.store = Some(Arc::new(store) as Arc<dyn PageStore>);
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
-    let reader = DumpReader::open(dump)
-        .with_context(|| format!("cannot read the dump {}", dump.display()))?;
     let bar = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(total as u64)
     } else {
         indicatif::ProgressBar::hidden()
     };
     let bytes = AtomicU64::new(0);
-    let mut failures: Vec<String> = reader
-        .par_bridge()
-        .filter_map(|page| {
-            let result = match page {
-                Ok(page) => {
-                    bytes.fetch_add(page.text.len() as u64, Ordering::Relaxed);
-                    render_page(&page, out_dir, &options)
-                        .map_err(|e| format!("{}: {e:#}", page.title))
-                }
-                Err(e) => Err(format!("{}: {e}", dump.display())),
-            };
-            bar.inc(1);
-            result.err()
-        })
-        .collect();
+    let one = |page: Result<&DumpPage, String>| {
+        let result = page.and_then(|page| {
+            bytes.fetch_add(page.text.len() as u64, Ordering::Relaxed);
+            render_page(page, out_dir, &options).map_err(|e| format!("{}: {e:#}", page.title))
+        });
+        bar.inc(1);
+        result.err()
+    };
+    let mut failures: Vec<String> = match &pages {
+        Some(pages) => pages.par_iter().filter_map(|p| one(Ok(p))).collect(),
+        None => DumpReader::open(dump)
+            .with_context(cannot_read)?
+            .par_bridge()
+            .filter_map(|page| match page {
+                Ok(page) => one(Ok(&page)),
+                Err(e) => one(Err(format!("{}: {e}", dump.display()))),
+            })
+            .collect(),
+    };
     bar.finish_and_clear();
     failures.sort();
     let pages = bar.position();

@@ -62,17 +62,35 @@ fn handler_at_a_time<T: PipelineToken>(
                 continue;
             };
             let was_eof = token.is_eof();
-            let outcome = handler.handle(token, ctx).map_err(PipelineError::Handler)?;
-            check_eof(was_eof, &outcome)?;
-            match outcome {
-                Outcome::Keep(t) => scratch.push(t),
-                Outcome::Delete => {}
-                Outcome::Expand(ts) => scratch.extend(ts),
-            }
+            let from = scratch.len();
+            handler
+                .handle_into(token, ctx, scratch)
+                .map_err(PipelineError::Handler)?;
+            check_eof_appended(was_eof, scratch.get(from..).unwrap_or(&[]))?;
         }
         std::mem::swap(tokens, scratch);
     }
     Ok(())
+}
+
+/// [`check_eof`] for what [`Handler::handle_into`](super::Handler::handle_into)
+/// appended (`appended` holds exactly what an `Outcome` would).
+fn check_eof_appended<T: PipelineToken>(
+    was_eof: bool,
+    appended: &[T],
+) -> Result<(), PipelineError> {
+    if was_eof {
+        let eofs = appended.iter().filter(|t| t.is_eof()).count();
+        if eofs == 1 && appended.last().is_some_and(|t| t.is_eof()) {
+            Ok(())
+        } else {
+            Err(PipelineError::EofLost)
+        }
+    } else if appended.iter().any(|t| t.is_eof()) {
+        Err(PipelineError::EofMade)
+    } else {
+        Ok(())
+    }
 }
 
 fn token_at_a_time<T: PipelineToken>(

@@ -88,6 +88,21 @@ impl Ctx {
 pub trait Handler<T: PipelineToken> {
     /// Handles one token.
     fn handle(&mut self, token: T, ctx: &Ctx) -> Result<Outcome<T>, HandlerError>;
+
+    /// Handles one token, appending what it returns to `out` (`Keep` one token,
+    /// `Delete` none, `Expand` several). The pipeline's handler-at-a-time
+    /// dispatch calls this; the default goes through [`handle`](Self::handle).
+    /// A handler that often returns several tokens may write them here directly,
+    /// without an `Expand` vector per call; it must append exactly what
+    /// `handle` would return, and never touch what `out` already holds.
+    fn handle_into(&mut self, token: T, ctx: &Ctx, out: &mut Vec<T>) -> Result<(), HandlerError> {
+        match self.handle(token, ctx)? {
+            Outcome::Keep(t) => out.push(t),
+            Outcome::Delete => {}
+            Outcome::Expand(ts) => out.extend(ts),
+        }
+        Ok(())
+    }
 }
 
 impl<T, F> Handler<T> for F

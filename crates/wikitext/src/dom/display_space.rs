@@ -10,6 +10,16 @@ fn word(c: Option<char>) -> bool {
 
 /// The byte offsets of the spaces to armor in `text`.
 fn spaces(text: &str) -> Vec<usize> {
+    // Most text has none of the marks (their ASCII bytes, or the last byte of
+    // `»«›‹`): no char table then.
+    if !text.bytes().any(|b| {
+        matches!(
+            b,
+            b'?' | b':' | b';' | b'!' | b'%' | 0xBB | 0xAB | 0xBA | 0xB9
+        )
+    }) {
+        return Vec::new();
+    }
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let at = |i: usize| chars.get(i).map(|&(_, c)| c);
     let mut out = Vec::new();

@@ -138,7 +138,17 @@ fn is_link(node: &Node) -> bool {
     matches!(node, Node::Element(e) if e.name == "link")
 }
 
-fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
+fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
+    // No marker among these siblings: the list stays as it is (no new vector),
+    // only the children's lists are processed, in the same order.
+    if !children.iter().any(|n| marker(n).is_some()) {
+        for node in &mut children {
+            if let Node::Element(e) = node {
+                e.children = process(std::mem::take(&mut e.children), counter);
+            }
+        }
+        return children;
+    }
     let mut out: Vec<Node> = Vec::with_capacity(children.len());
     let mut iter = children.into_iter().peekable();
     while let Some(node) = iter.next() {

@@ -240,7 +240,7 @@ pub fn namespace_id(name: &str, site: &Site) -> Option<i32> {
     if name == project {
         return Some(4);
     }
-    if name == format!("{project} talk") {
+    if name.strip_suffix(" talk") == Some(project.as_str()) {
         return Some(5);
     }
     match name.as_str() {
@@ -250,7 +250,8 @@ pub fn namespace_id(name: &str, site: &Site) -> Option<i32> {
     }
     NAMESPACES
         .iter()
-        .find(|(id, n)| *id != 0 && n.to_lowercase() == name)
+        // The names are ASCII and `name` is lower case: no lower-cased copies.
+        .find(|(id, n)| *id != 0 && n.eq_ignore_ascii_case(&name))
         .map(|(id, _)| *id)
 }
 

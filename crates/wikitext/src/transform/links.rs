@@ -99,7 +99,8 @@ pub(crate) fn link_tag(
         tag.set_attr("title", full.as_str());
         tag.set_attr("class", "new");
         tag.set_attr("typeof", "mw:LocalizedAttrs");
-        let param = serde_json::Value::String(full).to_string();
+        // A JSON string (writing a `&str` cannot fail; the fallback is never used).
+        let param = serde_json::to_string(full.as_str()).unwrap_or_default();
         tag.set_attr(
             "data-mw-i18n",
             format!("{{\"title\":{{\"lang\":\"x-page\",\"key\":\"red-link-title\",\"params\":[{param}]}}}}"),

@@ -26,13 +26,40 @@ pub(crate) trait Transform {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>);
 }
 
-/// Runs a [`Transform`] as a pipeline handler.
-pub(crate) struct AsHandler<T>(pub(crate) T);
+/// Runs a [`Transform`] as a pipeline handler. A transform sees only what it
+/// appended in this call in its `out` (some look back over it), so tokens go
+/// through a buffer reused across calls, then to the pipeline's.
+pub(crate) struct AsHandler<T> {
+    transform: T,
+    buf: Vec<WikiToken>,
+}
+
+impl<T> AsHandler<T> {
+    pub(crate) fn new(transform: T) -> Self {
+        AsHandler {
+            transform,
+            buf: Vec::new(),
+        }
+    }
+}
 
 impl<T: Transform> Handler<WikiToken> for AsHandler<T> {
+    /// No vector per token: the reused buffer is appended to the pipeline's.
+    fn handle_into(
+        &mut self,
+        token: WikiToken,
+        _: &Ctx,
+        out: &mut Vec<WikiToken>,
+    ) -> Result<(), HandlerError> {
+        self.buf.clear();
+        self.transform.push(token, &mut self.buf);
+        out.append(&mut self.buf);
+        Ok(())
+    }
+
     fn handle(&mut self, token: WikiToken, _: &Ctx) -> Result<Outcome<WikiToken>, HandlerError> {
         let mut out = Vec::new();
-        self.0.push(token, &mut out);
+        self.transform.push(token, &mut out);
         Ok(match out.len() {
             0 => Outcome::Delete,
             1 => match out.pop() {
