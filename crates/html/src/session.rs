@@ -163,6 +163,8 @@ pub struct Html5ParseSession {
     tokenizer: Tokenizer,
     tree: TreeBuilder,
     batches: VecDeque<Vec<DomPatch>>,
+    /// An emptied batch buffer handed back by the consumer ([`Self::recycle`]).
+    spare: Option<Vec<DomPatch>>,
     /// The next batch must start with `Clear` (after a restart).
     clear_pending: bool,
     /// Decoded text not yet handed to the tokenizer (a scratch buffer, released
@@ -208,6 +210,7 @@ impl Html5ParseSession {
             tokenizer,
             tree,
             batches: VecDeque::new(),
+            spare: None,
             clear_pending: false,
             text: String::new(),
             held: Vec::new(),
@@ -220,7 +223,16 @@ impl Html5ParseSession {
             panic_at_token: None,
         };
         session.apply_switches();
+        session.reserve_batch();
         session
+    }
+
+    /// Under [`BatchPolicy::Bounded`], gives the tree builder's buffer a whole
+    /// batch's room from the start.
+    fn reserve_batch(&mut self) {
+        if let BatchPolicy::Bounded(n) = self.config.batching {
+            self.tree.reserve_patches(n.clamp(1, 1 << 16));
+        }
     }
 
     /// A session for the HTML fragment parsing algorithm (A.9) in `context`.
@@ -478,6 +490,7 @@ impl Html5ParseSession {
         self.tokenizer = Self::make_tokenizer(&self.config);
         self.tree_errors.clear();
         self.apply_switches();
+        self.reserve_batch();
         self.clear_pending = true;
         self.text.clear();
         self.decoder.replay(&mut self.text);
@@ -489,8 +502,12 @@ impl Html5ParseSession {
 
     fn flush_batches(&mut self) {
         let mut patches = match self.config.batching {
-            // Keep the builder's buffer at the batch size instead of regrowing it.
-            BatchPolicy::Bounded(n) => self.tree.take_patches_reserving(n.clamp(1, 1 << 16)),
+            // Keep the builder's buffer at the batch size instead of regrowing it
+            // (in a buffer the consumer handed back, if it did).
+            BatchPolicy::Bounded(n) => match self.spare.take() {
+                Some(spare) => self.tree.take_patches_into(spare),
+                None => self.tree.take_patches_reserving(n.clamp(1, 1 << 16)),
+            },
             _ => self.tree.take_patches(),
         };
         if self.clear_pending {
@@ -516,6 +533,18 @@ impl Html5ParseSession {
     /// The next ready batch (empty when there is none).
     pub fn take_patches(&mut self) -> Vec<DomPatch> {
         self.batches.pop_front().unwrap_or_default()
+    }
+
+    /// Hands back a batch buffer the consumer has emptied, for the builder to
+    /// fill next (under [`BatchPolicy::Bounded`]: no allocation per batch). A
+    /// buffer that is not empty, or smaller than a batch, is dropped.
+    pub fn recycle(&mut self, mut buffer: Vec<DomPatch>) {
+        buffer.clear();
+        if let BatchPolicy::Bounded(n) = self.config.batching
+            && buffer.capacity() >= n.clamp(1, 1 << 16)
+        {
+            self.spare = Some(buffer);
+        }
     }
 
     /// Every ready batch, in order.

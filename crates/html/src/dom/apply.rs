@@ -38,6 +38,15 @@ pub(crate) enum Undo {
     TextAppended { node: Slot, old: TextRange },
 }
 
+/// Whose batch is applied: anyone's (every invariant checked), or this crate's
+/// tree builder's, whose structural guarantees (no cycles, the document's
+/// children, template contents) are not walked again.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Trust {
+    Checked,
+    Builder,
+}
+
 /// The scalar state saved at the start of a batch.
 struct Saved {
     len: usize,
@@ -62,7 +71,7 @@ impl DomStore {
     /// Cost: O(1) per patch except key lookups of sparse keys (O(log n)) and the
     /// cycle check of inserting a node that already has descendants (O(depth)).
     pub fn apply(&mut self, batch: &[DomPatch]) -> Result<(), PatchError> {
-        self.apply_iter(batch.iter().cloned())
+        self.apply_iter(batch.iter().cloned(), Trust::Checked)
     }
 
     /// Like [`apply`](Self::apply), with the same checks and the same all-or-nothing
@@ -83,10 +92,22 @@ impl DomStore {
     /// );
     /// ```
     pub fn apply_owned(&mut self, batch: Vec<DomPatch>) -> Result<(), PatchError> {
-        self.apply_iter(batch.into_iter())
+        self.apply_iter(batch.into_iter(), Trust::Checked)
     }
 
-    fn apply_iter(&mut self, batch: impl Iterator<Item = DomPatch>) -> Result<(), PatchError> {
+    /// Applies a batch of this crate's own tree builder (the driver's parse
+    /// straight into a store), draining `batch` and keeping its capacity for the
+    /// next one. All or nothing as [`apply`](Self::apply); what the tree builder
+    /// guarantees by construction is not checked again (see [`Trust::Builder`]).
+    pub(crate) fn apply_trusted(&mut self, batch: &mut Vec<DomPatch>) -> Result<(), PatchError> {
+        self.apply_iter(batch.drain(..), Trust::Builder)
+    }
+
+    fn apply_iter(
+        &mut self,
+        batch: impl Iterator<Item = DomPatch>,
+        trust: Trust,
+    ) -> Result<(), PatchError> {
         let saved = Saved {
             len: self.nodes.len(),
             elements: self.elements.len(),
@@ -99,7 +120,7 @@ impl DomStore {
         self.undo.clear();
         let mut result = Ok(());
         for (index, patch) in batch.enumerate() {
-            if let Err(e) = self.apply_one(index, patch) {
+            if let Err(e) = self.apply_one(index, patch, trust) {
                 result = Err(e);
                 break;
             }
@@ -153,7 +174,7 @@ impl DomStore {
         self.cleared_through = saved.cleared_through;
     }
 
-    fn apply_one(&mut self, index: usize, patch: DomPatch) -> Result<(), PatchError> {
+    fn apply_one(&mut self, index: usize, patch: DomPatch, trust: Trust) -> Result<(), PatchError> {
         match patch {
             DomPatch::Clear => {
                 if index != 0 {
@@ -252,7 +273,7 @@ impl DomStore {
             DomPatch::AppendChild { parent, child } => {
                 let p = self.find(index, parent)?;
                 let c = self.find(index, child)?;
-                self.check_insert(index, p, c)?;
+                self.check_insert(index, p, c, trust)?;
                 self.link(p, c, NONE);
                 self.undo.push(Undo::Linked { child: c });
             }
@@ -271,7 +292,7 @@ impl DomStore {
                         before,
                     });
                 }
-                self.check_insert(index, p, c)?;
+                self.check_insert(index, p, c, trust)?;
                 self.link(p, c, b);
                 self.undo.push(Undo::Linked { child: c });
             }
@@ -350,9 +371,35 @@ impl DomStore {
     }
 
     /// The DOM's pre-insert validity checks (DOM §4.2.3) that a parser's output
-    /// can violate, plus the protocol's single-parent rule.
-    fn check_insert(&self, index: usize, p: Slot, c: Slot) -> Result<(), PatchError> {
+    /// can violate, plus the protocol's single-parent rule. For the tree builder's
+    /// own batches only the O(1) checks that keep the links sound run (the parent
+    /// takes children, the child has no parent, the child is not the parent):
+    /// the cycle walk and the document's hierarchy rules are the builder's own
+    /// (13.2.6.1 and A.3 drop what the document cannot take).
+    fn check_insert(&self, index: usize, p: Slot, c: Slot, trust: Trust) -> Result<(), PatchError> {
         let (parent, child) = (self.n(p), self.n(c));
+        if trust == Trust::Builder {
+            return if !parent.data.can_have_children() {
+                Err(PatchError::CannotHaveChildren {
+                    index,
+                    parent: parent.key,
+                })
+            } else if child.parent != NONE {
+                Err(PatchError::AlreadyHasParent {
+                    index,
+                    child: child.key,
+                    parent: self.n(child.parent).key,
+                })
+            } else if p == c {
+                Err(PatchError::Cycle {
+                    index,
+                    parent: parent.key,
+                    child: child.key,
+                })
+            } else {
+                Ok(())
+            };
+        }
         if !parent.data.can_have_children() {
             return Err(PatchError::CannotHaveChildren {
                 index,

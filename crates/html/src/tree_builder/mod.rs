@@ -651,6 +651,19 @@ impl TreeBuilder {
         std::mem::replace(&mut self.patches, Vec::with_capacity(capacity))
     }
 
+    /// Makes room for `additional` more buffered patches (a bounded batch's worth
+    /// up front, instead of doubling up to it).
+    pub(crate) fn reserve_patches(&mut self, additional: usize) {
+        self.patches.reserve(additional);
+    }
+
+    /// Takes the patches buffered so far and continues in `spare` (an emptied
+    /// buffer handed back by the consumer: no allocation per batch).
+    pub(crate) fn take_patches_into(&mut self, spare: Vec<DomPatch>) -> Vec<DomPatch> {
+        debug_assert!(spare.is_empty());
+        std::mem::replace(&mut self.patches, spare)
+    }
+
     /// Tells the builder to expect about `additional` more nodes (the session
     /// passes an estimate from the input length). The mirror grows in fixed-size
     /// segments and never copies its nodes, so this only sizes the first segment
