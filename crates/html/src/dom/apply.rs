@@ -6,7 +6,9 @@
 //! it was, and the cost of a valid batch is one log entry per mutation (the log's
 //! buffer is reused across batches).
 
-use crate::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
+use crate::dom_patch::{
+    AttrNamespace, DetachedText, DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode, TextCursor,
+};
 use crate::seg_vec::SegVec;
 
 use super::error::PatchError;
@@ -18,12 +20,9 @@ use super::text_arena::{ArenaMark, TextArena, TextRange};
 /// the arena and are dropped by truncating it.
 #[derive(Clone, Debug)]
 pub(crate) enum Undo {
-    /// A `Clear`: the whole previous arena, its text and its elements.
-    Cleared {
-        nodes: SegVec<Node>,
-        text: TextArena,
-        elements: SegVec<Element>,
-    },
+    /// A `Clear`: the whole previous arena, its text and its elements (boxed:
+    /// rare, and the other entries, one per insertion, stay small).
+    Cleared(Box<Cleared>),
     /// An insertion: unlink the child again.
     Linked { child: Slot },
     /// A removal: relink the child before `next` (or last) in `parent`.
@@ -45,6 +44,14 @@ pub(crate) enum Undo {
 pub(crate) enum Trust {
     Checked,
     Builder,
+}
+
+/// What a `Clear` replaced.
+#[derive(Clone, Debug)]
+pub(crate) struct Cleared {
+    nodes: SegVec<Node>,
+    text: TextArena,
+    elements: SegVec<Element>,
 }
 
 /// The scalar state saved at the start of a batch.
@@ -71,7 +78,7 @@ impl DomStore {
     /// Cost: O(1) per patch except key lookups of sparse keys (O(log n)) and the
     /// cycle check of inserting a node that already has descendants (O(depth)).
     pub fn apply(&mut self, batch: &[DomPatch]) -> Result<(), PatchError> {
-        self.apply_iter(batch.iter().cloned(), Trust::Checked)
+        self.apply_iter(batch.iter().cloned(), Trust::Checked, None)
     }
 
     /// Like [`apply`](Self::apply), with the same checks and the same all-or-nothing
@@ -92,21 +99,29 @@ impl DomStore {
     /// );
     /// ```
     pub fn apply_owned(&mut self, batch: Vec<DomPatch>) -> Result<(), PatchError> {
-        self.apply_iter(batch.into_iter(), Trust::Checked)
+        self.apply_iter(batch.into_iter(), Trust::Checked, None)
     }
 
     /// Applies a batch of this crate's own tree builder (the driver's parse
     /// straight into a store), draining `batch` and keeping its capacity for the
     /// next one. All or nothing as [`apply`](Self::apply); what the tree builder
     /// guarantees by construction is not checked again (see [`Trust::Builder`]).
-    pub(crate) fn apply_trusted(&mut self, batch: &mut Vec<DomPatch>) -> Result<(), PatchError> {
-        self.apply_iter(batch.drain(..), Trust::Builder)
+    /// `texts`: the batch's texts when the builder kept them apart (its text
+    /// patches then carry empty strings).
+    pub(crate) fn apply_trusted(
+        &mut self,
+        batch: &mut Vec<DomPatch>,
+        texts: Option<&DetachedText>,
+    ) -> Result<(), PatchError> {
+        let mut cursor = texts.map(DetachedText::cursor);
+        self.apply_iter(batch.drain(..), Trust::Builder, cursor.as_mut())
     }
 
     fn apply_iter(
         &mut self,
         batch: impl Iterator<Item = DomPatch>,
         trust: Trust,
+        mut texts: Option<&mut TextCursor<'_>>,
     ) -> Result<(), PatchError> {
         let saved = Saved {
             len: self.nodes.len(),
@@ -120,7 +135,7 @@ impl DomStore {
         self.undo.clear();
         let mut result = Ok(());
         for (index, patch) in batch.enumerate() {
-            if let Err(e) = self.apply_one(index, patch, trust) {
+            if let Err(e) = self.apply_one(index, patch, trust, texts.as_deref_mut()) {
                 result = Err(e);
                 break;
             }
@@ -136,11 +151,12 @@ impl DomStore {
     fn roll_back(&mut self, saved: Saved) {
         while let Some(entry) = self.undo.pop() {
             match entry {
-                Undo::Cleared {
-                    nodes,
-                    text,
-                    elements,
-                } => {
+                Undo::Cleared(cleared) => {
+                    let Cleared {
+                        nodes,
+                        text,
+                        elements,
+                    } = *cleared;
                     self.nodes = nodes;
                     self.text = text;
                     self.elements = elements;
@@ -174,7 +190,13 @@ impl DomStore {
         self.cleared_through = saved.cleared_through;
     }
 
-    fn apply_one(&mut self, index: usize, patch: DomPatch, trust: Trust) -> Result<(), PatchError> {
+    fn apply_one(
+        &mut self,
+        index: usize,
+        patch: DomPatch,
+        trust: Trust,
+        texts: Option<&mut TextCursor<'_>>,
+    ) -> Result<(), PatchError> {
         match patch {
             DomPatch::Clear => {
                 if index != 0 {
@@ -183,11 +205,11 @@ impl DomStore {
                 let nodes = std::mem::take(&mut self.nodes);
                 let text = std::mem::take(&mut self.text);
                 let elements = std::mem::take(&mut self.elements);
-                self.undo.push(Undo::Cleared {
+                self.undo.push(Undo::Cleared(Box::new(Cleared {
                     nodes,
                     text,
                     elements,
-                });
+                })));
                 self.document = NONE;
                 self.quirks_mode = QuirksMode::default();
                 self.cleared_through = self.high_water;
@@ -257,12 +279,12 @@ impl DomStore {
             }
             DomPatch::CreateText { key, text } => {
                 self.check_new_key(index, key)?;
-                let range = self.store_text(index, &text)?;
+                let range = self.store_text(index, detached_or(&text, texts))?;
                 self.push(index, key, NodeData::Text(range))?;
             }
             DomPatch::CreateComment { key, text } => {
                 self.check_new_key(index, key)?;
-                let range = self.store_text(index, &text)?;
+                let range = self.store_text(index, detached_or(&text, texts))?;
                 self.push(index, key, NodeData::Comment(range))?;
             }
             DomPatch::CreateProcessingInstruction { key, target, data } => {
@@ -329,7 +351,7 @@ impl DomStore {
                 };
                 let new = self
                     .text
-                    .append(old, &text)
+                    .append(old, detached_or(&text, texts))
                     .map_err(|_| PatchError::TextTooLarge { index })?;
                 self.n_mut(n).data = NodeData::Text(new);
                 self.undo.push(Undo::TextAppended { node: n, old });
@@ -480,6 +502,24 @@ impl DomStore {
             };
         }
         false
+    }
+}
+
+/// A text patch's text: the next of the batch's detached texts, if it has them,
+/// else the patch's own.
+fn detached_or<'a, 'b: 'a>(own: &'a str, texts: Option<&mut TextCursor<'b>>) -> &'a str {
+    match texts {
+        Some(cursor) => cursor.next_text(),
+        None => own,
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn an_undo_entry_stays_small() {
+        // One entry per insertion of every batch.
+        assert!(std::mem::size_of::<super::Undo>() <= 24);
     }
 }
 
