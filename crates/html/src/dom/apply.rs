@@ -514,6 +514,10 @@ fn detached_or<'a, 'b: 'a>(own: &'a str, texts: Option<&mut TextCursor<'b>>) -> 
     }
 }
 
+fn has_attr(attrs: &[PatchAttr], ns: AttrNamespace, name: &str) -> bool {
+    attrs.iter().any(|a| a.ns == ns && a.name == name)
+}
+
 #[cfg(test)]
 mod size_tests {
     #[test]
@@ -521,8 +525,4 @@ mod size_tests {
         // One entry per insertion of every batch.
         assert!(std::mem::size_of::<super::Undo>() <= 24);
     }
-}
-
-fn has_attr(attrs: &[PatchAttr], ns: AttrNamespace, name: &str) -> bool {
-    attrs.iter().any(|a| a.ns == ns && a.name == name)
 }
