@@ -591,8 +591,8 @@ impl Html5ParseSession {
     }
 
     /// Hands back a batch buffer the consumer has emptied, for the builder to
-    /// fill next (under [`BatchPolicy::Bounded`]: no allocation per batch). A
-    /// buffer that is not empty, or smaller than a batch, is dropped.
+    /// fill next (under [`BatchPolicy::Bounded`]: no allocation per batch). The
+    /// buffer is cleared first; one with room for less than a batch is dropped.
     pub fn recycle(&mut self, mut buffer: Vec<DomPatch>) {
         buffer.clear();
         if let BatchPolicy::Bounded(n) = self.config.batching
