@@ -546,3 +546,58 @@ impl<'a> TextCursor<'a> {
         self.texts.text.get(start..end).unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod detached_text_tests {
+    use super::*;
+
+    #[test]
+    fn texts_go_back_to_their_patches_in_order_empty_ones_included() {
+        let k = |n| PatchKey::new(n).unwrap();
+        let mut texts = DetachedText::default();
+        for t in ["a", "", "bc", "é"] {
+            texts.push(t);
+        }
+        let mut batch = vec![
+            DomPatch::CreateText {
+                key: k(1),
+                text: String::new(),
+            },
+            DomPatch::AppendChild {
+                parent: k(9),
+                child: k(1),
+            },
+            DomPatch::CreateComment {
+                key: k(2),
+                text: String::new(),
+            },
+            DomPatch::AppendText {
+                node: k(1),
+                text: String::new(),
+            },
+            DomPatch::CreateComment {
+                key: k(3),
+                text: String::new(),
+            },
+        ];
+        texts.fill(&mut batch);
+        let got: Vec<&str> = batch
+            .iter()
+            .filter_map(|p| match p {
+                DomPatch::CreateText { text, .. }
+                | DomPatch::CreateComment { text, .. }
+                | DomPatch::AppendText { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got, ["a", "", "bc", "é"]);
+        // Past the last text, a cursor reads empty strings, never panics.
+        let mut cursor = texts.cursor();
+        for _ in 0..4 {
+            cursor.next_text();
+        }
+        assert_eq!(cursor.next_text(), "");
+        texts.clear();
+        assert_eq!(texts.cursor().next_text(), "");
+    }
+}
