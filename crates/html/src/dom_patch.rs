@@ -477,3 +477,127 @@ mod json_tests {
         );
     }
 }
+
+/// The text of a batch's `CreateText`, `AppendText` and `CreateComment` patches,
+/// kept beside the batch instead of in a `String` per patch (the driver's own
+/// store path, [`Driver::push_into`](crate::driver::Driver::push_into)): such a
+/// batch's text patches carry empty strings, and their texts are here, one after
+/// the other in patch order. [`fill`](Self::fill) turns a batch back into
+/// ordinary patches for every other consumer.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DetachedText {
+    text: String,
+    /// Where each patch's text ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl DetachedText {
+    /// Appends the next text patch's text.
+    pub(crate) fn push(&mut self, text: &str) {
+        self.text.push_str(text);
+        self.ends.push(self.text.len());
+    }
+
+    /// Forgets every text, keeping the buffers.
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
+
+    /// A reader over the texts, in order.
+    pub(crate) fn cursor(&self) -> TextCursor<'_> {
+        TextCursor {
+            texts: self,
+            next: 0,
+        }
+    }
+
+    /// Moves the texts into `batch`'s text patches.
+    pub(crate) fn fill(&self, batch: &mut [DomPatch]) {
+        let mut cursor = self.cursor();
+        for patch in batch {
+            if let DomPatch::CreateText { text, .. }
+            | DomPatch::AppendText { text, .. }
+            | DomPatch::CreateComment { text, .. } = patch
+            {
+                text.push_str(cursor.next_text());
+            }
+        }
+    }
+}
+
+/// Reads a [`DetachedText`]'s texts in patch order.
+#[derive(Debug)]
+pub(crate) struct TextCursor<'a> {
+    texts: &'a DetachedText,
+    next: usize,
+}
+
+impl<'a> TextCursor<'a> {
+    /// The next text patch's text (empty past the last: a batch never has more
+    /// text patches than texts, as the tree builder records one per patch).
+    pub(crate) fn next_text(&mut self) -> &'a str {
+        let start = match self.next.checked_sub(1) {
+            Some(i) => self.texts.ends.get(i).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = self.texts.ends.get(self.next).copied().unwrap_or(start);
+        self.next += 1;
+        self.texts.text.get(start..end).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod detached_text_tests {
+    use super::*;
+
+    #[test]
+    fn texts_go_back_to_their_patches_in_order_empty_ones_included() {
+        let k = |n| PatchKey::new(n).unwrap();
+        let mut texts = DetachedText::default();
+        for t in ["a", "", "bc", "é"] {
+            texts.push(t);
+        }
+        let mut batch = vec![
+            DomPatch::CreateText {
+                key: k(1),
+                text: String::new(),
+            },
+            DomPatch::AppendChild {
+                parent: k(9),
+                child: k(1),
+            },
+            DomPatch::CreateComment {
+                key: k(2),
+                text: String::new(),
+            },
+            DomPatch::AppendText {
+                node: k(1),
+                text: String::new(),
+            },
+            DomPatch::CreateComment {
+                key: k(3),
+                text: String::new(),
+            },
+        ];
+        texts.fill(&mut batch);
+        let got: Vec<&str> = batch
+            .iter()
+            .filter_map(|p| match p {
+                DomPatch::CreateText { text, .. }
+                | DomPatch::CreateComment { text, .. }
+                | DomPatch::AppendText { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got, ["a", "", "bc", "é"]);
+        // Past the last text, a cursor reads empty strings, never panics.
+        let mut cursor = texts.cursor();
+        for _ in 0..4 {
+            cursor.next_text();
+        }
+        assert_eq!(cursor.next_text(), "");
+        texts.clear();
+        assert_eq!(texts.cursor().next_text(), "");
+    }
+}

@@ -11,6 +11,7 @@
 //! |---|---|
 //! | a document (or fragment) from bytes, in one call | [`parse_document`], [`parse_fragment`] |
 //! | to stream: bytes in pieces (or a [`std::io::Read`]), patch batches out as they are ready | [`Driver`] (or [`drive`] for a slice) |
+//! | to stream into a [`DomStore`] and nothing else sees the patches (the fast path) | [`Driver::push_into`], [`Driver::finish_into`] |
 //! | the parse errors, with codes and line/column | [`Driver::take_errors`] |
 //! | tokens only, no tree | [`Tokenizer`] |
 //! | a tree from tokens made elsewhere (a transform pipeline, a program) | [`TreeBuilder::process_owned`] with [`OwnedToken`]s |

@@ -56,7 +56,7 @@
 use std::collections::VecDeque;
 
 use crate::decoder::{ByteStreamDecoder, ChangeOutcome, Confidence, DecoderConfig, DecoderError};
-use crate::dom_patch::{DomPatch, PatchKey};
+use crate::dom_patch::{DetachedText, DomPatch, PatchKey};
 use crate::error::ParseError;
 use crate::tokenizer::{Tokenizer, TokenizerConfig, TokenizerError};
 use crate::tree_builder::{
@@ -162,7 +162,15 @@ pub struct Html5ParseSession {
     decoder: ByteStreamDecoder,
     tokenizer: Tokenizer,
     tree: TreeBuilder,
-    batches: VecDeque<Vec<DomPatch>>,
+    /// Ready batches, each with its texts when they were kept apart
+    /// ([`Self::detach_text`]).
+    batches: VecDeque<(Vec<DomPatch>, Option<DetachedText>)>,
+    /// Whether the texts of text patches are kept apart (the driver's store path).
+    detached: bool,
+    /// An emptied text buffer handed back ([`Self::recycle_text`]).
+    spare_text: Option<DetachedText>,
+    /// An emptied batch buffer handed back by the consumer ([`Self::recycle`]).
+    spare: Option<Vec<DomPatch>>,
     /// The next batch must start with `Clear` (after a restart).
     clear_pending: bool,
     /// Decoded text not yet handed to the tokenizer (a scratch buffer, released
@@ -208,6 +216,9 @@ impl Html5ParseSession {
             tokenizer,
             tree,
             batches: VecDeque::new(),
+            spare: None,
+            detached: false,
+            spare_text: None,
             clear_pending: false,
             text: String::new(),
             held: Vec::new(),
@@ -220,7 +231,16 @@ impl Html5ParseSession {
             panic_at_token: None,
         };
         session.apply_switches();
+        session.reserve_batch();
         session
+    }
+
+    /// Under [`BatchPolicy::Bounded`], gives the tree builder's buffer a whole
+    /// batch's room from the start.
+    fn reserve_batch(&mut self) {
+        if let BatchPolicy::Bounded(n) = self.config.batching {
+            self.tree.reserve_patches(n.clamp(1, 1 << 16));
+        }
     }
 
     /// A session for the HTML fragment parsing algorithm (A.9) in `context`.
@@ -397,6 +417,7 @@ impl Html5ParseSession {
         self.failed = true;
         self.batches.clear();
         let _ = self.tree.take_patches();
+        let _ = self.tree.take_detached(DetachedText::default());
     }
 
     /// Whether an engine failure stopped this stream.
@@ -478,6 +499,10 @@ impl Html5ParseSession {
         self.tokenizer = Self::make_tokenizer(&self.config);
         self.tree_errors.clear();
         self.apply_switches();
+        self.reserve_batch();
+        if self.detached {
+            self.tree.detach_text();
+        }
         self.clear_pending = true;
         self.text.clear();
         self.decoder.replay(&mut self.text);
@@ -489,25 +514,42 @@ impl Html5ParseSession {
 
     fn flush_batches(&mut self) {
         let mut patches = match self.config.batching {
-            // Keep the builder's buffer at the batch size instead of regrowing it.
-            BatchPolicy::Bounded(n) => self.tree.take_patches_reserving(n.clamp(1, 1 << 16)),
+            // Keep the builder's buffer at the batch size instead of regrowing it
+            // (in a buffer the consumer handed back, if it did).
+            BatchPolicy::Bounded(n) => match self.spare.take() {
+                Some(spare) => self.tree.take_patches_into(spare),
+                None => self.tree.take_patches_reserving(n.clamp(1, 1 << 16)),
+            },
             _ => self.tree.take_patches(),
         };
+        let mut texts = self
+            .tree
+            .take_detached(self.spare_text.take().unwrap_or_default());
         if self.clear_pending {
             self.clear_pending = false;
             patches.insert(0, DomPatch::Clear);
         }
         if patches.is_empty() {
+            self.spare_text = texts;
             return;
         }
         match self.config.batching {
-            BatchPolicy::PerPump => self.batches.push_back(patches),
-            BatchPolicy::Bounded(n) if patches.len() <= n => self.batches.push_back(patches),
+            BatchPolicy::PerPump => self.batches.push_back((patches, texts)),
+            // A batch with its texts apart is never split (it exceeds the bound
+            // by at most one token's patches, like the builder's buffer).
+            BatchPolicy::Bounded(n) if patches.len() <= n || texts.is_some() => {
+                self.batches.push_back((patches, texts));
+            }
             BatchPolicy::MaxPatches(n) | BatchPolicy::Bounded(n) => {
+                // Split: each piece owns its texts again.
+                if let Some(texts) = texts.take() {
+                    texts.fill(&mut patches);
+                }
                 let n = n.max(1);
                 let mut rest = patches.into_iter().peekable();
                 while rest.peek().is_some() {
-                    self.batches.push_back(rest.by_ref().take(n).collect());
+                    self.batches
+                        .push_back((rest.by_ref().take(n).collect(), None));
                 }
             }
         }
@@ -515,12 +557,54 @@ impl Html5ParseSession {
 
     /// The next ready batch (empty when there is none).
     pub fn take_patches(&mut self) -> Vec<DomPatch> {
-        self.batches.pop_front().unwrap_or_default()
+        self.batches
+            .pop_front()
+            .map(Self::attach_text)
+            .unwrap_or_default()
+    }
+
+    /// A batch whose patches own their texts.
+    fn attach_text((mut patches, texts): (Vec<DomPatch>, Option<DetachedText>)) -> Vec<DomPatch> {
+        if let Some(texts) = texts {
+            texts.fill(&mut patches);
+        }
+        patches
+    }
+
+    /// The next ready batch as it is: with its texts apart when they were kept
+    /// apart (the driver's store path).
+    pub(crate) fn take_batch(&mut self) -> Option<(Vec<DomPatch>, Option<DetachedText>)> {
+        self.batches.pop_front()
+    }
+
+    /// From now on (as soon as no pending patch owns a text), keep the texts of
+    /// text patches beside the batches instead of in a `String` each.
+    pub(crate) fn detach_text(&mut self) {
+        self.detached = true;
+        self.tree.detach_text();
+    }
+
+    /// Hands back an emptied text buffer (see [`Self::recycle`]).
+    pub(crate) fn recycle_text(&mut self, mut texts: DetachedText) {
+        texts.clear();
+        self.spare_text = Some(texts);
+    }
+
+    /// Hands back a batch buffer the consumer has emptied, for the builder to
+    /// fill next (under [`BatchPolicy::Bounded`]: no allocation per batch). The
+    /// buffer is cleared first; one with room for less than a batch is dropped.
+    pub fn recycle(&mut self, mut buffer: Vec<DomPatch>) {
+        buffer.clear();
+        if let BatchPolicy::Bounded(n) = self.config.batching
+            && buffer.capacity() >= n.clamp(1, 1 << 16)
+        {
+            self.spare = Some(buffer);
+        }
     }
 
     /// Every ready batch, in order.
     pub fn take_batches(&mut self) -> Vec<Vec<DomPatch>> {
-        self.batches.drain(..).collect()
+        self.batches.drain(..).map(Self::attach_text).collect()
     }
 
     /// The tree builder (error count, quirks mode, keys).

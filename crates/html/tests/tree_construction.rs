@@ -1,7 +1,9 @@
 //! Runs every html5lib-tests tree-construction case through the
 //! `Driver` (session → patch batches) → `DomStore::apply` → dump, in each
-//! scripting mode the case asks for, fed whole and in chunks of 1 and 7 bytes
-//! (every run must give the same tree). Fails on any failure not listed in
+//! scripting mode the case asks for, fed whole and in chunks of 1 and 7 bytes,
+//! and once more in chunks of 3 bytes through the driver's own store path
+//! (`Driver::push_into`: bounded batches the store trusts; every run must give
+//! the same tree). Fails on any failure not listed in
 //! `tests/known-failures/tree_construction.txt` (`file:index | reason`), and on a
 //! listed case that passes.
 
@@ -37,6 +39,28 @@ fn run(test: &TreeTest, scripting: bool, chunk: usize) -> Result<String, String>
     }
     let bytes = test.data.as_bytes();
     let mut store = DomStore::new();
+    if chunk == 3 {
+        config.session.batching = BatchPolicy::Bounded(4);
+        let mut driver = match &test.fragment {
+            Some(f) => {
+                let context = FragmentContext::new(f.ns, f.local_name.clone());
+                Driver::new_fragment(&config, context)
+            }
+            None => Driver::new(&config),
+        };
+        let mut status = driver.push_into(bytes, &mut store);
+        if status.is_ok() {
+            status = driver.finish_into(&mut store);
+        }
+        status.map_err(|e| e.to_string())?;
+        return match driver.session().fragment_root_key() {
+            Some(root) => store
+                .get(root)
+                .map(dom::dump_children)
+                .ok_or_else(|| "no fragment root".to_string()),
+            None => Ok(dom::dump_document(&store)),
+        };
+    }
     let apply = |batch: Vec<_>| {
         store
             .apply(&batch)
@@ -109,7 +133,7 @@ fn tree_construction_suite() {
                         whole.clone().unwrap_or_else(|e| e)
                     );
                 }
-                for chunk in [1, 7] {
+                for chunk in [1, 3, 7] {
                     let chunked = run(test, scripting, chunk);
                     if chunked != whole {
                         ok = false;

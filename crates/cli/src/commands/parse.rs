@@ -137,22 +137,30 @@ pub fn run(args: &Args) -> Result<()> {
         .chunk_size
         .map_or(DEFAULT_PIECE, |n| usize::try_from(n).unwrap_or(usize::MAX));
     let format = args.format;
-    let mut on_batch = |batch: Vec<DomPatch>| -> Result<()> {
-        if format == Format::Patches {
+    // Without `--format patches` nobody sees the batches: the driver applies its
+    // own batches to the store (`push_into`, the cheaper path).
+    let mut feed = |driver: &mut Driver, piece: Option<&[u8]>| -> Result<()> {
+        let mut on_batch = |batch: Vec<DomPatch>| -> Result<()> {
             write_patches(&batch, &mut out)?;
+            store
+                .apply_owned(batch)
+                .context("internal error: the parser produced an invalid patch batch")
+        };
+        match (format == Format::Patches, piece) {
+            (true, Some(piece)) => driver.push(piece, &mut on_batch).map_err(sink_error),
+            (true, None) => driver.finish(&mut on_batch).map_err(sink_error),
+            (false, Some(piece)) => driver.push_into(piece, &mut store).map_err(store_error),
+            (false, None) => driver.finish_into(&mut store).map_err(store_error),
         }
-        store
-            .apply_owned(batch)
-            .context("internal error: the parser produced an invalid patch batch")
     };
     input.stream(piece, |piece| {
-        driver.push(piece, &mut on_batch).map_err(sink_error)?;
+        feed(&mut driver, Some(piece))?;
         if let Some(errors) = &mut errors {
             errors.write(&mut driver)?;
         }
         Ok(ControlFlow::Continue(()))
     })?;
-    driver.finish(&mut on_batch).map_err(sink_error)?;
+    feed(&mut driver, None)?;
     if let Some(errors) = &mut errors {
         errors.write(&mut driver)?;
         errors.write_dropped(&driver)?;
@@ -189,6 +197,16 @@ pub fn run(args: &Args) -> Result<()> {
 fn sink_error(err: DriveError<anyhow::Error>) -> anyhow::Error {
     match err {
         DriveError::Sink(err) => err,
+        other => other.into(),
+    }
+}
+
+/// A store's refusal of the driver's own batch is an engine bug; the driver's
+/// other errors as they are.
+fn store_error(err: tagloom_html::driver::ParseFailure) -> anyhow::Error {
+    match err {
+        DriveError::Sink(err) => anyhow::Error::new(err)
+            .context("internal error: the parser produced an invalid patch batch"),
         other => other.into(),
     }
 }

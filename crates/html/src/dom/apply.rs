@@ -6,7 +6,9 @@
 //! it was, and the cost of a valid batch is one log entry per mutation (the log's
 //! buffer is reused across batches).
 
-use crate::dom_patch::{AttrNamespace, DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
+use crate::dom_patch::{
+    AttrNamespace, DetachedText, DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode, TextCursor,
+};
 use crate::seg_vec::SegVec;
 
 use super::error::PatchError;
@@ -18,12 +20,9 @@ use super::text_arena::{ArenaMark, TextArena, TextRange};
 /// the arena and are dropped by truncating it.
 #[derive(Clone, Debug)]
 pub(crate) enum Undo {
-    /// A `Clear`: the whole previous arena, its text and its elements.
-    Cleared {
-        nodes: SegVec<Node>,
-        text: TextArena,
-        elements: SegVec<Element>,
-    },
+    /// A `Clear`: the whole previous arena, its text and its elements (boxed:
+    /// rare, and the other entries, one per insertion, stay small).
+    Cleared(Box<Cleared>),
     /// An insertion: unlink the child again.
     Linked { child: Slot },
     /// A removal: relink the child before `next` (or last) in `parent`.
@@ -36,6 +35,23 @@ pub(crate) enum Undo {
     AttrsAdded { node: Slot, len: usize },
     /// `AppendText`: the node's text range before.
     TextAppended { node: Slot, old: TextRange },
+}
+
+/// Whose batch is applied: anyone's (every invariant checked), or this crate's
+/// tree builder's, whose structural guarantees (no cycles, the document's
+/// children, template contents) are not walked again.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Trust {
+    Checked,
+    Builder,
+}
+
+/// What a `Clear` replaced.
+#[derive(Clone, Debug)]
+pub(crate) struct Cleared {
+    nodes: SegVec<Node>,
+    text: TextArena,
+    elements: SegVec<Element>,
 }
 
 /// The scalar state saved at the start of a batch.
@@ -62,7 +78,7 @@ impl DomStore {
     /// Cost: O(1) per patch except key lookups of sparse keys (O(log n)) and the
     /// cycle check of inserting a node that already has descendants (O(depth)).
     pub fn apply(&mut self, batch: &[DomPatch]) -> Result<(), PatchError> {
-        self.apply_iter(batch.iter().cloned())
+        self.apply_iter(batch.iter().cloned(), Trust::Checked, None)
     }
 
     /// Like [`apply`](Self::apply), with the same checks and the same all-or-nothing
@@ -83,10 +99,30 @@ impl DomStore {
     /// );
     /// ```
     pub fn apply_owned(&mut self, batch: Vec<DomPatch>) -> Result<(), PatchError> {
-        self.apply_iter(batch.into_iter())
+        self.apply_iter(batch.into_iter(), Trust::Checked, None)
     }
 
-    fn apply_iter(&mut self, batch: impl Iterator<Item = DomPatch>) -> Result<(), PatchError> {
+    /// Applies a batch of this crate's own tree builder (the driver's parse
+    /// straight into a store), draining `batch` and keeping its capacity for the
+    /// next one. All or nothing as [`apply`](Self::apply); what the tree builder
+    /// guarantees by construction is not checked again (see [`Trust::Builder`]).
+    /// `texts`: the batch's texts when the builder kept them apart (its text
+    /// patches then carry empty strings).
+    pub(crate) fn apply_trusted(
+        &mut self,
+        batch: &mut Vec<DomPatch>,
+        texts: Option<&DetachedText>,
+    ) -> Result<(), PatchError> {
+        let mut cursor = texts.map(DetachedText::cursor);
+        self.apply_iter(batch.drain(..), Trust::Builder, cursor.as_mut())
+    }
+
+    fn apply_iter(
+        &mut self,
+        batch: impl Iterator<Item = DomPatch>,
+        trust: Trust,
+        mut texts: Option<&mut TextCursor<'_>>,
+    ) -> Result<(), PatchError> {
         let saved = Saved {
             len: self.nodes.len(),
             elements: self.elements.len(),
@@ -99,7 +135,7 @@ impl DomStore {
         self.undo.clear();
         let mut result = Ok(());
         for (index, patch) in batch.enumerate() {
-            if let Err(e) = self.apply_one(index, patch) {
+            if let Err(e) = self.apply_one(index, patch, trust, texts.as_deref_mut()) {
                 result = Err(e);
                 break;
             }
@@ -115,11 +151,12 @@ impl DomStore {
     fn roll_back(&mut self, saved: Saved) {
         while let Some(entry) = self.undo.pop() {
             match entry {
-                Undo::Cleared {
-                    nodes,
-                    text,
-                    elements,
-                } => {
+                Undo::Cleared(cleared) => {
+                    let Cleared {
+                        nodes,
+                        text,
+                        elements,
+                    } = *cleared;
                     self.nodes = nodes;
                     self.text = text;
                     self.elements = elements;
@@ -153,7 +190,13 @@ impl DomStore {
         self.cleared_through = saved.cleared_through;
     }
 
-    fn apply_one(&mut self, index: usize, patch: DomPatch) -> Result<(), PatchError> {
+    fn apply_one(
+        &mut self,
+        index: usize,
+        patch: DomPatch,
+        trust: Trust,
+        texts: Option<&mut TextCursor<'_>>,
+    ) -> Result<(), PatchError> {
         match patch {
             DomPatch::Clear => {
                 if index != 0 {
@@ -162,11 +205,11 @@ impl DomStore {
                 let nodes = std::mem::take(&mut self.nodes);
                 let text = std::mem::take(&mut self.text);
                 let elements = std::mem::take(&mut self.elements);
-                self.undo.push(Undo::Cleared {
+                self.undo.push(Undo::Cleared(Box::new(Cleared {
                     nodes,
                     text,
                     elements,
-                });
+                })));
                 self.document = NONE;
                 self.quirks_mode = QuirksMode::default();
                 self.cleared_through = self.high_water;
@@ -236,12 +279,12 @@ impl DomStore {
             }
             DomPatch::CreateText { key, text } => {
                 self.check_new_key(index, key)?;
-                let range = self.store_text(index, &text)?;
+                let range = self.store_text(index, detached_or(&text, texts))?;
                 self.push(index, key, NodeData::Text(range))?;
             }
             DomPatch::CreateComment { key, text } => {
                 self.check_new_key(index, key)?;
-                let range = self.store_text(index, &text)?;
+                let range = self.store_text(index, detached_or(&text, texts))?;
                 self.push(index, key, NodeData::Comment(range))?;
             }
             DomPatch::CreateProcessingInstruction { key, target, data } => {
@@ -252,7 +295,7 @@ impl DomStore {
             DomPatch::AppendChild { parent, child } => {
                 let p = self.find(index, parent)?;
                 let c = self.find(index, child)?;
-                self.check_insert(index, p, c)?;
+                self.check_insert(index, p, c, trust)?;
                 self.link(p, c, NONE);
                 self.undo.push(Undo::Linked { child: c });
             }
@@ -271,7 +314,7 @@ impl DomStore {
                         before,
                     });
                 }
-                self.check_insert(index, p, c)?;
+                self.check_insert(index, p, c, trust)?;
                 self.link(p, c, b);
                 self.undo.push(Undo::Linked { child: c });
             }
@@ -308,7 +351,7 @@ impl DomStore {
                 };
                 let new = self
                     .text
-                    .append(old, &text)
+                    .append(old, detached_or(&text, texts))
                     .map_err(|_| PatchError::TextTooLarge { index })?;
                 self.n_mut(n).data = NodeData::Text(new);
                 self.undo.push(Undo::TextAppended { node: n, old });
@@ -350,9 +393,35 @@ impl DomStore {
     }
 
     /// The DOM's pre-insert validity checks (DOM §4.2.3) that a parser's output
-    /// can violate, plus the protocol's single-parent rule.
-    fn check_insert(&self, index: usize, p: Slot, c: Slot) -> Result<(), PatchError> {
+    /// can violate, plus the protocol's single-parent rule. For the tree builder's
+    /// own batches only the O(1) checks that keep the links sound run (the parent
+    /// takes children, the child has no parent, the child is not the parent):
+    /// the cycle walk and the document's hierarchy rules are the builder's own
+    /// (13.2.6.1 and A.3 drop what the document cannot take).
+    fn check_insert(&self, index: usize, p: Slot, c: Slot, trust: Trust) -> Result<(), PatchError> {
         let (parent, child) = (self.n(p), self.n(c));
+        if trust == Trust::Builder {
+            return if !parent.data.can_have_children() {
+                Err(PatchError::CannotHaveChildren {
+                    index,
+                    parent: parent.key,
+                })
+            } else if child.parent != NONE {
+                Err(PatchError::AlreadyHasParent {
+                    index,
+                    child: child.key,
+                    parent: self.n(child.parent).key,
+                })
+            } else if p == c {
+                Err(PatchError::Cycle {
+                    index,
+                    parent: parent.key,
+                    child: child.key,
+                })
+            } else {
+                Ok(())
+            };
+        }
         if !parent.data.can_have_children() {
             return Err(PatchError::CannotHaveChildren {
                 index,
@@ -436,6 +505,24 @@ impl DomStore {
     }
 }
 
+/// A text patch's text: the next of the batch's detached texts, if it has them,
+/// else the patch's own.
+fn detached_or<'a, 'b: 'a>(own: &'a str, texts: Option<&mut TextCursor<'b>>) -> &'a str {
+    match texts {
+        Some(cursor) => cursor.next_text(),
+        None => own,
+    }
+}
+
 fn has_attr(attrs: &[PatchAttr], ns: AttrNamespace, name: &str) -> bool {
     attrs.iter().any(|a| a.ns == ns && a.name == name)
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn an_undo_entry_stays_small() {
+        // One entry per insertion of every batch.
+        assert!(std::mem::size_of::<super::Undo>() <= 24);
+    }
 }

@@ -352,10 +352,8 @@ impl TreeBuilder {
             if let Some(stored) = self.select_tracker.texts.get_mut(&prev) {
                 stored.push_str(text);
             }
-            self.patches.push(DomPatch::AppendText {
-                node: key,
-                text: text.to_owned(),
-            });
+            let text = self.patch_text(text);
+            self.patches.push(DomPatch::AppendText { node: key, text });
             return;
         }
         let node = self.mirror.add(Kind::Text);
@@ -363,10 +361,8 @@ impl TreeBuilder {
             self.select_tracker.texts.insert(node, text.to_owned());
         }
         let key = self.mirror.key(node);
-        self.patches.push(DomPatch::CreateText {
-            key,
-            text: text.to_owned(),
-        });
+        let text = self.patch_text(text);
+        self.patches.push(DomPatch::CreateText { key, text });
         self.insert_at(place, node);
     }
 
@@ -388,10 +384,8 @@ impl TreeBuilder {
             self.select_tracker.texts.insert(node, text.to_owned());
         }
         let key = self.mirror.key(node);
-        self.patches.push(DomPatch::CreateComment {
-            key,
-            text: text.to_owned(),
-        });
+        let text = self.patch_text(text);
+        self.patches.push(DomPatch::CreateComment { key, text });
         self.insert_at(place, node);
     }
 

@@ -72,7 +72,7 @@ mod stack;
 pub(crate) mod tag_sets;
 
 use crate::atom::{self, Atom};
-use crate::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
+use crate::dom_patch::{DetachedText, DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode};
 use crate::error::{ErrorCode, TreeError};
 use crate::token::{OwnedToken, Token};
 
@@ -308,6 +308,9 @@ pub struct TreeBuilder {
     pub(crate) skip_newline: bool,
     pub(crate) quirks: QuirksMode,
     pub(crate) patches: Vec<DomPatch>,
+    /// On the driver's store path: the texts of the pending text patches, which
+    /// then carry empty strings (see [`DetachedText`]).
+    pub(crate) detached: Option<DetachedText>,
     /// Parse errors counted (held or not).
     pub(crate) errors: usize,
     /// Parse errors held, at most `config.max_errors`.
@@ -404,6 +407,7 @@ impl TreeBuilder {
             skip_newline: false,
             quirks: QuirksMode::NoQuirks,
             patches: Vec::new(),
+            detached: None,
             errors: 0,
             error_log: Vec::new(),
             token_offset: None,
@@ -686,6 +690,61 @@ impl TreeBuilder {
     /// `capacity` patches (so a streaming caller does not regrow it per batch).
     pub(crate) fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {
         std::mem::replace(&mut self.patches, Vec::with_capacity(capacity))
+    }
+
+    /// The text of a new `CreateText`, `AppendText` or `CreateComment` patch: an
+    /// owned copy, or in detached mode an empty string, the text going to the
+    /// batch's [`DetachedText`] instead (no allocation per patch).
+    pub(crate) fn patch_text(&mut self, text: &str) -> String {
+        match &mut self.detached {
+            Some(detached) => {
+                detached.push(text);
+                String::new()
+            }
+            None => text.to_owned(),
+        }
+    }
+
+    /// Keeps the texts of text patches beside the patches from now on. Only
+    /// while no pending patch carries text of its own (the texts are read in
+    /// patch order); otherwise nothing changes and the caller may try again
+    /// after taking the patches.
+    pub(crate) fn detach_text(&mut self) {
+        if self.detached.is_some() {
+            return;
+        }
+        let text_pending = self.patches.iter().any(|p| {
+            matches!(
+                p,
+                DomPatch::CreateText { .. }
+                    | DomPatch::AppendText { .. }
+                    | DomPatch::CreateComment { .. }
+            )
+        });
+        if !text_pending {
+            self.detached = Some(DetachedText::default());
+        }
+    }
+
+    /// In detached mode, takes the texts of the patches taken with them and
+    /// continues in `spare`.
+    pub(crate) fn take_detached(&mut self, spare: DetachedText) -> Option<DetachedText> {
+        self.detached
+            .as_mut()
+            .map(|texts| std::mem::replace(texts, spare))
+    }
+
+    /// Makes room for `additional` more buffered patches (a bounded batch's worth
+    /// up front, instead of doubling up to it).
+    pub(crate) fn reserve_patches(&mut self, additional: usize) {
+        self.patches.reserve(additional);
+    }
+
+    /// Takes the patches buffered so far and continues in `spare` (an emptied
+    /// buffer handed back by the consumer: no allocation per batch).
+    pub(crate) fn take_patches_into(&mut self, spare: Vec<DomPatch>) -> Vec<DomPatch> {
+        debug_assert!(spare.is_empty());
+        std::mem::replace(&mut self.patches, spare)
     }
 
     /// Tells the builder to expect about `additional` more nodes (the session

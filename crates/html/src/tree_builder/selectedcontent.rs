@@ -179,9 +179,13 @@ impl TreeBuilder {
             Kind::Text => {
                 let text = self.select_tracker.texts.get(&node).cloned()?;
                 let copy = self.mirror.add(Kind::Text);
-                self.select_tracker.texts.insert(copy, text.clone());
                 let key = self.mirror.key(copy);
-                self.patches.push(DomPatch::CreateText { key, text });
+                let patch_text = self.patch_text(&text);
+                self.select_tracker.texts.insert(copy, text);
+                self.patches.push(DomPatch::CreateText {
+                    key,
+                    text: patch_text,
+                });
                 Some(copy)
             }
             Kind::Other if self.select_tracker.pis.contains_key(&node) => {
@@ -199,6 +203,7 @@ impl TreeBuilder {
                 let text = self.select_tracker.texts.get(&node).cloned()?;
                 let copy = self.mirror.add(Kind::Other);
                 let key = self.mirror.key(copy);
+                let text = self.patch_text(&text);
                 self.patches.push(DomPatch::CreateComment { key, text });
                 Some(copy)
             }

@@ -40,12 +40,12 @@ impl TreeBuilder {
     /// so they are inserted together: one patch, not one per NUL-separated piece
     /// (8 MiB of "\0\n" made four million).
     pub(crate) fn in_body_characters(&mut self, text: &str) {
-        let nuls = text.bytes().filter(|&b| b == 0).count();
-        if nuls > 0 {
+        let has_nul = memchr::memchr(0, text.as_bytes()).is_some();
+        if has_nul {
             self.text_errors(ErrorCode::UnexpectedNullInText, text, |c| c == '\0');
         }
         let without_nuls;
-        let text = if nuls == 0 {
+        let text = if !has_nul {
             text
         } else {
             let mut kept = text.to_owned();
@@ -58,7 +58,8 @@ impl TreeBuilder {
         }
         self.reconstruct_active_formatting();
         self.insert_text(text);
-        if text.chars().any(|c| !is_ws(c)) {
+        // Once "not ok", it stays so: no need to look at the text again.
+        if self.frameset_ok && text.chars().any(|c| !is_ws(c)) {
             self.frameset_ok = false;
         }
     }
