@@ -169,7 +169,12 @@ fn html5lib_tree_construction_inputs_round_trip() {
 fn bench_corpus_round_trip() {
     let dir = manifest().join("../../../shared/bench-corpus");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("bench corpus not found at {}: skipped", dir.display());
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED bench_corpus_round_trip: bench corpus not found at {}",
+            dir.display()
+        );
         return;
     };
     let work = tempfile::tempdir().unwrap();

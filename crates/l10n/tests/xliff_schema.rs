@@ -28,13 +28,6 @@ fn schema() -> PathBuf {
     support::manifest().join("tests/data/xliff-schema/xliff_core_2.0.xsd")
 }
 
-/// Says SKIPPED on the real stderr (`eprintln!` would be captured by the test
-/// harness and shown only on failure).
-fn skipped(what: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED {what}");
-}
-
 /// `xmllint` on PATH, or `None` (the test is then skipped, or fails on CI).
 fn xmllint() -> Option<PathBuf> {
     let found = std::env::var_os("PATH").and_then(|paths| {
@@ -50,7 +43,7 @@ fn xmllint() -> Option<PathBuf> {
             "CI=true or TAGLOOM_REQUIRE_XMLLINT=1 but no xmllint on PATH \
              (apt-get install libxml2-utils; .ci/run does)"
         );
-        skipped(
+        support::skipped(
             "XLIFF schema validation: no xmllint on PATH \
              (apt-get install libxml2-utils; .ci/run does)",
         );
@@ -63,7 +56,7 @@ fn xmllint() -> Option<PathBuf> {
 fn shared(name: &str) -> Vec<PathBuf> {
     let dir = support::manifest().join("../../../shared").join(name);
     if !dir.is_dir() {
-        skipped(&format!("{}: absent", dir.display()));
+        support::skipped(&format!("{}: absent", dir.display()));
         return Vec::new();
     }
     support::corpus(&dir, &["html", "htm", "phtml"])

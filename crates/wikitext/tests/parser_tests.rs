@@ -106,7 +106,11 @@ fn run_case(case: &format::Case, pages: &Arc<MemoryStore>) -> Verdict {
 fn parser_tests() {
     let dir = data_dir();
     if !dir.join("stages.tsv").exists() {
-        println!("SKIPPED: ../shared/parsertests not found");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED parser_tests: ../shared/parsertests not found"
+        );
         return;
     }
     let filter = std::env::var("PARSERTESTS_FILTER").ok();

@@ -161,7 +161,8 @@ fn parsertests_at_the_wikitext_level() {
     let (mut total_pass, mut total_fail) = (0, 0);
     for file in &files {
         let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
-            eprintln!("skipped: {file} not found");
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "SKIPPED {file}: not found");
             continue;
         };
         let (articles, tests) = read_file(&text);
