@@ -112,7 +112,7 @@
 //! wiring point), [`driver`] (the one loop over it), [`dom_patch`] (the patch
 //! protocol), [`dom`], [`serializer`], [`text_type`], [`error`].
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod atom;
