@@ -15,25 +15,38 @@ use super::lanes::{Lanes, WIDTH, block_at};
 /// The number of newlines in `bytes` (CR, LF and CR LF each one; an LF first in
 /// `bytes` is the tail of a CR LF when `after_cr`), a block at a time.
 fn count_newlines(bytes: &[u8], after_cr: bool) -> usize {
+    // CRs plus LFs (counted per lane, summed before a lane can wrap), minus the
+    // LFs right after a CR.
     let mut n = 0;
+    let mut counts = Lanes::none();
+    let mut pending = 0;
     let mut prev_cr = after_cr;
     let mut at = 0;
     while let Some(block) = block_at(bytes, at) {
         let lanes = Lanes::load(block);
-        let (cr, lf) = (lanes.eq(b'\r').bits(), lanes.eq(b'\n').bits());
-        if cr | lf != 0 {
+        let (cr, lf) = (lanes.eq(b'\r'), lanes.eq(b'\n'));
+        counts = counts.count(cr).count(lf);
+        let cr_bits = cr.bits();
+        if cr_bits != 0 || prev_cr {
             // Bit i set when byte i - 1 is a CR.
-            let cr_before = (cr << 1) | u32::from(prev_cr);
-            n += (cr.count_ones() + (lf & !cr_before).count_ones()) as usize;
+            let cr_before = (cr_bits << 1) | u32::from(prev_cr);
+            n -= (lf.bits() & cr_before).count_ones() as isize;
         }
-        prev_cr = cr & (1 << (WIDTH - 1)) != 0;
+        prev_cr = cr_bits & (1 << (WIDTH - 1)) != 0;
+        pending += 1;
+        if pending == 127 {
+            n += counts.sum() as isize;
+            counts = Lanes::none();
+            pending = 0;
+        }
         at += WIDTH;
     }
+    n += counts.sum() as isize;
     for &b in bytes.get(at..).unwrap_or_default() {
-        n += usize::from(b == b'\r' || (b == b'\n' && !prev_cr));
+        n += isize::from(b == b'\r' || (b == b'\n' && !prev_cr));
         prev_cr = b == b'\r';
     }
-    n
+    n.unsigned_abs()
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -164,6 +177,18 @@ mod tests {
             prev = b;
         }
         (line, col + 1)
+    }
+
+    #[test]
+    fn long_inputs_count_past_the_lane_counters_range() {
+        assert_eq!(count_newlines(&[b'\n'; 5000], false), 5000);
+        assert_eq!(count_newlines(&[b'\n'; 5000], true), 4999);
+        assert_eq!(count_newlines(&[b'\r'; 5001], false), 5001);
+        assert_eq!(count_newlines("\r\n".repeat(3000).as_bytes(), false), 3000);
+        assert_eq!(
+            count_newlines("a\r\nb\n\rc".repeat(700).as_bytes(), false),
+            2100
+        );
     }
 
     #[test]

@@ -528,6 +528,7 @@ impl Tokenizer {
         Ok(Some(self.view(raw)))
     }
 
+    #[inline(always)]
     fn run(&mut self) -> Result<Option<RawToken>, TokenizerError> {
         if self.eof_emitted {
             return Ok(None);
@@ -630,17 +631,30 @@ impl Tokenizer {
 
     /// Accepts the token just read: its errors are reported and the next token
     /// starts here.
+    #[inline(always)]
     fn commit(&mut self) {
         self.committed_pos = self.pos;
         self.committed_state = self.state;
         self.retry_len = 0;
         self.errors_dropped += std::mem::take(&mut self.token_errors_dropped);
-        if !self.report_errors
-            || (self.token_errors.is_empty() && self.input.stream_errors.is_empty())
-        {
+        if !self.report_errors {
             return;
         }
+        // Input-stream errors are queued for the whole input pushed; only those
+        // up to the token's end are due (see the loop below).
         let end = self.input.base + self.pos;
+        let stream_due = matches!(self.input.stream_errors.front(),
+            Some(&(offset, _)) if offset < end || (self.eof_emitted && offset <= end));
+        if self.token_errors.is_empty() && !stream_due {
+            return;
+        }
+        self.report_token_errors(end);
+    }
+
+    /// Reports the errors of the token just accepted (ending at `end`) merged in
+    /// offset order with the input-stream errors up to there.
+    #[inline(never)]
+    fn report_token_errors(&mut self, end: usize) {
         let token_errors = std::mem::take(&mut self.token_errors);
         for &(offset, code, before_next) in &token_errors {
             while let Some(&(stream_offset, stream_code)) = self.input.stream_errors.front() {
