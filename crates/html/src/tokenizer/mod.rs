@@ -297,7 +297,7 @@ pub struct Tokenizer {
     atoms: AtomTable,
     /// The static atoms of recent names of up to 16 bytes ([`short_name_key`] →
     /// atom), so a repeated tag or attribute name is interned without hashing.
-    name_cache: [(u128, Atom); 64],
+    name_cache: [(u128, Atom); 1 << NAME_CACHE_BITS],
     /// Errors of the token being read: (absolute offset, code, whether it precedes
     /// the consumption of the character at that offset).
     token_errors: Vec<(usize, ErrorCode, bool)>,
@@ -363,7 +363,7 @@ impl Tokenizer {
             tag_atom: None,
             skimmed: false,
             atoms: AtomTable::new(),
-            name_cache: [(0, crate::atom::HTML); 64],
+            name_cache: [(0, crate::atom::HTML); 1 << NAME_CACHE_BITS],
             token_errors: Vec::new(),
             token_errors_dropped: 0,
             errors: Vec::new(),
@@ -982,13 +982,11 @@ impl Tokenizer {
         Span::new(self.input.base + self.committed_pos, self.abs())
     }
 
-    /// Interns the name gathered in builder `which`, lowercased already.
+    /// Interns the name gathered in builder `which`, lowercased already. A name
+    /// in the cache costs a 16-byte load and a compare, inline; others go to
+    /// [`Self::intern_slow`].
+    #[inline(always)]
     pub(crate) fn intern(&mut self, which: usize) -> Atom {
-        let source = TextSource {
-            buffer: &self.input.buf,
-            base: self.input.base,
-            scratch: &self.scratch,
-        };
         // The key straight from the buffer the name lies in: no `&str` is made
         // unless the cache misses.
         let key = match self.b[which] {
@@ -1000,15 +998,27 @@ impl Tokenizer {
             ),
             TextBuilder::Scratch { start, end } => name_key(self.scratch.as_bytes(), start, end),
         };
-        // Fibonacci hashing of the key's words picks one of the cache's 64 slots.
+        // Fibonacci hashing of the key's words picks one of the cache's slots.
         let mixed = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-        let slot = (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+        let slot = (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NAME_CACHE_BITS)) as usize;
         if key != 0
             && let Some(&(cached, atom)) = self.name_cache.get(slot)
             && cached == key
         {
             return atom;
         }
+        self.intern_slow(which, key, slot)
+    }
+
+    /// [`Self::intern`] past the cache: the static table or the document's
+    /// dynamic atoms; a static atom is then cached under `key` in `slot`.
+    #[inline(never)]
+    fn intern_slow(&mut self, which: usize, key: u128, slot: usize) -> Atom {
+        let source = TextSource {
+            buffer: &self.input.buf,
+            base: self.input.base,
+            scratch: &self.scratch,
+        };
         let name = source.resolve(self.b[which].text_ref());
         let atom = match Atom::lookup_static(name.as_bytes()) {
             Some(atom) => atom,
@@ -1023,6 +1033,9 @@ impl Tokenizer {
         atom
     }
 }
+
+/// The name cache has `1 << NAME_CACHE_BITS` slots.
+const NAME_CACHE_BITS: u32 = 7;
 
 /// A name of 1 to 16 bytes as two words (little-endian, zero-padded), or 0 for
 /// any other length. Names never hold a NUL byte (the tokenizer replaces it),
