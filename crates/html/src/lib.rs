@@ -112,6 +112,7 @@
 //! wiring point), [`driver`] (the one loop over it), [`dom_patch`] (the patch
 //! protocol), [`dom`], [`serializer`], [`text_type`], [`error`].
 
+// `unsafe` only where allowed by name: the SSE2 block tests of `tokenizer::lanes`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
