@@ -13,6 +13,7 @@
 
 use std::collections::VecDeque;
 
+use super::lanes::{Lanes, WIDTH, block_at};
 use crate::error::ErrorCode;
 
 /// Bytes that may start an input-stream error: C0 controls other than TAB, LF, FF,
@@ -36,16 +37,31 @@ const SUSPECT: [bool; 256] = {
     table
 };
 
-/// Whether every byte of `w` is in 0x20..=0x7E.
-#[inline]
-fn is_printable_ascii(w: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // A byte below 0x20 borrows when 0x20 is subtracted from it.
-    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-    // A byte of 0x7F or more has its high bit set after adding 1 (or before).
-    let del_or_high = (w.wrapping_add(ONES) | w) & HIGHS;
-    below_space | del_or_high == 0
+/// The bytes of `block` that may start an input-stream error: a superset of
+/// [`SUSPECT`] (every control but TAB, LF and CR, which are common), one bit per byte.
+/// A block of printable ASCII and whitespace (most of a page) is ruled out by the
+/// first test; others get the exact lead-byte tests.
+#[inline(always)]
+fn suspects(block: &[u8; WIDTH]) -> u32 {
+    let lanes = Lanes::load(block);
+    let common_space = lanes.eq(b'\t').or(lanes.eq(b'\n')).or(lanes.eq(b'\r'));
+    // Controls, DEL and every non-ASCII byte.
+    let rough = lanes
+        .lt_signed(0x20)
+        .or(lanes.eq(0x7F))
+        .and_not(common_space)
+        .bits();
+    if rough == 0 {
+        return 0;
+    }
+    lanes
+        .le(0x1F)
+        .and_not(common_space)
+        .or(lanes.eq(0x7F))
+        .or(lanes.eq(0xC2))
+        .or(lanes.eq(0xEF))
+        .or(lanes.between(0xF0, 0xF4))
+        .bits()
 }
 
 #[derive(Default)]
@@ -77,55 +93,62 @@ impl InputBuffer {
         self.buf.push_str(chunk);
     }
 
+    /// Queues the input-stream errors of `bytes` (which start at absolute offset
+    /// `start`). Blocks of 16 bytes are tested at once; only the bytes that may
+    /// start an error are looked at one by one.
     fn scan_stream_errors(&mut self, bytes: &[u8], start: usize) {
-        let mut i = 0;
-        while i < bytes.len() {
-            // Fast path: skip 8 printable ASCII bytes (0x20..=0x7E) at a time. A word
-            // with any other byte is looked at byte by byte below.
-            if let Some(word) = bytes.get(i..i + 8) {
-                let mut w = [0; 8];
-                w.copy_from_slice(word);
-                if is_printable_ascii(u64::from_le_bytes(w)) {
-                    i += 8;
-                    continue;
+        let mut at = 0;
+        while let Some(block) = block_at(bytes, at) {
+            let mut bits = suspects(block);
+            while bits != 0 {
+                self.check_byte(bytes, at + bits.trailing_zeros() as usize, start);
+                bits &= bits - 1;
+            }
+            at += WIDTH;
+        }
+        for i in at..bytes.len() {
+            self.check_byte(bytes, i, start);
+        }
+    }
+
+    /// Queues the input-stream error of the character starting at `bytes[i]`, if any.
+    #[inline]
+    fn check_byte(&mut self, bytes: &[u8], i: usize, start: usize) {
+        let Some(&b) = bytes.get(i) else {
+            return;
+        };
+        if !SUSPECT[usize::from(b)] {
+            return;
+        }
+        let code = match b {
+            0x01..=0x7F => Some(ErrorCode::ControlCharacterInInputStream),
+            0xC2 => match bytes.get(i + 1) {
+                // U+0080..U+009F
+                Some(0x80..=0x9F) => Some(ErrorCode::ControlCharacterInInputStream),
+                _ => None,
+            },
+            0xEF => match (bytes.get(i + 1), bytes.get(i + 2)) {
+                // U+FDD0..U+FDEF
+                (Some(0xB7), Some(0x90..=0xAF)) => Some(ErrorCode::NoncharacterInInputStream),
+                // U+FFFE, U+FFFF
+                (Some(0xBF), Some(0xBE | 0xBF)) => Some(ErrorCode::NoncharacterInInputStream),
+                _ => None,
+            },
+            _ => match (bytes.get(i + 1), bytes.get(i + 2), bytes.get(i + 3)) {
+                // U+xFFFE and U+xFFFF in planes 1..16: the last two bytes are
+                // BF BE/BF and the second byte's low nibble is 0xF.
+                (Some(&b1), Some(0xBF), Some(0xBE | 0xBF)) if b1 & 0x0F == 0x0F => {
+                    Some(ErrorCode::NoncharacterInInputStream)
                 }
+                _ => None,
+            },
+        };
+        if let Some(code) = code {
+            if self.stream_errors.len() < self.max_queued_errors {
+                self.stream_errors.push_back((start + i, code));
+            } else {
+                self.dropped_errors += 1;
             }
-            let b = bytes[i];
-            if !SUSPECT[b as usize] {
-                i += 1;
-                continue;
-            }
-            let code = match b {
-                0x01..=0x7F => Some(ErrorCode::ControlCharacterInInputStream),
-                0xC2 => match bytes.get(i + 1) {
-                    // U+0080..U+009F
-                    Some(0x80..=0x9F) => Some(ErrorCode::ControlCharacterInInputStream),
-                    _ => None,
-                },
-                0xEF => match (bytes.get(i + 1), bytes.get(i + 2)) {
-                    // U+FDD0..U+FDEF
-                    (Some(0xB7), Some(0x90..=0xAF)) => Some(ErrorCode::NoncharacterInInputStream),
-                    // U+FFFE, U+FFFF
-                    (Some(0xBF), Some(0xBE | 0xBF)) => Some(ErrorCode::NoncharacterInInputStream),
-                    _ => None,
-                },
-                _ => match (bytes.get(i + 1), bytes.get(i + 2), bytes.get(i + 3)) {
-                    // U+xFFFE and U+xFFFF in planes 1..16: the last two bytes are
-                    // BF BE/BF and the second byte's low nibble is 0xF.
-                    (Some(&b1), Some(0xBF), Some(0xBE | 0xBF)) if b1 & 0x0F == 0x0F => {
-                        Some(ErrorCode::NoncharacterInInputStream)
-                    }
-                    _ => None,
-                },
-            };
-            if let Some(code) = code {
-                if self.stream_errors.len() < self.max_queued_errors {
-                    self.stream_errors.push_back((start + i, code));
-                } else {
-                    self.dropped_errors += 1;
-                }
-            }
-            i += 1;
         }
     }
 
@@ -184,14 +207,45 @@ mod tests {
     }
 
     #[test]
-    fn printable_ascii_words() {
-        let word = |s: &[u8; 8]| is_printable_ascii(u64::from_le_bytes(*s));
-        assert!(word(b"abcd~ XY"));
-        for bad in [0x00, 0x01, 0x09, 0x0A, 0x1F, 0x7F, 0x80, 0xC2, 0xFF] {
-            for pos in 0..8 {
-                let mut w = *b"abcdefgh";
-                w[pos] = bad;
-                assert!(!word(&w), "{bad:#x} at {pos}");
+    fn every_suspect_byte_is_a_block_candidate() {
+        for b in 0..=255u8 {
+            let mut block = [b'a'; WIDTH];
+            block[5] = b;
+            if SUSPECT[usize::from(b)] {
+                assert_eq!(suspects(&block) & (1 << 5), 1 << 5, "{b:#x}");
+            }
+        }
+        assert_eq!(suspects(b"plain text\t\r\n<a>"), 0);
+    }
+
+    /// The block scan finds the same errors as the one-character definitions, at
+    /// every alignment and across block boundaries.
+    #[test]
+    fn block_scan_matches_short_scans_at_every_offset() {
+        let samples = [
+            "\u{1}",
+            "\u{7F}",
+            "\u{9F}",
+            "\u{FDD0}",
+            "\u{FFFF}",
+            "\u{10FFFE}",
+            "\u{C2}",
+            "é",
+        ];
+        for pad in 0..40 {
+            for sample in samples {
+                let text = format!(
+                    "{}{sample}{}{sample}",
+                    "a".repeat(pad),
+                    "\n".repeat(pad % 7)
+                );
+                let expected: Vec<_> = errors(sample)
+                    .into_iter()
+                    .flat_map(|(at, code)| {
+                        [(at + pad, code), (at + pad + sample.len() + pad % 7, code)]
+                    })
+                    .collect();
+                assert_eq!(errors(&text), expected, "{text:?}");
             }
         }
     }

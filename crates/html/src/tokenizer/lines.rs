@@ -2,13 +2,52 @@
 //!
 //! Positions are kept as byte offsets while tokenizing; only an error needs a line
 //! and column. The tracker walks forward from its last checkpoint, so the total work
-//! is one pass over the input (memchr for the newlines, a char count for the last
+//! is one pass over the input (newlines counted 16 bytes at a time, a char count for the last
 //! line) however many errors there are. Lines follow the preprocessed input stream:
 //! CR LF and a lone CR are each one newline. Columns count UTF-16 code units (a
 //! character outside the BMP counts two), as html5lib-tests and browsers' developer
 //! tools do.
 
-use memchr::memchr2_iter;
+use memchr::memrchr2;
+
+use super::lanes::{Lanes, WIDTH, block_at};
+
+/// The number of newlines in `bytes` (CR, LF and CR LF each one; an LF first in
+/// `bytes` is the tail of a CR LF when `after_cr`), a block at a time.
+fn count_newlines(bytes: &[u8], after_cr: bool) -> usize {
+    // CRs plus LFs (counted per lane, summed before a lane can wrap), minus the
+    // LFs right after a CR.
+    let mut n = 0;
+    let mut counts = Lanes::none();
+    let mut pending = 0;
+    let mut prev_cr = after_cr;
+    let mut at = 0;
+    while let Some(block) = block_at(bytes, at) {
+        let lanes = Lanes::load(block);
+        let (cr, lf) = (lanes.eq(b'\r'), lanes.eq(b'\n'));
+        counts = counts.count(cr).count(lf);
+        let cr_bits = cr.bits();
+        if cr_bits != 0 || prev_cr {
+            // Bit i set when byte i - 1 is a CR.
+            let cr_before = (cr_bits << 1) | u32::from(prev_cr);
+            n -= (lf.bits() & cr_before).count_ones() as isize;
+        }
+        prev_cr = cr_bits & (1 << (WIDTH - 1)) != 0;
+        pending += 1;
+        if pending == 127 {
+            n += counts.sum() as isize;
+            counts = Lanes::none();
+            pending = 0;
+        }
+        at += WIDTH;
+    }
+    n += counts.sum() as isize;
+    for &b in bytes.get(at..).unwrap_or_default() {
+        n += isize::from(b == b'\r' || (b == b'\n' && !prev_cr));
+        prev_cr = b == b'\r';
+    }
+    n.unsigned_abs()
+}
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LineTracker {
@@ -52,23 +91,13 @@ impl LineTracker {
             self.offset = target;
             return;
         };
-        let mut line_start = 0;
-        let mut after_cr = self.after_cr;
-        let mut newline_seen = false;
-        for i in memchr2_iter(b'\n', b'\r', bytes) {
-            let is_crlf_tail = bytes[i] == b'\n'
-                && if i == 0 {
-                    after_cr
-                } else {
-                    bytes[i - 1] == b'\r'
-                };
-            if !is_crlf_tail {
-                self.line += 1;
-            }
-            newline_seen = true;
-            line_start = i + 1;
-            after_cr = bytes[i] == b'\r';
-        }
+        let newlines = count_newlines(bytes, self.after_cr);
+        let last_newline = memrchr2(b'\n', b'\r', bytes);
+        self.line = self
+            .line
+            .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+        let newline_seen = last_newline.is_some();
+        let line_start = last_newline.map_or(0, |i| i + 1);
         let tail = &bytes[line_start..];
         // Code points, plus one more for each 4-byte sequence (a surrogate pair).
         let tail_chars = tail.iter().filter(|&&b| (b as i8) >= -0x40).count() as u32
@@ -78,10 +107,9 @@ impl LineTracker {
         } else {
             self.col += tail_chars;
         }
-        self.after_cr = match bytes.last() {
-            Some(&b) => b == b'\r',
-            None => after_cr,
-        };
+        if let Some(&b) = bytes.last() {
+            self.after_cr = b == b'\r';
+        }
         self.offset = base + to;
     }
 
@@ -130,6 +158,68 @@ mod tests {
                     loc(s, target),
                     "{split} {target}"
                 );
+            }
+        }
+    }
+
+    /// Line and column by walking every byte.
+    fn naive(bytes: &[u8], target: usize) -> (u32, u32) {
+        let (mut line, mut col, mut prev) = (1, 0, 0u8);
+        for &b in &bytes[..target] {
+            if b == b'\r' || (b == b'\n' && prev != b'\r') {
+                line += 1;
+                col = 0;
+            } else if b == b'\n' {
+                col = 0;
+            } else if (b as i8) >= -0x40 {
+                col += 1 + u32::from(b >= 0xF0);
+            }
+            prev = b;
+        }
+        (line, col + 1)
+    }
+
+    #[test]
+    fn long_inputs_count_past_the_lane_counters_range() {
+        assert_eq!(count_newlines(&[b'\n'; 5000], false), 5000);
+        assert_eq!(count_newlines(&[b'\n'; 5000], true), 4999);
+        assert_eq!(count_newlines(&[b'\r'; 5001], false), 5001);
+        assert_eq!(count_newlines("\r\n".repeat(3000).as_bytes(), false), 3000);
+        assert_eq!(
+            count_newlines("a\r\nb\n\rc".repeat(700).as_bytes(), false),
+            2100
+        );
+    }
+
+    #[test]
+    fn block_counts_match_a_byte_walk() {
+        let pieces = [
+            "abc",
+            "\n",
+            "\r\n",
+            "\r",
+            "é",
+            "😀",
+            "0123456789abcdef",
+            "\n\n\n",
+        ];
+        let mut text = String::new();
+        for round in 0..120 {
+            text.push_str(pieces[(round * 7 + round / 5) % pieces.len()]);
+            let bytes = text.as_bytes();
+            let targets: Vec<usize> = (0..=bytes.len())
+                .filter(|&t| text.is_char_boundary(t))
+                .collect();
+            for &split in targets.iter().step_by(5) {
+                for &target in targets.iter().filter(|&&t| t >= split).step_by(3) {
+                    let mut t = LineTracker::default();
+                    t.advance(bytes, 0, split);
+                    assert_eq!(
+                        t.locate(bytes, 0, target),
+                        naive(bytes, target),
+                        "{text:?} {split} {target}"
+                    );
+                }
             }
         }
     }

@@ -49,6 +49,7 @@
 mod attribute_mode;
 mod char_ref;
 mod input;
+mod lanes;
 mod lines;
 mod run;
 mod states;
@@ -67,7 +68,7 @@ use crate::token::{
 pub use attribute_mode::{AttributeMode, TagSet, TextMode};
 use input::InputBuffer;
 use lines::LineTracker;
-use run::Stops;
+use run::StopSet;
 use states::St;
 use text::TextBuilder;
 
@@ -294,9 +295,9 @@ pub struct Tokenizer {
     skimmed: bool,
 
     atoms: AtomTable,
-    /// The static atoms of recent short names ([`short_name_key`] → atom), so a
-    /// repeated tag or attribute name is interned without hashing the table.
-    name_cache: [(u64, Atom); 64],
+    /// The static atoms of recent names of up to 16 bytes ([`short_name_key`] →
+    /// atom), so a repeated tag or attribute name is interned without hashing.
+    name_cache: [(u128, Atom); 1 << NAME_CACHE_BITS],
     /// Errors of the token being read: (absolute offset, code, whether it precedes
     /// the consumption of the character at that offset).
     token_errors: Vec<(usize, ErrorCode, bool)>,
@@ -362,7 +363,7 @@ impl Tokenizer {
             tag_atom: None,
             skimmed: false,
             atoms: AtomTable::new(),
-            name_cache: [(0, crate::atom::HTML); 64],
+            name_cache: [(0, crate::atom::HTML); 1 << NAME_CACHE_BITS],
             token_errors: Vec::new(),
             token_errors_dropped: 0,
             errors: Vec::new(),
@@ -527,6 +528,7 @@ impl Tokenizer {
         Ok(Some(self.view(raw)))
     }
 
+    #[inline(always)]
     fn run(&mut self) -> Result<Option<RawToken>, TokenizerError> {
         if self.eof_emitted {
             return Ok(None);
@@ -629,17 +631,30 @@ impl Tokenizer {
 
     /// Accepts the token just read: its errors are reported and the next token
     /// starts here.
+    #[inline(always)]
     fn commit(&mut self) {
         self.committed_pos = self.pos;
         self.committed_state = self.state;
         self.retry_len = 0;
         self.errors_dropped += std::mem::take(&mut self.token_errors_dropped);
-        if !self.report_errors
-            || (self.token_errors.is_empty() && self.input.stream_errors.is_empty())
-        {
+        if !self.report_errors {
             return;
         }
+        // Input-stream errors are queued for the whole input pushed; only those
+        // up to the token's end are due (see the loop below).
         let end = self.input.base + self.pos;
+        let stream_due = matches!(self.input.stream_errors.front(),
+            Some(&(offset, _)) if offset < end || (self.eof_emitted && offset <= end));
+        if self.token_errors.is_empty() && !stream_due {
+            return;
+        }
+        self.report_token_errors(end);
+    }
+
+    /// Reports the errors of the token just accepted (ending at `end`) merged in
+    /// offset order with the input-stream errors up to there.
+    #[inline(never)]
+    fn report_token_errors(&mut self, end: usize) {
         let token_errors = std::mem::take(&mut self.token_errors);
         for &(offset, code, before_next) in &token_errors {
             while let Some(&(stream_offset, stream_code)) = self.input.stream_errors.front() {
@@ -878,9 +893,9 @@ impl Tokenizer {
     /// of `stops` (or the end of the buffer). See [`run`] for the one scan every
     /// state's fast path goes through.
     #[inline]
-    pub(crate) fn run_len(&self, stops: &Stops) -> usize {
+    pub(crate) fn run_len<S: StopSet>(&self) -> usize {
         let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
-        run::run_len(rest, stops)
+        run::run_len_of::<S>(rest)
     }
 
     /// Appends the run of bytes from the read position up to the first member of
@@ -888,8 +903,8 @@ impl Tokenizer {
     /// it. Stop sets hold every byte the state must decide on (CR always, NUL where
     /// it is replaced or an error), so the run is always plain source text.
     #[inline]
-    pub(crate) fn take_run(&mut self, which: usize, stops: &Stops) {
-        let run = self.run_len(stops);
+    pub(crate) fn take_run<S: StopSet>(&mut self, which: usize) {
+        let run = self.run_len::<S>();
         if run > 0 {
             self.push_range(which, self.pos, self.pos + run);
             self.pos += run;
@@ -967,23 +982,44 @@ impl Tokenizer {
         Span::new(self.input.base + self.committed_pos, self.abs())
     }
 
-    /// Interns the name gathered in builder `which`, lowercased already.
+    /// Interns the name gathered in builder `which`, lowercased already. A name
+    /// in the cache costs a 16-byte load and a compare, inline; others go to
+    /// [`Self::intern_slow`].
+    #[inline(always)]
     pub(crate) fn intern(&mut self, which: usize) -> Atom {
-        let source = TextSource {
-            buffer: &self.input.buf,
-            base: self.input.base,
-            scratch: &self.scratch,
+        // The key straight from the buffer the name lies in: no `&str` is made
+        // unless the cache misses.
+        let key = match self.b[which] {
+            TextBuilder::Empty => 0,
+            TextBuilder::Source { start, end } => name_key(
+                self.input.buf.as_bytes(),
+                start - self.input.base,
+                end - self.input.base,
+            ),
+            TextBuilder::Scratch { start, end } => name_key(self.scratch.as_bytes(), start, end),
         };
-        let name = source.resolve(self.b[which].text_ref());
-        let key = short_name_key(name.as_bytes());
-        // Fibonacci hashing of the key picks one of the cache's 64 slots.
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+        // Fibonacci hashing of the key's words picks one of the cache's slots.
+        let mixed = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        let slot = (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NAME_CACHE_BITS)) as usize;
         if key != 0
             && let Some(&(cached, atom)) = self.name_cache.get(slot)
             && cached == key
         {
             return atom;
         }
+        self.intern_slow(which, key, slot)
+    }
+
+    /// [`Self::intern`] past the cache: the static table or the document's
+    /// dynamic atoms; a static atom is then cached under `key` in `slot`.
+    #[inline(never)]
+    fn intern_slow(&mut self, which: usize, key: u128, slot: usize) -> Atom {
+        let source = TextSource {
+            buffer: &self.input.buf,
+            base: self.input.base,
+            scratch: &self.scratch,
+        };
+        let name = source.resolve(self.b[which].text_ref());
         let atom = match Atom::lookup_static(name.as_bytes()) {
             Some(atom) => atom,
             None => self.atoms.intern_dynamic(name),
@@ -998,17 +1034,43 @@ impl Tokenizer {
     }
 }
 
-/// A name of 1 to 8 bytes as one word (little-endian, zero-padded), or 0 for
+/// The name cache has `1 << NAME_CACHE_BITS` slots.
+const NAME_CACHE_BITS: u32 = 7;
+
+/// A name of 1 to 16 bytes as two words (little-endian, zero-padded), or 0 for
 /// any other length. Names never hold a NUL byte (the tokenizer replaces it),
-/// so the word identifies the name.
+/// so the words identify the name.
 #[inline]
-fn short_name_key(name: &[u8]) -> u64 {
-    if name.is_empty() || name.len() > 8 {
+fn short_name_key(name: &[u8]) -> u128 {
+    if name.is_empty() || name.len() > 16 {
         return 0;
     }
-    name.iter()
-        .rev()
-        .fold(0, |key, &byte| (key << 8) | u64::from(byte))
+    let fold = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .rev()
+            .fold(0u64, |key, &byte| (key << 8) | u64::from(byte))
+    };
+    let (lo, hi) = name.split_at(name.len().min(8));
+    let lo = match lo.first_chunk::<8>() {
+        Some(word) => u64::from_le_bytes(*word),
+        None => fold(lo),
+    };
+    (u128::from(fold(hi)) << 64) | u128::from(lo)
+}
+
+/// [`short_name_key`] of `buf[start..end]`, from one 16-byte load when the buffer
+/// has 16 bytes from `start` (masked to the name's length).
+#[inline]
+fn name_key(buf: &[u8], start: usize, end: usize) -> u128 {
+    let len = end.wrapping_sub(start);
+    if len == 0 || len > 16 {
+        return 0;
+    }
+    match buf.get(start..).and_then(<[u8]>::first_chunk::<16>) {
+        Some(word) => u128::from_le_bytes(*word) & (u128::MAX >> (128 - 8 * len)),
+        None => short_name_key(buf.get(start..end).unwrap_or_default()),
+    }
 }
 
 /// Decodes `bytes` completely (a sequence cut at the end waits in the decoder).

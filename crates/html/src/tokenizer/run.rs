@@ -9,20 +9,35 @@
 //! first and then for NUL within that run, as this module replaced, costs a scan to
 //! the next other stop for *each* NUL: quadratic on a run of NULs.)
 //!
-//! Cost: a set of at most four bytes (the text, comment, attribute-value and DOCTYPE
-//! identifier states) is tested eight bytes at a time with word arithmetic (about
-//! twice the speed of a byte loop on long runs, and no slower on the bench corpus
-//! than the memchr scans it replaced); a larger set (tag and attribute names,
-//! unquoted values: short runs) is looked up byte by byte in a table.
+//! Cost: every set is tested sixteen bytes at a time ([`super::lanes`]): a small set
+//! (text, comments, quoted attribute values, DOCTYPE identifiers) byte by byte
+//! for equality; a larger one (tag and attribute names, unquoted values) as "any
+//! byte up to 0x20" and "A-Z" plus its other members, a candidate then checked in
+//! the set's table (a control character other than whitespace is a candidate but
+//! no member). A run is usually short, so most scans are one block.
+
+/// At most this many bytes are compared one by one in the block scan.
+const EQ_MAX: usize = 8;
+
+use super::lanes::{Lanes, WIDTH, block_at};
 
 /// A set of bytes that end a run. CR is always a member.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Stops {
     /// Membership of every byte value.
     table: [bool; 256],
-    /// The members, when there are at most four (the first repeated to fill the
-    /// array), for the word-at-a-time scan.
-    few: Option<[u8; 4]>,
+    /// The block scan's candidates: these bytes (the first `eq_len`)…
+    eq: [u8; EQ_MAX],
+    eq_len: usize,
+    /// …every byte up to 0x20 (the set's whitespace, NUL and CR, plus other
+    /// controls, which the table then rejects)…
+    low: bool,
+    /// …and the ASCII uppercase letters.
+    upper: bool,
+    /// The candidates are exactly the members (no table check needed).
+    exact: bool,
+    /// The candidates cover every member, so the block scan may be used.
+    block: bool,
 }
 
 impl Stops {
@@ -35,34 +50,68 @@ impl Stops {
             table[bytes[i] as usize] = true;
             i += 1;
         }
-        // List the distinct members, if they fit.
-        let mut members = [b'\r'; 4];
+        Stops::plan(table)
+    }
+
+    /// This set plus the ASCII uppercase letters (which names must lowercase).
+    pub(crate) const fn with_uppercase(self) -> Stops {
+        let mut table = self.table;
+        let mut b = b'A';
+        while b <= b'Z' {
+            table[b as usize] = true;
+            b += 1;
+        }
+        Stops::plan(table)
+    }
+
+    /// Chooses how the block scan finds the members of `table`: compared one by
+    /// one when there are few; otherwise the bytes up to 0x20 and A-Z (when all are
+    /// members) as ranges and the rest one by one; with no block scan if that
+    /// still leaves too many.
+    const fn plan(table: [bool; 256]) -> Stops {
         let mut count = 0;
         let mut b = 0;
         while b < 256 {
             if table[b] {
-                if count < 4 {
-                    members[count] = b as u8;
-                }
                 count += 1;
             }
             b += 1;
         }
-        Stops {
-            table,
-            few: if count <= 4 { Some(members) } else { None },
-        }
-    }
-
-    /// This set plus the ASCII uppercase letters (which names must lowercase).
-    pub(crate) const fn with_uppercase(mut self) -> Stops {
+        let mut upper = true;
         let mut b = b'A';
         while b <= b'Z' {
-            self.table[b as usize] = true;
+            upper &= table[b as usize];
             b += 1;
         }
-        self.few = None;
-        self
+        let ranges = count > 5;
+        let upper = ranges && upper;
+        let low = ranges;
+        let mut eq = [b'\r'; EQ_MAX];
+        let mut eq_len = 0;
+        let mut fits = true;
+        let mut b = 0;
+        while b < 256 {
+            let covered = (low && b <= 0x20) || (upper && b >= b'A' as usize && b <= b'Z' as usize);
+            if table[b] && !covered {
+                if eq_len < EQ_MAX {
+                    eq[eq_len] = b as u8;
+                    eq_len += 1;
+                } else {
+                    fits = false;
+                }
+            }
+            b += 1;
+        }
+        let exact = !low && !upper;
+        Stops {
+            table,
+            eq,
+            eq_len,
+            low,
+            upper,
+            exact,
+            block: fits,
+        }
     }
 
     /// Whether `b` ends a run.
@@ -70,42 +119,108 @@ impl Stops {
     pub(crate) fn contains(&self, b: u8) -> bool {
         self.table[usize::from(b)]
     }
+
+    /// The block scan's candidates in `block`, one bit per byte.
+    #[inline(always)]
+    fn candidates(&self, block: &[u8; WIDTH]) -> u32 {
+        let lanes = Lanes::load(block);
+        let mut hits = Lanes::none();
+        let mut i = 0;
+        while i < self.eq_len && i < EQ_MAX {
+            hits = hits.or(lanes.eq(self.eq[i]));
+            i += 1;
+        }
+        if self.low {
+            hits = hits.or(lanes.le(0x20));
+        }
+        if self.upper {
+            hits = hits.or(lanes.between(b'A', b'Z'));
+        }
+        hits.bits()
+    }
+
+    /// The first member among the candidate bits of `block`, if any.
+    #[inline(always)]
+    fn first_in(&self, block: &[u8; WIDTH], mut bits: u32) -> Option<usize> {
+        if self.exact {
+            return (bits != 0).then(|| bits.trailing_zeros() as usize);
+        }
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            if block.get(i).is_some_and(|&b| self.contains(b)) {
+                return Some(i);
+            }
+            bits &= bits - 1;
+        }
+        None
+    }
+}
+
+/// A stop set as a type, so that every scan is compiled for its own set (its
+/// comparisons unrolled, its flags folded away). Declared with [`stop_set!`].
+pub(crate) trait StopSet {
+    /// The set.
+    const STOPS: Stops;
+}
+
+/// Declares a [`StopSet`] type: `stop_set!(/// doc\n Name = Stops::new(b"..."));`.
+macro_rules! stop_set {
+    ($(#[$doc:meta])* $name:ident = $set:expr) => {
+        $(#[$doc])*
+        pub(crate) struct $name;
+        impl $crate::tokenizer::run::StopSet for $name {
+            const STOPS: $crate::tokenizer::run::Stops = $set;
+        }
+    };
+}
+pub(crate) use stop_set;
+
+/// [`run_len`] for the set `S`.
+#[inline(always)]
+pub(crate) fn run_len_of<S: StopSet>(bytes: &[u8]) -> usize {
+    let stops = S::STOPS;
+    run_len(bytes, &stops)
 }
 
 /// The length of the run at the start of `bytes`: the offset of the first member
 /// of `stops`, or `bytes.len()`.
-#[inline]
+///
+/// Blocks of 16 bytes are tested at once ([`Lanes`]); the last part of the input
+/// shorter than a block is tested as the last 16 bytes (overlapping bytes already
+/// seen, whose bits are dropped), so only an input shorter than a block is looked
+/// at byte by byte.
+#[inline(always)]
 pub(crate) fn run_len(bytes: &[u8], stops: &Stops) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    if !stops.block || bytes.len() < WIDTH {
+        return bytes
+            .iter()
+            .position(|&b| stops.contains(b))
+            .unwrap_or(bytes.len());
+    }
     let mut at = 0;
-    if let Some(members) = stops.few {
-        let splats = members.map(|m| ONES * u64::from(m));
-        while let Some(word) = bytes.get(at..at + 8) {
-            let Ok(word) = <[u8; 8]>::try_from(word) else {
-                break;
-            };
-            let w = u64::from_le_bytes(word);
-            // A byte equal to a member is zero after the XOR; `(x - 1) & !x` sets
-            // the high bit of every zero byte. It may also set it in bytes above a
-            // zero byte (the borrow), never below, so the lowest bit set is exact.
-            let mut hits = 0;
-            for splat in splats {
-                let x = w ^ splat;
-                hits |= x.wrapping_sub(ONES) & !x;
+    while let Some(block) = block_at(bytes, at) {
+        let bits = stops.candidates(block);
+        if bits != 0
+            && let Some(i) = stops.first_in(block, bits)
+        {
+            return at + i;
+        }
+        at += WIDTH;
+    }
+    if at < bytes.len() {
+        let last = bytes.len() - WIDTH;
+        if let Some(block) = block_at(bytes, last) {
+            // Bytes before `at` were seen in the previous block.
+            let seen = at - last;
+            let bits = stops.candidates(block) & (u32::MAX << seen);
+            if bits != 0
+                && let Some(i) = stops.first_in(block, bits)
+            {
+                return last + i;
             }
-            hits &= HIGHS;
-            if hits != 0 {
-                return at + (hits.trailing_zeros() / 8) as usize;
-            }
-            at += 8;
         }
     }
-    let rest = bytes.get(at..).unwrap_or(&[]);
-    at + rest
-        .iter()
-        .position(|&b| stops.contains(b))
-        .unwrap_or(rest.len())
+    bytes.len()
 }
 
 #[cfg(test)]
@@ -125,11 +240,23 @@ mod tests {
         let s = Stops::new(b"<&\0");
         assert!(s.contains(b'<') && s.contains(b'&') && s.contains(0) && s.contains(b'\r'));
         assert!(!s.contains(b'a') && !s.contains(b'\n') && !s.contains(0x80));
-        assert_eq!(s.few.map(|m| m.len()), Some(4));
-        assert!(Stops::new(b"<&\0-").few.is_none());
+        assert!(s.exact && s.block && s.eq_len == 4);
         let names = Stops::new(b" >").with_uppercase();
         assert!(names.contains(b'A') && names.contains(b'Z') && !names.contains(b'a'));
-        assert!(names.few.is_none());
+        assert!(names.upper && names.low && !names.exact && names.block);
+        // Every set the states use has a block scan.
+        for set in [
+            Stops::new(b"\t\n\x0C />=\0\"'<").with_uppercase(),
+            Stops::new(b"\t\n\x0C &>\0\"'<=`"),
+            Stops::new(b"\t\n\x0C />="),
+            Stops::new(b"\t\n\x0C >\0").with_uppercase(),
+            Stops::new(b"\"&\0"),
+            Stops::new(b"<-\0"),
+        ] {
+            assert!(set.block, "{set:?}");
+        }
+        // Too many scattered members: the table alone.
+        assert!(!Stops::new(b"!#$%&()*+,-.:;").block);
     }
 
     #[test]
@@ -140,12 +267,14 @@ mod tests {
             Stops::new(b"<&\0"),
             Stops::new(b"-<\0"),
             Stops::new(b"\t\n\x0C />\0").with_uppercase(),
+            Stops::new(b"\t\n\x0C &>\0\"'<=`"),
+            Stops::new(b"!#$%&()*+,-.:;"),
         ];
         // Bytes next to the members in value (a wrong borrow would show there),
         // non-ASCII bytes and the members themselves.
         let alphabet = b"a;=%',.\x01\x0E\x7F\x80\xFF\xC3\xA9\r\0<&-/ >AZ@[";
         for stops in &sets {
-            for len in 0..40 {
+            for len in 0..50 {
                 for stop_at in 0..=len {
                     for &filler in b"a\x01\xFF\x80" {
                         for &stop in alphabet {

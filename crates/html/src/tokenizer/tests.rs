@@ -596,10 +596,13 @@ fn nul_beside_every_stop_byte() {
 
 #[test]
 fn repeated_names_hit_the_name_cache_with_the_right_atoms() {
-    // Short names (cached), an 8-byte and a 9-byte one (not), dynamic ones
-    // (never cached), in every case, each twice.
+    // Short names (cached), 8, 9, 16 and 17-byte ones (the last not cached),
+    // dynamic ones (never cached), in every case, each twice.
     let input = "<a><A><br x=1 X=2><textarea></textarea><progress>\
-                 <noscript><noscript><x-y><x-y><abcdefgh><abcdefgh>";
+                 <noscript><noscript><x-y><x-y><abcdefgh><abcdefgh>\
+                 <p aria-activedescendant=1 ARIA-ACTIVEDESCENDANT=2 aria-autocomplete=3 \
+                 Aria-Autocomplete=4 accept-charset=5 accept-charseT=6 \
+                 aria-describedby aria-describedby>";
     let mut tok = Tokenizer::new(TokenizerConfig::default());
     tok.push_str(input);
     tok.finish();
@@ -626,13 +629,31 @@ fn repeated_names_hit_the_name_cache_with_the_right_atoms() {
         ("x-y", false),
         ("abcdefgh", false),
         ("abcdefgh", false),
+        ("p", true),
+        ("aria-activedescendant", true),
+        ("aria-autocomplete", true),
+        ("accept-charset", true),
+        ("aria-describedby", true),
     ]
     .iter()
     .map(|&(n, s)| (n.to_owned(), s))
     .collect();
     assert_eq!(names, expected);
     assert_eq!(short_name_key(b""), 0);
-    assert_eq!(short_name_key(b"abcdefghi"), 0);
+    assert_eq!(short_name_key(b"abcdefghijklmnopq"), 0);
+    // The one-load key is the same as the byte-by-byte one, near the end of the
+    // buffer or not.
+    let buf = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    for start in 0..buf.len() {
+        for end in start..=buf.len() {
+            assert_eq!(name_key(buf, start, end), short_name_key(&buf[start..end]));
+        }
+    }
+    assert_ne!(short_name_key(b"abcdefghi"), short_name_key(b"abcdefgh"));
+    assert_ne!(
+        short_name_key(b"abcdefghijklmnop"),
+        short_name_key(b"abcdefghijklmnoq")
+    );
     assert_ne!(short_name_key(b"ab"), short_name_key(b"ba"));
 }
 

@@ -4,23 +4,31 @@ use super::{St, is_space};
 use crate::error::ErrorCode;
 use crate::span::Span;
 use crate::token::AttrSlot;
-use crate::tokenizer::run::Stops;
+use crate::tokenizer::run::{Stops, stop_set};
 use crate::tokenizer::{ATTR_NAME, ATTR_VALUE, End, Flow, Nul, Tokenizer};
 
 /// Past this many attributes, duplicates are found with a hash set instead of a scan.
 const LINEAR_DUPLICATE_CHECK: usize = 12;
 
-/// Where runs of attribute-name characters end.
-const ATTR_NAME_STOPS: Stops = Stops::new(b"\t\n\x0C />=\0\"'<").with_uppercase();
+stop_set!(
+    /// Where runs of attribute-name characters end.
+    AttrNameStops = Stops::new(b"\t\n\x0C />=\0\"'<").with_uppercase()
+);
 
-/// Where runs of double-quoted attribute-value characters end.
-const DOUBLE_QUOTED_STOPS: Stops = Stops::new(b"\"&\0");
+stop_set!(
+    /// Where runs of double-quoted attribute-value characters end.
+    DoubleQuotedStops = Stops::new(b"\"&\0")
+);
 
-/// Where runs of single-quoted attribute-value characters end.
-const SINGLE_QUOTED_STOPS: Stops = Stops::new(b"'&\0");
+stop_set!(
+    /// Where runs of single-quoted attribute-value characters end.
+    SingleQuotedStops = Stops::new(b"'&\0")
+);
 
-/// Where runs of unquoted attribute-value characters end.
-const UNQUOTED_STOPS: Stops = Stops::new(b"\t\n\x0C &>\0\"'<=`");
+stop_set!(
+    /// Where runs of unquoted attribute-value characters end.
+    UnquotedStops = Stops::new(b"\t\n\x0C &>\0\"'<=`")
+);
 
 impl Tokenizer {
     /// "Start a new attribute in the current tag token".
@@ -106,7 +114,7 @@ impl Tokenizer {
                 _ => {
                     self.start_attribute();
                     self.state = St::AttributeName;
-                    return Flow::Continue;
+                    return self.attribute_name_state();
                 }
             }
         }
@@ -115,7 +123,7 @@ impl Tokenizer {
     /// 13.2.5.33 Attribute name state.
     pub(crate) fn attribute_name_state(&mut self) -> Flow {
         loop {
-            self.take_run(ATTR_NAME, &ATTR_NAME_STOPS);
+            self.take_run::<AttrNameStops>(ATTR_NAME);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -135,7 +143,7 @@ impl Tokenizer {
                     self.leave_attribute_name();
                     self.pos += 1;
                     self.state = St::BeforeAttributeValue;
-                    return Flow::Continue;
+                    return self.before_attribute_value_state();
                 }
                 c if c.is_ascii_uppercase() => {
                     self.push_char(ATTR_NAME, c.to_ascii_lowercase() as char);
@@ -210,7 +218,7 @@ impl Tokenizer {
                     } else {
                         St::AttributeValueSingleQuoted
                     };
-                    return Flow::Continue;
+                    return self.attribute_value_quoted_state(ch.c);
                 }
                 b'>' => {
                     self.error(ErrorCode::MissingAttributeValue);
@@ -230,13 +238,12 @@ impl Tokenizer {
     /// 13.2.5.36 Attribute value (double-quoted) state and 13.2.5.37 Attribute value
     /// (single-quoted) state.
     pub(crate) fn attribute_value_quoted_state(&mut self, quote: u8) -> Flow {
-        let stops = if quote == b'"' {
-            &DOUBLE_QUOTED_STOPS
-        } else {
-            &SINGLE_QUOTED_STOPS
-        };
         loop {
-            self.take_run(ATTR_VALUE, stops);
+            if quote == b'"' {
+                self.take_run::<DoubleQuotedStops>(ATTR_VALUE);
+            } else {
+                self.take_run::<SingleQuotedStops>(ATTR_VALUE);
+            }
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -250,7 +257,7 @@ impl Tokenizer {
                     self.attr_value_span.end = self.abs();
                     self.pos += 1;
                     self.state = St::AfterAttributeValueQuoted;
-                    return Flow::Continue;
+                    return self.after_attribute_value_quoted_state();
                 }
                 b'&' => {
                     self.return_state = self.state;
@@ -267,7 +274,7 @@ impl Tokenizer {
     /// 13.2.5.38 Attribute value (unquoted) state.
     pub(crate) fn attribute_value_unquoted_state(&mut self) -> Flow {
         loop {
-            self.take_run(ATTR_VALUE, &UNQUOTED_STOPS);
+            self.take_run::<UnquotedStops>(ATTR_VALUE);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,

@@ -3,18 +3,20 @@
 
 use super::St;
 use crate::error::ErrorCode;
-use crate::tokenizer::run::Stops;
+use crate::tokenizer::run::{Stops, stop_set};
 use crate::tokenizer::{End, Flow, TEXT, Tokenizer};
 
-/// Where runs end in the CDATA section state (NUL is not special here: it is
-/// emitted as is).
-const CDATA_STOPS: Stops = Stops::new(b"]");
+stop_set!(
+    /// Where runs end in the CDATA section state (NUL is not special here: it is
+    /// emitted as is).
+    CdataStops = Stops::new(b"]")
+);
 
 impl Tokenizer {
     /// 13.2.5.69 CDATA section state.
     pub(crate) fn cdata_section_state(&mut self) -> Flow {
         loop {
-            self.text_run(&CDATA_STOPS);
+            self.text_run::<CdataStops>();
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,

@@ -3,13 +3,17 @@
 
 use super::St;
 use crate::error::ErrorCode;
-use crate::tokenizer::run::Stops;
+use crate::tokenizer::run::{Stops, stop_set};
 use crate::tokenizer::{End, Flow, Nul, RawToken, TEXT, Tokenizer};
 
-/// Where runs end in the bogus comment state.
-const BOGUS_COMMENT_STOPS: Stops = Stops::new(b">\0");
-/// Where runs end in the comment state.
-const COMMENT_STOPS: Stops = Stops::new(b"<-\0");
+stop_set!(
+    /// Where runs end in the bogus comment state.
+    BogusCommentStops = Stops::new(b">\0")
+);
+stop_set!(
+    /// Where runs end in the comment state.
+    CommentStops = Stops::new(b"<-\0")
+);
 
 /// How a fixed string at the read position compares.
 pub(crate) enum Lookahead {
@@ -68,7 +72,7 @@ impl Tokenizer {
     /// 13.2.5.41 Bogus comment state.
     pub(crate) fn bogus_comment_state(&mut self) -> Flow {
         loop {
-            self.take_run(TEXT, &BOGUS_COMMENT_STOPS);
+            self.take_run::<BogusCommentStops>(TEXT);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -168,7 +172,7 @@ impl Tokenizer {
     /// 13.2.5.45 Comment state.
     pub(crate) fn comment_state(&mut self) -> Flow {
         loop {
-            self.take_run(TEXT, &COMMENT_STOPS);
+            self.take_run::<CommentStops>(TEXT);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,

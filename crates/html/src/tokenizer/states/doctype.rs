@@ -3,17 +3,25 @@
 use super::comment::Lookahead;
 use super::{St, is_space};
 use crate::error::ErrorCode;
-use crate::tokenizer::run::Stops;
+use crate::tokenizer::run::{Stops, stop_set};
 use crate::tokenizer::{DT_NAME, DT_PUBLIC, DT_SYSTEM, End, Flow, Nul, RawToken, Tokenizer};
 
-/// Where runs of DOCTYPE name characters end.
-const NAME_STOPS: Stops = Stops::new(b"\t\n\x0C >\0").with_uppercase();
-/// Where runs end in the double-quoted identifier states.
-const DOUBLE_QUOTED_STOPS: Stops = Stops::new(b"\">\0");
-/// Where runs end in the single-quoted identifier states.
-const SINGLE_QUOTED_STOPS: Stops = Stops::new(b"'>\0");
-/// Where runs end in the bogus DOCTYPE state.
-const BOGUS_STOPS: Stops = Stops::new(b">\0");
+stop_set!(
+    /// Where runs of DOCTYPE name characters end.
+    NameStops = Stops::new(b"\t\n\x0C >\0").with_uppercase()
+);
+stop_set!(
+    /// Where runs end in the double-quoted identifier states.
+    DoubleQuotedStops = Stops::new(b"\">\0")
+);
+stop_set!(
+    /// Where runs end in the single-quoted identifier states.
+    SingleQuotedStops = Stops::new(b"'>\0")
+);
+stop_set!(
+    /// Where runs end in the bogus DOCTYPE state.
+    BogusStops = Stops::new(b">\0")
+);
 
 impl Tokenizer {
     fn create_doctype(&mut self) {
@@ -104,7 +112,7 @@ impl Tokenizer {
     /// 13.2.5.55 DOCTYPE name state (also does the first character, for 13.2.5.54).
     pub(crate) fn doctype_name_state(&mut self) -> Flow {
         loop {
-            self.take_run(DT_NAME, &NAME_STOPS);
+            self.take_run::<NameStops>(DT_NAME);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -254,13 +262,12 @@ impl Tokenizer {
     /// 13.2.5.65/66 DOCTYPE system identifier (double/single-quoted) states.
     pub(crate) fn doctype_identifier_state(&mut self, public: bool, quote: u8) -> Flow {
         let which = if public { DT_PUBLIC } else { DT_SYSTEM };
-        let stops = if quote == b'"' {
-            &DOUBLE_QUOTED_STOPS
-        } else {
-            &SINGLE_QUOTED_STOPS
-        };
         loop {
-            self.take_run(which, stops);
+            if quote == b'"' {
+                self.take_run::<DoubleQuotedStops>(which);
+            } else {
+                self.take_run::<SingleQuotedStops>(which);
+            }
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -352,7 +359,7 @@ impl Tokenizer {
     pub(crate) fn bogus_doctype_state(&mut self) -> Flow {
         loop {
             // The characters are ignored: skip the run.
-            self.pos += self.run_len(&BOGUS_STOPS);
+            self.pos += self.run_len::<BogusStops>();
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,

@@ -4,6 +4,14 @@
 //! declarations and comments (41-52), DOCTYPEs (53-68), CDATA (69-71) and the
 //! processing instruction states of Part A.2.
 //! Character references (72-80) live in [`super::char_ref`].
+//!
+//! A state normally sets the next one and returns [`Flow::Continue`] to
+//! [`Tokenizer::step`]. Along the usual path through a tag (`<` in the data
+//! state → tag open → tag name → before attribute name → attribute name →
+//! before attribute value → quoted value → after the quoted value) a state calls
+//! the next one directly instead, saving a dispatch per transition. That chain
+//! has no cycle (after the quoted value, the next attribute goes back through
+//! `step`), so the call depth stays bounded whatever the input.
 
 mod attribute;
 mod cdata;

@@ -10,11 +10,13 @@
 
 use super::{St, is_space};
 use crate::error::ErrorCode;
-use crate::tokenizer::run::{Stops, run_len};
+use crate::tokenizer::run::{Stops, run_len_of, stop_set};
 use crate::tokenizer::{End, Flow, RawToken, TAG_NAME, TEXT, Tokenizer};
 
-/// The bytes that end a run of processing instruction data (CR is always one).
-const PI_DATA_STOPS: Stops = Stops::new(b"?>");
+stop_set!(
+    /// The bytes that end a run of processing instruction data (CR is always one).
+    PiDataStops = Stops::new(b"?>")
+);
 
 impl Tokenizer {
     /// Whether `<?` opens a processing instruction.
@@ -127,7 +129,7 @@ impl Tokenizer {
             // Plain characters up to the next `?`, `>` or CR are appended as a
             // source range.
             let rest = self.input.buf.as_bytes().get(self.pos..).unwrap_or(&[]);
-            let run = run_len(rest, &PI_DATA_STOPS);
+            let run = run_len_of::<PiDataStops>(rest);
             if run > 0 {
                 self.push_range(TEXT, self.pos, self.pos + run);
                 self.pos += run;

@@ -3,11 +3,13 @@
 
 use super::{St, is_space};
 use crate::error::ErrorCode;
-use crate::tokenizer::run::Stops;
+use crate::tokenizer::run::{Stops, stop_set};
 use crate::tokenizer::{End, Flow, Nul, TEXT, Tokenizer};
 
-/// Where runs end in the (double) escaped states.
-const ESCAPED_STOPS: Stops = Stops::new(b"-<\0");
+stop_set!(
+    /// Where runs end in the (double) escaped states.
+    EscapedStops = Stops::new(b"-<\0")
+);
 
 impl Tokenizer {
     /// Emits the current character as text and consumes it.
@@ -63,7 +65,7 @@ impl Tokenizer {
             )
         };
         if dashes == 0 {
-            self.text_run(&ESCAPED_STOPS);
+            self.text_run::<EscapedStops>();
         } else {
             self.mark_safe();
         }

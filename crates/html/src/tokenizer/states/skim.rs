@@ -12,13 +12,17 @@
 
 use super::St;
 use crate::error::ErrorCode;
-use crate::tokenizer::run::{Stops, run_len};
+use crate::tokenizer::run::{Stops, run_len_of, stop_set};
 use crate::tokenizer::{Flow, Tokenizer};
 
-/// Where a skimmed attribute name ends (the attribute name state's exits).
-const NAME_STOPS: Stops = Stops::new(b"\t\n\x0C />=");
-/// Where a skimmed unquoted value ends.
-const UNQUOTED_STOPS: Stops = Stops::new(b"\t\n\x0C >");
+stop_set!(
+    /// Where a skimmed attribute name ends (the attribute name state's exits).
+    NameStops = Stops::new(b"\t\n\x0C />=")
+);
+stop_set!(
+    /// Where a skimmed unquoted value ends.
+    UnquotedStops = Stops::new(b"\t\n\x0C >")
+);
 
 /// The attribute states, merged where they act alike on the bytes that matter.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -90,12 +94,12 @@ impl Tokenizer {
                     }
                 },
                 Skim::Name | Skim::Unquoted => {
-                    let stops = if at == Skim::Name {
-                        &NAME_STOPS
+                    let rest = bytes.get(i..).unwrap_or_default();
+                    let run = if at == Skim::Name {
+                        run_len_of::<NameStops>(rest)
                     } else {
-                        &UNQUOTED_STOPS
+                        run_len_of::<UnquotedStops>(rest)
                     };
-                    let run = run_len(bytes.get(i..).unwrap_or_default(), stops);
                     i += run;
                     let Some(&b) = bytes.get(i) else { continue };
                     if TRIGGERS

@@ -4,12 +4,14 @@
 use super::skim::Skim;
 use super::{St, is_space};
 use crate::error::ErrorCode;
-use crate::tokenizer::run::Stops;
+use crate::tokenizer::run::{Stops, stop_set};
 use crate::tokenizer::{End, Flow, Nul, RawToken, TAG_NAME, TEXT, Tokenizer};
 
-/// Where runs of tag-name characters end: whitespace, `/`, `>`, NUL, CR, and
-/// uppercase ASCII (which must be lowercased).
-const TAG_NAME_STOPS: Stops = Stops::new(b"\t\n\x0C />\0").with_uppercase();
+stop_set!(
+    /// Where runs of tag-name characters end: whitespace, `/`, `>`, NUL, CR, and
+    /// uppercase ASCII (which must be lowercased).
+    TagNameStops = Stops::new(b"\t\n\x0C />\0").with_uppercase()
+);
 
 impl Tokenizer {
     /// Starts a new tag token.
@@ -86,6 +88,7 @@ impl Tokenizer {
                 c if c.is_ascii_alphabetic() => {
                     self.create_tag(false);
                     self.state = St::TagName;
+                    return self.tag_name_state();
                 }
                 b'?' if self.pi_enabled() => {
                     self.pos += 1;
@@ -119,6 +122,7 @@ impl Tokenizer {
                 c if c.is_ascii_alphabetic() => {
                     self.create_tag(true);
                     self.state = St::TagName;
+                    return self.tag_name_state();
                 }
                 b'>' => {
                     self.error(ErrorCode::MissingEndTagName);
@@ -144,7 +148,7 @@ impl Tokenizer {
     /// 13.2.5.8 Tag name state.
     pub(crate) fn tag_name_state(&mut self) -> Flow {
         loop {
-            self.take_run(TAG_NAME, &TAG_NAME_STOPS);
+            self.take_run::<TagNameStops>(TAG_NAME);
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -160,7 +164,7 @@ impl Tokenizer {
                         return self.skim_tag(Skim::BeforeName);
                     }
                     self.state = St::BeforeAttributeName;
-                    return Flow::Continue;
+                    return self.before_attribute_name_state();
                 }
                 b'/' => {
                     self.pos += 1;

@@ -7,15 +7,21 @@
 //! open a tag, which keeps tags and text in separate tokens with exact spans.
 
 use super::St;
-use crate::tokenizer::run::Stops;
+use crate::tokenizer::run::{StopSet, Stops, stop_set};
 use crate::tokenizer::{End, Flow, Nul, TEXT, TextMode, Tokenizer};
 
-/// Where runs end in the data and RCDATA states.
-const DATA_STOPS: Stops = Stops::new(b"<&\0");
-/// Where runs end in the RAWTEXT and script data states.
-const RAWTEXT_STOPS: Stops = Stops::new(b"<\0");
-/// Where runs end in the PLAINTEXT state.
-const PLAINTEXT_STOPS: Stops = Stops::new(b"\0");
+stop_set!(
+    /// Where runs end in the data and RCDATA states.
+    DataStops = Stops::new(b"<&\0")
+);
+stop_set!(
+    /// Where runs end in the RAWTEXT and script data states.
+    RawtextStops = Stops::new(b"<\0")
+);
+stop_set!(
+    /// Where runs end in the PLAINTEXT state.
+    PlaintextStops = Stops::new(b"\0")
+);
 
 /// What a text state does with `&`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -28,16 +34,16 @@ impl Tokenizer {
     /// Appends the characters up to the next byte in `stops` to the pending text,
     /// then records a safe point.
     #[inline]
-    pub(crate) fn text_run(&mut self, stops: &Stops) {
-        self.take_run(TEXT, stops);
+    pub(crate) fn text_run<S: StopSet>(&mut self) {
+        self.take_run::<S>(TEXT);
         self.mark_safe();
     }
 
     /// The shared body of the five text states.
     #[inline]
-    fn text_state(&mut self, stops: &Stops, refs: Refs, less_than: Option<St>, nul: Nul) -> Flow {
+    fn text_state<S: StopSet>(&mut self, refs: Refs, less_than: Option<St>, nul: Nul) -> Flow {
         loop {
-            self.text_run(stops);
+            self.text_run::<S>();
             let ch = match self.peek() {
                 Ok(ch) => ch,
                 Err(End::NeedMore) => return Flow::NeedMore,
@@ -50,6 +56,10 @@ impl Tokenizer {
                     }
                     self.pos += 1;
                     self.state = less_than.unwrap_or(St::Data);
+                    if self.state == St::TagOpen {
+                        // The usual next step, taken without a trip through `step`.
+                        return self.tag_open_state();
+                    }
                     return Flow::Continue;
                 }
                 b'&' if refs == Refs::Decoded => {
@@ -69,7 +79,7 @@ impl Tokenizer {
         if self.text_mode == TextMode::Raw {
             return self.raw_data_state();
         }
-        self.text_state(&DATA_STOPS, Refs::Decoded, Some(St::TagOpen), Nul::Keep)
+        self.text_state::<DataStops>(Refs::Decoded, Some(St::TagOpen), Nul::Keep)
     }
 
     /// The data state in [`TextMode::Raw`]: only `<` decides anything (a
@@ -108,28 +118,17 @@ impl Tokenizer {
 
     /// 13.2.5.2 RCDATA state.
     pub(crate) fn rcdata_state(&mut self) -> Flow {
-        self.text_state(
-            &DATA_STOPS,
-            Refs::Decoded,
-            Some(St::RcdataLessThanSign),
-            Nul::Replace,
-        )
+        self.text_state::<DataStops>(Refs::Decoded, Some(St::RcdataLessThanSign), Nul::Replace)
     }
 
     /// 13.2.5.3 RAWTEXT state.
     pub(crate) fn rawtext_state(&mut self) -> Flow {
-        self.text_state(
-            &RAWTEXT_STOPS,
-            Refs::Literal,
-            Some(St::RawtextLessThanSign),
-            Nul::Replace,
-        )
+        self.text_state::<RawtextStops>(Refs::Literal, Some(St::RawtextLessThanSign), Nul::Replace)
     }
 
     /// 13.2.5.4 Script data state.
     pub(crate) fn script_data_state(&mut self) -> Flow {
-        self.text_state(
-            &RAWTEXT_STOPS,
+        self.text_state::<RawtextStops>(
             Refs::Literal,
             Some(St::ScriptDataLessThanSign),
             Nul::Replace,
@@ -138,6 +137,6 @@ impl Tokenizer {
 
     /// 13.2.5.5 PLAINTEXT state.
     pub(crate) fn plaintext_state(&mut self) -> Flow {
-        self.text_state(&PLAINTEXT_STOPS, Refs::Literal, None, Nul::Replace)
+        self.text_state::<PlaintextStops>(Refs::Literal, None, Nul::Replace)
     }
 }
