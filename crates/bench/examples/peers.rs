@@ -30,10 +30,11 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use html5ever::TokenizerResult;
-use html5ever::tendril::{ByteTendril, StrTendril, TendrilSink};
-use html5ever::tokenizer::{BufferQueue, TokenSink, TokenSinkResult, TokenizerOpts};
+use html5ever::tendril::{ByteTendril, TendrilSink};
 use markup5ever_rcdom::RcDom;
+#[path = "support/html5ever_tok.rs"]
+mod html5ever_tok;
+use html5ever_tok::html5ever_tokenize;
 use tagloom_bench::{Page, corpus_dir, load_corpus, parse_config, tagloom_parse_chunked};
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
@@ -186,26 +187,6 @@ fn drain(tokenizer: &mut Tokenizer) -> usize {
     seen
 }
 
-/// Splits `bytes` into pieces of about `chunk` bytes ending on UTF-8 character
-/// boundaries (html5ever's tokenizer takes `str` pieces).
-fn str_pieces(bytes: &[u8], chunk: usize) -> Vec<&str> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Vec::new();
-    };
-    let mut pieces = Vec::new();
-    let mut rest = text;
-    while !rest.is_empty() {
-        let mut end = chunk.min(rest.len());
-        while !rest.is_char_boundary(end) {
-            end += 1;
-        }
-        let (piece, tail) = rest.split_at(end);
-        pieces.push(piece);
-        rest = tail;
-    }
-    pieces
-}
-
 fn html5ever_parse(bytes: &[u8], chunk: usize) -> usize {
     let mut parser =
         html5ever::parse_document(RcDom::default(), html5ever::ParseOpts::default()).from_utf8();
@@ -214,45 +195,6 @@ fn html5ever_parse(bytes: &[u8], chunk: usize) -> usize {
     }
     let dom = parser.finish();
     dom.document.children.borrow().len()
-}
-
-#[derive(Default)]
-struct CountingSink {
-    seen: Cell<usize>,
-}
-
-impl TokenSink for CountingSink {
-    type Handle = ();
-
-    fn process_token(&self, token: html5ever::tokenizer::Token, _line: u64) -> TokenSinkResult<()> {
-        use html5ever::tokenizer::Token as T;
-        let add = match black_box(&token) {
-            T::CharacterTokens(text) | T::CommentToken(text) => text.len(),
-            T::TagToken(tag) => {
-                for attr in &tag.attrs {
-                    black_box(&attr.value);
-                }
-                tag.attrs.len() + 1
-            }
-            T::DoctypeToken(doctype) => black_box(&doctype.name).as_ref().map_or(0, |n| n.len()),
-            T::NullCharacterToken | T::ParseError(_) => 1,
-            T::EOFToken => 0,
-        };
-        self.seen.set(self.seen.get() + add);
-        TokenSinkResult::Continue
-    }
-}
-
-fn html5ever_tokenize(bytes: &[u8], chunk: usize) -> usize {
-    let input = BufferQueue::default();
-    let tokenizer =
-        html5ever::tokenizer::Tokenizer::new(CountingSink::default(), TokenizerOpts::default());
-    for piece in str_pieces(bytes, chunk) {
-        input.push_back(StrTendril::from_slice(piece));
-        while let TokenizerResult::Script(()) = tokenizer.feed(&input) {}
-    }
-    tokenizer.end();
-    tokenizer.sink.seen.get()
 }
 
 fn html5gum_tokenize(bytes: &[u8], chunk: usize) -> usize {

@@ -62,16 +62,26 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
             }
         }
     };
-    for (i, c) in text.char_indices() {
-        let cjk = is_cjk(c);
-        if c.is_whitespace() || cjk {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        // ASCII without decoding (its whitespace is `char::is_whitespace`'s).
+        let (space, cjk, len) = if b.is_ascii() {
+            (matches!(b, b'\t'..=b'\r' | b' '), false, 1)
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            let cjk = is_cjk(c);
+            (c.is_whitespace(), cjk, c.len_utf8())
+        };
+        if space || cjk {
             flush(start.take(), i, &mut f);
             if cjk {
-                f(&text[i..i + c.len_utf8()]);
+                f(&text[i..i + len]);
             }
         } else if start.is_none() {
             start = Some(i);
         }
+        i += len;
     }
     flush(start, text.len(), &mut f);
 }

@@ -19,7 +19,7 @@
 //! Files made with structural ids still merge: a unit whose id the page does not
 //! have is looked up by its source ([`crate::matching::SourceIndex`]).
 
-use std::collections::{HashMap, HashSet};
+use crate::{FastMap, FastSet};
 
 use crate::block::{Block, BlockKind, Run};
 use crate::reader::{FNV_START, fnv1a};
@@ -58,20 +58,20 @@ pub fn source_digest(kind: BlockKind, runs: &[Run]) -> u64 {
 pub(crate) struct ContentIds {
     scheme: IdScheme,
     /// Digest → units named with it so far.
-    seen: HashMap<u64, u32>,
+    seen: FastMap<u64, u32>,
 }
 
 impl ContentIds {
     pub(crate) fn new(scheme: IdScheme) -> Self {
         ContentIds {
             scheme,
-            seen: HashMap::new(),
+            seen: FastMap::default(),
         }
     }
 
     /// Renames `block` and its sub-blocks (which arrive with structural keys);
     /// `anchors` are the `id.…` keys of the page's element ids.
-    pub(crate) fn assign(&mut self, block: &mut Block, anchors: &HashSet<String>) {
+    pub(crate) fn assign(&mut self, block: &mut Block, anchors: &FastSet<String>) {
         if self.scheme == IdScheme::Structural {
             return;
         }
@@ -81,7 +81,7 @@ impl ContentIds {
         }
     }
 
-    fn rename(&mut self, block: &mut Block, anchors: &HashSet<String>) {
+    fn rename(&mut self, block: &mut Block, anchors: &FastSet<String>) {
         let own = match block.kind {
             BlockKind::Content => block.id.as_str(),
             BlockKind::Attribute { .. } => block.id.rsplit_once(':').map_or("", |(k, _)| k),
@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn content_ids_repeat_with_a_counter_and_keep_anchors() {
-        let anchors: HashSet<String> = ["id.intro".to_string()].into();
+        let anchors: FastSet<String> = ["id.intro".to_string()].into_iter().collect();
         let mut ids = ContentIds::new(IdScheme::Content);
         let mut a = block("html-1.p-1", "Home");
         let mut b = block("html-1.p-2", "Home");

@@ -9,7 +9,9 @@
 //! `#, fuzzy`, XLIFF `state="initial"`) count as untranslated unless asked for, and
 //! are counted. `finish` reports the translated entries the page had no block for.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use crate::FastMap;
 
 use crate::block::Block;
 use crate::error::Result;
@@ -58,7 +60,7 @@ impl AnyTarget {
 pub(crate) struct Importer<R: EntryReader> {
     reader: R,
     /// Entries read past, by key.
-    pending: HashMap<String, R::Entry>,
+    pending: FastMap<String, R::Entry>,
     /// The entries left once the whole file is read, by source.
     by_source: Option<SourceIndex>,
     done: bool,
@@ -78,7 +80,7 @@ impl<R: EntryReader> Importer<R> {
     pub(crate) fn new(reader: R, any: AnyTarget) -> Self {
         Importer {
             reader,
-            pending: HashMap::new(),
+            pending: FastMap::default(),
             by_source: None,
             done: false,
             any,

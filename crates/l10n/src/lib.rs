@@ -96,6 +96,12 @@ pub mod writer;
 pub mod xliff;
 
 pub use block::{Block, BlockKind, Run};
+
+/// Hash maps and sets keyed by names and digests from the page: foldhash (fast,
+/// seeded per process) instead of SipHash, one choice for the crate.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// See [`FastMap`].
+pub(crate) type FastSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 pub use error::{L10nError, Result};
 pub use lang::LanguageTag;
 pub use rules::{IdScheme, Rules};

@@ -11,7 +11,7 @@
 //! # Ok::<(), String>(())
 //! ```
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -123,13 +123,13 @@ pub enum InlineRole {
 #[derive(Clone, Debug, Default)]
 struct Index {
     built: bool,
-    blocks: HashSet<String>,
-    opaque: HashSet<String>,
-    void: HashSet<String>,
-    preserve: HashSet<String>,
-    lang: HashSet<String>,
-    protected: HashSet<String>,
-    attr_names: HashSet<String>,
+    blocks: crate::FastSet<String>,
+    opaque: crate::FastSet<String>,
+    void: crate::FastSet<String>,
+    preserve: crate::FastSet<String>,
+    lang: crate::FastSet<String>,
+    protected: crate::FastSet<String>,
+    attr_names: crate::FastSet<String>,
 }
 
 fn strings(list: &[&str]) -> Vec<String> {

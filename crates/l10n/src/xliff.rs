@@ -32,6 +32,7 @@
 //! With sentence segmentation a unit holds a `<segment id="sN">` per sentence and
 //! `<ignorable>`s between them (`xliff/segments.rs`, [`crate::segment`]).
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
@@ -72,19 +73,49 @@ fn xml_escape(s: &str, in_attr: bool, out: &mut String) {
     escape(s, if in_attr { Escape::Attr } else { Escape::Text }, out);
 }
 
+/// [`SPECIAL`] bit: the byte may need escaping in text and notes.
+const SPECIAL_IN_TEXT: u8 = 1;
+/// [`SPECIAL`] bit: the byte may need escaping in an attribute value.
+const SPECIAL_IN_ATTR: u8 = 2;
+
+/// Per byte, where [`escape`] must look at it: `&<>`, controls (tab and line
+/// feed only in attributes), `"` in attributes, and 0xEF, the lead byte of
+/// U+FFFE/U+FFFF. Everything else is copied as is.
+const SPECIAL: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = if b == 0x09 || b == 0x0A {
+            SPECIAL_IN_ATTR
+        } else {
+            SPECIAL_IN_TEXT | SPECIAL_IN_ATTR
+        };
+        b += 1;
+    }
+    table[b'&' as usize] = SPECIAL_IN_TEXT | SPECIAL_IN_ATTR;
+    table[b'<' as usize] = SPECIAL_IN_TEXT | SPECIAL_IN_ATTR;
+    table[b'>' as usize] = SPECIAL_IN_TEXT | SPECIAL_IN_ATTR;
+    table[0xEF] = SPECIAL_IN_TEXT | SPECIAL_IN_ATTR;
+    table[b'"' as usize] = SPECIAL_IN_ATTR;
+    table
+};
+
 /// Escapes `s` for `mode`: characters XML 1.0 cannot hold become `<cp hex>` in
 /// [`Escape::Text`], U+FFFD elsewhere (attributes and notes cannot carry `<cp>`).
 fn escape(s: &str, mode: Escape, out: &mut String) {
     // Fast path: copy runs of bytes that never need escaping (printable ASCII and
     // UTF-8 sequences that cannot be U+FFFE/U+FFFF, which start with 0xEF).
-    let in_attr = mode == Escape::Attr;
+    let mask = if mode == Escape::Attr {
+        SPECIAL_IN_ATTR
+    } else {
+        SPECIAL_IN_TEXT
+    };
     let bytes = s.as_bytes();
+    out.reserve(bytes.len());
     let mut start = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let special = b < 0x20 || matches!(b, b'&' | b'<' | b'>' | 0xEF) || (in_attr && b == b'"');
-        if !special {
+    while let Some(&b) = bytes.get(i) {
+        if SPECIAL[usize::from(b)] & mask == 0 {
             i += 1;
             continue;
         }
@@ -258,7 +289,7 @@ fn unit_head(block: &Block, fuzzy: &[(&str, &Fuzzy)], s: &mut String) {
             | Run::Close { data, .. }
             | Run::Placeholder { data, .. } = run
             {
-                s.push_str(&format!("<data id=\"d{}\">", i + 1));
+                let _ = write!(s, "<data id=\"d{}\">", i + 1);
                 xml_escape(data, false, s);
                 s.push_str("</data>");
             }
@@ -276,8 +307,12 @@ pub fn write_runs(runs: &[Run], source: Option<&[Run]>, s: &mut String) {
         match &runs[i] {
             Run::Text(t) => xml_escape(t, false, s),
             Run::Placeholder { id, .. } => match data_id(&runs[i]) {
-                Some(d) => s.push_str(&format!("<ph id=\"{id}\" dataRef=\"d{d}\"/>")),
-                None => s.push_str(&format!("<ph id=\"{id}\"/>")),
+                Some(d) => {
+                    let _ = write!(s, "<ph id=\"{id}\" dataRef=\"d{d}\"/>");
+                }
+                None => {
+                    let _ = write!(s, "<ph id=\"{id}\"/>");
+                }
             },
             Run::Open { id, .. } => {
                 let close = runs[i..]
@@ -286,10 +321,15 @@ pub fn write_runs(runs: &[Run], source: Option<&[Run]>, s: &mut String) {
                 let start = data_id(&runs[i]);
                 let end = close.and_then(|c| data_id(&runs[i + c]));
                 match (start, end) {
-                    (Some(a), Some(b)) => s.push_str(&format!(
-                        "<pc id=\"{id}\" dataRefStart=\"d{a}\" dataRefEnd=\"d{b}\">"
-                    )),
-                    _ => s.push_str(&format!("<pc id=\"{id}\">")),
+                    (Some(a), Some(b)) => {
+                        let _ = write!(
+                            s,
+                            "<pc id=\"{id}\" dataRefStart=\"d{a}\" dataRefEnd=\"d{b}\">"
+                        );
+                    }
+                    _ => {
+                        let _ = write!(s, "<pc id=\"{id}\">");
+                    }
                 }
                 if close.is_none() {
                     s.push_str("</pc>");

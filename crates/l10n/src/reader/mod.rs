@@ -31,7 +31,7 @@ mod classify;
 pub(crate) mod input;
 mod tokens;
 
-use std::collections::{HashMap, HashSet};
+use crate::{FastMap, FastSet};
 use std::io::Read;
 use std::path::Path;
 
@@ -203,7 +203,7 @@ pub fn read_document<R: Read>(
         stack: Vec::new(),
         root: Frame::root(),
         notes: Vec::new(),
-        html_ids: HashSet::new(),
+        html_ids: FastSet::default(),
         ids: crate::ids::ContentIds::new(rules.ids),
         blocks: 0,
         words: 0,
@@ -241,7 +241,7 @@ struct Frame {
     /// key (from there) and path through its own segment: what [`Reader::names`]
     /// folds, kept so that a unit costs a bounded walk however deep it is.
     digest: Digest,
-    counts: HashMap<String, u32>,
+    counts: FastMap<String, u32>,
 }
 
 /// See [`Frame::digest`].
@@ -258,9 +258,29 @@ struct Digest {
 /// children of that name, plus the `id.…` key its `id` attribute gave it.
 #[derive(Clone, Debug)]
 struct Seg {
-    name: String,
-    n: u32,
     id_key: Option<String>,
+    /// `name-n` with the name made portable: the key segment without an id.
+    key_seg: String,
+    /// `/name[n]`: the path segment.
+    path_seg: String,
+}
+
+impl Seg {
+    /// Rendered once when the element opens: every unit below it reuses the
+    /// strings instead of formatting them again.
+    fn new(name: &str, n: u32, id_key: Option<String>) -> Seg {
+        use std::fmt::Write;
+        let mut key_seg = String::with_capacity(name.len() + 4);
+        push_portable(&mut key_seg, name);
+        let _ = write!(key_seg, "-{n}");
+        let mut path_seg = String::with_capacity(name.len() + 5);
+        let _ = write!(path_seg, "/{name}[{n}]");
+        Seg {
+            id_key,
+            key_seg,
+            path_seg,
+        }
+    }
 }
 
 impl Frame {
@@ -270,17 +290,13 @@ impl Frame {
             level: usize::MAX,
             translate: true,
             preserve: false,
-            seg: Seg {
-                name: String::new(),
-                n: 0,
-                id_key: None,
-            },
+            seg: Seg::new("", 0, None),
             digest: Digest {
                 restart: 0,
                 key: FNV_START,
                 path: FNV_START,
             },
-            counts: HashMap::new(),
+            counts: FastMap::default(),
         }
     }
 
@@ -308,7 +324,7 @@ struct Reader<'a, 's, R: Read> {
     stack: Vec<Frame>,
     root: Frame,
     notes: Vec<String>,
-    html_ids: HashSet<String>,
+    html_ids: FastSet<String>,
     /// Names the units (`crate::ids`).
     ids: crate::ids::ContentIds,
     blocks: usize,
@@ -325,9 +341,23 @@ struct Reader<'a, 's, R: Read> {
 /// a name character under both XML 1.0 name rules (the 4th edition's, which
 /// libxml2 still checks, and the 5th's) becomes `_`.
 fn sanitize(s: &str) -> String {
-    s.chars()
-        .map(|c| if is_portable_name_char(c) { c } else { '_' })
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    push_portable(&mut out, s);
+    out
+}
+
+/// Appends [`sanitize`]`(s)` to `out`.
+fn push_portable(out: &mut String, s: &str) {
+    if s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'))
+    {
+        out.push_str(s);
+        return;
+    }
+    out.extend(
+        s.chars()
+            .map(|c| if is_portable_name_char(c) { c } else { '_' }),
+    );
 }
 
 /// ASCII letters and digits, `-._:`, and the letters of the main alphabets and
@@ -417,8 +447,8 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// The segment of a new child element `tok` of the top frame (numbers it).
     fn child_seg(&mut self, tok: &Tok) -> Seg {
-        let name = tok.name().to_owned();
-        let n = self.top().bump(&name);
+        let name = tok.name();
+        let n = self.top().bump(name);
         let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
             let key = format!("id.{}", sanitize(id));
@@ -426,7 +456,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 id_key = Some(key);
             }
         }
-        Seg { name, n, id_key }
+        Seg::new(name, n, id_key)
     }
 
     /// The key and path of the top frame's child `seg` (`None`: the top frame's
@@ -484,17 +514,20 @@ impl<R: Read> Reader<'_, '_, R> {
     fn digest_for(&self, seg: &Seg) -> Digest {
         let depth = self.stack.len();
         let parent = self.stack.last().map(|f| f.digest);
-        let mut one = String::new();
-        push_path(&mut one, seg);
-        let path = fnv1a(parent.map_or(FNV_START, |d| d.path), one.as_bytes());
+        let path = fnv1a(
+            parent.map_or(FNV_START, |d| d.path),
+            seg.path_seg.as_bytes(),
+        );
         // The key restarts here (an `id`, or the bottom frame), or goes on from the
         // parent's with a `.` before this segment.
         let (restart, state) = match (&seg.id_key, parent) {
             (Some(_), _) | (None, None) => (depth, FNV_START),
             (None, Some(d)) => (d.restart, fnv1a(d.key, b".")),
         };
-        one.clear();
-        push_key_seg(&mut one, seg);
+        let one = match &seg.id_key {
+            Some(id) => id,
+            None => &seg.key_seg,
+        };
         Digest {
             restart,
             key: fnv1a(state, one.as_bytes()),
@@ -828,7 +861,7 @@ impl<R: Read> Reader<'_, '_, R> {
             preserve,
             seg,
             digest,
-            counts: HashMap::new(),
+            counts: FastMap::default(),
         });
         Ok(())
     }
@@ -969,7 +1002,12 @@ fn push_digest(out: &mut String, prefix: &str, state: u64) {
 fn push_key_seg(key: &mut String, seg: &Seg) {
     match &seg.id_key {
         Some(id) if key.is_empty() => key.push_str(id),
-        _ => push_key(key, &sanitize(&seg.name), seg.n),
+        _ => {
+            if !key.is_empty() {
+                key.push('.');
+            }
+            key.push_str(&seg.key_seg);
+        }
     }
 }
 
@@ -984,8 +1022,7 @@ fn push_key(key: &mut String, name: &str, n: u32) {
 
 /// Appends a path segment: `/name[n]`.
 fn push_path(path: &mut String, seg: &Seg) {
-    use std::fmt::Write;
-    let _ = write!(path, "/{}[{}]", seg.name, seg.n);
+    path.push_str(&seg.path_seg);
 }
 
 fn unreachable_tok() -> Tok {

@@ -103,10 +103,20 @@ impl XliffReader {
     }
 
     fn attr(&self, e: &BytesStart<'_>, name: &str) -> Result<Option<String>> {
+        self.attr_with(e, name, str::to_owned)
+    }
+
+    /// `f` of the unescaped value of attribute `name`, without copying it.
+    fn attr_with<T>(
+        &self,
+        e: &BytesStart<'_>,
+        name: &str,
+        f: impl FnOnce(&str) -> T,
+    ) -> Result<Option<T>> {
         match e.try_get_attribute(name) {
             Ok(Some(a)) => a
                 .unescape_value()
-                .map(|v| Some(v.into_owned()))
+                .map(|v| Some(f(&v)))
                 .map_err(|x| self.err(x.to_string())),
             Ok(None) => Ok(None),
             Err(x) => Err(self.err(x.to_string())),
@@ -128,38 +138,35 @@ impl XliffReader {
         }
     }
 
-    /// Character data of `event` (text, CDATA, a reference, `<cp hex>`), if any.
-    fn char_data(&self, event: &Event<'_>) -> Result<Option<String>> {
-        Ok(Some(match event {
-            Event::Text(t) => t
-                .decode()
-                .map_err(|e| self.err(e.to_string()))?
-                .into_owned(),
-            Event::CData(t) => t
-                .decode()
-                .map_err(|e| self.err(e.to_string()))?
-                .into_owned(),
+    /// Character data of `event` (text, CDATA, a reference, `<cp hex>`), handed to
+    /// `push` without a copy; `false` when `event` is not character data.
+    fn char_data(&self, event: &Event<'_>, mut push: impl FnMut(&str)) -> Result<bool> {
+        match event {
+            Event::Text(t) => push(&t.decode().map_err(|e| self.err(e.to_string()))?),
+            Event::CData(t) => push(&t.decode().map_err(|e| self.err(e.to_string()))?),
             Event::GeneralRef(r) => {
                 match r.resolve_char_ref().map_err(|e| self.err(e.to_string()))? {
-                    Some(c) => c.to_string(),
+                    Some(c) => push(c.encode_utf8(&mut [0; 4])),
                     None => {
                         let name = r.decode().map_err(|e| self.err(e.to_string()))?;
-                        quick_xml::escape::resolve_predefined_entity(&name)
-                            .ok_or_else(|| self.err(format!("unknown entity &{name};")))?
-                            .to_string()
+                        push(
+                            quick_xml::escape::resolve_predefined_entity(&name)
+                                .ok_or_else(|| self.err(format!("unknown entity &{name};")))?,
+                        )
                     }
                 }
             }
             Event::Empty(e) if e.local_name().as_ref() == b"cp" => {
                 let hex = self.attr(e, "hex")?.unwrap_or_default();
-                u32::from_str_radix(&hex, 16)
+                let c = u32::from_str_radix(&hex, 16)
                     .ok()
                     .and_then(char::from_u32)
-                    .ok_or_else(|| self.err(format!("bad <cp hex={hex:?}>")))?
-                    .to_string()
+                    .ok_or_else(|| self.err(format!("bad <cp hex={hex:?}>")))?;
+                push(c.encode_utf8(&mut [0; 4]));
             }
-            _ => return Ok(None),
-        }))
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// Adds an inline event of a `<source>` or `<target>` to `c`: `<pc>`, `<sc>`/`<ec>`
@@ -209,15 +216,11 @@ impl XliffReader {
                     code(id, self.attr(e, "dataRefEnd")?, close, c);
                 }
                 _ => {
-                    if let Some(text) = self.char_data(event)? {
-                        push_text(&mut c.runs, &text);
-                    }
+                    self.char_data(event, |text| push_text(&mut c.runs, text))?;
                 }
             },
             _ => {
-                if let Some(text) = self.char_data(event)? {
-                    push_text(&mut c.runs, &text);
-                }
+                self.char_data(event, |text| push_text(&mut c.runs, text))?;
             }
         }
         Ok(())
@@ -225,17 +228,24 @@ impl XliffReader {
 
     /// The next unit; `None` at the end of the document.
     pub fn next_unit(&mut self) -> Result<Option<Unit>> {
+        // The events borrow the buffer, not the reader: taken out while they live.
+        let mut buf = std::mem::take(&mut self.buf);
+        let unit = self.read_unit(&mut buf);
+        self.buf = buf;
+        unit
+    }
+
+    fn read_unit(&mut self, buf: &mut Vec<u8>) -> Result<Option<Unit>> {
         let mut unit: Option<UnitState> = None;
         loop {
-            self.buf.clear();
+            buf.clear();
             let event = self
                 .reader
-                .read_event_into(&mut self.buf)
+                .read_event_into(buf)
                 .map_err(|e| L10nError::Xliff {
                     path: self.path.clone(),
                     message: e.to_string(),
-                })?
-                .into_owned();
+                })?;
             match &event {
                 Event::Eof => {
                     if unit.is_some() {
@@ -282,11 +292,9 @@ impl XliffReader {
     }
 
     fn code_id(&self, e: &BytesStart<'_>, attr: &str) -> Result<u32> {
-        let v = self
-            .attr(e, attr)?
-            .ok_or_else(|| self.err(format!("code without {attr}")))?;
         // Foreign ids are kept as 0: the code check then reports them.
-        Ok(v.trim().parse().unwrap_or(0))
+        self.attr_with(e, attr, |v| v.trim().parse().unwrap_or(0))?
+            .ok_or_else(|| self.err(format!("code without {attr}")))
     }
 }
 
@@ -340,9 +348,9 @@ impl UnitState {
         match event {
             Event::Start(e) => match e.local_name().as_ref() {
                 b"segment" => {
-                    let initial = r.attr(e, "state")?.as_deref() == Some("initial");
+                    let initial = r.attr_with(e, "state", |v| v == "initial")? == Some(true);
                     self.unconfirmed |= initial;
-                    self.labelled |= r.attr(e, "id")?.is_some();
+                    self.labelled |= r.attr_with(e, "id", |_| ())?.is_some();
                     self.pieces
                         .start(false, initial, &mut self.source, &mut self.target);
                 }
@@ -396,9 +404,7 @@ impl UnitState {
             Place::Source => r.inline(&mut self.source, event)?,
             Place::Target => r.inline(&mut self.target, event)?,
             Place::Data | Place::Note(_) => {
-                if let Some(text) = r.char_data(event)? {
-                    self.text.push_str(&text);
-                }
+                r.char_data(event, |text| self.text.push_str(text))?;
             }
             Place::Other => {}
         }

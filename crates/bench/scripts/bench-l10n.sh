@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The localization bench of issue 12 (point 4), in one run:
+#  1. `l10n_speed run ROUNDS`: extract and merge of the bench pages' 20 MB concat
+#     against html5ever's tokenizer on the same file, rounds alternating;
+#  2. a generated page of BIG_BYTES (default 1 GB): extract and merge once each,
+#     with the peak RSS (`/usr/bin/time`) and the peak temp disk (the bytes of the
+#     files the process holds open in its TMPDIR, polled every 0.2 s: the skeleton
+#     store is an anonymous temp file, invisible to `du`), and a byte-identical
+#     untranslated round trip.
+#
+# Usage: crates/bench/scripts/bench-l10n.sh [ROUNDS]   (BIG_BYTES=… to change the size)
+# Files go to target/l10n-bench/ (the big page is kept between runs).
+set -euo pipefail
+
+ROUNDS=${1:-3}
+BIG_BYTES=${BIG_BYTES:-1000000000}
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT"
+
+cargo build --release -p tagloom-cli -p tagloom-bench --example l10n_speed
+TAGLOOM=$ROOT/target/release/tagloom
+SPEED=$ROOT/target/release/examples/l10n_speed
+WORK=$ROOT/target/l10n-bench
+TMP=$WORK/tmp
+mkdir -p "$TMP"
+
+echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$SPEED" run "$ROUNDS"
+
+BIG=$WORK/big.html
+if [ ! -f "$BIG" ] || [ "$(stat -c %s "$BIG")" -lt "$BIG_BYTES" ]; then
+    "$SPEED" generate "$BIG" "$BIG_BYTES"
+fi
+
+# Sum of the sizes of the files process $1 holds open under $TMP.
+temp_bytes() {
+    local sum=0 fd link size
+    for fd in /proc/"$1"/fd/*; do
+        link=$(readlink "$fd" 2>/dev/null) || continue
+        case "$link" in
+        "$TMP"/*)
+            size=$(stat -L -c %s "$fd" 2>/dev/null) || continue
+            sum=$((sum + size))
+            ;;
+        esac
+    done
+    echo "$sum"
+}
+
+# measure LABEL COMMAND...: runs it with TMPDIR=$TMP; prints wall, peak RSS, peak temp.
+measure() {
+    local label=$1
+    shift
+    TMPDIR=$TMP /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" &
+    local timer=$! child="" peak=0 now
+    while kill -0 "$timer" 2>/dev/null; do
+        [ -n "$child" ] || child=$(pgrep -P "$timer" || true)
+        if [ -n "$child" ]; then
+            now=$(temp_bytes "$child")
+            [ "$now" -gt "$peak" ] && peak=$now
+        fi
+        sleep 0.2
+    done
+    wait "$timer" || { cat "$WORK/stderr.txt" >&2; return 1; }
+    read -r wall rss <"$WORK/time.txt"
+    local bytes
+    bytes=$(stat -c %s "$BIG")
+    printf '| %s | %.1f MB | %s s | %.1f MB/s | %.1f MiB | %.1f MB (%.2f× the input) |\n' \
+        "$label" "$(echo "$bytes / 1000000" | bc -l)" "$wall" \
+        "$(echo "$bytes / 1000000 / $wall" | bc -l)" "$(echo "$rss / 1024" | bc -l)" \
+        "$(echo "$peak / 1000000" | bc -l)" "$(echo "$peak / $bytes" | bc -l)"
+}
+
+echo
+echo "| job | input | wall | MB/s | peak RSS | peak temp disk |"
+echo "|---|---:|---:|---:|---:|---:|"
+measure "extract (XLIFF)" "$TAGLOOM" l10n extract "$BIG" --source en --target fr -o "$WORK/big.xlf"
+measure "merge, untranslated" "$TAGLOOM" l10n merge "$BIG" "$WORK/big.xlf" -o "$WORK/big.merged.html"
+if cmp -s "$BIG" "$WORK/big.merged.html"; then
+    echo "untranslated round trip: byte-identical"
+else
+    echo "untranslated round trip: DIFFERS" >&2
+    exit 1
+fi
+"$SPEED" translate "$WORK/big.xlf" "$WORK/big.translated.xlf"
+measure "merge, every unit translated" "$TAGLOOM" l10n merge "$BIG" "$WORK/big.translated.xlf" -o "$WORK/big.merged.html"
+echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"
