@@ -185,9 +185,11 @@ pub(crate) fn sanitize_style(value: &str) -> String {
 }
 
 /// The attribute `name="value"` of element `tag` as MediaWiki keeps it (name
-/// lowercased, value checked), or `None` when it is dropped. Parsoid's reserved
-/// `data-mw…`, `data-parsoid…` and `data-object-id…` names are kept as
-/// `data-x-…`.
+/// lowercased, value checked), or `None` when it is dropped. The names Parsoid
+/// itself writes (`about`, `property`, `rel`, `typeof`, `data-mw…`,
+/// `data-parsoid…`, `data-x…`, `data-object-id`) are kept as `data-x-…`, as
+/// Parsoid's tokenizer protects them (`TokenizerUtils::protectAttrs`), so
+/// wikitext cannot forge Parsoid's own markup.
 pub(crate) fn attribute(tag: &str, name: &str, value: &str) -> Option<(String, String)> {
     let lower = name.to_ascii_lowercase();
     let valid_name = lower
@@ -196,10 +198,13 @@ pub(crate) fn attribute(tag: &str, name: &str, value: &str) -> Option<(String, S
     if !valid_name || lower.starts_with("data-ooui") {
         return None;
     }
-    if ["data-mw", "data-parsoid", "data-object-id"]
+    let protected = matches!(
+        lower.as_str(),
+        "about" | "property" | "rel" | "typeof" | "data-object-id"
+    ) || ["data-mw", "data-parsoid", "data-x"]
         .iter()
-        .any(|p| lower.starts_with(p))
-    {
+        .any(|p| lower.starts_with(p));
+    if protected {
         return Some((format!("data-x-{lower}"), value.to_owned()));
     }
     if !is_allowed_attr(tag, &lower) {
