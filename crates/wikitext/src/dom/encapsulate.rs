@@ -96,6 +96,15 @@ fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     closed = true;
                 }
                 let mut range = process_children(range, counter);
+                // Output the tree builder dropped entirely (stray table tags):
+                // Parsoid keeps the transclusion on an empty
+                // `<span class="mw-empty-elt">` (its stripped-tag placeholder
+                // wrapped by DOMRangeBuilder, kept by CleanUp).
+                if closed && range.is_empty() && data.is_some() {
+                    let mut e = Element::new("span");
+                    e.attrs.push(("class".into(), "mw-empty-elt".into()));
+                    range.push(Node::Element(e));
+                }
                 if closed
                     && !range.is_empty()
                     && let Some(data) = data
