@@ -20,7 +20,10 @@ fn dropped_output_keeps_an_empty_wrapper() {
         ..RenderOptions::default()
     };
     let out = render("{{Echo|<tr></tr>}}", &options).expect("render");
-    assert!(out.starts_with("<span class=\"mw-empty-elt\" about=\"#mwt1\""), "{out}");
+    assert!(
+        out.starts_with("<span class=\"mw-empty-elt\" about=\"#mwt1\""),
+        "{out}"
+    );
     assert!(out.contains("class=\"mw-empty-elt\""), "{out}");
     assert!(out.contains("typeof=\"mw:Transclusion\""), "{out}");
     assert!(out.ends_with("></span>"), "{out}");

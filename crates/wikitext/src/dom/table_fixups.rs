@@ -460,6 +460,65 @@ fn strip(nodes: &mut [Node]) {
     }
 }
 
+/// How many of `children`'s last nodes move out of a wikitext row (Parsoid's
+/// MigrateTrailingNLs: a row ends a line in wikitext, so the trailing run of
+/// comments and all-whitespace text holding a newline leaves it; a text that
+/// only ends in newlines gives those up and stops the run). The second value
+/// is the count of newlines split off the text that stopped the run.
+fn trailing_newline_run(children: &[Node]) -> (usize, usize) {
+    let (mut taken, mut found_nl, mut partial) = (0, false, 0);
+    for node in children.iter().rev() {
+        match node {
+            Node::Comment(_) => taken += 1,
+            Node::Text(t) if t.contains('\n') && t.bytes().all(|b| b" \t\r\n".contains(&b)) => {
+                taken += 1;
+                found_nl = true;
+            }
+            Node::Text(t) if t.ends_with('\n') => {
+                found_nl = true;
+                partial = t.len() - t.trim_end_matches('\n').len();
+                break;
+            }
+            _ => break,
+        }
+    }
+    if found_nl { (taken, partial) } else { (0, 0) }
+}
+
+/// Moves the trailing newlines (with the comments among them) out of each
+/// wikitext row (`tl:row`) to just after it.
+fn migrate_row_newlines(nodes: &mut Vec<Node>) {
+    let mut i = nodes.len();
+    while i > 0 {
+        i -= 1;
+        let Some(Node::Element(e)) = nodes.get_mut(i) else {
+            continue;
+        };
+        migrate_row_newlines(&mut e.children);
+        if e.name != "tr" || !e.attrs.iter().any(|(k, _)| k == ROW) {
+            continue;
+        }
+        let (count, partial) = trailing_newline_run(&e.children);
+        if count == 0 && partial == 0 {
+            continue;
+        }
+        let mut moved = e.children.split_off(e.children.len() - count);
+        if partial > 0
+            && let Some(Node::Text(t)) = e.children.last_mut()
+        {
+            let nls = t.split_off(t.len() - partial);
+            if t.is_empty() {
+                e.children.pop();
+            }
+            moved.insert(0, Node::Text(nls));
+        }
+        let at = i + 1;
+        for (k, n) in moved.into_iter().enumerate() {
+            nodes.insert(at + k, n);
+        }
+    }
+}
+
 /// Runs the pass over the body's children.
 pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
     if !has_private(nodes) {
@@ -492,12 +551,59 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
         edits.apply(nodes);
     }
     super::compound::compounds(nodes, gaps);
+    migrate_row_newlines(nodes);
     strip(nodes);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn text(s: &str) -> Node {
+        Node::Text(s.into())
+    }
+
+    fn comment(s: &str) -> Node {
+        Node::Comment(s.into())
+    }
+
+    fn row(children: Vec<Node>) -> Node {
+        let mut e = Element::new("tr");
+        e.attrs.push((ROW.into(), String::new()));
+        e.children = children;
+        Node::Element(e)
+    }
+
+    #[test]
+    fn newline_runs_leave_wikitext_rows() {
+        // Whitespace with a newline and the comments among it move out.
+        let mut nodes = vec![row(vec![text("\n "), comment("c"), text("\n")])];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(
+            nodes,
+            vec![row(vec![]), text("\n "), comment("c"), text("\n")]
+        );
+        // A space without a newline stops the run.
+        let mut nodes = vec![row(vec![comment("c"), text(" "), comment("d"), text("\n")])];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(
+            nodes,
+            vec![row(vec![comment("c"), text(" ")]), comment("d"), text("\n")]
+        );
+        // A text ending in newlines gives up only those.
+        let mut nodes = vec![row(vec![text("x\n\n")])];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(nodes, vec![row(vec![text("x")]), text("\n\n")]);
+        // No newline: nothing moves; HTML rows (no marker) are left alone.
+        let mut nodes = vec![row(vec![comment("c")])];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(nodes, vec![row(vec![comment("c")])]);
+        let mut html_row = Element::new("tr");
+        html_row.children.push(text("\n"));
+        let mut nodes = vec![Node::Element(html_row.clone())];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(nodes, vec![Node::Element(html_row)]);
+    }
 
     #[test]
     fn parts_around_the_call() {
