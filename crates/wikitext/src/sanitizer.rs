@@ -210,9 +210,6 @@ pub(crate) fn attribute(tag: &str, name: &str, value: &str) -> Option<(String, S
     if !is_allowed_attr(tag, &lower) {
         return None;
     }
-    // Newlines and tabs in values are spaces.
-    let value = value.replace(['\n', '\r', '\t'], " ");
-    let value = value.as_str();
     let value = match lower.as_str() {
         "style" => sanitize_style(value),
         "tabindex" if value.trim() != "0" => return None,

@@ -392,7 +392,20 @@ impl Tokenizer<'_> {
             };
             Some((after.get(..at).unwrap_or(""), raw.len + at + close_len))
         };
-        let mut tag = sanitized_tag(raw);
+        // An extension tag's attribute values have their whitespace as spaces
+        // (HTML tags keep theirs).
+        let spaced = RawTag {
+            name: raw.name.clone(),
+            attrs: raw
+                .attrs
+                .iter()
+                .map(|(k, v)| (k.clone(), v.replace(['\n', '\r', '\t'], " ")))
+                .collect(),
+            end: raw.end,
+            self_closing: raw.self_closing,
+            len: raw.len,
+        };
+        let mut tag = sanitized_tag(&spaced);
         tag.set_self_closing(false);
         tag.set_attr("typeof", "mw:Extension/pre");
         tag.set_attr(
