@@ -26,6 +26,50 @@ fn span(children: Vec<Node>, about: &str) -> Node {
     Node::Element(s)
 }
 
+/// Stashable rendering-transparent nodes (Parsoid's `isStashableElt`): a
+/// `link` (a category), a page-property `meta` other than the TOC's, an
+/// include directive's `meta`.
+fn transparent(node: &Node) -> bool {
+    let Node::Element(e) = node else { return false };
+    match e.name.as_str() {
+        "link" => true,
+        "meta" => {
+            e.attr("property")
+                .is_some_and(|p| p.starts_with("mw:PageProp/") && !p.starts_with("mw:PageProp/toc"))
+                || e.attr("typeof").is_some_and(|t| {
+                    t.starts_with("mw:Includes/") || t == "mw:Placeholder/StrippedTag"
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The range's leading rendering-transparent nodes (from `from`), when a
+/// table or a div or nothing follows them, go in a `<span class="mw-empty-elt">`
+/// that can carry the transclusion (Parsoid's DOMRangeBuilder stashing, e.g.
+/// a category fostered out of a table).
+fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
+    let run = range
+        .get(from..)
+        .unwrap_or(&[])
+        .iter()
+        .take_while(|n| transparent(n))
+        .count();
+    let next_ok = match range.get(from + run) {
+        None => true,
+        Some(Node::Element(e)) => matches!(e.name.as_str(), "table" | "div"),
+        Some(_) => false,
+    };
+    if run == 0 || !next_ok {
+        return range;
+    }
+    let mut span = Element::new("span");
+    span.attrs.push(("class".into(), "mw-empty-elt".into()));
+    span.children = range.drain(from..from + run).collect();
+    range.insert(from, Node::Element(span));
+    range
+}
+
 fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     let mut out = Vec::with_capacity(range.len());
     // Leading whitespace (a newline the expansion put before block output)
@@ -35,6 +79,7 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
         .take_while(|n| matches!(n, Node::Text(t) if t.trim().is_empty()))
         .count();
     let lead = if lead == range.len() { 0 } else { lead };
+    let range = stash_transparent(range, lead);
     let mut range = range.into_iter();
     out.extend(range.by_ref().take(lead));
     for (i, node) in range.enumerate() {
@@ -56,7 +101,16 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                         Some((_, v)) => *v = format!("mw:Transclusion {v}"),
                         None => e.attrs.push(("typeof".into(), "mw:Transclusion".into())),
                     }
-                    e.attrs.push(("data-mw".into(), data_mw.into()));
+                    // Expanded attributes already there: one `data-mw`,
+                    // `attribs` before `parts` (Parsoid's order).
+                    match e.attrs.iter_mut().find(|(k, _)| k == "data-mw") {
+                        Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
+                            v.pop();
+                            v.push(',');
+                            v.push_str(data_mw.strip_prefix('{').unwrap_or(data_mw));
+                        }
+                        _ => e.attrs.push(("data-mw".into(), data_mw.into())),
+                    }
                 }
                 Node::Element(e)
             }

@@ -128,6 +128,34 @@ fn tag_with(name: &str, attrs: &str) -> OwnedTag {
     }
 }
 
+/// Where a `{|` line's attributes (`attrs`, after `{|`) are one call's output
+/// that runs on past the line: only spaces before its start marker, no other
+/// marker on the line. The offset of the start marker.
+fn attrs_spanning_call(attrs: &str) -> Option<usize> {
+    let at = attrs.find(START)?;
+    let single = attrs.matches(START).count() == 1 && !attrs.contains(END);
+    (single && attrs.get(..at)?.trim().is_empty()).then_some(at)
+}
+
+/// Parsoid's `mw:ExpandedAttrs` for attributes a call made together with
+/// content (its AttributeExpander's "uneditable" attributes): the first
+/// attribute's name and the attributes' source.
+fn expanded_attrs(tag: &mut OwnedTag, from_marker: &str) {
+    let source = without_markers(from_marker);
+    let source = source.trim();
+    let Some(first) = tag.attrs().first().map(|a| a.name.to_string()) else {
+        return;
+    };
+    let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+    let data_mw = format!(
+        "{{\"attribs\":[[{{\"txt\":{},\"html\":{},\"uneditable\":true}},{{\"html\":\"\"}}]]}}",
+        json(&first),
+        json(source)
+    );
+    tag.set_attr("typeof", "mw:ExpandedAttrs");
+    tag.set_attr("data-mw", &data_mw);
+}
+
 impl Tokenizer<'_> {
     /// Table syntax at the start of a line (after optional spaces, comments
     /// and, before a cell, transclusion markers); false if none.
@@ -198,11 +226,25 @@ impl Tokenizer<'_> {
                 held.push(call);
             }
             self.table_ends.push(held);
+            // One call making the attributes and running on into the table.
+            let spanning = attrs_spanning_call(attrs_src);
             // A stray `|}` among the attributes is ignored.
             let attrs = line.get(2..eol).unwrap_or("").replace("|}", " ");
             let (attrs, trailing) = split_trailing_comments(&attrs);
             self.pos = syntax + eol;
-            self.emit_html(OwnedToken::StartTag(tag_with("table", attrs)), syntax);
+            let mut tag = tag_with("table", attrs);
+            if let Some(at) = spanning {
+                expanded_attrs(&mut tag, attrs_src.get(at..).unwrap_or(""));
+            }
+            self.emit_html(OwnedToken::StartTag(tag), syntax);
+            if let Some(at) = spanning {
+                // Its start marker goes in the table (the tree builder fosters
+                // it; `dom::table_fixups` widens the range over the table).
+                let saved = self.pos;
+                self.pos = syntax + 2 + at;
+                self.marker();
+                self.pos = saved;
+            }
             self.emit_comments(&trailing, syntax);
             return true;
         }
