@@ -149,6 +149,15 @@ fn process(children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     }
                     closed = true;
                 }
+                // The end marker fostered out of the table right after it:
+                // the call's output opened that table, the range is the table.
+                if closed
+                    && range.is_empty()
+                    && let Some(table) =
+                        iter.next_if(|n| matches!(n, Node::Element(e) if e.name == "table"))
+                {
+                    range.push(table);
+                }
                 let mut range = process_children(range, counter);
                 // Output the tree builder dropped entirely (stray table tags):
                 // Parsoid keeps the transclusion on an empty
