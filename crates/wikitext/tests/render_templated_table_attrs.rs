@@ -3,7 +3,8 @@
 //! wikitext around the call) and Parsoid's uneditable `mw:ExpandedAttrs`
 //! (`attribs` before `parts`); a category it puts where the tree builder
 //! fosters it out of the table is stashed in a `span.mw-empty-elt` that takes
-//! the transclusion.
+//! the transclusion. A template that only opens a table holds the table, the
+//! rest of the table's wikitext a part after the call.
 
 use std::sync::Arc;
 
@@ -67,4 +68,17 @@ fn a_toc_meta_is_not_stashed() {
         &[("Template:Echo", "{{{1}}}")],
     );
     assert!(!out.contains("mw-empty-elt"), "{out}");
+}
+
+#[test]
+fn a_table_opened_by_a_template_keeps_its_rest_as_a_part() {
+    let out = with_pages("{{Open}}\n|a\n|}", &[("Template:Open", "{|")]);
+    assert!(
+        out.starts_with("<table about=\"#mwt1\" typeof=\"mw:Transclusion\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("&quot;i&quot;:0}},&quot;\\n|a\\n|}&quot;]}\""),
+        "{out}"
+    );
 }

@@ -18,6 +18,7 @@ const TID: &str = "tl:tid";
 const TPREFIX: &str = "tl:tprefix";
 const TSUFFIX: &str = "tl:tsuffix";
 const DROP: &str = "tl:drop";
+const HSUFFIX: &str = "tl:hsuffix";
 
 /// A path of child indices from the top-level list.
 pub(crate) type Path = Vec<usize>;
@@ -460,6 +461,31 @@ fn strip(nodes: &mut [Node]) {
     }
 }
 
+/// A call that opened a table and ended on its `{|` line holds the whole
+/// table (its end marker waited for `|}`): the table's wikitext after the
+/// call closes its parts, as in Parsoid's range over the table.
+fn held_table_suffixes(nodes: &mut [Node]) {
+    for (s, e) in pairs(nodes) {
+        let Some(suffix) = element_at(nodes, &e)
+            .and_then(|m| m.attr(HSUFFIX))
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        let Some(data) = element_at(nodes, &s).and_then(|m| m.attr("data-mw")) else {
+            continue;
+        };
+        let data = with_parts(data, "", &suffix);
+        let Some((last, parent)) = s.split_last() else {
+            continue;
+        };
+        if let Some(Node::Element(m)) = list_at_mut(nodes, parent).and_then(|l| l.get_mut(*last)) {
+            m.attrs.retain(|(k, _)| k != "data-mw");
+            m.attrs.push(("data-mw".into(), data));
+        }
+    }
+}
+
 /// How many of `children`'s last nodes move out of a wikitext row (Parsoid's
 /// MigrateTrailingNLs: a row ends a line in wikitext, so the trailing run of
 /// comments and all-whitespace text holding a newline leaves it; a text that
@@ -550,6 +576,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
         }
         edits.apply(nodes);
     }
+    held_table_suffixes(nodes);
     super::compound::compounds(nodes, gaps);
     migrate_row_newlines(nodes);
     strip(nodes);

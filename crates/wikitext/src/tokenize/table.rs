@@ -47,6 +47,9 @@ pub(crate) const ATTR_TPREFIX: &str = "tl:tprefix";
 /// The table's wikitext after an end marker in it.
 pub(crate) const ATTR_TSUFFIX: &str = "tl:tsuffix";
 
+/// On an end marker held to its table's end: the table's wikitext after the
+/// call (a literal part closing the call's `data-mw`).
+pub(crate) const ATTR_HSUFFIX: &str = "tl:hsuffix";
 /// The length of the transclusion marker at the start of `s`, if any.
 pub(crate) fn marker_len(s: &str) -> Option<usize> {
     if let Some(after) = s.strip_prefix(START) {
@@ -223,7 +226,10 @@ impl Tokenizer<'_> {
                 && !attrs_src.contains(START)
                 && let Some(call) = self.open_call.take()
             {
-                held.push(call);
+                let after = attrs_src
+                    .rfind(END)
+                    .map_or(eol, |at| 2 + at + END.len_utf8());
+                held.push((call, syntax + after));
             }
             self.table_ends.push(held);
             // One call making the attributes and running on into the table.
@@ -288,10 +294,19 @@ impl Tokenizer<'_> {
     /// The end markers held for the table just closed (or, at the end of
     /// the input, for every open one).
     pub(crate) fn release_table_ends(&mut self) {
-        for call in self.table_ends.pop().unwrap_or_default() {
-            let tag = OwnedTag::new("meta")
+        for (call, from) in self.table_ends.pop().unwrap_or_default() {
+            let mut tag = OwnedTag::new("meta")
                 .with_attr("typeof", "mw:Transclusion/End")
                 .with_attr(ATTR_CALL, call.to_string());
+            // The table's wikitext after the call, which the range now holds
+            // (a literal part after the call, as Parsoid's range over it).
+            let upto = self.pos.min(self.limit);
+            if let Some(text) = self.src.get(from..upto)
+                && text.len() <= MAX_FOSTER_TEXT
+                && !text.contains([START, END])
+            {
+                tag.set_attr(ATTR_HSUFFIX, text);
+            }
             self.emit_html(OwnedToken::StartTag(tag), self.pos);
         }
     }
