@@ -74,7 +74,8 @@ fn a_toc_meta_is_not_stashed() {
 fn a_table_opened_by_a_template_keeps_its_rest_as_a_part() {
     let out = with_pages("{{Open}}\n|a\n|}", &[("Template:Open", "{|")]);
     assert!(
-        out.starts_with("<table about=\"#mwt1\" typeof=\"mw:Transclusion\""),
+        out.trim_start()
+            .starts_with("<table about=\"#mwt1\" typeof=\"mw:Transclusion\""),
         "{out}"
     );
     assert!(
