@@ -4,7 +4,8 @@
 //! (`attribs` before `parts`); a category it puts where the tree builder
 //! fosters it out of the table is stashed in a `span.mw-empty-elt` that takes
 //! the transclusion. A template that only opens a table holds the table, the
-//! rest of the table's wikitext a part after the call.
+//! rest of the table's wikitext a part after the call; content fostered out of
+//! an HTML table a template opened joins that call's range.
 
 use std::sync::Arc;
 
@@ -82,4 +83,21 @@ fn a_table_opened_by_a_template_keeps_its_rest_as_a_part() {
         out.contains("&quot;i&quot;:0}},&quot;\\n|a\\n|}&quot;]}\""),
         "{out}"
     );
+}
+
+#[test]
+fn fostered_content_after_a_templated_html_table_joins_the_range() {
+    let out = with_pages(
+        "{{Echo|<table>}}<!--c-->[[Category:C]]",
+        &[("Template:Echo", "{{{1}}}")],
+    );
+    assert!(
+        out.starts_with("<span class=\"mw-empty-elt\" about=\"#mwt1\" typeof=\"mw:Transclusion\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("&quot;i&quot;:0}},&quot;&lt;!--c--&gt;[[Category:C]]&quot;]}\""),
+        "{out}"
+    );
+    assert!(out.contains("</span><table about=\"#mwt1\">"), "{out}");
 }

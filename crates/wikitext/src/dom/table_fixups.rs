@@ -461,6 +461,51 @@ fn strip(nodes: &mut [Node]) {
     }
 }
 
+/// A call whose output opened a table (its start marker before the table) and
+/// whose end marker the tree builder fostered out of it: the range runs over
+/// the fostered content to the table, the table's wikitext after the call a
+/// literal part (Parsoid's range by source offsets).
+fn fostered_end_over_table(nodes: &mut [Node]) {
+    let tables = tables(nodes);
+    let mut all = pairs(nodes);
+    all.reverse();
+    for (s, e) in all {
+        let (Some((&si, sp)), Some((&ei, ep))) = (s.split_last(), e.split_last()) else {
+            continue;
+        };
+        let (Some(start), Some(end)) = (element_at(nodes, &s), element_at(nodes, &e)) else {
+            continue;
+        };
+        if sp != ep || si >= ei || start.attr(TID).is_some() {
+            continue;
+        }
+        let (Some(tid), Some(suffix)) = (end.attr(TID), end.attr(TSUFFIX)) else {
+            continue;
+        };
+        let Some((&ti, tp)) = tables.get(tid).and_then(|t| t.split_last()) else {
+            continue;
+        };
+        let Some(data) = start.attr("data-mw") else {
+            continue;
+        };
+        if tp != sp || ti <= ei {
+            continue;
+        }
+        let data = with_parts(data, "", suffix);
+        let Some(list) = list_at_mut(nodes, sp) else {
+            continue;
+        };
+        if let Some(Node::Element(m)) = list.get_mut(si) {
+            m.attrs.retain(|(k, _)| k != "data-mw");
+            m.attrs.push(("data-mw".into(), data));
+        }
+        // The end marker moves to just after the table.
+        if let Some(span) = list.get_mut(ei..=ti) {
+            span.rotate_left(1);
+        }
+    }
+}
+
 /// A call that opened a table and ended on its `{|` line holds the whole
 /// table (its end marker waited for `|}`): the table's wikitext after the
 /// call closes its parts, as in Parsoid's range over the table.
@@ -577,6 +622,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
         edits.apply(nodes);
     }
     held_table_suffixes(nodes);
+    fostered_end_over_table(nodes);
     super::compound::compounds(nodes, gaps);
     migrate_row_newlines(nodes);
     strip(nodes);
