@@ -101,3 +101,24 @@ fn fostered_content_after_a_templated_html_table_joins_the_range() {
     );
     assert!(out.contains("</span><table about=\"#mwt1\">"), "{out}");
 }
+
+#[test]
+fn a_call_whose_output_is_fostered_from_inside_a_table_ranges_over_it() {
+    let out = with_pages(
+        "<table><td></td>{{Echo|<tr>[[Category:C]]}}</table>",
+        &[("Template:Echo", "{{{1}}}")],
+    );
+    assert!(
+        out.starts_with("<span class=\"mw-empty-elt\" about=\"#mwt1\" typeof=\"mw:Transclusion\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("{&quot;parts&quot;:[&quot;&lt;table&gt;&lt;td&gt;&lt;/td&gt;&quot;,{"),
+        "{out}"
+    );
+    assert!(
+        out.contains("&quot;i&quot;:0}},&quot;&lt;/table&gt;&quot;]}\""),
+        "{out}"
+    );
+    assert!(out.contains("</span><table about=\"#mwt1\">"), "{out}");
+}

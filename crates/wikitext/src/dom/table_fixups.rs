@@ -368,7 +368,11 @@ fn unanchor(nodes: &mut Vec<Node>) {
             return;
         };
         if let (Some(data), Some(call)) = (e.attr("tl:odata"), e.attr("tl:ocall")) {
-            let kept = vec![("tl:call".to_owned(), call.to_owned())];
+            let mut kept = vec![("tl:call".to_owned(), call.to_owned())];
+            if let (Some(tid), Some(prefix)) = (e.attr("tl:otid"), e.attr("tl:otprefix")) {
+                kept.push((TID.to_owned(), tid.to_owned()));
+                kept.push((TPREFIX.to_owned(), prefix.to_owned()));
+            }
             edits.insert(parent, *at, start_meta(data.to_owned(), kept));
         }
         if let Some(call) = e.attr("tl:ccall") {
@@ -458,6 +462,73 @@ fn strip(nodes: &mut [Node]) {
             }
             stack.extend(e.children.iter_mut());
         }
+    }
+}
+
+/// A call whose start marker stayed in the table it was written in and whose
+/// end marker the tree builder fostered out of it (with the call's fostered
+/// output): the range runs from that fostered content over the table, the
+/// table's wikitext around the call as literal parts.
+fn fostered_end_from_inside(nodes: &mut Vec<Node>) {
+    let tables = tables(nodes);
+    let mut edits = Edits::default();
+    let mut moves: Vec<(Path, usize, usize)> = Vec::new();
+    for (s, e) in pairs(nodes) {
+        let Some(start) = element_at(nodes, &s) else {
+            continue;
+        };
+        let (Some(tid), Some(prefix), Some(data)) =
+            (start.attr(TID), start.attr(TPREFIX), start.attr("data-mw"))
+        else {
+            continue;
+        };
+        let Some(table) = tables.get(tid) else {
+            continue;
+        };
+        let (Some((&ti, tp)), Some((&ei, ep))) = (table.split_last(), e.split_last()) else {
+            continue;
+        };
+        let Some(end) = element_at(nodes, &e) else {
+            continue;
+        };
+        if !s.starts_with(table) || ep != tp || ei >= ti || end.attr(TID) != Some(tid) {
+            continue;
+        }
+        let data = with_parts(data, prefix, end.attr(TSUFFIX).unwrap_or(""));
+        let kept = kept(start);
+        let Some(list) = list_ref(nodes, tp) else {
+            continue;
+        };
+        // The call's fostered output just before its end marker.
+        let mut first = ei;
+        while first > 0
+            && list.get(first - 1).is_some_and(|n| match n {
+                Node::Comment(_) => true,
+                Node::Element(x) => {
+                    matches!(x.name.as_str(), "link" | "meta")
+                        && !is_marker(n, true)
+                        && !is_marker(n, false)
+                }
+                Node::Text(_) => false,
+            })
+        {
+            first -= 1;
+        }
+        if drop_at(nodes, &s).is_none() {
+            continue;
+        }
+        edits.insert(tp, first, start_meta(data, kept));
+        moves.push((tp.to_vec(), ei, ti));
+    }
+    // The end markers go after their tables (before the inserts, which are
+    // all at or before them).
+    for (parent, ei, ti) in moves.iter().rev() {
+        if let Some(span) = list_at_mut(nodes, parent).and_then(|l| l.get_mut(*ei..=*ti)) {
+            span.rotate_left(1);
+        }
+    }
+    if !edits.inserts.is_empty() {
+        edits.apply(nodes);
     }
 }
 
@@ -621,6 +692,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
         }
         edits.apply(nodes);
     }
+    fostered_end_from_inside(nodes);
     held_table_suffixes(nodes);
     fostered_end_over_table(nodes);
     super::compound::compounds(nodes, gaps);

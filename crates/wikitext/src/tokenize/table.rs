@@ -621,6 +621,9 @@ fn split_trailing_comments(attrs: &str) -> (&str, Vec<String>) {
 pub(crate) const ATTR_OPEN_DATA: &str = "tl:odata";
 pub(crate) const ATTR_OPEN_CALL: &str = "tl:ocall";
 pub(crate) const ATTR_CLOSE_CALL: &str = "tl:ccall";
+/// An anchored start marker's `tl:tid` and `tl:tprefix` (see `mark_tables`).
+pub(crate) const ATTR_OPEN_TID: &str = "tl:otid";
+pub(crate) const ATTR_OPEN_TPREFIX: &str = "tl:otprefix";
 
 /// How far back an end marker looks for the start tag of the row or cell it
 /// follows.
@@ -811,6 +814,10 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
             ("td" | "th" | "caption" | "tr" | "tbody" | "thead" | "tfoot", _) => {
                 if let Some(t) = open.last_mut() {
                     t.in_cell = false;
+                    // A start marker anchored on a row or section tag.
+                    if start && t.first_start.is_none() && tag.attr(ATTR_OPEN_CALL).is_some() {
+                        t.first_start = Some((i, span.start));
+                    }
                 }
             }
             ("meta", true) => {
@@ -841,9 +848,21 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
             ),
         ];
         for (mark, text, name) in marks {
-            let (Some((i, _)), Some(text)) = (mark, text) else {
+            let (Some((i, _)), Some(mut text)) = (mark, text) else {
                 continue;
             };
+            // An anchored start: its marker is the end of the text before it.
+            let anchored = matches!(
+                out.get(i).map(|t| &t.tok),
+                Some(Tok::Html(OwnedToken::StartTag(tag))) if tag.name().as_str() != "meta"
+            );
+            if anchored && let Some(at) = text.rfind(START) {
+                let marker = text.get(at..).unwrap_or("");
+                if marker_len(marker) != Some(marker.len()) {
+                    continue;
+                }
+                text = text.get(..at).unwrap_or("");
+            }
             // Wikitext of other calls between: a compound range (`dom::compound`).
             // Past the limit the range is not widened (deeply nested tables
             // would otherwise copy the page once per level).
@@ -851,7 +870,13 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
                 continue;
             }
             if let Some(Tok::Html(OwnedToken::StartTag(tag))) = out.get_mut(i).map(|t| &mut t.tok) {
-                tag.set_attr(ATTR_TID, t.id.to_string());
+                // On an anchored start's tag, for the marker put back there.
+                let (tid, name) = if anchored {
+                    (ATTR_OPEN_TID, ATTR_OPEN_TPREFIX)
+                } else {
+                    (ATTR_TID, name)
+                };
+                tag.set_attr(tid, t.id.to_string());
                 tag.set_attr(name, text);
             }
         }
