@@ -225,6 +225,7 @@ impl Sink<WikiToken> for BodySink {
             }
             dom::table_fixups::table_fixups(&mut nodes, &self.gaps);
             nodes = dom::encapsulate::encapsulate(nodes);
+            dom::migrate_nls::migrate_trailing_nls(&mut nodes);
             if self.page {
                 dom::cite::process(&mut nodes);
             }

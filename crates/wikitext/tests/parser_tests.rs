@@ -76,6 +76,8 @@ fn run_case(case: &format::Case, pages: &Arc<MemoryStore>) -> Verdict {
     };
     // parserTests' clock: 1970-01-01T00:02:03Z.
     options.preprocess.clock = Clock::at(123);
+    // MediaWiki's parser test runner renders as revision 1337 (`{{REVISIONID}}`).
+    options.preprocess.revision_id = Some(1337);
     let raw = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         render(&wikitext, &options)
     })) {

@@ -26,6 +26,50 @@ fn span(children: Vec<Node>, about: &str) -> Node {
     Node::Element(s)
 }
 
+/// Stashable rendering-transparent nodes (Parsoid's `isStashableElt`): a
+/// `link` (a category), a page-property `meta` other than the TOC's, an
+/// include directive's `meta`.
+fn transparent(node: &Node) -> bool {
+    let Node::Element(e) = node else { return false };
+    match e.name.as_str() {
+        "link" => true,
+        "meta" => {
+            e.attr("property")
+                .is_some_and(|p| p.starts_with("mw:PageProp/") && !p.starts_with("mw:PageProp/toc"))
+                || e.attr("typeof").is_some_and(|t| {
+                    t.starts_with("mw:Includes/") || t == "mw:Placeholder/StrippedTag"
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The range's leading rendering-transparent nodes (from `from`), when a
+/// table or a div or nothing follows them, go in a `<span class="mw-empty-elt">`
+/// that can carry the transclusion (Parsoid's DOMRangeBuilder stashing, e.g.
+/// a category fostered out of a table).
+fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
+    let run = range
+        .get(from..)
+        .unwrap_or(&[])
+        .iter()
+        .take_while(|n| transparent(n))
+        .count();
+    let next_ok = match range.get(from + run) {
+        None => true,
+        Some(Node::Element(e)) => matches!(e.name.as_str(), "table" | "div"),
+        Some(_) => false,
+    };
+    if run == 0 || !next_ok {
+        return range;
+    }
+    let mut span = Element::new("span");
+    span.attrs.push(("class".into(), "mw-empty-elt".into()));
+    span.children = range.drain(from..from + run).collect();
+    range.insert(from, Node::Element(span));
+    range
+}
+
 fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     let mut out = Vec::with_capacity(range.len());
     // Leading whitespace (a newline the expansion put before block output)
@@ -72,20 +116,10 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     } else {
         Vec::new()
     };
-    // Output that starts with category links (rendering-transparent) has
-    // them in an empty-element span that carries the transclusion (Parsoid).
-    let links = rest.iter().take_while(|n| is_link(n)).count();
-    let after = rest.split_off(links);
-    let rest = if links > 0 {
-        let mut wrapper = Element::new("span");
-        wrapper.attrs.push(("class".into(), "mw-empty-elt".into()));
-        wrapper.children = rest;
-        let mut v = vec![Node::Element(wrapper)];
-        v.extend(after);
-        v
-    } else {
-        after
-    };
+    // Output that starts with rendering-transparent nodes (category links,
+    // page properties) before a table, a div or nothing has them in an
+    // empty-element span that carries the transclusion (Parsoid).
+    let rest = stash_transparent(rest, 0);
     for (i, node) in rest.into_iter().enumerate() {
         let node = match node {
             Node::Text(t) => span(vec![Node::Text(t)], about),
@@ -119,9 +153,20 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                         e.attrs.retain(|(k, _)| k != "typeof");
                         e.attrs.push(("typeof".into(), kind.into()));
                     }
-                    // One data-mw: the transclusion's replaces an extension's.
-                    e.attrs.retain(|(k, _)| k != "data-mw");
-                    e.attrs.push(("data-mw".into(), data_mw.into()));
+                    // Expanded attributes already there: one `data-mw`,
+                    // `attribs` before `parts` (Parsoid's order); otherwise the
+                    // transclusion's replaces an extension's.
+                    match e.attrs.iter_mut().find(|(k, _)| k == "data-mw") {
+                        Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
+                            v.pop();
+                            v.push(',');
+                            v.push_str(data_mw.strip_prefix('{').unwrap_or(data_mw));
+                        }
+                        _ => {
+                            e.attrs.retain(|(k, _)| k != "data-mw");
+                            e.attrs.push(("data-mw".into(), data_mw.into()));
+                        }
+                    }
                 }
                 Node::Element(e)
             }
@@ -131,11 +176,6 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     }
     out.extend(trailing);
     out
-}
-
-/// A `<link>` (a category or other page property).
-fn is_link(node: &Node) -> bool {
-    matches!(node, Node::Element(e) if e.name == "link")
 }
 
 fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
@@ -176,9 +216,21 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     }
                     closed = true;
                 }
+                // The end marker fostered out of the table right after it:
+                // the call's output opened that table, the range is the table.
+                if closed
+                    && range.is_empty()
+                    && let Some(table) =
+                        iter.next_if(|n| matches!(n, Node::Element(e) if e.name == "table"))
+                {
+                    range.push(table);
+                }
                 let mut range = process_children(range, counter);
+                // Empty output: an empty span carries the transclusion. (Output
+                // the tree builder dropped entirely, such as stray table tags,
+                // gets `class="mw-empty-elt"` in Parsoid: the source is not
+                // known here, so that case is a known difference.)
                 if closed && range.is_empty() && data.is_some() {
-                    // Empty output: an empty span carries the transclusion.
                     range.push(Node::Element(Element::new("span")));
                 }
                 if closed

@@ -7,6 +7,7 @@ pub(crate) mod cleanup;
 pub(crate) mod compound;
 pub(crate) mod display_space;
 pub(crate) mod encapsulate;
+pub(crate) mod migrate_nls;
 pub(crate) mod pwrap;
 pub(crate) mod serialize;
 pub(crate) mod table_fixups;

@@ -18,6 +18,7 @@ const TID: &str = "tl:tid";
 const TPREFIX: &str = "tl:tprefix";
 const TSUFFIX: &str = "tl:tsuffix";
 const DROP: &str = "tl:drop";
+const HSUFFIX: &str = "tl:hsuffix";
 
 /// A path of child indices from the top-level list.
 pub(crate) type Path = Vec<usize>;
@@ -367,7 +368,11 @@ fn unanchor(nodes: &mut Vec<Node>) {
             return;
         };
         if let (Some(data), Some(call)) = (e.attr("tl:odata"), e.attr("tl:ocall")) {
-            let kept = vec![("tl:call".to_owned(), call.to_owned())];
+            let mut kept = vec![("tl:call".to_owned(), call.to_owned())];
+            if let (Some(tid), Some(prefix)) = (e.attr("tl:otid"), e.attr("tl:otprefix")) {
+                kept.push((TID.to_owned(), tid.to_owned()));
+                kept.push((TPREFIX.to_owned(), prefix.to_owned()));
+            }
             edits.insert(parent, *at, start_meta(data.to_owned(), kept));
         }
         if let Some(call) = e.attr("tl:ccall") {
@@ -460,6 +465,202 @@ fn strip(nodes: &mut [Node]) {
     }
 }
 
+/// A call whose start marker stayed in the table it was written in and whose
+/// end marker the tree builder fostered out of it (with the call's fostered
+/// output): the range runs from that fostered content over the table, the
+/// table's wikitext around the call as literal parts.
+fn fostered_end_from_inside(nodes: &mut Vec<Node>) {
+    let tables = tables(nodes);
+    let mut edits = Edits::default();
+    let mut moves: Vec<(Path, usize, usize)> = Vec::new();
+    for (s, e) in pairs(nodes) {
+        let Some(start) = element_at(nodes, &s) else {
+            continue;
+        };
+        let (Some(tid), Some(prefix), Some(data)) =
+            (start.attr(TID), start.attr(TPREFIX), start.attr("data-mw"))
+        else {
+            continue;
+        };
+        let Some(table) = tables.get(tid) else {
+            continue;
+        };
+        let (Some((&ti, tp)), Some((&ei, ep))) = (table.split_last(), e.split_last()) else {
+            continue;
+        };
+        let Some(end) = element_at(nodes, &e) else {
+            continue;
+        };
+        if !s.starts_with(table) || ep != tp || ei >= ti || end.attr(TID) != Some(tid) {
+            continue;
+        }
+        let data = with_parts(data, prefix, end.attr(TSUFFIX).unwrap_or(""));
+        let kept = kept(start);
+        let Some(list) = list_ref(nodes, tp) else {
+            continue;
+        };
+        // The call's fostered output just before its end marker.
+        let mut first = ei;
+        while first > 0
+            && list.get(first - 1).is_some_and(|n| match n {
+                Node::Comment(_) => true,
+                Node::Element(x) => {
+                    matches!(x.name.as_str(), "link" | "meta")
+                        && !is_marker(n, true)
+                        && !is_marker(n, false)
+                }
+                Node::Text(_) => false,
+            })
+        {
+            first -= 1;
+        }
+        if drop_at(nodes, &s).is_none() {
+            continue;
+        }
+        edits.insert(tp, first, start_meta(data, kept));
+        moves.push((tp.to_vec(), ei, ti));
+    }
+    // The end markers go after their tables (before the inserts, which are
+    // all at or before them).
+    for (parent, ei, ti) in moves.iter().rev() {
+        if let Some(span) = list_at_mut(nodes, parent).and_then(|l| l.get_mut(*ei..=*ti)) {
+            span.rotate_left(1);
+        }
+    }
+    if !edits.inserts.is_empty() {
+        edits.apply(nodes);
+    }
+}
+
+/// A call whose output opened a table (its start marker before the table) and
+/// whose end marker the tree builder fostered out of it: the range runs over
+/// the fostered content to the table, the table's wikitext after the call a
+/// literal part (Parsoid's range by source offsets).
+fn fostered_end_over_table(nodes: &mut [Node]) {
+    let tables = tables(nodes);
+    let mut all = pairs(nodes);
+    all.reverse();
+    for (s, e) in all {
+        let (Some((&si, sp)), Some((&ei, ep))) = (s.split_last(), e.split_last()) else {
+            continue;
+        };
+        let (Some(start), Some(end)) = (element_at(nodes, &s), element_at(nodes, &e)) else {
+            continue;
+        };
+        if sp != ep || si >= ei || start.attr(TID).is_some() {
+            continue;
+        }
+        let (Some(tid), Some(suffix)) = (end.attr(TID), end.attr(TSUFFIX)) else {
+            continue;
+        };
+        let Some((&ti, tp)) = tables.get(tid).and_then(|t| t.split_last()) else {
+            continue;
+        };
+        let Some(data) = start.attr("data-mw") else {
+            continue;
+        };
+        if tp != sp || ti <= ei {
+            continue;
+        }
+        let data = with_parts(data, "", suffix);
+        let Some(list) = list_at_mut(nodes, sp) else {
+            continue;
+        };
+        if let Some(Node::Element(m)) = list.get_mut(si) {
+            m.attrs.retain(|(k, _)| k != "data-mw");
+            m.attrs.push(("data-mw".into(), data));
+        }
+        // The end marker moves to just after the table.
+        if let Some(span) = list.get_mut(ei..=ti) {
+            span.rotate_left(1);
+        }
+    }
+}
+
+/// A call that opened a table and ended on its `{|` line holds the whole
+/// table (its end marker waited for `|}`): the table's wikitext after the
+/// call closes its parts, as in Parsoid's range over the table.
+fn held_table_suffixes(nodes: &mut [Node]) {
+    for (s, e) in pairs(nodes) {
+        let Some(suffix) = element_at(nodes, &e)
+            .and_then(|m| m.attr(HSUFFIX))
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        let Some(data) = element_at(nodes, &s).and_then(|m| m.attr("data-mw")) else {
+            continue;
+        };
+        let data = with_parts(data, "", &suffix);
+        let Some((last, parent)) = s.split_last() else {
+            continue;
+        };
+        if let Some(Node::Element(m)) = list_at_mut(nodes, parent).and_then(|l| l.get_mut(*last)) {
+            m.attrs.retain(|(k, _)| k != "data-mw");
+            m.attrs.push(("data-mw".into(), data));
+        }
+    }
+}
+
+/// How many of `children`'s last nodes move out of a wikitext row (Parsoid's
+/// MigrateTrailingNLs: a row ends a line in wikitext, so the trailing run of
+/// comments and all-whitespace text holding a newline leaves it; a text that
+/// only ends in newlines gives those up and stops the run). The second value
+/// is the count of newlines split off the text that stopped the run.
+fn trailing_newline_run(children: &[Node]) -> (usize, usize) {
+    let (mut taken, mut found_nl, mut partial) = (0, false, 0);
+    for node in children.iter().rev() {
+        match node {
+            Node::Comment(_) => taken += 1,
+            Node::Text(t) if t.contains('\n') && t.bytes().all(|b| b" \t\r\n".contains(&b)) => {
+                taken += 1;
+                found_nl = true;
+            }
+            Node::Text(t) if t.ends_with('\n') => {
+                found_nl = true;
+                partial = t.len() - t.trim_end_matches('\n').len();
+                break;
+            }
+            _ => break,
+        }
+    }
+    if found_nl { (taken, partial) } else { (0, 0) }
+}
+
+/// Moves the trailing newlines (with the comments among them) out of each
+/// wikitext row (`tl:row`) to just after it.
+fn migrate_row_newlines(nodes: &mut Vec<Node>) {
+    let mut i = nodes.len();
+    while i > 0 {
+        i -= 1;
+        let Some(Node::Element(e)) = nodes.get_mut(i) else {
+            continue;
+        };
+        migrate_row_newlines(&mut e.children);
+        if e.name != "tr" || !e.attrs.iter().any(|(k, _)| k == ROW) {
+            continue;
+        }
+        let (count, partial) = trailing_newline_run(&e.children);
+        if count == 0 && partial == 0 {
+            continue;
+        }
+        let mut moved = e.children.split_off(e.children.len() - count);
+        if partial > 0
+            && let Some(Node::Text(t)) = e.children.last_mut()
+        {
+            let nls = t.split_off(t.len() - partial);
+            if t.is_empty() {
+                e.children.pop();
+            }
+            moved.insert(0, Node::Text(nls));
+        }
+        let at = i + 1;
+        for (k, n) in moved.into_iter().enumerate() {
+            nodes.insert(at + k, n);
+        }
+    }
+}
+
 /// Runs the pass over the body's children.
 pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
     if !has_private(nodes) {
@@ -491,13 +692,63 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
         }
         edits.apply(nodes);
     }
+    fostered_end_from_inside(nodes);
+    held_table_suffixes(nodes);
+    fostered_end_over_table(nodes);
     super::compound::compounds(nodes, gaps);
+    migrate_row_newlines(nodes);
     strip(nodes);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn text(s: &str) -> Node {
+        Node::Text(s.into())
+    }
+
+    fn comment(s: &str) -> Node {
+        Node::Comment(s.into())
+    }
+
+    fn row(children: Vec<Node>) -> Node {
+        let mut e = Element::new("tr");
+        e.attrs.push((ROW.into(), String::new()));
+        e.children = children;
+        Node::Element(e)
+    }
+
+    #[test]
+    fn newline_runs_leave_wikitext_rows() {
+        // Whitespace with a newline and the comments among it move out.
+        let mut nodes = vec![row(vec![text("\n "), comment("c"), text("\n")])];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(
+            nodes,
+            vec![row(vec![]), text("\n "), comment("c"), text("\n")]
+        );
+        // A space without a newline stops the run.
+        let mut nodes = vec![row(vec![comment("c"), text(" "), comment("d"), text("\n")])];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(
+            nodes,
+            vec![row(vec![comment("c"), text(" ")]), comment("d"), text("\n")]
+        );
+        // A text ending in newlines gives up only those.
+        let mut nodes = vec![row(vec![text("x\n\n")])];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(nodes, vec![row(vec![text("x")]), text("\n\n")]);
+        // No newline: nothing moves; HTML rows (no marker) are left alone.
+        let mut nodes = vec![row(vec![comment("c")])];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(nodes, vec![row(vec![comment("c")])]);
+        let mut html_row = Element::new("tr");
+        html_row.children.push(text("\n"));
+        let mut nodes = vec![Node::Element(html_row.clone())];
+        migrate_row_newlines(&mut nodes);
+        assert_eq!(nodes, vec![Node::Element(html_row)]);
+    }
 
     #[test]
     fn parts_around_the_call() {

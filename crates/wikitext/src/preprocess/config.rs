@@ -165,6 +165,9 @@ pub struct Config {
     /// so `<ref>{{{1}}}</ref>` in a template shows the argument: `ref`,
     /// `references`, `poem`, `indicator` by default.
     pub preprocessed_tags: Vec<String>,
+    /// The id of the revision being rendered, shown by `{{REVISIONID}}`;
+    /// `None` (the default) shows nothing, as MediaWiki does for an unsaved page.
+    pub revision_id: Option<u64>,
 }
 
 impl Default for Config {
@@ -178,6 +181,7 @@ impl Default for Config {
             preprocessed_tags: ["ref", "references", "poem", "indicator"]
                 .map(String::from)
                 .to_vec(),
+            revision_id: None,
         }
     }
 }

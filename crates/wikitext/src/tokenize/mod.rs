@@ -118,8 +118,9 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) held_end: Option<usize>,
     /// The call whose start marker was the last one met.
     pub(crate) open_call: Option<usize>,
-    /// Per open wikitext table, the calls whose end markers wait for its end.
-    pub(crate) table_ends: Vec<Vec<usize>>,
+    /// Per open wikitext table, the calls whose end markers wait for its end
+    /// (with the offset just after the end marker each had).
+    pub(crate) table_ends: Vec<Vec<(usize, usize)>>,
     /// The cell (its start) whose first call was met, the cell's end and its
     /// last start marker once known (`usize::MAX`: not yet).
     pub(crate) cell_call: Option<(usize, usize, usize)>,

@@ -47,6 +47,9 @@ pub(crate) const ATTR_TPREFIX: &str = "tl:tprefix";
 /// The table's wikitext after an end marker in it.
 pub(crate) const ATTR_TSUFFIX: &str = "tl:tsuffix";
 
+/// On an end marker held to its table's end: the table's wikitext after the
+/// call (a literal part closing the call's `data-mw`).
+pub(crate) const ATTR_HSUFFIX: &str = "tl:hsuffix";
 /// The length of the transclusion marker at the start of `s`, if any.
 pub(crate) fn marker_len(s: &str) -> Option<usize> {
     if let Some(after) = s.strip_prefix(START) {
@@ -128,6 +131,34 @@ fn tag_with(name: &str, attrs: &str) -> OwnedTag {
     }
 }
 
+/// Where a `{|` line's attributes (`attrs`, after `{|`) are one call's output
+/// that runs on past the line: only spaces before its start marker, no other
+/// marker on the line. The offset of the start marker.
+fn attrs_spanning_call(attrs: &str) -> Option<usize> {
+    let at = attrs.find(START)?;
+    let single = attrs.matches(START).count() == 1 && !attrs.contains(END);
+    (single && attrs.get(..at)?.trim().is_empty()).then_some(at)
+}
+
+/// Parsoid's `mw:ExpandedAttrs` for attributes a call made together with
+/// content (its AttributeExpander's "uneditable" attributes): the first
+/// attribute's name and the attributes' source.
+fn expanded_attrs(tag: &mut OwnedTag, from_marker: &str) {
+    let source = without_markers(from_marker);
+    let source = source.trim();
+    let Some(first) = tag.attrs().first().map(|a| a.name.to_string()) else {
+        return;
+    };
+    let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+    let data_mw = format!(
+        "{{\"attribs\":[[{{\"txt\":{},\"html\":{},\"uneditable\":true}},{{\"html\":\"\"}}]]}}",
+        json(&first),
+        json(source)
+    );
+    tag.set_attr("typeof", "mw:ExpandedAttrs");
+    tag.set_attr("data-mw", &data_mw);
+}
+
 impl Tokenizer<'_> {
     /// Table syntax at the start of a line (after optional spaces, comments
     /// and, before a cell, transclusion markers); false if none.
@@ -195,14 +226,31 @@ impl Tokenizer<'_> {
                 && !attrs_src.contains(START)
                 && let Some(call) = self.open_call.take()
             {
-                held.push(call);
+                let after = attrs_src
+                    .rfind(END)
+                    .map_or(eol, |at| 2 + at + END.len_utf8());
+                held.push((call, syntax + after));
             }
             self.table_ends.push(held);
+            // One call making the attributes and running on into the table.
+            let spanning = attrs_spanning_call(attrs_src);
             // A stray `|}` among the attributes is ignored.
             let attrs = line.get(2..eol).unwrap_or("").replace("|}", " ");
             let (attrs, trailing) = split_trailing_comments(&attrs);
             self.pos = syntax + eol;
-            self.emit_html(OwnedToken::StartTag(tag_with("table", attrs)), syntax);
+            let mut tag = tag_with("table", attrs);
+            if let Some(at) = spanning {
+                expanded_attrs(&mut tag, attrs_src.get(at..).unwrap_or(""));
+            }
+            self.emit_html(OwnedToken::StartTag(tag), syntax);
+            if let Some(at) = spanning {
+                // Its start marker goes in the table (the tree builder fosters
+                // it; `dom::table_fixups` widens the range over the table).
+                let saved = self.pos;
+                self.pos = syntax + 2 + at;
+                self.marker();
+                self.pos = saved;
+            }
             self.emit_comments(&trailing, syntax);
             return true;
         }
@@ -246,10 +294,19 @@ impl Tokenizer<'_> {
     /// The end markers held for the table just closed (or, at the end of
     /// the input, for every open one).
     pub(crate) fn release_table_ends(&mut self) {
-        for call in self.table_ends.pop().unwrap_or_default() {
-            let tag = OwnedTag::new("meta")
+        for (call, from) in self.table_ends.pop().unwrap_or_default() {
+            let mut tag = OwnedTag::new("meta")
                 .with_attr("typeof", "mw:Transclusion/End")
                 .with_attr(ATTR_CALL, call.to_string());
+            // The table's wikitext after the call, which the range now holds
+            // (a literal part after the call, as Parsoid's range over it).
+            let upto = self.pos.min(self.limit);
+            if let Some(text) = self.src.get(from..upto)
+                && text.len() <= MAX_FOSTER_TEXT
+                && !text.contains([START, END])
+            {
+                tag.set_attr(ATTR_HSUFFIX, text);
+            }
             self.emit_html(OwnedToken::StartTag(tag), self.pos);
         }
     }
@@ -564,6 +621,9 @@ fn split_trailing_comments(attrs: &str) -> (&str, Vec<String>) {
 pub(crate) const ATTR_OPEN_DATA: &str = "tl:odata";
 pub(crate) const ATTR_OPEN_CALL: &str = "tl:ocall";
 pub(crate) const ATTR_CLOSE_CALL: &str = "tl:ccall";
+/// An anchored start marker's `tl:tid` and `tl:tprefix` (see `mark_tables`).
+pub(crate) const ATTR_OPEN_TID: &str = "tl:otid";
+pub(crate) const ATTR_OPEN_TPREFIX: &str = "tl:otprefix";
 
 /// How far back an end marker looks for the start tag of the row or cell it
 /// follows.
@@ -754,6 +814,10 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
             ("td" | "th" | "caption" | "tr" | "tbody" | "thead" | "tfoot", _) => {
                 if let Some(t) = open.last_mut() {
                     t.in_cell = false;
+                    // A start marker anchored on a row or section tag.
+                    if start && t.first_start.is_none() && tag.attr(ATTR_OPEN_CALL).is_some() {
+                        t.first_start = Some((i, span.start));
+                    }
                 }
             }
             ("meta", true) => {
@@ -784,9 +848,21 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
             ),
         ];
         for (mark, text, name) in marks {
-            let (Some((i, _)), Some(text)) = (mark, text) else {
+            let (Some((i, _)), Some(mut text)) = (mark, text) else {
                 continue;
             };
+            // An anchored start: its marker is the end of the text before it.
+            let anchored = matches!(
+                out.get(i).map(|t| &t.tok),
+                Some(Tok::Html(OwnedToken::StartTag(tag))) if tag.name().as_str() != "meta"
+            );
+            if anchored && let Some(at) = text.rfind(START) {
+                let marker = text.get(at..).unwrap_or("");
+                if marker_len(marker) != Some(marker.len()) {
+                    continue;
+                }
+                text = text.get(..at).unwrap_or("");
+            }
             // Wikitext of other calls between: a compound range (`dom::compound`).
             // Past the limit the range is not widened (deeply nested tables
             // would otherwise copy the page once per level).
@@ -794,7 +870,13 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
                 continue;
             }
             if let Some(Tok::Html(OwnedToken::StartTag(tag))) = out.get_mut(i).map(|t| &mut t.tok) {
-                tag.set_attr(ATTR_TID, t.id.to_string());
+                // On an anchored start's tag, for the marker put back there.
+                let (tid, name) = if anchored {
+                    (ATTR_OPEN_TID, ATTR_OPEN_TPREFIX)
+                } else {
+                    (ATTR_TID, name)
+                };
+                tag.set_attr(tid, t.id.to_string());
                 tag.set_attr(name, text);
             }
         }

@@ -199,7 +199,13 @@ pub(crate) fn variable(ex: Ex<'_, '_, '_>, name: &str) -> Option<String> {
         | "NUMBEROFADMINS"
         | "NUMBEROFACTIVEUSERS"
         | "PAGESIZE" => "0".into(),
-        "REVISIONID" | "REVISIONUSER" | "PAGEID" | "REVISIONSIZE" => String::new(),
+        "REVISIONID" => ex
+            .pre
+            .config()
+            .revision_id
+            .map(|id| id.to_string())
+            .unwrap_or_default(),
+        "REVISIONUSER" | "PAGEID" | "REVISIONSIZE" => String::new(),
         _ => return None,
     })
 }

@@ -1,0 +1,148 @@
+//! Parsoid's MigrateTrailingNLs, for inline content: the trailing newlines of
+//! the rightmost inline element of a block that ends a wikitext line
+//! (paragraph, list item, table cell, caption) leave that element (and its
+//! inline ancestors) to end the block itself. Our tree has no record of
+//! which end tags were written, so only the rightmost chain is considered,
+//! which is where an end tag the tree builder supplied leaves the line's
+//! newline, and only formatting elements (which the tree builder closes at
+//! a block's end) are left; encapsulated content keeps its own. Table rows
+//! are `table_fixups`' part.
+
+use super::{Element, Node};
+
+/// Blocks that end a line in wikitext.
+fn ends_line(name: &str) -> bool {
+    matches!(name, "p" | "li" | "dd" | "dt" | "td" | "th" | "caption")
+}
+
+/// The formatting elements the tree builder closes (and reopens) itself:
+/// the ones whose end tag at a line's end is the tree builder's rather than
+/// written (Parsoid's `autoInsertedEnd`).
+fn formatting(name: &str) -> bool {
+    matches!(
+        name,
+        "a" | "b"
+            | "big"
+            | "code"
+            | "em"
+            | "font"
+            | "i"
+            | "nobr"
+            | "s"
+            | "small"
+            | "strike"
+            | "strong"
+            | "tt"
+            | "u"
+    )
+}
+
+/// Takes the trailing newlines out of the rightmost inline chain of `e`'s
+/// last child; they come back to be pushed at `e`'s end.
+fn take_from_last(e: &mut Element) -> String {
+    let Some(Node::Element(last)) = e.children.last_mut() else {
+        return String::new();
+    };
+    if !formatting(&last.name) || last.attr("typeof").is_some() || last.attr("about").is_some() {
+        return String::new();
+    }
+    let mut nls = take_from_last(last);
+    if let Some(Node::Text(t)) = last.children.last_mut() {
+        let kept = t.trim_end_matches('\n').len();
+        if kept < t.len() {
+            nls.insert_str(0, t.get(kept..).unwrap_or(""));
+            t.truncate(kept);
+            if t.is_empty() {
+                last.children.pop();
+            }
+        }
+    }
+    nls
+}
+
+fn walk(nodes: &mut [Node]) {
+    for node in nodes {
+        let Node::Element(e) = node else { continue };
+        walk(&mut e.children);
+        if !ends_line(&e.name) {
+            continue;
+        }
+        let nls = take_from_last(e);
+        if !nls.is_empty() {
+            match e.children.last_mut() {
+                Some(Node::Text(t)) => t.push_str(&nls),
+                _ => e.children.push(Node::Text(nls)),
+            }
+        }
+    }
+}
+
+/// Runs the pass over the body's children.
+pub(crate) fn migrate_trailing_nls(nodes: &mut [Node]) {
+    walk(nodes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn el(name: &str, children: Vec<Node>) -> Node {
+        let mut e = Element::new(name);
+        e.children = children;
+        Node::Element(e)
+    }
+
+    fn text(s: &str) -> Node {
+        Node::Text(s.into())
+    }
+
+    #[test]
+    fn newlines_leave_the_rightmost_inline_chain() {
+        let mut nodes = vec![el(
+            "td",
+            vec![el(
+                "small",
+                vec![text("foo"), el("small", vec![text("\n")])],
+            )],
+        )];
+        migrate_trailing_nls(&mut nodes);
+        assert_eq!(
+            nodes,
+            vec![el(
+                "td",
+                vec![
+                    el("small", vec![text("foo"), el("small", vec![])]),
+                    text("\n")
+                ]
+            )]
+        );
+        let mut nodes = vec![el("p", vec![el("u", vec![text("x\n")])])];
+        migrate_trailing_nls(&mut nodes);
+        assert_eq!(
+            nodes,
+            vec![el("p", vec![el("u", vec![text("x")]), text("\n")])]
+        );
+    }
+
+    #[test]
+    fn blocks_and_non_final_elements_keep_theirs() {
+        let kept = vec![el("li", vec![el("div", vec![text("x\n")]), text("y")])];
+        let mut nodes = kept.clone();
+        migrate_trailing_nls(&mut nodes);
+        assert_eq!(nodes, kept);
+        // Not formatting (its end tag is likely written), or encapsulated.
+        for name in ["pre", "span", "ruby"] {
+            let kept = vec![el("p", vec![el(name, vec![text("x\n")])])];
+            let mut nodes = kept.clone();
+            migrate_trailing_nls(&mut nodes);
+            assert_eq!(nodes, kept);
+        }
+        let mut wrapper = Element::new("b");
+        wrapper.attrs.push(("about".into(), "#mwt1".into()));
+        wrapper.children.push(text("x\n"));
+        let kept = vec![el("p", vec![Node::Element(wrapper)])];
+        let mut nodes = kept.clone();
+        migrate_trailing_nls(&mut nodes);
+        assert_eq!(nodes, kept);
+    }
+}
