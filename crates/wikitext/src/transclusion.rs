@@ -541,20 +541,7 @@ fn safe_in_brackets(line: &str, expansion: &str) -> bool {
 
 /// `s` without `<!-- … -->` comments, trimmed.
 fn without_comments(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(open) = rest.find("<!--") {
-        out.push_str(rest.get(..open).unwrap_or(""));
-        rest = match rest
-            .get(open + 4..)
-            .and_then(|r| r.find("-->").map(|e| (r, e)))
-        {
-            Some((r, e)) => r.get(e + 3..).unwrap_or(""),
-            None => "",
-        };
-    }
-    out.push_str(rest);
-    out.trim().to_owned()
+    crate::tokenize::tags::strip_comments(s).trim().to_owned()
 }
 
 /// Wikitext tables open at the end of the expanded text so far (`{|` and

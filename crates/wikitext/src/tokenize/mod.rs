@@ -13,7 +13,7 @@ pub(crate) mod entity;
 pub(crate) mod extlinks;
 mod links;
 mod table;
-mod tags;
+pub(crate) mod tags;
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
 

@@ -232,8 +232,8 @@ fn find_outside_comments(s: &str, q: u8) -> Option<usize> {
     None
 }
 
-/// `s` without its `<!-- … -->` comments.
-fn strip_comments(s: &str) -> String {
+/// `s` without its `<!-- … -->` comments (an unclosed one runs to the end).
+pub(crate) fn strip_comments(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(open) = rest.find("<!--") {
