@@ -168,6 +168,9 @@ fn param_data_mw(src: &str, call: &preprocess::Braced) -> String {
 pub(crate) struct Call {
     pub(crate) data_mw: String,
     pub(crate) gap: String,
+    /// The call expanded to nothing (an empty transclusion, unlike output the
+    /// tree builder drops: the DOM pass cannot tell the two apart).
+    pub(crate) empty: bool,
 }
 
 /// Expands `src` (page view), wrapping each top-level call's output in markers;
@@ -365,6 +368,7 @@ fn expand_into(
                 calls.push(Call {
                     data_mw: param_data_mw(src, call),
                     gap,
+                    empty: expansion.is_empty(),
                 });
                 marked_end = span.end;
                 segment_start = span.end;
@@ -386,7 +390,11 @@ fn expand_into(
             {
                 data = format!("{head},{}]}}", json(trail));
             }
-            calls.push(Call { data_mw: data, gap });
+            calls.push(Call {
+                data_mw: data,
+                gap,
+                empty: expansion.is_empty(),
+            });
             marked_end = span.end + trail_len;
             last_marked = Some((
                 calls.len() - 1,
@@ -527,8 +535,11 @@ fn safe_in_brackets(line: &str, expansion: &str) -> bool {
     let double = last > 0 && open.len() >= 2 && open.get(open.len() - 2) == Some(&(last - 1));
     let after = line.get(last + 1..).unwrap_or("");
     if double {
-        // A wikilink: its text starts after the first `|`.
-        return after.contains('|');
+        // A wikilink: its text starts after the first `|`. A target holding
+        // characters no title can (an unexpanded `{{{1}}}`) makes no link: the
+        // brackets stay text and the output is content.
+        let no_title = |t: &str| t.contains(['{', '}', '[', ']', '<', '>']);
+        return after.contains('|') || no_title(after) || no_title(expansion);
     }
     if after.contains(char::is_whitespace) {
         // Past the URL of `[URL text`.

@@ -1,9 +1,7 @@
 //! A transclusion whose output the tree builder drops entirely (stray table
-//! tags outside a table) keeps its `typeof`/`data-mw` on an empty `<span>`
-//! (Parsoid adds `class="mw-empty-elt"` there; the encapsulation pass cannot
-//! tell dropped output from empty output, and empty output has no class: a
-//! known difference); one whose end marker the tree builder fostered out of the
-//! table its output opened has that table.
+//! tags outside a table) keeps its `typeof`/`data-mw` on an empty
+//! `<span class="mw-empty-elt">`, as Parsoid does; one whose end marker the
+//! tree builder fostered out of the table its output opened has that table.
 
 use std::sync::Arc;
 
@@ -23,7 +21,11 @@ fn dropped_output_keeps_an_empty_wrapper() {
         ..RenderOptions::default()
     };
     let out = render("{{Echo|<tr></tr>}}", &options).expect("render");
-    assert!(out.starts_with("<span about=\"#mwt1\""), "{out}");
+    assert!(
+        out.starts_with("<span class=\"mw-empty-elt\" about=\"#mwt1\""),
+        "{out}"
+    );
+    assert!(out.contains("class=\"mw-empty-elt\""), "{out}");
     assert!(out.contains("typeof=\"mw:Transclusion\""), "{out}");
     assert!(out.ends_with("></span>"), "{out}");
 }

@@ -7,6 +7,15 @@
 
 use super::{Element, Node};
 
+/// On a start marker: the call expanded to nothing (set by the tokenizer from
+/// `transclusion::Call::empty`; markers never reach the output).
+pub(crate) const EMPTY_OUTPUT: &str = "data-tl-empty";
+
+/// Whether start marker `node` says its call expanded to nothing.
+fn marks_empty(node: &Node) -> bool {
+    matches!(node, Node::Element(e) if e.attr(EMPTY_OUTPUT).is_some())
+}
+
 fn marker(node: &Node) -> Option<(bool, Option<String>)> {
     let Node::Element(e) = node else { return None };
     if e.name != "meta" {
@@ -194,6 +203,7 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     while let Some(node) = iter.next() {
         match marker(&node) {
             Some((true, data)) => {
+                let empty_output = marks_empty(&node);
                 // Collect up to the matching end in this list.
                 let mut range = Vec::new();
                 let mut closed = false;
@@ -220,18 +230,23 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                 // the call's output opened that table, the range is the table.
                 if closed
                     && range.is_empty()
+                    && !empty_output
                     && let Some(table) =
                         iter.next_if(|n| matches!(n, Node::Element(e) if e.name == "table"))
                 {
                     range.push(table);
                 }
                 let mut range = process_children(range, counter);
-                // Empty output: an empty span carries the transclusion. (Output
-                // the tree builder dropped entirely, such as stray table tags,
-                // gets `class="mw-empty-elt"` in Parsoid: the source is not
-                // known here, so that case is a known difference.)
+                // Empty output: an empty span carries the transclusion. Output
+                // the tree builder dropped entirely (stray table tags) gets
+                // `class="mw-empty-elt"`, as in Parsoid (its stripped-tag
+                // placeholder wrapped by DOMRangeBuilder, kept by CleanUp).
                 if closed && range.is_empty() && data.is_some() {
-                    range.push(Node::Element(Element::new("span")));
+                    let mut e = Element::new("span");
+                    if !empty_output {
+                        e.attrs.push(("class".into(), "mw-empty-elt".into()));
+                    }
+                    range.push(Node::Element(e));
                 }
                 if closed
                     && !range.is_empty()

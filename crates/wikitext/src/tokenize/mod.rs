@@ -268,6 +268,9 @@ impl<'a> Tokenizer<'a> {
                 .with_attr("typeof", kind)
                 .with_attr("data-mw", call.data_mw.as_str())
                 .with_attr(table::ATTR_CALL, index.to_string());
+            if call.empty {
+                tag.set_attr(crate::dom::encapsulate::EMPTY_OUTPUT, "");
+            }
             self.open_call = Some(index);
             self.cell_marker_attrs(&mut tag, true, start);
             self.pos += START.len_utf8() + end + INDEX_END.len_utf8();
