@@ -16,10 +16,6 @@ use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig
 use tagloom_transform::sanitize::{Policy, Sanitizer, sanitize};
 
 pub const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sanitize");
-pub const TREE_DATA: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../html/tests/data/html5lib/tree-construction"
-);
 
 /// The vectors of `vectors.txt`, unescaped.
 pub fn vectors() -> Vec<String> {
@@ -59,31 +55,12 @@ fn unescape(line: &str) -> String {
     out
 }
 
+#[path = "html5lib_inputs.rs"]
+mod html5lib_inputs;
+
 /// The `#data` sections of every html5lib tree-construction file.
 pub fn tree_construction_inputs() -> Vec<String> {
-    let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(TREE_DATA)
-        .expect("tree-construction dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "dat"))
-        .collect();
-    files.sort();
-    for path in files {
-        let text = std::fs::read_to_string(&path).expect("dat file");
-        let mut data: Option<Vec<&str>> = None;
-        for line in text.lines() {
-            if line == "#data" {
-                data = Some(Vec::new());
-            } else if line.starts_with('#') {
-                if let Some(d) = data.take() {
-                    out.push(d.join("\n"));
-                }
-            } else if let Some(d) = data.as_mut() {
-                d.push(line);
-            }
-        }
-    }
-    out
+    html5lib_inputs::tree_construction_inputs()
 }
 
 /// Parses `html` as a fragment in an HTML `context` element (tree builder drives

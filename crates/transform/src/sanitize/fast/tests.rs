@@ -295,35 +295,12 @@ fn s_is_the_tokenization_of_the_output() {
     assert!(checked > 2000, "{checked}");
 }
 
+#[path = "../../../tests/sanitize_support/html5lib_inputs.rs"]
+mod html5lib_data;
+
 /// The `#data` sections of html5lib's tree-construction tests.
 fn html5lib_inputs() -> Vec<String> {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../html/tests/data/html5lib/tree-construction"
-    );
-    let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("html5lib tree-construction tests")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "dat"))
-        .collect();
-    files.sort();
-    for path in files {
-        let text = std::fs::read_to_string(&path).expect("dat file");
-        let mut data: Option<Vec<&str>> = None;
-        for line in text.lines() {
-            if line == "#data" {
-                data = Some(Vec::new());
-            } else if line.starts_with('#') {
-                if let Some(d) = data.take() {
-                    out.push(d.join("\n"));
-                }
-            } else if let Some(d) = data.as_mut() {
-                d.push(line);
-            }
-        }
-    }
-    out
+    html5lib_data::tree_construction_inputs()
 }
 
 /// Windows of the bench corpus pages (`/work/shared/bench-corpus` or
