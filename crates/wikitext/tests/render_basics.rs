@@ -1,9 +1,8 @@
 //! Self-contained rendering checks (the parserTests harness needs data outside
 //! the repository; these run everywhere). Expected forms are Parsoid's.
 
-use std::sync::Arc;
+mod support;
 
-use tagloom_wikitext::preprocess::{MemoryStore, PageStore, Site, Title};
 use tagloom_wikitext::{RenderOptions, render};
 
 fn html(wikitext: &str) -> String {
@@ -11,15 +10,9 @@ fn html(wikitext: &str) -> String {
 }
 
 fn with_pages(wikitext: &str, pages: &[(&str, &str)]) -> String {
-    let site = Site::default();
-    let mut store = MemoryStore::default();
-    for (title, text) in pages {
-        store.insert(Title::parse(title, 0, &site).expect("title"), *text);
-    }
     let options = RenderOptions {
         title: "Test".to_owned(),
-        store: Some(Arc::new(store) as Arc<dyn PageStore>),
-        ..RenderOptions::default()
+        ..support::pages_options(pages)
     };
     render(wikitext, &options).expect("render")
 }

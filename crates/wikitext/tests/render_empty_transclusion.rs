@@ -3,23 +3,13 @@
 //! `<span class="mw-empty-elt">`, as Parsoid does; one whose end marker the
 //! tree builder fostered out of the table its output opened has that table.
 
-use std::sync::Arc;
+mod support;
 
-use tagloom_wikitext::preprocess::{MemoryStore, PageStore, Site, Title};
-use tagloom_wikitext::{RenderOptions, render};
+use tagloom_wikitext::render;
 
 #[test]
 fn dropped_output_keeps_an_empty_wrapper() {
-    let site = Site::default();
-    let mut store = MemoryStore::default();
-    store.insert(
-        Title::parse("Template:Echo", 0, &site).expect("title"),
-        "{{{1}}}",
-    );
-    let options = RenderOptions {
-        store: Some(Arc::new(store) as Arc<dyn PageStore>),
-        ..RenderOptions::default()
-    };
+    let options = support::pages_options(&[("Template:Echo", "{{{1}}}")]);
     let out = render("{{Echo|<tr></tr>}}", &options).expect("render");
     assert!(
         out.starts_with("<span class=\"mw-empty-elt\" about=\"#mwt1\""),
@@ -32,16 +22,7 @@ fn dropped_output_keeps_an_empty_wrapper() {
 
 #[test]
 fn a_table_the_output_opened_is_the_range() {
-    let site = Site::default();
-    let mut store = MemoryStore::default();
-    store.insert(
-        Title::parse("Template:Echo", 0, &site).expect("title"),
-        "{{{1}}}",
-    );
-    let options = RenderOptions {
-        store: Some(Arc::new(store) as Arc<dyn PageStore>),
-        ..RenderOptions::default()
-    };
+    let options = support::pages_options(&[("Template:Echo", "{{{1}}}")]);
     let out = render("{{Echo|<table>}}<tr><td>a</td></tr></table>", &options).expect("render");
     assert!(
         out.starts_with("<table about=\"#mwt1\" typeof=\"mw:Transclusion\""),

@@ -2,9 +2,8 @@
 //! transclusions), self-contained: the parserTests harness needs data outside
 //! the repository. Expected forms are Parsoid's.
 
-use std::sync::Arc;
+mod support;
 
-use tagloom_wikitext::preprocess::{MemoryStore, PageStore, Site, Title};
 use tagloom_wikitext::{RenderOptions, render};
 
 /// Templates of these tests: `echo` repeats its first argument, `open` and
@@ -18,15 +17,9 @@ const PAGES: &[(&str, &str)] = &[
 ];
 
 fn render_page(wikitext: &str) -> String {
-    let site = Site::default();
-    let mut store = MemoryStore::default();
-    for (title, text) in PAGES {
-        store.insert(Title::parse(title, 0, &site).expect("title"), *text);
-    }
     let options = RenderOptions {
         title: "Test".to_owned(),
-        store: Some(Arc::new(store) as Arc<dyn PageStore>),
-        ..RenderOptions::default()
+        ..support::pages_options(PAGES)
     };
     render(wikitext, &options).expect("render")
 }

@@ -7,22 +7,12 @@
 //! rest of the table's wikitext a part after the call; content fostered out of
 //! an HTML table a template opened joins that call's range.
 
-use std::sync::Arc;
+mod support;
 
-use tagloom_wikitext::preprocess::{MemoryStore, PageStore, Site, Title};
-use tagloom_wikitext::{RenderOptions, render};
+use tagloom_wikitext::render;
 
 fn with_pages(wikitext: &str, pages: &[(&str, &str)]) -> String {
-    let site = Site::default();
-    let mut store = MemoryStore::default();
-    for (title, text) in pages {
-        store.insert(Title::parse(title, 0, &site).expect("title"), *text);
-    }
-    let options = RenderOptions {
-        store: Some(Arc::new(store) as Arc<dyn PageStore>),
-        ..RenderOptions::default()
-    };
-    render(wikitext, &options).expect("render")
+    render(wikitext, &support::pages_options(pages)).expect("render")
 }
 
 #[test]
