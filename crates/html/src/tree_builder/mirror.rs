@@ -193,7 +193,12 @@ impl Mirror {
         html_integration_point: bool,
     ) -> NodeId {
         // Most emitted names are the static atom's text: store only the others.
-        let qual = (name.static_name() != Some(&*qual)).then_some(qual);
+        // The common case, the atom's own static text, is found by address.
+        let is_atom_text = match (&qual, name.static_name()) {
+            (Cow::Borrowed(q), Some(s)) => std::ptr::eq(*q, s) || *q == s,
+            (q, s) => s == Some(&**q),
+        };
+        let qual = (!is_atom_text).then_some(qual);
         let first = self.kept.len();
         for attr in attrs {
             let start = self.kept_text.len();
