@@ -239,6 +239,13 @@ impl TreeBuilder {
                 return;
             }
         }
+        self.link_at(place, child);
+    }
+
+    /// Links the parentless `child` at `place` (mirror and patch), where the
+    /// parent is known to take it.
+    fn link_at(&mut self, place: Place, child: NodeId) {
+        let parent = place.parent();
         let parent_key = self.mirror.key(parent);
         let child_key = self.mirror.key(child);
         match place {
@@ -363,7 +370,8 @@ impl TreeBuilder {
         let key = self.mirror.key(node);
         let text = self.patch_text(text);
         self.patches.push(DomPatch::CreateText { key, text });
-        self.insert_at(place, node);
+        // The parent is not the document (checked above): no A.3 check.
+        self.link_at(place, node);
     }
 
     /// Where a comment or processing instruction goes: `place` (an append there
