@@ -608,9 +608,13 @@ impl TreeBuilder {
         self.select_tracker = SelectTracker::default();
     }
 
-    /// Work after each token: the option "popped" steps.
+    /// Work after each token: the option "popped" steps (inline: almost always
+    /// there is no option to watch).
+    #[inline]
     fn after_token(&mut self) {
-        self.check_popped_options();
+        if !self.select_tracker.watched.is_empty() {
+            self.check_popped_options();
+        }
     }
 
     /// 13.2.6: whether the token goes to the insertion mode (true) or to the rules
