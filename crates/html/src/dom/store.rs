@@ -198,26 +198,32 @@ impl DomStore {
     /// Links `child` (parentless) as the last child of `parent`, or just before
     /// `before` (a child of `parent`) when it is not [`NONE`].
     pub(crate) fn link(&mut self, parent: Slot, child: Slot, before: Slot) {
-        let prev = if before == NONE {
-            self.n(parent).last_child
-        } else {
-            self.n(before).prev_sibling
-        };
-        {
+        if before == NONE {
+            // Appending (every node the parser creates): each of the three nodes
+            // is looked up once.
+            let p = self.n_mut(parent);
+            let prev = std::mem::replace(&mut p.last_child, child);
+            if prev == NONE {
+                p.first_child = child;
+            }
             let c = self.n_mut(child);
             c.parent = parent;
             c.prev_sibling = prev;
-            c.next_sibling = before;
+            c.next_sibling = NONE;
+            if prev != NONE {
+                self.n_mut(prev).next_sibling = child;
+            }
+            return;
         }
+        let prev = std::mem::replace(&mut self.n_mut(before).prev_sibling, child);
+        let c = self.n_mut(child);
+        c.parent = parent;
+        c.prev_sibling = prev;
+        c.next_sibling = before;
         if prev == NONE {
             self.n_mut(parent).first_child = child;
         } else {
             self.n_mut(prev).next_sibling = child;
-        }
-        if before == NONE {
-            self.n_mut(parent).last_child = child;
-        } else {
-            self.n_mut(before).prev_sibling = child;
         }
     }
 

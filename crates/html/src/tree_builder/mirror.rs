@@ -316,27 +316,22 @@ impl Mirror {
 
     /// Links `child` (parentless) as the last child of `parent`.
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
-        let last = self.nodes.get(parent).map_or(NO_LINK, |p| p.last_child);
+        // Each of the three nodes is looked up once (this runs for every node).
         let child_link = link(Some(child));
+        let Some(p) = self.nodes.get_mut(parent) else {
+            return;
+        };
+        let last = std::mem::replace(&mut p.last_child, child_link);
+        if last == NO_LINK {
+            p.first_child = child_link;
+        }
         if let Some(c) = self.nodes.get_mut(child) {
             c.parent = link(Some(parent));
             c.prev = last;
             c.next = NO_LINK;
         }
-        match unlink(last) {
-            Some(l) => {
-                if let Some(l) = self.nodes.get_mut(l) {
-                    l.next = child_link;
-                }
-            }
-            None => {
-                if let Some(p) = self.nodes.get_mut(parent) {
-                    p.first_child = child_link;
-                }
-            }
-        }
-        if let Some(p) = self.nodes.get_mut(parent) {
-            p.last_child = child_link;
+        if let Some(l) = unlink(last).and_then(|l| self.nodes.get_mut(l)) {
+            l.next = child_link;
         }
     }
 
