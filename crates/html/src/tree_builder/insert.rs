@@ -57,6 +57,15 @@ impl TreeBuilder {
         self.open.last()
     }
 
+    /// True when the adjusted current node is known to be an HTML element from
+    /// the stack alone (the common case, asked for every token); false means
+    /// "look at the node".
+    #[inline]
+    pub(crate) fn adjusted_current_surely_html(&self) -> bool {
+        let fragment_root_only = self.open.len() == 1 && self.context.is_some();
+        !fragment_root_only && self.open.last_is_html()
+    }
+
     /// 13.2.4.2 the adjusted current node: the context element when the stack
     /// holds only the root (fragment case), else the current node.
     pub(crate) fn adjusted_current_node(&self) -> Option<NodeId> {

@@ -620,6 +620,9 @@ impl TreeBuilder {
     /// 13.2.6: whether the token goes to the insertion mode (true) or to the rules
     /// for foreign content (false).
     fn use_html_rules(&self, token: &Token<'_>) -> bool {
+        if self.adjusted_current_surely_html() {
+            return true;
+        }
         let Some(node) = self.adjusted_current_node() else {
             return true;
         };
@@ -784,6 +787,9 @@ impl TreeBuilder {
     /// Whether the tokenizer may open CDATA sections: there is an adjusted current
     /// node and it is not in the HTML namespace (13.2.5.42).
     pub fn cdata_allowed(&self) -> bool {
+        if self.adjusted_current_surely_html() {
+            return false;
+        }
         self.adjusted_current_node()
             .and_then(|n| self.mirror.elem(n))
             .is_some_and(|e| e.ns != Namespace::Html)

@@ -254,6 +254,13 @@ impl OpenStack {
         self.nodes.last().copied()
     }
 
+    /// Whether the topmost node is an HTML element (from the stack's own keys,
+    /// without a look at the mirror).
+    #[inline]
+    pub(crate) fn last_is_html(&self) -> bool {
+        matches!(self.keys.last(), Some(Some(key)) if key.ns == Namespace::Html)
+    }
+
     /// The nodes, bottom first.
     #[cfg(test)]
     pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator + '_ {
