@@ -92,6 +92,19 @@ impl TreeBuilder {
     }
 
     fn place_for(&self, override_target: Option<NodeId>, depth_limited: bool) -> Place {
+        // The usual case, read from the stack alone: the current node, no foster
+        // parenting, within the depth limit, not a template.
+        if override_target.is_none()
+            && !self.foster_parenting
+            && !(depth_limited && self.open.len() > self.config.max_depth.max(2))
+            && let Some(current) = self.current_node()
+            && self
+                .open
+                .last_key()
+                .is_some_and(|key| key != ElemKey::html(atom::TEMPLATE))
+        {
+            return Place::Append(current);
+        }
         let target = override_target
             .or_else(|| self.current_node())
             .unwrap_or(self.document);
@@ -171,7 +184,7 @@ impl TreeBuilder {
 
     /// Whether the current node is an HTML element named `name`.
     pub(crate) fn current_is(&self, name: Atom) -> bool {
-        self.current_node().is_some_and(|n| self.is_html(n, name))
+        self.open.last_key() == Some(ElemKey::html(name))
     }
 
     /// Creates an element (not inserted) and emits its `CreateElement`; an HTML

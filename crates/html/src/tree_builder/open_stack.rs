@@ -254,11 +254,17 @@ impl OpenStack {
         self.nodes.last().copied()
     }
 
-    /// Whether the topmost node is an HTML element (from the stack's own keys,
-    /// without a look at the mirror).
+    /// The namespace and name of the topmost node, if it is an element (from the
+    /// stack's own keys, without a look at the mirror).
+    #[inline]
+    pub(crate) fn last_key(&self) -> Option<ElemKey> {
+        self.keys.last().copied().flatten()
+    }
+
+    /// Whether the topmost node is an HTML element (see [`last_key`](Self::last_key)).
     #[inline]
     pub(crate) fn last_is_html(&self) -> bool {
-        matches!(self.keys.last(), Some(Some(key)) if key.ns == Namespace::Html)
+        self.last_key().is_some_and(|key| key.ns == Namespace::Html)
     }
 
     /// The nodes, bottom first.
