@@ -46,21 +46,13 @@ pub const DEFAULT_BATCH_PATCHES: usize = 1024;
 /// The bytes read at a time by [`Driver::read`].
 pub const READ_PIECE: usize = 64 * 1024;
 
-/// The most bytes [`Driver::push_into`] hands the session at once, whatever the
-/// chunk size: a large input is decoded, tokenized and built a piece at a time,
-/// so each piece's text is still in the cache when the tokenizer and the store
-/// read it (a 20 MB page pushed whole parsed 25-40 % slower than in 16 KiB
-/// pieces, in every round of the peer bench).
-pub const STORE_PIECE: usize = 16 * 1024;
-
 /// The settings of a driven parse.
 #[derive(Clone, Debug)]
 pub struct ParseConfig {
     /// Decoder, tokenizer and tree builder settings, and the batching policy.
     pub session: SessionConfig,
     /// The most bytes pushed into the session at once (at least 1). The result does
-    /// not depend on it; `usize::MAX` (the default) pushes a slice whole (the
-    /// store path, [`Driver::push_into`], still feeds at most [`STORE_PIECE`]).
+    /// not depend on it; `usize::MAX` (the default) pushes a slice whole.
     pub chunk_size: usize,
 }
 
@@ -171,9 +163,7 @@ impl Driver {
     /// hierarchy rules; keys, links and limits are still checked, and a batch still
     /// applies whole or not at all), each emptied batch buffer goes back to the
     /// session instead of being freed, and the texts of text and comment nodes
-    /// travel in one buffer per batch instead of a `String` per patch. The
-    /// bytes go in pieces of at most [`STORE_PIECE`] (the tree does not depend
-    /// on it; the batches are the store's own).
+    /// travel in one buffer per batch instead of a `String` per patch.
     ///
     /// ```
     /// use tagloom_html::dom::{self, DomStore};
@@ -189,7 +179,7 @@ impl Driver {
     /// ```
     pub fn push_into(&mut self, bytes: &[u8], store: &mut DomStore) -> Result<(), ParseFailure> {
         self.session.detach_text();
-        for piece in bytes.chunks(self.chunk_size.min(STORE_PIECE)) {
+        for piece in bytes.chunks(self.chunk_size) {
             self.session.push_bytes(piece)?;
             let status = self.session.pump()?;
             self.drain_into(status, store)?;
@@ -387,29 +377,6 @@ mod tests {
                 assert_eq!(dump_document(&read), whole, "read, {chunk_size}");
             }
         }
-    }
-
-    /// A page of several store pieces: text, comments, attributes and multi-byte
-    /// characters across the piece boundaries give the tree the patch path
-    /// builds from the whole slice (one text node per run, not one per piece).
-    #[test]
-    fn the_store_path_splits_a_large_push_without_changing_the_tree() {
-        let mut page = String::from("<!DOCTYPE html><title>t</title><table><tr><td>");
-        while page.len() < 3 * STORE_PIECE + 100 {
-            page.push_str("caf\u{e9} \u{1f600} <b class=\"x\u{e9}\">bold</b><!-- \u{e9} -->");
-            page.push_str(&"z".repeat(700));
-        }
-        page.push_str("</table><pre>\nend");
-        let bytes = page.as_bytes();
-        assert!(bytes.len() > 3 * STORE_PIECE);
-        let mut expected = DomStore::new();
-        drive(bytes, &ParseConfig::default(), |batch| {
-            expected.apply_owned(batch)
-        })
-        .unwrap();
-        let store = parse_document(bytes, &ParseConfig::default()).unwrap();
-        assert_eq!(dump_document(&store), dump_document(&expected));
-        assert_eq!(store.len(), expected.len());
     }
 
     #[test]
