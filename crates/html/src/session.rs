@@ -55,7 +55,7 @@
 
 use std::collections::VecDeque;
 
-mod script_host;
+pub mod script_host;
 pub use script_host::{ScriptHostError, ScriptHostLimits, WriteStatus};
 
 use crate::decoder::{ByteStreamDecoder, ChangeOutcome, Confidence, DecoderConfig, DecoderError};
