@@ -13,8 +13,6 @@ use std::time::{Duration, Instant};
 use tagloom_html::PatchBatch;
 use tagloom_html::driver::{DriveError, Driver, ParseConfig};
 
-use crate::input::sniffing;
-
 /// The largest piece read at once.
 const MAX_PIECE: usize = 64 * 1024;
 /// The smallest piece read at once under a throttle.
@@ -126,8 +124,10 @@ fn stream(
 ) -> Result<(), Stop> {
     let mut input = File::open(file)
         .map_err(|e| Stop::Failure(format!("cannot read {}: {e}", file.display())))?;
-    let mut config = ParseConfig::default();
-    config.session.decoder = sniffing(None);
+    // The sniffing algorithm without its optional statistical guess (which would
+    // hold an undeclared document's first MiB back): rendering starts after the
+    // 1024-byte prescan, as in a browser.
+    let config = ParseConfig::default();
     let mut driver = Driver::new(&config);
     let mut pace = Pace::new(throttle);
     let mut buffer = vec![0; pace.piece];
