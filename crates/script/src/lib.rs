@@ -117,5 +117,6 @@ pub fn parse_document(
 ) -> Result<ScriptedDocument, ScriptError> {
     let mut parser = ScriptedParser::new(config);
     parser.push(bytes)?;
-    parser.finish()
+    parser.finish()?;
+    parser.into_document()
 }

@@ -119,10 +119,15 @@ impl ScriptedParser {
         Ok(())
     }
 
-    /// Ends the input, runs the remaining scripts and hands the document out.
-    pub fn finish(mut self) -> Result<ScriptedDocument, ScriptError> {
+    /// Ends the input and runs the remaining scripts.
+    pub fn finish(&mut self) -> Result<(), ScriptError> {
         let status = self.shared.borrow_mut().session.finish()?;
         self.drain(status)?;
+        Ok(())
+    }
+
+    /// The document as the scripts left it (after [`finish`](Self::finish)).
+    pub fn into_document(self) -> Result<ScriptedDocument, ScriptError> {
         let ScriptedParser { shared, context } = self;
         drop(context);
         // The context held the only other reference and is gone.

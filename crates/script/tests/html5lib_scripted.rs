@@ -24,7 +24,8 @@ fn run(
     for piece in data.chunks(chunk.max(1)) {
         parser.push(piece).map_err(|e| e.to_string())?;
     }
-    let doc = parser.finish().map_err(|e| e.to_string())?;
+    parser.finish().map_err(|e| e.to_string())?;
+    let doc = parser.into_document().map_err(|e| e.to_string())?;
     let encoding = doc
         .session
         .decoder()

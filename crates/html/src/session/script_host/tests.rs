@@ -295,3 +295,94 @@ fn dom_changes_name_elements_of_this_parse() {
     let script = session.running_script().unwrap();
     assert_eq!(session.dom_changed(change(script)), Ok(()));
 }
+
+/// Runs `doc` whose first script sets attribute `name=value` on the element
+/// `pick` finds in the store, in the store and through `dom_changed`.
+fn with_attribute_change(
+    doc: &str,
+    pick: impl Fn(&DomStore) -> PatchKey,
+    name: &str,
+    value: &str,
+) -> String {
+    let mut session = Html5ParseSession::new(config());
+    session.push_bytes(doc.as_bytes()).unwrap();
+    let mut store = DomStore::new();
+    let mut status = session.finish().unwrap();
+    let mut changed = false;
+    loop {
+        for batch in session.take_batches() {
+            store.apply(&batch).unwrap();
+        }
+        match status {
+            PumpStatus::Suspended(_) => {
+                if !changed && session.running_script().is_some() {
+                    changed = true;
+                    let element = pick(&store);
+                    store
+                        .set_attribute(element, AttrNamespace::None, name, Some(value))
+                        .unwrap();
+                    let change = DomChange::Attribute {
+                        element,
+                        ns: AttrNamespace::None,
+                        name,
+                        value: Some(value),
+                    };
+                    session.dom_changed(change).unwrap();
+                }
+                status = session.pump().unwrap();
+            }
+            _ => break,
+        }
+    }
+    dump_document(&store)
+}
+
+/// The keys of the elements named `name`, in creation order.
+fn elements(store: &DomStore, name: &str) -> Vec<PatchKey> {
+    let mut keys = Vec::new();
+    let mut stack = vec![store.document().unwrap()];
+    while let Some(node) = stack.pop() {
+        if node.as_element().is_some_and(|e| e.local_name() == name) {
+            keys.push(node.key());
+        }
+        stack.extend(node.children());
+        stack.extend(node.template_contents());
+    }
+    keys.sort();
+    keys
+}
+
+#[test]
+fn formatting_elements_are_compared_and_cloned_by_their_parse_time_attributes() {
+    // html5lib scripted/ark.dat: the third font becomes size=5 in the DOM, but
+    // Noah's Ark still counts it as equal to the fourth, and its clone has size=4.
+    let dump = with_attribute_change(
+        "<p><font size=4><font size=4><font size=4><script>x</script><font size=4><p>X",
+        |store| elements(store, "font")[2],
+        "size",
+        "5",
+    );
+    let expected = "| <html>\n|   <head>\n|   <body>\n|     <p>\n|       <font>\n|         size=\"4\"\n\
+        |         <font>\n|           size=\"4\"\n|           <font>\n|             size=\"5\"\n\
+        |             <script>\n|               \"x\"\n|             <font>\n|               size=\"4\"\n\
+        |     <p>\n|       <font>\n|         size=\"4\"\n|         <font>\n|           size=\"4\"\n\
+        |           <font>\n|             size=\"4\"\n|             \"X\"\n";
+    assert_eq!(dump, expected);
+}
+
+#[test]
+fn an_option_is_cloned_into_selectedcontent_with_its_contents_current_attributes() {
+    let dump = with_attribute_change(
+        "<select><button><selectedcontent></selectedcontent></button>\
+         <option><span>a<script>x</script></span></option></select>",
+        |store| elements(store, "span")[0],
+        "class",
+        "k",
+    );
+    assert!(
+        dump.contains(
+            "|         <selectedcontent>\n|           <span>\n|             class=\"k\"\n"
+        ),
+        "{dump}"
+    );
+}
