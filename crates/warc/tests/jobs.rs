@@ -221,6 +221,7 @@ fn a_run_over_files_keeps_their_order_and_counts() {
     let summary = tagloom_warc::run(
         &files,
         &job,
+        None,
         |row| {
             got.push(row.clone());
             Ok(())
