@@ -1,0 +1,22 @@
+//! The Python module `tagloom._tagloom`.
+
+mod batch;
+mod document;
+mod errors;
+mod input;
+mod node;
+
+use pyo3::prelude::*;
+
+/// The extension module; `tagloom/__init__.py` re-exports what users call.
+#[pymodule]
+fn _tagloom(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<document::Document>()?;
+    m.add_class::<node::Node>()?;
+    m.add_function(wrap_pyfunction!(document::parse, m)?)?;
+    m.add_function(wrap_pyfunction!(document::parse_fragment, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::parse_many, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::extract_text_many, m)?)?;
+    Ok(())
+}
