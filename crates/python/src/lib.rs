@@ -8,7 +8,8 @@
 //! - [`parse`]: the parse the bindings run (the CLI's settings), and the patch
 //!   batches of one;
 //! - [`text`]: the text of a tree;
-//! - [`pool`]: the parallel map of the batch calls.
+//! - [`pool`]: the parallel map of the batch calls;
+//! - [`tokens`]: the token list of `tagloom.tokens`.
 //!
 //! Everything user-facing is documented on the Python side (`python/tagloom/`).
 
@@ -20,6 +21,7 @@
 pub mod parse;
 pub mod pool;
 pub mod text;
+pub mod tokens;
 
 #[cfg(feature = "python")]
 mod py;

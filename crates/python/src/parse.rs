@@ -80,6 +80,22 @@ pub fn fragment_context(spec: &str) -> Result<(Namespace, String), ParseError> {
     Ok((ns, name.to_owned()))
 }
 
+/// The decoder settings of `tagloom parse` and `tagloom sniff`: `transport` (only a
+/// BOM overrides it), else sniffing with a statistical guess for a document that
+/// declares nothing.
+fn decoder(transport: Option<&'static Encoding>) -> DecoderConfig {
+    DecoderConfig {
+        transport,
+        autodetect: Autodetect::Statistical,
+        ..DecoderConfig::default()
+    }
+}
+
+/// The encoding `tagloom sniff` names for `bytes`.
+pub fn sniff(bytes: &[u8], transport: Option<&'static Encoding>) -> &'static Encoding {
+    tagloom_html::sniff::sniff_encoding_with(bytes, decoder(transport)).encoding
+}
+
 fn config(options: &Options) -> ParseConfig {
     ParseConfig {
         session: SessionConfig {
@@ -87,11 +103,7 @@ fn config(options: &Options) -> ParseConfig {
                 scripting: options.scripting,
                 ..TreeBuilderConfig::default()
             },
-            decoder: DecoderConfig {
-                transport: options.transport,
-                autodetect: Autodetect::Statistical,
-                ..DecoderConfig::default()
-            },
+            decoder: decoder(options.transport),
             batching: BatchPolicy::Bounded(PATCHES_PER_BATCH),
             ..SessionConfig::default()
         },
@@ -179,6 +191,17 @@ mod tests {
         assert_eq!(dom::dump_children(root), "| <svg circle>\n");
         assert!(fragment_context("a b c").is_err());
         assert!(encoding_for_label("nope").is_err());
+    }
+
+    #[test]
+    fn sniffing_reads_meta_and_transport() {
+        assert_eq!(sniff(b"<meta charset=koi8-r>", None).name(), "KOI8-R");
+        let latin1 = encoding_for_label("latin1").ok();
+        assert_eq!(
+            sniff(b"<meta charset=koi8-r>", latin1).name(),
+            "windows-1252"
+        );
+        assert_eq!(sniff(b"\xef\xbb\xbfx", latin1).name(), "UTF-8");
     }
 
     #[test]
