@@ -8,7 +8,7 @@ use tagloom_html::decoder::{Autodetect, DecoderConfig};
 use tagloom_html::dom::DomStore;
 use tagloom_html::dom_patch::{DomPatch, Namespace, PatchKey};
 use tagloom_html::driver::{DriveError, Driver, ParseConfig};
-use tagloom_html::session::{BatchPolicy, SessionConfig};
+use tagloom_html::session::{BYTES_PER_NODE, BatchPolicy, SessionConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
 
 /// How many patches a batch holds at most (as `tagloom parse`).
@@ -126,7 +126,9 @@ fn engine<E: std::fmt::Display>(err: DriveError<E>) -> ParseError {
 /// Parses `bytes` into a [`DomStore`].
 pub fn parse(bytes: &[u8], options: &Options) -> Result<Parsed, ParseError> {
     let mut driver = driver(options);
-    let mut store = DomStore::new();
+    // Sized for the document, as `tagloom_html::parse_document` does: a small
+    // document does not pay a whole segment of node records.
+    let mut store = DomStore::with_capacity(bytes.len() / BYTES_PER_NODE);
     driver.push_into(bytes, &mut store).map_err(engine)?;
     driver.finish_into(&mut store).map_err(engine)?;
     let session = driver.session();
