@@ -13,7 +13,7 @@ import threading
 import pytest
 
 import tagloom
-from conftest import bench_pages, run_cli
+from conftest import bench_pages, missing, run_cli
 
 RULES = [
     {"select": "a[href^='http']", "actions": [{"set_attr": ["rel", "nofollow"]}]},
@@ -38,7 +38,7 @@ def test_rewrite():
 def test_rewrite_equals_the_cli(tagloom_bin):
     pages = bench_pages()
     if not pages:
-        pytest.skip("SKIPPED: the bench pages are missing")
+        missing("the bench pages (../shared/bench-corpus)")
     with tempfile.TemporaryDirectory() as tmp:
         rules = os.path.join(tmp, "rules.json")
         with open(rules, "w") as f:
