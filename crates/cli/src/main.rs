@@ -50,6 +50,8 @@ enum Command {
     Include(commands::include::Args),
     /// Render wikitext to Parsoid-style HTML.
     Wiki(commands::wiki::Args),
+    /// Run a job (text, links, l10n-words, sanitize) over every HTML page of WARC/ARC files.
+    Warc(commands::warc::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo::run(&args),
         Command::Include(args) => commands::include::run(&args),
         Command::Wiki(args) => commands::wiki::run(&args),
+        Command::Warc(args) => commands::warc::run(&args),
         Command::Rewrite(args) => commands::rewrite::run(&args),
         Command::Sanitize(args) => commands::sanitize::run(&args),
         Command::L10n(command) => match commands::l10n::run(&command) {

@@ -18,6 +18,9 @@ pub(crate) struct LookBuf<R> {
     /// Bytes consumed since the start of the stream.
     consumed: u64,
     eof: bool,
+    /// A read error met while bytes before it were still buffered: handed out once
+    /// those are consumed, so reading ahead never loses good bytes to a later error.
+    deferred: Option<io::Error>,
 }
 
 impl<R: Read> LookBuf<R> {
@@ -29,6 +32,7 @@ impl<R: Read> LookBuf<R> {
             end: 0,
             consumed: 0,
             eof: false,
+            deferred: None,
         }
     }
 
@@ -45,6 +49,12 @@ impl<R: Read> LookBuf<R> {
     /// Reads until at least `n` bytes are buffered or the stream ends; returns the
     /// buffered bytes (fewer than `n` only at the end of the stream).
     pub(crate) fn look(&mut self, n: usize) -> io::Result<&[u8]> {
+        if self.start == self.end
+            && let Some(e) = self.deferred.take()
+        {
+            self.eof = false;
+            return Err(e);
+        }
         while self.end - self.start < n && !self.eof {
             if self.start > 0 {
                 self.buf.copy_within(self.start..self.end, 0);
@@ -62,6 +72,10 @@ impl<R: Read> LookBuf<R> {
                 Ok(0) => self.eof = true,
                 Ok(read) => self.end += read,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if self.end > self.start => {
+                    self.deferred = Some(e);
+                    self.eof = true;
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -75,6 +89,7 @@ impl<R: Read> LookBuf<R> {
         self.start = 0;
         self.end = 0;
         self.eof = false;
+        self.deferred = None;
     }
 
     /// The inner reader.
@@ -90,7 +105,7 @@ impl<R: Read> LookBuf<R> {
 
 impl<R: Read> Read for LookBuf<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.start == self.end && out.len() >= READ_SIZE {
+        if self.start == self.end && self.deferred.is_none() && out.len() >= READ_SIZE {
             // Large reads bypass the buffer.
             let n = self.inner.read(out)?;
             self.consumed += n as u64;

@@ -270,15 +270,25 @@ impl<R: Read> WarcReader<R> {
     /// Reads a WARC header block (the version line is buffered at the start).
     fn read_warc_header(&mut self) -> Result<RecordHeader, RecordErrorKind> {
         let limit = self.limits.max_header_bytes.max(16);
-        let block = match self.buf.look(limit) {
-            Ok(b) => b,
-            Err(e) => return Err(self.classify(e, 0)),
+        // Look ahead as far as the header needs, up to the limit.
+        let mut want = 8192.min(limit);
+        let end = loop {
+            let block = match self.buf.look(want) {
+                Ok(b) => b,
+                Err(e) => return Err(self.classify(e, 0)),
+            };
+            let window = block.get(..limit).unwrap_or(block);
+            let end = [&b"\n\r\n"[..], b"\n\n"]
+                .iter()
+                .filter_map(|sep| memchr::memmem::find(window, sep).map(|i| (i, i + sep.len())))
+                .min();
+            if end.is_some() || window.len() < want || want >= limit {
+                break end;
+            }
+            want = want.saturating_mul(4).min(limit);
         };
+        let block = self.buf.buffered();
         let window = block.get(..limit).unwrap_or(block);
-        let end = [&b"\n\r\n"[..], b"\n\n"]
-            .iter()
-            .filter_map(|sep| memchr::memmem::find(window, sep).map(|i| (i, i + sep.len())))
-            .min();
         let Some((fields_end, header_len)) = end else {
             let truncated = window.len() < limit;
             // Skip the version line, then look for the next record.

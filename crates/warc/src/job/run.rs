@@ -96,15 +96,16 @@ impl Source<'_> {
 }
 
 /// Runs `job` over every record of `files` (in order), handing each row to
-/// `on_row` in file and record order; `progress` gets the raw bytes read as they
-/// are read. The job runs on the current rayon pool (`ThreadPool::install` to
-/// choose the threads). Stops at the first file that cannot be opened or the first
-/// error of `on_row`; a bad record is an error row, never a stop.
+/// `on_row` in file and record order, on the calling thread; `progress` gets the
+/// raw bytes read as they are read. The job runs on `pool` (`None`: rayon's global
+/// pool). Stops at the first file that cannot be opened or the first error of
+/// `on_row`; a bad record is an error row, never a stop.
 pub fn run(
     files: &[PathBuf],
     job: &Job,
+    pool: Option<&rayon::ThreadPool>,
     mut on_row: impl FnMut(&Row) -> io::Result<()>,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &dyn Fn(u64),
 ) -> Result<Summary, RunError> {
     let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
     let mut source = Source {
@@ -123,17 +124,23 @@ pub fn run(
     summary.bytes += read;
     while !batch.is_empty() {
         summary.records += batch.len() as u64;
-        let (next, rows) = rayon::join(
-            || source.read_batch(),
-            || {
-                batch
-                    .into_par_iter()
-                    .map(|(i, record)| {
-                        job.run_record(names.get(i).map_or("", String::as_str), record)
-                    })
-                    .collect::<Vec<_>>()
-            },
-        );
+        let step = || {
+            rayon::join(
+                || source.read_batch(),
+                || {
+                    batch
+                        .into_par_iter()
+                        .map(|(i, record)| {
+                            job.run_record(names.get(i).map_or("", String::as_str), record)
+                        })
+                        .collect::<Vec<_>>()
+                },
+            )
+        };
+        let (next, rows) = match pool {
+            Some(pool) => pool.install(step),
+            None => step(),
+        };
         for row in rows {
             let Some(row) = row else {
                 summary.skipped += 1;
