@@ -32,8 +32,8 @@ fi
 java -version 2>&1 | head -1
 
 echo "== dist: pyspark, dask, warcio (pip's cache in ~/.cache/pip is kept between runs)"
-# pyspark[sql] brings pyarrow and pandas (mapInArrow needs both).
-"$py" -m pip install -q --disable-pip-version-check "pyspark[sql]>=4" "dask[distributed]" warcio
+# pyspark[sql] brings pyarrow and pandas (mapInArrow needs both; pyspark 4.3 warns on pandas 3).
+"$py" -m pip install -q --disable-pip-version-check "pyspark[sql]>=4" "pandas<3" "dask[distributed]" warcio
 
 echo "== dist: tests"
 if [ -d ../shared/bench-corpus ]; then

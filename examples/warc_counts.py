@@ -137,7 +137,7 @@ def count_spark(spark, paths, partitions: Optional[int] = None) -> Dict[str, Any
             .count()
             .collect()
         }
-        host_of = F.udf(host, "string")
+        host_of = F.udf(lambda uri: host(uri), "string")
         hosts = {
             r["host"]: r["words"]
             for r in good.groupBy(host_of("uri").alias("host"))

@@ -55,7 +55,7 @@ def test_tricky_records(warcs):
         garbage.payload
     bad = items[("response", "http://tricky.example/badheaders")]
     assert bad.http_status == 200
-    assert bad.text.startswith("<title>Bad headers</title>")
+    assert bad.text.startswith("<!DOCTYPE html><title>Bad headers</title>")
     assert ("revisit", "http://tricky.example/chunked") in items
     assert items[("warcinfo", None)].payload.startswith(b"software: tagloom tests")
 
@@ -124,6 +124,8 @@ def test_text_job_rows(warcs):
     assert by_uri["http://tricky.example/cp1251"]["encoding"] == "windows-1251"
     assert "мягких французских" in by_uri["http://tricky.example/cp1251"]["text"]
     assert by_uri["http://tricky.example/gzip"]["title"] == "Gzip"
+    # The malformed Content-Type line is dropped; the page is known by its doctype.
+    assert by_uri["http://tricky.example/badheaders"]["text"] == "Still a page."
     garbage = by_uri["http://tricky.example/garbage"]
     assert garbage["error"]["kind"] and garbage["error"]["message"]
     assert garbage["text"] is None

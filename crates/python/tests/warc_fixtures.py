@@ -124,7 +124,7 @@ def tricky_records() -> list[bytes]:
         (
             "response",
             "http://tricky.example/badheaders",
-            b"HTTP/1.1 200 OK\r\nContent-Type text/html\r\n: empty name\r\nX-\xff\xfe: \x80\r\n\r\n<title>Bad headers</title><p>Still a page.",
+            b"HTTP/1.1 200 OK\r\nContent-Type text/html\r\n: empty name\r\nX-\xff\xfe: \x80\r\n\r\n<!DOCTYPE html><title>Bad headers</title><p>Still a page.",
         ),
         ("revisit", "http://tricky.example/chunked", _http("200 OK", [("Content-Type", "text/html")], b"")),
         (

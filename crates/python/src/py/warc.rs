@@ -404,19 +404,18 @@ pub(crate) fn warc_rows(
     let handle = std::thread::Builder::new()
         .name("tagloom-warc-run".into())
         .spawn(move || {
-            pool.install(|| {
-                tagloom_warc::run(
-                    &paths,
-                    &job,
-                    |row| {
-                        // The receiver is gone when Python dropped the iterator: stop.
-                        send.send(row.clone()).map_err(|_| {
-                            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "rows dropped")
-                        })
-                    },
-                    &|_| {},
-                )
-            })
+            tagloom_warc::run(
+                &paths,
+                &job,
+                Some(&pool),
+                |row| {
+                    // The receiver is gone when Python dropped the iterator: stop.
+                    send.send(row.clone()).map_err(|_| {
+                        std::io::Error::new(std::io::ErrorKind::BrokenPipe, "rows dropped")
+                    })
+                },
+                &|_| {},
+            )
             .map(|_| ())
             .or_else(|e| match e {
                 RunError::Sink(_) => Ok(()),
