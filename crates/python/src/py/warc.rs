@@ -26,8 +26,8 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use tagloom_html::decoder::{Autodetect, DecoderConfig};
 use tagloom_html::sniff::sniff_encoding_with;
 use tagloom_warc::{
-    Format, HttpResponse, Job, JobKind, Limits, OpenError, OwnedRecord, RecordError,
-    RecordHeader, RecordType, Records, Row, RowResult, RunError, WarcReader,
+    Format, HttpResponse, Job, JobKind, Limits, OpenError, OwnedRecord, RecordError, RecordHeader,
+    RecordType, Records, Row, RowResult, RunError, WarcReader,
 };
 
 use super::errors::TagloomError;
@@ -122,7 +122,10 @@ impl WarcRecord {
     /// The payload and the encoding its `Content-Type` names.
     fn payload_and_transport(
         &self,
-    ) -> PyResult<(std::borrow::Cow<'_, [u8]>, Option<&'static encoding_rs::Encoding>)> {
+    ) -> PyResult<(
+        std::borrow::Cow<'_, [u8]>,
+        Option<&'static encoding_rs::Encoding>,
+    )> {
         match self.http() {
             Some(Ok(http)) => {
                 let payload = http
