@@ -114,6 +114,12 @@ impl Browser {
             program: program.display().to_string(),
             source,
         };
+        if !program.is_file() {
+            return Err(launch_error(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such file",
+            )));
+        }
         std::fs::create_dir_all(&profile).map_err(launch_error)?;
         let (from_browser, browser_out) = std::io::pipe().map_err(launch_error)?;
         let (browser_in, commands) = std::io::pipe().map_err(launch_error)?;
@@ -214,10 +220,16 @@ impl Browser {
             detail: e.to_string(),
         })?;
         bytes.push(0);
-        self.commands
+        if let Err(e) = self
+            .commands
             .write_all(&bytes)
             .and_then(|()| self.commands.flush())
-            .map_err(BrowserError::Write)?;
+        {
+            return Err(match e.kind() {
+                std::io::ErrorKind::BrokenPipe => self.closed_error(),
+                _ => BrowserError::Write(e),
+            });
+        }
         let deadline = Instant::now() + self.timeout;
         loop {
             let message = self.receive(method, deadline)?;
@@ -277,14 +289,20 @@ impl Browser {
                 method: method.to_owned(),
                 after: self.timeout,
             }),
-            Err(RecvTimeoutError::Disconnected) => {
-                // Let the stderr thread catch up with the browser's last words.
-                let _ = self.child.try_wait();
-                thread::sleep(Duration::from_millis(100));
-                Err(BrowserError::Closed {
-                    stderr: self.stderr_tail(),
-                })
-            }
+            Err(RecvTimeoutError::Disconnected) => Err(self.closed_error()),
+        }
+    }
+
+    /// [`BrowserError::Closed`] with the browser's last words.
+    fn closed_error(&mut self) -> BrowserError {
+        // Let the stderr thread catch up (it ends when the process does).
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(10));
+        }
+        thread::sleep(Duration::from_millis(50));
+        BrowserError::Closed {
+            stderr: self.stderr_tail(),
         }
     }
 

@@ -13,10 +13,24 @@ fn missing_binary_is_a_clear_error() {
         program: Some("/nonexistent/chromium".into()),
         ..LaunchOptions::default()
     };
-    // `sh` starts, the exec fails: the pipe closes with the shell's message.
+    match Browser::launch(&options) {
+        Err(e @ BrowserError::Launch { .. }) => {
+            assert!(e.to_string().contains("/nonexistent/chromium"), "{e}")
+        }
+        other => panic!("expected Launch, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_browser_that_exits_is_a_clear_error() {
+    // `sh` is a program that exits at once, complaining about the flags.
+    let options = LaunchOptions {
+        program: Some("/bin/sh".into()),
+        ..LaunchOptions::default()
+    };
     match Browser::launch(&options).and_then(|mut b| b.new_page().map(|_| ())) {
         Err(BrowserError::Closed { stderr }) => {
-            assert!(stderr.contains("/nonexistent/chromium"), "{stderr}")
+            assert!(stderr.contains("Illegal option"), "{stderr}")
         }
         other => panic!("expected Closed, got {other:?}"),
     }
