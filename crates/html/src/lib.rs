@@ -118,6 +118,7 @@
 #![warn(missing_docs)]
 
 pub mod atom;
+pub mod batch;
 pub mod decoder;
 pub mod dom;
 pub mod dom_patch;
@@ -136,6 +137,7 @@ pub mod tree_builder;
 pub mod xml_infoset;
 
 pub use atom::{Atom, AtomTable};
+pub use batch::{DocHandle, PatchBatch};
 pub use dom::DomStore;
 pub use dom_patch::DomPatch;
 pub use driver::{
