@@ -9,6 +9,8 @@
 //! - [`compare`]: Chromium's parser (`DOMParser`, or a context element's
 //!   `innerHTML` for fragments; scripting off) against tagloom's, both dumped in
 //!   html5lib's tree format, many documents per round trip; known differences.
+//! - [`patched`]: tagloom's versioned batches applied in the page by `tagloom view`'s
+//!   batch applier, the page's DOM against the `DomStore` mid-stream and at the end.
 //! - [`soup`] and [`minimize`]: random tag soup and delta debugging, for the
 //!   differential fuzzer (`tests/diff_fuzz.rs`).
 //!
@@ -20,6 +22,7 @@ pub mod compare;
 pub mod error;
 pub mod minimize;
 pub mod page;
+pub mod patched;
 pub mod soup;
 
 mod base64;
