@@ -2,6 +2,9 @@
 //! `CONTEXT`, e.g. `select::<input><option>` or `svg path::<b>`) with Chromium's
 //! `DOMParser` and with tagloom, and prints both html5lib dumps when they differ.
 //!
+//! An argument starting with `json:` is a JSON string (for NUL and other
+//! controls): `json:"<\\u0000"`.
+//!
 //! `cargo run -p tagloom-browser --example compare -- '<p><b>x</p>y'`
 
 use tagloom_browser::compare::{self, Case};
@@ -27,6 +30,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 fn parse_arg(arg: &str) -> Case {
+    let decoded;
+    let arg = match arg.strip_prefix("json:") {
+        Some(json) => {
+            decoded = serde_json::from_str::<String>(json).unwrap_or_else(|e| {
+                eprintln!("not a JSON string: {json}: {e}");
+                std::process::exit(2)
+            });
+            decoded.as_str()
+        }
+        None => arg,
+    };
     let Some((context, data)) = arg.split_once("::") else {
         return Case::document(arg);
     };

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod deviations;
+
 #[path = "../../../html/tests/support/tree_dat.rs"]
 pub mod tree_dat;
 
