@@ -5,7 +5,9 @@
 //! TAGLOOM_DIFF_FUZZ_SECS=600 cargo test -p tagloom-browser --test diff_fuzz -- --ignored --nocapture
 //! ```
 //!
-//! (`TAGLOOM_DIFF_FUZZ_SEED` picks the seed; default: the clock, printed.)
+//! (`TAGLOOM_DIFF_FUZZ_SEED` picks the seed, default: the clock, printed;
+//! `TAGLOOM_DIFF_FUZZ_DOCS` stops after that many documents, so that a run with
+//! a fixed seed is the same on any machine: what `.ci/diff_fuzz.sh` does.)
 //! Random tag soup (`tagloom_browser::soup`, plus the tokens of
 //! `fuzz/dicts/html.dict`) goes to Chromium's `DOMParser` — one document in five
 //! as a fragment in a random context element — and to tagloom, a thousand
@@ -134,6 +136,10 @@ fn differential_fuzz_against_chromium() {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_secs())
         });
+    let max_docs = std::env::var("TAGLOOM_DIFF_FUZZ_DOCS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(usize::MAX);
     let dictionary = std::fs::read_to_string(DICTIONARY)
         .map(|t| parse_dictionary(&t))
         .unwrap_or_default();
@@ -152,8 +158,8 @@ fn differential_fuzz_against_chromium() {
     let (mut tried, mut different, mut skipped) = (0usize, 0usize, 0usize);
     // Minimised id -> (times seen, the first full input).
     let mut found: BTreeMap<String, (usize, String)> = BTreeMap::new();
-    while Instant::now() < deadline {
-        let cases: Vec<Case> = (0..BATCH)
+    while Instant::now() < deadline && tried < max_docs {
+        let cases: Vec<Case> = (0..BATCH.min(max_docs - tried))
             .map(|_| {
                 let data = generator.document();
                 match contexts.below(5) {
