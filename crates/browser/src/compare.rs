@@ -42,7 +42,7 @@ impl Case {
 }
 
 /// tagloom's dump of `case`, scripting off, the input read as UTF-8 (what
-/// `tagloom parse --format html5lib` prints for the same text); for a fragment,
+/// `tagloom parse --scripting off` prints for the same text); for a fragment,
 /// the children of its `html` root. `Err` carries the driver's error.
 pub fn tagloom_dump(case: &Case) -> Result<String, String> {
     tagloom_dump_with(case, &ParseConfig::default())

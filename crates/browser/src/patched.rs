@@ -6,8 +6,9 @@
 
 use serde_json::Value;
 use tagloom_html::batch::{DocHandle, PatchBatch};
-use tagloom_html::decoder::DecoderConfig;
+use tagloom_html::decoder::{DecoderConfig, Encoding};
 use tagloom_html::dom::{self, DomStore};
+use tagloom_html::dom_patch::{DomPatch, Namespace};
 use tagloom_html::driver::{Driver, ParseConfig};
 use tagloom_html::session::BatchPolicy;
 use tagloom_html::tree_builder::FragmentContext;
@@ -62,6 +63,8 @@ pub struct Streamed {
     pub store_dumps: Vec<String>,
     /// For a fragment, the key of its `html` root (whose children are dumped).
     pub root: Option<u64>,
+    /// How many batches open with `Clear` (encoding restarts).
+    pub clears: usize,
 }
 
 /// Parses `case` (scripting off, UTF-8, pushed `chunk` bytes at a time) into
@@ -69,12 +72,33 @@ pub struct Streamed {
 /// handle, applies them to a [`DomStore`] and keeps its dumps after the batches
 /// at a quarter, half and three quarters of the stream and after the last one.
 pub fn stream(case: &Case, batch_patches: usize, chunk: usize) -> Result<Streamed, String> {
+    stream_bytes(
+        case.data.as_bytes(),
+        case.context.clone(),
+        Some(encoding_rs::UTF_8),
+        batch_patches,
+        chunk,
+    )
+}
+
+/// [`stream`] over bytes: with `transport` `None` the encoding is sniffed, and a
+/// late `<meta>` restarts the parse (a batch opening with `Clear`).
+pub fn stream_bytes(
+    bytes: &[u8],
+    context: Option<(Namespace, String)>,
+    transport: Option<&'static Encoding>,
+    batch_patches: usize,
+    chunk: usize,
+) -> Result<Streamed, String> {
     let mut config = ParseConfig::default();
-    config.session.decoder = DecoderConfig::with_transport(encoding_rs::UTF_8);
+    config.session.decoder = DecoderConfig {
+        transport,
+        ..DecoderConfig::default()
+    };
     config.session.tree.scripting = false;
     config.session.batching = BatchPolicy::Bounded(batch_patches.max(1));
     config.chunk_size = chunk.max(1);
-    let mut driver = match &case.context {
+    let mut driver = match &context {
         Some((ns, name)) => Driver::new_fragment(&config, FragmentContext::new(*ns, name.clone())),
         None => Driver::new(&config),
     };
@@ -84,7 +108,7 @@ pub fn stream(case: &Case, batch_patches: usize, chunk: usize) -> Result<Streame
         Ok::<(), String>(())
     };
     driver
-        .push(case.data.as_bytes(), &mut collect)
+        .push(bytes, &mut collect)
         .and_then(|()| driver.finish(&mut collect))
         .map_err(|e| e.to_string())?;
     let root = driver.session().fragment_root_key();
@@ -98,7 +122,9 @@ pub fn stream(case: &Case, batch_patches: usize, chunk: usize) -> Result<Streame
     let mut store = DomStore::new();
     let mut store_dumps = Vec::with_capacity(at.len());
     let mut json = Vec::with_capacity(n);
+    let mut clears = 0;
     for (i, patches) in batches.into_iter().enumerate() {
+        clears += usize::from(matches!(patches.first(), Some(DomPatch::Clear)));
         store
             .apply(&patches)
             .map_err(|e| format!("batch {i} rejected by the store: {e}"))?;
@@ -119,6 +145,7 @@ pub fn stream(case: &Case, batch_patches: usize, chunk: usize) -> Result<Streame
         at,
         store_dumps,
         root: root.map(|k| k.get()),
+        clears,
     })
 }
 

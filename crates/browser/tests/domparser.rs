@@ -3,8 +3,8 @@
 //! is parsed by `DOMParser.parseFromString(s, 'text/html')` in headless Chromium
 //! (fragment cases: the `innerHTML` setter of the context element, created in a
 //! no-quirks `DOMParser` document; a `template` context's result is its
-//! contents; scripting is off for both) and by tagloom (`tagloom parse --format
-//! html5lib`'s path, scripting off), both dumped in html5lib's format. Counts are
+//! contents; scripting is off for both) and by tagloom (`tagloom parse
+//! --scripting off`'s path), both dumped in html5lib's format. Counts are
 //! printed; a difference not listed in `tests/known-differences.txt`
 //! (`id | reason`), or a listed id that no longer differs, fails the test.
 

@@ -5,8 +5,11 @@
 //! `tagloom view`'s batch applier (`applyBatch`) to a fresh document, and after
 //! the batches at 1/4, 1/2 and 3/4 of the stream and after the last one its
 //! html5lib dump must equal the `DomStore`'s after the same batch. The final
-//! tree must also equal `tagloom parse --format html5lib`'s (the driver's
-//! default batching). No known differences: any mismatch fails.
+//! tree must also equal `tagloom parse --scripting off`'s (the driver's
+//! default batching). The bench pages run a second time as bytes with the
+//! encoding sniffed, and so does a page whose late `<meta charset>` restarts the
+//! parse (a batch opening with `Clear`, which the applier must honour). No
+//! known differences: any mismatch fails.
 
 mod support;
 
@@ -40,6 +43,26 @@ fn patched_dom_equals_the_store_mid_stream_and_at_the_end() {
         }
         streamed.push(s);
     }
+    // The same pages as bytes, sniffed, and a late <meta> that restarts the parse.
+    let mut late_meta = b"<!DOCTYPE html><title>t</title><p>".to_vec();
+    late_meta.resize(2000, b'a');
+    late_meta.extend_from_slice(b"<meta charset=iso-8859-2><p>\xB1</p>");
+    let mut raw: Vec<(String, Vec<u8>)> = vec![("late-meta".to_owned(), late_meta)];
+    raw.extend(support::bench_bytes(name));
+    for (id, bytes) in raw {
+        let s = patched::stream_bytes(&bytes, None, None, BATCH_PATCHES, CHUNK)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        inputs.push(support::Input {
+            id: format!("bytes:{id}"),
+            case: compare::Case::document(String::from_utf8_lossy(&bytes).into_owned()),
+        });
+        streamed.push(s);
+    }
+    let clears: usize = streamed.iter().map(|s| s.clears).sum();
+    assert!(
+        clears > 0,
+        "no input restarted: the Clear path is not exercised"
+    );
     let batches: usize = streamed.iter().map(|s| s.batches.len()).sum();
     let checkpoints: usize = streamed.iter().map(|s| s.at.len()).sum();
 
@@ -73,13 +96,15 @@ fn patched_dom_equals_the_store_mid_stream_and_at_the_end() {
             compare::first_difference(store, page)
         ));
     }
+    let bench = inputs.iter().filter(|i| i.id.starts_with("bench:")).count();
     println!(
-        "patched DOM vs DomStore: {} inputs ({tree_cases} tree-construction cases, {} bench pages; \
+        "patched DOM vs DomStore: {} inputs ({tree_cases} tree-construction cases, {bench} bench pages, \
+         {} as bytes with sniffing; \
          {script_on} #script-on cases left out), {batches} batches of <= {BATCH_PATCHES} patches, \
-         {checkpoints} checkpoints: {equal} inputs equal at every checkpoint, {} failures; \
+         {checkpoints} checkpoints, {clears} restarts: {equal} inputs equal at every checkpoint, {} failures; \
          browser side {browser_time:?}",
         inputs.len(),
-        inputs.len() - tree_cases,
+        inputs.len() - tree_cases - bench,
         failures.len()
     );
     for f in failures.iter().take(20) {

@@ -61,6 +61,21 @@ pub fn tree_construction() -> (Vec<Input>, usize) {
 /// decoded in the encoding tagloom sniffs, so both parsers get the same text;
 /// empty (said on stderr) when the folder is missing.
 pub fn bench_pages(test: &str) -> Vec<Input> {
+    bench_bytes(test)
+        .into_iter()
+        .map(|(name, bytes)| {
+            let encoding = tagloom_html::sniff_encoding(&bytes, None).encoding;
+            let (text, _, _) = encoding.decode(&bytes);
+            Input {
+                id: format!("bench:{name}"),
+                case: Case::document(text.into_owned()),
+            }
+        })
+        .collect()
+}
+
+/// The bench pages' file names and bytes (see [`bench_pages`]).
+pub fn bench_bytes(test: &str) -> Vec<(String, Vec<u8>)> {
     let dir = match std::env::var_os("TAGLOOM_BENCH_CORPUS") {
         Some(dir) => PathBuf::from(dir),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
@@ -85,13 +100,8 @@ pub fn bench_pages(test: &str) -> Vec<Input> {
         .into_iter()
         .map(|path| {
             let bytes = std::fs::read(&path).expect("read bench page");
-            let encoding = tagloom_html::sniff_encoding(&bytes, None).encoding;
-            let (text, _, _) = encoding.decode(&bytes);
             let name = path.file_name().unwrap_or_default().to_string_lossy();
-            Input {
-                id: format!("bench:{name}"),
-                case: Case::document(text.into_owned()),
-            }
+            (name.into_owned(), bytes)
         })
         .collect()
 }
