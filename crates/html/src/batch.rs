@@ -198,7 +198,10 @@ mod tests {
         assert!(batch.starts_with_clear());
         let value: serde_json::Value = serde_json::from_str(&batch.json().to_string()).unwrap();
         assert_eq!(value["doc"], a.get());
-        assert_eq!((value["from"].as_u64(), value["to"].as_u64()), (Some(4), Some(5)));
+        assert_eq!(
+            (value["from"].as_u64(), value["to"].as_u64()),
+            (Some(4), Some(5))
+        );
         assert_eq!(value["patches"][1]["text"], "x\"\n");
         let empty = PatchBatch::new(b, 0, Vec::new());
         assert_eq!(
