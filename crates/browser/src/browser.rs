@@ -101,6 +101,7 @@ impl Browser {
     /// let mut page = browser.new_page()?;
     /// let n = page.evaluate("new DOMParser().parseFromString('<p>a<p>b', 'text/html').body.children.length")?;
     /// assert_eq!(n, 2);
+    /// drop(page);
     /// browser.close()?;
     /// # Ok::<(), tagloom_browser::BrowserError>(())
     /// ```

@@ -5,10 +5,9 @@
 //! [`DomStore`]'s dump after the same batch.
 
 use serde_json::Value;
-use tagloom_html::batch::{DocHandle, PatchBatch};
 use tagloom_html::decoder::{DecoderConfig, Encoding};
 use tagloom_html::dom::{self, DomStore};
-use tagloom_html::dom_patch::{DomPatch, Namespace};
+use tagloom_html::dom_patch::Namespace;
 use tagloom_html::driver::{Driver, ParseConfig};
 use tagloom_html::session::BatchPolicy;
 use tagloom_html::tree_builder::FragmentContext;
@@ -68,8 +67,7 @@ pub struct Streamed {
 }
 
 /// Parses `case` (scripting off, UTF-8, pushed `chunk` bytes at a time) into
-/// batches of at most `batch_patches` patches, versioned from 0 on a fresh
-/// handle, applies them to a [`DomStore`] and keeps its dumps after the batches
+/// the session's versioned batches of at most `batch_patches` patches, applies them to a [`DomStore`] and keeps its dumps after the batches
 /// at a quarter, half and three quarters of the stream and after the last one.
 pub fn stream(case: &Case, batch_patches: usize, chunk: usize) -> Result<Streamed, String> {
     stream_bytes(
@@ -118,17 +116,15 @@ pub fn stream_bytes(
         .filter(|&i| i < n)
         .collect();
     at.dedup();
-    let handle = DocHandle::fresh();
     let mut store = DomStore::new();
     let mut store_dumps = Vec::with_capacity(at.len());
     let mut json = Vec::with_capacity(n);
     let mut clears = 0;
-    for (i, patches) in batches.into_iter().enumerate() {
-        clears += usize::from(matches!(patches.first(), Some(DomPatch::Clear)));
+    for (i, batch) in batches.into_iter().enumerate() {
+        clears += usize::from(batch.starts_with_clear());
         store
-            .apply(&patches)
+            .apply(&batch)
             .map_err(|e| format!("batch {i} rejected by the store: {e}"))?;
-        let batch = PatchBatch::new(handle, i as u64, patches);
         json.push(batch.json().to_string());
         if at.contains(&i) {
             store_dumps.push(match root {
