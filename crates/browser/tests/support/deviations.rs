@@ -76,6 +76,19 @@ pub const CLASSES: &[(&str, Neutraliser)] = &[
             .or_else(|| rename_end_tags(&c.data, "html", "xhtml"))
             .map(|s| rename_end_tags(&s, "html", "xhtml").unwrap_or(s))
     }),
+    ("head-in-head-noscript", |c| {
+        c.data
+            .to_ascii_lowercase()
+            .contains("<noscript")
+            .then(|| rename_tags(&c.data, &["head"], "xhead"))
+            .flatten()
+    }),
+    ("foreign-fragment-context-end-tag", |c| {
+        // An HTML element below the html root keeps the stack from being just
+        // the root, so end tags never reach the fragment case.
+        matches!(&c.context, Some((Namespace::Svg | Namespace::MathMl, _)))
+            .then(|| format!("<span>{}", c.data))
+    }),
     ("table-text-in-template-reconstructs", |c| {
         in_template(c)
             .then(|| rename_tags(&c.data, FORMATTING, "span"))
