@@ -9,92 +9,176 @@
 use tagloom_browser::compare::Case;
 use tagloom_html::dom_patch::Namespace;
 
-/// A neutraliser.
-pub type Neutraliser = fn(&Case) -> Option<String>;
+/// A neutraliser: an edit of the markup, or of the whole case (its context).
+#[derive(Clone, Copy)]
+pub enum Neutraliser {
+    /// Edits the markup.
+    Data(fn(&Case) -> Option<String>),
+    /// Edits the case.
+    Case(fn(&Case) -> Option<Case>),
+}
+
+impl Neutraliser {
+    /// The neutralised case, if the edit applies.
+    pub fn apply(self, case: &Case) -> Option<Case> {
+        match self {
+            Neutraliser::Data(f) => f(case).map(|data| Case {
+                data,
+                context: case.context.clone(),
+            }),
+            Neutraliser::Case(f) => f(case),
+        }
+    }
+}
+
+use Neutraliser::Data;
 
 /// The classes, tried in order.
 pub const CLASSES: &[(&str, Neutraliser)] = &[
-    ("nul-after-lt", |c| {
-        c.data
-            .contains("<\0")
-            .then(|| c.data.replace("<\0", "<\u{fffd}"))
-    }),
-    ("nul-before-body", |c| {
-        c.data.contains('\0').then(|| c.data.replace('\0', ""))
-    }),
-    ("eof-in-markup-declaration", |c| {
-        c.data
-            .contains("<!")
-            .then(|| format!("{}xxxxxxxx>", c.data))
-    }),
-    ("search-not-special", |c| {
-        rename_tags(&c.data, &["search"], "div")
-    }),
-    ("replacement-character-keeps-frameset-ok", |c| {
-        let s = &c.data;
-        (s.contains('\u{fffd}') || s.contains("&#") || s.contains('\0')).then(|| {
-            s.replace('\u{fffd}', "x")
-                .replace("&#", "x#")
-                .replace('\0', "x")
-        })
-    }),
-    ("cdata-at-integration-point", |c| {
-        c.data
-            .contains("<![CDATA[")
-            .then(|| c.data.replace("<![CDATA[", ""))
-    }),
-    ("svg-case-adjusted-end-tag", |c| {
-        // The generator's only SVG camel-case name; the deviation is the same
-        // for every name of the SVG tag-name table.
-        rename_tags(&c.data, &["foreignobject"], "xforeignobject")
-    }),
-    ("form-end-tag-in-template", |c| {
-        in_template(c)
-            .then(|| rename_end_tags(&c.data, "form", "xform"))
-            .flatten()
-    }),
-    ("form-in-table-in-template", |c| {
-        in_template(c)
-            .then(|| rename_tags(&c.data, &["form"], "xform"))
-            .flatten()
-    }),
-    ("template-base-basefont-bgsound", |c| {
-        in_template(c)
-            .then(|| rename_tags(&c.data, &["base", "basefont", "bgsound"], "link"))
-            .flatten()
-    }),
-    ("option-inside-selectedcontent", |c| {
-        rename_tags(&c.data, &["selectedcontent"], "div")
-    }),
-    ("input-in-select-fragment", |c| {
-        matches!(&c.context, Some((Namespace::Html, n)) if n == "select")
-            .then(|| rename_tags(&c.data, &["input"], "img"))
-            .flatten()
-    }),
-    ("after-body-whitespace-no-reconstruct", |c| {
-        rename_end_tags(&c.data, "body", "xbody")
-            .or_else(|| rename_end_tags(&c.data, "html", "xhtml"))
-            .map(|s| rename_end_tags(&s, "html", "xhtml").unwrap_or(s))
-    }),
-    ("head-in-head-noscript", |c| {
-        c.data
-            .to_ascii_lowercase()
-            .contains("<noscript")
-            .then(|| rename_tags(&c.data, &["head"], "xhead"))
-            .flatten()
-    }),
-    ("foreign-fragment-context-end-tag", |c| {
-        // An HTML element below the html root keeps the stack from being just
-        // the root, so end tags never reach the fragment case.
-        matches!(&c.context, Some((Namespace::Svg | Namespace::MathMl, _)))
-            .then(|| format!("<span>{}", c.data))
-    }),
-    ("table-text-in-template-reconstructs", |c| {
-        in_template(c)
-            .then(|| rename_tags(&c.data, FORMATTING, "span"))
-            .flatten()
-    }),
+    (
+        "nul-after-lt",
+        Data(|c| {
+            c.data
+                .contains("<\0")
+                .then(|| c.data.replace("<\0", "<\u{fffd}"))
+        }),
+    ),
+    (
+        "nul-before-body",
+        Data(|c| c.data.contains('\0').then(|| c.data.replace('\0', ""))),
+    ),
+    (
+        "eof-in-markup-declaration",
+        Data(|c| {
+            c.data
+                .contains("<!")
+                .then(|| format!("{}xxxxxxxx>", c.data))
+        }),
+    ),
+    (
+        "search-not-special",
+        Data(|c| rename_tags(&c.data, &["search"], "div")),
+    ),
+    (
+        "replacement-character-keeps-frameset-ok",
+        Data(|c| {
+            let s = &c.data;
+            (s.contains('\u{fffd}') || s.contains("&#") || s.contains('\0')).then(|| {
+                s.replace('\u{fffd}', "x")
+                    .replace("&#", "x#")
+                    .replace('\0', "x")
+            })
+        }),
+    ),
+    (
+        "cdata-at-integration-point",
+        Data(|c| {
+            c.data
+                .contains("<![CDATA[")
+                .then(|| c.data.replace("<![CDATA[", ""))
+        }),
+    ),
+    (
+        "svg-case-adjusted-end-tag",
+        Data(|c| {
+            // The generator's only SVG camel-case name; the deviation is the same
+            // for every name of the SVG tag-name table.
+            rename_tags(&c.data, &["foreignobject"], "xforeignobject")
+        }),
+    ),
+    (
+        "form-end-tag-in-template",
+        Data(|c| {
+            in_template(c)
+                .then(|| rename_end_tags(&c.data, "form", "xform"))
+                .flatten()
+        }),
+    ),
+    (
+        "form-in-table-in-template",
+        Data(|c| {
+            in_template(c)
+                .then(|| rename_tags(&c.data, &["form"], "xform"))
+                .flatten()
+        }),
+    ),
+    (
+        "template-head-tags-leave-template-mode",
+        Data(|c| {
+            in_template(c)
+                .then(|| rename_tags(&c.data, TEMPLATE_MODE_BREAKERS, "link"))
+                .flatten()
+        }),
+    ),
+    (
+        "template-keeps-frameset-ok",
+        Data(|c| {
+            in_template(c)
+                .then(|| rename_tags(&c.data, &["frameset"], "xframeset"))
+                .flatten()
+        }),
+    ),
+    (
+        "colgroup-fragment-table-text",
+        Neutraliser::Case(|c| {
+            matches!(&c.context, Some((Namespace::Html, n)) if n == "colgroup").then(|| Case {
+                data: c.data.clone(),
+                context: Some((Namespace::Html, "div".to_owned())),
+            })
+        }),
+    ),
+    (
+        "option-inside-selectedcontent",
+        Data(|c| rename_tags(&c.data, &["selectedcontent"], "div")),
+    ),
+    (
+        "input-in-select-fragment",
+        Data(|c| {
+            matches!(&c.context, Some((Namespace::Html, n)) if n == "select")
+                .then(|| rename_tags(&c.data, &["input"], "img"))
+                .flatten()
+        }),
+    ),
+    (
+        "after-body-whitespace-no-reconstruct",
+        Data(|c| {
+            rename_end_tags(&c.data, "body", "xbody")
+                .or_else(|| rename_end_tags(&c.data, "html", "xhtml"))
+                .map(|s| rename_end_tags(&s, "html", "xhtml").unwrap_or(s))
+        }),
+    ),
+    (
+        "head-in-head-noscript",
+        Data(|c| {
+            c.data
+                .to_ascii_lowercase()
+                .contains("<noscript")
+                .then(|| rename_tags(&c.data, &["head"], "xhead"))
+                .flatten()
+        }),
+    ),
+    (
+        "foreign-fragment-context-end-tag",
+        Data(|c| {
+            // An HTML element below the html root keeps the stack from being just
+            // the root, so end tags never reach the fragment case.
+            matches!(&c.context, Some((Namespace::Svg | Namespace::MathMl, _)))
+                .then(|| format!("<span>{}", c.data))
+        }),
+    ),
+    (
+        "table-text-in-template-reconstructs",
+        Data(|c| {
+            in_template(c)
+                .then(|| rename_tags(&c.data, FORMATTING, "span"))
+                .flatten()
+        }),
+    ),
 ];
+
+/// The "in template" tags handled by the "in head" rules after which Chromium
+/// leaves the template insertion mode (link, meta, style and script do not).
+const TEMPLATE_MODE_BREAKERS: &[&str] = &["base", "basefont", "bgsound", "title", "noframes"];
 
 /// The formatting elements (13.2.4.3).
 const FORMATTING: &[&str] = &[
