@@ -3,6 +3,8 @@
 //! `tagloom parse --format html5lib --scripting off` prints — names the DOM API
 //! refuses (`=d`, `a<b`, `foo:bar`, odd DOCTYPEs) included — and the applier
 //! rejects a skipped, duplicate, stale and cross-document batch with its kind.
+//! And the viewer page itself: it finishes the stream, its frame takes the
+//! document's mode, and nothing of the document runs.
 //!
 //! Needs `chromium` on PATH: without it the test says SKIPPED on standard error,
 //! and fails instead when `TAGLOOM_REQUIRE_CHROMIUM=1` (set by `.ci/run`).
@@ -139,18 +141,107 @@ fn unhex(hex: &str) -> Vec<u8> {
         .collect()
 }
 
-#[test]
-fn chromium_builds_the_parse_tree_from_the_streamed_batches() {
-    let Some(chromium) = find_chromium() else {
+/// Chromium, or `None` after saying SKIPPED (a failure when it is required).
+fn chromium_or_skip(test: &str) -> Option<PathBuf> {
+    let found = find_chromium();
+    if found.is_none() {
         let required = std::env::var("TAGLOOM_REQUIRE_CHROMIUM").is_ok_and(|v| v == "1");
         assert!(
             !required,
             "TAGLOOM_REQUIRE_CHROMIUM=1 but no chromium on PATH"
         );
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED chromium_builds_the_parse_tree_from_the_streamed_batches: no chromium on PATH"
+        let _ = writeln!(std::io::stderr(), "SKIPPED {test}: no chromium on PATH");
+    }
+    found
+}
+
+/// Chromium's serialization of `url`'s DOM after its load (and, with a budget,
+/// that many virtual milliseconds of timers and network).
+fn dump_dom(chromium: &Path, url: &str, budget_ms: Option<u32>) -> (String, String) {
+    let mut command = Command::new(chromium);
+    command.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--allow-file-access-from-files",
+    ]);
+    if let Some(ms) = budget_ms {
+        command.arg(format!("--virtual-time-budget={ms}"));
+    }
+    let out = command
+        .args(["--dump-dom", url])
+        .output()
+        .expect("chromium runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        format!("{:?}: {}", out.status, String::from_utf8_lossy(&out.stderr)),
+    )
+}
+
+#[test]
+fn the_viewer_page_finishes_in_the_documents_mode_and_runs_nothing() {
+    let test = "the_viewer_page_finishes_in_the_documents_mode_and_runs_nothing";
+    let Some(chromium) = chromium_or_skip(test) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mark = "parent.document.body.dataset.ran";
+    let pages = [
+        (
+            "quirks.html",
+            "<!--c--><p>no doctype<table><tr><td>x</table>".to_owned(),
+            "BackCompat",
+        ),
+        (
+            "standards.html",
+            "<!DOCTYPE html><p>std".to_owned(),
+            "CSS1Compat",
+        ),
+        (
+            "script.html",
+            format!(
+                "<!DOCTYPE html><script>{mark}=1;parent.document.title='ran'</script>\
+                 <img src=x onerror=\"{mark}=2\"><svg><script>{mark}=3</script></svg>\
+                 <iframe srcdoc=\"<script>top.document.body.dataset.ran=4</script>\"></iframe>\
+                 <p>after"
+            ),
+            "CSS1Compat",
+        ),
+    ];
+    for (name, html, _) in &pages {
+        std::fs::write(dir.path().join(name), html).unwrap();
+    }
+    let server = Server::start(&[dir.path().to_str().unwrap()]);
+    for (name, _, mode) in &pages {
+        let url = format!("http://127.0.0.1:{}/view/{name}", server.port);
+        let (dom, log) = dump_dom(&chromium, &url, Some(5000));
+        let body = dom
+            .split("<body")
+            .nth(1)
+            .and_then(|b| b.split('>').next())
+            .unwrap_or_else(|| panic!("{name}: no page from chromium ({log})"));
+        assert!(
+            body.contains("data-state=\"done\""),
+            "{name}: {body} ({log})"
         );
+        assert!(
+            body.contains(&format!("data-mode=\"{mode}\"")),
+            "{name}: {body}"
+        );
+        assert!(
+            !body.contains("data-ran"),
+            "{name}: a script of the document ran: {body}"
+        );
+        assert!(dom.contains("<title>tagloom view</title>"), "{name}");
+    }
+}
+
+#[test]
+fn chromium_builds_the_parse_tree_from_the_streamed_batches() {
+    let test = "chromium_builds_the_parse_tree_from_the_streamed_batches";
+    let Some(chromium) = chromium_or_skip(test) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -187,32 +278,13 @@ fn chromium_builds_the_parse_tree_from_the_streamed_batches() {
     );
     let page_path = dir.path().join("check.html");
     std::fs::write(&page_path, page).unwrap();
-    let out = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--allow-file-access-from-files",
-            "--dump-dom",
-        ])
-        .arg(format!("file://{}", page_path.display()))
-        .output()
-        .expect("chromium runs");
-    let dom = String::from_utf8_lossy(&out.stdout);
+    let (dom, log) = dump_dom(&chromium, &format!("file://{}", page_path.display()), None);
     let hex = dom
         .split("<pre id=\"out\">")
         .nth(1)
         .and_then(|rest| rest.split("</pre>").next())
         .filter(|hex| !hex.is_empty())
-        .unwrap_or_else(|| {
-            panic!(
-                "no result from chromium: {:?}\n{}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
+        .unwrap_or_else(|| panic!("no result from chromium: {log}"));
     let result: serde_json::Value = serde_json::from_slice(&unhex(hex)).unwrap();
     let mut failures = Vec::new();
     for ((name, _), got) in files.iter().zip(result["dumps"].as_array().unwrap()) {
