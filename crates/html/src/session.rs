@@ -64,6 +64,9 @@
 
 use std::collections::VecDeque;
 
+pub mod script_host;
+pub use script_host::{ScriptHostError, ScriptHostLimits, WriteStatus};
+
 use crate::batch::{DocHandle, PatchBatch};
 use crate::decoder::{ByteStreamDecoder, ChangeOutcome, Confidence, DecoderConfig, DecoderError};
 use crate::dom_patch::{DetachedText, DomPatch, PatchKey};
@@ -131,6 +134,8 @@ pub struct SessionConfig {
     pub tokenizer: TokenizerConfig,
     /// Batching.
     pub batching: BatchPolicy,
+    /// Limits of the script host (`document.write`, see [`WriteStatus`]).
+    pub script: ScriptHostLimits,
 }
 
 /// What a [`pump`](Html5ParseSession::pump) ended with.
@@ -164,6 +169,13 @@ pub enum SessionError {
     /// An earlier engine failure stopped this stream (see "Failure policy").
     #[error("the parse stream failed earlier and emits nothing more")]
     Failed,
+    /// `pump` or `finish` while a script run by the parser is writing or nested
+    /// scripts run: finish them first ([`Html5ParseSession::end_script`]).
+    #[error("pump while scripts run at nesting level {level}")]
+    ScriptRunning {
+        /// The script nesting level.
+        level: usize,
+    },
 }
 
 /// A streaming HTML parse from bytes to patch batches. See the [module docs](self).
@@ -203,6 +215,8 @@ pub struct Html5ParseSession {
     /// The tree builder's errors with their line and column, at most
     /// `config.tree.max_errors` (the tree builder counts the rest).
     tree_errors: Vec<ParseError>,
+    /// Scripts being run at `</script>` and their insertion points.
+    script: script_host::ScriptHost,
     /// Test-only fault injection: panic in the tree builder at this token.
     #[cfg(test)]
     panic_at_token: Option<usize>,
@@ -243,6 +257,7 @@ impl Html5ParseSession {
             doc: DocHandle::fresh(),
             version: 0,
             tree_errors: Vec::new(),
+            script: script_host::ScriptHost::default(),
             #[cfg(test)]
             panic_at_token: None,
         };
@@ -352,7 +367,7 @@ impl Html5ParseSession {
             && self
                 .decoder
                 .restart_window_text_end()
-                .is_some_and(|end| self.tokenizer.position() < end)
+                .is_some_and(|end| self.source_position() < end)
     }
 
     /// Called when the tokenizer needs input: decodes held bytes (once the tree
@@ -410,8 +425,25 @@ impl Html5ParseSession {
     /// The most decoded-text capacity kept between pushes.
     const KEPT_TEXT_CAPACITY: usize = 32 * 1024;
 
-    /// Runs the tokenizer and tree builder over all buffered input.
+    /// The tokenizer's position in the decoder's text: written text not counted.
+    fn source_position(&self) -> usize {
+        self.tokenizer
+            .position()
+            .saturating_sub(self.script.written)
+    }
+
+    /// Runs the tokenizer and tree builder over all buffered input (ending a
+    /// script the parser suspended for, if the embedder did not).
     pub fn pump(&mut self) -> Result<PumpStatus, SessionError> {
+        if self.failed {
+            return Err(SessionError::Failed);
+        }
+        self.end_outer_script()?;
+        self.pump_checked()
+    }
+
+    /// [`Self::pump`] without ending scripts: engine failures fail the stream.
+    fn pump_checked(&mut self) -> Result<PumpStatus, SessionError> {
         if self.failed {
             return Err(SessionError::Failed);
         }
@@ -484,15 +516,21 @@ impl Html5ParseSession {
             if let Some(request) = self.tree.take_encoding_request()
                 && self.decoder.confidence() == Some(Confidence::Tentative)
             {
-                let outcome = self
-                    .decoder
-                    .change_encoding_at(request.encoding, request.offset)?;
+                let offset = request.offset.saturating_sub(self.script.written);
+                let outcome = self.decoder.change_encoding_at(request.encoding, offset)?;
                 if outcome == ChangeOutcome::Restart {
                     self.restart();
+                    if self.script.restarted_in_script {
+                        // A write's meta: the write is over (see `WriteStatus::Restarted`).
+                        break PumpStatus::NeedInput;
+                    }
                     continue;
                 }
             }
             if let TreeBuilderStep::Suspend(reason) = step {
+                if reason == SuspendReason::Script {
+                    self.script_suspended();
+                }
                 break PumpStatus::Suspended(reason);
             }
             if let BatchPolicy::Bounded(n) = self.config.batching
@@ -509,6 +547,7 @@ impl Html5ParseSession {
     /// parse the replayed text with fresh state and higher keys.
     fn restart(&mut self) {
         self.restarts += 1;
+        self.script.restart();
         let mut config = self.config.tree.clone();
         config.first_key = self.tree.next_key();
         self.tree = TreeBuilder::new(config);
@@ -739,7 +778,7 @@ impl Html5ParseSession {
             Some(Confidence::Tentative) => self
                 .decoder
                 .restart_window_text_end()
-                .is_some_and(|end| self.tokenizer.position() >= end),
+                .is_some_and(|end| self.source_position() >= end),
             Some(Confidence::Certain | Confidence::Irrelevant) => true,
             None => false,
         }

@@ -39,6 +39,7 @@ mod dump;
 mod error;
 mod node;
 mod resync;
+mod script_edit;
 mod store;
 mod text_arena;
 mod version;
