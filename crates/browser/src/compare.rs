@@ -82,17 +82,21 @@ pub fn install_dumper(page: &mut Page<'_>) -> Result<(), BrowserError> {
 /// [`install_dumper`] must have run in the page.
 pub fn chromium_dumps(page: &mut Page<'_>, cases: &[Case]) -> Result<Vec<String>, BrowserError> {
     let mut dumps = Vec::with_capacity(cases.len());
-    let mut start = 0;
-    while start < cases.len() {
-        let mut end = start;
+    let mut rest = cases;
+    while !rest.is_empty() {
+        // At least one case per round trip, then as many as fit.
         let mut bytes = 0;
-        while end < cases.len()
-            && (end == start || bytes + cases[end].data.len() <= BYTES_PER_ROUND_TRIP)
-        {
-            bytes += cases[end].data.len();
-            end += 1;
-        }
-        let batch: Vec<Value> = cases[start..end].iter().map(case_json).collect();
+        let take = rest
+            .iter()
+            .take_while(|c| {
+                let first = bytes == 0;
+                bytes += c.data.len().max(1);
+                first || bytes <= BYTES_PER_ROUND_TRIP
+            })
+            .count();
+        let (now, later) = rest.split_at(take);
+        rest = later;
+        let batch: Vec<Value> = now.iter().map(case_json).collect();
         let expression = format!("__tagloomParseDump({})", Value::Array(batch));
         let answer = page.evaluate(&expression)?;
         let Value::Array(items) = answer else {
@@ -101,17 +105,16 @@ pub fn chromium_dumps(page: &mut Page<'_>, cases: &[Case]) -> Result<Vec<String>
                 detail: "__tagloomParseDump did not return an array".into(),
             });
         };
-        if items.len() != end - start {
+        if items.len() != now.len() {
             return Err(BrowserError::Malformed {
                 method: "Runtime.evaluate".into(),
-                detail: format!("{} dumps for {} cases", items.len(), end - start),
+                detail: format!("{} dumps for {} cases", items.len(), now.len()),
             });
         }
         dumps.extend(items.into_iter().map(|v| match v {
             Value::String(s) => s,
             other => format!("#error not a string: {other}"),
         }));
-        start = end;
     }
     Ok(dumps)
 }
