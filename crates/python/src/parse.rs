@@ -4,9 +4,10 @@
 //! tagloom-html's [`Driver`] into a [`DomStore`].
 
 use encoding_rs::Encoding;
+use tagloom_html::batch::PatchBatch;
 use tagloom_html::decoder::{Autodetect, DecoderConfig};
 use tagloom_html::dom::DomStore;
-use tagloom_html::dom_patch::{DomPatch, Namespace, PatchKey};
+use tagloom_html::dom_patch::{Namespace, PatchKey};
 use tagloom_html::driver::{DriveError, Driver, ParseConfig};
 use tagloom_html::session::{BYTES_PER_NODE, BatchPolicy, SessionConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
@@ -150,10 +151,10 @@ pub fn parse(bytes: &[u8], options: &Options) -> Result<Parsed, ParseError> {
 }
 
 /// The patch batches the parser produces for `bytes`, as they come.
-pub fn patches(bytes: &[u8], options: &Options) -> Result<Vec<Vec<DomPatch>>, ParseError> {
+pub fn patches(bytes: &[u8], options: &Options) -> Result<Vec<PatchBatch>, ParseError> {
     let mut driver = driver(options);
     let mut batches = Vec::new();
-    let mut collect = |batch: Vec<DomPatch>| -> Result<(), std::convert::Infallible> {
+    let mut collect = |batch: PatchBatch| -> Result<(), std::convert::Infallible> {
         batches.push(batch);
         Ok(())
     };

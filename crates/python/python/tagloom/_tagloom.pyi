@@ -124,9 +124,10 @@ class Document:
         """How many nodes the tree holds."""
     def dump(self) -> str:
         """The html5lib tree-construction dump (``tagloom parse --format html5lib``)."""
-    def patches(self) -> Iterator[List[Dict[str, Any]]]:
-        """The parser's ``DomPatch`` batches for this input (parsed again), each a list of
-        dicts in the patch protocol's JSON form (``{"op": "CreateDocument", "key": 1}``)."""
+    def patches(self) -> Iterator[Dict[str, Any]]:
+        """The parser's versioned ``DomPatch`` batches for this input (parsed again), each a
+        dict ``{"doc": 1, "from": 0, "to": 1, "patches": [...]}`` whose patches are dicts in
+        the patch protocol's JSON form (``{"op": "CreateDocument", "key": 1}``)."""
 
 class Policy:
     """A compiled sanitizer policy: JSON text or a dict with the policy's fields

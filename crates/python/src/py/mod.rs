@@ -7,6 +7,7 @@ mod input;
 mod l10n;
 mod node;
 mod transform;
+mod warc;
 mod wikitext;
 
 use pyo3::prelude::*;
@@ -31,5 +32,6 @@ fn _tagloom(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(l10n::l10n_merge, m)?)?;
     m.add_function(wrap_pyfunction!(l10n::l10n_pseudo, m)?)?;
     m.add_function(wrap_pyfunction!(wikitext::wikitext_render, m)?)?;
+    warc::register(m)?;
     Ok(())
 }
