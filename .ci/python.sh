@@ -7,23 +7,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== python: cargo clippy -p tagloom-python --features python"
-cargo clippy -p tagloom-python --features python --all-targets --locked -- -D warnings
-
-# python3 with venv and pip (Debian splits them out).
-if ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
+# A venv (Debian splits venv and pip out of python3: installed when missing).
+venv=target/py-venv
+if [ ! -x "$venv/bin/python" ] && ! python3 -m venv "$venv" >/dev/null 2>&1; then
+  rm -rf "$venv"
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       python3 python3-venv python3-pip >/dev/null
+    python3 -m venv "$venv"
   else
     echo "python: python3 with venv is missing and cannot be installed (not root, or no apt-get)" >&2
     exit 1
   fi
 fi
 
-venv=target/py-venv
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+echo "== python: cargo clippy -p tagloom-python --features python"
+cargo clippy -p tagloom-python --features python --all-targets --locked -- -D warnings
+
 echo "== python: pip install ./crates/python (profile python-ci)"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 MATURIN_PEP517_ARGS="--profile python-ci --locked" \

@@ -5,7 +5,8 @@ usage: python bench.py CORPUS_DIR [ROUNDS]
 - parse: ``tagloom.parse`` vs selectolax's ``LexborHTMLParser``, ``lxml.html`` and
   ``html5lib`` (html5lib on the pages only, one parse each: it is far slower);
 - sanitize: ``tagloom.sanitize`` vs ``nh3.clean`` (default policies; str in, str out);
-- ``parse_many`` on 2 threads vs 1 over the pages repeated to about 20 MB.
+- ``parse_many`` and ``extract_text_many`` on 2 threads vs 1 over the pages
+  repeated to about 20 MB.
 
 Inputs: every ``*.html`` of CORPUS_DIR and their 20 MB concat (built as
 ``crates/bench/scripts/selectolax_timer.py`` does). Bytes go in (str for the
@@ -80,6 +81,7 @@ def main() -> None:
     parse: Dict[Tuple[str, str], List[float]] = {}
     clean: Dict[Tuple[str, str], List[float]] = {}
     many: Dict[int, List[float]] = {1: [], 2: []}
+    text_many: Dict[int, List[float]] = {1: [], 2: []}
     batch = [data for name, data in pages if name != "concat"]
     batch = batch * max(1, CONCAT_BYTES // sum(map(len, batch)))
     batch_bytes = sum(map(len, batch))
@@ -98,6 +100,10 @@ def main() -> None:
             docs = tagloom.parse_many(batch, threads=threads)
             many[threads].append(batch_bytes / (time.perf_counter() - start))
             del docs
+            start = time.perf_counter()
+            extracted = tagloom.extract_text_many(batch, threads=threads)
+            text_many[threads].append(batch_bytes / (time.perf_counter() - start))
+            del extracted
 
     def mbs(samples: List[float]) -> float:
         return statistics.median(samples) / 1e6
@@ -124,12 +130,12 @@ def main() -> None:
     for name, _ in pages:
         t, n = mbs(clean[(name, "tagloom")]), mbs(clean[(name, "nh3")])
         print(f"| {name} | {t:.1f} | {n:.1f} | {t / n:.2f}x |")
-    one, two = mbs(many[1]), mbs(many[2])
-    print(f"\n### parse_many over {len(batch)} pages ({batch_bytes / 1e6:.1f} MB)\n")
-    print("| threads | MB/s | vs 1 thread |")
-    print("|---:|---:|---:|")
-    print(f"| 1 | {one:.1f} | 1.00x |")
-    print(f"| 2 | {two:.1f} | {two / one:.2f}x |")
+    print(f"\n### Batch calls over {len(batch)} pages ({batch_bytes / 1e6:.1f} MB), MB/s\n")
+    print("| call | 1 thread | 2 threads | 2 / 1 |")
+    print("|---|---:|---:|---:|")
+    for call, samples in (("parse_many (trees kept)", many), ("extract_text_many", text_many)):
+        one, two = mbs(samples[1]), mbs(samples[2])
+        print(f"| {call} | {one:.1f} | {two:.1f} | {two / one:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,12 @@ use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
 /// How many patches a batch holds at most (as `tagloom parse`).
 const PATCHES_PER_BATCH: usize = 512;
 
+/// The bytes pushed into the session at a time: the tree does not depend on it,
+/// and a large document decoded and tokenized 16 KiB at a time stays in cache
+/// (the peer bench measured 16 KiB pieces 1.5x faster than the 20 MB concat
+/// pushed whole, BENCHMARKS.md).
+const PIECE: usize = 16 * 1024;
+
 /// Why a parse failed: an engine limit or invariant, never malformed markup.
 #[derive(Debug, thiserror::Error)]
 pub enum ParseError {
@@ -108,7 +114,7 @@ fn config(options: &Options) -> ParseConfig {
             batching: BatchPolicy::Bounded(PATCHES_PER_BATCH),
             ..SessionConfig::default()
         },
-        chunk_size: usize::MAX,
+        chunk_size: PIECE,
     }
 }
 
