@@ -9,6 +9,11 @@
 //! from the replayed bytes, and the next batch starts with [`DomPatch::Clear`]
 //! followed by a fresh create stream whose keys are all higher than before.
 //!
+//! Every batch is a [`PatchBatch`]: it names the session's document
+//! ([`doc`](Html5ParseSession::doc), a fresh [`DocHandle`] per session) and the
+//! version it goes from and to (0 → 1, 1 → 2, … in the order batches are taken);
+//! a consumer refuses any other order (see [`crate::batch`]).
+//!
 //! The loop below (push, pump through suspensions, take batches, finish) is what
 //! [`Driver`](crate::driver::Driver) does for you; write it by hand only when a
 //! suspension needs your own handling (running a script at `</script>`).
@@ -51,13 +56,18 @@
 //!    passed its invariant checks; the runtime resets every other consumer of the
 //!    handle to it with one batch from
 //!    [`DomStore::full_create_stream`](crate::dom::DomStore::full_create_stream):
-//!    `Clear`, then the whole tree with fresh keys above all keys used so far.
+//!    `Clear`, then the whole tree with fresh keys above all keys used so far, as
+//!    the next version step of the same handle.
+//!
+//! "Change the encoding" follows the same scheme: the restarted parse stays on
+//! the handle, and its first batch (the next version) starts with `Clear`.
 
 use std::collections::VecDeque;
 
 pub mod script_host;
 pub use script_host::{ScriptHostError, ScriptHostLimits, WriteStatus};
 
+use crate::batch::{DocHandle, PatchBatch};
 use crate::decoder::{ByteStreamDecoder, ChangeOutcome, Confidence, DecoderConfig, DecoderError};
 use crate::dom_patch::{DetachedText, DomPatch, PatchKey};
 use crate::error::ParseError;
@@ -198,6 +208,10 @@ pub struct Html5ParseSession {
     restarts: usize,
     /// Set by the first engine failure; every later call reports `Failed`.
     failed: bool,
+    /// The document handle of every batch.
+    doc: DocHandle,
+    /// The `to` of the last batch handed out.
+    version: u64,
     /// The tree builder's errors with their line and column, at most
     /// `config.tree.max_errors` (the tree builder counts the rest).
     tree_errors: Vec<ParseError>,
@@ -240,6 +254,8 @@ impl Html5ParseSession {
             finished_input: false,
             restarts: 0,
             failed: false,
+            doc: DocHandle::fresh(),
+            version: 0,
             tree_errors: Vec::new(),
             script: script_host::ScriptHost::default(),
             #[cfg(test)]
@@ -594,26 +610,27 @@ impl Html5ParseSession {
         }
     }
 
-    /// The next ready batch (empty when there is none).
-    pub fn take_patches(&mut self) -> Vec<DomPatch> {
-        self.batches
-            .pop_front()
-            .map(Self::attach_text)
-            .unwrap_or_default()
-    }
-
-    /// A batch whose patches own their texts.
-    fn attach_text((mut patches, texts): (Vec<DomPatch>, Option<DetachedText>)) -> Vec<DomPatch> {
+    /// The next ready batch, if any: the next version of the session's document.
+    pub fn next_batch(&mut self) -> Option<PatchBatch> {
+        let (mut patches, texts) = self.batches.pop_front()?;
         if let Some(texts) = texts {
             texts.fill(&mut patches);
         }
-        patches
+        Some(self.stamp(patches))
+    }
+
+    /// The next version step of the document, with these patches.
+    fn stamp(&mut self, patches: Vec<DomPatch>) -> PatchBatch {
+        let batch = PatchBatch::new(self.doc, self.version, patches);
+        self.version = batch.to;
+        batch
     }
 
     /// The next ready batch as it is: with its texts apart when they were kept
     /// apart (the driver's store path).
-    pub(crate) fn take_batch(&mut self) -> Option<(Vec<DomPatch>, Option<DetachedText>)> {
-        self.batches.pop_front()
+    pub(crate) fn take_batch(&mut self) -> Option<(PatchBatch, Option<DetachedText>)> {
+        let (patches, texts) = self.batches.pop_front()?;
+        Some((self.stamp(patches), texts))
     }
 
     /// From now on (as soon as no pending patch owns a text), keep the texts of
@@ -642,8 +659,18 @@ impl Html5ParseSession {
     }
 
     /// Every ready batch, in order.
-    pub fn take_batches(&mut self) -> Vec<Vec<DomPatch>> {
-        self.batches.drain(..).map(Self::attach_text).collect()
+    pub fn take_batches(&mut self) -> Vec<PatchBatch> {
+        std::iter::from_fn(|| self.next_batch()).collect()
+    }
+
+    /// The handle of the document this session builds (in every batch).
+    pub fn doc(&self) -> DocHandle {
+        self.doc
+    }
+
+    /// The version of the last batch handed out (0 before the first).
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// The tree builder (error count, quirks mode, keys).
@@ -809,7 +836,7 @@ mod tests {
             "{err}"
         );
         assert!(session.is_failed());
-        assert_eq!(session.take_batches(), Vec::<Vec<DomPatch>>::new());
+        assert_eq!(session.take_batches(), Vec::<PatchBatch>::new());
         assert_eq!(session.pump(), Err(SessionError::Failed));
         assert_eq!(session.push_bytes(b"more"), Err(SessionError::Failed));
         assert_eq!(session.finish(), Err(SessionError::Failed));
@@ -817,7 +844,8 @@ mod tests {
         // The runtime resets the mirror to the last good tree: Clear first, keys fresh.
         let before = store.last_key().unwrap();
         let reset = store.full_create_stream();
-        assert_eq!(reset.first(), Some(&DomPatch::Clear));
+        assert!(reset.starts_with_clear());
+        assert_eq!((reset.doc, reset.from), (session.doc(), session.version()));
         mirror.apply(&reset).unwrap();
         assert_eq!(dump_document(&mirror), dump_document(&store));
         assert!(mirror.last_key().unwrap() > before);

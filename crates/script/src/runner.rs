@@ -5,8 +5,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use boa_engine::{Context, Source};
+use tagloom_html::batch::PatchBatch;
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
-use tagloom_html::dom_patch::{DomPatch, Namespace};
+use tagloom_html::dom_patch::Namespace;
 use tagloom_html::session::{Html5ParseSession, PumpStatus};
 use tagloom_html::tree_builder::SuspendReason;
 
@@ -24,7 +25,7 @@ pub(crate) struct Shared {
     pub(crate) scripts_run: usize,
     max_scripts: usize,
     /// Copies of the batches, for an embedder that wants to see them.
-    kept: Option<Vec<Vec<DomPatch>>>,
+    kept: Option<Vec<PatchBatch>>,
 }
 
 pub(crate) type SharedRef = Rc<RefCell<Shared>>;
@@ -98,7 +99,7 @@ impl ScriptedParser {
     }
 
     /// The batches kept since the last call (see [`keep_batches`](Self::keep_batches)).
-    pub fn take_batches(&mut self) -> Vec<Vec<DomPatch>> {
+    pub fn take_batches(&mut self) -> Vec<PatchBatch> {
         self.shared
             .borrow_mut()
             .kept

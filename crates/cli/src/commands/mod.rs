@@ -9,4 +9,5 @@ pub mod rewrite;
 pub mod sanitize;
 pub mod sniff;
 pub mod tokens;
+pub mod view;
 pub mod wiki;

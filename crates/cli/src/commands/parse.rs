@@ -23,7 +23,7 @@ use tagloom_html::driver::{DriveError, Driver, ParseConfig};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::session::{BatchPolicy, SessionConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
-use tagloom_html::{ErrorCode, ParseError};
+use tagloom_html::{ErrorCode, ParseError, PatchBatch};
 
 use crate::input::{DEFAULT_PIECE, encoding_for_label, open, sniffing, warn_if_guessed};
 use crate::output;
@@ -152,8 +152,8 @@ pub fn run(args: &Args) -> Result<()> {
     // Without `--format patches` nobody sees the batches: the driver applies its
     // own batches to the store (`push_into`, the cheaper path).
     let mut feed = |driver: &mut Driver, piece: Option<&[u8]>| -> Result<()> {
-        let mut on_batch = |batch: Vec<DomPatch>| -> Result<()> {
-            write_patches(&batch, &mut out)?;
+        let mut on_batch = |batch: PatchBatch| -> Result<()> {
+            write_patches(&batch.patches, &mut out)?;
             store
                 .apply_owned(batch)
                 .context("internal error: the parser produced an invalid patch batch")

@@ -30,7 +30,7 @@
 //!     tok.set_cdata_allowed(tb.cdata_allowed());
 //! }
 //! let mut store = DomStore::new();
-//! store.apply(&tb.take_patches()).unwrap();
+//! store.apply_patches(&tb.take_patches()).unwrap();
 //! assert_eq!(
 //!     dom::dump_document(&store),
 //!     "| <html>\n|   <head>\n|   <body>\n|     <p>\n|       \"Hi\"\n|       <b>\n|         \"there\"\n"
@@ -514,7 +514,7 @@ impl TreeBuilder {
     ///     tb.process_owned(&token).unwrap();
     /// }
     /// let mut store = DomStore::new();
-    /// store.apply(&tb.take_patches()).unwrap();
+    /// store.apply_patches(&tb.take_patches()).unwrap();
     /// assert!(dump_document(&store).contains("|     <p>\n|       class=\"x\"\n|       \"hi\""));
     /// ```
     pub fn process_owned(
