@@ -46,9 +46,10 @@ fn elements_are_found_by_id_and_tag_name_in_tree_order() {
          out(document.getElementById('b').parentNode.id);\
          out(document.getElementById('a').textContent);\
          out(document.getElementById('a').hasAttribute('ID'));\
+         out(window.document === document && self === window);\
          </script>",
     );
-    assert_eq!(got, "B x true 2 out 1 a t true");
+    assert_eq!(got, "B x true 2 out 1 a t true true");
 }
 
 #[test]
