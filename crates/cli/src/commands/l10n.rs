@@ -100,7 +100,7 @@ impl CommonArgs {
 }
 
 /// A size: bytes, or with a `K`, `M` or `G` suffix (powers of 1024).
-fn parse_size(text: &str) -> std::result::Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> std::result::Result<u64, String> {
     let text = text.trim();
     let (digits, shift) = match text.char_indices().last() {
         Some((i, 'k' | 'K')) => (&text[..i], 10),

@@ -10,4 +10,5 @@ pub mod sanitize;
 pub mod sniff;
 pub mod tokens;
 pub mod view;
+pub mod warc;
 pub mod wiki;

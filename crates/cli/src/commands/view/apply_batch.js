@@ -161,6 +161,8 @@
     }
     let element;
     try {
+      // createElementNS would split "xyz:abc" into a prefix and a local name.
+      if (patch.name.indexOf(':') >= 0) throw new Error('qualified name');
       element = doc.createElementNS(uri, patch.name);
     } catch (e) {
       // A name createElementNS refuses is no special tag: "any other start tag"
