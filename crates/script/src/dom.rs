@@ -1,5 +1,5 @@
 //! The DOM surface scripts see while the document is parsed: a `document`
-//! global and element objects over the [`DomStore`]. Element objects hold only
+//! global (`window` and `self` are the global object) and element objects over the [`DomStore`]. Element objects hold only
 //! the element's key: each lookup makes a new object (no identity), which
 //! parsing-time scripts do not notice.
 
@@ -41,6 +41,11 @@ pub(crate) fn install(context: &mut Context) -> JsResult<()> {
     }
     let document = document.build();
     context.register_global_property(js_string!("document"), document, Attribute::all())?;
+    // `window` and `self` are the global object, as in a browser.
+    let global = context.global_object();
+    for name in ["window", "self"] {
+        context.register_global_property(js_string!(name), global.clone(), Attribute::all())?;
+    }
     Ok(())
 }
 

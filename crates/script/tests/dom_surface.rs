@@ -46,9 +46,10 @@ fn elements_are_found_by_id_and_tag_name_in_tree_order() {
          out(document.getElementById('b').parentNode.id);\
          out(document.getElementById('a').textContent);\
          out(document.getElementById('a').hasAttribute('ID'));\
+         out(window.document === document && self === window);\
          </script>",
     );
-    assert_eq!(got, "B x true 2 out 1 a t true");
+    assert_eq!(got, "B x true 2 out 1 a t true true");
 }
 
 #[test]
@@ -133,5 +134,24 @@ fn a_script_writing_itself_forever_stops_at_the_nesting_limit() {
         doc.failures[0].message.contains("nesting level 65"),
         "{:?}",
         doc.failures
+    );
+}
+
+#[test]
+fn a_written_meta_that_changes_the_encoding_restarts_the_parse_and_the_scripts() {
+    let page = b"<p>\xE8</p><script>document.write('<meta charset=iso-8859-' + '2>'); document.write('x')</script>";
+    let doc = tagloom_script::parse_document(page, &ScriptConfig::default()).unwrap();
+    assert_eq!(doc.session.restarts(), 1);
+    // The first run stopped at the restart; the second wrote both.
+    assert_eq!(doc.scripts_run, 2);
+    assert_eq!(doc.failures, []);
+    let dump = dom::dump_document(&doc.store);
+    assert!(
+        dump.contains("\"\u{10d}\"") && dump.contains("|     \"x\"\n"),
+        "{dump}"
+    );
+    assert_eq!(
+        doc.session.decoder().encoding(),
+        Some(encoding_rs::ISO_8859_2)
     );
 }

@@ -32,7 +32,7 @@ pub(super) fn run(args: &Args, session: SessionConfig, input: Input) -> Result<(
         .map_or(DEFAULT_PIECE, |n| usize::try_from(n).unwrap_or(usize::MAX));
     let flush = |parser: &mut ScriptedParser, out: &mut dyn Write| -> Result<()> {
         for batch in parser.take_batches() {
-            write_patches(&batch, &mut &mut *out)?;
+            write_patches(&batch.patches, &mut &mut *out)?;
         }
         Ok(())
     };
