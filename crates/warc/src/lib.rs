@@ -42,6 +42,8 @@
 //! }
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod buf;
 mod error;
 mod gzip;
