@@ -38,7 +38,7 @@ pub struct FragmentOptions {
 ///
 /// let key = |n| PatchKey::new(n).unwrap();
 /// let mut store = DomStore::new();
-/// store.apply(&[
+/// store.apply_patches(&[
 ///     DomPatch::CreateDocument { key: key(1) },
 ///     DomPatch::CreateElement {
 ///         key: key(2),
@@ -71,65 +71,113 @@ pub fn serialize_children<W: Write + ?Sized>(
     }
     let mut cur = store.n(root).first_child;
     while cur != NONE {
-        let node = store.n(cur);
-        match &node.data {
-            NodeData::Element(e) => {
-                let e = store.element(*e);
-                out.write_char('<')?;
-                out.write_str(&e.name)?;
-                for attr in &e.attrs {
-                    out.write_char(' ')?;
-                    write_attr_name(out, attr.ns, &attr.name)?;
-                    out.write_str("=\"")?;
-                    write_escaped(out, &attr.value, EscapeMode::DoubleQuoted)?;
-                    out.write_char('"')?;
-                }
-                out.write_char('>')?;
-                if !serializes_as_void(e.ns, &e.name) {
-                    let inner = if e.contents != NONE { e.contents } else { cur };
-                    let first = store.n(inner).first_child;
-                    if first != NONE {
-                        cur = first;
-                        continue;
-                    }
-                    write_end_tag(out, &e.name)?;
-                }
+        write_open(store, cur, options, out)?;
+        if let Some(e) = store.element_at(cur)
+            && !serializes_as_void(e.ns, &e.name)
+        {
+            let inner = if e.contents != NONE { e.contents } else { cur };
+            let first = store.n(inner).first_child;
+            if first != NONE {
+                cur = first;
+                continue;
             }
-            NodeData::Text(text) => {
-                let text = store.text(*text);
-                let literal = store
-                    .element_at(node.parent)
-                    .is_some_and(|p| is_raw_text_element(p.ns, &p.name, options.scripting));
-                if literal {
-                    out.write_str(text)?;
-                } else {
-                    write_escaped(out, text, EscapeMode::Text)?;
-                }
-            }
-            NodeData::Comment(data) => {
-                out.write_str("<!--")?;
-                out.write_str(store.text(*data))?;
-                out.write_str("-->")?;
-            }
-            NodeData::ProcessingInstruction(pi) => {
-                // A.8: "<?", the target, a space, the data, "?>".
-                out.write_str("<?")?;
-                out.write_str(&pi.target)?;
-                out.write_char(' ')?;
-                out.write_str(&pi.data)?;
-                out.write_str("?>")?;
-            }
-            NodeData::Doctype(d) => {
-                out.write_str("<!DOCTYPE ")?;
-                out.write_str(&d.name)?;
-                out.write_char('>')?;
-            }
-            // Never children (the store rejects such insertions).
-            NodeData::Document | NodeData::Fragment { .. } => {}
+            write_end_tag(out, &e.name)?;
         }
         cur = next_after_subtree(store, root, cur, out)?;
     }
     Ok(())
+}
+
+/// Writes what stands for the node at `slot` before its children: an element's
+/// start tag, a text's escaped (or, in a raw text element, literal) data, a
+/// comment, a processing instruction, a DOCTYPE.
+fn write_open<W: Write + ?Sized>(
+    store: &DomStore,
+    slot: Slot,
+    options: FragmentOptions,
+    out: &mut W,
+) -> fmt::Result {
+    let node = store.n(slot);
+    match &node.data {
+        NodeData::Element(e) => {
+            let e = store.element(*e);
+            out.write_char('<')?;
+            out.write_str(&e.name)?;
+            for attr in &e.attrs {
+                out.write_char(' ')?;
+                write_attr_name(out, attr.ns, &attr.name)?;
+                out.write_str("=\"")?;
+                write_escaped(out, &attr.value, EscapeMode::DoubleQuoted)?;
+                out.write_char('"')?;
+            }
+            out.write_char('>')?;
+        }
+        NodeData::Text(text) => {
+            let text = store.text(*text);
+            let literal = store
+                .element_at(node.parent)
+                .is_some_and(|p| is_raw_text_element(p.ns, &p.name, options.scripting));
+            if literal {
+                out.write_str(text)?;
+            } else {
+                write_escaped(out, text, EscapeMode::Text)?;
+            }
+        }
+        NodeData::Comment(data) => {
+            out.write_str("<!--")?;
+            out.write_str(store.text(*data))?;
+            out.write_str("-->")?;
+        }
+        NodeData::ProcessingInstruction(pi) => {
+            // A.8: "<?", the target, a space, the data, "?>".
+            out.write_str("<?")?;
+            out.write_str(&pi.target)?;
+            out.write_char(' ')?;
+            out.write_str(&pi.data)?;
+            out.write_str("?>")?;
+        }
+        NodeData::Doctype(d) => {
+            out.write_str("<!DOCTYPE ")?;
+            out.write_str(&d.name)?;
+            out.write_char('>')?;
+        }
+        // Never children (the store rejects such insertions).
+        NodeData::Document | NodeData::Fragment { .. } => {}
+    }
+    Ok(())
+}
+
+/// The node itself serialized, as the DOM's `outerHTML` gives it: an element's
+/// tags around [`serialize_children`]; a text, comment, processing instruction or
+/// DOCTYPE as it appears among its parent's children; a document or template
+/// contents fragment, its children.
+///
+/// ```
+/// use tagloom_html::dom::NodeKind;
+/// use tagloom_html::serializer::{FragmentOptions, node_to_string};
+/// use tagloom_html::{ParseConfig, parse_document};
+///
+/// let store = parse_document(b"<p class=a>1<br>2</p>", &ParseConfig::default())?;
+/// let doc = store.document().unwrap();
+/// let body = doc.first_child().unwrap().last_child().unwrap();
+/// let p = body.first_child().unwrap();
+/// assert!(matches!(p.kind(), NodeKind::Element(_)));
+/// assert_eq!(node_to_string(p, FragmentOptions::default()), "<p class=\"a\">1<br>2</p>");
+/// # Ok::<(), tagloom_html::ParseFailure>(())
+/// ```
+pub fn node_to_string(node: NodeRef<'_>, options: FragmentOptions) -> String {
+    let mut out = String::new();
+    let store = node.store();
+    let slot = node.slot();
+    // Writing into a String cannot fail.
+    let _ = write_open(store, slot, options, &mut out);
+    let _ = serialize_children(node, options, &mut out);
+    if let Some(e) = store.element_at(slot)
+        && !serializes_as_void(e.ns, &e.name)
+    {
+        let _ = write_end_tag(&mut out, &e.name);
+    }
+    out
 }
 
 /// Moves past `cur`'s finished subtree, closing every element it climbs out of;

@@ -38,7 +38,7 @@ mod write;
 
 pub use elements::{is_boolean_attribute, is_raw_text_element, serializes_as_void};
 pub use fragment::{
-    FragmentOptions, children_to_string, serialize_children, serialize_children_io,
+    FragmentOptions, children_to_string, node_to_string, serialize_children, serialize_children_io,
 };
 pub use io_writer::IoWriter;
 pub use options::{AttrQuoting, QuoteChar, SerializeOptions};

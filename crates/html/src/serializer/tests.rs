@@ -27,7 +27,7 @@ fn store(nodes: Vec<(u64, DomPatch)>) -> DomStore {
             child: key,
         });
     }
-    s.apply(&batch).unwrap();
+    s.apply_patches(&batch).unwrap();
     s
 }
 
@@ -136,7 +136,7 @@ fn raw_text_parents() {
 fn templates_serialize_their_contents() {
     let mut s = store(vec![(1, html(2, "div")), (2, html(3, "template"))]);
     // contents = 4
-    s.apply(&[
+    s.apply_patches(&[
         html(5, "b"),
         DomPatch::AppendChild {
             parent: k(4),
@@ -211,7 +211,7 @@ fn deep_trees_need_no_stack() {
         });
     }
     let mut s = DomStore::new();
-    s.apply(&batch).unwrap();
+    s.apply_patches(&batch).unwrap();
     let out = inner(&s, 1, false);
     assert_eq!(out.len(), depth as usize * "<div></div>".len());
     assert!(out.starts_with("<div><div>") && out.ends_with("</div></div>"));

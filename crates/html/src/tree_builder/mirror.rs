@@ -220,6 +220,85 @@ impl Mirror {
         }))
     }
 
+    /// The node of `key`, if this arena made it and still holds it.
+    pub(crate) fn id_of(&self, key: PatchKey) -> Option<NodeId> {
+        let id = usize::try_from(key.0.get().checked_sub(self.key_base)?).ok()?;
+        (self.released == 0 && id < self.nodes.len()).then_some(id)
+    }
+
+    /// Sets (`Some`) or removes (`None`) the kept attribute `name` of element
+    /// `id`: a script changed it in the DOM. The element's new set is appended
+    /// to `kept` (the old range is left behind until the buffers are released).
+    pub(crate) fn set_kept_attr(
+        &mut self,
+        id: NodeId,
+        ns: AttrNamespace,
+        name: &str,
+        value: Option<&str>,
+    ) {
+        let Some(Node {
+            kind: Kind::Element(e),
+            ..
+        }) = self.nodes.get(id)
+        else {
+            return;
+        };
+        let mut attrs: Vec<PatchAttr> = self
+            .attrs(e)
+            .into_iter()
+            .filter(|a| !(a.ns == ns && a.name == name))
+            .collect();
+        if let Some(value) = value {
+            attrs.push(PatchAttr {
+                ns,
+                name: Cow::Owned(name.to_owned()),
+                value: value.to_owned(),
+            });
+        }
+        let first = self.kept.len();
+        for attr in attrs {
+            let start = self.kept_text.len();
+            self.kept_text.push_str(&attr.value);
+            self.kept.push(KeptAttr {
+                ns: attr.ns,
+                name: attr.name,
+                value: start..self.kept_text.len(),
+            });
+        }
+        let range = first..self.kept.len();
+        let extra = match self.extra_index(id) {
+            Some(i) => i,
+            None => {
+                self.extras.push(ElemExtra {
+                    qual: None,
+                    attrs: 0..0,
+                });
+                let i = self.extras.len() - 1;
+                if let Some(Node {
+                    kind: Kind::Element(e),
+                    ..
+                }) = self.nodes.get_mut(id)
+                {
+                    e.extra = link(Some(i));
+                }
+                i
+            }
+        };
+        if let Some(x) = self.extras.get_mut(extra) {
+            x.attrs = range;
+        }
+    }
+
+    fn extra_index(&self, id: NodeId) -> Option<usize> {
+        match self.nodes.get(id) {
+            Some(Node {
+                kind: Kind::Element(e),
+                ..
+            }) => unlink(e.extra),
+            _ => None,
+        }
+    }
+
     /// Frees the kept attributes of `id`.
     pub(crate) fn forget_attrs(&mut self, id: NodeId) {
         if let Some(Node {

@@ -30,7 +30,7 @@
 //!     tok.set_cdata_allowed(tb.cdata_allowed());
 //! }
 //! let mut store = DomStore::new();
-//! store.apply(&tb.take_patches()).unwrap();
+//! store.apply_patches(&tb.take_patches()).unwrap();
 //! assert_eq!(
 //!     dom::dump_document(&store),
 //!     "| <html>\n|   <head>\n|   <body>\n|     <p>\n|       \"Hi\"\n|       <b>\n|         \"there\"\n"
@@ -67,6 +67,7 @@ mod modes;
 mod open_stack;
 mod quirks;
 mod reset_mode;
+mod script_host;
 mod selectedcontent;
 mod stack;
 pub(crate) mod tag_sets;
@@ -79,6 +80,7 @@ use crate::token::{OwnedToken, Token};
 use formatting::FormattingList;
 use mirror::{Kind, Mirror, NodeId};
 use open_stack::OpenStack;
+pub use script_host::DomChange;
 use selectedcontent::SelectTracker;
 
 /// The settings of a [`TreeBuilder`].
@@ -329,6 +331,8 @@ pub struct TreeBuilder {
     pub(crate) select_tracker: SelectTracker,
     pub(crate) token_source: TokenSource,
     pub(crate) owned_atoms: OwnedTokenAtoms,
+    /// The `script` element of the last [`SuspendReason::Script`].
+    pub(crate) last_script: Option<NodeId>,
 }
 
 /// Whether `name` is an HTML element of the spec's "formatting" category
@@ -417,6 +421,7 @@ impl TreeBuilder {
             encoding_request: None,
             finished: false,
             select_tracker: SelectTracker::default(),
+            last_script: None,
             token_source: TokenSource::None,
             owned_atoms: OwnedTokenAtoms::default(),
             config,
@@ -509,7 +514,7 @@ impl TreeBuilder {
     ///     tb.process_owned(&token).unwrap();
     /// }
     /// let mut store = DomStore::new();
-    /// store.apply(&tb.take_patches()).unwrap();
+    /// store.apply_patches(&tb.take_patches()).unwrap();
     /// assert!(dump_document(&store).contains("|     <p>\n|       class=\"x\"\n|       \"hi\""));
     /// ```
     pub fn process_owned(

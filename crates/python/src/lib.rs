@@ -1,0 +1,27 @@
+//! # tagloom-python
+//!
+//! The `tagloom` Python package's extension module (`tagloom._tagloom`). The
+//! bindings (`py/`) are behind the `python` feature, which maturin turns on
+//! (`pyproject.toml`); without it the crate is its pure-Rust helpers, which
+//! `cargo test --workspace` tests without linking Python:
+//!
+//! - [`parse`]: the parse the bindings run (the CLI's settings), and the patch
+//!   batches of one;
+//! - [`text`]: the text of a tree;
+//! - [`pool`]: the parallel map of the batch calls;
+//! - [`tokens`]: the token list of `tagloom.tokens`.
+//!
+//! Everything user-facing is documented on the Python side (`python/tagloom/`).
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+// Without the bindings, some helpers have no caller but their tests.
+#![cfg_attr(not(feature = "python"), allow(dead_code))]
+
+pub mod parse;
+pub mod pool;
+pub mod text;
+pub mod tokens;
+
+#[cfg(feature = "python")]
+mod py;
