@@ -8,6 +8,9 @@ use std::io::{self, BufRead, Read};
 /// The bytes read from the inner reader at a time.
 const READ_SIZE: usize = 64 * 1024;
 
+/// How far behind the read position a mark is kept (see [`LookBuf::set_mark`]).
+const MARK_CAP: usize = 256 * 1024;
+
 /// See the [module docs](self).
 #[derive(Debug)]
 pub(crate) struct LookBuf<R> {
@@ -21,6 +24,8 @@ pub(crate) struct LookBuf<R> {
     /// A read error met while bytes before it were still buffered: handed out once
     /// those are consumed, so reading ahead never loses good bytes to a later error.
     deferred: Option<io::Error>,
+    /// A buffer index that reading can go back to (see [`LookBuf::set_mark`]).
+    mark: Option<usize>,
 }
 
 impl<R: Read> LookBuf<R> {
@@ -33,6 +38,7 @@ impl<R: Read> LookBuf<R> {
             consumed: 0,
             eof: false,
             deferred: None,
+            mark: None,
         }
     }
 
@@ -56,12 +62,20 @@ impl<R: Read> LookBuf<R> {
             return Err(e);
         }
         while self.end - self.start < n && !self.eof {
-            if self.start > 0 {
-                self.buf.copy_within(self.start..self.end, 0);
-                self.end -= self.start;
-                self.start = 0;
+            let keep = match self.mark {
+                Some(m) if self.start - m <= MARK_CAP => m,
+                _ => {
+                    self.mark = None;
+                    self.start
+                }
+            };
+            if keep > 0 {
+                self.buf.copy_within(keep..self.end, 0);
+                self.end -= keep;
+                self.start -= keep;
+                self.mark = self.mark.map(|m| m - keep);
             }
-            let want = self.end + (n - self.end).max(READ_SIZE);
+            let want = self.end + (n - (self.end - self.start)).max(READ_SIZE);
             if self.buf.len() < want {
                 self.buf.resize(want, 0);
             }
@@ -90,6 +104,30 @@ impl<R: Read> LookBuf<R> {
         self.end = 0;
         self.eof = false;
         self.deferred = None;
+        self.mark = None;
+    }
+
+    /// Remembers the read position, so that [`rewind_to_mark`](Self::rewind_to_mark)
+    /// can go back to it while reading has not moved more than 256 KiB past it.
+    pub(crate) fn set_mark(&mut self) {
+        self.mark = Some(self.start);
+    }
+
+    /// Forgets the mark.
+    pub(crate) fn clear_mark(&mut self) {
+        self.mark = None;
+    }
+
+    /// Goes back to the mark (and forgets it); false when there is none (any more).
+    pub(crate) fn rewind_to_mark(&mut self) -> bool {
+        match self.mark.take() {
+            Some(m) if self.start - m <= MARK_CAP => {
+                self.consumed -= (self.start - m) as u64;
+                self.start = m;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// The inner reader.
@@ -165,5 +203,23 @@ mod tests {
         b.read_to_end(&mut rest).unwrap();
         assert_eq!(rest, b"efgh");
         assert_eq!(b.offset(), 8);
+    }
+
+    #[test]
+    fn a_mark_survives_compaction_and_reads_go_back_to_it() {
+        let data: Vec<u8> = (0..200_000u32).map(|i| i as u8).collect();
+        let mut b = LookBuf::new(Trickle(&data, 10_000));
+        b.look(5).unwrap();
+        b.consume(5);
+        b.set_mark();
+        while b.offset() < 100_005 {
+            let n = b.fill_buf().unwrap().len().min(1000);
+            b.consume(n.min((100_005 - b.offset()) as usize));
+        }
+        assert_eq!(b.offset(), 100_005);
+        assert!(b.rewind_to_mark());
+        assert_eq!(b.offset(), 5);
+        assert_eq!(b.look(3).unwrap()[..3], data[5..8]);
+        assert!(!b.rewind_to_mark());
     }
 }

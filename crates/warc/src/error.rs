@@ -41,9 +41,9 @@ pub enum RecordErrorKind {
         found: Option<String>,
     },
     /// The file ended inside the record.
-    #[error("truncated: the file ends {missing} bytes before the record does")]
+    #[error("truncated: {}", truncated(*missing))]
     Truncated {
-        /// Bytes of the block that were missing.
+        /// Bytes of the block that were missing (0: the header was cut).
         missing: u64,
     },
     /// The block is larger than the caller asked to hold in memory
@@ -61,6 +61,14 @@ pub enum RecordErrorKind {
     /// Reading the file failed.
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
+}
+
+fn truncated(missing: u64) -> String {
+    if missing == 0 {
+        "the file ends inside the record's header".to_string()
+    } else {
+        format!("the file ends {missing} bytes before the record does")
+    }
 }
 
 impl RecordErrorKind {

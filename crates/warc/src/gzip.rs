@@ -84,7 +84,21 @@ impl<R: Read> Input<R> {
     /// file has nothing to skip here.
     pub(crate) fn resync(&mut self) -> io::Result<u64> {
         let mut raw = match std::mem::replace(&mut self.state, State::Gone) {
-            State::Member(decoder) => decoder.into_inner(),
+            State::Member(decoder) => {
+                let mut raw = decoder.into_inner();
+                // Scan again from just after the failed member's start when its
+                // bytes are still buffered (a corrupt header may have swallowed the
+                // next member's start); never find the same start again.
+                if raw.rewind_to_mark()
+                    || self
+                        .members
+                        .back()
+                        .is_some_and(|&(_, at)| at == raw.offset())
+                {
+                    raw.consume(1);
+                }
+                raw
+            }
             State::Between(raw) => raw,
             State::Plain(raw) => {
                 self.state = State::Plain(raw);
@@ -135,7 +149,9 @@ impl<R: Read> Read for Input<R> {
                         else {
                             return Ok(0);
                         };
-                        self.state = State::Between(decoder.into_inner());
+                        let mut raw = decoder.into_inner();
+                        raw.clear_mark();
+                        self.state = State::Between(raw);
                     }
                     Ok(n) => {
                         self.out_pos += n as u64;
@@ -164,10 +180,11 @@ impl<R: Read> Read for Input<R> {
                         self.members.pop_front();
                     }
                     self.members.push_back((self.out_pos, raw.offset()));
-                    let State::Between(raw) = std::mem::replace(&mut self.state, State::Gone)
+                    let State::Between(mut raw) = std::mem::replace(&mut self.state, State::Gone)
                     else {
                         return Ok(0);
                     };
+                    raw.set_mark();
                     self.state = State::Member(GzDecoder::new(raw));
                 }
                 State::Gone => return Ok(0),

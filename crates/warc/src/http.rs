@@ -1,6 +1,6 @@
 //! HTTP responses inside `response` records: the status line, the headers (bad
 //! lines tolerated and counted), and the payload with its transfer and content
-//! codings undone (`chunked`; `gzip`, `x-gzip`, `deflate`).
+//! codings undone (`chunked`; `gzip`, `x-gzip`, `deflate`, `br`).
 //!
 //! Leniency: crawlers often store a payload already de-chunked or decompressed while
 //! keeping the original headers, so a body that does not look chunked (or gzip) is
@@ -30,7 +30,7 @@ pub enum HttpError {
         /// The limit.
         limit: usize,
     },
-    /// A content coding this reader does not decode (`br`, `compress`…).
+    /// A content coding this reader does not decode (`compress`, `zstd`…).
     #[error("unsupported Content-Encoding {0:?}")]
     UnsupportedEncoding(String),
     /// The payload's content coding is corrupt.
@@ -276,6 +276,12 @@ fn decode(coding: &str, data: &[u8], limit: u64) -> Result<Option<Vec<u8>>, Http
                 read_limited(coding, DeflateDecoder::new(data), limit).map(Some)
             }
         }
+        "br" => read_limited(
+            coding,
+            brotli_decompressor::Decompressor::new(data, 16 * 1024),
+            limit,
+        )
+        .map(Some),
         other => Err(HttpError::UnsupportedEncoding(other.to_string())),
     }
 }
@@ -332,6 +338,20 @@ mod tests {
         assert_eq!(&*cut.payload(&Limits::default()).unwrap(), b"abc");
     }
 
+    const BROTLI_P: [u8; 17] = [
+        11, 6, 128, 60, 112, 62, 98, 114, 111, 116, 108, 105, 60, 47, 112, 62, 3,
+    ];
+
+    #[test]
+    fn brotli_payloads() {
+        // "<p>brotli</p>" as a brotli encoder writes it (an uncompressed
+        // meta-block: the bytes stored as they are).
+        let mut block = b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n".to_vec();
+        block.extend_from_slice(&BROTLI_P);
+        let r = parse(&block);
+        assert_eq!(&*r.payload(&Limits::default()).unwrap(), b"<p>brotli</p>");
+    }
+
     #[test]
     fn charset_parameter() {
         assert_eq!(
@@ -344,10 +364,15 @@ mod tests {
 
     #[test]
     fn unknown_codings_are_errors_and_bombs_are_bounded() {
-        let br = parse(b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\nxx");
+        let zstd = parse(b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\nxx");
         assert!(matches!(
-            br.payload(&Limits::default()),
+            zstd.payload(&Limits::default()),
             Err(HttpError::UnsupportedEncoding(_))
+        ));
+        let bad_br = parse(b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n\xff\xff\xff");
+        assert!(matches!(
+            bad_br.payload(&Limits::default()),
+            Err(HttpError::BadEncoding { .. })
         ));
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         std::io::Write::write_all(&mut gz, &vec![b'a'; 100_000]).unwrap();

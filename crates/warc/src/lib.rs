@@ -8,7 +8,7 @@
 //!   (a 1 GB record is never held). [`records`] / [`Records`] hand out owned records
 //!   with the block in memory, up to [`Limits::max_body_bytes`].
 //! * [`HttpResponse`] reads the HTTP response of a `response` record: status,
-//!   headers, the payload with `chunked`, `gzip` and `deflate` undone, and the
+//!   headers, the payload with `chunked`, `gzip`, `deflate` and `br` undone, and the
 //!   `charset` as the transport encoding for the HTML decoder.
 //! * [`job`] runs a [`Job`] (text, links, word counts, sanitize) over files and
 //!   streams result [`Row`]s, records in parallel in a bounded pipeline.
@@ -41,6 +41,8 @@
 //!     assert_eq!(&*http.payload(&limits).unwrap(), b"<p>Hi");
 //! }
 //! ```
+
+#![forbid(unsafe_code)]
 
 mod buf;
 mod error;

@@ -55,8 +55,15 @@ fn the_charset_of_the_http_header_decodes_the_page() {
     }
 }
 
+/// `<html><body><p>Compressed <i>and</i> chunked</p></body></html>`, brotli.
+const BROTLI_PAGE: [u8; 55] = [
+    27, 61, 0, 248, 141, 212, 97, 205, 157, 7, 210, 205, 165, 106, 10, 99, 197, 148, 68, 5, 229,
+    220, 91, 30, 47, 77, 72, 33, 181, 72, 165, 69, 1, 6, 30, 147, 120, 49, 200, 193, 82, 223, 237,
+    51, 65, 211, 38, 208, 20, 175, 63, 39, 3, 75, 2,
+];
+
 #[test]
-fn chunked_gzip_and_deflate_payloads() {
+fn chunked_gzip_deflate_and_brotli_payloads() {
     let page = b"<html><body><p>Compressed <i>and</i> chunked</p></body></html>";
     let gz = support::gzip(page);
     let mut deflated = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -88,6 +95,11 @@ fn chunked_gzip_and_deflate_payloads() {
                 ("Content-Encoding", "deflate"),
             ],
             &deflated,
+        ),
+        // The same page as a brotli encoder writes it.
+        support::http(
+            &[("Content-Type", "text/html"), ("Content-Encoding", "br")],
+            &BROTLI_PAGE,
         ),
         // Stored decoded, headers kept: taken as it is.
         support::http(

@@ -260,3 +260,24 @@ fn every_cut_and_flipped_byte_ends_without_a_panic() {
         }
     }
 }
+
+#[test]
+fn a_bad_gzip_header_is_skipped_up_to_the_next_member() {
+    let good = support::gzip(&support::record("resource", "http://a.example/", b"<p>a"));
+    for bad in [
+        &[0x1f, 0x8b, 0x08, 0xff][..],
+        &[0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff][..],
+        &[0x1f, 0x8b, 0x08][..],
+    ] {
+        let bytes = [good.clone(), bad.to_vec(), good.clone()].concat();
+        let read = read_all(&bytes);
+        let k = kinds(&read);
+        assert_eq!(k.first(), Some(&"ok"), "{bad:?}: {k:?}");
+        assert_eq!(
+            k.iter().filter(|k| **k == "ok").count(),
+            2,
+            "{bad:?}: {k:?}"
+        );
+        assert!(k.len() <= 3, "{bad:?}: {k:?}");
+    }
+}
