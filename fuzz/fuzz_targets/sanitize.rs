@@ -38,7 +38,7 @@ fn parse(html: &str, context: &str, scripting: bool) -> (DomStore, tagloom_html:
         tok.set_cdata_allowed(tb.cdata_allowed());
     }
     let mut store = DomStore::new();
-    store.apply(&tb.take_patches()).expect("patches apply");
+    store.apply_patches(&tb.take_patches()).expect("patches apply");
     let root = tb.fragment_root_key().expect("fragment root");
     (store, root)
 }

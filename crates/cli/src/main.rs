@@ -50,6 +50,8 @@ enum Command {
     Include(commands::include::Args),
     /// Render wikitext to Parsoid-style HTML.
     Wiki(commands::wiki::Args),
+    /// Serve a page (or a directory of pages) on 127.0.0.1 and watch it render batch by batch in a browser.
+    View(commands::view::Args),
     /// Run a job (text, links, l10n-words, sanitize) over every HTML page of WARC/ARC files.
     Warc(commands::warc::Args),
 }
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo::run(&args),
         Command::Include(args) => commands::include::run(&args),
         Command::Wiki(args) => commands::wiki::run(&args),
+        Command::View(args) => commands::view::run(&args),
         Command::Warc(args) => commands::warc::run(&args),
         Command::Rewrite(args) => commands::rewrite::run(&args),
         Command::Sanitize(args) => commands::sanitize::run(&args),

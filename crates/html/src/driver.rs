@@ -1,7 +1,7 @@
-//! The one-shot driver: bytes in, [`DomPatch`] batches (or a whole [`DomStore`])
-//! out, over an [`Html5ParseSession`].
+//! The one-shot driver: bytes in, versioned [`PatchBatch`]es (or a whole
+//! [`DomStore`]) out, over an [`Html5ParseSession`].
 //!
-//! A session is a pull machine (`push_bytes`, `pump`, `take_patches`, `finish`);
+//! A session is a pull machine (`push_bytes`, `pump`, `next_batch`, `finish`);
 //! [`Driver`] is the one loop over it that every caller shares:
 //!
 //! - it pushes the input at most [`ParseConfig::chunk_size`] bytes at a time
@@ -10,7 +10,7 @@
 //! - it pumps on through suspensions: after `</script>` (no script runs here) and
 //!   when a batch is full under [`BatchPolicy::Bounded`];
 //! - "change the encoding" needs nothing from it: the session restarts by itself and
-//!   the next batch opens with [`DomPatch::Clear`], which a [`DomStore`] applies;
+//!   the next batch opens with [`DomPatch::Clear`](crate::dom_patch::DomPatch::Clear), which a [`DomStore`] applies;
 //! - an engine failure ends the run with [`DriveError::Session`]; the consumer keeps
 //!   the last batch that passed (see the session's failure policy).
 //!
@@ -30,8 +30,9 @@
 
 use std::io::Read;
 
+use crate::batch::PatchBatch;
 use crate::dom::{DomStore, NodeRef, PatchError};
-use crate::dom_patch::{DomPatch, PatchKey};
+use crate::dom_patch::PatchKey;
 use crate::error::ParseError;
 use crate::session::{
     BYTES_PER_NODE, BatchPolicy, Html5ParseSession, PumpStatus, SessionConfig, SessionError,
@@ -135,7 +136,7 @@ impl Driver {
     pub fn push<E>(
         &mut self,
         bytes: &[u8],
-        mut on_batch: impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+        mut on_batch: impl FnMut(PatchBatch) -> Result<(), E>,
     ) -> Result<(), DriveError<E>> {
         for piece in bytes.chunks(self.chunk_size) {
             self.session.push_bytes(piece)?;
@@ -148,7 +149,7 @@ impl Driver {
     /// Ends the input and hands the remaining batches to `on_batch`.
     pub fn finish<E>(
         &mut self,
-        mut on_batch: impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+        mut on_batch: impl FnMut(PatchBatch) -> Result<(), E>,
     ) -> Result<(), DriveError<E>> {
         let status = self.session.finish()?;
         self.drain(status, &mut on_batch)?;
@@ -204,9 +205,9 @@ impl Driver {
         loop {
             while let Some((mut batch, texts)) = self.session.take_batch() {
                 store
-                    .apply_trusted(&mut batch, texts.as_ref())
+                    .apply_trusted_batch(&mut batch, texts.as_ref())
                     .map_err(DriveError::Sink)?;
-                self.session.recycle(batch);
+                self.session.recycle(batch.patches);
                 if let Some(texts) = texts {
                     self.session.recycle_text(texts);
                 }
@@ -223,7 +224,7 @@ impl Driver {
     pub fn read<E>(
         &mut self,
         mut reader: impl Read,
-        mut on_batch: impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+        mut on_batch: impl FnMut(PatchBatch) -> Result<(), E>,
     ) -> Result<(), DriveError<E>> {
         let mut buffer = vec![0; READ_PIECE];
         loop {
@@ -242,14 +243,10 @@ impl Driver {
     fn drain<E>(
         &mut self,
         mut status: PumpStatus,
-        on_batch: &mut impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+        on_batch: &mut impl FnMut(PatchBatch) -> Result<(), E>,
     ) -> Result<PumpStatus, DriveError<E>> {
         loop {
-            loop {
-                let batch = self.session.take_patches();
-                if batch.is_empty() {
-                    break;
-                }
+            while let Some(batch) = self.session.next_batch() {
                 on_batch(batch).map_err(DriveError::Sink)?;
             }
             match status {
@@ -295,7 +292,7 @@ impl Driver {
 pub fn drive<E>(
     bytes: &[u8],
     config: &ParseConfig,
-    mut on_batch: impl FnMut(Vec<DomPatch>) -> Result<(), E>,
+    mut on_batch: impl FnMut(PatchBatch) -> Result<(), E>,
 ) -> Result<Html5ParseSession, DriveError<E>> {
     let mut driver = Driver::new(config);
     driver.push(bytes, &mut on_batch)?;
@@ -356,6 +353,7 @@ pub fn parse_fragment(
 mod tests {
     use super::*;
     use crate::dom::dump_document;
+    use crate::dom_patch::DomPatch;
 
     #[test]
     fn chunk_sizes_and_readers_give_the_same_tree() {
@@ -477,7 +475,7 @@ mod tests {
                     let mut store = DomStore::new();
                     let mut driver = Driver::new(&config);
                     driver.push_into(head, &mut store).unwrap();
-                    let mut apply = |batch: Vec<DomPatch>| store.apply_owned(batch);
+                    let mut apply = |batch: PatchBatch| store.apply_owned(batch);
                     driver.push(tail, &mut apply).unwrap();
                     driver.finish(&mut apply).unwrap();
                     assert_eq!(

@@ -32,16 +32,17 @@
 //! ### Streaming batches
 //!
 //! The [`Driver`] pushes bytes, pumps the session through `</script>` suspensions and
-//! full batches, and hands each batch to a closure; an encoding restart arrives as a
-//! batch starting with [`DomPatch::Clear`]. Only about one piece of the input is held.
+//! full batches, and hands each batch to a closure: a [`PatchBatch`], which names its
+//! document and the version it goes from and to ([`batch`]); an encoding restart
+//! arrives as a batch starting with [`DomPatch::Clear`]. Only about one piece of the input is held.
 //!
 //! ```
-//! use tagloom_html::{DomPatch, DomStore, Driver, ParseConfig};
+//! use tagloom_html::{DomPatch, DomStore, Driver, ParseConfig, PatchBatch};
 //!
 //! let mut driver = Driver::new(&ParseConfig::default());
 //! let mut store = DomStore::new();
 //! let mut elements = 0;
-//! let mut on_batch = |batch: Vec<DomPatch>| {
+//! let mut on_batch = |batch: PatchBatch| {
 //!     elements += batch.iter().filter(|p| matches!(p, DomPatch::CreateElement { .. })).count();
 //!     store.apply_owned(batch)
 //! };
@@ -87,7 +88,7 @@
 //!     tb.process_owned(&token).unwrap();
 //! }
 //! let mut store = DomStore::new();
-//! store.apply(&tb.take_patches()).unwrap();
+//! store.apply_patches(&tb.take_patches()).unwrap();
 //! // A `td` outside a table is ignored; its text is kept.
 //! assert!(dom::dump_document(&store).ends_with("|   <body>\n|     \"cell\"\n"));
 //! assert_eq!(tb.errors().len(), 2); // missing DOCTYPE, stray <td>
@@ -111,13 +112,14 @@
 //! One module per concept (see `ARCHITECTURE.md`): [`decoder`] (bytes → text,
 //! sniffing), [`tokenizer`], [`token`], [`tree_builder`], [`session`] (the one
 //! wiring point), [`driver`] (the one loop over it), [`dom_patch`] (the patch
-//! protocol), [`dom`], [`serializer`], [`text_type`], [`error`].
+//! protocol), [`batch`] (versioned batches), [`dom`], [`serializer`], [`text_type`], [`error`].
 
 // `unsafe` only where allowed by name: the SSE2 block tests of `tokenizer::lanes`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod atom;
+pub mod batch;
 pub mod decoder;
 pub mod dom;
 pub mod dom_patch;
@@ -136,6 +138,7 @@ pub mod tree_builder;
 pub mod xml_infoset;
 
 pub use atom::{Atom, AtomTable};
+pub use batch::{DocHandle, PatchBatch};
 pub use dom::DomStore;
 pub use dom_patch::DomPatch;
 pub use driver::{

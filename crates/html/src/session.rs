@@ -9,6 +9,11 @@
 //! from the replayed bytes, and the next batch starts with [`DomPatch::Clear`]
 //! followed by a fresh create stream whose keys are all higher than before.
 //!
+//! Every batch is a [`PatchBatch`]: it names the session's document
+//! ([`doc`](Html5ParseSession::doc), a fresh [`DocHandle`] per session) and the
+//! version it goes from and to (0 → 1, 1 → 2, … in the order batches are taken);
+//! a consumer refuses any other order (see [`crate::batch`]).
+//!
 //! The loop below (push, pump through suspensions, take batches, finish) is what
 //! [`Driver`](crate::driver::Driver) does for you; write it by hand only when a
 //! suspension needs your own handling (running a script at `</script>`).
@@ -51,10 +56,18 @@
 //!    passed its invariant checks; the runtime resets every other consumer of the
 //!    handle to it with one batch from
 //!    [`DomStore::full_create_stream`](crate::dom::DomStore::full_create_stream):
-//!    `Clear`, then the whole tree with fresh keys above all keys used so far.
+//!    `Clear`, then the whole tree with fresh keys above all keys used so far, as
+//!    the next version step of the same handle.
+//!
+//! "Change the encoding" follows the same scheme: the restarted parse stays on
+//! the handle, and its first batch (the next version) starts with `Clear`.
 
 use std::collections::VecDeque;
 
+pub mod script_host;
+pub use script_host::{ScriptHostError, ScriptHostLimits, WriteStatus};
+
+use crate::batch::{DocHandle, PatchBatch};
 use crate::decoder::{ByteStreamDecoder, ChangeOutcome, Confidence, DecoderConfig, DecoderError};
 use crate::dom_patch::{DetachedText, DomPatch, PatchKey};
 use crate::error::ParseError;
@@ -121,6 +134,8 @@ pub struct SessionConfig {
     pub tokenizer: TokenizerConfig,
     /// Batching.
     pub batching: BatchPolicy,
+    /// Limits of the script host (`document.write`, see [`WriteStatus`]).
+    pub script: ScriptHostLimits,
 }
 
 /// What a [`pump`](Html5ParseSession::pump) ended with.
@@ -154,6 +169,13 @@ pub enum SessionError {
     /// An earlier engine failure stopped this stream (see "Failure policy").
     #[error("the parse stream failed earlier and emits nothing more")]
     Failed,
+    /// `pump` or `finish` while a script run by the parser is writing or nested
+    /// scripts run: finish them first ([`Html5ParseSession::end_script`]).
+    #[error("pump while scripts run at nesting level {level}")]
+    ScriptRunning {
+        /// The script nesting level.
+        level: usize,
+    },
 }
 
 /// A streaming HTML parse from bytes to patch batches. See the [module docs](self).
@@ -186,9 +208,15 @@ pub struct Html5ParseSession {
     restarts: usize,
     /// Set by the first engine failure; every later call reports `Failed`.
     failed: bool,
+    /// The document handle of every batch.
+    doc: DocHandle,
+    /// The `to` of the last batch handed out.
+    version: u64,
     /// The tree builder's errors with their line and column, at most
     /// `config.tree.max_errors` (the tree builder counts the rest).
     tree_errors: Vec<ParseError>,
+    /// Scripts being run at `</script>` and their insertion points.
+    script: script_host::ScriptHost,
     /// Test-only fault injection: panic in the tree builder at this token.
     #[cfg(test)]
     panic_at_token: Option<usize>,
@@ -226,7 +254,10 @@ impl Html5ParseSession {
             finished_input: false,
             restarts: 0,
             failed: false,
+            doc: DocHandle::fresh(),
+            version: 0,
             tree_errors: Vec::new(),
+            script: script_host::ScriptHost::default(),
             #[cfg(test)]
             panic_at_token: None,
         };
@@ -336,7 +367,7 @@ impl Html5ParseSession {
             && self
                 .decoder
                 .restart_window_text_end()
-                .is_some_and(|end| self.tokenizer.position() < end)
+                .is_some_and(|end| self.source_position() < end)
     }
 
     /// Called when the tokenizer needs input: decodes held bytes (once the tree
@@ -394,8 +425,25 @@ impl Html5ParseSession {
     /// The most decoded-text capacity kept between pushes.
     const KEPT_TEXT_CAPACITY: usize = 32 * 1024;
 
-    /// Runs the tokenizer and tree builder over all buffered input.
+    /// The tokenizer's position in the decoder's text: written text not counted.
+    fn source_position(&self) -> usize {
+        self.tokenizer
+            .position()
+            .saturating_sub(self.script.written)
+    }
+
+    /// Runs the tokenizer and tree builder over all buffered input (ending a
+    /// script the parser suspended for, if the embedder did not).
     pub fn pump(&mut self) -> Result<PumpStatus, SessionError> {
+        if self.failed {
+            return Err(SessionError::Failed);
+        }
+        self.end_outer_script()?;
+        self.pump_checked()
+    }
+
+    /// [`Self::pump`] without ending scripts: engine failures fail the stream.
+    fn pump_checked(&mut self) -> Result<PumpStatus, SessionError> {
         if self.failed {
             return Err(SessionError::Failed);
         }
@@ -468,15 +516,21 @@ impl Html5ParseSession {
             if let Some(request) = self.tree.take_encoding_request()
                 && self.decoder.confidence() == Some(Confidence::Tentative)
             {
-                let outcome = self
-                    .decoder
-                    .change_encoding_at(request.encoding, request.offset)?;
+                let offset = request.offset.saturating_sub(self.script.written);
+                let outcome = self.decoder.change_encoding_at(request.encoding, offset)?;
                 if outcome == ChangeOutcome::Restart {
                     self.restart();
+                    if self.script.restarted_in_script {
+                        // A write's meta: the write is over (see `WriteStatus::Restarted`).
+                        break PumpStatus::NeedInput;
+                    }
                     continue;
                 }
             }
             if let TreeBuilderStep::Suspend(reason) = step {
+                if reason == SuspendReason::Script {
+                    self.script_suspended();
+                }
                 break PumpStatus::Suspended(reason);
             }
             if let BatchPolicy::Bounded(n) = self.config.batching
@@ -493,6 +547,7 @@ impl Html5ParseSession {
     /// parse the replayed text with fresh state and higher keys.
     fn restart(&mut self) {
         self.restarts += 1;
+        self.script.restart();
         let mut config = self.config.tree.clone();
         config.first_key = self.tree.next_key();
         self.tree = TreeBuilder::new(config);
@@ -555,26 +610,27 @@ impl Html5ParseSession {
         }
     }
 
-    /// The next ready batch (empty when there is none).
-    pub fn take_patches(&mut self) -> Vec<DomPatch> {
-        self.batches
-            .pop_front()
-            .map(Self::attach_text)
-            .unwrap_or_default()
-    }
-
-    /// A batch whose patches own their texts.
-    fn attach_text((mut patches, texts): (Vec<DomPatch>, Option<DetachedText>)) -> Vec<DomPatch> {
+    /// The next ready batch, if any: the next version of the session's document.
+    pub fn next_batch(&mut self) -> Option<PatchBatch> {
+        let (mut patches, texts) = self.batches.pop_front()?;
         if let Some(texts) = texts {
             texts.fill(&mut patches);
         }
-        patches
+        Some(self.stamp(patches))
+    }
+
+    /// The next version step of the document, with these patches.
+    fn stamp(&mut self, patches: Vec<DomPatch>) -> PatchBatch {
+        let batch = PatchBatch::new(self.doc, self.version, patches);
+        self.version = batch.to;
+        batch
     }
 
     /// The next ready batch as it is: with its texts apart when they were kept
     /// apart (the driver's store path).
-    pub(crate) fn take_batch(&mut self) -> Option<(Vec<DomPatch>, Option<DetachedText>)> {
-        self.batches.pop_front()
+    pub(crate) fn take_batch(&mut self) -> Option<(PatchBatch, Option<DetachedText>)> {
+        let (patches, texts) = self.batches.pop_front()?;
+        Some((self.stamp(patches), texts))
     }
 
     /// From now on (as soon as no pending patch owns a text), keep the texts of
@@ -603,8 +659,18 @@ impl Html5ParseSession {
     }
 
     /// Every ready batch, in order.
-    pub fn take_batches(&mut self) -> Vec<Vec<DomPatch>> {
-        self.batches.drain(..).map(Self::attach_text).collect()
+    pub fn take_batches(&mut self) -> Vec<PatchBatch> {
+        std::iter::from_fn(|| self.next_batch()).collect()
+    }
+
+    /// The handle of the document this session builds (in every batch).
+    pub fn doc(&self) -> DocHandle {
+        self.doc
+    }
+
+    /// The version of the last batch handed out (0 before the first).
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// The tree builder (error count, quirks mode, keys).
@@ -712,7 +778,7 @@ impl Html5ParseSession {
             Some(Confidence::Tentative) => self
                 .decoder
                 .restart_window_text_end()
-                .is_some_and(|end| self.tokenizer.position() >= end),
+                .is_some_and(|end| self.source_position() >= end),
             Some(Confidence::Certain | Confidence::Irrelevant) => true,
             None => false,
         }
@@ -770,7 +836,7 @@ mod tests {
             "{err}"
         );
         assert!(session.is_failed());
-        assert_eq!(session.take_batches(), Vec::<Vec<DomPatch>>::new());
+        assert_eq!(session.take_batches(), Vec::<PatchBatch>::new());
         assert_eq!(session.pump(), Err(SessionError::Failed));
         assert_eq!(session.push_bytes(b"more"), Err(SessionError::Failed));
         assert_eq!(session.finish(), Err(SessionError::Failed));
@@ -778,7 +844,8 @@ mod tests {
         // The runtime resets the mirror to the last good tree: Clear first, keys fresh.
         let before = store.last_key().unwrap();
         let reset = store.full_create_stream();
-        assert_eq!(reset.first(), Some(&DomPatch::Clear));
+        assert!(reset.starts_with_clear());
+        assert_eq!((reset.doc, reset.from), (session.doc(), session.version()));
         mirror.apply(&reset).unwrap();
         assert_eq!(dump_document(&mirror), dump_document(&store));
         assert!(mirror.last_key().unwrap() > before);

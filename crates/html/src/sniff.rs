@@ -173,7 +173,7 @@ impl EncodingSniffer {
 }
 
 /// The batch closure of the sniffer: only the decoder's state matters here.
-fn drop_batch(_: Vec<crate::dom_patch::DomPatch>) -> Result<(), std::convert::Infallible> {
+fn drop_batch(_: crate::batch::PatchBatch) -> Result<(), std::convert::Infallible> {
     Ok(())
 }
 

@@ -49,7 +49,7 @@ fn every_expected_tree_round_trips_through_the_store() {
                     continue;
                 }
             }
-            if let Err(e) = store.apply(&batch) {
+            if let Err(e) = store.apply_patches(&batch) {
                 failures.push(format!("{name}: rejected: {e}"));
                 continue;
             }

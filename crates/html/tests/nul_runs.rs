@@ -31,7 +31,7 @@ fn nul_separated_text_in_body_is_one_insertion() {
         .count();
     assert_eq!(text_patches, 1);
     let mut store = DomStore::new();
-    store.apply(&patches).unwrap();
+    store.apply_patches(&patches).unwrap();
     let dump = dom::dump_document(&store);
     let expected_text = format!("|       \"{}\"\n", "\n".repeat(N));
     assert!(dump.ends_with(&expected_text), "{}", &dump[..200]);

@@ -92,7 +92,7 @@ fn program_made_names_match_static_atoms() {
         tb.process_owned(&token).unwrap();
     }
     let mut store = tagloom_html::dom::DomStore::new();
-    store.apply(&tb.take_patches()).unwrap();
+    store.apply_patches(&tb.take_patches()).unwrap();
     let dump = tagloom_html::dom::dump_document(&store);
     assert!(
         dump.contains("|     <my-el>\n|       <input>\n|         type=\"hidden\""),

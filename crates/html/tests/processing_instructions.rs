@@ -157,7 +157,7 @@ fn patches_json_and_resync() {
     assert_eq!(found, Some(("php", "echo \"1\"")));
     // The reset stream rebuilds it.
     let mut mirror = DomStore::new();
-    mirror.apply(&patches).unwrap();
+    mirror.apply_patches(&patches).unwrap();
     mirror.apply(&store.full_create_stream()).unwrap();
     assert_eq!(dump_document(&mirror), dump_document(&store));
 }
@@ -183,5 +183,5 @@ fn a_processing_instruction_cannot_have_children() {
             child: next,
         },
     ];
-    assert!(store.apply(&bad).is_err());
+    assert!(store.apply_patches(&bad).is_err());
 }

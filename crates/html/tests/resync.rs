@@ -8,7 +8,6 @@ mod support;
 use support::tree_dat;
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{DomStore, dump_document};
-use tagloom_html::dom_patch::DomPatch;
 use tagloom_html::driver::{ParseConfig, drive};
 use tagloom_html::session::SessionConfig;
 
@@ -33,7 +32,7 @@ fn full_create_stream_rebuilds_every_suite_tree() {
             .unwrap();
             let high = store.last_key();
             let reset = store.full_create_stream();
-            assert_eq!(reset.first(), Some(&DomPatch::Clear));
+            assert!(reset.starts_with_clear());
             mirror
                 .apply(&reset)
                 .unwrap_or_else(|e| panic!("{e} for {:?}", test.data));

@@ -61,7 +61,7 @@ fn run(test: &TreeTest, scripting: bool, chunk: usize) -> Result<String, String>
             None => Ok(dom::dump_document(&store)),
         };
     }
-    let apply = |batch: Vec<_>| {
+    let apply = |batch: tagloom_html::PatchBatch| {
         store
             .apply(&batch)
             .map_err(|e| format!("batch rejected: {e}"))

@@ -74,7 +74,9 @@ def test_fragments():
 
 def test_patches_are_dicts_in_batches():
     batches = list(tagloom.parse(b"<p>x").patches())
-    patches = [p for batch in batches for p in batch]
+    assert [(b["from"], b["to"]) for b in batches] == [(i, i + 1) for i in range(len(batches))]
+    assert len({b["doc"] for b in batches}) == 1
+    patches = [p for batch in batches for p in batch["patches"]]
     assert patches[0] == {"op": "CreateDocument", "key": 1}
     assert any(p.get("name") == "p" for p in patches)
 

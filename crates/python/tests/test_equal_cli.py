@@ -48,6 +48,17 @@ def test_every_tree_construction_case(tagloom_bin):
         case.name for case, want in zip(CASES, expected) if py_dump(case).encode("utf-8") != want
     ]
     assert different == []
+    # bytes in, with UTF-8 as the transport encoding, as the CLI's --encoding utf-8.
+    documents = [(c, w) for c, w in zip(CASES, expected) if c.fragment is None]
+    different = [
+        case.name
+        for case, want in documents
+        if tagloom.parse(case.data.encode("utf-8"), encoding="utf-8", scripting=case.scripting is not False)
+        .dump()
+        .encode("utf-8")
+        != want
+    ]
+    assert different == []
 
 
 def pages():

@@ -9,5 +9,6 @@ pub mod rewrite;
 pub mod sanitize;
 pub mod sniff;
 pub mod tokens;
+pub mod view;
 pub mod warc;
 pub mod wiki;

@@ -23,7 +23,7 @@ use tagloom_html::driver::{DriveError, Driver, ParseConfig};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::session::{BatchPolicy, SessionConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
-use tagloom_html::{ErrorCode, ParseError};
+use tagloom_html::{ErrorCode, ParseError, PatchBatch};
 
 use crate::input::{DEFAULT_PIECE, encoding_for_label, open, sniffing, warn_if_guessed};
 use crate::output;
@@ -55,11 +55,14 @@ pub enum ErrorsFormat {
     Json,
 }
 
-/// On or off.
+/// The scripting flag: on or off; `execute` also runs the inline scripts.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Switch {
     On,
     Off,
+    /// Scripting on, and the inline scripts run at `</script>` (boa; needs a
+    /// build with the `scripting` feature).
+    Execute,
 }
 
 /// Options of `tagloom parse`.
@@ -74,7 +77,8 @@ pub struct Args {
     /// `td`, `svg path`, `math mi`.
     #[arg(long, value_name = "CONTEXT")]
     fragment: Option<String>,
-    /// The scripting flag (affects `<noscript>`).
+    /// The scripting flag (affects `<noscript>`); `execute` also runs the
+    /// document's inline scripts (a build with the `scripting` feature).
     #[arg(long, value_enum, default_value = "on")]
     scripting: Switch,
     /// Feed the input N bytes at a time (the result must not change).
@@ -108,8 +112,13 @@ pub fn run(args: &Args) -> Result<()> {
         .map(encoding_for_label)
         .transpose()?;
     let fragment = args.fragment.as_deref().map(fragment_context).transpose()?;
+    if args.scripting == Switch::Execute && fragment.is_some() {
+        bail!(
+            "--scripting execute parses documents, not fragments (scripts in a fragment never run)"
+        );
+    }
     let input = open(&args.file)?;
-    let scripting = args.scripting == Switch::On;
+    let scripting = args.scripting != Switch::Off;
     let mut config = SessionConfig {
         tree: TreeBuilderConfig {
             scripting,
@@ -122,6 +131,9 @@ pub fn run(args: &Args) -> Result<()> {
         ..SessionConfig::default()
     };
     config.tokenizer.processing_instructions = args.processing_instructions;
+    if args.scripting == Switch::Execute {
+        return execute(args, config, input);
+    }
     let config = ParseConfig {
         session: config,
         chunk_size: usize::MAX,
@@ -140,8 +152,8 @@ pub fn run(args: &Args) -> Result<()> {
     // Without `--format patches` nobody sees the batches: the driver applies its
     // own batches to the store (`push_into`, the cheaper path).
     let mut feed = |driver: &mut Driver, piece: Option<&[u8]>| -> Result<()> {
-        let mut on_batch = |batch: Vec<DomPatch>| -> Result<()> {
-            write_patches(&batch, &mut out)?;
+        let mut on_batch = |batch: PatchBatch| -> Result<()> {
+            write_patches(&batch.patches, &mut out)?;
             store
                 .apply_owned(batch)
                 .context("internal error: the parser produced an invalid patch batch")
@@ -167,17 +179,51 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let session = driver.session();
     warn_if_guessed(&args.file, session.decoder().sniffed());
-    let root = match session.fragment_root_key() {
+    write_tree(
+        args.format,
+        &store,
+        session.fragment_root_key(),
+        scripting,
+        &mut out,
+    )
+}
+
+/// `--scripting execute`.
+#[cfg(feature = "scripting")]
+fn execute(args: &Args, config: SessionConfig, input: crate::input::Input) -> Result<()> {
+    execute::run(args, config, input)
+}
+
+#[cfg(not(feature = "scripting"))]
+fn execute(_: &Args, _: SessionConfig, _: crate::input::Input) -> Result<()> {
+    bail!(
+        "--scripting execute needs tagloom built with the `scripting` feature (cargo build --features scripting)"
+    )
+}
+
+#[cfg(feature = "scripting")]
+#[path = "parse_execute.rs"]
+mod execute;
+
+/// The tree as `--format` asks (no output for `patches` and `none`).
+fn write_tree(
+    format: Format,
+    store: &DomStore,
+    fragment_root: Option<tagloom_html::dom_patch::PatchKey>,
+    scripting: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let root = match fragment_root {
         Some(key) => store.get(key),
         None => store.document(),
     };
-    match args.format {
-        Format::Html5lib => match session.fragment_root_key() {
+    match format {
+        Format::Html5lib => match fragment_root {
             Some(_) => out
                 .write_all(root.map(dom::dump_children).unwrap_or_default().as_bytes())
                 .context("cannot write the output")?,
             None => out
-                .write_all(dom::dump_document(&store).as_bytes())
+                .write_all(dom::dump_document(store).as_bytes())
                 .context("cannot write the output")?,
         },
         Format::Html => {
@@ -188,8 +234,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
         Format::Patches | Format::None => {}
     }
-    out.flush().context("cannot write the output")?;
-    Ok(())
+    out.flush().context("cannot write the output")
 }
 
 /// The batch closure's own error as it was (a closed standard output must stay

@@ -66,7 +66,11 @@ struct Saved {
 }
 
 impl DomStore {
-    /// Applies `batch` whole, or rejects it and leaves the store unchanged.
+    /// Applies the patches of `batch` whole, or rejects them and leaves the store
+    /// unchanged, outside any versioned stream: for patches straight from one's own
+    /// [`TreeBuilder`](crate::tree_builder::TreeBuilder) or written by hand. A
+    /// session's [`PatchBatch`](crate::batch::PatchBatch)es go through
+    /// [`apply`](Self::apply), which also checks their document and version.
     ///
     /// Checks every protocol invariant: keys strictly increasing and never reused
     /// (also across `Clear`), `Clear` only first, no references to unknown or
@@ -77,11 +81,11 @@ impl DomStore {
     ///
     /// Cost: O(1) per patch except key lookups of sparse keys (O(log n)) and the
     /// cycle check of inserting a node that already has descendants (O(depth)).
-    pub fn apply(&mut self, batch: &[DomPatch]) -> Result<(), PatchError> {
+    pub fn apply_patches(&mut self, batch: &[DomPatch]) -> Result<(), PatchError> {
         self.apply_iter(batch.iter().cloned(), Trust::Checked, None)
     }
 
-    /// Like [`apply`](Self::apply), with the same checks and the same all-or-nothing
+    /// Like [`apply_patches`](Self::apply_patches), with the same checks and the same all-or-nothing
     /// outcome, but takes the batch by value and moves its names, attribute lists
     /// and text into the store instead of copying them: the cheaper way for a
     /// consumer that does not need the patches afterwards (a parse straight into a
@@ -92,19 +96,19 @@ impl DomStore {
     /// use tagloom_html::driver::{ParseConfig, drive};
     ///
     /// let mut store = DomStore::new();
-    /// drive(b"<p>Hi", &ParseConfig::default(), |batch| store.apply_owned(batch)).unwrap();
+    /// drive(b"<p>Hi", &ParseConfig::default(), |batch| store.apply_patches_owned(batch.patches)).unwrap();
     /// assert_eq!(
     ///     dom::dump_document(&store),
     ///     "| <html>\n|   <head>\n|   <body>\n|     <p>\n|       \"Hi\"\n"
     /// );
     /// ```
-    pub fn apply_owned(&mut self, batch: Vec<DomPatch>) -> Result<(), PatchError> {
+    pub fn apply_patches_owned(&mut self, batch: Vec<DomPatch>) -> Result<(), PatchError> {
         self.apply_iter(batch.into_iter(), Trust::Checked, None)
     }
 
     /// Applies a batch of this crate's own tree builder (the driver's parse
     /// straight into a store), draining `batch` and keeping its capacity for the
-    /// next one. All or nothing as [`apply`](Self::apply); what the tree builder
+    /// next one. All or nothing as [`apply_patches`](Self::apply_patches); what the tree builder
     /// guarantees by construction is not checked again (see [`Trust::Builder`]).
     /// `texts`: the batch's texts when the builder kept them apart (its text
     /// patches then carry empty strings).

@@ -4,6 +4,7 @@
 //! Every variant carries `index`, the position of the offending patch in its batch,
 //! and the keys involved. A rejected batch leaves the store exactly as it was.
 
+use super::version::VersionError;
 use crate::dom_patch::PatchKey;
 
 /// A patch-protocol violation found while applying a batch.
@@ -163,6 +164,10 @@ pub enum PatchError {
         /// Position of the patch.
         index: usize,
     },
+    /// The batch as a whole does not fit the store's document and version
+    /// (checked before any patch; its index is 0).
+    #[error(transparent)]
+    Version(#[from] VersionError),
 }
 
 impl PatchError {
@@ -187,6 +192,7 @@ impl PatchError {
             | PatchError::NotElement { index, .. }
             | PatchError::TooManyNodes { index }
             | PatchError::TextTooLarge { index } => index,
+            PatchError::Version(_) => 0,
         }
     }
 }

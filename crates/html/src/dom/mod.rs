@@ -17,7 +17,7 @@
 //!     key: key(k), ns: Namespace::Html, name: name.into(), attrs: vec![], contents: None,
 //! };
 //! let mut store = DomStore::new();
-//! store.apply(&[
+//! store.apply_patches(&[
 //!     DomPatch::CreateDocument { key: key(1) },
 //!     element(2, "html"),
 //!     DomPatch::AppendChild { parent: key(1), child: key(2) },
@@ -39,13 +39,16 @@ mod dump;
 mod error;
 mod node;
 mod resync;
+mod script_edit;
 mod store;
 mod text_arena;
+mod version;
 
 pub use dump::{dump_children, dump_document, write_dump};
 pub use error::PatchError;
 pub use node::{Doctype, Element, NodeKind, ProcessingInstruction};
 pub use store::{Children, DomStore, NodeRef};
+pub use version::VersionError;
 
 pub(crate) use node::{NONE, NodeData, Slot};
 

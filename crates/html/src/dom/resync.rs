@@ -5,20 +5,24 @@
 //! the runtime resets every other consumer of the same document handle — a browser
 //! page, a mirror in another process — to the last tree that passed validation, by
 //! sending them this one batch. Its keys are fresh (above every key the store has
-//! seen), so the no-reuse invariant holds across the reset.
+//! seen), so the no-reuse invariant holds across the reset, and it is the next
+//! version step of the same document handle (see [`crate::batch`]).
 
 use std::collections::VecDeque;
 use std::num::NonZeroU64;
 
 use super::{DomStore, NodeKind, NodeRef};
+use crate::batch::{DocHandle, PatchBatch};
 use crate::dom_patch::{DomPatch, PatchKey};
 
 impl DomStore {
     /// `Clear`, then `CreateDocument`, the quirks mode, and a create + append for
     /// every node, parents before children and siblings in order (template contents
     /// included), with keys from
-    /// just above [`last_key`](DomStore::last_key). Applying it to a store that
-    /// holds the same document (or any state of it) yields this store's tree.
+    /// just above [`last_key`](DomStore::last_key), as the batch from this store's
+    /// [`version`](DomStore::version) to the next one of its document (a fresh
+    /// handle when no versioned batch was applied). Applying it to a store that
+    /// holds the same document (or any earlier state of it) yields this store's tree.
     ///
     /// ```
     /// use tagloom_html::dom::{DomStore, dump_document};
@@ -35,7 +39,13 @@ impl DomStore {
     /// mirror.apply(&reset).unwrap();
     /// assert_eq!(dump_document(&mirror), dump_document(&store));
     /// ```
-    pub fn full_create_stream(&self) -> Vec<DomPatch> {
+    pub fn full_create_stream(&self) -> PatchBatch {
+        let doc = self.doc().unwrap_or_else(DocHandle::fresh);
+        PatchBatch::new(doc, self.version(), self.create_patches())
+    }
+
+    /// The patches of [`full_create_stream`](Self::full_create_stream).
+    fn create_patches(&self) -> Vec<DomPatch> {
         let mut next = self.last_key().map_or(1, |k| k.0.get() + 1);
         let mut fresh = || {
             let key = PatchKey(NonZeroU64::new(next).unwrap_or(NonZeroU64::MIN));

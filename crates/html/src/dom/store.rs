@@ -23,7 +23,7 @@ use super::text_arena::{TextArena, TextRange};
 /// let key = |n| PatchKey(NonZeroU64::new(n).unwrap());
 /// let mut store = DomStore::new();
 /// store
-///     .apply(&[
+///     .apply_patches(&[
 ///         DomPatch::CreateDocument { key: key(1) },
 ///         DomPatch::CreateElement {
 ///             key: key(2),
@@ -38,7 +38,7 @@ use super::text_arena::{TextArena, TextRange};
 /// let html = store.document().unwrap().first_child().unwrap();
 /// assert!(matches!(html.kind(), NodeKind::Element(e) if e.local_name() == "html"));
 /// // A bad batch is rejected whole and changes nothing.
-/// assert!(store.apply(&[DomPatch::Remove { node: key(2) }, DomPatch::Clear]).is_err());
+/// assert!(store.apply_patches(&[DomPatch::Remove { node: key(2) }, DomPatch::Clear]).is_err());
 /// assert_eq!(store.document().unwrap().first_child().unwrap().key(), key(2));
 /// ```
 #[derive(Clone, Debug, Default)]
@@ -58,6 +58,10 @@ pub struct DomStore {
     pub(crate) elements: SegVec<Element>,
     /// Reused undo log of the batch being applied (see `apply.rs`).
     pub(crate) undo: Vec<super::apply::Undo>,
+    /// The document of the versioned batches applied so far (`version.rs`).
+    pub(crate) doc: Option<crate::batch::DocHandle>,
+    /// The `to` of the last versioned batch applied (`version.rs`).
+    pub(crate) version: u64,
 }
 
 /// What a key lookup found.
@@ -194,26 +198,32 @@ impl DomStore {
     /// Links `child` (parentless) as the last child of `parent`, or just before
     /// `before` (a child of `parent`) when it is not [`NONE`].
     pub(crate) fn link(&mut self, parent: Slot, child: Slot, before: Slot) {
-        let prev = if before == NONE {
-            self.n(parent).last_child
-        } else {
-            self.n(before).prev_sibling
-        };
-        {
+        if before == NONE {
+            // Appending (every node the parser creates): each of the three nodes
+            // is looked up once.
+            let p = self.n_mut(parent);
+            let prev = std::mem::replace(&mut p.last_child, child);
+            if prev == NONE {
+                p.first_child = child;
+            }
             let c = self.n_mut(child);
             c.parent = parent;
             c.prev_sibling = prev;
-            c.next_sibling = before;
+            c.next_sibling = NONE;
+            if prev != NONE {
+                self.n_mut(prev).next_sibling = child;
+            }
+            return;
         }
+        let prev = std::mem::replace(&mut self.n_mut(before).prev_sibling, child);
+        let c = self.n_mut(child);
+        c.parent = parent;
+        c.prev_sibling = prev;
+        c.next_sibling = before;
         if prev == NONE {
             self.n_mut(parent).first_child = child;
         } else {
             self.n_mut(prev).next_sibling = child;
-        }
-        if before == NONE {
-            self.n_mut(parent).last_child = child;
-        } else {
-            self.n_mut(before).prev_sibling = child;
         }
     }
 

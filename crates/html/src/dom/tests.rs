@@ -39,7 +39,7 @@ fn template(key: u64, contents: u64) -> DomPatch {
 /// document 1 > html 2 > (head 3, body 4 > "x" 5)
 fn base() -> DomStore {
     let mut s = DomStore::new();
-    s.apply(&[
+    s.apply_patches(&[
         DomPatch::CreateDocument { key: k(1) },
         el(2, "html"),
         append(1, 2),
@@ -58,10 +58,10 @@ fn base() -> DomStore {
 /// the same through `apply_owned`.
 fn rejects(store: &DomStore, batch: &[DomPatch], err: PatchError) {
     let mut s = store.clone();
-    assert_eq!(s.apply(batch), Err(err));
+    assert_eq!(s.apply_patches(batch), Err(err));
     assert_eq!(format!("{s:?}"), format!("{store:?}"), "store changed");
     let mut s = store.clone();
-    assert_eq!(s.apply_owned(batch.to_vec()), Err(err));
+    assert_eq!(s.apply_patches_owned(batch.to_vec()), Err(err));
     assert_eq!(
         format!("{s:?}"),
         format!("{store:?}"),
@@ -157,7 +157,7 @@ fn unknown_and_stale_keys() {
         },
     );
     let mut cleared = s.clone();
-    cleared.apply(&[DomPatch::Clear]).unwrap();
+    cleared.apply_patches(&[DomPatch::Clear]).unwrap();
     assert!(cleared.get(k(2)).is_none());
     rejects(
         &cleared,
@@ -336,7 +336,7 @@ fn children_only_where_allowed() {
     rejects(&s, &[doctype(6), append(4, 6)], hierarchy(1, 4, 6));
     let mut with_doctype = s.clone();
     with_doctype
-        .apply(&[
+        .apply_patches(&[
             doctype(6),
             DomPatch::InsertBefore {
                 parent: k(1),
@@ -440,11 +440,11 @@ fn failed_batch_rolls_back_every_kind_of_change() {
 #[test]
 fn clear_starts_a_new_baseline() {
     let mut s = base();
-    s.apply(&[DomPatch::SetQuirksMode {
+    s.apply_patches(&[DomPatch::SetQuirksMode {
         mode: QuirksMode::LimitedQuirks,
     }])
     .unwrap();
-    s.apply(&[
+    s.apply_patches(&[
         DomPatch::Clear,
         DomPatch::CreateDocument { key: k(10) },
         el(11, "html"),
@@ -456,15 +456,15 @@ fn clear_starts_a_new_baseline() {
     assert_eq!(s.last_key(), Some(k(11)));
     assert_eq!(dump_document(&s), "| <html>\n");
     // An empty batch and a lone Clear are fine.
-    s.apply(&[]).unwrap();
-    s.apply(&[DomPatch::Clear]).unwrap();
+    s.apply_patches(&[]).unwrap();
+    s.apply_patches(&[DomPatch::Clear]).unwrap();
     assert!(s.is_empty() && s.document().is_none());
 }
 
 #[test]
 fn moves_inserts_and_attribute_merge() {
     let mut s = base();
-    s.apply(&[
+    s.apply_patches(&[
         el(6, "p"),
         DomPatch::InsertBefore {
             parent: k(4),
@@ -496,7 +496,7 @@ fn moves_inserts_and_attribute_merge() {
 #[test]
 fn sparse_keys_are_found() {
     let mut s = DomStore::new();
-    s.apply(&[
+    s.apply_patches(&[
         DomPatch::CreateDocument { key: k(3) },
         el(1_000, "html"),
         append(3, 1_000),
@@ -511,7 +511,7 @@ fn sparse_keys_are_found() {
 #[test]
 fn dump_covers_every_node_kind() {
     let mut s = DomStore::new();
-    s.apply(&[
+    s.apply_patches(&[
         DomPatch::CreateDocument { key: k(1) },
         DomPatch::CreateDoctype {
             key: k(2),
@@ -612,7 +612,7 @@ fn text_data_survives_rollbacks_appends_and_many_nodes() {
     let mut key = 6;
     for i in 0..3000u64 {
         let data = format!("t{i}-").repeat((i % 5) as usize + 1);
-        s.apply(&[
+        s.apply_patches(&[
             el(key, "span"),
             append(4, key),
             text(key + 1, &data),
@@ -624,7 +624,7 @@ fn text_data_survives_rollbacks_appends_and_many_nodes() {
         if i % 500 == 0 {
             // A batch that appends, creates, then fails: nothing of it stays.
             assert!(
-                s.apply(&[
+                s.apply_patches(&[
                     DomPatch::AppendText {
                         node: k(key - 1),
                         text: "lost".into()
@@ -638,7 +638,7 @@ fn text_data_survives_rollbacks_appends_and_many_nodes() {
     }
     // Appending to an early node moves its data; the others stay put.
     for (node, data) in expected.iter_mut().step_by(97) {
-        s.apply(&[DomPatch::AppendText {
+        s.apply_patches(&[DomPatch::AppendText {
             node: k(*node),
             text: "+more".into(),
         }])

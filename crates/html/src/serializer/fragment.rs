@@ -38,7 +38,7 @@ pub struct FragmentOptions {
 ///
 /// let key = |n| PatchKey::new(n).unwrap();
 /// let mut store = DomStore::new();
-/// store.apply(&[
+/// store.apply_patches(&[
 ///     DomPatch::CreateDocument { key: key(1) },
 ///     DomPatch::CreateElement {
 ///         key: key(2),

@@ -27,7 +27,7 @@ fn store(nodes: Vec<(u64, DomPatch)>) -> DomStore {
             child: key,
         });
     }
-    s.apply(&batch).unwrap();
+    s.apply_patches(&batch).unwrap();
     s
 }
 
@@ -136,7 +136,7 @@ fn raw_text_parents() {
 fn templates_serialize_their_contents() {
     let mut s = store(vec![(1, html(2, "div")), (2, html(3, "template"))]);
     // contents = 4
-    s.apply(&[
+    s.apply_patches(&[
         html(5, "b"),
         DomPatch::AppendChild {
             parent: k(4),
@@ -211,7 +211,7 @@ fn deep_trees_need_no_stack() {
         });
     }
     let mut s = DomStore::new();
-    s.apply(&batch).unwrap();
+    s.apply_patches(&batch).unwrap();
     let out = inner(&s, 1, false);
     assert_eq!(out.len(), depth as usize * "<div></div>".len());
     assert!(out.starts_with("<div><div>") && out.ends_with("</div></div>"));
@@ -411,4 +411,47 @@ fn io_writer_reports_the_writers_error() {
     let result = TokenWriter::new().write(&OwnedToken::text("x"), &mut out);
     let error = out.result(result).unwrap_err();
     assert_eq!(error.kind(), std::io::ErrorKind::StorageFull);
+}
+
+#[test]
+fn node_to_string_is_outer_html() {
+    use crate::driver::{ParseConfig, parse_document};
+    let store = parse_document(
+        b"<!DOCTYPE html><p id=a>x &amp; <br><!--c--></p><style>a<b</style><template><i>t</i></template><svg><a xlink:href=u /></svg>",
+        &ParseConfig::default(),
+    )
+    .unwrap();
+    let doc = store.document().unwrap();
+    let opts = FragmentOptions::default();
+    let outer: Vec<String> = doc
+        .children()
+        .chain(
+            doc.last_child()
+                .unwrap()
+                .children()
+                .flat_map(|c| c.children()),
+        )
+        .map(|n| node_to_string(n, opts))
+        .collect();
+    assert_eq!(outer[0], "<!DOCTYPE html>");
+    assert!(outer.contains(&"<p id=\"a\">x &amp; <br><!--c--></p>".to_owned()));
+    assert!(outer.contains(&"<style>a<b</style>".to_owned()));
+    assert!(outer.contains(&"<template><i>t</i></template>".to_owned()));
+    assert!(outer.contains(&"<svg><a xlink:href=\"u\"></a></svg>".to_owned()));
+    // A node's own HTML inside its parent's, for every node.
+    let html = node_to_string(doc.last_child().unwrap(), opts);
+    assert_eq!(
+        html,
+        children_to_string(doc, opts).trim_start_matches("<!DOCTYPE html>")
+    );
+    let p = doc
+        .last_child()
+        .unwrap()
+        .last_child()
+        .unwrap()
+        .first_child()
+        .unwrap();
+    let text = p.first_child().unwrap();
+    assert_eq!(node_to_string(text, opts), "x &amp; ");
+    assert_eq!(node_to_string(p.last_child().unwrap(), opts), "<!--c-->");
 }

@@ -152,6 +152,25 @@ impl InputBuffer {
         }
     }
 
+    /// Splits off the text from `at` (relative to `buf`) on, forgetting its
+    /// queued input-stream errors: pushing it back with [`Self::push`] finds
+    /// them again at their new offsets (see `tokenizer/insertion.rs`).
+    pub(crate) fn split_tail(&mut self, at: usize) -> String {
+        let from = self.base + at;
+        while self
+            .stream_errors
+            .back()
+            .is_some_and(|&(offset, _)| offset >= from)
+        {
+            self.stream_errors.pop_back();
+        }
+        if self.buf.is_char_boundary(at) {
+            self.buf.split_off(at)
+        } else {
+            String::new()
+        }
+    }
+
     /// Drops the text before absolute offset `keep_from`.
     pub(crate) fn discard_before(&mut self, keep_from: usize) {
         let n = keep_from.saturating_sub(self.base).min(self.buf.len());

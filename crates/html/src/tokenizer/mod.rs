@@ -49,6 +49,7 @@
 mod attribute_mode;
 mod char_ref;
 mod input;
+mod insertion;
 mod lanes;
 mod lines;
 mod run;
@@ -248,6 +249,11 @@ pub struct Tokenizer {
     input_done: bool,
     /// `Eof` was emitted.
     eof_emitted: bool,
+    /// Input after open insertion points, innermost last (`insertion.rs`):
+    /// while one is open, the buffer ends at the insertion point.
+    tails: Vec<String>,
+    /// Whether the input was complete when the first insertion point opened.
+    outer_done: bool,
     /// Streaming UTF-8 decoder for [`Tokenizer::push_bytes`].
     utf8: Option<encoding_rs::Decoder>,
 
@@ -330,6 +336,8 @@ impl Tokenizer {
             pos: 0,
             input_done: false,
             eof_emitted: false,
+            tails: Vec::new(),
+            outer_done: false,
             utf8: None,
             state,
             return_state: St::Data,
@@ -384,6 +392,11 @@ impl Tokenizer {
         if self.input_done {
             return;
         }
+        if let Some(outer) = self.tails.first_mut() {
+            // The document's own input goes after every insertion point.
+            outer.push_str(chunk);
+            return;
+        }
         self.flush_utf8_tail();
         self.compact();
         self.input.push(chunk);
@@ -395,6 +408,13 @@ impl Tokenizer {
     pub fn push_bytes(&mut self, chunk: &[u8]) {
         if self.input_done {
             return;
+        }
+        if !self.tails.is_empty() {
+            let decoder = self
+                .utf8
+                .get_or_insert_with(|| encoding_rs::UTF_8.new_decoder_without_bom_handling());
+            let out = decode_utf8(decoder, chunk, false);
+            return self.push_str(&out);
         }
         self.compact();
         // Fast path: no sequence pending from the last chunk and this one is valid.
@@ -434,6 +454,10 @@ impl Tokenizer {
 
     /// Marks the end of input. Tokens up to and including [`Token::Eof`] follow.
     pub fn finish(&mut self) {
+        if !self.tails.is_empty() {
+            self.outer_done = true;
+            return;
+        }
         if !self.input_done {
             self.flush_utf8_tail();
             self.input_done = true;

@@ -57,6 +57,15 @@ impl TreeBuilder {
         self.open.last()
     }
 
+    /// True when the adjusted current node is known to be an HTML element from
+    /// the stack alone (the common case, asked for every token); false means
+    /// "look at the node".
+    #[inline]
+    pub(crate) fn adjusted_current_surely_html(&self) -> bool {
+        let fragment_root_only = self.open.len() == 1 && self.context.is_some();
+        !fragment_root_only && self.open.last_is_html()
+    }
+
     /// 13.2.4.2 the adjusted current node: the context element when the stack
     /// holds only the root (fragment case), else the current node.
     pub(crate) fn adjusted_current_node(&self) -> Option<NodeId> {
@@ -83,6 +92,19 @@ impl TreeBuilder {
     }
 
     fn place_for(&self, override_target: Option<NodeId>, depth_limited: bool) -> Place {
+        // The usual case, read from the stack alone: the current node, no foster
+        // parenting, within the depth limit, not a template.
+        if override_target.is_none()
+            && !self.foster_parenting
+            && !(depth_limited && self.open.len() > self.config.max_depth.max(2))
+            && let Some(current) = self.current_node()
+            && self
+                .open
+                .last_key()
+                .is_some_and(|key| key != ElemKey::html(atom::TEMPLATE))
+        {
+            return Place::Append(current);
+        }
         let target = override_target
             .or_else(|| self.current_node())
             .unwrap_or(self.document);
@@ -162,7 +184,7 @@ impl TreeBuilder {
 
     /// Whether the current node is an HTML element named `name`.
     pub(crate) fn current_is(&self, name: Atom) -> bool {
-        self.current_node().is_some_and(|n| self.is_html(n, name))
+        self.open.last_key() == Some(ElemKey::html(name))
     }
 
     /// Creates an element (not inserted) and emits its `CreateElement`; an HTML
@@ -239,6 +261,13 @@ impl TreeBuilder {
                 return;
             }
         }
+        self.link_at(place, child);
+    }
+
+    /// Links the parentless `child` at `place` (mirror and patch), where the
+    /// parent is known to take it.
+    fn link_at(&mut self, place: Place, child: NodeId) {
+        let parent = place.parent();
         let parent_key = self.mirror.key(parent);
         let child_key = self.mirror.key(child);
         match place {
@@ -363,7 +392,8 @@ impl TreeBuilder {
         let key = self.mirror.key(node);
         let text = self.patch_text(text);
         self.patches.push(DomPatch::CreateText { key, text });
-        self.insert_at(place, node);
+        // The parent is not the document (checked above): no A.3 check.
+        self.link_at(place, node);
     }
 
     /// Where a comment or processing instruction goes: `place` (an append there

@@ -193,7 +193,12 @@ impl Mirror {
         html_integration_point: bool,
     ) -> NodeId {
         // Most emitted names are the static atom's text: store only the others.
-        let qual = (name.static_name() != Some(&*qual)).then_some(qual);
+        // The common case, the atom's own static text, is found by address.
+        let is_atom_text = match (&qual, name.static_name()) {
+            (Cow::Borrowed(q), Some(s)) => std::ptr::eq(*q, s) || *q == s,
+            (q, s) => s == Some(&**q),
+        };
+        let qual = (!is_atom_text).then_some(qual);
         let first = self.kept.len();
         for attr in attrs {
             let start = self.kept_text.len();
@@ -218,6 +223,85 @@ impl Mirror {
             contents: NO_LINK,
             extra,
         }))
+    }
+
+    /// The node of `key`, if this arena made it and still holds it.
+    pub(crate) fn id_of(&self, key: PatchKey) -> Option<NodeId> {
+        let id = usize::try_from(key.0.get().checked_sub(self.key_base)?).ok()?;
+        (self.released == 0 && id < self.nodes.len()).then_some(id)
+    }
+
+    /// Sets (`Some`) or removes (`None`) the kept attribute `name` of element
+    /// `id`: a script changed it in the DOM. The element's new set is appended
+    /// to `kept` (the old range is left behind until the buffers are released).
+    pub(crate) fn set_kept_attr(
+        &mut self,
+        id: NodeId,
+        ns: AttrNamespace,
+        name: &str,
+        value: Option<&str>,
+    ) {
+        let Some(Node {
+            kind: Kind::Element(e),
+            ..
+        }) = self.nodes.get(id)
+        else {
+            return;
+        };
+        let mut attrs: Vec<PatchAttr> = self
+            .attrs(e)
+            .into_iter()
+            .filter(|a| !(a.ns == ns && a.name == name))
+            .collect();
+        if let Some(value) = value {
+            attrs.push(PatchAttr {
+                ns,
+                name: Cow::Owned(name.to_owned()),
+                value: value.to_owned(),
+            });
+        }
+        let first = self.kept.len();
+        for attr in attrs {
+            let start = self.kept_text.len();
+            self.kept_text.push_str(&attr.value);
+            self.kept.push(KeptAttr {
+                ns: attr.ns,
+                name: attr.name,
+                value: start..self.kept_text.len(),
+            });
+        }
+        let range = first..self.kept.len();
+        let extra = match self.extra_index(id) {
+            Some(i) => i,
+            None => {
+                self.extras.push(ElemExtra {
+                    qual: None,
+                    attrs: 0..0,
+                });
+                let i = self.extras.len() - 1;
+                if let Some(Node {
+                    kind: Kind::Element(e),
+                    ..
+                }) = self.nodes.get_mut(id)
+                {
+                    e.extra = link(Some(i));
+                }
+                i
+            }
+        };
+        if let Some(x) = self.extras.get_mut(extra) {
+            x.attrs = range;
+        }
+    }
+
+    fn extra_index(&self, id: NodeId) -> Option<usize> {
+        match self.nodes.get(id) {
+            Some(Node {
+                kind: Kind::Element(e),
+                ..
+            }) => unlink(e.extra),
+            _ => None,
+        }
     }
 
     /// Frees the kept attributes of `id`.
@@ -311,27 +395,22 @@ impl Mirror {
 
     /// Links `child` (parentless) as the last child of `parent`.
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
-        let last = self.nodes.get(parent).map_or(NO_LINK, |p| p.last_child);
+        // Each of the three nodes is looked up once (this runs for every node).
         let child_link = link(Some(child));
+        let Some(p) = self.nodes.get_mut(parent) else {
+            return;
+        };
+        let last = std::mem::replace(&mut p.last_child, child_link);
+        if last == NO_LINK {
+            p.first_child = child_link;
+        }
         if let Some(c) = self.nodes.get_mut(child) {
             c.parent = link(Some(parent));
             c.prev = last;
             c.next = NO_LINK;
         }
-        match unlink(last) {
-            Some(l) => {
-                if let Some(l) = self.nodes.get_mut(l) {
-                    l.next = child_link;
-                }
-            }
-            None => {
-                if let Some(p) = self.nodes.get_mut(parent) {
-                    p.first_child = child_link;
-                }
-            }
-        }
-        if let Some(p) = self.nodes.get_mut(parent) {
-            p.last_child = child_link;
+        if let Some(l) = unlink(last).and_then(|l| self.nodes.get_mut(l)) {
+            l.next = child_link;
         }
     }
 

@@ -30,7 +30,7 @@
 //!     tok.set_cdata_allowed(tb.cdata_allowed());
 //! }
 //! let mut store = DomStore::new();
-//! store.apply(&tb.take_patches()).unwrap();
+//! store.apply_patches(&tb.take_patches()).unwrap();
 //! assert_eq!(
 //!     dom::dump_document(&store),
 //!     "| <html>\n|   <head>\n|   <body>\n|     <p>\n|       \"Hi\"\n|       <b>\n|         \"there\"\n"
@@ -67,6 +67,7 @@ mod modes;
 mod open_stack;
 mod quirks;
 mod reset_mode;
+mod script_host;
 mod selectedcontent;
 mod stack;
 pub(crate) mod tag_sets;
@@ -79,6 +80,7 @@ use crate::token::{OwnedToken, Token};
 use formatting::FormattingList;
 use mirror::{Kind, Mirror, NodeId};
 use open_stack::OpenStack;
+pub use script_host::DomChange;
 use selectedcontent::SelectTracker;
 
 /// The settings of a [`TreeBuilder`].
@@ -329,6 +331,8 @@ pub struct TreeBuilder {
     pub(crate) select_tracker: SelectTracker,
     pub(crate) token_source: TokenSource,
     pub(crate) owned_atoms: OwnedTokenAtoms,
+    /// The `script` element of the last [`SuspendReason::Script`].
+    pub(crate) last_script: Option<NodeId>,
 }
 
 /// Whether `name` is an HTML element of the spec's "formatting" category
@@ -417,6 +421,7 @@ impl TreeBuilder {
             encoding_request: None,
             finished: false,
             select_tracker: SelectTracker::default(),
+            last_script: None,
             token_source: TokenSource::None,
             owned_atoms: OwnedTokenAtoms::default(),
             config,
@@ -509,7 +514,7 @@ impl TreeBuilder {
     ///     tb.process_owned(&token).unwrap();
     /// }
     /// let mut store = DomStore::new();
-    /// store.apply(&tb.take_patches()).unwrap();
+    /// store.apply_patches(&tb.take_patches()).unwrap();
     /// assert!(dump_document(&store).contains("|     <p>\n|       class=\"x\"\n|       \"hi\""));
     /// ```
     pub fn process_owned(
@@ -608,14 +613,21 @@ impl TreeBuilder {
         self.select_tracker = SelectTracker::default();
     }
 
-    /// Work after each token: the option "popped" steps.
+    /// Work after each token: the option "popped" steps (inline: almost always
+    /// there is no option to watch).
+    #[inline]
     fn after_token(&mut self) {
-        self.check_popped_options();
+        if !self.select_tracker.watched.is_empty() {
+            self.check_popped_options();
+        }
     }
 
     /// 13.2.6: whether the token goes to the insertion mode (true) or to the rules
     /// for foreign content (false).
     fn use_html_rules(&self, token: &Token<'_>) -> bool {
+        if self.adjusted_current_surely_html() {
+            return true;
+        }
         let Some(node) = self.adjusted_current_node() else {
             return true;
         };
@@ -780,6 +792,9 @@ impl TreeBuilder {
     /// Whether the tokenizer may open CDATA sections: there is an adjusted current
     /// node and it is not in the HTML namespace (13.2.5.42).
     pub fn cdata_allowed(&self) -> bool {
+        if self.adjusted_current_surely_html() {
+            return false;
+        }
         self.adjusted_current_node()
             .and_then(|n| self.mirror.elem(n))
             .is_some_and(|e| e.ns != Namespace::Html)

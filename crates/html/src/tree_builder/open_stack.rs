@@ -72,11 +72,35 @@ impl Category {
     }
 }
 
-/// The categories of an element, one bit each ([`Category::bit`]).
+/// The categories of an element, one bit each ([`Category::bit`]): read from a
+/// table for HTML elements with a static name (one is pushed per start tag),
+/// worked out for the others.
 fn categories(key: Option<ElemKey>) -> u8 {
     let Some(key) = key else {
         return 0;
     };
+    if key.ns == Namespace::Html
+        && let Some(&cats) = html_categories().get(key.name.index() as usize)
+    {
+        return cats;
+    }
+    categories_of(key)
+}
+
+/// [`categories_of`] for every static HTML name, indexed by atom.
+fn html_categories() -> &'static [u8] {
+    static TABLE: std::sync::OnceLock<Box<[u8]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..)
+            .map(Atom)
+            .take_while(|a| a.is_static())
+            .map(|name| categories_of(ElemKey::html(name)))
+            .collect()
+    })
+}
+
+/// The categories of `key`, from the tag sets.
+fn categories_of(key: ElemKey) -> u8 {
     let foreign_boundary = match key.ns {
         Namespace::Html => false,
         Namespace::MathMl => matches!(
@@ -228,6 +252,19 @@ impl OpenStack {
     /// The topmost node (the current node).
     pub(crate) fn last(&self) -> Option<NodeId> {
         self.nodes.last().copied()
+    }
+
+    /// The namespace and name of the topmost node, if it is an element (from the
+    /// stack's own keys, without a look at the mirror).
+    #[inline]
+    pub(crate) fn last_key(&self) -> Option<ElemKey> {
+        self.keys.last().copied().flatten()
+    }
+
+    /// Whether the topmost node is an HTML element (see [`last_key`](Self::last_key)).
+    #[inline]
+    pub(crate) fn last_is_html(&self) -> bool {
+        self.last_key().is_some_and(|key| key.ns == Namespace::Html)
     }
 
     /// The nodes, bottom first.
@@ -422,6 +459,28 @@ impl OpenStack {
 mod tests {
     use super::*;
     use crate::atom;
+
+    /// The table of HTML categories says what the tag sets say, for every
+    /// static name, and foreign elements still get theirs.
+    #[test]
+    fn the_category_table_agrees_with_the_tag_sets() {
+        let mut static_names = 0;
+        for name in (0..).map(Atom).take_while(|a| a.is_static()) {
+            let key = ElemKey::html(name);
+            assert_eq!(categories(Some(key)), categories_of(key), "{name:?}");
+            static_names += 1;
+        }
+        assert_eq!(html_categories().len(), static_names);
+        let p = categories(Some(ElemKey::html(atom::P)));
+        assert!(p & Category::Special.bit() != 0);
+        assert!(p & Category::SpecialNotAddressDivP.bit() == 0);
+        let svg_title = ElemKey {
+            ns: Namespace::Svg,
+            name: atom::TITLE,
+        };
+        assert!(categories(Some(svg_title)) & Category::ScopeBoundary.bit() != 0);
+        assert!(categories(Some(svg_title)) & Category::Html.bit() == 0);
+    }
 
     fn setup(names: &[Atom]) -> (Mirror, Vec<NodeId>) {
         let mut mirror = Mirror::new(1);

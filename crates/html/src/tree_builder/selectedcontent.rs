@@ -33,7 +33,7 @@ pub(crate) struct SelectTracker {
     pub(crate) full_mirror: bool,
     selects: HashMap<NodeId, SelectState>,
     /// Open options whose popping must be noticed.
-    watched: Vec<NodeId>,
+    pub(super) watched: Vec<NodeId>,
     /// Text and comment data, when `full_mirror`.
     pub(crate) texts: HashMap<NodeId, String>,
     /// Processing instructions' target and data, when `full_mirror`.
@@ -104,6 +104,7 @@ impl TreeBuilder {
     }
 
     /// Runs the popped steps for every watched option no longer open.
+    #[inline(never)]
     pub(crate) fn check_popped_options(&mut self) {
         if self.select_tracker.watched.is_empty() {
             return;

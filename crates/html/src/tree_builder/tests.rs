@@ -8,7 +8,7 @@ use crate::session::{Html5ParseSession, PumpStatus, SessionConfig};
 use crate::tree_builder::SuspendReason;
 
 /// Parses `input` (UTF-8, certain) and returns the store and all batches.
-fn parse_with(config: SessionConfig, input: &[u8]) -> (DomStore, Vec<Vec<DomPatch>>) {
+fn parse_with(config: SessionConfig, input: &[u8]) -> (DomStore, Vec<crate::batch::PatchBatch>) {
     let config = crate::driver::ParseConfig {
         session: config,
         chunk_size: usize::MAX,
@@ -182,7 +182,7 @@ fn late_meta_charset_restarts_with_clear_and_higher_keys() {
     {
         let clear_batch = all
             .iter()
-            .position(|b| b.first() == Some(&DomPatch::Clear))
+            .position(crate::batch::PatchBatch::starts_with_clear)
             .expect("a batch starting with Clear");
         assert!(
             all.iter()

@@ -539,7 +539,7 @@ impl<'r> Builder<'r> {
     /// Applies the pending patches to the copy.
     fn apply(&mut self) -> Result<()> {
         self.copy
-            .apply(&self.patches)
+            .apply_patches(&self.patches)
             .map_err(|e| L10nError::Usage(format!("rebuilding the tree: {e}")))?;
         self.patches.clear();
         Ok(())

@@ -1,7 +1,7 @@
 """tagloom: a streaming HTML5 engine (Rust) from Python.
 
-Parse documents into a read-only tree kept in Rust, sanitize, tokenize and sniff
-HTML; ``tagloom.l10n`` localizes pages (XLIFF 2.1, PO) and ``tagloom.wikitext``
+Parse documents into a read-only tree kept in Rust, sanitize, rewrite, tokenize
+and sniff HTML; ``tagloom.l10n`` localizes pages (XLIFF 2.1, PO) and ``tagloom.wikitext``
 renders wikitext. The batch calls (``parse_many``, ``extract_text_many``,
 ``sanitize_many``) take a whole list in one call and release the GIL while their
 threads run.
@@ -35,6 +35,7 @@ from ._tagloom import (
     parse,
     parse_fragment,
     parse_many,
+    rewrite,
     sanitize,
     sanitize_many,
     sniff,
@@ -58,6 +59,7 @@ __all__ = [
     "parse",
     "parse_fragment",
     "parse_many",
+    "rewrite",
     "sanitize",
     "sanitize_many",
     "sniff",

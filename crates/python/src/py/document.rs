@@ -204,8 +204,8 @@ impl Document {
         }
     }
 
-    /// The parser's `DomPatch` batches for this input (parsed again), each a list
-    /// of dicts in the patch protocol's JSON form.
+    /// The parser's versioned `DomPatch` batches for this input (parsed again), each a
+    /// dict `{"doc", "from", "to", "patches"}` in the batch's JSON form.
     fn patches(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let source = self.source.bind(py);
         let data = match self.fragment_root {
@@ -217,11 +217,7 @@ impl Document {
         let loads = py.import("json")?.getattr("loads")?;
         let out = PyList::empty(py);
         for batch in batches {
-            let list = PyList::empty(py);
-            for patch in &batch {
-                list.append(loads.call1((patch.json().to_string(),))?)?;
-            }
-            out.append(list)?;
+            out.append(loads.call1((batch.json().to_string(),))?)?;
         }
         Ok(out.try_iter()?.into_any().unbind())
     }

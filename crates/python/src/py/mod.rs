@@ -27,6 +27,7 @@ fn _tagloom(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(transform::sanitize_many, m)?)?;
     m.add_function(wrap_pyfunction!(transform::sniff, m)?)?;
     m.add_function(wrap_pyfunction!(transform::tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(transform::rewrite, m)?)?;
     m.add_function(wrap_pyfunction!(l10n::l10n_extract, m)?)?;
     m.add_function(wrap_pyfunction!(l10n::l10n_merge, m)?)?;
     m.add_function(wrap_pyfunction!(l10n::l10n_pseudo, m)?)?;

@@ -5,9 +5,10 @@ use std::sync::{Arc, OnceLock};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
+use tagloom_transform::rewrite::{Rules, Settings, rewrite_str};
 use tagloom_transform::sanitize::{Policy as RustPolicy, Sanitizer};
 
-use super::errors::{PolicyError, TokenizerError};
+use super::errors::{PolicyError, RewriteError, TokenizerError};
 use super::input;
 use crate::parse;
 use crate::pool;
@@ -198,4 +199,30 @@ pub(crate) fn tokens<'py>(
         out.append(item)?;
     }
     Ok(out)
+}
+
+/// Rewrites HTML with rules (the `tagloom rewrite --rules` format: a JSON list, or
+/// the same as Python lists and dicts). See `tagloom/__init__.pyi`.
+#[pyfunction]
+pub(crate) fn rewrite(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+) -> PyResult<String> {
+    let json: String = match rules.cast::<PyString>() {
+        Ok(s) => s.to_cow()?.into_owned(),
+        Err(_) => py
+            .import("json")?
+            .getattr("dumps")?
+            .call1((rules,))?
+            .extract()?,
+    };
+    let rules = Rules::from_json(&json).map_err(|e| RewriteError::new_err(e.to_string()))?;
+    let text = input::text(html)?;
+    let text = &*text;
+    py.detach(|| {
+        let handlers = rules.handlers().map_err(|e| e.to_string())?;
+        rewrite_str(text, handlers, Settings::default()).map_err(|e| e.to_string())
+    })
+    .map_err(RewriteError::new_err)
 }

@@ -84,7 +84,7 @@ impl Sink<OwnedToken> for TreeSink {
         }
         let patches = self.builder.take_patches();
         self.store
-            .apply_owned(patches)
+            .apply_patches_owned(patches)
             .map_err(|e| PipelineError::Sink(e.to_string()))
     }
 

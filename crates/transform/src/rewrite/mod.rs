@@ -71,6 +71,7 @@ mod handlers;
 mod nodes;
 mod output;
 mod rewriter;
+mod rules;
 pub mod selector;
 
 pub use content::ContentType;
@@ -80,4 +81,5 @@ pub use handlers::Handlers;
 pub use nodes::{Comment, Doctype, DocumentEnd, EndTag, TextChunk};
 pub use output::{IoSink, OutputSink};
 pub use rewriter::{Rewriter, Settings, rewrite_str};
+pub use rules::{Rules, RulesError};
 pub use selector::{Selector, SelectorError, SelectorErrorKind};

@@ -193,7 +193,7 @@ impl Sanitizer {
     ///     tb.process_owned(t).unwrap();
     /// }
     /// let mut store = DomStore::new();
-    /// store.apply(&tb.take_patches()).unwrap();
+    /// store.apply_patches(&tb.take_patches()).unwrap();
     /// let root = store.get(tb.fragment_root_key().unwrap()).unwrap();
     /// assert_eq!(sanitizer.sanitize_tree(root).html, "<p>hi</p>");
     /// ```
@@ -332,10 +332,10 @@ impl Sanitizer {
             }
             tok.set_cdata_allowed(tb.cdata_allowed());
             if tb.pending_patches() > 4096 {
-                store.apply_owned(tb.take_patches()).ok()?;
+                store.apply_patches_owned(tb.take_patches()).ok()?;
             }
         }
-        store.apply_owned(tb.take_patches()).ok()?;
+        store.apply_patches_owned(tb.take_patches()).ok()?;
         let root = tb.fragment_root_key()?;
         let same = store.get(root).is_some_and(|r| same_children(r, own));
         Some(Recheck {
@@ -356,7 +356,7 @@ impl Sanitizer {
         let mut store = DomStore::new();
         self.front(input, &mut tb, how, |tb, eof| {
             if tb.pending_patches() > 4096 || eof {
-                store.apply_owned(tb.take_patches()).ok()?;
+                store.apply_patches_owned(tb.take_patches()).ok()?;
             }
             Some(())
         })?;
@@ -520,10 +520,10 @@ fn parse_fragment(html: &str, context: &str, max_depth: usize) -> Option<(DomSto
         }
         tok.set_cdata_allowed(tb.cdata_allowed());
         if tb.pending_patches() > 4096 {
-            store.apply_owned(tb.take_patches()).ok()?;
+            store.apply_patches_owned(tb.take_patches()).ok()?;
         }
     }
-    store.apply_owned(tb.take_patches()).ok()?;
+    store.apply_patches_owned(tb.take_patches()).ok()?;
     let root = tb.fragment_root_key()?;
     Some((store, root))
 }

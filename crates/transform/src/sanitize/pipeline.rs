@@ -81,7 +81,7 @@ impl Sink<OwnedToken> for SanitizeSink {
             let _ = self.builder.take_tokenizer_state();
         }
         self.store
-            .apply_owned(self.builder.take_patches())
+            .apply_patches_owned(self.builder.take_patches())
             .map_err(|e| PipelineError::Sink(e.to_string()))
     }
 

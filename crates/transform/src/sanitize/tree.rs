@@ -337,7 +337,7 @@ pub(crate) fn clean_tree(src_root: NodeRef<'_>, policy: &Rules) -> Result<CleanT
         }
     }
     let mut store = DomStore::new();
-    store.apply_owned(b.patches)?;
+    store.apply_patches_owned(b.patches)?;
     Ok(CleanTree { store, root })
 }
 

@@ -22,6 +22,9 @@ impl TreeBuilder {
             }
             Token::EndTag(tag) if tag.name == atom::SCRIPT => {
                 // Where a browser prepares and may run the script: suspend here.
+                if self.config.suspend_at_script {
+                    self.last_script = self.current_node();
+                }
                 self.pop();
                 self.mode = self.original_mode;
                 if self.config.suspend_at_script {
