@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv="${TAGLOOM_PY_VENV:-target/py-venv}"
-py="$venv/bin/python"
-[ -x "$py" ] || { echo "dist: no venv at $venv (.ci/python.sh makes it)" >&2; exit 1; }
+[ -x "$venv/bin/python" ] || { echo "dist: no venv at $venv (.ci/python.sh makes it)" >&2; exit 1; }
+py="$(cd "$venv" && pwd)/bin/python"
 
 echo "== dist: java (Spark needs 17 or later)"
 java_ok() {
@@ -39,6 +39,7 @@ echo "== dist: tests"
 if [ -d ../shared/bench-corpus ]; then
   export TAGLOOM_BENCH_CORPUS="${TAGLOOM_BENCH_CORPUS:-$PWD/../shared/bench-corpus}"
 fi
-export TAGLOOM_REQUIRE_DIST=1 SPARK_LOCAL_IP=127.0.0.1 PYSPARK_PYTHON="$PWD/$py"
-"$py" -m pytest -q -p no:cacheprovider crates/python/tests/test_warc.py \
-  crates/python/tests/test_dask.py crates/python/tests/test_spark.py
+export TAGLOOM_REQUIRE_DIST=1 SPARK_LOCAL_IP=127.0.0.1 PYSPARK_PYTHON="$py"
+# From the package's directory, as .ci/python.sh runs its tests.
+(cd crates/python && "$py" -m pytest -q -p no:cacheprovider \
+  tests/test_warc.py tests/test_dask.py tests/test_spark.py)

@@ -64,13 +64,6 @@ def summarize(rows: Iterable[Dict[str, Any]]) -> Dict[str, Any]:
     return summary(pages, errors, totals, hosts)
 
 
-def _ship_by_value(cloudpickle) -> None:
-    """Workers get this module's functions by value: they need not find the file
-    (when it was imported as a module rather than run as a script)."""
-    if __name__ != "__main__":
-        cloudpickle.register_pickle_by_value(sys.modules[__name__])
-
-
 def count_local(paths, threads: int = 0) -> Dict[str, Any]:
     """This process: one Rust call over all files, records on `threads` threads."""
     return summarize(tagloom.warc.iter_rows(tagloom.warc.files(*paths), JOB, threads=threads))
@@ -79,11 +72,8 @@ def count_local(paths, threads: int = 0) -> Dict[str, Any]:
 def count_dask(paths) -> Dict[str, Any]:
     """On the Dask client in use (or Dask's default scheduler): a partition per
     file, then Dask's own reductions."""
-    import cloudpickle
-
     import tagloom.dask
 
-    _ship_by_value(cloudpickle)
     rows = tagloom.dask.run(tagloom.dask.from_files(*paths), JOB)
     good = rows.filter(lambda r: r["error"] is None)
     errors = rows.filter(lambda r: r["error"] is not None).map(lambda r: r["error"]["kind"])
@@ -112,12 +102,10 @@ def count_spark(spark, paths, partitions: Optional[int] = None) -> Dict[str, Any
     """On a Spark session: a DataFrame of paths (one per partition unless
     `partitions` says otherwise), ``mapInArrow`` through tagloom, Spark SQL
     aggregations."""
-    from pyspark import cloudpickle
     from pyspark.sql import functions as F
 
     import tagloom.spark
 
-    _ship_by_value(cloudpickle)
     files = tagloom.warc.files(*paths)
     df = spark.createDataFrame([(f,) for f in files], "path string")
     df = df.repartition(partitions or max(1, len(files)))

@@ -75,3 +75,23 @@ def test_unknown_source_and_job():
         td.run(db.from_sequence([]), "text", source="csv")
     with pytest.raises(ValueError):
         td.run(db.from_sequence([]), "nope")
+
+
+def test_wiki_dump_example_renders_every_page(client, tmp_path):
+    from warc_fixtures import WIKI_PAGES, read_parts, write_dump
+
+    import tagloom.wikitext
+
+    wiki = example("wiki_dump")
+    dump = write_dump(tmp_path / "wiki.xml.bz2")
+    assert list(wiki.iter_pages(str(dump))) == WIKI_PAGES
+    out = tmp_path / "out"
+    out.mkdir()
+    totals = wiki.run_dask(str(dump), str(out), batch=2)
+    assert totals == {"pages": len(WIKI_PAGES), "errors": 0}
+    assert len(list(out.glob("part-*.jsonl"))) == 3
+    rows = read_parts(out)
+    assert {t: r["html"] for t, r in rows.items()} == {
+        t: tagloom.wikitext.render(text, title=t) for t, _, text in WIKI_PAGES
+    }
+    assert "<b>Welcome</b>" in rows["Main Page"]["html"]

@@ -90,3 +90,19 @@ def test_html_documents_rdd_and_dataframe(spark):
     df = spark.createDataFrame([(body, uri) for uri, body in docs], "html binary, uri string").coalesce(1)
     rows = ts.run(df, "l10n-words", source="html", uri_column="uri").collect()
     assert [r.asDict(recursive=True) for r in rows] == direct
+
+
+def test_wiki_dump_example_renders_every_page(spark, tmp_path):
+    from warc_fixtures import WIKI_PAGES, read_parts, write_dump
+
+    import tagloom.wikitext
+
+    wiki = example("wiki_dump")
+    dump = write_dump(tmp_path / "wiki.xml")
+    out = tmp_path / "out"
+    out.mkdir()
+    assert wiki.run_spark(spark, str(dump), str(out), batch=2) == {"pages": len(WIKI_PAGES), "errors": 0}
+    rows = read_parts(out)
+    assert {t: r["html"] for t, r in rows.items()} == {
+        t: tagloom.wikitext.render(text, title=t) for t, _, text in WIKI_PAGES
+    }

@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
+EXAMPLES = REPO / "examples"
 
 #: Set by ``.ci/dist.sh``: what these tests need (warcio, pyspark, dask, Java,
 #: the bench corpus) must be there, and a test fails instead of skipping.
@@ -218,11 +219,62 @@ def require(name: str, variable: str):
 
 
 def example(name: str):
-    """The module `examples/<name>.py` of the repository."""
-    import importlib.util
+    """The module `examples/<name>.py` of the repository, imported as `name`.
 
-    spec = importlib.util.spec_from_file_location(f"tagloom_example_{name}", REPO / "examples" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    Its functions travel to Spark and Dask workers by value (as a script's
+    ``__main__`` functions do), so the workers need not find the file."""
+    import importlib
+
+    if str(EXAMPLES) not in sys.path:
+        sys.path.insert(0, str(EXAMPLES))
+    module = importlib.import_module(name)
+    for pickler in ("cloudpickle", "pyspark.cloudpickle"):
+        try:
+            importlib.import_module(pickler).register_pickle_by_value(module)
+        except ImportError:
+            pass
     return module
+
+
+#: Pages of the test dump: (title, namespace, wikitext).
+WIKI_PAGES = [
+    ("Main Page", 0, "'''Welcome''' to the [[Test wiki|wiki]].\n\n* one\n* two"),
+    ("Second", 0, "== Heading ==\nText with ''italics'' and a [[Main Page]] link.\n{| class=x\n| a || b\n|}"),
+    ("Template:Greet", 10, "Hello, {{{1}}}!"),
+    ("Ünïcode & <escapes>", 0, "Café &amp; crème."),
+    ("Empty", 0, ""),
+]
+
+
+def write_dump(path: Path, pages=WIKI_PAGES) -> Path:
+    """A MediaWiki XML export of `pages` (bz2-compressed when `path` ends in .bz2)."""
+    from xml.sax.saxutils import escape
+
+    parts = ['<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11" xml:lang="en">\n']
+    for n, (title, ns, text) in enumerate(pages, 1):
+        parts.append(
+            f"  <page>\n    <title>{escape(title)}</title>\n    <ns>{ns}</ns>\n    <id>{n}</id>\n"
+            f"    <revision>\n      <id>{100 + n}</id>\n      <model>wikitext</model>\n"
+            f'      <text bytes="{len(text.encode())}" xml:space="preserve">{escape(text)}</text>\n'
+            "    </revision>\n  </page>\n"
+        )
+    parts.append("</mediawiki>\n")
+    data = "".join(parts).encode()
+    if path.suffix == ".bz2":
+        import bz2
+
+        data = bz2.compress(data)
+    path.write_bytes(data)
+    return path
+
+
+def read_parts(directory: Path) -> dict:
+    """The rows of ``part-*.jsonl`` files, by title."""
+    import json
+
+    rows = {}
+    for part in sorted(directory.glob("part-*.jsonl")):
+        for line in part.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            rows[row["title"]] = row
+    return rows

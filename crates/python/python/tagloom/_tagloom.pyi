@@ -1,7 +1,7 @@
 """Type stubs of the extension module (re-exported by ``tagloom``)."""
 
 from os import PathLike
-from typing import Any, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 Data = Union[bytes, bytearray, str]
 NodeType = Literal[
@@ -179,3 +179,35 @@ def l10n_merge(
 ) -> Dict[str, Any]: ...
 def l10n_pseudo(input: Union[str, PathLike[str]], output: Union[str, PathLike[str]], **options: Any) -> Dict[str, Any]: ...
 def wikitext_render(wikitext: str, *, title: str = "Main Page") -> str: ...
+
+# tagloom.warc's Rust side (src/py/warc.rs); the API is tagloom/warc.py.
+class WarcError(TagloomError):
+    kind: str
+    offset: int
+
+class Record:
+    type: str
+    format: str
+    target_uri: Optional[str]
+    record_id: Optional[str]
+    date: Optional[str]
+    offset: int
+    member_offset: Optional[int]
+    headers: List[Tuple[str, str]]
+    block: bytes
+    http_status: Optional[int]
+    http_headers: Optional[List[Tuple[str, str]]]
+    payload: bytes
+    text: str
+    encoding: str
+    def header_value(self, name: str) -> Optional[str]: ...
+
+class RecordIter(Iterator[Union[Record, WarcError]]):
+    def __next__(self) -> Union[Record, WarcError]: ...
+
+class RowIter(Iterator[Dict[str, Any]]):
+    def __next__(self) -> Dict[str, Any]: ...
+
+def warc_records(path: str, *, raise_errors: bool = False, max_body_bytes: Optional[int] = None) -> RecordIter: ...
+def warc_rows(paths: List[str], job: str, *, threads: int = 0, max_body_bytes: Optional[int] = None) -> RowIter: ...
+def warc_rows_html(docs: Iterable[Any], job: str, *, threads: int = 0) -> List[Dict[str, Any]]: ...
