@@ -12,13 +12,14 @@ one ``OUT/<percent-encoded title>.html`` per page (see ``tagloom wiki --help``).
 ``dask`` and ``spark`` spread the pages over a cluster: the driver streams the
 dump (Python's XML parser, bz2 multistream included) in batches of
 ``--batch`` pages, each batch is one task that renders its pages with
-``tagloom.wikitext.render`` (Rust, GIL released), and each task writes one
+``tagloom.wikitext.Wiki.render`` (Rust, GIL released), and each task writes one
 JSON Lines part ``OUT/part-NNNNN.jsonl`` (``{"title", "ns", "html"}`` or
 ``{"title", "ns", "error"}`` per page), as distributed engines write their
-output. ``OUT`` must be on a file system every worker writes to. Limitation: the
-Python API renders without a page store yet, so on a cluster template calls are
-not expanded (they render as links to the missing templates); the ``local``
-engine expands them.
+output. ``OUT`` must be on a file system every worker writes to. Templates are
+expanded as the CLI expands them: the driver reads the dump's templates
+(namespace 10) in a first pass and ships them to the workers once (Dask
+``scatter``, Spark ``broadcast``); each task builds one ``tagloom.wikitext.Wiki``
+from them (in Rust) and renders its pages with it.
 
 Needs ``pip install 'tagloom[dask]'`` or ``'tagloom[spark]'`` for those engines,
 and the ``tagloom`` binary (``cargo install --path crates/cli``) for ``local``.
@@ -73,12 +74,23 @@ def batches(pages: Iterator[Page], size: int) -> Iterator[List[Page]]:
         yield batch
 
 
-def render_pages(pages: List[Page]) -> List[Dict[str, Any]]:
-    """One task's work: each page rendered (an error is that page's row)."""
+NS_TEMPLATE = 10
+
+
+def read_templates(dump: str) -> Dict[str, str]:
+    """The dump's templates (namespace 10), title to wikitext: the pages a task's
+    ``Wiki`` needs, read by the driver in a first pass over the dump."""
+    return {title: text for title, ns, text in iter_pages(dump) if ns == NS_TEMPLATE}
+
+
+def render_pages(pages: List[Page], templates: Dict[str, str]) -> List[Dict[str, Any]]:
+    """One task's work: each page rendered with the wiki's templates (an error is
+    that page's row)."""
+    wiki = tagloom.wikitext.Wiki(templates)
     rows = []
     for title, ns, text in pages:
         try:
-            rows.append({"title": title, "ns": ns, "html": tagloom.wikitext.render(text, title=title)})
+            rows.append({"title": title, "ns": ns, "html": wiki.render(text, title=title)})
         except tagloom.TagloomError as e:
             rows.append({"title": title, "ns": ns, "error": str(e)})
     return rows
@@ -93,9 +105,9 @@ def write_part(rows: List[Dict[str, Any]], out_dir: str, index: int) -> Dict[str
     return {"pages": len(rows), "errors": sum("error" in r for r in rows)}
 
 
-def _task(indexed: Tuple[int, List[Page]], out_dir: str) -> Dict[str, int]:
+def _task(indexed: Tuple[int, List[Page]], out_dir: str, templates: Dict[str, str]) -> Dict[str, int]:
     index, pages = indexed
-    return write_part(render_pages(pages), out_dir, index)
+    return write_part(render_pages(pages, templates), out_dir, index)
 
 
 def run_dask(dump: str, out_dir: str, batch: int) -> Dict[str, int]:
@@ -104,12 +116,14 @@ def run_dask(dump: str, out_dir: str, batch: int) -> Dict[str, int]:
     from dask.distributed import as_completed, get_client
 
     client = get_client()
+    # Sent to every worker once; each task gets the workers' copy.
+    [templates] = client.scatter([read_templates(dump)], broadcast=True)
     totals = {"pages": 0, "errors": 0}
     running = as_completed()
     limit = 2 * max(1, sum(client.nthreads().values()))
     for indexed in enumerate(batches(iter_pages(dump), batch)):
         # A lambda travels by value (cloudpickle), so workers need not import this file.
-        running.add(client.submit(lambda i: _task(i, out_dir), indexed, pure=False))
+        running.add(client.submit(lambda i, t: _task(i, out_dir, t), indexed, templates, pure=False))
         while running.count() >= limit:
             _add(totals, next(running).result())
     for future in running:
@@ -119,13 +133,12 @@ def run_dask(dump: str, out_dir: str, batch: int) -> Dict[str, int]:
 
 def run_spark(spark, dump: str, out_dir: str, batch: int) -> Dict[str, int]:
     """On a Spark session: the batches as an RDD, one partition each."""
-    import functools
-
     parts = list(enumerate(batches(iter_pages(dump), batch)))
     if not parts:
         return {"pages": 0, "errors": 0}
+    templates = spark.sparkContext.broadcast(read_templates(dump))
     rdd = spark.sparkContext.parallelize(parts, len(parts))
-    counts = rdd.map(functools.partial(_task, out_dir=out_dir)).collect()
+    counts = rdd.map(lambda part: _task(part, out_dir, templates.value)).collect()
     totals = {"pages": 0, "errors": 0}
     for c in counts:
         _add(totals, c)

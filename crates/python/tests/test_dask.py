@@ -91,7 +91,9 @@ def test_wiki_dump_example_renders_every_page(client, tmp_path):
     assert totals == {"pages": len(WIKI_PAGES), "errors": 0}
     assert len(list(out.glob("part-*.jsonl"))) == 3
     rows = read_parts(out)
+    expected = tagloom.wikitext.Wiki({t: text for t, ns, text in WIKI_PAGES if ns == 10})
     assert {t: r["html"] for t, r in rows.items()} == {
-        t: tagloom.wikitext.render(text, title=t) for t, _, text in WIKI_PAGES
+        t: expected.render(text, title=t) for t, _, text in WIKI_PAGES
     }
+    assert "Hello, reader!" in rows["Main Page"]["html"]
     assert "<b>Welcome</b>" in rows["Main Page"]["html"]

@@ -84,6 +84,32 @@ def test_wikitext():
         tagloom.wikitext.render("x" * (3 * 2**20))
 
 
+def test_a_wiki_expands_its_templates():
+    wiki = tagloom.wikitext.Wiki({"Template:Greet": "Hello, {{{1}}}!", "Other page": "x"})
+    assert len(wiki) == 2
+    html = wiki.render("{{Greet|you}} and {{Missing}}", title="Some page")
+    assert "Hello, you!" in html and "mw:Transclusion" in html
+    assert "Hello" not in tagloom.wikitext.render("{{Greet|you}}")
+    with pytest.raises(tagloom.WikitextError):
+        tagloom.wikitext.Wiki({"Bad[title": "x"})
+    with pytest.raises(TypeError):
+        tagloom.wikitext.Wiki({"Template:X": 3})
+
+
+def test_a_wiki_renders_like_the_cli_with_a_template_directory(tagloom_bin, tmp_path):
+    greet = "Hello, '''{{{1}}}'''!"
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "Template%3AGreet.wikitext").write_text(greet, encoding="utf-8")
+    page = "== Hi ==\n{{Greet|you}}, {{Greet|{{PAGENAME}}}} and {{Missing}}\n* [[Link]]"
+    (tmp_path / "page.wikitext").write_text(page, encoding="utf-8")
+    cli = run_cli(tagloom_bin, "wiki", str(tmp_path / "page.wikitext"), "--templates", str(templates),
+                  "--title", "Some page")
+    html = tagloom.wikitext.Wiki({"Template:Greet": greet}).render(page, title="Some page")
+    assert ">you</b>" in html and ">Some page</b>" in html
+    assert html.encode() == cli.rstrip(b"\n")
+
+
 def test_exceptions_form_a_hierarchy():
     for cls in (tagloom.ParseError, tagloom.EncodingError, tagloom.PolicyError, tagloom.RewriteError,
                 tagloom.L10nError, tagloom.WikitextError, tagloom.TokenizerError):

@@ -103,6 +103,8 @@ def test_wiki_dump_example_renders_every_page(spark, tmp_path):
     out.mkdir()
     assert wiki.run_spark(spark, str(dump), str(out), batch=2) == {"pages": len(WIKI_PAGES), "errors": 0}
     rows = read_parts(out)
+    expected = tagloom.wikitext.Wiki({t: text for t, ns, text in WIKI_PAGES if ns == 10})
     assert {t: r["html"] for t, r in rows.items()} == {
-        t: tagloom.wikitext.render(text, title=t) for t, _, text in WIKI_PAGES
+        t: expected.render(text, title=t) for t, _, text in WIKI_PAGES
     }
+    assert "Hello, reader!" in rows["Main Page"]["html"]

@@ -238,7 +238,7 @@ def example(name: str):
 
 #: Pages of the test dump: (title, namespace, wikitext).
 WIKI_PAGES = [
-    ("Main Page", 0, "'''Welcome''' to the [[Test wiki|wiki]].\n\n* one\n* two"),
+    ("Main Page", 0, "'''Welcome''' to the [[Test wiki|wiki]]. {{Greet|reader}}\n\n* one\n* two"),
     ("Second", 0, "== Heading ==\nText with ''italics'' and a [[Main Page]] link.\n{| class=x\n| a || b\n|}"),
     ("Template:Greet", 10, "Hello, {{{1}}}!"),
     ("Ünïcode & <escapes>", 0, "Café &amp; crème."),

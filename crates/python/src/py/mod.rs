@@ -32,6 +32,7 @@ fn _tagloom(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(l10n::l10n_merge, m)?)?;
     m.add_function(wrap_pyfunction!(l10n::l10n_pseudo, m)?)?;
     m.add_function(wrap_pyfunction!(wikitext::wikitext_render, m)?)?;
+    m.add_class::<wikitext::Wiki>()?;
     warc::register(m)?;
     Ok(())
 }
