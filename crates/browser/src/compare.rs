@@ -98,19 +98,7 @@ pub fn chromium_dumps(page: &mut Page<'_>, cases: &[Case]) -> Result<Vec<String>
         rest = later;
         let batch: Vec<Value> = now.iter().map(case_json).collect();
         let expression = format!("__tagloomParseDump({})", Value::Array(batch));
-        let answer = page.evaluate(&expression)?;
-        let Value::Array(items) = answer else {
-            return Err(BrowserError::Malformed {
-                method: "Runtime.evaluate".into(),
-                detail: "__tagloomParseDump did not return an array".into(),
-            });
-        };
-        if items.len() != now.len() {
-            return Err(BrowserError::Malformed {
-                method: "Runtime.evaluate".into(),
-                detail: format!("{} dumps for {} cases", items.len(), now.len()),
-            });
-        }
+        let items = page.evaluate_list(&expression, "__tagloomParseDump", now.len())?;
         dumps.extend(items.into_iter().map(|v| match v {
             Value::String(s) => s,
             other => format!("#error not a string: {other}"),

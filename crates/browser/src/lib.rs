@@ -14,6 +14,12 @@
 //! - [`soup`] and [`minimize`]: random tag soup and delta debugging, for the
 //!   differential fuzzer (`tests/diff_fuzz.rs`).
 //!
+//! Which API when: a test that needs a browser calls [`launch_for_test`]; a test
+//! that compares trees uses [`compare`], one that checks streamed batches
+//! [`patched`]; [`Browser::launch`] directly only to choose [`LaunchOptions`]
+//! (another binary, a window size, extra switches), where a missing browser is
+//! [`BrowserError::NotFound`].
+//!
 //! Tests call [`launch_for_test`], which skips visibly (a line on the real
 //! stderr) when Chromium is missing, unless `TAGLOOM_REQUIRE_CHROMIUM=1`.
 

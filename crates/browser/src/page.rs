@@ -113,6 +113,30 @@ impl Page<'_> {
             .unwrap_or(Value::Null))
     }
 
+    /// Evaluates `expression`, a call of the page function `function` that
+    /// returns one item per input, and checks that it returned a list of `n`.
+    pub(crate) fn evaluate_list(
+        &mut self,
+        expression: &str,
+        function: &str,
+        n: usize,
+    ) -> Result<Vec<Value>, BrowserError> {
+        let malformed = |detail: String| BrowserError::Malformed {
+            method: "Runtime.evaluate".into(),
+            detail,
+        };
+        let Value::Array(items) = self.evaluate(expression)? else {
+            return Err(malformed(format!("{function} did not return an array")));
+        };
+        if items.len() != n {
+            return Err(malformed(format!(
+                "{function} returned {} items for {n} inputs",
+                items.len()
+            )));
+        }
+        Ok(items)
+    }
+
     /// A PNG screenshot of the viewport.
     pub fn screenshot_png(&mut self) -> Result<Vec<u8>, BrowserError> {
         let answer = self.call("Page.captureScreenshot", json!({ "format": "png" }))?;

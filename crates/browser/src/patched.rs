@@ -188,18 +188,7 @@ pub fn page_dumps(
             expression.push('}');
         }
         expression.push_str("])");
-        let Value::Array(results) = page.evaluate(&expression)? else {
-            return Err(BrowserError::Malformed {
-                method: "Runtime.evaluate".into(),
-                detail: "__tagloomPatchRun did not return an array".into(),
-            });
-        };
-        if results.len() != now.len() {
-            return Err(BrowserError::Malformed {
-                method: "Runtime.evaluate".into(),
-                detail: format!("{} results for {} items", results.len(), now.len()),
-            });
-        }
+        let results = page.evaluate_list(&expression, "__tagloomPatchRun", now.len())?;
         for r in results {
             let dumps = match r {
                 Value::Array(d) => d

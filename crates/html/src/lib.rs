@@ -94,6 +94,13 @@
 //! assert_eq!(tb.errors().len(), 2); // missing DOCTYPE, stray <td>
 //! ```
 //!
+//! ### Running scripts
+//!
+//! To run a document's inline scripts while it parses, use the `tagloom-script`
+//! crate (boa). To host another engine, suspend at `</script>` and use the
+//! session's script host ([`session::script_host`]: `document.write` at the
+//! insertion point, attribute edits reported back).
+//!
 //! ### Serialization
 //!
 //! ```

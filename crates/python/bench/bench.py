@@ -8,8 +8,8 @@ usage: python bench.py CORPUS_DIR [ROUNDS]
 - ``parse_many`` and ``extract_text_many`` on 2 threads vs 1 over the pages
   repeated to about 20 MB.
 
-Inputs: every ``*.html`` of CORPUS_DIR and their 20 MB concat (built as
-``crates/bench/scripts/selectolax_timer.py`` does). Bytes go in (str for the
+Inputs: every ``*.html`` of CORPUS_DIR and their 20 MB concat (read by
+``inputs`` of ``crates/bench/scripts/selectolax_timer.py``, the peer bench's loader). Bytes go in (str for the
 sanitizers, decoded outside the timed region). Each sample is the mean over
 enough parses to cover about 2 MB; engines interleave within each round; the
 table gives the median of ROUNDS samples as MB/s and each peer's ratio to tagloom.
@@ -31,22 +31,9 @@ from selectolax.lexbor import LexborHTMLParser
 
 import tagloom
 
-CONCAT_BYTES = 20_000_000
-SAMPLE_BYTES = 2_000_000
-
-
-def inputs(corpus: str) -> List[Tuple[str, bytes]]:
-    names = sorted(n for n in os.listdir(corpus) if n.endswith(".html"))
-    pages = []
-    for name in names:
-        with open(os.path.join(corpus, name), "rb") as f:
-            pages.append((name[: -len(".html")], f.read()))
-    concat = bytearray()
-    while len(concat) < CONCAT_BYTES:
-        for _, data in pages:
-            concat += data
-    pages.append(("concat", bytes(concat)))
-    return pages
+# One loader for the corpus and its concat: the peer bench's.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "scripts"))
+from selectolax_timer import CONCAT_BYTES, SAMPLE_BYTES, inputs  # noqa: E402
 
 
 def sample(fn: Callable[[object], object], data: object, size: int, once: bool = False) -> float:

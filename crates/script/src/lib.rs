@@ -13,6 +13,13 @@
 //! the store and reported to the tree builder
 //! ([`Html5ParseSession::dom_changed`](tagloom_html::session::Html5ParseSession::dom_changed)).
 //!
+//! Which API when:
+//! - [`parse_document`]: all the bytes at hand, the finished tree wanted.
+//! - [`ScriptedParser`]: bytes arriving in pieces ([`push`](ScriptedParser::push),
+//!   [`finish`](ScriptedParser::finish)), or the versioned batches wanted as well
+//!   ([`keep_batches`](ScriptedParser::keep_batches), as `tagloom parse --scripting execute` prints them).
+//! - Without scripts, use `tagloom_html::driver` (no JavaScript engine).
+//!
 //! A script that throws is reported ([`ScriptFailure`]) and the parse goes on,
 //! as in a browser. External scripts (`src`) and non-JavaScript `type`s are
 //! not run. Nothing here reaches the network, timers or events.

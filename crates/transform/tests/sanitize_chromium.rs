@@ -18,29 +18,15 @@
 //! deliberately unsanitized control (`<img src=x onerror=alert('control')>`) that
 //! must be caught, so the test cannot pass by seeing nothing.
 //!
-//! Without Chromium the test says so on stderr and passes, unless
+//! Chromium is found, launched and skipped through `tagloom-browser`
+//! ([`launch_for_test`]): without it the test says so on stderr and passes, unless
 //! `TAGLOOM_REQUIRE_CHROMIUM=1` (set by `.ci/run`, which installs it).
 
 mod sanitize_support;
 
-use std::io::Write as _;
-use std::path::PathBuf;
-use std::process::Command;
-
 use sanitize_support::{tree_construction_inputs, vectors};
+use tagloom_browser::{Browser, launch_for_test};
 use tagloom_transform::sanitize::{Policy, sanitize};
-
-fn find_chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome", "chrome"]
-        .iter()
-        .find_map(|name| {
-            std::env::var_os("PATH").and_then(|paths| {
-                std::env::split_paths(&paths)
-                    .map(|p| p.join(name))
-                    .find(|p| p.is_file())
-            })
-        })
-}
 
 const CONTROL: &str = "<img src=x onerror=\"alert('control')\">";
 
@@ -67,38 +53,27 @@ function __scan(root) {
 }
 "#;
 
-fn run_chromium(chromium: &PathBuf, page: &str, name: &str) -> String {
+/// Loads `page` (written to a file, so that it has a real origin) and returns
+/// the JSON its trusted script writes into `#__result` after the load event.
+fn run_chromium(browser: &mut Browser, page: &str, name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("tagloom-chromium-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(name);
     std::fs::write(&path, page).expect("write page");
-    let out = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--virtual-time-budget=3000",
-            "--dump-dom",
-        ])
-        .arg(format!("file://{}", path.display()))
-        .output()
-        .expect("run chromium");
-    let dom = String::from_utf8_lossy(&out.stdout).into_owned();
-    let start = dom.find("<pre id=\"__result\">").map(|i| i + 19);
-    let end = dom.rfind("</pre>");
-    match (start, end) {
-        (Some(s), Some(e)) if s <= e => dom[s..e]
-            .replace("&quot;", "\"")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&amp;", "&"),
-        _ => panic!(
-            "no result from chromium for {name}: status {:?}, stderr {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ),
+    let mut tab = browser.new_page().expect("new page");
+    tab.navigate(&format!("file://{}", path.display()))
+        .unwrap_or_else(|e| panic!("load {name}: {e}"));
+    let result = tab
+        .evaluate(
+            "new Promise(function (done) { (function poll() {\
+               const t = document.getElementById('__result').textContent;\
+               if (t) done(t); else setTimeout(poll, 50);\
+             })(); })",
+        )
+        .unwrap_or_else(|e| panic!("no result from chromium for {name}: {e}"));
+    match result {
+        serde_json::Value::String(s) => s,
+        other => panic!("no result from chromium for {name}: {other}"),
     }
 }
 
@@ -152,17 +127,7 @@ fn inner_html_page(outputs: &[String]) -> String {
 
 #[test]
 fn chromium_runs_nothing_from_sanitized_output() {
-    let Some(chromium) = find_chromium() else {
-        let required = std::env::var("TAGLOOM_REQUIRE_CHROMIUM").is_ok_and(|v| v == "1");
-        assert!(
-            !required,
-            "TAGLOOM_REQUIRE_CHROMIUM=1 but no chromium on PATH"
-        );
-        // Straight to stderr: the test harness captures `eprintln!`.
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED chromium_runs_nothing_from_sanitized_output: no chromium on PATH (apt-get install chromium; .ci/run does)"
-        );
+    let Some(mut browser) = launch_for_test("chromium_runs_nothing_from_sanitized_output") else {
         return;
     };
     let mut inputs = vectors();
@@ -177,7 +142,7 @@ fn chromium_runs_nothing_from_sanitized_output() {
             ("parsed", parsed_page(&outputs)),
             ("innerHTML", inner_html_page(&outputs)),
         ] {
-            let result = run_chromium(&chromium, &page, &format!("{label}-{kind}.html"));
+            let result = run_chromium(&mut browser, &page, &format!("{label}-{kind}.html"));
             let records: Vec<String> = serde_json::from_str(&result).expect("result JSON");
             let (controls, rest): (Vec<_>, Vec<_>) =
                 records.into_iter().partition(|r| r.contains("control"));

@@ -8,9 +8,6 @@ pub mod deviations;
 #[path = "../../../html/tests/support/tree_dat.rs"]
 pub mod tree_dat;
 
-use std::io::Write as _;
-use std::path::PathBuf;
-
 use tagloom_browser::compare::Case;
 use tree_dat::Scripting;
 
@@ -74,34 +71,19 @@ pub fn bench_pages(test: &str) -> Vec<Input> {
         .collect()
 }
 
-/// The bench pages' file names and bytes (see [`bench_pages`]).
+/// The bench pages' file names and bytes (see [`bench_pages`]), read by
+/// `tagloom-bench`'s corpus loader.
 pub fn bench_bytes(test: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = match std::env::var_os("TAGLOOM_BENCH_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
-    };
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED the bench pages of {test}: no bench corpus at {} ({e})",
-                dir.display()
-            );
-            return Vec::new();
+    let dir = tagloom_bench::corpus_dir();
+    match tagloom_bench::load_corpus(&dir) {
+        Ok(Some(pages)) => pages
+            .into_iter()
+            .map(|page| (format!("{}.html", page.name), page.bytes))
+            .collect(),
+        Ok(None) => {
+            tagloom_bench::corpus_skipped(&dir, &format!("the bench pages of {test}"));
+            Vec::new()
         }
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|path| {
-            let bytes = std::fs::read(&path).expect("read bench page");
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            (name.into_owned(), bytes)
-        })
-        .collect()
+        Err(e) => panic!("read the bench corpus at {}: {e}", dir.display()),
+    }
 }

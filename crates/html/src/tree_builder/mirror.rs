@@ -199,17 +199,7 @@ impl Mirror {
             (q, s) => s == Some(&**q),
         };
         let qual = (!is_atom_text).then_some(qual);
-        let first = self.kept.len();
-        for attr in attrs {
-            let start = self.kept_text.len();
-            self.kept_text.push_str(&attr.value);
-            self.kept.push(KeptAttr {
-                ns: attr.ns,
-                name: attr.name.clone(),
-                value: start..self.kept_text.len(),
-            });
-        }
-        let attrs = first..self.kept.len();
+        let attrs = self.keep_attrs(attrs);
         let extra = if qual.is_some() || !attrs.is_empty() {
             self.extras.push(ElemExtra { qual, attrs });
             link(Some(self.extras.len() - 1))
@@ -223,6 +213,21 @@ impl Mirror {
             contents: NO_LINK,
             extra,
         }))
+    }
+
+    /// Copies `attrs` to the end of the kept buffers; their range in `kept`.
+    fn keep_attrs(&mut self, attrs: &[PatchAttr]) -> Range<usize> {
+        let first = self.kept.len();
+        for attr in attrs {
+            let start = self.kept_text.len();
+            self.kept_text.push_str(&attr.value);
+            self.kept.push(KeptAttr {
+                ns: attr.ns,
+                name: attr.name.clone(),
+                value: start..self.kept_text.len(),
+            });
+        }
+        first..self.kept.len()
     }
 
     /// The node of `key`, if this arena made it and still holds it.
@@ -260,17 +265,7 @@ impl Mirror {
                 value: value.to_owned(),
             });
         }
-        let first = self.kept.len();
-        for attr in attrs {
-            let start = self.kept_text.len();
-            self.kept_text.push_str(&attr.value);
-            self.kept.push(KeptAttr {
-                ns: attr.ns,
-                name: attr.name,
-                value: start..self.kept_text.len(),
-            });
-        }
-        let range = first..self.kept.len();
+        let range = self.keep_attrs(&attrs);
         let extra = match self.extra_index(id) {
             Some(i) => i,
             None => {
