@@ -278,3 +278,18 @@ def read_parts(directory: Path) -> dict:
             row = json.loads(line)
             rows[row["title"]] = row
     return rows
+
+
+def row_key(row) -> tuple:
+    """A job row's place (file, record offset): engines return rows in any order."""
+    return (row["file"], row["offset"])
+
+
+def direct_counts(counts_module, folder: Path) -> dict:
+    """The example job's counts from a direct in-process run over `folder`'s test
+    archives (the figure every engine must give), checked to have seen the pages
+    and the error records."""
+    direct = counts_module.count_local([folder], threads=1)
+    assert direct["pages"] >= 3 + 6 and direct["words"] > 0
+    assert direct["errors"]  # the truncated file and the garbage response
+    return direct
