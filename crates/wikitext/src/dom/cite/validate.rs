@@ -70,6 +70,15 @@ fn unknown(attrs: &[(String, String)], allowed: &[&'static str], list: bool) -> 
     Some(CiteError::with(key, &[bad, &joined]))
 }
 
+/// The value of the last attribute named `n` (a later duplicate wins, as in the tag).
+fn last_attr(attrs: &[(String, String)], n: &str) -> Option<String> {
+    attrs
+        .iter()
+        .rev()
+        .find(|(k, _)| k == n)
+        .map(|(_, v)| v.clone())
+}
+
 fn is_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
@@ -86,13 +95,7 @@ pub(crate) fn check_ref(
     if let Some(e) = unknown(attrs, &REF_ARGS, false) {
         errors.push(e);
     }
-    let get = |n: &str| {
-        attrs
-            .iter()
-            .rev()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| v.clone())
-    };
+    let get = |n: &str| last_attr(attrs, n);
     let group_attr = get("group");
     let mut args = RefArgs {
         group: group_attr
@@ -183,13 +186,7 @@ pub(crate) fn check_references(
     if src.is_some_and(|s| own_text(s).to_ascii_lowercase().contains("<references")) {
         errors.push(CiteError::new("cite_error_included_references"));
     }
-    let get = |n: &str| {
-        attrs
-            .iter()
-            .rev()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| v.clone())
-    };
+    let get = |n: &str| last_attr(attrs, n);
     let responsive = get("responsive").map(|v| v != "0");
     (get("group").unwrap_or_default(), responsive)
 }
