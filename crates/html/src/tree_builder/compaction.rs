@@ -25,9 +25,11 @@ use super::mirror::{Marks, NodeId, Remap};
 pub enum MirrorCompaction {
     /// Keep every node until end of file.
     Never,
-    /// Compact between tokens once at least this many nodes (at least 1) were
-    /// added since the last compaction, and the mirror holds twice the nodes that
-    /// compaction kept (so each node is copied O(1) times, amortized).
+    /// Compact between tokens once at least this many nodes were added since
+    /// the last compaction, and the mirror holds twice the nodes that compaction
+    /// kept (so each node is copied O(1) times, amortized). `After(0)` compacts
+    /// after every token that adds a node, without the doubling: quadratic, for
+    /// tests.
     After(usize),
 }
 
@@ -37,7 +39,8 @@ impl MirrorCompaction {
     pub(crate) fn due_at(self, live: usize) -> usize {
         match self {
             MirrorCompaction::Never => usize::MAX,
-            MirrorCompaction::After(n) => live.saturating_add(n.max(1).max(live)),
+            MirrorCompaction::After(0) => live.saturating_add(1),
+            MirrorCompaction::After(n) => live.saturating_add(n.max(live)),
         }
     }
 }

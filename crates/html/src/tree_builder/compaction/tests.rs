@@ -159,9 +159,11 @@ fn the_script_host_finds_held_keys_and_accepts_forgotten_ones() {
 }
 
 #[test]
-fn compaction_is_due_after_the_threshold_and_at_twice_the_kept_nodes() {
+fn compaction_is_due_after_the_threshold_and_at_twice_the_kept_nodes_or_every_token() {
     assert_eq!(MirrorCompaction::Never.due_at(0), usize::MAX);
     assert_eq!(MirrorCompaction::After(0).due_at(0), 1);
+    assert_eq!(MirrorCompaction::After(0).due_at(100), 101);
+    assert_eq!(MirrorCompaction::After(1).due_at(100), 200);
     assert_eq!(MirrorCompaction::After(16).due_at(0), 16);
     assert_eq!(MirrorCompaction::After(16).due_at(10), 26);
     assert_eq!(MirrorCompaction::After(16).due_at(100), 200);
