@@ -3,7 +3,8 @@
 //! must not depend on how the bytes were chunked or how patches were batched.
 //! The first input byte picks the chunk size, the scripting flag and the batching.
 //! The whole input is also parsed compacting the tree builder's mirror after every
-//! token (`MirrorCompaction::After(0)`): the patches, keys included, must be the same.
+//! token (`MirrorCompaction::After(0)` with `BatchPolicy::Bounded(1)`: each token
+//! with a patch ends a pump): the patches, keys included, must be the same.
 
 #![no_main]
 
@@ -61,7 +62,8 @@ fuzz_target!(|data: &[u8]| {
     let whole = parse(input, input.len().max(1), scripting, BatchPolicy::PerPump);
     let chunked = parse(input, chunk, scripting, BatchPolicy::MaxPatches(usize::from(first >> 5) + 1));
     assert_eq!(whole, chunked, "tree differs between whole input and chunks of {chunk}");
-    let plain = parse_with(input, input.len().max(1), scripting, BatchPolicy::PerPump, MirrorCompaction::Never);
-    let compacted = parse_with(input, input.len().max(1), scripting, BatchPolicy::PerPump, MirrorCompaction::After(0));
+    let whole = input.len().max(1);
+    let plain = parse_with(input, whole, scripting, BatchPolicy::Bounded(1), MirrorCompaction::Never);
+    let compacted = parse_with(input, whole, scripting, BatchPolicy::Bounded(1), MirrorCompaction::After(0));
     assert!(plain == compacted, "mirror compaction changed the patches");
 });

@@ -1,5 +1,5 @@
 //! The tree builder's mirror compaction changes nothing a consumer sees:
-//! compacting after every token, every html5lib tree-construction
+//! compacting at every pump (after every token, with `Bounded(1)`), every html5lib tree-construction
 //! case — documents and fragments, scripting on and off, whole and in chunks —
 //! gives the same patch batches (keys included) as without, and so do the bench
 //! pages (`../shared/bench-corpus`, or `$TAGLOOM_BENCH_CORPUS`; skipped with a
@@ -66,17 +66,27 @@ fn stored(
     })
 }
 
-fn config(scripting: bool, chunk: usize, compaction: MirrorCompaction) -> ParseConfig {
+/// The setups compared: chunk size (0: whole) and batching. `Bounded(1)` ends a
+/// pump, and so checks for a compaction, after every token with a patch.
+const SETUPS: [(usize, BatchPolicy); 4] = [
+    (0, BatchPolicy::PerPump),
+    (0, BatchPolicy::Bounded(1)),
+    (1, BatchPolicy::PerPump),
+    (7, BatchPolicy::MaxPatches(5)),
+];
+
+fn config(
+    scripting: bool,
+    chunk: usize,
+    batching: BatchPolicy,
+    compaction: MirrorCompaction,
+) -> ParseConfig {
     let mut config = ParseConfig::default();
     config.session.decoder = DecoderConfig::with_transport(encoding_rs::UTF_8);
     config.session.tree.scripting = scripting;
     config.session.tree.suspend_at_script = true;
     config.session.tree.mirror_compaction = compaction;
-    config.session.batching = match chunk {
-        7 => BatchPolicy::MaxPatches(5),
-        3 => BatchPolicy::Bounded(4),
-        _ => BatchPolicy::PerPump,
-    };
+    config.session.batching = batching;
     if chunk != 0 {
         config.chunk_size = chunk;
     }
@@ -92,42 +102,34 @@ fn context(test: &TreeTest) -> Option<FragmentContext> {
 #[test]
 fn tree_construction_suite_gives_the_same_patches_with_a_tiny_compaction() {
     let files = tree_dat::load_dir(tree_dat::DATA_DIR).expect("tree-construction data");
-    // A compaction after every token that adds a node.
+    // A compaction at every pump that adds a node.
     let tiny = MirrorCompaction::After(0);
+    let never = MirrorCompaction::Never;
     let mut differences = Vec::new();
     let (mut cases, mut runs) = (0, 0);
     for (path, tests) in &files {
         for (index, test) in tests.iter().enumerate() {
             cases += 1;
             let bytes = test.data.as_bytes();
+            let case = format!("{}:{index}", path.display());
             for &scripting in test.scripting.modes() {
-                for chunk in [0, 1, 7] {
+                for (chunk, batching) in SETUPS {
                     runs += 1;
-                    let plain = batches(
-                        bytes,
-                        context(test),
-                        &config(scripting, chunk, MirrorCompaction::Never),
-                    );
-                    let compacted = batches(bytes, context(test), &config(scripting, chunk, tiny));
+                    let run =
+                        |c| batches(bytes, context(test), &config(scripting, chunk, batching, c));
+                    let (plain, compacted) = (run(never), run(tiny));
                     if plain != compacted {
+                        let first = first_difference(&plain, &compacted);
                         differences.push(format!(
-                            "{}:{index} scripting={scripting} chunk={chunk}",
-                            path.display()
+                            "{case} scripting={scripting} chunk={chunk} {batching:?}: {first}"
                         ));
                     }
                 }
                 runs += 1;
-                let plain = stored(
-                    bytes,
-                    context(test),
-                    &config(scripting, 3, MirrorCompaction::Never),
-                );
-                let compacted = stored(bytes, context(test), &config(scripting, 3, tiny));
-                if plain != compacted {
-                    differences.push(format!(
-                        "{}:{index} scripting={scripting} store path",
-                        path.display()
-                    ));
+                let bounded = BatchPolicy::Bounded(4);
+                let run = |c| stored(bytes, context(test), &config(scripting, 3, bounded, c));
+                if run(never) != run(tiny) {
+                    differences.push(format!("{case} scripting={scripting} store path"));
                 }
             }
         }
@@ -136,10 +138,21 @@ fn tree_construction_suite_gives_the_same_patches_with_a_tiny_compaction() {
     assert!(cases > 1500, "only {cases} cases found");
     assert!(
         differences.is_empty(),
-        "{} differ: {:?}",
+        "{} differ: {:#?}",
         differences.len(),
-        &differences[..differences.len().min(20)]
+        &differences[..differences.len().min(10)]
     );
+}
+
+/// The first batch that differs, both ways.
+fn first_difference(a: &Result<Vec<String>, String>, b: &Result<Vec<String>, String>) -> String {
+    match (a, b) {
+        (Ok(a), Ok(b)) => a.iter().zip(b).find(|(x, y)| x != y).map_or_else(
+            || format!("{} vs {} batches", a.len(), b.len()),
+            |(x, y)| format!("{x}\n  vs\n{y}"),
+        ),
+        (a, b) => format!("{a:?} vs {b:?}"),
+    }
 }
 
 /// The bench pages, sorted by name, or `None` (said on stderr) when absent.
@@ -186,10 +199,14 @@ fn bench_pages_give_the_same_patches_with_compaction() {
     let all = pages.iter().flat_map(|(_, b)| b.clone()).collect();
     pages.push(("all pages concatenated".to_owned(), all));
     for (name, bytes) in &pages {
-        for chunk in [0, 4096] {
-            let plain = batches(bytes, None, &config(false, chunk, MirrorCompaction::Never));
+        for (chunk, batching) in [(0, BatchPolicy::Bounded(64)), (4096, BatchPolicy::PerPump)] {
+            let plain = batches(
+                bytes,
+                None,
+                &config(false, chunk, batching, MirrorCompaction::Never),
+            );
             for compaction in [MirrorCompaction::After(16), MirrorCompaction::After(4096)] {
-                let compacted = batches(bytes, None, &config(false, chunk, compaction));
+                let compacted = batches(bytes, None, &config(false, chunk, batching, compaction));
                 assert!(
                     plain == compacted,
                     "{name}, chunk {chunk}, {compaction:?}: the batches differ"

@@ -36,7 +36,8 @@ fn patches(
 ) -> Vec<DomPatch> {
     let mut config = SessionConfig {
         decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
-        batching: BatchPolicy::MaxPatches(3),
+        // A pump, and so a compaction check, after every token with a patch.
+        batching: BatchPolicy::Bounded(1),
         ..SessionConfig::default()
     };
     config.tree.scripting = scripting;

@@ -1,7 +1,8 @@
 //! When and how the tree builder compacts its mirror (what is kept and why:
-//! `mirror/compact.rs`): between tokens, once the mirror has grown enough, it
-//! marks the nodes it may still read, lets the mirror forget the others and maps
-//! the node ids it holds to the compacted arena.
+//! `mirror/compact.rs`): at the end of each pump of the session (between
+//! tokens), once the mirror has grown enough, it marks the nodes it may still
+//! read, lets the mirror forget the others and maps the node ids it holds to the
+//! compacted arena.
 
 use super::TreeBuilder;
 use super::mirror::{Marks, NodeId, Remap};
@@ -25,11 +26,14 @@ use super::mirror::{Marks, NodeId, Remap};
 pub enum MirrorCompaction {
     /// Keep every node until end of file.
     Never,
-    /// Compact between tokens once at least this many nodes were added since
-    /// the last compaction, and the mirror holds twice the nodes that compaction
-    /// kept (so each node is copied O(1) times, amortized). `After(0)` compacts
-    /// after every token that adds a node, without the doubling: quadratic, for
-    /// tests.
+    /// Compact once at least this many nodes were added since the last
+    /// compaction and the mirror holds twice the nodes that compaction kept (so
+    /// each node is copied O(1) times, amortized). The session checks at the end
+    /// of each pump ([`Html5ParseSession::pump`](crate::session::Html5ParseSession::pump):
+    /// between tokens), so the mirror may grow past the threshold by one pump's
+    /// nodes. `After(0)` compacts at every pump that added a node, without the
+    /// doubling: quadratic, for tests (with `BatchPolicy::Bounded(1)`, every
+    /// token that emits a patch ends a pump).
     After(usize),
 }
 
@@ -46,7 +50,7 @@ impl MirrorCompaction {
 }
 
 impl TreeBuilder {
-    /// Compacts the mirror if it is due (between tokens).
+    /// Compacts the mirror if it is due (call between tokens).
     #[inline]
     pub(crate) fn maybe_compact(&mut self) {
         if self.mirror.len() >= self.compact_at {

@@ -197,9 +197,11 @@ impl Mirror {
     /// The key of `id` (non-zero by construction: `key_base >= 1`).
     #[inline]
     pub(crate) fn key(&self, id: NodeId) -> PatchKey {
-        let n = match id.checked_sub(self.keys.len()) {
-            Some(tail) => self.tail_base.saturating_add(tail as u64),
-            None => self.keys.get(id).copied().unwrap_or(u64::MAX),
+        let n = if id >= self.keys.len() {
+            // The common case (no compaction yet: `keys` is empty).
+            self.tail_base.saturating_add((id - self.keys.len()) as u64)
+        } else {
+            self.keys.get(id).copied().unwrap_or(u64::MAX)
         };
         PatchKey(NonZeroU64::new(n).unwrap_or(NonZeroU64::MAX))
     }

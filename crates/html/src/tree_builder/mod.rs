@@ -119,7 +119,8 @@ pub struct TreeBuilderConfig {
     pub max_errors: usize,
     /// When the builder's mirror of the tree forgets closed nodes it will never
     /// read again (see [`MirrorCompaction`]; patches and keys are the same
-    /// either way). Default [`MirrorCompaction::Never`].
+    /// either way). Checked by the session at the end of each pump; a tree
+    /// builder driven directly never compacts. Default [`MirrorCompaction::Never`].
     pub mirror_compaction: MirrorCompaction,
 }
 
@@ -632,7 +633,6 @@ impl TreeBuilder {
         if !self.select_tracker.watched.is_empty() {
             self.check_popped_options();
         }
-        self.maybe_compact();
     }
 
     /// 13.2.6: whether the token goes to the insertion mode (true) or to the rules
