@@ -5,31 +5,36 @@
 //!
 //! What the tree builder reads back, and so what a compaction keeps:
 //!
-//! - **Expanded** nodes, kept with their parent and all their direct children,
-//!   exactly linked: the nodes on the stack of open elements, the document, the
-//!   `head` element (reopened by "after head"), every ancestor of one of those
-//!   (the depth limit inserts into the current node's parent; foster parenting
-//!   before the table, in its parent), the contents of an expanded `template`,
-//!   the `selectedcontent` element a select clones into (its children are
-//!   removed) and the whole subtree of an open `option` a select watches (it is
-//!   cloned when popped). Their children are what "insert a character" coalesces
-//!   with (the last child, or the previous sibling of the table), what the
-//!   adoption agency moves one by one (all children of the furthest block, an
-//!   open element), and what "the document has an element child" looks at.
-//! - **Kept** nodes, without children: the direct children of expanded nodes
-//!   (so that those lists stay exact), and nodes read only for themselves —
-//!   entries of the list of active formatting elements (cloned and compared by
-//!   name and kept attributes), the form element pointer, the fragment case's
-//!   context element, the script of the last suspension, a select's selected
-//!   option. A kept node keeps its parent link when the parent is kept; its
-//!   siblings only when the parent is expanded.
+//! - **Expanded** nodes: the nodes on the stack of open elements, the `head`
+//!   element (reopened by "after head"), every ancestor of one of those, and
+//!   the contents of an expanded `template`. Each keeps the tail of its
+//!   children: the last child (what "insert a character" coalesces with, and
+//!   what becomes the parent of an appended node's previous sibling), and from
+//!   the sibling just before its first expanded child on (foster parenting
+//!   coalesces with the table's previous sibling; when an open child is moved
+//!   away — the adoption agency's furthest block, the `body` for a `frameset` —
+//!   the one before it becomes the last child).
+//! - Expanded nodes with **all** their children: the document ("has an element
+//!   child"), an open element above an open entry of the list of active
+//!   formatting elements (it may become the adoption agency's furthest block,
+//!   whose children all move, one patch each), the `selectedcontent` a select
+//!   clones into (its children are removed) and the whole subtree of an open
+//!   `option` a select watches (cloned when popped).
+//! - **Kept** nodes, for themselves: the kept children of expanded nodes, and
+//!   nodes read only for their name, attributes or identity — entries of the
+//!   list of active formatting elements (cloned and compared), the form element
+//!   pointer, the fragment case's context element, the script of the last
+//!   suspension, a select's selected option. A kept node that is not among its
+//!   parent's kept children is an orphan (no parent or sibling links): no step
+//!   moves or detaches such a node.
 //!
 //! Everything else is closed and out of reach: no step of tree construction
 //! inserts into, moves, reopens or reads a node that is neither open, nor an
-//! ancestor or child of an open node, nor held by one of the pointers above. A
-//! script's change to a forgotten element is accepted and ignored (the change
-//! could only matter to a formatting element or a watched option's subtree, and
-//! those are kept).
+//! ancestor or kept child of an open node, nor held by one of the pointers
+//! above (the stack only ever gets elements pushed on top, or clones put where
+//! their originals were). A script's change to a forgotten element is accepted
+//! and ignored (it could only matter to a formatting element or a watched
+//! option's subtree, and those are kept).
 //!
 //! The kept nodes are copied to a new arena in their order, so their keys stay
 //! ascending and [`Mirror::lookup`](super::Mirror::lookup) binary-searches them;
@@ -37,7 +42,7 @@
 //! builder then maps the node ids it holds through the returned [`Remap`]. It
 //! compacts between tokens (no step holds a node id in a local then), once the
 //! arena has grown to twice what the last compaction kept, so the copying is
-//! amortized O(1) per node.
+//! amortized O(1) per node (`compaction.rs`).
 
 use super::{ElemExtra, ElemInfo, Kind, Link, Mirror, NO_LINK, Node, NodeId, link, unlink};
 use crate::seg_vec::SegVec;
