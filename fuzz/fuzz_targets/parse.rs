@@ -43,9 +43,11 @@ fn parse_with(
     let mut store = DomStore::new();
     let mut patches = Vec::new();
     let applied = drive(input, &config, |batch| {
-        store.apply(&batch)?;
-        patches.extend(batch.patches);
-        Ok(())
+        let applied = store.apply(&batch);
+        if applied.is_ok() {
+            patches.extend(batch.patches);
+        }
+        applied
     });
     if let Err(err) = applied {
         panic!("no limit is hit and every batch applies: {err}");

@@ -256,6 +256,7 @@ impl Mirror {
     }
 
     /// Copies `attrs` to the end of the kept buffers; their range in `kept`.
+    #[inline]
     fn keep_attrs(&mut self, attrs: &[PatchAttr]) -> Range<usize> {
         let first = self.kept.len();
         for attr in attrs {

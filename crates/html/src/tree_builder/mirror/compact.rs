@@ -225,14 +225,16 @@ impl Mirror {
             let (children, listed) = (level >= EXPAND, marks.listed(id));
             let first = first_kept.get(id).copied().unwrap_or(NO_LINK);
             let if_ = |yes: bool, l: Link| if yes { remap.link(l) } else { NO_LINK };
-            out.nodes.push(Node {
-                kind,
-                parent: if_(listed, node.parent),
-                first_child: if_(children, first),
-                last_child: if_(children, node.last_child),
-                prev: if_(listed, node.prev),
-                next: if_(listed, node.next),
-            });
+            // Through `add`, the one caller of the arena's push (a second one
+            // changed how the store path's `add` was inlined).
+            let copy = out.add(kind);
+            if let Some(n) = out.nodes.get_mut(copy) {
+                n.parent = if_(listed, node.parent);
+                n.first_child = if_(children, first);
+                n.last_child = if_(children, node.last_child);
+                n.prev = if_(listed, node.prev);
+                n.next = if_(listed, node.next);
+            }
             out.keys.push(self.key(id).0.get());
         }
         *self = out;
