@@ -651,7 +651,17 @@ impl<'h, O: OutputSink> Core<'h, O> {
         Ok(())
     }
 
+    #[inline]
     fn close_to(&mut self, len: usize, closing: Closing) -> Result<(), RewriteError> {
+        if self.stack.len() > len {
+            self.close_many(len, closing)
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline(never)]
+    fn close_many(&mut self, len: usize, closing: Closing) -> Result<(), RewriteError> {
         while self.stack.len() > len {
             self.close_top(closing)?;
         }
