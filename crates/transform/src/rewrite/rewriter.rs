@@ -651,7 +651,17 @@ impl<'h, O: OutputSink> Core<'h, O> {
         Ok(())
     }
 
+    #[inline]
     fn close_to(&mut self, len: usize, closing: Closing) -> Result<(), RewriteError> {
+        if self.stack.len() > len {
+            self.close_many(len, closing)
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline(never)]
+    fn close_many(&mut self, len: usize, closing: Closing) -> Result<(), RewriteError> {
         while self.stack.len() > len {
             self.close_top(closing)?;
         }
@@ -815,12 +825,18 @@ impl<'h, O: OutputSink> Core<'h, O> {
     }
 
     /// Closes the element on top of the stack.
+    #[inline]
     fn close_top(&mut self, closing: Closing) -> Result<(), RewriteError> {
         self.stack.pop();
-        let Some(st) = self.ends.pop().flatten() else {
-            return Ok(());
-        };
-        let mut st = *st;
+        match self.ends.pop().flatten() {
+            None => Ok(()),
+            Some(st) => self.close_with(*st, closing),
+        }
+    }
+
+    /// The end of an element handlers left something to do at.
+    #[inline(never)]
+    fn close_with(&mut self, mut st: EndState<'h>, closing: Closing) -> Result<(), RewriteError> {
         let (start, end, has_tag) = match closing {
             Closing::EndTag(s, e) => (s, e, true),
             Closing::Implicit(p) | Closing::Immediate(p) => (p, p, false),
@@ -1014,7 +1030,17 @@ impl<'h, O: OutputSink> Core<'h, O> {
 
     /// Ends the current run of text: the last chunk (empty) for chunk handlers, or
     /// the whole held node for every matching handler.
+    #[inline]
     fn end_text_run(&mut self) -> Result<(), RewriteError> {
+        if self.run.holding || self.run.chunked {
+            self.end_text_run_slow()
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline(never)]
+    fn end_text_run_slow(&mut self) -> Result<(), RewriteError> {
         if self.run.holding {
             self.run.holding = false;
             self.run.chunked = false;

@@ -337,10 +337,23 @@ fn attr<'a>(el: &ElementInfo<'a>, name: Atom) -> Option<&'a str> {
 /// Whether `word` is one of the whitespace-separated words of `list` (bytes:
 /// ASCII whitespace never occurs inside a UTF-8 sequence).
 fn has_word(list: &[u8], word: &[u8]) -> bool {
-    !word.is_empty()
-        && list
-            .split(|&b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
-            .any(|w| w == word)
+    let is_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
+    let Some(&first) = word.first() else {
+        return false;
+    };
+    if word.iter().any(is_ws) {
+        return false;
+    }
+    // Each place the word's first byte occurs: the word there, with whitespace
+    // (or an end) on both sides.
+    memchr::memchr_iter(first, list).any(|at| {
+        list.get(at..at + word.len()) == Some(word)
+            && at
+                .checked_sub(1)
+                .and_then(|i| list.get(i))
+                .is_none_or(is_ws)
+            && list.get(at + word.len()).is_none_or(is_ws)
+    })
 }
 
 fn is_ascii_ws(c: char) -> bool {
@@ -393,23 +406,11 @@ fn attr_test(op: AttrOp, v: &str, x: &str, ci: bool) -> bool {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 struct Entry {
     name: Atom,
     /// Element children seen so far.
     children: u32,
-    /// Per name, element children seen so far (only with `:nth-of-type`).
-    of_type: Vec<(Atom, u32)>,
-}
-
-impl Default for Entry {
-    fn default() -> Self {
-        Entry {
-            name: tagloom_html::atom::HTML,
-            children: 0,
-            of_type: Vec::new(),
-        }
-    }
 }
 
 /// The stack of open elements with the bit sets of the [module docs](self).
@@ -417,7 +418,10 @@ impl Default for Entry {
 pub(crate) struct OpenStack {
     entries: Vec<Entry>,
     /// The document's children (the parent of the outermost element).
-    root: Entry,
+    root_children: u32,
+    /// Only with `:nth-of-type`: per parent (0 the document, `d + 1` the entry at
+    /// depth `d`), per name, element children seen so far. Inner lists are reused.
+    of_type: Vec<Vec<(Atom, u32)>>,
     /// `2 * words` per entry: `matched`, then `anc`.
     bits: Vec<u64>,
     words: usize,
@@ -444,30 +448,48 @@ impl OpenStack {
         self.entries.last().map(|e| e.name)
     }
 
-    /// Opens `el` as a child of the current top.
-    pub(crate) fn push(&mut self, prog: &Program, el: &ElementInfo<'_>) {
-        let parent = self.entries.last_mut().unwrap_or(&mut self.root);
-        parent.children = parent.children.saturating_add(1);
-        let index = parent.children;
-        let type_index = if prog.uses_of_type {
-            match parent.of_type.iter_mut().find(|e| e.0 == el.name) {
-                Some(e) => {
-                    e.1 = e.1.saturating_add(1);
-                    e.1
-                }
-                None => {
-                    parent.of_type.push((el.name, 1));
-                    1
-                }
+    /// Counts a child named `name` of the parent at `depth` (0: the document).
+    fn count_of_type(&mut self, depth: usize, name: Atom) -> u32 {
+        if self.of_type.len() < depth + 2 {
+            self.of_type.resize_with(depth + 2, Vec::new);
+        }
+        // The new element's own list starts empty.
+        if let Some(own) = self.of_type.get_mut(depth + 1) {
+            own.clear();
+        }
+        let Some(list) = self.of_type.get_mut(depth) else {
+            return 1;
+        };
+        match list.iter_mut().find(|e| e.0 == name) {
+            Some(e) => {
+                e.1 = e.1.saturating_add(1);
+                e.1
             }
+            None => {
+                list.push((name, 1));
+                1
+            }
+        }
+    }
+
+    /// Opens `el` as a child of the current top.
+    #[inline]
+    pub(crate) fn push(&mut self, prog: &Program, el: &ElementInfo<'_>) {
+        let depth = self.entries.len();
+        let parent = match self.entries.last_mut() {
+            Some(e) => &mut e.children,
+            None => &mut self.root_children,
+        };
+        *parent = parent.saturating_add(1);
+        let index = *parent;
+        let type_index = if prog.uses_of_type {
+            self.count_of_type(depth, el.name)
         } else {
             0
         };
-        let depth = self.entries.len();
         self.entries.push(Entry {
             name: el.name,
             children: 0,
-            of_type: Vec::new(),
         });
         let w = self.words;
         if w == 0 {
@@ -478,16 +500,52 @@ impl OpenStack {
             self.bits.resize(base + 2 * w, 0);
         }
         // `bits` keeps its high-water length: clear `matched`, inherit `anc`.
-        if let Some(m) = self.bits.get_mut(base..base + w) {
-            m.fill(0);
+        if w == 1 {
+            let anc = match depth {
+                0 => 0,
+                _ => self.bits.get(base - 1).copied().unwrap_or(0),
+            };
+            if let Some([m, a]) = self.bits.get_mut(base..base + 2) {
+                *m = 0;
+                *a = anc;
+            }
+        } else {
+            if let Some(m) = self.bits.get_mut(base..base + w) {
+                m.fill(0);
+            }
+            if depth > 0 {
+                self.bits.copy_within(base - w..base, base + w);
+            } else if let Some(a) = self.bits.get_mut(base + w..base + 2 * w) {
+                a.fill(0);
+            }
         }
-        if depth > 0 {
-            self.bits.copy_within(base - w..base, base + w);
-        } else if let Some(a) = self.bits.get_mut(base + w..base + 2 * w) {
-            a.fill(0);
-        }
-        let pos = Position { index, type_index };
         let (named, universal) = prog.candidates(el.name);
+        if named.is_empty() && universal.is_empty() {
+            return;
+        }
+        self.match_compounds(
+            prog,
+            el,
+            named,
+            universal,
+            depth,
+            Position { index, type_index },
+        );
+    }
+
+    /// Sets the bits of the compounds among `named` and `universal` that match
+    /// the element just pushed at `depth`.
+    fn match_compounds(
+        &mut self,
+        prog: &Program,
+        el: &ElementInfo<'_>,
+        named: &[u32],
+        universal: &[u32],
+        depth: usize,
+        pos: Position,
+    ) {
+        let w = self.words;
+        let base = depth * 2 * w;
         for &id in named.iter().chain(universal) {
             let Some(step) = prog.steps.get(id as usize) else {
                 continue;

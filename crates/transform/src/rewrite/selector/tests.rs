@@ -129,3 +129,25 @@ fn nth_child_and_not() {
     assert_eq!(matches("li:not(:nth-child(odd))", html), ["2", "4"]);
     assert_eq!(matches("li:not(#2, #4)", html), ["1", "3", "5"]);
 }
+
+#[test]
+fn class_words_by_whitespace_only() {
+    let html = "<p id=1 class=\"xa\tx\"><p id=2 class=\"ax xa\"><p id=3 class=x><p id=4 class=\"a\x0cx\nb\"><p id=5 class=\"x-y\">";
+    assert_eq!(matches(".x", html), ["1", "3", "4"]);
+    assert_eq!(matches(".xa", html), ["1", "2"]);
+    assert_eq!(matches(".b", html), ["4"]);
+    assert_eq!(matches(".y", html), Vec::<String>::new());
+    assert_eq!(matches("[class~=\"x y\"]", html), Vec::<String>::new());
+}
+
+#[test]
+fn of_type_counts_start_fresh_in_each_parent() {
+    let html = "<div id=d1><p id=1></p><p id=2></p></div><div id=d2><span id=s></span><p id=3></p><p id=4></p></div>";
+    assert_eq!(matches("p:nth-of-type(1)", html), ["1", "3"]);
+    assert_eq!(matches("p:nth-of-type(2)", html), ["2", "4"]);
+    assert_eq!(matches("div:nth-of-type(2)", html), ["d2"]);
+    assert_eq!(
+        matches(":first-of-type", html),
+        ["?", "?", "?", "d1", "1", "s", "3"]
+    );
+}
