@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use tagloom_html::dom_patch::Namespace;
 
-use super::rules::Rules;
+use super::rules::{Reach, Rules};
 use super::{css, url};
 
 /// The value to keep for attribute `name` (full name: `xlink:href`) on element
@@ -26,6 +26,17 @@ pub(crate) fn clean_attribute<'v>(
     if !allowed {
         return None;
     }
+    clean_value(policy, ns, name, value)
+}
+
+/// [`clean_attribute`] for an attribute whose name the policy allows there:
+/// the value checks alone.
+pub(crate) fn clean_value<'v>(
+    policy: &Rules,
+    ns: Option<Namespace>,
+    name: &str,
+    value: &'v str,
+) -> Option<Cow<'v, str>> {
     let lower: Cow<'_, str> = if name.bytes().any(|b| b.is_ascii_uppercase()) {
         name.to_ascii_lowercase().into()
     } else {
@@ -59,13 +70,27 @@ pub(crate) fn clean_attribute<'v>(
 /// Whether the token filter (no namespace known) may keep attribute `name` on
 /// a tag named `element`, before its value is checked.
 pub(crate) fn name_may_stay(policy: &Rules, element: &str, name: &str) -> bool {
-    // The tree pass rewrites `rel` on HTML links whatever the token had (and
-    // judges it with the namespace elsewhere): the filter lets it by, so a
-    // sanitized link passes the filter unchanged.
-    policy.attribute_may_stay(element, name)
-        || (policy.link_rel.is_some()
-            && name.eq_ignore_ascii_case("rel")
-            && matches!(element, "a" | "area"))
+    name_reach(policy, element, name) != Reach::None
+}
+
+/// [`name_may_stay`], telling whether the tree pass keeps the attribute by
+/// name on an HTML element ([`Reach::Html`]: its value is then judged there as
+/// the filter judges it, see [`clean_value`]). A link's `rel` that the policy
+/// rewrites is [`Reach::Foreign`] unless a list names it.
+pub(crate) fn name_reach(policy: &Rules, element: &str, name: &str) -> Reach {
+    match policy.attribute_reach(element, name) {
+        // The tree pass rewrites `rel` on HTML links whatever the token had (and
+        // judges it with the namespace elsewhere): the filter lets it by, so a
+        // sanitized link passes the filter unchanged.
+        Reach::None
+            if policy.link_rel.is_some()
+                && name.eq_ignore_ascii_case("rel")
+                && matches!(element, "a" | "area") =>
+        {
+            Reach::Foreign
+        }
+        reach => reach,
+    }
 }
 
 /// SVG/MathML presentation attributes may hold `url(…)` paint references: only to

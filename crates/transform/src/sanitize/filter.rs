@@ -8,9 +8,9 @@ use tagloom_html::serializer::serializes_as_void;
 use tagloom_html::text_type::TagEffect;
 use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken, Tag, Token};
 
-use super::attrs::{clean_attribute, name_may_stay};
+use super::attrs::{clean_attribute, clean_value, is_animation, name_reach};
 use super::policy::{Disposition, Policy};
-use super::rules::Rules;
+use super::rules::{Reach, Rules};
 
 /// Elements that never have content, whatever their disposition: those that
 /// serialize as void, and `image` (which the tree builder turns into `img`).
@@ -38,35 +38,71 @@ enum After {
     Pass,
 }
 
-fn still_dropping(dropping: Dropping, token: &OwnedToken, effect: Option<TagEffect>) -> After {
+/// What [`still_dropping`] reads of a token.
+enum Seen<'a> {
+    Start(&'a str, bool),
+    End(&'a str),
+    Eof,
+    Other,
+}
+
+impl<'a> Seen<'a> {
+    fn owned(token: &'a OwnedToken) -> Seen<'a> {
+        match token {
+            OwnedToken::StartTag(t) => Seen::Start(t.name().as_str(), t.self_closing()),
+            OwnedToken::EndTag(t) => Seen::End(t.name().as_str()),
+            OwnedToken::Eof => Seen::Eof,
+            _ => Seen::Other,
+        }
+    }
+
+    fn borrowed(token: &Token<'a>) -> Seen<'a> {
+        match token {
+            Token::StartTag(t) => Seen::Start(t.name_str(), t.self_closing),
+            Token::EndTag(t) => Seen::End(t.name_str()),
+            Token::Eof => Seen::Eof,
+            _ => Seen::Other,
+        }
+    }
+}
+
+fn still_dropping(dropping: Dropping, token: Seen<'_>, effect: Option<TagEffect>) -> After {
     match dropping {
         Dropping::Level(level, name) => match (token, effect) {
-            (OwnedToken::EndTag(t), Some(e)) if e.kept <= level => {
-                if t.name().as_str() == name {
+            (Seen::End(t), Some(e)) if e.kept <= level => {
+                if t == name {
                     After::Swallow
                 } else {
                     After::Pass
                 }
             }
-            (OwnedToken::StartTag(_), Some(e)) if e.kept <= level => After::Pass,
-            (OwnedToken::Eof, _) => After::Pass,
+            (Seen::Start(..), Some(e)) if e.kept <= level => After::Pass,
+            (Seen::Eof, _) => After::Pass,
             _ => After::Dropping(Dropping::Level(level, name)),
         },
         Dropping::Count(name, open) => match token {
-            OwnedToken::StartTag(t) if t.name().as_str() == name && !t.self_closing() => {
+            Seen::Start(t, self_closing) if t == name && !self_closing => {
                 After::Dropping(Dropping::Count(name, open + 1))
             }
-            OwnedToken::EndTag(t) if t.name().as_str() == name => {
+            Seen::End(t) if t == name => {
                 if open <= 1 {
                     After::Swallow
                 } else {
                     After::Dropping(Dropping::Count(name, open - 1))
                 }
             }
-            OwnedToken::Eof => After::Pass,
+            Seen::Eof => After::Pass,
             _ => After::Dropping(Dropping::Count(name, open)),
         },
     }
+}
+
+/// Buffers the front end hands back to [`SanitizeFilter::filter_token`] once
+/// the tree builder has read the tokens made with them.
+#[derive(Default)]
+pub(crate) struct Spare {
+    pub(crate) text: String,
+    pub(crate) tag: Option<OwnedTag>,
 }
 
 /// The sanitizer's token filter.
@@ -141,7 +177,7 @@ impl SanitizeFilter {
         out: &mut Vec<OwnedToken>,
     ) {
         if let Some(dropping) = self.dropping.take() {
-            match still_dropping(dropping, &token, effect) {
+            match still_dropping(dropping, Seen::owned(&token), effect) {
                 After::Dropping(d) => {
                     self.dropping = Some(d);
                     return;
@@ -202,77 +238,194 @@ impl SanitizeFilter {
             out.push(OwnedToken::StartTag(tag));
             return;
         }
-        let name = tag.name().as_str().to_owned();
-        match self.policy.disposition(&name) {
+        let name = tag.name().as_str();
+        match self.policy.disposition(name) {
             Disposition::Unwrap => {}
-            Disposition::Escape => {
-                let mut text = format!("<{name}");
-                for a in tag.attrs() {
-                    text.push(' ');
-                    text.push_str(a.name.as_str());
-                    if a.has_value {
-                        text.push_str("=\"");
-                        text.push_str(&a.value.replace('"', "&quot;"));
-                        text.push('"');
+            Disposition::Escape => out.push(OwnedToken::text(escaped_tag(
+                name,
+                tag.attrs()
+                    .iter()
+                    .map(|a| (a.name.as_str(), a.has_value, a.value.as_str())),
+                tag.self_closing(),
+            ))),
+            Disposition::Drop => self.drop_element(name, tag.self_closing(), effect),
+        }
+    }
+
+    /// A start tag named `name` whose element the policy drops.
+    fn drop_element(&mut self, name: &str, self_closing: bool, effect: Option<TagEffect>) {
+        if is_void(name) {
+            return;
+        }
+        let name = name.to_owned();
+        self.dropping = match effect {
+            Some(e) => match (e.opened_at, e.switch) {
+                (Some(level), _) => Some(Dropping::Level(level, name)),
+                // Not opened (past the depth limit) but its text follows:
+                // the tokenizer ends it at its own end tag.
+                (None, Some(_)) => Some(Dropping::Count(name, 1)),
+                (None, None) => None,
+            },
+            // A self-closing foreign root (`<svg/>`) has no content; for an
+            // HTML element the flag is ignored, so count it as open.
+            None if self_closing && matches!(name.as_str(), "svg" | "math") => None,
+            None => Some(Dropping::Count(name, 1)),
+        };
+    }
+
+    /// [`filter_with`](Self::filter_with) over the tokenizer's borrowed token,
+    /// with the same output: each attribute of a kept tag is judged once as it
+    /// is copied (none is copied only to be dropped), text goes into
+    /// `spare.text` and a kept start tag into `spare.tag` (allocations the
+    /// caller hands back). Returns whether the start tag passed on is *judged*:
+    /// the tree pass would keep every attribute of an HTML element with this
+    /// name and these attributes as it is (each is allowed there by name, its
+    /// value already passed the checks the tree pass repeats, no ESC), and
+    /// the element is no SVG animation and has no `rel` the policy rewrites —
+    /// so the tree pass need not judge its attributes again
+    /// (`tree::keep_element`'s `judged`).
+    pub(crate) fn filter_token(
+        &mut self,
+        token: Token<'_>,
+        effect: Option<TagEffect>,
+        out: &mut Vec<OwnedToken>,
+        spare: &mut Spare,
+    ) -> bool {
+        if let Some(dropping) = self.dropping.take() {
+            match still_dropping(dropping, Seen::borrowed(&token), effect) {
+                After::Dropping(d) => {
+                    self.dropping = Some(d);
+                    return false;
+                }
+                After::Swallow => return false,
+                After::Pass => {}
+            }
+        }
+        match token {
+            Token::Doctype(_) | Token::ProcessingInstruction(_) => {}
+            Token::Comment(_) => {
+                if self.policy.allow_comments {
+                    out.push(token.to_owned());
+                }
+            }
+            Token::Characters(text) => {
+                let mut buffer = std::mem::take(&mut spare.text);
+                buffer.clear();
+                buffer.push_str(text.text);
+                out.push(OwnedToken::text(buffer));
+            }
+            Token::Eof => out.push(OwnedToken::Eof),
+            Token::EndTag(tag) => {
+                let name = tag.name_str();
+                if self.policy.may_keep_tag(name) {
+                    out.push(token.to_owned());
+                } else if self.policy.disposition(name) == Disposition::Escape {
+                    out.push(OwnedToken::text(format!("</{name}>")));
+                }
+            }
+            Token::StartTag(tag) => {
+                let name = tag.name_str();
+                if self.policy.may_keep_tag(name) {
+                    let (owned, judged) = judge_tag(&self.policy, &tag, spare.tag.take());
+                    out.push(OwnedToken::StartTag(owned));
+                    return judged;
+                }
+                match self.policy.disposition(name) {
+                    Disposition::Unwrap => {}
+                    Disposition::Escape => {
+                        let atoms = tag.atoms();
+                        out.push(OwnedToken::text(escaped_tag(
+                            name,
+                            tag.attrs
+                                .iter()
+                                .map(|a| (atoms.name(a.name), a.has_value, a.value)),
+                            tag.self_closing,
+                        )));
                     }
+                    Disposition::Drop => self.drop_element(name, tag.self_closing, effect),
                 }
-                text.push_str(if tag.self_closing() { "/>" } else { ">" });
-                out.push(OwnedToken::text(text));
-            }
-            Disposition::Drop => {
-                if is_void(&name) {
-                    return;
-                }
-                self.dropping = match effect {
-                    Some(e) => match (e.opened_at, e.switch) {
-                        (Some(level), _) => Some(Dropping::Level(level, name)),
-                        // Not opened (past the depth limit) but its text follows:
-                        // the tokenizer ends it at its own end tag.
-                        (None, Some(_)) => Some(Dropping::Count(name, 1)),
-                        (None, None) => None,
-                    },
-                    // A self-closing foreign root (`<svg/>`) has no content; for an
-                    // HTML element the flag is ignored, so count it as open.
-                    None if tag.self_closing() && matches!(name.as_str(), "svg" | "math") => None,
-                    None => Some(Dropping::Count(name, 1)),
-                };
             }
         }
+        false
     }
 }
 
-/// The owned copy of `token` for [`SanitizeFilter::filter_with`], without what
-/// the filter never reads: a start tag it may keep comes without the
-/// attributes whose name alone makes it drop them, one it drops or unwraps
-/// without any (an escaped one keeps them all). The filter's output is the
-/// same as for `token.to_owned()`; only the copying is saved.
-pub(crate) fn owned_for_filter(policy: &Rules, token: Token<'_>) -> OwnedToken {
-    let Token::StartTag(tag) = token else {
-        return token.to_owned();
-    };
-    let name = tag.name_str();
-    let keep_attr: &dyn Fn(&str) -> bool = if policy.may_keep_tag(name) {
-        &|attr| name_may_stay(policy, name, attr)
-    } else if policy.disposition(name) == Disposition::Escape {
-        return token.to_owned();
-    } else {
-        &|_| false
-    };
-    OwnedToken::StartTag(start_tag(&tag, keep_attr))
+/// The text an escaped start tag becomes.
+fn escaped_tag<'a>(
+    name: &str,
+    attrs: impl Iterator<Item = (&'a str, bool, &'a str)>,
+    self_closing: bool,
+) -> String {
+    let mut text = format!("<{name}");
+    for (attr, has_value, value) in attrs {
+        text.push(' ');
+        text.push_str(attr);
+        if has_value {
+            text.push_str("=\"");
+            text.push_str(&value.replace('"', "&quot;"));
+            text.push('"');
+        }
+    }
+    text.push_str(if self_closing { "/>" } else { ">" });
+    text
 }
 
-fn start_tag(tag: &Tag<'_>, keep_attr: &dyn Fn(&str) -> bool) -> OwnedTag {
+/// The filter's copy of a start tag it may keep (into `reuse`'s allocations):
+/// the attributes it keeps, each judged once, and whether the tag is judged
+/// (see [`SanitizeFilter::filter_token`]).
+fn judge_tag(policy: &Rules, tag: &Tag<'_>, reuse: Option<OwnedTag>) -> (OwnedTag, bool) {
     let atoms = tag.atoms();
-    let mut owned = OwnedTag::new(Name::from_atom(tag.name, atoms));
-    owned.set_self_closing(tag.self_closing);
-    let attrs = owned.attrs_mut();
-    for a in tag.attrs.iter() {
-        let name = atoms.name(a.name);
-        if keep_attr(name) {
-            attrs.push(OwnedAttribute::new(Name::from_atom(a.name, atoms), a.value));
+    let name = tag.name_str();
+    let mut owned = match reuse {
+        Some(mut owned) => {
+            owned.set_name(Name::from_atom(tag.name, atoms));
+            owned
         }
+        None => OwnedTag::new(Name::from_atom(tag.name, atoms)),
+    };
+    owned.set_self_closing(tag.self_closing);
+    let link = policy.link_rel.is_some() && matches!(name, "a" | "area");
+    let mut judged = !is_animation(name);
+    let list = owned.attrs_mut();
+    let mut n = 0;
+    for a in tag.attrs.iter() {
+        let attr = atoms.name(a.name);
+        let reach = name_reach(policy, name, attr);
+        if reach == Reach::None {
+            continue;
+        }
+        let value = match clean_value(policy, None, attr, a.value) {
+            None => continue,
+            Some(Cow::Borrowed(v)) => v,
+            Some(Cow::Owned(v)) => {
+                judged = false;
+                set_slot(list, n, Name::from_atom(a.name, atoms), &v);
+                n += 1;
+                continue;
+            }
+        };
+        judged = judged
+            && reach == Reach::Html
+            && attr != "attributename"
+            && !(link && attr == "rel")
+            && !value.contains('\u{1b}');
+        set_slot(list, n, Name::from_atom(a.name, atoms), value);
+        n += 1;
     }
-    owned
+    list.truncate(n);
+    (owned, judged)
+}
+
+/// Sets attribute `n` of `list` (an existing slot, reused, or a new one).
+fn set_slot(list: &mut Vec<OwnedAttribute>, n: usize, name: Name, value: &str) {
+    match list.get_mut(n) {
+        Some(slot) => {
+            slot.name = name;
+            slot.value.clear();
+            slot.value.push_str(value);
+        }
+        None => list.push(OwnedAttribute::new(name, value)),
+    }
 }
 
 /// Whether [`SanitizeFilter`] passes `token` on exactly as it is, outside dropped
@@ -313,8 +466,106 @@ pub(crate) fn keeps_tag_unchanged<'a>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tree::{KeptElement, keep_element};
     use super::*;
+    use tagloom_html::dom_patch::PatchAttr;
     use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+
+    /// `filter_token` (borrowed tokens, judged once, reused buffers) gives
+    /// what `filter_with` gives for the owned copies, token by token, with
+    /// the same simulator effects; a judged tag holds no attribute the tree
+    /// pass would change on an HTML element.
+    #[test]
+    fn filter_token_agrees_with_filter_with() {
+        use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
+        let inputs = [
+            "<p onclick=x title=t class=c>a<!--c--><a href='javascript:x' rel=r>l</a></p>",
+            "<!doctype html><div style='color:red; background:url(x)' class=c><img src=x.png alt=a></div>",
+            "<a href=https://e.org/ title=t>x</a><area href=/x rel=nofollow><span style='x'>y</span>",
+            "<b id=i>b</b><foo bar=1>u</foo><svg viewBox='0 0 1 1'><rect fill=url(#a)/></svg><table><td>t</table>",
+            "<script>alert(1)</script><style>p{}</style><textarea><b>t</b></textarea><xmp>x</xmp>after",
+            "<math><mi>x</mi><annotation-xml encoding=text/html><p>h</p></annotation-xml></math>",
+            "<img src='java\tscript:x' alt='\u{1b}esc'><set attributename=href to=x><animate>",
+            "<svg><script>x</script><style>y</style></svg><noscript><p>n</p></noscript><ol start=2 reversed>",
+            "<div><div><p>unclosed<li>item<dd>d</div>tail</p><br/><hr>",
+        ];
+        for policy in [Policy::default(), Policy::widened()] {
+            let rules = Arc::new(Rules::new(Arc::new(policy)));
+            for input in inputs {
+                let mut tok = Tokenizer::new(TokenizerConfig::default());
+                let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
+                tok.push_str(input);
+                tok.finish();
+                let mut owned_filter = SanitizeFilter::with_rules(rules.clone());
+                let mut borrowed_filter = SanitizeFilter::with_rules(rules.clone());
+                let mut spare = Spare::default();
+                loop {
+                    let token = match tok.next_token() {
+                        Ok(Some(token)) => token,
+                        _ => Token::Eof,
+                    };
+                    let eof = matches!(token, Token::Eof);
+                    let effect = match &token {
+                        Token::StartTag(tag) => Some(sim.start_tag(tag)),
+                        Token::EndTag(tag) => Some(sim.end_tag(tag)),
+                        Token::Characters(text) => {
+                            sim.characters(text.text);
+                            None
+                        }
+                        _ => None,
+                    };
+                    let (mut want, mut got) = (Vec::new(), Vec::new());
+                    owned_filter.filter_with(token.to_owned(), effect, &mut want);
+                    let judged = borrowed_filter.filter_token(token, effect, &mut got, &mut spare);
+                    if let Some(state) = effect.and_then(|e| e.switch) {
+                        tok.set_state(state.into());
+                    }
+                    tok.set_cdata_allowed(sim.cdata_allowed());
+                    let strip = |t: &OwnedToken| match t {
+                        OwnedToken::StartTag(tag) | OwnedToken::EndTag(tag) => {
+                            let attrs: Vec<_> = tag
+                                .attrs()
+                                .iter()
+                                .map(|a| (a.name.as_str().to_owned(), a.value.clone()))
+                                .collect();
+                            format!("{:?} {} {attrs:?}", t.kind(), tag.name().as_str())
+                        }
+                        OwnedToken::Characters(text) => format!("text {:?}", text.text()),
+                        other => format!("{other:?}"),
+                    };
+                    let want: Vec<String> = want.iter().map(strip).collect();
+                    let shown: Vec<String> = got.iter().map(strip).collect();
+                    assert_eq!(shown, want, "{input}");
+                    if judged {
+                        let Some(OwnedToken::StartTag(tag)) = got.first() else {
+                            panic!("{input}: judged without a start tag");
+                        };
+                        let attrs = tag
+                            .attrs()
+                            .iter()
+                            .map(|a| PatchAttr::new(a.name.as_str().to_owned(), a.value.clone()))
+                            .collect::<Vec<_>>();
+                        let name = tag.name().as_str();
+                        let full =
+                            keep_element(&rules, Namespace::Html, name, attrs.clone(), false);
+                        let fast = keep_element(&rules, Namespace::Html, name, attrs, true);
+                        let view = |k: Option<KeptElement>| k.map(|k| (k.attrs, k.change));
+                        assert_eq!(view(full), view(fast), "{input}: {name}");
+                    }
+                    for t in got {
+                        match t {
+                            OwnedToken::Characters(mut text) => spare.text = text.take_text(),
+                            OwnedToken::StartTag(tag) => spare.tag = Some(tag),
+                            _ => {}
+                        }
+                    }
+                    if eof {
+                        break;
+                    }
+                }
+            }
+        }
+    }
 
     /// `keeps_unchanged` and the filter agree token by token.
     #[test]

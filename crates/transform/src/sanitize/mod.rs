@@ -85,7 +85,7 @@ use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{Namespace, PatchKey};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::{OwnedToken, Token};
+use tagloom_html::token::{OwnedTag, OwnedToken, Token};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 
@@ -354,7 +354,7 @@ impl Sanitizer {
     fn pass_with(&self, input: &str, how: Front) -> Option<Pass> {
         let mut tb = TreeBuilder::new(tree_config("body", self.policy.max_depth));
         let mut store = DomStore::new();
-        self.front(input, &mut tb, how, |tb, eof| {
+        self.front(input, &mut tb, how, |tb, eof, _| {
             if tb.pending_patches() > 4096 || eof {
                 store.apply_patches_owned(tb.take_patches()).ok()?;
             }
@@ -364,14 +364,16 @@ impl Sanitizer {
     }
 
     /// The front end of a pass: tokenizer (driven by the text-type simulator) →
-    /// filter → `tb`, calling `each(tb, eof)` after every input token (`eof`: the
-    /// last call). `None` when `each` or the tree builder gives up.
+    /// filter → `tb`, calling `each(tb, eof, judged)` after every input token
+    /// (`eof`: the last call; `judged`: the start tag the filter passed on for
+    /// it, when [`SanitizeFilter::filter_token`] judged it). `None` when `each`
+    /// or the tree builder gives up.
     fn front(
         &self,
         input: &str,
         tb: &mut TreeBuilder,
         how: Front,
-        mut each: impl FnMut(&mut TreeBuilder, bool) -> Option<()>,
+        mut each: impl FnMut(&mut TreeBuilder, bool, Option<&OwnedTag>) -> Option<()>,
     ) -> Option<()> {
         let policy = &*self.policy;
         // The whole input is pushed at once, so no token waits for its end and
@@ -386,7 +388,7 @@ impl Sanitizer {
         });
         let mut filter = SanitizeFilter::with_rules(self.policy.clone());
         let mut out = Vec::new();
-        let mut spare = String::new();
+        let mut spare = filter::Spare::default();
         if how == Front::Lean {
             let mode = policy.attribute_mode(tok.atoms_mut());
             tok.set_attribute_mode(mode);
@@ -394,48 +396,52 @@ impl Sanitizer {
         tok.push_str(input);
         tok.finish();
         loop {
-            let (owned, effect) = match tok.next_token() {
-                Ok(Some(token)) => {
-                    let effect = match &token {
-                        Token::StartTag(tag) => Some(sim.start_tag(tag)),
-                        Token::EndTag(tag) => Some(sim.end_tag(tag)),
-                        Token::Characters(text) => {
-                            sim.characters(text.text);
-                            None
-                        }
-                        _ => None,
-                    };
-                    let owned = match (how, token) {
-                        // Text reuses the last text token's buffer.
-                        (Front::Lean, Token::Characters(text)) => {
-                            let mut buffer = std::mem::take(&mut spare);
-                            buffer.clear();
-                            buffer.push_str(text.text);
-                            OwnedToken::text(buffer)
-                        }
-                        (Front::Lean, token) => filter::owned_for_filter(policy, token),
-                        (Front::Plain, token) => token.to_owned(),
-                    };
-                    (owned, effect)
+            let token = match tok.next_token() {
+                Ok(Some(token)) => token,
+                Ok(None) | Err(_) => Token::Eof,
+            };
+            let eof = matches!(token, Token::Eof);
+            let effect = match &token {
+                Token::StartTag(tag) => Some(sim.start_tag(tag)),
+                Token::EndTag(tag) => Some(sim.end_tag(tag)),
+                Token::Characters(text) => {
+                    sim.characters(text.text);
+                    None
                 }
-                Ok(None) | Err(_) => (OwnedToken::Eof, None),
+                _ => None,
+            };
+            let judged = match how {
+                Front::Lean => filter.filter_token(token, effect, &mut out, &mut spare),
+                Front::Plain => {
+                    filter.filter_with(token.to_owned(), effect, &mut out);
+                    false
+                }
             };
             if let Some(state) = effect.and_then(|e| e.switch) {
                 tok.set_state(state.into());
             }
             tok.set_cdata_allowed(sim.cdata_allowed());
-            let eof = matches!(owned, OwnedToken::Eof);
-            filter.filter_with(owned, effect, &mut out);
+            let mut last_start = false;
             for t in out.drain(..) {
                 tb.process_owned(&t).ok()?;
                 // The simulator drives the tokenizer; the tree builder's requests
                 // are for the filtered stream and are not used.
                 let _ = tb.take_tokenizer_state();
-                if let OwnedToken::Characters(mut text) = t {
-                    spare = text.take_text();
+                match t {
+                    OwnedToken::Characters(mut text) => spare.text = text.take_text(),
+                    OwnedToken::StartTag(tag) => {
+                        spare.tag = Some(tag);
+                        last_start = true;
+                    }
+                    _ => {}
                 }
             }
-            each(tb, eof)?;
+            let judged = if judged && last_start {
+                spare.tag.as_ref()
+            } else {
+                None
+            };
+            each(tb, eof, judged)?;
             if eof {
                 return Some(());
             }
@@ -454,8 +460,8 @@ impl Sanitizer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Front {
     /// The tokenizer skims the attributes of tags the filter drops or unwraps,
-    /// and owned tokens come without the attributes the filter drops by name
-    /// (`filter::owned_for_filter`).
+    /// and the filter reads the tokenizer's tokens, copying only what it keeps
+    /// ([`SanitizeFilter::filter_token`]).
     Lean,
     /// Every tag read in full and copied whole (the reference's way).
     Plain,

@@ -169,15 +169,22 @@ pub(crate) fn integration_points(ns: Namespace, name: &str, attrs: &[PatchAttr])
 /// parsed ones, cleaned in place: values checked, ESC removed, `rel` rewritten
 /// on links), or `None` when the element must go after all (an SVG animation of
 /// a URL, an event handler or a style).
+///
+/// `judged`: the token filter already found that every attribute stays as it
+/// is and the element is no animation (an HTML element from a start tag
+/// [`SanitizeFilter::filter_token`](super::SanitizeFilter::filter_token)
+/// judged, with these very attributes): only the link's `rel` is left to do.
 pub(crate) fn keep_element(
     policy: &Rules,
     ns: Namespace,
     name: &str,
     mut attrs: Vec<PatchAttr>,
+    judged: bool,
 ) -> Option<KeptElement> {
-    if is_animation(name)
-        || attr(&attrs, "attributename").is_some()
-        || attr(&attrs, "attributeName").is_some()
+    if !judged
+        && (is_animation(name)
+            || attr(&attrs, "attributename").is_some()
+            || attr(&attrs, "attributeName").is_some())
     {
         let target = attr(&attrs, "attributeName").or_else(|| attr(&attrs, "attributename"));
         if animation_is_dangerous(policy, target) {
@@ -191,6 +198,9 @@ pub(crate) fn keep_element(
     let mut other = false;
     let mut rel = false;
     attrs.retain_mut(|a| {
+        if judged {
+            return true;
+        }
         let changed = if link && a.ns == AttrNamespace::None && a.name == "rel" {
             &mut rel
         } else {
@@ -445,7 +455,7 @@ impl Builder<'_> {
         if raw && !raw_text_ok(node, name) {
             return None;
         }
-        let kept = keep_element(self.policy, ns, name, e.attrs().to_vec())?;
+        let kept = keep_element(self.policy, ns, name, e.attrs().to_vec(), false)?;
         let key = self.key();
         let contents = (ns == Namespace::Html && name == "template").then(|| self.key());
         self.patches.push(DomPatch::CreateElement {

@@ -19,7 +19,7 @@ use super::super::rules::Rules;
 use super::super::tree::AttrChange;
 use super::super::tree_config;
 use super::Abandon;
-use super::clean::{CleanSink, Cleaner};
+use super::clean::{CleanSink, Cleaner, Known};
 use super::proof::Proof;
 use super::walk::{RawSink, Walker};
 
@@ -489,7 +489,12 @@ impl RawSink for Compare<'_, '_> {
             }) if ns1 == ns && name1 == name && attrs1 == attrs => {
                 // Same element as the clean tree's: when the first tree pass
                 // kept its attributes as parsed, the second would too.
-                self.next.open_element(ns, name, attrs, fixed)
+                self.next.open_element(
+                    ns,
+                    name,
+                    attrs,
+                    if fixed { Known::Fixed } else { Known::Nothing },
+                )
             }
             _ => Err(Abandon::Reparse),
         }

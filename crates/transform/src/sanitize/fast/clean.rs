@@ -6,8 +6,9 @@
 
 use std::borrow::Cow;
 
-use tagloom_html::dom_patch::{Namespace, PatchAttr};
+use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
 use tagloom_html::serializer::serializes_as_void;
+use tagloom_html::token::OwnedTag;
 
 use super::super::policy::Disposition;
 use super::super::rules::{Rules, Verdict};
@@ -45,6 +46,64 @@ struct Dst {
     void: bool,
     /// Kept elements from the root to here.
     depth: usize,
+}
+
+/// What is known of a source element's attributes before the tree pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Known {
+    /// Nothing: the tree pass judges them.
+    Nothing,
+    /// They are a fixed point of `keep_element` for this namespace and name
+    /// (the first tree pass kept them as they were): the call is skipped.
+    Fixed,
+    /// The token filter judged them for an HTML element of this name
+    /// (`keep_element`'s `judged`).
+    Judged,
+}
+
+/// Tells the cleaner which element the token filter judged: the
+/// [`RawSink`] of the fast path's first walk, a [`Cleaner`] seen through the
+/// start tag just filtered ([`SanitizeFilter::filter_token`]). An HTML
+/// element with the tag's name and exactly its attributes (the tree builder
+/// copies a start tag's attributes as they are onto an HTML element, and
+/// `keep_element` depends on nothing else) is [`Known::Judged`].
+///
+/// [`SanitizeFilter::filter_token`]: super::super::SanitizeFilter::filter_token
+pub(crate) struct Judged<'a, 'p, O> {
+    pub(crate) cleaner: &'a mut Cleaner<'p, O>,
+    pub(crate) tag: Option<&'a OwnedTag>,
+}
+
+impl<O: CleanSink> RawSink for Judged<'_, '_, O> {
+    fn open(
+        &mut self,
+        ns: Namespace,
+        name: Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+    ) -> Result<(), Abandon> {
+        let judged = self.tag.is_some_and(|tag| {
+            ns == Namespace::Html
+                && tag.name().as_str() == name
+                && tag.attrs().len() == attrs.len()
+                && tag.attrs().iter().zip(&attrs).all(|(t, a)| {
+                    a.ns == AttrNamespace::None && t.name.as_str() == a.name && t.value == a.value
+                })
+        });
+        let known = if judged {
+            Known::Judged
+        } else {
+            Known::Nothing
+        };
+        self.cleaner.open_element(ns, name, attrs, known)
+    }
+
+    fn text(&mut self, text: &str) -> Result<(), Abandon> {
+        self.cleaner.text(text)
+    }
+
+    fn close(&mut self) -> Result<(), Abandon> {
+        self.cleaner.close()
+    }
 }
 
 /// What became of an element of the source.
@@ -85,15 +144,14 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
 }
 
 impl<O: CleanSink> Cleaner<'_, O> {
-    /// A source element starts; `fixed`: its attributes are known to be a
-    /// fixed point of `keep_element` for this namespace and name (the first
-    /// tree pass kept them as they were), so the call is skipped.
+    /// A source element starts; `known`: what is known of its attributes
+    /// before the tree pass judges them.
     pub(crate) fn open_element(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
-        fixed: bool,
+        known: Known,
     ) -> Result<(), Abandon> {
         if self.dropping > 0 {
             self.dropping += 1;
@@ -132,7 +190,7 @@ impl<O: CleanSink> Cleaner<'_, O> {
                     return Err(Abandon::RawText);
                 }
                 let depth = parent.depth + 1;
-                let kept = if fixed {
+                let kept = if known == Known::Fixed {
                     let (html_ip, text_ip) = integration_points(ns, &name, &attrs);
                     Some(KeptElement {
                         attrs,
@@ -141,7 +199,7 @@ impl<O: CleanSink> Cleaner<'_, O> {
                         change: AttrChange::None,
                     })
                 } else {
-                    keep_element(self.policy, ns, &name, attrs)
+                    keep_element(self.policy, ns, &name, attrs, known == Known::Judged)
                 };
                 let Some(kept) = kept else {
                     self.dropping = 1;
@@ -173,7 +231,7 @@ impl<O: CleanSink> RawSink for Cleaner<'_, O> {
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
     ) -> Result<(), Abandon> {
-        self.open_element(ns, name, attrs, false)
+        self.open_element(ns, name, attrs, Known::Nothing)
     }
 
     fn text(&mut self, text: &str) -> Result<(), Abandon> {

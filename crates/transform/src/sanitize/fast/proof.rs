@@ -335,7 +335,7 @@ fn settled(policy: &Rules, name: &str, attrs: &[PatchAttr]) -> bool {
         policy,
         name,
         attrs.iter().map(|a| (&*a.name, a.value.as_str())),
-    ) && keep_element(policy, Namespace::Html, name, attrs.to_vec())
+    ) && keep_element(policy, Namespace::Html, name, attrs.to_vec(), false)
         .is_some_and(|again| again.attrs == attrs)
 }
 
