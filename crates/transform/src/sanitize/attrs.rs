@@ -67,6 +67,19 @@ pub(crate) fn clean_value<'v>(
     Some(Cow::Borrowed(value))
 }
 
+/// Whether [`clean_value`] can change or refuse a value of attribute `name`
+/// (lowercase) on an HTML element or a tag of unknown namespace: a URL, a
+/// style, an `id` or `name` under the policy's id prefix. Otherwise it keeps
+/// the value as it is.
+pub(crate) fn clean_value_needed(policy: &Rules, name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    policy.is_url_attribute(name)
+        || lower == "href"
+        || lower.ends_with(":href")
+        || lower == "style"
+        || (policy.id_prefix.is_some() && (lower == "id" || lower == "name"))
+}
+
 /// Whether the token filter (no namespace known) may keep attribute `name` on
 /// a tag named `element`, before its value is checked.
 pub(crate) fn name_may_stay(policy: &Rules, element: &str, name: &str) -> bool {
@@ -151,4 +164,73 @@ pub(crate) fn link_rel(existing: Option<&str>, add: &str) -> String {
         }
     }
     tokens.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::sanitize::Policy;
+
+    /// Where `clean_value_needed` says no, `clean_value` keeps any value as
+    /// it is (on an HTML element or a tag of unknown namespace).
+    #[test]
+    fn values_not_needing_a_check_stay() {
+        let mut prefixed = Policy::widened();
+        prefixed.id_prefix = Some("user-".to_owned());
+        let names = [
+            "title",
+            "alt",
+            "href",
+            "HREF",
+            "xlink:href",
+            "src",
+            "srcset",
+            "style",
+            "Style",
+            "id",
+            "name",
+            "lang",
+            "class",
+            "action",
+            "poster",
+            "data",
+            "ping",
+            "width",
+        ];
+        let values = [
+            "",
+            "x",
+            "javascript:alert(1)",
+            "java\tscript:x",
+            "color: red",
+            "background:url(x)",
+            "a\u{1b}b",
+            "user-x",
+            "https://e.org/",
+            "data:text/html,x",
+            "x.png 1x, javascript:y 2x",
+        ];
+        let mut needed = 0;
+        for policy in [Policy::default(), Policy::widened(), prefixed] {
+            let rules = Rules::new(Arc::new(policy));
+            for name in names {
+                if clean_value_needed(&rules, name) {
+                    needed += 1;
+                    continue;
+                }
+                for value in values {
+                    for ns in [None, Some(Namespace::Html)] {
+                        assert_eq!(
+                            clean_value(&rules, ns, name, value),
+                            Some(Cow::Borrowed(value)),
+                            "{name}={value:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(needed > 0);
+    }
 }

@@ -8,7 +8,8 @@ use tagloom_html::serializer::serializes_as_void;
 use tagloom_html::text_type::TagEffect;
 use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken, Tag, Token};
 
-use super::attrs::{clean_attribute, clean_value, is_animation, name_reach};
+use super::attrs::{clean_attribute, clean_value, is_animation};
+use super::memo::NameMemo;
 use super::policy::{Disposition, Policy};
 use super::rules::{Reach, Rules};
 
@@ -97,12 +98,15 @@ fn still_dropping(dropping: Dropping, token: Seen<'_>, effect: Option<TagEffect>
     }
 }
 
-/// Buffers the front end hands back to [`SanitizeFilter::filter_token`] once
-/// the tree builder has read the tokens made with them.
+/// What [`SanitizeFilter::filter_token`] keeps from token to token of one
+/// input (one tokenizer: the memo is keyed by its atoms): the buffers the
+/// front end hands back once the tree builder has read the tokens made with
+/// them, and the answers about names.
 #[derive(Default)]
 pub(crate) struct Spare {
     pub(crate) text: String,
     pub(crate) tag: Option<OwnedTag>,
+    pub(crate) names: NameMemo,
 }
 
 /// The sanitizer's token filter.
@@ -317,7 +321,7 @@ impl SanitizeFilter {
             Token::Eof => out.push(OwnedToken::Eof),
             Token::EndTag(tag) => {
                 let name = tag.name_str();
-                if self.policy.may_keep_tag(name) {
+                if spare.names.may_keep_tag(&self.policy, tag.name, name) {
                     out.push(token.to_owned());
                 } else if self.policy.disposition(name) == Disposition::Escape {
                     out.push(OwnedToken::text(format!("</{name}>")));
@@ -325,8 +329,9 @@ impl SanitizeFilter {
             }
             Token::StartTag(tag) => {
                 let name = tag.name_str();
-                if self.policy.may_keep_tag(name) {
-                    let (owned, judged) = judge_tag(&self.policy, &tag, spare.tag.take());
+                if spare.names.may_keep_tag(&self.policy, tag.name, name) {
+                    let reuse = spare.tag.take();
+                    let (owned, judged) = judge_tag(&self.policy, &tag, reuse, &mut spare.names);
                     out.push(OwnedToken::StartTag(owned));
                     return judged;
                 }
@@ -373,7 +378,12 @@ fn escaped_tag<'a>(
 /// The filter's copy of a start tag it may keep (into `reuse`'s allocations):
 /// the attributes it keeps, each judged once, and whether the tag is judged
 /// (see [`SanitizeFilter::filter_token`]).
-fn judge_tag(policy: &Rules, tag: &Tag<'_>, reuse: Option<OwnedTag>) -> (OwnedTag, bool) {
+fn judge_tag(
+    policy: &Rules,
+    tag: &Tag<'_>,
+    reuse: Option<OwnedTag>,
+    names: &mut NameMemo,
+) -> (OwnedTag, bool) {
     let atoms = tag.atoms();
     let name = tag.name_str();
     let mut owned = match reuse {
@@ -390,11 +400,17 @@ fn judge_tag(policy: &Rules, tag: &Tag<'_>, reuse: Option<OwnedTag>) -> (OwnedTa
     let mut n = 0;
     for a in tag.attrs.iter() {
         let attr = atoms.name(a.name);
-        let reach = name_reach(policy, name, attr);
+        let known = names.attr(policy, tag.name, name, a.name, attr);
+        let reach = known.reach;
         if reach == Reach::None {
             continue;
         }
-        let value = match clean_value(policy, None, attr, a.value) {
+        let checked = if known.check {
+            clean_value(policy, None, attr, a.value)
+        } else {
+            Some(Cow::Borrowed(a.value))
+        };
+        let value = match checked {
             None => continue,
             Some(Cow::Borrowed(v)) => v,
             Some(Cow::Owned(v)) => {

@@ -73,6 +73,7 @@ mod attrs;
 mod css;
 mod fast;
 mod filter;
+mod memo;
 mod pipeline;
 mod policy;
 mod rules;
