@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use tagloom_html::atom::{self, Atom};
 use tagloom_html::dom_patch::Namespace;
 use tagloom_html::serializer::serializes_as_void;
 use tagloom_html::text_type::TagEffect;
@@ -104,9 +105,24 @@ fn still_dropping(dropping: Dropping, token: Seen<'_>, effect: Option<TagEffect>
 /// them, and the answers about names.
 #[derive(Default)]
 pub(crate) struct Spare {
-    pub(crate) text: String,
-    pub(crate) tag: Option<OwnedTag>,
+    /// The last start tag passed on ([`Passed::Tag`]), an [`OwnedToken::StartTag`].
+    pub(crate) tag: Option<OwnedToken>,
+    /// Its name's and attributes' atoms, in the tokenizer's table (for
+    /// [`OwnedToken::view`]).
+    pub(crate) atoms: Vec<Atom>,
     pub(crate) names: NameMemo,
+}
+
+/// What [`SanitizeFilter::filter_token`] passed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Passed {
+    /// The tokens in `out` (maybe none).
+    Out,
+    /// The token read, as it is.
+    Token,
+    /// The start tag in [`Spare::tag`]; `judged`: see
+    /// [`SanitizeFilter::filter_token`].
+    Tag { judged: bool },
 }
 
 /// The sanitizer's token filter.
@@ -278,30 +294,29 @@ impl SanitizeFilter {
     }
 
     /// [`filter_with`](Self::filter_with) over the tokenizer's borrowed token,
-    /// with the same output: each attribute of a kept tag is judged once as it
-    /// is copied (none is copied only to be dropped), text goes into
-    /// `spare.text` and a kept start tag into `spare.tag` (allocations the
-    /// caller hands back). Returns whether the start tag passed on is *judged*:
-    /// the tree pass would keep every attribute of an HTML element with this
-    /// name and these attributes as it is (each is allowed there by name, its
-    /// value already passed the checks the tree pass repeats, no ESC), and
-    /// the element is no SVG animation and has no `rel` the policy rewrites —
-    /// so the tree pass need not judge its attributes again
-    /// (`tree::keep_element`'s `judged`).
+    /// with the same output: text and kept end tags pass as they are; each
+    /// attribute of a kept start tag is judged once as it is copied (none is
+    /// copied only to be dropped) into `spare.tag`, a buffer the caller hands
+    /// back. A start tag passed on is `judged` when the tree pass would keep
+    /// every attribute of an HTML element with this name and these attributes
+    /// as it is (each is allowed there by name, its value already passed the
+    /// checks the tree pass repeats, no ESC), the element is no SVG animation
+    /// and has no `rel` the policy rewrites — so the tree pass need not judge
+    /// its attributes again (`tree::keep_element`'s `judged`).
     pub(crate) fn filter_token(
         &mut self,
         token: Token<'_>,
         effect: Option<TagEffect>,
         out: &mut Vec<OwnedToken>,
         spare: &mut Spare,
-    ) -> bool {
+    ) -> Passed {
         if let Some(dropping) = self.dropping.take() {
             match still_dropping(dropping, Seen::borrowed(&token), effect) {
                 After::Dropping(d) => {
                     self.dropping = Some(d);
-                    return false;
+                    return Passed::Out;
                 }
-                After::Swallow => return false,
+                After::Swallow => return Passed::Out,
                 After::Pass => {}
             }
         }
@@ -312,17 +327,11 @@ impl SanitizeFilter {
                     out.push(token.to_owned());
                 }
             }
-            Token::Characters(text) => {
-                let mut buffer = std::mem::take(&mut spare.text);
-                buffer.clear();
-                buffer.push_str(text.text);
-                out.push(OwnedToken::text(buffer));
-            }
-            Token::Eof => out.push(OwnedToken::Eof),
+            Token::Characters(_) | Token::Eof => return Passed::Token,
             Token::EndTag(tag) => {
                 let name = tag.name_str();
                 if spare.names.may_keep_tag(&self.policy, tag.name, name) {
-                    out.push(token.to_owned());
+                    return Passed::Token;
                 } else if self.policy.disposition(name) == Disposition::Escape {
                     out.push(OwnedToken::text(format!("</{name}>")));
                 }
@@ -330,10 +339,10 @@ impl SanitizeFilter {
             Token::StartTag(tag) => {
                 let name = tag.name_str();
                 if spare.names.may_keep_tag(&self.policy, tag.name, name) {
-                    let reuse = spare.tag.take();
-                    let (owned, judged) = judge_tag(&self.policy, &tag, reuse, &mut spare.names);
-                    out.push(OwnedToken::StartTag(owned));
-                    return judged;
+                    return match judge_tag(&self.policy, &tag, spare) {
+                        Some(judged) => Passed::Tag { judged },
+                        None => Passed::Out,
+                    };
                 }
                 match self.policy.disposition(name) {
                     Disposition::Unwrap => {}
@@ -351,7 +360,7 @@ impl SanitizeFilter {
                 }
             }
         }
-        false
+        Passed::Out
     }
 }
 
@@ -375,32 +384,31 @@ fn escaped_tag<'a>(
     text
 }
 
-/// The filter's copy of a start tag it may keep (into `reuse`'s allocations):
-/// the attributes it keeps, each judged once, and whether the tag is judged
-/// (see [`SanitizeFilter::filter_token`]).
-fn judge_tag(
-    policy: &Rules,
-    tag: &Tag<'_>,
-    reuse: Option<OwnedTag>,
-    names: &mut NameMemo,
-) -> (OwnedTag, bool) {
+/// The filter's copy of a start tag it may keep, into `spare.tag` (reusing
+/// its allocations) with its names' atoms in `spare.atoms`: the attributes it
+/// keeps, each judged once. Returns whether the tag is judged (see
+/// [`SanitizeFilter::filter_token`]); `None` only if `spare.tag` could not
+/// hold a start tag (never).
+fn judge_tag(policy: &Rules, tag: &Tag<'_>, spare: &mut Spare) -> Option<bool> {
     let atoms = tag.atoms();
     let name = tag.name_str();
-    let mut owned = match reuse {
-        Some(mut owned) => {
-            owned.set_name(Name::from_atom(tag.name, atoms));
-            owned
-        }
-        None => OwnedTag::new(Name::from_atom(tag.name, atoms)),
+    if !matches!(spare.tag, Some(OwnedToken::StartTag(_))) {
+        spare.tag = Some(OwnedToken::StartTag(OwnedTag::new(atom::SPAN)));
+    }
+    let Some(OwnedToken::StartTag(owned)) = &mut spare.tag else {
+        return None;
     };
+    owned.set_name(Name::from_atom(tag.name, atoms));
     owned.set_self_closing(tag.self_closing);
+    spare.atoms.clear();
+    spare.atoms.push(tag.name);
     let link = policy.link_rel.is_some() && matches!(name, "a" | "area");
     let mut judged = !is_animation(name);
     let list = owned.attrs_mut();
     let mut n = 0;
     for a in tag.attrs.iter() {
         let attr = atoms.name(a.name);
-        let known = names.attr(policy, tag.name, name, a.name, attr);
+        let known = spare.names.attr(policy, tag.name, name, a.name, attr);
         let reach = known.reach;
         if reach == Reach::None {
             continue;
@@ -416,6 +424,7 @@ fn judge_tag(
             Some(Cow::Owned(v)) => {
                 judged = false;
                 set_slot(list, n, Name::from_atom(a.name, atoms), &v);
+                spare.atoms.push(a.name);
                 n += 1;
                 continue;
             }
@@ -426,10 +435,11 @@ fn judge_tag(
             && !(link && attr == "rel")
             && !value.contains('\u{1b}');
         set_slot(list, n, Name::from_atom(a.name, atoms), value);
+        spare.atoms.push(a.name);
         n += 1;
     }
     list.truncate(n);
-    (owned, judged)
+    Some(judged)
 }
 
 /// Sets attribute `n` of `list` (an existing slot, reused, or a new one).
@@ -532,7 +542,32 @@ mod tests {
                     };
                     let (mut want, mut got) = (Vec::new(), Vec::new());
                     owned_filter.filter_with(token.to_owned(), effect, &mut want);
-                    let judged = borrowed_filter.filter_token(token, effect, &mut got, &mut spare);
+                    let (passed, judged) =
+                        match borrowed_filter.filter_token(token, effect, &mut got, &mut spare) {
+                            Passed::Out => (false, false),
+                            Passed::Token => {
+                                got.push(token.to_owned());
+                                (true, false)
+                            }
+                            Passed::Tag { judged } => {
+                                got.extend(spare.tag.clone());
+                                // The atoms for the tree builder's view name the
+                                // tag and its kept attributes.
+                                let (Token::StartTag(read), Some(OwnedToken::StartTag(tag))) =
+                                    (token, &spare.tag)
+                                else {
+                                    panic!("{input}: a tag passed for {token:?}");
+                                };
+                                let names: Vec<&str> = std::iter::once(tag.name().as_str())
+                                    .chain(tag.attrs().iter().map(|a| a.name.as_str()))
+                                    .collect();
+                                let atoms: Vec<&str> =
+                                    spare.atoms.iter().map(|&a| read.atoms().name(a)).collect();
+                                assert_eq!(atoms, names, "{input}");
+                                (true, judged)
+                            }
+                        };
+                    assert!(!passed || got.len() == 1, "{input}");
                     if let Some(state) = effect.and_then(|e| e.switch) {
                         tok.set_state(state.into());
                     }
@@ -567,13 +602,6 @@ mod tests {
                         let fast = keep_element(&rules, Namespace::Html, name, attrs, true);
                         let view = |k: Option<KeptElement>| k.map(|k| (k.attrs, k.change));
                         assert_eq!(view(full), view(fast), "{input}: {name}");
-                    }
-                    for t in got {
-                        match t {
-                            OwnedToken::Characters(mut text) => spare.text = text.take_text(),
-                            OwnedToken::StartTag(tag) => spare.tag = Some(tag),
-                            _ => {}
-                        }
                     }
                     if eof {
                         break;

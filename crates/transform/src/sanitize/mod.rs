@@ -82,6 +82,7 @@ mod url;
 
 use std::sync::Arc;
 
+use tagloom_html::atom::AtomTable;
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{Namespace, PatchKey};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
@@ -390,6 +391,9 @@ impl Sanitizer {
         let mut filter = SanitizeFilter::with_rules(self.policy.clone());
         let mut out = Vec::new();
         let mut spare = filter::Spare::default();
+        // The names of the owned tokens the filter makes (`out`).
+        let mut own_atoms = AtomTable::new();
+        let mut names = Vec::new();
         if how == Front::Lean {
             let mode = policy.attribute_mode(tok.atoms_mut());
             tok.set_attribute_mode(mode);
@@ -411,34 +415,49 @@ impl Sanitizer {
                 }
                 _ => None,
             };
-            let judged = match how {
+            // Every token reaches the tree builder as a borrowed one, whose
+            // names are atoms of the tokenizer's table (see `OwnedToken::view`).
+            let passed = match how {
                 Front::Lean => filter.filter_token(token, effect, &mut out, &mut spare),
                 Front::Plain => {
                     filter.filter_with(token.to_owned(), effect, &mut out);
-                    false
+                    filter::Passed::Out
                 }
             };
+            let mut judged = false;
+            match passed {
+                filter::Passed::Token => {
+                    tb.process_token(token).ok()?;
+                }
+                filter::Passed::Tag { judged: j } => {
+                    let tag = spare.tag.as_ref()?;
+                    let Token::StartTag(read) = token else {
+                        return None;
+                    };
+                    tb.process_token(tag.view(read.atoms(), &spare.atoms))
+                        .ok()?;
+                    judged = j;
+                }
+                filter::Passed::Out => {
+                    for t in out.drain(..) {
+                        // Tags come through `out` only from `Front::Plain`, all
+                        // of whose tokens do: their names go into a table of
+                        // their own.
+                        names.clear();
+                        t.intern_names(&mut own_atoms, &mut names);
+                        tb.process_token(t.view(&own_atoms, &names)).ok()?;
+                    }
+                }
+            }
+            // The simulator drives the tokenizer; the tree builder's requests
+            // are for the filtered stream and are not used.
+            let _ = tb.take_tokenizer_state();
             if let Some(state) = effect.and_then(|e| e.switch) {
                 tok.set_state(state.into());
             }
             tok.set_cdata_allowed(sim.cdata_allowed());
-            let mut last_start = false;
-            for t in out.drain(..) {
-                tb.process_owned(&t).ok()?;
-                // The simulator drives the tokenizer; the tree builder's requests
-                // are for the filtered stream and are not used.
-                let _ = tb.take_tokenizer_state();
-                match t {
-                    OwnedToken::Characters(mut text) => spare.text = text.take_text(),
-                    OwnedToken::StartTag(tag) => {
-                        spare.tag = Some(tag);
-                        last_start = true;
-                    }
-                    _ => {}
-                }
-            }
-            let judged = if judged && last_start {
-                spare.tag.as_ref()
+            let judged = if judged {
+                spare.tag.as_ref().and_then(OwnedToken::as_tag)
             } else {
                 None
             };
