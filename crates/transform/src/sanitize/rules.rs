@@ -103,6 +103,9 @@ pub(crate) struct Rules {
     svg_attributes_lower: Set,
     mathml_attributes: Set,
     url_attributes: Set,
+    /// The `rel` of a link that had none: [`link_rel`](super::attrs::link_rel)
+    /// of the policy's [`link_rel`](Policy::link_rel) alone.
+    pub(crate) fresh_link_rel: Option<String>,
 }
 
 impl std::fmt::Debug for Fnv {
@@ -147,6 +150,10 @@ impl Rules {
             svg_attributes_lower: off(p.allow_svg, lower(&p.svg_attributes)),
             mathml_attributes: set(&p.mathml_attributes, all),
             url_attributes: set(&p.url_attributes, all),
+            fresh_link_rel: p
+                .link_rel
+                .as_deref()
+                .map(|add| super::attrs::link_rel(None, add)),
             policy,
         }
     }

@@ -234,7 +234,10 @@ pub(crate) fn keep_element(
             .position(|a| a.ns == AttrNamespace::None && a.name == "rel");
         let last = at.is_some_and(|i| i + 1 == attrs.len());
         let existing = at.map(|i| attrs.remove(i).value);
-        let value = link_rel(existing.as_deref(), add);
+        let value = match (&existing, &policy.fresh_link_rel) {
+            (None, Some(fresh)) => fresh.clone(),
+            _ => link_rel(existing.as_deref(), add),
+        };
         rel |= !last || existing.as_deref() != Some(value.as_str());
         attrs.push(PatchAttr::new("rel", value));
     }

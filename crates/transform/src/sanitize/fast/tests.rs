@@ -398,3 +398,27 @@ fn odd_names_fall_back() {
     assert_eq!(fast(&s, "<my=tag>x</my=tag>"), Err(FastFallback::Name));
     assert!(fast(&s, "<p data-x=1>x</p>").is_ok());
 }
+
+/// The output's text writer escapes as the shared `write_escaped` does.
+#[test]
+fn text_writer_escapes_as_the_serializer() {
+    use tagloom_html::serializer::{EscapeMode, write_escaped};
+    let texts = [
+        "",
+        "plain text",
+        "a<b>c&d\"e'f",
+        "&&<<>>",
+        "<",
+        "x\u{a0}y",
+        "\u{a0}<\u{a0}",
+        "\u{1a0}\u{20a0}é & ü",
+        "long run without anything special at all, then & at the end&",
+    ];
+    for text in texts {
+        let mut want = String::from("pre");
+        let _ = write_escaped(&mut want, text, EscapeMode::Text);
+        let mut got = String::from("pre");
+        super::check::write_text(&mut got, text);
+        assert_eq!(got, want, "{text:?}");
+    }
+}
