@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 
+use tagloom_html::atom::Atom;
 use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
 use tagloom_html::serializer::serializes_as_void;
 use tagloom_html::token::OwnedTag;
@@ -22,11 +23,13 @@ use super::walk::RawSink;
 /// What a cleaner reports: the clean tree, in document order.
 pub(crate) trait CleanSink {
     /// A kept element starts; `void` ones serialize without content or end tag;
-    /// `change`: how the tree pass changed its attributes.
+    /// `change`: how the tree pass changed its attributes; `atom`: the static
+    /// atom of an HTML element's name (`None` for other elements and names).
     fn open(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
+        atom: Option<Atom>,
         attrs: Vec<PatchAttr>,
         void: bool,
         change: AttrChange,
@@ -114,9 +117,31 @@ enum Fate {
     Dropped,
 }
 
+/// What the tree pass asks of an element's name alone, remembered by static
+/// atom for HTML elements (a pure function of the policy and the name): the
+/// policy's verdict, whether it is text-only, whether it is void.
+#[derive(Clone, Copy)]
+struct NameFacts {
+    verdict: Verdict,
+    text_only: bool,
+    void: bool,
+}
+
+impl NameFacts {
+    fn of(policy: &Rules, ns: Namespace, name: &str) -> NameFacts {
+        NameFacts {
+            verdict: policy.verdict(ns, name),
+            text_only: is_text_only(ns, name),
+            void: serializes_as_void(ns, name),
+        }
+    }
+}
+
 /// The streaming tree pass over `out`.
 pub(crate) struct Cleaner<'p, O> {
     policy: &'p Rules,
+    /// [`NameFacts`] of HTML elements by static atom index.
+    facts: Vec<Option<NameFacts>>,
     fates: Vec<Fate>,
     dsts: Vec<Dst>,
     /// Source elements open inside a dropped one (its own entry included).
@@ -128,6 +153,7 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
     pub(crate) fn new(policy: &'p Rules, out: O) -> Self {
         Cleaner {
             policy,
+            facts: Vec::new(),
             fates: Vec::new(),
             dsts: vec![Dst {
                 ns: Namespace::Html,
@@ -144,6 +170,29 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
 }
 
 impl<O: CleanSink> Cleaner<'_, O> {
+    /// The [`NameFacts`] of an element, and the static atom of an HTML
+    /// element's name.
+    fn facts(&mut self, ns: Namespace, name: &str) -> (NameFacts, Option<Atom>) {
+        if ns != Namespace::Html {
+            return (NameFacts::of(self.policy, ns, name), None);
+        }
+        let Some(atom) = Atom::lookup_static(name.as_bytes()) else {
+            return (NameFacts::of(self.policy, ns, name), None);
+        };
+        let i = atom.index() as usize;
+        if let Some(Some(known)) = self.facts.get(i) {
+            return (*known, Some(atom));
+        }
+        let facts = NameFacts::of(self.policy, ns, name);
+        if self.facts.len() <= i {
+            self.facts.resize(i + 1, None);
+        }
+        if let Some(slot) = self.facts.get_mut(i) {
+            *slot = Some(facts);
+        }
+        (facts, Some(atom))
+    }
+
     /// A source element starts; `known`: what is known of its attributes
     /// before the tree pass judges them.
     pub(crate) fn open_element(
@@ -162,7 +211,9 @@ impl<O: CleanSink> Cleaner<'_, O> {
         if parent.void {
             return Err(Abandon::Void);
         }
-        let mut verdict = self.policy.verdict(ns, &name);
+        let (facts, atom) = self.facts(ns, &name);
+        let parent = self.dsts.last().ok_or(Abandon::Engine)?;
+        let mut verdict = facts.verdict;
         if verdict == Verdict::Keep {
             let place = Place {
                 ns: parent.ns,
@@ -186,7 +237,7 @@ impl<O: CleanSink> Cleaner<'_, O> {
             }
             Verdict::Not(Disposition::Escape) => Err(Abandon::Escape),
             Verdict::Keep => {
-                if is_text_only(ns, &name) {
+                if facts.text_only {
                     return Err(Abandon::RawText);
                 }
                 let depth = parent.depth + 1;
@@ -206,9 +257,9 @@ impl<O: CleanSink> Cleaner<'_, O> {
                     self.fates.push(Fate::Dropped);
                     return Ok(());
                 };
-                let void = serializes_as_void(ns, &name);
+                let void = facts.void;
                 self.out
-                    .open(ns, name.clone(), kept.attrs, void, kept.change)?;
+                    .open(ns, name.clone(), atom, kept.attrs, void, kept.change)?;
                 self.fates.push(Fate::Kept);
                 self.dsts.push(Dst {
                     ns,

@@ -399,7 +399,8 @@ fn odd_names_fall_back() {
     assert!(fast(&s, "<p data-x=1>x</p>").is_ok());
 }
 
-/// The output's text writer escapes as the shared `write_escaped` does.
+/// The output's text and attribute value writers escape as the shared
+/// `write_escaped` does.
 #[test]
 fn text_writer_escapes_as_the_serializer() {
     use tagloom_html::serializer::{EscapeMode, write_escaped};
@@ -411,6 +412,8 @@ fn text_writer_escapes_as_the_serializer() {
         "<",
         "x\u{a0}y",
         "\u{a0}<\u{a0}",
+        "https://e.org/a?b=1&c=\"2\"",
+        "q\"",
         "\u{1a0}\u{20a0}é & ü",
         "long run without anything special at all, then & at the end&",
     ];
@@ -419,6 +422,11 @@ fn text_writer_escapes_as_the_serializer() {
         let _ = write_escaped(&mut want, text, EscapeMode::Text);
         let mut got = String::from("pre");
         super::check::write_text(&mut got, text);
+        assert_eq!(got, want, "{text:?}");
+        let mut want = String::from("pre");
+        let _ = write_escaped(&mut want, text, EscapeMode::DoubleQuoted);
+        let mut got = String::from("pre");
+        super::check::write_value(&mut got, text);
         assert_eq!(got, want, "{text:?}");
     }
 }
