@@ -17,16 +17,22 @@
 //!    [`TextTypeSimulator`] picks the tokenizer state after each start tag
 //!    (RAWTEXT after `<style>`, CDATA allowed in foreign content…), so the tokens
 //!    are what a browser's tokenizer reads. The tokenizer skims the attributes
-//!    of tags the filter drops or unwraps (`AttributeMode::Only`), and the owned
-//!    tokens come without the attributes the filter drops by name.
+//!    of tags the filter drops or unwraps (`AttributeMode::Only`).
 //! 2. **Token filter** ([`SanitizeFilter`], the pipeline's last phase-3 handler
 //!    set): drops comments, DOCTYPEs, disallowed tags and attributes, bad URLs and
 //!    styles, and the content of elements dropped with their content (`script`,
 //!    `style`, `textarea`, `svg` when SVG is off…). Policy lookups go through
-//!    the policy compiled into hash sets (`rules.rs`).
-//! 3. **Tree.** The tree builder (`process_owned`, fragment case, context `body`)
-//!    builds the tree; the **tree pass** (`tree.rs`) re-checks every node with its
-//!    namespace and keeps what stays.
+//!    the policy compiled into hash sets (`rules.rs`), and the answers about
+//!    names are remembered per input by atom (`memo.rs`). Here it reads the
+//!    tokenizer's borrowed tokens: text and kept end tags pass as they are, a
+//!    kept start tag is copied with the attributes it keeps, each judged once;
+//!    when every one of them is final for an HTML element, the tag carries
+//!    that verdict to the tree pass (*judged*), which then does not judge them
+//!    again.
+//! 3. **Tree.** The tree builder (fragment case, context `body`) builds the
+//!    tree from borrowed tokens (a filtered start tag as a view of the filter's
+//!    copy over the tokenizer's atoms); the **tree pass** (`tree.rs`) re-checks
+//!    every node with its namespace and keeps what stays.
 //! 4. **Serialization** with the spec's fragment serialization algorithm.
 //! 5. **Output checks.** Parsed again as `<body>` content (a `<div>` fragment
 //!    parses alike: see `Recheck`), the output must give the tree it was

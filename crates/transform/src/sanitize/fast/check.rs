@@ -71,18 +71,59 @@ fn plain_name(name: &str, tag: bool) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
 }
 
+/// Text up to this many bytes is scanned byte by byte against [`BYTES`]; longer
+/// text is searched with `memchr` (vectorized, but with a fixed cost per call
+/// that short text, such as the whitespace between tags, does not repay).
+const SHORT: usize = 24;
+
+/// Bytes the text writer escapes: `&`, `<`, `>`, and `0xC2` (the lead byte
+/// of U+00A0).
+const ESCAPE_TEXT: u8 = 1;
+/// The byte a double-quoted value escapes besides those: `"`.
+const ESCAPE_QUOTE: u8 = 2;
+/// Bytes the tokenizer's input preprocessing changes: CR, NUL.
+const RAW: u8 = 4;
+
+/// Per byte: which of the classes above it belongs to.
+static BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'&' as usize] = ESCAPE_TEXT;
+    t[b'<' as usize] = ESCAPE_TEXT;
+    t[b'>' as usize] = ESCAPE_TEXT;
+    t[0xc2] = ESCAPE_TEXT;
+    t[b'"' as usize] = ESCAPE_QUOTE;
+    t[b'\r' as usize] = RAW;
+    t[0] = RAW;
+    t
+};
+
+/// The classes of the bytes of a short text, together.
+fn classes(bytes: &[u8]) -> u8 {
+    bytes.iter().fold(0, |acc, &b| {
+        acc | BYTES.get(usize::from(b)).copied().unwrap_or(0)
+    })
+}
+
 /// Text the tokenizer's input preprocessing leaves alone (no CR, no NUL).
-fn plain_text(text: &str) -> bool {
-    memchr::memchr2(b'\r', 0, text.as_bytes()).is_none()
+pub(super) fn plain_text(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.len() <= SHORT {
+        return classes(bytes) & RAW == 0;
+    }
+    memchr::memchr2(b'\r', 0, bytes).is_none()
 }
 
 /// `write_escaped(html, value, EscapeMode::DoubleQuoted)`, faster for the
 /// usual value with nothing to escape: two vectorized searches, then one copy.
 pub(super) fn write_value(html: &mut String, value: &str) {
     let bytes = value.as_bytes();
-    if memchr::memchr3(b'&', b'"', 0xc2, bytes).is_none()
-        && memchr::memchr2(b'<', b'>', bytes).is_none()
-    {
+    let plain = if bytes.len() <= SHORT {
+        classes(bytes) & (ESCAPE_TEXT | ESCAPE_QUOTE) == 0
+    } else {
+        memchr::memchr3(b'&', b'"', 0xc2, bytes).is_none()
+            && memchr::memchr2(b'<', b'>', bytes).is_none()
+    };
+    if plain {
         html.push_str(value);
     } else {
         let _ = write_escaped(html, value, EscapeMode::DoubleQuoted);
@@ -94,6 +135,14 @@ pub(super) fn write_value(html: &mut String, value: &str) {
 /// one. Text that may hold U+00A0 (a `0xC2` byte) goes to `write_escaped`.
 pub(super) fn write_text(html: &mut String, text: &str) {
     let bytes = text.as_bytes();
+    if bytes.len() <= SHORT {
+        if classes(bytes) & ESCAPE_TEXT == 0 {
+            html.push_str(text);
+        } else {
+            let _ = write_escaped(html, text, EscapeMode::Text);
+        }
+        return;
+    }
     if memchr::memchr(0xc2, bytes).is_some() {
         let _ = write_escaped(html, text, EscapeMode::Text);
         return;
