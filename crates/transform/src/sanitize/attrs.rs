@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use tagloom_html::dom_patch::Namespace;
 
+use super::memo::ValueCheck;
 use super::rules::{Reach, Rules};
 use super::{css, url};
 
@@ -67,17 +68,38 @@ pub(crate) fn clean_value<'v>(
     Some(Cow::Borrowed(value))
 }
 
-/// Whether [`clean_value`] can change or refuse a value of attribute `name`
-/// (lowercase) on an HTML element or a tag of unknown namespace: a URL, a
-/// style, an `id` or `name` under the policy's id prefix. Otherwise it keeps
-/// the value as it is.
-pub(crate) fn clean_value_needed(policy: &Rules, name: &str) -> bool {
+/// How [`clean_value`] treats a value of attribute `name` on an HTML element
+/// or a tag of unknown namespace: it keeps any value of most attributes as
+/// it is ([`ValueCheck::None`]); it only asks the URL check about one that
+/// is a URL and neither a style nor an `id`/`name` under the policy's id
+/// prefix ([`ValueCheck::Url`]).
+pub(crate) fn value_check(policy: &Rules, name: &str) -> ValueCheck {
     let lower = name.to_ascii_lowercase();
-    policy.is_url_attribute(name)
-        || lower == "href"
-        || lower.ends_with(":href")
-        || lower == "style"
-        || (policy.id_prefix.is_some() && (lower == "id" || lower == "name"))
+    let url = policy.is_url_attribute(name) || lower == "href" || lower.ends_with(":href");
+    let other =
+        lower == "style" || (policy.id_prefix.is_some() && (lower == "id" || lower == "name"));
+    match (url, other) {
+        (false, false) => ValueCheck::None,
+        (true, false) => ValueCheck::Url,
+        _ => ValueCheck::Full,
+    }
+}
+
+/// [`clean_value`] for an HTML element or a tag of unknown namespace, given
+/// [`value_check`] of the attribute's name.
+pub(crate) fn clean_value_as<'v>(
+    policy: &Rules,
+    check: ValueCheck,
+    name: &str,
+    value: &'v str,
+) -> Option<Cow<'v, str>> {
+    match check {
+        ValueCheck::None => Some(Cow::Borrowed(value)),
+        ValueCheck::Url => {
+            url::attribute_value_allowed(policy, name, value).then_some(Cow::Borrowed(value))
+        }
+        ValueCheck::Full => clean_value(policy, None, name, value),
+    }
 }
 
 /// Whether the token filter (no namespace known) may keep attribute `name` on
@@ -173,10 +195,10 @@ mod tests {
     use super::*;
     use crate::sanitize::Policy;
 
-    /// Where `clean_value_needed` says no, `clean_value` keeps any value as
-    /// it is (on an HTML element or a tag of unknown namespace).
+    /// `clean_value_as` with `value_check`'s answer is `clean_value` (on an
+    /// HTML element or a tag of unknown namespace).
     #[test]
-    fn values_not_needing_a_check_stay() {
+    fn value_checks_by_name_agree_with_clean_value() {
         let mut prefixed = Policy::widened();
         prefixed.id_prefix = Some("user-".to_owned());
         let names = [
@@ -212,25 +234,32 @@ mod tests {
             "data:text/html,x",
             "x.png 1x, javascript:y 2x",
         ];
-        let mut needed = 0;
+        let mut seen = Vec::new();
         for policy in [Policy::default(), Policy::widened(), prefixed] {
             let rules = Rules::new(Arc::new(policy));
             for name in names {
-                if clean_value_needed(&rules, name) {
-                    needed += 1;
-                    continue;
-                }
+                let check = value_check(&rules, name);
+                seen.push(check);
                 for value in values {
-                    for ns in [None, Some(Namespace::Html)] {
-                        assert_eq!(
-                            clean_value(&rules, ns, name, value),
-                            Some(Cow::Borrowed(value)),
-                            "{name}={value:?}"
-                        );
+                    let want = clean_value(&rules, None, name, value);
+                    assert_eq!(
+                        clean_value_as(&rules, check, name, value),
+                        want,
+                        "{name}={value:?}"
+                    );
+                    assert_eq!(
+                        clean_value(&rules, Some(Namespace::Html), name, value),
+                        want,
+                        "{name}={value:?}"
+                    );
+                    if check == ValueCheck::None {
+                        assert_eq!(want, Some(Cow::Borrowed(value)), "{name}={value:?}");
                     }
                 }
             }
         }
-        assert!(needed > 0);
+        for check in [ValueCheck::None, ValueCheck::Url, ValueCheck::Full] {
+            assert!(seen.contains(&check), "{check:?} never tested");
+        }
     }
 }

@@ -9,7 +9,7 @@ use tagloom_html::serializer::serializes_as_void;
 use tagloom_html::text_type::TagEffect;
 use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken, Tag, Token};
 
-use super::attrs::{clean_attribute, clean_value, is_animation};
+use super::attrs::{clean_attribute, clean_value_as, is_animation};
 use super::memo::NameMemo;
 use super::policy::{Disposition, Policy};
 use super::rules::{Reach, Rules};
@@ -305,13 +305,13 @@ impl SanitizeFilter {
     /// its attributes again (`tree::keep_element`'s `judged`).
     pub(crate) fn filter_token(
         &mut self,
-        token: Token<'_>,
+        token: &Token<'_>,
         effect: Option<TagEffect>,
         out: &mut Vec<OwnedToken>,
         spare: &mut Spare,
     ) -> Passed {
         if let Some(dropping) = self.dropping.take() {
-            match still_dropping(dropping, Seen::borrowed(&token), effect) {
+            match still_dropping(dropping, Seen::borrowed(token), effect) {
                 After::Dropping(d) => {
                     self.dropping = Some(d);
                     return Passed::Out;
@@ -324,7 +324,7 @@ impl SanitizeFilter {
             Token::Doctype(_) | Token::ProcessingInstruction(_) => {}
             Token::Comment(_) => {
                 if self.policy.allow_comments {
-                    out.push(token.to_owned());
+                    out.push((*token).to_owned());
                 }
             }
             Token::Characters(_) | Token::Eof => return Passed::Token,
@@ -413,12 +413,7 @@ fn judge_tag(policy: &Rules, tag: &Tag<'_>, spare: &mut Spare) -> Option<bool> {
         if reach == Reach::None {
             continue;
         }
-        let checked = if known.check {
-            clean_value(policy, None, attr, a.value)
-        } else {
-            Some(Cow::Borrowed(a.value))
-        };
-        let value = match checked {
+        let value = match clean_value_as(policy, known.check, attr, a.value) {
             None => continue,
             Some(Cow::Borrowed(v)) => v,
             Some(Cow::Owned(v)) => {
@@ -543,7 +538,7 @@ mod tests {
                     let (mut want, mut got) = (Vec::new(), Vec::new());
                     owned_filter.filter_with(token.to_owned(), effect, &mut want);
                     let (passed, judged) =
-                        match borrowed_filter.filter_token(token, effect, &mut got, &mut spare) {
+                        match borrowed_filter.filter_token(&token, effect, &mut got, &mut spare) {
                             Passed::Out => (false, false),
                             Passed::Token => {
                                 got.push(token.to_owned());

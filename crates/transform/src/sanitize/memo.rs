@@ -13,7 +13,7 @@
 
 use tagloom_html::atom::Atom;
 
-use super::attrs::{clean_value_needed, name_reach};
+use super::attrs::{name_reach, value_check};
 use super::rules::{Reach, Rules};
 
 /// Entries of the attribute table (a power of two).
@@ -26,8 +26,20 @@ const TAG_LIMIT: usize = 4096;
 pub(crate) struct AttrName {
     /// Where it may stay.
     pub(crate) reach: Reach,
-    /// Its value must go through `attrs::clean_value` (else it stays as it is).
-    pub(crate) check: bool,
+    /// How its value is checked.
+    pub(crate) check: ValueCheck,
+}
+
+/// How `attrs::clean_value` treats the values of an attribute, by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ValueCheck {
+    /// Any value stays as it is.
+    None,
+    /// A URL (or a list of them) and nothing else: the value stays exactly
+    /// when `url::attribute_value_allowed` allows it.
+    Url,
+    /// Anything else (a style, an id under a prefix…): `clean_value` decides.
+    Full,
 }
 
 /// See the [module docs](self).
@@ -79,7 +91,7 @@ impl NameMemo {
                     0,
                     AttrName {
                         reach: Reach::None,
-                        check: true,
+                        check: ValueCheck::Full,
                     },
                 ),
             );
@@ -92,7 +104,7 @@ impl NameMemo {
         }
         let answer = AttrName {
             reach: name_reach(policy, element, attr),
-            check: clean_value_needed(policy, attr),
+            check: value_check(policy, attr),
         };
         if let Some(entry) = self.attrs.get_mut(slot) {
             *entry = (key, answer);

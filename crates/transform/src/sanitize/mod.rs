@@ -424,7 +424,7 @@ impl Sanitizer {
             // Every token reaches the tree builder as a borrowed one, whose
             // names are atoms of the tokenizer's table (see `OwnedToken::view`).
             let passed = match how {
-                Front::Lean => filter.filter_token(token, effect, &mut out, &mut spare),
+                Front::Lean => filter.filter_token(&token, effect, &mut out, &mut spare),
                 Front::Plain => {
                     filter.filter_with(token.to_owned(), effect, &mut out);
                     filter::Passed::Out
