@@ -339,7 +339,7 @@ impl SanitizeFilter {
             Token::StartTag(tag) => {
                 let name = tag.name_str();
                 if spare.names.may_keep_tag(&self.policy, tag.name, name) {
-                    return match judge_tag(&self.policy, &tag, spare) {
+                    return match judge_tag(&self.policy, tag, spare) {
                         Some(judged) => Passed::Tag { judged },
                         None => Passed::Out,
                     };
