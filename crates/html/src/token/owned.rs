@@ -179,7 +179,7 @@ impl OwnedToken {
 impl OwnedToken {
     /// The tag's and attributes' names as atoms of `atoms` (tag name first), for
     /// [`view`](Self::view).
-    pub(crate) fn intern_names(&self, atoms: &mut AtomTable, names: &mut Vec<Atom>) {
+    pub fn intern_names(&self, atoms: &mut AtomTable, names: &mut Vec<Atom>) {
         if let OwnedToken::StartTag(tag) | OwnedToken::EndTag(tag) = self {
             names.push(tag.name.intern(atoms));
             names.extend(tag.attrs.iter().map(|a| a.name.intern(atoms)));
@@ -188,8 +188,12 @@ impl OwnedToken {
 
     /// A borrowed view of the token, for consumers written over [`Token`] (the tree
     /// builder); `names` comes from [`intern_names`](Self::intern_names) with the same
-    /// `atoms`.
-    pub(crate) fn view<'a>(&'a self, atoms: &'a AtomTable, names: &'a [Atom]) -> Token<'a> {
+    /// `atoms` (or holds the same atoms found another way: a tag made from a
+    /// tokenizer's tag can reuse that tag's atoms, with the tokenizer's table).
+    /// Feeding views over a tokenizer's table to a tree builder that also reads
+    /// that tokenizer's own tokens (the sanitizer's filtered stream) keeps the
+    /// names of both in one table.
+    pub fn view<'a>(&'a self, atoms: &'a AtomTable, names: &'a [Atom]) -> Token<'a> {
         let text = |t: &'a OwnedText| Text {
             text: &t.text,
             span: t.span.unwrap_or_default(),

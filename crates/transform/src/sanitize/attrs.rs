@@ -6,7 +6,8 @@ use std::borrow::Cow;
 
 use tagloom_html::dom_patch::Namespace;
 
-use super::rules::Rules;
+use super::memo::ValueCheck;
+use super::rules::{Reach, Rules};
 use super::{css, url};
 
 /// The value to keep for attribute `name` (full name: `xlink:href`) on element
@@ -26,6 +27,17 @@ pub(crate) fn clean_attribute<'v>(
     if !allowed {
         return None;
     }
+    clean_value(policy, ns, name, value)
+}
+
+/// [`clean_attribute`] for an attribute whose name the policy allows there:
+/// the value checks alone.
+pub(crate) fn clean_value<'v>(
+    policy: &Rules,
+    ns: Option<Namespace>,
+    name: &str,
+    value: &'v str,
+) -> Option<Cow<'v, str>> {
     let lower: Cow<'_, str> = if name.bytes().any(|b| b.is_ascii_uppercase()) {
         name.to_ascii_lowercase().into()
     } else {
@@ -56,16 +68,64 @@ pub(crate) fn clean_attribute<'v>(
     Some(Cow::Borrowed(value))
 }
 
+/// How [`clean_value`] treats a value of attribute `name` on an HTML element
+/// or a tag of unknown namespace: it keeps any value of most attributes as
+/// it is ([`ValueCheck::None`]); it only asks the URL check about one that
+/// is a URL and neither a style nor an `id`/`name` under the policy's id
+/// prefix ([`ValueCheck::Url`]).
+pub(crate) fn value_check(policy: &Rules, name: &str) -> ValueCheck {
+    let lower = name.to_ascii_lowercase();
+    let url = policy.is_url_attribute(name) || lower == "href" || lower.ends_with(":href");
+    let other =
+        lower == "style" || (policy.id_prefix.is_some() && (lower == "id" || lower == "name"));
+    match (url, other) {
+        (false, false) => ValueCheck::None,
+        (true, false) => ValueCheck::Url,
+        _ => ValueCheck::Full,
+    }
+}
+
+/// [`clean_value`] for an HTML element or a tag of unknown namespace, given
+/// [`value_check`] of the attribute's name.
+pub(crate) fn clean_value_as<'v>(
+    policy: &Rules,
+    check: ValueCheck,
+    name: &str,
+    value: &'v str,
+) -> Option<Cow<'v, str>> {
+    match check {
+        ValueCheck::None => Some(Cow::Borrowed(value)),
+        ValueCheck::Url => {
+            url::attribute_value_allowed(policy, name, value).then_some(Cow::Borrowed(value))
+        }
+        ValueCheck::Full => clean_value(policy, None, name, value),
+    }
+}
+
 /// Whether the token filter (no namespace known) may keep attribute `name` on
 /// a tag named `element`, before its value is checked.
 pub(crate) fn name_may_stay(policy: &Rules, element: &str, name: &str) -> bool {
-    // The tree pass rewrites `rel` on HTML links whatever the token had (and
-    // judges it with the namespace elsewhere): the filter lets it by, so a
-    // sanitized link passes the filter unchanged.
-    policy.attribute_may_stay(element, name)
-        || (policy.link_rel.is_some()
-            && name.eq_ignore_ascii_case("rel")
-            && matches!(element, "a" | "area"))
+    name_reach(policy, element, name) != Reach::None
+}
+
+/// [`name_may_stay`], telling whether the tree pass keeps the attribute by
+/// name on an HTML element ([`Reach::Html`]: its value is then judged there as
+/// the filter judges it, see [`clean_value`]). A link's `rel` that the policy
+/// rewrites is [`Reach::Foreign`] unless a list names it.
+pub(crate) fn name_reach(policy: &Rules, element: &str, name: &str) -> Reach {
+    match policy.attribute_reach(element, name) {
+        // The tree pass rewrites `rel` on HTML links whatever the token had (and
+        // judges it with the namespace elsewhere): the filter lets it by, so a
+        // sanitized link passes the filter unchanged.
+        Reach::None
+            if policy.link_rel.is_some()
+                && name.eq_ignore_ascii_case("rel")
+                && matches!(element, "a" | "area") =>
+        {
+            Reach::Foreign
+        }
+        reach => reach,
+    }
 }
 
 /// SVG/MathML presentation attributes may hold `url(…)` paint references: only to
@@ -126,4 +186,80 @@ pub(crate) fn link_rel(existing: Option<&str>, add: &str) -> String {
         }
     }
     tokens.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::sanitize::Policy;
+
+    /// `clean_value_as` with `value_check`'s answer is `clean_value` (on an
+    /// HTML element or a tag of unknown namespace).
+    #[test]
+    fn value_checks_by_name_agree_with_clean_value() {
+        let mut prefixed = Policy::widened();
+        prefixed.id_prefix = Some("user-".to_owned());
+        let names = [
+            "title",
+            "alt",
+            "href",
+            "HREF",
+            "xlink:href",
+            "src",
+            "srcset",
+            "style",
+            "Style",
+            "id",
+            "name",
+            "lang",
+            "class",
+            "action",
+            "poster",
+            "data",
+            "ping",
+            "width",
+        ];
+        let values = [
+            "",
+            "x",
+            "javascript:alert(1)",
+            "java\tscript:x",
+            "color: red",
+            "background:url(x)",
+            "a\u{1b}b",
+            "user-x",
+            "https://e.org/",
+            "data:text/html,x",
+            "x.png 1x, javascript:y 2x",
+        ];
+        let mut seen = Vec::new();
+        for policy in [Policy::default(), Policy::widened(), prefixed] {
+            let rules = Rules::new(Arc::new(policy));
+            for name in names {
+                let check = value_check(&rules, name);
+                seen.push(check);
+                for value in values {
+                    let want = clean_value(&rules, None, name, value);
+                    assert_eq!(
+                        clean_value_as(&rules, check, name, value),
+                        want,
+                        "{name}={value:?}"
+                    );
+                    assert_eq!(
+                        clean_value(&rules, Some(Namespace::Html), name, value),
+                        want,
+                        "{name}={value:?}"
+                    );
+                    if check == ValueCheck::None {
+                        assert_eq!(want, Some(Cow::Borrowed(value)), "{name}={value:?}");
+                    }
+                }
+            }
+        }
+        for check in [ValueCheck::None, ValueCheck::Url, ValueCheck::Full] {
+            assert!(seen.contains(&check), "{check:?} never tested");
+        }
+    }
 }

@@ -17,16 +17,22 @@
 //!    [`TextTypeSimulator`] picks the tokenizer state after each start tag
 //!    (RAWTEXT after `<style>`, CDATA allowed in foreign content…), so the tokens
 //!    are what a browser's tokenizer reads. The tokenizer skims the attributes
-//!    of tags the filter drops or unwraps (`AttributeMode::Only`), and the owned
-//!    tokens come without the attributes the filter drops by name.
+//!    of tags the filter drops or unwraps (`AttributeMode::Only`).
 //! 2. **Token filter** ([`SanitizeFilter`], the pipeline's last phase-3 handler
 //!    set): drops comments, DOCTYPEs, disallowed tags and attributes, bad URLs and
 //!    styles, and the content of elements dropped with their content (`script`,
 //!    `style`, `textarea`, `svg` when SVG is off…). Policy lookups go through
-//!    the policy compiled into hash sets (`rules.rs`).
-//! 3. **Tree.** The tree builder (`process_owned`, fragment case, context `body`)
-//!    builds the tree; the **tree pass** (`tree.rs`) re-checks every node with its
-//!    namespace and keeps what stays.
+//!    the policy compiled into hash sets (`rules.rs`), and the answers about
+//!    names are remembered per input by atom (`memo.rs`). Here it reads the
+//!    tokenizer's borrowed tokens: text and kept end tags pass as they are, a
+//!    kept start tag is copied with the attributes it keeps, each judged once;
+//!    when every one of them is final for an HTML element, the tag carries
+//!    that verdict to the tree pass (*judged*), which then does not judge them
+//!    again.
+//! 3. **Tree.** The tree builder (fragment case, context `body`) builds the
+//!    tree from borrowed tokens (a filtered start tag as a view of the filter's
+//!    copy over the tokenizer's atoms); the **tree pass** (`tree.rs`) re-checks
+//!    every node with its namespace and keeps what stays.
 //! 4. **Serialization** with the spec's fragment serialization algorithm.
 //! 5. **Output checks.** Parsed again as `<body>` content (a `<div>` fragment
 //!    parses alike: see `Recheck`), the output must give the tree it was
@@ -73,6 +79,7 @@ mod attrs;
 mod css;
 mod fast;
 mod filter;
+mod memo;
 mod pipeline;
 mod policy;
 mod rules;
@@ -81,11 +88,12 @@ mod url;
 
 use std::sync::Arc;
 
+use tagloom_html::atom::AtomTable;
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{Namespace, PatchKey};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::{OwnedToken, Token};
+use tagloom_html::token::{OwnedTag, OwnedToken, Token};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 
@@ -354,7 +362,7 @@ impl Sanitizer {
     fn pass_with(&self, input: &str, how: Front) -> Option<Pass> {
         let mut tb = TreeBuilder::new(tree_config("body", self.policy.max_depth));
         let mut store = DomStore::new();
-        self.front(input, &mut tb, how, |tb, eof| {
+        self.front(input, &mut tb, how, |tb, eof, _| {
             if tb.pending_patches() > 4096 || eof {
                 store.apply_patches_owned(tb.take_patches()).ok()?;
             }
@@ -364,14 +372,16 @@ impl Sanitizer {
     }
 
     /// The front end of a pass: tokenizer (driven by the text-type simulator) →
-    /// filter → `tb`, calling `each(tb, eof)` after every input token (`eof`: the
-    /// last call). `None` when `each` or the tree builder gives up.
+    /// filter → `tb`, calling `each(tb, eof, judged)` after every input token
+    /// (`eof`: the last call; `judged`: the start tag the filter passed on for
+    /// it, when [`SanitizeFilter::filter_token`] judged it). `None` when `each`
+    /// or the tree builder gives up.
     fn front(
         &self,
         input: &str,
         tb: &mut TreeBuilder,
         how: Front,
-        mut each: impl FnMut(&mut TreeBuilder, bool) -> Option<()>,
+        mut each: impl FnMut(&mut TreeBuilder, bool, Option<&OwnedTag>) -> Option<()>,
     ) -> Option<()> {
         let policy = &*self.policy;
         // The whole input is pushed at once, so no token waits for its end and
@@ -386,7 +396,10 @@ impl Sanitizer {
         });
         let mut filter = SanitizeFilter::with_rules(self.policy.clone());
         let mut out = Vec::new();
-        let mut spare = String::new();
+        let mut spare = filter::Spare::default();
+        // The names of the owned tokens the filter makes (`out`).
+        let mut own_atoms = AtomTable::new();
+        let mut names = Vec::new();
         if how == Front::Lean {
             let mode = policy.attribute_mode(tok.atoms_mut());
             tok.set_attribute_mode(mode);
@@ -394,48 +407,67 @@ impl Sanitizer {
         tok.push_str(input);
         tok.finish();
         loop {
-            let (owned, effect) = match tok.next_token() {
-                Ok(Some(token)) => {
-                    let effect = match &token {
-                        Token::StartTag(tag) => Some(sim.start_tag(tag)),
-                        Token::EndTag(tag) => Some(sim.end_tag(tag)),
-                        Token::Characters(text) => {
-                            sim.characters(text.text);
-                            None
-                        }
-                        _ => None,
-                    };
-                    let owned = match (how, token) {
-                        // Text reuses the last text token's buffer.
-                        (Front::Lean, Token::Characters(text)) => {
-                            let mut buffer = std::mem::take(&mut spare);
-                            buffer.clear();
-                            buffer.push_str(text.text);
-                            OwnedToken::text(buffer)
-                        }
-                        (Front::Lean, token) => filter::owned_for_filter(policy, token),
-                        (Front::Plain, token) => token.to_owned(),
-                    };
-                    (owned, effect)
-                }
-                Ok(None) | Err(_) => (OwnedToken::Eof, None),
+            let token = match tok.next_token() {
+                Ok(Some(token)) => token,
+                Ok(None) | Err(_) => Token::Eof,
             };
+            let eof = matches!(token, Token::Eof);
+            let effect = match &token {
+                Token::StartTag(tag) => Some(sim.start_tag(tag)),
+                Token::EndTag(tag) => Some(sim.end_tag(tag)),
+                Token::Characters(text) => {
+                    sim.characters(text.text);
+                    None
+                }
+                _ => None,
+            };
+            // Every token reaches the tree builder as a borrowed one, whose
+            // names are atoms of the tokenizer's table (see `OwnedToken::view`).
+            let passed = match how {
+                Front::Lean => filter.filter_token(&token, effect, &mut out, &mut spare),
+                Front::Plain => {
+                    filter.filter_with(token.to_owned(), effect, &mut out);
+                    filter::Passed::Out
+                }
+            };
+            let mut judged = false;
+            match passed {
+                filter::Passed::Token => {
+                    tb.process_token(token).ok()?;
+                }
+                filter::Passed::Tag { judged: j } => {
+                    let tag = spare.tag.as_ref()?;
+                    let Token::StartTag(read) = token else {
+                        return None;
+                    };
+                    tb.process_token(tag.view(read.atoms(), &spare.atoms))
+                        .ok()?;
+                    judged = j;
+                }
+                filter::Passed::Out => {
+                    for t in out.drain(..) {
+                        // Tags come through `out` only from `Front::Plain`, all
+                        // of whose tokens do: their names go into a table of
+                        // their own.
+                        names.clear();
+                        t.intern_names(&mut own_atoms, &mut names);
+                        tb.process_token(t.view(&own_atoms, &names)).ok()?;
+                    }
+                }
+            }
+            // The simulator drives the tokenizer; the tree builder's requests
+            // are for the filtered stream and are not used.
+            let _ = tb.take_tokenizer_state();
             if let Some(state) = effect.and_then(|e| e.switch) {
                 tok.set_state(state.into());
             }
             tok.set_cdata_allowed(sim.cdata_allowed());
-            let eof = matches!(owned, OwnedToken::Eof);
-            filter.filter_with(owned, effect, &mut out);
-            for t in out.drain(..) {
-                tb.process_owned(&t).ok()?;
-                // The simulator drives the tokenizer; the tree builder's requests
-                // are for the filtered stream and are not used.
-                let _ = tb.take_tokenizer_state();
-                if let OwnedToken::Characters(mut text) = t {
-                    spare = text.take_text();
-                }
-            }
-            each(tb, eof)?;
+            let judged = if judged {
+                spare.tag.as_ref().and_then(OwnedToken::as_tag)
+            } else {
+                None
+            };
+            each(tb, eof, judged)?;
             if eof {
                 return Some(());
             }
@@ -454,8 +486,8 @@ impl Sanitizer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Front {
     /// The tokenizer skims the attributes of tags the filter drops or unwraps,
-    /// and owned tokens come without the attributes the filter drops by name
-    /// (`filter::owned_for_filter`).
+    /// and the filter reads the tokenizer's tokens, copying only what it keeps
+    /// ([`SanitizeFilter::filter_token`]).
     Lean,
     /// Every tag read in full and copied whole (the reference's way).
     Plain,

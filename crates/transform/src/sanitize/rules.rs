@@ -67,6 +67,17 @@ fn lowercase(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Where an attribute may stay, by name alone ([`Rules::attribute_reach`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// Nowhere.
+    None,
+    /// On an HTML element (and maybe elsewhere).
+    Html,
+    /// Only on a foreign (SVG or MathML) element.
+    Foreign,
+}
+
 /// What the policy decides for one element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Verdict {
@@ -92,6 +103,9 @@ pub(crate) struct Rules {
     svg_attributes_lower: Set,
     mathml_attributes: Set,
     url_attributes: Set,
+    /// The `rel` of a link that had none: [`link_rel`](super::attrs::link_rel)
+    /// of the policy's [`link_rel`](Policy::link_rel) alone.
+    pub(crate) fresh_link_rel: Option<String>,
 }
 
 impl std::fmt::Debug for Fnv {
@@ -136,6 +150,10 @@ impl Rules {
             svg_attributes_lower: off(p.allow_svg, lower(&p.svg_attributes)),
             mathml_attributes: set(&p.mathml_attributes, all),
             url_attributes: set(&p.url_attributes, all),
+            fresh_link_rel: p
+                .link_rel
+                .as_deref()
+                .map(|add| super::attrs::link_rel(None, add)),
             policy,
         }
     }
@@ -238,12 +256,31 @@ impl Rules {
 
     /// Whether the attribute `name` (lowercase, as the tokenizer writes it) may
     /// stay on a tag named `element` in some namespace (the token filter's test).
+    #[cfg(test)]
     pub(crate) fn attribute_may_stay(&self, element: &str, name: &str) -> bool {
-        (self.listed(Namespace::Html, element, name)
-            || (!self.svg_attributes_lower.is_empty()
-                && self.svg_attributes_lower.contains(&*lowercase(name)))
-            || (self.policy.allow_mathml && self.mathml_attributes.contains(name)))
-            && !is_never_allowed_attribute(name)
+        self.attribute_reach(element, name) != Reach::None
+    }
+
+    /// Where the attribute `name` (lowercase, as the tokenizer writes it) may
+    /// stay on a tag named `element`: [`Reach::Html`] exactly when
+    /// [`attribute_allowed`](Self::attribute_allowed) holds for an HTML
+    /// element, [`Reach::Foreign`] when only the SVG or MathML lists name it.
+    pub(crate) fn attribute_reach(&self, element: &str, name: &str) -> Reach {
+        let reach = if self.listed(Namespace::Html, element, name) {
+            Reach::Html
+        } else if (!self.svg_attributes_lower.is_empty()
+            && self.svg_attributes_lower.contains(&*lowercase(name)))
+            || (self.policy.allow_mathml && self.mathml_attributes.contains(name))
+        {
+            Reach::Foreign
+        } else {
+            return Reach::None;
+        };
+        if is_never_allowed_attribute(name) {
+            Reach::None
+        } else {
+            reach
+        }
     }
 
     /// Whether the value of attribute `name` is a URL (or a list of them).
@@ -403,6 +440,11 @@ mod tests {
                     assert_eq!(
                         rules.attribute_may_stay(element, attr),
                         plain.attribute_may_stay(element, attr),
+                        "{element} {attr}"
+                    );
+                    assert_eq!(
+                        rules.attribute_reach(element, attr) == Reach::Html,
+                        plain.attribute_allowed(Namespace::Html, element, attr),
                         "{element} {attr}"
                     );
                     for ns in [Namespace::Html, Namespace::Svg, Namespace::MathMl] {

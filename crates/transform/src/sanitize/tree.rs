@@ -169,15 +169,22 @@ pub(crate) fn integration_points(ns: Namespace, name: &str, attrs: &[PatchAttr])
 /// parsed ones, cleaned in place: values checked, ESC removed, `rel` rewritten
 /// on links), or `None` when the element must go after all (an SVG animation of
 /// a URL, an event handler or a style).
+///
+/// `judged`: the token filter already found that every attribute stays as it
+/// is and the element is no animation (an HTML element from a start tag
+/// [`SanitizeFilter::filter_token`](super::SanitizeFilter::filter_token)
+/// judged, with these very attributes): only the link's `rel` is left to do.
 pub(crate) fn keep_element(
     policy: &Rules,
     ns: Namespace,
     name: &str,
     mut attrs: Vec<PatchAttr>,
+    judged: bool,
 ) -> Option<KeptElement> {
-    if is_animation(name)
-        || attr(&attrs, "attributename").is_some()
-        || attr(&attrs, "attributeName").is_some()
+    if !judged
+        && (is_animation(name)
+            || attr(&attrs, "attributename").is_some()
+            || attr(&attrs, "attributeName").is_some())
     {
         let target = attr(&attrs, "attributeName").or_else(|| attr(&attrs, "attributename"));
         if animation_is_dangerous(policy, target) {
@@ -191,6 +198,9 @@ pub(crate) fn keep_element(
     let mut other = false;
     let mut rel = false;
     attrs.retain_mut(|a| {
+        if judged {
+            return true;
+        }
         let changed = if link && a.ns == AttrNamespace::None && a.name == "rel" {
             &mut rel
         } else {
@@ -224,7 +234,10 @@ pub(crate) fn keep_element(
             .position(|a| a.ns == AttrNamespace::None && a.name == "rel");
         let last = at.is_some_and(|i| i + 1 == attrs.len());
         let existing = at.map(|i| attrs.remove(i).value);
-        let value = link_rel(existing.as_deref(), add);
+        let value = match (&existing, &policy.fresh_link_rel) {
+            (None, Some(fresh)) => fresh.clone(),
+            _ => link_rel(existing.as_deref(), add),
+        };
         rel |= !last || existing.as_deref() != Some(value.as_str());
         attrs.push(PatchAttr::new("rel", value));
     }
@@ -445,7 +458,7 @@ impl Builder<'_> {
         if raw && !raw_text_ok(node, name) {
             return None;
         }
-        let kept = keep_element(self.policy, ns, name, e.attrs().to_vec())?;
+        let kept = keep_element(self.policy, ns, name, e.attrs().to_vec(), false)?;
         let key = self.key();
         let contents = (ns == Namespace::Html && name == "template").then(|| self.key());
         self.patches.push(DomPatch::CreateElement {
@@ -481,7 +494,8 @@ impl Builder<'_> {
 /// charset cannot be sniffed as ISO-2022-JP, whose escape sequences would
 /// swallow the quotes and tags around them.
 pub(crate) fn strip_escape(text: &str) -> Cow<'_, str> {
-    if text.contains('\u{1b}') {
+    // A vectorized search: text nodes can be long.
+    if memchr::memchr(0x1b, text.as_bytes()).is_some() {
         text.replace('\u{1b}', "").into()
     } else {
         text.into()

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
-use tagloom_html::atom;
+use tagloom_html::atom::{self, Atom};
 use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
 use tagloom_html::serializer::{EscapeMode, write_escaped};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
@@ -19,7 +19,7 @@ use super::super::rules::Rules;
 use super::super::tree::AttrChange;
 use super::super::tree_config;
 use super::Abandon;
-use super::clean::{CleanSink, Cleaner};
+use super::clean::{CleanSink, Cleaner, Known};
 use super::proof::Proof;
 use super::walk::{RawSink, Walker};
 
@@ -71,9 +71,93 @@ fn plain_name(name: &str, tag: bool) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
 }
 
+/// Text up to this many bytes is scanned byte by byte against [`BYTES`]; longer
+/// text is searched with `memchr` (vectorized, but with a fixed cost per call
+/// that short text, such as the whitespace between tags, does not repay).
+const SHORT: usize = 24;
+
+/// Bytes the text writer escapes: `&`, `<`, `>`, and `0xC2` (the lead byte
+/// of U+00A0).
+const ESCAPE_TEXT: u8 = 1;
+/// The byte a double-quoted value escapes besides those: `"`.
+const ESCAPE_QUOTE: u8 = 2;
+/// Bytes the tokenizer's input preprocessing changes: CR, NUL.
+const RAW: u8 = 4;
+
+/// Per byte: which of the classes above it belongs to.
+static BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'&' as usize] = ESCAPE_TEXT;
+    t[b'<' as usize] = ESCAPE_TEXT;
+    t[b'>' as usize] = ESCAPE_TEXT;
+    t[0xc2] = ESCAPE_TEXT;
+    t[b'"' as usize] = ESCAPE_QUOTE;
+    t[b'\r' as usize] = RAW;
+    t[0] = RAW;
+    t
+};
+
+/// The classes of the bytes of a short text, together.
+fn classes(bytes: &[u8]) -> u8 {
+    bytes.iter().fold(0, |acc, &b| {
+        acc | BYTES.get(usize::from(b)).copied().unwrap_or(0)
+    })
+}
+
 /// Text the tokenizer's input preprocessing leaves alone (no CR, no NUL).
-fn plain_text(text: &str) -> bool {
-    !text.bytes().any(|b| b == b'\r' || b == 0)
+pub(super) fn plain_text(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.len() <= SHORT {
+        return classes(bytes) & RAW == 0;
+    }
+    memchr::memchr2(b'\r', 0, bytes).is_none()
+}
+
+/// `write_escaped(html, value, EscapeMode::DoubleQuoted)`, faster for the
+/// usual value with nothing to escape: two vectorized searches, then one copy.
+pub(super) fn write_value(html: &mut String, value: &str) {
+    let bytes = value.as_bytes();
+    let plain = if bytes.len() <= SHORT {
+        classes(bytes) & (ESCAPE_TEXT | ESCAPE_QUOTE) == 0
+    } else {
+        memchr::memchr3(b'&', b'"', 0xc2, bytes).is_none()
+            && memchr::memchr2(b'<', b'>', bytes).is_none()
+    };
+    if plain {
+        html.push_str(value);
+    } else {
+        let _ = write_escaped(html, value, EscapeMode::DoubleQuoted);
+    }
+}
+
+/// `write_escaped(html, text, EscapeMode::Text)`, found faster on long text:
+/// the bytes to escape are searched for (vectorized) instead of tested one by
+/// one. Text that may hold U+00A0 (a `0xC2` byte) goes to `write_escaped`.
+pub(super) fn write_text(html: &mut String, text: &str) {
+    let bytes = text.as_bytes();
+    if bytes.len() <= SHORT {
+        if classes(bytes) & ESCAPE_TEXT == 0 {
+            html.push_str(text);
+        } else {
+            let _ = write_escaped(html, text, EscapeMode::Text);
+        }
+        return;
+    }
+    if memchr::memchr(0xc2, bytes).is_some() {
+        let _ = write_escaped(html, text, EscapeMode::Text);
+        return;
+    }
+    let mut start = 0;
+    for i in memchr::memchr3_iter(b'&', b'<', b'>', bytes) {
+        html.push_str(text.get(start..i).unwrap_or_default());
+        html.push_str(match bytes.get(i) {
+            Some(b'&') => "&amp;",
+            Some(b'<') => "&lt;",
+            _ => "&gt;",
+        });
+        start = i + 1;
+    }
+    html.push_str(text.get(start..).unwrap_or_default());
 }
 
 fn attr_prefix(ns: AttrNamespace) -> Result<&'static str, Abandon> {
@@ -94,7 +178,7 @@ fn write_start(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Result<(),
         html.push_str(attr_prefix(a.ns)?);
         html.push_str(&a.name);
         html.push_str("=\"");
-        let _ = write_escaped(html, &a.value, EscapeMode::DoubleQuoted);
+        write_value(html, &a.value);
         html.push('"');
     }
     html.push('>');
@@ -200,6 +284,7 @@ impl CleanSink for First<'_> {
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
+        atom: Option<Atom>,
         attrs: Vec<PatchAttr>,
         void: bool,
         change: AttrChange,
@@ -224,7 +309,7 @@ impl CleanSink for First<'_> {
                         return Err(Abandon::Name);
                     }
                 }
-                return proof.open(ns, &name, &attrs, void, change);
+                return proof.open(ns, &name, atom, &attrs, void, change);
             }
             Verify::Reparse(second) => second,
         };
@@ -270,7 +355,7 @@ impl CleanSink for First<'_> {
         if !plain_text(text) {
             return Err(Abandon::Text);
         }
-        let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
+        write_text(&mut self.html, text);
         match &mut self.verify {
             Verify::Prove(proof) => proof.text(text),
             Verify::Reparse(_) => {
@@ -331,6 +416,7 @@ impl CleanSink for Out {
         &mut self,
         _ns: Namespace,
         name: Cow<'static, str>,
+        _atom: Option<Atom>,
         attrs: Vec<PatchAttr>,
         _void: bool,
         _change: AttrChange,
@@ -489,7 +575,12 @@ impl RawSink for Compare<'_, '_> {
             }) if ns1 == ns && name1 == name && attrs1 == attrs => {
                 // Same element as the clean tree's: when the first tree pass
                 // kept its attributes as parsed, the second would too.
-                self.next.open_element(ns, name, attrs, fixed)
+                self.next.open_element(
+                    ns,
+                    name,
+                    attrs,
+                    if fixed { Known::Fixed } else { Known::Nothing },
+                )
             }
             _ => Err(Abandon::Reparse),
         }

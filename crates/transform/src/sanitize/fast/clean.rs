@@ -6,8 +6,10 @@
 
 use std::borrow::Cow;
 
-use tagloom_html::dom_patch::{Namespace, PatchAttr};
+use tagloom_html::atom::Atom;
+use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
 use tagloom_html::serializer::serializes_as_void;
+use tagloom_html::token::OwnedTag;
 
 use super::super::policy::Disposition;
 use super::super::rules::{Rules, Verdict};
@@ -21,11 +23,13 @@ use super::walk::RawSink;
 /// What a cleaner reports: the clean tree, in document order.
 pub(crate) trait CleanSink {
     /// A kept element starts; `void` ones serialize without content or end tag;
-    /// `change`: how the tree pass changed its attributes.
+    /// `change`: how the tree pass changed its attributes; `atom`: the static
+    /// atom of an HTML element's name (`None` for other elements and names).
     fn open(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
+        atom: Option<Atom>,
         attrs: Vec<PatchAttr>,
         void: bool,
         change: AttrChange,
@@ -47,6 +51,64 @@ struct Dst {
     depth: usize,
 }
 
+/// What is known of a source element's attributes before the tree pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Known {
+    /// Nothing: the tree pass judges them.
+    Nothing,
+    /// They are a fixed point of `keep_element` for this namespace and name
+    /// (the first tree pass kept them as they were): the call is skipped.
+    Fixed,
+    /// The token filter judged them for an HTML element of this name
+    /// (`keep_element`'s `judged`).
+    Judged,
+}
+
+/// Tells the cleaner which element the token filter judged: the
+/// [`RawSink`] of the fast path's first walk, a [`Cleaner`] seen through the
+/// start tag just filtered ([`SanitizeFilter::filter_token`]). An HTML
+/// element with the tag's name and exactly its attributes (the tree builder
+/// copies a start tag's attributes as they are onto an HTML element, and
+/// `keep_element` depends on nothing else) is [`Known::Judged`].
+///
+/// [`SanitizeFilter::filter_token`]: super::super::SanitizeFilter::filter_token
+pub(crate) struct Judged<'a, 'p, O> {
+    pub(crate) cleaner: &'a mut Cleaner<'p, O>,
+    pub(crate) tag: Option<&'a OwnedTag>,
+}
+
+impl<O: CleanSink> RawSink for Judged<'_, '_, O> {
+    fn open(
+        &mut self,
+        ns: Namespace,
+        name: Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+    ) -> Result<(), Abandon> {
+        let judged = self.tag.is_some_and(|tag| {
+            ns == Namespace::Html
+                && tag.name().as_str() == name
+                && tag.attrs().len() == attrs.len()
+                && tag.attrs().iter().zip(&attrs).all(|(t, a)| {
+                    a.ns == AttrNamespace::None && t.name.as_str() == a.name && t.value == a.value
+                })
+        });
+        let known = if judged {
+            Known::Judged
+        } else {
+            Known::Nothing
+        };
+        self.cleaner.open_element(ns, name, attrs, known)
+    }
+
+    fn text(&mut self, text: &str) -> Result<(), Abandon> {
+        self.cleaner.text(text)
+    }
+
+    fn close(&mut self) -> Result<(), Abandon> {
+        self.cleaner.close()
+    }
+}
+
 /// What became of an element of the source.
 #[derive(Clone, Copy)]
 enum Fate {
@@ -55,9 +117,31 @@ enum Fate {
     Dropped,
 }
 
+/// What the tree pass asks of an element's name alone, remembered by static
+/// atom for HTML elements (a pure function of the policy and the name): the
+/// policy's verdict, whether it is text-only, whether it is void.
+#[derive(Clone, Copy)]
+struct NameFacts {
+    verdict: Verdict,
+    text_only: bool,
+    void: bool,
+}
+
+impl NameFacts {
+    fn of(policy: &Rules, ns: Namespace, name: &str) -> NameFacts {
+        NameFacts {
+            verdict: policy.verdict(ns, name),
+            text_only: is_text_only(ns, name),
+            void: serializes_as_void(ns, name),
+        }
+    }
+}
+
 /// The streaming tree pass over `out`.
 pub(crate) struct Cleaner<'p, O> {
     policy: &'p Rules,
+    /// [`NameFacts`] of HTML elements by static atom index.
+    facts: Vec<Option<NameFacts>>,
     fates: Vec<Fate>,
     dsts: Vec<Dst>,
     /// Source elements open inside a dropped one (its own entry included).
@@ -69,6 +153,7 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
     pub(crate) fn new(policy: &'p Rules, out: O) -> Self {
         Cleaner {
             policy,
+            facts: Vec::new(),
             fates: Vec::new(),
             dsts: vec![Dst {
                 ns: Namespace::Html,
@@ -85,15 +170,37 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
 }
 
 impl<O: CleanSink> Cleaner<'_, O> {
-    /// A source element starts; `fixed`: its attributes are known to be a
-    /// fixed point of `keep_element` for this namespace and name (the first
-    /// tree pass kept them as they were), so the call is skipped.
+    /// The [`NameFacts`] of an element, and the static atom of an HTML
+    /// element's name.
+    fn facts(&mut self, ns: Namespace, name: &str) -> (NameFacts, Option<Atom>) {
+        if ns != Namespace::Html {
+            return (NameFacts::of(self.policy, ns, name), None);
+        }
+        let Some(atom) = Atom::lookup_static(name.as_bytes()) else {
+            return (NameFacts::of(self.policy, ns, name), None);
+        };
+        let i = atom.index() as usize;
+        if let Some(Some(known)) = self.facts.get(i) {
+            return (*known, Some(atom));
+        }
+        let facts = NameFacts::of(self.policy, ns, name);
+        if self.facts.len() <= i {
+            self.facts.resize(i + 1, None);
+        }
+        if let Some(slot) = self.facts.get_mut(i) {
+            *slot = Some(facts);
+        }
+        (facts, Some(atom))
+    }
+
+    /// A source element starts; `known`: what is known of its attributes
+    /// before the tree pass judges them.
     pub(crate) fn open_element(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
-        fixed: bool,
+        known: Known,
     ) -> Result<(), Abandon> {
         if self.dropping > 0 {
             self.dropping += 1;
@@ -104,7 +211,9 @@ impl<O: CleanSink> Cleaner<'_, O> {
         if parent.void {
             return Err(Abandon::Void);
         }
-        let mut verdict = self.policy.verdict(ns, &name);
+        let (facts, atom) = self.facts(ns, &name);
+        let parent = self.dsts.last().ok_or(Abandon::Engine)?;
+        let mut verdict = facts.verdict;
         if verdict == Verdict::Keep {
             let place = Place {
                 ns: parent.ns,
@@ -128,11 +237,11 @@ impl<O: CleanSink> Cleaner<'_, O> {
             }
             Verdict::Not(Disposition::Escape) => Err(Abandon::Escape),
             Verdict::Keep => {
-                if is_text_only(ns, &name) {
+                if facts.text_only {
                     return Err(Abandon::RawText);
                 }
                 let depth = parent.depth + 1;
-                let kept = if fixed {
+                let kept = if known == Known::Fixed {
                     let (html_ip, text_ip) = integration_points(ns, &name, &attrs);
                     Some(KeptElement {
                         attrs,
@@ -141,16 +250,16 @@ impl<O: CleanSink> Cleaner<'_, O> {
                         change: AttrChange::None,
                     })
                 } else {
-                    keep_element(self.policy, ns, &name, attrs)
+                    keep_element(self.policy, ns, &name, attrs, known == Known::Judged)
                 };
                 let Some(kept) = kept else {
                     self.dropping = 1;
                     self.fates.push(Fate::Dropped);
                     return Ok(());
                 };
-                let void = serializes_as_void(ns, &name);
+                let void = facts.void;
                 self.out
-                    .open(ns, name.clone(), kept.attrs, void, kept.change)?;
+                    .open(ns, name.clone(), atom, kept.attrs, void, kept.change)?;
                 self.fates.push(Fate::Kept);
                 self.dsts.push(Dst {
                     ns,
@@ -173,7 +282,7 @@ impl<O: CleanSink> RawSink for Cleaner<'_, O> {
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
     ) -> Result<(), Abandon> {
-        self.open_element(ns, name, attrs, false)
+        self.open_element(ns, name, attrs, Known::Nothing)
     }
 
     fn text(&mut self, text: &str) -> Result<(), Abandon> {

@@ -43,11 +43,12 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
+use tagloom_html::token::OwnedTag;
 use tagloom_html::tree_builder::TreeBuilder;
 
 use super::{Front, Report, Sanitized, Sanitizer, tree_config};
 use check::{Check, First};
-use clean::Cleaner;
+use clean::{Cleaner, Judged};
 use walk::Walker;
 
 /// Why the fast path of [`Sanitizer::sanitize`] handed an input to the general
@@ -131,18 +132,23 @@ impl Sanitizer {
         let mut walker = Walker::new(document, root);
         let mut cleaner = Cleaner::new(policy, First::new(policy, input.len(), check));
         let mut why = Abandon::Engine;
-        let mut step = |tb: &mut TreeBuilder, eof: bool| -> Result<(), Abandon> {
-            for patch in tb.drain_patches() {
-                walker.apply(patch, &mut cleaner)?;
-            }
-            if eof {
-                walker.finish(&mut cleaner)?;
-                cleaner.out.finish()?;
-            }
-            Ok(())
-        };
-        let done = self.front(input, &mut tb, Front::Lean, |tb, eof| {
-            step(tb, eof).map_err(|e| why = e).ok()
+        let mut step =
+            |tb: &mut TreeBuilder, eof: bool, tag: Option<&OwnedTag>| -> Result<(), Abandon> {
+                let mut sink = Judged {
+                    cleaner: &mut cleaner,
+                    tag,
+                };
+                for patch in tb.drain_patches() {
+                    walker.apply(patch, &mut sink)?;
+                }
+                if eof {
+                    walker.finish(&mut cleaner)?;
+                    cleaner.out.finish()?;
+                }
+                Ok(())
+            };
+        let done = self.front(input, &mut tb, Front::Lean, |tb, eof, tag| {
+            step(tb, eof, tag).map_err(|e| why = e).ok()
         });
         if done.is_none() {
             return Err(why);

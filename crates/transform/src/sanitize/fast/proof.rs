@@ -245,11 +245,13 @@ impl<'p> Proof<'p> {
     }
 
     /// A kept element starts (`change`: how the tree pass changed its
-    /// attributes; `void`: it serializes without content or end tag).
+    /// attributes; `void`: it serializes without content or end tag; `atom`:
+    /// `Atom::lookup_static(name)` for an HTML element).
     pub(crate) fn open(
         &mut self,
         ns: Namespace,
         name: &str,
+        atom: Option<Atom>,
         attrs: &[PatchAttr],
         void: bool,
         change: AttrChange,
@@ -258,7 +260,7 @@ impl<'p> Proof<'p> {
         if ns != Namespace::Html || name.bytes().any(|b| b.is_ascii_uppercase()) {
             return unproven;
         }
-        let atom = Atom::lookup_static(name.as_bytes());
+        debug_assert_eq!(atom, Atom::lookup_static(name.as_bytes()), "{name}");
         let start = start_of(atom);
         // The re-parse's stack (the root `html` and this path) stays under the
         // depth cap, with one to spare.
@@ -335,7 +337,7 @@ fn settled(policy: &Rules, name: &str, attrs: &[PatchAttr]) -> bool {
         policy,
         name,
         attrs.iter().map(|a| (&*a.name, a.value.as_str())),
-    ) && keep_element(policy, Namespace::Html, name, attrs.to_vec())
+    ) && keep_element(policy, Namespace::Html, name, attrs.to_vec(), false)
         .is_some_and(|again| again.attrs == attrs)
 }
 
@@ -460,7 +462,14 @@ mod tests {
                 proof.close()?;
             } else {
                 let void = serializes_as_void(Namespace::Html, tag);
-                proof.open(Namespace::Html, tag, &[], void, AttrChange::None)?;
+                proof.open(
+                    Namespace::Html,
+                    tag,
+                    tagloom_html::atom::Atom::lookup_static(tag.as_bytes()),
+                    &[],
+                    void,
+                    AttrChange::None,
+                )?;
             }
             rest = &rest[end + 1..];
         }

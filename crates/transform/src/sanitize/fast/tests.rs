@@ -398,3 +398,61 @@ fn odd_names_fall_back() {
     assert_eq!(fast(&s, "<my=tag>x</my=tag>"), Err(FastFallback::Name));
     assert!(fast(&s, "<p data-x=1>x</p>").is_ok());
 }
+
+/// The output's text and attribute value writers escape as the shared
+/// `write_escaped` does.
+#[test]
+fn text_writer_escapes_as_the_serializer() {
+    use tagloom_html::serializer::{EscapeMode, write_escaped};
+    let texts = [
+        "",
+        "plain text",
+        "a<b>c&d\"e'f",
+        "&&<<>>",
+        "<",
+        "x\u{a0}y",
+        "\u{a0}<\u{a0}",
+        "https://e.org/a?b=1&c=\"2\"",
+        "q\"",
+        "\u{1a0}\u{20a0}é & ü",
+        "long run without anything special at all, then & at the end&",
+        "a long value, \"quoted\", past the short limit of the byte scan",
+        "another long one with U+00A0: \u{a0} and nothing else to escape",
+        "a long one that ends in a quote character past the limit\"",
+        "short \"q\"",
+    ];
+    for text in texts {
+        let mut want = String::from("pre");
+        let _ = write_escaped(&mut want, text, EscapeMode::Text);
+        let mut got = String::from("pre");
+        super::check::write_text(&mut got, text);
+        assert_eq!(got, want, "{text:?}");
+        let mut want = String::from("pre");
+        let _ = write_escaped(&mut want, text, EscapeMode::DoubleQuoted);
+        let mut got = String::from("pre");
+        super::check::write_value(&mut got, text);
+        assert_eq!(got, want, "{text:?}");
+    }
+}
+
+/// The CR/NUL test answers as a plain search, short text or long.
+#[test]
+fn plain_text_finds_cr_and_nul() {
+    let long = "x".repeat(40);
+    for text in [
+        String::new(),
+        "a".to_owned(),
+        "a\rb".to_owned(),
+        "\0".to_owned(),
+        long.clone(),
+        format!("{long}\r"),
+        format!("\0{long}"),
+        format!("{long}\u{a0}\n"),
+    ] {
+        assert_eq!(
+            super::check::plain_text(&text),
+            !text.contains(['\r', '\0']),
+            "{text:?}"
+        );
+    }
+}
