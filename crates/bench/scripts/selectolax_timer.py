@@ -30,6 +30,10 @@ Timing rules (the same for every engine, here and in bench.py):
   tagloom and the Rust peers parse with (`<noscript>` is raw text); no encoding
   detection (selectolax's default: bytes are UTF-8).
 
+The rules live here as functions (`sample`, `iterations_for`, `rotated`);
+`crates/python/tests/test_bench_rules.py` checks them (selectolax is imported only
+when an engine is asked for, so the rules import without it).
+
 `run` prints the sample lines of `examples/peers.rs` (engine, input, chunk, bytes,
 seconds). selectolax has no chunked parse (its old Modest backend is gone in 1.0),
 so only `whole` samples are written. `rss ENGINE` parses the 20 MB concat once
@@ -42,11 +46,15 @@ import os
 import sys
 import time
 
-from selectolax.lexbor import LexborHTMLParser
-
 CONCAT_BYTES = 20_000_000
 SAMPLE_BYTES = 2_000_000
-ENGINES = {"lexbor": functools.partial(LexborHTMLParser, scripting=True)}
+
+
+def engines():
+    """The Python engines this timer runs: lexbor as the rules above call it."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    return {"lexbor": functools.partial(LexborHTMLParser, scripting=True)}
 
 
 def inputs(corpus):
@@ -66,6 +74,14 @@ def inputs(corpus):
 def iterations_for(size):
     """How many calls a sample of an input of `size` bytes makes."""
     return max(1, -(-SAMPLE_BYTES // size))
+
+
+def rotated(names, by):
+    """`names` starting at index `by` (mod its length): round r of a bench runs its
+    engines in the order `rotated(engines, r)`, so none always follows the same one."""
+    names = list(names)
+    k = by % len(names)
+    return names[k:] + names[:k]
 
 
 def sample(fn, data, iterations):
@@ -92,9 +108,10 @@ def sample(fn, data, iterations):
 
 def run(corpus, rounds):
     pages = inputs(corpus)
+    parsers = engines()
     for _ in range(rounds):
         for name, data in pages:
-            for engine, parser in ENGINES.items():
+            for engine, parser in parsers.items():
                 secs, _ = sample(parser, data, iterations_for(len(data)))
                 print(f"{engine}\t{name}\twhole\t{len(data)}\t{secs:.9f}")
     sys.stdout.flush()
@@ -103,7 +120,7 @@ def run(corpus, rounds):
 def rss(corpus, engine):
     concat = inputs(corpus)[-1][1]
     if engine != "baseline":
-        tree = ENGINES[engine](concat)
+        tree = engines()[engine](concat)
         print(tree.root is not None)
 
 

@@ -37,7 +37,7 @@ import importlib.metadata
 import os
 import statistics
 import sys
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Tuple
 
 import html5lib
 import lxml.html
@@ -47,11 +47,11 @@ import tagloom
 
 # One loader, one timing rule: the peer bench's.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "scripts"))
-from selectolax_timer import CONCAT_BYTES, ENGINES, inputs, iterations_for, sample  # noqa: E402
+from selectolax_timer import CONCAT_BYTES, engines, inputs, iterations_for, rotated, sample  # noqa: E402
 
 PARSERS: Dict[str, Callable[[bytes], object]] = {
     "tagloom": tagloom.parse,
-    "lexbor": ENGINES["lexbor"],
+    "lexbor": engines()["lexbor"],
     "lxml": lxml.html.document_fromstring,
     "html5lib": html5lib.parse,
 }
@@ -62,12 +62,6 @@ SANITIZERS: Dict[str, Callable[[str], object]] = {
 PAGES = "7 pages"
 
 Samples = Dict[Tuple[str, str], List[float]]
-
-
-def rotated(names: Sequence[str], by: int) -> List[str]:
-    """`names` starting at index `by` (mod its length)."""
-    k = by % len(names)
-    return list(names[k:]) + list(names[:k])
 
 
 def rates(secs: Samples, pages: List[Tuple[str, bytes]], name: str, engine: str) -> List[float]:
