@@ -1,6 +1,6 @@
 """In-process timer of lexbor (selectolax's LexborHTMLParser) for the peer bench, and
 the timing rules every Python-side bench of tagloom follows (`crates/python/bench/bench.py`
-imports `inputs` and `sample` from here).
+takes its inputs and rules from here).
 
 usage: selectolax_timer.py CORPUS_DIR run ROUNDS | rss ENGINE
 
@@ -14,11 +14,15 @@ Timing rules (the same for every engine, here and in bench.py):
   a sample measures the steady state of a process that parses many documents, not
   the first touch of a fresh heap. Without it a fresh process pays page faults for
   the heap the parse grows into: lexbor (through glibc malloc, 4 KiB pages) takes
-  about 42 000 faults on the first parse of the 20 MB concat and about 9 900 on the
-  following ones (glibc trims the freed heap top), and its first pass over the 7
-  pages runs at about half the speed of the second (BENCHMARKS.md, "From Python").
+  about 42 000 faults on the first parse of the 20 MB concat (0–30 000 on the
+  following ones, by what else ran: glibc gives a freed heap top back), and its
+  first pass over the 7 pages runs at 0.5–0.65x the speed of the second
+  (BENCHMARKS.md, "From Python").
   The peer bench runs this script once per round in a new process and the concat
   once per sample, so before these rules its lexbor concat figure was a cold one.
+- Engines interleave per input inside a round, in an order rotated every round
+  (`rotated`), so none always runs right after the same other one; the peer bench
+  alternates which of its two processes goes first.
 - The cyclic garbage collector is collected before and disabled during a sample (a
   collection triggered by an unrelated allocation is nobody's parse time).
 - Small pages repeat until about SAMPLE_BYTES went through; a sample is the mean
