@@ -2,6 +2,8 @@
 # Builds the release wheel (the one users get: fat LTO) into a venv with the peers
 # (selectolax, lxml, html5lib, nh3) and runs bench.py.
 # usage: crates/python/bench/run.sh [ROUNDS]   (from the workspace root)
+# The timing rules are at the top of crates/bench/scripts/selectolax_timer.py; the
+# load-independent figure (instructions per call, callgrind) is instructions.py here.
 # env:   TAGLOOM_BENCH_CORPUS (default ../shared/bench-corpus), BENCH_VENV
 set -eu
 rounds=${1:-5}
