@@ -6,6 +6,10 @@
 //! `</script>` of the script that wrote it (the spec's insertion point: the
 //! token stream is the same), and every batch must apply.
 //!
+//! The scripted parse compacts the tree builder's mirror after every token
+//! (`MirrorCompaction::After(0)`), the inline one never: compaction must not
+//! change the tree either.
+//!
 //! Input: byte 0 picks the chunk size, the batching and how writes are split;
 //! the rest is split on 0xFF (never valid UTF-8): the document, then the text
 //! of script 0, 1, 2… in the order the parser runs them.
@@ -18,9 +22,9 @@ use tagloom_html::dom::{DomStore, dump_document};
 use tagloom_html::session::{
     BatchPolicy, Html5ParseSession, PumpStatus, ScriptHostError, SessionConfig, WriteStatus,
 };
-use tagloom_html::tree_builder::SuspendReason;
+use tagloom_html::tree_builder::{MirrorCompaction, SuspendReason};
 
-fn config(batching: BatchPolicy) -> SessionConfig {
+fn config(batching: BatchPolicy, compaction: MirrorCompaction) -> SessionConfig {
     let mut config = SessionConfig {
         decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
         batching,
@@ -28,6 +32,7 @@ fn config(batching: BatchPolicy) -> SessionConfig {
     };
     config.tree.suspend_at_script = true;
     config.tree.scripting = true;
+    config.tree.mirror_compaction = compaction;
     config
 }
 
@@ -143,7 +148,7 @@ fuzz_target!(|data: &[u8]| {
 
     // The decoder's view of the document (UTF-8, a BOM removed).
     let mut combined = encoding_rs::UTF_8.decode_with_bom_removal(doc).0.into_owned();
-    let mut session = Html5ParseSession::new(config(batching));
+    let mut session = Html5ParseSession::new(config(batching, MirrorCompaction::After(0)));
     let mut host = Host {
         texts,
         next: 0,
@@ -163,7 +168,7 @@ fuzz_target!(|data: &[u8]| {
 
     // The same text inline, no script writing anything.
     let inline = {
-        let mut session = Html5ParseSession::new(config(BatchPolicy::PerPump));
+        let mut session = Html5ParseSession::new(config(BatchPolicy::PerPump, MirrorCompaction::Never));
         // A BOM first: the session drops it as it dropped the document's (a
         // second U+FEFF, now at the start of `combined`, is text).
         session.push_bytes("\u{FEFF}".as_bytes()).expect("push");

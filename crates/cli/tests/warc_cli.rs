@@ -169,3 +169,51 @@ fn an_unreadable_input_is_exit_2_and_no_output() {
     let out = tagloom(&["warc", "text", empty.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Runs `tagloom ARGS` with `input` on standard input.
+fn tagloom_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tagloom"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("a stdin pipe");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("the binary ends");
+    writer.join().unwrap().unwrap();
+    out
+}
+
+#[test]
+fn standard_input_gives_the_rows_of_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    archives(dir.path());
+    for name in ["a.warc", "b.warc.gz", "sub/c.warc.gz"] {
+        let path = dir.path().join(name);
+        let from_file = tagloom(&["warc", "text", path.to_str().unwrap()]);
+        let from_stdin = tagloom_with_stdin(&["warc", "text", "-"], &std::fs::read(&path).unwrap());
+        assert!(from_stdin.status.success(), "{name}");
+        let (mut a, b) = (rows(&from_file), rows(&from_stdin));
+        assert!(!b.is_empty(), "{name}");
+        for row in &mut a {
+            row["file"] = serde_json::json!("-");
+        }
+        assert_eq!(a, b, "{name}");
+    }
+    // Standard input is one archive among the others, read once.
+    let a = dir.path().join("a.warc");
+    let out = tagloom_with_stdin(
+        &["warc", "links", a.to_str().unwrap(), "-"],
+        &std::fs::read(dir.path().join("b.warc.gz")).unwrap(),
+    );
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1]["file"], "-");
+    let out = tagloom_with_stdin(&["warc", "text", "-", "-"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only once"));
+}

@@ -539,6 +539,9 @@ impl Html5ParseSession {
                 break PumpStatus::Suspended(SuspendReason::BatchReady);
             }
         };
+        // Between tokens, once a pump (not per token: the check would cost
+        // every token an instruction or three on the store path).
+        self.tree.maybe_compact();
         self.flush_batches();
         Ok(status)
     }

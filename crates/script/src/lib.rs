@@ -102,6 +102,11 @@ pub enum ScriptError {
     /// A patch batch did not apply to the store (an engine bug).
     #[error("internal error: a patch batch did not apply: {0}")]
     Patch(#[from] PatchError),
+    /// The script engine still held the document after its context was dropped
+    /// (an engine bug: the document cannot be handed out while a script object
+    /// can still reach it).
+    #[error("internal error: the script engine still holds the document")]
+    DocumentStillHeld,
 }
 
 /// A parsed document with the outcome of its scripts.

@@ -132,7 +132,7 @@ impl ScriptedParser {
         drop(context);
         // The context held the only other reference and is gone.
         let shared = Rc::try_unwrap(shared)
-            .map_err(|_| ScriptError::Session(tagloom_html::session::SessionError::Failed))?
+            .map_err(|_| ScriptError::DocumentStillHeld)?
             .into_inner();
         Ok(ScriptedDocument {
             store: shared.store,

@@ -56,6 +56,6 @@ pub mod reader;
 pub use error::{OpenError, RecordError, RecordErrorKind};
 pub use header::{Format, RecordHeader, RecordType};
 pub use http::{HttpError, HttpResponse};
-pub use job::{Job, JobKind, Row, RowResult, RunError, Summary, run};
+pub use job::{ArchiveSource, Job, JobKind, Row, RowResult, RunError, Summary, run, run_sources};
 pub use limits::Limits;
 pub use reader::{OwnedRecord, Record, Records, WarcReader, records};

@@ -5,7 +5,9 @@
 //! Jobs: `text` (title and text), `links` (`a`/`area` hrefs resolved against the
 //! base URL), `l10n-words` (units, words and characters as `l10n count` counts),
 //! `sanitize` (the page sanitized as body content; `--policy`). A directory stands
-//! for every `.warc`, `.warc.gz`, `.arc`, `.arc.gz` file below it (sorted). Records
+//! for every `.warc`, `.warc.gz`, `.arc`, `.arc.gz` file below it (sorted); `-`
+//! reads one archive from standard input (`zcat crawl.warc.gz | tagloom warc text -`,
+//! or the gzip file itself: gzip is found by its first bytes). Records
 //! run in parallel (`-j` threads) in a bounded pipeline; rows come out in file and
 //! record order. A record that cannot be read is an error row
 //! (`"error":{"kind","message"}`) and the run goes on; a summary line goes to
@@ -18,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use tagloom_warc::{Job, JobKind, Limits};
+use tagloom_warc::{ArchiveSource, Job, JobKind, Limits};
 
 use crate::batch;
 use crate::commands::l10n::parse_size;
@@ -61,7 +63,7 @@ pub enum FormatArg {
 pub struct Args {
     /// The job.
     job: JobArg,
-    /// WARC/ARC files (plain or gzip) and directories of them.
+    /// WARC/ARC files (plain or gzip) and directories of them; `-` for standard input.
     #[arg(required = true, value_name = "FILE|DIR")]
     inputs: Vec<PathBuf>,
     /// Write the rows here instead of standard output (`-`: standard output).
@@ -96,12 +98,22 @@ fn is_archive(path: &Path) -> bool {
         .any(|ext| name.ends_with(ext))
 }
 
-/// The files of `inputs`: files as given, directories expanded (sorted).
-fn archive_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// The archives of `inputs`: files as given, `-` as standard input (once),
+/// directories expanded (sorted).
+fn archive_files(inputs: &[PathBuf]) -> Result<Vec<ArchiveSource>> {
     let mut files = Vec::new();
+    let mut stdin = false;
     for input in inputs {
+        if input.as_os_str() == "-" {
+            if stdin {
+                bail!("standard input (`-`) can be read only once");
+            }
+            stdin = true;
+            files.push(ArchiveSource::Stdin);
+            continue;
+        }
         if !input.is_dir() {
-            files.push(input.clone());
+            files.push(ArchiveSource::File(input.clone()));
             continue;
         }
         let mut found = Vec::new();
@@ -121,7 +133,7 @@ fn archive_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
             }
         }
         found.sort();
-        files.extend(found);
+        files.extend(found.into_iter().map(ArchiveSource::File));
     }
     Ok(files)
 }
@@ -134,7 +146,9 @@ pub fn run(args: &Args) -> Result<()> {
     }
     // Every input must open before any output is written.
     for file in &files {
-        std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?;
+        if let ArchiveSource::File(path) = file {
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        }
     }
     let limits = Limits {
         max_body_bytes: args.max_record,
@@ -154,11 +168,17 @@ pub fn run(args: &Args) -> Result<()> {
     let pool = pool.build().context("cannot start the worker threads")?;
     let total: u64 = files
         .iter()
-        .filter_map(|f| std::fs::metadata(f).ok())
+        .filter_map(|f| match f {
+            ArchiveSource::File(path) => std::fs::metadata(path).ok(),
+            ArchiveSource::Stdin => None,
+        })
         .map(|m| m.len())
         .sum();
     let bar = if args.quiet || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
+    } else if files.contains(&ArchiveSource::Stdin) {
+        // Standard input has no known length: a byte counter.
+        indicatif::ProgressBar::no_length()
     } else {
         indicatif::ProgressBar::new(total)
     };
@@ -166,7 +186,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut summary = None;
     batch::write_to(args.output.as_deref(), |out| {
         let mut line = Vec::new();
-        let result = tagloom_warc::run(
+        let result = tagloom_warc::run_sources(
             &files,
             &job,
             Some(&pool),

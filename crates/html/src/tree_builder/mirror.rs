@@ -1,8 +1,11 @@
 //! The tree builder's lightweight mirror of the document it has emitted: just what
 //! the algorithms read back (element names, namespaces, attributes of formatting
 //! elements, parent and sibling links for foster parenting, text coalescing and the
-//! adoption agency). Node ids are indexes into one arena; a node's patch key is
-//! `key_base + id`, so keys are monotonic and never reused.
+//! adoption agency). Node ids are indexes into one arena. Patch keys are
+//! monotonic and never reused: a node's key is `key_base + id` until the first
+//! [compaction](compact), which keeps the nodes the builder may still read (in
+//! their order, with their keys listed) and forgets the others; new nodes get
+//! arithmetic keys after the listed ones.
 
 use std::num::NonZeroU64;
 
@@ -12,6 +15,10 @@ use std::ops::Range;
 
 use crate::dom_patch::{AttrNamespace, Namespace, PatchAttr, PatchKey};
 use crate::seg_vec::SegVec;
+
+mod compact;
+
+pub(crate) use compact::{Marks, Remap};
 
 /// Index of a node in the mirror arena.
 pub(crate) type NodeId = usize;
@@ -129,9 +136,28 @@ pub(crate) struct Mirror {
     kept: Vec<KeptAttr>,
     /// The values of `kept`, one after the other.
     kept_text: String,
+    /// The key of the first node (keys below it are not this arena's).
     key_base: u64,
+    /// The keys of nodes `0..keys.len()`, ascending: the nodes the last
+    /// compaction kept. Empty until then.
+    keys: Vec<u64>,
+    /// The key of node `keys.len()`; each later node's is one more.
+    tail_base: u64,
     /// Nodes dropped by [`release`](Self::release) (their keys stay used).
     released: usize,
+}
+
+/// What the mirror knows of a patch key (see [`Mirror::lookup`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    /// The node of the key.
+    Held(NodeId),
+    /// This parse made the node and a compaction forgot it (closed, never read
+    /// again).
+    Forgotten,
+    /// Not a key of this parse's nodes, or the arena was released after end of
+    /// file.
+    Unknown,
 }
 
 impl Mirror {
@@ -143,8 +169,16 @@ impl Mirror {
             kept: Vec::new(),
             kept_text: String::new(),
             key_base: key_base.max(1),
+            keys: Vec::new(),
+            tail_base: key_base.max(1),
             released: 0,
         }
+    }
+
+    /// The number of nodes held.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
     }
 
     /// Adds a parentless node.
@@ -161,19 +195,25 @@ impl Mirror {
     }
 
     /// The key of `id` (non-zero by construction: `key_base >= 1`).
+    #[inline]
     pub(crate) fn key(&self, id: NodeId) -> PatchKey {
-        let n = self.key_base.saturating_add(id as u64);
+        let n = if id >= self.keys.len() {
+            // The common case (no compaction yet: `keys` is empty).
+            self.tail_base.saturating_add((id - self.keys.len()) as u64)
+        } else {
+            self.keys.get(id).copied().unwrap_or(u64::MAX)
+        };
         PatchKey(NonZeroU64::new(n).unwrap_or(NonZeroU64::MAX))
     }
 
     /// The key the next node will get.
     pub(crate) fn next_key(&self) -> u64 {
-        self.key_base
-            .saturating_add((self.released + self.nodes.len()) as u64)
+        let tail = (self.released + self.nodes.len()).saturating_sub(self.keys.len());
+        self.tail_base.saturating_add(tail as u64)
     }
 
-    /// Frees every node; keys stay arithmetic (`key`, `next_key` still answer),
-    /// lookups find nothing. For after end of file.
+    /// Frees every node; keys still answer (`key`, `next_key`), lookups find
+    /// nothing. For after end of file.
     pub(crate) fn release(&mut self) {
         self.released += self.nodes.len();
         self.nodes = SegVec::default();
@@ -230,10 +270,24 @@ impl Mirror {
         first..self.kept.len()
     }
 
-    /// The node of `key`, if this arena made it and still holds it.
-    pub(crate) fn id_of(&self, key: PatchKey) -> Option<NodeId> {
-        let id = usize::try_from(key.0.get().checked_sub(self.key_base)?).ok()?;
-        (self.released == 0 && id < self.nodes.len()).then_some(id)
+    /// The node of `key`: held, made by this arena and forgotten since, or
+    /// unknown.
+    pub(crate) fn lookup(&self, key: PatchKey) -> Lookup {
+        let k = key.0.get();
+        if self.released > 0 || k < self.key_base || k >= self.next_key() {
+            return Lookup::Unknown;
+        }
+        if let Some(tail) = k.checked_sub(self.tail_base) {
+            return usize::try_from(tail)
+                .ok()
+                .map(|t| self.keys.len() + t)
+                .filter(|&id| id < self.nodes.len())
+                .map_or(Lookup::Unknown, Lookup::Held);
+        }
+        match self.keys.binary_search(&k) {
+            Ok(id) => Lookup::Held(id),
+            Err(_) => Lookup::Forgotten,
+        }
     }
 
     /// Sets (`Some`) or removes (`None`) the kept attribute `name` of element

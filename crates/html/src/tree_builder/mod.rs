@@ -44,7 +44,9 @@
 //! `reset_mode.rs` (A.1 reset the insertion mode), `tag_sets.rs` (element
 //! categories), `foreign.rs` (SVG/MathML adjustments, integration points),
 //! `quirks.rs` (DOCTYPE → document mode), `selectedcontent.rs` (customizable
-//! `<select>`), `mirror.rs` (what the builder remembers of the tree), and
+//! `<select>`), `mirror.rs` (what the builder remembers of the tree),
+//! `mirror/compact.rs` and `compaction.rs` (forgetting what it will never read
+//! again), and
 //! `modes/` (13.2.6.4.x, one file per insertion mode, plus 13.2.6.5 foreign
 //! content).
 //!
@@ -59,6 +61,7 @@
 //! 100 000 unclosed `<div>`s parse in linear time.
 
 mod adoption;
+mod compaction;
 pub(crate) mod foreign;
 mod formatting;
 mod insert;
@@ -77,6 +80,7 @@ use crate::dom_patch::{DetachedText, DomPatch, Namespace, PatchAttr, PatchKey, Q
 use crate::error::{ErrorCode, TreeError};
 use crate::token::{OwnedToken, Token};
 
+pub use compaction::MirrorCompaction;
 use formatting::FormattingList;
 use mirror::{Kind, Mirror, NodeId};
 use open_stack::OpenStack;
@@ -113,6 +117,11 @@ pub struct TreeBuilderConfig {
     /// it they are only counted ([`TreeBuilder::error_count`] counts them all).
     /// Default 65 536, as the tokenizer's.
     pub max_errors: usize,
+    /// When the builder's mirror of the tree forgets closed nodes it will never
+    /// read again (see [`MirrorCompaction`]; patches and keys are the same
+    /// either way). Checked by the session at the end of each pump; a tree
+    /// builder driven directly never compacts. Default [`MirrorCompaction::Never`].
+    pub mirror_compaction: MirrorCompaction,
 }
 
 impl Default for TreeBuilderConfig {
@@ -125,6 +134,7 @@ impl Default for TreeBuilderConfig {
             first_key: 1,
             suspend_at_script: false,
             max_errors: 1 << 16,
+            mirror_compaction: MirrorCompaction::Never,
         }
     }
 }
@@ -333,6 +343,8 @@ pub struct TreeBuilder {
     pub(crate) owned_atoms: OwnedTokenAtoms,
     /// The `script` element of the last [`SuspendReason::Script`].
     pub(crate) last_script: Option<NodeId>,
+    /// The mirror size at which it is compacted next (see `compaction.rs`).
+    pub(crate) compact_at: usize,
 }
 
 /// Whether `name` is an HTML element of the spec's "formatting" category
@@ -424,6 +436,7 @@ impl TreeBuilder {
             last_script: None,
             token_source: TokenSource::None,
             owned_atoms: OwnedTokenAtoms::default(),
+            compact_at: config.mirror_compaction.due_at(0),
             config,
         };
         let key = tb.mirror.key(document);

@@ -273,6 +273,27 @@ impl OpenStack {
         self.nodes.iter().copied()
     }
 
+    /// The nodes, bottom first.
+    pub(crate) fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.nodes.iter().copied()
+    }
+
+    /// Renames every node (the mirror was compacted); positions, keys and
+    /// categories stay.
+    pub(crate) fn remap(&mut self, map: impl Fn(NodeId) -> NodeId) {
+        for node in &mut self.nodes {
+            *node = map(*node);
+        }
+        if let Some(index) = self.index.as_mut() {
+            index.position = self
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(p, &n)| (n, p))
+                .collect();
+        }
+    }
+
     /// Whether `node` is open.
     pub(crate) fn contains(&self, node: NodeId) -> bool {
         self.position(node).is_some()

@@ -19,6 +19,7 @@
 use crate::dom_patch::{AttrNamespace, Namespace, PatchKey};
 
 use super::TreeBuilder;
+use super::mirror::Lookup;
 use super::tag_sets::is_formatting;
 
 /// A change a script made to the DOM, as the tree builder must hear of it.
@@ -40,7 +41,8 @@ pub enum DomChange<'a> {
 
 impl TreeBuilder {
     /// Applies `change` to the mirror. Returns false when the element is not one
-    /// this tree builder created (or it forgot it after end of file).
+    /// this tree builder created (or it released the mirror after end of file);
+    /// a change to an element a compaction forgot is accepted and ignored.
     pub(crate) fn dom_changed(&mut self, change: DomChange<'_>) -> bool {
         match change {
             DomChange::Attribute {
@@ -49,8 +51,14 @@ impl TreeBuilder {
                 name,
                 value,
             } => {
-                let Some(id) = self.mirror.id_of(element) else {
-                    return false;
+                let id = match self.mirror.lookup(element) {
+                    Lookup::Held(id) => id,
+                    // A closed element the mirror forgot: nothing reads its
+                    // attributes again (only formatting elements and, with a
+                    // `selectedcontent`, an open option's subtree are read, and
+                    // compaction keeps those).
+                    Lookup::Forgotten => return true,
+                    Lookup::Unknown => return false,
                 };
                 let Some(e) = self.mirror.elem(id) else {
                     return false;

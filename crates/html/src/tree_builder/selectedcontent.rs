@@ -15,7 +15,7 @@ use crate::atom;
 use crate::dom_patch::{DomPatch, Namespace};
 
 use super::TreeBuilder;
-use super::mirror::{Kind, NodeId};
+use super::mirror::{Kind, Marks, Mirror, NodeId, Remap};
 
 /// What the tree builder tracks per `select` element.
 #[derive(Clone, Copy, Debug, Default)]
@@ -38,6 +38,68 @@ pub(crate) struct SelectTracker {
     pub(crate) texts: HashMap<NodeId, String>,
     /// Processing instructions' target and data, when `full_mirror`.
     pub(crate) pis: HashMap<NodeId, (String, String)>,
+}
+
+impl SelectTracker {
+    /// Marks what the feature may read again before a compaction: the watched
+    /// (open) options with their subtrees (cloned when popped), and for each
+    /// select that can still get options (an expanded one: open or an ancestor of
+    /// an open node) its selected option and its `selectedcontent` (whose
+    /// children are replaced). The state of any other select is dropped: no
+    /// option is inserted under it again.
+    pub(crate) fn mark(&mut self, mirror: &Mirror, marks: &mut Marks) {
+        for &option in &self.watched {
+            marks.expand_subtree(mirror, option);
+        }
+        // Expanding a selectedcontent expands its ancestors, which may hold
+        // another select: repeat until nothing changes.
+        let mut done = std::collections::HashSet::new();
+        loop {
+            let mut changed = false;
+            for (&select, state) in &self.selects {
+                if done.contains(&select) || !marks.is_expanded(select) {
+                    continue;
+                }
+                done.insert(select);
+                changed = true;
+                if let Some(option) = state.selected {
+                    marks.keep(option);
+                }
+                if let Some(target) = state.selectedcontent {
+                    marks.expand_full(mirror, target);
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.selects.retain(|select, _| done.contains(select));
+    }
+
+    /// Maps the held node ids after a compaction, dropping what it forgot.
+    pub(crate) fn remap(&mut self, remap: &Remap) {
+        let map = |id: Option<NodeId>| id.and_then(|id| remap.get(id));
+        self.selects = std::mem::take(&mut self.selects)
+            .into_iter()
+            .filter_map(|(select, state)| {
+                let state = SelectState {
+                    selected: map(state.selected),
+                    selectedcontent: map(state.selectedcontent),
+                    disabled: state.disabled,
+                };
+                Some((remap.get(select)?, state))
+            })
+            .collect();
+        self.watched = self.watched.iter().filter_map(|&o| remap.get(o)).collect();
+        self.texts = std::mem::take(&mut self.texts)
+            .into_iter()
+            .filter_map(|(id, text)| Some((remap.get(id)?, text)))
+            .collect();
+        self.pis = std::mem::take(&mut self.pis)
+            .into_iter()
+            .filter_map(|(id, pi)| Some((remap.get(id)?, pi)))
+            .collect();
+    }
 }
 
 impl TreeBuilder {

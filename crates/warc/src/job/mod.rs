@@ -47,7 +47,7 @@ use crate::error::RecordError;
 use crate::limits::Limits;
 use crate::reader::OwnedRecord;
 
-pub use run::{RunError, Summary, run};
+pub use run::{ArchiveSource, RunError, Summary, run, run_sources};
 
 /// What a job computes for each HTML page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

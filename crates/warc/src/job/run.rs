@@ -5,10 +5,13 @@
 //! batch on the rayon pool, the next batch is read (`rayon::join`). So at most two
 //! batches are held whatever the file sizes, one huge file keeps every thread busy
 //! as well as many small ones do, and rows come out in file and record order.
+//!
+//! An input is a file or standard input ([`ArchiveSource`]); [`run`] takes files,
+//! [`run_sources`] either.
 
 use std::fs::File;
-use std::io;
-use std::path::PathBuf;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -51,12 +54,53 @@ pub enum RunError {
 
 type Item = (usize, Result<OwnedRecord, RecordError>);
 
-/// Reads batches of records across the files.
+/// Where [`run_sources`] reads one archive from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArchiveSource {
+    /// A file (plain or gzip, found by its first bytes).
+    File(PathBuf),
+    /// Standard input (plain or gzip), read once, as a stream; its rows name the
+    /// file `-`.
+    Stdin,
+}
+
+impl ArchiveSource {
+    /// The name rows give this input (`file`): the path as displayed, or `-`.
+    pub fn name(&self) -> String {
+        match self {
+            ArchiveSource::File(path) => path.display().to_string(),
+            ArchiveSource::Stdin => "-".to_string(),
+        }
+    }
+
+    fn open(&self, limits: crate::Limits) -> Result<WarcReader<Box<dyn Read + Send>>, OpenError> {
+        let (path, input): (&Path, io::Result<Box<dyn Read + Send>>) = match self {
+            ArchiveSource::File(path) => (
+                path,
+                File::open(path).map(|f| Box::new(f) as Box<dyn Read + Send>),
+            ),
+            ArchiveSource::Stdin => (Path::new("-"), Ok(Box::new(io::stdin()))),
+        };
+        let error = |source| OpenError {
+            path: path.to_path_buf(),
+            source,
+        };
+        WarcReader::new(input.map_err(error)?, limits).map_err(error)
+    }
+}
+
+impl From<PathBuf> for ArchiveSource {
+    fn from(path: PathBuf) -> ArchiveSource {
+        ArchiveSource::File(path)
+    }
+}
+
+/// Reads batches of records across the inputs.
 struct Source<'a> {
-    files: &'a [PathBuf],
+    files: &'a [ArchiveSource],
     job: &'a Job,
     next_file: usize,
-    current: Option<(usize, Records<File>)>,
+    current: Option<(usize, Records<Box<dyn Read + Send>>)>,
     /// Raw bytes of the current file already reported.
     reported: u64,
 }
@@ -69,10 +113,10 @@ impl Source<'_> {
         let mut progressed = 0u64;
         while batch.len() < BATCH_RECORDS && bytes < BATCH_BYTES {
             let Some((index, records)) = &mut self.current else {
-                let Some(path) = self.files.get(self.next_file) else {
+                let Some(input) = self.files.get(self.next_file) else {
                     break;
                 };
-                let reader = WarcReader::open(path, self.job.limits)?;
+                let reader = input.open(self.job.limits)?;
                 self.current = Some((self.next_file, reader.into_records()));
                 self.next_file += 1;
                 self.reported = 0;
@@ -104,10 +148,23 @@ pub fn run(
     files: &[PathBuf],
     job: &Job,
     pool: Option<&rayon::ThreadPool>,
+    on_row: impl FnMut(&Row) -> io::Result<()>,
+    progress: &dyn Fn(u64),
+) -> Result<Summary, RunError> {
+    let sources: Vec<ArchiveSource> = files.iter().cloned().map(ArchiveSource::from).collect();
+    run_sources(&sources, job, pool, on_row, progress)
+}
+
+/// [`run`] over files and standard input ([`ArchiveSource`]): the same pipeline,
+/// the same order of rows.
+pub fn run_sources(
+    files: &[ArchiveSource],
+    job: &Job,
+    pool: Option<&rayon::ThreadPool>,
     mut on_row: impl FnMut(&Row) -> io::Result<()>,
     progress: &dyn Fn(u64),
 ) -> Result<Summary, RunError> {
-    let names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let names: Vec<String> = files.iter().map(ArchiveSource::name).collect();
     let mut source = Source {
         files,
         job,

@@ -12,11 +12,15 @@ use std::time::{Duration, Instant};
 
 use tagloom_html::PatchBatch;
 use tagloom_html::driver::{DriveError, Driver, ParseConfig};
+use tagloom_html::tree_builder::MirrorCompaction;
 
 /// The largest piece read at once.
 const MAX_PIECE: usize = 64 * 1024;
 /// The smallest piece read at once under a throttle.
 const MIN_PIECE: usize = 512;
+/// New nodes between two compactions of the tree builder's mirror, at least
+/// (about 150 KiB of mirror).
+const COMPACT_AFTER: usize = 4096;
 
 /// What a stream wrote, for its `end` event.
 #[derive(Default)]
@@ -127,7 +131,10 @@ fn stream(
     // The sniffing algorithm without its optional statistical guess (which would
     // hold an undeclared document's first MiB back): rendering starts after the
     // 1024-byte prescan, as in a browser.
-    let config = ParseConfig::default();
+    // The server keeps no tree, so the tree builder's mirror need not either:
+    // compacting it keeps the memory of a stream flat however long the page.
+    let mut config = ParseConfig::default();
+    config.session.tree.mirror_compaction = MirrorCompaction::After(COMPACT_AFTER);
     let mut driver = Driver::new(&config);
     let mut pace = Pace::new(throttle);
     let mut buffer = vec![0; pace.piece];
