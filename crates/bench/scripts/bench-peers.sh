@@ -5,10 +5,12 @@
 # the two processes (first one, then the other first), then one Markdown table on stdout.
 #
 # usage: crates/bench/scripts/bench-peers.sh [ROUNDS]   (from the workspace root)
-# env:   TAGLOOM_BENCH_CORPUS (default ../shared/bench-corpus), PEERS_VENV, PEERS_OUT
+# env:   TAGLOOM_BENCH_CORPUS (default ../shared/bench-corpus), PEERS_VENV, PEERS_OUT,
+#        BENCH_KEEP_HEAP=0 (the allocators' defaults; see keep-heap.sh)
 set -eu
 rounds=${1:-5}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$root/crates/bench/scripts/keep-heap.sh"
 corpus=${TAGLOOM_BENCH_CORPUS:-$root/../shared/bench-corpus}
 venv=${PEERS_VENV:-$root/target/peers-venv}
 out=${PEERS_OUT:-$root/target/peers}

@@ -20,6 +20,9 @@ Timing rules (the same for every engine, here and in bench.py):
   (BENCHMARKS.md, "From Python").
   The peer bench runs this script once per round in a new process and the concat
   once per sample, so before these rules its lexbor concat figure was a cold one.
+- The scripts that run the benches (`bench-peers.sh`, `crates/python/bench/run.sh`)
+  source `keep-heap.sh`: every allocator keeps what it frees, so a warm sample has no
+  page traffic whatever ran before it (`BENCH_KEEP_HEAP=0`: the defaults).
 - Engines interleave per input inside a round, in an order rotated every round
   (`rotated`), so none always runs right after the same other one; the peer bench
   alternates which of its two processes goes first.

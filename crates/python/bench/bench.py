@@ -20,6 +20,8 @@ engine and call:
   state, not a fresh heap's first touch); the cyclic GC collected before and off
   during a sample;
 - a sample is the mean over enough calls to cover about 2 MB;
+- ``run.sh`` sources ``crates/bench/scripts/keep-heap.sh`` (every allocator keeps
+  what it frees; the header line says whether it was in effect);
 - engines interleave per input inside a round, in an order rotated every round, so
   none always runs right after the same other engine (allocator and cache state);
 - lexbor parses with ``scripting=True``, as tagloom does by default; tagloom sniffs
@@ -134,8 +136,10 @@ def main() -> None:
     names = [name for name, _ in pages if name != "concat"] + [PAGES, "concat"]
     size = {name: len(data) for name, data in pages}
     size[PAGES] = sum(len(d) for n, d in pages if n != "concat")
+    kept = os.environ.get("MIMALLOC_PURGE_DELAY") == "-1" and "MALLOC_TRIM_THRESHOLD_" in os.environ
+    heap = "kept (keep-heap.sh)" if kept else "the allocators' defaults"
     print(
-        f"Peers: {versions()}. Load average (1, 5, 15 min) before "
+        f"Heap: {heap}. Peers: {versions()}. Load average (1, 5, 15 min) before "
         f"{', '.join(f'{x:.1f}' for x in load_before)}, after {', '.join(f'{x:.1f}' for x in load_after)}.\n"
     )
     print(f"### Parse (MB/s, median of {rounds}; ratio = tagloom / peer, per round, median)\n")
