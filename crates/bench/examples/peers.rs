@@ -12,9 +12,11 @@
 //! A sample line is `engine<TAB>input<TAB>chunk<TAB>bytes<TAB>seconds`: one pass of
 //! `engine` over `input` (a page name or `concat`), `chunk` is `whole` or `16k`,
 //! `seconds` the mean time of the iterations of that sample (small pages repeat until
-//! about 2 MB went through). `run` interleaves the engines inside each round, so a
-//! round's ratios are same-run ratios; `table` reports the best and the median of the
-//! rounds. The Python timer of the script writes the same lines for lexbor.
+//! about 2 MB went through), after one untimed warm-up parse of the same input (the
+//! rules of `scripts/selectolax_timer.py`). `run` interleaves the engines inside each
+//! round, so a round's ratios are same-run ratios; `table` reports the best and the
+//! median of the rounds. The Python timer of the script writes the same lines for
+//! lexbor.
 //!
 //! Engines (every one starts from the raw UTF-8 bytes):
 //! - `tagloom`: bytes → session → [`tagloom_html::dom::DomStore`] (errors recorded).
@@ -113,6 +115,10 @@ fn run(rounds: usize) -> ExitCode {
             for engine in ENGINES {
                 for chunk in ["whole", "16k"] {
                     let size = chunk_size(chunk).unwrap_or(usize::MAX);
+                    // One untimed warm-up parse first, as `scripts/selectolax_timer.py`
+                    // does for lexbor: every sample measures the steady state, not
+                    // the first touch of the heap a large input grows into.
+                    black_box(parse(engine, &input.bytes, size));
                     let start = Instant::now();
                     for _ in 0..iterations {
                         black_box(parse(engine, &input.bytes, size));

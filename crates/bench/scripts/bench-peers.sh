@@ -2,13 +2,15 @@
 # The peer bench of issue 12 (see examples/peers.rs): tagloom, html5ever, html5gum,
 # lol-html and lexbor (selectolax, installed into a venv under target/) on the bench
 # pages and their 20 MB concat, whole and in 16 KiB chunks; rounds interleaved across
-# the two processes, then one Markdown table on stdout.
+# the two processes (first one, then the other first), then one Markdown table on stdout.
 #
 # usage: crates/bench/scripts/bench-peers.sh [ROUNDS]   (from the workspace root)
-# env:   TAGLOOM_BENCH_CORPUS (default ../shared/bench-corpus), PEERS_VENV, PEERS_OUT
+# env:   TAGLOOM_BENCH_CORPUS (default ../shared/bench-corpus), PEERS_VENV, PEERS_OUT,
+#        BENCH_KEEP_HEAP=0 (the allocators' defaults; see keep-heap.sh)
 set -eu
 rounds=${1:-5}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$root/crates/bench/scripts/keep-heap.sh"
 corpus=${TAGLOOM_BENCH_CORPUS:-$root/../shared/bench-corpus}
 venv=${PEERS_VENV:-$root/target/peers-venv}
 out=${PEERS_OUT:-$root/target/peers}
@@ -24,10 +26,18 @@ fi
 peers=$root/target/release/examples/peers
 export TAGLOOM_BENCH_CORPUS="$corpus"
 
+# One round = one `peers run 1` and one `selectolax_timer.py run 1` (each sample after
+# a warm-up parse; the rules are at the top of selectolax_timer.py); which of the two
+# goes first alternates, so neither always runs in the other's wake.
 i=0
 while [ "$i" -lt "$rounds" ]; do
-    "$peers" run 1 >> "$out/samples.tsv"
-    "$venv/bin/python" "$script" "$corpus" run 1 >> "$out/samples.tsv"
+    if [ $((i % 2)) -eq 0 ]; then
+        "$peers" run 1 >> "$out/samples.tsv"
+        "$venv/bin/python" "$script" "$corpus" run 1 >> "$out/samples.tsv"
+    else
+        "$venv/bin/python" "$script" "$corpus" run 1 >> "$out/samples.tsv"
+        "$peers" run 1 >> "$out/samples.tsv"
+    fi
     i=$((i + 1))
 done
 

@@ -3,54 +3,57 @@
 usage: python bench.py CORPUS_DIR [ROUNDS]
 
 - parse: ``tagloom.parse`` vs selectolax's ``LexborHTMLParser``, ``lxml.html`` and
-  ``html5lib`` (html5lib on the pages only, one parse each: it is far slower);
+  ``html5lib`` (html5lib on the pages only, one parse a sample: it is far slower);
 - sanitize: ``tagloom.sanitize`` vs ``nh3.clean`` (default policies; str in, str out);
 - ``parse_many`` and ``extract_text_many`` on 2 threads vs 1 over the pages
   repeated to about 20 MB.
 
-Inputs: every ``*.html`` of CORPUS_DIR and their 20 MB concat (read by
-``inputs`` of ``crates/bench/scripts/selectolax_timer.py``, the peer bench's loader). Bytes go in (str for the
-sanitizers, decoded outside the timed region). Each sample is the mean over
-enough parses to cover about 2 MB; engines interleave within each round; the
-table gives the median of ROUNDS samples as MB/s and each peer's ratio to tagloom.
-Prints a Markdown table.
+Inputs: every ``*.html`` of CORPUS_DIR and their 20 MB concat, bytes in (str for
+the sanitizers, decoded outside the timed region).
+
+Timing rules: those of ``crates/bench/scripts/selectolax_timer.py`` (the peer
+bench's lexbor timer; its ``sample`` is the one used here), the same for every
+engine and call:
+- timed: the call on the input *and the release of its result* (``del``: lexbor's
+  tree, tagloom's ``Document``, lxml's tree, the batch calls' lists);
+- one untimed warm-up call on the same input right before every sample (steady
+  state, not a fresh heap's first touch); the cyclic GC collected before and off
+  during a sample;
+- a sample is the mean over enough calls to cover about 2 MB;
+- ``run.sh`` sources ``crates/bench/scripts/keep-heap.sh`` (every allocator keeps
+  what it frees; the header line says whether it was in effect);
+- engines interleave per input inside a round, in an order rotated every round, so
+  none always runs right after the same other engine (allocator and cache state);
+- lexbor parses with ``scripting=True``, as tagloom does by default; tagloom sniffs
+  the encoding (its default), lexbor reads UTF-8 (its default).
+MB/s = 10^6 bytes/s (wall clock), the median of ROUNDS samples; a ratio is
+tagloom's speed over the peer's in the same round, then the median over the rounds;
+the "CPU" ratios take the process's CPU time instead of the wall clock (steadier
+when a loaded machine deschedules the process). The "7 pages" row is the pages'
+total bytes over their total time per round. Prints Markdown tables.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import statistics
 import sys
-import time
 from typing import Callable, Dict, List, Tuple
 
 import html5lib
 import lxml.html
 import nh3
-from selectolax.lexbor import LexborHTMLParser
 
 import tagloom
 
-# One loader for the corpus and its concat: the peer bench's.
+# One loader, one timing rule: the peer bench's.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "scripts"))
-from selectolax_timer import CONCAT_BYTES, SAMPLE_BYTES, inputs  # noqa: E402
-
-
-def sample(fn: Callable[[object], object], data: object, size: int, once: bool = False) -> float:
-    """Mean seconds per call over about SAMPLE_BYTES of input."""
-    iterations = 1 if once else max(1, -(-SAMPLE_BYTES // size))
-    total = 0.0
-    for _ in range(iterations):
-        start = time.perf_counter()
-        result = fn(data)
-        total += time.perf_counter() - start
-        del result
-    return total / iterations
-
+from selectolax_timer import CONCAT_BYTES, engines, inputs, iterations_for, rotated, sample  # noqa: E402
 
 PARSERS: Dict[str, Callable[[bytes], object]] = {
     "tagloom": tagloom.parse,
-    "lexbor": LexborHTMLParser,
+    "lexbor": engines()["lexbor"],
     "lxml": lxml.html.document_fromstring,
     "html5lib": html5lib.parse,
 }
@@ -58,6 +61,38 @@ SANITIZERS: Dict[str, Callable[[str], object]] = {
     "tagloom": tagloom.sanitize,
     "nh3": nh3.clean,
 }
+PAGES = "7 pages"
+
+Samples = Dict[Tuple[str, str], List[float]]
+
+
+def rates(secs: Samples, pages: List[Tuple[str, bytes]], name: str, engine: str) -> List[float]:
+    """MB/s per round of `engine` on input `name`, or on all pages for PAGES."""
+    if name != PAGES:
+        size = next(len(d) for n, d in pages if n == name)
+        return [size / s / 1e6 for s in secs[(name, engine)]]
+    chosen = [(len(d), secs[(n, engine)]) for n, d in pages if n != "concat"]
+    total = sum(size for size, _ in chosen)
+    rounds = min(len(s) for _, s in chosen)
+    return [total / sum(s[r] for _, s in chosen) / 1e6 for r in range(rounds)]
+
+
+def cell(secs: Samples, pages, name: str, engine: str) -> str:
+    if name != PAGES and (name, engine) not in secs:
+        return "-"
+    return f"{statistics.median(rates(secs, pages, name, engine)):.1f}"
+
+
+def ratio(secs: Samples, pages, name: str, ours: str, peer: str) -> str:
+    if name != PAGES and (name, peer) not in secs:
+        return "-"
+    per_round = [a / b for a, b in zip(rates(secs, pages, name, ours), rates(secs, pages, name, peer))]
+    return f"{statistics.median(per_round):.2f}x"
+
+
+def versions() -> str:
+    names = ("selectolax", "lxml", "html5lib", "nh3")
+    return ", ".join(f"{n} {importlib.metadata.version(n)}" for n in names)
 
 
 def main() -> None:
@@ -65,64 +100,72 @@ def main() -> None:
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     pages = inputs(corpus)
     texts = {name: data.decode("utf-8", errors="replace") for name, data in pages}
-    parse: Dict[Tuple[str, str], List[float]] = {}
-    clean: Dict[Tuple[str, str], List[float]] = {}
-    many: Dict[int, List[float]] = {1: [], 2: []}
-    text_many: Dict[int, List[float]] = {1: [], 2: []}
+    parse: Samples = {}
+    parse_cpu: Samples = {}
+    clean: Samples = {}
+    clean_cpu: Samples = {}
     batch = [data for name, data in pages if name != "concat"]
     batch = batch * max(1, CONCAT_BYTES // sum(map(len, batch)))
     batch_bytes = sum(map(len, batch))
-    for _ in range(rounds):
+    calls = {
+        ("parse_many", 1): lambda b: tagloom.parse_many(b, threads=1),
+        ("parse_many", 2): lambda b: tagloom.parse_many(b, threads=2),
+        ("extract_text_many", 1): lambda b: tagloom.extract_text_many(b, threads=1),
+        ("extract_text_many", 2): lambda b: tagloom.extract_text_many(b, threads=2),
+    }
+    many: Dict[Tuple[str, int], List[float]] = {}
+    load_before = os.getloadavg()
+    for r in range(rounds):
         for name, data in pages:
-            for engine, fn in PARSERS.items():
+            for engine in rotated(list(PARSERS), r):
                 if engine == "html5lib" and name == "concat":
                     continue
-                once = engine == "html5lib"
-                parse.setdefault((name, engine), []).append(len(data) / sample(fn, data, len(data), once))
-            for engine, fn in SANITIZERS.items():
-                text = texts[name]
-                clean.setdefault((name, engine), []).append(len(data) / sample(fn, text, len(data)))
-        for threads in (1, 2):
-            start = time.perf_counter()
-            docs = tagloom.parse_many(batch, threads=threads)
-            many[threads].append(batch_bytes / (time.perf_counter() - start))
-            del docs
-            start = time.perf_counter()
-            extracted = tagloom.extract_text_many(batch, threads=threads)
-            text_many[threads].append(batch_bytes / (time.perf_counter() - start))
-            del extracted
+                n = 1 if engine == "html5lib" else iterations_for(len(data))
+                wall, cpu = sample(PARSERS[engine], data, n)
+                parse.setdefault((name, engine), []).append(wall)
+                parse_cpu.setdefault((name, engine), []).append(cpu)
+            for engine in rotated(list(SANITIZERS), r):
+                wall, cpu = sample(SANITIZERS[engine], texts[name], iterations_for(len(data)))
+                clean.setdefault((name, engine), []).append(wall)
+                clean_cpu.setdefault((name, engine), []).append(cpu)
+        for key in rotated(list(calls), r):
+            wall, _ = sample(calls[key], batch, 1)
+            many.setdefault(key, []).append(batch_bytes / wall / 1e6)
+    load_after = os.getloadavg()
 
-    def mbs(samples: List[float]) -> float:
-        return statistics.median(samples) / 1e6
-
-    print(f"### Parse (MB/s, median of {rounds}; ratio = tagloom / peer)\n")
-    print("| input | bytes | tagloom | lexbor | lxml | html5lib | vs lexbor | vs lxml | vs html5lib |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for name, data in pages:
-        t = mbs(parse[(name, "tagloom")])
-        row = [name, str(len(data)), f"{t:.1f}"]
-        ratios = []
-        for peer in ("lexbor", "lxml", "html5lib"):
-            if (name, peer) in parse:
-                p = mbs(parse[(name, peer)])
-                row.append(f"{p:.1f}")
-                ratios.append(f"{t / p:.2f}x")
-            else:
-                row.append("-")
-                ratios.append("-")
-        print("| " + " | ".join(row + ratios) + " |")
+    names = [name for name, _ in pages if name != "concat"] + [PAGES, "concat"]
+    size = {name: len(data) for name, data in pages}
+    size[PAGES] = sum(len(d) for n, d in pages if n != "concat")
+    kept = os.environ.get("MIMALLOC_PURGE_DELAY") == "-1" and "MALLOC_TRIM_THRESHOLD_" in os.environ
+    heap = "kept (keep-heap.sh)" if kept else "the allocators' defaults"
+    print(
+        f"Heap: {heap}. Peers: {versions()}. Load average (1, 5, 15 min) before "
+        f"{', '.join(f'{x:.1f}' for x in load_before)}, after {', '.join(f'{x:.1f}' for x in load_after)}.\n"
+    )
+    print(f"### Parse (MB/s, median of {rounds}; ratio = tagloom / peer, per round, median)\n")
+    print(
+        "| input | bytes | tagloom | lexbor | lxml | html5lib | vs lexbor | vs lexbor, CPU | vs lxml | vs html5lib |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name in names:
+        row = [name, str(size[name])] + [cell(parse, pages, name, e) for e in PARSERS]
+        row += [ratio(parse, pages, name, "tagloom", "lexbor"), ratio(parse_cpu, pages, name, "tagloom", "lexbor")]
+        row += [ratio(parse, pages, name, "tagloom", peer) for peer in ("lxml", "html5lib")]
+        print("| " + " | ".join(row) + " |")
     print(f"\n### Sanitize (MB/s, median of {rounds})\n")
-    print("| input | tagloom | nh3 | tagloom / nh3 |")
-    print("|---|---:|---:|---:|")
-    for name, _ in pages:
-        t, n = mbs(clean[(name, "tagloom")]), mbs(clean[(name, "nh3")])
-        print(f"| {name} | {t:.1f} | {n:.1f} | {t / n:.2f}x |")
-    print(f"\n### Batch calls over {len(batch)} pages ({batch_bytes / 1e6:.1f} MB), MB/s\n")
+    print("| input | tagloom | nh3 | tagloom / nh3 | tagloom / nh3, CPU |")
+    print("|---|---:|---:|---:|---:|")
+    for name in names:
+        t, n = cell(clean, pages, name, "tagloom"), cell(clean, pages, name, "nh3")
+        by_cpu = ratio(clean_cpu, pages, name, "tagloom", "nh3")
+        print(f"| {name} | {t} | {n} | {ratio(clean, pages, name, 'tagloom', 'nh3')} | {by_cpu} |")
+    print(f"\n### Batch calls over {len(batch)} pages ({batch_bytes / 1e6:.1f} MB), MB/s (results released in the timed region)\n")
     print("| call | 1 thread | 2 threads | 2 / 1 |")
     print("|---|---:|---:|---:|")
-    for call, samples in (("parse_many (trees kept)", many), ("extract_text_many", text_many)):
-        one, two = mbs(samples[1]), mbs(samples[2])
-        print(f"| {call} | {one:.1f} | {two:.1f} | {two / one:.2f}x |")
+    for call in ("parse_many", "extract_text_many"):
+        one, two = many[(call, 1)], many[(call, 2)]
+        per_round = statistics.median(b / a for a, b in zip(one, two))
+        print(f"| {call} | {statistics.median(one):.1f} | {statistics.median(two):.1f} | {per_round:.2f}x |")
 
 
 if __name__ == "__main__":

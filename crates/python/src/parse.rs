@@ -16,9 +16,10 @@ use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
 const PATCHES_PER_BATCH: usize = 512;
 
 /// The bytes pushed into the session at a time: the tree does not depend on it,
-/// and a large document decoded and tokenized 16 KiB at a time stays in cache
-/// (the peer bench measured 16 KiB pieces 1.5x faster than the 20 MB concat
-/// pushed whole, BENCHMARKS.md).
+/// the decoded text held at once is bounded by it, and on the 20 MB concat the
+/// parse runs 1.5 % fewer instructions than with the document pushed whole
+/// (callgrind, BENCHMARKS.md "From Python"; the wall-clock "1.5x faster" the peer
+/// bench once showed was its sample order, not the pieces).
 const PIECE: usize = 16 * 1024;
 
 /// Why a parse failed: an engine limit or invariant, never malformed markup.
