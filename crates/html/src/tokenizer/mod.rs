@@ -289,6 +289,9 @@ pub struct Tokenizer {
     attribute_mode: AttributeMode,
     /// From `attribute_mode`, for the per-tag checks: no tag is skimmed…
     reads_all: bool,
+    /// Tags of the common shape are read by the fused reader (`states/fast_tag.rs`):
+    /// when no tag is skimmed (the tests turn it off to compare with the states).
+    fast_tags: bool,
     /// …or the start tags whose attributes are read whatever they are…
     read_tags: TagSet,
     /// …and whether attribute names can make a skimmed tag read in full.
@@ -365,6 +368,7 @@ impl Tokenizer {
             cdata_allowed: false,
             attribute_mode: AttributeMode::All,
             reads_all: true,
+            fast_tags: true,
             read_tags: TagSet::new(),
             read_triggers: false,
             text_mode: TextMode::Decoded,
@@ -485,6 +489,7 @@ impl Tokenizer {
             AttributeMode::Only(tags) => (false, tags.clone(), false),
             AttributeMode::OnlyWith { tags, .. } => (false, tags.clone(), true),
         };
+        self.fast_tags = self.reads_all;
         self.attribute_mode = mode;
     }
 

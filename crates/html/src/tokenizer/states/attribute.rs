@@ -8,7 +8,7 @@ use crate::tokenizer::run::{Stops, stop_set};
 use crate::tokenizer::{ATTR_NAME, ATTR_VALUE, End, Flow, Nul, Tokenizer};
 
 /// Past this many attributes, duplicates are found with a hash set instead of a scan.
-const LINEAR_DUPLICATE_CHECK: usize = 12;
+pub(crate) const LINEAR_DUPLICATE_CHECK: usize = 12;
 
 stop_set!(
     /// Where runs of attribute-name characters end.

@@ -17,6 +17,7 @@ mod attribute;
 mod cdata;
 mod comment;
 mod doctype;
+mod fast_tag;
 mod processing_instruction;
 mod raw_end_tag;
 mod script;
