@@ -265,6 +265,9 @@ pub struct Tokenizer {
     safe: Option<SafePoint>,
     /// Don't retry a rewound token until this many bytes are unconsumed.
     retry_len: usize,
+    /// `release_consumed` need not look while less than this is consumed (set
+    /// from the buffer's length when it last looked; 0 after the buffer shrinks).
+    release_at: usize,
 
     b: [TextBuilder; BUILDERS],
     scratch: String,
@@ -348,6 +351,7 @@ impl Tokenizer {
             committed_state: state,
             safe: None,
             retry_len: 0,
+            release_at: 0,
             b: [TextBuilder::Empty; BUILDERS],
             scratch: String::new(),
             attrs: Vec::new(),
@@ -613,7 +617,18 @@ impl Tokenizer {
     /// the whole page). Each release moves the unconsumed rest, at most a quarter
     /// of the buffer, and shrinks the allocation in place, so the total work stays
     /// linear.
+    #[inline(always)]
     fn release_consumed(&mut self) {
+        if self.committed_pos >= self.release_at {
+            self.release_consumed_now();
+        }
+    }
+
+    /// [`Self::release_consumed`] past `release_at`; then sets `release_at` to
+    /// where the test can first pass for the buffer as it is (a push only makes
+    /// the buffer longer, so an earlier look is merely early; whatever shrinks it
+    /// resets `release_at`).
+    fn release_consumed_now(&mut self) {
         const RELEASE_FROM: usize = 16 * 1024;
         let consumed = self.committed_pos;
         if consumed >= RELEASE_FROM && consumed * 4 >= self.input.buf.len() * 3 {
@@ -623,12 +638,16 @@ impl Tokenizer {
                 self.input.buf.shrink_to(len + len / 2);
             }
         }
+        self.release_at = RELEASE_FROM
+            .max((self.input.buf.len() * 3).div_ceil(4))
+            .max(self.committed_pos + 1);
     }
 
     /// Drops consumed input once it makes up most of the buffer. Called when new
     /// input arrives (never between tokens), so a document pushed whole is never
     /// moved, and a stream keeps about one chunk plus the current token.
     fn compact(&mut self) {
+        self.release_at = 0;
         let consumed = self.committed_pos;
         if consumed >= 16 * 1024 && consumed * 2 >= self.input.buf.len() {
             let keep_from = self.input.base + consumed;

@@ -63,10 +63,15 @@ impl Tokenizer {
     }
 
     /// Adds the attribute in progress (if any, and not a duplicate) to the tag.
+    #[inline(always)]
     pub(crate) fn finish_attribute(&mut self) {
-        if !self.has_attr {
-            return;
+        if self.has_attr {
+            self.finish_pending_attribute();
         }
+    }
+
+    /// [`Self::finish_attribute`] when one is in progress.
+    fn finish_pending_attribute(&mut self) {
         self.has_attr = false;
         let Some((name, name_span)) = self.pending_attr_name.take() else {
             return;
