@@ -24,7 +24,7 @@ use crate::tokenizer::states::attribute::{
 };
 use crate::tokenizer::states::tag::TagNameStops;
 use crate::tokenizer::text::TextBuilder;
-use crate::tokenizer::{ATTR_NAME, Flow, TAG_NAME, Tokenizer};
+use crate::tokenizer::{ATTR_NAME, Flow, RawToken, TAG_NAME, Tokenizer};
 
 /// Whitespace between attributes (CR included: the states read it as LF).
 #[inline(always)]
@@ -156,7 +156,24 @@ impl Tokenizer {
         self.pos = p;
         self.self_closing = self_closing;
         self.state = super::St::Data;
-        Some(self.emit_tag())
+        // `emit_tag` with what this shape implies: no attribute pending, the name
+        // not interned yet, and an end tag has neither attributes nor a solidus.
+        let name = self.intern(TAG_NAME);
+        let span = self.token_span();
+        Some(Flow::Emit(if end_tag {
+            RawToken::EndTag {
+                name,
+                self_closing: false,
+                span,
+            }
+        } else {
+            self.last_start_tag = Some(name);
+            RawToken::StartTag {
+                name,
+                self_closing,
+                span,
+            }
+        }))
     }
 }
 

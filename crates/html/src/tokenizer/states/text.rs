@@ -88,6 +88,13 @@ impl Tokenizer {
         if self.text_mode == TextMode::Raw {
             return self.raw_data_state();
         }
+        // A tag right here (the usual start of a token after text): no run to
+        // take, straight to the tag open state as `text_state` would go.
+        if self.byte_at(self.pos) == Some(b'<') && self.b[TEXT].is_empty() {
+            self.pos += 1;
+            self.state = St::TagOpen;
+            return self.tag_open_state();
+        }
         self.text_state::<DataStops>(Refs::Decoded, Some(St::TagOpen), Nul::Keep)
     }
 
