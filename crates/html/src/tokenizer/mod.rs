@@ -1109,7 +1109,7 @@ fn short_name_key(name: &[u8]) -> u128 {
 
 /// [`short_name_key`] of `buf[start..end]`, from one 16-byte load when the buffer
 /// has 16 bytes from `start` (masked to the name's length).
-#[inline]
+#[inline(always)]
 fn name_key(buf: &[u8], start: usize, end: usize) -> u128 {
     let len = end.wrapping_sub(start);
     if len == 0 || len > 16 {
