@@ -86,6 +86,7 @@ impl Tokenizer {
                 b'/' => {
                     self.pos += 1;
                     self.state = St::EndTagOpen;
+                    return self.end_tag_open_state();
                 }
                 c if c.is_ascii_alphabetic() => {
                     self.create_tag(false);
