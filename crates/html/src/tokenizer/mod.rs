@@ -437,6 +437,13 @@ impl Tokenizer {
             .get_or_insert_with(|| encoding_rs::UTF_8.new_decoder_without_bom_handling());
         let out = decode_utf8(decoder, chunk, false);
         self.input.push(&out);
+        // Once the input is at a character boundary again, the decoder holds
+        // nothing: drop it, so the next chunk takes the fast path (a stream cut at
+        // fixed sizes splits a character now and then, which would otherwise send
+        // every later chunk through the decoder and a copy).
+        if ends_at_char_boundary(chunk) {
+            self.utf8 = None;
+        }
     }
 
     fn flush_utf8_tail(&mut self) {
@@ -1118,6 +1125,25 @@ fn name_key(buf: &[u8], start: usize, end: usize) -> u128 {
     match buf.get(start..).and_then(<[u8]>::first_chunk::<16>) {
         Some(word) => u128::from_le_bytes(*word) & (u128::MAX >> (128 - 8 * len)),
         None => short_name_key(buf.get(start..end).unwrap_or_default()),
+    }
+}
+
+/// Whether a UTF-8 decoder that has read `chunk` last holds no partial sequence:
+/// the chunk's last three bytes (which a pending sequence would lie in, however
+/// it started) do not end with the valid beginning of a longer one. Chunks under
+/// three bytes answer false (the decoder is kept).
+fn ends_at_char_boundary(chunk: &[u8]) -> bool {
+    let Some(tail) = chunk.len().checked_sub(3).and_then(|at| chunk.get(at..)) else {
+        return false;
+    };
+    // Only the last byte that is not a continuation byte can start an
+    // unfinished sequence.
+    match tail.iter().rposition(|&b| b >= 0xC0) {
+        Some(lead) => !matches!(
+            std::str::from_utf8(tail.get(lead..).unwrap_or_default()),
+            Err(error) if error.error_len().is_none()
+        ),
+        None => true,
     }
 }
 
