@@ -37,23 +37,30 @@ const SUSPECT: [bool; 256] = {
     table
 };
 
-/// The bytes of `block` that may start an input-stream error: a superset of
-/// [`SUSPECT`] (every control but TAB, LF and CR, which are common), one bit per byte.
-/// A block of printable ASCII and whitespace (most of a page) is ruled out by the
-/// first test; others get the exact lead-byte tests.
+/// The rough test: controls other than TAB, LF and CR, DEL, and every non-ASCII
+/// byte (a superset of [`SUSPECT`]). A block of printable ASCII and whitespace,
+/// most of a page, has none.
 #[inline(always)]
-fn suspects(block: &[u8; WIDTH]) -> u32 {
+fn rough(block: &[u8; WIDTH]) -> Lanes {
     let lanes = Lanes::load(block);
     let common_space = lanes.eq(b'\t').or(lanes.eq(b'\n')).or(lanes.eq(b'\r'));
-    // Controls, DEL and every non-ASCII byte.
-    let rough = lanes
+    lanes
         .lt_signed(0x20)
         .or(lanes.eq(0x7F))
         .and_not(common_space)
-        .bits();
-    if rough == 0 {
+}
+
+/// The bytes of `block` that may start an input-stream error: a superset of
+/// [`SUSPECT`] (every control but TAB, LF and CR, which are common), one bit per byte.
+/// A block passing the [`rough`] test is ruled out; others get the exact
+/// lead-byte tests.
+#[inline(always)]
+fn suspects(block: &[u8; WIDTH]) -> u32 {
+    if rough(block).bits() == 0 {
         return 0;
     }
+    let lanes = Lanes::load(block);
+    let common_space = lanes.eq(b'\t').or(lanes.eq(b'\n')).or(lanes.eq(b'\r'));
     lanes
         .le(0x1F)
         .and_not(common_space)
@@ -63,6 +70,9 @@ fn suspects(block: &[u8; WIDTH]) -> u32 {
         .or(lanes.between(0xF0, 0xF4))
         .bits()
 }
+
+/// Blocks the scan rules out together with one rough test.
+const ROUND: usize = 4;
 
 #[derive(Default)]
 pub(crate) struct InputBuffer {
@@ -98,6 +108,34 @@ impl InputBuffer {
     /// start an error are looked at one by one.
     fn scan_stream_errors(&mut self, bytes: &[u8], start: usize) {
         let mut at = 0;
+        while let Some(group) = bytes
+            .get(at..)
+            .and_then(<[u8]>::first_chunk::<{ ROUND * WIDTH }>)
+        {
+            let mut any = Lanes::none();
+            for k in 0..ROUND {
+                if let Some(block) = block_at(group, k * WIDTH) {
+                    any = any.or(rough(block));
+                }
+            }
+            if any.bits() != 0 {
+                for k in 0..ROUND {
+                    let block_start = at + k * WIDTH;
+                    if let Some(block) = block_at(bytes, block_start) {
+                        let mut bits = suspects(block);
+                        while bits != 0 {
+                            self.check_byte(
+                                bytes,
+                                block_start + bits.trailing_zeros() as usize,
+                                start,
+                            );
+                            bits &= bits - 1;
+                        }
+                    }
+                }
+            }
+            at += ROUND * WIDTH;
+        }
         while let Some(block) = block_at(bytes, at) {
             let mut bits = suspects(block);
             while bits != 0 {
@@ -251,7 +289,7 @@ mod tests {
             "\u{C2}",
             "é",
         ];
-        for pad in 0..40 {
+        for pad in 0..140 {
             for sample in samples {
                 let text = format!(
                     "{}{sample}{}{sample}",

@@ -32,6 +32,7 @@ impl Tokenizer {
         let at = self.committed_pos.min(self.input.buf.len());
         let tail = self.input.split_tail(at);
         self.tails.push(tail);
+        self.release_at = 0;
         self.input_done = false;
         self.pos = self.committed_pos;
         self.safe = None;

@@ -12,41 +12,65 @@ use memchr::memrchr2;
 
 use super::lanes::{Lanes, WIDTH, block_at};
 
+/// The newline lanes of the block `cur`, whose bytes are each one after those of
+/// `prev`: a CR, or an LF not right after a CR.
+#[inline(always)]
+fn newline_lanes(cur: &[u8; WIDTH], prev: &[u8; WIDTH]) -> Lanes {
+    let cur = Lanes::load(cur);
+    cur.eq(b'\r')
+        .or(cur.eq(b'\n').and_not(Lanes::load(prev).eq(b'\r')))
+}
+
+/// Blocks per round of [`count_newlines`].
+const ROUND: usize = 4;
+
 /// The number of newlines in `bytes` (CR, LF and CR LF each one; an LF first in
 /// `bytes` is the tail of a CR LF when `after_cr`), a block at a time.
+///
+/// Each block is compared with the bytes one before it (an overlapping load), so
+/// a block costs a few lane operations and no branch; the lanes count up to 255
+/// and are summed before they can wrap.
 fn count_newlines(bytes: &[u8], after_cr: bool) -> usize {
-    // CRs plus LFs (counted per lane, summed before a lane can wrap), minus the
-    // LFs right after a CR.
-    let mut n = 0;
+    let Some(&first) = bytes.first() else {
+        return 0;
+    };
+    let mut n = usize::from(first == b'\r' || (first == b'\n' && !after_cr));
     let mut counts = Lanes::none();
     let mut pending = 0;
-    let mut prev_cr = after_cr;
-    let mut at = 0;
-    while let Some(block) = block_at(bytes, at) {
-        let lanes = Lanes::load(block);
-        let (cr, lf) = (lanes.eq(b'\r'), lanes.eq(b'\n'));
-        counts = counts.count(cr).count(lf);
-        let cr_bits = cr.bits();
-        if cr_bits != 0 || prev_cr {
-            // Bit i set when byte i - 1 is a CR.
-            let cr_before = (cr_bits << 1) | u32::from(prev_cr);
-            n -= (lf.bits() & cr_before).count_ones() as isize;
+    // From here on, the byte before `at` is in `bytes`.
+    let mut at = 1;
+    while let Some(group) = bytes
+        .get(at - 1..)
+        .and_then(<[u8]>::first_chunk::<{ ROUND * WIDTH + 1 }>)
+    {
+        for k in 0..ROUND {
+            if let (Some(prev), Some(cur)) =
+                (block_at(group, k * WIDTH), block_at(group, k * WIDTH + 1))
+            {
+                counts = counts.count(newline_lanes(cur, prev));
+            }
         }
-        prev_cr = cr_bits & (1 << (WIDTH - 1)) != 0;
-        pending += 1;
-        if pending == 127 {
-            n += counts.sum() as isize;
+        at += ROUND * WIDTH;
+        pending += ROUND;
+        if pending > 255 - ROUND {
+            n += counts.sum() as usize;
             counts = Lanes::none();
             pending = 0;
         }
+    }
+    n += counts.sum() as usize;
+    counts = Lanes::none();
+    while let (Some(prev), Some(cur)) = (block_at(bytes, at - 1), block_at(bytes, at)) {
+        counts = counts.count(newline_lanes(cur, prev));
         at += WIDTH;
     }
-    n += counts.sum() as isize;
-    for &b in bytes.get(at..).unwrap_or_default() {
-        n += isize::from(b == b'\r' || (b == b'\n' && !prev_cr));
-        prev_cr = b == b'\r';
+    n += counts.sum() as usize;
+    for pair in bytes.get(at - 1..).unwrap_or_default().windows(2) {
+        if let [prev, b] = *pair {
+            n += usize::from(b == b'\r' || (b == b'\n' && prev != b'\r'));
+        }
     }
-    n.unsigned_abs()
+    n
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -177,6 +201,28 @@ mod tests {
             prev = b;
         }
         (line, col + 1)
+    }
+
+    #[test]
+    fn newline_counts_match_a_byte_walk_at_every_length() {
+        let mut seed = 0x9E37_79B9u32;
+        for len in 0..300 {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    [b'\r', b'\n', b'a', 0xC3][(seed >> 24) as usize % 4]
+                })
+                .collect();
+            for after_cr in [false, true] {
+                let mut prev = if after_cr { b'\r' } else { 0 };
+                let mut expected = 0;
+                for &b in &bytes {
+                    expected += usize::from(b == b'\r' || (b == b'\n' && prev != b'\r'));
+                    prev = b;
+                }
+                assert_eq!(count_newlines(&bytes, after_cr), expected, "{bytes:?}");
+            }
+        }
     }
 
     #[test]

@@ -265,6 +265,9 @@ pub struct Tokenizer {
     safe: Option<SafePoint>,
     /// Don't retry a rewound token until this many bytes are unconsumed.
     retry_len: usize,
+    /// `release_consumed` need not look while less than this is consumed (set
+    /// from the buffer's length when it last looked; 0 after the buffer shrinks).
+    release_at: usize,
 
     b: [TextBuilder; BUILDERS],
     scratch: String,
@@ -289,6 +292,9 @@ pub struct Tokenizer {
     attribute_mode: AttributeMode,
     /// From `attribute_mode`, for the per-tag checks: no tag is skimmed…
     reads_all: bool,
+    /// Tags of the common shape are read by the fused reader (`states/fast_tag.rs`):
+    /// when no tag is skimmed (the tests turn it off to compare with the states).
+    fast_tags: bool,
     /// …or the start tags whose attributes are read whatever they are…
     read_tags: TagSet,
     /// …and whether attribute names can make a skimmed tag read in full.
@@ -345,6 +351,7 @@ impl Tokenizer {
             committed_state: state,
             safe: None,
             retry_len: 0,
+            release_at: 0,
             b: [TextBuilder::Empty; BUILDERS],
             scratch: String::new(),
             attrs: Vec::new(),
@@ -365,6 +372,7 @@ impl Tokenizer {
             cdata_allowed: false,
             attribute_mode: AttributeMode::All,
             reads_all: true,
+            fast_tags: true,
             read_tags: TagSet::new(),
             read_triggers: false,
             text_mode: TextMode::Decoded,
@@ -429,6 +437,13 @@ impl Tokenizer {
             .get_or_insert_with(|| encoding_rs::UTF_8.new_decoder_without_bom_handling());
         let out = decode_utf8(decoder, chunk, false);
         self.input.push(&out);
+        // Once the input is at a character boundary again, the decoder holds
+        // nothing: drop it, so the next chunk takes the fast path (a stream cut at
+        // fixed sizes splits a character now and then, which would otherwise send
+        // every later chunk through the decoder and a copy).
+        if ends_at_char_boundary(chunk) {
+            self.utf8 = None;
+        }
     }
 
     fn flush_utf8_tail(&mut self) {
@@ -485,6 +500,7 @@ impl Tokenizer {
             AttributeMode::Only(tags) => (false, tags.clone(), false),
             AttributeMode::OnlyWith { tags, .. } => (false, tags.clone(), true),
         };
+        self.fast_tags = self.reads_all;
         self.attribute_mode = mode;
     }
 
@@ -608,7 +624,18 @@ impl Tokenizer {
     /// the whole page). Each release moves the unconsumed rest, at most a quarter
     /// of the buffer, and shrinks the allocation in place, so the total work stays
     /// linear.
+    #[inline(always)]
     fn release_consumed(&mut self) {
+        if self.committed_pos >= self.release_at {
+            self.release_consumed_now();
+        }
+    }
+
+    /// [`Self::release_consumed`] past `release_at`; then sets `release_at` to
+    /// where the test can first pass for the buffer as it is (a push only makes
+    /// the buffer longer, so an earlier look is merely early; whatever shrinks it
+    /// resets `release_at`).
+    fn release_consumed_now(&mut self) {
         const RELEASE_FROM: usize = 16 * 1024;
         let consumed = self.committed_pos;
         if consumed >= RELEASE_FROM && consumed * 4 >= self.input.buf.len() * 3 {
@@ -618,12 +645,16 @@ impl Tokenizer {
                 self.input.buf.shrink_to(len + len / 2);
             }
         }
+        self.release_at = RELEASE_FROM
+            .max((self.input.buf.len() * 3).div_ceil(4))
+            .max(self.committed_pos + 1);
     }
 
     /// Drops consumed input once it makes up most of the buffer. Called when new
     /// input arrives (never between tokens), so a document pushed whole is never
     /// moved, and a stream keeps about one chunk plus the current token.
     fn compact(&mut self) {
+        self.release_at = 0;
         let consumed = self.committed_pos;
         if consumed >= 16 * 1024 && consumed * 2 >= self.input.buf.len() {
             let keep_from = self.input.base + consumed;
@@ -1085,7 +1116,7 @@ fn short_name_key(name: &[u8]) -> u128 {
 
 /// [`short_name_key`] of `buf[start..end]`, from one 16-byte load when the buffer
 /// has 16 bytes from `start` (masked to the name's length).
-#[inline]
+#[inline(always)]
 fn name_key(buf: &[u8], start: usize, end: usize) -> u128 {
     let len = end.wrapping_sub(start);
     if len == 0 || len > 16 {
@@ -1094,6 +1125,25 @@ fn name_key(buf: &[u8], start: usize, end: usize) -> u128 {
     match buf.get(start..).and_then(<[u8]>::first_chunk::<16>) {
         Some(word) => u128::from_le_bytes(*word) & (u128::MAX >> (128 - 8 * len)),
         None => short_name_key(buf.get(start..end).unwrap_or_default()),
+    }
+}
+
+/// Whether a UTF-8 decoder that has read `chunk` last holds no partial sequence:
+/// the chunk's last three bytes (which a pending sequence would lie in, however
+/// it started) do not end with the valid beginning of a longer one. Chunks under
+/// three bytes answer false (the decoder is kept).
+fn ends_at_char_boundary(chunk: &[u8]) -> bool {
+    let Some(tail) = chunk.len().checked_sub(3).and_then(|at| chunk.get(at..)) else {
+        return false;
+    };
+    // Only the last byte that is not a continuation byte can start an
+    // unfinished sequence.
+    match tail.iter().rposition(|&b| b >= 0xC0) {
+        Some(lead) => !matches!(
+            std::str::from_utf8(tail.get(lead..).unwrap_or_default()),
+            Err(error) if error.error_len().is_none()
+        ),
+        None => true,
     }
 }
 

@@ -713,3 +713,49 @@ fn skimmed_tags_end_where_the_attribute_states_say() {
         ]
     );
 }
+
+#[test]
+fn split_sequences_decode_as_whole_input_and_the_decoder_is_dropped_after() {
+    let text = "a\u{e9}b\u{20ac}c\u{1F600}d<p title='\u{e9}\u{1F600}'>x\u{e9}</p>";
+    let mut bytes = text.as_bytes().to_vec();
+    // Invalid sequences too: a stray continuation, a cut 3-byte sequence, a bad lead.
+    bytes.extend_from_slice(b"\x80z\xE2\x82y\xFFw\xF0\x9F");
+    let render = |chunk: usize| {
+        let mut tok = Tokenizer::new(TokenizerConfig::default());
+        let mut out = Vec::new();
+        for piece in bytes.chunks(chunk) {
+            tok.push_bytes(piece);
+            render_all(&mut tok, &mut out);
+        }
+        tok.finish();
+        render_all(&mut tok, &mut out);
+        out
+    };
+    let whole = render(bytes.len());
+    assert!(whole.iter().any(|t| t.contains('\u{FFFD}')), "{whole:?}");
+    for chunk in 1..=12 {
+        assert_eq!(render(chunk), whole, "chunks of {chunk}");
+    }
+
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    tok.push_bytes(b"ab\xC3");
+    assert!(tok.utf8.is_some(), "the split character is pending");
+    tok.push_bytes(b"\xA9cd");
+    assert!(
+        tok.utf8.is_none(),
+        "back at a boundary: the fast path again"
+    );
+    tok.push_bytes(b"xy\xF0\x9F\x98");
+    assert!(tok.utf8.is_some());
+    tok.push_bytes(b"\x80");
+    assert!(tok.utf8.is_some(), "a short chunk keeps the decoder");
+    tok.push_bytes(b"zzz");
+    assert!(tok.utf8.is_none());
+    tok.finish();
+    let mut out = Vec::new();
+    render_all(&mut tok, &mut out);
+    assert_eq!(
+        out,
+        vec!["T:ab\u{e9}cdxy\u{1F600}zzz".to_owned(), "EOF".to_owned()]
+    );
+}

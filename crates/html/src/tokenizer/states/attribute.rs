@@ -8,7 +8,7 @@ use crate::tokenizer::run::{Stops, stop_set};
 use crate::tokenizer::{ATTR_NAME, ATTR_VALUE, End, Flow, Nul, Tokenizer};
 
 /// Past this many attributes, duplicates are found with a hash set instead of a scan.
-const LINEAR_DUPLICATE_CHECK: usize = 12;
+pub(crate) const LINEAR_DUPLICATE_CHECK: usize = 12;
 
 stop_set!(
     /// Where runs of attribute-name characters end.
@@ -63,10 +63,15 @@ impl Tokenizer {
     }
 
     /// Adds the attribute in progress (if any, and not a duplicate) to the tag.
+    #[inline(always)]
     pub(crate) fn finish_attribute(&mut self) {
-        if !self.has_attr {
-            return;
+        if self.has_attr {
+            self.finish_pending_attribute();
         }
+    }
+
+    /// [`Self::finish_attribute`] when one is in progress.
+    fn finish_pending_attribute(&mut self) {
         self.has_attr = false;
         let Some((name, name_span)) = self.pending_attr_name.take() else {
             return;

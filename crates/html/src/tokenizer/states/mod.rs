@@ -7,16 +7,20 @@
 //!
 //! A state normally sets the next one and returns [`Flow::Continue`] to
 //! [`Tokenizer::step`]. Along the usual path through a tag (`<` in the data
-//! state → tag open → tag name → before attribute name → attribute name →
-//! before attribute value → quoted value → after the quoted value) a state calls
-//! the next one directly instead, saving a dispatch per transition. That chain
-//! has no cycle (after the quoted value, the next attribute goes back through
-//! `step`), so the call depth stays bounded whatever the input.
+//! state → tag open (→ end tag open) → tag name → before attribute name →
+//! attribute name → before attribute value → quoted value → after the quoted
+//! value) a state calls the next one directly instead, saving a dispatch per
+//! transition. That chain has no cycle (after the quoted value, the next
+//! attribute goes back through `step`), so the call depth stays bounded whatever
+//! the input. Most tags never enter that chain: the tag open and end tag open
+//! states first try the fused reader of `fast_tag.rs`, which reads a tag of the
+//! common shape in one pass.
 
 mod attribute;
 mod cdata;
 mod comment;
 mod doctype;
+mod fast_tag;
 mod processing_instruction;
 mod raw_end_tag;
 mod script;

@@ -20,7 +20,9 @@ impl Tokenizer {
         self.self_closing = false;
         self.b[TAG_NAME] = Default::default();
         self.attrs.clear();
-        self.attr_names.clear();
+        if !self.attr_names.is_empty() {
+            self.attr_names.clear();
+        }
         self.has_attr = false;
         self.tag_atom = None;
         self.skimmed = false;
@@ -84,9 +86,15 @@ impl Tokenizer {
                 b'/' => {
                     self.pos += 1;
                     self.state = St::EndTagOpen;
+                    return self.end_tag_open_state();
                 }
                 c if c.is_ascii_alphabetic() => {
                     self.create_tag(false);
+                    if self.fast_tags
+                        && let Some(flow) = self.fast_tag()
+                    {
+                        return flow;
+                    }
                     self.state = St::TagName;
                     return self.tag_name_state();
                 }
@@ -121,6 +129,11 @@ impl Tokenizer {
             Ok(ch) => match ch.c {
                 c if c.is_ascii_alphabetic() => {
                     self.create_tag(true);
+                    if self.fast_tags
+                        && let Some(flow) = self.fast_tag()
+                    {
+                        return flow;
+                    }
                     self.state = St::TagName;
                     return self.tag_name_state();
                 }

@@ -40,13 +40,21 @@ impl Tokenizer {
     }
 
     /// The shared body of the five text states.
+    ///
+    /// The safe point (where pending text may be cut if the input runs out) is
+    /// recorded only where the input can run out with text pending: at the end of
+    /// the buffer and before a character reference. At `<` the text is emitted
+    /// first, so whatever follows starts with none pending.
     #[inline]
     fn text_state<S: StopSet>(&mut self, refs: Refs, less_than: Option<St>, nul: Nul) -> Flow {
         loop {
-            self.text_run::<S>();
+            self.take_run::<S>(TEXT);
             let ch = match self.peek() {
                 Ok(ch) => ch,
-                Err(End::NeedMore) => return Flow::NeedMore,
+                Err(End::NeedMore) => {
+                    self.mark_safe();
+                    return Flow::NeedMore;
+                }
                 Err(End::Eof) => return self.emit_eof(),
             };
             match ch.c {
@@ -63,6 +71,7 @@ impl Tokenizer {
                     return Flow::Continue;
                 }
                 b'&' if refs == Refs::Decoded => {
+                    self.mark_safe();
                     self.return_state = self.state;
                     if self.consume_char_ref(TEXT, false).is_err() {
                         return Flow::NeedMore;
@@ -78,6 +87,13 @@ impl Tokenizer {
     pub(crate) fn data_state(&mut self) -> Flow {
         if self.text_mode == TextMode::Raw {
             return self.raw_data_state();
+        }
+        // A tag right here (the usual start of a token after text): no run to
+        // take, straight to the tag open state as `text_state` would go.
+        if self.byte_at(self.pos) == Some(b'<') && self.b[TEXT].is_empty() {
+            self.pos += 1;
+            self.state = St::TagOpen;
+            return self.tag_open_state();
         }
         self.text_state::<DataStops>(Refs::Decoded, Some(St::TagOpen), Nul::Keep)
     }

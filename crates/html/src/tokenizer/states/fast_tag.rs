@@ -1,0 +1,333 @@
+//! The common tag shape in one pass: `<name a="v" b='w' c=x d>`, `<name/>` and
+//! `</name>`, read straight off the buffer without going through the tag and
+//! attribute states one transition at a time.
+//!
+//! The fused reader takes only what the states would take without a decision of
+//! their own: names with no uppercase, NUL or CR (nothing to normalize), values
+//! with no `&`, NUL or CR (so every name and value is a range of the source),
+//! whitespace between attributes, no parse error at all (no duplicate, no `=`
+//! after whitespace, no missing value or whitespace, no attribute on an end tag),
+//! and the whole tag in the buffer. Anything else, and any tag once the
+//! attribute list reaches the length where duplicates are looked up in a set, is
+//! left to the states: the reader then returns `None` having changed nothing the
+//! states read (the tag's builders and attribute list are reset), and the states
+//! read the tag from its first name byte as if the reader had not run. So the
+//! tokens, spans and errors are the states' whatever the reader accepts; the
+//! tests compare both paths on the same inputs.
+
+use super::is_space;
+use crate::span::Span;
+use crate::token::{AttrSlot, TextRef};
+use crate::tokenizer::run::{StopSet, run_len_of};
+use crate::tokenizer::states::attribute::{
+    AttrNameStops, DoubleQuotedStops, LINEAR_DUPLICATE_CHECK, SingleQuotedStops, UnquotedStops,
+};
+use crate::tokenizer::states::tag::TagNameStops;
+use crate::tokenizer::text::TextBuilder;
+use crate::tokenizer::{ATTR_NAME, Flow, RawToken, TAG_NAME, Tokenizer};
+
+/// Whitespace between attributes (CR included: the states read it as LF).
+#[inline(always)]
+fn is_gap(b: u8) -> bool {
+    is_space(b) || b == b'\r'
+}
+
+/// The length of the run of `S` in `bytes` from `at`.
+#[inline(always)]
+fn run_at<S: StopSet>(bytes: &[u8], at: usize) -> usize {
+    run_len_of::<S>(bytes.get(at..).unwrap_or_default())
+}
+
+impl Tokenizer {
+    /// Reads the current tag (created by `create_tag`, the read position at its
+    /// first name byte) if it has the common shape, and emits it; `None`, with
+    /// the tag as `create_tag` left it, if the states must read it.
+    #[inline]
+    pub(crate) fn fast_tag(&mut self) -> Option<Flow> {
+        let flow = self.fast_tag_inner();
+        if flow.is_none() {
+            self.attrs.clear();
+            self.b[TAG_NAME] = TextBuilder::Empty;
+            self.b[ATTR_NAME] = TextBuilder::Empty;
+        }
+        flow
+    }
+
+    #[inline(always)]
+    fn fast_tag_inner(&mut self) -> Option<Flow> {
+        let base = self.input.base;
+        let end_tag = self.is_end_tag;
+        let mut p = self.pos;
+        p += run_at::<TagNameStops>(self.input.buf.as_bytes(), p);
+        self.b[TAG_NAME] = TextBuilder::Source {
+            start: base + self.pos,
+            end: base + p,
+        };
+        let self_closing = loop {
+            let bytes = self.input.buf.as_bytes();
+            // After the name or an attribute: whitespace, `>` or `/>`.
+            let mut b = *bytes.get(p)?;
+            if is_gap(b) {
+                p += 1;
+                while is_gap(*bytes.get(p)?) {
+                    p += 1;
+                }
+                b = *bytes.get(p)?;
+            } else if b != b'>' && b != b'/' {
+                return None;
+            }
+            match b {
+                b'>' => {
+                    p += 1;
+                    break false;
+                }
+                b'/' if !end_tag && bytes.get(p + 1) == Some(&b'>') => {
+                    p += 2;
+                    break true;
+                }
+                b'/' => return None,
+                _ if end_tag || self.attrs.len() + 1 >= LINEAR_DUPLICATE_CHECK => return None,
+                _ => {}
+            }
+            // An attribute name, then `=` and a value, or no value.
+            let name_start = p;
+            p += run_at::<AttrNameStops>(bytes, p);
+            if p == name_start {
+                return None;
+            }
+            let name_end = p;
+            let (value, value_span) = match *bytes.get(p)? {
+                b'=' => {
+                    p += 1;
+                    let quote = *bytes.get(p)?;
+                    let (start, len) = if quote == b'"' || quote == b'\'' {
+                        p += 1;
+                        let len = if quote == b'"' {
+                            run_at::<DoubleQuotedStops>(bytes, p)
+                        } else {
+                            run_at::<SingleQuotedStops>(bytes, p)
+                        };
+                        if *bytes.get(p + len)? != quote {
+                            return None;
+                        }
+                        let start = p;
+                        p += len + 1;
+                        (start, len)
+                    } else {
+                        let len = run_at::<UnquotedStops>(bytes, p);
+                        let after = *bytes.get(p + len)?;
+                        if len == 0 || !(is_gap(after) || after == b'>') {
+                            return None;
+                        }
+                        let start = p;
+                        p += len;
+                        (start, len)
+                    };
+                    let value = if len == 0 {
+                        TextRef::EMPTY
+                    } else {
+                        TextRef::Source {
+                            start: base + start,
+                            end: base + start + len,
+                        }
+                    };
+                    (value, Span::new(base + start, base + start + len))
+                }
+                b if is_gap(b) || b == b'/' || b == b'>' => {
+                    (TextRef::EMPTY, Span::new(base + name_end, base + name_end))
+                }
+                _ => return None,
+            };
+            self.b[ATTR_NAME] = TextBuilder::Source {
+                start: base + name_start,
+                end: base + name_end,
+            };
+            let name = self.intern(ATTR_NAME);
+            if self.attrs.iter().any(|a| a.name == name) {
+                return None;
+            }
+            self.attrs.push(AttrSlot {
+                name,
+                name_span: Span::new(base + name_start, base + name_end),
+                value,
+                value_span,
+            });
+        };
+        self.pos = p;
+        self.self_closing = self_closing;
+        self.state = super::St::Data;
+        // `emit_tag` with what this shape implies: no attribute pending, the name
+        // not interned yet, and an end tag has neither attributes nor a solidus.
+        let name = self.intern(TAG_NAME);
+        let span = self.token_span();
+        Some(Flow::Emit(if end_tag {
+            RawToken::EndTag {
+                name,
+                self_closing: false,
+                span,
+            }
+        } else {
+            self.last_start_tag = Some(name);
+            RawToken::StartTag {
+                name,
+                self_closing,
+                span,
+            }
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::token::Token;
+    use crate::tokenizer::{Tokenizer, TokenizerConfig};
+
+    /// Every token with every span, borrow flag and attribute, then every error.
+    fn render(input: &str, fast: bool, chunk: usize) -> Vec<String> {
+        let mut tok = Tokenizer::new(TokenizerConfig::default());
+        tok.fast_tags = fast;
+        let mut out = Vec::new();
+        let drain = |tok: &mut Tokenizer, out: &mut Vec<String>| {
+            while let Some(token) = tok.next_token().unwrap() {
+                out.push(match token {
+                    Token::StartTag(t) | Token::EndTag(t) => {
+                        let mut s = format!(
+                            "tag {} {:?} sc={} skim={}",
+                            t.name_str(),
+                            t.span,
+                            t.self_closing,
+                            t.skimmed
+                        );
+                        for a in t.attrs.iter() {
+                            s.push_str(&format!(
+                                " [{}={:?} {:?} {:?} {}]",
+                                t.atoms().name(a.name),
+                                a.value,
+                                a.name_span,
+                                a.value_span,
+                                a.value_borrowed
+                            ));
+                        }
+                        s
+                    }
+                    other => format!("{other:?}"),
+                });
+            }
+        };
+        let mut at = 0;
+        while at < input.len() {
+            let mut end = (at + chunk).min(input.len());
+            while !input.is_char_boundary(end) {
+                end += 1;
+            }
+            tok.push_str(&input[at..end]);
+            drain(&mut tok, &mut out);
+            at = end;
+        }
+        tok.finish();
+        drain(&mut tok, &mut out);
+        out.extend(tok.errors().iter().map(|e| format!("{e:?}")));
+        out
+    }
+
+    /// Tag-shaped inputs from pieces that exercise every exit of the fused reader.
+    fn inputs() -> Vec<String> {
+        const OPEN: [&str; 5] = ["<", "</", "<", "<", "x<"];
+        const NAMES: [&str; 8] = ["a", "div", "DiV", "h1", "é", "a\0b", "x\r", "svg:g"];
+        const GAPS: [&str; 7] = [" ", "  ", "\n", "\r\n", "\t\x0C", "", "\r"];
+        const ATTRS: [&str; 22] = [
+            "href=\"x\"",
+            "class='y z'",
+            "id=v",
+            "checked",
+            "a=\"\"",
+            "b=''",
+            "c=\"a&amp;b\"",
+            "d='\0'",
+            "e=\"\r\n\"",
+            "F=\"1\"",
+            "g = \"2\"",
+            "h=",
+            "i=a'b",
+            "j=x&lt;",
+            "\"k\"",
+            "=l",
+            "href=\"dup\"",
+            "m<n=1",
+            "o=\"1\"p=\"2\"",
+            "data-é=\"ü\"",
+            "q=`r`",
+            "s/",
+        ];
+        const CLOSE: [&str; 6] = [">", "/>", " />", "/ >", "", "\t>"];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut out = Vec::new();
+        for _ in 0..3000 {
+            let mut s = String::new();
+            for _ in 0..1 + next(3) {
+                s.push_str(OPEN[next(OPEN.len())]);
+                s.push_str(NAMES[next(NAMES.len())]);
+                for _ in 0..next(15) {
+                    s.push_str(GAPS[next(GAPS.len())]);
+                    s.push_str(ATTRS[next(ATTRS.len())]);
+                }
+                if next(2) == 0 {
+                    s.push_str(GAPS[next(GAPS.len())]);
+                }
+                s.push_str(CLOSE[next(CLOSE.len())]);
+                if next(3) == 0 {
+                    s.push_str("text");
+                }
+            }
+            out.push(s);
+        }
+        out
+    }
+
+    #[test]
+    fn fused_reader_matches_the_states() {
+        for (i, input) in inputs().iter().enumerate() {
+            for chunk in [usize::MAX, 7, 1] {
+                if chunk == 1 && i % 8 != 0 {
+                    continue;
+                }
+                assert_eq!(
+                    render(input, true, chunk),
+                    render(input, false, chunk),
+                    "{input:?} in chunks of {chunk}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fused_reader_takes_the_common_shapes() {
+        // The reader must accept these (or it is dead code): counted by the
+        // states never being entered, seen through the tag's span being the
+        // whole input and no error.
+        for input in [
+            "<a href=\"x\" class='y' id=z checked>",
+            "<br/>",
+            "<img src=\"a.png\" alt=\"\" />",
+            "</div>",
+            "</p  >",
+        ] {
+            let mut tok = Tokenizer::new(TokenizerConfig::default());
+            tok.push_str(input);
+            let flow = {
+                tok.state = crate::tokenizer::states::St::TagOpen;
+                tok.pos = if input.starts_with("</") { 2 } else { 1 };
+                tok.create_tag(input.starts_with("</"));
+                tok.fast_tag()
+            };
+            assert!(flow.is_some(), "{input:?}");
+            assert_eq!(tok.pos, input.len(), "{input:?}");
+        }
+    }
+}
