@@ -239,7 +239,12 @@ impl Mirror {
             (q, s) => s == Some(&**q),
         };
         let qual = (!is_atom_text).then_some(qual);
-        let attrs = self.keep_attrs(attrs);
+        // Most elements keep no attribute: no call then.
+        let attrs = if attrs.is_empty() {
+            0..0
+        } else {
+            self.keep_attrs(attrs)
+        };
         let extra = if qual.is_some() || !attrs.is_empty() {
             self.extras.push(ElemExtra { qual, attrs });
             link(Some(self.extras.len() - 1))
@@ -256,7 +261,6 @@ impl Mirror {
     }
 
     /// Copies `attrs` to the end of the kept buffers; their range in `kept`.
-    #[inline]
     fn keep_attrs(&mut self, attrs: &[PatchAttr]) -> Range<usize> {
         let first = self.kept.len();
         for attr in attrs {
