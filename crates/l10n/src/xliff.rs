@@ -423,7 +423,7 @@ impl XliffTranslations {
     /// (language retargeting only happens for a translated document) and checks the
     /// file is well-formed before any output is written.
     pub fn open(path: &Path) -> Result<Self> {
-        let mut scan = XliffReader::open(path)?;
+        let mut scan = XliffReader::open(path)?.scanning();
         let mut any = AnyTarget::default();
         while let Some(unit) = scan.next_unit()? {
             any.add(&unit);

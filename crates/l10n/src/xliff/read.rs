@@ -69,6 +69,9 @@ pub struct XliffReader {
     path: PathBuf,
     buf: Vec<u8>,
     pub(super) header: Option<XliffHeader>,
+    /// Scanning ([`XliffReader::scanning`]): sources, original data and notes are
+    /// skipped, not built.
+    scan: bool,
 }
 
 impl XliffReader {
@@ -83,7 +86,17 @@ impl XliffReader {
             path: path.to_path_buf(),
             buf: Vec::new(),
             header: None,
+            scan: false,
         })
+    }
+
+    /// A reader for a first pass that needs only the header, whether units have
+    /// targets (and whether those are confirmed) and a well-formed file: the units
+    /// it returns have their ids, targets and states but no source, no original
+    /// data and no notes (the next pass reads them, and checks their content).
+    pub(crate) fn scanning(mut self) -> Self {
+        self.scan = true;
+        self
     }
 
     fn err(&self, message: impl Into<String>) -> L10nError {
@@ -400,6 +413,9 @@ impl UnitState {
 
     /// Content of the source, target, `<data>` or note being read.
     fn content(&mut self, r: &XliffReader, event: &Event<'_>) -> Result<()> {
+        if r.scan && self.place != Place::Target {
+            return Ok(());
+        }
         match self.place {
             Place::Source => r.inline(&mut self.source, event)?,
             Place::Target => r.inline(&mut self.target, event)?,
