@@ -199,29 +199,49 @@ fn decode_from(c: &mut Cursor<'_>, depth: u32) -> Option<(Block, Option<u64>)> {
     Some((block, in_source))
 }
 
-/// `c.` + 12 lowercase hex digits, and `.N` (N ≥ 2, no leading zero): the digest
+/// `c.` + 12 lowercase hex digits, and `.N` (N ≥ 1, no leading zero): the digest
 /// and N (0 without a suffix). `None` for any other id (kept as it is).
 fn pack_id(id: &str) -> Option<(u64, u64)> {
-    let rest = id.strip_prefix("c.")?;
-    let hex = rest.get(..12)?;
-    if !hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        return None;
+    let rest = id.strip_prefix("c.")?.as_bytes();
+    let (hex, suffix) = (rest.get(..12)?, rest.get(12..)?);
+    let mut digest = 0u64;
+    for &b in hex {
+        let v = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            _ => return None,
+        };
+        digest = digest << 4 | u64::from(v);
     }
-    let digest = u64::from_str_radix(hex, 16).ok()?;
-    let suffix = match rest.get(12..)? {
-        "" => 0,
-        s => s.strip_prefix('.')?.parse::<u64>().ok()?,
+    let n = match suffix {
+        [] => 0,
+        [b'.', b'1'..=b'9', digits @ ..] if digits.len() < 18 => {
+            let mut n = 0u64;
+            for &b in &suffix[1..] {
+                if !b.is_ascii_digit() {
+                    return None;
+                }
+                n = n * 10 + u64::from(b - b'0');
+            }
+            n
+        }
+        _ => return None,
     };
-    // Only what prints back the same (no `.0`, `.1`, `.02`…).
-    (unpack_id(digest, suffix) == id).then_some((digest, suffix))
+    Some((digest, n))
 }
 
 fn unpack_id(digest: u64, suffix: u64) -> String {
-    if suffix == 0 {
-        format!("c.{digest:012x}")
-    } else {
-        format!("c.{digest:012x}.{suffix}")
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut id = String::with_capacity(16);
+    id.push_str("c.");
+    for shift in (0..12).rev() {
+        id.push(char::from(HEX[(digest >> (shift * 4)) as usize & 15]));
     }
+    if suffix > 0 {
+        id.push('.');
+        id.push_str(&suffix.to_string());
+    }
+    id
 }
 
 /// A bounds-checked reader of encoded bytes.
@@ -363,7 +383,13 @@ mod tests {
 
     #[test]
     fn content_ids_are_packed_exactly() {
-        for id in ["c.11af8bb845a1", "c.000000000000.2", "c.ffffffffffff.1234"] {
+        for id in [
+            "c.11af8bb845a1",
+            "c.000000000000.2",
+            "c.ffffffffffff.1234",
+            "c.0123456789ab.1",
+            "c.0123456789ab.99999999999999999",
+        ] {
             let (digest, suffix) = pack_id(id).unwrap();
             assert_eq!(unpack_id(digest, suffix), id);
         }
@@ -373,6 +399,8 @@ mod tests {
             "c.11af8bb845a1.",
             "c.11af8bb845a1.0",
             "c.11af8bb845a1.02",
+            "c.11af8bb845a1.1x",
+            "c.11af8bb845a1.9999999999999999999",
             "c.11af8bb845a1x",
             "id.intro",
             "p-1",
