@@ -17,7 +17,9 @@ BIG_BYTES=${BIG_BYTES:-1000000000}
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
 
-cargo build --release -p tagloom-cli -p tagloom-bench --example l10n_speed
+# Two builds: with `--example`, cargo would leave the `tagloom` binary as it was.
+cargo build --release -p tagloom-cli --bin tagloom
+cargo build --release -p tagloom-bench --example l10n_speed
 TAGLOOM=$ROOT/target/release/tagloom
 SPEED=$ROOT/target/release/examples/l10n_speed
 WORK=$ROOT/target/l10n-bench

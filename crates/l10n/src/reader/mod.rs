@@ -479,17 +479,21 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let digest_at = |i: usize| self.stack.get(i).map(|f| f.digest);
 
+        // Paths are for interchange files: a read without a sink (the skeleton
+        // alone, for a merge) leaves them empty.
         let mut path = String::new();
-        let path_from = len.saturating_sub(KEPT_NAME_SEGMENTS);
-        let path_from = if len > MAX_NAME_SEGMENTS {
-            let state = digest_at(path_from - 1).map_or(FNV_START, |d| d.path);
-            push_digest(&mut path, "/~", state);
-            path_from
-        } else {
-            0
-        };
-        for s in (path_from..len).filter_map(at) {
-            push_path(&mut path, s);
+        if self.sink.is_some() {
+            let path_from = len.saturating_sub(KEPT_NAME_SEGMENTS);
+            let path_from = if len > MAX_NAME_SEGMENTS {
+                let state = digest_at(path_from - 1).map_or(FNV_START, |d| d.path);
+                push_digest(&mut path, "/~", state);
+                path_from
+            } else {
+                0
+            };
+            for s in (path_from..len).filter_map(at) {
+                push_path(&mut path, s);
+            }
         }
 
         // The key restarts at the last segment with an id.
