@@ -6,12 +6,14 @@
 //! an interchange file needs (element, path, notes) and, when the skeleton reads
 //! from the source file, the original bytes: they are the next bytes of the source,
 //! so only their length is kept. A content id `c.` + 12 hex digits (`.N`) is kept
-//! as its 6 digest bytes and `N`.
+//! as its 6 digest bytes and `N`; any other id as the length of the prefix it
+//! shares with the id before it (blocks and sub-blocks in order: structural keys
+//! of neighbours share most of theirs) and the rest.
 //!
 //! ```text
 //! block    = flags:1 [quote:1 if attribute] id runs original subs langs
 //! flags    = 1 attribute | 2 preserve | 4 original in the source | 8 packed id
-//! id       = digest:6 suffix:varint (packed) | len:varint bytes
+//! id       = digest:6 suffix:varint (packed) | shared:varint len:varint bytes
 //! runs     = n:varint (tag:1 [code id:varint if tag > 0] len:varint bytes)*
 //! original = len:varint [bytes unless in the source]
 //! subs     = n:varint (run:varint start:varint end:varint block)*   (sub originals: empty)
@@ -50,8 +52,14 @@ pub(crate) enum Original {
     Dropped,
 }
 
-/// Encodes `block` for the skeleton (see the module docs).
-pub(crate) fn encode_block(block: &Block, original: Original, out: &mut Vec<u8>) {
+/// Encodes `block` for the skeleton (see the module docs); `last` is the id of the
+/// block encoded before (empty at first), and becomes its last sub-block's.
+pub(crate) fn encode_block(
+    block: &Block,
+    original: Original,
+    last: &mut String,
+    out: &mut Vec<u8>,
+) {
     let packed = pack_id(&block.id);
     let mut flags = 0;
     if let BlockKind::Attribute { .. } = block.kind {
@@ -75,8 +83,22 @@ pub(crate) fn encode_block(block: &Block, original: Original, out: &mut Vec<u8>)
             out.extend_from_slice(&digest.to_be_bytes()[2..]);
             put_varint(out, suffix);
         }
-        None => put_bytes(out, block.id.as_bytes()),
+        None => {
+            let id = block.id.as_str();
+            let mut shared = id
+                .bytes()
+                .zip(last.bytes())
+                .take_while(|(a, b)| a == b)
+                .count();
+            while !id.is_char_boundary(shared) {
+                shared -= 1;
+            }
+            put_varint(out, shared as u64);
+            put_bytes(out, id.get(shared..).unwrap_or("").as_bytes());
+        }
     }
+    last.clear();
+    last.push_str(&block.id);
     put_varint(out, block.runs.len() as u64);
     for run in &block.runs {
         let (tag, id, data) = match run {
@@ -99,7 +121,7 @@ pub(crate) fn encode_block(block: &Block, original: Original, out: &mut Vec<u8>)
     put_varint(out, block.subs.len() as u64);
     for (sub, at) in block.subs.iter().zip(&block.sub_refs) {
         put_ref(out, at);
-        encode_block(sub, Original::Dropped, out);
+        encode_block(sub, Original::Dropped, last, out);
     }
     put_varint(out, block.lang_refs.len() as u64);
     for at in &block.lang_refs {
@@ -122,16 +144,17 @@ pub(crate) struct Decoded {
 }
 
 /// Decodes a block written by [`encode_block`]; `None` when `data` is not one.
-pub(crate) fn decode_block(data: &[u8]) -> Option<Decoded> {
+/// `last` as for [`encode_block`].
+pub(crate) fn decode_block(data: &[u8], last: &mut String) -> Option<Decoded> {
     let mut c = Cursor { data, pos: 0 };
-    let (block, in_source) = decode_from(&mut c, 0)?;
+    let (block, in_source) = decode_from(&mut c, 0, last)?;
     (c.pos == data.len()).then_some(Decoded { block, in_source })
 }
 
 /// Sub-blocks do not nest deeper than this (the reader makes one level).
 const MAX_NESTING: u32 = 4;
 
-fn decode_from(c: &mut Cursor<'_>, depth: u32) -> Option<(Block, Option<u64>)> {
+fn decode_from(c: &mut Cursor<'_>, depth: u32, last: &mut String) -> Option<(Block, Option<u64>)> {
     if depth > MAX_NESTING {
         return None;
     }
@@ -146,8 +169,13 @@ fn decode_from(c: &mut Cursor<'_>, depth: u32) -> Option<(Block, Option<u64>)> {
         digest[2..].copy_from_slice(c.take(6)?);
         unpack_id(u64::from_be_bytes(digest), c.varint()?)
     } else {
-        c.string()?
+        let shared = usize::try_from(c.varint()?).ok()?;
+        let mut id = last.get(..shared)?.to_owned();
+        id.push_str(std::str::from_utf8(c.bytes()?).ok()?);
+        id
     };
+    last.clear();
+    last.push_str(&id);
     let n = c.varint()?;
     let mut runs = Vec::with_capacity((n as usize).min(1024));
     for _ in 0..n {
@@ -176,7 +204,7 @@ fn decode_from(c: &mut Cursor<'_>, depth: u32) -> Option<(Block, Option<u64>)> {
     let mut sub_refs = Vec::new();
     for _ in 0..n {
         sub_refs.push(c.sub_ref()?);
-        subs.push(decode_from(c, depth + 1)?.0);
+        subs.push(decode_from(c, depth + 1, last)?.0);
     }
     let n = c.varint()?;
     let mut lang_refs = Vec::new();
@@ -354,15 +382,15 @@ mod tests {
     fn blocks_round_trip_inline_and_in_source() {
         let block = sample();
         let mut buf = Vec::new();
-        encode_block(&block, Original::Inline, &mut buf);
-        let decoded = decode_block(&buf).unwrap();
+        encode_block(&block, Original::Inline, &mut String::new(), &mut buf);
+        let decoded = decode_block(&buf, &mut String::new()).unwrap();
         assert_eq!(decoded.block, block);
         assert_eq!(decoded.in_source, None);
-        assert!(decode_block(&buf[..buf.len() - 1]).is_none());
+        assert!(decode_block(&buf[..buf.len() - 1], &mut String::new()).is_none());
 
         buf.clear();
-        encode_block(&block, Original::InSource, &mut buf);
-        let decoded = decode_block(&buf).unwrap();
+        encode_block(&block, Original::InSource, &mut String::new(), &mut buf);
+        let decoded = decode_block(&buf, &mut String::new()).unwrap();
         assert_eq!(decoded.in_source, Some(block.original.len() as u64));
         assert_eq!(decoded.block.original, b"");
         assert_eq!(decoded.block.runs, block.runs);
@@ -372,13 +400,41 @@ mod tests {
     fn element_path_and_notes_are_left_out() {
         let mut block = sample();
         let mut small = Vec::new();
-        encode_block(&block, Original::InSource, &mut small);
+        encode_block(&block, Original::InSource, &mut String::new(), &mut small);
         block.element = "p".into();
         block.path = "/html[1]/body[1]/section[1]/p[1]".into();
         block.notes = vec!["a comment".into()];
         let mut buf = Vec::new();
-        encode_block(&block, Original::InSource, &mut buf);
+        encode_block(&block, Original::InSource, &mut String::new(), &mut buf);
         assert_eq!(buf, small);
+    }
+
+    #[test]
+    fn ids_share_their_prefix_with_the_one_before() {
+        let ids = [
+            "html-1.body-1.section-40000.p-1",
+            "html-1.body-1.section-40000.p-2",
+            "c.0123456789ab",
+            "html-1.body-1.section-40001.h2-1",
+            "id.été",
+            "id.éta",
+            "id.\u{e9}",
+            "",
+        ];
+        let (mut written, mut read) = (String::new(), String::new());
+        let mut sizes = Vec::new();
+        for id in ids {
+            let mut block = Block::paragraph(id, "x");
+            block.original = b"x".to_vec();
+            let mut buf = Vec::new();
+            encode_block(&block, Original::InSource, &mut written, &mut buf);
+            sizes.push(buf.len());
+            let decoded = decode_block(&buf, &mut read).unwrap();
+            assert_eq!(decoded.block.id, id);
+            assert_eq!(read, id);
+        }
+        // The second structural key costs its last byte, not its 31.
+        assert!(sizes[1] < sizes[0] - 25, "{sizes:?}");
     }
 
     #[test]

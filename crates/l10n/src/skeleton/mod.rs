@@ -118,6 +118,8 @@ pub struct SkeletonStore {
     /// The directory the anonymous file lives in (for messages).
     dir: PathBuf,
     buf: Vec<u8>,
+    /// The id of the last block written (then read): ids are prefix-coded.
+    last_id: String,
 }
 
 impl SkeletonStore {
@@ -142,6 +144,7 @@ impl SkeletonStore {
             limit: None,
             dir: dir.to_path_buf(),
             buf: Vec::new(),
+            last_id: String::new(),
         })
     }
 
@@ -233,7 +236,7 @@ impl SkeletonStore {
         };
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
-        codec::encode_block(block, original, &mut buf);
+        codec::encode_block(block, original, &mut self.last_id, &mut buf);
         let result = self.write_tagged(EntryType::BLOCK.0, &buf);
         self.buf = buf;
         result
@@ -336,6 +339,7 @@ impl SkeletonStore {
                 .ctx(|| "rewinding the input".into())?;
         }
         self.src_pos = 0;
+        self.last_id.clear();
         Ok(())
     }
 
@@ -364,7 +368,7 @@ impl SkeletonStore {
     /// The block of a Block entry's `data` (the entry just read: its original
     /// bytes are the next bytes of the source when they were kept there).
     pub fn read_block(&mut self, data: &[u8]) -> Result<Block> {
-        let decoded = codec::decode_block(data)
+        let decoded = codec::decode_block(data, &mut self.last_id)
             .ok_or_else(|| L10nError::CorruptSkeleton("undecodable block entry".into()))?;
         let mut block = decoded.block;
         if let Some(len) = decoded.in_source {
