@@ -21,7 +21,7 @@
 //! |------|-------|------|
 //! | 0    | Text  | raw source bytes |
 //! | 2    | Lang  | raw source bytes of a `lang`/`xml:lang`/content-language value |
-//! | 3    | Block | a block, replaced by its translation ([`codec`]: id, runs, sub-blocks; its original bytes or, in the source, their length) |
+//! | 3    | Block | a block, replaced by its translation (`skeleton/codec.rs`: id, runs, sub-blocks; its original bytes or, in the source, their length) |
 //! | 4    | Root  | a mark right after `<html`: one byte (1 when the element has a `dir` attribute), then its `lang` (else `xml:lang`) value as UTF-8; no source bytes |
 //! | 5    | Dir   | raw source bytes of the `<html>` element's `dir` value |
 //! | 6    | BlockLang | raw source bytes of a language value on the start tag of the element whose content is the next block: retargeted only when that block is translated |
