@@ -9,6 +9,8 @@
 #     untranslated round trip.
 #
 # Usage: crates/bench/scripts/bench-l10n.sh [ROUNDS]   (BIG_BYTES=… to change the size)
+# Disk: the page, its XLIFF (~3.7x the page) and the translated XLIFF (~4.7x) at
+# once while translating, about 9.4x BIG_BYTES; intermediates are deleted as it goes.
 # Files go to target/l10n-bench/ (the big page is kept between runs).
 set -euo pipefail
 
@@ -17,13 +19,16 @@ BIG_BYTES=${BIG_BYTES:-1000000000}
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
 
-cargo build --release -p tagloom-cli -p tagloom-bench --example l10n_speed
+# Two builds: with `--example`, cargo would leave the `tagloom` binary as it was.
+cargo build --release -p tagloom-cli --bin tagloom
+cargo build --release -p tagloom-bench --example l10n_speed
 TAGLOOM=$ROOT/target/release/tagloom
 SPEED=$ROOT/target/release/examples/l10n_speed
 WORK=$ROOT/target/l10n-bench
 TMP=$WORK/tmp
 mkdir -p "$TMP"
 
+rm -f "$WORK/big.merged.html" "$WORK/big.translated.xlf"
 echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$SPEED" run "$ROUNDS"
 
@@ -82,6 +87,10 @@ else
     echo "untranslated round trip: DIFFERS" >&2
     exit 1
 fi
+# The XLIFF is ~4x the page and its translation ~5x: keep the disk they need small.
+rm -f "$WORK/big.merged.html"
 "$SPEED" translate "$WORK/big.xlf" "$WORK/big.translated.xlf"
+rm -f "$WORK/big.xlf"
 measure "merge, every unit translated" "$TAGLOOM" l10n merge "$BIG" "$WORK/big.translated.xlf" -o "$WORK/big.merged.html"
+rm -f "$WORK/big.merged.html" "$WORK/big.translated.xlf"
 echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -48,7 +48,7 @@ use crate::lang::LanguageTag;
 use crate::output::OutputFile;
 use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
-use crate::reader::{ReadOptions, ReadReport, read_file};
+use crate::reader::{ReadOptions, ReadReport, read_document, read_file};
 use crate::rules::Rules;
 use crate::segment::Segmenter;
 use crate::skeleton::SkeletonStore;
@@ -529,7 +529,8 @@ impl FileReport {
     }
 }
 
-/// The reader's pass into a new skeleton store (in `common.temp_dir`).
+/// The reader's pass into a new skeleton store (in `common.temp_dir`), which keeps
+/// ranges of `input` instead of copies when it is a regular file.
 fn read_into_skeleton(
     input: &Path,
     common: &Common,
@@ -537,8 +538,17 @@ fn read_into_skeleton(
 ) -> Result<(SkeletonStore, ReadReport)> {
     let dir = common.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
     let mut store = SkeletonStore::new_in(&dir)?.with_limit(common.skeleton_limit);
+    let file = std::fs::File::open(input).ctx(|| format!("opening {}", input.display()))?;
+    // A regular file is read again by the replay: the skeleton keeps ranges of it.
+    if file.metadata().is_ok_and(|m| m.is_file()) {
+        let again = file
+            .try_clone()
+            .ctx(|| format!("opening {}", input.display()))?;
+        store = store.with_source(again)?;
+    }
     // On error, dropping `store` releases its temp file.
-    let read = read_file(input, read_options, Some(&mut store), None)?;
+    let file = std::io::BufReader::with_capacity(64 * 1024, file);
+    let read = read_document(file, input, read_options, Some(&mut store), None)?;
     store.flush()?;
     Ok((store, read))
 }

@@ -372,25 +372,10 @@ pub fn write_from_skeleton<W: Write>(
         held: Vec::new(),
     };
     let mut data = Vec::new();
-    let mut pending: Option<Block> = None;
     while let Some(kind) = store.next_into(&mut data)? {
         match kind {
             EntryType::BLOCK => {
-                pending =
-                    Some(Block::decode(&data).ok_or_else(|| {
-                        L10nError::CorruptSkeleton("undecodable block entry".into())
-                    })?);
-            }
-            EntryType::REF => {
-                let id = String::from_utf8_lossy(&data);
-                let block = match pending.take() {
-                    Some(b) if b.id == id => b,
-                    _ => {
-                        return Err(L10nError::CorruptSkeleton(format!(
-                            "reference {id} without its block"
-                        )));
-                    }
-                };
+                let block = store.read_block(&data)?;
                 let Resolved {
                     target,
                     subs: sub_targets,

@@ -419,14 +419,20 @@ impl EntryReader for XliffReader {
 }
 
 impl XliffTranslations {
-    /// Opens `path`. A first streaming pass finds whether any unit has a target
-    /// (language retargeting only happens for a translated document) and checks the
-    /// file is well-formed before any output is written.
+    /// Opens `path`. A first streaming pass finds whether any unit has a confirmed
+    /// target (language retargeting only happens for a translated document): it
+    /// stops at the first one, else reads the whole file, which must be well-formed
+    /// XML, before any output is written. It skips sources, original data and
+    /// notes: the merge reads and checks those (an error then still leaves no
+    /// output: outputs are written to a temp file).
     pub fn open(path: &Path) -> Result<Self> {
-        let mut scan = XliffReader::open(path)?;
+        let mut scan = XliffReader::open(path)?.scanning();
         let mut any = AnyTarget::default();
         while let Some(unit) = scan.next_unit()? {
             any.add(&unit);
+            if any.confirmed {
+                break;
+            }
         }
         let mut reader = XliffReader::open(path)?;
         reader.header = scan.header.clone();
@@ -612,5 +618,33 @@ mod tests {
         let t = XliffTranslations::open(&path).unwrap();
         assert!(!t.any_translated());
         assert!(t.include_unconfirmed(true).any_translated());
+    }
+
+    #[test]
+    fn the_first_pass_stops_at_a_confirmed_target_and_the_merge_checks_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.xlf");
+        let head = "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\">\
+                    <file id=\"f\">";
+        // The second unit's source has an unknown entity: the first pass never
+        // reads it (the first unit is translated), the merge does.
+        let units = "<unit id=\"a\"><segment><source>a</source><target>A</target></segment></unit>\
+                     <unit id=\"b\"><segment><source>&nope;</source></segment></unit>";
+        std::fs::write(&path, format!("{head}{units}</file></xliff>")).unwrap();
+        let mut t = XliffTranslations::open(&path).unwrap();
+        assert!(t.any_translated());
+        assert!(t.target(&block("a", "a")).unwrap().is_some());
+        let err = t.target(&block("b", "b")).unwrap_err();
+        assert!(err.to_string().contains("nope"), "{err}");
+
+        // Without a confirmed target the first pass reads the whole file: a file
+        // that is not well-formed is an error before anything is merged.
+        let units = "<unit id=\"a\"><segment><source>a</source></segment></unit>\
+                     <unit id=\"b\"><segment><source>b</sourc></segment></unit>";
+        std::fs::write(&path, format!("{head}{units}</file></xliff>")).unwrap();
+        let Err(err) = XliffTranslations::open(&path) else {
+            panic!("a broken file opened");
+        };
+        assert!(err.to_string().contains("sourc"), "{err}");
     }
 }

@@ -213,7 +213,7 @@ pub fn read_document<R: Read>(
         finished: false,
     };
     if let Some(s) = reader.skel.as_deref_mut() {
-        s.write_text(&bom)?;
+        s.write_source(0, &bom)?;
     }
     reader.run()?;
     let window = &reader.ts.window;
@@ -400,7 +400,11 @@ impl<R: Read> Reader<'_, '_, R> {
             return Ok(());
         }
         if let Some(s) = self.skel.as_deref_mut() {
-            s.write_text(self.ts.window.source(self.emitted, to))?;
+            let window = &self.ts.window;
+            s.write_source(
+                window.src_offset(self.emitted),
+                window.source(self.emitted, to),
+            )?;
         }
         self.emitted = to;
         self.ts.window.release(to);
@@ -415,7 +419,8 @@ impl<R: Read> Reader<'_, '_, R> {
         let end = self.ts.window.dec_end();
         self.skel_to(end)?;
         if let Some(s) = self.skel.as_deref_mut() {
-            s.write_text(self.ts.window.source_tail(end))?;
+            let window = &self.ts.window;
+            s.write_source(window.src_offset(end), window.source_tail(end))?;
         }
         Ok(())
     }
@@ -428,10 +433,7 @@ impl<R: Read> Reader<'_, '_, R> {
             block.notes = std::mem::take(&mut self.notes);
         }
         if let Some(s) = self.skel.as_deref_mut() {
-            self.buf.clear();
-            block.encode(&mut self.buf);
-            s.write_entry(EntryType::BLOCK, &self.buf)?;
-            s.write_ref(&block.id)?;
+            s.write_block(&block, self.ts.window.src_offset(start))?;
         }
         self.emitted = end.max(self.emitted);
         self.blocks += 1 + block.subs.len();
@@ -477,17 +479,21 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let digest_at = |i: usize| self.stack.get(i).map(|f| f.digest);
 
+        // Paths are for interchange files: a read without a sink (the skeleton
+        // alone, for a merge) leaves them empty.
         let mut path = String::new();
-        let path_from = len.saturating_sub(KEPT_NAME_SEGMENTS);
-        let path_from = if len > MAX_NAME_SEGMENTS {
-            let state = digest_at(path_from - 1).map_or(FNV_START, |d| d.path);
-            push_digest(&mut path, "/~", state);
-            path_from
-        } else {
-            0
-        };
-        for s in (path_from..len).filter_map(at) {
-            push_path(&mut path, s);
+        if self.sink.is_some() {
+            let path_from = len.saturating_sub(KEPT_NAME_SEGMENTS);
+            let path_from = if len > MAX_NAME_SEGMENTS {
+                let state = digest_at(path_from - 1).map_or(FNV_START, |d| d.path);
+                push_digest(&mut path, "/~", state);
+                path_from
+            } else {
+                0
+            };
+            for s in (path_from..len).filter_map(at) {
+                push_path(&mut path, s);
+            }
         }
 
         // The key restarts at the last segment with an id.
@@ -602,8 +608,10 @@ impl<R: Read> Reader<'_, '_, R> {
             if root && attr.name == "dir" {
                 self.skel_to(attr.value_start())?;
                 if let Some(s) = self.skel.as_deref_mut() {
-                    let value = self.ts.window.source(attr.value_start(), attr.value_end());
-                    s.write_entry(EntryType::DIR, value)?;
+                    let window = &self.ts.window;
+                    let at = window.src_offset(attr.value_start());
+                    let value = window.source(attr.value_start(), attr.value_end());
+                    s.write_source_entry(EntryType::DIR, at, value)?;
                 }
                 self.emitted = attr.value_end();
                 continue;
@@ -617,8 +625,10 @@ impl<R: Read> Reader<'_, '_, R> {
                 }
                 self.skel_to(attr.value_start())?;
                 if let Some(s) = self.skel.as_deref_mut() {
-                    let value = self.ts.window.source(attr.value_start(), attr.value_end());
-                    s.write_entry(lang_kind, value)?;
+                    let window = &self.ts.window;
+                    let at = window.src_offset(attr.value_start());
+                    let value = window.source(attr.value_start(), attr.value_end());
+                    s.write_source_entry(lang_kind, at, value)?;
                 }
                 self.emitted = attr.value_end();
                 continue;

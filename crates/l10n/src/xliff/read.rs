@@ -69,6 +69,9 @@ pub struct XliffReader {
     path: PathBuf,
     buf: Vec<u8>,
     pub(super) header: Option<XliffHeader>,
+    /// Scanning ([`XliffReader::scanning`]): sources, original data and notes are
+    /// skipped, not built.
+    scan: bool,
 }
 
 impl XliffReader {
@@ -83,7 +86,17 @@ impl XliffReader {
             path: path.to_path_buf(),
             buf: Vec::new(),
             header: None,
+            scan: false,
         })
+    }
+
+    /// A reader for a first pass that needs only the header, whether units have
+    /// targets (and whether those are confirmed) and a well-formed file: the units
+    /// it returns have their ids, targets and states but no source, no original
+    /// data and no notes (the next pass reads them, and checks their content).
+    pub(crate) fn scanning(mut self) -> Self {
+        self.scan = true;
+        self
     }
 
     fn err(&self, message: impl Into<String>) -> L10nError {
@@ -172,7 +185,16 @@ impl XliffReader {
     /// Adds an inline event of a `<source>` or `<target>` to `c`: `<pc>`, `<sc>`/`<ec>`
     /// and `<ph>` become codes by id (with the data ids they name), character data
     /// text; other inline markup (`<mrk>`, `<sm>`, `<em>`) is dropped, its text kept.
-    fn inline(&self, c: &mut Content, event: &Event<'_>) -> Result<()> {
+    /// The data ids are read only `with_data` (a source: a target's codes take
+    /// the page's markup).
+    fn inline(&self, c: &mut Content, event: &Event<'_>, with_data: bool) -> Result<()> {
+        let data = |e: &BytesStart<'_>, name: &str| -> Result<Option<String>> {
+            if with_data {
+                self.attr(e, name)
+            } else {
+                Ok(None)
+            }
+        };
         let code = |id, data: Option<String>, run: fn(u32) -> Run, c: &mut Content| {
             if let Some(d) = data {
                 c.refs.push((c.runs.len(), d));
@@ -194,26 +216,21 @@ impl XliffReader {
         match event {
             Event::Start(e) if e.local_name().as_ref() == b"pc" => {
                 let id = self.code_id(e, "id")?;
-                code(id, self.attr(e, "dataRefStart")?, open, c);
-                c.pcs.push((id, self.attr(e, "dataRefEnd")?));
+                code(id, data(e, "dataRefStart")?, open, c);
+                c.pcs.push((id, data(e, "dataRefEnd")?));
             }
             Event::End(e) if e.local_name().as_ref() == b"pc" => {
                 let (id, end) = c.pcs.pop().ok_or_else(|| self.err("stray </pc>"))?;
                 code(id, end, close, c);
             }
             Event::Empty(e) => match e.local_name().as_ref() {
-                b"ph" => code(self.code_id(e, "id")?, self.attr(e, "dataRef")?, ph, c),
-                b"sc" => code(self.code_id(e, "id")?, self.attr(e, "dataRef")?, open, c),
-                b"ec" => code(
-                    self.code_id(e, "startRef")?,
-                    self.attr(e, "dataRef")?,
-                    close,
-                    c,
-                ),
+                b"ph" => code(self.code_id(e, "id")?, data(e, "dataRef")?, ph, c),
+                b"sc" => code(self.code_id(e, "id")?, data(e, "dataRef")?, open, c),
+                b"ec" => code(self.code_id(e, "startRef")?, data(e, "dataRef")?, close, c),
                 b"pc" => {
                     let id = self.code_id(e, "id")?;
-                    code(id, self.attr(e, "dataRefStart")?, open, c);
-                    code(id, self.attr(e, "dataRefEnd")?, close, c);
+                    code(id, data(e, "dataRefStart")?, open, c);
+                    code(id, data(e, "dataRefEnd")?, close, c);
                 }
                 _ => {
                     self.char_data(event, |text| push_text(&mut c.runs, text))?;
@@ -400,9 +417,12 @@ impl UnitState {
 
     /// Content of the source, target, `<data>` or note being read.
     fn content(&mut self, r: &XliffReader, event: &Event<'_>) -> Result<()> {
+        if r.scan && self.place != Place::Target {
+            return Ok(());
+        }
         match self.place {
-            Place::Source => r.inline(&mut self.source, event)?,
-            Place::Target => r.inline(&mut self.target, event)?,
+            Place::Source => r.inline(&mut self.source, event, true)?,
+            Place::Target => r.inline(&mut self.target, event, false)?,
             Place::Data | Place::Note(_) => {
                 r.char_data(event, |text| self.text.push_str(text))?;
             }
