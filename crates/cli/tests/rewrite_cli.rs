@@ -1,7 +1,8 @@
 //! `tagloom rewrite`: rules from JSON, stdin/stdout, output files, directories, errors.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod stdin_support;
+
+use stdin_support::run_with_stdin;
 
 const RULES: &str = r#"[
   {"select": "a[href^='http']", "actions": [{"set_attr": ["rel", "nofollow"]}, {"remove_attr": "target"}]},
@@ -15,20 +16,7 @@ const PAGE: &str = "<body><a href=http://x target=_blank>x</a><script>evil()</sc
 const WANT: &str = "<body>&lt;top&gt;<a href=http://x rel=\"nofollow\">x</a><strong>b</strong><footer>f</footer></body>";
 
 fn tagloom(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tagloom"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run tagloom");
-    // The command may exit before reading (bad rules): a closed pipe is fine.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    let out = child.wait_with_output().expect("wait");
+    let out = run_with_stdin(args, stdin.as_bytes());
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

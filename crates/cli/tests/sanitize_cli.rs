@@ -2,25 +2,9 @@
 //! a policy file, a bad policy file (exit 2, one line, no output file), input
 //! that is not HTML or not even UTF-8 (exit 0), and a directory.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod stdin_support;
 
-fn run(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tagloom"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        // A child that exits on bad usage may close its stdin before reading it.
-        if let Err(e) = input.write_all(stdin) {
-            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
-        }
-    }
-    child.wait_with_output().expect("the binary ends")
-}
+use stdin_support::run_with_stdin as run;
 
 #[test]
 fn stdin_to_stdout() {

@@ -3,12 +3,14 @@
 //! order, error rows for bad records with a summary on stderr, `-o` and `-j`, and
 //! exit 2 with nothing written for an input that cannot be read.
 
+mod stdin_support;
 #[path = "../../warc/tests/support/mod.rs"]
 mod support;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use stdin_support::run_with_stdin;
 use support::Compression;
 
 fn tagloom(args: &[&str]) -> Output {
@@ -170,24 +172,6 @@ fn an_unreadable_input_is_exit_2_and_no_output() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// Runs `tagloom ARGS` with `input` on standard input.
-fn tagloom_with_stdin(args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tagloom"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().expect("a stdin pipe");
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("the binary ends");
-    writer.join().unwrap().unwrap();
-    out
-}
-
 #[test]
 fn standard_input_gives_the_rows_of_the_same_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -195,7 +179,7 @@ fn standard_input_gives_the_rows_of_the_same_file() {
     for name in ["a.warc", "b.warc.gz", "sub/c.warc.gz"] {
         let path = dir.path().join(name);
         let from_file = tagloom(&["warc", "text", path.to_str().unwrap()]);
-        let from_stdin = tagloom_with_stdin(&["warc", "text", "-"], &std::fs::read(&path).unwrap());
+        let from_stdin = run_with_stdin(&["warc", "text", "-"], &std::fs::read(&path).unwrap());
         assert!(from_stdin.status.success(), "{name}");
         let (mut a, b) = (rows(&from_file), rows(&from_stdin));
         assert!(!b.is_empty(), "{name}");
@@ -206,14 +190,14 @@ fn standard_input_gives_the_rows_of_the_same_file() {
     }
     // Standard input is one archive among the others, read once.
     let a = dir.path().join("a.warc");
-    let out = tagloom_with_stdin(
+    let out = run_with_stdin(
         &["warc", "links", a.to_str().unwrap(), "-"],
         &std::fs::read(dir.path().join("b.warc.gz")).unwrap(),
     );
     let rows = rows(&out);
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[1]["file"], "-");
-    let out = tagloom_with_stdin(&["warc", "text", "-", "-"], b"");
+    let out = run_with_stdin(&["warc", "text", "-", "-"], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("only once"));
 }
