@@ -3,12 +3,11 @@
 //! with a late `<meta>`, and on undeclared legacy pages, which they guess with a
 //! one-line warning (`--encoding` overrides the guess).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn tagloom() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use support::tagloom;
 
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tagloom-enc-{test}-{}", std::process::id()));

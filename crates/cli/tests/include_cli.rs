@@ -1,11 +1,10 @@
 //! `tagloom include`: byte-preserving output, stdin/stdout, directories, errors.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
 
-fn tagloom() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
-}
+use std::io::Write;
+use std::process::Stdio;
+use support::tagloom;
 
 fn site() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

@@ -3,11 +3,12 @@
 //! merging the untranslated files back gives byte-identical pages; pseudo writes a
 //! page per input; bad input exits 2 with one line and leaves no output behind.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn tagloom(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
+    support::tagloom()
         .args(args)
         .output()
         .expect("the binary runs")

@@ -3,11 +3,13 @@
 //! translation file merges with exit 1 (output written, each translation not
 //! applied on stderr), 0 with `--allow-partial`, 2 with `--strict` (no output).
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn tagloom(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
+    support::tagloom()
         .args(args)
         .current_dir(dir)
         .output()

@@ -3,28 +3,24 @@
 //! stray codes reported), `-` for standard input and output, `--format` checked
 //! against the extension, complete PO headers, directory totals.
 
-use std::io::Write;
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn tagloom_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tagloom"))
+    let mut command = support::tagloom();
+    command
         .args(args)
         .current_dir(dir)
-        .env("SOURCE_DATE_EPOCH", "1700000000")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    if let (Some(bytes), Some(mut pipe)) = (stdin, child.stdin.take()) {
-        pipe.write_all(bytes).unwrap();
+        .env("SOURCE_DATE_EPOCH", "1700000000");
+    match stdin {
+        Some(bytes) => support::feed(&mut command, bytes),
+        None => command
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs"),
     }
-    child.wait_with_output().unwrap()
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

@@ -2,11 +2,13 @@
 //! segments and PO sentence entries, translated sentences merged in place, the
 //! untranslated round trip byte-exact, `count` per sentence, bad values rejected.
 
+mod support;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn tagloom_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
+    support::tagloom()
         .args(args)
         .current_dir(dir)
         .env("SOURCE_DATE_EPOCH", "1700000000")

@@ -3,15 +3,10 @@
 //! summary says what changed (text and JSON), counts per file and total, bad
 //! usage exits 2 without output.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn tagloom(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use std::path::{Path, PathBuf};
+use support::{run as tagloom, run_with_stdin as tagloom_with_stdin};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -246,21 +241,6 @@ fn bad_usage_exits_2_without_output() {
 }
 
 /// `tagloom ARGS` with `stdin` on standard input.
-fn tagloom_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tagloom"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
-
 const SUMMARY: &str = "2 unchanged (7 words, 2 translations carried over), 1 fuzzy (13 words, 1 \
                        suggestions), 1 new (4 words), 1 removed (5 words)";
 

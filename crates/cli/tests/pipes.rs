@@ -3,13 +3,12 @@
 //! line of a long output) ends quietly with exit status 0; usage errors are one line
 //! on standard error with exit status 2; `--help` and `--version` still print.
 
+mod support;
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn tagloom() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
-}
+use std::process::{Output, Stdio};
+use support::tagloom;
 
 /// A private scratch directory (one per test: they run in parallel) with a long, tag-dense page (its tokens, patches and
 /// dumps are far larger than a pipe's buffer).

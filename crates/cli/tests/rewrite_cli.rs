@@ -1,8 +1,8 @@
 //! `tagloom rewrite`: rules from JSON, stdin/stdout, output files, directories, errors.
 
-mod stdin_support;
+mod support;
 
-use stdin_support::run_with_stdin;
+use support::{outcome, run_with_stdin};
 
 const RULES: &str = r#"[
   {"select": "a[href^='http']", "actions": [{"set_attr": ["rel", "nofollow"]}, {"remove_attr": "target"}]},
@@ -16,12 +16,7 @@ const PAGE: &str = "<body><a href=http://x target=_blank>x</a><script>evil()</sc
 const WANT: &str = "<body>&lt;top&gt;<a href=http://x rel=\"nofollow\">x</a><strong>b</strong><footer>f</footer></body>";
 
 fn tagloom(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = run_with_stdin(args, stdin.as_bytes());
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    outcome(&run_with_stdin(args, stdin.as_bytes()))
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! a policy file, a bad policy file (exit 2, one line, no output file), input
 //! that is not HTML or not even UTF-8 (exit 0), and a directory.
 
-mod stdin_support;
+mod support;
 
-use stdin_support::run_with_stdin as run;
+use support::run_with_stdin as run;
 
 #[test]
 fn stdin_to_stdout() {

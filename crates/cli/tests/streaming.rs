@@ -2,14 +2,12 @@
 //! writes the very bytes a whole-array serialization would, and a late `<meta>` in a
 //! long document counts for `sniff` and `parse` alike.
 
+mod support;
+
 use std::fs::File;
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn tagloom() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
-}
+use support::tagloom;
 
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tagloom-stream-{test}-{}", std::process::id()));

@@ -3,23 +3,15 @@
 //! order, error rows for bad records with a summary on stderr, `-o` and `-j`, and
 //! exit 2 with nothing written for an input that cannot be read.
 
-mod stdin_support;
-#[path = "../../warc/tests/support/mod.rs"]
 mod support;
+#[path = "../../warc/tests/support/mod.rs"]
+mod warc_support;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-use stdin_support::run_with_stdin;
-use support::Compression;
-
-fn tagloom(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .output()
-        .expect("the binary runs")
-}
+use support::{run as tagloom, run_with_stdin};
+use warc_support::Compression;
 
 fn rows(out: &Output) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(&out.stdout)
@@ -42,28 +34,28 @@ fn archives(dir: &Path) {
     .enumerate()
     {
         let records = vec![
-            support::warcinfo(),
-            support::record(
+            warc_support::warcinfo(),
+            warc_support::record(
                 "response",
                 &format!("http://ru.example/{i}/a"),
-                &support::html_response(&cp1251, Some("windows-1251")),
+                &warc_support::html_response(&cp1251, Some("windows-1251")),
             ),
-            support::record(
+            warc_support::record(
                 "response",
                 &format!("http://img.example/{i}"),
-                &support::http(&[("Content-Type", "image/png")], b"\x89PNG"),
+                &warc_support::http(&[("Content-Type", "image/png")], b"\x89PNG"),
             ),
         ];
-        let mut bytes = support::file(&records, compression);
+        let mut bytes = warc_support::file(&records, compression);
         if i == 2 {
-            let mut plain = support::file(&records, Compression::None);
-            plain.extend(support::record(
+            let mut plain = warc_support::file(&records, Compression::None);
+            plain.extend(warc_support::record(
                 "response",
                 "http://cut.example/",
-                &support::html_response(b"<p>never complete", None),
+                &warc_support::html_response(b"<p>never complete", None),
             ));
             plain.truncate(plain.len() - 12);
-            bytes = support::gzip(&plain);
+            bytes = warc_support::gzip(&plain);
         }
         let name = match compression {
             Compression::None => "a.warc",

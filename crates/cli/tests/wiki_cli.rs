@@ -1,31 +1,12 @@
 //! `tagloom wiki`: standard input and output, files, templates, the clock, and
 //! the exit status on bad usage.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
 
-fn tagloom() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
-}
+use support::{outcome, run_with_stdin, tagloom};
 
 fn run_stdin(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = tagloom()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tagloom");
-    if let Some(mut stdin) = child.stdin.take() {
-        // The command may exit before reading (bad usage): ignore a broken pipe.
-        let _ = stdin.write_all(input.as_bytes());
-    }
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    outcome(&run_with_stdin(args, input.as_bytes()))
 }
 
 #[test]

@@ -2,12 +2,10 @@
 //! (templates and red links from the same dump), file names, the summary, and
 //! per-page errors that do not stop the run.
 
-use std::path::Path;
-use std::process::Command;
+mod support;
 
-fn tagloom() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tagloom"))
-}
+use std::path::Path;
+use support::tagloom;
 
 /// A dump of `pages` (title, namespace, wikitext; the text XML-escaped here).
 fn write_dump(path: &Path, pages: &[(&str, i32, &str)]) {
