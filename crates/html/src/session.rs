@@ -654,8 +654,13 @@ impl Html5ParseSession {
     /// [`Driver::push_into`](crate::driver::Driver::push_into)); no batches are
     /// made until [`detach_store`](Self::detach_store). Every ready batch must
     /// have been taken and applied to `store` first.
-    pub(crate) fn attach_store(&mut self, store: crate::dom::DomStore) {
+    pub(crate) fn attach_store(&mut self, mut store: crate::dom::DomStore) {
         debug_assert!(self.batches.is_empty());
+        // The store follows this session's document from here on, as if it had
+        // applied its batches (a later `push` + `apply` continues the versions,
+        // and `full_create_stream` resets other consumers of the handle).
+        store.doc = Some(self.doc);
+        store.version = self.version;
         self.tree.attach_store(store);
     }
 

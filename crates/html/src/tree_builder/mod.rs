@@ -87,7 +87,7 @@ use mirror::{Kind, Mirror, NodeId};
 use open_stack::OpenStack;
 pub use script_host::DomChange;
 use selectedcontent::SelectTracker;
-pub use sink::{AttrName, AttrRef, ElementAttrs, NewElement, TreeSink};
+pub use sink::{AttrIter, AttrName, AttrRef, ElementAttrs, NewElement, TreeSink};
 use sink::{Emitter, Target};
 
 /// The settings of a [`TreeBuilder`].

@@ -206,30 +206,40 @@ impl<'a> ElementAttrs<'a> {
     }
 
     /// The attributes in order.
-    pub fn iter(&self) -> impl Iterator<Item = AttrRef<'a>> + 'a {
-        let (token, list) = match self.repr {
-            Repr::Token { attrs, atoms } => (Some((attrs, atoms)), &[][..]),
-            Repr::List(list) => (None, list),
-        };
-        let from_token = token.into_iter().flat_map(|(attrs, atoms)| {
-            attrs.iter().map(move |a| AttrRef {
-                ns: AttrNamespace::None,
-                name: match a.name.static_name() {
-                    Some(s) => AttrName::Static(s),
-                    None => AttrName::Borrowed(atoms.name(a.name)),
-                },
-                value: a.value,
-            })
-        });
-        let from_list = list.iter().map(|a| AttrRef {
-            ns: a.ns,
-            name: match &a.name {
-                Cow::Borrowed(s) => AttrName::Static(s),
-                Cow::Owned(s) => AttrName::Borrowed(s),
-            },
-            value: &a.value,
-        });
-        from_token.chain(from_list)
+    pub fn iter(&self) -> AttrIter<'a> {
+        AttrIter {
+            attrs: *self,
+            next: 0,
+        }
+    }
+
+    /// The attribute at `index`.
+    #[inline]
+    fn get(&self, index: usize) -> Option<AttrRef<'a>> {
+        match self.repr {
+            Repr::Token { attrs, atoms } => {
+                let a = attrs.get(index)?;
+                Some(AttrRef {
+                    ns: AttrNamespace::None,
+                    name: match a.name.static_name() {
+                        Some(s) => AttrName::Static(s),
+                        None => AttrName::Borrowed(atoms.name(a.name)),
+                    },
+                    value: a.value,
+                })
+            }
+            Repr::List(list) => {
+                let a = list.get(index)?;
+                Some(AttrRef {
+                    ns: a.ns,
+                    name: match &a.name {
+                        Cow::Borrowed(s) => AttrName::Static(s),
+                        Cow::Owned(s) => AttrName::Borrowed(s),
+                    },
+                    value: &a.value,
+                })
+            }
+        }
     }
 
     /// Owned copies (what a patch carries).
@@ -242,6 +252,31 @@ impl<'a> ElementAttrs<'a> {
         out
     }
 }
+
+/// The iterator of [`ElementAttrs::iter`].
+#[derive(Clone, Debug)]
+pub struct AttrIter<'a> {
+    attrs: ElementAttrs<'a>,
+    next: usize,
+}
+
+impl<'a> Iterator for AttrIter<'a> {
+    type Item = AttrRef<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<AttrRef<'a>> {
+        let attr = self.attrs.get(self.next)?;
+        self.next += 1;
+        Some(attr)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.attrs.len().saturating_sub(self.next);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for AttrIter<'_> {}
 
 /// The default sink: patches in a buffer, the texts of text patches kept apart
 /// when asked (see [`DetachedText`]).
