@@ -136,7 +136,9 @@ impl TreeSink for StoreSink {
     }
 
     fn set_quirks_mode(&mut self, mode: QuirksMode) {
-        self.store.quirks_mode = mode;
+        if self.error.is_none() {
+            self.store.quirks_mode = mode;
+        }
     }
 
     fn create_doctype(&mut self, key: PatchKey, name: &str, public_id: &str, system_id: &str) {
@@ -248,5 +250,91 @@ impl TreeSink for StoreSink {
                 element.attrs.push(attr.to_patch_attr());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::dump_document;
+    use crate::dom_patch::Namespace;
+    use crate::driver::{DriveError, Driver, ParseConfig};
+
+    fn key(n: u64) -> PatchKey {
+        PatchKey::new(n).unwrap()
+    }
+
+    fn element(sink: &mut StoreSink, k: u64, name: &'static str) {
+        sink.create_element(
+            key(k),
+            NewElement {
+                ns: Namespace::Html,
+                atom: crate::atom::HTML,
+                name: name.into(),
+                attrs: ElementAttrs::none(),
+                contents: None,
+            },
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_is_reported_and_nothing_changes_after_it() {
+        let mut sink = StoreSink::new(DomStore::new());
+        sink.create_document(key(1));
+        element(&mut sink, 2, "html");
+        sink.append_child(key(1), key(2));
+        let before = dump_document(&sink.store);
+        sink.append_child(key(2), key(9));
+        element(&mut sink, 3, "body");
+        sink.append_child(key(2), key(3));
+        sink.set_quirks_mode(QuirksMode::Quirks);
+        let (store, error) = sink.finish();
+        assert_eq!(
+            error,
+            Some(PatchError::UnknownKey {
+                index: 0,
+                key: key(9)
+            })
+        );
+        assert_eq!(dump_document(&store), before);
+        assert_eq!(
+            (store.len(), store.quirks_mode()),
+            (2, QuirksMode::NoQuirks)
+        );
+    }
+
+    #[test]
+    fn keys_must_be_new_and_a_clear_keeps_them_used() {
+        let mut sink = StoreSink::new(DomStore::new());
+        sink.create_document(key(1));
+        element(&mut sink, 2, "html");
+        sink.clear();
+        assert!(sink.store.is_empty());
+        assert_eq!(sink.store.last_key(), Some(key(2)));
+        sink.create_document(key(2));
+        let (store, error) = sink.finish();
+        assert_eq!(
+            error,
+            Some(PatchError::KeyNotIncreasing {
+                index: 0,
+                key: key(2),
+                last: key(2)
+            })
+        );
+        assert!(store.document().is_none());
+    }
+
+    #[test]
+    fn a_store_holding_another_parse_is_refused() {
+        let mut store = DomStore::new();
+        let mut first = Driver::new(&ParseConfig::default());
+        first.push_into(b"<p>one", &mut store).unwrap();
+        first.finish_into(&mut store).unwrap();
+        let before = dump_document(&store);
+        let mut second = Driver::new(&ParseConfig::default());
+        let err = second.push_into(b"<p>two", &mut store).unwrap_err();
+        // Refused by its document handle (the first driver bound the store).
+        assert!(matches!(err, DriveError::Sink(_)), "{err}");
+        assert_eq!(dump_document(&store), before);
     }
 }
