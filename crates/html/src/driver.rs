@@ -156,14 +156,17 @@ impl Driver {
         Ok(())
     }
 
-    /// Feeds `bytes` like [`push`](Self::push) and applies every ready batch to
-    /// `store`: what `push(bytes, |batch| store.apply_owned(batch))` does, cheaper.
-    /// The batches come from this driver's own tree builder, so the store skips
-    /// the checks the builder guarantees (the cycle walk and the document's
-    /// hierarchy rules; keys, links and limits are still checked, and a batch still
-    /// applies whole or not at all), each emptied batch buffer goes back to the
-    /// session instead of being freed, and the texts of text and comment nodes
-    /// travel in one buffer per batch instead of a `String` per patch.
+    /// Feeds `bytes` like [`push`](Self::push) and builds the tree in `store`: the
+    /// tree `push(bytes, |batch| store.apply_owned(batch))` builds, with the same
+    /// keys, cheaper. What is still pending (patches of an earlier `push`) is
+    /// applied first; then the tree builder takes `store` for the call and creates
+    /// every node in it directly, its values copied once from the tokens: no
+    /// patches, no batches. The builder's structural guarantees (a parentless
+    /// child, a parent that takes children, no cycles, the document's children)
+    /// are not checked again; keys are (a store holding another parse's nodes is
+    /// refused with [`DriveError::Sink`], and nothing more is written to it after
+    /// the first such error). `store` is handed back before this returns, also on
+    /// an error; after an engine failure it holds what was built up to there.
     ///
     /// ```
     /// use tagloom_html::dom::{self, DomStore};

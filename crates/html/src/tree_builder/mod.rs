@@ -4,7 +4,9 @@
 //! The builder keeps a lightweight mirror of the tree it has described (names,
 //! namespaces, links) — enough for foster parenting, the adoption agency algorithm
 //! and text coalescing — and never builds a DOM. Patches accumulate in a buffer the
-//! caller drains with [`TreeBuilder::take_patches`]. Most callers want the
+//! caller drains with [`TreeBuilder::take_patches`] — or, with a [`TreeSink`] of the
+//! caller's ([`TreeBuilder::with_sink`]) or on the driver's store path, go straight
+//! to the sink (see [`sink`]). Most callers want the
 //! [`driver`](crate::driver) over an
 //! [`Html5ParseSession`](crate::session::Html5ParseSession), which wires the
 //! decoder, tokenizer and tree builder together.
