@@ -6,9 +6,9 @@
 //! ```
 //!
 //! ENGINE is `tagloom` (bytes → `Html5ParseSession` → `DomStore`, UTF-8
-//! transport, scripting on, the whole page pushed at once), `tagloom-64k` (the
-//! same pushed 64 KiB at a time, batches applied after each push), `html5ever` (`parse_document(RcDom)`,
-//! `from_utf8().one`) or `baseline` (only reads the file, so its max RSS is the
+//! transport, scripting on, the whole page pushed at once), `tagloom-64k` and
+//! `tagloom-16k` (the same pushed 64 or 16 KiB at a time), `html5ever`
+//! (`parse_document(RcDom)`, `from_utf8().one`) or `baseline` (only reads the file, so its max RSS is the
 //! process's fixed footprint plus the page bytes, to subtract). The page is parsed
 //! N times (default 1); each tree is dropped before the next parse, and the last
 //! one is kept alive until the end so it counts in the peak.
@@ -97,6 +97,11 @@ fn main() -> ExitCode {
                 black_box(&bytes),
                 parse_config(true),
                 64 * 1024,
+            )),
+            "tagloom-16k" => Tree::Tagloom(tagloom_parse_chunked(
+                black_box(&bytes),
+                parse_config(true),
+                16 * 1024,
             )),
             "html5ever" => Tree::Html5ever(
                 parse_document(RcDom::default(), ParseOpts::default())

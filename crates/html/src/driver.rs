@@ -156,14 +156,17 @@ impl Driver {
         Ok(())
     }
 
-    /// Feeds `bytes` like [`push`](Self::push) and applies every ready batch to
-    /// `store`: what `push(bytes, |batch| store.apply_owned(batch))` does, cheaper.
-    /// The batches come from this driver's own tree builder, so the store skips
-    /// the checks the builder guarantees (the cycle walk and the document's
-    /// hierarchy rules; keys, links and limits are still checked, and a batch still
-    /// applies whole or not at all), each emptied batch buffer goes back to the
-    /// session instead of being freed, and the texts of text and comment nodes
-    /// travel in one buffer per batch instead of a `String` per patch.
+    /// Feeds `bytes` like [`push`](Self::push) and builds the tree in `store`: the
+    /// tree `push(bytes, |batch| store.apply_owned(batch))` builds, with the same
+    /// keys, cheaper. What is still pending (patches of an earlier `push`) is
+    /// applied first; then the tree builder takes `store` for the call and creates
+    /// every node in it directly, its values copied once from the tokens: no
+    /// patches, no batches. The builder's structural guarantees (a parentless
+    /// child, a parent that takes children, no cycles, the document's children)
+    /// are not checked again; keys are (a store holding another parse's nodes is
+    /// refused with [`DriveError::Sink`], and nothing more is written to it after
+    /// the first such error). `store` is handed back before this returns, also on
+    /// an error; after an engine failure it holds what was built up to there.
     ///
     /// ```
     /// use tagloom_html::dom::{self, DomStore};
@@ -178,22 +181,61 @@ impl Driver {
     /// assert!(dom::dump_document(&store).ends_with("|       <li>\n|         \"b\"\n"));
     /// ```
     pub fn push_into(&mut self, bytes: &[u8], store: &mut DomStore) -> Result<(), ParseFailure> {
-        self.session.detach_text();
-        for piece in bytes.chunks(self.chunk_size) {
-            self.session.push_bytes(piece)?;
-            let status = self.session.pump()?;
-            self.drain_into(status, store)?;
-        }
-        Ok(())
+        self.attach(store)?;
+        let result = (|| {
+            for piece in bytes.chunks(self.chunk_size) {
+                self.session.push_bytes(piece)?;
+                let status = self.session.pump()?;
+                self.drain_into(status, store)?;
+            }
+            Ok(())
+        })();
+        self.detach(store, result)
     }
 
     /// Ends the input and applies the remaining batches to `store` (see
     /// [`push_into`](Self::push_into)).
     pub fn finish_into(&mut self, store: &mut DomStore) -> Result<(), ParseFailure> {
+        self.attach(store)?;
+        let result = (|| {
+            let status = self.session.finish()?;
+            self.drain_into(status, store)?;
+            Ok(())
+        })();
+        self.detach(store, result)
+    }
+
+    /// The store path's start: what is pending (patches of an earlier
+    /// [`push`](Self::push), a restart's `Clear`) is applied to `store` as
+    /// batches, then the tree builder takes `store` over and creates the nodes
+    /// in it directly (no patches, see `dom/direct.rs`).
+    fn attach(&mut self, store: &mut DomStore) -> Result<(), ParseFailure> {
         self.session.detach_text();
-        let status = self.session.finish()?;
-        self.drain_into(status, store)?;
+        self.session.flush_pending();
+        self.drain_into(PumpStatus::NeedInput, store)?;
+        self.session.attach_store(std::mem::take(store));
         Ok(())
+    }
+
+    /// The store path's end: `store` back from the tree builder, and the first
+    /// error: the parse's, or the store's (a key of another parse, a limit).
+    fn detach(
+        &mut self,
+        store: &mut DomStore,
+        result: Result<(), ParseFailure>,
+    ) -> Result<(), ParseFailure> {
+        let sink_error = match self.session.detach_store() {
+            Some((built, error)) => {
+                *store = built;
+                error
+            }
+            None => None,
+        };
+        result?;
+        match sink_error {
+            Some(error) => Err(DriveError::Sink(error)),
+            None => Ok(()),
+        }
     }
 
     /// [`drain`](Self::drain) into a store, handing the emptied buffers back.

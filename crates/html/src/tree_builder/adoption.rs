@@ -27,6 +27,16 @@ impl TreeBuilder {
             let Some(formatting) = self.formatting_element_named(subject) else {
                 return false;
             };
+            // The usual case (`<b>x</b>`): the formatting element is the current
+            // node, so it is open and in scope, nothing is above it (no furthest
+            // block) and there is no parse error: steps 4.4–4.8 come down to
+            // popping it and removing it from the list.
+            if self.current_node() == Some(formatting) {
+                self.pop();
+                self.active.remove(formatting);
+                self.forget_kept_attrs(formatting);
+                return true;
+            }
             // Step 4.4.
             let Some(formatting_index) = self.open.position(formatting) else {
                 self.parse_error(ErrorCode::MisnestedFormattingElement);
