@@ -142,6 +142,12 @@ pub(crate) struct Cleaner<'p, O> {
     policy: &'p Rules,
     /// [`NameFacts`] of HTML elements by static atom index.
     facts: Vec<Option<NameFacts>>,
+    /// The static atoms of the last HTML element names that came as
+    /// `&'static str` (the tree builder's static atom names), by the address
+    /// and length of the text: a `'static` text never changes, so equal
+    /// addresses and lengths mean equal names, and the lookup by hash is
+    /// skipped.
+    by_address: [(usize, usize, Option<Atom>); 64],
     fates: Vec<Fate>,
     dsts: Vec<Dst>,
     /// Source elements open inside a dropped one (its own entry included).
@@ -154,6 +160,7 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
         Cleaner {
             policy,
             facts: Vec::new(),
+            by_address: [(0, 0, None); 64],
             fates: Vec::new(),
             dsts: vec![Dst {
                 ns: Namespace::Html,
@@ -172,11 +179,30 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
 impl<O: CleanSink> Cleaner<'_, O> {
     /// The [`NameFacts`] of an element, and the static atom of an HTML
     /// element's name.
-    fn facts(&mut self, ns: Namespace, name: &str) -> (NameFacts, Option<Atom>) {
+    fn facts(&mut self, ns: Namespace, name: &Cow<'static, str>) -> (NameFacts, Option<Atom>) {
         if ns != Namespace::Html {
             return (NameFacts::of(self.policy, ns, name), None);
         }
-        let Some(atom) = Atom::lookup_static(name.as_bytes()) else {
+        let atom = match name {
+            Cow::Borrowed(text) => {
+                let (address, len) = (text.as_ptr() as usize, text.len());
+                let slot =
+                    (address.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) % self.by_address.len();
+                match self.by_address.get(slot) {
+                    Some(&(a, l, atom)) if a == address && l == len => atom,
+                    _ => {
+                        let atom = Atom::lookup_static(text.as_bytes());
+                        if let Some(entry) = self.by_address.get_mut(slot) {
+                            *entry = (address, len, atom);
+                        }
+                        atom
+                    }
+                }
+            }
+            Cow::Owned(text) => Atom::lookup_static(text.as_bytes()),
+        };
+        debug_assert_eq!(atom, Atom::lookup_static(name.as_bytes()));
+        let Some(atom) = atom else {
             return (NameFacts::of(self.policy, ns, name), None);
         };
         let i = atom.index() as usize;
