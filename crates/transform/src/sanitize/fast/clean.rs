@@ -178,13 +178,18 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
 
 impl<O: CleanSink> Cleaner<'_, O> {
     /// The [`NameFacts`] of an element, and the static atom of an HTML
-    /// element's name.
-    fn facts(&mut self, ns: Namespace, name: &Cow<'static, str>) -> (NameFacts, Option<Atom>) {
+    /// element's name (`fixed`: the name, when it is `'static` text).
+    fn facts(
+        &mut self,
+        ns: Namespace,
+        name: &str,
+        fixed: Option<&'static str>,
+    ) -> (NameFacts, Option<Atom>) {
         if ns != Namespace::Html {
             return (NameFacts::of(self.policy, ns, name), None);
         }
-        let atom = match name {
-            Cow::Borrowed(text) => {
+        let atom = match fixed {
+            Some(text) => {
                 let (address, len) = (text.as_ptr() as usize, text.len());
                 let slot =
                     (address.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) % self.by_address.len();
@@ -199,7 +204,7 @@ impl<O: CleanSink> Cleaner<'_, O> {
                     }
                 }
             }
-            Cow::Owned(text) => Atom::lookup_static(text.as_bytes()),
+            None => Atom::lookup_static(name.as_bytes()),
         };
         debug_assert_eq!(atom, Atom::lookup_static(name.as_bytes()));
         let Some(atom) = atom else {
@@ -237,7 +242,11 @@ impl<O: CleanSink> Cleaner<'_, O> {
         if parent.void {
             return Err(Abandon::Void);
         }
-        let (facts, atom) = self.facts(ns, &name);
+        let fixed = match name {
+            Cow::Borrowed(text) => Some(text),
+            Cow::Owned(_) => None,
+        };
+        let (facts, atom) = self.facts(ns, &name, fixed);
         let parent = self.dsts.last().ok_or(Abandon::Engine)?;
         let mut verdict = facts.verdict;
         if verdict == Verdict::Keep {
