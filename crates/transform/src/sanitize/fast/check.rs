@@ -68,8 +68,20 @@ fn plain_name(name: &str, tag: bool) -> bool {
         .is_some_and(|b| b.is_ascii_alphabetic() || (!tag && b.is_ascii_alphanumeric()))
         && bytes
             .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+            .all(|&b| NAME_BYTES.get(usize::from(b)).copied().unwrap_or(false))
 }
+
+/// The bytes of a plain name: ASCII letters and digits, `-`, `_`, `.`, `:`.
+static NAME_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b':');
+        b += 1;
+    }
+    t
+};
 
 /// Text up to this many bytes is scanned byte by byte against [`BYTES`]; longer
 /// text is searched with `memchr` (vectorized, but with a fixed cost per call
@@ -171,6 +183,15 @@ fn attr_prefix(ns: AttrNamespace) -> Result<&'static str, Abandon> {
 
 /// Writes a start tag as the fragment serialization algorithm does.
 fn write_start(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Result<(), Abandon> {
+    // Room for the tag as written (escaped values may need more).
+    html.reserve(
+        name.len()
+            + 2
+            + attrs
+                .iter()
+                .map(|a| a.name.len() + a.value.len() + 10)
+                .sum::<usize>(),
+    );
     html.push('<');
     html.push_str(name);
     for a in attrs {
@@ -352,10 +373,24 @@ impl CleanSink for First<'_> {
     }
 
     fn text(&mut self, text: &str) -> Result<(), Abandon> {
-        if !plain_text(text) {
-            return Err(Abandon::Text);
+        let bytes = text.as_bytes();
+        if bytes.len() <= SHORT {
+            // One scan for both questions.
+            let found = classes(bytes);
+            if found & RAW != 0 {
+                return Err(Abandon::Text);
+            }
+            if found & ESCAPE_TEXT == 0 {
+                self.html.push_str(text);
+            } else {
+                let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
+            }
+        } else {
+            if !plain_text(text) {
+                return Err(Abandon::Text);
+            }
+            write_text(&mut self.html, text);
         }
-        write_text(&mut self.html, text);
         match &mut self.verify {
             Verify::Prove(proof) => proof.text(text),
             Verify::Reparse(_) => {
