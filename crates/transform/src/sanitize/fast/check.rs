@@ -290,6 +290,17 @@ impl<'p> First<'p> {
         }
     }
 
+    /// Text written: the proof's check of it, or queued for the re-parse's.
+    fn verify_text(&mut self, text: &str) -> Result<(), Abandon> {
+        match &mut self.verify {
+            Verify::Prove(proof) => proof.text(text),
+            Verify::Reparse(_) => {
+                self.expect.texts.push_str(text);
+                Ok(())
+            }
+        }
+    }
+
     /// End of the clean tree: the end of S.
     pub(crate) fn finish(&mut self) -> Result<(), Abandon> {
         self.flush_text()?;
@@ -372,6 +383,11 @@ impl CleanSink for First<'_> {
         second.feed(&self.start, &mut self.expect, &self.html)
     }
 
+    fn plain_text(&mut self, text: &str) -> Result<(), Abandon> {
+        write_text(&mut self.html, text);
+        self.verify_text(text)
+    }
+
     fn text(&mut self, text: &str) -> Result<(), Abandon> {
         let bytes = text.as_bytes();
         if bytes.len() <= SHORT {
@@ -391,13 +407,7 @@ impl CleanSink for First<'_> {
             }
             write_text(&mut self.html, text);
         }
-        match &mut self.verify {
-            Verify::Prove(proof) => proof.text(text),
-            Verify::Reparse(_) => {
-                self.expect.texts.push_str(text);
-                Ok(())
-            }
-        }
+        self.verify_text(text)
     }
 
     fn close(&mut self, _ns: Namespace, name: &str, void: bool) -> Result<(), Abandon> {

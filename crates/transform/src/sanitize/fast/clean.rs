@@ -36,9 +36,16 @@ pub(crate) trait CleanSink {
     ) -> Result<(), Abandon>;
     /// Text in the current kept element (never empty).
     fn text(&mut self, text: &str) -> Result<(), Abandon>;
+    /// [`text`](Self::text) for text known to hold no CR and no NUL.
+    fn plain_text(&mut self, text: &str) -> Result<(), Abandon> {
+        self.text(text)
+    }
     /// The current kept element ends.
     fn close(&mut self, ns: Namespace, name: &str, void: bool) -> Result<(), Abandon>;
 }
+
+/// Text longer than this is searched for ESC, CR and NUL at once.
+const LONG: usize = 32;
 
 /// An output parent (as `tree.rs`'s `Dst`).
 struct Dst {
@@ -323,6 +330,15 @@ impl<O: CleanSink> RawSink for Cleaner<'_, O> {
     fn text(&mut self, text: &str) -> Result<(), Abandon> {
         if self.dropping > 0 {
             return Ok(());
+        }
+        let bytes = text.as_bytes();
+        if bytes.len() > LONG && memchr::memchr3(0x1b, b'\r', 0, bytes).is_none() {
+            // One search for what `strip_escape` and the writer's check of
+            // the text look for: neither an ESC to strip nor a CR or NUL.
+            if self.dsts.last().is_none_or(|d| d.void) {
+                return Err(Abandon::Void);
+            }
+            return self.out.plain_text(text);
         }
         let text = strip_escape(text);
         if text.is_empty() {
