@@ -178,22 +178,61 @@ impl Driver {
     /// assert!(dom::dump_document(&store).ends_with("|       <li>\n|         \"b\"\n"));
     /// ```
     pub fn push_into(&mut self, bytes: &[u8], store: &mut DomStore) -> Result<(), ParseFailure> {
-        self.session.detach_text();
-        for piece in bytes.chunks(self.chunk_size) {
-            self.session.push_bytes(piece)?;
-            let status = self.session.pump()?;
-            self.drain_into(status, store)?;
-        }
-        Ok(())
+        self.attach(store)?;
+        let result = (|| {
+            for piece in bytes.chunks(self.chunk_size) {
+                self.session.push_bytes(piece)?;
+                let status = self.session.pump()?;
+                self.drain_into(status, store)?;
+            }
+            Ok(())
+        })();
+        self.detach(store, result)
     }
 
     /// Ends the input and applies the remaining batches to `store` (see
     /// [`push_into`](Self::push_into)).
     pub fn finish_into(&mut self, store: &mut DomStore) -> Result<(), ParseFailure> {
+        self.attach(store)?;
+        let result = (|| {
+            let status = self.session.finish()?;
+            self.drain_into(status, store)?;
+            Ok(())
+        })();
+        self.detach(store, result)
+    }
+
+    /// The store path's start: what is pending (patches of an earlier
+    /// [`push`](Self::push), a restart's `Clear`) is applied to `store` as
+    /// batches, then the tree builder takes `store` over and creates the nodes
+    /// in it directly (no patches, see `dom/direct.rs`).
+    fn attach(&mut self, store: &mut DomStore) -> Result<(), ParseFailure> {
         self.session.detach_text();
-        let status = self.session.finish()?;
-        self.drain_into(status, store)?;
+        self.session.flush_pending();
+        self.drain_into(PumpStatus::NeedInput, store)?;
+        self.session.attach_store(std::mem::take(store));
         Ok(())
+    }
+
+    /// The store path's end: `store` back from the tree builder, and the first
+    /// error: the parse's, or the store's (a key of another parse, a limit).
+    fn detach(
+        &mut self,
+        store: &mut DomStore,
+        result: Result<(), ParseFailure>,
+    ) -> Result<(), ParseFailure> {
+        let sink_error = match self.session.detach_store() {
+            Some((built, error)) => {
+                *store = built;
+                error
+            }
+            None => None,
+        };
+        result?;
+        match sink_error {
+            Some(error) => Err(DriveError::Sink(error)),
+            None => Ok(()),
+        }
     }
 
     /// [`drain`](Self::drain) into a store, handing the emptied buffers back.

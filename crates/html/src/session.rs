@@ -553,7 +553,8 @@ impl Html5ParseSession {
         self.script.restart();
         let mut config = self.config.tree.clone();
         config.first_key = self.tree.next_key();
-        self.tree = TreeBuilder::new(config);
+        let (emit, clear_pending) = self.tree.take_emitter_for_restart();
+        self.tree = TreeBuilder::with_emitter(config, emit);
         self.tokenizer = Self::make_tokenizer(&self.config);
         self.tree_errors.clear();
         self.apply_switches();
@@ -561,7 +562,7 @@ impl Html5ParseSession {
         if self.detached {
             self.tree.detach_text();
         }
-        self.clear_pending = true;
+        self.clear_pending = clear_pending;
         self.text.clear();
         self.decoder.replay(&mut self.text);
         self.hand_text();
@@ -641,6 +642,33 @@ impl Html5ParseSession {
     pub(crate) fn detach_text(&mut self) {
         self.detached = true;
         self.tree.detach_text();
+    }
+
+    /// Makes the batches of everything the tree builder has emitted so far ready
+    /// (before [`attach_store`](Self::attach_store)).
+    pub(crate) fn flush_pending(&mut self) {
+        self.flush_batches();
+    }
+
+    /// From now on the tree builder writes into `store` directly (see
+    /// [`Driver::push_into`](crate::driver::Driver::push_into)); no batches are
+    /// made until [`detach_store`](Self::detach_store). Every ready batch must
+    /// have been taken and applied to `store` first.
+    pub(crate) fn attach_store(&mut self, mut store: crate::dom::DomStore) {
+        debug_assert!(self.batches.is_empty());
+        // The store follows this session's document from here on, as if it had
+        // applied its batches (a later `push` + `apply` continues the versions,
+        // and `full_create_stream` resets other consumers of the handle).
+        store.doc = Some(self.doc);
+        store.version = self.version;
+        self.tree.attach_store(store);
+    }
+
+    /// Gives the store back (with the first error it met), if one is attached.
+    pub(crate) fn detach_store(
+        &mut self,
+    ) -> Option<(crate::dom::DomStore, Option<crate::dom::PatchError>)> {
+        self.tree.detach_store()
     }
 
     /// Hands back an emptied text buffer (see [`Self::recycle`]).

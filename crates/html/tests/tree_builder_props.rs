@@ -1,11 +1,12 @@
 //! Property tests of the parse session on tag soup: no panic, every batch is
 //! accepted by `DomStore`, the tree does not depend on chunk boundaries or
-//! the batching policy, and the patches do not depend on the tree builder's
-//! mirror compaction.
+//! the batching policy, the patches do not depend on the tree builder's
+//! mirror compaction, and the driver's store path (the tree builder writing into
+//! the store directly) builds the store the patches build, key for key.
 
 use proptest::prelude::*;
 use tagloom_html::decoder::DecoderConfig;
-use tagloom_html::dom;
+use tagloom_html::dom::{self, DomStore, NodeRef};
 use tagloom_html::dom_patch::DomPatch;
 use tagloom_html::driver::{ParseConfig, drive, parse_document};
 use tagloom_html::session::{BatchPolicy, SessionConfig};
@@ -54,6 +55,56 @@ fn patches(
     })
     .unwrap();
     out
+}
+
+/// The keys of `node`'s subtree in tree order (template contents first).
+fn keys(node: NodeRef<'_>, out: &mut Vec<u64>) {
+    out.push(node.key().get());
+    if let Some(contents) = node.template_contents() {
+        keys(contents, out);
+    }
+    for child in node.children() {
+        keys(child, out);
+    }
+}
+
+/// The dump, quirks mode and keys of a store.
+fn shape(store: &DomStore) -> (String, String, Vec<u64>) {
+    let mut out = Vec::new();
+    if let Some(document) = store.document() {
+        keys(document, &mut out);
+    }
+    let quirks = format!("{:?}", store.quirks_mode());
+    (dom::dump_document(store), quirks, out)
+}
+
+/// The store of a parse in `chunk`-byte pieces through the store path
+/// (`direct`: `parse_document`) or through patch batches applied one by one.
+fn store(
+    input: &str,
+    chunk: usize,
+    scripting: bool,
+    compaction: MirrorCompaction,
+    direct: bool,
+) -> DomStore {
+    let mut config = SessionConfig {
+        decoder: DecoderConfig::with_transport(encoding_rs::UTF_8),
+        batching: BatchPolicy::Bounded(2),
+        ..SessionConfig::default()
+    };
+    config.tree.scripting = scripting;
+    config.tree.max_depth = 8;
+    config.tree.mirror_compaction = compaction;
+    let config = ParseConfig {
+        session: config,
+        chunk_size: chunk,
+    };
+    if direct {
+        return parse_document(input.as_bytes(), &config).unwrap();
+    }
+    let mut store = DomStore::new();
+    drive(input.as_bytes(), &config, |batch| store.apply(&batch)).unwrap();
+    store
 }
 
 /// Pieces of markup that exercise most insertion modes.
@@ -155,5 +206,19 @@ proptest! {
         let plain = patches(&input, chunk, scripting, MirrorCompaction::Never);
         let compacted = patches(&input, chunk, scripting, MirrorCompaction::After(0));
         prop_assert_eq!(plain, compacted);
+    }
+
+    #[test]
+    fn the_store_path_builds_the_store_the_patches_build(
+        input in soup(),
+        chunk in 1usize..9,
+        scripting in any::<bool>(),
+        compact in any::<bool>(),
+    ) {
+        let compaction = if compact { MirrorCompaction::After(0) } else { MirrorCompaction::Never };
+        let patched = store(&input, chunk, scripting, MirrorCompaction::Never, false);
+        let direct = store(&input, chunk, scripting, compaction, true);
+        prop_assert_eq!(shape(&patched), shape(&direct));
+        prop_assert_eq!(patched.last_key(), direct.last_key());
     }
 }

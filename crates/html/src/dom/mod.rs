@@ -35,6 +35,7 @@
 //! ```
 
 mod apply;
+mod direct;
 mod dump;
 mod error;
 mod node;
@@ -50,6 +51,7 @@ pub use node::{Doctype, Element, NodeKind, ProcessingInstruction};
 pub use store::{Children, DomStore, NodeRef};
 pub use version::VersionError;
 
+pub(crate) use direct::StoreSink;
 pub(crate) use node::{NONE, NodeData, Slot};
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use crate::atom::Atom;
 
 use super::TreeBuilder;
 use super::mirror::NodeId;
+use super::sink::ElementAttrs;
 
 /// An entry: a formatting element, or a marker (`None`).
 pub(crate) type Entry = Option<NodeId>;
@@ -120,7 +121,7 @@ impl TreeBuilder {
         let e = self.mirror.elem(node)?;
         let (ns, name) = (e.ns, e.name);
         let (qual, attrs) = (self.mirror.qual(e), self.mirror.attrs(e));
-        Some(self.create_element(ns, name, qual, attrs))
+        Some(self.create_element(ns, name, qual, ElementAttrs::list(&attrs)))
     }
 
     /// 13.2.4.3 "reconstruct the active formatting elements".

@@ -6,13 +6,14 @@
 use std::borrow::Cow;
 
 use crate::atom::{self, Atom};
-use crate::dom_patch::{DomPatch, Namespace, PatchAttr};
+use crate::dom_patch::{Namespace, PatchAttr};
 use crate::token::{Tag, Token};
 
 use super::TreeBuilder;
 use super::foreign;
 use super::mirror::{Kind, NodeId};
 use super::open_stack::ElemKey;
+use super::sink::{ElementAttrs, NewElement, TreeSink};
 
 /// An insertion location.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -194,18 +195,22 @@ impl TreeBuilder {
         ns: Namespace,
         name: Atom,
         qual: Cow<'static, str>,
-        attrs: Vec<PatchAttr>,
+        attrs: ElementAttrs<'_>,
     ) -> NodeId {
         // Only MathML `annotation-xml` reads its `encoding`: no attribute walk for
         // the other elements.
         let encoding = (ns == Namespace::MathMl)
-            .then(|| attrs.iter().find(|a| a.name == "encoding"))
+            .then(|| attrs.iter().find(|a| a.name.as_str() == "encoding"))
             .flatten()
-            .map(|a| a.value.as_str());
+            .map(|a| a.value);
         let html_integration_point = is_html_integration_point(ns, name, encoding);
         let keep_attrs = self.select_tracker.full_mirror
             || (ns == Namespace::Html && super::tag_sets::is_formatting(name));
-        let kept: &[PatchAttr] = if keep_attrs { &attrs } else { &[] };
+        let kept = if keep_attrs {
+            attrs
+        } else {
+            ElementAttrs::none()
+        };
         let id = self
             .mirror
             .add_element(ns, name, qual.clone(), kept, html_integration_point);
@@ -217,19 +222,26 @@ impl TreeBuilder {
         } else {
             None
         };
-        self.patches.push(DomPatch::CreateElement {
+        self.emit.create_element(
             key,
-            ns,
-            name: qual,
-            attrs,
-            contents,
-        });
+            NewElement {
+                ns,
+                atom: name,
+                name: qual,
+                attrs,
+                contents,
+            },
+        );
         id
     }
 
     /// 13.2.6.1 "create an element for a token" in `ns`, with the attribute
     /// adjustments of foreign content.
     pub(crate) fn create_element_for(&mut self, tag: &Tag<'_>, ns: Namespace) -> NodeId {
+        if ns == Namespace::Html {
+            let attrs = ElementAttrs::token(tag.attrs, tag.atoms());
+            return self.create_element(ns, tag.name, atom_text(tag.name, tag), attrs);
+        }
         let mut attrs: Vec<PatchAttr> = tag
             .attrs
             .iter()
@@ -241,12 +253,10 @@ impl TreeBuilder {
                 .unwrap_or_else(|| atom_text(tag.name, tag)),
             _ => atom_text(tag.name, tag),
         };
-        if ns != Namespace::Html {
-            for attr in &mut attrs {
-                foreign::adjust_foreign_attr(attr, ns == Namespace::Svg);
-            }
+        for attr in &mut attrs {
+            foreign::adjust_foreign_attr(attr, ns == Namespace::Svg);
         }
-        self.create_element(ns, tag.name, qual, attrs)
+        self.create_element(ns, tag.name, qual, ElementAttrs::list(&attrs))
     }
 
     /// Inserts the parentless `child` at `place` (mirror and patch). A.3: a node
@@ -273,18 +283,12 @@ impl TreeBuilder {
         match place {
             Place::Append(_) => {
                 self.mirror.append(parent, child);
-                self.patches.push(DomPatch::AppendChild {
-                    parent: parent_key,
-                    child: child_key,
-                });
+                self.emit.append_child(parent_key, child_key);
             }
             Place::Before(_, before) => {
                 self.mirror.insert_before(parent, child, before);
-                self.patches.push(DomPatch::InsertBefore {
-                    parent: parent_key,
-                    child: child_key,
-                    before: self.mirror.key(before),
-                });
+                let before_key = self.mirror.key(before);
+                self.emit.insert_before(parent_key, child_key, before_key);
             }
         }
     }
@@ -310,7 +314,7 @@ impl TreeBuilder {
         if self.mirror.parent(node).is_some() {
             self.mirror.detach(node);
             let key = self.mirror.key(node);
-            self.patches.push(DomPatch::Remove { node: key });
+            self.emit.remove(key);
         }
     }
 
@@ -354,7 +358,7 @@ impl TreeBuilder {
     pub(crate) fn insert_html_element_named(&mut self, name: Atom) -> NodeId {
         let place = self.node_place(None);
         let qual = Cow::Borrowed(name.static_name().unwrap_or(""));
-        let element = self.create_element(Namespace::Html, name, qual, Vec::new());
+        let element = self.create_element(Namespace::Html, name, qual, ElementAttrs::none());
         self.insert_at(place, element);
         self.push_open(element);
         element
@@ -381,8 +385,7 @@ impl TreeBuilder {
             if let Some(stored) = self.select_tracker.texts.get_mut(&prev) {
                 stored.push_str(text);
             }
-            let text = self.patch_text(text);
-            self.patches.push(DomPatch::AppendText { node: key, text });
+            self.emit.append_text(key, text);
             return;
         }
         let node = self.mirror.add(Kind::Text);
@@ -390,8 +393,7 @@ impl TreeBuilder {
             self.select_tracker.texts.insert(node, text.to_owned());
         }
         let key = self.mirror.key(node);
-        let text = self.patch_text(text);
-        self.patches.push(DomPatch::CreateText { key, text });
+        self.emit.create_text(key, text);
         // The parent is not the document (checked above): no A.3 check.
         self.link_at(place, node);
     }
@@ -414,8 +416,7 @@ impl TreeBuilder {
             self.select_tracker.texts.insert(node, text.to_owned());
         }
         let key = self.mirror.key(node);
-        let text = self.patch_text(text);
-        self.patches.push(DomPatch::CreateComment { key, text });
+        self.emit.create_comment(key, text);
         self.insert_at(place, node);
     }
 
@@ -441,11 +442,7 @@ impl TreeBuilder {
                 .insert(node, (target.to_owned(), data.to_owned()));
         }
         let key = self.mirror.key(node);
-        self.patches.push(DomPatch::CreateProcessingInstruction {
-            key,
-            target: target.to_owned(),
-            data: data.to_owned(),
-        });
+        self.emit.create_processing_instruction(key, target, data);
         self.insert_at(place, node);
     }
 }

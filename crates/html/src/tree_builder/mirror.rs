@@ -16,6 +16,8 @@ use std::ops::Range;
 use crate::dom_patch::{AttrNamespace, Namespace, PatchAttr, PatchKey};
 use crate::seg_vec::SegVec;
 
+use super::sink::ElementAttrs;
+
 mod compact;
 
 pub(crate) use compact::{Marks, Remap};
@@ -229,7 +231,7 @@ impl Mirror {
         ns: Namespace,
         name: Atom,
         qual: Cow<'static, str>,
-        attrs: &[PatchAttr],
+        attrs: ElementAttrs<'_>,
         html_integration_point: bool,
     ) -> NodeId {
         // Most emitted names are the static atom's text: store only the others.
@@ -261,14 +263,14 @@ impl Mirror {
     }
 
     /// Copies `attrs` to the end of the kept buffers; their range in `kept`.
-    fn keep_attrs(&mut self, attrs: &[PatchAttr]) -> Range<usize> {
+    fn keep_attrs(&mut self, attrs: ElementAttrs<'_>) -> Range<usize> {
         let first = self.kept.len();
-        for attr in attrs {
+        for attr in attrs.iter() {
             let start = self.kept_text.len();
-            self.kept_text.push_str(&attr.value);
+            self.kept_text.push_str(attr.value);
             self.kept.push(KeptAttr {
                 ns: attr.ns,
-                name: attr.name.clone(),
+                name: attr.name.to_cow(),
                 value: start..self.kept_text.len(),
             });
         }
@@ -324,7 +326,7 @@ impl Mirror {
                 value: value.to_owned(),
             });
         }
-        let range = self.keep_attrs(&attrs);
+        let range = self.keep_attrs(ElementAttrs::list(&attrs));
         let extra = match self.extra_index(id) {
             Some(i) => i,
             None => {
@@ -568,6 +570,7 @@ mod kept_tests {
     use super::{Kind, Mirror};
     use crate::atom;
     use crate::dom_patch::{Namespace, PatchAttr};
+    use crate::tree_builder::sink::ElementAttrs;
 
     fn elem(mirror: &Mirror, id: usize) -> super::ElemInfo {
         match mirror.get(id).map(|n| &n.kind) {
@@ -581,9 +584,27 @@ mod kept_tests {
         let mut mirror = Mirror::new(1);
         let ab = [PatchAttr::new("a", "1"), PatchAttr::new("b", "2")];
         let ba = [PatchAttr::new("b", "2"), PatchAttr::new("a", "1")];
-        let first = mirror.add_element(Namespace::Html, atom::B, "b".into(), &ab, false);
-        let second = mirror.add_element(Namespace::Html, atom::B, "b".into(), &ba, false);
-        let other = mirror.add_element(Namespace::Html, atom::B, "b".into(), &ab[..1], false);
+        let first = mirror.add_element(
+            Namespace::Html,
+            atom::B,
+            "b".into(),
+            ElementAttrs::list(&ab),
+            false,
+        );
+        let second = mirror.add_element(
+            Namespace::Html,
+            atom::B,
+            "b".into(),
+            ElementAttrs::list(&ba),
+            false,
+        );
+        let other = mirror.add_element(
+            Namespace::Html,
+            atom::B,
+            "b".into(),
+            ElementAttrs::list(&ab[..1]),
+            false,
+        );
         let (e1, e2, e3) = (
             elem(&mirror, first),
             elem(&mirror, second),

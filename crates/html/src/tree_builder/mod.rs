@@ -72,6 +72,7 @@ mod quirks;
 mod reset_mode;
 mod script_host;
 mod selectedcontent;
+pub mod sink;
 mod stack;
 pub(crate) mod tag_sets;
 
@@ -86,6 +87,8 @@ use mirror::{Kind, Mirror, NodeId};
 use open_stack::OpenStack;
 pub use script_host::DomChange;
 use selectedcontent::SelectTracker;
+pub use sink::{AttrIter, AttrName, AttrRef, ElementAttrs, NewElement, TreeSink};
+use sink::{Emitter, Target};
 
 /// The settings of a [`TreeBuilder`].
 #[derive(Clone, Debug)]
@@ -319,10 +322,9 @@ pub struct TreeBuilder {
     /// Ignore a LF at the start of the next token (`pre`, `listing`, `textarea`).
     pub(crate) skip_newline: bool,
     pub(crate) quirks: QuirksMode,
-    pub(crate) patches: Vec<DomPatch>,
-    /// On the driver's store path: the texts of the pending text patches, which
-    /// then carry empty strings (see [`DetachedText`]).
-    pub(crate) detached: Option<DetachedText>,
+    /// Where the created nodes and links go: patches (the default), a store, or
+    /// a program's [`TreeSink`].
+    pub(crate) emit: Emitter,
     /// Parse errors counted (held or not).
     pub(crate) errors: usize,
     /// Parse errors held, at most `config.max_errors`.
@@ -402,6 +404,20 @@ impl TreeBuilder {
     /// A tree builder; the first patches (`CreateDocument`, and in the fragment
     /// case the `html` root) are already buffered.
     pub fn new(config: TreeBuilderConfig) -> TreeBuilder {
+        TreeBuilder::with_emitter(config, Emitter::patches())
+    }
+
+    /// A tree builder that hands what it builds to `sink` instead of buffering
+    /// patches ([`take_patches`](Self::take_patches) then finds none). See
+    /// [`TreeSink`].
+    pub fn with_sink(config: TreeBuilderConfig, sink: Box<dyn TreeSink + Send>) -> TreeBuilder {
+        let mut emit = Emitter::patches();
+        emit.target = Target::Custom(sink);
+        TreeBuilder::with_emitter(config, emit)
+    }
+
+    /// A tree builder writing to `emit` (a restart keeps its sink).
+    pub(crate) fn with_emitter(config: TreeBuilderConfig, emit: Emitter) -> TreeBuilder {
         let mut mirror = Mirror::new(config.first_key);
         let document = mirror.add(Kind::Document);
         let mut tb = TreeBuilder {
@@ -422,8 +438,7 @@ impl TreeBuilder {
             pending_table_text_non_ws: false,
             skip_newline: false,
             quirks: QuirksMode::NoQuirks,
-            patches: Vec::new(),
-            detached: None,
+            emit,
             errors: 0,
             error_log: Vec::new(),
             token_offset: None,
@@ -440,7 +455,7 @@ impl TreeBuilder {
             config,
         };
         let key = tb.mirror.key(document);
-        tb.patches.push(DomPatch::CreateDocument { key });
+        tb.emit.create_document(key);
         if let Some(context) = tb.config.fragment_context.clone() {
             tb.start_fragment(&context);
         }
@@ -466,12 +481,17 @@ impl TreeBuilder {
             context.ns,
             name,
             context.local_name.clone().into(),
-            &context.attrs,
+            ElementAttrs::list(&context.attrs),
             html_ip,
         );
         self.context = Some(ctx);
         // Steps 12–14: the root `html`, alone on the stack.
-        let root = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
+        let root = self.create_element(
+            Namespace::Html,
+            atom::HTML,
+            "html".into(),
+            ElementAttrs::none(),
+        );
         self.append_to(self.document, root);
         self.open.push(root, &self.mirror);
         self.fragment_root = Some(root);
@@ -701,33 +721,61 @@ impl TreeBuilder {
 
     /// Takes the patches buffered so far.
     pub fn take_patches(&mut self) -> Vec<DomPatch> {
-        std::mem::take(&mut self.patches)
+        std::mem::take(&mut self.emit.patches.patches)
     }
 
     /// Removes and yields the patches buffered so far, keeping the buffer's
     /// capacity (a caller that consumes patches after every token allocates no
     /// new buffer each time).
     pub fn drain_patches(&mut self) -> std::vec::Drain<'_, DomPatch> {
-        self.patches.drain(..)
+        self.emit.patches.patches.drain(..)
     }
 
     /// Takes the patches buffered so far and leaves an empty buffer with room for
     /// `capacity` patches (so a streaming caller does not regrow it per batch).
     pub(crate) fn take_patches_reserving(&mut self, capacity: usize) -> Vec<DomPatch> {
-        std::mem::replace(&mut self.patches, Vec::with_capacity(capacity))
+        std::mem::replace(&mut self.emit.patches.patches, Vec::with_capacity(capacity))
     }
 
-    /// The text of a new `CreateText`, `AppendText` or `CreateComment` patch: an
-    /// owned copy, or in detached mode an empty string, the text going to the
-    /// batch's [`DetachedText`] instead (no allocation per patch).
-    pub(crate) fn patch_text(&mut self, text: &str) -> String {
-        match &mut self.detached {
-            Some(detached) => {
-                detached.push(text);
-                String::new()
+    /// From now on, writes the tree into `store` instead of buffering patches
+    /// (the driver's store path; `store` holds what this builder emitted so
+    /// far). Pending patches must have been taken first.
+    pub(crate) fn attach_store(&mut self, store: crate::dom::DomStore) {
+        debug_assert!(self.emit.patches.patches.is_empty());
+        self.emit.target = Target::Store(crate::dom::StoreSink::new(store));
+    }
+
+    /// Back to patches: the store written since [`attach_store`](Self::attach_store),
+    /// with the first error it met.
+    pub(crate) fn detach_store(
+        &mut self,
+    ) -> Option<(crate::dom::DomStore, Option<crate::dom::PatchError>)> {
+        match std::mem::replace(&mut self.emit.target, Target::Patches) {
+            Target::Store(sink) => Some(sink.finish()),
+            other => {
+                self.emit.target = other;
+                None
             }
-            None => text.to_owned(),
         }
+    }
+
+    /// The sink, for the tree builder of a restarted parse: a store is cleared
+    /// (what `Clear` does) and kept; `true` when the next batch must start with
+    /// `Clear` instead (patches, a program's sink). Pending patches are dropped.
+    pub(crate) fn take_emitter_for_restart(&mut self) -> (Emitter, bool) {
+        let mut emit = Emitter::patches();
+        let clear_pending = match std::mem::replace(&mut self.emit.target, Target::Patches) {
+            Target::Store(mut sink) => {
+                sink.clear();
+                emit.target = Target::Store(sink);
+                false
+            }
+            other => {
+                emit.target = other;
+                true
+            }
+        };
+        (emit, clear_pending)
     }
 
     /// Keeps the texts of text patches beside the patches from now on. Only
@@ -735,10 +783,10 @@ impl TreeBuilder {
     /// patch order); otherwise nothing changes and the caller may try again
     /// after taking the patches.
     pub(crate) fn detach_text(&mut self) {
-        if self.detached.is_some() {
+        if self.emit.patches.detached.is_some() {
             return;
         }
-        let text_pending = self.patches.iter().any(|p| {
+        let text_pending = self.emit.patches.patches.iter().any(|p| {
             matches!(
                 p,
                 DomPatch::CreateText { .. }
@@ -747,14 +795,16 @@ impl TreeBuilder {
             )
         });
         if !text_pending {
-            self.detached = Some(DetachedText::default());
+            self.emit.patches.detached = Some(DetachedText::default());
         }
     }
 
     /// In detached mode, takes the texts of the patches taken with them and
     /// continues in `spare`.
     pub(crate) fn take_detached(&mut self, spare: DetachedText) -> Option<DetachedText> {
-        self.detached
+        self.emit
+            .patches
+            .detached
             .as_mut()
             .map(|texts| std::mem::replace(texts, spare))
     }
@@ -762,14 +812,14 @@ impl TreeBuilder {
     /// Makes room for `additional` more buffered patches (a bounded batch's worth
     /// up front, instead of doubling up to it).
     pub(crate) fn reserve_patches(&mut self, additional: usize) {
-        self.patches.reserve(additional);
+        self.emit.patches.patches.reserve(additional);
     }
 
     /// Takes the patches buffered so far and continues in `spare` (an emptied
     /// buffer handed back by the consumer: no allocation per batch).
     pub(crate) fn take_patches_into(&mut self, spare: Vec<DomPatch>) -> Vec<DomPatch> {
         debug_assert!(spare.is_empty());
-        std::mem::replace(&mut self.patches, spare)
+        std::mem::replace(&mut self.emit.patches.patches, spare)
     }
 
     /// Tells the builder to expect about `additional` more nodes (the session
@@ -788,7 +838,7 @@ impl TreeBuilder {
 
     /// How many patches are buffered.
     pub fn pending_patches(&self) -> usize {
-        self.patches.len()
+        self.emit.patches.patches.len()
     }
 
     /// The tokenizer state switch requested by the last token, if any (take it
@@ -911,7 +961,7 @@ impl TreeBuilder {
 
     pub(crate) fn set_quirks(&mut self, mode: QuirksMode) {
         self.quirks = mode;
-        self.patches.push(DomPatch::SetQuirksMode { mode });
+        self.emit.set_quirks_mode(mode);
     }
 }
 

@@ -507,7 +507,15 @@ mod tests {
         let mut mirror = Mirror::new(1);
         let ids = names
             .iter()
-            .map(|&n| mirror.add_element(Namespace::Html, n, "x".into(), &[], false))
+            .map(|&n| {
+                mirror.add_element(
+                    Namespace::Html,
+                    n,
+                    "x".into(),
+                    crate::tree_builder::sink::ElementAttrs::none(),
+                    false,
+                )
+            })
             .collect();
         (mirror, ids)
     }

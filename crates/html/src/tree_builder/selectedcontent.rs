@@ -12,10 +12,11 @@
 use std::collections::HashMap;
 
 use crate::atom;
-use crate::dom_patch::{DomPatch, Namespace};
+use crate::dom_patch::Namespace;
 
 use super::TreeBuilder;
 use super::mirror::{Kind, Marks, Mirror, NodeId, Remap};
+use super::sink::{ElementAttrs, TreeSink};
 
 /// What the tree builder tracks per `select` element.
 #[derive(Clone, Copy, Debug, Default)]
@@ -237,18 +238,14 @@ impl TreeBuilder {
             Kind::Element(e) => {
                 let ns: Namespace = e.ns;
                 let (qual, attrs) = (self.mirror.qual(&e), self.mirror.attrs(&e));
-                Some(self.create_element(ns, e.name, qual, attrs))
+                Some(self.create_element(ns, e.name, qual, ElementAttrs::list(&attrs)))
             }
             Kind::Text => {
                 let text = self.select_tracker.texts.get(&node).cloned()?;
                 let copy = self.mirror.add(Kind::Text);
                 let key = self.mirror.key(copy);
-                let patch_text = self.patch_text(&text);
+                self.emit.create_text(key, &text);
                 self.select_tracker.texts.insert(copy, text);
-                self.patches.push(DomPatch::CreateText {
-                    key,
-                    text: patch_text,
-                });
                 Some(copy)
             }
             Kind::Other if self.select_tracker.pis.contains_key(&node) => {
@@ -258,16 +255,14 @@ impl TreeBuilder {
                     .pis
                     .insert(copy, (target.clone(), data.clone()));
                 let key = self.mirror.key(copy);
-                self.patches
-                    .push(DomPatch::CreateProcessingInstruction { key, target, data });
+                self.emit.create_processing_instruction(key, &target, &data);
                 Some(copy)
             }
             Kind::Other => {
                 let text = self.select_tracker.texts.get(&node).cloned()?;
                 let copy = self.mirror.add(Kind::Other);
                 let key = self.mirror.key(copy);
-                let text = self.patch_text(&text);
-                self.patches.push(DomPatch::CreateComment { key, text });
+                self.emit.create_comment(key, &text);
                 Some(copy)
             }
             Kind::Document | Kind::Fragment => None,

@@ -46,6 +46,7 @@
 
 use super::{ElemExtra, ElemInfo, Kind, Link, Mirror, NO_LINK, Node, NodeId, link, unlink};
 use crate::seg_vec::SegVec;
+use crate::tree_builder::sink::ElementAttrs;
 
 /// Not kept.
 const DROP: u8 = 0;
@@ -305,7 +306,7 @@ impl Mirror {
             .filter(|x| x.qual.is_some() || !x.attrs.is_empty())
         {
             Some(x) => {
-                let attrs = out.keep_attrs(&self.attrs(e));
+                let attrs = out.keep_attrs(ElementAttrs::list(&self.attrs(e)));
                 out.extras.push(ElemExtra {
                     qual: x.qual.clone(),
                     attrs,

@@ -45,7 +45,12 @@ impl TreeBuilder {
     }
 
     fn before_html_anything_else<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
-        let html = self.create_element(Namespace::Html, atom::HTML, "html".into(), Vec::new());
+        let html = self.create_element(
+            Namespace::Html,
+            atom::HTML,
+            "html".into(),
+            crate::tree_builder::sink::ElementAttrs::none(),
+        );
         self.append_to(self.document, html);
         self.open.push(html, &self.mirror);
         self.mode = InsertionMode::BeforeHead;

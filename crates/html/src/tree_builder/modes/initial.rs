@@ -1,11 +1,12 @@
 //! 13.2.6.4.1 the "initial" insertion mode.
 
-use crate::dom_patch::{DomPatch, QuirksMode};
+use crate::dom_patch::QuirksMode;
 use crate::error::ErrorCode;
 use crate::token::Token;
 use crate::tree_builder::insert::Place;
 use crate::tree_builder::mirror::Kind;
 use crate::tree_builder::quirks;
+use crate::tree_builder::sink::TreeSink;
 use crate::tree_builder::{Flow, InsertionMode, TreeBuilder};
 
 use super::{chars, split_leading_ws};
@@ -31,12 +32,12 @@ impl TreeBuilder {
                 }
                 let node = self.mirror.add(Kind::Other);
                 let key = self.mirror.key(node);
-                self.patches.push(DomPatch::CreateDoctype {
+                self.emit.create_doctype(
                     key,
-                    name: d.name.unwrap_or("").to_owned(),
-                    public_id: d.public_id.unwrap_or("").to_owned(),
-                    system_id: d.system_id.unwrap_or("").to_owned(),
-                });
+                    d.name.unwrap_or(""),
+                    d.public_id.unwrap_or(""),
+                    d.system_id.unwrap_or(""),
+                );
                 self.append_to(self.document, node);
                 let mode = quirks::doctype_mode(&d);
                 if mode != QuirksMode::NoQuirks {

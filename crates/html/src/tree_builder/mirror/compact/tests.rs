@@ -6,6 +6,7 @@ use super::super::{Kind, Lookup, Mirror, NodeId};
 use super::Marks;
 use crate::atom;
 use crate::dom_patch::{Namespace, PatchAttr, PatchKey};
+use crate::tree_builder::sink::ElementAttrs;
 
 fn key(k: u64) -> PatchKey {
     PatchKey(std::num::NonZeroU64::new(k).unwrap())
@@ -13,7 +14,7 @@ fn key(k: u64) -> PatchKey {
 
 fn element(m: &mut Mirror, name: atom::Atom, parent: Option<NodeId>) -> NodeId {
     let qual = Cow::Borrowed(name.static_name().unwrap());
-    let id = m.add_element(Namespace::Html, name, qual, &[], false);
+    let id = m.add_element(Namespace::Html, name, qual, ElementAttrs::none(), false);
     if let Some(p) = parent {
         m.append(p, id);
     }
@@ -121,13 +122,19 @@ fn the_rare_element_data_and_template_contents_are_copied() {
     let mut m = Mirror::new(1);
     let doc = m.add(Kind::Document);
     let attrs = [PatchAttr::new("class", "x")];
-    let b = m.add_element(Namespace::Html, atom::B, "b".into(), &attrs, false);
+    let b = m.add_element(
+        Namespace::Html,
+        atom::B,
+        "b".into(),
+        ElementAttrs::list(&attrs),
+        false,
+    );
     m.append(doc, b);
     let svg = m.add_element(
         Namespace::Svg,
         atom::FOREIGNOBJECT,
         "foreignObject".into(),
-        &[],
+        ElementAttrs::none(),
         true,
     );
     m.append(b, svg);

@@ -1,11 +1,11 @@
 //! 13.2.6.4.7 "in body": start tags.
 
 use crate::atom::{self, Atom};
-use crate::dom_patch::{DomPatch, Namespace, PatchAttr};
+use crate::dom_patch::Namespace;
 use crate::error::ErrorCode;
 use crate::token::{Tag, Token};
-use crate::tree_builder::insert::atom_text;
 use crate::tree_builder::open_stack::{Category, ElemKey};
+use crate::tree_builder::sink::{ElementAttrs, TreeSink};
 use crate::tree_builder::stack::Scope;
 use crate::tree_builder::{Flow, InsertionMode, TokenizerSwitch, TreeBuilder, tag_sets};
 
@@ -336,13 +336,8 @@ impl TreeBuilder {
         if tag.attrs.is_empty() {
             return;
         }
-        let attrs: Vec<PatchAttr> = tag
-            .attrs
-            .iter()
-            .map(|a| PatchAttr::new(atom_text(a.name, tag), a.value))
-            .collect();
         let key = self.mirror.key(node);
-        self.patches
-            .push(DomPatch::AddAttributes { node: key, attrs });
+        self.emit
+            .add_attributes(key, ElementAttrs::token(tag.attrs, tag.atoms()));
     }
 }

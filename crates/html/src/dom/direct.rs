@@ -1,0 +1,340 @@
+//! The store sink: the tree builder writes into a [`DomStore`] directly (the
+//! driver's parse into a store, [`Driver::push_into`](crate::driver::Driver::push_into)).
+//!
+//! The calls are those of a patch stream (see
+//! [`TreeSink`](crate::tree_builder::TreeSink)), applied at once: a node is
+//! created in the store's arenas with its values copied once from the token (no
+//! `DomPatch`, no undo log, no batch), and links are made by the store's own
+//! O(1) link operations. What the tree builder guarantees by construction (a
+//! parentless child, a parent that takes children, no cycles, the document's
+//! children) is not checked again outside debug builds. What the store still
+//! checks are the things a caller can break: keys must be new and increasing
+//! (a store holding another parse's nodes), and every referenced key must be one
+//! of the store's nodes. The first such error, or a limit (more than 4 Gi nodes,
+//! a text over 4 GiB), is kept and reported when the store is handed back
+//! ([`StoreSink::finish`]); the calls after it change nothing more. Patch
+//! indexes in these errors are 0: there is no batch.
+
+use crate::dom_patch::{PatchKey, QuirksMode};
+use crate::tree_builder::{ElementAttrs, NewElement, TreeSink};
+
+use super::PatchError;
+use super::node::{Doctype, Element, ElementId, NONE, Node, NodeData, ProcessingInstruction, Slot};
+use super::store::{DomStore, Lookup};
+
+/// A store being built by a tree builder. See the [module docs](self).
+#[derive(Debug, Default)]
+pub(crate) struct StoreSink {
+    store: DomStore,
+    error: Option<PatchError>,
+}
+
+impl StoreSink {
+    /// Takes over `store` (the tree so far of the same parse, or an empty one).
+    pub(crate) fn new(store: DomStore) -> StoreSink {
+        StoreSink { store, error: None }
+    }
+
+    /// The store, and the first error, if any.
+    pub(crate) fn finish(self) -> (DomStore, Option<PatchError>) {
+        (self.store, self.error)
+    }
+
+    /// What a `Clear` patch does ("change the encoding" restarts the parse): no
+    /// node is left, keys stay used.
+    pub(crate) fn clear(&mut self) {
+        let store = &mut self.store;
+        store.nodes = Default::default();
+        store.text = Default::default();
+        store.elements = Default::default();
+        store.document = NONE;
+        store.quirks_mode = QuirksMode::default();
+        store.cleared_through = store.high_water;
+    }
+
+    #[cold]
+    fn fail(&mut self, error: PatchError) {
+        if self.error.is_none() {
+            self.error = Some(error);
+        }
+    }
+
+    /// The slot of `key`, or `None` (an error recorded).
+    #[inline]
+    fn slot(&mut self, key: PatchKey) -> Option<Slot> {
+        if self.error.is_some() {
+            return None;
+        }
+        match self.store.lookup(key) {
+            Lookup::Found(slot) => Some(slot),
+            Lookup::Stale => {
+                self.fail(PatchError::StaleKey { index: 0, key });
+                None
+            }
+            Lookup::Unknown => {
+                self.fail(PatchError::UnknownKey { index: 0, key });
+                None
+            }
+        }
+    }
+
+    /// Adds a parentless node; `None` (an error recorded) when the key is not
+    /// new or the arena is full.
+    #[inline]
+    fn push(&mut self, key: PatchKey, data: NodeData) -> Option<Slot> {
+        if self.error.is_some() {
+            return None;
+        }
+        if let Some(last) = self.store.last_key()
+            && key <= last
+        {
+            self.fail(PatchError::KeyNotIncreasing {
+                index: 0,
+                key,
+                last,
+            });
+            return None;
+        }
+        let Some(slot) = Slot::try_from(self.store.nodes.len())
+            .ok()
+            .filter(|&s| s != NONE)
+        else {
+            self.fail(PatchError::TooManyNodes { index: 0 });
+            return None;
+        };
+        self.store.nodes.push(Node::new(key, data));
+        self.store.high_water = key.0.get();
+        Some(slot)
+    }
+
+    /// Links `child` into `parent` (before `before`, or last when it is
+    /// [`NONE`]).
+    #[inline]
+    fn link(&mut self, parent: Slot, child: Slot, before: Slot) {
+        debug_assert!(self.store.n(parent).data.can_have_children());
+        debug_assert_eq!(self.store.n(child).parent, NONE);
+        debug_assert_ne!(parent, child);
+        debug_assert!(before == NONE || self.store.n(before).parent == parent);
+        self.store.link(parent, child, before);
+    }
+}
+
+impl TreeSink for StoreSink {
+    fn create_document(&mut self, key: PatchKey) {
+        if let Some(existing) = self.store.document() {
+            let existing = existing.key();
+            self.fail(PatchError::SecondDocument {
+                index: 0,
+                key,
+                existing,
+            });
+            return;
+        }
+        if let Some(slot) = self.push(key, NodeData::Document) {
+            self.store.document = slot;
+        }
+    }
+
+    fn set_quirks_mode(&mut self, mode: QuirksMode) {
+        if self.error.is_none() {
+            self.store.quirks_mode = mode;
+        }
+    }
+
+    fn create_doctype(&mut self, key: PatchKey, name: &str, public_id: &str, system_id: &str) {
+        let doctype = Doctype {
+            name: name.to_owned(),
+            public_id: public_id.to_owned(),
+            system_id: system_id.to_owned(),
+        };
+        self.push(key, NodeData::Doctype(Box::new(doctype)));
+    }
+
+    #[inline]
+    fn create_element(&mut self, key: PatchKey, element: NewElement<'_>) {
+        let Ok(id) = u32::try_from(self.store.elements.len()).map(ElementId) else {
+            self.fail(PatchError::TooManyNodes { index: 0 });
+            return;
+        };
+        let Some(slot) = self.push(key, NodeData::Element(id)) else {
+            return;
+        };
+        self.store.elements.push(Element {
+            ns: element.ns,
+            name: element.name,
+            attrs: element.attrs.to_vec(),
+            contents: NONE,
+        });
+        if let Some(contents) = element.contents
+            && let Some(fragment) = self.push(contents, NodeData::Fragment { host: slot })
+        {
+            self.store.element_mut(id).contents = fragment;
+        }
+    }
+
+    #[inline]
+    fn create_text(&mut self, key: PatchKey, text: &str) {
+        match self.store.text.push(text) {
+            Ok(range) => {
+                self.push(key, NodeData::Text(range));
+            }
+            Err(_) => self.fail(PatchError::TextTooLarge { index: 0 }),
+        }
+    }
+
+    fn create_comment(&mut self, key: PatchKey, text: &str) {
+        match self.store.text.push(text) {
+            Ok(range) => {
+                self.push(key, NodeData::Comment(range));
+            }
+            Err(_) => self.fail(PatchError::TextTooLarge { index: 0 }),
+        }
+    }
+
+    fn create_processing_instruction(&mut self, key: PatchKey, target: &str, data: &str) {
+        let pi = ProcessingInstruction {
+            target: target.to_owned(),
+            data: data.to_owned(),
+        };
+        self.push(key, NodeData::ProcessingInstruction(Box::new(pi)));
+    }
+
+    #[inline]
+    fn append_child(&mut self, parent: PatchKey, child: PatchKey) {
+        if let (Some(p), Some(c)) = (self.slot(parent), self.slot(child)) {
+            self.link(p, c, NONE);
+        }
+    }
+
+    fn insert_before(&mut self, parent: PatchKey, child: PatchKey, before: PatchKey) {
+        if let (Some(p), Some(c), Some(b)) =
+            (self.slot(parent), self.slot(child), self.slot(before))
+        {
+            self.link(p, c, b);
+        }
+    }
+
+    fn remove(&mut self, node: PatchKey) {
+        if let Some(n) = self.slot(node) {
+            self.store.unlink(n);
+        }
+    }
+
+    #[inline]
+    fn append_text(&mut self, node: PatchKey, text: &str) {
+        let Some(n) = self.slot(node) else { return };
+        let NodeData::Text(old) = self.store.n(n).data else {
+            self.fail(PatchError::NotText { index: 0, node });
+            return;
+        };
+        match self.store.text.append(old, text) {
+            Ok(new) => self.store.n_mut(n).data = NodeData::Text(new),
+            Err(_) => self.fail(PatchError::TextTooLarge { index: 0 }),
+        }
+    }
+
+    fn add_attributes(&mut self, node: PatchKey, attrs: ElementAttrs<'_>) {
+        let Some(n) = self.slot(node) else { return };
+        let NodeData::Element(id) = self.store.n(n).data else {
+            self.fail(PatchError::NotElement { index: 0, node });
+            return;
+        };
+        let element = self.store.element_mut(id);
+        for attr in attrs.iter() {
+            let name = attr.name.as_str();
+            if !element
+                .attrs
+                .iter()
+                .any(|a| a.ns == attr.ns && a.name == name)
+            {
+                element.attrs.push(attr.to_patch_attr());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::dump_document;
+    use crate::dom_patch::Namespace;
+    use crate::driver::{DriveError, Driver, ParseConfig};
+
+    fn key(n: u64) -> PatchKey {
+        PatchKey::new(n).unwrap()
+    }
+
+    fn element(sink: &mut StoreSink, k: u64, name: &'static str) {
+        sink.create_element(
+            key(k),
+            NewElement {
+                ns: Namespace::Html,
+                atom: crate::atom::HTML,
+                name: name.into(),
+                attrs: ElementAttrs::none(),
+                contents: None,
+            },
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_is_reported_and_nothing_changes_after_it() {
+        let mut sink = StoreSink::new(DomStore::new());
+        sink.create_document(key(1));
+        element(&mut sink, 2, "html");
+        sink.append_child(key(1), key(2));
+        let before = dump_document(&sink.store);
+        sink.append_child(key(2), key(9));
+        element(&mut sink, 3, "body");
+        sink.append_child(key(2), key(3));
+        sink.set_quirks_mode(QuirksMode::Quirks);
+        let (store, error) = sink.finish();
+        assert_eq!(
+            error,
+            Some(PatchError::UnknownKey {
+                index: 0,
+                key: key(9)
+            })
+        );
+        assert_eq!(dump_document(&store), before);
+        assert_eq!(
+            (store.len(), store.quirks_mode()),
+            (2, QuirksMode::NoQuirks)
+        );
+    }
+
+    #[test]
+    fn keys_must_be_new_and_a_clear_keeps_them_used() {
+        let mut sink = StoreSink::new(DomStore::new());
+        sink.create_document(key(1));
+        element(&mut sink, 2, "html");
+        sink.clear();
+        assert!(sink.store.is_empty());
+        assert_eq!(sink.store.last_key(), Some(key(2)));
+        sink.create_document(key(2));
+        let (store, error) = sink.finish();
+        assert_eq!(
+            error,
+            Some(PatchError::KeyNotIncreasing {
+                index: 0,
+                key: key(2),
+                last: key(2)
+            })
+        );
+        assert!(store.document().is_none());
+    }
+
+    #[test]
+    fn a_store_holding_another_parse_is_refused() {
+        let mut store = DomStore::new();
+        let mut first = Driver::new(&ParseConfig::default());
+        first.push_into(b"<p>one", &mut store).unwrap();
+        first.finish_into(&mut store).unwrap();
+        let before = dump_document(&store);
+        let mut second = Driver::new(&ParseConfig::default());
+        let err = second.push_into(b"<p>two", &mut store).unwrap_err();
+        // Refused by its document handle (the first driver bound the store).
+        assert!(matches!(err, DriveError::Sink(_)), "{err}");
+        assert_eq!(dump_document(&store), before);
+    }
+}
