@@ -237,6 +237,8 @@ pub(crate) struct First<'p> {
     start: OwnedToken,
     end: OwnedToken,
     pub(crate) verify: Verify<'p>,
+    /// Attribute lists written out, for the fast path's sink to reuse.
+    pub(crate) spent: Vec<Vec<PatchAttr>>,
 }
 
 impl<'p> First<'p> {
@@ -251,6 +253,7 @@ impl<'p> First<'p> {
                 Check::Prove => Verify::Prove(Proof::new(policy)),
                 Check::Reparse => Verify::Reparse(Box::new(Second::new(policy))),
             },
+            spent: Vec::new(),
         }
     }
 
@@ -341,7 +344,11 @@ impl CleanSink for First<'_> {
                         return Err(Abandon::Name);
                     }
                 }
-                return proof.open(ns, &name, atom, &attrs, void, change);
+                let proven = proof.open(ns, &name, atom, &attrs, void, change);
+                if attrs.capacity() > 0 {
+                    self.spent.push(attrs);
+                }
+                return proven;
             }
             Verify::Reparse(second) => second,
         };

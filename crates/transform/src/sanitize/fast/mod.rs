@@ -38,6 +38,7 @@
 mod check;
 mod clean;
 mod proof;
+mod sink;
 mod walk;
 
 #[cfg(test)]
@@ -49,6 +50,7 @@ use tagloom_html::tree_builder::TreeBuilder;
 use super::{Front, Report, Sanitized, Sanitizer, tree_config};
 use check::{Check, First};
 use clean::{Cleaner, Judged};
+use sink::LogSink;
 use walk::Walker;
 
 /// Why the fast path of [`Sanitizer::sanitize`] handed an input to the general
@@ -126,20 +128,37 @@ impl Sanitizer {
     /// The fast path, up to its verdict: the output's writer.
     fn fast_first(&self, input: &str, check: Check) -> Result<First<'_>, FastFallback> {
         let policy = &*self.policy;
-        let mut tb = TreeBuilder::new(tree_config("body", policy.max_depth));
+        if !sink::reset() {
+            return Err(Abandon::Engine);
+        }
+        let mut tb =
+            TreeBuilder::with_sink(tree_config("body", policy.max_depth), Box::new(LogSink));
         let document = tb.document_key();
         let root = tb.fragment_root_key().ok_or(Abandon::Engine)?;
         let mut walker = Walker::new(document, root);
         let mut cleaner = Cleaner::new(policy, First::new(policy, input.len(), check));
         let mut why = Abandon::Engine;
         let mut step =
-            |tb: &mut TreeBuilder, eof: bool, tag: Option<&OwnedTag>| -> Result<(), Abandon> {
+            |_: &mut TreeBuilder, eof: bool, tag: Option<&OwnedTag>| -> Result<(), Abandon> {
                 let mut sink = Judged {
                     cleaner: &mut cleaner,
                     tag,
                 };
-                for patch in tb.drain_patches() {
-                    walker.apply(patch, &mut sink)?;
+                sink::with_log(|log| {
+                    let sink::Log { events, texts, .. } = log;
+                    for event in events.drain(..) {
+                        walker.apply_event(event, texts, &mut sink)?;
+                    }
+                    // The ranges of created texts not yet inserted point into it.
+                    if !walker.holds_created() {
+                        texts.clear();
+                    }
+                    log.recycle(&mut sink.cleaner.out.spent);
+                    Ok(())
+                })
+                .ok_or(Abandon::Engine)??;
+                if sink::lost() {
+                    return Err(Abandon::Engine);
                 }
                 if eof {
                     walker.finish(&mut cleaner)?;
