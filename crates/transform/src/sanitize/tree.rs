@@ -494,19 +494,22 @@ impl Builder<'_> {
 /// charset cannot be sniffed as ISO-2022-JP, whose escape sequences would
 /// swallow the quotes and tags around them.
 pub(crate) fn strip_escape(text: &str) -> Cow<'_, str> {
-    // A vectorized search for text nodes that can be long; a plain loop for
-    // short ones (such as the whitespace between tags), where the search's
-    // fixed cost per call does not pay.
-    let bytes = text.as_bytes();
-    let found = if bytes.len() <= 32 {
-        bytes.contains(&0x1b)
-    } else {
-        memchr::memchr(0x1b, bytes).is_some()
-    };
-    if found {
+    if has_escape(text) {
         text.replace('\u{1b}', "").into()
     } else {
         text.into()
+    }
+}
+
+/// Whether `text` holds an ESC (U+001B). A vectorized search for text that
+/// can be long; a plain scan for short text (such as the whitespace between
+/// tags), where the search's fixed cost per call does not pay.
+pub(crate) fn has_escape(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.len() <= 32 {
+        bytes.contains(&0x1b)
+    } else {
+        memchr::memchr(0x1b, bytes).is_some()
     }
 }
 
