@@ -196,7 +196,9 @@ fn write_start(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Result<(),
     html.push_str(name);
     for a in attrs {
         html.push(' ');
-        html.push_str(attr_prefix(a.ns)?);
+        if a.ns != AttrNamespace::None {
+            html.push_str(attr_prefix(a.ns)?);
+        }
         html.push_str(&a.name);
         html.push_str("=\"");
         write_value(html, &a.value);
