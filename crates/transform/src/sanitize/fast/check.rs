@@ -208,6 +208,60 @@ fn write_start(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Result<(),
     Ok(())
 }
 
+/// [`write_start`] for the proof's check, which also needs every attribute
+/// read back as written: a plain name, no CR or NUL in the value, no
+/// repeated attribute (the tokenizer drops one); else [`Abandon::Name`].
+/// One scan of a short value answers both whether it is plain and what to
+/// escape.
+fn write_start_checked(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Result<(), Abandon> {
+    html.reserve(
+        name.len()
+            + 2
+            + attrs
+                .iter()
+                .map(|a| a.name.len() + a.value.len() + 10)
+                .sum::<usize>(),
+    );
+    html.push('<');
+    html.push_str(name);
+    for (i, a) in attrs.iter().enumerate() {
+        if !plain_name(&a.name, false)
+            || attrs
+                .iter()
+                .take(i)
+                .any(|b| b.name == a.name && b.ns == a.ns)
+        {
+            return Err(Abandon::Name);
+        }
+        html.push(' ');
+        if a.ns != AttrNamespace::None {
+            html.push_str(attr_prefix(a.ns)?);
+        }
+        html.push_str(&a.name);
+        html.push_str("=\"");
+        let bytes = a.value.as_bytes();
+        if bytes.len() <= SHORT {
+            let found = classes(bytes);
+            if found & RAW != 0 {
+                return Err(Abandon::Name);
+            }
+            if found & (ESCAPE_TEXT | ESCAPE_QUOTE) == 0 {
+                html.push_str(&a.value);
+            } else {
+                let _ = write_escaped(html, &a.value, EscapeMode::DoubleQuoted);
+            }
+        } else {
+            if !plain_text(&a.value) {
+                return Err(Abandon::Name);
+            }
+            write_value(html, &a.value);
+        }
+        html.push('"');
+    }
+    html.push('>');
+    Ok(())
+}
+
 fn write_end(html: &mut String, name: &str) {
     html.push_str("</");
     html.push_str(name);
@@ -330,22 +384,9 @@ impl CleanSink for First<'_> {
         if !plain_name(&name, true) {
             return Err(Abandon::Name);
         }
-        write_start(&mut self.html, &name, &attrs)?;
         let second = match &mut self.verify {
             Verify::Prove(proof) => {
-                for (i, a) in attrs.iter().enumerate() {
-                    if !plain_name(&a.name, false) || !plain_text(&a.value) {
-                        return Err(Abandon::Name);
-                    }
-                    // The tokenizer drops a repeated attribute.
-                    if attrs
-                        .iter()
-                        .take(i)
-                        .any(|b| b.name == a.name && b.ns == a.ns)
-                    {
-                        return Err(Abandon::Name);
-                    }
-                }
+                write_start_checked(&mut self.html, &name, &attrs)?;
                 let proven = proof.open(ns, &name, atom, &attrs, void, change);
                 if attrs.capacity() > 0 {
                     self.spent.push(attrs);
@@ -354,6 +395,7 @@ impl CleanSink for First<'_> {
             }
             Verify::Reparse(second) => second,
         };
+        write_start(&mut self.html, &name, &attrs)?;
         let OwnedToken::StartTag(tag) = &mut self.start else {
             return Err(Abandon::Engine);
         };

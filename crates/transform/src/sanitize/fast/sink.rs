@@ -104,6 +104,9 @@ impl Log {
 
     /// Gives attribute lists back to the pool.
     pub(crate) fn recycle(&mut self, lists: &mut Vec<Vec<PatchAttr>>) {
+        if lists.is_empty() {
+            return;
+        }
         for list in lists.drain(..) {
             if self.pool.len() < POOL && list.capacity() > 0 {
                 self.pool.push(list);
