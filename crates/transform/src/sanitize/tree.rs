@@ -197,37 +197,37 @@ pub(crate) fn keep_element(
     let link = ns == Namespace::Html && matches!(name, "a" | "area") && policy.link_rel.is_some();
     let mut other = false;
     let mut rel = false;
-    attrs.retain_mut(|a| {
-        if judged {
-            return true;
-        }
-        let changed = if link && a.ns == AttrNamespace::None && a.name == "rel" {
-            &mut rel
-        } else {
-            &mut other
-        };
-        let Some(full) = attr_full_name(a) else {
-            *changed = true;
-            return false;
-        };
-        let value = match clean_attribute(policy, Some(ns), name, &full, &a.value) {
-            None => {
+    // A judged element keeps every attribute as it is.
+    if !judged {
+        attrs.retain_mut(|a| {
+            let changed = if link && a.ns == AttrNamespace::None && a.name == "rel" {
+                &mut rel
+            } else {
+                &mut other
+            };
+            let Some(full) = attr_full_name(a) else {
                 *changed = true;
                 return false;
+            };
+            let value = match clean_attribute(policy, Some(ns), name, &full, &a.value) {
+                None => {
+                    *changed = true;
+                    return false;
+                }
+                Some(Cow::Borrowed(_)) => None,
+                Some(Cow::Owned(v)) => Some(v),
+            };
+            if let Some(v) = value {
+                a.value = v;
+                *changed = true;
             }
-            Some(Cow::Borrowed(_)) => None,
-            Some(Cow::Owned(v)) => Some(v),
-        };
-        if let Some(v) = value {
-            a.value = v;
-            *changed = true;
-        }
-        if let Cow::Owned(v) = strip_escape(&a.value) {
-            a.value = v;
-            *changed = true;
-        }
-        true
-    });
+            if let Cow::Owned(v) = strip_escape(&a.value) {
+                a.value = v;
+                *changed = true;
+            }
+            true
+        });
+    }
     if link && let Some(add) = &policy.link_rel {
         let at = attrs
             .iter()

@@ -321,7 +321,18 @@ impl<'p> First<'p> {
         }
     }
 
+    /// The text written since the last tag, as one token of S (the re-parse
+    /// check only: the proof reads text as it comes).
+    #[inline]
     fn flush_text(&mut self) -> Result<(), Abandon> {
+        match self.verify {
+            Verify::Prove(_) => Ok(()),
+            Verify::Reparse(_) => self.flush_text_to_s(),
+        }
+    }
+
+    #[inline(never)]
+    fn flush_text_to_s(&mut self) -> Result<(), Abandon> {
         let Verify::Reparse(second) = &mut self.verify else {
             return Ok(());
         };

@@ -3,9 +3,11 @@
 //!
 //! 1. The front end is the general path's (tokenizer driven by the text-type
 //!    simulator → filter → tree builder, `Sanitizer::front`).
-//! 2. The tree builder's patches go to a [`walk::Walker`] instead of a store: as
-//!    long as every patch appends at the current end of the tree it reports the
-//!    tree in document order with a stack of open elements; anything else
+//! 2. The tree builder writes to [`sink::LogSink`] instead of patches (text
+//!    and attribute values copied into reused buffers: no allocation per
+//!    node), and between tokens a [`walk::Walker`] reads what it recorded: as
+//!    long as every node is appended at the current end of the tree it reports
+//!    the tree in document order with a stack of open elements; anything else
 //!    (foster parenting, the adoption agency, …) gives up.
 //! 3. [`clean::Cleaner`] is the tree pass (`tree.rs`'s rules, with the parent
 //!    and namespace known at insertion) and [`check::First`] serializes what it

@@ -1,6 +1,7 @@
-//! The append-only patch walker: reads a tree builder's [`DomPatch`]es as a
-//! document-order stream of opens, texts and closes, as long as every patch
-//! adds at the current end of the tree.
+//! The append-only patch walker: reads a tree builder's [`DomPatch`]es (the
+//! re-parse check's tree builder) or the calls the fast path's sink recorded
+//! ([`Event`]s, the first parse's) as a document-order stream of opens, texts
+//! and closes, as long as every patch adds at the current end of the tree.
 //!
 //! It keeps only the path from the fragment root to the last node added. A node
 //! appended to an element on that path closes every element below it (nothing
