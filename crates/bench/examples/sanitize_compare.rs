@@ -7,10 +7,17 @@
 //! through tagloom, its reference output checks, ammonia, or nothing (the cost
 //! of loading the inputs, to subtract), for callgrind; a second argument picks
 //! one page by name, or `concat` (the 20 MB concat). Before timing, prints
-//! which path (fast or general) each page and the concat take.
+//! which path (fast or general) each page and the concat take. `dump FILE`
+//! writes the output, report and path of every vector, html5lib
+//! tree-construction input, page and the concat under the default and the
+//! widened policy to FILE: two dumps compared with `cmp` show whether a change
+//! kept every output byte-identical.
 
 #[path = "../benches/support/sanitize_runs.rs"]
 mod sanitize_runs;
+
+#[path = "../../transform/tests/sanitize_support/mod.rs"]
+mod sanitize_support;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -29,9 +36,47 @@ fn time(f: impl Fn() -> usize, bytes: usize) -> f64 {
     (bytes * n) as f64 / start.elapsed().as_secs_f64() / 1e6
 }
 
+/// `dump FILE` (see the module docs).
+fn dump(file: &str) {
+    use std::fmt::Write as _;
+    let pages = load_corpus(&corpus_dir())
+        .expect("corpus")
+        .expect("corpus present");
+    let vectors = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../transform/tests/data/sanitize/vectors.txt"
+    ))
+    .expect("vectors.txt");
+    let mut inputs: Vec<String> = vectors
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(sanitize_support::unescape)
+        .collect();
+    inputs.extend(sanitize_support::tree_construction_inputs());
+    inputs.extend(pages.iter().map(text));
+    inputs.push(concat(&pages, 20 << 20));
+    let mut out = String::new();
+    for policy in [Policy::default(), Policy::widened()] {
+        let sanitizer = Sanitizer::new(Arc::new(policy));
+        for (i, input) in inputs.iter().enumerate() {
+            let done = sanitizer.sanitize(input);
+            let path = match sanitizer.sanitize_fast(input) {
+                Ok(_) => "fast".to_owned(),
+                Err(why) => format!("{why:?}"),
+            };
+            let _ = writeln!(out, "#{i} {path} {:?}\n{}", done.report, done.html);
+        }
+    }
+    std::fs::write(file, out).expect("write the dump");
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let first = args.next();
+    if first.as_deref() == Some("dump") {
+        dump(&args.next().expect("dump FILE"));
+        return;
+    }
     if let Some(mode) = first.as_deref().and_then(|f| f.strip_prefix("profile")) {
         let sanitizer = Sanitizer::new(Arc::new(Policy::default()));
         let builder = ::ammonia::Builder::default();

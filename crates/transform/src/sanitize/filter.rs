@@ -13,6 +13,7 @@ use super::attrs::{clean_attribute, clean_value_as, is_animation};
 use super::memo::NameMemo;
 use super::policy::{Disposition, Policy};
 use super::rules::{Reach, Rules};
+use super::tree::has_escape;
 
 /// Elements that never have content, whatever their disposition: those that
 /// serialize as void, and `image` (which the tree builder turns into `img`).
@@ -111,6 +112,9 @@ pub(crate) struct Spare {
     /// [`OwnedToken::view`]).
     pub(crate) atoms: Vec<Atom>,
     pub(crate) names: NameMemo,
+    /// Attribute slots of `tag` not in use (a tag with fewer attributes than
+    /// the one before leaves them here, keeping their allocations).
+    slots: Vec<OwnedAttribute>,
 }
 
 /// What [`SanitizeFilter::filter_token`] passed on.
@@ -405,6 +409,7 @@ fn judge_tag(policy: &Rules, tag: &Tag<'_>, spare: &mut Spare) -> Option<bool> {
     let link = policy.link_rel.is_some() && matches!(name, "a" | "area");
     let mut judged = !is_animation(name);
     let list = owned.attrs_mut();
+    let slots = &mut spare.slots;
     let mut n = 0;
     for a in tag.attrs.iter() {
         let attr = atoms.name(a.name);
@@ -418,7 +423,7 @@ fn judge_tag(policy: &Rules, tag: &Tag<'_>, spare: &mut Spare) -> Option<bool> {
             Some(Cow::Borrowed(v)) => v,
             Some(Cow::Owned(v)) => {
                 judged = false;
-                set_slot(list, n, Name::from_atom(a.name, atoms), &v);
+                set_slot(list, slots, n, Name::from_atom(a.name, atoms), &v);
                 spare.atoms.push(a.name);
                 n += 1;
                 continue;
@@ -428,17 +433,31 @@ fn judge_tag(policy: &Rules, tag: &Tag<'_>, spare: &mut Spare) -> Option<bool> {
             && reach == Reach::Html
             && attr != "attributename"
             && !(link && attr == "rel")
-            && !value.contains('\u{1b}');
-        set_slot(list, n, Name::from_atom(a.name, atoms), value);
+            && !has_escape(value);
+        set_slot(list, slots, n, Name::from_atom(a.name, atoms), value);
         spare.atoms.push(a.name);
         n += 1;
     }
-    list.truncate(n);
+    if list.len() > n {
+        slots.extend(list.drain(n..));
+    }
     Some(judged)
 }
 
-/// Sets attribute `n` of `list` (an existing slot, reused, or a new one).
-fn set_slot(list: &mut Vec<OwnedAttribute>, n: usize, name: Name, value: &str) {
+/// Sets attribute `n` of `list`: an existing slot, reused, or one from
+/// `slots` (reused), or a new one.
+fn set_slot(
+    list: &mut Vec<OwnedAttribute>,
+    slots: &mut Vec<OwnedAttribute>,
+    n: usize,
+    name: Name,
+    value: &str,
+) {
+    if list.len() <= n
+        && let Some(slot) = slots.pop()
+    {
+        list.push(slot);
+    }
     match list.get_mut(n) {
         Some(slot) => {
             slot.name = name;

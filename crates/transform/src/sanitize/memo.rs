@@ -53,15 +53,22 @@ pub(crate) struct NameMemo {
 
 impl NameMemo {
     /// [`Rules::may_keep_tag`] for the tag `atom` named `name`.
+    #[inline]
     pub(crate) fn may_keep_tag(&mut self, policy: &Rules, atom: Atom, name: &str) -> bool {
+        match self.tags.get(atom.index() as usize) {
+            Some(1) => true,
+            Some(2) => false,
+            _ => self.learn_tag(policy, atom, name),
+        }
+    }
+
+    /// [`may_keep_tag`](Self::may_keep_tag) the first time (or past the
+    /// table).
+    #[inline(never)]
+    fn learn_tag(&mut self, policy: &Rules, atom: Atom, name: &str) -> bool {
         let i = atom.index() as usize;
         if i >= TAG_LIMIT {
             return policy.may_keep_tag(name);
-        }
-        if let Some(&known) = self.tags.get(i)
-            && known != 0
-        {
-            return known == 1;
         }
         let keep = policy.may_keep_tag(name);
         if self.tags.len() <= i {

@@ -39,8 +39,9 @@
 //!    serialized from, and sanitizing it again must give it back.
 //!
 //! Two paths do this. The **fast path** (`fast/`, every corpus page takes it)
-//! streams steps 3–5 with no `DomStore` and no second tokenization: the tree
-//! builder's patches are read as long as each appends at the end of the tree
+//! streams steps 3–5 with no `DomStore` and no second tokenization: what the
+//! tree builder builds (through the fast path's own sink, no patch values) is
+//! read as long as each node is appended at the end of the tree
 //! (a stack of open elements), the tree pass runs on that stream, and the
 //! serializer also emits the tokens a tokenizer reads back from what it wrote
 //! (which holds only with no CR or NUL, plain names, no raw text: checked),

@@ -197,37 +197,37 @@ pub(crate) fn keep_element(
     let link = ns == Namespace::Html && matches!(name, "a" | "area") && policy.link_rel.is_some();
     let mut other = false;
     let mut rel = false;
-    attrs.retain_mut(|a| {
-        if judged {
-            return true;
-        }
-        let changed = if link && a.ns == AttrNamespace::None && a.name == "rel" {
-            &mut rel
-        } else {
-            &mut other
-        };
-        let Some(full) = attr_full_name(a) else {
-            *changed = true;
-            return false;
-        };
-        let value = match clean_attribute(policy, Some(ns), name, &full, &a.value) {
-            None => {
+    // A judged element keeps every attribute as it is.
+    if !judged {
+        attrs.retain_mut(|a| {
+            let changed = if link && a.ns == AttrNamespace::None && a.name == "rel" {
+                &mut rel
+            } else {
+                &mut other
+            };
+            let Some(full) = attr_full_name(a) else {
                 *changed = true;
                 return false;
+            };
+            let value = match clean_attribute(policy, Some(ns), name, &full, &a.value) {
+                None => {
+                    *changed = true;
+                    return false;
+                }
+                Some(Cow::Borrowed(_)) => None,
+                Some(Cow::Owned(v)) => Some(v),
+            };
+            if let Some(v) = value {
+                a.value = v;
+                *changed = true;
             }
-            Some(Cow::Borrowed(_)) => None,
-            Some(Cow::Owned(v)) => Some(v),
-        };
-        if let Some(v) = value {
-            a.value = v;
-            *changed = true;
-        }
-        if let Cow::Owned(v) = strip_escape(&a.value) {
-            a.value = v;
-            *changed = true;
-        }
-        true
-    });
+            if let Cow::Owned(v) = strip_escape(&a.value) {
+                a.value = v;
+                *changed = true;
+            }
+            true
+        });
+    }
     if link && let Some(add) = &policy.link_rel {
         let at = attrs
             .iter()
@@ -494,11 +494,22 @@ impl Builder<'_> {
 /// charset cannot be sniffed as ISO-2022-JP, whose escape sequences would
 /// swallow the quotes and tags around them.
 pub(crate) fn strip_escape(text: &str) -> Cow<'_, str> {
-    // A vectorized search: text nodes can be long.
-    if memchr::memchr(0x1b, text.as_bytes()).is_some() {
+    if has_escape(text) {
         text.replace('\u{1b}', "").into()
     } else {
         text.into()
+    }
+}
+
+/// Whether `text` holds an ESC (U+001B). A vectorized search for text that
+/// can be long; a plain scan for short text (such as the whitespace between
+/// tags), where the search's fixed cost per call does not pay.
+pub(crate) fn has_escape(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.len() <= 32 {
+        bytes.contains(&0x1b)
+    } else {
+        memchr::memchr(0x1b, bytes).is_some()
     }
 }
 

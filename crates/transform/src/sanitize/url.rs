@@ -31,6 +31,23 @@ pub(crate) enum UrlKind<'a> {
 /// unless a `/`, `?`, `#` or `\` comes first. One pass; the scheme is copied
 /// only when a tab, newline or capital letter makes it differ from the value.
 pub(crate) fn classify(value: &str) -> UrlKind<'_> {
+    // The usual values, answered as the loop below answers them: a first
+    // byte that is not trimmed and ends the scheme at once, or a lowercase
+    // `http`/`https` scheme as written.
+    match value.as_bytes().first() {
+        Some(b'/' | b'?' | b'#' | b'\\') => return UrlKind::Relative,
+        Some(b'h') => {
+            for scheme in ["https", "http"] {
+                if value.len() > scheme.len()
+                    && value.starts_with(scheme)
+                    && value.as_bytes().get(scheme.len()) == Some(&b':')
+                {
+                    return UrlKind::Scheme(Cow::Borrowed(scheme));
+                }
+            }
+        }
+        _ => {}
+    }
     let trimmed = value.trim_matches(|c: char| c <= ' ');
     // The scheme so far, once it is no longer `trimmed[..i]` as written.
     let mut copy: Option<String> = None;
@@ -199,6 +216,23 @@ mod tests {
             "Ab\tC:x",
             "ab\tc!:x",
             "Ab!:x",
+            "#",
+            "#top",
+            "/wiki/A:B",
+            "?q=a:b",
+            "\\x",
+            "http:",
+            "https:",
+            "https://e.org/a:b",
+            "http://e.org",
+            "https:x",
+            "http",
+            "https",
+            "httpsx:y",
+            "http.s:y",
+            "https\t:x",
+            "http\n://x",
+            "hTtps://x",
         ];
         for v in values {
             assert_eq!(classify(v), classify_by_copy(v), "{v:?}");

@@ -26,7 +26,8 @@ pub fn vectors() -> Vec<String> {
         .collect()
 }
 
-fn unescape(line: &str) -> String {
+/// One line of `vectors.txt` with its escapes (`\n`, `\t`, `\u` and four hex digits…) resolved.
+pub fn unescape(line: &str) -> String {
     let mut out = String::new();
     let mut chars = line.chars();
     while let Some(c) = chars.next() {

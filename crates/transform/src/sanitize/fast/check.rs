@@ -68,8 +68,20 @@ fn plain_name(name: &str, tag: bool) -> bool {
         .is_some_and(|b| b.is_ascii_alphabetic() || (!tag && b.is_ascii_alphanumeric()))
         && bytes
             .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+            .all(|&b| NAME_BYTES.get(usize::from(b)).copied().unwrap_or(false))
 }
+
+/// The bytes of a plain name: ASCII letters and digits, `-`, `_`, `.`, `:`.
+static NAME_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b':');
+        b += 1;
+    }
+    t
+};
 
 /// Text up to this many bytes is scanned byte by byte against [`BYTES`]; longer
 /// text is searched with `memchr` (vectorized, but with a fixed cost per call
@@ -171,14 +183,79 @@ fn attr_prefix(ns: AttrNamespace) -> Result<&'static str, Abandon> {
 
 /// Writes a start tag as the fragment serialization algorithm does.
 fn write_start(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Result<(), Abandon> {
+    // Room for the tag as written (escaped values may need more).
+    html.reserve(
+        name.len()
+            + 2
+            + attrs
+                .iter()
+                .map(|a| a.name.len() + a.value.len() + 10)
+                .sum::<usize>(),
+    );
     html.push('<');
     html.push_str(name);
     for a in attrs {
         html.push(' ');
-        html.push_str(attr_prefix(a.ns)?);
+        if a.ns != AttrNamespace::None {
+            html.push_str(attr_prefix(a.ns)?);
+        }
         html.push_str(&a.name);
         html.push_str("=\"");
         write_value(html, &a.value);
+        html.push('"');
+    }
+    html.push('>');
+    Ok(())
+}
+
+/// [`write_start`] for the proof's check, which also needs every attribute
+/// read back as written: a plain name, no CR or NUL in the value, no
+/// repeated attribute (the tokenizer drops one); else [`Abandon::Name`].
+/// One scan of a short value answers both whether it is plain and what to
+/// escape.
+fn write_start_checked(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Result<(), Abandon> {
+    html.reserve(
+        name.len()
+            + 2
+            + attrs
+                .iter()
+                .map(|a| a.name.len() + a.value.len() + 10)
+                .sum::<usize>(),
+    );
+    html.push('<');
+    html.push_str(name);
+    for (i, a) in attrs.iter().enumerate() {
+        if !plain_name(&a.name, false)
+            || attrs
+                .iter()
+                .take(i)
+                .any(|b| b.name == a.name && b.ns == a.ns)
+        {
+            return Err(Abandon::Name);
+        }
+        html.push(' ');
+        if a.ns != AttrNamespace::None {
+            html.push_str(attr_prefix(a.ns)?);
+        }
+        html.push_str(&a.name);
+        html.push_str("=\"");
+        let bytes = a.value.as_bytes();
+        if bytes.len() <= SHORT {
+            let found = classes(bytes);
+            if found & RAW != 0 {
+                return Err(Abandon::Name);
+            }
+            if found & (ESCAPE_TEXT | ESCAPE_QUOTE) == 0 {
+                html.push_str(&a.value);
+            } else {
+                let _ = write_escaped(html, &a.value, EscapeMode::DoubleQuoted);
+            }
+        } else {
+            if !plain_text(&a.value) {
+                return Err(Abandon::Name);
+            }
+            write_value(html, &a.value);
+        }
         html.push('"');
     }
     html.push('>');
@@ -216,6 +293,8 @@ pub(crate) struct First<'p> {
     start: OwnedToken,
     end: OwnedToken,
     pub(crate) verify: Verify<'p>,
+    /// Attribute lists written out, for the fast path's sink to reuse.
+    pub(crate) spent: Vec<Vec<PatchAttr>>,
 }
 
 impl<'p> First<'p> {
@@ -230,6 +309,7 @@ impl<'p> First<'p> {
                 Check::Prove => Verify::Prove(Proof::new(policy)),
                 Check::Reparse => Verify::Reparse(Box::new(Second::new(policy))),
             },
+            spent: Vec::new(),
         }
     }
 
@@ -241,7 +321,18 @@ impl<'p> First<'p> {
         }
     }
 
+    /// The text written since the last tag, as one token of S (the re-parse
+    /// check only: the proof reads text as it comes).
+    #[inline]
     fn flush_text(&mut self) -> Result<(), Abandon> {
+        match self.verify {
+            Verify::Prove(_) => Ok(()),
+            Verify::Reparse(_) => self.flush_text_to_s(),
+        }
+    }
+
+    #[inline(never)]
+    fn flush_text_to_s(&mut self) -> Result<(), Abandon> {
         let Verify::Reparse(second) = &mut self.verify else {
             return Ok(());
         };
@@ -269,6 +360,17 @@ impl<'p> First<'p> {
         }
     }
 
+    /// Text written: the proof's check of it, or queued for the re-parse's.
+    fn verify_text(&mut self, text: &str) -> Result<(), Abandon> {
+        match &mut self.verify {
+            Verify::Prove(proof) => proof.text(text),
+            Verify::Reparse(_) => {
+                self.expect.texts.push_str(text);
+                Ok(())
+            }
+        }
+    }
+
     /// End of the clean tree: the end of S.
     pub(crate) fn finish(&mut self) -> Result<(), Abandon> {
         self.flush_text()?;
@@ -293,26 +395,18 @@ impl CleanSink for First<'_> {
         if !plain_name(&name, true) {
             return Err(Abandon::Name);
         }
-        write_start(&mut self.html, &name, &attrs)?;
         let second = match &mut self.verify {
             Verify::Prove(proof) => {
-                for (i, a) in attrs.iter().enumerate() {
-                    if !plain_name(&a.name, false) || !plain_text(&a.value) {
-                        return Err(Abandon::Name);
-                    }
-                    // The tokenizer drops a repeated attribute.
-                    if attrs
-                        .iter()
-                        .take(i)
-                        .any(|b| b.name == a.name && b.ns == a.ns)
-                    {
-                        return Err(Abandon::Name);
-                    }
+                write_start_checked(&mut self.html, &name, &attrs)?;
+                let proven = proof.open(ns, &name, atom, &attrs, void, change);
+                if attrs.capacity() > 0 {
+                    self.spent.push(attrs);
                 }
-                return proof.open(ns, &name, atom, &attrs, void, change);
+                return proven;
             }
             Verify::Reparse(second) => second,
         };
+        write_start(&mut self.html, &name, &attrs)?;
         let OwnedToken::StartTag(tag) = &mut self.start else {
             return Err(Abandon::Engine);
         };
@@ -351,18 +445,31 @@ impl CleanSink for First<'_> {
         second.feed(&self.start, &mut self.expect, &self.html)
     }
 
-    fn text(&mut self, text: &str) -> Result<(), Abandon> {
-        if !plain_text(text) {
-            return Err(Abandon::Text);
-        }
+    fn plain_text(&mut self, text: &str) -> Result<(), Abandon> {
         write_text(&mut self.html, text);
-        match &mut self.verify {
-            Verify::Prove(proof) => proof.text(text),
-            Verify::Reparse(_) => {
-                self.expect.texts.push_str(text);
-                Ok(())
+        self.verify_text(text)
+    }
+
+    fn text(&mut self, text: &str) -> Result<(), Abandon> {
+        let bytes = text.as_bytes();
+        if bytes.len() <= SHORT {
+            // One scan for both questions.
+            let found = classes(bytes);
+            if found & RAW != 0 {
+                return Err(Abandon::Text);
             }
+            if found & ESCAPE_TEXT == 0 {
+                self.html.push_str(text);
+            } else {
+                let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
+            }
+        } else {
+            if !plain_text(text) {
+                return Err(Abandon::Text);
+            }
+            write_text(&mut self.html, text);
         }
+        self.verify_text(text)
     }
 
     fn close(&mut self, _ns: Namespace, name: &str, void: bool) -> Result<(), Abandon> {

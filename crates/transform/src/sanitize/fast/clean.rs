@@ -36,9 +36,16 @@ pub(crate) trait CleanSink {
     ) -> Result<(), Abandon>;
     /// Text in the current kept element (never empty).
     fn text(&mut self, text: &str) -> Result<(), Abandon>;
+    /// [`text`](Self::text) for text known to hold no CR and no NUL.
+    fn plain_text(&mut self, text: &str) -> Result<(), Abandon> {
+        self.text(text)
+    }
     /// The current kept element ends.
     fn close(&mut self, ns: Namespace, name: &str, void: bool) -> Result<(), Abandon>;
 }
+
+/// Text longer than this is searched for ESC, CR and NUL at once.
+const LONG: usize = 32;
 
 /// An output parent (as `tree.rs`'s `Dst`).
 struct Dst {
@@ -142,6 +149,12 @@ pub(crate) struct Cleaner<'p, O> {
     policy: &'p Rules,
     /// [`NameFacts`] of HTML elements by static atom index.
     facts: Vec<Option<NameFacts>>,
+    /// The static atoms of the last HTML element names that came as
+    /// `&'static str` (the tree builder's static atom names), by the address
+    /// and length of the text: a `'static` text never changes, so equal
+    /// addresses and lengths mean equal names, and the lookup by hash is
+    /// skipped.
+    by_address: [(usize, usize, Option<Atom>); 64],
     fates: Vec<Fate>,
     dsts: Vec<Dst>,
     /// Source elements open inside a dropped one (its own entry included).
@@ -154,6 +167,7 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
         Cleaner {
             policy,
             facts: Vec::new(),
+            by_address: [(0, 0, None); 64],
             fates: Vec::new(),
             dsts: vec![Dst {
                 ns: Namespace::Html,
@@ -171,12 +185,36 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
 
 impl<O: CleanSink> Cleaner<'_, O> {
     /// The [`NameFacts`] of an element, and the static atom of an HTML
-    /// element's name.
-    fn facts(&mut self, ns: Namespace, name: &str) -> (NameFacts, Option<Atom>) {
+    /// element's name (`fixed`: the name, when it is `'static` text).
+    fn facts(
+        &mut self,
+        ns: Namespace,
+        name: &str,
+        fixed: Option<&'static str>,
+    ) -> (NameFacts, Option<Atom>) {
         if ns != Namespace::Html {
             return (NameFacts::of(self.policy, ns, name), None);
         }
-        let Some(atom) = Atom::lookup_static(name.as_bytes()) else {
+        let atom = match fixed {
+            Some(text) => {
+                let (address, len) = (text.as_ptr() as usize, text.len());
+                let slot =
+                    (address.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) % self.by_address.len();
+                match self.by_address.get(slot) {
+                    Some(&(a, l, atom)) if a == address && l == len => atom,
+                    _ => {
+                        let atom = Atom::lookup_static(text.as_bytes());
+                        if let Some(entry) = self.by_address.get_mut(slot) {
+                            *entry = (address, len, atom);
+                        }
+                        atom
+                    }
+                }
+            }
+            None => Atom::lookup_static(name.as_bytes()),
+        };
+        debug_assert_eq!(atom, Atom::lookup_static(name.as_bytes()));
+        let Some(atom) = atom else {
             return (NameFacts::of(self.policy, ns, name), None);
         };
         let i = atom.index() as usize;
@@ -211,7 +249,11 @@ impl<O: CleanSink> Cleaner<'_, O> {
         if parent.void {
             return Err(Abandon::Void);
         }
-        let (facts, atom) = self.facts(ns, &name);
+        let fixed = match name {
+            Cow::Borrowed(text) => Some(text),
+            Cow::Owned(_) => None,
+        };
+        let (facts, atom) = self.facts(ns, &name, fixed);
         let parent = self.dsts.last().ok_or(Abandon::Engine)?;
         let mut verdict = facts.verdict;
         if verdict == Verdict::Keep {
@@ -288,6 +330,15 @@ impl<O: CleanSink> RawSink for Cleaner<'_, O> {
     fn text(&mut self, text: &str) -> Result<(), Abandon> {
         if self.dropping > 0 {
             return Ok(());
+        }
+        let bytes = text.as_bytes();
+        if bytes.len() > LONG && memchr::memchr3(0x1b, b'\r', 0, bytes).is_none() {
+            // One search for what `strip_escape` and the writer's check of
+            // the text look for: neither an ESC to strip nor a CR or NUL.
+            if self.dsts.last().is_none_or(|d| d.void) {
+                return Err(Abandon::Void);
+            }
+            return self.out.plain_text(text);
         }
         let text = strip_escape(text);
         if text.is_empty() {

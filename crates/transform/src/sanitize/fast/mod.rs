@@ -3,9 +3,11 @@
 //!
 //! 1. The front end is the general path's (tokenizer driven by the text-type
 //!    simulator → filter → tree builder, `Sanitizer::front`).
-//! 2. The tree builder's patches go to a [`walk::Walker`] instead of a store: as
-//!    long as every patch appends at the current end of the tree it reports the
-//!    tree in document order with a stack of open elements; anything else
+//! 2. The tree builder writes to [`sink::LogSink`] instead of patches (text
+//!    and attribute values copied into reused buffers: no allocation per
+//!    node), and between tokens a [`walk::Walker`] reads what it recorded: as
+//!    long as every node is appended at the current end of the tree it reports
+//!    the tree in document order with a stack of open elements; anything else
 //!    (foster parenting, the adoption agency, …) gives up.
 //! 3. [`clean::Cleaner`] is the tree pass (`tree.rs`'s rules, with the parent
 //!    and namespace known at insertion) and [`check::First`] serializes what it
@@ -38,6 +40,7 @@
 mod check;
 mod clean;
 mod proof;
+mod sink;
 mod walk;
 
 #[cfg(test)]
@@ -49,6 +52,7 @@ use tagloom_html::tree_builder::TreeBuilder;
 use super::{Front, Report, Sanitized, Sanitizer, tree_config};
 use check::{Check, First};
 use clean::{Cleaner, Judged};
+use sink::LogSink;
 use walk::Walker;
 
 /// Why the fast path of [`Sanitizer::sanitize`] handed an input to the general
@@ -126,22 +130,41 @@ impl Sanitizer {
     /// The fast path, up to its verdict: the output's writer.
     fn fast_first(&self, input: &str, check: Check) -> Result<First<'_>, FastFallback> {
         let policy = &*self.policy;
-        let mut tb = TreeBuilder::new(tree_config("body", policy.max_depth));
+        if !sink::reset() {
+            return Err(Abandon::Engine);
+        }
+        let mut tb =
+            TreeBuilder::with_sink(tree_config("body", policy.max_depth), Box::new(LogSink));
         let document = tb.document_key();
         let root = tb.fragment_root_key().ok_or(Abandon::Engine)?;
         let mut walker = Walker::new(document, root);
         let mut cleaner = Cleaner::new(policy, First::new(policy, input.len(), check));
         let mut why = Abandon::Engine;
         let mut step =
-            |tb: &mut TreeBuilder, eof: bool, tag: Option<&OwnedTag>| -> Result<(), Abandon> {
+            |_: &mut TreeBuilder, eof: bool, tag: Option<&OwnedTag>| -> Result<(), Abandon> {
                 let mut sink = Judged {
                     cleaner: &mut cleaner,
                     tag,
                 };
-                for patch in tb.drain_patches() {
-                    walker.apply(patch, &mut sink)?;
-                }
+                sink::with_log(|log| {
+                    let sink::Log { events, texts, .. } = log;
+                    for event in events.drain(..) {
+                        walker.apply_event(event, texts, &mut sink)?;
+                    }
+                    // The ranges of created texts not yet inserted point into it.
+                    if !walker.holds_created() {
+                        texts.clear();
+                    }
+                    log.recycle(&mut sink.cleaner.out.spent);
+                    Ok(())
+                })
+                .ok_or(Abandon::Engine)??;
                 if eof {
+                    // Every call of the parse is in the log (see `sink::lost`):
+                    // asked once, before the output is accepted.
+                    if sink::lost() {
+                        return Err(Abandon::Engine);
+                    }
                     walker.finish(&mut cleaner)?;
                     cleaner.out.finish()?;
                 }

@@ -200,9 +200,75 @@ struct Frame {
     fresh_pre: bool,
 }
 
+/// What the proof reads of an HTML element's name, worked out once per
+/// static atom: its start-tag steps, its categories, and how it changes the
+/// path flags and the mode of its children (see [`child_frame`]).
+#[derive(Clone, Copy)]
+struct Kind {
+    start: Start,
+    cats: ElementCategories,
+    /// Flags the element sets for its children.
+    set: u8,
+    /// Flags it clears (scope boundaries, list stops, markers).
+    clear: u8,
+    /// The mode it puts its children in (`None`: its parent's).
+    mode: Option<Mode>,
+}
+
+impl Kind {
+    fn of(atom: Option<Atom>) -> Kind {
+        let start = start_of(atom);
+        let cats = atom.map(html_element_categories).unwrap_or_default();
+        // `child_frame` over a parent with every flag, and with none: what it
+        // clears and what it sets.
+        let all = Frame {
+            cats,
+            mode: Mode::Body,
+            flags: u8::MAX,
+            fresh_pre: false,
+        };
+        let none = Frame { flags: 0, ..all };
+        let set = child_frame(&none, atom, start, cats).flags;
+        let clear = !child_frame(&all, atom, start, cats).flags;
+        let probe = |mode| {
+            child_frame(
+                &Frame {
+                    mode,
+                    flags: 0,
+                    ..all
+                },
+                atom,
+                start,
+                cats,
+            )
+            .mode
+        };
+        let mode = (probe(Mode::Body) == probe(Mode::Table)).then(|| probe(Mode::Body));
+        Kind {
+            start,
+            cats,
+            set,
+            clear,
+            mode,
+        }
+    }
+
+    /// [`child_frame`] of an element of this kind under `parent`.
+    fn child(&self, parent: &Frame) -> Frame {
+        Frame {
+            cats: self.cats,
+            mode: self.mode.unwrap_or(parent.mode),
+            flags: (parent.flags & !self.clear) | self.set,
+            fresh_pre: self.start == Start::PreListing,
+        }
+    }
+}
+
 /// See the [module docs](self).
 pub(crate) struct Proof<'p> {
     policy: &'p Rules,
+    /// [`Kind`]s of HTML elements by static atom index.
+    kinds: Vec<Option<Kind>>,
     path: Vec<Frame>,
     /// The last answers of [`settled`] for a single attribute (nearly always
     /// the policy's `rel` on `a`): element, attribute, value, answer.
@@ -216,6 +282,7 @@ impl<'p> Proof<'p> {
     pub(crate) fn new(policy: &'p Rules) -> Self {
         Proof {
             policy,
+            kinds: Vec::new(),
             // The fragment root: an `html` element, a scope boundary.
             path: vec![Frame {
                 cats: html_element_categories(atom::HTML),
@@ -225,6 +292,25 @@ impl<'p> Proof<'p> {
             }],
             memo: Vec::new(),
         }
+    }
+
+    /// The [`Kind`] of an HTML element by its static atom (`None`: not one).
+    fn kind(&mut self, atom: Option<Atom>) -> Kind {
+        let Some(a) = atom else {
+            return Kind::of(None);
+        };
+        let i = a.index() as usize;
+        if let Some(Some(kind)) = self.kinds.get(i) {
+            return *kind;
+        }
+        let kind = Kind::of(atom);
+        if self.kinds.len() <= i {
+            self.kinds.resize(i + 1, None);
+        }
+        if let Some(slot) = self.kinds.get_mut(i) {
+            *slot = Some(kind);
+        }
+        kind
     }
 
     /// [`settled`], remembered for single attributes (a pure function of
@@ -261,7 +347,8 @@ impl<'p> Proof<'p> {
             return unproven;
         }
         debug_assert_eq!(atom, Atom::lookup_static(name.as_bytes()), "{name}");
-        let start = start_of(atom);
+        let kind = self.kind(atom);
+        let start = kind.start;
         // The re-parse's stack (the root `html` and this path) stays under the
         // depth cap, with one to spare.
         if self.path.len() + 2 >= self.policy.max_depth {
@@ -295,10 +382,15 @@ impl<'p> Proof<'p> {
             settled(self.policy, name, attrs),
             "{name} {attrs:?} {change:?}"
         );
-        let cats = atom.map(html_element_categories).unwrap_or_default();
         let parent = self.path.last_mut().ok_or(Abandon::Engine)?;
         parent.fresh_pre = false;
-        let frame = child_frame(parent, atom, start, cats);
+        let frame = kind.child(parent);
+        debug_assert!({
+            let cats = atom.map(html_element_categories).unwrap_or_default();
+            let slow = child_frame(parent, atom, start, cats);
+            (slow.cats, slow.mode, slow.flags, slow.fresh_pre)
+                == (frame.cats, frame.mode, frame.flags, frame.fresh_pre)
+        });
         if !void {
             self.path.push(frame);
         }

@@ -1,6 +1,7 @@
-//! The append-only patch walker: reads a tree builder's [`DomPatch`]es as a
-//! document-order stream of opens, texts and closes, as long as every patch
-//! adds at the current end of the tree.
+//! The append-only patch walker: reads a tree builder's [`DomPatch`]es (the
+//! re-parse check's tree builder) or the calls the fast path's sink recorded
+//! ([`Event`]s, the first parse's) as a document-order stream of opens, texts
+//! and closes, as long as every patch adds at the current end of the tree.
 //!
 //! It keeps only the path from the fragment root to the last node added. A node
 //! appended to an element on that path closes every element below it (nothing
@@ -11,10 +12,12 @@
 //! walk with [`Abandon::Patch`]: the caller takes the general path.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use tagloom_html::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey};
 
 use super::Abandon;
+use super::sink::Event;
 
 /// What a walker reports, in document order.
 pub(crate) trait RawSink {
@@ -41,8 +44,15 @@ enum Created {
     },
     Text {
         key: PatchKey,
-        text: String,
+        text: Held,
     },
+}
+
+/// The text of a created text node: its own, or a range of the sink's text
+/// buffer ([`sink::Log::texts`](super::sink::Log::texts)).
+enum Held {
+    Owned(String),
+    Range(Range<usize>),
 }
 
 impl Created {
@@ -114,10 +124,13 @@ impl Walker {
                 Ok(())
             }
             DomPatch::CreateText { key, text } => {
-                self.created.push(Created::Text { key, text });
+                self.created.push(Created::Text {
+                    key,
+                    text: Held::Owned(text),
+                });
                 Ok(())
             }
-            DomPatch::AppendChild { parent, child } => self.append(parent, child, sink),
+            DomPatch::AppendChild { parent, child } => self.append(parent, child, "", sink),
             DomPatch::AppendText { node, text } => match self.path.last() {
                 Some(top) if top.last_text == Some(node) => sink.text(&text),
                 _ => Err(Abandon::Patch),
@@ -126,10 +139,63 @@ impl Walker {
         }
     }
 
+    /// Reads one call recorded by the fast path's sink (`texts`: the log's
+    /// text buffer).
+    pub(crate) fn apply_event<S: RawSink>(
+        &mut self,
+        event: Event,
+        texts: &str,
+        sink: &mut S,
+    ) -> Result<(), Abandon> {
+        match event {
+            Event::Document { key } if key == self.document => Ok(()),
+            Event::Element { key, .. } if key == self.root => Ok(()),
+            Event::Append { parent, child } if parent == self.document && child == self.root => {
+                Ok(())
+            }
+            Event::Element {
+                key,
+                ns,
+                name,
+                attrs,
+            } => {
+                self.created.push(Created::Element {
+                    key,
+                    ns,
+                    name,
+                    attrs,
+                });
+                Ok(())
+            }
+            Event::Text { key, text } => {
+                self.created.push(Created::Text {
+                    key,
+                    text: Held::Range(text),
+                });
+                Ok(())
+            }
+            Event::Append { parent, child } => self.append(parent, child, texts, sink),
+            Event::AppendText { node, text } => match self.path.last() {
+                Some(top) if top.last_text == Some(node) => {
+                    sink.text(texts.get(text).ok_or(Abandon::Engine)?)
+                }
+                _ => Err(Abandon::Patch),
+            },
+            Event::Document { .. } | Event::Other => Err(Abandon::Patch),
+        }
+    }
+
+    /// Whether a node was created and not yet inserted (whose text may still
+    /// be in the sink's buffer).
+    pub(crate) fn holds_created(&self) -> bool {
+        !self.created.is_empty()
+    }
+
     fn append<S: RawSink>(
         &mut self,
         parent: PatchKey,
         child: PatchKey,
+        texts: &str,
         sink: &mut S,
     ) -> Result<(), Abandon> {
         let at = self
@@ -164,7 +230,10 @@ impl Walker {
             }
             Created::Text { key, text } => {
                 top.last_text = Some(key);
-                sink.text(&text)
+                match text {
+                    Held::Owned(text) => sink.text(&text),
+                    Held::Range(range) => sink.text(texts.get(range).ok_or(Abandon::Engine)?),
+                }
             }
         }
     }
