@@ -1,9 +1,10 @@
 //! The wiring: tokenizer → pipeline (phase-3 transforms) → tree builder →
-//! `<body>` serialization.
+//! DOM passes → `<body>` serialization. Ref bodies render (once per distinct
+//! body) to nodes in a table the page's Cite pass reads (`SharedBodies`).
 
+use std::rc::Rc;
 use std::sync::Arc;
 
-use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tree_builder::is_formatting_element;
 use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
@@ -11,7 +12,7 @@ use tagloom_transform::pipeline::{
     Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
 };
 
-use crate::dom;
+use crate::dom::{self, Node, cite::placeholder::SharedBodies, patch_tree::PatchTree};
 use crate::token::{Tok, WikiKind, WikiToken};
 use crate::transclusion::Call;
 use crate::transform::{
@@ -35,6 +36,7 @@ fn registry(
     options: &RenderOptions,
     context: Context,
     calls: &Arc<[Call]>,
+    bodies: &SharedBodies,
 ) -> Result<Registry<WikiToken>, PipelineError> {
     let mut r = Registry::new();
     let depth = match context {
@@ -42,7 +44,12 @@ fn registry(
         Context::Inline { depth } => depth,
     };
     r.add(
-        AsHandler::new(Cite::new(options.clone(), depth, Arc::clone(calls))),
+        AsHandler::new(Cite::new(
+            options.clone(),
+            depth,
+            Arc::clone(calls),
+            Rc::clone(bodies),
+        )),
         Rank::new(2.01)?,
         Match::Any,
     )?;
@@ -111,10 +118,11 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
     }
 }
 
-/// Tree builder and store; finishes as the serialization of `<body>`'s children.
+/// Tree builder and the tree its patches build; finishes as `<body>`'s
+/// children after the DOM passes.
 struct BodySink {
     builder: TreeBuilder,
-    store: DomStore,
+    tree: PatchTree,
     scratch: Vec<OwnedToken>,
     /// A whole page (the paragraph DOM pass runs), not an inline fragment.
     page: bool,
@@ -124,6 +132,8 @@ struct BodySink {
     /// Each marked call's preceding wikitext (`transclusion::Call::gap`), for
     /// compound transclusions.
     gaps: Vec<String>,
+    /// The page's rendered ref bodies (for the Cite pass).
+    bodies: SharedBodies,
 }
 
 /// The sink feeds the tree builder and applies its patches in batches of this
@@ -133,28 +143,29 @@ struct BodySink {
 const FEED_BATCH: usize = 4096;
 
 impl BodySink {
-    fn new(page: bool, gaps: Vec<String>) -> Result<BodySink, PipelineError> {
+    fn new(page: bool, gaps: Vec<String>, bodies: SharedBodies) -> Result<BodySink, PipelineError> {
         let mut sink = BodySink {
             page,
             builder: TreeBuilder::new(TreeBuilderConfig::default()),
-            store: DomStore::new(),
+            tree: PatchTree::default(),
             scratch: Vec::new(),
             formatting: 0,
             gaps,
+            bodies,
         };
         // Content goes into <body> from the start (a leading <meta> stays there).
         sink.feed(OwnedToken::start("body"))?;
         Ok(sink)
     }
 
-    /// Feeds `flat` to the tree builder and applies its patches to the store.
+    /// Feeds `flat` to the tree builder and applies its patches to the tree.
     fn feed_batch(&mut self, flat: &mut Vec<OwnedToken>) -> Result<(), PipelineError> {
         for t in flat.drain(..) {
             self.feed(t)?;
         }
         let patches = self.builder.take_patches();
-        self.store
-            .apply_patches_owned(patches)
+        self.tree
+            .apply(patches)
             .map_err(|e| PipelineError::Sink(e.to_string()))
     }
 
@@ -167,7 +178,7 @@ impl BodySink {
 }
 
 impl Sink<WikiToken> for BodySink {
-    type Output = String;
+    type Output = Vec<Node>;
 
     fn write(&mut self, tokens: &mut Vec<WikiToken>) -> Result<(), PipelineError> {
         let mut flat = std::mem::take(&mut self.scratch);
@@ -216,33 +227,21 @@ impl Sink<WikiToken> for BodySink {
         Ok(())
     }
 
-    fn finish(self) -> Result<String, PipelineError> {
-        let mut html = String::new();
-        if let Some(body) = self.store.document().and_then(find_body) {
-            let mut nodes = dom::children_of(body);
-            if self.page {
-                nodes = dom::pwrap::pwrap(nodes);
-            }
-            dom::table_fixups::table_fixups(&mut nodes, &self.gaps);
-            nodes = dom::encapsulate::encapsulate(nodes);
-            dom::migrate_nls::migrate_trailing_nls(&mut nodes);
-            if self.page {
-                dom::cite::process(&mut nodes);
-            }
-            dom::cleanup::flag_empty(&mut nodes);
-            dom::display_space::display_space(&mut nodes);
-            dom::serialize::serialize(&nodes, &mut html);
+    fn finish(self) -> Result<Vec<Node>, PipelineError> {
+        let mut nodes = self.tree.into_body();
+        if self.page {
+            nodes = dom::pwrap::pwrap(nodes);
         }
-        Ok(html)
+        dom::table_fixups::table_fixups(&mut nodes, &self.gaps);
+        nodes = dom::encapsulate::encapsulate(nodes);
+        dom::migrate_nls::migrate_trailing_nls(&mut nodes);
+        if self.page {
+            dom::cite::process(&mut nodes, &self.bodies);
+        }
+        dom::cleanup::flag_empty(&mut nodes);
+        dom::display_space::display_space(&mut nodes);
+        Ok(nodes)
     }
-}
-
-fn find_body(document: NodeRef<'_>) -> Option<NodeRef<'_>> {
-    let html = document
-        .children()
-        .find(|n| matches!(n.kind(), NodeKind::Element(e) if e.local_name() == "html"))?;
-    html.children()
-        .find(|n| matches!(n.kind(), NodeKind::Element(e) if e.local_name() == "body"))
 }
 
 pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, WikiError> {
@@ -278,7 +277,11 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     );
     let mut page = pre.page(title);
     let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
-    run_marked(&text, &Arc::from(calls), options, Context::Page)
+    let bodies = SharedBodies::default();
+    let nodes = run_marked(&text, &Arc::from(calls), options, Context::Page, &bodies)?;
+    let mut html = String::new();
+    dom::serialize::serialize(&nodes, &mut html);
+    Ok(html)
 }
 
 fn run_marked(
@@ -286,26 +289,28 @@ fn run_marked(
     calls: &Arc<[Call]>,
     options: &RenderOptions,
     context: Context,
-) -> Result<String, WikiError> {
+    bodies: &SharedBodies,
+) -> Result<Vec<Node>, WikiError> {
     let tokens = crate::tokenize::tokenize_with(text, calls, &options.preprocess.site);
     let mut pipeline = Pipeline::new(
-        registry(options, context, calls)?,
+        registry(options, context, calls, bodies)?,
         PipelineConfig::default(),
     );
     let gaps = calls.iter().map(|c| c.gap.clone()).collect();
-    let sink = BodySink::new(context == Context::Page, gaps)?;
+    let sink = BodySink::new(context == Context::Page, gaps, Rc::clone(bodies))?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
 }
 
 /// A ref body (already preprocessed with its page; `calls` are the page's
-/// transclusions its markers refer to) as HTML, in inline context; errors
-/// render as nothing.
+/// transclusions its markers refer to) as nodes, in inline context (refs in it
+/// add their bodies to `bodies`); errors render as nothing.
 pub(crate) fn render_inline(
     text: &str,
     options: &RenderOptions,
     depth: usize,
     calls: &Arc<[Call]>,
-) -> String {
-    run_marked(text, calls, options, Context::Inline { depth }).unwrap_or_default()
+    bodies: &SharedBodies,
+) -> Vec<Node> {
+    run_marked(text, calls, options, Context::Inline { depth }, bodies).unwrap_or_default()
 }
