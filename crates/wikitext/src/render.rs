@@ -33,7 +33,7 @@ enum Context {
 }
 
 fn registry(
-    options: &RenderOptions,
+    options: &Arc<RenderOptions>,
     context: Context,
     calls: &Arc<[Call]>,
     bodies: &SharedBodies,
@@ -45,7 +45,7 @@ fn registry(
     };
     r.add(
         AsHandler::new(Cite::new(
-            options.clone(),
+            Arc::clone(options),
             depth,
             Arc::clone(calls),
             Rc::clone(bodies),
@@ -55,9 +55,8 @@ fn registry(
     )?;
     r.add_async(
         LinkHandler {
-            page_title: options.title.clone(),
-            pages: options.store.clone(),
-            site: options.preprocess.site.clone(),
+            options: Arc::clone(options),
+            page: crate::normalize_title(&options.title),
         },
         Rank::new(1.5)?,
         Match::Kind(WikiKind::WikiLink),
@@ -108,10 +107,7 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
         }
         Tok::Template(raw) | Tok::TemplateArg(raw) => out.push(OwnedToken::text(raw.to_string())),
         Tok::WikiLink(target) => out.push(OwnedToken::StartTag(crate::transform::links::link_tag(
-            &target,
-            "",
-            None,
-            &crate::preprocess::Site::default(),
+            &target, "", None,
         ))),
         Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => {}
         Tok::Eof => out.push(OwnedToken::Eof),
@@ -129,9 +125,9 @@ struct BodySink {
     /// Formatting elements opened and not closed (an estimate of the tree
     /// builder's active formatting elements).
     formatting: usize,
-    /// Each marked call's preceding wikitext (`transclusion::Call::gap`), for
-    /// compound transclusions.
-    gaps: Vec<String>,
+    /// The page's marked calls (their preceding wikitext, `Call::gap`, for
+    /// compound transclusions).
+    calls: Arc<[Call]>,
     /// The page's rendered ref bodies (for the Cite pass).
     bodies: SharedBodies,
 }
@@ -143,14 +139,18 @@ struct BodySink {
 const FEED_BATCH: usize = 4096;
 
 impl BodySink {
-    fn new(page: bool, gaps: Vec<String>, bodies: SharedBodies) -> Result<BodySink, PipelineError> {
+    fn new(
+        page: bool,
+        calls: Arc<[Call]>,
+        bodies: SharedBodies,
+    ) -> Result<BodySink, PipelineError> {
         let mut sink = BodySink {
             page,
             builder: TreeBuilder::new(TreeBuilderConfig::default()),
             tree: PatchTree::default(),
             scratch: Vec::new(),
             formatting: 0,
-            gaps,
+            calls,
             bodies,
         };
         // Content goes into <body> from the start (a leading <meta> stays there).
@@ -232,7 +232,7 @@ impl Sink<WikiToken> for BodySink {
         if self.page {
             nodes = dom::pwrap::pwrap(nodes);
         }
-        dom::table_fixups::table_fixups(&mut nodes, &self.gaps);
+        dom::table_fixups::table_fixups(&mut nodes, &self.calls);
         nodes = dom::encapsulate::encapsulate(nodes);
         dom::migrate_nls::migrate_trailing_nls(&mut nodes);
         if self.page {
@@ -278,7 +278,9 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     let mut page = pre.page(title);
     let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
     let bodies = SharedBodies::default();
-    let nodes = run_marked(&text, &Arc::from(calls), options, Context::Page, &bodies)?;
+    // One copy of the options for the page's handlers and its ref bodies' renders.
+    let options = Arc::new(options.clone());
+    let nodes = run_marked(&text, &Arc::from(calls), &options, Context::Page, &bodies)?;
     let mut html = String::new();
     dom::serialize::serialize(&nodes, &mut html);
     Ok(html)
@@ -287,7 +289,7 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
 fn run_marked(
     text: &str,
     calls: &Arc<[Call]>,
-    options: &RenderOptions,
+    options: &Arc<RenderOptions>,
     context: Context,
     bodies: &SharedBodies,
 ) -> Result<Vec<Node>, WikiError> {
@@ -296,8 +298,11 @@ fn run_marked(
         registry(options, context, calls, bodies)?,
         PipelineConfig::default(),
     );
-    let gaps = calls.iter().map(|c| c.gap.clone()).collect();
-    let sink = BodySink::new(context == Context::Page, gaps, Rc::clone(bodies))?;
+    let sink = BodySink::new(
+        context == Context::Page,
+        Arc::clone(calls),
+        Rc::clone(bodies),
+    )?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
 }
@@ -307,7 +312,7 @@ fn run_marked(
 /// add their bodies to `bodies`); errors render as nothing.
 pub(crate) fn render_inline(
     text: &str,
-    options: &RenderOptions,
+    options: &Arc<RenderOptions>,
     depth: usize,
     calls: &Arc<[Call]>,
     bodies: &SharedBodies,

@@ -22,7 +22,7 @@ use crate::token::{RefTag, Tok, WikiToken};
 pub(crate) const MAX_REF_NESTING: usize = 6;
 
 pub(crate) struct Cite {
-    pub(crate) options: RenderOptions,
+    pub(crate) options: Arc<RenderOptions>,
     /// Nesting of inline renders (a ref body inside a ref body…).
     pub(crate) depth: usize,
     /// The page's transclusions (`data-mw`), which markers in bodies refer to.
@@ -37,7 +37,7 @@ pub(crate) struct Cite {
 
 impl Cite {
     pub(crate) fn new(
-        options: RenderOptions,
+        options: Arc<RenderOptions>,
         depth: usize,
         calls: Arc<[crate::transclusion::Call]>,
         bodies: ph::SharedBodies,
@@ -199,8 +199,8 @@ mod tests {
         ] {
             assert!(is_plain(body), "{body}");
             let bodies = ph::SharedBodies::default();
-            let nodes =
-                crate::render::render_inline(body, &RenderOptions::default(), 1, &calls, &bodies);
+            let options = Arc::new(RenderOptions::default());
+            let nodes = crate::render::render_inline(body, &options, 1, &calls, &bodies);
             let mut html = String::new();
             crate::dom::serialize::serialize(&nodes, &mut html);
             assert_eq!(html, body);
