@@ -33,6 +33,8 @@ pub(crate) struct Cite {
     labels: HashMap<String, Option<Vec<String>>>,
     /// The page's rendered bodies (shared with inner renders and the DOM pass).
     bodies: ph::SharedBodies,
+    /// The page's link form, made at the first placeholder.
+    page: std::cell::OnceCell<String>,
 }
 
 impl Cite {
@@ -49,15 +51,18 @@ impl Cite {
             open_calls: 0,
             labels: HashMap::new(),
             bodies,
+            page: std::cell::OnceCell::new(),
         }
     }
 
     /// The page's link form (`./Title`) the pass uses for `href`s.
-    fn page(&self) -> String {
-        format!(
-            "./{}",
-            encode_title(&crate::normalize_title(&self.options.title))
-        )
+    fn page(&self) -> &str {
+        self.page.get_or_init(|| {
+            format!(
+                "./{}",
+                encode_title(&crate::normalize_title(&self.options.title))
+            )
+        })
     }
 
     /// A body rendered in inline context (nothing past the nesting limit):
