@@ -7,6 +7,8 @@
 //! target/release/examples/wiki_speed once CORPUS_DIR          # each article once (callgrind)
 //! target/release/examples/wiki_speed html CORPUS_DIR OUT_DIR  # each article's HTML, to compare builds
 //! target/release/examples/wiki_speed table FILE...            # Markdown table from samples
+//! valgrind --tool=callgrind --toggle-collect='tagloom_wikitext::render' \
+//!     target/release/examples/wiki_speed once CORPUS_DIR     # instructions of the renders
 //! ```
 //!
 //! CORPUS_DIR is what `scripts/wiki_corpus.py` writes: `index.tsv`

@@ -1,9 +1,10 @@
 //! The wiring: tokenizer → pipeline (phase-3 transforms) → tree builder →
-//! `<body>` serialization.
+//! DOM passes → `<body>` serialization. Ref bodies render (once per distinct
+//! body) to nodes in a table the page's Cite pass reads (`SharedBodies`).
 
+use std::rc::Rc;
 use std::sync::Arc;
 
-use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tree_builder::is_formatting_element;
 use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
@@ -11,7 +12,7 @@ use tagloom_transform::pipeline::{
     Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
 };
 
-use crate::dom;
+use crate::dom::{self, Node, cite::placeholder::SharedBodies, patch_tree::PatchTree};
 use crate::token::{Tok, WikiKind, WikiToken};
 use crate::transclusion::Call;
 use crate::transform::{
@@ -32,9 +33,10 @@ enum Context {
 }
 
 fn registry(
-    options: &RenderOptions,
+    options: &Arc<RenderOptions>,
     context: Context,
     calls: &Arc<[Call]>,
+    bodies: &SharedBodies,
 ) -> Result<Registry<WikiToken>, PipelineError> {
     let mut r = Registry::new();
     let depth = match context {
@@ -42,15 +44,19 @@ fn registry(
         Context::Inline { depth } => depth,
     };
     r.add(
-        AsHandler::new(Cite::new(options.clone(), depth, Arc::clone(calls))),
+        AsHandler::new(Cite::new(
+            Arc::clone(options),
+            depth,
+            Arc::clone(calls),
+            Rc::clone(bodies),
+        )),
         Rank::new(2.01)?,
         Match::Any,
     )?;
     r.add_async(
         LinkHandler {
-            page_title: options.title.clone(),
-            pages: options.store.clone(),
-            site: options.preprocess.site.clone(),
+            options: Arc::clone(options),
+            page: crate::normalize_title(&options.title),
         },
         Rank::new(1.5)?,
         Match::Kind(WikiKind::WikiLink),
@@ -101,29 +107,29 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
         }
         Tok::Template(raw) | Tok::TemplateArg(raw) => out.push(OwnedToken::text(raw.to_string())),
         Tok::WikiLink(target) => out.push(OwnedToken::StartTag(crate::transform::links::link_tag(
-            &target,
-            "",
-            None,
-            &crate::preprocess::Site::default(),
+            &target, "", None,
         ))),
         Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => {}
         Tok::Eof => out.push(OwnedToken::Eof),
     }
 }
 
-/// Tree builder and store; finishes as the serialization of `<body>`'s children.
+/// Tree builder and the tree its patches build; finishes as `<body>`'s
+/// children after the DOM passes.
 struct BodySink {
     builder: TreeBuilder,
-    store: DomStore,
+    tree: PatchTree,
     scratch: Vec<OwnedToken>,
     /// A whole page (the paragraph DOM pass runs), not an inline fragment.
     page: bool,
     /// Formatting elements opened and not closed (an estimate of the tree
     /// builder's active formatting elements).
     formatting: usize,
-    /// Each marked call's preceding wikitext (`transclusion::Call::gap`), for
-    /// compound transclusions.
-    gaps: Vec<String>,
+    /// The page's marked calls (their preceding wikitext, `Call::gap`, for
+    /// compound transclusions).
+    calls: Arc<[Call]>,
+    /// The page's rendered ref bodies (for the Cite pass).
+    bodies: SharedBodies,
 }
 
 /// The sink feeds the tree builder and applies its patches in batches of this
@@ -133,28 +139,33 @@ struct BodySink {
 const FEED_BATCH: usize = 4096;
 
 impl BodySink {
-    fn new(page: bool, gaps: Vec<String>) -> Result<BodySink, PipelineError> {
+    fn new(
+        page: bool,
+        calls: Arc<[Call]>,
+        bodies: SharedBodies,
+    ) -> Result<BodySink, PipelineError> {
         let mut sink = BodySink {
             page,
             builder: TreeBuilder::new(TreeBuilderConfig::default()),
-            store: DomStore::new(),
+            tree: PatchTree::default(),
             scratch: Vec::new(),
             formatting: 0,
-            gaps,
+            calls,
+            bodies,
         };
         // Content goes into <body> from the start (a leading <meta> stays there).
         sink.feed(OwnedToken::start("body"))?;
         Ok(sink)
     }
 
-    /// Feeds `flat` to the tree builder and applies its patches to the store.
+    /// Feeds `flat` to the tree builder and applies its patches to the tree.
     fn feed_batch(&mut self, flat: &mut Vec<OwnedToken>) -> Result<(), PipelineError> {
         for t in flat.drain(..) {
             self.feed(t)?;
         }
         let patches = self.builder.take_patches();
-        self.store
-            .apply_patches_owned(patches)
+        self.tree
+            .apply(patches)
             .map_err(|e| PipelineError::Sink(e.to_string()))
     }
 
@@ -167,7 +178,7 @@ impl BodySink {
 }
 
 impl Sink<WikiToken> for BodySink {
-    type Output = String;
+    type Output = Vec<Node>;
 
     fn write(&mut self, tokens: &mut Vec<WikiToken>) -> Result<(), PipelineError> {
         let mut flat = std::mem::take(&mut self.scratch);
@@ -216,33 +227,21 @@ impl Sink<WikiToken> for BodySink {
         Ok(())
     }
 
-    fn finish(self) -> Result<String, PipelineError> {
-        let mut html = String::new();
-        if let Some(body) = self.store.document().and_then(find_body) {
-            let mut nodes = dom::children_of(body);
-            if self.page {
-                nodes = dom::pwrap::pwrap(nodes);
-            }
-            dom::table_fixups::table_fixups(&mut nodes, &self.gaps);
-            nodes = dom::encapsulate::encapsulate(nodes);
-            dom::migrate_nls::migrate_trailing_nls(&mut nodes);
-            if self.page {
-                dom::cite::process(&mut nodes);
-            }
-            dom::cleanup::flag_empty(&mut nodes);
-            dom::display_space::display_space(&mut nodes);
-            dom::serialize::serialize(&nodes, &mut html);
+    fn finish(self) -> Result<Vec<Node>, PipelineError> {
+        let mut nodes = self.tree.into_body();
+        if self.page {
+            nodes = dom::pwrap::pwrap(nodes);
         }
-        Ok(html)
+        dom::table_fixups::table_fixups(&mut nodes, &self.calls);
+        nodes = dom::encapsulate::encapsulate(nodes);
+        dom::migrate_nls::migrate_trailing_nls(&mut nodes);
+        if self.page {
+            dom::cite::process(&mut nodes, &self.bodies);
+        }
+        dom::cleanup::flag_empty(&mut nodes);
+        dom::display_space::display_space(&mut nodes);
+        Ok(nodes)
     }
-}
-
-fn find_body(document: NodeRef<'_>) -> Option<NodeRef<'_>> {
-    let html = document
-        .children()
-        .find(|n| matches!(n.kind(), NodeKind::Element(e) if e.local_name() == "html"))?;
-    html.children()
-        .find(|n| matches!(n.kind(), NodeKind::Element(e) if e.local_name() == "body"))
 }
 
 pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, WikiError> {
@@ -278,34 +277,45 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     );
     let mut page = pre.page(title);
     let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
-    run_marked(&text, &Arc::from(calls), options, Context::Page)
+    let bodies = SharedBodies::default();
+    // One copy of the options for the page's handlers and its ref bodies' renders.
+    let options = Arc::new(options.clone());
+    let nodes = run_marked(&text, &Arc::from(calls), &options, Context::Page, &bodies)?;
+    let mut html = String::new();
+    dom::serialize::serialize(&nodes, &mut html);
+    Ok(html)
 }
 
 fn run_marked(
     text: &str,
     calls: &Arc<[Call]>,
-    options: &RenderOptions,
+    options: &Arc<RenderOptions>,
     context: Context,
-) -> Result<String, WikiError> {
+    bodies: &SharedBodies,
+) -> Result<Vec<Node>, WikiError> {
     let tokens = crate::tokenize::tokenize_with(text, calls, &options.preprocess.site);
     let mut pipeline = Pipeline::new(
-        registry(options, context, calls)?,
+        registry(options, context, calls, bodies)?,
         PipelineConfig::default(),
     );
-    let gaps = calls.iter().map(|c| c.gap.clone()).collect();
-    let sink = BodySink::new(context == Context::Page, gaps)?;
+    let sink = BodySink::new(
+        context == Context::Page,
+        Arc::clone(calls),
+        Rc::clone(bodies),
+    )?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
 }
 
 /// A ref body (already preprocessed with its page; `calls` are the page's
-/// transclusions its markers refer to) as HTML, in inline context; errors
-/// render as nothing.
+/// transclusions its markers refer to) as nodes, in inline context (refs in it
+/// add their bodies to `bodies`); errors render as nothing.
 pub(crate) fn render_inline(
     text: &str,
-    options: &RenderOptions,
+    options: &Arc<RenderOptions>,
     depth: usize,
     calls: &Arc<[Call]>,
-) -> String {
-    run_marked(text, calls, options, Context::Inline { depth }).unwrap_or_default()
+    bodies: &SharedBodies,
+) -> Vec<Node> {
+    run_marked(text, calls, options, Context::Inline { depth }, bodies).unwrap_or_default()
 }

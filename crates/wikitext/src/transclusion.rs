@@ -43,8 +43,43 @@ const FUNCTIONS: &[&str] = &[
     "tag",
 ];
 
+/// `s` as a JSON string, as serde_json writes it.
 fn json(s: &str) -> String {
-    serde_json::Value::String(s.to_owned()).to_string()
+    let mut out = String::with_capacity(s.len() + 2);
+    json_into(s, &mut out);
+    out
+}
+
+/// Appends `s` as a JSON string written as serde_json writes one: `"` and `\`
+/// escaped, the C0 controls as `\b \t \n \f \r` or `\u00XX`, all else as is.
+fn json_into(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..0x20 => "",
+            _ => continue,
+        };
+        out.push_str(s.get(from..i).unwrap_or(""));
+        if esc.is_empty() {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        } else {
+            out.push_str(esc);
+        }
+        from = i + 1;
+    }
+    out.push_str(s.get(from..).unwrap_or(""));
+    out.push('"');
 }
 
 /// Parsoid's `data-mw` for the call `src` (`{{…}}`).
@@ -65,7 +100,9 @@ fn data_mw(
             None => break,
         }
     }
-    let mut target = format!("{{\"wt\":{}", json(shown));
+    let mut target = String::with_capacity(64);
+    target.push_str("{\"wt\":");
+    json_into(shown, &mut target);
     let function = if matches!(trimmed, "=" | "!") {
         Some(trimmed.to_owned())
     } else if let Some(rest) = trimmed.strip_prefix('#') {
@@ -82,7 +119,10 @@ fn data_mw(
         None
     };
     match &function {
-        Some(f) => target.push_str(&format!(",\"function\":{}", json(f))),
+        Some(f) => {
+            target.push_str(",\"function\":");
+            json_into(f, &mut target);
+        }
         None => {
             // A templated name (`{{{{1x|1x}}|…}}`) is the title it expands to.
             let name = expanded_name.map_or_else(|| without_comments(trimmed), str::to_owned);
@@ -90,10 +130,8 @@ fn data_mw(
             let title = preprocess::Title::parse(&name, preprocess::NS_TEMPLATE, site)
                 .map(|t| t.prefixed())
                 .unwrap_or_else(|_| trimmed.to_owned());
-            target.push_str(&format!(
-                ",\"href\":{}",
-                json(&format!("./{}", encode_title(&title)))
-            ));
+            target.push_str(",\"href\":");
+            json_into(&format!("./{}", encode_title(&title)), &mut target);
         }
     }
     target.push('}');
@@ -119,25 +157,36 @@ fn data_mw(
                 (n.to_string(), whole, None)
             }
         };
-        let mut entry = format!("{{\"wt\":{}", json(value));
+        let mut entry = String::with_capacity(value.len() + 10);
+        entry.push_str("{\"wt\":");
+        json_into(value, &mut entry);
         if let Some(key) = key {
-            entry.push_str(&format!(",\"key\":{{\"wt\":{}}}", json(&key)));
+            entry.push_str(",\"key\":{\"wt\":");
+            json_into(&key, &mut entry);
+            entry.push('}');
         }
         entry.push('}');
         entries.retain(|(k, _)| *k != name);
         entries.push((name, entry));
     }
-    let mut params = String::from("{");
+    let size = entries
+        .iter()
+        .map(|(n, e)| n.len() + e.len() + 4)
+        .sum::<usize>();
+    let mut out = String::with_capacity(target.len() + size + 48);
+    out.push_str("{\"parts\":[{\"template\":{\"target\":");
+    out.push_str(&target);
+    out.push_str(",\"params\":{");
     for (i, (name, entry)) in entries.iter().enumerate() {
         if i > 0 {
-            params.push(',');
+            out.push(',');
         }
-        params.push_str(&json(name));
-        params.push(':');
-        params.push_str(entry);
+        json_into(name, &mut out);
+        out.push(':');
+        out.push_str(entry);
     }
-    params.push('}');
-    format!("{{\"parts\":[{{\"template\":{{\"target\":{target},\"params\":{params},\"i\":0}}}}]}}")
+    out.push_str("},\"i\":0}}]}");
+    out
 }
 
 /// Parsoid's `data-mw` for a template argument `src` (`{{{…}}}`) on the page.
@@ -608,4 +657,34 @@ fn cell_content(line: &str, after: &str) -> bool {
         cell
     };
     cell.contains('|') && !cell.contains("[[")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_written_as_serde_json_writes_them() {
+        let mut samples: Vec<String> = (0u8..0x80)
+            .map(|b| format!("a{}b", char::from(b)))
+            .collect();
+        samples.extend(
+            [
+                "",
+                "plain",
+                "q\"b\\s/",
+                "é ☃ \u{E000}\u{7f}",
+                "\u{1F600}\n\t",
+            ]
+            .iter()
+            .map(|s| (*s).to_owned()),
+        );
+        for s in &samples {
+            assert_eq!(
+                json(s),
+                serde_json::Value::String(s.clone()).to_string(),
+                "{s:?}"
+            );
+        }
+    }
 }

@@ -390,3 +390,27 @@ fn list_defined_refs_through_a_reflist_template() {
     );
     assert!(!out.contains("cite_error"), "{out}");
 }
+
+#[test]
+fn ref_bodies_keep_non_ascii_text() {
+    // A body that goes through the inline render (markup in it) keeps its
+    // UTF-8 text: before, the rendered body was parsed again as a document
+    // without a charset and came out as windows-1252 mojibake.
+    let out = html("a<ref>''x'' 1162–82 Ünïcode</ref>\n<references/>");
+    let list = items(&out);
+    assert_eq!(list.len(), 1, "{out}");
+    assert!(
+        list.iter().any(|(_, t)| t.contains("1162–82 Ünïcode")),
+        "{out}"
+    );
+    assert!(!out.contains("â€"), "{out}");
+}
+
+#[test]
+fn same_ref_body_twice_renders_both_uses() {
+    // Bodies render once per distinct source; each use still gets its nodes.
+    let out = html("a<ref>''x'' y</ref> b<ref>''x'' y</ref>\n<references/>");
+    let list = items(&out);
+    assert_eq!(list.len(), 2, "{out}");
+    assert!(list.iter().all(|(_, t)| t == "<i>x</i> y"), "{list:?}");
+}

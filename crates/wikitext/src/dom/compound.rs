@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use super::table_fixups::{Path, element_at, list_at, markers};
 use super::{Element, Node};
+use crate::transclusion::Call;
 
 const CALL: &str = "tl:call";
 const DROP: &str = "tl:drop";
@@ -73,7 +74,7 @@ fn attr<'a>(nodes: &'a [Node], path: &[usize], name: &str) -> Option<&'a str> {
 /// The merged `data-mw` of `calls` (in source order).
 fn merged(
     nodes: &[Node],
-    gaps: &[String],
+    gaps: &[Call],
     calls: &[usize],
     starts: &BTreeMap<usize, Path>,
     ends: &BTreeMap<usize, Path>,
@@ -88,7 +89,7 @@ fn merged(
         let items = parts(data)?;
         let tpl = items.iter().position(|i| i.starts_with('{'))?;
         if k > 0 {
-            let gap = gaps.get(*call).map_or("", String::as_str);
+            let gap = gaps.get(*call).map_or("", |c| c.gap.as_str());
             if !gap.is_empty() {
                 out.push(json(gap));
             }
@@ -131,7 +132,7 @@ fn set_attr(nodes: &mut [Node], path: &[usize], name: &str, value: String) {
 }
 
 /// Merges overlapping and nested call ranges.
-pub(crate) fn compounds(nodes: &mut Vec<Node>, gaps: &[String]) {
+pub(crate) fn compounds(nodes: &mut Vec<Node>, gaps: &[Call]) {
     let marks = markers(nodes);
     let mut starts: BTreeMap<usize, Path> = BTreeMap::new();
     let mut ends: BTreeMap<usize, Path> = BTreeMap::new();

@@ -1,5 +1,6 @@
 //! The DOM passes after tree building (Parsoid's DOM post-processors) work on a
-//! small owned tree: [`Node`], built from the tree builder's `DomStore`,
+//! small owned tree: [`Node`], built from the tree builder's patches
+//! (`patch_tree.rs`),
 //! changed by the passes (`pwrap.rs`), serialized as HTML (`serialize.rs`).
 
 pub(crate) mod cite;
@@ -8,11 +9,13 @@ pub(crate) mod compound;
 pub(crate) mod display_space;
 pub(crate) mod encapsulate;
 pub(crate) mod migrate_nls;
+pub(crate) mod patch_tree;
 pub(crate) mod pwrap;
 pub(crate) mod serialize;
 pub(crate) mod table_fixups;
 pub(crate) mod trim;
 
+#[cfg(test)]
 use tagloom_html::dom::{NodeKind, NodeRef};
 
 /// A node of the owned tree.
@@ -54,6 +57,9 @@ impl Element {
 }
 
 /// The children of `node` as owned nodes (iterative: the tree may be deep).
+/// The render builds its tree with [`patch_tree`]; this reads a `DomStore`
+/// (the patch tree's tests compare the two).
+#[cfg(test)]
 pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
     // (store node, index of the element in its parent's child list)
     let mut roots: Vec<Node> = Vec::new();

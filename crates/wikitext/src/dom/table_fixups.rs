@@ -662,7 +662,7 @@ fn migrate_row_newlines(nodes: &mut Vec<Node>) {
 }
 
 /// Runs the pass over the body's children.
-pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[String]) {
+pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::Call]) {
     if !has_private(nodes) {
         return;
     }

@@ -47,8 +47,18 @@ pub(crate) fn protocol(s: &str, relative: bool) -> Option<usize> {
     if relative && s.starts_with("//") {
         return Some(2);
     }
+    // Every protocol is ASCII and at least 4 bytes long: most text fails on
+    // its first byte or on a missing `:` among its first bytes.
+    let first = s.as_bytes().first()?.to_ascii_lowercase();
+    if s.len() < 4
+        || !first.is_ascii_lowercase()
+        || !s.as_bytes().iter().take(12).any(|&b| b == b':')
+    {
+        return None;
+    }
     PROTOCOLS
         .iter()
+        .filter(|p| p.as_bytes().first() == Some(&first))
         .find(|p| s.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p)))
         .map(|p| p.len())
 }
@@ -306,6 +316,17 @@ impl Tokenizer<'_> {
             return false;
         };
         if !b.is_ascii_alphabetic() {
+            return false;
+        }
+        // Inside an ASCII word (the common case) without decoding the previous
+        // character.
+        if at > 0
+            && self
+                .src
+                .as_bytes()
+                .get(at - 1)
+                .is_some_and(|p| p.is_ascii_alphanumeric() || *p == b'_')
+        {
             return false;
         }
         let prev = self.src.get(..at).and_then(|s| s.chars().next_back());

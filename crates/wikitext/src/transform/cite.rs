@@ -22,7 +22,7 @@ use crate::token::{RefTag, Tok, WikiToken};
 pub(crate) const MAX_REF_NESTING: usize = 6;
 
 pub(crate) struct Cite {
-    pub(crate) options: RenderOptions,
+    pub(crate) options: Arc<RenderOptions>,
     /// Nesting of inline renders (a ref body inside a ref body…).
     pub(crate) depth: usize,
     /// The page's transclusions (`data-mw`), which markers in bodies refer to.
@@ -31,13 +31,18 @@ pub(crate) struct Cite {
     open_calls: usize,
     /// Custom footnote labels of the groups seen (`None`: the wiki has none).
     labels: HashMap<String, Option<Vec<String>>>,
+    /// The page's rendered bodies (shared with inner renders and the DOM pass).
+    bodies: ph::SharedBodies,
+    /// The page's link form, made at the first placeholder.
+    page: std::cell::OnceCell<String>,
 }
 
 impl Cite {
     pub(crate) fn new(
-        options: RenderOptions,
+        options: Arc<RenderOptions>,
         depth: usize,
         calls: Arc<[crate::transclusion::Call]>,
+        bodies: ph::SharedBodies,
     ) -> Cite {
         Cite {
             options,
@@ -45,26 +50,41 @@ impl Cite {
             calls,
             open_calls: 0,
             labels: HashMap::new(),
+            bodies,
+            page: std::cell::OnceCell::new(),
         }
     }
 
     /// The page's link form (`./Title`) the pass uses for `href`s.
-    fn page(&self) -> String {
-        format!(
-            "./{}",
-            encode_title(&crate::normalize_title(&self.options.title))
-        )
+    fn page(&self) -> &str {
+        self.page.get_or_init(|| {
+            format!(
+                "./{}",
+                encode_title(&crate::normalize_title(&self.options.title))
+            )
+        })
     }
 
-    /// A body's HTML in inline context (empty past the nesting limit).
-    fn body_html(&self, body: &str) -> String {
-        if self.depth >= MAX_REF_NESTING {
-            return String::new();
+    /// A body rendered in inline context (nothing past the nesting limit):
+    /// its index in the page's bodies, rendered the first time it is seen.
+    fn body_id(&self, body: &str) -> usize {
+        if let Some(id) = self.bodies.borrow().find(self.depth, body) {
+            return id;
         }
-        if is_plain(body) {
-            return body.to_owned();
-        }
-        crate::render::render_inline(body, &self.options, self.depth + 1, &self.calls)
+        let nodes = if self.depth >= MAX_REF_NESTING || body.is_empty() {
+            Vec::new()
+        } else if is_plain(body) {
+            vec![crate::dom::Node::Text(body.to_owned())]
+        } else {
+            crate::render::render_inline(
+                body,
+                &self.options,
+                self.depth + 1,
+                &self.calls,
+                &self.bodies,
+            )
+        };
+        self.bodies.borrow_mut().add(self.depth, body, nodes)
     }
 
     /// A group's custom labels: the words of the wiki's
@@ -124,7 +144,7 @@ impl Cite {
         if let Some(body) = &tag.body {
             el = el
                 .with_attr(ph::SRC, body.as_str())
-                .with_attr(ph::BODY, self.body_html(body));
+                .with_attr(ph::BODY, self.body_id(body).to_string());
         }
         out.push(WikiToken::start_tag(el));
         out.push(WikiToken::end(ph::element(kind)));
@@ -183,7 +203,11 @@ mod tests {
             "Ünïcode wörds 42",
         ] {
             assert!(is_plain(body), "{body}");
-            let html = crate::render::render_inline(body, &RenderOptions::default(), 1, &calls);
+            let bodies = ph::SharedBodies::default();
+            let options = Arc::new(RenderOptions::default());
+            let nodes = crate::render::render_inline(body, &options, 1, &calls, &bodies);
+            let mut html = String::new();
+            crate::dom::serialize::serialize(&nodes, &mut html);
             assert_eq!(html, body);
         }
         for body in [

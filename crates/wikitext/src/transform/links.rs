@@ -10,15 +10,17 @@ use std::sync::Arc;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_transform::pipeline::{AsyncHandler, Ctx, HandlerFuture, Outcome};
 
-use crate::preprocess::{NS_MAIN, NS_SPECIAL, PageStore, Site, Title};
-use crate::title::{LinkTarget, encode_fragment, encode_title, normalize_title};
+use crate::preprocess::{NS_SPECIAL, PageStore, Title};
+use crate::title::{LinkTarget, encode_fragment, encode_title};
 use crate::token::{Tok, WikiToken};
 
 /// Resolves links against the page store.
 pub(crate) struct LinkHandler {
-    pub(crate) page_title: String,
-    pub(crate) pages: Option<Arc<dyn PageStore>>,
-    pub(crate) site: Site,
+    /// The page's options (title, page store, site), shared with its other
+    /// handlers and its ref bodies' renders.
+    pub(crate) options: Arc<crate::RenderOptions>,
+    /// The page's normalized title (`normalize_title` of the options' title).
+    pub(crate) page: String,
 }
 
 /// Whether `title` exists: special pages when the software has them, others
@@ -45,13 +47,11 @@ fn exists(title: &Title, pages: Option<&dyn PageStore>) -> bool {
     pages.is_none_or(|store| store.exists(title))
 }
 
-/// The `<a>` for `target` on page `page_title`.
-pub(crate) fn link_tag(
-    target: &LinkTarget,
-    page_title: &str,
-    pages: Option<&dyn PageStore>,
-    site: &Site,
-) -> OwnedTag {
+/// The `<a>` for `target` on the page whose normalized title
+/// ([`normalize_title`]) is `page`. The tokenizer parsed the target with the
+/// render's site (its namespaces key the page store), so its title is used as
+/// it is.
+pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageStore>) -> OwnedTag {
     if let Some((iw, there)) = target.interwiki.as_deref() {
         let title = format!("{}:{}", iw.prefix, there.replace('_', " "));
         return OwnedTag::new("a")
@@ -61,15 +61,9 @@ pub(crate) fn link_tag(
             .with_attr("class", "extiw");
     }
     let fragment = target.fragment.as_deref().map(encode_fragment);
-    let page = normalize_title(page_title);
-    // The tokenizer parsed the target with the default site; the page store
-    // is keyed by titles of this one (its project namespace).
-    let title = target
-        .title
-        .as_ref()
-        .map(|t| Title::parse(&t.prefixed(), NS_MAIN, site).unwrap_or_else(|_| t.clone()));
-    let full = match &title {
-        None => page.clone(),
+    let title = target.title.as_ref();
+    let full = match title {
+        None => page.to_owned(),
         Some(t) => t.prefixed(),
     };
     let encoded = encode_title(&full);
@@ -89,7 +83,7 @@ pub(crate) fn link_tag(
     }
     // A fragment-only link to another page than this one cannot happen (it
     // would be a self link); the page's own title is taken as existing.
-    let exists = title.as_ref().is_none_or(|t| exists(t, pages));
+    let exists = title.is_none_or(|t| exists(t, pages));
     let frag = fragment.map(|f| format!("#{f}")).unwrap_or_default();
     if exists {
         tag.set_attr("href", format!("./{encoded}{frag}"));
@@ -113,7 +107,7 @@ impl AsyncHandler<WikiToken> for LinkHandler {
     fn handle(&self, token: WikiToken, _: &Ctx) -> HandlerFuture<WikiToken> {
         let out = match token.tok {
             Tok::WikiLink(target) => {
-                let tag = link_tag(&target, &self.page_title, self.pages.as_deref(), &self.site);
+                let tag = link_tag(&target, &self.page, self.options.store.as_deref());
                 WikiToken {
                     tok: Tok::Html(OwnedToken::StartTag(tag)),
                     span: token.span,
@@ -131,11 +125,12 @@ impl AsyncHandler<WikiToken> for LinkHandler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::preprocess::MemoryStore;
+    use crate::preprocess::{MemoryStore, NS_MAIN, Site};
+    use crate::title::normalize_title;
 
     fn href(target: &str, store: &MemoryStore, site: &Site) -> Option<String> {
         let target = LinkTarget::parse_in(target, site)?;
-        link_tag(&target, "Here", Some(store), site)
+        link_tag(&target, &normalize_title("Here"), Some(store))
             .attr("href")
             .map(str::to_owned)
     }

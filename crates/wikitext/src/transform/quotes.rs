@@ -62,7 +62,10 @@ impl Transform for QuoteTransformer {
         if closes {
             self.close_link();
         }
-        self.append(vec![token]);
+        match self.stack.last_mut() {
+            Some(line) => line.push(token),
+            None => self.stack.push(vec![token]),
+        }
         if opens {
             self.stack.push(Vec::new());
         }
@@ -107,6 +110,11 @@ fn before(prev: Option<&WikiToken>) -> u8 {
 
 /// Resolves one line's quotes into `<i>`/`<b>` tags.
 fn resolve(line: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
+    if !line.iter().any(|t| matches!(t.tok, Tok::Quote(_))) {
+        // No quotes: the line as it is (most lines).
+        out.extend(line);
+        return;
+    }
     // Normalize run lengths (4 → ' + 3, >5 → ' * (n-5) + 5), count.
     let mut toks: Vec<WikiToken> = Vec::with_capacity(line.len() + 4);
     let (mut italics, mut bolds) = (0usize, 0usize);

@@ -71,7 +71,7 @@ impl State {
         if !nested {
             self.list_group = Some(group.clone());
         }
-        let mut body = placeholder::parse_html(tag.body.as_deref().unwrap_or(""));
+        let mut body = self.bodies.borrow().get(tag.body.as_deref());
         self.embedded += 1;
         hoist::hoist_out_of_links(&mut body);
         self.walk(&mut body);

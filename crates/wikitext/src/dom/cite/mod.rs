@@ -28,13 +28,15 @@ use super::{Element, Node};
 use model::State;
 use placeholder::Tag;
 
-/// Runs the pass on a page's top-level nodes.
-pub(crate) fn process(nodes: &mut Vec<Node>) {
+/// Runs the pass on a page's top-level nodes; `bodies` holds the rendered
+/// bodies its placeholders name.
+pub(crate) fn process(nodes: &mut Vec<Node>, bodies: &placeholder::SharedBodies) {
     if !has_placeholder(nodes) {
         return;
     }
     hoist::hoist_out_of_links(nodes);
     let mut state = State::default();
+    state.bodies = std::rc::Rc::clone(bodies);
     state.walk(nodes);
     state.auto_generated(nodes);
     state.finalize(nodes);

@@ -114,6 +114,8 @@ pub(super) struct State {
     pub(super) page: String,
     /// Custom footnote labels by group.
     labels: HashMap<String, Vec<String>>,
+    /// The page's rendered ref bodies, which placeholders name.
+    pub(super) bodies: super::placeholder::SharedBodies,
 }
 
 /// Cite's fragment-id normalization: runs of `_` and whitespace become `_`.

@@ -3,9 +3,11 @@
 //! tag's attributes, body source and body HTML in private attributes that the
 //! pass consumes (none of them reaches the output).
 
-use tagloom_html::driver::{ParseConfig, parse_document};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
-use super::super::{Element, Node, children_of};
+use super::super::{Element, Node};
 
 /// The attribute naming the placeholder's kind ([`REF`] or [`REFERENCES`]).
 pub(crate) const KIND: &str = "data-x-cite";
@@ -17,7 +19,8 @@ pub(crate) const REFERENCES: &str = "references";
 pub(crate) const ATTRS: &str = "data-x-cite-attrs";
 /// The body's wikitext (absent when self-closed).
 pub(crate) const SRC: &str = "data-x-cite-src";
-/// The body rendered in inline context (absent when self-closed).
+/// The body rendered in inline context: its index in the page's [`Bodies`]
+/// (absent when self-closed).
 pub(crate) const BODY: &str = "data-x-cite-body";
 /// The page's link form (`./Title`).
 pub(crate) const PAGE: &str = "data-x-cite-page";
@@ -119,32 +122,49 @@ impl Tag {
     }
 }
 
-/// HTML (a rendered body) as owned nodes.
-pub(crate) fn parse_html(html: &str) -> Vec<Node> {
-    if html.is_empty() {
-        return Vec::new();
+/// Ref and `<references>` bodies rendered in inline context, shared by the
+/// token stage (which renders each distinct body once per nesting depth) and
+/// the DOM pass (which reads them by the index a placeholder's [`BODY`] holds).
+/// The nodes go from the inner render to the pass as they are: no HTML string,
+/// no second parse.
+#[derive(Default)]
+pub(crate) struct Bodies {
+    nodes: Vec<Vec<Node>>,
+    /// Per nesting depth, body source → index: the same source at the same
+    /// depth renders the same nodes (its markers name the same transclusions).
+    index: Vec<HashMap<String, usize>>,
+}
+
+/// The table as the token stage and the sink share it (one page, one thread).
+pub(crate) type SharedBodies = Rc<RefCell<Bodies>>;
+
+impl Bodies {
+    /// The index of the body `src` rendered at `depth`, if it was.
+    pub(crate) fn find(&self, depth: usize, src: &str) -> Option<usize> {
+        self.index.get(depth)?.get(src).copied()
     }
-    if !html.contains(['<', '&', '\0', '\r']) {
-        // Only text (the parser would make one text node of it).
-        return vec![Node::Text(html.to_owned())];
+
+    /// Records `nodes` as the rendering of `src` at `depth`; its index.
+    pub(crate) fn add(&mut self, depth: usize, src: &str, nodes: Vec<Node>) -> usize {
+        let i = self.nodes.len();
+        self.nodes.push(nodes);
+        if self.index.len() <= depth {
+            self.index.resize_with(depth + 1, HashMap::new);
+        }
+        if let Some(map) = self.index.get_mut(depth) {
+            map.insert(src.to_owned(), i);
+        }
+        i
     }
-    // After `<body>`, leading whitespace is content (before it, the parser drops it).
-    let doc = format!("<body>{html}");
-    let Ok(store) = parse_document(doc.as_bytes(), &ParseConfig::default()) else {
-        return vec![Node::Text(html.to_owned())];
-    };
-    let Some(doc) = store.document() else {
-        return Vec::new();
-    };
-    let body = doc
-        .children()
-        .find(|n| matches!(n.kind(), tagloom_html::dom::NodeKind::Element(e) if e.local_name() == "html"))
-        .and_then(|h| {
-            h.children().find(
-                |n| matches!(n.kind(), tagloom_html::dom::NodeKind::Element(e) if e.local_name() == "body"),
-            )
-        });
-    body.map(children_of).unwrap_or_default()
+
+    /// A copy of the body a placeholder's [`BODY`] value names (none for a
+    /// missing or unknown one). Copied: one body may serve several placeholders.
+    pub(crate) fn get(&self, id: Option<&str>) -> Vec<Node> {
+        id.and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| self.nodes.get(i))
+            .cloned()
+            .unwrap_or_default()
+    }
 }
 
 /// Extension content keeps no `mw:Nowiki` wrappers (Parsoid's cleanup strips

@@ -35,7 +35,7 @@ impl State {
         }
         let group = self.group_index(&args.group);
         let mut item = self.lookup(group, &args.name);
-        let mut body = placeholder::parse_html(tag.body.as_deref().unwrap_or(""));
+        let mut body = self.bodies.borrow().get(tag.body.as_deref());
         placeholder::unwrap_nowiki(&mut body);
 
         let locked = !args.name.is_empty() && self.is_locked(&args.group, &args.name);
