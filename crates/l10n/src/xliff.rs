@@ -46,6 +46,9 @@ use crate::segment::Segmenter;
 use crate::update::{Carried, Fuzzy};
 use crate::writer::{Issue, IssueKind, Translations};
 
+mod fast;
+#[cfg(test)]
+mod fast_tests;
 mod notes;
 mod read;
 mod segments;

@@ -832,7 +832,7 @@ impl<R: Read> Reader<'_, '_, R> {
         if let Class::Leaf { len, end_tag } = class {
             if translate && len > 0 {
                 let (key, path) = self.names(Some(&seg));
-                let ctx = BuildCtx {
+                let mut ctx = BuildCtx {
                     rules: self.rules,
                     key,
                     path,
@@ -840,7 +840,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     preserve,
                     translate,
                 };
-                if let Some(built) = build(&self.ts, len, &ctx) {
+                if let Some(built) = build(&self.ts, len, &mut ctx) {
                     self.emit_tag(&tok, Some(&seg), translate, true)?;
                     self.emit_block(built.block, built.start, built.end)?;
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end());
@@ -949,7 +949,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let mut key = parent_key;
         push_key(&mut key, "text", n);
         let parent = self.top_ref();
-        let ctx = BuildCtx {
+        let mut ctx = BuildCtx {
             rules,
             key,
             path: format!("{parent_path}/text()[{n}]"),
@@ -962,7 +962,7 @@ impl<R: Read> Reader<'_, '_, R> {
             translate: parent.translate,
         };
         if j > 0
-            && let Some(built) = build(&self.ts, j, &ctx)
+            && let Some(built) = build(&self.ts, j, &mut ctx)
         {
             self.emit_block(built.block, built.start, built.end)?;
             let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end());
