@@ -108,11 +108,42 @@ impl ContentIds {
 
 /// `c.` and the digest's top 48 bits in hex, `.n` from the second unit on.
 fn content_id(digest: u64, n: u32) -> String {
-    let short = digest >> 16;
-    if n == 1 {
-        format!("c.{short:012x}")
-    } else {
-        format!("c.{short:012x}.{n}")
+    let mut id = String::with_capacity(20);
+    id.push_str("c.");
+    // The 48 high bits: 12 lowercase hex digits.
+    for shift in (16..64).step_by(4).rev() {
+        let nibble = ((digest >> shift) & 0xF) as u8;
+        id.push(char::from(if nibble < 10 {
+            b'0' + nibble
+        } else {
+            b'a' + nibble - 10
+        }));
+    }
+    if n != 1 {
+        id.push('.');
+        push_decimal(&mut id, n);
+    }
+    id
+}
+
+/// Appends `n` in decimal (what `write!(out, "{n}")` writes, without the
+/// formatting machinery: ids and paths are built per unit).
+pub(crate) fn push_decimal(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut v = n;
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || i == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(i..).unwrap_or_default() {
+        out.push(char::from(d));
     }
 }
 
@@ -122,6 +153,20 @@ mod tests {
 
     fn block(id: &str, text: &str) -> Block {
         Block::paragraph(id, text)
+    }
+
+    #[test]
+    fn ids_and_numbers_render_as_formatted() {
+        for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
+            let mut s = String::from("x");
+            push_decimal(&mut s, n);
+            assert_eq!(s, format!("x{n}"));
+        }
+        for digest in [0u64, 1 << 16, u64::MAX, 0x0123_4567_89ab_cdef] {
+            let short = digest >> 16;
+            assert_eq!(content_id(digest, 1), format!("c.{short:012x}"));
+            assert_eq!(content_id(digest, 12), format!("c.{short:012x}.12"));
+        }
     }
 
     #[test]

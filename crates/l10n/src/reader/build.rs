@@ -9,6 +9,7 @@ use std::io::Read;
 use super::input::SourceWindow;
 use super::tokens::{Tok, TokenStream, ValueRange};
 use crate::block::{Block, BlockKind, Run, SubRef, quote_ending, runs_text};
+use crate::ids::push_decimal;
 use crate::rules::{InlineRole, Rules};
 use encoding_rs::UTF_8;
 use tagloom_html::token::TokenKind;
@@ -309,17 +310,26 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 self.win.text(tok.start(), attr.value_start()).as_bytes(),
                 UTF_8,
             );
-            let key = format!(
-                "{}.{}-{}:{}",
-                ctx.key,
-                super::sanitize(name),
-                count,
-                super::sanitize(attr.name.as_str())
-            );
+            let mut key = String::with_capacity(ctx.key.len() + 24);
+            key.push_str(&ctx.key);
+            key.push('.');
+            super::push_portable(&mut key, name);
+            key.push('-');
+            push_decimal(&mut key, count);
+            key.push(':');
+            super::push_portable(&mut key, attr.name.as_str());
+            let mut path = String::with_capacity(ctx.path.len() + 24);
+            path.push_str(&ctx.path);
+            path.push('/');
+            path.push_str(name);
+            path.push('[');
+            push_decimal(&mut path, count);
+            path.push_str("]/@");
+            path.push_str(attr.name.as_str());
             self.subs.push(Block::attribute(
                 key,
                 name,
-                format!("{}/{}[{}]/@{}", ctx.path, name, count, attr.name),
+                path,
                 quote,
                 &attr.value,
                 self.win

@@ -41,6 +41,7 @@ use tagloom_html::sniff::{EncodingSniffer, sniff_encoding_with};
 
 use crate::block::Block;
 use crate::error::{IoContext, Result};
+use crate::ids::push_decimal;
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
 use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, translate_of};
@@ -269,12 +270,16 @@ impl Seg {
     /// Rendered once when the element opens: every unit below it reuses the
     /// strings instead of formatting them again.
     fn new(name: &str, n: u32, id_key: Option<String>) -> Seg {
-        use std::fmt::Write;
         let mut key_seg = String::with_capacity(name.len() + 4);
         push_portable(&mut key_seg, name);
-        let _ = write!(key_seg, "-{n}");
-        let mut path_seg = String::with_capacity(name.len() + 5);
-        let _ = write!(path_seg, "/{name}[{n}]");
+        key_seg.push('-');
+        push_decimal(&mut key_seg, n);
+        let mut path_seg = String::with_capacity(name.len() + 6);
+        path_seg.push('/');
+        path_seg.push_str(name);
+        path_seg.push('[');
+        push_decimal(&mut path_seg, n);
+        path_seg.push(']');
         Seg {
             id_key,
             key_seg,
@@ -952,7 +957,13 @@ impl<R: Read> Reader<'_, '_, R> {
         let mut ctx = BuildCtx {
             rules,
             key,
-            path: format!("{parent_path}/text()[{n}]"),
+            path: {
+                let mut path = parent_path;
+                path.push_str("/text()[");
+                push_decimal(&mut path, n);
+                path.push(']');
+                path
+            },
             element: if parent.name.is_empty() {
                 "#document".into()
             } else {
@@ -1023,11 +1034,12 @@ fn push_key_seg(key: &mut String, seg: &Seg) {
 
 /// Appends a key segment: `name-n`, after a `.` unless the key is empty.
 fn push_key(key: &mut String, name: &str, n: u32) {
-    use std::fmt::Write;
     if !key.is_empty() {
         key.push('.');
     }
-    let _ = write!(key, "{name}-{n}");
+    key.push_str(name);
+    key.push('-');
+    push_decimal(key, n);
 }
 
 /// Appends a path segment: `/name[n]`.

@@ -162,3 +162,25 @@ fn extracted_files_take_the_fast_path() {
     }
     assert!(read >= 40, "{read} files read");
 }
+
+/// A file we wrote without any target is read once (the merge has nothing to
+/// take from it); another producer's, or one with a target, is read again.
+#[test]
+fn only_an_untranslated_file_read_whole_is_not_read_again() {
+    use super::XliffTranslations;
+    let dir = tempfile::tempdir().unwrap();
+    let unit = "  <unit id=\"a\">\n   <segment><source>a</source></segment>\n  </unit>\n";
+    let ours = file(dir.path(), "ours.xlf", &format!("{HEAD}{unit}{TAIL}"));
+    assert!(XliffTranslations::open(&ours).unwrap().untranslated);
+    let other = file(
+        dir.path(),
+        "other.xlf",
+        &format!("<xliff version=\"2.1\" srcLang=\"en\"><file id=\"f\">{unit}</file></xliff>"),
+    );
+    assert!(!XliffTranslations::open(&other).unwrap().untranslated);
+    let initial = unit
+        .replace("<segment>", "<segment state=\"initial\">")
+        .replace("</source>", "</source><target>A</target>");
+    let initial = file(dir.path(), "initial.xlf", &format!("{HEAD}{initial}{TAIL}"));
+    assert!(!XliffTranslations::open(&initial).unwrap().untranslated);
+}

@@ -102,7 +102,6 @@ impl XliffReader {
     }
 
     /// Whether the fast path is still reading (it declined nothing so far).
-    #[cfg(test)]
     pub(crate) fn on_fast_path(&self) -> bool {
         self.fast.is_some()
     }
