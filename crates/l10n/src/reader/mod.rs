@@ -31,7 +31,7 @@ mod classify;
 pub(crate) mod input;
 mod tokens;
 
-use crate::{FastMap, FastSet};
+use crate::FastMap;
 use std::io::Read;
 use std::path::Path;
 
@@ -204,7 +204,7 @@ pub fn read_document<R: Read>(
         stack: Vec::new(),
         root: Frame::root(),
         notes: Vec::new(),
-        html_ids: FastSet::default(),
+        html_ids: crate::ids::Anchors::default(),
         ids: crate::ids::ContentIds::new(rules.ids),
         blocks: 0,
         words: 0,
@@ -329,7 +329,7 @@ struct Reader<'a, 's, R: Read> {
     stack: Vec<Frame>,
     root: Frame,
     notes: Vec<String>,
-    html_ids: FastSet<String>,
+    html_ids: crate::ids::Anchors,
     /// Names the units (`crate::ids`).
     ids: crate::ids::ContentIds,
     blocks: usize,
@@ -459,7 +459,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
             let key = format!("id.{}", sanitize(id));
-            if self.html_ids.len() < MAX_HTML_IDS && self.html_ids.insert(key.clone()) {
+            if self.html_ids.len() < MAX_HTML_IDS && self.html_ids.insert(&key) {
                 id_key = Some(key);
             }
         }
