@@ -49,6 +49,7 @@ use crate::writer::{Issue, IssueKind, Translations};
 mod fast;
 #[cfg(test)]
 mod fast_tests;
+mod fast_xml;
 mod notes;
 mod read;
 mod segments;

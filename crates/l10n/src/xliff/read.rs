@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::fast::{Declined, FastReader};
+use super::fast::FastReader;
+use super::fast_xml::Declined;
 use super::notes::{NoteKind, Suggestion, SuggestionNotes};
 use super::segments::{self, UnitSegment};
 use crate::block::Run;
