@@ -192,17 +192,15 @@ impl Block {
 /// ([`crate::count`] has the rule). Paired codes do not split words (`<b>W</b>orld`
 /// is one), standalone ones do.
 pub fn words(runs: &[Run]) -> usize {
-    let mut text = String::new();
+    let mut count = crate::count::WordCounter::default();
     for run in runs {
         match run {
-            Run::Text(t) => text.push_str(t),
-            Run::Placeholder { .. } => text.push(' '),
+            Run::Text(t) => count.feed(t),
+            Run::Placeholder { .. } => count.gap(),
             Run::Open { .. } | Run::Close { .. } => {}
         }
     }
-    let mut count = 0;
-    crate::count::for_each_word(&text, |_| count += 1);
-    count
+    count.finish()
 }
 
 /// Checks a translation's runs against the source's codes: every source code must

@@ -86,6 +86,60 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
     flush(start, text.len(), &mut f);
 }
 
+/// [`for_each_word`]'s count over text that comes in pieces (a block's text runs),
+/// without joining them: a piece boundary does not end a word, [`WordCounter::gap`]
+/// (a standalone code) does.
+#[derive(Default)]
+pub(crate) struct WordCounter {
+    words: usize,
+    in_word: bool,
+    has_alnum: bool,
+}
+
+impl WordCounter {
+    /// The next piece of text.
+    pub(crate) fn feed(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if b.is_ascii() {
+                if matches!(b, b'\t'..=b'\r' | b' ') {
+                    self.gap();
+                } else {
+                    self.in_word = true;
+                    self.has_alnum |= b.is_ascii_alphanumeric();
+                }
+                i += 1;
+                continue;
+            }
+            let c = text.get(i..).and_then(|t| t.chars().next()).unwrap_or(' ');
+            if c.is_whitespace() {
+                self.gap();
+            } else if is_cjk(c) {
+                self.gap();
+                self.words += 1;
+            } else {
+                self.in_word = true;
+                self.has_alnum |= c.is_alphanumeric();
+            }
+            i += c.len_utf8();
+        }
+    }
+
+    /// Whitespace: the word being read ends.
+    pub(crate) fn gap(&mut self) {
+        self.words += usize::from(self.in_word && self.has_alnum);
+        self.in_word = false;
+        self.has_alnum = false;
+    }
+
+    /// The words counted.
+    pub(crate) fn finish(mut self) -> usize {
+        self.gap();
+        self.words
+    }
+}
+
 /// Han ideographs, Hiragana, Katakana (full and half width).
 fn is_cjk(c: char) -> bool {
     matches!(c,
@@ -144,6 +198,31 @@ pub fn count_file(path: &Path, rules: &Rules) -> Result<Counts> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_piecewise_counter_counts_as_for_each_word() {
+        for text in [
+            "",
+            "  Hello, world!  ",
+            "e-mail 3.5 l'homme — | x",
+            "日本語のテキスト and more",
+            "a\u{a0}b\u{2003}c\tde\u{3000}f",
+            "¿Qué? ¡Sí! ÉCOLE naïve",
+            "— … «»",
+        ] {
+            let mut expected = 0;
+            for_each_word(text, |_| expected += 1);
+            for cut in 0..=text.len() {
+                let (Some(a), Some(b)) = (text.get(..cut), text.get(cut..)) else {
+                    continue;
+                };
+                let mut c = WordCounter::default();
+                c.feed(a);
+                c.feed(b);
+                assert_eq!(c.finish(), expected, "{text:?} cut at {cut}");
+            }
+        }
+    }
 
     fn count(s: &str) -> (usize, usize) {
         let mut c = Counts::default();

@@ -71,7 +71,7 @@ impl ContentIds {
 
     /// Renames `block` and its sub-blocks (which arrive with structural keys);
     /// `anchors` are the `id.…` keys of the page's element ids.
-    pub(crate) fn assign(&mut self, block: &mut Block, anchors: &FastSet<String>) {
+    pub(crate) fn assign(&mut self, block: &mut Block, anchors: &Anchors) {
         if self.scheme == IdScheme::Structural {
             return;
         }
@@ -81,7 +81,7 @@ impl ContentIds {
         }
     }
 
-    fn rename(&mut self, block: &mut Block, anchors: &FastSet<String>) {
+    fn rename(&mut self, block: &mut Block, anchors: &Anchors) {
         let own = match block.kind {
             BlockKind::Content => block.id.as_str(),
             BlockKind::Attribute { .. } => block.id.rsplit_once(':').map_or("", |(k, _)| k),
@@ -107,12 +107,73 @@ impl ContentIds {
 }
 
 /// `c.` and the digest's top 48 bits in hex, `.n` from the second unit on.
+/// The `id.…` keys of a page's element ids, kept as 64-bit FNV-1a digests: a set
+/// of 8-byte entries, not of strings (a page of 65 536 ids kept about 7 MB of
+/// strings and table; the digests keep about 1 MB). Two distinct keys of one page
+/// with the same digest (odds about 2^-33 at the cap) would read as one.
+#[derive(Debug, Default)]
+pub(crate) struct Anchors {
+    digests: FastSet<u64>,
+}
+
+impl Anchors {
+    fn digest(key: &str) -> u64 {
+        fnv1a(FNV_START, key.as_bytes())
+    }
+
+    /// How many keys are kept.
+    pub(crate) fn len(&self) -> usize {
+        self.digests.len()
+    }
+
+    /// Adds `key`; `false` when it was there.
+    pub(crate) fn insert(&mut self, key: &str) -> bool {
+        self.digests.insert(Self::digest(key))
+    }
+
+    /// Whether `key` was added.
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        self.digests.contains(&Self::digest(key))
+    }
+}
+
 fn content_id(digest: u64, n: u32) -> String {
-    let short = digest >> 16;
-    if n == 1 {
-        format!("c.{short:012x}")
-    } else {
-        format!("c.{short:012x}.{n}")
+    let mut id = String::with_capacity(20);
+    id.push_str("c.");
+    // The 48 high bits: 12 lowercase hex digits.
+    for shift in (16..64).step_by(4).rev() {
+        let nibble = ((digest >> shift) & 0xF) as u8;
+        id.push(char::from(if nibble < 10 {
+            b'0' + nibble
+        } else {
+            b'a' + nibble - 10
+        }));
+    }
+    if n != 1 {
+        id.push('.');
+        push_decimal(&mut id, n);
+    }
+    id
+}
+
+/// Appends `n` in decimal (what `write!(out, "{n}")` writes, without the
+/// formatting machinery: ids and paths are built per unit).
+pub(crate) fn push_decimal(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut v = n;
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || i == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(i..).unwrap_or_default() {
+        out.push(char::from(d));
     }
 }
 
@@ -125,8 +186,25 @@ mod tests {
     }
 
     #[test]
+    fn ids_and_numbers_render_as_formatted() {
+        for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
+            let mut s = String::from("x");
+            push_decimal(&mut s, n);
+            assert_eq!(s, format!("x{n}"));
+        }
+        for digest in [0u64, 1 << 16, u64::MAX, 0x0123_4567_89ab_cdef] {
+            let short = digest >> 16;
+            assert_eq!(content_id(digest, 1), format!("c.{short:012x}"));
+            assert_eq!(content_id(digest, 12), format!("c.{short:012x}.12"));
+        }
+    }
+
+    #[test]
     fn content_ids_repeat_with_a_counter_and_keep_anchors() {
-        let anchors: FastSet<String> = ["id.intro".to_string()].into_iter().collect();
+        let mut anchors = Anchors::default();
+        assert!(anchors.insert("id.intro"));
+        assert!(!anchors.insert("id.intro"));
+        assert!(!anchors.contains("id.intro2") && anchors.len() == 1);
         let mut ids = ContentIds::new(IdScheme::Content);
         let mut a = block("html-1.p-1", "Home");
         let mut b = block("html-1.p-2", "Home");

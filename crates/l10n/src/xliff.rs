@@ -32,12 +32,12 @@
 //! With sentence segmentation a unit holds a `<segment id="sN">` per sentence and
 //! `<ignorable>`s between them (`xliff/segments.rs`, [`crate::segment`]).
 
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
+use crate::ids::push_decimal;
 use crate::import::{AnyTarget, Entry, EntryReader, Importer};
 use crate::lang::LanguageTag;
 use crate::matching::runs_key;
@@ -46,6 +46,10 @@ use crate::segment::Segmenter;
 use crate::update::{Carried, Fuzzy};
 use crate::writer::{Issue, IssueKind, Translations};
 
+mod fast;
+#[cfg(test)]
+mod fast_tests;
+mod fast_xml;
 mod notes;
 mod read;
 mod segments;
@@ -289,7 +293,9 @@ fn unit_head(block: &Block, fuzzy: &[(&str, &Fuzzy)], s: &mut String) {
             | Run::Close { data, .. }
             | Run::Placeholder { data, .. } = run
             {
-                let _ = write!(s, "<data id=\"d{}\">", i + 1);
+                s.push_str("<data id=\"d");
+                push_decimal(s, u32::try_from(i + 1).unwrap_or(u32::MAX));
+                s.push_str("\">");
                 xml_escape(data, false, s);
                 s.push_str("</data>");
             }
@@ -300,37 +306,45 @@ fn unit_head(block: &Block, fuzzy: &[(&str, &Fuzzy)], s: &mut String) {
 
 /// Writes runs as XLIFF inline content. `source` gives the data ids (`d` + index + 1).
 pub fn write_runs(runs: &[Run], source: Option<&[Run]>, s: &mut String) {
-    let data_id =
-        |run: &Run| -> Option<usize> { source?.iter().position(|r| r == run).map(|i| i + 1) };
+    // Codes are unique in a block (an id is one placeholder or one open/close
+    // pair), so writing the source itself a code's data id is its own index.
+    let itself = source.is_some_and(|src| std::ptr::eq(src, runs));
+    let data_id = |at: usize| -> Option<usize> {
+        if itself {
+            return Some(at + 1);
+        }
+        let run = runs.get(at)?;
+        source?.iter().position(|r| r == run).map(|i| i + 1)
+    };
+    let number = |s: &mut String, n: usize| push_decimal(s, u32::try_from(n).unwrap_or(u32::MAX));
     let mut i = 0;
     while i < runs.len() {
         match &runs[i] {
             Run::Text(t) => xml_escape(t, false, s),
-            Run::Placeholder { id, .. } => match data_id(&runs[i]) {
-                Some(d) => {
-                    let _ = write!(s, "<ph id=\"{id}\" dataRef=\"d{d}\"/>");
+            Run::Placeholder { id, .. } => {
+                s.push_str("<ph id=\"");
+                push_decimal(s, *id);
+                if let Some(d) = data_id(i) {
+                    s.push_str("\" dataRef=\"d");
+                    number(s, d);
                 }
-                None => {
-                    let _ = write!(s, "<ph id=\"{id}\"/>");
-                }
-            },
+                s.push_str("\"/>");
+            }
             Run::Open { id, .. } => {
                 let close = runs[i..]
                     .iter()
                     .position(|r| matches!(r, Run::Close { id: c, .. } if c == id));
-                let start = data_id(&runs[i]);
-                let end = close.and_then(|c| data_id(&runs[i + c]));
-                match (start, end) {
-                    (Some(a), Some(b)) => {
-                        let _ = write!(
-                            s,
-                            "<pc id=\"{id}\" dataRefStart=\"d{a}\" dataRefEnd=\"d{b}\">"
-                        );
-                    }
-                    _ => {
-                        let _ = write!(s, "<pc id=\"{id}\">");
-                    }
+                let start = data_id(i);
+                let end = close.and_then(|c| data_id(i + c));
+                s.push_str("<pc id=\"");
+                push_decimal(s, *id);
+                if let (Some(a), Some(b)) = (start, end) {
+                    s.push_str("\" dataRefStart=\"d");
+                    number(s, a);
+                    s.push_str("\" dataRefEnd=\"d");
+                    number(s, b);
                 }
+                s.push_str("\">");
                 if close.is_none() {
                     s.push_str("</pc>");
                 }
@@ -391,6 +405,9 @@ pub fn source_difference(unit: &[Run], page: &[Run]) -> Option<String> {
 /// applied only where the block still has the unit's source.
 pub struct XliffTranslations {
     import: Importer<XliffReader>,
+    /// No unit has a target, and the first pass read every unit's content
+    /// (the fast path, see `xliff/fast.rs`): the merge reads the file no more.
+    untranslated: bool,
 }
 
 impl Entry for Unit {
@@ -425,6 +442,9 @@ impl XliffTranslations {
     /// XML, before any output is written. It skips sources, original data and
     /// notes: the merge reads and checks those (an error then still leaves no
     /// output: outputs are written to a temp file).
+    ///
+    /// A file without any target, whose units the first pass could read whole (a
+    /// file this crate wrote), is not read again: nothing in it can be merged.
     pub fn open(path: &Path) -> Result<Self> {
         let mut scan = XliffReader::open(path)?.scanning();
         let mut any = AnyTarget::default();
@@ -434,10 +454,12 @@ impl XliffTranslations {
                 break;
             }
         }
+        let untranslated = !any.confirmed && !any.unconfirmed && scan.on_fast_path();
         let mut reader = XliffReader::open(path)?;
         reader.header = scan.header.clone();
         Ok(XliffTranslations {
             import: Importer::new(reader, any),
+            untranslated,
         })
     }
 
@@ -454,7 +476,8 @@ impl XliffTranslations {
         self.import.reader().header()
     }
 
-    /// Blocks of the document that had no unit.
+    /// Blocks of the document that had no unit (not counted for a file without
+    /// any target, which the merge does not read again).
     pub fn missing(&self) -> usize {
         self.import.missing
     }
@@ -462,6 +485,9 @@ impl XliffTranslations {
 
 impl Translations for XliffTranslations {
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
+        if self.untranslated {
+            return Ok(None);
+        }
         let id = block.id.as_str();
         let Some(unit) = self.import.find(block, &[id], |k| k == id)? else {
             return Ok(None);
@@ -482,6 +508,10 @@ impl Translations for XliffTranslations {
     }
 
     fn finish(&mut self) -> Result<Vec<Issue>> {
+        if self.untranslated {
+            // No target: no unit the page lacks is an issue, nor any block.
+            return Ok(Vec::new());
+        }
         self.import.finish(|id| id)
     }
 

@@ -9,6 +9,7 @@ use std::io::Read;
 use super::input::SourceWindow;
 use super::tokens::{Tok, TokenStream, ValueRange};
 use crate::block::{Block, BlockKind, Run, SubRef, quote_ending, runs_text};
+use crate::ids::push_decimal;
 use crate::rules::{InlineRole, Rules};
 use encoding_rs::UTF_8;
 use tagloom_html::token::TokenKind;
@@ -49,6 +50,14 @@ pub(crate) fn collapse(s: &str) -> String {
     out
 }
 
+/// Whether [`collapse`] would change `s`: it has whitespace other than single spaces.
+fn needs_collapse(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter()
+        .any(|&c| matches!(c, b'\t' | b'\n' | b'\r' | b'\x0c'))
+        || b.windows(2).any(|w| w == b"  ")
+}
+
 /// Where a block is and how it reads.
 pub(crate) struct BuildCtx<'a> {
     pub(crate) rules: &'a Rules,
@@ -80,8 +89,12 @@ fn raw_ws_suffix(s: &str) -> usize {
 }
 
 /// Builds the block from the next `len` buffered tokens; `None` when they hold no
-/// translatable text.
-pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>) -> Option<Built> {
+/// translatable text. The block takes `ctx`'s key, element and path.
+pub(crate) fn build<R: Read>(
+    ts: &TokenStream<R>,
+    len: usize,
+    ctx: &mut BuildCtx<'_>,
+) -> Option<Built> {
     let toks: Vec<&Tok> = (0..len).filter_map(|i| ts.buffered_token(i)).collect();
     let win = &ts.window;
     let (i0, i1, start, end) = region(&toks, win, ctx.preserve)?;
@@ -118,10 +131,10 @@ pub(crate) fn build<R: Read>(ts: &TokenStream<R>, len: usize, ctx: &BuildCtx<'_>
     let runs = b.finish_runs(ctx)?;
     Some(Built {
         block: Block {
-            id: ctx.key.clone(),
+            id: std::mem::take(&mut ctx.key),
             kind: BlockKind::Content,
-            element: ctx.element.clone(),
-            path: ctx.path.clone(),
+            element: std::mem::take(&mut ctx.element),
+            path: std::mem::take(&mut ctx.path),
             notes: Vec::new(),
             preserve: ctx.preserve,
             runs,
@@ -297,17 +310,26 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 self.win.text(tok.start(), attr.value_start()).as_bytes(),
                 UTF_8,
             );
-            let key = format!(
-                "{}.{}-{}:{}",
-                ctx.key,
-                super::sanitize(name),
-                count,
-                super::sanitize(attr.name.as_str())
-            );
+            let mut key = String::with_capacity(ctx.key.len() + 24);
+            key.push_str(&ctx.key);
+            key.push('.');
+            super::push_portable(&mut key, name);
+            key.push('-');
+            push_decimal(&mut key, count);
+            key.push(':');
+            super::push_portable(&mut key, attr.name.as_str());
+            let mut path = String::with_capacity(ctx.path.len() + 24);
+            path.push_str(&ctx.path);
+            path.push('/');
+            path.push_str(name);
+            path.push('[');
+            push_decimal(&mut path, count);
+            path.push_str("]/@");
+            path.push_str(attr.name.as_str());
             self.subs.push(Block::attribute(
                 key,
                 name,
-                format!("{}/{}[{}]/@{}", ctx.path, name, count, attr.name),
+                path,
                 quote,
                 &attr.value,
                 self.win
@@ -346,15 +368,18 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
         }
         if !ctx.preserve {
             for run in runs.iter_mut() {
-                if let Run::Text(t) = run {
+                if let Run::Text(t) = run
+                    && needs_collapse(t)
+                {
                     *t = collapse(t);
                 }
             }
             if let Some(Run::Text(t)) = runs.first_mut() {
-                *t = t.trim_start_matches(' ').to_string();
+                let n = t.len() - t.trim_start_matches(' ').len();
+                t.drain(..n);
             }
             if let Some(Run::Text(t)) = runs.last_mut() {
-                *t = t.trim_end_matches(' ').to_string();
+                t.truncate(t.trim_end_matches(' ').len());
             }
             runs.retain(|r| !matches!(r, Run::Text(t) if t.is_empty()));
         }

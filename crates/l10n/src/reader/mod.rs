@@ -31,7 +31,7 @@ mod classify;
 pub(crate) mod input;
 mod tokens;
 
-use crate::{FastMap, FastSet};
+use crate::FastMap;
 use std::io::Read;
 use std::path::Path;
 
@@ -41,6 +41,7 @@ use tagloom_html::sniff::{EncodingSniffer, sniff_encoding_with};
 
 use crate::block::Block;
 use crate::error::{IoContext, Result};
+use crate::ids::push_decimal;
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
 use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, translate_of};
@@ -203,7 +204,7 @@ pub fn read_document<R: Read>(
         stack: Vec::new(),
         root: Frame::root(),
         notes: Vec::new(),
-        html_ids: FastSet::default(),
+        html_ids: crate::ids::Anchors::default(),
         ids: crate::ids::ContentIds::new(rules.ids),
         blocks: 0,
         words: 0,
@@ -269,12 +270,16 @@ impl Seg {
     /// Rendered once when the element opens: every unit below it reuses the
     /// strings instead of formatting them again.
     fn new(name: &str, n: u32, id_key: Option<String>) -> Seg {
-        use std::fmt::Write;
         let mut key_seg = String::with_capacity(name.len() + 4);
         push_portable(&mut key_seg, name);
-        let _ = write!(key_seg, "-{n}");
-        let mut path_seg = String::with_capacity(name.len() + 5);
-        let _ = write!(path_seg, "/{name}[{n}]");
+        key_seg.push('-');
+        push_decimal(&mut key_seg, n);
+        let mut path_seg = String::with_capacity(name.len() + 6);
+        path_seg.push('/');
+        path_seg.push_str(name);
+        path_seg.push('[');
+        push_decimal(&mut path_seg, n);
+        path_seg.push(']');
         Seg {
             id_key,
             key_seg,
@@ -324,7 +329,7 @@ struct Reader<'a, 's, R: Read> {
     stack: Vec<Frame>,
     root: Frame,
     notes: Vec<String>,
-    html_ids: FastSet<String>,
+    html_ids: crate::ids::Anchors,
     /// Names the units (`crate::ids`).
     ids: crate::ids::ContentIds,
     blocks: usize,
@@ -454,7 +459,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
             let key = format!("id.{}", sanitize(id));
-            if self.html_ids.len() < MAX_HTML_IDS && self.html_ids.insert(key.clone()) {
+            if self.html_ids.len() < MAX_HTML_IDS && self.html_ids.insert(&key) {
                 id_key = Some(key);
             }
         }
@@ -832,7 +837,7 @@ impl<R: Read> Reader<'_, '_, R> {
         if let Class::Leaf { len, end_tag } = class {
             if translate && len > 0 {
                 let (key, path) = self.names(Some(&seg));
-                let ctx = BuildCtx {
+                let mut ctx = BuildCtx {
                     rules: self.rules,
                     key,
                     path,
@@ -840,7 +845,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     preserve,
                     translate,
                 };
-                if let Some(built) = build(&self.ts, len, &ctx) {
+                if let Some(built) = build(&self.ts, len, &mut ctx) {
                     self.emit_tag(&tok, Some(&seg), translate, true)?;
                     self.emit_block(built.block, built.start, built.end)?;
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end());
@@ -949,10 +954,16 @@ impl<R: Read> Reader<'_, '_, R> {
         let mut key = parent_key;
         push_key(&mut key, "text", n);
         let parent = self.top_ref();
-        let ctx = BuildCtx {
+        let mut ctx = BuildCtx {
             rules,
             key,
-            path: format!("{parent_path}/text()[{n}]"),
+            path: {
+                let mut path = parent_path;
+                path.push_str("/text()[");
+                push_decimal(&mut path, n);
+                path.push(']');
+                path
+            },
             element: if parent.name.is_empty() {
                 "#document".into()
             } else {
@@ -962,7 +973,7 @@ impl<R: Read> Reader<'_, '_, R> {
             translate: parent.translate,
         };
         if j > 0
-            && let Some(built) = build(&self.ts, j, &ctx)
+            && let Some(built) = build(&self.ts, j, &mut ctx)
         {
             self.emit_block(built.block, built.start, built.end)?;
             let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end());
@@ -1023,11 +1034,12 @@ fn push_key_seg(key: &mut String, seg: &Seg) {
 
 /// Appends a key segment: `name-n`, after a `.` unless the key is empty.
 fn push_key(key: &mut String, name: &str, n: u32) {
-    use std::fmt::Write;
     if !key.is_empty() {
         key.push('.');
     }
-    let _ = write!(key, "{name}-{n}");
+    key.push_str(name);
+    key.push('-');
+    push_decimal(key, n);
 }
 
 /// Appends a path segment: `/name[n]`.

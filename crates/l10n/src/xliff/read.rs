@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use quick_xml::events::{BytesStart, Event};
 
+use super::fast::FastReader;
+use super::fast_xml::Declined;
 use super::notes::{NoteKind, Suggestion, SuggestionNotes};
 use super::segments::{self, UnitSegment};
 use crate::block::Run;
@@ -72,6 +74,11 @@ pub struct XliffReader {
     /// Scanning ([`XliffReader::scanning`]): sources, original data and notes are
     /// skipped, not built.
     scan: bool,
+    /// The fast path (`fast.rs`) while it has not declined; then the general
+    /// reader above goes on, past the units it had handed out.
+    fast: Option<FastReader>,
+    /// Units the fast path handed out.
+    returned: usize,
 }
 
 impl XliffReader {
@@ -79,6 +86,9 @@ impl XliffReader {
     pub fn open(path: &Path) -> Result<Self> {
         let file = File::open(path)
             .map_err(|e| L10nError::io(format!("opening {}", path.display()), e))?;
+        // The fast path reads its own handle; the general reader's is untouched
+        // until the fast path declines.
+        let fast = File::open(path).ok().map(|f| FastReader::new(f, false));
         let mut reader = quick_xml::Reader::from_reader(BufReader::new(file));
         reader.config_mut().trim_text(false);
         Ok(XliffReader {
@@ -87,7 +97,21 @@ impl XliffReader {
             buf: Vec::new(),
             header: None,
             scan: false,
+            fast,
+            returned: 0,
         })
+    }
+
+    /// Whether the fast path is still reading (it declined nothing so far).
+    pub(crate) fn on_fast_path(&self) -> bool {
+        self.fast.is_some()
+    }
+
+    /// Without the fast path: every unit through the general reader (tests).
+    #[cfg(test)]
+    pub(crate) fn general_only(mut self) -> Self {
+        self.fast = None;
+        self
     }
 
     /// A reader for a first pass that needs only the header, whether units have
@@ -96,6 +120,9 @@ impl XliffReader {
     /// data and no notes (the next pass reads them, and checks their content).
     pub(crate) fn scanning(mut self) -> Self {
         self.scan = true;
+        if let Some(f) = self.fast.as_mut() {
+            f.scan = true;
+        }
         self
     }
 
@@ -245,6 +272,30 @@ impl XliffReader {
 
     /// The next unit; `None` at the end of the document.
     pub fn next_unit(&mut self) -> Result<Option<Unit>> {
+        if let Some(fast) = self.fast.as_mut() {
+            match fast.next_unit() {
+                Ok(unit) => {
+                    if self.header.is_none() {
+                        self.header = fast.header.clone();
+                    }
+                    self.returned += usize::from(unit.is_some());
+                    return Ok(unit);
+                }
+                Err(Declined) => {
+                    self.fast = None;
+                    for _ in 0..self.returned {
+                        if self.general_unit()?.is_none() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.general_unit()
+    }
+
+    /// The next unit through quick-xml's events.
+    fn general_unit(&mut self) -> Result<Option<Unit>> {
         // The events borrow the buffer, not the reader: taken out while they live.
         let mut buf = std::mem::take(&mut self.buf);
         let unit = self.read_unit(&mut buf);

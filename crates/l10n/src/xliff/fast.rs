@@ -1,0 +1,495 @@
+//! The fast path of [`super::XliffReader`]: a reader for the XLIFF this crate
+//! writes, straight from bytes to units, without quick-xml's generic events.
+//!
+//! It understands a strict subset of XML: the writer's declaration, `<xliff>`,
+//! `<file>`, and units made of `<notes>` (comments only), `<originalData>`, one
+//! `<segment>` with a `<source>` and an optional `<target>` holding text, the five
+//! predefined entities, character references and `<pc>`/`<ph>`/`<sc>`/`<ec>`/`<cp>`.
+//! Whatever else it meets (another producer's file, sentence segments, suggestion
+//! notes, comments, CDATA, a malformed file…) it *declines*: the general reader takes
+//! over the file from its start and skips the units already handed out, so the
+//! units, and every error, are the general reader's (the test
+//! `fast_and_general_readers_agree` reads files both ways).
+
+use std::fs::File;
+use std::io::Read;
+
+use crate::FastMap;
+use crate::block::Run;
+use crate::lang::LanguageTag;
+
+use super::fast_xml::{Attrs, Cursor, Declined, Fast, attr, attr_str, is_ws};
+use super::notes::NoteKind;
+use super::read::{Unit, XliffHeader, push_text};
+
+/// The declaration the writer starts with; any other start: declined.
+const DECL: &[u8] = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
+/// Bytes read per call.
+const CHUNK: usize = 64 * 1024;
+/// The largest unit (or outer tag) the fast path buffers; a larger one is declined.
+const MAX_UNIT: usize = 4 << 20;
+
+/// Where the outer structure is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outer {
+    /// Before `<xliff>`.
+    Start,
+    InXliff,
+    InFile,
+    /// After `</xliff>`.
+    Done,
+}
+
+/// The fast reader's state.
+pub(super) struct FastReader {
+    file: File,
+    buf: Vec<u8>,
+    pos: usize,
+    eof: bool,
+    outer: Outer,
+    pub(super) header: Option<XliffHeader>,
+    pub(super) scan: bool,
+    /// `<originalData>` of the unit being read, reused.
+    data: FastMap<String, String>,
+    /// (run index, data id) of the source's codes, reused.
+    refs: Vec<(usize, String)>,
+}
+
+impl FastReader {
+    pub(super) fn new(file: File, scan: bool) -> Self {
+        FastReader {
+            file,
+            buf: Vec::with_capacity(CHUNK),
+            pos: 0,
+            eof: false,
+            outer: Outer::Start,
+            header: None,
+            scan,
+            data: FastMap::default(),
+            refs: Vec::new(),
+        }
+    }
+
+    /// Reads more bytes; `false` at the end of the file.
+    fn fill(&mut self) -> Fast<bool> {
+        if self.eof {
+            return Ok(false);
+        }
+        if self.pos > 0 {
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+        }
+        if self.buf.len() > MAX_UNIT {
+            return Err(Declined);
+        }
+        let len = self.buf.len();
+        self.buf.resize(len + CHUNK, 0);
+        let n = loop {
+            match self.file.read(&mut self.buf[len..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // The general reader reports it.
+                Err(_) => return Err(Declined),
+            }
+        };
+        self.buf.truncate(len + n);
+        self.eof = n == 0;
+        Ok(n > 0)
+    }
+
+    /// Makes sure the buffer holds `needle` after the current position; its end.
+    fn buffer_through(&mut self, needle: &[u8]) -> Fast<Option<usize>> {
+        let mut from = self.pos;
+        loop {
+            if let Some(at) = memchr::memmem::find(&self.buf[from..], needle) {
+                return Ok(Some(from + at + needle.len()));
+            }
+            let kept = self
+                .buf
+                .len()
+                .saturating_sub(needle.len())
+                .saturating_sub(self.pos);
+            if !self.fill()? {
+                return Ok(None);
+            }
+            from = self.pos + kept;
+        }
+    }
+
+    /// The next unit; `Ok(None)` at the end of a well-formed file.
+    pub(super) fn next_unit(&mut self) -> Fast<Option<Unit>> {
+        if self.outer == Outer::Start {
+            let Some(end) = self.buffer_through(b"?>")? else {
+                return Err(Declined);
+            };
+            if self.buf.get(self.pos..end) != Some(DECL) {
+                return Err(Declined);
+            }
+            self.pos = end;
+        }
+        loop {
+            self.skip_ws()?;
+            if self.pos >= self.buf.len() {
+                // The end of the file.
+                return match self.outer {
+                    Outer::Done => Ok(None),
+                    _ => Err(Declined),
+                };
+            }
+            if self.outer == Outer::InFile && self.buf[self.pos..].starts_with(b"<unit") {
+                let Some(end) = self.buffer_through(b"</unit>")? else {
+                    return Err(Declined);
+                };
+                let start = self.pos;
+                let buf = std::mem::take(&mut self.buf);
+                let unit = self.unit(buf.get(start..end).unwrap_or_default());
+                self.buf = buf;
+                self.pos = end;
+                return unit.map(Some);
+            }
+            let Some(end) = self.buffer_through(b">")? else {
+                return Err(Declined);
+            };
+            let buf = std::mem::take(&mut self.buf);
+            let step = self.outer_tag(buf.get(self.pos..end).unwrap_or_default());
+            self.buf = buf;
+            step?;
+            self.pos = end;
+        }
+    }
+
+    fn skip_ws(&mut self) -> Fast<()> {
+        loop {
+            while self.buf.get(self.pos).is_some_and(|b| is_ws(*b)) {
+                self.pos += 1;
+            }
+            if self.pos < self.buf.len() || !self.fill()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A tag outside units: `<xliff>`, `<file>`, their end tags.
+    fn outer_tag(&mut self, tag: &[u8]) -> Fast<()> {
+        let mut c = Cursor { s: tag, i: 0 };
+        let next = match self.outer {
+            Outer::Start if c.start_tag(b"xliff")? => {
+                let (attrs, empty) = c.attrs()?;
+                if empty {
+                    return Err(Declined);
+                }
+                self.header = Some(header(&attrs)?);
+                Outer::InXliff
+            }
+            Outer::InXliff if c.start_tag(b"file")? => {
+                if c.attrs()?.1 {
+                    return Err(Declined);
+                }
+                Outer::InFile
+            }
+            Outer::InXliff if c.lit(b"</xliff>") => Outer::Done,
+            Outer::InFile if c.lit(b"</file>") => Outer::InXliff,
+            _ => return Err(Declined),
+        };
+        if c.i != tag.len() {
+            return Err(Declined);
+        }
+        self.outer = next;
+        Ok(())
+    }
+
+    /// One `<unit>…</unit>`.
+    fn unit(&mut self, bytes: &[u8]) -> Fast<Unit> {
+        let mut c = Cursor { s: bytes, i: 0 };
+        if !c.start_tag(b"unit")? {
+            return Err(Declined);
+        }
+        let (attrs, empty) = c.attrs()?;
+        if empty {
+            return Err(Declined);
+        }
+        let id = attr(&attrs, b"id")?.ok_or(Declined)?;
+        self.data.clear();
+        self.refs.clear();
+        let mut source = Vec::new();
+        let mut target: Option<Vec<Run>> = None;
+        let mut segment = None;
+        loop {
+            c.ws();
+            if c.lit(b"</unit>") {
+                break;
+            } else if c.lit(b"<notes>") {
+                notes(&mut c)?;
+            } else if c.lit(b"<originalData>") {
+                self.original_data(&mut c)?;
+            } else if segment.is_none() && c.start_tag(b"segment")? {
+                let (attrs, empty) = c.attrs()?;
+                if empty {
+                    return Err(Declined);
+                }
+                segment = Some(attr_str(&attrs, b"state")?.as_deref() == Some("initial"));
+                c.ws();
+                if !c.lit(b"<source>") {
+                    return Err(Declined);
+                }
+                inline(&mut c, b"</source>", Some(&mut self.refs), &mut source)?;
+                c.ws();
+                if c.lit(b"<target>") {
+                    let mut runs = Vec::new();
+                    inline(&mut c, b"</target>", None, &mut runs)?;
+                    target = Some(runs);
+                    c.ws();
+                }
+                if !c.lit(b"</segment>") {
+                    return Err(Declined);
+                }
+            } else {
+                return Err(Declined);
+            }
+        }
+        if c.i != bytes.len() {
+            return Err(Declined);
+        }
+        if self.scan {
+            source.clear();
+        } else {
+            for (at, data_id) in self.refs.drain(..) {
+                if let (
+                    Some(
+                        Run::Open { data: d, .. }
+                        | Run::Close { data: d, .. }
+                        | Run::Placeholder { data: d, .. },
+                    ),
+                    Some(markup),
+                ) = (source.get_mut(at), self.data.get(&data_id))
+                {
+                    d.clone_from(markup);
+                }
+            }
+        }
+        let target = target.filter(|runs| {
+            !runs
+                .iter()
+                .all(|r| matches!(r, Run::Text(t) if t.is_empty()))
+        });
+        Ok(Unit {
+            id,
+            source,
+            target,
+            unconfirmed: segment == Some(true),
+            segments: Vec::new(),
+            suggestion: None,
+        })
+    }
+
+    /// The content of `<originalData>` through its end tag.
+    fn original_data(&mut self, c: &mut Cursor<'_>) -> Fast<()> {
+        loop {
+            c.ws();
+            if c.lit(b"</originalData>") {
+                return Ok(());
+            }
+            if !c.start_tag(b"data")? {
+                return Err(Declined);
+            }
+            let (attrs, empty) = c.attrs()?;
+            let id = attr(&attrs, b"id")?.unwrap_or_default();
+            let mut text = String::new();
+            if !empty {
+                loop {
+                    c.text(&mut text)?;
+                    if c.lit(b"</data>") {
+                        break;
+                    }
+                    cp(c, &mut text)?;
+                }
+            }
+            if !self.scan {
+                self.data.insert(id, text);
+            }
+        }
+    }
+}
+
+/// `<notes>`' content through `</notes>`: comments (their text is not kept); a
+/// note another reader would keep (a suggestion) is declined.
+fn notes(c: &mut Cursor<'_>) -> Fast<()> {
+    loop {
+        c.ws();
+        if c.lit(b"</notes>") {
+            return Ok(());
+        }
+        if !c.start_tag(b"note")? {
+            return Err(Declined);
+        }
+        let (attrs, empty) = c.attrs()?;
+        let category = attr_str(&attrs, b"category")?;
+        if NoteKind::from_category(category.as_deref()).is_some() {
+            return Err(Declined);
+        }
+        if !empty {
+            let mut skipped = String::new();
+            c.text(&mut skipped)?;
+            if !c.lit(b"</note>") {
+                return Err(Declined);
+            }
+        }
+    }
+}
+
+/// `<cp hex="…"/>` at the cursor, appended to `out`.
+fn cp(c: &mut Cursor<'_>, out: &mut String) -> Fast<()> {
+    if !c.start_tag(b"cp")? {
+        return Err(Declined);
+    }
+    let (attrs, empty) = c.attrs()?;
+    if !empty {
+        return Err(Declined);
+    }
+    let hex = attr_str(&attrs, b"hex")?.unwrap_or_default();
+    let ch = u32::from_str_radix(&hex, 16)
+        .ok()
+        .and_then(char::from_u32)
+        .ok_or(Declined)?;
+    out.push(ch);
+    Ok(())
+}
+
+/// Inline content through `end` into `runs`, as the general reader builds it;
+/// `refs`: a source's codes record the data ids they name.
+fn inline(
+    c: &mut Cursor<'_>,
+    end: &[u8],
+    mut refs: Option<&mut Vec<(usize, String)>>,
+    runs: &mut Vec<Run>,
+) -> Fast<()> {
+    let mut pcs: Vec<(u32, Option<String>)> = Vec::new();
+    loop {
+        // Straight into the text run (a new one only when it gets text).
+        if let Some(Run::Text(t)) = runs.last_mut() {
+            c.text(t)?;
+        } else {
+            let mut t = String::new();
+            c.text(&mut t)?;
+            if !t.is_empty() {
+                runs.push(Run::Text(t));
+            }
+        }
+        if pcs.is_empty() && c.lit(end) {
+            return Ok(());
+        }
+        if c.lit(b"</pc>") {
+            let (id, data) = pcs.pop().ok_or(Declined)?;
+            code(runs, &mut refs, id, data, close);
+            continue;
+        }
+        if !c.lit(b"<") {
+            return Err(Declined);
+        }
+        let name = c.name();
+        let (attrs, empty) = c.attrs()?;
+        let data = |name: &[u8]| -> Fast<Option<String>> {
+            if refs.is_some() {
+                attr(&attrs, name)
+            } else {
+                Ok(None)
+            }
+        };
+        match (name, empty) {
+            (b"pc", false) => {
+                let id = code_id(&attrs, b"id")?;
+                let (start, end) = (data(b"dataRefStart")?, data(b"dataRefEnd")?);
+                code(runs, &mut refs, id, start, open);
+                pcs.push((id, end));
+            }
+            (b"pc", true) => {
+                let id = code_id(&attrs, b"id")?;
+                let (start, end) = (data(b"dataRefStart")?, data(b"dataRefEnd")?);
+                code(runs, &mut refs, id, start, open);
+                code(runs, &mut refs, id, end, close);
+            }
+            (b"ph", true) => {
+                let (id, d) = (code_id(&attrs, b"id")?, data(b"dataRef")?);
+                code(runs, &mut refs, id, d, placeholder);
+            }
+            (b"sc", true) => {
+                let (id, d) = (code_id(&attrs, b"id")?, data(b"dataRef")?);
+                code(runs, &mut refs, id, d, open);
+            }
+            (b"ec", true) => {
+                let (id, d) = (code_id(&attrs, b"startRef")?, data(b"dataRef")?);
+                code(runs, &mut refs, id, d, close);
+            }
+            (b"cp", true) => {
+                let hex = attr_str(&attrs, b"hex")?.unwrap_or_default();
+                let ch = u32::from_str_radix(&hex, 16)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .ok_or(Declined)?;
+                push_text(runs, ch.encode_utf8(&mut [0; 4]));
+            }
+            _ => return Err(Declined),
+        }
+    }
+}
+
+fn open(id: u32) -> Run {
+    Run::Open {
+        id,
+        data: String::new(),
+    }
+}
+
+fn close(id: u32) -> Run {
+    Run::Close {
+        id,
+        data: String::new(),
+    }
+}
+
+fn placeholder(id: u32) -> Run {
+    Run::Placeholder {
+        id,
+        data: String::new(),
+    }
+}
+
+fn code(
+    runs: &mut Vec<Run>,
+    refs: &mut Option<&mut Vec<(usize, String)>>,
+    id: u32,
+    data: Option<String>,
+    run: fn(u32) -> Run,
+) {
+    if let (Some(refs), Some(d)) = (refs.as_deref_mut(), data) {
+        refs.push((runs.len(), d));
+    }
+    runs.push(run(id));
+}
+
+/// A code's id as the general reader reads it (foreign ids are 0).
+fn code_id(attrs: &Attrs<'_>, name: &[u8]) -> Fast<u32> {
+    Ok(attr_str(attrs, name)?
+        .ok_or(Declined)?
+        .trim()
+        .parse()
+        .unwrap_or(0))
+}
+
+/// The header of `<xliff>`, as the general reader checks it.
+fn header(attrs: &Attrs<'_>) -> Fast<XliffHeader> {
+    let version = attr_str(attrs, b"version")?.unwrap_or_default();
+    if !version.starts_with('2') {
+        return Err(Declined);
+    }
+    let lang = |name: &[u8]| -> Fast<Option<LanguageTag>> {
+        match attr(attrs, name)? {
+            Some(v) if !v.is_empty() => LanguageTag::parse(&v).map(Some).map_err(|_| Declined),
+            _ => Ok(None),
+        }
+    };
+    Ok(XliffHeader {
+        source_lang: lang(b"srcLang")?,
+        target_lang: lang(b"trgLang")?,
+    })
+}

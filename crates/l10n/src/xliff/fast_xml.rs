@@ -1,0 +1,219 @@
+//! The XML subset of the XLIFF fast path (`fast.rs`): a cursor over a buffered tag
+//! or unit, attributes as slices, text with the five predefined entities and
+//! character references. Anything outside the subset is [`Declined`].
+
+/// The fast path declined (see the module docs): the general reader takes over.
+#[derive(Debug)]
+pub(super) struct Declined;
+
+pub(super) type Fast<T> = Result<T, Declined>;
+
+/// An attribute's name and raw (still escaped) value.
+pub(super) type Attr<'a> = (&'a [u8], &'a [u8]);
+
+/// The unescaped value of attribute `name`.
+pub(super) fn attr(attrs: &Attrs<'_>, name: &[u8]) -> Fast<Option<String>> {
+    Ok(attr_str(attrs, name)?.map(std::borrow::Cow::into_owned))
+}
+
+/// The unescaped value of attribute `name`, borrowed when it has no entity.
+pub(super) fn attr_str<'a>(
+    attrs: &Attrs<'a>,
+    name: &[u8],
+) -> Fast<Option<std::borrow::Cow<'a, str>>> {
+    let Some((_, raw)) = attrs.list().iter().find(|(n, _)| *n == name) else {
+        return Ok(None);
+    };
+    let raw = std::str::from_utf8(raw).map_err(|_| Declined)?;
+    if !raw.contains('&') {
+        return Ok(Some(std::borrow::Cow::Borrowed(raw)));
+    }
+    let mut out = String::with_capacity(raw.len());
+    unescape(raw, &mut out)?;
+    Ok(Some(std::borrow::Cow::Owned(out)))
+}
+
+/// A tag's attributes (at most [`MAX_ATTRS`]; more: declined).
+pub(super) struct Attrs<'a> {
+    list: [Attr<'a>; MAX_ATTRS],
+    len: usize,
+}
+
+const MAX_ATTRS: usize = 5;
+
+impl<'a> Attrs<'a> {
+    fn list(&self) -> &[Attr<'a>] {
+        self.list.get(..self.len).unwrap_or_default()
+    }
+}
+
+pub(super) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// A position in a buffered tag or unit.
+pub(super) struct Cursor<'a> {
+    pub(super) s: &'a [u8],
+    pub(super) i: usize,
+}
+
+impl<'a> Cursor<'a> {
+    pub(super) fn rest(&self) -> &'a [u8] {
+        self.s.get(self.i..).unwrap_or_default()
+    }
+
+    pub(super) fn ws(&mut self) {
+        while self.s.get(self.i).is_some_and(|b| is_ws(*b)) {
+            self.i += 1;
+        }
+    }
+
+    /// Consumes `lit` if the input goes on with it.
+    pub(super) fn lit(&mut self, lit: &[u8]) -> bool {
+        let found = self.rest().starts_with(lit);
+        if found {
+            self.i += lit.len();
+        }
+        found
+    }
+
+    /// Consumes `<name` when followed by whitespace, `>` or `/`.
+    pub(super) fn start_tag(&mut self, name: &[u8]) -> Fast<bool> {
+        let rest = self.rest();
+        let found = rest.first() == Some(&b'<')
+            && rest.get(1..=name.len()) == Some(name)
+            && rest
+                .get(name.len() + 1)
+                .is_some_and(|b| is_ws(*b) || matches!(b, b'>' | b'/'));
+        if found {
+            self.i += name.len() + 1;
+        }
+        Ok(found)
+    }
+
+    /// A name (up to whitespace, `/`, `>` or `=`).
+    pub(super) fn name(&mut self) -> &'a [u8] {
+        let start = self.i;
+        while self
+            .s
+            .get(self.i)
+            .is_some_and(|b| !is_ws(*b) && !matches!(b, b'/' | b'>' | b'='))
+        {
+            self.i += 1;
+        }
+        self.s.get(start..self.i).unwrap_or_default()
+    }
+
+    /// A tag's attributes through its `>` (`true`: it was `/>`). Values are raw;
+    /// duplicates and anything unusual are declined.
+    pub(super) fn attrs(&mut self) -> Fast<(Attrs<'a>, bool)> {
+        let mut attrs = Attrs {
+            list: [(&[], &[]); MAX_ATTRS],
+            len: 0,
+        };
+        loop {
+            let had_ws = self.s.get(self.i).is_some_and(|b| is_ws(*b));
+            self.ws();
+            if self.lit(b">") {
+                return Ok((attrs, false));
+            }
+            if self.lit(b"/>") {
+                return Ok((attrs, true));
+            }
+            if !had_ws {
+                return Err(Declined);
+            }
+            let name = self.name();
+            if name.is_empty() || !self.lit(b"=") {
+                return Err(Declined);
+            }
+            let quote = *self.s.get(self.i).ok_or(Declined)?;
+            if !matches!(quote, b'"' | b'\'') {
+                return Err(Declined);
+            }
+            // Values are short: a plain loop beats a search's set-up.
+            let start = self.i + 1;
+            let mut end = start;
+            loop {
+                match self.s.get(end) {
+                    Some(&b) if b == quote => break,
+                    None | Some(b'<' | b'\t' | b'\n' | b'\r') => return Err(Declined),
+                    Some(_) => end += 1,
+                }
+            }
+            if attrs.list().iter().any(|(n, _)| *n == name) {
+                return Err(Declined);
+            }
+            let value = self.s.get(start..end).ok_or(Declined)?;
+            *attrs.list.get_mut(attrs.len).ok_or(Declined)? = (name, value);
+            attrs.len += 1;
+            self.i = end + 1;
+        }
+    }
+
+    /// Character data up to the next `<` (or the end), unescaped, appended to `out`.
+    pub(super) fn text(&mut self, out: &mut String) -> Fast<()> {
+        let rest = self.rest();
+        let len = memchr::memchr(b'<', rest).unwrap_or(rest.len());
+        let region = rest.get(..len).ok_or(Declined)?;
+        self.i += len;
+        // Valid as a whole: the entities are ASCII, so every piece between them is.
+        let region = std::str::from_utf8(region).map_err(|_| Declined)?;
+        if region.contains('\r') {
+            return Err(Declined);
+        }
+        unescape(region, out)
+    }
+}
+
+/// Appends `text` (no markup) to `out` with its entities and character references
+/// resolved.
+fn unescape(mut text: &str, out: &mut String) -> Fast<()> {
+    out.reserve(text.len());
+    while let Some(amp) = memchr::memchr(b'&', text.as_bytes()) {
+        let (before, entity) = text.split_at(amp);
+        out.push_str(before);
+        let semi = memchr::memchr(b';', entity.as_bytes())
+            .filter(|&n| n <= 12)
+            .ok_or(Declined)?;
+        out.push(entity_char(
+            entity.as_bytes().get(1..semi).ok_or(Declined)?,
+        )?);
+        text = entity.get(semi + 1..).ok_or(Declined)?;
+    }
+    out.push_str(text);
+    Ok(())
+}
+
+/// The character of a predefined entity or a character reference (without `&`
+/// and `;`); anything else, or a character XML does not allow, is declined.
+fn entity_char(entity: &[u8]) -> Fast<char> {
+    let c = match entity {
+        b"amp" => '&',
+        b"lt" => '<',
+        b"gt" => '>',
+        b"quot" => '"',
+        b"apos" => '\'',
+        _ => {
+            let (digits, radix) = match entity {
+                [b'#', b'x', hex @ ..] => (hex, 16),
+                [b'#', dec @ ..] => (dec, 10),
+                _ => return Err(Declined),
+            };
+            if digits.is_empty() || !digits.iter().all(|b| (*b as char).is_digit(radix)) {
+                return Err(Declined);
+            }
+            let text = std::str::from_utf8(digits).map_err(|_| Declined)?;
+            u32::from_str_radix(text, radix)
+                .ok()
+                .and_then(char::from_u32)
+                .ok_or(Declined)?
+        }
+    };
+    if matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+    {
+        Ok(c)
+    } else {
+        Err(Declined)
+    }
+}
