@@ -292,8 +292,9 @@ pub struct Tokenizer {
     attribute_mode: AttributeMode,
     /// From `attribute_mode`, for the per-tag checks: no tag is skimmed…
     reads_all: bool,
-    /// Tags of the common shape are read by the fused reader (`states/fast_tag.rs`):
-    /// when no tag is skimmed (the tests turn it off to compare with the states).
+    /// Tags of the common shape are read by the fused reader (`states/fast_tag.rs`),
+    /// which also makes the skim decision (the tests turn it off to compare with
+    /// the states).
     fast_tags: bool,
     /// …or the start tags whose attributes are read whatever they are…
     read_tags: TagSet,
@@ -500,7 +501,6 @@ impl Tokenizer {
             AttributeMode::Only(tags) => (false, tags.clone(), false),
             AttributeMode::OnlyWith { tags, .. } => (false, tags.clone(), true),
         };
-        self.fast_tags = self.reads_all;
         self.attribute_mode = mode;
     }
 

@@ -31,7 +31,7 @@ impl Tokenizer {
     /// Whether the tag whose name was just read is skimmed
     /// ([`AttributeMode::Only`](crate::tokenizer::AttributeMode::Only)); with that mode its name is interned here.
     #[inline]
-    fn skims_tag(&mut self) -> bool {
+    pub(super) fn skims_tag(&mut self) -> bool {
         if self.reads_all {
             return false;
         }
