@@ -59,12 +59,8 @@ impl Tokenizer {
     /// first name byte) if it has the common shape, and emits it; `None`, with
     /// the tag as `create_tag` left it, if the states must read it.
     #[inline(always)]
-    pub(crate) fn fast_tag(&mut self) -> Option<Flow> {
-        let flow = if self.reads_all {
-            self.fast_tag_inner::<false>()
-        } else {
-            self.fast_tag_inner::<true>()
-        };
+    pub(crate) fn fast_tag<const SKIM: bool>(&mut self) -> Option<Flow> {
+        let flow = self.fast_tag_inner::<SKIM>();
         if flow.is_none() {
             self.attrs.clear();
             self.b[TAG_NAME] = TextBuilder::Empty;
@@ -73,6 +69,19 @@ impl Tokenizer {
             self.skimmed = false;
         }
         flow
+    }
+
+    /// The current tag (as for [`fast_tag`](Self::fast_tag)) when not every
+    /// tag's attributes are read: by the fused reader, which skims it if the
+    /// attribute mode says so, else by the states. Out of line, so the full
+    /// tokenizer's path stays as it is.
+    #[inline(never)]
+    pub(crate) fn fast_tag_skimming(&mut self) -> Flow {
+        if let Some(flow) = self.fast_tag::<true>() {
+            return flow;
+        }
+        self.state = super::St::TagName;
+        self.tag_name_state()
     }
 
     /// Adds the attribute named by the buffer's `name_start..name_end` to the
@@ -462,7 +471,7 @@ mod tests {
                 tok.state = crate::tokenizer::states::St::TagOpen;
                 tok.pos = if input.starts_with("</") { 2 } else { 1 };
                 tok.create_tag(input.starts_with("</"));
-                tok.fast_tag()
+                tok.fast_tag::<false>()
             };
             assert!(flow.is_some(), "{input:?}");
             assert_eq!(tok.pos, input.len(), "{input:?}");

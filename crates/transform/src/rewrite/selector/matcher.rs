@@ -117,7 +117,11 @@ pub(crate) struct Program {
     /// Atom index → 1 + index into `by_name` (0: no compound needs that name);
     /// rebuilt by `add`, so a start tag finds its compounds with one load.
     dispatch: Vec<u16>,
+    /// Universal compounds that require no attribute (run on every element)…
     universal: Vec<u32>,
+    /// …and those that do, by that attribute (`[data-id]`, `.x` → `class`):
+    /// run only on an element that has it, found with one lookup per name.
+    universal_by_attr: Vec<(Atom, Vec<u32>)>,
     /// Words per bit set.
     words: usize,
     uses_of_type: bool,
@@ -146,7 +150,14 @@ impl Program {
                         }
                         Err(at) => self.by_name.insert(at, (name, vec![id])),
                     },
-                    None => self.universal.push(id),
+                    None => match simple.required_attribute() {
+                        None => self.universal.push(id),
+                        Some(attr) => match self.universal_by_attr.iter_mut().find(|e| e.0 == attr)
+                        {
+                            Some(e) => e.1.push(id),
+                            None => self.universal_by_attr.push((attr, vec![id])),
+                        },
+                    },
                 }
                 self.steps.push(Step {
                     simple,
@@ -335,25 +346,12 @@ fn attr<'a>(el: &ElementInfo<'a>, name: Atom) -> Option<&'a str> {
 }
 
 /// Whether `word` is one of the whitespace-separated words of `list` (bytes:
-/// ASCII whitespace never occurs inside a UTF-8 sequence).
+/// ASCII whitespace never occurs inside a UTF-8 sequence). A word holding
+/// whitespace equals no piece, so it never matches. (A plain split: class lists
+/// are short, a dozen bytes, where a `memchr` search costs more to set up.)
 fn has_word(list: &[u8], word: &[u8]) -> bool {
     let is_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
-    let Some(&first) = word.first() else {
-        return false;
-    };
-    if word.iter().any(is_ws) {
-        return false;
-    }
-    // Each place the word's first byte occurs: the word there, with whitespace
-    // (or an end) on both sides.
-    memchr::memchr_iter(first, list).any(|at| {
-        list.get(at..at + word.len()) == Some(word)
-            && at
-                .checked_sub(1)
-                .and_then(|i| list.get(i))
-                .is_none_or(is_ws)
-            && list.get(at + word.len()).is_none_or(is_ws)
-    })
+    !word.is_empty() && list.split(is_ws).any(|piece| piece == word)
 }
 
 fn is_ascii_ws(c: char) -> bool {
@@ -519,18 +517,35 @@ impl OpenStack {
                 a.fill(0);
             }
         }
+        let pos = Position { index, type_index };
         let (named, universal) = prog.candidates(el.name);
-        if named.is_empty() && universal.is_empty() {
-            return;
+        if !named.is_empty() || !universal.is_empty() {
+            self.match_compounds(prog, el, named, universal, depth, pos);
         }
-        self.match_compounds(
-            prog,
-            el,
-            named,
-            universal,
-            depth,
-            Position { index, type_index },
-        );
+        if !prog.universal_by_attr.is_empty()
+            && let Some(attrs) = el.attrs
+            && !attrs.is_empty()
+        {
+            self.match_by_attribute(prog, el, attrs, depth, pos);
+        }
+    }
+
+    /// [`Self::match_compounds`] for the universal compounds whose required
+    /// attribute the element has.
+    #[inline(never)]
+    fn match_by_attribute(
+        &mut self,
+        prog: &Program,
+        el: &ElementInfo<'_>,
+        attrs: &Attributes<'_>,
+        depth: usize,
+        pos: Position,
+    ) {
+        for (name, ids) in &prog.universal_by_attr {
+            if attrs.value_of(*name).is_some() {
+                self.match_compounds(prog, el, ids, &[], depth, pos);
+            }
+        }
     }
 
     /// Sets the bits of the compounds among `named` and `universal` that match
@@ -609,5 +624,42 @@ impl OpenStack {
             .len()
             .checked_sub(1)
             .is_some_and(|d| self.bit(d, id, true))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_word;
+
+    #[test]
+    fn class_words_are_whole_words() {
+        let yes = [
+            ("content", "content"),
+            ("a content b", "content"),
+            ("\tcontent\n", "content"),
+            ("x  content", "content"),
+            ("é content", "content"),
+        ];
+        for (list, word) in yes {
+            assert!(
+                has_word(list.as_bytes(), word.as_bytes()),
+                "{list:?} {word:?}"
+            );
+        }
+        let no = [
+            ("contents", "content"),
+            ("xcontent", "content"),
+            ("con tent", "content"),
+            ("", "content"),
+            ("a  b", ""),
+            ("a b", "a b"),
+            ("content", "content "),
+        ];
+        for (list, word) in no {
+            assert!(
+                !has_word(list.as_bytes(), word.as_bytes()),
+                "{list:?} {word:?}"
+            );
+        }
     }
 }
