@@ -4,16 +4,26 @@
 //!
 //! The fused reader takes only what the states would take without a decision of
 //! their own: names with no uppercase, NUL or CR (nothing to normalize), values
-//! with no `&`, NUL or CR (so every name and value is a range of the source),
-//! whitespace between attributes, no parse error at all (no duplicate, no `=`
-//! after whitespace, no missing value or whitespace, no attribute on an end tag),
-//! and the whole tag in the buffer. Anything else, and any tag once the
+//! with no NUL or CR (a quoted value with `&` has its references decoded by the
+//! states' own function, in the same pass; every other name and value is a range
+//! of the source), whitespace between attributes, no parse error at all (no
+//! duplicate, no `=` after whitespace, no missing value or whitespace, no
+//! attribute on an end tag, no reference with an error), and the whole tag in
+//! the buffer. Anything else, and any tag once the
 //! attribute list reaches the length where duplicates are looked up in a set, is
 //! left to the states: the reader then returns `None` having changed nothing the
 //! states read (the tag's builders and attribute list are reset), and the states
 //! read the tag from its first name byte as if the reader had not run. So the
 //! tokens, spans and errors are the states' whatever the reader accepts; the
-//! tests compare both paths on the same inputs.
+//! tests compare both paths on the same inputs, in every attribute mode.
+//!
+//! When not every tag's attributes are read ([`AttributeMode::Only`]), the
+//! reader also makes the tag name state's skim decision where the name ends
+//! (`fast_tag_skimming`, out of line so the full tokenizer's path is unchanged):
+//! a tag nobody reads goes to the skim (`skim.rs`) from there, the others are
+//! read in the same pass.
+//!
+//! [`AttributeMode::Only`]: crate::tokenizer::AttributeMode::Only
 
 use super::is_space;
 use super::skim::Skim;

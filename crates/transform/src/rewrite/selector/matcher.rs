@@ -4,7 +4,9 @@
 //! two bit sets: `matched` (the compound, and everything to its left, matches this
 //! element) and `anc` (it matches this element or one of its ancestors). When an
 //! element is pushed, only the compounds whose type is the element's name (plus
-//! the universal ones) are evaluated, and a compound's left part is one bit of the
+//! the universal ones; a universal one that requires an attribute, `[data-id]`
+//! or `.x`, only on an element that has it) are evaluated, and a compound's left
+//! part is one bit of the
 //! parent's sets: `matched` across a child combinator, `anc` across a descendant
 //! one. So a start tag costs one copy of the parent's `anc` words plus the
 //! compounds that can match its name — nothing else, whatever the depth — and a
@@ -346,12 +348,25 @@ fn attr<'a>(el: &ElementInfo<'a>, name: Atom) -> Option<&'a str> {
 }
 
 /// Whether `word` is one of the whitespace-separated words of `list` (bytes:
-/// ASCII whitespace never occurs inside a UTF-8 sequence). A word holding
-/// whitespace equals no piece, so it never matches. (A plain split: class lists
-/// are short, a dozen bytes, where a `memchr` search costs more to set up.)
+/// ASCII whitespace never occurs inside a UTF-8 sequence).
 fn has_word(list: &[u8], word: &[u8]) -> bool {
     let is_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
-    !word.is_empty() && list.split(is_ws).any(|piece| piece == word)
+    let Some(&first) = word.first() else {
+        return false;
+    };
+    if word.iter().any(is_ws) {
+        return false;
+    }
+    // Each place the word's first byte occurs: the word there, with whitespace
+    // (or an end) on both sides.
+    memchr::memchr_iter(first, list).any(|at| {
+        list.get(at..at + word.len()) == Some(word)
+            && at
+                .checked_sub(1)
+                .and_then(|i| list.get(i))
+                .is_none_or(is_ws)
+            && list.get(at + word.len()).is_none_or(is_ws)
+    })
 }
 
 fn is_ascii_ws(c: char) -> bool {
