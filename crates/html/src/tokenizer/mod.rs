@@ -292,8 +292,9 @@ pub struct Tokenizer {
     attribute_mode: AttributeMode,
     /// From `attribute_mode`, for the per-tag checks: no tag is skimmed…
     reads_all: bool,
-    /// Tags of the common shape are read by the fused reader (`states/fast_tag.rs`):
-    /// when no tag is skimmed (the tests turn it off to compare with the states).
+    /// Tags of the common shape are read by the fused reader (`states/fast_tag.rs`),
+    /// which also makes the skim decision (the tests turn it off to compare with
+    /// the states).
     fast_tags: bool,
     /// …or the start tags whose attributes are read whatever they are…
     read_tags: TagSet,
@@ -307,7 +308,7 @@ pub struct Tokenizer {
     skimmed: bool,
 
     atoms: AtomTable,
-    /// The static atoms of recent names of up to 16 bytes ([`short_name_key`] →
+    /// The atoms of recent names of up to 16 bytes ([`short_name_key`] →
     /// atom), so a repeated tag or attribute name is interned without hashing.
     name_cache: [(u128, Atom); 1 << NAME_CACHE_BITS],
     /// Errors of the token being read: (absolute offset, code, whether it precedes
@@ -500,7 +501,6 @@ impl Tokenizer {
             AttributeMode::Only(tags) => (false, tags.clone(), false),
             AttributeMode::OnlyWith { tags, .. } => (false, tags.clone(), true),
         };
-        self.fast_tags = self.reads_all;
         self.attribute_mode = mode;
     }
 
@@ -539,6 +539,8 @@ impl Tokenizer {
 
     /// Mutable access to the atom table (to intern names outside the tokenizer).
     pub fn atoms_mut(&mut self) -> &mut AtomTable {
+        // The caller may replace the table: forget the cached dynamic atoms.
+        self.name_cache = [(0, crate::atom::HTML); 1 << NAME_CACHE_BITS];
         &mut self.atoms
     }
 
@@ -1066,7 +1068,9 @@ impl Tokenizer {
     }
 
     /// [`Self::intern`] past the cache: the static table or the document's
-    /// dynamic atoms; a static atom is then cached under `key` in `slot`.
+    /// dynamic atoms; the atom is then cached under `key` in `slot` (a dynamic
+    /// one too: the table only grows, and [`Self::atoms_mut`], through which it
+    /// could be replaced, empties the cache).
     #[inline(never)]
     fn intern_slow(&mut self, which: usize, key: u128, slot: usize) -> Atom {
         let source = TextSource {
@@ -1080,7 +1084,6 @@ impl Tokenizer {
             None => self.atoms.intern_dynamic(name),
         };
         if key != 0
-            && atom.is_static()
             && let Some(entry) = self.name_cache.get_mut(slot)
         {
             *entry = (key, atom);

@@ -223,9 +223,45 @@ pub(crate) fn run_len(bytes: &[u8], stops: &Stops) -> usize {
     bytes.len()
 }
 
+/// The offset of the first `b` in `bytes`, if any: the first block tested
+/// inline (most runs this is asked about, text between tags and attribute
+/// values, are shorter), the rest with `memchr`.
+#[inline(always)]
+pub(crate) fn find_byte(b: u8, bytes: &[u8]) -> Option<usize> {
+    let Some(block) = bytes.first_chunk::<WIDTH>() else {
+        return memchr::memchr(b, bytes);
+    };
+    let bits = Lanes::load(block).eq(b).bits();
+    if bits != 0 {
+        return Some(bits.trailing_zeros() as usize);
+    }
+    memchr::memchr(b, bytes.get(WIDTH..).unwrap_or_default()).map(|i| i + WIDTH)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_byte_is_memchr() {
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut bytes = vec![b'a'; len];
+                if let Some(x) = bytes.get_mut(at) {
+                    *x = b'<';
+                }
+                // A second one later never wins.
+                if let Some(x) = bytes.get_mut(at + 17) {
+                    *x = b'<';
+                }
+                assert_eq!(
+                    find_byte(b'<', &bytes),
+                    memchr::memchr(b'<', &bytes),
+                    "{len} {at}"
+                );
+            }
+        }
+    }
 
     /// The obvious definition.
     fn naive(bytes: &[u8], stops: &Stops) -> usize {

@@ -597,7 +597,7 @@ fn nul_beside_every_stop_byte() {
 #[test]
 fn repeated_names_hit_the_name_cache_with_the_right_atoms() {
     // Short names (cached), 8, 9, 16 and 17-byte ones (the last not cached),
-    // dynamic ones (never cached), in every case, each twice.
+    // dynamic ones (cached too), in every case, each twice.
     let input = "<a><A><br x=1 X=2><textarea></textarea><progress>\
                  <noscript><noscript><x-y><x-y><abcdefgh><abcdefgh>\
                  <p aria-activedescendant=1 ARIA-ACTIVEDESCENDANT=2 aria-autocomplete=3 \
@@ -758,4 +758,40 @@ fn split_sequences_decode_as_whole_input_and_the_decoder_is_dropped_after() {
         out,
         vec!["T:ab\u{e9}cdxy\u{1F600}zzz".to_owned(), "EOF".to_owned()]
     );
+}
+
+#[test]
+fn cached_dynamic_names_follow_a_replaced_atom_table() {
+    let names = |tok: &mut Tokenizer, input: &str| {
+        tok.push_str(input);
+        let mut out = Vec::new();
+        while let Some(token) = tok.next_token().unwrap() {
+            if let Token::StartTag(t) = &token {
+                out.push((t.name_str().to_owned(), t.name.is_static()));
+                for a in t.attrs.iter() {
+                    out.push((t.atoms().name(a.name).to_owned(), a.name.is_static()));
+                }
+            }
+        }
+        out
+    };
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    let first = names(&mut tok, "<x-y data-k=1><x-y data-k=2>");
+    let dynamic = |n: &str| (n.to_owned(), false);
+    assert_eq!(
+        first,
+        [
+            dynamic("x-y"),
+            dynamic("data-k"),
+            dynamic("x-y"),
+            dynamic("data-k")
+        ]
+    );
+    // A new table where the old atoms mean other names (or nothing).
+    let table = tok.atoms_mut();
+    *table = AtomTable::new();
+    table.intern("other-one");
+    table.intern("other-two");
+    let again = names(&mut tok, "<x-y data-k=3>");
+    assert_eq!(again, [dynamic("x-y"), dynamic("data-k")]);
 }

@@ -4,18 +4,29 @@
 //!
 //! The fused reader takes only what the states would take without a decision of
 //! their own: names with no uppercase, NUL or CR (nothing to normalize), values
-//! with no `&`, NUL or CR (so every name and value is a range of the source),
-//! whitespace between attributes, no parse error at all (no duplicate, no `=`
-//! after whitespace, no missing value or whitespace, no attribute on an end tag),
-//! and the whole tag in the buffer. Anything else, and any tag once the
+//! with no NUL or CR (a quoted value with `&` has its references decoded by the
+//! states' own function, in the same pass; every other name and value is a range
+//! of the source), whitespace between attributes, no parse error at all (no
+//! duplicate, no `=` after whitespace, no missing value or whitespace, no
+//! attribute on an end tag, no reference with an error), and the whole tag in
+//! the buffer. Anything else, and any tag once the
 //! attribute list reaches the length where duplicates are looked up in a set, is
 //! left to the states: the reader then returns `None` having changed nothing the
 //! states read (the tag's builders and attribute list are reset), and the states
 //! read the tag from its first name byte as if the reader had not run. So the
 //! tokens, spans and errors are the states' whatever the reader accepts; the
-//! tests compare both paths on the same inputs.
+//! tests compare both paths on the same inputs, in every attribute mode.
+//!
+//! When not every tag's attributes are read ([`AttributeMode::Only`]), the
+//! reader also makes the tag name state's skim decision where the name ends
+//! (`fast_tag_skimming`, out of line so the full tokenizer's path is unchanged):
+//! a tag nobody reads goes to the skim (`skim.rs`) from there, the others are
+//! read in the same pass.
+//!
+//! [`AttributeMode::Only`]: crate::tokenizer::AttributeMode::Only
 
 use super::is_space;
+use super::skim::Skim;
 use crate::span::Span;
 use crate::token::{AttrSlot, TextRef};
 use crate::tokenizer::run::{StopSet, run_len_of};
@@ -24,7 +35,7 @@ use crate::tokenizer::states::attribute::{
 };
 use crate::tokenizer::states::tag::TagNameStops;
 use crate::tokenizer::text::TextBuilder;
-use crate::tokenizer::{ATTR_NAME, Flow, RawToken, TAG_NAME, Tokenizer};
+use crate::tokenizer::{ATTR_NAME, ATTR_VALUE, Flow, RawToken, TAG_NAME, Tokenizer};
 
 /// Whitespace between attributes (CR included: the states read it as LF).
 #[inline(always)]
@@ -38,23 +49,158 @@ fn run_at<S: StopSet>(bytes: &[u8], at: usize) -> usize {
     run_len_of::<S>(bytes.get(at..).unwrap_or_default())
 }
 
+/// A value that is the source's `start..start + len` (buffer offsets), with
+/// its span.
+#[inline(always)]
+fn source_value(base: usize, start: usize, len: usize) -> (TextRef, Span) {
+    let value = if len == 0 {
+        TextRef::EMPTY
+    } else {
+        TextRef::Source {
+            start: base + start,
+            end: base + start + len,
+        }
+    };
+    (value, Span::new(base + start, base + start + len))
+}
+
 impl Tokenizer {
     /// Reads the current tag (created by `create_tag`, the read position at its
     /// first name byte) if it has the common shape, and emits it; `None`, with
     /// the tag as `create_tag` left it, if the states must read it.
-    #[inline]
-    pub(crate) fn fast_tag(&mut self) -> Option<Flow> {
-        let flow = self.fast_tag_inner();
+    #[inline(always)]
+    pub(crate) fn fast_tag<const SKIM: bool>(&mut self) -> Option<Flow> {
+        let flow = self.fast_tag_inner::<SKIM>();
         if flow.is_none() {
             self.attrs.clear();
             self.b[TAG_NAME] = TextBuilder::Empty;
             self.b[ATTR_NAME] = TextBuilder::Empty;
+            self.tag_atom = None;
+            self.skimmed = false;
         }
         flow
     }
 
+    /// The current tag (as for [`fast_tag`](Self::fast_tag)) when not every
+    /// tag's attributes are read: by the fused reader, which skims it if the
+    /// attribute mode says so, else by the states. Out of line, so the full
+    /// tokenizer's path stays as it is.
+    #[inline(never)]
+    pub(crate) fn fast_tag_skimming(&mut self) -> Flow {
+        if let Some(flow) = self.fast_tag::<true>() {
+            return flow;
+        }
+        self.state = super::St::TagName;
+        self.tag_name_state()
+    }
+
+    /// Adds the attribute named by the buffer's `name_start..name_end` to the
+    /// tag; `None` if it is a duplicate (an error the states report).
     #[inline(always)]
-    fn fast_tag_inner(&mut self) -> Option<Flow> {
+    fn push_fast_attribute(
+        &mut self,
+        name_start: usize,
+        name_end: usize,
+        value: TextRef,
+        value_span: Span,
+    ) -> Option<()> {
+        let base = self.input.base;
+        self.b[ATTR_NAME] = TextBuilder::Source {
+            start: base + name_start,
+            end: base + name_end,
+        };
+        let name = self.intern(ATTR_NAME);
+        if self.attrs.iter().any(|a| a.name == name) {
+            return None;
+        }
+        self.attrs.push(AttrSlot {
+            name,
+            name_span: Span::new(base + name_start, base + name_end),
+            value,
+            value_span,
+        });
+        Some(())
+    }
+
+    /// A quoted value from buffer offset `start` whose run stopped at `amp`, if
+    /// that is a `&`: builds it in the value builder as the quoted-value state does
+    /// (references decoded by [`consume_char_ref`](Self::consume_char_ref), with
+    /// reporting no error) and returns the offset of the closing quote; `None`
+    /// at NUL, CR, the end of the buffer or a reference with a parse error (when
+    /// errors are reported). Returns the offset of the closing quote and the
+    /// value; the read position is left as it was.
+    #[inline(never)]
+    fn fast_value_with_refs(
+        &mut self,
+        quote: u8,
+        start: usize,
+        amp: usize,
+    ) -> Option<(usize, TextRef)> {
+        if self.input.buf.as_bytes().get(amp) != Some(&b'&') {
+            return None;
+        }
+        let entry = self.pos;
+        let end = self.fast_value_refs(quote, start, amp);
+        self.pos = entry;
+        let value = self.b[ATTR_VALUE].text_ref();
+        self.b[ATTR_VALUE] = TextBuilder::Empty;
+        Some((end?, value))
+    }
+
+    fn fast_value_refs(&mut self, quote: u8, start: usize, mut at: usize) -> Option<usize> {
+        self.b[ATTR_VALUE] = TextBuilder::Empty;
+        self.push_range(ATTR_VALUE, start, at);
+        loop {
+            // At a `&`.
+            self.pos = at;
+            let errors = (self.token_errors.len(), self.token_errors_dropped);
+            self.consume_char_ref(ATTR_VALUE, true).ok()?;
+            if (self.token_errors.len(), self.token_errors_dropped) != errors {
+                // A reference with an error: the states read the tag (and record
+                // it), so the reader records none.
+                self.token_errors.truncate(errors.0);
+                self.token_errors_dropped = errors.1;
+                return None;
+            }
+            at = self.pos;
+            let bytes = self.input.buf.as_bytes();
+            let len = if quote == b'"' {
+                run_at::<DoubleQuotedStops>(bytes, at)
+            } else {
+                run_at::<SingleQuotedStops>(bytes, at)
+            };
+            let stop = *bytes.get(at + len)?;
+            self.push_range(ATTR_VALUE, at, at + len);
+            at += len;
+            match stop {
+                b'&' => {}
+                b if b == quote => return Some(at),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The tag name state's skim decision, at the same byte (`p`, just past the
+    /// name): a tag nobody reads is skimmed from here, exactly as the states do
+    /// it; `None` if the tag is read (or the states must decide).
+    #[inline(always)]
+    fn fast_skim(&mut self, p: usize) -> Option<Flow> {
+        let b = *self.input.buf.as_bytes().get(p)?;
+        if (is_gap(b) || b == b'/') && self.skims_tag() {
+            self.pos = p + 1;
+            return Some(self.skim_tag(if b == b'/' {
+                Skim::Solidus
+            } else {
+                Skim::BeforeName
+            }));
+        }
+        None
+    }
+
+    /// With `SKIM` (not every tag's attributes are read), the tag is skimmed
+    /// when the attribute mode says so.
+    #[inline(always)]
+    fn fast_tag_inner<const SKIM: bool>(&mut self) -> Option<Flow> {
         let base = self.input.base;
         let end_tag = self.is_end_tag;
         let mut p = self.pos;
@@ -63,6 +209,9 @@ impl Tokenizer {
             start: base + self.pos,
             end: base + p,
         };
+        if SKIM && let Some(flow) = self.fast_skim(p) {
+            return Some(flow);
+        }
         let self_closing = loop {
             let bytes = self.input.buf.as_bytes();
             // After the name or an attribute: whitespace, `>` or `/>`.
@@ -100,19 +249,23 @@ impl Tokenizer {
                 b'=' => {
                     p += 1;
                     let quote = *bytes.get(p)?;
-                    let (start, len) = if quote == b'"' || quote == b'\'' {
+                    if quote == b'"' || quote == b'\'' {
                         p += 1;
                         let len = if quote == b'"' {
                             run_at::<DoubleQuotedStops>(bytes, p)
                         } else {
                             run_at::<SingleQuotedStops>(bytes, p)
                         };
-                        if *bytes.get(p + len)? != quote {
-                            return None;
-                        }
                         let start = p;
-                        p += len + 1;
-                        (start, len)
+                        if *bytes.get(p + len)? == quote {
+                            p += len + 1;
+                            source_value(base, start, len)
+                        } else {
+                            // Character references (or the states' business).
+                            let (end, value) = self.fast_value_with_refs(quote, start, p + len)?;
+                            p = end + 1;
+                            (value, Span::new(base + start, base + end))
+                        }
                     } else {
                         let len = run_at::<UnquotedStops>(bytes, p);
                         let after = *bytes.get(p + len)?;
@@ -121,44 +274,25 @@ impl Tokenizer {
                         }
                         let start = p;
                         p += len;
-                        (start, len)
-                    };
-                    let value = if len == 0 {
-                        TextRef::EMPTY
-                    } else {
-                        TextRef::Source {
-                            start: base + start,
-                            end: base + start + len,
-                        }
-                    };
-                    (value, Span::new(base + start, base + start + len))
+                        source_value(base, start, len)
+                    }
                 }
                 b if is_gap(b) || b == b'/' || b == b'>' => {
                     (TextRef::EMPTY, Span::new(base + name_end, base + name_end))
                 }
                 _ => return None,
             };
-            self.b[ATTR_NAME] = TextBuilder::Source {
-                start: base + name_start,
-                end: base + name_end,
-            };
-            let name = self.intern(ATTR_NAME);
-            if self.attrs.iter().any(|a| a.name == name) {
-                return None;
-            }
-            self.attrs.push(AttrSlot {
-                name,
-                name_span: Span::new(base + name_start, base + name_end),
-                value,
-                value_span,
-            });
+            self.push_fast_attribute(name_start, name_end, value, value_span)?;
         };
         self.pos = p;
         self.self_closing = self_closing;
         self.state = super::St::Data;
         // `emit_tag` with what this shape implies: no attribute pending, the name
         // not interned yet, and an end tag has neither attributes nor a solidus.
-        let name = self.intern(TAG_NAME);
+        let name = match if SKIM { self.tag_atom.take() } else { None } {
+            Some(name) => name,
+            None => self.intern(TAG_NAME),
+        };
         let span = self.token_span();
         Some(Flow::Emit(if end_tag {
             RawToken::EndTag {
@@ -179,12 +313,14 @@ impl Tokenizer {
 
 #[cfg(test)]
 mod tests {
+    use crate::atom;
     use crate::token::Token;
-    use crate::tokenizer::{Tokenizer, TokenizerConfig};
+    use crate::tokenizer::{AttributeMode, TagSet, Tokenizer, TokenizerConfig};
 
     /// Every token with every span, borrow flag and attribute, then every error.
-    fn render(input: &str, fast: bool, chunk: usize) -> Vec<String> {
+    fn render(input: &str, fast: bool, chunk: usize, mode: &AttributeMode) -> Vec<String> {
         let mut tok = Tokenizer::new(TokenizerConfig::default());
+        tok.set_attribute_mode(mode.clone());
         tok.fast_tags = fast;
         let mut out = Vec::new();
         let drain = |tok: &mut Tokenizer, out: &mut Vec<String>| {
@@ -235,7 +371,12 @@ mod tests {
         const OPEN: [&str; 5] = ["<", "</", "<", "<", "x<"];
         const NAMES: [&str; 8] = ["a", "div", "DiV", "h1", "é", "a\0b", "x\r", "svg:g"];
         const GAPS: [&str; 7] = [" ", "  ", "\n", "\r\n", "\t\x0C", "", "\r"];
-        const ATTRS: [&str; 22] = [
+        const ATTRS: [&str; 27] = [
+            "t=\"&#x26;&notit;&amp\"",
+            "u='&'",
+            "v=\"&#0;x&zz;\"",
+            "w='&not=1&noti'",
+            "y=\"&amp;\0\"",
             "href=\"x\"",
             "class='y z'",
             "id=v",
@@ -290,18 +431,34 @@ mod tests {
         out
     }
 
+    /// Full tokenization, skimming all but `a` and `div`, and skimming with
+    /// attribute triggers (`href`, `f`: `F="1"` must trigger too).
+    fn modes() -> [AttributeMode; 3] {
+        let tags = TagSet::from_atoms([atom::A, atom::DIV]);
+        [
+            AttributeMode::All,
+            AttributeMode::Only(tags.clone()),
+            AttributeMode::OnlyWith {
+                tags,
+                attributes: vec!["f".into(), "href".into()],
+            },
+        ]
+    }
+
     #[test]
     fn fused_reader_matches_the_states() {
-        for (i, input) in inputs().iter().enumerate() {
-            for chunk in [usize::MAX, 7, 1] {
-                if chunk == 1 && i % 8 != 0 {
-                    continue;
+        for mode in &modes() {
+            for (i, input) in inputs().iter().enumerate() {
+                for chunk in [usize::MAX, 7, 1] {
+                    if chunk == 1 && i % 8 != 0 {
+                        continue;
+                    }
+                    assert_eq!(
+                        render(input, true, chunk, mode),
+                        render(input, false, chunk, mode),
+                        "{input:?} in chunks of {chunk}, {mode:?}"
+                    );
                 }
-                assert_eq!(
-                    render(input, true, chunk),
-                    render(input, false, chunk),
-                    "{input:?} in chunks of {chunk}"
-                );
             }
         }
     }
@@ -324,7 +481,7 @@ mod tests {
                 tok.state = crate::tokenizer::states::St::TagOpen;
                 tok.pos = if input.starts_with("</") { 2 } else { 1 };
                 tok.create_tag(input.starts_with("</"));
-                tok.fast_tag()
+                tok.fast_tag::<false>()
             };
             assert!(flow.is_some(), "{input:?}");
             assert_eq!(tok.pos, input.len(), "{input:?}");

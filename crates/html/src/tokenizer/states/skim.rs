@@ -12,7 +12,7 @@
 
 use super::St;
 use crate::error::ErrorCode;
-use crate::tokenizer::run::{Stops, run_len_of, stop_set};
+use crate::tokenizer::run::{Stops, find_byte, run_len_of, stop_set};
 use crate::tokenizer::{Flow, Tokenizer};
 
 stop_set!(
@@ -145,7 +145,7 @@ impl Tokenizer {
                 },
                 Skim::Quoted(quote) => {
                     let rest = bytes.get(i..).unwrap_or_default();
-                    match memchr::memchr(quote, rest) {
+                    match find_byte(quote, rest) {
                         Some(run) => {
                             i += run;
                             at = Skim::AfterQuoted;

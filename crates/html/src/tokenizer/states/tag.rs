@@ -31,7 +31,7 @@ impl Tokenizer {
     /// Whether the tag whose name was just read is skimmed
     /// ([`AttributeMode::Only`](crate::tokenizer::AttributeMode::Only)); with that mode its name is interned here.
     #[inline]
-    fn skims_tag(&mut self) -> bool {
+    pub(super) fn skims_tag(&mut self) -> bool {
         if self.reads_all {
             return false;
         }
@@ -90,10 +90,13 @@ impl Tokenizer {
                 }
                 c if c.is_ascii_alphabetic() => {
                     self.create_tag(false);
-                    if self.fast_tags
-                        && let Some(flow) = self.fast_tag()
-                    {
-                        return flow;
+                    if self.fast_tags {
+                        if !self.reads_all {
+                            return self.fast_tag_skimming();
+                        }
+                        if let Some(flow) = self.fast_tag::<false>() {
+                            return flow;
+                        }
                     }
                     self.state = St::TagName;
                     return self.tag_name_state();
@@ -129,10 +132,13 @@ impl Tokenizer {
             Ok(ch) => match ch.c {
                 c if c.is_ascii_alphabetic() => {
                     self.create_tag(true);
-                    if self.fast_tags
-                        && let Some(flow) = self.fast_tag()
-                    {
-                        return flow;
+                    if self.fast_tags {
+                        if !self.reads_all {
+                            return self.fast_tag_skimming();
+                        }
+                        if let Some(flow) = self.fast_tag::<false>() {
+                            return flow;
+                        }
                     }
                     self.state = St::TagName;
                     return self.tag_name_state();

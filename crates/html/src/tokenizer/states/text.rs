@@ -7,7 +7,7 @@
 //! open a tag, which keeps tags and text in separate tokens with exact spans.
 
 use super::St;
-use crate::tokenizer::run::{StopSet, Stops, stop_set};
+use crate::tokenizer::run::{StopSet, Stops, find_byte, stop_set};
 use crate::tokenizer::{End, Flow, Nul, TEXT, TextMode, Tokenizer};
 
 stop_set!(
@@ -108,7 +108,7 @@ impl Tokenizer {
             .as_bytes()
             .get(self.pos..)
             .unwrap_or_default();
-        match memchr::memchr(b'<', rest) {
+        match find_byte(b'<', rest) {
             Some(run) => {
                 self.push_range(TEXT, self.pos, self.pos + run);
                 self.pos += run;

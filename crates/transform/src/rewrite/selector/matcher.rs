@@ -4,7 +4,9 @@
 //! two bit sets: `matched` (the compound, and everything to its left, matches this
 //! element) and `anc` (it matches this element or one of its ancestors). When an
 //! element is pushed, only the compounds whose type is the element's name (plus
-//! the universal ones) are evaluated, and a compound's left part is one bit of the
+//! the universal ones; a universal one that requires an attribute, `[data-id]`
+//! or `.x`, only on an element that has it) are evaluated, and a compound's left
+//! part is one bit of the
 //! parent's sets: `matched` across a child combinator, `anc` across a descendant
 //! one. So a start tag costs one copy of the parent's `anc` words plus the
 //! compounds that can match its name — nothing else, whatever the depth — and a
@@ -117,7 +119,11 @@ pub(crate) struct Program {
     /// Atom index → 1 + index into `by_name` (0: no compound needs that name);
     /// rebuilt by `add`, so a start tag finds its compounds with one load.
     dispatch: Vec<u16>,
+    /// Universal compounds that require no attribute (run on every element)…
     universal: Vec<u32>,
+    /// …and those that do, by that attribute (`[data-id]`, `.x` → `class`):
+    /// run only on an element that has it, found with one lookup per name.
+    universal_by_attr: Vec<(Atom, Vec<u32>)>,
     /// Words per bit set.
     words: usize,
     uses_of_type: bool,
@@ -146,7 +152,14 @@ impl Program {
                         }
                         Err(at) => self.by_name.insert(at, (name, vec![id])),
                     },
-                    None => self.universal.push(id),
+                    None => match simple.required_attribute() {
+                        None => self.universal.push(id),
+                        Some(attr) => match self.universal_by_attr.iter_mut().find(|e| e.0 == attr)
+                        {
+                            Some(e) => e.1.push(id),
+                            None => self.universal_by_attr.push((attr, vec![id])),
+                        },
+                    },
                 }
                 self.steps.push(Step {
                     simple,
@@ -519,18 +532,35 @@ impl OpenStack {
                 a.fill(0);
             }
         }
+        let pos = Position { index, type_index };
         let (named, universal) = prog.candidates(el.name);
-        if named.is_empty() && universal.is_empty() {
-            return;
+        if !named.is_empty() || !universal.is_empty() {
+            self.match_compounds(prog, el, named, universal, depth, pos);
         }
-        self.match_compounds(
-            prog,
-            el,
-            named,
-            universal,
-            depth,
-            Position { index, type_index },
-        );
+        if !prog.universal_by_attr.is_empty()
+            && let Some(attrs) = el.attrs
+            && !attrs.is_empty()
+        {
+            self.match_by_attribute(prog, el, attrs, depth, pos);
+        }
+    }
+
+    /// [`Self::match_compounds`] for the universal compounds whose required
+    /// attribute the element has.
+    #[inline(never)]
+    fn match_by_attribute(
+        &mut self,
+        prog: &Program,
+        el: &ElementInfo<'_>,
+        attrs: &Attributes<'_>,
+        depth: usize,
+        pos: Position,
+    ) {
+        for (name, ids) in &prog.universal_by_attr {
+            if attrs.value_of(*name).is_some() {
+                self.match_compounds(prog, el, ids, &[], depth, pos);
+            }
+        }
     }
 
     /// Sets the bits of the compounds among `named` and `universal` that match
@@ -609,5 +639,42 @@ impl OpenStack {
             .len()
             .checked_sub(1)
             .is_some_and(|d| self.bit(d, id, true))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_word;
+
+    #[test]
+    fn class_words_are_whole_words() {
+        let yes = [
+            ("content", "content"),
+            ("a content b", "content"),
+            ("\tcontent\n", "content"),
+            ("x  content", "content"),
+            ("é content", "content"),
+        ];
+        for (list, word) in yes {
+            assert!(
+                has_word(list.as_bytes(), word.as_bytes()),
+                "{list:?} {word:?}"
+            );
+        }
+        let no = [
+            ("contents", "content"),
+            ("xcontent", "content"),
+            ("con tent", "content"),
+            ("", "content"),
+            ("a  b", ""),
+            ("a b", "a b"),
+            ("content", "content "),
+        ];
+        for (list, word) in no {
+            assert!(
+                !has_word(list.as_bytes(), word.as_bytes()),
+                "{list:?} {word:?}"
+            );
+        }
     }
 }
