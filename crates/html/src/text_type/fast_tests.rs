@@ -79,7 +79,9 @@ fn run(seed: u64, scripting: bool, implied: bool, max_depth: usize) {
         let mut slow = sim.clone();
         let name = names[rng.below(names.len())];
         let kind = rng.below(10);
-        let tag = OwnedTag::new(name);
+        let mut tag = OwnedTag::new(name);
+        let self_closing = rng.below(6) == 0;
+        tag.set_self_closing(self_closing);
         let (fast_effect, slow_effect) = match kind {
             0 => {
                 let text = if rng.below(2) == 0 { "x" } else { " \n" };
@@ -89,7 +91,7 @@ fn run(seed: u64, scripting: bool, implied: bool, max_depth: usize) {
                 let fast = sim.start_tag_owned(&tag);
                 let atom = slow.owned_name(&tag);
                 let no_attr = |_: Atom| -> Option<&str> { None };
-                (fast, slow.start(Start::new(atom, false, no_attr)))
+                (fast, slow.start(Start::new(atom, self_closing, no_attr)))
             }
             _ => {
                 let fast = sim.end_tag_owned(&tag);
