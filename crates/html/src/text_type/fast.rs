@@ -99,7 +99,9 @@ impl TextTypeSimulator {
             return None;
         }
         let f = flags(name);
-        let push = f & PUSH != 0 || (f & BLOCK != 0 && !self.in_button_scope(atom::P));
+        let push = f & PUSH != 0
+            || (f & BLOCK != 0 && !self.in_button_scope(atom::P))
+            || (name == A && !self.a_is_open());
         let opened_at = if push {
             if len >= self.config.max_depth.max(2) {
                 return None;
@@ -124,6 +126,24 @@ impl TextTypeSimulator {
             switch: None,
             ns: Ns::Html,
         })
+    }
+
+    /// Whether an `a` is open after the last marker (what makes `<a>` close one).
+    fn a_is_open(&self) -> bool {
+        for n in self.stack.iter().rev() {
+            if n.ns == Ns::Html {
+                if n.name == A {
+                    return true;
+                }
+                if matches!(
+                    n.name,
+                    APPLET | OBJECT | MARQUEE | TEMPLATE | TD | TH | CAPTION
+                ) {
+                    return false;
+                }
+            }
+        }
+        false
     }
 
     /// The effect of text when it changes nothing: the body is open and the
