@@ -71,6 +71,9 @@
 //! ([`set_quirks`](TextTypeSimulator::set_quirks) from the DOCTYPE, if the caller
 //! cares: it only decides whether `<table>` closes a `<p>`).
 
+mod fast;
+#[cfg(test)]
+mod fast_tests;
 mod modes;
 #[cfg(test)]
 mod tests;
@@ -358,6 +361,9 @@ impl TextTypeSimulator {
     /// Processes a start tag from the tokenizer.
     pub fn start_tag(&mut self, tag: &Tag<'_>) -> TagEffect {
         let name = self.name_of(tag.name, || tag.name_str());
+        if let Some(effect) = self.fast_start(name) {
+            return effect;
+        }
         let attr = |a: Atom| tag.attrs.value_of(a);
         let start = Start::new(name, tag.self_closing, attr);
         self.start(start)
@@ -366,6 +372,9 @@ impl TextTypeSimulator {
     /// Processes an end tag from the tokenizer.
     pub fn end_tag(&mut self, tag: &Tag<'_>) -> TagEffect {
         let name = self.name_of(tag.name, || tag.name_str());
+        if let Some(effect) = self.fast_end(name) {
+            return effect;
+        }
         self.end(name)
     }
 
@@ -395,6 +404,9 @@ impl TextTypeSimulator {
     /// ```
     pub fn start_tag_owned(&mut self, tag: &OwnedTag) -> TagEffect {
         let name = self.owned_name(tag);
+        if let Some(effect) = self.fast_start(name) {
+            return effect;
+        }
         let attr = |a: Atom| {
             tag.attrs()
                 .iter()
@@ -408,6 +420,9 @@ impl TextTypeSimulator {
     /// Processes an owned end tag (see [`start_tag_owned`](Self::start_tag_owned)).
     pub fn end_tag_owned(&mut self, tag: &OwnedTag) -> TagEffect {
         let name = self.owned_name(tag);
+        if let Some(effect) = self.fast_end(name) {
+            return effect;
+        }
         self.end(name)
     }
 
@@ -470,6 +485,14 @@ impl TextTypeSimulator {
     /// (a `<noscript>` in it) or a `<colgroup>`, and implies the body, as the tree
     /// builder does; elsewhere text changes no nesting.
     pub fn characters(&mut self, text: &str) -> TagEffect {
+        if let Some(effect) = self.fast_characters() {
+            return effect;
+        }
+        self.characters_general(text)
+    }
+
+    /// [`characters`](Self::characters) by the general rules.
+    fn characters_general(&mut self, text: &str) -> TagEffect {
         self.begin();
         let blank = text
             .chars()

@@ -1,0 +1,191 @@
+//! The simulator's fast path: the common tag — an HTML start or end tag in body,
+//! cell or caption content whose name changes neither the text type, the
+//! foreign depth nor anything but the top of the stack — answered by one lookup
+//! in a per-atom flag table, before any of the insertion-mode rules run.
+//!
+//! Every answer here is the one the rules in `modes.rs` give for the same state;
+//! anything else returns `None` and takes the general path.
+
+use super::{Mode, Node, Ns, TagEffect, TextTypeSimulator};
+use crate::atom::{self, Atom, STATIC_NAMES};
+
+use atom::*;
+
+/// A start tag that "in body" only pushes (the rules' `_ => push`).
+const PUSH: u8 = 1;
+/// A start tag that "in body" neither pushes nor pops (void elements and the
+/// head elements that are ignored or inserted and popped there).
+const VOID: u8 = 2;
+/// An end tag that "in body", when it matches the current node, only pops it.
+const POP: u8 = 4;
+/// A start tag that "in body" closes a `p` in button scope, then pushes (the
+/// block starts, `pre`, `listing`).
+const BLOCK: u8 = 8;
+
+/// The [`BLOCK`] start tags.
+pub(super) const BLOCKS: &[Atom] = &[
+    ADDRESS, ARTICLE, ASIDE, BLOCKQUOTE, CENTER, DETAILS, DIALOG, DIR, DIV, DL, FIELDSET,
+    FIGCAPTION, FIGURE, FOOTER, HEADER, HGROUP, MAIN, MENU, NAV, OL, P, SEARCH, SECTION, SUMMARY,
+    UL, PRE, LISTING,
+];
+
+/// Start tags with rules of their own in "in body" (or before it): neither
+/// [`PUSH`] nor [`VOID`].
+pub(super) const START_RULES: &[Atom] = &[
+    HTML, HEAD, NOFRAMES, SCRIPT, STYLE, TEMPLATE, TITLE, BODY, FRAMESET, ADDRESS, ARTICLE, ASIDE,
+    BLOCKQUOTE, CENTER, DETAILS, DIALOG, DIR, DIV, DL, FIELDSET, FIGCAPTION, FIGURE, FOOTER,
+    HEADER, HGROUP, MAIN, MENU, NAV, OL, P, SEARCH, SECTION, SUMMARY, UL, H1, H2, H3, H4, H5, H6,
+    PRE, LISTING, FORM, LI, DD, DT, PLAINTEXT, BUTTON, A, NOBR, TABLE, INPUT, HR, TEXTAREA, XMP,
+    IFRAME, NOEMBED, NOSCRIPT, SELECT, OPTION, OPTGROUP, RB, RTC, RP, RT, MATH, SVG, CAPTION, COL,
+    COLGROUP, FRAME, TBODY, TD, TFOOT, TH, THEAD, TR,
+];
+
+/// Start tags that "in body" (with the body seen) change nothing.
+pub(super) const VOIDS: &[Atom] = &[
+    AREA, BR, EMBED, IMG, KEYGEN, WBR, PARAM, SOURCE, TRACK, IMAGE, BASE, BASEFONT, BGSOUND, LINK,
+    META,
+];
+
+/// End tags with rules beyond "pop the matching current node" in body, cell or
+/// caption content.
+pub(super) const END_RULES: &[Atom] = &[
+    FORM, TEMPLATE, BODY, HTML, BR, CAPTION, COL, COLGROUP, TABLE, TBODY, TFOOT, THEAD, TR, TD, TH,
+];
+
+const fn build() -> [u8; STATIC_NAMES.len()] {
+    let mut table = [PUSH | POP; STATIC_NAMES.len()];
+    let mut i = 0;
+    while i < START_RULES.len() {
+        table[START_RULES[i].0 as usize] &= !PUSH;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < VOIDS.len() {
+        table[VOIDS[i].0 as usize] = (table[VOIDS[i].0 as usize] & !PUSH) | VOID;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < BLOCKS.len() {
+        table[BLOCKS[i].0 as usize] |= BLOCK;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < END_RULES.len() {
+        table[END_RULES[i].0 as usize] &= !POP;
+        i += 1;
+    }
+    table
+}
+
+static FLAGS: [u8; STATIC_NAMES.len()] = build();
+
+/// The flags of `name`; a dynamic atom (a name no rule mentions) pushes and pops.
+#[inline(always)]
+fn flags(name: Atom) -> u8 {
+    FLAGS.get(name.0 as usize).copied().unwrap_or(PUSH | POP)
+}
+
+impl TextTypeSimulator {
+    /// The effect of start tag `name` when it is the common case, applied.
+    #[inline(always)]
+    pub(super) fn fast_start(&mut self, name: Atom) -> Option<TagEffect> {
+        let top = *self.stack.last()?;
+        let len = self.stack.len();
+        if self.frameset
+            || !self.seen_body
+            || top.ns != Ns::Html
+            || !matches!(top.mode, Mode::Body | Mode::Cell | Mode::Caption)
+        {
+            return None;
+        }
+        let f = flags(name);
+        let push = f & PUSH != 0
+            || (f & BLOCK != 0 && !self.in_button_scope(atom::P))
+            || (name == A && !self.a_is_open());
+        let opened_at = if push {
+            if len >= self.config.max_depth.max(2) {
+                return None;
+            }
+            self.stack.push(Node {
+                name,
+                ns: Ns::Html,
+                mode: top.mode,
+                html_ip: false,
+                text: false,
+            });
+            Some(len)
+        } else if f & VOID != 0 {
+            None
+        } else {
+            return None;
+        };
+        self.transient.clear();
+        Some(TagEffect {
+            kept: len,
+            opened_at,
+            switch: None,
+            ns: Ns::Html,
+        })
+    }
+
+    /// Whether an `a` is open after the last marker (what makes `<a>` close one).
+    fn a_is_open(&self) -> bool {
+        for n in self.stack.iter().rev() {
+            if n.ns == Ns::Html {
+                if n.name == A {
+                    return true;
+                }
+                if matches!(
+                    n.name,
+                    APPLET | OBJECT | MARQUEE | TEMPLATE | TD | TH | CAPTION
+                ) {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    /// The effect of text when it changes nothing: the body is open and the
+    /// current node is not one that text ends (`head`, its `noscript`, `colgroup`).
+    #[inline(always)]
+    pub(super) fn fast_characters(&mut self) -> Option<TagEffect> {
+        let top = self.stack.last();
+        let ends = top
+            .is_some_and(|t| matches!(t.mode, Mode::Head | Mode::HeadNoscript | Mode::ColumnGroup));
+        if !self.seen_body || ends {
+            return None;
+        }
+        self.transient.clear();
+        Some(TagEffect {
+            kept: self.stack.len(),
+            opened_at: None,
+            switch: None,
+            ns: top.map_or(Ns::Html, |t| t.ns),
+        })
+    }
+
+    /// The effect of end tag `name` when it is the common case, applied: the end
+    /// of a raw text element, or the current node's own end tag.
+    #[inline(always)]
+    pub(super) fn fast_end(&mut self, name: Atom) -> Option<TagEffect> {
+        let top = *self.stack.last()?;
+        let common = top.text
+            || (!self.frameset
+                && top.ns == Ns::Html
+                && top.name == name
+                && matches!(top.mode, Mode::Body | Mode::Cell | Mode::Caption)
+                && flags(name) & POP != 0);
+        if !common {
+            return None;
+        }
+        self.stack.pop();
+        self.transient.clear();
+        Some(TagEffect {
+            kept: self.stack.len(),
+            opened_at: None,
+            switch: None,
+            ns: top.ns,
+        })
+    }
+}
