@@ -14,8 +14,9 @@
 //!
 //! The pool has as many workers as the largest `n - 1` asked for so far; a larger
 //! request replaces it (calls still running finish on the old one, whose workers
-//! end when its last call does). A panic in `f` stops the call: it ends with
-//! [`TaskPanicked`] once every helper has stopped, and the pool stays usable.
+//! end when its last call does); a forked child builds its own. A panic in `f`
+//! stops the call: it ends with [`TaskPanicked`] once every helper has stopped,
+//! and the pool stays usable.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -121,11 +122,24 @@ impl<T: Sync, R: Send, F: Fn(&T) -> R + Sync> Job<'_, T, R, F> {
 }
 
 /// The persistent pool, with at least `helpers` workers.
+///
+/// A forked child (multiprocessing, Spark's Python workers) inherits the pool but
+/// none of its threads: jobs spawned into it would never run and the call would
+/// wait for ever. So the pool remembers the process that built it, and a child
+/// builds its own (leaking the parent's, whose threads it cannot reach).
 fn workers(helpers: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
-    static POOL: Mutex<Option<Arc<rayon::ThreadPool>>> = Mutex::new(None);
+    static POOL: Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let pid = std::process::id();
     let mut pool = POOL.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(current) = pool.as_ref().filter(|p| p.current_num_threads() >= helpers) {
-        return Ok(Arc::clone(current));
+    match pool.take() {
+        Some((owner, current)) if owner == pid && current.current_num_threads() >= helpers => {
+            *pool = Some((owner, Arc::clone(&current)));
+            return Ok(current);
+        }
+        // Smaller: dropped once the calls still on it finish.
+        Some((owner, smaller)) if owner == pid => drop(smaller),
+        Some((_, inherited)) => std::mem::forget(inherited),
+        None => {}
     }
     let built = Arc::new(
         rayon::ThreadPoolBuilder::new()
@@ -133,7 +147,7 @@ fn workers(helpers: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBu
             .thread_name(|i| format!("tagloom-batch-{i}"))
             .build()?,
     );
-    *pool = Some(Arc::clone(&built));
+    *pool = Some((pid, Arc::clone(&built)));
     Ok(built)
 }
 

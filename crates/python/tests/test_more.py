@@ -225,6 +225,32 @@ def test_batch_helpers_live_between_calls():
     assert helpers() == first
 
 
+def test_batch_calls_in_a_forked_child():
+    """A child forked after a batch call (multiprocessing, Spark's Python workers)
+    inherits the helper pool but not its threads: its batch calls must still finish
+    (they hung when the child reused the parent's pool)."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("needs the fork start method (POSIX)")
+    docs = [b"<p>x<b>y</b>" * 50] * 64
+    assert len(tagloom.parse_many(docs, threads=2)) == 64
+
+    def child():
+        texts = tagloom.extract_text_many(docs, threads=2)
+        parsed = tagloom.parse_many(docs, threads=3)
+        os._exit(0 if texts == ["xy" * 50] * 64 and len(parsed) == 64 else 3)
+
+    process = multiprocessing.get_context("fork").Process(target=child)
+    process.start()
+    process.join(120)
+    if process.is_alive():
+        process.kill()
+        process.join()
+        pytest.fail("the forked child's batch call did not finish in 120 s")
+    assert process.exitcode == 0
+
+
 # Run in a fresh interpreter (`_MEMORY_RUN`): the peak RSS of this process depends
 # on what the tests before it left in the heap (memory they freed makes a first call
 # look cheap and the bound below too tight), so the figures come from a process that
