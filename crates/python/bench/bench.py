@@ -6,7 +6,12 @@ usage: python bench.py CORPUS_DIR [ROUNDS]
   ``html5lib`` (html5lib on the pages only, one parse a sample: it is far slower);
 - sanitize: ``tagloom.sanitize`` vs ``nh3.clean`` (default policies; str in, str out);
 - ``parse_many`` and ``extract_text_many`` on 2 threads vs 1 over the pages
-  repeated to about 20 MB.
+  repeated to about 20 MB: one sample a round like the rest, then a steadiness loop
+  (``STEADY_CALLS`` calls of each thread count, alternating, one warm-up call each
+  first) whose 2 / 1 ratios are given as min / median / max, with the CPU time of
+  the calls (a 2-thread call that costs more CPU than a 1-thread one pays for
+  something besides the parse; on a loaded machine the CPU figures are the ones to
+  read, the wall clock there depends on what else runs).
 
 Inputs: every ``*.html`` of CORPUS_DIR and their 20 MB concat, bytes in (str for
 the sanitizers, decoded outside the timed region).
@@ -35,10 +40,12 @@ total bytes over their total time per round. Prints Markdown tables.
 
 from __future__ import annotations
 
+import gc
 import importlib.metadata
 import os
 import statistics
 import sys
+import time
 from typing import Callable, Dict, List, Tuple
 
 import html5lib
@@ -62,6 +69,7 @@ SANITIZERS: Dict[str, Callable[[str], object]] = {
     "nh3": nh3.clean,
 }
 PAGES = "7 pages"
+STEADY_CALLS = 20
 
 Samples = Dict[Tuple[str, str], List[float]]
 
@@ -90,6 +98,33 @@ def ratio(secs: Samples, pages, name: str, ours: str, peer: str) -> str:
     return f"{statistics.median(per_round):.2f}x"
 
 
+def steadiness(calls, call: str, batch) -> Tuple[List[float], Dict[int, List[float]], Dict[int, List[float]]]:
+    """STEADY_CALLS calls of `call` on 1 and 2 threads, alternating, each timed with
+    the release of its result: the per-pair 2 / 1 speed ratios, walls and CPU times."""
+    walls: Dict[int, List[float]] = {1: [], 2: []}
+    cpus: Dict[int, List[float]] = {1: [], 2: []}
+    sample(calls[(call, 1)], batch, 1)
+    sample(calls[(call, 2)], batch, 1)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(STEADY_CALLS):
+            for threads in (1, 2):
+                start, start_cpu = time.perf_counter(), time.process_time()
+                result = calls[(call, threads)](batch)
+                del result
+                cpus[threads].append(time.process_time() - start_cpu)
+                walls[threads].append(time.perf_counter() - start)
+    finally:
+        gc.enable()
+    return [a / b for a, b in zip(walls[1], walls[2])], walls, cpus
+
+
+def spread(values: List[float], unit: str = "") -> str:
+    fmt = ".2f" if unit else ".3f"
+    return " / ".join(f"{v:{fmt}}{unit}" for v in (min(values), statistics.median(values), max(values)))
+
+
 def versions() -> str:
     names = ("selectolax", "lxml", "html5lib", "nh3")
     return ", ".join(f"{n} {importlib.metadata.version(n)}" for n in names)
@@ -114,6 +149,7 @@ def main() -> None:
         ("extract_text_many", 2): lambda b: tagloom.extract_text_many(b, threads=2),
     }
     many: Dict[Tuple[str, int], List[float]] = {}
+    many_cpu: Dict[Tuple[str, int], List[float]] = {}
     load_before = os.getloadavg()
     for r in range(rounds):
         for name, data in pages:
@@ -129,8 +165,10 @@ def main() -> None:
                 clean.setdefault((name, engine), []).append(wall)
                 clean_cpu.setdefault((name, engine), []).append(cpu)
         for key in rotated(list(calls), r):
-            wall, _ = sample(calls[key], batch, 1)
+            wall, cpu = sample(calls[key], batch, 1)
             many.setdefault(key, []).append(batch_bytes / wall / 1e6)
+            many_cpu.setdefault(key, []).append(cpu)
+    steady = {call: steadiness(calls, call, batch) for call in ("parse_many", "extract_text_many")}
     load_after = os.getloadavg()
 
     names = [name for name, _ in pages if name != "concat"] + [PAGES, "concat"]
@@ -160,12 +198,21 @@ def main() -> None:
         by_cpu = ratio(clean_cpu, pages, name, "tagloom", "nh3")
         print(f"| {name} | {t} | {n} | {ratio(clean, pages, name, 'tagloom', 'nh3')} | {by_cpu} |")
     print(f"\n### Batch calls over {len(batch)} pages ({batch_bytes / 1e6:.1f} MB), MB/s (results released in the timed region)\n")
-    print("| call | 1 thread | 2 threads | 2 / 1 |")
-    print("|---|---:|---:|---:|")
+    print("| call | 1 thread | 2 threads | 2 / 1 | CPU s, 1 thread | CPU s, 2 threads |")
+    print("|---|---:|---:|---:|---:|---:|")
     for call in ("parse_many", "extract_text_many"):
         one, two = many[(call, 1)], many[(call, 2)]
         per_round = statistics.median(b / a for a, b in zip(one, two))
-        print(f"| {call} | {statistics.median(one):.1f} | {statistics.median(two):.1f} | {per_round:.2f}x |")
+        cpu1, cpu2 = (statistics.median(many_cpu[(call, t)]) for t in (1, 2))
+        print(
+            f"| {call} | {statistics.median(one):.1f} | {statistics.median(two):.1f} | {per_round:.2f}x "
+            f"| {cpu1:.3f} | {cpu2:.3f} |"
+        )
+    print(f"\n### Batch calls, {STEADY_CALLS} calls of each (alternating 1 and 2 threads): min / median / max\n")
+    print("| call | 2 / 1, wall | wall s, 1 thread | wall s, 2 threads | CPU s, 1 thread | CPU s, 2 threads |")
+    print("|---|---|---|---|---|---|")
+    for call, (ratios, walls, cpus) in steady.items():
+        print(f"| {call} | {spread(ratios, 'x')} | {spread(walls[1])} | {spread(walls[2])} | {spread(cpus[1])} | {spread(cpus[2])} |")
 
 
 if __name__ == "__main__":

@@ -173,6 +173,84 @@ def test_batch_calls_release_the_gil():
     assert released_the_gil(lambda: tagloom.sanitize_many(docs, threads=2))
 
 
+def test_batch_calls_from_python_threads_at_once():
+    """Several Python threads in batch calls at the same time (the GIL released, one
+    shared helper pool): every call gets its own results, in its input's order."""
+    docs = [f"<p>doc {i}<b>bold</b>".encode() * (1 + i % 50) for i in range(300)]
+    want = [d.text for d in tagloom.parse_many(docs, threads=1)]
+    got = {}
+
+    def work(threads):
+        for _ in range(5):
+            texts = tagloom.extract_text_many(docs, threads=threads)
+            parsed = [d.text for d in tagloom.parse_many(docs, threads=threads)]
+            got.setdefault(threads, []).append((texts, parsed))
+
+    workers = [threading.Thread(target=work, args=(t,)) for t in (1, 2, 3, 4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert sorted(got) == [1, 2, 3, 4]
+    for runs in got.values():
+        assert len(runs) == 5
+        assert all(texts == want and parsed == want for texts, parsed in runs)
+
+
+def test_batch_helpers_live_between_calls():
+    """The helper threads are started once and parked, not spawned per call: after
+    a call on 2 threads a `tagloom-batch-*` thread exists, and repeated calls keep
+    the same ones (thread ids are not reused while the process runs)."""
+    if not os.path.isdir("/proc/self/task"):
+        pytest.skip("needs /proc/self/task (Linux) to list the process's threads")
+
+    def helpers():
+        found = set()
+        for tid in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{tid}/comm") as comm:
+                    if comm.read().startswith("tagloom-batch-"):
+                        found.add(tid)
+            except OSError:
+                pass
+        return found
+
+    docs = [b"<p>x" * 100] * 64
+    tagloom.parse_many(docs, threads=2)
+    first = helpers()
+    assert first, "no helper thread after a 2-thread call"
+    for _ in range(10):
+        tagloom.parse_many(docs, threads=2)
+        tagloom.extract_text_many(docs, threads=2)
+    assert helpers() == first
+
+
+def test_batch_calls_in_a_forked_child():
+    """A child forked after a batch call (multiprocessing, Spark's Python workers)
+    inherits the helper pool but not its threads: its batch calls must still finish
+    (they hung when the child reused the parent's pool)."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("needs the fork start method (POSIX)")
+    docs = [b"<p>x<b>y</b>" * 50] * 64
+    assert len(tagloom.parse_many(docs, threads=2)) == 64
+
+    def child():
+        texts = tagloom.extract_text_many(docs, threads=2)
+        parsed = tagloom.parse_many(docs, threads=3)
+        os._exit(0 if texts == ["xy" * 50] * 64 and len(parsed) == 64 else 3)
+
+    process = multiprocessing.get_context("fork").Process(target=child)
+    process.start()
+    process.join(120)
+    if process.is_alive():
+        process.kill()
+        process.join()
+        pytest.fail("the forked child's batch call did not finish in 120 s")
+    assert process.exitcode == 0
+
+
 # Run in a fresh interpreter (`_MEMORY_RUN`): the peak RSS of this process depends
 # on what the tests before it left in the heap (memory they freed makes a first call
 # look cheap and the bound below too tight), so the figures come from a process that

@@ -148,7 +148,9 @@ def parse_many(
     docs: Iterable[Data], *, threads: int = 0, encoding: Optional[str] = None, scripting: bool = True
 ) -> List[Document]:
     """``parse`` over a list in one call, on ``threads`` threads (0: one per core), the
-    GIL released; results in input order."""
+    GIL released; results in input order. The calling thread works too, beside
+    ``threads - 1`` helper threads that live for the process (started on first use,
+    parked between calls). A task that fails inside raises ``TagloomError``."""
 
 def extract_text_many(
     docs: Iterable[Data], *, threads: int = 0, encoding: Optional[str] = None, scripting: bool = True

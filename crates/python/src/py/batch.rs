@@ -45,7 +45,7 @@ pub(crate) fn parse_many(
         pool::map(&work, threads, |(data, options)| {
             parse::parse(&data.bytes, options)
         })
-    });
+    })?;
     let out = PyList::empty(py);
     for ((parsed, (_, options)), object) in parsed.into_iter().zip(work).zip(&objects) {
         let doc = Document::new(parsed?, options, object.clone().unbind());
@@ -76,6 +76,6 @@ pub(crate) fn extract_text_many(
                 .map(|d| text_of(d, TextMode::Visible))
                 .unwrap_or_default())
         })
-    });
+    })?;
     texts.into_iter().map(|t| t.map_err(PyErr::from)).collect()
 }

@@ -69,6 +69,12 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+impl From<crate::pool::TaskPanicked> for PyErr {
+    fn from(err: crate::pool::TaskPanicked) -> PyErr {
+        TagloomError::new_err(err.to_string())
+    }
+}
+
 impl From<crate::parse::ParseError> for PyErr {
     fn from(err: crate::parse::ParseError) -> PyErr {
         use crate::parse::ParseError as E;

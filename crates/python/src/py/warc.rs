@@ -462,7 +462,7 @@ pub(crate) fn warc_rows_html(
             let record = cell.lock().ok()?.take()?;
             job.run_record("", Ok(record))
         })
-    });
+    })?;
     let out = PyList::empty(py);
     for row in rows.into_iter().flatten() {
         out.append(row_dict(py, &row, kind)?)?;
