@@ -1,5 +1,6 @@
-//! Owned tokens (tagloom-html's [`OwnedToken`]) with lookahead over the tagloom
-//! tokenizer. No tree builder runs
+//! Owned tokens (tagloom-html's [`OwnedToken`]; text the tokenizer did not change
+//! as a range of the decoded window, [`Payload::Text`]) with lookahead over the
+//! tagloom tokenizer. No tree builder runs
 //! here: the shared [`TextTypeSimulator`] of tagloom-html answers what one would do —
 //! the tokenizer state after a start tag (RCDATA, RAWTEXT, script data, PLAINTEXT;
 //! none in foreign content), whether CDATA sections are allowed, and which open
