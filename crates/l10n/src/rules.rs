@@ -457,12 +457,19 @@ impl Rules {
 
     /// Whether `text` has enough letters to be a unit (see [`Rules::min_letters`]).
     pub fn is_translatable_text(&self, text: &str) -> bool {
+        self.is_translatable_pieces(std::iter::once(text))
+    }
+
+    /// [`Rules::is_translatable_text`] of the concatenation of `pieces`, without
+    /// joining them (a block's text runs).
+    pub(crate) fn is_translatable_pieces<'t>(&self, pieces: impl Iterator<Item = &'t str>) -> bool {
+        let chars = pieces.flat_map(str::chars);
         if self.min_letters == 0 {
-            return text
-                .chars()
+            return chars
+                .into_iter()
                 .any(|c| c != '\0' && !crate::reader::is_html_ws(c));
         }
-        text.chars()
+        chars
             .filter(|c| c.is_alphabetic())
             .take(self.min_letters)
             .count()
@@ -519,6 +526,32 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn translatable_pieces_count_as_the_joined_text() {
+        let cases: [&[&str]; 7] = [
+            &[],
+            &["", " \n"],
+            &["\0", " "],
+            &["a", "b"],
+            &["a", " ", "1"],
+            &["\u{e9}t", "\u{e9}"],
+            &[" ", "x"],
+        ];
+        for min_letters in [0, 1, 2, 3] {
+            let rules = Rules {
+                min_letters,
+                ..Rules::default()
+            };
+            for pieces in cases {
+                assert_eq!(
+                    rules.is_translatable_pieces(pieces.iter().copied()),
+                    rules.is_translatable_text(&pieces.concat()),
+                    "{pieces:?}, min_letters {min_letters}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn defaults() {

@@ -8,7 +8,7 @@ use std::io::Read;
 
 use super::input::SourceWindow;
 use super::tokens::{Tok, TokenStream, ValueRange};
-use crate::block::{Block, BlockKind, Run, SubRef, quote_ending, runs_text};
+use crate::block::{Block, BlockKind, Run, SubRef, quote_ending};
 use crate::ids::push_decimal;
 use crate::rules::{InlineRole, Rules};
 use encoding_rs::UTF_8;
@@ -66,6 +66,10 @@ pub(crate) struct BuildCtx<'a> {
     pub(crate) element: String,
     pub(crate) preserve: bool,
     pub(crate) translate: bool,
+    /// Whether a sink reads the blocks: sub-blocks get paths and element names.
+    pub(crate) for_sink: bool,
+    /// Whether blocks keep a copy of their original bytes (see `Reader`).
+    pub(crate) keep_original: bool,
 }
 
 /// What [`build`] made: the block and the decoded range it covers.
@@ -103,7 +107,7 @@ pub(crate) fn build<R: Read>(
     while i <= i1 {
         let tok = toks[i];
         match tok.kind() {
-            TokenKind::Characters => b.text(tok.text()),
+            TokenKind::Characters => b.text(tok.text(win)),
             TokenKind::Comment
             | TokenKind::ProcessingInstruction
             | TokenKind::Doctype
@@ -138,7 +142,11 @@ pub(crate) fn build<R: Read>(
             notes: Vec::new(),
             preserve: ctx.preserve,
             runs,
-            original: win.source(start, end).to_vec(),
+            original: if ctx.keep_original {
+                win.source(start, end).to_vec()
+            } else {
+                Vec::new()
+            },
             subs: b.subs,
             sub_refs: b.sub_refs,
             lang_refs: b.lang_refs,
@@ -161,7 +169,7 @@ fn region<R: Read>(
     if preserve {
         return Some((i0, i1, first.start(), last.end()));
     }
-    let ws_only = |t: &Tok| t.kind() == TokenKind::Characters && t.text().chars().all(is_ws);
+    let ws_only = |t: &Tok| t.is_blank();
     while i0 <= i1 && ws_only(toks[i0]) {
         i0 += 1;
     }
@@ -318,23 +326,32 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
             push_decimal(&mut key, count);
             key.push(':');
             super::push_portable(&mut key, attr.name.as_str());
-            let mut path = String::with_capacity(ctx.path.len() + 24);
-            path.push_str(&ctx.path);
-            path.push('/');
-            path.push_str(name);
-            path.push('[');
-            push_decimal(&mut path, count);
-            path.push_str("]/@");
-            path.push_str(attr.name.as_str());
+            let mut path = String::new();
+            if ctx.for_sink {
+                path.reserve(ctx.path.len() + 24);
+                path.push_str(&ctx.path);
+                path.push('/');
+                path.push_str(name);
+                path.push('[');
+                push_decimal(&mut path, count);
+                path.push_str("]/@");
+                path.push_str(attr.name.as_str());
+            }
+            // A sub-block's bytes are inside its parent's: the skeleton never
+            // keeps them, only a sink may read them.
+            let original = if ctx.for_sink {
+                let value = self.win.source(attr.value_start(), attr.value_end());
+                value.to_vec()
+            } else {
+                Vec::new()
+            };
             self.subs.push(Block::attribute(
                 key,
-                name,
+                if ctx.for_sink { name } else { "" },
                 path,
                 quote,
                 &attr.value,
-                self.win
-                    .source(attr.value_start(), attr.value_end())
-                    .to_vec(),
+                original,
             ));
             self.sub_refs.push(at);
         }
@@ -363,7 +380,11 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
         for (_, idx) in self.open.drain(..) {
             unpair(&mut runs, idx);
         }
-        if !ctx.rules.is_translatable_text(&runs_text(&runs)) {
+        let texts = runs.iter().filter_map(|r| match r {
+            Run::Text(t) => Some(t.as_str()),
+            _ => None,
+        });
+        if !ctx.rules.is_translatable_pieces(texts) {
             return None;
         }
         if !ctx.preserve {

@@ -16,7 +16,7 @@
 
 use std::io::Read;
 
-use super::tokens::TokenStream;
+use super::tokens::{Tok, TokenStream};
 use crate::error::Result;
 use crate::rules::Rules;
 use tagloom_html::token::TokenKind;
@@ -41,18 +41,27 @@ pub(crate) fn classify<R: Read>(
     start: u64,
     level: usize,
 ) -> Result<Class> {
-    let mut open: Vec<String> = Vec::new();
+    // Open inline elements: the indexes of their start tags among the buffered
+    // tokens (which stay buffered during the scan), not copies of their names.
+    let mut open: Vec<usize> = Vec::new();
     let mut j = 0usize;
     loop {
         if j > rules.scan_token_budget {
             return Ok(Class::Container);
         }
-        let Some(tok) = ts.peek(j)? else {
+        if ts.peek(j)?.is_none() {
+            return Ok(Class::Leaf {
+                len: j,
+                end_tag: false,
+            });
+        }
+        let Some(tok) = ts.buffered_token(j) else {
             return Ok(Class::Leaf {
                 len: j,
                 end_tag: false,
             });
         };
+        let name_at = |i: usize| ts.buffered_token(i).map_or("", Tok::name);
         if tok.end().saturating_sub(start) > rules.scan_byte_budget as u64 {
             return Ok(Class::Container);
         }
@@ -82,12 +91,12 @@ pub(crate) fn classify<R: Read>(
                     return Ok(Class::Container);
                 }
                 if !(rules.is_void(n) || tok.self_closing() && !rules.is_opaque(n)) {
-                    open.push(n.to_string());
+                    open.push(j);
                 }
             }
             TokenKind::EndTag => {
                 let n = tok.name();
-                if let Some(pos) = open.iter().rposition(|o| o == n) {
+                if let Some(pos) = open.iter().rposition(|&o| name_at(o) == n) {
                     open.truncate(pos);
                 } else if n == name {
                     return Ok(Class::Leaf {

@@ -195,11 +195,17 @@ pub fn read_document<R: Read>(
     let bom = prefix[..bom_len.min(prefix.len())].to_vec();
     let window = SourceWindow::new(input, encoding, prefix, bom_len);
     let ts = TokenStream::new(window, rules, path);
+    // What only the interchange files need (a sink): paths, element names, and
+    // the blocks' original bytes unless the skeleton copies them.
+    let for_sink = sink.is_some();
+    let keep_original = for_sink || skeleton.as_ref().is_some_and(|s| !s.keeps_source_ranges());
     let mut reader = Reader {
         ts,
         rules,
         skel: skeleton,
         sink,
+        for_sink,
+        keep_original,
         emitted: 0,
         stack: Vec::new(),
         root: Frame::root(),
@@ -269,17 +275,21 @@ struct Seg {
 impl Seg {
     /// Rendered once when the element opens: every unit below it reuses the
     /// strings instead of formatting them again.
-    fn new(name: &str, n: u32, id_key: Option<String>) -> Seg {
+    /// `with_path`: render the path segment too (paths are for a sink only).
+    fn new(name: &str, n: u32, id_key: Option<String>, with_path: bool) -> Seg {
         let mut key_seg = String::with_capacity(name.len() + 4);
         push_portable(&mut key_seg, name);
         key_seg.push('-');
         push_decimal(&mut key_seg, n);
-        let mut path_seg = String::with_capacity(name.len() + 6);
-        path_seg.push('/');
-        path_seg.push_str(name);
-        path_seg.push('[');
-        push_decimal(&mut path_seg, n);
-        path_seg.push(']');
+        let mut path_seg = String::new();
+        if with_path {
+            path_seg.reserve(name.len() + 6);
+            path_seg.push('/');
+            path_seg.push_str(name);
+            path_seg.push('[');
+            push_decimal(&mut path_seg, n);
+            path_seg.push(']');
+        }
         Seg {
             id_key,
             key_seg,
@@ -295,7 +305,7 @@ impl Frame {
             level: usize::MAX,
             translate: true,
             preserve: false,
-            seg: Seg::new("", 0, None),
+            seg: Seg::new("", 0, None, false),
             digest: Digest {
                 restart: 0,
                 key: FNV_START,
@@ -324,6 +334,11 @@ struct Reader<'a, 's, R: Read> {
     rules: &'a Rules,
     skel: Option<&'a mut SkeletonStore>,
     sink: Option<&'a mut (dyn BlockSink + 's)>,
+    /// Whether there is a sink: blocks then get their paths and element names.
+    for_sink: bool,
+    /// Whether blocks keep a copy of their original bytes (a sink, or a skeleton
+    /// that copies them instead of keeping ranges of the source file).
+    keep_original: bool,
     /// Decoded offset up to which the skeleton is written.
     emitted: u64,
     stack: Vec<Frame>,
@@ -438,7 +453,13 @@ impl<R: Read> Reader<'_, '_, R> {
             block.notes = std::mem::take(&mut self.notes);
         }
         if let Some(s) = self.skel.as_deref_mut() {
-            s.write_block(&block, self.ts.window.src_offset(start))?;
+            let window = &self.ts.window;
+            let len = if self.keep_original {
+                block.original.len()
+            } else {
+                window.source(start, end).len()
+            };
+            s.write_block_sized(&block, window.src_offset(start), len)?;
         }
         self.emitted = end.max(self.emitted);
         self.blocks += 1 + block.subs.len();
@@ -463,7 +484,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 id_key = Some(key);
             }
         }
-        Seg::new(name, n, id_key)
+        Seg::new(name, n, id_key, self.for_sink)
     }
 
     /// The key and path of the top frame's child `seg` (`None`: the top frame's
@@ -486,16 +507,25 @@ impl<R: Read> Reader<'_, '_, R> {
 
         // Paths are for interchange files: a read without a sink (the skeleton
         // alone, for a merge) leaves them empty.
+        // Both strings are sized once (their segments are rendered already), with
+        // room for what the callers append (`/text()[n]`, `:attr`, `/@attr`).
         let mut path = String::new();
         if self.sink.is_some() {
             let path_from = len.saturating_sub(KEPT_NAME_SEGMENTS);
             let path_from = if len > MAX_NAME_SEGMENTS {
-                let state = digest_at(path_from - 1).map_or(FNV_START, |d| d.path);
-                push_digest(&mut path, "/~", state);
                 path_from
             } else {
                 0
             };
+            let size: usize = (path_from..len)
+                .filter_map(at)
+                .map(|s| s.path_seg.len())
+                .sum();
+            path.reserve(size + 20 + if path_from > 0 { 18 } else { 0 });
+            if path_from > 0 {
+                let state = digest_at(path_from - 1).map_or(FNV_START, |d| d.path);
+                push_digest(&mut path, "/~", state);
+            }
             for s in (path_from..len).filter_map(at) {
                 push_path(&mut path, s);
             }
@@ -506,15 +536,27 @@ impl<R: Read> Reader<'_, '_, R> {
             Some(s) if s.id_key.is_some() => depth,
             _ => self.stack.last().map_or(0, |f| f.digest.restart),
         };
-        let mut key = String::new();
-        let key_from = if len - from > MAX_NAME_SEGMENTS {
-            let kept_from = len - KEPT_NAME_SEGMENTS;
-            let state = digest_at(kept_from - 1).map_or(FNV_START, |d| d.key);
-            push_digest(&mut key, "~", state);
-            kept_from
+        let folded = len - from > MAX_NAME_SEGMENTS;
+        let key_from = if folded {
+            len - KEPT_NAME_SEGMENTS
         } else {
             from
         };
+        let size: usize = (key_from..len)
+            .filter_map(at)
+            .map(|s| {
+                1 + s
+                    .id_key
+                    .as_ref()
+                    .map_or(0, String::len)
+                    .max(s.key_seg.len())
+            })
+            .sum();
+        let mut key = String::with_capacity(size + 20 + if folded { 17 } else { 0 });
+        if folded {
+            let state = digest_at(key_from - 1).map_or(FNV_START, |d| d.key);
+            push_digest(&mut key, "~", state);
+        }
         for s in (key_from..len).filter_map(at) {
             push_key_seg(&mut key, s);
         }
@@ -649,16 +691,23 @@ impl<R: Read> Reader<'_, '_, R> {
                 encoding_rs::UTF_8,
             );
             let (key, path) = names.get_or_insert_with(|| self.names(seg));
+            let original = if self.keep_original {
+                let window = &self.ts.window;
+                window.source(attr.value_start(), attr.value_end()).to_vec()
+            } else {
+                Vec::new()
+            };
             let block = Block::attribute(
                 format!("{key}:{}", sanitize(attr.name.as_str())),
-                tok.name(),
-                format!("{path}/@{}", attr.name),
+                if self.for_sink { tok.name() } else { "" },
+                if self.for_sink {
+                    format!("{path}/@{}", attr.name)
+                } else {
+                    String::new()
+                },
                 quote,
                 &attr.value,
-                self.ts
-                    .window
-                    .source(attr.value_start(), attr.value_end())
-                    .to_vec(),
+                original,
             );
             self.emit_block(block, attr.value_start(), attr.value_end())?;
         }
@@ -711,8 +760,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 return self.flush_to_end();
             };
             let kind = tok.kind();
-            let is_ws_text = kind == TokenKind::Characters && tok.text().chars().all(is_ws);
-            let name = tok.name().to_owned();
+            let is_ws_text = tok.is_blank();
             let tok_start = tok.start();
             let kept = tok.kept;
             match kind {
@@ -723,8 +771,9 @@ impl<R: Read> Reader<'_, '_, R> {
                 TokenKind::Doctype | TokenKind::Comment | TokenKind::ProcessingInstruction => {
                     let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                     self.skel_to(tok.end())?;
-                    if kind == TokenKind::Comment && !is_conditional_comment(tok.text()) {
-                        let note = collapse(tok.text().trim());
+                    let text = tok.text(&self.ts.window);
+                    if kind == TokenKind::Comment && !is_conditional_comment(text) {
+                        let note = collapse(text.trim());
                         if !note.is_empty() && self.notes.len() < MAX_NOTES {
                             self.notes.push(note.chars().take(2000).collect());
                         }
@@ -748,17 +797,22 @@ impl<R: Read> Reader<'_, '_, R> {
                     // What the tree builder closes, then what the rules' implied
                     // ends close (a rules file may add some).
                     self.close_to(kept);
+                    // The token is still the next buffered one: its name is read
+                    // from there, not copied (the fields are borrowed apart).
+                    let rules = self.rules;
+                    let name = self.ts.buffered_token(0).map_or("", Tok::name);
                     while self
                         .stack
                         .last()
-                        .is_some_and(|f| self.rules.implies_end(&f.name, &name))
+                        .is_some_and(|f| rules.implies_end(&f.name, name))
                     {
                         self.stack.pop();
                     }
+                    let (opaque, block) = (rules.is_opaque(name), rules.is_block(name));
                     let translate = self.top_ref().translate;
-                    if self.rules.is_opaque(&name) {
+                    if opaque {
                         self.opaque_element()?;
-                    } else if self.rules.is_block(&name) {
+                    } else if block {
                         self.block_element()?;
                     } else if translate && tok_start >= self.raw_until {
                         self.implicit_block()?;
@@ -841,9 +895,15 @@ impl<R: Read> Reader<'_, '_, R> {
                     rules: self.rules,
                     key,
                     path,
-                    element: tok.name().to_owned(),
+                    element: if self.for_sink {
+                        tok.name().to_owned()
+                    } else {
+                        String::new()
+                    },
                     preserve,
                     translate,
+                    for_sink: self.for_sink,
+                    keep_original: self.keep_original,
                 };
                 if let Some(built) = build(&self.ts, len, &mut ctx) {
                     self.emit_tag(&tok, Some(&seg), translate, true)?;
@@ -888,9 +948,15 @@ impl<R: Read> Reader<'_, '_, R> {
     fn implicit_extent(&mut self, start: u64) -> Result<usize> {
         let rules = self.rules;
         let container = self.stack.last().map(|f| f.level);
-        let mut open: Vec<String> = Vec::new();
+        // Open inline elements: the indexes of their start tags among the buffered
+        // tokens (see `classify`).
+        let mut open: Vec<usize> = Vec::new();
         let mut j = 0usize;
-        while let Some(t) = self.ts.peek(j)? {
+        while self.ts.peek(j)?.is_some() {
+            let Some(t) = self.ts.buffered_token(j) else {
+                break;
+            };
+            let name_at = |i: usize| self.ts.buffered_token(i).map_or("", Tok::name);
             let over = j >= rules.scan_token_budget
                 || t.end().saturating_sub(start) > rules.scan_byte_budget as u64;
             // Past the budget, stop at the next point outside inline elements (the
@@ -907,8 +973,8 @@ impl<R: Read> Reader<'_, '_, R> {
                 TokenKind::StartTag
                     if rules.is_void(t.name())
                         || t.self_closing() && !rules.is_opaque(t.name()) => {}
-                TokenKind::StartTag => open.push(t.name().to_owned()),
-                TokenKind::EndTag => match open.iter().rposition(|o| *o == t.name()) {
+                TokenKind::StartTag => open.push(j),
+                TokenKind::EndTag => match open.iter().rposition(|&o| name_at(o) == t.name()) {
                     Some(pos) => open.truncate(pos),
                     None if rules.is_block(t.name())
                         || self.stack.iter().any(|f| f.name == t.name()) =>
@@ -928,7 +994,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 matches!(
                     t.kind(),
                     TokenKind::Comment | TokenKind::ProcessingInstruction
-                ) || t.kind() == TokenKind::Characters && t.text().chars().all(is_ws)
+                ) || t.is_blank()
             });
             if !trailing {
                 break;
@@ -959,18 +1025,24 @@ impl<R: Read> Reader<'_, '_, R> {
             key,
             path: {
                 let mut path = parent_path;
-                path.push_str("/text()[");
-                push_decimal(&mut path, n);
-                path.push(']');
+                if self.for_sink {
+                    path.push_str("/text()[");
+                    push_decimal(&mut path, n);
+                    path.push(']');
+                }
                 path
             },
-            element: if parent.name.is_empty() {
+            element: if !self.for_sink {
+                String::new()
+            } else if parent.name.is_empty() {
                 "#document".into()
             } else {
                 parent.name.clone()
             },
             preserve: parent.preserve,
             translate: parent.translate,
+            for_sink: self.for_sink,
+            keep_original: self.keep_original,
         };
         if j > 0
             && let Some(built) = build(&self.ts, j, &mut ctx)
@@ -1014,8 +1086,15 @@ pub(crate) fn fnv1a(state: u64, bytes: &[u8]) -> u64 {
 
 /// Appends a folded-segments digest: `prefix` and 16 hex digits.
 fn push_digest(out: &mut String, prefix: &str, state: u64) {
-    use std::fmt::Write;
-    let _ = write!(out, "{prefix}{state:016x}");
+    out.push_str(prefix);
+    for shift in (0..64).step_by(4).rev() {
+        let nibble = ((state >> shift) & 0xF) as u8;
+        out.push(char::from(if nibble < 10 {
+            b'0' + nibble
+        } else {
+            b'a' + nibble - 10
+        }));
+    }
 }
 
 /// Appends one key segment: the `id.…` key where the key restarts (the key is
@@ -1049,9 +1128,10 @@ fn push_path(path: &mut String, seg: &Seg) {
 
 fn unreachable_tok() -> Tok {
     Tok {
-        token: OwnedToken::Eof,
+        token: tokens::Payload::Owned(OwnedToken::Eof),
         kept: usize::MAX,
         opened_at: None,
+        blank: false,
     }
 }
 

@@ -206,3 +206,37 @@ fn element_ids_become_portable_nmtokens() {
         "a_b_c___-\u{fc}\u{6982}\u{8981}.\u{416}:x"
     );
 }
+
+#[test]
+fn folded_digests_render_as_formatted() {
+    for state in [0u64, 1, FNV_START, u64::MAX, 0x0123_4567_89ab_cdef] {
+        for prefix in ["~", "/~"] {
+            let mut s = String::from("x.");
+            push_digest(&mut s, prefix, state);
+            assert_eq!(s, format!("x.{prefix}{state:016x}"));
+        }
+    }
+}
+
+#[test]
+fn text_tokens_read_the_same_as_ranges_or_copies() {
+    // Plain text is kept as a range of the window; text the tokenizer changed
+    // (a character reference, CR LF, NUL) as a copy: both read as the tokenizer's.
+    let html = "<p>plain words</p><p>a &amp; b</p><p>x\r\ny z</p><p>n\0ul text</p>\
+                <div>loose <b>bold</b> text<p>after</p></div>";
+    let got: Vec<String> = content_units(html, &Rules::default())
+        .into_iter()
+        .map(|(_, _, text)| text)
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "plain words",
+            "a & b",
+            "x y z",
+            "n\0ul text",
+            "loose bold text",
+            "after"
+        ]
+    );
+}

@@ -1,5 +1,6 @@
-//! Owned tokens (tagloom-html's [`OwnedToken`]) with lookahead over the tagloom
-//! tokenizer. No tree builder runs
+//! Owned tokens (tagloom-html's [`OwnedToken`]; text the tokenizer did not change
+//! as a range of the decoded window, [`Payload::Text`]) with lookahead over the
+//! tagloom tokenizer. No tree builder runs
 //! here: the shared [`TextTypeSimulator`] of tagloom-html answers what one would do —
 //! the tokenizer state after a start tag (RCDATA, RAWTEXT, script data, PLAINTEXT;
 //! none in foreign content), whether CDATA sections are allowed, and which open
@@ -14,64 +15,102 @@
 use std::collections::VecDeque;
 use std::io::Read;
 
+use tagloom_html::Span;
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken, TokenKind};
+use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken, Token, TokenKind};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 
 use super::input::SourceWindow;
 use crate::error::{IoContext, L10nError, Result};
 use crate::rules::Rules;
 
-/// A token of the shared owned type, with what the simulator said about it.
+/// A token, with what the simulator said about it.
 #[derive(Clone, Debug)]
 pub(crate) struct Tok {
-    pub(crate) token: OwnedToken,
+    pub(crate) token: Payload,
     /// The open elements below this simulated stack index survived the token; the
     /// ones at or above it were closed by it (see [`TextTypeSimulator`]).
     pub(crate) kept: usize,
     /// The simulated stack index of the element this start tag opened (`None`:
     /// not a start tag, void, ignored, or past the depth limit).
     pub(crate) opened_at: Option<usize>,
+    /// A text token of HTML whitespace only.
+    pub(crate) blank: bool,
+}
+
+/// What a [`Tok`] holds: the shared owned type, or — for text the tokenizer
+/// did not change (no character reference, no NUL, no newline normalization) —
+/// only its range of the decoded window, where the text still is while the token
+/// is buffered (the window releases only what the skeleton has been given).
+#[derive(Clone, Debug)]
+pub(crate) enum Payload {
+    Owned(OwnedToken),
+    /// A text token whose characters are the window's text over `Span`.
+    Text(Span),
 }
 
 impl Tok {
     pub(crate) fn kind(&self) -> TokenKind {
-        self.token.kind()
+        match &self.token {
+            Payload::Owned(t) => t.kind(),
+            Payload::Text(_) => TokenKind::Characters,
+        }
+    }
+
+    fn tag(&self) -> Option<&OwnedTag> {
+        match &self.token {
+            Payload::Owned(t) => t.as_tag(),
+            Payload::Text(_) => None,
+        }
     }
 
     /// The tag name; empty for other tokens.
     pub(crate) fn name(&self) -> &str {
-        self.token.as_tag().map_or("", |t| t.name().as_str())
+        self.tag().map_or("", |t| t.name().as_str())
     }
 
     /// The characters of a text token or the data of a comment; empty otherwise.
-    pub(crate) fn text(&self) -> &str {
+    /// `window` is the stream's: a buffered text token may be a range of it.
+    pub(crate) fn text<'a, R: Read>(&'a self, window: &'a SourceWindow<R>) -> &'a str {
         match &self.token {
-            OwnedToken::Characters(t) | OwnedToken::Comment(t) => t.text(),
-            _ => "",
+            Payload::Owned(OwnedToken::Characters(t) | OwnedToken::Comment(t)) => t.text(),
+            Payload::Owned(_) => "",
+            Payload::Text(span) => window.text(span.start as u64, span.end as u64),
         }
     }
 
+    /// Whether this is a text token of HTML whitespace only (told when fetched).
+    pub(crate) fn is_blank(&self) -> bool {
+        self.blank
+    }
+
     pub(crate) fn self_closing(&self) -> bool {
-        self.token.as_tag().is_some_and(OwnedTag::self_closing)
+        self.tag().is_some_and(OwnedTag::self_closing)
     }
 
     pub(crate) fn attrs(&self) -> &[OwnedAttribute] {
-        self.token.as_tag().map_or(&[], OwnedTag::attrs)
+        self.tag().map_or(&[], OwnedTag::attrs)
+    }
+
+    fn span(&self) -> Option<Span> {
+        match &self.token {
+            Payload::Owned(t) => t.span(),
+            Payload::Text(span) => Some(*span),
+        }
     }
 
     /// Absolute decoded offset of the token's first byte.
     pub(crate) fn start(&self) -> u64 {
-        self.token.span().map_or(0, |s| s.start as u64)
+        self.span().map_or(0, |s| s.start as u64)
     }
 
     /// Absolute decoded offset one past the token's last byte.
     pub(crate) fn end(&self) -> u64 {
-        self.token.span().map_or(0, |s| s.end as u64)
+        self.span().map_or(0, |s| s.end as u64)
     }
 
     pub(crate) fn attr(&self, name: &str) -> Option<&str> {
-        self.token.as_tag().and_then(|t| t.attr(name))
+        self.tag().and_then(|t| t.attr(name))
     }
 }
 
@@ -169,20 +208,36 @@ impl<R: Read> TokenStream<R> {
                     source,
                 })?;
             if let Some(token) = token {
-                let token = token.to_owned();
                 // Other tokens keep the depth and switch nothing.
-                let effect = self.sim.process_owned(&token);
+                let (token, effect, blank) = match token {
+                    Token::Characters(text) => {
+                        let blank = text.text.chars().all(super::is_ws);
+                        let effect = self.sim.characters(text.text);
+                        if text.borrowed {
+                            (Payload::Text(text.span), effect, blank)
+                        } else {
+                            let owned = Token::Characters(text).to_owned();
+                            (Payload::Owned(owned), effect, blank)
+                        }
+                    }
+                    token => {
+                        let owned = token.to_owned();
+                        let effect = self.sim.process_owned(&owned);
+                        (Payload::Owned(owned), effect, false)
+                    }
+                };
                 if let Some(state) = effect.switch {
                     self.tokenizer.set_state(state.into());
                 }
                 self.tokenizer.set_cdata_allowed(self.sim.cdata_allowed());
-                if token.kind() == TokenKind::Eof {
+                if matches!(token, Payload::Owned(OwnedToken::Eof)) {
                     self.eof_queued = true;
                 }
                 self.queue.push_back(Tok {
                     token,
                     kept: effect.kept,
                     opened_at: effect.opened_at,
+                    blank,
                 });
                 return Ok(true);
             }

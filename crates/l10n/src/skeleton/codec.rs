@@ -46,8 +46,9 @@ fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
 pub(crate) enum Original {
     /// Copied into the entry.
     Inline,
-    /// The next bytes of the source: only the length is kept.
-    InSource,
+    /// The next `len` bytes of the source: only the length is kept (the block's
+    /// `original` may be left empty by a reader that does not need the bytes).
+    InSource { len: usize },
     /// Left out (sub-blocks: their bytes are inside their parent's).
     Dropped,
 }
@@ -68,7 +69,7 @@ pub(crate) fn encode_block(
     if block.preserve {
         flags |= PRESERVE;
     }
-    if original == Original::InSource {
+    if let Original::InSource { .. } = original {
         flags |= IN_SOURCE;
     }
     if packed.is_some() {
@@ -115,7 +116,7 @@ pub(crate) fn encode_block(
     }
     match original {
         Original::Inline => put_bytes(out, &block.original),
-        Original::InSource => put_varint(out, block.original.len() as u64),
+        Original::InSource { len } => put_varint(out, len as u64),
         Original::Dropped => put_varint(out, 0),
     }
     put_varint(out, block.subs.len() as u64);
@@ -389,7 +390,14 @@ mod tests {
         assert!(decode_block(&buf[..buf.len() - 1], &mut String::new()).is_none());
 
         buf.clear();
-        encode_block(&block, Original::InSource, &mut String::new(), &mut buf);
+        encode_block(
+            &block,
+            Original::InSource {
+                len: block.original.len(),
+            },
+            &mut String::new(),
+            &mut buf,
+        );
         let decoded = decode_block(&buf, &mut String::new()).unwrap();
         assert_eq!(decoded.in_source, Some(block.original.len() as u64));
         assert_eq!(decoded.block.original, b"");
@@ -400,12 +408,26 @@ mod tests {
     fn element_path_and_notes_are_left_out() {
         let mut block = sample();
         let mut small = Vec::new();
-        encode_block(&block, Original::InSource, &mut String::new(), &mut small);
+        encode_block(
+            &block,
+            Original::InSource {
+                len: block.original.len(),
+            },
+            &mut String::new(),
+            &mut small,
+        );
         block.element = "p".into();
         block.path = "/html[1]/body[1]/section[1]/p[1]".into();
         block.notes = vec!["a comment".into()];
         let mut buf = Vec::new();
-        encode_block(&block, Original::InSource, &mut String::new(), &mut buf);
+        encode_block(
+            &block,
+            Original::InSource {
+                len: block.original.len(),
+            },
+            &mut String::new(),
+            &mut buf,
+        );
         assert_eq!(buf, small);
     }
 
@@ -427,7 +449,14 @@ mod tests {
             let mut block = Block::paragraph(id, "x");
             block.original = b"x".to_vec();
             let mut buf = Vec::new();
-            encode_block(&block, Original::InSource, &mut written, &mut buf);
+            encode_block(
+                &block,
+                Original::InSource {
+                    len: block.original.len(),
+                },
+                &mut written,
+                &mut buf,
+            );
             sizes.push(buf.len());
             let decoded = decode_block(&buf, &mut read).unwrap();
             assert_eq!(decoded.block.id, id);

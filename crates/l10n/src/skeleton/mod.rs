@@ -228,9 +228,22 @@ impl SkeletonStore {
 
     /// Appends a block whose original bytes are the source's at `at`.
     pub fn write_block(&mut self, block: &Block, at: u64) -> Result<()> {
-        self.advance(at, block.original.len())?;
+        self.write_block_sized(block, at, block.original.len())
+    }
+
+    /// Whether the store keeps ranges of the source file instead of copies of its
+    /// bytes: then a block's `original` is not read, only its length.
+    pub(crate) fn keeps_source_ranges(&self) -> bool {
+        self.source.is_some()
+    }
+
+    /// [`SkeletonStore::write_block`] for a block whose original bytes are the
+    /// `len` source bytes at `at`; `block.original` is read only when the store
+    /// does not [keep source ranges](SkeletonStore::keeps_source_ranges).
+    pub(crate) fn write_block_sized(&mut self, block: &Block, at: u64, len: usize) -> Result<()> {
+        self.advance(at, len)?;
         let original = if self.source.is_some() {
-            Original::InSource
+            Original::InSource { len }
         } else {
             Original::Inline
         };
