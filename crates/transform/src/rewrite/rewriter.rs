@@ -70,8 +70,9 @@ struct Compiled<'h> {
     any_start: bool,
     /// The rightmost compounds of the handlers that look at start tags.
     start_mask: Vec<u64>,
-    /// By compound: the element handlers it is a rightmost compound of.
-    element_of: Vec<Vec<u32>>,
+    /// (compound, element handler) for each rightmost compound of an element
+    /// handler, sorted: one allocation, not one list per compound.
+    element_of: Vec<(u32, u32)>,
     /// Element handlers that matched the current element (reused).
     matched: Vec<u32>,
 }
@@ -81,20 +82,21 @@ impl<'h> Compiled<'h> {
         let mut prog = Program::default();
         let atoms = tok.atoms_mut();
         let element = (handlers.element.into_iter())
-            .map(|(s, f)| (prog.add(&s, atoms), f))
+            .map(|(s, f)| (prog.add(s, atoms), f))
             .collect::<Vec<_>>();
         let end_tag = (handlers.end_tag.into_iter())
-            .map(|(s, f)| (prog.add(&s, atoms), f))
+            .map(|(s, f)| (prog.add(s, atoms), f))
             .collect::<Vec<_>>();
         let content = (handlers.content.into_iter())
-            .map(|(s, b, f)| (prog.add(&s, atoms), b, f))
+            .map(|(s, b, f)| (prog.add(s, atoms), b, f))
             .collect::<Vec<_>>();
         let text = (handlers.text.into_iter())
-            .map(|(s, w, f)| (s.map(|s| prog.add(&s, atoms)), w, f))
+            .map(|(s, w, f)| (s.map(|s| prog.add(s, atoms)), w, f))
             .collect();
         let comments = (handlers.comments.into_iter())
-            .map(|(s, f)| (s.map(|s| prog.add(&s, atoms)), f))
+            .map(|(s, f)| (s.map(|s| prog.add(s, atoms)), f))
             .collect();
+        prog.finish();
         let any_start = !element.is_empty() || !end_tag.is_empty() || !content.is_empty();
         let mut start_mask = vec![0u64; prog.words()];
         let ids = (element.iter().map(|e| &e.0))
@@ -105,14 +107,10 @@ impl<'h> Compiled<'h> {
                 *w |= 1u64 << (id % 64);
             }
         }
-        let mut element_of = vec![Vec::new(); prog.words() * 64];
-        for (i, (ids, _)) in element.iter().enumerate() {
-            for &id in ids {
-                if let Some(list) = element_of.get_mut(id as usize) {
-                    list.push(i as u32);
-                }
-            }
-        }
+        let mut element_of: Vec<(u32, u32)> = (element.iter().enumerate())
+            .flat_map(|(i, (ids, _))| ids.iter().map(move |&id| (id, i as u32)))
+            .collect();
+        element_of.sort_unstable();
         Compiled {
             start_mask,
             element_of,
@@ -689,7 +687,10 @@ impl<'h, O: OutputSink> Core<'h, O> {
         // The element handlers of the matched compounds, in registration order.
         let h = &mut self.h;
         h.matched.clear();
-        self.edits.clear();
+        // Every change sets `touched`, so untouched edits are still empty.
+        if self.edits.touched {
+            self.edits.clear();
+        }
         if let [(ids, f)] = h.element.as_mut_slice() {
             if hit(ids) {
                 let mut el = Element {
@@ -706,7 +707,11 @@ impl<'h, O: OutputSink> Core<'h, O> {
                 while bits != 0 {
                     let id = wi * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    for &i in h.element_of.get(id).map_or(&[][..], Vec::as_slice) {
+                    let from = h.element_of.partition_point(|e| (e.0 as usize) < id);
+                    for &(c, i) in h.element_of.get(from..).unwrap_or_default() {
+                        if c as usize != id {
+                            break;
+                        }
                         h.matched.push(i);
                     }
                 }

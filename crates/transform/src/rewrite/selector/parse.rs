@@ -153,11 +153,11 @@ impl Parser<'_> {
                 }
             }
             Some(c) if is_name_char(c) && !c.is_ascii_digit() => {
-                let name = self.ident()?;
+                let name = self.ident_lower()?;
                 if self.peek() == Some('|') {
                     return Err(self.err(SelectorErrorKind::Namespace));
                 }
-                compound.name = Some(name.to_ascii_lowercase());
+                compound.name = Some(name);
             }
             Some('|') => return Err(self.err(SelectorErrorKind::Namespace)),
             _ => {}
@@ -194,10 +194,37 @@ impl Parser<'_> {
 
     /// A CSS identifier, escapes resolved.
     fn ident(&mut self) -> Result<String, SelectorError> {
-        let mut out = String::new();
+        self.ident_cased(false)
+    }
+
+    /// [`Self::ident`], ASCII-lowercased.
+    fn ident_lower(&mut self) -> Result<String, SelectorError> {
+        self.ident_cased(true)
+    }
+
+    fn ident_cased(&mut self, lower: bool) -> Result<String, SelectorError> {
         if self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
             return Err(self.err(SelectorErrorKind::UnexpectedChar('-')));
         }
+        // Without escapes (the usual case) the identifier is a slice of the text:
+        // one allocation of the right size.
+        let rest = self.text.get(self.pos..).unwrap_or("");
+        let (len, end) = rest
+            .char_indices()
+            .find(|&(_, c)| c == '\\' || !is_name_char(c))
+            .map_or((rest.len(), None), |(i, c)| (i, Some(c)));
+        if end != Some('\\') {
+            let Some(name) = rest.get(..len).filter(|n| !n.is_empty()) else {
+                return Err(self.unexpected());
+            };
+            self.pos += len;
+            let mut out = name.to_owned();
+            if lower {
+                out.make_ascii_lowercase();
+            }
+            return Ok(out);
+        }
+        let mut out = String::new();
         while let Some(c) = self.peek() {
             if c == '\\' {
                 self.pos += 1;
@@ -211,6 +238,9 @@ impl Parser<'_> {
         }
         if out.is_empty() {
             return Err(self.unexpected());
+        }
+        if lower {
+            out.make_ascii_lowercase();
         }
         Ok(out)
     }
@@ -265,7 +295,7 @@ impl Parser<'_> {
         if self.peek() == Some('|') || self.peek() == Some('*') {
             return Err(self.err(SelectorErrorKind::Namespace));
         }
-        let name = self.ident()?.to_ascii_lowercase();
+        let name = self.ident_lower()?;
         if self.peek() == Some('|') && self.peek_at(1) != Some('=') {
             return Err(self.err(SelectorErrorKind::Namespace));
         }
@@ -333,7 +363,7 @@ impl Parser<'_> {
         if self.peek() == Some(':') {
             return Err(self.err(SelectorErrorKind::UnsupportedPseudoClass(":".into())));
         }
-        let name = self.ident()?.to_ascii_lowercase();
+        let name = self.ident_lower()?;
         let unsupported = |name: &str| SelectorError {
             offset: at,
             kind: SelectorErrorKind::UnsupportedPseudoClass(name.to_owned()),
