@@ -70,11 +70,15 @@ struct Compiled<'h> {
     any_start: bool,
     /// The rightmost compounds of the handlers that look at start tags.
     start_mask: Vec<u64>,
-    /// (compound, element handler) for each rightmost compound of an element
-    /// handler, sorted: one allocation, not one list per compound.
-    element_of: Vec<(u32, u32)>,
+    /// The element handlers of each compound (it is their rightmost compound),
+    /// by compound: one list, sliced by `element_from`, not a list per compound.
+    element_of: Vec<u32>,
+    element_from: Vec<u32>,
     /// Element handlers that matched the current element (reused).
     matched: Vec<u32>,
+    /// No end-tag or content handler: an element the element handlers left
+    /// untouched needs nothing at its end.
+    no_end_handlers: bool,
 }
 
 impl<'h> Compiled<'h> {
@@ -107,13 +111,29 @@ impl<'h> Compiled<'h> {
                 *w |= 1u64 << (id % 64);
             }
         }
-        let mut element_of: Vec<(u32, u32)> = (element.iter().enumerate())
+        let mut pairs: Vec<(u32, u32)> = (element.iter().enumerate())
             .flat_map(|(i, (ids, _))| ids.iter().map(move |&id| (id, i as u32)))
             .collect();
-        element_of.sort_unstable();
+        pairs.sort_unstable();
+        // Compound `c`'s handlers are `element_of[element_from[c]..element_from[c + 1]]`.
+        let mut element_from = vec![0u32; prog.words() * 64 + 1];
+        for &(c, _) in &pairs {
+            if let Some(n) = element_from.get_mut(c as usize + 1) {
+                *n += 1;
+            }
+        }
+        for i in 1..element_from.len() {
+            let before = element_from.get(i - 1).copied().unwrap_or(0);
+            if let Some(n) = element_from.get_mut(i) {
+                *n += before;
+            }
+        }
+        let element_of = pairs.into_iter().map(|(_, i)| i).collect();
         Compiled {
             start_mask,
             element_of,
+            element_from,
+            no_end_handlers: end_tag.is_empty() && content.is_empty(),
             matched: Vec::new(),
             prog,
             element,
@@ -707,11 +727,9 @@ impl<'h, O: OutputSink> Core<'h, O> {
                 while bits != 0 {
                     let id = wi * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let from = h.element_of.partition_point(|e| (e.0 as usize) < id);
-                    for &(c, i) in h.element_of.get(from..).unwrap_or_default() {
-                        if c as usize != id {
-                            break;
-                        }
+                    let from = h.element_from.get(id).copied().unwrap_or(0) as usize;
+                    let to = h.element_from.get(id + 1).copied().unwrap_or(0) as usize;
+                    for &i in h.element_of.get(from..to).unwrap_or_default() {
                         h.matched.push(i);
                     }
                 }
@@ -732,6 +750,9 @@ impl<'h, O: OutputSink> Core<'h, O> {
                 opened,
             };
             f(&mut el).map_err(RewriteError::Handler)?;
+        }
+        if !self.edits.touched && (!opened || self.h.no_end_handlers) {
+            return Ok(());
         }
         let mut end_ids = Vec::new();
         if opened {

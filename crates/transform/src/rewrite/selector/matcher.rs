@@ -369,6 +369,7 @@ impl Simple {
 }
 
 impl Test {
+    #[inline]
     fn matches(&self, el: &ElementInfo<'_>, pos: Position) -> bool {
         match self {
             Test::Id(id) => attr(el, tagloom_html::atom::ID).is_some_and(|v| v == &**id),
@@ -376,11 +377,16 @@ impl Test {
                 attr(el, tagloom_html::atom::CLASS)
                     .is_some_and(|v| has_word(v.as_bytes(), class.as_bytes()))
             }),
-            Test::Attr { name, test, ci } => match (attr(el, *name), test) {
-                (None, _) => false,
-                (Some(_), None) => true,
-                (Some(v), Some((op, x))) => attr_test(*op, v, x, *ci),
-            },
+            Test::Attr {
+                name,
+                test: None,
+                ..
+            } => attr(el, *name).is_some(),
+            Test::Attr {
+                name,
+                test: Some((op, x)),
+                ci,
+            } => attr(el, *name).is_some_and(|v| attr_test(*op, v, x, *ci)),
             Test::Not(list) => !list.iter().any(|s| s.matches(el, pos)),
             Test::Nth { a, b, of_type } => {
                 let i = if *of_type { pos.type_index } else { pos.index };
@@ -393,6 +399,7 @@ impl Test {
 fn attr<'a>(el: &ElementInfo<'a>, name: Atom) -> Option<&'a str> {
     el.attrs.and_then(|a| a.value_of(name))
 }
+
 
 /// Whether `word` (not empty, no whitespace: [`Test::Class`] checked it) is one
 /// of the whitespace-separated words of `list` (bytes: ASCII whitespace never
@@ -610,31 +617,36 @@ impl OpenStack {
         depth: usize,
         pos: Position,
     ) {
+        let base = depth * 2 * self.words;
+        for &id in named {
+            self.match_step(prog, el, id, base, pos);
+        }
+        for &id in universal {
+            self.match_step(prog, el, id, base, pos);
+        }
+    }
+
+    /// Sets compound `id`'s bits in the entry at `base` if it matches.
+    #[inline(always)]
+    fn match_step(&mut self, prog: &Program, el: &ElementInfo<'_>, id: u32, base: usize, pos: Position) {
+        let Some(step) = prog.steps.get(id as usize) else {
+            return;
+        };
         let w = self.words;
-        let base = depth * 2 * w;
-        for &id in named.iter().chain(universal) {
-            let Some(step) = prog.steps.get(id as usize) else {
-                continue;
-            };
-            if let Some((word, mask)) = step.left {
-                // The parent's entry starts `2 * w` before this one's.
-                let parent = base
-                    .checked_sub(2 * w)
-                    .and_then(|p| self.bits.get(p + word));
-                if parent.is_none_or(|b| b & mask == 0) {
-                    continue;
-                }
+        if let Some((word, mask)) = step.left {
+            // The parent's entry starts `2 * w` before this one's.
+            let parent = base.checked_sub(2 * w).and_then(|p| self.bits.get(p + word));
+            if parent.is_none_or(|b| b & mask == 0) {
+                return;
             }
-            // Candidates come from the name's dispatch (name fits) or are
-            // universal (no name).
-            if step.simple.tests_match(el, pos) {
-                let (word, mask) = ((id / 64) as usize, 1u64 << (id % 64));
-                if let Some(m) = self.bits.get_mut(base + word) {
-                    *m |= mask;
-                }
-                if let Some(a) = self.bits.get_mut(base + w + word) {
-                    *a |= mask;
-                }
+        }
+        // Candidates come from the name's dispatch (the name fits) or are
+        // universal (no name).
+        if step.simple.tests_match(el, pos) {
+            let (word, mask) = ((id / 64) as usize, 1u64 << (id % 64));
+            if let Some([m, .., a]) = self.bits.get_mut(base + word..=base + w + word) {
+                *m |= mask;
+                *a |= mask;
             }
         }
     }

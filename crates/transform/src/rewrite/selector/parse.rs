@@ -72,8 +72,13 @@ fn is_name_char(c: char) -> bool {
 }
 
 impl Parser<'_> {
+    #[inline]
     fn peek(&self) -> Option<char> {
-        self.text.get(self.pos..).and_then(|s| s.chars().next())
+        match self.text.as_bytes().get(self.pos) {
+            Some(&b) if b.is_ascii() => Some(char::from(b)),
+            Some(_) => self.text.get(self.pos..).and_then(|s| s.chars().next()),
+            None => None,
+        }
     }
 
     fn peek_at(&self, ahead: usize) -> Option<char> {
@@ -209,11 +214,13 @@ impl Parser<'_> {
         // Without escapes (the usual case) the identifier is a slice of the text:
         // one allocation of the right size.
         let rest = self.text.get(self.pos..).unwrap_or("");
-        let (len, end) = rest
-            .char_indices()
-            .find(|&(_, c)| c == '\\' || !is_name_char(c))
-            .map_or((rest.len(), None), |(i, c)| (i, Some(c)));
-        if end != Some('\\') {
+        // Bytes: every byte of a non-ASCII character is >= 0x80, and non-ASCII
+        // characters are name characters.
+        let len = rest
+            .bytes()
+            .position(|b| b.is_ascii() && (b == b'\\' || !is_name_char(char::from(b))))
+            .unwrap_or(rest.len());
+        if rest.as_bytes().get(len) != Some(&b'\\') {
             let Some(name) = rest.get(..len).filter(|n| !n.is_empty()) else {
                 return Err(self.unexpected());
             };
