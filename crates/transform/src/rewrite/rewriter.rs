@@ -70,12 +70,10 @@ struct Compiled<'h> {
     any_start: bool,
     /// The rightmost compounds of the handlers that look at start tags.
     start_mask: Vec<u64>,
-    /// The element handlers of each compound (it is their rightmost compound),
-    /// by compound: one list, sliced by `element_from`, not a list per compound.
+    /// By compound: the element handler it is the rightmost compound of
+    /// (`u32::MAX`: none). Element handlers are compiled first, in order, so
+    /// their compounds' numbers follow the handlers' order.
     element_of: Vec<u32>,
-    element_from: Vec<u32>,
-    /// Element handlers that matched the current element (reused).
-    matched: Vec<u32>,
     /// No end-tag or content handler: an element the element handlers left
     /// untouched needs nothing at its end.
     no_end_handlers: bool,
@@ -111,30 +109,20 @@ impl<'h> Compiled<'h> {
                 *w |= 1u64 << (id % 64);
             }
         }
-        let mut pairs: Vec<(u32, u32)> = (element.iter().enumerate())
-            .flat_map(|(i, (ids, _))| ids.iter().map(move |&id| (id, i as u32)))
-            .collect();
-        pairs.sort_unstable();
-        // Compound `c`'s handlers are `element_of[element_from[c]..element_from[c + 1]]`.
-        let mut element_from = vec![0u32; prog.words() * 64 + 1];
-        for &(c, _) in &pairs {
-            if let Some(n) = element_from.get_mut(c as usize + 1) {
-                *n += 1;
+        // By compound: the element handler it is a rightmost compound of (each
+        // `add` makes new compounds, so there is at most one).
+        let mut element_of = vec![u32::MAX; prog.words() * 64];
+        for (i, (ids, _)) in element.iter().enumerate() {
+            for &id in ids {
+                if let Some(slot) = element_of.get_mut(id as usize) {
+                    *slot = i as u32;
+                }
             }
         }
-        for i in 1..element_from.len() {
-            let before = element_from.get(i - 1).copied().unwrap_or(0);
-            if let Some(n) = element_from.get_mut(i) {
-                *n += before;
-            }
-        }
-        let element_of = pairs.into_iter().map(|(_, i)| i).collect();
         Compiled {
             start_mask,
             element_of,
-            element_from,
             no_end_handlers: end_tag.is_empty() && content.is_empty(),
-            matched: Vec::new(),
             prog,
             element,
             end_tag,
@@ -706,7 +694,6 @@ impl<'h, O: OutputSink> Core<'h, O> {
         };
         // The element handlers of the matched compounds, in registration order.
         let h = &mut self.h;
-        h.matched.clear();
         // Every change sets `touched`, so untouched edits are still empty.
         if self.edits.touched {
             self.edits.clear();
@@ -722,34 +709,34 @@ impl<'h, O: OutputSink> Core<'h, O> {
                 f(&mut el).map_err(RewriteError::Handler)?;
             }
         } else {
+            // Element handlers' compounds are numbered in registration order, so
+            // the matched bits, lowest first, give the handlers in order; a
+            // handler whose list matched twice is run once.
+            let mut last = None;
             for (wi, (&m, &mask)) in top.iter().zip(&h.start_mask).enumerate() {
                 let mut bits = m & mask;
                 while bits != 0 {
                     let id = wi * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let from = h.element_from.get(id).copied().unwrap_or(0) as usize;
-                    let to = h.element_from.get(id + 1).copied().unwrap_or(0) as usize;
-                    for &i in h.element_of.get(from..to).unwrap_or_default() {
-                        h.matched.push(i);
+                    let Some(&i) = h.element_of.get(id) else {
+                        continue;
+                    };
+                    if i == u32::MAX || last == Some(i) {
+                        continue;
                     }
+                    last = Some(i);
+                    let Some((_, f)) = h.element.get_mut(i as usize) else {
+                        continue;
+                    };
+                    let mut el = Element {
+                        tag,
+                        name,
+                        edits: &mut self.edits,
+                        opened,
+                    };
+                    f(&mut el).map_err(RewriteError::Handler)?;
                 }
             }
-            if h.matched.len() > 1 {
-                h.matched.sort_unstable();
-                h.matched.dedup();
-            }
-        }
-        for &i in &h.matched {
-            let Some((_, f)) = h.element.get_mut(i as usize) else {
-                continue;
-            };
-            let mut el = Element {
-                tag,
-                name,
-                edits: &mut self.edits,
-                opened,
-            };
-            f(&mut el).map_err(RewriteError::Handler)?;
         }
         if !self.edits.touched && (!opened || self.h.no_end_handlers) {
             return Ok(());

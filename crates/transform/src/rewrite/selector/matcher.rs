@@ -253,11 +253,9 @@ impl Program {
                         ci,
                     }
                 }
-                Cond::Not(list) => Test::Not(
-                    list.into_iter()
-                        .map(|c| self.simple(c, atoms))
-                        .collect(),
-                ),
+                Cond::Not(list) => {
+                    Test::Not(list.into_iter().map(|c| self.simple(c, atoms)).collect())
+                }
                 Cond::Nth { a, b, of_type } => {
                     self.uses_of_type |= of_type;
                     Test::Nth { a, b, of_type }
@@ -368,8 +366,15 @@ impl Simple {
     }
 }
 
+/// `:not(list)`, out of line (it recurses into [`Simple::matches`], so
+/// [`Test::matches`] can be inlined into the matcher's loop).
+#[inline(never)]
+fn not_matches(list: &[Simple], el: &ElementInfo<'_>, pos: Position) -> bool {
+    !list.iter().any(|s| s.matches(el, pos))
+}
+
 impl Test {
-    #[inline]
+    #[inline(always)]
     fn matches(&self, el: &ElementInfo<'_>, pos: Position) -> bool {
         match self {
             Test::Id(id) => attr(el, tagloom_html::atom::ID).is_some_and(|v| v == &**id),
@@ -378,16 +383,14 @@ impl Test {
                     .is_some_and(|v| has_word(v.as_bytes(), class.as_bytes()))
             }),
             Test::Attr {
-                name,
-                test: None,
-                ..
+                name, test: None, ..
             } => attr(el, *name).is_some(),
             Test::Attr {
                 name,
                 test: Some((op, x)),
                 ci,
             } => attr(el, *name).is_some_and(|v| attr_test(*op, v, x, *ci)),
-            Test::Not(list) => !list.iter().any(|s| s.matches(el, pos)),
+            Test::Not(list) => not_matches(list, el, pos),
             Test::Nth { a, b, of_type } => {
                 let i = if *of_type { pos.type_index } else { pos.index };
                 nth(*a, *b, i64::from(i))
@@ -399,7 +402,6 @@ impl Test {
 fn attr<'a>(el: &ElementInfo<'a>, name: Atom) -> Option<&'a str> {
     el.attrs.and_then(|a| a.value_of(name))
 }
-
 
 /// Whether `word` (not empty, no whitespace: [`Test::Class`] checked it) is one
 /// of the whitespace-separated words of `list` (bytes: ASCII whitespace never
@@ -628,14 +630,23 @@ impl OpenStack {
 
     /// Sets compound `id`'s bits in the entry at `base` if it matches.
     #[inline(always)]
-    fn match_step(&mut self, prog: &Program, el: &ElementInfo<'_>, id: u32, base: usize, pos: Position) {
+    fn match_step(
+        &mut self,
+        prog: &Program,
+        el: &ElementInfo<'_>,
+        id: u32,
+        base: usize,
+        pos: Position,
+    ) {
         let Some(step) = prog.steps.get(id as usize) else {
             return;
         };
         let w = self.words;
         if let Some((word, mask)) = step.left {
             // The parent's entry starts `2 * w` before this one's.
-            let parent = base.checked_sub(2 * w).and_then(|p| self.bits.get(p + word));
+            let parent = base
+                .checked_sub(2 * w)
+                .and_then(|p| self.bits.get(p + word));
             if parent.is_none_or(|b| b & mask == 0) {
                 return;
             }
