@@ -114,7 +114,8 @@ impl Parser<'_> {
     }
 
     fn complex(&mut self) -> Result<Complex, SelectorError> {
-        let mut compounds = vec![self.compound()?];
+        let mut compounds = Vec::with_capacity(4);
+        compounds.push(self.compound()?);
         let mut combinators = Vec::new();
         loop {
             let had_ws = self.skip_ws();
