@@ -141,12 +141,8 @@ impl Compiled<'_> {
     /// (and those the simulator reads) are tokenized with their attributes; the
     /// rest are skimmed, since an untouched tag is copied from the source anyway.
     fn attribute_mode(&self, atoms: &AtomTable) -> AttributeMode {
-        let handled: Vec<u32> = self
-            .element
-            .iter()
-            .flat_map(|e| e.0.iter().copied())
-            .collect();
-        let Some(needs) = self.prog.attribute_needs(&handled) else {
+        let handled = |id: usize| self.element_of.get(id).is_some_and(|&h| h != u32::MAX);
+        let Some(needs) = self.prog.attribute_needs(handled) else {
             return AttributeMode::All;
         };
         let tags = TagSet::from_atoms(

@@ -269,15 +269,18 @@ impl Program {
     }
 
     /// Which elements' attributes matching may read, plus those of the compounds
-    /// in `handled` (whose handlers see the attributes): the element names of such
+    /// `handled` says yes to (whose handlers see the attributes): the element names of such
     /// compounds with a type, and for a universal one the name of an attribute it
     /// requires (`[data-id]`, `.x` → `class`: an element without it cannot match,
     /// so its attributes are never needed). `None` when a universal compound
     /// requires no attribute (every element's attributes are needed).
-    pub(crate) fn attribute_needs(&self, handled: &[u32]) -> Option<AttributeNeeds> {
+    pub(crate) fn attribute_needs(
+        &self,
+        handled: impl Fn(usize) -> bool,
+    ) -> Option<AttributeNeeds> {
         let mut needs = AttributeNeeds::default();
         for (id, step) in self.steps.iter().enumerate() {
-            if !step.simple.needs_attrs() && !handled.contains(&(id as u32)) {
+            if !step.simple.needs_attrs() && !handled(id) {
                 continue;
             }
             match step.simple.name {
