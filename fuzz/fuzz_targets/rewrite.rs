@@ -11,18 +11,7 @@
 use libfuzzer_sys::fuzz_target;
 use tagloom_transform::rewrite::{Handlers, Rewriter, Settings};
 
-const SELECTORS: [&str; 10] = [
-    "a[href]",
-    "img:not([alt])",
-    "div.content p",
-    "meta[name=description i]",
-    "ul > li:nth-child(2n+1)",
-    "script[src]",
-    "link[rel=stylesheet]",
-    "h1",
-    "table td",
-    "[data-testid]",
-];
+include!("../../crates/bench/benches/support/noop_selectors.rs");
 
 fn run(input: &str, chunk: usize, set_rel: bool) -> Vec<u8> {
     let mut out = Vec::new();
@@ -35,7 +24,7 @@ fn run(input: &str, chunk: usize, set_rel: bool) -> Vec<u8> {
             })
             .expect("selector");
     } else {
-        for sel in SELECTORS {
+        for sel in NOOP_SELECTORS {
             handlers.element(sel, |_| Ok(())).expect("selector");
         }
     }

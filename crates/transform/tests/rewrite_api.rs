@@ -391,3 +391,37 @@ fn implied_elements_are_reported_and_their_changes_land_where_the_tree_builder_m
     assert_eq!(run(html, h), html);
     assert_eq!(seen.borrow().clone(), ["html", "head", "body", "p"]);
 }
+
+#[test]
+fn element_handlers_run_in_registration_order_once_each() {
+    // Three handlers on one element, the middle one through a list that
+    // matches twice: each runs once, in the order registered, whatever the
+    // order of the compounds inside the lists.
+    let seen = RefCell::new(Vec::new());
+    let mut h = Handlers::new();
+    h.element("div p.x", |_| {
+        seen.borrow_mut().push("first");
+        Ok(())
+    })
+    .expect("selector")
+    .element(".x, p, #nope", |_| {
+        seen.borrow_mut().push("second");
+        Ok(())
+    })
+    .expect("selector")
+    .element("p", |el| {
+        seen.borrow_mut().push("third");
+        el.set_attribute("data-n", "3")?;
+        Ok(())
+    })
+    .expect("selector");
+    let out = run("<div><p class=x>t</p><p>u</p></div>", h);
+    assert_eq!(
+        out,
+        r#"<div><p class=x data-n="3">t</p><p data-n="3">u</p></div>"#
+    );
+    assert_eq!(
+        seen.into_inner(),
+        ["first", "second", "third", "second", "third"]
+    );
+}

@@ -21,19 +21,7 @@ pub enum Workload {
     Noop(usize),
 }
 
-/// Ten selectors of the kinds rewriting rules use (c).
-pub const NOOP_SELECTORS: [&str; 10] = [
-    "a[href]",
-    "img:not([alt])",
-    "div.content p",
-    "meta[name=description i]",
-    "ul > li:nth-child(2n+1)",
-    "script[src]",
-    "link[rel=stylesheet]",
-    "h1",
-    "table td",
-    "[data-testid]",
-];
+include!("noop_selectors.rs");
 
 /// The streaming chunk of the concat runs.
 pub const CHUNK: usize = 64 * 1024;

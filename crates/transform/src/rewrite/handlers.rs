@@ -61,7 +61,7 @@ impl<'h> Handlers<'h> {
         handler: impl FnMut(&mut Element<'_, 'h>) -> HandlerResult + 'h,
     ) -> Result<&mut Self, SelectorError> {
         self.element
-            .push((Selector::parse(selector)?, Box::new(handler)));
+            .push((Selector::parse_compiled_only(selector)?, Box::new(handler)));
         Ok(self)
     }
 
@@ -73,7 +73,7 @@ impl<'h> Handlers<'h> {
         handler: impl FnMut(&mut EndTag<'_>) -> HandlerResult + 'h,
     ) -> Result<&mut Self, SelectorError> {
         self.end_tag
-            .push((Selector::parse(selector)?, Box::new(handler)));
+            .push((Selector::parse_compiled_only(selector)?, Box::new(handler)));
         Ok(self)
     }
 
@@ -87,8 +87,11 @@ impl<'h> Handlers<'h> {
         max_bytes: usize,
         handler: impl FnMut(&mut ElementContent<'_>) -> HandlerResult + 'h,
     ) -> Result<&mut Self, SelectorError> {
-        self.content
-            .push((Selector::parse(selector)?, max_bytes, Box::new(handler)));
+        self.content.push((
+            Selector::parse_compiled_only(selector)?,
+            max_bytes,
+            Box::new(handler),
+        ));
         Ok(self)
     }
 
@@ -99,8 +102,11 @@ impl<'h> Handlers<'h> {
         selector: &str,
         handler: impl FnMut(&mut TextChunk<'_>) -> HandlerResult + 'h,
     ) -> Result<&mut Self, SelectorError> {
-        self.text
-            .push((Some(Selector::parse(selector)?), false, Box::new(handler)));
+        self.text.push((
+            Some(Selector::parse_compiled_only(selector)?),
+            false,
+            Box::new(handler),
+        ));
         Ok(self)
     }
 
@@ -112,8 +118,11 @@ impl<'h> Handlers<'h> {
         selector: &str,
         handler: impl FnMut(&mut TextChunk<'_>) -> HandlerResult + 'h,
     ) -> Result<&mut Self, SelectorError> {
-        self.text
-            .push((Some(Selector::parse(selector)?), true, Box::new(handler)));
+        self.text.push((
+            Some(Selector::parse_compiled_only(selector)?),
+            true,
+            Box::new(handler),
+        ));
         Ok(self)
     }
 
@@ -123,8 +132,10 @@ impl<'h> Handlers<'h> {
         selector: &str,
         handler: impl FnMut(&mut Comment<'_>) -> HandlerResult + 'h,
     ) -> Result<&mut Self, SelectorError> {
-        self.comments
-            .push((Some(Selector::parse(selector)?), Box::new(handler)));
+        self.comments.push((
+            Some(Selector::parse_compiled_only(selector)?),
+            Box::new(handler),
+        ));
         Ok(self)
     }
 

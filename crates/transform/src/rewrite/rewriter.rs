@@ -70,10 +70,13 @@ struct Compiled<'h> {
     any_start: bool,
     /// The rightmost compounds of the handlers that look at start tags.
     start_mask: Vec<u64>,
-    /// By compound: the element handlers it is a rightmost compound of.
-    element_of: Vec<Vec<u32>>,
-    /// Element handlers that matched the current element (reused).
-    matched: Vec<u32>,
+    /// By compound: the element handler it is the rightmost compound of
+    /// (`u32::MAX`: none). Element handlers are compiled first, in order, so
+    /// their compounds' numbers follow the handlers' order.
+    element_of: Vec<u32>,
+    /// No end-tag or content handler: an element the element handlers left
+    /// untouched needs nothing at its end.
+    no_end_handlers: bool,
 }
 
 impl<'h> Compiled<'h> {
@@ -81,20 +84,21 @@ impl<'h> Compiled<'h> {
         let mut prog = Program::default();
         let atoms = tok.atoms_mut();
         let element = (handlers.element.into_iter())
-            .map(|(s, f)| (prog.add(&s, atoms), f))
+            .map(|(s, f)| (prog.add(s, atoms), f))
             .collect::<Vec<_>>();
         let end_tag = (handlers.end_tag.into_iter())
-            .map(|(s, f)| (prog.add(&s, atoms), f))
+            .map(|(s, f)| (prog.add(s, atoms), f))
             .collect::<Vec<_>>();
         let content = (handlers.content.into_iter())
-            .map(|(s, b, f)| (prog.add(&s, atoms), b, f))
+            .map(|(s, b, f)| (prog.add(s, atoms), b, f))
             .collect::<Vec<_>>();
         let text = (handlers.text.into_iter())
-            .map(|(s, w, f)| (s.map(|s| prog.add(&s, atoms)), w, f))
+            .map(|(s, w, f)| (s.map(|s| prog.add(s, atoms)), w, f))
             .collect();
         let comments = (handlers.comments.into_iter())
-            .map(|(s, f)| (s.map(|s| prog.add(&s, atoms)), f))
+            .map(|(s, f)| (s.map(|s| prog.add(s, atoms)), f))
             .collect();
+        prog.finish();
         let any_start = !element.is_empty() || !end_tag.is_empty() || !content.is_empty();
         let mut start_mask = vec![0u64; prog.words()];
         let ids = (element.iter().map(|e| &e.0))
@@ -105,18 +109,20 @@ impl<'h> Compiled<'h> {
                 *w |= 1u64 << (id % 64);
             }
         }
-        let mut element_of = vec![Vec::new(); prog.words() * 64];
+        // By compound: the element handler it is a rightmost compound of (each
+        // `add` makes new compounds, so there is at most one).
+        let mut element_of = vec![u32::MAX; prog.words() * 64];
         for (i, (ids, _)) in element.iter().enumerate() {
             for &id in ids {
-                if let Some(list) = element_of.get_mut(id as usize) {
-                    list.push(i as u32);
+                if let Some(slot) = element_of.get_mut(id as usize) {
+                    *slot = i as u32;
                 }
             }
         }
         Compiled {
             start_mask,
             element_of,
-            matched: Vec::new(),
+            no_end_handlers: end_tag.is_empty() && content.is_empty(),
             prog,
             element,
             end_tag,
@@ -135,12 +141,8 @@ impl Compiled<'_> {
     /// (and those the simulator reads) are tokenized with their attributes; the
     /// rest are skimmed, since an untouched tag is copied from the source anyway.
     fn attribute_mode(&self, atoms: &AtomTable) -> AttributeMode {
-        let handled: Vec<u32> = self
-            .element
-            .iter()
-            .flat_map(|e| e.0.iter().copied())
-            .collect();
-        let Some(needs) = self.prog.attribute_needs(&handled) else {
+        let handled = |id: usize| self.element_of.get(id).is_some_and(|&h| h != u32::MAX);
+        let Some(needs) = self.prog.attribute_needs(handled) else {
             return AttributeMode::All;
         };
         let tags = TagSet::from_atoms(
@@ -688,8 +690,10 @@ impl<'h, O: OutputSink> Core<'h, O> {
         };
         // The element handlers of the matched compounds, in registration order.
         let h = &mut self.h;
-        h.matched.clear();
-        self.edits.clear();
+        // Every change sets `touched`, so untouched edits are still empty.
+        if self.edits.touched {
+            self.edits.clear();
+        }
         if let [(ids, f)] = h.element.as_mut_slice() {
             if hit(ids) {
                 let mut el = Element {
@@ -701,32 +705,37 @@ impl<'h, O: OutputSink> Core<'h, O> {
                 f(&mut el).map_err(RewriteError::Handler)?;
             }
         } else {
+            // Element handlers' compounds are numbered in registration order, so
+            // the matched bits, lowest first, give the handlers in order; a
+            // handler whose list matched twice is run once.
+            let mut last = None;
             for (wi, (&m, &mask)) in top.iter().zip(&h.start_mask).enumerate() {
                 let mut bits = m & mask;
                 while bits != 0 {
                     let id = wi * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    for &i in h.element_of.get(id).map_or(&[][..], Vec::as_slice) {
-                        h.matched.push(i);
+                    let Some(&i) = h.element_of.get(id) else {
+                        continue;
+                    };
+                    if i == u32::MAX || last == Some(i) {
+                        continue;
                     }
+                    last = Some(i);
+                    let Some((_, f)) = h.element.get_mut(i as usize) else {
+                        continue;
+                    };
+                    let mut el = Element {
+                        tag,
+                        name,
+                        edits: &mut self.edits,
+                        opened,
+                    };
+                    f(&mut el).map_err(RewriteError::Handler)?;
                 }
             }
-            if h.matched.len() > 1 {
-                h.matched.sort_unstable();
-                h.matched.dedup();
-            }
         }
-        for &i in &h.matched {
-            let Some((_, f)) = h.element.get_mut(i as usize) else {
-                continue;
-            };
-            let mut el = Element {
-                tag,
-                name,
-                edits: &mut self.edits,
-                opened,
-            };
-            f(&mut el).map_err(RewriteError::Handler)?;
+        if !self.edits.touched && (!opened || self.h.no_end_handlers) {
+            return Ok(());
         }
         let mut end_ids = Vec::new();
         if opened {

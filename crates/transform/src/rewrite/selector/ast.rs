@@ -22,6 +22,15 @@ impl Selector {
         })
     }
 
+    /// [`Selector::parse`] without keeping the text (for the handler registry,
+    /// which compiles the selector and never shows it): one allocation less.
+    pub(crate) fn parse_compiled_only(selector: &str) -> Result<Selector, SelectorError> {
+        Ok(Selector {
+            source: String::new(),
+            list: parse_list(selector)?,
+        })
+    }
+
     /// The text the selector was parsed from.
     pub fn as_str(&self) -> &str {
         &self.source

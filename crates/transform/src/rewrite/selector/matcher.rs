@@ -82,7 +82,9 @@ const CASE_INSENSITIVE_ATTRS: &[&str] = &[
 #[derive(Debug)]
 enum Test {
     Id(Box<str>),
-    Class(Box<str>),
+    /// A class word; `None` when no class list can contain it (empty, or with
+    /// whitespace in it), decided once here instead of at every element.
+    Class(Option<Box<str>>),
     Attr {
         name: Atom,
         test: Option<(AttrOp, Box<str>)>,
@@ -108,6 +110,10 @@ struct Step {
     simple: Simple,
     /// The compound to the left and how it is joined.
     prev: Option<(u32, Combinator)>,
+    /// `prev` as the parent's bit to test: the word's offset in an entry's
+    /// `2 * words` (the `matched` half for a child combinator, `anc` for a
+    /// descendant one) and the mask (set by [`Program::finish`]).
+    left: Option<(usize, u64)>,
 }
 
 /// All registered selectors, compiled.
@@ -115,7 +121,12 @@ struct Step {
 pub(crate) struct Program {
     steps: Vec<Step>,
     /// Compounds by the type name they require, sorted by atom.
-    by_name: Vec<(Atom, Vec<u32>)>,
+    /// (name, first, end) over `named_ids` (built by [`Self::finish`]).
+    by_name: Vec<(Atom, u32, u32)>,
+    /// The compounds with a type, grouped by it (built by [`Self::finish`]).
+    named_ids: Vec<u32>,
+    /// (type, compound) as added.
+    named: Vec<(Atom, u32)>,
     /// Atom index → 1 + index into `by_name` (0: no compound needs that name);
     /// rebuilt by `add`, so a start tag finds its compounds with one load.
     dispatch: Vec<u16>,
@@ -132,11 +143,12 @@ pub(crate) struct Program {
 impl Program {
     /// Adds a selector list; returns the bit of each of its rightmost compounds.
     /// Names are interned into `atoms`, the tokenizer's table.
-    pub(crate) fn add(&mut self, selector: &Selector, atoms: &mut AtomTable) -> Vec<u32> {
+    /// Call [`Self::finish`] after the last one.
+    pub(crate) fn add(&mut self, selector: Selector, atoms: &mut AtomTable) -> Vec<u32> {
         let mut rightmost = Vec::with_capacity(selector.list.len());
-        for complex in &selector.list {
+        for complex in selector.list {
             let mut prev: Option<u32> = None;
-            for (i, compound) in complex.compounds.iter().enumerate() {
+            for (i, compound) in complex.compounds.into_iter().enumerate() {
                 let id = self.steps.len() as u32;
                 let comb = i
                     .checked_sub(1)
@@ -144,14 +156,7 @@ impl Program {
                     .copied();
                 let simple = self.simple(compound, atoms);
                 match simple.name {
-                    Some(name) => match self.by_name.binary_search_by_key(&name, |e| e.0) {
-                        Ok(at) => {
-                            if let Some(e) = self.by_name.get_mut(at) {
-                                e.1.push(id);
-                            }
-                        }
-                        Err(at) => self.by_name.insert(at, (name, vec![id])),
-                    },
+                    Some(name) => self.named.push((name, id)),
                     None => match simple.required_attribute() {
                         None => self.universal.push(id),
                         Some(attr) => match self.universal_by_attr.iter_mut().find(|e| e.0 == attr)
@@ -164,6 +169,7 @@ impl Program {
                 self.steps.push(Step {
                     simple,
                     prev: prev.zip(comb),
+                    left: None,
                 });
                 prev = Some(id);
             }
@@ -171,9 +177,35 @@ impl Program {
                 rightmost.push(id);
             }
         }
-        self.words = self.steps.len().div_ceil(64);
-        self.build_dispatch();
         rightmost
+    }
+
+    /// Ends the adding: sizes the bit sets, and builds the dispatch table and
+    /// each step's left test from them (once, not at every [`Self::add`]).
+    pub(crate) fn finish(&mut self) {
+        let w = self.steps.len().div_ceil(64);
+        self.words = w;
+        for step in &mut self.steps {
+            step.left = step.prev.map(|(prev, comb)| {
+                let half = match comb {
+                    Combinator::Child => 0,
+                    Combinator::Descendant => w,
+                };
+                (half + (prev / 64) as usize, 1u64 << (prev % 64))
+            });
+        }
+        self.named.sort_unstable();
+        self.by_name.clear();
+        self.named_ids.clear();
+        for &(name, id) in &self.named {
+            let at = self.named_ids.len() as u32;
+            self.named_ids.push(id);
+            match self.by_name.last_mut() {
+                Some(last) if last.0 == name => last.2 = at + 1,
+                _ => self.by_name.push((name, at, at + 1)),
+            }
+        }
+        self.build_dispatch();
     }
 
     fn build_dispatch(&mut self) {
@@ -182,7 +214,7 @@ impl Program {
         match max {
             Some(max) if max < DISPATCH_LIMIT && self.by_name.len() < usize::from(u16::MAX) => {
                 self.dispatch.resize(max + 1, 0);
-                for (i, (atom, _)) in self.by_name.iter().enumerate() {
+                for (i, (atom, ..)) in self.by_name.iter().enumerate() {
                     if let Some(slot) = self.dispatch.get_mut(atom.index() as usize) {
                         *slot = (i + 1) as u16;
                     }
@@ -192,13 +224,17 @@ impl Program {
         }
     }
 
-    fn simple(&mut self, compound: &Compound, atoms: &mut AtomTable) -> Simple {
+    /// Compiles a compound, moving its strings (no copies).
+    fn simple(&mut self, compound: Compound, atoms: &mut AtomTable) -> Simple {
         let tests = compound
             .conds
-            .iter()
+            .into_iter()
             .map(|cond| match cond {
-                Cond::Id(id) => Test::Id(id.as_str().into()),
-                Cond::Class(class) => Test::Class(class.as_str().into()),
+                Cond::Id(id) => Test::Id(id.into_boxed_str()),
+                Cond::Class(class) => Test::Class(
+                    (!class.is_empty() && !class.bytes().any(|b| is_ascii_ws(char::from(b))))
+                        .then(|| class.into_boxed_str()),
+                ),
                 Cond::Attr {
                     name,
                     test,
@@ -207,26 +243,22 @@ impl Program {
                     let ci = case_insensitive
                         .unwrap_or_else(|| CASE_INSENSITIVE_ATTRS.contains(&name.as_str()));
                     Test::Attr {
-                        name: atoms.intern(name),
-                        test: test.as_ref().map(|(op, v)| {
-                            let v = if ci {
-                                v.to_ascii_lowercase()
-                            } else {
-                                v.clone()
-                            };
-                            (*op, v.into_boxed_str())
+                        name: atoms.intern(&name),
+                        test: test.map(|(op, mut v)| {
+                            if ci {
+                                v.make_ascii_lowercase();
+                            }
+                            (op, v.into_boxed_str())
                         }),
                         ci,
                     }
                 }
-                Cond::Not(list) => Test::Not(list.iter().map(|c| self.simple(c, atoms)).collect()),
+                Cond::Not(list) => {
+                    Test::Not(list.into_iter().map(|c| self.simple(c, atoms)).collect())
+                }
                 Cond::Nth { a, b, of_type } => {
-                    self.uses_of_type |= *of_type;
-                    Test::Nth {
-                        a: *a,
-                        b: *b,
-                        of_type: *of_type,
-                    }
+                    self.uses_of_type |= of_type;
+                    Test::Nth { a, b, of_type }
                 }
             })
             .collect();
@@ -237,15 +269,18 @@ impl Program {
     }
 
     /// Which elements' attributes matching may read, plus those of the compounds
-    /// in `handled` (whose handlers see the attributes): the element names of such
+    /// `handled` says yes to (whose handlers see the attributes): the element names of such
     /// compounds with a type, and for a universal one the name of an attribute it
     /// requires (`[data-id]`, `.x` → `class`: an element without it cannot match,
     /// so its attributes are never needed). `None` when a universal compound
     /// requires no attribute (every element's attributes are needed).
-    pub(crate) fn attribute_needs(&self, handled: &[u32]) -> Option<AttributeNeeds> {
+    pub(crate) fn attribute_needs(
+        &self,
+        handled: impl Fn(usize) -> bool,
+    ) -> Option<AttributeNeeds> {
         let mut needs = AttributeNeeds::default();
         for (id, step) in self.steps.iter().enumerate() {
-            if !step.simple.needs_attrs() && !handled.contains(&(id as u32)) {
+            if !step.simple.needs_attrs() && !handled(id) {
                 continue;
             }
             match step.simple.name {
@@ -274,7 +309,8 @@ impl Program {
         };
         let named = at
             .and_then(|at| self.by_name.get(at))
-            .map_or(&[][..], |e| e.1.as_slice());
+            .and_then(|&(_, from, to)| self.named_ids.get(from as usize..to as usize))
+            .unwrap_or_default();
         (named, &self.universal)
     }
 }
@@ -319,22 +355,45 @@ impl Simple {
         if self.name.is_some_and(|n| n != el.name) {
             return false;
         }
-        self.tests.iter().all(|t| t.matches(el, pos))
+        self.tests_match(el, pos)
+    }
+
+    /// [`Self::matches`] without the name (a candidate's name is known to fit).
+    #[inline]
+    fn tests_match(&self, el: &ElementInfo<'_>, pos: Position) -> bool {
+        match self.tests.as_slice() {
+            [] => true,
+            [t] => t.matches(el, pos),
+            tests => tests.iter().all(|t| t.matches(el, pos)),
+        }
     }
 }
 
+/// `:not(list)`, out of line (it recurses into [`Simple::matches`], so
+/// [`Test::matches`] can be inlined into the matcher's loop).
+#[inline(never)]
+fn not_matches(list: &[Simple], el: &ElementInfo<'_>, pos: Position) -> bool {
+    !list.iter().any(|s| s.matches(el, pos))
+}
+
 impl Test {
+    #[inline(always)]
     fn matches(&self, el: &ElementInfo<'_>, pos: Position) -> bool {
         match self {
             Test::Id(id) => attr(el, tagloom_html::atom::ID).is_some_and(|v| v == &**id),
-            Test::Class(class) => attr(el, tagloom_html::atom::CLASS)
-                .is_some_and(|v| has_word(v.as_bytes(), class.as_bytes())),
-            Test::Attr { name, test, ci } => match (attr(el, *name), test) {
-                (None, _) => false,
-                (Some(_), None) => true,
-                (Some(v), Some((op, x))) => attr_test(*op, v, x, *ci),
-            },
-            Test::Not(list) => !list.iter().any(|s| s.matches(el, pos)),
+            Test::Class(class) => class.as_ref().is_some_and(|class| {
+                attr(el, tagloom_html::atom::CLASS)
+                    .is_some_and(|v| has_word(v.as_bytes(), class.as_bytes()))
+            }),
+            Test::Attr {
+                name, test: None, ..
+            } => attr(el, *name).is_some(),
+            Test::Attr {
+                name,
+                test: Some((op, x)),
+                ci,
+            } => attr(el, *name).is_some_and(|v| attr_test(*op, v, x, *ci)),
+            Test::Not(list) => not_matches(list, el, pos),
             Test::Nth { a, b, of_type } => {
                 let i = if *of_type { pos.type_index } else { pos.index };
                 nth(*a, *b, i64::from(i))
@@ -347,16 +406,18 @@ fn attr<'a>(el: &ElementInfo<'a>, name: Atom) -> Option<&'a str> {
     el.attrs.and_then(|a| a.value_of(name))
 }
 
-/// Whether `word` is one of the whitespace-separated words of `list` (bytes:
-/// ASCII whitespace never occurs inside a UTF-8 sequence).
+/// Whether `word` (not empty, no whitespace: [`Test::Class`] checked it) is one
+/// of the whitespace-separated words of `list` (bytes: ASCII whitespace never
+/// occurs inside a UTF-8 sequence).
+#[inline]
 fn has_word(list: &[u8], word: &[u8]) -> bool {
     let is_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
+    if list.len() <= word.len() {
+        return list == word;
+    }
     let Some(&first) = word.first() else {
         return false;
     };
-    if word.iter().any(is_ws) {
-        return false;
-    }
     // Each place the word's first byte occurs: the word there, with whitespace
     // (or an end) on both sides.
     memchr::memchr_iter(first, list).any(|at| {
@@ -537,28 +598,15 @@ impl OpenStack {
         if !named.is_empty() || !universal.is_empty() {
             self.match_compounds(prog, el, named, universal, depth, pos);
         }
-        if !prog.universal_by_attr.is_empty()
-            && let Some(attrs) = el.attrs
+        if let Some(attrs) = el.attrs
+            && !prog.universal_by_attr.is_empty()
             && !attrs.is_empty()
         {
-            self.match_by_attribute(prog, el, attrs, depth, pos);
-        }
-    }
-
-    /// [`Self::match_compounds`] for the universal compounds whose required
-    /// attribute the element has.
-    #[inline(never)]
-    fn match_by_attribute(
-        &mut self,
-        prog: &Program,
-        el: &ElementInfo<'_>,
-        attrs: &Attributes<'_>,
-        depth: usize,
-        pos: Position,
-    ) {
-        for (name, ids) in &prog.universal_by_attr {
-            if attrs.value_of(*name).is_some() {
-                self.match_compounds(prog, el, ids, &[], depth, pos);
+            // The universal compounds whose required attribute the element has.
+            for (name, ids) in &prog.universal_by_attr {
+                if attrs.value_of(*name).is_some() {
+                    self.match_compounds(prog, el, ids, &[], depth, pos);
+                }
             }
         }
     }
@@ -574,26 +622,45 @@ impl OpenStack {
         depth: usize,
         pos: Position,
     ) {
+        let base = depth * 2 * self.words;
+        for &id in named {
+            self.match_step(prog, el, id, base, pos);
+        }
+        for &id in universal {
+            self.match_step(prog, el, id, base, pos);
+        }
+    }
+
+    /// Sets compound `id`'s bits in the entry at `base` if it matches.
+    #[inline(always)]
+    fn match_step(
+        &mut self,
+        prog: &Program,
+        el: &ElementInfo<'_>,
+        id: u32,
+        base: usize,
+        pos: Position,
+    ) {
+        let Some(step) = prog.steps.get(id as usize) else {
+            return;
+        };
         let w = self.words;
-        let base = depth * 2 * w;
-        for &id in named.iter().chain(universal) {
-            let Some(step) = prog.steps.get(id as usize) else {
-                continue;
-            };
-            let left = match step.prev {
-                None => true,
-                Some(_) if depth == 0 => false,
-                Some((prev, Combinator::Child)) => self.bit(depth - 1, prev, false),
-                Some((prev, Combinator::Descendant)) => self.bit(depth - 1, prev, true),
-            };
-            if left && step.simple.matches(el, pos) {
-                let (word, mask) = ((id / 64) as usize, 1u64 << (id % 64));
-                if let Some(m) = self.bits.get_mut(base + word) {
-                    *m |= mask;
-                }
-                if let Some(a) = self.bits.get_mut(base + w + word) {
-                    *a |= mask;
-                }
+        if let Some((word, mask)) = step.left {
+            // The parent's entry starts `2 * w` before this one's.
+            let parent = base
+                .checked_sub(2 * w)
+                .and_then(|p| self.bits.get(p + word));
+            if parent.is_none_or(|b| b & mask == 0) {
+                return;
+            }
+        }
+        // Candidates come from the name's dispatch (the name fits) or are
+        // universal (no name).
+        if step.simple.tests_match(el, pos) {
+            let (word, mask) = ((id / 64) as usize, 1u64 << (id % 64));
+            if let Some([m, .., a]) = self.bits.get_mut(base + word..=base + w + word) {
+                *m |= mask;
+                *a |= mask;
             }
         }
     }
@@ -666,9 +733,8 @@ mod tests {
             ("xcontent", "content"),
             ("con tent", "content"),
             ("", "content"),
-            ("a  b", ""),
-            ("a b", "a b"),
-            ("content", "content "),
+            ("conten", "content"),
+            ("tent", "content"),
         ];
         for (list, word) in no {
             assert!(

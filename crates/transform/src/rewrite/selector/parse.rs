@@ -72,8 +72,13 @@ fn is_name_char(c: char) -> bool {
 }
 
 impl Parser<'_> {
+    #[inline]
     fn peek(&self) -> Option<char> {
-        self.text.get(self.pos..).and_then(|s| s.chars().next())
+        match self.text.as_bytes().get(self.pos) {
+            Some(&b) if b.is_ascii() => Some(char::from(b)),
+            Some(_) => self.text.get(self.pos..).and_then(|s| s.chars().next()),
+            None => None,
+        }
     }
 
     fn peek_at(&self, ahead: usize) -> Option<char> {
@@ -109,7 +114,8 @@ impl Parser<'_> {
     }
 
     fn complex(&mut self) -> Result<Complex, SelectorError> {
-        let mut compounds = vec![self.compound()?];
+        let mut compounds = Vec::with_capacity(4);
+        compounds.push(self.compound()?);
         let mut combinators = Vec::new();
         loop {
             let had_ws = self.skip_ws();
@@ -153,11 +159,11 @@ impl Parser<'_> {
                 }
             }
             Some(c) if is_name_char(c) && !c.is_ascii_digit() => {
-                let name = self.ident()?;
+                let name = self.ident_lower()?;
                 if self.peek() == Some('|') {
                     return Err(self.err(SelectorErrorKind::Namespace));
                 }
-                compound.name = Some(name.to_ascii_lowercase());
+                compound.name = Some(name);
             }
             Some('|') => return Err(self.err(SelectorErrorKind::Namespace)),
             _ => {}
@@ -194,10 +200,39 @@ impl Parser<'_> {
 
     /// A CSS identifier, escapes resolved.
     fn ident(&mut self) -> Result<String, SelectorError> {
-        let mut out = String::new();
+        self.ident_cased(false)
+    }
+
+    /// [`Self::ident`], ASCII-lowercased.
+    fn ident_lower(&mut self) -> Result<String, SelectorError> {
+        self.ident_cased(true)
+    }
+
+    fn ident_cased(&mut self, lower: bool) -> Result<String, SelectorError> {
         if self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit()) {
             return Err(self.err(SelectorErrorKind::UnexpectedChar('-')));
         }
+        // Without escapes (the usual case) the identifier is a slice of the text:
+        // one allocation of the right size.
+        let rest = self.text.get(self.pos..).unwrap_or("");
+        // Bytes: every byte of a non-ASCII character is >= 0x80, and non-ASCII
+        // characters are name characters.
+        let len = rest
+            .bytes()
+            .position(|b| b.is_ascii() && (b == b'\\' || !is_name_char(char::from(b))))
+            .unwrap_or(rest.len());
+        if rest.as_bytes().get(len) != Some(&b'\\') {
+            let Some(name) = rest.get(..len).filter(|n| !n.is_empty()) else {
+                return Err(self.unexpected());
+            };
+            self.pos += len;
+            let mut out = name.to_owned();
+            if lower {
+                out.make_ascii_lowercase();
+            }
+            return Ok(out);
+        }
+        let mut out = String::new();
         while let Some(c) = self.peek() {
             if c == '\\' {
                 self.pos += 1;
@@ -211,6 +246,9 @@ impl Parser<'_> {
         }
         if out.is_empty() {
             return Err(self.unexpected());
+        }
+        if lower {
+            out.make_ascii_lowercase();
         }
         Ok(out)
     }
@@ -265,7 +303,7 @@ impl Parser<'_> {
         if self.peek() == Some('|') || self.peek() == Some('*') {
             return Err(self.err(SelectorErrorKind::Namespace));
         }
-        let name = self.ident()?.to_ascii_lowercase();
+        let name = self.ident_lower()?;
         if self.peek() == Some('|') && self.peek_at(1) != Some('=') {
             return Err(self.err(SelectorErrorKind::Namespace));
         }
@@ -333,7 +371,7 @@ impl Parser<'_> {
         if self.peek() == Some(':') {
             return Err(self.err(SelectorErrorKind::UnsupportedPseudoClass(":".into())));
         }
-        let name = self.ident()?.to_ascii_lowercase();
+        let name = self.ident_lower()?;
         let unsupported = |name: &str| SelectorError {
             offset: at,
             kind: SelectorErrorKind::UnsupportedPseudoClass(name.to_owned()),

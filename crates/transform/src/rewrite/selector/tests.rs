@@ -151,3 +151,15 @@ fn of_type_counts_start_fresh_in_each_parent() {
         ["?", "?", "?", "d1", "1", "s", "3"]
     );
 }
+
+#[test]
+fn class_words_with_whitespace_or_escapes_never_match() {
+    // An escaped space makes a class word no class list can contain (decided
+    // once when the selector is compiled); other escapes resolve as usual.
+    let html = r#"<p id=a class="a b">x</p><p id=b class="a">x</p><p id=c class=Ab>x</p>"#;
+    assert!(matches(r".a\20 b", html).is_empty());
+    assert!(matches(r"p.a\ b", html).is_empty());
+    assert_eq!(matches(r".\61", html), ["a", "b"]);
+    assert_eq!(matches(r"P.\41 b", html), ["c"]);
+    assert_eq!(matches(r"[CLASS~=a]", html), ["a", "b"]);
+}
