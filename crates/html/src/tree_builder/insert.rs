@@ -204,9 +204,13 @@ impl TreeBuilder {
             .flatten()
             .map(|a| a.value);
         let html_integration_point = is_html_integration_point(ns, name, encoding);
-        let keep_attrs = self.select_tracker.full_mirror
-            || (ns == Namespace::Html && super::tag_sets::is_formatting(name));
-        let kept = if keep_attrs {
+        // A formatting element's attributes are read again (clones, the Noah's
+        // Ark clause): kept in the mirror, unless the sink holds them (the
+        // store sink; a `selectedcontent` clones any element from the mirror).
+        let formatting = ns == Namespace::Html && super::tag_sets::is_formatting(name);
+        let full = self.select_tracker.full_mirror;
+        let in_sink = formatting && !full && self.emit.reads_attrs();
+        let kept = if full || (formatting && !in_sink) {
             attrs
         } else {
             ElementAttrs::none()
@@ -214,6 +218,9 @@ impl TreeBuilder {
         let id = self
             .mirror
             .add_element(ns, name, qual.clone(), kept, html_integration_point);
+        if in_sink && !attrs.is_empty() {
+            self.mirror.set_attrs_in_sink(id);
+        }
         let key = self.mirror.key(id);
         let contents = if ns == Namespace::Html && name == atom::TEMPLATE {
             let c = self.mirror.add(Kind::Fragment);

@@ -61,6 +61,9 @@ pub(crate) struct ElemInfo {
     /// 13.2.6.1: an HTML integration point (SVG `foreignObject`/`desc`/`title`, or
     /// MathML `annotation-xml` with an HTML `encoding`).
     pub(crate) html_integration_point: bool,
+    /// A formatting element whose attributes the mirror does not keep: the
+    /// sink holds them (the store sink, see [`Mirror::set_attrs_in_sink`]).
+    pub(crate) attrs_in_sink: bool,
     /// For an HTML `template`: its contents fragment.
     contents: Link,
     /// An emitted name that is not the static atom's own text (SVG case fixes,
@@ -257,6 +260,7 @@ impl Mirror {
             ns,
             name,
             html_integration_point,
+            attrs_in_sink: false,
             contents: NO_LINK,
             extra,
         }))
@@ -326,7 +330,34 @@ impl Mirror {
                 value: value.to_owned(),
             });
         }
-        let range = self.keep_attrs(ElementAttrs::list(&attrs));
+        self.keep_for(id, ElementAttrs::list(&attrs));
+    }
+
+    /// Marks element `id` as one whose attributes the sink keeps (the mirror
+    /// keeps none for it).
+    pub(crate) fn set_attrs_in_sink(&mut self, id: NodeId) {
+        if let Some(Node {
+            kind: Kind::Element(e),
+            ..
+        }) = self.nodes.get_mut(id)
+        {
+            e.attrs_in_sink = true;
+        }
+    }
+
+    /// Keeps `attrs` as the attributes of element `id` (replacing what was
+    /// kept; the element's attributes are the mirror's from now on).
+    pub(crate) fn keep_for(&mut self, id: NodeId, attrs: ElementAttrs<'_>) {
+        if let Some(Node {
+            kind: Kind::Element(e),
+            ..
+        }) = self.nodes.get_mut(id)
+        {
+            e.attrs_in_sink = false;
+        } else {
+            return;
+        }
+        let range = self.keep_attrs(attrs);
         let extra = match self.extra_index(id) {
             Some(i) => i,
             None => {

@@ -752,6 +752,9 @@ impl TreeBuilder {
     pub(crate) fn detach_store(
         &mut self,
     ) -> Option<(crate::dom::DomStore, Option<crate::dom::PatchError>)> {
+        if self.emit.reads_attrs() {
+            self.keep_sink_attrs();
+        }
         match std::mem::replace(&mut self.emit.target, Target::Patches) {
             Target::Store(sink) => Some(sink.finish()),
             other => {
