@@ -270,7 +270,8 @@ impl TreeBuilder {
     /// the document cannot take (a second element, text) is dropped.
     pub(crate) fn insert_at(&mut self, place: Place, child: NodeId) {
         let parent = place.parent();
-        if self.mirror.is_document(parent) {
+        // The document is the one node of its kind: no look at the mirror.
+        if parent == self.document {
             // Only an element needs the walk over the document's children: a walk
             // per comment made n comments before the first tag quadratic.
             let is_element = self.mirror.elem(child).is_some();
@@ -345,7 +346,9 @@ impl TreeBuilder {
         if !only_stack {
             self.insert_at(place, element);
         }
-        self.push_open(element);
+        // The stack's key is known here: no look at the mirror.
+        self.open
+            .push_key(element, Some(ElemKey { ns, name: tag.name }));
         element
     }
 
@@ -378,7 +381,7 @@ impl TreeBuilder {
             return;
         }
         let place = self.appropriate_place(None);
-        if self.mirror.is_document(place.parent()) {
+        if place.parent() == self.document {
             return;
         }
         let previous = match place {

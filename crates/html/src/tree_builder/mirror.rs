@@ -476,10 +476,6 @@ impl Mirror {
         matches!(self.nodes.get(id).map(|n| &n.kind), Some(Kind::Text))
     }
 
-    pub(crate) fn is_document(&self, id: NodeId) -> bool {
-        matches!(self.nodes.get(id).map(|n| &n.kind), Some(Kind::Document))
-    }
-
     /// Links `child` (parentless) as the last child of `parent`.
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
         // Each of the three nodes is looked up once (this runs for every node).

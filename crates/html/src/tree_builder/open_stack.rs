@@ -413,7 +413,12 @@ impl OpenStack {
 
     /// Pushes `node` (it becomes the current node).
     pub(crate) fn push(&mut self, node: NodeId, mirror: &Mirror) {
-        let key = Self::key_of(mirror, node);
+        self.push_key(node, Self::key_of(mirror, node));
+    }
+
+    /// Pushes `node`, an element with `key` (its namespace and name as the
+    /// mirror holds them).
+    pub(crate) fn push_key(&mut self, node: NodeId, key: Option<ElemKey>) {
         let cats = categories(key);
         let pos = self.nodes.len();
         self.nodes.push(node);
@@ -621,6 +626,44 @@ mod tests {
         check(&stack, &mirror);
         assert_eq!(stack.top(ElemKey::html(DIV)), None);
         assert_eq!(stack.top_in(Category::Special), Some(1));
+    }
+
+    /// The name counts answer "none open" only when no element of that name
+    /// is: names sharing a bucket (atom indexes 64 apart) keep it non-zero,
+    /// and every way of leaving the stack takes the count down again.
+    #[test]
+    fn name_counts_never_hide_an_open_element() {
+        let (a, b) = (atom::DIV, Atom(atom::DIV.index() + 64));
+        assert!(a.is_static() && b.is_static());
+        let (mirror, ids) = setup(&[atom::HTML, a, b, atom::P, b]);
+        let mut stack = OpenStack::default();
+        for &id in &ids {
+            stack.push(id, &mirror);
+        }
+        let scan = |stack: &OpenStack, name: Atom| {
+            stack
+                .iter()
+                .rposition(|n| OpenStack::key_of(&mirror, n) == Some(ElemKey::html(name)))
+        };
+        for name in [a, b, atom::P, atom::LI, atom::HTML] {
+            assert_eq!(
+                stack.top(ElemKey::html(name)),
+                scan(&stack, name),
+                "{name:?}"
+            );
+        }
+        stack.remove(2);
+        stack.replace(1, ids[3], &mirror);
+        assert_eq!(stack.top(ElemKey::html(a)), None);
+        assert_eq!(stack.top(ElemKey::html(b)), Some(3));
+        assert_eq!(stack.top(ElemKey::html(atom::P)), Some(2));
+        stack.insert(1, ids[1], &mirror);
+        assert_eq!(stack.top(ElemKey::html(a)), Some(1));
+        stack.truncate(1);
+        for name in [a, b, atom::P] {
+            assert_eq!(stack.top(ElemKey::html(name)), None, "{name:?}");
+        }
+        assert_eq!(stack.counts.0.iter().sum::<u32>(), 1);
     }
 
     #[test]
