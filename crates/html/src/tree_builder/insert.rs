@@ -392,7 +392,10 @@ impl TreeBuilder {
             && self.mirror.is_text(prev)
         {
             let key = self.mirror.key(prev);
-            if let Some(stored) = self.select_tracker.texts.get_mut(&prev) {
+            // Texts are kept only after a `selectedcontent`: no hash look before.
+            if !self.select_tracker.texts.is_empty()
+                && let Some(stored) = self.select_tracker.texts.get_mut(&prev)
+            {
                 stored.push_str(text);
             }
             self.emit.append_text(key, text);

@@ -6,6 +6,11 @@
 //! [compaction](compact), which keeps the nodes the builder may still read (in
 //! their order, with their keys listed) and forgets the others; new nodes get
 //! arithmetic keys after the listed ones.
+//!
+//! A formatting element's attributes are kept here unless the sink holds them
+//! (the store sink: [`ElemInfo::attrs_in_sink`], read back through the
+//! emitter; copied here with [`Mirror::keep_for`] before the store is handed
+//! back).
 
 use std::num::NonZeroU64;
 
