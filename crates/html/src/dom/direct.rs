@@ -15,7 +15,7 @@
 //! ([`StoreSink::finish`]); the calls after it change nothing more. Patch
 //! indexes in these errors are 0: there is no batch.
 
-use crate::dom_patch::{PatchKey, QuirksMode};
+use crate::dom_patch::{PatchAttr, PatchKey, QuirksMode};
 use crate::tree_builder::{ElementAttrs, NewElement, TreeSink};
 
 use super::PatchError;
@@ -50,6 +50,16 @@ impl StoreSink {
         store.document = NONE;
         store.quirks_mode = QuirksMode::default();
         store.cleared_through = store.high_water;
+    }
+
+    /// The attributes of the element `key` (for the tree builder, which
+    /// reads a formatting element's attributes back from here instead of
+    /// keeping a copy: the store is the builder's alone while it is attached).
+    pub(crate) fn element_attrs(&self, key: PatchKey) -> Option<Vec<PatchAttr>> {
+        match self.store.lookup(key) {
+            Lookup::Found(slot) => self.store.element_at(slot).map(|e| e.attrs.clone()),
+            _ => None,
+        }
     }
 
     #[cold]
