@@ -103,6 +103,18 @@ impl LineTracker {
         self.offset
     }
 
+    /// Takes `other`'s checkpoint when it lies between this one and `target`: both
+    /// describe the same input, so a checkpoint further on is as good as the walk
+    /// to it. The tokenizer keeps two (its own errors and the tree builder's, each
+    /// in offset order but interleaved); without this, each walked the input
+    /// between the errors again.
+    #[inline]
+    pub(crate) fn catch_up(&mut self, other: &LineTracker, target: usize) {
+        if other.offset > self.offset && other.offset <= target {
+            *self = *other;
+        }
+    }
+
     /// Moves the checkpoint to `target`, reading `buf` (which starts at absolute
     /// offset `base` and must cover `self.offset..target`).
     pub(crate) fn advance(&mut self, buf: &[u8], base: usize, target: usize) {
@@ -266,6 +278,34 @@ mod tests {
                         "{text:?} {split} {target}"
                     );
                 }
+            }
+        }
+    }
+
+    /// Two checkpoints located alternately at increasing offsets, each catching
+    /// up with the other first (as the tokenizer's two do), answer what one walk
+    /// over the input answers, CR LF pairs and multibyte characters included.
+    #[test]
+    fn interleaved_checkpoints_that_catch_up_match_a_byte_walk() {
+        let text = "ab\r\ncd\n\u{e9}\r\u{1F600}x\r\n\r\n".repeat(9);
+        let bytes = text.as_bytes();
+        let targets: Vec<usize> = (0..=bytes.len())
+            .filter(|&t| text.is_char_boundary(t))
+            .collect();
+        for stride in 1..6 {
+            let (mut own, mut other) = (LineTracker::default(), LineTracker::default());
+            for (i, &target) in targets.iter().step_by(stride).enumerate() {
+                let (walker, ahead) = if i % 3 == 0 {
+                    (&mut other, &own)
+                } else {
+                    (&mut own, &other)
+                };
+                walker.catch_up(ahead, target);
+                assert_eq!(
+                    walker.locate(bytes, 0, target),
+                    naive(bytes, target),
+                    "stride {stride}, target {target}"
+                );
             }
         }
     }

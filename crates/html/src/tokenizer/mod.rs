@@ -748,6 +748,7 @@ impl Tokenizer {
             return None;
         }
         let offset = offset.max(self.input.base).max(self.located.offset());
+        self.located.catch_up(&self.lines, offset);
         let (line, col) = self
             .located
             .locate(self.input.buf.as_bytes(), self.input.base, offset);
@@ -759,6 +760,7 @@ impl Tokenizer {
             self.errors_dropped += 1;
             return;
         }
+        self.lines.catch_up(&self.located, offset);
         let (line, col) = self
             .lines
             .locate(self.input.buf.as_bytes(), self.input.base, offset);
