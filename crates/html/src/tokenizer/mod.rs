@@ -195,16 +195,13 @@ pub(crate) enum RawToken {
         text: TextRef,
         span: Span,
     },
+    /// Its fields are in [`Tokenizer::doctype`] (rare tokens keep the common
+    /// ones small: every token is moved a few times on its way out).
     Doctype {
-        name: Option<TextRef>,
-        public_id: Option<TextRef>,
-        system_id: Option<TextRef>,
-        force_quirks: bool,
         span: Span,
     },
+    /// Its target and data are in [`Tokenizer::pi`].
     ProcessingInstruction {
-        target: TextRef,
-        data: TextRef,
         span: Span,
     },
     StartTag {
@@ -228,6 +225,15 @@ pub(crate) enum Flow {
     Emit(RawToken),
     /// The buffer ran out mid-token.
     NeedMore,
+}
+
+/// The fields of the DOCTYPE token last emitted, as references.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DoctypeRefs {
+    pub(crate) name: Option<TextRef>,
+    pub(crate) public_id: Option<TextRef>,
+    pub(crate) system_id: Option<TextRef>,
+    pub(crate) force_quirks: bool,
 }
 
 /// A point where pending character data may be cut if the input runs out.
@@ -270,6 +276,11 @@ pub struct Tokenizer {
     release_at: usize,
 
     b: [TextBuilder; BUILDERS],
+    /// The DOCTYPE token being emitted ([`RawToken::Doctype`]).
+    doctype: DoctypeRefs,
+    /// The processing instruction being emitted: target and data
+    /// ([`RawToken::ProcessingInstruction`]).
+    pi: (TextRef, TextRef),
     scratch: String,
     attrs: Vec<AttrSlot>,
     attr_names: HashSet<Atom>,
@@ -354,6 +365,8 @@ impl Tokenizer {
             retry_len: 0,
             release_at: 0,
             b: [TextBuilder::Empty; BUILDERS],
+            doctype: DoctypeRefs::default(),
+            pi: (TextRef::EMPTY, TextRef::EMPTY),
             scratch: String::new(),
             attrs: Vec::new(),
             attr_names: HashSet::new(),
@@ -807,26 +820,24 @@ impl Tokenizer {
                 span,
                 borrowed: matches!(text, TextRef::Source { .. }),
             }),
-            RawToken::ProcessingInstruction { target, data, span } => {
+            RawToken::ProcessingInstruction { span } => {
+                let (target, data) = self.pi;
                 Token::ProcessingInstruction(ProcessingInstruction {
                     target: source.resolve(target),
                     data: source.resolve(data),
                     span,
                 })
             }
-            RawToken::Doctype {
-                name,
-                public_id,
-                system_id,
-                force_quirks,
-                span,
-            } => Token::Doctype(Doctype {
-                name: name.map(|t| source.resolve(t)),
-                public_id: public_id.map(|t| source.resolve(t)),
-                system_id: system_id.map(|t| source.resolve(t)),
-                force_quirks,
-                span,
-            }),
+            RawToken::Doctype { span } => {
+                let d = self.doctype;
+                Token::Doctype(Doctype {
+                    name: d.name.map(|t| source.resolve(t)),
+                    public_id: d.public_id.map(|t| source.resolve(t)),
+                    system_id: d.system_id.map(|t| source.resolve(t)),
+                    force_quirks: d.force_quirks,
+                    span,
+                })
+            }
             RawToken::StartTag {
                 name,
                 self_closing,

@@ -795,3 +795,18 @@ fn cached_dynamic_names_follow_a_replaced_atom_table() {
     let again = names(&mut tok, "<x-y data-k=3>");
     assert_eq!(again, [dynamic("x-y"), dynamic("data-k")]);
 }
+
+#[test]
+fn zz_sizes() {
+    eprintln!(
+        "Token {} Result {} RawToken {} Flow {} TextRef {} Tag {} Attributes {} Span {}",
+        std::mem::size_of::<crate::token::Token<'_>>(),
+        std::mem::size_of::<Result<Option<crate::token::Token<'_>>, super::TokenizerError>>(),
+        std::mem::size_of::<super::RawToken>(),
+        std::mem::size_of::<super::Flow>(),
+        std::mem::size_of::<crate::token::TextRef>(),
+        std::mem::size_of::<crate::token::Tag<'_>>(),
+        std::mem::size_of::<crate::token::Attributes<'_>>(),
+        std::mem::size_of::<crate::span::Span>(),
+    );
+}
