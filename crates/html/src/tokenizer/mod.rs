@@ -1138,11 +1138,26 @@ fn name_key(buf: &[u8], start: usize, end: usize) -> u128 {
     if len == 0 || len > 16 {
         return 0;
     }
-    match buf.get(start..).and_then(<[u8]>::first_chunk::<16>) {
-        Some(word) => u128::from_le_bytes(*word) & (u128::MAX >> (128 - 8 * len)),
-        None => short_name_key(buf.get(start..end).unwrap_or_default()),
+    match (
+        buf.get(start..).and_then(<[u8]>::first_chunk::<16>),
+        KEY_MASKS.get(len),
+    ) {
+        (Some(word), Some(&mask)) => u128::from_le_bytes(*word) & mask,
+        _ => short_name_key(buf.get(start..end).unwrap_or_default()),
     }
 }
+
+/// `KEY_MASKS[len]` keeps the low `len` bytes of a key: a load instead of a
+/// variable 128-bit shift (several instructions and a branch) per name.
+const KEY_MASKS: [u128; 17] = {
+    let mut masks = [0u128; 17];
+    let mut len = 1;
+    while len <= 16 {
+        masks[len] = u128::MAX >> (128 - 8 * len);
+        len += 1;
+    }
+    masks
+};
 
 /// Whether a UTF-8 decoder that has read `chunk` last holds no partial sequence:
 /// the chunk's last three bytes (which a pending sequence would lie in, however

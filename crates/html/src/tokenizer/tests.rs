@@ -796,17 +796,10 @@ fn cached_dynamic_names_follow_a_replaced_atom_table() {
     assert_eq!(again, [dynamic("x-y"), dynamic("data-k")]);
 }
 
+/// Every token is moved through `Flow` and `RawToken` a few times on its way
+/// out: the rare tokens' fields stay in the tokenizer so the common ones are small.
 #[test]
-fn zz_sizes() {
-    eprintln!(
-        "Token {} Result {} RawToken {} Flow {} TextRef {} Tag {} Attributes {} Span {}",
-        std::mem::size_of::<crate::token::Token<'_>>(),
-        std::mem::size_of::<Result<Option<crate::token::Token<'_>>, super::TokenizerError>>(),
-        std::mem::size_of::<super::RawToken>(),
-        std::mem::size_of::<super::Flow>(),
-        std::mem::size_of::<crate::token::TextRef>(),
-        std::mem::size_of::<crate::token::Tag<'_>>(),
-        std::mem::size_of::<crate::token::Attributes<'_>>(),
-        std::mem::size_of::<crate::span::Span>(),
-    );
+fn raw_tokens_stay_small() {
+    assert!(std::mem::size_of::<super::RawToken>() <= 48);
+    assert!(std::mem::size_of::<super::Flow>() <= 48);
 }
