@@ -57,6 +57,7 @@ mod states;
 #[cfg(test)]
 mod tests;
 mod text;
+mod wide;
 
 use std::collections::HashSet;
 
