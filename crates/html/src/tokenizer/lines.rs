@@ -39,6 +39,15 @@ fn count_newlines(bytes: &[u8], after_cr: bool) -> usize {
     let mut pending = 0;
     // From here on, the byte before `at` is in `bytes`.
     let mut at = 1;
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() >= 64 && super::wide::available() {
+        // SAFETY: the processor has AVX2 (checked just above), the only
+        // requirement of the target-feature function.
+        #[allow(unsafe_code)]
+        let (found, end) = unsafe { super::wide::avx2::count_newlines_from(bytes, at) };
+        n += found;
+        at = end;
+    }
     while let Some(group) = bytes
         .get(at - 1..)
         .and_then(<[u8]>::first_chunk::<{ ROUND * WIDTH + 1 }>)
@@ -243,6 +252,9 @@ mod tests {
         assert_eq!(count_newlines(&[b'\n'; 5000], true), 4999);
         assert_eq!(count_newlines(&[b'\r'; 5001], false), 5001);
         assert_eq!(count_newlines("\r\n".repeat(3000).as_bytes(), false), 3000);
+        // Past the wide counters' range too (32-byte blocks, 255 a lane).
+        assert_eq!(count_newlines(&[b'\n'; 40_000], false), 40_000);
+        assert_eq!(count_newlines("\r\n".repeat(20_001).as_bytes(), true), 20_001);
         assert_eq!(
             count_newlines("a\r\nb\n\rc".repeat(700).as_bytes(), false),
             2100

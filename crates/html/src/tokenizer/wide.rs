@@ -1,5 +1,6 @@
-//! Thirty-two bytes at a time with AVX2, for the one scan that reads every byte
-//! of the input whatever it holds: the input-stream error scan (`input.rs`).
+//! Thirty-two bytes at a time with AVX2, for the two scans that read every byte
+//! of the input whatever it holds: the input-stream error scan (`input.rs`) and
+//! the newline count behind error positions (`lines.rs`).
 //!
 //! AVX2 is not part of the x86-64 baseline, so the scan is chosen at run time
 //! ([`available`], which std caches after the first look); without it, and on
@@ -18,8 +19,9 @@ pub(crate) fn available() -> bool {
 #[allow(unsafe_code)]
 pub(crate) mod avx2 {
     use std::arch::x86_64::{
-        __m256i, _mm256_andnot_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
-        _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
+        __m256i, _mm256_andnot_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_extract_epi64,
+        _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_sub_epi8,
     };
 
     /// The bytes of `block`.
@@ -99,6 +101,48 @@ pub(crate) mod avx2 {
             at += 64;
         }
         at
+    }
+
+    /// The sum of the 32 byte counters of `counts`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn sum(counts: __m256i) -> usize {
+        let sums = _mm256_sad_epu8(counts, _mm256_setzero_si256());
+        let total = _mm256_extract_epi64::<0>(sums)
+            + _mm256_extract_epi64::<1>(sums)
+            + _mm256_extract_epi64::<2>(sums)
+            + _mm256_extract_epi64::<3>(sums);
+        total as usize
+    }
+
+    /// `lines.rs`'s newline count over the bytes from `at` (at least 1) on, 32
+    /// at a time while 33 bytes from `at - 1` are left: a CR, or an LF not
+    /// right after a CR (each block compared with the bytes one before it).
+    /// Returns the count and where the blocks end.
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn count_newlines_from(bytes: &[u8], mut at: usize) -> (usize, usize) {
+        let mut n = 0;
+        let mut counts = _mm256_setzero_si256();
+        let mut pending = 0;
+        while let Some((prev, cur)) = at
+            .checked_sub(1)
+            .and_then(|from| bytes.get(from..))
+            .and_then(<[u8]>::first_chunk::<33>)
+            .and_then(|window| window.first_chunk::<32>().zip(window.last_chunk::<32>()))
+        {
+            let (prev, cur) = (load(prev), load(cur));
+            let lf = _mm256_andnot_si256(eq(prev, b'\r'), eq(cur, b'\n'));
+            // A lane mask is -1: subtracting it counts.
+            counts = _mm256_sub_epi8(counts, _mm256_or_si256(eq(cur, b'\r'), lf));
+            at += 32;
+            pending += 1;
+            if pending == 255 {
+                n += sum(counts);
+                counts = _mm256_setzero_si256();
+                pending = 0;
+            }
+        }
+        (n + sum(counts), at)
     }
 }
 
