@@ -254,7 +254,10 @@ mod tests {
         assert_eq!(count_newlines("\r\n".repeat(3000).as_bytes(), false), 3000);
         // Past the wide counters' range too (32-byte blocks, 255 a lane).
         assert_eq!(count_newlines(&[b'\n'; 40_000], false), 40_000);
-        assert_eq!(count_newlines("\r\n".repeat(20_001).as_bytes(), true), 20_001);
+        assert_eq!(
+            count_newlines("\r\n".repeat(20_001).as_bytes(), true),
+            20_001
+        );
         assert_eq!(
             count_newlines("a\r\nb\n\rc".repeat(700).as_bytes(), false),
             2100

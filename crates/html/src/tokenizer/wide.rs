@@ -84,11 +84,13 @@ pub(crate) mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(crate) fn scan_groups(bytes: &[u8], mut found: impl FnMut(usize)) -> usize {
         let mut at = 0;
-        while let Some((lo, hi)) = bytes
-            .get(at..)
-            .and_then(<[u8]>::first_chunk::<64>)
-            .and_then(|group| group.first_chunk::<32>().zip(group.last_chunk::<32>()))
-        {
+        // Plain slicing, no closures: a closure here would carry the target
+        // feature, and the std adapters calling it (compiled without) could not
+        // be inlined into this loop.
+        while let Some(group) = bytes.get(at..at + 64) {
+            let (Some(lo), Some(hi)) = (group.first_chunk::<32>(), group.last_chunk::<32>()) else {
+                break;
+            };
             let (lo, hi) = (load(lo), load(hi));
             if bits(_mm256_or_si256(rough(lo), rough(hi))) != 0 {
                 let mut candidates =
@@ -124,12 +126,12 @@ pub(crate) mod avx2 {
         let mut n = 0;
         let mut counts = _mm256_setzero_si256();
         let mut pending = 0;
-        while let Some((prev, cur)) = at
-            .checked_sub(1)
-            .and_then(|from| bytes.get(from..))
-            .and_then(<[u8]>::first_chunk::<33>)
-            .and_then(|window| window.first_chunk::<32>().zip(window.last_chunk::<32>()))
-        {
+        // `at - 1..` as in `scan_groups`: slicing only (an `at` of 0 ends it).
+        while let Some(window) = bytes.get(at.wrapping_sub(1)..at + 32) {
+            let (Some(prev), Some(cur)) = (window.first_chunk::<32>(), window.last_chunk::<32>())
+            else {
+                break;
+            };
             let (prev, cur) = (load(prev), load(cur));
             let lf = _mm256_andnot_si256(eq(prev, b'\r'), eq(cur, b'\n'));
             // A lane mask is -1: subtracting it counts.
