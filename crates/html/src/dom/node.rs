@@ -5,9 +5,9 @@
 //! indices: parent, first/last child, previous/next sibling, so that every
 //! insertion and removal the patch protocol allows is O(1).
 
-use std::borrow::Cow;
+use crate::dom_patch::PatchKey;
 
-use crate::dom_patch::{Namespace, PatchAttr, PatchKey};
+use super::element::Element;
 
 use super::text_arena::TextRange;
 
@@ -122,47 +122,6 @@ impl ProcessingInstruction {
     }
 }
 
-/// An element's name, namespace and attributes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Element {
-    pub(crate) ns: Namespace,
-    pub(crate) name: Cow<'static, str>,
-    pub(crate) attrs: Vec<PatchAttr>,
-    /// The template contents fragment (HTML `template` only), else [`NONE`].
-    pub(crate) contents: Slot,
-}
-
-impl Element {
-    /// The element's namespace.
-    pub fn ns(&self) -> Namespace {
-        self.ns
-    }
-
-    /// The local name (lowercase for HTML, case-adjusted for SVG).
-    pub fn local_name(&self) -> &str {
-        &self.name
-    }
-
-    /// The attributes in the order they were added (source order, then any
-    /// `AddAttributes` additions).
-    pub fn attrs(&self) -> &[PatchAttr] {
-        &self.attrs
-    }
-
-    /// The value of the no-namespace attribute `name`, if present.
-    pub fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|a| a.ns == crate::dom_patch::AttrNamespace::None && a.name == name)
-            .map(|a| a.value.as_str())
-    }
-
-    /// True for an element in the HTML namespace with local name `name`.
-    pub fn is_html(&self, name: &str) -> bool {
-        self.ns == Namespace::Html && self.name == name
-    }
-}
-
 /// A node's kind and payload, as seen through a [`NodeRef`](super::NodeRef).
 #[derive(Clone, Copy, Debug)]
 pub enum NodeKind<'a> {
@@ -171,7 +130,7 @@ pub enum NodeKind<'a> {
     /// A `DocumentType` node.
     Doctype(&'a Doctype),
     /// An `Element`.
-    Element(&'a Element),
+    Element(Element<'a>),
     /// A `Text` node and its data.
     Text(&'a str),
     /// A `Comment` node and its data.

@@ -3,11 +3,13 @@
 //! it directly (and are reported to the tree builder through
 //! [`Html5ParseSession::dom_changed`](crate::session::Html5ParseSession::dom_changed)).
 
-use std::borrow::Cow;
+use crate::dom_patch::{AttrNamespace, PatchKey};
+use crate::tree_builder::{AttrName, AttrRef};
 
-use crate::dom_patch::{AttrNamespace, PatchAttr, PatchKey};
-
+use super::attr_arena::{AttrArena, AttrRange};
+use super::node::ElementId;
 use super::store::Lookup;
+use super::text_arena::TextTooLarge;
 use super::{DomStore, NodeData, PatchError};
 
 impl DomStore {
@@ -54,30 +56,79 @@ impl DomStore {
                 node: element,
             });
         };
-        let id = id.0 as usize;
-        let Some(e) = self.elements.get_mut(id) else {
+        let id = *id;
+        if self.elements.get(id.0 as usize).is_none() {
             return Err(PatchError::NotElement {
                 index: 0,
                 node: element,
             });
-        };
-        let at = e.attrs.iter().position(|a| a.ns == ns && a.name == name);
+        }
+        let range = self.rec(id).attrs;
+        let at = self
+            .attrs
+            .get(range)
+            .iter()
+            .position(|a| a.ns == ns && self.attrs.name(a.name) == name);
+        let too_large = |_| PatchError::TextTooLarge { index: 0 };
         match (at, value) {
-            (Some(i), Some(value)) => {
-                if let Some(a) = e.attrs.get_mut(i) {
-                    a.value = value.to_owned();
-                }
+            (Some(i), Some(value)) => self.attrs.set_value(range, i, value).map_err(too_large)?,
+            (Some(i), None) => self.rec_mut(id).attrs = self.attrs.remove(range, i),
+            (None, Some(value)) => {
+                let attr = AttrRef {
+                    ns,
+                    name: AttrName::Borrowed(name),
+                    value,
+                };
+                self.rec_mut(id).attrs = self.attrs.append(range, attr).map_err(too_large)?;
             }
-            (Some(i), None) => {
-                e.attrs.remove(i);
-            }
-            (None, Some(value)) => e.attrs.push(PatchAttr {
-                ns,
-                name: Cow::Owned(name.to_owned()),
-                value: value.to_owned(),
-            }),
             (None, None) => {}
         }
+        if self.attrs.wants_compaction() {
+            self.compact_attrs().map_err(too_large)?;
+        }
+        Ok(())
+    }
+
+    /// `AddAttributes`: appends each of `attrs` the element does not have yet.
+    /// Returns the element's attribute range before (to undo it).
+    pub(crate) fn add_attributes<'a>(
+        &mut self,
+        id: ElementId,
+        attrs: impl Iterator<Item = AttrRef<'a>>,
+    ) -> Result<AttrRange, TextTooLarge> {
+        let old = self.rec(id).attrs;
+        let mut range = old;
+        for attr in attrs {
+            let name = attr.name.as_str();
+            let present = self
+                .attrs
+                .get(range)
+                .iter()
+                .any(|a| a.ns == attr.ns && self.attrs.name(a.name) == name);
+            if !present {
+                range = self.attrs.append(range, attr)?;
+            }
+        }
+        self.rec_mut(id).attrs = range;
+        Ok(old)
+    }
+
+    /// Rewrites the attribute arena with only what the elements still use
+    /// (see `attr_arena.rs`: run when the garbage exceeds the live data).
+    pub(crate) fn compact_attrs(&mut self) -> Result<(), TextTooLarge> {
+        let mut fresh = AttrArena::default();
+        for i in 0..self.elements.len() {
+            let Some(rec) = self.elements.get(i).copied() else {
+                continue;
+            };
+            let name = self.attrs.copy_name_to(rec.name, &mut fresh)?;
+            let attrs = self.attrs.copy_to(rec.attrs, &mut fresh)?;
+            if let Some(r) = self.elements.get_mut(i) {
+                r.name = name;
+                r.attrs = attrs;
+            }
+        }
+        self.attrs = fresh;
         Ok(())
     }
 }

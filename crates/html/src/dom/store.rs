@@ -3,7 +3,9 @@
 use crate::dom_patch::{PatchKey, QuirksMode};
 use crate::seg_vec::SegVec;
 
-use super::node::{Element, ElementId, NONE, Node, NodeData, NodeKind, Slot};
+use super::attr_arena::AttrArena;
+use super::element::{Element, ElementRec};
+use super::node::{ElementId, NONE, Node, NodeData, NodeKind, Slot};
 use super::text_arena::{TextArena, TextRange};
 
 /// A document built from [`DomPatch`](crate::dom_patch::DomPatch) batches.
@@ -55,7 +57,9 @@ pub struct DomStore {
     pub(crate) text: TextArena,
     /// The name, namespace, attributes and template contents of every element,
     /// in creation order ([`NodeData::Element`] holds the index).
-    pub(crate) elements: SegVec<Element>,
+    pub(crate) elements: SegVec<ElementRec>,
+    /// Every element's attributes and non-static names (`attr_arena.rs`).
+    pub(crate) attrs: AttrArena,
     /// Reused undo log of the batch being applied (see `apply.rs`).
     pub(crate) undo: Vec<super::apply::Undo>,
     /// The document of the versioned batches applied so far (`version.rs`).
@@ -158,19 +162,25 @@ impl DomStore {
     /// An element's record. Ids come from the store's own nodes, so they are
     /// always in range.
     #[inline]
-    pub(crate) fn element(&self, id: ElementId) -> &Element {
+    pub(crate) fn rec(&self, id: ElementId) -> &ElementRec {
         &self.elements[id.0 as usize]
     }
 
     #[inline]
-    pub(crate) fn element_mut(&mut self, id: ElementId) -> &mut Element {
+    pub(crate) fn rec_mut(&mut self, id: ElementId) -> &mut ElementRec {
         &mut self.elements[id.0 as usize]
     }
 
-    /// The element record of the node in `slot`, if there is such a node and it
+    /// An element's view.
+    #[inline]
+    pub(crate) fn element(&self, id: ElementId) -> Element<'_> {
+        Element::new(self.rec(id), self)
+    }
+
+    /// The element of the node in `slot`, if there is such a node and it
     /// is an element ([`NONE`] gives `None`).
     #[inline]
-    pub(crate) fn element_at(&self, slot: Slot) -> Option<&Element> {
+    pub(crate) fn element_at(&self, slot: Slot) -> Option<Element<'_>> {
         match self.nodes.get(slot as usize)?.data {
             NodeData::Element(id) => Some(self.element(id)),
             _ => None,
@@ -309,7 +319,7 @@ impl<'a> NodeRef<'a> {
     }
 
     /// The element data, if this is an element.
-    pub fn as_element(&self) -> Option<&'a Element> {
+    pub fn as_element(&self) -> Option<Element<'a>> {
         match &self.node.data {
             NodeData::Element(e) => Some(self.store.element(*e)),
             _ => None,
@@ -352,7 +362,7 @@ impl<'a> NodeRef<'a> {
     /// For an HTML `template` element: its template contents fragment.
     pub fn template_contents(&self) -> Option<NodeRef<'a>> {
         match &self.node.data {
-            NodeData::Element(e) => self.store.node_at(self.store.element(*e).contents),
+            NodeData::Element(e) => self.store.node_at(self.store.rec(*e).contents),
             _ => None,
         }
     }

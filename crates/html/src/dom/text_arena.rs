@@ -26,6 +26,13 @@ pub(crate) struct TextRange {
     len: u32,
 }
 
+impl TextRange {
+    /// The data's length in bytes.
+    pub(crate) fn len(self) -> usize {
+        self.len as usize
+    }
+}
+
 /// How far the arena was filled (to undo a rejected batch).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ArenaMark {
