@@ -854,7 +854,7 @@ impl<'r> Builder<'r> {
                     && crate::reader::collapse_ws(a.value.trim()) == source
                     && self
                         .rules
-                        .is_translatable_attr(e.local_name(), &a.name, |x| e.attr(x))
+                        .is_translatable_attr(e.local_name(), a.name, |x| e.attr(x))
             });
             if let Some(attr) = attr {
                 subs.entry(k)
