@@ -49,6 +49,28 @@ pub(crate) struct AttrRec {
     pub(crate) ns: AttrNamespace,
 }
 
+/// One attribute stored: its name and value in `strings`.
+#[inline]
+fn record(
+    strings: &mut TextArena,
+    used: &mut usize,
+    attr: AttrRef<'_>,
+) -> Result<AttrRec, TextTooLarge> {
+    let name = match attr.name {
+        AttrName::Static(s) => Name::Static(s),
+        AttrName::Borrowed(s) => {
+            *used += s.len();
+            Name::Stored(strings.push(s)?)
+        }
+    };
+    *used += attr.value.len() + REC;
+    Ok(AttrRec {
+        name,
+        value: strings.push(attr.value)?,
+        ns: attr.ns,
+    })
+}
+
 /// An element's attributes: `len` records from `start` in chunk `chunk`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct AttrRange {
@@ -124,13 +146,7 @@ impl AttrArena {
     }
 
     fn record(&mut self, attr: AttrRef<'_>) -> Result<AttrRec, TextTooLarge> {
-        let name = self.store_name(attr.name)?;
-        self.used += attr.value.len() + REC;
-        Ok(AttrRec {
-            name,
-            value: self.strings.push(attr.value)?,
-            ns: attr.ns,
-        })
+        record(&mut self.strings, &mut self.used, attr)
     }
 
     /// Stores a new element's attributes as one run.
@@ -144,12 +160,14 @@ impl AttrArena {
             return Ok(AttrRange::default());
         }
         let chunk = self.room_for(n, n)?;
-        let start = self.chunk_len(chunk);
+        let Some(run) = self.chunks.get_mut(chunk) else {
+            return Err(TextTooLarge);
+        };
+        let start = run.len();
         for attr in attrs {
-            let rec = self.record(attr)?;
-            self.push_rec(chunk, rec)?;
+            run.push(record(&mut self.strings, &mut self.used, attr)?);
         }
-        range(chunk, start, self.chunk_len(chunk) - start)
+        range(chunk, start, run.len() - start)
     }
 
     /// `range`'s run followed by `attr`: extended in place when it ends the last
@@ -332,18 +350,25 @@ impl AttrArena {
 
     /// Index of a chunk with room for `needed` records: the last one if it has
     /// it, else a new one of at least `wanted` records.
+    #[inline]
     fn room_for(&mut self, needed: usize, wanted: usize) -> Result<usize, TextTooLarge> {
         match self.chunks.last() {
             Some(last) if last.capacity() - last.len() >= needed => Ok(self.chunks.len() - 1),
-            last => {
-                if u32::try_from(self.chunks.len()).is_err() || u32::try_from(needed).is_err() {
-                    return Err(TextTooLarge);
-                }
-                let next = last.map_or(FIRST_CHUNK, |c| (c.capacity() * 2).min(MAX_CHUNK));
-                self.chunks.push(Vec::with_capacity(wanted.max(next)));
-                Ok(self.chunks.len() - 1)
-            }
+            _ => self.new_chunk(needed, wanted),
         }
+    }
+
+    #[cold]
+    fn new_chunk(&mut self, needed: usize, wanted: usize) -> Result<usize, TextTooLarge> {
+        if u32::try_from(self.chunks.len()).is_err() || u32::try_from(needed).is_err() {
+            return Err(TextTooLarge);
+        }
+        let next = self
+            .chunks
+            .last()
+            .map_or(FIRST_CHUNK, |c| (c.capacity() * 2).min(MAX_CHUNK));
+        self.chunks.push(Vec::with_capacity(wanted.max(next)));
+        Ok(self.chunks.len() - 1)
     }
 }
 
