@@ -250,6 +250,12 @@ impl AttrArena {
         self.garbage
     }
 
+    /// Bytes written, garbage included.
+    #[cfg(test)]
+    pub(crate) fn used(&self) -> usize {
+        self.used
+    }
+
     /// Whether a compaction is due (see the module docs).
     pub(crate) fn wants_compaction(&self) -> bool {
         self.garbage > COMPACT_MIN && self.garbage > self.used - self.garbage

@@ -132,3 +132,99 @@ impl DomStore {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::dom::DomStore;
+    use crate::dom_patch::{AttrNamespace, PatchKey};
+    use crate::driver::{ParseConfig, parse_document};
+
+    /// The `p`s of `<p id=a class=x>one<p id=b>two`, by key.
+    fn two_paragraphs() -> (DomStore, PatchKey, PatchKey) {
+        let store =
+            parse_document(b"<p id=a class=x>one<p id=b>two", &ParseConfig::default()).unwrap();
+        let body = store
+            .document()
+            .unwrap()
+            .first_child()
+            .unwrap()
+            .last_child();
+        let mut ps = body.unwrap().children().map(|p| p.key());
+        let (a, b) = (ps.next().unwrap(), ps.next().unwrap());
+        (store, a, b)
+    }
+
+    fn attrs(store: &DomStore, key: PatchKey) -> Vec<(String, String)> {
+        let e = store.get(key).unwrap().as_element().unwrap();
+        e.attrs()
+            .iter()
+            .map(|a| (a.name.to_owned(), a.value.to_owned()))
+            .collect()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn set_remove_and_add_change_only_their_element() {
+        let (mut store, a, b) = two_paragraphs();
+        let none = AttrNamespace::None;
+        store.set_attribute(a, none, "id", Some("changed")).unwrap();
+        store.set_attribute(a, none, "title", Some("new")).unwrap();
+        store.set_attribute(a, none, "class", None).unwrap();
+        store.set_attribute(a, none, "absent", None).unwrap();
+        assert_eq!(
+            attrs(&store, a),
+            pairs(&[("id", "changed"), ("title", "new")])
+        );
+        assert_eq!(attrs(&store, b), pairs(&[("id", "b")]));
+        // The removed slot is reused by nothing else: adding after a removal
+        // still reads back in order.
+        store
+            .set_attribute(a, none, "class", Some("again"))
+            .unwrap();
+        assert_eq!(
+            attrs(&store, a),
+            pairs(&[("id", "changed"), ("title", "new"), ("class", "again")])
+        );
+        assert_eq!(attrs(&store, b), pairs(&[("id", "b")]));
+    }
+
+    #[test]
+    fn a_script_setting_attributes_in_a_loop_keeps_memory_bounded() {
+        let (mut store, a, b) = two_paragraphs();
+        let none = AttrNamespace::None;
+        let value = "v".repeat(100);
+        let mut peak = 0;
+        for i in 0..100_000 {
+            store.set_attribute(a, none, "id", Some(&value)).unwrap();
+            // A growing list too: new names, then removed again.
+            let name = format!("data-{}", i % 50);
+            store.set_attribute(a, none, &name, Some("x")).unwrap();
+            if i % 50 == 49 {
+                for j in 0..50 {
+                    store
+                        .set_attribute(a, none, &format!("data-{j}"), None)
+                        .unwrap();
+                }
+            }
+            peak = peak.max(store.attrs.used());
+        }
+        // 10 MB of values were written; compaction keeps the arena near
+        // `COMPACT_MIN` plus twice the live data.
+        assert!(
+            peak < 2 * super::super::attr_arena::COMPACT_MIN + 64 * 1024,
+            "{peak}"
+        );
+        assert_eq!(
+            attrs(&store, a),
+            pairs(&[("id", value.as_str()), ("class", "x")])
+        );
+        assert_eq!(attrs(&store, b), pairs(&[("id", "b")]));
+        let e = store.get(a).unwrap().as_element().unwrap();
+        assert!(e.is_html("p"));
+    }
+}
