@@ -135,6 +135,7 @@ impl AttrArena {
     }
 
     /// Stores an element or attribute name: static names are not copied.
+    #[inline]
     pub(crate) fn store_name(&mut self, name: AttrName<'_>) -> Result<Name, TextTooLarge> {
         match name {
             AttrName::Static(s) => Ok(Name::Static(s)),
