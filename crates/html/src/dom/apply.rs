@@ -55,6 +55,8 @@ pub(crate) struct Cleared {
     text: TextArena,
     elements: SegVec<ElementRec>,
     attrs: AttrArena,
+    doctypes: Vec<Doctype>,
+    pis: Vec<ProcessingInstruction>,
 }
 
 /// The scalar state saved at the start of a batch.
@@ -63,6 +65,8 @@ struct Saved {
     elements: usize,
     text: ArenaMark,
     attrs: AttrMark,
+    doctypes: usize,
+    pis: usize,
     document: Slot,
     quirks_mode: QuirksMode,
     high_water: u64,
@@ -136,6 +140,8 @@ impl DomStore {
             elements: self.elements.len(),
             text: self.text.mark(),
             attrs: self.attrs.mark(),
+            doctypes: self.doctypes.len(),
+            pis: self.pis.len(),
             document: self.document,
             quirks_mode: self.quirks_mode,
             high_water: self.high_water,
@@ -166,7 +172,11 @@ impl DomStore {
                         text,
                         elements,
                         attrs,
+                        doctypes,
+                        pis,
                     } = *cleared;
+                    self.doctypes = doctypes;
+                    self.pis = pis;
                     self.nodes = nodes;
                     self.text = text;
                     self.elements = elements;
@@ -196,6 +206,8 @@ impl DomStore {
         self.elements.truncate(saved.elements);
         self.text.truncate(saved.text);
         self.attrs.truncate(saved.attrs);
+        self.doctypes.truncate(saved.doctypes);
+        self.pis.truncate(saved.pis);
         self.document = saved.document;
         self.quirks_mode = saved.quirks_mode;
         self.high_water = saved.high_water;
@@ -218,11 +230,15 @@ impl DomStore {
                 let text = std::mem::take(&mut self.text);
                 let elements = std::mem::take(&mut self.elements);
                 let attrs = std::mem::take(&mut self.attrs);
+                let doctypes = std::mem::take(&mut self.doctypes);
+                let pis = std::mem::take(&mut self.pis);
                 self.undo.push(Undo::Cleared(Box::new(Cleared {
                     nodes,
                     text,
                     elements,
                     attrs,
+                    doctypes,
+                    pis,
                 })));
                 self.document = NONE;
                 self.quirks_mode = QuirksMode::default();
@@ -257,7 +273,11 @@ impl DomStore {
                     public_id,
                     system_id,
                 };
-                self.push(index, key, NodeData::Doctype(Box::new(doctype)))?;
+                let id = u32::try_from(self.doctypes.len())
+                    .map_err(|_| PatchError::TooManyNodes { index })?;
+                // Pushed first: if the node cannot be, the rollback truncates both.
+                self.doctypes.push(doctype);
+                self.push(index, key, NodeData::Doctype(id))?;
             }
             DomPatch::CreateElement {
                 key,
@@ -308,7 +328,10 @@ impl DomStore {
             DomPatch::CreateProcessingInstruction { key, target, data } => {
                 self.check_new_key(index, key)?;
                 let pi = ProcessingInstruction { target, data };
-                self.push(index, key, NodeData::ProcessingInstruction(Box::new(pi)))?;
+                let id = u32::try_from(self.pis.len())
+                    .map_err(|_| PatchError::TooManyNodes { index })?;
+                self.pis.push(pi);
+                self.push(index, key, NodeData::ProcessingInstruction(id))?;
             }
             DomPatch::AppendChild { parent, child } => {
                 let p = self.find(index, parent)?;

@@ -53,6 +53,8 @@ impl StoreSink {
         store.text = Default::default();
         store.elements = Default::default();
         store.attrs = Default::default();
+        store.doctypes = Vec::new();
+        store.pis = Vec::new();
         store.document = NONE;
         store.quirks_mode = QuirksMode::default();
         store.cleared_through = store.high_water;
@@ -153,7 +155,13 @@ impl TreeSink for StoreSink {
             public_id: public_id.to_owned(),
             system_id: system_id.to_owned(),
         };
-        self.push(key, NodeData::Doctype(Box::new(doctype)));
+        let Ok(index) = u32::try_from(self.store.doctypes.len()) else {
+            self.fail(PatchError::TooManyNodes { index: 0 });
+            return;
+        };
+        if self.push(key, NodeData::Doctype(index)).is_some() {
+            self.store.doctypes.push(doctype);
+        }
     }
 
     #[inline]
@@ -211,7 +219,16 @@ impl TreeSink for StoreSink {
             target: target.to_owned(),
             data: data.to_owned(),
         };
-        self.push(key, NodeData::ProcessingInstruction(Box::new(pi)));
+        let Ok(index) = u32::try_from(self.store.pis.len()) else {
+            self.fail(PatchError::TooManyNodes { index: 0 });
+            return;
+        };
+        if self
+            .push(key, NodeData::ProcessingInstruction(index))
+            .is_some()
+        {
+            self.store.pis.push(pi);
+        }
     }
 
     #[inline]

@@ -123,6 +123,7 @@ fn write_node<W: Write>(
         NodeData::Document => out.write_str("#document\n"),
         NodeData::Fragment { .. } => out.write_str("#document-fragment\n"),
         NodeData::Doctype(d) => {
+            let d = store.doctype(*d);
             write!(out, "<!DOCTYPE {}", d.name)?;
             if !d.public_id.is_empty() || !d.system_id.is_empty() {
                 write!(out, " \"{}\" \"{}\"", d.public_id, d.system_id)?;
@@ -131,7 +132,10 @@ fn write_node<W: Write>(
         }
         NodeData::Text(t) => writeln!(out, "\"{}\"", store.text(*t)),
         NodeData::Comment(c) => writeln!(out, "<!-- {} -->", store.text(*c)),
-        NodeData::ProcessingInstruction(pi) => writeln!(out, "<?{} {}>", pi.target, pi.data),
+        NodeData::ProcessingInstruction(pi) => {
+            let pi = store.pi(*pi);
+            writeln!(out, "<?{} {}>", pi.target, pi.data)
+        }
         NodeData::Element(e) => write_element(store.element(*e), depth, order, out),
     }
 }

@@ -17,8 +17,9 @@ pub(crate) type Slot = u32;
 /// The "no node" link value.
 pub(crate) const NONE: Slot = Slot::MAX;
 
-/// One node of the arena.
-#[derive(Clone, Debug)]
+/// One node of the arena. It owns nothing (see [`NodeData`]): dropping the
+/// arena frees its segments without visiting the nodes.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Node {
     pub(crate) key: PatchKey,
     pub(crate) parent: Slot,
@@ -47,19 +48,22 @@ impl Node {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ElementId(pub(crate) u32);
 
-/// What a node is. Large payloads live elsewhere, to keep the arena dense.
-#[derive(Clone, Debug)]
+/// What a node is. Payloads live in the store's tables and arenas, to keep the
+/// arena dense and its records free of anything to drop.
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum NodeData {
     Document,
-    Doctype(Box<Doctype>),
+    /// Index into the store's DOCTYPE table.
+    Doctype(u32),
     /// The element's data is in the store's element table (no allocation per
     /// element, and the node record stays small).
     Element(ElementId),
     // The data is in the store's text arena (no allocation per node).
     Text(TextRange),
     Comment(TextRange),
-    /// Rare (only with processing instructions enabled): boxed, like a DOCTYPE.
-    ProcessingInstruction(Box<ProcessingInstruction>),
+    /// Rare (only with processing instructions enabled): index into the
+    /// store's table of them, like a DOCTYPE.
+    ProcessingInstruction(u32),
     /// A `DocumentFragment`; in this store always the template contents of `host`.
     Fragment {
         host: Slot,
@@ -147,5 +151,7 @@ mod size_tests {
     fn a_node_record_stays_small() {
         // One record per node of the document: every byte here is paid per node.
         assert!(std::mem::size_of::<super::Node>() <= 48);
+        // Dropping a store frees the segments, never node by node.
+        assert!(!std::mem::needs_drop::<super::Node>());
     }
 }

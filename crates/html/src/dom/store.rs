@@ -5,7 +5,9 @@ use crate::seg_vec::SegVec;
 
 use super::attr_arena::AttrArena;
 use super::element::{Element, ElementRec};
-use super::node::{ElementId, NONE, Node, NodeData, NodeKind, Slot};
+use super::node::{
+    Doctype, ElementId, NONE, Node, NodeData, NodeKind, ProcessingInstruction, Slot,
+};
 use super::text_arena::{TextArena, TextRange};
 
 /// A document built from [`DomPatch`](crate::dom_patch::DomPatch) batches.
@@ -60,6 +62,10 @@ pub struct DomStore {
     pub(crate) elements: SegVec<ElementRec>,
     /// Every element's attributes and non-static names (`attr_arena.rs`).
     pub(crate) attrs: AttrArena,
+    /// The DOCTYPE nodes' data ([`NodeData::Doctype`] holds the index).
+    pub(crate) doctypes: Vec<Doctype>,
+    /// The processing instructions' data (rare: only when enabled).
+    pub(crate) pis: Vec<ProcessingInstruction>,
     /// Reused undo log of the batch being applied (see `apply.rs`).
     pub(crate) undo: Vec<super::apply::Undo>,
     /// The document of the versioned batches applied so far (`version.rs`).
@@ -169,6 +175,17 @@ impl DomStore {
     #[inline]
     pub(crate) fn rec_mut(&mut self, id: ElementId) -> &mut ElementRec {
         &mut self.elements[id.0 as usize]
+    }
+
+    /// A DOCTYPE node's data. Indexes come from the store's own nodes, so
+    /// they are always in range.
+    pub(crate) fn doctype(&self, index: u32) -> &Doctype {
+        &self.doctypes[index as usize]
+    }
+
+    /// A processing instruction's data (indexes as for [`doctype`](Self::doctype)).
+    pub(crate) fn pi(&self, index: u32) -> &ProcessingInstruction {
+        &self.pis[index as usize]
     }
 
     /// An element's view.
@@ -309,11 +326,13 @@ impl<'a> NodeRef<'a> {
     pub fn kind(&self) -> NodeKind<'a> {
         match &self.node.data {
             NodeData::Document => NodeKind::Document,
-            NodeData::Doctype(d) => NodeKind::Doctype(d),
+            NodeData::Doctype(d) => NodeKind::Doctype(self.store.doctype(*d)),
             NodeData::Element(e) => NodeKind::Element(self.store.element(*e)),
             NodeData::Text(t) => NodeKind::Text(self.store.text(*t)),
             NodeData::Comment(c) => NodeKind::Comment(self.store.text(*c)),
-            NodeData::ProcessingInstruction(pi) => NodeKind::ProcessingInstruction(pi),
+            NodeData::ProcessingInstruction(pi) => {
+                NodeKind::ProcessingInstruction(self.store.pi(*pi))
+            }
             NodeData::Fragment { .. } => NodeKind::DocumentFragment,
         }
     }

@@ -133,6 +133,7 @@ fn write_open<W: Write + ?Sized>(
             out.write_str("-->")?;
         }
         NodeData::ProcessingInstruction(pi) => {
+            let pi = store.pi(*pi);
             // A.8: "<?", the target, a space, the data, "?>".
             out.write_str("<?")?;
             out.write_str(&pi.target)?;
@@ -141,6 +142,7 @@ fn write_open<W: Write + ?Sized>(
             out.write_str("?>")?;
         }
         NodeData::Doctype(d) => {
+            let d = store.doctype(*d);
             out.write_str("<!DOCTYPE ")?;
             out.write_str(&d.name)?;
             out.write_char('>')?;
