@@ -65,7 +65,7 @@ impl StoreSink {
     /// keeping a copy: the store is the builder's alone while it is attached).
     pub(crate) fn element_attrs(&self, key: PatchKey) -> Option<Vec<PatchAttr>> {
         match self.store.lookup(key) {
-            Lookup::Found(slot) => self.store.element_at(slot).map(|e| e.attrs.clone()),
+            Lookup::Found(slot) => self.store.element_at(slot).map(|e| e.attrs().to_vec()),
             _ => None,
         }
     }
