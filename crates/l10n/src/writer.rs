@@ -51,6 +51,12 @@ pub const WRITING_OUTPUT: &str = "writing the output";
 
 /// Where translations come from, in document order.
 pub trait Translations {
+    /// Called by the writers before anything else: a source that works ahead
+    /// (`XliffTranslations::open_read_ahead`) waits here for what it needs, and
+    /// returns its errors. By default nothing to do.
+    fn prepare(&mut self) -> Result<()> {
+        Ok(())
+    }
     /// The target runs of `block` (`None`: untranslated, or a translation that does
     /// not apply to this block — its unit's source is not the block's any more; such
     /// a one is returned by [`Translations::finish`]). Called once per block and per
@@ -357,6 +363,7 @@ pub fn write_from_skeleton<W: Write>(
     out: &mut EncodedOutput<W>,
     options: &WriterOptions,
 ) -> Result<WriteReport> {
+    translations.prepare()?;
     let mut report = WriteReport::default();
     let mut replay = Replay {
         retarget: options
@@ -734,6 +741,7 @@ impl Fallback for ReparseFallback<'_> {
         translations: &mut dyn Translations,
         out: &mut dyn Write,
     ) -> Result<WriteReport, FallbackError> {
+        translations.prepare().map_err(FallbackError::Failed)?;
         reparse::write_reparsed(
             input,
             &reparse::Settings {
@@ -765,6 +773,7 @@ impl Fallback for BlockOnlyFallback<'_> {
         translations: &mut dyn Translations,
         out: &mut dyn Write,
     ) -> Result<WriteReport, FallbackError> {
+        translations.prepare().map_err(FallbackError::Failed)?;
         let file = std::fs::File::open(input)
             .ctx(|| format!("opening {}", input.display()))
             .map_err(FallbackError::Unavailable)?;

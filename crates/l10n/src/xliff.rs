@@ -38,7 +38,7 @@ use std::path::Path;
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
 use crate::ids::push_decimal;
-use crate::import::{AnyTarget, Entry, EntryReader, Importer};
+use crate::import::{AnyTarget, Entry, Importer};
 use crate::lang::LanguageTag;
 use crate::matching::runs_key;
 use crate::reader::BlockSink;
@@ -52,10 +52,12 @@ mod fast_tests;
 mod fast_xml;
 mod notes;
 mod read;
+mod read_ahead;
 mod segments;
 pub use notes::Suggestion;
 use read::push_text;
 pub use read::{Unit, XliffHeader, XliffReader};
+use read_ahead::{Ahead, Units};
 pub use segments::UnitSegment;
 
 /// XLIFF 2.x core namespace (2.1 keeps the 2.0 namespace).
@@ -404,10 +406,14 @@ pub fn source_difference(unit: &[Run], page: &[Run]) -> Option<String> {
 /// id the page does not have: by source, `import.rs`); a translation is
 /// applied only where the block still has the unit's source.
 pub struct XliffTranslations {
-    import: Importer<XliffReader>,
+    import: Importer<Units>,
+    header: Option<XliffHeader>,
     /// No unit has a target, and the first pass read every unit's content
     /// (the fast path, see `xliff/fast.rs`): the merge reads the file no more.
     untranslated: bool,
+    /// The first pass, still running on the read-ahead thread
+    /// ([`XliffTranslations::open_read_ahead`]) until [`Translations::prepare`].
+    ahead: Option<Ahead>,
 }
 
 impl Entry for Unit {
@@ -428,13 +434,6 @@ impl Entry for Unit {
     }
 }
 
-impl EntryReader for XliffReader {
-    type Entry = Unit;
-    fn next(&mut self) -> Result<Option<Unit>> {
-        self.next_unit()
-    }
-}
-
 impl XliffTranslations {
     /// Opens `path`. A first streaming pass finds whether any unit has a confirmed
     /// target (language retargeting only happens for a translated document): it
@@ -446,20 +445,55 @@ impl XliffTranslations {
     /// A file without any target, whose units the first pass could read whole (a
     /// file this crate wrote), is not read again: nothing in it can be merged.
     pub fn open(path: &Path) -> Result<Self> {
+        Self::open_with(path, false)
+    }
+
+    /// [`XliffTranslations::open`], reading the file on a second thread: the first
+    /// pass runs while the page is read, the units are read ahead (a bounded
+    /// number, `xliff/read_ahead.rs`) while the merge writes. Its errors come from
+    /// [`Translations::prepare`] (the merge's writers call it first) and
+    /// [`Translations::target`]. On a rayon worker (a directory run, one thread
+    /// per file already) or when no thread can be started, it reads as `open`.
+    pub fn open_read_ahead(path: &Path) -> Result<Self> {
+        Self::open_with(path, rayon::current_thread_index().is_none())
+    }
+
+    fn open_with(path: &Path, read_ahead: bool) -> Result<Self> {
         let mut scan = XliffReader::open(path)?.scanning();
         let mut any = AnyTarget::default();
-        while let Some(unit) = scan.next_unit()? {
-            any.add(&unit);
-            if any.confirmed {
-                break;
+        // The header comes with the first unit (or the end of the file).
+        let first = scan.next_unit()?;
+        if let Some(unit) = &first {
+            any.add(unit);
+        }
+        let header = scan.header.clone();
+        if read_ahead && first.is_some() {
+            if let Some((ahead, units)) = Ahead::spawn(scan, any, path) {
+                return Ok(XliffTranslations {
+                    import: Importer::new(units, any),
+                    header,
+                    untranslated: false,
+                    ahead: Some(ahead),
+                });
+            }
+            // No thread: read again from the start, directly.
+            return Self::open_with(path, false);
+        }
+        let mut done = first.is_none();
+        while !done && !any.confirmed {
+            match scan.next_unit()? {
+                Some(unit) => any.add(&unit),
+                None => done = true,
             }
         }
         let untranslated = !any.confirmed && !any.unconfirmed && scan.on_fast_path();
         let mut reader = XliffReader::open(path)?;
-        reader.header = scan.header.clone();
+        reader.header = header.clone();
         Ok(XliffTranslations {
-            import: Importer::new(reader, any),
+            import: Importer::new(Units::Direct(reader), any),
+            header,
             untranslated,
+            ahead: None,
         })
     }
 
@@ -473,7 +507,7 @@ impl XliffTranslations {
 
     /// The file's header.
     pub fn header(&self) -> Option<&XliffHeader> {
-        self.import.reader().header()
+        self.header.as_ref()
     }
 
     /// Blocks of the document that had no unit (not counted for a file without
@@ -484,7 +518,17 @@ impl XliffTranslations {
 }
 
 impl Translations for XliffTranslations {
+    fn prepare(&mut self) -> Result<()> {
+        if let Some(ahead) = self.ahead.take() {
+            let scanned = ahead.scanned()?;
+            self.import.any = scanned.any;
+            self.untranslated = scanned.untranslated;
+        }
+        Ok(())
+    }
+
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
+        self.prepare()?;
         if self.untranslated {
             return Ok(None);
         }
@@ -508,6 +552,7 @@ impl Translations for XliffTranslations {
     }
 
     fn finish(&mut self) -> Result<Vec<Issue>> {
+        self.prepare()?;
         if self.untranslated {
             // No target: no unit the page lacks is an issue, nor any block.
             return Ok(Vec::new());
@@ -676,5 +721,100 @@ mod tests {
             panic!("a broken file opened");
         };
         assert!(err.to_string().contains("sourc"), "{err}");
+    }
+
+    /// Everything a merge asks of `t`, in order: the targets of `ids`, then the
+    /// counts and issues (or the first error).
+    fn merge_answers(mut t: XliffTranslations, ids: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Err(e) = t.prepare() {
+            return vec![format!("error: {e}")];
+        }
+        out.push(format!("any {}", t.any_translated()));
+        for id in ids {
+            match t.target(&block(id, id)) {
+                Ok(target) => out.push(format!("{id}: {target:?}")),
+                Err(e) => return [out, vec![format!("error: {e}")]].concat(),
+            }
+        }
+        out.push(format!("finish {:?}", t.finish().map(|i| i.len())));
+        out.push(format!(
+            "unconfirmed {} missing {}",
+            t.unconfirmed(),
+            t.missing()
+        ));
+        out
+    }
+
+    #[test]
+    fn reading_ahead_answers_as_reading_directly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.xlf");
+        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\">\n <file id=\"f\">\n";
+        let unit = |id: &str, segment: &str, target: &str| {
+            format!(
+                "  <unit id=\"{id}\">\n   <segment{segment}><source>{id}</source>{target}</segment>\n  </unit>\n"
+            )
+        };
+        // More units than are read ahead, out of order, some translated, one not
+        // confirmed, one the page lacks; files whose first pass reads all, stops
+        // early, or finds an error, and an untranslated one read once.
+        let n = read_ahead::UNITS_AHEAD * 3;
+        let ids: Vec<String> = (0..n).map(|i| format!("u{i}")).collect();
+        let mut many = String::new();
+        for (i, id) in ids.iter().enumerate().rev() {
+            let target = format!("<target>T{i}</target>");
+            match i % 4 {
+                0 => many.push_str(&unit(id, "", "")),
+                1 => many.push_str(&unit(id, " state=\"initial\"", &target)),
+                _ => many.push_str(&unit(id, "", &target)),
+            }
+        }
+        many.push_str(&unit("gone", "", "<target>G</target>"));
+        let plain: String = ids.iter().map(|id| unit(id, "", "")).collect();
+        let late = format!("{plain}{}", unit("last", "", "<target>L</target>"));
+        let broken =
+            format!("{plain}  <unit id=\"b\"><segment><source>b</sourc></segment></unit>\n");
+        let bad_late = format!(
+            "{}{}  <unit id=\"b\"><segment><source>&nope;</source></segment></unit>\n",
+            unit("a", "", "<target>A</target>"),
+            plain
+        );
+        for body in [many, plain, late, broken, bad_late, String::new()] {
+            std::fs::write(&path, format!("{head}{body} </file>\n</xliff>\n")).unwrap();
+            let direct = XliffTranslations::open(&path);
+            let ahead = XliffTranslations::open_read_ahead(&path).unwrap();
+            assert_eq!(ahead.ahead.is_some(), !body.is_empty());
+            let answers = merge_answers(ahead, &ids);
+            match direct {
+                Ok(direct) => assert_eq!(answers, merge_answers(direct, &ids)),
+                // The first pass's error: at open when reading directly, from
+                // `prepare` when reading ahead.
+                Err(e) => assert_eq!(answers, [format!("error: {e}")]),
+            }
+        }
+    }
+
+    #[test]
+    fn a_directory_run_reads_its_files_directly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.xlf");
+        std::fs::write(
+            &path,
+            "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\">\
+             <file id=\"f\"><unit id=\"a\"><segment><source>a</source><target>A</target></segment></unit></file></xliff>",
+        )
+        .unwrap();
+        // A rayon worker (one thread per file already): no second thread.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let t = pool
+            .install(|| XliffTranslations::open_read_ahead(&path))
+            .unwrap();
+        assert!(t.ahead.is_none());
+        let t = XliffTranslations::open_read_ahead(&path).unwrap();
+        assert!(t.ahead.is_some());
     }
 }
