@@ -158,9 +158,16 @@ fn is_xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
+/// The units [`XliffWriter`] collects before writing them out.
+const PENDING_BYTES: usize = 64 * 1024;
+
 /// Streams blocks into an XLIFF 2.1 document.
 pub struct XliffWriter<W: Write> {
     out: W,
+    /// Units written but not yet handed to `out`, reused: one allocation for
+    /// the whole file, and `out` gets large writes (a `BufWriter` passes them
+    /// through without copying them into its own buffer).
+    pending: String,
     error: Option<std::io::Error>,
     units: usize,
     segmenter: Option<Segmenter>,
@@ -191,6 +198,7 @@ impl<W: Write> XliffWriter<W> {
         out.write_all(head.as_bytes())?;
         Ok(XliffWriter {
             out,
+            pending: String::with_capacity(PENDING_BYTES + 4096),
             error: None,
             units: 0,
             segmenter: None,
@@ -200,6 +208,25 @@ impl<W: Write> XliffWriter<W> {
     /// Units written.
     pub fn units(&self) -> usize {
         self.units
+    }
+
+    /// The buffer a unit is appended to (hand it back with [`XliffWriter::emit`]).
+    pub(crate) fn take_pending(&mut self) -> String {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Keeps `s` (the buffer of `take_pending` with a unit appended), writing it
+    /// out once it holds [`PENDING_BYTES`].
+    pub(crate) fn emit(&mut self, mut s: String) -> std::io::Result<()> {
+        self.units += 1;
+        if s.len() >= PENDING_BYTES {
+            let written = self.out.write_all(s.as_bytes());
+            s.clear();
+            self.pending = s;
+            return written;
+        }
+        self.pending = s;
+        Ok(())
     }
 
     fn unit(&mut self, block: &Block) -> std::io::Result<()> {
@@ -228,7 +255,7 @@ impl<W: Write> XliffWriter<W> {
         block: &Block,
         carried: Option<&Carried>,
     ) -> std::io::Result<()> {
-        let mut s = String::with_capacity(256);
+        let mut s = self.take_pending();
         let fuzzy = carried.and_then(|c| c.fuzzy.as_ref());
         unit_head(block, fuzzy.map(|f| ("", f)).as_slice(), &mut s);
         // A near match has no target unless a later update kept a draft beside
@@ -252,8 +279,7 @@ impl<W: Write> XliffWriter<W> {
             s.push_str("</target>");
         }
         s.push_str("</segment>\n  </unit>\n");
-        self.units += 1;
-        self.out.write_all(s.as_bytes())
+        self.emit(s)
     }
 
     /// Closes the document and returns the writer.
@@ -261,7 +287,8 @@ impl<W: Write> XliffWriter<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        self.out.write_all(b" </file>\n</xliff>\n")?;
+        self.pending.push_str(" </file>\n</xliff>\n");
+        self.out.write_all(self.pending.as_bytes())?;
         self.out.flush()?;
         Ok(self.out)
     }
