@@ -238,6 +238,9 @@ impl<W: Write> EncodedOutput<W> {
 
     /// Writes text, encoded; unmappable characters become `&#xHHHH;`.
     pub fn text(&mut self, text: &str) -> std::io::Result<()> {
+        if self.encoding == UTF_8 {
+            return self.raw(text.as_bytes()); // nothing to encode: no copy
+        }
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         self.references += encode_into(self.encoding, text, &mut buf) as u64;
@@ -569,14 +572,7 @@ fn write_block<W: Write>(
                             Run::Text(_) => "",
                         };
                         let lang = if translated { lang } else { None };
-                        rendered.push_str(&splice_subs(
-                            block,
-                            idx,
-                            data,
-                            sub_targets,
-                            lang,
-                            report,
-                        ));
+                        splice_subs(block, idx, data, sub_targets, lang, report, &mut rendered);
                     }
                 }
             }
@@ -599,7 +595,8 @@ fn source_code(source: &[Run], code: &Run) -> Option<usize> {
 }
 
 /// Code data with translated attribute values of sub-blocks spliced in, and (for a
-/// translated block) `lang` values naming the source language retargeted.
+/// translated block) `lang` values naming the source language retargeted, appended
+/// to `out`.
 fn splice_subs(
     block: &Block,
     run: usize,
@@ -607,7 +604,8 @@ fn splice_subs(
     targets: &[Option<String>],
     lang: Option<&Retarget<'_>>,
     report: &mut WriteReport,
-) -> String {
+    out: &mut String,
+) {
     // (start, end, replacement)
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     for ((sub, pos), target) in block.subs.iter().zip(&block.sub_refs).zip(targets) {
@@ -625,8 +623,11 @@ fn splice_subs(
             }
         }
     }
+    if edits.is_empty() {
+        out.push_str(data); // the usual case
+        return;
+    }
     edits.sort_by_key(|e| e.0);
-    let mut out = String::new();
     let mut at = 0;
     for (start, end, replacement) in edits {
         if start < at
@@ -641,7 +642,6 @@ fn splice_subs(
         at = end;
     }
     out.push_str(data.get(at..).unwrap_or(""));
-    out
 }
 
 /// Which writer wrote a document.
