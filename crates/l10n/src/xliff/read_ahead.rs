@@ -2,9 +2,9 @@
 //! the first pass (is any unit translated?) runs beside the page reader, and the
 //! units are read while the replay writes the page, instead of between its blocks.
 //!
-//! Memory stays bounded: the units travel through a channel of [`UNITS_AHEAD`]
-//! units (the thread waits while it is full, e.g. during the whole page read of a
-//! translated merge). Errors are sent as values and returned where the direct
+//! Memory stays bounded: the units travel in batches through a channel of
+//! [`UNITS_AHEAD`] units (the thread waits while it is full, e.g. during the whole
+//! page read of a translated merge). Errors are sent as values and returned where the direct
 //! reader would return them; a thread that stopped without saying why (a panic)
 //! is an error too, never a silently shorter file.
 
@@ -19,6 +19,10 @@ use crate::import::{AnyTarget, EntryReader};
 /// fraction of the 16 MB a run may use, whatever the file's size).
 pub(super) const UNITS_AHEAD: usize = 256;
 
+/// Units sent at once: one hand-over (and at most one wake-up of the other
+/// thread) per batch, not per unit.
+const BATCH: usize = 64;
+
 /// What the first pass found.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Scanned {
@@ -30,7 +34,8 @@ pub(super) struct Scanned {
 
 /// One message of the unit channel.
 pub(super) enum Message {
-    Unit(Unit),
+    /// The next units, in order (at most [`BATCH`]).
+    Units(Vec<Unit>),
     /// After the last unit.
     End,
     Failed(L10nError),
@@ -41,6 +46,8 @@ pub(super) enum Units {
     Direct(XliffReader),
     Ahead {
         units: Receiver<Message>,
+        /// The batch being handed out.
+        batch: std::vec::IntoIter<Unit>,
         path: PathBuf,
         done: bool,
     },
@@ -51,9 +58,18 @@ impl EntryReader for Units {
     fn next(&mut self) -> Result<Option<Unit>> {
         match self {
             Units::Direct(reader) => reader.next_unit(),
+            Units::Ahead { batch, .. } if !batch.as_slice().is_empty() => Ok(batch.next()),
             Units::Ahead { done: true, .. } => Ok(None),
-            Units::Ahead { units, path, done } => match units.recv() {
-                Ok(Message::Unit(unit)) => Ok(Some(unit)),
+            Units::Ahead {
+                units,
+                batch,
+                path,
+                done,
+            } => match units.recv() {
+                Ok(Message::Units(next)) => {
+                    *batch = next.into_iter();
+                    Ok(batch.next())
+                }
                 Ok(Message::End) => {
                     *done = true;
                     Ok(None)
@@ -84,7 +100,7 @@ impl Ahead {
     /// `None` when no thread could be started (the caller reads directly).
     pub(super) fn spawn(scan: XliffReader, any: AnyTarget, path: &Path) -> Option<(Self, Units)> {
         let (scan_tx, scanned) = sync_channel(1);
-        let (unit_tx, units) = sync_channel(UNITS_AHEAD);
+        let (unit_tx, units) = sync_channel(UNITS_AHEAD / BATCH);
         let owned = path.to_path_buf();
         std::thread::Builder::new()
             .name("xliff-read-ahead".into())
@@ -96,6 +112,7 @@ impl Ahead {
         };
         let units = Units::Ahead {
             units,
+            batch: Vec::new().into_iter(),
             path: path.to_path_buf(),
             done: false,
         };
@@ -140,15 +157,25 @@ fn run(
         }
     };
     reader.header = scan.header.clone();
+    let mut batch = Vec::with_capacity(BATCH);
     loop {
-        let message = match reader.next_unit() {
-            Ok(Some(unit)) => Message::Unit(unit),
-            Ok(None) => Message::End,
-            Err(e) => Message::Failed(e),
+        let last = match reader.next_unit() {
+            Ok(Some(unit)) => {
+                batch.push(unit);
+                None
+            }
+            Ok(None) => Some(Message::End),
+            Err(e) => Some(Message::Failed(e)),
         };
-        let last = !matches!(message, Message::Unit(_));
-        // A closed channel: the merge stopped (an error, or it is over).
-        if units.send(message).is_err() || last {
+        if batch.len() == BATCH || (last.is_some() && !batch.is_empty()) {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            // A closed channel: the merge stopped (an error, or it is over).
+            if units.send(Message::Units(full)).is_err() {
+                return;
+            }
+        }
+        if let Some(last) = last {
+            let _ = units.send(last);
             return;
         }
     }
