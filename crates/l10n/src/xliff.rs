@@ -517,7 +517,7 @@ impl XliffTranslations {
         let mut reader = XliffReader::open(path)?;
         reader.header = header.clone();
         Ok(XliffTranslations {
-            import: Importer::new(Units::Direct(reader), any),
+            import: Importer::new(Units::Direct(Box::new(reader)), any),
             header,
             untranslated,
             ahead: None,

@@ -43,7 +43,7 @@ pub(super) enum Message {
 
 /// The units of a merge: from the reader itself, or from the thread reading ahead.
 pub(super) enum Units {
-    Direct(XliffReader),
+    Direct(Box<XliffReader>),
     Ahead {
         units: Receiver<Message>,
         /// The batch being handed out.
