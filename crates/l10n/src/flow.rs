@@ -738,7 +738,10 @@ fn merge_file(
     type Langs = (Option<LanguageTag>, Option<LanguageTag>);
     let (translations, (src, trg)): (&mut dyn Translations, Langs) = match format {
         Format::Xliff => {
-            xliff = XliffTranslations::open(translated)?.include_unconfirmed(options.include_fuzzy);
+            // The XLIFF is read on a second thread while the page is read and written
+            // (one thread per file in a directory run: see `open_read_ahead`).
+            xliff = XliffTranslations::open_read_ahead(translated)?
+                .include_unconfirmed(options.include_fuzzy);
             let h = xliff.header().cloned().unwrap_or_default();
             (&mut xliff, (h.source_lang, h.target_lang))
         }

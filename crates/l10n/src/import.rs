@@ -91,11 +91,6 @@ impl<R: EntryReader> Importer<R> {
         }
     }
 
-    /// The reader.
-    pub(crate) fn reader(&self) -> &R {
-        &self.reader
-    }
-
     /// `e`'s translation is merged: present, and confirmed or asked for.
     pub(crate) fn usable(&self, e: &R::Entry) -> bool {
         e.has_target() && (self.include_unconfirmed || !e.unconfirmed())

@@ -51,6 +51,12 @@ pub const WRITING_OUTPUT: &str = "writing the output";
 
 /// Where translations come from, in document order.
 pub trait Translations {
+    /// Called by the writers before anything else: a source that works ahead
+    /// (`XliffTranslations::open_read_ahead`) waits here for what it needs, and
+    /// returns its errors. By default nothing to do.
+    fn prepare(&mut self) -> Result<()> {
+        Ok(())
+    }
     /// The target runs of `block` (`None`: untranslated, or a translation that does
     /// not apply to this block — its unit's source is not the block's any more; such
     /// a one is returned by [`Translations::finish`]). Called once per block and per
@@ -232,6 +238,9 @@ impl<W: Write> EncodedOutput<W> {
 
     /// Writes text, encoded; unmappable characters become `&#xHHHH;`.
     pub fn text(&mut self, text: &str) -> std::io::Result<()> {
+        if self.encoding == UTF_8 {
+            return self.raw(text.as_bytes()); // nothing to encode: no copy
+        }
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         self.references += encode_into(self.encoding, text, &mut buf) as u64;
@@ -357,6 +366,7 @@ pub fn write_from_skeleton<W: Write>(
     out: &mut EncodedOutput<W>,
     options: &WriterOptions,
 ) -> Result<WriteReport> {
+    translations.prepare()?;
     let mut report = WriteReport::default();
     let mut replay = Replay {
         retarget: options
@@ -562,14 +572,7 @@ fn write_block<W: Write>(
                             Run::Text(_) => "",
                         };
                         let lang = if translated { lang } else { None };
-                        rendered.push_str(&splice_subs(
-                            block,
-                            idx,
-                            data,
-                            sub_targets,
-                            lang,
-                            report,
-                        ));
+                        splice_subs(block, idx, data, sub_targets, lang, report, &mut rendered);
                     }
                 }
             }
@@ -592,7 +595,8 @@ fn source_code(source: &[Run], code: &Run) -> Option<usize> {
 }
 
 /// Code data with translated attribute values of sub-blocks spliced in, and (for a
-/// translated block) `lang` values naming the source language retargeted.
+/// translated block) `lang` values naming the source language retargeted, appended
+/// to `out`.
 fn splice_subs(
     block: &Block,
     run: usize,
@@ -600,7 +604,8 @@ fn splice_subs(
     targets: &[Option<String>],
     lang: Option<&Retarget<'_>>,
     report: &mut WriteReport,
-) -> String {
+    out: &mut String,
+) {
     // (start, end, replacement)
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     for ((sub, pos), target) in block.subs.iter().zip(&block.sub_refs).zip(targets) {
@@ -618,8 +623,11 @@ fn splice_subs(
             }
         }
     }
+    if edits.is_empty() {
+        out.push_str(data); // the usual case
+        return;
+    }
     edits.sort_by_key(|e| e.0);
-    let mut out = String::new();
     let mut at = 0;
     for (start, end, replacement) in edits {
         if start < at
@@ -634,7 +642,6 @@ fn splice_subs(
         at = end;
     }
     out.push_str(data.get(at..).unwrap_or(""));
-    out
 }
 
 /// Which writer wrote a document.
@@ -734,6 +741,7 @@ impl Fallback for ReparseFallback<'_> {
         translations: &mut dyn Translations,
         out: &mut dyn Write,
     ) -> Result<WriteReport, FallbackError> {
+        translations.prepare().map_err(FallbackError::Failed)?;
         reparse::write_reparsed(
             input,
             &reparse::Settings {
@@ -765,6 +773,7 @@ impl Fallback for BlockOnlyFallback<'_> {
         translations: &mut dyn Translations,
         out: &mut dyn Write,
     ) -> Result<WriteReport, FallbackError> {
+        translations.prepare().map_err(FallbackError::Failed)?;
         let file = std::fs::File::open(input)
             .ctx(|| format!("opening {}", input.display()))
             .map_err(FallbackError::Unavailable)?;

@@ -38,7 +38,7 @@ use std::path::Path;
 use crate::block::{Block, Run};
 use crate::error::{L10nError, Result};
 use crate::ids::push_decimal;
-use crate::import::{AnyTarget, Entry, EntryReader, Importer};
+use crate::import::{AnyTarget, Entry, Importer};
 use crate::lang::LanguageTag;
 use crate::matching::runs_key;
 use crate::reader::BlockSink;
@@ -52,10 +52,12 @@ mod fast_tests;
 mod fast_xml;
 mod notes;
 mod read;
+mod read_ahead;
 mod segments;
 pub use notes::Suggestion;
 use read::push_text;
 pub use read::{Unit, XliffHeader, XliffReader};
+use read_ahead::{Ahead, Units};
 pub use segments::UnitSegment;
 
 /// XLIFF 2.x core namespace (2.1 keeps the 2.0 namespace).
@@ -156,9 +158,16 @@ fn is_xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
+/// The units [`XliffWriter`] collects before writing them out.
+const PENDING_BYTES: usize = 64 * 1024;
+
 /// Streams blocks into an XLIFF 2.1 document.
 pub struct XliffWriter<W: Write> {
     out: W,
+    /// Units written but not yet handed to `out`, reused: one allocation for
+    /// the whole file, and `out` gets large writes (a `BufWriter` passes them
+    /// through without copying them into its own buffer).
+    pending: String,
     error: Option<std::io::Error>,
     units: usize,
     segmenter: Option<Segmenter>,
@@ -189,6 +198,7 @@ impl<W: Write> XliffWriter<W> {
         out.write_all(head.as_bytes())?;
         Ok(XliffWriter {
             out,
+            pending: String::with_capacity(PENDING_BYTES + 4096),
             error: None,
             units: 0,
             segmenter: None,
@@ -198,6 +208,25 @@ impl<W: Write> XliffWriter<W> {
     /// Units written.
     pub fn units(&self) -> usize {
         self.units
+    }
+
+    /// The buffer a unit is appended to (hand it back with [`XliffWriter::emit`]).
+    pub(crate) fn take_pending(&mut self) -> String {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Keeps `s` (the buffer of `take_pending` with a unit appended), writing it
+    /// out once it holds [`PENDING_BYTES`].
+    pub(crate) fn emit(&mut self, mut s: String) -> std::io::Result<()> {
+        self.units += 1;
+        if s.len() >= PENDING_BYTES {
+            let written = self.out.write_all(s.as_bytes());
+            s.clear();
+            self.pending = s;
+            return written;
+        }
+        self.pending = s;
+        Ok(())
     }
 
     fn unit(&mut self, block: &Block) -> std::io::Result<()> {
@@ -226,7 +255,7 @@ impl<W: Write> XliffWriter<W> {
         block: &Block,
         carried: Option<&Carried>,
     ) -> std::io::Result<()> {
-        let mut s = String::with_capacity(256);
+        let mut s = self.take_pending();
         let fuzzy = carried.and_then(|c| c.fuzzy.as_ref());
         unit_head(block, fuzzy.map(|f| ("", f)).as_slice(), &mut s);
         // A near match has no target unless a later update kept a draft beside
@@ -250,8 +279,7 @@ impl<W: Write> XliffWriter<W> {
             s.push_str("</target>");
         }
         s.push_str("</segment>\n  </unit>\n");
-        self.units += 1;
-        self.out.write_all(s.as_bytes())
+        self.emit(s)
     }
 
     /// Closes the document and returns the writer.
@@ -259,7 +287,8 @@ impl<W: Write> XliffWriter<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        self.out.write_all(b" </file>\n</xliff>\n")?;
+        self.pending.push_str(" </file>\n</xliff>\n");
+        self.out.write_all(self.pending.as_bytes())?;
         self.out.flush()?;
         Ok(self.out)
     }
@@ -404,10 +433,14 @@ pub fn source_difference(unit: &[Run], page: &[Run]) -> Option<String> {
 /// id the page does not have: by source, `import.rs`); a translation is
 /// applied only where the block still has the unit's source.
 pub struct XliffTranslations {
-    import: Importer<XliffReader>,
+    import: Importer<Units>,
+    header: Option<XliffHeader>,
     /// No unit has a target, and the first pass read every unit's content
     /// (the fast path, see `xliff/fast.rs`): the merge reads the file no more.
     untranslated: bool,
+    /// The first pass, still running on the read-ahead thread
+    /// ([`XliffTranslations::open_read_ahead`]) until [`Translations::prepare`].
+    ahead: Option<Ahead>,
 }
 
 impl Entry for Unit {
@@ -428,13 +461,6 @@ impl Entry for Unit {
     }
 }
 
-impl EntryReader for XliffReader {
-    type Entry = Unit;
-    fn next(&mut self) -> Result<Option<Unit>> {
-        self.next_unit()
-    }
-}
-
 impl XliffTranslations {
     /// Opens `path`. A first streaming pass finds whether any unit has a confirmed
     /// target (language retargeting only happens for a translated document): it
@@ -446,20 +472,55 @@ impl XliffTranslations {
     /// A file without any target, whose units the first pass could read whole (a
     /// file this crate wrote), is not read again: nothing in it can be merged.
     pub fn open(path: &Path) -> Result<Self> {
+        Self::open_with(path, false)
+    }
+
+    /// [`XliffTranslations::open`], reading the file on a second thread: the first
+    /// pass runs while the page is read, the units are read ahead (a bounded
+    /// number, `xliff/read_ahead.rs`) while the merge writes. Its errors come from
+    /// [`Translations::prepare`] (the merge's writers call it first) and
+    /// [`Translations::target`]. On a rayon worker (a directory run, one thread
+    /// per file already) or when no thread can be started, it reads as `open`.
+    pub fn open_read_ahead(path: &Path) -> Result<Self> {
+        Self::open_with(path, rayon::current_thread_index().is_none())
+    }
+
+    fn open_with(path: &Path, read_ahead: bool) -> Result<Self> {
         let mut scan = XliffReader::open(path)?.scanning();
         let mut any = AnyTarget::default();
-        while let Some(unit) = scan.next_unit()? {
-            any.add(&unit);
-            if any.confirmed {
-                break;
+        // The header comes with the first unit (or the end of the file).
+        let first = scan.next_unit()?;
+        if let Some(unit) = &first {
+            any.add(unit);
+        }
+        let header = scan.header.clone();
+        if read_ahead && first.is_some() {
+            if let Some((ahead, units)) = Ahead::spawn(scan, any, path) {
+                return Ok(XliffTranslations {
+                    import: Importer::new(units, any),
+                    header,
+                    untranslated: false,
+                    ahead: Some(ahead),
+                });
+            }
+            // No thread: read again from the start, directly.
+            return Self::open_with(path, false);
+        }
+        let mut done = first.is_none();
+        while !done && !any.confirmed {
+            match scan.next_unit()? {
+                Some(unit) => any.add(&unit),
+                None => done = true,
             }
         }
         let untranslated = !any.confirmed && !any.unconfirmed && scan.on_fast_path();
         let mut reader = XliffReader::open(path)?;
-        reader.header = scan.header.clone();
+        reader.header = header.clone();
         Ok(XliffTranslations {
-            import: Importer::new(reader, any),
+            import: Importer::new(Units::Direct(Box::new(reader)), any),
+            header,
             untranslated,
+            ahead: None,
         })
     }
 
@@ -473,7 +534,7 @@ impl XliffTranslations {
 
     /// The file's header.
     pub fn header(&self) -> Option<&XliffHeader> {
-        self.import.reader().header()
+        self.header.as_ref()
     }
 
     /// Blocks of the document that had no unit (not counted for a file without
@@ -484,7 +545,17 @@ impl XliffTranslations {
 }
 
 impl Translations for XliffTranslations {
+    fn prepare(&mut self) -> Result<()> {
+        if let Some(ahead) = self.ahead.take() {
+            let scanned = ahead.scanned()?;
+            self.import.any = scanned.any;
+            self.untranslated = scanned.untranslated;
+        }
+        Ok(())
+    }
+
     fn target(&mut self, block: &Block) -> Result<Option<Vec<Run>>> {
+        self.prepare()?;
         if self.untranslated {
             return Ok(None);
         }
@@ -508,6 +579,7 @@ impl Translations for XliffTranslations {
     }
 
     fn finish(&mut self) -> Result<Vec<Issue>> {
+        self.prepare()?;
         if self.untranslated {
             // No target: no unit the page lacks is an issue, nor any block.
             return Ok(Vec::new());
@@ -676,5 +748,100 @@ mod tests {
             panic!("a broken file opened");
         };
         assert!(err.to_string().contains("sourc"), "{err}");
+    }
+
+    /// Everything a merge asks of `t`, in order: the targets of `ids`, then the
+    /// counts and issues (or the first error).
+    fn merge_answers(mut t: XliffTranslations, ids: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Err(e) = t.prepare() {
+            return vec![format!("error: {e}")];
+        }
+        out.push(format!("any {}", t.any_translated()));
+        for id in ids {
+            match t.target(&block(id, id)) {
+                Ok(target) => out.push(format!("{id}: {target:?}")),
+                Err(e) => return [out, vec![format!("error: {e}")]].concat(),
+            }
+        }
+        out.push(format!("finish {:?}", t.finish().map(|i| i.len())));
+        out.push(format!(
+            "unconfirmed {} missing {}",
+            t.unconfirmed(),
+            t.missing()
+        ));
+        out
+    }
+
+    #[test]
+    fn reading_ahead_answers_as_reading_directly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.xlf");
+        let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\">\n <file id=\"f\">\n";
+        let unit = |id: &str, segment: &str, target: &str| {
+            format!(
+                "  <unit id=\"{id}\">\n   <segment{segment}><source>{id}</source>{target}</segment>\n  </unit>\n"
+            )
+        };
+        // More units than are read ahead, out of order, some translated, one not
+        // confirmed, one the page lacks; files whose first pass reads all, stops
+        // early, or finds an error, and an untranslated one read once.
+        let n = read_ahead::UNITS_AHEAD * 3;
+        let ids: Vec<String> = (0..n).map(|i| format!("u{i}")).collect();
+        let mut many = String::new();
+        for (i, id) in ids.iter().enumerate().rev() {
+            let target = format!("<target>T{i}</target>");
+            match i % 4 {
+                0 => many.push_str(&unit(id, "", "")),
+                1 => many.push_str(&unit(id, " state=\"initial\"", &target)),
+                _ => many.push_str(&unit(id, "", &target)),
+            }
+        }
+        many.push_str(&unit("gone", "", "<target>G</target>"));
+        let plain: String = ids.iter().map(|id| unit(id, "", "")).collect();
+        let late = format!("{plain}{}", unit("last", "", "<target>L</target>"));
+        let broken =
+            format!("{plain}  <unit id=\"b\"><segment><source>b</sourc></segment></unit>\n");
+        let bad_late = format!(
+            "{}{}  <unit id=\"b\"><segment><source>&nope;</source></segment></unit>\n",
+            unit("a", "", "<target>A</target>"),
+            plain
+        );
+        for body in [many, plain, late, broken, bad_late, String::new()] {
+            std::fs::write(&path, format!("{head}{body} </file>\n</xliff>\n")).unwrap();
+            let direct = XliffTranslations::open(&path);
+            let ahead = XliffTranslations::open_read_ahead(&path).unwrap();
+            assert_eq!(ahead.ahead.is_some(), !body.is_empty());
+            let answers = merge_answers(ahead, &ids);
+            match direct {
+                Ok(direct) => assert_eq!(answers, merge_answers(direct, &ids)),
+                // The first pass's error: at open when reading directly, from
+                // `prepare` when reading ahead.
+                Err(e) => assert_eq!(answers, [format!("error: {e}")]),
+            }
+        }
+    }
+
+    #[test]
+    fn a_directory_run_reads_its_files_directly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.xlf");
+        std::fs::write(
+            &path,
+            "<xliff xmlns=\"urn:oasis:names:tc:xliff:document:2.0\" version=\"2.1\" srcLang=\"en\">\
+             <file id=\"f\"><unit id=\"a\"><segment><source>a</source><target>A</target></segment></unit></file></xliff>",
+        )
+        .unwrap();
+        // A rayon worker (one thread per file already): no second thread.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let t = pool
+            .install(|| XliffTranslations::open_read_ahead(&path))
+            .unwrap();
+        assert!(t.ahead.is_none());
+        let t = XliffTranslations::open_read_ahead(&path).unwrap();
+        assert!(t.ahead.is_some());
     }
 }

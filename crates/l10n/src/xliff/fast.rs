@@ -14,11 +14,12 @@
 use std::fs::File;
 use std::io::Read;
 
-use crate::FastMap;
 use crate::block::Run;
 use crate::lang::LanguageTag;
 
-use super::fast_xml::{Attrs, Cursor, Declined, Fast, attr, attr_str, is_ws};
+use super::fast_xml::{
+    Attrs, Cursor, Declined, Fast, attr, attr_raw, attr_str, data_number, is_ws,
+};
 use super::notes::NoteKind;
 use super::read::{Unit, XliffHeader, push_text};
 
@@ -49,10 +50,21 @@ pub(super) struct FastReader {
     outer: Outer,
     pub(super) header: Option<XliffHeader>,
     pub(super) scan: bool,
-    /// `<originalData>` of the unit being read, reused.
-    data: FastMap<String, String>,
-    /// (run index, data id) of the source's codes, reused.
-    refs: Vec<(usize, String)>,
+    /// `<originalData>` of the unit being read by the number of its `d<N>` id
+    /// (`fast_xml::data_number`), reused.
+    data: Vec<Slot>,
+    /// (run index, data id number) of the source's codes, reused.
+    refs: Vec<(usize, u32)>,
+}
+
+/// One `<data>` of a unit.
+#[derive(Default)]
+enum Slot {
+    #[default]
+    Absent,
+    Markup(String),
+    /// Moved into the code naming it: a second code naming it is declined.
+    Taken,
 }
 
 impl FastReader {
@@ -65,7 +77,7 @@ impl FastReader {
             outer: Outer::Start,
             header: None,
             scan,
-            data: FastMap::default(),
+            data: Vec::new(),
             refs: Vec::new(),
         }
     }
@@ -253,17 +265,27 @@ impl FastReader {
         if self.scan {
             source.clear();
         } else {
-            for (at, data_id) in self.refs.drain(..) {
-                if let (
-                    Some(
-                        Run::Open { data: d, .. }
-                        | Run::Close { data: d, .. }
-                        | Run::Placeholder { data: d, .. },
-                    ),
-                    Some(markup),
-                ) = (source.get_mut(at), self.data.get(&data_id))
+            // Each code takes its markup (no copy); a data id named twice is
+            // declined (the writer names each once), one absent leaves it empty.
+            for (at, n) in self.refs.drain(..) {
+                let Some(slot) = self.data.get_mut(n as usize) else {
+                    continue;
+                };
+                let markup = match std::mem::replace(slot, Slot::Taken) {
+                    Slot::Markup(markup) => markup,
+                    Slot::Absent => {
+                        *slot = Slot::Absent;
+                        continue;
+                    }
+                    Slot::Taken => return Err(Declined),
+                };
+                if let Some(
+                    Run::Open { data: d, .. }
+                    | Run::Close { data: d, .. }
+                    | Run::Placeholder { data: d, .. },
+                ) = source.get_mut(at)
                 {
-                    d.clone_from(markup);
+                    *d = markup;
                 }
             }
         }
@@ -293,7 +315,7 @@ impl FastReader {
                 return Err(Declined);
             }
             let (attrs, empty) = c.attrs()?;
-            let id = attr(&attrs, b"id")?.unwrap_or_default();
+            let n = data_number(attr_raw(&attrs, b"id").ok_or(Declined)?)?;
             let mut text = String::new();
             if !empty {
                 loop {
@@ -305,7 +327,14 @@ impl FastReader {
                 }
             }
             if !self.scan {
-                self.data.insert(id, text);
+                let at = n as usize;
+                if self.data.len() <= at {
+                    self.data.resize_with(at + 1, Slot::default);
+                }
+                // A duplicate id: the last one, as the general reader's map.
+                if let Some(slot) = self.data.get_mut(at) {
+                    *slot = Slot::Markup(text);
+                }
             }
         }
     }
@@ -360,10 +389,10 @@ fn cp(c: &mut Cursor<'_>, out: &mut String) -> Fast<()> {
 fn inline(
     c: &mut Cursor<'_>,
     end: &[u8],
-    mut refs: Option<&mut Vec<(usize, String)>>,
+    mut refs: Option<&mut Vec<(usize, u32)>>,
     runs: &mut Vec<Run>,
 ) -> Fast<()> {
-    let mut pcs: Vec<(u32, Option<String>)> = Vec::new();
+    let mut pcs: Vec<(u32, Option<u32>)> = Vec::new();
     loop {
         // Straight into the text run (a new one only when it gets text).
         if let Some(Run::Text(t)) = runs.last_mut() {
@@ -388,11 +417,10 @@ fn inline(
         }
         let name = c.name();
         let (attrs, empty) = c.attrs()?;
-        let data = |name: &[u8]| -> Fast<Option<String>> {
-            if refs.is_some() {
-                attr(&attrs, name)
-            } else {
-                Ok(None)
+        let data = |name: &[u8]| -> Fast<Option<u32>> {
+            match attr_raw(&attrs, name) {
+                Some(raw) if refs.is_some() => data_number(raw).map(Some),
+                _ => Ok(None),
             }
         };
         match (name, empty) {
@@ -456,9 +484,9 @@ fn placeholder(id: u32) -> Run {
 
 fn code(
     runs: &mut Vec<Run>,
-    refs: &mut Option<&mut Vec<(usize, String)>>,
+    refs: &mut Option<&mut Vec<(usize, u32)>>,
     id: u32,
-    data: Option<String>,
+    data: Option<u32>,
     run: fn(u32) -> Run,
 ) {
     if let (Some(refs), Some(d)) = (refs.as_deref_mut(), data) {

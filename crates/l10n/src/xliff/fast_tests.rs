@@ -120,8 +120,40 @@ fn fast_and_general_readers_agree() {
         HEAD.replace("version=\"2.1\"", "version=\"1.2\"") + &ours + TAIL,
         HEAD.replace("trgLang=\"fr\"", "trgLang=\"not a tag!\"") + &ours + TAIL,
     ];
-    for (i, body) in declined.iter().enumerate() {
-        agree(&file(dir.path(), &format!("declined-{i}.xlf"), body));
+    // Data ids the fast path numbers only in the writer's form, each named once.
+    let data = |ids: [&str; 2], refs: [&str; 2]| {
+        unit(
+            "data",
+            &format!(
+                "   <originalData><data id=\"{}\">&lt;i&gt;</data><data id=\"{}\">&lt;/i&gt;</data></originalData>\n   \
+                 <segment><source><pc id=\"1\" dataRefStart=\"{}\" dataRefEnd=\"{}\">i</pc></source></segment>",
+                ids[0], ids[1], refs[0], refs[1]
+            ),
+        )
+    };
+    let declined_data = [
+        data(["d01", "d2"], ["d01", "d2"]),
+        data(["d1", "d2"], ["d1", "d1"]),
+        data(["x1", "d2"], ["x1", "d2"]),
+        data(["d&#49;", "d2"], ["d1", "d2"]),
+        data(["d1", "d99999999"], ["d1", "d99999999"]),
+    ];
+    let declined = declined.into_iter().chain(
+        declined_data
+            .iter()
+            .map(|u| format!("{HEAD}{ours}{u}{ours}{TAIL}")),
+    );
+    for (i, body) in declined.enumerate() {
+        agree(&file(dir.path(), &format!("declined-{i}.xlf"), &body));
+    }
+    // The writer's data ids, duplicated (the last wins) or absent: read whole.
+    for (name, u) in [
+        ("dup.xlf", data(["d1", "d1"], ["d1", "d2"])),
+        ("absent.xlf", data(["d3", "d4"], ["d1", "d2"])),
+        ("plain.xlf", data(["d1", "d2"], ["d1", "d2"])),
+    ] {
+        let body = format!("{HEAD}{ours}{u}{TAIL}");
+        assert!(agree(&file(dir.path(), name, &body)), "{name}: declined");
     }
 }
 

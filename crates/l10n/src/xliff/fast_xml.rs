@@ -16,6 +16,35 @@ pub(super) fn attr(attrs: &Attrs<'_>, name: &[u8]) -> Fast<Option<String>> {
     Ok(attr_str(attrs, name)?.map(std::borrow::Cow::into_owned))
 }
 
+/// The raw (still escaped) value of attribute `name`.
+pub(super) fn attr_raw<'a>(attrs: &Attrs<'a>, name: &[u8]) -> Option<&'a [u8]> {
+    attrs
+        .list()
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, raw)| *raw)
+}
+
+/// The number of a data id as the writer writes them, `d` and a decimal without
+/// leading zero below [`MAX_DATA_ID`] (raw: an entity or any other form is
+/// declined, so two ids the general reader tells apart never share a number).
+pub(super) fn data_number(raw: &[u8]) -> Fast<u32> {
+    let [b'd', first @ b'1'..=b'9', rest @ ..] = raw else {
+        return Err(Declined);
+    };
+    let mut n = u32::from(first - b'0');
+    for b in rest {
+        if !b.is_ascii_digit() || n >= MAX_DATA_ID / 10 {
+            return Err(Declined);
+        }
+        n = n * 10 + u32::from(b - b'0');
+    }
+    Ok(n)
+}
+
+/// Data ids the fast path takes (the writer numbers a unit's codes from 1).
+pub(super) const MAX_DATA_ID: u32 = 1 << 16;
+
 /// The unescaped value of attribute `name`, borrowed when it has no entity.
 pub(super) fn attr_str<'a>(
     attrs: &Attrs<'a>,

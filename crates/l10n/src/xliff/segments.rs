@@ -48,7 +48,7 @@ impl<W: Write> XliffWriter<W> {
             .enumerate()
             .filter_map(|(i, l)| Some((l.as_str(), carried_of(i)?.fuzzy.as_ref()?)))
             .collect();
-        let mut s = String::with_capacity(512);
+        let mut s = self.take_pending();
         unit_head(block, &fuzzy, &mut s);
         let mut n = 0;
         for piece in pieces {
@@ -65,8 +65,7 @@ impl<W: Write> XliffWriter<W> {
             }
         }
         s.push_str("  </unit>\n");
-        self.units += 1;
-        self.out.write_all(s.as_bytes())
+        self.emit(s)
     }
 }
 
