@@ -176,6 +176,8 @@ pub(crate) struct AttrSlot {
     pub(crate) name_span: Span,
     pub(crate) value: TextRef,
     pub(crate) value_span: Span,
+    /// [`Attribute::has_value`], decided where the attribute is read.
+    pub(crate) has_value: bool,
 }
 
 /// The attributes of a tag, in source order.
@@ -296,7 +298,7 @@ fn slot_view<'a>(slot: &AttrSlot, source: TextSource<'a>) -> Attribute<'a> {
         name_span: slot.name_span,
         value_span: slot.value_span,
         value_borrowed: matches!(slot.value, TextRef::Source { .. }),
-        has_value: !(slot.value_span.is_empty() && slot.value_span.start == slot.name_span.end),
+        has_value: slot.has_value,
     }
 }
 

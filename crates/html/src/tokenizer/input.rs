@@ -55,7 +55,7 @@ fn rough(block: &[u8; WIDTH]) -> Lanes {
 /// A block passing the [`rough`] test is ruled out; others get the exact
 /// lead-byte tests.
 #[inline(always)]
-fn suspects(block: &[u8; WIDTH]) -> u32 {
+pub(crate) fn suspects(block: &[u8; WIDTH]) -> u32 {
     if rough(block).bits() == 0 {
         return 0;
     }
@@ -69,6 +69,12 @@ fn suspects(block: &[u8; WIDTH]) -> u32 {
         .or(lanes.eq(0xEF))
         .or(lanes.between(0xF0, 0xF4))
         .bits()
+}
+
+/// The [`rough`] test's bits (for the tests of the AVX2 scan).
+#[cfg(test)]
+pub(crate) fn rough_bits(block: &[u8; WIDTH]) -> u32 {
+    rough(block).bits()
 }
 
 /// Blocks the scan rules out together with one rough test.
@@ -104,10 +110,20 @@ impl InputBuffer {
     }
 
     /// Queues the input-stream errors of `bytes` (which start at absolute offset
-    /// `start`). Blocks of 16 bytes are tested at once; only the bytes that may
-    /// start an error are looked at one by one.
+    /// `start`). Blocks of 16 bytes (64 with AVX2, `wide.rs`) are tested at
+    /// once; only the bytes that may start an error are looked at one by one.
     fn scan_stream_errors(&mut self, bytes: &[u8], start: usize) {
         let mut at = 0;
+        #[cfg(target_arch = "x86_64")]
+        if bytes.len() >= 64 && super::wide::available() {
+            // SAFETY: the processor has AVX2 (checked just above), the only
+            // requirement of the target-feature function.
+            #[allow(unsafe_code)]
+            let end = unsafe {
+                super::wide::avx2::scan_groups(bytes, |i| self.check_byte(bytes, i, start))
+            };
+            at = end;
+        }
         while let Some(group) = bytes
             .get(at..)
             .and_then(<[u8]>::first_chunk::<{ ROUND * WIDTH }>)

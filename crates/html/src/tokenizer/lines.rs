@@ -39,6 +39,15 @@ fn count_newlines(bytes: &[u8], after_cr: bool) -> usize {
     let mut pending = 0;
     // From here on, the byte before `at` is in `bytes`.
     let mut at = 1;
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() >= 64 && super::wide::available() {
+        // SAFETY: the processor has AVX2 (checked just above), the only
+        // requirement of the target-feature function.
+        #[allow(unsafe_code)]
+        let (found, end) = unsafe { super::wide::avx2::count_newlines_from(bytes, at) };
+        n += found;
+        at = end;
+    }
     while let Some(group) = bytes
         .get(at - 1..)
         .and_then(<[u8]>::first_chunk::<{ ROUND * WIDTH + 1 }>)
@@ -101,6 +110,18 @@ impl LineTracker {
     /// The absolute offset of the checkpoint.
     pub(crate) fn offset(&self) -> usize {
         self.offset
+    }
+
+    /// Takes `other`'s checkpoint when it lies between this one and `target`: both
+    /// describe the same input, so a checkpoint further on is as good as the walk
+    /// to it. The tokenizer keeps two (its own errors and the tree builder's, each
+    /// in offset order but interleaved); without this, each walked the input
+    /// between the errors again.
+    #[inline]
+    pub(crate) fn catch_up(&mut self, other: &LineTracker, target: usize) {
+        if other.offset > self.offset && other.offset <= target {
+            *self = *other;
+        }
     }
 
     /// Moves the checkpoint to `target`, reading `buf` (which starts at absolute
@@ -231,6 +252,12 @@ mod tests {
         assert_eq!(count_newlines(&[b'\n'; 5000], true), 4999);
         assert_eq!(count_newlines(&[b'\r'; 5001], false), 5001);
         assert_eq!(count_newlines("\r\n".repeat(3000).as_bytes(), false), 3000);
+        // Past the wide counters' range too (32-byte blocks, 255 a lane).
+        assert_eq!(count_newlines(&[b'\n'; 40_000], false), 40_000);
+        assert_eq!(
+            count_newlines("\r\n".repeat(20_001).as_bytes(), true),
+            20_001
+        );
         assert_eq!(
             count_newlines("a\r\nb\n\rc".repeat(700).as_bytes(), false),
             2100
@@ -266,6 +293,34 @@ mod tests {
                         "{text:?} {split} {target}"
                     );
                 }
+            }
+        }
+    }
+
+    /// Two checkpoints located alternately at increasing offsets, each catching
+    /// up with the other first (as the tokenizer's two do), answer what one walk
+    /// over the input answers, CR LF pairs and multibyte characters included.
+    #[test]
+    fn interleaved_checkpoints_that_catch_up_match_a_byte_walk() {
+        let text = "ab\r\ncd\n\u{e9}\r\u{1F600}x\r\n\r\n".repeat(9);
+        let bytes = text.as_bytes();
+        let targets: Vec<usize> = (0..=bytes.len())
+            .filter(|&t| text.is_char_boundary(t))
+            .collect();
+        for stride in 1..6 {
+            let (mut own, mut other) = (LineTracker::default(), LineTracker::default());
+            for (i, &target) in targets.iter().step_by(stride).enumerate() {
+                let (walker, ahead) = if i % 3 == 0 {
+                    (&mut other, &own)
+                } else {
+                    (&mut own, &other)
+                };
+                walker.catch_up(ahead, target);
+                assert_eq!(
+                    walker.locate(bytes, 0, target),
+                    naive(bytes, target),
+                    "stride {stride}, target {target}"
+                );
             }
         }
     }

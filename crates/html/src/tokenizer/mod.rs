@@ -57,6 +57,7 @@ mod states;
 #[cfg(test)]
 mod tests;
 mod text;
+mod wide;
 
 use std::collections::HashSet;
 
@@ -195,16 +196,13 @@ pub(crate) enum RawToken {
         text: TextRef,
         span: Span,
     },
+    /// Its fields are in [`Tokenizer::doctype`] (rare tokens keep the common
+    /// ones small: every token is moved a few times on its way out).
     Doctype {
-        name: Option<TextRef>,
-        public_id: Option<TextRef>,
-        system_id: Option<TextRef>,
-        force_quirks: bool,
         span: Span,
     },
+    /// Its target and data are in [`Tokenizer::pi`].
     ProcessingInstruction {
-        target: TextRef,
-        data: TextRef,
         span: Span,
     },
     StartTag {
@@ -228,6 +226,15 @@ pub(crate) enum Flow {
     Emit(RawToken),
     /// The buffer ran out mid-token.
     NeedMore,
+}
+
+/// The fields of the DOCTYPE token last emitted, as references.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DoctypeRefs {
+    pub(crate) name: Option<TextRef>,
+    pub(crate) public_id: Option<TextRef>,
+    pub(crate) system_id: Option<TextRef>,
+    pub(crate) force_quirks: bool,
 }
 
 /// A point where pending character data may be cut if the input runs out.
@@ -270,6 +277,11 @@ pub struct Tokenizer {
     release_at: usize,
 
     b: [TextBuilder; BUILDERS],
+    /// The DOCTYPE token being emitted ([`RawToken::Doctype`]).
+    doctype: DoctypeRefs,
+    /// The processing instruction being emitted: target and data
+    /// ([`RawToken::ProcessingInstruction`]).
+    pi: (TextRef, TextRef),
     scratch: String,
     attrs: Vec<AttrSlot>,
     attr_names: HashSet<Atom>,
@@ -354,6 +366,8 @@ impl Tokenizer {
             retry_len: 0,
             release_at: 0,
             b: [TextBuilder::Empty; BUILDERS],
+            doctype: DoctypeRefs::default(),
+            pi: (TextRef::EMPTY, TextRef::EMPTY),
             scratch: String::new(),
             attrs: Vec::new(),
             attr_names: HashSet::new(),
@@ -748,6 +762,7 @@ impl Tokenizer {
             return None;
         }
         let offset = offset.max(self.input.base).max(self.located.offset());
+        self.located.catch_up(&self.lines, offset);
         let (line, col) = self
             .located
             .locate(self.input.buf.as_bytes(), self.input.base, offset);
@@ -759,6 +774,7 @@ impl Tokenizer {
             self.errors_dropped += 1;
             return;
         }
+        self.lines.catch_up(&self.located, offset);
         let (line, col) = self
             .lines
             .locate(self.input.buf.as_bytes(), self.input.base, offset);
@@ -805,26 +821,24 @@ impl Tokenizer {
                 span,
                 borrowed: matches!(text, TextRef::Source { .. }),
             }),
-            RawToken::ProcessingInstruction { target, data, span } => {
+            RawToken::ProcessingInstruction { span } => {
+                let (target, data) = self.pi;
                 Token::ProcessingInstruction(ProcessingInstruction {
                     target: source.resolve(target),
                     data: source.resolve(data),
                     span,
                 })
             }
-            RawToken::Doctype {
-                name,
-                public_id,
-                system_id,
-                force_quirks,
-                span,
-            } => Token::Doctype(Doctype {
-                name: name.map(|t| source.resolve(t)),
-                public_id: public_id.map(|t| source.resolve(t)),
-                system_id: system_id.map(|t| source.resolve(t)),
-                force_quirks,
-                span,
-            }),
+            RawToken::Doctype { span } => {
+                let d = self.doctype;
+                Token::Doctype(Doctype {
+                    name: d.name.map(|t| source.resolve(t)),
+                    public_id: d.public_id.map(|t| source.resolve(t)),
+                    system_id: d.system_id.map(|t| source.resolve(t)),
+                    force_quirks: d.force_quirks,
+                    span,
+                })
+            }
             RawToken::StartTag {
                 name,
                 self_closing,
@@ -1125,11 +1139,26 @@ fn name_key(buf: &[u8], start: usize, end: usize) -> u128 {
     if len == 0 || len > 16 {
         return 0;
     }
-    match buf.get(start..).and_then(<[u8]>::first_chunk::<16>) {
-        Some(word) => u128::from_le_bytes(*word) & (u128::MAX >> (128 - 8 * len)),
-        None => short_name_key(buf.get(start..end).unwrap_or_default()),
+    match (
+        buf.get(start..).and_then(<[u8]>::first_chunk::<16>),
+        KEY_MASKS.get(len),
+    ) {
+        (Some(word), Some(&mask)) => u128::from_le_bytes(*word) & mask,
+        _ => short_name_key(buf.get(start..end).unwrap_or_default()),
     }
 }
+
+/// `KEY_MASKS[len]` keeps the low `len` bytes of a key: a load instead of a
+/// variable 128-bit shift (several instructions and a branch) per name.
+const KEY_MASKS: [u128; 17] = {
+    let mut masks = [0u128; 17];
+    let mut len = 1;
+    while len <= 16 {
+        masks[len] = u128::MAX >> (128 - 8 * len);
+        len += 1;
+    }
+    masks
+};
 
 /// Whether a UTF-8 decoder that has read `chunk` last holds no partial sequence:
 /// the chunk's last three bytes (which a pending sequence would lie in, however

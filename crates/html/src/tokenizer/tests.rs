@@ -795,3 +795,11 @@ fn cached_dynamic_names_follow_a_replaced_atom_table() {
     let again = names(&mut tok, "<x-y data-k=3>");
     assert_eq!(again, [dynamic("x-y"), dynamic("data-k")]);
 }
+
+/// Every token is moved through `Flow` and `RawToken` a few times on its way
+/// out: the rare tokens' fields stay in the tokenizer so the common ones are small.
+#[test]
+fn raw_tokens_stay_small() {
+    assert!(std::mem::size_of::<super::RawToken>() <= 48);
+    assert!(std::mem::size_of::<super::Flow>() <= 48);
+}

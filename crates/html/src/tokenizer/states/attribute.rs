@@ -84,11 +84,15 @@ impl Tokenizer {
             }
             return;
         }
+        let value_span = self.attr_value_span;
         self.attrs.push(AttrSlot {
             name,
             name_span,
             value: self.b[ATTR_VALUE].text_ref(),
-            value_span: self.attr_value_span,
+            value_span,
+            // A missing value's span is empty at the end of the name (`a=""`
+            // has its quotes between them).
+            has_value: !(value_span.is_empty() && value_span.start == name_span.end),
         });
     }
 

@@ -4,7 +4,9 @@ use super::comment::Lookahead;
 use super::{St, is_space};
 use crate::error::ErrorCode;
 use crate::tokenizer::run::{Stops, stop_set};
-use crate::tokenizer::{DT_NAME, DT_PUBLIC, DT_SYSTEM, End, Flow, Nul, RawToken, Tokenizer};
+use crate::tokenizer::{
+    DT_NAME, DT_PUBLIC, DT_SYSTEM, DoctypeRefs, End, Flow, Nul, RawToken, Tokenizer,
+};
 
 stop_set!(
     /// Where runs of DOCTYPE name characters end.
@@ -37,11 +39,13 @@ impl Tokenizer {
     /// "Emit the current DOCTYPE token".
     fn emit_doctype(&mut self) -> Flow {
         let pick = |has: bool, which: usize, t: &Tokenizer| has.then(|| t.b[which].text_ref());
-        Flow::Emit(RawToken::Doctype {
+        self.doctype = DoctypeRefs {
             name: pick(self.dt_has_name, DT_NAME, self),
             public_id: pick(self.dt_has_public, DT_PUBLIC, self),
             system_id: pick(self.dt_has_system, DT_SYSTEM, self),
             force_quirks: self.force_quirks,
+        };
+        Flow::Emit(RawToken::Doctype {
             span: self.token_span(),
         })
     }

@@ -103,6 +103,7 @@ impl Tokenizer {
         name_end: usize,
         value: TextRef,
         value_span: Span,
+        has_value: bool,
     ) -> Option<()> {
         let base = self.input.base;
         self.b[ATTR_NAME] = TextBuilder::Source {
@@ -118,6 +119,7 @@ impl Tokenizer {
             name_span: Span::new(base + name_start, base + name_end),
             value,
             value_span,
+            has_value,
         });
         Some(())
     }
@@ -245,7 +247,7 @@ impl Tokenizer {
                 return None;
             }
             let name_end = p;
-            let (value, value_span) = match *bytes.get(p)? {
+            let (value, value_span, has_value) = match *bytes.get(p)? {
                 b'=' => {
                     p += 1;
                     let quote = *bytes.get(p)?;
@@ -259,12 +261,13 @@ impl Tokenizer {
                         let start = p;
                         if *bytes.get(p + len)? == quote {
                             p += len + 1;
-                            source_value(base, start, len)
+                            let (value, span) = source_value(base, start, len);
+                            (value, span, true)
                         } else {
                             // Character references (or the states' business).
                             let (end, value) = self.fast_value_with_refs(quote, start, p + len)?;
                             p = end + 1;
-                            (value, Span::new(base + start, base + end))
+                            (value, Span::new(base + start, base + end), true)
                         }
                     } else {
                         let len = run_at::<UnquotedStops>(bytes, p);
@@ -274,15 +277,18 @@ impl Tokenizer {
                         }
                         let start = p;
                         p += len;
-                        source_value(base, start, len)
+                        let (value, span) = source_value(base, start, len);
+                        (value, span, true)
                     }
                 }
-                b if is_gap(b) || b == b'/' || b == b'>' => {
-                    (TextRef::EMPTY, Span::new(base + name_end, base + name_end))
-                }
+                b if is_gap(b) || b == b'/' || b == b'>' => (
+                    TextRef::EMPTY,
+                    Span::new(base + name_end, base + name_end),
+                    false,
+                ),
                 _ => return None,
             };
-            self.push_fast_attribute(name_start, name_end, value, value_span)?;
+            self.push_fast_attribute(name_start, name_end, value, value_span, has_value)?;
         };
         self.pos = p;
         self.self_closing = self_closing;

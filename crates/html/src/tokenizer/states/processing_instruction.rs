@@ -47,9 +47,8 @@ impl Tokenizer {
         self.b[TAG_NAME] = Default::default();
         self.b[TEXT] = Default::default();
         self.state = St::Data;
+        self.pi = (target, data);
         Flow::Emit(RawToken::ProcessingInstruction {
-            target,
-            data,
             span: self.token_span(),
         })
     }
