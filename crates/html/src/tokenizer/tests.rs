@@ -803,3 +803,19 @@ fn raw_tokens_stay_small() {
     assert!(std::mem::size_of::<super::RawToken>() <= 48);
     assert!(std::mem::size_of::<super::Flow>() <= 48);
 }
+
+#[test]
+fn attributes_has_tests_presence_without_the_value() {
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    tok.push_str(r#"<a href="" checked title=t>"#);
+    tok.finish();
+    let Some(Token::StartTag(tag)) = tok.next_token().unwrap() else {
+        panic!("a start tag")
+    };
+    for name in [atom::HREF, atom::CHECKED, atom::TITLE] {
+        assert!(tag.attrs.has(name));
+        assert!(tag.attrs.value_of(name).is_some());
+    }
+    assert!(!tag.attrs.has(atom::ID));
+    assert_eq!(tag.attrs.value_of(atom::ID), None);
+}
