@@ -51,7 +51,23 @@ impl<T> SegVec<T> {
         self.len == 0
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, item: T) {
+        // Common case inline: the last segment has room (spare capacity).
+        if let Some(last) = self.segments.last_mut()
+            && last.len() < last.capacity()
+            && last.len() < SEGMENT
+        {
+            last.push(item);
+            self.len += 1;
+            return;
+        }
+        self.push_slow(item);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_slow(&mut self, item: T) {
         match self.segments.last_mut() {
             Some(last) if last.len() < SEGMENT => {
                 // Only the first segment is ever short of room: double it, but

@@ -6,13 +6,15 @@
 //! it was, and the cost of a valid batch is one log entry per mutation (the log's
 //! buffer is reused across batches).
 
-use crate::dom_patch::{
-    AttrNamespace, DetachedText, DomPatch, Namespace, PatchAttr, PatchKey, QuirksMode, TextCursor,
-};
+use crate::dom_patch::{DetachedText, DomPatch, Namespace, PatchKey, QuirksMode, TextCursor};
 use crate::seg_vec::SegVec;
+use crate::tree_builder::ElementAttrs;
 
+use super::attr_arena::{AttrArena, AttrMark, AttrRange};
+use super::direct::name_of;
+use super::element::ElementRec;
 use super::error::PatchError;
-use super::node::{Doctype, Element, ElementId, NONE, Node, NodeData, ProcessingInstruction, Slot};
+use super::node::{Doctype, ElementId, NONE, Node, NodeData, ProcessingInstruction, Slot};
 use super::store::{DomStore, Lookup};
 use super::text_arena::{ArenaMark, TextArena, TextRange};
 
@@ -31,8 +33,8 @@ pub(crate) enum Undo {
         parent: Slot,
         next: Slot,
     },
-    /// `AddAttributes`: truncate the attribute list.
-    AttrsAdded { node: Slot, len: usize },
+    /// `AddAttributes`: the element's attribute range before.
+    AttrsAdded { node: Slot, old: AttrRange },
     /// `AppendText`: the node's text range before.
     TextAppended { node: Slot, old: TextRange },
 }
@@ -51,7 +53,10 @@ pub(crate) enum Trust {
 pub(crate) struct Cleared {
     nodes: SegVec<Node>,
     text: TextArena,
-    elements: SegVec<Element>,
+    elements: SegVec<ElementRec>,
+    attrs: AttrArena,
+    doctypes: Vec<Doctype>,
+    pis: Vec<ProcessingInstruction>,
 }
 
 /// The scalar state saved at the start of a batch.
@@ -59,6 +64,9 @@ struct Saved {
     len: usize,
     elements: usize,
     text: ArenaMark,
+    attrs: AttrMark,
+    doctypes: usize,
+    pis: usize,
     document: Slot,
     quirks_mode: QuirksMode,
     high_water: u64,
@@ -131,6 +139,9 @@ impl DomStore {
             len: self.nodes.len(),
             elements: self.elements.len(),
             text: self.text.mark(),
+            attrs: self.attrs.mark(),
+            doctypes: self.doctypes.len(),
+            pis: self.pis.len(),
             document: self.document,
             quirks_mode: self.quirks_mode,
             high_water: self.high_water,
@@ -160,10 +171,16 @@ impl DomStore {
                         nodes,
                         text,
                         elements,
+                        attrs,
+                        doctypes,
+                        pis,
                     } = *cleared;
+                    self.doctypes = doctypes;
+                    self.pis = pis;
                     self.nodes = nodes;
                     self.text = text;
                     self.elements = elements;
+                    self.attrs = attrs;
                 }
                 Undo::Linked { child } => {
                     self.unlink(child);
@@ -173,9 +190,9 @@ impl DomStore {
                     parent,
                     next,
                 } => self.link(parent, child, next),
-                Undo::AttrsAdded { node, len } => {
+                Undo::AttrsAdded { node, old } => {
                     if let NodeData::Element(e) = self.n(node).data {
-                        self.element_mut(e).attrs.truncate(len);
+                        self.rec_mut(e).attrs = old;
                     }
                 }
                 Undo::TextAppended { node, old } => {
@@ -188,6 +205,9 @@ impl DomStore {
         self.nodes.truncate(saved.len);
         self.elements.truncate(saved.elements);
         self.text.truncate(saved.text);
+        self.attrs.truncate(saved.attrs);
+        self.doctypes.truncate(saved.doctypes);
+        self.pis.truncate(saved.pis);
         self.document = saved.document;
         self.quirks_mode = saved.quirks_mode;
         self.high_water = saved.high_water;
@@ -209,10 +229,16 @@ impl DomStore {
                 let nodes = std::mem::take(&mut self.nodes);
                 let text = std::mem::take(&mut self.text);
                 let elements = std::mem::take(&mut self.elements);
+                let attrs = std::mem::take(&mut self.attrs);
+                let doctypes = std::mem::take(&mut self.doctypes);
+                let pis = std::mem::take(&mut self.pis);
                 self.undo.push(Undo::Cleared(Box::new(Cleared {
                     nodes,
                     text,
                     elements,
+                    attrs,
+                    doctypes,
+                    pis,
                 })));
                 self.document = NONE;
                 self.quirks_mode = QuirksMode::default();
@@ -247,7 +273,11 @@ impl DomStore {
                     public_id,
                     system_id,
                 };
-                self.push(index, key, NodeData::Doctype(Box::new(doctype)))?;
+                let id = u32::try_from(self.doctypes.len())
+                    .map_err(|_| PatchError::TooManyNodes { index })?;
+                // Pushed first: if the node cannot be, the rollback truncates both.
+                self.doctypes.push(doctype);
+                self.push(index, key, NodeData::Doctype(id))?;
             }
             DomPatch::CreateElement {
                 key,
@@ -261,11 +291,15 @@ impl DomStore {
                 if is_template != contents.is_some() {
                     return Err(PatchError::TemplateContentsMismatch { index, key });
                 }
-                let element = Element {
-                    ns,
-                    name,
-                    attrs,
+                let too_large = |_| PatchError::TextTooLarge { index };
+                let element = ElementRec {
+                    name: self.attrs.store_name(name_of(&name)).map_err(too_large)?,
+                    attrs: self
+                        .attrs
+                        .push_list(ElementAttrs::list(&attrs).iter())
+                        .map_err(too_large)?,
                     contents: NONE,
+                    ns,
                 };
                 let id = u32::try_from(self.elements.len())
                     .map(ElementId)
@@ -278,7 +312,7 @@ impl DomStore {
                     // must follow the element's.
                     self.check_new_key(index, contents)?;
                     let fragment = self.push(index, contents, NodeData::Fragment { host: slot })?;
-                    self.element_mut(id).contents = fragment;
+                    self.rec_mut(id).contents = fragment;
                 }
             }
             DomPatch::CreateText { key, text } => {
@@ -294,7 +328,10 @@ impl DomStore {
             DomPatch::CreateProcessingInstruction { key, target, data } => {
                 self.check_new_key(index, key)?;
                 let pi = ProcessingInstruction { target, data };
-                self.push(index, key, NodeData::ProcessingInstruction(Box::new(pi)))?;
+                let id = u32::try_from(self.pis.len())
+                    .map_err(|_| PatchError::TooManyNodes { index })?;
+                self.pis.push(pi);
+                self.push(index, key, NodeData::ProcessingInstruction(id))?;
             }
             DomPatch::AppendChild { parent, child } => {
                 let p = self.find(index, parent)?;
@@ -339,14 +376,10 @@ impl DomStore {
                 let NodeData::Element(id) = self.n(n).data else {
                     return Err(PatchError::NotElement { index, node });
                 };
-                let e = self.element_mut(id);
-                let len = e.attrs.len();
-                for attr in attrs {
-                    if !has_attr(&e.attrs, attr.ns, &attr.name) {
-                        e.attrs.push(attr);
-                    }
-                }
-                self.undo.push(Undo::AttrsAdded { node: n, len });
+                let old = self
+                    .add_attributes(id, ElementAttrs::list(&attrs).iter())
+                    .map_err(|_| PatchError::TextTooLarge { index })?;
+                self.undo.push(Undo::AttrsAdded { node: n, old });
             }
             DomPatch::AppendText { node, text } => {
                 let n = self.find(index, node)?;
@@ -488,7 +521,7 @@ impl DomStore {
         // with empty ones (other than `b` itself), is nobody's ancestor: the
         // case for every freshly created node, `template` included.
         let node = self.n(a);
-        let contents = self.element_at(a).map_or(NONE, |e| e.contents);
+        let contents = self.element_at(a).map_or(NONE, |e| e.contents());
         if node.first_child == NONE
             && (contents == NONE || (contents != b && self.n(contents).first_child == NONE))
         {
@@ -516,10 +549,6 @@ fn detached_or<'a, 'b: 'a>(own: &'a str, texts: Option<&mut TextCursor<'b>>) -> 
         Some(cursor) => cursor.next_text(),
         None => own,
     }
-}
-
-fn has_attr(attrs: &[PatchAttr], ns: AttrNamespace, name: &str) -> bool {
-    attrs.iter().any(|a| a.ns == ns && a.name == name)
 }
 
 #[cfg(test)]

@@ -15,29 +15,34 @@
 //! ([`StoreSink::finish`]); the calls after it change nothing more. Patch
 //! indexes in these errors are 0: there is no batch.
 
-use crate::dom_patch::{PatchKey, QuirksMode};
+use crate::dom_patch::{PatchAttr, PatchKey, QuirksMode};
 use crate::tree_builder::{ElementAttrs, NewElement, TreeSink};
 
 use super::PatchError;
-use super::node::{Doctype, Element, ElementId, NONE, Node, NodeData, ProcessingInstruction, Slot};
+use super::element::ElementRec;
+use super::node::{Doctype, ElementId, NONE, Node, NodeData, ProcessingInstruction, Slot};
 use super::store::{DomStore, Lookup};
 
 /// A store being built by a tree builder. See the [module docs](self).
 #[derive(Debug, Default)]
 pub(crate) struct StoreSink {
-    store: DomStore,
+    /// Boxed: the builder's sink enum stays small.
+    store: Box<DomStore>,
     error: Option<PatchError>,
 }
 
 impl StoreSink {
     /// Takes over `store` (the tree so far of the same parse, or an empty one).
     pub(crate) fn new(store: DomStore) -> StoreSink {
-        StoreSink { store, error: None }
+        StoreSink {
+            store: Box::new(store),
+            error: None,
+        }
     }
 
     /// The store, and the first error, if any.
     pub(crate) fn finish(self) -> (DomStore, Option<PatchError>) {
-        (self.store, self.error)
+        (*self.store, self.error)
     }
 
     /// What a `Clear` patch does ("change the encoding" restarts the parse): no
@@ -47,9 +52,22 @@ impl StoreSink {
         store.nodes = Default::default();
         store.text = Default::default();
         store.elements = Default::default();
+        store.attrs = Default::default();
+        store.doctypes = Vec::new();
+        store.pis = Vec::new();
         store.document = NONE;
         store.quirks_mode = QuirksMode::default();
         store.cleared_through = store.high_water;
+    }
+
+    /// The attributes of the element `key` (for the tree builder, which
+    /// reads a formatting element's attributes back from here instead of
+    /// keeping a copy: the store is the builder's alone while it is attached).
+    pub(crate) fn element_attrs(&self, key: PatchKey) -> Option<Vec<PatchAttr>> {
+        match self.store.lookup(key) {
+            Lookup::Found(slot) => self.store.element_at(slot).map(|e| e.attrs().to_vec()),
+            _ => None,
+        }
     }
 
     #[cold]
@@ -147,7 +165,13 @@ impl TreeSink for StoreSink {
             public_id: public_id.to_owned(),
             system_id: system_id.to_owned(),
         };
-        self.push(key, NodeData::Doctype(Box::new(doctype)));
+        let Ok(index) = u32::try_from(self.store.doctypes.len()) else {
+            self.fail(PatchError::TooManyNodes { index: 0 });
+            return;
+        };
+        if self.push(key, NodeData::Doctype(index)).is_some() {
+            self.store.doctypes.push(doctype);
+        }
     }
 
     #[inline]
@@ -159,16 +183,25 @@ impl TreeSink for StoreSink {
         let Some(slot) = self.push(key, NodeData::Element(id)) else {
             return;
         };
-        self.store.elements.push(Element {
-            ns: element.ns,
-            name: element.name,
-            attrs: element.attrs.to_vec(),
+        let arena = &mut self.store.attrs;
+        let stored = arena.store_name(name_of(&element.name)).and_then(|name| {
+            let attrs = arena.push_list(element.attrs.iter())?;
+            Ok((name, attrs))
+        });
+        let Ok((name, attrs)) = stored else {
+            self.fail(PatchError::TextTooLarge { index: 0 });
+            return;
+        };
+        self.store.elements.push(ElementRec {
+            name,
+            attrs,
             contents: NONE,
+            ns: element.ns,
         });
         if let Some(contents) = element.contents
             && let Some(fragment) = self.push(contents, NodeData::Fragment { host: slot })
         {
-            self.store.element_mut(id).contents = fragment;
+            self.store.rec_mut(id).contents = fragment;
         }
     }
 
@@ -196,7 +229,16 @@ impl TreeSink for StoreSink {
             target: target.to_owned(),
             data: data.to_owned(),
         };
-        self.push(key, NodeData::ProcessingInstruction(Box::new(pi)));
+        let Ok(index) = u32::try_from(self.store.pis.len()) else {
+            self.fail(PatchError::TooManyNodes { index: 0 });
+            return;
+        };
+        if self
+            .push(key, NodeData::ProcessingInstruction(index))
+            .is_some()
+        {
+            self.store.pis.push(pi);
+        }
     }
 
     #[inline]
@@ -239,17 +281,20 @@ impl TreeSink for StoreSink {
             self.fail(PatchError::NotElement { index: 0, node });
             return;
         };
-        let element = self.store.element_mut(id);
-        for attr in attrs.iter() {
-            let name = attr.name.as_str();
-            if !element
-                .attrs
-                .iter()
-                .any(|a| a.ns == attr.ns && a.name == name)
-            {
-                element.attrs.push(attr.to_patch_attr());
-            }
+        if self.store.add_attributes(id, attrs.iter()).is_err() {
+            self.fail(PatchError::TextTooLarge { index: 0 });
         }
+    }
+}
+
+/// An element name as the attribute arena stores it (static names not copied).
+#[allow(clippy::ptr_arg)] // The `Cow`'s variant is the point: borrowed names are static.
+pub(crate) fn name_of<'a>(
+    name: &'a std::borrow::Cow<'static, str>,
+) -> crate::tree_builder::AttrName<'a> {
+    match name {
+        std::borrow::Cow::Borrowed(s) => crate::tree_builder::AttrName::Static(s),
+        std::borrow::Cow::Owned(s) => crate::tree_builder::AttrName::Borrowed(s),
     }
 }
 

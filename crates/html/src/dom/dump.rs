@@ -15,9 +15,10 @@
 use std::cmp::Ordering;
 use std::fmt::{self, Write};
 
-use crate::dom_patch::{AttrNamespace, Namespace, PatchAttr};
+use crate::dom_patch::{AttrNamespace, Namespace};
 
-use super::node::{Element, NONE, NodeData, Slot};
+use super::element::{Attr, Element};
+use super::node::{NONE, NodeData, Slot};
 use super::store::{DomStore, NodeRef};
 
 /// The dump of a whole document (its children at depth 0), as the `#document`
@@ -52,11 +53,11 @@ pub fn write_dump<W: Write>(root: NodeRef<'_>, out: &mut W) -> fmt::Result {
         // Template contents first, then the element's own children (a parser never
         // gives a template children of its own, but scripts could).
         if let Some(e) = store.element_at(cur)
-            && e.contents != NONE
+            && e.contents() != NONE
         {
             start_line(out, depth + 1)?;
             out.write_str("content\n")?;
-            let first = store.n(e.contents).first_child;
+            let first = store.n(e.contents()).first_child;
             if first != NONE {
                 cur = first;
                 depth += 2;
@@ -122,6 +123,7 @@ fn write_node<W: Write>(
         NodeData::Document => out.write_str("#document\n"),
         NodeData::Fragment { .. } => out.write_str("#document-fragment\n"),
         NodeData::Doctype(d) => {
+            let d = store.doctype(*d);
             write!(out, "<!DOCTYPE {}", d.name)?;
             if !d.public_id.is_empty() || !d.system_id.is_empty() {
                 write!(out, " \"{}\" \"{}\"", d.public_id, d.system_id)?;
@@ -130,30 +132,34 @@ fn write_node<W: Write>(
         }
         NodeData::Text(t) => writeln!(out, "\"{}\"", store.text(*t)),
         NodeData::Comment(c) => writeln!(out, "<!-- {} -->", store.text(*c)),
-        NodeData::ProcessingInstruction(pi) => writeln!(out, "<?{} {}>", pi.target, pi.data),
+        NodeData::ProcessingInstruction(pi) => {
+            let pi = store.pi(*pi);
+            writeln!(out, "<?{} {}>", pi.target, pi.data)
+        }
         NodeData::Element(e) => write_element(store.element(*e), depth, order, out),
     }
 }
 
 fn write_element<W: Write>(
-    e: &Element,
+    e: Element<'_>,
     depth: usize,
     order: &mut Vec<usize>,
     out: &mut W,
 ) -> fmt::Result {
-    let designator = match e.ns {
+    let designator = match e.ns() {
         Namespace::Html => "",
         Namespace::Svg => "svg ",
         Namespace::MathMl => "math ",
     };
-    writeln!(out, "<{designator}{}>", e.name)?;
+    writeln!(out, "<{designator}{}>", e.local_name())?;
+    let attrs = e.attrs();
     order.clear();
-    order.extend(0..e.attrs.len());
-    order.sort_by(|&a, &b| match (e.attrs.get(a), e.attrs.get(b)) {
+    order.extend(0..attrs.len());
+    order.sort_by(|&a, &b| match (attrs.at(a), attrs.at(b)) {
         (Some(a), Some(b)) => compare_attr_names(a, b),
         _ => Ordering::Equal,
     });
-    for attr in order.iter().filter_map(|&i| e.attrs.get(i)) {
+    for attr in order.iter().filter_map(|&i| attrs.at(i)) {
         start_line(out, depth + 1)?;
         writeln!(
             out,
@@ -178,7 +184,7 @@ fn attr_designator(ns: AttrNamespace) -> &'static str {
 
 /// Orders attribute name strings by UTF-16 code units, as the README requires
 /// (this differs from `str` order only above U+FFFF).
-fn compare_attr_names(a: &PatchAttr, b: &PatchAttr) -> Ordering {
+fn compare_attr_names(a: Attr<'_>, b: Attr<'_>) -> Ordering {
     let a = attr_designator(a.ns)
         .encode_utf16()
         .chain(a.name.encode_utf16());

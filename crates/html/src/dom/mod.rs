@@ -35,8 +35,10 @@
 //! ```
 
 mod apply;
+mod attr_arena;
 mod direct;
 mod dump;
+mod element;
 mod error;
 mod node;
 mod resync;
@@ -46,8 +48,9 @@ mod text_arena;
 mod version;
 
 pub use dump::{dump_children, dump_document, write_dump};
+pub use element::{Attr, Attrs, AttrsIter, Element};
 pub use error::PatchError;
-pub use node::{Doctype, Element, NodeKind, ProcessingInstruction};
+pub use node::{Doctype, NodeKind, ProcessingInstruction};
 pub use store::{Children, DomStore, NodeRef};
 pub use version::VersionError;
 

@@ -5,9 +5,9 @@
 //! indices: parent, first/last child, previous/next sibling, so that every
 //! insertion and removal the patch protocol allows is O(1).
 
-use std::borrow::Cow;
+use crate::dom_patch::PatchKey;
 
-use crate::dom_patch::{Namespace, PatchAttr, PatchKey};
+use super::element::Element;
 
 use super::text_arena::TextRange;
 
@@ -17,8 +17,9 @@ pub(crate) type Slot = u32;
 /// The "no node" link value.
 pub(crate) const NONE: Slot = Slot::MAX;
 
-/// One node of the arena.
-#[derive(Clone, Debug)]
+/// One node of the arena. It owns nothing (see [`NodeData`]): dropping the
+/// arena frees its segments without visiting the nodes.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Node {
     pub(crate) key: PatchKey,
     pub(crate) parent: Slot,
@@ -47,19 +48,22 @@ impl Node {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ElementId(pub(crate) u32);
 
-/// What a node is. Large payloads live elsewhere, to keep the arena dense.
-#[derive(Clone, Debug)]
+/// What a node is. Payloads live in the store's tables and arenas, to keep the
+/// arena dense and its records free of anything to drop.
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum NodeData {
     Document,
-    Doctype(Box<Doctype>),
+    /// Index into the store's DOCTYPE table.
+    Doctype(u32),
     /// The element's data is in the store's element table (no allocation per
     /// element, and the node record stays small).
     Element(ElementId),
     // The data is in the store's text arena (no allocation per node).
     Text(TextRange),
     Comment(TextRange),
-    /// Rare (only with processing instructions enabled): boxed, like a DOCTYPE.
-    ProcessingInstruction(Box<ProcessingInstruction>),
+    /// Rare (only with processing instructions enabled): index into the
+    /// store's table of them, like a DOCTYPE.
+    ProcessingInstruction(u32),
     /// A `DocumentFragment`; in this store always the template contents of `host`.
     Fragment {
         host: Slot,
@@ -122,47 +126,6 @@ impl ProcessingInstruction {
     }
 }
 
-/// An element's name, namespace and attributes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Element {
-    pub(crate) ns: Namespace,
-    pub(crate) name: Cow<'static, str>,
-    pub(crate) attrs: Vec<PatchAttr>,
-    /// The template contents fragment (HTML `template` only), else [`NONE`].
-    pub(crate) contents: Slot,
-}
-
-impl Element {
-    /// The element's namespace.
-    pub fn ns(&self) -> Namespace {
-        self.ns
-    }
-
-    /// The local name (lowercase for HTML, case-adjusted for SVG).
-    pub fn local_name(&self) -> &str {
-        &self.name
-    }
-
-    /// The attributes in the order they were added (source order, then any
-    /// `AddAttributes` additions).
-    pub fn attrs(&self) -> &[PatchAttr] {
-        &self.attrs
-    }
-
-    /// The value of the no-namespace attribute `name`, if present.
-    pub fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|a| a.ns == crate::dom_patch::AttrNamespace::None && a.name == name)
-            .map(|a| a.value.as_str())
-    }
-
-    /// True for an element in the HTML namespace with local name `name`.
-    pub fn is_html(&self, name: &str) -> bool {
-        self.ns == Namespace::Html && self.name == name
-    }
-}
-
 /// A node's kind and payload, as seen through a [`NodeRef`](super::NodeRef).
 #[derive(Clone, Copy, Debug)]
 pub enum NodeKind<'a> {
@@ -171,7 +134,7 @@ pub enum NodeKind<'a> {
     /// A `DocumentType` node.
     Doctype(&'a Doctype),
     /// An `Element`.
-    Element(&'a Element),
+    Element(Element<'a>),
     /// A `Text` node and its data.
     Text(&'a str),
     /// A `Comment` node and its data.
@@ -188,5 +151,7 @@ mod size_tests {
     fn a_node_record_stays_small() {
         // One record per node of the document: every byte here is paid per node.
         assert!(std::mem::size_of::<super::Node>() <= 48);
+        // Dropping a store frees the segments, never node by node.
+        assert!(!std::mem::needs_drop::<super::Node>());
     }
 }

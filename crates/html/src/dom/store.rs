@@ -3,7 +3,11 @@
 use crate::dom_patch::{PatchKey, QuirksMode};
 use crate::seg_vec::SegVec;
 
-use super::node::{Element, ElementId, NONE, Node, NodeData, NodeKind, Slot};
+use super::attr_arena::AttrArena;
+use super::element::{Element, ElementRec};
+use super::node::{
+    Doctype, ElementId, NONE, Node, NodeData, NodeKind, ProcessingInstruction, Slot,
+};
 use super::text_arena::{TextArena, TextRange};
 
 /// A document built from [`DomPatch`](crate::dom_patch::DomPatch) batches.
@@ -55,7 +59,13 @@ pub struct DomStore {
     pub(crate) text: TextArena,
     /// The name, namespace, attributes and template contents of every element,
     /// in creation order ([`NodeData::Element`] holds the index).
-    pub(crate) elements: SegVec<Element>,
+    pub(crate) elements: SegVec<ElementRec>,
+    /// Every element's attributes and non-static names (`attr_arena.rs`).
+    pub(crate) attrs: AttrArena,
+    /// The DOCTYPE nodes' data ([`NodeData::Doctype`] holds the index).
+    pub(crate) doctypes: Vec<Doctype>,
+    /// The processing instructions' data (rare: only when enabled).
+    pub(crate) pis: Vec<ProcessingInstruction>,
     /// Reused undo log of the batch being applied (see `apply.rs`).
     pub(crate) undo: Vec<super::apply::Undo>,
     /// The document of the versioned batches applied so far (`version.rs`).
@@ -158,19 +168,36 @@ impl DomStore {
     /// An element's record. Ids come from the store's own nodes, so they are
     /// always in range.
     #[inline]
-    pub(crate) fn element(&self, id: ElementId) -> &Element {
+    pub(crate) fn rec(&self, id: ElementId) -> &ElementRec {
         &self.elements[id.0 as usize]
     }
 
     #[inline]
-    pub(crate) fn element_mut(&mut self, id: ElementId) -> &mut Element {
+    pub(crate) fn rec_mut(&mut self, id: ElementId) -> &mut ElementRec {
         &mut self.elements[id.0 as usize]
     }
 
-    /// The element record of the node in `slot`, if there is such a node and it
+    /// A DOCTYPE node's data. Indexes come from the store's own nodes, so
+    /// they are always in range.
+    pub(crate) fn doctype(&self, index: u32) -> &Doctype {
+        &self.doctypes[index as usize]
+    }
+
+    /// A processing instruction's data (indexes as for [`doctype`](Self::doctype)).
+    pub(crate) fn pi(&self, index: u32) -> &ProcessingInstruction {
+        &self.pis[index as usize]
+    }
+
+    /// An element's view.
+    #[inline]
+    pub(crate) fn element(&self, id: ElementId) -> Element<'_> {
+        Element::new(self.rec(id), self)
+    }
+
+    /// The element of the node in `slot`, if there is such a node and it
     /// is an element ([`NONE`] gives `None`).
     #[inline]
-    pub(crate) fn element_at(&self, slot: Slot) -> Option<&Element> {
+    pub(crate) fn element_at(&self, slot: Slot) -> Option<Element<'_>> {
         match self.nodes.get(slot as usize)?.data {
             NodeData::Element(id) => Some(self.element(id)),
             _ => None,
@@ -299,17 +326,19 @@ impl<'a> NodeRef<'a> {
     pub fn kind(&self) -> NodeKind<'a> {
         match &self.node.data {
             NodeData::Document => NodeKind::Document,
-            NodeData::Doctype(d) => NodeKind::Doctype(d),
+            NodeData::Doctype(d) => NodeKind::Doctype(self.store.doctype(*d)),
             NodeData::Element(e) => NodeKind::Element(self.store.element(*e)),
             NodeData::Text(t) => NodeKind::Text(self.store.text(*t)),
             NodeData::Comment(c) => NodeKind::Comment(self.store.text(*c)),
-            NodeData::ProcessingInstruction(pi) => NodeKind::ProcessingInstruction(pi),
+            NodeData::ProcessingInstruction(pi) => {
+                NodeKind::ProcessingInstruction(self.store.pi(*pi))
+            }
             NodeData::Fragment { .. } => NodeKind::DocumentFragment,
         }
     }
 
     /// The element data, if this is an element.
-    pub fn as_element(&self) -> Option<&'a Element> {
+    pub fn as_element(&self) -> Option<Element<'a>> {
         match &self.node.data {
             NodeData::Element(e) => Some(self.store.element(*e)),
             _ => None,
@@ -352,7 +381,7 @@ impl<'a> NodeRef<'a> {
     /// For an HTML `template` element: its template contents fragment.
     pub fn template_contents(&self) -> Option<NodeRef<'a>> {
         match &self.node.data {
-            NodeData::Element(e) => self.store.node_at(self.store.element(*e).contents),
+            NodeData::Element(e) => self.store.node_at(self.store.rec(*e).contents),
             _ => None,
         }
     }

@@ -26,6 +26,13 @@ pub(crate) struct TextRange {
     len: u32,
 }
 
+impl TextRange {
+    /// The data's length in bytes.
+    pub(crate) fn len(self) -> usize {
+        self.len as usize
+    }
+}
+
 /// How far the arena was filled (to undo a rejected batch).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ArenaMark {
@@ -55,7 +62,23 @@ impl TextArena {
     }
 
     /// Stores `text`, returning its range.
+    #[inline]
     pub(crate) fn push(&mut self, text: &str) -> Result<TextRange, TextTooLarge> {
+        // Fast path (nearly every call): the last chunk has room. Chunks hold at
+        // most `u32::MAX` bytes and there are at most `u32::MAX` of them (see
+        // `room_for`), so the conversions cannot truncate.
+        let chunks = self.chunks.len();
+        if let Some(last) = self.chunks.last_mut()
+            && last.capacity() - last.len() >= text.len()
+        {
+            let start = last.len() as u32;
+            last.push_str(text);
+            return Ok(TextRange {
+                chunk: (chunks - 1) as u32,
+                start,
+                len: text.len() as u32,
+            });
+        }
         let chunk = self.room_for(text.len(), text.len())?;
         self.write(chunk, text, "")
     }
@@ -111,6 +134,7 @@ impl TextArena {
                     return Err(TextTooLarge);
                 }
                 let next = last.map_or(FIRST_CHUNK, |c| (c.capacity() * 2).min(MAX_CHUNK));
+                // `wanted` is capped below: a chunk never exceeds `u32::MAX` bytes.
                 self.chunks.push(String::with_capacity(
                     wanted.max(next).min(u32::MAX as usize),
                 ));

@@ -64,24 +64,28 @@ pub fn serialize_children<W: Write + ?Sized>(
     let mut root = node.slot();
     match store.element_at(root) {
         // Step 1.
-        Some(e) if serializes_as_void(e.ns, &e.name) => return Ok(()),
+        Some(e) if serializes_as_void(e.ns(), e.local_name()) => return Ok(()),
         // Step 3: a template serializes its contents.
-        Some(e) if e.contents != NONE => root = e.contents,
+        Some(e) if e.contents() != NONE => root = e.contents(),
         _ => {}
     }
     let mut cur = store.n(root).first_child;
     while cur != NONE {
         write_open(store, cur, options, out)?;
         if let Some(e) = store.element_at(cur)
-            && !serializes_as_void(e.ns, &e.name)
+            && !serializes_as_void(e.ns(), e.local_name())
         {
-            let inner = if e.contents != NONE { e.contents } else { cur };
+            let inner = if e.contents() != NONE {
+                e.contents()
+            } else {
+                cur
+            };
             let first = store.n(inner).first_child;
             if first != NONE {
                 cur = first;
                 continue;
             }
-            write_end_tag(out, &e.name)?;
+            write_end_tag(out, e.local_name())?;
         }
         cur = next_after_subtree(store, root, cur, out)?;
     }
@@ -102,12 +106,12 @@ fn write_open<W: Write + ?Sized>(
         NodeData::Element(e) => {
             let e = store.element(*e);
             out.write_char('<')?;
-            out.write_str(&e.name)?;
-            for attr in &e.attrs {
+            out.write_str(e.local_name())?;
+            for attr in e.attrs() {
                 out.write_char(' ')?;
-                write_attr_name(out, attr.ns, &attr.name)?;
+                write_attr_name(out, attr.ns, attr.name)?;
                 out.write_str("=\"")?;
-                write_escaped(out, &attr.value, EscapeMode::DoubleQuoted)?;
+                write_escaped(out, attr.value, EscapeMode::DoubleQuoted)?;
                 out.write_char('"')?;
             }
             out.write_char('>')?;
@@ -116,7 +120,7 @@ fn write_open<W: Write + ?Sized>(
             let text = store.text(*text);
             let literal = store
                 .element_at(node.parent)
-                .is_some_and(|p| is_raw_text_element(p.ns, &p.name, options.scripting));
+                .is_some_and(|p| is_raw_text_element(p.ns(), p.local_name(), options.scripting));
             if literal {
                 out.write_str(text)?;
             } else {
@@ -129,6 +133,7 @@ fn write_open<W: Write + ?Sized>(
             out.write_str("-->")?;
         }
         NodeData::ProcessingInstruction(pi) => {
+            let pi = store.pi(*pi);
             // A.8: "<?", the target, a space, the data, "?>".
             out.write_str("<?")?;
             out.write_str(&pi.target)?;
@@ -137,6 +142,7 @@ fn write_open<W: Write + ?Sized>(
             out.write_str("?>")?;
         }
         NodeData::Doctype(d) => {
+            let d = store.doctype(*d);
             out.write_str("<!DOCTYPE ")?;
             out.write_str(&d.name)?;
             out.write_char('>')?;
@@ -173,9 +179,9 @@ pub fn node_to_string(node: NodeRef<'_>, options: FragmentOptions) -> String {
     let _ = write_open(store, slot, options, &mut out);
     let _ = serialize_children(node, options, &mut out);
     if let Some(e) = store.element_at(slot)
-        && !serializes_as_void(e.ns, &e.name)
+        && !serializes_as_void(e.ns(), e.local_name())
     {
-        let _ = write_end_tag(&mut out, &e.name);
+        let _ = write_end_tag(&mut out, e.local_name());
     }
     out
 }
@@ -203,7 +209,7 @@ fn next_after_subtree<W: Write + ?Sized>(
             _ => parent,
         };
         if let Some(e) = store.element_at(element) {
-            write_end_tag(out, &e.name)?;
+            write_end_tag(out, e.local_name())?;
         }
         cur = element;
     }

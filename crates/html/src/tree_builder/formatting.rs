@@ -2,6 +2,7 @@
 //! clause, and "reconstruct the active formatting elements".
 
 use crate::atom::Atom;
+use crate::dom_patch::PatchAttr;
 
 use super::TreeBuilder;
 use super::mirror::NodeId;
@@ -63,23 +64,46 @@ impl TreeBuilder {
         let Some(new) = self.mirror.elem(node) else {
             return;
         };
-        let mut equal = Vec::new();
+        let (ns, name) = (new.ns, new.name);
         // The entries after the last marker: at most `max_active_formatting`, so
-        // this walk is bounded.
+        // this walk is bounded. Attributes are compared only when three entries
+        // have the element's name (fewer cannot make three equal ones).
+        let mut same_name = 0;
         let mut after_marker = 0;
         let mut earliest = None;
         for (i, entry) in self.active.entries.iter().enumerate().rev() {
             let Some(other) = entry else { break };
             after_marker += 1;
             earliest = Some(i);
-            if let Some(e) = self.mirror.elem(*other)
-                && e.ns == new.ns
-                && e.name == new.name
-                && self.mirror.same_attrs(e, new)
+            if self
+                .mirror
+                .elem(*other)
+                .is_some_and(|e| e.ns == ns && e.name == name)
             {
-                equal.push(i);
+                same_name += 1;
             }
         }
+        let equal: Vec<usize> = if same_name >= 3 {
+            let first = earliest.unwrap_or(0);
+            (first..self.active.entries.len())
+                .rev()
+                .filter(|&i| {
+                    self.active
+                        .entries
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .is_some_and(|other| {
+                            self.mirror
+                                .elem(other)
+                                .is_some_and(|e| e.ns == ns && e.name == name)
+                                && self.same_attrs(other, node)
+                        })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let drop = if equal.len() >= 3 {
             equal.last().copied()
         } else if after_marker >= self.config.max_active_formatting.max(3) {
@@ -104,6 +128,51 @@ impl TreeBuilder {
         }
     }
 
+    /// The attributes of the element `node` was created for: kept in the
+    /// mirror, or read back from the sink.
+    fn element_attrs(&self, node: NodeId) -> Vec<PatchAttr> {
+        match self.mirror.elem(node) {
+            Some(e) if e.attrs_in_sink => self
+                .emit
+                .element_attrs(self.mirror.key(node))
+                .unwrap_or_default(),
+            Some(e) => self.mirror.attrs(e),
+            None => Vec::new(),
+        }
+    }
+
+    /// Whether elements `a` and `b` have equal attributes (as sets).
+    fn same_attrs(&self, a: NodeId, b: NodeId) -> bool {
+        match (self.mirror.elem(a), self.mirror.elem(b)) {
+            (Some(x), Some(y)) if !x.attrs_in_sink && !y.attrs_in_sink => {
+                self.mirror.same_attrs(x, y)
+            }
+            (Some(_), Some(_)) => {
+                let (x, y) = (self.element_attrs(a), self.element_attrs(b));
+                x.len() == y.len() && x.iter().all(|p| y.contains(p))
+            }
+            _ => false,
+        }
+    }
+
+    /// Copies the attributes the sink holds of the list's elements into the
+    /// mirror: the sink is about to go (the store is handed back to its
+    /// owner, who may change it before the builder reads them).
+    pub(crate) fn keep_sink_attrs(&mut self) {
+        let held: Vec<NodeId> = self
+            .active
+            .entries
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&n| self.mirror.elem(n).is_some_and(|e| e.attrs_in_sink))
+            .collect();
+        for node in held {
+            let attrs = self.element_attrs(node);
+            self.mirror.keep_for(node, ElementAttrs::list(&attrs));
+        }
+    }
+
     /// The last formatting element named `name` after the last marker.
     pub(crate) fn formatting_element_named(&self, name: Atom) -> Option<NodeId> {
         for entry in self.active.entries.iter().rev() {
@@ -120,7 +189,8 @@ impl TreeBuilder {
     pub(crate) fn clone_element(&mut self, node: NodeId) -> Option<NodeId> {
         let e = self.mirror.elem(node)?;
         let (ns, name) = (e.ns, e.name);
-        let (qual, attrs) = (self.mirror.qual(e), self.mirror.attrs(e));
+        let qual = self.mirror.qual(e);
+        let attrs = self.element_attrs(node);
         Some(self.create_element(ns, name, qual, ElementAttrs::list(&attrs)))
     }
 

@@ -204,9 +204,13 @@ impl TreeBuilder {
             .flatten()
             .map(|a| a.value);
         let html_integration_point = is_html_integration_point(ns, name, encoding);
-        let keep_attrs = self.select_tracker.full_mirror
-            || (ns == Namespace::Html && super::tag_sets::is_formatting(name));
-        let kept = if keep_attrs {
+        // A formatting element's attributes are read again (clones, the Noah's
+        // Ark clause): kept in the mirror, unless the sink holds them (the
+        // store sink; a `selectedcontent` clones any element from the mirror).
+        let formatting = ns == Namespace::Html && super::tag_sets::is_formatting(name);
+        let full = self.select_tracker.full_mirror;
+        let in_sink = formatting && !full && self.emit.reads_attrs();
+        let kept = if full || (formatting && !in_sink) {
             attrs
         } else {
             ElementAttrs::none()
@@ -214,6 +218,9 @@ impl TreeBuilder {
         let id = self
             .mirror
             .add_element(ns, name, qual.clone(), kept, html_integration_point);
+        if in_sink && !attrs.is_empty() {
+            self.mirror.set_attrs_in_sink(id);
+        }
         let key = self.mirror.key(id);
         let contents = if ns == Namespace::Html && name == atom::TEMPLATE {
             let c = self.mirror.add(Kind::Fragment);
@@ -263,7 +270,8 @@ impl TreeBuilder {
     /// the document cannot take (a second element, text) is dropped.
     pub(crate) fn insert_at(&mut self, place: Place, child: NodeId) {
         let parent = place.parent();
-        if self.mirror.is_document(parent) {
+        // The document is the one node of its kind: no look at the mirror.
+        if parent == self.document {
             // Only an element needs the walk over the document's children: a walk
             // per comment made n comments before the first tag quadratic.
             let is_element = self.mirror.elem(child).is_some();
@@ -338,7 +346,9 @@ impl TreeBuilder {
         if !only_stack {
             self.insert_at(place, element);
         }
-        self.push_open(element);
+        // The stack's key is known here: no look at the mirror.
+        self.open
+            .push_key(element, Some(ElemKey { ns, name: tag.name }));
         element
     }
 
@@ -371,7 +381,7 @@ impl TreeBuilder {
             return;
         }
         let place = self.appropriate_place(None);
-        if self.mirror.is_document(place.parent()) {
+        if place.parent() == self.document {
             return;
         }
         let previous = match place {
@@ -382,7 +392,10 @@ impl TreeBuilder {
             && self.mirror.is_text(prev)
         {
             let key = self.mirror.key(prev);
-            if let Some(stored) = self.select_tracker.texts.get_mut(&prev) {
+            // Texts are kept only after a `selectedcontent`: no hash look before.
+            if !self.select_tracker.texts.is_empty()
+                && let Some(stored) = self.select_tracker.texts.get_mut(&prev)
+            {
                 stored.push_str(text);
             }
             self.emit.append_text(key, text);

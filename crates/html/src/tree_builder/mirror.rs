@@ -6,6 +6,11 @@
 //! [compaction](compact), which keeps the nodes the builder may still read (in
 //! their order, with their keys listed) and forgets the others; new nodes get
 //! arithmetic keys after the listed ones.
+//!
+//! A formatting element's attributes are kept here unless the sink holds them
+//! (the store sink: [`ElemInfo::attrs_in_sink`], read back through the
+//! emitter; copied here with [`Mirror::keep_for`] before the store is handed
+//! back).
 
 use std::num::NonZeroU64;
 
@@ -61,6 +66,9 @@ pub(crate) struct ElemInfo {
     /// 13.2.6.1: an HTML integration point (SVG `foreignObject`/`desc`/`title`, or
     /// MathML `annotation-xml` with an HTML `encoding`).
     pub(crate) html_integration_point: bool,
+    /// A formatting element whose attributes the mirror does not keep: the
+    /// sink holds them (the store sink, see [`Mirror::set_attrs_in_sink`]).
+    pub(crate) attrs_in_sink: bool,
     /// For an HTML `template`: its contents fragment.
     contents: Link,
     /// An emitted name that is not the static atom's own text (SVG case fixes,
@@ -257,6 +265,7 @@ impl Mirror {
             ns,
             name,
             html_integration_point,
+            attrs_in_sink: false,
             contents: NO_LINK,
             extra,
         }))
@@ -326,7 +335,34 @@ impl Mirror {
                 value: value.to_owned(),
             });
         }
-        let range = self.keep_attrs(ElementAttrs::list(&attrs));
+        self.keep_for(id, ElementAttrs::list(&attrs));
+    }
+
+    /// Marks element `id` as one whose attributes the sink keeps (the mirror
+    /// keeps none for it).
+    pub(crate) fn set_attrs_in_sink(&mut self, id: NodeId) {
+        if let Some(Node {
+            kind: Kind::Element(e),
+            ..
+        }) = self.nodes.get_mut(id)
+        {
+            e.attrs_in_sink = true;
+        }
+    }
+
+    /// Keeps `attrs` as the attributes of element `id` (replacing what was
+    /// kept; the element's attributes are the mirror's from now on).
+    pub(crate) fn keep_for(&mut self, id: NodeId, attrs: ElementAttrs<'_>) {
+        if let Some(Node {
+            kind: Kind::Element(e),
+            ..
+        }) = self.nodes.get_mut(id)
+        {
+            e.attrs_in_sink = false;
+        } else {
+            return;
+        }
+        let range = self.keep_attrs(attrs);
         let extra = match self.extra_index(id) {
             Some(i) => i,
             None => {
@@ -443,10 +479,6 @@ impl Mirror {
 
     pub(crate) fn is_text(&self, id: NodeId) -> bool {
         matches!(self.nodes.get(id).map(|n| &n.kind), Some(Kind::Text))
-    }
-
-    pub(crate) fn is_document(&self, id: NodeId) -> bool {
-        matches!(self.nodes.get(id).map(|n| &n.kind), Some(Kind::Document))
     }
 
     /// Links `child` (parentless) as the last child of `parent`.

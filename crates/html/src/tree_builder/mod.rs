@@ -586,7 +586,16 @@ impl TreeBuilder {
         self.input_end = Some(self.input_end.map_or(offset, |e| e.max(offset)));
     }
 
+    #[inline]
     fn check_source(&mut self, source: TokenSource) -> Result<(), TreeBuilderError> {
+        if self.token_source == source {
+            return Ok(());
+        }
+        self.first_source(source)
+    }
+
+    #[cold]
+    fn first_source(&mut self, source: TokenSource) -> Result<(), TreeBuilderError> {
         match self.token_source {
             TokenSource::None => {
                 self.token_source = source;
@@ -600,6 +609,17 @@ impl TreeBuilder {
     fn process(&mut self, token: Token<'_>) -> Result<TreeBuilderStep, TreeBuilderError> {
         if self.finished {
             return Err(TreeBuilderError::TokenAfterEof);
+        }
+        // The most common token of all, text in the body, straight to its rule
+        // (what "in body" does with it, without the mode dispatch).
+        if let Token::Characters(t) = &token
+            && self.mode == InsertionMode::InBody
+            && !self.skip_newline
+            && self.adjusted_current_surely_html()
+        {
+            self.in_body_characters(t.text);
+            self.after_token();
+            return Ok(TreeBuilderStep::Continue);
         }
         let mut token = token;
         if std::mem::take(&mut self.skip_newline)
@@ -752,6 +772,9 @@ impl TreeBuilder {
     pub(crate) fn detach_store(
         &mut self,
     ) -> Option<(crate::dom::DomStore, Option<crate::dom::PatchError>)> {
+        if self.emit.reads_attrs() {
+            self.keep_sink_attrs();
+        }
         match std::mem::replace(&mut self.emit.target, Target::Patches) {
             Target::Store(sink) => Some(sink.finish()),
             other => {

@@ -420,6 +420,23 @@ impl Emitter {
             target: Target::Patches,
         }
     }
+
+    /// Whether the sink can answer [`element_attrs`](Self::element_attrs) for
+    /// the elements created from now on (the store sink: the builder then
+    /// keeps no copy of a formatting element's attributes).
+    #[inline]
+    pub(crate) fn reads_attrs(&self) -> bool {
+        matches!(self.target, Target::Store(_))
+    }
+
+    /// The attributes of the element `key` as created, when the sink holds
+    /// them (see [`reads_attrs`](Self::reads_attrs)).
+    pub(crate) fn element_attrs(&self, key: PatchKey) -> Option<Vec<PatchAttr>> {
+        match &self.target {
+            Target::Store(sink) => sink.element_attrs(key),
+            _ => None,
+        }
+    }
 }
 
 /// Runs `$body` with `$sink` bound to the current sink.

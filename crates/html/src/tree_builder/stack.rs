@@ -4,6 +4,7 @@
 //! element is in scope when no boundary of the scope sits above it.
 
 use crate::atom::{self, Atom};
+use crate::dom_patch::Namespace;
 use crate::error::ErrorCode;
 
 use super::TreeBuilder;
@@ -81,8 +82,9 @@ impl TreeBuilder {
 
     /// Pops until an HTML element named `name` has been popped.
     pub(crate) fn pop_until(&mut self, name: Atom) {
-        while let Some(node) = self.open.pop() {
-            if self.is_html(node, name) {
+        let wanted = Some(ElemKey::html(name));
+        while let Some((_, key)) = self.open.pop_entry() {
+            if key == wanted {
                 break;
             }
         }
@@ -90,11 +92,21 @@ impl TreeBuilder {
 
     /// Pops until an HTML element whose name satisfies `pred` has been popped.
     pub(crate) fn pop_until_where(&mut self, pred: impl Fn(Atom) -> bool) {
-        while let Some(node) = self.open.pop() {
-            if self.html_name(node).is_some_and(&pred) {
+        while let Some((_, key)) = self.open.pop_entry() {
+            if key.is_some_and(|k| k.ns == Namespace::Html && pred(k.name)) {
                 break;
             }
         }
+    }
+
+    /// The HTML tag name of the current node, if it is an HTML element (from
+    /// the stack alone).
+    #[inline]
+    fn current_html_name(&self) -> Option<Atom> {
+        self.open
+            .last_key()
+            .filter(|k| k.ns == Namespace::Html)
+            .map(|k| k.name)
     }
 
     /// Pops until `node` has been popped.
@@ -118,7 +130,7 @@ impl TreeBuilder {
 
     /// 13.2.6.3 "generate implied end tags", except for `except`.
     pub(crate) fn generate_implied_end_tags(&mut self, except: Option<Atom>) {
-        while let Some(name) = self.current_node().and_then(|n| self.html_name(n)) {
+        while let Some(name) = self.current_html_name() {
             if Some(name) == except || !tag_sets::has_implied_end_tag(name) {
                 break;
             }
@@ -128,7 +140,7 @@ impl TreeBuilder {
 
     /// 13.2.6.3 "generate all implied end tags thoroughly".
     pub(crate) fn generate_all_implied_end_tags_thoroughly(&mut self) {
-        while let Some(name) = self.current_node().and_then(|n| self.html_name(n)) {
+        while let Some(name) = self.current_html_name() {
             if !tag_sets::has_implied_end_tag_thoroughly(name) {
                 break;
             }

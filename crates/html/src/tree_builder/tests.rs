@@ -301,3 +301,32 @@ fn distinct_unclosed_formatting_elements_stay_linear() {
     let (store, _) = parse_with(utf8_config(), input.as_bytes());
     assert_eq!(store.len(), 1 + 3 + 20_000);
 }
+
+/// On the store path the builder keeps no copy of a formatting element's
+/// attributes: clones (reconstruction, the adoption agency) and the Noah's Ark
+/// clause read them back from the store — and from the builder's own copy once
+/// the store was handed back between two pushes.
+#[test]
+fn formatting_attributes_are_read_from_the_store_and_kept_across_pushes() {
+    let input = "<p><b class=x id=1><i lang=en>one</p>two<b class=x id=1><b class=x id=1>\
+                 <b class=x id=1><b class=y>three</p><a href=u>four<div>five</a></div>";
+    let expected = dump_of(input);
+    assert!(expected.contains("lang=\"en\""), "{expected}");
+    let config = crate::driver::ParseConfig {
+        session: utf8_config(),
+        chunk_size: usize::MAX,
+    };
+    // Whole, then pushed a few bytes at a time (the store is detached and
+    // attached again between pushes, with formatting elements open).
+    let whole = crate::driver::parse_document(input.as_bytes(), &config).unwrap();
+    assert_eq!(dom::dump_document(&whole), expected);
+    for piece in [1, 3, 7, 16] {
+        let mut store = DomStore::new();
+        let mut driver = crate::driver::Driver::new(&config);
+        for chunk in input.as_bytes().chunks(piece) {
+            driver.push_into(chunk, &mut store).unwrap();
+        }
+        driver.finish_into(&mut store).unwrap();
+        assert_eq!(dom::dump_document(&store), expected, "pieces of {piece}");
+    }
+}

@@ -220,7 +220,7 @@ fn read_node<'a>(
             // the tree keeps apart) are read whole.
             if !html
                 || name == "template"
-                || rules.inline_role(name, translate_of(rules, e, translate), false)
+                || rules.inline_role(name, translate_of(rules, &e, translate), false)
                     != InlineRole::Paired
             {
                 out.push(DRun::Placeholder(node));
@@ -433,7 +433,7 @@ impl<'r> Builder<'r> {
                 if e.is_html("html") && node.parent().is_some_and(|p| p.as_element().is_none()) {
                     self.root_attrs(&mut attrs);
                 }
-                self.translate_attrs(e, &mut attrs, translate, lang, subs);
+                self.translate_attrs(&e, &mut attrs, translate, lang, subs);
                 let contents = node.template_contents().map(|_| self.key());
                 self.patches.push(DomPatch::CreateElement {
                     key,
@@ -570,7 +570,7 @@ impl<'r> Builder<'r> {
                 } => {
                     let own = node
                         .as_element()
-                        .map_or(translate, |e| translate_of(self.rules, e, translate));
+                        .map_or(translate, |e| translate_of(self.rules, &e, translate));
                     let (key, contents) = self.shallow(node, own, true, &[]);
                     self.append(parent, key);
                     if let Some(c) = contents.zip(node.template_contents()) {
@@ -854,7 +854,7 @@ impl<'r> Builder<'r> {
                     && crate::reader::collapse_ws(a.value.trim()) == source
                     && self
                         .rules
-                        .is_translatable_attr(e.local_name(), &a.name, |x| e.attr(x))
+                        .is_translatable_attr(e.local_name(), a.name, |x| e.attr(x))
             });
             if let Some(attr) = attr {
                 subs.entry(k)

@@ -42,7 +42,7 @@ pub fn elements(store: &DomStore) -> Vec<El> {
                 attrs: e
                     .attrs()
                     .iter()
-                    .map(|a| (a.ns, a.name.to_string(), a.value.clone()))
+                    .map(|a| (a.ns, a.name.to_string(), a.value.to_owned()))
                     .collect(),
                 depth,
             });

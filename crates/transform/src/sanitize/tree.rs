@@ -342,7 +342,7 @@ pub(crate) fn clean_tree(src_root: NodeRef<'_>, policy: &Rules) -> Result<CleanT
                 b.append(dst, key);
             }
             NodeKind::Element(e) => {
-                if let Some(frame) = b.element(node, e, dst) {
+                if let Some(frame) = b.element(node, &e, dst) {
                     frames.push(frame);
                 }
             }
@@ -425,7 +425,7 @@ impl Builder<'_> {
                 let mut open = format!("<{name}");
                 for a in e.attrs() {
                     open.push(' ');
-                    open.push_str(&attr_full_name(a).unwrap_or_default());
+                    open.push_str(&attr_full_name(&a.to_patch_attr()).unwrap_or_default());
                     open.push_str("=\"");
                     open.push_str(&a.value.replace('"', "&quot;"));
                     open.push('"');

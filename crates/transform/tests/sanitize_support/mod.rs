@@ -196,7 +196,7 @@ pub fn oracle(root: NodeRef<'_>, policy: &Policy) -> Vec<String> {
                         || an.ends_with("src")
                         || an == "srcset";
                     if urlish
-                        && (dangerous_url(&a.value) || a.value.split([',', ' ']).any(dangerous_url))
+                        && (dangerous_url(a.value) || a.value.split([',', ' ']).any(dangerous_url))
                     {
                         failures.push(format!("attribute {an}={:?}", a.value));
                     }

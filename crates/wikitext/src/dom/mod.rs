@@ -77,7 +77,7 @@ pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
                             attrs: e
                                 .attrs()
                                 .iter()
-                                .map(|a| (a.name.to_string(), a.value.clone()))
+                                .map(|a| (a.name.to_string(), a.value.to_owned()))
                                 .collect(),
                             children: Vec::new(),
                         };

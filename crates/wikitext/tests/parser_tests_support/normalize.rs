@@ -45,7 +45,7 @@ fn build(node: NodeRef<'_>) -> Vec<Node> {
                 attrs: e
                     .attrs()
                     .iter()
-                    .map(|a| (a.name.to_string(), a.value.clone()))
+                    .map(|a| (a.name.to_string(), a.value.to_owned()))
                     .collect(),
                 children: build(child),
             }),

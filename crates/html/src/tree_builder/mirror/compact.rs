@@ -319,6 +319,7 @@ impl Mirror {
             ns: e.ns,
             name: e.name,
             html_integration_point: e.html_integration_point,
+            attrs_in_sink: e.attrs_in_sink,
             contents: remap.link(e.contents),
             extra,
         }

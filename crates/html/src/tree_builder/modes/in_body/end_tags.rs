@@ -85,6 +85,12 @@ impl TreeBuilder {
     /// `scope`; else generate implied end tags (except `except`), and pop up to
     /// and including it.
     fn close_element_in_scope(&mut self, name: Atom, scope: Scope, except: Option<Atom>) {
+        // The usual case: the current node is the element. It is in every
+        // scope, and when no implied end tag pops it first, only it is popped.
+        if self.current_is(name) && (except == Some(name) || !tag_sets::has_implied_end_tag(name)) {
+            self.open.pop();
+            return;
+        }
         if !self.has_in_scope(name, scope) {
             self.parse_error(ErrorCode::EndTagWithoutOpenElement);
             return;
@@ -120,6 +126,12 @@ impl TreeBuilder {
     /// the first HTML element with the token's name, unless a special element
     /// comes first. Answered from the stack's index, not by a walk.
     pub(crate) fn any_other_end_tag(&mut self, name: Atom) {
+        // The usual case: the current node is the element (nothing above it,
+        // no implied end tag for it): it alone is popped.
+        if self.current_is(name) {
+            self.open.pop();
+            return;
+        }
         let special = self.open.top_in(Category::Special);
         let Some(index) = self.open.top(ElemKey::html(name)) else {
             if special.is_some() {

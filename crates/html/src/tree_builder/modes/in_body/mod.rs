@@ -40,7 +40,13 @@ impl TreeBuilder {
     /// so they are inserted together: one patch, not one per NUL-separated piece
     /// (8 MiB of "\0\n" made four million).
     pub(crate) fn in_body_characters(&mut self, text: &str) {
-        let has_nul = memchr::memchr(0, text.as_bytes()).is_some();
+        // Most runs are short (a newline, a word): a plain loop beats the
+        // call into memchr there.
+        let has_nul = if text.len() < 32 {
+            text.bytes().any(|b| b == 0)
+        } else {
+            memchr::memchr(0, text.as_bytes()).is_some()
+        };
         if has_nul {
             self.text_errors(ErrorCode::UnexpectedNullInText, text, |c| c == '\0');
         }

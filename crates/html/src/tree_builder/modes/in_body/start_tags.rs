@@ -311,9 +311,12 @@ impl TreeBuilder {
             .iter()
             .filter_map(|&n| self.open.top(ElemKey::html(n)))
             .max();
-        let blocker = self.open.top_in(Category::SpecialNotAddressDivP);
+        // The blocker scan only when there is an item to close.
         if let Some(index) = item
-            && blocker.is_none_or(|b| index >= b)
+            && self
+                .open
+                .top_in(Category::SpecialNotAddressDivP)
+                .is_none_or(|b| index >= b)
             && let Some(name) = self.open.get(index).and_then(|n| self.html_name(n))
         {
             self.generate_implied_end_tags(Some(name));
