@@ -242,6 +242,7 @@ impl<'a> Attributes<'a> {
     }
 
     /// The value of the attribute named `name`.
+    #[inline]
     pub fn value_of(&self, name: Atom) -> Option<&'a str> {
         match self.repr {
             AttrsRepr::Slots { slots, source } => slots
@@ -253,6 +254,15 @@ impl<'a> Attributes<'a> {
                 .position(|&n| n == name)
                 .and_then(|i| attrs.get(i))
                 .map(|a| a.value.as_str()),
+        }
+    }
+
+    /// Whether an attribute named `name` is present (its value is not resolved).
+    #[inline]
+    pub fn has(&self, name: Atom) -> bool {
+        match self.repr {
+            AttrsRepr::Slots { slots, .. } => slots.iter().any(|slot| slot.name == name),
+            AttrsRepr::Owned { names, .. } => names.contains(&name),
         }
     }
 

@@ -323,6 +323,9 @@ pub struct Tokenizer {
     /// The atoms of recent names of up to 16 bytes ([`short_name_key`] →
     /// atom), so a repeated tag or attribute name is interned without hashing.
     name_cache: [(u128, Atom); 1 << NAME_CACHE_BITS],
+    /// The atoms of recent names of 17 to 32 bytes ([`long_name_key`] → atom),
+    /// checked by [`Self::intern_slow`] before the tables.
+    long_name_cache: [LongNameEntry; 1 << LONG_NAME_CACHE_BITS],
     /// Errors of the token being read: (absolute offset, code, whether it precedes
     /// the consumption of the character at that offset).
     token_errors: Vec<(usize, ErrorCode, bool)>,
@@ -395,6 +398,7 @@ impl Tokenizer {
             skimmed: false,
             atoms: AtomTable::new(),
             name_cache: [(0, crate::atom::HTML); 1 << NAME_CACHE_BITS],
+            long_name_cache: [LongNameEntry::EMPTY; 1 << LONG_NAME_CACHE_BITS],
             token_errors: Vec::new(),
             token_errors_dropped: 0,
             errors: Vec::new(),
@@ -555,6 +559,7 @@ impl Tokenizer {
     pub fn atoms_mut(&mut self) -> &mut AtomTable {
         // The caller may replace the table: forget the cached dynamic atoms.
         self.name_cache = [(0, crate::atom::HTML); 1 << NAME_CACHE_BITS];
+        self.long_name_cache = [LongNameEntry::EMPTY; 1 << LONG_NAME_CACHE_BITS];
         &mut self.atoms
     }
 
@@ -1093,10 +1098,33 @@ impl Tokenizer {
             scratch: &self.scratch,
         };
         let name = source.resolve(self.b[which].text_ref());
+        let long = long_name_key(name.as_bytes());
+        let long_slot = long.map_or(0, |(first, last)| {
+            let mixed = (first as u64) ^ (last as u64).rotate_left(29) ^ name.len() as u64;
+            (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - LONG_NAME_CACHE_BITS)) as usize
+        });
+        if let Some((first, last)) = long
+            && let Some(entry) = self.long_name_cache.get(long_slot)
+            && entry.len == name.len()
+            && entry.first == first
+            && entry.last == last
+        {
+            return entry.atom;
+        }
         let atom = match Atom::lookup_static(name.as_bytes()) {
             Some(atom) => atom,
             None => self.atoms.intern_dynamic(name),
         };
+        if let Some((first, last)) = long
+            && let Some(entry) = self.long_name_cache.get_mut(long_slot)
+        {
+            *entry = LongNameEntry {
+                first,
+                last,
+                len: name.len(),
+                atom,
+            };
+        }
         if key != 0
             && let Some(entry) = self.name_cache.get_mut(slot)
         {
@@ -1108,6 +1136,41 @@ impl Tokenizer {
 
 /// The name cache has `1 << NAME_CACHE_BITS` slots.
 const NAME_CACHE_BITS: u32 = 7;
+
+/// The long-name cache has `1 << LONG_NAME_CACHE_BITS` slots.
+const LONG_NAME_CACHE_BITS: u32 = 4;
+
+/// A slot of the long-name cache: a name of 17 to 32 bytes is its first and
+/// last 16 bytes (overlapping) and its length.
+#[derive(Clone, Copy, Debug)]
+struct LongNameEntry {
+    first: u128,
+    last: u128,
+    /// 0 in an empty slot (no long name has it).
+    len: usize,
+    atom: Atom,
+}
+
+impl LongNameEntry {
+    const EMPTY: LongNameEntry = LongNameEntry {
+        first: 0,
+        last: 0,
+        len: 0,
+        atom: crate::atom::HTML,
+    };
+}
+
+/// A name of 17 to 32 bytes as its first and last 16 bytes (which, with its
+/// length, give every byte), or `None` for any other length.
+#[inline]
+fn long_name_key(name: &[u8]) -> Option<(u128, u128)> {
+    if !(17..=32).contains(&name.len()) {
+        return None;
+    }
+    let first = name.first_chunk::<16>()?;
+    let last = name.last_chunk::<16>()?;
+    Some((u128::from_le_bytes(*first), u128::from_le_bytes(*last)))
+}
 
 /// A name of 1 to 16 bytes as two words (little-endian, zero-padded), or 0 for
 /// any other length. Names never hold a NUL byte (the tokenizer replaces it),

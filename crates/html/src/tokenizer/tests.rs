@@ -803,3 +803,66 @@ fn raw_tokens_stay_small() {
     assert!(std::mem::size_of::<super::RawToken>() <= 48);
     assert!(std::mem::size_of::<super::Flow>() <= 48);
 }
+
+#[test]
+fn attributes_has_tests_presence_without_the_value() {
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    tok.push_str(r#"<a href="" checked title=t>"#);
+    tok.finish();
+    let Some(Token::StartTag(tag)) = tok.next_token().unwrap() else {
+        panic!("a start tag")
+    };
+    for name in [atom::HREF, atom::CHECKED, atom::TITLE] {
+        assert!(tag.attrs.has(name));
+        assert!(tag.attrs.value_of(name).is_some());
+    }
+    assert!(!tag.attrs.has(atom::ID));
+    assert_eq!(tag.attrs.value_of(atom::ID), None);
+}
+
+#[test]
+fn long_names_hit_the_long_name_cache_with_the_right_atoms() {
+    // Names of 17 to 32 bytes are cached by first and last 16 bytes and length:
+    // names sharing both ends but not the length, or one end only, stay apart;
+    // 33 bytes is past the cache.
+    let names = [
+        "aaaaaaaaaaaaaaaaa",                 // 17
+        "aaaaaaaaaaaaaaaaaa",                // 18: same ends as the 17
+        "data-tracking-category",            // 22
+        "data-tracking-label-x",             // 21
+        "data-tracking-category-of-the-pag", // 33
+        "aria-activedescendant",             // static, 21
+        "abcdefghijklmnopqrstuvwxyz012345",  // 32
+        "abcdefghijklmnopqrstuvwxyz01234x",  // 32, last byte differs
+    ];
+    let mut input = String::from("<p");
+    for round in 0..3 {
+        for n in names {
+            let n = if round == 1 {
+                n.to_ascii_uppercase()
+            } else {
+                n.to_owned()
+            };
+            input.push_str(&format!(" {n}=1"));
+        }
+    }
+    input.push('>');
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    tok.push_str(&input);
+    tok.finish();
+    let Some(Token::StartTag(t)) = tok.next_token().unwrap() else {
+        panic!("a start tag")
+    };
+    // Duplicates are dropped: each name once, in first-seen order.
+    let got: Vec<(String, bool)> = t
+        .attrs
+        .iter()
+        .map(|a| (t.atoms().name(a.name).to_owned(), a.name.is_static()))
+        .collect();
+    let expected: Vec<(String, bool)> = names
+        .iter()
+        .map(|&n| (n.to_owned(), n == "aria-activedescendant"))
+        .collect();
+    assert_eq!(got, expected);
+    assert_eq!(tok.errors().len(), names.len() * 2, "{:?}", tok.errors());
+}

@@ -387,7 +387,7 @@ impl Test {
             }),
             Test::Attr {
                 name, test: None, ..
-            } => attr(el, *name).is_some(),
+            } => el.attrs.is_some_and(|a| a.has(*name)),
             Test::Attr {
                 name,
                 test: Some((op, x)),
@@ -604,7 +604,7 @@ impl OpenStack {
         {
             // The universal compounds whose required attribute the element has.
             for (name, ids) in &prog.universal_by_attr {
-                if attrs.value_of(*name).is_some() {
+                if attrs.has(*name) {
                     self.match_compounds(prog, el, ids, &[], depth, pos);
                 }
             }
