@@ -95,7 +95,7 @@ impl Node {
         self.with(|_, n| -> PyResult<()> {
             if let Some(e) = n.as_element() {
                 for a in e.attrs() {
-                    dict.set_item(attr_name(a.ns, &a.name), &a.value)?;
+                    dict.set_item(attr_name(a.ns, a.name), a.value)?;
                 }
             }
             Ok(())
