@@ -141,19 +141,25 @@ fn content_id(digest: u64, n: u32) -> String {
     let mut id = String::with_capacity(20);
     id.push_str("c.");
     // The 48 high bits: 12 lowercase hex digits.
-    for shift in (16..64).step_by(4).rev() {
-        let nibble = ((digest >> shift) & 0xF) as u8;
-        id.push(char::from(if nibble < 10 {
-            b'0' + nibble
-        } else {
-            b'a' + nibble - 10
-        }));
-    }
+    push_hex(&mut id, digest, 12);
     if n != 1 {
         id.push('.');
         push_decimal(&mut id, n);
     }
     id
+}
+
+/// Appends the `digits` high nibbles of `value` as lowercase hex, most
+/// significant first (`push_hex(out, v, 16)` writes what `{v:016x}` writes).
+pub(crate) fn push_hex(out: &mut String, value: u64, digits: u32) {
+    for i in (64 - 4 * digits.min(16)..64).step_by(4).rev() {
+        let nibble = ((value >> i) & 0xF) as u8;
+        out.push(char::from(if nibble < 10 {
+            b'0' + nibble
+        } else {
+            b'a' + nibble - 10
+        }));
+    }
 }
 
 /// Appends `n` in decimal (what `write!(out, "{n}")` writes, without the
@@ -196,6 +202,9 @@ mod tests {
             let short = digest >> 16;
             assert_eq!(content_id(digest, 1), format!("c.{short:012x}"));
             assert_eq!(content_id(digest, 12), format!("c.{short:012x}.12"));
+            let mut full = String::new();
+            push_hex(&mut full, digest, 16);
+            assert_eq!(full, format!("{digest:016x}"));
         }
     }
 

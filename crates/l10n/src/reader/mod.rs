@@ -41,7 +41,7 @@ use tagloom_html::sniff::{EncodingSniffer, sniff_encoding_with};
 
 use crate::block::Block;
 use crate::error::{IoContext, Result};
-use crate::ids::push_decimal;
+use crate::ids::{push_decimal, push_hex};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
 use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, translate_of};
@@ -1087,14 +1087,7 @@ pub(crate) fn fnv1a(state: u64, bytes: &[u8]) -> u64 {
 /// Appends a folded-segments digest: `prefix` and 16 hex digits.
 fn push_digest(out: &mut String, prefix: &str, state: u64) {
     out.push_str(prefix);
-    for shift in (0..64).step_by(4).rev() {
-        let nibble = ((state >> shift) & 0xF) as u8;
-        out.push(char::from(if nibble < 10 {
-            b'0' + nibble
-        } else {
-            b'a' + nibble - 10
-        }));
-    }
+    push_hex(out, state, 16);
 }
 
 /// Appends one key segment: the `id.…` key where the key restarts (the key is
