@@ -74,48 +74,6 @@ pub enum AttributeMode {
         /// attributes read.
         attributes: Vec<String>,
     },
-    /// Like [`OnlyWith`](Self::OnlyWith), and the start tags named in `some`
-    /// (and not in `tags`) get only the attributes listed for them: a consumer
-    /// that tests one attribute of many tags (a `div.content` selector reads
-    /// `class` on every `div`) pays the skim plus that attribute, not the whole
-    /// tag. Such a tag is still [`attrs_skipped`](crate::token::Tag::attrs_skipped);
-    /// its `attrs` hold the listed attributes it has, with the values, spans and
-    /// first-wins rule of full tokenization. (A listed attribute whose value needs
-    /// decoding, or a name with NUL or CR, makes the tag read in full.)
-    ///
-    /// ```
-    /// use tagloom_html::atom;
-    /// use tagloom_html::token::Token;
-    /// use tagloom_html::tokenizer::{AttributeMode, TagSet, Tokenizer, TokenizerConfig};
-    ///
-    /// let mut tok = Tokenizer::new(TokenizerConfig::default());
-    /// tok.set_attribute_mode(AttributeMode::Selective {
-    ///     tags: TagSet::from_atoms([atom::A]),
-    ///     attributes: Vec::new(),
-    ///     some: vec![(atom::DIV, vec![atom::CLASS])],
-    /// });
-    /// tok.push_str(r#"<div id=x CLASS="a b" class=c><a href=/>"#);
-    /// tok.finish();
-    /// let mut seen = Vec::new();
-    /// while let Some(token) = tok.next_token()? {
-    ///     if let Token::StartTag(tag) = token {
-    ///         let class = tag.attrs.value_of(atom::CLASS).map(str::to_owned);
-    ///         seen.push((tag.name_str().to_owned(), tag.attrs.len(), class));
-    ///     }
-    /// }
-    /// assert_eq!(seen, [("div".into(), 1, Some("a b".into())), ("a".into(), 1, None)]);
-    /// # Ok::<(), tagloom_html::tokenizer::TokenizerError>(())
-    /// ```
-    Selective {
-        /// The start tags whose attributes are always read.
-        tags: TagSet,
-        /// Attribute names (ASCII lowercase) whose presence makes any start tag's
-        /// attributes read.
-        attributes: Vec<String>,
-        /// By start tag: the attributes (atoms of the tokenizer's table, ASCII
-        /// lowercase names) read from it.
-        some: Vec<(Atom, Vec<Atom>)>,
-    },
 }
 
 impl AttributeMode {
@@ -123,28 +81,13 @@ impl AttributeMode {
     /// tag's attributes read. A name with NUL or CR (which full tokenization
     /// rewrites) counts, to be safe.
     pub(crate) fn triggered_by(&self, raw: &[u8]) -> bool {
-        let (AttributeMode::OnlyWith { attributes, .. }
-        | AttributeMode::Selective { attributes, .. }) = self
-        else {
+        let AttributeMode::OnlyWith { attributes, .. } = self else {
             return false;
         };
         raw.iter().any(|&b| b == 0 || b == b'\r')
             || attributes
                 .iter()
                 .any(|a| a.as_bytes().eq_ignore_ascii_case(raw))
-    }
-
-    /// The attributes read from a skimmed start tag named `tag`
-    /// ([`AttributeMode::Selective`]; empty for the other modes).
-    #[inline]
-    pub(crate) fn some_of(&self, tag: Atom) -> &[Atom] {
-        match self {
-            AttributeMode::Selective { some, .. } => some
-                .iter()
-                .find(|e| e.0 == tag)
-                .map_or(&[][..], |e| e.1.as_slice()),
-            _ => &[],
-        }
     }
 }
 

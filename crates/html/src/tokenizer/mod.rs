@@ -517,9 +517,7 @@ impl Tokenizer {
         (self.reads_all, self.read_tags, self.read_triggers) = match &mode {
             AttributeMode::All => (true, TagSet::new(), false),
             AttributeMode::Only(tags) => (false, tags.clone(), false),
-            AttributeMode::OnlyWith { tags, .. } | AttributeMode::Selective { tags, .. } => {
-                (false, tags.clone(), true)
-            }
+            AttributeMode::OnlyWith { tags, .. } => (false, tags.clone(), true),
         };
         self.attribute_mode = mode;
     }
