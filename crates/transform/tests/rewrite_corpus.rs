@@ -197,11 +197,11 @@ fn mutating_rewrite_does_not_depend_on_chunking() {
     }
 }
 
-/// Tags no selector can read are skimmed (their attributes not tokenized) and
-/// text nobody reads is not decoded; a `*` element handler and a `*` text handler
-/// turn both off. The output must be the same either way.
+/// Text nobody reads is not decoded (`TextMode::Raw`); a `*` text handler turns
+/// that off (and a `*` element handler makes every element a handler's). The
+/// output must be the same either way.
 #[test]
-fn skimmed_tags_rewrite_as_fully_tokenized_ones() {
+fn raw_text_rewrites_as_decoded_text() {
     let with_star = |mut h: Handlers<'static>| {
         h.element("*", |_| Ok(())).unwrap();
         h.text("*", |_| Ok(())).unwrap();
@@ -217,12 +217,12 @@ fn skimmed_tags_rewrite_as_fully_tokenized_ones() {
     };
     for (name, bytes) in &corpus() {
         for chunk in [7, bytes.len()] {
-            let skim = rewrite(bytes, chunk, mutating_handlers());
-            let full = rewrite(bytes, chunk, with_star(mutating_handlers()));
-            assert!(skim == full, "{name}, chunk {chunk}: mutating handlers");
-            let skim = rewrite(bytes, chunk, a_href());
-            let full = rewrite(bytes, chunk, with_star(a_href()));
-            assert!(skim == full, "{name}, chunk {chunk}: a[href]");
+            let raw = rewrite(bytes, chunk, mutating_handlers());
+            let decoded = rewrite(bytes, chunk, with_star(mutating_handlers()));
+            assert!(raw == decoded, "{name}, chunk {chunk}: mutating handlers");
+            let raw = rewrite(bytes, chunk, a_href());
+            let decoded = rewrite(bytes, chunk, with_star(a_href()));
+            assert!(raw == decoded, "{name}, chunk {chunk}: a[href]");
         }
     }
 }

@@ -3,12 +3,10 @@
 
 use std::borrow::Cow;
 
-use tagloom_html::atom::{self, Atom, AtomTable};
+use tagloom_html::atom::{self, Atom};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::{Tag, Text, Token};
-use tagloom_html::tokenizer::{
-    AttributeMode, State, TagSet, TextMode, Tokenizer, TokenizerConfig, TokenizerError,
-};
+use tagloom_html::tokenizer::{State, TextMode, Tokenizer, TokenizerConfig, TokenizerError};
 use tagloom_html::tree_builder::TokenizerSwitch;
 
 use super::content::NodeEdits;
@@ -136,30 +134,6 @@ impl<'h> Compiled<'h> {
     }
 }
 
-impl Compiled<'_> {
-    /// Only the tags whose attributes a selector or an element handler may read
-    /// (and those the simulator reads) are tokenized with their attributes; the
-    /// rest are skimmed, since an untouched tag is copied from the source anyway.
-    fn attribute_mode(&self, atoms: &AtomTable) -> AttributeMode {
-        let handled = |id: usize| self.element_of.get(id).is_some_and(|&h| h != u32::MAX);
-        let Some(needs) = self.prog.attribute_needs(handled) else {
-            return AttributeMode::All;
-        };
-        let tags = TagSet::from_atoms(
-            (needs.tags.into_iter()).chain(TextTypeSimulator::ATTRIBUTE_TAGS.iter().copied()),
-        );
-        if needs.attributes.is_empty() {
-            return AttributeMode::Only(tags);
-        }
-        let mut attributes: Vec<String> = (needs.attributes.iter())
-            .map(|&a| atoms.name(a).to_owned())
-            .collect();
-        attributes.sort();
-        attributes.dedup();
-        AttributeMode::OnlyWith { tags, attributes }
-    }
-}
-
 /// What an open element still has to do at its end.
 #[derive(Default)]
 struct EndState<'h> {
@@ -244,8 +218,10 @@ impl<'h, O: OutputSink> Rewriter<'h, O> {
             report_errors: false,
             ..TokenizerConfig::default()
         });
+        // Every tag is read with its attributes: the fused tag reader reads a tag
+        // in full for less than skimming it costs (`AttributeMode::Only`; see
+        // BENCHMARKS.md, session 11), so there is nothing to choose.
         let h = Compiled::new(handlers, &mut tok);
-        tok.set_attribute_mode(h.attribute_mode(tok.atoms()));
         let mut sim = TextTypeSimulator::new(SimulatorConfig {
             scripting: settings.scripting,
             max_depth: settings.max_depth,

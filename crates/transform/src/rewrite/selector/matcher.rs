@@ -240,8 +240,11 @@ impl Program {
                     test,
                     case_insensitive,
                 } => {
-                    let ci = case_insensitive
-                        .unwrap_or_else(|| CASE_INSENSITIVE_ATTRS.contains(&name.as_str()));
+                    // Case matters only to a value test (`[href]` looks up nothing).
+                    let ci = test.is_some()
+                        && case_insensitive.unwrap_or_else(|| {
+                            CASE_INSENSITIVE_ATTRS.binary_search(&name.as_str()).is_ok()
+                        });
                     Test::Attr {
                         name: atoms.intern(&name),
                         test: test.map(|(op, mut v)| {
@@ -268,29 +271,6 @@ impl Program {
         }
     }
 
-    /// Which elements' attributes matching may read, plus those of the compounds
-    /// `handled` says yes to (whose handlers see the attributes): the element names of such
-    /// compounds with a type, and for a universal one the name of an attribute it
-    /// requires (`[data-id]`, `.x` → `class`: an element without it cannot match,
-    /// so its attributes are never needed). `None` when a universal compound
-    /// requires no attribute (every element's attributes are needed).
-    pub(crate) fn attribute_needs(
-        &self,
-        handled: impl Fn(usize) -> bool,
-    ) -> Option<AttributeNeeds> {
-        let mut needs = AttributeNeeds::default();
-        for (id, step) in self.steps.iter().enumerate() {
-            if !step.simple.needs_attrs() && !handled(id) {
-                continue;
-            }
-            match step.simple.name {
-                Some(name) => needs.tags.push(name),
-                None => needs.attributes.push(step.simple.required_attribute()?),
-            }
-        }
-        Some(needs)
-    }
-
     /// Words per bit set.
     pub(crate) fn words(&self) -> usize {
         self.words
@@ -315,15 +295,6 @@ impl Program {
     }
 }
 
-/// What [`Program::attribute_needs`] found.
-#[derive(Debug, Default)]
-pub(crate) struct AttributeNeeds {
-    /// Elements whose attributes are read, by name.
-    pub(crate) tags: Vec<Atom>,
-    /// Attribute names: any element with one of them has its attributes read.
-    pub(crate) attributes: Vec<Atom>,
-}
-
 /// Where an element stands among its siblings (1-based).
 #[derive(Clone, Copy)]
 struct Position {
@@ -332,15 +303,6 @@ struct Position {
 }
 
 impl Simple {
-    /// Whether a test reads the element's attributes.
-    fn needs_attrs(&self) -> bool {
-        self.tests.iter().any(|t| match t {
-            Test::Nth { .. } => false,
-            Test::Not(list) => list.iter().any(Simple::needs_attrs),
-            Test::Id(_) | Test::Class(_) | Test::Attr { .. } => true,
-        })
-    }
-
     /// An attribute every matching element has (outside `:not`).
     fn required_attribute(&self) -> Option<Atom> {
         self.tests.iter().find_map(|t| match t {
@@ -711,7 +673,12 @@ impl OpenStack {
 
 #[cfg(test)]
 mod tests {
-    use super::has_word;
+    use super::{CASE_INSENSITIVE_ATTRS, has_word};
+
+    #[test]
+    fn case_insensitive_attributes_are_sorted_for_the_binary_search() {
+        assert!(CASE_INSENSITIVE_ATTRS.windows(2).all(|w| w[0] < w[1]));
+    }
 
     #[test]
     fn class_words_are_whole_words() {
