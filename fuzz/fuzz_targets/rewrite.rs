@@ -1,7 +1,7 @@
 //! The streaming rewriter: bytes (UTF-8, lossily) → `Rewriter`, fed in pieces
 //! whose size comes from the first byte. Checked, on every input:
-//! - no-op element handlers (the bench's ten selectors, so matching and the tokenizer's
-//!   skim all run) write the input back byte for byte,
+//! - no-op element handlers (the bench's ten selectors, so matching runs) write the
+//!   input back byte for byte,
 //!   whatever the chunking;
 //! - an `a[href]` handler setting `rel` gives the same output whole and chunked,
 //!   and never fails on valid input.
