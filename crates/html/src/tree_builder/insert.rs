@@ -15,6 +15,9 @@ use super::mirror::{Kind, NodeId};
 use super::open_stack::ElemKey;
 use super::sink::{ElementAttrs, NewElement, TreeSink};
 
+/// "No store slot recorded" (see [`TreeBuilder::slot`]).
+pub(crate) const NO_SLOT: u32 = u32::MAX;
+
 /// An insertion location.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Place {
@@ -239,6 +242,10 @@ impl TreeBuilder {
                 contents,
             },
         );
+        // A template's last node is its contents: its own slot is looked up.
+        if contents.is_none() {
+            self.note_slot(id);
+        }
         id
     }
 
@@ -286,6 +293,33 @@ impl TreeBuilder {
     /// parent is known to take it.
     fn link_at(&mut self, place: Place, child: NodeId) {
         let parent = place.parent();
+        // The store path: by the slots the store gave the nodes, no key lookup.
+        let (parent_slot, child_slot) = (self.slot(parent), self.slot(child));
+        if parent_slot != NO_SLOT && child_slot != NO_SLOT {
+            let before_slot = match place {
+                Place::Append(_) => Some(NO_SLOT),
+                Place::Before(_, before) => Some(self.slot(before)).filter(|&s| s != NO_SLOT),
+            };
+            if let Some(before_slot) = before_slot {
+                match place {
+                    Place::Append(_) => self.mirror.append(parent, child),
+                    Place::Before(_, before) => self.mirror.insert_before(parent, child, before),
+                }
+                if self.emit.link_slots(parent_slot, child_slot, before_slot) {
+                    return;
+                }
+                // Not a store (slots are only recorded for one): by keys.
+                let (parent_key, child_key) = (self.mirror.key(parent), self.mirror.key(child));
+                match place {
+                    Place::Append(_) => self.emit.append_child(parent_key, child_key),
+                    Place::Before(_, before) => {
+                        let before_key = self.mirror.key(before);
+                        self.emit.insert_before(parent_key, child_key, before_key);
+                    }
+                }
+                return;
+            }
+        }
         let parent_key = self.mirror.key(parent);
         let child_key = self.mirror.key(child);
         match place {
@@ -298,6 +332,27 @@ impl TreeBuilder {
                 let before_key = self.mirror.key(before);
                 self.emit.insert_before(parent_key, child_key, before_key);
             }
+        }
+    }
+
+    /// The store slot of `node` on the store path, when recorded since the
+    /// store was attached ([`NO_SLOT`] otherwise: the caller looks the key up).
+    #[inline]
+    pub(crate) fn slot(&self, node: NodeId) -> u32 {
+        if node >= self.slot_floor {
+            self.mirror.slot(node)
+        } else {
+            NO_SLOT
+        }
+    }
+
+    /// Records the store slot of the node just created (`node`) as the store
+    /// sink reports it (a no-op on the other paths).
+    #[inline]
+    fn note_slot(&mut self, node: NodeId) {
+        let slot = self.emit.last_slot();
+        if slot != NO_SLOT {
+            self.mirror.set_slot(node, slot);
         }
     }
 
@@ -398,7 +453,10 @@ impl TreeBuilder {
             {
                 stored.push_str(text);
             }
-            self.emit.append_text(key, text);
+            let slot = self.slot(prev);
+            if slot == NO_SLOT || !self.emit.append_text_slot(slot, key, text) {
+                self.emit.append_text(key, text);
+            }
             return;
         }
         let node = self.mirror.add(Kind::Text);
@@ -407,6 +465,7 @@ impl TreeBuilder {
         }
         let key = self.mirror.key(node);
         self.emit.create_text(key, text);
+        self.note_slot(node);
         // The parent is not the document (checked above): no A.3 check.
         self.link_at(place, node);
     }
@@ -430,6 +489,7 @@ impl TreeBuilder {
         }
         let key = self.mirror.key(node);
         self.emit.create_comment(key, text);
+        self.note_slot(node);
         self.insert_at(place, node);
     }
 

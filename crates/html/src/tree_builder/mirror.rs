@@ -101,7 +101,7 @@ impl ElemInfo {
     }
 }
 
-/// One mirrored node with its links (36 bytes).
+/// One mirrored node with its links (40 bytes).
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     pub(crate) kind: Kind,
@@ -110,6 +110,11 @@ pub(crate) struct Node {
     last_child: Link,
     prev: Link,
     next: Link,
+    /// On the store path: the node's slot in the store, as the store sink
+    /// reported it when the node was created ([`NO_LINK`] when unknown: made
+    /// for patches, or copied by a compaction). Trusted only for the nodes
+    /// created since the store was attached (see `TreeBuilder::slot`).
+    slot: u32,
 }
 
 impl Node {
@@ -200,8 +205,23 @@ impl Mirror {
             last_child: NO_LINK,
             prev: NO_LINK,
             next: NO_LINK,
+            slot: NO_LINK,
         });
         self.nodes.len() - 1
+    }
+
+    /// Records the store slot of `id` (see [`Node`]'s `slot`).
+    #[inline]
+    pub(crate) fn set_slot(&mut self, id: NodeId, slot: u32) {
+        if let Some(n) = self.nodes.get_mut(id) {
+            n.slot = slot;
+        }
+    }
+
+    /// The recorded store slot of `id` ([`u32::MAX`] when unknown).
+    #[inline]
+    pub(crate) fn slot(&self, id: NodeId) -> u32 {
+        self.nodes.get(id).map_or(NO_LINK, |n| n.slot)
     }
 
     /// The key of `id` (non-zero by construction: `key_base >= 1`).
@@ -593,7 +613,7 @@ mod size_tests {
     #[test]
     fn a_mirror_node_stays_small() {
         // The mirror lives as long as the parse: every byte here is paid per node.
-        assert!(std::mem::size_of::<super::Node>() <= 36);
+        assert!(std::mem::size_of::<super::Node>() <= 40);
     }
 }
 
