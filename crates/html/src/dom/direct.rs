@@ -72,6 +72,20 @@ impl StoreSink {
         self.link(parent, child, before);
     }
 
+    /// `CreateText` then `AppendChild` to `parent` (a slot as for
+    /// [`link_slots`](Self::link_slots)): the new node's slot, [`NONE`] when
+    /// none was made (an error recorded).
+    #[inline]
+    pub(crate) fn create_text_in(&mut self, key: PatchKey, text: &str, parent: Slot) -> Slot {
+        self.create_text(key, text);
+        let child = self.last;
+        if child != NONE {
+            self.link_slots(parent, child, NONE);
+        }
+        // `link_slots` may have failed: then nothing more is made or linked.
+        if self.error.is_some() { NONE } else { child }
+    }
+
     /// `AppendText` to the text node at `slot` (as [`link_slots`](Self::link_slots)).
     #[inline]
     pub(crate) fn append_text_slot(&mut self, slot: Slot, key: PatchKey, text: &str) {

@@ -95,6 +95,7 @@ impl TreeBuilder {
         self.place_for(override_target, true)
     }
 
+    #[inline]
     fn place_for(&self, override_target: Option<NodeId>, depth_limited: bool) -> Place {
         // The usual case, read from the stack alone: the current node, no foster
         // parenting, within the depth limit, not a template.
@@ -109,6 +110,12 @@ impl TreeBuilder {
         {
             return Place::Append(current);
         }
+        self.place_for_slow(override_target, depth_limited)
+    }
+
+    /// [`place_for`](Self::place_for) past its usual case.
+    #[inline(never)]
+    fn place_for_slow(&self, override_target: Option<NodeId>, depth_limited: bool) -> Place {
         let target = override_target
             .or_else(|| self.current_node())
             .unwrap_or(self.document);
@@ -464,6 +471,17 @@ impl TreeBuilder {
             self.select_tracker.texts.insert(node, text.to_owned());
         }
         let key = self.mirror.key(node);
+        // The store path's usual case: created and appended in one call.
+        if let Place::Append(parent) = place {
+            let parent_slot = self.slot(parent);
+            if parent_slot != NO_SLOT
+                && let Some(slot) = self.emit.create_text_in(key, text, parent_slot)
+            {
+                self.mirror.append(parent, node);
+                self.mirror.set_slot(node, slot);
+                return;
+            }
+        }
         self.emit.create_text(key, text);
         self.note_slot(node);
         // The parent is not the document (checked above): no A.3 check.

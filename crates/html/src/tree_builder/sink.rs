@@ -453,6 +453,17 @@ impl Emitter {
         }
     }
 
+    /// On the store path, `CreateText` and `AppendChild` to the node at store
+    /// slot `parent` in one call: the text node's slot ([`u32::MAX`] when it
+    /// could not be made); `None` (nothing done) when the target is not a store.
+    #[inline]
+    pub(crate) fn create_text_in(&mut self, key: PatchKey, text: &str, parent: u32) -> Option<u32> {
+        match &mut self.target {
+            Target::Store(sink) => Some(sink.create_text_in(key, text, parent)),
+            _ => None,
+        }
+    }
+
     /// `AppendText` to the text node at store slot `slot` (key `key`); `false`
     /// (nothing done) when the target is not a store.
     #[inline]
