@@ -466,22 +466,27 @@ impl TreeBuilder {
             }
             return;
         }
+        // The store path's usual case: created and appended in one call (the
+        // store's, then the mirror's).
+        if let Place::Append(parent) = place {
+            let parent_slot = self.slot(parent);
+            if parent_slot != NO_SLOT {
+                // The key of the node about to be added.
+                let key = self.mirror.key(self.mirror.len());
+                if let Some(slot) = self.emit.create_text_in(key, text, parent_slot) {
+                    let node = self.mirror.add_appended(Kind::Text, parent, slot);
+                    if self.select_tracker.full_mirror {
+                        self.select_tracker.texts.insert(node, text.to_owned());
+                    }
+                    return;
+                }
+            }
+        }
         let node = self.mirror.add(Kind::Text);
         if self.select_tracker.full_mirror {
             self.select_tracker.texts.insert(node, text.to_owned());
         }
         let key = self.mirror.key(node);
-        // The store path's usual case: created and appended in one call.
-        if let Place::Append(parent) = place {
-            let parent_slot = self.slot(parent);
-            if parent_slot != NO_SLOT
-                && let Some(slot) = self.emit.create_text_in(key, text, parent_slot)
-            {
-                self.mirror.append(parent, node);
-                self.mirror.set_slot(node, slot);
-                return;
-            }
-        }
         self.emit.create_text(key, text);
         self.note_slot(node);
         // The parent is not the document (checked above): no A.3 check.
