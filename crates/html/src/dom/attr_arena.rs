@@ -49,8 +49,9 @@ pub(crate) struct AttrRec {
     pub(crate) ns: AttrNamespace,
 }
 
-/// One attribute stored: its name and value in `strings`.
-#[inline]
+/// One attribute stored: its name and value in `strings` (inlined into the
+/// loops that call it: a call per attribute cost more than the work).
+#[inline(always)]
 fn record(
     strings: &mut TextArena,
     used: &mut usize,

@@ -29,6 +29,9 @@ pub(crate) struct StoreSink {
     /// Boxed: the builder's sink enum stays small.
     store: Box<DomStore>,
     error: Option<PatchError>,
+    /// The slot of the node the last `create_*` call added ([`NONE`] when
+    /// it added none); with a template, its contents fragment.
+    last: Slot,
 }
 
 impl StoreSink {
@@ -37,6 +40,73 @@ impl StoreSink {
         StoreSink {
             store: Box::new(store),
             error: None,
+            last: NONE,
+        }
+    }
+
+    /// The slot of the node the last `create_*` call added ([`NONE`] when it
+    /// added none: an error, or a limit). The tree builder keeps it, so its
+    /// links need no key lookup ([`link_slots`](Self::link_slots)).
+    #[inline]
+    pub(crate) fn last_slot(&self) -> Slot {
+        self.last
+    }
+
+    /// `AppendChild` (`before` is [`NONE`]) or `InsertBefore` by slots the
+    /// store handed out for nodes of this parse ([`last_slot`](Self::last_slot)).
+    #[inline]
+    pub(crate) fn link_slots(&mut self, parent: Slot, child: Slot, before: Slot) {
+        if self.error.is_some() {
+            return;
+        }
+        let len = self.store.nodes.len();
+        // Slots from this store are in range; a check keeps a bug from
+        // becoming a panic.
+        if parent as usize >= len
+            || child as usize >= len
+            || (before != NONE && before as usize >= len)
+        {
+            self.fail(PatchError::TooManyNodes { index: 0 });
+            return;
+        }
+        self.link(parent, child, before);
+    }
+
+    /// `CreateText` then `AppendChild` to `parent` (a slot as for
+    /// [`link_slots`](Self::link_slots)): the new node's slot, [`NONE`] when
+    /// none was made (an error recorded).
+    #[inline]
+    pub(crate) fn create_text_in(&mut self, key: PatchKey, text: &str, parent: Slot) -> Slot {
+        self.create_text(key, text);
+        let child = self.last;
+        if child != NONE {
+            self.link_slots(parent, child, NONE);
+        }
+        // `link_slots` may have failed: then nothing more is made or linked.
+        if self.error.is_some() { NONE } else { child }
+    }
+
+    /// `AppendText` to the text node at `slot` (as [`link_slots`](Self::link_slots)).
+    #[inline]
+    pub(crate) fn append_text_slot(&mut self, slot: Slot, key: PatchKey, text: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        if slot as usize >= self.store.nodes.len() {
+            self.fail(PatchError::UnknownKey { index: 0, key });
+            return;
+        }
+        self.append_text_at(slot, key, text);
+    }
+
+    fn append_text_at(&mut self, n: Slot, node: PatchKey, text: &str) {
+        let NodeData::Text(old) = self.store.n(n).data else {
+            self.fail(PatchError::NotText { index: 0, node });
+            return;
+        };
+        match self.store.text.append(old, text) {
+            Ok(new) => self.store.n_mut(n).data = NodeData::Text(new),
+            Err(_) => self.fail(PatchError::TextTooLarge { index: 0 }),
         }
     }
 
@@ -72,6 +142,7 @@ impl StoreSink {
 
     #[cold]
     fn fail(&mut self, error: PatchError) {
+        self.last = NONE;
         if self.error.is_none() {
             self.error = Some(error);
         }
@@ -100,6 +171,7 @@ impl StoreSink {
     /// new or the arena is full.
     #[inline]
     fn push(&mut self, key: PatchKey, data: NodeData) -> Option<Slot> {
+        self.last = NONE;
         if self.error.is_some() {
             return None;
         }
@@ -122,6 +194,7 @@ impl StoreSink {
         };
         self.store.nodes.push(Node::new(key, data));
         self.store.high_water = key.0.get();
+        self.last = slot;
         Some(slot)
     }
 
@@ -265,14 +338,7 @@ impl TreeSink for StoreSink {
     #[inline]
     fn append_text(&mut self, node: PatchKey, text: &str) {
         let Some(n) = self.slot(node) else { return };
-        let NodeData::Text(old) = self.store.n(n).data else {
-            self.fail(PatchError::NotText { index: 0, node });
-            return;
-        };
-        match self.store.text.append(old, text) {
-            Ok(new) => self.store.n_mut(n).data = NodeData::Text(new),
-            Err(_) => self.fail(PatchError::TextTooLarge { index: 0 }),
-        }
+        self.append_text_at(n, node, text);
     }
 
     fn add_attributes(&mut self, node: PatchKey, attrs: ElementAttrs<'_>) {
@@ -346,6 +412,31 @@ mod tests {
             (store.len(), store.quirks_mode()),
             (2, QuirksMode::NoQuirks)
         );
+    }
+
+    #[test]
+    fn created_nodes_report_their_slots_and_a_bad_slot_is_an_error_not_a_panic() {
+        let mut sink = StoreSink::new(DomStore::new());
+        sink.create_document(key(1));
+        assert_eq!(sink.last_slot(), 0);
+        element(&mut sink, 2, "html");
+        assert_eq!(sink.last_slot(), 1);
+        sink.link_slots(0, 1, NONE);
+        let before = dump_document(&sink.store);
+        // A key that is not new adds nothing: no slot to record.
+        element(&mut sink, 2, "body");
+        assert_eq!(sink.last_slot(), NONE);
+        let (store, error) = sink.finish();
+        assert!(matches!(error, Some(PatchError::KeyNotIncreasing { .. })));
+        assert_eq!(dump_document(&store), before);
+
+        let mut sink = StoreSink::new(DomStore::new());
+        sink.create_document(key(1));
+        element(&mut sink, 2, "html");
+        sink.link_slots(0, 7, NONE);
+        let (store, error) = sink.finish();
+        assert!(error.is_some());
+        assert_eq!(dump_document(&store), "");
     }
 
     #[test]

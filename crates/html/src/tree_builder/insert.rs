@@ -15,6 +15,9 @@ use super::mirror::{Kind, NodeId};
 use super::open_stack::ElemKey;
 use super::sink::{ElementAttrs, NewElement, TreeSink};
 
+/// "No store slot recorded" (see [`TreeBuilder::slot`]).
+pub(crate) const NO_SLOT: u32 = u32::MAX;
+
 /// An insertion location.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Place {
@@ -92,6 +95,7 @@ impl TreeBuilder {
         self.place_for(override_target, true)
     }
 
+    #[inline]
     fn place_for(&self, override_target: Option<NodeId>, depth_limited: bool) -> Place {
         // The usual case, read from the stack alone: the current node, no foster
         // parenting, within the depth limit, not a template.
@@ -106,6 +110,12 @@ impl TreeBuilder {
         {
             return Place::Append(current);
         }
+        self.place_for_slow(override_target, depth_limited)
+    }
+
+    /// [`place_for`](Self::place_for) past its usual case.
+    #[inline(never)]
+    fn place_for_slow(&self, override_target: Option<NodeId>, depth_limited: bool) -> Place {
         let target = override_target
             .or_else(|| self.current_node())
             .unwrap_or(self.document);
@@ -239,6 +249,10 @@ impl TreeBuilder {
                 contents,
             },
         );
+        // A template's last node is its contents: its own slot is looked up.
+        if contents.is_none() {
+            self.note_slot(id);
+        }
         id
     }
 
@@ -286,6 +300,33 @@ impl TreeBuilder {
     /// parent is known to take it.
     fn link_at(&mut self, place: Place, child: NodeId) {
         let parent = place.parent();
+        // The store path: by the slots the store gave the nodes, no key lookup.
+        let (parent_slot, child_slot) = (self.slot(parent), self.slot(child));
+        if parent_slot != NO_SLOT && child_slot != NO_SLOT {
+            let before_slot = match place {
+                Place::Append(_) => Some(NO_SLOT),
+                Place::Before(_, before) => Some(self.slot(before)).filter(|&s| s != NO_SLOT),
+            };
+            if let Some(before_slot) = before_slot {
+                match place {
+                    Place::Append(_) => self.mirror.append(parent, child),
+                    Place::Before(_, before) => self.mirror.insert_before(parent, child, before),
+                }
+                if self.emit.link_slots(parent_slot, child_slot, before_slot) {
+                    return;
+                }
+                // Not a store (slots are only recorded for one): by keys.
+                let (parent_key, child_key) = (self.mirror.key(parent), self.mirror.key(child));
+                match place {
+                    Place::Append(_) => self.emit.append_child(parent_key, child_key),
+                    Place::Before(_, before) => {
+                        let before_key = self.mirror.key(before);
+                        self.emit.insert_before(parent_key, child_key, before_key);
+                    }
+                }
+                return;
+            }
+        }
         let parent_key = self.mirror.key(parent);
         let child_key = self.mirror.key(child);
         match place {
@@ -298,6 +339,27 @@ impl TreeBuilder {
                 let before_key = self.mirror.key(before);
                 self.emit.insert_before(parent_key, child_key, before_key);
             }
+        }
+    }
+
+    /// The store slot of `node` on the store path, when recorded since the
+    /// store was attached ([`NO_SLOT`] otherwise: the caller looks the key up).
+    #[inline]
+    pub(crate) fn slot(&self, node: NodeId) -> u32 {
+        if node >= self.slot_floor {
+            self.mirror.slot(node)
+        } else {
+            NO_SLOT
+        }
+    }
+
+    /// Records the store slot of the node just created (`node`) as the store
+    /// sink reports it (a no-op on the other paths).
+    #[inline]
+    fn note_slot(&mut self, node: NodeId) {
+        let slot = self.emit.last_slot();
+        if slot != NO_SLOT {
+            self.mirror.set_slot(node, slot);
         }
     }
 
@@ -398,8 +460,27 @@ impl TreeBuilder {
             {
                 stored.push_str(text);
             }
-            self.emit.append_text(key, text);
+            let slot = self.slot(prev);
+            if slot == NO_SLOT || !self.emit.append_text_slot(slot, key, text) {
+                self.emit.append_text(key, text);
+            }
             return;
+        }
+        // The store path's usual case: created and appended in one call (the
+        // store's, then the mirror's).
+        if let Place::Append(parent) = place {
+            let parent_slot = self.slot(parent);
+            if parent_slot != NO_SLOT {
+                // The key of the node about to be added.
+                let key = self.mirror.key(self.mirror.len());
+                if let Some(slot) = self.emit.create_text_in(key, text, parent_slot) {
+                    let node = self.mirror.add_appended(Kind::Text, parent, slot);
+                    if self.select_tracker.full_mirror {
+                        self.select_tracker.texts.insert(node, text.to_owned());
+                    }
+                    return;
+                }
+            }
         }
         let node = self.mirror.add(Kind::Text);
         if self.select_tracker.full_mirror {
@@ -407,6 +488,7 @@ impl TreeBuilder {
         }
         let key = self.mirror.key(node);
         self.emit.create_text(key, text);
+        self.note_slot(node);
         // The parent is not the document (checked above): no A.3 check.
         self.link_at(place, node);
     }
@@ -430,6 +512,7 @@ impl TreeBuilder {
         }
         let key = self.mirror.key(node);
         self.emit.create_comment(key, text);
+        self.note_slot(node);
         self.insert_at(place, node);
     }
 

@@ -101,7 +101,7 @@ impl ElemInfo {
     }
 }
 
-/// One mirrored node with its links (36 bytes).
+/// One mirrored node with its links (40 bytes).
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
     pub(crate) kind: Kind,
@@ -110,6 +110,11 @@ pub(crate) struct Node {
     last_child: Link,
     prev: Link,
     next: Link,
+    /// On the store path: the node's slot in the store, as the store sink
+    /// reported it when the node was created ([`NO_LINK`] when unknown: made
+    /// for patches, or copied by a compaction). Trusted only for the nodes
+    /// created since the store was attached (see `TreeBuilder::slot`).
+    slot: u32,
 }
 
 impl Node {
@@ -200,8 +205,60 @@ impl Mirror {
             last_child: NO_LINK,
             prev: NO_LINK,
             next: NO_LINK,
+            slot: NO_LINK,
         });
         self.nodes.len() - 1
+    }
+
+    /// Adds a node as the last child of `parent`, with its store slot (one
+    /// look at each node involved: [`add`](Self::add), [`append`](Self::append)
+    /// and [`set_slot`](Self::set_slot) in one, for the store path's text).
+    #[inline]
+    pub(crate) fn add_appended(&mut self, kind: Kind, parent: NodeId, slot: u32) -> NodeId {
+        let id = self.nodes.len();
+        let child_link = link(Some(id));
+        let last = match self.nodes.get_mut(parent) {
+            Some(p) => {
+                let last = std::mem::replace(&mut p.last_child, child_link);
+                if last == NO_LINK {
+                    p.first_child = child_link;
+                }
+                last
+            }
+            None => {
+                // No such parent: a parentless node, as `append` would leave it.
+                let id = self.add(kind);
+                self.set_slot(id, slot);
+                return id;
+            }
+        };
+        if let Some(l) = unlink(last).and_then(|l| self.nodes.get_mut(l)) {
+            l.next = child_link;
+        }
+        self.nodes.push(Node {
+            kind,
+            parent: link(Some(parent)),
+            first_child: NO_LINK,
+            last_child: NO_LINK,
+            prev: last,
+            next: NO_LINK,
+            slot,
+        });
+        id
+    }
+
+    /// Records the store slot of `id` (see [`Node`]'s `slot`).
+    #[inline]
+    pub(crate) fn set_slot(&mut self, id: NodeId, slot: u32) {
+        if let Some(n) = self.nodes.get_mut(id) {
+            n.slot = slot;
+        }
+    }
+
+    /// The recorded store slot of `id` ([`u32::MAX`] when unknown).
+    #[inline]
+    pub(crate) fn slot(&self, id: NodeId) -> u32 {
+        self.nodes.get(id).map_or(NO_LINK, |n| n.slot)
     }
 
     /// The key of `id` (non-zero by construction: `key_base >= 1`).
@@ -593,7 +650,45 @@ mod size_tests {
     #[test]
     fn a_mirror_node_stays_small() {
         // The mirror lives as long as the parse: every byte here is paid per node.
-        assert!(std::mem::size_of::<super::Node>() <= 36);
+        assert!(std::mem::size_of::<super::Node>() <= 40);
+    }
+}
+
+#[cfg(test)]
+mod add_appended_tests {
+    use super::{Kind, Mirror};
+
+    fn links(m: &Mirror, id: usize) -> (Option<usize>, Option<usize>, Option<usize>, u32) {
+        let n = m.get(id).unwrap();
+        (n.parent(), n.prev(), n.next(), m.slot(id))
+    }
+
+    #[test]
+    fn adding_appended_links_as_add_then_append() {
+        let (mut a, mut b) = (Mirror::new(1), Mirror::new(1));
+        for m in [&mut a, &mut b] {
+            m.add(Kind::Document);
+            m.add(Kind::Other);
+        }
+        // Into an empty parent, then after a sibling.
+        for slot in [7, 8] {
+            let x = a.add_appended(Kind::Text, 1, slot);
+            let y = b.add(Kind::Text);
+            b.append(1, y);
+            b.set_slot(y, slot);
+            assert_eq!(x, y);
+        }
+        for id in 0..a.len() {
+            assert_eq!(links(&a, id), links(&b, id));
+        }
+        let parent = a.get(1).unwrap();
+        assert_eq!(
+            (parent.first_child(), parent.last_child()),
+            (Some(2), Some(3))
+        );
+        // A parent that is not there: a parentless node, as `append` leaves it.
+        let z = a.add_appended(Kind::Text, 99, 9);
+        assert_eq!(links(&a, z), (None, None, None, 9));
     }
 }
 

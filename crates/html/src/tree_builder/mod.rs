@@ -349,6 +349,10 @@ pub struct TreeBuilder {
     pub(crate) last_script: Option<NodeId>,
     /// The mirror size at which it is compacted next (see `compaction.rs`).
     pub(crate) compact_at: usize,
+    /// The first node created since the store was attached: the store slots
+    /// the mirror records are trusted from here on (see [`TreeBuilder::slot`];
+    /// an earlier attach's store may have been changed by its owner since).
+    pub(crate) slot_floor: NodeId,
 }
 
 /// Whether `name` is an HTML element of the spec's "formatting" category
@@ -454,6 +458,7 @@ impl TreeBuilder {
             token_source: TokenSource::None,
             owned_atoms: OwnedTokenAtoms::default(),
             compact_at: config.mirror_compaction.due_at(0),
+            slot_floor: 0,
             config,
         };
         let key = tb.mirror.key(document);
@@ -765,6 +770,7 @@ impl TreeBuilder {
     pub(crate) fn attach_store(&mut self, store: crate::dom::DomStore) {
         debug_assert!(self.emit.patches.patches.is_empty());
         self.emit.target = Target::Store(crate::dom::StoreSink::new(store));
+        self.slot_floor = self.mirror.len();
     }
 
     /// Back to patches: the store written since [`attach_store`](Self::attach_store),
@@ -775,6 +781,7 @@ impl TreeBuilder {
         if self.emit.reads_attrs() {
             self.keep_sink_attrs();
         }
+        self.slot_floor = self.mirror.len();
         match std::mem::replace(&mut self.emit.target, Target::Patches) {
             Target::Store(sink) => Some(sink.finish()),
             other => {

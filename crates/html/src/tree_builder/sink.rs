@@ -429,6 +429,54 @@ impl Emitter {
         matches!(self.target, Target::Store(_))
     }
 
+    /// On the store path, the store slot of the node the last `create_*` call
+    /// added ([`u32::MAX`] when it added none, or on another path).
+    #[inline]
+    pub(crate) fn last_slot(&self) -> u32 {
+        match &self.target {
+            Target::Store(sink) => sink.last_slot(),
+            _ => u32::MAX,
+        }
+    }
+
+    /// Links by store slots (see [`last_slot`](Self::last_slot); `before` is
+    /// [`u32::MAX`] to append); `false` (nothing done) when the target is not a
+    /// store.
+    #[inline]
+    pub(crate) fn link_slots(&mut self, parent: u32, child: u32, before: u32) -> bool {
+        match &mut self.target {
+            Target::Store(sink) => {
+                sink.link_slots(parent, child, before);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// On the store path, `CreateText` and `AppendChild` to the node at store
+    /// slot `parent` in one call: the text node's slot ([`u32::MAX`] when it
+    /// could not be made); `None` (nothing done) when the target is not a store.
+    #[inline]
+    pub(crate) fn create_text_in(&mut self, key: PatchKey, text: &str, parent: u32) -> Option<u32> {
+        match &mut self.target {
+            Target::Store(sink) => Some(sink.create_text_in(key, text, parent)),
+            _ => None,
+        }
+    }
+
+    /// `AppendText` to the text node at store slot `slot` (key `key`); `false`
+    /// (nothing done) when the target is not a store.
+    #[inline]
+    pub(crate) fn append_text_slot(&mut self, slot: u32, key: PatchKey, text: &str) -> bool {
+        match &mut self.target {
+            Target::Store(sink) => {
+                sink.append_text_slot(slot, key, text);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The attributes of the element `key` as created, when the sink holds
     /// them (see [`reads_attrs`](Self::reads_attrs)).
     pub(crate) fn element_attrs(&self, key: PatchKey) -> Option<Vec<PatchAttr>> {
