@@ -1,0 +1,124 @@
+//! A Python `str` as UTF-8, faster than CPython's own encoder. An ASCII string is
+//! its own UTF-8: borrowed in place. Any other is handed out by CPython as UCS-4
+//! code points a piece at a time (`PyUnicode_AsUCS4`: a widening copy, about four
+//! times faster than its UTF-8 encoder) and encoded by [`crate::ucs4`]. PyO3's
+//! `to_cow` (what the bindings used before) asks CPython to encode a new `bytes`
+//! object and copies that into a `String`; an `abi3-py39` build has nothing
+//! better, as `PyUnicode_AsUTF8AndSize` is in the limited API from 3.10 on only
+//! (and it keeps the UTF-8 with the string, doubling its memory). The UTF-8
+//! encoding is about a tenth of a parse of a fresh non-ASCII `str` (BENCHMARKS.md,
+//! "From Python", session 11).
+
+use std::borrow::Cow;
+
+use pyo3::exceptions::PyUnicodeEncodeError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::ucs4::push_utf8;
+
+/// Code points converted at a time: 64 KiB of UCS-4, which stays in the cache
+/// while it is encoded.
+const PIECE: usize = 16 * 1024;
+
+/// The UTF-8 of `s`: borrowed for an ASCII string, encoded otherwise. A string with
+/// a lone surrogate raises `UnicodeEncodeError`, as CPython's encoder does.
+pub(crate) fn utf8<'py>(s: &'py Bound<'py, PyString>) -> PyResult<Cow<'py, str>> {
+    let py = s.py();
+    if s.call_method0(pyo3::intern!(py, "isascii"))?.is_truthy()? {
+        // An ASCII string's UTF-8 is its data: `to_str` returns it without copying
+        // on 3.10+ builds; here `PyUnicode_AsUTF8AndSize` does the same.
+        return ascii(s).map(Cow::Borrowed);
+    }
+    let len = s.len()?;
+    let mut chars = vec![0u32; len.min(PIECE)];
+    let mut out = Vec::with_capacity(len + len / 2);
+    let mut start = 0;
+    while start < len {
+        let end = len.min(start + PIECE);
+        let buf = chars.get_mut(..end - start).unwrap_or_default();
+        if start == 0 && end == len {
+            code_points(s, buf)?;
+        } else {
+            code_points(&substring(s, start, end)?, buf)?;
+        }
+        push_utf8(&mut out, buf).map_err(|i| surrogate(buf, start, i))?;
+        start = end;
+    }
+    // Every byte pushed came from `char::encode_utf8` or was an ASCII code point.
+    String::from_utf8(out)
+        .map(Cow::Owned)
+        .map_err(|e| PyUnicodeEncodeError::new_err(e.to_string()))
+}
+
+fn surrogate(chars: &[u32], start: usize, i: usize) -> PyErr {
+    let c = chars.get(i).copied().unwrap_or_default();
+    PyUnicodeEncodeError::new_err(format!(
+        "'utf-8' codec can't encode character '\\u{c:x}' in position {}: surrogates not allowed",
+        start + i
+    ))
+}
+
+/// `s[start:end]`, a new string.
+#[allow(unsafe_code)]
+fn substring<'py>(
+    s: &Bound<'py, PyString>,
+    start: usize,
+    end: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (start, end) = (to_ssize(start)?, to_ssize(end)?);
+    // SAFETY: `s` is a live `str` and we hold the GIL (`Bound<'py, _>`);
+    // `PyUnicode_Substring` (stable ABI) returns a new reference or NULL with an
+    // exception set, which `from_owned_ptr_or_err` takes over either way.
+    unsafe {
+        Bound::from_owned_ptr_or_err(s.py(), ffi::PyUnicode_Substring(s.as_ptr(), start, end))
+    }
+}
+
+/// Writes the code points of `s` (exactly `buf.len()` of them) into `buf`.
+#[allow(unsafe_code)]
+fn code_points(s: &Bound<'_, PyAny>, buf: &mut [u32]) -> PyResult<()> {
+    let size = to_ssize(buf.len())?;
+    // SAFETY: `s` is a live `str` (the caller's string or a substring of it) and we
+    // hold the GIL; `buf` is a writable buffer of `size` UCS-4 units, and
+    // `PyUnicode_AsUCS4` (stable ABI) writes at most `size` of them (it fails with
+    // SystemError when the string is longer; no NUL is added, `copy_null` is 0).
+    let done = unsafe { ffi::PyUnicode_AsUCS4(s.as_ptr(), buf.as_mut_ptr(), size, 0) };
+    if done.is_null() {
+        return Err(PyErr::fetch(s.py()));
+    }
+    Ok(())
+}
+
+/// The data of an ASCII string (its UTF-8).
+#[allow(unsafe_code)]
+fn ascii<'py>(s: &'py Bound<'py, PyString>) -> PyResult<&'py str> {
+    // Declared here: pyo3-ffi declares it only for 3.10+ builds (the stable ABI has
+    // it from 3.10 on), but CPython's library exports it, with this signature, in
+    // every version since 3.3, and this module's floor is 3.9.
+    unsafe extern "C" {
+        fn PyUnicode_AsUTF8AndSize(
+            unicode: *mut ffi::PyObject,
+            size: *mut ffi::Py_ssize_t,
+        ) -> *const std::ffi::c_char;
+    }
+    let mut size: ffi::Py_ssize_t = 0;
+    // SAFETY: `s` is a live `str` and we hold the GIL; `size` is a valid place.
+    let ptr = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+    if ptr.is_null() {
+        return Err(PyErr::fetch(s.py()));
+    }
+    let len = usize::try_from(size).unwrap_or(0);
+    // SAFETY: on success the pointer is `size` bytes of UTF-8 owned by the string
+    // (for an ASCII string, the string's own data, no copy), valid and unchanged as
+    // long as the string lives; `s` is borrowed for 'py, so the slice cannot outlive
+    // it. Tests: tests/test_input.py (ASCII, empty, subclasses, threads).
+    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
+    std::str::from_utf8(bytes).map_err(|e| PyUnicodeEncodeError::new_err(e.to_string()))
+}
+
+fn to_ssize(n: usize) -> PyResult<ffi::Py_ssize_t> {
+    ffi::Py_ssize_t::try_from(n)
+        .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("string too long"))
+}
