@@ -43,8 +43,15 @@ def test_str_input_is_its_utf8(text):
 def test_str_input_with_a_lone_surrogate_raises():
     bad = "<p>\ud800</p>"
     for call in (tagloom.parse, tagloom.sanitize, tagloom.parse_fragment, tagloom.Policy().sanitize):
-        with pytest.raises(UnicodeEncodeError):
+        with pytest.raises(UnicodeEncodeError) as raised:
             call(bad)
+        # CPython's error: the codec, the string, where the surrogate is.
+        assert (raised.value.encoding, raised.value.object, raised.value.start) == ("utf-8", bad, 3)
+    # Past the first piece of 16 384 code points read at a time.
+    long_bad = "\u00e9" * 40000 + "\udfff"
+    with pytest.raises(UnicodeEncodeError) as raised:
+        tagloom.parse(long_bad)
+    assert raised.value.start == 40000
     with pytest.raises(UnicodeEncodeError):
         tagloom.parse_many(["<p>ok", bad], threads=2)
     with pytest.raises(UnicodeEncodeError):

@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use pyo3::exceptions::PyUnicodeEncodeError;
+use pyo3::exceptions::{PyUnicodeEncodeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -43,21 +43,25 @@ pub(crate) fn utf8<'py>(s: &'py Bound<'py, PyString>) -> PyResult<Cow<'py, str>>
         } else {
             code_points(&substring(s, start, end)?, buf)?;
         }
-        push_utf8(&mut out, buf).map_err(|i| surrogate(buf, start, i))?;
+        push_utf8(&mut out, buf).map_err(|i| surrogate(s, start + i))?;
         start = end;
     }
     // Every byte pushed came from `char::encode_utf8` or was an ASCII code point.
     String::from_utf8(out)
         .map(Cow::Owned)
-        .map_err(|e| PyUnicodeEncodeError::new_err(e.to_string()))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-fn surrogate(chars: &[u32], start: usize, i: usize) -> PyErr {
-    let c = chars.get(i).copied().unwrap_or_default();
-    PyUnicodeEncodeError::new_err(format!(
-        "'utf-8' codec can't encode character '\\u{c:x}' in position {}: surrogates not allowed",
-        start + i
-    ))
+/// CPython's error for the lone surrogate at `position` of `s`.
+fn surrogate(s: &Bound<'_, PyString>, position: usize) -> PyErr {
+    let args = (
+        "utf-8",
+        s.clone().unbind(),
+        position,
+        position + 1,
+        "surrogates not allowed",
+    );
+    PyUnicodeEncodeError::new_err(args)
 }
 
 /// `s[start:end]`, a new string.
@@ -115,7 +119,7 @@ fn ascii<'py>(s: &'py Bound<'py, PyString>) -> PyResult<&'py str> {
     // long as the string lives; `s` is borrowed for 'py, so the slice cannot outlive
     // it. Tests: tests/test_input.py (ASCII, empty, subclasses, threads).
     let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
-    std::str::from_utf8(bytes).map_err(|e| PyUnicodeEncodeError::new_err(e.to_string()))
+    std::str::from_utf8(bytes).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 fn to_ssize(n: usize) -> PyResult<ffi::Py_ssize_t> {
