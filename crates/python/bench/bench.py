@@ -5,8 +5,8 @@ usage: python bench.py CORPUS_DIR [ROUNDS]
 - parse: ``tagloom.parse`` vs selectolax's ``LexborHTMLParser``, ``lxml.html`` and
   ``html5lib`` (html5lib on the pages only, one parse a sample: it is far slower);
 - parse from ``str``: the same two calls on the decoded text (the pages and the
-  concat; selectolax encodes a ``str`` to UTF-8 first, tagloom reads the UTF-8 that
-  CPython keeps with the string, making it on the first request);
+  concat; selectolax encodes a ``str`` with ``str.encode``, tagloom reads an ASCII
+  one in place and encodes any other itself, from UCS-4 pieces);
 - sanitize: ``tagloom.sanitize`` vs ``nh3.clean`` (default policies; str in, str out);
 - ``parse_many`` and ``extract_text_many`` on 2 threads vs 1 over the pages
   repeated to about 20 MB: one sample a round like the rest, then a steadiness loop
@@ -19,9 +19,9 @@ usage: python bench.py CORPUS_DIR [ROUNDS]
 Inputs: every ``*.html`` of CORPUS_DIR and their 20 MB concat, bytes in (str for
 the sanitizers and the ``str`` parse table, decoded outside the timed region). A
 ``str`` is a new string for every call (``Fresh``, made before the sample), as a
-user's freshly decoded text is: CPython keeps a string's UTF-8 once an engine has
-asked for it, so passing one string again would spare every later call (and the
-next engine) the encoding a real call pays.
+user's freshly decoded text is: CPython keeps a string's UTF-8 once anything has
+asked for it through ``PyUnicode_AsUTF8AndSize``, and such a string would spare
+every later call the encoding a real call pays.
 
 Timing rules: those of ``crates/bench/scripts/selectolax_timer.py`` (the peer
 bench's lexbor timer; its ``sample`` is the one used here), the same for every

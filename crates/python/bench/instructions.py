@@ -17,8 +17,9 @@ with the interpreter's start-up, the imports and the file reads cancelled out.
 ``PYTHONHASHSEED=0`` keeps the two processes alike. A ``str`` input is a new
 string for every call (made before the calls, as many in both processes), as a
 user's freshly decoded text is: nobody has asked it for its UTF-8 yet, so each
-engine pays for that encoding (CPython keeps a string's UTF-8 once made, and a
-string passed again would hand the second engine the first one's work).
+engine pays for that encoding (CPython keeps a string's UTF-8 once made through
+``PyUnicode_AsUTF8AndSize``, and a string passed again could hand a call an earlier
+one's work).
 
 For tagloom the table splits the call: "Rust" is the inclusive count of the Rust
 function the binding calls (``tagloom_python::parse::parse``, ``Sanitizer::sanitize``),

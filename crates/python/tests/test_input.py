@@ -1,6 +1,7 @@
-"""How documents come in from Python: a `str` is read through its UTF-8 in place
-(`PyUnicode_AsUTF8AndSize`, src/py/input.rs), `bytes` in place, `bytearray`
-copied; short inputs are worked on with the GIL held, long ones release it."""
+"""How documents come in from Python (src/py/input.rs, src/py/unicode.rs): an
+ASCII `str` and `bytes` are read in place, any other `str` as UCS-4 pieces encoded
+to UTF-8 in Rust, `bytearray` copied; short inputs are worked on with the GIL held,
+long ones release it."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def test_str_input_is_its_utf8(text):
     utf8 = text.encode("utf-8")
     expected = tagloom.parse(utf8, encoding="utf-8").dump()
     assert tagloom.parse(text).dump() == expected
-    # A second call reads the UTF-8 CPython kept with the string.
+    # A second call on the same string reads it the same way.
     assert tagloom.parse(text).dump() == expected
     assert tagloom.parse(Text(text)).dump() == expected
     assert tagloom.parse(text).encoding == "UTF-8"
