@@ -48,11 +48,13 @@ def test_str_input_with_a_lone_surrogate_raises():
             call(bad)
         # CPython's error: the codec, the string, where the surrogate is.
         assert (raised.value.encoding, raised.value.object, raised.value.start) == ("utf-8", bad, 3)
-    # Past the first piece of 16 384 code points read at a time.
-    long_bad = "\u00e9" * 40000 + "\udfff"
-    with pytest.raises(UnicodeEncodeError) as raised:
-        tagloom.parse(long_bad)
-    assert raised.value.start == 40000
+    # Strings past 2**20 code points are read in pieces of 16 384: the position
+    # counts from the string's start.
+    for size in (40000, (1 << 20) + 20000):
+        long_bad = "\u00e9" * size + "\udfff"
+        with pytest.raises(UnicodeEncodeError) as raised:
+            tagloom.parse(long_bad)
+        assert raised.value.start == size
     with pytest.raises(UnicodeEncodeError):
         tagloom.parse_many(["<p>ok", bad], threads=2)
     with pytest.raises(UnicodeEncodeError):
@@ -68,6 +70,16 @@ def test_long_str_inputs_in_threads():
     for text, doc in zip(texts, docs):
         assert doc.dump() == tagloom.parse(text.encode("utf-8"), encoding="utf-8").dump()
     assert tagloom.sanitize_many(texts, threads=2) == [tagloom.sanitize(t.encode("utf-8")) for t in texts]
+
+
+def test_a_string_read_in_pieces():
+    """Past 2**20 code points a string is read in pieces; astral characters and
+    multi-byte ones straddle the pieces' edges."""
+    text = "<p>\u00e9\U0001f600\u6f22 <b>x</b>" * 60000
+    assert len(text) > 1 << 20
+    utf8 = text.encode("utf-8")
+    assert tagloom.parse(text).dump() == tagloom.parse(utf8, encoding="utf-8").dump()
+    assert tagloom.sanitize(text) == tagloom.sanitize(utf8)
 
 
 def test_bytes_for_the_sanitizer_are_utf8_without_bom():

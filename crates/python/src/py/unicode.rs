@@ -18,8 +18,14 @@ use pyo3::types::PyString;
 
 use crate::ucs4::push_utf8;
 
-/// Code points converted at a time: 64 KiB of UCS-4, which stays in the cache
-/// while it is encoded.
+/// A string of up to this many code points is converted whole (a buffer of 4 MiB
+/// at most). A longer one goes in pieces of [`PIECE`] code points, each copied out
+/// as a substring first (which costs about as much again as the conversion), so
+/// that the buffer stays small.
+const WHOLE: usize = 1 << 20;
+
+/// Code points converted at a time past [`WHOLE`]: 64 KiB of UCS-4, which stays in
+/// the cache while it is encoded.
 const PIECE: usize = 16 * 1024;
 
 /// The UTF-8 of `s`: borrowed for an ASCII string, encoded otherwise. A string with
@@ -32,11 +38,12 @@ pub(crate) fn utf8<'py>(s: &'py Bound<'py, PyString>) -> PyResult<Cow<'py, str>>
         return ascii(s).map(Cow::Borrowed);
     }
     let len = s.len()?;
-    let mut chars = vec![0u32; len.min(PIECE)];
+    let piece = if len <= WHOLE { len } else { PIECE };
+    let mut chars = vec![0u32; piece];
     let mut out = Vec::with_capacity(len + len / 2);
     let mut start = 0;
     while start < len {
-        let end = len.min(start + PIECE);
+        let end = len.min(start + piece);
         let buf = chars.get_mut(..end - start).unwrap_or_default();
         if start == 0 && end == len {
             code_points(s, buf)?;
