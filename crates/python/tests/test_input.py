@@ -24,6 +24,17 @@ class Text(str):
     """A `str` subclass: read as a `str`."""
 
 
+class Lying(str):
+    """A `str` whose `__len__` and `isascii` lie: the string's own length and
+    code points are what count."""
+
+    def __len__(self) -> int:
+        return 10 * super().__len__() + 100
+
+    def isascii(self) -> bool:
+        return False
+
+
 @pytest.mark.parametrize("text", TEXTS)
 def test_str_input_is_its_utf8(text):
     utf8 = text.encode("utf-8")
@@ -32,6 +43,7 @@ def test_str_input_is_its_utf8(text):
     # A second call on the same string reads it the same way.
     assert tagloom.parse(text).dump() == expected
     assert tagloom.parse(Text(text)).dump() == expected
+    assert tagloom.parse(Lying(text)).dump() == expected
     assert tagloom.parse(text).encoding == "UTF-8"
     assert tagloom.parse_fragment(text, "td").dump() == tagloom.parse_fragment(utf8, "td").dump()
     assert tagloom.sanitize(text) == tagloom.sanitize(utf8) == tagloom.sanitize(Text(text))

@@ -37,19 +37,20 @@ pub(crate) fn utf8<'py>(s: &'py Bound<'py, PyString>) -> PyResult<Cow<'py, str>>
         // on 3.10+ builds; here `PyUnicode_AsUTF8AndSize` does the same.
         return ascii(s).map(Cow::Borrowed);
     }
-    let len = s.len()?;
+    let len = length(s)?;
     let piece = if len <= WHOLE { len } else { PIECE };
-    let mut chars = vec![0u32; piece];
+    // Not zeroed: `code_points` fills what it hands out (a memset of the buffer
+    // cost half as much as the conversion).
+    let mut chars: Vec<u32> = Vec::with_capacity(piece);
     let mut out = Vec::with_capacity(len + len / 2);
     let mut start = 0;
     while start < len {
         let end = len.min(start + piece);
-        let buf = chars.get_mut(..end - start).unwrap_or_default();
-        if start == 0 && end == len {
-            code_points(s, buf)?;
+        let buf = if start == 0 && end == len {
+            code_points(s, &mut chars, end - start)?
         } else {
-            code_points(&substring(s, start, end)?, buf)?;
-        }
+            code_points(&substring(s, start, end)?, &mut chars, end - start)?
+        };
         push_utf8(&mut out, buf).map_err(|i| surrogate(s, start + i))?;
         start = end;
     }
@@ -87,19 +88,27 @@ fn substring<'py>(
     }
 }
 
-/// Writes the code points of `s` (exactly `buf.len()` of them) into `buf`.
+/// The code points of `s` (exactly `n` of them), written into `buf`'s storage
+/// (its old contents are dropped).
 #[allow(unsafe_code)]
-fn code_points(s: &Bound<'_, PyAny>, buf: &mut [u32]) -> PyResult<()> {
-    let size = to_ssize(buf.len())?;
+fn code_points<'b>(s: &Bound<'_, PyAny>, buf: &'b mut Vec<u32>, n: usize) -> PyResult<&'b [u32]> {
+    buf.clear();
+    buf.reserve(n);
+    let size = to_ssize(n)?;
     // SAFETY: `s` is a live `str` (the caller's string or a substring of it) and we
-    // hold the GIL; `buf` is a writable buffer of `size` UCS-4 units, and
-    // `PyUnicode_AsUCS4` (stable ABI) writes at most `size` of them (it fails with
-    // SystemError when the string is longer; no NUL is added, `copy_null` is 0).
+    // hold the GIL; `buf` has room for `n` = `size` UCS-4 units (reserved above),
+    // and `PyUnicode_AsUCS4` (stable ABI) writes at most `size` of them (it fails
+    // with SystemError when the string is longer; no NUL is added, `copy_null` is 0).
     let done = unsafe { ffi::PyUnicode_AsUCS4(s.as_ptr(), buf.as_mut_ptr(), size, 0) };
     if done.is_null() {
         return Err(PyErr::fetch(s.py()));
     }
-    Ok(())
+    // SAFETY: on success `PyUnicode_AsUCS4` wrote all the string's code points, and
+    // the string has `n` of them (`s.len()`, or the substring's `end - start`), so
+    // the first `n` units are initialized; `n` is within the capacity reserved.
+    // Tests: tests/test_input.py (whole strings and pieces, astral characters).
+    unsafe { buf.set_len(n) };
+    Ok(buf)
 }
 
 /// The data of an ASCII string (its UTF-8).
@@ -127,6 +136,16 @@ fn ascii<'py>(s: &'py Bound<'py, PyString>) -> PyResult<&'py str> {
     // it. Tests: tests/test_input.py (ASCII, empty, subclasses, threads).
     let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
     std::str::from_utf8(bytes).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// How many code points `s` holds: the string's own count, which a subclass's
+/// `__len__` cannot change (`code_points` relies on it).
+#[allow(unsafe_code)]
+fn length(s: &Bound<'_, PyString>) -> PyResult<usize> {
+    // SAFETY: `s` is a live `str` and we hold the GIL; `PyUnicode_GetLength`
+    // (stable ABI) returns the length or -1 with an exception set.
+    let n = unsafe { ffi::PyUnicode_GetLength(s.as_ptr()) };
+    usize::try_from(n).map_err(|_| PyErr::fetch(s.py()))
 }
 
 fn to_ssize(n: usize) -> PyResult<ffi::Py_ssize_t> {
