@@ -1,13 +1,14 @@
 //! A Python `str` as UTF-8, faster than CPython's own encoder. An ASCII string is
 //! its own UTF-8: borrowed in place. Any other is handed out by CPython as UCS-4
-//! code points a piece at a time (`PyUnicode_AsUCS4`: a widening copy, about four
-//! times faster than its UTF-8 encoder) and encoded by [`crate::ucs4`]. PyO3's
+//! code points, whole or, past [`WHOLE`], a piece at a time (`PyUnicode_AsUCS4`: a
+//! widening copy, about four times faster than its UTF-8 encoder) and encoded by
+//! [`crate::ucs4`]. PyO3's
 //! `to_cow` (what the bindings used before) asks CPython to encode a new `bytes`
 //! object and copies that into a `String`; an `abi3-py39` build has nothing
 //! better, as `PyUnicode_AsUTF8AndSize` is in the limited API from 3.10 on only
-//! (and it keeps the UTF-8 with the string, doubling its memory). The UTF-8
-//! encoding is about a tenth of a parse of a fresh non-ASCII `str` (BENCHMARKS.md,
-//! "From Python", session 11).
+//! (and it keeps the UTF-8 with the string, doubling its memory). CPython's UTF-8
+//! encoder was 11–17 % of a call on a fresh non-ASCII `str`; this reading is 6–10 %
+//! (BENCHMARKS.md, "From Python", session 11).
 
 use std::borrow::Cow;
 
