@@ -4,6 +4,9 @@ usage: python bench.py CORPUS_DIR [ROUNDS]
 
 - parse: ``tagloom.parse`` vs selectolax's ``LexborHTMLParser``, ``lxml.html`` and
   ``html5lib`` (html5lib on the pages only, one parse a sample: it is far slower);
+- parse from ``str``: the same two calls on the decoded text (the pages and the
+  concat; selectolax encodes a ``str`` with ``str.encode``, tagloom reads an ASCII
+  one in place and encodes any other itself, from UCS-4 pieces);
 - sanitize: ``tagloom.sanitize`` vs ``nh3.clean`` (default policies; str in, str out);
 - ``parse_many`` and ``extract_text_many`` on 2 threads vs 1 over the pages
   repeated to about 20 MB: one sample a round like the rest, then a steadiness loop
@@ -14,7 +17,11 @@ usage: python bench.py CORPUS_DIR [ROUNDS]
   read, the wall clock there depends on what else runs).
 
 Inputs: every ``*.html`` of CORPUS_DIR and their 20 MB concat, bytes in (str for
-the sanitizers, decoded outside the timed region).
+the sanitizers and the ``str`` parse table, decoded outside the timed region). A
+``str`` is a new string for every call (``Fresh``, made before the sample), as a
+user's freshly decoded text is: CPython keeps a string's UTF-8 once anything has
+asked for it through ``PyUnicode_AsUTF8AndSize``, and such a string would spare
+every later call the encoding a real call pays.
 
 Timing rules: those of ``crates/bench/scripts/selectolax_timer.py`` (the peer
 bench's lexbor timer; its ``sample`` is the one used here), the same for every
@@ -69,9 +76,28 @@ SANITIZERS: Dict[str, Callable[[str], object]] = {
     "nh3": nh3.clean,
 }
 PAGES = "7 pages"
+STR_PARSERS = ("tagloom", "lexbor")
 STEADY_CALLS = 20
 
 Samples = Dict[Tuple[str, str], List[float]]
+
+
+class Fresh:
+    """`fn` on a new copy of `text` at every call (the argument `sample` passes is
+    ignored): a string whose UTF-8 CPython has not made yet. Popping a prepared copy
+    is the only work added to the timed region, the same for every engine."""
+
+    def __init__(self, fn: Callable[[str], object], text: str, calls: int) -> None:
+        self.fn = fn
+        self.copies = [text.encode("utf-8").decode("utf-8") for _ in range(calls)]
+
+    def __call__(self, _: object) -> object:
+        return self.fn(self.copies.pop())
+
+
+def fresh_sample(fn: Callable[[str], object], text: str, iterations: int) -> Tuple[float, float]:
+    """`sample` (warm-up call included) with a new string for every call."""
+    return sample(Fresh(fn, text, iterations + 1), text, iterations)
 
 
 def rates(secs: Samples, pages: List[Tuple[str, bytes]], name: str, engine: str) -> List[float]:
@@ -137,6 +163,8 @@ def main() -> None:
     texts = {name: data.decode("utf-8", errors="replace") for name, data in pages}
     parse: Samples = {}
     parse_cpu: Samples = {}
+    parse_str: Samples = {}
+    parse_str_cpu: Samples = {}
     clean: Samples = {}
     clean_cpu: Samples = {}
     batch = [data for name, data in pages if name != "concat"]
@@ -160,8 +188,12 @@ def main() -> None:
                 wall, cpu = sample(PARSERS[engine], data, n)
                 parse.setdefault((name, engine), []).append(wall)
                 parse_cpu.setdefault((name, engine), []).append(cpu)
+            for engine in rotated(list(STR_PARSERS), r):
+                wall, cpu = fresh_sample(PARSERS[engine], texts[name], iterations_for(len(data)))
+                parse_str.setdefault((name, engine), []).append(wall)
+                parse_str_cpu.setdefault((name, engine), []).append(cpu)
             for engine in rotated(list(SANITIZERS), r):
-                wall, cpu = sample(SANITIZERS[engine], texts[name], iterations_for(len(data)))
+                wall, cpu = fresh_sample(SANITIZERS[engine], texts[name], iterations_for(len(data)))
                 clean.setdefault((name, engine), []).append(wall)
                 clean_cpu.setdefault((name, engine), []).append(cpu)
         for key in rotated(list(calls), r):
@@ -190,7 +222,14 @@ def main() -> None:
         row += [ratio(parse, pages, name, "tagloom", "lexbor"), ratio(parse_cpu, pages, name, "tagloom", "lexbor")]
         row += [ratio(parse, pages, name, "tagloom", peer) for peer in ("lxml", "html5lib")]
         print("| " + " | ".join(row) + " |")
-    print(f"\n### Sanitize (MB/s, median of {rounds})\n")
+    print(f"\n### Parse from `str` (MB/s of the page's bytes, median of {rounds}; a new string every call)\n")
+    print("| input | tagloom | lexbor | vs lexbor | vs lexbor, CPU |")
+    print("|---|---:|---:|---:|---:|")
+    for name in names:
+        t, n = cell(parse_str, pages, name, "tagloom"), cell(parse_str, pages, name, "lexbor")
+        by_cpu = ratio(parse_str_cpu, pages, name, "tagloom", "lexbor")
+        print(f"| {name} | {t} | {n} | {ratio(parse_str, pages, name, 'tagloom', 'lexbor')} | {by_cpu} |")
+    print(f"\n### Sanitize (MB/s, median of {rounds}; a new string every call)\n")
     print("| input | tagloom | nh3 | tagloom / nh3 | tagloom / nh3, CPU |")
     print("|---|---:|---:|---:|---:|")
     for name in names:

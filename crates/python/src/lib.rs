@@ -9,7 +9,8 @@
 //!   batches of one;
 //! - [`text`]: the text of a tree;
 //! - [`pool`]: the parallel map of the batch calls;
-//! - [`tokens`]: the token list of `tagloom.tokens`.
+//! - [`tokens`]: the token list of `tagloom.tokens`;
+//! - [`ucs4`]: code points to UTF-8 (how a non-ASCII `str` is read).
 //!
 //! Everything user-facing is documented on the Python side (`python/tagloom/`).
 
@@ -22,6 +23,7 @@ pub mod parse;
 pub mod pool;
 pub mod text;
 pub mod tokens;
+pub mod ucs4;
 
 #[cfg(feature = "python")]
 mod py;

@@ -10,6 +10,7 @@ use tagloom_html::dom::DomStore;
 use tagloom_html::dom_patch::{Namespace, PatchKey};
 use tagloom_html::driver::{DriveError, Driver, ParseConfig};
 use tagloom_html::session::{BYTES_PER_NODE, BatchPolicy, SessionConfig};
+use tagloom_html::tokenizer::TokenizerConfig;
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilderConfig};
 
 /// How many patches a batch holds at most (as `tagloom parse`).
@@ -111,6 +112,14 @@ fn config(options: &Options) -> ParseConfig {
                 scripting: options.scripting,
                 ..TreeBuilderConfig::default()
             },
+            // Nothing on the Python side reads parse errors (a `Document` has none,
+            // patch batches carry none), so the tokenizer does not look for them:
+            // no input-stream scan, no line tracking, no error records. The tree
+            // does not depend on them.
+            tokenizer: TokenizerConfig {
+                report_errors: false,
+                ..TokenizerConfig::default()
+            },
             decoder: decoder(options.transport),
             batching: BatchPolicy::Bounded(PATCHES_PER_BATCH),
             ..SessionConfig::default()
@@ -174,6 +183,25 @@ mod tests {
         let parsed = parse(b"<p>x", &Options::default()).unwrap();
         assert!(dom::dump_document(&parsed.store).ends_with("|     <p>\n|       \"x\"\n"));
         assert_eq!(parsed.fragment_root, None);
+    }
+
+    #[test]
+    fn the_tree_does_not_depend_on_error_reporting() {
+        let inputs: [&[u8]; 3] = [
+            b"<!doctype html><p>\0a\x01<b><i></b>x</p></p><table>t<tr>&#0;&bogus; <x y=1 y=2>\r\n\xef\xbf\xbe",
+            b"<svg><foreignObject><p>\0<math><mi></svg>\x7f<select><option>\0<textarea>\0</x",
+            b"<script>\0<!--<script>x</script>--></script><frameset><noframes>\0\x0b",
+        ];
+        for input in inputs {
+            let mut reporting = config(&Options::default());
+            reporting.session.tokenizer.report_errors = true;
+            let with = tagloom_html::driver::parse_document(input, &reporting).unwrap();
+            let without = parse(input, &Options::default()).unwrap();
+            assert_eq!(
+                dom::dump_document(&with),
+                dom::dump_document(&without.store)
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@ Parse documents into a read-only tree kept in Rust, sanitize, rewrite, tokenize
 and sniff HTML; ``tagloom.l10n`` localizes pages (XLIFF 2.1, PO) and ``tagloom.wikitext``
 renders wikitext. The batch calls (``parse_many``, ``extract_text_many``,
 ``sanitize_many``) take a whole list in one call and release the GIL while their
-threads run.
+threads run; the single calls release it for inputs of 8 KiB and more.
 
 >>> import tagloom
 >>> doc = tagloom.parse(b"<title>Hi</title><p class=x>one<p>two")

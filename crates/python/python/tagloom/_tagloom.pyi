@@ -138,7 +138,11 @@ class Policy:
 
 def parse(data: Data, *, encoding: Optional[str] = None, scripting: bool = True) -> Document:
     """Parses a document as a browser does (WHATWG HTML). ``bytes`` are sniffed (BOM,
-    ``encoding`` as the transport charset, ``<meta>``, a guess); ``str`` is already text."""
+    ``encoding`` as the transport charset, ``<meta>``, a guess); ``str`` is already text
+    (read in place when ASCII, else encoded to UTF-8 in Rust; a lone surrogate raises
+    ``UnicodeEncodeError``).
+    Inputs of 8 KiB and more are parsed with the GIL released (as ``sanitize``,
+    ``parse_fragment`` and ``rewrite`` do); shorter ones are done before it would pay."""
 
 def parse_fragment(data: Data, context: str = "div", *, scripting: bool = True) -> Document:
     """Parses ``data`` as the content of a ``context`` element (``"td"``, ``"svg path"``,

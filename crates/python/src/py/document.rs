@@ -95,7 +95,7 @@ pub(crate) fn parse(
     let input = input::data(data)?;
     let options = options(encoding, scripting, input.is_text)?;
     let bytes = &*input.bytes;
-    let parsed = py.detach(|| engine::parse(bytes, &options))?;
+    let parsed = input::detach_for(py, bytes.len(), || engine::parse(bytes, &options))?;
     Ok(Document::new(parsed, options, data.clone().unbind()))
 }
 
@@ -115,7 +115,7 @@ pub(crate) fn parse_fragment(
         fragment: Some(engine::fragment_context(context)?),
     };
     let bytes = text.as_bytes();
-    let parsed = py.detach(|| engine::parse(bytes, &options))?;
+    let parsed = input::detach_for(py, bytes.len(), || engine::parse(bytes, &options))?;
     Ok(Document::new(parsed, options, data.clone().unbind()))
 }
 

@@ -7,6 +7,7 @@ mod input;
 mod l10n;
 mod node;
 mod transform;
+mod unicode;
 mod warc;
 mod wikitext;
 

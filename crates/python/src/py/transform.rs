@@ -73,7 +73,9 @@ impl Policy {
         let text = input::text(html)?;
         let sanitizer = &*self.sanitizer;
         let text = &*text;
-        Ok(py.detach(|| sanitizer.sanitize(text).html))
+        Ok(input::detach_for(py, text.len(), || {
+            sanitizer.sanitize(text).html
+        }))
     }
 
     fn __repr__(&self) -> &'static str {
@@ -92,7 +94,9 @@ pub(crate) fn sanitize(
     let sanitizer = sanitizer(py, policy)?;
     let text = input::text(html)?;
     let text = &*text;
-    Ok(py.detach(|| sanitizer.sanitize(text).html))
+    Ok(input::detach_for(py, text.len(), || {
+        sanitizer.sanitize(text).html
+    }))
 }
 
 /// Sanitizes every document of `docs` on `threads` threads, the GIL released.
@@ -124,7 +128,9 @@ pub(crate) fn sniff(
     let data = input::data(data)?;
     let transport = transport.map(parse::encoding_for_label).transpose()?;
     let bytes = &*data.bytes;
-    Ok(py.detach(|| parse::sniff(bytes, transport).name()))
+    Ok(input::detach_for(py, bytes.len(), || {
+        parse::sniff(bytes, transport).name()
+    }))
 }
 
 /// The tokenizer's tokens in html5lib-tests' form. See `tagloom/__init__.pyi`.
@@ -220,7 +226,7 @@ pub(crate) fn rewrite(
     let rules = Rules::from_json(&json).map_err(|e| RewriteError::new_err(e.to_string()))?;
     let text = input::text(html)?;
     let text = &*text;
-    py.detach(|| {
+    input::detach_for(py, text.len(), || {
         let handlers = rules.handlers().map_err(|e| e.to_string())?;
         rewrite_str(text, handlers, Settings::default()).map_err(|e| e.to_string())
     })
