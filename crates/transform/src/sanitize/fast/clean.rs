@@ -5,11 +5,11 @@
 //! escaped element, anything added under a kept void element.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use tagloom_html::atom::Atom;
-use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
+use tagloom_html::dom_patch::{Namespace, PatchAttr};
 use tagloom_html::serializer::serializes_as_void;
-use tagloom_html::token::OwnedTag;
 
 use super::super::policy::Disposition;
 use super::super::rules::{Rules, Verdict};
@@ -71,51 +71,6 @@ pub(crate) enum Known {
     Judged,
 }
 
-/// Tells the cleaner which element the token filter judged: the
-/// [`RawSink`] of the fast path's first walk, a [`Cleaner`] seen through the
-/// start tag just filtered ([`SanitizeFilter::filter_token`]). An HTML
-/// element with the tag's name and exactly its attributes (the tree builder
-/// copies a start tag's attributes as they are onto an HTML element, and
-/// `keep_element` depends on nothing else) is [`Known::Judged`].
-///
-/// [`SanitizeFilter::filter_token`]: super::super::SanitizeFilter::filter_token
-pub(crate) struct Judged<'a, 'p, O> {
-    pub(crate) cleaner: &'a mut Cleaner<'p, O>,
-    pub(crate) tag: Option<&'a OwnedTag>,
-}
-
-impl<O: CleanSink> RawSink for Judged<'_, '_, O> {
-    fn open(
-        &mut self,
-        ns: Namespace,
-        name: Cow<'static, str>,
-        attrs: Vec<PatchAttr>,
-    ) -> Result<(), Abandon> {
-        let judged = self.tag.is_some_and(|tag| {
-            ns == Namespace::Html
-                && tag.name().as_str() == name
-                && tag.attrs().len() == attrs.len()
-                && tag.attrs().iter().zip(&attrs).all(|(t, a)| {
-                    a.ns == AttrNamespace::None && t.name.as_str() == a.name && t.value == a.value
-                })
-        });
-        let known = if judged {
-            Known::Judged
-        } else {
-            Known::Nothing
-        };
-        self.cleaner.open_element(ns, name, attrs, known)
-    }
-
-    fn text(&mut self, text: &str) -> Result<(), Abandon> {
-        self.cleaner.text(text)
-    }
-
-    fn close(&mut self) -> Result<(), Abandon> {
-        self.cleaner.close()
-    }
-}
-
 /// What became of an element of the source.
 #[derive(Clone, Copy)]
 enum Fate {
@@ -145,8 +100,8 @@ impl NameFacts {
 }
 
 /// The streaming tree pass over `out`.
-pub(crate) struct Cleaner<'p, O> {
-    policy: &'p Rules,
+pub(crate) struct Cleaner<O> {
+    policy: Arc<Rules>,
     /// [`NameFacts`] of HTML elements by static atom index.
     facts: Vec<Option<NameFacts>>,
     /// The static atoms of the last HTML element names that came as
@@ -162,10 +117,10 @@ pub(crate) struct Cleaner<'p, O> {
     pub(crate) out: O,
 }
 
-impl<'p, O: CleanSink> Cleaner<'p, O> {
-    pub(crate) fn new(policy: &'p Rules, out: O) -> Self {
+impl<O: CleanSink> Cleaner<O> {
+    pub(crate) fn new(policy: &Arc<Rules>, out: O) -> Self {
         Cleaner {
-            policy,
+            policy: policy.clone(),
             facts: Vec::new(),
             by_address: [(0, 0, None); 64],
             fates: Vec::new(),
@@ -183,7 +138,7 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
     }
 }
 
-impl<O: CleanSink> Cleaner<'_, O> {
+impl<O: CleanSink> Cleaner<O> {
     /// The [`NameFacts`] of an element, and the static atom of an HTML
     /// element's name (`fixed`: the name, when it is `'static` text).
     fn facts(
@@ -193,7 +148,7 @@ impl<O: CleanSink> Cleaner<'_, O> {
         fixed: Option<&'static str>,
     ) -> (NameFacts, Option<Atom>) {
         if ns != Namespace::Html {
-            return (NameFacts::of(self.policy, ns, name), None);
+            return (NameFacts::of(&self.policy, ns, name), None);
         }
         let atom = match fixed {
             Some(text) => {
@@ -215,13 +170,13 @@ impl<O: CleanSink> Cleaner<'_, O> {
         };
         debug_assert_eq!(atom, Atom::lookup_static(name.as_bytes()));
         let Some(atom) = atom else {
-            return (NameFacts::of(self.policy, ns, name), None);
+            return (NameFacts::of(&self.policy, ns, name), None);
         };
         let i = atom.index() as usize;
         if let Some(Some(known)) = self.facts.get(i) {
             return (*known, Some(atom));
         }
-        let facts = NameFacts::of(self.policy, ns, name);
+        let facts = NameFacts::of(&self.policy, ns, name);
         if self.facts.len() <= i {
             self.facts.resize(i + 1, None);
         }
@@ -292,7 +247,7 @@ impl<O: CleanSink> Cleaner<'_, O> {
                         change: AttrChange::None,
                     })
                 } else {
-                    keep_element(self.policy, ns, &name, attrs, known == Known::Judged)
+                    keep_element(&self.policy, ns, &name, attrs, known == Known::Judged)
                 };
                 let Some(kept) = kept else {
                     self.dropping = 1;
@@ -317,14 +272,20 @@ impl<O: CleanSink> Cleaner<'_, O> {
     }
 }
 
-impl<O: CleanSink> RawSink for Cleaner<'_, O> {
+impl<O: CleanSink> RawSink for Cleaner<O> {
     fn open(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
+        judged: bool,
     ) -> Result<(), Abandon> {
-        self.open_element(ns, name, attrs, Known::Nothing)
+        let known = if judged {
+            Known::Judged
+        } else {
+            Known::Nothing
+        };
+        self.open_element(ns, name, attrs, known)
     }
 
     fn text(&mut self, text: &str) -> Result<(), Abandon> {
