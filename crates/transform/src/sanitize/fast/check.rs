@@ -72,6 +72,14 @@ fn plain_name(name: &str, tag: bool) -> bool {
             .all(|&b| NAME_BYTES.get(usize::from(b)).copied().unwrap_or(false))
 }
 
+#[cfg(test)]
+#[test]
+fn static_atoms_are_plain_names() {
+    for name in tagloom_html::atom::STATIC_NAMES {
+        assert!(plain_name(name, true), "{name}");
+    }
+}
+
 /// The bytes of a plain name: ASCII letters and digits, `-`, `_`, `.`, `:`.
 static NAME_BYTES: [bool; 256] = {
     let mut t = [false; 256];
@@ -87,7 +95,7 @@ static NAME_BYTES: [bool; 256] = {
 /// Text up to this many bytes is scanned byte by byte against [`BYTES`]; longer
 /// text is searched with `memchr` (vectorized, but with a fixed cost per call
 /// that short text, such as the whitespace between tags, does not repay).
-const SHORT: usize = 24;
+pub(super) const SHORT: usize = 24;
 
 /// Bytes the text writer escapes: `&`, `<`, `>`, and `0xC2` (the lead byte
 /// of U+00A0).
@@ -96,6 +104,8 @@ const ESCAPE_TEXT: u8 = 1;
 const ESCAPE_QUOTE: u8 = 2;
 /// Bytes the tokenizer's input preprocessing changes: CR, NUL.
 const RAW: u8 = 4;
+/// ESC, which the tree pass strips from text (`tree::strip_escape`).
+pub(super) const ESC: u8 = 8;
 
 /// Per byte: which of the classes above it belongs to.
 static BYTES: [u8; 256] = {
@@ -107,11 +117,12 @@ static BYTES: [u8; 256] = {
     t[b'"' as usize] = ESCAPE_QUOTE;
     t[b'\r' as usize] = RAW;
     t[0] = RAW;
+    t[0x1b] = ESC;
     t
 };
 
 /// The classes of the bytes of a short text, together.
-fn classes(bytes: &[u8]) -> u8 {
+pub(super) fn classes(bytes: &[u8]) -> u8 {
     bytes.iter().fold(0, |acc, &b| {
         acc | BYTES.get(usize::from(b)).copied().unwrap_or(0)
     })
@@ -393,7 +404,8 @@ impl CleanSink for First {
         change: AttrChange,
     ) -> Result<(), Abandon> {
         self.flush_text()?;
-        if !plain_name(&name, true) {
+        // Every static atom's name is plain (`static_atoms_are_plain_names`).
+        if atom.is_none() && !plain_name(&name, true) {
             return Err(Abandon::Name);
         }
         let second = match &mut self.verify {
@@ -448,6 +460,18 @@ impl CleanSink for First {
 
     fn plain_text(&mut self, text: &str) -> Result<(), Abandon> {
         write_text(&mut self.html, text);
+        self.verify_text(text)
+    }
+
+    fn short_text(&mut self, text: &str, found: u8) -> Result<(), Abandon> {
+        if found & RAW != 0 {
+            return Err(Abandon::Text);
+        }
+        if found & ESCAPE_TEXT == 0 {
+            self.html.push_str(text);
+        } else {
+            let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
+        }
         self.verify_text(text)
     }
 

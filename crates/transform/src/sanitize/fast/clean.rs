@@ -14,10 +14,11 @@ use tagloom_html::serializer::serializes_as_void;
 use super::super::policy::Disposition;
 use super::super::rules::{Rules, Verdict};
 use super::super::tree::{
-    AttrChange, KeptElement, Place, integration_points, is_text_only, keep_element, placement_ok,
-    strip_escape,
+    AttrChange, KeptElement, Place, integration_points, is_text_only, keep_element_in,
+    placement_ok, strip_escape,
 };
 use super::Abandon;
+use super::check::{ESC, SHORT, classes};
 use super::walk::RawSink;
 
 /// What a cleaner reports: the clean tree, in document order.
@@ -38,6 +39,11 @@ pub(crate) trait CleanSink {
     fn text(&mut self, text: &str) -> Result<(), Abandon>;
     /// [`text`](Self::text) for text known to hold no CR and no NUL.
     fn plain_text(&mut self, text: &str) -> Result<(), Abandon> {
+        self.text(text)
+    }
+    /// [`text`](Self::text) for text of at most `check::SHORT` bytes whose
+    /// byte classes (`check::classes`) are `found`.
+    fn short_text(&mut self, text: &str, _found: u8) -> Result<(), Abandon> {
         self.text(text)
     }
     /// The current kept element ends.
@@ -114,6 +120,9 @@ pub(crate) struct Cleaner<O> {
     dsts: Vec<Dst>,
     /// Source elements open inside a dropped one (its own entry included).
     dropping: usize,
+    /// Attributes to reuse (the fast path's sink leaves those of its lists
+    /// here; links take their `rel` from them).
+    pub(crate) slots: Vec<PatchAttr>,
     pub(crate) out: O,
 }
 
@@ -133,6 +142,7 @@ impl<O: CleanSink> Cleaner<O> {
                 depth: 0,
             }],
             dropping: 0,
+            slots: Vec::new(),
             out,
         }
     }
@@ -247,7 +257,14 @@ impl<O: CleanSink> Cleaner<O> {
                         change: AttrChange::None,
                     })
                 } else {
-                    keep_element(&self.policy, ns, &name, attrs, known == Known::Judged)
+                    keep_element_in(
+                        &self.policy,
+                        ns,
+                        &name,
+                        attrs,
+                        known == Known::Judged,
+                        &mut self.slots,
+                    )
                 };
                 let Some(kept) = kept else {
                     self.dropping = 1;
@@ -293,6 +310,20 @@ impl<O: CleanSink> RawSink for Cleaner<O> {
             return Ok(());
         }
         let bytes = text.as_bytes();
+        if bytes.len() <= SHORT {
+            // One scan for what `strip_escape` looks for and what the
+            // writer asks of short text.
+            let found = classes(bytes);
+            if found & ESC == 0 {
+                if text.is_empty() {
+                    return Ok(());
+                }
+                if self.dsts.last().is_none_or(|d| d.void) {
+                    return Err(Abandon::Void);
+                }
+                return self.out.short_text(text, found);
+            }
+        }
         if bytes.len() > LONG && memchr::memchr3(0x1b, b'\r', 0, bytes).is_none() {
             // One search for what `strip_escape` and the writer's check of
             // the text look for: neither an ESC to strip nor a CR or NUL.

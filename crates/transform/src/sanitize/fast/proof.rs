@@ -215,6 +215,8 @@ struct Kind {
     clear: u8,
     /// The mode it puts its children in (`None`: its parent's).
     mode: Option<Mode>,
+    /// The static atom's name has an ASCII uppercase letter.
+    upper: bool,
 }
 
 impl Kind {
@@ -246,7 +248,11 @@ impl Kind {
             .mode
         };
         let mode = (probe(Mode::Body) == probe(Mode::Table)).then(|| probe(Mode::Body));
+        let upper = atom
+            .and_then(Atom::static_name)
+            .is_some_and(|n| n.bytes().any(|b| b.is_ascii_uppercase()));
         Kind {
+            upper,
             start,
             cats,
             set,
@@ -345,11 +351,20 @@ impl Proof {
         change: AttrChange,
     ) -> Result<(), Abandon> {
         let unproven = Err(Abandon::Unproven);
-        if ns != Namespace::Html || name.bytes().any(|b| b.is_ascii_uppercase()) {
+        if ns != Namespace::Html {
             return unproven;
         }
         debug_assert_eq!(atom, Atom::lookup_static(name.as_bytes()), "{name}");
         let kind = self.kind(atom);
+        // A static atom's name is `name`: its letters are known.
+        let upper = if atom.is_some() {
+            kind.upper
+        } else {
+            name.bytes().any(|b| b.is_ascii_uppercase())
+        };
+        if upper {
+            return unproven;
+        }
         let start = kind.start;
         // The re-parse's stack (the root `html` and this path) stays under the
         // depth cap, with one to spare.

@@ -194,8 +194,16 @@ fn with_state(f: impl FnOnce(&mut Fused) -> Result<(), Abandon>) {
     }
 }
 
-/// A copy of `attrs` in a list from `pool`.
-fn copy_attrs(pool: &mut Vec<Vec<PatchAttr>>, attrs: ElementAttrs<'_>) -> Vec<PatchAttr> {
+/// Attributes kept in [`Cleaner::slots`] at most.
+const SLOTS: usize = 64;
+
+/// A copy of `attrs` in a list from `pool` (the list's attributes past them
+/// go to `slots`).
+fn copy_attrs(
+    pool: &mut Vec<Vec<PatchAttr>>,
+    slots: &mut Vec<PatchAttr>,
+    attrs: ElementAttrs<'_>,
+) -> Vec<PatchAttr> {
     if attrs.is_empty() {
         return Vec::new();
     }
@@ -216,7 +224,12 @@ fn copy_attrs(pool: &mut Vec<Vec<PatchAttr>>, attrs: ElementAttrs<'_>) -> Vec<Pa
         }
         n += 1;
     }
-    list.truncate(n);
+    if list.len() > n {
+        let room = SLOTS.saturating_sub(slots.len());
+        let end = list.len().min(n + room);
+        slots.extend(list.drain(n..end));
+        list.truncate(n);
+    }
     list
 }
 
@@ -246,7 +259,8 @@ impl TreeSink for FusedSink {
                 return Err(Abandon::Patch);
             }
             let judged = state.judge.matches(&element);
-            let attrs = copy_attrs(&mut state.cleaner.out.spent, element.attrs);
+            let cleaner = &mut state.cleaner;
+            let attrs = copy_attrs(&mut cleaner.out.spent, &mut cleaner.slots, element.attrs);
             state
                 .walker
                 .created_element(key, element.ns, element.name, attrs, judged);

@@ -227,12 +227,17 @@ impl Walker {
             .iter()
             .rposition(|o| o.key == parent)
             .ok_or(Abandon::Patch)?;
-        let i = self
-            .created
-            .iter()
-            .rposition(|c| c.key() == child)
-            .ok_or(Abandon::Patch)?;
-        let node = self.created.remove(i);
+        // Nearly always the node just created.
+        let node = if self.created.last().is_some_and(|c| c.key() == child) {
+            self.created.pop().ok_or(Abandon::Engine)?
+        } else {
+            let i = self
+                .created
+                .iter()
+                .rposition(|c| c.key() == child)
+                .ok_or(Abandon::Patch)?;
+            self.created.remove(i)
+        };
         while self.path.len() > at + 1 {
             self.path.pop();
             sink.close()?;
