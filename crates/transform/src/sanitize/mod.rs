@@ -381,14 +381,14 @@ impl Sanitizer {
     /// The front end of a pass: tokenizer (driven by the text-type simulator) →
     /// filter → `tb`, calling `each(tb, eof)` after every input token (`eof`:
     /// the last call) and `judged(Some(tag))` just before `tb` processes a
-    /// start tag [`SanitizeFilter::filter_token`] judged, `judged(None)` just
-    /// after. `None` when `each` or the tree builder gives up.
+    /// start tag [`SanitizeFilter::filter_token`] judged (the filter's copy,
+    /// as `tb` reads a view of it), `judged(None)` just after. `None` when `each` or the tree builder gives up.
     fn front(
         &self,
         input: &str,
         tb: &mut TreeBuilder,
         how: Front,
-        mut judged: impl FnMut(Option<&Token<'_>>),
+        mut judged: impl FnMut(Option<fast::Judged<'_>>),
         mut each: impl FnMut(&mut TreeBuilder, bool) -> Option<()>,
     ) -> Option<()> {
         let policy = &*self.policy;
@@ -449,7 +449,8 @@ impl Sanitizer {
                     };
                     let view = tag.view(read.atoms(), &spare.atoms);
                     if j {
-                        judged(Some(&view));
+                        let owned = tag.as_tag()?;
+                        judged(Some((owned, &spare.atoms, read.atoms())));
                         let done = tb.process_token(view);
                         judged(None);
                         done.ok()?;

@@ -52,6 +52,7 @@ use tagloom_html::tree_builder::TreeBuilder;
 use super::{Front, Report, Sanitized, Sanitizer, tree_config};
 use check::{Check, First};
 use clean::Cleaner;
+pub(crate) use sink::Judged;
 use sink::{Fused, FusedSink};
 use walk::Walker;
 

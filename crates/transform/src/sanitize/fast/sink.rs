@@ -28,8 +28,9 @@
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
+use tagloom_html::atom::{Atom, AtomTable};
 use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr, PatchKey, QuirksMode};
-use tagloom_html::token::Token;
+use tagloom_html::token::OwnedTag;
 use tagloom_html::tree_builder::{AttrName, ElementAttrs, NewElement, TreeSink};
 
 use super::Abandon;
@@ -76,17 +77,15 @@ fn span(text: &str) -> (usize, usize) {
 }
 
 impl Judge {
-    /// Whether `element` has the judged tag's very name and attributes.
-    fn matches(&self, element: &NewElement<'_>) -> bool {
-        self.on
+    /// The texts of the judged tag's attributes, if `element` may be its
+    /// element (same name text, as many attributes): [`copy_attrs`] compares
+    /// them as it copies.
+    fn candidate(&self, element: &NewElement<'_>) -> Option<&[[usize; 4]]> {
+        (self.on
             && element.ns == Namespace::Html
             && span(&element.name) == self.name
-            && element.attrs.len() == self.attrs.len()
-            && element.attrs.iter().zip(&self.attrs).all(|(a, f)| {
-                let (n, nl) = span(a.name.as_str());
-                let (v, vl) = span(a.value);
-                a.ns == AttrNamespace::None && [n, nl, v, vl] == *f
-            })
+            && element.attrs.len() == self.attrs.len())
+        .then_some(&self.attrs[..])
     }
 }
 
@@ -146,27 +145,33 @@ pub(crate) fn failed() -> bool {
 }
 
 /// The start tag the token filter judged, just before the tree builder
-/// processes it (`Some`), and just after (`None`).
-pub(crate) fn judge(tag: Option<&Token<'_>>) {
+/// processes it (`Some`: the filter's copy, its names' atoms and their
+/// table, as [`OwnedToken::view`] takes them), and just after (`None`).
+///
+/// [`OwnedToken::view`]: tagloom_html::token::OwnedToken::view
+pub(crate) fn judge(tag: Option<Judged<'_>>) {
     with_state(|state| {
         let judge = &mut state.judge;
-        match tag {
-            Some(Token::StartTag(tag)) => {
-                judge.on = true;
-                judge.name = span(tag.name_str());
-                judge.attrs.clear();
-                let atoms = tag.atoms();
-                judge.attrs.extend(tag.attrs.iter().map(|a| {
-                    let (n, nl) = span(atoms.name(a.name));
-                    let (v, vl) = span(a.value);
-                    [n, nl, v, vl]
-                }));
+        judge.on = false;
+        if let Some((tag, names, atoms)) = tag {
+            let mut names = names.iter().map(|&a| span(atoms.name(a)));
+            judge.name = names.next().ok_or(Abandon::Engine)?;
+            judge.attrs.clear();
+            for (a, name) in tag.attrs().iter().zip(names) {
+                let ((n, nl), (v, vl)) = (name, span(&a.value));
+                judge.attrs.push([n, nl, v, vl]);
             }
-            _ => judge.on = false,
+            // A view names every attribute (else the fingerprint is short
+            // and no element matches).
+            judge.on = judge.attrs.len() == tag.attrs().len();
         }
         Ok(())
     });
 }
+
+/// A start tag as [`OwnedToken::view`](tagloom_html::token::OwnedToken::view)
+/// takes it: the tag, its names' atoms, their table.
+pub(crate) type Judged<'a> = (&'a OwnedTag, &'a [Atom], &'a AtomTable);
 
 /// Runs `f` on this thread's state unless the walk already ended; an error
 /// ends it.
@@ -198,18 +203,28 @@ fn with_state(f: impl FnOnce(&mut Fused) -> Result<(), Abandon>) {
 const SLOTS: usize = 64;
 
 /// A copy of `attrs` in a list from `pool` (the list's attributes past them
-/// go to `slots`).
+/// go to `slots`), and whether their texts are those of `judged` (see
+/// [`Judge`]; `false` without it).
 fn copy_attrs(
     pool: &mut Vec<Vec<PatchAttr>>,
     slots: &mut Vec<PatchAttr>,
     attrs: ElementAttrs<'_>,
-) -> Vec<PatchAttr> {
+    judged: Option<&[[usize; 4]]>,
+) -> (Vec<PatchAttr>, bool) {
     if attrs.is_empty() {
-        return Vec::new();
+        return (Vec::new(), judged.is_some());
     }
+    let mut same = judged.is_some();
+    let fingerprint = judged.unwrap_or_default();
     let mut list = pool.pop().unwrap_or_default();
     let mut n = 0;
     for a in attrs.iter() {
+        if same {
+            let (name, name_len) = span(a.name.as_str());
+            let (value, value_len) = span(a.value);
+            same = a.ns == AttrNamespace::None
+                && fingerprint.get(n) == Some(&[name, name_len, value, value_len]);
+        }
         match list.get_mut(n) {
             Some(slot) => {
                 slot.ns = a.ns;
@@ -230,7 +245,7 @@ fn copy_attrs(
         slots.extend(list.drain(n..end));
         list.truncate(n);
     }
-    list
+    (list, same)
 }
 
 /// The sink the tree builder writes to (see the [module docs](self)).
@@ -258,9 +273,14 @@ impl TreeSink for FusedSink {
             if element.contents.is_some() {
                 return Err(Abandon::Patch);
             }
-            let judged = state.judge.matches(&element);
+            let candidate = state.judge.candidate(&element);
             let cleaner = &mut state.cleaner;
-            let attrs = copy_attrs(&mut cleaner.out.spent, &mut cleaner.slots, element.attrs);
+            let (attrs, judged) = copy_attrs(
+                &mut cleaner.out.spent,
+                &mut cleaner.slots,
+                element.attrs,
+                candidate,
+            );
             state
                 .walker
                 .created_element(key, element.ns, element.name, attrs, judged);
