@@ -381,8 +381,8 @@ impl Sanitizer {
     /// The front end of a pass: tokenizer (driven by the text-type simulator) →
     /// filter → `tb`, calling `each(tb, eof)` after every input token (`eof`:
     /// the last call) and `judged(Some(tag))` just before `tb` processes a
-    /// start tag [`SanitizeFilter::filter_token`] judged (the filter's copy,
-    /// as `tb` reads a view of it), `judged(None)` just after. `None` when `each` or the tree builder gives up.
+    /// start tag with attributes [`SanitizeFilter::filter_token`] judged (the
+    /// filter's copy, as `tb` reads a view of it), `judged(None)` just after. `None` when `each` or the tree builder gives up.
     fn front(
         &self,
         input: &str,
@@ -448,8 +448,9 @@ impl Sanitizer {
                         return None;
                     };
                     let view = tag.view(read.atoms(), &spare.atoms);
-                    if j {
-                        let owned = tag.as_tag()?;
+                    let owned = tag.as_tag()?;
+                    // Without attributes there is nothing to judge again.
+                    if j && !owned.attrs().is_empty() {
                         judged(Some((owned, &spare.atoms, read.atoms())));
                         let done = tb.process_token(view);
                         judged(None);
