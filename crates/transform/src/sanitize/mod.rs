@@ -432,6 +432,8 @@ impl Sanitizer {
             // Every token reaches the tree builder as a borrowed one, whose
             // names are atoms of the tokenizer's table (see `OwnedToken::view`).
             let passed = match how {
+                // Text outside dropped content passes (without the call).
+                Front::Lean if eof_or_text(&token) && filter.passes_text() => filter::Passed::Token,
                 Front::Lean => filter.filter_token(&token, effect, &mut out, &mut spare),
                 Front::Plain => {
                     filter.filter_with(token.to_owned(), effect, &mut out);
@@ -490,6 +492,13 @@ impl Sanitizer {
         let html = children_to_string(tree.root()?, FragmentOptions::default());
         Some(Pass { tree, html })
     }
+}
+
+/// Text or the end of input: what [`SanitizeFilter::filter_token`] passes on
+/// as it is outside dropped content.
+#[inline]
+fn eof_or_text(token: &Token<'_>) -> bool {
+    matches!(token, Token::Characters(_) | Token::Eof)
 }
 
 /// How a pass reads its input: the same tokens reach the filter either way.

@@ -11,6 +11,7 @@ use tagloom_html::atom::Atom;
 use tagloom_html::dom_patch::{Namespace, PatchAttr};
 use tagloom_html::serializer::serializes_as_void;
 
+use super::super::attrs::is_animation;
 use super::super::policy::Disposition;
 use super::super::rules::{Rules, Verdict};
 use super::super::tree::{
@@ -93,6 +94,8 @@ struct NameFacts {
     verdict: Verdict,
     text_only: bool,
     void: bool,
+    /// `attrs::is_animation`.
+    animation: bool,
 }
 
 impl NameFacts {
@@ -101,6 +104,7 @@ impl NameFacts {
             verdict: policy.verdict(ns, name),
             text_only: is_text_only(ns, name),
             void: serializes_as_void(ns, name),
+            animation: is_animation(name),
         }
     }
 }
@@ -257,14 +261,10 @@ impl<O: CleanSink> Cleaner<O> {
                         change: AttrChange::None,
                     })
                 } else {
-                    keep_element_in(
-                        &self.policy,
-                        ns,
-                        &name,
-                        attrs,
-                        known == Known::Judged,
-                        &mut self.slots,
-                    )
+                    // Without attributes, an element that is no animation is
+                    // judged alike either way (nothing to check or drop).
+                    let judged = known == Known::Judged || (attrs.is_empty() && !facts.animation);
+                    keep_element_in(&self.policy, ns, &name, attrs, judged, &mut self.slots)
                 };
                 let Some(kept) = kept else {
                     self.dropping = 1;
