@@ -297,6 +297,13 @@ impl SanitizeFilter {
         };
     }
 
+    /// Whether [`filter_token`](Self::filter_token) passes text on as it is
+    /// now (no element's content is being dropped).
+    #[inline]
+    pub(crate) fn passes_text(&self) -> bool {
+        self.dropping.is_none()
+    }
+
     /// [`filter_with`](Self::filter_with) over the tokenizer's borrowed token,
     /// with the same output: text and kept end tags pass as they are; each
     /// attribute of a kept start tag is judged once as it is copied (none is

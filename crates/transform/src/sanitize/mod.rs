@@ -94,7 +94,7 @@ use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{Namespace, PatchKey};
 use tagloom_html::serializer::{FragmentOptions, children_to_string};
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::{OwnedTag, OwnedToken, Token};
+use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 
@@ -363,26 +363,33 @@ impl Sanitizer {
     fn pass_with(&self, input: &str, how: Front) -> Option<Pass> {
         let mut tb = TreeBuilder::new(tree_config("body", self.policy.max_depth));
         let mut store = DomStore::new();
-        self.front(input, &mut tb, how, |tb, eof, _| {
-            if tb.pending_patches() > 4096 || eof {
-                store.apply_patches_owned(tb.take_patches()).ok()?;
-            }
-            Some(())
-        })?;
+        self.front(
+            input,
+            &mut tb,
+            how,
+            |_| {},
+            |tb, eof| {
+                if tb.pending_patches() > 4096 || eof {
+                    store.apply_patches_owned(tb.take_patches()).ok()?;
+                }
+                Some(())
+            },
+        )?;
         self.pass_from_tree(store.get(tb.fragment_root_key()?)?)
     }
 
     /// The front end of a pass: tokenizer (driven by the text-type simulator) →
-    /// filter → `tb`, calling `each(tb, eof, judged)` after every input token
-    /// (`eof`: the last call; `judged`: the start tag the filter passed on for
-    /// it, when [`SanitizeFilter::filter_token`] judged it). `None` when `each`
-    /// or the tree builder gives up.
+    /// filter → `tb`, calling `each(tb, eof)` after every input token (`eof`:
+    /// the last call) and `judged(Some(tag))` just before `tb` processes a
+    /// start tag with attributes [`SanitizeFilter::filter_token`] judged (the
+    /// filter's copy, as `tb` reads a view of it), `judged(None)` just after. `None` when `each` or the tree builder gives up.
     fn front(
         &self,
         input: &str,
         tb: &mut TreeBuilder,
         how: Front,
-        mut each: impl FnMut(&mut TreeBuilder, bool, Option<&OwnedTag>) -> Option<()>,
+        mut judged: impl FnMut(Option<fast::Judged<'_>>),
+        mut each: impl FnMut(&mut TreeBuilder, bool) -> Option<()>,
     ) -> Option<()> {
         let policy = &*self.policy;
         // The whole input is pushed at once, so no token waits for its end and
@@ -425,13 +432,14 @@ impl Sanitizer {
             // Every token reaches the tree builder as a borrowed one, whose
             // names are atoms of the tokenizer's table (see `OwnedToken::view`).
             let passed = match how {
+                // Text outside dropped content passes (without the call).
+                Front::Lean if eof_or_text(&token) && filter.passes_text() => filter::Passed::Token,
                 Front::Lean => filter.filter_token(&token, effect, &mut out, &mut spare),
                 Front::Plain => {
                     filter.filter_with(token.to_owned(), effect, &mut out);
                     filter::Passed::Out
                 }
             };
-            let mut judged = false;
             match passed {
                 filter::Passed::Token => {
                     tb.process_token(token).ok()?;
@@ -441,9 +449,17 @@ impl Sanitizer {
                     let Token::StartTag(read) = token else {
                         return None;
                     };
-                    tb.process_token(tag.view(read.atoms(), &spare.atoms))
-                        .ok()?;
-                    judged = j;
+                    let view = tag.view(read.atoms(), &spare.atoms);
+                    let owned = tag.as_tag()?;
+                    // Without attributes there is nothing to judge again.
+                    if j && !owned.attrs().is_empty() {
+                        judged(Some((owned, &spare.atoms, read.atoms())));
+                        let done = tb.process_token(view);
+                        judged(None);
+                        done.ok()?;
+                    } else {
+                        tb.process_token(view).ok()?;
+                    }
                 }
                 filter::Passed::Out => {
                     for t in out.drain(..) {
@@ -463,12 +479,7 @@ impl Sanitizer {
                 tok.set_state(state.into());
             }
             tok.set_cdata_allowed(sim.cdata_allowed());
-            let judged = if judged {
-                spare.tag.as_ref().and_then(OwnedToken::as_tag)
-            } else {
-                None
-            };
-            each(tb, eof, judged)?;
+            each(tb, eof)?;
             if eof {
                 return Some(());
             }
@@ -481,6 +492,13 @@ impl Sanitizer {
         let html = children_to_string(tree.root()?, FragmentOptions::default());
         Some(Pass { tree, html })
     }
+}
+
+/// Text or the end of input: what [`SanitizeFilter::filter_token`] passes on
+/// as it is outside dropped content.
+#[inline]
+fn eof_or_text(token: &Token<'_>) -> bool {
+    matches!(token, Token::Characters(_) | Token::Eof)
 }
 
 /// How a pass reads its input: the same tokens reach the filter either way.

@@ -178,8 +178,22 @@ pub(crate) fn keep_element(
     policy: &Rules,
     ns: Namespace,
     name: &str,
+    attrs: Vec<PatchAttr>,
+    judged: bool,
+) -> Option<KeptElement> {
+    keep_element_in(policy, ns, name, attrs, judged, &mut Vec::new())
+}
+
+/// [`keep_element`], taking the `rel` attribute it adds to a link from
+/// `slots` (attributes to reuse, whose strings keep their allocations) when
+/// there is one.
+pub(crate) fn keep_element_in(
+    policy: &Rules,
+    ns: Namespace,
+    name: &str,
     mut attrs: Vec<PatchAttr>,
     judged: bool,
+    slots: &mut Vec<PatchAttr>,
 ) -> Option<KeptElement> {
     if !judged
         && (is_animation(name)
@@ -234,12 +248,18 @@ pub(crate) fn keep_element(
             .position(|a| a.ns == AttrNamespace::None && a.name == "rel");
         let last = at.is_some_and(|i| i + 1 == attrs.len());
         let existing = at.map(|i| attrs.remove(i).value);
-        let value = match (&existing, &policy.fresh_link_rel) {
-            (None, Some(fresh)) => fresh.clone(),
-            _ => link_rel(existing.as_deref(), add),
-        };
-        rel |= !last || existing.as_deref() != Some(value.as_str());
-        attrs.push(PatchAttr::new("rel", value));
+        let mut slot = slots
+            .pop()
+            .unwrap_or_else(|| PatchAttr::new("rel", String::new()));
+        slot.ns = AttrNamespace::None;
+        slot.name = Cow::Borrowed("rel");
+        slot.value.clear();
+        match (&existing, &policy.fresh_link_rel) {
+            (None, Some(fresh)) => slot.value.push_str(fresh),
+            _ => slot.value.push_str(&link_rel(existing.as_deref(), add)),
+        }
+        rel |= !last || existing.as_deref() != Some(slot.value.as_str());
+        attrs.push(slot);
     }
     let change = match (other, rel) {
         (false, false) => AttrChange::None,

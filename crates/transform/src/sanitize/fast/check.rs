@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use tagloom_html::atom::{self, Atom};
 use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
@@ -71,6 +72,14 @@ fn plain_name(name: &str, tag: bool) -> bool {
             .all(|&b| NAME_BYTES.get(usize::from(b)).copied().unwrap_or(false))
 }
 
+#[cfg(test)]
+#[test]
+fn static_atoms_are_plain_names() {
+    for name in tagloom_html::atom::STATIC_NAMES {
+        assert!(plain_name(name, true), "{name}");
+    }
+}
+
 /// The bytes of a plain name: ASCII letters and digits, `-`, `_`, `.`, `:`.
 static NAME_BYTES: [bool; 256] = {
     let mut t = [false; 256];
@@ -86,7 +95,7 @@ static NAME_BYTES: [bool; 256] = {
 /// Text up to this many bytes is scanned byte by byte against [`BYTES`]; longer
 /// text is searched with `memchr` (vectorized, but with a fixed cost per call
 /// that short text, such as the whitespace between tags, does not repay).
-const SHORT: usize = 24;
+pub(super) const SHORT: usize = 24;
 
 /// Bytes the text writer escapes: `&`, `<`, `>`, and `0xC2` (the lead byte
 /// of U+00A0).
@@ -95,6 +104,8 @@ const ESCAPE_TEXT: u8 = 1;
 const ESCAPE_QUOTE: u8 = 2;
 /// Bytes the tokenizer's input preprocessing changes: CR, NUL.
 const RAW: u8 = 4;
+/// ESC, which the tree pass strips from text (`tree::strip_escape`).
+pub(super) const ESC: u8 = 8;
 
 /// Per byte: which of the classes above it belongs to.
 static BYTES: [u8; 256] = {
@@ -106,11 +117,12 @@ static BYTES: [u8; 256] = {
     t[b'"' as usize] = ESCAPE_QUOTE;
     t[b'\r' as usize] = RAW;
     t[0] = RAW;
+    t[0x1b] = ESC;
     t
 };
 
 /// The classes of the bytes of a short text, together.
-fn classes(bytes: &[u8]) -> u8 {
+pub(super) fn classes(bytes: &[u8]) -> u8 {
     bytes.iter().fold(0, |acc, &b| {
         acc | BYTES.get(usize::from(b)).copied().unwrap_or(0)
     })
@@ -269,11 +281,11 @@ fn write_end(html: &mut String, name: &str) {
 }
 
 /// How [`First`] checks its output.
-pub(crate) enum Verify<'p> {
+pub(crate) enum Verify {
     /// The structural proof ([`Proof`]): no S, no second tree builder.
-    Prove(Proof<'p>),
+    Prove(Proof),
     /// The re-parse: S fed to a second tree builder ([`Second`]).
-    Reparse(Box<Second<'p>>),
+    Reparse(Box<Second>),
 }
 
 /// Which check [`First`] runs.
@@ -285,22 +297,22 @@ pub(crate) enum Check {
 
 /// The first tree's serializer, checked as it writes by the proof or by the
 /// re-parse of S (then also its producer).
-pub(crate) struct First<'p> {
+pub(crate) struct First {
     pub(crate) html: String,
     pub(crate) expect: Expect,
     /// S's character, start tag and end tag tokens, reused.
     chars: OwnedToken,
     start: OwnedToken,
     end: OwnedToken,
-    pub(crate) verify: Verify<'p>,
+    pub(crate) verify: Verify,
     /// Attribute lists written out, for the fast path's sink to reuse.
     pub(crate) spent: Vec<Vec<PatchAttr>>,
 }
 
-impl<'p> First<'p> {
-    pub(crate) fn new(policy: &'p Rules, capacity: usize, check: Check) -> Self {
+impl First {
+    pub(crate) fn new(policy: &Arc<Rules>, capacity: usize, check: Check) -> Self {
         First {
-            html: String::with_capacity(capacity),
+            html: String::with_capacity(capacity + capacity / 4),
             expect: Expect::default(),
             chars: OwnedToken::text(String::new()),
             start: OwnedToken::start(atom::SPAN),
@@ -314,7 +326,7 @@ impl<'p> First<'p> {
     }
 
     /// The re-parse of S, when that is the check.
-    pub(crate) fn second(&self) -> Option<&Second<'p>> {
+    pub(crate) fn second(&self) -> Option<&Second> {
         match &self.verify {
             Verify::Reparse(second) => Some(second),
             Verify::Prove(_) => None,
@@ -381,7 +393,7 @@ impl<'p> First<'p> {
     }
 }
 
-impl CleanSink for First<'_> {
+impl CleanSink for First {
     fn open(
         &mut self,
         ns: Namespace,
@@ -392,7 +404,8 @@ impl CleanSink for First<'_> {
         change: AttrChange,
     ) -> Result<(), Abandon> {
         self.flush_text()?;
-        if !plain_name(&name, true) {
+        // Every static atom's name is plain (`static_atoms_are_plain_names`).
+        if atom.is_none() && !plain_name(&name, true) {
             return Err(Abandon::Name);
         }
         let second = match &mut self.verify {
@@ -447,6 +460,18 @@ impl CleanSink for First<'_> {
 
     fn plain_text(&mut self, text: &str) -> Result<(), Abandon> {
         write_text(&mut self.html, text);
+        self.verify_text(text)
+    }
+
+    fn short_text(&mut self, text: &str, found: u8) -> Result<(), Abandon> {
+        if found & RAW != 0 {
+            return Err(Abandon::Text);
+        }
+        if found & ESCAPE_TEXT == 0 {
+            self.html.push_str(text);
+        } else {
+            let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
+        }
         self.verify_text(text)
     }
 
@@ -546,12 +571,12 @@ impl CleanSink for Out {
 
 /// The re-parse of S, checked against the clean tree, and the second sanitize
 /// of it.
-pub(crate) struct Second<'p> {
-    policy: &'p Rules,
+pub(crate) struct Second {
+    policy: Arc<Rules>,
     tb: TreeBuilder,
     sim: TextTypeSimulator,
     walker: Walker,
-    pub(crate) cleaner: Cleaner<'p, Out>,
+    pub(crate) cleaner: Cleaner<Out>,
     /// S so far is what the first pass's front end would feed its tree builder
     /// reading the output (see `Recheck::faithful` in the parent module).
     pub(crate) faithful: bool,
@@ -563,13 +588,13 @@ pub(crate) struct Second<'p> {
     pub(crate) seen: Vec<OwnedToken>,
 }
 
-impl<'p> Second<'p> {
-    fn new(policy: &'p Rules) -> Self {
+impl Second {
+    fn new(policy: &Arc<Rules>) -> Self {
         let tb = TreeBuilder::new(tree_config("body", usize::MAX / 2));
         let document = tb.document_key();
         let root = tb.fragment_root_key().unwrap_or(document);
         Second {
-            policy,
+            policy: policy.clone(),
             tb,
             sim: TextTypeSimulator::new(SimulatorConfig {
                 max_depth: policy.max_depth,
@@ -611,7 +636,7 @@ impl<'p> Second<'p> {
         if self.faithful {
             self.faithful = match token {
                 OwnedToken::StartTag(t) => keeps_tag_unchanged(
-                    self.policy,
+                    &self.policy,
                     t.name().as_str(),
                     t.attrs()
                         .iter()
@@ -661,17 +686,18 @@ impl<'p> Second<'p> {
 
 /// Checks each node of the re-parse against the clean tree, then passes it on
 /// to the second tree pass.
-struct Compare<'a, 'p> {
+struct Compare<'a> {
     expect: &'a mut Expect,
-    next: &'a mut Cleaner<'p, Out>,
+    next: &'a mut Cleaner<Out>,
 }
 
-impl RawSink for Compare<'_, '_> {
+impl RawSink for Compare<'_> {
     fn open(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
+        _judged: bool,
     ) -> Result<(), Abandon> {
         match self.expect.events.pop_front() {
             Some(Event::Open {

@@ -5,19 +5,21 @@
 //! escaped element, anything added under a kept void element.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use tagloom_html::atom::Atom;
-use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
+use tagloom_html::dom_patch::{Namespace, PatchAttr};
 use tagloom_html::serializer::serializes_as_void;
-use tagloom_html::token::OwnedTag;
 
+use super::super::attrs::is_animation;
 use super::super::policy::Disposition;
 use super::super::rules::{Rules, Verdict};
 use super::super::tree::{
-    AttrChange, KeptElement, Place, integration_points, is_text_only, keep_element, placement_ok,
-    strip_escape,
+    AttrChange, KeptElement, Place, integration_points, is_text_only, keep_element_in,
+    placement_ok, strip_escape,
 };
 use super::Abandon;
+use super::check::{ESC, SHORT, classes};
 use super::walk::RawSink;
 
 /// What a cleaner reports: the clean tree, in document order.
@@ -38,6 +40,11 @@ pub(crate) trait CleanSink {
     fn text(&mut self, text: &str) -> Result<(), Abandon>;
     /// [`text`](Self::text) for text known to hold no CR and no NUL.
     fn plain_text(&mut self, text: &str) -> Result<(), Abandon> {
+        self.text(text)
+    }
+    /// [`text`](Self::text) for text of at most `check::SHORT` bytes whose
+    /// byte classes (`check::classes`) are `found`.
+    fn short_text(&mut self, text: &str, _found: u8) -> Result<(), Abandon> {
         self.text(text)
     }
     /// The current kept element ends.
@@ -71,51 +78,6 @@ pub(crate) enum Known {
     Judged,
 }
 
-/// Tells the cleaner which element the token filter judged: the
-/// [`RawSink`] of the fast path's first walk, a [`Cleaner`] seen through the
-/// start tag just filtered ([`SanitizeFilter::filter_token`]). An HTML
-/// element with the tag's name and exactly its attributes (the tree builder
-/// copies a start tag's attributes as they are onto an HTML element, and
-/// `keep_element` depends on nothing else) is [`Known::Judged`].
-///
-/// [`SanitizeFilter::filter_token`]: super::super::SanitizeFilter::filter_token
-pub(crate) struct Judged<'a, 'p, O> {
-    pub(crate) cleaner: &'a mut Cleaner<'p, O>,
-    pub(crate) tag: Option<&'a OwnedTag>,
-}
-
-impl<O: CleanSink> RawSink for Judged<'_, '_, O> {
-    fn open(
-        &mut self,
-        ns: Namespace,
-        name: Cow<'static, str>,
-        attrs: Vec<PatchAttr>,
-    ) -> Result<(), Abandon> {
-        let judged = self.tag.is_some_and(|tag| {
-            ns == Namespace::Html
-                && tag.name().as_str() == name
-                && tag.attrs().len() == attrs.len()
-                && tag.attrs().iter().zip(&attrs).all(|(t, a)| {
-                    a.ns == AttrNamespace::None && t.name.as_str() == a.name && t.value == a.value
-                })
-        });
-        let known = if judged {
-            Known::Judged
-        } else {
-            Known::Nothing
-        };
-        self.cleaner.open_element(ns, name, attrs, known)
-    }
-
-    fn text(&mut self, text: &str) -> Result<(), Abandon> {
-        self.cleaner.text(text)
-    }
-
-    fn close(&mut self) -> Result<(), Abandon> {
-        self.cleaner.close()
-    }
-}
-
 /// What became of an element of the source.
 #[derive(Clone, Copy)]
 enum Fate {
@@ -132,6 +94,8 @@ struct NameFacts {
     verdict: Verdict,
     text_only: bool,
     void: bool,
+    /// `attrs::is_animation`.
+    animation: bool,
 }
 
 impl NameFacts {
@@ -140,13 +104,14 @@ impl NameFacts {
             verdict: policy.verdict(ns, name),
             text_only: is_text_only(ns, name),
             void: serializes_as_void(ns, name),
+            animation: is_animation(name),
         }
     }
 }
 
 /// The streaming tree pass over `out`.
-pub(crate) struct Cleaner<'p, O> {
-    policy: &'p Rules,
+pub(crate) struct Cleaner<O> {
+    policy: Arc<Rules>,
     /// [`NameFacts`] of HTML elements by static atom index.
     facts: Vec<Option<NameFacts>>,
     /// The static atoms of the last HTML element names that came as
@@ -159,13 +124,16 @@ pub(crate) struct Cleaner<'p, O> {
     dsts: Vec<Dst>,
     /// Source elements open inside a dropped one (its own entry included).
     dropping: usize,
+    /// Attributes to reuse (the fast path's sink leaves those of its lists
+    /// here; links take their `rel` from them).
+    pub(crate) slots: Vec<PatchAttr>,
     pub(crate) out: O,
 }
 
-impl<'p, O: CleanSink> Cleaner<'p, O> {
-    pub(crate) fn new(policy: &'p Rules, out: O) -> Self {
+impl<O: CleanSink> Cleaner<O> {
+    pub(crate) fn new(policy: &Arc<Rules>, out: O) -> Self {
         Cleaner {
-            policy,
+            policy: policy.clone(),
             facts: Vec::new(),
             by_address: [(0, 0, None); 64],
             fates: Vec::new(),
@@ -178,12 +146,13 @@ impl<'p, O: CleanSink> Cleaner<'p, O> {
                 depth: 0,
             }],
             dropping: 0,
+            slots: Vec::new(),
             out,
         }
     }
 }
 
-impl<O: CleanSink> Cleaner<'_, O> {
+impl<O: CleanSink> Cleaner<O> {
     /// The [`NameFacts`] of an element, and the static atom of an HTML
     /// element's name (`fixed`: the name, when it is `'static` text).
     fn facts(
@@ -193,7 +162,7 @@ impl<O: CleanSink> Cleaner<'_, O> {
         fixed: Option<&'static str>,
     ) -> (NameFacts, Option<Atom>) {
         if ns != Namespace::Html {
-            return (NameFacts::of(self.policy, ns, name), None);
+            return (NameFacts::of(&self.policy, ns, name), None);
         }
         let atom = match fixed {
             Some(text) => {
@@ -215,13 +184,13 @@ impl<O: CleanSink> Cleaner<'_, O> {
         };
         debug_assert_eq!(atom, Atom::lookup_static(name.as_bytes()));
         let Some(atom) = atom else {
-            return (NameFacts::of(self.policy, ns, name), None);
+            return (NameFacts::of(&self.policy, ns, name), None);
         };
         let i = atom.index() as usize;
         if let Some(Some(known)) = self.facts.get(i) {
             return (*known, Some(atom));
         }
-        let facts = NameFacts::of(self.policy, ns, name);
+        let facts = NameFacts::of(&self.policy, ns, name);
         if self.facts.len() <= i {
             self.facts.resize(i + 1, None);
         }
@@ -292,7 +261,10 @@ impl<O: CleanSink> Cleaner<'_, O> {
                         change: AttrChange::None,
                     })
                 } else {
-                    keep_element(self.policy, ns, &name, attrs, known == Known::Judged)
+                    // Without attributes, an element that is no animation is
+                    // judged alike either way (nothing to check or drop).
+                    let judged = known == Known::Judged || (attrs.is_empty() && !facts.animation);
+                    keep_element_in(&self.policy, ns, &name, attrs, judged, &mut self.slots)
                 };
                 let Some(kept) = kept else {
                     self.dropping = 1;
@@ -317,14 +289,20 @@ impl<O: CleanSink> Cleaner<'_, O> {
     }
 }
 
-impl<O: CleanSink> RawSink for Cleaner<'_, O> {
+impl<O: CleanSink> RawSink for Cleaner<O> {
     fn open(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
+        judged: bool,
     ) -> Result<(), Abandon> {
-        self.open_element(ns, name, attrs, Known::Nothing)
+        let known = if judged {
+            Known::Judged
+        } else {
+            Known::Nothing
+        };
+        self.open_element(ns, name, attrs, known)
     }
 
     fn text(&mut self, text: &str) -> Result<(), Abandon> {
@@ -332,6 +310,20 @@ impl<O: CleanSink> RawSink for Cleaner<'_, O> {
             return Ok(());
         }
         let bytes = text.as_bytes();
+        if bytes.len() <= SHORT {
+            // One scan for what `strip_escape` looks for and what the
+            // writer asks of short text.
+            let found = classes(bytes);
+            if found & ESC == 0 {
+                if text.is_empty() {
+                    return Ok(());
+                }
+                if self.dsts.last().is_none_or(|d| d.void) {
+                    return Err(Abandon::Void);
+                }
+                return self.out.short_text(text, found);
+            }
+        }
         if bytes.len() > LONG && memchr::memchr3(0x1b, b'\r', 0, bytes).is_none() {
             // One search for what `strip_escape` and the writer's check of
             // the text look for: neither an ESC to strip nor a CR or NUL.

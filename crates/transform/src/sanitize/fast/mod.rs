@@ -3,12 +3,13 @@
 //!
 //! 1. The front end is the general path's (tokenizer driven by the text-type
 //!    simulator → filter → tree builder, `Sanitizer::front`).
-//! 2. The tree builder writes to [`sink::LogSink`] instead of patches (text
+//! 2. The tree builder writes to [`sink::FusedSink`] instead of patches, and
+//!    in its calls a [`walk::Walker`] reads what it creates and links (text
 //!    and attribute values copied into reused buffers: no allocation per
-//!    node), and between tokens a [`walk::Walker`] reads what it recorded: as
-//!    long as every node is appended at the current end of the tree it reports
-//!    the tree in document order with a stack of open elements; anything else
-//!    (foster parenting, the adoption agency, …) gives up.
+//!    node): as long as every node is appended at the current end of the
+//!    tree it reports the tree in document order with a stack of open
+//!    elements; anything else (foster parenting, the adoption agency, …)
+//!    gives up.
 //! 3. [`clean::Cleaner`] is the tree pass (`tree.rs`'s rules, with the parent
 //!    and namespace known at insertion) and [`check::First`] serializes what it
 //!    keeps. As it writes, `First` also produces S, the tokens a tokenizer
@@ -46,13 +47,13 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
-use tagloom_html::token::OwnedTag;
 use tagloom_html::tree_builder::TreeBuilder;
 
 use super::{Front, Report, Sanitized, Sanitizer, tree_config};
 use check::{Check, First};
-use clean::{Cleaner, Judged};
-use sink::LogSink;
+use clean::Cleaner;
+pub(crate) use sink::Judged;
+use sink::{Fused, FusedSink};
 use walk::Walker;
 
 /// Why the fast path of [`Sanitizer::sanitize`] handed an input to the general
@@ -128,55 +129,25 @@ impl Sanitizer {
     }
 
     /// The fast path, up to its verdict: the output's writer.
-    fn fast_first(&self, input: &str, check: Check) -> Result<First<'_>, FastFallback> {
-        let policy = &*self.policy;
-        if !sink::reset() {
-            return Err(Abandon::Engine);
-        }
+    fn fast_first(&self, input: &str, check: Check) -> Result<First, FastFallback> {
+        let policy = &self.policy;
         let mut tb =
-            TreeBuilder::with_sink(tree_config("body", policy.max_depth), Box::new(LogSink));
+            TreeBuilder::with_sink(tree_config("body", policy.max_depth), Box::new(FusedSink));
         let document = tb.document_key();
         let root = tb.fragment_root_key().ok_or(Abandon::Engine)?;
-        let mut walker = Walker::new(document, root);
-        let mut cleaner = Cleaner::new(policy, First::new(policy, input.len(), check));
-        let mut why = Abandon::Engine;
-        let mut step =
-            |_: &mut TreeBuilder, eof: bool, tag: Option<&OwnedTag>| -> Result<(), Abandon> {
-                let mut sink = Judged {
-                    cleaner: &mut cleaner,
-                    tag,
-                };
-                sink::with_log(|log| {
-                    let sink::Log { events, texts, .. } = log;
-                    for event in events.drain(..) {
-                        walker.apply_event(event, texts, &mut sink)?;
-                    }
-                    // The ranges of created texts not yet inserted point into it.
-                    if !walker.holds_created() {
-                        texts.clear();
-                    }
-                    log.recycle(&mut sink.cleaner.out.spent);
-                    Ok(())
-                })
-                .ok_or(Abandon::Engine)??;
-                if eof {
-                    // Every call of the parse is in the log (see `sink::lost`):
-                    // asked once, before the output is accepted.
-                    if sink::lost() {
-                        return Err(Abandon::Engine);
-                    }
-                    walker.finish(&mut cleaner)?;
-                    cleaner.out.finish()?;
-                }
-                Ok(())
-            };
-        let done = self.front(input, &mut tb, Front::Lean, |tb, eof, tag| {
-            step(tb, eof, tag).map_err(|e| why = e).ok()
-        });
-        if done.is_none() {
-            return Err(why);
+        let cleaner = Cleaner::new(policy, First::new(policy, input.len(), check));
+        if !sink::start(Fused::new(Walker::new(document, root), cleaner)) {
+            return Err(Abandon::Engine);
         }
-        let first = cleaner.out;
+        let done = self.front(input, &mut tb, Front::Lean, sink::judge, |_, _| {
+            (!sink::failed()).then_some(())
+        });
+        // Taken back whatever happened (the state holds the output so far).
+        let mut state = sink::finish()?;
+        done.ok_or(Abandon::Engine)?;
+        state.walker.finish(&mut state.cleaner)?;
+        state.cleaner.out.finish()?;
+        let first = state.cleaner.out;
         if let Some(second) = first.second() {
             if !first.expect.is_done() {
                 return Err(Abandon::Reparse);

@@ -61,6 +61,8 @@
 //! and asks `keep_element` once more whether their attributes are its fixed
 //! point — which is then what the second tree pass writes.
 
+use std::sync::Arc;
+
 use tagloom_html::atom::{self, Atom};
 use tagloom_html::dom_patch::{AttrNamespace, Namespace, PatchAttr};
 use tagloom_html::tree_builder::{ElementCategories, html_element_categories};
@@ -213,6 +215,8 @@ struct Kind {
     clear: u8,
     /// The mode it puts its children in (`None`: its parent's).
     mode: Option<Mode>,
+    /// The static atom's name has an ASCII uppercase letter.
+    upper: bool,
 }
 
 impl Kind {
@@ -244,7 +248,11 @@ impl Kind {
             .mode
         };
         let mode = (probe(Mode::Body) == probe(Mode::Table)).then(|| probe(Mode::Body));
+        let upper = atom
+            .and_then(Atom::static_name)
+            .is_some_and(|n| n.bytes().any(|b| b.is_ascii_uppercase()));
         Kind {
+            upper,
             start,
             cats,
             set,
@@ -265,8 +273,8 @@ impl Kind {
 }
 
 /// See the [module docs](self).
-pub(crate) struct Proof<'p> {
-    policy: &'p Rules,
+pub(crate) struct Proof {
+    policy: Arc<Rules>,
     /// [`Kind`]s of HTML elements by static atom index.
     kinds: Vec<Option<Kind>>,
     path: Vec<Frame>,
@@ -278,10 +286,10 @@ pub(crate) struct Proof<'p> {
 /// How many answers [`Proof::memo`] keeps.
 const MEMO: usize = 8;
 
-impl<'p> Proof<'p> {
-    pub(crate) fn new(policy: &'p Rules) -> Self {
+impl Proof {
+    pub(crate) fn new(policy: &Arc<Rules>) -> Self {
         Proof {
-            policy,
+            policy: policy.clone(),
             kinds: Vec::new(),
             // The fragment root: an `html` element, a scope boundary.
             path: vec![Frame {
@@ -317,12 +325,12 @@ impl<'p> Proof<'p> {
     /// the policy, the element's name and the attribute).
     fn settled(&mut self, name: &str, attrs: &[PatchAttr]) -> bool {
         let [attr] = attrs else {
-            return settled(self.policy, name, attrs);
+            return settled(&self.policy, name, attrs);
         };
         if let Some((_, _, answer)) = self.memo.iter().find(|(n, a, _)| **n == *name && a == attr) {
             return *answer;
         }
-        let answer = settled(self.policy, name, attrs);
+        let answer = settled(&self.policy, name, attrs);
         if self.memo.len() == MEMO {
             self.memo.remove(0);
         }
@@ -343,11 +351,20 @@ impl<'p> Proof<'p> {
         change: AttrChange,
     ) -> Result<(), Abandon> {
         let unproven = Err(Abandon::Unproven);
-        if ns != Namespace::Html || name.bytes().any(|b| b.is_ascii_uppercase()) {
+        if ns != Namespace::Html {
             return unproven;
         }
         debug_assert_eq!(atom, Atom::lookup_static(name.as_bytes()), "{name}");
         let kind = self.kind(atom);
+        // A static atom's name is `name`: its letters are known.
+        let upper = if atom.is_some() {
+            kind.upper
+        } else {
+            name.bytes().any(|b| b.is_ascii_uppercase())
+        };
+        if upper {
+            return unproven;
+        }
         let start = kind.start;
         // The re-parse's stack (the root `html` and this path) stays under the
         // depth cap, with one to spare.
@@ -379,7 +396,7 @@ impl<'p> Proof<'p> {
             return unproven;
         }
         debug_assert!(
-            settled(self.policy, name, attrs),
+            settled(&self.policy, name, attrs),
             "{name} {attrs:?} {change:?}"
         );
         let parent = self.path.last_mut().ok_or(Abandon::Engine)?;
@@ -536,7 +553,7 @@ mod tests {
             policy.tags.insert(name.to_owned());
             rest = &rest[end + 1..];
         }
-        let rules = Rules::new(Arc::new(policy));
+        let rules = Arc::new(Rules::new(Arc::new(policy)));
         let mut proof = Proof::new(&rules);
         let mut rest = html;
         while !rest.is_empty() {

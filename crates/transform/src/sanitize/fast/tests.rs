@@ -367,7 +367,7 @@ fn corpus_windows_agree_with_the_reference() {
 fn rawtext_in_the_reparse_is_refused() {
     use tagloom_html::token::OwnedToken;
 
-    let rules = super::super::rules::Rules::new(Arc::new(Policy::widened()));
+    let rules = Arc::new(super::super::rules::Rules::new(Arc::new(Policy::widened())));
     for name in ["xmp", "style", "script", "plaintext", "iframe"] {
         let mut first = super::check::First::new(&rules, 0, super::check::Check::Reparse);
         let out = first.feed_for_test(&OwnedToken::start(name));

@@ -1,7 +1,8 @@
 //! The append-only patch walker: reads a tree builder's [`DomPatch`]es (the
-//! re-parse check's tree builder) or the calls the fast path's sink recorded
-//! ([`Event`]s, the first parse's) as a document-order stream of opens, texts
-//! and closes, as long as every patch adds at the current end of the tree.
+//! re-parse check's tree builder) or the calls of the fast path's sink (the
+//! first parse's, as they come: `created_element`, `created_text`,
+//! `append`, `append_text`) as a document-order stream of opens, texts and
+//! closes, as long as every patch adds at the current end of the tree.
 //!
 //! It keeps only the path from the fragment root to the last node added. A node
 //! appended to an element on that path closes every element below it (nothing
@@ -17,16 +18,18 @@ use std::ops::Range;
 use tagloom_html::dom_patch::{DomPatch, Namespace, PatchAttr, PatchKey};
 
 use super::Abandon;
-use super::sink::Event;
 
 /// What a walker reports, in document order.
 pub(crate) trait RawSink {
-    /// An element starts (its children follow until the matching `close`).
+    /// An element starts (its children follow until the matching `close`);
+    /// `judged`: an HTML element whose name and attributes are those of the
+    /// start tag the token filter judged (see `clean::Known::Judged`).
     fn open(
         &mut self,
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
+        judged: bool,
     ) -> Result<(), Abandon>;
     /// Text in the current element (adjacent calls are one text node).
     fn text(&mut self, text: &str) -> Result<(), Abandon>;
@@ -41,6 +44,7 @@ enum Created {
         ns: Namespace,
         name: Cow<'static, str>,
         attrs: Vec<PatchAttr>,
+        judged: bool,
     },
     Text {
         key: PatchKey,
@@ -49,7 +53,7 @@ enum Created {
 }
 
 /// The text of a created text node: its own, or a range of the sink's text
-/// buffer ([`sink::Log::texts`](super::sink::Log::texts)).
+/// buffer ([`sink::Fused::texts`](super::sink::Fused)).
 enum Held {
     Owned(String),
     Range(Range<usize>),
@@ -120,6 +124,7 @@ impl Walker {
                     ns,
                     name,
                     attrs,
+                    judged: false,
                 });
                 Ok(())
             }
@@ -139,49 +144,68 @@ impl Walker {
         }
     }
 
-    /// Reads one call recorded by the fast path's sink (`texts`: the log's
-    /// text buffer).
-    pub(crate) fn apply_event<S: RawSink>(
+    /// The sink's `create_element`.
+    pub(crate) fn created_element(
         &mut self,
-        event: Event,
-        texts: &str,
-        sink: &mut S,
-    ) -> Result<(), Abandon> {
-        match event {
-            Event::Document { key } if key == self.document => Ok(()),
-            Event::Element { key, .. } if key == self.root => Ok(()),
-            Event::Append { parent, child } if parent == self.document && child == self.root => {
-                Ok(())
-            }
-            Event::Element {
+        key: PatchKey,
+        ns: Namespace,
+        name: Cow<'static, str>,
+        attrs: Vec<PatchAttr>,
+        judged: bool,
+    ) {
+        if key != self.root {
+            self.created.push(Created::Element {
                 key,
                 ns,
                 name,
                 attrs,
-            } => {
-                self.created.push(Created::Element {
-                    key,
-                    ns,
-                    name,
-                    attrs,
-                });
-                Ok(())
-            }
-            Event::Text { key, text } => {
-                self.created.push(Created::Text {
-                    key,
-                    text: Held::Range(text),
-                });
-                Ok(())
-            }
-            Event::Append { parent, child } => self.append(parent, child, texts, sink),
-            Event::AppendText { node, text } => match self.path.last() {
-                Some(top) if top.last_text == Some(node) => {
-                    sink.text(texts.get(text).ok_or(Abandon::Engine)?)
-                }
-                _ => Err(Abandon::Patch),
-            },
-            Event::Document { .. } | Event::Other => Err(Abandon::Patch),
+                judged,
+            });
+        }
+    }
+
+    /// The sink's `create_text`: its text is `texts[text]` of the buffer
+    /// passed to [`append`](Self::append).
+    pub(crate) fn created_text(&mut self, key: PatchKey, text: Range<usize>) {
+        self.created.push(Created::Text {
+            key,
+            text: Held::Range(text),
+        });
+    }
+
+    /// The sink's `create_document`.
+    pub(crate) fn created_document(&self, key: PatchKey) -> Result<(), Abandon> {
+        if key == self.document {
+            Ok(())
+        } else {
+            Err(Abandon::Patch)
+        }
+    }
+
+    /// The sink's `append_child` (`texts`: the sink's text buffer).
+    pub(crate) fn append_child<S: RawSink>(
+        &mut self,
+        parent: PatchKey,
+        child: PatchKey,
+        texts: &str,
+        sink: &mut S,
+    ) -> Result<(), Abandon> {
+        if parent == self.document && child == self.root {
+            return Ok(());
+        }
+        self.append(parent, child, texts, sink)
+    }
+
+    /// The sink's `append_text`.
+    pub(crate) fn append_text<S: RawSink>(
+        &mut self,
+        node: PatchKey,
+        text: &str,
+        sink: &mut S,
+    ) -> Result<(), Abandon> {
+        match self.path.last() {
+            Some(top) if top.last_text == Some(node) => sink.text(text),
+            _ => Err(Abandon::Patch),
         }
     }
 
@@ -203,12 +227,17 @@ impl Walker {
             .iter()
             .rposition(|o| o.key == parent)
             .ok_or(Abandon::Patch)?;
-        let i = self
-            .created
-            .iter()
-            .rposition(|c| c.key() == child)
-            .ok_or(Abandon::Patch)?;
-        let node = self.created.remove(i);
+        // Nearly always the node just created.
+        let node = if self.created.last().is_some_and(|c| c.key() == child) {
+            self.created.pop().ok_or(Abandon::Engine)?
+        } else {
+            let i = self
+                .created
+                .iter()
+                .rposition(|c| c.key() == child)
+                .ok_or(Abandon::Patch)?;
+            self.created.remove(i)
+        };
         while self.path.len() > at + 1 {
             self.path.pop();
             sink.close()?;
@@ -220,13 +249,14 @@ impl Walker {
                 ns,
                 name,
                 attrs,
+                judged,
             } => {
                 top.last_text = None;
                 self.path.push(Open {
                     key,
                     last_text: None,
                 });
-                sink.open(ns, name, attrs)
+                sink.open(ns, name, attrs, judged)
             }
             Created::Text { key, text } => {
                 top.last_text = Some(key);
