@@ -84,6 +84,12 @@ impl Tokenizer {
                     self.state = St::MarkupDeclarationOpen;
                 }
                 b'/' => {
+                    if self.fast_tags
+                        && self.reads_all
+                        && let Some(flow) = self.fast_end_tag()
+                    {
+                        return flow;
+                    }
                     self.pos += 1;
                     self.state = St::EndTagOpen;
                     return self.end_tag_open_state();
