@@ -230,7 +230,7 @@ impl<'a> Attributes<'a> {
     }
 
     /// The attribute at `index`.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, index: usize) -> Option<Attribute<'a>> {
         match self.repr {
             AttrsRepr::Slots { slots, source } => {

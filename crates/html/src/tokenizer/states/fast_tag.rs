@@ -115,21 +115,17 @@ impl Tokenizer {
                 _ => return None,
             }
         }
-        // What `create_tag(true)` and the reader would leave for this shape.
-        let base = self.input.base;
+        // What `create_tag(true)` and the reader would leave for this shape
+        // (the name's builder is set only if the name is not in the cache).
         self.is_end_tag = true;
         self.self_closing = false;
         self.attrs.clear();
         self.has_attr = false;
         self.tag_atom = None;
         self.skimmed = false;
-        self.b[TAG_NAME] = TextBuilder::Source {
-            start: base + start,
-            end: base + end,
-        };
         self.pos = end + 1;
         self.state = super::St::Data;
-        let name = self.intern(TAG_NAME);
+        let name = self.intern_source(TAG_NAME, start, end);
         Some(Flow::Emit(RawToken::EndTag {
             name,
             self_closing: false,
@@ -149,11 +145,7 @@ impl Tokenizer {
         has_value: bool,
     ) -> Option<()> {
         let base = self.input.base;
-        self.b[ATTR_NAME] = TextBuilder::Source {
-            start: base + name_start,
-            end: base + name_end,
-        };
-        let name = self.intern(ATTR_NAME);
+        let name = self.intern_source(ATTR_NAME, name_start, name_end);
         if self.attrs.iter().any(|a| a.name == name) {
             return None;
         }
@@ -248,90 +240,102 @@ impl Tokenizer {
     fn fast_tag_inner<const SKIM: bool>(&mut self) -> Option<Flow> {
         let base = self.input.base;
         let end_tag = self.is_end_tag;
-        let mut p = self.pos;
+        let name_start = self.pos;
+        let mut p = name_start;
         p += run_at::<TagNameStops>(self.input.buf.as_bytes(), p);
-        self.b[TAG_NAME] = TextBuilder::Source {
-            start: base + self.pos,
-            end: base + p,
-        };
-        if SKIM && let Some(flow) = self.fast_skim(p) {
-            return Some(flow);
+        let name_end = p;
+        if SKIM {
+            // The skim decision interns the name from its builder.
+            self.b[TAG_NAME] = TextBuilder::Source {
+                start: base + name_start,
+                end: base + name_end,
+            };
+            if let Some(flow) = self.fast_skim(p) {
+                return Some(flow);
+            }
         }
-        let self_closing = loop {
-            let bytes = self.input.buf.as_bytes();
-            // After the name or an attribute: whitespace, `>` or `/>`.
-            let mut b = *bytes.get(p)?;
-            if is_gap(b) {
-                p += 1;
-                if is_gap(*bytes.get(p)?) {
-                    p += gap_len(bytes.get(p..).unwrap_or_default());
-                }
-                b = *bytes.get(p)?;
-            } else if b != b'>' && b != b'/' {
-                return None;
-            }
-            match b {
-                b'>' => {
+        // A tag with no attribute (`<p>`, `</li>`) goes straight to its end.
+        let self_closing = if self.input.buf.as_bytes().get(p) == Some(&b'>') {
+            p += 1;
+            false
+        } else {
+            loop {
+                let bytes = self.input.buf.as_bytes();
+                // After the name or an attribute: whitespace, `>` or `/>`.
+                let mut b = *bytes.get(p)?;
+                if is_gap(b) {
                     p += 1;
-                    break false;
+                    if is_gap(*bytes.get(p)?) {
+                        p += gap_len(bytes.get(p..).unwrap_or_default());
+                    }
+                    b = *bytes.get(p)?;
+                } else if b != b'>' && b != b'/' {
+                    return None;
                 }
-                b'/' if !end_tag && bytes.get(p + 1) == Some(&b'>') => {
-                    p += 2;
-                    break true;
-                }
-                b'/' => return None,
-                _ if end_tag || self.attrs.len() + 1 >= LINEAR_DUPLICATE_CHECK => return None,
-                _ => {}
-            }
-            // An attribute name, then `=` and a value, or no value.
-            let name_start = p;
-            p += run_at::<AttrNameStops>(bytes, p);
-            if p == name_start {
-                return None;
-            }
-            let name_end = p;
-            let (value, value_span, has_value) = match *bytes.get(p)? {
-                b'=' => {
-                    p += 1;
-                    let quote = *bytes.get(p)?;
-                    if quote == b'"' || quote == b'\'' {
+                match b {
+                    b'>' => {
                         p += 1;
-                        let len = if quote == b'"' {
-                            run_at::<DoubleQuotedStops>(bytes, p)
+                        break false;
+                    }
+                    b'/' if !end_tag && bytes.get(p + 1) == Some(&b'>') => {
+                        p += 2;
+                        break true;
+                    }
+                    b'/' => return None,
+                    _ if end_tag || self.attrs.len() + 1 >= LINEAR_DUPLICATE_CHECK => return None,
+                    _ => {}
+                }
+                // An attribute name, then `=` and a value, or no value.
+                let name_start = p;
+                p += run_at::<AttrNameStops>(bytes, p);
+                if p == name_start {
+                    return None;
+                }
+                let name_end = p;
+                let (value, value_span, has_value) = match *bytes.get(p)? {
+                    b'=' => {
+                        p += 1;
+                        let quote = *bytes.get(p)?;
+                        if quote == b'"' || quote == b'\'' {
+                            p += 1;
+                            let len = if quote == b'"' {
+                                run_at::<DoubleQuotedStops>(bytes, p)
+                            } else {
+                                run_at::<SingleQuotedStops>(bytes, p)
+                            };
+                            let start = p;
+                            if *bytes.get(p + len)? == quote {
+                                p += len + 1;
+                                let (value, span) = source_value(base, start, len);
+                                (value, span, true)
+                            } else {
+                                // Character references (or the states' business).
+                                let (end, value) =
+                                    self.fast_value_with_refs(quote, start, p + len)?;
+                                p = end + 1;
+                                (value, Span::new(base + start, base + end), true)
+                            }
                         } else {
-                            run_at::<SingleQuotedStops>(bytes, p)
-                        };
-                        let start = p;
-                        if *bytes.get(p + len)? == quote {
-                            p += len + 1;
+                            let len = run_at::<UnquotedStops>(bytes, p);
+                            let after = *bytes.get(p + len)?;
+                            if len == 0 || !(is_gap(after) || after == b'>') {
+                                return None;
+                            }
+                            let start = p;
+                            p += len;
                             let (value, span) = source_value(base, start, len);
                             (value, span, true)
-                        } else {
-                            // Character references (or the states' business).
-                            let (end, value) = self.fast_value_with_refs(quote, start, p + len)?;
-                            p = end + 1;
-                            (value, Span::new(base + start, base + end), true)
                         }
-                    } else {
-                        let len = run_at::<UnquotedStops>(bytes, p);
-                        let after = *bytes.get(p + len)?;
-                        if len == 0 || !(is_gap(after) || after == b'>') {
-                            return None;
-                        }
-                        let start = p;
-                        p += len;
-                        let (value, span) = source_value(base, start, len);
-                        (value, span, true)
                     }
-                }
-                b if is_gap(b) || b == b'/' || b == b'>' => (
-                    TextRef::EMPTY,
-                    Span::new(base + name_end, base + name_end),
-                    false,
-                ),
-                _ => return None,
-            };
-            self.push_fast_attribute(name_start, name_end, value, value_span, has_value)?;
+                    b if is_gap(b) || b == b'/' || b == b'>' => (
+                        TextRef::EMPTY,
+                        Span::new(base + name_end, base + name_end),
+                        false,
+                    ),
+                    _ => return None,
+                };
+                self.push_fast_attribute(name_start, name_end, value, value_span, has_value)?;
+            }
         };
         self.pos = p;
         self.self_closing = self_closing;
@@ -340,7 +344,7 @@ impl Tokenizer {
         // not interned yet, and an end tag has neither attributes nor a solidus.
         let name = match if SKIM { self.tag_atom.take() } else { None } {
             Some(name) => name,
-            None => self.intern(TAG_NAME),
+            None => self.intern_source(TAG_NAME, name_start, name_end),
         };
         let span = self.token_span();
         Some(Flow::Emit(if end_tag {
