@@ -657,13 +657,17 @@ impl Tokenizer {
         if self.byte_at(self.pos) == Some(b'<') {
             // No text is pending at a token's start (`begin_token`).
             self.pos += 1;
-            // `</name>`, the most common end tag, without a call.
-            if self.byte_at(self.pos) == Some(b'/')
-                && self.fast_tags
-                && self.reads_all
-                && let Some(flow) = self.fast_end_tag()
-            {
-                return flow;
+            if self.fast_tags && self.reads_all {
+                match self.byte_at(self.pos) {
+                    // `</name>`, the most common end tag, without a call.
+                    Some(b'/') => {
+                        if let Some(flow) = self.fast_end_tag() {
+                            return flow;
+                        }
+                    }
+                    Some(b) if b.is_ascii_lowercase() => return self.fast_start_tag(),
+                    _ => {}
+                }
             }
             self.state = St::TagOpen;
             return self.tag_open_state();
