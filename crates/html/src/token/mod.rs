@@ -216,6 +216,7 @@ impl<'a> Attributes<'a> {
     }
 
     /// Number of attributes.
+    #[inline]
     pub fn len(&self) -> usize {
         match self.repr {
             AttrsRepr::Slots { slots, .. } => slots.len(),
@@ -229,6 +230,7 @@ impl<'a> Attributes<'a> {
     }
 
     /// The attribute at `index`.
+    #[inline(always)]
     pub fn get(&self, index: usize) -> Option<Attribute<'a>> {
         match self.repr {
             AttrsRepr::Slots { slots, source } => {

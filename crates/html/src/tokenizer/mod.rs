@@ -600,9 +600,10 @@ impl Tokenizer {
         }
         self.release_consumed();
         self.begin_token();
+        let mut flow = self.first_step();
         loop {
-            match self.step() {
-                Flow::Continue => {}
+            match flow {
+                Flow::Continue => flow = self.step_out_of_line(),
                 Flow::Emit(token) => {
                     self.commit();
                     return Ok(Some(token));
@@ -622,6 +623,11 @@ impl Tokenizer {
                     }
                     let pending = self.input.buf.len() - self.committed_pos;
                     if pending > self.max_token_bytes {
+                        // Left as between two tokens (`begin_token` relies on it).
+                        self.pos = self.committed_pos;
+                        self.state = self.committed_state;
+                        self.token_errors.clear();
+                        self.token_errors_dropped = 0;
                         return Err(TokenizerError::TokenTooLarge {
                             offset: self.input.base + self.committed_pos,
                             limit: self.max_token_bytes,
@@ -636,6 +642,43 @@ impl Tokenizer {
                 }
             }
         }
+    }
+
+    /// The first step of a token: in the data state, a tag right at the read
+    /// position (most tokens after text) is read from here and text goes
+    /// straight to the text state; the rest by [`Self::step_out_of_line`]. Keeping the state machine out of `next_token`
+    /// keeps its per-token work small (with every state inlined into it, the
+    /// compiler spilled a dozen addresses per token).
+    #[inline(always)]
+    fn first_step(&mut self) -> Flow {
+        if self.state != St::Data || self.text_mode != TextMode::Decoded {
+            return self.step_out_of_line();
+        }
+        if self.byte_at(self.pos) == Some(b'<') {
+            // No text is pending at a token's start (`begin_token`).
+            self.pos += 1;
+            if self.fast_tags && self.reads_all {
+                match self.byte_at(self.pos) {
+                    // `</name>`, the most common end tag, without a call.
+                    Some(b'/') => {
+                        if let Some(flow) = self.fast_end_tag() {
+                            return flow;
+                        }
+                    }
+                    Some(b) if b.is_ascii_lowercase() => return self.fast_start_tag(),
+                    _ => {}
+                }
+            }
+            self.state = St::TagOpen;
+            return self.tag_open_state();
+        }
+        self.data_text()
+    }
+
+    /// [`Self::step`], as a call.
+    #[inline(never)]
+    fn step_out_of_line(&mut self) -> Flow {
+        self.step()
     }
 
     /// While tokenizing a large buffer (a whole page pushed at once), gives the
@@ -693,16 +736,21 @@ impl Tokenizer {
         }
     }
 
+    /// Between two tokens the read position and state are the committed ones
+    /// and no token error is pending: `commit` leaves them so, and so does every
+    /// way out of `run` without a token (the rewind on `NeedMore`, the error on
+    /// a token too large) and every call that moves the input (`compact`,
+    /// `set_state`, the insertion points). So only the text and the safe point
+    /// are reset here.
+    #[inline(always)]
     fn begin_token(&mut self) {
-        self.pos = self.committed_pos;
-        self.state = self.committed_state;
+        debug_assert!(self.pos == self.committed_pos && self.state == self.committed_state);
+        debug_assert!(self.token_errors.is_empty() && self.token_errors_dropped == 0);
         // The other builders and the attribute list are reset where their token
         // starts (`create_tag`, `start_attribute`, `create_doctype`, comments).
         self.b[TEXT] = TextBuilder::Empty;
         self.scratch.clear();
         self.safe = None;
-        self.token_errors.clear();
-        self.token_errors_dropped = 0;
     }
 
     /// Accepts the token just read: its errors are reported and the next token
@@ -712,8 +760,9 @@ impl Tokenizer {
         self.committed_pos = self.pos;
         self.committed_state = self.state;
         self.retry_len = 0;
-        self.errors_dropped += std::mem::take(&mut self.token_errors_dropped);
+        // Errors are recorded (and counted past the bound) only when reported.
         if !self.report_errors {
+            debug_assert!(self.token_errors.is_empty() && self.token_errors_dropped == 0);
             return;
         }
         // Input-stream errors are queued for the whole input pushed; only those
@@ -721,7 +770,7 @@ impl Tokenizer {
         let end = self.input.base + self.pos;
         let stream_due = matches!(self.input.stream_errors.front(),
             Some(&(offset, _)) if offset < end || (self.eof_emitted && offset <= end));
-        if self.token_errors.is_empty() && !stream_due {
+        if self.token_errors.is_empty() && !stream_due && self.token_errors_dropped == 0 {
             return;
         }
         self.report_token_errors(end);
@@ -731,6 +780,7 @@ impl Tokenizer {
     /// offset order with the input-stream errors up to there.
     #[inline(never)]
     fn report_token_errors(&mut self, end: usize) {
+        self.errors_dropped += std::mem::take(&mut self.token_errors_dropped);
         let token_errors = std::mem::take(&mut self.token_errors);
         for &(offset, code, before_next) in &token_errors {
             while let Some(&(stream_offset, stream_code)) = self.input.stream_errors.front() {
@@ -1074,15 +1124,35 @@ impl Tokenizer {
             ),
             TextBuilder::Scratch { start, end } => name_key(self.scratch.as_bytes(), start, end),
         };
-        // Fibonacci hashing of the key's words picks one of the cache's slots.
-        let mixed = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-        let slot = (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NAME_CACHE_BITS)) as usize;
+        let slot = name_cache_slot(key);
         if key != 0
             && let Some(&(cached, atom)) = self.name_cache.get(slot)
             && cached == key
         {
             return atom;
         }
+        self.intern_slow(which, key, slot)
+    }
+
+    /// [`Self::intern`] of the name that is the buffer's `start..end` (relative
+    /// offsets, lowercased already), for the fused readers: the key comes
+    /// straight from the buffer, and builder `which` is set to the name only
+    /// when the cache misses.
+    #[inline(always)]
+    pub(crate) fn intern_source(&mut self, which: usize, start: usize, end: usize) -> Atom {
+        let key = name_key(self.input.buf.as_bytes(), start, end);
+        let slot = name_cache_slot(key);
+        if key != 0
+            && let Some(&(cached, atom)) = self.name_cache.get(slot)
+            && cached == key
+        {
+            return atom;
+        }
+        let base = self.input.base;
+        self.b[which] = TextBuilder::Source {
+            start: base + start,
+            end: base + end,
+        };
         self.intern_slow(which, key, slot)
     }
 
@@ -1136,6 +1206,13 @@ impl Tokenizer {
 
 /// The name cache has `1 << NAME_CACHE_BITS` slots.
 const NAME_CACHE_BITS: u32 = 7;
+
+/// The name cache's slot for `key`: Fibonacci hashing of the key's words.
+#[inline(always)]
+fn name_cache_slot(key: u128) -> usize {
+    let mixed = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NAME_CACHE_BITS)) as usize
+}
 
 /// The long-name cache has `1 << LONG_NAME_CACHE_BITS` slots.
 const LONG_NAME_CACHE_BITS: u32 = 4;

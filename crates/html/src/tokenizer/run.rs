@@ -223,6 +223,34 @@ pub(crate) fn run_len(bytes: &[u8], stops: &Stops) -> usize {
     bytes.len()
 }
 
+/// The number of whitespace bytes (tab, LF, FF, CR, space) at the start of
+/// `bytes`: sixteen at a time, for the long runs of indentation some pages put
+/// between attributes (the usual single space is tested by the caller).
+#[inline]
+pub(crate) fn gap_len(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(block) = block_at(bytes, at) {
+        let lanes = Lanes::load(block);
+        let gaps = lanes
+            .eq(b' ')
+            .or(lanes.eq(b'\n'))
+            .or(lanes.eq(b'\t'))
+            .or(lanes.eq(b'\r'))
+            .or(lanes.eq(0x0C))
+            .bits();
+        let other = !gaps & 0xFFFF;
+        if other != 0 {
+            return at + other.trailing_zeros() as usize;
+        }
+        at += WIDTH;
+    }
+    let rest = bytes.get(at..).unwrap_or_default();
+    at + rest
+        .iter()
+        .take_while(|&&b| matches!(b, b' ' | b'\n' | b'\t' | b'\r' | 0x0C))
+        .count()
+}
+
 /// The offset of the first `b` in `bytes`, if any: the first block tested
 /// inline (most runs this is asked about, text between tags and attribute
 /// values, are shorter), the rest with `memchr`.
@@ -259,6 +287,27 @@ mod tests {
                     memchr::memchr(b'<', &bytes),
                     "{len} {at}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn gap_len_counts_leading_whitespace() {
+        for len in 0..50 {
+            for stop_at in 0..=len {
+                for &gap in b" \n\t\r\x0C" {
+                    for &stop in b"a>/\0\x0B\x80=" {
+                        let mut bytes = vec![gap; len];
+                        if let Some(b) = bytes.get_mut(stop_at) {
+                            *b = stop;
+                        }
+                        // A gap after the stop does not count; with no stop,
+                        // every byte is a gap.
+                        bytes.push(b' ');
+                        let want = if stop_at < len { stop_at } else { len + 1 };
+                        assert_eq!(gap_len(&bytes), want, "{bytes:?}");
+                    }
+                }
             }
         }
     }

@@ -29,7 +29,7 @@ use super::is_space;
 use super::skim::Skim;
 use crate::span::Span;
 use crate::token::{AttrSlot, TextRef};
-use crate::tokenizer::run::{StopSet, run_len_of};
+use crate::tokenizer::run::{StopSet, gap_len, run_len_of};
 use crate::tokenizer::states::attribute::{
     AttrNameStops, DoubleQuotedStops, LINEAR_DUPLICATE_CHECK, SingleQuotedStops, UnquotedStops,
 };
@@ -94,6 +94,45 @@ impl Tokenizer {
         self.tag_name_state()
     }
 
+    /// `</name>` with the read position at the `/`: a name of ASCII lowercase
+    /// letters, digits and `-` closed by `>` right away, the most common end tag
+    /// by far, read and emitted without the tag states or the general reader
+    /// (no builder but the name's, no attribute list, no run scan set-up for a
+    /// name of a few bytes). `None`, with nothing changed, for any other shape
+    /// or when the buffer ends first: the states then read it from the `/`.
+    #[inline(always)]
+    pub(crate) fn fast_end_tag(&mut self) -> Option<Flow> {
+        let bytes = self.input.buf.as_bytes();
+        let start = self.pos + 1;
+        if !bytes.get(start)?.is_ascii_lowercase() {
+            return None;
+        }
+        let mut end = start + 1;
+        loop {
+            match *bytes.get(end)? {
+                b'a'..=b'z' | b'0'..=b'9' | b'-' => end += 1,
+                b'>' => break,
+                _ => return None,
+            }
+        }
+        // What `create_tag(true)` and the reader would leave for this shape
+        // (the name's builder is set only if the name is not in the cache).
+        self.is_end_tag = true;
+        self.self_closing = false;
+        self.attrs.clear();
+        self.has_attr = false;
+        self.tag_atom = None;
+        self.skimmed = false;
+        self.pos = end + 1;
+        self.state = super::St::Data;
+        let name = self.intern_source(TAG_NAME, start, end);
+        Some(Flow::Emit(RawToken::EndTag {
+            name,
+            self_closing: false,
+            span: self.token_span(),
+        }))
+    }
+
     /// Adds the attribute named by the buffer's `name_start..name_end` to the
     /// tag; `None` if it is a duplicate (an error the states report).
     #[inline(always)]
@@ -106,11 +145,7 @@ impl Tokenizer {
         has_value: bool,
     ) -> Option<()> {
         let base = self.input.base;
-        self.b[ATTR_NAME] = TextBuilder::Source {
-            start: base + name_start,
-            end: base + name_end,
-        };
-        let name = self.intern(ATTR_NAME);
+        let name = self.intern_source(ATTR_NAME, name_start, name_end);
         if self.attrs.iter().any(|a| a.name == name) {
             return None;
         }
@@ -205,90 +240,102 @@ impl Tokenizer {
     fn fast_tag_inner<const SKIM: bool>(&mut self) -> Option<Flow> {
         let base = self.input.base;
         let end_tag = self.is_end_tag;
-        let mut p = self.pos;
+        let name_start = self.pos;
+        let mut p = name_start;
         p += run_at::<TagNameStops>(self.input.buf.as_bytes(), p);
-        self.b[TAG_NAME] = TextBuilder::Source {
-            start: base + self.pos,
-            end: base + p,
-        };
-        if SKIM && let Some(flow) = self.fast_skim(p) {
-            return Some(flow);
+        let name_end = p;
+        if SKIM {
+            // The skim decision interns the name from its builder.
+            self.b[TAG_NAME] = TextBuilder::Source {
+                start: base + name_start,
+                end: base + name_end,
+            };
+            if let Some(flow) = self.fast_skim(p) {
+                return Some(flow);
+            }
         }
-        let self_closing = loop {
-            let bytes = self.input.buf.as_bytes();
-            // After the name or an attribute: whitespace, `>` or `/>`.
-            let mut b = *bytes.get(p)?;
-            if is_gap(b) {
-                p += 1;
-                while is_gap(*bytes.get(p)?) {
+        // A tag with no attribute (`<p>`, `</li>`) goes straight to its end.
+        let self_closing = if self.input.buf.as_bytes().get(p) == Some(&b'>') {
+            p += 1;
+            false
+        } else {
+            loop {
+                let bytes = self.input.buf.as_bytes();
+                // After the name or an attribute: whitespace, `>` or `/>`.
+                let mut b = *bytes.get(p)?;
+                if is_gap(b) {
                     p += 1;
+                    if is_gap(*bytes.get(p)?) {
+                        p += gap_len(bytes.get(p..).unwrap_or_default());
+                    }
+                    b = *bytes.get(p)?;
+                } else if b != b'>' && b != b'/' {
+                    return None;
                 }
-                b = *bytes.get(p)?;
-            } else if b != b'>' && b != b'/' {
-                return None;
-            }
-            match b {
-                b'>' => {
-                    p += 1;
-                    break false;
-                }
-                b'/' if !end_tag && bytes.get(p + 1) == Some(&b'>') => {
-                    p += 2;
-                    break true;
-                }
-                b'/' => return None,
-                _ if end_tag || self.attrs.len() + 1 >= LINEAR_DUPLICATE_CHECK => return None,
-                _ => {}
-            }
-            // An attribute name, then `=` and a value, or no value.
-            let name_start = p;
-            p += run_at::<AttrNameStops>(bytes, p);
-            if p == name_start {
-                return None;
-            }
-            let name_end = p;
-            let (value, value_span, has_value) = match *bytes.get(p)? {
-                b'=' => {
-                    p += 1;
-                    let quote = *bytes.get(p)?;
-                    if quote == b'"' || quote == b'\'' {
+                match b {
+                    b'>' => {
                         p += 1;
-                        let len = if quote == b'"' {
-                            run_at::<DoubleQuotedStops>(bytes, p)
+                        break false;
+                    }
+                    b'/' if !end_tag && bytes.get(p + 1) == Some(&b'>') => {
+                        p += 2;
+                        break true;
+                    }
+                    b'/' => return None,
+                    _ if end_tag || self.attrs.len() + 1 >= LINEAR_DUPLICATE_CHECK => return None,
+                    _ => {}
+                }
+                // An attribute name, then `=` and a value, or no value.
+                let name_start = p;
+                p += run_at::<AttrNameStops>(bytes, p);
+                if p == name_start {
+                    return None;
+                }
+                let name_end = p;
+                let (value, value_span, has_value) = match *bytes.get(p)? {
+                    b'=' => {
+                        p += 1;
+                        let quote = *bytes.get(p)?;
+                        if quote == b'"' || quote == b'\'' {
+                            p += 1;
+                            let len = if quote == b'"' {
+                                run_at::<DoubleQuotedStops>(bytes, p)
+                            } else {
+                                run_at::<SingleQuotedStops>(bytes, p)
+                            };
+                            let start = p;
+                            if *bytes.get(p + len)? == quote {
+                                p += len + 1;
+                                let (value, span) = source_value(base, start, len);
+                                (value, span, true)
+                            } else {
+                                // Character references (or the states' business).
+                                let (end, value) =
+                                    self.fast_value_with_refs(quote, start, p + len)?;
+                                p = end + 1;
+                                (value, Span::new(base + start, base + end), true)
+                            }
                         } else {
-                            run_at::<SingleQuotedStops>(bytes, p)
-                        };
-                        let start = p;
-                        if *bytes.get(p + len)? == quote {
-                            p += len + 1;
+                            let len = run_at::<UnquotedStops>(bytes, p);
+                            let after = *bytes.get(p + len)?;
+                            if len == 0 || !(is_gap(after) || after == b'>') {
+                                return None;
+                            }
+                            let start = p;
+                            p += len;
                             let (value, span) = source_value(base, start, len);
                             (value, span, true)
-                        } else {
-                            // Character references (or the states' business).
-                            let (end, value) = self.fast_value_with_refs(quote, start, p + len)?;
-                            p = end + 1;
-                            (value, Span::new(base + start, base + end), true)
                         }
-                    } else {
-                        let len = run_at::<UnquotedStops>(bytes, p);
-                        let after = *bytes.get(p + len)?;
-                        if len == 0 || !(is_gap(after) || after == b'>') {
-                            return None;
-                        }
-                        let start = p;
-                        p += len;
-                        let (value, span) = source_value(base, start, len);
-                        (value, span, true)
                     }
-                }
-                b if is_gap(b) || b == b'/' || b == b'>' => (
-                    TextRef::EMPTY,
-                    Span::new(base + name_end, base + name_end),
-                    false,
-                ),
-                _ => return None,
-            };
-            self.push_fast_attribute(name_start, name_end, value, value_span, has_value)?;
+                    b if is_gap(b) || b == b'/' || b == b'>' => (
+                        TextRef::EMPTY,
+                        Span::new(base + name_end, base + name_end),
+                        false,
+                    ),
+                    _ => return None,
+                };
+                self.push_fast_attribute(name_start, name_end, value, value_span, has_value)?;
+            }
         };
         self.pos = p;
         self.self_closing = self_closing;
@@ -297,7 +344,7 @@ impl Tokenizer {
         // not interned yet, and an end tag has neither attributes nor a solidus.
         let name = match if SKIM { self.tag_atom.take() } else { None } {
             Some(name) => name,
-            None => self.intern(TAG_NAME),
+            None => self.intern_source(TAG_NAME, name_start, name_end),
         };
         let span = self.token_span();
         Some(Flow::Emit(if end_tag {
@@ -376,7 +423,17 @@ mod tests {
     fn inputs() -> Vec<String> {
         const OPEN: [&str; 5] = ["<", "</", "<", "<", "x<"];
         const NAMES: [&str; 8] = ["a", "div", "DiV", "h1", "é", "a\0b", "x\r", "svg:g"];
-        const GAPS: [&str; 7] = [" ", "  ", "\n", "\r\n", "\t\x0C", "", "\r"];
+        const GAPS: [&str; 8] = [
+            " ",
+            "  ",
+            "\n",
+            "\r\n",
+            "\t\x0C",
+            "",
+            "\r",
+            // Longer than a block (`gap_len`).
+            "\n\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\r\n ",
+        ];
         const ATTRS: [&str; 27] = [
             "t=\"&#x26;&notit;&amp\"",
             "u='&'",
@@ -491,6 +548,24 @@ mod tests {
             };
             assert!(flow.is_some(), "{input:?}");
             assert_eq!(tok.pos, input.len(), "{input:?}");
+        }
+        // The end-tag reader: these and only these.
+        for (input, taken) in [
+            ("</div>", true),
+            ("</h1>", true),
+            ("</my-el>", true),
+            ("</a >", false),
+            ("</Div>", false),
+            ("</svg:g>", false),
+            ("</div", false),
+            ("</>", false),
+        ] {
+            let mut tok = Tokenizer::new(TokenizerConfig::default());
+            tok.push_str(input);
+            tok.pos = 1;
+            let flow = tok.fast_end_tag();
+            assert_eq!(flow.is_some(), taken, "{input:?}");
+            assert_eq!(tok.pos, if taken { input.len() } else { 1 }, "{input:?}");
         }
     }
 }

@@ -75,6 +75,19 @@ impl Tokenizer {
         }
     }
 
+    /// The tag open state at a lowercase letter when every tag is read in full
+    /// (`first_step` has looked at the byte): the fused reader, else the tag
+    /// name state, as [`Self::tag_open_state`] would go.
+    #[inline(never)]
+    pub(crate) fn fast_start_tag(&mut self) -> Flow {
+        self.create_tag(false);
+        if let Some(flow) = self.fast_tag::<false>() {
+            return flow;
+        }
+        self.state = St::TagName;
+        self.tag_name_state()
+    }
+
     /// 13.2.5.6 Tag open state.
     pub(crate) fn tag_open_state(&mut self) -> Flow {
         match self.peek() {
@@ -84,6 +97,12 @@ impl Tokenizer {
                     self.state = St::MarkupDeclarationOpen;
                 }
                 b'/' => {
+                    if self.fast_tags
+                        && self.reads_all
+                        && let Some(flow) = self.fast_end_tag()
+                    {
+                        return flow;
+                    }
                     self.pos += 1;
                     self.state = St::EndTagOpen;
                     return self.end_tag_open_state();

@@ -92,9 +92,24 @@ impl Tokenizer {
         // take, straight to the tag open state as `text_state` would go.
         if self.byte_at(self.pos) == Some(b'<') && self.b[TEXT].is_empty() {
             self.pos += 1;
+            // `</name>`, the most common end tag, without a call.
+            if self.byte_at(self.pos) == Some(b'/')
+                && self.fast_tags
+                && self.reads_all
+                && let Some(flow) = self.fast_end_tag()
+            {
+                return flow;
+            }
             self.state = St::TagOpen;
             return self.tag_open_state();
         }
+        self.text_state::<DataStops>(Refs::Decoded, Some(St::TagOpen), Nul::Keep)
+    }
+
+    /// The data state's text, from the first step of a token that is not a
+    /// tag (the read position is not at `<`, or text is pending).
+    #[inline(always)]
+    pub(crate) fn data_text(&mut self) -> Flow {
         self.text_state::<DataStops>(Refs::Decoded, Some(St::TagOpen), Nul::Keep)
     }
 
