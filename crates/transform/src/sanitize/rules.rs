@@ -5,9 +5,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Deref;
 use std::sync::Arc;
 
-use tagloom_html::atom::AtomTable;
 use tagloom_html::dom_patch::Namespace;
-use tagloom_html::tokenizer::{AttributeMode, TagSet};
 
 use super::policy::{Disposition, NEVER_ALLOWED, Policy, is_never_allowed_attribute};
 
@@ -161,34 +159,6 @@ impl Rules {
     /// The policy.
     pub(crate) fn policy(&self) -> &Arc<Policy> {
         &self.policy
-    }
-
-    /// The tokenizer's attribute mode for the filter: the attributes of the
-    /// tags it may keep or escape, and of `font` and `annotation-xml` (which the
-    /// text-type simulator reads); the others are skimmed (`atoms`: the
-    /// tokenizer's table).
-    pub(crate) fn attribute_mode(&self, atoms: &mut AtomTable) -> AttributeMode {
-        if self.policy.default_disposition == Disposition::Escape {
-            return AttributeMode::All;
-        }
-        let escaped = self
-            .dispositions
-            .iter()
-            .filter(|(_, d)| **d == Disposition::Escape)
-            .map(|(name, _)| name);
-        let mut set = TagSet::new();
-        for name in self
-            .html_tags
-            .iter()
-            .chain(&self.svg_tags_lower)
-            .chain(&self.mathml_tags)
-            .chain(escaped)
-            .map(|n| &**n)
-            .chain(["font", "annotation-xml"])
-        {
-            set.insert(atoms.intern(&name.to_ascii_lowercase()));
-        }
-        AttributeMode::Only(set)
     }
 
     /// The verdict for an element in the output tree.
