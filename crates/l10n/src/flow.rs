@@ -12,6 +12,12 @@
 //! no name (nor, on Linux, the output's until its last instant): nothing of it can
 //! be left.
 //!
+//! A file merge or pseudo run reads and replays the page at once: the page reader on
+//! a second thread writes the skeleton into a bounded in-memory channel that the
+//! replay reads (`write_pipelined`, [`SkeletonStore`]'s pipeline: no temp file at
+//! all). A temp directory or a skeleton limit asked for, or a rayon worker (a
+//! directory run: one thread per file already), keeps the temp-file skeleton.
+//!
 //! When the skeleton store fails (it cannot be created or written: a bad temp
 //! directory, a full disk), merge and pseudo fall back to the re-parse writer, then to
 //! the block-only writer, never silently: [`FileReport::mode`] names the

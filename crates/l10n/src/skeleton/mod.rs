@@ -15,6 +15,13 @@
 //! with it). A replay checks it ended at the end of the file and that the file did
 //! not change meanwhile (its length and modification time).
 //!
+//! **In memory, two threads.** A merge reads and replays the page at once: the
+//! pipeline's two halves (`SkeletonStore::pipeline`, crate-internal) carry the same
+//! entries through a bounded channel (`pipe.rs`) instead of a temp file, the page
+//! reader writing one half on its thread while the replay reads the other; the
+//! replay reads source ranges by positional reads (`source.rs`), leaving the file
+//! offset the page reader's handle shares alone.
+//!
 //! Entry types:
 //!
 //! | type | name  | data |
@@ -153,7 +160,7 @@ impl BufRead for Back {
 }
 
 /// A temp-file-backed, append-then-read store of skeleton entries (or one half of
-/// a [pipeline](SkeletonStore::pipeline)).
+/// an in-memory pipeline between the page reader's thread and the replay's).
 pub struct SkeletonStore {
     writer: Option<Sink>,
     reader: Option<Back>,
