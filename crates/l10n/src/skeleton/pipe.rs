@@ -64,7 +64,7 @@ pub(super) fn pipe() -> (PipeWriter, PipeReader) {
 }
 
 /// The writer's error when the reading end is gone (the replay stopped).
-pub(crate) fn replay_stopped() -> std::io::Error {
+fn replay_stopped() -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the replay stopped")
 }
 
