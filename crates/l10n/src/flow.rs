@@ -642,6 +642,10 @@ fn pipeline_input(input: &Path, common: &Common) -> Result<Option<std::fs::File>
     {
         return Ok(None);
     }
+    // By its path first: a pipe must not be opened twice.
+    if !std::fs::metadata(input).is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
     let file = std::fs::File::open(input).ctx(|| format!("opening {}", input.display()))?;
     Ok(file.metadata().is_ok_and(|m| m.is_file()).then_some(file))
 }
