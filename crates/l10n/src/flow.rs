@@ -574,8 +574,8 @@ fn write_document(
     report: &mut FileReport,
 ) -> Result<()> {
     let read_options = common.read_options()?;
-    if let Some(file) = pipeline_input(input, common)? {
-        return write_pipelined(
+    if let Some(file) = pipeline_input(input, common)?
+        && write_pipelined(
             input,
             file,
             translations,
@@ -583,7 +583,9 @@ fn write_document(
             &read_options,
             out,
             report,
-        );
+        )?
+    {
+        return Ok(());
     }
     let skeleton_error = match read_into_skeleton(input, common, &read_options) {
         Ok((mut store, read)) => {
@@ -654,7 +656,8 @@ fn pipeline_input(input: &Path, common: &Common) -> Result<Option<std::fs::File>
 /// bounded in-memory channel on a second thread while this one replays it into
 /// `out` ([`SkeletonStore::pipeline`]; no temp file, so no fallback is needed).
 /// The reader's error comes first (a replay cut short by it fails too), unless
-/// the reader only stopped because the replay had failed.
+/// the reader only stopped because the replay had failed. `false`: no thread could
+/// be started, nothing was read or written (the caller takes the temp-file path).
 fn write_pipelined(
     input: &Path,
     file: std::fs::File,
@@ -663,21 +666,23 @@ fn write_pipelined(
     read_options: &ReadOptions<'_>,
     out: &mut dyn Write,
     report: &mut FileReport,
-) -> Result<()> {
+) -> Result<bool> {
     let again = file
         .try_clone()
         .ctx(|| format!("opening {}", input.display()))?;
     let (mut write_half, mut read_half) = SkeletonStore::pipeline(Some(again))?;
-    let (read, written) = std::thread::scope(|scope| {
-        let reader = std::thread::Builder::new()
+    let done = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
             .name("l10n-page-reader".into())
             .spawn_scoped(scope, move || {
                 let file = std::io::BufReader::with_capacity(64 * 1024, file);
                 let read = read_document(file, input, read_options, Some(&mut write_half), None)?;
                 write_half.flush()?;
                 Ok(read)
-            })
-            .ctx(|| "starting the page reader's thread".into())?;
+            });
+        let Ok(reader) = spawned else {
+            return None;
+        };
         let written = replay_pipelined(&mut read_half, translations, options, out);
         // A reader waiting on a full channel sees the replay gone.
         drop(read_half);
@@ -687,8 +692,11 @@ fn write_pipelined(
                 std::io::Error::other("the page reader's thread stopped"),
             ))
         });
-        Ok::<_, L10nError>((read, written))
-    })?;
+        Some((read, written))
+    });
+    let Some((read, written)) = done else {
+        return Ok(false);
+    };
     let (read, written) = match (read, written) {
         (Ok(read), Ok(written)) => (read, written),
         (Err(L10nError::Io { source, .. }), Err(e))
@@ -700,7 +708,7 @@ fn write_pipelined(
     };
     report.read(&read);
     report.written(written, WriterMode::Skeleton);
-    Ok(())
+    Ok(true)
 }
 
 /// The replay half of [`write_pipelined`].
