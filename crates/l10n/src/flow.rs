@@ -12,6 +12,12 @@
 //! no name (nor, on Linux, the output's until its last instant): nothing of it can
 //! be left.
 //!
+//! A file merge or pseudo run reads and replays the page at once: the page reader on
+//! a second thread writes the skeleton into a bounded in-memory channel that the
+//! replay reads (`write_pipelined`, [`SkeletonStore`]'s pipeline: no temp file at
+//! all). A temp directory or a skeleton limit asked for, or a rayon worker (a
+//! directory run: one thread per file already), keeps the temp-file skeleton.
+//!
 //! When the skeleton store fails (it cannot be created or written: a bad temp
 //! directory, a full disk), merge and pseudo fall back to the re-parse writer, then to
 //! the block-only writer, never silently: [`FileReport::mode`] names the
@@ -568,6 +574,19 @@ fn write_document(
     report: &mut FileReport,
 ) -> Result<()> {
     let read_options = common.read_options()?;
+    if let Some(file) = pipeline_input(input, common)?
+        && write_pipelined(
+            input,
+            file,
+            translations,
+            options,
+            &read_options,
+            out,
+            report,
+        )?
+    {
+        return Ok(());
+    }
     let skeleton_error = match read_into_skeleton(input, common, &read_options) {
         Ok((mut store, read)) => {
             report.read(&read);
@@ -610,6 +629,104 @@ fn write_document(
     }
     // Nothing could run: the skeleton's error says why.
     Err(skeleton_error)
+}
+
+/// The input opened for [`write_pipelined`] when a merge or pseudo run reads and
+/// writes the page at once: a regular file, no temp directory or skeleton limit
+/// asked for (the skeleton then lives in a temp file, with the fallbacks behind
+/// it), and not on a rayon worker (a directory run has one thread per file
+/// already: point 5's scaling).
+fn pipeline_input(input: &Path, common: &Common) -> Result<Option<std::fs::File>> {
+    if common.temp_dir.is_some()
+        || common.skeleton_limit.is_some()
+        || rayon::current_thread_index().is_some()
+        || !SkeletonStore::PIPELINE
+    {
+        return Ok(None);
+    }
+    // By its path first: a pipe must not be opened twice.
+    if !std::fs::metadata(input).is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    let file = std::fs::File::open(input).ctx(|| format!("opening {}", input.display()))?;
+    Ok(file.metadata().is_ok_and(|m| m.is_file()).then_some(file))
+}
+
+/// The skeleton path on two threads: the page reader writes the skeleton into a
+/// bounded in-memory channel on a second thread while this one replays it into
+/// `out` ([`SkeletonStore::pipeline`]; no temp file, so no fallback is needed).
+/// The reader's error comes first (a replay cut short by it fails too), unless
+/// the reader only stopped because the replay had failed. `false`: no thread could
+/// be started, nothing was read or written (the caller takes the temp-file path).
+fn write_pipelined(
+    input: &Path,
+    file: std::fs::File,
+    translations: &mut dyn Translations,
+    options: &WriterOptions,
+    read_options: &ReadOptions<'_>,
+    out: &mut dyn Write,
+    report: &mut FileReport,
+) -> Result<bool> {
+    let again = file
+        .try_clone()
+        .ctx(|| format!("opening {}", input.display()))?;
+    let (mut write_half, mut read_half) = SkeletonStore::pipeline(Some(again))?;
+    let done = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("l10n-page-reader".into())
+            .spawn_scoped(scope, move || {
+                let file = std::io::BufReader::with_capacity(64 * 1024, file);
+                let read = read_document(file, input, read_options, Some(&mut write_half), None)?;
+                write_half.flush()?;
+                Ok(read)
+            });
+        let Ok(reader) = spawned else {
+            return None;
+        };
+        let written = replay_pipelined(&mut read_half, translations, options, out);
+        // A reader waiting on a full channel sees the replay gone.
+        drop(read_half);
+        let read: Result<ReadReport> = reader.join().unwrap_or_else(|_| {
+            Err(L10nError::io(
+                format!("reading {}", input.display()),
+                std::io::Error::other("the page reader's thread stopped"),
+            ))
+        });
+        Some((read, written))
+    });
+    let Some((read, written)) = done else {
+        return Ok(false);
+    };
+    let (read, written) = match (read, written) {
+        (Ok(read), Ok(written)) => (read, written),
+        (Err(L10nError::Io { source, .. }), Err(e))
+            if source.kind() == std::io::ErrorKind::BrokenPipe =>
+        {
+            return Err(e);
+        }
+        (Err(e), _) | (Ok(_), Err(e)) => return Err(e),
+    };
+    report.read(&read);
+    report.written(written, WriterMode::Skeleton);
+    Ok(true)
+}
+
+/// The replay half of [`write_pipelined`].
+fn replay_pipelined(
+    store: &mut SkeletonStore,
+    translations: &mut dyn Translations,
+    options: &WriterOptions,
+    out: &mut dyn Write,
+) -> Result<WriteReport> {
+    // `None`: the reader stopped before it knew; its error says why.
+    let encoding = store
+        .encoding()
+        .ok_or_else(|| L10nError::CorruptSkeleton("the page reader stopped".into()))?;
+    let mut enc = EncodedOutput::new(&mut *out, encoding);
+    let written = write_from_skeleton(store, translations, &mut enc, options)?;
+    enc.into_inner()
+        .map_err(|e| L10nError::io(WRITING_OUTPUT, e))?;
+    Ok(written)
 }
 
 /// The HTML files under `dir`, sorted, as paths relative to it.

@@ -184,6 +184,72 @@ fn failing_output_writer_is_an_error() {
     assert!(files_in(skeleton_dir.path()).is_empty());
 }
 
+/// The pipelined merge (page reader on a second thread, no temp file): a failing
+/// output is the writer's error, not the reader's stop behind it, and the reader
+/// does not wait forever on a full channel (the page's skeleton is larger than it).
+#[test]
+fn failing_output_writer_stops_the_pipelined_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "p.html", "<p>x</p>".repeat(500_000).as_bytes());
+    let options = WriterOptions {
+        source_lang: "en".parse().unwrap(),
+        target_lang: None,
+    };
+    let mut out = FailingWriter::new(1000);
+    let err = flow::merge_to_writer(
+        &input,
+        &mut NoTranslations,
+        &mut out,
+        &options,
+        &Common::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&err, L10nError::Io { source, .. } if source.to_string() == "disk full"),
+        "{err}"
+    );
+    assert!(out.written <= 1000);
+}
+
+/// The pipelined merge writes what the temp-file merge writes (translated, with
+/// language values retargeted), with the same report.
+#[test]
+fn pipelined_and_temp_file_merges_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = "<html lang=en><p title=\"T\">One <b>two</b></p><p lang=en>Three</p>".repeat(20_000);
+    let input = write(dir.path(), "p.html", page.as_bytes());
+    let xlf = dir.path().join("p.xlf");
+    flow::extract(&input, &xlf, &extract_opts()).unwrap();
+    let text = std::fs::read_to_string(&xlf).unwrap();
+    std::fs::write(
+        &xlf,
+        text.replace("</source>", "</source><target>Un</target>"),
+    )
+    .unwrap();
+    let mut outputs = Vec::new();
+    for temp_dir in [None, Some(dir.path().to_path_buf())] {
+        let out = dir.path().join("out.html");
+        let mut options = merge_opts();
+        options.common.temp_dir = temp_dir;
+        let report = flow::merge(&input, &xlf, &out, &options).unwrap();
+        let file = &report.files[0];
+        assert_eq!(file.mode, Some(WriterMode::Skeleton));
+        let summary = format!(
+            "{} {} {} {} {} {}",
+            file.blocks,
+            file.words,
+            file.translated,
+            file.lang_retargeted,
+            file.bytes_in,
+            file.bytes_out
+        );
+        outputs.push((std::fs::read(&out).unwrap(), summary));
+    }
+    assert!(outputs[0].0.windows(9).any(|w| w == b"lang=\"fr\""));
+    assert_eq!(outputs[0].1, outputs[1].1);
+    assert!(outputs[0].0 == outputs[1].0);
+}
+
 #[test]
 fn unmappable_translations_become_character_references() {
     let dir = tempfile::tempdir().unwrap();

@@ -220,6 +220,7 @@ pub fn read_document<R: Read>(
         finished: false,
     };
     if let Some(s) = reader.skel.as_deref_mut() {
+        s.set_encoding(encoding);
         s.write_source(0, &bom)?;
     }
     reader.run()?;

@@ -15,6 +15,13 @@
 //! with it). A replay checks it ended at the end of the file and that the file did
 //! not change meanwhile (its length and modification time).
 //!
+//! **In memory, two threads.** A merge reads and replays the page at once: the
+//! pipeline's two halves (`SkeletonStore::pipeline`, crate-internal) carry the same
+//! entries through a bounded channel (`pipe.rs`) instead of a temp file, the page
+//! reader writing one half on its thread while the replay reads the other; the
+//! replay reads source ranges by positional reads (`source.rs`), leaving the file
+//! offset the page reader's handle shares alone.
+//!
 //! Entry types:
 //!
 //! | type | name  | data |
@@ -56,11 +63,15 @@
 //! ```
 
 mod codec;
+mod pipe;
+mod source;
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+
+use encoding_rs::Encoding;
 
 use crate::block::Block;
 use crate::error::{IoContext, L10nError, Result};
@@ -97,16 +108,62 @@ const MAX_ENTRY: u64 = 1 << 30;
 
 /// The source file the replay copies ranges from.
 struct Source {
-    file: BufReader<File>,
+    file: BufReader<source::SourceFile>,
     /// Length and modification time when the store was made (checked at the end).
     len: u64,
     modified: Option<SystemTime>,
 }
 
-/// A temp-file-backed, append-then-read store of skeleton entries.
+/// Where entries are written: the temp file, or the pipe to the replay's thread.
+enum Sink {
+    File(BufWriter<File>),
+    Pipe(pipe::PipeWriter),
+}
+
+impl Sink {
+    fn write_all(&mut self, data: &[u8]) -> std::io::Result<()> {
+        match self {
+            Sink::File(w) => w.write_all(data),
+            Sink::Pipe(w) => w.write_all(data),
+        }
+    }
+}
+
+/// Where entries are read back from.
+enum Back {
+    File(BufReader<File>),
+    Pipe(pipe::PipeReader),
+}
+
+impl Read for Back {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Back::File(r) => r.read(out),
+            Back::Pipe(r) => r.read(out),
+        }
+    }
+}
+
+impl BufRead for Back {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        match self {
+            Back::File(r) => r.fill_buf(),
+            Back::Pipe(r) => r.fill_buf(),
+        }
+    }
+    fn consume(&mut self, n: usize) {
+        match self {
+            Back::File(r) => r.consume(n),
+            Back::Pipe(r) => r.consume(n),
+        }
+    }
+}
+
+/// A temp-file-backed, append-then-read store of skeleton entries (or one half of
+/// an in-memory pipeline between the page reader's thread and the replay's).
 pub struct SkeletonStore {
-    writer: Option<BufWriter<File>>,
-    reader: Option<BufReader<File>>,
+    writer: Option<Sink>,
+    reader: Option<Back>,
     pending_text: Vec<u8>,
     /// Source bytes not yet written as a Source entry (source mode).
     pending_range: u64,
@@ -134,7 +191,7 @@ impl SkeletonStore {
         let file = tempfile::tempfile_in(dir)
             .ctx(|| format!("creating the skeleton store in {}", dir.display()))?;
         Ok(SkeletonStore {
-            writer: Some(BufWriter::with_capacity(64 * 1024, file)),
+            writer: Some(Sink::File(BufWriter::with_capacity(64 * 1024, file))),
             reader: None,
             pending_text: Vec::new(),
             pending_range: 0,
@@ -148,6 +205,63 @@ impl SkeletonStore {
         })
     }
 
+    /// Whether [`SkeletonStore::pipeline`] can read the source while the page
+    /// reader reads it (positional reads).
+    pub(crate) const PIPELINE: bool = source::POSITIONAL;
+
+    /// A store without a temp file, in two halves for two threads: the first is
+    /// written (by the page reader) and [flushed](SkeletonStore::flush), the second
+    /// is read (by the replay) at the same time, its entries arriving through a
+    /// bounded channel (`skeleton/pipe.rs`: about 1.5 MiB at most). `source`: the
+    /// document being read, a regular file, from its start; the entries keep ranges
+    /// of it as [`SkeletonStore::with_source`]. When the reading half is dropped,
+    /// the writing half's writes fail ([`std::io::ErrorKind::BrokenPipe`]); when
+    /// the writing half is dropped, the entries end.
+    pub(crate) fn pipeline(source: Option<File>) -> Result<(SkeletonStore, SkeletonStore)> {
+        let (w, r) = pipe::pipe();
+        let half = |sink, back| SkeletonStore {
+            writer: sink,
+            reader: back,
+            pending_text: Vec::new(),
+            pending_range: 0,
+            src_pos: 0,
+            source: None,
+            written: 0,
+            limit: None,
+            dir: PathBuf::from("(memory)"),
+            buf: Vec::new(),
+            last_id: String::new(),
+        };
+        let mut write = half(Some(Sink::Pipe(w)), None);
+        let mut read = half(None, Some(Back::Pipe(r)));
+        if let Some(file) = source {
+            let again = file.try_clone().ctx(|| "opening the input again".into())?;
+            // The writing half only needs to know the ranges are kept.
+            write = write.with_source_buffered(again, 0)?;
+            read = read.with_source(file)?;
+        }
+        Ok((write, read))
+    }
+
+    /// Tells the reading half of a [pipeline](SkeletonStore::pipeline) the
+    /// document's encoding (the reader calls it once it is known; nothing for a
+    /// temp file).
+    pub(crate) fn set_encoding(&mut self, encoding: &'static Encoding) {
+        if let Some(Sink::Pipe(w)) = self.writer.as_mut() {
+            w.set_encoding(encoding);
+        }
+    }
+
+    /// The document's encoding, for the reading half of a
+    /// [pipeline](SkeletonStore::pipeline): waits until the reader knows it;
+    /// `None` when it stopped before (or for a temp file).
+    pub(crate) fn encoding(&self) -> Option<&'static Encoding> {
+        match self.reader.as_ref() {
+            Some(Back::Pipe(r)) => r.encoding(),
+            _ => None,
+        }
+    }
+
     /// Caps the bytes written to the temp file: past `limit`, writes fail with
     /// [`std::io::ErrorKind::StorageFull`], as on a full disk (a quota, and the way
     /// tests simulate a full disk).
@@ -159,12 +273,16 @@ impl SkeletonStore {
     /// Keeps the source's bytes as ranges of `file` (the document being read, a
     /// regular file, from its start) instead of copies; the replay reads them from
     /// it. Call before writing anything.
-    pub fn with_source(mut self, file: File) -> Result<Self> {
+    pub fn with_source(self, file: File) -> Result<Self> {
+        self.with_source_buffered(file, 64 * 1024)
+    }
+
+    fn with_source_buffered(mut self, file: File, capacity: usize) -> Result<Self> {
         let meta = file
             .metadata()
             .ctx(|| "reading the input's metadata".into())?;
         self.source = Some(Source {
-            file: BufReader::with_capacity(64 * 1024, file),
+            file: BufReader::with_capacity(capacity, source::SourceFile::new(file)),
             len: meta.len(),
             modified: meta.modified().ok(),
         });
@@ -340,11 +458,18 @@ impl SkeletonStore {
             .writer
             .take()
             .ok_or_else(|| L10nError::CorruptSkeleton("flushed twice".into()))?;
-        let mut file = writer
-            .into_inner()
-            .map_err(|e| L10nError::io(context.clone(), e.into_error()))?;
+        let mut file = match writer {
+            Sink::File(writer) => writer
+                .into_inner()
+                .map_err(|e| L10nError::io(context.clone(), e.into_error()))?,
+            // The end of a pipeline's entries: what is left goes, then the
+            // channel closes (the reading half was made with its reader).
+            Sink::Pipe(mut writer) => {
+                return writer.flush().ctx(|| context);
+            }
+        };
         file.seek(SeekFrom::Start(0)).ctx(|| context)?;
-        self.reader = Some(BufReader::with_capacity(64 * 1024, file));
+        self.reader = Some(Back::File(BufReader::with_capacity(64 * 1024, file)));
         if let Some(source) = self.source.as_mut() {
             source
                 .file
@@ -475,6 +600,7 @@ impl SkeletonStore {
         let meta = source
             .file
             .get_ref()
+            .get_ref()
             .metadata()
             .ctx(|| "re-reading the input".into())?;
         if meta.len() != source.len || meta.modified().ok() != source.modified {
@@ -498,7 +624,10 @@ impl SkeletonStore {
     /// The file being read, for tests that corrupt it.
     #[cfg(test)]
     fn reader_file(&self) -> Option<&File> {
-        self.reader.as_ref().map(BufReader::get_ref)
+        match self.reader.as_ref() {
+            Some(Back::File(r)) => Some(r.get_ref()),
+            _ => None,
+        }
     }
 }
 

@@ -26,7 +26,7 @@ use super::read::{Unit, XliffHeader, push_text};
 /// The declaration the writer starts with; any other start: declined.
 const DECL: &[u8] = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
 /// Bytes read per call.
-const CHUNK: usize = 64 * 1024;
+pub(super) const CHUNK: usize = 64 * 1024;
 /// The largest unit (or outer tag) the fast path buffers; a larger one is declined.
 const MAX_UNIT: usize = 4 << 20;
 
@@ -148,7 +148,7 @@ impl FastReader {
                     _ => Err(Declined),
                 };
             }
-            if self.outer == Outer::InFile && self.buf[self.pos..].starts_with(b"<unit") {
+            if self.outer == Outer::InFile && self.buffered_starts_with(b"<unit")? {
                 let Some(end) = self.buffer_through(b"</unit>")? else {
                     return Err(Declined);
                 };
@@ -168,6 +168,22 @@ impl FastReader {
             step?;
             self.pos = end;
         }
+    }
+
+    /// Whether the bytes at the current position start with `prefix`, reading more
+    /// first when fewer are buffered (a `<unit` cut by the end of a read is still
+    /// a unit).
+    fn buffered_starts_with(&mut self, prefix: &[u8]) -> Fast<bool> {
+        while self.buf.len().saturating_sub(self.pos) < prefix.len() {
+            if !self.fill()? {
+                break;
+            }
+        }
+        Ok(self
+            .buf
+            .get(self.pos..)
+            .unwrap_or_default()
+            .starts_with(prefix))
     }
 
     fn skip_ws(&mut self) -> Fast<()> {

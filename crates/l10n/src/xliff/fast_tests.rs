@@ -216,3 +216,27 @@ fn only_an_untranslated_file_read_whole_is_not_read_again() {
     let initial = file(dir.path(), "initial.xlf", &format!("{HEAD}{initial}{TAIL}"));
     assert!(!XliffTranslations::open(&initial).unwrap().untranslated);
 }
+
+/// A `<unit` cut by the end of a read (its `<` the last byte read, or any of its
+/// first letters) is still read by the fast path: it used to decline there and
+/// hand the rest of the file (most of a large one) to the general reader.
+#[test]
+fn a_unit_cut_by_the_end_of_a_read_stays_on_the_fast_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let unit = "  <unit id=\"a\">\n   <segment><source>a</source></segment>\n  </unit>\n";
+    for cut in 0..=6 {
+        // The second unit's `<` lands `cut` bytes before the end of the first read.
+        let pad = super::fast::CHUNK - cut - HEAD.len() - unit.len() - 2;
+        let body = format!(
+            "{HEAD}{unit}{}{}{TAIL}",
+            " ".repeat(pad),
+            unit.replace("\"a\"", "\"b\"")
+        );
+        assert_eq!(
+            body.find("<unit id=\"b\"").unwrap(),
+            super::fast::CHUNK - cut
+        );
+        let path = file(dir.path(), "cut.xlf", &body);
+        assert!(agree(&path), "cut {cut}");
+    }
+}
