@@ -322,6 +322,60 @@ impl OwnedTag {
         }
     }
 
+    /// Makes this tag an unmodified copy of the tokenizer's `tag` — what
+    /// [`Token::to_owned`] makes of it — reusing this tag's attribute list and value
+    /// buffers. A consumer that keeps tags past the tokenizer's next call and hands
+    /// spent ones back here copies a tag without allocating once the buffers have
+    /// grown (a name that is no static atom still allocates).
+    ///
+    /// ```
+    /// use tagloom_html::atom;
+    /// use tagloom_html::token::{OwnedTag, OwnedToken, Token};
+    /// use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+    ///
+    /// let mut tok = Tokenizer::new(TokenizerConfig::default());
+    /// tok.push_str("<a href=/x title=t><img src=y>");
+    /// tok.finish();
+    /// let mut spare = OwnedTag::new(atom::SPAN);
+    /// while let Some(Token::StartTag(tag)) = tok.next_token().unwrap() {
+    ///     spare.copy_from(&tag);
+    ///     assert_eq!(OwnedToken::StartTag(spare.clone()), Token::StartTag(tag).to_owned());
+    /// }
+    /// ```
+    pub fn copy_from(&mut self, tag: &Tag<'_>) {
+        let atoms = tag.atoms();
+        self.name = Name::from_atom(tag.name, atoms);
+        self.ns = Namespace::Html;
+        self.self_closing = tag.self_closing;
+        self.span = Some(tag.span);
+        self.modified = false;
+        let mut n = 0;
+        for a in tag.attrs.iter() {
+            let name = Name::from_atom(a.name, atoms);
+            match self.attrs.get_mut(n) {
+                Some(slot) => {
+                    slot.name = name;
+                    slot.ns = AttrNamespace::None;
+                    slot.value.clear();
+                    slot.value.push_str(a.value);
+                    slot.has_value = a.has_value;
+                    slot.name_span = Some(a.name_span);
+                    slot.value_span = Some(a.value_span);
+                }
+                None => self.attrs.push(OwnedAttribute {
+                    name,
+                    ns: AttrNamespace::None,
+                    value: a.value.to_owned(),
+                    has_value: a.has_value,
+                    name_span: Some(a.name_span),
+                    value_span: Some(a.value_span),
+                }),
+            }
+            n += 1;
+        }
+        self.attrs.truncate(n);
+    }
+
     /// The tag name.
     pub fn name(&self) -> &Name {
         &self.name
@@ -627,5 +681,37 @@ impl OwnedProcessingInstruction {
     /// The source range; `None` for one a program made.
     pub fn span(&self) -> Option<Span> {
         self.span
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokenizer::{Tokenizer, TokenizerConfig};
+
+    /// A reused tag, whatever it held before, copies as `to_owned` does: more,
+    /// fewer and no attributes, valueless ones, names that are no static atom.
+    #[test]
+    fn copy_from_reuses_and_equals_to_owned() {
+        let mut tok = Tokenizer::new(TokenizerConfig::default());
+        tok.push_str(concat!(
+            "<a href=/x title='t' data-q=\"1\" lang=fr><b>",
+            "<x-widget my-attr=v disabled/><p id=a><img src=y alt=&amp;></a></b>"
+        ));
+        tok.finish();
+        let mut spare = OwnedTag::new(crate::atom::SPAN);
+        spare.set_attr("stale", "value");
+        let mut tags = 0;
+        while let Some(token) = tok.next_token().unwrap() {
+            let (Token::StartTag(tag) | Token::EndTag(tag)) = token else {
+                continue;
+            };
+            spare.copy_from(&tag);
+            let expected = OwnedTag::from_view(&tag);
+            assert_eq!(spare, expected);
+            assert!(!spare.is_modified());
+            tags += 1;
+        }
+        assert_eq!(tags, 7);
     }
 }
