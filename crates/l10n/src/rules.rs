@@ -130,6 +130,43 @@ struct Index {
     lang: crate::FastSet<String>,
     protected: crate::FastSet<String>,
     attr_names: crate::FastSet<String>,
+    /// [`Rules::class_of_str`] of every static atom, by atom index: a tag name the
+    /// tokenizer gave a static atom is classified with one load.
+    static_classes: Vec<NameClass>,
+}
+
+/// What the element rules say about a tag name, all at once ([`Rules::class_of`]):
+/// the reader asks it once per tag when the tag is fetched, not once per question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct NameClass(u8);
+
+impl NameClass {
+    const BLOCK: u8 = 1;
+    const OPAQUE: u8 = 2;
+    const VOID: u8 = 4;
+    const PRESERVE: u8 = 8;
+    const PROTECTED: u8 = 16;
+
+    /// [`Rules::is_block`].
+    pub(crate) fn block(self) -> bool {
+        self.0 & Self::BLOCK != 0
+    }
+    /// [`Rules::is_opaque`].
+    pub(crate) fn opaque(self) -> bool {
+        self.0 & Self::OPAQUE != 0
+    }
+    /// [`Rules::is_void`].
+    pub(crate) fn void(self) -> bool {
+        self.0 & Self::VOID != 0
+    }
+    /// [`Rules::preserves_whitespace`].
+    pub(crate) fn preserve(self) -> bool {
+        self.0 & Self::PRESERVE != 0
+    }
+    /// [`Rules::is_protected`].
+    pub(crate) fn protected(self) -> bool {
+        self.0 & Self::PROTECTED != 0
+    }
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -366,7 +403,33 @@ impl Rules {
                 .iter()
                 .map(|a| a.name.to_ascii_lowercase())
                 .collect(),
+            static_classes: Vec::new(),
         };
+        let classes = tagloom_html::atom::STATIC_NAMES
+            .iter()
+            .map(|name| self.class_of_str(name))
+            .collect();
+        self.index.static_classes = classes;
+    }
+
+    /// What the element rules say about tag name `name` (see [`NameClass`]).
+    pub(crate) fn class_of(&self, name: &tagloom_html::token::Name) -> NameClass {
+        name.atom()
+            .and_then(|atom| self.index().static_classes.get(atom.index() as usize))
+            .copied()
+            .unwrap_or_else(|| self.class_of_str(name.as_str()))
+    }
+
+    /// [`Rules::class_of`] by the name's text.
+    pub(crate) fn class_of_str(&self, name: &str) -> NameClass {
+        let bit = |yes: bool, bit: u8| if yes { bit } else { 0 };
+        NameClass(
+            bit(self.is_block(name), NameClass::BLOCK)
+                | bit(self.is_opaque(name), NameClass::OPAQUE)
+                | bit(self.is_void(name), NameClass::VOID)
+                | bit(self.preserves_whitespace(name), NameClass::PRESERVE)
+                | bit(self.is_protected(name), NameClass::PROTECTED),
+        )
     }
 
     fn index(&self) -> &Index {
@@ -416,9 +479,18 @@ impl Rules {
     /// `translate` is the element's own ([`Rules::translate_of`]); `self_closing`
     /// whether its start tag was.
     pub fn inline_role(&self, name: &str, translate: bool, self_closing: bool) -> InlineRole {
-        if self.is_opaque(name) || !translate {
+        Self::inline_role_of(self.class_of_str(name), translate, self_closing)
+    }
+
+    /// [`Rules::inline_role`] of a name already classified.
+    pub(crate) fn inline_role_of(
+        class: NameClass,
+        translate: bool,
+        self_closing: bool,
+    ) -> InlineRole {
+        if class.opaque() || !translate {
             InlineRole::Protected
-        } else if self.is_void(name) || self_closing {
+        } else if class.void() || self_closing {
             InlineRole::Placeholder
         } else {
             InlineRole::Paired
@@ -440,17 +512,31 @@ impl Rules {
         lookup: impl Fn(&str) -> Option<&'a str>,
         inherited: bool,
     ) -> bool {
+        self.translate_with(self.is_protected(name), lookup, inherited)
+    }
+
+    /// [`Rules::translate_of`] of an element whose protection is known
+    /// ([`NameClass::protected`]).
+    pub(crate) fn translate_with<'a>(
+        &self,
+        protected: bool,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+        inherited: bool,
+    ) -> bool {
+        if protected {
+            return false;
+        }
         let class_says_no = lookup("class").is_some_and(|class| {
             class
                 .split(|c: char| c.is_ascii_whitespace())
                 .any(|c| self.no_translate_classes.iter().any(|n| n == c))
         });
-        if class_says_no || self.is_protected(name) {
+        if class_says_no {
             return false;
         }
-        match lookup("translate").map(|v| v.trim().to_ascii_lowercase()) {
-            Some(v) if v == "no" => false,
-            Some(v) if v == "yes" || v.is_empty() => true,
+        match lookup("translate").map(str::trim) {
+            Some(v) if v.eq_ignore_ascii_case("no") => false,
+            Some(v) if v.eq_ignore_ascii_case("yes") || v.is_empty() => true,
             _ => inherited,
         }
     }

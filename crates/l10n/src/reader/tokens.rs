@@ -17,12 +17,16 @@ use std::io::Read;
 
 use tagloom_html::Span;
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken, Token, TokenKind};
+use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken, Token, TokenKind};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 
 use super::input::SourceWindow;
 use crate::error::{IoContext, L10nError, Result};
-use crate::rules::Rules;
+use crate::rules::{NameClass, Rules};
+
+/// The most spent tags kept for reuse ([`TokenStream::recycle`]): about a scan's
+/// worth of start tags; more would only hold memory.
+const MAX_SPARE_TAGS: usize = 256;
 
 /// A token, with what the simulator said about it.
 #[derive(Clone, Debug)]
@@ -36,6 +40,9 @@ pub(crate) struct Tok {
     pub(crate) opened_at: Option<usize>,
     /// A text token of HTML whitespace only.
     pub(crate) blank: bool,
+    /// What the rules say about a tag's name (told once, when fetched); empty for
+    /// other tokens.
+    pub(crate) class: NameClass,
 }
 
 /// What a [`Tok`] holds: the shared owned type, or — for text the tokenizer
@@ -67,6 +74,19 @@ impl Tok {
     /// The tag name; empty for other tokens.
     pub(crate) fn name(&self) -> &str {
         self.tag().map_or("", |t| t.name().as_str())
+    }
+
+    /// The tag name as the tokenizer gave it; `None` for other tokens.
+    pub(crate) fn tag_name(&self) -> Option<&Name> {
+        self.tag().map(OwnedTag::name)
+    }
+
+    /// Whether `other` is a tag of the same name.
+    pub(crate) fn same_name(&self, other: &Tok) -> bool {
+        match (self.tag_name(), other.tag_name()) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
     }
 
     /// The characters of a text token or the data of a comment; empty otherwise.
@@ -131,17 +151,30 @@ impl ValueRange for OwnedAttribute {
 }
 
 /// The token source of the reader.
-pub(crate) struct TokenStream<R: Read> {
+pub(crate) struct TokenStream<'r, R: Read> {
+    rules: &'r Rules,
     tokenizer: Tokenizer,
     pub(crate) window: SourceWindow<R>,
     queue: VecDeque<Tok>,
     eof_queued: bool,
     sim: TextTypeSimulator,
     path: std::path::PathBuf,
+    /// Tags of spent tokens, reused for the next ones ([`OwnedTag::copy_from`]):
+    /// no allocation per tag once their buffers have grown.
+    spare: Vec<OwnedTag>,
 }
 
-impl<R: Read> TokenStream<R> {
-    pub(crate) fn new(window: SourceWindow<R>, rules: &Rules, path: &std::path::Path) -> Self {
+/// Keeps `tok`'s tag in `spare` for reuse (bounded by [`MAX_SPARE_TAGS`]).
+fn keep_spare(spare: &mut Vec<OwnedTag>, tok: Tok) {
+    if let Payload::Owned(OwnedToken::StartTag(tag) | OwnedToken::EndTag(tag)) = tok.token
+        && spare.len() < MAX_SPARE_TAGS
+    {
+        spare.push(tag);
+    }
+}
+
+impl<'r, R: Read> TokenStream<'r, R> {
+    pub(crate) fn new(window: SourceWindow<R>, rules: &'r Rules, path: &std::path::Path) -> Self {
         let config = TokenizerConfig {
             report_errors: false,
             max_token_bytes: rules.max_token_bytes,
@@ -153,6 +186,7 @@ impl<R: Read> TokenStream<R> {
             tokenizer.finish();
         }
         TokenStream {
+            rules,
             tokenizer,
             window,
             queue: VecDeque::new(),
@@ -163,7 +197,13 @@ impl<R: Read> TokenStream<R> {
                 ..SimulatorConfig::default()
             }),
             path: path.to_path_buf(),
+            spare: Vec::new(),
         }
+    }
+
+    /// Hands a spent token back: its tag is reused for a later one.
+    pub(crate) fn recycle(&mut self, tok: Tok) {
+        keep_spare(&mut self.spare, tok);
     }
 
     /// A token already buffered by [`TokenStream::peek`].
@@ -174,7 +214,9 @@ impl<R: Read> TokenStream<R> {
     /// Drops the next `n` buffered tokens.
     pub(crate) fn skip(&mut self, n: usize) {
         let n = n.min(self.queue.len());
-        self.queue.drain(..n);
+        for tok in self.queue.drain(..n) {
+            keep_spare(&mut self.spare, tok);
+        }
     }
 
     /// The token `i` places ahead (0: the next one); `None` past EOF.
@@ -209,6 +251,7 @@ impl<R: Read> TokenStream<R> {
                 })?;
             if let Some(token) = token {
                 // Other tokens keep the depth and switch nothing.
+                let mut class = NameClass::default();
                 let (token, effect, blank) = match token {
                     Token::Characters(text) => {
                         let blank = text.text.chars().all(super::is_ws);
@@ -219,6 +262,21 @@ impl<R: Read> TokenStream<R> {
                             let owned = Token::Characters(text).to_owned();
                             (Payload::Owned(owned), effect, blank)
                         }
+                    }
+                    Token::StartTag(tag) | Token::EndTag(tag) => {
+                        let mut owned = self
+                            .spare
+                            .pop()
+                            .unwrap_or_else(|| OwnedTag::new(tagloom_html::atom::SPAN));
+                        owned.copy_from(&tag);
+                        class = self.rules.class_of(owned.name());
+                        let owned = if matches!(token, Token::StartTag(_)) {
+                            OwnedToken::StartTag(owned)
+                        } else {
+                            OwnedToken::EndTag(owned)
+                        };
+                        let effect = self.sim.process_owned(&owned);
+                        (Payload::Owned(owned), effect, false)
                     }
                     token => {
                         let owned = token.to_owned();
@@ -238,6 +296,7 @@ impl<R: Read> TokenStream<R> {
                     kept: effect.kept,
                     opened_at: effect.opened_at,
                     blank,
+                    class,
                 });
                 return Ok(true);
             }
