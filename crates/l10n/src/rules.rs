@@ -133,6 +133,28 @@ struct Index {
     /// [`Rules::class_of_str`] of every static atom, by atom index: a tag name the
     /// tokenizer gave a static atom is classified with one load.
     static_classes: Vec<NameClass>,
+    /// [`Rules::attr_class_of_str`] of every static atom, by atom index.
+    static_attr_classes: Vec<AttrClass>,
+}
+
+/// What the rules say about an attribute name ([`Rules::attr_class`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct AttrClass(u8);
+
+impl AttrClass {
+    const LANG: u8 = 1;
+    const NAMED: u8 = 2;
+
+    /// [`Rules::is_lang_attr`].
+    pub(crate) fn lang(self) -> bool {
+        self.0 & Self::LANG != 0
+    }
+
+    /// Whether some attribute rule names it (it may be translatable: see
+    /// [`Rules::is_translatable_attr`]).
+    pub(crate) fn named(self) -> bool {
+        self.0 & Self::NAMED != 0
+    }
 }
 
 /// What the element rules say about a tag name, all at once ([`Rules::class_of`]):
@@ -404,12 +426,33 @@ impl Rules {
                 .map(|a| a.name.to_ascii_lowercase())
                 .collect(),
             static_classes: Vec::new(),
+            static_attr_classes: Vec::new(),
         };
-        let classes = tagloom_html::atom::STATIC_NAMES
+        let names = tagloom_html::atom::STATIC_NAMES;
+        let classes = names.iter().map(|name| self.class_of_str(name)).collect();
+        let attr_classes = names
             .iter()
-            .map(|name| self.class_of_str(name))
+            .map(|name| self.attr_class_of_str(name))
             .collect();
         self.index.static_classes = classes;
+        self.index.static_attr_classes = attr_classes;
+    }
+
+    /// What the rules say about attribute name `name` (see [`AttrClass`]).
+    pub(crate) fn attr_class(&self, name: &tagloom_html::token::Name) -> AttrClass {
+        name.atom()
+            .and_then(|atom| self.index().static_attr_classes.get(atom.index() as usize))
+            .copied()
+            .unwrap_or_else(|| self.attr_class_of_str(name.as_str()))
+    }
+
+    /// [`Rules::attr_class`] by the name's text.
+    pub(crate) fn attr_class_of_str(&self, name: &str) -> AttrClass {
+        let bit = |yes: bool, bit: u8| if yes { bit } else { 0 };
+        AttrClass(
+            bit(self.is_lang_attr(name), AttrClass::LANG)
+                | bit(self.index().attr_names.contains(name), AttrClass::NAMED),
+        )
     }
 
     /// What the element rules say about tag name `name` (see [`NameClass`]).
@@ -466,12 +509,22 @@ impl Rules {
         attr: &str,
         lookup: impl Fn(&str) -> Option<&'a str>,
     ) -> bool {
-        self.is_lang_attr(attr)
-            || (self.content_language_meta
-                && element == "meta"
-                && attr == "content"
-                && lookup("http-equiv")
-                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language")))
+        self.is_lang_attr(attr) || self.is_content_language_meta(element, attr, lookup)
+    }
+
+    /// The second half of [`Rules::is_lang_value`]: the `content` of a
+    /// content-language `<meta http-equiv>`, when [`Rules::content_language_meta`].
+    pub(crate) fn is_content_language_meta<'a>(
+        &self,
+        element: &str,
+        attr: &str,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+    ) -> bool {
+        self.content_language_meta
+            && element == "meta"
+            && attr == "content"
+            && lookup("http-equiv")
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language"))
     }
 
     /// How an element that is not a block reads inside a block: the one rule of
@@ -585,9 +638,17 @@ impl Rules {
         attr: &str,
         lookup: impl Fn(&str) -> Option<&'a str>,
     ) -> bool {
-        if !self.index().attr_names.contains(attr) {
-            return false;
-        }
+        self.index().attr_names.contains(attr) && self.attr_rule_matches(element, attr, lookup)
+    }
+
+    /// [`Rules::is_translatable_attr`] of an attribute some rule names
+    /// ([`AttrClass::named`]): whether one of those rules matches.
+    pub(crate) fn attr_rule_matches<'a>(
+        &self,
+        element: &str,
+        attr: &str,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+    ) -> bool {
         self.attributes.iter().any(|rule| {
             rule.name.eq_ignore_ascii_case(attr)
                 && rule.elements.iter().any(|e| e == "*" || e == element)
@@ -635,6 +696,51 @@ mod tests {
                     rules.is_translatable_text(&pieces.concat()),
                     "{pieces:?}, min_letters {min_letters}"
                 );
+            }
+        }
+    }
+
+    /// The per-name tables say what the per-question lookups say, for every static
+    /// name and for names that are no atom, with the defaults and with a rules file
+    /// that moves names between the sets.
+    #[test]
+    fn name_classes_agree_with_the_lookups() {
+        use tagloom_html::token::Name;
+        let custom = Rules::from_json_str(
+            r#"{ "blocks": ["p", "my-widget", "span"], "opaque": ["code", "x-raw"],
+                 "void": ["x-raw"], "preserve_whitespace": ["my-widget"],
+                 "protected": ["kbd", "x-kbd"], "lang_attributes": ["lang", "data-lang"] }"#,
+        )
+        .unwrap();
+        let extra = [
+            "my-widget",
+            "x-raw",
+            "x-kbd",
+            "data-lang",
+            "data-title",
+            "#text",
+        ];
+        for rules in [Rules::default(), custom] {
+            let names = tagloom_html::atom::STATIC_NAMES.iter().chain(&extra);
+            for &name in names {
+                let class = rules.class_of(&Name::new(name));
+                assert_eq!(class, rules.class_of_str(name), "{name}");
+                assert_eq!(class.block(), rules.is_block(name), "{name}");
+                assert_eq!(class.opaque(), rules.is_opaque(name), "{name}");
+                assert_eq!(class.void(), rules.is_void(name), "{name}");
+                assert_eq!(class.preserve(), rules.preserves_whitespace(name), "{name}");
+                assert_eq!(class.protected(), rules.is_protected(name), "{name}");
+                let attr = rules.attr_class(&Name::new(name));
+                assert_eq!(attr, rules.attr_class_of_str(name), "{name}");
+                assert_eq!(attr.lang(), rules.is_lang_attr(name), "{name}");
+                for element in ["img", "a", "meta", "my-widget"] {
+                    let lookup = |a: &str| (a == "name").then_some("description");
+                    assert_eq!(
+                        attr.named() && rules.attr_rule_matches(element, name, lookup),
+                        rules.is_translatable_attr(element, name, lookup),
+                        "{element} {name}"
+                    );
+                }
             }
         }
     }

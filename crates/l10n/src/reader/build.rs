@@ -399,17 +399,19 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 start: (attr.value_start() - tok.start()) as usize,
                 end: (attr.value_end() - tok.start()) as usize,
             };
-            if ctx.rules.is_lang_attr(attr.name.as_str()) && !attr.value.trim().is_empty() {
+            let class = ctx.rules.attr_class(&attr.name);
+            if class.lang() && !attr.value.trim().is_empty() {
                 if !switcher {
                     self.lang_refs.push(at);
                 }
                 continue;
             }
             if !translate
-                || !ctx.rules.is_translatable_text(&attr.value)
+                || !class.named()
                 || !ctx
                     .rules
-                    .is_translatable_attr(name, attr.name.as_str(), |a| tok.attr(a))
+                    .attr_rule_matches(name, attr.name.as_str(), |a| tok.attr(a))
+                || !ctx.rules.is_translatable_text(&attr.value)
             {
                 continue;
             }

@@ -682,9 +682,11 @@ impl<R: Read> Reader<'_, '_, R> {
                 self.emitted = attr.value_end();
                 continue;
             }
-            if self
-                .rules
-                .is_lang_value(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+            let class = self.rules.attr_class(&attr.name);
+            if class.lang()
+                || self
+                    .rules
+                    .is_content_language_meta(tok.name(), attr.name.as_str(), |a| tok.attr(a))
             {
                 if attr.value.trim().is_empty() || keep_lang {
                     continue;
@@ -736,13 +738,17 @@ impl<R: Read> Reader<'_, '_, R> {
     /// Whether `attr` of start tag `tok` is an attribute block (a language value
     /// is not one).
     fn is_attr_block(&self, tok: &Tok, attr: &OwnedAttribute, translate: bool) -> bool {
+        // The cheap questions first (one table load says most attributes are
+        // no candidates), the value's letters last.
+        let class = self.rules.attr_class(&attr.name);
         translate
             && attr.has_value
-            && !self.rules.is_lang_attr(attr.name.as_str())
-            && self.rules.is_translatable_text(&attr.value)
+            && class.named()
+            && !class.lang()
             && self
                 .rules
-                .is_translatable_attr(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+                .attr_rule_matches(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+            && self.rules.is_translatable_text(&attr.value)
     }
 
     /// The Root mark of the first `<html>` start tag, right after its name: where
