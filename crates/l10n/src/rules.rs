@@ -168,6 +168,7 @@ impl NameClass {
     const VOID: u8 = 4;
     const PRESERVE: u8 = 8;
     const PROTECTED: u8 = 16;
+    const IMPLIED: u8 = 32;
 
     /// [`Rules::is_block`].
     pub(crate) fn block(self) -> bool {
@@ -188,6 +189,11 @@ impl NameClass {
     /// [`Rules::is_protected`].
     pub(crate) fn protected(self) -> bool {
         self.0 & Self::PROTECTED != 0
+    }
+    /// Whether some start tag implicitly ends the element (it has an entry in
+    /// [`Rules::implied_end`]; else [`Rules::implies_end`] is false for it).
+    pub(crate) fn implied(self) -> bool {
+        self.0 & Self::IMPLIED != 0
     }
 }
 
@@ -471,7 +477,8 @@ impl Rules {
                 | bit(self.is_opaque(name), NameClass::OPAQUE)
                 | bit(self.is_void(name), NameClass::VOID)
                 | bit(self.preserves_whitespace(name), NameClass::PRESERVE)
-                | bit(self.is_protected(name), NameClass::PROTECTED),
+                | bit(self.is_protected(name), NameClass::PROTECTED)
+                | bit(self.implied_end.contains_key(name), NameClass::IMPLIED),
         )
     }
 
@@ -730,6 +737,16 @@ mod tests {
                 assert_eq!(class.void(), rules.is_void(name), "{name}");
                 assert_eq!(class.preserve(), rules.preserves_whitespace(name), "{name}");
                 assert_eq!(class.protected(), rules.is_protected(name), "{name}");
+                assert_eq!(
+                    class.implied(),
+                    [
+                        "div", "p", "li", "dt", "dd", "option", "optgroup", "td", "th", "tr",
+                        "tbody", "thead", "tfoot", "body",
+                    ]
+                    .iter()
+                    .any(|closer| rules.implies_end(name, closer)),
+                    "{name}"
+                );
                 let attr = rules.attr_class(&Name::new(name));
                 assert_eq!(attr, rules.attr_class_of_str(name), "{name}");
                 assert_eq!(attr.lang(), rules.is_lang_attr(name), "{name}");

@@ -48,7 +48,7 @@ use build::{BuildCtx, Spare, build, collapse, is_conditional_comment, is_ws, tra
 pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
-use tagloom_html::token::{Name, OwnedAttribute, OwnedToken, TokenKind};
+use tagloom_html::token::{Name, OwnedAttribute, TokenKind};
 use tokens::{Tok, TokenStream, ValueRange};
 
 /// Receives the blocks, in document order (parents before their sub-blocks).
@@ -240,6 +240,8 @@ pub fn read_document<R: Read>(
 struct Frame {
     /// The element name (empty for the root frame).
     name: Name,
+    /// Whether a start tag may end it implicitly ([`NameClass::implied`]).
+    implied: bool,
     /// Its index in the simulated stack of open elements.
     level: usize,
     translate: bool,
@@ -307,6 +309,7 @@ impl Frame {
     fn root() -> Self {
         Frame {
             name: Name::new(""),
+            implied: false,
             level: usize::MAX,
             translate: true,
             preserve: false,
@@ -832,7 +835,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     while self
                         .stack
                         .last()
-                        .is_some_and(|f| rules.implies_end(f.name.as_str(), name))
+                        .is_some_and(|f| f.implied && rules.implies_end(f.name.as_str(), name))
                     {
                         self.stack.pop();
                     }
@@ -969,6 +972,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let digest = self.digest_for(&seg);
         self.stack.push(Frame {
             name: tok.tag_name().cloned().unwrap_or_else(|| Name::new("")),
+            implied: tok.class.implied(),
             level,
             translate,
             preserve,
@@ -1162,7 +1166,7 @@ fn push_path(path: &mut String, seg: &Seg) {
 
 fn unreachable_tok() -> Tok {
     Tok {
-        token: tokens::Payload::Owned(OwnedToken::Eof),
+        token: tokens::Payload::Eof,
         kept: usize::MAX,
         opened_at: None,
         blank: false,

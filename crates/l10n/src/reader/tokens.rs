@@ -45,29 +45,41 @@ pub(crate) struct Tok {
     pub(crate) class: NameClass,
 }
 
-/// What a [`Tok`] holds: the shared owned type, or — for text the tokenizer
-/// did not change (no character reference, no NUL, no newline normalization) —
-/// only its range of the decoded window, where the text still is while the token
-/// is buffered (the window releases only what the skeleton has been given).
+/// What a [`Tok`] holds: a tag (boxed, so that a token is a few words to move
+/// through the queue, and the box reused with its buffers: [`TokenStream::recycle`]),
+/// for text the tokenizer did not change (no character reference, no NUL, no
+/// newline normalization) only its range of the decoded window, where the text
+/// still is while the token is buffered (the window releases only what the
+/// skeleton has been given), any other token as the shared owned type.
 #[derive(Clone, Debug)]
 pub(crate) enum Payload {
-    Owned(OwnedToken),
+    /// A start tag.
+    Start(Box<OwnedTag>),
+    /// An end tag.
+    End(Box<OwnedTag>),
     /// A text token whose characters are the window's text over `Span`.
     Text(Span),
+    /// End of input.
+    Eof,
+    /// Comments, doctypes, processing instructions, text the tokenizer changed.
+    Other(Box<OwnedToken>),
 }
 
 impl Tok {
     pub(crate) fn kind(&self) -> TokenKind {
         match &self.token {
-            Payload::Owned(t) => t.kind(),
+            Payload::Start(_) => TokenKind::StartTag,
+            Payload::End(_) => TokenKind::EndTag,
             Payload::Text(_) => TokenKind::Characters,
+            Payload::Eof => TokenKind::Eof,
+            Payload::Other(t) => t.kind(),
         }
     }
 
     fn tag(&self) -> Option<&OwnedTag> {
         match &self.token {
-            Payload::Owned(t) => t.as_tag(),
-            Payload::Text(_) => None,
+            Payload::Start(t) | Payload::End(t) => Some(t),
+            _ => None,
         }
     }
 
@@ -93,9 +105,12 @@ impl Tok {
     /// `window` is the stream's: a buffered text token may be a range of it.
     pub(crate) fn text<'a, R: Read>(&'a self, window: &'a SourceWindow<R>) -> &'a str {
         match &self.token {
-            Payload::Owned(OwnedToken::Characters(t) | OwnedToken::Comment(t)) => t.text(),
-            Payload::Owned(_) => "",
+            Payload::Other(t) => match &**t {
+                OwnedToken::Characters(t) | OwnedToken::Comment(t) => t.text(),
+                _ => "",
+            },
             Payload::Text(span) => window.text(span.start as u64, span.end as u64),
+            _ => "",
         }
     }
 
@@ -114,8 +129,10 @@ impl Tok {
 
     fn span(&self) -> Option<Span> {
         match &self.token {
-            Payload::Owned(t) => t.span(),
+            Payload::Start(t) | Payload::End(t) => t.span(),
             Payload::Text(span) => Some(*span),
+            Payload::Eof => None,
+            Payload::Other(t) => t.span(),
         }
     }
 
@@ -161,12 +178,15 @@ pub(crate) struct TokenStream<'r, R: Read> {
     path: std::path::PathBuf,
     /// Tags of spent tokens, reused for the next ones ([`OwnedTag::copy_from`]):
     /// no allocation per tag once their buffers have grown.
-    spare: Vec<OwnedTag>,
+    // The boxes are what is reused (a token holds its tag boxed).
+    #[allow(clippy::vec_box)]
+    spare: Vec<Box<OwnedTag>>,
 }
 
 /// Keeps `tok`'s tag in `spare` for reuse (bounded by [`MAX_SPARE_TAGS`]).
-fn keep_spare(spare: &mut Vec<OwnedTag>, tok: Tok) {
-    if let Payload::Owned(OwnedToken::StartTag(tag) | OwnedToken::EndTag(tag)) = tok.token
+#[allow(clippy::vec_box)] // see `TokenStream::spare`
+fn keep_spare(spare: &mut Vec<Box<OwnedTag>>, tok: Tok) {
+    if let Payload::Start(tag) | Payload::End(tag) = tok.token
         && spare.len() < MAX_SPARE_TAGS
     {
         spare.push(tag);
@@ -260,35 +280,39 @@ impl<'r, R: Read> TokenStream<'r, R> {
                             (Payload::Text(text.span), effect, blank)
                         } else {
                             let owned = Token::Characters(text).to_owned();
-                            (Payload::Owned(owned), effect, blank)
+                            (Payload::Other(Box::new(owned)), effect, blank)
                         }
                     }
                     Token::StartTag(tag) | Token::EndTag(tag) => {
                         let mut owned = self
                             .spare
                             .pop()
-                            .unwrap_or_else(|| OwnedTag::new(tagloom_html::atom::SPAN));
+                            .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)));
                         owned.copy_from(&tag);
                         class = self.rules.class_of(owned.name());
-                        let owned = if matches!(token, Token::StartTag(_)) {
-                            OwnedToken::StartTag(owned)
+                        if matches!(token, Token::StartTag(_)) {
+                            let effect = self.sim.start_tag_owned(&owned);
+                            (Payload::Start(owned), effect, false)
                         } else {
-                            OwnedToken::EndTag(owned)
-                        };
-                        let effect = self.sim.process_owned(&owned);
-                        (Payload::Owned(owned), effect, false)
+                            let effect = self.sim.end_tag_owned(&owned);
+                            (Payload::End(owned), effect, false)
+                        }
+                    }
+                    Token::Eof => {
+                        let effect = self.sim.process_owned(&OwnedToken::Eof);
+                        (Payload::Eof, effect, false)
                     }
                     token => {
                         let owned = token.to_owned();
                         let effect = self.sim.process_owned(&owned);
-                        (Payload::Owned(owned), effect, false)
+                        (Payload::Other(Box::new(owned)), effect, false)
                     }
                 };
                 if let Some(state) = effect.switch {
                     self.tokenizer.set_state(state.into());
                 }
                 self.tokenizer.set_cdata_allowed(self.sim.cdata_allowed());
-                if matches!(token, Payload::Owned(OwnedToken::Eof)) {
+                if matches!(token, Payload::Eof) {
                     self.eof_queued = true;
                 }
                 self.queue.push_back(Tok {
