@@ -39,20 +39,25 @@ pub(crate) fn collapse(s: &str) -> String {
     out
 }
 
-/// Appends [`collapse`]`(s)` to `out`.
+/// Appends [`collapse`]`(s)` to `out`: the text between whitespace runs copied in
+/// slices (HTML whitespace is ASCII, so every cut is a character boundary).
 fn collapse_into(s: &str, out: &mut String) {
-    let mut in_ws = false;
-    for c in s.chars() {
-        if is_ws(c) {
-            if !in_ws {
-                out.push(' ');
-            }
-            in_ws = true;
-        } else {
-            out.push(c);
-            in_ws = false;
+    let bytes = s.as_bytes();
+    let ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
+    let (mut start, mut i) = (0, 0);
+    while let Some(&b) = bytes.get(i) {
+        if !ws(b) {
+            i += 1;
+            continue;
         }
+        out.push_str(s.get(start..i).unwrap_or_default());
+        out.push(' ');
+        while bytes.get(i).is_some_and(|&b| ws(b)) {
+            i += 1;
+        }
+        start = i;
     }
+    out.push_str(s.get(start..).unwrap_or_default());
 }
 
 /// Buffers of emitted blocks, reused by the next ones ([`Spare::recycle`]): the
@@ -546,6 +551,34 @@ mod tests {
     fn collapsing() {
         assert_eq!(collapse(" a \n\t b  "), " a b ");
         assert_eq!(collapse("a\u{a0} b"), "a\u{a0} b");
+        for text in [
+            "",
+            " ",
+            "\t\n",
+            "é  ü\r\n",
+            "x",
+            " a",
+            "a ",
+            "日本\x0c\x0c語 ",
+        ] {
+            let by_chars: String = {
+                let mut out = String::new();
+                let mut in_ws = false;
+                for c in text.chars() {
+                    if is_ws(c) {
+                        if !in_ws {
+                            out.push(' ');
+                        }
+                        in_ws = true;
+                    } else {
+                        out.push(c);
+                        in_ws = false;
+                    }
+                }
+                out
+            };
+            assert_eq!(collapse(text), by_chars, "{text:?}");
+        }
     }
 
     #[test]
