@@ -133,10 +133,17 @@ impl Spare {
 
 /// Whether [`collapse`] would change `s`: it has whitespace other than single spaces.
 fn needs_collapse(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.iter()
-        .any(|&c| matches!(c, b'\t' | b'\n' | b'\r' | b'\x0c'))
-        || b.windows(2).any(|w| w == b"  ")
+    // One pass over the bytes.
+    let mut after_space = false;
+    for &c in s.as_bytes() {
+        match c {
+            b'\t' | b'\n' | b'\r' | b'\x0c' => return true,
+            b' ' if after_space => return true,
+            b' ' => after_space = true,
+            _ => after_space = false,
+        }
+    }
+    false
 }
 
 /// Where a block is and how it reads.
@@ -578,6 +585,7 @@ mod tests {
                 out
             };
             assert_eq!(collapse(text), by_chars, "{text:?}");
+            assert_eq!(needs_collapse(text), by_chars != text, "{text:?}");
         }
     }
 
