@@ -1,6 +1,8 @@
 //! Owned tokens (tagloom-html's [`OwnedToken`]; text the tokenizer did not change
-//! as a range of the decoded window, [`Payload::Text`]) with lookahead over the
-//! tagloom tokenizer. No tree builder runs
+//! as a range of the decoded window, [`Payload::Text`]; tags boxed and reused, with
+//! their attribute buffers, once the reader hands them back) with lookahead over the
+//! tagloom tokenizer. Each tag carries what the element rules say about its name
+//! ([`Tok::class`]), told once when it is fetched. No tree builder runs
 //! here: the shared [`TextTypeSimulator`] of tagloom-html answers what one would do —
 //! the tokenizer state after a start tag (RCDATA, RAWTEXT, script data, PLAINTEXT;
 //! none in foreign content), whether CDATA sections are allowed, and which open
