@@ -343,6 +343,16 @@ impl OwnedTag {
     /// }
     /// ```
     pub fn copy_from(&mut self, tag: &Tag<'_>) {
+        self.copy_from_keeping(tag, |_| true);
+    }
+
+    /// [`copy_from`](Self::copy_from), copying only the attribute values `keep_value`
+    /// asks for: the other attributes keep their names, spans and `has_value`, with an
+    /// empty value, and the tag is then [modified](Self::is_modified) (it no longer says
+    /// what its source says). For a consumer that reads a few attributes' values (a
+    /// localization reader: `lang`, `title`, `alt`…) and not the long ones (`href`,
+    /// `src`, `style`): their bytes are not copied.
+    pub fn copy_from_keeping(&mut self, tag: &Tag<'_>, mut keep_value: impl FnMut(&Name) -> bool) {
         let atoms = tag.atoms();
         self.name = Name::from_atom(tag.name, atoms);
         self.ns = Namespace::Html;
@@ -352,12 +362,18 @@ impl OwnedTag {
         let mut n = 0;
         for a in tag.attrs.iter() {
             let name = Name::from_atom(a.name, atoms);
+            let value = if keep_value(&name) {
+                a.value
+            } else {
+                self.modified |= !a.value.is_empty();
+                ""
+            };
             match self.attrs.get_mut(n) {
                 Some(slot) => {
                     slot.name = name;
                     slot.ns = AttrNamespace::None;
                     slot.value.clear();
-                    slot.value.push_str(a.value);
+                    slot.value.push_str(value);
                     slot.has_value = a.has_value;
                     slot.name_span = Some(a.name_span);
                     slot.value_span = Some(a.value_span);
@@ -365,7 +381,7 @@ impl OwnedTag {
                 None => self.attrs.push(OwnedAttribute {
                     name,
                     ns: AttrNamespace::None,
-                    value: a.value.to_owned(),
+                    value: value.to_owned(),
                     has_value: a.has_value,
                     name_span: Some(a.name_span),
                     value_span: Some(a.value_span),
@@ -713,5 +729,37 @@ mod tests {
             tags += 1;
         }
         assert_eq!(tags, 7);
+    }
+
+    /// Values left out are empty, everything else as `to_owned` has it; a tag that
+    /// lost a value is modified, one that lost none is not.
+    #[test]
+    fn copy_from_keeping_drops_only_the_values_asked() {
+        let mut tok = Tokenizer::new(TokenizerConfig::default());
+        tok.push_str("<a href=/long/url title=t lang=fr disabled><b href=''>");
+        tok.finish();
+        let mut spare = OwnedTag::new(crate::atom::SPAN);
+        let mut seen = 0;
+        while let Some(Token::StartTag(tag)) = tok.next_token().unwrap() {
+            spare.copy_from_keeping(&tag, |name| name.as_str() != "href");
+            let full = OwnedTag::from_view(&tag);
+            assert_eq!(spare.attrs().len(), full.attrs().len());
+            for (kept, all) in spare.attrs().iter().zip(full.attrs()) {
+                let expected = if all.name == "href" {
+                    ""
+                } else {
+                    all.value.as_str()
+                };
+                assert_eq!(kept.value, expected);
+                assert_eq!(
+                    (&kept.name, kept.has_value, kept.name_span, kept.value_span),
+                    (&all.name, all.has_value, all.name_span, all.value_span)
+                );
+            }
+            // `<a>` lost its `href`; `<b>`'s was empty already.
+            assert_eq!(spare.is_modified(), seen == 0);
+            seen += 1;
+        }
+        assert_eq!(seen, 2);
     }
 }
