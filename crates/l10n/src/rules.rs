@@ -144,6 +144,7 @@ pub(crate) struct AttrClass(u8);
 impl AttrClass {
     const LANG: u8 = 1;
     const NAMED: u8 = 2;
+    const READ: u8 = 4;
 
     /// [`Rules::is_lang_attr`].
     pub(crate) fn lang(self) -> bool {
@@ -155,7 +156,29 @@ impl AttrClass {
     pub(crate) fn named(self) -> bool {
         self.0 & Self::NAMED != 0
     }
+
+    /// Whether the reader ever reads the value of an attribute of this name (see
+    /// [`Rules::attr_class_of_str`]); the values of the others are not copied.
+    pub(crate) fn read(self) -> bool {
+        self.0 & Self::READ != 0
+    }
 }
+
+/// The attributes whose values the reader reads besides the language attributes
+/// and those some attribute rule names: `translate` and the no-translate classes,
+/// unit ids, the language switchers' `hreflang`, the page's `dir`, a
+/// content-language `<meta>`.
+const READ_ATTRIBUTES: &[&str] = &[
+    "class",
+    "translate",
+    "id",
+    "hreflang",
+    "dir",
+    "lang",
+    "xml:lang",
+    "http-equiv",
+    "content",
+];
 
 /// What the element rules say about a tag name, all at once ([`Rules::class_of`]):
 /// the reader asks it once per tag when the tag is fetched, not once per question.
@@ -455,9 +478,19 @@ impl Rules {
     /// [`Rules::attr_class`] by the name's text.
     pub(crate) fn attr_class_of_str(&self, name: &str) -> AttrClass {
         let bit = |yes: bool, bit: u8| if yes { bit } else { 0 };
+        let lang = self.is_lang_attr(name);
+        let named = self.index().attr_names.contains(name);
+        // What an attribute rule's condition looks up (`when_attr`) is read too.
+        let read = lang
+            || named
+            || READ_ATTRIBUTES.contains(&name)
+            || self.attributes.iter().any(|rule| {
+                rule.when_attr
+                    .as_deref()
+                    .is_some_and(|w| w.eq_ignore_ascii_case(name))
+            });
         AttrClass(
-            bit(self.is_lang_attr(name), AttrClass::LANG)
-                | bit(self.index().attr_names.contains(name), AttrClass::NAMED),
+            bit(lang, AttrClass::LANG) | bit(named, AttrClass::NAMED) | bit(read, AttrClass::READ),
         )
     }
 
@@ -750,6 +783,15 @@ mod tests {
                 let attr = rules.attr_class(&Name::new(name));
                 assert_eq!(attr, rules.attr_class_of_str(name), "{name}");
                 assert_eq!(attr.lang(), rules.is_lang_attr(name), "{name}");
+                assert!(attr.read() || !attr.lang() && !attr.named(), "{name}");
+                let when = rules
+                    .attributes
+                    .iter()
+                    .any(|r| r.when_attr.as_deref() == Some(name));
+                assert!(
+                    attr.read() || !when && !READ_ATTRIBUTES.contains(&name),
+                    "{name}"
+                );
                 for element in ["img", "a", "meta", "my-widget"] {
                     let lookup = |a: &str| (a == "name").then_some("description");
                     assert_eq!(

@@ -290,7 +290,14 @@ impl<'r, R: Read> TokenStream<'r, R> {
                             .spare
                             .pop()
                             .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)));
-                        owned.copy_from(&tag);
+                        // Only the values the reader reads are copied (all of
+                        // them for the tags whose attributes the simulator reads).
+                        if TextTypeSimulator::ATTRIBUTE_TAGS.contains(&tag.name) {
+                            owned.copy_from(&tag);
+                        } else {
+                            let rules = self.rules;
+                            owned.copy_from_keeping(&tag, |name| rules.attr_class(name).read());
+                        }
                         class = self.rules.class_of(owned.name());
                         if matches!(token, Token::StartTag(_)) {
                             let effect = self.sim.start_tag_owned(&owned);
