@@ -103,13 +103,24 @@ impl WordCounter {
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             if b.is_ascii() {
-                if matches!(b, b'\t'..=b'\r' | b' ') {
-                    self.gap();
-                } else {
-                    self.in_word = true;
-                    self.has_alnum |= b.is_ascii_alphanumeric();
+                // A run of ASCII with the state in locals (the common case).
+                let (mut words, mut in_word, mut has_alnum) =
+                    (self.words, self.in_word, self.has_alnum);
+                while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii()) {
+                    match ASCII_CLASS.get(usize::from(b)).copied().unwrap_or(OTHER) {
+                        SPACE => {
+                            words += usize::from(in_word && has_alnum);
+                            in_word = false;
+                            has_alnum = false;
+                        }
+                        class => {
+                            in_word = true;
+                            has_alnum |= class == ALNUM;
+                        }
+                    }
+                    i += 1;
                 }
-                i += 1;
+                (self.words, self.in_word, self.has_alnum) = (words, in_word, has_alnum);
                 continue;
             }
             let c = text.get(i..).and_then(|t| t.chars().next()).unwrap_or(' ');
@@ -139,6 +150,30 @@ impl WordCounter {
         self.words
     }
 }
+
+/// [`ASCII_CLASS`] values: whitespace (`char::is_whitespace`'s ASCII ones), a
+/// letter or digit, anything else.
+const SPACE: u8 = 0;
+const ALNUM: u8 = 1;
+const OTHER: u8 = 2;
+
+/// The class of each ASCII byte, for [`WordCounter::feed`].
+static ASCII_CLASS: [u8; 128] = {
+    let mut table = [OTHER; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = if matches!(c, b'\t'..=b'\r' | b' ') {
+            SPACE
+        } else if c.is_ascii_alphanumeric() {
+            ALNUM
+        } else {
+            OTHER
+        };
+        b += 1;
+    }
+    table
+};
 
 /// Han ideographs, Hiragana, Katakana (full and half width).
 fn is_cjk(c: char) -> bool {

@@ -102,7 +102,9 @@ impl ContentIds {
                 1
             }
         };
-        block.id = content_id(digest, n);
+        // Written over the structural key: its buffer is reused.
+        block.id.clear();
+        push_content_id(&mut block.id, digest, n);
     }
 }
 
@@ -137,16 +139,23 @@ impl Anchors {
     }
 }
 
+#[cfg(test)]
 fn content_id(digest: u64, n: u32) -> String {
     let mut id = String::with_capacity(20);
+    push_content_id(&mut id, digest, n);
+    id
+}
+
+/// Appends the content id of the `n`th unit with source digest `digest`.
+fn push_content_id(id: &mut String, digest: u64, n: u32) {
+    id.reserve(20);
     id.push_str("c.");
     // The 48 high bits: 12 lowercase hex digits.
-    push_hex(&mut id, digest, 12);
+    push_hex(id, digest, 12);
     if n != 1 {
         id.push('.');
-        push_decimal(&mut id, n);
+        push_decimal(id, n);
     }
-    id
 }
 
 /// Appends the `digits` high nibbles of `value` as lowercase hex, most

@@ -130,6 +130,94 @@ struct Index {
     lang: crate::FastSet<String>,
     protected: crate::FastSet<String>,
     attr_names: crate::FastSet<String>,
+    /// [`Rules::class_of_str`] of every static atom, by atom index: a tag name the
+    /// tokenizer gave a static atom is classified with one load.
+    static_classes: Vec<NameClass>,
+    /// [`Rules::attr_class_of_str`] of every static atom, by atom index.
+    static_attr_classes: Vec<AttrClass>,
+}
+
+/// What the rules say about an attribute name ([`Rules::attr_class`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct AttrClass(u8);
+
+impl AttrClass {
+    const LANG: u8 = 1;
+    const NAMED: u8 = 2;
+    const READ: u8 = 4;
+
+    /// [`Rules::is_lang_attr`].
+    pub(crate) fn lang(self) -> bool {
+        self.0 & Self::LANG != 0
+    }
+
+    /// Whether some attribute rule names it (it may be translatable: see
+    /// [`Rules::is_translatable_attr`]).
+    pub(crate) fn named(self) -> bool {
+        self.0 & Self::NAMED != 0
+    }
+
+    /// Whether the reader ever reads the value of an attribute of this name (see
+    /// [`Rules::attr_class_of_str`]); the values of the others are not copied.
+    pub(crate) fn read(self) -> bool {
+        self.0 & Self::READ != 0
+    }
+}
+
+/// The attributes whose values the reader reads besides the language attributes
+/// and those some attribute rule names: `translate` and the no-translate classes,
+/// unit ids, the language switchers' `hreflang`, the page's `dir`, a
+/// content-language `<meta>`.
+const READ_ATTRIBUTES: &[&str] = &[
+    "class",
+    "translate",
+    "id",
+    "hreflang",
+    "dir",
+    "lang",
+    "xml:lang",
+    "http-equiv",
+    "content",
+];
+
+/// What the element rules say about a tag name, all at once ([`Rules::class_of`]):
+/// the reader asks it once per tag when the tag is fetched, not once per question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct NameClass(u8);
+
+impl NameClass {
+    const BLOCK: u8 = 1;
+    const OPAQUE: u8 = 2;
+    const VOID: u8 = 4;
+    const PRESERVE: u8 = 8;
+    const PROTECTED: u8 = 16;
+    const IMPLIED: u8 = 32;
+
+    /// [`Rules::is_block`].
+    pub(crate) fn block(self) -> bool {
+        self.0 & Self::BLOCK != 0
+    }
+    /// [`Rules::is_opaque`].
+    pub(crate) fn opaque(self) -> bool {
+        self.0 & Self::OPAQUE != 0
+    }
+    /// [`Rules::is_void`].
+    pub(crate) fn void(self) -> bool {
+        self.0 & Self::VOID != 0
+    }
+    /// [`Rules::preserves_whitespace`].
+    pub(crate) fn preserve(self) -> bool {
+        self.0 & Self::PRESERVE != 0
+    }
+    /// [`Rules::is_protected`].
+    pub(crate) fn protected(self) -> bool {
+        self.0 & Self::PROTECTED != 0
+    }
+    /// Whether some start tag implicitly ends the element (it has an entry in
+    /// [`Rules::implied_end`]; else [`Rules::implies_end`] is false for it).
+    pub(crate) fn implied(self) -> bool {
+        self.0 & Self::IMPLIED != 0
+    }
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -366,7 +454,65 @@ impl Rules {
                 .iter()
                 .map(|a| a.name.to_ascii_lowercase())
                 .collect(),
+            static_classes: Vec::new(),
+            static_attr_classes: Vec::new(),
         };
+        let names = tagloom_html::atom::STATIC_NAMES;
+        let classes = names.iter().map(|name| self.class_of_str(name)).collect();
+        let attr_classes = names
+            .iter()
+            .map(|name| self.attr_class_of_str(name))
+            .collect();
+        self.index.static_classes = classes;
+        self.index.static_attr_classes = attr_classes;
+    }
+
+    /// What the rules say about attribute name `name` (see [`AttrClass`]).
+    pub(crate) fn attr_class(&self, name: &tagloom_html::token::Name) -> AttrClass {
+        name.atom()
+            .and_then(|atom| self.index().static_attr_classes.get(atom.index() as usize))
+            .copied()
+            .unwrap_or_else(|| self.attr_class_of_str(name.as_str()))
+    }
+
+    /// [`Rules::attr_class`] by the name's text.
+    pub(crate) fn attr_class_of_str(&self, name: &str) -> AttrClass {
+        let bit = |yes: bool, bit: u8| if yes { bit } else { 0 };
+        let lang = self.is_lang_attr(name);
+        let named = self.index().attr_names.contains(name);
+        // What an attribute rule's condition looks up (`when_attr`) is read too.
+        let read = lang
+            || named
+            || READ_ATTRIBUTES.contains(&name)
+            || self.attributes.iter().any(|rule| {
+                rule.when_attr
+                    .as_deref()
+                    .is_some_and(|w| w.eq_ignore_ascii_case(name))
+            });
+        AttrClass(
+            bit(lang, AttrClass::LANG) | bit(named, AttrClass::NAMED) | bit(read, AttrClass::READ),
+        )
+    }
+
+    /// What the element rules say about tag name `name` (see [`NameClass`]).
+    pub(crate) fn class_of(&self, name: &tagloom_html::token::Name) -> NameClass {
+        name.atom()
+            .and_then(|atom| self.index().static_classes.get(atom.index() as usize))
+            .copied()
+            .unwrap_or_else(|| self.class_of_str(name.as_str()))
+    }
+
+    /// [`Rules::class_of`] by the name's text.
+    pub(crate) fn class_of_str(&self, name: &str) -> NameClass {
+        let bit = |yes: bool, bit: u8| if yes { bit } else { 0 };
+        NameClass(
+            bit(self.is_block(name), NameClass::BLOCK)
+                | bit(self.is_opaque(name), NameClass::OPAQUE)
+                | bit(self.is_void(name), NameClass::VOID)
+                | bit(self.preserves_whitespace(name), NameClass::PRESERVE)
+                | bit(self.is_protected(name), NameClass::PROTECTED)
+                | bit(self.implied_end.contains_key(name), NameClass::IMPLIED),
+        )
     }
 
     fn index(&self) -> &Index {
@@ -403,12 +549,22 @@ impl Rules {
         attr: &str,
         lookup: impl Fn(&str) -> Option<&'a str>,
     ) -> bool {
-        self.is_lang_attr(attr)
-            || (self.content_language_meta
-                && element == "meta"
-                && attr == "content"
-                && lookup("http-equiv")
-                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language")))
+        self.is_lang_attr(attr) || self.is_content_language_meta(element, attr, lookup)
+    }
+
+    /// The second half of [`Rules::is_lang_value`]: the `content` of a
+    /// content-language `<meta http-equiv>`, when [`Rules::content_language_meta`].
+    pub(crate) fn is_content_language_meta<'a>(
+        &self,
+        element: &str,
+        attr: &str,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+    ) -> bool {
+        self.content_language_meta
+            && element == "meta"
+            && attr == "content"
+            && lookup("http-equiv")
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("content-language"))
     }
 
     /// How an element that is not a block reads inside a block: the one rule of
@@ -416,9 +572,18 @@ impl Rules {
     /// `translate` is the element's own ([`Rules::translate_of`]); `self_closing`
     /// whether its start tag was.
     pub fn inline_role(&self, name: &str, translate: bool, self_closing: bool) -> InlineRole {
-        if self.is_opaque(name) || !translate {
+        Self::inline_role_of(self.class_of_str(name), translate, self_closing)
+    }
+
+    /// [`Rules::inline_role`] of a name already classified.
+    pub(crate) fn inline_role_of(
+        class: NameClass,
+        translate: bool,
+        self_closing: bool,
+    ) -> InlineRole {
+        if class.opaque() || !translate {
             InlineRole::Protected
-        } else if self.is_void(name) || self_closing {
+        } else if class.void() || self_closing {
             InlineRole::Placeholder
         } else {
             InlineRole::Paired
@@ -440,17 +605,31 @@ impl Rules {
         lookup: impl Fn(&str) -> Option<&'a str>,
         inherited: bool,
     ) -> bool {
+        self.translate_with(self.is_protected(name), lookup, inherited)
+    }
+
+    /// [`Rules::translate_of`] of an element whose protection is known
+    /// ([`NameClass::protected`]).
+    pub(crate) fn translate_with<'a>(
+        &self,
+        protected: bool,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+        inherited: bool,
+    ) -> bool {
+        if protected {
+            return false;
+        }
         let class_says_no = lookup("class").is_some_and(|class| {
             class
                 .split(|c: char| c.is_ascii_whitespace())
                 .any(|c| self.no_translate_classes.iter().any(|n| n == c))
         });
-        if class_says_no || self.is_protected(name) {
+        if class_says_no {
             return false;
         }
-        match lookup("translate").map(|v| v.trim().to_ascii_lowercase()) {
-            Some(v) if v == "no" => false,
-            Some(v) if v == "yes" || v.is_empty() => true,
+        match lookup("translate").map(str::trim) {
+            Some(v) if v.eq_ignore_ascii_case("no") => false,
+            Some(v) if v.eq_ignore_ascii_case("yes") || v.is_empty() => true,
             _ => inherited,
         }
     }
@@ -499,9 +678,17 @@ impl Rules {
         attr: &str,
         lookup: impl Fn(&str) -> Option<&'a str>,
     ) -> bool {
-        if !self.index().attr_names.contains(attr) {
-            return false;
-        }
+        self.index().attr_names.contains(attr) && self.attr_rule_matches(element, attr, lookup)
+    }
+
+    /// [`Rules::is_translatable_attr`] of an attribute some rule names
+    /// ([`AttrClass::named`]): whether one of those rules matches.
+    pub(crate) fn attr_rule_matches<'a>(
+        &self,
+        element: &str,
+        attr: &str,
+        lookup: impl Fn(&str) -> Option<&'a str>,
+    ) -> bool {
         self.attributes.iter().any(|rule| {
             rule.name.eq_ignore_ascii_case(attr)
                 && rule.elements.iter().any(|e| e == "*" || e == element)
@@ -549,6 +736,70 @@ mod tests {
                     rules.is_translatable_text(&pieces.concat()),
                     "{pieces:?}, min_letters {min_letters}"
                 );
+            }
+        }
+    }
+
+    /// The per-name tables say what the per-question lookups say, for every static
+    /// name and for names that are no atom, with the defaults and with a rules file
+    /// that moves names between the sets.
+    #[test]
+    fn name_classes_agree_with_the_lookups() {
+        use tagloom_html::token::Name;
+        let custom = Rules::from_json_str(
+            r#"{ "blocks": ["p", "my-widget", "span"], "opaque": ["code", "x-raw"],
+                 "void": ["x-raw"], "preserve_whitespace": ["my-widget"],
+                 "protected": ["kbd", "x-kbd"], "lang_attributes": ["lang", "data-lang"] }"#,
+        )
+        .unwrap();
+        let extra = [
+            "my-widget",
+            "x-raw",
+            "x-kbd",
+            "data-lang",
+            "data-title",
+            "#text",
+        ];
+        for rules in [Rules::default(), custom] {
+            let names = tagloom_html::atom::STATIC_NAMES.iter().chain(&extra);
+            for &name in names {
+                let class = rules.class_of(&Name::new(name));
+                assert_eq!(class, rules.class_of_str(name), "{name}");
+                assert_eq!(class.block(), rules.is_block(name), "{name}");
+                assert_eq!(class.opaque(), rules.is_opaque(name), "{name}");
+                assert_eq!(class.void(), rules.is_void(name), "{name}");
+                assert_eq!(class.preserve(), rules.preserves_whitespace(name), "{name}");
+                assert_eq!(class.protected(), rules.is_protected(name), "{name}");
+                assert_eq!(
+                    class.implied(),
+                    [
+                        "div", "p", "li", "dt", "dd", "option", "optgroup", "td", "th", "tr",
+                        "tbody", "thead", "tfoot", "body",
+                    ]
+                    .iter()
+                    .any(|closer| rules.implies_end(name, closer)),
+                    "{name}"
+                );
+                let attr = rules.attr_class(&Name::new(name));
+                assert_eq!(attr, rules.attr_class_of_str(name), "{name}");
+                assert_eq!(attr.lang(), rules.is_lang_attr(name), "{name}");
+                assert!(attr.read() || !attr.lang() && !attr.named(), "{name}");
+                let when = rules
+                    .attributes
+                    .iter()
+                    .any(|r| r.when_attr.as_deref() == Some(name));
+                assert!(
+                    attr.read() || !when && !READ_ATTRIBUTES.contains(&name),
+                    "{name}"
+                );
+                for element in ["img", "a", "meta", "my-widget"] {
+                    let lookup = |a: &str| (a == "name").then_some("description");
+                    assert_eq!(
+                        attr.named() && rules.attr_rule_matches(element, name, lookup),
+                        rules.is_translatable_attr(element, name, lookup),
+                        "{element} {name}"
+                    );
+                }
             }
         }
     }

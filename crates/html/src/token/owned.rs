@@ -322,6 +322,76 @@ impl OwnedTag {
         }
     }
 
+    /// Makes this tag an unmodified copy of the tokenizer's `tag` — what
+    /// [`Token::to_owned`] makes of it — reusing this tag's attribute list and value
+    /// buffers. A consumer that keeps tags past the tokenizer's next call and hands
+    /// spent ones back here copies a tag without allocating once the buffers have
+    /// grown (a name that is no static atom still allocates).
+    ///
+    /// ```
+    /// use tagloom_html::atom;
+    /// use tagloom_html::token::{OwnedTag, OwnedToken, Token};
+    /// use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
+    ///
+    /// let mut tok = Tokenizer::new(TokenizerConfig::default());
+    /// tok.push_str("<a href=/x title=t><img src=y>");
+    /// tok.finish();
+    /// let mut spare = OwnedTag::new(atom::SPAN);
+    /// while let Some(Token::StartTag(tag)) = tok.next_token().unwrap() {
+    ///     spare.copy_from(&tag);
+    ///     assert_eq!(OwnedToken::StartTag(spare.clone()), Token::StartTag(tag).to_owned());
+    /// }
+    /// ```
+    pub fn copy_from(&mut self, tag: &Tag<'_>) {
+        self.copy_from_keeping(tag, |_| true);
+    }
+
+    /// [`copy_from`](Self::copy_from), copying only the attribute values `keep_value`
+    /// asks for: the other attributes keep their names, spans and `has_value`, with an
+    /// empty value, and the tag is then [modified](Self::is_modified) (it no longer says
+    /// what its source says). For a consumer that reads a few attributes' values (a
+    /// localization reader: `lang`, `title`, `alt`…) and not the long ones (`href`,
+    /// `src`, `style`): their bytes are not copied.
+    pub fn copy_from_keeping(&mut self, tag: &Tag<'_>, mut keep_value: impl FnMut(&Name) -> bool) {
+        let atoms = tag.atoms();
+        self.name = Name::from_atom(tag.name, atoms);
+        self.ns = Namespace::Html;
+        self.self_closing = tag.self_closing;
+        self.span = Some(tag.span);
+        self.modified = false;
+        let mut n = 0;
+        for a in tag.attrs.iter() {
+            let name = Name::from_atom(a.name, atoms);
+            let value = if keep_value(&name) {
+                a.value
+            } else {
+                self.modified |= !a.value.is_empty();
+                ""
+            };
+            match self.attrs.get_mut(n) {
+                Some(slot) => {
+                    slot.name = name;
+                    slot.ns = AttrNamespace::None;
+                    slot.value.clear();
+                    slot.value.push_str(value);
+                    slot.has_value = a.has_value;
+                    slot.name_span = Some(a.name_span);
+                    slot.value_span = Some(a.value_span);
+                }
+                None => self.attrs.push(OwnedAttribute {
+                    name,
+                    ns: AttrNamespace::None,
+                    value: value.to_owned(),
+                    has_value: a.has_value,
+                    name_span: Some(a.name_span),
+                    value_span: Some(a.value_span),
+                }),
+            }
+            n += 1;
+        }
+        self.attrs.truncate(n);
+    }
+
     /// The tag name.
     pub fn name(&self) -> &Name {
         &self.name
@@ -627,5 +697,69 @@ impl OwnedProcessingInstruction {
     /// The source range; `None` for one a program made.
     pub fn span(&self) -> Option<Span> {
         self.span
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokenizer::{Tokenizer, TokenizerConfig};
+
+    /// A reused tag, whatever it held before, copies as `to_owned` does: more,
+    /// fewer and no attributes, valueless ones, names that are no static atom.
+    #[test]
+    fn copy_from_reuses_and_equals_to_owned() {
+        let mut tok = Tokenizer::new(TokenizerConfig::default());
+        tok.push_str(concat!(
+            "<a href=/x title='t' data-q=\"1\" lang=fr><b>",
+            "<x-widget my-attr=v disabled/><p id=a><img src=y alt=&amp;></a></b>"
+        ));
+        tok.finish();
+        let mut spare = OwnedTag::new(crate::atom::SPAN);
+        spare.set_attr("stale", "value");
+        let mut tags = 0;
+        while let Some(token) = tok.next_token().unwrap() {
+            let (Token::StartTag(tag) | Token::EndTag(tag)) = token else {
+                continue;
+            };
+            spare.copy_from(&tag);
+            let expected = OwnedTag::from_view(&tag);
+            assert_eq!(spare, expected);
+            assert!(!spare.is_modified());
+            tags += 1;
+        }
+        assert_eq!(tags, 7);
+    }
+
+    /// Values left out are empty, everything else as `to_owned` has it; a tag that
+    /// lost a value is modified, one that lost none is not.
+    #[test]
+    fn copy_from_keeping_drops_only_the_values_asked() {
+        let mut tok = Tokenizer::new(TokenizerConfig::default());
+        tok.push_str("<a href=/long/url title=t lang=fr disabled><b href=''>");
+        tok.finish();
+        let mut spare = OwnedTag::new(crate::atom::SPAN);
+        let mut seen = 0;
+        while let Some(Token::StartTag(tag)) = tok.next_token().unwrap() {
+            spare.copy_from_keeping(&tag, |name| name.as_str() != "href");
+            let full = OwnedTag::from_view(&tag);
+            assert_eq!(spare.attrs().len(), full.attrs().len());
+            for (kept, all) in spare.attrs().iter().zip(full.attrs()) {
+                let expected = if all.name == "href" {
+                    ""
+                } else {
+                    all.value.as_str()
+                };
+                assert_eq!(kept.value, expected);
+                assert_eq!(
+                    (&kept.name, kept.has_value, kept.name_span, kept.value_span),
+                    (&all.name, all.has_value, all.name_span, all.value_span)
+                );
+            }
+            // `<a>` lost its `href`; `<b>`'s was empty already.
+            assert_eq!(spare.is_modified(), seen == 0);
+            seen += 1;
+        }
+        assert_eq!(seen, 2);
     }
 }

@@ -12,7 +12,7 @@ use crate::block::{Block, BlockKind, Run, SubRef, quote_ending};
 use crate::ids::push_decimal;
 use crate::rules::{InlineRole, Rules};
 use encoding_rs::UTF_8;
-use tagloom_html::token::TokenKind;
+use tagloom_html::token::{Name, TokenKind};
 
 /// HTML whitespace.
 pub(crate) fn is_ws(c: char) -> bool {
@@ -35,27 +35,115 @@ pub(crate) fn is_conditional_comment(data: &str) -> bool {
 /// Collapses each run of HTML whitespace into one space.
 pub(crate) fn collapse(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut in_ws = false;
-    for c in s.chars() {
-        if is_ws(c) {
-            if !in_ws {
-                out.push(' ');
-            }
-            in_ws = true;
-        } else {
-            out.push(c);
-            in_ws = false;
+    collapse_into(s, &mut out);
+    out
+}
+
+/// Appends [`collapse`]`(s)` to `out`: the text between whitespace runs copied in
+/// slices (HTML whitespace is ASCII, so every cut is a character boundary).
+fn collapse_into(s: &str, out: &mut String) {
+    let bytes = s.as_bytes();
+    let ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
+    let (mut start, mut i) = (0, 0);
+    while let Some(&b) = bytes.get(i) {
+        if !ws(b) {
+            i += 1;
+            continue;
+        }
+        out.push_str(s.get(start..i).unwrap_or_default());
+        out.push(' ');
+        while bytes.get(i).is_some_and(|&b| ws(b)) {
+            i += 1;
+        }
+        start = i;
+    }
+    out.push_str(s.get(start..).unwrap_or_default());
+}
+
+/// Buffers of emitted blocks, reused by the next ones ([`Spare::recycle`]): the
+/// strings of their runs and their run lists. A block then costs no allocation
+/// for its runs once the buffers have grown. Bounded: at most [`Spare::MAX`]
+/// strings of at most [`Spare::MAX_CAPACITY`] bytes each.
+#[derive(Default)]
+pub(crate) struct Spare {
+    strings: Vec<String>,
+    runs: Vec<Vec<Run>>,
+}
+
+impl Spare {
+    const MAX: usize = 256;
+    const MAX_CAPACITY: usize = 4096;
+    const MAX_RUN_LISTS: usize = 16;
+
+    /// An empty string, reused when there is one.
+    fn string(&mut self) -> String {
+        let mut s = self.strings.pop().unwrap_or_default();
+        s.clear();
+        s
+    }
+
+    /// `text` in a reused string.
+    fn copy(&mut self, text: &str) -> String {
+        let mut s = self.string();
+        s.push_str(text);
+        s
+    }
+
+    fn keep(&mut self, s: String) {
+        if s.capacity() > 0 && s.capacity() <= Self::MAX_CAPACITY && self.strings.len() < Self::MAX
+        {
+            self.strings.push(s);
         }
     }
-    out
+
+    /// Takes back a run list that made no block.
+    fn recycle_runs(&mut self, mut runs: Vec<Run>) {
+        for run in runs.drain(..) {
+            match run {
+                Run::Text(s)
+                | Run::Open { data: s, .. }
+                | Run::Close { data: s, .. }
+                | Run::Placeholder { data: s, .. } => self.keep(s),
+            }
+        }
+        if runs.capacity() > 0 && self.runs.len() < Self::MAX_RUN_LISTS {
+            self.runs.push(runs);
+        }
+    }
+
+    /// Takes back the buffers of a block the reader is done with.
+    pub(crate) fn recycle(&mut self, block: Block) {
+        let Block {
+            id,
+            element,
+            path,
+            runs,
+            subs,
+            ..
+        } = block;
+        self.keep(id);
+        self.keep(element);
+        self.keep(path);
+        self.recycle_runs(runs);
+        for sub in subs {
+            self.recycle(sub);
+        }
+    }
 }
 
 /// Whether [`collapse`] would change `s`: it has whitespace other than single spaces.
 fn needs_collapse(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.iter()
-        .any(|&c| matches!(c, b'\t' | b'\n' | b'\r' | b'\x0c'))
-        || b.windows(2).any(|w| w == b"  ")
+    // One pass over the bytes.
+    let mut after_space = false;
+    for &c in s.as_bytes() {
+        match c {
+            b'\t' | b'\n' | b'\r' | b'\x0c' => return true,
+            b' ' if after_space => return true,
+            b' ' => after_space = true,
+            _ => after_space = false,
+        }
+    }
+    false
 }
 
 /// Where a block is and how it reads.
@@ -70,6 +158,8 @@ pub(crate) struct BuildCtx<'a> {
     pub(crate) for_sink: bool,
     /// Whether blocks keep a copy of their original bytes (see `Reader`).
     pub(crate) keep_original: bool,
+    /// Buffers to build the block with.
+    pub(crate) spare: &'a mut Spare,
 }
 
 /// What [`build`] made: the block and the decoded range it covers.
@@ -81,7 +171,7 @@ pub(crate) struct Built {
 
 /// Whether the element of start tag `tok` translates ([`Rules::translate_of`]).
 pub(crate) fn translate_of(rules: &Rules, tok: &Tok, inherited: bool) -> bool {
-    rules.translate_of(tok.name(), |a| tok.attr(a), inherited)
+    rules.translate_with(tok.class.protected(), |a| tok.attr(a), inherited)
 }
 
 fn raw_ws_prefix(s: &str) -> usize {
@@ -95,14 +185,27 @@ fn raw_ws_suffix(s: &str) -> usize {
 /// Builds the block from the next `len` buffered tokens; `None` when they hold no
 /// translatable text. The block takes `ctx`'s key, element and path.
 pub(crate) fn build<R: Read>(
-    ts: &TokenStream<R>,
+    ts: &TokenStream<'_, R>,
     len: usize,
     ctx: &mut BuildCtx<'_>,
+) -> Option<Built> {
+    let mut spare = std::mem::take(&mut *ctx.spare);
+    let built = build_with(ts, len, ctx, &mut spare);
+    *ctx.spare = spare;
+    built
+}
+
+/// [`build`] with the spare buffers taken out of `ctx`.
+fn build_with<R: Read>(
+    ts: &TokenStream<'_, R>,
+    len: usize,
+    ctx: &mut BuildCtx<'_>,
+    spare: &mut Spare,
 ) -> Option<Built> {
     let toks: Vec<&Tok> = (0..len).filter_map(|i| ts.buffered_token(i)).collect();
     let win = &ts.window;
     let (i0, i1, start, end) = region(&toks, win, ctx.preserve)?;
-    let mut b = RunsBuilder::new(win);
+    let mut b = RunsBuilder::new(win, spare);
     let mut i = i0;
     while i <= i1 {
         let tok = toks[i];
@@ -111,17 +214,18 @@ pub(crate) fn build<R: Read>(
             TokenKind::Comment
             | TokenKind::ProcessingInstruction
             | TokenKind::Doctype
-            | TokenKind::Eof => b.placeholder(b.raw(tok, tok)),
+            | TokenKind::Eof => {
+                let data = b.raw(tok, tok);
+                b.placeholder(data);
+            }
             TokenKind::StartTag => {
                 let own_translate = translate_of(ctx.rules, tok, ctx.translate);
-                match ctx
-                    .rules
-                    .inline_role(tok.name(), own_translate, tok.self_closing())
-                {
+                match Rules::inline_role_of(tok.class, own_translate, tok.self_closing()) {
                     InlineRole::Protected => {
                         // The whole subtree, protected.
-                        let k = subtree_end(&toks[..=i1], i, ctx.rules);
-                        b.placeholder(b.raw(tok, toks[k]));
+                        let k = subtree_end(&toks[..=i1], i);
+                        let data = b.raw(tok, toks[k]);
+                        b.placeholder(data);
                         i = k + 1;
                         continue;
                     }
@@ -132,7 +236,7 @@ pub(crate) fn build<R: Read>(
         }
         i += 1;
     }
-    let runs = b.finish_runs(ctx)?;
+    let runs = b.finish_runs(ctx.rules, ctx.preserve)?;
     Some(Built {
         block: Block {
             id: std::mem::take(&mut ctx.key),
@@ -193,14 +297,14 @@ fn region<R: Read>(
 
 /// The index of the token that ends the protected subtree starting at `toks[i]`
 /// (its matching end tag, else the last token).
-fn subtree_end(toks: &[&Tok], i: usize, rules: &Rules) -> usize {
-    let Some(name) = toks.get(i).map(|t| t.name()) else {
+fn subtree_end(toks: &[&Tok], i: usize) -> usize {
+    let Some(&first) = toks.get(i) else {
         return i;
     };
     let mut depth = 0usize;
     for (k, t) in toks.iter().enumerate().skip(i) {
-        if t.name() == name {
-            if t.kind() == TokenKind::StartTag && (!t.self_closing() || rules.is_opaque(name)) {
+        if t.same_name(first) {
+            if t.kind() == TokenKind::StartTag && (!t.self_closing() || first.class.opaque()) {
                 depth += 1;
             } else if t.kind() == TokenKind::EndTag {
                 depth = depth.saturating_sub(1);
@@ -217,22 +321,25 @@ fn subtree_end(toks: &[&Tok], i: usize, rules: &Rules) -> usize {
 /// paired codes matched, attribute sub-blocks and language values of codes noted.
 struct RunsBuilder<'w, R: Read> {
     win: &'w SourceWindow<R>,
+    spare: &'w mut Spare,
     runs: Vec<Run>,
     /// Open paired codes: (element name, run index).
-    open: Vec<(String, usize)>,
+    open: Vec<(Name, usize)>,
     next_id: u32,
     subs: Vec<Block>,
     sub_refs: Vec<SubRef>,
     lang_refs: Vec<SubRef>,
     /// Inline elements by name, numbered for the sub-blocks' keys and paths.
-    name_counts: Vec<(String, u32)>,
+    name_counts: Vec<(Name, u32)>,
 }
 
 impl<'w, R: Read> RunsBuilder<'w, R> {
-    fn new(win: &'w SourceWindow<R>) -> Self {
+    fn new(win: &'w SourceWindow<R>, spare: &'w mut Spare) -> Self {
+        let runs = spare.runs.pop().unwrap_or_default();
         RunsBuilder {
             win,
-            runs: Vec::new(),
+            spare,
+            runs,
             open: Vec::new(),
             next_id: 1,
             subs: Vec::new(),
@@ -243,15 +350,16 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
     }
 
     /// The source text from token `from` to token `to`, both included.
-    fn raw(&self, from: &Tok, to: &Tok) -> String {
-        self.win.text(from.start(), to.end()).to_string()
+    fn raw(&mut self, from: &Tok, to: &Tok) -> String {
+        self.spare.copy(self.win.text(from.start(), to.end()))
     }
 
     fn text(&mut self, text: &str) {
         if let Some(Run::Text(t)) = self.runs.last_mut() {
             t.push_str(text);
         } else {
-            self.runs.push(Run::Text(text.to_owned()));
+            let text = self.spare.copy(text);
+            self.runs.push(Run::Text(text));
         }
     }
 
@@ -265,8 +373,9 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
 
     /// An inline start tag: a placeholder or an open code, with its attributes.
     fn start_tag(&mut self, tok: &Tok, paired: bool, translate: bool, ctx: &BuildCtx<'_>) {
-        let name = tok.name();
-        let count = bump(&mut self.name_counts, name);
+        let count = tok
+            .tag_name()
+            .map_or(1, |name| bump(&mut self.name_counts, name));
         let run_index = self.runs.len();
         let data = self.raw(tok, tok);
         if paired {
@@ -274,7 +383,9 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 id: self.next_id,
                 data,
             });
-            self.open.push((name.to_string(), run_index));
+            if let Some(name) = tok.tag_name() {
+                self.open.push((name.clone(), run_index));
+            }
             self.next_id += 1;
         } else {
             self.placeholder(data);
@@ -300,17 +411,19 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 start: (attr.value_start() - tok.start()) as usize,
                 end: (attr.value_end() - tok.start()) as usize,
             };
-            if ctx.rules.is_lang_attr(attr.name.as_str()) && !attr.value.trim().is_empty() {
+            let class = ctx.rules.attr_class(&attr.name);
+            if class.lang() && !attr.value.trim().is_empty() {
                 if !switcher {
                     self.lang_refs.push(at);
                 }
                 continue;
             }
             if !translate
-                || !ctx.rules.is_translatable_text(&attr.value)
+                || !class.named()
                 || !ctx
                     .rules
-                    .is_translatable_attr(name, attr.name.as_str(), |a| tok.attr(a))
+                    .attr_rule_matches(name, attr.name.as_str(), |a| tok.attr(a))
+                || !ctx.rules.is_translatable_text(&attr.value)
             {
                 continue;
             }
@@ -361,13 +474,17 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
     /// become placeholders), or is a placeholder itself.
     fn end_tag(&mut self, tok: &Tok) {
         let data = self.raw(tok, tok);
-        let Some(pos) = self.open.iter().rposition(|(n, _)| n == tok.name()) else {
+        let Some(pos) = self
+            .open
+            .iter()
+            .rposition(|(n, _)| Some(n) == tok.tag_name())
+        else {
             return self.placeholder(data);
         };
         for (_, idx) in self.open.drain(pos + 1..) {
             unpair(&mut self.runs, idx);
         }
-        let (_, idx) = self.open.pop().unwrap_or_default();
+        let idx = self.open.pop().map_or(0, |(_, idx)| idx);
         let id = self.runs.get(idx).and_then(Run::code_id).unwrap_or(0);
         self.runs.push(Run::Close { id, data });
     }
@@ -375,7 +492,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
     /// The finished runs: unclosed codes become placeholders; `None` when the text
     /// has too few letters (NUL is no text either: the tree builder drops it in
     /// most contexts), else whitespace collapsed and trimmed unless preserved.
-    fn finish_runs(&mut self, ctx: &BuildCtx<'_>) -> Option<Vec<Run>> {
+    fn finish_runs(&mut self, rules: &Rules, preserve: bool) -> Option<Vec<Run>> {
         let mut runs = std::mem::take(&mut self.runs);
         for (_, idx) in self.open.drain(..) {
             unpair(&mut runs, idx);
@@ -384,15 +501,19 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
             Run::Text(t) => Some(t.as_str()),
             _ => None,
         });
-        if !ctx.rules.is_translatable_pieces(texts) {
+        if !rules.is_translatable_pieces(texts) {
+            self.spare.recycle_runs(runs);
             return None;
         }
-        if !ctx.preserve {
+        if !preserve {
             for run in runs.iter_mut() {
                 if let Run::Text(t) = run
                     && needs_collapse(t)
                 {
-                    *t = collapse(t);
+                    let mut collapsed = self.spare.string();
+                    collapse_into(t, &mut collapsed);
+                    let old = std::mem::replace(t, collapsed);
+                    self.spare.keep(old);
                 }
             }
             if let Some(Run::Text(t)) = runs.first_mut() {
@@ -419,12 +540,12 @@ fn unpair(runs: &mut [Run], idx: usize) {
     }
 }
 
-fn bump(counts: &mut Vec<(String, u32)>, name: &str) -> u32 {
+fn bump(counts: &mut Vec<(Name, u32)>, name: &Name) -> u32 {
     if let Some((_, c)) = counts.iter_mut().find(|(n, _)| n == name) {
         *c += 1;
         *c
     } else {
-        counts.push((name.to_string(), 1));
+        counts.push((name.clone(), 1));
         1
     }
 }
@@ -437,6 +558,35 @@ mod tests {
     fn collapsing() {
         assert_eq!(collapse(" a \n\t b  "), " a b ");
         assert_eq!(collapse("a\u{a0} b"), "a\u{a0} b");
+        for text in [
+            "",
+            " ",
+            "\t\n",
+            "é  ü\r\n",
+            "x",
+            " a",
+            "a ",
+            "日本\x0c\x0c語 ",
+        ] {
+            let by_chars: String = {
+                let mut out = String::new();
+                let mut in_ws = false;
+                for c in text.chars() {
+                    if is_ws(c) {
+                        if !in_ws {
+                            out.push(' ');
+                        }
+                        in_ws = true;
+                    } else {
+                        out.push(c);
+                        in_ws = false;
+                    }
+                }
+                out
+            };
+            assert_eq!(collapse(text), by_chars, "{text:?}");
+            assert_eq!(needs_collapse(text), by_chars != text, "{text:?}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@
 
 use std::io::Read;
 
-use super::tokens::{Tok, TokenStream};
+use super::tokens::TokenStream;
 use crate::error::Result;
 use crate::rules::Rules;
 use tagloom_html::token::TokenKind;
@@ -35,7 +35,7 @@ pub(crate) enum Class {
 /// decoded offset after it, `level` the element's index in the simulated stack of
 /// open elements.
 pub(crate) fn classify<R: Read>(
-    ts: &mut TokenStream<R>,
+    ts: &mut TokenStream<'_, R>,
     rules: &Rules,
     name: &str,
     start: u64,
@@ -61,7 +61,6 @@ pub(crate) fn classify<R: Read>(
                 end_tag: false,
             });
         };
-        let name_at = |i: usize| ts.buffered_token(i).map_or("", Tok::name);
         if tok.end().saturating_sub(start) > rules.scan_byte_budget as u64 {
             return Ok(Class::Container);
         }
@@ -81,7 +80,8 @@ pub(crate) fn classify<R: Read>(
             }
             TokenKind::StartTag => {
                 let n = tok.name();
-                if open.is_empty() && rules.is_block(n) {
+                let class = tok.class;
+                if open.is_empty() && class.block() {
                     if rules.implies_end(name, n) {
                         return Ok(Class::Leaf {
                             len: j,
@@ -90,20 +90,22 @@ pub(crate) fn classify<R: Read>(
                     }
                     return Ok(Class::Container);
                 }
-                if !(rules.is_void(n) || tok.self_closing() && !rules.is_opaque(n)) {
+                if !(class.void() || tok.self_closing() && !class.opaque()) {
                     open.push(j);
                 }
             }
             TokenKind::EndTag => {
                 let n = tok.name();
-                if let Some(pos) = open.iter().rposition(|&o| name_at(o) == n) {
+                let opened_here =
+                    |&o: &usize| ts.buffered_token(o).is_some_and(|t| t.same_name(tok));
+                if let Some(pos) = open.iter().rposition(opened_here) {
                     open.truncate(pos);
                 } else if n == name {
                     return Ok(Class::Leaf {
                         len: j,
                         end_tag: true,
                     });
-                } else if rules.is_block(n) {
+                } else if tok.class.block() {
                     // An ancestor's end tag closes this element implicitly.
                     return Ok(Class::Leaf {
                         len: j,

@@ -149,6 +149,15 @@ impl<R: Read> SourceWindow<R> {
 
     /// Absolute source offset of absolute decoded offset `dec`.
     pub(crate) fn src_offset(&self, dec: u64) -> u64 {
+        // One linear run (valid UTF-8, the common case): no search.
+        if self.map.len() == 1
+            && let Some(cp) = self.map.front()
+            && cp.linear
+            && dec >= cp.dec
+        {
+            let end = self.src_end - self.pending_src_len();
+            return (cp.src + (dec - cp.dec)).min(end);
+        }
         // Binary search the last checkpoint at or before `dec`.
         let idx = self.map.partition_point(|cp| cp.dec <= dec);
         if idx == 0 {

@@ -44,11 +44,11 @@ use crate::error::{IoContext, Result};
 use crate::ids::{push_decimal, push_hex};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
-use build::{BuildCtx, build, collapse, is_conditional_comment, is_ws, translate_of};
+use build::{BuildCtx, Spare, build, collapse, is_conditional_comment, is_ws, translate_of};
 pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
-use tagloom_html::token::{OwnedAttribute, OwnedToken, TokenKind};
+use tagloom_html::token::{Name, OwnedAttribute, TokenKind};
 use tokens::{Tok, TokenStream, ValueRange};
 
 /// Receives the blocks, in document order (parents before their sub-blocks).
@@ -218,6 +218,7 @@ pub fn read_document<R: Read>(
         root_seen: false,
         buf: Vec::new(),
         finished: false,
+        spare: Spare::default(),
     };
     if let Some(s) = reader.skel.as_deref_mut() {
         s.set_encoding(encoding);
@@ -238,7 +239,10 @@ pub fn read_document<R: Read>(
 /// An open block element. Its id and path are not stored: they are its ancestors'
 /// segments followed by its own, built by [`Reader::names`] when a unit needs them.
 struct Frame {
-    name: String,
+    /// The element name (empty for the root frame).
+    name: Name,
+    /// Whether a start tag may end it implicitly ([`NameClass::implied`]).
+    implied: bool,
     /// Its index in the simulated stack of open elements.
     level: usize,
     translate: bool,
@@ -249,7 +253,10 @@ struct Frame {
     /// key (from there) and path through its own segment: what [`Reader::names`]
     /// folds, kept so that a unit costs a bounded walk however deep it is.
     digest: Digest,
-    counts: FastMap<String, u32>,
+    /// Its child elements so far, by name (their `name-n` numbers).
+    counts: FastMap<Name, u32>,
+    /// Its implicit blocks so far (their `text-n` numbers).
+    texts: u32,
 }
 
 /// See [`Frame::digest`].
@@ -302,7 +309,8 @@ impl Seg {
 impl Frame {
     fn root() -> Self {
         Frame {
-            name: String::new(),
+            name: Name::new(""),
+            implied: false,
             level: usize::MAX,
             translate: true,
             preserve: false,
@@ -313,17 +321,25 @@ impl Frame {
                 path: FNV_START,
             },
             counts: FastMap::default(),
+            texts: 0,
         }
     }
 
-    fn bump(&mut self, name: &str) -> u32 {
+    /// Numbers a child element named `name`.
+    fn bump(&mut self, name: &Name) -> u32 {
         if let Some(c) = self.counts.get_mut(name) {
             *c += 1;
             *c
         } else {
-            self.counts.insert(name.to_string(), 1);
+            self.counts.insert(name.clone(), 1);
             1
         }
+    }
+
+    /// Numbers a child implicit block (`text-n`).
+    fn bump_text(&mut self) -> u32 {
+        self.texts += 1;
+        self.texts
     }
 }
 
@@ -331,7 +347,7 @@ const MAX_HTML_IDS: usize = 65_536;
 const MAX_NOTES: usize = 8;
 
 struct Reader<'a, 's, R: Read> {
-    ts: TokenStream<R>,
+    ts: TokenStream<'a, R>,
     rules: &'a Rules,
     skel: Option<&'a mut SkeletonStore>,
     sink: Option<&'a mut (dyn BlockSink + 's)>,
@@ -356,6 +372,8 @@ struct Reader<'a, 's, R: Read> {
     root_seen: bool,
     buf: Vec<u8>,
     finished: bool,
+    /// Buffers of emitted blocks, for the next ones.
+    spare: Spare,
 }
 
 /// Makes a string a valid XLIFF `NMTOKEN` (unit ids): each character that is not
@@ -471,13 +489,17 @@ impl<R: Read> Reader<'_, '_, R> {
         if let Some(sink) = self.sink.as_deref_mut() {
             sink.block(&block)?;
         }
+        self.spare.recycle(block);
         Ok(())
     }
 
     /// The segment of a new child element `tok` of the top frame (numbers it).
     fn child_seg(&mut self, tok: &Tok) -> Seg {
         let name = tok.name();
-        let n = self.top().bump(name);
+        let n = match tok.tag_name() {
+            Some(tag_name) => self.top().bump(tag_name),
+            None => 1,
+        };
         let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
             let key = format!("id.{}", sanitize(id));
@@ -664,9 +686,11 @@ impl<R: Read> Reader<'_, '_, R> {
                 self.emitted = attr.value_end();
                 continue;
             }
-            if self
-                .rules
-                .is_lang_value(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+            let class = self.rules.attr_class(&attr.name);
+            if class.lang()
+                || self
+                    .rules
+                    .is_content_language_meta(tok.name(), attr.name.as_str(), |a| tok.attr(a))
             {
                 if attr.value.trim().is_empty() || keep_lang {
                     continue;
@@ -718,13 +742,17 @@ impl<R: Read> Reader<'_, '_, R> {
     /// Whether `attr` of start tag `tok` is an attribute block (a language value
     /// is not one).
     fn is_attr_block(&self, tok: &Tok, attr: &OwnedAttribute, translate: bool) -> bool {
+        // The cheap questions first (one table load says most attributes are
+        // no candidates), the value's letters last.
+        let class = self.rules.attr_class(&attr.name);
         translate
             && attr.has_value
-            && !self.rules.is_lang_attr(attr.name.as_str())
-            && self.rules.is_translatable_text(&attr.value)
+            && class.named()
+            && !class.lang()
             && self
                 .rules
-                .is_translatable_attr(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+                .attr_rule_matches(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+            && self.rules.is_translatable_text(&attr.value)
     }
 
     /// The Root mark of the first `<html>` start tag, right after its name: where
@@ -793,6 +821,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 TokenKind::EndTag => {
                     let tok = self.next_tok()?.unwrap_or_else(unreachable_tok);
                     self.skel_to(tok.end())?;
+                    self.ts.recycle(tok);
                 }
                 TokenKind::StartTag => {
                     // What the tree builder closes, then what the rules' implied
@@ -801,15 +830,17 @@ impl<R: Read> Reader<'_, '_, R> {
                     // The token is still the next buffered one: its name is read
                     // from there, not copied (the fields are borrowed apart).
                     let rules = self.rules;
-                    let name = self.ts.buffered_token(0).map_or("", Tok::name);
+                    let next = self.ts.buffered_token(0);
+                    let name = next.map_or("", Tok::name);
+                    let class = next.map(|t| t.class).unwrap_or_default();
                     while self
                         .stack
                         .last()
-                        .is_some_and(|f| rules.implies_end(&f.name, name))
+                        .is_some_and(|f| f.implied && rules.implies_end(f.name.as_str(), name))
                     {
                         self.stack.pop();
                     }
-                    let (opaque, block) = (rules.is_opaque(name), rules.is_block(name));
+                    let (opaque, block) = (class.opaque(), class.block());
                     let translate = self.top_ref().translate;
                     if opaque {
                         self.opaque_element()?;
@@ -822,7 +853,9 @@ impl<R: Read> Reader<'_, '_, R> {
                         let seg = self.child_seg(&tok);
                         let own = translate_of(self.rules, &tok, translate);
                         self.emit_tag(&tok, Some(&seg), own, false)?;
-                        if let (true, false, Some(level)) = (translate, own, tok.opened_at) {
+                        let opened_at = tok.opened_at;
+                        self.ts.recycle(tok);
+                        if let (true, false, Some(level)) = (translate, own, opened_at) {
                             self.skip_subtree(level)?;
                         }
                     }
@@ -841,6 +874,7 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             let t = self.next_tok()?.unwrap_or_else(unreachable_tok);
             self.skel_to(t.end())?;
+            self.ts.recycle(t);
         }
         Ok(())
     }
@@ -853,24 +887,26 @@ impl<R: Read> Reader<'_, '_, R> {
         let seg = self.child_seg(&tok);
         let translate = translate_of(self.rules, &tok, self.top_ref().translate);
         self.emit_tag(&tok, Some(&seg), translate, false)?;
-        if tok.self_closing() && tok.name() != "script" && tok.name() != "style"
-            || self.rules.is_void(tok.name())
+        if tok.self_closing() && tok.name() != "script" && tok.name() != "style" || tok.class.void()
         {
+            self.ts.recycle(tok);
             return Ok(());
         }
         let mut depth = 1usize;
         while let Some(t) = self.next_tok()? {
             match t.kind() {
                 TokenKind::Eof => return self.flush_to_end(),
-                TokenKind::StartTag if t.name() == tok.name() && !t.self_closing() => depth += 1,
-                TokenKind::EndTag if t.name() == tok.name() => depth -= 1,
+                TokenKind::StartTag if t.same_name(&tok) && !t.self_closing() => depth += 1,
+                TokenKind::EndTag if t.same_name(&tok) => depth -= 1,
                 _ => {}
             }
             self.skel_to(t.end())?;
+            self.ts.recycle(t);
             if depth == 0 {
                 break;
             }
         }
+        self.ts.recycle(tok);
         Ok(())
     }
 
@@ -881,10 +917,12 @@ impl<R: Read> Reader<'_, '_, R> {
         let seg = self.child_seg(&tok);
         let parent = self.top_ref();
         let translate = translate_of(self.rules, &tok, parent.translate);
-        let preserve = parent.preserve || self.rules.preserves_whitespace(tok.name());
+        let preserve = parent.preserve || tok.class.preserve();
         // Void, ignored by the tree builder, or past the depth limit: no content.
-        let Some(level) = tok.opened_at.filter(|_| !self.rules.is_void(tok.name())) else {
-            return self.emit_tag(&tok, Some(&seg), translate, false);
+        let Some(level) = tok.opened_at.filter(|_| !tok.class.void()) else {
+            self.emit_tag(&tok, Some(&seg), translate, false)?;
+            self.ts.recycle(tok);
+            return Ok(());
         };
         // Classified (and built) before the tag is written: a leaf's own language
         // values go with its block.
@@ -905,6 +943,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     translate,
                     for_sink: self.for_sink,
                     keep_original: self.keep_original,
+                    spare: &mut self.spare,
                 };
                 if let Some(built) = build(&self.ts, len, &mut ctx) {
                     self.emit_tag(&tok, Some(&seg), translate, true)?;
@@ -914,7 +953,9 @@ impl<R: Read> Reader<'_, '_, R> {
                     self.skel_to(last_end)?;
                     if end_tag && let Some(end) = self.next_tok()? {
                         self.skel_to(end.end())?;
+                        self.ts.recycle(end);
                     }
+                    self.ts.recycle(tok);
                     return Ok(());
                 }
             }
@@ -931,14 +972,17 @@ impl<R: Read> Reader<'_, '_, R> {
         }
         let digest = self.digest_for(&seg);
         self.stack.push(Frame {
-            name: tok.name().to_owned(),
+            name: tok.tag_name().cloned().unwrap_or_else(|| Name::new("")),
+            implied: tok.class.implied(),
             level,
             translate,
             preserve,
             seg,
             digest,
             counts: FastMap::default(),
+            texts: 0,
         });
+        self.ts.recycle(tok);
         Ok(())
     }
 
@@ -957,7 +1001,6 @@ impl<R: Read> Reader<'_, '_, R> {
             let Some(t) = self.ts.buffered_token(j) else {
                 break;
             };
-            let name_at = |i: usize| self.ts.buffered_token(i).map_or("", Tok::name);
             let over = j >= rules.scan_token_budget
                 || t.end().saturating_sub(start) > rules.scan_byte_budget as u64;
             // Past the budget, stop at the next point outside inline elements (the
@@ -970,15 +1013,16 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             match t.kind() {
                 TokenKind::Eof | TokenKind::Doctype => break,
-                TokenKind::StartTag if open.is_empty() && rules.is_block(t.name()) => break,
-                TokenKind::StartTag
-                    if rules.is_void(t.name())
-                        || t.self_closing() && !rules.is_opaque(t.name()) => {}
+                TokenKind::StartTag if open.is_empty() && t.class.block() => break,
+                TokenKind::StartTag if t.class.void() || t.self_closing() && !t.class.opaque() => {}
                 TokenKind::StartTag => open.push(j),
-                TokenKind::EndTag => match open.iter().rposition(|&o| name_at(o) == t.name()) {
+                TokenKind::EndTag => match open
+                    .iter()
+                    .rposition(|&o| self.ts.buffered_token(o).is_some_and(|s| s.same_name(t)))
+                {
                     Some(pos) => open.truncate(pos),
-                    None if rules.is_block(t.name())
-                        || self.stack.iter().any(|f| f.name == t.name()) =>
+                    None if t.class.block()
+                        || self.stack.iter().any(|f| Some(&f.name) == t.tag_name()) =>
                     {
                         break;
                     }
@@ -1012,7 +1056,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let rules = self.rules;
         let start = self.ts.peek(0)?.map_or(0, |t| t.start());
         let j = self.implicit_extent(start)?;
-        let n = self.top().bump("#text");
+        let n = self.top().bump_text();
         let (parent_key, parent_path) = if self.stack.is_empty() {
             (String::new(), String::new())
         } else {
@@ -1035,15 +1079,16 @@ impl<R: Read> Reader<'_, '_, R> {
             },
             element: if !self.for_sink {
                 String::new()
-            } else if parent.name.is_empty() {
+            } else if parent.name.as_str().is_empty() {
                 "#document".into()
             } else {
-                parent.name.clone()
+                parent.name.as_str().to_owned()
             },
             preserve: parent.preserve,
             translate: parent.translate,
             for_sink: self.for_sink,
             keep_original: self.keep_original,
+            spare: &mut self.spare,
         };
         if j > 0
             && let Some(built) = build(&self.ts, j, &mut ctx)
@@ -1122,10 +1167,11 @@ fn push_path(path: &mut String, seg: &Seg) {
 
 fn unreachable_tok() -> Tok {
     Tok {
-        token: tokens::Payload::Owned(OwnedToken::Eof),
+        token: tokens::Payload::Eof,
         kept: usize::MAX,
         opened_at: None,
         blank: false,
+        class: Default::default(),
     }
 }
 

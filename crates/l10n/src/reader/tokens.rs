@@ -1,6 +1,8 @@
 //! Owned tokens (tagloom-html's [`OwnedToken`]; text the tokenizer did not change
-//! as a range of the decoded window, [`Payload::Text`]) with lookahead over the
-//! tagloom tokenizer. No tree builder runs
+//! as a range of the decoded window, [`Payload::Text`]; tags boxed and reused, with
+//! their attribute buffers, once the reader hands them back) with lookahead over the
+//! tagloom tokenizer. Each tag carries what the element rules say about its name
+//! ([`Tok::class`]), told once when it is fetched. No tree builder runs
 //! here: the shared [`TextTypeSimulator`] of tagloom-html answers what one would do —
 //! the tokenizer state after a start tag (RCDATA, RAWTEXT, script data, PLAINTEXT;
 //! none in foreign content), whether CDATA sections are allowed, and which open
@@ -17,12 +19,16 @@ use std::io::Read;
 
 use tagloom_html::Span;
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
-use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken, Token, TokenKind};
+use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken, Token, TokenKind};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 
 use super::input::SourceWindow;
 use crate::error::{IoContext, L10nError, Result};
-use crate::rules::Rules;
+use crate::rules::{NameClass, Rules};
+
+/// The most spent tags kept for reuse ([`TokenStream::recycle`]): about a scan's
+/// worth of start tags; more would only hold memory.
+const MAX_SPARE_TAGS: usize = 256;
 
 /// A token, with what the simulator said about it.
 #[derive(Clone, Debug)]
@@ -36,31 +42,46 @@ pub(crate) struct Tok {
     pub(crate) opened_at: Option<usize>,
     /// A text token of HTML whitespace only.
     pub(crate) blank: bool,
+    /// What the rules say about a tag's name (told once, when fetched); empty for
+    /// other tokens.
+    pub(crate) class: NameClass,
 }
 
-/// What a [`Tok`] holds: the shared owned type, or — for text the tokenizer
-/// did not change (no character reference, no NUL, no newline normalization) —
-/// only its range of the decoded window, where the text still is while the token
-/// is buffered (the window releases only what the skeleton has been given).
+/// What a [`Tok`] holds: a tag (boxed, so that a token is a few words to move
+/// through the queue, and the box reused with its buffers: [`TokenStream::recycle`]),
+/// for text the tokenizer did not change (no character reference, no NUL, no
+/// newline normalization) only its range of the decoded window, where the text
+/// still is while the token is buffered (the window releases only what the
+/// skeleton has been given), any other token as the shared owned type.
 #[derive(Clone, Debug)]
 pub(crate) enum Payload {
-    Owned(OwnedToken),
+    /// A start tag.
+    Start(Box<OwnedTag>),
+    /// An end tag.
+    End(Box<OwnedTag>),
     /// A text token whose characters are the window's text over `Span`.
     Text(Span),
+    /// End of input.
+    Eof,
+    /// Comments, doctypes, processing instructions, text the tokenizer changed.
+    Other(Box<OwnedToken>),
 }
 
 impl Tok {
     pub(crate) fn kind(&self) -> TokenKind {
         match &self.token {
-            Payload::Owned(t) => t.kind(),
+            Payload::Start(_) => TokenKind::StartTag,
+            Payload::End(_) => TokenKind::EndTag,
             Payload::Text(_) => TokenKind::Characters,
+            Payload::Eof => TokenKind::Eof,
+            Payload::Other(t) => t.kind(),
         }
     }
 
     fn tag(&self) -> Option<&OwnedTag> {
         match &self.token {
-            Payload::Owned(t) => t.as_tag(),
-            Payload::Text(_) => None,
+            Payload::Start(t) | Payload::End(t) => Some(t),
+            _ => None,
         }
     }
 
@@ -69,13 +90,29 @@ impl Tok {
         self.tag().map_or("", |t| t.name().as_str())
     }
 
+    /// The tag name as the tokenizer gave it; `None` for other tokens.
+    pub(crate) fn tag_name(&self) -> Option<&Name> {
+        self.tag().map(OwnedTag::name)
+    }
+
+    /// Whether `other` is a tag of the same name.
+    pub(crate) fn same_name(&self, other: &Tok) -> bool {
+        match (self.tag_name(), other.tag_name()) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
+    }
+
     /// The characters of a text token or the data of a comment; empty otherwise.
     /// `window` is the stream's: a buffered text token may be a range of it.
     pub(crate) fn text<'a, R: Read>(&'a self, window: &'a SourceWindow<R>) -> &'a str {
         match &self.token {
-            Payload::Owned(OwnedToken::Characters(t) | OwnedToken::Comment(t)) => t.text(),
-            Payload::Owned(_) => "",
+            Payload::Other(t) => match &**t {
+                OwnedToken::Characters(t) | OwnedToken::Comment(t) => t.text(),
+                _ => "",
+            },
             Payload::Text(span) => window.text(span.start as u64, span.end as u64),
+            _ => "",
         }
     }
 
@@ -94,8 +131,10 @@ impl Tok {
 
     fn span(&self) -> Option<Span> {
         match &self.token {
-            Payload::Owned(t) => t.span(),
+            Payload::Start(t) | Payload::End(t) => t.span(),
             Payload::Text(span) => Some(*span),
+            Payload::Eof => None,
+            Payload::Other(t) => t.span(),
         }
     }
 
@@ -131,17 +170,33 @@ impl ValueRange for OwnedAttribute {
 }
 
 /// The token source of the reader.
-pub(crate) struct TokenStream<R: Read> {
+pub(crate) struct TokenStream<'r, R: Read> {
+    rules: &'r Rules,
     tokenizer: Tokenizer,
     pub(crate) window: SourceWindow<R>,
     queue: VecDeque<Tok>,
     eof_queued: bool,
     sim: TextTypeSimulator,
     path: std::path::PathBuf,
+    /// Tags of spent tokens, reused for the next ones ([`OwnedTag::copy_from`]):
+    /// no allocation per tag once their buffers have grown.
+    // The boxes are what is reused (a token holds its tag boxed).
+    #[allow(clippy::vec_box)]
+    spare: Vec<Box<OwnedTag>>,
 }
 
-impl<R: Read> TokenStream<R> {
-    pub(crate) fn new(window: SourceWindow<R>, rules: &Rules, path: &std::path::Path) -> Self {
+/// Keeps `tok`'s tag in `spare` for reuse (bounded by [`MAX_SPARE_TAGS`]).
+#[allow(clippy::vec_box)] // see `TokenStream::spare`
+fn keep_spare(spare: &mut Vec<Box<OwnedTag>>, tok: Tok) {
+    if let Payload::Start(tag) | Payload::End(tag) = tok.token
+        && spare.len() < MAX_SPARE_TAGS
+    {
+        spare.push(tag);
+    }
+}
+
+impl<'r, R: Read> TokenStream<'r, R> {
+    pub(crate) fn new(window: SourceWindow<R>, rules: &'r Rules, path: &std::path::Path) -> Self {
         let config = TokenizerConfig {
             report_errors: false,
             max_token_bytes: rules.max_token_bytes,
@@ -153,6 +208,7 @@ impl<R: Read> TokenStream<R> {
             tokenizer.finish();
         }
         TokenStream {
+            rules,
             tokenizer,
             window,
             queue: VecDeque::new(),
@@ -163,7 +219,13 @@ impl<R: Read> TokenStream<R> {
                 ..SimulatorConfig::default()
             }),
             path: path.to_path_buf(),
+            spare: Vec::new(),
         }
+    }
+
+    /// Hands a spent token back: its tag is reused for a later one.
+    pub(crate) fn recycle(&mut self, tok: Tok) {
+        keep_spare(&mut self.spare, tok);
     }
 
     /// A token already buffered by [`TokenStream::peek`].
@@ -174,7 +236,9 @@ impl<R: Read> TokenStream<R> {
     /// Drops the next `n` buffered tokens.
     pub(crate) fn skip(&mut self, n: usize) {
         let n = n.min(self.queue.len());
-        self.queue.drain(..n);
+        for tok in self.queue.drain(..n) {
+            keep_spare(&mut self.spare, tok);
+        }
     }
 
     /// The token `i` places ahead (0: the next one); `None` past EOF.
@@ -209,6 +273,7 @@ impl<R: Read> TokenStream<R> {
                 })?;
             if let Some(token) = token {
                 // Other tokens keep the depth and switch nothing.
+                let mut class = NameClass::default();
                 let (token, effect, blank) = match token {
                     Token::Characters(text) => {
                         let blank = text.text.chars().all(super::is_ws);
@@ -217,20 +282,46 @@ impl<R: Read> TokenStream<R> {
                             (Payload::Text(text.span), effect, blank)
                         } else {
                             let owned = Token::Characters(text).to_owned();
-                            (Payload::Owned(owned), effect, blank)
+                            (Payload::Other(Box::new(owned)), effect, blank)
                         }
+                    }
+                    Token::StartTag(tag) | Token::EndTag(tag) => {
+                        let mut owned = self
+                            .spare
+                            .pop()
+                            .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)));
+                        // Only the values the reader reads are copied (all of
+                        // them for the tags whose attributes the simulator reads).
+                        if TextTypeSimulator::ATTRIBUTE_TAGS.contains(&tag.name) {
+                            owned.copy_from(&tag);
+                        } else {
+                            let rules = self.rules;
+                            owned.copy_from_keeping(&tag, |name| rules.attr_class(name).read());
+                        }
+                        class = self.rules.class_of(owned.name());
+                        if matches!(token, Token::StartTag(_)) {
+                            let effect = self.sim.start_tag_owned(&owned);
+                            (Payload::Start(owned), effect, false)
+                        } else {
+                            let effect = self.sim.end_tag_owned(&owned);
+                            (Payload::End(owned), effect, false)
+                        }
+                    }
+                    Token::Eof => {
+                        let effect = self.sim.process_owned(&OwnedToken::Eof);
+                        (Payload::Eof, effect, false)
                     }
                     token => {
                         let owned = token.to_owned();
                         let effect = self.sim.process_owned(&owned);
-                        (Payload::Owned(owned), effect, false)
+                        (Payload::Other(Box::new(owned)), effect, false)
                     }
                 };
                 if let Some(state) = effect.switch {
                     self.tokenizer.set_state(state.into());
                 }
                 self.tokenizer.set_cdata_allowed(self.sim.cdata_allowed());
-                if matches!(token, Payload::Owned(OwnedToken::Eof)) {
+                if matches!(token, Payload::Eof) {
                     self.eof_queued = true;
                 }
                 self.queue.push_back(Tok {
@@ -238,6 +329,7 @@ impl<R: Read> TokenStream<R> {
                     kept: effect.kept,
                     opened_at: effect.opened_at,
                     blank,
+                    class,
                 });
                 return Ok(true);
             }
