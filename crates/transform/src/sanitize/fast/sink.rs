@@ -93,8 +93,12 @@ impl Judge {
 const POOL: usize = 64;
 
 thread_local! {
-    /// This thread's fast-path parse (see the [module docs](self)).
-    static STATE: RefCell<Option<Fused>> = const { RefCell::new(None) };
+    /// This thread's fast-path parse (see the [module docs](self)). Boxed: the
+    /// thread-local block stays a few words, since a Python extension that links
+    /// this crate has its TLS in the static TLS surplus (mimalloc's TLS model),
+    /// where a 2.4 KiB block fails to load ("cannot allocate memory in static
+    /// TLS block").
+    static STATE: RefCell<Option<Box<Fused>>> = const { RefCell::new(None) };
     /// A call failed (or could not reach the state: never, by construction).
     static FAILED: Cell<bool> = const { Cell::new(false) };
     /// Attribute lists between parses (their strings keep their allocations).
@@ -112,7 +116,7 @@ pub(crate) fn start(mut state: Fused) -> bool {
     }
     STATE.with(|cell| match cell.try_borrow_mut() {
         Ok(mut slot) => {
-            *slot = Some(state);
+            *slot = Some(Box::new(state));
             true
         }
         Err(_) => false,
@@ -123,6 +127,7 @@ pub(crate) fn start(mut state: Fused) -> bool {
 pub(crate) fn finish() -> Result<Fused, Abandon> {
     let state = STATE
         .with(|cell| cell.try_borrow_mut().ok().and_then(|mut slot| slot.take()))
+        .map(|state| *state)
         .ok_or(Abandon::Engine)?;
     let mut state = state;
     let mut lists = std::mem::take(&mut state.cleaner.out.spent);
