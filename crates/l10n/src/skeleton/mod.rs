@@ -190,19 +190,25 @@ impl SkeletonStore {
         let dir = dir.as_ref();
         let file = tempfile::tempfile_in(dir)
             .ctx(|| format!("creating the skeleton store in {}", dir.display()))?;
-        Ok(SkeletonStore {
-            writer: Some(Sink::File(BufWriter::with_capacity(64 * 1024, file))),
-            reader: None,
+        let sink = Sink::File(BufWriter::with_capacity(64 * 1024, file));
+        Ok(Self::fresh(Some(sink), None, dir.to_path_buf()))
+    }
+
+    /// A store with nothing written or read yet, on these ends.
+    fn fresh(writer: Option<Sink>, reader: Option<Back>, dir: PathBuf) -> SkeletonStore {
+        SkeletonStore {
+            writer,
+            reader,
             pending_text: Vec::new(),
             pending_range: 0,
             src_pos: 0,
             source: None,
             written: 0,
             limit: None,
-            dir: dir.to_path_buf(),
+            dir,
             buf: Vec::new(),
             last_id: String::new(),
-        })
+        }
     }
 
     /// Whether [`SkeletonStore::pipeline`] can read the source while the page
@@ -219,19 +225,7 @@ impl SkeletonStore {
     /// the writing half is dropped, the entries end.
     pub(crate) fn pipeline(source: Option<File>) -> Result<(SkeletonStore, SkeletonStore)> {
         let (w, r) = pipe::pipe();
-        let half = |sink, back| SkeletonStore {
-            writer: sink,
-            reader: back,
-            pending_text: Vec::new(),
-            pending_range: 0,
-            src_pos: 0,
-            source: None,
-            written: 0,
-            limit: None,
-            dir: PathBuf::from("(memory)"),
-            buf: Vec::new(),
-            last_id: String::new(),
-        };
+        let half = |sink, back| Self::fresh(sink, back, PathBuf::from("(memory)"));
         let mut write = half(Some(Sink::Pipe(w)), None);
         let mut read = half(None, Some(Back::Pipe(r)));
         if let Some(file) = source {
