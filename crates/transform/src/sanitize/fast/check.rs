@@ -479,21 +479,12 @@ impl CleanSink for First {
         let bytes = text.as_bytes();
         if bytes.len() <= SHORT {
             // One scan for both questions.
-            let found = classes(bytes);
-            if found & RAW != 0 {
-                return Err(Abandon::Text);
-            }
-            if found & ESCAPE_TEXT == 0 {
-                self.html.push_str(text);
-            } else {
-                let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
-            }
-        } else {
-            if !plain_text(text) {
-                return Err(Abandon::Text);
-            }
-            write_text(&mut self.html, text);
+            return self.short_text(text, classes(bytes));
         }
+        if !plain_text(text) {
+            return Err(Abandon::Text);
+        }
+        write_text(&mut self.html, text);
         self.verify_text(text)
     }
 
