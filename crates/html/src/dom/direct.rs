@@ -77,13 +77,33 @@ impl StoreSink {
     /// none was made (an error recorded).
     #[inline]
     pub(crate) fn create_text_in(&mut self, key: PatchKey, text: &str, parent: Slot) -> Slot {
-        self.create_text(key, text);
-        let child = self.last;
-        if child != NONE {
-            self.link_slots(parent, child, NONE);
+        self.last = NONE;
+        if self.error.is_some() {
+            return NONE;
         }
-        // `link_slots` may have failed: then nothing more is made or linked.
-        if self.error.is_some() { NONE } else { child }
+        match self.store.text.push(text) {
+            Ok(range) => {
+                self.push_at(key, NodeData::Text(range), parent);
+            }
+            Err(_) => self.fail(PatchError::TextTooLarge { index: 0 }),
+        }
+        self.last
+    }
+
+    /// `CreateElement` then `AppendChild` to `parent` (a slot as for
+    /// [`link_slots`](Self::link_slots); not for a template, whose contents
+    /// fragment is made with it): the new node's slot, [`NONE`] when none was
+    /// made (an error recorded).
+    #[inline]
+    pub(crate) fn create_element_in(
+        &mut self,
+        key: PatchKey,
+        element: NewElement<'_>,
+        parent: Slot,
+    ) -> Slot {
+        debug_assert!(element.contents.is_none());
+        self.create_element_at(key, element, parent);
+        self.last
     }
 
     /// `AppendText` to the text node at `slot` (as [`link_slots`](Self::link_slots)).
@@ -171,6 +191,16 @@ impl StoreSink {
     /// new or the arena is full.
     #[inline]
     fn push(&mut self, key: PatchKey, data: NodeData) -> Option<Slot> {
+        self.push_at(key, data, NONE)
+    }
+
+    /// Adds a node as the last child of `parent` (a slot of this store's
+    /// nodes, or [`NONE`]: parentless), linked as it is written (the node is
+    /// written once, and no separate link call looks the three nodes up
+    /// again); `None` (an error recorded) when the key is not new, the arena
+    /// is full or `parent` is out of range.
+    #[inline(always)]
+    fn push_at(&mut self, key: PatchKey, data: NodeData, parent: Slot) -> Option<Slot> {
         self.last = NONE;
         if self.error.is_some() {
             return None;
@@ -192,10 +222,65 @@ impl StoreSink {
             self.fail(PatchError::TooManyNodes { index: 0 });
             return None;
         };
-        self.store.nodes.push(Node::new(key, data));
+        let mut node = Node::new(key, data);
+        if parent != NONE {
+            // Slots from this store are in range; a check keeps a bug from
+            // becoming a panic.
+            let Some(p) = self.store.nodes.get_mut(parent as usize) else {
+                self.fail(PatchError::TooManyNodes { index: 0 });
+                return None;
+            };
+            debug_assert!(p.data.can_have_children());
+            let prev = std::mem::replace(&mut p.last_child, slot);
+            if prev == NONE {
+                p.first_child = slot;
+            } else {
+                self.store.n_mut(prev).next_sibling = slot;
+            }
+            node.parent = parent;
+            node.prev_sibling = prev;
+        }
+        self.store.nodes.push(node);
         self.store.high_water = key.0.get();
         self.last = slot;
         Some(slot)
+    }
+
+    /// `CreateElement`, appended to `parent` unless that is [`NONE`].
+    #[inline]
+    fn create_element_at(&mut self, key: PatchKey, element: NewElement<'_>, parent: Slot) {
+        let Ok(id) = u32::try_from(self.store.elements.len()).map(ElementId) else {
+            self.fail(PatchError::TooManyNodes { index: 0 });
+            return;
+        };
+        if self.error.is_some() {
+            self.last = NONE;
+            return;
+        }
+        // The record's data first: a node is never linked without its record.
+        let arena = &mut self.store.attrs;
+        let stored = arena.store_name(name_of(&element.name)).and_then(|name| {
+            let attrs = arena.push_list(element.attrs.iter())?;
+            Ok((name, attrs))
+        });
+        let Ok((name, attrs)) = stored else {
+            self.fail(PatchError::TextTooLarge { index: 0 });
+            return;
+        };
+        let Some(slot) = self.push_at(key, NodeData::Element(id), parent) else {
+            return;
+        };
+        self.store.elements.push(ElementRec {
+            name,
+            attrs,
+            contents: NONE,
+            ns: element.ns,
+        });
+        if let Some(contents) = element.contents
+            && let Some(fragment) = self.push(contents, NodeData::Fragment { host: slot })
+        {
+            self.store.rec_mut(id).contents = fragment;
+        }
     }
 
     /// Links `child` into `parent` (before `before`, or last when it is
@@ -249,33 +334,7 @@ impl TreeSink for StoreSink {
 
     #[inline]
     fn create_element(&mut self, key: PatchKey, element: NewElement<'_>) {
-        let Ok(id) = u32::try_from(self.store.elements.len()).map(ElementId) else {
-            self.fail(PatchError::TooManyNodes { index: 0 });
-            return;
-        };
-        let Some(slot) = self.push(key, NodeData::Element(id)) else {
-            return;
-        };
-        let arena = &mut self.store.attrs;
-        let stored = arena.store_name(name_of(&element.name)).and_then(|name| {
-            let attrs = arena.push_list(element.attrs.iter())?;
-            Ok((name, attrs))
-        });
-        let Ok((name, attrs)) = stored else {
-            self.fail(PatchError::TextTooLarge { index: 0 });
-            return;
-        };
-        self.store.elements.push(ElementRec {
-            name,
-            attrs,
-            contents: NONE,
-            ns: element.ns,
-        });
-        if let Some(contents) = element.contents
-            && let Some(fragment) = self.push(contents, NodeData::Fragment { host: slot })
-        {
-            self.store.rec_mut(id).contents = fragment;
-        }
+        self.create_element_at(key, element, NONE);
     }
 
     #[inline]

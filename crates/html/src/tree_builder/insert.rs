@@ -207,6 +207,34 @@ impl TreeBuilder {
         qual: Cow<'static, str>,
         attrs: ElementAttrs<'_>,
     ) -> NodeId {
+        self.create_element_in(ns, name, qual, attrs, None).0
+    }
+
+    /// Where a new node can be created already linked: appended to `place`'s
+    /// parent when the store holds it by a known slot (the store path's usual
+    /// case; never the document, whose children A.3 restricts).
+    #[inline]
+    pub(crate) fn append_target(&self, place: Place) -> Option<(NodeId, u32)> {
+        match place {
+            Place::Append(parent) if parent != self.document => {
+                let slot = self.slot(parent);
+                (slot != NO_SLOT).then_some((parent, slot))
+            }
+            _ => None,
+        }
+    }
+
+    /// [`create_element`](Self::create_element), appended at once to `into`
+    /// (an [`append_target`](Self::append_target)) when given and the element
+    /// is not a template: whether it was linked comes back with it.
+    pub(crate) fn create_element_in(
+        &mut self,
+        ns: Namespace,
+        name: Atom,
+        qual: Cow<'static, str>,
+        attrs: ElementAttrs<'_>,
+        into: Option<(NodeId, u32)>,
+    ) -> (NodeId, bool) {
         // Only MathML `annotation-xml` reads its `encoding`: no attribute walk for
         // the other elements.
         let encoding = (ns == Namespace::MathMl)
@@ -225,6 +253,36 @@ impl TreeBuilder {
         } else {
             ElementAttrs::none()
         };
+        let template = ns == Namespace::Html && name == atom::TEMPLATE;
+        if let Some((parent, parent_slot)) = into
+            && !template
+        {
+            // The key of the node about to be added.
+            let key = self.mirror.key(self.mirror.len());
+            let element = NewElement {
+                ns,
+                atom: name,
+                name: qual.clone(),
+                attrs,
+                contents: None,
+            };
+            let info = (ns, name, qual, html_integration_point);
+            let (id, linked) = match self.emit.create_element_in(key, element, parent_slot) {
+                Some(slot) => (
+                    self.mirror.add_element_appended(info, kept, parent, slot),
+                    true,
+                ),
+                None => (
+                    self.mirror
+                        .add_element(info.0, info.1, info.2, kept, info.3),
+                    false,
+                ),
+            };
+            if in_sink && !attrs.is_empty() {
+                self.mirror.set_attrs_in_sink(id);
+            }
+            return (id, linked);
+        }
         let id = self
             .mirror
             .add_element(ns, name, qual.clone(), kept, html_integration_point);
@@ -232,7 +290,7 @@ impl TreeBuilder {
             self.mirror.set_attrs_in_sink(id);
         }
         let key = self.mirror.key(id);
-        let contents = if ns == Namespace::Html && name == atom::TEMPLATE {
+        let contents = if template {
             let c = self.mirror.add(Kind::Fragment);
             self.mirror.set_template_contents(id, c);
             Some(self.mirror.key(c))
@@ -253,15 +311,26 @@ impl TreeBuilder {
         if contents.is_none() {
             self.note_slot(id);
         }
-        id
+        (id, false)
     }
 
     /// 13.2.6.1 "create an element for a token" in `ns`, with the attribute
     /// adjustments of foreign content.
     pub(crate) fn create_element_for(&mut self, tag: &Tag<'_>, ns: Namespace) -> NodeId {
+        self.create_element_for_in(tag, ns, None).0
+    }
+
+    /// [`create_element_for`](Self::create_element_for), appended at once as
+    /// [`create_element_in`](Self::create_element_in) does.
+    fn create_element_for_in(
+        &mut self,
+        tag: &Tag<'_>,
+        ns: Namespace,
+        into: Option<(NodeId, u32)>,
+    ) -> (NodeId, bool) {
         if ns == Namespace::Html {
             let attrs = ElementAttrs::token(tag.attrs, tag.atoms());
-            return self.create_element(ns, tag.name, atom_text(tag.name, tag), attrs);
+            return self.create_element_in(ns, tag.name, atom_text(tag.name, tag), attrs, into);
         }
         let mut attrs: Vec<PatchAttr> = tag
             .attrs
@@ -277,7 +346,7 @@ impl TreeBuilder {
         for attr in &mut attrs {
             foreign::adjust_foreign_attr(attr, ns == Namespace::Svg);
         }
-        self.create_element(ns, tag.name, qual, ElementAttrs::list(&attrs))
+        self.create_element_in(ns, tag.name, qual, ElementAttrs::list(&attrs), into)
     }
 
     /// Inserts the parentless `child` at `place` (mirror and patch). A.3: a node
@@ -404,8 +473,13 @@ impl TreeBuilder {
         only_stack: bool,
     ) -> NodeId {
         let place = self.node_place(None);
-        let element = self.create_element_for(tag, ns);
-        if !only_stack {
+        let into = if only_stack {
+            None
+        } else {
+            self.append_target(place)
+        };
+        let (element, linked) = self.create_element_for_in(tag, ns, into);
+        if !only_stack && !linked {
             self.insert_at(place, element);
         }
         // The stack's key is known here: no look at the mirror.
@@ -422,16 +496,23 @@ impl TreeBuilder {
     /// Inserts an HTML element for a token and pops it right away (void elements).
     pub(crate) fn insert_void_element(&mut self, tag: &Tag<'_>) {
         let place = self.node_place(None);
-        let element = self.create_element_for(tag, Namespace::Html);
-        self.insert_at(place, element);
+        let into = self.append_target(place);
+        let (element, linked) = self.create_element_for_in(tag, Namespace::Html, into);
+        if !linked {
+            self.insert_at(place, element);
+        }
     }
 
     /// Inserts an HTML element for a start tag the parser made up (no attributes).
     pub(crate) fn insert_html_element_named(&mut self, name: Atom) -> NodeId {
         let place = self.node_place(None);
         let qual = Cow::Borrowed(name.static_name().unwrap_or(""));
-        let element = self.create_element(Namespace::Html, name, qual, ElementAttrs::none());
-        self.insert_at(place, element);
+        let into = self.append_target(place);
+        let (element, linked) =
+            self.create_element_in(Namespace::Html, name, qual, ElementAttrs::none(), into);
+        if !linked {
+            self.insert_at(place, element);
+        }
         self.push_open(element);
         element
     }

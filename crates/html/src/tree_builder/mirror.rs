@@ -213,7 +213,7 @@ impl Mirror {
     /// Adds a node as the last child of `parent`, with its store slot (one
     /// look at each node involved: [`add`](Self::add), [`append`](Self::append)
     /// and [`set_slot`](Self::set_slot) in one, for the store path's text).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add_appended(&mut self, kind: Kind, parent: NodeId, slot: u32) -> NodeId {
         let id = self.nodes.len();
         let child_link = link(Some(id));
@@ -299,6 +299,36 @@ impl Mirror {
         attrs: ElementAttrs<'_>,
         html_integration_point: bool,
     ) -> NodeId {
+        let kind = self.element_kind(ns, name, qual, attrs, html_integration_point);
+        self.add(kind)
+    }
+
+    /// [`add_element`](Self::add_element), added as the last child of
+    /// `parent` with its store slot (as [`add_appended`](Self::add_appended)).
+    #[inline]
+    pub(crate) fn add_element_appended(
+        &mut self,
+        element: (Namespace, Atom, Cow<'static, str>, bool),
+        attrs: ElementAttrs<'_>,
+        parent: NodeId,
+        slot: u32,
+    ) -> NodeId {
+        let (ns, name, qual, html_integration_point) = element;
+        let kind = self.element_kind(ns, name, qual, attrs, html_integration_point);
+        self.add_appended(kind, parent, slot)
+    }
+
+    /// An element's record; `attrs` are the attributes to keep (copied into
+    /// the mirror's buffers).
+    #[inline]
+    fn element_kind(
+        &mut self,
+        ns: Namespace,
+        name: Atom,
+        qual: Cow<'static, str>,
+        attrs: ElementAttrs<'_>,
+        html_integration_point: bool,
+    ) -> Kind {
         // Most emitted names are the static atom's text: store only the others.
         // The common case, the atom's own static text, is found by address.
         let is_atom_text = match (&qual, name.static_name()) {
@@ -318,14 +348,14 @@ impl Mirror {
         } else {
             NO_LINK
         };
-        self.add(Kind::Element(ElemInfo {
+        Kind::Element(ElemInfo {
             ns,
             name,
             html_integration_point,
             attrs_in_sink: false,
             contents: NO_LINK,
             extra,
-        }))
+        })
     }
 
     /// Copies `attrs` to the end of the kept buffers; their range in `kept`.

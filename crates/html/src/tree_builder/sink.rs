@@ -464,6 +464,26 @@ impl Emitter {
         }
     }
 
+    /// On the store path, `CreateElement` and `AppendChild` to the node at
+    /// store slot `parent` in one call (not for a template): the element's
+    /// slot ([`u32::MAX`] when it could not be made). On another path only
+    /// the `CreateElement` is made, and `None` says the link is still to do.
+    #[inline]
+    pub(crate) fn create_element_in(
+        &mut self,
+        key: PatchKey,
+        element: NewElement<'_>,
+        parent: u32,
+    ) -> Option<u32> {
+        match &mut self.target {
+            Target::Store(sink) => Some(sink.create_element_in(key, element, parent)),
+            _ => {
+                self.create_element(key, element);
+                None
+            }
+        }
+    }
+
     /// `AppendText` to the text node at store slot `slot` (key `key`); `false`
     /// (nothing done) when the target is not a store.
     #[inline]
