@@ -51,7 +51,7 @@ impl<T> SegVec<T> {
         self.len == 0
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, item: T) {
         // Common case inline: the last segment has room (spare capacity).
         if let Some(last) = self.segments.last_mut()

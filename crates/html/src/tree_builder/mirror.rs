@@ -320,7 +320,7 @@ impl Mirror {
 
     /// An element's record; `attrs` are the attributes to keep (copied into
     /// the mirror's buffers).
-    #[inline]
+    #[inline(always)]
     fn element_kind(
         &mut self,
         ns: Namespace,

@@ -214,7 +214,7 @@ impl<'a> ElementAttrs<'a> {
     }
 
     /// The attribute at `index`.
-    #[inline]
+    #[inline(always)]
     fn get(&self, index: usize) -> Option<AttrRef<'a>> {
         match self.repr {
             Repr::Token { attrs, atoms } => {
