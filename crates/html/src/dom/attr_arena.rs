@@ -22,7 +22,9 @@
 //! data plus [`COMPACT_MIN`] (compaction is O(live data), paid once per as
 //! much garbage).
 
+use crate::atom::AtomTable;
 use crate::dom_patch::{AttrNamespace, PatchAttr};
+use crate::token::{AttrSlot, TextSource};
 use crate::tree_builder::{AttrName, AttrRef};
 
 use super::text_arena::{ArenaMark, TextArena, TextRange, TextTooLarge};
@@ -168,6 +170,46 @@ impl AttrArena {
         let start = run.len();
         for attr in attrs {
             run.push(record(&mut self.strings, &mut self.used, attr)?);
+        }
+        range(chunk, start, run.len() - start)
+    }
+
+    /// Stores a new element's attributes as one run, straight from a
+    /// tokenizer's slots (what [`push_list`](Self::push_list) does with a
+    /// token's [`ElementAttrs`](crate::tree_builder::ElementAttrs), one
+    /// attribute per turn of a plain loop).
+    #[inline]
+    pub(crate) fn push_slots(
+        &mut self,
+        slots: &[AttrSlot],
+        source: TextSource<'_>,
+        atoms: &AtomTable,
+    ) -> Result<AttrRange, TextTooLarge> {
+        let n = slots.len();
+        if n == 0 {
+            return Ok(AttrRange::default());
+        }
+        let chunk = self.room_for(n, n)?;
+        let Some(run) = self.chunks.get_mut(chunk) else {
+            return Err(TextTooLarge);
+        };
+        let start = run.len();
+        for slot in slots {
+            let name = match slot.name.static_name() {
+                Some(s) => Name::Static(s),
+                None => {
+                    let s = atoms.name(slot.name);
+                    self.used += s.len();
+                    Name::Stored(self.strings.push(s)?)
+                }
+            };
+            let value = source.resolve(slot.value);
+            self.used += value.len() + REC;
+            run.push(AttrRec {
+                name,
+                value: self.strings.push(value)?,
+                ns: AttrNamespace::None,
+            });
         }
         range(chunk, start, run.len() - start)
     }

@@ -260,7 +260,10 @@ impl StoreSink {
         // The record's data first: a node is never linked without its record.
         let arena = &mut self.store.attrs;
         let stored = arena.store_name(name_of(&element.name)).and_then(|name| {
-            let attrs = arena.push_list(element.attrs.iter())?;
+            let attrs = match element.attrs.token_slots() {
+                Some((slots, source, atoms)) => arena.push_slots(slots, source, atoms)?,
+                None => arena.push_list(element.attrs.iter())?,
+            };
             Ok((name, attrs))
         });
         let Ok((name, attrs)) = stored else {

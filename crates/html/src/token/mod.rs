@@ -229,6 +229,16 @@ impl<'a> Attributes<'a> {
         self.len() == 0
     }
 
+    /// The tokenizer's slots and where their text is, for a tokenizer's tag
+    /// (`None` for an owned tag's view).
+    #[inline]
+    pub(crate) fn slots(&self) -> Option<(&'a [AttrSlot], TextSource<'a>)> {
+        match self.repr {
+            AttrsRepr::Slots { slots, source } => Some((slots, source)),
+            AttrsRepr::Owned { .. } => None,
+        }
+    }
+
     /// The attribute at `index`.
     #[inline(always)]
     pub fn get(&self, index: usize) -> Option<Attribute<'a>> {

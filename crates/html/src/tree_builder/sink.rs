@@ -192,6 +192,26 @@ impl<'a> ElementAttrs<'a> {
         ElementAttrs::list(&[])
     }
 
+    /// A tokenizer's tag's attributes as they are: its slots, where their
+    /// text is and the table of its names (the store's loop over them, with
+    /// no [`AttrRef`] in between); `None` for a list or an owned tag.
+    #[inline]
+    pub(crate) fn token_slots(
+        &self,
+    ) -> Option<(
+        &'a [crate::token::AttrSlot],
+        crate::token::TextSource<'a>,
+        &'a AtomTable,
+    )> {
+        match self.repr {
+            Repr::Token { attrs, atoms } => {
+                let (slots, source) = attrs.slots()?;
+                Some((slots, source, atoms))
+            }
+            Repr::List(_) => None,
+        }
+    }
+
     /// How many there are.
     pub fn len(&self) -> usize {
         match self.repr {
