@@ -502,6 +502,49 @@ mod tests {
     }
 
     #[test]
+    fn nodes_created_in_a_parent_link_as_create_then_append() {
+        let new = |name: &'static str| NewElement {
+            ns: Namespace::Html,
+            atom: crate::atom::HTML,
+            name: name.into(),
+            attrs: ElementAttrs::none(),
+            contents: None,
+        };
+        let mut fused = StoreSink::new(DomStore::new());
+        fused.create_document(key(1));
+        element(&mut fused, 2, "html");
+        fused.link_slots(0, 1, NONE);
+        assert_eq!(fused.create_element_in(key(3), new("body"), 1), 2);
+        assert_eq!(fused.create_text_in(key(4), "a", 2), 3);
+        assert_eq!(fused.create_element_in(key(5), new("p"), 2), 4);
+        assert_eq!(fused.create_text_in(key(6), "b", 4), 5);
+        let mut split = StoreSink::new(DomStore::new());
+        split.create_document(key(1));
+        element(&mut split, 2, "html");
+        split.append_child(key(1), key(2));
+        element(&mut split, 3, "body");
+        split.append_child(key(2), key(3));
+        split.create_text(key(4), "a");
+        split.append_child(key(3), key(4));
+        element(&mut split, 5, "p");
+        split.append_child(key(3), key(5));
+        split.create_text(key(6), "b");
+        split.append_child(key(5), key(6));
+        let ((a, ea), (b, eb)) = (fused.finish(), split.finish());
+        assert_eq!((ea, eb), (None, None));
+        assert_eq!(dump_document(&a), dump_document(&b));
+
+        // A parent slot out of range is an error, not a panic, and adds nothing.
+        let mut sink = StoreSink::new(DomStore::new());
+        sink.create_document(key(1));
+        assert_eq!(sink.create_element_in(key(2), new("html"), 9), NONE);
+        assert_eq!(sink.create_text_in(key(3), "x", 0), NONE);
+        let (store, error) = sink.finish();
+        assert!(error.is_some());
+        assert_eq!(store.len(), 1);
+    }
+
+    #[test]
     fn keys_must_be_new_and_a_clear_keeps_them_used() {
         let mut sink = StoreSink::new(DomStore::new());
         sink.create_document(key(1));
