@@ -54,7 +54,10 @@ use crate::lang::LanguageTag;
 use crate::output::OutputFile;
 use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
-use crate::reader::{ReadOptions, ReadReport, read_document, read_file};
+use crate::reader::handoff::{handoff, is_sink_stopped};
+use crate::reader::{
+    BlockSink, ReadOptions, ReadReport, read_document, read_file, read_file_for_writer,
+};
 use crate::rules::Rules;
 use crate::segment::Segmenter;
 use crate::skeleton::SkeletonStore;
@@ -489,7 +492,7 @@ fn extract_document(
             let mut sink = XliffWriter::new(out, source_lang, target_lang, &original)
                 .map_err(io)?
                 .segmented(Segmenter::for_rules(&common.rules, source_lang));
-            let read = read_file(input, &read_options, None, Some(&mut sink))?;
+            let read = read_blocks(input, &read_options, &mut sink)?;
             sink.finish().map_err(io)?;
             Ok(read)
         }
@@ -501,10 +504,54 @@ fn extract_document(
             let mut sink = PoWriter::with_header(out, &header, &original)
                 .map_err(io)?
                 .segmented(Segmenter::for_rules(&common.rules, source_lang));
-            let read = read_file(input, &read_options, None, Some(&mut sink))?;
+            let read = read_blocks(input, &read_options, &mut sink)?;
             sink.finish().map_err(io)?;
             Ok(read)
         }
+    }
+}
+
+/// The page's blocks into `sink` (an interchange file's writer): the page is read
+/// on a second thread, its blocks handed over through a bounded channel
+/// ([`handoff`]), while this thread writes them; read directly on a rayon worker
+/// (a directory run has one thread per file already) or when no thread could be
+/// started. The reader's error comes first, unless it only stopped because the
+/// sink had failed.
+fn read_blocks(
+    input: &Path,
+    read_options: &ReadOptions<'_>,
+    sink: &mut dyn BlockSink,
+) -> Result<ReadReport> {
+    if rayon::current_thread_index().is_some() {
+        return read_file(input, read_options, None, Some(sink));
+    }
+    let (mut sender, receiver) = handoff();
+    let done = std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("l10n-page-reader".into())
+            .spawn_scoped(scope, move || {
+                let read = read_file_for_writer(input, read_options, &mut sender)?;
+                sender.finish()?;
+                Ok(read)
+            });
+        let Ok(reader) = spawned else {
+            return None;
+        };
+        let mut ids = crate::ids::ContentIds::new(read_options.rules.ids);
+        let drained = receiver.drain(&mut *sink, &mut ids);
+        let read: Result<ReadReport> = reader.join().unwrap_or_else(|_| {
+            Err(L10nError::io(
+                format!("reading {}", input.display()),
+                std::io::Error::other("the page reader's thread stopped"),
+            ))
+        });
+        Some((read, drained))
+    });
+    match done {
+        None => read_file(input, read_options, None, Some(sink)),
+        Some((Err(e), Err(sink_error))) if is_sink_stopped(&e) => Err(sink_error),
+        Some((Err(e), _) | (Ok(_), Err(e))) => Err(e),
+        Some((Ok(read), Ok(words))) => Ok(ReadReport { words, ..read }),
     }
 }
 

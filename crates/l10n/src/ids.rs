@@ -81,14 +81,49 @@ impl ContentIds {
         }
     }
 
-    fn rename(&mut self, block: &mut Block, anchors: &Anchors) {
-        let own = match block.kind {
-            BlockKind::Content => block.id.as_str(),
-            BlockKind::Attribute { .. } => block.id.rsplit_once(':').map_or("", |(k, _)| k),
-        };
-        if anchors.contains(own) {
+    /// Pushes to `anchored`, for `block` and then each of its sub-blocks, whether
+    /// its own key is one of `anchors` (it keeps it): what [`ContentIds::assign`]
+    /// asks of the page, for [`ContentIds::assign_anchored`] on another thread.
+    /// Nothing under the structural scheme.
+    pub(crate) fn anchored(&self, block: &Block, anchors: &Anchors, anchored: &mut Vec<bool>) {
+        if self.scheme == IdScheme::Structural {
             return;
         }
+        anchored.push(anchors.contains(own_key(block)));
+        anchored.extend(block.subs.iter().map(|s| anchors.contains(own_key(s))));
+    }
+
+    /// [`ContentIds::assign`] with the answers of [`ContentIds::anchored`] (taken
+    /// from the front of `anchored`, which moves past them).
+    pub(crate) fn assign_anchored(&mut self, block: &mut Block, anchored: &mut &[bool]) {
+        if self.scheme == IdScheme::Structural {
+            return;
+        }
+        let mut next = || match anchored.split_first() {
+            Some((&first, rest)) => {
+                *anchored = rest;
+                first
+            }
+            None => false,
+        };
+        if !next() {
+            self.rename_unanchored(block);
+        }
+        for sub in &mut block.subs {
+            if !next() {
+                self.rename_unanchored(sub);
+            }
+        }
+    }
+
+    fn rename(&mut self, block: &mut Block, anchors: &Anchors) {
+        if !anchors.contains(own_key(block)) {
+            self.rename_unanchored(block);
+        }
+    }
+
+    /// Names `block` by its source digest (its own key is no anchor).
+    fn rename_unanchored(&mut self, block: &mut Block) {
         let digest = source_digest(block.kind, &block.runs);
         let full = self.seen.len() >= MAX_CONTENT_IDS;
         let n = match self.seen.get_mut(&digest) {
@@ -108,7 +143,15 @@ impl ContentIds {
     }
 }
 
-/// `c.` and the digest's top 48 bits in hex, `.n` from the second unit on.
+/// A block's own key: its id as the reader made it, without an attribute
+/// block's `:attr`.
+fn own_key(block: &Block) -> &str {
+    match block.kind {
+        BlockKind::Content => block.id.as_str(),
+        BlockKind::Attribute { .. } => block.id.rsplit_once(':').map_or("", |(k, _)| k),
+    }
+}
+
 /// The `id.…` keys of a page's element ids, kept as 64-bit FNV-1a digests: a set
 /// of 8-byte entries, not of strings (a page of 65 536 ids kept about 7 MB of
 /// strings and table; the digests keep about 1 MB). Two distinct keys of one page
@@ -146,7 +189,8 @@ fn content_id(digest: u64, n: u32) -> String {
     id
 }
 
-/// Appends the content id of the `n`th unit with source digest `digest`.
+/// Appends the content id of the `n`th unit with source digest `digest`: `c.` and
+/// the digest's top 48 bits in hex, `.n` from the second unit on.
 fn push_content_id(id: &mut String, digest: u64, n: u32) {
     id.reserve(20);
     id.push_str("c.");

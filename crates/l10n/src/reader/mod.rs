@@ -28,6 +28,7 @@
 
 mod build;
 mod classify;
+pub(crate) mod handoff;
 pub(crate) mod input;
 mod tokens;
 
@@ -163,6 +164,21 @@ pub fn read_file(
     read_document(input, path, options, skeleton, sink)
 }
 
+/// [`read_file`] into `writer`, the page reader's end of a [`handoff`] to an
+/// interchange file's writer on another thread, which names the units and counts
+/// their words ([`handoff::BlockReceiver::drain`]; [`ReadReport::words`] is 0
+/// here). The blocks keep no copy of their original bytes (the writers do not
+/// read them).
+pub(crate) fn read_file_for_writer(
+    path: &Path,
+    options: &ReadOptions<'_>,
+    writer: &mut handoff::BlockSender,
+) -> Result<ReadReport> {
+    let file = std::fs::File::open(path).ctx(|| format!("opening {}", path.display()))?;
+    let input = std::io::BufReader::with_capacity(64 * 1024, file);
+    read(input, path, options, None, Some(Out::Writer(writer)))
+}
+
 /// The units of a document in document order: each block (with its sub-blocks),
 /// then its attribute sub-blocks again on their own (what an extraction writes,
 /// one unit each).
@@ -180,12 +196,32 @@ pub fn units<R: Read>(input: R, path: &Path, options: &ReadOptions<'_>) -> Resul
 /// Reads a document: writes its skeleton to `skeleton` (when given) and its blocks
 /// to `sink` (when given). `path` is only used in messages.
 pub fn read_document<R: Read>(
-    mut input: R,
+    input: R,
     path: &Path,
     options: &ReadOptions<'_>,
     skeleton: Option<&mut SkeletonStore>,
     sink: Option<&mut dyn BlockSink>,
 ) -> Result<ReadReport> {
+    read(input, path, options, skeleton, sink.map(Out::Sink))
+}
+
+/// Where the reader's blocks go.
+enum Out<'a, 's> {
+    /// A sink on this thread: the reader names the units and counts their words.
+    Sink(&'a mut (dyn BlockSink + 's)),
+    /// A writer on another thread, which does both ([`read_file_for_writer`]).
+    Writer(&'a mut handoff::BlockSender),
+}
+
+/// [`read_document`] into `out`.
+fn read<R: Read>(
+    mut input: R,
+    path: &Path,
+    options: &ReadOptions<'_>,
+    skeleton: Option<&mut SkeletonStore>,
+    out: Option<Out<'_, '_>>,
+) -> Result<ReadReport> {
+    let for_writer = matches!(out, Some(Out::Writer(_)));
     let ReadOptions {
         rules,
         encoding: forced,
@@ -197,13 +233,14 @@ pub fn read_document<R: Read>(
     let ts = TokenStream::new(window, rules, path);
     // What only the interchange files need (a sink): paths, element names, and
     // the blocks' original bytes unless the skeleton copies them.
-    let for_sink = sink.is_some();
-    let keep_original = for_sink || skeleton.as_ref().is_some_and(|s| !s.keeps_source_ranges());
+    let for_sink = out.is_some();
+    let keep_original =
+        for_sink && !for_writer || skeleton.as_ref().is_some_and(|s| !s.keeps_source_ranges());
     let mut reader = Reader {
         ts,
         rules,
         skel: skeleton,
-        sink,
+        out,
         for_sink,
         keep_original,
         emitted: 0,
@@ -214,6 +251,7 @@ pub fn read_document<R: Read>(
         ids: crate::ids::ContentIds::new(rules.ids),
         blocks: 0,
         words: 0,
+        count_words: !for_writer,
         raw_until: 0,
         root_seen: false,
         buf: Vec::new(),
@@ -257,6 +295,14 @@ struct Frame {
     counts: FastMap<Name, u32>,
     /// Its implicit blocks so far (their `text-n` numbers).
     texts: u32,
+}
+
+/// The words of `block` and its sub-blocks ([`ReadReport::words`]).
+pub(crate) fn block_words(block: &Block) -> usize {
+    std::iter::once(block)
+        .chain(&block.subs)
+        .map(|b| crate::block::words(&b.runs))
+        .sum()
 }
 
 /// See [`Frame::digest`].
@@ -350,8 +396,9 @@ struct Reader<'a, 's, R: Read> {
     ts: TokenStream<'a, R>,
     rules: &'a Rules,
     skel: Option<&'a mut SkeletonStore>,
-    sink: Option<&'a mut (dyn BlockSink + 's)>,
-    /// Whether there is a sink: blocks then get their paths and element names.
+    out: Option<Out<'a, 's>>,
+    /// Whether there is a sink or writer: blocks then get their paths and
+    /// element names.
     for_sink: bool,
     /// Whether blocks keep a copy of their original bytes (a sink, or a skeleton
     /// that copies them instead of keeping ranges of the source file).
@@ -366,6 +413,8 @@ struct Reader<'a, 's, R: Read> {
     ids: crate::ids::ContentIds,
     blocks: usize,
     words: usize,
+    /// Whether `words` is counted.
+    count_words: bool,
     /// Tokens starting before this offset were found to hold no text: read them raw.
     raw_until: u64,
     /// Whether the first `<html>` start tag was read (its mark is written).
@@ -467,7 +516,9 @@ impl<R: Read> Reader<'_, '_, R> {
     /// Emits a block: skeleton up to its start, the block record and its Ref.
     fn emit_block(&mut self, mut block: Block, start: u64, end: u64) -> Result<()> {
         self.skel_to(start)?;
-        self.ids.assign(&mut block, &self.html_ids);
+        if !matches!(self.out, Some(Out::Writer(_))) {
+            self.ids.assign(&mut block, &self.html_ids);
+        }
         if block.notes.is_empty() {
             block.notes = std::mem::take(&mut self.notes);
         }
@@ -482,14 +533,23 @@ impl<R: Read> Reader<'_, '_, R> {
         }
         self.emitted = end.max(self.emitted);
         self.blocks += 1 + block.subs.len();
-        self.words += std::iter::once(&block)
-            .chain(&block.subs)
-            .map(|b| crate::block::words(&b.runs))
-            .sum::<usize>();
-        if let Some(sink) = self.sink.as_deref_mut() {
-            sink.block(&block)?;
+        if self.count_words {
+            self.words += block_words(&block);
         }
-        self.spare.recycle(block);
+        let spent = match &mut self.out {
+            Some(Out::Sink(sink)) => {
+                sink.block(&block)?;
+                Some(block)
+            }
+            Some(Out::Writer(writer)) => {
+                let (ids, anchors) = (&self.ids, &self.html_ids);
+                writer.send_block(block, |b, anchored| ids.anchored(b, anchors, anchored))?
+            }
+            None => Some(block),
+        };
+        if let Some(spent) = spent {
+            self.spare.recycle(spent);
+        }
         Ok(())
     }
 
@@ -533,7 +593,7 @@ impl<R: Read> Reader<'_, '_, R> {
         // Both strings are sized once (their segments are rendered already), with
         // room for what the callers append (`/text()[n]`, `:attr`, `/@attr`).
         let mut path = String::new();
-        if self.sink.is_some() {
+        if self.for_sink {
             let path_from = len.saturating_sub(KEPT_NAME_SEGMENTS);
             let path_from = if len > MAX_NAME_SEGMENTS {
                 path_from

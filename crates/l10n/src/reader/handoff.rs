@@ -1,0 +1,268 @@
+//! Blocks handed from the page reader's thread to a sink on another thread
+//! ([`handoff`]): an extraction reads the page on one core while the other writes
+//! the interchange file (the merge's skeleton pipe, `skeleton/pipe.rs`, is the
+//! same idea for the skeleton).
+//!
+//! The reader's side ([`BlockSender::send_block`]) takes each block by value, with
+//! what only the page can tell about its id (whether its key is an element id's,
+//! [`ContentIds::anchored`]), and sends them in batches through a bounded
+//! channel; the sink's side ([`BlockReceiver::drain`]) names them (content ids:
+//! a digest of the text, [`ContentIds::assign_anchored`]), counts their words and
+//! gives them to the real sink in the same order, then sends each batch back, so
+//! the reader reuses the blocks' buffers as it does without a second thread.
+//!
+//! Memory is bounded: at most [`BATCHES`] batches wait in the channel (the reader
+//! waits while it is full), each of at most [`BATCH_BLOCKS`] blocks or about
+//! [`BATCH_BYTES`] of original bytes (a block itself is bounded by the rules' scan
+//! budgets).
+//!
+//! Ends: the sender finished ([`BlockSender::finish`]) or dropped is the end of
+//! the blocks for the receiver; the receiver dropped (the sink failed) makes the
+//! sender's next send fail with [`std::io::ErrorKind::BrokenPipe`]
+//! ([`sink_stopped`]), so the reader never waits for a sink that is gone.
+
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+
+use super::BlockSink;
+use crate::block::{Block, Run};
+use crate::error::{L10nError, Result};
+use crate::ids::ContentIds;
+
+/// Blocks per batch at most.
+const BATCH_BLOCKS: usize = 64;
+/// A batch is sent once its blocks' original bytes reach this.
+const BATCH_BYTES: usize = 64 * 1024;
+/// Batches waiting in the channel at most.
+const BATCHES: usize = 8;
+
+/// Blocks in document order and, for each block then each of its sub-blocks,
+/// whether its key is anchored ([`ContentIds::anchored`]).
+#[derive(Default)]
+struct Batch {
+    blocks: Vec<Block>,
+    anchored: Vec<bool>,
+}
+
+/// The reader's end.
+pub(crate) struct BlockSender {
+    batch: Batch,
+    bytes: usize,
+    batches: SyncSender<Batch>,
+    /// Batches the sink is done with (their blocks, to reuse).
+    back: Receiver<Batch>,
+    /// Blocks the sink is done with, handed back to the reader one by one.
+    spent: Vec<Block>,
+}
+
+/// The sink's end.
+pub(crate) struct BlockReceiver {
+    batches: Receiver<Batch>,
+    back: Sender<Batch>,
+}
+
+/// A connected pair.
+pub(crate) fn handoff() -> (BlockSender, BlockReceiver) {
+    let (batches_tx, batches_rx) = sync_channel(BATCHES);
+    let (back_tx, back_rx) = channel();
+    let sender = BlockSender {
+        batch: Batch::default(),
+        bytes: 0,
+        batches: batches_tx,
+        back: back_rx,
+        spent: Vec::new(),
+    };
+    let receiver = BlockReceiver {
+        batches: batches_rx,
+        back: back_tx,
+    };
+    (sender, receiver)
+}
+
+/// The sender's error when the receiving end is gone (the sink stopped).
+pub(crate) fn sink_stopped() -> L10nError {
+    L10nError::io(
+        "handing blocks to the writer",
+        std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the writer stopped"),
+    )
+}
+
+/// Whether `e` is [`sink_stopped`]'s error: the reader stopped only because the
+/// sink had (the sink's own error says why).
+pub(crate) fn is_sink_stopped(e: &L10nError) -> bool {
+    matches!(e, L10nError::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// About how many bytes `block` holds: its strings and those of its sub-blocks
+/// (what bounds a batch).
+fn size(block: &Block) -> usize {
+    let own = block.id.len() + block.path.len() + block.original.len();
+    let runs: usize = block
+        .runs
+        .iter()
+        .map(|r| match r {
+            Run::Text(s)
+            | Run::Open { data: s, .. }
+            | Run::Close { data: s, .. }
+            | Run::Placeholder { data: s, .. } => s.len(),
+        })
+        .sum();
+    own + runs + block.subs.iter().map(size).sum::<usize>()
+}
+
+impl BlockSender {
+    /// Sends the batch being filled (when it holds anything).
+    fn send(&mut self) -> Result<()> {
+        if self.batch.blocks.is_empty() {
+            return Ok(());
+        }
+        // The batches the sink is done with: their blocks to reuse (at most two
+        // batches' worth), one of them to fill next.
+        let mut next: Option<Batch> = None;
+        while let Ok(mut spent) = self.back.try_recv() {
+            if self.spent.len() < 2 * BATCH_BLOCKS {
+                self.spent.append(&mut spent.blocks);
+            } else {
+                spent.blocks.clear();
+            }
+            spent.anchored.clear();
+            next.get_or_insert(spent);
+        }
+        let full = std::mem::replace(&mut self.batch, next.unwrap_or_default());
+        self.bytes = 0;
+        self.batches.send(full).map_err(|_| sink_stopped())
+    }
+
+    /// Hands `block` over; `anchored` pushes what the sink's thread needs to name
+    /// it ([`ContentIds::anchored`]). Returns a block the sink is done with, if
+    /// any, for its buffers.
+    pub(crate) fn send_block(
+        &mut self,
+        block: Block,
+        anchored: impl FnOnce(&Block, &mut Vec<bool>),
+    ) -> Result<Option<Block>> {
+        anchored(&block, &mut self.batch.anchored);
+        self.bytes += size(&block);
+        self.batch.blocks.push(block);
+        if self.batch.blocks.len() >= BATCH_BLOCKS || self.bytes >= BATCH_BYTES {
+            self.send()?;
+        }
+        Ok(self.spent.pop())
+    }
+
+    /// Sends what is left; the receiver then sees the end of the blocks.
+    pub(crate) fn finish(mut self) -> Result<()> {
+        self.send()
+    }
+}
+
+impl BlockReceiver {
+    /// Gives every block the sender sends to `sink`, in order, until the sender
+    /// is finished or dropped: named by `ids` first (as the reader names them
+    /// when it has no second thread), and counted (the reader's
+    /// [`super::ReadReport::words`], counted here off the reader's thread: the
+    /// count is returned). On `sink`'s error the receiver is dropped (the sender's
+    /// next send fails) and the error returned.
+    pub(crate) fn drain(self, sink: &mut dyn BlockSink, ids: &mut ContentIds) -> Result<usize> {
+        let mut words = 0;
+        for mut batch in &self.batches {
+            let mut anchored = batch.anchored.as_slice();
+            for block in &mut batch.blocks {
+                ids.assign_anchored(block, &mut anchored);
+                sink.block(block)?;
+                words += super::block_words(block);
+            }
+            // A sender gone no longer wants its blocks back.
+            let _ = self.back.send(batch);
+        }
+        Ok(words)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::Anchors;
+    use crate::rules::IdScheme;
+
+    fn block(id: &str, text: &str) -> Block {
+        let mut b = Block::paragraph(id, text);
+        b.subs.push(Block::attribute(
+            format!("{id}:title"),
+            "",
+            String::new(),
+            b'"',
+            "Title",
+            Vec::new(),
+        ));
+        b
+    }
+
+    /// Sends `blocks` through a handoff (the reader's side on this thread) and
+    /// returns the ids the sink saw, and the words counted.
+    fn through(blocks: Vec<Block>, anchors: &Anchors) -> (Vec<String>, usize) {
+        let (mut tx, rx) = handoff();
+        std::thread::scope(|scope| {
+            let writer = scope.spawn(move || {
+                let mut got = Vec::new();
+                let mut sink = |b: &Block| -> Result<()> {
+                    got.push(b.id.clone());
+                    got.extend(b.subs.iter().map(|s| s.id.clone()));
+                    Ok(())
+                };
+                let mut ids = ContentIds::new(IdScheme::Content);
+                rx.drain(&mut sink, &mut ids).map(|words| (got, words))
+            });
+            let ids = ContentIds::new(IdScheme::Content);
+            for b in blocks {
+                let sent = tx.send_block(b, |b, flags| ids.anchored(b, anchors, flags));
+                assert!(sent.is_ok());
+            }
+            assert!(tx.finish().is_ok());
+            writer.join().ok().and_then(|r| r.ok()).unwrap_or_default()
+        })
+    }
+
+    #[test]
+    fn blocks_arrive_in_order_named_as_without_a_thread() {
+        let mut anchors = Anchors::default();
+        assert!(anchors.insert("id.intro"));
+        let blocks: Vec<Block> = (0..1000)
+            .map(|i| match i % 3 {
+                0 => block("id.intro", "Same text"),
+                1 => block(&format!("html-1.p-{i}"), "Same text"),
+                _ => block(&format!("html-1.div-{i}"), &format!("Text {i}")),
+            })
+            .collect();
+        let mut direct = Vec::new();
+        let mut ids = ContentIds::new(IdScheme::Content);
+        let mut words = 0;
+        for b in &blocks {
+            let mut b = b.clone();
+            ids.assign(&mut b, &anchors);
+            words += super::super::block_words(&b);
+            direct.push(b.id.clone());
+            direct.extend(b.subs.iter().map(|s| s.id.clone()));
+        }
+        assert_eq!(through(blocks, &anchors), (direct, words));
+    }
+
+    #[test]
+    fn a_failed_sink_stops_the_sender() {
+        let (mut tx, rx) = handoff();
+        std::thread::scope(|scope| {
+            let writer = scope.spawn(move || {
+                let mut sink = |_: &Block| -> Result<()> { Err(L10nError::Usage("full".into())) };
+                rx.drain(&mut sink, &mut ContentIds::new(IdScheme::Content))
+            });
+            let mut stopped = None;
+            for i in 0..100_000 {
+                if let Err(e) = tx.send_block(block(&format!("u{i}"), "x"), |_, _| {}) {
+                    stopped = Some(e);
+                    break;
+                }
+            }
+            assert!(stopped.as_ref().is_some_and(is_sink_stopped));
+            assert!(matches!(writer.join(), Ok(Err(L10nError::Usage(_)))));
+        });
+    }
+}
