@@ -574,14 +574,8 @@ impl SkeletonStore {
     fn read_source(&mut self, len: u64, data: &mut Vec<u8>) -> Result<()> {
         let source = self.source_mut()?;
         data.clear();
-        // Into the spare capacity: nothing is zeroed first.
-        let read = (&mut source.file)
-            .take(len)
-            .read_to_end(data)
-            .map_err(changed_or_io)?;
-        if read as u64 != len {
-            return Err(changed());
-        }
+        data.resize(len as usize, 0);
+        source.file.read_exact(data).map_err(changed_or_io)?;
         self.src_pos += len;
         Ok(())
     }

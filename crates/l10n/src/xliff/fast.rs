@@ -420,10 +420,10 @@ impl FastReader {
                     self.data.resize_with(at + 1, Slot::default);
                 }
                 // A duplicate id: the last one, as the general reader's map.
-                if let Some(slot) = self.data.get_mut(at) {
-                    if let Slot::Markup(old) = std::mem::replace(slot, Slot::Markup(text)) {
-                        self.pool.put_string(old);
-                    }
+                if let Some(slot) = self.data.get_mut(at)
+                    && let Slot::Markup(old) = std::mem::replace(slot, Slot::Markup(text))
+                {
+                    self.pool.put_string(old);
                 }
             }
         }
