@@ -207,9 +207,9 @@ pub fn words(runs: &[Run]) -> usize {
 /// appear exactly once, a pair's close must follow its open, and pairs must nest.
 /// Returns a description of the first problem.
 pub fn check_codes(source: &[Run], target: &[Run]) -> Result<(), String> {
-    use std::collections::HashMap;
+    use crate::FastMap as HashMap;
     // id -> (kind: 0 pair, 1 placeholder)
-    let mut expected: HashMap<u32, u8> = HashMap::new();
+    let mut expected: HashMap<u32, u8> = HashMap::default();
     for run in source {
         match run {
             Run::Open { id, .. } | Run::Close { id, .. } => {
@@ -221,8 +221,8 @@ pub fn check_codes(source: &[Run], target: &[Run]) -> Result<(), String> {
             Run::Text(_) => {}
         }
     }
-    let mut seen_open: HashMap<u32, bool> = HashMap::new();
-    let mut seen_ph: HashMap<u32, bool> = HashMap::new();
+    let mut seen_open: HashMap<u32, bool> = HashMap::default();
+    let mut seen_ph: HashMap<u32, bool> = HashMap::default();
     let mut stack: Vec<u32> = Vec::new();
     for run in target {
         match run {

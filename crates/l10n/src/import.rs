@@ -91,6 +91,11 @@ impl<R: EntryReader> Importer<R> {
         }
     }
 
+    /// The reader (to hand back spent buffers).
+    pub(crate) fn reader_mut(&mut self) -> &mut R {
+        &mut self.reader
+    }
+
     /// `e`'s translation is merged: present, and confirmed or asked for.
     pub(crate) fn usable(&self, e: &R::Entry) -> bool {
         e.has_target() && (self.include_unconfirmed || !e.unconfirmed())

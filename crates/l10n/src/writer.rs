@@ -77,6 +77,12 @@ pub trait Translations {
     fn unconfirmed(&self) -> usize {
         0
     }
+    /// Hands back runs [`Translations::target`] returned, once written: a source
+    /// may reuse their buffers (the XLIFF read ahead on another thread does).
+    /// By default they are dropped.
+    fn recycle(&mut self, runs: Vec<Run>) {
+        drop(runs);
+    }
 }
 
 /// No translations at all (every block keeps its source).
@@ -382,10 +388,14 @@ pub fn write_from_skeleton<W: Write>(
         held: Vec::new(),
     };
     let mut data = Vec::new();
+    // Every block is decoded into this one, and rendered into `rendered`: their
+    // buffers are reused.
+    let mut block = crate::skeleton::empty_block();
+    let mut rendered = String::new();
     while let Some(kind) = store.next_into(&mut data)? {
         match kind {
             EntryType::BLOCK => {
-                let block = store.read_block(&data)?;
+                store.read_block_into(&data, &mut block)?;
                 let Resolved {
                     target,
                     subs: sub_targets,
@@ -395,7 +405,15 @@ pub fn write_from_skeleton<W: Write>(
                     replay.entry(kind, &data, out, &mut report, target.is_some())?;
                 }
                 let lang = replay.retarget.as_ref();
-                write_block(&block, target, &sub_targets, out, &mut report, lang)?;
+                let written = BlockOut {
+                    target: target.as_deref(),
+                    subs: &sub_targets,
+                    lang,
+                };
+                written.write(&block, out, &mut report, &mut rendered)?;
+                if let Some(target) = target {
+                    translations.recycle(target);
+                }
                 replay.tail = [0; 2];
             }
             // Held until the block: only the rest of one start tag (the reader
@@ -538,50 +556,61 @@ fn resolve_block(
     Ok(resolved)
 }
 
-/// Writes a resolved block: its original bytes when nothing in it is translated.
-fn write_block<W: Write>(
-    block: &Block,
-    target: Option<Vec<Run>>,
-    sub_targets: &[Option<String>],
-    out: &mut EncodedOutput<W>,
-    report: &mut WriteReport,
-    lang: Option<&Retarget<'_>>,
-) -> Result<()> {
-    let io = |e| L10nError::io(WRITING_OUTPUT, e);
-    if target.is_none() && sub_targets.iter().all(Option::is_none) {
-        return out.raw(&block.original).map_err(io);
-    }
-    let translated = target.is_some();
-    let runs = target.as_deref().unwrap_or(&block.runs);
-    let mut rendered = String::new();
-    match block.kind {
-        BlockKind::Attribute { .. } => {
-            rendered = render_attr(&runs_text(runs), block.kind);
+/// A resolved block, as [`BlockOut::write`] writes it.
+struct BlockOut<'a, 'o> {
+    target: Option<&'a [Run]>,
+    subs: &'a [Option<String>],
+    lang: Option<&'a Retarget<'o>>,
+}
+
+impl BlockOut<'_, '_> {
+    /// Writes `block` resolved: its original bytes when nothing in it is
+    /// translated; else rendered into `rendered` (a buffer reused from block to
+    /// block), then written.
+    fn write<W: Write>(
+        &self,
+        block: &Block,
+        out: &mut EncodedOutput<W>,
+        report: &mut WriteReport,
+        rendered: &mut String,
+    ) -> Result<()> {
+        let io = |e| L10nError::io(WRITING_OUTPUT, e);
+        let sub_targets = self.subs;
+        if self.target.is_none() && sub_targets.iter().all(Option::is_none) {
+            return out.raw(&block.original).map_err(io);
         }
-        BlockKind::Content => {
-            for run in runs {
-                match run {
-                    Run::Text(t) => escape(t, BlockKind::Content, &mut rendered),
-                    code => {
-                        let idx = source_code(&block.runs, code);
-                        let Some(idx) = idx else { continue };
-                        let data = match &block.runs[idx] {
-                            Run::Open { data, .. }
-                            | Run::Close { data, .. }
-                            | Run::Placeholder { data, .. } => data.as_str(),
-                            Run::Text(_) => "",
-                        };
-                        let lang = if translated { lang } else { None };
-                        splice_subs(block, idx, data, sub_targets, lang, report, &mut rendered);
+        let translated = self.target.is_some();
+        let runs = self.target.unwrap_or(&block.runs);
+        rendered.clear();
+        match block.kind {
+            BlockKind::Attribute { .. } => {
+                rendered.push_str(&render_attr(&runs_text(runs), block.kind));
+            }
+            BlockKind::Content => {
+                for run in runs {
+                    match run {
+                        Run::Text(t) => escape(t, BlockKind::Content, rendered),
+                        code => {
+                            let idx = source_code(&block.runs, code);
+                            let Some(idx) = idx else { continue };
+                            let data = match &block.runs[idx] {
+                                Run::Open { data, .. }
+                                | Run::Close { data, .. }
+                                | Run::Placeholder { data, .. } => data.as_str(),
+                                Run::Text(_) => "",
+                            };
+                            let lang = if translated { self.lang } else { None };
+                            splice_subs(block, idx, data, sub_targets, lang, report, rendered);
+                        }
                     }
                 }
             }
         }
+        if translated {
+            report.translated += 1;
+        }
+        out.text(rendered).map_err(io)
     }
-    if translated {
-        report.translated += 1;
-    }
-    out.text(&rendered).map_err(io)
 }
 
 /// The index of the source run that `code` (a target code) stands for.

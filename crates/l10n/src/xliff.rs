@@ -51,6 +51,7 @@ mod fast;
 mod fast_tests;
 mod fast_xml;
 mod notes;
+mod pool;
 mod read;
 mod read_ahead;
 mod segments;
@@ -563,19 +564,39 @@ impl Translations for XliffTranslations {
         let Some(unit) = self.import.find(block, &[id], |k| k == id)? else {
             return Ok(None);
         };
-        if !self.import.accept(&unit) {
-            return Ok(None);
-        }
-        let Some(target) = unit.target else {
-            return Ok(None);
+        let accepted = self.import.accept(&unit);
+        let Unit {
+            id, source, target, ..
+        } = unit;
+        let mut unused = None;
+        let target = match target {
+            Some(target) if accepted => match source_difference(&source, &block.runs) {
+                Some(why) => {
+                    self.import
+                        .issues
+                        .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
+                    unused = Some(target);
+                    None
+                }
+                None => Some(target),
+            },
+            other => {
+                unused = other;
+                None
+            }
         };
-        if let Some(why) = source_difference(&unit.source, &block.runs) {
-            self.import
-                .issues
-                .push(Issue::new(&block.id, IssueKind::SourceChanged, why));
-            return Ok(None);
+        // The buffers go back to the reader (`xliff/pool.rs`).
+        let reader = self.import.reader_mut();
+        reader.recycle_string(id);
+        reader.recycle_runs(source);
+        if let Some(unused) = unused {
+            reader.recycle_runs(unused);
         }
-        Ok(Some(target))
+        Ok(target)
+    }
+
+    fn recycle(&mut self, runs: Vec<Run>) {
+        self.import.reader_mut().recycle_runs(runs);
     }
 
     fn finish(&mut self) -> Result<Vec<Issue>> {

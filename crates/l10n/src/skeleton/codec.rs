@@ -137,6 +137,7 @@ fn put_ref(out: &mut Vec<u8>, at: &SubRef) {
 }
 
 /// A decoded block whose original bytes may still be in the source.
+#[cfg(test)]
 pub(crate) struct Decoded {
     pub(crate) block: Block,
     /// The length of the original bytes to take from the source (`None`: they were
@@ -146,86 +147,138 @@ pub(crate) struct Decoded {
 
 /// Decodes a block written by [`encode_block`]; `None` when `data` is not one.
 /// `last` as for [`encode_block`].
+#[cfg(test)]
 pub(crate) fn decode_block(data: &[u8], last: &mut String) -> Option<Decoded> {
+    let mut block = empty_block();
+    let in_source = decode_block_into(data, last, &mut block)?;
+    Some(Decoded { block, in_source })
+}
+
+/// [`decode_block`] into `block`, whose buffers (id, runs and their strings,
+/// original bytes, sub-blocks) are reused: a replay decodes every block into the
+/// same one, with no allocation once they are large enough. The length of the
+/// original bytes to take from the source, as [`Decoded::in_source`].
+pub(crate) fn decode_block_into(
+    data: &[u8],
+    last: &mut String,
+    block: &mut Block,
+) -> Option<Option<u64>> {
     let mut c = Cursor { data, pos: 0 };
-    let (block, in_source) = decode_from(&mut c, 0, last)?;
-    (c.pos == data.len()).then_some(Decoded { block, in_source })
+    let in_source = decode_into(&mut c, 0, last, block)?;
+    (c.pos == data.len()).then_some(in_source)
+}
+
+/// A block with nothing in it, to decode into.
+pub(crate) fn empty_block() -> Block {
+    Block {
+        id: String::new(),
+        kind: BlockKind::Content,
+        element: String::new(),
+        path: String::new(),
+        notes: Vec::new(),
+        preserve: false,
+        runs: Vec::new(),
+        original: Vec::new(),
+        subs: Vec::new(),
+        sub_refs: Vec::new(),
+        lang_refs: Vec::new(),
+    }
 }
 
 /// Sub-blocks do not nest deeper than this (the reader makes one level).
 const MAX_NESTING: u32 = 4;
 
-fn decode_from(c: &mut Cursor<'_>, depth: u32, last: &mut String) -> Option<(Block, Option<u64>)> {
+fn decode_into(
+    c: &mut Cursor<'_>,
+    depth: u32,
+    last: &mut String,
+    block: &mut Block,
+) -> Option<Option<u64>> {
     if depth > MAX_NESTING {
         return None;
     }
     let flags = c.byte()?;
-    let kind = if flags & ATTRIBUTE != 0 {
+    block.kind = if flags & ATTRIBUTE != 0 {
         BlockKind::Attribute { quote: c.byte()? }
     } else {
         BlockKind::Content
     };
-    let id = if flags & PACKED_ID != 0 {
+    block.preserve = flags & PRESERVE != 0;
+    if flags & PACKED_ID != 0 {
         let mut digest = [0u8; 8];
         digest[2..].copy_from_slice(c.take(6)?);
-        unpack_id(u64::from_be_bytes(digest), c.varint()?)
+        unpack_id(u64::from_be_bytes(digest), c.varint()?, &mut block.id);
     } else {
         let shared = usize::try_from(c.varint()?).ok()?;
-        let mut id = last.get(..shared)?.to_owned();
-        id.push_str(std::str::from_utf8(c.bytes()?).ok()?);
-        id
-    };
+        let rest = std::str::from_utf8(c.bytes()?).ok()?;
+        block.id.clear();
+        block.id.push_str(last.get(..shared)?);
+        block.id.push_str(rest);
+    }
     last.clear();
-    last.push_str(&id);
-    let n = c.varint()?;
-    let mut runs = Vec::with_capacity((n as usize).min(1024));
-    for _ in 0..n {
+    last.push_str(&block.id);
+    block.element.clear();
+    block.path.clear();
+    block.notes.clear();
+    let n = usize::try_from(c.varint()?).ok()?;
+    // Each run reuses the string of the run it replaces.
+    block.runs.truncate(n);
+    for i in 0..n {
         let tag = c.byte()?;
         let id = if tag > 0 {
             u32::try_from(c.varint()?).ok()?
         } else {
             0
         };
-        let data = c.string()?;
-        runs.push(match tag {
+        let text = std::str::from_utf8(c.bytes()?).ok()?;
+        let mut data = block.runs.get_mut(i).map(take_string).unwrap_or_default();
+        data.clear();
+        data.push_str(text);
+        let run = match tag {
             0 => Run::Text(data),
             1 => Run::Open { id, data },
             2 => Run::Close { id, data },
             3 => Run::Placeholder { id, data },
             _ => return None,
-        });
+        };
+        match block.runs.get_mut(i) {
+            Some(slot) => *slot = run,
+            None => block.runs.push(run),
+        }
     }
-    let (original, in_source) = if flags & IN_SOURCE != 0 {
-        (Vec::new(), Some(c.varint()?))
+    block.original.clear();
+    let in_source = if flags & IN_SOURCE != 0 {
+        Some(c.varint()?)
     } else {
-        (c.bytes()?.to_vec(), None)
+        block.original.extend_from_slice(c.bytes()?);
+        None
     };
-    let n = c.varint()?;
-    let mut subs = Vec::new();
-    let mut sub_refs = Vec::new();
-    for _ in 0..n {
-        sub_refs.push(c.sub_ref()?);
-        subs.push(decode_from(c, depth + 1, last)?.0);
+    let n = usize::try_from(c.varint()?).ok()?;
+    block.subs.truncate(n);
+    block.sub_refs.clear();
+    for i in 0..n {
+        block.sub_refs.push(c.sub_ref()?);
+        if block.subs.len() <= i {
+            block.subs.push(empty_block());
+        }
+        decode_into(c, depth + 1, last, block.subs.get_mut(i)?)?;
     }
     let n = c.varint()?;
-    let mut lang_refs = Vec::new();
+    block.lang_refs.clear();
     for _ in 0..n {
-        lang_refs.push(c.sub_ref()?);
+        block.lang_refs.push(c.sub_ref()?);
     }
-    let block = Block {
-        id,
-        kind,
-        element: String::new(),
-        path: String::new(),
-        notes: Vec::new(),
-        preserve: flags & PRESERVE != 0,
-        runs,
-        original,
-        subs,
-        sub_refs,
-        lang_refs,
-    };
-    Some((block, in_source))
+    Some(in_source)
+}
+
+/// The string of a run, left empty in it.
+fn take_string(run: &mut Run) -> String {
+    match run {
+        Run::Text(s)
+        | Run::Open { data: s, .. }
+        | Run::Close { data: s, .. }
+        | Run::Placeholder { data: s, .. } => std::mem::take(s),
+    }
 }
 
 /// `c.` + 12 lowercase hex digits, and `.N` (N ≥ 1, no leading zero): the digest
@@ -259,18 +312,18 @@ fn pack_id(id: &str) -> Option<(u64, u64)> {
     Some((digest, n))
 }
 
-fn unpack_id(digest: u64, suffix: u64) -> String {
+/// Writes the id of `digest` and `suffix` ([`pack_id`]) into `id`.
+fn unpack_id(digest: u64, suffix: u64, id: &mut String) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut id = String::with_capacity(16);
+    id.clear();
     id.push_str("c.");
     for shift in (0..12).rev() {
         id.push(char::from(HEX[(digest >> (shift * 4)) as usize & 15]));
     }
     if suffix > 0 {
-        id.push('.');
-        id.push_str(&suffix.to_string());
+        // Writing into a `String` cannot fail.
+        let _ = std::fmt::Write::write_fmt(id, format_args!(".{suffix}"));
     }
-    id
 }
 
 /// A bounds-checked reader of encoded bytes.
@@ -308,10 +361,6 @@ impl<'a> Cursor<'a> {
     fn bytes(&mut self) -> Option<&'a [u8]> {
         let n = usize::try_from(self.varint()?).ok()?;
         self.take(n)
-    }
-
-    fn string(&mut self) -> Option<String> {
-        std::str::from_utf8(self.bytes()?).ok().map(str::to_string)
     }
 
     fn sub_ref(&mut self) -> Option<SubRef> {
@@ -476,7 +525,9 @@ mod tests {
             "c.0123456789ab.99999999999999999",
         ] {
             let (digest, suffix) = pack_id(id).unwrap();
-            assert_eq!(unpack_id(digest, suffix), id);
+            let mut unpacked = String::from("stale");
+            unpack_id(digest, suffix, &mut unpacked);
+            assert_eq!(unpacked, id);
         }
         for id in [
             "c.11af8bb845a",

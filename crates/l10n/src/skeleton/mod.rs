@@ -66,6 +66,8 @@ mod codec;
 mod pipe;
 mod source;
 
+pub(crate) use codec::empty_block;
+
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -500,16 +502,23 @@ impl SkeletonStore {
     /// The block of a Block entry's `data` (the entry just read: its original
     /// bytes are the next bytes of the source when they were kept there).
     pub fn read_block(&mut self, data: &[u8]) -> Result<Block> {
-        let decoded = codec::decode_block(data, &mut self.last_id)
+        let mut block = codec::empty_block();
+        self.read_block_into(data, &mut block)?;
+        Ok(block)
+    }
+
+    /// [`SkeletonStore::read_block`] into `block`, reusing its buffers (a replay
+    /// reads every block into the same one).
+    pub fn read_block_into(&mut self, data: &[u8], block: &mut Block) -> Result<()> {
+        let in_source = codec::decode_block_into(data, &mut self.last_id, block)
             .ok_or_else(|| L10nError::CorruptSkeleton("undecodable block entry".into()))?;
-        let mut block = decoded.block;
-        if let Some(len) = decoded.in_source {
+        if let Some(len) = in_source {
             if len > MAX_ENTRY {
                 return Err(L10nError::CorruptSkeleton(format!("block of {len} bytes")));
             }
             self.read_source(len, &mut block.original)?;
         }
-        Ok(block)
+        Ok(())
     }
 
     fn next_raw(&mut self, data: &mut Vec<u8>) -> Result<Option<u8>> {

@@ -21,6 +21,7 @@ use super::fast_xml::{
     Attrs, Cursor, Declined, Fast, attr, attr_raw, attr_str, data_number, is_ws,
 };
 use super::notes::NoteKind;
+use super::pool::Pool;
 use super::read::{Unit, XliffHeader, push_text};
 
 /// The declaration the writer starts with; any other start: declined.
@@ -44,7 +45,11 @@ enum Outer {
 /// The fast reader's state.
 pub(super) struct FastReader {
     file: File,
-    buf: Vec<u8>,
+    /// What is buffered, checked UTF-8 once as it is read (a file that is not is
+    /// declined): every piece of it is a string without another check.
+    buf: String,
+    /// Bytes read but not yet in `buf`: a character cut by the end of a read.
+    raw: Vec<u8>,
     pos: usize,
     eof: bool,
     outer: Outer,
@@ -55,6 +60,10 @@ pub(super) struct FastReader {
     data: Vec<Slot>,
     /// (run index, data id number) of the source's codes, reused.
     refs: Vec<(usize, u32)>,
+    /// The open `<pc>`s of the content being read (id, end data id), reused.
+    pcs: Vec<(u32, Option<u32>)>,
+    /// Strings and run lists to fill (`pool.rs`).
+    pub(super) pool: Pool,
 }
 
 /// One `<data>` of a unit.
@@ -71,7 +80,8 @@ impl FastReader {
     pub(super) fn new(file: File, scan: bool) -> Self {
         FastReader {
             file,
-            buf: Vec::with_capacity(CHUNK),
+            buf: String::with_capacity(CHUNK),
+            raw: Vec::new(),
             pos: 0,
             eof: false,
             outer: Outer::Start,
@@ -79,6 +89,8 @@ impl FastReader {
             scan,
             data: Vec::new(),
             refs: Vec::new(),
+            pcs: Vec::new(),
+            pool: Pool::default(),
         }
     }
 
@@ -88,24 +100,43 @@ impl FastReader {
             return Ok(false);
         }
         if self.pos > 0 {
+            if !self.buf.is_char_boundary(self.pos) {
+                return Err(Declined);
+            }
             self.buf.drain(..self.pos);
             self.pos = 0;
         }
         if self.buf.len() > MAX_UNIT {
             return Err(Declined);
         }
-        let len = self.buf.len();
-        self.buf.resize(len + CHUNK, 0);
+        // Read into the buffer's own bytes (the spare capacity: nothing is
+        // zeroed, nothing copied), then checked once as a whole.
+        let mut bytes = std::mem::take(&mut self.buf).into_bytes();
+        bytes.append(&mut self.raw);
         let n = loop {
-            match self.file.read(&mut self.buf[len..]) {
+            match (&mut self.file).take(CHUNK as u64).read_to_end(&mut bytes) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 // The general reader reports it.
                 Err(_) => return Err(Declined),
             }
         };
-        self.buf.truncate(len + n);
         self.eof = n == 0;
+        self.buf = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let error = e.utf8_error();
+                // Not UTF-8 (the general reader says what it makes of it).
+                if error.error_len().is_some() || self.eof {
+                    return Err(Declined);
+                }
+                // A character cut by the end of the read: its start waits for
+                // the rest.
+                let mut bytes = e.into_bytes();
+                self.raw = bytes.split_off(error.valid_up_to());
+                String::from_utf8(bytes).map_err(|_| Declined)?
+            }
+        };
         Ok(n > 0)
     }
 
@@ -113,7 +144,8 @@ impl FastReader {
     fn buffer_through(&mut self, needle: &[u8]) -> Fast<Option<usize>> {
         let mut from = self.pos;
         loop {
-            if let Some(at) = memchr::memmem::find(&self.buf[from..], needle) {
+            let rest = self.buf.as_bytes().get(from..).unwrap_or_default();
+            if let Some(at) = memchr::memmem::find(rest, needle) {
                 return Ok(Some(from + at + needle.len()));
             }
             let kept = self
@@ -134,7 +166,7 @@ impl FastReader {
             let Some(end) = self.buffer_through(b"?>")? else {
                 return Err(Declined);
             };
-            if self.buf.get(self.pos..end) != Some(DECL) {
+            if self.buf.as_bytes().get(self.pos..end) != Some(DECL) {
                 return Err(Declined);
             }
             self.pos = end;
@@ -149,6 +181,19 @@ impl FastReader {
                 };
             }
             if self.outer == Outer::InFile && self.buffered_starts_with(b"<unit")? {
+                let start = self.pos;
+                // First from what is buffered, without looking for its end: a
+                // unit ends at its first `</unit>`, and reading never goes past
+                // one without declining (`unit`), so only a decline can come from
+                // a unit cut by the end of the buffer.
+                let buf = std::mem::take(&mut self.buf);
+                let tried = self.unit(buf.get(start..).unwrap_or_default());
+                self.buf = buf;
+                if let Ok((unit, len)) = tried {
+                    self.pos = start + len;
+                    return Ok(Some(unit));
+                }
+                // Then buffered through its end (declined there: a real decline).
                 let Some(end) = self.buffer_through(b"</unit>")? else {
                     return Err(Declined);
                 };
@@ -156,8 +201,12 @@ impl FastReader {
                 let buf = std::mem::take(&mut self.buf);
                 let unit = self.unit(buf.get(start..end).unwrap_or_default());
                 self.buf = buf;
+                let (unit, len) = unit?;
+                if start + len != end {
+                    return Err(Declined);
+                }
                 self.pos = end;
-                return unit.map(Some);
+                return Ok(Some(unit));
             }
             let Some(end) = self.buffer_through(b">")? else {
                 return Err(Declined);
@@ -181,6 +230,7 @@ impl FastReader {
         }
         Ok(self
             .buf
+            .as_bytes()
             .get(self.pos..)
             .unwrap_or_default()
             .starts_with(prefix))
@@ -188,7 +238,7 @@ impl FastReader {
 
     fn skip_ws(&mut self) -> Fast<()> {
         loop {
-            while self.buf.get(self.pos).is_some_and(|b| is_ws(*b)) {
+            while self.buf.as_bytes().get(self.pos).is_some_and(|b| is_ws(*b)) {
                 self.pos += 1;
             }
             if self.pos < self.buf.len() || !self.fill()? {
@@ -198,8 +248,8 @@ impl FastReader {
     }
 
     /// A tag outside units: `<xliff>`, `<file>`, their end tags.
-    fn outer_tag(&mut self, tag: &[u8]) -> Fast<()> {
-        let mut c = Cursor { s: tag, i: 0 };
+    fn outer_tag(&mut self, tag: &str) -> Fast<()> {
+        let mut c = Cursor::new(tag);
         let next = match self.outer {
             Outer::Start if c.start_tag(b"xliff")? => {
                 let (attrs, empty) = c.attrs()?;
@@ -226,20 +276,26 @@ impl FastReader {
         Ok(())
     }
 
-    /// One `<unit>…</unit>`.
-    fn unit(&mut self, bytes: &[u8]) -> Fast<Unit> {
-        let mut c = Cursor { s: bytes, i: 0 };
+    /// One `<unit>…</unit>` at the start of `text`, and its length.
+    fn unit(&mut self, text: &str) -> Fast<(Unit, usize)> {
+        let mut c = Cursor::new(text);
         if !c.start_tag(b"unit")? {
             return Err(Declined);
         }
-        let (attrs, empty) = c.attrs()?;
+        let (attrs, empty) = c.attrs_as(&[b"id", b"name"])?;
         if empty {
             return Err(Declined);
         }
-        let id = attr(&attrs, b"id")?.ok_or(Declined)?;
-        self.data.clear();
+        self.pool.refill();
+        let mut id = self.pool.string();
+        id.push_str(&attr_str(&attrs, b"id")?.ok_or(Declined)?);
+        for slot in self.data.drain(..) {
+            if let Slot::Markup(markup) = slot {
+                self.pool.put_string(markup);
+            }
+        }
         self.refs.clear();
-        let mut source = Vec::new();
+        let mut source = self.pool.runs();
         let mut target: Option<Vec<Run>> = None;
         let mut segment = None;
         loop {
@@ -260,11 +316,21 @@ impl FastReader {
                 if !c.lit(b"<source>") {
                     return Err(Declined);
                 }
-                inline(&mut c, b"</source>", Some(&mut self.refs), &mut source)?;
+                let mut content = Content {
+                    c: &mut c,
+                    pool: &mut self.pool,
+                    pcs: &mut self.pcs,
+                };
+                content.inline(b"</source>", Some(&mut self.refs), &mut source)?;
                 c.ws();
                 if c.lit(b"<target>") {
-                    let mut runs = Vec::new();
-                    inline(&mut c, b"</target>", None, &mut runs)?;
+                    let mut runs = self.pool.runs();
+                    let mut content = Content {
+                        c: &mut c,
+                        pool: &mut self.pool,
+                        pcs: &mut self.pcs,
+                    };
+                    content.inline(b"</target>", None, &mut runs)?;
                     target = Some(runs);
                     c.ws();
                 }
@@ -275,11 +341,8 @@ impl FastReader {
                 return Err(Declined);
             }
         }
-        if c.i != bytes.len() {
-            return Err(Declined);
-        }
         if self.scan {
-            source.clear();
+            self.pool.put_runs(std::mem::take(&mut source));
         } else {
             // Each code takes its markup (no copy); a data id named twice is
             // declined (the writer names each once), one absent leaves it empty.
@@ -305,19 +368,26 @@ impl FastReader {
                 }
             }
         }
-        let target = target.filter(|runs| {
-            !runs
-                .iter()
-                .all(|r| matches!(r, Run::Text(t) if t.is_empty()))
-        });
-        Ok(Unit {
+        let target = match target {
+            Some(runs)
+                if runs
+                    .iter()
+                    .all(|r| matches!(r, Run::Text(t) if t.is_empty())) =>
+            {
+                self.pool.put_runs(runs);
+                None
+            }
+            target => target,
+        };
+        let unit = Unit {
             id,
             source,
             target,
             unconfirmed: segment == Some(true),
             segments: Vec::new(),
             suggestion: None,
-        })
+        };
+        Ok((unit, c.i))
     }
 
     /// The content of `<originalData>` through its end tag.
@@ -330,9 +400,9 @@ impl FastReader {
             if !c.start_tag(b"data")? {
                 return Err(Declined);
             }
-            let (attrs, empty) = c.attrs()?;
+            let (attrs, empty) = c.attrs_as(&[b"id"])?;
             let n = data_number(attr_raw(&attrs, b"id").ok_or(Declined)?)?;
-            let mut text = String::new();
+            let mut text = self.pool.string();
             if !empty {
                 loop {
                     c.text(&mut text)?;
@@ -342,14 +412,18 @@ impl FastReader {
                     cp(c, &mut text)?;
                 }
             }
-            if !self.scan {
+            if self.scan {
+                self.pool.put_string(text);
+            } else {
                 let at = n as usize;
                 if self.data.len() <= at {
                     self.data.resize_with(at + 1, Slot::default);
                 }
                 // A duplicate id: the last one, as the general reader's map.
-                if let Some(slot) = self.data.get_mut(at) {
-                    *slot = Slot::Markup(text);
+                if let Some(slot) = self.data.get_mut(at)
+                    && let Slot::Markup(old) = std::mem::replace(slot, Slot::Markup(text))
+                {
+                    self.pool.put_string(old);
                 }
             }
         }
@@ -400,79 +474,97 @@ fn cp(c: &mut Cursor<'_>, out: &mut String) -> Fast<()> {
     Ok(())
 }
 
-/// Inline content through `end` into `runs`, as the general reader builds it;
-/// `refs`: a source's codes record the data ids they name.
-fn inline(
-    c: &mut Cursor<'_>,
-    end: &[u8],
-    mut refs: Option<&mut Vec<(usize, u32)>>,
-    runs: &mut Vec<Run>,
-) -> Fast<()> {
-    let mut pcs: Vec<(u32, Option<u32>)> = Vec::new();
-    loop {
-        // Straight into the text run (a new one only when it gets text).
-        if let Some(Run::Text(t)) = runs.last_mut() {
-            c.text(t)?;
-        } else {
-            let mut t = String::new();
-            c.text(&mut t)?;
-            if !t.is_empty() {
-                runs.push(Run::Text(t));
+/// The content of a `<source>` or `<target>` being read.
+struct Content<'c, 'a> {
+    c: &'c mut Cursor<'a>,
+    pool: &'c mut Pool,
+    /// The open `<pc>`s (id, end data id), reused.
+    pcs: &'c mut Vec<(u32, Option<u32>)>,
+}
+
+impl Content<'_, '_> {
+    /// Inline content through `end` into `runs`, as the general reader builds it;
+    /// `refs`: a source's codes record the data ids they name.
+    fn inline(
+        &mut self,
+        end: &[u8],
+        mut refs: Option<&mut Vec<(usize, u32)>>,
+        runs: &mut Vec<Run>,
+    ) -> Fast<()> {
+        let c = &mut *self.c;
+        let pcs = &mut *self.pcs;
+        pcs.clear();
+        loop {
+            // Straight into the text run (a new one only when it gets text).
+            if let Some(Run::Text(t)) = runs.last_mut() {
+                c.text(t)?;
+            } else {
+                let mut t = self.pool.string();
+                c.text(&mut t)?;
+                if t.is_empty() {
+                    self.pool.put_string(t);
+                } else {
+                    runs.push(Run::Text(t));
+                }
             }
-        }
-        if pcs.is_empty() && c.lit(end) {
-            return Ok(());
-        }
-        if c.lit(b"</pc>") {
-            let (id, data) = pcs.pop().ok_or(Declined)?;
-            code(runs, &mut refs, id, data, close);
-            continue;
-        }
-        if !c.lit(b"<") {
-            return Err(Declined);
-        }
-        let name = c.name();
-        let (attrs, empty) = c.attrs()?;
-        let data = |name: &[u8]| -> Fast<Option<u32>> {
-            match attr_raw(&attrs, name) {
-                Some(raw) if refs.is_some() => data_number(raw).map(Some),
-                _ => Ok(None),
+            if pcs.is_empty() && c.lit(end) {
+                return Ok(());
             }
-        };
-        match (name, empty) {
-            (b"pc", false) => {
-                let id = code_id(&attrs, b"id")?;
-                let (start, end) = (data(b"dataRefStart")?, data(b"dataRefEnd")?);
-                code(runs, &mut refs, id, start, open);
-                pcs.push((id, end));
+            if c.lit(b"</pc>") {
+                let (id, data) = pcs.pop().ok_or(Declined)?;
+                code(runs, &mut refs, id, data, close);
+                continue;
             }
-            (b"pc", true) => {
-                let id = code_id(&attrs, b"id")?;
-                let (start, end) = (data(b"dataRefStart")?, data(b"dataRefEnd")?);
-                code(runs, &mut refs, id, start, open);
-                code(runs, &mut refs, id, end, close);
+            if !c.lit(b"<") {
+                return Err(Declined);
             }
-            (b"ph", true) => {
-                let (id, d) = (code_id(&attrs, b"id")?, data(b"dataRef")?);
-                code(runs, &mut refs, id, d, placeholder);
+            let name = c.name();
+            let (attrs, empty) = match name {
+                b"pc" => c.attrs_as(&[b"id", b"dataRefStart", b"dataRefEnd"])?,
+                b"ph" => c.attrs_as(&[b"id", b"dataRef"])?,
+                _ => c.attrs()?,
+            };
+            let data = |name: &[u8]| -> Fast<Option<u32>> {
+                match attr_raw(&attrs, name) {
+                    Some(raw) if refs.is_some() => data_number(raw).map(Some),
+                    _ => Ok(None),
+                }
+            };
+            match (name, empty) {
+                (b"pc", false) => {
+                    let id = code_id(&attrs, b"id")?;
+                    let (start, end) = (data(b"dataRefStart")?, data(b"dataRefEnd")?);
+                    code(runs, &mut refs, id, start, open);
+                    pcs.push((id, end));
+                }
+                (b"pc", true) => {
+                    let id = code_id(&attrs, b"id")?;
+                    let (start, end) = (data(b"dataRefStart")?, data(b"dataRefEnd")?);
+                    code(runs, &mut refs, id, start, open);
+                    code(runs, &mut refs, id, end, close);
+                }
+                (b"ph", true) => {
+                    let (id, d) = (code_id(&attrs, b"id")?, data(b"dataRef")?);
+                    code(runs, &mut refs, id, d, placeholder);
+                }
+                (b"sc", true) => {
+                    let (id, d) = (code_id(&attrs, b"id")?, data(b"dataRef")?);
+                    code(runs, &mut refs, id, d, open);
+                }
+                (b"ec", true) => {
+                    let (id, d) = (code_id(&attrs, b"startRef")?, data(b"dataRef")?);
+                    code(runs, &mut refs, id, d, close);
+                }
+                (b"cp", true) => {
+                    let hex = attr_str(&attrs, b"hex")?.unwrap_or_default();
+                    let ch = u32::from_str_radix(&hex, 16)
+                        .ok()
+                        .and_then(char::from_u32)
+                        .ok_or(Declined)?;
+                    push_text(runs, ch.encode_utf8(&mut [0; 4]));
+                }
+                _ => return Err(Declined),
             }
-            (b"sc", true) => {
-                let (id, d) = (code_id(&attrs, b"id")?, data(b"dataRef")?);
-                code(runs, &mut refs, id, d, open);
-            }
-            (b"ec", true) => {
-                let (id, d) = (code_id(&attrs, b"startRef")?, data(b"dataRef")?);
-                code(runs, &mut refs, id, d, close);
-            }
-            (b"cp", true) => {
-                let hex = attr_str(&attrs, b"hex")?.unwrap_or_default();
-                let ch = u32::from_str_radix(&hex, 16)
-                    .ok()
-                    .and_then(char::from_u32)
-                    .ok_or(Declined)?;
-                push_text(runs, ch.encode_utf8(&mut [0; 4]));
-            }
-            _ => return Err(Declined),
         }
     }
 }
@@ -513,6 +605,13 @@ fn code(
 
 /// A code's id as the general reader reads it (foreign ids are 0).
 fn code_id(attrs: &Attrs<'_>, name: &[u8]) -> Fast<u32> {
+    // The writer's ids: up to 9 digits, no entity (no overflow either).
+    if let Some(raw @ [_, ..]) = attr_raw(attrs, name)
+        && raw.len() <= 9
+        && raw.iter().all(u8::is_ascii_digit)
+    {
+        return Ok(raw.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')));
+    }
     Ok(attr_str(attrs, name)?
         .ok_or(Declined)?
         .trim()

@@ -240,3 +240,26 @@ fn a_unit_cut_by_the_end_of_a_read_stays_on_the_fast_path() {
         assert!(agree(&path), "cut {cut}");
     }
 }
+
+#[test]
+fn characters_cut_by_the_end_of_a_read_and_bytes_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    // A unit, its text long enough to cross the end of the first read, with
+    // multibyte characters at every offset around it: read on the fast path.
+    let text = "é€😀".repeat(super::fast::CHUNK / 9 + 8);
+    for shift in 0..4 {
+        let unit = format!(
+            "  <unit id=\"a\">\n   <segment><source>{}{text}</source><target>{text}</target></segment>\n  </unit>\n",
+            "x".repeat(shift)
+        );
+        let path = file(dir.path(), "cut.xlf", &format!("{HEAD}{unit}{TAIL}"));
+        assert!(agree(&path), "shift {shift}");
+    }
+    // Bytes that are not UTF-8: declined, the general reader says what they are.
+    let mut bytes = format!("{HEAD}  <unit id=\"a\">\n   <segment><source>a").into_bytes();
+    bytes.extend_from_slice(b"\xff</source></segment>\n  </unit>\n");
+    bytes.extend_from_slice(TAIL.as_bytes());
+    let path = dir.path().join("bad.xlf");
+    std::fs::write(&path, bytes).unwrap();
+    assert!(!agree(&path));
+}

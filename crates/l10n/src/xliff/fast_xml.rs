@@ -9,7 +9,7 @@ pub(super) struct Declined;
 pub(super) type Fast<T> = Result<T, Declined>;
 
 /// An attribute's name and raw (still escaped) value.
-pub(super) type Attr<'a> = (&'a [u8], &'a [u8]);
+pub(super) type Attr<'a> = (&'a [u8], &'a str);
 
 /// The unescaped value of attribute `name`.
 pub(super) fn attr(attrs: &Attrs<'_>, name: &[u8]) -> Fast<Option<String>> {
@@ -22,7 +22,7 @@ pub(super) fn attr_raw<'a>(attrs: &Attrs<'a>, name: &[u8]) -> Option<&'a [u8]> {
         .list()
         .iter()
         .find(|(n, _)| *n == name)
-        .map(|(_, raw)| *raw)
+        .map(|(_, raw)| raw.as_bytes())
 }
 
 /// The number of a data id as the writer writes them, `d` and a decimal without
@@ -50,10 +50,9 @@ pub(super) fn attr_str<'a>(
     attrs: &Attrs<'a>,
     name: &[u8],
 ) -> Fast<Option<std::borrow::Cow<'a, str>>> {
-    let Some((_, raw)) = attrs.list().iter().find(|(n, _)| *n == name) else {
+    let Some(&(_, raw)) = attrs.list().iter().find(|(n, _)| *n == name) else {
         return Ok(None);
     };
-    let raw = std::str::from_utf8(raw).map_err(|_| Declined)?;
     if !raw.contains('&') {
         return Ok(Some(std::borrow::Cow::Borrowed(raw)));
     }
@@ -77,16 +76,51 @@ impl<'a> Attrs<'a> {
 }
 
 pub(super) fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+    CLASS[usize::from(b)] & WS != 0
 }
 
-/// A position in a buffered tag or unit.
+/// [`CLASS`] bit: XML whitespace.
+const WS: u8 = 1;
+/// [`CLASS`] bit: ends a name (whitespace, `/`, `>`, `=`).
+const NAME_END: u8 = 2;
+/// [`CLASS`] bit: a byte an attribute value's scan stops at (either quote, and
+/// what the fast path declines in a value: `<`, tab, line feed, carriage return).
+const VALUE_STOP: u8 = 4;
+
+/// The [`WS`], [`NAME_END`] and [`VALUE_STOP`] bits of each byte.
+const CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b' ' as usize] = WS | NAME_END;
+    table[b'\t' as usize] = WS | NAME_END | VALUE_STOP;
+    table[b'\n' as usize] = WS | NAME_END | VALUE_STOP;
+    table[b'\r' as usize] = WS | NAME_END | VALUE_STOP;
+    table[b'/' as usize] = NAME_END;
+    table[b'>' as usize] = NAME_END;
+    table[b'=' as usize] = NAME_END;
+    table[b'"' as usize] = VALUE_STOP;
+    table[b'\'' as usize] = VALUE_STOP;
+    table[b'<' as usize] = VALUE_STOP;
+    table
+};
+
+/// A position in a buffered tag or unit (a string: the slices taken between
+/// its ASCII delimiters are strings without another check).
 pub(super) struct Cursor<'a> {
     pub(super) s: &'a [u8],
+    t: &'a str,
     pub(super) i: usize,
 }
 
 impl<'a> Cursor<'a> {
+    /// A cursor at the start of `text`.
+    pub(super) fn new(text: &'a str) -> Self {
+        Cursor {
+            s: text.as_bytes(),
+            t: text,
+            i: 0,
+        }
+    }
+
     pub(super) fn rest(&self) -> &'a [u8] {
         self.s.get(self.i..).unwrap_or_default()
     }
@@ -126,18 +160,75 @@ impl<'a> Cursor<'a> {
         while self
             .s
             .get(self.i)
-            .is_some_and(|b| !is_ws(*b) && !matches!(b, b'/' | b'>' | b'='))
+            .is_some_and(|b| CLASS[usize::from(*b)] & NAME_END == 0)
         {
             self.i += 1;
         }
         self.s.get(start..self.i).unwrap_or_default()
     }
 
+    /// [`Cursor::attrs`], trying first the form the writer gives a tag: exactly
+    /// the attributes `names`, in that order, each as ` name="value"`, then `>`
+    /// or `/>` (no name compared against the others, no whitespace to skip).
+    /// Anything else is read again by [`Cursor::attrs`], from the same place:
+    /// the attributes are the same either way.
+    pub(super) fn attrs_as(&mut self, names: &[&'static [u8]]) -> Fast<(Attrs<'a>, bool)> {
+        let start = self.i;
+        if let Some(found) = self.exact_attrs(names) {
+            return Ok(found);
+        }
+        self.i = start;
+        self.attrs()
+    }
+
+    fn exact_attrs(&mut self, names: &[&'static [u8]]) -> Option<(Attrs<'a>, bool)> {
+        let mut attrs = Attrs {
+            list: [(&[], ""); MAX_ATTRS],
+            len: 0,
+        };
+        for &name in names {
+            let rest = self.rest();
+            let n = name.len();
+            if rest.first() != Some(&b' ')
+                || rest.get(1..=n) != Some(name)
+                || rest.get(n + 1..n + 3) != Some(b"=\"")
+            {
+                return None;
+            }
+            let start = self.i + n + 3;
+            let mut end = start;
+            while self
+                .s
+                .get(end)
+                .is_some_and(|b| CLASS[usize::from(*b)] & VALUE_STOP == 0)
+            {
+                end += 1;
+            }
+            if self.s.get(end) != Some(&b'"') {
+                return None;
+            }
+            *attrs.list.get_mut(attrs.len)? = (name, self.t.get(start..end)?);
+            attrs.len += 1;
+            self.i = end + 1;
+        }
+        match self.rest() {
+            [b'>', ..] => {
+                self.i += 1;
+                Some((attrs, false))
+            }
+            [b'/', b'>', ..] => {
+                self.i += 2;
+                Some((attrs, true))
+            }
+            _ => None,
+        }
+    }
+
     /// A tag's attributes through its `>` (`true`: it was `/>`). Values are raw;
     /// duplicates and anything unusual are declined.
     pub(super) fn attrs(&mut self) -> Fast<(Attrs<'a>, bool)> {
         let mut attrs = Attrs {
-            list: [(&[], &[]); MAX_ATTRS],
+            list: [(&[], ""); MAX_ATTRS],
             len: 0,
         };
         loop {
@@ -165,15 +256,20 @@ impl<'a> Cursor<'a> {
             let mut end = start;
             loop {
                 match self.s.get(end) {
+                    Some(&b) if CLASS[usize::from(b)] & VALUE_STOP == 0 => end += 1,
                     Some(&b) if b == quote => break,
-                    None | Some(b'<' | b'\t' | b'\n' | b'\r') => return Err(Declined),
-                    Some(_) => end += 1,
+                    Some(b'"' | b'\'') => end += 1,
+                    _ => return Err(Declined),
                 }
             }
-            if attrs.list().iter().any(|(n, _)| *n == name) {
+            if attrs
+                .list()
+                .iter()
+                .any(|(n, _)| n.len() == name.len() && *n == name)
+            {
                 return Err(Declined);
             }
-            let value = self.s.get(start..end).ok_or(Declined)?;
+            let value = self.t.get(start..end).ok_or(Declined)?;
             *attrs.list.get_mut(attrs.len).ok_or(Declined)? = (name, value);
             attrs.len += 1;
             self.i = end + 1;
@@ -184,14 +280,27 @@ impl<'a> Cursor<'a> {
     pub(super) fn text(&mut self, out: &mut String) -> Fast<()> {
         let rest = self.rest();
         let len = memchr::memchr(b'<', rest).unwrap_or(rest.len());
-        let region = rest.get(..len).ok_or(Declined)?;
-        self.i += len;
-        // Valid as a whole: the entities are ASCII, so every piece between them is.
-        let region = std::str::from_utf8(region).map_err(|_| Declined)?;
-        if region.contains('\r') {
-            return Err(Declined);
+        let end = self.i + len;
+        out.reserve(len);
+        while self.i < end {
+            let region = self.s.get(self.i..end).unwrap_or_default();
+            let Some(at) = memchr::memchr2(b'&', b'\r', region) else {
+                out.push_str(self.t.get(self.i..end).ok_or(Declined)?);
+                self.i = end;
+                break;
+            };
+            out.push_str(self.t.get(self.i..self.i + at).ok_or(Declined)?);
+            self.i += at;
+            if region.get(at) != Some(&b'&') {
+                return Err(Declined);
+            }
+            // As `unescape`: the `;` within 12 bytes.
+            let entity = region.get(at..).unwrap_or_default();
+            let semi = memchr::memchr(b';', entity.get(..13).unwrap_or(entity)).ok_or(Declined)?;
+            out.push(entity_char(entity.get(1..semi).ok_or(Declined)?)?);
+            self.i += semi + 1;
         }
-        unescape(region, out)
+        Ok(())
     }
 }
 

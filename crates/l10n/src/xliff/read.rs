@@ -10,6 +10,7 @@ use quick_xml::events::{BytesStart, Event};
 use super::fast::FastReader;
 use super::fast_xml::Declined;
 use super::notes::{NoteKind, Suggestion, SuggestionNotes};
+use super::pool::Spare;
 use super::segments::{self, UnitSegment};
 use crate::block::Run;
 use crate::error::{L10nError, Result};
@@ -100,6 +101,27 @@ impl XliffReader {
             fast,
             returned: 0,
         })
+    }
+
+    /// Takes spent buffers from `back` to fill again (a merge reading ahead).
+    pub(super) fn refilled_from(&mut self, back: std::sync::mpsc::Receiver<Spare>) {
+        if let Some(fast) = self.fast.as_mut() {
+            fast.pool.refilled_from(back);
+        }
+    }
+
+    /// Hands back a unit's spent runs (reused by the fast path).
+    pub(super) fn recycle_runs(&mut self, runs: Vec<Run>) {
+        if let Some(fast) = self.fast.as_mut() {
+            fast.pool.put_runs(runs);
+        }
+    }
+
+    /// Hands back a spent string (reused by the fast path).
+    pub(super) fn recycle_string(&mut self, s: String) {
+        if let Some(fast) = self.fast.as_mut() {
+            fast.pool.put_string(s);
+        }
     }
 
     /// Whether the fast path is still reading (it declined nothing so far).

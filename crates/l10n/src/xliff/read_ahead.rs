@@ -9,9 +9,11 @@
 //! is an error too, never a silently shorter file.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 
+use super::pool::Spare;
 use super::read::{Unit, XliffReader};
+use crate::block::Run;
 use crate::error::{L10nError, Result};
 use crate::import::{AnyTarget, EntryReader};
 
@@ -22,6 +24,9 @@ pub(super) const UNITS_AHEAD: usize = 256;
 /// Units sent at once: one hand-over (and at most one wake-up of the other
 /// thread) per batch, not per unit.
 const BATCH: usize = 64;
+
+/// Spent strings sent back to the thread at once (`pool.rs`).
+const SPENT: usize = 256;
 
 /// What the first pass found.
 #[derive(Clone, Copy, Debug)]
@@ -50,7 +55,39 @@ pub(super) enum Units {
         batch: std::vec::IntoIter<Unit>,
         path: PathBuf,
         done: bool,
+        /// Spent buffers collected, and where they go back.
+        spent: Spare,
+        back: Sender<Spare>,
     },
+}
+
+impl Units {
+    /// Hands back a unit's spent runs: to the reader's pool, or collected and
+    /// sent back to the thread reading ahead.
+    pub(super) fn recycle_runs(&mut self, runs: Vec<Run>) {
+        match self {
+            Units::Direct(reader) => reader.recycle_runs(runs),
+            Units::Ahead { spent, .. } => spent.runs(runs),
+        }
+        self.send_spent();
+    }
+
+    /// [`Units::recycle_runs`] for a string.
+    pub(super) fn recycle_string(&mut self, s: String) {
+        match self {
+            Units::Direct(reader) => reader.recycle_string(s),
+            Units::Ahead { spent, .. } => spent.string(s),
+        }
+    }
+
+    fn send_spent(&mut self) {
+        if let Units::Ahead { spent, back, .. } = self
+            && spent.len() >= SPENT
+        {
+            // The thread gone (its read is over): the buffers are just dropped.
+            let _ = back.send(std::mem::take(spent));
+        }
+    }
 }
 
 impl EntryReader for Units {
@@ -65,6 +102,7 @@ impl EntryReader for Units {
                 batch,
                 path,
                 done,
+                ..
             } => match units.recv() {
                 Ok(Message::Units(next)) => {
                     *batch = next.into_iter();
@@ -101,10 +139,11 @@ impl Ahead {
     pub(super) fn spawn(scan: XliffReader, any: AnyTarget, path: &Path) -> Option<(Self, Units)> {
         let (scan_tx, scanned) = sync_channel(1);
         let (unit_tx, units) = sync_channel(UNITS_AHEAD / BATCH);
+        let (back, spent) = channel();
         let owned = path.to_path_buf();
         std::thread::Builder::new()
             .name("xliff-read-ahead".into())
-            .spawn(move || run(scan, any, &owned, &scan_tx, &unit_tx))
+            .spawn(move || run(scan, any, &owned, &scan_tx, (&unit_tx, spent)))
             .ok()?;
         let ahead = Ahead {
             scanned,
@@ -115,6 +154,8 @@ impl Ahead {
             batch: Vec::new().into_iter(),
             path: path.to_path_buf(),
             done: false,
+            spent: Spare::default(),
+            back,
         };
         Some((ahead, units))
     }
@@ -127,13 +168,14 @@ impl Ahead {
     }
 }
 
-/// The thread: the rest of the first pass, then the units.
+/// The thread: the rest of the first pass, then the units (their buffers
+/// refilled from `spent`).
 fn run(
     mut scan: XliffReader,
     mut any: AnyTarget,
     path: &Path,
     scanned: &SyncSender<Result<Scanned>>,
-    units: &SyncSender<Message>,
+    (units, spent): (&SyncSender<Message>, Receiver<Spare>),
 ) {
     while !any.confirmed {
         match scan.next_unit() {
@@ -157,6 +199,7 @@ fn run(
         }
     };
     reader.header = scan.header.clone();
+    reader.refilled_from(spent);
     let mut batch = Vec::with_capacity(BATCH);
     loop {
         let last = match reader.next_unit() {
