@@ -81,7 +81,7 @@ pub(crate) fn display_space(nodes: &mut Vec<Node>) {
     while let Some(node) = stack.pop() {
         if let Node::Element(e) = node {
             if matches!(
-                e.name.as_str(),
+                &*e.name,
                 "pre" | "svg" | "script" | "style" | "xmp" | "iframe" | "noembed" | "noframes"
             ) {
                 continue;

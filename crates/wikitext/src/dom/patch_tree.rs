@@ -202,7 +202,7 @@ impl PatchTree {
                     ..
                 } => {
                     let element = Element {
-                        name: name.into_owned(),
+                        name,
                         attrs: attrs
                             .into_iter()
                             .map(|a| (a.name.into_owned(), a.value))

@@ -127,7 +127,7 @@ fn cell_of(nodes: &[Node], path: &[usize]) -> Option<Path> {
     (1..path.len()).rev().find_map(|n| {
         let p = path.get(..n)?;
         element_at(nodes, p)
-            .filter(|e| matches!(e.name.as_str(), "td" | "th" | "caption"))
+            .filter(|e| matches!(&*e.name, "td" | "th" | "caption"))
             .map(|_| p.to_vec())
     })
 }
@@ -392,10 +392,8 @@ fn drop_fosterable_whitespace(nodes: &mut [Node]) {
     let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
     while let Some(node) = stack.pop() {
         let Node::Element(e) = node else { continue };
-        if matches!(
-            e.name.as_str(),
-            "table" | "tbody" | "thead" | "tfoot" | "tr"
-        ) && e.children.iter().any(|c| is_marker(c, true))
+        if matches!(&*e.name, "table" | "tbody" | "thead" | "tfoot" | "tr")
+            && e.children.iter().any(|c| is_marker(c, true))
         {
             let mut inside = false;
             e.children.retain(|c| {
@@ -505,7 +503,7 @@ fn fostered_end_from_inside(nodes: &mut Vec<Node>) {
             && list.get(first - 1).is_some_and(|n| match n {
                 Node::Comment(_) => true,
                 Node::Element(x) => {
-                    matches!(x.name.as_str(), "link" | "meta")
+                    matches!(&*x.name, "link" | "meta")
                         && !is_marker(n, true)
                         && !is_marker(n, false)
                 }

@@ -72,9 +72,9 @@ fn text(s: &str) -> Node {
     Node::Text(s.to_owned())
 }
 
-fn element(name: &str, attrs: Vec<(String, String)>, children: Vec<Node>) -> Node {
+fn element(name: &'static str, attrs: Vec<(String, String)>, children: Vec<Node>) -> Node {
     Node::Element(Element {
-        name: name.to_owned(),
+        name: name.into(),
         attrs,
         children,
     })
