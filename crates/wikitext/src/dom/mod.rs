@@ -28,12 +28,16 @@ pub(crate) enum Node {
     Comment(String),
 }
 
+/// An attribute: its name (static text for the names the tree builder knows)
+/// and value.
+pub(crate) type Attr = (Cow<'static, str>, String);
+
 /// An element: name, attributes in order, children. The name is static text
 /// for every element the tree builder knows (no allocation per element).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Element {
     pub(crate) name: Cow<'static, str>,
-    pub(crate) attrs: Vec<(String, String)>,
+    pub(crate) attrs: Vec<Attr>,
     pub(crate) children: Vec<Node>,
 }
 
@@ -80,7 +84,7 @@ pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
                             attrs: e
                                 .attrs()
                                 .iter()
-                                .map(|a| (a.name.to_string(), a.value.to_owned()))
+                                .map(|a| (a.name.to_string().into(), a.value.to_owned()))
                                 .collect(),
                             children: Vec::new(),
                         };

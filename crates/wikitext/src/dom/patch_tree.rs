@@ -203,10 +203,7 @@ impl PatchTree {
                 } => {
                     let element = Element {
                         name,
-                        attrs: attrs
-                            .into_iter()
-                            .map(|a| (a.name.into_owned(), a.value))
-                            .collect(),
+                        attrs: attrs.into_iter().map(|a| (a.name, a.value)).collect(),
                         children: Vec::new(),
                     };
                     self.create(key, Data::Element(element))?;
@@ -246,7 +243,7 @@ impl PatchTree {
                     {
                         for a in attrs {
                             if !e.attrs.iter().any(|(k, _)| *k == a.name) {
-                                e.attrs.push((a.name.into_owned(), a.value));
+                                e.attrs.push((a.name, a.value));
                             }
                         }
                     }

@@ -133,7 +133,7 @@ fn cell_of(nodes: &[Node], path: &[usize]) -> Option<Path> {
 }
 
 /// The attributes a moved marker keeps (its call, for `compound`).
-fn kept(e: &Element) -> Vec<(String, String)> {
+fn kept(e: &Element) -> Vec<super::Attr> {
     e.attrs
         .iter()
         .filter(|(k, _)| k == "tl:call")
@@ -224,7 +224,7 @@ pub(crate) fn sweep(nodes: &mut Vec<Node>) {
     }
 }
 
-fn end_meta(kept: Vec<(String, String)>) -> Element {
+fn end_meta(kept: Vec<super::Attr>) -> Element {
     let mut end = Element::new("meta");
     end.attrs
         .push(("typeof".into(), "mw:Transclusion/End".into()));
@@ -232,7 +232,7 @@ fn end_meta(kept: Vec<(String, String)>) -> Element {
     end
 }
 
-fn start_meta(data: String, kept: Vec<(String, String)>) -> Element {
+fn start_meta(data: String, kept: Vec<super::Attr>) -> Element {
     let mut begin = Element::new("meta");
     begin
         .attrs
@@ -368,15 +368,15 @@ fn unanchor(nodes: &mut Vec<Node>) {
             return;
         };
         if let (Some(data), Some(call)) = (e.attr("tl:odata"), e.attr("tl:ocall")) {
-            let mut kept = vec![("tl:call".to_owned(), call.to_owned())];
+            let mut kept = vec![("tl:call".into(), call.to_owned())];
             if let (Some(tid), Some(prefix)) = (e.attr("tl:otid"), e.attr("tl:otprefix")) {
-                kept.push((TID.to_owned(), tid.to_owned()));
-                kept.push((TPREFIX.to_owned(), prefix.to_owned()));
+                kept.push((TID.into(), tid.to_owned()));
+                kept.push((TPREFIX.into(), prefix.to_owned()));
             }
             edits.insert(parent, *at, start_meta(data.to_owned(), kept));
         }
         if let Some(call) = e.attr("tl:ccall") {
-            let kept = vec![("tl:call".to_owned(), call.to_owned())];
+            let kept = vec![("tl:call".into(), call.to_owned())];
             edits.insert(parent, at + 1, end_meta(kept));
         }
     });
