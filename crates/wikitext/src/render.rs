@@ -286,7 +286,9 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     // One copy of the options for the page's handlers and its ref bodies' renders.
     let options = Arc::new(options.clone());
     let nodes = run_marked(&text, &Arc::from(calls), &options, Context::Page, &bodies)?;
-    let mut html = String::new();
+    // The HTML is about five times the wikitext (the corpus's 111 articles:
+    // 4.7): room made once rather than grown by copies.
+    let mut html = String::with_capacity(wikitext.len().saturating_mul(5));
     dom::serialize::serialize(&nodes, &mut html);
     Ok(html)
 }

@@ -273,6 +273,17 @@ impl PatchTree {
         self.take_error()
     }
 
+    /// How many children `parent` has (a child list is made once, at its size).
+    fn child_count(&self, parent: u32) -> usize {
+        let mut n = 0;
+        let mut c = self.slots.get(parent as usize).map_or(NONE, |s| s.first);
+        while let Some(s) = self.slots.get(c as usize) {
+            n += 1;
+            c = s.next;
+        }
+        n
+    }
+
     /// The first child element of `parent` named `name`.
     fn child_named(&self, parent: u32, name: &str) -> Option<u32> {
         let mut c = self.slots.get(parent as usize)?.first;
@@ -295,7 +306,7 @@ impl PatchTree {
         else {
             return Vec::new();
         };
-        let mut roots: Vec<Node> = Vec::new();
+        let mut roots: Vec<Node> = Vec::with_capacity(self.child_count(body));
         // Elements under construction with the slot of their next sibling.
         let mut stack: Vec<(Element, u32)> = Vec::new();
         let mut next = self.slots.get(body as usize).map_or(NONE, |s| s.first);
@@ -305,7 +316,8 @@ impl PatchTree {
                     let sibling = slot.next;
                     let first = slot.first;
                     match std::mem::take(&mut slot.data) {
-                        Data::Element(e) => {
+                        Data::Element(mut e) => {
+                            e.children.reserve_exact(self.child_count(next));
                             stack.push((e, sibling));
                             next = first;
                             continue;
