@@ -24,9 +24,7 @@ pub(crate) fn is_empty(e: &Element) -> bool {
 fn has_transparent(e: &Element) -> bool {
     e.children.iter().any(|c| match c {
         Node::Comment(_) => true,
-        Node::Element(inner) => {
-            matches!(inner.name.as_str(), "meta" | "link") || has_transparent(inner)
-        }
+        Node::Element(inner) => matches!(&*inner.name, "meta" | "link") || has_transparent(inner),
         Node::Text(_) => false,
     })
 }
@@ -43,7 +41,7 @@ pub(crate) fn flag_empty(nodes: &mut [Node]) {
             if tpl {
                 e.children.retain(|c| {
                     !matches!(c, Node::Element(inner)
-                        if matches!(inner.name.as_str(), "li" | "tr")
+                        if matches!(&*inner.name, "li" | "tr")
                             && !inner.has_type("mw:Transclusion")
                             && inner.attrs.iter().all(|(k, _)| k == "about")
                             && is_empty(inner)

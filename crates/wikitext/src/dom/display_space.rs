@@ -20,17 +20,21 @@ fn spaces(text: &str) -> Vec<usize> {
     }) {
         return Vec::new();
     }
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let at = |i: usize| chars.get(i).map(|&(_, c)| c);
+    // A window of five characters around the current one (two either side),
+    // slid over the text: no table of its characters.
+    let mut chars = text.char_indices();
+    let mut window: [Option<(usize, char)>; 5] = [None, None, None, chars.next(), chars.next()];
     let mut out = Vec::new();
-    for (i, &(offset, c)) in chars.iter().enumerate() {
+    loop {
+        window.rotate_left(1);
+        window[4] = chars.next();
+        let Some((offset, c)) = window[2] else { break };
         if c != ' ' {
             continue;
         }
-        let left =
-            matches!(at(i + 1), Some('?' | ':' | ';' | '!' | '%' | '»' | '›')) && !word(at(i + 2));
-        let right =
-            i > 0 && matches!(at(i - 1), Some('«' | '‹')) && !word(i.checked_sub(2).and_then(at));
+        let at = |k: usize| window[k].map(|(_, c)| c);
+        let left = matches!(at(3), Some('?' | ':' | ';' | '!' | '%' | '»' | '›')) && !word(at(4));
+        let right = matches!(at(1), Some('«' | '‹')) && !word(at(0));
         if left || right {
             out.push(offset);
         }
@@ -81,7 +85,7 @@ pub(crate) fn display_space(nodes: &mut Vec<Node>) {
     while let Some(node) = stack.pop() {
         if let Node::Element(e) = node {
             if matches!(
-                e.name.as_str(),
+                &*e.name,
                 "pre" | "svg" | "script" | "style" | "xmp" | "iframe" | "noembed" | "noframes"
             ) {
                 continue;

@@ -40,7 +40,7 @@ fn span(children: Vec<Node>, about: &str) -> Node {
 /// include directive's `meta`.
 fn transparent(node: &Node) -> bool {
     let Node::Element(e) = node else { return false };
-    match e.name.as_str() {
+    match &*e.name {
         "link" => true,
         "meta" => {
             e.attr("property")
@@ -66,7 +66,7 @@ fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
         .count();
     let next_ok = match range.get(from + run) {
         None => true,
-        Some(Node::Element(e)) => matches!(e.name.as_str(), "table" | "div"),
+        Some(Node::Element(e)) => matches!(&*e.name, "table" | "div"),
         Some(_) => false,
     };
     if run == 0 || !next_ok {

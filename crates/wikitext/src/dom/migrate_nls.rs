@@ -86,7 +86,7 @@ pub(crate) fn migrate_trailing_nls(nodes: &mut [Node]) {
 mod tests {
     use super::*;
 
-    fn el(name: &str, children: Vec<Node>) -> Node {
+    fn el(name: &'static str, children: Vec<Node>) -> Node {
         let mut e = Element::new(name);
         e.children = children;
         Node::Element(e)

@@ -15,6 +15,8 @@ pub(crate) mod serialize;
 pub(crate) mod table_fixups;
 pub(crate) mod trim;
 
+use std::borrow::Cow;
+
 #[cfg(test)]
 use tagloom_html::dom::{NodeKind, NodeRef};
 
@@ -26,18 +28,23 @@ pub(crate) enum Node {
     Comment(String),
 }
 
-/// An element: name, attributes in order, children.
+/// An attribute: its name (static text for the names the tree builder knows)
+/// and value.
+pub(crate) type Attr = (Cow<'static, str>, String);
+
+/// An element: name, attributes in order, children. The name is static text
+/// for every element the tree builder knows (no allocation per element).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Element {
-    pub(crate) name: String,
-    pub(crate) attrs: Vec<(String, String)>,
+    pub(crate) name: Cow<'static, str>,
+    pub(crate) attrs: Vec<Attr>,
     pub(crate) children: Vec<Node>,
 }
 
 impl Element {
-    pub(crate) fn new(name: &str) -> Element {
+    pub(crate) fn new(name: impl Into<Cow<'static, str>>) -> Element {
         Element {
-            name: name.to_owned(),
+            name: name.into(),
             attrs: Vec::new(),
             children: Vec::new(),
         }
@@ -73,11 +80,11 @@ pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
                 let made = match child.kind() {
                     NodeKind::Element(e) => {
                         let element = Element {
-                            name: e.local_name().to_owned(),
+                            name: e.local_name().to_owned().into(),
                             attrs: e
                                 .attrs()
                                 .iter()
-                                .map(|a| (a.name.to_string(), a.value.to_owned()))
+                                .map(|a| (a.name.to_string().into(), a.value.to_owned()))
                                 .collect(),
                             children: Vec::new(),
                         };

@@ -1,16 +1,23 @@
-//! The tree builder's patches applied straight to a small linked arena whose
+//! The tree builder's output built straight into a small linked arena whose
 //! strings are moved, not copied, into the owned tree of the DOM passes
-//! ([`PatchTree::into_body`]). This replaces a `DomStore` (checked patches with
-//! an undo log) that the passes then copied node by node and dropped: the
-//! element names, attributes and texts the tree builder made go to the owned
-//! tree without a second allocation each.
+//! ([`PatchTree::into_body`]). The render gives the arena to the tree builder
+//! as its [`TreeSink`] ([`SharedTree`]): no `DomPatch` values, no patch buffer,
+//! names the tree builder knows kept as static text; [`PatchTree::apply`]
+//! takes a patch stream to the same calls (the tests compare it with a
+//! `DomStore`).
 //!
 //! Only what the passes read is kept: elements, text and comments. Keys are the
 //! tree builder's (monotonic, from 1); a slot per key, links by slot index, so
 //! appending, inserting and detaching (foster parenting, the adoption agency)
 //! are O(1) however long a child list is.
 
-use tagloom_html::dom_patch::{DomPatch, PatchKey};
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex};
+
+#[cfg(test)]
+use tagloom_html::dom_patch::DomPatch;
+use tagloom_html::dom_patch::{PatchKey, QuirksMode};
+use tagloom_html::tree_builder::{ElementAttrs, NewElement, TreeSink};
 
 use super::{Element, Node};
 
@@ -76,6 +83,9 @@ pub(crate) struct PatchTree {
     /// The first key (slot 0's).
     base: u64,
     document: Option<u32>,
+    /// The first call that named a key the tree builder never handed out (the
+    /// sink's calls return nothing; [`take_error`](Self::take_error) tells).
+    error: Option<PatchTreeError>,
 }
 
 impl PatchTree {
@@ -103,14 +113,6 @@ impl PatchTree {
 
     fn get(&mut self, i: u32) -> Option<&mut Slot> {
         self.slots.get_mut(i as usize)
-    }
-
-    fn create(&mut self, key: PatchKey, data: Data) -> Result<u32, PatchTreeError> {
-        let i = self.slot(key)?;
-        if let Some(s) = self.get(i) {
-            s.data = data;
-        }
-        Ok(i)
     }
 
     /// Detaches `node` from its parent, if it has one.
@@ -178,7 +180,57 @@ impl PatchTree {
         }
     }
 
-    /// Applies a batch of the tree builder's patches.
+    /// The slot of `key`, or `None` with the error kept.
+    fn slot_or_record(&mut self, key: PatchKey) -> Option<u32> {
+        match self.slot(key) {
+            Ok(i) => Some(i),
+            Err(e) => {
+                self.error.get_or_insert(e);
+                None
+            }
+        }
+    }
+
+    fn create_or_record(&mut self, key: PatchKey, data: Data) -> Option<u32> {
+        let i = self.slot_or_record(key)?;
+        if let Some(s) = self.get(i) {
+            s.data = data;
+        }
+        Some(i)
+    }
+
+    /// Creates an element (and its template contents, kept for links only).
+    fn element(
+        &mut self,
+        key: PatchKey,
+        name: Cow<'static, str>,
+        attrs: ElementAttrs<'_>,
+        contents: Option<PatchKey>,
+    ) {
+        let mut list = Vec::new();
+        if !attrs.is_empty() {
+            list.reserve_exact(attrs.len());
+            list.extend(attrs.iter().map(|a| (a.name.to_cow(), a.value.to_owned())));
+        }
+        let element = Element {
+            name,
+            attrs: list,
+            children: Vec::new(),
+        };
+        self.create_or_record(key, Data::Element(element));
+        if let Some(contents) = contents {
+            self.create_or_record(contents, Data::Other);
+        }
+    }
+
+    /// The first error met since the last call.
+    pub(crate) fn take_error(&mut self) -> Result<(), PatchTreeError> {
+        self.error.take().map_or(Ok(()), Err)
+    }
+
+    /// Applies a batch of the tree builder's patches (the calls a
+    /// [`TreeSink`] gets for them).
+    #[cfg(test)]
     pub(crate) fn apply(
         &mut self,
         patches: impl IntoIterator<Item = DomPatch>,
@@ -186,13 +238,11 @@ impl PatchTree {
         for patch in patches {
             match patch {
                 DomPatch::Clear => *self = PatchTree::default(),
-                DomPatch::CreateDocument { key } => {
-                    self.document = Some(self.create(key, Data::Other)?);
-                }
-                DomPatch::SetQuirksMode { .. } => {}
+                DomPatch::CreateDocument { key } => self.create_document(key),
+                DomPatch::SetQuirksMode { mode } => self.set_quirks_mode(mode),
                 DomPatch::CreateDoctype { key, .. }
                 | DomPatch::CreateProcessingInstruction { key, .. } => {
-                    self.create(key, Data::Other)?;
+                    self.create_or_record(key, Data::Other);
                 }
                 DomPatch::CreateElement {
                     key,
@@ -200,70 +250,38 @@ impl PatchTree {
                     attrs,
                     contents,
                     ..
-                } => {
-                    let element = Element {
-                        name: name.into_owned(),
-                        attrs: attrs
-                            .into_iter()
-                            .map(|a| (a.name.into_owned(), a.value))
-                            .collect(),
-                        children: Vec::new(),
-                    };
-                    self.create(key, Data::Element(element))?;
-                    if let Some(contents) = contents {
-                        self.create(contents, Data::Other)?;
-                    }
-                }
+                } => self.element(key, name, ElementAttrs::list(&attrs), contents),
                 DomPatch::CreateText { key, text } => {
-                    self.create(key, Data::Text(text))?;
+                    self.create_or_record(key, Data::Text(text));
                 }
                 DomPatch::CreateComment { key, text } => {
-                    self.create(key, Data::Comment(text))?;
+                    self.create_or_record(key, Data::Comment(text));
                 }
-                DomPatch::AppendChild { parent, child } => {
-                    let (parent, child) = (self.slot(parent)?, self.slot(child)?);
-                    self.insert(parent, child, None);
-                }
+                DomPatch::AppendChild { parent, child } => self.append_child(parent, child),
                 DomPatch::InsertBefore {
                     parent,
                     child,
                     before,
-                } => {
-                    let (parent, child) = (self.slot(parent)?, self.slot(child)?);
-                    let before = self.slot(before)?;
-                    self.insert(parent, child, Some(before));
-                }
-                DomPatch::Remove { node } => {
-                    let node = self.slot(node)?;
-                    self.detach(node);
-                }
+                } => self.insert_before(parent, child, before),
+                DomPatch::Remove { node } => self.remove(node),
                 DomPatch::AddAttributes { node, attrs } => {
-                    let node = self.slot(node)?;
-                    if let Some(Slot {
-                        data: Data::Element(e),
-                        ..
-                    }) = self.get(node)
-                    {
-                        for a in attrs {
-                            if !e.attrs.iter().any(|(k, _)| *k == a.name) {
-                                e.attrs.push((a.name.into_owned(), a.value));
-                            }
-                        }
-                    }
+                    self.add_attributes(node, ElementAttrs::list(&attrs));
                 }
-                DomPatch::AppendText { node, text } => {
-                    let node = self.slot(node)?;
-                    if let Some(Slot {
-                        data: Data::Text(t),
-                        ..
-                    }) = self.get(node)
-                    {
-                        t.push_str(&text);
-                    }
-                }
+                DomPatch::AppendText { node, text } => self.append_text(node, &text),
             }
         }
-        Ok(())
+        self.take_error()
+    }
+
+    /// How many children `parent` has (a child list is made once, at its size).
+    fn child_count(&self, parent: u32) -> usize {
+        let mut n = 0;
+        let mut c = self.slots.get(parent as usize).map_or(NONE, |s| s.first);
+        while let Some(s) = self.slots.get(c as usize) {
+            n += 1;
+            c = s.next;
+        }
+        n
     }
 
     /// The first child element of `parent` named `name`.
@@ -288,7 +306,7 @@ impl PatchTree {
         else {
             return Vec::new();
         };
-        let mut roots: Vec<Node> = Vec::new();
+        let mut roots: Vec<Node> = Vec::with_capacity(self.child_count(body));
         // Elements under construction with the slot of their next sibling.
         let mut stack: Vec<(Element, u32)> = Vec::new();
         let mut next = self.slots.get(body as usize).map_or(NONE, |s| s.first);
@@ -298,7 +316,8 @@ impl PatchTree {
                     let sibling = slot.next;
                     let first = slot.first;
                     match std::mem::take(&mut slot.data) {
-                        Data::Element(e) => {
+                        Data::Element(mut e) => {
+                            e.children.reserve_exact(self.child_count(next));
                             stack.push((e, sibling));
                             next = first;
                             continue;
@@ -333,6 +352,159 @@ impl PatchTree {
             }
         }
         roots
+    }
+}
+
+impl TreeSink for PatchTree {
+    fn create_document(&mut self, key: PatchKey) {
+        if let Some(i) = self.create_or_record(key, Data::Other) {
+            self.document = Some(i);
+        }
+    }
+
+    fn set_quirks_mode(&mut self, _: QuirksMode) {}
+
+    fn create_doctype(&mut self, key: PatchKey, _: &str, _: &str, _: &str) {
+        self.create_or_record(key, Data::Other);
+    }
+
+    fn create_element(&mut self, key: PatchKey, element: NewElement<'_>) {
+        self.element(key, element.name, element.attrs, element.contents);
+    }
+
+    fn create_text(&mut self, key: PatchKey, text: &str) {
+        self.create_or_record(key, Data::Text(text.to_owned()));
+    }
+
+    fn create_comment(&mut self, key: PatchKey, text: &str) {
+        self.create_or_record(key, Data::Comment(text.to_owned()));
+    }
+
+    fn create_processing_instruction(&mut self, key: PatchKey, _: &str, _: &str) {
+        self.create_or_record(key, Data::Other);
+    }
+
+    fn append_child(&mut self, parent: PatchKey, child: PatchKey) {
+        if let (Some(parent), Some(child)) =
+            (self.slot_or_record(parent), self.slot_or_record(child))
+        {
+            self.insert(parent, child, None);
+        }
+    }
+
+    fn insert_before(&mut self, parent: PatchKey, child: PatchKey, before: PatchKey) {
+        if let (Some(parent), Some(child), Some(before)) = (
+            self.slot_or_record(parent),
+            self.slot_or_record(child),
+            self.slot_or_record(before),
+        ) {
+            self.insert(parent, child, Some(before));
+        }
+    }
+
+    fn remove(&mut self, node: PatchKey) {
+        if let Some(node) = self.slot_or_record(node) {
+            self.detach(node);
+        }
+    }
+
+    fn append_text(&mut self, node: PatchKey, text: &str) {
+        let Some(node) = self.slot_or_record(node) else {
+            return;
+        };
+        if let Some(Slot {
+            data: Data::Text(t),
+            ..
+        }) = self.get(node)
+        {
+            t.push_str(text);
+        }
+    }
+
+    fn add_attributes(&mut self, node: PatchKey, attrs: ElementAttrs<'_>) {
+        let Some(node) = self.slot_or_record(node) else {
+            return;
+        };
+        if let Some(Slot {
+            data: Data::Element(e),
+            ..
+        }) = self.get(node)
+        {
+            for a in attrs.iter() {
+                if !e.attrs.iter().any(|(k, _)| *k == a.name.as_str()) {
+                    e.attrs.push((a.name.to_cow(), a.value.to_owned()));
+                }
+            }
+        }
+    }
+}
+
+/// A [`PatchTree`] as a tree builder's sink, handed back when the tree
+/// builder is dropped (a sink given to a tree builder stays inside it): the
+/// sink's `Drop` leaves the tree in the slot the render keeps.
+pub(crate) struct SharedTree {
+    tree: PatchTree,
+    slot: Arc<Mutex<Option<PatchTree>>>,
+}
+
+impl SharedTree {
+    /// A sink over an empty tree, and the slot the tree lands in.
+    pub(crate) fn new() -> (SharedTree, Arc<Mutex<Option<PatchTree>>>) {
+        let slot = Arc::new(Mutex::new(None));
+        let sink = SharedTree {
+            tree: PatchTree::default(),
+            slot: Arc::clone(&slot),
+        };
+        (sink, slot)
+    }
+}
+
+impl Drop for SharedTree {
+    fn drop(&mut self) {
+        let tree = std::mem::take(&mut self.tree);
+        // A poisoned slot still holds the data: nothing panics while it is held.
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        *slot = Some(tree);
+    }
+}
+
+/// Every call goes to the tree.
+impl TreeSink for SharedTree {
+    fn create_document(&mut self, key: PatchKey) {
+        self.tree.create_document(key);
+    }
+    fn set_quirks_mode(&mut self, mode: QuirksMode) {
+        self.tree.set_quirks_mode(mode);
+    }
+    fn create_doctype(&mut self, key: PatchKey, name: &str, public_id: &str, system_id: &str) {
+        self.tree.create_doctype(key, name, public_id, system_id);
+    }
+    fn create_element(&mut self, key: PatchKey, element: NewElement<'_>) {
+        self.tree.create_element(key, element);
+    }
+    fn create_text(&mut self, key: PatchKey, text: &str) {
+        self.tree.create_text(key, text);
+    }
+    fn create_comment(&mut self, key: PatchKey, text: &str) {
+        self.tree.create_comment(key, text);
+    }
+    fn create_processing_instruction(&mut self, key: PatchKey, target: &str, data: &str) {
+        self.tree.create_processing_instruction(key, target, data);
+    }
+    fn append_child(&mut self, parent: PatchKey, child: PatchKey) {
+        self.tree.append_child(parent, child);
+    }
+    fn insert_before(&mut self, parent: PatchKey, child: PatchKey, before: PatchKey) {
+        self.tree.insert_before(parent, child, before);
+    }
+    fn remove(&mut self, node: PatchKey) {
+        self.tree.remove(node);
+    }
+    fn append_text(&mut self, node: PatchKey, text: &str) {
+        self.tree.append_text(node, text);
+    }
+    fn add_attributes(&mut self, node: PatchKey, attrs: ElementAttrs<'_>) {
+        self.tree.add_attributes(node, attrs);
     }
 }
 

@@ -57,7 +57,7 @@ pub(crate) fn serialize(nodes: &[Node], out: &mut String) {
                 if serializes_as_void(Namespace::Html, &e.name) {
                     continue;
                 }
-                if matches!(e.name.as_str(), "pre" | "textarea" | "listing")
+                if matches!(&*e.name, "pre" | "textarea" | "listing")
                     && matches!(e.children.first(), Some(Node::Text(t)) if t.starts_with('\n'))
                 {
                     out.push('\n');

@@ -127,13 +127,13 @@ fn cell_of(nodes: &[Node], path: &[usize]) -> Option<Path> {
     (1..path.len()).rev().find_map(|n| {
         let p = path.get(..n)?;
         element_at(nodes, p)
-            .filter(|e| matches!(e.name.as_str(), "td" | "th" | "caption"))
+            .filter(|e| matches!(&*e.name, "td" | "th" | "caption"))
             .map(|_| p.to_vec())
     })
 }
 
 /// The attributes a moved marker keeps (its call, for `compound`).
-fn kept(e: &Element) -> Vec<(String, String)> {
+fn kept(e: &Element) -> Vec<super::Attr> {
     e.attrs
         .iter()
         .filter(|(k, _)| k == "tl:call")
@@ -224,7 +224,7 @@ pub(crate) fn sweep(nodes: &mut Vec<Node>) {
     }
 }
 
-fn end_meta(kept: Vec<(String, String)>) -> Element {
+fn end_meta(kept: Vec<super::Attr>) -> Element {
     let mut end = Element::new("meta");
     end.attrs
         .push(("typeof".into(), "mw:Transclusion/End".into()));
@@ -232,7 +232,7 @@ fn end_meta(kept: Vec<(String, String)>) -> Element {
     end
 }
 
-fn start_meta(data: String, kept: Vec<(String, String)>) -> Element {
+fn start_meta(data: String, kept: Vec<super::Attr>) -> Element {
     let mut begin = Element::new("meta");
     begin
         .attrs
@@ -368,15 +368,15 @@ fn unanchor(nodes: &mut Vec<Node>) {
             return;
         };
         if let (Some(data), Some(call)) = (e.attr("tl:odata"), e.attr("tl:ocall")) {
-            let mut kept = vec![("tl:call".to_owned(), call.to_owned())];
+            let mut kept = vec![("tl:call".into(), call.to_owned())];
             if let (Some(tid), Some(prefix)) = (e.attr("tl:otid"), e.attr("tl:otprefix")) {
-                kept.push((TID.to_owned(), tid.to_owned()));
-                kept.push((TPREFIX.to_owned(), prefix.to_owned()));
+                kept.push((TID.into(), tid.to_owned()));
+                kept.push((TPREFIX.into(), prefix.to_owned()));
             }
             edits.insert(parent, *at, start_meta(data.to_owned(), kept));
         }
         if let Some(call) = e.attr("tl:ccall") {
-            let kept = vec![("tl:call".to_owned(), call.to_owned())];
+            let kept = vec![("tl:call".into(), call.to_owned())];
             edits.insert(parent, at + 1, end_meta(kept));
         }
     });
@@ -392,10 +392,8 @@ fn drop_fosterable_whitespace(nodes: &mut [Node]) {
     let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
     while let Some(node) = stack.pop() {
         let Node::Element(e) = node else { continue };
-        if matches!(
-            e.name.as_str(),
-            "table" | "tbody" | "thead" | "tfoot" | "tr"
-        ) && e.children.iter().any(|c| is_marker(c, true))
+        if matches!(&*e.name, "table" | "tbody" | "thead" | "tfoot" | "tr")
+            && e.children.iter().any(|c| is_marker(c, true))
         {
             let mut inside = false;
             e.children.retain(|c| {
@@ -505,7 +503,7 @@ fn fostered_end_from_inside(nodes: &mut Vec<Node>) {
             && list.get(first - 1).is_some_and(|n| match n {
                 Node::Comment(_) => true,
                 Node::Element(x) => {
-                    matches!(x.name.as_str(), "link" | "meta")
+                    matches!(&*x.name, "link" | "meta")
                         && !is_marker(n, true)
                         && !is_marker(n, false)
                 }

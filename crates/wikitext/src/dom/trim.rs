@@ -11,7 +11,7 @@ fn transparent(node: &Node) -> bool {
     match node {
         Node::Comment(_) => true,
         Node::Element(e) => {
-            matches!(e.name.as_str(), "meta" | "link")
+            matches!(&*e.name, "meta" | "link")
                 && !e
                     .attr("typeof")
                     .is_some_and(|t| t.starts_with("mw:Transclusion"))

@@ -123,6 +123,45 @@ pub fn parse_with(src: &str, options: &ParseOptions) -> Tree {
     Parser::new(src, options).run()
 }
 
+/// The bytes the main scan stops at: `[`, `{`, `<` and newline always, the top
+/// piece's closing byte, `|` where a pipe splits parts and `=` where it names
+/// one; one table per combination ([`stop_set`]), so the scan reads each byte
+/// once with one lookup.
+static STOPS: [[bool; 256]; 12] = {
+    let mut t = [[false; 256]; 12];
+    let mut set = 0;
+    while set < 12 {
+        t[set][b'[' as usize] = true;
+        t[set][b'{' as usize] = true;
+        t[set][b'<' as usize] = true;
+        t[set][b'\n' as usize] = true;
+        match set / 4 {
+            1 => t[set][b'}' as usize] = true,
+            2 => t[set][b']' as usize] = true,
+            _ => {}
+        }
+        if set & 2 != 0 {
+            t[set][b'|' as usize] = true;
+        }
+        if set & 1 != 0 {
+            t[set][b'=' as usize] = true;
+        }
+        set += 1;
+    }
+    t
+};
+
+/// The index in [`STOPS`] of a scan's stop set.
+fn stop_set(closing: Option<u8>, pipe: bool, equals: bool) -> usize {
+    let close = match closing {
+        Some(b'}') => 1,
+        Some(b']') => 2,
+        // A heading's newline is a stop anyway.
+        _ => 0,
+    };
+    close * 4 + usize::from(pipe) * 2 + usize::from(equals)
+}
+
 /// A part being collected.
 struct PartB {
     start: usize,
@@ -294,17 +333,12 @@ impl<'a> Parser<'a> {
                 let pipe = self.find_pipe();
                 let equals = self.find_equals();
                 let start = self.i;
-                let mut j = start;
-                while let Some(&c) = self.bytes.get(j) {
-                    let hit = matches!(c, b'[' | b'{' | b'<' | b'\n')
-                        || Some(c) == closing
-                        || (pipe && c == b'|')
-                        || (equals && c == b'=');
-                    if hit {
-                        break;
-                    }
-                    j += 1;
-                }
+                let stops = &STOPS[stop_set(closing, pipe, equals)];
+                let j = self
+                    .bytes
+                    .get(start..)
+                    .and_then(|rest| rest.iter().position(|&c| stops[usize::from(c)]))
+                    .map_or(len, |off| start + off);
                 self.push_text(start..j);
                 self.i = j;
                 match self.bytes.get(j) {

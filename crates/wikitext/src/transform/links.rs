@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 use tagloom_transform::pipeline::{AsyncHandler, Ctx, HandlerFuture, Outcome};
 
 use crate::preprocess::{NS_SPECIAL, PageStore, Title};
@@ -67,16 +67,26 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
         Some(t) => t.prefixed(),
     };
     let encoded = encode_title(&full);
-    let mut tag = OwnedTag::new("a").with_attr("rel", "mw:WikiLink");
+    let mut tag = OwnedTag::new("a");
+    // Every attribute is new: pushed in order, room made once.
+    let attrs = tag.attrs_mut();
+    attrs.reserve_exact(6);
+    let mut push = |name: &'static str, value: String| attrs.push(OwnedAttribute::new(name, value));
+    push("rel", "mw:WikiLink".to_owned());
+    let mut href = String::with_capacity(encoded.len() + 32);
+    href.push_str("./");
+    href.push_str(&encoded);
     if full == page {
         match &fragment {
             Some(f) if target.title.is_some() || target.fragment.is_some() => {
-                tag.set_attr("href", format!("./{encoded}#{f}"));
-                tag.set_attr("class", "mw-selflink-fragment");
+                href.push('#');
+                href.push_str(f);
+                push("href", href);
+                push("class", "mw-selflink-fragment".to_owned());
             }
             _ => {
-                tag.set_attr("href", format!("./{encoded}"));
-                tag.set_attr("class", "mw-selflink selflink");
+                push("href", href);
+                push("class", "mw-selflink selflink".to_owned());
             }
         }
         return tag;
@@ -84,20 +94,27 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
     // A fragment-only link to another page than this one cannot happen (it
     // would be a self link); the page's own title is taken as existing.
     let exists = title.is_none_or(|t| exists(t, pages));
-    let frag = fragment.map(|f| format!("#{f}")).unwrap_or_default();
+    if !exists {
+        href.push_str("?action=edit&redlink=1");
+    }
+    if let Some(f) = &fragment {
+        href.push('#');
+        href.push_str(f);
+    }
+    push("href", href);
     if exists {
-        tag.set_attr("href", format!("./{encoded}{frag}"));
-        tag.set_attr("title", full);
+        push("title", full);
     } else {
-        tag.set_attr("href", format!("./{encoded}?action=edit&redlink=1{frag}"));
-        tag.set_attr("title", full.as_str());
-        tag.set_attr("class", "new");
-        tag.set_attr("typeof", "mw:LocalizedAttrs");
         // A JSON string (writing a `&str` cannot fail; the fallback is never used).
         let param = serde_json::to_string(full.as_str()).unwrap_or_default();
-        tag.set_attr(
+        push("title", full);
+        push("class", "new".to_owned());
+        push("typeof", "mw:LocalizedAttrs".to_owned());
+        push(
             "data-mw-i18n",
-            format!("{{\"title\":{{\"lang\":\"x-page\",\"key\":\"red-link-title\",\"params\":[{param}]}}}}"),
+            format!(
+                "{{\"title\":{{\"lang\":\"x-page\",\"key\":\"red-link-title\",\"params\":[{param}]}}}}"
+            ),
         );
     }
     tag

@@ -157,8 +157,17 @@ impl ParagraphWrapper {
         res
     }
 
+    /// Moves the pending newlines to `out`, keeping the buffers of both.
+    fn emit_pending(&mut self, out: &mut Vec<WikiToken>) {
+        let mut pending = self.pending_newlines();
+        out.append(&mut pending);
+        if self.token_buffer.capacity() == 0 {
+            self.token_buffer = pending;
+        }
+    }
+
     fn process(&mut self, token: WikiToken, flush_line: bool, out: &mut Vec<WikiToken>) {
-        move_all(out, &mut self.pending_newlines());
+        self.emit_pending(out);
         self.line.push(token);
         if flush_line {
             move_all(out, &mut self.line);

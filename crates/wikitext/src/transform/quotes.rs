@@ -14,6 +14,8 @@ use crate::token::{Tok, WikiToken};
 pub(crate) struct QuoteTransformer {
     /// The current line, then the text of each open link.
     stack: Vec<Vec<WikiToken>>,
+    /// The last line's buffer, emptied, for the next line.
+    spare: Vec<WikiToken>,
 }
 
 impl QuoteTransformer {
@@ -51,8 +53,14 @@ impl Transform for QuoteTransformer {
             while self.stack.len() > 1 {
                 self.close_link();
             }
-            if let Some(line) = self.stack.pop() {
-                resolve(line, out);
+            if let Some(mut line) = self.stack.pop() {
+                if line.iter().any(|t| matches!(t.tok, Tok::Quote(_))) {
+                    resolve(line, out);
+                } else {
+                    // No quotes (most lines): the line as it is, its buffer kept.
+                    out.append(&mut line);
+                    self.spare = line;
+                }
             }
             out.push(token);
             return;
@@ -64,7 +72,11 @@ impl Transform for QuoteTransformer {
         }
         match self.stack.last_mut() {
             Some(line) => line.push(token),
-            None => self.stack.push(vec![token]),
+            None => {
+                let mut line = std::mem::take(&mut self.spare);
+                line.push(token);
+                self.stack.push(line);
+            }
         }
         if opens {
             self.stack.push(Vec::new());

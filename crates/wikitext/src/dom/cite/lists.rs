@@ -15,7 +15,7 @@ const RESPONSIVE_THRESHOLD: usize = 10;
 pub(super) struct ListSource<'a> {
     pub(super) attrs: &'a [(String, String)],
     /// Attributes other passes put on the placeholder (`about`, `typeof`).
-    pub(super) extra: &'a [(String, String)],
+    pub(super) extra: &'a [crate::dom::Attr],
     pub(super) self_closed: bool,
     /// The body's wikitext.
     pub(super) src: Option<&'a str>,
@@ -105,7 +105,7 @@ impl State {
             let attrs = if name.is_empty() {
                 Vec::new()
             } else {
-                vec![attr("group", name.clone())]
+                vec![("group".to_owned(), name.clone())]
             };
             let list = self.list(
                 &name,
@@ -218,7 +218,7 @@ impl State {
         if parts.is_some() {
             ty.push_str(" mw:Transclusion");
         }
-        let mut wrapper_attrs: Vec<(String, String)> = src
+        let mut wrapper_attrs: Vec<crate::dom::Attr> = src
             .extra
             .iter()
             .filter(|(k, _)| k == "about")

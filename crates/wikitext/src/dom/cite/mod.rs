@@ -24,7 +24,7 @@ mod refs;
 mod validate;
 mod xhtml;
 
-use super::{Element, Node};
+use super::{Attr, Element, Node};
 use model::State;
 use placeholder::Tag;
 
@@ -72,16 +72,16 @@ fn text(s: &str) -> Node {
     Node::Text(s.to_owned())
 }
 
-fn element(name: &str, attrs: Vec<(String, String)>, children: Vec<Node>) -> Node {
+fn element(name: &'static str, attrs: Vec<Attr>, children: Vec<Node>) -> Node {
     Node::Element(Element {
-        name: name.to_owned(),
+        name: name.into(),
         attrs,
         children,
     })
 }
 
-fn attr(k: &str, v: impl Into<String>) -> (String, String) {
-    (k.to_owned(), v.into())
+fn attr(k: &'static str, v: impl Into<String>) -> Attr {
+    (k.into(), v.into())
 }
 
 /// A JSON object of attributes in source order (a repeated name keeps its

@@ -87,7 +87,7 @@ fn strip_metadata(nodes: &[Node]) -> Vec<Node> {
     while let Some(n) = stack.pop() {
         if let Node::Element(e) = n {
             e.attrs
-                .retain(|(k, _)| !matches!(k.as_str(), "data-mw" | "typeof" | "about"));
+                .retain(|(k, _)| !matches!(&**k, "data-mw" | "typeof" | "about"));
             stack.extend(e.children.iter_mut());
         }
     }

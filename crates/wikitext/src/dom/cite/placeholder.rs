@@ -59,7 +59,7 @@ pub(crate) struct Tag {
     pub(crate) body: Option<String>,
     pub(crate) page: String,
     /// Attributes other passes put on the placeholder (template `about`/`typeof`).
-    pub(crate) extra: Vec<(String, String)>,
+    pub(crate) extra: Vec<crate::dom::Attr>,
     /// Inside a template's output wrapper (set by the walk).
     pub(crate) in_wrapper: bool,
     /// The custom labels of the tag's group.

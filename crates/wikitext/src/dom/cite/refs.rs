@@ -112,7 +112,13 @@ impl State {
         }
         // Refs nested in the body are final before the body is written out.
         self.finalize(&mut body);
-        let body_html = serialize(&body);
+        // The body's HTML goes into `data-mw` only for an empty body or a
+        // conflicting definition; otherwise the use names the note by id.
+        let body_html = if empty_body || conflict != Conflict::None {
+            serialize(&body)
+        } else {
+            String::new()
+        };
         if conflict == Conflict::Visible && !body_html.is_empty() {
             errs.push(CiteError::with(
                 "cite_error_references_duplicate_key",

@@ -71,7 +71,7 @@ pub(super) fn serialize(nodes: &[Node]) -> String {
                     continue;
                 }
                 out.push('>');
-                if matches!(e.name.as_str(), "pre" | "textarea" | "listing")
+                if matches!(&*e.name, "pre" | "textarea" | "listing")
                     && matches!(e.children.first(), Some(Node::Text(t)) if t.starts_with('\n'))
                 {
                     out.push('\n');
