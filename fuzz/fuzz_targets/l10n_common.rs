@@ -90,9 +90,13 @@ pub fn fingerprint(html: &[u8]) -> Vec<String> {
     while let Some(node) = todo.pop() {
         match node.kind() {
             NodeKind::Element(e) => {
+                // A merge into a right-to-left language sets `dir` on the root (the
+                // language retargeting of `lang.rs`): not a change of structure.
+                let root = e.local_name() == "html";
                 let mut names: Vec<String> = e
                     .attrs()
                     .iter()
+                    .filter(|a| !(root && a.name == "dir"))
                     .map(|a| format!("{:?}:{}", a.ns, a.name))
                     .collect();
                 names.sort();
