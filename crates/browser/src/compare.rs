@@ -72,6 +72,19 @@ pub fn tagloom_dump_with(case: &Case, config: &ParseConfig) -> Result<String, St
     }
 }
 
+/// The tagloom settings that parse like the page's Chromium: its parser builds
+/// processing instructions for `<?target data?>` (the July 2026 spec, Part A.2;
+/// Chromium 156.0.8078.79 does, .73 made bogus comments) exactly when
+/// `TokenizerConfig::processing_instructions` must be on for the same tree. Probed
+/// once with `<?x y?>` (the dumper must be installed).
+pub fn matching_config(page: &mut Page<'_>) -> Result<ParseConfig, BrowserError> {
+    let probe = chromium_dumps(page, &[Case::document("<?x y?>")])?;
+    let mut config = ParseConfig::default();
+    config.session.tokenizer.processing_instructions =
+        probe.first().is_some_and(|dump| dump.contains("<?x y>"));
+    Ok(config)
+}
+
 /// Installs [`DUMP_JS`] in the page (again after every navigation).
 pub fn install_dumper(page: &mut Page<'_>) -> Result<(), BrowserError> {
     page.evaluate(DUMP_JS).map(|_| ())

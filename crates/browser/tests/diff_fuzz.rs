@@ -33,6 +33,7 @@ use tagloom_browser::minimize::minimize;
 use tagloom_browser::soup::{Rng, SoupGenerator, parse_dictionary};
 use tagloom_browser::{Page, launch_for_test};
 use tagloom_html::dom_patch::Namespace;
+use tagloom_html::driver::ParseConfig;
 
 const DICTIONARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/dicts/html.dict");
 
@@ -65,19 +66,26 @@ const CONTEXTS: &[(Namespace, &str)] = &[
     (Namespace::MathMl, "annotation-xml"),
 ];
 
-fn differs(page: &mut Page<'_>, cases: &[Case]) -> Vec<bool> {
+/// Whether each case parses to another tree in Chromium than in tagloom (with
+/// `config`: [`compare::matching_config`]).
+fn differs(page: &mut Page<'_>, config: &ParseConfig, cases: &[Case]) -> Vec<bool> {
     let theirs = compare::chromium_dumps(page, cases).expect("chromium dumps");
     cases
         .iter()
         .zip(theirs)
         .map(|(case, theirs)| {
-            compare::tagloom_dump(case).unwrap_or_else(|e| format!("#error {e}")) != theirs
+            compare::tagloom_dump_with(case, config).unwrap_or_else(|e| format!("#error {e}"))
+                != theirs
         })
         .collect()
 }
 
 /// The first class whose neutralised input no longer differs, for each case.
-fn classify(page: &mut Page<'_>, cases: &[Case]) -> Vec<Option<&'static str>> {
+fn classify(
+    page: &mut Page<'_>,
+    config: &ParseConfig,
+    cases: &[Case],
+) -> Vec<Option<&'static str>> {
     let mut out = vec![None; cases.len()];
     for (name, neutralise) in deviations::CLASSES {
         let todo: Vec<(usize, Case)> = cases
@@ -87,7 +95,7 @@ fn classify(page: &mut Page<'_>, cases: &[Case]) -> Vec<Option<&'static str>> {
             .filter_map(|(i, c)| neutralise.apply(c).map(|n| (i, n)))
             .collect();
         let edited: Vec<Case> = todo.iter().map(|(_, c)| c.clone()).collect();
-        for ((i, _), still) in todo.iter().zip(differs(page, &edited)) {
+        for ((i, _), still) in todo.iter().zip(differs(page, config, &edited)) {
             if !still && let Some(slot) = out.get_mut(*i) {
                 *slot = Some(*name);
             }
@@ -144,6 +152,7 @@ fn differential_fuzz_against_chromium() {
     let mut contexts = Rng::new(seed ^ 0x5eed);
     let mut page = browser.new_page().expect("page");
     compare::install_dumper(&mut page).expect("install dumper");
+    let config = compare::matching_config(&mut page).expect("probe processing instructions");
 
     let deadline = Instant::now() + Duration::from_secs(secs);
     let (mut tried, mut different, mut skipped) = (0usize, 0usize, 0usize);
@@ -168,7 +177,7 @@ fn differential_fuzz_against_chromium() {
                 }
             })
             .collect();
-        let verdicts = differs(&mut page, &cases);
+        let verdicts = differs(&mut page, &config, &cases);
         tried += cases.len();
         let failing: Vec<&Case> = cases
             .iter()
@@ -186,7 +195,7 @@ fn differential_fuzz_against_chromium() {
                         context: context.clone(),
                     })
                     .collect();
-                differs(&mut page, &cs)
+                differs(&mut page, &config, &cs)
             });
             let small = Case {
                 data: small,
@@ -199,7 +208,7 @@ fn differential_fuzz_against_chromium() {
     }
 
     let minimised: Vec<Case> = found.keys().map(|id| found_case(id)).collect();
-    let classes = classify(&mut page, &minimised);
+    let classes = classify(&mut page, &config, &minimised);
     let mut by_class: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for ((id, (count, first)), class) in found.iter().zip(&classes) {
         let line = format!("x{count:<4} {id}   (first from {first:?})");
