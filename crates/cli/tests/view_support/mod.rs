@@ -58,7 +58,11 @@ impl Server {
         let mut raw = Vec::new();
         let mut buf = [0; 64 * 1024];
         loop {
-            let n = stream.read(&mut buf).expect("the response arrives");
+            // A signal may interrupt the read (seen once in CI): read again.
+            let n = match stream.read(&mut buf) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                other => other.expect("the response arrives"),
+            };
             if n == 0 {
                 break;
             }
