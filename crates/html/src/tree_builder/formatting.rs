@@ -195,12 +195,24 @@ impl TreeBuilder {
     }
 
     /// 13.2.4.3 "reconstruct the active formatting elements".
+    #[inline]
     pub(crate) fn reconstruct_active_formatting(&mut self) {
         // Steps 1–2: nothing to do if the list is empty or its last entry is a
-        // marker or open.
+        // marker or open; asked before every text run, so the usual answers
+        // (an empty list, the current node) are found without a call.
         let Some(&Some(last)) = self.active.entries.last() else {
             return;
         };
+        if self.open.last() == Some(last) {
+            return;
+        }
+        self.reconstruct_from(last);
+    }
+
+    /// [`reconstruct_active_formatting`](Self::reconstruct_active_formatting)
+    /// past its usual case: `last` is the list's last entry, an element.
+    #[inline(never)]
+    fn reconstruct_from(&mut self, last: NodeId) {
         if self.is_open(last) {
             return;
         }

@@ -97,11 +97,26 @@ pub(crate) fn is_special_html(name: Atom) -> bool {
 
 /// The "formatting" category (13.2.4.2).
 pub(crate) fn is_formatting(name: Atom) -> bool {
-    use atom::*;
-    matches!(
-        name,
-        A | B | BIG | CODE | EM | FONT | I | NOBR | S | SMALL | STRIKE | STRONG | TT | U
-    )
+    // One bit per atom (asked for every element created): a shift and a test
+    // instead of fourteen comparisons.
+    const FORMATTING: [u128; 2] = {
+        use atom::*;
+        let names = [
+            A, B, BIG, CODE, EM, FONT, I, NOBR, S, SMALL, STRIKE, STRONG, TT, U,
+        ];
+        let mut mask = [0u128; 2];
+        let mut i = 0;
+        while i < names.len() {
+            // A compile-time check: the names fit the mask.
+            assert!(names[i].0 < 256);
+            mask[(names[i].0 / 128) as usize] |= 1 << (names[i].0 % 128);
+            i += 1;
+        }
+        mask
+    };
+    FORMATTING
+        .get((name.0 / 128) as usize)
+        .is_some_and(|word| (word >> (name.0 % 128)) & 1 == 1)
 }
 
 /// The HTML elements of the "has an element in scope" boundary list (A.1).
