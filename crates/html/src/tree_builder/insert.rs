@@ -66,8 +66,8 @@ impl TreeBuilder {
     /// "look at the node".
     #[inline]
     pub(crate) fn adjusted_current_surely_html(&self) -> bool {
-        let fragment_root_only = self.open.len() == 1 && self.context.is_some();
-        !fragment_root_only && self.open.last_is_html()
+        // The cached answer first: a document has no context element.
+        self.open.last_is_html() && !(self.context.is_some() && self.open.len() == 1)
     }
 
     /// 13.2.4.2 the adjusted current node: the context element when the stack

@@ -186,6 +186,9 @@ pub(crate) struct OpenStack {
     counts: NameCounts,
     /// Present while the stack is deep (see the module docs).
     index: Option<Box<Index>>,
+    /// Whether the topmost node is an HTML element: asked several times per
+    /// token (which rules apply, CDATA), kept up to date by every change.
+    top_html: bool,
 }
 
 /// Where each open node and each kind of element sits on a deep stack.
@@ -310,7 +313,17 @@ impl OpenStack {
     /// Whether the topmost node is an HTML element (see [`last_key`](Self::last_key)).
     #[inline]
     pub(crate) fn last_is_html(&self) -> bool {
-        self.last_key().is_some_and(|key| key.ns == Namespace::Html)
+        debug_assert_eq!(
+            self.top_html,
+            self.last_key().is_some_and(|key| key.ns == Namespace::Html)
+        );
+        self.top_html
+    }
+
+    /// Recomputes [`top_html`](Self::top_html) after a change other than a push.
+    #[inline]
+    fn refresh_top(&mut self) {
+        self.top_html = self.last_key().is_some_and(|key| key.ns == Namespace::Html);
     }
 
     /// The nodes, bottom first.
@@ -424,6 +437,7 @@ impl OpenStack {
         let pos = self.nodes.len();
         self.nodes.push(node);
         self.keys.push(key);
+        self.top_html = key.is_some_and(|key| key.ns == Namespace::Html);
         self.cats.push(cats);
         self.counts.add(key);
         match self.index.as_mut() {
@@ -443,6 +457,7 @@ impl OpenStack {
     pub(crate) fn pop_entry(&mut self) -> Option<(NodeId, Option<ElemKey>)> {
         let node = self.nodes.pop()?;
         let key = self.keys.pop().flatten();
+        self.refresh_top();
         let cats = self.cats.pop().unwrap_or(0);
         self.counts.remove(key);
         let pos = self.nodes.len();
@@ -485,6 +500,7 @@ impl OpenStack {
         }
         self.nodes.remove(index);
         self.keys.remove(index);
+        self.refresh_top();
         self.cats.remove(index);
         self.counts.remove(key);
         if self.nodes.len() < INDEX_UNTIL {
@@ -510,6 +526,7 @@ impl OpenStack {
         }
         self.nodes.insert(index, node);
         self.keys.insert(index, key);
+        self.refresh_top();
         self.cats.insert(index, cats);
         self.counts.add(key);
         if self.index.is_none() && self.nodes.len() > INDEX_FROM {
@@ -541,6 +558,7 @@ impl OpenStack {
             self.counts.remove(old_key);
             self.counts.add(key);
         }
+        self.refresh_top();
     }
 }
 
