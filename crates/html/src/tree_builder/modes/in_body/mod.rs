@@ -63,7 +63,7 @@ impl TreeBuilder {
             return;
         }
         self.reconstruct_active_formatting();
-        self.insert_text(text);
+        self.insert_text_inline(text);
         // Once "not ok", it stays so: no need to look at the text again.
         if self.frameset_ok && text.chars().any(|c| !is_ws(c)) {
             self.frameset_ok = false;
