@@ -322,6 +322,10 @@ impl TreeBuilder {
 
     /// [`create_element_for`](Self::create_element_for), appended at once as
     /// [`create_element_in`](Self::create_element_in) does.
+    /// Inlined into its callers (one per start tag): the HTML case is a call
+    /// to [`create_element_in`](Self::create_element_in) with the token's
+    /// attributes as they are.
+    #[inline(always)]
     fn create_element_for_in(
         &mut self,
         tag: &Tag<'_>,
@@ -332,6 +336,18 @@ impl TreeBuilder {
             let attrs = ElementAttrs::token(tag.attrs, tag.atoms());
             return self.create_element_in(ns, tag.name, atom_text(tag.name, tag), attrs, into);
         }
+        self.create_foreign_element_in(tag, ns, into)
+    }
+
+    /// [`create_element_for_in`](Self::create_element_for_in) in SVG or
+    /// MathML: names and attributes adjusted.
+    #[inline(never)]
+    fn create_foreign_element_in(
+        &mut self,
+        tag: &Tag<'_>,
+        ns: Namespace,
+        into: Option<(NodeId, u32)>,
+    ) -> (NodeId, bool) {
         let mut attrs: Vec<PatchAttr> = tag
             .attrs
             .iter()
