@@ -227,6 +227,7 @@ impl TreeBuilder {
     /// [`create_element`](Self::create_element), appended at once to `into`
     /// (an [`append_target`](Self::append_target)) when given and the element
     /// is not a template: whether it was linked comes back with it.
+    #[inline(always)]
     pub(crate) fn create_element_in(
         &mut self,
         ns: Namespace,
