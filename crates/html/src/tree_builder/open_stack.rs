@@ -431,7 +431,7 @@ impl OpenStack {
 
     /// Pushes `node`, an element with `key` (its namespace and name as the
     /// mirror holds them).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push_key(&mut self, node: NodeId, key: Option<ElemKey>) {
         let cats = categories(key);
         let pos = self.nodes.len();
