@@ -6,13 +6,26 @@ use crate::error::ErrorCode;
 
 use super::TreeBuilder;
 use super::insert::Place;
-use super::open_stack::Category;
+use super::open_stack::{Category, ElemKey};
 
 impl TreeBuilder {
     /// Runs the adoption agency algorithm for an end tag (or a start tag that
     /// closes an open `a`/`nobr`) named `subject`. Returns `false` when the caller
     /// must instead act as for "any other end tag" (steps 2 and 4.3).
     pub(crate) fn adoption_agency(&mut self, subject: Atom) -> bool {
+        // The usual case first, from the stack's keys and the list's end alone
+        // (`<b>x</b>`): the current node is an HTML `subject` and the list's
+        // last entry, so it is the formatting element of step 4.3 and the
+        // current node; steps 4.4–4.8 pop it and remove it from the list.
+        if let Some(current) = self.current_node()
+            && self.open.last_key() == Some(ElemKey::html(subject))
+            && self.active.entries.last() == Some(&Some(current))
+        {
+            self.pop();
+            self.active.entries.pop();
+            self.forget_kept_attrs(current);
+            return true;
+        }
         // Step 2: the current node is the subject and not a formatting element.
         if let Some(current) = self.current_node()
             && self.is_html(current, subject)
