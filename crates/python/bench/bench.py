@@ -14,7 +14,9 @@ usage: python bench.py CORPUS_DIR [ROUNDS]
   first) whose 2 / 1 ratios are given as min / median / max, with the CPU time of
   the calls (a 2-thread call that costs more CPU than a 1-thread one pays for
   something besides the parse; on a loaded machine the CPU figures are the ones to
-  read, the wall clock there depends on what else runs).
+  read, the wall clock there depends on what else runs); with them the same for a
+  pure-compute control (SHA-256 of the batch, GIL released, on the same threads
+  scheme): the 2 / 1 that 2 threads can get on the machine at that moment.
 
 Inputs: every ``*.html`` of CORPUS_DIR and their 20 MB concat, bytes in (str for
 the sanitizers and the ``str`` parse table, decoded outside the timed region). A
@@ -48,10 +50,12 @@ total bytes over their total time per round. Prints Markdown tables.
 from __future__ import annotations
 
 import gc
+import hashlib
 import importlib.metadata
 import os
 import statistics
 import sys
+import threading
 import time
 from typing import Callable, Dict, List, Tuple
 
@@ -78,6 +82,32 @@ SANITIZERS: Dict[str, Callable[[str], object]] = {
 PAGES = "7 pages"
 STR_PARSERS = ("tagloom", "lexbor")
 STEADY_CALLS = 20
+CONTROL = "control: sha256, 10 passes"
+
+
+def control(batch: List[bytes], threads: int) -> None:
+    """The batch calls' pure-compute control: SHA-256 of every document on `threads`
+    threads (hashlib releases the GIL), items taken from a shared index as the pool
+    takes them. What 2 threads give here is what the machine gives 2 threads of
+    CPU-bound work right now (the two vCPUs may share a physical core, other
+    processes may hold one): the cap for ``parse_many``'s 2 / 1."""
+    items = iter(batch)
+    lock = threading.Lock()
+
+    def run() -> None:
+        while True:
+            with lock:
+                item = next(items, None)
+            if item is None:
+                return
+            hashlib.sha256(item).digest()
+
+    helpers = [threading.Thread(target=run) for _ in range(threads - 1)]
+    for helper in helpers:
+        helper.start()
+    run()
+    for helper in helpers:
+        helper.join()
 
 Samples = Dict[Tuple[str, str], List[float]]
 
@@ -175,6 +205,10 @@ def main() -> None:
         ("parse_many", 2): lambda b: tagloom.parse_many(b, threads=2),
         ("extract_text_many", 1): lambda b: tagloom.extract_text_many(b, threads=1),
         ("extract_text_many", 2): lambda b: tagloom.extract_text_many(b, threads=2),
+        # SHA-256 is about ten times faster than a parse: ten passes make a call of
+        # about the same length.
+        (CONTROL, 1): lambda b: [control(b, 1) for _ in range(10)],
+        (CONTROL, 2): lambda b: [control(b, 2) for _ in range(10)],
     }
     many: Dict[Tuple[str, int], List[float]] = {}
     many_cpu: Dict[Tuple[str, int], List[float]] = {}
@@ -200,7 +234,7 @@ def main() -> None:
             wall, cpu = sample(calls[key], batch, 1)
             many.setdefault(key, []).append(batch_bytes / wall / 1e6)
             many_cpu.setdefault(key, []).append(cpu)
-    steady = {call: steadiness(calls, call, batch) for call in ("parse_many", "extract_text_many")}
+    steady = {call: steadiness(calls, call, batch) for call in ("parse_many", "extract_text_many", CONTROL)}
     load_after = os.getloadavg()
 
     names = [name for name, _ in pages if name != "concat"] + [PAGES, "concat"]
@@ -239,7 +273,7 @@ def main() -> None:
     print(f"\n### Batch calls over {len(batch)} pages ({batch_bytes / 1e6:.1f} MB), MB/s (results released in the timed region)\n")
     print("| call | 1 thread | 2 threads | 2 / 1 | CPU s, 1 thread | CPU s, 2 threads |")
     print("|---|---:|---:|---:|---:|---:|")
-    for call in ("parse_many", "extract_text_many"):
+    for call in ("parse_many", "extract_text_many", CONTROL):
         one, two = many[(call, 1)], many[(call, 2)]
         per_round = statistics.median(b / a for a, b in zip(one, two))
         cpu1, cpu2 = (statistics.median(many_cpu[(call, t)]) for t in (1, 2))

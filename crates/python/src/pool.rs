@@ -43,6 +43,42 @@ pub fn map<T: Sync, R: Send>(
     threads: usize,
     f: impl Fn(&T) -> R + Sync,
 ) -> Result<Vec<R>, TaskPanicked> {
+    run(items, threads, None, f)
+}
+
+/// [`map`], with the items started largest first by `size` (ties in input order);
+/// results still in input order. Items are taken one at a time, so a thread that
+/// takes a large item last leaves the others idle until it ends: largest first,
+/// the last items taken are the smallest and the threads end together (the
+/// longest-processing-time-first rule). For items whose cost grows with `size`.
+pub fn map_largest_first<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    size: impl Fn(&T) -> usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Result<Vec<R>, TaskPanicked> {
+    if thread_count(threads, items.len()) <= 1 {
+        return run(items, 1, None, f);
+    }
+    let order = largest_first(items.iter().map(size));
+    run(items, threads, Some(order), f)
+}
+
+/// The indices of `sizes`, largest first, ties in input order.
+fn largest_first(sizes: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut order: Vec<(usize, usize)> = sizes.enumerate().collect();
+    order.sort_by_key(|&(_, size)| std::cmp::Reverse(size));
+    order.into_iter().map(|(i, _)| i).collect()
+}
+
+/// `f` over every item, taken in `order` (a permutation of the indices; `None`:
+/// input order).
+fn run<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    order: Option<Vec<usize>>,
+    f: impl Fn(&T) -> R + Sync,
+) -> Result<Vec<R>, TaskPanicked> {
     let threads = thread_count(threads, items.len());
     if threads <= 1 {
         return catch_unwind(AssertUnwindSafe(|| items.iter().map(&f).collect()))
@@ -51,10 +87,11 @@ pub fn map<T: Sync, R: Send>(
     let helpers = match workers(threads - 1) {
         Ok(pool) => pool,
         // No pool (the system refused threads): the caller does it all.
-        Err(_) => return map(items, 1, f),
+        Err(_) => return run(items, 1, None, f),
     };
     let job = Job {
         items,
+        order,
         f: &f,
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
@@ -73,6 +110,8 @@ pub fn map<T: Sync, R: Send>(
 /// One call's shared state.
 struct Job<'a, T, R, F> {
     items: &'a [T],
+    /// The order items are taken in (`None`: input order).
+    order: Option<Vec<usize>>,
     f: &'a F,
     next: AtomicUsize,
     stop: AtomicBool,
@@ -84,7 +123,14 @@ impl<T: Sync, R: Send, F: Fn(&T) -> R + Sync> Job<'_, T, R, F> {
     /// Takes items until none is left or a task panicked. Never unwinds.
     fn run(&self) {
         while !self.stop.load(Ordering::Relaxed) {
-            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let taken = self.next.fetch_add(1, Ordering::Relaxed);
+            let i = match &self.order {
+                Some(order) => match order.get(taken) {
+                    Some(&i) => i,
+                    None => return,
+                },
+                None => taken,
+            };
             let (Some(item), Some(slot)) = (self.items.get(i), self.slots.get(i)) else {
                 return;
             };
@@ -174,6 +220,18 @@ mod tests {
             assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
         }
         assert!(map(&[] as &[u8], 4, |b| *b).expect("no panic").is_empty());
+    }
+
+    #[test]
+    fn largest_first_keeps_the_input_order() {
+        let items: Vec<usize> = (0..300).map(|n| (n * 37) % 101).collect();
+        for threads in [1, 2, 3] {
+            let out = map_largest_first(&items, threads, |n| *n, |n| n * 2).expect("no panic");
+            assert_eq!(out, items.iter().map(|n| n * 2).collect::<Vec<_>>());
+        }
+        let none = map_largest_first(&[] as &[u8], 2, |_| 0, |b| *b).expect("no panic");
+        assert!(none.is_empty());
+        assert_eq!(largest_first([3, 9, 3, 0, 9].into_iter()), [1, 4, 0, 2, 3]);
     }
 
     #[test]

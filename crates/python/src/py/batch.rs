@@ -42,9 +42,12 @@ pub(crate) fn parse_many(
     let objects = items(docs)?;
     let work = inputs(&objects, encoding, scripting)?;
     let parsed: Vec<Result<Parsed, ParseError>> = py.detach(|| {
-        pool::map(&work, threads, |(data, options)| {
-            parse::parse(&data.bytes, options)
-        })
+        pool::map_largest_first(
+            &work,
+            threads,
+            |(data, _)| data.bytes.len(),
+            |(data, options)| parse::parse(&data.bytes, options),
+        )
     })?;
     let out = PyList::empty(py);
     for ((parsed, (_, options)), object) in parsed.into_iter().zip(work).zip(&objects) {
@@ -68,14 +71,19 @@ pub(crate) fn extract_text_many(
     let objects = items(docs)?;
     let work = inputs(&objects, encoding, scripting)?;
     let texts: Vec<Result<String, ParseError>> = py.detach(|| {
-        pool::map(&work, threads, |(data, options)| {
-            let parsed = parse::parse(&data.bytes, options)?;
-            Ok(parsed
-                .store
-                .document()
-                .map(|d| text_of(d, TextMode::Visible))
-                .unwrap_or_default())
-        })
+        pool::map_largest_first(
+            &work,
+            threads,
+            |(data, _)| data.bytes.len(),
+            |(data, options)| {
+                let parsed = parse::parse(&data.bytes, options)?;
+                Ok(parsed
+                    .store
+                    .document()
+                    .map(|d| text_of(d, TextMode::Visible))
+                    .unwrap_or_default())
+            },
+        )
     })?;
     texts.into_iter().map(|t| t.map_err(PyErr::from)).collect()
 }

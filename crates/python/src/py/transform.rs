@@ -114,7 +114,9 @@ pub(crate) fn sanitize_many(
         .iter()
         .map(input::text)
         .collect::<PyResult<Vec<_>>>()?;
-    Ok(py.detach(|| pool::map(&texts, threads, |t| sanitizer.sanitize(t).html))?)
+    Ok(py.detach(|| {
+        pool::map_largest_first(&texts, threads, |t| t.len(), |t| sanitizer.sanitize(t).html)
+    })?)
 }
 
 /// The encoding the parser decodes `data` with (its WHATWG name).
