@@ -28,21 +28,19 @@ fn spaces(text: &str) -> Vec<usize> {
         let start = end - c.len_utf8();
         match c {
             // A space before the mark, no word character after it.
-            '?' | ':' | ';' | '!' | '%' | '»' | '›' => {
+            '?' | ':' | ';' | '!' | '%' | '»' | '›'
                 if start > 0
                     && b.get(start - 1) == Some(&b' ')
-                    && !word(text.get(end..).and_then(|t| t.chars().next()))
-                {
-                    out.push(start - 1);
-                }
+                    && !word(text.get(end..).and_then(|t| t.chars().next())) =>
+            {
+                out.push(start - 1);
             }
             // A space after the mark, no word character before it.
-            '«' | '‹' => {
+            '«' | '‹'
                 if b.get(end) == Some(&b' ')
-                    && !word(text.get(..start).and_then(|h| h.chars().next_back()))
-                {
-                    out.push(end);
-                }
+                    && !word(text.get(..start).and_then(|h| h.chars().next_back())) =>
+            {
+                out.push(end);
             }
             _ => {}
         }
@@ -104,5 +102,25 @@ pub(crate) fn display_space(nodes: &mut Vec<Node>) {
             e.children = armor(std::mem::take(&mut e.children));
             stack.extend(e.children.iter_mut());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spaces;
+
+    #[test]
+    fn spaces_before_and_after_the_marks() {
+        assert_eq!(spaces("plain text, no marks"), Vec::<usize>::new());
+        assert_eq!(spaces("a : b ; c"), vec![1, 5]);
+        assert_eq!(spaces("a :b"), Vec::<usize>::new());
+        assert_eq!(spaces("50 %"), vec![2]);
+        assert_eq!(spaces("« a »"), vec![2, 4]);
+        assert_eq!(spaces("x« a"), Vec::<usize>::new());
+        // Both sides of one space: found once.
+        assert_eq!(spaces("« :"), vec![2]);
+        // A continuation byte like a mark's last byte (`û` ends in 0xBB).
+        assert_eq!(spaces("û û"), Vec::<usize>::new());
+        assert_eq!(spaces(" ?"), vec![0]);
     }
 }
