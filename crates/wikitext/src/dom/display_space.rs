@@ -52,25 +52,33 @@ fn spaces(text: &str) -> Vec<usize> {
 }
 
 fn armor(children: Vec<Node>) -> Vec<Node> {
-    let needed = children
-        .iter()
-        .any(|c| matches!(c, Node::Text(t) if !spaces(t).is_empty()));
-    if !needed {
+    // The first text with spaces to armor (most lists have none: returned as
+    // they are); each text is searched once.
+    let Some((first, mut positions)) = children.iter().enumerate().find_map(|(i, c)| match c {
+        Node::Text(t) => Some((i, spaces(t))).filter(|(_, p)| !p.is_empty()),
+        _ => None,
+    }) else {
         return children;
-    }
+    };
     let mut out = Vec::with_capacity(children.len());
-    for child in children {
+    for (i, child) in children.into_iter().enumerate() {
         let Node::Text(text) = child else {
             out.push(child);
             continue;
         };
-        let positions = spaces(&text);
+        if i < first {
+            out.push(Node::Text(text));
+            continue;
+        }
+        if i > first {
+            positions = spaces(&text);
+        }
         if positions.is_empty() {
             out.push(Node::Text(text));
             continue;
         }
         let mut from = 0;
-        for p in positions {
+        for &p in &positions {
             if p > from {
                 out.push(Node::Text(text.get(from..p).unwrap_or("").to_owned()));
             }
