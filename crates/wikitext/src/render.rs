@@ -17,7 +17,7 @@ use crate::dom::{self, Node, cite::placeholder::SharedBodies};
 use crate::token::{Tok, WikiKind, WikiToken};
 use crate::transclusion::Call;
 use crate::transform::{
-    AsHandler, cite::Cite, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
+    Chain, Transform, cite::Cite, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
     paragraphs::ParagraphWrapper, pre::PreHandler, quotes::QuoteTransformer,
 };
 use crate::{RenderOptions, WikiError, preprocess};
@@ -44,16 +44,6 @@ fn registry(
         Context::Page => 0,
         Context::Inline { depth } => depth,
     };
-    r.add(
-        AsHandler::new(Cite::new(
-            Arc::clone(options),
-            depth,
-            Arc::clone(calls),
-            Rc::clone(bodies),
-        )),
-        Rank::new(2.01)?,
-        Match::Any,
-    )?;
     r.add_async(
         LinkHandler {
             options: Arc::clone(options),
@@ -62,35 +52,23 @@ fn registry(
         Rank::new(1.5)?,
         Match::Kind(WikiKind::WikiLink),
     )?;
+    // Phase 3 (ranks 2.01 to 2.95, every token) as one handler.
+    let mut stages: Vec<Box<dyn Transform>> = vec![Box::new(Cite::new(
+        Arc::clone(options),
+        depth,
+        Arc::clone(calls),
+        Rc::clone(bodies),
+    ))];
     if context == Context::Page {
-        r.add(
-            AsHandler::new(PreHandler::default()),
-            Rank::new(2.05)?,
-            Match::Any,
-        )?;
+        stages.push(Box::new(PreHandler::default()));
     }
-    r.add(
-        AsHandler::new(QuoteTransformer::default()),
-        Rank::new(2.1)?,
-        Match::Any,
-    )?;
-    r.add(
-        AsHandler::new(ListHandler::default()),
-        Rank::new(2.49)?,
-        Match::Any,
-    )?;
-    r.add(
-        AsHandler::new(HeadingIds::default()),
-        Rank::new(2.6)?,
-        Match::Any,
-    )?;
+    stages.push(Box::new(QuoteTransformer::default()));
+    stages.push(Box::new(ListHandler::default()));
+    stages.push(Box::new(HeadingIds::default()));
     if context == Context::Page {
-        r.add(
-            AsHandler::new(ParagraphWrapper::default()),
-            Rank::new(2.95)?,
-            Match::Any,
-        )?;
+        stages.push(Box::new(ParagraphWrapper::default()));
     }
+    r.add(Chain::new(stages), Rank::new(2.01)?, Match::Any)?;
     Ok(r)
 }
 

@@ -64,7 +64,11 @@ impl LinkTarget {
         };
         // Tabs are blanks in a link target (MediaWiki's title rejects them;
         // Parsoid's link syntax does not).
-        let page = page.replace('\t', " ");
+        let page: std::borrow::Cow<'_, str> = if page.contains('\t') {
+            page.replace('\t', " ").into()
+        } else {
+            page.into()
+        };
         if !is_valid_link_text(&page) {
             return None;
         }

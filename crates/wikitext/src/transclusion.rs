@@ -52,7 +52,7 @@ fn json(s: &str) -> String {
 
 /// Appends `s` as a JSON string written as serde_json writes one: `"` and `\`
 /// escaped, the C0 controls as `\b \t \n \f \r` or `\u00XX`, all else as is.
-fn json_into(s: &str, out: &mut String) {
+pub(crate) fn json_into(s: &str, out: &mut String) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     let mut from = 0;

@@ -8,60 +8,77 @@ fn word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// The byte offsets of the spaces to armor in `text`.
+/// The byte offsets of the spaces to armor in `text`, in order: found from
+/// the marks (their ASCII bytes, or the last byte of `»«›‹`), most text having
+/// none.
 fn spaces(text: &str) -> Vec<usize> {
-    // Most text has none of the marks (their ASCII bytes, or the last byte of
-    // `»«›‹`): no char table then.
-    if !text.bytes().any(|b| {
-        matches!(
-            b,
-            b'?' | b':' | b';' | b'!' | b'%' | 0xBB | 0xAB | 0xBA | 0xB9
-        )
-    }) {
-        return Vec::new();
-    }
-    // A window of five characters around the current one (two either side),
-    // slid over the text: no table of its characters.
-    let mut chars = text.char_indices();
-    let mut window: [Option<(usize, char)>; 5] = [None, None, None, chars.next(), chars.next()];
+    let b = text.as_bytes();
     let mut out = Vec::new();
-    loop {
-        window.rotate_left(1);
-        window[4] = chars.next();
-        let Some((offset, c)) = window[2] else { break };
-        if c != ' ' {
+    for (i, &x) in b.iter().enumerate() {
+        if !matches!(
+            x,
+            b'?' | b':' | b';' | b'!' | b'%' | 0xBB | 0xAB | 0xBA | 0xB9
+        ) {
             continue;
         }
-        let at = |k: usize| window[k].map(|(_, c)| c);
-        let left = matches!(at(3), Some('?' | ':' | ';' | '!' | '%' | '»' | '›')) && !word(at(4));
-        let right = matches!(at(1), Some('«' | '‹')) && !word(at(0));
-        if left || right {
-            out.push(offset);
+        let end = i + 1;
+        let Some(c) = text.get(..end).and_then(|h| h.chars().next_back()) else {
+            continue;
+        };
+        let start = end - c.len_utf8();
+        match c {
+            // A space before the mark, no word character after it.
+            '?' | ':' | ';' | '!' | '%' | '»' | '›'
+                if start > 0
+                    && b.get(start - 1) == Some(&b' ')
+                    && !word(text.get(end..).and_then(|t| t.chars().next())) =>
+            {
+                out.push(start - 1);
+            }
+            // A space after the mark, no word character before it.
+            '«' | '‹'
+                if b.get(end) == Some(&b' ')
+                    && !word(text.get(..start).and_then(|h| h.chars().next_back())) =>
+            {
+                out.push(end);
+            }
+            _ => {}
         }
     }
+    // A space between `«` and `:` is found twice, and out of order.
+    out.sort_unstable();
+    out.dedup();
     out
 }
 
 fn armor(children: Vec<Node>) -> Vec<Node> {
-    let needed = children
-        .iter()
-        .any(|c| matches!(c, Node::Text(t) if !spaces(t).is_empty()));
-    if !needed {
+    // The first text with spaces to armor (most lists have none: returned as
+    // they are); each text is searched once.
+    let Some((first, mut positions)) = children.iter().enumerate().find_map(|(i, c)| match c {
+        Node::Text(t) => Some((i, spaces(t))).filter(|(_, p)| !p.is_empty()),
+        _ => None,
+    }) else {
         return children;
-    }
+    };
     let mut out = Vec::with_capacity(children.len());
-    for child in children {
+    for (i, child) in children.into_iter().enumerate() {
         let Node::Text(text) = child else {
             out.push(child);
             continue;
         };
-        let positions = spaces(&text);
+        if i < first {
+            out.push(Node::Text(text));
+            continue;
+        }
+        if i > first {
+            positions = spaces(&text);
+        }
         if positions.is_empty() {
             out.push(Node::Text(text));
             continue;
         }
         let mut from = 0;
-        for p in positions {
+        for &p in &positions {
             if p > from {
                 out.push(Node::Text(text.get(from..p).unwrap_or("").to_owned()));
             }
@@ -93,5 +110,25 @@ pub(crate) fn display_space(nodes: &mut Vec<Node>) {
             e.children = armor(std::mem::take(&mut e.children));
             stack.extend(e.children.iter_mut());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spaces;
+
+    #[test]
+    fn spaces_before_and_after_the_marks() {
+        assert_eq!(spaces("plain text, no marks"), Vec::<usize>::new());
+        assert_eq!(spaces("a : b ; c"), vec![1, 5]);
+        assert_eq!(spaces("a :b"), Vec::<usize>::new());
+        assert_eq!(spaces("50 %"), vec![2]);
+        assert_eq!(spaces("« a »"), vec![2, 4]);
+        assert_eq!(spaces("x« a"), Vec::<usize>::new());
+        // Both sides of one space: found once.
+        assert_eq!(spaces("« :"), vec![2]);
+        // A continuation byte like a mark's last byte (`û` ends in 0xBB).
+        assert_eq!(spaces("û û"), Vec::<usize>::new());
+        assert_eq!(spaces(" ?"), vec![0]);
     }
 }

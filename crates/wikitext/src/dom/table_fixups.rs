@@ -675,6 +675,20 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
             .any(|(s, _)| element_at(nodes, s).is_some_and(|m| m.attr(name).is_some()))
     };
     let (cells, fostered) = (any(PREFIX) || any(CELL), any(TPREFIX));
+    // The passes below read attributes the tokenizer put on markers; the
+    // markers the passes make keep only `tl:call`, so a pass none of whose
+    // attributes is on a marker now has nothing to do (each would walk the
+    // tree for its pairs).
+    let (mut from_inside, mut held, mut over_table) = (false, false, false);
+    walk(nodes, |_, node| {
+        if let Node::Element(e) = node
+            && e.name == "meta"
+        {
+            from_inside |= e.attr(TID).is_some() && is_marker(node, true);
+            held |= e.attr(HSUFFIX).is_some();
+            over_table |= e.attr(TSUFFIX).is_some();
+        }
+    });
     if cells {
         let mut edits = Edits::default();
         for (s, e) in &pairs_now {
@@ -690,9 +704,15 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
         }
         edits.apply(nodes);
     }
-    fostered_end_from_inside(nodes);
-    held_table_suffixes(nodes);
-    fostered_end_over_table(nodes);
+    if from_inside {
+        fostered_end_from_inside(nodes);
+    }
+    if held {
+        held_table_suffixes(nodes);
+    }
+    if over_table {
+        fostered_end_over_table(nodes);
+    }
     super::compound::compounds(nodes, gaps);
     migrate_row_newlines(nodes);
     strip(nodes);

@@ -194,6 +194,18 @@ impl std::fmt::Display for Title {
 
 /// `_` to space, runs of blanks to one space, trimmed.
 fn normalize_spaces(raw: &str) -> String {
+    // Most titles are ASCII with single spaces between words and none at the
+    // ends: copied as they are.
+    let b = raw.as_bytes();
+    if b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && !b.windows(2).any(|w| w == b"  ")
+        && b.iter().all(|&c| {
+            c.is_ascii() && c != b'_' && (c == b' ' || !c.is_ascii_whitespace()) && c != 0x0b
+        })
+    {
+        return raw.to_owned();
+    }
     let mut out = String::with_capacity(raw.len());
     for c in raw.chars() {
         let c = if c == '_' || c == '\u{a0}' || c.is_whitespace() && c != '\u{200b}' {
@@ -232,10 +244,36 @@ pub(crate) fn ucfirst(s: &str) -> String {
 
 /// The id of a namespace name or alias (case-insensitive, `_` as space).
 pub fn namespace_id(name: &str, site: &Site) -> Option<i32> {
-    let name = normalize_spaces(name).to_lowercase();
+    let name = normalize_spaces(name);
     if name.is_empty() {
         return None;
     }
+    if name.is_ascii() && site.project_ns.is_ascii() {
+        // The same comparisons without lower-cased copies.
+        let project = site.project_ns.as_str();
+        if name.eq_ignore_ascii_case(project) {
+            return Some(4);
+        }
+        if let Some(ns) = name.len().checked_sub(5).and_then(|n| name.get(..n))
+            && name
+                .get(ns.len()..)
+                .is_some_and(|t| t.eq_ignore_ascii_case(" talk"))
+            && ns.eq_ignore_ascii_case(project)
+        {
+            return Some(5);
+        }
+        if name.eq_ignore_ascii_case("image") {
+            return Some(6);
+        }
+        if name.eq_ignore_ascii_case("image talk") {
+            return Some(7);
+        }
+        return NAMESPACES
+            .iter()
+            .find(|(id, n)| *id != 0 && n.eq_ignore_ascii_case(&name))
+            .map(|(id, _)| *id);
+    }
+    let name = name.to_lowercase();
     let project = site.project_ns.to_lowercase();
     if name == project {
         return Some(4);

@@ -47,19 +47,21 @@ pub(crate) fn protocol(s: &str, relative: bool) -> Option<usize> {
     if relative && s.starts_with("//") {
         return Some(2);
     }
-    // Every protocol is ASCII and at least 4 bytes long: most text fails on
-    // its first byte or on a missing `:` among its first bytes.
-    let first = s.as_bytes().first()?.to_ascii_lowercase();
-    if s.len() < 4
-        || !first.is_ascii_lowercase()
-        || !s.as_bytes().iter().take(12).any(|&b| b == b':')
-    {
+    // Every protocol is ASCII letters and a `:` within its first 12 bytes:
+    // most text fails on its first byte or on the first byte that is no
+    // letter; then only the protocols with their `:` there are compared.
+    let b = s.as_bytes();
+    let colon = b.iter().take(12).position(|c| !c.is_ascii_alphabetic())?;
+    if colon == 0 || b.get(colon) != Some(&b':') {
         return None;
     }
     PROTOCOLS
         .iter()
-        .filter(|p| p.as_bytes().first() == Some(&first))
-        .find(|p| s.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p)))
+        .filter(|p| p.as_bytes().get(colon) == Some(&b':'))
+        .find(|p| {
+            b.get(..p.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(p.as_bytes()))
+        })
         .map(|p| p.len())
 }
 

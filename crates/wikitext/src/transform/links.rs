@@ -105,17 +105,15 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
     if exists {
         push("title", full);
     } else {
-        // A JSON string (writing a `&str` cannot fail; the fallback is never used).
-        let param = serde_json::to_string(full.as_str()).unwrap_or_default();
+        const HEAD: &str = r#"{"title":{"lang":"x-page","key":"red-link-title","params":["#;
+        let mut i18n = String::with_capacity(HEAD.len() + full.len() + 8);
+        i18n.push_str(HEAD);
+        crate::transclusion::json_into(&full, &mut i18n);
+        i18n.push_str("]}}");
         push("title", full);
         push("class", "new".to_owned());
         push("typeof", "mw:LocalizedAttrs".to_owned());
-        push(
-            "data-mw-i18n",
-            format!(
-                "{{\"title\":{{\"lang\":\"x-page\",\"key\":\"red-link-title\",\"params\":[{param}]}}}}"
-            ),
-        );
+        push("data-mw-i18n", i18n);
     }
     tag
 }

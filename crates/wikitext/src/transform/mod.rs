@@ -1,5 +1,6 @@
 //! Phase-3 token transforms (Parsoid's stage 3, globally in order), each a
-//! line-based handler registered for every token:
+//! line-based transform of every token, run in rank order as one pipeline
+//! handler ([`Chain`], at rank 2.01: `cite.rs` first):
 //!
 //! | rank | file | Parsoid's name | does |
 //! |---|---|---|---|
@@ -26,47 +27,73 @@ pub(crate) trait Transform {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>);
 }
 
-/// Runs a [`Transform`] as a pipeline handler. A transform sees only what it
-/// appended in this call in its `out` (some look back over it), so tokens go
-/// through a buffer reused across calls, then to the pipeline's.
-pub(crate) struct AsHandler<T> {
-    transform: T,
-    buf: Vec<WikiToken>,
+/// Runs the transforms, in rank order, as one pipeline handler: each token
+/// goes through every transform, and what one releases goes on to the next,
+/// as the pipeline's phases would pass it (the same tokens reach each transform
+/// in the same order), without moving every token through the pipeline's
+/// buffers once per transform. A transform sees only what it appended in this
+/// call in its `out` (some look back over it).
+pub(crate) struct Chain {
+    stages: Vec<Box<dyn Transform>>,
+    /// Reused buffers: a stage's input, its output, and one token's output
+    /// when the stage's output already holds tokens.
+    input: Vec<WikiToken>,
+    output: Vec<WikiToken>,
+    one: Vec<WikiToken>,
 }
 
-impl<T> AsHandler<T> {
-    pub(crate) fn new(transform: T) -> Self {
-        AsHandler {
-            transform,
-            buf: Vec::new(),
+impl Chain {
+    pub(crate) fn new(stages: Vec<Box<dyn Transform>>) -> Self {
+        Chain {
+            stages,
+            input: Vec::new(),
+            output: Vec::new(),
+            one: Vec::new(),
+        }
+    }
+
+    /// `token` through every stage; the result is left in `self.input`.
+    fn run(&mut self, token: WikiToken) {
+        self.input.clear();
+        self.input.push(token);
+        for stage in &mut self.stages {
+            self.output.clear();
+            for t in self.input.drain(..) {
+                if self.output.is_empty() {
+                    stage.push(t, &mut self.output);
+                } else {
+                    self.one.clear();
+                    stage.push(t, &mut self.one);
+                    self.output.append(&mut self.one);
+                }
+            }
+            std::mem::swap(&mut self.input, &mut self.output);
         }
     }
 }
 
-impl<T: Transform> Handler<WikiToken> for AsHandler<T> {
-    /// No vector per token: the reused buffer is appended to the pipeline's.
+impl Handler<WikiToken> for Chain {
+    /// No vector per token: the reused buffers are appended to the pipeline's.
     fn handle_into(
         &mut self,
         token: WikiToken,
         _: &Ctx,
         out: &mut Vec<WikiToken>,
     ) -> Result<(), HandlerError> {
-        self.buf.clear();
-        self.transform.push(token, &mut self.buf);
-        out.append(&mut self.buf);
+        self.run(token);
+        out.append(&mut self.input);
         Ok(())
     }
 
     fn handle(&mut self, token: WikiToken, _: &Ctx) -> Result<Outcome<WikiToken>, HandlerError> {
-        let mut out = Vec::new();
-        self.transform.push(token, &mut out);
-        Ok(match out.len() {
+        self.run(token);
+        Ok(match self.input.len() {
             0 => Outcome::Delete,
-            1 => match out.pop() {
+            1 => match self.input.pop() {
                 Some(t) => Outcome::Keep(t),
                 None => Outcome::Delete,
             },
-            _ => Outcome::Expand(out),
+            _ => Outcome::Expand(std::mem::take(&mut self.input)),
         })
     }
 }

@@ -138,20 +138,16 @@ fn normalize_id(id: &str) -> String {
 
 /// An id as a link fragment (Parsoid's `Sanitizer::escapeIdForLink`: at most
 /// 1024 characters, whitespace as `_`, a `%` that starts an escape as `%25`).
-fn href_fragment(id: &str) -> String {
-    let id: String = id
-        .chars()
-        .take(1024)
-        .map(|c| {
-            if matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ') {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let mut out = String::with_capacity(id.len());
+fn href_fragment_into(id: &str, out: &mut String) {
+    let id = match id.char_indices().nth(1024) {
+        Some((at, _)) => id.get(..at).unwrap_or(id),
+        None => id,
+    };
     for (i, c) in id.char_indices() {
+        if matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ') {
+            out.push('_');
+            continue;
+        }
         out.push(c);
         let escape = c == '%'
             && id
@@ -161,7 +157,6 @@ fn href_fragment(id: &str) -> String {
             out.push_str("25");
         }
     }
-    out
 }
 
 impl State {
@@ -313,7 +308,11 @@ impl State {
     }
 
     pub(super) fn href(&self, id: &str) -> String {
-        format!("{}#{}", self.page, href_fragment(id))
+        let mut out = String::with_capacity(self.page.len() + id.len() + 8);
+        out.push_str(&self.page);
+        out.push('#');
+        href_fragment_into(id, &mut out);
+        out
     }
 
     /// Remembers the custom labels a tag brought for `group`.
