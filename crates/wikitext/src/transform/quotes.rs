@@ -10,30 +10,48 @@ use crate::token::{Tok, WikiToken};
 
 /// Resolves quotes per line; the text of a link (between `<a>` and `</a>`) is
 /// resolved on its own, as Parsoid does.
+///
+/// Until a quote run comes, nothing a line holds can change: each token goes on
+/// when the next one comes (only the newest waits, since the resolution reads
+/// the token before a bold run), so most tokens stream through. From a quote
+/// run on, its line (or link text) is held and resolved whole.
 #[derive(Default)]
 pub(crate) struct QuoteTransformer {
     /// The current line, then the text of each open link.
     stack: Vec<Vec<WikiToken>>,
-    /// The last line's buffer, emptied, for the next line.
-    spare: Vec<WikiToken>,
+    /// Emptied buffers, for the next line or link text.
+    spare: Vec<Vec<WikiToken>>,
+    /// The outermost level of `stack` that holds a quote run (`None`: none
+    /// does, and the tokens stream).
+    quoted: Option<usize>,
 }
 
 impl QuoteTransformer {
-    fn append(&mut self, mut tokens: Vec<WikiToken>) {
-        match self.stack.last_mut() {
-            Some(line) => line.append(&mut tokens),
-            None => self.stack.push(tokens),
-        }
+    /// An empty buffer, reused when there is one.
+    fn buffer(&mut self) -> Vec<WikiToken> {
+        self.spare.pop().unwrap_or_default()
     }
 
     /// Closes the innermost open link's text into its parent.
     fn close_link(&mut self) {
-        if self.stack.len() > 1
-            && let Some(inner) = self.stack.pop()
-        {
-            let mut resolved = Vec::with_capacity(inner.len());
-            resolve(inner, &mut resolved);
-            self.append(resolved);
+        if self.stack.len() < 2 {
+            return;
+        }
+        let Some(mut inner) = self.stack.pop() else {
+            return;
+        };
+        if self.quoted == Some(self.stack.len()) {
+            // The link text held the only quote runs.
+            self.quoted = None;
+        }
+        let Some(parent) = self.stack.last_mut() else {
+            return;
+        };
+        if inner.iter().any(|t| matches!(t.tok, Tok::Quote(_))) {
+            resolve(inner, parent);
+        } else {
+            parent.append(&mut inner);
+            self.spare.push(inner);
         }
     }
 }
@@ -53,33 +71,44 @@ impl Transform for QuoteTransformer {
             while self.stack.len() > 1 {
                 self.close_link();
             }
+            self.quoted = None;
             if let Some(mut line) = self.stack.pop() {
                 if line.iter().any(|t| matches!(t.tok, Tok::Quote(_))) {
                     resolve(line, out);
                 } else {
                     // No quotes (most lines): the line as it is, its buffer kept.
                     out.append(&mut line);
-                    self.spare = line;
+                    self.spare.push(line);
                 }
             }
             out.push(token);
             return;
         }
+        let quote = matches!(token.tok, Tok::Quote(_));
+        if self.quoted.is_none() && !quote {
+            // No quote run open: what is held is final (levels in document order).
+            for level in &mut self.stack {
+                out.append(level);
+            }
+        }
         let opens = token.start_name() == Some("a");
-        let closes = token.end_name() == Some("a");
-        if closes {
+        if token.end_name() == Some("a") {
             self.close_link();
         }
+        if quote && self.quoted.is_none() {
+            self.quoted = Some(self.stack.len().saturating_sub(1));
+        }
         match self.stack.last_mut() {
-            Some(line) => line.push(token),
+            Some(level) => level.push(token),
             None => {
-                let mut line = std::mem::take(&mut self.spare);
+                let mut line = self.buffer();
                 line.push(token);
                 self.stack.push(line);
             }
         }
         if opens {
-            self.stack.push(Vec::new());
+            let text = self.buffer();
+            self.stack.push(text);
         }
     }
 }
@@ -320,5 +349,85 @@ fn emit(toks: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
         out.extend([s("b"), s("i")]);
         out.append(&mut both);
         out.extend([e("i"), e("b")]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(tokens: &[WikiToken]) -> String {
+        tokens
+            .iter()
+            .map(|t| match (t.as_text(), t.start_name(), t.end_name()) {
+                (Some(text), _, _) => text.to_owned(),
+                (_, Some(name), _) => format!("<{name}>"),
+                (_, _, Some(name)) => format!("</{name}>"),
+                _ if t.is_newline() => "\n".to_owned(),
+                _ => "?".to_owned(),
+            })
+            .collect()
+    }
+
+    /// Tokens one at a time: what each push released, in order.
+    fn run(tokens: Vec<WikiToken>) -> Vec<String> {
+        let mut q = QuoteTransformer::default();
+        tokens
+            .into_iter()
+            .map(|t| {
+                let mut out = Vec::new();
+                q.push(t, &mut out);
+                show(&out)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_line_streams_until_its_first_quote_run() {
+        let got = run(vec![
+            WikiToken::text("x"),
+            WikiToken::text(" a"),
+            WikiToken::made(Tok::Quote(3)),
+            WikiToken::text("b"),
+            WikiToken::made(Tok::Quote(2)),
+            WikiToken::text("c"),
+            WikiToken::made(Tok::Newline),
+        ]);
+        // The token before the first run waits: an odd bold after the
+        // single-letter word "a" becomes an apostrophe and italic.
+        assert_eq!(got, ["", "x", "", "", "", "", " a'<i>b</i>c\n"]);
+    }
+
+    #[test]
+    fn a_line_without_quotes_goes_on_a_token_behind_links_too() {
+        let got = run(vec![
+            WikiToken::text("a"),
+            WikiToken::text("b"),
+            WikiToken::start("a"),
+            WikiToken::text("c"),
+            WikiToken::end("a"),
+            WikiToken::text("d"),
+            WikiToken::made(Tok::Newline),
+        ]);
+        assert_eq!(got, ["", "a", "b", "<a>", "c", "</a>", "d\n"]);
+    }
+
+    #[test]
+    fn link_text_with_quotes_is_held_and_resolved_on_its_own() {
+        let got = run(vec![
+            WikiToken::text("x"),
+            WikiToken::start("a"),
+            WikiToken::text("a"),
+            WikiToken::made(Tok::Quote(3)),
+            WikiToken::text("b"),
+            WikiToken::made(Tok::Quote(2)),
+            WikiToken::end("a"),
+            WikiToken::text("y"),
+            WikiToken::made(Tok::Newline),
+        ]);
+        assert_eq!(
+            got,
+            ["", "x", "<a>", "", "", "", "", "a'<i>b</i></a>", "y\n"]
+        );
     }
 }
