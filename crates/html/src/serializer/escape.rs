@@ -6,8 +6,10 @@
 //! serializer's single-quoted values). Since 2025 `<` and `>` are escaped in
 //! attribute values too.
 //!
-//! The text is scanned byte by byte against a lookup table and copied in runs, so
-//! nothing is allocated and unescaped text costs one table load per byte.
+//! The text is scanned eight bytes at a time (one `u64` compared with every byte
+//! the mode escapes, [`next_special`]), the tail byte by byte against a lookup
+//! table, and copied in runs: nothing is allocated, and unescaped text costs a
+//! few word operations per eight bytes.
 
 use std::fmt::{self, Write};
 
@@ -54,17 +56,22 @@ static SPECIAL: [u8; 256] = {
 pub fn write_escaped<W: Write + ?Sized>(out: &mut W, s: &str, mode: EscapeMode) -> fmt::Result {
     let bytes = s.as_bytes();
     let mask = mode.mask();
+    // Text mode has no quote to escape: `&` stands in for it (searched twice).
+    let quote = splat(match mode {
+        EscapeMode::Text => b'&',
+        EscapeMode::DoubleQuoted => b'"',
+        EscapeMode::SingleQuoted => b'\'',
+    });
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if SPECIAL[b as usize] & mask == 0 {
-            continue;
-        }
-        let (run_end, replacement) = match b {
-            b'&' => (i, "&amp;"),
-            b'<' => (i, "&lt;"),
-            b'>' => (i, "&gt;"),
-            b'"' => (i, "&quot;"),
-            b'\'' => (i, "&#39;"),
+    let mut from = 0;
+    while let Some(i) = next_special(bytes, from, mask, quote) {
+        from = i + 1;
+        let (run_end, replacement) = match bytes.get(i) {
+            Some(b'&') => (i, "&amp;"),
+            Some(b'<') => (i, "&lt;"),
+            Some(b'>') => (i, "&gt;"),
+            Some(b'"') => (i, "&quot;"),
+            Some(b'\'') => (i, "&#39;"),
             // U+00A0: only when the byte before is its lead byte 0xC2.
             _ if i > 0 && bytes.get(i - 1) == Some(&0xC2) => (i - 1, "&nbsp;"),
             _ => continue,
@@ -74,6 +81,48 @@ pub fn write_escaped<W: Write + ?Sized>(out: &mut W, s: &str, mode: EscapeMode) 
         start = i + 1;
     }
     out.write_str(s.get(start..).unwrap_or_default())
+}
+
+/// Every byte of a word set to `b`.
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// The high bit of each byte of `x` that is zero. The lowest set bit is always a
+/// zero byte's (a borrow can only mark bytes above a zero byte), which is all
+/// [`next_special`] reads.
+const fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(splat(1)) & !x & splat(0x80)
+}
+
+/// The index of the first byte at or after `from` that `mask` escapes (`0xA0`
+/// included: the caller checks its lead byte), eight bytes at a time: each word
+/// is compared with `&`, `<`, `>`, `0xA0` and `quote` (the mode's quote, or `&`
+/// again in text mode), then the tail against [`SPECIAL`].
+fn next_special(bytes: &[u8], from: usize, mask: u8, quote: u64) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let mut chunks = rest.chunks_exact(8);
+    let mut at = from;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        // Little-endian: the first byte in memory is the lowest.
+        let w = u64::from_le_bytes(word);
+        let hits = zero_bytes(w ^ splat(b'&'))
+            | zero_bytes(w ^ splat(b'<'))
+            | zero_bytes(w ^ splat(b'>'))
+            | zero_bytes(w ^ splat(0xA0))
+            | zero_bytes(w ^ quote);
+        if hits != 0 {
+            return Some(at + (hits.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| SPECIAL[b as usize] & mask != 0)
+        .map(|p| at + p)
 }
 
 #[cfg(test)]
@@ -112,5 +161,63 @@ mod tests {
             esc("a<b>\"c'&", EscapeMode::SingleQuoted),
             "a&lt;b&gt;\"c&#39;&amp;"
         );
+    }
+
+    /// The escaping written out per character, as the spec says it.
+    fn reference(s: &str, mode: EscapeMode) -> String {
+        let mut out = String::new();
+        for c in s.chars() {
+            match (c, mode) {
+                ('&', _) => out.push_str("&amp;"),
+                ('\u{a0}', _) => out.push_str("&nbsp;"),
+                ('<', _) => out.push_str("&lt;"),
+                ('>', _) => out.push_str("&gt;"),
+                ('"', EscapeMode::DoubleQuoted) => out.push_str("&quot;"),
+                ('\'', EscapeMode::SingleQuoted) => out.push_str("&#39;"),
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
+    /// Every special character (and look-alike bytes: other characters with an
+    /// 0xA0 or 0xC2 byte) at every offset of the word scan and its tail, alone
+    /// and in pairs, in every mode.
+    #[test]
+    fn word_scan_agrees_with_the_reference_at_every_offset() {
+        let pieces = [
+            "&", "<", ">", "\"", "'", "\u{a0}", "\u{1a0}", "\u{20a0}", "\u{a9}", "é", "x",
+        ];
+        let modes = [
+            EscapeMode::Text,
+            EscapeMode::DoubleQuoted,
+            EscapeMode::SingleQuoted,
+        ];
+        for len in 0..20 {
+            for a in pieces {
+                for b in pieces {
+                    for gap in [0, 1, 7, 8, 9] {
+                        let s = format!(
+                            "{}{a}{}{b}{}",
+                            "x".repeat(len),
+                            "y".repeat(gap),
+                            "z".repeat(len % 9)
+                        );
+                        for mode in modes {
+                            assert_eq!(esc(&s, mode), reference(&s, mode), "{s:?} {mode:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_escapes_as_the_reference(s in "[a&<>\"'\u{a0}\u{1a0}\u{c2}é ]{0,40}") {
+            for mode in [EscapeMode::Text, EscapeMode::DoubleQuoted, EscapeMode::SingleQuoted] {
+                proptest::prop_assert_eq!(esc(&s, mode), reference(&s, mode));
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! bullets closes every list. Items close before the line's newline and open
 //! after it.
 
+use tagloom_html::token::{Name, OwnedToken};
 use tagloom_html::tree_builder::is_formatting_element;
 
 use super::Transform;
@@ -55,10 +56,10 @@ pub(crate) struct ListHandler {
     /// HTML elements opened inside the open list items: a closing block tag
     /// that closes none of them ends the lists first (Parsoid, T368721).
     /// Each with the depth of the item it was opened in.
-    item_open: Vec<(String, usize)>,
+    item_open: Vec<(Name, usize)>,
     /// Formatting elements opened and not closed anywhere on the page (the
     /// tree builder may reconstruct them inside a list item).
-    formatting: Vec<String>,
+    formatting: Vec<Name>,
 }
 
 fn block_like(name: &str) -> bool {
@@ -150,15 +151,16 @@ impl Transform for ListHandler {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         // Whether this end tag closes a formatting element opened earlier.
         let closes_formatting = token.end_name().is_some_and(|name| {
-            is_formatting_element(name) && self.formatting.iter().any(|n| n == name)
+            is_formatting_element(name) && self.formatting.iter().any(|n| n.as_str() == name)
         });
-        if let Some(name) = token.start_name()
-            && is_formatting_element(name)
+        if let Some(name) = start_tag_name(&token)
+            && is_formatting_element(name.as_str())
             && !token_self_closing(&token)
         {
-            self.formatting.push(name.to_owned());
+            // A known name: no allocation.
+            self.formatting.push(name.clone());
         } else if let Some(name) = token.end_name()
-            && let Some(at) = self.formatting.iter().rposition(|n| n == name)
+            && let Some(at) = self.formatting.iter().rposition(|n| n.as_str() == name)
         {
             self.formatting.remove(at);
         }
@@ -199,13 +201,13 @@ impl Transform for ListHandler {
             return;
         }
         if self.newline.is_none() {
-            if let Some(name) = token.start_name() {
-                let void = matches!(name, "br" | "hr" | "wbr" | "meta" | "link" | "img");
+            if let Some(name) = start_tag_name(&token) {
+                let void = matches!(name.as_str(), "br" | "hr" | "wbr" | "meta" | "link" | "img");
                 if !void && !token_self_closing(&token) {
-                    self.item_open.push((name.to_owned(), self.stack.len()));
+                    self.item_open.push((name.clone(), self.stack.len()));
                 }
             } else if let Some(name) = token.end_name() {
-                match self.item_open.iter().rposition(|(n, _)| n == name) {
+                match self.item_open.iter().rposition(|(n, _)| n.as_str() == name) {
                     Some(at) => {
                         self.item_open.truncate(at);
                     }
@@ -256,6 +258,14 @@ impl Transform for ListHandler {
 fn is_marker_meta(token: &WikiToken) -> bool {
     token.start_name() == Some("meta")
         && matches!(&token.tok, Tok::Html(t) if t.as_tag().and_then(|t| t.attr("typeof")).is_some_and(|v| v.starts_with("mw:Transclusion") || v.starts_with("mw:Param") || v.starts_with("mw:Includes/")))
+}
+
+/// A start tag's name.
+fn start_tag_name(token: &WikiToken) -> Option<&Name> {
+    match &token.tok {
+        Tok::Html(OwnedToken::StartTag(t)) => Some(t.name()),
+        _ => None,
+    }
 }
 
 fn token_self_closing(token: &WikiToken) -> bool {

@@ -52,11 +52,28 @@ impl Chain {
         }
     }
 
-    /// `token` through every stage; the result is left in `self.input`.
+    /// `token` through every stage; the result is left in `self.input`. While
+    /// each stage gives back exactly one token, that token goes straight on to
+    /// the next (the usual case: no buffer drained per stage); from the first
+    /// stage that gives back none or several, they go on through the buffers.
     fn run(&mut self, token: WikiToken) {
         self.input.clear();
-        self.input.push(token);
-        for stage in &mut self.stages {
+        let mut token = token;
+        let mut next = 0;
+        loop {
+            let Some(stage) = self.stages.get_mut(next) else {
+                self.input.push(token);
+                return;
+            };
+            next += 1;
+            stage.push(token, &mut self.input);
+            if self.input.len() != 1 {
+                break;
+            }
+            let Some(t) = self.input.pop() else { return };
+            token = t;
+        }
+        for stage in self.stages.iter_mut().skip(next) {
             self.output.clear();
             for t in self.input.drain(..) {
                 if self.output.is_empty() {

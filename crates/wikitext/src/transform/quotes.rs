@@ -10,31 +10,61 @@ use crate::token::{Tok, WikiToken};
 
 /// Resolves quotes per line; the text of a link (between `<a>` and `</a>`) is
 /// resolved on its own, as Parsoid does.
+///
+/// Until a quote run comes, nothing a line holds can change, so tokens go
+/// straight on (each level keeps only the class of its last token, which the
+/// resolution reads before a bold run). From a quote run on, its line (or
+/// link text) is held and resolved whole.
 #[derive(Default)]
 pub(crate) struct QuoteTransformer {
     /// The current line, then the text of each open link.
-    stack: Vec<Vec<WikiToken>>,
-    /// The last line's buffer, emptied, for the next line.
-    spare: Vec<WikiToken>,
+    stack: Vec<Level>,
+    /// Emptied buffers, for the next line or link text.
+    spare: Vec<Vec<WikiToken>>,
+    /// The outermost level of `stack` that holds a quote run (`None`: none
+    /// does; every level's `held` is empty and tokens stream).
+    quoted: Option<usize>,
+}
+
+/// A line, or the text of a link.
+struct Level {
+    /// The tokens from the level's first quote run on (while some level
+    /// holds one).
+    held: Vec<WikiToken>,
+    /// [`before`] of the last token that went on before `held`.
+    lead: u8,
 }
 
 impl QuoteTransformer {
-    fn append(&mut self, mut tokens: Vec<WikiToken>) {
-        match self.stack.last_mut() {
-            Some(line) => line.append(&mut tokens),
-            None => self.stack.push(tokens),
-        }
+    /// A new level, its buffer reused when there is one.
+    fn open(&mut self) {
+        let held = self.spare.pop().unwrap_or_default();
+        self.stack.push(Level {
+            held,
+            lead: before(None),
+        });
     }
 
-    /// Closes the innermost open link's text into its parent.
-    fn close_link(&mut self) {
-        if self.stack.len() > 1
-            && let Some(inner) = self.stack.pop()
-        {
-            let mut resolved = Vec::with_capacity(inner.len());
-            resolve(inner, &mut resolved);
-            self.append(resolved);
+    /// Closes the innermost open link's text: resolved into its parent when the
+    /// parent is held, else into `out`.
+    fn close_link(&mut self, out: &mut Vec<WikiToken>) {
+        if self.stack.len() < 2 {
+            return;
         }
+        let Some(inner) = self.stack.pop() else {
+            return;
+        };
+        let index = self.stack.len();
+        let parent_held = self.quoted.is_some_and(|q| q < index);
+        if self.quoted == Some(index) {
+            // The link text held the only quote runs.
+            self.quoted = None;
+        }
+        let target = match self.stack.last_mut() {
+            Some(parent) if parent_held => &mut parent.held,
+            _ => out,
+        };
+        self.spare.push(resolve(inner.held, inner.lead, target));
     }
 }
 
@@ -51,35 +81,36 @@ impl Transform for QuoteTransformer {
         // (Parsoid).
         if token.is_newline() || token.is_end() || crate::tokenize::is_inline_cell(&token) {
             while self.stack.len() > 1 {
-                self.close_link();
+                self.close_link(out);
             }
-            if let Some(mut line) = self.stack.pop() {
-                if line.iter().any(|t| matches!(t.tok, Tok::Quote(_))) {
-                    resolve(line, out);
-                } else {
-                    // No quotes (most lines): the line as it is, its buffer kept.
-                    out.append(&mut line);
-                    self.spare = line;
-                }
+            if let Some(line) = self.stack.pop() {
+                self.spare.push(resolve(line.held, line.lead, out));
             }
+            self.quoted = None;
             out.push(token);
             return;
         }
         let opens = token.start_name() == Some("a");
-        let closes = token.end_name() == Some("a");
-        if closes {
-            self.close_link();
+        if token.end_name() == Some("a") {
+            self.close_link(out);
         }
-        match self.stack.last_mut() {
-            Some(line) => line.push(token),
-            None => {
-                let mut line = std::mem::take(&mut self.spare);
-                line.push(token);
-                self.stack.push(line);
+        if self.stack.is_empty() {
+            self.open();
+        }
+        let depth = self.stack.len() - 1;
+        if self.quoted.is_none() && matches!(token.tok, Tok::Quote(_)) {
+            self.quoted = Some(depth);
+        }
+        if let Some(level) = self.stack.last_mut() {
+            if self.quoted.is_some() {
+                level.held.push(token);
+            } else {
+                level.lead = before(Some(&token));
+                out.push(token);
             }
         }
         if opens {
-            self.stack.push(Vec::new());
+            self.open();
         }
     }
 }
@@ -90,13 +121,13 @@ fn resolve_nested(tokens: Vec<WikiToken>) -> Vec<WikiToken> {
     let mut line = Vec::new();
     for t in tokens {
         if t.is_newline() {
-            resolve(std::mem::take(&mut line), &mut out);
+            line = resolve(line, before(None), &mut out);
             out.push(t);
         } else {
             line.push(t);
         }
     }
-    resolve(line, &mut out);
+    resolve(line, before(None), &mut out);
     out
 }
 
@@ -120,17 +151,18 @@ fn before(prev: Option<&WikiToken>) -> u8 {
     }
 }
 
-/// Resolves one line's quotes into `<i>`/`<b>` tags.
-fn resolve(line: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
+/// Resolves one line's quotes into `<i>`/`<b>` tags; `lead` is [`before`] of
+/// the token before the line's first. Gives back the line's buffer, emptied.
+fn resolve(mut line: Vec<WikiToken>, lead: u8, out: &mut Vec<WikiToken>) -> Vec<WikiToken> {
     if !line.iter().any(|t| matches!(t.tok, Tok::Quote(_))) {
         // No quotes: the line as it is (most lines).
-        out.extend(line);
-        return;
+        out.append(&mut line);
+        return line;
     }
     // Normalize run lengths (4 → ' + 3, >5 → ' * (n-5) + 5), count.
     let mut toks: Vec<WikiToken> = Vec::with_capacity(line.len() + 4);
     let (mut italics, mut bolds) = (0usize, 0usize);
-    for t in line {
+    for t in line.drain(..) {
         if let Tok::Quote(n) = t.tok {
             let (extra, n) = match n {
                 4 => (1, 3),
@@ -162,7 +194,11 @@ fn resolve(line: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
             if t.tok != Tok::Quote(3) {
                 continue;
             }
-            match before(i.checked_sub(1).and_then(|p| toks.get(p))) {
+            let class = match i.checked_sub(1).and_then(|p| toks.get(p)) {
+                Some(prev) => before(Some(prev)),
+                None => lead,
+            };
+            match class {
                 0 => {
                     space.get_or_insert(i);
                 }
@@ -183,6 +219,7 @@ fn resolve(line: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
         }
     }
     emit(toks, out);
+    line
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -320,5 +357,87 @@ fn emit(toks: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
         out.extend([s("b"), s("i")]);
         out.append(&mut both);
         out.extend([e("i"), e("b")]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(tokens: &[WikiToken]) -> String {
+        tokens
+            .iter()
+            .map(|t| match (t.as_text(), t.start_name(), t.end_name()) {
+                (Some(text), _, _) => text.to_owned(),
+                (_, Some(name), _) => format!("<{name}>"),
+                (_, _, Some(name)) => format!("</{name}>"),
+                _ if t.is_newline() => "\n".to_owned(),
+                _ => "?".to_owned(),
+            })
+            .collect()
+    }
+
+    /// Tokens one at a time: what each push released, in order.
+    fn run(tokens: Vec<WikiToken>) -> Vec<String> {
+        let mut q = QuoteTransformer::default();
+        tokens
+            .into_iter()
+            .map(|t| {
+                let mut out = Vec::new();
+                q.push(t, &mut out);
+                show(&out)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_line_streams_until_its_first_quote_run() {
+        let got = run(vec![
+            WikiToken::text("x"),
+            WikiToken::text(" a"),
+            WikiToken::made(Tok::Quote(3)),
+            WikiToken::text("b"),
+            WikiToken::made(Tok::Quote(2)),
+            WikiToken::text("c"),
+            WikiToken::made(Tok::Newline),
+        ]);
+        // " a" went on, its class kept: an odd bold after the single-letter
+        // word "a" becomes an apostrophe and italic.
+        assert_eq!(got, ["x", " a", "", "", "", "", "'<i>b</i>c\n"]);
+    }
+
+    #[test]
+    fn a_line_without_quotes_goes_straight_on_links_too() {
+        let got = run(vec![
+            WikiToken::text("a"),
+            WikiToken::text("b"),
+            WikiToken::start("a"),
+            WikiToken::text("c"),
+            WikiToken::end("a"),
+            WikiToken::text("d"),
+            WikiToken::made(Tok::Newline),
+        ]);
+        assert_eq!(got, ["a", "b", "<a>", "c", "</a>", "d", "\n"]);
+    }
+
+    #[test]
+    fn link_text_with_quotes_is_held_and_resolved_on_its_own() {
+        let got = run(vec![
+            WikiToken::text("x"),
+            WikiToken::start("a"),
+            WikiToken::text("a"),
+            WikiToken::made(Tok::Quote(3)),
+            WikiToken::text("b"),
+            WikiToken::made(Tok::Quote(2)),
+            WikiToken::end("a"),
+            WikiToken::text("y"),
+            WikiToken::made(Tok::Newline),
+        ]);
+        // The odd bold after "a" (a word, not a single letter: the token before
+        // the run went on) still becomes an apostrophe and italic.
+        assert_eq!(
+            got,
+            ["x", "<a>", "a", "", "", "", "'<i>b</i></a>", "y", "\n"]
+        );
     }
 }
