@@ -34,7 +34,7 @@ const MAX_SPARE_TAGS: usize = 256;
 /// holds (no read for them): the tokenizer then runs for a stretch of tokens
 /// instead of taking turns with the reader at each one, so its code stays in the
 /// instruction cache (the reader's own code is as large).
-const FETCH_AHEAD: usize = 32;
+const FETCH_AHEAD: usize = 64;
 
 /// A token, with what the simulator said about it.
 #[derive(Clone, Debug)]
