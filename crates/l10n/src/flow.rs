@@ -56,7 +56,7 @@ use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
 use crate::reader::handoff::{handoff, is_sink_stopped};
 use crate::reader::{
-    BlockSink, ReadOptions, ReadReport, read_document, read_file, read_file_for_writer,
+    BlockSink, ReadOptions, ReadReport, read_file, read_file_for_writer, read_for_replay,
 };
 use crate::rules::Rules;
 use crate::segment::Segmenter;
@@ -572,6 +572,9 @@ impl FileReport {
         }
         if mode.is_fallback() {
             self.blocks = written.blocks;
+        } else {
+            // The skeleton's reader left the words to the replay.
+            self.words = written.words;
         }
         self.translated = written.translated;
         self.lang_retargeted = written.lang_retargeted;
@@ -601,7 +604,7 @@ fn read_into_skeleton(
     }
     // On error, dropping `store` releases its temp file.
     let file = std::io::BufReader::with_capacity(64 * 1024, file);
-    let read = read_document(file, input, read_options, Some(&mut store), None)?;
+    let read = read_for_replay(file, input, read_options, &mut store)?;
     store.flush()?;
     Ok((store, read))
 }
@@ -723,7 +726,7 @@ fn write_pipelined(
             .name("l10n-page-reader".into())
             .spawn_scoped(scope, move || {
                 let file = std::io::BufReader::with_capacity(64 * 1024, file);
-                let read = read_document(file, input, read_options, Some(&mut write_half), None)?;
+                let read = read_for_replay(file, input, read_options, &mut write_half)?;
                 write_half.flush()?;
                 Ok(read)
             });

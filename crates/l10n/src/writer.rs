@@ -199,6 +199,9 @@ pub struct WriteReport {
     pub issues: Vec<Issue>,
     /// Bytes written.
     pub bytes_written: u64,
+    /// Words in the source text of the blocks seen ([`crate::block::words`];
+    /// counted by [`write_from_skeleton`], whose reader then need not).
+    pub words: usize,
     /// Characters the output's encoding cannot represent, written as numeric
     /// character references (`&#x4E2D;`) instead ([`encode_into`]).
     pub char_references: u64,
@@ -396,6 +399,7 @@ pub fn write_from_skeleton<W: Write>(
         match kind {
             EntryType::BLOCK => {
                 store.read_block_into(&data, &mut block)?;
+                report.words += crate::reader::block_words(&block);
                 let Resolved {
                     target,
                     subs: sub_targets,

@@ -17,10 +17,19 @@ fn round_trip(input: &Path, work: &Path) -> Result<(), String> {
     for ext in ["xlf", "po"] {
         let xlf = work.join(format!("t.{ext}"));
         let out = work.join("out.html");
-        flow::extract(input, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap())
+        let extracted = flow::extract(input, &xlf, &ExtractOptions::new("en", Some("fr")).unwrap())
             .map_err(|e| format!("extract: {e}"))?;
-        flow::merge(input, &xlf, &out, &MergeOptions::default())
+        let merged = flow::merge(input, &xlf, &out, &MergeOptions::default())
             .map_err(|e| format!("merge: {e}"))?;
+        // The merge's replay counts the words the extract's writer counted.
+        let words = |r: &flow::Report| r.files.iter().map(|f| f.words).sum::<usize>();
+        if words(&merged) != words(&extracted) {
+            return Err(format!(
+                "{ext}: {} words merged, {} extracted",
+                words(&merged),
+                words(&extracted)
+            ));
+        }
         let back = std::fs::read(&out).map_err(|e| e.to_string())?;
         if back != original {
             let at = back

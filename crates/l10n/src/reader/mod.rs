@@ -176,7 +176,7 @@ pub(crate) fn read_file_for_writer(
 ) -> Result<ReadReport> {
     let file = std::fs::File::open(path).ctx(|| format!("opening {}", path.display()))?;
     let input = std::io::BufReader::with_capacity(64 * 1024, file);
-    read(input, path, options, None, Some(Out::Writer(writer)))
+    read(input, path, options, None, Some(Out::Writer(writer)), false)
 }
 
 /// The units of a document in document order: each block (with its sub-blocks),
@@ -202,7 +202,19 @@ pub fn read_document<R: Read>(
     skeleton: Option<&mut SkeletonStore>,
     sink: Option<&mut dyn BlockSink>,
 ) -> Result<ReadReport> {
-    read(input, path, options, skeleton, sink.map(Out::Sink))
+    read(input, path, options, skeleton, sink.map(Out::Sink), true)
+}
+
+/// [`read_document`] into `skeleton` alone, for a replay that counts the words
+/// off this thread ([`crate::writer::WriteReport::words`]; [`ReadReport::words`]
+/// is 0 here).
+pub(crate) fn read_for_replay<R: Read>(
+    input: R,
+    path: &Path,
+    options: &ReadOptions<'_>,
+    skeleton: &mut SkeletonStore,
+) -> Result<ReadReport> {
+    read(input, path, options, Some(skeleton), None, false)
 }
 
 /// Where the reader's blocks go.
@@ -220,6 +232,7 @@ fn read<R: Read>(
     options: &ReadOptions<'_>,
     skeleton: Option<&mut SkeletonStore>,
     out: Option<Out<'_, '_>>,
+    count_words: bool,
 ) -> Result<ReadReport> {
     let for_writer = matches!(out, Some(Out::Writer(_)));
     let ReadOptions {
@@ -251,7 +264,7 @@ fn read<R: Read>(
         ids: crate::ids::ContentIds::new(rules.ids),
         blocks: 0,
         words: 0,
-        count_words: !for_writer,
+        count_words,
         raw_until: 0,
         root_seen: false,
         buf: Vec::new(),

@@ -240,3 +240,43 @@ fn text_tokens_read_the_same_as_ranges_or_copies() {
         ]
     );
 }
+
+/// A token too large for the tokenizer, met while tokens are fetched ahead: the
+/// blocks before it are read and handed on first, then the read fails with the
+/// tokenizer's error, as when each token is fetched when the reader gets to it.
+#[test]
+fn a_tokenizer_error_fetched_ahead_comes_after_the_blocks_before_it() {
+    let mut rules = Rules::default();
+    rules.max_token_bytes = 64;
+    // The comment runs across the end of the first read (`CHUNK`): the tokenizer
+    // fails when it needs the input after it.
+    let mut html = String::from("<meta charset=\"utf-8\"><body>");
+    let mut n = 0;
+    while html.len() < CHUNK - 100 {
+        html.push_str(&format!("<p>Paragraph {n}.</p>\n"));
+        n += 1;
+    }
+    html.push_str(&format!("<!--{}--><p>After.</p>", "x".repeat(200)));
+    let mut texts = Vec::new();
+    let mut sink = |b: &Block| {
+        texts.push(b.plain_text());
+        Ok(())
+    };
+    let result = read_document(
+        html.as_bytes(),
+        Path::new("t.html"),
+        &ReadOptions::new(&rules),
+        None,
+        Some(&mut sink),
+    );
+    assert!(
+        matches!(result, Err(crate::error::L10nError::Tokenizer { .. })),
+        "{result:?}"
+    );
+    let expected: Vec<String> = (0..n).map(|i| format!("Paragraph {i}.")).collect();
+    assert!(
+        texts == expected,
+        "{} of the {n} blocks before the error",
+        texts.len()
+    );
+}

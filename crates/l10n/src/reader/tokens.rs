@@ -30,6 +30,12 @@ use crate::rules::{NameClass, Rules};
 /// worth of start tags; more would only hold memory.
 const MAX_SPARE_TAGS: usize = 256;
 
+/// Tokens fetched past the one asked for, from the input the tokenizer already
+/// holds (no read for them): the tokenizer then runs for a stretch of tokens
+/// instead of taking turns with the reader at each one, so its code stays in the
+/// instruction cache (the reader's own code is as large).
+const FETCH_AHEAD: usize = 64;
+
 /// A token, with what the simulator said about it.
 #[derive(Clone, Debug)]
 pub(crate) struct Tok {
@@ -178,6 +184,9 @@ pub(crate) struct TokenStream<'r, R: Read> {
     eof_queued: bool,
     sim: TextTypeSimulator,
     path: std::path::PathBuf,
+    /// The tokenizer's error met while fetching ahead: returned when the reader
+    /// gets to it (a fetch it asked for), as without fetching ahead.
+    deferred: Option<L10nError>,
     /// Tags of spent tokens, reused for the next ones ([`OwnedTag::copy_from`]):
     /// no allocation per tag once their buffers have grown.
     // The boxes are what is reused (a token holds its tag boxed).
@@ -219,6 +228,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
                 ..SimulatorConfig::default()
             }),
             path: path.to_path_buf(),
+            deferred: None,
             spare: Vec::new(),
         }
     }
@@ -243,23 +253,46 @@ impl<'r, R: Read> TokenStream<'r, R> {
 
     /// The token `i` places ahead (0: the next one); `None` past EOF.
     pub(crate) fn peek(&mut self, i: usize) -> Result<Option<&Tok>> {
-        while self.queue.len() <= i {
-            if !self.fetch()? {
-                return Ok(None);
-            }
+        if self.queue.len() <= i {
+            self.refill(i + 1)?;
         }
         Ok(self.queue.get(i))
     }
 
     /// The next token.
     pub(crate) fn next(&mut self) -> Result<Option<Tok>> {
-        if self.queue.is_empty() && !self.fetch()? {
-            return Ok(None);
+        if self.queue.is_empty() {
+            self.refill(1)?;
         }
         Ok(self.queue.pop_front())
     }
 
-    fn fetch(&mut self) -> Result<bool> {
+    /// Fetches until `need` tokens are queued (or the input ends), then up to
+    /// [`FETCH_AHEAD`] more from what the tokenizer holds.
+    #[inline(never)]
+    fn refill(&mut self, need: usize) -> Result<()> {
+        while self.queue.len() < need {
+            if let Some(e) = self.deferred.take() {
+                return Err(e);
+            }
+            if !self.fetch(true)? {
+                return Ok(());
+            }
+        }
+        let ahead = need + FETCH_AHEAD;
+        while self.queue.len() < ahead && self.deferred.is_none() {
+            match self.fetch(false) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => self.deferred = Some(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues the next token; `read`: reads input when the tokenizer needs more
+    /// (else stops there). `false`: none queued (the end, or no input held).
+    fn fetch(&mut self, read: bool) -> Result<bool> {
         if self.eof_queued {
             return Ok(false);
         }
@@ -332,6 +365,9 @@ impl<'r, R: Read> TokenStream<'r, R> {
                     class,
                 });
                 return Ok(true);
+            }
+            if !read {
+                return Ok(false);
             }
             let path = &self.path;
             match self
