@@ -123,6 +123,17 @@ pub enum BatchPolicy {
     Bounded(usize),
 }
 
+impl BatchPolicy {
+    /// How many pending patches end a pump with
+    /// [`SuspendReason::BatchReady`] (`usize::MAX`: never).
+    fn suspend_at(self) -> usize {
+        match self {
+            BatchPolicy::Bounded(n) => n.max(1),
+            BatchPolicy::PerPump | BatchPolicy::MaxPatches(_) => usize::MAX,
+        }
+    }
+}
+
 /// The settings of a session.
 #[derive(Clone, Debug, Default)]
 pub struct SessionConfig {
@@ -217,6 +228,8 @@ pub struct Html5ParseSession {
     tree_errors: Vec<ParseError>,
     /// Scripts being run at `</script>` and their insertion points.
     script: script_host::ScriptHost,
+    /// `config.batching`'s [`BatchPolicy::suspend_at`], read after every token.
+    suspend_at: usize,
     /// Test-only fault injection: panic in the tree builder at this token.
     #[cfg(test)]
     panic_at_token: Option<usize>,
@@ -238,6 +251,7 @@ impl Html5ParseSession {
         let decoder = ByteStreamDecoder::new(config.decoder);
         let tree = TreeBuilder::new(config.tree.clone());
         let tokenizer = Self::make_tokenizer(&config);
+        let suspend_at = config.batching.suspend_at();
         let mut session = Html5ParseSession {
             config,
             decoder,
@@ -258,6 +272,7 @@ impl Html5ParseSession {
             version: 0,
             tree_errors: Vec::new(),
             script: script_host::ScriptHost::default(),
+            suspend_at,
             #[cfg(test)]
             panic_at_token: None,
         };
@@ -319,6 +334,12 @@ impl Html5ParseSession {
         if let Some(state) = self.tree.take_tokenizer_state() {
             self.tokenizer.set_state(state.into());
         }
+        self.sync_cdata();
+    }
+
+    /// Tells the tokenizer whether CDATA sections may open (after every token).
+    #[inline]
+    fn sync_cdata(&mut self) {
         self.tokenizer.set_cdata_allowed(self.tree.cdata_allowed());
     }
 
@@ -512,19 +533,25 @@ impl Html5ParseSession {
             if !self.tree.errors().is_empty() {
                 self.locate_tree_errors();
             }
-            self.apply_switches();
-            if let Some(request) = self.tree.take_encoding_request()
-                && self.decoder.confidence() == Some(Confidence::Tentative)
-            {
-                let offset = request.offset.saturating_sub(self.script.written);
-                let outcome = self.decoder.change_encoding_at(request.encoding, offset)?;
-                if outcome == ChangeOutcome::Restart {
-                    self.restart();
-                    if self.script.restarted_in_script {
-                        // A write's meta: the write is over (see `WriteStatus::Restarted`).
-                        break PumpStatus::NeedInput;
+            // A tokenizer switch or an encoding declaration is rare: one test
+            // for both on the per-token path.
+            if !self.tree.has_requests() {
+                self.sync_cdata();
+            } else {
+                self.apply_switches();
+                if let Some(request) = self.tree.take_encoding_request()
+                    && self.decoder.confidence() == Some(Confidence::Tentative)
+                {
+                    let offset = request.offset.saturating_sub(self.script.written);
+                    let outcome = self.decoder.change_encoding_at(request.encoding, offset)?;
+                    if outcome == ChangeOutcome::Restart {
+                        self.restart();
+                        if self.script.restarted_in_script {
+                            // A write's meta: the write is over (see `WriteStatus::Restarted`).
+                            break PumpStatus::NeedInput;
+                        }
+                        continue;
                     }
-                    continue;
                 }
             }
             if let TreeBuilderStep::Suspend(reason) = step {
@@ -533,9 +560,7 @@ impl Html5ParseSession {
                 }
                 break PumpStatus::Suspended(reason);
             }
-            if let BatchPolicy::Bounded(n) = self.config.batching
-                && self.tree.pending_patches() >= n.max(1)
-            {
+            if self.tree.pending_patches() >= self.suspend_at {
                 break PumpStatus::Suspended(SuspendReason::BatchReady);
             }
         };

@@ -250,3 +250,50 @@ fn errors_wait_for_the_encoding_to_be_final_and_a_restart_does_not_repeat_them()
         ]
     );
 }
+
+/// The one-based line and column (UTF-16 units; CR, LF and CR LF each end a line)
+/// of byte `offset`, by walking every byte.
+fn walked_position(bytes: &[u8], offset: usize) -> (u32, u32) {
+    let (mut line, mut col, mut prev) = (1, 0, 0u8);
+    for &b in bytes.get(..offset).unwrap_or(bytes) {
+        if b == b'\r' || (b == b'\n' && prev != b'\r') {
+            line += 1;
+            col = 0;
+        } else if b == b'\n' {
+            col = 0;
+        } else if (b as i8) >= -0x40 {
+            col += 1 + u32::from(b >= 0xF0);
+        }
+        prev = b;
+    }
+    (line, col + 1)
+}
+
+#[test]
+fn positions_hold_over_long_lines_and_every_newline_at_any_chunking() {
+    // Far more than the tokenizer's line-count step (8 KiB) between errors and
+    // within lines, CR LF, CR and LF, 2-, 3- and 4-byte characters.
+    let mut page = String::from("<!DOCTYPE html><body>");
+    for i in 0..200 {
+        match i % 4 {
+            0 => page.push_str(&"é𝒳x".repeat(1500)),
+            1 => page.push_str("\r\n"),
+            2 => page.push('\r'),
+            _ => page.push_str("\n€"),
+        }
+        page.push_str("<p>a</b><x y y>\0</p>&amp<i>");
+    }
+    let whole = parse(page.as_bytes(), &config(usize::MAX)).0;
+    assert!(whole.len() > 800, "{}", whole.len());
+    for e in &whole {
+        let (line, col) = walked_position(page.as_bytes(), e.offset);
+        assert_eq!((e.line, e.col), (line, col), "{e:?}");
+    }
+    for chunk in [1000, 16 * 1024] {
+        assert_eq!(
+            parse(page.as_bytes(), &config(chunk)).0,
+            whole,
+            "chunks of {chunk}"
+        );
+    }
+}

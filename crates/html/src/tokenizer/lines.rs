@@ -88,8 +88,13 @@ pub(crate) struct LineTracker {
     offset: usize,
     /// One-based line at `offset`.
     line: u32,
-    /// UTF-16 code units between the start of the line and `offset`.
+    /// UTF-16 code units between the start of the line and `col_at`.
     col: u32,
+    /// Absolute offset `col` describes: at most `offset`, with no newline
+    /// between the two (the code units after it are counted only when a
+    /// column is asked for, or before the input there is dropped: see
+    /// [`LineTracker::settle_col`]).
+    col_at: usize,
     /// Whether the byte just before `offset` is a CR (so an LF at `offset` does not
     /// start another line).
     after_cr: bool,
@@ -101,6 +106,7 @@ impl Default for LineTracker {
             offset: 0,
             line: 1,
             col: 0,
+            col_at: 0,
             after_cr: false,
         }
     }
@@ -125,7 +131,8 @@ impl LineTracker {
     }
 
     /// Moves the checkpoint to `target`, reading `buf` (which starts at absolute
-    /// offset `base` and must cover `self.offset..target`).
+    /// offset `base` and must cover `self.offset..target`). Counts newlines only:
+    /// the column is brought up to date by [`Self::settle_col`].
     pub(crate) fn advance(&mut self, buf: &[u8], base: usize, target: usize) {
         if target <= self.offset {
             return;
@@ -137,20 +144,12 @@ impl LineTracker {
             return;
         };
         let newlines = count_newlines(bytes, self.after_cr);
-        let last_newline = memrchr2(b'\n', b'\r', bytes);
         self.line = self
             .line
             .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
-        let newline_seen = last_newline.is_some();
-        let line_start = last_newline.map_or(0, |i| i + 1);
-        let tail = &bytes[line_start..];
-        // Code points, plus one more for each 4-byte sequence (a surrogate pair).
-        let tail_chars = tail.iter().filter(|&&b| (b as i8) >= -0x40).count() as u32
-            + tail.iter().filter(|&&b| b >= 0xF0).count() as u32;
-        if newline_seen {
-            self.col = tail_chars;
-        } else {
-            self.col += tail_chars;
+        if let Some(i) = memrchr2(b'\n', b'\r', bytes) {
+            self.col = 0;
+            self.col_at = base + from + i + 1;
         }
         if let Some(&b) = bytes.last() {
             self.after_cr = b == b'\r';
@@ -158,15 +157,27 @@ impl LineTracker {
         self.offset = base + to;
     }
 
+    /// Counts the column up to the checkpoint: call it before the input from
+    /// `col_at` on leaves `buf` (which starts at absolute offset `base`).
+    pub(crate) fn settle_col(&mut self, buf: &[u8], base: usize) {
+        let from = self.col_at.saturating_sub(base);
+        let to = self.offset.saturating_sub(base).min(buf.len());
+        if let Some(tail) = buf.get(from..to) {
+            // Code points, plus one more for each 4-byte sequence (a surrogate pair).
+            let chars = tail.iter().filter(|&&b| (b as i8) >= -0x40).count()
+                + tail.iter().filter(|&&b| b >= 0xF0).count();
+            self.col = self
+                .col
+                .saturating_add(u32::try_from(chars).unwrap_or(u32::MAX));
+        }
+        self.col_at = self.offset;
+    }
+
     /// The one-based (line, column) of the character at `target`, advancing the
     /// checkpoint to it.
     pub(crate) fn locate(&mut self, buf: &[u8], base: usize, target: usize) -> (u32, u32) {
         self.advance(buf, base, target);
-        // An LF right after a CR is the same newline: it is at the CR's position.
-        let at_crlf_tail = self.after_cr && buf.get(target.wrapping_sub(base)) == Some(&b'\n');
-        if at_crlf_tail {
-            return (self.line, self.col + 1);
-        }
+        self.settle_col(buf, base);
         (self.line, self.col + 1)
     }
 }

@@ -157,6 +157,10 @@ pub(crate) const DT_PUBLIC: usize = 5;
 pub(crate) const DT_SYSTEM: usize = 6;
 const BUILDERS: usize = 7;
 
+/// How much input the tokenizer reads between two line counts (see
+/// `Tokenizer::count_lines_read`): well inside the L1 data cache.
+const LINE_COUNT_STEP: usize = 8 * 1024;
+
 /// Why the state machine stopped reading.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum End {
@@ -698,10 +702,13 @@ impl Tokenizer {
     /// [`Self::release_consumed`] past `release_at`; then sets `release_at` to
     /// where the test can first pass for the buffer as it is (a push only makes
     /// the buffer longer, so an earlier look is merely early; whatever shrinks it
-    /// resets `release_at`).
+    /// resets `release_at`), or where the line count is next due.
     fn release_consumed_now(&mut self) {
         const RELEASE_FROM: usize = 16 * 1024;
         let consumed = self.committed_pos;
+        if self.report_errors {
+            self.count_lines_read();
+        }
         if consumed >= RELEASE_FROM && consumed * 4 >= self.input.buf.len() * 3 {
             self.compact();
             let len = self.input.buf.len();
@@ -709,9 +716,29 @@ impl Tokenizer {
                 self.input.buf.shrink_to(len + len / 2);
             }
         }
+        let next_count = if self.report_errors {
+            self.committed_pos + LINE_COUNT_STEP
+        } else {
+            usize::MAX
+        };
         self.release_at = RELEASE_FROM
             .max((self.input.buf.len() * 3).div_ceil(4))
-            .max(self.committed_pos + 1);
+            .max(self.committed_pos + 1)
+            .min(next_count);
+    }
+
+    /// Moves the line checkpoint up to the end of the last token, while the text
+    /// read since the last count is still in the cache (counted only when the
+    /// buffer is compacted, a page pushed whole was read a second time from
+    /// memory, megabytes behind the tokenizer). Between tokens, so no error is
+    /// located before it any more (the same rule as [`Self::compact`]'s).
+    fn count_lines_read(&mut self) {
+        let to = self.input.base + self.committed_pos;
+        self.lines
+            .advance(self.input.buf.as_bytes(), self.input.base, to);
+        if self.located.offset() <= to {
+            self.located = self.lines;
+        }
     }
 
     /// Drops consumed input once it makes up most of the buffer. Called when new
@@ -723,8 +750,9 @@ impl Tokenizer {
         if consumed >= 16 * 1024 && consumed * 2 >= self.input.buf.len() {
             let keep_from = self.input.base + consumed;
             if self.report_errors {
-                self.lines
-                    .advance(self.input.buf.as_bytes(), self.input.base, keep_from);
+                let buf = self.input.buf.as_bytes();
+                self.lines.advance(buf, self.input.base, keep_from);
+                self.lines.settle_col(buf, self.input.base);
                 // Both checkpoints are at most the end of the last token here.
                 if self.located.offset() <= keep_from {
                     self.located = self.lines;

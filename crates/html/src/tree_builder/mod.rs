@@ -879,6 +879,13 @@ impl TreeBuilder {
         self.tokenizer_switch.take()
     }
 
+    /// Whether a tokenizer switch or an encoding declaration waits to be taken
+    /// (one test for the two on a driver's per-token path).
+    #[inline]
+    pub(crate) fn has_requests(&self) -> bool {
+        self.tokenizer_switch.is_some() || self.encoding_request.is_some()
+    }
+
     /// A `<meta>` encoding declaration seen by the last token, if any.
     pub fn take_encoding_request(&mut self) -> Option<EncodingRequest> {
         self.encoding_request.take()

@@ -8,6 +8,9 @@ use crate::tree_builder::{Flow, TreeBuilder};
 
 use super::is_ws;
 
+/// The most capacity the collected-text buffer keeps between runs.
+const KEPT_CAPACITY: usize = 4 * 1024;
+
 impl TreeBuilder {
     pub(crate) fn in_table_text<'a>(&mut self, token: Token<'a>) -> Flow<'a> {
         if let Token::Characters(t) = token {
@@ -22,8 +25,12 @@ impl TreeBuilder {
             let (before, after) = first
                 .and_then(|(i, _)| t.text.split_at_checked(i))
                 .unwrap_or((t.text, ""));
-            // Each U+0000 is a parse error, ignored.
-            self.text_errors(ErrorCode::UnexpectedNullInText, before, |c| c == '\0');
+            // Each U+0000 is a parse error, ignored (most runs have none: one
+            // look for them, not one per character).
+            let has_nul = memchr::memchr(0, t.text.as_bytes()).is_some();
+            if has_nul {
+                self.text_errors(ErrorCode::UnexpectedNullInText, before, |c| c == '\0');
+            }
             if let Some((_, c)) = first {
                 self.pending_table_text_non_ws = true;
                 let (at, rest) = after.split_at_checked(c.len_utf8()).unwrap_or((after, ""));
@@ -32,14 +39,20 @@ impl TreeBuilder {
                 } else {
                     self.text_errors(ErrorCode::FosterParentedContent, at, |_| true);
                 }
-                self.text_errors(ErrorCode::UnexpectedNullInText, rest, |c| c == '\0');
+                if has_nul {
+                    self.text_errors(ErrorCode::UnexpectedNullInText, rest, |c| c == '\0');
+                }
             }
-            for piece in t.text.split('\0') {
-                self.pending_table_text.push_str(piece);
+            if has_nul {
+                for piece in t.text.split('\0') {
+                    self.pending_table_text.push_str(piece);
+                }
+            } else {
+                self.pending_table_text.push_str(t.text);
             }
             return Flow::Done;
         }
-        let text = std::mem::take(&mut self.pending_table_text);
+        let mut text = std::mem::take(&mut self.pending_table_text);
         if self.pending_table_text_non_ws {
             // The "anything else" rules of "in table", for the characters (the parse
             // error is already reported).
@@ -48,6 +61,12 @@ impl TreeBuilder {
             self.foster_parenting = false;
         } else {
             self.insert_text(&text);
+        }
+        // The buffer is kept for the next run (one allocation per table text run
+        // was most of this mode's cost), unless a rare long run grew it.
+        text.clear();
+        if text.capacity() <= KEPT_CAPACITY {
+            self.pending_table_text = text;
         }
         self.pending_table_text_non_ws = false;
         self.mode = self.original_mode;
