@@ -110,6 +110,34 @@ struct BodySink {
     calls: Arc<[Call]>,
     /// The page's rendered ref bodies (for the Cite pass).
     bodies: SharedBodies,
+    /// A `</p>` and the newlines after it that the last write ended with, while
+    /// what follows them is not known yet (at most three tokens): the next
+    /// write starts with them, so chunk ends do not change the output.
+    held: Vec<WikiToken>,
+}
+
+/// What follows a `</p>` while formatting elements are open (Parsoid,
+/// T368720): exactly two newlines go inside the paragraph, so they do not
+/// reopen the formatting elements between paragraphs.
+#[derive(PartialEq, Eq)]
+enum AfterParagraph {
+    TwoNewlines,
+    Other,
+    /// Only newlines so far, and too few to tell.
+    Unknown,
+}
+
+/// `rest` is what follows the `</p>`; `end`: nothing comes after it.
+fn after_paragraph(rest: &[WikiToken], end: bool) -> AfterParagraph {
+    let seen = rest.len().min(3);
+    let newlines = rest.iter().take(3).take_while(|t| t.is_newline()).count();
+    if newlines == seen && seen < 3 && !end {
+        AfterParagraph::Unknown
+    } else if newlines == 2 {
+        AfterParagraph::TwoNewlines
+    } else {
+        AfterParagraph::Other
+    }
 }
 
 /// The sink feeds the tree builder in batches of this many tokens: a chunk of
@@ -132,6 +160,7 @@ impl BodySink {
             formatting: 0,
             calls,
             bodies,
+            held: Vec::new(),
         };
         // Content goes into <body> from the start (a leading <meta> stays there).
         sink.feed(OwnedToken::start("body"))?;
@@ -152,29 +181,32 @@ impl BodySink {
             .map(|_| ())
             .map_err(|e| PipelineError::Sink(e.to_string()))
     }
-}
 
-impl Sink<WikiToken> for BodySink {
-    type Output = Vec<Node>;
-
-    fn write(&mut self, tokens: &mut Vec<WikiToken>) -> Result<(), PipelineError> {
+    /// Flattens `tokens` (after the held ones) and feeds them to the tree
+    /// builder; `end`: no tokens come after them.
+    fn feed_tokens(&mut self, tokens: &mut Vec<WikiToken>, end: bool) -> Result<(), PipelineError> {
+        if !self.held.is_empty() {
+            // Rare (a chunk ending right after a `</p>`) and at most three tokens.
+            tokens.splice(0..0, self.held.drain(..));
+        }
         let mut flat = std::mem::take(&mut self.scratch);
         let mut i = 0;
         while i < tokens.len() {
-            // Parsoid (T368720): `</p>` then exactly two newlines while formatting
-            // elements are open: the newlines go inside the paragraph, so they do
-            // not reopen the formatting elements between paragraphs.
-            let two_newlines = tokens.get(i + 1).is_some_and(WikiToken::is_newline)
-                && tokens.get(i + 2).is_some_and(WikiToken::is_newline)
-                && !tokens.get(i + 3).is_some_and(WikiToken::is_newline);
-            if self.formatting > 0
-                && two_newlines
-                && tokens.get(i).and_then(WikiToken::end_name) == Some("p")
-            {
-                flat.push(OwnedToken::text("\n\n"));
-                flat.push(OwnedToken::end("p"));
-                i += 3;
-                continue;
+            if self.formatting > 0 && tokens.get(i).and_then(WikiToken::end_name) == Some("p") {
+                let rest = tokens.get(i + 1..).unwrap_or_default();
+                match after_paragraph(rest, end) {
+                    AfterParagraph::TwoNewlines => {
+                        flat.push(OwnedToken::text("\n\n"));
+                        flat.push(OwnedToken::end("p"));
+                        i += 3;
+                        continue;
+                    }
+                    AfterParagraph::Unknown => {
+                        self.held.extend(tokens.drain(i..));
+                        break;
+                    }
+                    AfterParagraph::Other => {}
+                }
             }
             if let Some(slot) = tokens.get_mut(i) {
                 if slot.start_name().is_some_and(is_formatting_element) {
@@ -203,8 +235,18 @@ impl Sink<WikiToken> for BodySink {
         self.scratch = flat;
         Ok(())
     }
+}
 
-    fn finish(self) -> Result<Vec<Node>, PipelineError> {
+impl Sink<WikiToken> for BodySink {
+    type Output = Vec<Node>;
+
+    fn write(&mut self, tokens: &mut Vec<WikiToken>) -> Result<(), PipelineError> {
+        self.feed_tokens(tokens, false)
+    }
+
+    fn finish(mut self) -> Result<Vec<Node>, PipelineError> {
+        let mut held = std::mem::take(&mut self.held);
+        self.feed_tokens(&mut held, true)?;
         // Dropping the tree builder hands its sink's tree back.
         drop(self.builder);
         let tree = self.tree.lock().unwrap_or_else(|e| e.into_inner()).take();
