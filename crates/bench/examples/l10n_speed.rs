@@ -79,7 +79,7 @@ fn work_dir() -> PathBuf {
 fn default_input() -> Result<PathBuf, String> {
     let dir = corpus_dir();
     let Ok(Some(pages)) = load_corpus(&dir) else {
-        corpus_skipped(&dir, "l10n_speed");
+        corpus_skipped("l10n_speed");
         return Err("no input".into());
     };
     let path = work_dir().join("concat.html");

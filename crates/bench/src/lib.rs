@@ -16,9 +16,10 @@ use tagloom_html::session::{BatchPolicy, SessionConfig};
 use tagloom_html::token::Token;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_html::tree_builder::TreeBuilderConfig;
+use tagloom_testdata::Shared;
 
 /// The environment variable that overrides the corpus folder.
-pub const CORPUS_ENV: &str = "TAGLOOM_BENCH_CORPUS";
+pub const CORPUS_ENV: &str = Shared::BenchCorpus.env();
 
 /// One page of the corpus.
 #[derive(Clone, Debug)]
@@ -30,23 +31,16 @@ pub struct Page {
 }
 
 /// The corpus folder: `$TAGLOOM_BENCH_CORPUS` if set, else `shared/bench-corpus`
-/// beside the workspace (`CARGO_MANIFEST_DIR/../../../shared/bench-corpus`).
+/// beside the workspace (found by [`tagloom_testdata::Shared`]).
 pub fn corpus_dir() -> PathBuf {
-    match std::env::var_os(CORPUS_ENV) {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
-    }
+    Shared::BenchCorpus.path()
 }
 
 /// Says on the real stderr (the test harness captures `println!` and
-/// `eprintln!`) that a test or bench skipped the corpus, and how to point it there.
-pub fn corpus_skipped(dir: &Path, what: &str) {
-    use std::io::Write as _;
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED {what}: bench corpus not found at {} (set {CORPUS_ENV})",
-        dir.display()
-    );
+/// `eprintln!`) that a test or bench skipped the corpus, and how to point it
+/// there; a failure under CI (see [`tagloom_testdata::required`]).
+pub fn corpus_skipped(what: &str) {
+    Shared::BenchCorpus.skipped(what);
 }
 
 /// Every `*.html` file of `dir`, sorted by name. `Ok(None)` when `dir` does not

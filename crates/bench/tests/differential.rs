@@ -31,7 +31,7 @@ fn corpus_pages_match_html5ever() {
     let pages = match load_corpus(&dir) {
         Ok(Some(pages)) => pages,
         Ok(None) => {
-            tagloom_bench::corpus_skipped(&dir, "differential test");
+            tagloom_bench::corpus_skipped("differential test");
             return;
         }
         Err(err) => panic!("bench corpus at {} unreadable: {err}", dir.display()),

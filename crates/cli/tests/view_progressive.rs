@@ -14,34 +14,15 @@
 
 mod view_support;
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use tagloom_testdata::Shared;
 use view_support::Server;
 
 /// The versions (batch counts) at which the page is captured; a 2 MB page read in
 /// 4 KiB pieces streams several hundred batches.
 const CAPTURE_AT: [u64; 3] = [40, 120, 240];
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("TAGLOOM_BENCH_CORPUS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
-        PathBuf::from,
-    );
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let required = std::env::var("CI").is_ok_and(|v| v == "true")
-        || std::env::var("TAGLOOM_REQUIRE_SHARED").is_ok_and(|v| v == "1");
-    assert!(!required, "no bench corpus at {}", dir.display());
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED view_renders_a_throttled_page_progressively: no bench corpus at {}",
-        dir.display()
-    );
-    None
-}
 
 /// The corpus pages one after the other, at least 2 MB.
 fn two_megabytes(corpus: &std::path::Path) -> Vec<u8> {
@@ -62,7 +43,10 @@ fn two_megabytes(corpus: &std::path::Path) -> Vec<u8> {
 
 #[test]
 fn view_renders_a_throttled_page_progressively() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = Shared::BenchCorpus.dir("view_renders_a_throttled_page_progressively")
+    else {
+        return;
+    };
     let Some(mut browser) =
         tagloom_browser::launch_for_test("view_renders_a_throttled_page_progressively")
     else {

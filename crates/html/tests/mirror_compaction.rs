@@ -7,15 +7,13 @@
 
 mod support;
 
-use std::io::Write;
-use std::path::PathBuf;
-
 use support::tree_dat::{self, TreeTest};
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::dom::{self, DomStore};
 use tagloom_html::driver::{Driver, ParseConfig};
 use tagloom_html::session::BatchPolicy;
 use tagloom_html::tree_builder::{FragmentContext, MirrorCompaction};
+use tagloom_testdata::Shared;
 
 /// The batches of a parse, as JSON lines (versions, every patch and key; not
 /// the document handle), or the error.
@@ -157,26 +155,10 @@ fn first_difference(a: &Result<Vec<String>, String>, b: &Result<Vec<String>, Str
 
 /// The bench pages, sorted by name, or `None` (said on stderr) when absent.
 fn bench_pages() -> Option<Vec<(String, Vec<u8>)>> {
-    let dir = match std::env::var_os("TAGLOOM_BENCH_CORPUS") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
-    };
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        let required = std::env::var("CI").is_ok_and(|v| v == "true")
-            || std::env::var("TAGLOOM_REQUIRE_SHARED").is_ok_and(|v| v == "1");
-        assert!(!required, "no bench corpus at {}", dir.display());
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED bench_pages_give_the_same_patches_with_compaction: no bench corpus at {} (set TAGLOOM_BENCH_CORPUS)",
-            dir.display()
-        );
-        return None;
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html"))
-        .collect();
-    paths.sort();
+    let paths = Shared::BenchCorpus.files(
+        "bench_pages_give_the_same_patches_with_compaction",
+        &["html"],
+    );
     let pages: Vec<(String, Vec<u8>)> = paths
         .iter()
         .map(|p| {
@@ -186,8 +168,7 @@ fn bench_pages() -> Option<Vec<(String, Vec<u8>)>> {
             )
         })
         .collect();
-    assert!(!pages.is_empty(), "no page in {}", dir.display());
-    Some(pages)
+    (!pages.is_empty()).then_some(pages)
 }
 
 #[test]

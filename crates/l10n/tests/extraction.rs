@@ -8,6 +8,7 @@ use std::sync::Arc;
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PseudoOptions};
 use tagloom_l10n::reader::{ReadOptions, read_document, units};
 use tagloom_l10n::{Block, Rules};
+use tagloom_testdata::Shared;
 
 fn blocks(html: &str, rules: &Rules) -> Vec<Block> {
     units(
@@ -193,12 +194,7 @@ fn unit_ids_are_unique_on_real_pages() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
-    if let Ok(d) = std::fs::read_dir(root.join("../../../shared/bench-corpus")) {
-        files.extend(
-            d.map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|x| x == "html")),
-        );
-    }
+    files.extend(Shared::BenchCorpus.files("unit_ids_are_unique_on_real_pages", &["html"]));
     let mut total = 0;
     for f in files
         .iter()

@@ -2,9 +2,9 @@
 //! comments as notes), `notranslate` and `code`/`kbd`/`samp`/`var` protected,
 //! `lang` retargeted only where it should be, `dir` for right-to-left targets.
 //!
-//! The corpus tests read the l10n samples (`/work/shared/l10n-samples`, else the
+//! The corpus tests read the l10n samples (`../shared/l10n-samples`, else the
 //! copy in `tests/data/l10n-samples`) and the bench pages (`../shared/bench-corpus`)
-//! at test time and say so when a corpus is absent.
+//! at test time and say so when a corpus is absent (see `tagloom-testdata`).
 
 mod support;
 
@@ -16,6 +16,7 @@ use tagloom_html::dom_patch::Namespace;
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions, PseudoOptions};
 use tagloom_l10n::reader::{self, ReadOptions};
 use tagloom_l10n::{Block, Rules, Run};
+use tagloom_testdata::Shared;
 
 fn units(bytes: &[u8], rules: &Rules) -> Vec<Block> {
     reader::units(bytes, Path::new("t.html"), &ReadOptions::new(rules)).unwrap()
@@ -285,27 +286,21 @@ fn dir_follows_the_target_direction() {
 // ---- the corpora ----
 
 fn samples() -> Vec<PathBuf> {
-    let shared = Path::new("/work/shared/l10n-samples");
-    let dir = if shared.is_dir() {
-        shared.to_path_buf()
-    } else {
-        println!("{} absent: using the copy in tests/data", shared.display());
-        support::manifest().join("tests/data/l10n-samples")
-    };
+    let dir = Shared::L10nSamples.existing().unwrap_or_else(|| {
+        let copy = support::manifest().join("tests/data/l10n-samples");
+        let _ = writeln!(
+            std::io::stderr(),
+            "{} absent: using the copy in {}",
+            Shared::L10nSamples.path().display(),
+            copy.display()
+        );
+        copy
+    });
     support::corpus(&dir, &["html", "phtml", "htm", "xhtml"])
 }
 
 fn bench() -> Vec<PathBuf> {
-    let dir = support::manifest().join("../../../shared/bench-corpus");
-    let files = support::corpus(&dir, &["html"]);
-    if files.is_empty() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "bench corpus absent at {}: SKIPPED",
-            dir.display()
-        );
-    }
-    files
+    Shared::BenchCorpus.files("the bench pages of extraction_rules", &["html"])
 }
 
 /// Elements in tree order with whether they translate (the reader's rule,

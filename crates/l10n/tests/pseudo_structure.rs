@@ -14,7 +14,6 @@
 
 mod support;
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use tagloom_html::dom_patch::{AttrNamespace, Namespace};
@@ -23,6 +22,7 @@ use tagloom_html::token::OwnedToken;
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
 use tagloom_l10n::flow::{self, PseudoOptions};
 use tagloom_l10n::lang::{LanguageTag, Retarget};
+use tagloom_testdata::Shared;
 
 /// Whether `value` becomes `fr` in an `en` page whose language is `page`.
 fn retargets(value: &str, page: Option<&str>) -> bool {
@@ -146,11 +146,7 @@ fn check(input: &Path, work: &Path) -> Result<usize, String> {
 fn pseudo_keeps_structure() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = support::corpus(&root.join("tests/data/l10n-samples"), &["html", "phtml"]);
-    let bench = support::corpus(&root.join("../../../shared/bench-corpus"), &["html"]);
-    if bench.is_empty() {
-        println!("bench corpus absent: only the l10n samples are checked");
-    }
-    files.extend(bench);
+    files.extend(Shared::BenchCorpus.files("pseudo_keeps_structure", &["html"]));
     let work = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     let mut retargeted = 0;
@@ -320,16 +316,7 @@ fn pseudo_keeps_tree_structure() {
             .map(|(n, d)| (n, d.into_bytes()))
             .collect(),
     ));
-    let bench = read(support::corpus(
-        &root.join("../../../shared/bench-corpus"),
-        &["html"],
-    ));
-    if bench.is_empty() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "bench corpus absent (../shared/bench-corpus): SKIPPED"
-        );
-    }
+    let bench = read(Shared::BenchCorpus.files("the bench pages of pseudo_structure", &["html"]));
     corpora.push(("bench corpus", bench));
     let mut failures = Vec::new();
     let mut total_retargeted = 0;

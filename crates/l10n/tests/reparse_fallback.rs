@@ -3,12 +3,12 @@
 
 mod support;
 
-use std::io::Write as _;
 use std::path::Path;
 
 use tagloom_l10n::flow::{self, Common, PseudoOptions};
 use tagloom_l10n::pseudo::pseudo_text;
 use tagloom_l10n::writer::WriterMode;
+use tagloom_testdata::Shared;
 
 fn forced(skeleton_dir: &Path) -> Common {
     Common {
@@ -133,14 +133,7 @@ fn reparse_over_corpora() {
     let work = tempfile::tempdir().unwrap();
     let skeleton_dir = tempfile::tempdir().unwrap();
     let mut files = support::corpus(&root.join("tests/data/l10n-samples"), &["html", "phtml"]);
-    let bench = support::corpus(&root.join("../../../shared/bench-corpus"), &["html"]);
-    if bench.is_empty() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "bench corpus absent (../shared/bench-corpus): SKIPPED"
-        );
-    }
-    files.extend(bench);
+    files.extend(Shared::BenchCorpus.files("the bench pages of reparse_fallback", &["html"]));
     let (mut same, mut blocks, mut translated, mut not_found) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     for f in &files {

@@ -6,6 +6,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
+use tagloom_testdata::Shared;
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -176,16 +177,10 @@ fn html5lib_tree_construction_inputs_round_trip() {
 
 #[test]
 fn bench_corpus_round_trip() {
-    let dir = manifest().join("../../../shared/bench-corpus");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED bench_corpus_round_trip: bench corpus not found at {}",
-            dir.display()
-        );
+    let Some(dir) = Shared::BenchCorpus.dir("bench_corpus_round_trip") else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).unwrap();
     let work = tempfile::tempdir().unwrap();
     let mut n = 0;
     let mut failures = Vec::new();

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use tagloom_l10n::flow::{self, Common, ExtractOptions, MergeOptions};
 use tagloom_l10n::rules::Rules;
+use tagloom_testdata::Shared;
 
 fn segmented_common() -> Common {
     Common {
@@ -38,10 +39,12 @@ fn pages() -> Vec<PathBuf> {
     for dir in [
         m.join("tests/data/l10n-samples"),
         m.join("tests/data/segmentation"),
-        m.join("../../../shared/bench-corpus"),
     ] {
         pages.extend(support::corpus(&dir, &["html", "htm", "phtml"]));
     }
+    pages.extend(
+        Shared::BenchCorpus.files("the bench pages of segmentation", &["html", "htm", "phtml"]),
+    );
     pages
 }
 

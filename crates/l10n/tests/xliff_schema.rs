@@ -23,6 +23,7 @@ use std::sync::Arc;
 use tagloom_l10n::Rules;
 use tagloom_l10n::flow::{self, Common, ExtractOptions};
 use tagloom_l10n::update::{self, UpdateOptions};
+use tagloom_testdata::Shared;
 
 fn schema() -> PathBuf {
     support::manifest().join("tests/data/xliff-schema/xliff_core_2.0.xsd")
@@ -51,15 +52,10 @@ fn xmllint() -> Option<PathBuf> {
     found
 }
 
-/// The files of `../shared/NAME` (the l10n samples, the bench pages); SKIPPED
-/// on stderr when absent.
-fn shared(name: &str) -> Vec<PathBuf> {
-    let dir = support::manifest().join("../../../shared").join(name);
-    if !dir.is_dir() {
-        support::skipped(&format!("{}: absent", dir.display()));
-        return Vec::new();
-    }
-    support::corpus(&dir, &["html", "htm", "phtml"])
+/// The files of a folder of `../shared` (the l10n samples, the bench pages);
+/// SKIPPED on stderr when absent.
+fn shared(folder: Shared) -> Vec<PathBuf> {
+    folder.files("xliff_schema", &["html", "htm", "phtml"])
 }
 
 fn common(segmented: bool) -> Common {
@@ -156,7 +152,7 @@ fn every_xliff_written_validates_against_the_oasis_core_schema() {
     let small = work.path().join("small.html");
     std::fs::write(&small, SMALL_V1).unwrap();
     let mut pages = vec![small];
-    let (samples, bench) = (shared("l10n-samples"), shared("bench-corpus"));
+    let (samples, bench) = (shared(Shared::L10nSamples), shared(Shared::BenchCorpus));
     pages.extend(samples.iter().cloned());
     pages.extend(bench.iter().cloned());
 

@@ -2,31 +2,20 @@
 //! `$TAGLOOM_BENCH_CORPUS`), the include pipeline with nothing to include writes
 //! the page back byte for byte, and the tree output parses like the page.
 
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use tagloom_testdata::Shared;
 use tagloom_transform::include::{DirResolver, IncludeConfig, IncludeOutput, Includes};
-
-fn corpus() -> PathBuf {
-    match std::env::var_os("TAGLOOM_BENCH_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
-    }
-}
 
 #[test]
 fn pages_without_includes_come_back_byte_for_byte() {
-    let Ok(entries) = std::fs::read_dir(corpus()) else {
-        println!("NOT RUN: no bench corpus at {}", corpus().display());
-        return;
-    };
+    let pages =
+        Shared::BenchCorpus.files("pages_without_includes_come_back_byte_for_byte", &["html"]);
     let root = tempfile::tempdir().unwrap();
     let includes = Includes::new(
         DirResolver::new(root.path()).unwrap(),
         IncludeConfig::default(),
     );
-    let mut pages: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    pages.sort();
     let mut checked = 0;
     for page in pages
         .iter()

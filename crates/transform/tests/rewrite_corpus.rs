@@ -3,44 +3,22 @@
 //! from `../shared/bench-corpus` (or `$TAGLOOM_BENCH_CORPUS`); when the folder is
 //! missing the test says so on stderr and checks only the built-in page.
 
-use std::path::PathBuf;
-
+use tagloom_testdata::Shared;
 use tagloom_transform::rewrite::{Handlers, IoSink, Rewriter, Settings};
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = match std::env::var_os("TAGLOOM_BENCH_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
-    };
     let mut pages = vec![(
         "built-in".to_owned(),
         b"<!DOCTYPE html><html><head><title>a &amp; b</title><style>p{}</style></head>\r\n<body><table><tr><td>x<p>y<li>z</table><svg><style><a/></style></svg><!-- c --><script>if(a<b){}</script><textarea></x></textarea><plaintext></body>".to_vec(),
     )];
-    match std::fs::read_dir(&dir) {
-        Ok(entries) => {
-            let mut files: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "html"))
-                .collect();
-            files.sort();
-            for path in files {
-                let bytes = std::fs::read(&path).expect("read corpus page");
-                let name = path
-                    .file_stem()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned();
-                pages.push((name, bytes));
-            }
-        }
-        Err(e) => {
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED the corpus pages of rewrite_corpus: bench corpus not found at {} ({e}); checking only the built-in page",
-                dir.display()
-            );
-        }
+    for path in Shared::BenchCorpus.files("the corpus pages of rewrite_corpus", &["html"]) {
+        let bytes = std::fs::read(&path).expect("read corpus page");
+        let name = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        pages.push((name, bytes));
     }
     pages
 }

@@ -12,31 +12,14 @@
 
 mod sanitize_support;
 
-use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use sanitize_support::{tree_construction_inputs, vectors};
+use tagloom_testdata::Shared;
 use tagloom_transform::sanitize::{Policy, Sanitizer};
 
 fn pages() -> Vec<(String, String)> {
-    let dir = match std::env::var_os("TAGLOOM_BENCH_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
-    };
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED the bench pages in sanitize_proof: bench corpus not found at {} (set TAGLOOM_BENCH_CORPUS)",
-            dir.display()
-        );
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html"))
-        .collect();
-    files.sort();
+    let files = Shared::BenchCorpus.files("the bench pages in sanitize_proof", &["html"]);
     files
         .into_iter()
         .map(|path| {

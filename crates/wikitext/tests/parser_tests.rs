@@ -16,9 +16,10 @@ mod format;
 mod normalize;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
+use tagloom_testdata::Shared;
 use tagloom_wikitext::preprocess::{Clock, MemoryStore, PageStore, Site, Title};
 use tagloom_wikitext::{RenderOptions, render};
 
@@ -28,10 +29,6 @@ struct Row {
     file: String,
     name: String,
     stage: String,
-}
-
-fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/parsertests")
 }
 
 fn rows(dir: &Path) -> Vec<Row> {
@@ -106,15 +103,9 @@ fn run_case(case: &format::Case, pages: &Arc<MemoryStore>) -> Verdict {
 
 #[test]
 fn parser_tests() {
-    let dir = data_dir();
-    if !dir.join("stages.tsv").exists() {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED parser_tests: ../shared/parsertests not found"
-        );
+    let Some(dir) = Shared::ParserTests.dir("parser_tests") else {
         return;
-    }
+    };
     let filter = std::env::var("PARSERTESTS_FILTER").ok();
     let stage_filter = std::env::var("PARSERTESTS_STAGE").ok();
     let update = std::env::var("PARSERTESTS_UPDATE").is_ok_and(|v| v == "1");

@@ -9,22 +9,15 @@
 //!
 //! The data is GPL and stays outside the repository: it is read from
 //! `$TAGLOOM_PARSERTESTS` or `../shared/parsertests` beside the checkout, and the
-//! test is skipped (with a message) when it is absent. Known failures are listed
+//! test is skipped (with a message; a failure under CI) when it is absent (see
+//! `tagloom-testdata`). Known failures are listed
 //! by name, with a reason, in `known-failures/preprocess-parsertests.txt`; the
 //! list is a ratchet (a new failure fails, and so does a listed test that passes).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
+use tagloom_testdata::Shared;
 use tagloom_wikitext::preprocess::{Clock, Config, MemoryStore, Preprocessor, Site, Title};
-
-fn data_dir() -> Option<PathBuf> {
-    if let Ok(d) = std::env::var("TAGLOOM_PARSERTESTS") {
-        return Some(PathBuf::from(d));
-    }
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/parsertests");
-    d.is_dir().then_some(d)
-}
 
 #[derive(Default)]
 struct Case {
@@ -135,10 +128,7 @@ fn plain(s: &str) -> bool {
 
 #[test]
 fn parsertests_at_the_wikitext_level() {
-    let Some(dir) = data_dir() else {
-        eprintln!(
-            "skipped: parserTests data not found (set TAGLOOM_PARSERTESTS or put shared/parsertests beside the checkout)"
-        );
+    let Some(dir) = Shared::ParserTests.dir("parsertests_at_the_wikitext_level") else {
         return;
     };
     let known_text = include_str!("known-failures/preprocess-parsertests.txt");

@@ -81,7 +81,7 @@ pub fn bench_bytes(test: &str) -> Vec<(String, Vec<u8>)> {
             .map(|page| (format!("{}.html", page.name), page.bytes))
             .collect(),
         Ok(None) => {
-            tagloom_bench::corpus_skipped(&dir, &format!("the bench pages of {test}"));
+            tagloom_bench::corpus_skipped(&format!("the bench pages of {test}"));
             Vec::new()
         }
         Err(e) => panic!("read the bench corpus at {}: {e}", dir.display()),

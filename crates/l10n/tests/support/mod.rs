@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use tagloom_html::dom::{DomStore, NodeKind, NodeRef};
 use tagloom_html::dom_patch::{AttrNamespace, Namespace};
+use tagloom_testdata::Shared;
 
 /// Parses a document as the l10n reader decodes it (BOM, `<meta>`, UTF-8 or
 /// windows-1252), with the tagloom tree builder.
@@ -230,15 +231,14 @@ impl std::io::Write for FailingWriter {
 pub fn sample_and_bench_pages() -> Vec<PathBuf> {
     let root = manifest();
     let mut pages = Vec::new();
-    for dir in [
-        root.join("tests/data/l10n-samples"),
-        root.join("../../../shared/bench-corpus"),
-    ] {
-        if !dir.is_dir() {
-            skipped(&format!("pages of {} (absent)", dir.display()));
-        }
-        pages.extend(corpus(&dir, &["html", "phtml"]));
-    }
+    pages.extend(corpus(
+        &root.join("tests/data/l10n-samples"),
+        &["html", "phtml"],
+    ));
+    pages.extend(Shared::BenchCorpus.files(
+        "the bench pages of sample_and_bench_pages",
+        &["html", "phtml"],
+    ));
     pages.sort();
     pages
 }

@@ -4,7 +4,6 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::PathBuf;
 
 /// How a file is compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,25 +107,7 @@ pub fn file(records: &[Vec<u8>], compression: Compression) -> Vec<u8> {
 
 /// The bench pages (name, bytes); empty, with a note on stderr, when absent.
 pub fn bench_pages() -> Vec<(String, Vec<u8>)> {
-    let dir = match std::env::var_os("TAGLOOM_BENCH_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench-corpus"),
-    };
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "html"))
-            .collect(),
-        Err(e) => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED the bench pages: bench corpus not found at {} ({e})",
-                dir.display()
-            );
-            return Vec::new();
-        }
-    };
-    files.sort();
+    let files = tagloom_testdata::Shared::BenchCorpus.files("the bench pages", &["html"]);
     files
         .into_iter()
         .filter_map(|p| {

@@ -303,8 +303,8 @@ fn html5lib_inputs() -> Vec<String> {
     html5lib_data::tree_construction_inputs()
 }
 
-/// Windows of the bench corpus pages (`/work/shared/bench-corpus` or
-/// `TAGLOOM_SANITIZE_WINDOWS_DIR`), cut at pseudo-random offsets so that tags,
+/// Windows of the bench corpus pages (`../shared/bench-corpus` or
+/// `$TAGLOOM_BENCH_CORPUS`), cut at pseudo-random offsets so that tags,
 /// tables and formatting elements are left open or half-written: the fast
 /// path answers as the reference does. Ignored by default (slow in debug
 /// builds): `cargo test -p tagloom-transform --release --lib windows -- --ignored`
@@ -312,16 +312,11 @@ fn html5lib_inputs() -> Vec<String> {
 #[test]
 #[ignore]
 fn corpus_windows_agree_with_the_reference() {
-    let dir = std::env::var("TAGLOOM_SANITIZE_WINDOWS_DIR").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench-corpus").to_owned()
-    });
-    let mut pages: Vec<String> = std::fs::read_dir(&dir)
-        .expect("corpus dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+    let pages: Vec<String> = tagloom_testdata::Shared::BenchCorpus
+        .files("corpus_windows_agree_with_the_reference", &["html"])
+        .into_iter()
         .map(|p| String::from_utf8_lossy(&std::fs::read(p).expect("page")).into_owned())
         .collect();
-    pages.sort();
     assert!(!pages.is_empty());
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
