@@ -99,9 +99,9 @@ pub(super) const SHORT: usize = 24;
 
 /// Bytes the text writer escapes: `&`, `<`, `>`, and `0xC2` (the lead byte
 /// of U+00A0).
-const ESCAPE_TEXT: u8 = 1;
+pub(super) const ESCAPE_TEXT: u8 = 1;
 /// The byte a double-quoted value escapes besides those: `"`.
-const ESCAPE_QUOTE: u8 = 2;
+pub(super) const ESCAPE_QUOTE: u8 = 2;
 /// Bytes the tokenizer's input preprocessing changes: CR, NUL.
 const RAW: u8 = 4;
 /// ESC, which the tree pass strips from text (`tree::strip_escape`).
@@ -137,53 +137,6 @@ pub(super) fn plain_text(text: &str) -> bool {
     memchr::memchr2(b'\r', 0, bytes).is_none()
 }
 
-/// `write_escaped(html, value, EscapeMode::DoubleQuoted)`, faster for the
-/// usual value with nothing to escape: two vectorized searches, then one copy.
-pub(super) fn write_value(html: &mut String, value: &str) {
-    let bytes = value.as_bytes();
-    let plain = if bytes.len() <= SHORT {
-        classes(bytes) & (ESCAPE_TEXT | ESCAPE_QUOTE) == 0
-    } else {
-        memchr::memchr3(b'&', b'"', 0xc2, bytes).is_none()
-            && memchr::memchr2(b'<', b'>', bytes).is_none()
-    };
-    if plain {
-        html.push_str(value);
-    } else {
-        let _ = write_escaped(html, value, EscapeMode::DoubleQuoted);
-    }
-}
-
-/// `write_escaped(html, text, EscapeMode::Text)`, found faster on long text:
-/// the bytes to escape are searched for (vectorized) instead of tested one by
-/// one. Text that may hold U+00A0 (a `0xC2` byte) goes to `write_escaped`.
-pub(super) fn write_text(html: &mut String, text: &str) {
-    let bytes = text.as_bytes();
-    if bytes.len() <= SHORT {
-        if classes(bytes) & ESCAPE_TEXT == 0 {
-            html.push_str(text);
-        } else {
-            let _ = write_escaped(html, text, EscapeMode::Text);
-        }
-        return;
-    }
-    if memchr::memchr(0xc2, bytes).is_some() {
-        let _ = write_escaped(html, text, EscapeMode::Text);
-        return;
-    }
-    let mut start = 0;
-    for i in memchr::memchr3_iter(b'&', b'<', b'>', bytes) {
-        html.push_str(text.get(start..i).unwrap_or_default());
-        html.push_str(match bytes.get(i) {
-            Some(b'&') => "&amp;",
-            Some(b'<') => "&lt;",
-            _ => "&gt;",
-        });
-        start = i + 1;
-    }
-    html.push_str(text.get(start..).unwrap_or_default());
-}
-
 fn attr_prefix(ns: AttrNamespace) -> Result<&'static str, Abandon> {
     match ns {
         AttrNamespace::None => Ok(""),
@@ -213,7 +166,7 @@ fn write_start(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Result<(),
         }
         html.push_str(&a.name);
         html.push_str("=\"");
-        write_value(html, &a.value);
+        let _ = write_escaped(html, &a.value, EscapeMode::DoubleQuoted);
         html.push('"');
     }
     html.push('>');
@@ -266,7 +219,7 @@ fn write_start_checked(html: &mut String, name: &str, attrs: &[PatchAttr]) -> Re
             if !plain_text(&a.value) {
                 return Err(Abandon::Name);
             }
-            write_value(html, &a.value);
+            let _ = write_escaped(html, &a.value, EscapeMode::DoubleQuoted);
         }
         html.push('"');
     }
@@ -459,7 +412,7 @@ impl CleanSink for First {
     }
 
     fn plain_text(&mut self, text: &str) -> Result<(), Abandon> {
-        write_text(&mut self.html, text);
+        let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
         self.verify_text(text)
     }
 
@@ -484,7 +437,7 @@ impl CleanSink for First {
         if !plain_text(text) {
             return Err(Abandon::Text);
         }
-        write_text(&mut self.html, text);
+        let _ = write_escaped(&mut self.html, text, EscapeMode::Text);
         self.verify_text(text)
     }
 
