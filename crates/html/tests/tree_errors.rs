@@ -5,6 +5,7 @@
 mod support;
 
 use support::tree_dat;
+use support::walked_position::walked_position;
 use tagloom_html::atom;
 use tagloom_html::decoder::DecoderConfig;
 use tagloom_html::driver::{ParseConfig, drive};
@@ -249,24 +250,6 @@ fn errors_wait_for_the_encoding_to_be_final_and_a_restart_does_not_repeat_them()
             "end-tag-without-open-element"
         ]
     );
-}
-
-/// The one-based line and column (UTF-16 units; CR, LF and CR LF each end a line)
-/// of byte `offset`, by walking every byte.
-fn walked_position(bytes: &[u8], offset: usize) -> (u32, u32) {
-    let (mut line, mut col, mut prev) = (1, 0, 0u8);
-    for &b in bytes.get(..offset).unwrap_or(bytes) {
-        if b == b'\r' || (b == b'\n' && prev != b'\r') {
-            line += 1;
-            col = 0;
-        } else if b == b'\n' {
-            col = 0;
-        } else if (b as i8) >= -0x40 {
-            col += 1 + u32::from(b >= 0xF0);
-        }
-        prev = b;
-    }
-    (line, col + 1)
 }
 
 #[test]

@@ -218,22 +218,12 @@ mod tests {
         }
     }
 
-    /// Line and column by walking every byte.
-    fn naive(bytes: &[u8], target: usize) -> (u32, u32) {
-        let (mut line, mut col, mut prev) = (1, 0, 0u8);
-        for &b in &bytes[..target] {
-            if b == b'\r' || (b == b'\n' && prev != b'\r') {
-                line += 1;
-                col = 0;
-            } else if b == b'\n' {
-                col = 0;
-            } else if (b as i8) >= -0x40 {
-                col += 1 + u32::from(b >= 0xF0);
-            }
-            prev = b;
-        }
-        (line, col + 1)
-    }
+    // The byte-walk oracle the integration tests use too.
+    include!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/support/walked_position.rs"
+    ));
+    use walked_position as naive;
 
     #[test]
     fn newline_counts_match_a_byte_walk_at_every_length() {

@@ -5,3 +5,4 @@
 pub mod dump_tree;
 pub mod tokenizer_json;
 pub mod tree_dat;
+pub mod walked_position;
