@@ -109,6 +109,23 @@ impl Shared {
         files
     }
 
+    /// The `.html` pages of the folder as (file stem, bytes), sorted by path;
+    /// empty after [`skipped`] when there are none.
+    ///
+    /// # Panics
+    /// When a listed page cannot be read (a broken corpus is not a skip).
+    pub fn pages(self, test: &str) -> Vec<(String, Vec<u8>)> {
+        self.files(test, &["html"])
+            .into_iter()
+            .map(|path| {
+                let bytes =
+                    std::fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+                let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+                (stem.into_owned(), bytes)
+            })
+            .collect()
+    }
+
     /// Says on the real stderr that `test` skipped this folder, and how to
     /// point it there; fails instead when the folder is [`required`].
     pub fn skipped(self, test: &str) {

@@ -11,15 +11,7 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
         "built-in".to_owned(),
         b"<!DOCTYPE html><html><head><title>a &amp; b</title><style>p{}</style></head>\r\n<body><table><tr><td>x<p>y<li>z</table><svg><style><a/></style></svg><!-- c --><script>if(a<b){}</script><textarea></x></textarea><plaintext></body>".to_vec(),
     )];
-    for path in Shared::BenchCorpus.files("the corpus pages of rewrite_corpus", &["html"]) {
-        let bytes = std::fs::read(&path).expect("read corpus page");
-        let name = path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        pages.push((name, bytes));
-    }
+    pages.extend(Shared::BenchCorpus.pages("the corpus pages of rewrite_corpus"));
     pages
 }
 

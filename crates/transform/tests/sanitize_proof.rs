@@ -19,18 +19,10 @@ use tagloom_testdata::Shared;
 use tagloom_transform::sanitize::{Policy, Sanitizer};
 
 fn pages() -> Vec<(String, String)> {
-    let files = Shared::BenchCorpus.files("the bench pages in sanitize_proof", &["html"]);
-    files
+    Shared::BenchCorpus
+        .pages("the bench pages in sanitize_proof")
         .into_iter()
-        .map(|path| {
-            let bytes = std::fs::read(&path).expect("read corpus page");
-            let name = path
-                .file_stem()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned();
-            (name, String::from_utf8_lossy(&bytes).into_owned())
-        })
+        .map(|(name, bytes)| (name, String::from_utf8_lossy(&bytes).into_owned()))
         .collect()
 }
 

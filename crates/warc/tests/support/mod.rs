@@ -107,12 +107,5 @@ pub fn file(records: &[Vec<u8>], compression: Compression) -> Vec<u8> {
 
 /// The bench pages (name, bytes); empty, with a note on stderr, when absent.
 pub fn bench_pages() -> Vec<(String, Vec<u8>)> {
-    let files = tagloom_testdata::Shared::BenchCorpus.files("the bench pages", &["html"]);
-    files
-        .into_iter()
-        .filter_map(|p| {
-            let name = p.file_stem()?.to_string_lossy().into_owned();
-            Some((name, std::fs::read(&p).ok()?))
-        })
-        .collect()
+    tagloom_testdata::Shared::BenchCorpus.pages("the bench pages")
 }
