@@ -22,6 +22,8 @@
 //! }
 //! ```
 
+#![warn(missing_docs)]
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -77,7 +79,7 @@ impl Shared {
         dir.is_dir().then_some(dir)
     }
 
-    /// The folder, or `None` after [`skipped`] said that `test` skipped it.
+    /// The folder, or `None` after [`Shared::skipped`] said that `test` skipped it.
     pub fn dir(self, test: &str) -> Option<PathBuf> {
         let found = self.existing();
         if found.is_none() {
@@ -87,7 +89,7 @@ impl Shared {
     }
 
     /// The folder's files whose extension is one of `exts`, sorted by path;
-    /// empty after [`skipped`] when the folder is missing or has none.
+    /// empty after [`Shared::skipped`] when the folder is missing or has none.
     pub fn files(self, test: &str, exts: &[&str]) -> Vec<PathBuf> {
         let Some(dir) = self.dir(test) else {
             return Vec::new();
@@ -110,7 +112,7 @@ impl Shared {
     }
 
     /// The `.html` pages of the folder as (file stem, bytes), sorted by path;
-    /// empty after [`skipped`] when there are none.
+    /// empty after [`Shared::skipped`] when there are none.
     ///
     /// # Panics
     /// When a listed page cannot be read (a broken corpus is not a skip).
