@@ -43,8 +43,8 @@ mod py;
 /// pages ran at two speeds: 20 MB parsed at ~340 or ~240 MB/s of CPU time. 4 KiB
 /// pages fault at a steady ~2 µs each, and the parse itself is no slower without
 /// huge pages. The price: a large parse that refaults memory mimalloc purged just
-/// before (one every few seconds) pays ~30 ms more per 20 MB than with huge pages
-/// (BENCHMARKS.md, "From Python", session 15).
+/// before (one every few seconds) pays 30–45 ms more system time per 20 MB than
+/// with huge pages (BENCHMARKS.md, "From Python", session 15).
 #[cfg(feature = "python")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
