@@ -40,6 +40,11 @@ engine and call:
   none always runs right after the same other engine (allocator and cache state);
 - lexbor parses with ``scripting=True``, as tagloom does by default; tagloom sniffs
   the encoding (its default), lexbor reads UTF-8 (its default).
+The concat's parse calls (bytes) also record each call's system time and page faults
+(``Traffic``; ``getrusage`` around the call and the release, inside the timed region,
+a few microseconds): a timed call that grows the heap into fresh memory pays the
+kernel for it, which the CPU ratio shows but cannot explain (BENCHMARKS.md, "From
+Python", session 15: mimalloc's huge pages made tagloom's concat bimodal).
 MB/s = 10^6 bytes/s (wall clock), the median of ROUNDS samples; a ratio is
 tagloom's speed over the peer's in the same round, then the median over the rounds;
 the "CPU" ratios take the process's CPU time instead of the wall clock (steadier
@@ -53,6 +58,7 @@ import gc
 import hashlib
 import importlib.metadata
 import os
+import resource
 import statistics
 import sys
 import threading
@@ -123,6 +129,27 @@ class Fresh:
 
     def __call__(self, _: object) -> object:
         return self.fn(self.copies.pop())
+
+
+class Traffic:
+    """`fn` with each call's system time (ms) and page faults recorded, the release
+    of the result included (the call returns None, so `sample`'s own release is a
+    no-op). `sample` makes one warm-up call before the timed ones: `timed` drops it."""
+
+    def __init__(self, fn: Callable[[bytes], object]) -> None:
+        self.fn = fn
+        self.calls: List[Tuple[float, int]] = []
+
+    def __call__(self, data: bytes) -> None:
+        before = resource.getrusage(resource.RUSAGE_SELF)
+        result = self.fn(data)
+        del result
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        self.calls.append(((after.ru_stime - before.ru_stime) * 1e3, after.ru_minflt - before.ru_minflt))
+
+    def timed(self) -> List[Tuple[float, int]]:
+        """The calls of samples of one timed call each (the concat's), warm-ups left out."""
+        return self.calls[1::2]
 
 
 def fresh_sample(fn: Callable[[str], object], text: str, iterations: int) -> Tuple[float, float]:
@@ -212,6 +239,7 @@ def main() -> None:
     }
     many: Dict[Tuple[str, int], List[float]] = {}
     many_cpu: Dict[Tuple[str, int], List[float]] = {}
+    traffic = {engine: Traffic(PARSERS[engine]) for engine in ("tagloom", "lexbor")}
     load_before = os.getloadavg()
     for r in range(rounds):
         for name, data in pages:
@@ -219,7 +247,8 @@ def main() -> None:
                 if engine == "html5lib" and name == "concat":
                     continue
                 n = 1 if engine == "html5lib" else iterations_for(len(data))
-                wall, cpu = sample(PARSERS[engine], data, n)
+                fn = traffic[engine] if name == "concat" and engine in traffic else PARSERS[engine]
+                wall, cpu = sample(fn, data, n)
                 parse.setdefault((name, engine), []).append(wall)
                 parse_cpu.setdefault((name, engine), []).append(cpu)
             for engine in rotated(list(STR_PARSERS), r):
@@ -256,6 +285,11 @@ def main() -> None:
         row += [ratio(parse, pages, name, "tagloom", "lexbor"), ratio(parse_cpu, pages, name, "tagloom", "lexbor")]
         row += [ratio(parse, pages, name, "tagloom", peer) for peer in ("lxml", "html5lib")]
         print("| " + " | ".join(row) + " |")
+    print("\nConcat, each timed parse call (round 1, 2, ...): system time ms / page faults\n")
+    print("| engine | calls |")
+    print("|---|---|")
+    for engine, record in traffic.items():
+        print(f"| {engine} | " + ", ".join(f"{ms:.1f} / {faults}" for ms, faults in record.timed()) + " |")
     print(f"\n### Parse from `str` (MB/s of the page's bytes, median of {rounds}; a new string every call)\n")
     print("| input | tagloom | lexbor | vs lexbor | vs lexbor, CPU |")
     print("|---|---:|---:|---:|---:|")

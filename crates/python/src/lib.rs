@@ -34,6 +34,17 @@ mod py;
 /// mimalloc frees across threads without it, and is faster on the many small
 /// allocations of a parse. Only Rust allocations of this module use it; Python's own
 /// allocator is untouched.
+///
+/// It is built without transparent huge pages (the crate's `no_thp` feature:
+/// mimalloc does not `madvise(MADV_HUGEPAGE)` its arenas; nothing else in the
+/// process changes). On a VM whose kernel reports free memory to the host, the
+/// first touch of a huge page cost 0.1 ms or 1–6 ms of system time (probably by
+/// whether the host still backed it), so a parse that grew the heap by a few huge
+/// pages ran at two speeds: 20 MB parsed at ~340 or ~240 MB/s of CPU time. 4 KiB
+/// pages fault at a steady ~2 µs each, and the parse itself is no slower without
+/// huge pages. The price: a large parse that refaults memory mimalloc purged just
+/// before (one every few seconds) pays 30–45 ms more system time per 20 MB than
+/// with huge pages (BENCHMARKS.md, "From Python", session 15).
 #[cfg(feature = "python")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
