@@ -270,9 +270,9 @@ def gen_atoms() -> str:
     out = [HEADER.format(source="tools/data/atoms.txt")]
     out.append(
         f"""
-//! The static atoms: {len(names)} tag and attribute names of HTML, SVG and MathML
-//! (listed, with their groups, in `tools/data/atoms.txt`). The constant for a name is
-//! its atom; [`STATIC_NAMES`] maps an atom's index back to its name.
+//! The static atoms: {len(names)} tag and attribute names of HTML, SVG, MathML, RDFa
+//! and Parsoid's `data-mw` (listed, with their groups, in `tools/data/atoms.txt`). The
+//! constant for a name is its atom; [`STATIC_NAMES`] maps an atom's index back to its name.
 #![allow(missing_docs)] // one constant per name; the name is the documentation
 
 use super::Atom;

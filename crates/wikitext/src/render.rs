@@ -3,8 +3,9 @@
 //! body) to nodes in a table the page's Cite pass reads (`SharedBodies`).
 
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use tagloom_html::dom_patch::PatchKey;
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tree_builder::is_formatting_element;
 use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
@@ -12,8 +13,8 @@ use tagloom_transform::pipeline::{
     Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
 };
 
-use crate::dom::patch_tree::{PatchTree, SharedTree};
-use crate::dom::{self, Node, cite::placeholder::SharedBodies};
+use crate::dom::patch_tree::{AttrHandoff, SharedHandoff, SharedTree, TreeSlot};
+use crate::dom::{self, Attr, Node, cite::placeholder::SharedBodies};
 use crate::token::{Tok, WikiKind, WikiToken};
 use crate::transclusion::Call;
 use crate::transform::{
@@ -98,7 +99,11 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
 struct BodySink {
     builder: TreeBuilder,
     /// Where the tree builder's sink leaves the tree when the builder is dropped.
-    tree: Arc<Mutex<Option<PatchTree>>>,
+    tree: TreeSlot,
+    /// Start tags' attributes the tree takes instead of copies ([`AttrHandoff`]).
+    handoff: SharedHandoff,
+    /// The attributes taken from the fed tokens, for the elements they created.
+    moved: Vec<(PatchKey, Vec<Attr>)>,
     scratch: Vec<OwnedToken>,
     /// A whole page (the paragraph DOM pass runs), not an inline fragment.
     page: bool,
@@ -151,11 +156,13 @@ impl BodySink {
         calls: Arc<[Call]>,
         bodies: SharedBodies,
     ) -> Result<BodySink, PipelineError> {
-        let (tree_sink, tree) = SharedTree::new();
+        let (tree_sink, tree, handoff) = SharedTree::new();
         let mut sink = BodySink {
             page,
             builder: TreeBuilder::with_sink(TreeBuilderConfig::default(), Box::new(tree_sink)),
             tree,
+            handoff,
+            moved: Vec::new(),
             scratch: Vec::new(),
             formatting: 0,
             calls,
@@ -175,11 +182,32 @@ impl BodySink {
         Ok(())
     }
 
-    fn feed(&mut self, token: OwnedToken) -> Result<(), PipelineError> {
+    fn feed(&mut self, mut token: OwnedToken) -> Result<(), PipelineError> {
+        // The `<html>`/`<body>` merge adds attributes to an element later, so
+        // those keep the copies.
+        let expected = match &token {
+            OwnedToken::StartTag(tag) if !matches!(tag.name().as_str(), "html" | "body") => self
+                .handoff
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .expect(tag),
+            _ => false,
+        };
         self.builder
             .process_owned(&token)
-            .map(|_| ())
-            .map_err(|e| PipelineError::Sink(e.to_string()))
+            .map_err(|e| PipelineError::Sink(e.to_string()))?;
+        if expected {
+            let claimed = self
+                .handoff
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .claimed();
+            if let (Some(key), OwnedToken::StartTag(tag)) = (claimed, &mut token) {
+                let attrs = std::mem::take(tag.attrs_mut());
+                self.moved.push((key, AttrHandoff::into_tree_attrs(attrs)));
+            }
+        }
+        Ok(())
     }
 
     /// Flattens `tokens` (after the held ones) and feeds them to the tree
@@ -251,6 +279,7 @@ impl Sink<WikiToken> for BodySink {
         drop(self.builder);
         let tree = self.tree.lock().unwrap_or_else(|e| e.into_inner()).take();
         let mut tree = tree.ok_or_else(|| PipelineError::Sink("the tree was not built".into()))?;
+        tree.give_attrs(std::mem::take(&mut self.moved));
         tree.take_error()
             .map_err(|e| PipelineError::Sink(e.to_string()))?;
         let mut nodes = tree.into_body();

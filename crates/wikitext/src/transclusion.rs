@@ -131,7 +131,9 @@ fn data_mw(
                 .map(|t| t.prefixed())
                 .unwrap_or_else(|_| trimmed.to_owned());
             target.push_str(",\"href\":");
-            json_into(&format!("./{}", encode_title(&title)), &mut target);
+            let mut href = String::from("./");
+            href.push_str(&encode_title(&title));
+            json_into(&href, &mut target);
         }
     }
     target.push('}');

@@ -158,3 +158,30 @@ fn references() {
     );
     assert!(out.contains("<span id=\"mw-reference-text-cite_note-1\" class=\"mw-reference-text reference-text\">note</span>"), "{out}");
 }
+
+#[test]
+fn start_tag_attributes_reach_the_element_and_its_clones() {
+    // The tree takes a start tag's attributes from the token (no copy); the
+    // formatting elements the tree builder reopens get copies.
+    assert_eq!(
+        html(r#"<span title="t" class="c">x</span>"#),
+        r#"<p><span title="t" class="c">x</span></p>"#
+    );
+    assert_eq!(
+        html("<b class=\"x\">a\n\nb</b>"),
+        "<p><b class=\"x\">a</b>\n\n</p><p><b class=\"x\">b</b></p>"
+    );
+    assert_eq!(
+        html(r#"<b class="x">a<div>b</div>c</b>"#),
+        r#"<p><b class="x">a</b></p><b class="x"><div>b</div></b><p><b class="x">c</b></p>"#
+    );
+    // Empty values only: copied, as before.
+    assert_eq!(
+        html(r#"<span class="">e</span> <i title="">f<p>g</i>"#),
+        r#"<p><span class="">e</span> <i title="">f</i></p><p><i title="">g</i></p>"#
+    );
+    assert_eq!(
+        html(r#"<font color="red" face="x">a<p>b</font>"#),
+        r#"<p><font color="red" face="x">a</font></p><p><font color="red" face="x">b</font></p>"#
+    );
+}

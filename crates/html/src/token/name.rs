@@ -83,6 +83,15 @@ impl Name {
         self.0 == Repr::Static(atom)
     }
 
+    /// The name as owned text: borrowed static text for a static name, the
+    /// name's own text (moved, not copied) for any other.
+    pub fn into_cow(self) -> std::borrow::Cow<'static, str> {
+        match self.0 {
+            Repr::Static(atom) => std::borrow::Cow::Borrowed(atom.static_name().unwrap_or("")),
+            Repr::Text(text) => std::borrow::Cow::Owned(text.into_string()),
+        }
+    }
+
     /// The atom for this name in `atoms`, interning a name that is not static.
     pub fn intern(&self, atoms: &mut AtomTable) -> Atom {
         match &self.0 {

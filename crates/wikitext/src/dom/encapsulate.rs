@@ -151,9 +151,13 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                             if v == "mw:Nowiki"
                                 || (v.starts_with("mw:Extension/") && v != "mw:Extension/ref") =>
                         {
-                            *v = format!("{v} {kind}")
+                            v.push(' ');
+                            v.push_str(kind);
                         }
-                        Some((_, v)) => *v = format!("{kind} {v}"),
+                        Some((_, v)) => {
+                            v.insert(0, ' ');
+                            v.insert_str(0, kind);
+                        }
                         None => e.attrs.push(("typeof".into(), kind.into())),
                     }
                     // `{{#tag:pre|…}}`: the call, not the tag, is what the

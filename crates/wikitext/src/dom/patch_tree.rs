@@ -17,9 +17,10 @@ use std::sync::{Arc, Mutex};
 #[cfg(test)]
 use tagloom_html::dom_patch::DomPatch;
 use tagloom_html::dom_patch::{PatchKey, QuirksMode};
+use tagloom_html::token::{OwnedAttribute, OwnedTag};
 use tagloom_html::tree_builder::{ElementAttrs, NewElement, TreeSink};
 
-use super::{Element, Node};
+use super::{Attr, Element, Node};
 
 /// No slot (a link's end).
 const NONE: u32 = u32::MAX;
@@ -220,6 +221,24 @@ impl PatchTree {
         self.create_or_record(key, Data::Element(element));
         if let Some(contents) = contents {
             self.create_or_record(contents, Data::Other);
+        }
+    }
+
+    /// Gives each element its attributes moved from the token that created it
+    /// ([`AttrHandoff`]), before any the tree builder added later.
+    pub(crate) fn give_attrs(&mut self, moved: Vec<(PatchKey, Vec<Attr>)>) {
+        for (key, mut attrs) in moved {
+            let Some(i) = self.slot_or_record(key) else {
+                continue;
+            };
+            if let Some(Slot {
+                data: Data::Element(e),
+                ..
+            }) = self.get(i)
+            {
+                attrs.append(&mut e.attrs);
+                e.attrs = attrs;
+            }
         }
     }
 
@@ -439,23 +458,101 @@ impl TreeSink for PatchTree {
     }
 }
 
+/// Where a [`SharedTree`] leaves its tree.
+pub(crate) type TreeSlot = Arc<Mutex<Option<PatchTree>>>;
+
+/// The [`AttrHandoff`] between a [`SharedTree`] and its feeder.
+pub(crate) type SharedHandoff = Arc<Mutex<AttrHandoff>>;
+
 /// A [`PatchTree`] as a tree builder's sink, handed back when the tree
 /// builder is dropped (a sink given to a tree builder stays inside it): the
 /// sink's `Drop` leaves the tree in the slot the render keeps.
 pub(crate) struct SharedTree {
     tree: PatchTree,
-    slot: Arc<Mutex<Option<PatchTree>>>,
+    slot: TreeSlot,
+    handoff: SharedHandoff,
+}
+
+/// Attributes moved from the tokens into the tree instead of copied: the
+/// feeder names the values of the start tag it is about to feed
+/// ([`expect`](Self::expect)); the element the tree builder creates with
+/// exactly those values (each the same allocation: a token's values are its
+/// own, so no other element's can be) is created without attributes and
+/// [`claimed`](Self::claimed); the feeder then moves the token's attributes to
+/// it ([`PatchTree::give_attrs`]). Clones (reconstructed formatting elements,
+/// foreign elements with adjusted names) have other values and are copied as
+/// before.
+#[derive(Default)]
+pub(crate) struct AttrHandoff {
+    /// The address and length of each value of the tag being fed (empty: none
+    /// expected).
+    expect: Vec<(usize, usize)>,
+    /// The element created with them.
+    claimed: Option<PatchKey>,
+}
+
+impl AttrHandoff {
+    /// Expects `tag`'s attributes; `false` when they are not worth moving
+    /// (none, or no value owns an allocation: empty values all share one
+    /// address, so they cannot tell the token's element from a clone).
+    pub(crate) fn expect(&mut self, tag: &OwnedTag) -> bool {
+        self.claimed = None;
+        self.expect.clear();
+        let attrs = tag.attrs();
+        if !attrs.iter().any(|a| !a.value.is_empty()) {
+            return false;
+        }
+        self.expect.extend(
+            attrs
+                .iter()
+                .map(|a| (a.value.as_ptr() as usize, a.value.len())),
+        );
+        true
+    }
+
+    /// `attrs` as the tree keeps them (values and names moved).
+    pub(crate) fn into_tree_attrs(attrs: Vec<OwnedAttribute>) -> Vec<Attr> {
+        attrs
+            .into_iter()
+            .map(|a| (a.name.into_cow(), a.value))
+            .collect()
+    }
+
+    /// The element that took the expected attributes, if one did; expects
+    /// nothing more.
+    pub(crate) fn claimed(&mut self) -> Option<PatchKey> {
+        self.expect.clear();
+        self.claimed.take()
+    }
+
+    /// Whether `attrs` are the expected ones (the first such element claims them).
+    fn claim(&mut self, key: PatchKey, attrs: &ElementAttrs<'_>) -> bool {
+        if self.expect.is_empty() || self.claimed.is_some() || attrs.len() != self.expect.len() {
+            return false;
+        }
+        let same = attrs
+            .iter()
+            .zip(&self.expect)
+            .all(|(a, &(at, len))| a.value.as_ptr() as usize == at && a.value.len() == len);
+        if same {
+            self.claimed = Some(key);
+        }
+        same
+    }
 }
 
 impl SharedTree {
-    /// A sink over an empty tree, and the slot the tree lands in.
-    pub(crate) fn new() -> (SharedTree, Arc<Mutex<Option<PatchTree>>>) {
+    /// A sink over an empty tree, the slot the tree lands in, and the handoff
+    /// of attributes the feeder moves into the tree.
+    pub(crate) fn new() -> (SharedTree, TreeSlot, SharedHandoff) {
         let slot = Arc::new(Mutex::new(None));
+        let handoff = Arc::new(Mutex::new(AttrHandoff::default()));
         let sink = SharedTree {
             tree: PatchTree::default(),
             slot: Arc::clone(&slot),
+            handoff: Arc::clone(&handoff),
         };
-        (sink, slot)
+        (sink, slot, handoff)
     }
 }
 
@@ -480,7 +577,18 @@ impl TreeSink for SharedTree {
         self.tree.create_doctype(key, name, public_id, system_id);
     }
     fn create_element(&mut self, key: PatchKey, element: NewElement<'_>) {
-        self.tree.create_element(key, element);
+        // A poisoned handoff still holds the data: nothing panics while it is held.
+        let claimed = self
+            .handoff
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .claim(key, &element.attrs);
+        if claimed {
+            let NewElement { name, contents, .. } = element;
+            self.tree.element(key, name, ElementAttrs::none(), contents);
+        } else {
+            self.tree.create_element(key, element);
+        }
     }
     fn create_text(&mut self, key: PatchKey, text: &str) {
         self.tree.create_text(key, text);

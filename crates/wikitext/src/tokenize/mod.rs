@@ -15,6 +15,7 @@ mod links;
 mod table;
 pub(crate) mod tags;
 
+use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use crate::token::{Tok, WikiToken};
@@ -264,9 +265,9 @@ impl<'a> Tokenizer<'a> {
             } else {
                 "mw:Transclusion"
             };
-            let mut tag = OwnedTag::new("meta")
-                .with_attr("typeof", kind)
-                .with_attr("data-mw", call.data_mw.as_str())
+            let mut tag = OwnedTag::new(atom::META)
+                .with_attr(atom::TYPEOF, kind)
+                .with_attr(atom::DATA_MW, call.data_mw.as_str())
                 .with_attr(table::ATTR_CALL, index.to_string());
             if call.empty {
                 tag.set_attr(crate::dom::encapsulate::EMPTY_OUTPUT, "");
@@ -287,7 +288,7 @@ impl<'a> Tokenizer<'a> {
             } else {
                 "mw:Transclusion/End"
             };
-            let mut tag = OwnedTag::new("meta").with_attr("typeof", end);
+            let mut tag = OwnedTag::new(atom::META).with_attr(atom::TYPEOF, end);
             if let Some(index) = self.open_call.take() {
                 tag.set_attr(table::ATTR_CALL, index.to_string());
             }

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use tagloom_html::atom::{self, Atom};
 use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 use tagloom_transform::pipeline::{AsyncHandler, Ctx, HandlerFuture, Outcome};
 
@@ -67,12 +68,13 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
         Some(t) => t.prefixed(),
     };
     let encoded = encode_title(&full);
-    let mut tag = OwnedTag::new("a");
-    // Every attribute is new: pushed in order, room made once.
+    let mut tag = OwnedTag::new(atom::A);
+    // Every attribute is new: pushed in order, room made once; names from
+    // their atoms (no name lookup per attribute).
     let attrs = tag.attrs_mut();
     attrs.reserve_exact(6);
-    let mut push = |name: &'static str, value: String| attrs.push(OwnedAttribute::new(name, value));
-    push("rel", "mw:WikiLink".to_owned());
+    let mut push = |name: Atom, value: String| attrs.push(OwnedAttribute::new(name, value));
+    push(atom::REL, "mw:WikiLink".to_owned());
     let mut href = String::with_capacity(encoded.len() + 32);
     href.push_str("./");
     href.push_str(&encoded);
@@ -81,12 +83,12 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
             Some(f) if target.title.is_some() || target.fragment.is_some() => {
                 href.push('#');
                 href.push_str(f);
-                push("href", href);
-                push("class", "mw-selflink-fragment".to_owned());
+                push(atom::HREF, href);
+                push(atom::CLASS, "mw-selflink-fragment".to_owned());
             }
             _ => {
-                push("href", href);
-                push("class", "mw-selflink selflink".to_owned());
+                push(atom::HREF, href);
+                push(atom::CLASS, "mw-selflink selflink".to_owned());
             }
         }
         return tag;
@@ -101,19 +103,19 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
         href.push('#');
         href.push_str(f);
     }
-    push("href", href);
+    push(atom::HREF, href);
     if exists {
-        push("title", full);
+        push(atom::TITLE, full);
     } else {
         const HEAD: &str = r#"{"title":{"lang":"x-page","key":"red-link-title","params":["#;
         let mut i18n = String::with_capacity(HEAD.len() + full.len() + 8);
         i18n.push_str(HEAD);
         crate::transclusion::json_into(&full, &mut i18n);
         i18n.push_str("]}}");
-        push("title", full);
-        push("class", "new".to_owned());
-        push("typeof", "mw:LocalizedAttrs".to_owned());
-        push("data-mw-i18n", i18n);
+        push(atom::TITLE, full);
+        push(atom::CLASS, "new".to_owned());
+        push(atom::TYPEOF, "mw:LocalizedAttrs".to_owned());
+        push(atom::DATA_MW_I18N, i18n);
     }
     tag
 }

@@ -94,17 +94,19 @@ fn attrs_json(attrs: &[(String, String)]) -> String {
             None => seen.push((k, v)),
         }
     }
-    let fields: Vec<String> = seen
-        .iter()
-        .map(|(k, v)| {
-            format!(
-                "{}:{}",
-                serde_json::Value::String((*k).to_owned()),
-                serde_json::Value::String((*v).to_owned())
-            )
-        })
-        .collect();
-    format!("{{{}}}", fields.join(","))
+    let size: usize = seen.iter().map(|(k, v)| k.len() + v.len() + 6).sum();
+    let mut out = String::with_capacity(size + 2);
+    out.push('{');
+    for (n, (k, v)) in seen.iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        crate::transclusion::json_into(k, &mut out);
+        out.push(':');
+        crate::transclusion::json_into(v, &mut out);
+    }
+    out.push('}');
+    out
 }
 
 impl State {

@@ -118,9 +118,9 @@ pub(super) struct State {
     pub(super) bodies: super::placeholder::SharedBodies,
 }
 
-/// Cite's fragment-id normalization: runs of `_` and whitespace become `_`.
-fn normalize_id(id: &str) -> String {
-    let mut out = String::with_capacity(id.len());
+/// Cite's fragment-id normalization: runs of `_` and whitespace become `_`
+/// (appended to `out`).
+fn normalize_id_into(id: &str, out: &mut String) {
     let mut run = false;
     for c in id.chars() {
         if c == '_' || c.is_whitespace() {
@@ -133,7 +133,13 @@ fn normalize_id(id: &str) -> String {
             run = false;
         }
     }
-    out
+}
+
+/// Appends `n` in decimal (the ids' numbers; no `format!` per id).
+fn push_number(out: &mut String, n: usize) {
+    use std::fmt::Write as _;
+    // Writing to a `String` cannot fail.
+    let _ = write!(out, "{n}");
 }
 
 /// An id as a link fragment (Parsoid's `Sanitizer::escapeIdForLink`: at most
@@ -274,19 +280,27 @@ impl State {
 
     /// `cite_note-…`: the footnote's id.
     pub(super) fn note_id(&self, i: usize) -> String {
-        match self.items.get(i) {
-            Some(Item {
-                name: Some(n),
-                global,
-                ..
-            }) => format!("cite_note-{}-{global}", normalize_id(n)),
-            Some(it) => format!("cite_note-{}", it.global),
-            None => String::new(),
+        let mut out = String::new();
+        self.note_id_into(i, &mut out);
+        out
+    }
+
+    fn note_id_into(&self, i: usize, out: &mut String) {
+        let Some(it) = self.items.get(i) else { return };
+        let name = it.name.as_deref().unwrap_or("");
+        out.reserve(name.len() + 24);
+        out.push_str("cite_note-");
+        if let Some(n) = &it.name {
+            normalize_id_into(n, out);
+            out.push('-');
         }
+        push_number(out, it.global);
     }
 
     pub(super) fn note_text_id(&self, i: usize) -> String {
-        format!("mw-reference-text-{}", self.note_id(i))
+        let mut out = String::from("mw-reference-text-");
+        self.note_id_into(i, &mut out);
+        out
     }
 
     /// `cite_ref-…`: the id of the `count`th use (default: the latest).
@@ -295,16 +309,26 @@ impl State {
             return String::new();
         };
         let count = count.unwrap_or(it.visible);
+        let name = it.name.as_deref().unwrap_or("");
+        let mut out = String::with_capacity(name.len() + 32);
+        out.push_str("cite_ref-");
         match &it.name {
-            Some(n) => format!(
-                "cite_ref-{}_{}-{}",
-                normalize_id(n),
-                it.global,
-                count.saturating_sub(1)
-            ),
-            None if count > 1 => format!("cite_ref-{}-{}", it.global, count - 1),
-            None => format!("cite_ref-{}", it.global),
+            Some(n) => {
+                normalize_id_into(n, &mut out);
+                out.push('_');
+                push_number(&mut out, it.global);
+                out.push('-');
+                push_number(&mut out, count.saturating_sub(1));
+            }
+            None => {
+                push_number(&mut out, it.global);
+                if count > 1 {
+                    out.push('-');
+                    push_number(&mut out, count - 1);
+                }
+            }
         }
+        out
     }
 
     pub(super) fn href(&self, id: &str) -> String {

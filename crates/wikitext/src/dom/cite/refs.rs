@@ -6,6 +6,7 @@ use super::errors::{self, CiteError};
 use super::model::{self, Conflict, State, UseBody};
 use super::placeholder::{self, Tag};
 use super::{Element, Node, attr, element, has_placeholder, hoist, serialize, text, validate};
+use crate::transclusion::json_into;
 
 impl State {
     /// One `<ref>` (Cite's `extractRefFromNode`): its `<sup>`.
@@ -222,30 +223,41 @@ impl State {
         let Some(u) = self.uses.get(index) else {
             return;
         };
-        let mut data_mw = format!("{{\"name\":\"ref\",\"attrs\":{}", u.attrs_json);
+        let mut data_mw = String::with_capacity(u.attrs_json.len() + 64);
+        data_mw.push_str("{\"name\":\"ref\",\"attrs\":");
+        data_mw.push_str(&u.attrs_json);
         match &u.body {
-            Some(UseBody::Id(id)) => data_mw.push_str(&format!(
-                ",\"body\":{{\"id\":{}}}",
-                serde_json::Value::String(id.clone())
-            )),
-            Some(UseBody::Html(h)) => data_mw.push_str(&format!(
-                ",\"body\":{{\"html\":{}}}",
-                serde_json::Value::String(h.clone())
-            )),
+            Some(UseBody::Id(id)) => {
+                data_mw.push_str(",\"body\":{\"id\":");
+                json_into(id, &mut data_mw);
+                data_mw.push('}');
+            }
+            Some(UseBody::Html(h)) => {
+                data_mw.push_str(",\"body\":{\"html\":");
+                json_into(h, &mut data_mw);
+                data_mw.push('}');
+            }
             None => {}
         }
         if let Some(parts) = &u.parts {
-            data_mw.push_str(&format!(",\"parts\":{parts}"));
+            data_mw.push_str(",\"parts\":");
+            data_mw.push_str(parts);
         }
         if !u.errors.is_empty() {
-            data_mw.push_str(&format!(",\"errors\":{}", errors::errors_json(&u.errors)));
+            data_mw.push_str(",\"errors\":");
+            data_mw.push_str(&errors::errors_json(&u.errors));
         }
         data_mw.push('}');
         let mut ty = e
             .attrs
             .iter()
             .find(|(k, _)| k == "typeof")
-            .map(|(_, v)| format!("{v} mw:Extension/ref"))
+            .map(|(_, v)| {
+                let mut ty = String::with_capacity(v.len() + 17);
+                ty.push_str(v);
+                ty.push_str(" mw:Extension/ref");
+                ty
+            })
             .unwrap_or_else(|| "mw:Extension/ref".to_owned());
         if !u.errors.is_empty() {
             ty.push_str(" mw:Error");
