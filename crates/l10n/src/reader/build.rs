@@ -60,14 +60,35 @@ fn collapse_into(s: &str, out: &mut String) {
     out.push_str(s.get(start..).unwrap_or_default());
 }
 
-/// Buffers of emitted blocks, reused by the next ones ([`Spare::recycle`]): the
-/// strings of their runs and their run lists. A block then costs no allocation
-/// for its runs once the buffers have grown. Bounded: at most [`Spare::MAX`]
-/// strings of at most [`Spare::MAX_CAPACITY`] bytes each.
+/// The role of a reused string ([`Spare`] keeps one pool per role): strings of
+/// one role have about one size, so a reused string rarely has to grow (a
+/// reallocation costs a copy on top of the allocation it was to save).
+#[derive(Clone, Copy)]
+pub(crate) enum Pool {
+    /// Run text and code markup.
+    Text = 0,
+    /// Unit ids and paths.
+    Key = 1,
+    /// Element names and key or path segments.
+    Name = 2,
+}
+
+/// Buffers of emitted blocks and closed frames, reused by the next ones
+/// ([`Spare::recycle`]): the strings of their runs, ids, paths and names, and
+/// their run lists. A block then costs no allocation for them once the buffers
+/// have grown. Bounded: at most [`Spare::MAX`] strings per [`Pool`], of at most
+/// [`Spare::MAX_CAPACITY`] bytes each.
 #[derive(Default)]
 pub(crate) struct Spare {
-    strings: Vec<String>,
+    pools: [Vec<String>; 3],
     runs: Vec<Vec<Run>>,
+    /// A block's lists, kept empty (one of each: a block takes them all).
+    subs: Vec<Block>,
+    sub_refs: Vec<SubRef>,
+    lang_refs: Vec<SubRef>,
+    /// The builder's own lists (see [`RunsBuilder`]), kept empty.
+    open: Vec<(Name, usize)>,
+    name_counts: Vec<(Name, u32)>,
 }
 
 impl Spare {
@@ -75,10 +96,26 @@ impl Spare {
     const MAX_CAPACITY: usize = 4096;
     const MAX_RUN_LISTS: usize = 16;
 
-    /// An empty string, reused when there is one.
-    fn string(&mut self) -> String {
-        let mut s = self.strings.pop().unwrap_or_default();
+    /// An empty string for run text, reused when there is one.
+    pub(crate) fn string(&mut self) -> String {
+        self.string_in(Pool::Text)
+    }
+
+    /// An empty string for `pool`'s role, reused when there is one.
+    pub(crate) fn string_in(&mut self, pool: Pool) -> String {
+        let mut s = self
+            .pools
+            .get_mut(pool as usize)
+            .and_then(Vec::pop)
+            .unwrap_or_default();
         s.clear();
+        s
+    }
+
+    /// `text` in a reused string of `pool`.
+    pub(crate) fn copy_in(&mut self, pool: Pool, text: &str) -> String {
+        let mut s = self.string_in(pool);
+        s.push_str(text);
         s
     }
 
@@ -89,10 +126,19 @@ impl Spare {
         s
     }
 
+    /// Takes back a run string the reader is done with (kept when there is room).
     fn keep(&mut self, s: String) {
-        if s.capacity() > 0 && s.capacity() <= Self::MAX_CAPACITY && self.strings.len() < Self::MAX
+        self.keep_in(Pool::Text, s);
+    }
+
+    /// Takes back a string of `pool`'s role (kept when there is room).
+    pub(crate) fn keep_in(&mut self, pool: Pool, s: String) {
+        if let Some(strings) = self.pools.get_mut(pool as usize)
+            && s.capacity() > 0
+            && s.capacity() <= Self::MAX_CAPACITY
+            && strings.len() < Self::MAX
         {
-            self.strings.push(s);
+            strings.push(s);
         }
     }
 
@@ -118,16 +164,32 @@ impl Spare {
             element,
             path,
             runs,
-            subs,
+            mut subs,
+            mut sub_refs,
+            mut lang_refs,
             ..
         } = block;
-        self.keep(id);
-        self.keep(element);
-        self.keep(path);
+        self.keep_in(Pool::Key, id);
+        self.keep_in(Pool::Name, element);
+        self.keep_in(Pool::Key, path);
         self.recycle_runs(runs);
-        for sub in subs {
+        for sub in subs.drain(..) {
             self.recycle(sub);
         }
+        keep_list(&mut self.subs, subs);
+        sub_refs.clear();
+        keep_list(&mut self.sub_refs, sub_refs);
+        lang_refs.clear();
+        keep_list(&mut self.lang_refs, lang_refs);
+    }
+}
+
+/// Keeps `list` (empty) in `slot` unless the slot holds one already (or it never
+/// grew, or grew large).
+fn keep_list<T>(slot: &mut Vec<T>, list: Vec<T>) {
+    const MAX_LEN: usize = 64;
+    if slot.capacity() == 0 && list.capacity() <= MAX_LEN && list.is_empty() {
+        *slot = list;
     }
 }
 
@@ -185,12 +247,18 @@ fn raw_ws_suffix(s: &str) -> usize {
 /// Builds the block from the next `len` buffered tokens; `None` when they hold no
 /// translatable text. The block takes `ctx`'s key, element and path.
 pub(crate) fn build<R: Read>(
-    ts: &TokenStream<'_, R>,
+    ts: &mut TokenStream<'_, R>,
     len: usize,
     ctx: &mut BuildCtx<'_>,
 ) -> Option<Built> {
     let mut spare = std::mem::take(&mut *ctx.spare);
+    ts.make_contiguous();
     let built = build_with(ts, len, ctx, &mut spare);
+    if built.is_none() {
+        spare.keep_in(Pool::Key, std::mem::take(&mut ctx.key));
+        spare.keep_in(Pool::Key, std::mem::take(&mut ctx.path));
+        spare.keep_in(Pool::Name, std::mem::take(&mut ctx.element));
+    }
     *ctx.spare = spare;
     built
 }
@@ -202,13 +270,13 @@ fn build_with<R: Read>(
     ctx: &mut BuildCtx<'_>,
     spare: &mut Spare,
 ) -> Option<Built> {
-    let toks: Vec<&Tok> = (0..len).filter_map(|i| ts.buffered_token(i)).collect();
+    let toks = ts.buffered_run(len);
     let win = &ts.window;
-    let (i0, i1, start, end) = region(&toks, win, ctx.preserve)?;
+    let (i0, i1, start, end) = region(toks, win, ctx.preserve)?;
     let mut b = RunsBuilder::new(win, spare);
     let mut i = i0;
     while i <= i1 {
-        let tok = toks[i];
+        let tok = &toks[i];
         match tok.kind() {
             TokenKind::Characters => b.text(tok.text(win)),
             TokenKind::Comment
@@ -224,7 +292,7 @@ fn build_with<R: Read>(
                     InlineRole::Protected => {
                         // The whole subtree, protected.
                         let k = subtree_end(&toks[..=i1], i);
-                        let data = b.raw(tok, toks[k]);
+                        let data = b.raw(tok, &toks[k]);
                         b.placeholder(data);
                         i = k + 1;
                         continue;
@@ -237,6 +305,19 @@ fn build_with<R: Read>(
         i += 1;
     }
     let runs = b.finish_runs(ctx.rules, ctx.preserve)?;
+    let RunsBuilder {
+        spare,
+        mut open,
+        mut name_counts,
+        subs,
+        sub_refs,
+        lang_refs,
+        ..
+    } = b;
+    open.clear();
+    keep_list(&mut spare.open, open);
+    name_counts.clear();
+    keep_list(&mut spare.name_counts, name_counts);
     Some(Built {
         block: Block {
             id: std::mem::take(&mut ctx.key),
@@ -251,9 +332,9 @@ fn build_with<R: Read>(
             } else {
                 Vec::new()
             },
-            subs: b.subs,
-            sub_refs: b.sub_refs,
-            lang_refs: b.lang_refs,
+            subs,
+            sub_refs,
+            lang_refs,
         },
         start,
         end,
@@ -264,7 +345,7 @@ fn build_with<R: Read>(
 /// whitespace around it stays in the skeleton unless whitespace is preserved.
 /// `None` when there is nothing but whitespace.
 fn region<R: Read>(
-    toks: &[&Tok],
+    toks: &[Tok],
     win: &SourceWindow<R>,
     preserve: bool,
 ) -> Option<(usize, usize, u64, u64)> {
@@ -274,16 +355,16 @@ fn region<R: Read>(
         return Some((i0, i1, first.start(), last.end()));
     }
     let ws_only = |t: &Tok| t.is_blank();
-    while i0 <= i1 && ws_only(toks[i0]) {
+    while i0 <= i1 && ws_only(&toks[i0]) {
         i0 += 1;
     }
     if i0 > i1 {
         return None;
     }
-    while ws_only(toks[i1]) {
+    while ws_only(&toks[i1]) {
         i1 -= 1;
     }
-    let (a, b) = (toks[i0], toks[i1]);
+    let (a, b) = (&toks[i0], &toks[i1]);
     let mut start = a.start();
     let mut end = b.end();
     if a.kind() == TokenKind::Characters {
@@ -297,8 +378,8 @@ fn region<R: Read>(
 
 /// The index of the token that ends the protected subtree starting at `toks[i]`
 /// (its matching end tag, else the last token).
-fn subtree_end(toks: &[&Tok], i: usize) -> usize {
-    let Some(&first) = toks.get(i) else {
+fn subtree_end(toks: &[Tok], i: usize) -> usize {
+    let Some(first) = toks.get(i) else {
         return i;
     };
     let mut depth = 0usize;
@@ -338,14 +419,14 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
         let runs = spare.runs.pop().unwrap_or_default();
         RunsBuilder {
             win,
-            spare,
             runs,
-            open: Vec::new(),
+            open: std::mem::take(&mut spare.open),
             next_id: 1,
-            subs: Vec::new(),
-            sub_refs: Vec::new(),
-            lang_refs: Vec::new(),
-            name_counts: Vec::new(),
+            subs: std::mem::take(&mut spare.subs),
+            sub_refs: std::mem::take(&mut spare.sub_refs),
+            lang_refs: std::mem::take(&mut spare.lang_refs),
+            name_counts: std::mem::take(&mut spare.name_counts),
+            spare,
         }
     }
 
@@ -553,6 +634,29 @@ fn bump(counts: &mut Vec<(Name, u32)>, name: &Name) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spare_strings_come_back_by_role_and_empty() {
+        let mut spare = Spare::default();
+        let mut block = Block::paragraph("html-1.p-1", "Some text");
+        block.path = "/html[1]/p[1]".into();
+        block.element = "p".into();
+        block.subs.push(Block::paragraph("sub", "More"));
+        spare.recycle(block);
+        // Ids and paths to the key pool, names to theirs, run text to its own.
+        let key = spare.string_in(Pool::Key);
+        assert!(key.is_empty() && key.capacity() >= "sub".len());
+        let name = spare.string_in(Pool::Name);
+        assert!(name.is_empty() && name.capacity() >= 1);
+        let text = spare.string();
+        assert!(text.is_empty() && text.capacity() >= "More".len());
+        // A block's lists are kept once, empty.
+        assert!(spare.subs.is_empty() && spare.subs.capacity() > 0);
+        // Bounded: a large string is not kept.
+        let mut spare = Spare::default();
+        spare.keep_in(Pool::Name, String::with_capacity(Spare::MAX_CAPACITY + 1));
+        assert_eq!(spare.string_in(Pool::Name).capacity(), 0);
+    }
 
     #[test]
     fn collapsing() {

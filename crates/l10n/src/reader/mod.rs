@@ -45,7 +45,7 @@ use crate::error::{IoContext, Result};
 use crate::ids::{push_decimal, push_hex};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
-use build::{BuildCtx, Spare, build, collapse, is_conditional_comment, is_ws, translate_of};
+use build::{BuildCtx, Pool, Spare, build, collapse, is_conditional_comment, is_ws, translate_of};
 pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
@@ -270,6 +270,7 @@ fn read<R: Read>(
         buf: Vec::new(),
         finished: false,
         spare: Spare::default(),
+        spare_counts: Vec::new(),
     };
     if let Some(s) = reader.skel.as_deref_mut() {
         s.set_encoding(encoding);
@@ -343,12 +344,14 @@ impl Seg {
     /// Rendered once when the element opens: every unit below it reuses the
     /// strings instead of formatting them again.
     /// `with_path`: render the path segment too (paths are for a sink only).
-    fn new(name: &str, n: u32, id_key: Option<String>, with_path: bool) -> Seg {
-        let mut key_seg = String::with_capacity(name.len() + 4);
+    /// The strings are `spare`'s ([`Seg::recycle`] gives them back).
+    fn new(name: &str, n: u32, id_key: Option<String>, with_path: bool, spare: &mut Spare) -> Seg {
+        let mut key_seg = spare.string_in(Pool::Name);
+        key_seg.reserve(name.len() + 4);
         push_portable(&mut key_seg, name);
         key_seg.push('-');
         push_decimal(&mut key_seg, n);
-        let mut path_seg = String::new();
+        let mut path_seg = spare.string_in(Pool::Name);
         if with_path {
             path_seg.reserve(name.len() + 6);
             path_seg.push('/');
@@ -363,6 +366,15 @@ impl Seg {
             path_seg,
         }
     }
+
+    /// Gives the strings back to `spare`.
+    fn recycle(self, spare: &mut Spare) {
+        spare.keep_in(Pool::Name, self.key_seg);
+        spare.keep_in(Pool::Name, self.path_seg);
+        if let Some(id_key) = self.id_key {
+            spare.keep_in(Pool::Name, id_key);
+        }
+    }
 }
 
 impl Frame {
@@ -373,7 +385,11 @@ impl Frame {
             level: usize::MAX,
             translate: true,
             preserve: false,
-            seg: Seg::new("", 0, None, false),
+            seg: Seg {
+                id_key: None,
+                key_seg: "-0".into(),
+                path_seg: String::new(),
+            },
             digest: Digest {
                 restart: 0,
                 key: FNV_START,
@@ -403,6 +419,10 @@ impl Frame {
 }
 
 const MAX_HTML_IDS: usize = 65_536;
+/// Child counts of closed frames kept for reuse ([`Reader::pop_frame`]): about
+/// as many as a page nests, none that grew large.
+const MAX_SPARE_COUNTS: usize = 64;
+const MAX_SPARE_COUNT_CAPACITY: usize = 64;
 const MAX_NOTES: usize = 8;
 
 struct Reader<'a, 's, R: Read> {
@@ -434,8 +454,10 @@ struct Reader<'a, 's, R: Read> {
     root_seen: bool,
     buf: Vec<u8>,
     finished: bool,
-    /// Buffers of emitted blocks, for the next ones.
+    /// Buffers of emitted blocks and closed frames, for the next ones.
     spare: Spare,
+    /// Child counts of closed frames, cleared, for the next ones.
+    spare_counts: Vec<FastMap<Name, u32>>,
 }
 
 /// Makes a string a valid XLIFF `NMTOKEN` (unit ids): each character that is not
@@ -575,12 +597,16 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
-            let key = format!("id.{}", sanitize(id));
+            let mut key = self.spare.string_in(Pool::Name);
+            key.push_str("id.");
+            push_portable(&mut key, id);
             if self.html_ids.len() < MAX_HTML_IDS && self.html_ids.insert(&key) {
                 id_key = Some(key);
+            } else {
+                self.spare.keep_in(Pool::Name, key);
             }
         }
-        Seg::new(name, n, id_key, self.for_sink)
+        Seg::new(name, n, id_key, self.for_sink, &mut self.spare)
     }
 
     /// The key and path of the top frame's child `seg` (`None`: the top frame's
@@ -588,7 +614,11 @@ impl<R: Read> Reader<'_, '_, R> {
     /// its leading segments into one digest segment (the FNV-1a state the frames
     /// keep, see [`Frame::digest`]) and writes only its last
     /// [`KEPT_NAME_SEGMENTS`], so a unit costs a bounded walk however deep it is.
-    fn names(&self, seg: Option<&Seg>) -> (String, String) {
+    fn names(&mut self, seg: Option<&Seg>) -> (String, String) {
+        let (mut path, mut key) = (
+            self.spare.string_in(Pool::Key),
+            self.spare.string_in(Pool::Key),
+        );
         let depth = self.stack.len();
         let len = depth + usize::from(seg.is_some());
         // The segment at index `i` of the frames plus the child.
@@ -605,7 +635,6 @@ impl<R: Read> Reader<'_, '_, R> {
         // alone, for a merge) leaves them empty.
         // Both strings are sized once (their segments are rendered already), with
         // room for what the callers append (`/text()[n]`, `:attr`, `/@attr`).
-        let mut path = String::new();
         if self.for_sink {
             let path_from = len.saturating_sub(KEPT_NAME_SEGMENTS);
             let path_from = if len > MAX_NAME_SEGMENTS {
@@ -648,7 +677,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     .max(s.key_seg.len())
             })
             .sum();
-        let mut key = String::with_capacity(size + 20 + if folded { 17 } else { 0 });
+        key.reserve(size + 20 + if folded { 17 } else { 0 });
         if folded {
             let state = digest_at(key_from - 1).map_or(FNV_START, |d| d.key);
             push_digest(&mut key, "~", state);
@@ -687,7 +716,23 @@ impl<R: Read> Reader<'_, '_, R> {
     /// Closes the frames a token closed (its simulated `kept` level).
     fn close_to(&mut self, kept: usize) {
         while self.stack.last().is_some_and(|f| f.level >= kept) {
-            self.stack.pop();
+            self.pop_frame();
+        }
+    }
+
+    /// Closes the top frame; its buffers are kept for the next frames.
+    fn pop_frame(&mut self) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        frame.seg.recycle(&mut self.spare);
+        let mut counts = frame.counts;
+        if counts.capacity() > 0
+            && counts.capacity() <= MAX_SPARE_COUNT_CAPACITY
+            && self.spare_counts.len() < MAX_SPARE_COUNTS
+        {
+            counts.clear();
+            self.spare_counts.push(counts);
         }
     }
 
@@ -906,12 +951,14 @@ impl<R: Read> Reader<'_, '_, R> {
                     let next = self.ts.buffered_token(0);
                     let name = next.map_or("", Tok::name);
                     let class = next.map(|t| t.class).unwrap_or_default();
-                    while self
+                    let implied = self
                         .stack
-                        .last()
-                        .is_some_and(|f| f.implied && rules.implies_end(f.name.as_str(), name))
-                    {
-                        self.stack.pop();
+                        .iter()
+                        .rev()
+                        .take_while(|f| f.implied && rules.implies_end(f.name.as_str(), name))
+                        .count();
+                    for _ in 0..implied {
+                        self.pop_frame();
                     }
                     let (opaque, block) = (class.opaque(), class.block());
                     let translate = self.top_ref().translate;
@@ -926,6 +973,7 @@ impl<R: Read> Reader<'_, '_, R> {
                         let seg = self.child_seg(&tok);
                         let own = translate_of(self.rules, &tok, translate);
                         self.emit_tag(&tok, Some(&seg), own, false)?;
+                        seg.recycle(&mut self.spare);
                         let opened_at = tok.opened_at;
                         self.ts.recycle(tok);
                         if let (true, false, Some(level)) = (translate, own, opened_at) {
@@ -960,6 +1008,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let seg = self.child_seg(&tok);
         let translate = translate_of(self.rules, &tok, self.top_ref().translate);
         self.emit_tag(&tok, Some(&seg), translate, false)?;
+        seg.recycle(&mut self.spare);
         if tok.self_closing() && tok.name() != "script" && tok.name() != "style" || tok.class.void()
         {
             self.ts.recycle(tok);
@@ -994,6 +1043,7 @@ impl<R: Read> Reader<'_, '_, R> {
         // Void, ignored by the tree builder, or past the depth limit: no content.
         let Some(level) = tok.opened_at.filter(|_| !tok.class.void()) else {
             self.emit_tag(&tok, Some(&seg), translate, false)?;
+            seg.recycle(&mut self.spare);
             self.ts.recycle(tok);
             return Ok(());
         };
@@ -1008,7 +1058,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     key,
                     path,
                     element: if self.for_sink {
-                        tok.name().to_owned()
+                        self.spare.copy_in(Pool::Name, tok.name())
                     } else {
                         String::new()
                     },
@@ -1018,7 +1068,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     keep_original: self.keep_original,
                     spare: &mut self.spare,
                 };
-                if let Some(built) = build(&self.ts, len, &mut ctx) {
+                if let Some(built) = build(&mut self.ts, len, &mut ctx) {
                     self.emit_tag(&tok, Some(&seg), translate, true)?;
                     self.emit_block(built.block, built.start, built.end)?;
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end());
@@ -1028,6 +1078,7 @@ impl<R: Read> Reader<'_, '_, R> {
                         self.skel_to(end.end())?;
                         self.ts.recycle(end);
                     }
+                    seg.recycle(&mut self.spare);
                     self.ts.recycle(tok);
                     return Ok(());
                 }
@@ -1052,7 +1103,7 @@ impl<R: Read> Reader<'_, '_, R> {
             preserve,
             seg,
             digest,
-            counts: FastMap::default(),
+            counts: self.spare_counts.pop().unwrap_or_default(),
             texts: 0,
         });
         self.ts.recycle(tok);
@@ -1068,7 +1119,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let container = self.stack.last().map(|f| f.level);
         // Open inline elements: the indexes of their start tags among the buffered
         // tokens (see `classify`).
-        let mut open: Vec<usize> = Vec::new();
+        let mut open = self.ts.take_scratch();
         let mut j = 0usize;
         while self.ts.peek(j)?.is_some() {
             let Some(t) = self.ts.buffered_token(j) else {
@@ -1119,6 +1170,7 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             j -= 1;
         }
+        self.ts.put_scratch(open);
         Ok(j)
     }
 
@@ -1137,6 +1189,13 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let mut key = parent_key;
         push_key(&mut key, "text", n);
+        let element = if self.for_sink {
+            let name = self.stack.last().map_or("", |f| f.name.as_str());
+            let name = if name.is_empty() { "#document" } else { name };
+            self.spare.copy_in(Pool::Name, name)
+        } else {
+            String::new()
+        };
         let parent = self.top_ref();
         let mut ctx = BuildCtx {
             rules,
@@ -1150,13 +1209,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 }
                 path
             },
-            element: if !self.for_sink {
-                String::new()
-            } else if parent.name.as_str().is_empty() {
-                "#document".into()
-            } else {
-                parent.name.as_str().to_owned()
-            },
+            element,
             preserve: parent.preserve,
             translate: parent.translate,
             for_sink: self.for_sink,
@@ -1164,7 +1217,7 @@ impl<R: Read> Reader<'_, '_, R> {
             spare: &mut self.spare,
         };
         if j > 0
-            && let Some(built) = build(&self.ts, j, &mut ctx)
+            && let Some(built) = build(&mut self.ts, j, &mut ctx)
         {
             self.emit_block(built.block, built.start, built.end)?;
             let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end());

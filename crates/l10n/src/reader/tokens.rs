@@ -192,6 +192,9 @@ pub(crate) struct TokenStream<'r, R: Read> {
     // The boxes are what is reused (a token holds its tag boxed).
     #[allow(clippy::vec_box)]
     spare: Vec<Box<OwnedTag>>,
+    /// The forward scans' list of open inline elements (indexes of buffered
+    /// tokens), reused from scan to scan ([`TokenStream::take_scratch`]).
+    scratch: Vec<usize>,
 }
 
 /// Keeps `tok`'s tag in `spare` for reuse (bounded by [`MAX_SPARE_TAGS`]).
@@ -230,6 +233,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
             path: path.to_path_buf(),
             deferred: None,
             spare: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
@@ -241,6 +245,32 @@ impl<'r, R: Read> TokenStream<'r, R> {
     /// A token already buffered by [`TokenStream::peek`].
     pub(crate) fn buffered_token(&self, i: usize) -> Option<&Tok> {
         self.queue.get(i)
+    }
+
+    /// An empty list for a forward scan (reused: give it back with
+    /// [`TokenStream::put_scratch`]).
+    pub(crate) fn take_scratch(&mut self) -> Vec<usize> {
+        std::mem::take(&mut self.scratch)
+    }
+
+    /// Takes back [`TokenStream::take_scratch`]'s list.
+    pub(crate) fn put_scratch(&mut self, mut list: Vec<usize>) {
+        list.clear();
+        self.scratch = list;
+    }
+
+    /// Moves the buffered tokens into one slice for [`TokenStream::buffered_run`]
+    /// (the queue is a ring: it may wrap).
+    pub(crate) fn make_contiguous(&mut self) {
+        self.queue.make_contiguous();
+    }
+
+    /// The next `len` buffered tokens (fewer when fewer are buffered), as one
+    /// slice: those before the queue's wrap point, all of them after
+    /// [`TokenStream::make_contiguous`].
+    pub(crate) fn buffered_run(&self, len: usize) -> &[Tok] {
+        let (head, _) = self.queue.as_slices();
+        head.get(..len).unwrap_or(head)
     }
 
     /// Drops the next `n` buffered tokens.
