@@ -8,7 +8,7 @@ use std::io::Read;
 
 use super::input::SourceWindow;
 use super::tokens::{Tok, TokenStream, ValueRange};
-use crate::block::{Block, BlockKind, Run, SubRef, quote_ending};
+use crate::block::{Block, BlockKind, Buffers, Run, SubRef, quote_ending};
 use crate::ids::push_decimal;
 use crate::rules::{InlineRole, Rules};
 use encoding_rs::UTF_8;
@@ -41,7 +41,7 @@ pub(crate) fn collapse(s: &str) -> String {
 
 /// Appends [`collapse`]`(s)` to `out`: the text between whitespace runs copied in
 /// slices (HTML whitespace is ASCII, so every cut is a character boundary).
-fn collapse_into(s: &str, out: &mut String) {
+pub(crate) fn collapse_into(s: &str, out: &mut String) {
     let bytes = s.as_bytes();
     let ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
     let (mut start, mut i) = (0, 0);
@@ -76,11 +76,13 @@ pub(crate) enum Pool {
 /// Buffers of emitted blocks and closed frames, reused by the next ones
 /// ([`Spare::recycle`]): the strings of their runs, ids, paths and names, and
 /// their run lists. A block then costs no allocation for them once the buffers
-/// have grown. Bounded: at most [`Spare::MAX`] strings per [`Pool`], of at most
-/// [`Spare::MAX_CAPACITY`] bytes each.
+/// have grown. Bounded: at most [`Spare::MAX`] strings and [`Spare::MAX_BYTES`]
+/// of capacity per [`Pool`], of at most [`Spare::MAX_CAPACITY`] bytes each (about
+/// what the blocks of a few hand-off batches hold, `handoff.rs`: a batch comes
+/// back whole).
 #[derive(Default)]
 pub(crate) struct Spare {
-    pools: [Vec<String>; 3],
+    pools: [Strings; 3],
     runs: Vec<Vec<Run>>,
     /// A block's lists, kept empty (one of each: a block takes them all).
     subs: Vec<Block>,
@@ -91,39 +93,61 @@ pub(crate) struct Spare {
     name_counts: Vec<(Name, u32)>,
 }
 
+/// The strings of one [`Pool`] and their capacity in all.
+#[derive(Default)]
+struct Strings {
+    strings: Vec<String>,
+    bytes: usize,
+}
+
 impl Spare {
-    const MAX: usize = 256;
+    const MAX: usize = 1024;
+    const MAX_BYTES: usize = 256 * 1024;
     const MAX_CAPACITY: usize = 4096;
+    /// How many of the last kept strings [`Spare::string_for`] looks at.
+    const LOOK: usize = 4;
     const MAX_RUN_LISTS: usize = 16;
 
-    /// An empty string for run text, reused when there is one.
-    pub(crate) fn string(&mut self) -> String {
-        self.string_in(Pool::Text)
-    }
-
-    /// An empty string for `pool`'s role, reused when there is one.
-    pub(crate) fn string_in(&mut self, pool: Pool) -> String {
-        let mut s = self
-            .pools
-            .get_mut(pool as usize)
-            .and_then(Vec::pop)
-            .unwrap_or_default();
+    /// An empty string of at least `need` bytes for `pool`'s role: one of the
+    /// last few kept when one is large enough (newest first), else a new one (a
+    /// kept string that had to grow would cost a copy on top of an allocation).
+    pub(crate) fn string_for(&mut self, pool: Pool, need: usize) -> String {
+        let Some(pool) = self.pools.get_mut(pool as usize) else {
+            return String::with_capacity(need);
+        };
+        let len = pool.strings.len();
+        let fits = (len.saturating_sub(Self::LOOK)..len)
+            .rev()
+            .find(|&i| pool.strings.get(i).is_some_and(|s| s.capacity() >= need));
+        let Some(i) = fits else {
+            return String::with_capacity(need);
+        };
+        let mut s = pool.strings.swap_remove(i);
+        pool.bytes = pool.bytes.saturating_sub(s.capacity());
         s.clear();
         s
     }
 
     /// `text` in a reused string of `pool`.
     pub(crate) fn copy_in(&mut self, pool: Pool, text: &str) -> String {
-        let mut s = self.string_in(pool);
+        let mut s = self.string_for(pool, text.len());
         s.push_str(text);
         s
     }
 
     /// `text` in a reused string.
     fn copy(&mut self, text: &str) -> String {
-        let mut s = self.string();
-        s.push_str(text);
-        s
+        self.copy_in(Pool::Text, text)
+    }
+
+    /// Buffers for a new block of element `element` whose text takes about
+    /// `text` bytes.
+    pub(crate) fn buffers(&mut self, element: &str, text: usize) -> Buffers {
+        Buffers {
+            element: self.copy_in(Pool::Name, element),
+            text: self.string_for(Pool::Text, text),
+            runs: self.runs.pop().unwrap_or_default(),
+        }
     }
 
     /// Takes back a run string the reader is done with (kept when there is room).
@@ -133,12 +157,14 @@ impl Spare {
 
     /// Takes back a string of `pool`'s role (kept when there is room).
     pub(crate) fn keep_in(&mut self, pool: Pool, s: String) {
-        if let Some(strings) = self.pools.get_mut(pool as usize)
+        if let Some(pool) = self.pools.get_mut(pool as usize)
             && s.capacity() > 0
             && s.capacity() <= Self::MAX_CAPACITY
-            && strings.len() < Self::MAX
+            && pool.strings.len() < Self::MAX
+            && pool.bytes + s.capacity() <= Self::MAX_BYTES
         {
-            strings.push(s);
+            pool.bytes += s.capacity();
+            pool.strings.push(s);
         }
     }
 
@@ -512,7 +538,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 self.win.text(tok.start(), attr.value_start()).as_bytes(),
                 UTF_8,
             );
-            let mut key = String::with_capacity(ctx.key.len() + 24);
+            let mut key = self.spare.string_for(Pool::Key, ctx.key.len() + 24);
             key.push_str(&ctx.key);
             key.push('.');
             super::push_portable(&mut key, name);
@@ -520,9 +546,11 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
             push_decimal(&mut key, count);
             key.push(':');
             super::push_portable(&mut key, attr.name.as_str());
-            let mut path = String::new();
+            let mut path = self.spare.string_for(
+                Pool::Key,
+                if ctx.for_sink { ctx.path.len() + 24 } else { 0 },
+            );
             if ctx.for_sink {
-                path.reserve(ctx.path.len() + 24);
                 path.push_str(&ctx.path);
                 path.push('/');
                 path.push_str(name);
@@ -532,16 +560,19 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 path.push_str(attr.name.as_str());
             }
             // A sub-block's bytes are inside its parent's: the skeleton never
-            // keeps them, only a sink may read them.
-            let original = if ctx.for_sink {
+            // keeps them, only a sink may read them (the interchange files'
+            // writers do not: `keep_original` is off for them).
+            let original = if ctx.for_sink && ctx.keep_original {
                 let value = self.win.source(attr.value_start(), attr.value_end());
                 value.to_vec()
             } else {
                 Vec::new()
             };
-            self.subs.push(Block::attribute(
+            let element = if ctx.for_sink { name } else { "" };
+            let buffers = self.spare.buffers(element, attr.value.len());
+            self.subs.push(Block::attribute_in(
+                buffers,
                 key,
-                if ctx.for_sink { name } else { "" },
                 path,
                 quote,
                 &attr.value,
@@ -591,7 +622,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 if let Run::Text(t) = run
                     && needs_collapse(t)
                 {
-                    let mut collapsed = self.spare.string();
+                    let mut collapsed = self.spare.string_for(Pool::Text, t.len());
                     collapse_into(t, &mut collapsed);
                     let old = std::mem::replace(t, collapsed);
                     self.spare.keep(old);
@@ -644,18 +675,20 @@ mod tests {
         block.subs.push(Block::paragraph("sub", "More"));
         spare.recycle(block);
         // Ids and paths to the key pool, names to theirs, run text to its own.
-        let key = spare.string_in(Pool::Key);
+        let key = spare.string_for(Pool::Key, 0);
         assert!(key.is_empty() && key.capacity() >= "sub".len());
-        let name = spare.string_in(Pool::Name);
+        let name = spare.string_for(Pool::Name, 1);
         assert!(name.is_empty() && name.capacity() >= 1);
-        let text = spare.string();
+        let text = spare.string_for(Pool::Text, 4);
         assert!(text.is_empty() && text.capacity() >= "More".len());
+        // None kept is large enough: a new string of the size asked.
+        assert!(spare.string_for(Pool::Key, 1000).capacity() >= 1000);
         // A block's lists are kept once, empty.
         assert!(spare.subs.is_empty() && spare.subs.capacity() > 0);
         // Bounded: a large string is not kept.
         let mut spare = Spare::default();
         spare.keep_in(Pool::Name, String::with_capacity(Spare::MAX_CAPACITY + 1));
-        assert_eq!(spare.string_in(Pool::Name).capacity(), 0);
+        assert_eq!(spare.string_for(Pool::Name, 0).capacity(), 0);
     }
 
     #[test]

@@ -46,7 +46,9 @@ use crate::ids::{push_decimal, push_hex};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
 use build::{BuildCtx, Pool, Spare, build, collapse, is_conditional_comment, is_ws, translate_of};
-pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
+pub(crate) use build::{
+    collapse as collapse_ws, collapse_into as collapse_ws_into, is_ws as is_html_ws,
+};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
 use tagloom_html::token::{Name, OwnedAttribute, TokenKind};
@@ -346,14 +348,12 @@ impl Seg {
     /// `with_path`: render the path segment too (paths are for a sink only).
     /// The strings are `spare`'s ([`Seg::recycle`] gives them back).
     fn new(name: &str, n: u32, id_key: Option<String>, with_path: bool, spare: &mut Spare) -> Seg {
-        let mut key_seg = spare.string_in(Pool::Name);
-        key_seg.reserve(name.len() + 4);
+        let mut key_seg = spare.string_for(Pool::Name, name.len() + 4);
         push_portable(&mut key_seg, name);
         key_seg.push('-');
         push_decimal(&mut key_seg, n);
-        let mut path_seg = spare.string_in(Pool::Name);
+        let mut path_seg = spare.string_for(Pool::Name, if with_path { name.len() + 6 } else { 0 });
         if with_path {
-            path_seg.reserve(name.len() + 6);
             path_seg.push('/');
             path_seg.push_str(name);
             path_seg.push('[');
@@ -460,16 +460,17 @@ struct Reader<'a, 's, R: Read> {
     spare_counts: Vec<FastMap<Name, u32>>,
 }
 
-/// Makes a string a valid XLIFF `NMTOKEN` (unit ids): each character that is not
-/// a name character under both XML 1.0 name rules (the 4th edition's, which
-/// libxml2 still checks, and the 5th's) becomes `_`.
+/// [`push_portable`] into a new string.
+#[cfg(test)]
 fn sanitize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     push_portable(&mut out, s);
     out
 }
 
-/// Appends [`sanitize`]`(s)` to `out`.
+/// Appends `s` made a valid XLIFF `NMTOKEN` (unit ids) to `out`: each character
+/// that is not a name character under both XML 1.0 name rules (the 4th
+/// edition's, which libxml2 still checks, and the 5th's) becomes `_`.
 fn push_portable(out: &mut String, s: &str) {
     if s.bytes()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'))
@@ -571,19 +572,20 @@ impl<R: Read> Reader<'_, '_, R> {
         if self.count_words {
             self.words += block_words(&block);
         }
-        let spent = match &mut self.out {
+        match &mut self.out {
             Some(Out::Sink(sink)) => {
                 sink.block(&block)?;
-                Some(block)
+                self.spare.recycle(block);
             }
             Some(Out::Writer(writer)) => {
-                let (ids, anchors) = (&self.ids, &self.html_ids);
-                writer.send_block(block, |b, anchored| ids.anchored(b, anchors, anchored))?
+                let (ids, anchors, spare) = (&self.ids, &self.html_ids, &mut self.spare);
+                writer.send_block(
+                    block,
+                    |b, anchored| ids.anchored(b, anchors, anchored),
+                    |spent| spare.recycle(spent),
+                )?;
             }
-            None => Some(block),
-        };
-        if let Some(spent) = spent {
-            self.spare.recycle(spent);
+            None => self.spare.recycle(block),
         }
         Ok(())
     }
@@ -597,7 +599,7 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
-            let mut key = self.spare.string_in(Pool::Name);
+            let mut key = self.spare.string_for(Pool::Name, id.len() + 3);
             key.push_str("id.");
             push_portable(&mut key, id);
             if self.html_ids.len() < MAX_HTML_IDS && self.html_ids.insert(&key) {
@@ -615,10 +617,7 @@ impl<R: Read> Reader<'_, '_, R> {
     /// keep, see [`Frame::digest`]) and writes only its last
     /// [`KEPT_NAME_SEGMENTS`], so a unit costs a bounded walk however deep it is.
     fn names(&mut self, seg: Option<&Seg>) -> (String, String) {
-        let (mut path, mut key) = (
-            self.spare.string_in(Pool::Key),
-            self.spare.string_in(Pool::Key),
-        );
+        let mut path = String::new();
         let depth = self.stack.len();
         let len = depth + usize::from(seg.is_some());
         // The segment at index `i` of the frames plus the child.
@@ -646,7 +645,8 @@ impl<R: Read> Reader<'_, '_, R> {
                 .filter_map(at)
                 .map(|s| s.path_seg.len())
                 .sum();
-            path.reserve(size + 20 + if path_from > 0 { 18 } else { 0 });
+            path =
+                (self.spare).string_for(Pool::Key, size + 20 + if path_from > 0 { 18 } else { 0 });
             if path_from > 0 {
                 let state = digest_at(path_from - 1).map_or(FNV_START, |d| d.path);
                 push_digest(&mut path, "/~", state);
@@ -677,7 +677,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     .max(s.key_seg.len())
             })
             .sum();
-        key.reserve(size + 20 + if folded { 17 } else { 0 });
+        let mut key = (self.spare).string_for(Pool::Key, size + 20 + if folded { 17 } else { 0 });
         if folded {
             let state = digest_at(key_from - 1).map_or(FNV_START, |d| d.key);
             push_digest(&mut key, "~", state);
@@ -840,18 +840,28 @@ impl<R: Read> Reader<'_, '_, R> {
             } else {
                 Vec::new()
             };
-            let block = Block::attribute(
-                format!("{key}:{}", sanitize(attr.name.as_str())),
-                if self.for_sink { tok.name() } else { "" },
+            let mut id = self
+                .spare
+                .string_for(Pool::Key, key.len() + 1 + attr.name.as_str().len());
+            id.push_str(key);
+            id.push(':');
+            push_portable(&mut id, attr.name.as_str());
+            let mut attr_path = self.spare.string_for(
+                Pool::Key,
                 if self.for_sink {
-                    format!("{path}/@{}", attr.name)
+                    path.len() + 2 + attr.name.as_str().len()
                 } else {
-                    String::new()
+                    0
                 },
-                quote,
-                &attr.value,
-                original,
             );
+            if self.for_sink {
+                attr_path.push_str(path);
+                attr_path.push_str("/@");
+                attr_path.push_str(attr.name.as_str());
+            }
+            let element = if self.for_sink { tok.name() } else { "" };
+            let buffers = self.spare.buffers(element, attr.value.len());
+            let block = Block::attribute_in(buffers, id, attr_path, quote, &attr.value, original);
             self.emit_block(block, attr.value_start(), attr.value_end())?;
         }
         self.skel_to(tok.end())
