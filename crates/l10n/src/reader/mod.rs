@@ -311,6 +311,11 @@ struct Frame {
     counts: FastMap<Name, u32>,
     /// Its implicit blocks so far (their `text-n` numbers).
     texts: u32,
+    /// Its own key and path ([`Reader::names`] of it as the top frame), kept
+    /// when neither is folded and they are short ([`MAX_KEPT_NAMES`]): a unit
+    /// below it then costs one copy and its own segment, not a walk over every
+    /// frame.
+    names: Option<(String, String)>,
 }
 
 /// The words of `block` and its sub-blocks ([`ReadReport::words`]).
@@ -397,6 +402,7 @@ impl Frame {
             },
             counts: FastMap::default(),
             texts: 0,
+            names: None,
         }
     }
 
@@ -617,6 +623,16 @@ impl<R: Read> Reader<'_, '_, R> {
     /// keep, see [`Frame::digest`]) and writes only its last
     /// [`KEPT_NAME_SEGMENTS`], so a unit costs a bounded walk however deep it is.
     fn names(&mut self, seg: Option<&Seg>) -> (String, String) {
+        if let Some(kept) = self.names_from_top(seg) {
+            // Tests and fuzzing (debug assertions) check every shortcut.
+            debug_assert!(kept == self.names_walk(seg), "kept names differ");
+            return kept;
+        }
+        self.names_walk(seg)
+    }
+
+    /// [`Reader::names`] by a walk over the frames' segments.
+    fn names_walk(&mut self, seg: Option<&Seg>) -> (String, String) {
         let mut path = String::new();
         let depth = self.stack.len();
         let len = depth + usize::from(seg.is_some());
@@ -688,6 +704,45 @@ impl<R: Read> Reader<'_, '_, R> {
         (key, path)
     }
 
+    /// [`Reader::names`] from the top frame's kept key and path, when it has
+    /// them and the result is not folded (at most [`MAX_NAME_SEGMENTS`]
+    /// segments: then neither was the top frame's).
+    fn names_from_top(&mut self, seg: Option<&Seg>) -> Option<(String, String)> {
+        let depth = self.stack.len();
+        if depth + usize::from(seg.is_some()) > MAX_NAME_SEGMENTS {
+            return None;
+        }
+        let (top_key, top_path) = self.stack.last()?.names.as_ref()?;
+        let (seg_key, seg_path) = seg.map_or((0, 0), |s| {
+            let key = s
+                .id_key
+                .as_ref()
+                .map_or(0, String::len)
+                .max(s.key_seg.len());
+            (key, s.path_seg.len())
+        });
+        // Room for what the callers append, as in `names`.
+        let mut path = String::new();
+        if self.for_sink {
+            path = (self.spare).string_for(Pool::Key, top_path.len() + seg_path + 20);
+            path.push_str(top_path);
+            if let Some(s) = seg {
+                push_path(&mut path, s);
+            }
+        }
+        let mut key = (self.spare).string_for(Pool::Key, top_key.len() + 1 + seg_key + 20);
+        match seg {
+            // The key restarts at a segment with an id.
+            Some(s) if s.id_key.is_some() => push_key_seg(&mut key, s),
+            Some(s) => {
+                key.push_str(top_key);
+                push_key_seg(&mut key, s);
+            }
+            None => key.push_str(top_key),
+        }
+        Some((key, path))
+    }
+
     /// The digest of a new frame `seg` on top of the open frames.
     fn digest_for(&self, seg: &Seg) -> Digest {
         let depth = self.stack.len();
@@ -726,6 +781,10 @@ impl<R: Read> Reader<'_, '_, R> {
             return;
         };
         frame.seg.recycle(&mut self.spare);
+        if let Some((key, path)) = frame.names {
+            self.spare.keep_in(Pool::Key, key);
+            self.spare.keep_in(Pool::Key, path);
+        }
         let mut counts = frame.counts;
         if counts.capacity() > 0
             && counts.capacity() <= MAX_SPARE_COUNT_CAPACITY
@@ -1105,6 +1164,19 @@ impl<R: Read> Reader<'_, '_, R> {
             self.emit_tag(&tok, Some(&seg), translate, false)?;
         }
         let digest = self.digest_for(&seg);
+        // Kept only unfolded: a frame at most MAX_NAME_SEGMENTS deep.
+        let names = if self.stack.len() < MAX_NAME_SEGMENTS {
+            let (key, path) = self.names(Some(&seg));
+            if key.len() + path.len() <= MAX_KEPT_NAMES {
+                Some((key, path))
+            } else {
+                self.spare.keep_in(Pool::Key, key);
+                self.spare.keep_in(Pool::Key, path);
+                None
+            }
+        } else {
+            None
+        };
         self.stack.push(Frame {
             name: tok.tag_name().cloned().unwrap_or_else(|| Name::new("")),
             implied: tok.class.implied(),
@@ -1115,6 +1187,7 @@ impl<R: Read> Reader<'_, '_, R> {
             digest,
             counts: self.spare_counts.pop().unwrap_or_default(),
             texts: 0,
+            names,
         });
         self.ts.recycle(tok);
         Ok(())
@@ -1253,6 +1326,10 @@ impl<R: Read> Reader<'_, '_, R> {
 const MAX_NAME_SEGMENTS: usize = 64;
 /// The trailing segments a folded key or path keeps as they are.
 const KEPT_NAME_SEGMENTS: usize = 32;
+/// The longest key and path (bytes together) a frame keeps ([`Frame::names`]):
+/// at most [`MAX_NAME_SEGMENTS`] frames keep theirs, so they hold at most
+/// 64 × 4 KiB however long the names are.
+const MAX_KEPT_NAMES: usize = 4096;
 
 /// The FNV-1a offset basis: the state before any byte.
 pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
