@@ -155,10 +155,23 @@ pub fn runs_text(runs: &[Run]) -> String {
         .collect()
 }
 
+/// Buffers a block is built in ([`Block::attribute_in`]): empty, or reused
+/// from a block that is done with (the reader's spare buffers).
+#[derive(Default)]
+pub(crate) struct Buffers {
+    /// The element name (filled in).
+    pub(crate) element: String,
+    /// An empty string for the text.
+    pub(crate) text: String,
+    /// An empty run list.
+    pub(crate) runs: Vec<Run>,
+}
+
 impl Block {
     /// An attribute block: the value `value` (trimmed, whitespace collapsed) of
     /// attribute `attr` of `element`, written between `quote`s (0: unquoted), whose
     /// source bytes are `original`.
+    #[cfg(test)]
     pub(crate) fn attribute(
         id: String,
         element: &str,
@@ -167,14 +180,38 @@ impl Block {
         value: &str,
         original: Vec<u8>,
     ) -> Block {
+        let buffers = Buffers {
+            element: element.to_owned(),
+            ..Buffers::default()
+        };
+        Block::attribute_in(buffers, id, path, quote, value, original)
+    }
+
+    /// [`Block::attribute`] built in `buffers` (empty ones, reused): the element
+    /// name is `buffers.element`.
+    pub(crate) fn attribute_in(
+        buffers: Buffers,
+        id: String,
+        path: String,
+        quote: u8,
+        value: &str,
+        original: Vec<u8>,
+    ) -> Block {
+        let Buffers {
+            element,
+            mut text,
+            mut runs,
+        } = buffers;
+        crate::reader::collapse_ws_into(value.trim(), &mut text);
+        runs.push(Run::Text(text));
         Block {
             id,
             kind: BlockKind::Attribute { quote },
-            element: element.to_owned(),
+            element,
             path,
             notes: Vec::new(),
             preserve: false,
-            runs: vec![Run::Text(crate::reader::collapse_ws(value.trim()))],
+            runs,
             original,
             subs: Vec::new(),
             sub_refs: Vec::new(),

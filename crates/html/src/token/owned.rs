@@ -352,7 +352,22 @@ impl OwnedTag {
     /// what its source says). For a consumer that reads a few attributes' values (a
     /// localization reader: `lang`, `title`, `alt`…) and not the long ones (`href`,
     /// `src`, `style`): their bytes are not copied.
-    pub fn copy_from_keeping(&mut self, tag: &Tag<'_>, mut keep_value: impl FnMut(&Name) -> bool) {
+    pub fn copy_from_keeping(&mut self, tag: &Tag<'_>, keep_value: impl FnMut(&Name) -> bool) {
+        self.copy_from_reusing(tag, keep_value, &mut Vec::new());
+    }
+
+    /// [`copy_from_keeping`](Self::copy_from_keeping) with a store of attribute
+    /// slots: a tag with fewer attributes than this one had moves the slots it no
+    /// longer needs there, one with more takes its new slots from there, so a
+    /// consumer reusing tags of all sizes keeps their value buffers (no
+    /// allocation per attribute once they have grown). `spare` grows by at most
+    /// the attributes this tag had; the caller bounds it.
+    pub fn copy_from_reusing(
+        &mut self,
+        tag: &Tag<'_>,
+        mut keep_value: impl FnMut(&Name) -> bool,
+        spare: &mut Vec<OwnedAttribute>,
+    ) {
         let atoms = tag.atoms();
         self.name = Name::from_atom(tag.name, atoms);
         self.ns = Namespace::Html;
@@ -368,6 +383,11 @@ impl OwnedTag {
                 self.modified |= !a.value.is_empty();
                 ""
             };
+            if self.attrs.len() == n
+                && let Some(slot) = spare.pop()
+            {
+                self.attrs.push(slot);
+            }
             match self.attrs.get_mut(n) {
                 Some(slot) => {
                     slot.name = name;
@@ -389,7 +409,9 @@ impl OwnedTag {
             }
             n += 1;
         }
-        self.attrs.truncate(n);
+        if self.attrs.len() > n {
+            spare.extend(self.attrs.drain(n..));
+        }
     }
 
     /// The tag name.
@@ -729,6 +751,36 @@ mod tests {
             tags += 1;
         }
         assert_eq!(tags, 7);
+    }
+
+    /// Tags of all sizes copied through two reused tags and one slot store: each
+    /// equals `to_owned`; the slots a smaller tag gave up serve the next larger one.
+    #[test]
+    fn copy_from_reusing_moves_slots_and_equals_to_owned() {
+        let mut tok = Tokenizer::new(TokenizerConfig::default());
+        tok.push_str("<a href=/x title=t lang=fr><b><i x=1 y=2 z=3 w=4><br><p id=a class=b>");
+        tok.finish();
+        let mut tags = [
+            OwnedTag::new(crate::atom::SPAN),
+            OwnedTag::new(crate::atom::SPAN),
+        ];
+        let mut slots = Vec::new();
+        let mut seen = 0;
+        while let Some(Token::StartTag(tag)) = tok.next_token().unwrap() {
+            let Some(reused) = tags.get_mut(seen % 2) else {
+                break;
+            };
+            let before = reused.attrs().len() + slots.len();
+            reused.copy_from_reusing(&tag, |_| true, &mut slots);
+            assert_eq!(*reused, OwnedTag::from_view(&tag));
+            // Slots move between the tag and the store; new ones only when both
+            // together had too few.
+            let after = reused.attrs().len() + slots.len();
+            assert_eq!(after, before.max(tag.attrs.len()));
+            seen += 1;
+        }
+        assert_eq!(seen, 5);
+        assert!(!slots.is_empty());
     }
 
     /// Values left out are empty, everything else as `to_owned` has it; a tag that

@@ -8,7 +8,7 @@ use std::io::Read;
 
 use super::input::SourceWindow;
 use super::tokens::{Tok, TokenStream, ValueRange};
-use crate::block::{Block, BlockKind, Run, SubRef, quote_ending};
+use crate::block::{Block, BlockKind, Buffers, Run, SubRef, quote_ending};
 use crate::ids::push_decimal;
 use crate::rules::{InlineRole, Rules};
 use encoding_rs::UTF_8;
@@ -41,7 +41,7 @@ pub(crate) fn collapse(s: &str) -> String {
 
 /// Appends [`collapse`]`(s)` to `out`: the text between whitespace runs copied in
 /// slices (HTML whitespace is ASCII, so every cut is a character boundary).
-fn collapse_into(s: &str, out: &mut String) {
+pub(crate) fn collapse_into(s: &str, out: &mut String) {
     let bytes = s.as_bytes();
     let ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
     let (mut start, mut i) = (0, 0);
@@ -60,39 +60,111 @@ fn collapse_into(s: &str, out: &mut String) {
     out.push_str(s.get(start..).unwrap_or_default());
 }
 
-/// Buffers of emitted blocks, reused by the next ones ([`Spare::recycle`]): the
-/// strings of their runs and their run lists. A block then costs no allocation
-/// for its runs once the buffers have grown. Bounded: at most [`Spare::MAX`]
-/// strings of at most [`Spare::MAX_CAPACITY`] bytes each.
+/// The role of a reused string ([`Spare`] keeps one pool per role): strings of
+/// one role have about one size, so a reused string rarely has to grow (a
+/// reallocation costs a copy on top of the allocation it was to save).
+#[derive(Clone, Copy)]
+pub(crate) enum Pool {
+    /// Run text and code markup.
+    Text = 0,
+    /// Unit ids and paths.
+    Key = 1,
+    /// Element names and key or path segments.
+    Name = 2,
+}
+
+/// Buffers of emitted blocks and closed frames, reused by the next ones
+/// ([`Spare::recycle`]): the strings of their runs, ids, paths and names, and
+/// their run lists. A block then costs no allocation for them once the buffers
+/// have grown. Bounded: at most [`Spare::MAX`] strings and [`Spare::MAX_BYTES`]
+/// of capacity per [`Pool`], of at most [`Spare::MAX_CAPACITY`] bytes each (about
+/// what the blocks of a few hand-off batches hold, `handoff.rs`: a batch comes
+/// back whole).
 #[derive(Default)]
 pub(crate) struct Spare {
-    strings: Vec<String>,
+    pools: [Strings; 3],
     runs: Vec<Vec<Run>>,
+    /// A block's lists, kept empty (one of each: a block takes them all).
+    subs: Vec<Block>,
+    sub_refs: Vec<SubRef>,
+    lang_refs: Vec<SubRef>,
+    /// The builder's own lists (see [`RunsBuilder`]), kept empty.
+    open: Vec<(Name, usize)>,
+    name_counts: Vec<(Name, u32)>,
+}
+
+/// The strings of one [`Pool`] and their capacity in all.
+#[derive(Default)]
+struct Strings {
+    strings: Vec<String>,
+    bytes: usize,
 }
 
 impl Spare {
-    const MAX: usize = 256;
+    const MAX: usize = 1024;
+    const MAX_BYTES: usize = 256 * 1024;
     const MAX_CAPACITY: usize = 4096;
+    /// How many of the last kept strings [`Spare::string_for`] looks at.
+    const LOOK: usize = 4;
     const MAX_RUN_LISTS: usize = 16;
 
-    /// An empty string, reused when there is one.
-    fn string(&mut self) -> String {
-        let mut s = self.strings.pop().unwrap_or_default();
+    /// An empty string of at least `need` bytes for `pool`'s role: one of the
+    /// last few kept when one is large enough (newest first), else a new one (a
+    /// kept string that had to grow would cost a copy on top of an allocation).
+    pub(crate) fn string_for(&mut self, pool: Pool, need: usize) -> String {
+        let Some(pool) = self.pools.get_mut(pool as usize) else {
+            return String::with_capacity(need);
+        };
+        let len = pool.strings.len();
+        let fits = (len.saturating_sub(Self::LOOK)..len)
+            .rev()
+            .find(|&i| pool.strings.get(i).is_some_and(|s| s.capacity() >= need));
+        let Some(i) = fits else {
+            return String::with_capacity(need);
+        };
+        let mut s = pool.strings.swap_remove(i);
+        pool.bytes = pool.bytes.saturating_sub(s.capacity());
         s.clear();
+        s
+    }
+
+    /// `text` in a reused string of `pool`.
+    pub(crate) fn copy_in(&mut self, pool: Pool, text: &str) -> String {
+        let mut s = self.string_for(pool, text.len());
+        s.push_str(text);
         s
     }
 
     /// `text` in a reused string.
     fn copy(&mut self, text: &str) -> String {
-        let mut s = self.string();
-        s.push_str(text);
-        s
+        self.copy_in(Pool::Text, text)
     }
 
+    /// Buffers for a new block of element `element` whose text takes about
+    /// `text` bytes.
+    pub(crate) fn buffers(&mut self, element: &str, text: usize) -> Buffers {
+        Buffers {
+            element: self.copy_in(Pool::Name, element),
+            text: self.string_for(Pool::Text, text),
+            runs: self.runs.pop().unwrap_or_default(),
+        }
+    }
+
+    /// Takes back a run string the reader is done with (kept when there is room).
     fn keep(&mut self, s: String) {
-        if s.capacity() > 0 && s.capacity() <= Self::MAX_CAPACITY && self.strings.len() < Self::MAX
+        self.keep_in(Pool::Text, s);
+    }
+
+    /// Takes back a string of `pool`'s role (kept when there is room).
+    pub(crate) fn keep_in(&mut self, pool: Pool, s: String) {
+        if let Some(pool) = self.pools.get_mut(pool as usize)
+            && s.capacity() > 0
+            && s.capacity() <= Self::MAX_CAPACITY
+            && pool.strings.len() < Self::MAX
+            && pool.bytes + s.capacity() <= Self::MAX_BYTES
         {
-            self.strings.push(s);
+            pool.bytes += s.capacity();
+            pool.strings.push(s);
         }
     }
 
@@ -118,16 +190,32 @@ impl Spare {
             element,
             path,
             runs,
-            subs,
+            mut subs,
+            mut sub_refs,
+            mut lang_refs,
             ..
         } = block;
-        self.keep(id);
-        self.keep(element);
-        self.keep(path);
+        self.keep_in(Pool::Key, id);
+        self.keep_in(Pool::Name, element);
+        self.keep_in(Pool::Key, path);
         self.recycle_runs(runs);
-        for sub in subs {
+        for sub in subs.drain(..) {
             self.recycle(sub);
         }
+        keep_list(&mut self.subs, subs);
+        sub_refs.clear();
+        keep_list(&mut self.sub_refs, sub_refs);
+        lang_refs.clear();
+        keep_list(&mut self.lang_refs, lang_refs);
+    }
+}
+
+/// Keeps `list` (empty) in `slot` unless the slot holds one already (or it never
+/// grew, or grew large).
+fn keep_list<T>(slot: &mut Vec<T>, list: Vec<T>) {
+    const MAX_LEN: usize = 64;
+    if slot.capacity() == 0 && list.capacity() <= MAX_LEN && list.is_empty() {
+        *slot = list;
     }
 }
 
@@ -185,12 +273,18 @@ fn raw_ws_suffix(s: &str) -> usize {
 /// Builds the block from the next `len` buffered tokens; `None` when they hold no
 /// translatable text. The block takes `ctx`'s key, element and path.
 pub(crate) fn build<R: Read>(
-    ts: &TokenStream<'_, R>,
+    ts: &mut TokenStream<'_, R>,
     len: usize,
     ctx: &mut BuildCtx<'_>,
 ) -> Option<Built> {
     let mut spare = std::mem::take(&mut *ctx.spare);
+    ts.make_contiguous();
     let built = build_with(ts, len, ctx, &mut spare);
+    if built.is_none() {
+        spare.keep_in(Pool::Key, std::mem::take(&mut ctx.key));
+        spare.keep_in(Pool::Key, std::mem::take(&mut ctx.path));
+        spare.keep_in(Pool::Name, std::mem::take(&mut ctx.element));
+    }
     *ctx.spare = spare;
     built
 }
@@ -202,13 +296,13 @@ fn build_with<R: Read>(
     ctx: &mut BuildCtx<'_>,
     spare: &mut Spare,
 ) -> Option<Built> {
-    let toks: Vec<&Tok> = (0..len).filter_map(|i| ts.buffered_token(i)).collect();
+    let toks = ts.buffered_run(len);
     let win = &ts.window;
-    let (i0, i1, start, end) = region(&toks, win, ctx.preserve)?;
+    let (i0, i1, start, end) = region(toks, win, ctx.preserve)?;
     let mut b = RunsBuilder::new(win, spare);
     let mut i = i0;
     while i <= i1 {
-        let tok = toks[i];
+        let tok = &toks[i];
         match tok.kind() {
             TokenKind::Characters => b.text(tok.text(win)),
             TokenKind::Comment
@@ -224,7 +318,7 @@ fn build_with<R: Read>(
                     InlineRole::Protected => {
                         // The whole subtree, protected.
                         let k = subtree_end(&toks[..=i1], i);
-                        let data = b.raw(tok, toks[k]);
+                        let data = b.raw(tok, &toks[k]);
                         b.placeholder(data);
                         i = k + 1;
                         continue;
@@ -237,6 +331,19 @@ fn build_with<R: Read>(
         i += 1;
     }
     let runs = b.finish_runs(ctx.rules, ctx.preserve)?;
+    let RunsBuilder {
+        spare,
+        mut open,
+        mut name_counts,
+        subs,
+        sub_refs,
+        lang_refs,
+        ..
+    } = b;
+    open.clear();
+    keep_list(&mut spare.open, open);
+    name_counts.clear();
+    keep_list(&mut spare.name_counts, name_counts);
     Some(Built {
         block: Block {
             id: std::mem::take(&mut ctx.key),
@@ -251,9 +358,9 @@ fn build_with<R: Read>(
             } else {
                 Vec::new()
             },
-            subs: b.subs,
-            sub_refs: b.sub_refs,
-            lang_refs: b.lang_refs,
+            subs,
+            sub_refs,
+            lang_refs,
         },
         start,
         end,
@@ -264,7 +371,7 @@ fn build_with<R: Read>(
 /// whitespace around it stays in the skeleton unless whitespace is preserved.
 /// `None` when there is nothing but whitespace.
 fn region<R: Read>(
-    toks: &[&Tok],
+    toks: &[Tok],
     win: &SourceWindow<R>,
     preserve: bool,
 ) -> Option<(usize, usize, u64, u64)> {
@@ -274,16 +381,16 @@ fn region<R: Read>(
         return Some((i0, i1, first.start(), last.end()));
     }
     let ws_only = |t: &Tok| t.is_blank();
-    while i0 <= i1 && ws_only(toks[i0]) {
+    while i0 <= i1 && ws_only(&toks[i0]) {
         i0 += 1;
     }
     if i0 > i1 {
         return None;
     }
-    while ws_only(toks[i1]) {
+    while ws_only(&toks[i1]) {
         i1 -= 1;
     }
-    let (a, b) = (toks[i0], toks[i1]);
+    let (a, b) = (&toks[i0], &toks[i1]);
     let mut start = a.start();
     let mut end = b.end();
     if a.kind() == TokenKind::Characters {
@@ -297,8 +404,8 @@ fn region<R: Read>(
 
 /// The index of the token that ends the protected subtree starting at `toks[i]`
 /// (its matching end tag, else the last token).
-fn subtree_end(toks: &[&Tok], i: usize) -> usize {
-    let Some(&first) = toks.get(i) else {
+fn subtree_end(toks: &[Tok], i: usize) -> usize {
+    let Some(first) = toks.get(i) else {
         return i;
     };
     let mut depth = 0usize;
@@ -338,14 +445,14 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
         let runs = spare.runs.pop().unwrap_or_default();
         RunsBuilder {
             win,
-            spare,
             runs,
-            open: Vec::new(),
+            open: std::mem::take(&mut spare.open),
             next_id: 1,
-            subs: Vec::new(),
-            sub_refs: Vec::new(),
-            lang_refs: Vec::new(),
-            name_counts: Vec::new(),
+            subs: std::mem::take(&mut spare.subs),
+            sub_refs: std::mem::take(&mut spare.sub_refs),
+            lang_refs: std::mem::take(&mut spare.lang_refs),
+            name_counts: std::mem::take(&mut spare.name_counts),
+            spare,
         }
     }
 
@@ -431,7 +538,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 self.win.text(tok.start(), attr.value_start()).as_bytes(),
                 UTF_8,
             );
-            let mut key = String::with_capacity(ctx.key.len() + 24);
+            let mut key = self.spare.string_for(Pool::Key, ctx.key.len() + 24);
             key.push_str(&ctx.key);
             key.push('.');
             super::push_portable(&mut key, name);
@@ -439,9 +546,11 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
             push_decimal(&mut key, count);
             key.push(':');
             super::push_portable(&mut key, attr.name.as_str());
-            let mut path = String::new();
+            let mut path = self.spare.string_for(
+                Pool::Key,
+                if ctx.for_sink { ctx.path.len() + 24 } else { 0 },
+            );
             if ctx.for_sink {
-                path.reserve(ctx.path.len() + 24);
                 path.push_str(&ctx.path);
                 path.push('/');
                 path.push_str(name);
@@ -451,16 +560,19 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 path.push_str(attr.name.as_str());
             }
             // A sub-block's bytes are inside its parent's: the skeleton never
-            // keeps them, only a sink may read them.
-            let original = if ctx.for_sink {
+            // keeps them, only a sink may read them (the interchange files'
+            // writers do not: `keep_original` is off for them).
+            let original = if ctx.for_sink && ctx.keep_original {
                 let value = self.win.source(attr.value_start(), attr.value_end());
                 value.to_vec()
             } else {
                 Vec::new()
             };
-            self.subs.push(Block::attribute(
+            let element = if ctx.for_sink { name } else { "" };
+            let buffers = self.spare.buffers(element, attr.value.len());
+            self.subs.push(Block::attribute_in(
+                buffers,
                 key,
-                if ctx.for_sink { name } else { "" },
                 path,
                 quote,
                 &attr.value,
@@ -510,7 +622,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
                 if let Run::Text(t) = run
                     && needs_collapse(t)
                 {
-                    let mut collapsed = self.spare.string();
+                    let mut collapsed = self.spare.string_for(Pool::Text, t.len());
                     collapse_into(t, &mut collapsed);
                     let old = std::mem::replace(t, collapsed);
                     self.spare.keep(old);
@@ -553,6 +665,31 @@ fn bump(counts: &mut Vec<(Name, u32)>, name: &Name) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spare_strings_come_back_by_role_and_empty() {
+        let mut spare = Spare::default();
+        let mut block = Block::paragraph("html-1.p-1", "Some text");
+        block.path = "/html[1]/p[1]".into();
+        block.element = "p".into();
+        block.subs.push(Block::paragraph("sub", "More"));
+        spare.recycle(block);
+        // Ids and paths to the key pool, names to theirs, run text to its own.
+        let key = spare.string_for(Pool::Key, 0);
+        assert!(key.is_empty() && key.capacity() >= "sub".len());
+        let name = spare.string_for(Pool::Name, 1);
+        assert!(name.is_empty() && name.capacity() >= 1);
+        let text = spare.string_for(Pool::Text, 4);
+        assert!(text.is_empty() && text.capacity() >= "More".len());
+        // None kept is large enough: a new string of the size asked.
+        assert!(spare.string_for(Pool::Key, 1000).capacity() >= 1000);
+        // A block's lists are kept once, empty.
+        assert!(spare.subs.is_empty() && spare.subs.capacity() > 0);
+        // Bounded: a large string is not kept.
+        let mut spare = Spare::default();
+        spare.keep_in(Pool::Name, String::with_capacity(Spare::MAX_CAPACITY + 1));
+        assert_eq!(spare.string_for(Pool::Name, 0).capacity(), 0);
+    }
 
     #[test]
     fn collapsing() {

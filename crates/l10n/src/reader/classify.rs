@@ -41,9 +41,21 @@ pub(crate) fn classify<R: Read>(
     start: u64,
     level: usize,
 ) -> Result<Class> {
-    // Open inline elements: the indexes of their start tags among the buffered
-    // tokens (which stay buffered during the scan), not copies of their names.
-    let mut open: Vec<usize> = Vec::new();
+    let mut open = ts.take_scratch();
+    let class = scan(ts, rules, (name, start, level), &mut open);
+    ts.put_scratch(open);
+    class
+}
+
+/// [`classify`] with `open` for the open inline elements: the indexes of their
+/// start tags among the buffered tokens (which stay buffered during the scan),
+/// not copies of their names.
+fn scan<R: Read>(
+    ts: &mut TokenStream<'_, R>,
+    rules: &Rules,
+    (name, start, level): (&str, u64, usize),
+    open: &mut Vec<usize>,
+) -> Result<Class> {
     let mut j = 0usize;
     loop {
         if j > rules.scan_token_budget {

@@ -9,7 +9,8 @@
 //! channel; the sink's side ([`BlockReceiver::drain`]) names them (content ids:
 //! a digest of the text, [`ContentIds::assign_anchored`]), counts their words and
 //! gives them to the real sink in the same order, then sends each batch back, so
-//! the reader reuses the blocks' buffers as it does without a second thread.
+//! the reader reuses the blocks' buffers as it does without a second thread (the
+//! sender hands each block of a batch that came back to the reader's `recycle`).
 //!
 //! Memory is bounded: at most [`BATCHES`] batches wait in the channel (the reader
 //! waits while it is full), each of at most [`BATCH_BLOCKS`] blocks or about
@@ -50,8 +51,6 @@ pub(crate) struct BlockSender {
     batches: SyncSender<Batch>,
     /// Batches the sink is done with (their blocks, to reuse).
     back: Receiver<Batch>,
-    /// Blocks the sink is done with, handed back to the reader one by one.
-    spent: Vec<Block>,
 }
 
 /// The sink's end.
@@ -69,7 +68,6 @@ pub(crate) fn handoff() -> (BlockSender, BlockReceiver) {
         bytes: 0,
         batches: batches_tx,
         back: back_rx,
-        spent: Vec::new(),
     };
     let receiver = BlockReceiver {
         batches: batches_rx,
@@ -110,20 +108,17 @@ fn size(block: &Block) -> usize {
 }
 
 impl BlockSender {
-    /// Sends the batch being filled (when it holds anything).
-    fn send(&mut self) -> Result<()> {
+    /// Sends the batch being filled (when it holds anything); the blocks of the
+    /// batches the sink is done with go to `recycle`.
+    fn send(&mut self, recycle: &mut impl FnMut(Block)) -> Result<()> {
         if self.batch.blocks.is_empty() {
             return Ok(());
         }
-        // The batches the sink is done with: their blocks to reuse (at most two
-        // batches' worth), one of them to fill next.
+        // The batches the sink is done with: their blocks to reuse, one of them
+        // to fill next.
         let mut next: Option<Batch> = None;
         while let Ok(mut spent) = self.back.try_recv() {
-            if self.spent.len() < 2 * BATCH_BLOCKS {
-                self.spent.append(&mut spent.blocks);
-            } else {
-                spent.blocks.clear();
-            }
+            spent.blocks.drain(..).for_each(&mut *recycle);
             spent.anchored.clear();
             next.get_or_insert(spent);
         }
@@ -133,25 +128,26 @@ impl BlockSender {
     }
 
     /// Hands `block` over; `anchored` pushes what the sink's thread needs to name
-    /// it ([`ContentIds::anchored`]). Returns a block the sink is done with, if
-    /// any, for its buffers.
+    /// it ([`ContentIds::anchored`]). Blocks the sink is done with go to
+    /// `recycle`, for their buffers.
     pub(crate) fn send_block(
         &mut self,
         block: Block,
         anchored: impl FnOnce(&Block, &mut Vec<bool>),
-    ) -> Result<Option<Block>> {
+        mut recycle: impl FnMut(Block),
+    ) -> Result<()> {
         anchored(&block, &mut self.batch.anchored);
         self.bytes += size(&block);
         self.batch.blocks.push(block);
         if self.batch.blocks.len() >= BATCH_BLOCKS || self.bytes >= BATCH_BYTES {
-            self.send()?;
+            self.send(&mut recycle)?;
         }
-        Ok(self.spent.pop())
+        Ok(())
     }
 
     /// Sends what is left; the receiver then sees the end of the blocks.
     pub(crate) fn finish(mut self) -> Result<()> {
-        self.send()
+        self.send(&mut drop)
     }
 }
 
@@ -214,7 +210,7 @@ mod tests {
             });
             let ids = ContentIds::new(IdScheme::Content);
             for b in blocks {
-                let sent = tx.send_block(b, |b, flags| ids.anchored(b, anchors, flags));
+                let sent = tx.send_block(b, |b, flags| ids.anchored(b, anchors, flags), drop);
                 assert!(sent.is_ok());
             }
             assert!(tx.finish().is_ok());
@@ -256,7 +252,7 @@ mod tests {
             });
             let mut stopped = None;
             for i in 0..100_000 {
-                if let Err(e) = tx.send_block(block(&format!("u{i}"), "x"), |_, _| {}) {
+                if let Err(e) = tx.send_block(block(&format!("u{i}"), "x"), |_, _| {}, drop) {
                     stopped = Some(e);
                     break;
                 }

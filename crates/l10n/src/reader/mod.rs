@@ -45,8 +45,10 @@ use crate::error::{IoContext, Result};
 use crate::ids::{push_decimal, push_hex};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
-use build::{BuildCtx, Spare, build, collapse, is_conditional_comment, is_ws, translate_of};
-pub(crate) use build::{collapse as collapse_ws, is_ws as is_html_ws};
+use build::{BuildCtx, Pool, Spare, build, collapse, is_conditional_comment, is_ws, translate_of};
+pub(crate) use build::{
+    collapse as collapse_ws, collapse_into as collapse_ws_into, is_ws as is_html_ws,
+};
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
 use tagloom_html::token::{Name, OwnedAttribute, TokenKind};
@@ -270,6 +272,7 @@ fn read<R: Read>(
         buf: Vec::new(),
         finished: false,
         spare: Spare::default(),
+        spare_counts: Vec::new(),
     };
     if let Some(s) = reader.skel.as_deref_mut() {
         s.set_encoding(encoding);
@@ -308,6 +311,11 @@ struct Frame {
     counts: FastMap<Name, u32>,
     /// Its implicit blocks so far (their `text-n` numbers).
     texts: u32,
+    /// Its own key and path ([`Reader::names`] of it as the top frame), kept
+    /// when neither is folded and they are short ([`MAX_KEPT_NAMES`]): a unit
+    /// below it then costs one copy and its own segment, not a walk over every
+    /// frame.
+    names: Option<(String, String)>,
 }
 
 /// The words of `block` and its sub-blocks ([`ReadReport::words`]).
@@ -343,14 +351,14 @@ impl Seg {
     /// Rendered once when the element opens: every unit below it reuses the
     /// strings instead of formatting them again.
     /// `with_path`: render the path segment too (paths are for a sink only).
-    fn new(name: &str, n: u32, id_key: Option<String>, with_path: bool) -> Seg {
-        let mut key_seg = String::with_capacity(name.len() + 4);
+    /// The strings are `spare`'s ([`Seg::recycle`] gives them back).
+    fn new(name: &str, n: u32, id_key: Option<String>, with_path: bool, spare: &mut Spare) -> Seg {
+        let mut key_seg = spare.string_for(Pool::Name, name.len() + 4);
         push_portable(&mut key_seg, name);
         key_seg.push('-');
         push_decimal(&mut key_seg, n);
-        let mut path_seg = String::new();
+        let mut path_seg = spare.string_for(Pool::Name, if with_path { name.len() + 6 } else { 0 });
         if with_path {
-            path_seg.reserve(name.len() + 6);
             path_seg.push('/');
             path_seg.push_str(name);
             path_seg.push('[');
@@ -363,6 +371,15 @@ impl Seg {
             path_seg,
         }
     }
+
+    /// Gives the strings back to `spare`.
+    fn recycle(self, spare: &mut Spare) {
+        spare.keep_in(Pool::Name, self.key_seg);
+        spare.keep_in(Pool::Name, self.path_seg);
+        if let Some(id_key) = self.id_key {
+            spare.keep_in(Pool::Name, id_key);
+        }
+    }
 }
 
 impl Frame {
@@ -373,7 +390,11 @@ impl Frame {
             level: usize::MAX,
             translate: true,
             preserve: false,
-            seg: Seg::new("", 0, None, false),
+            seg: Seg {
+                id_key: None,
+                key_seg: "-0".into(),
+                path_seg: String::new(),
+            },
             digest: Digest {
                 restart: 0,
                 key: FNV_START,
@@ -381,6 +402,7 @@ impl Frame {
             },
             counts: FastMap::default(),
             texts: 0,
+            names: None,
         }
     }
 
@@ -403,6 +425,10 @@ impl Frame {
 }
 
 const MAX_HTML_IDS: usize = 65_536;
+/// Child counts of closed frames kept for reuse ([`Reader::pop_frame`]): about
+/// as many as a page nests, none that grew large.
+const MAX_SPARE_COUNTS: usize = 64;
+const MAX_SPARE_COUNT_CAPACITY: usize = 64;
 const MAX_NOTES: usize = 8;
 
 struct Reader<'a, 's, R: Read> {
@@ -434,20 +460,23 @@ struct Reader<'a, 's, R: Read> {
     root_seen: bool,
     buf: Vec<u8>,
     finished: bool,
-    /// Buffers of emitted blocks, for the next ones.
+    /// Buffers of emitted blocks and closed frames, for the next ones.
     spare: Spare,
+    /// Child counts of closed frames, cleared, for the next ones.
+    spare_counts: Vec<FastMap<Name, u32>>,
 }
 
-/// Makes a string a valid XLIFF `NMTOKEN` (unit ids): each character that is not
-/// a name character under both XML 1.0 name rules (the 4th edition's, which
-/// libxml2 still checks, and the 5th's) becomes `_`.
+/// [`push_portable`] into a new string.
+#[cfg(test)]
 fn sanitize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     push_portable(&mut out, s);
     out
 }
 
-/// Appends [`sanitize`]`(s)` to `out`.
+/// Appends `s` made a valid XLIFF `NMTOKEN` (unit ids) to `out`: each character
+/// that is not a name character under both XML 1.0 name rules (the 4th
+/// edition's, which libxml2 still checks, and the 5th's) becomes `_`.
 fn push_portable(out: &mut String, s: &str) {
     if s.bytes()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'))
@@ -549,19 +578,20 @@ impl<R: Read> Reader<'_, '_, R> {
         if self.count_words {
             self.words += block_words(&block);
         }
-        let spent = match &mut self.out {
+        match &mut self.out {
             Some(Out::Sink(sink)) => {
                 sink.block(&block)?;
-                Some(block)
+                self.spare.recycle(block);
             }
             Some(Out::Writer(writer)) => {
-                let (ids, anchors) = (&self.ids, &self.html_ids);
-                writer.send_block(block, |b, anchored| ids.anchored(b, anchors, anchored))?
+                let (ids, anchors, spare) = (&self.ids, &self.html_ids, &mut self.spare);
+                writer.send_block(
+                    block,
+                    |b, anchored| ids.anchored(b, anchors, anchored),
+                    |spent| spare.recycle(spent),
+                )?;
             }
-            None => Some(block),
-        };
-        if let Some(spent) = spent {
-            self.spare.recycle(spent);
+            None => self.spare.recycle(block),
         }
         Ok(())
     }
@@ -575,12 +605,16 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
-            let key = format!("id.{}", sanitize(id));
+            let mut key = self.spare.string_for(Pool::Name, id.len() + 3);
+            key.push_str("id.");
+            push_portable(&mut key, id);
             if self.html_ids.len() < MAX_HTML_IDS && self.html_ids.insert(&key) {
                 id_key = Some(key);
+            } else {
+                self.spare.keep_in(Pool::Name, key);
             }
         }
-        Seg::new(name, n, id_key, self.for_sink)
+        Seg::new(name, n, id_key, self.for_sink, &mut self.spare)
     }
 
     /// The key and path of the top frame's child `seg` (`None`: the top frame's
@@ -588,7 +622,18 @@ impl<R: Read> Reader<'_, '_, R> {
     /// its leading segments into one digest segment (the FNV-1a state the frames
     /// keep, see [`Frame::digest`]) and writes only its last
     /// [`KEPT_NAME_SEGMENTS`], so a unit costs a bounded walk however deep it is.
-    fn names(&self, seg: Option<&Seg>) -> (String, String) {
+    fn names(&mut self, seg: Option<&Seg>) -> (String, String) {
+        if let Some(kept) = self.names_from_top(seg) {
+            // Tests and fuzzing (debug assertions) check every shortcut.
+            debug_assert!(kept == self.names_walk(seg), "kept names differ");
+            return kept;
+        }
+        self.names_walk(seg)
+    }
+
+    /// [`Reader::names`] by a walk over the frames' segments.
+    fn names_walk(&mut self, seg: Option<&Seg>) -> (String, String) {
+        let mut path = String::new();
         let depth = self.stack.len();
         let len = depth + usize::from(seg.is_some());
         // The segment at index `i` of the frames plus the child.
@@ -605,7 +650,6 @@ impl<R: Read> Reader<'_, '_, R> {
         // alone, for a merge) leaves them empty.
         // Both strings are sized once (their segments are rendered already), with
         // room for what the callers append (`/text()[n]`, `:attr`, `/@attr`).
-        let mut path = String::new();
         if self.for_sink {
             let path_from = len.saturating_sub(KEPT_NAME_SEGMENTS);
             let path_from = if len > MAX_NAME_SEGMENTS {
@@ -617,7 +661,8 @@ impl<R: Read> Reader<'_, '_, R> {
                 .filter_map(at)
                 .map(|s| s.path_seg.len())
                 .sum();
-            path.reserve(size + 20 + if path_from > 0 { 18 } else { 0 });
+            path =
+                (self.spare).string_for(Pool::Key, size + 20 + if path_from > 0 { 18 } else { 0 });
             if path_from > 0 {
                 let state = digest_at(path_from - 1).map_or(FNV_START, |d| d.path);
                 push_digest(&mut path, "/~", state);
@@ -648,7 +693,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     .max(s.key_seg.len())
             })
             .sum();
-        let mut key = String::with_capacity(size + 20 + if folded { 17 } else { 0 });
+        let mut key = (self.spare).string_for(Pool::Key, size + 20 + if folded { 17 } else { 0 });
         if folded {
             let state = digest_at(key_from - 1).map_or(FNV_START, |d| d.key);
             push_digest(&mut key, "~", state);
@@ -657,6 +702,45 @@ impl<R: Read> Reader<'_, '_, R> {
             push_key_seg(&mut key, s);
         }
         (key, path)
+    }
+
+    /// [`Reader::names`] from the top frame's kept key and path, when it has
+    /// them and the result is not folded (at most [`MAX_NAME_SEGMENTS`]
+    /// segments: then neither was the top frame's).
+    fn names_from_top(&mut self, seg: Option<&Seg>) -> Option<(String, String)> {
+        let depth = self.stack.len();
+        if depth + usize::from(seg.is_some()) > MAX_NAME_SEGMENTS {
+            return None;
+        }
+        let (top_key, top_path) = self.stack.last()?.names.as_ref()?;
+        let (seg_key, seg_path) = seg.map_or((0, 0), |s| {
+            let key = s
+                .id_key
+                .as_ref()
+                .map_or(0, String::len)
+                .max(s.key_seg.len());
+            (key, s.path_seg.len())
+        });
+        // Room for what the callers append, as in `names`.
+        let mut path = String::new();
+        if self.for_sink {
+            path = (self.spare).string_for(Pool::Key, top_path.len() + seg_path + 20);
+            path.push_str(top_path);
+            if let Some(s) = seg {
+                push_path(&mut path, s);
+            }
+        }
+        let mut key = (self.spare).string_for(Pool::Key, top_key.len() + 1 + seg_key + 20);
+        match seg {
+            // The key restarts at a segment with an id.
+            Some(s) if s.id_key.is_some() => push_key_seg(&mut key, s),
+            Some(s) => {
+                key.push_str(top_key);
+                push_key_seg(&mut key, s);
+            }
+            None => key.push_str(top_key),
+        }
+        Some((key, path))
     }
 
     /// The digest of a new frame `seg` on top of the open frames.
@@ -687,7 +771,27 @@ impl<R: Read> Reader<'_, '_, R> {
     /// Closes the frames a token closed (its simulated `kept` level).
     fn close_to(&mut self, kept: usize) {
         while self.stack.last().is_some_and(|f| f.level >= kept) {
-            self.stack.pop();
+            self.pop_frame();
+        }
+    }
+
+    /// Closes the top frame; its buffers are kept for the next frames.
+    fn pop_frame(&mut self) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        frame.seg.recycle(&mut self.spare);
+        if let Some((key, path)) = frame.names {
+            self.spare.keep_in(Pool::Key, key);
+            self.spare.keep_in(Pool::Key, path);
+        }
+        let mut counts = frame.counts;
+        if counts.capacity() > 0
+            && counts.capacity() <= MAX_SPARE_COUNT_CAPACITY
+            && self.spare_counts.len() < MAX_SPARE_COUNTS
+        {
+            counts.clear();
+            self.spare_counts.push(counts);
         }
     }
 
@@ -795,18 +899,28 @@ impl<R: Read> Reader<'_, '_, R> {
             } else {
                 Vec::new()
             };
-            let block = Block::attribute(
-                format!("{key}:{}", sanitize(attr.name.as_str())),
-                if self.for_sink { tok.name() } else { "" },
+            let mut id = self
+                .spare
+                .string_for(Pool::Key, key.len() + 1 + attr.name.as_str().len());
+            id.push_str(key);
+            id.push(':');
+            push_portable(&mut id, attr.name.as_str());
+            let mut attr_path = self.spare.string_for(
+                Pool::Key,
                 if self.for_sink {
-                    format!("{path}/@{}", attr.name)
+                    path.len() + 2 + attr.name.as_str().len()
                 } else {
-                    String::new()
+                    0
                 },
-                quote,
-                &attr.value,
-                original,
             );
+            if self.for_sink {
+                attr_path.push_str(path);
+                attr_path.push_str("/@");
+                attr_path.push_str(attr.name.as_str());
+            }
+            let element = if self.for_sink { tok.name() } else { "" };
+            let buffers = self.spare.buffers(element, attr.value.len());
+            let block = Block::attribute_in(buffers, id, attr_path, quote, &attr.value, original);
             self.emit_block(block, attr.value_start(), attr.value_end())?;
         }
         self.skel_to(tok.end())
@@ -906,12 +1020,14 @@ impl<R: Read> Reader<'_, '_, R> {
                     let next = self.ts.buffered_token(0);
                     let name = next.map_or("", Tok::name);
                     let class = next.map(|t| t.class).unwrap_or_default();
-                    while self
+                    let implied = self
                         .stack
-                        .last()
-                        .is_some_and(|f| f.implied && rules.implies_end(f.name.as_str(), name))
-                    {
-                        self.stack.pop();
+                        .iter()
+                        .rev()
+                        .take_while(|f| f.implied && rules.implies_end(f.name.as_str(), name))
+                        .count();
+                    for _ in 0..implied {
+                        self.pop_frame();
                     }
                     let (opaque, block) = (class.opaque(), class.block());
                     let translate = self.top_ref().translate;
@@ -926,6 +1042,7 @@ impl<R: Read> Reader<'_, '_, R> {
                         let seg = self.child_seg(&tok);
                         let own = translate_of(self.rules, &tok, translate);
                         self.emit_tag(&tok, Some(&seg), own, false)?;
+                        seg.recycle(&mut self.spare);
                         let opened_at = tok.opened_at;
                         self.ts.recycle(tok);
                         if let (true, false, Some(level)) = (translate, own, opened_at) {
@@ -960,6 +1077,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let seg = self.child_seg(&tok);
         let translate = translate_of(self.rules, &tok, self.top_ref().translate);
         self.emit_tag(&tok, Some(&seg), translate, false)?;
+        seg.recycle(&mut self.spare);
         if tok.self_closing() && tok.name() != "script" && tok.name() != "style" || tok.class.void()
         {
             self.ts.recycle(tok);
@@ -994,6 +1112,7 @@ impl<R: Read> Reader<'_, '_, R> {
         // Void, ignored by the tree builder, or past the depth limit: no content.
         let Some(level) = tok.opened_at.filter(|_| !tok.class.void()) else {
             self.emit_tag(&tok, Some(&seg), translate, false)?;
+            seg.recycle(&mut self.spare);
             self.ts.recycle(tok);
             return Ok(());
         };
@@ -1008,7 +1127,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     key,
                     path,
                     element: if self.for_sink {
-                        tok.name().to_owned()
+                        self.spare.copy_in(Pool::Name, tok.name())
                     } else {
                         String::new()
                     },
@@ -1018,7 +1137,7 @@ impl<R: Read> Reader<'_, '_, R> {
                     keep_original: self.keep_original,
                     spare: &mut self.spare,
                 };
-                if let Some(built) = build(&self.ts, len, &mut ctx) {
+                if let Some(built) = build(&mut self.ts, len, &mut ctx) {
                     self.emit_tag(&tok, Some(&seg), translate, true)?;
                     self.emit_block(built.block, built.start, built.end)?;
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end());
@@ -1028,6 +1147,7 @@ impl<R: Read> Reader<'_, '_, R> {
                         self.skel_to(end.end())?;
                         self.ts.recycle(end);
                     }
+                    seg.recycle(&mut self.spare);
                     self.ts.recycle(tok);
                     return Ok(());
                 }
@@ -1044,6 +1164,19 @@ impl<R: Read> Reader<'_, '_, R> {
             self.emit_tag(&tok, Some(&seg), translate, false)?;
         }
         let digest = self.digest_for(&seg);
+        // Kept only unfolded: a frame at most MAX_NAME_SEGMENTS deep.
+        let names = if self.stack.len() < MAX_NAME_SEGMENTS {
+            let (key, path) = self.names(Some(&seg));
+            if key.len() + path.len() <= MAX_KEPT_NAMES {
+                Some((key, path))
+            } else {
+                self.spare.keep_in(Pool::Key, key);
+                self.spare.keep_in(Pool::Key, path);
+                None
+            }
+        } else {
+            None
+        };
         self.stack.push(Frame {
             name: tok.tag_name().cloned().unwrap_or_else(|| Name::new("")),
             implied: tok.class.implied(),
@@ -1052,8 +1185,9 @@ impl<R: Read> Reader<'_, '_, R> {
             preserve,
             seg,
             digest,
-            counts: FastMap::default(),
+            counts: self.spare_counts.pop().unwrap_or_default(),
             texts: 0,
+            names,
         });
         self.ts.recycle(tok);
         Ok(())
@@ -1068,7 +1202,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let container = self.stack.last().map(|f| f.level);
         // Open inline elements: the indexes of their start tags among the buffered
         // tokens (see `classify`).
-        let mut open: Vec<usize> = Vec::new();
+        let mut open = self.ts.take_scratch();
         let mut j = 0usize;
         while self.ts.peek(j)?.is_some() {
             let Some(t) = self.ts.buffered_token(j) else {
@@ -1119,6 +1253,7 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             j -= 1;
         }
+        self.ts.put_scratch(open);
         Ok(j)
     }
 
@@ -1137,6 +1272,13 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let mut key = parent_key;
         push_key(&mut key, "text", n);
+        let element = if self.for_sink {
+            let name = self.stack.last().map_or("", |f| f.name.as_str());
+            let name = if name.is_empty() { "#document" } else { name };
+            self.spare.copy_in(Pool::Name, name)
+        } else {
+            String::new()
+        };
         let parent = self.top_ref();
         let mut ctx = BuildCtx {
             rules,
@@ -1150,13 +1292,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 }
                 path
             },
-            element: if !self.for_sink {
-                String::new()
-            } else if parent.name.as_str().is_empty() {
-                "#document".into()
-            } else {
-                parent.name.as_str().to_owned()
-            },
+            element,
             preserve: parent.preserve,
             translate: parent.translate,
             for_sink: self.for_sink,
@@ -1164,7 +1300,7 @@ impl<R: Read> Reader<'_, '_, R> {
             spare: &mut self.spare,
         };
         if j > 0
-            && let Some(built) = build(&self.ts, j, &mut ctx)
+            && let Some(built) = build(&mut self.ts, j, &mut ctx)
         {
             self.emit_block(built.block, built.start, built.end)?;
             let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end());
@@ -1190,6 +1326,10 @@ impl<R: Read> Reader<'_, '_, R> {
 const MAX_NAME_SEGMENTS: usize = 64;
 /// The trailing segments a folded key or path keeps as they are.
 const KEPT_NAME_SEGMENTS: usize = 32;
+/// The longest key and path (bytes together) a frame keeps ([`Frame::names`]):
+/// at most [`MAX_NAME_SEGMENTS`] frames keep theirs, so they hold at most
+/// 64 × 4 KiB however long the names are.
+const MAX_KEPT_NAMES: usize = 4096;
 
 /// The FNV-1a offset basis: the state before any byte.
 pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;

@@ -280,3 +280,32 @@ fn a_tokenizer_error_fetched_ahead_comes_after_the_blocks_before_it() {
         texts.len()
     );
 }
+
+#[test]
+fn kept_frame_names_agree_with_the_walk() {
+    // Units at every depth up to past MAX_NAME_SEGMENTS, some below element ids,
+    // with attribute blocks and implicit blocks: `Reader::names` checks each key
+    // and path made from a frame's kept ones against the walk over the frames
+    // (debug assertions), on both sides of the fold.
+    let mut html = String::new();
+    for i in 0..70 {
+        if i % 7 == 3 {
+            html.push_str(&format!("<div id=d{i}>"));
+        } else {
+            html.push_str("<div>");
+        }
+        html.push_str(&format!("<p title='Title {i}'>Text {i}</p>Loose {i}"));
+    }
+    for rules in [Rules::default(), {
+        let mut r = Rules::default();
+        r.ids = crate::rules::IdScheme::Structural;
+        r
+    }] {
+        let got = content_units(&html, &rules);
+        assert_eq!(got.len(), 70 * 3, "{got:?}");
+        let mut ids: Vec<&str> = got.iter().map(|(id, _, _)| id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), 70 * 3);
+    }
+}

@@ -30,6 +30,9 @@ use crate::rules::{NameClass, Rules};
 /// worth of start tags; more would only hold memory.
 const MAX_SPARE_TAGS: usize = 256;
 
+/// The most attribute slots kept for reuse ([`TokenStream::spare_attrs`]).
+const MAX_SPARE_ATTRS: usize = 256;
+
 /// Tokens fetched past the one asked for, from the input the tokenizer already
 /// holds (no read for them): the tokenizer then runs for a stretch of tokens
 /// instead of taking turns with the reader at each one, so its code stays in the
@@ -192,6 +195,12 @@ pub(crate) struct TokenStream<'r, R: Read> {
     // The boxes are what is reused (a token holds its tag boxed).
     #[allow(clippy::vec_box)]
     spare: Vec<Box<OwnedTag>>,
+    /// Attribute slots given up by reused tags with fewer attributes than before,
+    /// for the next tags with more ([`OwnedTag::copy_from_reusing`]).
+    spare_attrs: Vec<OwnedAttribute>,
+    /// The forward scans' list of open inline elements (indexes of buffered
+    /// tokens), reused from scan to scan ([`TokenStream::take_scratch`]).
+    scratch: Vec<usize>,
 }
 
 /// Keeps `tok`'s tag in `spare` for reuse (bounded by [`MAX_SPARE_TAGS`]).
@@ -230,6 +239,8 @@ impl<'r, R: Read> TokenStream<'r, R> {
             path: path.to_path_buf(),
             deferred: None,
             spare: Vec::new(),
+            spare_attrs: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
@@ -241,6 +252,32 @@ impl<'r, R: Read> TokenStream<'r, R> {
     /// A token already buffered by [`TokenStream::peek`].
     pub(crate) fn buffered_token(&self, i: usize) -> Option<&Tok> {
         self.queue.get(i)
+    }
+
+    /// An empty list for a forward scan (reused: give it back with
+    /// [`TokenStream::put_scratch`]).
+    pub(crate) fn take_scratch(&mut self) -> Vec<usize> {
+        std::mem::take(&mut self.scratch)
+    }
+
+    /// Takes back [`TokenStream::take_scratch`]'s list.
+    pub(crate) fn put_scratch(&mut self, mut list: Vec<usize>) {
+        list.clear();
+        self.scratch = list;
+    }
+
+    /// Moves the buffered tokens into one slice for [`TokenStream::buffered_run`]
+    /// (the queue is a ring: it may wrap).
+    pub(crate) fn make_contiguous(&mut self) {
+        self.queue.make_contiguous();
+    }
+
+    /// The next `len` buffered tokens (fewer when fewer are buffered), as one
+    /// slice: those before the queue's wrap point, all of them after
+    /// [`TokenStream::make_contiguous`].
+    pub(crate) fn buffered_run(&self, len: usize) -> &[Tok] {
+        let (head, _) = self.queue.as_slices();
+        head.get(..len).unwrap_or(head)
     }
 
     /// Drops the next `n` buffered tokens.
@@ -325,12 +362,17 @@ impl<'r, R: Read> TokenStream<'r, R> {
                             .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)));
                         // Only the values the reader reads are copied (all of
                         // them for the tags whose attributes the simulator reads).
+                        let (rules, slots) = (self.rules, &mut self.spare_attrs);
                         if TextTypeSimulator::ATTRIBUTE_TAGS.contains(&tag.name) {
-                            owned.copy_from(&tag);
+                            owned.copy_from_reusing(&tag, |_| true, slots);
                         } else {
-                            let rules = self.rules;
-                            owned.copy_from_keeping(&tag, |name| rules.attr_class(name).read());
+                            owned.copy_from_reusing(
+                                &tag,
+                                |name| rules.attr_class(name).read(),
+                                slots,
+                            );
                         }
+                        slots.truncate(MAX_SPARE_ATTRS);
                         class = self.rules.class_of(owned.name());
                         if matches!(token, Token::StartTag(_)) {
                             let effect = self.sim.start_tag_owned(&owned);
