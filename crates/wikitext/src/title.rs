@@ -209,15 +209,19 @@ fn is_valid_link_text(page: &str) -> bool {
             .sum::<usize>();
         name > 0 && rest.get(name..).is_some_and(|r| r.starts_with(';'))
     });
+    // The substring searches below build a searcher per call: most link
+    // targets have no `.` or no `~` at all, so one byte scan skips them.
     let trimmed = page.trim();
-    let dots = matches!(trimmed, "." | "..")
-        || trimmed.starts_with("./")
-        || trimmed.starts_with("../")
-        || trimmed.contains("/./")
-        || trimmed.contains("/../")
-        || trimmed.ends_with("/.")
-        || trimmed.ends_with("/..");
-    !percent && !reference && !dots && !page.contains("~~~")
+    let dots = b.contains(&b'.')
+        && (matches!(trimmed, "." | "..")
+            || trimmed.starts_with("./")
+            || trimmed.starts_with("../")
+            || trimmed.contains("/./")
+            || trimmed.contains("/../")
+            || trimmed.ends_with("/.")
+            || trimmed.ends_with("/.."));
+    let tildes = b.contains(&b'~') && page.contains("~~~");
+    !percent && !reference && !dots && !tildes
 }
 
 /// A title as an href path segment: spaces as `_`, characters that would end or

@@ -305,21 +305,20 @@ impl<'a> Parser<'a> {
     fn run(mut self) -> Tree {
         let transclusion = self.options.mode == Mode::Transclusion;
         let only_include = transclusion
-            && self.src.contains("<onlyinclude>")
-            && self.src.contains("</onlyinclude>");
+            && find_from(self.src, 0, "<onlyinclude>").is_some()
+            && find_from(self.src, 0, "</onlyinclude>").is_some();
         let mut find_only_include = only_include;
         let mut fake_line_start = true;
         let len = self.bytes.len();
         loop {
             if find_only_include {
-                let rest = self.src.get(self.i..).unwrap_or("");
-                match rest.find("<onlyinclude>") {
+                match find_from(self.src, self.i, "<onlyinclude>") {
                     None => {
                         self.push(Node::Ignore(self.i..len));
                         break;
                     }
-                    Some(off) => {
-                        let end = self.i + off + "<onlyinclude>".len();
+                    Some(at) => {
+                        let end = at + "<onlyinclude>".len();
                         self.push(Node::Ignore(self.i..end));
                         self.i = end;
                         find_only_include = false;
@@ -772,8 +771,22 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The first `needle` at or after `from`: a search for its first character,
+/// then a prefix check. Cheaper than `str::find(&str)`, which builds a
+/// two-way searcher on every call, for the short needles the parser looks
+/// for (`</`, `-->`, `<onlyinclude>`).
 fn find_from(src: &str, from: usize, needle: &str) -> Option<usize> {
-    src.get(from..)?.find(needle).map(|o| from + o)
+    let Some(first) = needle.chars().next() else {
+        return src.get(from..).map(|_| from);
+    };
+    let mut k = from;
+    loop {
+        let at = k + src.get(k..)?.find(first)?;
+        if src.get(at..)?.starts_with(needle) {
+            return Some(at);
+        }
+        k = at + first.len_utf8();
+    }
 }
 
 /// Finds `</name\s*>` (name case-insensitive) from `from`.
