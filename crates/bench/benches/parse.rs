@@ -23,9 +23,7 @@ use criterion::{Criterion, Throughput};
 use html5ever::tendril::TendrilSink;
 use html5ever::{ParseOpts, parse_document};
 use markup5ever_rcdom::RcDom;
-use tagloom_bench::{
-    Page, corpus_dir, load_corpus, parse_config, tagloom_parse, tagloom_parse_chunked,
-};
+use tagloom_bench::{Page, parse_config, tagloom_parse, tagloom_parse_chunked};
 use tagloom_html::session::SessionConfig;
 
 fn tagloom_config(report_errors: bool) -> SessionConfig {
@@ -120,24 +118,8 @@ fn bench_total(c: &mut Criterion, pages: &[Page]) {
 }
 
 fn main() {
-    let dir = corpus_dir();
-    let pages = match load_corpus(&dir) {
-        Ok(Some(pages)) => pages,
-        Ok(None) => {
-            println!(
-                "bench corpus not found at {}; skipping (set {} to override)",
-                dir.display(),
-                tagloom_bench::CORPUS_ENV
-            );
-            return;
-        }
-        Err(err) => {
-            println!(
-                "bench corpus at {} unreadable ({err}); skipping",
-                dir.display()
-            );
-            return;
-        }
+    let Some(pages) = tagloom_bench::corpus_pages("the parse bench") else {
+        return;
     };
     for page in &pages {
         let store = tagloom_parse(&page.bytes, tagloom_config(true));

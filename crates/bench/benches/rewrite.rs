@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput};
 use rewrite_runs::{CHUNK, Workload, concat, lol, tagloom};
-use tagloom_bench::{Page, corpus_dir, load_corpus};
+use tagloom_bench::Page;
 
 const WORKLOADS: [(&str, Workload); 2] = [
     ("star", Workload::StarElementText),
@@ -109,18 +109,8 @@ fn bench_concat(c: &mut Criterion, pages: &[Page]) {
 }
 
 fn main() {
-    let dir = corpus_dir();
-    let pages = match load_corpus(&dir) {
-        Ok(Some(pages)) => pages,
-        Ok(None) => {
-            eprintln!(
-                "note: bench corpus not found at {}; rewrite bench SKIPPED (set {})",
-                dir.display(),
-                tagloom_bench::CORPUS_ENV
-            );
-            return;
-        }
-        Err(err) => panic!("bench corpus at {} unreadable: {err}", dir.display()),
+    let Some(pages) = tagloom_bench::corpus_pages("the rewrite bench") else {
+        return;
     };
     // Sanity: both sides write the same bytes for the a-href rewrite.
     for page in &pages {

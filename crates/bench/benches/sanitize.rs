@@ -14,7 +14,6 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput};
 use sanitize_runs::{ammonia, concat, tagloom, text};
-use tagloom_bench::{corpus_dir, load_corpus};
 use tagloom_transform::sanitize::{Policy, Sanitizer};
 
 fn configure(c: Criterion) -> Criterion {
@@ -24,8 +23,7 @@ fn configure(c: Criterion) -> Criterion {
 }
 
 fn main() {
-    let Some(pages) = load_corpus(&corpus_dir()).ok().flatten() else {
-        eprintln!("sanitize bench: no corpus (set TAGLOOM_BENCH_CORPUS)");
+    let Some(pages) = tagloom_bench::corpus_pages("the sanitize bench") else {
         return;
     };
     let mut c = configure(Criterion::default()).configure_from_args();

@@ -19,7 +19,7 @@ use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
     BufferQueue, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
-use tagloom_bench::{Page, Summary, corpus_dir, load_corpus, tagloom_tokenize};
+use tagloom_bench::{Page, Summary, tagloom_tokenize};
 
 /// A sink that counts tokens and text bytes, like [`tagloom_tokenize`] does.
 #[derive(Default)]
@@ -122,24 +122,8 @@ fn bench_total(c: &mut Criterion, pages: &[Page]) {
 }
 
 fn main() {
-    let dir = corpus_dir();
-    let pages = match load_corpus(&dir) {
-        Ok(Some(pages)) => pages,
-        Ok(None) => {
-            println!(
-                "bench corpus not found at {}; skipping (set {} to override)",
-                dir.display(),
-                tagloom_bench::CORPUS_ENV
-            );
-            return;
-        }
-        Err(err) => {
-            println!(
-                "bench corpus at {} unreadable ({err}); skipping",
-                dir.display()
-            );
-            return;
-        }
+    let Some(pages) = tagloom_bench::corpus_pages("the tokenizer bench") else {
+        return;
     };
     // Both tokenizers must have read the same pages: a sanity check, not a timing.
     for page in &pages {

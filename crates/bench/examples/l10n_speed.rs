@@ -32,7 +32,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use html5ever_tok::html5ever_tokenize;
-use tagloom_bench::{corpus_dir, corpus_skipped, load_corpus};
+use tagloom_bench::corpus_pages;
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
 
 /// The size of the default input (the bench pages repeated in name order).
@@ -77,9 +77,7 @@ fn work_dir() -> PathBuf {
 
 /// The default input: the bench pages' concat, written once.
 fn default_input() -> Result<PathBuf, String> {
-    let dir = corpus_dir();
-    let Ok(Some(pages)) = load_corpus(&dir) else {
-        corpus_skipped("l10n_speed");
+    let Some(pages) = corpus_pages("l10n_speed") else {
         return Err("no input".into());
     };
     let path = work_dir().join("concat.html");

@@ -43,6 +43,24 @@ pub fn corpus_skipped(what: &str) {
     Shared::BenchCorpus.skipped(what);
 }
 
+/// The corpus pages for `what` (a test, bench or example), or `None` after
+/// [`corpus_skipped`] said it skipped them (no folder, or no page in it).
+///
+/// # Panics
+/// When the folder exists but a page cannot be read: a broken corpus is an
+/// error, not a skip.
+pub fn corpus_pages(what: &str) -> Option<Vec<Page>> {
+    let dir = corpus_dir();
+    match load_corpus(&dir) {
+        Ok(Some(pages)) => Some(pages),
+        Ok(None) => {
+            corpus_skipped(what);
+            None
+        }
+        Err(err) => panic!("bench corpus at {} unreadable: {err}", dir.display()),
+    }
+}
+
 /// Every `*.html` file of `dir`, sorted by name. `Ok(None)` when `dir` does not
 /// exist or holds no `.html` file.
 pub fn load_corpus(dir: &Path) -> std::io::Result<Option<Vec<Page>>> {

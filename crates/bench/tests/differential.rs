@@ -23,18 +23,11 @@ mod support;
 mod tree_dat;
 
 use support::{first_difference, html5ever_dump_bytes, html5ever_dump_str, tagloom_dump_bytes};
-use tagloom_bench::{corpus_dir, load_corpus};
 
 #[test]
 fn corpus_pages_match_html5ever() {
-    let dir = corpus_dir();
-    let pages = match load_corpus(&dir) {
-        Ok(Some(pages)) => pages,
-        Ok(None) => {
-            tagloom_bench::corpus_skipped("differential test");
-            return;
-        }
-        Err(err) => panic!("bench corpus at {} unreadable: {err}", dir.display()),
+    let Some(pages) = tagloom_bench::corpus_pages("differential test") else {
+        return;
     };
     let mut failures = Vec::new();
     for page in &pages {

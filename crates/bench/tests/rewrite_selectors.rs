@@ -13,7 +13,6 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use tagloom_bench::{corpus_dir, load_corpus};
 use tagloom_transform::rewrite::{Handlers, Rewriter, Settings};
 
 /// 60 selectors of the kinds rewriting rules use.
@@ -158,14 +157,8 @@ fn multiset_diff(ours: &[String], theirs: &[String]) -> (BTreeMap<String, i64>, 
 
 #[test]
 fn selectors_match_what_scraper_matches_on_the_html5ever_tree() {
-    let dir = corpus_dir();
-    let pages = match load_corpus(&dir) {
-        Ok(Some(pages)) => pages,
-        Ok(None) => {
-            tagloom_bench::corpus_skipped("rewrite selector differential test");
-            return;
-        }
-        Err(err) => panic!("bench corpus at {} unreadable: {err}", dir.display()),
+    let Some(pages) = tagloom_bench::corpus_pages("rewrite selector differential test") else {
+        return;
     };
     let known_text = include_str!("rewrite-selector-differences.txt");
     let known: BTreeMap<(String, String), String> = known_text

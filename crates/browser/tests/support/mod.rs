@@ -74,16 +74,9 @@ pub fn bench_pages(test: &str) -> Vec<Input> {
 /// The bench pages' file names and bytes (see [`bench_pages`]), read by
 /// `tagloom-bench`'s corpus loader.
 pub fn bench_bytes(test: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = tagloom_bench::corpus_dir();
-    match tagloom_bench::load_corpus(&dir) {
-        Ok(Some(pages)) => pages
-            .into_iter()
-            .map(|page| (format!("{}.html", page.name), page.bytes))
-            .collect(),
-        Ok(None) => {
-            tagloom_bench::corpus_skipped(&format!("the bench pages of {test}"));
-            Vec::new()
-        }
-        Err(e) => panic!("read the bench corpus at {}: {e}", dir.display()),
-    }
+    tagloom_bench::corpus_pages(&format!("the bench pages of {test}"))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|page| (format!("{}.html", page.name), page.bytes))
+        .collect()
 }
