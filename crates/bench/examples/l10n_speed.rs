@@ -35,6 +35,12 @@ use html5ever_tok::html5ever_tokenize;
 use tagloom_bench::corpus_pages;
 use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
 
+/// The CLI's allocator (`tagloom-cli`'s default `mimalloc` feature): `extract` and
+/// `merge` are timed as `tagloom l10n` runs them, and html5ever's tokenizer runs
+/// in the same process with the same allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The size of the default input (the bench pages repeated in name order).
 const CONCAT_BYTES: usize = 20_000_000;
 const ENGINES: [&str; 3] = ["html5ever-tok", "extract", "merge"];

@@ -15,6 +15,14 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
+/// mimalloc instead of the system allocator (the `mimalloc` feature, on by
+/// default): the wikitext render and the localization readers make millions of
+/// small allocations, and glibc's malloc and free were 14–22 % of their
+/// instructions (BENCHMARKS.md, session 16).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A streaming, spec-faithful HTML5 engine: tokenize, sniff encodings, parse.
 #[derive(Parser)]
 #[command(

@@ -34,6 +34,11 @@ use std::time::Instant;
 use tagloom_wikitext::preprocess::{DumpStore, PageStore};
 use tagloom_wikitext::{RenderOptions, render};
 
+/// The CLI's allocator (`tagloom-cli`'s default `mimalloc` feature), so the render
+/// is timed as `tagloom wiki` runs it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match (args.first().map(String::as_str), args.get(1)) {
