@@ -584,11 +584,16 @@ impl<R: Read> Reader<'_, '_, R> {
                 self.spare.recycle(block);
             }
             Some(Out::Writer(writer)) => {
-                let (ids, anchors, spare) = (&self.ids, &self.html_ids, &mut self.spare);
+                // The batch's bound: the block's own names and its span of the page
+                // (its runs and sub-blocks are made of it).
+                let span = usize::try_from(end.saturating_sub(start)).unwrap_or(usize::MAX);
+                let bytes = (block.id.len() + block.path.len()).saturating_add(span);
+                let (ids, anchors) = (&self.ids, &self.html_ids);
                 writer.send_block(
                     block,
+                    bytes,
                     |b, anchored| ids.anchored(b, anchors, anchored),
-                    |spent| spare.recycle(spent),
+                    &mut self.spare,
                 )?;
             }
             None => self.spare.recycle(block),
