@@ -288,8 +288,6 @@ pub(crate) struct BuildCtx<'a> {
     pub(crate) for_sink: bool,
     /// Whether blocks keep a copy of their original bytes (see `Reader`).
     pub(crate) keep_original: bool,
-    /// Buffers to build the block with.
-    pub(crate) spare: &'a mut Spare,
 }
 
 /// What [`build`] made: the block and the decoded range it covers.
@@ -312,26 +310,26 @@ fn raw_ws_suffix(s: &str) -> usize {
     s.len() - s.trim_end_matches(is_ws).len()
 }
 
-/// Builds the block from the next `len` buffered tokens; `None` when they hold no
-/// translatable text. The block takes `ctx`'s key, element and path.
+/// Builds the block from the next `len` buffered tokens, with `spare`'s buffers;
+/// `None` when they hold no translatable text. The block takes `ctx`'s key,
+/// element and path.
 pub(crate) fn build<R: Read>(
     ts: &mut TokenStream<'_, R>,
     len: usize,
     ctx: &mut BuildCtx<'_>,
+    spare: &mut Spare,
 ) -> Option<Built> {
-    let mut spare = std::mem::take(&mut *ctx.spare);
     ts.make_contiguous();
-    let built = build_with(ts, len, ctx, &mut spare);
+    let built = build_with(ts, len, ctx, spare);
     if built.is_none() {
         spare.keep_in(Pool::Key, std::mem::take(&mut ctx.key));
         spare.keep_in(Pool::Key, std::mem::take(&mut ctx.path));
         spare.keep_in(Pool::Name, std::mem::take(&mut ctx.element));
     }
-    *ctx.spare = spare;
     built
 }
 
-/// [`build`] with the spare buffers taken out of `ctx`.
+/// [`build`] once the tokens are contiguous.
 fn build_with<R: Read>(
     ts: &TokenStream<'_, R>,
     len: usize,

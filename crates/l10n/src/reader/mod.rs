@@ -1140,9 +1140,8 @@ impl<R: Read> Reader<'_, '_, R> {
                     translate,
                     for_sink: self.for_sink,
                     keep_original: self.keep_original,
-                    spare: &mut self.spare,
                 };
-                if let Some(built) = build(&mut self.ts, len, &mut ctx) {
+                if let Some(built) = build(&mut self.ts, len, &mut ctx, &mut self.spare) {
                     self.emit_tag(&tok, Some(&seg), translate, true)?;
                     self.emit_block(built.block, built.start, built.end)?;
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end());
@@ -1302,10 +1301,9 @@ impl<R: Read> Reader<'_, '_, R> {
             translate: parent.translate,
             for_sink: self.for_sink,
             keep_original: self.keep_original,
-            spare: &mut self.spare,
         };
         if j > 0
-            && let Some(built) = build(&mut self.ts, j, &mut ctx)
+            && let Some(built) = build(&mut self.ts, j, &mut ctx, &mut self.spare)
         {
             self.emit_block(built.block, built.start, built.end)?;
             let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end());
