@@ -159,7 +159,13 @@ fn own_key(block: &Block) -> &str {
 #[derive(Debug, Default)]
 pub(crate) struct Anchors {
     digests: FastSet<u64>,
+    /// Whether a key without the [`ANCHOR_PREFIX`] was added (the reader adds
+    /// none): until then, such a key is no anchor without a look.
+    unprefixed: bool,
 }
+
+/// How the keys of element ids begin (`id.hello`).
+const ANCHOR_PREFIX: &str = "id.";
 
 impl Anchors {
     fn digest(key: &str) -> u64 {
@@ -173,11 +179,16 @@ impl Anchors {
 
     /// Adds `key`; `false` when it was there.
     pub(crate) fn insert(&mut self, key: &str) -> bool {
+        self.unprefixed |= !key.starts_with(ANCHOR_PREFIX);
         self.digests.insert(Self::digest(key))
     }
 
     /// Whether `key` was added.
     pub(crate) fn contains(&self, key: &str) -> bool {
+        // Most units' keys are structural (`html-1.body-1.p-2`): no digest.
+        if !self.unprefixed && !key.starts_with(ANCHOR_PREFIX) {
+            return false;
+        }
         self.digests.contains(&Self::digest(key))
     }
 }
@@ -267,6 +278,10 @@ mod tests {
         assert!(anchors.insert("id.intro"));
         assert!(!anchors.insert("id.intro"));
         assert!(!anchors.contains("id.intro2") && anchors.len() == 1);
+        assert!(anchors.contains("id.intro") && !anchors.contains("html-1.p-1"));
+        // Keys of another form are looked up once one was added.
+        let mut other = Anchors::default();
+        assert!(other.insert("plain") && other.contains("plain") && !other.contains("plan"));
         let mut ids = ContentIds::new(IdScheme::Content);
         let mut a = block("html-1.p-1", "Home");
         let mut b = block("html-1.p-2", "Home");

@@ -208,6 +208,41 @@ impl Spare {
         lang_refs.clear();
         keep_list(&mut self.lang_refs, lang_refs);
     }
+
+    /// Takes over the buffers `from` holds, as many as there is room for (the
+    /// rest stays in `from`): what another thread [`Spare::recycle`]d, moved in
+    /// whole lists instead of taken apart block by block here.
+    pub(crate) fn absorb(&mut self, from: &mut Spare) {
+        for (to, from) in self.pools.iter_mut().zip(&mut from.pools) {
+            let room = Self::MAX.saturating_sub(to.strings.len());
+            let mut moved = 0;
+            let fit = (from.strings.iter().take(room))
+                .take_while(|s| {
+                    let fits = to.bytes + moved + s.capacity() <= Self::MAX_BYTES;
+                    moved += if fits { s.capacity() } else { 0 };
+                    fits
+                })
+                .count();
+            to.strings.extend(from.strings.drain(..fit));
+            to.bytes += moved;
+            from.bytes = from.bytes.saturating_sub(moved);
+        }
+        let room = Self::MAX_RUN_LISTS.saturating_sub(self.runs.len());
+        let fit = room.min(from.runs.len());
+        self.runs.extend(from.runs.drain(..fit));
+        take_list(&mut self.subs, &mut from.subs);
+        take_list(&mut self.sub_refs, &mut from.sub_refs);
+        take_list(&mut self.lang_refs, &mut from.lang_refs);
+    }
+
+    /// Drops every buffer it holds (keeping its own lists' room).
+    pub(crate) fn clear(&mut self) {
+        for pool in &mut self.pools {
+            pool.strings.clear();
+            pool.bytes = 0;
+        }
+        self.runs.clear();
+    }
 }
 
 /// Keeps `list` (empty) in `slot` unless the slot holds one already (or it never
@@ -216,6 +251,13 @@ fn keep_list<T>(slot: &mut Vec<T>, list: Vec<T>) {
     const MAX_LEN: usize = 64;
     if slot.capacity() == 0 && list.capacity() <= MAX_LEN && list.is_empty() {
         *slot = list;
+    }
+}
+
+/// [`keep_list`] of `from`'s list when `slot` has none (else `from` keeps it).
+fn take_list<T>(slot: &mut Vec<T>, from: &mut Vec<T>) {
+    if slot.capacity() == 0 {
+        keep_list(slot, std::mem::take(from));
     }
 }
 
@@ -246,8 +288,6 @@ pub(crate) struct BuildCtx<'a> {
     pub(crate) for_sink: bool,
     /// Whether blocks keep a copy of their original bytes (see `Reader`).
     pub(crate) keep_original: bool,
-    /// Buffers to build the block with.
-    pub(crate) spare: &'a mut Spare,
 }
 
 /// What [`build`] made: the block and the decoded range it covers.
@@ -270,26 +310,26 @@ fn raw_ws_suffix(s: &str) -> usize {
     s.len() - s.trim_end_matches(is_ws).len()
 }
 
-/// Builds the block from the next `len` buffered tokens; `None` when they hold no
-/// translatable text. The block takes `ctx`'s key, element and path.
+/// Builds the block from the next `len` buffered tokens, with `spare`'s buffers;
+/// `None` when they hold no translatable text. The block takes `ctx`'s key,
+/// element and path.
 pub(crate) fn build<R: Read>(
     ts: &mut TokenStream<'_, R>,
     len: usize,
     ctx: &mut BuildCtx<'_>,
+    spare: &mut Spare,
 ) -> Option<Built> {
-    let mut spare = std::mem::take(&mut *ctx.spare);
     ts.make_contiguous();
-    let built = build_with(ts, len, ctx, &mut spare);
+    let built = build_with(ts, len, ctx, spare);
     if built.is_none() {
         spare.keep_in(Pool::Key, std::mem::take(&mut ctx.key));
         spare.keep_in(Pool::Key, std::mem::take(&mut ctx.path));
         spare.keep_in(Pool::Name, std::mem::take(&mut ctx.element));
     }
-    *ctx.spare = spare;
     built
 }
 
-/// [`build`] with the spare buffers taken out of `ctx`.
+/// [`build`] once the tokens are contiguous.
 fn build_with<R: Read>(
     ts: &TokenStream<'_, R>,
     len: usize,
@@ -689,6 +729,53 @@ mod tests {
         let mut spare = Spare::default();
         spare.keep_in(Pool::Name, String::with_capacity(Spare::MAX_CAPACITY + 1));
         assert_eq!(spare.string_for(Pool::Name, 0).capacity(), 0);
+    }
+
+    #[test]
+    fn absorbed_buffers_stay_bounded() {
+        let mut from = Spare::default();
+        let mut block = Block::paragraph("html-1.p-1", "Some text");
+        block.subs.push(Block::paragraph("sub", "More"));
+        from.recycle(block);
+        let mut spare = Spare::default();
+        spare.absorb(&mut from);
+        // Everything moved: strings by role, the block's lists.
+        assert!(
+            from.pools
+                .iter()
+                .all(|p| p.strings.is_empty() && p.bytes == 0)
+        );
+        assert!(spare.string_for(Pool::Text, 4).capacity() >= "More".len());
+        assert!(spare.subs.capacity() > 0 && from.subs.capacity() == 0);
+        // A full pool takes no more: the rest stays where it was.
+        let mut full = Spare::default();
+        let size = Spare::MAX_BYTES / 4;
+        for _ in 0..4 {
+            full.keep_in(
+                Pool::Text,
+                String::with_capacity(size.min(Spare::MAX_CAPACITY)),
+            );
+        }
+        let mut from = Spare::default();
+        for _ in 0..Spare::MAX {
+            from.keep_in(Pool::Text, String::with_capacity(Spare::MAX_CAPACITY));
+        }
+        let offered = from.pools[Pool::Text as usize].strings.len();
+        full.absorb(&mut from);
+        let (to, left) = (
+            &full.pools[Pool::Text as usize],
+            &from.pools[Pool::Text as usize],
+        );
+        assert!(to.bytes <= Spare::MAX_BYTES && to.strings.len() <= Spare::MAX);
+        assert_eq!(to.strings.len() - 4 + left.strings.len(), offered);
+        let held: usize = to.strings.iter().map(String::capacity).sum();
+        assert_eq!(held, to.bytes);
+        from.clear();
+        assert!(
+            from.pools
+                .iter()
+                .all(|p| p.strings.is_empty() && p.bytes == 0)
+        );
     }
 
     #[test]

@@ -8,14 +8,16 @@
 //! [`ContentIds::anchored`]), and sends them in batches through a bounded
 //! channel; the sink's side ([`BlockReceiver::drain`]) names them (content ids:
 //! a digest of the text, [`ContentIds::assign_anchored`]), counts their words and
-//! gives them to the real sink in the same order, then sends each batch back, so
-//! the reader reuses the blocks' buffers as it does without a second thread (the
-//! sender hands each block of a batch that came back to the reader's `recycle`).
+//! gives them to the real sink in the same order, then takes the blocks apart
+//! into the batch's [`Spare`] and sends the batch back, so the reader reuses the
+//! blocks' buffers as it does without a second thread, without the work of taking
+//! them apart on its own thread (the sender moves them into the reader's spare
+//! buffers whole, [`Spare::absorb`]).
 //!
 //! Memory is bounded: at most [`BATCHES`] batches wait in the channel (the reader
 //! waits while it is full), each of at most [`BATCH_BLOCKS`] blocks or about
 //! [`BATCH_BYTES`] of original bytes (a block itself is bounded by the rules' scan
-//! budgets).
+//! budgets); a batch that comes back holds at most its own blocks' buffers.
 //!
 //! Ends: the sender finished ([`BlockSender::finish`]) or dropped is the end of
 //! the blocks for the receiver; the receiver dropped (the sink failed) makes the
@@ -25,7 +27,8 @@
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 
 use super::BlockSink;
-use crate::block::{Block, Run};
+use super::build::Spare;
+use crate::block::Block;
 use crate::error::{L10nError, Result};
 use crate::ids::ContentIds;
 
@@ -37,11 +40,13 @@ const BATCH_BYTES: usize = 64 * 1024;
 const BATCHES: usize = 8;
 
 /// Blocks in document order and, for each block then each of its sub-blocks,
-/// whether its key is anchored ([`ContentIds::anchored`]).
+/// whether its key is anchored ([`ContentIds::anchored`]); on the way back, the
+/// buffers of its blocks.
 #[derive(Default)]
 struct Batch {
     blocks: Vec<Block>,
     anchored: Vec<bool>,
+    spare: Spare,
 }
 
 /// The reader's end.
@@ -49,8 +54,10 @@ pub(crate) struct BlockSender {
     batch: Batch,
     bytes: usize,
     batches: SyncSender<Batch>,
-    /// Batches the sink is done with (their blocks, to reuse).
+    /// Batches the sink is done with (their buffers, to reuse).
     back: Receiver<Batch>,
+    /// Batches that came back, to fill next (at most as many as were ever out).
+    spent: Vec<Batch>,
 }
 
 /// The sink's end.
@@ -68,6 +75,7 @@ pub(crate) fn handoff() -> (BlockSender, BlockReceiver) {
         bytes: 0,
         batches: batches_tx,
         back: back_rx,
+        spent: Vec::new(),
     };
     let receiver = BlockReceiver {
         batches: batches_rx,
@@ -90,64 +98,52 @@ pub(crate) fn is_sink_stopped(e: &L10nError) -> bool {
     matches!(e, L10nError::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
-/// About how many bytes `block` holds: its strings and those of its sub-blocks
-/// (what bounds a batch).
-fn size(block: &Block) -> usize {
-    let own = block.id.len() + block.path.len() + block.original.len();
-    let runs: usize = block
-        .runs
-        .iter()
-        .map(|r| match r {
-            Run::Text(s)
-            | Run::Open { data: s, .. }
-            | Run::Close { data: s, .. }
-            | Run::Placeholder { data: s, .. } => s.len(),
-        })
-        .sum();
-    own + runs + block.subs.iter().map(size).sum::<usize>()
-}
-
 impl BlockSender {
-    /// Sends the batch being filled (when it holds anything); the blocks of the
-    /// batches the sink is done with go to `recycle`.
-    fn send(&mut self, recycle: &mut impl FnMut(Block)) -> Result<()> {
+    /// Sends the batch being filled (when it holds anything); the buffers of the
+    /// batches the sink is done with go to `spare` (when given).
+    fn send(&mut self, mut spare: Option<&mut Spare>) -> Result<()> {
         if self.batch.blocks.is_empty() {
             return Ok(());
         }
-        // The batches the sink is done with: their blocks to reuse, one of them
-        // to fill next.
-        let mut next: Option<Batch> = None;
-        while let Ok(mut spent) = self.back.try_recv() {
-            spent.blocks.drain(..).for_each(&mut *recycle);
+        // The batches the sink is done with: their buffers to reuse, and the
+        // batches kept to fill next (what the spare buffers had no room for stays
+        // in them: the sink's thread drops it, not this one).
+        while let Some(spare) = spare.as_deref_mut()
+            && let Ok(mut spent) = self.back.try_recv()
+        {
+            spare.absorb(&mut spent.spare);
             spent.anchored.clear();
-            next.get_or_insert(spent);
+            self.spent.push(spent);
         }
-        let full = std::mem::replace(&mut self.batch, next.unwrap_or_default());
+        let next = self.spent.pop().unwrap_or_default();
+        let full = std::mem::replace(&mut self.batch, next);
         self.bytes = 0;
         self.batches.send(full).map_err(|_| sink_stopped())
     }
 
-    /// Hands `block` over; `anchored` pushes what the sink's thread needs to name
-    /// it ([`ContentIds::anchored`]). Blocks the sink is done with go to
-    /// `recycle`, for their buffers.
+    /// Hands `block` over, `bytes` its size for the batch's bound (about its
+    /// original bytes); `anchored` pushes what the sink's thread needs to name it
+    /// ([`ContentIds::anchored`]). The buffers of blocks the sink is done with go
+    /// to `spare`.
     pub(crate) fn send_block(
         &mut self,
         block: Block,
+        bytes: usize,
         anchored: impl FnOnce(&Block, &mut Vec<bool>),
-        mut recycle: impl FnMut(Block),
+        spare: &mut Spare,
     ) -> Result<()> {
         anchored(&block, &mut self.batch.anchored);
-        self.bytes += size(&block);
+        self.bytes += bytes;
         self.batch.blocks.push(block);
         if self.batch.blocks.len() >= BATCH_BLOCKS || self.bytes >= BATCH_BYTES {
-            self.send(&mut recycle)?;
+            self.send(Some(spare))?;
         }
         Ok(())
     }
 
     /// Sends what is left; the receiver then sees the end of the blocks.
     pub(crate) fn finish(mut self) -> Result<()> {
-        self.send(&mut drop)
+        self.send(None)
     }
 }
 
@@ -166,6 +162,12 @@ impl BlockReceiver {
                 ids.assign_anchored(block, &mut anchored);
                 sink.block(block)?;
                 words += super::block_words(block);
+            }
+            // What the reader did not take back last time goes now (off its
+            // thread), then these blocks' buffers, taken apart here.
+            batch.spare.clear();
+            for block in batch.blocks.drain(..) {
+                batch.spare.recycle(block);
             }
             // A sender gone no longer wants its blocks back.
             let _ = self.back.send(batch);
@@ -210,7 +212,12 @@ mod tests {
             });
             let ids = ContentIds::new(IdScheme::Content);
             for b in blocks {
-                let sent = tx.send_block(b, |b, flags| ids.anchored(b, anchors, flags), drop);
+                let sent = tx.send_block(
+                    b,
+                    100,
+                    |b, flags| ids.anchored(b, anchors, flags),
+                    &mut Spare::default(),
+                );
                 assert!(sent.is_ok());
             }
             assert!(tx.finish().is_ok());
@@ -252,7 +259,12 @@ mod tests {
             });
             let mut stopped = None;
             for i in 0..100_000 {
-                if let Err(e) = tx.send_block(block(&format!("u{i}"), "x"), |_, _| {}, drop) {
+                if let Err(e) = tx.send_block(
+                    block(&format!("u{i}"), "x"),
+                    1,
+                    |_, _| {},
+                    &mut Spare::default(),
+                ) {
                     stopped = Some(e);
                     break;
                 }

@@ -584,11 +584,16 @@ impl<R: Read> Reader<'_, '_, R> {
                 self.spare.recycle(block);
             }
             Some(Out::Writer(writer)) => {
-                let (ids, anchors, spare) = (&self.ids, &self.html_ids, &mut self.spare);
+                // The batch's bound: the block's own names and its span of the page
+                // (its runs and sub-blocks are made of it).
+                let span = usize::try_from(end.saturating_sub(start)).unwrap_or(usize::MAX);
+                let bytes = (block.id.len() + block.path.len()).saturating_add(span);
+                let (ids, anchors) = (&self.ids, &self.html_ids);
                 writer.send_block(
                     block,
+                    bytes,
                     |b, anchored| ids.anchored(b, anchors, anchored),
-                    |spent| spare.recycle(spent),
+                    &mut self.spare,
                 )?;
             }
             None => self.spare.recycle(block),
@@ -1135,9 +1140,8 @@ impl<R: Read> Reader<'_, '_, R> {
                     translate,
                     for_sink: self.for_sink,
                     keep_original: self.keep_original,
-                    spare: &mut self.spare,
                 };
-                if let Some(built) = build(&mut self.ts, len, &mut ctx) {
+                if let Some(built) = build(&mut self.ts, len, &mut ctx, &mut self.spare) {
                     self.emit_tag(&tok, Some(&seg), translate, true)?;
                     self.emit_block(built.block, built.start, built.end)?;
                     let last_end = self.ts.buffered_token(len - 1).map_or(0, |t| t.end());
@@ -1297,10 +1301,9 @@ impl<R: Read> Reader<'_, '_, R> {
             translate: parent.translate,
             for_sink: self.for_sink,
             keep_original: self.keep_original,
-            spare: &mut self.spare,
         };
         if j > 0
-            && let Some(built) = build(&mut self.ts, j, &mut ctx)
+            && let Some(built) = build(&mut self.ts, j, &mut ctx, &mut self.spare)
         {
             self.emit_block(built.block, built.start, built.end)?;
             let last_end = self.ts.buffered_token(j - 1).map_or(0, |t| t.end());
