@@ -72,8 +72,9 @@ impl TokenKind {
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum OwnedToken {
-    /// A DOCTYPE.
-    Doctype(OwnedDoctype),
+    /// A DOCTYPE (boxed: it is rare and the largest token, and every token
+    /// would otherwise be as large as it).
+    Doctype(Box<OwnedDoctype>),
     /// A start tag.
     StartTag(OwnedTag),
     /// An end tag.
@@ -82,8 +83,8 @@ pub enum OwnedToken {
     Comment(OwnedText),
     /// A run of characters.
     Characters(OwnedText),
-    /// A processing instruction.
-    ProcessingInstruction(OwnedProcessingInstruction),
+    /// A processing instruction (boxed, as a DOCTYPE).
+    ProcessingInstruction(Box<OwnedProcessingInstruction>),
     /// End of input. A consumer must see it exactly once, last.
     Eof,
 }
@@ -250,25 +251,25 @@ impl<'a> Token<'a> {
     /// `ToOwned` would only copy the view.)
     pub fn to_owned(self) -> OwnedToken {
         match self {
-            Token::Doctype(d) => OwnedToken::Doctype(OwnedDoctype {
+            Token::Doctype(d) => OwnedToken::Doctype(Box::new(OwnedDoctype {
                 name: d.name.map(str::to_owned),
                 public_id: d.public_id.map(str::to_owned),
                 system_id: d.system_id.map(str::to_owned),
                 force_quirks: d.force_quirks,
                 span: Some(d.span),
                 modified: false,
-            }),
+            })),
             Token::StartTag(tag) => OwnedToken::StartTag(OwnedTag::from_view(&tag)),
             Token::EndTag(tag) => OwnedToken::EndTag(OwnedTag::from_view(&tag)),
             Token::Comment(t) => OwnedToken::Comment(OwnedText::from_view(&t)),
             Token::Characters(t) => OwnedToken::Characters(OwnedText::from_view(&t)),
             Token::ProcessingInstruction(pi) => {
-                OwnedToken::ProcessingInstruction(OwnedProcessingInstruction {
+                OwnedToken::ProcessingInstruction(Box::new(OwnedProcessingInstruction {
                     target: pi.target.to_owned(),
                     data: pi.data.to_owned(),
                     span: Some(pi.span),
                     modified: false,
-                })
+                }))
             }
             Token::Eof => OwnedToken::Eof,
         }
