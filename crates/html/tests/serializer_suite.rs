@@ -108,11 +108,11 @@ fn token(v: &Value) -> Result<OwnedToken, String> {
         ("EndTag", 2) => end(Namespace::Html, &s(1)?),
         ("Comment", _) => OwnedToken::comment(s(1)?),
         ("Characters" | "SpaceCharacters", _) => OwnedToken::text(s(1)?),
-        ("Doctype", _) => OwnedToken::Doctype(OwnedDoctype::new(
+        ("Doctype", _) => OwnedToken::Doctype(Box::new(OwnedDoctype::new(
             Some(&s(1)?),
             id(2).as_deref(),
             id(3).as_deref(),
-        )),
+        ))),
         _ => return Err(format!("unsupported token {v}")),
     })
 }

@@ -228,3 +228,14 @@ impl PipelineToken for WikiToken {
         WikiToken::made(Tok::Eof)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every phase moves each token: a rare large variant must stay boxed.
+    #[test]
+    fn token_size() {
+        assert!(std::mem::size_of::<WikiToken>() <= 96);
+    }
+}

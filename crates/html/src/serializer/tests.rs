@@ -278,7 +278,11 @@ fn token_serializer_options() {
 #[test]
 fn token_serializer_doctypes_and_raw_text() {
     let doctype = |public_id, system_id| {
-        OwnedToken::Doctype(OwnedDoctype::new(Some("html"), public_id, system_id))
+        OwnedToken::Doctype(Box::new(OwnedDoctype::new(
+            Some("html"),
+            public_id,
+            system_id,
+        )))
     };
     let s = |t: &[OwnedToken]| tokens_to_string(SerializeOptions::default(), t);
     assert_eq!(s(&[doctype(None, None)]), "<!DOCTYPE html>");

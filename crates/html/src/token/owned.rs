@@ -72,8 +72,9 @@ impl TokenKind {
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum OwnedToken {
-    /// A DOCTYPE.
-    Doctype(OwnedDoctype),
+    /// A DOCTYPE (boxed: it is rare and the largest token, and every token
+    /// would otherwise be as large as it).
+    Doctype(Box<OwnedDoctype>),
     /// A start tag.
     StartTag(OwnedTag),
     /// An end tag.
@@ -82,8 +83,8 @@ pub enum OwnedToken {
     Comment(OwnedText),
     /// A run of characters.
     Characters(OwnedText),
-    /// A processing instruction.
-    ProcessingInstruction(OwnedProcessingInstruction),
+    /// A processing instruction (boxed, as a DOCTYPE).
+    ProcessingInstruction(Box<OwnedProcessingInstruction>),
     /// End of input. A consumer must see it exactly once, last.
     Eof,
 }
@@ -106,7 +107,7 @@ impl OwnedToken {
     pub fn span(&self) -> Option<Span> {
         match self {
             OwnedToken::Doctype(d) => d.span,
-            OwnedToken::StartTag(t) | OwnedToken::EndTag(t) => t.span,
+            OwnedToken::StartTag(t) | OwnedToken::EndTag(t) => t.span(),
             OwnedToken::Comment(t) | OwnedToken::Characters(t) => t.span,
             OwnedToken::ProcessingInstruction(p) => p.span,
             OwnedToken::Eof => None,
@@ -203,7 +204,7 @@ impl OwnedToken {
             name: names.first().copied().unwrap_or(crate::atom::SPAN),
             self_closing: t.self_closing,
             attrs: Attributes::from_owned(&t.attrs, names.get(1..).unwrap_or_default()),
-            span: t.span.unwrap_or_default(),
+            span: t.span,
             atoms,
             skimmed: false,
         };
@@ -250,25 +251,25 @@ impl<'a> Token<'a> {
     /// `ToOwned` would only copy the view.)
     pub fn to_owned(self) -> OwnedToken {
         match self {
-            Token::Doctype(d) => OwnedToken::Doctype(OwnedDoctype {
+            Token::Doctype(d) => OwnedToken::Doctype(Box::new(OwnedDoctype {
                 name: d.name.map(str::to_owned),
                 public_id: d.public_id.map(str::to_owned),
                 system_id: d.system_id.map(str::to_owned),
                 force_quirks: d.force_quirks,
                 span: Some(d.span),
                 modified: false,
-            }),
+            })),
             Token::StartTag(tag) => OwnedToken::StartTag(OwnedTag::from_view(&tag)),
             Token::EndTag(tag) => OwnedToken::EndTag(OwnedTag::from_view(&tag)),
             Token::Comment(t) => OwnedToken::Comment(OwnedText::from_view(&t)),
             Token::Characters(t) => OwnedToken::Characters(OwnedText::from_view(&t)),
             Token::ProcessingInstruction(pi) => {
-                OwnedToken::ProcessingInstruction(OwnedProcessingInstruction {
+                OwnedToken::ProcessingInstruction(Box::new(OwnedProcessingInstruction {
                     target: pi.target.to_owned(),
                     data: pi.data.to_owned(),
                     span: Some(pi.span),
                     modified: false,
-                })
+                }))
             }
             Token::Eof => OwnedToken::Eof,
         }
@@ -276,14 +277,31 @@ impl<'a> Token<'a> {
 }
 
 /// An owned start or end tag.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct OwnedTag {
     name: Name,
     ns: Namespace,
     self_closing: bool,
     attrs: Vec<OwnedAttribute>,
-    span: Option<Span>,
+    /// The source range if `has_span` (else the default span). Two fields, not
+    /// an `Option<Span>`: the flag packs with the other flags, which keeps the
+    /// tag, and so every [`OwnedToken`], 8 bytes smaller.
+    span: Span,
+    has_span: bool,
     modified: bool,
+}
+
+impl std::fmt::Debug for OwnedTag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OwnedTag")
+            .field("name", &self.name)
+            .field("ns", &self.ns)
+            .field("self_closing", &self.self_closing)
+            .field("attrs", &self.attrs)
+            .field("span", &self.span())
+            .field("modified", &self.modified)
+            .finish()
+    }
 }
 
 impl OwnedTag {
@@ -294,7 +312,8 @@ impl OwnedTag {
             ns: Namespace::Html,
             self_closing: false,
             attrs: Vec::new(),
-            span: None,
+            span: Span::default(),
+            has_span: false,
             modified: true,
         }
     }
@@ -317,7 +336,8 @@ impl OwnedTag {
                     value_span: Some(a.value_span),
                 })
                 .collect(),
-            span: Some(tag.span),
+            span: tag.span,
+            has_span: true,
             modified: false,
         }
     }
@@ -372,7 +392,8 @@ impl OwnedTag {
         self.name = Name::from_atom(tag.name, atoms);
         self.ns = Namespace::Html;
         self.self_closing = tag.self_closing;
-        self.span = Some(tag.span);
+        self.span = tag.span;
+        self.has_span = true;
         self.modified = false;
         let mut n = 0;
         for a in tag.attrs.iter() {
@@ -520,7 +541,7 @@ impl OwnedTag {
 
     /// The source range; `None` for a tag a program made.
     pub fn span(&self) -> Option<Span> {
-        self.span
+        self.has_span.then_some(self.span)
     }
 
     /// Whether the tag differs from its source (see [`OwnedToken::is_modified`]).

@@ -81,6 +81,14 @@ fn decode_named(name: &str) -> Option<String> {
 
 /// Decodes every valid reference in `s` (attribute values, `<pre>` bodies).
 pub(crate) fn decode_all(s: &str) -> String {
+    decode(s).into_owned()
+}
+
+/// [`decode_all`], borrowing `s` when it has no `&`.
+pub(crate) fn decode(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('&') {
+        return std::borrow::Cow::Borrowed(s);
+    }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(at) = rest.find('&') {
@@ -98,7 +106,7 @@ pub(crate) fn decode_all(s: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -312,6 +312,24 @@ impl Tokenizer<'_> {
         self.src.get(..self.pos).and_then(|s| s.chars().next_back())
     }
 
+    /// Where a free URL starts whose protocol ends with the `:` at `colon`:
+    /// the start of the letters before it, if that is after `from` and a
+    /// free URL or magic link may start there. (A protocol is letters and a
+    /// `:`, so a text run needs to look for one only at its `:`s.)
+    pub(crate) fn url_start_before(&self, from: usize, colon: usize) -> Option<usize> {
+        let letters = self
+            .src
+            .as_bytes()
+            .get(from + 1..colon)?
+            .iter()
+            .rev()
+            .take(12)
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+        let at = colon - letters;
+        (letters > 0 && self.autolink_candidate(at)).then_some(at)
+    }
+
     /// Whether a free URL or magic link may start here (cheap pre-check).
     pub(crate) fn autolink_candidate(&self, at: usize) -> bool {
         let Some(b) = self.src.as_bytes().get(at) else {

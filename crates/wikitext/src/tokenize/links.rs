@@ -81,7 +81,7 @@ impl Tokenizer<'_> {
         };
         let rest = self.rest();
         let target_src = rest.get(2..pipe.unwrap_or(close)).unwrap_or("");
-        let decoded = entity::decode_all(target_src);
+        let decoded = entity::decode(target_src);
         let Some(target) = LinkTarget::parse_in(&decoded, self.site) else {
             // `[[//example.com]]`: a bracket, then an external link.
             let url_like = extlinks::protocol(decoded.trim_start(), true).is_some();
@@ -119,7 +119,7 @@ impl Tokenizer<'_> {
             return;
         }
         self.pos += close + 2;
-        self.emit(Tok::WikiLink(Box::new(target.clone())), start);
+        self.emit(Tok::WikiLink(Box::new(target)), start);
         match pipe {
             Some(p) if p + 1 < close => {
                 let saved = self.limit;
@@ -141,7 +141,7 @@ impl Tokenizer<'_> {
             Some(_) => {}
             None => {
                 let shown = target_src.strip_prefix(':').unwrap_or(target_src);
-                let shown = entity::decode_all(shown);
+                let shown = entity::decode(shown);
                 self.out
                     .push(WikiToken::text(percent_decode(&shown).into_owned()));
             }

@@ -44,8 +44,7 @@ pub(crate) fn tokenize_with(
         pos: 0,
         limit: src.len(),
         out: Vec::with_capacity(src.len() / 8 + 4),
-        text: String::new(),
-        text_start: 0,
+        text: Pending::None,
         dd_pending: false,
         dd_depth: 0,
         dd_quotes: (false, false),
@@ -87,8 +86,8 @@ pub(crate) struct Tokenizer<'a> {
     /// Where the current scan stops (the end of a heading's content, or the input).
     pub(crate) limit: usize,
     pub(crate) out: Vec<WikiToken>,
-    text: String,
-    text_start: usize,
+    /// The text read since the last token.
+    text: Pending,
     /// A `;` term is open on this line: its first `:` starts the description.
     pub(crate) dd_pending: bool,
     /// Open HTML elements on a `;` line: a `:` inside one is text.
@@ -126,6 +125,27 @@ pub(crate) struct Tokenizer<'a> {
     /// last start marker once known (`usize::MAX`: not yet).
     pub(crate) cell_call: Option<(usize, usize, usize)>,
 }
+
+/// The text read since the last token: a range of the source while it is one
+/// (the common case: it becomes a token with one exact allocation), else a copy
+/// that started at a source offset.
+enum Pending {
+    None,
+    Src(usize, usize),
+    Copied(usize, String),
+}
+
+/// The bytes at which a run of plain text may end (see [`Tokenizer::text_run`]).
+const STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = *b"\n'<&_{[|!:RPI\xEE";
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
 const SWITCHES: &[&str] = &[
@@ -165,20 +185,56 @@ impl<'a> Tokenizer<'a> {
 
     /// Adds `s` (read from `start..`) to the pending text.
     pub(crate) fn push_text(&mut self, s: &str, start: usize) {
-        if self.text.is_empty() {
-            self.text_start = start;
+        let end = start + s.len();
+        if s.is_empty() {
+            return;
         }
-        self.text.push_str(s);
+        if self.src.as_bytes().get(start..end) == Some(s.as_bytes()) {
+            self.push_src(start, end);
+        } else {
+            self.append_copy(s, start);
+        }
+    }
+
+    /// Adds the source's `start..end` to the pending text.
+    fn push_src(&mut self, start: usize, end: usize) {
+        match &mut self.text {
+            _ if start >= end => {}
+            Pending::None => self.text = Pending::Src(start, end),
+            Pending::Src(_, e) if *e == start => *e = end,
+            _ => {
+                let src = self.src;
+                self.append_copy(src.get(start..end).unwrap_or(""), start);
+            }
+        }
+    }
+
+    /// Adds a copy of `s` to the pending text (`start`: where it was read).
+    fn append_copy(&mut self, s: &str, start: usize) {
+        self.text = match std::mem::replace(&mut self.text, Pending::None) {
+            Pending::None => Pending::Copied(start, s.to_owned()),
+            Pending::Src(from, to) => {
+                let mut text = String::with_capacity(to - from + s.len());
+                text.push_str(self.src.get(from..to).unwrap_or(""));
+                text.push_str(s);
+                Pending::Copied(from, text)
+            }
+            Pending::Copied(from, mut text) => {
+                text.push_str(s);
+                Pending::Copied(from, text)
+            }
+        };
     }
 
     pub(crate) fn flush_text(&mut self) {
-        if !self.text.is_empty() {
-            let text = std::mem::take(&mut self.text);
-            let start = self.text_start;
-            let end = start + text.len();
-            self.out
-                .push(WikiToken::at(Tok::Html(OwnedToken::text(text)), start, end));
-        }
+        let (text, start) = match std::mem::replace(&mut self.text, Pending::None) {
+            Pending::None => return,
+            Pending::Src(s, e) => (self.src.get(s..e).unwrap_or("").to_owned(), s),
+            Pending::Copied(s, text) => (text, s),
+        };
+        let end = start + text.len();
+        self.out
+            .push(WikiToken::at(Tok::Html(OwnedToken::text(text)), start, end));
     }
 
     /// Emits a token read from `start..self.pos`.
@@ -315,30 +371,50 @@ impl<'a> Tokenizer<'a> {
         bullets
     }
 
+    /// Plain text from the current position (whatever its first byte is) to
+    /// the next byte where syntax may start. Bytes that cannot end a run are
+    /// skipped by one table look-up each; a free URL or magic link is looked
+    /// for only where one can start: a `RFC`/`PMID`/`ISBN` at its capital, a
+    /// protocol from the `:` that ends it, back over its letters.
     fn text_run(&mut self) {
         let start = self.pos;
         let bytes = self.src.as_bytes();
+        let run = bytes.get(..self.limit).unwrap_or(bytes);
         let mut end = start + 1;
-        while end < self.limit {
-            if !self.in_ext_link && self.autolink_candidate(end) {
-                break;
+        while let Some(&b) = run.get(end) {
+            if !STOP[usize::from(b)] {
+                end += 1;
+                continue;
             }
-            match bytes.get(end) {
-                Some(b'\n' | b'\'' | b'<' | b'&' | b'_' | b'{' | b'[' | b'|' | b'!' | 0xEE)
-                | None => {
-                    break;
+            let next = run.get(end + 1).copied();
+            match b {
+                b':' if self.dd_pending => break,
+                b':' => {
+                    if !self.in_ext_link
+                        && let Some(at) = self.url_start_before(start, end)
+                    {
+                        end = at;
+                        break;
+                    }
                 }
-                Some(b':') if self.dd_pending => break,
-                _ => end += 1,
+                b'R' | b'P' | b'I' => {
+                    if !self.in_ext_link && self.autolink_candidate(end) {
+                        break;
+                    }
+                }
+                // Only doubled, or in a cell line, do these start syntax.
+                b'\'' | b'_' | b'{' if next != Some(b) => {}
+                b'|' | b'!' if self.cell_line.is_none() => {}
+                _ => break,
             }
+            end += 1;
         }
         // Never split a character.
         while !self.src.is_char_boundary(end) {
             end += 1;
         }
-        let s = self.src.get(start..end).unwrap_or("");
         self.pos = end;
-        self.push_text(s, start);
+        self.push_src(start, end);
     }
 
     fn quotes(&mut self) {

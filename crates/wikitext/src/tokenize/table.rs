@@ -194,7 +194,6 @@ impl Tokenizer<'_> {
             break;
         }
         let line = rest.get(lead..).unwrap_or("");
-        let eol = line.find('\n').unwrap_or(line.len());
         let start = self.pos;
         let is_cell = self.table_depth > 0
             && (line.starts_with('!')
@@ -207,6 +206,7 @@ impl Tokenizer<'_> {
         if !is_table_syntax || (!markers.is_empty() && !is_cell) {
             return false;
         }
+        let eol = line.find('\n').unwrap_or(line.len());
         // Comments before the syntax stay (in the table, as Parsoid keeps them).
         for &(at, len) in &comments {
             let text = rest.get(at + 4..at + len - 3).unwrap_or("");
@@ -333,7 +333,12 @@ impl Tokenizer<'_> {
         let b = line.as_bytes();
         let mut i = 0;
         let mut seen = Vec::new();
-        while i < b.len() {
+        while let Some(&c) = b.get(i) {
+            // Only markers, comments, `<nowiki>`, links and pipes matter here.
+            if !matches!(c, 0xEE | b'<' | b'[' | b'|' | b'!') {
+                i += 1;
+                continue;
+            }
             if let Some(n) = line.get(i..).and_then(marker_len) {
                 seen.push(self.pos + i);
                 i += n;

@@ -601,14 +601,14 @@ fn push_pre_body(out: &mut Vec<WikiToken>, s: &str) {
         let Some(close) = lower.get(body..).and_then(|r| r.find("</nowiki>")) else {
             break;
         };
-        text.push_str(&entity::decode_all(s.get(i..open).unwrap_or("")));
+        text.push_str(&entity::decode(s.get(i..open).unwrap_or("")));
         if !text.is_empty() {
             out.push(WikiToken::text(std::mem::take(&mut text)));
         }
         push_decoded(out, s.get(body..body + close).unwrap_or(""));
         i = body + close + "</nowiki>".len();
     }
-    text.push_str(&entity::decode_all(s.get(i..).unwrap_or("")));
+    text.push_str(&entity::decode(s.get(i..).unwrap_or("")));
     if !text.is_empty() {
         out.push(WikiToken::text(text));
     }
