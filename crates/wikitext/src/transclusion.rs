@@ -265,7 +265,11 @@ fn expand_into(
     // The last marked call: its index in `calls`, where its end marker
     // ends in `out`, and whether its output ended on a list line.
     let mut last_marked: Option<(usize, usize, bool)> = None;
-    for node in &tree.nodes {
+    // The first node after the last one handled below: the nodes from it on
+    // to the next handled one cover the text before that one.
+    let mut gap_from = 0;
+    for (k, node) in tree.nodes.iter().enumerate() {
+        let gap = tree.nodes.get(gap_from..k).unwrap_or(&[]);
         if let Node::Ext(e) = node {
             let Some(inner) = e.inner.clone().filter(|_| nesting < MAX_TAG_NESTING) else {
                 continue;
@@ -273,8 +277,8 @@ fn expand_into(
             if !is_cite_tag(src, e) {
                 continue;
             }
-            let before = src.get(segment_start..e.span.start).unwrap_or("");
-            out.push_str(&page.expand(before)?.text);
+            gap_from = k + 1;
+            expand_gap(page, src, gap, segment_start..e.span.start, out)?;
             out.push_str(src.get(e.span.start..inner.start).unwrap_or(""));
             let inner_src = src.get(inner.clone()).unwrap_or("");
             let inner_tree =
@@ -288,9 +292,9 @@ fn expand_into(
             // Include directives of the page itself (`<noinclude>`,
             // `<includeonly>…</includeonly>`) reach the tokenizer as written:
             // Parsoid marks them with metas.
-            let before = src.get(segment_start..span.start).unwrap_or("");
+            gap_from = k + 1;
+            expand_gap(page, src, gap, segment_start..span.start, out)?;
             // Inside a tag or link they go, as before.
-            out.push_str(&page.expand(before)?.text);
             if safe_context(out.rsplit('\n').next().unwrap_or("")) {
                 out.push_str(src.get(span.clone()).unwrap_or(""));
             }
@@ -306,10 +310,12 @@ fn expand_into(
         };
         let span = call.span.clone();
         // The text before the call, expanded on its own (it holds no call).
-        let before = src.get(segment_start..span.start).unwrap_or("");
-        out.push_str(&page.expand(before)?.text);
+        gap_from = k + 1;
+        expand_gap(page, src, gap, segment_start..span.start, out)?;
         let call_src = src.get(span.clone()).unwrap_or("");
-        let expansion = page.expand(call_src)?.text;
+        page.check_input(call_src.len())?;
+        let mut expansion = String::new();
+        page.expand_call(src, node, &mut expansion);
         let line = out.rsplit('\n').next().unwrap_or("");
         // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
         // unmarked: it becomes structure, not content.
@@ -457,7 +463,37 @@ fn expand_into(
         }
         segment_start = span.end;
     }
-    out.push_str(&page.expand(src.get(segment_start..).unwrap_or(""))?.text);
+    let gap = tree.nodes.get(gap_from..).unwrap_or(&[]);
+    expand_gap(page, src, gap, segment_start..src.len(), out)
+}
+
+/// Expands the page text `src[text]`, which holds no call, into `out`: `gap`
+/// are the tree's nodes that cover it (the first may start before it, in
+/// the link trail a marked call took).
+fn expand_gap(
+    page: &mut PageExpander<'_, '_>,
+    src: &str,
+    gap: &[Node],
+    text: std::ops::Range<usize>,
+    out: &mut String,
+) -> Result<(), preprocess::PreprocessError> {
+    page.check_input(text.end.saturating_sub(text.start))?;
+    let skip = gap
+        .iter()
+        .take_while(|n| n.span().end <= text.start)
+        .count();
+    let gap = gap.get(skip..).unwrap_or(&[]);
+    match gap.split_first() {
+        Some((Node::Text(first), rest)) if first.start < text.start => {
+            page.expand_page_nodes(src, &[Node::Text(text.start..first.end)], out);
+            page.expand_page_nodes(src, rest, out);
+        }
+        // A trail is plain text; were it not, the text is parsed on its own.
+        Some((first, _)) if first.span().start < text.start => {
+            out.push_str(&page.expand(src.get(text).unwrap_or(""))?.text);
+        }
+        _ => page.expand_page_nodes(src, gap, out),
+    }
     Ok(())
 }
 

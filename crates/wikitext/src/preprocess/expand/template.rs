@@ -140,9 +140,12 @@ impl PageExpander<'_, '_> {
         }
     }
 
+    /// `{{…}}`; `line_start`: whether the call counts as starting a line
+    /// (T2529's newline before list or table output).
     pub(crate) fn template(
         &mut self,
         b: &Braced,
+        line_start: bool,
         frame: &Frame<'_>,
         flags: Flags,
         depth: usize,
@@ -153,7 +156,7 @@ impl PageExpander<'_, '_> {
         };
         let title_ws = self.expand_to_string(&b.title.nodes, frame, strip, depth);
         match self.classify(&title_ws, !b.parts.is_empty()) {
-            Call::Variable { value, .. } => push_result(b, &value, out),
+            Call::Variable { value, .. } => push_result(line_start, &value, out),
             Call::Function { f, arg0, .. } => {
                 let call = CallArgs {
                     arg0,
@@ -162,10 +165,18 @@ impl PageExpander<'_, '_> {
                     depth,
                 };
                 let v = f(self, frame, &call);
-                push_result(b, &v, out);
+                push_result(line_start, &v, out);
             }
             Call::Template { title, msgnw: true } => self.msgnw(&title, out),
-            Call::Template { title, .. } => self.transclude(title, b, frame, flags, depth, out),
+            Call::Template { title, .. } => {
+                let start = out.len();
+                self.transclude(title, b, frame, flags, depth, out);
+                // (The error markup and missing-template links of the early
+                // returns never start a line.)
+                if needs_newline(line_start, out.get(start..).unwrap_or("")) {
+                    out.insert(start, '\n');
+                }
+            }
             Call::Text => self.literal(b, &title_ws, frame, flags, depth, out),
         }
     }
@@ -288,10 +299,6 @@ impl PageExpander<'_, '_> {
             self.warnings.push(Warning::ExpansionTooLarge {
                 title: t.prefixed(),
             });
-            return;
-        }
-        if needs_newline(b, &out[start..]) {
-            out.insert(start, '\n');
         }
     }
 
@@ -419,15 +426,15 @@ fn omitted(t: &Title, out: &mut String) {
 
 /// MediaWiki (T2529): output that starts with `{|`, `:`, `;`, `#` or `*` starts a
 /// new line unless the call itself started one.
-fn push_result(b: &Braced, text: &str, out: &mut String) {
-    if needs_newline(b, text) {
+fn push_result(line_start: bool, text: &str, out: &mut String) {
+    if needs_newline(line_start, text) {
         out.push('\n');
     }
     out.push_str(text);
 }
 
-fn needs_newline(b: &Braced, text: &str) -> bool {
-    !b.line_start && (text.starts_with("{|") || text.starts_with([':', ';', '#', '*']))
+fn needs_newline(line_start: bool, text: &str) -> bool {
+    !line_start && (text.starts_with("{|") || text.starts_with([':', ';', '#', '*']))
 }
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
