@@ -143,11 +143,18 @@ impl Title {
 
     /// The full title (`Template:Foo bar`).
     pub fn prefixed(&self) -> String {
-        if self.ns_name.is_empty() {
-            self.text.clone()
-        } else {
-            format!("{}:{}", self.ns_name, self.text)
+        let mut out = String::with_capacity(self.ns_name.len() + 1 + self.text.len());
+        self.push_prefixed(&mut out);
+        out
+    }
+
+    /// Appends the full title (`Template:Foo bar`) to `out`.
+    pub(crate) fn push_prefixed(&self, out: &mut String) {
+        if !self.ns_name.is_empty() {
+            out.push_str(&self.ns_name);
+            out.push(':');
         }
+        out.push_str(&self.text);
     }
 
     /// The full title with underscores (`Template:Foo_bar`), as in URLs.

@@ -356,13 +356,15 @@ impl PageExpander<'_, '_> {
     /// The parsed source of `t`, following redirects; a missing page is written
     /// as a link to it.
     fn load(&mut self, mut t: Title, out: &mut String) -> Option<(Title, Rc<Parsed>)> {
-        let first = t.clone();
+        // The title asked for, once a redirect replaced it in `t` (no copy of
+        // it on the common path).
+        let mut first: Option<Title> = None;
         for _ in 0..=MAX_REDIRECTS {
             if let Some(cached) = self.cache.borrow().get(&t) {
                 return match cached {
                     Some(p) => Some((t, Rc::clone(p))),
                     None => {
-                        missing(&first, out);
+                        missing(first.as_ref().unwrap_or(&t), out);
                         None
                     }
                 };
@@ -378,17 +380,19 @@ impl PageExpander<'_, '_> {
                 }
             };
             let Some(src) = src else {
-                self.cache.borrow_mut().insert(t.clone(), None);
+                let first = first.as_ref().unwrap_or(&t);
                 self.warnings.push(Warning::Missing {
                     title: first.prefixed(),
                 });
-                missing(&first, out);
+                missing(first, out);
+                self.cache.borrow_mut().insert(t, None);
                 return None;
             };
             if let Some(target) = redirect_target(&src)
                 && let Ok(next) = Title::parse(target, NS_MAIN, &self.pre.config.site)
             {
-                t = next;
+                let asked = std::mem::replace(&mut t, next);
+                first.get_or_insert(asked);
                 continue;
             }
             if src.len() > self.pre.config.limits.max_input {
@@ -408,14 +412,14 @@ impl PageExpander<'_, '_> {
                 .insert(t.clone(), Some(Rc::clone(&parsed)));
             return Some((t, parsed));
         }
-        missing(&first, out);
+        missing(first.as_ref().unwrap_or(&t), out);
         None
     }
 }
 
 fn missing(t: &Title, out: &mut String) {
     out.push_str("[[:");
-    out.push_str(&t.prefixed());
+    t.push_prefixed(out);
     out.push_str("]]");
 }
 
