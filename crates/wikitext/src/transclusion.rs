@@ -694,15 +694,16 @@ fn safe_in_brackets(line: &str, expansion: &str) -> bool {
     let bytes = line.as_bytes();
     let mut closes = 0usize;
     let mut open = None;
-    for (i, &b) in bytes.iter().enumerate().rev() {
-        match b {
-            b']' => closes += 1,
-            b'[' if closes > 0 => closes -= 1,
-            b'[' => {
-                open = Some(i);
-                break;
-            }
-            _ => {}
+    let mut end = bytes.len();
+    while let Some(i) = memchr::memrchr2(b'[', b']', bytes.get(..end).unwrap_or(&[])) {
+        end = i;
+        if bytes.get(i) == Some(&b']') {
+            closes += 1;
+        } else if closes > 0 {
+            closes -= 1;
+        } else {
+            open = Some(i);
+            break;
         }
     }
     let Some(last) = open else {

@@ -262,6 +262,10 @@ struct Parser<'a> {
     no_more_closing: Vec<String>,
     /// The sum of the counts of the pieces on the stack.
     open_count: usize,
+    /// The first newline at or after the last search for one (or the end).
+    next_newline: Option<usize>,
+    /// The same for the first `[`, `{` or `<`.
+    next_open: Option<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -276,6 +280,8 @@ impl<'a> Parser<'a> {
             no_more_gt: false,
             no_more_closing: Vec::new(),
             open_count: 0,
+            next_newline: None,
+            next_open: None,
         }
     }
 
@@ -347,12 +353,30 @@ impl<'a> Parser<'a> {
                 let pipe = self.find_pipe();
                 let equals = self.find_equals();
                 let start = self.i;
-                let stops = &STOPS[stop_set(closing, pipe, equals)];
-                let j = self
-                    .bytes
-                    .get(start..)
-                    .and_then(|rest| rest.iter().position(|&c| stops[usize::from(c)]))
-                    .map_or(len, |off| start + off);
+                let set = stop_set(closing, pipe, equals);
+                let rest = self.bytes.get(start..).unwrap_or(&[]);
+                let j = if set == 0 {
+                    // Only `[`, `{`, `<` and newlines (the page's own text):
+                    // memchr's word-at-a-time searches.
+                    // Each kept (a position at or after `start` is still the
+                    // next one): no byte is searched twice.
+                    let newline = match self.next_newline {
+                        Some(n) if n >= start => n,
+                        _ => memchr::memchr(b'\n', rest).map_or(len, |off| start + off),
+                    };
+                    let open = match self.next_open {
+                        Some(n) if n >= start => n,
+                        _ => memchr::memchr3(b'[', b'{', b'<', rest).map_or(len, |off| start + off),
+                    };
+                    self.next_newline = Some(newline);
+                    self.next_open = Some(open);
+                    open.min(newline)
+                } else {
+                    let stops = &STOPS[set];
+                    rest.iter()
+                        .position(|&c| stops[usize::from(c)])
+                        .map_or(len, |off| start + off)
+                };
                 self.push_text(start..j);
                 self.i = j;
                 match self.bytes.get(j) {
