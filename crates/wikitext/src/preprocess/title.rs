@@ -119,10 +119,19 @@ impl Title {
         if rest.len() > 255 {
             return Err(TitleError::TooLong);
         }
+        let text = if rest.len() == s.len() && s.as_bytes().first().is_some_and(u8::is_ascii) {
+            // The whole normalized text: upper-cased in place, not copied.
+            if let Some(first) = s.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            s
+        } else {
+            ucfirst(rest)
+        };
         Ok(Title {
             ns,
             ns_name: ns_name(ns, site).unwrap_or_default(),
-            text: ucfirst(rest),
+            text,
         })
     }
 
