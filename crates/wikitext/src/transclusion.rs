@@ -4,6 +4,10 @@
 //! `<meta typeof="mw:Transclusion/End">`; the DOM pass `dom::encapsulate` then
 //! puts `typeof` and `data-mw` (the call's target and parameters) on the output.
 
+use std::fmt::Write as _;
+
+use foldhash::HashMap;
+
 use crate::preprocess::{self, Node, PageExpander, Tree};
 use crate::title::encode_title;
 
@@ -55,8 +59,19 @@ fn json(s: &str) -> String {
 pub(crate) fn json_into(s: &str, out: &mut String) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
+    let bytes = s.as_bytes();
     let mut from = 0;
-    for (i, b) in s.bytes().enumerate() {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        // Eight plain bytes at a time (most text has nothing to escape).
+        if let Some(word) = bytes
+            .get(i..i + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            && !needs_json_escape(u64::from_le_bytes(word))
+        {
+            i += 8;
+            continue;
+        }
         let esc: &str = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -66,7 +81,10 @@ pub(crate) fn json_into(s: &str, out: &mut String) {
             0x08 => "\\b",
             0x0c => "\\f",
             0..0x20 => "",
-            _ => continue,
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.push_str(s.get(from..i).unwrap_or(""));
         if esc.is_empty() {
@@ -76,17 +94,41 @@ pub(crate) fn json_into(s: &str, out: &mut String) {
         } else {
             out.push_str(esc);
         }
-        from = i + 1;
+        i += 1;
+        from = i;
     }
     out.push_str(s.get(from..).unwrap_or(""));
     out.push('"');
 }
 
-/// Parsoid's `data-mw` for the call `src` (`{{…}}`).
+/// Whether any of the eight bytes of `w` is `"`, `\` or below 0x20 (the
+/// bit tricks of "Bit Twiddling Hacks": a zero byte, a byte less than n).
+fn needs_json_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGHS != 0;
+    below_space
+        || zero_byte(w ^ (ONES * u64::from(b'"')))
+        || zero_byte(w ^ (ONES * u64::from(b'\\')))
+}
+
+/// What [`expand_into`] keeps across a page and its `<ref>` bodies: the
+/// marked calls, and each template name's `href` (titles normalized once).
+struct Marks<'a> {
+    site: &'a preprocess::Site,
+    calls: Vec<Call>,
+    /// A template name as written (comments-free, trimmed) → its `href` as a
+    /// JSON string.
+    hrefs: HashMap<String, String>,
+}
+
+/// Parsoid's `data-mw` for the call `src` (`{{…}}`), written straight from
+/// the call's parts.
 fn data_mw(
     src: &str,
     call: &preprocess::Braced,
-    site: &preprocess::Site,
+    marks: &mut Marks<'_>,
     expanded_name: Option<&str>,
 ) -> String {
     let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
@@ -100,9 +142,9 @@ fn data_mw(
             None => break,
         }
     }
-    let mut target = String::with_capacity(64);
-    target.push_str("{\"wt\":");
-    json_into(shown, &mut target);
+    let mut out = String::with_capacity(call.span.len() + 96 + 16 * call.parts.len());
+    out.push_str("{\"parts\":[{\"template\":{\"target\":{\"wt\":");
+    json_into(shown, &mut out);
     let function = if matches!(trimmed, "=" | "!") {
         Some(trimmed.to_owned())
     } else if let Some(rest) = trimmed.strip_prefix('#') {
@@ -120,75 +162,106 @@ fn data_mw(
     };
     match &function {
         Some(f) => {
-            target.push_str(",\"function\":");
-            json_into(f, &mut target);
+            out.push_str(",\"function\":");
+            json_into(f, &mut out);
         }
         None => {
+            out.push_str(",\"href\":");
             // A templated name (`{{{{1x|1x}}|…}}`) is the title it expands to.
-            let name = expanded_name.map_or_else(|| without_comments(trimmed), str::to_owned);
-            let name = crate::tokenize::entity::decode_all(&name);
-            let title = preprocess::Title::parse(&name, preprocess::NS_TEMPLATE, site)
-                .map(|t| t.prefixed())
-                .unwrap_or_else(|_| trimmed.to_owned());
-            target.push_str(",\"href\":");
-            let mut href = String::from("./");
-            href.push_str(&encode_title(&title));
-            json_into(&href, &mut target);
+            match expanded_name {
+                Some(name) => out.push_str(&template_href(name, trimmed, marks.site)),
+                None if !(trimmed.contains('<') && trimmed.contains("<!--")) => {
+                    match marks.hrefs.get(trimmed) {
+                        Some(href) => out.push_str(href),
+                        None => {
+                            let href = template_href(trimmed, trimmed, marks.site);
+                            out.push_str(&href);
+                            marks.hrefs.insert(trimmed.to_owned(), href);
+                        }
+                    }
+                }
+                None => out.push_str(&template_href(
+                    &without_comments(trimmed),
+                    trimmed,
+                    marks.site,
+                )),
+            }
         }
     }
-    target.push('}');
-    // Each parameter once (a repeated name: the last one), in call order.
-    let mut entries: Vec<(String, String)> = Vec::new();
+    out.push_str("},\"params\":{");
+    // Each parameter once (a repeated name: the last one), in call order:
+    // the names in one buffer, each parameter's range of it.
+    let mut names = String::with_capacity(16 * call.parts.len());
+    let mut params: Vec<(std::ops::Range<usize>, &str, Option<&str>)> =
+        Vec::with_capacity(call.parts.len());
     let mut n = 0;
     for part in &call.parts {
         let whole = text(&part.span);
         // A parser function's arguments are all positional, as written.
         let eq = part.eq.filter(|_| function.is_none());
-        let (name, value, key) = match eq.and_then(|eq| part.nodes.get(eq)) {
+        let from = names.len();
+        let (value, key) = match eq.and_then(|eq| part.nodes.get(eq)) {
             Some(eq) => {
                 let at = eq.span().start.saturating_sub(part.span.start);
                 let raw = whole.get(..at).unwrap_or("").trim();
-                let name = without_comments(raw);
                 let value = whole.get(at + 1..).unwrap_or("").trim();
-                // A name written with comments keeps its source as `key`.
-                let key = (name != raw).then(|| raw.to_owned());
-                (name, value, key)
+                if raw.contains('<') && raw.contains("<!--") {
+                    let name = without_comments(raw);
+                    names.push_str(&name);
+                    // A name written with comments keeps its source as `key`.
+                    (value, (name != raw).then_some(raw))
+                } else {
+                    names.push_str(raw);
+                    (value, None)
+                }
             }
             None => {
                 n += 1;
-                (n.to_string(), whole, None)
+                // Writing to a `String` cannot fail.
+                let _ = write!(names, "{n}");
+                (whole, None)
             }
         };
-        let mut entry = String::with_capacity(value.len() + 10);
-        entry.push_str("{\"wt\":");
-        json_into(value, &mut entry);
-        if let Some(key) = key {
-            entry.push_str(",\"key\":{\"wt\":");
-            json_into(&key, &mut entry);
-            entry.push('}');
-        }
-        entry.push('}');
-        entries.retain(|(k, _)| *k != name);
-        entries.push((name, entry));
+        params.push((from..names.len(), value, key));
     }
-    let size = entries
-        .iter()
-        .map(|(n, e)| n.len() + e.len() + 4)
-        .sum::<usize>();
-    let mut out = String::with_capacity(target.len() + size + 48);
-    out.push_str("{\"parts\":[{\"template\":{\"target\":");
-    out.push_str(&target);
-    out.push_str(",\"params\":{");
-    for (i, (name, entry)) in entries.iter().enumerate() {
-        if i > 0 {
+    let name_of = |r: &std::ops::Range<usize>| names.get(r.clone()).unwrap_or("");
+    let mut first = true;
+    for (i, (range, value, key)) in params.iter().enumerate() {
+        let name = name_of(range);
+        if params
+            .get(i + 1..)
+            .is_some_and(|later| later.iter().any(|(r, _, _)| name_of(r) == name))
+        {
+            continue;
+        }
+        if !first {
             out.push(',');
         }
+        first = false;
         json_into(name, &mut out);
-        out.push(':');
-        out.push_str(entry);
+        out.push_str(":{\"wt\":");
+        json_into(value, &mut out);
+        if let Some(key) = key {
+            out.push_str(",\"key\":{\"wt\":");
+            json_into(key, &mut out);
+            out.push('}');
+        }
+        out.push('}');
     }
     out.push_str("},\"i\":0}}]}");
     out
+}
+
+/// The `href` of template `name` as a JSON string: `./Template:Name`, or
+/// `./` and the target source `trimmed` when `name` is no title.
+fn template_href(name: &str, trimmed: &str, site: &preprocess::Site) -> String {
+    let name = crate::tokenize::entity::decode_all(name);
+    let title = preprocess::Title::parse(&name, preprocess::NS_TEMPLATE, site)
+        .map(|t| t.prefixed())
+        .unwrap_or_else(|_| trimmed.to_owned());
+    let mut href = String::from("./");
+    href.push_str(&encode_title(&title));
+    json(&href)
 }
 
 /// Parsoid's `data-mw` for a template argument `src` (`{{{…}}}`) on the page.
@@ -233,9 +306,13 @@ pub(crate) fn expand(
     site: &preprocess::Site,
 ) -> Result<(String, Vec<Call>), preprocess::PreprocessError> {
     let mut out = String::with_capacity(src.len());
-    let mut calls = Vec::new();
-    expand_into(page, src, tree, site, &mut out, &mut calls, 0)?;
-    Ok((out, calls))
+    let mut marks = Marks {
+        site,
+        calls: Vec::new(),
+        hrefs: HashMap::default(),
+    };
+    expand_into(page, src, tree, &mut marks, &mut out, 0)?;
+    Ok((out, marks.calls))
 }
 
 /// How deep `<ref>` bodies inside `<ref>`/`<references>` bodies are expanded
@@ -253,9 +330,8 @@ fn expand_into(
     page: &mut PageExpander<'_, '_>,
     src: &str,
     tree: &Tree,
-    site: &preprocess::Site,
+    marks: &mut Marks<'_>,
     out: &mut String,
-    calls: &mut Vec<Call>,
     nesting: usize,
 ) -> Result<(), preprocess::PreprocessError> {
     let mut segment_start = 0;
@@ -265,7 +341,13 @@ fn expand_into(
     // The last marked call: its index in `calls`, where its end marker
     // ends in `out`, and whether its output ended on a list line.
     let mut last_marked: Option<(usize, usize, bool)> = None;
-    for node in &tree.nodes {
+    // The first node after the last one handled below: the nodes from it on
+    // to the next handled one cover the text before that one.
+    let mut gap_from = 0;
+    // Each call's expansion, in one buffer.
+    let mut expansion = String::new();
+    for (k, node) in tree.nodes.iter().enumerate() {
+        let gap = tree.nodes.get(gap_from..k).unwrap_or(&[]);
         if let Node::Ext(e) = node {
             let Some(inner) = e.inner.clone().filter(|_| nesting < MAX_TAG_NESTING) else {
                 continue;
@@ -273,13 +355,13 @@ fn expand_into(
             if !is_cite_tag(src, e) {
                 continue;
             }
-            let before = src.get(segment_start..e.span.start).unwrap_or("");
-            out.push_str(&page.expand(before)?.text);
+            gap_from = k + 1;
+            expand_gap(page, src, gap, segment_start..e.span.start, out)?;
             out.push_str(src.get(e.span.start..inner.start).unwrap_or(""));
             let inner_src = src.get(inner.clone()).unwrap_or("");
             let inner_tree =
                 preprocess::parse_with(inner_src, page.pre.parse_options(preprocess::Mode::Page));
-            expand_into(page, inner_src, &inner_tree, site, out, calls, nesting + 1)?;
+            expand_into(page, inner_src, &inner_tree, marks, out, nesting + 1)?;
             out.push_str(src.get(inner.end..e.span.end).unwrap_or(""));
             segment_start = e.span.end;
             continue;
@@ -288,9 +370,9 @@ fn expand_into(
             // Include directives of the page itself (`<noinclude>`,
             // `<includeonly>…</includeonly>`) reach the tokenizer as written:
             // Parsoid marks them with metas.
-            let before = src.get(segment_start..span.start).unwrap_or("");
+            gap_from = k + 1;
+            expand_gap(page, src, gap, segment_start..span.start, out)?;
             // Inside a tag or link they go, as before.
-            out.push_str(&page.expand(before)?.text);
             if safe_context(out.rsplit('\n').next().unwrap_or("")) {
                 out.push_str(src.get(span.clone()).unwrap_or(""));
             }
@@ -306,10 +388,12 @@ fn expand_into(
         };
         let span = call.span.clone();
         // The text before the call, expanded on its own (it holds no call).
-        let before = src.get(segment_start..span.start).unwrap_or("");
-        out.push_str(&page.expand(before)?.text);
+        gap_from = k + 1;
+        expand_gap(page, src, gap, segment_start..span.start, out)?;
         let call_src = src.get(span.clone()).unwrap_or("");
-        let expansion = page.expand(call_src)?.text;
+        page.check_input(call_src.len())?;
+        expansion.clear();
+        page.expand_call(src, node, &mut expansion);
         let line = out.rsplit('\n').next().unwrap_or("");
         // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
         // unmarked: it becomes structure, not content.
@@ -353,12 +437,12 @@ fn expand_into(
             out.pop();
             out.push_str(&expansion);
             out.push(END);
-            let part = data_mw(src, call, site, None);
+            let part = data_mw(src, call, marks, None);
             let part = part
                 .strip_prefix("{\"parts\":[")
                 .and_then(|p| p.strip_suffix("]}"))
                 .unwrap_or("");
-            if let Some(prev) = calls.get_mut(idx).map(|c| &mut c.data_mw) {
+            if let Some(prev) = marks.calls.get_mut(idx).map(|c| &mut c.data_mw) {
                 let n = prev.matches("\"i\":").count();
                 let part = match part.strip_suffix("\"i\":0}}") {
                     Some(head) => format!("{head}\"i\":{n}}}}}"),
@@ -405,7 +489,11 @@ fn expand_into(
             } else {
                 list_line_lead(src, span.clone(), &expansion, out)
             };
-            let marker = format!("{START}{}{INDEX_END}", calls.len());
+            let mut marker = String::with_capacity(12);
+            marker.push(START);
+            // Writing to a `String` cannot fail.
+            let _ = write!(marker, "{}", marks.calls.len());
+            marker.push(INDEX_END);
             match &lead {
                 Some(l) => out.insert_str(out.len() - l.len(), &marker),
                 None => out.push_str(&marker),
@@ -416,7 +504,7 @@ fn expand_into(
             let target = src.get(call.title.span.clone()).unwrap_or("");
             let gap = src.get(marked_end..span.start).unwrap_or("").to_owned();
             if param {
-                calls.push(Call {
+                marks.calls.push(Call {
                     data_mw: param_data_mw(src, call),
                     gap,
                     empty: expansion.is_empty(),
@@ -430,7 +518,7 @@ fn expand_into(
             } else {
                 None
             };
-            let mut data = data_mw(src, call, site, expanded_name.as_deref());
+            let mut data = data_mw(src, call, marks, expanded_name.as_deref());
             if let Some(l) = &lead
                 && let Some(tail) = data.strip_prefix("{\"parts\":[")
             {
@@ -441,14 +529,14 @@ fn expand_into(
             {
                 data = format!("{head},{}]}}", json(trail));
             }
-            calls.push(Call {
+            marks.calls.push(Call {
                 data_mw: data,
                 gap,
                 empty: expansion.is_empty(),
             });
             marked_end = span.end + trail_len;
             last_marked = Some((
-                calls.len() - 1,
+                marks.calls.len() - 1,
                 out.len(),
                 trail_len == 0 && lead.is_none() && ends_on_list_line(&expansion),
             ));
@@ -457,7 +545,37 @@ fn expand_into(
         }
         segment_start = span.end;
     }
-    out.push_str(&page.expand(src.get(segment_start..).unwrap_or(""))?.text);
+    let gap = tree.nodes.get(gap_from..).unwrap_or(&[]);
+    expand_gap(page, src, gap, segment_start..src.len(), out)
+}
+
+/// Expands the page text `src[text]`, which holds no call, into `out`: `gap`
+/// are the tree's nodes that cover it (the first may start before it, in
+/// the link trail a marked call took).
+fn expand_gap(
+    page: &mut PageExpander<'_, '_>,
+    src: &str,
+    gap: &[Node],
+    text: std::ops::Range<usize>,
+    out: &mut String,
+) -> Result<(), preprocess::PreprocessError> {
+    page.check_input(text.end.saturating_sub(text.start))?;
+    let skip = gap
+        .iter()
+        .take_while(|n| n.span().end <= text.start)
+        .count();
+    let gap = gap.get(skip..).unwrap_or(&[]);
+    match gap.split_first() {
+        Some((Node::Text(first), rest)) if first.start < text.start => {
+            page.expand_page_nodes(src, &[Node::Text(text.start..first.end)], out);
+            page.expand_page_nodes(src, rest, out);
+        }
+        // A trail is plain text; were it not, the text is parsed on its own.
+        Some((first, _)) if first.span().start < text.start => {
+            out.push_str(&page.expand(src.get(text).unwrap_or(""))?.text);
+        }
+        _ => page.expand_page_nodes(src, gap, out),
+    }
     Ok(())
 }
 
@@ -515,6 +633,9 @@ fn list_line_lead(
 /// it. Its length after the call (0 when none, or when it holds syntax that
 /// must stay apart: templates, tags).
 fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) -> usize {
+    if !expansion.contains('<') {
+        return 0;
+    }
     let lower = expansion.to_ascii_lowercase();
     let opens = lower.matches("<li>").count() + lower.matches("<li ").count();
     if opens <= lower.matches("</li").count() {
@@ -556,34 +677,40 @@ fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) ->
 /// far): not inside a tag, where markers would land in
 /// an attribute (brackets: [`safe_in_brackets`]).
 fn safe_context(line: &str) -> bool {
-    let open_tag = match (line.rfind('<'), line.rfind('>')) {
-        (Some(lt), Some(gt)) => lt > gt,
-        (Some(_), None) => true,
-        _ => false,
-    };
-    // Table syntax lines are fine: markers are transparent to table syntax
-    // (`tokenize/table.rs`).
-    !open_tag
+    // Open when the last `<` or `>` is a `<`. Table syntax lines are fine:
+    // markers are transparent to table syntax (`tokenize/table.rs`).
+    line.bytes()
+        .rev()
+        .find(|&b| b == b'<' || b == b'>')
+        .is_none_or(|b| b == b'>')
 }
 
 /// Whether output `expansion` can be marked after `line` as far as open
 /// brackets go: inside a link's text it can (`[[A|{{x}}]]`, `[http://a {{x}}]`),
 /// in a link target or URL it cannot.
 fn safe_in_brackets(line: &str, expansion: &str) -> bool {
-    let mut open: Vec<usize> = Vec::new();
-    for (i, c) in line.char_indices() {
-        match c {
-            '[' => open.push(i),
-            ']' => {
-                open.pop();
-            }
-            _ => {}
+    // The last `[` that no later `]` closes (a `]` closes the nearest open `[`
+    // before it; one with none open is text), read from the end.
+    let bytes = line.as_bytes();
+    let mut closes = 0usize;
+    let mut open = None;
+    let mut end = bytes.len();
+    while let Some(i) = memchr::memrchr2(b'[', b']', bytes.get(..end).unwrap_or(&[])) {
+        end = i;
+        if bytes.get(i) == Some(&b']') {
+            closes += 1;
+        } else if closes > 0 {
+            closes -= 1;
+        } else {
+            open = Some(i);
+            break;
         }
     }
-    let Some(&last) = open.last() else {
+    let Some(last) = open else {
         return true;
     };
-    let double = last > 0 && open.len() >= 2 && open.get(open.len() - 2) == Some(&(last - 1));
+    // A `[` right before it is open too: a wikilink.
+    let double = last > 0 && bytes.get(last - 1) == Some(&b'[');
     let after = line.get(last + 1..).unwrap_or("");
     if double {
         // A wikilink: its text starts after the first `|`. A target holding
@@ -670,6 +797,14 @@ mod tests {
         let mut samples: Vec<String> = (0u8..0x80)
             .map(|b| format!("a{}b", char::from(b)))
             .collect();
+        // Past the eight-byte steps: the byte at each offset of a word.
+        for at in 0..17 {
+            samples.extend((0u8..0x80).map(|b| {
+                let mut s = "é0123456789abcdefghij".to_owned();
+                s.insert(at + 2, char::from(b));
+                s
+            }));
+        }
         samples.extend(
             [
                 "",

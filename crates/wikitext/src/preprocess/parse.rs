@@ -180,6 +180,10 @@ impl PartB {
 }
 
 /// An open construct on the stack.
+///
+/// Only braces make nodes: a `[[` or a heading always ends as text, so its
+/// opening run and content go to the accumulator below it as they come (its
+/// `parts` stay empty; [`Parser::push`]), not moved there when it closes.
 struct Piece {
     /// `{`, `[` or `\n` (a heading).
     open: u8,
@@ -198,12 +202,14 @@ impl Piece {
         }
     }
 
-    /// The piece as text: its unused opening run, then its parts joined by `|`.
+    /// The piece as text: its unused opening run, then its parts joined by `|`
+    /// (a bracket or heading piece: nothing, its text is out already).
     fn break_syntax(self, opening: usize, out: &mut Vec<Node>) {
-        if self.open != b'\n' {
-            let end = self.start + self.count;
-            push_node(out, None, Node::Text(end - opening..end));
+        if self.open != b'{' {
+            return;
         }
+        let end = self.start + self.count;
+        push_node(out, None, Node::Text(end - opening..end));
         for (k, part) in self.parts.into_iter().enumerate() {
             if k > 0 {
                 push_node(out, None, Node::Text(part.start - 1..part.start));
@@ -256,6 +262,10 @@ struct Parser<'a> {
     no_more_closing: Vec<String>,
     /// The sum of the counts of the pieces on the stack.
     open_count: usize,
+    /// The first newline at or after the last search for one (or the end).
+    next_newline: Option<usize>,
+    /// The same for the first `[`, `{` or `<`.
+    next_open: Option<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -270,15 +280,26 @@ impl<'a> Parser<'a> {
             no_more_gt: false,
             no_more_closing: Vec::new(),
             open_count: 0,
+            next_newline: None,
+            next_open: None,
         }
     }
 
-    /// The accumulator: the current part of the top piece, or the root.
+    /// The accumulator: the current part of the top brace piece, or the root.
     fn push(&mut self, node: Node) {
-        match self.stack.last_mut().and_then(|p| p.parts.last_mut()) {
+        match self.accumulator() {
             Some(part) => push_node(&mut part.nodes, part.eq, node),
             None => push_node(&mut self.root, None, node),
         }
+    }
+
+    /// The current part of the top brace piece (`None`: the root).
+    fn accumulator(&mut self) -> Option<&mut PartB> {
+        self.stack
+            .iter_mut()
+            .rev()
+            .find(|p| p.open == b'{')
+            .and_then(|p| p.parts.last_mut())
     }
 
     fn push_text(&mut self, span: Span) {
@@ -332,12 +353,30 @@ impl<'a> Parser<'a> {
                 let pipe = self.find_pipe();
                 let equals = self.find_equals();
                 let start = self.i;
-                let stops = &STOPS[stop_set(closing, pipe, equals)];
-                let j = self
-                    .bytes
-                    .get(start..)
-                    .and_then(|rest| rest.iter().position(|&c| stops[usize::from(c)]))
-                    .map_or(len, |off| start + off);
+                let set = stop_set(closing, pipe, equals);
+                let rest = self.bytes.get(start..).unwrap_or(&[]);
+                let j = if set == 0 {
+                    // Only `[`, `{`, `<` and newlines (the page's own text):
+                    // memchr's word-at-a-time searches.
+                    // Each kept (a position at or after `start` is still the
+                    // next one): no byte is searched twice.
+                    let newline = match self.next_newline {
+                        Some(n) if n >= start => n,
+                        _ => memchr::memchr(b'\n', rest).map_or(len, |off| start + off),
+                    };
+                    let open = match self.next_open {
+                        Some(n) if n >= start => n,
+                        _ => memchr::memchr3(b'[', b'{', b'<', rest).map_or(len, |off| start + off),
+                    };
+                    self.next_newline = Some(newline);
+                    self.next_open = Some(open);
+                    open.min(newline)
+                } else {
+                    let stops = &STOPS[set];
+                    rest.iter()
+                        .position(|&c| stops[usize::from(c)])
+                        .map_or(len, |off| start + off)
+                };
                 self.push_text(start..j);
                 self.i = j;
                 match self.bytes.get(j) {
@@ -388,14 +427,9 @@ impl<'a> Parser<'a> {
                     self.line_start();
                 }
                 Found::LineEnd => {
-                    // Close the heading; the newline is seen again as a line start.
-                    if let Some(piece) = self.pop_piece() {
-                        let mut nodes = Vec::new();
-                        piece.break_syntax(0, &mut nodes);
-                        for n in nodes {
-                            self.push(n);
-                        }
-                    }
+                    // Close the heading (its text is out already); the
+                    // newline is seen again as a line start.
+                    self.pop_piece();
                 }
                 Found::Close => self.close(),
                 Found::Open(c) => self.open(c),
@@ -417,14 +451,13 @@ impl<'a> Parser<'a> {
         if self.open_count + run > self.options.max_nesting {
             return;
         }
-        let mut part = PartB::new(self.i);
-        part.nodes.push(Node::Text(self.i..self.i + run));
+        self.push_text(self.i..self.i + run);
         self.push_piece(Piece {
             open: b'\n',
             count: run,
             start: self.i,
             line_start: true,
-            parts: vec![part],
+            parts: Vec::new(),
         });
         self.i += run;
     }
@@ -465,13 +498,23 @@ impl<'a> Parser<'a> {
         } else {
             (start, count)
         };
-        if count >= 2 {
+        if count >= 2 && c == b'{' {
             self.push_piece(Piece {
                 open: c,
                 count,
                 start,
                 line_start: start > 0 && self.bytes.get(start - 1) == Some(&b'\n'),
                 parts: vec![PartB::new(start + count)],
+            });
+        } else if count >= 2 {
+            // Brackets end as text: written now (see [`Piece`]).
+            self.push_text(start..start + count);
+            self.push_piece(Piece {
+                open: c,
+                count,
+                start,
+                line_start: false,
+                parts: Vec::new(),
             });
         } else {
             self.push_text(start..start + count);
@@ -497,68 +540,63 @@ impl<'a> Parser<'a> {
         }
         let close_at = self.i;
         self.i += matching;
-        let mut element = Vec::new();
         let mut piece = piece;
         let rest = piece.count - matching;
-        let parts = std::mem::replace(&mut piece.parts, vec![PartB::new(piece.start + rest)]);
+        piece.count = rest;
         if piece.open == b'[' {
-            let tmp = Piece {
-                open: piece.open,
-                count: piece.count,
-                start: piece.start,
-                line_start: false,
-                parts,
-            };
-            tmp.break_syntax(matching, &mut element);
-            push_node(
-                &mut element,
-                None,
-                Node::Text(close_at..close_at + matching),
-            );
-        } else {
-            let span = piece.start + rest..close_at + matching;
-            let mut built = Vec::with_capacity(parts.len());
-            let n = parts.len();
-            let mut iter = parts.into_iter().enumerate().peekable();
-            let mut ends = Vec::with_capacity(n);
-            while let Some((_, p)) = iter.next() {
-                let end = iter.peek().map_or(close_at, |(_, next)| next.start - 1);
-                ends.push(end);
-                built.push(p);
+            // The opening run and the content are out already (see [`Piece`]).
+            if rest >= 2 {
+                self.push_piece(piece);
             }
-            let mut parts_out = built.into_iter().zip(ends).map(|(p, end)| Part {
+            self.push_text(close_at..close_at + matching);
+            return;
+        }
+        let span = piece.start + rest..close_at + matching;
+        let parts = if rest >= 2 {
+            std::mem::replace(&mut piece.parts, vec![PartB::new(piece.start + rest)])
+        } else {
+            std::mem::take(&mut piece.parts)
+        };
+        // Each part ends where the next one's `|` is, the last at the close.
+        let mut title = None;
+        let mut rest_parts = Vec::with_capacity(parts.len().saturating_sub(1));
+        let mut iter = parts.into_iter().peekable();
+        while let Some(p) = iter.next() {
+            let end = iter.peek().map_or(close_at, |next| next.start - 1);
+            let part = Part {
                 span: p.start..end,
                 nodes: p.nodes,
                 eq: p.eq,
-            });
-            let mut title = parts_out.next().unwrap_or(Part {
-                span: close_at..close_at,
-                nodes: Vec::new(),
-                eq: None,
-            });
-            // The title has no name: an `=` in it is text.
-            title.eq = None;
-            let braced = Braced {
-                span,
-                title,
-                parts: parts_out.collect(),
-                line_start: piece.line_start && matching == max_count,
             };
-            element.push(if matching == 3 {
-                Node::Argument(braced)
+            if title.is_none() {
+                title = Some(part);
             } else {
-                Node::Template(braced)
-            });
+                rest_parts.push(part);
+            }
         }
-        piece.count = rest;
+        let mut title = title.unwrap_or(Part {
+            span: close_at..close_at,
+            nodes: Vec::new(),
+            eq: None,
+        });
+        // The title has no name: an `=` in it is text.
+        title.eq = None;
+        let braced = Braced {
+            span,
+            title,
+            parts: rest_parts,
+            line_start: piece.line_start && matching == max_count,
+        };
         if rest >= 2 {
             self.push_piece(piece);
         } else if rest > 0 {
             self.push_text(piece.start..piece.start + rest);
         }
-        for node in element {
-            self.push(node);
-        }
+        self.push(if matching == 3 {
+            Node::Argument(braced)
+        } else {
+            Node::Template(braced)
+        });
     }
 
     /// Handles `<` at `self.i`; true when a line of comments was eaten (the next
@@ -756,7 +794,7 @@ impl<'a> Parser<'a> {
         if n == 0 {
             return;
         }
-        let acc = match self.stack.last_mut().and_then(|p| p.parts.last_mut()) {
+        let acc = match self.accumulator() {
             Some(part) => &mut part.nodes,
             None => &mut self.root,
         };

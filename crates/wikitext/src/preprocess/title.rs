@@ -119,10 +119,19 @@ impl Title {
         if rest.len() > 255 {
             return Err(TitleError::TooLong);
         }
+        let text = if rest.len() == s.len() && s.as_bytes().first().is_some_and(u8::is_ascii) {
+            // The whole normalized text: upper-cased in place, not copied.
+            if let Some(first) = s.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            s
+        } else {
+            ucfirst(rest)
+        };
         Ok(Title {
             ns,
             ns_name: ns_name(ns, site).unwrap_or_default(),
-            text: ucfirst(rest),
+            text,
         })
     }
 
@@ -143,11 +152,18 @@ impl Title {
 
     /// The full title (`Template:Foo bar`).
     pub fn prefixed(&self) -> String {
-        if self.ns_name.is_empty() {
-            self.text.clone()
-        } else {
-            format!("{}:{}", self.ns_name, self.text)
+        let mut out = String::with_capacity(self.ns_name.len() + 1 + self.text.len());
+        self.push_prefixed(&mut out);
+        out
+    }
+
+    /// Appends the full title (`Template:Foo bar`) to `out`.
+    pub(crate) fn push_prefixed(&self, out: &mut String) {
+        if !self.ns_name.is_empty() {
+            out.push_str(&self.ns_name);
+            out.push(':');
         }
+        out.push_str(&self.text);
     }
 
     /// The full title with underscores (`Template:Foo_bar`), as in URLs.

@@ -228,15 +228,18 @@ impl PageExpander<'_, '_> {
 
     /// Expands `src` (page view) in the page's frame.
     pub fn expand(&mut self, src: &str) -> Result<Expansion, PreprocessError> {
-        let limit = self.pre.config.limits.max_input;
-        if src.len() > limit {
-            return Err(PreprocessError::InputTooLarge {
-                size: src.len(),
-                limit,
-            });
-        }
+        self.check_input(src.len())?;
         let tree = parse_with(src, self.pre.parse_options(Mode::Page));
         Ok(self.expand_tree(src, &tree))
+    }
+
+    /// Whether page text of `size` bytes is within [`Limits::max_input`](super::Limits::max_input).
+    pub(crate) fn check_input(&self, size: usize) -> Result<(), PreprocessError> {
+        let limit = self.pre.config.limits.max_input;
+        if size > limit {
+            return Err(PreprocessError::InputTooLarge { size, limit });
+        }
+        Ok(())
     }
 
     /// Expands an already parsed page text (`tree` from [`parse`](super::parse) of
@@ -297,11 +300,7 @@ impl PageExpander<'_, '_> {
             return;
         }
         for node in nodes {
-            self.nodes += 1;
-            if self.nodes > self.pre.config.limits.max_nodes {
-                self.limit_hit(Warning::TooManyNodes, out, || {
-                    "<span class=\"error\">Node-count limit exceeded</span>".into()
-                });
+            if !self.count_node(out) {
                 return;
             }
             match node {
@@ -323,10 +322,49 @@ impl PageExpander<'_, '_> {
                 }
                 Node::Ignore(_) => {}
                 Node::Ext(e) => self.ext(e, frame, flags, depth, out),
-                Node::Template(b) => self.template(b, frame, flags, depth + 1, out),
+                Node::Template(b) => self.template(b, b.line_start, frame, flags, depth + 1, out),
                 Node::Argument(b) => self.argument(b, frame, flags, depth + 1, out),
             }
         }
+    }
+
+    /// Counts one more expanded node: false (and the limit's markup, once) when
+    /// that is over [`Limits::max_nodes`](super::Limits::max_nodes).
+    fn count_node(&mut self, out: &mut String) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.pre.config.limits.max_nodes {
+            self.limit_hit(Warning::TooManyNodes, out, || {
+                "<span class=\"error\">Node-count limit exceeded</span>".into()
+            });
+            return false;
+        }
+        true
+    }
+
+    /// Expands `nodes`, top-level nodes of the tree of the page text `src`
+    /// (page view), into `out` in the page's frame: what [`PageExpander::expand`]
+    /// of their source gives, without parsing it again. Warnings are dropped.
+    pub(crate) fn expand_page_nodes(&mut self, src: &str, nodes: &[Node], out: &mut String) {
+        let frame = Frame::root(src);
+        self.expand_nodes(nodes, &frame, Flags::default(), 0, out);
+        self.warnings.clear();
+    }
+
+    /// Expands one call `node` (a top-level node of the tree of the page text
+    /// `src`) into `out`, as [`PageExpander::expand`] of the call's own source
+    /// does: a template call there starts no line (its output starting a list
+    /// or table goes on a new line). Warnings are dropped.
+    pub(crate) fn expand_call(&mut self, src: &str, node: &Node, out: &mut String) {
+        let frame = Frame::root(src);
+        match node {
+            Node::Template(b) => {
+                if self.count_node(out) {
+                    self.template(b, false, &frame, Flags::default(), 1, out);
+                }
+            }
+            _ => self.expand_nodes(std::slice::from_ref(node), &frame, Flags::default(), 0, out),
+        }
+        self.warnings.clear();
     }
 
     /// Expands nodes to a new string.

@@ -140,9 +140,12 @@ impl PageExpander<'_, '_> {
         }
     }
 
+    /// `{{…}}`; `line_start`: whether the call counts as starting a line
+    /// (T2529's newline before list or table output).
     pub(crate) fn template(
         &mut self,
         b: &Braced,
+        line_start: bool,
         frame: &Frame<'_>,
         flags: Flags,
         depth: usize,
@@ -153,7 +156,7 @@ impl PageExpander<'_, '_> {
         };
         let title_ws = self.expand_to_string(&b.title.nodes, frame, strip, depth);
         match self.classify(&title_ws, !b.parts.is_empty()) {
-            Call::Variable { value, .. } => push_result(b, &value, out),
+            Call::Variable { value, .. } => push_result(line_start, &value, out),
             Call::Function { f, arg0, .. } => {
                 let call = CallArgs {
                     arg0,
@@ -162,10 +165,18 @@ impl PageExpander<'_, '_> {
                     depth,
                 };
                 let v = f(self, frame, &call);
-                push_result(b, &v, out);
+                push_result(line_start, &v, out);
             }
             Call::Template { title, msgnw: true } => self.msgnw(&title, out),
-            Call::Template { title, .. } => self.transclude(title, b, frame, flags, depth, out),
+            Call::Template { title, .. } => {
+                let start = out.len();
+                self.transclude(title, b, frame, flags, depth, out);
+                // (The error markup and missing-template links of the early
+                // returns never start a line.)
+                if needs_newline(line_start, out.get(start..).unwrap_or("")) {
+                    out.insert(start, '\n');
+                }
+            }
             Call::Text => self.literal(b, &title_ws, frame, flags, depth, out),
         }
     }
@@ -288,10 +299,6 @@ impl PageExpander<'_, '_> {
             self.warnings.push(Warning::ExpansionTooLarge {
                 title: t.prefixed(),
             });
-            return;
-        }
-        if needs_newline(b, &out[start..]) {
-            out.insert(start, '\n');
         }
     }
 
@@ -349,13 +356,15 @@ impl PageExpander<'_, '_> {
     /// The parsed source of `t`, following redirects; a missing page is written
     /// as a link to it.
     fn load(&mut self, mut t: Title, out: &mut String) -> Option<(Title, Rc<Parsed>)> {
-        let first = t.clone();
+        // The title asked for, once a redirect replaced it in `t` (no copy of
+        // it on the common path).
+        let mut first: Option<Title> = None;
         for _ in 0..=MAX_REDIRECTS {
             if let Some(cached) = self.cache.borrow().get(&t) {
                 return match cached {
                     Some(p) => Some((t, Rc::clone(p))),
                     None => {
-                        missing(&first, out);
+                        missing(first.as_ref().unwrap_or(&t), out);
                         None
                     }
                 };
@@ -371,17 +380,19 @@ impl PageExpander<'_, '_> {
                 }
             };
             let Some(src) = src else {
-                self.cache.borrow_mut().insert(t.clone(), None);
+                let first = first.as_ref().unwrap_or(&t);
                 self.warnings.push(Warning::Missing {
                     title: first.prefixed(),
                 });
-                missing(&first, out);
+                missing(first, out);
+                self.cache.borrow_mut().insert(t, None);
                 return None;
             };
             if let Some(target) = redirect_target(&src)
                 && let Ok(next) = Title::parse(target, NS_MAIN, &self.pre.config.site)
             {
-                t = next;
+                let asked = std::mem::replace(&mut t, next);
+                first.get_or_insert(asked);
                 continue;
             }
             if src.len() > self.pre.config.limits.max_input {
@@ -401,14 +412,14 @@ impl PageExpander<'_, '_> {
                 .insert(t.clone(), Some(Rc::clone(&parsed)));
             return Some((t, parsed));
         }
-        missing(&first, out);
+        missing(first.as_ref().unwrap_or(&t), out);
         None
     }
 }
 
 fn missing(t: &Title, out: &mut String) {
     out.push_str("[[:");
-    out.push_str(&t.prefixed());
+    t.push_prefixed(out);
     out.push_str("]]");
 }
 
@@ -419,15 +430,15 @@ fn omitted(t: &Title, out: &mut String) {
 
 /// MediaWiki (T2529): output that starts with `{|`, `:`, `;`, `#` or `*` starts a
 /// new line unless the call itself started one.
-fn push_result(b: &Braced, text: &str, out: &mut String) {
-    if needs_newline(b, text) {
+fn push_result(line_start: bool, text: &str, out: &mut String) {
+    if needs_newline(line_start, text) {
         out.push('\n');
     }
     out.push_str(text);
 }
 
-fn needs_newline(b: &Braced, text: &str) -> bool {
-    !b.line_start && (text.starts_with("{|") || text.starts_with([':', ';', '#', '*']))
+fn needs_newline(line_start: bool, text: &str) -> bool {
+    !line_start && (text.starts_with("{|") || text.starts_with([':', ';', '#', '*']))
 }
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
