@@ -51,12 +51,20 @@ impl Name {
     }
 
     /// The name of `atom`, resolved through the table that produced it.
+    #[inline]
     pub fn from_atom(atom: Atom, atoms: &AtomTable) -> Name {
         if atom.is_static() {
             Name(Repr::Static(atom))
         } else {
-            Name(Repr::Text(atoms.name(atom).into()))
+            Name::from_dynamic(atom, atoms)
         }
+    }
+
+    /// [`Name::from_atom`] of a dynamic atom: its text copied (kept out of line,
+    /// so the static case inlines into a token copy as a store).
+    #[inline(never)]
+    fn from_dynamic(atom: Atom, atoms: &AtomTable) -> Name {
+        Name(Repr::Text(atoms.name(atom).into()))
     }
 
     /// The name as text.

@@ -19,6 +19,12 @@
 //!
 //! Memory: only the window not yet consumed by the reader is kept (the chunk being
 //! tokenized plus the forward-scan lookahead); [`SourceWindow::release`] drops the rest.
+//!
+//! Valid UTF-8 (the common input) is its own source: while every byte read so far
+//! was valid, the window keeps one copy, the text, and serves source ranges from it
+//! (*mirrored*). The first invalid sequence (or a character cut where it cannot be
+//! completed) copies the retained text into a separate source buffer, and from
+//! there on both are kept as for any other encoding.
 
 use std::collections::VecDeque;
 use std::io::Read;
@@ -45,8 +51,13 @@ pub(crate) struct SourceWindow<R: Read> {
     piece_src_start: u64,
     text: String,
     text_base: u64,
+    /// The source bytes from `src_base`; empty while `mirrored`.
     src: Vec<u8>,
     src_base: u64,
+    /// The source bytes of the window are the text's own (UTF-8 input, valid so far:
+    /// one linear run), so `src` is not kept; an incomplete character at the end of
+    /// the last read waits in `utf8_pending`, as without mirroring.
+    mirrored: bool,
     /// Next source offset to read.
     src_end: u64,
     dec_end: u64,
@@ -71,6 +82,7 @@ impl<R: Read> SourceWindow<R> {
             text_base: 0,
             src: Vec::new(),
             src_base: skip as u64,
+            mirrored: encoding == UTF_8,
             src_end: skip as u64,
             dec_end: 0,
             map: VecDeque::new(),
@@ -193,14 +205,24 @@ impl<R: Read> SourceWindow<R> {
     pub(crate) fn source(&self, start: u64, end: u64) -> &[u8] {
         let a = self.src_offset(start).saturating_sub(self.src_base) as usize;
         let b = self.src_offset(end).saturating_sub(self.src_base) as usize;
-        self.src.get(a..b.max(a)).unwrap_or_default()
+        self.src_bytes().get(a..b.max(a)).unwrap_or_default()
     }
 
     /// Source bytes after the last decoded offset (an undecodable tail at EOF is
     /// already a U+FFFD piece, so this is empty once the input is finished).
     pub(crate) fn source_tail(&self, dec: u64) -> &[u8] {
         let a = self.src_offset(dec).saturating_sub(self.src_base) as usize;
-        self.src.get(a..).unwrap_or_default()
+        self.src_bytes().get(a..).unwrap_or_default()
+    }
+
+    /// The source bytes from `src_base` (up to the last decoded one when mirrored:
+    /// pending bytes of a cut character are not in the text yet).
+    fn src_bytes(&self) -> &[u8] {
+        if self.mirrored {
+            self.text.as_bytes()
+        } else {
+            &self.src
+        }
     }
 
     /// Forgets everything before absolute decoded offset `dec`.
@@ -252,6 +274,18 @@ impl<R: Read> SourceWindow<R> {
     }
 
     fn decode_chunk(&mut self, bytes: &[u8], last: bool) {
+        if self.mirrored {
+            if self.decode_mirrored(bytes, last) {
+                self.src_end += bytes.len() as u64;
+                return;
+            }
+            // The source and the text part here: the source bytes retained so
+            // far are the text's and the pending ones.
+            self.mirrored = false;
+            self.src.clear();
+            self.src.extend_from_slice(self.text.as_bytes());
+            self.src.extend_from_slice(&self.utf8_pending);
+        }
         self.src.extend_from_slice(bytes);
         if self.encoding == UTF_8 {
             self.decode_utf8(bytes, last);
@@ -304,6 +338,48 @@ impl<R: Read> SourceWindow<R> {
                 }
             }
         }
+    }
+
+    /// Decodes `bytes` while mirrored if the text stays the source: the pending
+    /// character completed by their first bytes, the rest valid up to, unless
+    /// `last`, a character cut at their end (which waits in `utf8_pending`).
+    /// `false`, with nothing changed, otherwise.
+    fn decode_mirrored(&mut self, bytes: &[u8], last: bool) -> bool {
+        let pending = self.utf8_pending.len();
+        let mut head = [0u8; 4];
+        let mut width = 0;
+        let mut rest = bytes;
+        if let Some(&lead) = self.utf8_pending.first() {
+            width = utf8_width(lead);
+            let Some(more) = width.checked_sub(pending).filter(|&m| m > 0) else {
+                return false;
+            };
+            let (Some(head), Some(tail)) = (head.get_mut(..width), bytes.get(..more)) else {
+                return false;
+            };
+            head[..pending].copy_from_slice(&self.utf8_pending);
+            head[pending..].copy_from_slice(tail);
+            if std::str::from_utf8(head).is_err() {
+                return false;
+            }
+            rest = &bytes[more..];
+        }
+        let cut = if last {
+            rest.len()
+        } else {
+            rest.len() - cut_tail_len(rest)
+        };
+        let Ok(text) = std::str::from_utf8(&rest[..cut]) else {
+            return false;
+        };
+        let at = self.src_end - pending as u64;
+        if let Ok(first) = std::str::from_utf8(&head[..width]) {
+            self.push_linear(first, at);
+        }
+        self.push_linear(text, at + width as u64);
+        self.utf8_pending.clear();
+        self.utf8_pending.extend_from_slice(&rest[cut..]);
+        true
     }
 
     fn push_linear(&mut self, text: &str, src: u64) {
@@ -379,6 +455,31 @@ impl<R: Read> SourceWindow<R> {
     }
 }
 
+/// The length of the UTF-8 sequence `lead` starts; 0 for a byte no sequence
+/// starts with.
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => 0,
+    }
+}
+
+/// How many bytes at the end of `bytes` are the start of a character cut by the
+/// end of the read (0 when the last character is complete or the end is not a
+/// character's start: validation tells then).
+fn cut_tail_len(bytes: &[u8]) -> usize {
+    for back in 1..=3.min(bytes.len()) {
+        let b = bytes[bytes.len() - back];
+        if (0x80..0xC0).contains(&b) {
+            continue;
+        }
+        return if utf8_width(b) > back { back } else { 0 };
+    }
+    0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,6 +529,71 @@ mod tests {
         let sjis = b"a\x82<b";
         let w = window(sjis, encoding_rs::SHIFT_JIS);
         check_tiling(&w, sjis);
+    }
+
+    /// A reader that returns at most `step` bytes per read.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// Reads `input` `step` bytes at a time, releasing as it goes; returns the text,
+    /// the source rebuilt from ranges, and whether the window was still mirrored.
+    fn trickle(input: &[u8], step: usize) -> (String, Vec<u8>, bool) {
+        let reader = Trickle { bytes: input, step };
+        let mut w = SourceWindow::new(reader, UTF_8, Vec::new(), 0);
+        let (mut text, mut out, mut done) = (String::new(), Vec::new(), 0u64);
+        while w.fill().unwrap().is_some() {
+            let end = w.dec_end;
+            text.push_str(w.text(done, end));
+            out.extend_from_slice(w.source(done, end));
+            done = end;
+            w.release(done);
+        }
+        out.extend_from_slice(w.source_tail(done));
+        (text, out, w.mirrored)
+    }
+
+    #[test]
+    fn mirrored_utf8_through_cut_characters_and_invalid_bytes() {
+        let mut valid = Vec::new();
+        for i in 0..30_000 {
+            valid.extend_from_slice(format!("<p>caf\u{e9} \u{20ac}{i} \u{10348}</p>").as_bytes());
+        }
+        let short = valid.len() / 300;
+        let short = (0..short)
+            .rev()
+            .find(|&i| std::str::from_utf8(&valid[..i]).is_ok())
+            .unwrap();
+        for step in [1, 2, 3, 5, 7, 4096, CHUNK] {
+            let input = &valid[..if step < 8 { short } else { valid.len() }];
+            let (text, out, mirrored) = trickle(input, step);
+            assert_eq!(text.as_bytes(), input, "step {step}");
+            assert_eq!(out, input, "step {step}");
+            // A read of 3 bytes or more completes any cut character; one of
+            // 1 byte cannot complete a 4-byte character cut after its first.
+            assert!(mirrored == (step >= 3) || step == 2, "step {step}");
+        }
+        // Invalid bytes after a mirrored stretch, and a character cut at the end.
+        let mut input = valid.clone();
+        input.extend_from_slice(b"x\xff\xc3(\xe2\x82");
+        input.extend_from_slice(&valid[..5000]);
+        input.extend_from_slice(b"\xf0\x90\x8d");
+        for step in [3, 4096, CHUNK] {
+            let (text, out, mirrored) = trickle(&input, step);
+            assert_eq!(out, input, "step {step}");
+            assert!(!mirrored);
+            assert_eq!(text, String::from_utf8_lossy(&input), "step {step}");
+        }
     }
 
     #[test]

@@ -308,123 +308,120 @@ impl<'r, R: Read> TokenStream<'r, R> {
     /// [`FETCH_AHEAD`] more from what the tokenizer holds.
     #[inline(never)]
     fn refill(&mut self, need: usize) -> Result<()> {
-        while self.queue.len() < need {
-            if let Some(e) = self.deferred.take() {
+        // Nothing is fetched past a deferred error.
+        if let Some(e) = self.deferred.take() {
+            if self.queue.len() < need {
                 return Err(e);
             }
-            if !self.fetch(true)? {
-                return Ok(());
-            }
+            self.deferred = Some(e);
+            return Ok(());
         }
-        let ahead = need + FETCH_AHEAD;
-        while self.queue.len() < ahead && self.deferred.is_none() {
-            match self.fetch(false) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => self.deferred = Some(e),
-            }
-        }
-        Ok(())
+        self.fetch(need, need + FETCH_AHEAD)
     }
 
-    /// Queues the next token; `read`: reads input when the tokenizer needs more
-    /// (else stops there). `false`: none queued (the end, or no input held).
-    fn fetch(&mut self, read: bool) -> Result<bool> {
-        if self.eof_queued {
-            return Ok(false);
-        }
-        loop {
-            let token = self
-                .tokenizer
-                .next_token()
-                .map_err(|source| L10nError::Tokenizer {
-                    path: self.path.clone(),
-                    source,
-                })?;
-            if let Some(token) = token {
-                // Other tokens keep the depth and switch nothing.
-                let mut class = NameClass::default();
-                let (token, effect, blank) = match token {
-                    Token::Characters(text) => {
-                        let blank = text.text.chars().all(super::is_ws);
-                        let effect = self.sim.characters(text.text);
-                        if text.borrowed {
-                            (Payload::Text(text.span), effect, blank)
-                        } else {
-                            let owned = Token::Characters(text).to_owned();
-                            (Payload::Other(Box::new(owned)), effect, blank)
-                        }
+    /// Queues tokens until `ahead` are queued, the input ends, or the tokenizer
+    /// needs input while `need` are queued (input is read only for the first
+    /// `need`). A tokenizer error met past the first `need` is kept in
+    /// `deferred`, returned when the reader gets to it (as without fetching ahead).
+    /// One loop for the whole stretch: the per-token work is a pass of it, not a
+    /// call.
+    fn fetch(&mut self, need: usize, ahead: usize) -> Result<()> {
+        while self.queue.len() < ahead && !self.eof_queued {
+            let token = match self.tokenizer.next_token() {
+                Ok(token) => token,
+                Err(source) => {
+                    let e = L10nError::Tokenizer {
+                        path: self.path.clone(),
+                        source,
+                    };
+                    if self.queue.len() < need {
+                        return Err(e);
                     }
-                    Token::StartTag(tag) | Token::EndTag(tag) => {
-                        let mut owned = self
-                            .spare
-                            .pop()
-                            .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)));
-                        // Only the values the reader reads are copied (all of
-                        // them for the tags whose attributes the simulator reads).
-                        let (rules, slots) = (self.rules, &mut self.spare_attrs);
-                        if TextTypeSimulator::ATTRIBUTE_TAGS.contains(&tag.name) {
-                            owned.copy_from_reusing(&tag, |_| true, slots);
-                        } else {
-                            owned.copy_from_reusing(
-                                &tag,
-                                |name| rules.attr_class(name).read(),
-                                slots,
-                            );
-                        }
-                        slots.truncate(MAX_SPARE_ATTRS);
-                        class = self.rules.class_of(owned.name());
-                        if matches!(token, Token::StartTag(_)) {
-                            let effect = self.sim.start_tag_owned(&owned);
-                            (Payload::Start(owned), effect, false)
-                        } else {
-                            let effect = self.sim.end_tag_owned(&owned);
-                            (Payload::End(owned), effect, false)
-                        }
-                    }
-                    Token::Eof => {
-                        let effect = self.sim.process_owned(&OwnedToken::Eof);
-                        (Payload::Eof, effect, false)
-                    }
-                    token => {
-                        let owned = token.to_owned();
-                        let effect = self.sim.process_owned(&owned);
-                        (Payload::Other(Box::new(owned)), effect, false)
-                    }
-                };
-                if let Some(state) = effect.switch {
-                    self.tokenizer.set_state(state.into());
+                    self.deferred = Some(e);
+                    return Ok(());
                 }
-                self.tokenizer.set_cdata_allowed(self.sim.cdata_allowed());
-                if matches!(token, Payload::Eof) {
+            };
+            let Some(token) = token else {
+                if self.queue.len() >= need {
+                    return Ok(());
+                }
+                let path = &self.path;
+                match self
+                    .window
+                    .fill()
+                    .ctx(|| format!("reading {}", path.display()))?
+                {
+                    Some(start) => {
+                        self.tokenizer.push_str(self.window.text_from(start));
+                        if self.window.is_eof() {
+                            self.tokenizer.finish();
+                        }
+                    }
+                    None => self.tokenizer.finish(),
+                }
+                continue;
+            };
+            // Other tokens keep the depth and switch nothing.
+            let mut class = NameClass::default();
+            let (token, effect, blank) = match token {
+                Token::Characters(text) => {
+                    // HTML whitespace is ASCII: a byte test is a character
+                    // test (a byte of a longer character is none).
+                    let blank = text.text.bytes().all(|b| super::is_ws(char::from(b)));
+                    let effect = self.sim.characters(text.text);
+                    if text.borrowed {
+                        (Payload::Text(text.span), effect, blank)
+                    } else {
+                        let owned = Token::Characters(text).to_owned();
+                        (Payload::Other(Box::new(owned)), effect, blank)
+                    }
+                }
+                Token::StartTag(tag) | Token::EndTag(tag) => {
+                    let mut owned = self
+                        .spare
+                        .pop()
+                        .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)));
+                    // Only the values the reader reads are copied (all of
+                    // them for the tags whose attributes the simulator reads).
+                    let (rules, slots) = (self.rules, &mut self.spare_attrs);
+                    if TextTypeSimulator::ATTRIBUTE_TAGS.contains(&tag.name) {
+                        owned.copy_from_reusing(&tag, |_| true, slots);
+                    } else {
+                        owned.copy_from_reusing(&tag, |name| rules.attr_class(name).read(), slots);
+                    }
+                    slots.truncate(MAX_SPARE_ATTRS);
+                    class = self.rules.class_of(owned.name());
+                    if matches!(token, Token::StartTag(_)) {
+                        let effect = self.sim.start_tag_owned(&owned);
+                        (Payload::Start(owned), effect, false)
+                    } else {
+                        let effect = self.sim.end_tag_owned(&owned);
+                        (Payload::End(owned), effect, false)
+                    }
+                }
+                Token::Eof => {
+                    let effect = self.sim.process_owned(&OwnedToken::Eof);
                     self.eof_queued = true;
+                    (Payload::Eof, effect, false)
                 }
-                self.queue.push_back(Tok {
-                    token,
-                    kept: effect.kept,
-                    opened_at: effect.opened_at,
-                    blank,
-                    class,
-                });
-                return Ok(true);
-            }
-            if !read {
-                return Ok(false);
-            }
-            let path = &self.path;
-            match self
-                .window
-                .fill()
-                .ctx(|| format!("reading {}", path.display()))?
-            {
-                Some(start) => {
-                    self.tokenizer.push_str(self.window.text_from(start));
-                    if self.window.is_eof() {
-                        self.tokenizer.finish();
-                    }
+                token => {
+                    let owned = token.to_owned();
+                    let effect = self.sim.process_owned(&owned);
+                    (Payload::Other(Box::new(owned)), effect, false)
                 }
-                None => self.tokenizer.finish(),
+            };
+            if let Some(state) = effect.switch {
+                self.tokenizer.set_state(state.into());
             }
+            self.tokenizer.set_cdata_allowed(self.sim.cdata_allowed());
+            self.queue.push_back(Tok {
+                token,
+                kept: effect.kept,
+                opened_at: effect.opened_at,
+                blank,
+                class,
+            });
         }
+        Ok(())
     }
 }
