@@ -34,17 +34,40 @@ fn is_marker(node: &Node, start: bool) -> bool {
             })
 }
 
-fn has_private(nodes: &[Node]) -> bool {
+/// What a tree holds that the passes look for (one walk).
+#[derive(Default)]
+struct Survey {
+    /// A private (`tl:`) attribute.
+    private: bool,
+    /// A private attribute other than `tl:call` (which every marker has).
+    more: bool,
+    /// A table, one of its sections or a row.
+    table: bool,
+    /// Start markers.
+    starts: usize,
+}
+
+fn survey(nodes: &[Node]) -> Survey {
+    let mut found = Survey::default();
     let mut stack: Vec<&Node> = nodes.iter().collect();
     while let Some(n) = stack.pop() {
         if let Node::Element(e) = n {
-            if e.attrs.iter().any(|(k, _)| k.starts_with("tl:")) {
-                return true;
+            for (k, _) in &e.attrs {
+                if k.starts_with("tl:") {
+                    found.private = true;
+                    found.more |= k != "tl:call";
+                }
+            }
+            found.table |= matches!(&*e.name, "table" | "tbody" | "thead" | "tfoot" | "tr");
+            found.starts += usize::from(is_marker(n, true));
+            if found.more && found.table {
+                // Every pass runs: the rest is not needed.
+                break;
             }
             stack.extend(e.children.iter());
         }
     }
-    false
+    found
 }
 
 /// The transclusion markers in document order: (path, is start).
@@ -661,7 +684,18 @@ fn migrate_row_newlines(nodes: &mut Vec<Node>) {
 
 /// Runs the pass over the body's children.
 pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::Call]) {
-    if !has_private(nodes) {
+    let found = survey(nodes);
+    if !found.private {
+        return;
+    }
+    if !found.more && !found.table {
+        // Markers and no table (a ref body, most template output): the passes
+        // before `compounds` need a table or attributes of one, which the
+        // markers do not have; compounds needs two calls.
+        if found.starts > 1 {
+            super::compound::compounds(nodes, gaps);
+        }
+        strip(nodes);
         return;
     }
     unanchor(nodes);
