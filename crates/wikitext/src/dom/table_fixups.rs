@@ -467,11 +467,21 @@ fn strip(nodes: &mut [Node]) {
     let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
     while let Some(node) = stack.pop() {
         if let Node::Element(e) = node {
-            if e.attrs.iter().any(|(k, _)| k == "tl:wt") {
+            // One look at the attributes: most elements have no private one.
+            let (mut private, mut wt, mut row) = (false, false, false);
+            for (k, _) in &e.attrs {
+                if k.starts_with("tl:") {
+                    private = true;
+                    wt |= k == "tl:wt";
+                    row |= k == ROW;
+                }
+            }
+            if wt {
                 super::trim::trim_whitespace(e);
             }
-            let row = e.attrs.iter().any(|(k, _)| k == ROW);
-            e.attrs.retain(|(k, _)| !k.starts_with("tl:"));
+            if private {
+                e.attrs.retain(|(k, _)| !k.starts_with("tl:"));
+            }
             if row && !e.attrs.is_empty() && super::cleanup::is_empty(e) {
                 match e.attrs.iter_mut().find(|(k, _)| k == "class") {
                     Some((_, v)) if !v.split_whitespace().any(|c| c == "mw-empty-elt") => {
