@@ -70,17 +70,47 @@ fn survey(nodes: &[Node]) -> Survey {
     found
 }
 
+/// The transclusion markers in document order, and which of the passes that
+/// read markers' table attributes have work (one walk).
+struct Marks {
+    /// (path, is start).
+    list: Vec<(Path, bool)>,
+    /// A start marker with `tl:tid`.
+    from_inside: bool,
+    /// A marker with `tl:hsuffix`.
+    held: bool,
+    /// A marker with `tl:tsuffix`.
+    over_table: bool,
+}
+
+fn marks(nodes: &[Node]) -> Marks {
+    let mut m = Marks {
+        list: Vec::new(),
+        from_inside: false,
+        held: false,
+        over_table: false,
+    };
+    walk(nodes, |path, node| {
+        let Node::Element(e) = node else { return };
+        if e.name != "meta" {
+            return;
+        }
+        let start = is_marker(node, true);
+        if start {
+            m.list.push((path.to_vec(), true));
+        } else if is_marker(node, false) {
+            m.list.push((path.to_vec(), false));
+        }
+        m.from_inside |= start && e.attr(TID).is_some();
+        m.held |= e.attr(HSUFFIX).is_some();
+        m.over_table |= e.attr(TSUFFIX).is_some();
+    });
+    m
+}
+
 /// The transclusion markers in document order: (path, is start).
 pub(crate) fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
-    let mut out = Vec::new();
-    walk(nodes, |path, node| {
-        if is_marker(node, true) {
-            out.push((path.to_vec(), true));
-        } else if is_marker(node, false) {
-            out.push((path.to_vec(), false));
-        }
-    });
-    out
+    marks(nodes).list
 }
 
 /// Calls `f` with every node and its path, in document order (iterative,
@@ -441,16 +471,25 @@ fn drop_fosterable_whitespace(nodes: &mut [Node]) {
 /// Each call's start and end markers (by `tl:call`), in document order of
 /// the starts.
 fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
-    let mut starts: Vec<(usize, Path)> = Vec::new();
-    let mut ends: std::collections::HashMap<usize, Path> = std::collections::HashMap::new();
-    for (path, start) in markers(nodes) {
-        let Some(call) = element_at(nodes, &path)
+    let marks = markers(nodes);
+    pairs_of(nodes, &marks)
+        .into_iter()
+        .map(|(s, e)| (s.to_vec(), e.to_vec()))
+        .collect()
+}
+
+/// [`pairs`] from the markers `marks` of `nodes`.
+fn pairs_of<'a>(nodes: &[Node], marks: &'a [(Path, bool)]) -> Vec<(&'a [usize], &'a [usize])> {
+    let mut starts: Vec<(usize, &'a [usize])> = Vec::new();
+    let mut ends: std::collections::HashMap<usize, &'a [usize]> = std::collections::HashMap::new();
+    for (path, start) in marks {
+        let Some(call) = element_at(nodes, path)
             .and_then(|e| e.attr("tl:call"))
             .and_then(|c| c.parse::<usize>().ok())
         else {
             continue;
         };
-        if start {
+        if *start {
             starts.push((call, path));
         } else {
             ends.entry(call).or_insert(path);
@@ -712,7 +751,8 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     drop_fosterable_whitespace(nodes);
     // Markers are flagged and new ones collected; the tree changes only once
     // every pair is done, so the paths stay valid.
-    let pairs_now = pairs(nodes);
+    let found = marks(nodes);
+    let pairs_now = pairs_of(nodes, &found.list);
     let any = |name: &str| {
         pairs_now
             .iter()
@@ -723,16 +763,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     // markers the passes make keep only `tl:call`, so a pass none of whose
     // attributes is on a marker now has nothing to do (each would walk the
     // tree for its pairs).
-    let (mut from_inside, mut held, mut over_table) = (false, false, false);
-    walk(nodes, |_, node| {
-        if let Node::Element(e) = node
-            && e.name == "meta"
-        {
-            from_inside |= e.attr(TID).is_some() && is_marker(node, true);
-            held |= e.attr(HSUFFIX).is_some();
-            over_table |= e.attr(TSUFFIX).is_some();
-        }
-    });
+    let (from_inside, held, over_table) = (found.from_inside, found.held, found.over_table);
     if cells {
         let mut edits = Edits::default();
         for (s, e) in &pairs_now {
@@ -757,7 +788,13 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     if over_table {
         fostered_end_over_table(nodes);
     }
-    super::compound::compounds(nodes, gaps);
+    // The markers found above are still the tree's unless a pass ran.
+    let now = if cells || fostered || from_inside || held || over_table {
+        markers(nodes)
+    } else {
+        found.list
+    };
+    super::compound::compounds_with(nodes, gaps, now);
     migrate_row_newlines(nodes);
     strip(nodes);
 }
