@@ -3,8 +3,8 @@
 //! tag's attributes, body source and body HTML in private attributes that the
 //! pass consumes (none of them reaches the output).
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::super::{Element, Node};
@@ -149,7 +149,7 @@ impl Bodies {
         let i = self.nodes.len();
         self.nodes.push(nodes);
         if self.index.len() <= depth {
-            self.index.resize_with(depth + 1, HashMap::new);
+            self.index.resize_with(depth + 1, HashMap::default);
         }
         if let Some(map) = self.index.get_mut(depth) {
             map.insert(src.to_owned(), i);
