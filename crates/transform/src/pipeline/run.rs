@@ -105,10 +105,13 @@ impl<T: PipelineToken> Pipeline<T> {
         let table = Arc::new(AsyncTable::new(registry.phase_mut(Phase::Async)));
         let mut acc = Accumulator::new(config.max_pending);
         let mut stats = RunStats::default();
-        let mut chunk = Vec::with_capacity(chunk_size);
-        let mut released = Vec::with_capacity(chunk_size);
-        let mut scratch = Vec::with_capacity(chunk_size);
         let mut input = input.into_iter();
+        // A short input (a ref body of a few tokens) gets buffers of its size
+        // and its end of input, not of a whole chunk; they grow if it was longer.
+        let room = chunk_size.min(input.size_hint().0.saturating_add(1));
+        let mut chunk = Vec::with_capacity(room);
+        let mut released = Vec::with_capacity(room);
+        let mut scratch = Vec::with_capacity(room);
         let mut out = Output {
             registry,
             config,

@@ -133,7 +133,11 @@ fn set_attr(nodes: &mut [Node], path: &[usize], name: &str, value: String) {
 
 /// Merges overlapping and nested call ranges.
 pub(crate) fn compounds(nodes: &mut Vec<Node>, gaps: &[Call]) {
-    let marks = markers(nodes);
+    compounds_with(nodes, gaps, markers(nodes));
+}
+
+/// [`compounds`] with the tree's markers (`table_fixups::markers`) known.
+pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<(Path, bool)>) {
     let mut starts: BTreeMap<usize, Path> = BTreeMap::new();
     let mut ends: BTreeMap<usize, Path> = BTreeMap::new();
     let mut order = Vec::new();

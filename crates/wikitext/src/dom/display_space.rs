@@ -8,47 +8,88 @@ fn word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 
+/// A mark's ASCII byte, or the last byte of `»«›‹` (or a continuation byte
+/// like it).
+fn is_mark(x: u8) -> bool {
+    matches!(
+        x,
+        b'?' | b':' | b';' | b'!' | b'%' | 0xBB | 0xAB | 0xBA | 0xB9
+    )
+}
+
+/// The bytes looked at together: most text has no mark, and a block without
+/// one is passed over by one test.
+const BLOCK: usize = 16;
+
+/// Whether `block` holds a mark's byte: one comparison per mark and byte,
+/// no branch, so the compiler can compare many bytes per instruction.
+fn block_has_mark(block: &[u8; BLOCK]) -> bool {
+    let mut any = 0u8;
+    for &x in block {
+        any |= u8::from(x == b'?')
+            | u8::from(x == b':')
+            | u8::from(x == b';')
+            | u8::from(x == b'!')
+            | u8::from(x == b'%')
+            | u8::from(x == 0xBB)
+            | u8::from(x == 0xAB)
+            | u8::from(x == 0xBA)
+            | u8::from(x == 0xB9);
+    }
+    any != 0
+}
+
 /// The byte offsets of the spaces to armor in `text`, in order: found from
-/// the marks (their ASCII bytes, or the last byte of `»«›‹`), most text having
-/// none.
+/// the marks, most text having none.
 fn spaces(text: &str) -> Vec<usize> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    for (i, &x) in b.iter().enumerate() {
-        if !matches!(
-            x,
-            b'?' | b':' | b';' | b'!' | b'%' | 0xBB | 0xAB | 0xBA | 0xB9
-        ) {
+    let mut from = 0;
+    while from < b.len() {
+        let to = (from + BLOCK).min(b.len());
+        let block = b.get(from..to).unwrap_or_default();
+        from = to;
+        if <&[u8; BLOCK]>::try_from(block).is_ok_and(|block| !block_has_mark(block)) {
             continue;
         }
-        let end = i + 1;
-        let Some(c) = text.get(..end).and_then(|h| h.chars().next_back()) else {
-            continue;
-        };
-        let start = end - c.len_utf8();
-        match c {
-            // A space before the mark, no word character after it.
-            '?' | ':' | ';' | '!' | '%' | '»' | '›'
-                if start > 0
-                    && b.get(start - 1) == Some(&b' ')
-                    && !word(text.get(end..).and_then(|t| t.chars().next())) =>
-            {
-                out.push(start - 1);
+        for (j, &x) in block.iter().enumerate() {
+            if is_mark(x) {
+                armored_at(text, to - block.len() + j, &mut out);
             }
-            // A space after the mark, no word character before it.
-            '«' | '‹'
-                if b.get(end) == Some(&b' ')
-                    && !word(text.get(..start).and_then(|h| h.chars().next_back())) =>
-            {
-                out.push(end);
-            }
-            _ => {}
         }
     }
     // A space between `«` and `:` is found twice, and out of order.
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// The space a mark whose last byte is at `i` armors, if any, into `out`.
+fn armored_at(text: &str, i: usize, out: &mut Vec<usize>) {
+    let b = text.as_bytes();
+    let end = i + 1;
+    let Some(c) = text.get(..end).and_then(|h| h.chars().next_back()) else {
+        return;
+    };
+    let start = end - c.len_utf8();
+    match c {
+        // A space before the mark, no word character after it.
+        '?' | ':' | ';' | '!' | '%' | '»' | '›'
+            if start > 0
+                && b.get(start - 1) == Some(&b' ')
+                && !word(text.get(end..).and_then(|t| t.chars().next())) =>
+        {
+            out.push(start - 1);
+        }
+        // A space after the mark, no word character before it.
+        '«' | '‹'
+            if b.get(end) == Some(&b' ')
+                && !word(text.get(..start).and_then(|h| h.chars().next_back())) =>
+        {
+            out.push(end);
+        }
+        _ => {}
+    }
 }
 
 fn armor(children: Vec<Node>) -> Vec<Node> {
@@ -130,5 +171,14 @@ mod tests {
         // A continuation byte like a mark's last byte (`û` ends in 0xBB).
         assert_eq!(spaces("û û"), Vec::<usize>::new());
         assert_eq!(spaces(" ?"), vec![0]);
+        // Marks in and across the blocks looked at together, and after them.
+        let long = format!("{} ? {} ! ccc", "a".repeat(14), "b".repeat(40));
+        assert_eq!(spaces(&long), vec![14, 57]);
+        let edge = format!("{} ; b", "a".repeat(14));
+        assert_eq!(spaces(&edge), vec![14]);
+        let edge = format!("{} :x", "a".repeat(15));
+        assert_eq!(spaces(&edge), Vec::<usize>::new());
+        let edge = format!("{} : z", "a".repeat(15));
+        assert_eq!(spaces(&edge), vec![15]);
     }
 }

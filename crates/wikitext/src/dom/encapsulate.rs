@@ -16,16 +16,28 @@ fn marks_empty(node: &Node) -> bool {
     matches!(node, Node::Element(e) if e.attr(EMPTY_OUTPUT).is_some())
 }
 
-fn marker(node: &Node) -> Option<(bool, Option<String>)> {
+/// Whether `node` is a start marker (`Some(true)`) or an end marker
+/// (`Some(false)`).
+fn marker_kind(node: &Node) -> Option<bool> {
     let Node::Element(e) = node else { return None };
     if e.name != "meta" {
         return None;
     }
     match e.attr("typeof") {
-        Some("mw:Transclusion" | "mw:Param") => Some((true, e.attr("data-mw").map(str::to_owned))),
-        Some("mw:Transclusion/End" | "mw:Param/End") => Some((false, None)),
+        Some("mw:Transclusion" | "mw:Param") => Some(true),
+        Some("mw:Transclusion/End" | "mw:Param/End") => Some(false),
         _ => None,
     }
+}
+
+/// [`marker_kind`], with a start marker's `data-mw`.
+fn marker(node: &Node) -> Option<(bool, Option<String>)> {
+    let start = marker_kind(node)?;
+    let data = match node {
+        Node::Element(e) if start => e.attr("data-mw").map(str::to_owned),
+        _ => None,
+    };
+    Some((start, data))
 }
 
 fn span(children: Vec<Node>, about: &str) -> Node {
@@ -194,7 +206,7 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
 fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     // No marker among these siblings: the list stays as it is (no new vector),
     // only the children's lists are processed, in the same order.
-    if !children.iter().any(|n| marker(n).is_some()) {
+    if !children.iter().any(|n| marker_kind(n).is_some()) {
         for node in &mut children {
             if let Node::Element(e) = node {
                 e.children = process(std::mem::take(&mut e.children), counter);
@@ -213,8 +225,8 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                 let mut closed = false;
                 // Up to the end marker, or to the next call's start (this
                 // call's end is then inside a node of the range).
-                while let Some(next) = iter.next_if(|n| !matches!(marker(n), Some((true, _)))) {
-                    if matches!(marker(&next), Some((false, _))) {
+                while let Some(next) = iter.next_if(|n| marker_kind(n) != Some(true)) {
+                    if marker_kind(&next) == Some(false) {
                         closed = true;
                         break;
                     }
@@ -319,7 +331,7 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
             if let Some(at) = last
                 && e.children
                     .get(at)
-                    .is_some_and(|c| matches!(marker(c), Some((true, _))))
+                    .is_some_and(|c| marker_kind(c) == Some(true))
             {
                 moved = Some(e.children.remove(at));
             }
@@ -345,7 +357,7 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
             if let Some(at) = first
                 && e.children
                     .get(at)
-                    .is_some_and(|c| matches!(marker(c), Some((true, _))))
+                    .is_some_and(|c| marker_kind(c) == Some(true))
                 && !e.children.iter().any(contains_end)
             {
                 leading = Some(e.children.remove(at));
@@ -362,7 +374,7 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
 fn contains_end(node: &Node) -> bool {
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
-        if matches!(marker(n), Some((false, _))) {
+        if marker_kind(n) == Some(false) {
             return true;
         }
         if let Node::Element(e) = n {
@@ -379,7 +391,7 @@ fn remove_first_end(node: &mut Node) -> bool {
         let is_end = e
             .children
             .get(i)
-            .is_some_and(|c| matches!(marker(c), Some((false, _))));
+            .is_some_and(|c| marker_kind(c) == Some(false));
         if is_end {
             e.children.remove(i);
             return true;
@@ -394,7 +406,7 @@ fn remove_first_end(node: &mut Node) -> bool {
 fn contains_marker(node: &Node) -> bool {
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
-        if marker(n).is_some() {
+        if marker_kind(n).is_some() {
             return true;
         }
         if let Node::Element(e) = n {

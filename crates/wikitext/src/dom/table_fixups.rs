@@ -34,30 +34,83 @@ fn is_marker(node: &Node, start: bool) -> bool {
             })
 }
 
-fn has_private(nodes: &[Node]) -> bool {
+/// What a tree holds that the passes look for (one walk).
+#[derive(Default)]
+struct Survey {
+    /// A private (`tl:`) attribute.
+    private: bool,
+    /// A private attribute other than `tl:call` (which every marker has).
+    more: bool,
+    /// A table, one of its sections or a row.
+    table: bool,
+    /// Start markers.
+    starts: usize,
+}
+
+fn survey(nodes: &[Node]) -> Survey {
+    let mut found = Survey::default();
     let mut stack: Vec<&Node> = nodes.iter().collect();
     while let Some(n) = stack.pop() {
         if let Node::Element(e) = n {
-            if e.attrs.iter().any(|(k, _)| k.starts_with("tl:")) {
-                return true;
+            for (k, _) in &e.attrs {
+                if k.starts_with("tl:") {
+                    found.private = true;
+                    found.more |= k != "tl:call";
+                }
+            }
+            found.table |= matches!(&*e.name, "table" | "tbody" | "thead" | "tfoot" | "tr");
+            found.starts += usize::from(is_marker(n, true));
+            if found.more && found.table {
+                // Every pass runs: the rest is not needed.
+                break;
             }
             stack.extend(e.children.iter());
         }
     }
-    false
+    found
+}
+
+/// The transclusion markers in document order, and which of the passes that
+/// read markers' table attributes have work (one walk).
+struct Marks {
+    /// (path, is start).
+    list: Vec<(Path, bool)>,
+    /// A start marker with `tl:tid`.
+    from_inside: bool,
+    /// A marker with `tl:hsuffix`.
+    held: bool,
+    /// A marker with `tl:tsuffix`.
+    over_table: bool,
+}
+
+fn marks(nodes: &[Node]) -> Marks {
+    let mut m = Marks {
+        list: Vec::new(),
+        from_inside: false,
+        held: false,
+        over_table: false,
+    };
+    walk(nodes, |path, node| {
+        let Node::Element(e) = node else { return };
+        if e.name != "meta" {
+            return;
+        }
+        let start = is_marker(node, true);
+        if start {
+            m.list.push((path.to_vec(), true));
+        } else if is_marker(node, false) {
+            m.list.push((path.to_vec(), false));
+        }
+        m.from_inside |= start && e.attr(TID).is_some();
+        m.held |= e.attr(HSUFFIX).is_some();
+        m.over_table |= e.attr(TSUFFIX).is_some();
+    });
+    m
 }
 
 /// The transclusion markers in document order: (path, is start).
 pub(crate) fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
-    let mut out = Vec::new();
-    walk(nodes, |path, node| {
-        if is_marker(node, true) {
-            out.push((path.to_vec(), true));
-        } else if is_marker(node, false) {
-            out.push((path.to_vec(), false));
-        }
-    });
-    out
+    marks(nodes).list
 }
 
 /// Calls `f` with every node and its path, in document order (iterative,
@@ -418,16 +471,25 @@ fn drop_fosterable_whitespace(nodes: &mut [Node]) {
 /// Each call's start and end markers (by `tl:call`), in document order of
 /// the starts.
 fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
-    let mut starts: Vec<(usize, Path)> = Vec::new();
-    let mut ends: std::collections::HashMap<usize, Path> = std::collections::HashMap::new();
-    for (path, start) in markers(nodes) {
-        let Some(call) = element_at(nodes, &path)
+    let marks = markers(nodes);
+    pairs_of(nodes, &marks)
+        .into_iter()
+        .map(|(s, e)| (s.to_vec(), e.to_vec()))
+        .collect()
+}
+
+/// [`pairs`] from the markers `marks` of `nodes`.
+fn pairs_of<'a>(nodes: &[Node], marks: &'a [(Path, bool)]) -> Vec<(&'a [usize], &'a [usize])> {
+    let mut starts: Vec<(usize, &'a [usize])> = Vec::new();
+    let mut ends: std::collections::HashMap<usize, &'a [usize]> = std::collections::HashMap::new();
+    for (path, start) in marks {
+        let Some(call) = element_at(nodes, path)
             .and_then(|e| e.attr("tl:call"))
             .and_then(|c| c.parse::<usize>().ok())
         else {
             continue;
         };
-        if start {
+        if *start {
             starts.push((call, path));
         } else {
             ends.entry(call).or_insert(path);
@@ -444,11 +506,21 @@ fn strip(nodes: &mut [Node]) {
     let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
     while let Some(node) = stack.pop() {
         if let Node::Element(e) = node {
-            if e.attrs.iter().any(|(k, _)| k == "tl:wt") {
+            // One look at the attributes: most elements have no private one.
+            let (mut private, mut wt, mut row) = (false, false, false);
+            for (k, _) in &e.attrs {
+                if k.starts_with("tl:") {
+                    private = true;
+                    wt |= k == "tl:wt";
+                    row |= k == ROW;
+                }
+            }
+            if wt {
                 super::trim::trim_whitespace(e);
             }
-            let row = e.attrs.iter().any(|(k, _)| k == ROW);
-            e.attrs.retain(|(k, _)| !k.starts_with("tl:"));
+            if private {
+                e.attrs.retain(|(k, _)| !k.starts_with("tl:"));
+            }
             if row && !e.attrs.is_empty() && super::cleanup::is_empty(e) {
                 match e.attrs.iter_mut().find(|(k, _)| k == "class") {
                     Some((_, v)) if !v.split_whitespace().any(|c| c == "mw-empty-elt") => {
@@ -661,14 +733,26 @@ fn migrate_row_newlines(nodes: &mut Vec<Node>) {
 
 /// Runs the pass over the body's children.
 pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::Call]) {
-    if !has_private(nodes) {
+    let found = survey(nodes);
+    if !found.private {
+        return;
+    }
+    if !found.more && !found.table {
+        // Markers and no table (a ref body, most template output): the passes
+        // before `compounds` need a table or attributes of one, which the
+        // markers do not have; compounds needs two calls.
+        if found.starts > 1 {
+            super::compound::compounds(nodes, gaps);
+        }
+        strip(nodes);
         return;
     }
     unanchor(nodes);
     drop_fosterable_whitespace(nodes);
     // Markers are flagged and new ones collected; the tree changes only once
     // every pair is done, so the paths stay valid.
-    let pairs_now = pairs(nodes);
+    let found = marks(nodes);
+    let pairs_now = pairs_of(nodes, &found.list);
     let any = |name: &str| {
         pairs_now
             .iter()
@@ -679,16 +763,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     // markers the passes make keep only `tl:call`, so a pass none of whose
     // attributes is on a marker now has nothing to do (each would walk the
     // tree for its pairs).
-    let (mut from_inside, mut held, mut over_table) = (false, false, false);
-    walk(nodes, |_, node| {
-        if let Node::Element(e) = node
-            && e.name == "meta"
-        {
-            from_inside |= e.attr(TID).is_some() && is_marker(node, true);
-            held |= e.attr(HSUFFIX).is_some();
-            over_table |= e.attr(TSUFFIX).is_some();
-        }
-    });
+    let (from_inside, held, over_table) = (found.from_inside, found.held, found.over_table);
     if cells {
         let mut edits = Edits::default();
         for (s, e) in &pairs_now {
@@ -713,7 +788,13 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     if over_table {
         fostered_end_over_table(nodes);
     }
-    super::compound::compounds(nodes, gaps);
+    // The markers found above are still the tree's unless a pass ran.
+    let now = if cells || fostered || from_inside || held || over_table {
+        markers(nodes)
+    } else {
+        found.list
+    };
+    super::compound::compounds_with(nodes, gaps, now);
     migrate_row_newlines(nodes);
     strip(nodes);
 }

@@ -7,13 +7,13 @@
 //! `CiteDocumentPostProcessor` does.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::rc::Rc;
 
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Transform;
-use crate::RenderOptions;
 use crate::dom::cite::placeholder as ph;
+use crate::render::Page;
 use crate::title::encode_title;
 use crate::token::{RefTag, Tok, WikiToken};
 
@@ -22,53 +22,41 @@ use crate::token::{RefTag, Tok, WikiToken};
 pub(crate) const MAX_REF_NESTING: usize = 6;
 
 pub(crate) struct Cite {
-    pub(crate) options: Arc<RenderOptions>,
+    /// The page: options, title, transclusions (`data-mw`, which markers in
+    /// bodies refer to) and rendered bodies (shared with inner renders and the
+    /// DOM pass).
+    page: Rc<Page>,
     /// Nesting of inline renders (a ref body inside a ref body…).
     pub(crate) depth: usize,
-    /// The page's transclusions (`data-mw`), which markers in bodies refer to.
-    calls: Arc<[crate::transclusion::Call]>,
     /// Template outputs open here (their `mw:Transclusion` metas).
     open_calls: usize,
     /// Custom footnote labels of the groups seen (`None`: the wiki has none).
     labels: HashMap<String, Option<Vec<String>>>,
-    /// The page's rendered bodies (shared with inner renders and the DOM pass).
-    bodies: ph::SharedBodies,
     /// The page's link form, made at the first placeholder.
-    page: std::cell::OnceCell<String>,
+    link: std::cell::OnceCell<String>,
 }
 
 impl Cite {
-    pub(crate) fn new(
-        options: Arc<RenderOptions>,
-        depth: usize,
-        calls: Arc<[crate::transclusion::Call]>,
-        bodies: ph::SharedBodies,
-    ) -> Cite {
+    pub(crate) fn new(page: Rc<Page>, depth: usize) -> Cite {
         Cite {
-            options,
+            page,
             depth,
-            calls,
             open_calls: 0,
             labels: HashMap::new(),
-            bodies,
-            page: std::cell::OnceCell::new(),
+            link: std::cell::OnceCell::new(),
         }
     }
 
     /// The page's link form (`./Title`) the pass uses for `href`s.
-    fn page(&self) -> &str {
-        self.page.get_or_init(|| {
-            format!(
-                "./{}",
-                encode_title(&crate::normalize_title(&self.options.title))
-            )
-        })
+    fn link(&self) -> &str {
+        self.link
+            .get_or_init(|| format!("./{}", encode_title(&self.page.title)))
     }
 
     /// A body rendered in inline context (nothing past the nesting limit):
     /// its index in the page's bodies, rendered the first time it is seen.
     fn body_id(&self, body: &str) -> usize {
-        if let Some(id) = self.bodies.borrow().find(self.depth, body) {
+        if let Some(id) = self.page.bodies.borrow().find(self.depth, body) {
             return id;
         }
         let nodes = if self.depth >= MAX_REF_NESTING || body.is_empty() {
@@ -76,15 +64,9 @@ impl Cite {
         } else if is_plain(body) {
             vec![crate::dom::Node::Text(body.to_owned())]
         } else {
-            crate::render::render_inline(
-                body,
-                &self.options,
-                self.depth + 1,
-                &self.calls,
-                &self.bodies,
-            )
+            crate::render::render_inline(body, &self.page, self.depth + 1)
         };
-        self.bodies.borrow_mut().add(self.depth, body, nodes)
+        self.page.bodies.borrow_mut().add(self.depth, body, nodes)
     }
 
     /// A group's custom labels: the words of the wiki's
@@ -92,8 +74,8 @@ impl Cite {
     /// `cite_link_label_group-…` message), if it has one.
     fn group_labels(&mut self, group: &str) -> Option<&Vec<String>> {
         if !self.labels.contains_key(group) {
-            let site = &self.options.preprocess.site;
-            let labels = self.options.store.as_ref().and_then(|store| {
+            let site = &self.page.options.preprocess.site;
+            let labels = self.page.options.store.as_ref().and_then(|store| {
                 let title = crate::preprocess::Title::parse(
                     &format!("MediaWiki:Cite_link_label_group-{group}"),
                     0,
@@ -123,7 +105,7 @@ impl Cite {
         let mut el = OwnedTag::new(ph::element(kind))
             .with_attr(ph::KIND, kind)
             .with_attr(ph::ATTRS, serde_json::Value::Array(attrs).to_string())
-            .with_attr(ph::PAGE, self.page());
+            .with_attr(ph::PAGE, self.link());
         let group = tag
             .attrs
             .iter()
@@ -192,10 +174,11 @@ impl Transform for Cite {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RenderOptions;
+    use std::sync::Arc;
 
     #[test]
     fn plain_bodies_render_as_themselves() {
-        let calls: Arc<[crate::transclusion::Call]> = Arc::from(Vec::new());
         for body in [
             "Smith, J. (2020) - A title/part 2",
             " leading and trailing ",
@@ -203,9 +186,11 @@ mod tests {
             "Ünïcode wörds 42",
         ] {
             assert!(is_plain(body), "{body}");
-            let bodies = ph::SharedBodies::default();
-            let options = Arc::new(RenderOptions::default());
-            let nodes = crate::render::render_inline(body, &options, 1, &calls, &bodies);
+            let page = Rc::new(Page::new(
+                Arc::new(RenderOptions::default()),
+                Arc::from(Vec::new()),
+            ));
+            let nodes = crate::render::render_inline(body, &page, 1);
             let mut html = String::new();
             crate::dom::serialize::serialize(&nodes, &mut html);
             assert_eq!(html, body);

@@ -132,12 +132,12 @@ impl State {
                 stack.pop();
                 continue;
             };
-            let (tag, is_ref, is_wrapper) = match &*node {
-                Node::Element(e) => match placeholder::kind(e) {
-                    Some(kind) => {
-                        let mut tag = Tag::read(e);
+            let (tag, is_ref, is_wrapper) = match &mut *node {
+                Node::Element(e) => match placeholder::kind(e).map(|k| k == placeholder::REF) {
+                    Some(is_ref) => {
+                        let mut tag = Tag::take(e);
                         tag.in_wrapper = in_wrapper;
-                        (Some(tag), kind == placeholder::REF, false)
+                        (Some(tag), is_ref, false)
                     }
                     None => (None, false, e.has_type("mw:Transclusion")),
                 },

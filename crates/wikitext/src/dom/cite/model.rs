@@ -2,7 +2,7 @@
 //! `RefGroupItem`): the groups still open, their refs in order of first use,
 //! the ids and labels Cite derives from them.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::errors::CiteError;
 use super::placeholder::Tag;

@@ -3,8 +3,8 @@
 //! tag's attributes, body source and body HTML in private attributes that the
 //! pass consumes (none of them reaches the output).
 
+use foldhash::HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::super::{Element, Node};
@@ -67,31 +67,40 @@ pub(crate) struct Tag {
 }
 
 impl Tag {
-    pub(crate) fn read(e: &Element) -> Tag {
-        let attrs = e
-            .attr(ATTRS)
-            .and_then(|j| serde_json::from_str::<Vec<(String, String)>>(j).ok())
+    /// Takes a placeholder's contents out of it (the pass replaces it next):
+    /// its attributes move, nothing is copied.
+    pub(crate) fn take(e: &mut Element) -> Tag {
+        let mut tag = Tag {
+            attrs: Vec::new(),
+            src: None,
+            body: None,
+            page: String::new(),
+            extra: Vec::new(),
+            in_wrapper: false,
+            labels: None,
+        };
+        let (mut attrs, mut page, mut labels) = (None, None, None);
+        for (k, v) in std::mem::take(&mut e.attrs) {
+            // The first of a name counts, as `Element::attr` finds it.
+            match &*k {
+                ATTRS if attrs.is_none() => attrs = Some(v),
+                SRC if tag.src.is_none() => tag.src = Some(v),
+                BODY if tag.body.is_none() => tag.body = Some(v),
+                PAGE if page.is_none() => page = Some(v),
+                LABELS if labels.is_none() => labels = Some(v),
+                _ if k.starts_with("data-x-cite") => {}
+                _ => tag.extra.push((k, v)),
+            }
+        }
+        tag.attrs = attrs
+            .and_then(|j| serde_json::from_str::<Vec<(String, String)>>(&j).ok())
             .unwrap_or_default()
             .into_iter()
             .map(|(k, v)| (k, normalize_space(&v)))
             .collect();
-        let extra = e
-            .attrs
-            .iter()
-            .filter(|(k, _)| !k.starts_with("data-x-cite"))
-            .cloned()
-            .collect();
-        Tag {
-            attrs,
-            src: e.attr(SRC).map(str::to_owned),
-            body: e.attr(BODY).map(str::to_owned),
-            page: e.attr(PAGE).unwrap_or("").to_owned(),
-            extra,
-            in_wrapper: false,
-            labels: e
-                .attr(LABELS)
-                .and_then(|j| serde_json::from_str::<Vec<String>>(j).ok()),
-        }
+        tag.page = page.unwrap_or_default();
+        tag.labels = labels.and_then(|j| serde_json::from_str::<Vec<String>>(&j).ok());
+        tag
     }
 
     /// The transclusion's `parts` (raw JSON) when the tag came from a template
@@ -149,7 +158,7 @@ impl Bodies {
         let i = self.nodes.len();
         self.nodes.push(nodes);
         if self.index.len() <= depth {
-            self.index.resize_with(depth + 1, HashMap::new);
+            self.index.resize_with(depth + 1, HashMap::default);
         }
         if let Some(map) = self.index.get_mut(depth) {
             map.insert(src.to_owned(), i);
