@@ -52,6 +52,16 @@ impl LinkTarget {
         if has_url_protocol(target.trim_start()) {
             return None;
         }
+        // Most targets are plain titles: one pass decides and normalizes them.
+        if let Some(title) = Title::parse_plain(target, site) {
+            return Some(LinkTarget {
+                namespace: title.ns_name().to_owned(),
+                title: Some(title),
+                fragment: None,
+                colon: false,
+                interwiki: None,
+            });
+        }
         let decoded = percent_decode(target);
         let mut t = decoded.trim();
         let colon = t.starts_with(':');
