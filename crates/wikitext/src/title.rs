@@ -52,6 +52,22 @@ impl LinkTarget {
         if has_url_protocol(target.trim_start()) {
             return None;
         }
+        // Most targets are plain titles (red links to templates have a leading
+        // `:`): one pass decides and normalizes them.
+        let plain = target.trim_start_matches(' ');
+        let (colon, plain) = match plain.strip_prefix(':') {
+            Some(rest) => (true, rest),
+            None => (false, plain),
+        };
+        if let Some(title) = Title::parse_plain(plain, site) {
+            return Some(LinkTarget {
+                namespace: title.ns_name().to_owned(),
+                title: Some(title),
+                fragment: None,
+                colon,
+                interwiki: None,
+            });
+        }
         let decoded = percent_decode(target);
         let mut t = decoded.trim();
         let colon = t.starts_with(':');
@@ -291,6 +307,9 @@ mod tests {
                 .is_none()
         );
         assert_eq!(LinkTarget::parse("local:Foo").unwrap().full(), "Foo");
+        let red = LinkTarget::parse(" : template : cite_web ").unwrap();
+        assert_eq!((red.full(), red.colon), ("Template:Cite web".into(), true));
+        assert!(LinkTarget::parse("::Foo").unwrap().colon);
         let top = LinkTarget::parse("#top").unwrap();
         assert_eq!((top.title, top.fragment.as_deref()), (None, Some("top")));
         assert_eq!(encode_title("7% Solution"), "7%25_Solution");
