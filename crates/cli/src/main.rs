@@ -4,6 +4,7 @@
 //! conformance interface of the CLI"): outside conformance checks drive the binary
 //! through them, so their options and output formats only ever grow.
 
+mod allocator;
 mod batch;
 mod commands;
 mod input;
@@ -14,14 +15,6 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
-
-/// mimalloc instead of the system allocator (the `mimalloc` feature, on by
-/// default): the wikitext render and the localization readers make millions of
-/// small allocations, and glibc's malloc and free were 14–22 % of their
-/// instructions (BENCHMARKS.md, session 16).
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// A streaming, spec-faithful HTML5 engine: tokenize, sniff encodings, parse.
 #[derive(Parser)]
@@ -80,10 +73,13 @@ fn main() -> ExitCode {
         Command::Warc(args) => commands::warc::run(&args),
         Command::Rewrite(args) => commands::rewrite::run(&args),
         Command::Sanitize(args) => commands::sanitize::run(&args),
-        Command::L10n(command) => match commands::l10n::run(&command) {
-            Ok(code) => return code,
-            Err(err) => Err(err),
-        },
+        Command::L10n(command) => {
+            allocator::return_freed_memory_at_once();
+            match commands::l10n::run(&command) {
+                Ok(code) => return code,
+                Err(err) => Err(err),
+            }
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
