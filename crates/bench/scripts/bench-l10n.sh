@@ -6,13 +6,15 @@
 #     with the peak RSS (`/usr/bin/time`) and the peak temp disk (the bytes of the
 #     files the process holds open in its TMPDIR, polled every 0.2 s: the skeleton
 #     store is an anonymous temp file, invisible to `du`), and a byte-identical
-#     untranslated round trip. A merge of one regular file reads and writes at once
-#     and keeps its skeleton in memory (no temp file: 0 MB is its true figure); the
-#     temp-file skeleton (directory runs, `--temp-dir`, the fallback path) is
-#     measured by a third merge with `--temp-dir`, whose store the poll sees.
+#     untranslated round trip; before them, `l10n_speed run BIG_ROUNDS` (default 1)
+#     on that page, for the same-run ratios to html5ever's tokenizer there. A merge
+#     of one regular file reads and writes at once and keeps its skeleton in
+#     memory (no temp file: 0 MB is its true figure); the temp-file skeleton
+#     (directory runs, `--temp-dir`, the fallback path) is measured by a third
+#     merge with `--temp-dir`, whose store the poll sees.
 #
 # Usage: crates/bench/scripts/bench-l10n.sh [ROUNDS]   (BIG_BYTES=… to change the size;
-# BIG_BYTES=0: the concat only, no generated page)
+# BIG_BYTES=0: the concat only, no generated page; BIG_ROUNDS=… rounds on the big page)
 # Disk: the page, its XLIFF (~3.7x the page) and the translated XLIFF (~4.7x) at
 # once while translating, about 9.4x BIG_BYTES; intermediates are deleted as it goes.
 # Files go to target/l10n-bench/ (the big page is kept between runs).
@@ -49,6 +51,13 @@ if [ ! -f "$BIG" ] || [ "$(stat -c %s "$BIG")" -lt "$BIG_BYTES" ] ||
     [ "$(stat -c %s "$BIG")" -gt "$((BIG_BYTES + 1000000))" ]; then
     "$SPEED" generate "$BIG" "$BIG_BYTES"
 fi
+
+# The same-run ratios on the big page (issue 12 pt 4 asks for both inputs):
+# BIG_ROUNDS rounds of html5ever's tokenizer, extract and merge, alternating.
+# Its XLIFF, translated XLIFF and merge (~9.4x the page) go once it is done.
+echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$SPEED" run "${BIG_ROUNDS:-1}" "$BIG"
+rm -f "$WORK/big.xlf" "$WORK/big.translated.xlf" "$WORK/big.merged.html"
 
 # Sum of the sizes of the files process $1 holds open under $TMP (an unlinked
 # file reads as `$TMP/#INODE (deleted)`), each file once however many of its
