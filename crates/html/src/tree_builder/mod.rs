@@ -344,7 +344,10 @@ pub struct TreeBuilder {
     pub(crate) finished: bool,
     pub(crate) select_tracker: SelectTracker,
     pub(crate) token_source: TokenSource,
-    pub(crate) owned_atoms: OwnedTokenAtoms,
+    /// Made at the first owned token; out of its place while a token is
+    /// processed (taking it leaves `None`: no empty table made and dropped per
+    /// token).
+    pub(crate) owned_atoms: Option<OwnedTokenAtoms>,
     /// The `script` element of the last [`SuspendReason::Script`].
     pub(crate) last_script: Option<NodeId>,
     /// The mirror size at which it is compacted next (see `compaction.rs`).
@@ -456,7 +459,7 @@ impl TreeBuilder {
             select_tracker: SelectTracker::default(),
             last_script: None,
             token_source: TokenSource::None,
-            owned_atoms: OwnedTokenAtoms::default(),
+            owned_atoms: None,
             compact_at: config.mirror_compaction.due_at(0),
             slot_floor: 0,
             config,
@@ -564,11 +567,11 @@ impl TreeBuilder {
         self.check_source(TokenSource::Owned)?;
         self.note_span(token.span());
         self.text_origin = None;
-        let mut owned = std::mem::take(&mut self.owned_atoms);
+        let mut owned = self.owned_atoms.take().unwrap_or_default();
         owned.names.clear();
         token.intern_names(&mut owned.atoms, &mut owned.names);
         let result = self.process(token.view(&owned.atoms, &owned.names));
-        self.owned_atoms = owned;
+        self.owned_atoms = Some(owned);
         result
     }
 

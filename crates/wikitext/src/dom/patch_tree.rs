@@ -492,16 +492,22 @@ pub(crate) struct AttrHandoff {
 }
 
 impl AttrHandoff {
-    /// Expects `tag`'s attributes; `false` when they are not worth moving
-    /// (none, or no value owns an allocation: empty values all share one
-    /// address, so they cannot tell the token's element from a clone).
+    /// Whether `tag`'s attributes are worth moving: not when there are none,
+    /// or no value owns an allocation (empty values all share one address, so
+    /// they cannot tell the token's element from a clone).
+    pub(crate) fn worth_moving(tag: &OwnedTag) -> bool {
+        tag.attrs().iter().any(|a| !a.value.is_empty())
+    }
+
+    /// Expects `tag`'s attributes; `false` when they are not
+    /// [worth moving](Self::worth_moving) (nothing is expected then).
     pub(crate) fn expect(&mut self, tag: &OwnedTag) -> bool {
         self.claimed = None;
         self.expect.clear();
-        let attrs = tag.attrs();
-        if !attrs.iter().any(|a| !a.value.is_empty()) {
+        if !Self::worth_moving(tag) {
             return false;
         }
+        let attrs = tag.attrs();
         self.expect.extend(
             attrs
                 .iter()
@@ -542,13 +548,17 @@ impl AttrHandoff {
 }
 
 impl SharedTree {
-    /// A sink over an empty tree, the slot the tree lands in, and the handoff
-    /// of attributes the feeder moves into the tree.
-    pub(crate) fn new() -> (SharedTree, TreeSlot, SharedHandoff) {
+    /// A sink over an empty tree with room for `nodes` nodes, the slot the
+    /// tree lands in, and the handoff of attributes the feeder moves into the
+    /// tree.
+    pub(crate) fn new(nodes: usize) -> (SharedTree, TreeSlot, SharedHandoff) {
         let slot = Arc::new(Mutex::new(None));
         let handoff = Arc::new(Mutex::new(AttrHandoff::default()));
         let sink = SharedTree {
-            tree: PatchTree::default(),
+            tree: PatchTree {
+                slots: Vec::with_capacity(nodes),
+                ..PatchTree::default()
+            },
             slot: Arc::clone(&slot),
             handoff: Arc::clone(&handoff),
         };
