@@ -5,10 +5,10 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use tagloom_html::dom_patch::PatchKey;
+use tagloom_html::dom_patch::{Namespace, PatchKey, QuirksMode};
 use tagloom_html::token::OwnedToken;
 use tagloom_html::tree_builder::is_formatting_element;
-use tagloom_html::tree_builder::{TreeBuilder, TreeBuilderConfig};
+use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
     Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
 };
@@ -85,6 +85,21 @@ fn registry(page: &Rc<Page>, context: Context) -> Result<Registry<WikiToken>, Pi
     }
     r.add(Chain::new(stages), Rank::new(2.01)?, Match::Any)?;
     Ok(r)
+}
+
+/// The tree builder of an inline render: a fragment in `<body>` rather than a
+/// document fed `<body>` first (its `<html>`, `<head>` and `<body>` made for
+/// each ref body). The same tree for every token wikitext makes (no `<html>`,
+/// `<body>`, `<frameset>` or comment tokens, whose handling differs): the
+/// document's mode (no doctype: quirks) and, the stack lacking the
+/// document's `<body>`, a depth limit one less.
+fn inline_config() -> TreeBuilderConfig {
+    let mut config = TreeBuilderConfig::default();
+    let mut context = FragmentContext::new(Namespace::Html, "body");
+    context.quirks_mode = QuirksMode::Quirks;
+    config.fragment_context = Some(context);
+    config.max_depth = config.max_depth.saturating_sub(1);
+    config
 }
 
 /// Pseudo-tokens that reach the end become the text they were written as.
@@ -178,9 +193,14 @@ impl BodySink {
         bodies: SharedBodies,
     ) -> Result<BodySink, PipelineError> {
         let (tree_sink, tree, handoff) = SharedTree::new(text_len / BYTES_PER_NODE + 8);
+        let config = if page {
+            TreeBuilderConfig::default()
+        } else {
+            inline_config()
+        };
         let mut sink = BodySink {
             page,
-            builder: TreeBuilder::with_sink(TreeBuilderConfig::default(), Box::new(tree_sink)),
+            builder: TreeBuilder::with_sink(config, Box::new(tree_sink)),
             tree,
             handoff,
             moved: Vec::new(),
@@ -190,8 +210,10 @@ impl BodySink {
             bodies,
             held: Vec::new(),
         };
-        // Content goes into <body> from the start (a leading <meta> stays there).
-        sink.feed(OwnedToken::start("body"))?;
+        if page {
+            // Content goes into <body> from the start (a leading <meta> stays there).
+            sink.feed(OwnedToken::start("body"))?;
+        }
         Ok(sink)
     }
 
@@ -308,7 +330,7 @@ impl Sink<WikiToken> for BodySink {
         tree.give_attrs(std::mem::take(&mut self.moved));
         tree.take_error()
             .map_err(|e| PipelineError::Sink(e.to_string()))?;
-        let mut nodes = tree.into_body();
+        let mut nodes = tree.into_content(!self.page);
         if self.page {
             nodes = dom::pwrap::pwrap(nodes);
         }
@@ -387,4 +409,74 @@ fn run_marked(text: &str, page: &Rc<Page>, context: Context) -> Result<Vec<Node>
 #[inline(never)]
 pub(crate) fn render_inline(text: &str, page: &Rc<Page>, depth: usize) -> Vec<Node> {
     run_marked(text, page, Context::Inline { depth }).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::serialize::serialize;
+
+    /// What `tokens` build as a document's `<body>` content and as an inline
+    /// fragment ([`inline_config`]), as HTML.
+    fn document_and_fragment(tokens: &[OwnedToken]) -> (String, String) {
+        let build = |fragment: bool| {
+            let (sink, slot, _) = SharedTree::new(0);
+            let config = if fragment {
+                inline_config()
+            } else {
+                TreeBuilderConfig::default()
+            };
+            let mut builder = TreeBuilder::with_sink(config, Box::new(sink));
+            let body = OwnedToken::start("body");
+            let lead = (!fragment).then_some(&body);
+            for t in lead.into_iter().chain(tokens).chain([&OwnedToken::Eof]) {
+                assert!(builder.process_owned(t).is_ok());
+            }
+            drop(builder);
+            let tree = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let mut html = String::new();
+            if let Some(tree) = tree {
+                serialize(&tree.into_content(fragment), &mut html);
+            }
+            html
+        };
+        (build(false), build(true))
+    }
+
+    #[test]
+    fn inline_fragments_build_what_the_document_builds() {
+        let s = OwnedToken::start;
+        let e = OwnedToken::end;
+        let t = OwnedToken::text;
+        let cases: Vec<Vec<OwnedToken>> = vec![
+            // Quirks: a table does not close the paragraph.
+            vec![
+                s("p"),
+                t("a"),
+                s("table"),
+                s("tr"),
+                s("td"),
+                t("x"),
+                e("table"),
+            ],
+            // The adoption agency, foster parenting, a leading meta.
+            vec![s("meta"), s("b"), t("x"), s("p"), t("y"), e("b"), t("z")],
+            vec![
+                s("table"),
+                t("fostered"),
+                s("i"),
+                t("w"),
+                e("table"),
+                e("p"),
+            ],
+            vec![s("li"), t("a"), s("li"), s("dd"), e("li"), s("h2"), s("h3")],
+            // Past the depth limit elements become siblings.
+            std::iter::repeat_with(|| s("span")).take(600).collect(),
+        ];
+        for tokens in &cases {
+            let (document, fragment) = document_and_fragment(tokens);
+            assert!(!document.is_empty());
+            assert_eq!(document, fragment);
+        }
+    }
 }

@@ -317,12 +317,22 @@ impl PatchTree {
 
     /// `<body>`'s children as owned nodes, moved out of the arena (iterative:
     /// the tree may be deep). Empty without a `<body>`.
-    pub(crate) fn into_body(mut self) -> Vec<Node> {
-        let Some(body) = self
-            .document
-            .and_then(|d| self.child_named(d, "html"))
-            .and_then(|h| self.child_named(h, "body"))
-        else {
+    #[cfg(test)]
+    pub(crate) fn into_body(self) -> Vec<Node> {
+        self.into_content(false)
+    }
+
+    /// The content as owned nodes, moved out of the arena (iterative: the tree
+    /// may be deep): `<body>`'s children, or of a `fragment` the root's. Empty
+    /// without a `<body>` (a root).
+    pub(crate) fn into_content(mut self, fragment: bool) -> Vec<Node> {
+        let html = self.document.and_then(|d| self.child_named(d, "html"));
+        let root = if fragment {
+            html
+        } else {
+            html.and_then(|h| self.child_named(h, "body"))
+        };
+        let Some(body) = root else {
             return Vec::new();
         };
         let mut roots: Vec<Node> = Vec::with_capacity(self.child_count(body));
