@@ -5,9 +5,10 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
+use tagloom_html::atom;
 use tagloom_html::dom_patch::{Namespace, PatchKey, QuirksMode};
-use tagloom_html::token::OwnedToken;
-use tagloom_html::tree_builder::is_formatting_element;
+use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::tree_builder::is_formatting_atom;
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
     Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
@@ -161,6 +162,11 @@ enum AfterParagraph {
     Unknown,
 }
 
+/// Whether `tag` names a formatting element (its static atom, no name lookup).
+fn is_formatting(tag: &OwnedTag) -> bool {
+    tag.name().atom().is_some_and(is_formatting_atom)
+}
+
 /// `rest` is what follows the `</p>`; `end`: nothing comes after it.
 fn after_paragraph(rest: &[WikiToken], end: bool) -> AfterParagraph {
     let seen = rest.len().min(3);
@@ -232,7 +238,8 @@ impl BodySink {
         let expected = match &token {
             OwnedToken::StartTag(tag)
                 if AttrHandoff::worth_moving(tag)
-                    && !matches!(tag.name().as_str(), "html" | "body") =>
+                    && !tag.name().is(atom::HTML)
+                    && !tag.name().is(atom::BODY) =>
             {
                 self.handoff
                     .lock()
@@ -266,47 +273,44 @@ impl BodySink {
             tokens.splice(0..0, self.held.drain(..));
         }
         let mut flat = std::mem::take(&mut self.scratch);
-        let mut i = 0;
-        while i < tokens.len() {
-            if self.formatting > 0 && tokens.get(i).and_then(WikiToken::end_name) == Some("p") {
-                let rest = tokens.get(i + 1..).unwrap_or_default();
-                match after_paragraph(rest, end) {
-                    AfterParagraph::TwoNewlines => {
-                        flat.push(OwnedToken::text("\n\n"));
-                        flat.push(OwnedToken::end("p"));
-                        i += 3;
-                        continue;
+        // Taken one by one (not cloned): only later tokens are looked at again.
+        let mut rest = tokens.drain(..);
+        while let Some(token) = rest.next() {
+            let (start, end_tag) = match &token.tok {
+                Tok::Html(OwnedToken::StartTag(tag)) => (is_formatting(tag), None),
+                Tok::Html(OwnedToken::EndTag(tag)) => (false, Some(tag)),
+                _ => (false, None),
+            };
+            if let Some(tag) = end_tag {
+                if self.formatting > 0 && tag.name().is(atom::P) {
+                    match after_paragraph(rest.as_slice(), end) {
+                        AfterParagraph::TwoNewlines => {
+                            flat.push(OwnedToken::text("\n\n"));
+                            flat.push(OwnedToken::end("p"));
+                            // The two newlines are in the text pushed.
+                            rest.nth(1);
+                            continue;
+                        }
+                        AfterParagraph::Unknown => {
+                            self.held.push(token);
+                            self.held.extend(rest.by_ref());
+                            break;
+                        }
+                        AfterParagraph::Other => {}
                     }
-                    AfterParagraph::Unknown => {
-                        self.held.extend(tokens.drain(i..));
-                        break;
-                    }
-                    AfterParagraph::Other => {}
                 }
-            }
-            if let Some(slot) = tokens.get_mut(i) {
-                if slot.start_name().is_some_and(is_formatting_element) {
-                    self.formatting += 1;
-                } else if slot.end_name().is_some_and(is_formatting_element) {
+                if is_formatting(tag) {
                     self.formatting = self.formatting.saturating_sub(1);
                 }
-                // Taken, not cloned: only later tokens are looked at again, and
-                // the buffer is cleared below. A newline holds nothing to free.
-                let t = std::mem::replace(
-                    slot,
-                    WikiToken {
-                        tok: Tok::Newline,
-                        span: None,
-                    },
-                );
-                flatten(t, &mut flat);
+            } else if start {
+                self.formatting += 1;
             }
-            i += 1;
+            flatten(token, &mut flat);
             if flat.len() >= FEED_BATCH {
                 self.feed_batch(&mut flat)?;
             }
         }
-        tokens.clear();
+        drop(rest);
         self.feed_batch(&mut flat)?;
         self.scratch = flat;
         Ok(())

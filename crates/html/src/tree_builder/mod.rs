@@ -369,7 +369,19 @@ pub struct TreeBuilder {
 /// assert!(!is_formatting_element("div"));
 /// ```
 pub fn is_formatting_element(name: &str) -> bool {
-    Atom::lookup_static(name.as_bytes()).is_some_and(tag_sets::is_formatting)
+    Atom::lookup_static(name.as_bytes()).is_some_and(is_formatting_atom)
+}
+
+/// [`is_formatting_element`] of a static atom (no name lookup).
+///
+/// ```
+/// use tagloom_html::atom;
+/// use tagloom_html::tree_builder::is_formatting_atom;
+/// assert!(is_formatting_atom(atom::B));
+/// assert!(!is_formatting_atom(atom::P));
+/// ```
+pub fn is_formatting_atom(name: Atom) -> bool {
+    tag_sets::is_formatting(name)
 }
 
 /// The tree builder's element categories of the HTML element `name` (the
