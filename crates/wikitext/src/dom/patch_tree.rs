@@ -193,6 +193,19 @@ impl PatchTree {
     }
 
     fn create_or_record(&mut self, key: PatchKey, data: Data) -> Option<u32> {
+        // The common case: the key after the last slot's (the tree builder
+        // names each node as it makes it), pushed as it comes.
+        let next = self.base.checked_add(self.slots.len() as u64);
+        if !self.slots.is_empty()
+            && next == Some(key.get())
+            && let Some(i) = u32::try_from(self.slots.len()).ok().filter(|&i| i != NONE)
+        {
+            self.slots.push(Slot {
+                data,
+                ..Slot::default()
+            });
+            return Some(i);
+        }
         let i = self.slot_or_record(key)?;
         if let Some(s) = self.get(i) {
             s.data = data;
