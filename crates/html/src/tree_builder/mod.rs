@@ -344,7 +344,10 @@ pub struct TreeBuilder {
     pub(crate) finished: bool,
     pub(crate) select_tracker: SelectTracker,
     pub(crate) token_source: TokenSource,
-    pub(crate) owned_atoms: OwnedTokenAtoms,
+    /// Made at the first owned token; out of its place while a token is
+    /// processed (taking it leaves `None`: no empty table made and dropped per
+    /// token).
+    pub(crate) owned_atoms: Option<OwnedTokenAtoms>,
     /// The `script` element of the last [`SuspendReason::Script`].
     pub(crate) last_script: Option<NodeId>,
     /// The mirror size at which it is compacted next (see `compaction.rs`).
@@ -366,7 +369,19 @@ pub struct TreeBuilder {
 /// assert!(!is_formatting_element("div"));
 /// ```
 pub fn is_formatting_element(name: &str) -> bool {
-    Atom::lookup_static(name.as_bytes()).is_some_and(tag_sets::is_formatting)
+    Atom::lookup_static(name.as_bytes()).is_some_and(is_formatting_atom)
+}
+
+/// [`is_formatting_element`] of a static atom (no name lookup).
+///
+/// ```
+/// use tagloom_html::atom;
+/// use tagloom_html::tree_builder::is_formatting_atom;
+/// assert!(is_formatting_atom(atom::B));
+/// assert!(!is_formatting_atom(atom::P));
+/// ```
+pub fn is_formatting_atom(name: Atom) -> bool {
+    tag_sets::is_formatting(name)
 }
 
 /// The tree builder's element categories of the HTML element `name` (the
@@ -456,7 +471,7 @@ impl TreeBuilder {
             select_tracker: SelectTracker::default(),
             last_script: None,
             token_source: TokenSource::None,
-            owned_atoms: OwnedTokenAtoms::default(),
+            owned_atoms: None,
             compact_at: config.mirror_compaction.due_at(0),
             slot_floor: 0,
             config,
@@ -564,11 +579,11 @@ impl TreeBuilder {
         self.check_source(TokenSource::Owned)?;
         self.note_span(token.span());
         self.text_origin = None;
-        let mut owned = std::mem::take(&mut self.owned_atoms);
+        let mut owned = self.owned_atoms.take().unwrap_or_default();
         owned.names.clear();
         token.intern_names(&mut owned.atoms, &mut owned.names);
         let result = self.process(token.view(&owned.atoms, &owned.names));
-        self.owned_atoms = owned;
+        self.owned_atoms = Some(owned);
         result
     }
 

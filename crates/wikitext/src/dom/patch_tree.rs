@@ -193,6 +193,19 @@ impl PatchTree {
     }
 
     fn create_or_record(&mut self, key: PatchKey, data: Data) -> Option<u32> {
+        // The common case: the key after the last slot's (the tree builder
+        // names each node as it makes it), pushed as it comes.
+        let next = self.base.checked_add(self.slots.len() as u64);
+        if !self.slots.is_empty()
+            && next == Some(key.get())
+            && let Some(i) = u32::try_from(self.slots.len()).ok().filter(|&i| i != NONE)
+        {
+            self.slots.push(Slot {
+                data,
+                ..Slot::default()
+            });
+            return Some(i);
+        }
         let i = self.slot_or_record(key)?;
         if let Some(s) = self.get(i) {
             s.data = data;
@@ -317,12 +330,22 @@ impl PatchTree {
 
     /// `<body>`'s children as owned nodes, moved out of the arena (iterative:
     /// the tree may be deep). Empty without a `<body>`.
-    pub(crate) fn into_body(mut self) -> Vec<Node> {
-        let Some(body) = self
-            .document
-            .and_then(|d| self.child_named(d, "html"))
-            .and_then(|h| self.child_named(h, "body"))
-        else {
+    #[cfg(test)]
+    pub(crate) fn into_body(self) -> Vec<Node> {
+        self.into_content(false)
+    }
+
+    /// The content as owned nodes, moved out of the arena (iterative: the tree
+    /// may be deep): `<body>`'s children, or of a `fragment` the root's. Empty
+    /// without a `<body>` (a root).
+    pub(crate) fn into_content(mut self, fragment: bool) -> Vec<Node> {
+        let html = self.document.and_then(|d| self.child_named(d, "html"));
+        let root = if fragment {
+            html
+        } else {
+            html.and_then(|h| self.child_named(h, "body"))
+        };
+        let Some(body) = root else {
             return Vec::new();
         };
         let mut roots: Vec<Node> = Vec::with_capacity(self.child_count(body));
@@ -492,16 +515,22 @@ pub(crate) struct AttrHandoff {
 }
 
 impl AttrHandoff {
-    /// Expects `tag`'s attributes; `false` when they are not worth moving
-    /// (none, or no value owns an allocation: empty values all share one
-    /// address, so they cannot tell the token's element from a clone).
+    /// Whether `tag`'s attributes are worth moving: not when there are none,
+    /// or no value owns an allocation (empty values all share one address, so
+    /// they cannot tell the token's element from a clone).
+    pub(crate) fn worth_moving(tag: &OwnedTag) -> bool {
+        tag.attrs().iter().any(|a| !a.value.is_empty())
+    }
+
+    /// Expects `tag`'s attributes; `false` when they are not
+    /// [worth moving](Self::worth_moving) (nothing is expected then).
     pub(crate) fn expect(&mut self, tag: &OwnedTag) -> bool {
         self.claimed = None;
         self.expect.clear();
-        let attrs = tag.attrs();
-        if !attrs.iter().any(|a| !a.value.is_empty()) {
+        if !Self::worth_moving(tag) {
             return false;
         }
+        let attrs = tag.attrs();
         self.expect.extend(
             attrs
                 .iter()
@@ -542,13 +571,17 @@ impl AttrHandoff {
 }
 
 impl SharedTree {
-    /// A sink over an empty tree, the slot the tree lands in, and the handoff
-    /// of attributes the feeder moves into the tree.
-    pub(crate) fn new() -> (SharedTree, TreeSlot, SharedHandoff) {
+    /// A sink over an empty tree with room for `nodes` nodes, the slot the
+    /// tree lands in, and the handoff of attributes the feeder moves into the
+    /// tree.
+    pub(crate) fn new(nodes: usize) -> (SharedTree, TreeSlot, SharedHandoff) {
         let slot = Arc::new(Mutex::new(None));
         let handoff = Arc::new(Mutex::new(AttrHandoff::default()));
         let sink = SharedTree {
-            tree: PatchTree::default(),
+            tree: PatchTree {
+                slots: Vec::with_capacity(nodes),
+                ..PatchTree::default()
+            },
             slot: Arc::clone(&slot),
             handoff: Arc::clone(&handoff),
         };
