@@ -148,6 +148,16 @@ fn stripped_tag_marker() -> WikiToken {
 }
 
 impl Transform for ListHandler {
+    /// Outside lists, a token that is no tag (whose formatting elements are
+    /// tracked) and no list item passes.
+    fn pass(&mut self, token: &WikiToken) -> bool {
+        self.stack.is_empty()
+            && !matches!(
+                token.tok,
+                Tok::ListItem(_) | Tok::Html(OwnedToken::StartTag(_) | OwnedToken::EndTag(_))
+            )
+    }
+
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         // Whether this end tag closes a formatting element opened earlier.
         let closes_formatting = token.end_name().is_some_and(|name| {

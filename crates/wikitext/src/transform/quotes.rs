@@ -5,6 +5,8 @@
 //! single-letter word, then after a longer word, then after a space); tags left
 //! open close at the end of the line.
 
+use tagloom_html::token::OwnedToken;
+
 use super::Transform;
 use crate::token::{Tok, WikiToken};
 
@@ -69,6 +71,26 @@ impl QuoteTransformer {
 }
 
 impl Transform for QuoteTransformer {
+    /// While no quote run is held and a line is open, text, comments and end
+    /// tags other than `</a>` pass (noting the class of their end).
+    fn pass(&mut self, token: &WikiToken) -> bool {
+        if self.quoted.is_some() {
+            return false;
+        }
+        let streams = match &token.tok {
+            Tok::Html(OwnedToken::Characters(_) | OwnedToken::Comment(_)) => true,
+            Tok::Html(OwnedToken::EndTag(t)) => t.name().as_str() != "a",
+            _ => false,
+        };
+        match self.stack.last_mut() {
+            Some(level) if streams => {
+                level.lead = before(Some(token));
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         let token = match token.tok {
             Tok::IndentPre(inner) => WikiToken {
