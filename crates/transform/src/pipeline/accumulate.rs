@@ -56,10 +56,18 @@ impl<T: PipelineToken> AsyncTable<T> {
         self.entries.is_empty()
     }
 
+    /// Whether some handler wants `token`.
+    pub(crate) fn wants(&self, token: &T) -> bool {
+        self.next(token, Pos::START).is_some()
+    }
+
+    /// The first handler after `after` that wants `token` (its kind read
+    /// once, and compared before the position).
     fn next(&self, token: &T, after: Pos) -> Option<(Pos, &Arc<dyn AsyncHandler<T>>)> {
+        let kind = token.kind();
         self.entries
             .iter()
-            .find(|(pos, key, _)| *pos > after && key.matches(token))
+            .find(|(pos, key, _)| key.matches_kind(kind, token) && *pos > after)
             .map(|(pos, _, h)| (*pos, h))
     }
 }
