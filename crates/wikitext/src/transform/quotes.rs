@@ -71,16 +71,24 @@ impl QuoteTransformer {
 }
 
 impl Transform for QuoteTransformer {
-    /// While no quote run is held and a line is open, text, comments and end
-    /// tags other than `</a>` pass (noting the class of their end).
+    /// While no quote run is held and a line is open, every token passes
+    /// (noting the class of its end) but what ends the line or a cell, starts
+    /// or ends a link's text, is a quote run or an indent-pre.
     fn pass(&mut self, token: &WikiToken) -> bool {
         if self.quoted.is_some() {
             return false;
         }
         let streams = match &token.tok {
-            Tok::Html(OwnedToken::Characters(_) | OwnedToken::Comment(_)) => true,
+            Tok::Newline
+            | Tok::Eof
+            | Tok::Html(OwnedToken::Eof)
+            | Tok::Quote(_)
+            | Tok::IndentPre(_) => false,
+            Tok::Html(OwnedToken::StartTag(t)) => {
+                t.name().as_str() != "a" && !crate::tokenize::is_inline_cell(token)
+            }
             Tok::Html(OwnedToken::EndTag(t)) => t.name().as_str() != "a",
-            _ => false,
+            _ => true,
         };
         match self.stack.last_mut() {
             Some(level) if streams => {
