@@ -31,6 +31,9 @@ type Chain<T> = Pin<Box<dyn Future<Output = Result<Vec<T>, PipelineError>>>>;
 /// The asynchronous handlers of a pipeline, shared by its chains.
 pub(crate) struct AsyncTable<T: PipelineToken> {
     entries: Vec<AsyncEntry<T>>,
+    /// The kinds the entries are keyed on (`None`: some entry takes any
+    /// token): a token of another kind is wanted by none.
+    kinds: Option<Vec<T::Kind>>,
 }
 
 type AsyncEntry<T> = (
@@ -41,15 +44,21 @@ type AsyncEntry<T> = (
 
 impl<T: PipelineToken> AsyncTable<T> {
     pub(crate) fn new(entries: &[Entry<T>]) -> Self {
-        AsyncTable {
-            entries: entries
-                .iter()
-                .filter_map(|e| match &e.body {
-                    Body::Async(h) => Some((e.pos, e.key.clone(), Arc::clone(h))),
-                    Body::Sync(_) => None,
-                })
-                .collect(),
-        }
+        let entries: Vec<AsyncEntry<T>> = entries
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::Async(h) => Some((e.pos, e.key.clone(), Arc::clone(h))),
+                Body::Sync(_) => None,
+            })
+            .collect();
+        let kinds = entries
+            .iter()
+            .map(|(_, key, _)| match key {
+                Match::Any => None,
+                Match::Kind(k) | Match::Tag(k, _) => Some(*k),
+            })
+            .collect();
+        AsyncTable { entries, kinds }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -58,7 +67,11 @@ impl<T: PipelineToken> AsyncTable<T> {
 
     /// Whether some handler wants `token`.
     pub(crate) fn wants(&self, token: &T) -> bool {
-        self.next(token, Pos::START).is_some()
+        let possible = match &self.kinds {
+            Some(kinds) => kinds.contains(&token.kind()),
+            None => true,
+        };
+        possible && self.next(token, Pos::START).is_some()
     }
 
     /// The first handler after `after` that wants `token` (its kind read
