@@ -99,14 +99,11 @@ impl Transform for QuoteTransformer {
         }
     }
 
-    fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
-        let token = match token.tok {
-            Tok::IndentPre(inner) => WikiToken {
-                tok: Tok::IndentPre(resolve_nested(inner)),
-                span: token.span,
-            },
-            _ => token,
-        };
+    fn push(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
+        // In place: no move of every token to rebuild it.
+        if let Tok::IndentPre(inner) = &mut token.tok {
+            *inner = resolve_nested(std::mem::take(inner));
+        }
         // A `||`/`!!` table cell starts a new quote context, as a line does
         // (Parsoid).
         if token.is_newline() || token.is_end() || crate::tokenize::is_inline_cell(&token) {
