@@ -92,10 +92,15 @@ impl<K: Copy + Eq> Match<K> {
     }
 
     pub(crate) fn matches<T: PipelineToken<Kind = K>>(&self, token: &T) -> bool {
+        self.matches_kind(token.kind(), token)
+    }
+
+    /// [`matches`](Self::matches) with the token's kind already known.
+    pub(crate) fn matches_kind<T: PipelineToken<Kind = K>>(&self, kind: K, token: &T) -> bool {
         match self {
             Match::Any => true,
-            Match::Kind(k) => token.kind() == *k,
-            Match::Tag(k, name) => token.kind() == *k && token.tag_name() == Some(&**name),
+            Match::Kind(k) => kind == *k,
+            Match::Tag(k, name) => kind == *k && token.tag_name() == Some(&**name),
         }
     }
 

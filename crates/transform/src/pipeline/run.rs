@@ -147,6 +147,12 @@ impl<T: PipelineToken> Pipeline<T> {
                 released.append(&mut chunk);
             } else {
                 for token in chunk.drain(..) {
+                    // A token no handler wants while nothing is held goes
+                    // straight out, as `admit` would send it.
+                    if acc.is_empty() && !table.wants(&token) {
+                        released.push(token);
+                        continue;
+                    }
                     while !acc.has_room() {
                         out.flush(&mut released, sink)?;
                         poll_fn(|cx| acc.poll_progress(cx, &mut released)).await?;

@@ -11,6 +11,18 @@ use crate::title::{LinkTarget, encode_title, percent_decode};
 use crate::token::{Tok, WikiToken};
 use crate::transclusion::{END, START};
 
+/// The bytes [`Tokenizer::extent`] looks at: every other byte is link text.
+const EXTENT_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = *b"[]{<|\n\xEE";
+    let mut i = 0;
+    while i < stops.len() {
+        t[stops[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 impl Tokenizer<'_> {
     /// The end of the `[[…]]` at the current position (`]]` excluded, relative)
     /// and where its first top-level `|` is. A nested `[[` or a newline before
@@ -23,6 +35,14 @@ impl Tokenizer<'_> {
         let mut i = 2;
         let mut pipe = None;
         while i < b.len() {
+            // Bytes none of the cases below looks at are skipped at once.
+            match b
+                .get(i..)
+                .and_then(|t| t.iter().position(|&c| EXTENT_STOP[usize::from(c)]))
+            {
+                Some(k) => i += k,
+                None => return None,
+            }
             match (b.get(i), b.get(i + 1)) {
                 (Some(b'['), Some(b'[')) => return None,
                 (Some(b']'), Some(b']')) => {
@@ -140,10 +160,11 @@ impl Tokenizer<'_> {
             }
             Some(_) => {}
             None => {
-                let shown = target_src.strip_prefix(':').unwrap_or(target_src);
-                let shown = entity::decode(shown);
+                // The decoded target without its leading `:` (no reference
+                // starts with one, so this is the decoded text after it).
+                let shown = decoded.strip_prefix(':').unwrap_or(&decoded);
                 self.out
-                    .push(WikiToken::text(percent_decode(&shown).into_owned()));
+                    .push(WikiToken::text(percent_decode(shown).into_owned()));
             }
         }
         // The link trail.

@@ -73,6 +73,12 @@ impl HeadingIds {
 }
 
 impl Transform for HeadingIds {
+    /// Outside a heading, every token but a heading's start passes.
+    fn pass(&mut self, token: &WikiToken) -> bool {
+        self.open.is_empty()
+            && !(token.start_name().is_some_and(is_heading) && token.span.is_some())
+    }
+
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         if self.open.is_empty() {
             if token.start_name().is_some_and(is_heading) && token.span.is_some() {

@@ -138,6 +138,23 @@ impl ListHandler {
     }
 }
 
+impl ListHandler {
+    /// The formatting elements open: `token` opens or closes one.
+    fn track_formatting(&mut self, token: &WikiToken) {
+        if let Some(name) = start_tag_name(token)
+            && is_formatting_element(name.as_str())
+            && !token_self_closing(token)
+        {
+            // A known name: no allocation.
+            self.formatting.push(name.clone());
+        } else if let Some(name) = token.end_name()
+            && let Some(at) = self.formatting.iter().rposition(|n| n.as_str() == name)
+        {
+            self.formatting.remove(at);
+        }
+    }
+}
+
 /// Parsoid's marker for an end tag the tree builder drops (kept inside list
 /// items only).
 fn stripped_tag_marker() -> WikiToken {
@@ -148,22 +165,25 @@ fn stripped_tag_marker() -> WikiToken {
 }
 
 impl Transform for ListHandler {
+    /// Outside lists, every token but a list item and the end of a table
+    /// holding lists passes (its formatting elements tracked).
+    fn pass(&mut self, token: &WikiToken) -> bool {
+        if !self.stack.is_empty()
+            || matches!(token.tok, Tok::ListItem(_))
+            || (token.end_name() == Some("table") && !self.outer.is_empty())
+        {
+            return false;
+        }
+        self.track_formatting(token);
+        true
+    }
+
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         // Whether this end tag closes a formatting element opened earlier.
         let closes_formatting = token.end_name().is_some_and(|name| {
             is_formatting_element(name) && self.formatting.iter().any(|n| n.as_str() == name)
         });
-        if let Some(name) = start_tag_name(&token)
-            && is_formatting_element(name.as_str())
-            && !token_self_closing(&token)
-        {
-            // A known name: no allocation.
-            self.formatting.push(name.clone());
-        } else if let Some(name) = token.end_name()
-            && let Some(at) = self.formatting.iter().rposition(|n| n.as_str() == name)
-        {
-            self.formatting.remove(at);
-        }
+        self.track_formatting(&token);
         if self.newline.is_none() && !self.stack.is_empty() && token.start_name() == Some("table") {
             self.outer.push(std::mem::take(&mut self.stack));
             out.push(token);

@@ -25,6 +25,14 @@ use crate::token::WikiToken;
 /// A transform that takes one token at a time and appends what it releases.
 pub(crate) trait Transform {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>);
+
+    /// `push` for a token the transform lets through as it is, without
+    /// taking it: true when it did what `push` would have done except pass
+    /// `token` on (which the caller then does), false (and nothing done)
+    /// when the token must go through `push`. The default takes every token.
+    fn pass(&mut self, _token: &WikiToken) -> bool {
+        false
+    }
 }
 
 /// Runs the transforms, in rank order, as one pipeline handler: each token
@@ -52,9 +60,10 @@ impl Chain {
         }
     }
 
-    /// `token` through every stage; the result is left in `self.input`. While
-    /// each stage gives back exactly one token, that token goes straight on to
-    /// the next (the usual case: no buffer drained per stage); from the first
+    /// `token` through every stage; the result is left in `self.input`. A
+    /// stage that lets the token pass does not move it; while each stage gives
+    /// back exactly one token, that token goes straight on to the next (the
+    /// usual case: no buffer drained per stage); from the first
     /// stage that gives back none or several, they go on through the buffers.
     fn run(&mut self, token: WikiToken) {
         self.input.clear();
@@ -66,6 +75,9 @@ impl Chain {
                 return;
             };
             next += 1;
+            if stage.pass(&token) {
+                continue;
+            }
             stage.push(token, &mut self.input);
             if self.input.len() != 1 {
                 break;
@@ -76,7 +88,9 @@ impl Chain {
         for stage in self.stages.iter_mut().skip(next) {
             self.output.clear();
             for t in self.input.drain(..) {
-                if self.output.is_empty() {
+                if stage.pass(&t) {
+                    self.output.push(t);
+                } else if self.output.is_empty() {
                     stage.push(t, &mut self.output);
                 } else {
                     self.one.clear();

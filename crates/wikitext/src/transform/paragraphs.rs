@@ -160,14 +160,26 @@ impl ParagraphWrapper {
     /// Moves the pending newlines to `out`, keeping the buffers of both.
     fn emit_pending(&mut self, out: &mut Vec<WikiToken>) {
         let mut pending = self.pending_newlines();
-        out.append(&mut pending);
+        move_all(out, &mut pending);
         if self.token_buffer.capacity() == 0 {
             self.token_buffer = pending;
         }
     }
 
+    /// Whether [`pending_newlines`](Self::pending_newlines) would give back
+    /// nothing (the usual case within a line): no newline, no buffered token,
+    /// no paragraph a block on this line must close.
+    fn nothing_pending(&self) -> bool {
+        self.newlines == 0
+            && self.token_buffer.is_empty()
+            && self.nl_ws.is_empty()
+            && !(self.line_block_seen && self.has_open_p)
+    }
+
     fn process(&mut self, token: WikiToken, flush_line: bool, out: &mut Vec<WikiToken>) {
-        self.emit_pending(out);
+        if !self.nothing_pending() {
+            self.emit_pending(out);
+        }
         self.line.push(token);
         if flush_line {
             move_all(out, &mut self.line);
@@ -251,8 +263,18 @@ impl Transform for ParagraphWrapper {
             }
             return;
         }
-        let name = token.tag_name().map(str::to_owned);
-        if token.is_meta_or_link() || name.as_deref() == Some("style") {
+        let name = token.tag_name();
+        // What a wikitext block tag does to the line (read before `token` moves):
+        // whether it leaves a block open, and whether it opens (`Some(true)`) or
+        // closes a blockquote.
+        let block = name.filter(|n| is_wikitext_block(n)).map(|name| {
+            let end = token.end_name().is_some();
+            let open = !((is_block_elem(name) && end)
+                || (is_anti_block(name) && !end)
+                || is_never_block(name));
+            (open, (name == "blockquote").then_some(!end))
+        });
+        if token.is_meta_or_link() || name == Some("style") {
             match self.newlines {
                 0 => self.flush(token, out),
                 1 => {
@@ -279,18 +301,11 @@ impl Transform for ParagraphWrapper {
             };
             return self.process(token, true, out);
         }
-        if let Some(name) = name.as_deref()
-            && is_wikitext_block(name)
-        {
-            let end = token.end_name().is_some();
+        if let Some((open, blockquote)) = block {
             self.line_block_seen = true;
-            self.line_block_open = true;
-            if (is_block_elem(name) && end) || (is_anti_block(name) && !end) || is_never_block(name)
-            {
-                self.line_block_open = false;
-            }
-            if name == "blockquote" {
-                self.in_blockquote = !end;
+            self.line_block_open = open;
+            if let Some(inside) = blockquote {
+                self.in_blockquote = inside;
             }
         }
         self.line_wrappable = true;

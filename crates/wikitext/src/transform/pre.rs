@@ -121,6 +121,12 @@ impl PreHandler {
 }
 
 impl Transform for PreHandler {
+    /// Within a line that cannot be an indent-pre, every token but a newline
+    /// and end of input passes.
+    fn pass(&mut self, token: &WikiToken) -> bool {
+        self.state == State::Ignore && !token.is_end() && !token.is_newline()
+    }
+
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         if token.is_end() {
             match self.state {

@@ -5,6 +5,8 @@
 //! single-letter word, then after a longer word, then after a space); tags left
 //! open close at the end of the line.
 
+use tagloom_html::token::OwnedToken;
+
 use super::Transform;
 use crate::token::{Tok, WikiToken};
 
@@ -69,14 +71,39 @@ impl QuoteTransformer {
 }
 
 impl Transform for QuoteTransformer {
-    fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
-        let token = match token.tok {
-            Tok::IndentPre(inner) => WikiToken {
-                tok: Tok::IndentPre(resolve_nested(inner)),
-                span: token.span,
-            },
-            _ => token,
+    /// While no quote run is held and a line is open, every token passes
+    /// (noting the class of its end) but what ends the line or a cell, starts
+    /// or ends a link's text, is a quote run or an indent-pre.
+    fn pass(&mut self, token: &WikiToken) -> bool {
+        if self.quoted.is_some() {
+            return false;
+        }
+        let streams = match &token.tok {
+            Tok::Newline
+            | Tok::Eof
+            | Tok::Html(OwnedToken::Eof)
+            | Tok::Quote(_)
+            | Tok::IndentPre(_) => false,
+            Tok::Html(OwnedToken::StartTag(t)) => {
+                t.name().as_str() != "a" && !crate::tokenize::is_inline_cell(token)
+            }
+            Tok::Html(OwnedToken::EndTag(t)) => t.name().as_str() != "a",
+            _ => true,
         };
+        match self.stack.last_mut() {
+            Some(level) if streams => {
+                level.lead = before(Some(token));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn push(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
+        // In place: no move of every token to rebuild it.
+        if let Tok::IndentPre(inner) = &mut token.tok {
+            *inner = resolve_nested(std::mem::take(inner));
+        }
         // A `||`/`!!` table cell starts a new quote context, as a line does
         // (Parsoid).
         if token.is_newline() || token.is_end() || crate::tokenize::is_inline_cell(&token) {
