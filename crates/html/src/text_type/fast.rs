@@ -12,7 +12,7 @@
 use super::{Mode, Node, Ns, TagEffect, TextTypeSimulator};
 use crate::atom::{self, Atom, STATIC_NAMES};
 use crate::tree_builder::TokenizerSwitch;
-use crate::tree_builder::tag_sets::is_heading;
+use crate::tree_builder::tag_sets::{SCOPE_BOUNDARIES_HTML, is_heading, is_special_html};
 
 use atom::*;
 
@@ -30,6 +30,13 @@ const BLOCK: u8 = 8;
 /// A start tag "in body" with a rule of its own that [`TextTypeSimulator::own_start`]
 /// answers when it only pushes.
 const OWN: u8 = 16;
+
+/// An HTML element that bounds "has an element in button scope".
+const SCOPE: u8 = 32;
+
+/// An HTML element that ends the list item loop of `<li>`: special, but not
+/// `address`, `div` or `p`.
+const LI_STOP: u8 = 64;
 
 /// The [`OWN`] start tags.
 pub(super) const OWN_STARTS: &[Atom] = &[H1, H2, H3, H4, H5, H6, LI, TABLE, SCRIPT, STYLE];
@@ -91,6 +98,20 @@ const fn build() -> [u8; STATIC_NAMES.len()] {
         table[END_RULES[i].0 as usize] &= !POP;
         i += 1;
     }
+    let mut i = 0;
+    while i < SCOPE_BOUNDARIES_HTML.len() {
+        table[SCOPE_BOUNDARIES_HTML[i].0 as usize] |= SCOPE;
+        i += 1;
+    }
+    table[BUTTON.0 as usize] |= SCOPE;
+    let mut i = 0;
+    while i < STATIC_NAMES.len() {
+        let name = Atom(i as u32);
+        if is_special_html(name) && !matches!(name, ADDRESS | DIV | P) {
+            table[i] |= LI_STOP;
+        }
+        i += 1;
+    }
     table
 }
 
@@ -122,7 +143,7 @@ impl TextTypeSimulator {
         let mut switch = None;
         let push = if f & OWN == 0 && matches!(top.mode, Mode::Body | Mode::Cell | Mode::Caption) {
             let push = f & PUSH != 0
-                || (f & BLOCK != 0 && !self.in_button_scope(atom::P))
+                || (f & BLOCK != 0 && !self.p_in_button_scope())
                 || (name == A && !self.a_is_open());
             if !push && f & VOID == 0 {
                 return None;
@@ -167,11 +188,11 @@ impl TextTypeSimulator {
                 H1 | H2 | H3 | H4 | H5 | H6 => {
                     // A heading closes a `p` in button scope and a heading
                     // that is the current node.
-                    (!is_heading(top.name) && !self.in_button_scope(atom::P)).then_some(())
+                    (!is_heading(top.name) && !self.p_in_button_scope()).then_some(())
                 }
-                LI => (!self.list_item_open() && !self.in_button_scope(atom::P)).then_some(()),
+                LI => (!self.list_item_open() && !self.p_in_button_scope()).then_some(()),
                 TABLE => {
-                    if !self.config.quirks && self.in_button_scope(atom::P) {
+                    if !self.config.quirks && self.p_in_button_scope() {
                         return None;
                     }
                     node.mode = Mode::Table;
@@ -204,10 +225,31 @@ impl TextTypeSimulator {
     /// body": an `li` before any special element but `address`, `div`, `p`).
     fn list_item_open(&self) -> bool {
         for n in self.stack.iter().rev() {
-            if n.ns == Ns::Html && n.name == LI {
+            if n.ns == Ns::Html {
+                if n.name == LI {
+                    return true;
+                }
+                if flags(n.name) & LI_STOP != 0 {
+                    return false;
+                }
+            } else if Self::is_special(n) {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// "Has a `p` element in button scope" by the flag table; the general
+    /// test from the first foreign element on.
+    fn p_in_button_scope(&self) -> bool {
+        for n in self.stack.iter().rev() {
+            if n.ns != Ns::Html {
+                return self.in_button_scope(P);
+            }
+            if n.name == P {
                 return true;
             }
-            if Self::is_special(n) && !(n.ns == Ns::Html && matches!(n.name, ADDRESS | DIV | P)) {
+            if flags(n.name) & SCOPE != 0 {
                 return false;
             }
         }

@@ -35,6 +35,9 @@ fn vocabulary() -> Vec<&'static str> {
         "g",
         "ruby",
         "frameset",
+        "applet",
+        "marquee",
+        "object",
     ]);
     names
 }
