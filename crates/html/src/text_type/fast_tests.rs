@@ -35,6 +35,9 @@ fn vocabulary() -> Vec<&'static str> {
         "g",
         "ruby",
         "frameset",
+        "applet",
+        "marquee",
+        "object",
     ]);
     names
 }
@@ -71,7 +74,7 @@ fn run(seed: u64, scripting: bool, implied: bool, max_depth: usize) {
     let config = SimulatorConfig {
         scripting,
         max_depth,
-        quirks: false,
+        quirks: seed & 8 != 0,
     };
     let mut sim = TextTypeSimulator::new(config);
     sim.set_implied_elements(implied);
@@ -122,9 +125,46 @@ fn fast_path_covers_the_common_tags() {
     assert!(sim.fast_start(atom::IMG).is_some());
     assert!(sim.fast_end(atom::SPAN).is_some());
     assert!(sim.fast_start(atom::DIV).is_some());
-    assert!(sim.fast_start(atom::LI).is_none());
+    assert!(sim.fast_start(atom::FORM).is_none());
     assert!(sim.fast_end(atom::BODY).is_none());
     assert!(sim.fast_characters().is_some());
     sim.start_tag_owned(&OwnedTag::new("p"));
     assert!(sim.fast_start(atom::DIV).is_none());
+    assert!(sim.fast_start(atom::H2).is_none());
+    assert!(sim.fast_start(atom::LI).is_none());
+}
+
+#[test]
+fn fast_path_covers_lists_headings_tables_and_scripts() {
+    let mut sim = TextTypeSimulator::new(SimulatorConfig::default());
+    sim.start_tag_owned(&OwnedTag::new("body"));
+    assert!(sim.fast_start(atom::UL).is_some());
+    assert!(sim.fast_start(atom::LI).is_some());
+    assert!(sim.fast_end(atom::LI).is_some());
+    assert!(sim.fast_end(atom::UL).is_some());
+    assert!(sim.fast_start(atom::H2).is_some());
+    // A heading right inside a heading closes it: the general rules.
+    assert!(sim.fast_start(atom::H3).is_none());
+    assert!(sim.fast_end(atom::H2).is_some());
+    let script = sim.fast_start(atom::SCRIPT);
+    assert_eq!(
+        script.and_then(|e| e.switch),
+        Some(crate::tree_builder::TokenizerSwitch::ScriptData)
+    );
+    assert!(sim.fast_end(atom::SCRIPT).is_some());
+    let outside = sim.depth();
+    assert!(sim.fast_start(atom::TABLE).is_some());
+    // The first row implies a `tbody`: the general rules.
+    assert!(sim.fast_start(atom::TR).is_none());
+    sim.start_tag_owned(&OwnedTag::new("tr"));
+    assert!(sim.fast_start(atom::TD).is_some());
+    assert!(sim.fast_end(atom::TD).is_some());
+    assert!(sim.fast_end(atom::TR).is_some());
+    assert!(sim.fast_start(atom::TR).is_some());
+    assert!(sim.fast_start(atom::TH).is_some());
+    assert!(sim.fast_end(atom::TH).is_some());
+    assert!(sim.fast_end(atom::TR).is_some());
+    // The table and its implied body close at once.
+    let table = sim.fast_end(atom::TABLE);
+    assert_eq!(table.map(|e| e.kept), Some(outside));
 }

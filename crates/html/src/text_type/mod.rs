@@ -359,6 +359,7 @@ impl TextTypeSimulator {
     }
 
     /// Processes a start tag from the tokenizer.
+    #[inline]
     pub fn start_tag(&mut self, tag: &Tag<'_>) -> TagEffect {
         let name = self.name_of(tag.name, || tag.name_str());
         if let Some(effect) = self.fast_start(name) {
@@ -370,6 +371,7 @@ impl TextTypeSimulator {
     }
 
     /// Processes an end tag from the tokenizer.
+    #[inline]
     pub fn end_tag(&mut self, tag: &Tag<'_>) -> TagEffect {
         let name = self.name_of(tag.name, || tag.name_str());
         if let Some(effect) = self.fast_end(name) {
@@ -456,6 +458,7 @@ impl TextTypeSimulator {
         }
     }
 
+    #[inline(never)]
     fn start(&mut self, tag: Start) -> TagEffect {
         self.begin();
         let mut guard = 0;
@@ -469,6 +472,7 @@ impl TextTypeSimulator {
         self.finish()
     }
 
+    #[inline(never)]
     fn end(&mut self, name: Atom) -> TagEffect {
         self.begin();
         let mut guard = 0;
@@ -484,6 +488,7 @@ impl TextTypeSimulator {
     /// Processes character data: text that is not only whitespace ends a `<head>`
     /// (a `<noscript>` in it) or a `<colgroup>`, and implies the body, as the tree
     /// builder does; elsewhere text changes no nesting.
+    #[inline]
     pub fn characters(&mut self, text: &str) -> TagEffect {
         if let Some(effect) = self.fast_characters() {
             return effect;
@@ -492,6 +497,7 @@ impl TextTypeSimulator {
     }
 
     /// [`characters`](Self::characters) by the general rules.
+    #[inline(never)]
     fn characters_general(&mut self, text: &str) -> TagEffect {
         self.begin();
         let blank = text

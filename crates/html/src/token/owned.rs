@@ -396,42 +396,84 @@ impl OwnedTag {
         self.has_span = true;
         self.modified = false;
         let mut n = 0;
-        for a in tag.attrs.iter() {
-            let name = Name::from_atom(a.name, atoms);
-            let value = if keep_value(&name) {
-                a.value
-            } else {
-                self.modified |= !a.value.is_empty();
-                ""
-            };
-            if self.attrs.len() == n
-                && let Some(slot) = spare.pop()
-            {
-                self.attrs.push(slot);
+        // A tokenizer's tag: its slots read directly (an iterator copies the
+        // attributes' view and matches its kind per attribute), a value
+        // resolved only to copy it or to see that it is empty.
+        if let Some((slots, source)) = tag.attrs.slots() {
+            for slot in slots {
+                let name = Name::from_atom(slot.name, atoms);
+                let value = source.resolve(slot.value);
+                let value = if keep_value(&name) {
+                    value
+                } else {
+                    self.modified |= !value.is_empty();
+                    ""
+                };
+                let spans = (slot.name_span, slot.value_span);
+                self.copy_attr(n, name, value, slot.has_value, spans, spare);
+                n += 1;
             }
-            match self.attrs.get_mut(n) {
-                Some(slot) => {
-                    slot.name = name;
-                    slot.ns = AttrNamespace::None;
-                    slot.value.clear();
-                    slot.value.push_str(value);
-                    slot.has_value = a.has_value;
-                    slot.name_span = Some(a.name_span);
-                    slot.value_span = Some(a.value_span);
-                }
-                None => self.attrs.push(OwnedAttribute {
+        } else {
+            for a in tag.attrs.iter() {
+                let name = Name::from_atom(a.name, atoms);
+                let value = if keep_value(&name) {
+                    a.value
+                } else {
+                    self.modified |= !a.value.is_empty();
+                    ""
+                };
+                self.copy_attr(
+                    n,
                     name,
-                    ns: AttrNamespace::None,
-                    value: value.to_owned(),
-                    has_value: a.has_value,
-                    name_span: Some(a.name_span),
-                    value_span: Some(a.value_span),
-                }),
+                    value,
+                    a.has_value,
+                    (a.name_span, a.value_span),
+                    spare,
+                );
+                n += 1;
             }
-            n += 1;
         }
         if self.attrs.len() > n {
             spare.extend(self.attrs.drain(n..));
+        }
+    }
+
+    /// Makes attribute `n` of [`copy_from_reusing`](Self::copy_from_reusing)'s
+    /// copy (the ones before it are made): this tag's slot, else one from
+    /// `spare`, else a new one.
+    #[inline]
+    fn copy_attr(
+        &mut self,
+        n: usize,
+        name: Name,
+        value: &str,
+        has_value: bool,
+        (name_span, value_span): (Span, Span),
+        spare: &mut Vec<OwnedAttribute>,
+    ) {
+        if self.attrs.len() == n
+            && let Some(slot) = spare.pop()
+        {
+            self.attrs.push(slot);
+        }
+        match self.attrs.get_mut(n) {
+            Some(slot) => {
+                slot.name = name;
+                slot.ns = AttrNamespace::None;
+                slot.value.clear();
+                slot.value.push_str(value);
+                slot.has_value = has_value;
+                slot.name_span = Some(name_span);
+                slot.value_span = Some(value_span);
+            }
+            None => self.attrs.push(OwnedAttribute {
+                name,
+                ns: AttrNamespace::None,
+                value: value.to_owned(),
+                has_value,
+                name_span: Some(name_span),
+                value_span: Some(value_span),
+            }),
         }
     }
 

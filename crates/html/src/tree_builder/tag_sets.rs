@@ -5,7 +5,7 @@
 use crate::atom::{self, Atom};
 
 /// The "special" category (A.1, 2026 list), HTML part.
-pub(crate) fn is_special_html(name: Atom) -> bool {
+pub(crate) const fn is_special_html(name: Atom) -> bool {
     use atom::*;
     matches!(
         name,

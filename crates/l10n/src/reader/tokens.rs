@@ -327,9 +327,12 @@ impl<'r, R: Read> TokenStream<'r, R> {
     /// call.
     fn fetch(&mut self, need: usize, ahead: usize) -> Result<()> {
         while self.queue.len() < ahead && !self.eof_queued {
-            let token = match self.tokenizer.next_token() {
-                Ok(token) => token,
-                Err(source) => {
+            // The token is looked at where the tokenizer returned it (a view of
+            // about 100 bytes): binding it by value would copy it once per
+            // pattern on the way to its fields.
+            let res = self.tokenizer.next_token();
+            let Ok(Some(token)) = &res else {
+                if let Err(source) = res {
                     let e = L10nError::Tokenizer {
                         path: self.path.clone(),
                         source,
@@ -340,8 +343,6 @@ impl<'r, R: Read> TokenStream<'r, R> {
                     self.deferred = Some(e);
                     return Ok(());
                 }
-            };
-            let Some(token) = token else {
                 if self.queue.len() >= need {
                     return Ok(());
                 }
@@ -372,7 +373,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
                     if text.borrowed {
                         (Payload::Text(text.span), effect, blank)
                     } else {
-                        let owned = Token::Characters(text).to_owned();
+                        let owned = Token::Characters(*text).to_owned();
                         (Payload::Other(Box::new(owned)), effect, blank)
                     }
                 }
@@ -382,20 +383,23 @@ impl<'r, R: Read> TokenStream<'r, R> {
                         .pop()
                         .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)));
                     // Only the values the reader reads are copied (all of
-                    // them for the tags whose attributes the simulator reads).
+                    // them for the tags whose attributes the simulator reads,
+                    // as when it read the copy).
                     let (rules, slots) = (self.rules, &mut self.spare_attrs);
                     if TextTypeSimulator::ATTRIBUTE_TAGS.contains(&tag.name) {
-                        owned.copy_from_reusing(&tag, |_| true, slots);
+                        owned.copy_from_reusing(tag, |_| true, slots);
                     } else {
-                        owned.copy_from_reusing(&tag, |name| rules.attr_class(name).read(), slots);
+                        owned.copy_from_reusing(tag, |name| rules.attr_class(name).read(), slots);
                     }
                     slots.truncate(MAX_SPARE_ATTRS);
                     class = self.rules.class_of(owned.name());
+                    // The simulator reads the tokenizer's tag (the same name
+                    // and, for its attribute tags, the same values as the copy).
                     if matches!(token, Token::StartTag(_)) {
-                        let effect = self.sim.start_tag_owned(&owned);
+                        let effect = self.sim.start_tag(tag);
                         (Payload::Start(owned), effect, false)
                     } else {
-                        let effect = self.sim.end_tag_owned(&owned);
+                        let effect = self.sim.end_tag(tag);
                         (Payload::End(owned), effect, false)
                     }
                 }
@@ -405,7 +409,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
                     (Payload::Eof, effect, false)
                 }
                 token => {
-                    let owned = token.to_owned();
+                    let owned = (*token).to_owned();
                     let effect = self.sim.process_owned(&owned);
                     (Payload::Other(Box::new(owned)), effect, false)
                 }
