@@ -42,6 +42,20 @@ fn block_has_mark(block: &[u8; BLOCK]) -> bool {
 fn spaces(text: &str) -> Vec<usize> {
     let b = text.as_bytes();
     let mut out = Vec::new();
+    // Short text (often a newline or a space between elements): its bytes
+    // one by one.
+    if b.len() < BLOCK / 2 {
+        for (i, &x) in b.iter().enumerate() {
+            if is_mark(x) {
+                armored_at(text, i, &mut out);
+            }
+        }
+        if out.len() > 1 {
+            out.sort_unstable();
+            out.dedup();
+        }
+        return out;
+    }
     let mut from = 0;
     while from < b.len() {
         let rest = b.get(from..).unwrap_or_default();

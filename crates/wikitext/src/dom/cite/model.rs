@@ -172,7 +172,11 @@ fn push_number(out: &mut String, n: usize) {
 /// An id as a link fragment (Parsoid's `Sanitizer::escapeIdForLink`: at most
 /// 1024 characters, whitespace as `_`, a `%` that starts an escape as `%25`).
 fn href_fragment_into(id: &str, out: &mut String) {
-    let id = match id.char_indices().nth(1024) {
+    // At most 1024 bytes: at most 1024 characters, nothing to cut.
+    let id = match (id.len() > 1024)
+        .then(|| id.char_indices().nth(1024))
+        .flatten()
+    {
         Some((at, _)) => id.get(..at).unwrap_or(id),
         None => id,
     };
