@@ -344,8 +344,7 @@ impl Sink<WikiToken> for BodySink {
         if self.page {
             dom::cite::process(&mut nodes, &self.bodies);
         }
-        dom::cleanup::flag_empty(&mut nodes);
-        dom::display_space::display_space(&mut nodes);
+        dom::flag_empty_and_display_space(&mut nodes);
         Ok(nodes)
     }
 }

@@ -6,15 +6,14 @@
 //! serializer's single-quoted values). Since 2025 `<` and `>` are escaped in
 //! attribute values too.
 //!
-//! Long text (from [`VECTOR_MIN`] bytes) is first searched with `memchr`'s
-//! vectorized searches: text without U+00A0 is escaped from one three-byte
-//! search, an attribute value with nothing to escape is copied whole. Otherwise
-//! the text is scanned eight bytes at a time (one `u64` compared with every byte
-//! the mode escapes, [`next_special`]), the tail byte by byte against a lookup
-//! table, and copied in runs: nothing is allocated, and unescaped text costs a
-//! few word operations per eight bytes.
+//! The text is tested sixteen bytes at a time (the tokenizer's [`Lanes`]: one
+//! comparison per escaped byte and block), the bytes found are replaced and the
+//! runs between them copied whole: nothing is allocated, and unescaped text
+//! costs a handful of instructions per sixteen bytes.
 
 use std::fmt::{self, Write};
+
+use crate::tokenizer::lanes::{Lanes, WIDTH, block_at};
 
 /// What is being escaped.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -27,91 +26,115 @@ pub enum EscapeMode {
     SingleQuoted,
 }
 
-impl EscapeMode {
-    const fn mask(self) -> u8 {
-        match self {
-            EscapeMode::Text => TEXT,
-            EscapeMode::DoubleQuoted => TEXT | DOUBLE,
-            EscapeMode::SingleQuoted => TEXT | SINGLE,
-        }
-    }
-}
-
-const TEXT: u8 = 1;
-const DOUBLE: u8 = 2;
-const SINGLE: u8 = 4;
-
-/// Per byte: which modes escape it. `0xA0` stands for U+00A0, whose UTF-8 form is
-/// `C2 A0` (a `0xA0` byte right after `0xC2` is always that character).
-static SPECIAL: [u8; 256] = {
-    let mut t = [0u8; 256];
-    t[b'&' as usize] = TEXT;
-    t[b'<' as usize] = TEXT;
-    t[b'>' as usize] = TEXT;
-    t[0xA0] = TEXT;
-    t[b'"' as usize] = DOUBLE;
-    t[b'\'' as usize] = SINGLE;
-    t
-};
-
 /// Writes `s` escaped for `mode` (the one escaping routine of tagloom: the DOM and
 /// token serializers and the streaming rewriter use it).
 pub fn write_escaped<W: Write + ?Sized>(out: &mut W, s: &str, mode: EscapeMode) -> fmt::Result {
-    let bytes = s.as_bytes();
-    if bytes.len() >= VECTOR_MIN {
-        match mode {
-            // No U+00A0 (no 0xC2 byte at all): the three others found by one
-            // vectorized search, the runs between them copied.
-            EscapeMode::Text if memchr::memchr(0xC2, bytes).is_none() => {
-                let mut start = 0;
-                for i in memchr::memchr3_iter(b'&', b'<', b'>', bytes) {
-                    out.write_str(s.get(start..i).unwrap_or_default())?;
-                    out.write_str(match bytes.get(i) {
-                        Some(b'&') => "&amp;",
-                        Some(b'<') => "&lt;",
-                        _ => "&gt;",
-                    })?;
-                    start = i + 1;
-                }
-                return out.write_str(s.get(start..).unwrap_or_default());
-            }
-            // The usual value, with nothing to escape: two vectorized searches.
-            EscapeMode::DoubleQuoted | EscapeMode::SingleQuoted
-                if memchr::memchr3(b'&', quote_byte(mode), 0xC2, bytes).is_none()
-                    && memchr::memchr2(b'<', b'>', bytes).is_none() =>
-            {
-                return out.write_str(s);
-            }
-            _ => {}
-        }
-    }
-    let mask = mode.mask();
-    // Text mode has no quote to escape: `&` stands in for it (searched twice).
-    let quote = splat(quote_byte(mode));
-    let mut start = 0;
-    let mut from = 0;
-    while let Some(i) = next_special(bytes, from, mask, quote) {
-        from = i + 1;
-        let (run_end, replacement) = match bytes.get(i) {
-            Some(b'&') => (i, "&amp;"),
-            Some(b'<') => (i, "&lt;"),
-            Some(b'>') => (i, "&gt;"),
-            Some(b'"') => (i, "&quot;"),
-            Some(b'\'') => (i, "&#39;"),
-            // U+00A0: only when the byte before is its lead byte 0xC2.
-            _ if i > 0 && bytes.get(i - 1) == Some(&0xC2) => (i - 1, "&nbsp;"),
-            _ => continue,
-        };
-        out.write_str(s.get(start..run_end).unwrap_or_default())?;
-        out.write_str(replacement)?;
-        start = i + 1;
-    }
-    out.write_str(s.get(start..).unwrap_or_default())
+    escape(&mut Formatter(out), s, mode)
 }
 
-/// Texts at least this long are first searched with `memchr`'s vectorized
-/// searches (16 or 32 bytes at a time), which pay off past a few words.
-const VECTOR_MIN: usize = 32;
+/// [`write_escaped`] onto UTF-8 bytes (valid when `out` was: only whole
+/// characters are added), for serializers that build their output as bytes:
+/// the runs are copied without a call each. Inlined into the serializer's
+/// loop (its constants set up once, no call per string).
+#[inline]
+pub fn escape_into(out: &mut Vec<u8>, s: &str, mode: EscapeMode) {
+    // Writing into a `Vec` cannot fail.
+    let _ = escape(out, s, mode);
+}
+
+/// Where [`escape`] writes: the runs of `s` left as they are, and replacements.
+trait Sink {
+    /// Writes `s[from..to]` (character boundaries).
+    fn run(&mut self, s: &str, from: usize, to: usize) -> fmt::Result;
+    /// Writes a replacement.
+    fn text(&mut self, text: &'static str) -> fmt::Result;
+}
+
+/// A [`fmt::Write`] as a [`Sink`].
+struct Formatter<'a, W: ?Sized>(&'a mut W);
+
+impl<W: Write + ?Sized> Sink for Formatter<'_, W> {
+    #[inline(always)]
+    fn run(&mut self, s: &str, from: usize, to: usize) -> fmt::Result {
+        self.0.write_str(s.get(from..to).unwrap_or_default())
+    }
+
+    #[inline(always)]
+    fn text(&mut self, text: &'static str) -> fmt::Result {
+        self.0.write_str(text)
+    }
+}
+
+impl Sink for Vec<u8> {
+    /// A short run is copied as the whole block that starts with it (one
+    /// fixed-size copy, no call), the bytes past the run cut off again.
+    #[inline(always)]
+    fn run(&mut self, s: &str, from: usize, to: usize) -> fmt::Result {
+        let bytes = s.as_bytes();
+        let len = to.saturating_sub(from);
+        match block_at(bytes, from) {
+            Some(block) if len <= WIDTH => {
+                let keep = self.len() + len;
+                self.extend_from_slice(block);
+                self.truncate(keep);
+            }
+            _ => self.extend_from_slice(bytes.get(from..to).unwrap_or_default()),
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn text(&mut self, text: &'static str) -> fmt::Result {
+        self.extend_from_slice(text.as_bytes());
+        Ok(())
+    }
+}
+
+/// The escaping: `s` tested a block at a time, the bytes found replaced, the
+/// runs between them written whole.
+#[inline(always)]
+fn escape<S: Sink + ?Sized>(out: &mut S, s: &str, mode: EscapeMode) -> fmt::Result {
+    let bytes = s.as_bytes();
+    let quote = quote_byte(mode);
+    // `start`: the first byte not written yet; `at`: the block tested.
+    let mut start = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let mut hits = match block_at(bytes, at) {
+            Some(block) => specials(block, quote),
+            None => tail_specials(bytes, at, quote),
+        };
+        while hits != 0 {
+            let i = at + hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let byte = bytes.get(i).copied().unwrap_or_default();
+            // U+00A0: only when the byte before is its lead byte 0xC2.
+            let run_end = match byte {
+                0xA0 if i > 0 && bytes.get(i - 1) == Some(&0xC2) => i - 1,
+                0xA0 => continue,
+                _ => i,
+            };
+            if run_end > start {
+                out.run(s, start, run_end)?;
+            }
+            // One write per replacement: each of known length.
+            match byte {
+                b'&' => out.text("&amp;"),
+                b'<' => out.text("&lt;"),
+                b'>' => out.text("&gt;"),
+                b'"' => out.text("&quot;"),
+                b'\'' => out.text("&#39;"),
+                _ => out.text("&nbsp;"),
+            }?;
+            start = i + 1;
+        }
+        at += WIDTH;
+    }
+    if start < bytes.len() {
+        out.run(s, start, bytes.len())?;
+    }
+    Ok(())
+}
 
 /// The mode's quote byte; `&` in text mode, which has none (a search for it
 /// then only repeats the search for `&`).
@@ -123,55 +146,52 @@ const fn quote_byte(mode: EscapeMode) -> u8 {
     }
 }
 
-/// Every byte of a word set to `b`.
-const fn splat(b: u8) -> u64 {
-    u64::from_ne_bytes([b; 8])
+/// One bit per byte of `block` (bit *i* for byte *i*) that the mode escapes:
+/// `&`, `<`, `>`, `quote`, and `0xA0` (U+00A0's second byte: the caller checks
+/// the byte before it).
+#[inline(always)]
+fn specials(block: &[u8; WIDTH], quote: u8) -> u32 {
+    let lanes = Lanes::load(block);
+    lanes
+        .eq(b'&')
+        .or(lanes.eq(b'<'))
+        .or(lanes.eq(b'>'))
+        .or(lanes.eq(0xA0))
+        .or(lanes.eq(quote))
+        .bits()
 }
 
-/// The high bit of each byte of `x` that is zero. The lowest set bit is always a
-/// zero byte's (a borrow can only mark bytes above a zero byte), which is all
-/// [`next_special`] reads.
-const fn zero_bytes(x: u64) -> u64 {
-    x.wrapping_sub(splat(1)) & !x & splat(0x80)
-}
-
-/// The index of the first byte at or after `from` that `mask` escapes (`0xA0`
-/// included: the caller checks its lead byte), eight bytes at a time: each word
-/// is compared with `&`, `<`, `>`, `0xA0` and `quote` (the mode's quote, or `&`
-/// again in text mode), then the tail against [`SPECIAL`].
-fn next_special(bytes: &[u8], from: usize, mask: u8, quote: u64) -> Option<usize> {
-    let rest = bytes.get(from..)?;
-    let mut chunks = rest.chunks_exact(8);
-    let mut at = from;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        // Little-endian: the first byte in memory is the lowest.
-        let w = u64::from_le_bytes(word);
-        let hits = zero_bytes(w ^ splat(b'&'))
-            | zero_bytes(w ^ splat(b'<'))
-            | zero_bytes(w ^ splat(b'>'))
-            | zero_bytes(w ^ splat(0xA0))
-            | zero_bytes(w ^ quote);
-        if hits != 0 {
-            return Some(at + (hits.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
+/// [`specials`] for the last bytes of `bytes`, from `at` (fewer than a
+/// block): the block that ends with them when the text is that long (the
+/// bits of the bytes before `at` shifted out), else the bytes padded with
+/// zeros (never escaped).
+fn tail_specials(bytes: &[u8], at: usize, quote: u8) -> u32 {
+    let tail = bytes.len().saturating_sub(at);
+    if let Some(block) = bytes
+        .len()
+        .checked_sub(WIDTH)
+        .and_then(|from| block_at(bytes, from))
+    {
+        return specials(block, quote) >> (WIDTH - tail);
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| SPECIAL[b as usize] & mask != 0)
-        .map(|p| at + p)
+    let mut padded = [0u8; WIDTH];
+    if let (Some(to), Some(from)) = (padded.get_mut(..tail), bytes.get(at..)) {
+        to.copy_from_slice(from);
+    }
+    specials(&padded, quote)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// `s` escaped by both entry points, which must agree.
     fn esc(s: &str, mode: EscapeMode) -> String {
         let mut out = String::new();
         write_escaped(&mut out, s, mode).unwrap();
+        let mut bytes = b"<".to_vec();
+        escape_into(&mut bytes, s, mode);
+        assert_eq!(bytes.get(1..), Some(out.as_bytes()), "{s:?} {mode:?}");
         out
     }
 

@@ -24,7 +24,7 @@ mod attr_name;
 mod elements;
 mod escape;
 
-pub use escape::{EscapeMode, write_escaped};
+pub use escape::{EscapeMode, escape_into, write_escaped};
 mod fragment;
 mod io_writer;
 mod meta_charset;

@@ -50,7 +50,7 @@ mod attribute_mode;
 mod char_ref;
 mod input;
 mod insertion;
-mod lanes;
+pub(crate) mod lanes;
 mod lines;
 mod run;
 mod states;

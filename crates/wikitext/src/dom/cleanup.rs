@@ -29,29 +29,26 @@ fn has_transparent(e: &Element) -> bool {
     })
 }
 
-/// Flags the empty elements under `nodes`. Inside template output (under a
-/// node with an `about`), an empty `li` or `tr` that is not the
+/// Flags `e` when it is empty; inside template output (under a node with
+/// an `about`, `in_tpl`), an empty `li` or `tr` child that is not the
 /// encapsulation's first node and holds nothing rendering-transparent is
-/// removed instead (Parsoid's CleanUp).
-pub(crate) fn flag_empty(nodes: &mut [Node]) {
-    let mut stack: Vec<(&mut Node, bool)> = nodes.iter_mut().map(|n| (n, false)).collect();
-    while let Some((node, in_tpl)) = stack.pop() {
-        if let Node::Element(e) = node {
-            let tpl = in_tpl || e.attr("about").is_some();
-            if tpl {
-                e.children.retain(|c| {
-                    !matches!(c, Node::Element(inner)
-                        if matches!(&*inner.name, "li" | "tr")
-                            && !inner.has_type("mw:Transclusion")
-                            && inner.attrs.iter().all(|(k, _)| k == "about")
-                            && is_empty(inner)
-                            && !has_transparent(inner))
-                });
-            }
-            if flagged(&e.name) && e.attrs.is_empty() && is_empty(e) {
-                e.attrs.push(("class".into(), "mw-empty-elt".into()));
-            }
-            stack.extend(e.children.iter_mut().map(|c| (c, tpl)));
-        }
+/// removed instead (Parsoid's CleanUp). Whether `e`'s children are inside
+/// template output. Called on every element, parents first (before any
+/// other change to the children: [`super::flag_empty_and_display_space`]).
+pub(crate) fn flag_element(e: &mut Element, in_tpl: bool) -> bool {
+    let tpl = in_tpl || e.attr("about").is_some();
+    if tpl {
+        e.children.retain(|c| {
+            !matches!(c, Node::Element(inner)
+                if matches!(&*inner.name, "li" | "tr")
+                    && !inner.has_type("mw:Transclusion")
+                    && inner.attrs.iter().all(|(k, _)| k == "about")
+                    && is_empty(inner)
+                    && !has_transparent(inner))
+        });
     }
+    if flagged(&e.name) && e.attrs.is_empty() && is_empty(e) {
+        e.attrs.push(("class".into(), "mw-empty-elt".into()));
+    }
+    tpl
 }

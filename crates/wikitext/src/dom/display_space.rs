@@ -21,46 +21,68 @@ fn is_mark(x: u8) -> bool {
 /// one is passed over by one test.
 const BLOCK: usize = 16;
 
-/// Whether `block` holds a mark's byte: one comparison per mark and byte,
-/// no branch, so the compiler can compare many bytes per instruction.
+/// Whether `block` holds a mark's byte (or `<`, `=`, `>`, which share a
+/// range with `:;?`): a few comparisons per byte, no branch, so the compiler
+/// compares many bytes per instruction.
 fn block_has_mark(block: &[u8; BLOCK]) -> bool {
     let mut any = 0u8;
     for &x in block {
-        any |= u8::from(x == b'?')
-            | u8::from(x == b':')
-            | u8::from(x == b';')
-            | u8::from(x == b'!')
+        any |= u8::from(x == b'!')
             | u8::from(x == b'%')
-            | u8::from(x == 0xBB)
+            | u8::from(x.wrapping_sub(b':') <= b'?' - b':')
             | u8::from(x == 0xAB)
-            | u8::from(x == 0xBA)
-            | u8::from(x == 0xB9);
+            | u8::from(x.wrapping_sub(0xB9) <= 0xBB - 0xB9);
     }
     any != 0
 }
 
 /// The byte offsets of the spaces to armor in `text`, in order: found from
-/// the marks, most text having none.
+/// the marks, most text having none. The last bytes are tested as a block
+/// too, padded with zeros.
 fn spaces(text: &str) -> Vec<usize> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut from = 0;
-    while from < b.len() {
-        let to = (from + BLOCK).min(b.len());
-        let block = b.get(from..to).unwrap_or_default();
-        from = to;
-        if <&[u8; BLOCK]>::try_from(block).is_ok_and(|block| !block_has_mark(block)) {
-            continue;
-        }
-        for (j, &x) in block.iter().enumerate() {
+    // Short text (often a newline or a space between elements): its bytes
+    // one by one.
+    if b.len() < BLOCK / 2 {
+        for (i, &x) in b.iter().enumerate() {
             if is_mark(x) {
-                armored_at(text, to - block.len() + j, &mut out);
+                armored_at(text, i, &mut out);
             }
         }
+        if out.len() > 1 {
+            out.sort_unstable();
+            out.dedup();
+        }
+        return out;
+    }
+    let mut from = 0;
+    while from < b.len() {
+        let rest = b.get(from..).unwrap_or_default();
+        let block = match rest.first_chunk::<BLOCK>() {
+            Some(block) => *block,
+            None => {
+                let mut padded = [0u8; BLOCK];
+                if let Some(to) = padded.get_mut(..rest.len()) {
+                    to.copy_from_slice(rest);
+                }
+                padded
+            }
+        };
+        if block_has_mark(&block) {
+            for (j, &x) in rest.iter().take(BLOCK).enumerate() {
+                if is_mark(x) {
+                    armored_at(text, from + j, &mut out);
+                }
+            }
+        }
+        from += BLOCK;
     }
     // A space between `«` and `:` is found twice, and out of order.
-    out.sort_unstable();
-    out.dedup();
+    if out.len() > 1 {
+        out.sort_unstable();
+        out.dedup();
+    }
     out
 }
 
@@ -92,7 +114,8 @@ fn armored_at(text: &str, i: usize, out: &mut Vec<usize>) {
     }
 }
 
-fn armor(children: Vec<Node>) -> Vec<Node> {
+/// The pass on one child list.
+pub(crate) fn armor(children: Vec<Node>) -> Vec<Node> {
     // The first text with spaces to armor (most lists have none: returned as
     // they are); each text is searched once.
     let Some((first, mut positions)) = children.iter().enumerate().find_map(|(i, c)| match c {
@@ -136,22 +159,12 @@ fn armor(children: Vec<Node>) -> Vec<Node> {
     out
 }
 
-/// Runs the pass over `nodes`.
-pub(crate) fn display_space(nodes: &mut Vec<Node>) {
-    *nodes = armor(std::mem::take(nodes));
-    let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
-    while let Some(node) = stack.pop() {
-        if let Node::Element(e) = node {
-            if matches!(
-                &*e.name,
-                "pre" | "svg" | "script" | "style" | "xmp" | "iframe" | "noembed" | "noframes"
-            ) {
-                continue;
-            }
-            e.children = armor(std::mem::take(&mut e.children));
-            stack.extend(e.children.iter_mut());
-        }
-    }
+/// Elements whose content keeps its spaces (not descended into).
+pub(crate) fn keeps_spaces(name: &str) -> bool {
+    matches!(
+        name,
+        "pre" | "svg" | "script" | "style" | "xmp" | "iframe" | "noembed" | "noframes"
+    )
 }
 
 #[cfg(test)]

@@ -20,6 +20,27 @@ use std::borrow::Cow;
 #[cfg(test)]
 use tagloom_html::dom::{NodeKind, NodeRef};
 
+/// The last two passes in one walk of the tree: Parsoid's empty-element
+/// flag ([`cleanup::flag_element`]) on each element, then French spacing
+/// ([`display_space::armor`]) on its children (not inside `pre` and the
+/// like), before the children are visited. Each works on one element and
+/// its subtree as the tree builder left it, so the two orders agree.
+pub(crate) fn flag_empty_and_display_space(nodes: &mut Vec<Node>) {
+    *nodes = display_space::armor(std::mem::take(nodes));
+    // (node, inside template output, spaces armored)
+    let mut stack: Vec<(&mut Node, bool, bool)> =
+        nodes.iter_mut().map(|n| (n, false, true)).collect();
+    while let Some((node, in_tpl, spacing)) = stack.pop() {
+        let Node::Element(e) = node else { continue };
+        let tpl = cleanup::flag_element(e, in_tpl);
+        let spacing = spacing && !display_space::keeps_spaces(&e.name);
+        if spacing {
+            e.children = display_space::armor(std::mem::take(&mut e.children));
+        }
+        stack.extend(e.children.iter_mut().map(|c| (c, tpl, spacing)));
+    }
+}
+
 /// A node of the owned tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Node {

@@ -3,24 +3,24 @@
 //! one, since a parser drops the first).
 
 use tagloom_html::dom_patch::Namespace;
-use tagloom_html::serializer::{EscapeMode, serializes_as_void, write_escaped};
+use tagloom_html::serializer::{EscapeMode, escape_into, serializes_as_void};
 
 use super::Node;
 
-/// The text and attribute escaping of the HTML fragment serialization algorithm,
-/// from tagloom-html (its one home).
-fn escape(s: &str, attr: bool, out: &mut String) {
-    let mode = if attr {
-        EscapeMode::DoubleQuoted
-    } else {
-        EscapeMode::Text
+/// Appends the HTML of `nodes` to `out`. The HTML is built as bytes (the
+/// escaping's fastest form) and checked as UTF-8 once at the end.
+pub(crate) fn serialize(nodes: &[Node], out: &mut String) {
+    let mut bytes = std::mem::take(out).into_bytes();
+    write_nodes(nodes, &mut bytes);
+    *out = match String::from_utf8(bytes) {
+        Ok(html) => html,
+        // Not reached: only whole strings and characters are written.
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
-    // Writing into a `String` cannot fail.
-    let _ = write_escaped(out, s, mode);
 }
 
 /// Appends the HTML of `nodes` to `out` (iterative: the tree may be deep).
-pub(crate) fn serialize(nodes: &[Node], out: &mut String) {
+fn write_nodes(nodes: &[Node], out: &mut Vec<u8>) {
     enum Step<'a> {
         Open(&'a Node),
         Close(&'a str),
@@ -29,38 +29,38 @@ pub(crate) fn serialize(nodes: &[Node], out: &mut String) {
     while let Some(step) = stack.pop() {
         let node = match step {
             Step::Close(name) => {
-                out.push_str("</");
-                out.push_str(name);
-                out.push('>');
+                out.extend_from_slice(b"</");
+                out.extend_from_slice(name.as_bytes());
+                out.push(b'>');
                 continue;
             }
             Step::Open(node) => node,
         };
         match node {
-            Node::Text(t) => escape(t, false, out),
+            Node::Text(t) => escape_into(out, t, EscapeMode::Text),
             Node::Comment(c) => {
-                out.push_str("<!--");
-                out.push_str(c);
-                out.push_str("-->");
+                out.extend_from_slice(b"<!--");
+                out.extend_from_slice(c.as_bytes());
+                out.extend_from_slice(b"-->");
             }
             Node::Element(e) => {
-                out.push('<');
-                out.push_str(&e.name);
+                out.push(b'<');
+                out.extend_from_slice(e.name.as_bytes());
                 for (k, v) in &e.attrs {
-                    out.push(' ');
-                    out.push_str(k);
-                    out.push_str("=\"");
-                    escape(v, true, out);
-                    out.push('"');
+                    out.push(b' ');
+                    out.extend_from_slice(k.as_bytes());
+                    out.extend_from_slice(b"=\"");
+                    escape_into(out, v, EscapeMode::DoubleQuoted);
+                    out.push(b'"');
                 }
-                out.push('>');
+                out.push(b'>');
                 if serializes_as_void(Namespace::Html, &e.name) {
                     continue;
                 }
                 if matches!(&*e.name, "pre" | "textarea" | "listing")
                     && matches!(e.children.first(), Some(Node::Text(t)) if t.starts_with('\n'))
                 {
-                    out.push('\n');
+                    out.push(b'\n');
                 }
                 stack.push(Step::Close(&e.name));
                 stack.extend(e.children.iter().rev().map(Step::Open));

@@ -44,6 +44,20 @@ fn take_refs(e: &mut Element, depth: usize, out: &mut Vec<Node>) {
     if depth > MAX_LINK_DEPTH {
         return;
     }
+    // No placeholder among the children (most links): the list stays, the
+    // children's are looked at.
+    if !e
+        .children
+        .iter()
+        .any(|c| matches!(c, Node::Element(c) if placeholder::kind(c) == Some(placeholder::REF)))
+    {
+        for child in &mut e.children {
+            if let Node::Element(c) = child {
+                take_refs(c, depth + 1, out);
+            }
+        }
+        return;
+    }
     let mut kept = Vec::with_capacity(e.children.len());
     for mut child in std::mem::take(&mut e.children) {
         match &mut child {

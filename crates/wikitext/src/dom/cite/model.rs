@@ -122,7 +122,20 @@ pub(super) struct State {
 /// (appended to `out`).
 fn normalize_id_into(id: &str, out: &mut String) {
     let mut run = false;
-    for c in id.chars() {
+    // Runs of ASCII without `_` or whitespace are copied whole.
+    let mut rest = id;
+    while !rest.is_empty() {
+        let plain = rest
+            .bytes()
+            .position(|b| !b.is_ascii() || b == b'_' || b.is_ascii_whitespace() || b == 0x0B)
+            .unwrap_or(rest.len());
+        if plain > 0 {
+            out.push_str(rest.get(..plain).unwrap_or_default());
+            run = false;
+        }
+        rest = rest.get(plain..).unwrap_or_default();
+        let Some(c) = rest.chars().next() else { break };
+        rest = rest.get(c.len_utf8()..).unwrap_or_default();
         if c == '_' || c.is_whitespace() {
             if !run {
                 out.push('_');
@@ -135,34 +148,60 @@ fn normalize_id_into(id: &str, out: &mut String) {
     }
 }
 
-/// Appends `n` in decimal (the ids' numbers; no `format!` per id).
+/// Appends `n` in decimal (the ids' numbers; no formatting machinery).
 fn push_number(out: &mut String, n: usize) {
-    use std::fmt::Write as _;
-    // Writing to a `String` cannot fail.
-    let _ = write!(out, "{n}");
+    // `usize::MAX` has at most 20 digits.
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    while at > 0 {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(at..).unwrap_or_default() {
+        out.push(char::from(d));
+    }
 }
 
 /// An id as a link fragment (Parsoid's `Sanitizer::escapeIdForLink`: at most
 /// 1024 characters, whitespace as `_`, a `%` that starts an escape as `%25`).
 fn href_fragment_into(id: &str, out: &mut String) {
-    let id = match id.char_indices().nth(1024) {
+    // At most 1024 bytes: at most 1024 characters, nothing to cut.
+    let id = match (id.len() > 1024)
+        .then(|| id.char_indices().nth(1024))
+        .flatten()
+    {
         Some((at, _)) => id.get(..at).unwrap_or(id),
         None => id,
     };
-    for (i, c) in id.char_indices() {
-        if matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ') {
-            out.push('_');
-            continue;
-        }
-        out.push(c);
-        let escape = c == '%'
-            && id
+    // Runs without whitespace or `%` are copied whole.
+    let bytes = id.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' => {
+                out.push_str(id.get(start..i).unwrap_or_default());
+                out.push('_');
+                start = i + 1;
+            }
+            b'%' if bytes
                 .get(i + 1..i + 3)
-                .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
-        if escape {
-            out.push_str("25");
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) =>
+            {
+                out.push_str(id.get(start..=i).unwrap_or_default());
+                out.push_str("25");
+                start = i + 1;
+            }
+            _ => {}
         }
     }
+    out.push_str(id.get(start..).unwrap_or_default());
 }
 
 impl State {
@@ -378,5 +417,40 @@ impl State {
             self.label(i, true),
             it.group.clone(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{href_fragment_into, normalize_id_into, push_number};
+
+    fn id(f: fn(&str, &mut String), s: &str) -> String {
+        let mut out = String::new();
+        f(s, &mut out);
+        out
+    }
+
+    #[test]
+    fn numbers_in_decimal() {
+        for n in [0, 7, 10, 99, 100, 12_345, usize::MAX] {
+            let mut out = String::from("x");
+            push_number(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
+
+    #[test]
+    fn ids_join_underscores_and_whitespace() {
+        assert_eq!(id(normalize_id_into, "a b__c\u{a0} \td"), "a_b_c_d");
+        assert_eq!(id(normalize_id_into, "_é\u{b}x_"), "_é_x_");
+        assert_eq!(id(normalize_id_into, ""), "");
+    }
+
+    #[test]
+    fn fragments_escape_percent_escapes() {
+        assert_eq!(id(href_fragment_into, "a b\tc"), "a_b_c");
+        assert_eq!(id(href_fragment_into, "%41%4%zz%é"), "%2541%4%zz%é");
+        assert_eq!(id(href_fragment_into, "x%4"), "x%4");
+        assert_eq!(id(href_fragment_into, "\u{a0}%ff"), "\u{a0}%25ff");
     }
 }
