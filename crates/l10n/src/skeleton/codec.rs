@@ -36,6 +36,27 @@ pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
+/// `v` as LEB128 in a buffer of its own (what [`put_varint`] appends), and how
+/// many of its bytes are used: for headers written without a `Vec`.
+pub(crate) fn varint_array(mut v: u64) -> ([u8; 10], usize) {
+    let mut out = [0u8; 10];
+    if v < 0x80 {
+        out[0] = v as u8;
+        return (out, 1);
+    }
+    let mut n = 0;
+    for slot in out.iter_mut() {
+        n += 1;
+        if v < 0x80 {
+            *slot = v as u8;
+            break;
+        }
+        *slot = (v as u8) | 0x80;
+        v >>= 7;
+    }
+    (out, n)
+}
+
 fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
     put_varint(out, b.len() as u64);
     out.extend_from_slice(b);
@@ -553,6 +574,8 @@ mod tests {
             let mut c = Cursor { data: &buf, pos: 0 };
             assert_eq!(c.varint(), Some(v));
             assert_eq!(c.pos, buf.len());
+            let (array, n) = varint_array(v);
+            assert_eq!(&array[..n], &buf[..]);
         }
         let mut c = Cursor {
             data: &[0xFF; 11],

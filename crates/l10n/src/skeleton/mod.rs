@@ -77,7 +77,7 @@ use encoding_rs::Encoding;
 
 use crate::block::Block;
 use crate::error::{IoContext, L10nError, Result};
-use codec::{Original, put_varint};
+use codec::{Original, varint_array};
 
 /// The type byte of an entry.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -123,10 +123,11 @@ enum Sink {
 }
 
 impl Sink {
-    fn write_all(&mut self, data: &[u8]) -> std::io::Result<()> {
+    /// Writes an entry: its `header` (type byte and length), then its `data`.
+    fn put(&mut self, header: &[u8], data: &[u8]) -> std::io::Result<()> {
         match self {
-            Sink::File(w) => w.write_all(data),
-            Sink::Pipe(w) => w.write_all(data),
+            Sink::File(w) => w.write_all(header).and_then(|_| w.write_all(data)),
+            Sink::Pipe(w) => w.put(header, data),
         }
     }
 }
@@ -332,6 +333,28 @@ impl SkeletonStore {
         Ok(())
     }
 
+    /// Counts the source's bytes up to source offset `at` as written, as
+    /// [`SkeletonStore::write_source`] of them would, when the store keeps source
+    /// ranges (else nothing: the bytes must be written). A reader that keeps
+    /// ranges calls it before each entry instead of writing the bytes between
+    /// entries piece by piece; `at` before the bytes already written is
+    /// [`L10nError::CorruptSkeleton`].
+    pub(crate) fn source_through(&mut self, at: u64) -> Result<()> {
+        if self.source.is_none() || at == self.src_pos {
+            return Ok(());
+        }
+        let Some(len) = at.checked_sub(self.src_pos) else {
+            return Err(L10nError::CorruptSkeleton(format!(
+                "source bytes up to {at} where {} were written",
+                self.src_pos
+            )));
+        };
+        self.flush_text()?;
+        self.pending_range += len;
+        self.src_pos = at;
+        Ok(())
+    }
+
     /// Appends an entry of type `kind` whose data `data` is the source's bytes at
     /// `at` (a Lang, Dir or BlockLang value).
     pub fn write_source_entry(&mut self, kind: EntryType, at: u64, data: &[u8]) -> Result<()> {
@@ -410,16 +433,19 @@ impl SkeletonStore {
         if self.pending_range == 0 {
             return Ok(());
         }
-        let mut len = Vec::with_capacity(10);
-        put_varint(&mut len, self.pending_range);
+        let (len, n) = varint_array(self.pending_range);
         self.pending_range = 0;
-        self.write_raw(EntryType::SOURCE.0, &len)
+        self.write_raw(EntryType::SOURCE.0, len.get(..n).unwrap_or_default())
     }
 
     fn write_raw(&mut self, tag: u8, data: &[u8]) -> Result<()> {
-        let mut header = Vec::with_capacity(11);
-        header.push(tag);
-        put_varint(&mut header, data.len() as u64);
+        let (len, n) = varint_array(data.len() as u64);
+        let mut header = [0u8; 11];
+        header[0] = tag;
+        if let Some(to) = header.get_mut(1..=n) {
+            to.copy_from_slice(len.get(..n).unwrap_or_default());
+        }
+        let header = header.get(..=n).unwrap_or_default();
         let total = (header.len() + data.len()) as u64;
         if let Some(limit) = self.limit
             && self.written + total > limit
@@ -438,8 +464,7 @@ impl SkeletonStore {
             .as_mut()
             .ok_or_else(|| L10nError::CorruptSkeleton("write after flush".into()))?;
         writer
-            .write_all(&header)
-            .and_then(|_| writer.write_all(data))
+            .put(header, data)
             .ctx(|| format!("writing the skeleton store in {}", dir.display()))?;
         self.written += total;
         Ok(())
@@ -752,6 +777,54 @@ mod tests {
                 (0, b"</p>".to_vec()),
             ]
         );
+    }
+
+    #[test]
+    fn source_counted_through_an_offset_is_the_bytes_written() {
+        let page = b"<html lang=\"en\"><p>Hello</p>";
+        let eager = {
+            let mut store = SkeletonStore::new()
+                .unwrap()
+                .with_source(source(page))
+                .unwrap();
+            store.write_source(0, b"<html lang=\"").unwrap();
+            store
+                .write_source_entry(EntryType::LANG, 12, b"en")
+                .unwrap();
+            store.write_source(14, b"\">").unwrap();
+            store.write_source(16, b"<p>").unwrap();
+            store
+                .write_block(&paragraph("Hello", b"Hello"), 19)
+                .unwrap();
+            store.write_source(24, b"</p>").unwrap();
+            store.flush().unwrap();
+            read_all(&mut store)
+        };
+        let mut store = SkeletonStore::new()
+            .unwrap()
+            .with_source(source(page))
+            .unwrap();
+        store.source_through(0).unwrap();
+        store.source_through(12).unwrap();
+        store
+            .write_source_entry(EntryType::LANG, 12, b"en")
+            .unwrap();
+        store.source_through(19).unwrap();
+        store.source_through(19).unwrap();
+        store
+            .write_block(&paragraph("Hello", b"Hello"), 19)
+            .unwrap();
+        assert!(matches!(
+            store.source_through(20),
+            Err(L10nError::CorruptSkeleton(_))
+        ));
+        store.source_through(28).unwrap();
+        store.flush().unwrap();
+        assert_eq!(read_all(&mut store), eager);
+        // Without the source the bytes must be written: nothing is counted.
+        let mut store = SkeletonStore::new().unwrap();
+        store.source_through(5).unwrap();
+        store.write_source(0, b"<p>").unwrap();
     }
 
     #[test]
