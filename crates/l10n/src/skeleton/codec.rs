@@ -171,21 +171,24 @@ pub(crate) struct Decoded {
 #[cfg(test)]
 pub(crate) fn decode_block(data: &[u8], last: &mut String) -> Option<Decoded> {
     let mut block = empty_block();
-    let in_source = decode_block_into(data, last, &mut block)?;
+    let in_source = decode_block_into(data, last, &mut block, &mut Vec::new())?;
     Some(Decoded { block, in_source })
 }
 
 /// [`decode_block`] into `block`, whose buffers (id, runs and their strings,
 /// original bytes, sub-blocks) are reused: a replay decodes every block into the
 /// same one, with no allocation once they are large enough. The length of the
-/// original bytes to take from the source, as [`Decoded::in_source`].
+/// original bytes to take from the source, as [`Decoded::in_source`]. `spare`
+/// keeps the strings of runs a block had beyond the next one's, for a later
+/// longer one (kept by the caller from block to block).
 pub(crate) fn decode_block_into(
     data: &[u8],
     last: &mut String,
     block: &mut Block,
+    spare: &mut Vec<String>,
 ) -> Option<Option<u64>> {
     let mut c = Cursor { data, pos: 0 };
-    let in_source = decode_into(&mut c, 0, last, block)?;
+    let in_source = decode_into(&mut c, 0, last, block, spare)?;
     (c.pos == data.len()).then_some(in_source)
 }
 
@@ -209,11 +212,15 @@ pub(crate) fn empty_block() -> Block {
 /// Sub-blocks do not nest deeper than this (the reader makes one level).
 const MAX_NESTING: u32 = 4;
 
+/// Spare run strings kept at most (see [`decode_block_into`]).
+const MAX_SPARE: usize = 256;
+
 fn decode_into(
     c: &mut Cursor<'_>,
     depth: u32,
     last: &mut String,
     block: &mut Block,
+    spare: &mut Vec<String>,
 ) -> Option<Option<u64>> {
     if depth > MAX_NESTING {
         return None;
@@ -242,8 +249,13 @@ fn decode_into(
     block.path.clear();
     block.notes.clear();
     let n = usize::try_from(c.varint()?).ok()?;
-    // Each run reuses the string of the run it replaces.
-    block.runs.truncate(n);
+    // Each run reuses the string of the run it replaces, or a spare one.
+    while block.runs.len() > n {
+        match block.runs.pop() {
+            Some(mut run) if spare.len() < MAX_SPARE => spare.push(take_string(&mut run)),
+            _ => {}
+        }
+    }
     for i in 0..n {
         let tag = c.byte()?;
         let id = if tag > 0 {
@@ -252,7 +264,10 @@ fn decode_into(
             0
         };
         let text = std::str::from_utf8(c.bytes()?).ok()?;
-        let mut data = block.runs.get_mut(i).map(take_string).unwrap_or_default();
+        let mut data = match block.runs.get_mut(i) {
+            Some(run) => take_string(run),
+            None => spare.pop().unwrap_or_default(),
+        };
         data.clear();
         data.push_str(text);
         let run = match tag {
@@ -282,7 +297,7 @@ fn decode_into(
         if block.subs.len() <= i {
             block.subs.push(empty_block());
         }
-        decode_into(c, depth + 1, last, block.subs.get_mut(i)?)?;
+        decode_into(c, depth + 1, last, block.subs.get_mut(i)?, spare)?;
     }
     let n = c.varint()?;
     block.lang_refs.clear();

@@ -180,6 +180,8 @@ pub struct SkeletonStore {
     buf: Vec<u8>,
     /// The id of the last block written (then read): ids are prefix-coded.
     last_id: String,
+    /// Run strings of blocks read, for the next ones (`codec::decode_block_into`).
+    spare_runs: Vec<String>,
 }
 
 impl SkeletonStore {
@@ -211,6 +213,7 @@ impl SkeletonStore {
             dir,
             buf: Vec::new(),
             last_id: String::new(),
+            spare_runs: Vec::new(),
         }
     }
 
@@ -535,8 +538,9 @@ impl SkeletonStore {
     /// [`SkeletonStore::read_block`] into `block`, reusing its buffers (a replay
     /// reads every block into the same one).
     pub fn read_block_into(&mut self, data: &[u8], block: &mut Block) -> Result<()> {
-        let in_source = codec::decode_block_into(data, &mut self.last_id, block)
-            .ok_or_else(|| L10nError::CorruptSkeleton("undecodable block entry".into()))?;
+        let in_source =
+            codec::decode_block_into(data, &mut self.last_id, block, &mut self.spare_runs)
+                .ok_or_else(|| L10nError::CorruptSkeleton("undecodable block entry".into()))?;
         if let Some(len) = in_source {
             if len > MAX_ENTRY {
                 return Err(L10nError::CorruptSkeleton(format!("block of {len} bytes")));
@@ -562,6 +566,34 @@ impl SkeletonStore {
                 )
             }
         };
+        // The common case: the whole entry is in the buffer (no read per byte).
+        let buffered = loop {
+            match reader.fill_buf() {
+                Ok(buf) => break buf,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io(e)),
+            }
+        };
+        if buffered.is_empty() {
+            return Ok(None);
+        }
+        if let Some((tag, len, at)) = header(buffered) {
+            if len > MAX_ENTRY {
+                return Err(L10nError::CorruptSkeleton(format!("entry of {len} bytes")));
+            }
+            data.clear();
+            // `len` is at most MAX_ENTRY: it fits.
+            let end = at.saturating_add(len as usize);
+            if let Some(entry) = buffered.get(at..end) {
+                data.extend_from_slice(entry);
+                reader.consume(end);
+                return Ok(Some(tag));
+            }
+            reader.consume(at);
+            data.resize(len as usize, 0);
+            reader.read_exact(data).map_err(io)?;
+            return Ok(Some(tag));
+        }
         let mut byte = [0u8; 1];
         loop {
             match reader.read(&mut byte) {
@@ -657,6 +689,22 @@ impl SkeletonStore {
             _ => None,
         }
     }
+}
+
+/// An entry's type byte and length at the start of `buf`, and where its data
+/// starts, read as [`SkeletonStore::next_into`] reads them; `None` when `buf` ends
+/// inside them.
+fn header(buf: &[u8]) -> Option<(u8, u64, usize)> {
+    let (&tag, rest) = buf.split_first()?;
+    let mut len = 0u64;
+    for (i, shift) in (0..64).step_by(7).enumerate() {
+        let byte = *rest.get(i)?;
+        len |= u64::from(byte & 0x7F) << shift;
+        if byte & 0x80 == 0 || shift == 63 {
+            return Some((tag, len, i + 2));
+        }
+    }
+    None
 }
 
 /// The input changed (was truncated or rewritten) between the read and the replay.
@@ -825,6 +873,18 @@ mod tests {
         let mut store = SkeletonStore::new().unwrap();
         store.source_through(5).unwrap();
         store.write_source(0, b"<p>").unwrap();
+    }
+
+    #[test]
+    fn entry_headers_read_from_the_buffer_as_byte_by_byte() {
+        assert_eq!(header(&[3, 5, 9]), Some((3, 5, 2)));
+        assert_eq!(header(&[3, 0x80 | 0x2C, 0x02]), Some((3, 300, 3)));
+        assert_eq!(header(&[3, 0x80]), None);
+        assert_eq!(header(&[]), None);
+        // Ten length bytes at most, as the reader's loop.
+        let mut long = vec![7u8];
+        long.extend_from_slice(&[0xFF; 12]);
+        assert_eq!(header(&long).map(|(t, _, at)| (t, at)), Some((7, 11)));
     }
 
     #[test]
