@@ -123,7 +123,7 @@ impl ContentIds {
     }
 
     /// Names `block` by its source digest (its own key is no anchor).
-    fn rename_unanchored(&mut self, block: &mut Block) {
+    pub(crate) fn rename_unanchored(&mut self, block: &mut Block) {
         let digest = source_digest(block.kind, &block.runs);
         let full = self.seen.len() >= MAX_CONTENT_IDS;
         let n = match self.seen.get_mut(&digest) {

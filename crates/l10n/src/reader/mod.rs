@@ -574,7 +574,13 @@ impl<R: Read> Reader<'_, '_, R> {
     /// Emits a block: skeleton up to its start, the block record and its Ref.
     fn emit_block(&mut self, mut block: Block, start: u64, end: u64) -> Result<()> {
         self.skel_at(start)?;
-        if !matches!(self.out, Some(Out::Writer(_))) {
+        // The replay of a pipeline names the blocks (off this thread).
+        let unnamed = self.out.is_none()
+            && self
+                .skel
+                .as_deref()
+                .is_some_and(SkeletonStore::names_on_read);
+        if !matches!(self.out, Some(Out::Writer(_))) && !unnamed {
             self.ids.assign(&mut block, &self.html_ids);
         }
         if block.notes.is_empty() {
@@ -587,7 +593,15 @@ impl<R: Read> Reader<'_, '_, R> {
             } else {
                 window.source(start, end).len()
             };
-            s.write_block_sized(&block, window.src_offset(start), len)?;
+            let at = window.src_offset(start);
+            if unnamed {
+                let (ids, anchors) = (&self.ids, &self.html_ids);
+                s.write_block_unnamed(&block, at, len, |b, anchored| {
+                    ids.anchored(b, anchors, anchored);
+                })?;
+            } else {
+                s.write_block_sized(&block, at, len)?;
+            }
         }
         self.emitted = end.max(self.emitted);
         self.blocks += 1 + block.subs.len();

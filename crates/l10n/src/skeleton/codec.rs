@@ -13,6 +13,8 @@
 //! ```text
 //! block    = flags:1 [quote:1 if attribute] id runs original subs langs
 //! flags    = 1 attribute | 2 preserve | 4 original in the source | 8 packed id
+//!            | 16 named on decode (the id is the structural key: the decoder gives
+//!              the content id, `ContentIds::rename_unanchored`, in block order)
 //! id       = digest:6 suffix:varint (packed) | shared:varint len:varint bytes
 //! runs     = n:varint (tag:1 [code id:varint if tag > 0] len:varint bytes)*
 //! original = len:varint [bytes unless in the source]
@@ -21,11 +23,13 @@
 //! ```
 
 use crate::block::{Block, BlockKind, Run, SubRef};
+use crate::ids::ContentIds;
 
 const ATTRIBUTE: u8 = 1;
 const PRESERVE: u8 = 2;
 const IN_SOURCE: u8 = 4;
 const PACKED_ID: u8 = 8;
+const NAMED_ON_DECODE: u8 = 16;
 
 /// Appends `v` as LEB128.
 pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -76,14 +80,21 @@ pub(crate) enum Original {
 
 /// Encodes `block` for the skeleton (see the module docs); `last` is the id of the
 /// block encoded before (empty at first), and becomes its last sub-block's.
+/// `anchored`: for the block and then each sub-block, whether its key is kept
+/// ([`crate::ids::ContentIds::anchored`]); one that is not is named on decode.
+/// Empty: every id is kept as it is.
 pub(crate) fn encode_block(
     block: &Block,
     original: Original,
+    anchored: &[bool],
     last: &mut String,
     out: &mut Vec<u8>,
 ) {
     let packed = pack_id(&block.id);
     let mut flags = 0;
+    if anchored.first() == Some(&false) {
+        flags |= NAMED_ON_DECODE;
+    }
     if let BlockKind::Attribute { .. } = block.kind {
         flags |= ATTRIBUTE;
     }
@@ -141,9 +152,10 @@ pub(crate) fn encode_block(
         Original::Dropped => put_varint(out, 0),
     }
     put_varint(out, block.subs.len() as u64);
-    for (sub, at) in block.subs.iter().zip(&block.sub_refs) {
+    for (i, (sub, at)) in block.subs.iter().zip(&block.sub_refs).enumerate() {
         put_ref(out, at);
-        encode_block(sub, Original::Dropped, last, out);
+        let own = anchored.get(i + 1..i + 2).unwrap_or_default();
+        encode_block(sub, Original::Dropped, own, last, out);
     }
     put_varint(out, block.lang_refs.len() as u64);
     for at in &block.lang_refs {
@@ -171,7 +183,8 @@ pub(crate) struct Decoded {
 #[cfg(test)]
 pub(crate) fn decode_block(data: &[u8], last: &mut String) -> Option<Decoded> {
     let mut block = empty_block();
-    let in_source = decode_block_into(data, last, &mut block, &mut Vec::new())?;
+    let mut names = ContentIds::new(crate::rules::IdScheme::Content);
+    let in_source = decode_block_into(data, last, &mut block, &mut Vec::new(), &mut names)?;
     Some(Decoded { block, in_source })
 }
 
@@ -180,15 +193,17 @@ pub(crate) fn decode_block(data: &[u8], last: &mut String) -> Option<Decoded> {
 /// same one, with no allocation once they are large enough. The length of the
 /// original bytes to take from the source, as [`Decoded::in_source`]. `spare`
 /// keeps the strings of runs a block had beyond the next one's, for a later
-/// longer one (kept by the caller from block to block).
+/// longer one (kept by the caller from block to block). `names` names the
+/// blocks encoded to be named on decode (the same one for every block, in order).
 pub(crate) fn decode_block_into(
     data: &[u8],
     last: &mut String,
     block: &mut Block,
     spare: &mut Vec<String>,
+    names: &mut ContentIds,
 ) -> Option<Option<u64>> {
     let mut c = Cursor { data, pos: 0 };
-    let in_source = decode_into(&mut c, 0, last, block, spare)?;
+    let in_source = decode_into(&mut c, 0, last, block, spare, names)?;
     (c.pos == data.len()).then_some(in_source)
 }
 
@@ -221,6 +236,7 @@ fn decode_into(
     last: &mut String,
     block: &mut Block,
     spare: &mut Vec<String>,
+    names: &mut ContentIds,
 ) -> Option<Option<u64>> {
     if depth > MAX_NESTING {
         return None;
@@ -282,6 +298,10 @@ fn decode_into(
             None => block.runs.push(run),
         }
     }
+    if flags & NAMED_ON_DECODE != 0 {
+        // Before the sub-blocks: the order the page reader names them in.
+        names.rename_unanchored(block);
+    }
     block.original.clear();
     let in_source = if flags & IN_SOURCE != 0 {
         Some(c.varint()?)
@@ -297,7 +317,7 @@ fn decode_into(
         if block.subs.len() <= i {
             block.subs.push(empty_block());
         }
-        decode_into(c, depth + 1, last, block.subs.get_mut(i)?, spare)?;
+        decode_into(c, depth + 1, last, block.subs.get_mut(i)?, spare, names)?;
     }
     let n = c.varint()?;
     block.lang_refs.clear();
@@ -468,7 +488,7 @@ mod tests {
     fn blocks_round_trip_inline_and_in_source() {
         let block = sample();
         let mut buf = Vec::new();
-        encode_block(&block, Original::Inline, &mut String::new(), &mut buf);
+        encode_block(&block, Original::Inline, &[], &mut String::new(), &mut buf);
         let decoded = decode_block(&buf, &mut String::new()).unwrap();
         assert_eq!(decoded.block, block);
         assert_eq!(decoded.in_source, None);
@@ -480,6 +500,7 @@ mod tests {
             Original::InSource {
                 len: block.original.len(),
             },
+            &[],
             &mut String::new(),
             &mut buf,
         );
@@ -487,6 +508,41 @@ mod tests {
         assert_eq!(decoded.in_source, Some(block.original.len() as u64));
         assert_eq!(decoded.block.original, b"");
         assert_eq!(decoded.block.runs, block.runs);
+    }
+
+    #[test]
+    fn blocks_left_unnamed_are_named_on_decode_in_order() {
+        let mut named = ContentIds::new(crate::rules::IdScheme::Content);
+        let (mut written, mut read) = (String::new(), String::new());
+        let mut decoder = ContentIds::new(crate::rules::IdScheme::Content);
+        let mut into = empty_block();
+        for (key, text, anchored) in [
+            ("html-1.p-1", "Home", false),
+            ("id.intro", "Home", true),
+            ("html-1.p-2", "Home", false),
+            ("html-1.p-3", "Away", false),
+        ] {
+            let mut block = Block::paragraph(key, text);
+            let mut buf = Vec::new();
+            encode_block(
+                &block,
+                Original::Inline,
+                &[anchored],
+                &mut written,
+                &mut buf,
+            );
+            decode_block_into(&buf, &mut read, &mut into, &mut Vec::new(), &mut decoder).unwrap();
+            if !anchored {
+                named.rename_unanchored(&mut block);
+            }
+            assert_eq!(into.id, block.id);
+            assert_eq!(read, key);
+        }
+        assert!(
+            into.id.starts_with("c.") && !into.id.contains(".2"),
+            "{}",
+            into.id
+        );
     }
 
     #[test]
@@ -498,6 +554,7 @@ mod tests {
             Original::InSource {
                 len: block.original.len(),
             },
+            &[],
             &mut String::new(),
             &mut small,
         );
@@ -510,6 +567,7 @@ mod tests {
             Original::InSource {
                 len: block.original.len(),
             },
+            &[],
             &mut String::new(),
             &mut buf,
         );
@@ -539,6 +597,7 @@ mod tests {
                 Original::InSource {
                     len: block.original.len(),
                 },
+                &[],
                 &mut written,
                 &mut buf,
             );

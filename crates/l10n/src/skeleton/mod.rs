@@ -182,6 +182,13 @@ pub struct SkeletonStore {
     last_id: String,
     /// Run strings of blocks read, for the next ones (`codec::decode_block_into`).
     spare_runs: Vec<String>,
+    /// Writing half of a pipeline: the replay names the page reader's blocks
+    /// ([`SkeletonStore::names_on_read`]).
+    names_on_read: bool,
+    /// Reading: names the blocks written to be named on decode.
+    names: crate::ids::ContentIds,
+    /// Whether each of the block being written and its sub-blocks keeps its key.
+    anchored: Vec<bool>,
 }
 
 impl SkeletonStore {
@@ -214,6 +221,9 @@ impl SkeletonStore {
             buf: Vec::new(),
             last_id: String::new(),
             spare_runs: Vec::new(),
+            names_on_read: false,
+            names: crate::ids::ContentIds::new(crate::rules::IdScheme::Content),
+            anchored: Vec::new(),
         }
     }
 
@@ -233,6 +243,7 @@ impl SkeletonStore {
         let (w, r) = pipe::pipe();
         let half = |sink, back| Self::fresh(sink, back, PathBuf::from("(memory)"));
         let mut write = half(Some(Sink::Pipe(w)), None);
+        write.names_on_read = true;
         let mut read = half(None, Some(Back::Pipe(r)));
         if let Some(file) = source {
             let again = file.try_clone().ctx(|| "opening the input again".into())?;
@@ -389,9 +400,34 @@ impl SkeletonStore {
         };
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
-        codec::encode_block(block, original, &mut self.last_id, &mut buf);
+        codec::encode_block(block, original, &self.anchored, &mut self.last_id, &mut buf);
         let result = self.write_tagged(EntryType::BLOCK.0, &buf);
         self.buf = buf;
+        result
+    }
+
+    /// Whether the blocks written are best left to the replay to name: the
+    /// writing half of a [pipeline](SkeletonStore::pipeline), whose replay
+    /// decodes every block in order (the page reader's thread is the busy one).
+    pub(crate) fn names_on_read(&self) -> bool {
+        self.names_on_read
+    }
+
+    /// [`SkeletonStore::write_block_sized`] for a block that still has its
+    /// structural keys: `anchored` pushes, for it and then each sub-block,
+    /// whether it keeps its key ([`crate::ids::ContentIds::anchored`]); the others
+    /// are named by content when read back, as the page reader would have.
+    pub(crate) fn write_block_unnamed(
+        &mut self,
+        block: &Block,
+        at: u64,
+        len: usize,
+        anchored: impl FnOnce(&Block, &mut Vec<bool>),
+    ) -> Result<()> {
+        self.anchored.clear();
+        anchored(block, &mut self.anchored);
+        let result = self.write_block_sized(block, at, len);
+        self.anchored.clear();
         result
     }
 
@@ -538,9 +574,14 @@ impl SkeletonStore {
     /// [`SkeletonStore::read_block`] into `block`, reusing its buffers (a replay
     /// reads every block into the same one).
     pub fn read_block_into(&mut self, data: &[u8], block: &mut Block) -> Result<()> {
-        let in_source =
-            codec::decode_block_into(data, &mut self.last_id, block, &mut self.spare_runs)
-                .ok_or_else(|| L10nError::CorruptSkeleton("undecodable block entry".into()))?;
+        let in_source = codec::decode_block_into(
+            data,
+            &mut self.last_id,
+            block,
+            &mut self.spare_runs,
+            &mut self.names,
+        )
+        .ok_or_else(|| L10nError::CorruptSkeleton("undecodable block entry".into()))?;
         if let Some(len) = in_source {
             if len > MAX_ENTRY {
                 return Err(L10nError::CorruptSkeleton(format!("block of {len} bytes")));
