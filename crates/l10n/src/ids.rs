@@ -123,7 +123,7 @@ impl ContentIds {
     }
 
     /// Names `block` by its source digest (its own key is no anchor).
-    fn rename_unanchored(&mut self, block: &mut Block) {
+    pub(crate) fn rename_unanchored(&mut self, block: &mut Block) {
         let digest = source_digest(block.kind, &block.runs);
         let full = self.seen.len() >= MAX_CONTENT_IDS;
         let n = match self.seen.get_mut(&digest) {
@@ -203,7 +203,7 @@ fn content_id(digest: u64, n: u32) -> String {
 /// Appends the content id of the `n`th unit with source digest `digest`: `c.` and
 /// the digest's top 48 bits in hex, `.n` from the second unit on.
 fn push_content_id(id: &mut String, digest: u64, n: u32) {
-    id.reserve(20);
+    id.reserve(24);
     id.push_str("c.");
     // The 48 high bits: 12 lowercase hex digits.
     push_hex(id, digest, 12);
@@ -216,15 +216,31 @@ fn push_content_id(id: &mut String, digest: u64, n: u32) {
 /// Appends the `digits` high nibbles of `value` as lowercase hex, most
 /// significant first (`push_hex(out, v, 16)` writes what `{v:016x}` writes).
 pub(crate) fn push_hex(out: &mut String, value: u64, digits: u32) {
-    for i in (64 - 4 * digits.min(16)..64).step_by(4).rev() {
-        let nibble = ((value >> i) & 0xF) as u8;
-        out.push(char::from(if nibble < 10 {
-            b'0' + nibble
-        } else {
-            b'a' + nibble - 10
-        }));
+    let digits = digits.min(16) as usize;
+    // Two digits per byte, from the bytes a digit is taken from only.
+    let mut all = [0u8; 16];
+    for (pair, byte) in all
+        .chunks_exact_mut(2)
+        .zip(value.to_be_bytes())
+        .take(digits.div_ceil(2))
+    {
+        pair.copy_from_slice(&HEX_PAIRS[usize::from(byte)]);
     }
+    // Hex digits are ASCII: one push, not one per digit.
+    out.push_str(std::str::from_utf8(all.get(..digits).unwrap_or_default()).unwrap_or_default());
 }
+
+/// The two lowercase hex digits of each byte.
+static HEX_PAIRS: [[u8; 2]; 256] = {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut table = [[0u8; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = [HEX[b >> 4], HEX[b & 0xF]];
+        b += 1;
+    }
+    table
+};
 
 /// Appends `n` in decimal (what `write!(out, "{n}")` writes, without the
 /// formatting machinery: ids and paths are built per unit).

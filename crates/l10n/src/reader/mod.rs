@@ -529,7 +529,11 @@ impl<R: Read> Reader<'_, '_, R> {
         if to <= self.emitted {
             return Ok(());
         }
-        if let Some(s) = self.skel.as_deref_mut() {
+        // A store that keeps ranges of the source counts these bytes when the
+        // next entry is written (`skel_at`): nothing to look up per tag.
+        if let Some(s) = self.skel.as_deref_mut()
+            && !s.keeps_source_ranges()
+        {
             let window = &self.ts.window;
             s.write_source(
                 window.src_offset(self.emitted),
@@ -541,13 +545,25 @@ impl<R: Read> Reader<'_, '_, R> {
         Ok(())
     }
 
+    /// [`Reader::skel_to`] before an entry written at `to`: the store has every
+    /// source byte before it.
+    fn skel_at(&mut self, to: u64) -> Result<()> {
+        self.skel_to(to)?;
+        if let Some(s) = self.skel.as_deref_mut()
+            && s.keeps_source_ranges()
+        {
+            s.source_through(self.ts.window.src_offset(self.emitted))?;
+        }
+        Ok(())
+    }
+
     fn flush_to_end(&mut self) -> Result<()> {
         if self.finished {
             return Ok(());
         }
         self.finished = true;
         let end = self.ts.window.dec_end();
-        self.skel_to(end)?;
+        self.skel_at(end)?;
         if let Some(s) = self.skel.as_deref_mut() {
             let window = &self.ts.window;
             s.write_source(window.src_offset(end), window.source_tail(end))?;
@@ -557,8 +573,14 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// Emits a block: skeleton up to its start, the block record and its Ref.
     fn emit_block(&mut self, mut block: Block, start: u64, end: u64) -> Result<()> {
-        self.skel_to(start)?;
-        if !matches!(self.out, Some(Out::Writer(_))) {
+        self.skel_at(start)?;
+        // The replay of a pipeline names the blocks (off this thread).
+        let unnamed = self.out.is_none()
+            && self
+                .skel
+                .as_deref()
+                .is_some_and(SkeletonStore::names_on_read);
+        if !matches!(self.out, Some(Out::Writer(_))) && !unnamed {
             self.ids.assign(&mut block, &self.html_ids);
         }
         if block.notes.is_empty() {
@@ -571,7 +593,15 @@ impl<R: Read> Reader<'_, '_, R> {
             } else {
                 window.source(start, end).len()
             };
-            s.write_block_sized(&block, window.src_offset(start), len)?;
+            let at = window.src_offset(start);
+            if unnamed {
+                let (ids, anchors) = (&self.ids, &self.html_ids);
+                s.write_block_unnamed(&block, at, len, |b, anchored| {
+                    ids.anchored(b, anchors, anchored);
+                })?;
+            } else {
+                s.write_block_sized(&block, at, len)?;
+            }
         }
         self.emitted = end.max(self.emitted);
         self.blocks += 1 + block.subs.len();
@@ -858,7 +888,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 continue;
             }
             if root && attr.name == "dir" {
-                self.skel_to(attr.value_start())?;
+                self.skel_at(attr.value_start())?;
                 if let Some(s) = self.skel.as_deref_mut() {
                     let window = &self.ts.window;
                     let at = window.src_offset(attr.value_start());
@@ -877,7 +907,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 if attr.value.trim().is_empty() || keep_lang {
                     continue;
                 }
-                self.skel_to(attr.value_start())?;
+                self.skel_at(attr.value_start())?;
                 if let Some(s) = self.skel.as_deref_mut() {
                     let window = &self.ts.window;
                     let at = window.src_offset(attr.value_start());
@@ -960,7 +990,7 @@ impl<R: Read> Reader<'_, '_, R> {
         {
             return Ok(());
         }
-        self.skel_to(after_name)?;
+        self.skel_at(after_name)?;
         let page_lang = tok
             .attr("lang")
             .or_else(|| tok.attr("xml:lang"))

@@ -13,6 +13,8 @@
 //! ```text
 //! block    = flags:1 [quote:1 if attribute] id runs original subs langs
 //! flags    = 1 attribute | 2 preserve | 4 original in the source | 8 packed id
+//!            | 16 named on decode (the id is the structural key: the decoder gives
+//!              the content id, `ContentIds::rename_unanchored`, in block order)
 //! id       = digest:6 suffix:varint (packed) | shared:varint len:varint bytes
 //! runs     = n:varint (tag:1 [code id:varint if tag > 0] len:varint bytes)*
 //! original = len:varint [bytes unless in the source]
@@ -21,11 +23,13 @@
 //! ```
 
 use crate::block::{Block, BlockKind, Run, SubRef};
+use crate::ids::ContentIds;
 
 const ATTRIBUTE: u8 = 1;
 const PRESERVE: u8 = 2;
 const IN_SOURCE: u8 = 4;
 const PACKED_ID: u8 = 8;
+const NAMED_ON_DECODE: u8 = 16;
 
 /// Appends `v` as LEB128.
 pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -34,6 +38,27 @@ pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
         v >>= 7;
     }
     out.push(v as u8);
+}
+
+/// `v` as LEB128 in a buffer of its own (what [`put_varint`] appends), and how
+/// many of its bytes are used: for headers written without a `Vec`.
+pub(crate) fn varint_array(mut v: u64) -> ([u8; 10], usize) {
+    let mut out = [0u8; 10];
+    if v < 0x80 {
+        out[0] = v as u8;
+        return (out, 1);
+    }
+    let mut n = 0;
+    for slot in out.iter_mut() {
+        n += 1;
+        if v < 0x80 {
+            *slot = v as u8;
+            break;
+        }
+        *slot = (v as u8) | 0x80;
+        v >>= 7;
+    }
+    (out, n)
 }
 
 fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
@@ -55,14 +80,21 @@ pub(crate) enum Original {
 
 /// Encodes `block` for the skeleton (see the module docs); `last` is the id of the
 /// block encoded before (empty at first), and becomes its last sub-block's.
+/// `anchored`: for the block and then each sub-block, whether its key is kept
+/// ([`crate::ids::ContentIds::anchored`]); one that is not is named on decode.
+/// Empty: every id is kept as it is.
 pub(crate) fn encode_block(
     block: &Block,
     original: Original,
+    anchored: &[bool],
     last: &mut String,
     out: &mut Vec<u8>,
 ) {
     let packed = pack_id(&block.id);
     let mut flags = 0;
+    if anchored.first() == Some(&false) {
+        flags |= NAMED_ON_DECODE;
+    }
     if let BlockKind::Attribute { .. } = block.kind {
         flags |= ATTRIBUTE;
     }
@@ -120,9 +152,10 @@ pub(crate) fn encode_block(
         Original::Dropped => put_varint(out, 0),
     }
     put_varint(out, block.subs.len() as u64);
-    for (sub, at) in block.subs.iter().zip(&block.sub_refs) {
+    for (i, (sub, at)) in block.subs.iter().zip(&block.sub_refs).enumerate() {
         put_ref(out, at);
-        encode_block(sub, Original::Dropped, last, out);
+        let own = anchored.get(i + 1..i + 2).unwrap_or_default();
+        encode_block(sub, Original::Dropped, own, last, out);
     }
     put_varint(out, block.lang_refs.len() as u64);
     for at in &block.lang_refs {
@@ -150,21 +183,27 @@ pub(crate) struct Decoded {
 #[cfg(test)]
 pub(crate) fn decode_block(data: &[u8], last: &mut String) -> Option<Decoded> {
     let mut block = empty_block();
-    let in_source = decode_block_into(data, last, &mut block)?;
+    let mut names = ContentIds::new(crate::rules::IdScheme::Content);
+    let in_source = decode_block_into(data, last, &mut block, &mut Vec::new(), &mut names)?;
     Some(Decoded { block, in_source })
 }
 
 /// [`decode_block`] into `block`, whose buffers (id, runs and their strings,
 /// original bytes, sub-blocks) are reused: a replay decodes every block into the
 /// same one, with no allocation once they are large enough. The length of the
-/// original bytes to take from the source, as [`Decoded::in_source`].
+/// original bytes to take from the source, as [`Decoded::in_source`]. `spare`
+/// keeps the strings of runs a block had beyond the next one's, for a later
+/// longer one (kept by the caller from block to block). `names` names the
+/// blocks encoded to be named on decode (the same one for every block, in order).
 pub(crate) fn decode_block_into(
     data: &[u8],
     last: &mut String,
     block: &mut Block,
+    spare: &mut Vec<String>,
+    names: &mut ContentIds,
 ) -> Option<Option<u64>> {
     let mut c = Cursor { data, pos: 0 };
-    let in_source = decode_into(&mut c, 0, last, block)?;
+    let in_source = decode_into(&mut c, 0, last, block, spare, names)?;
     (c.pos == data.len()).then_some(in_source)
 }
 
@@ -188,11 +227,16 @@ pub(crate) fn empty_block() -> Block {
 /// Sub-blocks do not nest deeper than this (the reader makes one level).
 const MAX_NESTING: u32 = 4;
 
+/// Spare run strings kept at most (see [`decode_block_into`]).
+const MAX_SPARE: usize = 256;
+
 fn decode_into(
     c: &mut Cursor<'_>,
     depth: u32,
     last: &mut String,
     block: &mut Block,
+    spare: &mut Vec<String>,
+    names: &mut ContentIds,
 ) -> Option<Option<u64>> {
     if depth > MAX_NESTING {
         return None;
@@ -221,8 +265,13 @@ fn decode_into(
     block.path.clear();
     block.notes.clear();
     let n = usize::try_from(c.varint()?).ok()?;
-    // Each run reuses the string of the run it replaces.
-    block.runs.truncate(n);
+    // Each run reuses the string of the run it replaces, or a spare one.
+    while block.runs.len() > n {
+        match block.runs.pop() {
+            Some(mut run) if spare.len() < MAX_SPARE => spare.push(take_string(&mut run)),
+            _ => {}
+        }
+    }
     for i in 0..n {
         let tag = c.byte()?;
         let id = if tag > 0 {
@@ -231,7 +280,10 @@ fn decode_into(
             0
         };
         let text = std::str::from_utf8(c.bytes()?).ok()?;
-        let mut data = block.runs.get_mut(i).map(take_string).unwrap_or_default();
+        let mut data = match block.runs.get_mut(i) {
+            Some(run) => take_string(run),
+            None => spare.pop().unwrap_or_default(),
+        };
         data.clear();
         data.push_str(text);
         let run = match tag {
@@ -245,6 +297,10 @@ fn decode_into(
             Some(slot) => *slot = run,
             None => block.runs.push(run),
         }
+    }
+    if flags & NAMED_ON_DECODE != 0 {
+        // Before the sub-blocks: the order the page reader names them in.
+        names.rename_unanchored(block);
     }
     block.original.clear();
     let in_source = if flags & IN_SOURCE != 0 {
@@ -261,7 +317,7 @@ fn decode_into(
         if block.subs.len() <= i {
             block.subs.push(empty_block());
         }
-        decode_into(c, depth + 1, last, block.subs.get_mut(i)?)?;
+        decode_into(c, depth + 1, last, block.subs.get_mut(i)?, spare, names)?;
     }
     let n = c.varint()?;
     block.lang_refs.clear();
@@ -432,7 +488,7 @@ mod tests {
     fn blocks_round_trip_inline_and_in_source() {
         let block = sample();
         let mut buf = Vec::new();
-        encode_block(&block, Original::Inline, &mut String::new(), &mut buf);
+        encode_block(&block, Original::Inline, &[], &mut String::new(), &mut buf);
         let decoded = decode_block(&buf, &mut String::new()).unwrap();
         assert_eq!(decoded.block, block);
         assert_eq!(decoded.in_source, None);
@@ -444,6 +500,7 @@ mod tests {
             Original::InSource {
                 len: block.original.len(),
             },
+            &[],
             &mut String::new(),
             &mut buf,
         );
@@ -451,6 +508,41 @@ mod tests {
         assert_eq!(decoded.in_source, Some(block.original.len() as u64));
         assert_eq!(decoded.block.original, b"");
         assert_eq!(decoded.block.runs, block.runs);
+    }
+
+    #[test]
+    fn blocks_left_unnamed_are_named_on_decode_in_order() {
+        let mut named = ContentIds::new(crate::rules::IdScheme::Content);
+        let (mut written, mut read) = (String::new(), String::new());
+        let mut decoder = ContentIds::new(crate::rules::IdScheme::Content);
+        let mut into = empty_block();
+        for (key, text, anchored) in [
+            ("html-1.p-1", "Home", false),
+            ("id.intro", "Home", true),
+            ("html-1.p-2", "Home", false),
+            ("html-1.p-3", "Away", false),
+        ] {
+            let mut block = Block::paragraph(key, text);
+            let mut buf = Vec::new();
+            encode_block(
+                &block,
+                Original::Inline,
+                &[anchored],
+                &mut written,
+                &mut buf,
+            );
+            decode_block_into(&buf, &mut read, &mut into, &mut Vec::new(), &mut decoder).unwrap();
+            if !anchored {
+                named.rename_unanchored(&mut block);
+            }
+            assert_eq!(into.id, block.id);
+            assert_eq!(read, key);
+        }
+        assert!(
+            into.id.starts_with("c.") && !into.id.contains(".2"),
+            "{}",
+            into.id
+        );
     }
 
     #[test]
@@ -462,6 +554,7 @@ mod tests {
             Original::InSource {
                 len: block.original.len(),
             },
+            &[],
             &mut String::new(),
             &mut small,
         );
@@ -474,6 +567,7 @@ mod tests {
             Original::InSource {
                 len: block.original.len(),
             },
+            &[],
             &mut String::new(),
             &mut buf,
         );
@@ -503,6 +597,7 @@ mod tests {
                 Original::InSource {
                     len: block.original.len(),
                 },
+                &[],
                 &mut written,
                 &mut buf,
             );
@@ -553,6 +648,8 @@ mod tests {
             let mut c = Cursor { data: &buf, pos: 0 };
             assert_eq!(c.varint(), Some(v));
             assert_eq!(c.pos, buf.len());
+            let (array, n) = varint_array(v);
+            assert_eq!(&array[..n], &buf[..]);
         }
         let mut c = Cursor {
             data: &[0xFF; 11],

@@ -77,7 +77,7 @@ use encoding_rs::Encoding;
 
 use crate::block::Block;
 use crate::error::{IoContext, L10nError, Result};
-use codec::{Original, put_varint};
+use codec::{Original, varint_array};
 
 /// The type byte of an entry.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -123,10 +123,11 @@ enum Sink {
 }
 
 impl Sink {
-    fn write_all(&mut self, data: &[u8]) -> std::io::Result<()> {
+    /// Writes an entry: its `header` (type byte and length), then its `data`.
+    fn put(&mut self, header: &[u8], data: &[u8]) -> std::io::Result<()> {
         match self {
-            Sink::File(w) => w.write_all(data),
-            Sink::Pipe(w) => w.write_all(data),
+            Sink::File(w) => w.write_all(header).and_then(|_| w.write_all(data)),
+            Sink::Pipe(w) => w.put(header, data),
         }
     }
 }
@@ -179,6 +180,15 @@ pub struct SkeletonStore {
     buf: Vec<u8>,
     /// The id of the last block written (then read): ids are prefix-coded.
     last_id: String,
+    /// Run strings of blocks read, for the next ones (`codec::decode_block_into`).
+    spare_runs: Vec<String>,
+    /// Writing half of a pipeline: the replay names the page reader's blocks
+    /// ([`SkeletonStore::names_on_read`]).
+    names_on_read: bool,
+    /// Reading: names the blocks written to be named on decode.
+    names: crate::ids::ContentIds,
+    /// Whether each of the block being written and its sub-blocks keeps its key.
+    anchored: Vec<bool>,
 }
 
 impl SkeletonStore {
@@ -210,6 +220,10 @@ impl SkeletonStore {
             dir,
             buf: Vec::new(),
             last_id: String::new(),
+            spare_runs: Vec::new(),
+            names_on_read: false,
+            names: crate::ids::ContentIds::new(crate::rules::IdScheme::Content),
+            anchored: Vec::new(),
         }
     }
 
@@ -229,6 +243,7 @@ impl SkeletonStore {
         let (w, r) = pipe::pipe();
         let half = |sink, back| Self::fresh(sink, back, PathBuf::from("(memory)"));
         let mut write = half(Some(Sink::Pipe(w)), None);
+        write.names_on_read = true;
         let mut read = half(None, Some(Back::Pipe(r)));
         if let Some(file) = source {
             let again = file.try_clone().ctx(|| "opening the input again".into())?;
@@ -332,6 +347,28 @@ impl SkeletonStore {
         Ok(())
     }
 
+    /// Counts the source's bytes up to source offset `at` as written, as
+    /// [`SkeletonStore::write_source`] of them would, when the store keeps source
+    /// ranges (else nothing: the bytes must be written). A reader that keeps
+    /// ranges calls it before each entry instead of writing the bytes between
+    /// entries piece by piece; `at` before the bytes already written is
+    /// [`L10nError::CorruptSkeleton`].
+    pub(crate) fn source_through(&mut self, at: u64) -> Result<()> {
+        if self.source.is_none() || at == self.src_pos {
+            return Ok(());
+        }
+        let Some(len) = at.checked_sub(self.src_pos) else {
+            return Err(L10nError::CorruptSkeleton(format!(
+                "source bytes up to {at} where {} were written",
+                self.src_pos
+            )));
+        };
+        self.flush_text()?;
+        self.pending_range += len;
+        self.src_pos = at;
+        Ok(())
+    }
+
     /// Appends an entry of type `kind` whose data `data` is the source's bytes at
     /// `at` (a Lang, Dir or BlockLang value).
     pub fn write_source_entry(&mut self, kind: EntryType, at: u64, data: &[u8]) -> Result<()> {
@@ -363,9 +400,34 @@ impl SkeletonStore {
         };
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
-        codec::encode_block(block, original, &mut self.last_id, &mut buf);
+        codec::encode_block(block, original, &self.anchored, &mut self.last_id, &mut buf);
         let result = self.write_tagged(EntryType::BLOCK.0, &buf);
         self.buf = buf;
+        result
+    }
+
+    /// Whether the blocks written are best left to the replay to name: the
+    /// writing half of a [pipeline](SkeletonStore::pipeline), whose replay
+    /// decodes every block in order (the page reader's thread is the busy one).
+    pub(crate) fn names_on_read(&self) -> bool {
+        self.names_on_read
+    }
+
+    /// [`SkeletonStore::write_block_sized`] for a block that still has its
+    /// structural keys: `anchored` pushes, for it and then each sub-block,
+    /// whether it keeps its key ([`crate::ids::ContentIds::anchored`]); the others
+    /// are named by content when read back, as the page reader would have.
+    pub(crate) fn write_block_unnamed(
+        &mut self,
+        block: &Block,
+        at: u64,
+        len: usize,
+        anchored: impl FnOnce(&Block, &mut Vec<bool>),
+    ) -> Result<()> {
+        self.anchored.clear();
+        anchored(block, &mut self.anchored);
+        let result = self.write_block_sized(block, at, len);
+        self.anchored.clear();
         result
     }
 
@@ -410,16 +472,19 @@ impl SkeletonStore {
         if self.pending_range == 0 {
             return Ok(());
         }
-        let mut len = Vec::with_capacity(10);
-        put_varint(&mut len, self.pending_range);
+        let (len, n) = varint_array(self.pending_range);
         self.pending_range = 0;
-        self.write_raw(EntryType::SOURCE.0, &len)
+        self.write_raw(EntryType::SOURCE.0, len.get(..n).unwrap_or_default())
     }
 
     fn write_raw(&mut self, tag: u8, data: &[u8]) -> Result<()> {
-        let mut header = Vec::with_capacity(11);
-        header.push(tag);
-        put_varint(&mut header, data.len() as u64);
+        let (len, n) = varint_array(data.len() as u64);
+        let mut header = [0u8; 11];
+        header[0] = tag;
+        if let Some(to) = header.get_mut(1..=n) {
+            to.copy_from_slice(len.get(..n).unwrap_or_default());
+        }
+        let header = header.get(..=n).unwrap_or_default();
         let total = (header.len() + data.len()) as u64;
         if let Some(limit) = self.limit
             && self.written + total > limit
@@ -438,8 +503,7 @@ impl SkeletonStore {
             .as_mut()
             .ok_or_else(|| L10nError::CorruptSkeleton("write after flush".into()))?;
         writer
-            .write_all(&header)
-            .and_then(|_| writer.write_all(data))
+            .put(header, data)
             .ctx(|| format!("writing the skeleton store in {}", dir.display()))?;
         self.written += total;
         Ok(())
@@ -510,8 +574,14 @@ impl SkeletonStore {
     /// [`SkeletonStore::read_block`] into `block`, reusing its buffers (a replay
     /// reads every block into the same one).
     pub fn read_block_into(&mut self, data: &[u8], block: &mut Block) -> Result<()> {
-        let in_source = codec::decode_block_into(data, &mut self.last_id, block)
-            .ok_or_else(|| L10nError::CorruptSkeleton("undecodable block entry".into()))?;
+        let in_source = codec::decode_block_into(
+            data,
+            &mut self.last_id,
+            block,
+            &mut self.spare_runs,
+            &mut self.names,
+        )
+        .ok_or_else(|| L10nError::CorruptSkeleton("undecodable block entry".into()))?;
         if let Some(len) = in_source {
             if len > MAX_ENTRY {
                 return Err(L10nError::CorruptSkeleton(format!("block of {len} bytes")));
@@ -537,6 +607,34 @@ impl SkeletonStore {
                 )
             }
         };
+        // The common case: the whole entry is in the buffer (no read per byte).
+        let buffered = loop {
+            match reader.fill_buf() {
+                Ok(buf) => break buf,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io(e)),
+            }
+        };
+        if buffered.is_empty() {
+            return Ok(None);
+        }
+        if let Some((tag, len, at)) = header(buffered) {
+            if len > MAX_ENTRY {
+                return Err(L10nError::CorruptSkeleton(format!("entry of {len} bytes")));
+            }
+            data.clear();
+            // `len` is at most MAX_ENTRY: it fits.
+            let end = at.saturating_add(len as usize);
+            if let Some(entry) = buffered.get(at..end) {
+                data.extend_from_slice(entry);
+                reader.consume(end);
+                return Ok(Some(tag));
+            }
+            reader.consume(at);
+            data.resize(len as usize, 0);
+            reader.read_exact(data).map_err(io)?;
+            return Ok(Some(tag));
+        }
         let mut byte = [0u8; 1];
         loop {
             match reader.read(&mut byte) {
@@ -632,6 +730,22 @@ impl SkeletonStore {
             _ => None,
         }
     }
+}
+
+/// An entry's type byte and length at the start of `buf`, and where its data
+/// starts, read as [`SkeletonStore::next_into`] reads them; `None` when `buf` ends
+/// inside them.
+fn header(buf: &[u8]) -> Option<(u8, u64, usize)> {
+    let (&tag, rest) = buf.split_first()?;
+    let mut len = 0u64;
+    for (i, shift) in (0..64).step_by(7).enumerate() {
+        let byte = *rest.get(i)?;
+        len |= u64::from(byte & 0x7F) << shift;
+        if byte & 0x80 == 0 || shift == 63 {
+            return Some((tag, len, i + 2));
+        }
+    }
+    None
 }
 
 /// The input changed (was truncated or rewritten) between the read and the replay.
@@ -752,6 +866,81 @@ mod tests {
                 (0, b"</p>".to_vec()),
             ]
         );
+    }
+
+    /// Every entry, a block's as its original bytes (read from the source).
+    fn read_with_blocks(store: &mut SkeletonStore) -> Vec<(u8, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut data = Vec::new();
+        while let Some(kind) = store.next_into(&mut data).unwrap() {
+            if kind == EntryType::BLOCK {
+                let block = store.read_block(&data).unwrap();
+                out.push((kind.0, block.original));
+            } else {
+                out.push((kind.0, data.clone()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn source_counted_through_an_offset_is_the_bytes_written() {
+        let page = b"<html lang=\"en\"><p>Hello</p>";
+        let eager = {
+            let mut store = SkeletonStore::new()
+                .unwrap()
+                .with_source(source(page))
+                .unwrap();
+            store.write_source(0, b"<html lang=\"").unwrap();
+            store
+                .write_source_entry(EntryType::LANG, 12, b"en")
+                .unwrap();
+            store.write_source(14, b"\">").unwrap();
+            store.write_source(16, b"<p>").unwrap();
+            store
+                .write_block(&paragraph("Hello", b"Hello"), 19)
+                .unwrap();
+            store.write_source(24, b"</p>").unwrap();
+            store.flush().unwrap();
+            read_with_blocks(&mut store)
+        };
+        let mut store = SkeletonStore::new()
+            .unwrap()
+            .with_source(source(page))
+            .unwrap();
+        store.source_through(0).unwrap();
+        store.source_through(12).unwrap();
+        store
+            .write_source_entry(EntryType::LANG, 12, b"en")
+            .unwrap();
+        store.source_through(19).unwrap();
+        store.source_through(19).unwrap();
+        store
+            .write_block(&paragraph("Hello", b"Hello"), 19)
+            .unwrap();
+        assert!(matches!(
+            store.source_through(20),
+            Err(L10nError::CorruptSkeleton(_))
+        ));
+        store.source_through(28).unwrap();
+        store.flush().unwrap();
+        assert_eq!(read_with_blocks(&mut store), eager);
+        // Without the source the bytes must be written: nothing is counted.
+        let mut store = SkeletonStore::new().unwrap();
+        store.source_through(5).unwrap();
+        store.write_source(0, b"<p>").unwrap();
+    }
+
+    #[test]
+    fn entry_headers_read_from_the_buffer_as_byte_by_byte() {
+        assert_eq!(header(&[3, 5, 9]), Some((3, 5, 2)));
+        assert_eq!(header(&[3, 0x80 | 0x2C, 0x02]), Some((3, 300, 3)));
+        assert_eq!(header(&[3, 0x80]), None);
+        assert_eq!(header(&[]), None);
+        // Ten length bytes at most, as the reader's loop.
+        let mut long = vec![7u8];
+        long.extend_from_slice(&[0xFF; 12]);
+        assert_eq!(header(&long).map(|(t, _, at)| (t, at)), Some((7, 11)));
     }
 
     #[test]

@@ -94,6 +94,20 @@ impl PipeWriter {
     }
 }
 
+impl PipeWriter {
+    /// Writes `header` then `data` (an entry): straight into the piece when both
+    /// fit, else as two writes.
+    pub(super) fn put(&mut self, header: &[u8], data: &[u8]) -> std::io::Result<()> {
+        if self.piece.len() + header.len() + data.len() <= PIECE {
+            self.piece.extend_from_slice(header);
+            self.piece.extend_from_slice(data);
+            return Ok(());
+        }
+        self.write_all(header)?;
+        self.write_all(data)
+    }
+}
+
 impl Write for PipeWriter {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
         if self.piece.len() + data.len() > PIECE {

@@ -278,29 +278,23 @@ impl<'a> Cursor<'a> {
 
     /// Character data up to the next `<` (or the end), unescaped, appended to `out`.
     pub(super) fn text(&mut self, out: &mut String) -> Fast<()> {
-        let rest = self.rest();
-        let len = memchr::memchr(b'<', rest).unwrap_or(rest.len());
-        let end = self.i + len;
-        out.reserve(len);
-        while self.i < end {
-            let region = self.s.get(self.i..end).unwrap_or_default();
-            let Some(at) = memchr::memchr2(b'&', b'\r', region) else {
-                out.push_str(self.t.get(self.i..end).ok_or(Declined)?);
-                self.i = end;
-                break;
-            };
-            out.push_str(self.t.get(self.i..self.i + at).ok_or(Declined)?);
-            self.i += at;
-            if region.get(at) != Some(&b'&') {
-                return Err(Declined);
+        loop {
+            // One scan for the end and what the plain run stops at.
+            let rest = self.rest();
+            let plain = memchr::memchr3(b'<', b'&', b'\r', rest).unwrap_or(rest.len());
+            out.push_str(self.t.get(self.i..self.i + plain).ok_or(Declined)?);
+            self.i += plain;
+            match rest.get(plain) {
+                Some(b'&') => {}
+                Some(b'\r') => return Err(Declined),
+                _ => return Ok(()),
             }
-            // As `unescape`: the `;` within 12 bytes.
-            let entity = region.get(at..).unwrap_or_default();
+            // As `unescape`: the `;` within 12 bytes (no entity has a `<`).
+            let entity = rest.get(plain..).unwrap_or_default();
             let semi = memchr::memchr(b';', entity.get(..13).unwrap_or(entity)).ok_or(Declined)?;
             out.push(entity_char(entity.get(1..semi).ok_or(Declined)?)?);
             self.i += semi + 1;
         }
-        Ok(())
     }
 }
 
