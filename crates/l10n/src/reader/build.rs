@@ -106,11 +106,19 @@ impl Spare {
     const MAX_CAPACITY: usize = 4096;
     /// How many of the last kept strings [`Spare::string_for`] looks at.
     const LOOK: usize = 4;
-    const MAX_RUN_LISTS: usize = 16;
+    /// Run lists kept: two hand-off batches' worth (a batch brings back one per
+    /// block, and each block takes one).
+    const MAX_RUN_LISTS: usize = 2 * super::handoff::BATCH_BLOCKS;
+    /// The least capacity of a new string ([`Spare::string_for`]).
+    const MIN_CAPACITY: usize = 16;
 
     /// An empty string of at least `need` bytes for `pool`'s role: one of the
     /// last few kept when one is large enough (newest first), else a new one (a
     /// kept string that had to grow would cost a copy on top of an allocation).
+    /// A new string's capacity is `need` rounded up to a power of two: strings
+    /// of one role then come in a few sizes, and a kept one fits the next need
+    /// of about its size (exact sizes made most looks miss: a new allocation
+    /// each time while the pools were full).
     pub(crate) fn string_for(&mut self, pool: Pool, need: usize) -> String {
         let Some(pool) = self.pools.get_mut(pool as usize) else {
             return String::with_capacity(need);
@@ -120,12 +128,22 @@ impl Spare {
             .rev()
             .find(|&i| pool.strings.get(i).is_some_and(|s| s.capacity() >= need));
         let Some(i) = fits else {
-            return String::with_capacity(need);
+            return String::with_capacity(Self::size_class(need));
         };
         let mut s = pool.strings.swap_remove(i);
         pool.bytes = pool.bytes.saturating_sub(s.capacity());
         s.clear();
         s
+    }
+
+    /// The capacity a new string of at least `need` bytes gets: a power of two
+    /// (at least [`Spare::MIN_CAPACITY`]), or `need` itself when it is 0 (no
+    /// allocation) or past what a pool keeps.
+    fn size_class(need: usize) -> usize {
+        if need == 0 || need > Self::MAX_CAPACITY {
+            return need;
+        }
+        need.max(Self::MIN_CAPACITY).next_power_of_two()
     }
 
     /// `text` in a reused string of `pool`.

@@ -33,7 +33,7 @@ use crate::error::{L10nError, Result};
 use crate::ids::ContentIds;
 
 /// Blocks per batch at most.
-const BATCH_BLOCKS: usize = 64;
+pub(super) const BATCH_BLOCKS: usize = 64;
 /// A batch is sent once its blocks' original bytes reach this.
 const BATCH_BYTES: usize = 64 * 1024;
 /// Batches waiting in the channel at most.

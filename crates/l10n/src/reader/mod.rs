@@ -270,6 +270,7 @@ fn read<R: Read>(
         raw_until: 0,
         root_seen: false,
         buf: Vec::new(),
+        seg_text: String::new(),
         finished: false,
         spare: Spare::default(),
         spare_counts: Vec::new(),
@@ -293,15 +294,14 @@ fn read<R: Read>(
 /// An open block element. Its id and path are not stored: they are its ancestors'
 /// segments followed by its own, built by [`Reader::names`] when a unit needs them.
 struct Frame {
-    /// The element name (empty for the root frame).
-    name: Name,
     /// Whether a start tag may end it implicitly ([`NameClass::implied`]).
     implied: bool,
     /// Its index in the simulated stack of open elements.
     level: usize,
     translate: bool,
     preserve: bool,
-    /// Its own key segment: `id.…` (keys below restart there) or `name-n`.
+    /// Its own key segment: `id.…` (keys below restart there) or `name-n`, and
+    /// its element name (empty for the root frame).
     seg: Seg,
     /// Where the key of this frame's units restarts, and the FNV-1a states of its
     /// key (from there) and path through its own segment: what [`Reader::names`]
@@ -338,44 +338,45 @@ struct Digest {
 
 /// A key and path segment: the element name and its number among its parent's
 /// children of that name, plus the `id.…` key its `id` attribute gave it.
+/// Rendered only where a unit's key or path is written ([`push_key_seg`],
+/// [`push_path`]): an element that names no unit costs no string.
 #[derive(Clone, Debug)]
 struct Seg {
     id_key: Option<String>,
-    /// `name-n` with the name made portable: the key segment without an id.
-    key_seg: String,
-    /// `/name[n]`: the path segment.
-    path_seg: String,
+    name: Name,
+    n: u32,
 }
 
 impl Seg {
-    /// Rendered once when the element opens: every unit below it reuses the
-    /// strings instead of formatting them again.
-    /// `with_path`: render the path segment too (paths are for a sink only).
-    /// The strings are `spare`'s ([`Seg::recycle`] gives them back).
-    fn new(name: &str, n: u32, id_key: Option<String>, with_path: bool, spare: &mut Spare) -> Seg {
-        let mut key_seg = spare.string_for(Pool::Name, name.len() + 4);
-        push_portable(&mut key_seg, name);
-        key_seg.push('-');
-        push_decimal(&mut key_seg, n);
-        let mut path_seg = spare.string_for(Pool::Name, if with_path { name.len() + 6 } else { 0 });
-        if with_path {
-            path_seg.push('/');
-            path_seg.push_str(name);
-            path_seg.push('[');
-            push_decimal(&mut path_seg, n);
-            path_seg.push(']');
-        }
-        Seg {
-            id_key,
-            key_seg,
-            path_seg,
-        }
+    /// At least the length of the key segment without an id (`name-n`: the
+    /// portable name is no longer than the name).
+    fn key_len(&self) -> usize {
+        self.name.as_str().len() + 11
     }
 
-    /// Gives the strings back to `spare`.
+    /// At least the length of the path segment (`/name[n]`).
+    fn path_len(&self) -> usize {
+        self.name.as_str().len() + 13
+    }
+
+    /// Appends `name-n` with the name made portable.
+    fn push_key_to(&self, out: &mut String) {
+        push_portable(out, self.name.as_str());
+        out.push('-');
+        push_decimal(out, self.n);
+    }
+
+    /// Appends `/name[n]`.
+    fn push_path_to(&self, out: &mut String) {
+        out.push('/');
+        out.push_str(self.name.as_str());
+        out.push('[');
+        push_decimal(out, self.n);
+        out.push(']');
+    }
+
+    /// Gives the id key's string back to `spare`.
     fn recycle(self, spare: &mut Spare) {
-        spare.keep_in(Pool::Name, self.key_seg);
-        spare.keep_in(Pool::Name, self.path_seg);
         if let Some(id_key) = self.id_key {
             spare.keep_in(Pool::Name, id_key);
         }
@@ -385,15 +386,14 @@ impl Seg {
 impl Frame {
     fn root() -> Self {
         Frame {
-            name: Name::new(""),
             implied: false,
             level: usize::MAX,
             translate: true,
             preserve: false,
             seg: Seg {
                 id_key: None,
-                key_seg: "-0".into(),
-                path_seg: String::new(),
+                name: Name::new(""),
+                n: 0,
             },
             digest: Digest {
                 restart: 0,
@@ -404,6 +404,11 @@ impl Frame {
             texts: 0,
             names: None,
         }
+    }
+
+    /// The element name (empty for the root frame).
+    fn name(&self) -> &Name {
+        &self.seg.name
     }
 
     /// Numbers a child element named `name`.
@@ -459,6 +464,8 @@ struct Reader<'a, 's, R: Read> {
     /// Whether the first `<html>` start tag was read (its mark is written).
     root_seen: bool,
     buf: Vec<u8>,
+    /// A segment rendered for its digest ([`Reader::digest_for`]).
+    seg_text: String,
     finished: bool,
     /// Buffers of emitted blocks and closed frames, for the next ones.
     spare: Spare,
@@ -633,10 +640,9 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// The segment of a new child element `tok` of the top frame (numbers it).
     fn child_seg(&mut self, tok: &Tok) -> Seg {
-        let name = tok.name();
-        let n = match tok.tag_name() {
-            Some(tag_name) => self.top().bump(tag_name),
-            None => 1,
+        let (name, n) = match tok.tag_name() {
+            Some(tag_name) => (tag_name.clone(), self.top().bump(tag_name)),
+            None => (Name::new(""), 1),
         };
         let mut id_key = None;
         if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
@@ -649,7 +655,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 self.spare.keep_in(Pool::Name, key);
             }
         }
-        Seg::new(name, n, id_key, self.for_sink, &mut self.spare)
+        Seg { id_key, name, n }
     }
 
     /// The key and path of the top frame's child `seg` (`None`: the top frame's
@@ -692,10 +698,7 @@ impl<R: Read> Reader<'_, '_, R> {
             } else {
                 0
             };
-            let size: usize = (path_from..len)
-                .filter_map(at)
-                .map(|s| s.path_seg.len())
-                .sum();
+            let size: usize = (path_from..len).filter_map(at).map(Seg::path_len).sum();
             path =
                 (self.spare).string_for(Pool::Key, size + 20 + if path_from > 0 { 18 } else { 0 });
             if path_from > 0 {
@@ -720,13 +723,7 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let size: usize = (key_from..len)
             .filter_map(at)
-            .map(|s| {
-                1 + s
-                    .id_key
-                    .as_ref()
-                    .map_or(0, String::len)
-                    .max(s.key_seg.len())
-            })
+            .map(|s| 1 + s.id_key.as_ref().map_or(0, String::len).max(s.key_len()))
             .sum();
         let mut key = (self.spare).string_for(Pool::Key, size + 20 + if folded { 17 } else { 0 });
         if folded {
@@ -749,12 +746,8 @@ impl<R: Read> Reader<'_, '_, R> {
         }
         let (top_key, top_path) = self.stack.last()?.names.as_ref()?;
         let (seg_key, seg_path) = seg.map_or((0, 0), |s| {
-            let key = s
-                .id_key
-                .as_ref()
-                .map_or(0, String::len)
-                .max(s.key_seg.len());
-            (key, s.path_seg.len())
+            let key = s.id_key.as_ref().map_or(0, String::len).max(s.key_len());
+            (key, s.path_len())
         });
         // Room for what the callers append, as in `names`.
         let mut path = String::new();
@@ -778,29 +771,33 @@ impl<R: Read> Reader<'_, '_, R> {
         Some((key, path))
     }
 
-    /// The digest of a new frame `seg` on top of the open frames.
-    fn digest_for(&self, seg: &Seg) -> Digest {
+    /// The digest of a new frame `seg` on top of the open frames (paths only
+    /// with a sink: without one the path state stays the start state).
+    fn digest_for(&mut self, seg: &Seg) -> Digest {
         let depth = self.stack.len();
         let parent = self.stack.last().map(|f| f.digest);
-        let path = fnv1a(
-            parent.map_or(FNV_START, |d| d.path),
-            seg.path_seg.as_bytes(),
-        );
+        let mut rendered = std::mem::take(&mut self.seg_text);
+        rendered.clear();
+        if self.for_sink {
+            seg.push_path_to(&mut rendered);
+        }
+        let path = fnv1a(parent.map_or(FNV_START, |d| d.path), rendered.as_bytes());
         // The key restarts here (an `id`, or the bottom frame), or goes on from the
         // parent's with a `.` before this segment.
         let (restart, state) = match (&seg.id_key, parent) {
             (Some(_), _) | (None, None) => (depth, FNV_START),
             (None, Some(d)) => (d.restart, fnv1a(d.key, b".")),
         };
-        let one = match &seg.id_key {
-            Some(id) => id,
-            None => &seg.key_seg,
+        let key = match &seg.id_key {
+            Some(id) => fnv1a(state, id.as_bytes()),
+            None => {
+                rendered.clear();
+                seg.push_key_to(&mut rendered);
+                fnv1a(state, rendered.as_bytes())
+            }
         };
-        Digest {
-            restart,
-            key: fnv1a(state, one.as_bytes()),
-            path,
-        }
+        self.seg_text = rendered;
+        Digest { restart, key, path }
     }
 
     /// Closes the frames a token closed (its simulated `kept` level).
@@ -1059,7 +1056,7 @@ impl<R: Read> Reader<'_, '_, R> {
                         .stack
                         .iter()
                         .rev()
-                        .take_while(|f| f.implied && rules.implies_end(f.name.as_str(), name))
+                        .take_while(|f| f.implied && rules.implies_end(f.name().as_str(), name))
                         .count();
                     for _ in 0..implied {
                         self.pop_frame();
@@ -1212,7 +1209,6 @@ impl<R: Read> Reader<'_, '_, R> {
             None
         };
         self.stack.push(Frame {
-            name: tok.tag_name().cloned().unwrap_or_else(|| Name::new("")),
             implied: tok.class.implied(),
             level,
             translate,
@@ -1263,7 +1259,7 @@ impl<R: Read> Reader<'_, '_, R> {
                 {
                     Some(pos) => open.truncate(pos),
                     None if t.class.block()
-                        || self.stack.iter().any(|f| Some(&f.name) == t.tag_name()) =>
+                        || self.stack.iter().any(|f| Some(f.name()) == t.tag_name()) =>
                     {
                         break;
                     }
@@ -1307,7 +1303,7 @@ impl<R: Read> Reader<'_, '_, R> {
         let mut key = parent_key;
         push_key(&mut key, "text", n);
         let element = if self.for_sink {
-            let name = self.stack.last().map_or("", |f| f.name.as_str());
+            let name = self.stack.last().map_or("", |f| f.name().as_str());
             let name = if name.is_empty() { "#document" } else { name };
             self.spare.copy_in(Pool::Name, name)
         } else {
@@ -1391,7 +1387,7 @@ fn push_key_seg(key: &mut String, seg: &Seg) {
             if !key.is_empty() {
                 key.push('.');
             }
-            key.push_str(&seg.key_seg);
+            seg.push_key_to(key);
         }
     }
 }
@@ -1408,7 +1404,7 @@ fn push_key(key: &mut String, name: &str, n: u32) {
 
 /// Appends a path segment: `/name[n]`.
 fn push_path(path: &mut String, seg: &Seg) {
-    path.push_str(&seg.path_seg);
+    seg.push_path_to(path);
 }
 
 fn unreachable_tok() -> Tok {
