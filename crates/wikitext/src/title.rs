@@ -241,25 +241,56 @@ fn is_valid_link_text(page: &str) -> bool {
 }
 
 /// A title as an href path segment: spaces as `_`, characters that would end or
-/// change a path percent-encoded.
+/// change a path percent-encoded (`%`, `?`, `\`, `^`, `` ` `` and control
+/// characters, C0, DEL and C1).
 pub fn encode_title(title: &str) -> String {
-    let mut out = String::with_capacity(title.len());
-    for c in title.chars() {
-        match c {
-            ' ' => out.push('_'),
-            '%' | '?' | '\\' | '^' | '`' => percent(&mut out, c),
-            c if c.is_control() => percent(&mut out, c),
-            c => out.push(c),
+    // Most titles have nothing to encode but spaces: one pass over all bytes
+    // (no early exit, so it vectorizes) tells, and `_` for ` ` keeps the text
+    // UTF-8.
+    let special = |c: u8| matches!(c, b'%' | b'?' | b'\\' | b'^' | b'`' | 0..0x20 | 0x7f | 0xc2);
+    if !title.bytes().fold(false, |any, c| any | special(c)) {
+        let bytes = title
+            .bytes()
+            .map(|c| if c == b' ' { b'_' } else { c })
+            .collect();
+        if let Ok(out) = String::from_utf8(bytes) {
+            return out;
         }
     }
+    let mut out = String::with_capacity(title.len());
+    // Runs of bytes that stay as they are are copied whole; a byte that ends
+    // one is at a character boundary (ASCII, or the lead byte `0xC2` of a C1
+    // control character).
+    let b = title.as_bytes();
+    let mut run = 0;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        let width = match c {
+            b' ' | b'%' | b'?' | b'\\' | b'^' | b'`' | 0..0x20 | 0x7f => 1,
+            0xc2 if b.get(i + 1).is_some_and(|n| (0x80..0xa0).contains(n)) => 2,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push_str(title.get(run..i).unwrap_or(""));
+        match title.get(i..i + width) {
+            Some(" ") => out.push('_'),
+            Some(special) => special.bytes().for_each(|b| percent_byte(&mut out, b)),
+            None => {}
+        }
+        i += width;
+        run = i;
+    }
+    out.push_str(title.get(run..).unwrap_or(""));
     out
 }
 
-fn percent(out: &mut String, c: char) {
-    let mut buf = [0u8; 4];
-    for b in c.encode_utf8(&mut buf).bytes() {
-        out.push_str(&format!("%{b:02X}"));
-    }
+/// `b` as `%XX`.
+fn percent_byte(out: &mut String, b: u8) {
+    use std::fmt::Write;
+    // Writing to a `String` does not fail.
+    let _ = write!(out, "%{b:02X}");
 }
 
 /// A fragment for an href: spaces as `_`.
@@ -314,6 +345,11 @@ mod tests {
         assert_eq!((top.title, top.fragment.as_deref()), (None, Some("top")));
         assert_eq!(encode_title("7% Solution"), "7%25_Solution");
         assert_eq!(encode_title("Foo\\bar"), "Foo%5Cbar");
+        assert_eq!(
+            encode_title("a b?c^d`e\u{7}f\u{7f}g\u{85}h\u{a0}é"),
+            "a_b%3Fc%5Ed%60e%07f%7Fg%C2%85h\u{a0}é"
+        );
+        assert_eq!(encode_title("Été à la plage"), "Été_à_la_plage");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Transform;
@@ -143,10 +144,12 @@ fn is_plain(body: &str) -> bool {
     }) && !["ISBN", "RFC", "PMID"].iter().any(|m| body.contains(m))
 }
 
-impl Transform for Cite {
-    fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+impl Cite {
+    /// Counts the template outputs opened and closed by `token` (their
+    /// `mw:Transclusion` metas).
+    fn track_calls(&mut self, token: &WikiToken) {
         if let Tok::Html(OwnedToken::StartTag(t)) = &token.tok
-            && t.name().as_str() == "meta"
+            && t.name().is(atom::META)
         {
             match t.attr("typeof") {
                 Some("mw:Transclusion") => self.open_calls += 1,
@@ -156,6 +159,21 @@ impl Transform for Cite {
                 _ => {}
             }
         }
+    }
+}
+
+impl Transform for Cite {
+    /// Every token but a `<ref>` or `<references>` passes.
+    fn pass(&mut self, token: &WikiToken) -> bool {
+        if matches!(token.tok, Tok::Ref(_) | Tok::References(_)) {
+            return false;
+        }
+        self.track_calls(token);
+        true
+    }
+
+    fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+        self.track_calls(&token);
         match &token.tok {
             // A ref a template made inside a ref body is dropped (Parsoid
             // allows nested refs only where the body says so, `{{#tag:ref}}`).
