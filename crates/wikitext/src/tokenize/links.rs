@@ -6,22 +6,13 @@
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::tags::parse_tag;
-use super::{Tokenizer, entity, extlinks};
+use super::{Tokenizer, byte_set, entity, extlinks};
 use crate::title::{LinkTarget, encode_title, percent_decode};
 use crate::token::{Tok, WikiToken};
 use crate::transclusion::{END, START};
 
 /// The bytes [`Tokenizer::extent`] looks at: every other byte is link text.
-const EXTENT_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let stops = *b"[]{<|\n\xEE";
-    let mut i = 0;
-    while i < stops.len() {
-        t[stops[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
+const EXTENT_STOP: [bool; 256] = byte_set(b"[]{<|\n\xEE");
 
 impl Tokenizer<'_> {
     /// The end of the `[[…]]` at the current position (`]]` excluded, relative)

@@ -135,17 +135,20 @@ enum Pending {
     Copied(usize, String),
 }
 
-/// The bytes at which a run of plain text may end (see [`Tokenizer::text_run`]).
-const STOP: [bool; 256] = {
+/// A byte-class table: `true` for each byte of `stops` (the tokenizer's scans
+/// skip every other byte).
+pub(crate) const fn byte_set(stops: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    let stops = *b"\n'<&_{[|!:RPI\xEE";
     let mut i = 0;
     while i < stops.len() {
         t[stops[i] as usize] = true;
         i += 1;
     }
     t
-};
+}
+
+/// The bytes at which a run of plain text may end (see [`Tokenizer::text_run`]).
+const STOP: [bool; 256] = byte_set(b"\n'<&_{[|!:RPI\xEE");
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
 const SWITCHES: &[&str] = &[
