@@ -16,6 +16,13 @@
 //! - `merge`: [`flow::merge`] of an XLIFF whose every unit has a target (the
 //!   source with `» ` in front, see `translate`), so every block is replaced.
 //!
+//! Before each timed run the bench flushes dirty pages to disk (`sync`, untimed):
+//! preparing a 1 GB page writes ≈ 9 GB of XLIFF, and without the flush every
+//! engine ran against the kernel's writeback of the earlier runs' output (on a
+//! 2-core machine the flusher threads take CPU, and a writer past the dirty limit
+//! is throttled), which penalized whichever engine came after the largest write.
+//! Each engine still pays for writing its own output.
+//!
 //! The output files go to `target/l10n-bench/`. A sample line is
 //! `engine<TAB>input<TAB>bytes<TAB>seconds`; the table gives the median MB/s of the
 //! rounds and the ratio to html5ever's tokenizer (issue 12: ≥ 1.0× for both).
@@ -147,6 +154,7 @@ fn run(rounds: usize, files: Vec<PathBuf>) -> Result<(), String> {
     for _ in 0..rounds {
         for input in &inputs {
             for engine in ENGINES {
+                flush_dirty_pages();
                 let start = Instant::now();
                 match engine {
                     "html5ever-tok" => {
@@ -187,6 +195,21 @@ fn run(rounds: usize, files: Vec<PathBuf>) -> Result<(), String> {
     }
     println!("{}", table(&inputs, &mut samples));
     Ok(())
+}
+
+/// `sync(1)`: the kernel's dirty pages written out, so that no timed run inherits
+/// the writeback of an earlier one. A machine without `sync` runs unflushed (said
+/// once on stderr).
+fn flush_dirty_pages() {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    let synced = std::process::Command::new("sync")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !synced {
+        WARNED.call_once(|| {
+            eprintln!("l10n_speed: `sync` failed; runs are not flushed between engines")
+        });
+    }
 }
 
 fn median(v: &mut [f64]) -> f64 {

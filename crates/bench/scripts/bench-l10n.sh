@@ -79,9 +79,12 @@ temp_bytes() {
 }
 
 # measure LABEL COMMAND...: runs it with TMPDIR=$TMP; prints wall, peak RSS, peak temp.
+# Dirty pages of the earlier steps are flushed first (untimed, as `l10n_speed` does
+# before each engine): each run pays for writing its own output, not the last one's.
 measure() {
     local label=$1
     shift
+    sync
     TMPDIR=$TMP /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" &
     local timer=$! child="" peak=0 now
     while kill -0 "$timer" 2>/dev/null; do
