@@ -225,6 +225,15 @@ impl<'a> ElementAttrs<'a> {
         self.len() == 0
     }
 
+    /// The value of the attribute at `index` (its name not looked up).
+    #[inline]
+    pub fn value(&self, index: usize) -> Option<&'a str> {
+        match self.repr {
+            Repr::Token { attrs, .. } => attrs.get(index).map(|a| a.value),
+            Repr::List(list) => list.get(index).map(|a| a.value.as_str()),
+        }
+    }
+
     /// The attributes in order.
     pub fn iter(&self) -> AttrIter<'a> {
         AttrIter {

@@ -182,7 +182,21 @@ impl PatchTree {
     }
 
     /// The slot of `key`, or `None` with the error kept.
+    #[inline]
     fn slot_or_record(&mut self, key: PatchKey) -> Option<u32> {
+        // The common case: a key the arena has a slot for (below the slot
+        // count, so it fits a slot index and is not `NONE`).
+        let index = key.get().wrapping_sub(self.base);
+        if !self.slots.is_empty() && index < self.slots.len() as u64 {
+            return u32::try_from(index).ok();
+        }
+        self.new_slot_or_record(key)
+    }
+
+    /// [`slot_or_record`](Self::slot_or_record) for a key past the slots (or
+    /// an unknown one).
+    #[cold]
+    fn new_slot_or_record(&mut self, key: PatchKey) -> Option<u32> {
         match self.slot(key) {
             Ok(i) => Some(i),
             Err(e) => {
@@ -507,11 +521,22 @@ pub(crate) struct SharedTree {
 /// before.
 #[derive(Default)]
 pub(crate) struct AttrHandoff {
-    /// The address and length of each value of the tag being fed (empty: none
-    /// expected).
-    expect: Vec<(usize, usize)>,
+    /// What identifies the tag being fed (`None`: nothing expected).
+    expect: Option<Expected>,
     /// The element created with them.
     claimed: Option<PatchKey>,
+}
+
+/// A tag's attributes as the handoff knows them: how many there are, and the
+/// index, address and length of the first value that owns an allocation (no
+/// other tag's value can have that address while the tag lives, so an element
+/// whose attribute there has it was made from the tag's list).
+#[derive(Clone, Copy)]
+struct Expected {
+    count: usize,
+    index: usize,
+    at: usize,
+    len: usize,
 }
 
 impl AttrHandoff {
@@ -526,17 +551,18 @@ impl AttrHandoff {
     /// [worth moving](Self::worth_moving) (nothing is expected then).
     pub(crate) fn expect(&mut self, tag: &OwnedTag) -> bool {
         self.claimed = None;
-        self.expect.clear();
-        if !Self::worth_moving(tag) {
-            return false;
-        }
         let attrs = tag.attrs();
-        self.expect.extend(
-            attrs
-                .iter()
-                .map(|a| (a.value.as_ptr() as usize, a.value.len())),
-        );
-        true
+        self.expect = attrs
+            .iter()
+            .enumerate()
+            .find(|(_, a)| !a.value.is_empty())
+            .map(|(index, a)| Expected {
+                count: attrs.len(),
+                index,
+                at: a.value.as_ptr() as usize,
+                len: a.value.len(),
+            });
+        self.expect.is_some()
     }
 
     /// `attrs` as the tree keeps them (values and names moved).
@@ -550,19 +576,19 @@ impl AttrHandoff {
     /// The element that took the expected attributes, if one did; expects
     /// nothing more.
     pub(crate) fn claimed(&mut self) -> Option<PatchKey> {
-        self.expect.clear();
+        self.expect = None;
         self.claimed.take()
     }
 
     /// Whether `attrs` are the expected ones (the first such element claims them).
     fn claim(&mut self, key: PatchKey, attrs: &ElementAttrs<'_>) -> bool {
-        if self.expect.is_empty() || self.claimed.is_some() || attrs.len() != self.expect.len() {
+        let Some(e) = self.expect else { return false };
+        if self.claimed.is_some() || attrs.len() != e.count {
             return false;
         }
         let same = attrs
-            .iter()
-            .zip(&self.expect)
-            .all(|(a, &(at, len))| a.value.as_ptr() as usize == at && a.value.len() == len);
+            .value(e.index)
+            .is_some_and(|v| v.as_ptr() as usize == e.at && v.len() == e.len);
         if same {
             self.claimed = Some(key);
         }
@@ -610,12 +636,14 @@ impl TreeSink for SharedTree {
         self.tree.create_doctype(key, name, public_id, system_id);
     }
     fn create_element(&mut self, key: PatchKey, element: NewElement<'_>) {
+        // An element without attributes has nothing to claim (no lock).
         // A poisoned handoff still holds the data: nothing panics while it is held.
-        let claimed = self
-            .handoff
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .claim(key, &element.attrs);
+        let claimed = !element.attrs.is_empty()
+            && self
+                .handoff
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .claim(key, &element.attrs);
         if claimed {
             let NewElement { name, contents, .. } = element;
             self.tree.element(key, name, ElementAttrs::none(), contents);
