@@ -229,6 +229,7 @@ impl State {
             self.groups.remove(g);
         }
         if items.is_empty() && src.templated {
+            self.drops = true;
             wrapper_attrs.push(attr(placeholder::DROP, "1"));
         }
         if responsive {

@@ -40,7 +40,9 @@ pub(crate) fn process(nodes: &mut Vec<Node>, bodies: &placeholder::SharedBodies)
     state.walk(nodes);
     state.auto_generated(nodes);
     state.finalize(nodes);
-    lists::drop_empty_templated(nodes);
+    if state.drops {
+        lists::drop_empty_templated(nodes);
+    }
 }
 
 /// Whether any placeholder is under `nodes` (iterative).

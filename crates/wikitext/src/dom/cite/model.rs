@@ -116,6 +116,12 @@ pub(super) struct State {
     labels: HashMap<String, Vec<String>>,
     /// The page's rendered ref bodies, which placeholders name.
     pub(super) bodies: super::placeholder::SharedBodies,
+    /// How many uses have their final `data-mw` (once all have, no walk
+    /// looks further).
+    pub(super) finalized: std::cell::Cell<usize>,
+    /// A list was marked [`super::placeholder::DROP`] (the page's last walk
+    /// looks for them only then).
+    pub(super) drops: bool,
 }
 
 /// Cite's fragment-id normalization: runs of `_` and whitespace become `_`
