@@ -17,6 +17,7 @@ use crate::dom::cite::placeholder as ph;
 use crate::render::Page;
 use crate::title::encode_title;
 use crate::token::{RefTag, Tok, WikiToken};
+use crate::transclusion::json_into;
 
 /// How deep ref bodies render inside ref bodies (each level is a separate
 /// inline render; deeper bodies render as nothing).
@@ -93,19 +94,24 @@ impl Cite {
     }
 
     fn placeholder(&mut self, kind: &str, tag: &RefTag, out: &mut Vec<WikiToken>) {
-        let attrs: Vec<serde_json::Value> = tag
-            .attrs
-            .iter()
-            .map(|(k, v)| {
-                serde_json::Value::Array(vec![
-                    serde_json::Value::String(k.to_ascii_lowercase()),
-                    serde_json::Value::String(v.clone()),
-                ])
-            })
-            .collect();
+        // `[[name, value], …]`, written directly (the pass reads it back).
+        let size: usize = tag.attrs.iter().map(|(k, v)| k.len() + v.len() + 8).sum();
+        let mut attrs = String::with_capacity(size + 2);
+        attrs.push('[');
+        for (n, (k, v)) in tag.attrs.iter().enumerate() {
+            if n > 0 {
+                attrs.push(',');
+            }
+            attrs.push('[');
+            json_into(&k.to_ascii_lowercase(), &mut attrs);
+            attrs.push(',');
+            json_into(v, &mut attrs);
+            attrs.push(']');
+        }
+        attrs.push(']');
         let mut el = OwnedTag::new(ph::element(kind))
             .with_attr(ph::KIND, kind)
-            .with_attr(ph::ATTRS, serde_json::Value::Array(attrs).to_string())
+            .with_attr(ph::ATTRS, attrs)
             .with_attr(ph::PAGE, self.link());
         let group = tag
             .attrs
@@ -115,14 +121,15 @@ impl Cite {
             .map(|(_, v)| v.trim().to_owned())
             .filter(|g| !g.is_empty());
         if let Some(labels) = group.as_deref().and_then(|g| self.group_labels(g)) {
-            let json = serde_json::Value::Array(
-                labels
-                    .iter()
-                    .cloned()
-                    .map(serde_json::Value::String)
-                    .collect(),
-            );
-            el = el.with_attr(ph::LABELS, json.to_string());
+            let mut json = String::from("[");
+            for (n, label) in labels.iter().enumerate() {
+                if n > 0 {
+                    json.push(',');
+                }
+                json_into(label, &mut json);
+            }
+            json.push(']');
+            el = el.with_attr(ph::LABELS, json);
         }
         if let Some(body) = &tag.body {
             el = el

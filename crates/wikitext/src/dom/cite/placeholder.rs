@@ -44,8 +44,19 @@ pub(crate) fn kind(e: &Element) -> Option<&str> {
 }
 
 /// An attribute value as MediaWiki's sanitizer leaves it: trimmed, runs of
-/// whitespace as one space.
-fn normalize_space(v: &str) -> String {
+/// whitespace as one space (most values already are: kept as they are).
+fn normalize_space(v: String) -> String {
+    let bytes = v.as_bytes();
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let normal = bytes.first().is_none_or(|b| !space(b))
+        && bytes.last().is_none_or(|b| !space(b))
+        && !bytes
+            .windows(2)
+            .any(|w| w.first().is_some_and(space) && w.get(1).is_some_and(space))
+        && !bytes.iter().any(|b| matches!(b, b'\t' | b'\n' | b'\r'));
+    if normal {
+        return v;
+    }
     v.split([' ', '\t', '\n', '\r'])
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
@@ -96,7 +107,7 @@ impl Tag {
             .and_then(|j| serde_json::from_str::<Vec<(String, String)>>(&j).ok())
             .unwrap_or_default()
             .into_iter()
-            .map(|(k, v)| (k, normalize_space(&v)))
+            .map(|(k, v)| (k, normalize_space(v)))
             .collect();
         tag.page = page.unwrap_or_default();
         tag.labels = labels.and_then(|j| serde_json::from_str::<Vec<String>>(&j).ok());
@@ -199,6 +210,29 @@ pub(crate) fn unwrap_nowiki(nodes: &mut Vec<Node>) {
             if let Node::Element(e) = child {
                 stack.push(&mut e.children);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize_space;
+
+    #[test]
+    fn values_keep_or_lose_their_spaces_as_the_sanitizer_leaves_them() {
+        for (value, normal) in [
+            ("", ""),
+            ("a", "a"),
+            ("a b", "a b"),
+            (" a", "a"),
+            ("a ", "a"),
+            ("a  b", "a b"),
+            ("a\tb", "a b"),
+            ("a\nb\r", "a b"),
+            ("\t", ""),
+            ("é \u{a0}x", "é \u{a0}x"),
+        ] {
+            assert_eq!(normalize_space(value.to_owned()), normal, "{value:?}");
         }
     }
 }
