@@ -251,7 +251,7 @@ impl State {
 
     /// One footnote's `<li>`.
     fn list_item(&mut self, i: usize) -> Node {
-        let note_id = self.note_id(i);
+        let note_id = self.note_id(i).to_owned();
         let text_id = self.note_text_id(i);
         let Some(it) = self.items.get_mut(i) else {
             return text("");
