@@ -58,7 +58,7 @@ impl Cite {
     /// A body rendered in inline context (nothing past the nesting limit):
     /// its index in the page's bodies, rendered the first time it is seen.
     fn body_id(&self, body: &str) -> usize {
-        if let Some(id) = self.page.bodies.borrow().find(self.depth, body) {
+        if let Some(id) = self.page.bodies.borrow_mut().find(self.depth, body) {
             return id;
         }
         let nodes = if self.depth >= MAX_REF_NESTING || body.is_empty() {

@@ -72,7 +72,7 @@ impl State {
         if !nested {
             self.list_group = Some(group.clone());
         }
-        let mut body = self.bodies.borrow().get(tag.body.as_deref());
+        let mut body = self.bodies.borrow_mut().get(tag.body.as_deref());
         self.embedded += 1;
         hoist::hoist_out_of_links(&mut body);
         self.walk(&mut body);

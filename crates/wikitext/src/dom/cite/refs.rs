@@ -36,7 +36,7 @@ impl State {
         }
         let group = self.group_index(&args.group);
         let mut item = self.lookup(group, &args.name);
-        let mut body = self.bodies.borrow().get(tag.body.as_deref());
+        let mut body = self.bodies.borrow_mut().get(tag.body.as_deref());
         placeholder::unwrap_nowiki(&mut body);
 
         let locked = !args.name.is_empty() && self.is_locked(&args.group, &args.name);
