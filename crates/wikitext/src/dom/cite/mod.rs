@@ -65,6 +65,14 @@ fn has_placeholder(nodes: &[Node]) -> bool {
     false
 }
 
+/// Whether `e` is a template's output wrapper (`typeof` has
+/// `mw:Transclusion`): most `typeof`s are looked at for a substring only.
+fn is_transclusion(e: &Element) -> bool {
+    const TYPE: &str = "mw:Transclusion";
+    e.attr("typeof")
+        .is_some_and(|t| t.contains(TYPE) && t.split_whitespace().any(|w| w == TYPE))
+}
+
 /// Nodes as the HTML Parsoid stores in `data-mw`.
 fn serialize(nodes: &[Node]) -> String {
     xhtml::serialize(nodes)
@@ -141,7 +149,7 @@ impl State {
                         tag.in_wrapper = in_wrapper;
                         (Some(tag), is_ref, false)
                     }
-                    None => (None, false, e.has_type("mw:Transclusion")),
+                    None => (None, false, is_transclusion(e)),
                 },
                 _ => continue,
             };
