@@ -39,7 +39,7 @@ pub(crate) fn process(nodes: &mut Vec<Node>, bodies: &placeholder::SharedBodies)
     state.bodies = std::rc::Rc::clone(bodies);
     state.walk(nodes);
     state.auto_generated(nodes);
-    state.finalize(nodes);
+    state.finalize_page(nodes);
     if state.drops {
         lists::drop_empty_templated(nodes);
     }
@@ -120,18 +120,24 @@ fn attrs_json(attrs: &[(String, String)]) -> String {
 }
 
 impl State {
-    /// Processes the placeholders under `nodes` in document order.
+    /// Processes the placeholders under `nodes` in document order. The page's
+    /// walk (not one of a body inside it) records where its `<sup>`s are.
     fn walk(&mut self, nodes: &mut [Node]) {
         /// A list of siblings being walked.
         struct Frame<'a> {
             nodes: std::slice::IterMut<'a, Node>,
+            /// How many of the siblings were taken (the last is at `at - 1`).
+            at: usize,
             /// The parent is a template's output wrapper (or follows one).
             in_wrapper: bool,
             /// The last element sibling seen is a template's output wrapper.
             after_wrapper: bool,
         }
+        self.walks += 1;
+        let page = self.walks == 1;
         let mut stack = vec![Frame {
             nodes: nodes.iter_mut(),
+            at: 0,
             in_wrapper: false,
             after_wrapper: false,
         }];
@@ -142,6 +148,7 @@ impl State {
                 stack.pop();
                 continue;
             };
+            frame.at += 1;
             let (tag, is_ref, is_wrapper) = match &mut *node {
                 Node::Element(e) => match placeholder::kind(e).map(|k| k == placeholder::REF) {
                     Some(is_ref) => {
@@ -155,12 +162,19 @@ impl State {
             };
             frame.after_wrapper = is_wrapper;
             match tag {
-                Some(tag) if is_ref => *node = self.extract_ref(tag),
+                Some(tag) if is_ref => {
+                    *node = self.extract_ref(tag);
+                    if page {
+                        let path = stack.iter().map(|f| f.at.saturating_sub(1)).collect();
+                        self.sup_paths.push(path);
+                    }
+                }
                 Some(tag) => *node = self.references(tag),
                 None => {
                     if let Node::Element(e) = node {
                         stack.push(Frame {
                             nodes: e.children.iter_mut(),
+                            at: 0,
                             in_wrapper: is_wrapper || after_wrapper,
                             after_wrapper: false,
                         });
@@ -168,5 +182,6 @@ impl State {
                 }
             }
         }
+        self.walks -= 1;
     }
 }

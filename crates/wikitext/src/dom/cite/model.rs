@@ -124,6 +124,11 @@ pub(super) struct State {
     /// A list was marked [`super::placeholder::DROP`] (the page's last walk
     /// looks for them only then).
     pub(super) drops: bool,
+    /// Walks under way (the page's is the first).
+    pub(super) walks: usize,
+    /// Where the page's walk left its `<sup>`s: child indices from the page's
+    /// top-level nodes (nothing moves them before they are finalized).
+    pub(super) sup_paths: Vec<Vec<usize>>,
 }
 
 /// Cite's fragment-id normalization: runs of `_` and whitespace become `_`

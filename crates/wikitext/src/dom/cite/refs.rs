@@ -226,6 +226,21 @@ impl State {
         }
     }
 
+    /// [`finalize`](Self::finalize) for the page: its `<sup>`s are found
+    /// where the walk left them (any use still without `data-mw` is then
+    /// looked for in the whole page).
+    pub(super) fn finalize_page(&mut self, nodes: &mut [Node]) {
+        for path in std::mem::take(&mut self.sup_paths) {
+            if let Some(e) = element_at(nodes, &path)
+                && e.name == "sup"
+                && self.finalize_use(e)
+            {
+                self.finalized.set(self.finalized.get() + 1);
+            }
+        }
+        self.finalize(nodes);
+    }
+
     /// Finalizes `e` if it is a use not finalized yet (whether it was).
     fn finalize_use(&self, e: &mut Element) -> bool {
         let Some(index) = e
@@ -281,5 +296,21 @@ impl State {
         e.attrs.push(attr("typeof", ty));
         e.attrs.push(attr("data-mw", data_mw));
         true
+    }
+}
+
+/// The element at `path` (child indices from `nodes`), if there is one.
+fn element_at<'a>(nodes: &'a mut [Node], path: &[usize]) -> Option<&'a mut Element> {
+    let (&last, parents) = path.split_last()?;
+    let mut list = nodes;
+    for &i in parents {
+        match list.get_mut(i)? {
+            Node::Element(e) => list = &mut e.children,
+            _ => return None,
+        }
+    }
+    match list.get_mut(last)? {
+        Node::Element(e) => Some(e),
+        _ => None,
     }
 }
