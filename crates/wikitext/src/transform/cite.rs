@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use tagloom_html::atom;
-use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
 use super::Transform;
 use crate::dom::cite::placeholder as ph;
@@ -109,10 +109,12 @@ impl Cite {
             attrs.push(']');
         }
         attrs.push(']');
-        let mut el = OwnedTag::new(ph::element(kind))
-            .with_attr(ph::KIND, kind)
-            .with_attr(ph::ATTRS, attrs)
-            .with_attr(ph::PAGE, self.link());
+        let mut el = OwnedTag::new(ph::element(kind));
+        // Distinct names: pushed (no search for one to replace).
+        let mut list = Vec::with_capacity(6);
+        list.push(OwnedAttribute::new(ph::KIND, kind));
+        list.push(OwnedAttribute::new(ph::ATTRS, attrs));
+        list.push(OwnedAttribute::new(ph::PAGE, self.link()));
         let group = tag
             .attrs
             .iter()
@@ -129,13 +131,16 @@ impl Cite {
                 json_into(label, &mut json);
             }
             json.push(']');
-            el = el.with_attr(ph::LABELS, json);
+            list.push(OwnedAttribute::new(ph::LABELS, json));
         }
         if let Some(body) = &tag.body {
-            el = el
-                .with_attr(ph::SRC, body.as_str())
-                .with_attr(ph::BODY, self.body_id(body).to_string());
+            list.push(OwnedAttribute::new(ph::SRC, body.as_str()));
+            list.push(OwnedAttribute::new(
+                ph::BODY,
+                self.body_id(body).to_string(),
+            ));
         }
+        *el.attrs_mut() = list;
         out.push(WikiToken::start_tag(el));
         out.push(WikiToken::end(ph::element(kind)));
     }
