@@ -10,13 +10,14 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use tagloom_html::atom;
-use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
 use super::Transform;
 use crate::dom::cite::placeholder as ph;
 use crate::render::Page;
 use crate::title::encode_title;
 use crate::token::{RefTag, Tok, WikiToken};
+use crate::transclusion::json_into;
 
 /// How deep ref bodies render inside ref bodies (each level is a separate
 /// inline render; deeper bodies render as nothing).
@@ -57,7 +58,7 @@ impl Cite {
     /// A body rendered in inline context (nothing past the nesting limit):
     /// its index in the page's bodies, rendered the first time it is seen.
     fn body_id(&self, body: &str) -> usize {
-        if let Some(id) = self.page.bodies.borrow().find(self.depth, body) {
+        if let Some(id) = self.page.bodies.borrow_mut().find(self.depth, body) {
             return id;
         }
         let nodes = if self.depth >= MAX_REF_NESTING || body.is_empty() {
@@ -93,20 +94,27 @@ impl Cite {
     }
 
     fn placeholder(&mut self, kind: &str, tag: &RefTag, out: &mut Vec<WikiToken>) {
-        let attrs: Vec<serde_json::Value> = tag
-            .attrs
-            .iter()
-            .map(|(k, v)| {
-                serde_json::Value::Array(vec![
-                    serde_json::Value::String(k.to_ascii_lowercase()),
-                    serde_json::Value::String(v.clone()),
-                ])
-            })
-            .collect();
-        let mut el = OwnedTag::new(ph::element(kind))
-            .with_attr(ph::KIND, kind)
-            .with_attr(ph::ATTRS, serde_json::Value::Array(attrs).to_string())
-            .with_attr(ph::PAGE, self.link());
+        // `[[name, value], …]`, written directly (the pass reads it back).
+        let size: usize = tag.attrs.iter().map(|(k, v)| k.len() + v.len() + 8).sum();
+        let mut attrs = String::with_capacity(size + 2);
+        attrs.push('[');
+        for (n, (k, v)) in tag.attrs.iter().enumerate() {
+            if n > 0 {
+                attrs.push(',');
+            }
+            attrs.push('[');
+            json_into(&k.to_ascii_lowercase(), &mut attrs);
+            attrs.push(',');
+            json_into(v, &mut attrs);
+            attrs.push(']');
+        }
+        attrs.push(']');
+        let mut el = OwnedTag::new(ph::element(kind));
+        // Distinct names: pushed (no search for one to replace).
+        let mut list = Vec::with_capacity(6);
+        list.push(OwnedAttribute::new(ph::KIND, kind));
+        list.push(OwnedAttribute::new(ph::ATTRS, attrs));
+        list.push(OwnedAttribute::new(ph::PAGE, self.link()));
         let group = tag
             .attrs
             .iter()
@@ -115,20 +123,24 @@ impl Cite {
             .map(|(_, v)| v.trim().to_owned())
             .filter(|g| !g.is_empty());
         if let Some(labels) = group.as_deref().and_then(|g| self.group_labels(g)) {
-            let json = serde_json::Value::Array(
-                labels
-                    .iter()
-                    .cloned()
-                    .map(serde_json::Value::String)
-                    .collect(),
-            );
-            el = el.with_attr(ph::LABELS, json.to_string());
+            let mut json = String::from("[");
+            for (n, label) in labels.iter().enumerate() {
+                if n > 0 {
+                    json.push(',');
+                }
+                json_into(label, &mut json);
+            }
+            json.push(']');
+            list.push(OwnedAttribute::new(ph::LABELS, json));
         }
         if let Some(body) = &tag.body {
-            el = el
-                .with_attr(ph::SRC, body.as_str())
-                .with_attr(ph::BODY, self.body_id(body).to_string());
+            list.push(OwnedAttribute::new(ph::SRC, body.as_str()));
+            list.push(OwnedAttribute::new(
+                ph::BODY,
+                self.body_id(body).to_string(),
+            ));
         }
+        *el.attrs_mut() = list;
         out.push(WikiToken::start_tag(el));
         out.push(WikiToken::end(ph::element(kind)));
     }

@@ -72,7 +72,7 @@ impl State {
         if !nested {
             self.list_group = Some(group.clone());
         }
-        let mut body = self.bodies.borrow().get(tag.body.as_deref());
+        let mut body = self.bodies.borrow_mut().get(tag.body.as_deref());
         self.embedded += 1;
         hoist::hoist_out_of_links(&mut body);
         self.walk(&mut body);
@@ -229,6 +229,7 @@ impl State {
             self.groups.remove(g);
         }
         if items.is_empty() && src.templated {
+            self.drops = true;
             wrapper_attrs.push(attr(placeholder::DROP, "1"));
         }
         if responsive {
@@ -250,7 +251,7 @@ impl State {
 
     /// One footnote's `<li>`.
     fn list_item(&mut self, i: usize) -> Node {
-        let note_id = self.note_id(i);
+        let note_id = self.note_id(i).to_owned();
         let text_id = self.note_text_id(i);
         let Some(it) = self.items.get_mut(i) else {
             return text("");

@@ -39,8 +39,10 @@ pub(crate) fn process(nodes: &mut Vec<Node>, bodies: &placeholder::SharedBodies)
     state.bodies = std::rc::Rc::clone(bodies);
     state.walk(nodes);
     state.auto_generated(nodes);
-    state.finalize(nodes);
-    lists::drop_empty_templated(nodes);
+    state.finalize_page(nodes);
+    if state.drops {
+        lists::drop_empty_templated(nodes);
+    }
 }
 
 /// Whether any placeholder is under `nodes` (iterative).
@@ -61,6 +63,14 @@ fn has_placeholder(nodes: &[Node]) -> bool {
         }
     }
     false
+}
+
+/// Whether `e` is a template's output wrapper (`typeof` has
+/// `mw:Transclusion`): most `typeof`s are looked at for a substring only.
+fn is_transclusion(e: &Element) -> bool {
+    const TYPE: &str = "mw:Transclusion";
+    e.attr("typeof")
+        .is_some_and(|t| t.contains(TYPE) && t.split_whitespace().any(|w| w == TYPE))
 }
 
 /// Nodes as the HTML Parsoid stores in `data-mw`.
@@ -110,18 +120,24 @@ fn attrs_json(attrs: &[(String, String)]) -> String {
 }
 
 impl State {
-    /// Processes the placeholders under `nodes` in document order.
+    /// Processes the placeholders under `nodes` in document order. The page's
+    /// walk (not one of a body inside it) records where its `<sup>`s are.
     fn walk(&mut self, nodes: &mut [Node]) {
         /// A list of siblings being walked.
         struct Frame<'a> {
             nodes: std::slice::IterMut<'a, Node>,
+            /// How many of the siblings were taken (the last is at `at - 1`).
+            at: usize,
             /// The parent is a template's output wrapper (or follows one).
             in_wrapper: bool,
             /// The last element sibling seen is a template's output wrapper.
             after_wrapper: bool,
         }
+        self.walks += 1;
+        let page = self.walks == 1;
         let mut stack = vec![Frame {
             nodes: nodes.iter_mut(),
+            at: 0,
             in_wrapper: false,
             after_wrapper: false,
         }];
@@ -132,6 +148,7 @@ impl State {
                 stack.pop();
                 continue;
             };
+            frame.at += 1;
             let (tag, is_ref, is_wrapper) = match &mut *node {
                 Node::Element(e) => match placeholder::kind(e).map(|k| k == placeholder::REF) {
                     Some(is_ref) => {
@@ -139,18 +156,25 @@ impl State {
                         tag.in_wrapper = in_wrapper;
                         (Some(tag), is_ref, false)
                     }
-                    None => (None, false, e.has_type("mw:Transclusion")),
+                    None => (None, false, is_transclusion(e)),
                 },
                 _ => continue,
             };
             frame.after_wrapper = is_wrapper;
             match tag {
-                Some(tag) if is_ref => *node = self.extract_ref(tag),
+                Some(tag) if is_ref => {
+                    *node = self.extract_ref(tag);
+                    if page {
+                        let path = stack.iter().map(|f| f.at.saturating_sub(1)).collect();
+                        self.sup_paths.push(path);
+                    }
+                }
                 Some(tag) => *node = self.references(tag),
                 None => {
                     if let Node::Element(e) = node {
                         stack.push(Frame {
                             nodes: e.children.iter_mut(),
+                            at: 0,
                             in_wrapper: is_wrapper || after_wrapper,
                             after_wrapper: false,
                         });
@@ -158,5 +182,6 @@ impl State {
                 }
             }
         }
+        self.walks -= 1;
     }
 }

@@ -17,6 +17,8 @@ pub(super) struct Item {
     pub(super) number: usize,
     /// Its number among all refs of the page (ids use it).
     pub(super) global: usize,
+    /// `cite_note-…`: the footnote's id (made once, with the item).
+    pub(super) note_id: String,
     pub(super) dir: String,
     /// The footnote's text (the first definition's).
     pub(super) content: Option<Vec<Node>>,
@@ -116,6 +118,17 @@ pub(super) struct State {
     labels: HashMap<String, Vec<String>>,
     /// The page's rendered ref bodies, which placeholders name.
     pub(super) bodies: super::placeholder::SharedBodies,
+    /// How many uses have their final `data-mw` (once all have, no walk
+    /// looks further).
+    pub(super) finalized: std::cell::Cell<usize>,
+    /// A list was marked [`super::placeholder::DROP`] (the page's last walk
+    /// looks for them only then).
+    pub(super) drops: bool,
+    /// Walks under way (the page's is the first).
+    pub(super) walks: usize,
+    /// Where the page's walk left its `<sup>`s: child indices from the page's
+    /// top-level nodes (nothing moves them before they are finalized).
+    pub(super) sup_paths: Vec<Vec<usize>>,
 }
 
 /// Cite's fragment-id normalization: runs of `_` and whitespace become `_`
@@ -273,11 +286,19 @@ impl State {
         if !name.is_empty() {
             g.by_name.insert(name.to_owned(), index);
         }
+        let mut note_id = String::with_capacity(name.len() + 24);
+        note_id.push_str("cite_note-");
+        if !name.is_empty() {
+            normalize_id_into(name, &mut note_id);
+            note_id.push('-');
+        }
+        push_number(&mut note_id, self.global);
         self.items.push(Item {
             name: (!name.is_empty()).then(|| name.to_owned()),
             group: g.name.clone(),
             number,
             global: self.global,
+            note_id,
             dir: dir.to_owned(),
             ..Item::default()
         });
@@ -318,27 +339,15 @@ impl State {
     }
 
     /// `cite_note-…`: the footnote's id.
-    pub(super) fn note_id(&self, i: usize) -> String {
-        let mut out = String::new();
-        self.note_id_into(i, &mut out);
-        out
-    }
-
-    fn note_id_into(&self, i: usize, out: &mut String) {
-        let Some(it) = self.items.get(i) else { return };
-        let name = it.name.as_deref().unwrap_or("");
-        out.reserve(name.len() + 24);
-        out.push_str("cite_note-");
-        if let Some(n) = &it.name {
-            normalize_id_into(n, out);
-            out.push('-');
-        }
-        push_number(out, it.global);
+    pub(super) fn note_id(&self, i: usize) -> &str {
+        self.items.get(i).map_or("", |it| it.note_id.as_str())
     }
 
     pub(super) fn note_text_id(&self, i: usize) -> String {
-        let mut out = String::from("mw-reference-text-");
-        self.note_id_into(i, &mut out);
+        let id = self.note_id(i);
+        let mut out = String::with_capacity(id.len() + 18);
+        out.push_str("mw-reference-text-");
+        out.push_str(id);
         out
     }
 
@@ -413,7 +422,7 @@ impl State {
             return Default::default();
         };
         (
-            self.href(&self.note_id(i)),
+            self.href(self.note_id(i)),
             self.label(i, true),
             it.group.clone(),
         )

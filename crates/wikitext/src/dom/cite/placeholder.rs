@@ -44,8 +44,19 @@ pub(crate) fn kind(e: &Element) -> Option<&str> {
 }
 
 /// An attribute value as MediaWiki's sanitizer leaves it: trimmed, runs of
-/// whitespace as one space.
-fn normalize_space(v: &str) -> String {
+/// whitespace as one space (most values already are: kept as they are).
+fn normalize_space(v: String) -> String {
+    let bytes = v.as_bytes();
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let normal = bytes.first().is_none_or(|b| !space(b))
+        && bytes.last().is_none_or(|b| !space(b))
+        && !bytes
+            .windows(2)
+            .any(|w| w.first().is_some_and(space) && w.get(1).is_some_and(space))
+        && !bytes.iter().any(|b| matches!(b, b'\t' | b'\n' | b'\r'));
+    if normal {
+        return v;
+    }
     v.split([' ', '\t', '\n', '\r'])
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
@@ -96,7 +107,7 @@ impl Tag {
             .and_then(|j| serde_json::from_str::<Vec<(String, String)>>(&j).ok())
             .unwrap_or_default()
             .into_iter()
-            .map(|(k, v)| (k, normalize_space(&v)))
+            .map(|(k, v)| (k, normalize_space(v)))
             .collect();
         tag.page = page.unwrap_or_default();
         tag.labels = labels.and_then(|j| serde_json::from_str::<Vec<String>>(&j).ok());
@@ -139,6 +150,10 @@ impl Tag {
 #[derive(Default)]
 pub(crate) struct Bodies {
     nodes: Vec<Vec<Node>>,
+    /// Per body, how many of the page's own placeholders name it and have not
+    /// read it yet (`None`: a body of a nested ref, which every copy of its
+    /// container's body names again, so it is always copied).
+    unread: Vec<Option<usize>>,
     /// Per nesting depth, body source → index: the same source at the same
     /// depth renders the same nodes (its markers name the same transclusions).
     index: Vec<HashMap<String, usize>>,
@@ -148,15 +163,24 @@ pub(crate) struct Bodies {
 pub(crate) type SharedBodies = Rc<RefCell<Bodies>>;
 
 impl Bodies {
-    /// The index of the body `src` rendered at `depth`, if it was.
-    pub(crate) fn find(&self, depth: usize, src: &str) -> Option<usize> {
-        self.index.get(depth)?.get(src).copied()
+    /// The index of the body `src` rendered at `depth`, if it was, for one
+    /// more placeholder.
+    pub(crate) fn find(&mut self, depth: usize, src: &str) -> Option<usize> {
+        let i = self.index.get(depth)?.get(src).copied()?;
+        if let Some(Some(n)) = self.unread.get_mut(i) {
+            *n += 1;
+        }
+        Some(i)
     }
 
-    /// Records `nodes` as the rendering of `src` at `depth`; its index.
+    /// Records `nodes` as the rendering of `src` at `depth` for one
+    /// placeholder; its index.
     pub(crate) fn add(&mut self, depth: usize, src: &str, nodes: Vec<Node>) -> usize {
         let i = self.nodes.len();
         self.nodes.push(nodes);
+        // Only the page's placeholders (depth 0) are each read once: the tree
+        // builder and the DOM passes never copy a placeholder.
+        self.unread.push((depth == 0).then_some(1));
         if self.index.len() <= depth {
             self.index.resize_with(depth + 1, HashMap::default);
         }
@@ -166,13 +190,25 @@ impl Bodies {
         i
     }
 
-    /// A copy of the body a placeholder's [`BODY`] value names (none for a
-    /// missing or unknown one). Copied: one body may serve several placeholders.
-    pub(crate) fn get(&self, id: Option<&str>) -> Vec<Node> {
-        id.and_then(|i| i.parse::<usize>().ok())
-            .and_then(|i| self.nodes.get(i))
-            .cloned()
-            .unwrap_or_default()
+    /// The body a placeholder's [`BODY`] value names (none for a missing or
+    /// unknown one): moved out for the last of the page's placeholders that
+    /// name it, else copied (one body may serve several placeholders).
+    pub(crate) fn get(&mut self, id: Option<&str>) -> Vec<Node> {
+        let Some(i) = id.and_then(|i| i.parse::<usize>().ok()) else {
+            return Vec::new();
+        };
+        let last = match self.unread.get_mut(i) {
+            Some(Some(n)) => {
+                *n = n.saturating_sub(1);
+                *n == 0
+            }
+            _ => false,
+        };
+        match self.nodes.get_mut(i) {
+            Some(nodes) if last => std::mem::take(nodes),
+            Some(nodes) => nodes.clone(),
+            None => Vec::new(),
+        }
     }
 }
 
@@ -199,6 +235,49 @@ pub(crate) fn unwrap_nowiki(nodes: &mut Vec<Node>) {
             if let Node::Element(e) = child {
                 stack.push(&mut e.children);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Bodies, Node, normalize_space};
+
+    #[test]
+    fn page_bodies_move_to_their_last_reader_and_nested_ones_are_copied() {
+        let body = || vec![Node::Text("x".into())];
+        let mut bodies = Bodies::default();
+        let page = bodies.add(0, "x", body());
+        assert_eq!(bodies.find(0, "x"), Some(page));
+        let nested = bodies.add(1, "x", body());
+        assert_ne!(page, nested);
+        let (page, nested) = (page.to_string(), nested.to_string());
+        // Two placeholders of the page: a copy, then the body itself.
+        assert_eq!(bodies.get(Some(&page)), body());
+        assert_eq!(bodies.get(Some(&page)), body());
+        // Every copy of a container names a nested body again.
+        for _ in 0..3 {
+            assert_eq!(bodies.get(Some(&nested)), body());
+        }
+        assert!(bodies.get(Some("99")).is_empty());
+        assert!(bodies.get(None).is_empty());
+    }
+
+    #[test]
+    fn values_keep_or_lose_their_spaces_as_the_sanitizer_leaves_them() {
+        for (value, normal) in [
+            ("", ""),
+            ("a", "a"),
+            ("a b", "a b"),
+            (" a", "a"),
+            ("a ", "a"),
+            ("a  b", "a b"),
+            ("a\tb", "a b"),
+            ("a\nb\r", "a b"),
+            ("\t", ""),
+            ("é \u{a0}x", "é \u{a0}x"),
+        ] {
+            assert_eq!(normalize_space(value.to_owned()), normal, "{value:?}");
         }
     }
 }

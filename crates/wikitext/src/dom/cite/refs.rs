@@ -36,7 +36,7 @@ impl State {
         }
         let group = self.group_index(&args.group);
         let mut item = self.lookup(group, &args.name);
-        let mut body = self.bodies.borrow().get(tag.body.as_deref());
+        let mut body = self.bodies.borrow_mut().get(tag.body.as_deref());
         placeholder::unwrap_nowiki(&mut body);
 
         let locked = !args.name.is_empty() && self.is_locked(&args.group, &args.name);
@@ -63,7 +63,8 @@ impl State {
         if !args.name.is_empty() {
             self.lock(&args.group, &args.name);
         }
-        if !tag.self_closed() && has_placeholder(&body) {
+        let nested = !tag.self_closed() && has_placeholder(&body);
+        if nested {
             let embedded = conflict != Conflict::None;
             if embedded {
                 self.embedded += 1;
@@ -111,8 +112,11 @@ impl State {
         {
             errs.push(CiteError::with("cite_error_ref_conflicting_dir", &[name]));
         }
-        // Refs nested in the body are final before the body is written out.
-        self.finalize(&mut body);
+        // Refs nested in the body are final before the body is written out
+        // (only the walk above makes uses in it).
+        if nested {
+            self.finalize(&mut body);
+        }
         // The body's HTML goes into `data-mw` only for an empty body or a
         // conflicting definition; otherwise the use names the note by id.
         let body_html = if empty_body || conflict != Conflict::None {
@@ -198,8 +202,12 @@ impl State {
     }
 
     /// Writes each use's final `typeof` and `data-mw` (errors included, some of
-    /// which are only known once its list is built).
+    /// which are only known once its list is built). Stops once every use
+    /// has them (the rest of the page holds none).
     pub(super) fn finalize(&self, nodes: &mut [Node]) {
+        if self.finalized.get() >= self.uses.len() {
+            return;
+        }
         let mut stack: Vec<std::slice::IterMut<'_, Node>> = vec![nodes.iter_mut()];
         while let Some(it) = stack.last_mut() {
             let Some(node) = it.next() else {
@@ -207,21 +215,43 @@ impl State {
                 continue;
             };
             let Node::Element(e) = node else { continue };
-            self.finalize_use(e);
+            // Uses are the `<sup>`s `extract_ref` makes.
+            if e.name == "sup" && self.finalize_use(e) {
+                self.finalized.set(self.finalized.get() + 1);
+                if self.finalized.get() >= self.uses.len() {
+                    return;
+                }
+            }
             stack.push(e.children.iter_mut());
         }
     }
 
-    fn finalize_use(&self, e: &mut Element) {
+    /// [`finalize`](Self::finalize) for the page: its `<sup>`s are found
+    /// where the walk left them (any use still without `data-mw` is then
+    /// looked for in the whole page).
+    pub(super) fn finalize_page(&mut self, nodes: &mut [Node]) {
+        for path in std::mem::take(&mut self.sup_paths) {
+            if let Some(e) = element_at(nodes, &path)
+                && e.name == "sup"
+                && self.finalize_use(e)
+            {
+                self.finalized.set(self.finalized.get() + 1);
+            }
+        }
+        self.finalize(nodes);
+    }
+
+    /// Finalizes `e` if it is a use not finalized yet (whether it was).
+    fn finalize_use(&self, e: &mut Element) -> bool {
         let Some(index) = e
             .attr(placeholder::USE)
             .and_then(|v| v.parse::<usize>().ok())
         else {
-            return;
+            return false;
         };
         e.attrs.retain(|(k, _)| k != placeholder::USE);
         let Some(u) = self.uses.get(index) else {
-            return;
+            return false;
         };
         let mut data_mw = String::with_capacity(u.attrs_json.len() + 64);
         data_mw.push_str("{\"name\":\"ref\",\"attrs\":");
@@ -265,5 +295,22 @@ impl State {
         e.attrs.retain(|(k, _)| k != "typeof" && k != "data-mw");
         e.attrs.push(attr("typeof", ty));
         e.attrs.push(attr("data-mw", data_mw));
+        true
+    }
+}
+
+/// The element at `path` (child indices from `nodes`), if there is one.
+fn element_at<'a>(nodes: &'a mut [Node], path: &[usize]) -> Option<&'a mut Element> {
+    let (&last, parents) = path.split_last()?;
+    let mut list = nodes;
+    for &i in parents {
+        match list.get_mut(i)? {
+            Node::Element(e) => list = &mut e.children,
+            _ => return None,
+        }
+    }
+    match list.get_mut(last)? {
+        Node::Element(e) => Some(e),
+        _ => None,
     }
 }
