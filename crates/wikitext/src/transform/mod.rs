@@ -64,7 +64,10 @@ impl Chain {
     /// stage that lets the token pass does not move it; while each stage gives
     /// back exactly one token, that token goes straight on to the next (the
     /// usual case: no buffer drained per stage); from the first
-    /// stage that gives back none or several, they go on through the buffers.
+    /// stage that gives back several, they go on through the buffers. Once a
+    /// stage gives back none (it holds a line or a paragraph, as the quote
+    /// and paragraph stages do for most tokens), the run ends: no later stage
+    /// has anything to do.
     fn run(&mut self, token: WikiToken) {
         self.input.clear();
         let mut token = token;
@@ -79,13 +82,19 @@ impl Chain {
                 continue;
             }
             stage.push(token, &mut self.input);
-            if self.input.len() != 1 {
-                break;
+            match self.input.len() {
+                1 => {}
+                // Held (a line, a paragraph): nothing for the later stages.
+                0 => return,
+                _ => break,
             }
             let Some(t) = self.input.pop() else { return };
             token = t;
         }
         for stage in self.stages.iter_mut().skip(next) {
+            if self.input.is_empty() {
+                return;
+            }
             self.output.clear();
             for t in self.input.drain(..) {
                 if stage.pass(&t) {
