@@ -228,10 +228,12 @@ fn data_mw(
     let mut first = true;
     for (i, (range, value, key)) in params.iter().enumerate() {
         let name = name_of(range);
-        if params
-            .get(i + 1..)
-            .is_some_and(|later| later.iter().any(|(r, _, _)| name_of(r) == name))
-        {
+        if params.get(i + 1..).is_some_and(|later| {
+            // Lengths first: most names differ in length (no text compared).
+            later
+                .iter()
+                .any(|(r, _, _)| r.len() == range.len() && name_of(r) == name)
+        }) {
             continue;
         }
         if !first {
