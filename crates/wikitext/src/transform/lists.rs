@@ -5,6 +5,7 @@
 //! bullets closes every list. Items close before the line's newline and open
 //! after it.
 
+use tagloom_html::atom;
 use tagloom_html::token::{Name, OwnedToken};
 use tagloom_html::tree_builder::is_formatting_atom;
 
@@ -170,7 +171,7 @@ impl Transform for ListHandler {
     fn pass(&mut self, token: &WikiToken) -> bool {
         if !self.stack.is_empty()
             || matches!(token.tok, Tok::ListItem(_))
-            || (token.end_name() == Some("table") && !self.outer.is_empty())
+            || (token.end_atom() == Some(atom::TABLE) && !self.outer.is_empty())
         {
             return false;
         }
@@ -183,12 +184,15 @@ impl Transform for ListHandler {
         let closes_formatting = end_tag_name(&token)
             .is_some_and(|name| is_formatting(name) && self.formatting.iter().any(|n| n == name));
         self.track_formatting(&token);
-        if self.newline.is_none() && !self.stack.is_empty() && token.start_name() == Some("table") {
+        if self.newline.is_none()
+            && !self.stack.is_empty()
+            && token.start_atom() == Some(atom::TABLE)
+        {
             self.outer.push(std::mem::take(&mut self.stack));
             out.push(token);
             return;
         }
-        if token.end_name() == Some("table") && !self.outer.is_empty() {
+        if token.end_atom() == Some(atom::TABLE) && !self.outer.is_empty() {
             self.close_all(out);
             if let Some(nl) = self.newline.take() {
                 out.push(nl);

@@ -118,8 +118,8 @@ impl Transform for QuoteTransformer {
             out.push(token);
             return;
         }
-        let opens = token.start_name() == Some("a");
-        if token.end_name() == Some("a") {
+        let opens = token.start_atom() == Some(atom::A);
+        if token.end_atom() == Some(atom::A) {
             self.close_link(out);
         }
         if self.stack.is_empty() {
