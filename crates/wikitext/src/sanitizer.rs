@@ -185,6 +185,48 @@ fn has_invalid_numeric_ref(s: &str) -> bool {
 /// character, `\` + other as that character; newline, quotes and backslash
 /// kept escaped), then comments blanked as MediaWiki's `normalizeCss` does.
 fn normalize_css(value: &str) -> String {
+    let out = if value.contains('\\') {
+        decode_css_escapes(value)
+    } else {
+        value.to_owned()
+    };
+    let trimmed = out.trim();
+    if !trimmed.contains("/*") {
+        return out;
+    }
+    let single_comment = trimmed.starts_with("/*")
+        && trimmed.ends_with("*/")
+        && trimmed.len() >= 4
+        && !trimmed
+            .get(2..trimmed.len() - 2)
+            .is_some_and(|b| b.contains(['*', '/']));
+    if single_comment {
+        return out;
+    }
+    // Comments become spaces; anything after an unclosed `/*` goes.
+    let mut stripped = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(open) = rest.find("/*") {
+        stripped.push_str(rest.get(..open).unwrap_or(""));
+        match rest
+            .get(open + 2..)
+            .and_then(|r| r.find("*/").map(|e| (r, e)))
+        {
+            Some((r, e)) => {
+                stripped.push(' ');
+                rest = r.get(e + 2..).unwrap_or("");
+            }
+            None => {
+                rest = "";
+            }
+        }
+    }
+    stripped.push_str(rest);
+    stripped
+}
+
+/// CSS escapes of `value` decoded (see [`normalize_css`]).
+fn decode_css_escapes(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     let mut chars = value.chars().peekable();
     while let Some(c) = chars.next() {
@@ -233,42 +275,19 @@ fn normalize_css(value: &str) -> String {
             out.push(decoded);
         }
     }
-    let trimmed = out.trim();
-    let single_comment = trimmed.starts_with("/*")
-        && trimmed.ends_with("*/")
-        && trimmed.len() >= 4
-        && !trimmed
-            .get(2..trimmed.len() - 2)
-            .is_some_and(|b| b.contains(['*', '/']));
-    if single_comment {
-        return out;
-    }
-    // Comments become spaces; anything after an unclosed `/*` goes.
-    let mut stripped = String::with_capacity(out.len());
-    let mut rest = out.as_str();
-    while let Some(open) = rest.find("/*") {
-        stripped.push_str(rest.get(..open).unwrap_or(""));
-        match rest
-            .get(open + 2..)
-            .and_then(|r| r.find("*/").map(|e| (r, e)))
-        {
-            Some((r, e)) => {
-                stripped.push(' ');
-                rest = r.get(e + 2..).unwrap_or("");
-            }
-            None => {
-                rest = "";
-            }
-        }
-    }
-    stripped.push_str(rest);
-    stripped
+    out
 }
 
 /// MediaWiki's list of CSS that can load or run something (lowercase input).
 fn is_insecure_css(lower: &str) -> bool {
     if lower.contains("expression") {
         return true;
+    }
+    // Every other form needs its `:` or `(` (most styles have no `(`), and
+    // three of the `:` words start with `-o-`.
+    let (colon, paren) = (lower.contains(':'), lower.contains('('));
+    if !paren && !(colon && (lower.contains("accelerator") || lower.contains("-o-"))) {
+        return false;
     }
     // `word\s*(` and `word\s*:` forms.
     let followed = |word: &str, by: char| {

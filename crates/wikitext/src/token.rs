@@ -162,6 +162,32 @@ impl WikiToken {
         }
     }
 
+    /// The static atom of a start tag's name (compared in one instruction,
+    /// unlike [`start_name`](Self::start_name)'s text).
+    pub(crate) fn start_atom(&self) -> Option<tagloom_html::atom::Atom> {
+        match &self.tok {
+            Tok::Html(OwnedToken::StartTag(t)) => t.name().atom(),
+            _ => None,
+        }
+    }
+
+    /// The static atom of an end tag's name.
+    pub(crate) fn end_atom(&self) -> Option<tagloom_html::atom::Atom> {
+        match &self.tok {
+            Tok::Html(OwnedToken::EndTag(t)) => t.name().atom(),
+            _ => None,
+        }
+    }
+
+    /// The static atom of a start or end tag's name (`None` for other
+    /// tokens and for names HTML does not define).
+    pub(crate) fn tag_atom(&self) -> Option<tagloom_html::atom::Atom> {
+        match &self.tok {
+            Tok::Html(t) => t.as_tag().and_then(|t| t.name().atom()),
+            _ => None,
+        }
+    }
+
     /// Whether this is a newline.
     pub fn is_newline(&self) -> bool {
         matches!(self.tok, Tok::Newline)
@@ -179,7 +205,8 @@ impl WikiToken {
 
     /// A `<meta>` or `<link>` self-standing tag (behaviour switches, categories).
     pub fn is_meta_or_link(&self) -> bool {
-        matches!(self.start_name(), Some("meta" | "link"))
+        use tagloom_html::atom::{LINK, META};
+        matches!(&self.tok, Tok::Html(OwnedToken::StartTag(t)) if matches!(t.name().atom(), Some(META | LINK)))
     }
 
     /// Parsoid's "start-of-line transparent": whitespace-only text, comments,

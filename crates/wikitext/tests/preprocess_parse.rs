@@ -174,3 +174,19 @@ fn hostile_nesting_is_bounded() {
     let links = "[[".repeat(50_000);
     assert_eq!(p(&links), links);
 }
+
+/// Text without `{` or `<` is one text node in page view (the transclusion
+/// pass builds that tree for such ref bodies without a parse).
+#[test]
+fn text_without_braces_or_tags_is_one_node() {
+    for src in [
+        "plain",
+        "[[a|b]] and [[c]] ]] [[ [ ] |x=y| = ==",
+        "\n== Heading ==\ntext\n=x=\n",
+        "a}}b}}}c]]d|e=f\n\n  * list\n: dd\n----",
+        "ünïcödé — &amp; ''quotes'' __NOTOC__ -x-",
+    ] {
+        let tree = parse(src, Mode::Page);
+        assert_eq!(tree.nodes, vec![Node::Text(0..src.len())], "{src:?}");
+    }
+}

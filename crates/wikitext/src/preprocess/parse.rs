@@ -223,20 +223,26 @@ impl Piece {
 
 /// Appends a node, merging adjacent text (but never into a part's `=` node).
 fn push_node(out: &mut Vec<Node>, eq: Option<usize>, node: Node) {
-    if let Node::Text(span) = &node {
-        if span.start >= span.end {
-            return;
-        }
-        let last = out.len().wrapping_sub(1);
-        if eq != Some(last)
-            && let Some(Node::Text(prev)) = out.last_mut()
-            && prev.end == span.start
-        {
-            prev.end = span.end;
-            return;
-        }
+    match node {
+        Node::Text(span) => push_text_node(out, eq, span),
+        node => out.push(node),
     }
-    out.push(node);
+}
+
+/// [`push_node`] of text `span` (no node made while it joins the last one).
+fn push_text_node(out: &mut Vec<Node>, eq: Option<usize>, span: Span) {
+    if span.start >= span.end {
+        return;
+    }
+    let last = out.len().wrapping_sub(1);
+    if eq != Some(last)
+        && let Some(Node::Text(prev)) = out.last_mut()
+        && prev.end == span.start
+    {
+        prev.end = span.end;
+        return;
+    }
+    out.push(Node::Text(span));
 }
 
 enum Found {
@@ -303,7 +309,13 @@ impl<'a> Parser<'a> {
     }
 
     fn push_text(&mut self, span: Span) {
-        self.push(Node::Text(span));
+        if span.start >= span.end {
+            return;
+        }
+        match self.accumulator() {
+            Some(part) => push_text_node(&mut part.nodes, part.eq, span),
+            None => push_text_node(&mut self.root, None, span),
+        }
     }
 
     fn find_pipe(&self) -> bool {

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use tagloom_html::atom::{self, Atom};
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Transform;
@@ -15,8 +16,11 @@ pub(crate) struct HeadingIds {
     seen: HashMap<String, usize>,
 }
 
-fn is_heading(name: &str) -> bool {
-    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+fn is_heading(name: Atom) -> bool {
+    matches!(
+        name,
+        atom::H1 | atom::H2 | atom::H3 | atom::H4 | atom::H5 | atom::H6
+    )
 }
 
 /// An HTML5 anchor from heading text.
@@ -76,19 +80,19 @@ impl Transform for HeadingIds {
     /// Outside a heading, every token but a heading's start passes.
     fn pass(&mut self, token: &WikiToken) -> bool {
         self.open.is_empty()
-            && !(token.start_name().is_some_and(is_heading) && token.span.is_some())
+            && !(token.start_atom().is_some_and(is_heading) && token.span.is_some())
     }
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         if self.open.is_empty() {
-            if token.start_name().is_some_and(is_heading) && token.span.is_some() {
+            if token.start_atom().is_some_and(is_heading) && token.span.is_some() {
                 self.open.push(token);
             } else {
                 out.push(token);
             }
             return;
         }
-        let ends = token.end_name().is_some_and(is_heading);
+        let ends = token.end_atom().is_some_and(is_heading);
         let stop = token.is_newline() || token.is_end();
         if stop {
             self.finish(out);

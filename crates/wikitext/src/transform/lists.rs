@@ -5,8 +5,9 @@
 //! bullets closes every list. Items close before the line's newline and open
 //! after it.
 
+use tagloom_html::atom;
 use tagloom_html::token::{Name, OwnedToken};
-use tagloom_html::tree_builder::is_formatting_element;
+use tagloom_html::tree_builder::is_formatting_atom;
 
 use super::Transform;
 use crate::token::{Tok, WikiToken};
@@ -142,13 +143,13 @@ impl ListHandler {
     /// The formatting elements open: `token` opens or closes one.
     fn track_formatting(&mut self, token: &WikiToken) {
         if let Some(name) = start_tag_name(token)
-            && is_formatting_element(name.as_str())
+            && is_formatting(name)
             && !token_self_closing(token)
         {
             // A known name: no allocation.
             self.formatting.push(name.clone());
-        } else if let Some(name) = token.end_name()
-            && let Some(at) = self.formatting.iter().rposition(|n| n.as_str() == name)
+        } else if let Some(name) = end_tag_name(token)
+            && let Some(at) = self.formatting.iter().rposition(|n| n == name)
         {
             self.formatting.remove(at);
         }
@@ -170,7 +171,7 @@ impl Transform for ListHandler {
     fn pass(&mut self, token: &WikiToken) -> bool {
         if !self.stack.is_empty()
             || matches!(token.tok, Tok::ListItem(_))
-            || (token.end_name() == Some("table") && !self.outer.is_empty())
+            || (token.end_atom() == Some(atom::TABLE) && !self.outer.is_empty())
         {
             return false;
         }
@@ -180,16 +181,18 @@ impl Transform for ListHandler {
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         // Whether this end tag closes a formatting element opened earlier.
-        let closes_formatting = token.end_name().is_some_and(|name| {
-            is_formatting_element(name) && self.formatting.iter().any(|n| n.as_str() == name)
-        });
+        let closes_formatting = end_tag_name(&token)
+            .is_some_and(|name| is_formatting(name) && self.formatting.iter().any(|n| n == name));
         self.track_formatting(&token);
-        if self.newline.is_none() && !self.stack.is_empty() && token.start_name() == Some("table") {
+        if self.newline.is_none()
+            && !self.stack.is_empty()
+            && token.start_atom() == Some(atom::TABLE)
+        {
             self.outer.push(std::mem::take(&mut self.stack));
             out.push(token);
             return;
         }
-        if token.end_name() == Some("table") && !self.outer.is_empty() {
+        if token.end_atom() == Some(atom::TABLE) && !self.outer.is_empty() {
             self.close_all(out);
             if let Some(nl) = self.newline.take() {
                 out.push(nl);
@@ -286,6 +289,19 @@ fn start_tag_name(token: &WikiToken) -> Option<&Name> {
         Tok::Html(OwnedToken::StartTag(t)) => Some(t.name()),
         _ => None,
     }
+}
+
+fn end_tag_name(token: &WikiToken) -> Option<&Name> {
+    match &token.tok {
+        Tok::Html(OwnedToken::EndTag(t)) => Some(t.name()),
+        _ => None,
+    }
+}
+
+/// Whether `name` is a formatting element's (a static name: compared as an
+/// atom, no lookup of its text; equal names are equal `Name`s).
+fn is_formatting(name: &Name) -> bool {
+    name.atom().is_some_and(is_formatting_atom)
 }
 
 fn token_self_closing(token: &WikiToken) -> bool {

@@ -18,6 +18,7 @@ pub(crate) mod paragraphs;
 pub(crate) mod pre;
 pub(crate) mod quotes;
 
+use tagloom_html::atom::{self, Atom};
 use tagloom_transform::pipeline::{Ctx, Handler, HandlerError, Outcome};
 
 use crate::token::WikiToken;
@@ -64,7 +65,10 @@ impl Chain {
     /// stage that lets the token pass does not move it; while each stage gives
     /// back exactly one token, that token goes straight on to the next (the
     /// usual case: no buffer drained per stage); from the first
-    /// stage that gives back none or several, they go on through the buffers.
+    /// stage that gives back several, they go on through the buffers. Once a
+    /// stage gives back none (it holds a line or a paragraph, as the quote
+    /// and paragraph stages do for most tokens), the run ends: no later stage
+    /// has anything to do.
     fn run(&mut self, token: WikiToken) {
         self.input.clear();
         let mut token = token;
@@ -79,13 +83,19 @@ impl Chain {
                 continue;
             }
             stage.push(token, &mut self.input);
-            if self.input.len() != 1 {
-                break;
+            match self.input.len() {
+                1 => {}
+                // Held (a line, a paragraph): nothing for the later stages.
+                0 => return,
+                _ => break,
             }
             let Some(t) = self.input.pop() else { return };
             token = t;
         }
         for stage in self.stages.iter_mut().skip(next) {
+            if self.input.is_empty() {
+                return;
+            }
             self.output.clear();
             for t in self.input.drain(..) {
                 if stage.pass(&t) {
@@ -129,33 +139,48 @@ impl Handler<WikiToken> for Chain {
     }
 }
 
-/// Parsoid's "wikitext block" elements and their effect on paragraphs.
-pub(crate) fn is_wikitext_block(name: &str) -> bool {
+/// Parsoid's "wikitext block" elements and their effect on paragraphs. Each
+/// is an HTML element, so a static atom (a name that is none is no block).
+pub(crate) fn is_wikitext_block(name: Atom) -> bool {
     is_block_elem(name) || is_anti_block(name) || is_always_block(name) || is_never_block(name)
 }
 
 /// Opens block scope when entering, closes when leaving.
-pub(crate) fn is_block_elem(name: &str) -> bool {
+pub(crate) fn is_block_elem(name: Atom) -> bool {
     matches!(
         name,
-        "table" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "pre" | "p" | "ul" | "ol" | "dl"
+        atom::TABLE
+            | atom::H1
+            | atom::H2
+            | atom::H3
+            | atom::H4
+            | atom::H5
+            | atom::H6
+            | atom::PRE
+            | atom::P
+            | atom::UL
+            | atom::OL
+            | atom::DL
     )
 }
 
 /// Closes block scope when entering, opens when leaving.
-pub(crate) fn is_anti_block(name: &str) -> bool {
-    matches!(name, "td" | "th")
+pub(crate) fn is_anti_block(name: Atom) -> bool {
+    matches!(name, atom::TD | atom::TH)
 }
 
 /// Opens block scope both ways.
-pub(crate) fn is_always_block(name: &str) -> bool {
-    matches!(name, "tr" | "caption" | "dt" | "dd" | "li")
+pub(crate) fn is_always_block(name: Atom) -> bool {
+    matches!(
+        name,
+        atom::TR | atom::CAPTION | atom::DT | atom::DD | atom::LI
+    )
 }
 
 /// Closes block scope both ways.
-pub(crate) fn is_never_block(name: &str) -> bool {
+pub(crate) fn is_never_block(name: Atom) -> bool {
     matches!(
         name,
-        "center" | "blockquote" | "div" | "hr" | "figure" | "aside"
+        atom::CENTER | atom::BLOCKQUOTE | atom::DIV | atom::HR | atom::FIGURE | atom::ASIDE
     )
 }

@@ -5,6 +5,9 @@
 //! Start-of-line transparent tokens (whitespace, comments, metas) stay outside
 //! paragraphs. Lines after an unclosed block tag are not wrapped.
 
+use tagloom_html::atom;
+use tagloom_html::token::OwnedToken;
+
 use super::{Transform, is_anti_block, is_block_elem, is_never_block, is_wikitext_block};
 use crate::token::{Tok, WikiToken};
 
@@ -246,8 +249,9 @@ impl Transform for ParagraphWrapper {
         if token.is_newline() || token.is_end() {
             return self.newline_or_end(token, out);
         }
-        let behaviour_switch = token.start_name() == Some("meta")
-            && matches!(&token.tok, Tok::Html(t) if t.as_tag().and_then(|t| t.attr("property")).is_some_and(|p| p.starts_with("mw:PageProp/")));
+        let behaviour_switch = matches!(&token.tok, Tok::Html(OwnedToken::StartTag(t))
+            if t.name().is(atom::META)
+                && t.attr("property").is_some_and(|p| p.starts_with("mw:PageProp/")));
         let whitespace = token
             .as_text()
             .is_some_and(|t| t.bytes().all(|b| b == b' ' || b == b'\t'));
@@ -263,18 +267,18 @@ impl Transform for ParagraphWrapper {
             }
             return;
         }
-        let name = token.tag_name();
+        let name = token.tag_atom();
         // What a wikitext block tag does to the line (read before `token` moves):
         // whether it leaves a block open, and whether it opens (`Some(true)`) or
         // closes a blockquote.
-        let block = name.filter(|n| is_wikitext_block(n)).map(|name| {
+        let block = name.filter(|&n| is_wikitext_block(n)).map(|name| {
             let end = token.end_name().is_some();
             let open = !((is_block_elem(name) && end)
                 || (is_anti_block(name) && !end)
                 || is_never_block(name));
-            (open, (name == "blockquote").then_some(!end))
+            (open, (name == atom::BLOCKQUOTE).then_some(!end))
         });
-        if token.is_meta_or_link() || name == Some("style") {
+        if token.is_meta_or_link() || name == Some(atom::STYLE) {
             match self.newlines {
                 0 => self.flush(token, out),
                 1 => {

@@ -164,7 +164,7 @@ impl Transform for PreHandler {
             return;
         }
         let leading_space = token.as_text().is_some_and(|t| t.starts_with(' '));
-        let block = token.tag_name().is_some_and(is_wikitext_block);
+        let block = token.tag_atom().is_some_and(is_wikitext_block);
         self.state = match self.state {
             State::Ignore => {
                 out.push(token);

@@ -5,6 +5,7 @@
 //! single-letter word, then after a longer word, then after a space); tags left
 //! open close at the end of the line.
 
+use tagloom_html::atom;
 use tagloom_html::token::OwnedToken;
 
 use super::Transform;
@@ -85,9 +86,9 @@ impl Transform for QuoteTransformer {
             | Tok::Quote(_)
             | Tok::IndentPre(_) => false,
             Tok::Html(OwnedToken::StartTag(t)) => {
-                t.name().as_str() != "a" && !crate::tokenize::is_inline_cell(token)
+                !t.name().is(atom::A) && !crate::tokenize::is_inline_cell(token)
             }
-            Tok::Html(OwnedToken::EndTag(t)) => t.name().as_str() != "a",
+            Tok::Html(OwnedToken::EndTag(t)) => !t.name().is(atom::A),
             _ => true,
         };
         match self.stack.last_mut() {
@@ -117,8 +118,8 @@ impl Transform for QuoteTransformer {
             out.push(token);
             return;
         }
-        let opens = token.start_name() == Some("a");
-        if token.end_name() == Some("a") {
+        let opens = token.start_atom() == Some(atom::A);
+        if token.end_atom() == Some(atom::A) {
             self.close_link(out);
         }
         if self.stack.is_empty() {
