@@ -325,7 +325,9 @@ pub struct Tokenizer {
 
     atoms: AtomTable,
     /// The atoms of recent names of up to 16 bytes ([`short_name_key`] →
-    /// atom), so a repeated tag or attribute name is interned without hashing.
+    /// atom), so a repeated tag or attribute name is interned without hashing;
+    /// a name is looked up in its slot and the next one of the pair
+    /// ([`Self::cached_name`]).
     name_cache: [(u128, Atom); 1 << NAME_CACHE_BITS],
     /// The atoms of recent names of 17 to 32 bytes ([`long_name_key`] → atom),
     /// checked by [`Self::intern_slow`] before the tables.
@@ -1153,13 +1155,27 @@ impl Tokenizer {
             TextBuilder::Scratch { start, end } => name_key(self.scratch.as_bytes(), start, end),
         };
         let slot = name_cache_slot(key);
-        if key != 0
-            && let Some(&(cached, atom)) = self.name_cache.get(slot)
-            && cached == key
-        {
+        if let Some(atom) = self.cached_name(key, slot) {
             return atom;
         }
         self.intern_slow(which, key, slot)
+    }
+
+    /// The cached atom of name `key` (0: no key), looked up in its slot, then
+    /// in the slot's partner (`slot ^ 1`), where the name the slot last held
+    /// went (see [`Self::intern_slow`]): two names of one slot that alternate
+    /// (`<p class>` with `<p>`) both stay cached.
+    #[inline(always)]
+    fn cached_name(&self, key: u128, slot: usize) -> Option<Atom> {
+        if key == 0 {
+            return None;
+        }
+        let &(cached, atom) = self.name_cache.get(slot)?;
+        if cached == key {
+            return Some(atom);
+        }
+        let &(cached, atom) = self.name_cache.get(slot ^ 1)?;
+        (cached == key).then_some(atom)
     }
 
     /// [`Self::intern`] of the name that is the buffer's `start..end` (relative
@@ -1170,10 +1186,7 @@ impl Tokenizer {
     pub(crate) fn intern_source(&mut self, which: usize, start: usize, end: usize) -> Atom {
         let key = name_key(self.input.buf.as_bytes(), start, end);
         let slot = name_cache_slot(key);
-        if key != 0
-            && let Some(&(cached, atom)) = self.name_cache.get(slot)
-            && cached == key
-        {
+        if let Some(atom) = self.cached_name(key, slot) {
             return atom;
         }
         let base = self.input.base;
@@ -1223,10 +1236,17 @@ impl Tokenizer {
                 atom,
             };
         }
+        // The slot's name moves to the partner slot (whose name is dropped):
+        // a pair of slots keeps the two names last put in either.
         if key != 0
-            && let Some(entry) = self.name_cache.get_mut(slot)
+            && let Some(&held) = self.name_cache.get(slot)
         {
-            *entry = (key, atom);
+            if let Some(partner) = self.name_cache.get_mut(slot ^ 1) {
+                *partner = held;
+            }
+            if let Some(entry) = self.name_cache.get_mut(slot) {
+                *entry = (key, atom);
+            }
         }
         atom
     }

@@ -657,6 +657,75 @@ fn repeated_names_hit_the_name_cache_with_the_right_atoms() {
     assert_ne!(short_name_key(b"ab"), short_name_key(b"ba"));
 }
 
+/// Names that share a slot of the name cache (`p` and `class`, `a` and `pre`,
+/// `b` and `id`, `section` and `href`, `h2` and `nav`), in turn and with
+/// dynamic ones between them: each name keeps its own atom, and the pairs that
+/// alternate stay cached (the second lookup finds the partner slot).
+#[test]
+fn names_of_one_cache_slot_in_turn_keep_their_atoms() {
+    let pairs = [
+        ("p", "class"),
+        ("a", "pre"),
+        ("b", "id"),
+        ("section", "href"),
+        ("h2", "nav"),
+    ];
+    for (one, other) in pairs {
+        assert_eq!(
+            name_cache_slot(short_name_key(one.as_bytes())),
+            name_cache_slot(short_name_key(other.as_bytes())),
+            "{one} {other}"
+        );
+    }
+    let mut input = String::new();
+    for round in 0..3 {
+        for (one, other) in pairs {
+            input.push_str(&format!(
+                "<{one} {other}=1><{other} {one}=2></{one}><x-{round}>"
+            ));
+        }
+    }
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    tok.push_str(&input);
+    tok.finish();
+    let mut seen = Vec::new();
+    while let Some(token) = tok.next_token().unwrap() {
+        if let Token::StartTag(t) | Token::EndTag(t) = &token {
+            seen.push(t.name_str().to_owned());
+            for a in t.attrs.iter() {
+                seen.push(t.atoms().name(a.name).to_owned());
+            }
+        }
+    }
+    let mut expected = Vec::new();
+    for round in 0..3 {
+        for (one, other) in pairs {
+            for name in [one, other, other, one, one] {
+                expected.push(name.to_owned());
+            }
+            expected.push(format!("x-{round}"));
+        }
+    }
+    assert_eq!(seen, expected);
+    // The pairs' slots are ten different ones: after the pairs alone, every
+    // name of them is cached.
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    for (one, other) in pairs {
+        tok.push_str(&format!("<{one} {other}=1>"));
+    }
+    tok.finish();
+    while tok.next_token().unwrap().is_some() {}
+    for (one, other) in pairs {
+        for name in [one, other] {
+            let key = short_name_key(name.as_bytes());
+            assert!(
+                tok.cached_name(key, name_cache_slot(key)).is_some(),
+                "{name}"
+            );
+        }
+    }
+}
+
 #[test]
 fn raw_text_mode_keeps_the_source_and_switches_between_tokens() {
     let mut tok = Tokenizer::new(TokenizerConfig::default());

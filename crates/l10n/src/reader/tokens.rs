@@ -26,9 +26,29 @@ use super::input::SourceWindow;
 use crate::error::{IoContext, L10nError, Result};
 use crate::rules::{NameClass, Rules};
 
-/// The most spent tags kept for reuse ([`TokenStream::recycle`]): about a scan's
-/// worth of start tags; more would only hold memory.
+/// The most spent tags kept for reuse ([`TokenStream::recycle`]) of each
+/// attribute count ([`SpareTags`]): about a scan's worth of start tags; more
+/// would only hold memory.
 const MAX_SPARE_TAGS: usize = 256;
+
+/// Spent tags by attribute count: 0, 1, 2, 3 or more.
+const SPARE_KINDS: usize = 4;
+
+/// Spent tags kept for reuse, by attribute count ([`spare_kind`]): a tag is
+/// copied into a spent one of its own count where there is one, so its
+/// attribute slots are reused in place instead of moved to and from
+/// [`TokenStream::spare_attrs`] (an end tag in the box of a start tag with
+/// attributes, then a start tag in the box of an end tag, moved every slot
+/// twice).
+// The boxes are what is reused (a token holds its tag boxed).
+#[allow(clippy::vec_box)]
+type SpareTags = [Vec<Box<OwnedTag>>; SPARE_KINDS];
+
+/// Which of [`SpareTags`] keeps a tag of `attrs` attributes.
+#[inline(always)]
+fn spare_kind(attrs: usize) -> usize {
+    attrs.min(SPARE_KINDS - 1)
+}
 
 /// The most attribute slots kept for reuse ([`TokenStream::spare_attrs`]).
 const MAX_SPARE_ATTRS: usize = 256;
@@ -192,9 +212,7 @@ pub(crate) struct TokenStream<'r, R: Read> {
     deferred: Option<L10nError>,
     /// Tags of spent tokens, reused for the next ones ([`OwnedTag::copy_from`]):
     /// no allocation per tag once their buffers have grown.
-    // The boxes are what is reused (a token holds its tag boxed).
-    #[allow(clippy::vec_box)]
-    spare: Vec<Box<OwnedTag>>,
+    spare: SpareTags,
     /// Attribute slots given up by reused tags with fewer attributes than before,
     /// for the next tags with more ([`OwnedTag::copy_from_reusing`]).
     spare_attrs: Vec<OwnedAttribute>,
@@ -204,13 +222,29 @@ pub(crate) struct TokenStream<'r, R: Read> {
 }
 
 /// Keeps `tok`'s tag in `spare` for reuse (bounded by [`MAX_SPARE_TAGS`]).
-#[allow(clippy::vec_box)] // see `TokenStream::spare`
-fn keep_spare(spare: &mut Vec<Box<OwnedTag>>, tok: Tok) {
+/// Inlined: only the token's kind and box are looked at, not the whole token
+/// moved into a call.
+#[inline(always)]
+fn keep_spare(spare: &mut SpareTags, tok: Tok) {
     if let Payload::Start(tag) | Payload::End(tag) = tok.token
-        && spare.len() < MAX_SPARE_TAGS
+        && let Some(kind) = spare.get_mut(spare_kind(tag.attrs().len()))
+        && kind.len() < MAX_SPARE_TAGS
     {
-        spare.push(tag);
+        kind.push(tag);
     }
+}
+
+/// A spent tag for a tag of `attrs` attributes: one of that count if kept,
+/// else any, else a new one.
+#[inline(always)]
+fn take_spare(spare: &mut SpareTags, attrs: usize) -> Box<OwnedTag> {
+    if let Some(tag) = spare.get_mut(spare_kind(attrs)).and_then(Vec::pop) {
+        return tag;
+    }
+    spare
+        .iter_mut()
+        .find_map(Vec::pop)
+        .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)))
 }
 
 impl<'r, R: Read> TokenStream<'r, R> {
@@ -238,7 +272,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
             }),
             path: path.to_path_buf(),
             deferred: None,
-            spare: Vec::new(),
+            spare: Default::default(),
             spare_attrs: Vec::new(),
             scratch: Vec::new(),
         }
@@ -280,10 +314,13 @@ impl<'r, R: Read> TokenStream<'r, R> {
         head.get(..len).unwrap_or(head)
     }
 
-    /// Drops the next `n` buffered tokens.
+    /// Drops the next `n` buffered tokens (a few: popped one by one, which
+    /// costs less than setting up and closing a drain of the ring).
     pub(crate) fn skip(&mut self, n: usize) {
-        let n = n.min(self.queue.len());
-        for tok in self.queue.drain(..n) {
+        for _ in 0..n {
+            let Some(tok) = self.queue.pop_front() else {
+                break;
+            };
             keep_spare(&mut self.spare, tok);
         }
     }
@@ -378,10 +415,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
                     }
                 }
                 Token::StartTag(tag) | Token::EndTag(tag) => {
-                    let mut owned = self
-                        .spare
-                        .pop()
-                        .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)));
+                    let mut owned = take_spare(&mut self.spare, tag.attrs.len());
                     // Only the values the reader reads are copied (all of
                     // them for the tags whose attributes the simulator reads,
                     // as when it read the copy).

@@ -7,8 +7,10 @@
 //! open a tag, which keeps tags and text in separate tokens with exact spans.
 
 use super::St;
+use crate::span::Span;
+use crate::token::TextRef;
 use crate::tokenizer::run::{StopSet, Stops, find_byte, stop_set};
-use crate::tokenizer::{End, Flow, Nul, TEXT, TextMode, Tokenizer};
+use crate::tokenizer::{End, Flow, Nul, RawToken, TEXT, TextMode, Tokenizer};
 
 stop_set!(
     /// Where runs end in the data and RCDATA states.
@@ -107,9 +109,32 @@ impl Tokenizer {
     }
 
     /// The data state's text, from the first step of a token that is not a
-    /// tag (the read position is not at `<`, or text is pending).
+    /// tag (the read position is not at `<`, no text pending). The common text
+    /// token, a run of plain characters up to a `<`, is emitted here as the
+    /// source range it is, without the text state's loop, builder and safe
+    /// point (it has no parse error and nothing to decode); any other stop
+    /// hands the run taken to the text state, which goes on from there as if
+    /// it had taken it itself.
     #[inline(always)]
     pub(crate) fn data_text(&mut self) -> Flow {
+        let start = self.pos;
+        let run = self.run_len::<DataStops>();
+        let end = start + run;
+        if run > 0 && self.byte_at(end) == Some(b'<') {
+            self.pos = end;
+            let base = self.input.base;
+            return Flow::Emit(RawToken::Characters {
+                text: TextRef::Source {
+                    start: base + start,
+                    end: base + end,
+                },
+                span: Span::new(base + self.committed_pos, base + end),
+            });
+        }
+        if run > 0 {
+            self.push_range(TEXT, start, end);
+            self.pos = end;
+        }
         self.text_state::<DataStops>(Refs::Decoded, Some(St::TagOpen), Nul::Keep)
     }
 
