@@ -398,6 +398,20 @@ impl SkeletonStore {
         } else {
             Original::Inline
         };
+        if self.limit.is_none() && matches!(self.writer, Some(Sink::Pipe(_))) {
+            // Encoded straight into the pipe's piece.
+            self.flush_text()?;
+            self.flush_range()?;
+            if let Some(Sink::Pipe(pipe)) = self.writer.as_mut() {
+                let (anchored, last, dir) = (&self.anchored, &mut self.last_id, &self.dir);
+                self.written += pipe
+                    .put_encoded(EntryType::BLOCK.0, |out| {
+                        codec::encode_block(block, original, anchored, last, out);
+                    })
+                    .ctx(|| format!("writing the skeleton store in {}", dir.display()))?;
+            }
+            return Ok(());
+        }
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         codec::encode_block(block, original, &self.anchored, &mut self.last_id, &mut buf);
