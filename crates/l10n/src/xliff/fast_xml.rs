@@ -179,6 +179,9 @@ impl<'a> Cursor<'a> {
     /// or `/>` (no name compared against the others, no whitespace to skip).
     /// Anything else is read again by [`Cursor::attrs`], from the same place:
     /// the attributes are the same either way.
+    /// Inlined where it is called: the names are constants there, so their
+    /// comparisons are too.
+    #[inline(always)]
     pub(super) fn attrs_as(&mut self, names: &[&'static [u8]]) -> Fast<(Attrs<'a>, bool)> {
         let start = self.i;
         if let Some(found) = self.exact_attrs(names) {
@@ -188,6 +191,7 @@ impl<'a> Cursor<'a> {
         self.attrs()
     }
 
+    #[inline(always)]
     fn exact_attrs(&mut self, names: &[&'static [u8]]) -> Option<(Attrs<'a>, bool)> {
         let mut attrs = Attrs {
             list: [(&[], ""); MAX_ATTRS],
