@@ -244,40 +244,56 @@ pub fn words(runs: &[Run]) -> usize {
 /// appear exactly once, a pair's close must follow its open, and pairs must nest.
 /// Returns a description of the first problem.
 pub fn check_codes(source: &[Run], target: &[Run]) -> Result<(), String> {
-    use crate::FastMap as HashMap;
-    // id -> (kind: 0 pair, 1 placeholder)
-    let mut expected: HashMap<u32, u8> = HashMap::default();
-    for run in source {
-        match run {
-            Run::Open { id, .. } | Run::Close { id, .. } => {
-                expected.insert(*id, 0);
-            }
-            Run::Placeholder { id, .. } => {
-                expected.insert(*id, 1);
-            }
-            Run::Text(_) => {}
-        }
+    // The source's codes by id, sorted, one per id (a pair's open and close are
+    // one; of codes sharing an id the last one's kind counts). State: a pair 0
+    // unseen, 1 open, 2 closed; a placeholder 0 unseen, 1 seen. A sorted vector,
+    // not maps: blocks have few codes, and this runs for every translated one.
+    struct Code {
+        id: u32,
+        placeholder: bool,
+        state: u8,
     }
-    let mut seen_open: HashMap<u32, bool> = HashMap::default();
-    let mut seen_ph: HashMap<u32, bool> = HashMap::default();
+    let mut codes: Vec<Code> = Vec::new();
+    for run in source.iter().rev() {
+        let (id, placeholder) = match run {
+            Run::Open { id, .. } | Run::Close { id, .. } => (*id, false),
+            Run::Placeholder { id, .. } => (*id, true),
+            Run::Text(_) => continue,
+        };
+        codes.push(Code {
+            id,
+            placeholder,
+            state: 0,
+        });
+    }
+    // Stable: of equal ids the one last in the source stays first, and is kept.
+    codes.sort_by_key(|c| c.id);
+    codes.dedup_by_key(|c| c.id);
+    fn find(codes: &mut [Code], id: u32) -> Option<&mut Code> {
+        let at = codes.binary_search_by_key(&id, |c| c.id).ok()?;
+        codes.get_mut(at)
+    }
     let mut stack: Vec<u32> = Vec::new();
     for run in target {
         match run {
             Run::Text(_) => {}
             Run::Open { id, .. } => {
-                if expected.get(id) != Some(&0) {
+                let Some(code) = find(&mut codes, *id).filter(|c| !c.placeholder) else {
                     return Err(format!("unknown paired code {id}"));
-                }
-                if seen_open.insert(*id, false).is_some() {
+                };
+                if code.state != 0 {
                     return Err(format!("code {id} duplicated"));
                 }
+                code.state = 1;
                 stack.push(*id);
             }
             Run::Close { id, .. } => {
-                match seen_open.get_mut(id) {
-                    None => return Err(format!("code {id} closed before it is opened")),
-                    Some(true) => return Err(format!("code {id} closed twice")),
-                    Some(closed) => *closed = true,
+                match find(&mut codes, *id) {
+                    Some(code) if !code.placeholder && code.state == 1 => code.state = 2,
+                    Some(code) if !code.placeholder && code.state == 2 => {
+                        return Err(format!("code {id} closed twice"));
+                    }
+                    _ => return Err(format!("code {id} closed before it is opened")),
                 }
                 if stack.last() != Some(id) {
                     return Err(format!("code {id} closes across another code"));
@@ -285,29 +301,21 @@ pub fn check_codes(source: &[Run], target: &[Run]) -> Result<(), String> {
                 stack.pop();
             }
             Run::Placeholder { id, .. } => {
-                if expected.get(id) != Some(&1) {
+                let Some(code) = find(&mut codes, *id).filter(|c| c.placeholder) else {
                     return Err(format!("unknown placeholder {id}"));
-                }
-                if seen_ph.insert(*id, true).is_some() {
+                };
+                if code.state != 0 {
                     return Err(format!("placeholder {id} duplicated"));
                 }
+                code.state = 1;
             }
         }
     }
     if let Some(id) = stack.last() {
         return Err(format!("code {id} is never closed"));
     }
-    let mut missing: Vec<u32> = expected
-        .iter()
-        .filter(|(id, kind)| match kind {
-            0 => !seen_open.contains_key(id),
-            _ => !seen_ph.contains_key(id),
-        })
-        .map(|(id, _)| *id)
-        .collect();
-    missing.sort_unstable();
-    if let Some(id) = missing.first() {
-        return Err(format!("code {id} is missing"));
+    if let Some(code) = codes.iter().find(|c| c.state == 0) {
+        return Err(format!("code {} is missing", code.id));
     }
     Ok(())
 }
@@ -410,5 +418,46 @@ mod tests {
         assert!(check_codes(&src, &[open.clone(), close.clone()]).is_err());
         assert!(check_codes(&src, &[open.clone(), close.clone(), ph.clone(), ph.clone()]).is_err());
         assert!(check_codes(&src, &[ph, open, close]).is_ok());
+    }
+
+    #[test]
+    fn code_check_messages() {
+        let open = |id| Run::Open {
+            id,
+            data: "<b>".into(),
+        };
+        let close = |id| Run::Close {
+            id,
+            data: "</b>".into(),
+        };
+        let ph = |id| Run::Placeholder {
+            id,
+            data: "<br>".into(),
+        };
+        let err = |s: &[Run], t: &[Run]| check_codes(s, t).unwrap_err();
+        let src = [open(1), close(1), ph(2)];
+        assert_eq!(
+            err(&src, &[ph(2), close(1), open(1)]),
+            "code 1 closed before it is opened"
+        );
+        assert_eq!(err(&src, &[open(1), close(1)]), "code 2 is missing");
+        let twice = [open(1), close(1), ph(2), ph(2)];
+        assert_eq!(err(&src, &twice), "placeholder 2 duplicated");
+        assert_eq!(err(&src, &[open(1), open(1)]), "code 1 duplicated");
+        let closed = [open(1), close(1), close(1)];
+        assert_eq!(err(&src, &closed), "code 1 closed twice");
+        assert_eq!(err(&src, &[open(5)]), "unknown paired code 5");
+        assert_eq!(err(&src, &[ph(1)]), "unknown placeholder 1");
+        assert_eq!(err(&src, &[close(2)]), "code 2 closed before it is opened");
+        assert_eq!(err(&src, &[open(1), ph(2)]), "code 1 is never closed");
+        let nested = [open(1), open(3), close(3), close(1)];
+        let across = [open(1), open(3), close(1)];
+        assert_eq!(err(&nested, &across), "code 1 closes across another code");
+        // An id shared by a pair and a placeholder: the last one's kind counts.
+        let shared = [open(1), close(1), ph(1)];
+        assert!(check_codes(&shared, &[ph(1)]).is_ok());
+        assert_eq!(err(&shared, &[open(1)]), "unknown paired code 1");
+        assert_eq!(err(&[ph(7), ph(3)], &[]), "code 3 is missing");
+        assert!(check_codes(&[], &[]).is_ok());
     }
 }

@@ -118,11 +118,7 @@ pub(crate) fn encode_block(
         }
         None => {
             let id = block.id.as_str();
-            let mut shared = id
-                .bytes()
-                .zip(last.bytes())
-                .take_while(|(a, b)| a == b)
-                .count();
+            let mut shared = shared_prefix(id.as_bytes(), last.as_bytes());
             while !id.is_char_boundary(shared) {
                 shared -= 1;
             }
@@ -161,6 +157,23 @@ pub(crate) fn encode_block(
     for at in &block.lang_refs {
         put_ref(out, at);
     }
+}
+
+/// The length of the prefix `a` and `b` share, compared eight bytes at a time
+/// (structural keys share tens of bytes with the block's before).
+fn shared_prefix(a: &[u8], b: &[u8]) -> usize {
+    let mut n = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        if <[u8; 8]>::try_from(x).ok() != <[u8; 8]>::try_from(y).ok() {
+            break;
+        }
+        n += 8;
+    }
+    let (a, b) = (
+        a.get(n..).unwrap_or_default(),
+        b.get(n..).unwrap_or_default(),
+    );
+    n + a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 fn put_ref(out: &mut Vec<u8>, at: &SubRef) {
@@ -481,6 +494,23 @@ mod tests {
                 start: 0,
                 end: 200,
             }],
+        }
+    }
+
+    #[test]
+    fn shared_prefixes_by_words_and_bytes() {
+        let long = b"body.1/div.2/section.3/p.14";
+        for (a, b) in [
+            (&long[..], &long[..]),
+            (&long[..], &b"body.1/div.2/section.3/p.15"[..]),
+            (&long[..], &b"body.1/div.2/x"[..]),
+            (&long[..], &b"body.1/d"[..]),
+            (&long[..], &b"c"[..]),
+            (&b""[..], &long[..]),
+        ] {
+            let bytewise = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+            assert_eq!(shared_prefix(a, b), bytewise);
+            assert_eq!(shared_prefix(b, a), bytewise);
         }
     }
 

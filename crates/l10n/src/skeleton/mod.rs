@@ -77,7 +77,7 @@ use encoding_rs::Encoding;
 
 use crate::block::Block;
 use crate::error::{IoContext, L10nError, Result};
-use codec::{Original, varint_array};
+use codec::{Original, put_varint, varint_array};
 
 /// The type byte of an entry.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -398,6 +398,27 @@ impl SkeletonStore {
         } else {
             Original::Inline
         };
+        if self.limit.is_none() && matches!(self.writer, Some(Sink::Pipe(_))) {
+            // Encoded straight into the pipe's piece, after the source range
+            // before it (as `flush_range` writes it).
+            self.flush_text()?;
+            if let Some(Sink::Pipe(pipe)) = self.writer.as_mut() {
+                let (anchored, last, dir) = (&self.anchored, &mut self.last_id, &self.dir);
+                let context = || format!("writing the skeleton store in {}", dir.display());
+                let range = std::mem::take(&mut self.pending_range);
+                if range != 0 {
+                    self.written += pipe
+                        .put_encoded(EntryType::SOURCE.0, |out| put_varint(out, range))
+                        .ctx(context)?;
+                }
+                self.written += pipe
+                    .put_encoded(EntryType::BLOCK.0, |out| {
+                        codec::encode_block(block, original, anchored, last, out);
+                    })
+                    .ctx(context)?;
+            }
+            return Ok(());
+        }
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         codec::encode_block(block, original, &self.anchored, &mut self.last_id, &mut buf);

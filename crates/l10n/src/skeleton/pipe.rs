@@ -23,6 +23,9 @@ pub(super) const PIECE: usize = 64 * 1024;
 /// Pieces waiting in the channel at most (1.5 MiB: a bounded share of the 16 MB a
 /// run may use, whatever the page's size).
 pub(super) const PIECES: usize = 24;
+/// Room an entry encoded into the piece ([`PipeWriter::put_encoded`]) is
+/// expected to need at most: a piece with less left is sent first.
+const ROOM: usize = 4 * 1024;
 
 /// The writing end (the page reader's thread).
 pub(super) struct PipeWriter {
@@ -105,6 +108,41 @@ impl PipeWriter {
         }
         self.write_all(header)?;
         self.write_all(data)
+    }
+}
+
+impl PipeWriter {
+    /// Writes an entry of type `tag` whose data `encode` appends to the piece
+    /// itself (one pass, no copy): the length goes in front afterwards, one byte
+    /// kept for it and the data moved up when it needs more. Returns the entry's
+    /// bytes, header included. A piece near full is sent first; an entry larger
+    /// than what is left makes the piece longer than [`PIECE`] (sent as it is).
+    pub(super) fn put_encoded(
+        &mut self,
+        tag: u8,
+        encode: impl FnOnce(&mut Vec<u8>),
+    ) -> std::io::Result<u64> {
+        if self.piece.len() + ROOM > PIECE {
+            self.send()?;
+        }
+        let start = self.piece.len();
+        self.piece.extend_from_slice(&[tag, 0]);
+        encode(&mut self.piece);
+        let data = start + 2;
+        let end = self.piece.len();
+        let (len, n) = super::codec::varint_array((end - data) as u64);
+        if n > 1 {
+            self.piece.resize(end + n - 1, 0);
+            self.piece.copy_within(data..end, data + n - 1);
+        }
+        if let (Some(to), Some(from)) = (self.piece.get_mut(start + 1..=start + n), len.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        let total = (self.piece.len() - start) as u64;
+        if self.piece.len() >= PIECE {
+            self.send()?;
+        }
+        Ok(total)
     }
 }
 

@@ -86,6 +86,11 @@ const NAME_END: u8 = 2;
 /// [`CLASS`] bit: a byte an attribute value's scan stops at (either quote, and
 /// what the fast path declines in a value: `<`, tab, line feed, carriage return).
 const VALUE_STOP: u8 = 4;
+/// [`CLASS`] bit: a byte character data's plain run stops at (`<`, `&`, CR).
+const TEXT_STOP: u8 = 8;
+/// Bytes of character data looked at one by one before a search: most runs
+/// between a unit's tags are shorter, and a search costs more to set up.
+const TEXT_HEAD: usize = 16;
 
 /// The [`WS`], [`NAME_END`] and [`VALUE_STOP`] bits of each byte.
 const CLASS: [u8; 256] = {
@@ -99,7 +104,9 @@ const CLASS: [u8; 256] = {
     table[b'=' as usize] = NAME_END;
     table[b'"' as usize] = VALUE_STOP;
     table[b'\'' as usize] = VALUE_STOP;
-    table[b'<' as usize] = VALUE_STOP;
+    table[b'<' as usize] = VALUE_STOP | TEXT_STOP;
+    table[b'&' as usize] = TEXT_STOP;
+    table[b'\r' as usize] |= TEXT_STOP;
     table
 };
 
@@ -172,6 +179,9 @@ impl<'a> Cursor<'a> {
     /// or `/>` (no name compared against the others, no whitespace to skip).
     /// Anything else is read again by [`Cursor::attrs`], from the same place:
     /// the attributes are the same either way.
+    /// Inlined where it is called: the names are constants there, so their
+    /// comparisons are too.
+    #[inline(always)]
     pub(super) fn attrs_as(&mut self, names: &[&'static [u8]]) -> Fast<(Attrs<'a>, bool)> {
         let start = self.i;
         if let Some(found) = self.exact_attrs(names) {
@@ -181,6 +191,7 @@ impl<'a> Cursor<'a> {
         self.attrs()
     }
 
+    #[inline(always)]
     fn exact_attrs(&mut self, names: &[&'static [u8]]) -> Option<(Attrs<'a>, bool)> {
         let mut attrs = Attrs {
             list: [(&[], ""); MAX_ATTRS],
@@ -279,9 +290,20 @@ impl<'a> Cursor<'a> {
     /// Character data up to the next `<` (or the end), unescaped, appended to `out`.
     pub(super) fn text(&mut self, out: &mut String) -> Fast<()> {
         loop {
-            // One scan for the end and what the plain run stops at.
+            // One scan for the end and what the plain run stops at: its
+            // first bytes one by one, the rest (if any) by a search.
             let rest = self.rest();
-            let plain = memchr::memchr3(b'<', b'&', b'\r', rest).unwrap_or(rest.len());
+            let head = rest.get(..TEXT_HEAD).unwrap_or(rest);
+            let plain = match head
+                .iter()
+                .position(|b| CLASS[usize::from(*b)] & TEXT_STOP != 0)
+            {
+                Some(at) => at,
+                None => {
+                    let tail = rest.get(head.len()..).unwrap_or_default();
+                    head.len() + memchr::memchr3(b'<', b'&', b'\r', tail).unwrap_or(tail.len())
+                }
+            };
             out.push_str(self.t.get(self.i..self.i + plain).ok_or(Declined)?);
             self.i += plain;
             match rest.get(plain) {
@@ -347,5 +369,34 @@ fn entity_char(entity: &[u8]) -> Fast<char> {
         Ok(c)
     } else {
         Err(Declined)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_stops_where_a_search_would_within_and_past_the_head() {
+        for stop in ["<", "&amp;", "\r"] {
+            for at in [0, 1, 7, 15, 16, 17, 40] {
+                let text = format!("{}{stop}x", "é".repeat(at / 2) + &"a".repeat(at % 2));
+                let mut c = Cursor::new(&text);
+                let mut out = String::new();
+                let result = c.text(&mut out);
+                let plain = text.find(['<', '&', '\r']).unwrap_or(text.len());
+                assert!(out.starts_with(text.get(..plain).unwrap()), "{text:?}");
+                match stop {
+                    "<" => assert_eq!((c.i, out.len()), (plain, plain)),
+                    "\r" => assert!(result.is_err()),
+                    _ => assert_eq!(out, format!("{}&x", &text[..plain])),
+                }
+            }
+        }
+        let mut c = Cursor::new("no stop in this text, which is longer than the head");
+        let mut out = String::new();
+        c.text(&mut out).unwrap();
+        assert_eq!(out.len(), c.i);
+        assert_eq!(c.i, c.s.len());
     }
 }
