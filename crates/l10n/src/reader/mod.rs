@@ -42,7 +42,7 @@ use tagloom_html::sniff::{EncodingSniffer, sniff_encoding_with};
 
 use crate::block::Block;
 use crate::error::{IoContext, Result};
-use crate::ids::{push_decimal, push_hex};
+use crate::ids::{decimal, push_decimal, push_hex};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
 use build::{BuildCtx, Pool, Spare, build, collapse, is_conditional_comment, is_ws, translate_of};
@@ -485,9 +485,7 @@ fn sanitize(s: &str) -> String {
 /// that is not a name character under both XML 1.0 name rules (the 4th
 /// edition's, which libxml2 still checks, and the 5th's) becomes `_`.
 fn push_portable(out: &mut String, s: &str) {
-    if s.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'))
-    {
+    if is_portable_ascii(s) {
         out.push_str(s);
         return;
     }
@@ -495,6 +493,13 @@ fn push_portable(out: &mut String, s: &str) {
         s.chars()
             .map(|c| if is_portable_name_char(c) { c } else { '_' }),
     );
+}
+
+/// Whether `s` is made of ASCII name characters only ([`push_portable`] copies
+/// it as it is).
+fn is_portable_ascii(s: &str) -> bool {
+    s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'))
 }
 
 /// ASCII letters and digits, `-._:`, and the letters of the main alphabets and
@@ -772,16 +777,22 @@ impl<R: Read> Reader<'_, '_, R> {
     }
 
     /// The digest of a new frame `seg` on top of the open frames (paths only
-    /// with a sink: without one the path state stays the start state).
+    /// with a sink: without one the path state stays the start state). The
+    /// segments are digested piece by piece (FNV-1a runs on: the same state as
+    /// over their text), not rendered.
     fn digest_for(&mut self, seg: &Seg) -> Digest {
         let depth = self.stack.len();
         let parent = self.stack.last().map(|f| f.digest);
-        let mut rendered = std::mem::take(&mut self.seg_text);
-        rendered.clear();
+        let name = seg.name.as_str();
+        let mut digits = [0u8; 10];
+        let n = decimal(seg.n, &mut digits);
+        let mut path = parent.map_or(FNV_START, |d| d.path);
         if self.for_sink {
-            seg.push_path_to(&mut rendered);
+            // `/name[n]`
+            for piece in [&b"/"[..], name.as_bytes(), b"[", n, b"]"] {
+                path = fnv1a(path, piece);
+            }
         }
-        let path = fnv1a(parent.map_or(FNV_START, |d| d.path), rendered.as_bytes());
         // The key restarts here (an `id`, or the bottom frame), or goes on from the
         // parent's with a `.` before this segment.
         let (restart, state) = match (&seg.id_key, parent) {
@@ -790,13 +801,19 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let key = match &seg.id_key {
             Some(id) => fnv1a(state, id.as_bytes()),
+            // `name-n`, the name portable as it is.
+            None if is_portable_ascii(name) => [name.as_bytes(), b"-", n]
+                .iter()
+                .fold(state, |h, p| fnv1a(h, p)),
             None => {
+                let mut rendered = std::mem::take(&mut self.seg_text);
                 rendered.clear();
                 seg.push_key_to(&mut rendered);
-                fnv1a(state, rendered.as_bytes())
+                let key = fnv1a(state, rendered.as_bytes());
+                self.seg_text = rendered;
+                key
             }
         };
-        self.seg_text = rendered;
         Digest { restart, key, path }
     }
 
