@@ -259,8 +259,10 @@ static HEX_PAIRS: [[u8; 2]; 256] = {
 /// formatting machinery: ids and paths are built per unit).
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
     let mut digits = [0u8; 10];
-    // ASCII digits: one push, not one per digit.
-    out.push_str(std::str::from_utf8(decimal(n, &mut digits)).unwrap_or_default());
+    // A digit or two, mostly: pushed one by one (one `push_str` cost a copy call).
+    for &d in decimal(n, &mut digits) {
+        out.push(char::from(d));
+    }
 }
 
 /// The decimal digits of `n` (ASCII), written at the end of `digits`.
