@@ -855,10 +855,16 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// Drops the next `n` buffered tokens, closing what they close.
     fn skip_toks(&mut self, n: usize) {
-        let kept = (0..n)
-            .filter_map(|i| self.ts.buffered_token(i))
-            .map(|t| t.kept)
-            .min();
+        // After a build the tokens are one slice ([`TokenStream::buffered_run`]).
+        let run = self.ts.buffered_run(n);
+        let kept = if run.len() == n {
+            run.iter().map(|t| t.kept).min()
+        } else {
+            (0..n)
+                .filter_map(|i| self.ts.buffered_token(i))
+                .map(|t| t.kept)
+                .min()
+        };
         self.ts.skip(n);
         if let Some(kept) = kept {
             self.close_to(kept);
