@@ -308,7 +308,7 @@ struct Frame {
     /// folds, kept so that a unit costs a bounded walk however deep it is.
     digest: Digest,
     /// Its child elements so far, by name (their `name-n` numbers).
-    counts: FastMap<Name, u32>,
+    counts: ChildCounts,
     /// Its implicit blocks so far (their `text-n` numbers).
     texts: u32,
     /// Its own key and path ([`Reader::names`] of it as the top frame), kept
@@ -400,7 +400,7 @@ impl Frame {
                 key: FNV_START,
                 path: FNV_START,
             },
-            counts: FastMap::default(),
+            counts: ChildCounts::default(),
             texts: 0,
             names: None,
         }
@@ -413,19 +413,54 @@ impl Frame {
 
     /// Numbers a child element named `name`.
     fn bump(&mut self, name: &Name) -> u32 {
-        if let Some(c) = self.counts.get_mut(name) {
-            *c += 1;
-            *c
-        } else {
-            self.counts.insert(name.clone(), 1);
-            1
-        }
+        self.counts.bump(name)
     }
 
     /// Numbers a child implicit block (`text-n`).
     fn bump_text(&mut self) -> u32 {
         self.texts += 1;
         self.texts
+    }
+}
+
+/// A frame's child elements so far, by name: a short list first (a container
+/// has a few child names: a look is a few compares of atoms, no hashing), a map
+/// for the names past it.
+#[derive(Default)]
+struct ChildCounts {
+    few: Vec<(Name, u32)>,
+    many: FastMap<Name, u32>,
+}
+
+impl ChildCounts {
+    /// The names the short list holds.
+    const FEW: usize = 16;
+
+    /// Numbers a child named `name` (1 for the first).
+    fn bump(&mut self, name: &Name) -> u32 {
+        if let Some((_, c)) = self.few.iter_mut().find(|(n, _)| n == name) {
+            *c += 1;
+            return *c;
+        }
+        // A name not in the list while it has room is new (the map takes names
+        // only once the list is full).
+        if self.few.len() < Self::FEW {
+            self.few.push((name.clone(), 1));
+            return 1;
+        }
+        let c = self.many.entry(name.clone()).or_insert(0);
+        *c += 1;
+        *c
+    }
+
+    /// Whether it is worth keeping for another frame: it grew, not large.
+    fn reusable(&self) -> bool {
+        self.few.capacity() > 0 && self.many.capacity() <= MAX_SPARE_COUNT_CAPACITY
+    }
+
+    fn clear(&mut self) {
+        self.few.clear();
+        self.many.clear();
     }
 }
 
@@ -470,7 +505,7 @@ struct Reader<'a, 's, R: Read> {
     /// Buffers of emitted blocks and closed frames, for the next ones.
     spare: Spare,
     /// Child counts of closed frames, cleared, for the next ones.
-    spare_counts: Vec<FastMap<Name, u32>>,
+    spare_counts: Vec<ChildCounts>,
 }
 
 /// [`push_portable`] into a new string.
@@ -835,10 +870,7 @@ impl<R: Read> Reader<'_, '_, R> {
             self.spare.keep_in(Pool::Key, path);
         }
         let mut counts = frame.counts;
-        if counts.capacity() > 0
-            && counts.capacity() <= MAX_SPARE_COUNT_CAPACITY
-            && self.spare_counts.len() < MAX_SPARE_COUNTS
-        {
+        if counts.reusable() && self.spare_counts.len() < MAX_SPARE_COUNTS {
             counts.clear();
             self.spare_counts.push(counts);
         }
