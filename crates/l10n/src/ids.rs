@@ -162,6 +162,10 @@ pub(crate) struct Anchors {
     /// Whether a key without the [`ANCHOR_PREFIX`] was added (the reader adds
     /// none): until then, such a key is no anchor without a look.
     unprefixed: bool,
+    /// The lengths of the keys added, one bit each ([`Anchors::length_bit`]): a
+    /// key of another length is no anchor without a digest (a unit below an
+    /// element with an id has a longer key than the id's own).
+    lengths: u64,
 }
 
 /// How the keys of element ids begin (`id.hello`).
@@ -172,6 +176,12 @@ impl Anchors {
         fnv1a(FNV_START, key.as_bytes())
     }
 
+    /// The bit of [`Anchors::lengths`] for keys of `len` bytes (keys of 63
+    /// bytes and more share the last one).
+    fn length_bit(len: usize) -> u64 {
+        1 << len.min(63)
+    }
+
     /// How many keys are kept.
     pub(crate) fn len(&self) -> usize {
         self.digests.len()
@@ -180,13 +190,16 @@ impl Anchors {
     /// Adds `key`; `false` when it was there.
     pub(crate) fn insert(&mut self, key: &str) -> bool {
         self.unprefixed |= !key.starts_with(ANCHOR_PREFIX);
+        self.lengths |= Self::length_bit(key.len());
         self.digests.insert(Self::digest(key))
     }
 
     /// Whether `key` was added.
     pub(crate) fn contains(&self, key: &str) -> bool {
         // Most units' keys are structural (`html-1.body-1.p-2`): no digest.
-        if !self.unprefixed && !key.starts_with(ANCHOR_PREFIX) {
+        if !self.unprefixed && !key.starts_with(ANCHOR_PREFIX)
+            || self.lengths & Self::length_bit(key.len()) == 0
+        {
             return false;
         }
         self.digests.contains(&Self::digest(key))
@@ -246,6 +259,14 @@ static HEX_PAIRS: [[u8; 2]; 256] = {
 /// formatting machinery: ids and paths are built per unit).
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
     let mut digits = [0u8; 10];
+    // A digit or two, mostly: pushed one by one (one `push_str` cost a copy call).
+    for &d in decimal(n, &mut digits) {
+        out.push(char::from(d));
+    }
+}
+
+/// The decimal digits of `n` (ASCII), written at the end of `digits`.
+pub(crate) fn decimal(n: u32, digits: &mut [u8; 10]) -> &[u8] {
     let mut i = digits.len();
     let mut v = n;
     loop {
@@ -258,9 +279,7 @@ pub(crate) fn push_decimal(out: &mut String, n: u32) {
             break;
         }
     }
-    for &d in digits.get(i..).unwrap_or_default() {
-        out.push(char::from(d));
-    }
+    digits.get(i..).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -294,6 +313,11 @@ mod tests {
         assert!(anchors.insert("id.intro"));
         assert!(!anchors.insert("id.intro"));
         assert!(!anchors.contains("id.intro2") && anchors.len() == 1);
+        // Another key of the same length is looked up, and is none.
+        assert!(!anchors.contains("id.intrO") && !anchors.contains("id.intro.p-1"));
+        let long = format!("id.{}", "x".repeat(70));
+        assert!(anchors.insert(&long) && anchors.contains(&long));
+        assert!(!anchors.contains(&format!("id.{}", "x".repeat(80))));
         assert!(anchors.contains("id.intro") && !anchors.contains("html-1.p-1"));
         // Keys of another form are looked up once one was added.
         let mut other = Anchors::default();

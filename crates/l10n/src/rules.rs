@@ -130,6 +130,9 @@ struct Index {
     lang: crate::FastSet<String>,
     protected: crate::FastSet<String>,
     attr_names: crate::FastSet<String>,
+    /// [`Rules::implied_end`] in a map of the crate's fast hasher (the reader asks
+    /// it per start tag under an element some start tag ends).
+    implied_end: crate::FastMap<String, Vec<String>>,
     /// [`Rules::class_of_str`] of every static atom, by atom index: a tag name the
     /// tokenizer gave a static atom is classified with one load.
     static_classes: Vec<NameClass>,
@@ -454,6 +457,9 @@ impl Rules {
                 .iter()
                 .map(|a| a.name.to_ascii_lowercase())
                 .collect(),
+            implied_end: (self.implied_end.iter())
+                .map(|(element, closers)| (element.clone(), closers.clone()))
+                .collect(),
             static_classes: Vec::new(),
             static_attr_classes: Vec::new(),
         };
@@ -662,7 +668,7 @@ impl Rules {
 
     /// Whether a start tag of `closer` implicitly ends an open `element`.
     pub fn implies_end(&self, element: &str, closer: &str) -> bool {
-        match self.implied_end.get(element) {
+        match self.index().implied_end.get(element) {
             Some(list) => list
                 .iter()
                 .any(|c| c == closer || (c == "*block" && self.is_block(closer))),

@@ -40,13 +40,14 @@ pub(crate) fn collapse(s: &str) -> String {
 }
 
 /// Appends [`collapse`]`(s)` to `out`: the text between whitespace runs copied in
-/// slices (HTML whitespace is ASCII, so every cut is a character boundary).
+/// slices (HTML whitespace is ASCII, so every cut is a character boundary). A
+/// single space stays in its slice: clean text is one copy.
 pub(crate) fn collapse_into(s: &str, out: &mut String) {
     let bytes = s.as_bytes();
     let ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
     let (mut start, mut i) = (0, 0);
     while let Some(&b) = bytes.get(i) {
-        if !ws(b) {
+        if !ws(b) || b == b' ' && !bytes.get(i + 1).is_some_and(|&n| ws(n)) {
             i += 1;
             continue;
         }
@@ -58,6 +59,17 @@ pub(crate) fn collapse_into(s: &str, out: &mut String) {
         start = i;
     }
     out.push_str(s.get(start..).unwrap_or_default());
+}
+
+/// [`collapse_into`] of a piece that follows `out`'s text: a whitespace run
+/// across the joint is one space too.
+fn push_collapsed(out: &mut String, piece: &str) {
+    let piece = if out.ends_with(' ') {
+        piece.trim_start_matches(is_ws)
+    } else {
+        piece
+    };
+    collapse_into(piece, out);
 }
 
 /// The role of a reused string ([`Spare`] keeps one pool per role): strings of
@@ -279,21 +291,6 @@ fn take_list<T>(slot: &mut Vec<T>, from: &mut Vec<T>) {
     }
 }
 
-/// Whether [`collapse`] would change `s`: it has whitespace other than single spaces.
-fn needs_collapse(s: &str) -> bool {
-    // One pass over the bytes.
-    let mut after_space = false;
-    for &c in s.as_bytes() {
-        match c {
-            b'\t' | b'\n' | b'\r' | b'\x0c' => return true,
-            b' ' if after_space => return true,
-            b' ' => after_space = true,
-            _ => after_space = false,
-        }
-    }
-    false
-}
-
 /// Where a block is and how it reads.
 pub(crate) struct BuildCtx<'a> {
     pub(crate) rules: &'a Rules,
@@ -357,7 +354,7 @@ fn build_with<R: Read>(
     let toks = ts.buffered_run(len);
     let win = &ts.window;
     let (i0, i1, start, end) = region(toks, win, ctx.preserve)?;
-    let mut b = RunsBuilder::new(win, spare);
+    let mut b = RunsBuilder::new(win, spare, ctx.preserve);
     let mut i = i0;
     while i <= i1 {
         let tok = &toks[i];
@@ -388,7 +385,7 @@ fn build_with<R: Read>(
         }
         i += 1;
     }
-    let runs = b.finish_runs(ctx.rules, ctx.preserve)?;
+    let runs = b.finish_runs(ctx.rules)?;
     let RunsBuilder {
         spare,
         mut open,
@@ -496,10 +493,12 @@ struct RunsBuilder<'w, R: Read> {
     lang_refs: Vec<SubRef>,
     /// Inline elements by name, numbered for the sub-blocks' keys and paths.
     name_counts: Vec<(Name, u32)>,
+    /// Whitespace is kept as it is; else the text is collapsed as it is copied.
+    preserve: bool,
 }
 
 impl<'w, R: Read> RunsBuilder<'w, R> {
-    fn new(win: &'w SourceWindow<R>, spare: &'w mut Spare) -> Self {
+    fn new(win: &'w SourceWindow<R>, spare: &'w mut Spare, preserve: bool) -> Self {
         let runs = spare.runs.pop().unwrap_or_default();
         RunsBuilder {
             win,
@@ -511,6 +510,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
             lang_refs: std::mem::take(&mut spare.lang_refs),
             name_counts: std::mem::take(&mut spare.name_counts),
             spare,
+            preserve,
         }
     }
 
@@ -519,12 +519,20 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
         self.spare.copy(self.win.text(from.start(), to.end()))
     }
 
+    /// Text, after the text before it (collapsed unless whitespace is kept).
     fn text(&mut self, text: &str) {
-        if let Some(Run::Text(t)) = self.runs.last_mut() {
-            t.push_str(text);
-        } else {
-            let text = self.spare.copy(text);
-            self.runs.push(Run::Text(text));
+        match self.runs.last_mut() {
+            Some(Run::Text(t)) if self.preserve => t.push_str(text),
+            Some(Run::Text(t)) => push_collapsed(t, text),
+            _ if self.preserve => {
+                let text = self.spare.copy(text);
+                self.runs.push(Run::Text(text));
+            }
+            _ => {
+                let mut t = self.spare.string_for(Pool::Text, text.len());
+                collapse_into(text, &mut t);
+                self.runs.push(Run::Text(t));
+            }
         }
     }
 
@@ -661,8 +669,9 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
 
     /// The finished runs: unclosed codes become placeholders; `None` when the text
     /// has too few letters (NUL is no text either: the tree builder drops it in
-    /// most contexts), else whitespace collapsed and trimmed unless preserved.
-    fn finish_runs(&mut self, rules: &Rules, preserve: bool) -> Option<Vec<Run>> {
+    /// most contexts), else trimmed unless whitespace is kept (it was collapsed
+    /// as it was copied, [`RunsBuilder::text`]).
+    fn finish_runs(&mut self, rules: &Rules) -> Option<Vec<Run>> {
         let mut runs = std::mem::take(&mut self.runs);
         for (_, idx) in self.open.drain(..) {
             unpair(&mut runs, idx);
@@ -675,17 +684,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
             self.spare.recycle_runs(runs);
             return None;
         }
-        if !preserve {
-            for run in runs.iter_mut() {
-                if let Run::Text(t) = run
-                    && needs_collapse(t)
-                {
-                    let mut collapsed = self.spare.string_for(Pool::Text, t.len());
-                    collapse_into(t, &mut collapsed);
-                    let old = std::mem::replace(t, collapsed);
-                    self.spare.keep(old);
-                }
-            }
+        if !self.preserve {
             if let Some(Run::Text(t)) = runs.first_mut() {
                 let n = t.len() - t.trim_start_matches(' ').len();
                 t.drain(..n);
@@ -809,6 +808,8 @@ mod tests {
             " a",
             "a ",
             "日本\x0c\x0c語 ",
+            "a b  c \n d ",
+            "  ",
         ] {
             let by_chars: String = {
                 let mut out = String::new();
@@ -827,7 +828,13 @@ mod tests {
                 out
             };
             assert_eq!(collapse(text), by_chars, "{text:?}");
-            assert_eq!(needs_collapse(text), by_chars != text, "{text:?}");
+            // Piece by piece, split anywhere: the same text.
+            for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+                let mut pieces = String::new();
+                push_collapsed(&mut pieces, &text[..cut]);
+                push_collapsed(&mut pieces, &text[cut..]);
+                assert_eq!(pieces, by_chars, "{text:?} at {cut}");
+            }
         }
     }
 

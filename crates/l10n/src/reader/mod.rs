@@ -42,7 +42,7 @@ use tagloom_html::sniff::{EncodingSniffer, sniff_encoding_with};
 
 use crate::block::Block;
 use crate::error::{IoContext, Result};
-use crate::ids::{push_decimal, push_hex};
+use crate::ids::{decimal, push_decimal, push_hex};
 use crate::rules::Rules;
 use crate::skeleton::{EntryType, SkeletonStore};
 use build::{BuildCtx, Pool, Spare, build, collapse, is_conditional_comment, is_ws, translate_of};
@@ -308,7 +308,7 @@ struct Frame {
     /// folds, kept so that a unit costs a bounded walk however deep it is.
     digest: Digest,
     /// Its child elements so far, by name (their `name-n` numbers).
-    counts: FastMap<Name, u32>,
+    counts: ChildCounts,
     /// Its implicit blocks so far (their `text-n` numbers).
     texts: u32,
     /// Its own key and path ([`Reader::names`] of it as the top frame), kept
@@ -400,7 +400,7 @@ impl Frame {
                 key: FNV_START,
                 path: FNV_START,
             },
-            counts: FastMap::default(),
+            counts: ChildCounts::default(),
             texts: 0,
             names: None,
         }
@@ -413,19 +413,54 @@ impl Frame {
 
     /// Numbers a child element named `name`.
     fn bump(&mut self, name: &Name) -> u32 {
-        if let Some(c) = self.counts.get_mut(name) {
-            *c += 1;
-            *c
-        } else {
-            self.counts.insert(name.clone(), 1);
-            1
-        }
+        self.counts.bump(name)
     }
 
     /// Numbers a child implicit block (`text-n`).
     fn bump_text(&mut self) -> u32 {
         self.texts += 1;
         self.texts
+    }
+}
+
+/// A frame's child elements so far, by name: a short list first (a container
+/// has a few child names: a look is a few compares of atoms, no hashing), a map
+/// for the names past it.
+#[derive(Default)]
+struct ChildCounts {
+    few: Vec<(Name, u32)>,
+    many: FastMap<Name, u32>,
+}
+
+impl ChildCounts {
+    /// The names the short list holds.
+    const FEW: usize = 16;
+
+    /// Numbers a child named `name` (1 for the first).
+    fn bump(&mut self, name: &Name) -> u32 {
+        if let Some((_, c)) = self.few.iter_mut().find(|(n, _)| n == name) {
+            *c += 1;
+            return *c;
+        }
+        // A name not in the list while it has room is new (the map takes names
+        // only once the list is full).
+        if self.few.len() < Self::FEW {
+            self.few.push((name.clone(), 1));
+            return 1;
+        }
+        let c = self.many.entry(name.clone()).or_insert(0);
+        *c += 1;
+        *c
+    }
+
+    /// Whether it is worth keeping for another frame: it grew, not large.
+    fn reusable(&self) -> bool {
+        self.few.capacity() > 0 && self.many.capacity() <= MAX_SPARE_COUNT_CAPACITY
+    }
+
+    fn clear(&mut self) {
+        self.few.clear();
+        self.many.clear();
     }
 }
 
@@ -470,7 +505,7 @@ struct Reader<'a, 's, R: Read> {
     /// Buffers of emitted blocks and closed frames, for the next ones.
     spare: Spare,
     /// Child counts of closed frames, cleared, for the next ones.
-    spare_counts: Vec<FastMap<Name, u32>>,
+    spare_counts: Vec<ChildCounts>,
 }
 
 /// [`push_portable`] into a new string.
@@ -485,9 +520,7 @@ fn sanitize(s: &str) -> String {
 /// that is not a name character under both XML 1.0 name rules (the 4th
 /// edition's, which libxml2 still checks, and the 5th's) becomes `_`.
 fn push_portable(out: &mut String, s: &str) {
-    if s.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'))
-    {
+    if is_portable_ascii(s) {
         out.push_str(s);
         return;
     }
@@ -495,6 +528,13 @@ fn push_portable(out: &mut String, s: &str) {
         s.chars()
             .map(|c| if is_portable_name_char(c) { c } else { '_' }),
     );
+}
+
+/// Whether `s` is made of ASCII name characters only ([`push_portable`] copies
+/// it as it is).
+fn is_portable_ascii(s: &str) -> bool {
+    s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':'))
 }
 
 /// ASCII letters and digits, `-._:`, and the letters of the main alphabets and
@@ -772,16 +812,22 @@ impl<R: Read> Reader<'_, '_, R> {
     }
 
     /// The digest of a new frame `seg` on top of the open frames (paths only
-    /// with a sink: without one the path state stays the start state).
+    /// with a sink: without one the path state stays the start state). The
+    /// segments are digested piece by piece (FNV-1a runs on: the same state as
+    /// over their text), not rendered.
     fn digest_for(&mut self, seg: &Seg) -> Digest {
         let depth = self.stack.len();
         let parent = self.stack.last().map(|f| f.digest);
-        let mut rendered = std::mem::take(&mut self.seg_text);
-        rendered.clear();
+        let name = seg.name.as_str();
+        let mut digits = [0u8; 10];
+        let n = decimal(seg.n, &mut digits);
+        let mut path = parent.map_or(FNV_START, |d| d.path);
         if self.for_sink {
-            seg.push_path_to(&mut rendered);
+            // `/name[n]`
+            for piece in [&b"/"[..], name.as_bytes(), b"[", n, b"]"] {
+                path = fnv1a(path, piece);
+            }
         }
-        let path = fnv1a(parent.map_or(FNV_START, |d| d.path), rendered.as_bytes());
         // The key restarts here (an `id`, or the bottom frame), or goes on from the
         // parent's with a `.` before this segment.
         let (restart, state) = match (&seg.id_key, parent) {
@@ -790,13 +836,19 @@ impl<R: Read> Reader<'_, '_, R> {
         };
         let key = match &seg.id_key {
             Some(id) => fnv1a(state, id.as_bytes()),
+            // `name-n`, the name portable as it is.
+            None if is_portable_ascii(name) => [name.as_bytes(), b"-", n]
+                .iter()
+                .fold(state, |h, p| fnv1a(h, p)),
             None => {
+                let mut rendered = std::mem::take(&mut self.seg_text);
                 rendered.clear();
                 seg.push_key_to(&mut rendered);
-                fnv1a(state, rendered.as_bytes())
+                let key = fnv1a(state, rendered.as_bytes());
+                self.seg_text = rendered;
+                key
             }
         };
-        self.seg_text = rendered;
         Digest { restart, key, path }
     }
 
@@ -818,10 +870,7 @@ impl<R: Read> Reader<'_, '_, R> {
             self.spare.keep_in(Pool::Key, path);
         }
         let mut counts = frame.counts;
-        if counts.capacity() > 0
-            && counts.capacity() <= MAX_SPARE_COUNT_CAPACITY
-            && self.spare_counts.len() < MAX_SPARE_COUNTS
-        {
+        if counts.reusable() && self.spare_counts.len() < MAX_SPARE_COUNTS {
             counts.clear();
             self.spare_counts.push(counts);
         }
@@ -838,10 +887,16 @@ impl<R: Read> Reader<'_, '_, R> {
 
     /// Drops the next `n` buffered tokens, closing what they close.
     fn skip_toks(&mut self, n: usize) {
-        let kept = (0..n)
-            .filter_map(|i| self.ts.buffered_token(i))
-            .map(|t| t.kept)
-            .min();
+        // After a build the tokens are one slice ([`TokenStream::buffered_run`]).
+        let run = self.ts.buffered_run(n);
+        let kept = if run.len() == n {
+            run.iter().map(|t| t.kept).min()
+        } else {
+            (0..n)
+                .filter_map(|i| self.ts.buffered_token(i))
+                .map(|t| t.kept)
+                .min()
+        };
         self.ts.skip(n);
         if let Some(kept) = kept {
             self.close_to(kept);

@@ -309,3 +309,18 @@ fn kept_frame_names_agree_with_the_walk() {
         assert_eq!(ids.len(), 70 * 3);
     }
 }
+
+#[test]
+fn child_counts_number_each_name_past_the_short_list() {
+    let mut counts = ChildCounts::default();
+    let names: Vec<Name> = (0..40).map(|i| Name::new(&format!("x-{i}"))).collect();
+    for round in 1..=3 {
+        for name in &names {
+            assert_eq!(counts.bump(name), round);
+        }
+    }
+    assert_eq!(counts.bump(&Name::new("p")), 1);
+    assert!(counts.reusable() || counts.many.capacity() > MAX_SPARE_COUNT_CAPACITY);
+    counts.clear();
+    assert_eq!(counts.bump(&names[39]), 1);
+}
