@@ -322,6 +322,31 @@ pub fn check_codes(source: &[Run], target: &[Run]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// `<b>` opening the pair `id`.
+    fn open(id: u32) -> Run {
+        Run::Open {
+            id,
+            data: "<b>".into(),
+        }
+    }
+
+    /// `</b>` closing the pair `id`.
+    fn close(id: u32) -> Run {
+        Run::Close {
+            id,
+            data: "</b>".into(),
+        }
+    }
+
+    /// `<br>` as the placeholder `id`.
+    fn ph(id: u32) -> Run {
+        Run::Placeholder {
+            id,
+            data: "<br>".into(),
+        }
+    }
 
     #[test]
     fn words_as_vendors_count_them() {
@@ -331,30 +356,16 @@ mod tests {
         assert_eq!(words(&t("日本語のテキスト")), 8);
         assert_eq!(words(&t("Tokyo 東京")), 3);
         assert_eq!(words(&t("")), 0);
-        let code = |id| Run::Open {
-            id,
-            data: "<b>".into(),
-        };
-        let close = |id| Run::Close {
-            id,
-            data: "</b>".into(),
-        };
-        let br = Run::Placeholder {
-            id: 2,
-            data: "<br>".into(),
-        };
         let runs = [
-            code(1),
+            open(1),
             Run::Text("W".into()),
             close(1),
             Run::Text("orld".into()),
-            br,
+            ph(2),
             Run::Text("x".into()),
         ];
         assert_eq!(words(&runs), 2);
     }
-
-    use super::*;
 
     fn sample() -> Block {
         Block {
@@ -422,18 +433,6 @@ mod tests {
 
     #[test]
     fn code_check_messages() {
-        let open = |id| Run::Open {
-            id,
-            data: "<b>".into(),
-        };
-        let close = |id| Run::Close {
-            id,
-            data: "</b>".into(),
-        };
-        let ph = |id| Run::Placeholder {
-            id,
-            data: "<br>".into(),
-        };
         let err = |s: &[Run], t: &[Run]| check_codes(s, t).unwrap_err();
         let src = [open(1), close(1), ph(2)];
         assert_eq!(
