@@ -320,12 +320,13 @@ pub fn check_codes(source: &[Run], target: &[Run]) -> Result<(), String> {
     Ok(())
 }
 
+/// Runs for the crate's tests: `<b>` pairs and `<br>` placeholders.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod test_runs {
+    use super::Run;
 
     /// `<b>` opening the pair `id`.
-    fn open(id: u32) -> Run {
+    pub(crate) fn open(id: u32) -> Run {
         Run::Open {
             id,
             data: "<b>".into(),
@@ -333,7 +334,7 @@ mod tests {
     }
 
     /// `</b>` closing the pair `id`.
-    fn close(id: u32) -> Run {
+    pub(crate) fn close(id: u32) -> Run {
         Run::Close {
             id,
             data: "</b>".into(),
@@ -341,12 +342,18 @@ mod tests {
     }
 
     /// `<br>` as the placeholder `id`.
-    fn ph(id: u32) -> Run {
+    pub(crate) fn ph(id: u32) -> Run {
         Run::Placeholder {
             id,
             data: "<br>".into(),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_runs::{close, open, ph};
+    use super::*;
 
     #[test]
     fn words_as_vendors_count_them() {

@@ -231,25 +231,8 @@ pub fn legacy_text_to_runs(text: &str, source: &[Run]) -> Vec<Run> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::block::test_runs::{close, open, ph};
 
-    fn open(id: u32) -> Run {
-        Run::Open {
-            id,
-            data: "<b>".into(),
-        }
-    }
-    fn close(id: u32) -> Run {
-        Run::Close {
-            id,
-            data: "</b>".into(),
-        }
-    }
-    fn ph(id: u32) -> Run {
-        Run::Placeholder {
-            id,
-            data: "<br>".into(),
-        }
-    }
     fn text(t: &str) -> Run {
         Run::Text(t.into())
     }
