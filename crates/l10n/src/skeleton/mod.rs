@@ -847,21 +847,7 @@ mod tests {
 
     #[test]
     fn ranges_of_the_source_come_back_as_its_bytes() {
-        let page = b"<html lang=\"en\"><p>Hello</p>";
-        let mut store = SkeletonStore::new()
-            .unwrap()
-            .with_source(source(page))
-            .unwrap();
-        store.write_source(0, b"<html lang=\"").unwrap();
-        store
-            .write_source_entry(EntryType::LANG, 12, b"en")
-            .unwrap();
-        store.write_source(14, b"\">").unwrap();
-        store.write_source(16, b"<p>").unwrap();
-        store
-            .write_block(&paragraph("Hello", b"Hello"), 19)
-            .unwrap();
-        store.write_source(24, b"</p>").unwrap();
+        let mut store = written_page();
         // Lengths only: far smaller than the page.
         assert!(store.len() < 40, "{}", store.len());
         store.flush().unwrap();
@@ -889,6 +875,27 @@ mod tests {
         );
     }
 
+    /// `<html lang="en"><p>Hello</p>` written to a store over that page: the
+    /// language and the paragraph as entries, the rest as source ranges.
+    fn written_page() -> SkeletonStore {
+        let page = b"<html lang=\"en\"><p>Hello</p>";
+        let mut store = SkeletonStore::new()
+            .unwrap()
+            .with_source(source(page))
+            .unwrap();
+        store.write_source(0, b"<html lang=\"").unwrap();
+        store
+            .write_source_entry(EntryType::LANG, 12, b"en")
+            .unwrap();
+        store.write_source(14, b"\">").unwrap();
+        store.write_source(16, b"<p>").unwrap();
+        store
+            .write_block(&paragraph("Hello", b"Hello"), 19)
+            .unwrap();
+        store.write_source(24, b"</p>").unwrap();
+        store
+    }
+
     /// Every entry, a block's as its original bytes (read from the source).
     fn read_with_blocks(store: &mut SkeletonStore) -> Vec<(u8, Vec<u8>)> {
         let mut out = Vec::new();
@@ -908,20 +915,7 @@ mod tests {
     fn source_counted_through_an_offset_is_the_bytes_written() {
         let page = b"<html lang=\"en\"><p>Hello</p>";
         let eager = {
-            let mut store = SkeletonStore::new()
-                .unwrap()
-                .with_source(source(page))
-                .unwrap();
-            store.write_source(0, b"<html lang=\"").unwrap();
-            store
-                .write_source_entry(EntryType::LANG, 12, b"en")
-                .unwrap();
-            store.write_source(14, b"\">").unwrap();
-            store.write_source(16, b"<p>").unwrap();
-            store
-                .write_block(&paragraph("Hello", b"Hello"), 19)
-                .unwrap();
-            store.write_source(24, b"</p>").unwrap();
+            let mut store = written_page();
             store.flush().unwrap();
             read_with_blocks(&mut store)
         };
