@@ -56,14 +56,43 @@ impl TokenSink for CountingSink {
     }
 }
 
-pub fn html5ever_tokenize(bytes: &[u8], chunk: usize) -> usize {
-    let input = BufferQueue::default();
-    let tokenizer =
-        html5ever::tokenizer::Tokenizer::new(CountingSink::default(), TokenizerOpts::default());
-    for piece in str_pieces(bytes, chunk) {
-        input.push_back(StrTendril::from_slice(piece));
-        while let TokenizerResult::Script(()) = tokenizer.feed(&input) {}
+/// html5ever's tokenizer fed piece by piece: [`html5ever_tokenize`] for bytes in
+/// memory, `l10n_speed` for a file read in pieces as it goes (a streaming
+/// consumer's use, with no copy of the whole input).
+pub struct Html5everTok {
+    input: BufferQueue,
+    tokenizer: html5ever::tokenizer::Tokenizer<CountingSink>,
+}
+
+impl Html5everTok {
+    pub fn new() -> Html5everTok {
+        Html5everTok {
+            input: BufferQueue::default(),
+            tokenizer: html5ever::tokenizer::Tokenizer::new(
+                CountingSink::default(),
+                TokenizerOpts::default(),
+            ),
+        }
     }
-    tokenizer.end();
-    tokenizer.sink.seen.get()
+
+    /// Tokenizes the next piece of the input.
+    pub fn feed(&self, piece: &str) {
+        self.input.push_back(StrTendril::from_slice(piece));
+        while let TokenizerResult::Script(()) = self.tokenizer.feed(&self.input) {}
+    }
+
+    /// Ends the input; the count of what the sink saw (kept alive by the caller's
+    /// `black_box`).
+    pub fn finish(self) -> usize {
+        self.tokenizer.end();
+        self.tokenizer.sink.seen.get()
+    }
+}
+
+pub fn html5ever_tokenize(bytes: &[u8], chunk: usize) -> usize {
+    let tok = Html5everTok::new();
+    for piece in str_pieces(bytes, chunk) {
+        tok.feed(piece);
+    }
+    tok.finish()
 }
