@@ -59,7 +59,7 @@ use tagloom_l10n::flow::{self, ExtractOptions, MergeOptions};
 /// `merge` are timed as `tagloom l10n` runs them, and html5ever's tokenizer runs
 /// in the same process with the same allocator.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: tagloom_alloc::MiMalloc = tagloom_alloc::MiMalloc;
 
 /// The size of the default input (the bench pages repeated in name order).
 const CONCAT_BYTES: usize = 20_000_000;

@@ -35,7 +35,7 @@ mod py;
 /// allocations of a parse. Only Rust allocations of this module use it; Python's own
 /// allocator is untouched.
 ///
-/// It is built without transparent huge pages (the crate's `no_thp` feature:
+/// It is built without transparent huge pages (`no_thp` in the workspace's `libmimalloc-sys`:
 /// mimalloc does not `madvise(MADV_HUGEPAGE)` its arenas; nothing else in the
 /// process changes). On a VM whose kernel reports free memory to the host, the
 /// first touch of a huge page cost 0.1 ms or 1–6 ms of system time (probably by
@@ -47,4 +47,4 @@ mod py;
 /// with huge pages (BENCHMARKS.md, "From Python", session 15).
 #[cfg(feature = "python")]
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: tagloom_alloc::MiMalloc = tagloom_alloc::MiMalloc;

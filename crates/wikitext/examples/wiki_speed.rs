@@ -37,7 +37,7 @@ use tagloom_wikitext::{RenderOptions, render};
 /// The CLI's allocator (`tagloom-cli`'s default `mimalloc` feature), so the render
 /// is timed as `tagloom wiki` runs it.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: tagloom_alloc::MiMalloc = tagloom_alloc::MiMalloc;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
