@@ -208,7 +208,9 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     // only the children's lists are processed, in the same order.
     if !children.iter().any(|n| marker_kind(n).is_some()) {
         for node in &mut children {
-            if let Node::Element(e) = node {
+            if let Node::Element(e) = node
+                && e.marked_below()
+            {
                 e.children = process(std::mem::take(&mut e.children), counter);
             }
         }
@@ -279,7 +281,7 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
             }
             Some((false, _)) => {}
             None => out.push(match node {
-                Node::Element(mut e) => {
+                Node::Element(mut e) if e.marked_below() => {
                     e.children = process(std::mem::take(&mut e.children), counter);
                     Node::Element(e)
                 }
@@ -294,7 +296,7 @@ fn process_children(nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     nodes
         .into_iter()
         .map(|n| match n {
-            Node::Element(mut e) => {
+            Node::Element(mut e) if e.marked_below() => {
                 e.children = process(std::mem::take(&mut e.children), counter);
                 Node::Element(e)
             }
@@ -322,7 +324,10 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
     let mut i = 0;
     while i < nodes.len() {
         let mut moved = None;
-        if let Some(Node::Element(e)) = nodes.get_mut(i) {
+        // No marker below: nothing to hoist in or out of it.
+        if let Some(Node::Element(e)) = nodes.get_mut(i)
+            && e.marked_below()
+        {
             hoist_trailing_starts(&mut e.children);
             let last = e
                 .children
@@ -349,7 +354,9 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
     let mut i = 0;
     while i < nodes.len() {
         let mut leading = None;
-        if let Some(Node::Element(e)) = nodes.get_mut(i) {
+        if let Some(Node::Element(e)) = nodes.get_mut(i)
+            && e.marked_below()
+        {
             let first = e
                 .children
                 .iter()
@@ -377,7 +384,9 @@ fn contains_end(node: &Node) -> bool {
         if marker_kind(n) == Some(false) {
             return true;
         }
-        if let Node::Element(e) = n {
+        if let Node::Element(e) = n
+            && e.marked_below()
+        {
             stack.extend(e.children.iter());
         }
     }
@@ -387,6 +396,9 @@ fn contains_end(node: &Node) -> bool {
 /// Removes the first end marker (in document order) under `node`.
 fn remove_first_end(node: &mut Node) -> bool {
     let Node::Element(e) = node else { return false };
+    if !e.marked_below() {
+        return false;
+    }
     for i in 0..e.children.len() {
         let is_end = e
             .children
@@ -409,7 +421,9 @@ fn contains_marker(node: &Node) -> bool {
         if marker_kind(n).is_some() {
             return true;
         }
-        if let Node::Element(e) = n {
+        if let Node::Element(e) = n
+            && e.marked_below()
+        {
             stack.extend(e.children.iter());
         }
     }

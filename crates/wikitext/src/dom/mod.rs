@@ -60,7 +60,47 @@ pub(crate) struct Element {
     pub(crate) name: Cow<'static, str>,
     pub(crate) attrs: Vec<Attr>,
     pub(crate) children: Vec<Node>,
+    /// Whether the marker passes need to look below it ([`Marked`]).
+    pub(crate) marked: Marked,
 }
+
+/// Whether an element's descendants may hold what the transclusion passes
+/// (`table_fixups`, `compound`, `encapsulate`) look for or change: a `meta`
+/// (the markers), an element with a private `tl:` attribute, or a table, a
+/// section of one or a row ([`Marked::concerns`]). Exact where the tree is
+/// built ([`patch_tree`]); an element made or rebuilt later says
+/// [`Marked::MAYBE`], and the passes move markers only among their
+/// ancestors' children, so a `NONE` stays true. A hint: trees that differ
+/// only in it are equal.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Marked(bool);
+
+impl Marked {
+    /// Nothing below concerns the passes: they need not descend.
+    pub(crate) const NONE: Marked = Marked(false);
+    /// Something below may concern them.
+    pub(crate) const MAYBE: Marked = Marked(true);
+
+    pub(crate) fn maybe(self) -> bool {
+        self.0
+    }
+
+    /// Whether `e` itself concerns the marker passes.
+    pub(crate) fn concerns(e: &Element) -> bool {
+        matches!(
+            &*e.name,
+            "meta" | "table" | "tbody" | "thead" | "tfoot" | "tr"
+        ) || e.attrs.iter().any(|(k, _)| k.starts_with("tl:"))
+    }
+}
+
+impl PartialEq for Marked {
+    fn eq(&self, _: &Marked) -> bool {
+        true
+    }
+}
+
+impl Eq for Marked {}
 
 impl Element {
     pub(crate) fn new(name: impl Into<Cow<'static, str>>) -> Element {
@@ -68,7 +108,13 @@ impl Element {
             name: name.into(),
             attrs: Vec::new(),
             children: Vec::new(),
+            marked: Marked::MAYBE,
         }
+    }
+
+    /// Whether the marker passes need to look at `e`'s descendants.
+    pub(crate) fn marked_below(&self) -> bool {
+        self.marked.maybe()
     }
 
     pub(crate) fn attr(&self, name: &str) -> Option<&str> {
@@ -108,6 +154,7 @@ pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
                                 .map(|a| (a.name.to_string().into(), a.value.to_owned()))
                                 .collect(),
                             children: Vec::new(),
+                            marked: Marked::MAYBE,
                         };
                         stack.push((element, sibling));
                         next = child.first_child();

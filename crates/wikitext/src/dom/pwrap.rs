@@ -125,6 +125,7 @@ fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
         name,
         attrs,
         children,
+        ..
     } = e;
     for child in children {
         split(child, &mut parts);
@@ -144,6 +145,7 @@ fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
                     name: name.clone(),
                     attrs: attrs.clone(),
                     children: Vec::new(),
+                    marked: super::Marked::MAYBE,
                 };
                 el.children.push(child);
                 merged.push((wrap, el));
