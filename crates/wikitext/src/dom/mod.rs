@@ -26,7 +26,7 @@ use tagloom_html::dom::{NodeKind, NodeRef};
 /// like), before the children are visited. Each works on one element and
 /// its subtree as the tree builder left it, so the two orders agree.
 pub(crate) fn flag_empty_and_display_space(nodes: &mut Vec<Node>) {
-    *nodes = display_space::armor(std::mem::take(nodes));
+    display_space::armor(nodes);
     // (node, inside template output, spaces armored)
     let mut stack: Vec<(&mut Node, bool, bool)> =
         nodes.iter_mut().map(|n| (n, false, true)).collect();
@@ -35,9 +35,15 @@ pub(crate) fn flag_empty_and_display_space(nodes: &mut Vec<Node>) {
         let tpl = cleanup::flag_element(e, in_tpl);
         let spacing = spacing && !display_space::keeps_spaces(&e.name);
         if spacing {
-            e.children = display_space::armor(std::mem::take(&mut e.children));
+            display_space::armor(&mut e.children);
         }
-        stack.extend(e.children.iter_mut().map(|c| (c, tpl, spacing)));
+        // Only elements have work (texts were armored with their list).
+        stack.extend(
+            e.children
+                .iter_mut()
+                .filter(|c| matches!(c, Node::Element(_)))
+                .map(|c| (c, tpl, spacing)),
+        );
     }
 }
 
