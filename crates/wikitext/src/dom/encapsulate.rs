@@ -30,11 +30,16 @@ fn marker_kind(node: &Node) -> Option<bool> {
     }
 }
 
-/// [`marker_kind`], with a start marker's `data-mw`.
-fn marker(node: &Node) -> Option<(bool, Option<String>)> {
+/// [`marker_kind`], with a start marker's `data-mw` (taken out: markers do
+/// not reach the output).
+fn marker(node: &mut Node) -> Option<(bool, Option<String>)> {
     let start = marker_kind(node)?;
     let data = match node {
-        Node::Element(e) if start => e.attr("data-mw").map(str::to_owned),
+        Node::Element(e) if start => e
+            .attrs
+            .iter_mut()
+            .find(|(k, _)| k == "data-mw")
+            .map(|(_, v)| std::mem::take(v)),
         _ => None,
     };
     Some((start, data))
@@ -218,8 +223,8 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     }
     let mut out: Vec<Node> = Vec::with_capacity(children.len());
     let mut iter = children.into_iter().peekable();
-    while let Some(node) = iter.next() {
-        match marker(&node) {
+    while let Some(mut node) = iter.next() {
+        match marker(&mut node) {
             Some((true, data)) => {
                 let empty_output = marks_empty(&node);
                 // Collect up to the matching end in this list.
