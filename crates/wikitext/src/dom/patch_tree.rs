@@ -727,6 +727,74 @@ mod tests {
         out
     }
 
+    /// Each element's [`Marked`] says exactly whether a `meta`, a table part
+    /// or an element with a `tl:` attribute is below it.
+    #[test]
+    fn marks_say_what_is_below() {
+        let mut tree = PatchTree::default();
+        let mut builder = TreeBuilder::new(TreeBuilderConfig::default());
+        let mut private = OwnedToken::start("span");
+        if let OwnedToken::StartTag(t) = &mut private {
+            *t = t.clone().with_attr("tl:call", "0");
+        }
+        let tokens = [
+            OwnedToken::start("body"),
+            OwnedToken::start("p"),
+            OwnedToken::start("b"),
+            OwnedToken::text("plain"),
+            OwnedToken::end("b"),
+            OwnedToken::end("p"),
+            OwnedToken::start("div"),
+            OwnedToken::start("i"),
+            OwnedToken::start("meta"),
+            OwnedToken::end("i"),
+            OwnedToken::end("div"),
+            OwnedToken::start("ul"),
+            OwnedToken::start("li"),
+            private,
+            OwnedToken::end("span"),
+            OwnedToken::end("ul"),
+            OwnedToken::start("table"),
+            OwnedToken::start("td"),
+            OwnedToken::text("cell"),
+            OwnedToken::end("table"),
+            OwnedToken::Eof,
+        ];
+        for t in &tokens {
+            assert!(builder.process_owned(t).is_ok());
+        }
+        assert!(tree.apply(builder.take_patches()).is_ok());
+        let nodes = tree.into_body();
+        // (name, marked) of every element, in document order.
+        let mut seen = Vec::new();
+        let mut stack: Vec<&Node> = nodes.iter().rev().collect();
+        while let Some(n) = stack.pop() {
+            if let Node::Element(e) = n {
+                seen.push((e.name.to_string(), e.marked_below()));
+                stack.extend(e.children.iter().rev());
+            }
+        }
+        let expected = [
+            ("p", false),
+            ("b", false),
+            ("div", true),
+            ("i", true),
+            ("meta", false),
+            ("ul", true),
+            ("li", true),
+            ("span", false),
+            ("table", true),
+            ("tbody", true),
+            ("tr", false),
+            ("td", false),
+        ];
+        let expected: Vec<(String, bool)> =
+            expected.iter().map(|&(n, m)| (n.to_owned(), m)).collect();
+        assert_eq!(seen, expected);
+        // Elements made later may hold anything.
+        assert!(Element::new("p").marked_below());
+    }
+
     #[test]
     fn agrees_with_the_store_on_moves_and_foster_parenting() {
         let mut a = OwnedToken::start("a");
