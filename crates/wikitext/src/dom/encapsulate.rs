@@ -96,7 +96,8 @@ fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
     range
 }
 
-fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
+/// `data_mw` goes to the range's first element (moved there).
+fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
     let mut out = Vec::with_capacity(range.len());
     // Leading whitespace (a newline the expansion put before block output)
     // stays outside; the first real node carries the transclusion.
@@ -190,11 +191,13 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                         Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
                             v.pop();
                             v.push(',');
-                            v.push_str(data_mw.strip_prefix('{').unwrap_or(data_mw));
+                            v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
                         }
                         _ => {
                             e.attrs.retain(|(k, _)| k != "data-mw");
-                            e.attrs.push(("data-mw".into(), data_mw.into()));
+                            // The first element only: nothing reads it after.
+                            e.attrs
+                                .push(("data-mw".into(), std::mem::take(&mut data_mw)));
                         }
                     }
                 }
@@ -206,6 +209,32 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     }
     out.extend(trailing);
     out
+}
+
+/// `#mwt` and the decimal digits of `n` (a range's `about`; one per call, so
+/// without the formatting machinery).
+fn about_id(mut n: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut len = 0;
+    while let Some(d) = digits.get_mut(len) {
+        *d = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let mut id = String::with_capacity(4 + len);
+    id.push_str("#mwt");
+    id.extend(
+        digits
+            .get(..len)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .map(|&d| char::from(d)),
+    );
+    id
 }
 
 fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
@@ -276,8 +305,8 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     && let Some(data) = data
                 {
                     *counter += 1;
-                    let about = format!("#mwt{counter}");
-                    range = wrap(range, &data, &about);
+                    let about = about_id(*counter);
+                    range = wrap(range, data, &about);
                 }
                 out.append(&mut range);
                 if !rest.is_empty() {
@@ -433,4 +462,17 @@ fn contains_marker(node: &Node) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::about_id;
+
+    #[test]
+    fn about_ids_are_decimal() {
+        assert_eq!(about_id(0), "#mwt0");
+        assert_eq!(about_id(7), "#mwt7");
+        assert_eq!(about_id(1204), "#mwt1204");
+        assert_eq!(about_id(usize::MAX), format!("#mwt{}", usize::MAX));
+    }
 }
