@@ -115,15 +115,16 @@ fn armored_at(text: &str, i: usize, out: &mut Vec<usize>) {
 }
 
 /// The pass on one child list.
-pub(crate) fn armor(children: Vec<Node>) -> Vec<Node> {
-    // The first text with spaces to armor (most lists have none: returned as
+pub(crate) fn armor(list: &mut Vec<Node>) {
+    // The first text with spaces to armor (most lists have none: left as
     // they are); each text is searched once.
-    let Some((first, mut positions)) = children.iter().enumerate().find_map(|(i, c)| match c {
+    let Some((first, mut positions)) = list.iter().enumerate().find_map(|(i, c)| match c {
         Node::Text(t) => Some((i, spaces(t))).filter(|(_, p)| !p.is_empty()),
         _ => None,
     }) else {
-        return children;
+        return;
     };
+    let children = std::mem::take(list);
     let mut out = Vec::with_capacity(children.len());
     for (i, child) in children.into_iter().enumerate() {
         let Node::Text(text) = child else {
@@ -156,7 +157,7 @@ pub(crate) fn armor(children: Vec<Node>) -> Vec<Node> {
             out.push(Node::Text(text.get(from..).unwrap_or("").to_owned()));
         }
     }
-    out
+    *list = out;
 }
 
 /// Elements whose content keeps its spaces (not descended into).

@@ -30,11 +30,16 @@ fn marker_kind(node: &Node) -> Option<bool> {
     }
 }
 
-/// [`marker_kind`], with a start marker's `data-mw`.
-fn marker(node: &Node) -> Option<(bool, Option<String>)> {
+/// [`marker_kind`], with a start marker's `data-mw` (taken out: markers do
+/// not reach the output).
+fn marker(node: &mut Node) -> Option<(bool, Option<String>)> {
     let start = marker_kind(node)?;
     let data = match node {
-        Node::Element(e) if start => e.attr("data-mw").map(str::to_owned),
+        Node::Element(e) if start => e
+            .attrs
+            .iter_mut()
+            .find(|(k, _)| k == "data-mw")
+            .map(|(_, v)| std::mem::take(v)),
         _ => None,
     };
     Some((start, data))
@@ -91,7 +96,8 @@ fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
     range
 }
 
-fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
+/// `data_mw` goes to the range's first element (moved there).
+fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
     let mut out = Vec::with_capacity(range.len());
     // Leading whitespace (a newline the expansion put before block output)
     // stays outside; the first real node carries the transclusion.
@@ -185,11 +191,13 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
                         Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
                             v.pop();
                             v.push(',');
-                            v.push_str(data_mw.strip_prefix('{').unwrap_or(data_mw));
+                            v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
                         }
                         _ => {
                             e.attrs.retain(|(k, _)| k != "data-mw");
-                            e.attrs.push(("data-mw".into(), data_mw.into()));
+                            // The first element only: nothing reads it after.
+                            e.attrs
+                                .push(("data-mw".into(), std::mem::take(&mut data_mw)));
                         }
                     }
                 }
@@ -203,12 +211,40 @@ fn wrap(range: Vec<Node>, data_mw: &str, about: &str) -> Vec<Node> {
     out
 }
 
+/// `#mwt` and the decimal digits of `n` (a range's `about`; one per call, so
+/// without the formatting machinery).
+fn about_id(mut n: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut len = 0;
+    while let Some(d) = digits.get_mut(len) {
+        *d = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let mut id = String::with_capacity(4 + len);
+    id.push_str("#mwt");
+    id.extend(
+        digits
+            .get(..len)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .map(|&d| char::from(d)),
+    );
+    id
+}
+
 fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     // No marker among these siblings: the list stays as it is (no new vector),
     // only the children's lists are processed, in the same order.
     if !children.iter().any(|n| marker_kind(n).is_some()) {
         for node in &mut children {
-            if let Node::Element(e) = node {
+            if let Node::Element(e) = node
+                && e.marked_below()
+            {
                 e.children = process(std::mem::take(&mut e.children), counter);
             }
         }
@@ -216,8 +252,8 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     }
     let mut out: Vec<Node> = Vec::with_capacity(children.len());
     let mut iter = children.into_iter().peekable();
-    while let Some(node) = iter.next() {
-        match marker(&node) {
+    while let Some(mut node) = iter.next() {
+        match marker(&mut node) {
             Some((true, data)) => {
                 let empty_output = marks_empty(&node);
                 // Collect up to the matching end in this list.
@@ -269,8 +305,8 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     && let Some(data) = data
                 {
                     *counter += 1;
-                    let about = format!("#mwt{counter}");
-                    range = wrap(range, &data, &about);
+                    let about = about_id(*counter);
+                    range = wrap(range, data, &about);
                 }
                 out.append(&mut range);
                 if !rest.is_empty() {
@@ -279,7 +315,7 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
             }
             Some((false, _)) => {}
             None => out.push(match node {
-                Node::Element(mut e) => {
+                Node::Element(mut e) if e.marked_below() => {
                     e.children = process(std::mem::take(&mut e.children), counter);
                     Node::Element(e)
                 }
@@ -294,7 +330,7 @@ fn process_children(nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     nodes
         .into_iter()
         .map(|n| match n {
-            Node::Element(mut e) => {
+            Node::Element(mut e) if e.marked_below() => {
                 e.children = process(std::mem::take(&mut e.children), counter);
                 Node::Element(e)
             }
@@ -322,7 +358,10 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
     let mut i = 0;
     while i < nodes.len() {
         let mut moved = None;
-        if let Some(Node::Element(e)) = nodes.get_mut(i) {
+        // No marker below: nothing to hoist in or out of it.
+        if let Some(Node::Element(e)) = nodes.get_mut(i)
+            && e.marked_below()
+        {
             hoist_trailing_starts(&mut e.children);
             let last = e
                 .children
@@ -349,7 +388,9 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
     let mut i = 0;
     while i < nodes.len() {
         let mut leading = None;
-        if let Some(Node::Element(e)) = nodes.get_mut(i) {
+        if let Some(Node::Element(e)) = nodes.get_mut(i)
+            && e.marked_below()
+        {
             let first = e
                 .children
                 .iter()
@@ -377,7 +418,9 @@ fn contains_end(node: &Node) -> bool {
         if marker_kind(n) == Some(false) {
             return true;
         }
-        if let Node::Element(e) = n {
+        if let Node::Element(e) = n
+            && e.marked_below()
+        {
             stack.extend(e.children.iter());
         }
     }
@@ -387,6 +430,9 @@ fn contains_end(node: &Node) -> bool {
 /// Removes the first end marker (in document order) under `node`.
 fn remove_first_end(node: &mut Node) -> bool {
     let Node::Element(e) = node else { return false };
+    if !e.marked_below() {
+        return false;
+    }
     for i in 0..e.children.len() {
         let is_end = e
             .children
@@ -409,9 +455,24 @@ fn contains_marker(node: &Node) -> bool {
         if marker_kind(n).is_some() {
             return true;
         }
-        if let Node::Element(e) = n {
+        if let Node::Element(e) = n
+            && e.marked_below()
+        {
             stack.extend(e.children.iter());
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::about_id;
+
+    #[test]
+    fn about_ids_are_decimal() {
+        assert_eq!(about_id(0), "#mwt0");
+        assert_eq!(about_id(7), "#mwt7");
+        assert_eq!(about_id(1204), "#mwt1204");
+        assert_eq!(about_id(usize::MAX), format!("#mwt{}", usize::MAX));
+    }
 }

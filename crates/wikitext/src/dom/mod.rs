@@ -26,7 +26,7 @@ use tagloom_html::dom::{NodeKind, NodeRef};
 /// like), before the children are visited. Each works on one element and
 /// its subtree as the tree builder left it, so the two orders agree.
 pub(crate) fn flag_empty_and_display_space(nodes: &mut Vec<Node>) {
-    *nodes = display_space::armor(std::mem::take(nodes));
+    display_space::armor(nodes);
     // (node, inside template output, spaces armored)
     let mut stack: Vec<(&mut Node, bool, bool)> =
         nodes.iter_mut().map(|n| (n, false, true)).collect();
@@ -35,9 +35,15 @@ pub(crate) fn flag_empty_and_display_space(nodes: &mut Vec<Node>) {
         let tpl = cleanup::flag_element(e, in_tpl);
         let spacing = spacing && !display_space::keeps_spaces(&e.name);
         if spacing {
-            e.children = display_space::armor(std::mem::take(&mut e.children));
+            display_space::armor(&mut e.children);
         }
-        stack.extend(e.children.iter_mut().map(|c| (c, tpl, spacing)));
+        // Only elements have work (texts were armored with their list).
+        stack.extend(
+            e.children
+                .iter_mut()
+                .filter(|c| matches!(c, Node::Element(_)))
+                .map(|c| (c, tpl, spacing)),
+        );
     }
 }
 
@@ -60,7 +66,47 @@ pub(crate) struct Element {
     pub(crate) name: Cow<'static, str>,
     pub(crate) attrs: Vec<Attr>,
     pub(crate) children: Vec<Node>,
+    /// Whether the marker passes need to look below it ([`Marked`]).
+    pub(crate) marked: Marked,
 }
+
+/// Whether an element's descendants may hold what the transclusion passes
+/// (`table_fixups`, `compound`, `encapsulate`) look for or change: a `meta`
+/// (the markers), an element with a private `tl:` attribute, or a table, a
+/// section of one or a row ([`Marked::concerns`]). Exact where the tree is
+/// built ([`patch_tree`]); an element made or rebuilt later says
+/// [`Marked::MAYBE`], and the passes move markers only among their
+/// ancestors' children, so a `NONE` stays true. A hint: trees that differ
+/// only in it are equal.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Marked(bool);
+
+impl Marked {
+    /// Nothing below concerns the passes: they need not descend.
+    pub(crate) const NONE: Marked = Marked(false);
+    /// Something below may concern them.
+    pub(crate) const MAYBE: Marked = Marked(true);
+
+    pub(crate) fn maybe(self) -> bool {
+        self.0
+    }
+
+    /// Whether `e` itself concerns the marker passes.
+    pub(crate) fn concerns(e: &Element) -> bool {
+        matches!(
+            &*e.name,
+            "meta" | "table" | "tbody" | "thead" | "tfoot" | "tr"
+        ) || e.attrs.iter().any(|(k, _)| k.starts_with("tl:"))
+    }
+}
+
+impl PartialEq for Marked {
+    fn eq(&self, _: &Marked) -> bool {
+        true
+    }
+}
+
+impl Eq for Marked {}
 
 impl Element {
     pub(crate) fn new(name: impl Into<Cow<'static, str>>) -> Element {
@@ -68,7 +114,13 @@ impl Element {
             name: name.into(),
             attrs: Vec::new(),
             children: Vec::new(),
+            marked: Marked::MAYBE,
         }
+    }
+
+    /// Whether the marker passes need to look at `e`'s descendants.
+    pub(crate) fn marked_below(&self) -> bool {
+        self.marked.maybe()
     }
 
     pub(crate) fn attr(&self, name: &str) -> Option<&str> {
@@ -108,6 +160,7 @@ pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
                                 .map(|a| (a.name.to_string().into(), a.value.to_owned()))
                                 .collect(),
                             children: Vec::new(),
+                            marked: Marked::MAYBE,
                         };
                         stack.push((element, sibling));
                         next = child.first_child();

@@ -20,7 +20,7 @@ use tagloom_html::dom_patch::{PatchKey, QuirksMode};
 use tagloom_html::token::{OwnedAttribute, OwnedTag};
 use tagloom_html::tree_builder::{ElementAttrs, NewElement, TreeSink};
 
-use super::{Attr, Element, Node};
+use super::{Attr, Element, Marked, Node};
 
 /// No slot (a link's end).
 const NONE: u32 = u32::MAX;
@@ -244,6 +244,8 @@ impl PatchTree {
             name,
             attrs: list,
             children: Vec::new(),
+            // Made exact by `into_content`.
+            marked: Marked::MAYBE,
         };
         self.create_or_record(key, Data::Element(element));
         if let Some(contents) = contents {
@@ -363,8 +365,10 @@ impl PatchTree {
             return Vec::new();
         };
         let mut roots: Vec<Node> = Vec::with_capacity(self.child_count(body));
-        // Elements under construction with the slot of their next sibling.
-        let mut stack: Vec<(Element, u32)> = Vec::new();
+        // Elements under construction with the slot of their next sibling
+        // and whether a node made below them concerns the marker passes
+        // (their exact `Marked`).
+        let mut stack: Vec<(Element, u32, bool)> = Vec::new();
         let mut next = self.slots.get(body as usize).map_or(NONE, |s| s.first);
         loop {
             let made = match self.get(next) {
@@ -374,7 +378,7 @@ impl PatchTree {
                     match std::mem::take(&mut slot.data) {
                         Data::Element(mut e) => {
                             e.children.reserve_exact(self.child_count(next));
-                            stack.push((e, sibling));
+                            stack.push((e, sibling, false));
                             next = first;
                             continue;
                         }
@@ -393,16 +397,21 @@ impl PatchTree {
                     }
                 }
                 None => {
-                    let Some((element, sibling)) = stack.pop() else {
+                    let Some((mut element, sibling, below)) = stack.pop() else {
                         break;
                     };
                     next = sibling;
+                    element.marked = if below { Marked::MAYBE } else { Marked::NONE };
+                    let concerns = below || Marked::concerns(&element);
+                    if let Some((_, _, parent_below)) = stack.last_mut() {
+                        *parent_below |= concerns;
+                    }
                     Some(Node::Element(element))
                 }
             };
             if let Some(n) = made {
                 match stack.last_mut() {
-                    Some((parent, _)) => parent.children.push(n),
+                    Some((parent, _, _)) => parent.children.push(n),
                     None => roots.push(n),
                 }
             }
@@ -716,6 +725,74 @@ mod tests {
         let mut out = String::new();
         serialize(&from_tree, &mut out);
         out
+    }
+
+    /// Each element's [`Marked`] says exactly whether a `meta`, a table part
+    /// or an element with a `tl:` attribute is below it.
+    #[test]
+    fn marks_say_what_is_below() {
+        let mut tree = PatchTree::default();
+        let mut builder = TreeBuilder::new(TreeBuilderConfig::default());
+        let mut private = OwnedToken::start("span");
+        if let OwnedToken::StartTag(t) = &mut private {
+            *t = t.clone().with_attr("tl:call", "0");
+        }
+        let tokens = [
+            OwnedToken::start("body"),
+            OwnedToken::start("p"),
+            OwnedToken::start("b"),
+            OwnedToken::text("plain"),
+            OwnedToken::end("b"),
+            OwnedToken::end("p"),
+            OwnedToken::start("div"),
+            OwnedToken::start("i"),
+            OwnedToken::start("meta"),
+            OwnedToken::end("i"),
+            OwnedToken::end("div"),
+            OwnedToken::start("ul"),
+            OwnedToken::start("li"),
+            private,
+            OwnedToken::end("span"),
+            OwnedToken::end("ul"),
+            OwnedToken::start("table"),
+            OwnedToken::start("td"),
+            OwnedToken::text("cell"),
+            OwnedToken::end("table"),
+            OwnedToken::Eof,
+        ];
+        for t in &tokens {
+            assert!(builder.process_owned(t).is_ok());
+        }
+        assert!(tree.apply(builder.take_patches()).is_ok());
+        let nodes = tree.into_body();
+        // (name, marked) of every element, in document order.
+        let mut seen = Vec::new();
+        let mut stack: Vec<&Node> = nodes.iter().rev().collect();
+        while let Some(n) = stack.pop() {
+            if let Node::Element(e) = n {
+                seen.push((e.name.to_string(), e.marked_below()));
+                stack.extend(e.children.iter().rev());
+            }
+        }
+        let expected = [
+            ("p", false),
+            ("b", false),
+            ("div", true),
+            ("i", true),
+            ("meta", false),
+            ("ul", true),
+            ("li", true),
+            ("span", false),
+            ("table", true),
+            ("tbody", true),
+            ("tr", false),
+            ("td", false),
+        ];
+        let expected: Vec<(String, bool)> =
+            expected.iter().map(|&(n, m)| (n.to_owned(), m)).collect();
+        assert_eq!(seen, expected);
+        // Elements made later may hold anything.
+        assert!(Element::new("p").marked_below());
     }
 
     #[test]

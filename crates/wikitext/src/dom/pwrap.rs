@@ -125,6 +125,7 @@ fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
         name,
         attrs,
         children,
+        ..
     } = e;
     for child in children {
         split(child, &mut parts);
@@ -144,6 +145,7 @@ fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
                     name: name.clone(),
                     attrs: attrs.clone(),
                     children: Vec::new(),
+                    marked: super::Marked::MAYBE,
                 };
                 el.children.push(child);
                 merged.push((wrap, el));
@@ -172,6 +174,8 @@ fn wrap_children(children: Vec<Node>) -> Vec<Node> {
         moved.reverse();
         out.extend(moved);
     };
+    // One buffer for every child's parts.
+    let mut parts = Vec::new();
     for child in children {
         if is_block(&child)
             && !(matches!(&child, Node::Element(e) if is_formatting_element(&e.name)))
@@ -180,9 +184,8 @@ fn wrap_children(children: Vec<Node>) -> Vec<Node> {
             out.push(child);
             continue;
         }
-        let mut parts = Vec::new();
         split(child, &mut parts);
-        for (wrap, node) in parts {
+        for (wrap, node) in parts.drain(..) {
             match wrap {
                 Some(false) => {
                     close(&mut out, &mut open);

@@ -64,7 +64,9 @@ fn survey(nodes: &[Node]) -> Survey {
                 // Every pass runs: the rest is not needed.
                 break;
             }
-            stack.extend(e.children.iter());
+            if e.marked_below() {
+                stack.extend(e.children.iter());
+            }
         }
     }
     found
@@ -113,8 +115,11 @@ pub(crate) fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
     marks(nodes).list
 }
 
-/// Calls `f` with every node and its path, in document order (iterative,
-/// one path buffer: the tree may be deep and large).
+/// Calls `f` with every node and its path, in document order, not below an
+/// element nothing under which concerns the marker passes
+/// ([`super::Marked`]; every pass that walks here looks for markers, private
+/// attributes or tables). Iterative, one path buffer: the tree may be deep
+/// and large.
 pub(crate) fn walk<'a>(nodes: &'a [Node], mut f: impl FnMut(&[usize], &'a Node)) {
     let mut stack: Vec<(&'a [Node], usize)> = vec![(nodes, 0)];
     let mut path: Path = Vec::new();
@@ -127,7 +132,9 @@ pub(crate) fn walk<'a>(nodes: &'a [Node], mut f: impl FnMut(&[usize], &'a Node))
         path.push(i);
         f(&path, node);
         match node {
-            Node::Element(e) if !e.children.is_empty() => stack.push((&e.children, 0)),
+            Node::Element(e) if e.marked_below() && !e.children.is_empty() => {
+                stack.push((&e.children, 0));
+            }
             _ => {
                 path.pop();
             }
@@ -265,12 +272,16 @@ pub(crate) fn drop_at(nodes: &mut [Node], path: &[usize]) -> Option<()> {
 }
 
 /// Removes the elements flagged `tl:drop` (iterative: the tree may be deep).
+/// Only markers are flagged: not below elements nothing under which
+/// concerns the marker passes.
 pub(crate) fn sweep(nodes: &mut Vec<Node>) {
     let mut stack: Vec<&mut Vec<Node>> = vec![nodes];
     while let Some(list) = stack.pop() {
         list.retain(|n| !matches!(n, Node::Element(e) if e.attr(DROP).is_some()));
         for n in list {
-            if let Node::Element(e) = n {
+            if let Node::Element(e) = n
+                && e.marked_below()
+            {
                 stack.push(&mut e.children);
             }
         }
@@ -464,7 +475,9 @@ fn drop_fosterable_whitespace(nodes: &mut [Node]) {
                 true
             });
         }
-        stack.extend(e.children.iter_mut());
+        if e.marked_below() {
+            stack.extend(e.children.iter_mut());
+        }
     }
 }
 
@@ -530,7 +543,10 @@ fn strip(nodes: &mut [Node]) {
                     None => e.attrs.push(("class".into(), "mw-empty-elt".into())),
                 }
             }
-            stack.extend(e.children.iter_mut());
+            // Private attributes are only below marked elements.
+            if e.marked_below() {
+                stack.extend(e.children.iter_mut());
+            }
         }
     }
 }
@@ -706,7 +722,10 @@ fn migrate_row_newlines(nodes: &mut Vec<Node>) {
         let Some(Node::Element(e)) = nodes.get_mut(i) else {
             continue;
         };
-        migrate_row_newlines(&mut e.children);
+        // Wikitext rows (`tl:row`) are only below marked elements.
+        if e.marked_below() {
+            migrate_row_newlines(&mut e.children);
+        }
         if e.name != "tr" || !e.attrs.iter().any(|(k, _)| k == ROW) {
             continue;
         }

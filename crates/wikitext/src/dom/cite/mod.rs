@@ -87,6 +87,7 @@ fn element(name: &'static str, attrs: Vec<Attr>, children: Vec<Node>) -> Node {
         name: name.into(),
         attrs,
         children,
+        marked: super::Marked::MAYBE,
     })
 }
 
