@@ -2,6 +2,7 @@
 //! DOM passes → `<body>` serialization. Ref bodies render (once per distinct
 //! body) to nodes in a table the page's Cite pass reads (`SharedBodies`).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -11,7 +12,8 @@ use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_html::tree_builder::is_formatting_atom;
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
-    Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
+    Ctx, Handler, HandlerError, Match, Outcome, Pipeline, PipelineConfig, PipelineError, Rank,
+    Registry, Sink, block_on,
 };
 
 use crate::dom::patch_tree::{AttrHandoff, SharedHandoff, SharedTree, TreeSlot};
@@ -46,6 +48,9 @@ pub(crate) struct Page {
     pub(crate) calls: Arc<[Call]>,
     /// The page's rendered ref bodies.
     pub(crate) bodies: SharedBodies,
+    /// An inline renderer per nesting depth, kept for the next body at that
+    /// depth (`None` while one of its bodies renders).
+    inline: RefCell<Vec<Option<InlineRenderer>>>,
 }
 
 impl Page {
@@ -55,25 +60,17 @@ impl Page {
             options,
             calls,
             bodies: SharedBodies::default(),
+            inline: RefCell::new(Vec::new()),
         }
     }
 }
 
-fn registry(page: &Rc<Page>, context: Context) -> Result<Registry<WikiToken>, PipelineError> {
-    let mut r = Registry::new();
+/// The phase-3 transforms (ranks 2.01 to 2.95, every token), in rank order.
+fn stages(page: &Rc<Page>, context: Context) -> Vec<Box<dyn Transform>> {
     let depth = match context {
         Context::Page => 0,
         Context::Inline { depth } => depth,
     };
-    r.add_async(
-        LinkHandler {
-            options: Arc::clone(&page.options),
-            page: page.title.clone(),
-        },
-        Rank::new(1.5)?,
-        Match::Kind(WikiKind::WikiLink),
-    )?;
-    // Phase 3 (ranks 2.01 to 2.95, every token) as one handler.
     let mut stages: Vec<Box<dyn Transform>> = vec![Box::new(Cite::new(Rc::clone(page), depth))];
     if context == Context::Page {
         stages.push(Box::new(PreHandler::default()));
@@ -84,8 +81,88 @@ fn registry(page: &Rc<Page>, context: Context) -> Result<Registry<WikiToken>, Pi
     if context == Context::Page {
         stages.push(Box::new(ParagraphWrapper::default()));
     }
-    r.add(Chain::new(stages), Rank::new(2.01)?, Match::Any)?;
+    stages
+}
+
+/// The links (phase 1) and `chain`, phase 3 as one handler.
+fn registry(
+    page: &Page,
+    chain: impl Handler<WikiToken> + 'static,
+) -> Result<Registry<WikiToken>, PipelineError> {
+    let mut r = Registry::new();
+    r.add_async(
+        LinkHandler {
+            options: Arc::clone(&page.options),
+            page: page.title.clone(),
+        },
+        Rank::new(1.5)?,
+        Match::Kind(WikiKind::WikiLink),
+    )?;
+    r.add(chain, Rank::new(2.01)?, Match::Any)?;
     Ok(r)
+}
+
+/// The phase-3 chain of an [`InlineRenderer`], which keeps a handle to it to
+/// give it fresh stages for each body.
+struct SharedChain(Rc<RefCell<Chain>>);
+
+impl Handler<WikiToken> for SharedChain {
+    fn handle(&mut self, token: WikiToken, ctx: &Ctx) -> Result<Outcome<WikiToken>, HandlerError> {
+        self.0.borrow_mut().handle(token, ctx)
+    }
+
+    fn handle_into(
+        &mut self,
+        token: WikiToken,
+        ctx: &Ctx,
+        out: &mut Vec<WikiToken>,
+    ) -> Result<(), HandlerError> {
+        self.0.borrow_mut().handle_into(token, ctx, out)
+    }
+}
+
+/// The pipeline of a page's ref bodies at one nesting depth, made once and
+/// run for each of them: its registry and link handler are the page's; the
+/// phase-3 stages are made anew for each body (no state passes from one body
+/// to the next) and dropped after it (so the page, which keeps the renderer,
+/// is not kept alive by its own `Cite` stage).
+struct InlineRenderer {
+    pipeline: Pipeline<WikiToken>,
+    chain: Rc<RefCell<Chain>>,
+}
+
+impl InlineRenderer {
+    fn new(page: &Page) -> Result<InlineRenderer, PipelineError> {
+        let chain = Rc::new(RefCell::new(Chain::new(Vec::new())));
+        let registry = registry(page, SharedChain(Rc::clone(&chain)))?;
+        Ok(InlineRenderer {
+            pipeline: Pipeline::new(registry, PipelineConfig::default()),
+            chain,
+        })
+    }
+
+    fn render(
+        &mut self,
+        text: &str,
+        page: &Rc<Page>,
+        depth: usize,
+    ) -> Result<Vec<Node>, WikiError> {
+        self.chain
+            .borrow_mut()
+            .set_stages(stages(page, Context::Inline { depth }));
+        let tokens =
+            crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
+        let sink = BodySink::new(
+            false,
+            text.len(),
+            Arc::clone(&page.calls),
+            Rc::clone(&page.bodies),
+        );
+        let result =
+            sink.and_then(|sink| block_on(self.pipeline.run(tokens.into_iter().map(Ok), sink)));
+        self.chain.borrow_mut().set_stages(Vec::new());
+        Ok(result?.0)
+    }
 }
 
 /// The tree builder of an inline render: a fragment in `<body>` rather than a
@@ -384,7 +461,7 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
     // One copy of the options for the page's handlers and its ref bodies' renders.
     let page = Rc::new(Page::new(Arc::new(options.clone()), Arc::from(calls)));
-    let nodes = run_marked(&text, &page, Context::Page)?;
+    let nodes = run_marked(&text, &page)?;
     // The HTML is about five times the wikitext (the corpus's 111 articles:
     // 4.7): room made once rather than grown by copies.
     let mut html = String::with_capacity(wikitext.len().saturating_mul(5));
@@ -392,11 +469,12 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     Ok(html)
 }
 
-fn run_marked(text: &str, page: &Rc<Page>, context: Context) -> Result<Vec<Node>, WikiError> {
+fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
     let tokens = crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
-    let mut pipeline = Pipeline::new(registry(page, context)?, PipelineConfig::default());
+    let chain = Chain::new(stages(page, Context::Page));
+    let mut pipeline = Pipeline::new(registry(page, chain)?, PipelineConfig::default());
     let sink = BodySink::new(
-        context == Context::Page,
+        true,
         text.len(),
         Arc::clone(&page.calls),
         Rc::clone(&page.bodies),
@@ -407,11 +485,28 @@ fn run_marked(text: &str, page: &Rc<Page>, context: Context) -> Result<Vec<Node>
 
 /// A ref body (already preprocessed with its page; the page's calls are the
 /// transclusions its markers refer to) as nodes, in inline context (refs in it
-/// add their bodies to the page's); errors render as nothing. Not inlined: its
+/// add their bodies to the page's); errors render as nothing. The page's
+/// renderer for `depth` runs it ([`InlineRenderer`]). Not inlined: its
 /// callers' profiles show the inner renders as one entry.
 #[inline(never)]
 pub(crate) fn render_inline(text: &str, page: &Rc<Page>, depth: usize) -> Vec<Node> {
-    run_marked(text, page, Context::Inline { depth }).unwrap_or_default()
+    let slot = page
+        .inline
+        .borrow_mut()
+        .get_mut(depth)
+        .and_then(Option::take);
+    let Some(mut renderer) = slot.map_or_else(|| InlineRenderer::new(page).ok(), Some) else {
+        return Vec::new();
+    };
+    let nodes = renderer.render(text, page, depth).unwrap_or_default();
+    let mut pool = page.inline.borrow_mut();
+    if pool.len() <= depth {
+        pool.resize_with(depth + 1, || None);
+    }
+    if let Some(slot) = pool.get_mut(depth) {
+        *slot = Some(renderer);
+    }
+    nodes
 }
 
 #[cfg(test)]

@@ -61,6 +61,15 @@ impl Chain {
         }
     }
 
+    /// Runs `stages` from now on, as a new chain would (the buffers are kept,
+    /// emptied): a reused pipeline's chain for its next input.
+    pub(crate) fn set_stages(&mut self, stages: Vec<Box<dyn Transform>>) {
+        self.stages = stages;
+        self.input.clear();
+        self.output.clear();
+        self.one.clear();
+    }
+
     /// `token` through every stage; the result is left in `self.input`. A
     /// stage that lets the token pass does not move it; while each stage gives
     /// back exactly one token, that token goes straight on to the next (the
