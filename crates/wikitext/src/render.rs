@@ -204,7 +204,10 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
 /// Tree builder and the tree it builds (its sink); finishes as `<body>`'s
 /// children after the DOM passes.
 struct BodySink {
-    builder: TreeBuilder,
+    /// Boxed: the sink moves into the pipeline's run and back out to finish,
+    /// and a ref body's render is short (the builder would be most of what
+    /// each move copies).
+    builder: Box<TreeBuilder>,
     /// Where the tree builder's sink leaves the tree when the builder is dropped.
     tree: TreeSlot,
     /// Start tags' attributes the tree takes instead of copies ([`AttrHandoff`]).
@@ -283,7 +286,7 @@ impl BodySink {
         };
         let mut sink = BodySink {
             page,
-            builder: TreeBuilder::with_sink(config, Box::new(tree_sink)),
+            builder: Box::new(TreeBuilder::with_sink(config, Box::new(tree_sink))),
             tree,
             handoff,
             moved: Vec::new(),
