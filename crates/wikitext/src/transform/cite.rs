@@ -202,6 +202,11 @@ impl Cite {
 }
 
 impl Transform for Cite {
+    /// The page's caches (link form, group labels) stay.
+    fn reset(&mut self) {
+        self.open_calls = 0;
+    }
+
     /// Every token but a `<ref>` or `<references>` passes.
     fn pass(&mut self, token: &WikiToken) -> bool {
         if matches!(token.tok, Tok::Ref(_) | Tok::References(_)) {
@@ -252,6 +257,7 @@ mod tests {
                 Arc::from(Vec::new()),
             ));
             let nodes = crate::render::render_inline(body, &page, 1);
+            page.release_renderers();
             let mut html = String::new();
             crate::dom::serialize::serialize(&nodes, &mut html);
             assert_eq!(html, body);
