@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::task::{Poll, Waker};
 
 use tagloom_html::atom;
 use tagloom_html::dom_patch::{Namespace, PatchKey, QuirksMode};
@@ -158,9 +159,8 @@ impl InlineRenderer {
             Arc::clone(&page.calls),
             Rc::clone(&page.bodies),
         );
-        let result =
-            sink.and_then(|sink| block_on(self.pipeline.run(tokens.into_iter().map(Ok), sink)));
-        Ok(result?.0)
+        let run = self.pipeline.run(tokens.into_iter().map(Ok), sink?);
+        Ok(run_now(run)?.0)
     }
 }
 
@@ -485,6 +485,18 @@ fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
     )?;
     let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
     Ok(html)
+}
+
+/// `future`'s output: a pipeline whose handlers never wait (the wikitext
+/// ones) finishes on its first poll, without [`block_on`]'s thread waker
+/// (made per call); one that waits goes on under `block_on`.
+fn run_now<F: Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        Poll::Ready(output) => output,
+        Poll::Pending => block_on(future),
+    }
 }
 
 /// A ref body (already preprocessed with its page; the page's calls are the
