@@ -2,8 +2,10 @@
 //! DOM passes → `<body>` serialization. Ref bodies render (once per distinct
 //! body) to nodes in a table the page's Cite pass reads (`SharedBodies`).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::task::{Poll, Waker};
 
 use tagloom_html::atom;
 use tagloom_html::dom_patch::{Namespace, PatchKey, QuirksMode};
@@ -11,7 +13,8 @@ use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_html::tree_builder::is_formatting_atom;
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
-    Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
+    Ctx, Handler, HandlerError, Match, Outcome, Pipeline, PipelineConfig, PipelineError, Rank,
+    Registry, Sink, block_on,
 };
 
 use crate::dom::patch_tree::{AttrHandoff, SharedHandoff, SharedTree, TreeSlot};
@@ -46,34 +49,35 @@ pub(crate) struct Page {
     pub(crate) calls: Arc<[Call]>,
     /// The page's rendered ref bodies.
     pub(crate) bodies: SharedBodies,
+    /// An inline renderer per nesting depth, kept for the next body at that
+    /// depth (`None` while one of its bodies renders).
+    inline: RefCell<Vec<Option<InlineRenderer>>>,
 }
 
 impl Page {
+    /// Drops the page's inline renderers (which hold the page): after its
+    /// render, or the page is never freed.
+    pub(crate) fn release_renderers(&self) {
+        self.inline.take();
+    }
+
     pub(crate) fn new(options: Arc<RenderOptions>, calls: Arc<[Call]>) -> Page {
         Page {
             title: crate::normalize_title(&options.title),
             options,
             calls,
             bodies: SharedBodies::default(),
+            inline: RefCell::new(Vec::new()),
         }
     }
 }
 
-fn registry(page: &Rc<Page>, context: Context) -> Result<Registry<WikiToken>, PipelineError> {
-    let mut r = Registry::new();
+/// The phase-3 transforms (ranks 2.01 to 2.95, every token), in rank order.
+fn stages(page: &Rc<Page>, context: Context) -> Vec<Box<dyn Transform>> {
     let depth = match context {
         Context::Page => 0,
         Context::Inline { depth } => depth,
     };
-    r.add_async(
-        LinkHandler {
-            options: Arc::clone(&page.options),
-            page: page.title.clone(),
-        },
-        Rank::new(1.5)?,
-        Match::Kind(WikiKind::WikiLink),
-    )?;
-    // Phase 3 (ranks 2.01 to 2.95, every token) as one handler.
     let mut stages: Vec<Box<dyn Transform>> = vec![Box::new(Cite::new(Rc::clone(page), depth))];
     if context == Context::Page {
         stages.push(Box::new(PreHandler::default()));
@@ -84,8 +88,80 @@ fn registry(page: &Rc<Page>, context: Context) -> Result<Registry<WikiToken>, Pi
     if context == Context::Page {
         stages.push(Box::new(ParagraphWrapper::default()));
     }
-    r.add(Chain::new(stages), Rank::new(2.01)?, Match::Any)?;
+    stages
+}
+
+/// The links (phase 1) and `chain`, phase 3 as one handler.
+fn registry(
+    page: &Page,
+    chain: impl Handler<WikiToken> + 'static,
+) -> Result<Registry<WikiToken>, PipelineError> {
+    let mut r = Registry::new();
+    r.add_async(
+        LinkHandler {
+            options: Arc::clone(&page.options),
+            page: page.title.clone(),
+        },
+        Rank::new(1.5)?,
+        Match::Kind(WikiKind::WikiLink),
+    )?;
+    r.add(chain, Rank::new(2.01)?, Match::Any)?;
     Ok(r)
+}
+
+/// The phase-3 chain of an [`InlineRenderer`], which keeps a handle to it to
+/// give it fresh stages for each body.
+struct SharedChain(Rc<RefCell<Chain>>);
+
+impl Handler<WikiToken> for SharedChain {
+    fn handle(&mut self, token: WikiToken, ctx: &Ctx) -> Result<Outcome<WikiToken>, HandlerError> {
+        self.0.borrow_mut().handle(token, ctx)
+    }
+
+    fn handle_into(
+        &mut self,
+        token: WikiToken,
+        ctx: &Ctx,
+        out: &mut Vec<WikiToken>,
+    ) -> Result<(), HandlerError> {
+        self.0.borrow_mut().handle_into(token, ctx, out)
+    }
+}
+
+/// The pipeline of a page's ref bodies at one nesting depth, made once and
+/// run for each of them: its registry, link handler and phase-3 stages are
+/// the page's; the stages are reset before each body (no state passes from
+/// one body to the next). Its `Cite` stage holds the page, which holds the
+/// renderer: [`Page::release_renderers`] ends the page's renders.
+struct InlineRenderer {
+    pipeline: Pipeline<WikiToken>,
+    chain: Rc<RefCell<Chain>>,
+}
+
+impl InlineRenderer {
+    fn new(page: &Rc<Page>, depth: usize) -> Result<InlineRenderer, PipelineError> {
+        let chain = Chain::new(stages(page, Context::Inline { depth }));
+        let chain = Rc::new(RefCell::new(chain));
+        let registry = registry(page, SharedChain(Rc::clone(&chain)))?;
+        Ok(InlineRenderer {
+            pipeline: Pipeline::new(registry, PipelineConfig::default()),
+            chain,
+        })
+    }
+
+    fn render(&mut self, text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
+        self.chain.borrow_mut().reset();
+        let tokens =
+            crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
+        let sink = BodySink::new(
+            false,
+            text.len(),
+            Arc::clone(&page.calls),
+            Rc::clone(&page.bodies),
+        );
+        let run = self.pipeline.run(tokens.into_iter().map(Ok), sink?);
+        Ok(run_now(run)?.0)
+    }
 }
 
 /// The tree builder of an inline render: a fragment in `<body>` rather than a
@@ -127,7 +203,10 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
 /// Tree builder and the tree it builds (its sink); finishes as `<body>`'s
 /// children after the DOM passes.
 struct BodySink {
-    builder: TreeBuilder,
+    /// Boxed: the sink moves into the pipeline's run and back out to finish,
+    /// and a ref body's render is short (the builder would be most of what
+    /// each move copies).
+    builder: Box<TreeBuilder>,
     /// Where the tree builder's sink leaves the tree when the builder is dropped.
     tree: TreeSlot,
     /// Start tags' attributes the tree takes instead of copies ([`AttrHandoff`]).
@@ -207,7 +286,7 @@ impl BodySink {
         };
         let mut sink = BodySink {
             page,
-            builder: TreeBuilder::with_sink(config, Box::new(tree_sink)),
+            builder: Box::new(TreeBuilder::with_sink(config, Box::new(tree_sink))),
             tree,
             handoff,
             moved: Vec::new(),
@@ -385,7 +464,9 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
     // One copy of the options for the page's handlers and its ref bodies' renders.
     let page = Rc::new(Page::new(Arc::new(options.clone()), Arc::from(calls)));
-    let nodes = run_marked(&text, &page, Context::Page)?;
+    let nodes = run_marked(&text, &page);
+    page.release_renderers();
+    let nodes = nodes?;
     // The HTML is about five times the wikitext (the corpus's 111 articles:
     // 4.7): room made once rather than grown by copies.
     let mut html = String::with_capacity(wikitext.len().saturating_mul(5));
@@ -393,11 +474,12 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     Ok(html)
 }
 
-fn run_marked(text: &str, page: &Rc<Page>, context: Context) -> Result<Vec<Node>, WikiError> {
+fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
     let tokens = crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
-    let mut pipeline = Pipeline::new(registry(page, context)?, PipelineConfig::default());
+    let chain = Chain::new(stages(page, Context::Page));
+    let mut pipeline = Pipeline::new(registry(page, chain)?, PipelineConfig::default());
     let sink = BodySink::new(
-        context == Context::Page,
+        true,
         text.len(),
         Arc::clone(&page.calls),
         Rc::clone(&page.bodies),
@@ -406,13 +488,43 @@ fn run_marked(text: &str, page: &Rc<Page>, context: Context) -> Result<Vec<Node>
     Ok(html)
 }
 
+/// `future`'s output: a pipeline whose handlers never wait (the wikitext
+/// ones) finishes on its first poll, without [`block_on`]'s thread waker
+/// (made per call); one that waits goes on under `block_on`.
+fn run_now<F: Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        Poll::Ready(output) => output,
+        Poll::Pending => block_on(future),
+    }
+}
+
 /// A ref body (already preprocessed with its page; the page's calls are the
 /// transclusions its markers refer to) as nodes, in inline context (refs in it
-/// add their bodies to the page's); errors render as nothing. Not inlined: its
+/// add their bodies to the page's); errors render as nothing. The page's
+/// renderer for `depth` runs it ([`InlineRenderer`]). Not inlined: its
 /// callers' profiles show the inner renders as one entry.
 #[inline(never)]
 pub(crate) fn render_inline(text: &str, page: &Rc<Page>, depth: usize) -> Vec<Node> {
-    run_marked(text, page, Context::Inline { depth }).unwrap_or_default()
+    let slot = page
+        .inline
+        .borrow_mut()
+        .get_mut(depth)
+        .and_then(Option::take);
+    let Some(mut renderer) = slot.map_or_else(|| InlineRenderer::new(page, depth).ok(), Some)
+    else {
+        return Vec::new();
+    };
+    let nodes = renderer.render(text, page).unwrap_or_default();
+    let mut pool = page.inline.borrow_mut();
+    if pool.len() <= depth {
+        pool.resize_with(depth + 1, || None);
+    }
+    if let Some(slot) = pool.get_mut(depth) {
+        *slot = Some(renderer);
+    }
+    nodes
 }
 
 #[cfg(test)]
@@ -445,6 +557,51 @@ mod tests {
             html
         };
         (build(false), build(true))
+    }
+
+    /// `body` rendered in inline context as HTML.
+    fn inline_html(body: &str, page: &Rc<Page>) -> String {
+        let mut html = String::new();
+        serialize(&render_inline(body, page, 1), &mut html);
+        html
+    }
+
+    fn empty_page() -> Rc<Page> {
+        Rc::new(Page::new(
+            Arc::new(RenderOptions::default()),
+            Arc::from(Vec::new()),
+        ))
+    }
+
+    #[test]
+    fn a_reused_inline_renderer_renders_what_a_new_one_does() {
+        // Bodies that leave quotes, lists, heading ids and nested refs behind.
+        let bodies = [
+            "''open italics and '''bold",
+            "* a list\n** deeper",
+            "== Same ==\n== Same ==",
+            "x<ref>nested</ref> ''y",
+            ": defined\n; term",
+        ];
+        let reused = empty_page();
+        for first in &bodies {
+            for second in &bodies {
+                inline_html(first, &reused);
+                let fresh = empty_page();
+                assert_eq!(inline_html(second, &reused), inline_html(second, &fresh));
+                fresh.release_renderers();
+            }
+        }
+        reused.release_renderers();
+    }
+
+    #[test]
+    fn released_renderers_free_the_page() {
+        let page = empty_page();
+        assert!(!inline_html("''x'' [[y]]", &page).is_empty());
+        assert!(Rc::strong_count(&page) > 1);
+        page.release_renderers();
+        assert_eq!(Rc::strong_count(&page), 1);
     }
 
     #[test]

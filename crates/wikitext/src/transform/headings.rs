@@ -77,6 +77,10 @@ impl HeadingIds {
 }
 
 impl Transform for HeadingIds {
+    fn reset(&mut self) {
+        *self = Self::default();
+    }
+
     /// Outside a heading, every token but a heading's start passes.
     fn pass(&mut self, token: &WikiToken) -> bool {
         self.open.is_empty()

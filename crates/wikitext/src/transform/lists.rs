@@ -166,6 +166,10 @@ fn stripped_tag_marker() -> WikiToken {
 }
 
 impl Transform for ListHandler {
+    fn reset(&mut self) {
+        *self = Self::default();
+    }
+
     /// Outside lists, every token but a list item and the end of a table
     /// holding lists passes (its formatting elements tracked).
     fn pass(&mut self, token: &WikiToken) -> bool {

@@ -27,6 +27,10 @@ use crate::token::WikiToken;
 pub(crate) trait Transform {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>);
 
+    /// Back to the state the transform was made in (a reused chain's, before
+    /// its next input).
+    fn reset(&mut self);
+
     /// `push` for a token the transform lets through as it is, without
     /// taking it: true when it did what `push` would have done except pass
     /// `token` on (which the caller then does), false (and nothing done)
@@ -59,6 +63,17 @@ impl Chain {
             output: Vec::new(),
             one: Vec::new(),
         }
+    }
+
+    /// Back to the state [`new`](Self::new) made it in (the stages reset, the
+    /// buffers kept, emptied): a reused pipeline's chain for its next input.
+    pub(crate) fn reset(&mut self) {
+        for stage in &mut self.stages {
+            stage.reset();
+        }
+        self.input.clear();
+        self.output.clear();
+        self.one.clear();
     }
 
     /// `token` through every stage; the result is left in `self.input`. A

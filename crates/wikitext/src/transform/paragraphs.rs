@@ -245,6 +245,10 @@ impl ParagraphWrapper {
 }
 
 impl Transform for ParagraphWrapper {
+    fn reset(&mut self) {
+        *self = Self::default();
+    }
+
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         if token.is_newline() || token.is_end() {
             return self.newline_or_end(token, out);

@@ -121,6 +121,10 @@ impl PreHandler {
 }
 
 impl Transform for PreHandler {
+    fn reset(&mut self) {
+        *self = Self::default();
+    }
+
     /// Within a line that cannot be an indent-pre, every token but a newline
     /// and end of input passes.
     fn pass(&mut self, token: &WikiToken) -> bool {

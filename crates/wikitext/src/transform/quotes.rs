@@ -72,6 +72,10 @@ impl QuoteTransformer {
 }
 
 impl Transform for QuoteTransformer {
+    fn reset(&mut self) {
+        *self = Self::default();
+    }
+
     /// While no quote run is held and a line is open, every token passes
     /// (noting the class of its end) but what ends the line or a cell, starts
     /// or ends a link's text, is a quote run or an indent-pre.
