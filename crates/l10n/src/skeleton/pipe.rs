@@ -34,12 +34,12 @@ use crate::block::Block;
 /// Bytes per piece.
 pub(super) const PIECE: usize = 64 * 1024;
 /// Pieces waiting in the channel at most (a bounded share of the 16 MB a run may
-/// use, whatever the page's size: 512 KiB of entries, or 256 KiB of blocks, as
-/// many again in the pieces on their way back).
-pub(super) const PIECES: usize = 8;
-/// What the blocks of a piece count at most ([`PipeWriter::put_block`]): half a
-/// piece (blocks in flight hold more memory than their count says).
-const BLOCKS: usize = PIECE / 2;
+/// use, whatever the page's size: 256 KiB of entries, or of blocks, as many
+/// again in the pieces on their way back). Few, large pieces: each one that
+/// arrives may wake the replay.
+pub(super) const PIECES: usize = 4;
+/// What the blocks of a piece count at most ([`PipeWriter::put_block`]).
+const BLOCKS: usize = PIECE;
 /// Room an entry encoded into the piece ([`PipeWriter::put_encoded`]) is
 /// expected to need at most: a piece with less left is sent first.
 const ROOM: usize = 4 * 1024;
