@@ -63,7 +63,7 @@ use crate::segment::Segmenter;
 use crate::skeleton::SkeletonStore;
 use crate::writer::{
     BlockOnlyFallback, EncodedOutput, Fallback, FallbackError, Issue, ReparseFallback,
-    Translations, WRITING_OUTPUT, WriteReport, WriterMode, WriterOptions, write_from_skeleton,
+    Translations, WRITING_OUTPUT, WriteReport, WriterMode, WriterOptions, write_counting,
 };
 use crate::xliff::{XliffTranslations, XliffWriter};
 
@@ -149,6 +149,11 @@ pub struct Common {
     /// PO header fields set over [`crate::po::PoHeader::new`]'s defaults whenever a
     /// PO file is written (`--po-header 'Last-Translator: …'`), in order.
     pub po_header: Vec<(String, String)>,
+    /// Count the words of a merged or pseudo-translated page
+    /// ([`FileReport::words`]; `true`, the default). A caller that shows no word
+    /// count (the CLI on a single file) turns it off: the count is a pass over
+    /// every block's text on the replay's thread. Extraction always counts.
+    pub count_words: bool,
 }
 
 impl Default for Common {
@@ -162,6 +167,7 @@ impl Default for Common {
             fallback: true,
             reparse_limit: crate::writer::reparse::DEFAULT_INPUT_LIMIT,
             po_header: Vec::new(),
+            count_words: true,
         }
     }
 }
@@ -273,7 +279,7 @@ pub struct FileReport {
     /// Blocks (sub-blocks included).
     pub blocks: usize,
     /// Words in the blocks' source text ([`crate::block::words`]; 0 when a fallback
-    /// writer wrote the file).
+    /// writer wrote the file, or when [`Common::count_words`] was off).
     pub words: usize,
     /// Blocks written translated (merge, pseudo).
     pub translated: usize,
@@ -625,15 +631,7 @@ fn write_document(
 ) -> Result<()> {
     let read_options = common.read_options()?;
     if let Some(file) = pipeline_input(input, common)?
-        && write_pipelined(
-            input,
-            file,
-            translations,
-            options,
-            &read_options,
-            out,
-            report,
-        )?
+        && write_pipelined(input, file, translations, options, common, out, report)?
     {
         return Ok(());
     }
@@ -641,7 +639,13 @@ fn write_document(
         Ok((mut store, read)) => {
             report.read(&read);
             let mut enc = EncodedOutput::new(&mut *out, read.encoding);
-            let written = write_from_skeleton(&mut store, translations, &mut enc, options)?;
+            let written = write_counting(
+                &mut store,
+                translations,
+                &mut enc,
+                options,
+                common.count_words,
+            )?;
             enc.into_inner()
                 .map_err(|e| L10nError::io(WRITING_OUTPUT, e))?;
             store.close()?;
@@ -713,10 +717,12 @@ fn write_pipelined(
     file: std::fs::File,
     translations: &mut dyn Translations,
     options: &WriterOptions,
-    read_options: &ReadOptions<'_>,
+    common: &Common,
     out: &mut dyn Write,
     report: &mut FileReport,
 ) -> Result<bool> {
+    let read_options = &common.read_options()?;
+    let count_words = common.count_words;
     let again = file
         .try_clone()
         .ctx(|| format!("opening {}", input.display()))?;
@@ -733,7 +739,7 @@ fn write_pipelined(
         let Ok(reader) = spawned else {
             return None;
         };
-        let written = replay_pipelined(&mut read_half, translations, options, out);
+        let written = replay_pipelined(&mut read_half, translations, options, out, count_words);
         // A reader waiting on a full channel sees the replay gone.
         drop(read_half);
         let read: Result<ReadReport> = reader.join().unwrap_or_else(|_| {
@@ -767,13 +773,14 @@ fn replay_pipelined(
     translations: &mut dyn Translations,
     options: &WriterOptions,
     out: &mut dyn Write,
+    count_words: bool,
 ) -> Result<WriteReport> {
     // `None`: the reader stopped before it knew; its error says why.
     let encoding = store
         .encoding()
         .ok_or_else(|| L10nError::CorruptSkeleton("the page reader stopped".into()))?;
     let mut enc = EncodedOutput::new(&mut *out, encoding);
-    let written = write_from_skeleton(store, translations, &mut enc, options)?;
+    let written = write_counting(store, translations, &mut enc, options, count_words)?;
     enc.into_inner()
         .map_err(|e| L10nError::io(WRITING_OUTPUT, e))?;
     Ok(written)

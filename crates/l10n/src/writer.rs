@@ -200,7 +200,8 @@ pub struct WriteReport {
     /// Bytes written.
     pub bytes_written: u64,
     /// Words in the source text of the blocks seen ([`crate::block::words`];
-    /// counted by [`write_from_skeleton`], whose reader then need not).
+    /// counted by [`write_from_skeleton`], whose reader then need not; 0 when
+    /// the flow was told not to count them, [`crate::flow::Common::count_words`]).
     pub words: usize,
     /// Characters the output's encoding cannot represent, written as numeric
     /// character references (`&#x4E2D;`) instead ([`encode_into`]).
@@ -375,6 +376,19 @@ pub fn write_from_skeleton<W: Write>(
     out: &mut EncodedOutput<W>,
     options: &WriterOptions,
 ) -> Result<WriteReport> {
+    write_counting(store, translations, out, options, true)
+}
+
+/// [`write_from_skeleton`]; `count_words`: whether [`WriteReport::words`] is
+/// counted (else 0: a caller that shows no word count saves the count's pass
+/// over every block's text).
+pub(crate) fn write_counting<W: Write>(
+    store: &mut SkeletonStore,
+    translations: &mut dyn Translations,
+    out: &mut EncodedOutput<W>,
+    options: &WriterOptions,
+    count_words: bool,
+) -> Result<WriteReport> {
     translations.prepare()?;
     let mut report = WriteReport::default();
     let mut replay = Replay {
@@ -399,7 +413,9 @@ pub fn write_from_skeleton<W: Write>(
         match kind {
             EntryType::BLOCK => {
                 store.read_block_into(&data, &mut block)?;
-                report.words += crate::reader::block_words(&block);
+                if count_words {
+                    report.words += crate::reader::block_words(&block);
+                }
                 let Resolved {
                     target,
                     subs: sub_targets,

@@ -417,15 +417,16 @@ pub fn run(command: &Command) -> Result<ExitCode> {
             common,
         } => {
             let (t, format) = stdio.translations(translated, input, format.map(Format::from))?;
+            let settings = common.common()?;
+            let inp = stdio.input(input, "-")?;
             let options = MergeOptions {
                 source_lang: source.clone(),
                 target_lang: target.clone(),
                 partial: partial_merge(*strict, *allow_partial),
                 format,
                 include_fuzzy: *include_fuzzy,
-                common: common.common()?,
+                common: counting_words(settings, &inp),
             };
-            let inp = stdio.input(input, "-")?;
             let out = stdio.output(output, input, "stdout.html")?;
             (flow::merge(&inp, &t, &out, &options)?, inp.is_dir())
         }
@@ -436,12 +437,13 @@ pub fn run(command: &Command) -> Result<ExitCode> {
             output,
             common,
         } => {
+            let settings = common.common()?;
+            let inp = stdio.input(input, "-")?;
             let options = PseudoOptions {
                 source_lang: source.clone(),
                 target_lang: target.clone(),
-                common: common.common()?,
+                common: counting_words(settings, &inp),
             };
-            let inp = stdio.input(input, "-")?;
             let out = stdio.output(output, input, "stdout.html")?;
             (flow::pseudo(&inp, &out, &options)?, inp.is_dir())
         }
@@ -480,6 +482,15 @@ pub fn finish_run(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `common` counting words only for a directory run: a merge or pseudo run
+/// prints words in a directory run's totals only ([`print_totals`]).
+fn counting_words(common: Common, input: &Path) -> Common {
+    Common {
+        count_words: input.is_dir(),
+        ..common
+    }
 }
 
 /// `--strict` / `--allow-partial` as a [`PartialMerge`].

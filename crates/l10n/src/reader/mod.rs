@@ -642,13 +642,17 @@ impl<R: Read> Reader<'_, '_, R> {
             };
             let at = window.src_offset(start);
             if unnamed {
-                let (ids, anchors) = (&self.ids, &self.html_ids);
-                s.write_block_unnamed(&block, at, len, |b, anchored| {
-                    ids.anchored(b, anchors, anchored);
-                })?;
-            } else {
-                s.write_block_sized(&block, at, len)?;
+                // Given away whole (the replay names it): counted first.
+                self.emitted = end.max(self.emitted);
+                self.blocks += 1 + block.subs.len();
+                if self.count_words {
+                    self.words += block_words(&block);
+                }
+                let (ids, anchors, spare) = (&self.ids, &self.html_ids, &mut self.spare);
+                let anchored = |b: &Block, to: &mut Vec<bool>| ids.anchored(b, anchors, to);
+                return s.write_block_owned(block, at, len, anchored, &mut |b| spare.recycle(b));
             }
+            s.write_block_sized(&block, at, len)?;
         }
         self.emitted = end.max(self.emitted);
         self.blocks += 1 + block.subs.len();

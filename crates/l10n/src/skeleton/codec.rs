@@ -15,6 +15,8 @@
 //! flags    = 1 attribute | 2 preserve | 4 original in the source | 8 packed id
 //!            | 16 named on decode (the id is the structural key: the decoder gives
 //!              the content id, `ContentIds::rename_unanchored`, in block order)
+//! mark     = flags:1 [len:varint if in the source]   (flags 32: the block itself
+//!            travels beside the entry, `pipe.rs`; 16: named on read, 4: as above)
 //! id       = digest:6 suffix:varint (packed) | shared:varint len:varint bytes
 //! runs     = n:varint (tag:1 [code id:varint if tag > 0] len:varint bytes)*
 //! original = len:varint [bytes unless in the source]
@@ -30,6 +32,7 @@ const PRESERVE: u8 = 2;
 const IN_SOURCE: u8 = 4;
 const PACKED_ID: u8 = 8;
 const NAMED_ON_DECODE: u8 = 16;
+const MARK: u8 = 32;
 
 /// Appends `v` as LEB128.
 pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -157,6 +160,49 @@ pub(crate) fn encode_block(
     for at in &block.lang_refs {
         put_ref(out, at);
     }
+}
+
+/// The entry of a block that travels whole beside it (`pipe.rs`), header
+/// included (`tag`, then the data's length: one byte): its flags (`named`:
+/// named on read) and, when its original bytes are in the source, their length.
+/// The bytes and how many are used.
+pub(crate) fn encode_mark(tag: u8, original: Original, named: bool) -> ([u8; 13], usize) {
+    let mut out = [0u8; 13];
+    let mut flags = MARK;
+    if named {
+        flags |= NAMED_ON_DECODE;
+    }
+    let (len, n) = match original {
+        Original::InSource { len } => {
+            flags |= IN_SOURCE;
+            varint_array(len as u64)
+        }
+        Original::Inline | Original::Dropped => ([0; 10], 0),
+    };
+    out[0] = tag;
+    out[1] = 1 + n as u8;
+    out[2] = flags;
+    if let (Some(to), Some(from)) = (out.get_mut(3..3 + n), len.get(..n)) {
+        to.copy_from_slice(from);
+    }
+    (out, 3 + n)
+}
+
+/// A mark's data ([`encode_mark`], after its header): whether the block is named on read, and the
+/// length of its original bytes in the source; `None` when `data` is not a mark
+/// (an encoded block, or nothing valid).
+pub(crate) fn decode_mark(data: &[u8]) -> Option<(bool, Option<u64>)> {
+    let mut c = Cursor { data, pos: 0 };
+    let flags = c.byte()?;
+    if flags & MARK == 0 {
+        return None;
+    }
+    let in_source = if flags & IN_SOURCE != 0 {
+        Some(c.varint()?)
+    } else {
+        None
+    };
+    (c.pos == data.len()).then_some((flags & NAMED_ON_DECODE != 0, in_source))
 }
 
 /// The length of the prefix `a` and `b` share, compared eight bytes at a time

@@ -234,7 +234,7 @@ impl SkeletonStore {
     /// A store without a temp file, in two halves for two threads: the first is
     /// written (by the page reader) and [flushed](SkeletonStore::flush), the second
     /// is read (by the replay) at the same time, its entries arriving through a
-    /// bounded channel (`skeleton/pipe.rs`: about 1.5 MiB at most). `source`: the
+    /// bounded channel (`skeleton/pipe.rs`: about 1 MiB at most). `source`: the
     /// document being read, a regular file, from its start; the entries keep ranges
     /// of it as [`SkeletonStore::with_source`]. When the reading half is dropped,
     /// the writing half's writes fail ([`std::io::ErrorKind::BrokenPipe`]); when
@@ -427,6 +427,51 @@ impl SkeletonStore {
         result
     }
 
+    /// [`SkeletonStore::write_block_unnamed`] of a block given away: the
+    /// writing half of a [pipeline](SkeletonStore::pipeline) hands it to the
+    /// replay whole (not encoded, `skeleton/pipe.rs`); the blocks the replay is
+    /// done with, and this one when it is encoded instead, go to `recycle`.
+    pub(crate) fn write_block_owned(
+        &mut self,
+        block: Block,
+        at: u64,
+        len: usize,
+        anchored: impl FnOnce(&Block, &mut Vec<bool>),
+        recycle: &mut dyn FnMut(Block),
+    ) -> Result<()> {
+        if self.limit.is_some() || !matches!(self.writer, Some(Sink::Pipe(_))) {
+            let result = self.write_block_unnamed(&block, at, len, anchored);
+            recycle(block);
+            return result;
+        }
+        self.advance(at, len)?;
+        let original = if self.source.is_some() {
+            Original::InSource { len }
+        } else {
+            Original::Inline
+        };
+        self.flush_text()?;
+        let range = std::mem::take(&mut self.pending_range);
+        self.anchored.clear();
+        anchored(&block, &mut self.anchored);
+        let named = !self.anchored.is_empty();
+        let (mark, n) = codec::encode_mark(EntryType::BLOCK.0, original, named);
+        let mark = mark.get(..n).unwrap_or_default();
+        let (dir, flags) = (&self.dir, &self.anchored);
+        let context = || format!("writing the skeleton store in {}", dir.display());
+        if let Some(Sink::Pipe(pipe)) = self.writer.as_mut() {
+            if range != 0 {
+                self.written += pipe
+                    .put_encoded(EntryType::SOURCE.0, |out| put_varint(out, range))
+                    .ctx(context)?;
+            }
+            self.written += mark.len() as u64;
+            pipe.put_block(mark, block, len, flags, recycle)
+                .ctx(context)?;
+        }
+        Ok(())
+    }
+
     /// Whether the blocks written are best left to the replay to name: the
     /// writing half of a [pipeline](SkeletonStore::pipeline), whose replay
     /// decodes every block in order (the page reader's thread is the busy one).
@@ -595,6 +640,9 @@ impl SkeletonStore {
     /// [`SkeletonStore::read_block`] into `block`, reusing its buffers (a replay
     /// reads every block into the same one).
     pub fn read_block_into(&mut self, data: &[u8], block: &mut Block) -> Result<()> {
+        if let Some((named, in_source)) = codec::decode_mark(data) {
+            return self.take_block(named, in_source, block);
+        }
         let in_source = codec::decode_block_into(
             data,
             &mut self.last_id,
@@ -603,6 +651,30 @@ impl SkeletonStore {
             &mut self.names,
         )
         .ok_or_else(|| L10nError::CorruptSkeleton("undecodable block entry".into()))?;
+        if let Some(len) = in_source {
+            if len > MAX_ENTRY {
+                return Err(L10nError::CorruptSkeleton(format!("block of {len} bytes")));
+            }
+            self.read_source(len, &mut block.original)?;
+        }
+        Ok(())
+    }
+
+    /// The block of a mark ([`codec::decode_mark`]), which came whole through
+    /// the pipe, into `block` (whose buffers go back to the page reader): named
+    /// when `named`, its original bytes read from the source when they are there.
+    fn take_block(&mut self, named: bool, in_source: Option<u64>, block: &mut Block) -> Result<()> {
+        let missing = || L10nError::CorruptSkeleton("a block mark without its block".into());
+        let Some(Back::Pipe(pipe)) = self.reader.as_mut() else {
+            return Err(missing());
+        };
+        let flags = pipe
+            .take_block(block, named, in_source.is_some())
+            .ok_or_else(missing)?;
+        if named {
+            let mut flags = flags;
+            self.names.assign_anchored(block, &mut flags);
+        }
         if let Some(len) = in_source {
             if len > MAX_ENTRY {
                 return Err(L10nError::CorruptSkeleton(format!("block of {len} bytes")));
@@ -909,6 +981,74 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn blocks_given_to_a_pipeline_arrive_whole_and_named() {
+        let page = b"<p>Hello</p><p>Hello</p><p>Hi</p>";
+        let (mut write, mut read) = SkeletonStore::pipeline(Some(source(page))).unwrap();
+        let mut recycle = drop::<Block>;
+        let keyed = |key: &str| {
+            let mut block = paragraph("Hello", b"");
+            block.id = key.into();
+            block
+        };
+        write.write_source(0, b"<p>").unwrap();
+        let unanchored = |_: &Block, to: &mut Vec<bool>| to.push(false);
+        let first = keyed("p-1");
+        write
+            .write_block_owned(first, 3, 5, unanchored, &mut recycle)
+            .unwrap();
+        write.write_source(8, b"</p><p>").unwrap();
+        let anchored = |_: &Block, to: &mut Vec<bool>| to.push(true);
+        write
+            .write_block_owned(keyed("id.x"), 15, 5, anchored, &mut recycle)
+            .unwrap();
+        write.write_source(20, b"</p><p>").unwrap();
+        // Structural ids: nothing pushed, the key stays.
+        let mut hi = keyed("p-3");
+        hi.runs = vec![Run::Text("Hi".into())];
+        write
+            .write_block_owned(hi, 27, 2, |_, _| {}, &mut recycle)
+            .unwrap();
+        write.write_source(29, b"</p>").unwrap();
+        write.flush().unwrap();
+        drop(write);
+        let mut data = Vec::new();
+        let mut block = codec::empty_block();
+        let mut got = Vec::new();
+        while let Some(kind) = read.next_into(&mut data).unwrap() {
+            if kind == EntryType::BLOCK {
+                read.read_block_into(&data, &mut block).unwrap();
+                got.push((block.id.clone(), block.original.clone()));
+            }
+        }
+        let digest = crate::ids::source_digest(BlockKind::Content, &block_runs("Hello"));
+        let named = format!("c.{:012x}", digest >> 16);
+        assert_eq!(
+            got,
+            vec![
+                (named, b"Hello".to_vec()),
+                ("id.x".into(), b"Hello".to_vec()),
+                ("p-3".into(), b"Hi".to_vec()),
+            ]
+        );
+    }
+
+    fn block_runs(text: &str) -> Vec<Run> {
+        vec![Run::Text(text.into())]
+    }
+
+    #[test]
+    fn a_block_mark_without_its_block_is_an_error() {
+        let mut store = SkeletonStore::new().unwrap();
+        let (mark, n) = codec::encode_mark(EntryType::BLOCK.0, codec::Original::Inline, false);
+        store.write_entry(EntryType::BLOCK, &mark[2..n]).unwrap();
+        store.flush().unwrap();
+        let mut data = Vec::new();
+        assert_eq!(store.next_into(&mut data).unwrap(), Some(EntryType::BLOCK));
+        let err = store.read_block(&data).unwrap_err();
+        assert!(matches!(err, L10nError::CorruptSkeleton(_)), "{err}");
     }
 
     #[test]

@@ -3,10 +3,21 @@
 //! channel, the replay reads them as they come, so a merge reads and writes the page
 //! at once (two cores) with no temp file.
 //!
+//! **Blocks travel whole.** A block is not encoded: its entry in the piece is a
+//! mark (`codec::encode_mark`) and the block itself rides with the piece
+//! ([`PipeWriter::put_block`]), with what the replay needs to name it; the replay
+//! takes it in the order of the marks ([`PipeReader::take_block`]), leaving the
+//! block it is done with in its place, and the piece brings those back to the page
+//! reader, which reuses their buffers (as it reuses the buffers of the blocks it
+//! encoded before). No encoding on one thread, no decoding on the other.
+//!
 //! Memory is bounded: at most [`PIECES`] pieces wait in the channel (the reader
-//! waits while it is full), one is being filled and one read; the pieces read go
-//! back to the writer to be filled again. The encoding the reader settles on
-//! travels on its own one-shot channel (the replay needs it before the first entry).
+//! waits while it is full), one is being filled and one read; a piece holds at
+//! most about [`PIECE`] bytes of entries and [`BLOCKS`] of blocks (a block counts
+//! its span of the page, its names and a share for its buffers,
+//! [`PipeWriter::put_block`]); the pieces read go back to the writer to be filled
+//! again, and the blocks in them to the page reader. The encoding the reader settles on travels on
+//! its own one-shot channel (the replay needs it before the first entry).
 //!
 //! Ends: the writer dropped (its read done, or failed) is the end of the entries
 //! for the reader; the reader dropped (the replay failed) makes the writer's next
@@ -14,34 +25,74 @@
 //! reader never waits for a replay that is gone.
 
 use std::io::{BufRead, Read, Write};
-use std::sync::mpsc::{Receiver, Sender, SyncSender, TryRecvError, channel, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 
 use encoding_rs::Encoding;
 
+use crate::block::Block;
+
 /// Bytes per piece.
 pub(super) const PIECE: usize = 64 * 1024;
-/// Pieces waiting in the channel at most (1.5 MiB: a bounded share of the 16 MB a
-/// run may use, whatever the page's size).
-pub(super) const PIECES: usize = 24;
+/// Pieces waiting in the channel at most (a bounded share of the 16 MB a run may
+/// use, whatever the page's size: 256 KiB of entries, or of blocks, as many
+/// again in the pieces on their way back). Few, large pieces: each one that
+/// arrives may wake the replay.
+pub(super) const PIECES: usize = 4;
+/// What the blocks of a piece count at most ([`PipeWriter::put_block`]).
+const BLOCKS: usize = PIECE;
 /// Room an entry encoded into the piece ([`PipeWriter::put_encoded`]) is
 /// expected to need at most: a piece with less left is sent first.
 const ROOM: usize = 4 * 1024;
+/// What a block counts for a piece's bound besides its span and names: its
+/// other strings, its lists and their slack (about what its buffers take).
+const BLOCK_WEIGHT: usize = 640;
+
+/// What goes through the channel: entries, and the blocks their marks stand for.
+#[derive(Default)]
+pub(super) struct Piece {
+    bytes: Vec<u8>,
+    /// The blocks of the marks in `bytes`, in order; on the way back, the blocks
+    /// the replay is done with.
+    blocks: Vec<Block>,
+    /// For each block that is named on read, then each of its sub-blocks, whether
+    /// its key is anchored (`ContentIds::anchored`).
+    anchored: Vec<bool>,
+}
+
+impl Piece {
+    fn with_capacity(bytes: usize) -> Piece {
+        Piece {
+            bytes: Vec::with_capacity(bytes),
+            ..Piece::default()
+        }
+    }
+}
 
 /// The writing end (the page reader's thread).
 pub(super) struct PipeWriter {
-    piece: Vec<u8>,
-    pieces: SyncSender<Vec<u8>>,
+    piece: Piece,
+    /// What the blocks in `piece` count for its bound.
+    weight: usize,
+    pieces: SyncSender<Piece>,
     /// Pieces the reader is done with, to fill again.
-    spare: Receiver<Vec<u8>>,
+    spare: Receiver<Piece>,
+    /// Pieces that came back, to fill next; their blocks go to the page reader
+    /// ([`PipeWriter::put_block`]).
+    spent: Vec<Piece>,
+    /// Blocks that came back in a piece filled again before they were taken.
+    back: Vec<Block>,
     encoding: Option<Sender<&'static Encoding>>,
 }
 
 /// The reading end (the replay's thread).
 pub(super) struct PipeReader {
-    piece: Vec<u8>,
+    piece: Piece,
     pos: usize,
-    pieces: Receiver<Vec<u8>>,
-    spare: Sender<Vec<u8>>,
+    /// The next of the piece's blocks and anchored flags to take.
+    next_block: usize,
+    next_anchored: usize,
+    pieces: Receiver<Piece>,
+    spare: Sender<Piece>,
     encoding: Receiver<&'static Encoding>,
 }
 
@@ -51,14 +102,19 @@ pub(super) fn pipe() -> (PipeWriter, PipeReader) {
     let (spare_tx, spare_rx) = channel();
     let (encoding_tx, encoding_rx) = channel();
     let writer = PipeWriter {
-        piece: Vec::with_capacity(PIECE),
+        piece: Piece::with_capacity(PIECE),
+        weight: 0,
         pieces: pieces_tx,
         spare: spare_rx,
+        back: Vec::new(),
+        spent: Vec::new(),
         encoding: Some(encoding_tx),
     };
     let reader = PipeReader {
-        piece: Vec::new(),
+        piece: Piece::default(),
         pos: 0,
+        next_block: 0,
+        next_anchored: 0,
         pieces: pieces_rx,
         spare: spare_tx,
         encoding: encoding_rx,
@@ -80,20 +136,59 @@ impl PipeWriter {
         }
     }
 
-    /// Sends the piece being filled (when it holds anything).
+    /// Sends the piece being filled (when it holds anything), and takes in the
+    /// pieces that came back (their blocks go to the page reader in the next
+    /// [`PipeWriter::put_block`]).
     fn send(&mut self) -> std::io::Result<()> {
-        if self.piece.is_empty() {
+        if self.piece.bytes.is_empty() {
             return Ok(());
         }
-        let next = match self.spare.try_recv() {
-            Ok(mut spare) => {
-                spare.clear();
-                spare
-            }
-            Err(TryRecvError::Empty | TryRecvError::Disconnected) => Vec::with_capacity(PIECE),
-        };
+        // One whose blocks were taken already, else one that just came back
+        // (rare: its blocks then wait in `back`).
+        let spent = self.spent.pop();
+        self.spent.extend(self.spare.try_iter());
+        let mut next = spent
+            .or_else(|| self.spent.pop())
+            .unwrap_or_else(|| Piece::with_capacity(PIECE));
+        self.back.append(&mut next.blocks);
+        next.anchored.clear();
+        next.bytes.clear();
+        next.bytes.reserve(PIECE);
+        self.weight = 0;
         let full = std::mem::replace(&mut self.piece, next);
         self.pieces.send(full).map_err(|_| replay_stopped())
+    }
+
+    /// Hands `block` over whole: `mark` (its entry, header included: a few
+    /// bytes) goes into the piece, the block with it, and `anchored`, what the
+    /// replay needs to name it. `span`: its bytes of the page. The blocks the
+    /// replay is done with go to `recycle`.
+    pub(super) fn put_block(
+        &mut self,
+        mark: &[u8],
+        block: Block,
+        span: usize,
+        anchored: &[bool],
+        recycle: &mut dyn FnMut(Block),
+    ) -> std::io::Result<()> {
+        let weight = span
+            .saturating_add(block.id.len() + block.path.len())
+            .saturating_add(BLOCK_WEIGHT);
+        if self.piece.bytes.len() + mark.len() > PIECE
+            || self.weight.saturating_add(weight) > BLOCKS
+        {
+            self.send()?;
+            // What came back with the pieces the send took in.
+            self.back.drain(..).for_each(&mut *recycle);
+            for piece in &mut self.spent {
+                piece.blocks.drain(..).for_each(&mut *recycle);
+            }
+        }
+        self.piece.bytes.extend_from_slice(mark);
+        self.piece.anchored.extend_from_slice(anchored);
+        self.piece.blocks.push(block);
+        self.weight = self.weight.saturating_add(weight);
+        Ok(())
     }
 }
 
@@ -101,9 +196,9 @@ impl PipeWriter {
     /// Writes `header` then `data` (an entry): straight into the piece when both
     /// fit, else as two writes.
     pub(super) fn put(&mut self, header: &[u8], data: &[u8]) -> std::io::Result<()> {
-        if self.piece.len() + header.len() + data.len() <= PIECE {
-            self.piece.extend_from_slice(header);
-            self.piece.extend_from_slice(data);
+        if self.piece.bytes.len() + header.len() + data.len() <= PIECE {
+            self.piece.bytes.extend_from_slice(header);
+            self.piece.bytes.extend_from_slice(data);
             return Ok(());
         }
         self.write_all(header)?;
@@ -122,24 +217,25 @@ impl PipeWriter {
         tag: u8,
         encode: impl FnOnce(&mut Vec<u8>),
     ) -> std::io::Result<u64> {
-        if self.piece.len() + ROOM > PIECE {
+        if self.piece.bytes.len() + ROOM > PIECE {
             self.send()?;
         }
-        let start = self.piece.len();
-        self.piece.extend_from_slice(&[tag, 0]);
-        encode(&mut self.piece);
+        let piece = &mut self.piece.bytes;
+        let start = piece.len();
+        piece.extend_from_slice(&[tag, 0]);
+        encode(piece);
         let data = start + 2;
-        let end = self.piece.len();
+        let end = piece.len();
         let (len, n) = super::codec::varint_array((end - data) as u64);
         if n > 1 {
-            self.piece.resize(end + n - 1, 0);
-            self.piece.copy_within(data..end, data + n - 1);
+            piece.resize(end + n - 1, 0);
+            piece.copy_within(data..end, data + n - 1);
         }
-        if let (Some(to), Some(from)) = (self.piece.get_mut(start + 1..=start + n), len.get(..n)) {
+        if let (Some(to), Some(from)) = (piece.get_mut(start + 1..=start + n), len.get(..n)) {
             to.copy_from_slice(from);
         }
-        let total = (self.piece.len() - start) as u64;
-        if self.piece.len() >= PIECE {
+        let total = (piece.len() - start) as u64;
+        if piece.len() >= PIECE {
             self.send()?;
         }
         Ok(total)
@@ -148,16 +244,18 @@ impl PipeWriter {
 
 impl Write for PipeWriter {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        if self.piece.len() + data.len() > PIECE {
+        if self.piece.bytes.len() + data.len() > PIECE {
             self.send()?;
         }
         if data.len() >= PIECE {
             // A large entry goes as it is (a piece of its own).
-            self.pieces
-                .send(data.to_vec())
-                .map_err(|_| replay_stopped())?;
+            let piece = Piece {
+                bytes: data.to_vec(),
+                ..Piece::default()
+            };
+            self.pieces.send(piece).map_err(|_| replay_stopped())?;
         } else {
-            self.piece.extend_from_slice(data);
+            self.piece.bytes.extend_from_slice(data);
         }
         Ok(data.len())
     }
@@ -176,30 +274,61 @@ impl PipeReader {
     }
 }
 
+impl PipeReader {
+    /// The block of the mark just read (in the piece the mark was in), swapped
+    /// with `block` (which goes back to the writer in its place; `in_source`:
+    /// the block's original bytes are to be read from the source, into the
+    /// buffer `block` had); then, when `named`, the anchored flags of it and its
+    /// sub-blocks. `None` when the piece has no block left (a corrupt skeleton).
+    pub(super) fn take_block(
+        &mut self,
+        block: &mut Block,
+        named: bool,
+        in_source: bool,
+    ) -> Option<&[bool]> {
+        let slot = self.piece.blocks.get_mut(self.next_block)?;
+        std::mem::swap(slot, block);
+        if in_source {
+            std::mem::swap(&mut slot.original, &mut block.original);
+        }
+        self.next_block += 1;
+        let n = if named { 1 + block.subs.len() } else { 0 };
+        let from = self.next_anchored;
+        self.next_anchored += n;
+        self.piece.anchored.get(from..from + n)
+    }
+}
+
 impl BufRead for PipeReader {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        if self.pos >= self.piece.len() {
+        if self.pos >= self.piece.bytes.len() {
             match self.pieces.recv() {
                 Ok(next) => {
-                    let done = std::mem::replace(&mut self.piece, next);
-                    if done.capacity() == PIECE {
+                    let mut done = std::mem::replace(&mut self.piece, next);
+                    if done.bytes.capacity() != PIECE {
+                        // A piece of one large entry: its buffer is not kept.
+                        done.bytes = Vec::new();
+                    }
+                    if done.bytes.capacity() == PIECE || !done.blocks.is_empty() {
                         // The writer may be gone: then the piece is just dropped.
                         let _ = self.spare.send(done);
                     }
                     self.pos = 0;
+                    self.next_block = 0;
+                    self.next_anchored = 0;
                 }
                 // The writer is gone: the end of the entries.
                 Err(_) => {
-                    self.piece.clear();
+                    self.piece.bytes.clear();
                     self.pos = 0;
                 }
             }
         }
-        Ok(self.piece.get(self.pos..).unwrap_or_default())
+        Ok(self.piece.bytes.get(self.pos..).unwrap_or_default())
     }
 
     fn consume(&mut self, n: usize) {
-        self.pos = (self.pos + n).min(self.piece.len());
+        self.pos = (self.pos + n).min(self.piece.bytes.len());
     }
 }
 
@@ -242,6 +371,40 @@ mod tests {
         thread.join().unwrap();
         assert_eq!(got.len(), data.len());
         assert!(got == data);
+    }
+
+    #[test]
+    fn blocks_travel_with_their_piece_and_come_back_to_be_reused() {
+        let (mut w, mut r) = pipe();
+        let mut back = Vec::new();
+        let block = |id: &str| Block {
+            id: id.into(),
+            ..crate::skeleton::empty_block()
+        };
+        // A span of a piece's worth: each block goes in a piece of its own.
+        let put = |w: &mut PipeWriter, id: &str, back: &mut Vec<String>| {
+            let mut recycle = |b: Block| back.push(b.id);
+            w.put_block(b"m", block(id), BLOCKS, &[false], &mut recycle)
+                .unwrap();
+        };
+        put(&mut w, "a", &mut back);
+        put(&mut w, "b", &mut back);
+        w.flush().unwrap();
+        let mut taken = block("replay's own");
+        for (mark, id) in [(b'm', "a"), (b'm', "b")] {
+            assert_eq!(r.fill_buf().unwrap().first(), Some(&mark));
+            r.consume(1);
+            assert_eq!(r.take_block(&mut taken, true, false), Some(&[false][..]));
+            assert_eq!(taken.id, id);
+        }
+        // No block left in the piece: a corrupt skeleton, not a panic.
+        assert_eq!(r.take_block(&mut taken, false, false), None);
+        // The first piece came back (the replay moved on) with the block the
+        // replay held before "a": the writer's next send takes it in.
+        put(&mut w, "c", &mut back);
+        assert!(back.is_empty());
+        put(&mut w, "d", &mut back);
+        assert_eq!(back, ["replay's own"]);
     }
 
     #[test]
