@@ -220,15 +220,26 @@ impl Spare {
             element,
             path,
             runs,
-            mut subs,
-            mut sub_refs,
-            mut lang_refs,
+            subs,
+            sub_refs,
+            lang_refs,
             ..
         } = block;
         self.keep_in(Pool::Key, id);
         self.keep_in(Pool::Name, element);
         self.keep_in(Pool::Key, path);
         self.recycle_runs(runs);
+        self.recycle_lists(subs, sub_refs, lang_refs);
+    }
+
+    /// Takes back a block's lists: its sub-blocks (recycled), the lists
+    /// emptied.
+    fn recycle_lists(
+        &mut self,
+        mut subs: Vec<Block>,
+        mut sub_refs: Vec<SubRef>,
+        mut lang_refs: Vec<SubRef>,
+    ) {
         for sub in subs.drain(..) {
             self.recycle(sub);
         }
@@ -385,7 +396,7 @@ fn build_with<R: Read>(
         }
         i += 1;
     }
-    let runs = b.finish_runs(ctx.rules)?;
+    let runs = b.finish_runs(ctx.rules);
     let RunsBuilder {
         spare,
         mut open,
@@ -399,6 +410,12 @@ fn build_with<R: Read>(
     keep_list(&mut spare.open, open);
     name_counts.clear();
     keep_list(&mut spare.name_counts, name_counts);
+    let Some(runs) = runs else {
+        // No block: its lists and sub-blocks go back for the next ones (the
+        // tokens are read again raw, their attribute blocks built then).
+        spare.recycle_lists(subs, sub_refs, lang_refs);
+        return None;
+    };
     Some(Built {
         block: Block {
             id: std::mem::take(&mut ctx.key),
