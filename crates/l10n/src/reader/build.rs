@@ -12,7 +12,7 @@ use crate::block::{Block, BlockKind, Buffers, Run, SubRef, quote_ending};
 use crate::ids::push_decimal;
 use crate::rules::{InlineRole, Rules};
 use encoding_rs::UTF_8;
-use tagloom_html::token::{Name, TokenKind};
+use tagloom_html::token::{Name, OwnedAttribute, TokenKind};
 
 /// HTML whitespace.
 pub(crate) fn is_ws(c: char) -> bool {
@@ -103,6 +103,7 @@ pub(crate) struct Spare {
     /// The builder's own lists (see [`RunsBuilder`]), kept empty.
     open: Vec<(Name, usize)>,
     name_counts: Vec<(Name, u32)>,
+    pending: Vec<PendingSub>,
 }
 
 /// The strings of one [`Pool`] and their capacity in all.
@@ -220,15 +221,26 @@ impl Spare {
             element,
             path,
             runs,
-            mut subs,
-            mut sub_refs,
-            mut lang_refs,
+            subs,
+            sub_refs,
+            lang_refs,
             ..
         } = block;
         self.keep_in(Pool::Key, id);
         self.keep_in(Pool::Name, element);
         self.keep_in(Pool::Key, path);
         self.recycle_runs(runs);
+        self.recycle_lists(subs, sub_refs, lang_refs);
+    }
+
+    /// Takes back a block's lists: its sub-blocks (recycled), the lists
+    /// emptied.
+    fn recycle_lists(
+        &mut self,
+        mut subs: Vec<Block>,
+        mut sub_refs: Vec<SubRef>,
+        mut lang_refs: Vec<SubRef>,
+    ) {
         for sub in subs.drain(..) {
             self.recycle(sub);
         }
@@ -378,18 +390,25 @@ fn build_with<R: Read>(
                         i = k + 1;
                         continue;
                     }
-                    role => b.start_tag(tok, role == InlineRole::Paired, own_translate, ctx),
+                    role => {
+                        let paired = role == InlineRole::Paired;
+                        b.start_tag(i, tok, paired, own_translate, ctx.rules);
+                    }
                 }
             }
             TokenKind::EndTag => b.end_tag(tok),
         }
         i += 1;
     }
-    let runs = b.finish_runs(ctx.rules)?;
+    let runs = b.finish_runs(ctx.rules);
+    if runs.is_some() {
+        b.sub_blocks(toks, ctx);
+    }
     let RunsBuilder {
         spare,
         mut open,
         mut name_counts,
+        mut pending,
         subs,
         sub_refs,
         lang_refs,
@@ -399,6 +418,14 @@ fn build_with<R: Read>(
     keep_list(&mut spare.open, open);
     name_counts.clear();
     keep_list(&mut spare.name_counts, name_counts);
+    pending.clear();
+    keep_list(&mut spare.pending, pending);
+    let Some(runs) = runs else {
+        // No block: its lists and sub-blocks go back for the next ones (the
+        // tokens are read again raw, their attribute blocks built then).
+        spare.recycle_lists(subs, sub_refs, lang_refs);
+        return None;
+    };
     Some(Built {
         block: Block {
             id: std::mem::take(&mut ctx.key),
@@ -493,6 +520,10 @@ struct RunsBuilder<'w, R: Read> {
     lang_refs: Vec<SubRef>,
     /// Inline elements by name, numbered for the sub-blocks' keys and paths.
     name_counts: Vec<(Name, u32)>,
+    /// The attributes that may be sub-blocks, made into them once the block
+    /// is known to have text ([`RunsBuilder::sub_blocks`]): a block without
+    /// text makes none (its tokens are read again raw).
+    pending: Vec<PendingSub>,
     /// Whitespace is kept as it is; else the text is collapsed as it is copied.
     preserve: bool,
 }
@@ -509,6 +540,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
             sub_refs: std::mem::take(&mut spare.sub_refs),
             lang_refs: std::mem::take(&mut spare.lang_refs),
             name_counts: std::mem::take(&mut spare.name_counts),
+            pending: std::mem::take(&mut spare.pending),
             spare,
             preserve,
         }
@@ -545,7 +577,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
     }
 
     /// An inline start tag: a placeholder or an open code, with its attributes.
-    fn start_tag(&mut self, tok: &Tok, paired: bool, translate: bool, ctx: &BuildCtx<'_>) {
+    fn start_tag(&mut self, i: usize, tok: &Tok, paired: bool, translate: bool, rules: &Rules) {
         let count = tok
             .tag_name()
             .map_or(1, |name| bump(&mut self.name_counts, name));
@@ -563,89 +595,119 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
         } else {
             self.placeholder(data);
         }
-        self.attributes(tok, run_index, count, translate, ctx);
+        self.attributes(i, tok, run_index, count, translate, rules);
     }
 
-    /// The language values and translatable attributes of the code at `run_index`.
+    /// The language values of the code at `run_index` (token `i`), and the
+    /// attributes that may be sub-blocks ([`RunsBuilder::pending`]).
     fn attributes(
         &mut self,
+        i: usize,
         tok: &Tok,
         run_index: usize,
         count: u32,
         translate: bool,
-        ctx: &BuildCtx<'_>,
+        rules: &Rules,
     ) {
-        let name = tok.name();
         // Language switchers (`<a hreflang>`) keep their `lang`.
         let switcher = tok.attr("hreflang").is_some();
-        for attr in tok.attrs().iter().filter(|a| a.has_value) {
-            let at = SubRef {
-                run: run_index,
-                start: (attr.value_start() - tok.start()) as usize,
-                end: (attr.value_end() - tok.start()) as usize,
-            };
-            let class = ctx.rules.attr_class(&attr.name);
+        for (k, attr) in tok.attrs().iter().enumerate().filter(|(_, a)| a.has_value) {
+            let class = rules.attr_class(&attr.name);
             if class.lang() && !attr.value.trim().is_empty() {
                 if !switcher {
-                    self.lang_refs.push(at);
+                    self.lang_refs.push(sub_ref(tok, attr, run_index));
                 }
                 continue;
             }
-            if !translate
-                || !class.named()
-                || !ctx
-                    .rules
-                    .attr_rule_matches(name, attr.name.as_str(), |a| tok.attr(a))
-                || !ctx.rules.is_translatable_text(&attr.value)
-            {
-                continue;
+            if translate && class.named() {
+                self.pending.push(PendingSub {
+                    tok: i,
+                    attr: k,
+                    run: run_index,
+                    count,
+                });
             }
-            let quote = quote_ending(
-                self.win.text(tok.start(), attr.value_start()).as_bytes(),
-                UTF_8,
-            );
-            let mut key = self.spare.string_for(Pool::Key, ctx.key.len() + 24);
-            key.push_str(&ctx.key);
-            key.push('.');
-            super::push_portable(&mut key, name);
-            key.push('-');
-            push_decimal(&mut key, count);
-            key.push(':');
-            super::push_portable(&mut key, attr.name.as_str());
-            let mut path = self.spare.string_for(
-                Pool::Key,
-                if ctx.for_sink { ctx.path.len() + 24 } else { 0 },
-            );
-            if ctx.for_sink {
-                path.push_str(&ctx.path);
-                path.push('/');
-                path.push_str(name);
-                path.push('[');
-                push_decimal(&mut path, count);
-                path.push_str("]/@");
-                path.push_str(attr.name.as_str());
-            }
-            // A sub-block's bytes are inside its parent's: the skeleton never
-            // keeps them, only a sink may read them (the interchange files'
-            // writers do not: `keep_original` is off for them).
-            let original = if ctx.for_sink && ctx.keep_original {
-                let value = self.win.source(attr.value_start(), attr.value_end());
-                value.to_vec()
-            } else {
-                Vec::new()
-            };
-            let element = if ctx.for_sink { name } else { "" };
-            let buffers = self.spare.buffers(element, attr.value.len());
-            self.subs.push(Block::attribute_in(
-                buffers,
-                key,
-                path,
-                quote,
-                &attr.value,
-                original,
-            ));
-            self.sub_refs.push(at);
         }
+    }
+
+    /// The sub-blocks of the [`RunsBuilder::pending`] attributes that translate
+    /// (`toks`: the block's tokens).
+    fn sub_blocks(&mut self, toks: &[Tok], ctx: &BuildCtx<'_>) {
+        let mut pending = std::mem::take(&mut self.pending);
+        for p in pending.drain(..) {
+            let Some(tok) = toks.get(p.tok) else {
+                continue;
+            };
+            if let Some(attr) = tok.attrs().get(p.attr) {
+                self.sub_block(tok, attr, p.run, p.count, ctx);
+            }
+        }
+        self.pending = pending;
+    }
+
+    /// The sub-block of attribute `attr` of the code at `run_index` (token
+    /// `tok`, the `count`th of its name), when the rules translate it.
+    fn sub_block(
+        &mut self,
+        tok: &Tok,
+        attr: &OwnedAttribute,
+        run_index: usize,
+        count: u32,
+        ctx: &BuildCtx<'_>,
+    ) {
+        let name = tok.name();
+        if !ctx
+            .rules
+            .attr_rule_matches(name, attr.name.as_str(), |a| tok.attr(a))
+            || !ctx.rules.is_translatable_text(&attr.value)
+        {
+            return;
+        }
+        let quote = quote_ending(
+            self.win.text(tok.start(), attr.value_start()).as_bytes(),
+            UTF_8,
+        );
+        let mut key = self.spare.string_for(Pool::Key, ctx.key.len() + 24);
+        key.push_str(&ctx.key);
+        key.push('.');
+        super::push_portable(&mut key, name);
+        key.push('-');
+        push_decimal(&mut key, count);
+        key.push(':');
+        super::push_portable(&mut key, attr.name.as_str());
+        let mut path = self.spare.string_for(
+            Pool::Key,
+            if ctx.for_sink { ctx.path.len() + 24 } else { 0 },
+        );
+        if ctx.for_sink {
+            path.push_str(&ctx.path);
+            path.push('/');
+            path.push_str(name);
+            path.push('[');
+            push_decimal(&mut path, count);
+            path.push_str("]/@");
+            path.push_str(attr.name.as_str());
+        }
+        // A sub-block's bytes are inside its parent's: the skeleton never
+        // keeps them, only a sink may read them (the interchange files'
+        // writers do not: `keep_original` is off for them).
+        let original = if ctx.for_sink && ctx.keep_original {
+            let value = self.win.source(attr.value_start(), attr.value_end());
+            value.to_vec()
+        } else {
+            Vec::new()
+        };
+        let element = if ctx.for_sink { name } else { "" };
+        let buffers = self.spare.buffers(element, attr.value.len());
+        self.subs.push(Block::attribute_in(
+            buffers,
+            key,
+            path,
+            quote,
+            &attr.value,
+            original,
+        ));
+        self.sub_refs.push(sub_ref(tok, attr, run_index));
     }
 
     /// An end tag: closes its open code (codes opened after it and never closed
@@ -695,6 +757,26 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
             runs.retain(|r| !matches!(r, Run::Text(t) if t.is_empty()));
         }
         Some(runs)
+    }
+}
+
+/// An attribute that may be a sub-block ([`RunsBuilder::pending`]): its
+/// token's index among the block's, its own among the token's attributes, the
+/// run of its code, and the code's number among those of its name.
+pub(crate) struct PendingSub {
+    tok: usize,
+    attr: usize,
+    run: usize,
+    count: u32,
+}
+
+/// Where the value of attribute `attr` of the code at `run_index` (token
+/// `tok`) sits in the code's data.
+fn sub_ref(tok: &Tok, attr: &OwnedAttribute, run_index: usize) -> SubRef {
+    SubRef {
+        run: run_index,
+        start: (attr.value_start() - tok.start()) as usize,
+        end: (attr.value_end() - tok.start()) as usize,
     }
 }
 
