@@ -16,10 +16,10 @@ use tagloom_transform::pipeline::{
 
 use crate::dom::patch_tree::{AttrHandoff, SharedHandoff, SharedTree, TreeSlot};
 use crate::dom::{self, Attr, Node, cite::placeholder::SharedBodies};
-use crate::token::{Tok, WikiKind, WikiToken};
+use crate::token::{Tok, WikiToken};
 use crate::transclusion::Call;
 use crate::transform::{
-    Chain, Transform, cite::Cite, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
+    Chain, Transform, cite::Cite, headings::HeadingIds, lists::ListHandler,
     paragraphs::ParagraphWrapper, pre::PreHandler, quotes::QuoteTransformer,
 };
 use crate::{RenderOptions, WikiError, preprocess};
@@ -65,14 +65,6 @@ fn registry(page: &Rc<Page>, context: Context) -> Result<Registry<WikiToken>, Pi
         Context::Page => 0,
         Context::Inline { depth } => depth,
     };
-    r.add_async(
-        LinkHandler {
-            options: Arc::clone(&page.options),
-            page: page.title.clone(),
-        },
-        Rank::new(1.5)?,
-        Match::Kind(WikiKind::WikiLink),
-    )?;
     // Phase 3 (ranks 2.01 to 2.95, every token) as one handler.
     let mut stages: Vec<Box<dyn Transform>> = vec![Box::new(Cite::new(Rc::clone(page), depth))];
     if context == Context::Page {
@@ -393,7 +385,10 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
 }
 
 fn run_marked(text: &str, page: &Rc<Page>, context: Context) -> Result<Vec<Node>, WikiError> {
-    let tokens = crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
+    let mut tokens =
+        crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
+    // Links resolve before the pipeline (Parsoid's phase 2, at rank 1.5).
+    crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
     let mut pipeline = Pipeline::new(registry(page, context)?, PipelineConfig::default());
     let sink = BodySink::new(
         context == Context::Page,
