@@ -70,9 +70,8 @@ impl Chain {
     /// stage gives back none (it holds a line or a paragraph, as the quote
     /// and paragraph stages do for most tokens), the run ends: no later stage
     /// has anything to do.
-    fn run(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+    fn run(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
         self.input.clear();
-        let mut token = token;
         let mut next = 0;
         loop {
             let Some(stage) = self.stages.get_mut(next) else {
