@@ -169,11 +169,16 @@ struct PartB {
     eq: Option<usize>,
 }
 
+/// The nodes a [`PartB`] has room for when made (a growth past them doubles).
+const PART_NODES: usize = 4;
+
 impl PartB {
     fn new(start: usize) -> PartB {
         PartB {
             start,
-            nodes: Vec::new(),
+            // Room for a part's usual nodes (`name`, `=`, value) made at once:
+            // a first push would grow an empty vector the slower way.
+            nodes: Vec::with_capacity(PART_NODES),
             eq: None,
         }
     }
