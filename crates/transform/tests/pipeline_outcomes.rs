@@ -398,3 +398,80 @@ fn a_failing_handler_fails_the_run() {
     let err = run_one(r, vec![OwnedToken::comment("c")]).unwrap_err();
     assert_eq!(err.to_string(), "handler failed: no");
 }
+
+/// A handler that doubles every text token, per token or (when `chunks`)
+/// through `handle_chunk`, counting its chunk calls; `drop_eof`: it loses the
+/// end of input.
+struct Doubler {
+    chunks: bool,
+    drop_eof: bool,
+    calls: Rc<RefCell<usize>>,
+}
+
+impl tagloom_transform::pipeline::Handler<OwnedToken> for Doubler {
+    fn handle(&mut self, t: OwnedToken, _: &Ctx) -> Result<Outcome<OwnedToken>, HandlerError> {
+        Ok(match t {
+            OwnedToken::Eof if self.drop_eof => Outcome::Delete,
+            OwnedToken::Characters(_) => Outcome::Expand(vec![t.clone(), t]),
+            other => Outcome::Keep(other),
+        })
+    }
+
+    fn takes_chunks(&self) -> bool {
+        self.chunks
+    }
+
+    fn handle_chunk(
+        &mut self,
+        tokens: &mut Vec<OwnedToken>,
+        ctx: &Ctx,
+        out: &mut Vec<OwnedToken>,
+    ) -> Result<(), HandlerError> {
+        *self.calls.borrow_mut() += 1;
+        for t in tokens.drain(..) {
+            self.handle_into(t, ctx, out)?;
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_handler_taking_chunks_gives_what_it_gives_per_token() {
+    let input = vec![
+        OwnedToken::text("a"),
+        OwnedToken::comment("c"),
+        OwnedToken::text("b"),
+    ];
+    let run = |chunks: bool, drop_eof: bool, chunk_size: usize| {
+        let calls = Rc::new(RefCell::new(0));
+        let mut r = Registry::new();
+        let doubler = Doubler {
+            chunks,
+            drop_eof,
+            calls: Rc::clone(&calls),
+        };
+        r.add(doubler, rank(2.5), Match::Any).unwrap();
+        let config = PipelineConfig {
+            chunk_size,
+            ..PipelineConfig::default()
+        };
+        let mut pipeline = Pipeline::new(r, config);
+        let out = block_on(pipeline.run(input.clone().into_iter().map(Ok), VecSink::default()))
+            .map(|(out, _)| out.iter().map(show).collect::<Vec<_>>());
+        let calls = *calls.borrow();
+        (out, calls)
+    };
+    let (per_token, calls) = run(false, false, 2);
+    assert_eq!(calls, 0);
+    for size in [1, 2, 64] {
+        let (chunked, calls) = run(true, false, size);
+        assert!(calls > 0);
+        assert_eq!(chunked.as_ref().ok(), per_token.as_ref().ok());
+    }
+    assert_eq!(
+        per_token.ok().unwrap_or_default(),
+        ["'a'", "'a'", "!c", "'b'", "'b'", "EOF"]
+    );
+    // The end-of-input rule holds for the chunk as a whole.
+    assert!(matches!(run(true, true, 64).0, Err(PipelineError::EofLost)));
+}

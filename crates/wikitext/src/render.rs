@@ -19,10 +19,10 @@ use tagloom_transform::pipeline::{
 
 use crate::dom::patch_tree::{AttrHandoff, SharedHandoff, SharedTree, TreeSlot};
 use crate::dom::{self, Attr, Node, cite::placeholder::SharedBodies};
-use crate::token::{Tok, WikiKind, WikiToken};
+use crate::token::{Tok, WikiToken};
 use crate::transclusion::Call;
 use crate::transform::{
-    Chain, Transform, cite::Cite, headings::HeadingIds, links::LinkHandler, lists::ListHandler,
+    Chain, Transform, cite::Cite, headings::HeadingIds, lists::ListHandler,
     paragraphs::ParagraphWrapper, pre::PreHandler, quotes::QuoteTransformer,
 };
 use crate::{RenderOptions, WikiError, preprocess};
@@ -91,20 +91,12 @@ fn stages(page: &Rc<Page>, context: Context) -> Vec<Box<dyn Transform>> {
     stages
 }
 
-/// The links (phase 1) and `chain`, phase 3 as one handler.
+/// `chain`, phase 3 as one handler (the links resolved before the pipeline:
+/// `links::resolve_links`).
 fn registry(
-    page: &Page,
     chain: impl Handler<WikiToken> + 'static,
 ) -> Result<Registry<WikiToken>, PipelineError> {
     let mut r = Registry::new();
-    r.add_async(
-        LinkHandler {
-            options: Arc::clone(&page.options),
-            page: page.title.clone(),
-        },
-        Rank::new(1.5)?,
-        Match::Kind(WikiKind::WikiLink),
-    )?;
     r.add(chain, Rank::new(2.01)?, Match::Any)?;
     Ok(r)
 }
@@ -126,6 +118,19 @@ impl Handler<WikiToken> for SharedChain {
     ) -> Result<(), HandlerError> {
         self.0.borrow_mut().handle_into(token, ctx, out)
     }
+
+    fn takes_chunks(&self) -> bool {
+        self.0.borrow().takes_chunks()
+    }
+
+    fn handle_chunk(
+        &mut self,
+        tokens: &mut Vec<WikiToken>,
+        ctx: &Ctx,
+        out: &mut Vec<WikiToken>,
+    ) -> Result<(), HandlerError> {
+        self.0.borrow_mut().handle_chunk(tokens, ctx, out)
+    }
 }
 
 /// The pipeline of a page's ref bodies at one nesting depth, made once and
@@ -142,7 +147,7 @@ impl InlineRenderer {
     fn new(page: &Rc<Page>, depth: usize) -> Result<InlineRenderer, PipelineError> {
         let chain = Chain::new(stages(page, Context::Inline { depth }));
         let chain = Rc::new(RefCell::new(chain));
-        let registry = registry(page, SharedChain(Rc::clone(&chain)))?;
+        let registry = registry(SharedChain(Rc::clone(&chain)))?;
         Ok(InlineRenderer {
             pipeline: Pipeline::new(registry, PipelineConfig::default()),
             chain,
@@ -151,8 +156,9 @@ impl InlineRenderer {
 
     fn render(&mut self, text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
         self.chain.borrow_mut().reset();
-        let tokens =
+        let mut tokens =
             crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
+        crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
         let sink = BodySink::new(
             false,
             text.len(),
@@ -475,9 +481,12 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
 }
 
 fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
-    let tokens = crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
+    let mut tokens =
+        crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
+    // Links resolve before the pipeline (Parsoid's phase 2, at rank 1.5).
+    crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
     let chain = Chain::new(stages(page, Context::Page));
-    let mut pipeline = Pipeline::new(registry(page, chain)?, PipelineConfig::default());
+    let mut pipeline = Pipeline::new(registry(chain)?, PipelineConfig::default());
     let sink = BodySink::new(
         true,
         text.len(),

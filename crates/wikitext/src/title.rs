@@ -240,6 +240,19 @@ fn is_valid_link_text(page: &str) -> bool {
     !percent && !reference && !dots && !tildes
 }
 
+/// The bytes [`encode_title`] writes other than as they are (the space
+/// aside): `%`, `?`, `\`, `^`, `` ` ``, the C0 controls, DEL, and `0xC2` (the
+/// lead byte of the C1 controls), one table look-up each.
+const TITLE_SPECIAL: [bool; 256] = {
+    let mut t = crate::tokenize::byte_set(b"%?\\^`\x7f\xc2");
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t
+};
+
 /// A title as an href path segment: spaces as `_`, characters that would end or
 /// change a path percent-encoded (`%`, `?`, `\`, `^`, `` ` `` and control
 /// characters, C0, DEL and C1).
@@ -247,8 +260,10 @@ pub fn encode_title(title: &str) -> String {
     // Most titles have nothing to encode but spaces: one pass over all bytes
     // (no early exit, so it vectorizes) tells, and `_` for ` ` keeps the text
     // UTF-8.
-    let special = |c: u8| matches!(c, b'%' | b'?' | b'\\' | b'^' | b'`' | 0..0x20 | 0x7f | 0xc2);
-    if !title.bytes().fold(false, |any, c| any | special(c)) {
+    if !title
+        .bytes()
+        .fold(false, |any, c| any | TITLE_SPECIAL[usize::from(c)])
+    {
         let bytes = title
             .bytes()
             .map(|c| if c == b' ' { b'_' } else { c })

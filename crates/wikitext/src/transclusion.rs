@@ -58,8 +58,15 @@ fn json(s: &str) -> String {
 /// escaped, the C0 controls as `\b \t \n \f \r` or `\u00XX`, all else as is.
 pub(crate) fn json_into(s: &str, out: &mut String) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
+    if !any_json_escape(bytes) {
+        // Most strings (names, values, titles): one copy.
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     let mut from = 0;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
@@ -99,6 +106,21 @@ pub(crate) fn json_into(s: &str, out: &mut String) {
     }
     out.push_str(s.get(from..).unwrap_or(""));
     out.push('"');
+}
+
+/// Whether any byte of `bytes` needs escaping in a JSON string: eight bytes
+/// at a time, the rest one by one.
+fn any_json_escape(bytes: &[u8]) -> bool {
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        if <[u8; 8]>::try_from(word).is_ok_and(|w| needs_json_escape(u64::from_le_bytes(w))) {
+            return true;
+        }
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// Whether any of the eight bytes of `w` is `"`, `\` or below 0x20 (the

@@ -2,7 +2,7 @@
 //! handler-at-a-time (each handler over the whole chunk) or token-at-a-time.
 
 use super::handler::{Ctx, Outcome};
-use super::registry::{Body, Entry, Pos};
+use super::registry::{Body, Entry, Match, Pos};
 use super::{Dispatch, PipelineError, PipelineToken};
 
 /// Runs `tokens` through the synchronous handlers of `entries` (one phase, in
@@ -49,6 +49,24 @@ fn handler_at_a_time<T: PipelineToken>(
             continue;
         }
         scratch.clear();
+        if let [
+            Entry {
+                key: Match::Any,
+                body: Body::Sync(handler),
+                ..
+            },
+        ] = group
+            && handler.takes_chunks()
+        {
+            // One handler takes every token: the chunk in one call.
+            let had_eof = tokens.iter().any(|t| t.is_eof());
+            handler
+                .handle_chunk(tokens, ctx, scratch)
+                .map_err(PipelineError::Handler)?;
+            check_eof_appended(had_eof, scratch)?;
+            std::mem::swap(tokens, scratch);
+            continue;
+        }
         for token in tokens.drain(..) {
             let entry = group
                 .iter_mut()

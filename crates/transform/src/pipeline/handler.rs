@@ -103,6 +103,31 @@ pub trait Handler<T: PipelineToken> {
         }
         Ok(())
     }
+
+    /// Whether the handler takes whole chunks through
+    /// [`handle_chunk`](Self::handle_chunk) when it is the only handler at its
+    /// position and its key is [`Match::Any`](super::Match::Any). The default
+    /// is no: every token goes through [`handle_into`](Self::handle_into).
+    fn takes_chunks(&self) -> bool {
+        false
+    }
+
+    /// Handles every token of `tokens` in order (leaving it empty), appending
+    /// to `out` exactly what [`handle_into`](Self::handle_into) would for each
+    /// token in turn (and never touching what `out` already holds), without a
+    /// dispatch per token. Called only when [`takes_chunks`](Self::takes_chunks)
+    /// is true; the end-of-input rule is then checked for the chunk as a whole.
+    fn handle_chunk(
+        &mut self,
+        tokens: &mut Vec<T>,
+        ctx: &Ctx,
+        out: &mut Vec<T>,
+    ) -> Result<(), HandlerError> {
+        for token in tokens.drain(..) {
+            self.handle_into(token, ctx, out)?;
+        }
+        Ok(())
+    }
 }
 
 impl<T, F> Handler<T> for F

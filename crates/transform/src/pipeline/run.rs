@@ -144,7 +144,13 @@ impl<T: PipelineToken> Pipeline<T> {
                 out.config.dispatch,
             )?;
             if table.is_empty() {
-                released.append(&mut chunk);
+                if released.is_empty() {
+                    // The usual case (released is flushed at a chunk's size):
+                    // the buffers trade places, no token is copied.
+                    std::mem::swap(&mut released, &mut chunk);
+                } else {
+                    released.append(&mut chunk);
+                }
             } else {
                 for token in chunk.drain(..) {
                     // A token no handler wants while nothing is held goes

@@ -169,11 +169,27 @@ struct PartB {
     eq: Option<usize>,
 }
 
+/// The parts a new `{{…}}` piece has room for (a growth past them doubles).
+const BRACE_PARTS: usize = 4;
+
+/// The parts of a new `{{…}}`/`{{{…}}}` piece: the title's, with room for
+/// a few parameters (most calls have some), made at once.
+fn brace_parts(start: usize) -> Vec<PartB> {
+    let mut parts = Vec::with_capacity(BRACE_PARTS);
+    parts.push(PartB::new(start));
+    parts
+}
+
+/// The nodes a [`PartB`] has room for when made (a growth past them doubles).
+const PART_NODES: usize = 4;
+
 impl PartB {
     fn new(start: usize) -> PartB {
         PartB {
             start,
-            nodes: Vec::new(),
+            // Room for a part's usual nodes (`name`, `=`, value) made at once:
+            // a first push would grow an empty vector the slower way.
+            nodes: Vec::with_capacity(PART_NODES),
             eq: None,
         }
     }
@@ -516,7 +532,7 @@ impl<'a> Parser<'a> {
                 count,
                 start,
                 line_start: start > 0 && self.bytes.get(start - 1) == Some(&b'\n'),
-                parts: vec![PartB::new(start + count)],
+                parts: brace_parts(start + count),
             });
         } else if count >= 2 {
             // Brackets end as text: written now (see [`Piece`]).

@@ -1,28 +1,16 @@
-//! The link handler (Parsoid's WikiLinkHandler, phase 2 "out of order", an
-//! asynchronous handler so a page store that answers later fits): a
+//! Link resolution (Parsoid's WikiLinkHandler, its phase 2 "out of order";
+//! here a pass over the tokenizer's output, the page store answering at once): a
 //! [`Tok::WikiLink`] becomes `<a rel="mw:WikiLink" href="./Title" title="Title">`,
 //! a red link (`class="new"`, `?action=edit&redlink=1`, Parsoid's localized
 //! title attribute) for a page the store does not have, a self link for the page
 //! itself.
 
-use std::sync::Arc;
-
 use tagloom_html::atom::{self, Atom};
 use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
-use tagloom_transform::pipeline::{AsyncHandler, Ctx, HandlerFuture, Outcome};
 
 use crate::preprocess::{NS_SPECIAL, PageStore, Title};
 use crate::title::{LinkTarget, encode_fragment, encode_title};
 use crate::token::{Tok, WikiToken};
-
-/// Resolves links against the page store.
-pub(crate) struct LinkHandler {
-    /// The page's options (title, page store, site), shared with its other
-    /// handlers and its ref bodies' renders.
-    pub(crate) options: Arc<crate::RenderOptions>,
-    /// The page's normalized title (`normalize_title` of the options' title).
-    pub(crate) page: String,
-}
 
 /// Whether `title` exists: special pages when the software has them, others
 /// when `pages` has them (all do without a store).
@@ -120,22 +108,15 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
     tag
 }
 
-impl AsyncHandler<WikiToken> for LinkHandler {
-    fn handle(&self, token: WikiToken, _: &Ctx) -> HandlerFuture<WikiToken> {
-        let out = match token.tok {
-            Tok::WikiLink(target) => {
-                let tag = link_tag(&target, &self.page, self.options.store.as_deref());
-                WikiToken {
-                    tok: Tok::Html(OwnedToken::StartTag(tag)),
-                    span: token.span,
-                }
-            }
-            other => WikiToken {
-                tok: other,
-                span: token.span,
-            },
-        };
-        Box::pin(std::future::ready(Ok(Outcome::Keep(out))))
+/// Resolves every wikilink of `tokens` in place: its `<a>` (the span kept).
+/// The page store answers at once, so this runs on the tokenizer's output
+/// before the pipeline (no asynchronous phase, no token moved).
+pub(crate) fn resolve_links(tokens: &mut [WikiToken], options: &crate::RenderOptions, page: &str) {
+    let pages = options.store.as_deref();
+    for token in tokens {
+        if let Tok::WikiLink(target) = &token.tok {
+            token.tok = Tok::Html(OwnedToken::StartTag(link_tag(target, page, pages)));
+        }
     }
 }
 

@@ -76,7 +76,8 @@ impl Chain {
         self.one.clear();
     }
 
-    /// `token` through every stage; the result is left in `self.input`. A
+    /// `token` through every stage; the result is appended to `out` (which the
+    /// stages never see: each pushes into the chain's own buffers). A
     /// stage that lets the token pass does not move it; while each stage gives
     /// back exactly one token, that token goes straight on to the next (the
     /// usual case: no buffer drained per stage); from the first
@@ -84,13 +85,12 @@ impl Chain {
     /// stage gives back none (it holds a line or a paragraph, as the quote
     /// and paragraph stages do for most tokens), the run ends: no later stage
     /// has anything to do.
-    fn run(&mut self, token: WikiToken) {
+    fn run(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
         self.input.clear();
-        let mut token = token;
         let mut next = 0;
         loop {
             let Some(stage) = self.stages.get_mut(next) else {
-                self.input.push(token);
+                out.push(token);
                 return;
             };
             next += 1;
@@ -125,6 +125,7 @@ impl Chain {
             }
             std::mem::swap(&mut self.input, &mut self.output);
         }
+        out.append(&mut self.input);
     }
 }
 
@@ -136,21 +137,38 @@ impl Handler<WikiToken> for Chain {
         _: &Ctx,
         out: &mut Vec<WikiToken>,
     ) -> Result<(), HandlerError> {
-        self.run(token);
-        out.append(&mut self.input);
+        self.run(token, out);
         Ok(())
     }
 
     fn handle(&mut self, token: WikiToken, _: &Ctx) -> Result<Outcome<WikiToken>, HandlerError> {
-        self.run(token);
-        Ok(match self.input.len() {
+        let mut out = Vec::new();
+        self.run(token, &mut out);
+        Ok(match out.len() {
             0 => Outcome::Delete,
-            1 => match self.input.pop() {
+            1 => match out.pop() {
                 Some(t) => Outcome::Keep(t),
                 None => Outcome::Delete,
             },
-            _ => Outcome::Expand(std::mem::take(&mut self.input)),
+            _ => Outcome::Expand(out),
         })
+    }
+
+    /// Every token of the pipeline's chunk, without a dispatch per token.
+    fn takes_chunks(&self) -> bool {
+        true
+    }
+
+    fn handle_chunk(
+        &mut self,
+        tokens: &mut Vec<WikiToken>,
+        _: &Ctx,
+        out: &mut Vec<WikiToken>,
+    ) -> Result<(), HandlerError> {
+        for token in tokens.drain(..) {
+            self.run(token, out);
+        }
+        Ok(())
     }
 }
 

@@ -47,8 +47,9 @@ fn space() -> WikiToken {
     WikiToken::text(" ")
 }
 
-fn unmark(items: Vec<Item>, out: &mut Vec<WikiToken>) {
-    out.extend(items.into_iter().map(|i| match i {
+/// `items` as tokens into `out`; `items` is left empty, its room kept.
+fn unmark(items: &mut Vec<Item>, out: &mut Vec<WikiToken>) {
+    out.extend(items.drain(..).map(|i| match i {
         Item::Token(t) => t,
         Item::Space => space(),
     }));
@@ -71,7 +72,7 @@ impl PreHandler {
 
     fn purge(&mut self, token: Option<WikiToken>, out: &mut Vec<WikiToken>) {
         self.process_line(token);
-        unmark(std::mem::take(&mut self.tokens), out);
+        unmark(&mut self.tokens, out);
     }
 
     fn gen_pre(&mut self, out: &mut Vec<WikiToken>) {
@@ -83,7 +84,7 @@ impl PreHandler {
         while last > 0 && tokens.get(last).is_some_and(transparent) {
             last -= 1;
         }
-        let after = tokens.split_off(last + 1);
+        let mut after = tokens.split_off(last + 1);
         let mut inner = vec![WikiToken::start("pre")];
         inner.extend(tokens.into_iter().map(|i| match i {
             Item::Token(t) => t,
@@ -91,7 +92,7 @@ impl PreHandler {
         }));
         inner.push(WikiToken::end("pre"));
         out.push(WikiToken::made(Tok::IndentPre(inner)));
-        unmark(after, out);
+        unmark(&mut after, out);
     }
 
     fn discard_line_pre(&mut self, token: Option<WikiToken>, out: &mut Vec<WikiToken>) {
@@ -175,7 +176,7 @@ impl Transform for PreHandler {
                 State::Ignore
             }
             State::Sol if leading_space => {
-                unmark(std::mem::take(&mut self.tokens), out);
+                unmark(&mut self.tokens, out);
                 self.start_pre(token)
             }
             // A category link first on the line ends the chance of an
