@@ -149,10 +149,12 @@ pub struct Common {
     /// PO header fields set over [`crate::po::PoHeader::new`]'s defaults whenever a
     /// PO file is written (`--po-header 'Last-Translator: …'`), in order.
     pub po_header: Vec<(String, String)>,
-    /// Count the words of a merged or pseudo-translated page
-    /// ([`FileReport::words`]; `true`, the default). A caller that shows no word
-    /// count (the CLI on a single file) turns it off: the count is a pass over
-    /// every block's text on the replay's thread. Extraction always counts.
+    /// Count the words of a page ([`FileReport::words`]; `true`, the default). A
+    /// caller that shows no word count (the CLI on a single file) turns it off:
+    /// the count is a pass over every block's text, on the replay's thread of a
+    /// merge or pseudo run and on the interchange writer's thread of an
+    /// extraction. A page read on its own thread alone (a directory run's worker)
+    /// is counted whatever this says.
     pub count_words: bool,
 }
 
@@ -498,7 +500,7 @@ fn extract_document(
             let mut sink = XliffWriter::new(out, source_lang, target_lang, &original)
                 .map_err(io)?
                 .segmented(Segmenter::for_rules(&common.rules, source_lang));
-            let read = read_blocks(input, &read_options, &mut sink)?;
+            let read = read_blocks(input, &read_options, &mut sink, common.count_words)?;
             sink.finish().map_err(io)?;
             Ok(read)
         }
@@ -510,7 +512,7 @@ fn extract_document(
             let mut sink = PoWriter::with_header(out, &header, &original)
                 .map_err(io)?
                 .segmented(Segmenter::for_rules(&common.rules, source_lang));
-            let read = read_blocks(input, &read_options, &mut sink)?;
+            let read = read_blocks(input, &read_options, &mut sink, common.count_words)?;
             sink.finish().map_err(io)?;
             Ok(read)
         }
@@ -527,6 +529,7 @@ fn read_blocks(
     input: &Path,
     read_options: &ReadOptions<'_>,
     sink: &mut dyn BlockSink,
+    count_words: bool,
 ) -> Result<ReadReport> {
     if rayon::current_thread_index().is_some() {
         return read_file(input, read_options, None, Some(sink));
@@ -544,7 +547,7 @@ fn read_blocks(
             return None;
         };
         let mut ids = crate::ids::ContentIds::new(read_options.rules.ids);
-        let drained = receiver.drain(&mut *sink, &mut ids);
+        let drained = receiver.drain(&mut *sink, &mut ids, count_words);
         let read: Result<ReadReport> = reader.join().unwrap_or_else(|_| {
             Err(L10nError::io(
                 format!("reading {}", input.display()),

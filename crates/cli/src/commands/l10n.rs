@@ -401,6 +401,10 @@ pub fn run(command: &Command) -> Result<ExitCode> {
                 },
             };
             let inp = stdio.input(input, "-")?;
+            let options = ExtractOptions {
+                common: counting_words(options.common, &inp),
+                ..options
+            };
             let out = stdio.output(output, input, &name)?;
             (flow::extract(&inp, &out, &options)?, inp.is_dir())
         }
@@ -484,8 +488,8 @@ pub fn finish_run(
     })
 }
 
-/// `common` counting words only for a directory run: a merge or pseudo run
-/// prints words in a directory run's totals only ([`print_totals`]).
+/// `common` counting words only for a directory run: an extract, merge or pseudo
+/// run prints words in a directory run's totals only ([`print_totals`]).
 fn counting_words(common: Common, input: &Path) -> Common {
     Common {
         count_words: input.is_dir(),

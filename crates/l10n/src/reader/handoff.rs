@@ -150,18 +150,25 @@ impl BlockSender {
 impl BlockReceiver {
     /// Gives every block the sender sends to `sink`, in order, until the sender
     /// is finished or dropped: named by `ids` first (as the reader names them
-    /// when it has no second thread), and counted (the reader's
-    /// [`super::ReadReport::words`], counted here off the reader's thread: the
-    /// count is returned). On `sink`'s error the receiver is dropped (the sender's
+    /// when it has no second thread), and, with `count_words`, counted (the
+    /// reader's [`super::ReadReport::words`], counted here off the reader's
+    /// thread: the count is returned; 0 without). On `sink`'s error the receiver is dropped (the sender's
     /// next send fails) and the error returned.
-    pub(crate) fn drain(self, sink: &mut dyn BlockSink, ids: &mut ContentIds) -> Result<usize> {
+    pub(crate) fn drain(
+        self,
+        sink: &mut dyn BlockSink,
+        ids: &mut ContentIds,
+        count_words: bool,
+    ) -> Result<usize> {
         let mut words = 0;
         for mut batch in &self.batches {
             let mut anchored = batch.anchored.as_slice();
             for block in &mut batch.blocks {
                 ids.assign_anchored(block, &mut anchored);
                 sink.block(block)?;
-                words += super::block_words(block);
+                if count_words {
+                    words += super::block_words(block);
+                }
             }
             // What the reader did not take back last time goes now (off its
             // thread), then these blocks' buffers, taken apart here.
@@ -196,8 +203,8 @@ mod tests {
     }
 
     /// Sends `blocks` through a handoff (the reader's side on this thread) and
-    /// returns the ids the sink saw, and the words counted.
-    fn through(blocks: Vec<Block>, anchors: &Anchors) -> (Vec<String>, usize) {
+    /// returns the ids the sink saw, and the words counted (with `count_words`).
+    fn through(blocks: Vec<Block>, anchors: &Anchors, count_words: bool) -> (Vec<String>, usize) {
         let (mut tx, rx) = handoff();
         std::thread::scope(|scope| {
             let writer = scope.spawn(move || {
@@ -208,7 +215,8 @@ mod tests {
                     Ok(())
                 };
                 let mut ids = ContentIds::new(IdScheme::Content);
-                rx.drain(&mut sink, &mut ids).map(|words| (got, words))
+                rx.drain(&mut sink, &mut ids, count_words)
+                    .map(|words| (got, words))
             });
             let ids = ContentIds::new(IdScheme::Content);
             for b in blocks {
@@ -246,7 +254,13 @@ mod tests {
             direct.push(b.id.clone());
             direct.extend(b.subs.iter().map(|s| s.id.clone()));
         }
-        assert_eq!(through(blocks, &anchors), (direct, words));
+        assert_eq!(
+            through(blocks.clone(), &anchors, true),
+            (direct.clone(), words)
+        );
+        assert!(words > 0);
+        // Not counted: the same blocks, named the same.
+        assert_eq!(through(blocks, &anchors, false), (direct, 0));
     }
 
     #[test]
@@ -255,7 +269,7 @@ mod tests {
         std::thread::scope(|scope| {
             let writer = scope.spawn(move || {
                 let mut sink = |_: &Block| -> Result<()> { Err(L10nError::Usage("full".into())) };
-                rx.drain(&mut sink, &mut ContentIds::new(IdScheme::Content))
+                rx.drain(&mut sink, &mut ContentIds::new(IdScheme::Content), true)
             });
             let mut stopped = None;
             for i in 0..100_000 {
