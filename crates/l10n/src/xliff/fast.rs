@@ -307,7 +307,8 @@ impl FastReader {
             } else if c.lit(b"<originalData>") {
                 self.original_data(&mut c)?;
             } else if segment.is_none() && c.start_tag(b"segment")? {
-                let (attrs, empty) = c.attrs()?;
+                // The writer's `<segment>` has no attributes, or only a state.
+                let (attrs, empty) = c.attrs_as(&[])?;
                 if empty {
                     return Err(Declined);
                 }

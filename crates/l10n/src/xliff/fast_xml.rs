@@ -53,7 +53,8 @@ pub(super) fn attr_str<'a>(
     let Some(&(_, raw)) = attrs.list().iter().find(|(n, _)| *n == name) else {
         return Ok(None);
     };
-    if !raw.contains('&') {
+    // Values are short: a plain loop beats a search's set-up.
+    if !raw.bytes().any(|b| b == b'&') {
         return Ok(Some(std::borrow::Cow::Borrowed(raw)));
     }
     let mut out = String::with_capacity(raw.len());
