@@ -301,11 +301,22 @@ impl<'a> Cursor<'a> {
                 Some(b'\r') => return Err(Declined),
                 _ => return Ok(()),
             }
-            // As `unescape`: the `;` within 12 bytes (no entity has a `<`).
+            // The entities the writer writes, then any other as `unescape`
+            // reads it: the `;` within 12 bytes (no entity has a `<`).
             let entity = rest.get(plain..).unwrap_or_default();
-            let semi = memchr::memchr(b';', entity.get(..13).unwrap_or(entity)).ok_or(Declined)?;
-            out.push(entity_char(entity.get(1..semi).ok_or(Declined)?)?);
-            self.i += semi + 1;
+            let (c, len) = match entity {
+                [_, b'l', b't', b';', ..] => ('<', 4),
+                [_, b'g', b't', b';', ..] => ('>', 4),
+                [_, b'a', b'm', b'p', b';', ..] => ('&', 5),
+                [_, b'q', b'u', b'o', b't', b';', ..] => ('"', 6),
+                _ => {
+                    let semi = entity.iter().take(13).position(|&b| b == b';');
+                    let semi = semi.ok_or(Declined)?;
+                    (entity_char(entity.get(1..semi).ok_or(Declined)?)?, semi + 1)
+                }
+            };
+            out.push(c);
+            self.i += len;
         }
     }
 }
@@ -403,6 +414,28 @@ fn entity_char(entity: &[u8]) -> Fast<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_resolves_entities_as_unescape_does() {
+        for text in [
+            "a&lt;b&gt;c&amp;d&quot;e&apos;f&#65;&#x42;g",
+            "&lt;&lt;",
+            "&amp;lt;",
+            "x&lt",
+            "x&lt y;",
+            "&quot",
+            "&nope;",
+            "&#0;",
+            "&#x110000;",
+        ] {
+            let mut c = Cursor::new(text);
+            let mut out = String::new();
+            let mut expected = String::new();
+            let read = c.text(&mut out).map(|()| out);
+            let unescaped = unescape(text, &mut expected).map(|()| expected);
+            assert_eq!(read.ok(), unescaped.ok(), "{text:?}");
+        }
+    }
 
     #[test]
     fn text_stops_where_a_search_would_within_and_past_the_head() {
