@@ -62,10 +62,20 @@ pub(super) fn attr_str<'a>(
     Ok(Some(std::borrow::Cow::Owned(out)))
 }
 
-/// A tag's attributes (at most [`MAX_ATTRS`]; more: declined).
+/// A tag's attributes (at most [`MAX_ATTRS`]; more: declined), filled in place by
+/// [`Cursor::attrs`] (one per caller, not a copy per tag).
 pub(super) struct Attrs<'a> {
     list: [Attr<'a>; MAX_ATTRS],
     len: usize,
+}
+
+impl Default for Attrs<'_> {
+    fn default() -> Self {
+        Attrs {
+            list: [(&[], ""); MAX_ATTRS],
+            len: 0,
+        }
+    }
 }
 
 const MAX_ATTRS: usize = 5;
@@ -183,21 +193,22 @@ impl<'a> Cursor<'a> {
     /// Inlined where it is called: the names are constants there, so their
     /// comparisons are too.
     #[inline(always)]
-    pub(super) fn attrs_as(&mut self, names: &[&'static [u8]]) -> Fast<(Attrs<'a>, bool)> {
+    pub(super) fn attrs_as(
+        &mut self,
+        names: &[&'static [u8]],
+        attrs: &mut Attrs<'a>,
+    ) -> Fast<bool> {
         let start = self.i;
-        if let Some(found) = self.exact_attrs(names) {
-            return Ok(found);
+        if let Some(empty) = self.exact_attrs(names, attrs) {
+            return Ok(empty);
         }
         self.i = start;
-        self.attrs()
+        self.attrs(attrs)
     }
 
     #[inline(always)]
-    fn exact_attrs(&mut self, names: &[&'static [u8]]) -> Option<(Attrs<'a>, bool)> {
-        let mut attrs = Attrs {
-            list: [(&[], ""); MAX_ATTRS],
-            len: 0,
-        };
+    fn exact_attrs(&mut self, names: &[&'static [u8]], attrs: &mut Attrs<'a>) -> Option<bool> {
+        attrs.len = 0;
         for &name in names {
             let rest = self.rest();
             let n = name.len();
@@ -226,31 +237,28 @@ impl<'a> Cursor<'a> {
         match self.rest() {
             [b'>', ..] => {
                 self.i += 1;
-                Some((attrs, false))
+                Some(false)
             }
             [b'/', b'>', ..] => {
                 self.i += 2;
-                Some((attrs, true))
+                Some(true)
             }
             _ => None,
         }
     }
 
-    /// A tag's attributes through its `>` (`true`: it was `/>`). Values are raw;
-    /// duplicates and anything unusual are declined.
-    pub(super) fn attrs(&mut self) -> Fast<(Attrs<'a>, bool)> {
-        let mut attrs = Attrs {
-            list: [(&[], ""); MAX_ATTRS],
-            len: 0,
-        };
+    /// A tag's attributes through its `>` into `attrs` (`true`: it was `/>`).
+    /// Values are raw; duplicates and anything unusual are declined.
+    pub(super) fn attrs(&mut self, attrs: &mut Attrs<'a>) -> Fast<bool> {
+        attrs.len = 0;
         loop {
             let had_ws = self.s.get(self.i).is_some_and(|b| is_ws(*b));
             self.ws();
             if self.lit(b">") {
-                return Ok((attrs, false));
+                return Ok(false);
             }
             if self.lit(b"/>") {
-                return Ok((attrs, true));
+                return Ok(true);
             }
             if !had_ws {
                 return Err(Declined);
