@@ -160,8 +160,9 @@ impl FastReader {
         }
     }
 
-    /// The next unit; `Ok(None)` at the end of a well-formed file.
-    pub(super) fn next_unit(&mut self) -> Fast<Option<Unit>> {
+    /// The next unit pushed onto `out` (built there, not moved through the
+    /// calls); `Ok(false)` at the end of a well-formed file.
+    pub(super) fn next_unit_into(&mut self, out: &mut Vec<Unit>) -> Fast<bool> {
         if self.outer == Outer::Start {
             let Some(end) = self.buffer_through(b"?>")? else {
                 return Err(Declined);
@@ -176,7 +177,7 @@ impl FastReader {
             if self.pos >= self.buf.len() {
                 // The end of the file.
                 return match self.outer {
-                    Outer::Done => Ok(None),
+                    Outer::Done => Ok(false),
                     _ => Err(Declined),
                 };
             }
@@ -187,11 +188,11 @@ impl FastReader {
                 // one without declining (`unit`), so only a decline can come from
                 // a unit cut by the end of the buffer.
                 let buf = std::mem::take(&mut self.buf);
-                let tried = self.unit(buf.get(start..).unwrap_or_default());
+                let tried = self.unit(buf.get(start..).unwrap_or_default(), out);
                 self.buf = buf;
-                if let Ok((unit, len)) = tried {
+                if let Ok(len) = tried {
                     self.pos = start + len;
-                    return Ok(Some(unit));
+                    return Ok(true);
                 }
                 // Then buffered through its end (declined there: a real decline).
                 let Some(end) = self.buffer_through(b"</unit>")? else {
@@ -199,14 +200,16 @@ impl FastReader {
                 };
                 let start = self.pos;
                 let buf = std::mem::take(&mut self.buf);
-                let unit = self.unit(buf.get(start..end).unwrap_or_default());
+                let len = self.unit(buf.get(start..end).unwrap_or_default(), out);
                 self.buf = buf;
-                let (unit, len) = unit?;
-                if start + len != end {
+                // Pushed only when it is read through its end: a unit read
+                // short of `end` is not the general reader's (declined).
+                if start + len? != end {
+                    out.pop();
                     return Err(Declined);
                 }
                 self.pos = end;
-                return Ok(Some(unit));
+                return Ok(true);
             }
             let Some(end) = self.buffer_through(b">")? else {
                 return Err(Declined);
@@ -252,15 +255,15 @@ impl FastReader {
         let mut c = Cursor::new(tag);
         let next = match self.outer {
             Outer::Start if c.start_tag(b"xliff")? => {
-                let (attrs, empty) = c.attrs()?;
-                if empty {
+                let mut attrs = Attrs::default();
+                if c.attrs(&mut attrs)? {
                     return Err(Declined);
                 }
                 self.header = Some(header(&attrs)?);
                 Outer::InXliff
             }
             Outer::InXliff if c.start_tag(b"file")? => {
-                if c.attrs()?.1 {
+                if c.attrs(&mut Attrs::default())? {
                     return Err(Declined);
                 }
                 Outer::InFile
@@ -276,14 +279,15 @@ impl FastReader {
         Ok(())
     }
 
-    /// One `<unit>…</unit>` at the start of `text`, and its length.
-    fn unit(&mut self, text: &str) -> Fast<(Unit, usize)> {
+    /// One `<unit>…</unit>` at the start of `text` pushed onto `out` (nothing
+    /// when declined), and its length.
+    fn unit(&mut self, text: &str, out: &mut Vec<Unit>) -> Fast<usize> {
         let mut c = Cursor::new(text);
         if !c.start_tag(b"unit")? {
             return Err(Declined);
         }
-        let (attrs, empty) = c.attrs_as(&[b"id", b"name"])?;
-        if empty {
+        let mut attrs = Attrs::default();
+        if c.attrs_as(&[b"id", b"name"], &mut attrs)? {
             return Err(Declined);
         }
         self.pool.refill();
@@ -307,8 +311,8 @@ impl FastReader {
             } else if c.lit(b"<originalData>") {
                 self.original_data(&mut c)?;
             } else if segment.is_none() && c.start_tag(b"segment")? {
-                let (attrs, empty) = c.attrs()?;
-                if empty {
+                // The writer's `<segment>` has no attributes, or only a state.
+                if c.attrs_as(&[], &mut attrs)? {
                     return Err(Declined);
                 }
                 segment = Some(attr_str(&attrs, b"state")?.as_deref() == Some("initial"));
@@ -379,19 +383,20 @@ impl FastReader {
             }
             target => target,
         };
-        let unit = Unit {
+        out.push(Unit {
             id,
             source,
             target,
             unconfirmed: segment == Some(true),
             segments: Vec::new(),
             suggestion: None,
-        };
-        Ok((unit, c.i))
+        });
+        Ok(c.i)
     }
 
     /// The content of `<originalData>` through its end tag.
     fn original_data(&mut self, c: &mut Cursor<'_>) -> Fast<()> {
+        let mut attrs = Attrs::default();
         loop {
             c.ws();
             if c.lit(b"</originalData>") {
@@ -400,7 +405,7 @@ impl FastReader {
             if !c.start_tag(b"data")? {
                 return Err(Declined);
             }
-            let (attrs, empty) = c.attrs_as(&[b"id"])?;
+            let empty = c.attrs_as(&[b"id"], &mut attrs)?;
             let n = data_number(attr_raw(&attrs, b"id").ok_or(Declined)?)?;
             let mut text = self.pool.string();
             if !empty {
@@ -433,6 +438,7 @@ impl FastReader {
 /// `<notes>`' content through `</notes>`: comments (their text is not kept); a
 /// note another reader would keep (a suggestion) is declined.
 fn notes(c: &mut Cursor<'_>) -> Fast<()> {
+    let mut attrs = Attrs::default();
     loop {
         c.ws();
         if c.lit(b"</notes>") {
@@ -441,7 +447,7 @@ fn notes(c: &mut Cursor<'_>) -> Fast<()> {
         if !c.start_tag(b"note")? {
             return Err(Declined);
         }
-        let (attrs, empty) = c.attrs()?;
+        let empty = c.attrs(&mut attrs)?;
         let category = attr_str(&attrs, b"category")?;
         if NoteKind::from_category(category.as_deref()).is_some() {
             return Err(Declined);
@@ -461,8 +467,8 @@ fn cp(c: &mut Cursor<'_>, out: &mut String) -> Fast<()> {
     if !c.start_tag(b"cp")? {
         return Err(Declined);
     }
-    let (attrs, empty) = c.attrs()?;
-    if !empty {
+    let mut attrs = Attrs::default();
+    if !c.attrs(&mut attrs)? {
         return Err(Declined);
     }
     let hex = attr_str(&attrs, b"hex")?.unwrap_or_default();
@@ -494,6 +500,7 @@ impl Content<'_, '_> {
         let c = &mut *self.c;
         let pcs = &mut *self.pcs;
         pcs.clear();
+        let mut attrs = Attrs::default();
         loop {
             // Straight into the text run (a new one only when it gets text).
             if let Some(Run::Text(t)) = runs.last_mut() {
@@ -519,10 +526,10 @@ impl Content<'_, '_> {
                 return Err(Declined);
             }
             let name = c.name();
-            let (attrs, empty) = match name {
-                b"pc" => c.attrs_as(&[b"id", b"dataRefStart", b"dataRefEnd"])?,
-                b"ph" => c.attrs_as(&[b"id", b"dataRef"])?,
-                _ => c.attrs()?,
+            let empty = match name {
+                b"pc" => c.attrs_as(&[b"id", b"dataRefStart", b"dataRefEnd"], &mut attrs)?,
+                b"ph" => c.attrs_as(&[b"id", b"dataRef"], &mut attrs)?,
+                _ => c.attrs(&mut attrs)?,
             };
             let data = |name: &[u8]| -> Fast<Option<u32>> {
                 match attr_raw(&attrs, name) {

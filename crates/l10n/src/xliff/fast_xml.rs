@@ -53,7 +53,8 @@ pub(super) fn attr_str<'a>(
     let Some(&(_, raw)) = attrs.list().iter().find(|(n, _)| *n == name) else {
         return Ok(None);
     };
-    if !raw.contains('&') {
+    // Values are short: a plain loop beats a search's set-up.
+    if !raw.bytes().any(|b| b == b'&') {
         return Ok(Some(std::borrow::Cow::Borrowed(raw)));
     }
     let mut out = String::with_capacity(raw.len());
@@ -61,10 +62,20 @@ pub(super) fn attr_str<'a>(
     Ok(Some(std::borrow::Cow::Owned(out)))
 }
 
-/// A tag's attributes (at most [`MAX_ATTRS`]; more: declined).
+/// A tag's attributes (at most [`MAX_ATTRS`]; more: declined), filled in place by
+/// [`Cursor::attrs`] (one per caller, not a copy per tag).
 pub(super) struct Attrs<'a> {
     list: [Attr<'a>; MAX_ATTRS],
     len: usize,
+}
+
+impl Default for Attrs<'_> {
+    fn default() -> Self {
+        Attrs {
+            list: [(&[], ""); MAX_ATTRS],
+            len: 0,
+        }
+    }
 }
 
 const MAX_ATTRS: usize = 5;
@@ -88,9 +99,9 @@ const NAME_END: u8 = 2;
 const VALUE_STOP: u8 = 4;
 /// [`CLASS`] bit: a byte character data's plain run stops at (`<`, `&`, CR).
 const TEXT_STOP: u8 = 8;
-/// Bytes of character data looked at one by one before a search: most runs
+/// Bytes of character data looked at a word at a time before a search: most runs
 /// between a unit's tags are shorter, and a search costs more to set up.
-const TEXT_HEAD: usize = 16;
+const TEXT_HEAD: usize = 32;
 
 /// The [`WS`], [`NAME_END`] and [`VALUE_STOP`] bits of each byte.
 const CLASS: [u8; 256] = {
@@ -182,21 +193,22 @@ impl<'a> Cursor<'a> {
     /// Inlined where it is called: the names are constants there, so their
     /// comparisons are too.
     #[inline(always)]
-    pub(super) fn attrs_as(&mut self, names: &[&'static [u8]]) -> Fast<(Attrs<'a>, bool)> {
+    pub(super) fn attrs_as(
+        &mut self,
+        names: &[&'static [u8]],
+        attrs: &mut Attrs<'a>,
+    ) -> Fast<bool> {
         let start = self.i;
-        if let Some(found) = self.exact_attrs(names) {
-            return Ok(found);
+        if let Some(empty) = self.exact_attrs(names, attrs) {
+            return Ok(empty);
         }
         self.i = start;
-        self.attrs()
+        self.attrs(attrs)
     }
 
     #[inline(always)]
-    fn exact_attrs(&mut self, names: &[&'static [u8]]) -> Option<(Attrs<'a>, bool)> {
-        let mut attrs = Attrs {
-            list: [(&[], ""); MAX_ATTRS],
-            len: 0,
-        };
+    fn exact_attrs(&mut self, names: &[&'static [u8]], attrs: &mut Attrs<'a>) -> Option<bool> {
+        attrs.len = 0;
         for &name in names {
             let rest = self.rest();
             let n = name.len();
@@ -225,31 +237,28 @@ impl<'a> Cursor<'a> {
         match self.rest() {
             [b'>', ..] => {
                 self.i += 1;
-                Some((attrs, false))
+                Some(false)
             }
             [b'/', b'>', ..] => {
                 self.i += 2;
-                Some((attrs, true))
+                Some(true)
             }
             _ => None,
         }
     }
 
-    /// A tag's attributes through its `>` (`true`: it was `/>`). Values are raw;
-    /// duplicates and anything unusual are declined.
-    pub(super) fn attrs(&mut self) -> Fast<(Attrs<'a>, bool)> {
-        let mut attrs = Attrs {
-            list: [(&[], ""); MAX_ATTRS],
-            len: 0,
-        };
+    /// A tag's attributes through its `>` into `attrs` (`true`: it was `/>`).
+    /// Values are raw; duplicates and anything unusual are declined.
+    pub(super) fn attrs(&mut self, attrs: &mut Attrs<'a>) -> Fast<bool> {
+        attrs.len = 0;
         loop {
             let had_ws = self.s.get(self.i).is_some_and(|b| is_ws(*b));
             self.ws();
             if self.lit(b">") {
-                return Ok((attrs, false));
+                return Ok(false);
             }
             if self.lit(b"/>") {
-                return Ok((attrs, true));
+                return Ok(true);
             }
             if !had_ws {
                 return Err(Declined);
@@ -290,20 +299,9 @@ impl<'a> Cursor<'a> {
     /// Character data up to the next `<` (or the end), unescaped, appended to `out`.
     pub(super) fn text(&mut self, out: &mut String) -> Fast<()> {
         loop {
-            // One scan for the end and what the plain run stops at: its
-            // first bytes one by one, the rest (if any) by a search.
+            // One scan for the end and what the plain run stops at.
             let rest = self.rest();
-            let head = rest.get(..TEXT_HEAD).unwrap_or(rest);
-            let plain = match head
-                .iter()
-                .position(|b| CLASS[usize::from(*b)] & TEXT_STOP != 0)
-            {
-                Some(at) => at,
-                None => {
-                    let tail = rest.get(head.len()..).unwrap_or_default();
-                    head.len() + memchr::memchr3(b'<', b'&', b'\r', tail).unwrap_or(tail.len())
-                }
-            };
+            let plain = text_stop(rest);
             out.push_str(self.t.get(self.i..self.i + plain).ok_or(Declined)?);
             self.i += plain;
             match rest.get(plain) {
@@ -311,13 +309,62 @@ impl<'a> Cursor<'a> {
                 Some(b'\r') => return Err(Declined),
                 _ => return Ok(()),
             }
-            // As `unescape`: the `;` within 12 bytes (no entity has a `<`).
+            // The entities the writer writes, then any other as `unescape`
+            // reads it: the `;` within 12 bytes (no entity has a `<`).
             let entity = rest.get(plain..).unwrap_or_default();
-            let semi = memchr::memchr(b';', entity.get(..13).unwrap_or(entity)).ok_or(Declined)?;
-            out.push(entity_char(entity.get(1..semi).ok_or(Declined)?)?);
-            self.i += semi + 1;
+            let (c, len) = match entity {
+                [_, b'l', b't', b';', ..] => ('<', 4),
+                [_, b'g', b't', b';', ..] => ('>', 4),
+                [_, b'a', b'm', b'p', b';', ..] => ('&', 5),
+                [_, b'q', b'u', b'o', b't', b';', ..] => ('"', 6),
+                _ => {
+                    let semi = entity.iter().take(13).position(|&b| b == b';');
+                    let semi = semi.ok_or(Declined)?;
+                    (entity_char(entity.get(1..semi).ok_or(Declined)?)?, semi + 1)
+                }
+            };
+            out.push(c);
+            self.i += len;
         }
     }
+}
+
+/// Where character data's plain run in `rest` stops (the first `<`, `&` or CR, or
+/// its end): its first [`TEXT_HEAD`] bytes a word (8 bytes) at a time, the rest (if
+/// any) by a search.
+fn text_stop(rest: &[u8]) -> usize {
+    let head = rest.get(..TEXT_HEAD).unwrap_or(rest);
+    let mut words = head.chunks_exact(8);
+    let mut at = 0;
+    for word in words.by_ref() {
+        let mut bytes = [0; 8];
+        bytes.copy_from_slice(word);
+        let found = stop_bytes(u64::from_le_bytes(bytes));
+        if found != 0 {
+            return at + (found.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    if let Some(n) = words
+        .remainder()
+        .iter()
+        .position(|b| CLASS[usize::from(*b)] & TEXT_STOP != 0)
+    {
+        return at + n;
+    }
+    let tail = rest.get(head.len()..).unwrap_or_default();
+    head.len() + memchr::memchr3(b'<', b'&', b'\r', tail).unwrap_or(tail.len())
+}
+
+/// The high bit of each byte of `word` that is `<`, `&` or CR, exact from the
+/// lowest byte up to the first such byte (above it a borrow may set others).
+fn stop_bytes(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    zero(word ^ (ONES * u64::from(b'<')))
+        | zero(word ^ (ONES * u64::from(b'&')))
+        | zero(word ^ (ONES * u64::from(b'\r')))
 }
 
 /// Appends `text` (no markup) to `out` with its entities and character references
@@ -377,9 +424,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn text_resolves_entities_as_unescape_does() {
+        for text in [
+            "a&lt;b&gt;c&amp;d&quot;e&apos;f&#65;&#x42;g",
+            "&lt;&lt;",
+            "&amp;lt;",
+            "x&lt",
+            "x&lt y;",
+            "&quot",
+            "&nope;",
+            "&#0;",
+            "&#x110000;",
+        ] {
+            let mut c = Cursor::new(text);
+            let mut out = String::new();
+            let mut expected = String::new();
+            let read = c.text(&mut out).map(|()| out);
+            let unescaped = unescape(text, &mut expected).map(|()| expected);
+            assert_eq!(read.ok(), unescaped.ok(), "{text:?}");
+        }
+    }
+
+    #[test]
     fn text_stops_where_a_search_would_within_and_past_the_head() {
         for stop in ["<", "&amp;", "\r"] {
-            for at in [0, 1, 7, 15, 16, 17, 40] {
+            for at in [0, 1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40, 70] {
                 let text = format!("{}{stop}x", "é".repeat(at / 2) + &"a".repeat(at % 2));
                 let mut c = Cursor::new(&text);
                 let mut out = String::new();
@@ -392,6 +461,28 @@ mod tests {
                     _ => assert_eq!(out, format!("{}&x", &text[..plain])),
                 }
             }
+        }
+        // Stops (and the bytes a word's test may wrongly flag past the first
+        // one: `=`, `'` and `\x0e` follow the stops by one) anywhere in a word.
+        let alphabet = [b'a', b'<', b'&', b'\r', b'=', b'\'', b'\x0e', 0xc3, 0xa9];
+        let mut seed = 1u32;
+        for _ in 0..4000 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let len = (seed >> 16) as usize % 80;
+            let bytes: Vec<u8> = (0..len)
+                .map(|i| {
+                    let x =
+                        seed.rotate_left(i as u32 % 32) ^ (i as u32).wrapping_mul(2_654_435_761);
+                    // Mostly plain bytes, so that stops come late too.
+                    if x.is_multiple_of(7) {
+                        alphabet[(x >> 8) as usize % alphabet.len()]
+                    } else {
+                        b'a'
+                    }
+                })
+                .collect();
+            let naive = bytes.iter().position(|b| matches!(b, b'<' | b'&' | b'\r'));
+            assert_eq!(text_stop(&bytes), naive.unwrap_or(len), "{bytes:?}");
         }
         let mut c = Cursor::new("no stop in this text, which is longer than the head");
         let mut out = String::new();

@@ -80,6 +80,8 @@ pub struct XliffReader {
     fast: Option<FastReader>,
     /// Units the fast path handed out.
     returned: usize,
+    /// Where [`XliffReader::next_unit`] takes its unit from, reused.
+    one: Vec<Unit>,
 }
 
 impl XliffReader {
@@ -100,6 +102,7 @@ impl XliffReader {
             scan: false,
             fast,
             returned: 0,
+            one: Vec::new(),
         })
     }
 
@@ -294,14 +297,25 @@ impl XliffReader {
 
     /// The next unit; `None` at the end of the document.
     pub fn next_unit(&mut self) -> Result<Option<Unit>> {
+        let mut one = std::mem::take(&mut self.one);
+        let more = self.next_unit_into(&mut one);
+        let unit = one.pop();
+        self.one = one;
+        more.map(|_| unit)
+    }
+
+    /// The next unit pushed onto `out` (the fast path builds it there: a
+    /// batch of units read ahead is filled without moving each through the
+    /// calls); `false` at the end of the document.
+    pub(super) fn next_unit_into(&mut self, out: &mut Vec<Unit>) -> Result<bool> {
         if let Some(fast) = self.fast.as_mut() {
-            match fast.next_unit() {
-                Ok(unit) => {
+            match fast.next_unit_into(out) {
+                Ok(more) => {
                     if self.header.is_none() {
                         self.header = fast.header.clone();
                     }
-                    self.returned += usize::from(unit.is_some());
-                    return Ok(unit);
+                    self.returned += usize::from(more);
+                    return Ok(more);
                 }
                 Err(Declined) => {
                     self.fast = None;
@@ -313,7 +327,13 @@ impl XliffReader {
                 }
             }
         }
-        self.general_unit()
+        Ok(match self.general_unit()? {
+            Some(unit) => {
+                out.push(unit);
+                true
+            }
+            None => false,
+        })
     }
 
     /// The next unit through quick-xml's events.

@@ -202,12 +202,9 @@ fn run(
     reader.refilled_from(spent);
     let mut batch = Vec::with_capacity(BATCH);
     loop {
-        let last = match reader.next_unit() {
-            Ok(Some(unit)) => {
-                batch.push(unit);
-                None
-            }
-            Ok(None) => Some(Message::End),
+        let last = match reader.next_unit_into(&mut batch) {
+            Ok(true) => None,
+            Ok(false) => Some(Message::End),
             Err(e) => Some(Message::Failed(e)),
         };
         if batch.len() == BATCH || (last.is_some() && !batch.is_empty()) {
