@@ -156,8 +156,15 @@ fn run(rounds: usize, files: Vec<PathBuf>) -> Result<(), String> {
     } else {
         files
     };
-    let options = ExtractOptions::new("en", Some("fr")).map_err(|e| e.to_string())?;
-    let merge_options = MergeOptions::default();
+    // The CLI's allocator setting for its `l10n` commands (freed memory returned
+    // at once: their memory bound), for every engine of the run alike.
+    tagloom_alloc::return_freed_memory_at_once();
+    // As the CLI runs a single file: no word count (it prints none; the count is
+    // for a directory run's totals, `Common::count_words`).
+    let mut options = ExtractOptions::new("en", Some("fr")).map_err(|e| e.to_string())?;
+    options.common.count_words = false;
+    let mut merge_options = MergeOptions::default();
+    merge_options.common.count_words = false;
     let inputs = files
         .into_iter()
         .map(|f| prepare(f, &options))
