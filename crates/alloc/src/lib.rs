@@ -14,7 +14,7 @@
 //! of a request whose size is a multiple of 16 is a multiple of 16, and the first
 //! block of a page is aligned to `MI_MAX_ALIGN_SIZE` (16 on the platforms Rust
 //! supports with mimalloc); larger requests are page-aligned. So a block for `size`
-//! bytes is aligned to any `align ≤ 16` that divides `size` ([`plain`]). A layout
+//! bytes is aligned to any `align ≤ 16` that divides `size`. A layout
 //! whose size is not a multiple of its alignment (legal, rare) or asks for more
 //! than 16 goes to the aligned entry points, as before. A debug or secure mimalloc
 //! build (padding, guard pages) keeps the same guarantee; the tests below check
@@ -25,6 +25,8 @@
 //! #[global_allocator]
 //! static ALLOCATOR: tagloom_alloc::MiMalloc = tagloom_alloc::MiMalloc;
 //! ```
+
+#![warn(missing_docs)]
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
