@@ -5,9 +5,11 @@
 use std::process::Command;
 
 fn parse(args: &[&str], input: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("tagloom-pi-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("in-{}.html", args.join("_").replace('-', "")));
+    // Removed when the call returns.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir
+        .path()
+        .join(format!("in-{}.html", args.join("_").replace('-', "")));
     std::fs::write(&file, input).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_tagloom"))
         .arg("parse")

@@ -56,9 +56,9 @@ function __scan(root) {
 /// Loads `page` (written to a file, so that it has a real origin) and returns
 /// the JSON its trusted script writes into `#__result` after the load event.
 fn run_chromium(browser: &mut Browser, page: &str, name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("tagloom-chromium-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
+    // Removed when the call returns (the page is loaded and evaluated by then).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
     std::fs::write(&path, page).expect("write page");
     let mut tab = browser.new_page().expect("new page");
     tab.navigate(&format!("file://{}", path.display()))
