@@ -156,9 +156,7 @@ impl InlineRenderer {
 
     fn render(&mut self, text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
         self.chain.borrow_mut().reset();
-        let mut tokens =
-            crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
-        crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
+        let tokens = page_tokens(text, page);
         let sink = BodySink::new(
             false,
             text.len(),
@@ -480,11 +478,17 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     Ok(html)
 }
 
-fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
+/// `text`'s tokens for the pipeline, a page's or a ref body's: tokenized with
+/// the page's calls, links resolved (Parsoid's phase 2, at rank 1.5).
+fn page_tokens(text: &str, page: &Page) -> Vec<WikiToken> {
     let mut tokens =
         crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
-    // Links resolve before the pipeline (Parsoid's phase 2, at rank 1.5).
     crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
+    tokens
+}
+
+fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
+    let tokens = page_tokens(text, page);
     let chain = Chain::new(stages(page, Context::Page));
     let mut pipeline = Pipeline::new(registry(chain)?, PipelineConfig::default());
     let sink = BodySink::new(
