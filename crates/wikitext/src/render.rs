@@ -163,7 +163,7 @@ impl InlineRenderer {
             Arc::clone(&page.calls),
             Rc::clone(&page.bodies),
         );
-        let run = self.pipeline.run(tokens.into_iter().map(Ok), sink?);
+        let run = self.pipeline.run_vec(tokens, sink?);
         Ok(run_now(run)?.0)
     }
 }
@@ -491,7 +491,7 @@ fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
         Arc::clone(&page.calls),
         Rc::clone(&page.bodies),
     )?;
-    let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
+    let (html, _) = block_on(pipeline.run_vec(tokens, sink))?;
     Ok(html)
 }
 
