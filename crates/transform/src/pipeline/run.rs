@@ -135,9 +135,9 @@ impl<T: PipelineToken> Pipeline<T> {
         let mut input = input.into_iter();
         // A short input (a ref body of a few tokens) gets buffers of its size
         // and its end of input, not of a whole chunk; they grow if it was longer.
-        let room = chunk_size
-            .min(input.size_hint().0.saturating_add(1))
-            .max(whole.len());
+        // (`whole` is the one chunk: the buffers that trade places with it are
+        // not made at its size.)
+        let room = chunk_size.min(input.size_hint().0.saturating_add(1));
         let mut chunk = whole;
         let mut released = Vec::with_capacity(room);
         let mut scratch = Vec::with_capacity(room);
