@@ -92,6 +92,7 @@ fn run(
     input: &[OwnedToken],
     dispatch: Dispatch,
     chunk_size: usize,
+    vec: bool,
 ) -> (Vec<OwnedToken>, Vec<(usize, String)>) {
     let calls = Calls::default();
     let config = PipelineConfig {
@@ -100,8 +101,11 @@ fn run(
         ..PipelineConfig::default()
     };
     let mut pipeline = Pipeline::new(registry(specs, &calls), config);
-    let (out, _) =
-        block_on(pipeline.run(input.iter().cloned().map(Ok), VecSink::default())).expect("run");
+    let (out, _) = if vec {
+        block_on(pipeline.run_vec(input.to_vec(), VecSink::default())).expect("run_vec")
+    } else {
+        block_on(pipeline.run(input.iter().cloned().map(Ok), VecSink::default())).expect("run")
+    };
     let mut calls = calls.borrow().clone();
     // Per handler, in call order.
     calls.sort_by_key(|(i, _)| *i);
@@ -137,11 +141,36 @@ proptest! {
         chunk_size in 1usize..12,
     ) {
         let input: Vec<OwnedToken> = input.into_iter().map(token).collect();
-        let reference = run(&specs, &input, Dispatch::TokenAtATime, 1);
-        let chunked = run(&specs, &input, Dispatch::HandlerAtATime, chunk_size);
+        let reference = run(&specs, &input, Dispatch::TokenAtATime, 1, false);
+        let chunked = run(&specs, &input, Dispatch::HandlerAtATime, chunk_size, false);
         prop_assert_eq!(&chunked.0, &reference.0);
         prop_assert_eq!(&chunked.1, &reference.1);
-        let whole = run(&specs, &input, Dispatch::TokenAtATime, 1000);
+        let whole = run(&specs, &input, Dispatch::TokenAtATime, 1000, false);
         prop_assert_eq!(&whole.0, &reference.0);
+        // `run_vec`: the input as one chunk, whatever the chunk size.
+        let one = run(&specs, &input, Dispatch::HandlerAtATime, chunk_size, true);
+        prop_assert_eq!(&one.0, &reference.0);
+        prop_assert_eq!(&one.1, &reference.1);
     }
+}
+
+/// `run_vec` adds the end of input a vector lacks and drops what follows
+/// the first one, as `run` does with an iterator.
+#[test]
+fn run_vec_ends_input_like_run() {
+    let mut pipeline = Pipeline::new(Registry::new(), PipelineConfig::default());
+    let (out, stats) =
+        block_on(pipeline.run_vec(vec![OwnedToken::text("a")], VecSink::default())).expect("run");
+    assert_eq!(out, vec![OwnedToken::text("a"), OwnedToken::Eof]);
+    assert_eq!(stats.tokens_in, 2);
+    let input = vec![
+        OwnedToken::text("a"),
+        OwnedToken::Eof,
+        OwnedToken::text("after"),
+    ];
+    let (out, _) = block_on(pipeline.run_vec(input.clone(), VecSink::default())).expect("run");
+    let (reference, _) =
+        block_on(pipeline.run(input.into_iter().map(Ok), VecSink::default())).expect("run");
+    assert_eq!(out, reference);
+    assert_eq!(out, vec![OwnedToken::text("a"), OwnedToken::Eof]);
 }

@@ -163,7 +163,7 @@ impl InlineRenderer {
             Arc::clone(&page.calls),
             Rc::clone(&page.bodies),
         );
-        let run = self.pipeline.run(tokens.into_iter().map(Ok), sink?);
+        let run = self.pipeline.run_vec(tokens, sink?);
         Ok(run_now(run)?.0)
     }
 }
@@ -217,6 +217,7 @@ struct BodySink {
     handoff: SharedHandoff,
     /// The attributes taken from the fed tokens, for the elements they created.
     moved: Vec<(PatchKey, Vec<Attr>)>,
+    /// A reused buffer: the tokens a pseudo-token flattens to.
     scratch: Vec<OwnedToken>,
     /// A whole page (the paragraph DOM pass runs), not an inline fragment.
     page: bool,
@@ -263,11 +264,6 @@ fn after_paragraph(rest: &[WikiToken], end: bool) -> AfterParagraph {
     }
 }
 
-/// The sink feeds the tree builder in batches of this many tokens: a chunk of
-/// the pipeline (a whole paragraph) can hold hundreds of thousands of tokens,
-/// which would otherwise be held a second time as flat tokens.
-const FEED_BATCH: usize = 4096;
-
 /// Wikitext bytes per tree node, rounded down (the corpus's 111 articles have
 /// about one node per 23 bytes, dense ones such as tables more): the tree's
 /// arena is made once at about its size rather than grown by copies (at 16,
@@ -307,14 +303,6 @@ impl BodySink {
         Ok(sink)
     }
 
-    /// Feeds `flat` to the tree builder (which builds the tree).
-    fn feed_batch(&mut self, flat: &mut Vec<OwnedToken>) -> Result<(), PipelineError> {
-        for t in flat.drain(..) {
-            self.feed(t)?;
-        }
-        Ok(())
-    }
-
     fn feed(&mut self, mut token: OwnedToken) -> Result<(), PipelineError> {
         // The `<html>`/`<body>` merge adds attributes to an element later, so
         // those keep the copies.
@@ -350,7 +338,8 @@ impl BodySink {
     }
 
     /// Flattens `tokens` (after the held ones) and feeds them to the tree
-    /// builder; `end`: no tokens come after them.
+    /// builder one at a time (no buffer of flat tokens: a chunk can hold a
+    /// whole paragraph); `end`: no tokens come after them.
     fn feed_tokens(&mut self, tokens: &mut Vec<WikiToken>, end: bool) -> Result<(), PipelineError> {
         if !self.held.is_empty() {
             // Rare (a chunk ending right after a `</p>`) and at most three tokens.
@@ -369,8 +358,8 @@ impl BodySink {
                 if self.formatting > 0 && tag.name().is(atom::P) {
                     match after_paragraph(rest.as_slice(), end) {
                         AfterParagraph::TwoNewlines => {
-                            flat.push(OwnedToken::text("\n\n"));
-                            flat.push(OwnedToken::end("p"));
+                            self.feed(OwnedToken::text("\n\n"))?;
+                            self.feed(OwnedToken::end("p"))?;
                             // The two newlines are in the text pushed.
                             rest.nth(1);
                             continue;
@@ -389,13 +378,18 @@ impl BodySink {
             } else if start {
                 self.formatting += 1;
             }
-            flatten(token, &mut flat);
-            if flat.len() >= FEED_BATCH {
-                self.feed_batch(&mut flat)?;
+            match token.tok {
+                // The usual case: straight to the tree builder, not through
+                // `flat`.
+                Tok::Html(t) => self.feed(t)?,
+                _ => {
+                    flatten(token, &mut flat);
+                    for t in flat.drain(..) {
+                        self.feed(t)?;
+                    }
+                }
             }
         }
-        drop(rest);
-        self.feed_batch(&mut flat)?;
         self.scratch = flat;
         Ok(())
     }
@@ -497,7 +491,7 @@ fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
         Arc::clone(&page.calls),
         Rc::clone(&page.bodies),
     )?;
-    let (html, _) = block_on(pipeline.run(tokens.into_iter().map(Ok), sink))?;
+    let (html, _) = block_on(pipeline.run_vec(tokens, sink))?;
     Ok(html)
 }
 

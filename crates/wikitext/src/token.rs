@@ -6,13 +6,53 @@ use tagloom_html::Span;
 use tagloom_html::token::{OwnedTag, OwnedToken, TokenKind};
 use tagloom_transform::pipeline::PipelineToken;
 
-/// One token and where it came from (`None`: made by a transform).
+/// One token and where it came from ([`span`](WikiToken::span); `None`: made
+/// by a transform).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WikiToken {
     /// What it is.
     pub tok: Tok,
     /// Its source range in the page's wikitext.
-    pub span: Option<Span>,
+    pub(crate) span: TokSpan,
+}
+
+/// A token's source range in two `u32`s (an `Option<Span>` would be three
+/// words): every phase moves each token, so its size is paid per token and
+/// phase. `u32::MAX` as the start: no range (made by a transform, or beyond
+/// 4 GiB of wikitext, which no page's limits allow).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TokSpan {
+    start: u32,
+    end: u32,
+}
+
+impl TokSpan {
+    /// No source range.
+    pub(crate) const NONE: TokSpan = TokSpan {
+        start: u32::MAX,
+        end: u32::MAX,
+    };
+
+    /// `start..end`, or [`NONE`](Self::NONE) when it does not fit.
+    pub(crate) fn new(start: usize, end: usize) -> TokSpan {
+        match (u32::try_from(start), u32::try_from(end)) {
+            (Ok(start), Ok(end)) if start != u32::MAX => TokSpan { start, end },
+            _ => TokSpan::NONE,
+        }
+    }
+
+    /// The range (`None`: no source range).
+    pub(crate) fn get(self) -> Option<Span> {
+        (self.start != u32::MAX).then_some(Span {
+            start: self.start as usize,
+            end: self.end as usize,
+        })
+    }
+
+    /// Whether there is a source range.
+    pub(crate) fn is_some(self) -> bool {
+        self.start != u32::MAX
+    }
 }
 
 /// The token kinds of the wikitext pipeline.
@@ -99,15 +139,23 @@ pub enum WikiKind {
 impl WikiToken {
     /// A token made by a transform.
     pub fn made(tok: Tok) -> WikiToken {
-        WikiToken { tok, span: None }
+        WikiToken {
+            tok,
+            span: TokSpan::NONE,
+        }
     }
 
     /// A token read from `start..end`.
     pub fn at(tok: Tok, start: usize, end: usize) -> WikiToken {
         WikiToken {
             tok,
-            span: Some(Span { start, end }),
+            span: TokSpan::new(start, end),
         }
+    }
+
+    /// Its source range in the page's wikitext (`None`: made by a transform).
+    pub fn span(&self) -> Option<Span> {
+        self.span.get()
     }
 
     /// Text made by a transform.
@@ -260,9 +308,20 @@ impl PipelineToken for WikiToken {
 mod tests {
     use super::*;
 
-    /// Every phase moves each token: a rare large variant must stay boxed.
+    /// Every phase moves each token: a rare large variant must stay boxed,
+    /// and the span adds one word.
     #[test]
     fn token_size() {
-        assert!(std::mem::size_of::<WikiToken>() <= 96);
+        assert!(std::mem::size_of::<WikiToken>() <= 80);
+    }
+
+    #[test]
+    fn span_round_trip() {
+        let t = WikiToken::at(Tok::Newline, 3, 4);
+        assert_eq!(t.span(), Some(Span { start: 3, end: 4 }));
+        assert_eq!(WikiToken::made(Tok::Newline).span(), None);
+        let far = usize::try_from(u64::from(u32::MAX) + 1).unwrap_or(usize::MAX);
+        assert_eq!(WikiToken::at(Tok::Newline, far, far).span(), None);
+        assert_eq!(WikiToken::at(Tok::Newline, 0, far).span(), None);
     }
 }

@@ -66,7 +66,30 @@ impl<T: PipelineToken> Pipeline<T> {
         I: IntoIterator<Item = Result<T, PipelineError>>,
         S: Sink<T>,
     {
-        let stats = self.drive(input, &mut sink, true).await?;
+        let stats = self.drive(Vec::new(), input, &mut sink, true).await?;
+        Ok((sink.finish()?, stats))
+    }
+
+    /// [`run`](Self::run) for an input already in memory: `tokens` go
+    /// through the synchronous phases as one chunk (the vector itself, whatever
+    /// [`PipelineConfig::chunk_size`] says: no token is copied into chunks),
+    /// which gives the same tokens as chunks would. Tokens after the first end of
+    /// input are dropped; one is added if there is none.
+    pub async fn run_vec<S>(
+        &mut self,
+        mut tokens: Vec<T>,
+        mut sink: S,
+    ) -> Result<(S::Output, RunStats), PipelineError>
+    where
+        S: Sink<T>,
+    {
+        match tokens.iter().position(|t| t.is_eof()) {
+            Some(at) => tokens.truncate(at + 1),
+            None => tokens.push(T::eof()),
+        }
+        let stats = self
+            .drive(tokens, std::iter::empty(), &mut sink, true)
+            .await?;
         Ok((sink.finish()?, stats))
     }
 
@@ -78,7 +101,7 @@ impl<T: PipelineToken> Pipeline<T> {
         I: IntoIterator<Item = Result<T, PipelineError>>,
     {
         let mut sink = VecSink::default();
-        self.drive(input, &mut sink, false).await?;
+        self.drive(Vec::new(), input, &mut sink, false).await?;
         let mut tokens = sink.finish()?;
         if tokens.last().is_some_and(|t| t.is_eof()) {
             tokens.pop();
@@ -86,8 +109,12 @@ impl<T: PipelineToken> Pipeline<T> {
         Ok(tokens)
     }
 
+    /// `whole`: the whole input as one chunk, its end of input last (from
+    /// [`run_vec`](Self::run_vec); `input` is then empty), or empty: the
+    /// input is read in chunks.
     async fn drive<I, S>(
         &mut self,
+        whole: Vec<T>,
         input: I,
         sink: &mut S,
         global: bool,
@@ -108,8 +135,10 @@ impl<T: PipelineToken> Pipeline<T> {
         let mut input = input.into_iter();
         // A short input (a ref body of a few tokens) gets buffers of its size
         // and its end of input, not of a whole chunk; they grow if it was longer.
+        // (`whole` is the one chunk: the buffers that trade places with it are
+        // not made at its size.)
         let room = chunk_size.min(input.size_hint().0.saturating_add(1));
-        let mut chunk = Vec::with_capacity(room);
+        let mut chunk = whole;
         let mut released = Vec::with_capacity(room);
         let mut scratch = Vec::with_capacity(room);
         let mut out = Output {
@@ -122,18 +151,24 @@ impl<T: PipelineToken> Pipeline<T> {
         };
         let mut ended = false;
         while !ended {
-            for item in input.by_ref() {
-                let token = item?;
-                ended = token.is_eof();
-                chunk.push(token);
-                if ended || chunk.len() >= chunk_size {
-                    break;
-                }
-            }
-            if chunk.len() < chunk_size && !ended {
-                // The input ran out without an end of input.
-                chunk.push(T::eof());
+            if !chunk.is_empty() {
+                // The chunk `run_vec` gives (chunks are empty here otherwise):
+                // the whole input, its end of input last.
                 ended = true;
+            } else {
+                for item in input.by_ref() {
+                    let token = item?;
+                    ended = token.is_eof();
+                    chunk.push(token);
+                    if ended || chunk.len() >= chunk_size {
+                        break;
+                    }
+                }
+                if chunk.len() < chunk_size && !ended {
+                    // The input ran out without an end of input.
+                    chunk.push(T::eof());
+                    ended = true;
+                }
             }
             stats.tokens_in += chunk.len();
             run_phase(

@@ -785,7 +785,7 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
     let mut done: Vec<(OpenTable, usize)> = Vec::new();
     let mut next_id = 0;
     for (i, token) in out.iter_mut().enumerate() {
-        let Some(span) = token.span else { continue };
+        let Some(span) = token.span() else { continue };
         let Tok::Html(html) = &mut token.tok else {
             continue;
         };

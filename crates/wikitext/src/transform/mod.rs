@@ -165,6 +165,14 @@ impl Handler<WikiToken> for Chain {
         _: &Ctx,
         out: &mut Vec<WikiToken>,
     ) -> Result<(), HandlerError> {
+        // The stages add tokens (paragraph and list tags): room for a quarter
+        // more, so a whole page's chunk is not copied to a larger buffer as
+        // it grows. A fresh buffer, not a grown one: growing an empty one
+        // would copy its old capacity.
+        let room = tokens.len() + tokens.len() / 4;
+        if out.is_empty() && out.capacity() < room {
+            *out = Vec::with_capacity(room);
+        }
         for token in tokens.drain(..) {
             self.run(token, out);
         }
