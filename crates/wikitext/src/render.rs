@@ -155,8 +155,30 @@ impl InlineRenderer {
     }
 
     fn render(&mut self, text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
+        let mut tokens = page_tokens(text, page);
+        // A flat run (text, links, call markers: no phase-3 stage acts on
+        // it) skips the pipeline and the tree builder.
+        if let Some(nodes) = dom::flat::build(&mut tokens) {
+            let nodes = dom_passes(nodes, false, &page.calls, &page.bodies);
+            // Debug builds check the shortcut against the render it skips.
+            debug_assert_eq!(
+                Some(&nodes),
+                self.run(page_tokens(text, page), text, page).ok().as_ref(),
+                "flat body {text:?}"
+            );
+            return Ok(nodes);
+        }
+        self.run(tokens, text, page)
+    }
+
+    /// `tokens` (of `text`) through the pipeline and the tree builder.
+    fn run(
+        &mut self,
+        tokens: Vec<WikiToken>,
+        text: &str,
+        page: &Rc<Page>,
+    ) -> Result<Vec<Node>, WikiError> {
         self.chain.borrow_mut().reset();
-        let tokens = page_tokens(text, page);
         let sink = BodySink::new(
             false,
             text.len(),
@@ -418,19 +440,29 @@ impl Sink<WikiToken> for BodySink {
         tree.give_attrs(std::mem::take(&mut self.moved));
         tree.take_error()
             .map_err(|e| PipelineError::Sink(e.to_string()))?;
-        let mut nodes = tree.into_content(!self.page);
-        if self.page {
-            nodes = dom::pwrap::pwrap(nodes);
-        }
-        dom::table_fixups::table_fixups(&mut nodes, &self.calls);
-        nodes = dom::encapsulate::encapsulate(nodes);
-        dom::migrate_nls::migrate_trailing_nls(&mut nodes);
-        if self.page {
-            dom::cite::process(&mut nodes, &self.bodies);
-        }
-        dom::flag_empty_and_display_space(&mut nodes);
-        Ok(nodes)
+        let nodes = tree.into_content(!self.page);
+        Ok(dom_passes(nodes, self.page, &self.calls, &self.bodies))
     }
+}
+
+/// The DOM passes on a built tree, a page's (`page`) or a ref body's.
+fn dom_passes(
+    mut nodes: Vec<Node>,
+    page: bool,
+    calls: &[Call],
+    bodies: &SharedBodies,
+) -> Vec<Node> {
+    if page {
+        nodes = dom::pwrap::pwrap(nodes);
+    }
+    dom::table_fixups::table_fixups(&mut nodes, calls);
+    nodes = dom::encapsulate::encapsulate(nodes);
+    dom::migrate_nls::migrate_trailing_nls(&mut nodes);
+    if page {
+        dom::cite::process(&mut nodes, bodies);
+    }
+    dom::flag_empty_and_display_space(&mut nodes);
+    nodes
 }
 
 pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, WikiError> {
