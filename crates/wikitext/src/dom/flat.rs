@@ -1,10 +1,13 @@
 //! The tree of a flat token run without the tree builder: a ref body that is
-//! text, links and call markers only (most of the corpus's non-plain bodies:
-//! a citation template's output) is a list of text, `meta`/`link` and
-//! properly nested `a`/`span` elements. For such runs the tree builder (in
-//! `<body>`, fragment or document) does nothing but append: no element
-//! closes another, no formatting element is reconstructed, no text is
-//! fostered. Anything else is `None` and goes the whole way.
+//! text, links, call markers and properly nested inline elements (most of
+//! the corpus's bodies: a citation template's output, a title in italics)
+//! is a list of text, comments, void `meta`/`link`/`br` and nested
+//! `a`/`span`/`sup`/`sub`/`i`/`b` elements. For such runs the tree builder
+//! (in `<body>`, fragment or document) does nothing but append: each end tag
+//! closes the current node (the adoption agency then only pops it), every
+//! active formatting element is open (none is reconstructed), no `a` is
+//! inside an `a`, nothing is fostered. Anything else is not flat and goes
+//! the whole way.
 
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
@@ -13,13 +16,17 @@ use super::patch_tree::AttrHandoff;
 use super::{Element, Marked, Node};
 use crate::token::{Tok, WikiToken};
 
-/// Start tags the run may hold: void ones (closed at once) and containers
-/// that must be closed by their own end tag while they are the current node.
+/// A start tag the run may hold: `Some(true)` for a void one (closed at
+/// once), `Some(false)` for a container (closed by its own end tag while it
+/// is the current node).
 fn kind(tag: &OwnedTag) -> Option<bool> {
     let name = tag.name();
-    if name.is(atom::META) || name.is(atom::LINK) {
+    if name.is(atom::META) || name.is(atom::LINK) || name.is(atom::BR) {
         Some(true)
-    } else if name.is(atom::A) || name.is(atom::SPAN) {
+    } else if [atom::A, atom::SPAN, atom::SUP, atom::SUB, atom::I, atom::B]
+        .into_iter()
+        .any(|a| name.is(a))
+    {
         Some(false)
     } else {
         None
@@ -34,6 +41,34 @@ fn distinct_attrs(tag: &OwnedTag) -> bool {
         attrs
             .get(..i)
             .is_some_and(|before| before.iter().all(|b| b.name.as_str() != a.name.as_str()))
+    })
+}
+
+/// Whether `tokens` (a phase-3 stage's output, or with `raw` the
+/// tokenizer's, which no stage has seen: HTML tokens only) build flat. What
+/// the render's `flatten` turns into text (newlines, quote runs) is text
+/// here.
+pub(crate) fn is_flat(tokens: &[WikiToken], raw: bool) -> bool {
+    // The open containers' names.
+    let mut open: Vec<&str> = Vec::new();
+    tokens.iter().all(|t| match &t.tok {
+        Tok::Html(OwnedToken::StartTag(tag)) => match kind(tag) {
+            Some(true) => distinct_attrs(tag),
+            Some(false) => {
+                let name = tag.name().as_str();
+                let nested_a = name == "a" && open.contains(&"a");
+                open.push(name);
+                !nested_a && distinct_attrs(tag)
+            }
+            None => false,
+        },
+        Tok::Html(OwnedToken::EndTag(tag)) => {
+            kind(tag) == Some(false) && open.pop() == Some(tag.name().as_str())
+        }
+        Tok::Html(OwnedToken::Characters(c)) => !c.text().is_empty() && !c.text().contains('\0'),
+        Tok::Html(OwnedToken::Comment(_)) | Tok::Eof => true,
+        Tok::Newline | Tok::Quote(_) => !raw,
+        _ => false,
     })
 }
 
@@ -73,40 +108,14 @@ fn append(open: &mut [Element], roots: &mut Vec<Node>, node: Node) {
     }
 }
 
-/// The tree `tokens` build in `<body>`, if they are a flat run (see the
-/// module's note); `None` otherwise (`tokens` is then left as it was).
-pub(crate) fn build(tokens: &mut Vec<WikiToken>) -> Option<Vec<Node>> {
-    if !tokens.iter().all(|t| match &t.tok {
-        Tok::Html(OwnedToken::StartTag(tag)) => kind(tag).is_some() && distinct_attrs(tag),
-        Tok::Html(OwnedToken::EndTag(tag)) => kind(tag) == Some(false),
-        Tok::Html(OwnedToken::Characters(t)) => !t.text().is_empty() && !t.text().contains('\0'),
-        Tok::Eof => true,
-        _ => false,
-    }) {
-        return None;
-    }
-    // Nesting: every end tag closes the current node; no `a` inside an `a`.
-    let mut names: Vec<bool> = Vec::new();
-    for t in tokens.iter() {
-        match &t.tok {
-            Tok::Html(OwnedToken::StartTag(tag)) if kind(tag) == Some(false) => {
-                let is_a = tag.name().is(atom::A);
-                if is_a && names.contains(&true) {
-                    return None;
-                }
-                names.push(is_a);
-            }
-            Tok::Html(OwnedToken::EndTag(tag)) if names.pop() != Some(tag.name().is(atom::A)) => {
-                return None;
-            }
-            _ => {}
-        }
-    }
+/// The tree `tokens` (flattened from a run [`is_flat`] accepted) build in
+/// `<body>`.
+pub(crate) fn build(tokens: impl IntoIterator<Item = OwnedToken>) -> Vec<Node> {
     let mut roots = Vec::new();
     let mut open: Vec<Element> = Vec::new();
-    for t in tokens.drain(..) {
-        match t.tok {
-            Tok::Html(OwnedToken::StartTag(tag)) => {
+    for t in tokens {
+        match t {
+            OwnedToken::StartTag(tag) => {
                 let void = kind(&tag) == Some(true);
                 let e = element(tag);
                 if void {
@@ -115,13 +124,16 @@ pub(crate) fn build(tokens: &mut Vec<WikiToken>) -> Option<Vec<Node>> {
                     open.push(e);
                 }
             }
-            Tok::Html(OwnedToken::EndTag(_)) => {
+            OwnedToken::EndTag(_) => {
                 if let Some(e) = open.pop() {
                     append(&mut open, &mut roots, close(e));
                 }
             }
-            Tok::Html(OwnedToken::Characters(mut t)) => {
+            OwnedToken::Characters(mut t) => {
                 append(&mut open, &mut roots, Node::Text(t.take_text()));
+            }
+            OwnedToken::Comment(mut c) => {
+                append(&mut open, &mut roots, Node::Comment(c.take_text()));
             }
             _ => {}
         }
@@ -130,7 +142,7 @@ pub(crate) fn build(tokens: &mut Vec<WikiToken>) -> Option<Vec<Node>> {
     while let Some(e) = open.pop() {
         append(&mut open, &mut roots, close(e));
     }
-    Some(roots)
+    roots
 }
 
 #[cfg(test)]
@@ -141,13 +153,14 @@ mod tests {
     use std::rc::Rc;
     use std::sync::Arc;
 
-    /// `body`'s tokens as an inline render makes them, built flat.
-    fn flat(body: &str) -> Option<Vec<Node>> {
+    /// Whether `body`'s tokens as an inline render makes them are flat before
+    /// the phase-3 stages.
+    fn flat(body: &str) -> bool {
         let page = Page::new(Arc::new(RenderOptions::default()), Arc::from(Vec::new()));
         let mut tokens =
             crate::tokenize::tokenize_with(body, &page.calls, &page.options.preprocess.site);
         crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
-        build(&mut tokens)
+        is_flat(&tokens, true)
     }
 
     #[test]
@@ -160,8 +173,9 @@ mod tests {
             "x: [[Foo]], [[Bar]]",
             "<span>x</span> [[y]]",
             "[[Category:X]] text",
+            "<i>x</i> <b>[[y]]</b>",
         ] {
-            assert!(flat(body).is_some(), "{body}");
+            assert!(flat(body), "{body}");
             let page = Rc::new(Page::new(
                 Arc::new(RenderOptions::default()),
                 Arc::from(Vec::new()),
@@ -169,8 +183,27 @@ mod tests {
             assert!(!render_inline(body, &page, 1).is_empty(), "{body}");
             page.release_renderers();
         }
-        for body in ["''x''", "a\nb", "<b>x</b>", "* item"] {
-            assert!(flat(body).is_none(), "{body}");
+        for body in ["''x''", "a\nb", "<div>x</div>", "* item", "<i>x</b>"] {
+            assert!(!flat(body), "{body}");
+        }
+        // Flat once the stages ran (quotes resolved, newlines as text), or
+        // not flat at all: each render is checked the same way.
+        for body in [
+            "''A title'', p. 5",
+            "'''bold''' and ''italic''\nnext line",
+            "a ''b [[c]] d'' e",
+            "''unclosed [[x]]",
+            "'''''both''''' <!-- note --> x",
+            "a<br>b<sup>2</sup>",
+            "* item",
+            "<b>x<i>y</b>z</i>",
+        ] {
+            let page = Rc::new(Page::new(
+                Arc::new(RenderOptions::default()),
+                Arc::from(Vec::new()),
+            ));
+            assert!(!render_inline(body, &page, 1).is_empty(), "{body}");
+            page.release_renderers();
         }
     }
 }
