@@ -18,30 +18,17 @@ use crate::token::{Tok, WikiToken};
 
 /// A start tag the run may hold: `Some(true)` for a void one (closed at
 /// once), `Some(false)` for a container (closed by its own end tag while it
-/// is the current node).
+/// is the current node). The tree builder keeps a token's attributes as
+/// they are (a repeated name too), as [`build`] does.
 fn kind(tag: &OwnedTag) -> Option<bool> {
-    let name = tag.name();
-    if name.is(atom::META) || name.is(atom::LINK) || name.is(atom::BR) {
+    let name = tag.name().atom()?;
+    if name == atom::META || name == atom::LINK || name == atom::BR {
         Some(true)
-    } else if [atom::A, atom::SPAN, atom::SUP, atom::SUB, atom::I, atom::B]
-        .into_iter()
-        .any(|a| name.is(a))
-    {
+    } else if [atom::A, atom::SPAN, atom::SUP, atom::SUB, atom::I, atom::B].contains(&name) {
         Some(false)
     } else {
         None
     }
-}
-
-/// Whether `tag`'s attribute names are distinct (the tree builder keeps a
-/// token's list as it is; a repeated name is left to it).
-fn distinct_attrs(tag: &OwnedTag) -> bool {
-    let attrs = tag.attrs();
-    attrs.iter().enumerate().all(|(i, a)| {
-        attrs
-            .get(..i)
-            .is_some_and(|before| before.iter().all(|b| b.name.as_str() != a.name.as_str()))
-    })
 }
 
 /// Whether `tokens` (a phase-3 stage's output, or with `raw` the
@@ -53,12 +40,12 @@ pub(crate) fn is_flat(tokens: &[WikiToken], raw: bool) -> bool {
     let mut open: Vec<&str> = Vec::new();
     tokens.iter().all(|t| match &t.tok {
         Tok::Html(OwnedToken::StartTag(tag)) => match kind(tag) {
-            Some(true) => distinct_attrs(tag),
+            Some(true) => true,
             Some(false) => {
                 let name = tag.name().as_str();
                 let nested_a = name == "a" && open.contains(&"a");
                 open.push(name);
-                !nested_a && distinct_attrs(tag)
+                !nested_a
             }
             None => false,
         },
@@ -197,6 +184,7 @@ mod tests {
             "a<br>b<sup>2</sup>",
             "* item",
             "<b>x<i>y</b>z</i>",
+            "<span title=a title=b>x</span> <span class=\"c\" class=d>y</span>",
         ] {
             let page = Rc::new(Page::new(
                 Arc::new(RenderOptions::default()),
