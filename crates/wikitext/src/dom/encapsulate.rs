@@ -113,7 +113,12 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
         range = vec![Node::Element(empty)];
     }
     let lead = if lead == range.len() { 0 } else { lead };
-    let mut rest = range.split_off(lead);
+    // No leading whitespace (the usual case): the whole range, not copied.
+    let mut rest = if lead == 0 {
+        std::mem::take(&mut range)
+    } else {
+        range.split_off(lead)
+    };
     if lead > 0
         && rest
             .first()
@@ -326,17 +331,16 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     out
 }
 
-fn process_children(nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
+/// Each node's children processed, in order (the list itself kept).
+fn process_children(mut nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
+    for node in &mut nodes {
+        if let Node::Element(e) = node
+            && e.marked_below()
+        {
+            e.children = process(std::mem::take(&mut e.children), counter);
+        }
+    }
     nodes
-        .into_iter()
-        .map(|n| match n {
-            Node::Element(mut e) if e.marked_below() => {
-                e.children = process(std::mem::take(&mut e.children), counter);
-                Node::Element(e)
-            }
-            other => other,
-        })
-        .collect()
 }
 
 /// Runs the pass over the body's children.
