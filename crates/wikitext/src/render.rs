@@ -14,7 +14,7 @@ use tagloom_html::tree_builder::is_formatting_atom;
 use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
     Ctx, Handler, HandlerError, Match, Outcome, Pipeline, PipelineConfig, PipelineError, Rank,
-    Registry, Sink, block_on,
+    Registry, Sink, VecSink, block_on,
 };
 
 use crate::dom::patch_tree::{AttrHandoff, SharedHandoff, SharedTree, TreeSlot};
@@ -155,17 +155,63 @@ impl InlineRenderer {
     }
 
     fn render(&mut self, text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
-        self.chain.borrow_mut().reset();
         let tokens = page_tokens(text, page);
-        let sink = BodySink::new(
-            false,
-            text.len(),
-            Arc::clone(&page.calls),
-            Rc::clone(&page.bodies),
-        );
-        let run = self.pipeline.run_vec(tokens, sink?);
+        // A flat run of HTML tokens (text, links, call markers), which no
+        // phase-3 stage acts on, skips the stages too.
+        if dom::flat::is_flat(&tokens, true) {
+            // Debug builds check the shortcut against the render it skips.
+            #[cfg(debug_assertions)]
+            let expected = self
+                .stages(page_tokens(text, page))
+                .and_then(|staged| tree(staged, text.len(), page))
+                .ok();
+            let nodes = flat_tree(tokens, page);
+            #[cfg(debug_assertions)]
+            assert_eq!(expected.as_ref(), Some(&nodes), "flat body {text:?}");
+            return Ok(nodes);
+        }
+        let tokens = self.stages(tokens)?;
+        if dom::flat::is_flat(&tokens, false) {
+            #[cfg(debug_assertions)]
+            let expected = tree(tokens.clone(), text.len(), page).ok();
+            let nodes = flat_tree(tokens, page);
+            #[cfg(debug_assertions)]
+            assert_eq!(expected.as_ref(), Some(&nodes), "flat staged body {text:?}");
+            return Ok(nodes);
+        }
+        tree(tokens, text.len(), page)
+    }
+
+    /// `tokens` through the pipeline (the phase-3 stages).
+    fn stages(&mut self, tokens: Vec<WikiToken>) -> Result<Vec<WikiToken>, WikiError> {
+        self.chain.borrow_mut().reset();
+        let run = self.pipeline.run_vec(tokens, VecSink::default());
         Ok(run_now(run)?.0)
     }
+}
+
+/// A ref body's staged `tokens` (of `text_len` bytes of wikitext) through the
+/// tree builder and the DOM passes.
+fn tree(mut tokens: Vec<WikiToken>, text_len: usize, page: &Page) -> Result<Vec<Node>, WikiError> {
+    let mut sink = BodySink::new(
+        false,
+        text_len,
+        Arc::clone(&page.calls),
+        Rc::clone(&page.bodies),
+    )?;
+    sink.write(&mut tokens)?;
+    Ok(sink.finish()?)
+}
+
+/// A ref body's flat `tokens` ([`dom::flat::is_flat`]) built without the
+/// tree builder, then through the DOM passes.
+fn flat_tree(tokens: Vec<WikiToken>, page: &Page) -> Vec<Node> {
+    let mut flat = Vec::with_capacity(tokens.len());
+    for t in tokens {
+        flatten(t, &mut flat);
+    }
+    let nodes = dom::flat::build(flat);
+    dom_passes(nodes, false, &page.calls, &page.bodies)
 }
 
 /// The tree builder of an inline render: a fragment in `<body>` rather than a
@@ -412,19 +458,29 @@ impl Sink<WikiToken> for BodySink {
         tree.give_attrs(std::mem::take(&mut self.moved));
         tree.take_error()
             .map_err(|e| PipelineError::Sink(e.to_string()))?;
-        let mut nodes = tree.into_content(!self.page);
-        if self.page {
-            nodes = dom::pwrap::pwrap(nodes);
-        }
-        dom::table_fixups::table_fixups(&mut nodes, &self.calls);
-        nodes = dom::encapsulate::encapsulate(nodes);
-        dom::migrate_nls::migrate_trailing_nls(&mut nodes);
-        if self.page {
-            dom::cite::process(&mut nodes, &self.bodies);
-        }
-        dom::flag_empty_and_display_space(&mut nodes);
-        Ok(nodes)
+        let nodes = tree.into_content(!self.page);
+        Ok(dom_passes(nodes, self.page, &self.calls, &self.bodies))
     }
+}
+
+/// The DOM passes on a built tree, a page's (`page`) or a ref body's.
+fn dom_passes(
+    mut nodes: Vec<Node>,
+    page: bool,
+    calls: &[Call],
+    bodies: &SharedBodies,
+) -> Vec<Node> {
+    if page {
+        nodes = dom::pwrap::pwrap(nodes);
+    }
+    dom::table_fixups::table_fixups(&mut nodes, calls);
+    nodes = dom::encapsulate::encapsulate(nodes);
+    dom::migrate_nls::migrate_trailing_nls(&mut nodes);
+    if page {
+        dom::cite::process(&mut nodes, bodies);
+    }
+    dom::flag_empty_and_display_space(&mut nodes);
+    nodes
 }
 
 pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, WikiError> {

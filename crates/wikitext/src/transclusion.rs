@@ -109,18 +109,43 @@ pub(crate) fn json_into(s: &str, out: &mut String) {
 }
 
 /// Whether any byte of `bytes` needs escaping in a JSON string: eight bytes
-/// at a time, the rest one by one.
+/// at a time, the last ones as one word too (overlapping the words before,
+/// or read in overlapping halves and padded with spaces when shorter than a
+/// word: most names are), so no byte is looked at alone.
 fn any_json_escape(bytes: &[u8]) -> bool {
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        if <[u8; 8]>::try_from(word).is_ok_and(|w| needs_json_escape(u64::from_le_bytes(w))) {
-            return true;
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let len = bytes.len();
+    if len >= 8 {
+        let mut at = 0;
+        while at + 8 < len {
+            if needs_json_escape(word(at)) {
+                return true;
+            }
+            at += 8;
         }
+        return needs_json_escape(word(len - 8));
     }
-    words
-        .remainder()
-        .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    // Two overlapping halves (every byte in at least one), the rest spaces.
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    let half = |from: usize, to: usize| {
+        bytes
+            .get(from..to)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .fold(0u64, |w, &b| w << 8 | u64::from(b))
+    };
+    let w = match len {
+        0 => return false,
+        1..4 => half(0, len) | SPACES << (8 * len),
+        _ => half(0, 4) | half(len - 4, len) << 32,
+    };
+    needs_json_escape(w)
 }
 
 /// Whether any of the eight bytes of `w` is `"`, `\` or below 0x20 (the
@@ -845,6 +870,17 @@ mod tests {
                 s.insert(at + 2, char::from(b));
                 s
             }));
+        }
+        // Every length up to past a word, each byte that needs escaping (and
+        // some that do not) at each offset.
+        for len in 1..18 {
+            for at in 0..len {
+                samples.extend(["\0", "\u{1f}", "\"", "\\", " ", "~", "\u{7f}"].map(|c| {
+                    let mut s = "x".repeat(len - 1);
+                    s.insert_str(at, c);
+                    s
+                }));
+            }
         }
         samples.extend(
             [

@@ -98,7 +98,6 @@ fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
 
 /// `data_mw` goes to the range's first element (moved there).
 fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
-    let mut out = Vec::with_capacity(range.len());
     // Leading whitespace (a newline the expansion put before block output)
     // stays outside; the first real node carries the transclusion.
     let lead = range
@@ -106,14 +105,20 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
         .take_while(|n| matches!(n, Node::Text(t) if t.trim().is_empty()))
         .count();
     let mut range: Vec<Node> = range;
-    if lead == range.len() {
+    let only_whitespace = lead == range.len();
+    if only_whitespace {
         // Only whitespace: an empty element carries the transclusion.
         let mut empty = Element::new("span");
         empty.attrs.push(("class".into(), "mw-empty-elt".into()));
         range = vec![Node::Element(empty)];
     }
-    let lead = if lead == range.len() { 0 } else { lead };
-    let mut rest = range.split_off(lead);
+    let lead = if only_whitespace { 0 } else { lead };
+    // No leading whitespace (the usual case): the whole range, not copied.
+    let mut rest = if lead == 0 {
+        std::mem::take(&mut range)
+    } else {
+        range.split_off(lead)
+    };
     if lead > 0
         && rest
             .first()
@@ -126,7 +131,8 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
         rest.insert(0, Node::Element(empty));
         range.clear();
     }
-    out.append(&mut range);
+    // The leading whitespace stays before the range (`range` holds only it now).
+    let mut out = range;
     // Trailing newlines after a template's <div> stay outside too (Parsoid
     // drops them from the transclusion, T378906).
     let trail = rest
@@ -146,66 +152,67 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
     // Output that starts with rendering-transparent nodes (category links,
     // page properties) before a table, a div or nothing has them in an
     // empty-element span that carries the transclusion (Parsoid).
-    let rest = stash_transparent(rest, 0);
-    for (i, node) in rest.into_iter().enumerate() {
-        let node = match node {
-            Node::Text(t) => span(vec![Node::Text(t)], about),
-            other => other,
-        };
-        let node = match node {
-            Node::Element(mut e) => {
-                if !e.attrs.iter().any(|(k, _)| k == "about") {
-                    e.attrs.push(("about".into(), about.into()));
-                }
-                if i == 0 {
-                    let kind = if data_mw.starts_with("{\"parts\":[{\"templatearg\"") {
-                        "mw:Param"
-                    } else {
-                        "mw:Transclusion"
-                    };
-                    match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
-                        // Parsoid's order: a nowiki's type first, others after.
-                        Some((_, v))
-                            if v == "mw:Nowiki"
-                                || (v.starts_with("mw:Extension/") && v != "mw:Extension/ref") =>
-                        {
-                            v.push(' ');
-                            v.push_str(kind);
-                        }
-                        Some((_, v)) => {
-                            v.insert(0, ' ');
-                            v.insert_str(0, kind);
-                        }
-                        None => e.attrs.push(("typeof".into(), kind.into())),
-                    }
-                    // `{{#tag:pre|…}}`: the call, not the tag, is what the
-                    // element stands for.
-                    if data_mw.contains("\"function\":\"tag\"") {
-                        e.attrs.retain(|(k, _)| k != "typeof");
-                        e.attrs.push(("typeof".into(), kind.into()));
-                    }
-                    // Expanded attributes already there: one `data-mw`,
-                    // `attribs` before `parts` (Parsoid's order); otherwise the
-                    // transclusion's replaces an extension's.
-                    match e.attrs.iter_mut().find(|(k, _)| k == "data-mw") {
-                        Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
-                            v.pop();
-                            v.push(',');
-                            v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
-                        }
-                        _ => {
-                            e.attrs.retain(|(k, _)| k != "data-mw");
-                            // The first element only: nothing reads it after.
-                            e.attrs
-                                .push(("data-mw".into(), std::mem::take(&mut data_mw)));
-                        }
-                    }
-                }
-                Node::Element(e)
+    let mut rest = stash_transparent(rest, 0);
+    // Changed in place (the list kept).
+    for (i, node) in rest.iter_mut().enumerate() {
+        if let Node::Text(t) = node {
+            let t = std::mem::take(t);
+            *node = span(vec![Node::Text(t)], about);
+        }
+        if let Node::Element(e) = node {
+            if !e.attrs.iter().any(|(k, _)| k == "about") {
+                e.attrs.push(("about".into(), about.into()));
             }
-            other => other,
-        };
-        out.push(node);
+            if i == 0 {
+                let kind = if data_mw.starts_with("{\"parts\":[{\"templatearg\"") {
+                    "mw:Param"
+                } else {
+                    "mw:Transclusion"
+                };
+                match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
+                    // Parsoid's order: a nowiki's type first, others after.
+                    Some((_, v))
+                        if v == "mw:Nowiki"
+                            || (v.starts_with("mw:Extension/") && v != "mw:Extension/ref") =>
+                    {
+                        v.push(' ');
+                        v.push_str(kind);
+                    }
+                    Some((_, v)) => {
+                        v.insert(0, ' ');
+                        v.insert_str(0, kind);
+                    }
+                    None => e.attrs.push(("typeof".into(), kind.into())),
+                }
+                // `{{#tag:pre|…}}`: the call, not the tag, is what the
+                // element stands for.
+                if data_mw.contains("\"function\":\"tag\"") {
+                    e.attrs.retain(|(k, _)| k != "typeof");
+                    e.attrs.push(("typeof".into(), kind.into()));
+                }
+                // Expanded attributes already there: one `data-mw`,
+                // `attribs` before `parts` (Parsoid's order); otherwise the
+                // transclusion's replaces an extension's.
+                match e.attrs.iter_mut().find(|(k, _)| k == "data-mw") {
+                    Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
+                        v.pop();
+                        v.push(',');
+                        v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
+                    }
+                    _ => {
+                        e.attrs.retain(|(k, _)| k != "data-mw");
+                        // The first element only: nothing reads it after.
+                        e.attrs
+                            .push(("data-mw".into(), std::mem::take(&mut data_mw)));
+                    }
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        out = rest;
+    } else {
+        out.append(&mut rest);
     }
     out.extend(trailing);
     out
@@ -326,17 +333,16 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
     out
 }
 
-fn process_children(nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
+/// Each node's children processed, in order (the list itself kept).
+fn process_children(mut nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
+    for node in &mut nodes {
+        if let Node::Element(e) = node
+            && e.marked_below()
+        {
+            e.children = process(std::mem::take(&mut e.children), counter);
+        }
+    }
     nodes
-        .into_iter()
-        .map(|n| match n {
-            Node::Element(mut e) if e.marked_below() => {
-                e.children = process(std::mem::take(&mut e.children), counter);
-                Node::Element(e)
-            }
-            other => other,
-        })
-        .collect()
 }
 
 /// Runs the pass over the body's children.
@@ -466,7 +472,23 @@ fn contains_marker(node: &Node) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::about_id;
+    use super::{Node, about_id, wrap};
+
+    #[test]
+    fn whitespace_only_output_is_one_empty_element() {
+        // Two whitespace texts (a pass may leave them apart).
+        for range in [
+            vec![Node::Text(" ".into())],
+            vec![Node::Text(" ".into()), Node::Text("\n".into())],
+            Vec::new(),
+        ] {
+            let out = wrap(range, "{}".into(), "#mwt1");
+            assert_eq!(out.len(), 1);
+            assert!(
+                matches!(out.first(), Some(Node::Element(e)) if e.name == "span" && e.attr("class") == Some("mw-empty-elt"))
+            );
+        }
+    }
 
     #[test]
     fn about_ids_are_decimal() {

@@ -8,6 +8,7 @@ pub(crate) mod cleanup;
 pub(crate) mod compound;
 pub(crate) mod display_space;
 pub(crate) mod encapsulate;
+pub(crate) mod flat;
 pub(crate) mod migrate_nls;
 pub(crate) mod patch_tree;
 pub(crate) mod pwrap;

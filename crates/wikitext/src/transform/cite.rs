@@ -101,7 +101,7 @@ impl Cite {
         self.labels.get(group).and_then(Option::as_ref)
     }
 
-    fn placeholder(&mut self, kind: &str, tag: &RefTag, out: &mut Vec<WikiToken>) {
+    fn placeholder(&mut self, kind: &str, tag: RefTag, out: &mut Vec<WikiToken>) {
         // `[[name, value], …]`, written directly (the pass reads it back).
         let size: usize = tag.attrs.iter().map(|(k, v)| k.len() + v.len() + 8).sum();
         let mut attrs = String::with_capacity(size + 2);
@@ -141,12 +141,11 @@ impl Cite {
             json.push(']');
             list.push(OwnedAttribute::new(ph::LABELS, json));
         }
-        if let Some(body) = &tag.body {
-            list.push(OwnedAttribute::new(ph::SRC, body.as_str()));
-            list.push(OwnedAttribute::new(
-                ph::BODY,
-                self.body_id(body).to_string(),
-            ));
+        if let Some(body) = tag.body {
+            let id = self.body_id(&body);
+            // The source moves into the placeholder (no copy).
+            list.push(OwnedAttribute::new(ph::SRC, body));
+            list.push(OwnedAttribute::new(ph::BODY, id.to_string()));
         }
         *el.attrs_mut() = list;
         out.push(WikiToken::start_tag(el));
@@ -218,17 +217,18 @@ impl Transform for Cite {
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         self.track_calls(&token);
-        match &token.tok {
-            // A ref a template made inside a ref body is dropped (Parsoid
-            // allows nested refs only where the body says so, `{{#tag:ref}}`).
-            // An empty span stands in for it (the template's output).
-            Tok::Ref(_) if self.depth > 0 && self.open_calls > 0 => {
-                out.push(WikiToken::start("span"));
-                out.push(WikiToken::end("span"));
-            }
-            Tok::Ref(r) => self.placeholder(ph::REF, r, out),
-            Tok::References(r) => self.placeholder(ph::REFERENCES, r, out),
-            _ => out.push(token),
+        // A ref a template made inside a ref body is dropped (Parsoid allows
+        // nested refs only where the body says so, `{{#tag:ref}}`). An empty
+        // span stands in for it (the template's output).
+        if matches!(token.tok, Tok::Ref(_)) && self.depth > 0 && self.open_calls > 0 {
+            out.push(WikiToken::start("span"));
+            out.push(WikiToken::end("span"));
+            return;
+        }
+        match token.tok {
+            Tok::Ref(r) => self.placeholder(ph::REF, *r, out),
+            Tok::References(r) => self.placeholder(ph::REFERENCES, *r, out),
+            tok => out.push(WikiToken { tok, ..token }),
         }
     }
 }

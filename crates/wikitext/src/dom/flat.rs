@@ -1,0 +1,197 @@
+//! The tree of a flat token run without the tree builder: a ref body that is
+//! text, links, call markers and properly nested inline elements (most of
+//! the corpus's bodies: a citation template's output, a title in italics)
+//! is a list of text, comments, void `meta`/`link`/`br` and nested
+//! `a`/`span`/`sup`/`sub`/`i`/`b` elements. For such runs the tree builder
+//! (in `<body>`, fragment or document) does nothing but append: each end tag
+//! closes the current node (the adoption agency then only pops it), every
+//! active formatting element is open (none is reconstructed), no `a` is
+//! inside an `a`, nothing is fostered. Anything else is not flat and goes
+//! the whole way.
+
+use tagloom_html::atom;
+use tagloom_html::token::{OwnedTag, OwnedToken};
+
+use super::patch_tree::AttrHandoff;
+use super::{Element, Marked, Node};
+use crate::token::{Tok, WikiToken};
+
+/// A start tag the run may hold: `Some(true)` for a void one (closed at
+/// once), `Some(false)` for a container (closed by its own end tag while it
+/// is the current node). The tree builder keeps a token's attributes as
+/// they are (a repeated name too), as [`build`] does.
+fn kind(tag: &OwnedTag) -> Option<bool> {
+    let name = tag.name().atom()?;
+    if name == atom::META || name == atom::LINK || name == atom::BR {
+        Some(true)
+    } else if [atom::A, atom::SPAN, atom::SUP, atom::SUB, atom::I, atom::B].contains(&name) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Whether `tokens` (a phase-3 stage's output, or with `raw` the
+/// tokenizer's, which no stage has seen: HTML tokens only) build flat. What
+/// the render's `flatten` turns into text (newlines, quote runs) is text
+/// here.
+pub(crate) fn is_flat(tokens: &[WikiToken], raw: bool) -> bool {
+    // The open containers' names.
+    let mut open: Vec<&str> = Vec::new();
+    tokens.iter().all(|t| match &t.tok {
+        Tok::Html(OwnedToken::StartTag(tag)) => match kind(tag) {
+            Some(true) => true,
+            Some(false) => {
+                let name = tag.name().as_str();
+                let nested_a = name == "a" && open.contains(&"a");
+                open.push(name);
+                !nested_a
+            }
+            None => false,
+        },
+        Tok::Html(OwnedToken::EndTag(tag)) => {
+            kind(tag) == Some(false) && open.pop() == Some(tag.name().as_str())
+        }
+        Tok::Html(OwnedToken::Characters(c)) => !c.text().is_empty() && !c.text().contains('\0'),
+        Tok::Html(OwnedToken::Comment(_)) | Tok::Eof => true,
+        Tok::Newline | Tok::Quote(_) => !raw,
+        _ => false,
+    })
+}
+
+/// An element made from a start tag; its `marked` is set when it closes.
+fn element(mut tag: OwnedTag) -> Element {
+    let name = tag.name().clone().into_cow();
+    let attrs = AttrHandoff::into_tree_attrs(std::mem::take(tag.attrs_mut()));
+    Element {
+        name,
+        attrs,
+        children: Vec::new(),
+        marked: Marked::MAYBE,
+    }
+}
+
+/// Sets `e.marked` as the tree's construction does (`patch_tree`): whether
+/// anything below concerns the marker passes.
+fn close(mut e: Element) -> Node {
+    let below = e.children.iter().any(|c| match c {
+        Node::Element(c) => c.marked_below() || Marked::concerns(c),
+        _ => false,
+    });
+    e.marked = if below { Marked::MAYBE } else { Marked::NONE };
+    Node::Element(e)
+}
+
+/// Appends `node` to the open element or the roots; text joins a text
+/// node just before it (the tree builder inserts characters so).
+fn append(open: &mut [Element], roots: &mut Vec<Node>, node: Node) {
+    let list = match open.last_mut() {
+        Some(parent) => &mut parent.children,
+        None => roots,
+    };
+    match (list.last_mut(), node) {
+        (Some(Node::Text(last)), Node::Text(t)) => last.push_str(&t),
+        (_, node) => list.push(node),
+    }
+}
+
+/// The tree `tokens` (flattened from a run [`is_flat`] accepted) build in
+/// `<body>`.
+pub(crate) fn build(tokens: impl IntoIterator<Item = OwnedToken>) -> Vec<Node> {
+    let mut roots = Vec::new();
+    let mut open: Vec<Element> = Vec::new();
+    for t in tokens {
+        match t {
+            OwnedToken::StartTag(tag) => {
+                let void = kind(&tag) == Some(true);
+                let e = element(tag);
+                if void {
+                    append(&mut open, &mut roots, close(e));
+                } else {
+                    open.push(e);
+                }
+            }
+            OwnedToken::EndTag(_) => {
+                if let Some(e) = open.pop() {
+                    append(&mut open, &mut roots, close(e));
+                }
+            }
+            OwnedToken::Characters(mut t) => {
+                append(&mut open, &mut roots, Node::Text(t.take_text()));
+            }
+            OwnedToken::Comment(mut c) => {
+                append(&mut open, &mut roots, Node::Comment(c.take_text()));
+            }
+            _ => {}
+        }
+    }
+    // Elements left open end with the input.
+    while let Some(e) = open.pop() {
+        append(&mut open, &mut roots, close(e));
+    }
+    roots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RenderOptions;
+    use crate::render::{Page, render_inline};
+    use std::rc::Rc;
+    use std::sync::Arc;
+
+    /// Whether `body`'s tokens as an inline render makes them are flat before
+    /// the phase-3 stages.
+    fn flat(body: &str) -> bool {
+        let page = Page::new(Arc::new(RenderOptions::default()), Arc::from(Vec::new()));
+        let mut tokens =
+            crate::tokenize::tokenize_with(body, &page.calls, &page.options.preprocess.site);
+        crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
+        is_flat(&tokens, true)
+    }
+
+    #[test]
+    fn flat_bodies_build_what_the_tree_builder_builds() {
+        // Debug builds compare each flat render with the pipeline's.
+        for body in [
+            "[[Some page]]",
+            "[[a|b]] and [[c]]s",
+            "[http://example.org x] y",
+            "x: [[Foo]], [[Bar]]",
+            "<span>x</span> [[y]]",
+            "[[Category:X]] text",
+            "<i>x</i> <b>[[y]]</b>",
+        ] {
+            assert!(flat(body), "{body}");
+            let page = Rc::new(Page::new(
+                Arc::new(RenderOptions::default()),
+                Arc::from(Vec::new()),
+            ));
+            assert!(!render_inline(body, &page, 1).is_empty(), "{body}");
+            page.release_renderers();
+        }
+        for body in ["''x''", "a\nb", "<div>x</div>", "* item", "<i>x</b>"] {
+            assert!(!flat(body), "{body}");
+        }
+        // Flat once the stages ran (quotes resolved, newlines as text), or
+        // not flat at all: each render is checked the same way.
+        for body in [
+            "''A title'', p. 5",
+            "'''bold''' and ''italic''\nnext line",
+            "a ''b [[c]] d'' e",
+            "''unclosed [[x]]",
+            "'''''both''''' <!-- note --> x",
+            "a<br>b<sup>2</sup>",
+            "* item",
+            "<b>x<i>y</b>z</i>",
+            "<span title=a title=b>x</span> <span class=\"c\" class=d>y</span>",
+        ] {
+            let page = Rc::new(Page::new(
+                Arc::new(RenderOptions::default()),
+                Arc::from(Vec::new()),
+            ));
+            assert!(!render_inline(body, &page, 1).is_empty(), "{body}");
+            page.release_renderers();
+        }
+    }
+}
