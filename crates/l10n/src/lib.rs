@@ -87,6 +87,7 @@ pub mod matching;
 pub mod output;
 pub mod po;
 pub mod pseudo;
+mod queue;
 pub mod reader;
 pub mod rules;
 pub mod segment;

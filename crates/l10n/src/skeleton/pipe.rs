@@ -25,11 +25,12 @@
 //! reader never waits for a replay that is gone.
 
 use std::io::{BufRead, Read, Write};
-use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 
 use encoding_rs::Encoding;
 
 use crate::block::Block;
+use crate::queue::{QueueReceiver, QueueSender, queue};
 
 /// Bytes per piece.
 pub(super) const PIECE: usize = 64 * 1024;
@@ -38,6 +39,12 @@ pub(super) const PIECE: usize = 64 * 1024;
 /// again in the pieces on their way back). Few, large pieces: each one that
 /// arrives may wake the replay.
 pub(super) const PIECES: usize = 4;
+/// Pieces the replay, when it found none, waits for before it is woken: the page
+/// reader (the slower side) wakes it once per this many pieces, not per piece
+/// (`crate::queue`).
+const WAKE_PIECES: usize = 3;
+/// Pieces left when the page reader, which found the channel full, is woken.
+const LOW_PIECES: usize = 1;
 /// What the blocks of a piece count at most ([`PipeWriter::put_block`]).
 const BLOCKS: usize = PIECE;
 /// Room an entry encoded into the piece ([`PipeWriter::put_encoded`]) is
@@ -73,7 +80,7 @@ pub(super) struct PipeWriter {
     piece: Piece,
     /// What the blocks in `piece` count for its bound.
     weight: usize,
-    pieces: SyncSender<Piece>,
+    pieces: QueueSender<Piece>,
     /// Pieces the reader is done with, to fill again.
     spare: Receiver<Piece>,
     /// Pieces that came back, to fill next; their blocks go to the page reader
@@ -91,14 +98,14 @@ pub(super) struct PipeReader {
     /// The next of the piece's blocks and anchored flags to take.
     next_block: usize,
     next_anchored: usize,
-    pieces: Receiver<Piece>,
+    pieces: QueueReceiver<Piece>,
     spare: Sender<Piece>,
     encoding: Receiver<&'static Encoding>,
 }
 
 /// A connected pair.
 pub(super) fn pipe() -> (PipeWriter, PipeReader) {
-    let (pieces_tx, pieces_rx) = sync_channel(PIECES);
+    let (pieces_tx, pieces_rx) = queue(PIECES, LOW_PIECES, WAKE_PIECES);
     let (spare_tx, spare_rx) = channel();
     let (encoding_tx, encoding_rx) = channel();
     let writer = PipeWriter {
@@ -303,7 +310,7 @@ impl BufRead for PipeReader {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
         if self.pos >= self.piece.bytes.len() {
             match self.pieces.recv() {
-                Ok(next) => {
+                Some(next) => {
                     let mut done = std::mem::replace(&mut self.piece, next);
                     if done.bytes.capacity() != PIECE {
                         // A piece of one large entry: its buffer is not kept.
@@ -318,7 +325,7 @@ impl BufRead for PipeReader {
                     self.next_anchored = 0;
                 }
                 // The writer is gone: the end of the entries.
-                Err(_) => {
+                None => {
                     self.piece.bytes.clear();
                     self.pos = 0;
                 }

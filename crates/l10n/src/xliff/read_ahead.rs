@@ -16,6 +16,7 @@ use super::read::{Unit, XliffReader};
 use crate::block::Run;
 use crate::error::{L10nError, Result};
 use crate::import::{AnyTarget, EntryReader};
+use crate::queue::{QueueReceiver, QueueSender, queue};
 
 /// Units read ahead at most (each a few hundred bytes to a few KB: a bounded
 /// fraction of the 16 MB a run may use, whatever the file's size).
@@ -24,6 +25,11 @@ pub(super) const UNITS_AHEAD: usize = 256;
 /// Units sent at once: one hand-over (and at most one wake-up of the other
 /// thread) per batch, not per unit.
 const BATCH: usize = 64;
+
+/// Batches left in the channel when the thread, which found it full, is woken
+/// to refill it (`crate::queue`): one wake-up per two batches, not one per batch,
+/// and early enough that the replay seldom finds the channel empty.
+const LOW_BATCHES: usize = 2;
 
 /// Spent strings sent back to the thread at once (`pool.rs`).
 const SPENT: usize = 256;
@@ -50,7 +56,7 @@ pub(super) enum Message {
 pub(super) enum Units {
     Direct(Box<XliffReader>),
     Ahead {
-        units: Receiver<Message>,
+        units: QueueReceiver<Message>,
         /// The batch being handed out.
         batch: std::vec::IntoIter<Unit>,
         path: PathBuf,
@@ -104,20 +110,20 @@ impl EntryReader for Units {
                 done,
                 ..
             } => match units.recv() {
-                Ok(Message::Units(next)) => {
+                Some(Message::Units(next)) => {
                     *batch = next.into_iter();
                     Ok(batch.next())
                 }
-                Ok(Message::End) => {
+                Some(Message::End) => {
                     *done = true;
                     Ok(None)
                 }
-                Ok(Message::Failed(e)) => {
+                Some(Message::Failed(e)) => {
                     *done = true;
                     Err(e)
                 }
                 // No `End`: the thread died (a panic).
-                Err(_) => {
+                None => {
                     *done = true;
                     Err(stopped(path))
                 }
@@ -138,7 +144,7 @@ impl Ahead {
     /// `None` when no thread could be started (the caller reads directly).
     pub(super) fn spawn(scan: XliffReader, any: AnyTarget, path: &Path) -> Option<(Self, Units)> {
         let (scan_tx, scanned) = sync_channel(1);
-        let (unit_tx, units) = sync_channel(UNITS_AHEAD / BATCH);
+        let (unit_tx, units) = queue(UNITS_AHEAD / BATCH, LOW_BATCHES, 1);
         let (back, spent) = channel();
         let owned = path.to_path_buf();
         std::thread::Builder::new()
@@ -175,7 +181,7 @@ fn run(
     mut any: AnyTarget,
     path: &Path,
     scanned: &SyncSender<Result<Scanned>>,
-    (units, spent): (&SyncSender<Message>, Receiver<Spare>),
+    (units, spent): (&QueueSender<Message>, Receiver<Spare>),
 ) {
     while !any.confirmed {
         match scan.next_unit() {
