@@ -403,3 +403,49 @@ fn a_fallback_wins_over_a_partial_merge_and_both_are_reported() {
         "{html}"
     );
 }
+
+#[test]
+fn every_output_io_writes_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("big.html");
+    // Several of the direct writer's 256 KiB buffers and a tail.
+    large_page(&input, (1 << 20) + 12_345);
+    let page = std::fs::read(&input).unwrap();
+    let mut first: Option<(Vec<u8>, Vec<u8>, Vec<u8>)> = None;
+    for io in ["buffered", "direct", "auto"] {
+        let xlf = dir.path().join(format!("{io}.xlf"));
+        let merged = dir.path().join(format!("{io}.html"));
+        let pseudo = dir.path().join(format!("{io}.pseudo.html"));
+        let (i, x, m, p) = (s(&input), s(&xlf), s(&merged), s(&pseudo));
+        for args in [
+            ["l10n", "extract", i, "-o", x, "--output-io", io].as_slice(),
+            &["l10n", "merge", i, x, "-o", m, "--output-io", io],
+            &["l10n", "pseudo", i, "-o", p, "--output-io", io],
+        ] {
+            let run = tagloom(args);
+            assert_eq!(run.status.code(), Some(0), "{args:?}: {run:?}");
+        }
+        let outputs = (
+            std::fs::read(&xlf).unwrap(),
+            std::fs::read(&merged).unwrap(),
+            std::fs::read(&pseudo).unwrap(),
+        );
+        // Untranslated: the merge gives the page back.
+        assert!(outputs.1 == page, "{io}: the round trip changed the page");
+        match &first {
+            None => first = Some(outputs),
+            Some(first) => assert!(*first == outputs, "{io}: other bytes than buffered"),
+        }
+    }
+    let run = tagloom(&[
+        "l10n",
+        "pseudo",
+        s(&input),
+        "-o",
+        "x.html",
+        "--output-io",
+        "fast",
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("buffered"));
+}

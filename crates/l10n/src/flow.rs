@@ -42,7 +42,7 @@
 //! # Ok::<(), tagloom_l10n::L10nError>(())
 //! ```
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -52,6 +52,7 @@ use rayon::prelude::*;
 use crate::error::{IoContext, L10nError, Result};
 use crate::lang::LanguageTag;
 use crate::output::OutputFile;
+pub use crate::output::OutputIo;
 use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
 use crate::reader::handoff::{handoff, is_sink_stopped};
@@ -156,6 +157,10 @@ pub struct Common {
     /// extraction. A page read on its own thread alone (a directory run's worker)
     /// is counted whatever this says.
     pub count_words: bool,
+    /// How output files are written: through the page cache or, for a large
+    /// output, past it ([`OutputIo`]; `Auto`, the default: direct from a 64 MiB
+    /// input on; `--output-io`).
+    pub output_io: OutputIo,
 }
 
 impl Default for Common {
@@ -170,6 +175,7 @@ impl Default for Common {
             reparse_limit: crate::writer::reparse::DEFAULT_INPUT_LIMIT,
             po_header: Vec::new(),
             count_words: true,
+            output_io: OutputIo::Auto,
         }
     }
 }
@@ -419,17 +425,14 @@ pub fn run_file_with_reader_writer(
     common: &Common,
 ) -> Result<FileReport> {
     let temp = OutputFile::create(output)?;
-    let out_file = temp
-        .file()?
-        .try_clone()
-        .ctx(|| format!("opening a temp file for {}", output.display()))?;
-    let mut out = BufWriter::with_capacity(64 * 1024, out_file);
+    let input_bytes = std::fs::metadata(input).map_or(0, |m| m.len());
+    let mut out = temp.writer(common.output_io, input_bytes)?;
     let io_out = |e| L10nError::io(format!("writing {}", output.display()), e);
     let mut report = run_job(input, &mut out, job, common).map_err(|e| match e {
         L10nError::Io { context, source } if context == WRITING_OUTPUT => io_out(source),
         e => e,
     })?;
-    out.into_inner().map_err(|e| io_out(e.into_error()))?;
+    out.finish().map_err(io_out)?;
     temp.persist()?;
     report.output = output.to_path_buf();
     if report.bytes_out == 0 {

@@ -22,7 +22,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use tagloom_l10n::LanguageTag;
 use tagloom_l10n::flow::{
-    self, Common, ExtractOptions, Format, MergeOptions, PartialMerge, PseudoOptions, Report,
+    self, Common, ExtractOptions, Format, MergeOptions, OutputIo, PartialMerge, PseudoOptions,
+    Report,
 };
 use tagloom_l10n::po::PoHeader;
 use tagloom_l10n::rules::Rules;
@@ -64,6 +65,12 @@ pub struct CommonArgs {
     /// default); overrides the rules file's `"segment"`.
     #[arg(long, value_name = "none|sentences")]
     segment: Option<Segmentation>,
+    /// How output files are written: `buffered` (through the page cache), `direct`
+    /// (past it, where the file system can: spares the kernel the copy and the
+    /// writeback of a large output, leaves the file uncached) or `auto` (the
+    /// default: direct from a 64 MiB input on).
+    #[arg(long, value_name = "auto|buffered|direct", default_value_t = OutputIo::Auto)]
+    output_io: OutputIo,
 }
 
 /// `Name: value`, checked as [`PoHeader::set`] checks it.
@@ -94,6 +101,7 @@ impl CommonArgs {
             temp_dir: self.temp_dir.clone(),
             fallback: !self.no_fallback,
             reparse_limit: self.reparse_limit,
+            output_io: self.output_io,
             ..Common::default()
         })
     }
