@@ -1,8 +1,10 @@
 //! A bounded channel between two threads with hysteresis on both ends: a sender
 //! that found it full sleeps until it has drained to a low-water mark, a receiver
 //! that found it empty sleeps until it has filled to a high-water mark (or the
-//! sender is gone). Used by a merge's skeleton pipe (`skeleton/pipe.rs`) and its
-//! XLIFF read-ahead (`xliff/read_ahead.rs`).
+//! sender is gone). Used by a merge's skeleton pipe (`skeleton/pipe.rs`), its
+//! XLIFF read-ahead (`xliff/read_ahead.rs`) and the page reader's hand-off of
+//! blocks to the writer thread (`reader/handoff.rs`, [`weighted`]: bounded by
+//! the messages' weight, their bytes, as well as by their number).
 //!
 //! A plain bounded channel wakes the waiting side for every message: when one
 //! thread runs ahead of the other (the page reader is the slowest of a merge's
@@ -27,10 +29,16 @@ struct Shared<T> {
     slots: usize,
     low: usize,
     high: usize,
+    /// The queued messages' weight at most (about: the message that passes it
+    /// is queued); `usize::MAX`: no bound.
+    weight: usize,
 }
 
 struct State<T> {
-    items: VecDeque<T>,
+    /// The messages with their weights.
+    items: VecDeque<(T, usize)>,
+    /// The queued messages' weight.
+    weight: usize,
     sender_waiting: bool,
     receiver_waiting: bool,
     sender_gone: bool,
@@ -38,6 +46,21 @@ struct State<T> {
 }
 
 impl<T> Shared<T> {
+    /// The sender waits while this holds.
+    fn full(&self, state: &State<T>) -> bool {
+        state.items.len() >= self.slots || state.weight >= self.weight
+    }
+
+    /// A waiting receiver is woken when this holds.
+    fn filled(&self, state: &State<T>) -> bool {
+        state.items.len() >= self.high || state.weight >= self.weight
+    }
+
+    /// A waiting sender is woken when this holds.
+    fn drained(&self, state: &State<T>) -> bool {
+        state.items.len() <= self.low && state.weight <= self.weight / 2
+    }
+
     fn lock(&self) -> MutexGuard<'_, State<T>> {
         // Neither side panics while holding the lock; if one did, the state
         // is still consistent (each change is a single field).
@@ -60,10 +83,24 @@ pub(crate) fn queue<T>(
     low: usize,
     high: usize,
 ) -> (QueueSender<T>, QueueReceiver<T>) {
+    weighted(slots, low, high, usize::MAX)
+}
+
+/// A [`queue`] that is also full once its messages weigh `weight` (the weights
+/// given to [`QueueSender::send_weighted`]): a full sender then sleeps until at
+/// most half of it is left (and at most `low` messages), and an empty receiver
+/// until it is full by weight or has `high` messages.
+pub(crate) fn weighted<T>(
+    slots: usize,
+    low: usize,
+    high: usize,
+    weight: usize,
+) -> (QueueSender<T>, QueueReceiver<T>) {
     let slots = slots.max(1);
     let shared = Arc::new(Shared {
         state: Mutex::new(State {
             items: VecDeque::with_capacity(slots),
+            weight: 0,
             sender_waiting: false,
             receiver_waiting: false,
             sender_gone: false,
@@ -74,6 +111,7 @@ pub(crate) fn queue<T>(
         slots,
         low: low.min(slots - 1),
         high: high.clamp(1, slots),
+        weight: weight.max(1),
     });
     (QueueSender(Arc::clone(&shared)), QueueReceiver(shared))
 }
@@ -86,9 +124,15 @@ impl<T> QueueSender<T> {
     /// Queues `item`, first waiting (while the queue is full) for the receiver
     /// to take it down to the low-water mark.
     pub(crate) fn send(&self, item: T) -> Result<(), Disconnected> {
+        self.send_weighted(item, 0)
+    }
+
+    /// Queues `item` of `weight` (see [`weighted`]), first waiting (while the
+    /// queue is full) for the receiver to take it down to the low-water mark.
+    pub(crate) fn send_weighted(&self, item: T, weight: usize) -> Result<(), Disconnected> {
         let shared = &*self.0;
         let mut state = shared.lock();
-        if state.items.len() >= shared.slots && !state.receiver_gone {
+        if shared.full(&state) && !state.receiver_gone {
             state.sender_waiting = true;
             // The receiver clears the flag (spurious wake-ups wait again).
             while state.sender_waiting && !state.receiver_gone {
@@ -101,8 +145,9 @@ impl<T> QueueSender<T> {
         if state.receiver_gone {
             return Err(Disconnected);
         }
-        state.items.push_back(item);
-        let wake = state.receiver_waiting && state.items.len() >= shared.high;
+        state.items.push_back((item, weight));
+        state.weight = state.weight.saturating_add(weight);
+        let wake = state.receiver_waiting && shared.filled(&state);
         if wake {
             state.receiver_waiting = false;
             // Woken after the lock is let go: a thread woken under it would
@@ -128,8 +173,9 @@ impl<T> QueueReceiver<T> {
         let shared = &*self.0;
         let mut state = shared.lock();
         loop {
-            if let Some(item) = state.items.pop_front() {
-                if state.sender_waiting && state.items.len() <= shared.low {
+            if let Some((item, weight)) = state.items.pop_front() {
+                state.weight = state.weight.saturating_sub(weight);
+                if state.sender_waiting && shared.drained(&state) {
                     state.sender_waiting = false;
                     drop(state);
                     shared.drained.notify_one();
@@ -197,6 +243,34 @@ mod tests {
         let sent: Vec<bool> = sender.join().unwrap();
         // Some went through (at least the one taken), the rest were refused.
         assert!(sent[0] && !sent[9]);
+    }
+
+    #[test]
+    fn a_weighted_queue_is_full_by_weight_and_keeps_order() {
+        let (tx, rx) = weighted(100, 49, 100, 10);
+        let sender = std::thread::spawn(move || {
+            for n in 0..1000u32 {
+                tx.send_weighted(n, (n % 7) as usize).unwrap();
+            }
+        });
+        let got: Vec<u32> = std::iter::from_fn(|| rx.recv()).collect();
+        sender.join().unwrap();
+        assert_eq!(got, (0..1000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_weighted_sender_waits_once_full_by_weight() {
+        let (tx, rx) = weighted(100, 49, 100, 10);
+        // Three messages of 4: full after the third (12 ≥ 10), so a fourth
+        // send waits until the receiver has taken it down to at most 5.
+        for n in 0..3u32 {
+            tx.send_weighted(n, 4).unwrap();
+        }
+        let sender = std::thread::spawn(move || tx.send_weighted(3, 4).is_ok());
+        assert_eq!((rx.recv(), rx.recv()), (Some(0), Some(1)));
+        assert!(sender.join().unwrap());
+        let rest: Vec<u32> = std::iter::from_fn(|| rx.recv()).collect();
+        assert_eq!(rest, [2, 3]);
     }
 
     #[test]

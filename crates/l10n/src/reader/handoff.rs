@@ -20,29 +20,29 @@
 //! itself is bounded by the rules' scan budgets); a batch that comes back holds
 //! at most its own blocks' buffers.
 //!
-//! Wake-ups: the sink, finding the queue empty, sleeps until it is full again
-//! (or the end), and the reader, finding it full, until it is half empty
-//! ([`State::half_full`]), not until one batch arrives or leaves
+//! Wake-ups ([`crate::queue`]'s hysteresis): the sink, finding the queue empty,
+//! sleeps until it is full again (or the end), and the reader, finding it full,
+//! until it is half empty, not until one batch arrives or leaves
 //! (`std::sync::mpsc` woke a waiting receiver on every send): the sink, the
 //! faster side, then names and writes a queue's worth of batches a wake-up, and
 //! the reader pays for a futex wake (on a virtual machine an interrupt to the
 //! other core) once per [`BATCHES`] batches or so instead of about once a
-//! batch. The batches coming back go through the same lock: the sink hands its
-//! last batch back when it takes the next one.
+//! batch. The batches coming back go through a plain channel the reader only
+//! polls (it never waits on it, so no send on it wakes anyone).
 //!
 //! Ends: the sender finished ([`BlockSender::finish`]) or dropped is the end of
 //! the blocks for the receiver; the receiver dropped (the sink failed) makes the
 //! sender's next send fail with [`std::io::ErrorKind::BrokenPipe`]
 //! ([`sink_stopped`]), so the reader never waits for a sink that is gone.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::mpsc::{Receiver, Sender, channel};
 
 use super::BlockSink;
 use super::build::Spare;
 use crate::block::Block;
 use crate::error::{L10nError, Result};
 use crate::ids::ContentIds;
+use crate::queue::{QueueReceiver, QueueSender, weighted};
 
 /// Blocks per batch at most.
 pub(super) const BATCH_BLOCKS: usize = 64;
@@ -64,84 +64,45 @@ const QUEUE_BYTES: usize = 4 * BATCH_BYTES;
 #[derive(Default)]
 struct Batch {
     blocks: Vec<Block>,
-    /// The blocks' original bytes (about).
-    bytes: usize,
     anchored: Vec<bool>,
     spare: Spare,
-}
-
-/// What both ends share, behind one lock.
-#[derive(Default)]
-struct State {
-    /// Batches sent, not yet taken by the sink.
-    queue: VecDeque<Batch>,
-    /// The queued batches' original bytes.
-    bytes: usize,
-    /// Batches the sink is done with (their buffers, to reuse).
-    back: Vec<Batch>,
-    /// The sender finished or was dropped.
-    sent_all: bool,
-    /// The receiver was dropped.
-    gone: bool,
-    /// The sink waits for batches (a full queue, [`State::full`], or the end).
-    sink_waits: bool,
-    /// The reader waits for room (down to half a queue).
-    reader_waits: bool,
-}
-
-impl State {
-    /// The reader waits while this holds.
-    fn full(&self) -> bool {
-        self.queue.len() >= BATCHES || self.bytes >= QUEUE_BYTES
-    }
-
-    /// A waiting reader is woken when this no longer holds.
-    fn half_full(&self) -> bool {
-        self.queue.len() >= BATCHES / 2 || self.bytes >= QUEUE_BYTES / 2
-    }
-}
-
-#[derive(Default)]
-struct Shared {
-    state: Mutex<State>,
-    /// Signalled for the sink: batches to take, or the end.
-    batches: Condvar,
-    /// Signalled for the reader: room in the queue, or the sink gone.
-    room: Condvar,
-}
-
-impl Shared {
-    /// The state; a panic on the other side while it held the lock leaves the
-    /// state whole (every change is one field or one list operation).
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
 }
 
 /// The reader's end.
 pub(crate) struct BlockSender {
     batch: Batch,
     bytes: usize,
-    shared: Arc<Shared>,
+    batches: QueueSender<Batch>,
+    /// Batches the sink is done with (their buffers, to reuse).
+    back: Receiver<Batch>,
     /// Batches that came back, to fill next (at most as many as were ever out).
     spent: Vec<Batch>,
 }
 
 /// The sink's end.
 pub(crate) struct BlockReceiver {
-    shared: Arc<Shared>,
+    batches: QueueReceiver<Batch>,
+    back: Sender<Batch>,
 }
 
 /// A connected pair.
 pub(crate) fn handoff() -> (BlockSender, BlockReceiver) {
-    let shared = Arc::new(Shared::default());
+    // The reader waits while `BATCHES` batches or `QUEUE_BYTES` wait, until at
+    // most half of either is left; the sink, finding none, until it is full.
+    let (batches_tx, batches_rx) = weighted(BATCHES, BATCHES / 2 - 1, BATCHES, QUEUE_BYTES);
+    let (back_tx, back_rx) = channel();
     let sender = BlockSender {
         batch: Batch::default(),
         bytes: 0,
-        shared: Arc::clone(&shared),
+        batches: batches_tx,
+        back: back_rx,
         spent: Vec::new(),
     };
-    (sender, BlockReceiver { shared })
+    let receiver = BlockReceiver {
+        batches: batches_rx,
+        back: back_tx,
+    };
+    (sender, receiver)
 }
 
 /// The sender's error when the receiving end is gone (the sink stopped).
@@ -165,34 +126,11 @@ impl BlockSender {
         if self.batch.blocks.is_empty() {
             return Ok(());
         }
-        let mut full = std::mem::take(&mut self.batch);
-        full.bytes = std::mem::take(&mut self.bytes);
-        let mut back = {
-            let shared = &*self.shared;
-            let mut state = shared.lock();
-            while state.full() && !state.gone {
-                state.reader_waits = true;
-                // Woken by the push that filled the queue; again in case it
-                // has not run since.
-                if state.sink_waits {
-                    shared.batches.notify_one();
-                }
-                state = shared
-                    .room
-                    .wait(state)
-                    .unwrap_or_else(PoisonError::into_inner);
-            }
-            state.reader_waits = false;
-            if state.gone {
-                return Err(sink_stopped());
-            }
-            state.bytes += full.bytes;
-            state.queue.push_back(full);
-            if state.sink_waits && state.full() {
-                shared.batches.notify_one();
-            }
-            std::mem::take(&mut state.back)
-        };
+        let full = std::mem::take(&mut self.batch);
+        let bytes = std::mem::take(&mut self.bytes);
+        self.batches
+            .send_weighted(full, bytes)
+            .map_err(|_| sink_stopped())?;
         // The batches the sink is done with: their buffers to reuse, and the
         // batches kept to fill next. The sink hands back several at a time, so
         // the spare buffers may have no room for all: the rest stays in its
@@ -203,11 +141,11 @@ impl BlockSender {
         // sink's thread cost it 23 M instructions on the concat (frees of this
         // thread's buffers) and this one 5 M (allocating them again).
         if let Some(spare) = spare {
-            for spent in &mut back {
+            for mut spent in self.back.try_iter() {
                 spare.absorb(&mut spent.spare);
                 spent.anchored.clear();
+                self.spent.push(spent);
             }
-            self.spent.append(&mut back);
             if let Some(next) = self.spent.last_mut() {
                 spare.absorb(&mut next.spare);
             }
@@ -239,53 +177,10 @@ impl BlockSender {
     /// Sends what is left; the receiver then sees the end of the blocks.
     pub(crate) fn finish(mut self) -> Result<()> {
         self.send(None)
-        // Dropped here: the end.
-    }
-}
-
-impl Drop for BlockSender {
-    /// The end of the blocks (finished or not): the sink takes what is queued
-    /// and stops.
-    fn drop(&mut self) {
-        let mut state = self.shared.lock();
-        state.sent_all = true;
-        if state.sink_waits {
-            self.shared.batches.notify_one();
-        }
     }
 }
 
 impl BlockReceiver {
-    /// The next batch, `done` (the last one, its buffers taken apart) handed back
-    /// first; `None` once the sender is finished and the queue empty.
-    fn next(&self, done: Option<Batch>) -> Option<Batch> {
-        let shared = &*self.shared;
-        let mut state = shared.lock();
-        state.back.extend(done);
-        loop {
-            if let Some(batch) = state.queue.pop_front() {
-                state.bytes = state.bytes.saturating_sub(batch.bytes);
-                if state.reader_waits && !state.half_full() {
-                    shared.room.notify_one();
-                }
-                return Some(batch);
-            }
-            if state.sent_all {
-                return None;
-            }
-            state.sink_waits = true;
-            // Until a full queue waits (or the end): a batch at a time would
-            // wake this thread about once a batch.
-            while !state.full() && !state.sent_all {
-                state = shared
-                    .batches
-                    .wait(state)
-                    .unwrap_or_else(PoisonError::into_inner);
-            }
-            state.sink_waits = false;
-        }
-    }
-
     /// Gives every block the sender sends to `sink`, in order, until the sender
     /// is finished or dropped: named by `ids` first (as the reader names them
     /// when it has no second thread), and, with `count_words`, counted (the
@@ -299,8 +194,7 @@ impl BlockReceiver {
         count_words: bool,
     ) -> Result<usize> {
         let mut words = 0;
-        let mut done = None;
-        while let Some(mut batch) = self.next(done.take()) {
+        while let Some(mut batch) = self.batches.recv() {
             let mut anchored = batch.anchored.as_slice();
             for block in &mut batch.blocks {
                 ids.assign_anchored(block, &mut anchored);
@@ -315,20 +209,10 @@ impl BlockReceiver {
             for block in batch.blocks.drain(..) {
                 batch.spare.recycle(block);
             }
-            done = Some(batch);
+            // A sender gone no longer wants its blocks back.
+            let _ = self.back.send(batch);
         }
         Ok(words)
-    }
-}
-
-impl Drop for BlockReceiver {
-    /// The sink stopped: the reader's next send fails (a waiting one wakes).
-    fn drop(&mut self) {
-        let mut state = self.shared.lock();
-        state.gone = true;
-        if state.reader_waits {
-            self.shared.room.notify_one();
-        }
     }
 }
 
