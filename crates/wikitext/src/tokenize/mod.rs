@@ -384,11 +384,17 @@ impl<'a> Tokenizer<'a> {
         let bytes = self.src.as_bytes();
         let run = bytes.get(..self.limit).unwrap_or(bytes);
         let mut end = start + 1;
-        while let Some(&b) = run.get(end) {
-            if !STOP[usize::from(b)] {
-                end += 1;
-                continue;
-            }
+        loop {
+            // The bytes that cannot end the run, skipped in one search.
+            let Some(skip) = run
+                .get(end..)
+                .and_then(|r| r.iter().position(|&b| STOP[usize::from(b)]))
+            else {
+                end = end.max(run.len());
+                break;
+            };
+            end += skip;
+            let Some(&b) = run.get(end) else { break };
             let next = run.get(end + 1).copied();
             match b {
                 b':' if self.dd_pending => break,
