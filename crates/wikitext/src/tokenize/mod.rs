@@ -12,6 +12,7 @@ mod block;
 pub(crate) mod entity;
 pub(crate) mod extlinks;
 mod links;
+mod skip;
 mod table;
 pub(crate) mod tags;
 
@@ -386,14 +387,12 @@ impl<'a> Tokenizer<'a> {
         let mut end = start + 1;
         loop {
             // The bytes that cannot end the run, skipped in one search.
-            let Some(skip) = run
-                .get(end..)
-                .and_then(|r| r.iter().position(|&b| STOP[usize::from(b)]))
-            else {
+            let at = skip::next_stop(run, end, &STOP);
+            if at >= run.len() {
                 end = end.max(run.len());
                 break;
-            };
-            end += skip;
+            }
+            end = at;
             let Some(&b) = run.get(end) else { break };
             let next = run.get(end + 1).copied();
             match b {
