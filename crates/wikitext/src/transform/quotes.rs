@@ -171,15 +171,12 @@ fn apostrophes(n: u32) -> WikiToken {
 /// single-letter word, 2 otherwise.
 fn before(prev: Option<&WikiToken>) -> u8 {
     let text = prev.and_then(WikiToken::as_text).unwrap_or("");
-    let mut chars = text.chars().rev();
-    let x1 = chars.next();
-    let x2 = chars.next().or(x1);
-    if x1 == Some(' ') {
-        0
-    } else if x2 == Some(' ') {
-        1
-    } else {
-        2
+    // The last character, and the byte before it (a space is one byte,
+    // never part of another character).
+    match text.char_indices().next_back() {
+        Some((_, ' ')) => 0,
+        Some((at, _)) if at > 0 && text.as_bytes().get(at - 1) == Some(&b' ') => 1,
+        _ => 2,
     }
 }
 
