@@ -63,6 +63,7 @@ pub(crate) fn tokenize_with(
         open_call: None,
         table_ends: Vec::new(),
         cell_call: None,
+        table_tags: table::TagCache::default(),
     };
     t.start_of_line();
     t.scan();
@@ -125,6 +126,8 @@ pub(crate) struct Tokenizer<'a> {
     /// The cell (its start) whose first call was met, the cell's end and its
     /// last start marker once known (`usize::MAX`: not yet).
     pub(crate) cell_call: Option<(usize, usize, usize)>,
+    /// The table tags made from attribute source so far (tables repeat theirs).
+    pub(crate) table_tags: table::TagCache,
 }
 
 /// The text read since the last token: a range of the source while it is one
