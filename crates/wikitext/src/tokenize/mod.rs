@@ -12,6 +12,7 @@ mod block;
 pub(crate) mod entity;
 pub(crate) mod extlinks;
 mod links;
+mod skip;
 mod table;
 pub(crate) mod tags;
 
@@ -62,6 +63,7 @@ pub(crate) fn tokenize_with(
         open_call: None,
         table_ends: Vec::new(),
         cell_call: None,
+        table_tags: table::TagCache::default(),
     };
     t.start_of_line();
     t.scan();
@@ -124,6 +126,8 @@ pub(crate) struct Tokenizer<'a> {
     /// The cell (its start) whose first call was met, the cell's end and its
     /// last start marker once known (`usize::MAX`: not yet).
     pub(crate) cell_call: Option<(usize, usize, usize)>,
+    /// The table tags made from attribute source so far (tables repeat theirs).
+    pub(crate) table_tags: table::TagCache,
 }
 
 /// The text read since the last token: a range of the source while it is one
@@ -384,11 +388,15 @@ impl<'a> Tokenizer<'a> {
         let bytes = self.src.as_bytes();
         let run = bytes.get(..self.limit).unwrap_or(bytes);
         let mut end = start + 1;
-        while let Some(&b) = run.get(end) {
-            if !STOP[usize::from(b)] {
-                end += 1;
-                continue;
+        loop {
+            // The bytes that cannot end the run, skipped in one search.
+            let at = skip::next_stop(run, end, &STOP);
+            if at >= run.len() {
+                end = end.max(run.len());
+                break;
             }
+            end = at;
+            let Some(&b) = run.get(end) else { break };
             let next = run.get(end + 1).copied();
             match b {
                 b':' if self.dd_pending => break,

@@ -85,6 +85,32 @@ fn skip_markers(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// The tags [`tag_with`] made on a page, by name and attribute source: a
+/// table's rows and cells often repeat the same attributes, parsed and
+/// sanitized once.
+#[derive(Default)]
+pub(crate) struct TagCache {
+    tags: foldhash::HashMap<String, OwnedTag>,
+    /// The look-up key (`name`, NUL, attributes), its buffer reused.
+    key: String,
+}
+
+impl TagCache {
+    /// [`tag_with`]`(name, attrs)`, made once per page for each source.
+    fn tag(&mut self, name: &str, attrs: &str) -> OwnedTag {
+        self.key.clear();
+        self.key.push_str(name);
+        self.key.push('\0');
+        self.key.push_str(attrs);
+        if let Some(tag) = self.tags.get(self.key.as_str()) {
+            return tag.clone();
+        }
+        let tag = tag_with(name, attrs);
+        self.tags.insert(self.key.clone(), tag.clone());
+        tag
+    }
+}
+
 /// A tag with the attributes written in `attrs` (sanitized; unparsable ones dropped).
 fn tag_with(name: &str, attrs: &str) -> OwnedTag {
     let attrs = without_markers(attrs);
@@ -238,7 +264,7 @@ impl Tokenizer<'_> {
             let attrs = line.get(2..eol).unwrap_or("").replace("|}", " ");
             let (attrs, trailing) = split_trailing_comments(&attrs);
             self.pos = syntax + eol;
-            let mut tag = tag_with("table", attrs);
+            let mut tag = self.table_tags.tag("table", attrs);
             if let Some(at) = spanning {
                 expanded_attrs(&mut tag, attrs_src.get(at..).unwrap_or(""));
             }
@@ -266,7 +292,7 @@ impl Tokenizer<'_> {
             let attrs = line.get(1 + dashes..eol).unwrap_or("");
             let (attrs, trailing) = split_trailing_comments(attrs);
             self.pos = syntax + eol;
-            let tag = tag_with("tr", attrs).with_attr(ATTR_ROW, "");
+            let tag = self.table_tags.tag("tr", attrs).with_attr(ATTR_ROW, "");
             self.emit_html(OwnedToken::StartTag(tag), syntax);
             self.emit_comments(&trailing, syntax);
             return true;
@@ -394,7 +420,7 @@ impl Tokenizer<'_> {
                     markers.push(self.pos);
                     self.pos += END.len_utf8();
                 }
-                tag_with(name, attrs)
+                self.table_tags.tag(name, attrs)
             }
             None => OwnedTag::new(name),
         };

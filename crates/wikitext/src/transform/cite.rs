@@ -184,8 +184,12 @@ fn names_protocol(body: &str, colon: usize) -> bool {
 
 impl Cite {
     /// Counts the template outputs opened and closed by `token` (their
-    /// `mw:Transclusion` metas).
+    /// `mw:Transclusion` metas). Only ref bodies' renders read the count: the
+    /// page's own chain (depth 0) does not keep it.
     fn track_calls(&mut self, token: &WikiToken) {
+        if self.depth == 0 {
+            return;
+        }
         if let Tok::Html(OwnedToken::StartTag(t)) = &token.tok
             && t.name().is(atom::META)
         {

@@ -253,6 +253,15 @@ impl Transform for ParagraphWrapper {
         if token.is_newline() || token.is_end() {
             return self.newline_or_end(token, out);
         }
+        // Text that is not only blanks (most tokens): inline content, none of
+        // the tag checks below apply.
+        if token
+            .as_text()
+            .is_some_and(|t| t.bytes().any(|b| b != b' ' && b != b'\t'))
+        {
+            self.line_wrappable = true;
+            return self.process(token, false, out);
+        }
         let behaviour_switch = matches!(&token.tok, Tok::Html(OwnedToken::StartTag(t))
             if t.name().is(atom::META)
                 && t.attr("property").is_some_and(|p| p.starts_with("mw:PageProp/")));

@@ -171,24 +171,38 @@ fn apostrophes(n: u32) -> WikiToken {
 /// single-letter word, 2 otherwise.
 fn before(prev: Option<&WikiToken>) -> u8 {
     let text = prev.and_then(WikiToken::as_text).unwrap_or("");
-    let mut chars = text.chars().rev();
-    let x1 = chars.next();
-    let x2 = chars.next().or(x1);
-    if x1 == Some(' ') {
-        0
-    } else if x2 == Some(' ') {
-        1
-    } else {
-        2
+    // The last character, and the byte before it (a space is one byte,
+    // never part of another character).
+    match text.char_indices().next_back() {
+        Some((_, ' ')) => 0,
+        Some((at, _)) if at > 0 && text.as_bytes().get(at - 1) == Some(&b' ') => 1,
+        _ => 2,
     }
 }
 
 /// Resolves one line's quotes into `<i>`/`<b>` tags; `lead` is [`before`] of
 /// the token before the line's first. Gives back the line's buffer, emptied.
 fn resolve(mut line: Vec<WikiToken>, lead: u8, out: &mut Vec<WikiToken>) -> Vec<WikiToken> {
-    if !line.iter().any(|t| matches!(t.tok, Tok::Quote(_))) {
+    // What the runs ask for: whether any is a 4 or over 5 (normalized
+    // below), and the parity of the italic and bold runs.
+    let (mut quotes, mut odd_runs, mut italics, mut bolds) = (false, false, false, false);
+    for t in &line {
+        if let Tok::Quote(n) = t.tok {
+            quotes = true;
+            odd_runs |= n == 4 || n > 5;
+            italics ^= n != 3;
+            bolds ^= n != 2;
+        }
+    }
+    if !quotes {
         // No quotes: the line as it is (most lines).
         out.append(&mut line);
+        return line;
+    }
+    if !(odd_runs || italics && bolds) {
+        // Nothing to normalize or turn: the runs as they are, straight from
+        // the line (no second list).
+        emit(line.drain(..), out);
         return line;
     }
     // Normalize run lengths (4 → ' + 3, >5 → ' * (n-5) + 5), count.
@@ -264,7 +278,7 @@ enum State {
     Both,
 }
 
-fn emit(toks: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
+fn emit(toks: impl IntoIterator<Item = WikiToken>, out: &mut Vec<WikiToken>) {
     let start_len = out.len();
     // Where a tag was reopened by a transition (`</b></i><b>`); if the line ends
     // right after it, the reopened pair is empty and dropped (as Parsoid does).

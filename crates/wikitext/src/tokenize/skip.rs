@@ -1,0 +1,101 @@
+//! The search for the end of a run of plain text (see `Tokenizer::text_run`):
+//! eight bytes at a time while they are all common text bytes (lower-case
+//! letters, digits, `(`…`/` punctuation, spaces), which no syntax starts with;
+//! any other byte is looked up in the stop table on its own.
+
+/// Each byte's high bit.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+/// One in each byte.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The high bit of each byte of `low` (every byte below 0x80) that is at
+/// least `c` (1 to 0x80). No byte's sum carries into the next.
+const fn at_least(low: u64, c: u8) -> u64 {
+    (low + (0x80 - c as u64) * ONES) & HIGH
+}
+
+/// The high bit of each byte of `w` that is a space, a lower-case ASCII
+/// letter, or one of `()*+,-./0123456789` (none of them starts syntax).
+const fn plain_bytes(w: u64) -> u64 {
+    let low = w & !HIGH;
+    let lower = at_least(low, b'a') & !at_least(low, b'{');
+    let digits = at_least(low, b'(') & !at_least(low, b':');
+    // A byte of `low ^ spaces` is zero where `w` has a space.
+    let not_space = at_least(low ^ (0x20 * ONES), 1);
+    (lower | digits | (!not_space & HIGH)) & !(w & HIGH)
+}
+
+/// The first position from `from` on whose byte is in `stops` (`run.len()`
+/// if none is). `stops` holds no byte [`plain_bytes`] marks.
+pub(crate) fn next_stop(run: &[u8], mut from: usize, stops: &[bool; 256]) -> usize {
+    while let Some(chunk) = run.get(from..from.saturating_add(8)) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let other = !plain_bytes(u64::from_le_bytes(word)) & HIGH;
+        if other == 0 {
+            from += 8;
+            continue;
+        }
+        // The first byte that is not plain: a stop, or skipped alone.
+        from += (other.trailing_zeros() / 8) as usize;
+        if run.get(from).is_some_and(|&b| stops[usize::from(b)]) {
+            return from;
+        }
+        from += 1;
+    }
+    run.get(from..)
+        .and_then(|rest| rest.iter().position(|&b| stops[usize::from(b)]))
+        .map_or(run.len(), |at| from + at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_bytes_are_exactly_the_common_ones() {
+        for b in 0..=255u8 {
+            let plain = b == b' ' || b.is_ascii_lowercase() || (b'('..=b'9').contains(&b);
+            for at in 0..8 {
+                // The byte among others of every kind.
+                for fill in [b'a', b' ', 0xC3, b'A', 0] {
+                    let mut word = [fill; 8];
+                    word[at] = b;
+                    let marks = plain_bytes(u64::from_le_bytes(word));
+                    assert_eq!(
+                        marks >> (at * 8 + 7) & 1 == 1,
+                        plain,
+                        "{b:#x} at {at} among {fill:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn next_stop_finds_what_a_byte_search_finds() {
+        let stops = super::super::STOP;
+        for b in 0..=255u8 {
+            let plain = plain_bytes(u64::from(b)) & 0x80 != 0;
+            assert!(
+                !(plain && stops[usize::from(b)]),
+                "{b:#x} is plain and a stop"
+            );
+        }
+        let text = "Anarchism is a political philosophy (1840–1890), see [[Peter Kropotkin|Kropotkin]]'s \
+                    ''Mutual Aid'': a_b {{cite}} | x ! y RFC 1 PMID 2 ISBN 3 <ref>é\u{E000}</ref>\n\
+                    plain lower-case words and 1234567890 digits, then the end";
+        let bytes = text.as_bytes();
+        for from in 0..=bytes.len() {
+            for end in from..=bytes.len() {
+                let run = &bytes[..end];
+                let expected = run[from..]
+                    .iter()
+                    .position(|&b| stops[usize::from(b)])
+                    .map_or(run.len(), |at| from + at);
+                assert_eq!(next_stop(run, from, &stops), expected, "{from}..{end}");
+            }
+        }
+    }
+}
