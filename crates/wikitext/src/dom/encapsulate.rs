@@ -186,7 +186,7 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
                 }
                 // `{{#tag:pre|…}}`: the call, not the tag, is what the
                 // element stands for.
-                if data_mw.contains("\"function\":\"tag\"") {
+                if is_tag_call(&data_mw) {
                     e.attrs.retain(|(k, _)| k != "typeof");
                     e.attrs.push(("typeof".into(), kind.into()));
                 }
@@ -216,6 +216,15 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
     }
     out.extend(trailing);
     out
+}
+
+/// Whether a range's `data-mw` has a `{{#tag:…}}` call (`"function":"tag"`,
+/// which only the JSON's structure writes: quotes in values are escaped).
+/// The finder is made once (the search runs on every range's `data-mw`).
+fn is_tag_call(data_mw: &str) -> bool {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"function\":\"tag\""));
+    FINDER.find(data_mw.as_bytes()).is_some()
 }
 
 /// `#mwt` and the decimal digits of `n` (a range's `about`; one per call, so
