@@ -179,8 +179,12 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
                         v.push_str(kind);
                     }
                     Some((_, v)) => {
-                        v.insert(0, ' ');
-                        v.insert_str(0, kind);
+                        // Made at its size (inserting twice grew it by a copy).
+                        let mut typed = String::with_capacity(kind.len() + 1 + v.len());
+                        typed.push_str(kind);
+                        typed.push(' ');
+                        typed.push_str(v);
+                        *v = typed;
                     }
                     None => e.attrs.push(("typeof".into(), kind.into())),
                 }
