@@ -171,6 +171,7 @@ impl State {
         }
 
         let mut ol = Element::new("ol");
+        ol.children.reserve_exact(2 * items.len());
         ol.attrs.push(attr("class", "mw-references references"));
         if !group.is_empty() {
             ol.attrs.push(attr("data-mw-group", group));

@@ -47,7 +47,9 @@ pub(crate) fn process(nodes: &mut Vec<Node>, bodies: &placeholder::SharedBodies)
 
 /// Whether any placeholder is under `nodes` (iterative).
 fn has_placeholder(nodes: &[Node]) -> bool {
-    let mut stack: Vec<std::slice::Iter<'_, Node>> = vec![nodes.iter()];
+    // Room for a few levels (most trees are shallow): no regrowth.
+    let mut stack: Vec<std::slice::Iter<'_, Node>> = Vec::with_capacity(8);
+    stack.push(nodes.iter());
     while let Some(it) = stack.last_mut() {
         match it.next() {
             Some(Node::Element(e)) => {
@@ -139,12 +141,13 @@ impl State {
         }
         self.walks += 1;
         let page = self.walks == 1;
-        let mut stack = vec![Frame {
+        let mut stack = Vec::with_capacity(16);
+        stack.push(Frame {
             nodes: nodes.iter_mut(),
             at: 0,
             in_wrapper: false,
             after_wrapper: false,
-        }];
+        });
         while let Some(frame) = stack.last_mut() {
             let in_wrapper = frame.in_wrapper;
             let after_wrapper = frame.after_wrapper;
