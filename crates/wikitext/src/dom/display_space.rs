@@ -36,6 +36,15 @@ fn block_has_mark(block: &[u8; BLOCK]) -> bool {
     any != 0
 }
 
+/// Whether [`spaces`] can find anything in `text`: a space and a mark at
+/// least; short text (most between elements: a newline, a space) is told by
+/// its bytes, without a call.
+#[inline(always)]
+pub(crate) fn may_armor(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= BLOCK / 2 || (b.len() >= 2 && b.iter().any(|&x| is_mark(x)))
+}
+
 /// The byte offsets of the spaces to armor in `text`, in order: found from
 /// the marks, most text having none. The last bytes are tested as a block
 /// too, padded with zeros.

@@ -123,6 +123,10 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
 /// `text` escaped, its spaces armored ([`display_space::spaces`]) as the
 /// span French spacing makes.
 fn write_armored(out: &mut Vec<u8>, text: &str) {
+    if !display_space::may_armor(text) {
+        escape_into(out, text, EscapeMode::Text);
+        return;
+    }
     let positions = display_space::spaces(text);
     if positions.is_empty() {
         escape_into(out, text, EscapeMode::Text);
