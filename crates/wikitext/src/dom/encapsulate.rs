@@ -432,18 +432,7 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
 }
 
 fn contains_end(node: &Node) -> bool {
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        if marker_kind(n) == Some(false) {
-            return true;
-        }
-        if let Node::Element(e) = n
-            && e.marked_below()
-        {
-            stack.extend(e.children.iter());
-        }
-    }
-    false
+    contains(node, |kind| kind == Some(false))
 }
 
 /// Removes the first end marker (in document order) under `node`.
@@ -469,9 +458,23 @@ fn remove_first_end(node: &mut Node) -> bool {
 }
 
 fn contains_marker(node: &Node) -> bool {
-    let mut stack = vec![node];
+    contains(node, |kind| kind.is_some())
+}
+
+/// Whether `node` or a node under it is a marker whose [`marker_kind`]
+/// `wanted` accepts. A node with nothing marked below is answered without a
+/// stack (most are).
+fn contains(node: &Node, wanted: impl Fn(Option<bool>) -> bool) -> bool {
+    if wanted(marker_kind(node)) {
+        return true;
+    }
+    let Node::Element(e) = node else { return false };
+    if !e.marked_below() {
+        return false;
+    }
+    let mut stack: Vec<&Node> = e.children.iter().collect();
     while let Some(n) = stack.pop() {
-        if marker_kind(n).is_some() {
+        if wanted(marker_kind(n)) {
             return true;
         }
         if let Node::Element(e) = n
