@@ -479,7 +479,11 @@ fn dom_passes(
     if page {
         dom::cite::process(&mut nodes, bodies);
     }
-    dom::flag_empty_and_display_space(&mut nodes);
+    // A page's last pass is made by its serializer
+    // (`dom::serialize::serialize_page`).
+    if !page {
+        dom::flag_empty_and_display_space(&mut nodes);
+    }
     nodes
 }
 
@@ -524,7 +528,7 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     // The HTML is about five times the wikitext (the corpus's 111 articles:
     // 4.7): room made once rather than grown by copies.
     let mut html = String::with_capacity(wikitext.len().saturating_mul(5));
-    dom::serialize::serialize(&nodes, &mut html);
+    dom::serialize::serialize_page(&nodes, &mut html);
     Ok(html)
 }
 

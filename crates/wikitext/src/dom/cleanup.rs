@@ -29,26 +29,44 @@ fn has_transparent(e: &Element) -> bool {
     })
 }
 
-/// Flags `e` when it is empty; inside template output (under a node with
-/// an `about`, `in_tpl`), an empty `li` or `tr` child that is not the
-/// encapsulation's first node and holds nothing rendering-transparent is
-/// removed instead (Parsoid's CleanUp). Whether `e`'s children are inside
-/// template output. Called on every element, parents first (before any
-/// other change to the children: [`super::flag_empty_and_display_space`]).
+/// Whether `e`'s children are inside template output (under a node with an
+/// `about`), given whether `e` is (`in_tpl`).
+pub(crate) fn in_template(e: &Element, in_tpl: bool) -> bool {
+    in_tpl || e.attr("about").is_some()
+}
+
+/// Whether `c`, a child inside template output, is removed (Parsoid's
+/// CleanUp): an empty `li` or `tr` that is not the encapsulation's first
+/// node and holds nothing rendering-transparent.
+pub(crate) fn removed(c: &Node) -> bool {
+    matches!(c, Node::Element(inner)
+        if matches!(&*inner.name, "li" | "tr")
+            && !inner.has_type("mw:Transclusion")
+            && inner.attrs.iter().all(|(k, _)| k == "about")
+            && is_empty(inner)
+            && !has_transparent(inner))
+}
+
+/// Whether `e` gets the empty-element class (`e`'s [`removed`] children
+/// make no difference: they are empty `li`s and `tr`s).
+pub(crate) fn flags(e: &Element) -> bool {
+    flagged(&e.name) && e.attrs.is_empty() && is_empty(e)
+}
+
+/// The class an empty element gets.
+pub(crate) const EMPTY_CLASS: &str = "mw-empty-elt";
+
+/// Flags `e` when it is empty ([`flags`]); inside template output
+/// ([`in_template`]) its [`removed`] children go. Whether `e`'s children are
+/// inside template output. Called on every element, parents first (before
+/// any other change to the children: [`super::flag_empty_and_display_space`]).
 pub(crate) fn flag_element(e: &mut Element, in_tpl: bool) -> bool {
-    let tpl = in_tpl || e.attr("about").is_some();
+    let tpl = in_template(e, in_tpl);
     if tpl {
-        e.children.retain(|c| {
-            !matches!(c, Node::Element(inner)
-                if matches!(&*inner.name, "li" | "tr")
-                    && !inner.has_type("mw:Transclusion")
-                    && inner.attrs.iter().all(|(k, _)| k == "about")
-                    && is_empty(inner)
-                    && !has_transparent(inner))
-        });
+        e.children.retain(|c| !removed(c));
     }
-    if flagged(&e.name) && e.attrs.is_empty() && is_empty(e) {
-        e.attrs.push(("class".into(), "mw-empty-elt".into()));
+    if flags(e) {
+        e.attrs.push(("class".into(), EMPTY_CLASS.into()));
     }
     tpl
 }

@@ -8,7 +8,7 @@
 //! tokenizer left (`tl:call`) after `table_fixups` moved them; the wikitext
 //! between calls comes from `transclusion::Call::gap`.
 
-use std::collections::BTreeMap;
+use foldhash::HashMap;
 
 use super::table_fixups::{Path, element_at, list_at, markers};
 use super::{Element, Node};
@@ -76,8 +76,8 @@ fn merged(
     nodes: &[Node],
     gaps: &[Call],
     calls: &[usize],
-    starts: &BTreeMap<usize, Path>,
-    ends: &BTreeMap<usize, Path>,
+    starts: &HashMap<usize, Path>,
+    ends: &HashMap<usize, Path>,
     tail: &str,
 ) -> Option<String> {
     let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
@@ -138,8 +138,12 @@ pub(crate) fn compounds(nodes: &mut Vec<Node>, gaps: &[Call]) {
 
 /// [`compounds`] with the tree's markers (`table_fixups::markers`) known.
 pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<(Path, bool)>) {
-    let mut starts: BTreeMap<usize, Path> = BTreeMap::new();
-    let mut ends: BTreeMap<usize, Path> = BTreeMap::new();
+    // Looked up by call only (no order needed).
+    let half = marks.len() / 2;
+    let mut starts: HashMap<usize, Path> =
+        HashMap::with_capacity_and_hasher(half, Default::default());
+    let mut ends: HashMap<usize, Path> =
+        HashMap::with_capacity_and_hasher(half, Default::default());
     let mut order = Vec::new();
     for (path, is_start) in marks {
         let Some(call) = attr(nodes, &path, CALL).and_then(|c| c.parse::<usize>().ok()) else {

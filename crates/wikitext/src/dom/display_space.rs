@@ -36,10 +36,19 @@ fn block_has_mark(block: &[u8; BLOCK]) -> bool {
     any != 0
 }
 
+/// Whether [`spaces`] can find anything in `text`: a space and a mark at
+/// least; short text (most between elements: a newline, a space) is told by
+/// its bytes, without a call.
+#[inline(always)]
+pub(crate) fn may_armor(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= BLOCK / 2 || (b.len() >= 2 && b.iter().any(|&x| is_mark(x)))
+}
+
 /// The byte offsets of the spaces to armor in `text`, in order: found from
 /// the marks, most text having none. The last bytes are tested as a block
 /// too, padded with zeros.
-fn spaces(text: &str) -> Vec<usize> {
+pub(crate) fn spaces(text: &str) -> Vec<usize> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     // Short text (often a newline or a space between elements): its bytes
@@ -147,10 +156,7 @@ pub(crate) fn armor(list: &mut Vec<Node>) {
             if p > from {
                 out.push(Node::Text(text.get(from..p).unwrap_or("").to_owned()));
             }
-            let mut span = Element::new("span");
-            span.attrs.push(("typeof".into(), "mw:DisplaySpace".into()));
-            span.children.push(Node::Text("\u{a0}".into()));
-            out.push(Node::Element(span));
+            out.push(Node::Element(armored_space()));
             from = p + 1;
         }
         if from < text.len() {
@@ -159,6 +165,18 @@ pub(crate) fn armor(list: &mut Vec<Node>) {
     }
     *list = out;
 }
+
+/// What an armored space becomes.
+fn armored_space() -> Element {
+    let mut span = Element::new("span");
+    span.attrs.push(("typeof".into(), "mw:DisplaySpace".into()));
+    span.children.push(Node::Text("\u{a0}".into()));
+    span
+}
+
+/// [`armored_space`] as HTML (for the page's serializer, which armors
+/// while writing: `serialize::serialize_page`).
+pub(crate) const ARMORED_HTML: &str = "<span typeof=\"mw:DisplaySpace\">&nbsp;</span>";
 
 /// Elements whose content keeps its spaces (not descended into).
 pub(crate) fn keeps_spaces(name: &str) -> bool {
@@ -170,7 +188,14 @@ pub(crate) fn keeps_spaces(name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::spaces;
+    use super::{ARMORED_HTML, Node, armored_space, spaces};
+
+    #[test]
+    fn the_armored_html_is_the_span_serialized() {
+        let mut html = String::new();
+        super::super::serialize::serialize(&[Node::Element(armored_space())], &mut html);
+        assert_eq!(html, ARMORED_HTML);
+    }
 
     #[test]
     fn spaces_before_and_after_the_marks() {

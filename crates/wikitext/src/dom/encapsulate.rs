@@ -179,14 +179,18 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
                         v.push_str(kind);
                     }
                     Some((_, v)) => {
-                        v.insert(0, ' ');
-                        v.insert_str(0, kind);
+                        // Made at its size (inserting twice grew it by a copy).
+                        let mut typed = String::with_capacity(kind.len() + 1 + v.len());
+                        typed.push_str(kind);
+                        typed.push(' ');
+                        typed.push_str(v);
+                        *v = typed;
                     }
                     None => e.attrs.push(("typeof".into(), kind.into())),
                 }
                 // `{{#tag:pre|…}}`: the call, not the tag, is what the
                 // element stands for.
-                if data_mw.contains("\"function\":\"tag\"") {
+                if is_tag_call(&data_mw) {
                     e.attrs.retain(|(k, _)| k != "typeof");
                     e.attrs.push(("typeof".into(), kind.into()));
                 }
@@ -216,6 +220,15 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
     }
     out.extend(trailing);
     out
+}
+
+/// Whether a range's `data-mw` has a `{{#tag:…}}` call (`"function":"tag"`,
+/// which only the JSON's structure writes: quotes in values are escaped).
+/// The finder is made once (the search runs on every range's `data-mw`).
+fn is_tag_call(data_mw: &str) -> bool {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"function\":\"tag\""));
+    FINDER.find(data_mw.as_bytes()).is_some()
 }
 
 /// `#mwt` and the decimal digits of `n` (a range's `about`; one per call, so
@@ -419,18 +432,7 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
 }
 
 fn contains_end(node: &Node) -> bool {
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        if marker_kind(n) == Some(false) {
-            return true;
-        }
-        if let Node::Element(e) = n
-            && e.marked_below()
-        {
-            stack.extend(e.children.iter());
-        }
-    }
-    false
+    contains(node, |kind| kind == Some(false))
 }
 
 /// Removes the first end marker (in document order) under `node`.
@@ -456,9 +458,23 @@ fn remove_first_end(node: &mut Node) -> bool {
 }
 
 fn contains_marker(node: &Node) -> bool {
-    let mut stack = vec![node];
+    contains(node, |kind| kind.is_some())
+}
+
+/// Whether `node` or a node under it is a marker whose [`marker_kind`]
+/// `wanted` accepts. A node with nothing marked below is answered without a
+/// stack (most are).
+fn contains(node: &Node, wanted: impl Fn(Option<bool>) -> bool) -> bool {
+    if wanted(marker_kind(node)) {
+        return true;
+    }
+    let Node::Element(e) = node else { return false };
+    if !e.marked_below() {
+        return false;
+    }
+    let mut stack: Vec<&Node> = e.children.iter().collect();
     while let Some(n) = stack.pop() {
-        if marker_kind(n).is_some() {
+        if wanted(marker_kind(n)) {
             return true;
         }
         if let Node::Element(e) = n

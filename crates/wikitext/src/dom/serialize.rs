@@ -1,17 +1,35 @@
 //! HTML serialization of the owned tree (the HTML fragment serialization
 //! algorithm's escaping; a newline kept after `<pre>` when the text starts with
 //! one, since a parser drops the first).
+//!
+//! A page's tree is written by [`serialize_page`], which makes the page's last
+//! pass (Parsoid's empty-element flag and French spacing,
+//! [`super::flag_empty_and_display_space`]) while writing: no walk of its own,
+//! no child list rebuilt, no span made for an armored space.
 
 use tagloom_html::dom_patch::Namespace;
 use tagloom_html::serializer::{EscapeMode, escape_into, serializes_as_void};
 
-use super::Node;
+use super::{Node, cleanup, display_space};
 
 /// Appends the HTML of `nodes` to `out`. The HTML is built as bytes (the
 /// escaping's fastest form) and checked as UTF-8 once at the end.
+#[cfg(test)]
 pub(crate) fn serialize(nodes: &[Node], out: &mut String) {
+    into_string(out, |bytes| write_nodes(nodes, bytes, false));
+}
+
+/// [`serialize`] for a page's tree after its other DOM passes: writes what
+/// [`super::flag_empty_and_display_space`] would make of it (each element
+/// flagged or cleaned up before its children are looked at, each text armored
+/// as one), without changing it.
+pub(crate) fn serialize_page(nodes: &[Node], out: &mut String) {
+    into_string(out, |bytes| write_nodes(nodes, bytes, true));
+}
+
+fn into_string(out: &mut String, write: impl FnOnce(&mut Vec<u8>)) {
     let mut bytes = std::mem::take(out).into_bytes();
-    write_nodes(nodes, &mut bytes);
+    write(&mut bytes);
     *out = match String::from_utf8(bytes) {
         Ok(html) => html,
         // Not reached: only whole strings and characters are written.
@@ -19,24 +37,39 @@ pub(crate) fn serialize(nodes: &[Node], out: &mut String) {
     };
 }
 
-/// Appends the HTML of `nodes` to `out` (iterative: the tree may be deep).
-fn write_nodes(nodes: &[Node], out: &mut Vec<u8>) {
+/// Where a node is, for the page's last pass: inside template output (an
+/// ancestor has an `about`), and whether its text is armored (not inside
+/// `pre` and the like, and only when writing a page).
+#[derive(Clone, Copy)]
+struct Context {
+    in_tpl: bool,
+    spacing: bool,
+}
+
+/// Appends the HTML of `nodes` to `out` (iterative: the tree may be deep);
+/// `page`: with the page's last pass ([`serialize_page`]).
+fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
     enum Step<'a> {
-        Open(&'a Node),
+        Open(&'a Node, Context),
         Close(&'a str),
     }
-    let mut stack: Vec<Step<'_>> = nodes.iter().rev().map(Step::Open).collect();
+    let top = Context {
+        in_tpl: false,
+        spacing: page,
+    };
+    let mut stack: Vec<Step<'_>> = nodes.iter().rev().map(|n| Step::Open(n, top)).collect();
     while let Some(step) = stack.pop() {
-        let node = match step {
+        let (node, cx) = match step {
             Step::Close(name) => {
                 out.extend_from_slice(b"</");
                 out.extend_from_slice(name.as_bytes());
                 out.push(b'>');
                 continue;
             }
-            Step::Open(node) => node,
+            Step::Open(node, cx) => (node, cx),
         };
         match node {
+            Node::Text(t) if cx.spacing => write_armored(out, t),
             Node::Text(t) => escape_into(out, t, EscapeMode::Text),
             Node::Comment(c) => {
                 out.extend_from_slice(b"<!--");
@@ -53,18 +86,123 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>) {
                     escape_into(out, v, EscapeMode::DoubleQuoted);
                     out.push(b'"');
                 }
+                if page && cleanup::flags(e) {
+                    out.extend_from_slice(b" class=\"");
+                    out.extend_from_slice(cleanup::EMPTY_CLASS.as_bytes());
+                    out.push(b'"');
+                }
                 out.push(b'>');
                 if serializes_as_void(Namespace::Html, &e.name) {
                     continue;
                 }
+                // Inside template output the page's pass drops some children.
+                let in_tpl = page && cleanup::in_template(e, cx.in_tpl);
+                let kept = |c: &&Node| !(in_tpl && cleanup::removed(c));
                 if matches!(&*e.name, "pre" | "textarea" | "listing")
-                    && matches!(e.children.first(), Some(Node::Text(t)) if t.starts_with('\n'))
+                    && matches!(e.children.iter().find(kept), Some(Node::Text(t)) if t.starts_with('\n'))
                 {
                     out.push(b'\n');
                 }
+                let inner = Context {
+                    in_tpl,
+                    spacing: cx.spacing && !display_space::keeps_spaces(&e.name),
+                };
                 stack.push(Step::Close(&e.name));
-                stack.extend(e.children.iter().rev().map(Step::Open));
+                stack.extend(
+                    e.children
+                        .iter()
+                        .rev()
+                        .filter(kept)
+                        .map(|c| Step::Open(c, inner)),
+                );
             }
         }
+    }
+}
+
+/// `text` escaped, its spaces armored ([`display_space::spaces`]) as the
+/// span French spacing makes.
+fn write_armored(out: &mut Vec<u8>, text: &str) {
+    if !display_space::may_armor(text) {
+        escape_into(out, text, EscapeMode::Text);
+        return;
+    }
+    let positions = display_space::spaces(text);
+    if positions.is_empty() {
+        escape_into(out, text, EscapeMode::Text);
+        return;
+    }
+    let mut from = 0;
+    for p in positions {
+        escape_into(out, text.get(from..p).unwrap_or(""), EscapeMode::Text);
+        out.extend_from_slice(display_space::ARMORED_HTML.as_bytes());
+        from = p + 1;
+    }
+    escape_into(out, text.get(from..).unwrap_or(""), EscapeMode::Text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Element, Node, flag_empty_and_display_space};
+    use super::{serialize, serialize_page};
+
+    fn el(name: &'static str, attrs: &[(&'static str, &str)], children: Vec<Node>) -> Node {
+        let mut e = Element::new(name);
+        e.attrs = attrs
+            .iter()
+            .map(|(k, v)| ((*k).into(), (*v).into()))
+            .collect();
+        e.children = children;
+        Node::Element(e)
+    }
+
+    fn text(s: &str) -> Node {
+        Node::Text(s.into())
+    }
+
+    /// The page's serializer writes what the pass and the plain serializer
+    /// make together.
+    #[test]
+    fn the_page_serializer_makes_the_last_pass() {
+        let tree = vec![
+            text("a : b « c » d"),
+            el("p", &[], vec![]),
+            el("p", &[], vec![text(" \n"), el("meta", &[], vec![])]),
+            el(
+                "div",
+                &[("about", "#mwt1")],
+                vec![
+                    el("li", &[], vec![]),
+                    el("li", &[("about", "#mwt1")], vec![text(" ")]),
+                    el("li", &[], vec![Node::Comment("c".into())]),
+                    el("tr", &[("typeof", "mw:Transclusion")], vec![]),
+                    el("ul", &[], vec![el("li", &[], vec![]), text("x ?")]),
+                ],
+            ),
+            el(
+                "pre",
+                &[],
+                vec![text("\nkeep : this"), el("b", &[], vec![text("y !")])],
+            ),
+            el(
+                "listing",
+                &[("about", "#mwt2")],
+                vec![el("tr", &[], vec![]), text("\nz ;")],
+            ),
+            el(
+                "ul",
+                &[],
+                vec![el("li", &[], vec![el("p", &[], vec![text("\t")])])],
+            ),
+            el("span", &[], vec![text("50 %"), text("?")]),
+        ];
+        let mut passed = tree.clone();
+        flag_empty_and_display_space(&mut passed);
+        let mut expected = String::new();
+        serialize(&passed, &mut expected);
+        let mut html = String::new();
+        serialize_page(&tree, &mut html);
+        assert_eq!(html, expected);
+        assert!(html.contains("mw-empty-elt") && html.contains("DisplaySpace"));
     }
 }

@@ -339,8 +339,8 @@ fn fix_pair(nodes: &mut [Node], s: &[usize], e: &[usize], edits: &mut Edits) -> 
 }
 
 /// The path of every table with an id (its `tl:tid`).
-fn tables(nodes: &[Node]) -> std::collections::HashMap<String, Path> {
-    let mut found = std::collections::HashMap::new();
+fn tables(nodes: &[Node]) -> foldhash::HashMap<String, Path> {
+    let mut found = foldhash::HashMap::default();
     walk(nodes, |path, node| {
         if let Node::Element(e) = node
             && e.name == "table"
@@ -360,7 +360,7 @@ fn fix_fostered(
     nodes: &mut [Node],
     s: &[usize],
     e: &[usize],
-    tables: &std::collections::HashMap<String, Path>,
+    tables: &foldhash::HashMap<String, Path>,
     edits: &mut Edits,
 ) -> Option<()> {
     let start = element_at(nodes, s)?;
@@ -494,7 +494,7 @@ fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
 /// [`pairs`] from the markers `marks` of `nodes`.
 fn pairs_of<'a>(nodes: &[Node], marks: &'a [(Path, bool)]) -> Vec<(&'a [usize], &'a [usize])> {
     let mut starts: Vec<(usize, &'a [usize])> = Vec::new();
-    let mut ends: std::collections::HashMap<usize, &'a [usize]> = std::collections::HashMap::new();
+    let mut ends: foldhash::HashMap<usize, &'a [usize]> = foldhash::HashMap::default();
     for (path, start) in marks {
         let Some(call) = element_at(nodes, path)
             .and_then(|e| e.attr("tl:call"))

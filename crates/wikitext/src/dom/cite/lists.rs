@@ -171,6 +171,7 @@ impl State {
         }
 
         let mut ol = Element::new("ol");
+        ol.children.reserve_exact(2 * items.len());
         ol.attrs.push(attr("class", "mw-references references"));
         if !group.is_empty() {
             ol.attrs.push(attr("data-mw-group", group));
@@ -262,15 +263,15 @@ impl State {
         let visible = it.visible;
         let nodes = it.nodes.clone();
 
-        let mut li_attrs = vec![attr("id", note_id)];
+        let mut li_attrs = Vec::with_capacity(3);
+        li_attrs.push(attr("id", note_id));
         if matches!(dir.as_str(), "rtl" | "ltr" | "auto") {
             li_attrs.push(attr("class", format!("mw-cite-dir-{dir}")));
         }
         li_attrs.push(attr("data-mw-footnote-number", self.label(i, false)));
-        let mut text_attrs = vec![
-            attr("id", text_id),
-            attr("class", "mw-reference-text reference-text"),
-        ];
+        let mut text_attrs = Vec::with_capacity(4);
+        text_attrs.push(attr("id", text_id));
+        text_attrs.push(attr("class", "mw-reference-text reference-text"));
         if dir == "auto" {
             text_attrs.push(attr("dir", "auto"));
         }
@@ -278,7 +279,8 @@ impl State {
             text_attrs.push(attr("data-mw-group", group.clone()));
         }
         let link = |href: String, label: &str, rel: bool| {
-            let mut a = vec![attr("href", href)];
+            let mut a = Vec::with_capacity(3);
+            a.push(attr("href", href));
             if !group.is_empty() {
                 a.push(attr("data-mw-group", group.clone()));
             }

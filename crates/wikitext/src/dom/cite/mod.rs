@@ -47,7 +47,9 @@ pub(crate) fn process(nodes: &mut Vec<Node>, bodies: &placeholder::SharedBodies)
 
 /// Whether any placeholder is under `nodes` (iterative).
 fn has_placeholder(nodes: &[Node]) -> bool {
-    let mut stack: Vec<std::slice::Iter<'_, Node>> = vec![nodes.iter()];
+    // Room for a few levels (most trees are shallow): no regrowth.
+    let mut stack: Vec<std::slice::Iter<'_, Node>> = Vec::with_capacity(8);
+    stack.push(nodes.iter());
     while let Some(it) = stack.last_mut() {
         match it.next() {
             Some(Node::Element(e)) => {
@@ -66,11 +68,14 @@ fn has_placeholder(nodes: &[Node]) -> bool {
 }
 
 /// Whether `e` is a template's output wrapper (`typeof` has
-/// `mw:Transclusion`): most `typeof`s are looked at for a substring only.
+/// `mw:Transclusion`): most `typeof`s (`mw:Extension/ref`, `mw:Entity`…) have
+/// no `T` and are passed over by a byte search (a substring search costs
+/// more to set up than these short values take to read).
 fn is_transclusion(e: &Element) -> bool {
     const TYPE: &str = "mw:Transclusion";
-    e.attr("typeof")
-        .is_some_and(|t| t.contains(TYPE) && t.split_whitespace().any(|w| w == TYPE))
+    e.attr("typeof").is_some_and(|t| {
+        memchr::memchr(b'T', t.as_bytes()).is_some() && t.split_whitespace().any(|w| w == TYPE)
+    })
 }
 
 /// Nodes as the HTML Parsoid stores in `data-mw`.
@@ -136,12 +141,13 @@ impl State {
         }
         self.walks += 1;
         let page = self.walks == 1;
-        let mut stack = vec![Frame {
+        let mut stack = Vec::with_capacity(16);
+        stack.push(Frame {
             nodes: nodes.iter_mut(),
             at: 0,
             in_wrapper: false,
             after_wrapper: false,
-        }];
+        });
         while let Some(frame) = stack.last_mut() {
             let in_wrapper = frame.in_wrapper;
             let after_wrapper = frame.after_wrapper;

@@ -175,7 +175,10 @@ impl State {
         if valid_follow {
             class.push_str(" mw-ref-follow");
         }
-        let mut attrs = vec![attr("class", class)];
+        // Room for every attribute and for the two `finalize_use` adds
+        // (`typeof`, `data-mw`) after taking the use index out: no regrowth.
+        let mut attrs = Vec::with_capacity(7);
+        attrs.push(attr("class", class));
         if visible {
             attrs.push(attr("id", self.backlink_id(item, None)));
         }
@@ -188,7 +191,8 @@ impl State {
         );
         attrs.push(attr(placeholder::USE, use_index.to_string()));
         let (href, label, group_name) = self.link_parts(item);
-        let mut a_attrs = vec![attr("href", href)];
+        let mut a_attrs = Vec::with_capacity(2);
+        a_attrs.push(attr("href", href));
         if !group_name.is_empty() {
             a_attrs.push(attr("data-mw-group", group_name));
         }
