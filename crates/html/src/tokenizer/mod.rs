@@ -713,9 +713,9 @@ impl Tokenizer {
         }
         if consumed >= RELEASE_FROM && consumed * 4 >= self.input.buf.len() * 3 {
             self.compact();
-            let len = self.input.buf.len();
-            if self.input.buf.capacity() > 2 * len + RELEASE_FROM {
-                self.input.buf.shrink_to(len + len / 2);
+            let keep = self.input.buf.len() + self.input.room_to_keep();
+            if self.input.buf.capacity() > keep + keep / 3 + RELEASE_FROM {
+                self.input.buf.shrink_to(keep);
             }
         }
         let next_count = if self.report_errors {

@@ -935,3 +935,37 @@ fn long_names_hit_the_long_name_cache_with_the_right_atoms() {
     assert_eq!(got, expected);
     assert_eq!(tok.errors().len(), names.len() * 2, "{:?}", tok.errors());
 }
+
+/// A stream of 64 KiB chunks: once its buffer has room for the text held and
+/// the next chunk, releasing consumed text no longer shrinks it (each shrink
+/// was grown back by the next push), and the buffer stays about two chunks.
+#[test]
+fn a_streams_buffer_keeps_room_for_the_next_chunk() {
+    let chunk = "<p class=x>some text &amp; more</p>\n".repeat(1800);
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    let mut capacities = Vec::new();
+    let mut tokens = 0;
+    for _ in 0..40 {
+        tok.push_str(&chunk);
+        let pushed = tok.input.buf.capacity();
+        while tok.next_token().unwrap().is_some() {
+            tokens += 1;
+        }
+        capacities.push((pushed, tok.input.buf.capacity()));
+    }
+    tok.finish();
+    while tok.next_token().unwrap().is_some() {
+        tokens += 1;
+    }
+    // Each line makes a start tag, its text, an end tag and a newline; then EOF.
+    assert_eq!(tokens, 40 * 1800 * 4 + 1);
+    let settled = capacities.get(4..).unwrap_or_default();
+    assert!(
+        settled.iter().all(|&(pushed, read)| pushed == read),
+        "{capacities:?}"
+    );
+    assert!(
+        settled.iter().all(|&(_, read)| read <= 4 * chunk.len()),
+        "{capacities:?}"
+    );
+}
