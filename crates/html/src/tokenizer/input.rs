@@ -101,6 +101,9 @@ pub(crate) struct InputBuffer {
     /// chunk is about as long, so a release leaves room for it,
     /// [`InputBuffer::room_to_keep`]); 0 while the first push is all there is.
     pub(crate) last_push: usize,
+    /// Input kept from this absolute offset on for the caller
+    /// ([`super::Tokenizer::hold_from`]).
+    pub(crate) hold: Option<usize>,
 }
 
 impl InputBuffer {
