@@ -97,6 +97,13 @@ pub(crate) struct InputBuffer {
     pub(crate) max_queued_errors: usize,
     /// Input-stream errors counted but not queued.
     pub(crate) dropped_errors: usize,
+    /// The length of the last chunk pushed after other input (a stream: its next
+    /// chunk is about as long, so a release leaves room for it,
+    /// [`InputBuffer::room_to_keep`]); 0 while the first push is all there is.
+    pub(crate) last_push: usize,
+    /// Input kept from this absolute offset on for the caller
+    /// ([`super::Tokenizer::hold_from`]).
+    pub(crate) hold: Option<usize>,
 }
 
 impl InputBuffer {
@@ -107,6 +114,24 @@ impl InputBuffer {
             self.scan_stream_errors(chunk.as_bytes(), start);
         }
         self.buf.push_str(chunk);
+        if start > 0 {
+            self.last_push = chunk.len();
+        }
+    }
+
+    /// The capacity worth keeping beyond the text held, once consumed text is
+    /// released: half the text, or room for the next chunk of a stream (as long
+    /// as the last one, up to 256 KiB). Shrinking below that would only have the
+    /// next push grow the buffer back, a copy each way per chunk. A page pushed
+    /// whole (or in chunks over 256 KiB) is released as before.
+    pub(crate) fn room_to_keep(&self) -> usize {
+        const CHUNK_ROOM_MAX: usize = 256 * 1024;
+        let chunk = if self.last_push <= CHUNK_ROOM_MAX {
+            self.last_push
+        } else {
+            0
+        };
+        (self.buf.len() / 2).max(chunk)
     }
 
     /// Queues the input-stream errors of `bytes` (which start at absolute offset
@@ -332,5 +357,26 @@ mod tests {
         assert_eq!(input.buf, "world");
         assert_eq!(input.base, 6);
         assert_eq!(input.base + input.buf.len(), 11);
+    }
+
+    #[test]
+    fn room_is_kept_for_a_streams_next_chunk() {
+        let chunk = "a".repeat(64 * 1024);
+        let mut whole = InputBuffer::default();
+        whole.push(&chunk);
+        assert_eq!(whole.room_to_keep(), 32 * 1024, "a page pushed whole");
+        let mut stream = InputBuffer::default();
+        stream.push("<p>");
+        stream.push(&chunk);
+        stream.discard_before(60 * 1024);
+        assert_eq!(stream.room_to_keep(), 64 * 1024, "a stream's chunk");
+        let mut large = InputBuffer::default();
+        large.push("<p>");
+        large.push(&"a".repeat(300 * 1024));
+        assert_eq!(
+            large.room_to_keep(),
+            large.buf.len() / 2,
+            "chunks past 256 KiB"
+        );
     }
 }

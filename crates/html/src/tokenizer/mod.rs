@@ -48,6 +48,7 @@
 
 mod attribute_mode;
 mod char_ref;
+mod hold;
 mod input;
 mod insertion;
 pub(crate) mod lanes;
@@ -704,18 +705,24 @@ impl Tokenizer {
     /// [`Self::release_consumed`] past `release_at`; then sets `release_at` to
     /// where the test can first pass for the buffer as it is (a push only makes
     /// the buffer longer, so an earlier look is merely early; whatever shrinks it
-    /// resets `release_at`), or where the line count is next due.
+    /// resets `release_at`), or where the line count is next due. Out of line:
+    /// it runs once in many tokens.
+    #[inline(never)]
     fn release_consumed_now(&mut self) {
         const RELEASE_FROM: usize = 16 * 1024;
-        let consumed = self.committed_pos;
+        let consumed = self.releasable();
         if self.report_errors {
             self.count_lines_read();
         }
         if consumed >= RELEASE_FROM && consumed * 4 >= self.input.buf.len() * 3 {
             self.compact();
-            let len = self.input.buf.len();
-            if self.input.buf.capacity() > 2 * len + RELEASE_FROM {
-                self.input.buf.shrink_to(len + len / 2);
+            // A caller holding input sizes the buffer by its hold: it keeps its
+            // capacity (shrunk, it would grow back as the held input does).
+            let keep = self.input.buf.len() + self.input.room_to_keep();
+            if self.input.hold.is_none()
+                && self.input.buf.capacity() > keep + keep / 3 + RELEASE_FROM
+            {
+                self.input.buf.shrink_to(keep);
             }
         }
         let next_count = if self.report_errors {
@@ -723,10 +730,15 @@ impl Tokenizer {
         } else {
             usize::MAX
         };
-        self.release_at = RELEASE_FROM
-            .max((self.input.buf.len() * 3).div_ceil(4))
-            .max(self.committed_pos + 1)
-            .min(next_count);
+        // Input held for the caller is looked at again when the hold moves.
+        let release_at = if self.held_back() {
+            usize::MAX
+        } else {
+            RELEASE_FROM
+                .max((self.input.buf.len() * 3).div_ceil(4))
+                .max(self.committed_pos + 1)
+        };
+        self.release_at = release_at.min(next_count);
     }
 
     /// Moves the line checkpoint up to the end of the last token, while the text
@@ -748,7 +760,7 @@ impl Tokenizer {
     /// moved, and a stream keeps about one chunk plus the current token.
     fn compact(&mut self) {
         self.release_at = 0;
-        let consumed = self.committed_pos;
+        let consumed = self.releasable();
         if consumed >= 16 * 1024 && consumed * 2 >= self.input.buf.len() {
             let keep_from = self.input.base + consumed;
             if self.report_errors {
@@ -762,7 +774,7 @@ impl Tokenizer {
             }
             self.input.discard_before(keep_from);
             self.pos -= consumed;
-            self.committed_pos = 0;
+            self.committed_pos -= consumed;
         }
     }
 

@@ -935,3 +935,98 @@ fn long_names_hit_the_long_name_cache_with_the_right_atoms() {
     assert_eq!(got, expected);
     assert_eq!(tok.errors().len(), names.len() * 2, "{:?}", tok.errors());
 }
+
+/// A stream of 64 KiB chunks: once its buffer has room for the text held and
+/// the next chunk, releasing consumed text no longer shrinks it (each shrink
+/// was grown back by the next push), and the buffer stays about two chunks.
+#[test]
+fn a_streams_buffer_keeps_room_for_the_next_chunk() {
+    let chunk = "<p class=x>some text &amp; more</p>\n".repeat(1800);
+    let mut tok = Tokenizer::new(TokenizerConfig::default());
+    let mut capacities = Vec::new();
+    let mut tokens = 0;
+    for _ in 0..40 {
+        tok.push_str(&chunk);
+        let pushed = tok.input.buf.capacity();
+        while tok.next_token().unwrap().is_some() {
+            tokens += 1;
+        }
+        capacities.push((pushed, tok.input.buf.capacity()));
+    }
+    tok.finish();
+    while tok.next_token().unwrap().is_some() {
+        tokens += 1;
+    }
+    // Each line makes a start tag, its text, an end tag and a newline; then EOF.
+    assert_eq!(tokens, 40 * 1800 * 4 + 1);
+    let settled = capacities.get(4..).unwrap_or_default();
+    assert!(
+        settled.iter().all(|&(pushed, read)| pushed == read),
+        "{capacities:?}"
+    );
+    assert!(
+        settled.iter().all(|&(_, read)| read <= 4 * chunk.len()),
+        "{capacities:?}"
+    );
+}
+
+/// A token without its tag's view of the input buffer (which holds more input
+/// when some is held).
+fn summary(token: &Token<'_>) -> String {
+    match token {
+        Token::StartTag(t) | Token::EndTag(t) => format!(
+            "tag {:?} {:?} {} {:?}",
+            t.name,
+            t.span,
+            t.attrs.len(),
+            t.attrs.iter().map(|a| a.name).collect::<Vec<_>>()
+        ),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Input held for the caller ([`Tokenizer::hold_from`]) stays readable by
+/// offset while the tokenizer reads on; the tokens are those of a tokenizer
+/// without a hold; input before the hold goes once the hold moves.
+#[test]
+fn held_input_is_kept_and_read_back_by_offset() {
+    let line = "<p class=x>caf\u{e9} &amp; more</p>\r\n";
+    let page = line.repeat(6000);
+    let chunks: Vec<&str> = page
+        .as_bytes()
+        .chunks(64 * 1024)
+        .map(|c| std::str::from_utf8(c).unwrap_or_default())
+        .collect();
+    assert_eq!(chunks.concat(), page, "the line is ASCII but one character");
+    let read = |hold: bool| {
+        let mut tok = Tokenizer::new(TokenizerConfig::default());
+        if hold {
+            tok.hold_from(0);
+        }
+        let mut seen = Vec::new();
+        for chunk in &chunks {
+            tok.push_str(chunk);
+            while let Some(token) = tok.next_token().unwrap() {
+                seen.push(summary(&token));
+            }
+        }
+        tok.finish();
+        while let Some(token) = tok.next_token().unwrap() {
+            seen.push(summary(&token));
+        }
+        (tok, seen)
+    };
+    let (free, free_tokens) = read(false);
+    let (mut held, held_tokens) = read(true);
+    assert_eq!(held_tokens, free_tokens);
+    assert!(free.held_text(0, 10).is_none(), "released as usual");
+    assert_eq!(held.held_text(0, page.len()), Some(page.as_str()));
+    assert_eq!(held.held_text(3, 14), Some("class=x>caf"));
+    assert_eq!(held.held_text(15, 16), None, "inside a character");
+    let from = page.len() / 2;
+    let from = (from..).find(|&i| page.is_char_boundary(i)).unwrap_or(from);
+    held.hold_from(from);
+    held.compact();
+    assert!(held.held_text(0, 10).is_none());
+    assert_eq!(held.held_text(from, page.len()), page.get(from..));
+}

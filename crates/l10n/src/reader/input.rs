@@ -20,9 +20,14 @@
 //! Memory: only the window not yet consumed by the reader is kept (the chunk being
 //! tokenized plus the forward-scan lookahead); [`SourceWindow::release`] drops the rest.
 //!
+//! The decoded text is the tokenizer's: the window pushes it there and reads it
+//! back by offset, the tokenizer holding it from the window's start on
+//! ([`Tokenizer::hold_from`]), so the page is not copied a second time.
+//!
 //! Valid UTF-8 (the common input) is its own source: while every byte read so far
 //! was valid, the window keeps one copy, the text, and serves source ranges from it
-//! (*mirrored*). The first invalid sequence (or a character cut where it cannot be
+//! (*mirrored*); a read's valid bytes go to the tokenizer straight from the read
+//! buffer. The first invalid sequence (or a character cut where it cannot be
 //! completed) copies the retained text into a separate source buffer, and from
 //! there on both are kept as for any other encoding.
 
@@ -30,6 +35,7 @@ use std::collections::VecDeque;
 use std::io::Read;
 
 use encoding_rs::{Decoder, Encoding, UTF_8};
+use tagloom_html::tokenizer::Tokenizer;
 
 /// Bytes read from the source per call.
 pub(crate) const CHUNK: usize = 64 * 1024;
@@ -49,7 +55,11 @@ pub(crate) struct SourceWindow<R: Read> {
     utf8_pending: Vec<u8>,
     /// Source bytes fed to the byte-wise decoder without output yet.
     piece_src_start: u64,
-    text: String,
+    /// The tokenizer, which holds the decoded text from `text_base` on.
+    pub(super) tok: Tokenizer,
+    /// Decoded text not pushed to the tokenizer yet (pieces and runs of a read,
+    /// pushed at its end).
+    staging: String,
     text_base: u64,
     /// The source bytes from `src_base`; empty while `mirrored`.
     src: Vec<u8>,
@@ -70,15 +80,24 @@ pub(crate) struct SourceWindow<R: Read> {
 
 impl<R: Read> SourceWindow<R> {
     /// `prefix` holds bytes already read (for sniffing), `skip` of them (a BOM) are
-    /// not decoded; decoded offset 0 is source offset `skip`.
-    pub(crate) fn new(input: R, encoding: &'static Encoding, prefix: Vec<u8>, skip: usize) -> Self {
+    /// not decoded; decoded offset 0 is source offset `skip`. The decoded text goes
+    /// to `tok`.
+    pub(crate) fn new(
+        input: R,
+        encoding: &'static Encoding,
+        prefix: Vec<u8>,
+        skip: usize,
+        mut tok: Tokenizer,
+    ) -> Self {
+        tok.hold_from(0);
         let mut window = SourceWindow {
             input,
             encoding,
             decoder: encoding.new_decoder_without_bom_handling(),
             utf8_pending: Vec::new(),
             piece_src_start: skip as u64,
-            text: String::new(),
+            tok,
+            staging: String::new(),
             text_base: 0,
             src: Vec::new(),
             src_base: skip as u64,
@@ -110,17 +129,15 @@ impl<R: Read> SourceWindow<R> {
         self.dec_end
     }
 
-    pub(crate) fn is_eof(&self) -> bool {
-        self.eof
-    }
-
-    /// Reads and decodes the next chunk; returns the new decoded text's start offset
-    /// (relative to the window) or `None` at EOF (after the final flush).
-    pub(crate) fn fill(&mut self) -> std::io::Result<Option<usize>> {
+    /// Reads and decodes the next chunk into the tokenizer (at the end of the
+    /// input, the final flush, and the tokenizer's input is finished); `false` when
+    /// the input had ended already.
+    pub(crate) fn fill(&mut self) -> std::io::Result<bool> {
         if self.eof {
-            return Ok(None);
+            self.tok.finish();
+            return Ok(false);
         }
-        let start = self.text.len();
+        let start = self.dec_end;
         loop {
             let mut buf = std::mem::take(&mut self.read_buf);
             let n = loop {
@@ -137,26 +154,27 @@ impl<R: Read> SourceWindow<R> {
                 self.eof = true;
                 self.decode_chunk(&[], true);
                 self.read_buf = buf;
-                return Ok(Some(start));
+                self.tok.finish();
+                return Ok(true);
             }
             self.decode_chunk(&buf[..n], false);
             self.read_buf = buf;
-            if self.text.len() > start {
-                return Ok(Some(start));
+            if self.dec_end > start {
+                return Ok(true);
             }
         }
     }
 
-    /// The decoded text from window offset `from`.
-    pub(crate) fn text_from(&self, from: usize) -> &str {
-        self.text.get(from..).unwrap_or("")
-    }
-
     /// Decoded text of the absolute decoded range.
     pub(crate) fn text(&self, start: u64, end: u64) -> &str {
-        let a = start.saturating_sub(self.text_base) as usize;
-        let b = end.saturating_sub(self.text_base) as usize;
-        self.text.get(a..b).unwrap_or("")
+        let a = start.max(self.text_base) as usize;
+        let b = end.max(self.text_base) as usize;
+        self.tok.held_text(a, b).unwrap_or("")
+    }
+
+    /// The decoded text held, from `text_base` to `dec_end`.
+    fn held(&self) -> &str {
+        self.text(self.text_base, self.dec_end)
     }
 
     /// Absolute source offset of absolute decoded offset `dec`.
@@ -219,7 +237,7 @@ impl<R: Read> SourceWindow<R> {
     /// pending bytes of a cut character are not in the text yet).
     fn src_bytes(&self) -> &[u8] {
         if self.mirrored {
-            self.text.as_bytes()
+            self.held().as_bytes()
         } else {
             &self.src
         }
@@ -229,7 +247,9 @@ impl<R: Read> SourceWindow<R> {
     pub(crate) fn release(&mut self, dec: u64) {
         let dec = dec.min(self.dec_end);
         let consumed_text = (dec - self.text_base) as usize;
-        if consumed_text < 256 * 1024 || consumed_text * 2 < self.text.len() {
+        if consumed_text < 256 * 1024
+            || consumed_text * 2 < (self.dec_end - self.text_base) as usize
+        {
             return;
         }
         let src = self.src_offset(dec);
@@ -255,7 +275,7 @@ impl<R: Read> SourceWindow<R> {
                 };
             }
         }
-        self.text.drain(..consumed_text);
+        self.tok.hold_from(dec as usize);
         self.text_base = dec;
         let consumed_src = (src - self.src_base) as usize;
         self.src.drain(..consumed_src.min(self.src.len()));
@@ -282,9 +302,11 @@ impl<R: Read> SourceWindow<R> {
             // The source and the text part here: the source bytes retained so
             // far are the text's and the pending ones.
             self.mirrored = false;
-            self.src.clear();
-            self.src.extend_from_slice(self.text.as_bytes());
-            self.src.extend_from_slice(&self.utf8_pending);
+            let mut src = std::mem::take(&mut self.src);
+            src.clear();
+            src.extend_from_slice(self.held().as_bytes());
+            src.extend_from_slice(&self.utf8_pending);
+            self.src = src;
         }
         self.src.extend_from_slice(bytes);
         if self.encoding == UTF_8 {
@@ -292,6 +314,7 @@ impl<R: Read> SourceWindow<R> {
         } else {
             self.decode_bytewise(bytes, last);
         }
+        self.flush_staging();
         self.src_end += bytes.len() as u64;
     }
 
@@ -376,7 +399,13 @@ impl<R: Read> SourceWindow<R> {
         if let Ok(first) = std::str::from_utf8(&head[..width]) {
             self.push_linear(first, at);
         }
-        self.push_linear(text, at + width as u64);
+        self.flush_staging();
+        // Straight from the read: the text's only copy is the tokenizer's.
+        if !text.is_empty() {
+            self.push_checkpoint(self.dec_end, at + width as u64, true);
+            self.tok.push_str(text);
+            self.dec_end += text.len() as u64;
+        }
         self.utf8_pending.clear();
         self.utf8_pending.extend_from_slice(&rest[cut..]);
         true
@@ -387,15 +416,23 @@ impl<R: Read> SourceWindow<R> {
             return;
         }
         self.push_checkpoint(self.dec_end, src, true);
-        self.text.push_str(text);
+        self.staging.push_str(text);
         self.dec_end += text.len() as u64;
     }
 
     fn push_piece(&mut self, text: &str, src: u64) {
         self.had_invalid |= text.contains('\u{FFFD}');
         self.push_checkpoint(self.dec_end, src, false);
-        self.text.push_str(text);
+        self.staging.push_str(text);
         self.dec_end += text.len() as u64;
+    }
+
+    /// Pushes the staged text to the tokenizer.
+    fn flush_staging(&mut self) {
+        if !self.staging.is_empty() {
+            self.tok.push_str(&self.staging);
+            self.staging.clear();
+        }
     }
 
     fn decode_bytewise(&mut self, bytes: &[u8], last: bool) {
@@ -484,9 +521,19 @@ fn cut_tail_len(bytes: &[u8]) -> usize {
 mod tests {
     use super::*;
 
+    fn tokenizer() -> Tokenizer {
+        Tokenizer::new(tagloom_html::tokenizer::TokenizerConfig::default())
+    }
+
+    /// Reads the tokens of what the window pushed (the tokenizer releases
+    /// nothing it has not read).
+    fn tokenize<R: Read>(w: &mut SourceWindow<R>) {
+        while let Ok(Some(_)) = w.tok.next_token() {}
+    }
+
     fn window<'a>(bytes: &'a [u8], enc: &'static Encoding) -> SourceWindow<&'a [u8]> {
-        let mut w = SourceWindow::new(bytes, enc, Vec::new(), 0);
-        while w.fill().unwrap().is_some() {}
+        let mut w = SourceWindow::new(bytes, enc, Vec::new(), 0, tokenizer());
+        while w.fill().unwrap() {}
         w
     }
 
@@ -550,9 +597,10 @@ mod tests {
     /// the source rebuilt from ranges, and whether the window was still mirrored.
     fn trickle(input: &[u8], step: usize) -> (String, Vec<u8>, bool) {
         let reader = Trickle { bytes: input, step };
-        let mut w = SourceWindow::new(reader, UTF_8, Vec::new(), 0);
+        let mut w = SourceWindow::new(reader, UTF_8, Vec::new(), 0, tokenizer());
         let (mut text, mut out, mut done) = (String::new(), Vec::new(), 0u64);
-        while w.fill().unwrap().is_some() {
+        while w.fill().unwrap() {
+            tokenize(&mut w);
             let end = w.dec_end;
             text.push_str(w.text(done, end));
             out.extend_from_slice(w.source(done, end));
@@ -602,16 +650,20 @@ mod tests {
         for i in 0..40_000 {
             input.extend_from_slice(format!("<p>caf\u{e9} {i}</p>").as_bytes());
         }
-        let mut w = SourceWindow::new(&input[..], UTF_8, Vec::new(), 0);
+        let mut w = SourceWindow::new(&input[..], UTF_8, Vec::new(), 0, tokenizer());
         let mut out = Vec::new();
         let mut done = 0u64;
-        while w.fill().unwrap().is_some() {
+        let mut most = 0;
+        while w.fill().unwrap() {
+            tokenize(&mut w);
+            most = most.max(w.tok.buffered_len());
             let end = w.dec_end;
             out.extend_from_slice(w.source(done, end));
             done = end;
             w.release(done);
         }
         assert_eq!(out, input);
-        assert!(w.text.len() < 300 * 1024);
+        // The text is held once, by the tokenizer: released with the window.
+        assert!(most < 400 * 1024, "{most}");
     }
 }

@@ -244,7 +244,7 @@ fn read<R: Read>(
     let (sniffed, prefix) = sniff_input(&mut input, path, forced)?;
     let (encoding, bom_len) = (sniffed.encoding, sniffed.bom_len);
     let bom = prefix[..bom_len.min(prefix.len())].to_vec();
-    let window = SourceWindow::new(input, encoding, prefix, bom_len);
+    let window = SourceWindow::new(input, encoding, prefix, bom_len, tokens::tokenizer(rules));
     let ts = TokenStream::new(window, rules, path);
     // What only the interchange files need (a sink): paths, element names, and
     // the blocks' original bytes unless the skeleton copies them.

@@ -201,7 +201,6 @@ impl ValueRange for OwnedAttribute {
 /// The token source of the reader.
 pub(crate) struct TokenStream<'r, R: Read> {
     rules: &'r Rules,
-    tokenizer: Tokenizer,
     pub(crate) window: SourceWindow<R>,
     queue: VecDeque<Tok>,
     eof_queued: bool,
@@ -247,21 +246,20 @@ fn take_spare(spare: &mut SpareTags, attrs: usize) -> Box<OwnedTag> {
         .unwrap_or_else(|| Box::new(OwnedTag::new(tagloom_html::atom::SPAN)))
 }
 
+/// The tokenizer the page reader's [`SourceWindow`] feeds.
+pub(crate) fn tokenizer(rules: &Rules) -> Tokenizer {
+    Tokenizer::new(TokenizerConfig {
+        report_errors: false,
+        max_token_bytes: rules.max_token_bytes,
+        ..TokenizerConfig::default()
+    })
+}
+
 impl<'r, R: Read> TokenStream<'r, R> {
+    /// `window` holds a tokenizer made by [`tokenizer`] for `rules`.
     pub(crate) fn new(window: SourceWindow<R>, rules: &'r Rules, path: &std::path::Path) -> Self {
-        let config = TokenizerConfig {
-            report_errors: false,
-            max_token_bytes: rules.max_token_bytes,
-            ..TokenizerConfig::default()
-        };
-        let mut tokenizer = Tokenizer::new(config);
-        tokenizer.push_str(window.text_from(0));
-        if window.is_eof() {
-            tokenizer.finish();
-        }
         TokenStream {
             rules,
-            tokenizer,
             window,
             queue: VecDeque::new(),
             eof_queued: false,
@@ -367,7 +365,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
             // The token is looked at where the tokenizer returned it (a view of
             // about 100 bytes): binding it by value would copy it once per
             // pattern on the way to its fields.
-            let res = self.tokenizer.next_token();
+            let res = self.window.tok.next_token();
             let Ok(Some(token)) = &res else {
                 if let Err(source) = res {
                     let e = L10nError::Tokenizer {
@@ -384,19 +382,9 @@ impl<'r, R: Read> TokenStream<'r, R> {
                     return Ok(());
                 }
                 let path = &self.path;
-                match self
-                    .window
+                self.window
                     .fill()
-                    .ctx(|| format!("reading {}", path.display()))?
-                {
-                    Some(start) => {
-                        self.tokenizer.push_str(self.window.text_from(start));
-                        if self.window.is_eof() {
-                            self.tokenizer.finish();
-                        }
-                    }
-                    None => self.tokenizer.finish(),
-                }
+                    .ctx(|| format!("reading {}", path.display()))?;
                 continue;
             };
             // Other tokens keep the depth and switch nothing.
@@ -449,9 +437,9 @@ impl<'r, R: Read> TokenStream<'r, R> {
                 }
             };
             if let Some(state) = effect.switch {
-                self.tokenizer.set_state(state.into());
+                self.window.tok.set_state(state.into());
             }
-            self.tokenizer.set_cdata_allowed(self.sim.cdata_allowed());
+            self.window.tok.set_cdata_allowed(self.sim.cdata_allowed());
             self.queue.push_back(Tok {
                 token,
                 kept: effect.kept,
