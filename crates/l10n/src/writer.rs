@@ -77,7 +77,8 @@ pub trait Translations {
     fn unconfirmed(&self) -> usize {
         0
     }
-    /// Hands back runs [`Translations::target`] returned, once written: a source
+    /// Hands back runs [`Translations::target`] returned, once written or found not to
+    /// apply (the same as the source, broken codes): a source
     /// may reuse their buffers (the XLIFF read ahead on another thread does).
     /// By default they are dropped.
     fn recycle(&mut self, runs: Vec<Run>) {
@@ -544,22 +545,30 @@ pub(crate) fn resolve(
     translations: &mut dyn Translations,
     issues: &mut Vec<Issue>,
 ) -> Result<Resolved> {
-    let mut target = translations.target(block)?;
-    if let Some(t) = &target {
-        if same_runs(t, &block.runs) {
-            target = None;
-        } else if let Err(message) = check_codes(&block.runs, t) {
-            issues.push(Issue::new(&block.id, IssueKind::Codes, message));
-            target = None;
+    // A target not used goes back to `translations` (its buffers are reused).
+    let target = match translations.target(block)? {
+        Some(t) if same_runs(&t, &block.runs) => {
+            translations.recycle(t);
+            None
         }
-    }
+        Some(t) => match check_codes(&block.runs, &t) {
+            Ok(()) => Some(t),
+            Err(message) => {
+                issues.push(Issue::new(&block.id, IssueKind::Codes, message));
+                translations.recycle(t);
+                None
+            }
+        },
+        None => None,
+    };
     let mut subs = Vec::with_capacity(block.subs.len());
     for sub in &block.subs {
         let t = translations.target(sub)?;
-        subs.push(
-            t.filter(|t| !same_runs(t, &sub.runs))
-                .map(|t| runs_text(&t)),
-        );
+        subs.push(t.and_then(|t| {
+            let text = (!same_runs(&t, &sub.runs)).then(|| runs_text(&t));
+            translations.recycle(t);
+            text
+        }));
     }
     Ok(Resolved { target, subs })
 }

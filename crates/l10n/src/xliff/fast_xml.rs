@@ -18,11 +18,7 @@ pub(super) fn attr(attrs: &Attrs<'_>, name: &[u8]) -> Fast<Option<String>> {
 
 /// The raw (still escaped) value of attribute `name`.
 pub(super) fn attr_raw<'a>(attrs: &Attrs<'a>, name: &[u8]) -> Option<&'a [u8]> {
-    attrs
-        .list()
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, raw)| raw.as_bytes())
+    attrs.raw(name).map(str::as_bytes)
 }
 
 /// The number of a data id as the writer writes them, `d` and a decimal without
@@ -50,7 +46,7 @@ pub(super) fn attr_str<'a>(
     attrs: &Attrs<'a>,
     name: &[u8],
 ) -> Fast<Option<std::borrow::Cow<'a, str>>> {
-    let Some(&(_, raw)) = attrs.list().iter().find(|(n, _)| *n == name) else {
+    let Some(raw) = attrs.raw(name) else {
         return Ok(None);
     };
     // Values are short: a plain loop beats a search's set-up.
@@ -83,6 +79,16 @@ const MAX_ATTRS: usize = 5;
 impl<'a> Attrs<'a> {
     fn list(&self) -> &[Attr<'a>] {
         self.list.get(..self.len).unwrap_or_default()
+    }
+
+    /// The raw value of attribute `name`. Names are a few bytes: compared in a
+    /// loop the compiler inlines, not by a call to `memcmp`.
+    #[inline]
+    fn raw(&self, name: &[u8]) -> Option<&'a str> {
+        self.list()
+            .iter()
+            .find(|(n, _)| n.len() == name.len() && n.iter().zip(name).all(|(a, b)| a == b))
+            .map(|&(_, raw)| raw)
     }
 }
 
