@@ -11,6 +11,7 @@
 
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::tree_builder::AppendRun;
 
 use super::patch_tree::AttrHandoff;
 use super::{Element, Marked, Node};
@@ -95,41 +96,75 @@ fn append(open: &mut [Element], roots: &mut Vec<Node>, node: Node) {
     }
 }
 
-/// The tree `tokens` (flattened from a run [`is_flat`] accepted) build in
-/// `<body>`.
+/// The tree `tokens` build by appending only ([`Appender`]).
 pub(crate) fn build(tokens: impl IntoIterator<Item = OwnedToken>) -> Vec<Node> {
-    let mut roots = Vec::new();
-    let mut open: Vec<Element> = Vec::new();
+    let mut tree = Appender::default();
     for t in tokens {
-        match t {
+        tree.push(t);
+    }
+    tree.finish()
+}
+
+/// A tree built by appending only, token by token: from a run [`is_flat`]
+/// accepted (flattened, in `<body>`), or one the tree builder's
+/// [`AppendRun`] did (where it stopped). Each start tag opens an element (a
+/// void one closes at once), each end tag closes the last open one, text
+/// joins a text just before it and empty text makes nothing, as in the tree
+/// builder.
+#[derive(Default)]
+pub(crate) struct Appender {
+    roots: Vec<Node>,
+    open: Vec<Element>,
+}
+
+impl Appender {
+    pub(crate) fn push(&mut self, token: OwnedToken) {
+        let (open, roots) = (&mut self.open, &mut self.roots);
+        match token {
             OwnedToken::StartTag(tag) => {
-                let void = kind(&tag) == Some(true);
+                let void = tag.name().atom().is_some_and(AppendRun::is_void);
                 let e = element(tag);
                 if void {
-                    append(&mut open, &mut roots, close(e));
+                    append(open, roots, close(e));
                 } else {
                     open.push(e);
                 }
             }
             OwnedToken::EndTag(_) => {
                 if let Some(e) = open.pop() {
-                    append(&mut open, &mut roots, close(e));
+                    append(open, roots, close(e));
                 }
             }
-            OwnedToken::Characters(mut t) => {
-                append(&mut open, &mut roots, Node::Text(t.take_text()));
+            OwnedToken::Characters(mut t) if !t.text().is_empty() => {
+                append(open, roots, Node::Text(t.take_text()));
             }
             OwnedToken::Comment(mut c) => {
-                append(&mut open, &mut roots, Node::Comment(c.take_text()));
+                append(open, roots, Node::Comment(c.take_text()));
             }
             _ => {}
         }
     }
-    // Elements left open end with the input.
-    while let Some(e) = open.pop() {
-        append(&mut open, &mut roots, close(e));
+
+    /// The tree's top-level nodes (elements left open end with the input).
+    pub(crate) fn finish(mut self) -> Vec<Node> {
+        while let Some(e) = self.open.pop() {
+            append(&mut self.open, &mut self.roots, close(e));
+        }
+        self.roots
     }
-    roots
+}
+
+/// Whether the elements of `a` and `b` (equal trees) have the same
+/// [`Marked`] (which equality ignores).
+#[cfg(debug_assertions)]
+pub(crate) fn same_marks(a: &[Node], b: &[Node]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|pair| match pair {
+            (Node::Element(x), Node::Element(y)) => {
+                x.marked_below() == y.marked_below() && same_marks(&x.children, &y.children)
+            }
+            _ => true,
+        })
 }
 
 #[cfg(test)]
