@@ -284,6 +284,8 @@ struct BodySink {
     bypass: bool,
     /// The check of a run, reused.
     run: AppendRun,
+    /// What builds the runs, reused.
+    appender: dom::flat::Appender,
     /// The runs built here, each with the key of the comment the tree builder
     /// was fed in its place.
     runs: Vec<(PatchKey, Vec<Node>)>,
@@ -361,6 +363,7 @@ impl BodySink {
             held: Vec::new(),
             bypass: true,
             run: AppendRun::default(),
+            appender: dom::flat::Appender::default(),
             runs: Vec::new(),
             doomed: Vec::new(),
             starts: Vec::new(),
@@ -564,7 +567,7 @@ impl BodySink {
         let key = PatchKey::new(self.builder.next_key())
             .ok_or_else(|| PipelineError::Sink("no key for a run".into()))?;
         self.feed(OwnedToken::comment(String::new()))?;
-        let mut tree = dom::flat::Appender::default();
+        let mut tree = std::mem::take(&mut self.appender);
         for t in tokens {
             match t.tok {
                 Tok::Html(t) => tree.push(t),
@@ -577,6 +580,7 @@ impl BodySink {
             }
         }
         self.runs.push((key, tree.finish()));
+        self.appender = tree;
         Ok(())
     }
 }

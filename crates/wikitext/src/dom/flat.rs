@@ -72,30 +72,6 @@ fn element(mut tag: OwnedTag) -> Element {
     }
 }
 
-/// Sets `e.marked` as the tree's construction does (`patch_tree`): whether
-/// anything below concerns the marker passes.
-fn close(mut e: Element) -> Node {
-    let below = e.children.iter().any(|c| match c {
-        Node::Element(c) => c.marked_below() || Marked::concerns(c),
-        _ => false,
-    });
-    e.marked = if below { Marked::MAYBE } else { Marked::NONE };
-    Node::Element(e)
-}
-
-/// Appends `node` to the open element or the roots; text joins a text
-/// node just before it (the tree builder inserts characters so).
-fn append(open: &mut [Element], roots: &mut Vec<Node>, node: Node) {
-    let list = match open.last_mut() {
-        Some(parent) => &mut parent.children,
-        None => roots,
-    };
-    match (list.last_mut(), node) {
-        (Some(Node::Text(last)), Node::Text(t)) => last.push_str(&t),
-        (_, node) => list.push(node),
-    }
-}
-
 /// The tree `tokens` build by appending only ([`Appender`]).
 pub(crate) fn build(tokens: impl IntoIterator<Item = OwnedToken>) -> Vec<Node> {
     let mut tree = Appender::default();
@@ -110,47 +86,76 @@ pub(crate) fn build(tokens: impl IntoIterator<Item = OwnedToken>) -> Vec<Node> {
 /// [`AppendRun`] did (where it stopped). Each start tag opens an element (a
 /// void one closes at once), each end tag closes the last open one, text
 /// joins a text just before it and empty text makes nothing, as in the tree
-/// builder.
+/// builder. Reused: its buffers stay.
+///
+/// The nodes of the open elements wait in one list, each element's after
+/// its parent's, so an element's children are moved once, into a list made
+/// at their number, when it closes (no list grown by copies).
 #[derive(Default)]
 pub(crate) struct Appender {
-    roots: Vec<Node>,
-    open: Vec<Element>,
+    /// The top-level nodes, then the children of each open element.
+    nodes: Vec<Node>,
+    /// The open elements: each with where its children start in `nodes` and
+    /// whether a node below it concerns the marker passes (its exact
+    /// [`Marked`], as `patch_tree` finds it).
+    open: Vec<(Element, usize, bool)>,
 }
 
 impl Appender {
     pub(crate) fn push(&mut self, token: OwnedToken) {
-        let (open, roots) = (&mut self.open, &mut self.roots);
         match token {
             OwnedToken::StartTag(tag) => {
                 let void = tag.name().atom().is_some_and(AppendRun::is_void);
                 let e = element(tag);
                 if void {
-                    append(open, roots, close(e));
+                    self.close(e, false);
                 } else {
-                    open.push(e);
+                    self.open.push((e, self.nodes.len(), false));
                 }
             }
-            OwnedToken::EndTag(_) => {
-                if let Some(e) = open.pop() {
-                    append(open, roots, close(e));
-                }
-            }
+            OwnedToken::EndTag(_) => self.close_last(),
             OwnedToken::Characters(mut t) if !t.text().is_empty() => {
-                append(open, roots, Node::Text(t.take_text()));
+                let start = self.open.last().map_or(0, |(_, start, _)| *start);
+                // Text joins a text just before it in the same parent.
+                if self.nodes.len() > start
+                    && let Some(Node::Text(last)) = self.nodes.last_mut()
+                {
+                    last.push_str(t.text());
+                } else {
+                    self.nodes.push(Node::Text(t.take_text()));
+                }
             }
-            OwnedToken::Comment(mut c) => {
-                append(open, roots, Node::Comment(c.take_text()));
-            }
+            OwnedToken::Comment(mut c) => self.nodes.push(Node::Comment(c.take_text())),
             _ => {}
         }
     }
 
-    /// The tree's top-level nodes (elements left open end with the input).
-    pub(crate) fn finish(mut self) -> Vec<Node> {
-        while let Some(e) = self.open.pop() {
-            append(&mut self.open, &mut self.roots, close(e));
+    /// Closes the last open element.
+    fn close_last(&mut self) {
+        if let Some((mut e, start, below)) = self.open.pop() {
+            e.children = self.nodes.drain(start..).collect();
+            self.close(e, below);
         }
-        self.roots
+    }
+
+    /// Appends the closed element `e` (`below`: a node below it concerns the
+    /// marker passes).
+    fn close(&mut self, mut e: Element, below: bool) {
+        e.marked = if below { Marked::MAYBE } else { Marked::NONE };
+        let concerns = below || Marked::concerns(&e);
+        if let Some((_, _, parent_below)) = self.open.last_mut() {
+            *parent_below |= concerns;
+        }
+        self.nodes.push(Node::Element(e));
+    }
+
+    /// The tree's top-level nodes (elements left open end with the input);
+    /// empty again for the next tree.
+    pub(crate) fn finish(&mut self) -> Vec<Node> {
+        while !self.open.is_empty() {
+            self.close_last();
+        }
+        self.nodes.drain(..).collect()
     }
 }
 
