@@ -11,7 +11,7 @@ use tagloom_html::atom;
 use tagloom_html::dom_patch::{Namespace, PatchKey, QuirksMode};
 use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_html::tree_builder::is_formatting_atom;
-use tagloom_html::tree_builder::{FragmentContext, TreeBuilder, TreeBuilderConfig};
+use tagloom_html::tree_builder::{AppendRun, FragmentContext, TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
     Ctx, Handler, HandlerError, Match, Outcome, Pipeline, PipelineConfig, PipelineError, Rank,
     Registry, Sink, VecSink, block_on,
@@ -279,6 +279,26 @@ struct BodySink {
     /// what follows them is not known yet (at most three tokens): the next
     /// write starts with them, so chunk ends do not change the output.
     held: Vec<WikiToken>,
+    /// Whether runs the tree builder would only append are built here
+    /// ([`run_len`](Self::run_len)); not in debug builds' reference build.
+    bypass: bool,
+    /// The check of a run, reused.
+    run: AppendRun,
+    /// What builds the runs, reused.
+    appender: dom::flat::Appender,
+    /// The runs built here, each with the key of the comment the tree builder
+    /// was fed in its place.
+    runs: Vec<(PatchKey, Vec<Node>)>,
+    /// Positions in the chunk (descending) of start tags where no run ends
+    /// within the chunk's tokens seen so far: their elements were open where
+    /// an earlier check stopped.
+    doomed: Vec<usize>,
+    /// The positions of the open elements of the run being checked.
+    starts: Vec<usize>,
+    /// Debug builds: every write, to build the tree again through the tree
+    /// builder alone and compare.
+    #[cfg(debug_assertions)]
+    writes: Vec<Vec<WikiToken>>,
 }
 
 /// What follows a `</p>` while formatting elements are open (Parsoid,
@@ -341,6 +361,14 @@ impl BodySink {
             calls,
             bodies,
             held: Vec::new(),
+            bypass: true,
+            run: AppendRun::default(),
+            appender: dom::flat::Appender::default(),
+            runs: Vec::new(),
+            doomed: Vec::new(),
+            starts: Vec::new(),
+            #[cfg(debug_assertions)]
+            writes: Vec::new(),
         };
         if page {
             // Content goes into <body> from the start (a leading <meta> stays there).
@@ -392,9 +420,29 @@ impl BodySink {
             tokens.splice(0..0, self.held.drain(..));
         }
         let mut flat = std::mem::take(&mut self.scratch);
+        self.doomed.clear();
         // Taken one by one (not cloned): only later tokens are looked at again.
         let mut rest = tokens.drain(..);
-        while let Some(token) = rest.next() {
+        // The position of `rest`'s first token in the chunk.
+        let mut at = 0;
+        loop {
+            if self.bypass
+                && let Some(WikiToken {
+                    tok: Tok::Html(OwnedToken::StartTag(_)),
+                    ..
+                }) = rest.as_slice().first()
+            {
+                let len = self.run_len(rest.as_slice(), at);
+                if len > 0 {
+                    self.feed_run(rest.by_ref().take(len), &mut flat)?;
+                    at += len;
+                    continue;
+                }
+            }
+            let Some(token) = rest.next() else {
+                break;
+            };
+            at += 1;
             let (start, end_tag) = match &token.tok {
                 Tok::Html(OwnedToken::StartTag(tag)) => (is_formatting(tag), None),
                 Tok::Html(OwnedToken::EndTag(tag)) => (false, Some(tag)),
@@ -408,6 +456,7 @@ impl BodySink {
                             self.feed(OwnedToken::end("p"))?;
                             // The two newlines are in the text pushed.
                             rest.nth(1);
+                            at += 2;
                             continue;
                         }
                         AfterParagraph::Unknown => {
@@ -439,27 +488,162 @@ impl BodySink {
         self.scratch = flat;
         Ok(())
     }
+
+    /// How many of `tokens` (at `at` in the chunk, a start tag first) make a
+    /// run the tree builder would only append where it is
+    /// ([`AppendRun`]), ending with an element whose end closes the run's
+    /// last open one (0: none). The run never starts or ends with text, so no
+    /// text of the builder's joins one of the run's.
+    fn run_len(&mut self, tokens: &[WikiToken], at: usize) -> usize {
+        while self.doomed.last().is_some_and(|&d| d < at) {
+            self.doomed.pop();
+        }
+        if self.doomed.last() == Some(&at) || !self.builder.start_append_run(&mut self.run) {
+            return 0;
+        }
+        self.starts.clear();
+        let mut len = 0;
+        let mut stop = tokens.len();
+        // As `flatten` makes them: the pseudo-tokens are text, or nothing.
+        for (i, t) in tokens.iter().enumerate() {
+            let (ok, closed) = match &t.tok {
+                Tok::Html(OwnedToken::StartTag(tag)) => match self.run.start(tag) {
+                    Some(void) => {
+                        if !void {
+                            self.starts.push(at + i);
+                        }
+                        (true, void)
+                    }
+                    None => (false, false),
+                },
+                Tok::Html(OwnedToken::EndTag(tag)) => {
+                    // `feed_tokens` may rewrite what follows this `</p>`.
+                    let ok = !(self.formatting > 0 && tag.name().is(atom::P)) && self.run.end(tag);
+                    if ok {
+                        self.starts.pop();
+                    }
+                    (ok, ok)
+                }
+                Tok::Html(OwnedToken::Comment(_)) => {
+                    let ok = self.run.comment();
+                    (ok, ok)
+                }
+                Tok::Html(OwnedToken::Characters(c)) => (AppendRun::text(c.text()), false),
+                Tok::Newline | Tok::Quote(_) => (true, false),
+                Tok::ListItem(s) | Tok::Template(s) | Tok::TemplateArg(s) => {
+                    (AppendRun::text(s), false)
+                }
+                Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => (true, false),
+                _ => (false, false),
+            };
+            if !ok {
+                stop = i;
+                break;
+            }
+            if closed && self.run.depth() == 0 {
+                len = i + 1;
+            }
+        }
+        if self.run.depth() > 0 {
+            // A run from a start tag still open at `stop` would stop there
+            // too, before its element closes.
+            let stop = at + stop;
+            self.doomed.retain(|&d| d >= stop);
+            self.doomed.extend(self.starts.iter().rev());
+        }
+        len
+    }
+
+    /// Builds the run `tokens` ([`run_len`](Self::run_len)) and feeds the tree
+    /// builder a comment in its place (neither text nor a change of state:
+    /// its key is where the run goes, [`PatchTree::give_runs`]).
+    ///
+    /// [`PatchTree::give_runs`]: crate::dom::patch_tree::PatchTree::give_runs
+    fn feed_run(
+        &mut self,
+        tokens: impl Iterator<Item = WikiToken>,
+        flat: &mut Vec<OwnedToken>,
+    ) -> Result<(), PipelineError> {
+        let key = PatchKey::new(self.builder.next_key())
+            .ok_or_else(|| PipelineError::Sink("no key for a run".into()))?;
+        self.feed(OwnedToken::comment(String::new()))?;
+        let mut tree = std::mem::take(&mut self.appender);
+        for t in tokens {
+            match t.tok {
+                Tok::Html(t) => tree.push(t),
+                _ => {
+                    flatten(t, flat);
+                    for t in flat.drain(..) {
+                        tree.push(t);
+                    }
+                }
+            }
+        }
+        self.runs.push((key, tree.finish()));
+        self.appender = tree;
+        Ok(())
+    }
 }
 
 impl Sink<WikiToken> for BodySink {
     type Output = Vec<Node>;
 
     fn write(&mut self, tokens: &mut Vec<WikiToken>) -> Result<(), PipelineError> {
+        #[cfg(debug_assertions)]
+        self.writes.push(tokens.clone());
         self.feed_tokens(tokens, false)
     }
 
-    fn finish(mut self) -> Result<Vec<Node>, PipelineError> {
+    fn finish(self) -> Result<Vec<Node>, PipelineError> {
+        let (page, calls, bodies) = (self.page, Arc::clone(&self.calls), Rc::clone(&self.bodies));
+        let nodes = self.content()?;
+        Ok(dom_passes(nodes, page, &calls, &bodies))
+    }
+}
+
+impl BodySink {
+    /// The tree built, before the DOM passes (debug builds check it against
+    /// the tree builder's alone).
+    fn content(mut self) -> Result<Vec<Node>, PipelineError> {
         let mut held = std::mem::take(&mut self.held);
         self.feed_tokens(&mut held, true)?;
+        #[cfg(debug_assertions)]
+        let expected = self.reference()?;
         // Dropping the tree builder hands its sink's tree back.
         drop(self.builder);
         let tree = self.tree.lock().unwrap_or_else(|e| e.into_inner()).take();
         let mut tree = tree.ok_or_else(|| PipelineError::Sink("the tree was not built".into()))?;
         tree.give_attrs(std::mem::take(&mut self.moved));
+        tree.give_runs(std::mem::take(&mut self.runs));
         tree.take_error()
             .map_err(|e| PipelineError::Sink(e.to_string()))?;
         let nodes = tree.into_content(!self.page);
-        Ok(dom_passes(nodes, self.page, &self.calls, &self.bodies))
+        #[cfg(debug_assertions)]
+        if let Some(expected) = expected {
+            assert_eq!(nodes, expected, "runs built without the tree builder");
+            assert!(dom::flat::same_marks(&nodes, &expected), "runs' marks");
+        }
+        Ok(nodes)
+    }
+
+    /// Debug builds: the writes so far through a sink that builds no run
+    /// (`None` when this one built none either).
+    #[cfg(debug_assertions)]
+    fn reference(&mut self) -> Result<Option<Vec<Node>>, PipelineError> {
+        if self.runs.is_empty() {
+            return Ok(None);
+        }
+        let mut sink = BodySink::new(
+            self.page,
+            0,
+            Arc::clone(&self.calls),
+            Rc::clone(&self.bodies),
+        )?;
+        sink.bypass = false;
+        for mut tokens in std::mem::take(&mut self.writes) {
+            sink.write(&mut tokens)?;
+        }
+        sink.content().map(Some)
     }
 }
 
@@ -660,6 +844,26 @@ mod tests {
             }
         }
         reused.release_renderers();
+    }
+
+    #[test]
+    fn runs_built_without_the_tree_builder_build_its_tree() {
+        // Debug builds compare each page's tree with the tree builder's alone
+        // (`BodySink::content`).
+        let deep = "<span>".repeat(600) + "x";
+        let pages = [
+            "a ''b'' [[c]]\n\n== H ==\n* one\n** two\n# three\n; t\n: d\n",
+            "''open\n\nnext'' para\n\n'''b''' <b>x<i>y</b>z</i>",
+            "{| class=wikitable\n|-\n| a [[b]] || ''c''\n|-\n! h\n|}\ntext",
+            "<div>x\n\n<p>y</p></div>\n <pre>z</pre>\n<!-- c -->\n<h2><h3>x</h3></h2>",
+            "* a\n*: b\n<ul><li><p>x</p></li></ul><dl><dd><div>y</div></dd></dl>",
+            "<blockquote>q<br>r<img src=x></blockquote><p>a<table><tr><td>b</table>",
+            deep.as_str(),
+        ];
+        for page in pages {
+            let html = crate::render(page, &RenderOptions::default());
+            assert!(html.is_ok_and(|h| !h.is_empty()), "{page}");
+        }
     }
 
     #[test]

@@ -63,6 +63,7 @@
 //! 100 000 unclosed `<div>`s parse in linear time.
 
 mod adoption;
+mod append_run;
 mod compaction;
 pub(crate) mod foreign;
 mod formatting;
@@ -83,6 +84,7 @@ use crate::dom_patch::{DetachedText, DomPatch, Namespace, PatchAttr, PatchKey, Q
 use crate::error::{ErrorCode, TreeError};
 use crate::token::{OwnedToken, Token};
 
+pub use append_run::AppendRun;
 pub use compaction::MirrorCompaction;
 use formatting::FormattingList;
 use mirror::{Kind, Mirror, NodeId};

@@ -11,6 +11,7 @@
 
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::tree_builder::AppendRun;
 
 use super::patch_tree::AttrHandoff;
 use super::{Element, Marked, Node};
@@ -71,65 +72,104 @@ fn element(mut tag: OwnedTag) -> Element {
     }
 }
 
-/// Sets `e.marked` as the tree's construction does (`patch_tree`): whether
-/// anything below concerns the marker passes.
-fn close(mut e: Element) -> Node {
-    let below = e.children.iter().any(|c| match c {
-        Node::Element(c) => c.marked_below() || Marked::concerns(c),
-        _ => false,
-    });
-    e.marked = if below { Marked::MAYBE } else { Marked::NONE };
-    Node::Element(e)
-}
-
-/// Appends `node` to the open element or the roots; text joins a text
-/// node just before it (the tree builder inserts characters so).
-fn append(open: &mut [Element], roots: &mut Vec<Node>, node: Node) {
-    let list = match open.last_mut() {
-        Some(parent) => &mut parent.children,
-        None => roots,
-    };
-    match (list.last_mut(), node) {
-        (Some(Node::Text(last)), Node::Text(t)) => last.push_str(&t),
-        (_, node) => list.push(node),
-    }
-}
-
-/// The tree `tokens` (flattened from a run [`is_flat`] accepted) build in
-/// `<body>`.
+/// The tree `tokens` build by appending only ([`Appender`]).
 pub(crate) fn build(tokens: impl IntoIterator<Item = OwnedToken>) -> Vec<Node> {
-    let mut roots = Vec::new();
-    let mut open: Vec<Element> = Vec::new();
+    let mut tree = Appender::default();
     for t in tokens {
-        match t {
+        tree.push(t);
+    }
+    tree.finish()
+}
+
+/// A tree built by appending only, token by token: from a run [`is_flat`]
+/// accepted (flattened, in `<body>`), or one the tree builder's
+/// [`AppendRun`] did (where it stopped). Each start tag opens an element (a
+/// void one closes at once), each end tag closes the last open one, text
+/// joins a text just before it and empty text makes nothing, as in the tree
+/// builder. Reused: its buffers stay.
+///
+/// The nodes of the open elements wait in one list, each element's after
+/// its parent's, so an element's children are moved once, into a list made
+/// at their number, when it closes (no list grown by copies).
+#[derive(Default)]
+pub(crate) struct Appender {
+    /// The top-level nodes, then the children of each open element.
+    nodes: Vec<Node>,
+    /// The open elements: each with where its children start in `nodes` and
+    /// whether a node below it concerns the marker passes (its exact
+    /// [`Marked`], as `patch_tree` finds it).
+    open: Vec<(Element, usize, bool)>,
+}
+
+impl Appender {
+    pub(crate) fn push(&mut self, token: OwnedToken) {
+        match token {
             OwnedToken::StartTag(tag) => {
-                let void = kind(&tag) == Some(true);
+                let void = tag.name().atom().is_some_and(AppendRun::is_void);
                 let e = element(tag);
                 if void {
-                    append(&mut open, &mut roots, close(e));
+                    self.close(e, false);
                 } else {
-                    open.push(e);
+                    self.open.push((e, self.nodes.len(), false));
                 }
             }
-            OwnedToken::EndTag(_) => {
-                if let Some(e) = open.pop() {
-                    append(&mut open, &mut roots, close(e));
+            OwnedToken::EndTag(_) => self.close_last(),
+            OwnedToken::Characters(mut t) if !t.text().is_empty() => {
+                let start = self.open.last().map_or(0, |(_, start, _)| *start);
+                // Text joins a text just before it in the same parent.
+                if self.nodes.len() > start
+                    && let Some(Node::Text(last)) = self.nodes.last_mut()
+                {
+                    last.push_str(t.text());
+                } else {
+                    self.nodes.push(Node::Text(t.take_text()));
                 }
             }
-            OwnedToken::Characters(mut t) => {
-                append(&mut open, &mut roots, Node::Text(t.take_text()));
-            }
-            OwnedToken::Comment(mut c) => {
-                append(&mut open, &mut roots, Node::Comment(c.take_text()));
-            }
+            OwnedToken::Comment(mut c) => self.nodes.push(Node::Comment(c.take_text())),
             _ => {}
         }
     }
-    // Elements left open end with the input.
-    while let Some(e) = open.pop() {
-        append(&mut open, &mut roots, close(e));
+
+    /// Closes the last open element.
+    fn close_last(&mut self) {
+        if let Some((mut e, start, below)) = self.open.pop() {
+            e.children = self.nodes.drain(start..).collect();
+            self.close(e, below);
+        }
     }
-    roots
+
+    /// Appends the closed element `e` (`below`: a node below it concerns the
+    /// marker passes).
+    fn close(&mut self, mut e: Element, below: bool) {
+        e.marked = if below { Marked::MAYBE } else { Marked::NONE };
+        let concerns = below || Marked::concerns(&e);
+        if let Some((_, _, parent_below)) = self.open.last_mut() {
+            *parent_below |= concerns;
+        }
+        self.nodes.push(Node::Element(e));
+    }
+
+    /// The tree's top-level nodes (elements left open end with the input);
+    /// empty again for the next tree.
+    pub(crate) fn finish(&mut self) -> Vec<Node> {
+        while !self.open.is_empty() {
+            self.close_last();
+        }
+        self.nodes.drain(..).collect()
+    }
+}
+
+/// Whether the elements of `a` and `b` (equal trees) have the same
+/// [`Marked`] (which equality ignores).
+#[cfg(debug_assertions)]
+pub(crate) fn same_marks(a: &[Node], b: &[Node]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|pair| match pair {
+            (Node::Element(x), Node::Element(y)) => {
+                x.marked_below() == y.marked_below() && same_marks(&x.children, &y.children)
+            }
+            _ => true,
+        })
 }
 
 #[cfg(test)]

@@ -52,6 +52,9 @@ enum Data {
     /// A document, doctype, template contents or processing instruction: kept
     /// for its links, never part of the owned tree.
     Other,
+    /// Nodes built without the tree builder in place of a stand-in comment
+    /// ([`give_runs`](PatchTree::give_runs)).
+    Run(Vec<Node>),
 }
 
 /// One node and its links (slot indexes or [`NONE`]).
@@ -271,6 +274,22 @@ impl PatchTree {
         }
     }
 
+    /// Puts each run of nodes built without the tree builder
+    /// (`tagloom_html::tree_builder::AppendRun`) where the stand-in comment
+    /// the builder was fed for it is.
+    pub(crate) fn give_runs(&mut self, runs: Vec<(PatchKey, Vec<Node>)>) {
+        for (key, nodes) in runs {
+            let Some(i) = self.slot_or_record(key) else {
+                continue;
+            };
+            if let Some(slot) = self.get(i)
+                && matches!(slot.data, Data::Comment(_))
+            {
+                slot.data = Data::Run(nodes);
+            }
+        }
+    }
+
     /// The first error met since the last call.
     pub(crate) fn take_error(&mut self) -> Result<(), PatchTreeError> {
         self.error.take().map_or(Ok(()), Err)
@@ -326,7 +345,10 @@ impl PatchTree {
         let mut n = 0;
         let mut c = self.slots.get(parent as usize).map_or(NONE, |s| s.first);
         while let Some(s) = self.slots.get(c as usize) {
-            n += 1;
+            n += match &s.data {
+                Data::Run(nodes) => nodes.len(),
+                _ => 1,
+            };
             c = s.next;
         }
         n
@@ -389,6 +411,22 @@ impl PatchTree {
                         Data::Comment(c) => {
                             next = sibling;
                             Some(Node::Comment(c))
+                        }
+                        Data::Run(nodes) => {
+                            next = sibling;
+                            // Their marks are exact (`dom::flat::build`).
+                            let concerns = nodes.iter().any(|n| {
+                                matches!(n, Node::Element(e)
+                                    if e.marked_below() || Marked::concerns(e))
+                            });
+                            match stack.last_mut() {
+                                Some((parent, _, below)) => {
+                                    *below |= concerns;
+                                    parent.children.extend(nodes);
+                                }
+                                None => roots.extend(nodes),
+                            }
+                            None
                         }
                         Data::Empty | Data::Other => {
                             next = sibling;
