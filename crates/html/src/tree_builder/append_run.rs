@@ -1,25 +1,5 @@
 //! Runs of tokens that the tree builder would only append (the wikitext
 //! render builds them itself, without the builder).
-//!
-//! At some points the builder's state is plain: "in body" (or "in cell" /
-//! "in caption", which give every token below to the "in body" rules), no
-//! foster parenting, no template, no `select`, no active formatting element
-//! after the last marker, frameset-ok already "not ok", the current node an
-//! HTML element. From there a run of text, comments and properly nested
-//! elements of the kinds [`AppendRun::start`] accepts is built by appending
-//! only: each start tag makes an element in the current node (nothing is
-//! closed first: no `p` in button scope where a block starts, `li` only in
-//! `ul`/`ol`, `dd`/`dt` only in `dl`, a heading not in a heading), each end
-//! tag closes the current node (the adoption agency then only pops it: no
-//! formatting element is nested in one of its name, so the list holds each
-//! once and the Noah's Ark clause never applies), no active formatting
-//! element is reconstructed (every one of the run's is open) and no node
-//! reaches the depth limit. When the run's elements are all closed again the
-//! builder's state is what it was before, except for the nodes appended to
-//! the current node: a caller can build those itself and tell the builder of
-//! them by a stand-in that is no text node either (a comment), as long as
-//! the run starts and ends with an element or a comment (then no text node
-//! of the builder's joins a text of the run's).
 
 use crate::atom::{self, Atom};
 use crate::token::OwnedTag;
@@ -27,8 +7,29 @@ use crate::token::OwnedTag;
 use super::stack::Scope;
 use super::{InsertionMode, TreeBuilder, tag_sets};
 
-/// The state of a run being checked (see the [module docs](self)); made once
-/// and reused ([`TreeBuilder::start_append_run`]).
+/// The state of a run being checked: which tokens the tree builder would
+/// only append from where the run starts. Made once and reused
+/// ([`TreeBuilder::start_append_run`]).
+///
+/// At some points the builder's state is plain: "in body" (or "in cell" /
+/// "in caption", which give every token below to the "in body" rules), no
+/// foster parenting, no template, no `select`, no active formatting element
+/// after the last marker, frameset-ok already "not ok", the current node an
+/// HTML element. From there a run of text, comments and properly nested
+/// elements of the kinds [`AppendRun::start`] accepts is built by appending
+/// only: each start tag makes an element in the current node (nothing is
+/// closed first: no `p` in button scope where a block starts, `li` only in
+/// `ul`/`ol`, `dd`/`dt` only in `dl`, a heading not in a heading), each end
+/// tag closes the current node (the adoption agency then only pops it: no
+/// formatting element is nested in one of its name, so the list holds each
+/// once and the Noah's Ark clause never applies), no active formatting
+/// element is reconstructed (every one of the run's is open) and no node
+/// reaches the depth limit. When the run's elements are all closed again the
+/// builder's state is what it was before, except for the nodes appended to
+/// the current node: a caller can build those itself and tell the builder of
+/// them by a stand-in that is no text node either (a comment), as long as
+/// the run starts and ends with an element or a comment (then no text node
+/// of the builder's joins a text of the run's).
 #[derive(Debug, Default)]
 pub struct AppendRun {
     /// The builder's current node (an HTML element).
@@ -49,7 +50,7 @@ pub struct AppendRun {
 
 impl TreeBuilder {
     /// Starts `run` here: `false` (and nothing to check) unless the builder's
-    /// state is plain (see the [module docs](self)).
+    /// state is plain (see [`AppendRun`]).
     pub fn start_append_run(&self, run: &mut AppendRun) -> bool {
         run.open.clear();
         run.p_open = 0;
