@@ -695,7 +695,7 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     // splitting); the preprocessor expands its body in the frame it appears in
     // (`Config::preprocessed_tags`), and at page level `transclusion::expand`
     // marks the body's calls like the page's own.
-    let config = options.preprocess.clone();
+    let config = &options.preprocess;
     let pre = preprocess::Preprocessor::new(store, config.clone());
     let tree = preprocess::parse_with(
         wikitext,

@@ -3,7 +3,7 @@
 //! items, templates), each with the source range it was read from.
 
 use tagloom_html::Span;
-use tagloom_html::token::{OwnedTag, OwnedToken, TokenKind};
+use tagloom_html::token::{Name, OwnedTag, OwnedToken, TokenKind};
 use tagloom_transform::pipeline::PipelineToken;
 
 /// One token and where it came from ([`span`](WikiToken::span); `None`: made
@@ -163,8 +163,9 @@ impl WikiToken {
         WikiToken::made(Tok::Html(OwnedToken::text(text)))
     }
 
-    /// A start tag made by a transform.
-    pub fn start(name: &str) -> WikiToken {
+    /// A start tag made by a transform (a static atom's name, such as
+    /// `atom::P`, is not looked up).
+    pub fn start(name: impl Into<Name>) -> WikiToken {
         WikiToken::made(Tok::Html(OwnedToken::start(name)))
     }
 
@@ -173,8 +174,9 @@ impl WikiToken {
         WikiToken::made(Tok::Html(OwnedToken::StartTag(tag)))
     }
 
-    /// An end tag made by a transform.
-    pub fn end(name: &str) -> WikiToken {
+    /// An end tag made by a transform (a static atom's name, such as
+    /// `atom::P`, is not looked up).
+    pub fn end(name: impl Into<Name>) -> WikiToken {
         WikiToken::made(Tok::Html(OwnedToken::end(name)))
     }
 

@@ -1,5 +1,6 @@
 //! Start-of-line syntax: list bullets, `----` rules and `=` headings.
 
+use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Tokenizer;
@@ -53,7 +54,7 @@ impl Tokenizer<'_> {
         if rest.starts_with("----") {
             let n = rest.bytes().take_while(|&b| b == b'-').count();
             self.pos += n;
-            self.emit_html(OwnedToken::StartTag(OwnedTag::new("hr")), start);
+            self.emit_html(OwnedToken::StartTag(OwnedTag::new(atom::HR)), start);
             return;
         }
         if rest.starts_with('=') {
@@ -247,15 +248,18 @@ impl Tokenizer<'_> {
         if level == 0 {
             return;
         }
-        let name = format!("h{level}");
+        let name = [atom::H1, atom::H2, atom::H3, atom::H4, atom::H5, atom::H6]
+            .get(level - 1)
+            .copied()
+            .unwrap_or(atom::H6);
         self.pos = start + level;
-        self.emit_html(OwnedToken::StartTag(OwnedTag::new(name.as_str())), start);
+        self.emit_html(OwnedToken::StartTag(OwnedTag::new(name)), start);
         let saved = self.limit;
         self.limit = start + content_end - level;
         self.scan();
         self.limit = saved;
         let end_start = self.pos;
         self.pos = start + content_end;
-        self.emit_html(OwnedToken::EndTag(OwnedTag::new(name.as_str())), end_start);
+        self.emit_html(OwnedToken::EndTag(OwnedTag::new(name)), end_start);
     }
 }

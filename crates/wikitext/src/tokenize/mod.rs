@@ -452,11 +452,13 @@ impl<'a> Tokenizer<'a> {
             Some((len, text)) => {
                 self.pos += len;
                 self.emit_html(
-                    OwnedToken::StartTag(OwnedTag::new("span").with_attr("typeof", "mw:Entity")),
+                    OwnedToken::StartTag(
+                        OwnedTag::new(atom::SPAN).with_attr(atom::TYPEOF, "mw:Entity"),
+                    ),
                     start,
                 );
                 self.out.push(WikiToken::text(text));
-                self.out.push(WikiToken::end("span"));
+                self.out.push(WikiToken::end(atom::SPAN));
             }
             None => {
                 self.pos += 1;
@@ -476,8 +478,8 @@ impl<'a> Tokenizer<'a> {
             && SWITCHES.iter().any(|s| s.eq_ignore_ascii_case(word))
         {
             self.pos += word.len() + 4;
-            let tag = OwnedTag::new("meta").with_attr(
-                "property",
+            let tag = OwnedTag::new(atom::META).with_attr(
+                atom::PROPERTY,
                 format!("mw:PageProp/{}", word.to_ascii_lowercase()),
             );
             self.emit_html(OwnedToken::StartTag(tag), start);

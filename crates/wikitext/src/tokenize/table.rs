@@ -13,6 +13,7 @@
 //! `dom::table_fixups` widens the range to whole cells (Parsoid's
 //! `TableFixups` and template-range expansion).
 
+use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Tokenizer;
@@ -181,8 +182,8 @@ fn expanded_attrs(tag: &mut OwnedTag, from_marker: &str) {
         json(&first),
         json(source)
     );
-    tag.set_attr("typeof", "mw:ExpandedAttrs");
-    tag.set_attr("data-mw", &data_mw);
+    tag.set_attr(atom::TYPEOF, "mw:ExpandedAttrs");
+    tag.set_attr(atom::DATA_MW, &data_mw);
 }
 
 impl Tokenizer<'_> {
@@ -283,7 +284,7 @@ impl Tokenizer<'_> {
         if line.starts_with("|}") {
             self.pos = syntax + 2;
             self.table_depth -= 1;
-            self.emit_html(OwnedToken::end("table"), syntax);
+            self.emit_html(OwnedToken::end(atom::TABLE), syntax);
             self.release_table_ends();
             return true;
         }
@@ -321,8 +322,8 @@ impl Tokenizer<'_> {
     /// the input, for every open one).
     pub(crate) fn release_table_ends(&mut self) {
         for (call, from) in self.table_ends.pop().unwrap_or_default() {
-            let mut tag = OwnedTag::new("meta")
-                .with_attr("typeof", "mw:Transclusion/End")
+            let mut tag = OwnedTag::new(atom::META)
+                .with_attr(atom::TYPEOF, "mw:Transclusion/End")
                 .with_attr(ATTR_CALL, call.to_string());
             // The table's wikitext after the call, which the range now holds
             // (a literal part after the call, as Parsoid's range over it).
@@ -591,8 +592,8 @@ impl Tokenizer<'_> {
         if let Some(from) = self.held_end.take() {
             let upto = self.pos.min(self.limit);
             let suffix = without_markers(self.src.get(from..upto).unwrap_or(""));
-            let mut tag = OwnedTag::new("meta")
-                .with_attr("typeof", "mw:Transclusion/End")
+            let mut tag = OwnedTag::new(atom::META)
+                .with_attr(atom::TYPEOF, "mw:Transclusion/End")
                 .with_attr(ATTR_SUFFIX, suffix);
             if let Some(index) = self.open_call.take() {
                 tag.set_attr(ATTR_CALL, index.to_string());

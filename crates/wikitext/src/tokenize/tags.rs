@@ -1,6 +1,7 @@
 //! `<`: comments, extension tags (`<nowiki>`, `<pre>`, `<includeonly>` and
 //! friends) and HTML tags. A tag MediaWiki does not allow is text.
 
+use tagloom_html::atom;
 use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken};
 
 use super::{Tokenizer, entity};
@@ -271,8 +272,11 @@ pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
             .iter()
             .map(|(k, html)| format!("[{{\"txt\":{}}},{{\"html\":{}}}]", json(k), json(html)))
             .collect();
-        tag.set_attr("typeof", "mw:ExpandedAttrs");
-        tag.set_attr("data-mw", format!("{{\"attribs\":[{}]}}", parts.join(",")));
+        tag.set_attr(atom::TYPEOF, "mw:ExpandedAttrs");
+        tag.set_attr(
+            atom::DATA_MW,
+            format!("{{\"attribs\":[{}]}}", parts.join(",")),
+        );
     }
     tag
 }
@@ -380,8 +384,8 @@ impl Tokenizer<'_> {
                         "OnlyInclude"
                     };
                     let end = if raw.end { "/End" } else { "" };
-                    let meta = OwnedTag::new("meta")
-                        .with_attr("typeof", format!("mw:Includes/{kind}{end}"));
+                    let meta = OwnedTag::new(atom::META)
+                        .with_attr(atom::TYPEOF, format!("mw:Includes/{kind}{end}"));
                     self.emit_html(OwnedToken::StartTag(meta), start);
                 } else {
                     self.flush_text();
@@ -403,12 +407,13 @@ impl Tokenizer<'_> {
                     return;
                 }
                 let data_mw = format!("{{\"src\":{}}}", serde_json::Value::String(src.to_owned()));
-                let meta = OwnedTag::new("meta")
-                    .with_attr("typeof", "mw:Includes/IncludeOnly")
-                    .with_attr("data-mw", data_mw);
+                let meta = OwnedTag::new(atom::META)
+                    .with_attr(atom::TYPEOF, "mw:Includes/IncludeOnly")
+                    .with_attr(atom::DATA_MW, data_mw);
                 self.emit_html(OwnedToken::StartTag(meta), start);
                 self.out.push(WikiToken::start_tag(
-                    OwnedTag::new("meta").with_attr("typeof", "mw:Includes/IncludeOnly/End"),
+                    OwnedTag::new(atom::META)
+                        .with_attr(atom::TYPEOF, "mw:Includes/IncludeOnly/End"),
                 ));
                 return;
             }
@@ -511,10 +516,12 @@ impl Tokenizer<'_> {
         if raw.self_closing {
             self.pos += raw.len;
             self.emit_html(
-                OwnedToken::StartTag(OwnedTag::new("span").with_attr("typeof", "mw:Nowiki")),
+                OwnedToken::StartTag(
+                    OwnedTag::new(atom::SPAN).with_attr(atom::TYPEOF, "mw:Nowiki"),
+                ),
                 start,
             );
-            self.out.push(WikiToken::end("span"));
+            self.out.push(WikiToken::end(atom::SPAN));
             return;
         }
         let body_all = rest.get(raw.len..).unwrap_or("");
@@ -526,11 +533,11 @@ impl Tokenizer<'_> {
         let body = body_all.get(..at).unwrap_or("");
         self.pos += raw.len + at + close_len;
         self.emit_html(
-            OwnedToken::StartTag(OwnedTag::new("span").with_attr("typeof", "mw:Nowiki")),
+            OwnedToken::StartTag(OwnedTag::new(atom::SPAN).with_attr(atom::TYPEOF, "mw:Nowiki")),
             start,
         );
         push_decoded(&mut self.out, body);
-        self.out.push(WikiToken::end("span"));
+        self.out.push(WikiToken::end(atom::SPAN));
     }
 
     /// `<pre>…</pre>`: the extension tag (body literal, `<nowiki>` tags removed,
@@ -570,7 +577,7 @@ impl Tokenizer<'_> {
             len: raw.len,
         };
         let mut tag = sanitized_tag(&ext);
-        tag.set_attr("typeof", "mw:Extension/pre");
+        tag.set_attr(atom::TYPEOF, "mw:Extension/pre");
         tag.set_attr(
             "data-mw",
             ext_data_mw("pre", &ext.attrs, body.map(|(text, _)| text)),
@@ -583,7 +590,7 @@ impl Tokenizer<'_> {
             // mw:Entity spans; others are decoded.
             push_pre_body(&mut self.out, text);
         }
-        self.out.push(WikiToken::end("pre"));
+        self.out.push(WikiToken::end(atom::PRE));
         true
     }
 }
@@ -627,10 +634,10 @@ fn push_decoded(out: &mut Vec<WikiToken>, s: &str) {
                     out.push(WikiToken::text(std::mem::take(&mut text)));
                 }
                 out.push(WikiToken::start_tag(
-                    OwnedTag::new("span").with_attr("typeof", "mw:Entity"),
+                    OwnedTag::new(atom::SPAN).with_attr(atom::TYPEOF, "mw:Entity"),
                 ));
                 out.push(WikiToken::text(decoded));
-                out.push(WikiToken::end("span"));
+                out.push(WikiToken::end(atom::SPAN));
                 rest = tail.get(len..).unwrap_or("");
             }
             None => {

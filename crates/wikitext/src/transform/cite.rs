@@ -225,8 +225,8 @@ impl Transform for Cite {
         // nested refs only where the body says so, `{{#tag:ref}}`). An empty
         // span stands in for it (the template's output).
         if matches!(token.tok, Tok::Ref(_)) && self.depth > 0 && self.open_calls > 0 {
-            out.push(WikiToken::start("span"));
-            out.push(WikiToken::end("span"));
+            out.push(WikiToken::start(atom::SPAN));
+            out.push(WikiToken::end(atom::SPAN));
             return;
         }
         match token.tok {

@@ -62,14 +62,14 @@ impl HeadingIds {
         }) = tokens.first_mut()
             && !tag.has_attr("id")
         {
-            tag.set_attr("id", id.as_str());
+            tag.set_attr(atom::ID, id.as_str());
             let legacy = legacy_anchor(&id);
             if legacy != id {
-                let span = OwnedTag::new("span")
-                    .with_attr("id", legacy)
-                    .with_attr("typeof", "mw:FallbackId");
+                let span = OwnedTag::new(atom::SPAN)
+                    .with_attr(atom::ID, legacy)
+                    .with_attr(atom::TYPEOF, "mw:FallbackId");
                 tokens.insert(1, WikiToken::start_tag(span));
-                tokens.insert(2, WikiToken::end("span"));
+                tokens.insert(2, WikiToken::end(atom::SPAN));
             }
         }
         out.append(&mut tokens);

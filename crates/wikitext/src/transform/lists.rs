@@ -5,7 +5,7 @@
 //! bullets closes every list. Items close before the line's newline and open
 //! after it.
 
-use tagloom_html::atom;
+use tagloom_html::atom::{self, Atom};
 use tagloom_html::token::{Name, OwnedToken};
 use tagloom_html::tree_builder::is_formatting_atom;
 
@@ -14,27 +14,27 @@ use crate::token::{Tok, WikiToken};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Level {
-    list: &'static str,
-    item: &'static str,
+    list: Atom,
+    item: Atom,
 }
 
 fn level(bullet: char) -> Level {
     match bullet {
         '*' => Level {
-            list: "ul",
-            item: "li",
+            list: atom::UL,
+            item: atom::LI,
         },
         '#' => Level {
-            list: "ol",
-            item: "li",
+            list: atom::OL,
+            item: atom::LI,
         },
         ';' => Level {
-            list: "dl",
-            item: "dt",
+            list: atom::DL,
+            item: atom::DT,
         },
         _ => Level {
-            list: "dl",
-            item: "dd",
+            list: atom::DL,
+            item: atom::DD,
         },
     }
 }
@@ -160,8 +160,8 @@ impl ListHandler {
 /// items only).
 fn stripped_tag_marker() -> WikiToken {
     WikiToken::start_tag(
-        tagloom_html::token::OwnedTag::new("meta")
-            .with_attr("typeof", "mw:Placeholder/StrippedTag"),
+        tagloom_html::token::OwnedTag::new(atom::META)
+            .with_attr(atom::TYPEOF, "mw:Placeholder/StrippedTag"),
     )
 }
 
@@ -351,7 +351,7 @@ mod tests {
         let out = run(vec![
             item(";"),
             WikiToken::text("one"),
-            WikiToken::end("b"),
+            WikiToken::end(atom::B),
             WikiToken::text("two"),
         ]);
         assert_eq!(
@@ -369,12 +369,16 @@ mod tests {
         // A `</span>` closing a span of the same item stays.
         let out = run(vec![
             item("*"),
-            WikiToken::start("span"),
-            WikiToken::end("span"),
+            WikiToken::start(atom::SPAN),
+            WikiToken::end(atom::SPAN),
         ]);
         assert_eq!(out, ["<ul>", "<li>", "<span>", "</span>", "</li>", "</ul>"]);
         // A formatting element open on the page may be reopened in the item.
-        let out = run(vec![WikiToken::start("b"), item("*"), WikiToken::end("b")]);
+        let out = run(vec![
+            WikiToken::start(atom::B),
+            item("*"),
+            WikiToken::end(atom::B),
+        ]);
         assert_eq!(out, ["<b>", "<ul>", "<li>", "</b>", "</li>", "</ul>"]);
     }
 }

@@ -83,7 +83,7 @@ impl ParagraphWrapper {
         }) {
             at = tpl;
         }
-        out.insert(at, WikiToken::start("p"));
+        out.insert(at, WikiToken::start(atom::P));
         self.has_open_p = true;
     }
 
@@ -102,7 +102,7 @@ impl ParagraphWrapper {
         }) {
             at += end + 1;
         }
-        out.insert(at, WikiToken::end("p"));
+        out.insert(at, WikiToken::end(atom::P));
         self.has_open_p = false;
     }
 
@@ -133,15 +133,15 @@ impl ParagraphWrapper {
                 let nl = self.one_newline(&mut res, &mut offset);
                 if n % 2 == remainder {
                     if self.has_open_p {
-                        res.push(WikiToken::end("p"));
+                        res.push(WikiToken::end(atom::P));
                         self.has_open_p = false;
                     }
                     if n > 1 {
-                        res.push(WikiToken::start("p"));
+                        res.push(WikiToken::start(atom::P));
                         self.has_open_p = true;
                     }
                 } else {
-                    res.push(WikiToken::start("br"));
+                    res.push(WikiToken::start(atom::BR));
                 }
                 res.extend(nl);
                 n -= 1;

@@ -3,6 +3,8 @@
 //! (the space removed); following such lines join it. Lines of only spaces,
 //! comments and metas are start-of-line transparent.
 
+use tagloom_html::atom;
+
 use super::{Transform, is_wikitext_block};
 use crate::token::{Tok, WikiToken};
 
@@ -85,12 +87,12 @@ impl PreHandler {
             last -= 1;
         }
         let mut after = tokens.split_off(last + 1);
-        let mut inner = vec![WikiToken::start("pre")];
+        let mut inner = vec![WikiToken::start(atom::PRE)];
         inner.extend(tokens.into_iter().map(|i| match i {
             Item::Token(t) => t,
             Item::Space => WikiToken::made(Tok::IndentPreWs),
         }));
-        inner.push(WikiToken::end("pre"));
+        inner.push(WikiToken::end(atom::PRE));
         out.push(WikiToken::made(Tok::IndentPre(inner)));
         unmark(&mut after, out);
     }

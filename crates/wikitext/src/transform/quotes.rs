@@ -5,7 +5,7 @@
 //! single-letter word, then after a longer word, then after a space); tags left
 //! open close at the end of the line.
 
-use tagloom_html::atom;
+use tagloom_html::atom::{self, Atom};
 use tagloom_html::token::OwnedToken;
 
 use super::Transform;
@@ -285,8 +285,8 @@ fn emit(toks: impl IntoIterator<Item = WikiToken>, out: &mut Vec<WikiToken>) {
     let mut reopened: Option<usize> = None;
     let mut state = State::None;
     let mut both: Vec<WikiToken> = Vec::new();
-    let s = WikiToken::start;
-    let e = WikiToken::end;
+    let s = |name: Atom| WikiToken::start(name);
+    let e = |name: Atom| WikiToken::end(name);
     for t in toks {
         let Tok::Quote(n) = t.tok else {
             if state == State::Both {
@@ -297,7 +297,7 @@ fn emit(toks: impl IntoIterator<Item = WikiToken>, out: &mut Vec<WikiToken>) {
             continue;
         };
         let flush_both =
-            |out: &mut Vec<WikiToken>, both: &mut Vec<WikiToken>, outer: &str, inner: &str| {
+            |out: &mut Vec<WikiToken>, both: &mut Vec<WikiToken>, outer: Atom, inner: Atom| {
                 out.push(s(outer));
                 out.push(s(inner));
                 out.append(both);
@@ -305,76 +305,76 @@ fn emit(toks: impl IntoIterator<Item = WikiToken>, out: &mut Vec<WikiToken>) {
             };
         state = match (n, state) {
             (2, State::I) => {
-                out.push(e("i"));
+                out.push(e(atom::I));
                 State::None
             }
             (2, State::Bi) => {
-                out.push(e("i"));
+                out.push(e(atom::I));
                 State::B
             }
             (2, State::Ib) => {
-                out.extend([e("b"), e("i"), s("b")]);
+                out.extend([e(atom::B), e(atom::I), s(atom::B)]);
                 reopened = Some(out.len() - 1);
                 State::B
             }
             (2, State::Both) => {
-                flush_both(out, &mut both, "b", "i");
+                flush_both(out, &mut both, atom::B, atom::I);
                 State::B
             }
             (2, State::B) => {
-                out.push(s("i"));
+                out.push(s(atom::I));
                 State::Bi
             }
             (2, _) => {
-                out.push(s("i"));
+                out.push(s(atom::I));
                 State::I
             }
             (3, State::B) => {
-                out.push(e("b"));
+                out.push(e(atom::B));
                 State::None
             }
             (3, State::Bi) => {
-                out.extend([e("i"), e("b"), s("i")]);
+                out.extend([e(atom::I), e(atom::B), s(atom::I)]);
                 reopened = Some(out.len() - 1);
                 State::I
             }
             (3, State::Ib) => {
-                out.push(e("b"));
+                out.push(e(atom::B));
                 State::I
             }
             (3, State::Both) => {
-                flush_both(out, &mut both, "i", "b");
+                flush_both(out, &mut both, atom::I, atom::B);
                 State::I
             }
             (3, State::I) => {
-                out.push(s("b"));
+                out.push(s(atom::B));
                 State::Ib
             }
             (3, _) => {
-                out.push(s("b"));
+                out.push(s(atom::B));
                 State::B
             }
             (_, State::B) => {
-                out.extend([e("b"), s("i")]);
+                out.extend([e(atom::B), s(atom::I)]);
                 State::I
             }
             (_, State::I) => {
-                out.extend([e("i"), s("b")]);
+                out.extend([e(atom::I), s(atom::B)]);
                 State::B
             }
             (_, State::Bi) => {
-                out.extend([e("i"), e("b")]);
+                out.extend([e(atom::I), e(atom::B)]);
                 State::None
             }
             (_, State::Ib) => {
-                out.extend([e("b"), e("i")]);
+                out.extend([e(atom::B), e(atom::I)]);
                 State::None
             }
             (_, State::Both) => {
-                out.push(s("i"));
-                out.push(s("b"));
+                out.push(s(atom::I));
+                out.push(s(atom::B));
                 out.append(&mut both);
-                out.extend([e("b"), e("i")]);
+                out.extend([e(atom::B), e(atom::I)]);
                 State::None
             }
             (_, State::None) => State::Both,
@@ -389,20 +389,20 @@ fn emit(toks: impl IntoIterator<Item = WikiToken>, out: &mut Vec<WikiToken>) {
         return;
     }
     match state {
-        State::B | State::Ib => out.push(e("b")),
+        State::B | State::Ib => out.push(e(atom::B)),
         _ => {}
     }
     match state {
-        State::I | State::Bi | State::Ib => out.push(e("i")),
+        State::I | State::Bi | State::Ib => out.push(e(atom::I)),
         _ => {}
     }
     if state == State::Bi {
-        out.push(e("b"));
+        out.push(e(atom::B));
     }
     if state == State::Both {
-        out.extend([s("b"), s("i")]);
+        out.extend([s(atom::B), s(atom::I)]);
         out.append(&mut both);
-        out.extend([e("i"), e("b")]);
+        out.extend([e(atom::I), e(atom::B)]);
     }
 }
 
@@ -457,9 +457,9 @@ mod tests {
         let got = run(vec![
             WikiToken::text("a"),
             WikiToken::text("b"),
-            WikiToken::start("a"),
+            WikiToken::start(atom::A),
             WikiToken::text("c"),
-            WikiToken::end("a"),
+            WikiToken::end(atom::A),
             WikiToken::text("d"),
             WikiToken::made(Tok::Newline),
         ]);
@@ -470,12 +470,12 @@ mod tests {
     fn link_text_with_quotes_is_held_and_resolved_on_its_own() {
         let got = run(vec![
             WikiToken::text("x"),
-            WikiToken::start("a"),
+            WikiToken::start(atom::A),
             WikiToken::text("a"),
             WikiToken::made(Tok::Quote(3)),
             WikiToken::text("b"),
             WikiToken::made(Tok::Quote(2)),
-            WikiToken::end("a"),
+            WikiToken::end(atom::A),
             WikiToken::text("y"),
             WikiToken::made(Tok::Newline),
         ]);
