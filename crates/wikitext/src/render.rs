@@ -163,7 +163,7 @@ impl InlineRenderer {
             #[cfg(debug_assertions)]
             let expected = self
                 .stages(page_tokens(text, page))
-                .and_then(|staged| tree(staged, text.len(), page))
+                .and_then(|staged| tree(staged, page))
                 .ok();
             let nodes = flat_tree(tokens, page);
             #[cfg(debug_assertions)]
@@ -173,13 +173,13 @@ impl InlineRenderer {
         let tokens = self.stages(tokens)?;
         if dom::flat::is_flat(&tokens, false) {
             #[cfg(debug_assertions)]
-            let expected = tree(tokens.clone(), text.len(), page).ok();
+            let expected = tree(tokens.clone(), page).ok();
             let nodes = flat_tree(tokens, page);
             #[cfg(debug_assertions)]
             assert_eq!(expected.as_ref(), Some(&nodes), "flat staged body {text:?}");
             return Ok(nodes);
         }
-        tree(tokens, text.len(), page)
+        tree(tokens, page)
     }
 
     /// `tokens` through the pipeline (the phase-3 stages).
@@ -190,12 +190,11 @@ impl InlineRenderer {
     }
 }
 
-/// A ref body's staged `tokens` (of `text_len` bytes of wikitext) through the
-/// tree builder and the DOM passes.
-fn tree(mut tokens: Vec<WikiToken>, text_len: usize, page: &Page) -> Result<Vec<Node>, WikiError> {
+/// A ref body's staged `tokens` through the tree builder and the DOM passes.
+fn tree(mut tokens: Vec<WikiToken>, page: &Page) -> Result<Vec<Node>, WikiError> {
     let mut sink = BodySink::new(
         false,
-        text_len,
+        tokens.len(),
         Arc::clone(&page.calls),
         Rc::clone(&page.bodies),
     )?;
@@ -330,21 +329,25 @@ fn after_paragraph(rest: &[WikiToken], end: bool) -> AfterParagraph {
     }
 }
 
-/// Wikitext bytes per tree node, rounded down (the corpus's 111 articles have
-/// about one node per 23 bytes, dense ones such as tables more): the tree's
-/// arena is made once at about its size rather than grown by copies (at 16,
-/// 82 of the corpus's trees grew).
-const BYTES_PER_NODE: usize = 12;
+/// The tree's arena is made once for about three nodes per four tokens fed
+/// (rounded down, plus a few): runs the tree builder would only append take
+/// one node, so the nodes it makes follow the tokens it gets, not the text
+/// (the corpus's 111 articles: at most 0.6 per token; at one node per 12
+/// bytes of text, 2 pages grew by copies and 11 times the nodes used were
+/// reserved; this reserves 6).
+fn arena_nodes(tokens: usize) -> usize {
+    tokens / 4 * 3 + 16
+}
 
 impl BodySink {
-    /// A sink for the tokens of `text_len` bytes of wikitext.
+    /// A sink for about `tokens` tokens.
     fn new(
         page: bool,
-        text_len: usize,
+        tokens: usize,
         calls: Arc<[Call]>,
         bodies: SharedBodies,
     ) -> Result<BodySink, PipelineError> {
-        let (tree_sink, tree, handoff) = SharedTree::new(text_len / BYTES_PER_NODE + 8);
+        let (tree_sink, tree, handoff) = SharedTree::new(arena_nodes(tokens));
         let config = if page {
             TreeBuilderConfig::default()
         } else {
@@ -738,7 +741,7 @@ fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
     let mut pipeline = Pipeline::new(registry(chain)?, PipelineConfig::default());
     let sink = BodySink::new(
         true,
-        text.len(),
+        tokens.len(),
         Arc::clone(&page.calls),
         Rc::clone(&page.bodies),
     )?;
