@@ -111,7 +111,12 @@ impl Cite {
                 attrs.push(',');
             }
             attrs.push('[');
-            json_into(&k.to_ascii_lowercase(), &mut attrs);
+            // Names are mostly lowercase already: copied only when not.
+            if k.bytes().any(|b| b.is_ascii_uppercase()) {
+                json_into(&k.to_ascii_lowercase(), &mut attrs);
+            } else {
+                json_into(k, &mut attrs);
+            }
             attrs.push(',');
             json_into(v, &mut attrs);
             attrs.push(']');

@@ -101,15 +101,14 @@ impl State {
                 i
             }
         };
-        let (item_name, item_dir) = self
-            .item(item)
-            .map(|it| (it.name.clone(), it.dir.clone()))
-            .unwrap_or_default();
-        if let Some(name) = &item_name
-            && !item_dir.is_empty()
-            && !args.dir.is_empty()
-            && item_dir != args.dir
-        {
+        // A named item whose `dir` differs from this use's (no copy of the
+        // item's name or `dir` unless they conflict).
+        let conflicting_dir = self.item(item).and_then(|it| {
+            let name = it.name.as_ref()?;
+            let differs = !it.dir.is_empty() && !args.dir.is_empty() && it.dir != args.dir;
+            differs.then(|| name.clone())
+        });
+        if let Some(name) = &conflicting_dir {
             errs.push(CiteError::with("cite_error_ref_conflicting_dir", &[name]));
         }
         // Refs nested in the body are final before the body is written out
