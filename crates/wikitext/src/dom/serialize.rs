@@ -46,6 +46,9 @@ struct Context {
     spacing: bool,
 }
 
+/// Steps [`write_nodes`]' stack has room for past the top-level nodes.
+const STACK_ROOM: usize = 256;
+
 /// Appends the HTML of `nodes` to `out` (iterative: the tree may be deep);
 /// `page`: with the page's last pass ([`serialize_page`]).
 fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
@@ -57,7 +60,10 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
         in_tpl: false,
         spacing: page,
     };
-    let mut stack: Vec<Step<'_>> = nodes.iter().rev().map(|n| Step::Open(n, top)).collect();
+    // Room past the top-level nodes for the children of the first ones
+    // opened: the list is not copied to grow as soon as one is.
+    let mut stack: Vec<Step<'_>> = Vec::with_capacity(nodes.len() + STACK_ROOM);
+    stack.extend(nodes.iter().rev().map(|n| Step::Open(n, top)));
     while let Some(step) = stack.pop() {
         let (node, cx) = match step {
             Step::Close(name) => {
