@@ -6,8 +6,10 @@
 //! itself.
 
 use tagloom_html::atom::{self, Atom};
+use tagloom_html::serializer::{EscapeMode, escape_into};
 use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
+use crate::dom::Attr;
 use crate::preprocess::{NS_SPECIAL, PageStore, Title};
 use crate::title::{LinkTarget, encode_fragment, encode_title};
 use crate::token::{Tok, WikiToken};
@@ -95,17 +97,67 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
     if exists {
         push(atom::TITLE, full);
     } else {
-        const HEAD: &str = r#"{"title":{"lang":"x-page","key":"red-link-title","params":["#;
-        let mut i18n = String::with_capacity(HEAD.len() + full.len() + 8);
-        i18n.push_str(HEAD);
-        crate::transclusion::json_into(&full, &mut i18n);
-        i18n.push_str("]}}");
         push(atom::TITLE, full);
         push(atom::CLASS, "new".to_owned());
         push(atom::TYPEOF, "mw:LocalizedAttrs".to_owned());
-        push(atom::DATA_MW_I18N, i18n);
+        // Empty: the serializers write the localized title's JSON from the
+        // `title` ([`red_link_title`]), none built, kept and escaped per link.
+        push(atom::DATA_MW_I18N, String::new());
     }
     tag
+}
+
+/// A red link's `data-mw-i18n` before its title: Parsoid's localized title
+/// attribute, `{"title":{…,"params":["Title"]}}`.
+const I18N_HEAD: &str = r#"{"title":{"lang":"x-page","key":"red-link-title","params":["#;
+
+/// [`I18N_HEAD`] escaped for a double-quoted attribute.
+const I18N_HEAD_HTML: &str = "{&quot;title&quot;:{&quot;lang&quot;:&quot;x-page&quot;,\
+    &quot;key&quot;:&quot;red-link-title&quot;,&quot;params&quot;:[";
+
+/// What follows the title's JSON string.
+const I18N_TAIL: &str = "]}}";
+
+/// The title whose red link JSON stands for attribute `name`'s `value` on an
+/// element with attributes `attrs`: a red link's `data-mw-i18n` is empty in
+/// the tree (its `title` says all; Cite's error messages hold their JSON, and
+/// the sanitizer renames a `data-mw-i18n` written in wikitext), and the
+/// serializers write the JSON ([`write_red_link_i18n`], [`red_link_i18n`]).
+/// `None` for any other attribute.
+pub(crate) fn red_link_title<'a>(name: &str, value: &str, attrs: &'a [Attr]) -> Option<&'a str> {
+    if !value.is_empty() || name != "data-mw-i18n" {
+        return None;
+    }
+    attrs
+        .iter()
+        .find(|(k, _)| k == "title")
+        .map(|(_, v)| v.as_str())
+}
+
+/// The `data-mw-i18n` JSON of a red link to `title`.
+pub(crate) fn red_link_i18n(title: &str) -> String {
+    let mut json = String::with_capacity(I18N_HEAD.len() + title.len() + 8);
+    json.push_str(I18N_HEAD);
+    crate::transclusion::json_into(title, &mut json);
+    json.push_str(I18N_TAIL);
+    json
+}
+
+/// Appends [`red_link_i18n`]`(title)` escaped for a double-quoted attribute
+/// value: the constant parts as they are escaped, the title escaped once
+/// (most titles need no JSON escape).
+pub(crate) fn write_red_link_i18n(out: &mut Vec<u8>, title: &str) {
+    out.extend_from_slice(I18N_HEAD_HTML.as_bytes());
+    if crate::transclusion::any_json_escape(title.as_bytes()) {
+        let mut json = String::with_capacity(title.len() + 8);
+        crate::transclusion::json_into(title, &mut json);
+        escape_into(out, &json, EscapeMode::DoubleQuoted);
+    } else {
+        out.extend_from_slice(b"&quot;");
+        escape_into(out, title, EscapeMode::DoubleQuoted);
+        out.extend_from_slice(b"&quot;");
+    }
+    out.extend_from_slice(I18N_TAIL.as_bytes());
 }
 
 /// Resolves every wikilink of `tokens` in place: its `<a>` (the span kept).
@@ -131,6 +183,34 @@ mod tests {
         link_tag(&target, &normalize_title("Here"), Some(store))
             .attr("href")
             .map(str::to_owned)
+    }
+
+    #[test]
+    fn red_link_i18n_is_written_as_its_json_escaped() {
+        let mut head = Vec::new();
+        escape_into(&mut head, I18N_HEAD, EscapeMode::DoubleQuoted);
+        assert_eq!(head, I18N_HEAD_HTML.as_bytes());
+        for title in [
+            "Template:Foo bar",
+            "A \"quoted\" & <odd> \\ title",
+            "Été\u{a0}x",
+            "x",
+        ] {
+            let mut expected = Vec::new();
+            escape_into(
+                &mut expected,
+                &red_link_i18n(title),
+                EscapeMode::DoubleQuoted,
+            );
+            let mut out = b"<".to_vec();
+            write_red_link_i18n(&mut out, title);
+            assert_eq!(out.get(1..), Some(&expected[..]), "{title}");
+        }
+        let attrs: Vec<Attr> = vec![("title".into(), "Foo".into())];
+        assert_eq!(red_link_title("data-mw-i18n", "", &attrs), Some("Foo"));
+        assert_eq!(red_link_title("data-mw-i18n", "{}", &attrs), None);
+        assert_eq!(red_link_title("title", "", &attrs), None);
+        assert_eq!(red_link_title("data-mw-i18n", "", &[]), None);
     }
 
     #[test]

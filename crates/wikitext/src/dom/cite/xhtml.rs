@@ -60,7 +60,12 @@ pub(super) fn serialize(nodes: &[Node]) -> String {
                 out.push_str(&e.name);
                 // `about` ids are the page's; Parsoid's differ, so none is kept.
                 for (k, v) in e.attrs.iter().filter(|(k, _)| k != "about") {
-                    attr(k, v, &mut out);
+                    match crate::transform::links::red_link_title(k, v, &e.attrs) {
+                        Some(title) => {
+                            attr(k, &crate::transform::links::red_link_i18n(title), &mut out);
+                        }
+                        None => attr(k, v, &mut out),
+                    }
                 }
                 let void = tagloom_html::serializer::serializes_as_void(
                     tagloom_html::dom_patch::Namespace::Html,
