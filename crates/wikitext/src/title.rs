@@ -253,6 +253,13 @@ const TITLE_SPECIAL: [bool; 256] = {
     t
 };
 
+/// Whether [`encode_title`] leaves `title` as it is but for `_` for ` `.
+pub(crate) fn is_plain_title(title: &str) -> bool {
+    !title
+        .bytes()
+        .fold(false, |any, c| any | TITLE_SPECIAL[usize::from(c)])
+}
+
 /// A title as an href path segment: spaces as `_`, characters that would end or
 /// change a path percent-encoded (`%`, `?`, `\`, `^`, `` ` `` and control
 /// characters, C0, DEL and C1).
@@ -260,10 +267,7 @@ pub fn encode_title(title: &str) -> String {
     // Most titles have nothing to encode but spaces: one pass over all bytes
     // (no early exit, so it vectorizes) tells, and `_` for ` ` keeps the text
     // UTF-8.
-    if !title
-        .bytes()
-        .fold(false, |any, c| any | TITLE_SPECIAL[usize::from(c)])
-    {
+    if is_plain_title(title) {
         let bytes = title
             .bytes()
             .map(|c| if c == b' ' { b'_' } else { c })

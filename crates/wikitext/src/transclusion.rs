@@ -112,7 +112,7 @@ pub(crate) fn json_into(s: &str, out: &mut String) {
 /// at a time, the last ones as one word too (overlapping the words before,
 /// or read in overlapping halves and padded with spaces when shorter than a
 /// word: most names are), so no byte is looked at alone.
-fn any_json_escape(bytes: &[u8]) -> bool {
+pub(crate) fn any_json_escape(bytes: &[u8]) -> bool {
     let word = |at: usize| {
         bytes
             .get(at..at + 8)

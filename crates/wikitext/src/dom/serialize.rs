@@ -11,6 +11,7 @@ use tagloom_html::dom_patch::Namespace;
 use tagloom_html::serializer::{EscapeMode, escape_into, serializes_as_void};
 
 use super::{Node, cleanup, display_space};
+use crate::transform::links::Derived;
 
 /// Appends the HTML of `nodes` to `out`. The HTML is built as bytes (the
 /// escaping's fastest form) and checked as UTF-8 once at the end.
@@ -89,7 +90,10 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
                     out.push(b' ');
                     out.extend_from_slice(k.as_bytes());
                     out.extend_from_slice(b"=\"");
-                    escape_into(out, v, EscapeMode::DoubleQuoted);
+                    match Derived::of(k, v, &e.attrs) {
+                        Some(derived) => derived.write(out),
+                        None => escape_into(out, v, EscapeMode::DoubleQuoted),
+                    }
                     out.push(b'"');
                 }
                 if page && cleanup::flags(e) {

@@ -6,8 +6,10 @@
 //! itself.
 
 use tagloom_html::atom::{self, Atom};
+use tagloom_html::serializer::{EscapeMode, escape_into};
 use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
+use crate::dom::Attr;
 use crate::preprocess::{NS_SPECIAL, PageStore, Title};
 use crate::title::{LinkTarget, encode_fragment, encode_title};
 use crate::token::{Tok, WikiToken};
@@ -55,7 +57,6 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
         None => page.to_owned(),
         Some(t) => t.prefixed(),
     };
-    let encoded = encode_title(&full);
     let mut tag = OwnedTag::new(atom::A);
     // Every attribute is new: pushed in order, room made once; names from
     // their atoms (no name lookup per attribute).
@@ -63,10 +64,15 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
     attrs.reserve_exact(6);
     let mut push = |name: Atom, value: String| attrs.push(OwnedAttribute::new(name, value));
     push(atom::REL, "mw:WikiLink".to_owned());
-    let mut href = String::with_capacity(encoded.len() + 32);
-    href.push_str("./");
-    href.push_str(&encoded);
+    let href = |full: &str| {
+        let encoded = encode_title(full);
+        let mut href = String::with_capacity(encoded.len() + 32);
+        href.push_str("./");
+        href.push_str(&encoded);
+        href
+    };
     if full == page {
+        let mut href = href(&full);
         match &fragment {
             Some(f) if target.title.is_some() || target.fragment.is_some() => {
                 href.push('#');
@@ -84,28 +90,144 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
     // A fragment-only link to another page than this one cannot happen (it
     // would be a self link); the page's own title is taken as existing.
     let exists = title.is_none_or(|t| exists(t, pages));
-    if !exists {
-        href.push_str("?action=edit&redlink=1");
-    }
-    if let Some(f) = &fragment {
-        href.push('#');
-        href.push_str(f);
-    }
-    push(atom::HREF, href);
-    if exists {
-        push(atom::TITLE, full);
+    if exists || fragment.is_some() {
+        let mut href = href(&full);
+        if !exists {
+            href.push_str(REDLINK);
+        }
+        if let Some(f) = &fragment {
+            href.push('#');
+            href.push_str(f);
+        }
+        push(atom::HREF, href);
     } else {
-        const HEAD: &str = r#"{"title":{"lang":"x-page","key":"red-link-title","params":["#;
-        let mut i18n = String::with_capacity(HEAD.len() + full.len() + 8);
-        i18n.push_str(HEAD);
-        crate::transclusion::json_into(&full, &mut i18n);
-        i18n.push_str("]}}");
-        push(atom::TITLE, full);
+        // Empty: the serializers write it from the `title` ([`Derived`]).
+        push(atom::HREF, String::new());
+    }
+    push(atom::TITLE, full);
+    if !exists {
         push(atom::CLASS, "new".to_owned());
         push(atom::TYPEOF, "mw:LocalizedAttrs".to_owned());
-        push(atom::DATA_MW_I18N, i18n);
+        // Empty: the serializers write the localized title's JSON from the
+        // `title` ([`Derived`]), none built, kept and escaped per link.
+        push(atom::DATA_MW_I18N, String::new());
     }
     tag
+}
+
+/// What a red link's href adds to the title.
+const REDLINK: &str = "?action=edit&redlink=1";
+
+/// [`REDLINK`] escaped for a double-quoted attribute.
+const REDLINK_HTML: &str = "?action=edit&amp;redlink=1";
+
+/// A red link's `data-mw-i18n` before its title: Parsoid's localized title
+/// attribute, `{"title":{…,"params":["Title"]}}`.
+const I18N_HEAD: &str = r#"{"title":{"lang":"x-page","key":"red-link-title","params":["#;
+
+/// [`I18N_HEAD`] escaped for a double-quoted attribute.
+const I18N_HEAD_HTML: &str = "{&quot;title&quot;:{&quot;lang&quot;:&quot;x-page&quot;,\
+    &quot;key&quot;:&quot;red-link-title&quot;,&quot;params&quot;:[";
+
+/// What follows the title's JSON string.
+const I18N_TAIL: &str = "]}}";
+
+/// A red link's attribute the tree holds empty, written by the serializers
+/// from the link's `title` ([`Derived::write`], [`Derived::value`]): its
+/// `data-mw-i18n` (Parsoid's localized title attribute) and, without a
+/// fragment, its `href`. An empty `data-mw-i18n` marks the red link (Cite's
+/// error messages hold their JSON; the sanitizer renames a `data-mw-i18n`
+/// written in wikitext); no pass reads either value. No JSON or href is
+/// built, kept and escaped per link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Derived<'a> {
+    /// `data-mw-i18n` of a red link to the title.
+    I18n(&'a str),
+    /// `href` of a red link to the title.
+    Href(&'a str),
+}
+
+impl<'a> Derived<'a> {
+    /// What attribute `name` with `value`, on an element with `attrs`, stands
+    /// for; `None` when it is written as it is.
+    pub(crate) fn of(name: &str, value: &str, attrs: &'a [Attr]) -> Option<Derived<'a>> {
+        if !value.is_empty() {
+            return None;
+        }
+        let title = || {
+            attrs
+                .iter()
+                .find(|(k, _)| k == "title")
+                .map(|(_, v)| v.as_str())
+        };
+        match name {
+            "data-mw-i18n" => title().map(Derived::I18n),
+            "href"
+                if attrs
+                    .iter()
+                    .any(|(k, v)| k == "data-mw-i18n" && v.is_empty()) =>
+            {
+                title().map(Derived::Href)
+            }
+            _ => None,
+        }
+    }
+
+    /// The value it stands for.
+    pub(crate) fn value(self) -> String {
+        match self {
+            Derived::I18n(title) => {
+                let mut json = String::with_capacity(I18N_HEAD.len() + title.len() + 8);
+                json.push_str(I18N_HEAD);
+                crate::transclusion::json_into(title, &mut json);
+                json.push_str(I18N_TAIL);
+                json
+            }
+            Derived::Href(title) => {
+                let mut href = String::from("./");
+                href.push_str(&encode_title(title));
+                href.push_str(REDLINK);
+                href
+            }
+        }
+    }
+
+    /// Appends [`value`](Self::value) escaped for a double-quoted attribute:
+    /// the constant parts as they are escaped, the title escaped once (most
+    /// titles need no JSON or href encoding, nor escaping).
+    pub(crate) fn write(self, out: &mut Vec<u8>) {
+        match self {
+            Derived::I18n(title) => {
+                out.extend_from_slice(I18N_HEAD_HTML.as_bytes());
+                if crate::transclusion::any_json_escape(title.as_bytes()) {
+                    let mut json = String::with_capacity(title.len() + 8);
+                    crate::transclusion::json_into(title, &mut json);
+                    escape_into(out, &json, EscapeMode::DoubleQuoted);
+                } else {
+                    out.extend_from_slice(b"&quot;");
+                    escape_into(out, title, EscapeMode::DoubleQuoted);
+                    out.extend_from_slice(b"&quot;");
+                }
+                out.extend_from_slice(I18N_TAIL.as_bytes());
+            }
+            Derived::Href(title) => {
+                out.extend_from_slice(b"./");
+                if plain_in_href(title) {
+                    out.extend(title.bytes().map(|c| if c == b' ' { b'_' } else { c }));
+                } else {
+                    escape_into(out, &encode_title(title), EscapeMode::DoubleQuoted);
+                }
+                out.extend_from_slice(REDLINK_HTML.as_bytes());
+            }
+        }
+    }
+}
+
+/// Whether `title` in an href attribute is itself with `_` for ` `: nothing
+/// [`encode_title`] encodes, nothing escaped in a double-quoted attribute
+/// (`&`, `"`, and the no-break space, whose lead byte `0xC2` is encoded).
+fn plain_in_href(title: &str) -> bool {
+    crate::title::is_plain_title(title) && !title.bytes().any(|c| c == b'&' || c == b'"')
 }
 
 /// Resolves every wikilink of `tokens` in place: its `<a>` (the span kept).
@@ -123,14 +245,72 @@ pub(crate) fn resolve_links(tokens: &mut [WikiToken], options: &crate::RenderOpt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dom::patch_tree::AttrHandoff;
     use crate::preprocess::{MemoryStore, NS_MAIN, Site};
     use crate::title::normalize_title;
 
+    /// The href a link's tag is written with.
     fn href(target: &str, store: &MemoryStore, site: &Site) -> Option<String> {
         let target = LinkTarget::parse_in(target, site)?;
-        link_tag(&target, &normalize_title("Here"), Some(store))
-            .attr("href")
-            .map(str::to_owned)
+        let mut tag = link_tag(&target, &normalize_title("Here"), Some(store));
+        let attrs = AttrHandoff::into_tree_attrs(std::mem::take(tag.attrs_mut()));
+        let (_, value) = attrs.iter().find(|(k, _)| k == "href")?;
+        Some(Derived::of("href", value, &attrs).map_or_else(|| value.clone(), Derived::value))
+    }
+
+    #[test]
+    fn red_link_attributes_are_written_as_their_values_escaped() {
+        let mut head = Vec::new();
+        escape_into(&mut head, I18N_HEAD, EscapeMode::DoubleQuoted);
+        assert_eq!(head, I18N_HEAD_HTML.as_bytes());
+        let mut tail = Vec::new();
+        escape_into(&mut tail, REDLINK, EscapeMode::DoubleQuoted);
+        assert_eq!(tail, REDLINK_HTML.as_bytes());
+        for title in [
+            "Template:Foo bar",
+            "A \"quoted\" & <odd> \\ title",
+            "Été\u{a0}x 50% ?",
+            "x",
+        ] {
+            for d in [Derived::I18n(title), Derived::Href(title)] {
+                let mut expected = Vec::new();
+                escape_into(&mut expected, &d.value(), EscapeMode::DoubleQuoted);
+                let mut out = b"<".to_vec();
+                d.write(&mut out);
+                assert_eq!(out.get(1..), Some(&expected[..]), "{d:?}");
+            }
+        }
+        let attrs: Vec<Attr> = vec![
+            ("href".into(), String::new()),
+            ("title".into(), "Foo".into()),
+            ("data-mw-i18n".into(), String::new()),
+        ];
+        let i18n = Derived::of("data-mw-i18n", "", &attrs);
+        assert_eq!(i18n, Some(Derived::I18n("Foo")));
+        assert_eq!(Derived::of("href", "", &attrs), Some(Derived::Href("Foo")));
+        assert_eq!(Derived::of("data-mw-i18n", "{}", &attrs), None);
+        assert_eq!(Derived::of("title", "", &attrs), None);
+        assert_eq!(Derived::of("data-mw-i18n", "", &[]), None);
+        // Not a red link: an empty href is written as it is.
+        let link: Vec<Attr> = vec![("href".into(), String::new()), ("title".into(), "x".into())];
+        assert_eq!(Derived::of("href", "", &link), None);
+    }
+
+    #[test]
+    fn red_link_tags_leave_the_derived_values_empty() {
+        let site = Site::default();
+        let store = MemoryStore::default();
+        let here = normalize_title("Here");
+        let tag =
+            |t: &str| LinkTarget::parse_in(t, &site).map(|t| link_tag(&t, &here, Some(&store)));
+        let red = tag("Nowhere at all");
+        assert_eq!(red.as_ref().and_then(|t| t.attr("href")), Some(""));
+        assert_eq!(red.as_ref().and_then(|t| t.attr("data-mw-i18n")), Some(""));
+        let with_fragment = tag("Nowhere#a b");
+        assert_eq!(
+            with_fragment.as_ref().and_then(|t| t.attr("href")),
+            Some("./Nowhere?action=edit&redlink=1#a_b")
+        );
     }
 
     #[test]
@@ -150,6 +330,10 @@ mod tests {
         assert_eq!(
             href("Nowhere", &store, &site).as_deref(),
             Some("./Nowhere?action=edit&redlink=1")
+        );
+        assert_eq!(
+            href("Nowhere#a b", &store, &site).as_deref(),
+            Some("./Nowhere?action=edit&redlink=1#a_b")
         );
         assert_eq!(
             href("Special:Version", &store, &site).as_deref(),

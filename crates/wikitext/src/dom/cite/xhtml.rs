@@ -4,6 +4,7 @@
 //! empty void elements as `<br/>`; without `about` ids.
 
 use super::super::Node;
+use crate::transform::links::Derived;
 
 fn escape(s: &str, table: &[(char, &str)], out: &mut String) {
     for c in s.chars() {
@@ -60,7 +61,10 @@ pub(super) fn serialize(nodes: &[Node]) -> String {
                 out.push_str(&e.name);
                 // `about` ids are the page's; Parsoid's differ, so none is kept.
                 for (k, v) in e.attrs.iter().filter(|(k, _)| k != "about") {
-                    attr(k, v, &mut out);
+                    match Derived::of(k, v, &e.attrs) {
+                        Some(derived) => attr(k, &derived.value(), &mut out),
+                        None => attr(k, v, &mut out),
+                    }
                 }
                 let void = tagloom_html::serializer::serializes_as_void(
                     tagloom_html::dom_patch::Namespace::Html,
