@@ -33,7 +33,7 @@ pub const MAX_PAGE_BYTES: usize = 2 * 1024 * 1024;
 /// A page, or a fragment in inline context (a ref body: no paragraphs, no
 /// indent-pre).
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Context {
+enum Context {
     Page,
     Inline { depth: usize },
 }
@@ -73,7 +73,7 @@ impl Page {
 }
 
 /// The phase-3 transforms (ranks 2.01 to 2.95, every token), in rank order.
-pub(crate) fn stages(page: &Rc<Page>, context: Context) -> Vec<Box<dyn Transform>> {
+fn stages(page: &Rc<Page>, context: Context) -> Vec<Box<dyn Transform>> {
     let depth = match context {
         Context::Page => 0,
         Context::Inline { depth } => depth,
@@ -718,7 +718,7 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
 
 /// `text`'s tokens for the pipeline, a page's or a ref body's: tokenized with
 /// the page's calls, links resolved (Parsoid's phase 2, at rank 1.5).
-pub(crate) fn page_tokens(text: &str, page: &Page) -> Vec<WikiToken> {
+fn page_tokens(text: &str, page: &Page) -> Vec<WikiToken> {
     let mut tokens =
         crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
     crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);

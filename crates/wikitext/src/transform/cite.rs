@@ -12,7 +12,7 @@ use std::rc::Rc;
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
-use super::{Kinds, Transform};
+use super::Transform;
 use crate::dom::cite::placeholder as ph;
 use crate::render::Page;
 use crate::title::encode_title;
@@ -217,16 +217,6 @@ impl Transform for Cite {
         }
         self.track_calls(token);
         true
-    }
-
-    /// Refs and reference lists; in a ref body, also the call markers
-    /// [`track_calls`](Self::track_calls) counts.
-    fn wants(&self) -> Kinds {
-        if self.depth == 0 {
-            Kinds::REF | Kinds::REFERENCES
-        } else {
-            Kinds::REF | Kinds::REFERENCES | Kinds::START_META
-        }
     }
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {

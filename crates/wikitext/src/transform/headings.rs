@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use tagloom_html::atom::{self, Atom};
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
-use super::{Kinds, Transform};
+use super::Transform;
 use crate::token::{Tok, WikiToken};
 
 #[derive(Default)]
@@ -85,15 +85,6 @@ impl Transform for HeadingIds {
     fn pass(&mut self, token: &WikiToken) -> bool {
         self.open.is_empty()
             && !(token.start_atom().is_some_and(is_heading) && token.span.is_some())
-    }
-
-    /// Outside a heading, only heading start tags.
-    fn wants(&self) -> Kinds {
-        if self.open.is_empty() {
-            Kinds::START_HEADING
-        } else {
-            Kinds::ALL
-        }
     }
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {

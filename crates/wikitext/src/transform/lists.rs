@@ -9,7 +9,7 @@ use tagloom_html::atom;
 use tagloom_html::token::{Name, OwnedToken};
 use tagloom_html::tree_builder::is_formatting_atom;
 
-use super::{Kinds, Transform};
+use super::Transform;
 use crate::token::{Tok, WikiToken};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -181,22 +181,6 @@ impl Transform for ListHandler {
         }
         self.track_formatting(token);
         true
-    }
-
-    /// Outside lists: list items, formatting tags (tracked), and the end of
-    /// a table when an enclosing list waits for it.
-    fn wants(&self) -> Kinds {
-        if !self.stack.is_empty() {
-            return Kinds::ALL;
-        }
-        let mut wants = Kinds::LIST_ITEM | Kinds::START_A | Kinds::START_FORMATTING;
-        if !self.outer.is_empty() {
-            wants = wants | Kinds::END_TABLE;
-        }
-        if !self.formatting.is_empty() {
-            wants = wants | Kinds::END_A | Kinds::END_FORMATTING;
-        }
-        wants
     }
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {

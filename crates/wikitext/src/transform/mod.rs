@@ -12,20 +12,15 @@
 
 pub(crate) mod cite;
 pub(crate) mod headings;
-pub(crate) mod kinds;
 pub(crate) mod links;
 pub(crate) mod lists;
 pub(crate) mod paragraphs;
 pub(crate) mod pre;
 pub(crate) mod quotes;
 
-#[cfg(test)]
-mod masks_tests;
-
 use tagloom_html::atom::{self, Atom};
 use tagloom_transform::pipeline::{Ctx, Handler, HandlerError, Outcome};
 
-pub(crate) use self::kinds::Kinds;
 use crate::token::WikiToken;
 
 /// A transform that takes one token at a time and appends what it releases.
@@ -43,35 +38,16 @@ pub(crate) trait Transform {
     fn pass(&mut self, _token: &WikiToken) -> bool {
         false
     }
-
-    /// The token classes the transform may act on in its current state: a
-    /// token of any other class must be one [`pass`](Self::pass) would let
-    /// through without changing the state, so the chain hands it on without
-    /// calling the transform at all. Read again after each call. The
-    /// default: every class.
-    fn wants(&self) -> Kinds {
-        Kinds::ALL
-    }
-}
-
-/// A stage of the [`Chain`] and the classes of tokens it wants now.
-struct Stage {
-    wants: Kinds,
-    transform: Box<dyn Transform>,
 }
 
 /// Runs the transforms, in rank order, as one pipeline handler: each token
-/// goes through every transform that wants its class ([`Transform::wants`]),
-/// and what one releases goes on to the next, as the pipeline's phases would
-/// pass it (the same tokens reach each transform in the same order, less the
-/// ones it would let through untouched), without moving every token through
-/// the pipeline's buffers once per transform. A transform sees only what it
-/// appended in this call in its `out` (some look back over it).
+/// goes through every transform, and what one releases goes on to the next,
+/// as the pipeline's phases would pass it (the same tokens reach each transform
+/// in the same order), without moving every token through the pipeline's
+/// buffers once per transform. A transform sees only what it appended in this
+/// call in its `out` (some look back over it).
 pub(crate) struct Chain {
-    stages: Vec<Stage>,
-    /// Whether the stages' [`Transform::wants`] are read (false: every stage
-    /// gets every token: the tests that compare both).
-    masked: bool,
+    stages: Vec<Box<dyn Transform>>,
     /// Reused buffers: a stage's input, its output, and one token's output
     /// when the stage's output already holds tokens.
     input: Vec<WikiToken>,
@@ -79,76 +55,38 @@ pub(crate) struct Chain {
     one: Vec<WikiToken>,
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Set by the tests that compare the masked chain with one that hands
-    /// every token to every stage: the chains made while it is set ignore
-    /// the stages' [`Transform::wants`].
-    pub(crate) static UNMASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 impl Chain {
     pub(crate) fn new(stages: Vec<Box<dyn Transform>>) -> Self {
-        #[cfg(test)]
-        let masked = !UNMASKED.get();
-        #[cfg(not(test))]
-        let masked = true;
-        let mut chain = Chain {
-            stages: stages
-                .into_iter()
-                .map(|transform| Stage {
-                    wants: Kinds::ALL,
-                    transform,
-                })
-                .collect(),
-            masked,
+        Chain {
+            stages,
             input: Vec::new(),
             output: Vec::new(),
             one: Vec::new(),
-        };
-        chain.reset();
-        chain
-    }
-
-    /// Every token of `tokens` through the chain.
-    #[cfg(test)]
-    pub(crate) fn run_all(&mut self, tokens: Vec<WikiToken>) -> Vec<WikiToken> {
-        let mut out = Vec::new();
-        for token in tokens {
-            self.run(token, &mut out);
         }
-        out
     }
 
     /// Back to the state [`new`](Self::new) made it in (the stages reset, the
     /// buffers kept, emptied): a reused pipeline's chain for its next input.
     pub(crate) fn reset(&mut self) {
         for stage in &mut self.stages {
-            stage.transform.reset();
-            stage.wants = if self.masked {
-                stage.transform.wants()
-            } else {
-                Kinds::ALL
-            };
+            stage.reset();
         }
         self.input.clear();
         self.output.clear();
         self.one.clear();
     }
 
-    /// `token` through every stage that wants it; the result is appended to
-    /// `out` (which the stages never see: each pushes into the chain's own
-    /// buffers). A stage that lets the token pass does not move it; while
-    /// each stage gives back exactly one token, that token goes straight on
-    /// to the next (the usual case: no buffer drained per stage); from the
-    /// first stage that gives back several, they go on through the buffers.
-    /// Once a stage gives back none (it holds a line or a paragraph, as the
-    /// quote and paragraph stages do for most tokens), the run ends: no later
-    /// stage has anything to do.
+    /// `token` through every stage; the result is appended to `out` (which the
+    /// stages never see: each pushes into the chain's own buffers). A
+    /// stage that lets the token pass does not move it; while each stage gives
+    /// back exactly one token, that token goes straight on to the next (the
+    /// usual case: no buffer drained per stage); from the first
+    /// stage that gives back several, they go on through the buffers. Once a
+    /// stage gives back none (it holds a line or a paragraph, as the quote
+    /// and paragraph stages do for most tokens), the run ends: no later stage
+    /// has anything to do.
     fn run(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
         self.input.clear();
-        let masked = self.masked;
-        let mut kind = Kinds::of(&token);
         let mut next = 0;
         loop {
             let Some(stage) = self.stages.get_mut(next) else {
@@ -156,20 +94,10 @@ impl Chain {
                 return;
             };
             next += 1;
-            if !stage.wants.has(kind) {
+            if stage.pass(&token) {
                 continue;
             }
-            let t = &mut stage.transform;
-            if t.pass(&token) {
-                if masked {
-                    stage.wants = t.wants();
-                }
-                continue;
-            }
-            t.push(token, &mut self.input);
-            if masked {
-                stage.wants = t.wants();
-            }
+            stage.push(token, &mut self.input);
             match self.input.len() {
                 1 => {}
                 // Held (a line, a paragraph): nothing for the later stages.
@@ -178,7 +106,6 @@ impl Chain {
             }
             let Some(t) = self.input.pop() else { return };
             token = t;
-            kind = Kinds::of(&token);
         }
         for stage in self.stages.iter_mut().skip(next) {
             if self.input.is_empty() {
@@ -186,22 +113,14 @@ impl Chain {
             }
             self.output.clear();
             for t in self.input.drain(..) {
-                if !stage.wants.has(Kinds::of(&t)) {
-                    self.output.push(t);
-                    continue;
-                }
-                let transform = &mut stage.transform;
-                if transform.pass(&t) {
+                if stage.pass(&t) {
                     self.output.push(t);
                 } else if self.output.is_empty() {
-                    transform.push(t, &mut self.output);
+                    stage.push(t, &mut self.output);
                 } else {
                     self.one.clear();
-                    transform.push(t, &mut self.one);
+                    stage.push(t, &mut self.one);
                     self.output.append(&mut self.one);
-                }
-                if masked {
-                    stage.wants = transform.wants();
                 }
             }
             std::mem::swap(&mut self.input, &mut self.output);

@@ -3,7 +3,7 @@
 //! (the space removed); following such lines join it. Lines of only spaces,
 //! comments and metas are start-of-line transparent.
 
-use super::{Kinds, Transform, is_wikitext_block};
+use super::{Transform, is_wikitext_block};
 use crate::token::{Tok, WikiToken};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -130,15 +130,6 @@ impl Transform for PreHandler {
     /// and end of input passes.
     fn pass(&mut self, token: &WikiToken) -> bool {
         self.state == State::Ignore && !token.is_end() && !token.is_newline()
-    }
-
-    /// Within a line that cannot be an indent-pre, only what ends it.
-    fn wants(&self) -> Kinds {
-        if self.state == State::Ignore {
-            Kinds::NEWLINE | Kinds::END
-        } else {
-            Kinds::ALL
-        }
     }
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {

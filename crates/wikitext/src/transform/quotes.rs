@@ -8,7 +8,7 @@
 use tagloom_html::atom;
 use tagloom_html::token::OwnedToken;
 
-use super::{Kinds, Transform};
+use super::Transform;
 use crate::token::{Tok, WikiToken};
 
 /// Resolves quotes per line; the text of a link (between `<a>` and `</a>`) is
@@ -101,26 +101,6 @@ impl Transform for QuoteTransformer {
                 true
             }
             _ => false,
-        }
-    }
-
-    /// While tokens stream (a line open, no quote run held), what
-    /// [`pass`](Self::pass) does not let through, and text (which sets the
-    /// class a bold run reads); other tokens set it to [`before`]'s "other",
-    /// which changes nothing when it is already that.
-    fn wants(&self) -> Kinds {
-        match self.stack.last() {
-            Some(level) if self.quoted.is_none() && level.lead == before(None) => {
-                Kinds::NEWLINE
-                    | Kinds::END
-                    | Kinds::QUOTE
-                    | Kinds::INDENT_PRE
-                    | Kinds::START_A
-                    | Kinds::END_A
-                    | Kinds::START_CELL
-                    | Kinds::TEXT
-            }
-            _ => Kinds::ALL,
         }
     }
 
