@@ -840,8 +840,8 @@ impl<'a> Parser<'a> {
 /// The first `needle` at or after `from`: a search for its first byte,
 /// then a prefix check. Cheaper than `str::find(&str)`, which builds a
 /// two-way searcher on every call, for the short needles the parser looks
-/// for (`</`, `-->`, `<onlyinclude>`).
-fn find_from(src: &str, from: usize, needle: &str) -> Option<usize> {
+/// for (`</`, `-->`, `<onlyinclude>`; the tokenizer's closing tags too).
+pub(crate) fn find_from(src: &str, from: usize, needle: &str) -> Option<usize> {
     let hay = src.get(from..)?.as_bytes();
     let Some((&first, rest)) = needle.as_bytes().split_first() else {
         return Some(from);
