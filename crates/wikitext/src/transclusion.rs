@@ -655,9 +655,13 @@ fn ends_on_list_line(text: &str) -> bool {
 /// line can be a long paragraph: memchr's vector search from the end, not
 /// `rsplit`'s (a generic search a word at a time).
 fn last_line(text: &str) -> &str {
-    memchr::memrchr(b'\n', text.as_bytes())
-        .and_then(|at| text.get(at + 1..))
-        .unwrap_or(text)
+    text.get(line_start(text)..).unwrap_or(text)
+}
+
+/// Where `text`'s last line starts: after its last newline (0 when it has
+/// none), found as [`last_line`] finds it.
+fn line_start(text: &str) -> usize {
+    memchr::memrchr(b'\n', text.as_bytes()).map_or(0, |at| at + 1)
 }
 
 /// The start of the current line before a call (`*foo ` in `*foo {{x}}`)
@@ -670,7 +674,7 @@ fn list_line_lead(
     expansion: &str,
     out: &str,
 ) -> Option<String> {
-    let line_start = src.get(..span.start)?.rfind('\n').map_or(0, |n| n + 1);
+    let line_start = line_start(src.get(..span.start)?);
     let lead = src.get(line_start..span.start)?;
     if !lead.starts_with(['*', '#', ':', ';'])
         || lead.contains("{{")
@@ -716,11 +720,8 @@ fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) ->
         return 0;
     }
     let rest = src.get(span.end..).unwrap_or("");
-    let mut len = rest.find('\n').unwrap_or(rest.len());
-    let line_start = src
-        .get(..span.start)
-        .and_then(|b| b.rfind('\n'))
-        .map_or(0, |n| n + 1);
+    let mut len = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+    let line_start = src.get(..span.start).map_or(0, line_start);
     let prefix: String = src
         .get(line_start..)
         .unwrap_or("")
@@ -817,7 +818,7 @@ impl TableDepth {
     fn depth(&mut self, out: &str) -> usize {
         let new = out.get(self.read..).unwrap_or("");
         // Only whole lines: the last one may still grow.
-        let upto = new.rfind('\n').map_or(0, |n| n + 1);
+        let upto = line_start(new);
         for line in new.get(..upto).unwrap_or("").lines() {
             let line = line.trim_start();
             if line.starts_with("{|") {
@@ -883,6 +884,7 @@ mod tests {
         ] {
             let line = text.rsplit('\n').next().unwrap_or("");
             assert_eq!(last_line(text), line, "{text:?}");
+            assert_eq!(line_start(text), text.rfind('\n').map_or(0, |n| n + 1));
             let safe = line
                 .bytes()
                 .rev()
