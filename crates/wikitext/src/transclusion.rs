@@ -442,7 +442,7 @@ fn expand_into(
             gap_from = k + 1;
             expand_gap(page, src, gap, segment_start..span.start, out)?;
             // Inside a tag or link they go, as before.
-            if safe_context(out.rsplit('\n').next().unwrap_or("")) {
+            if safe_context(last_line(out)) {
                 out.push_str(src.get(span.clone()).unwrap_or(""));
             }
             segment_start = span.end;
@@ -463,7 +463,7 @@ fn expand_into(
         page.check_input(call_src.len())?;
         expansion.clear();
         page.expand_call(src, node, &mut expansion);
-        let line = out.rsplit('\n').next().unwrap_or("");
+        let line = last_line(out);
         // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
         // unmarked: it becomes structure, not content.
         let target = src.get(call.title.span.clone()).unwrap_or("").trim();
@@ -650,9 +650,21 @@ fn expand_gap(
 
 /// Whether `text`'s last line is a list line.
 fn ends_on_list_line(text: &str) -> bool {
-    text.rsplit('\n')
-        .next()
-        .is_some_and(|l| l.starts_with(['*', '#', ':', ';']))
+    last_line(text).starts_with(['*', '#', ':', ';'])
+}
+
+/// The text after `text`'s last newline (all of it when it has none). The
+/// expanded page so far is searched for it before every call, and its last
+/// line can be a long paragraph: memchr's vector search from the end, not
+/// `rsplit`'s (a generic search a word at a time).
+fn last_line(text: &str) -> &str {
+    text.get(line_start(text)..).unwrap_or(text)
+}
+
+/// Where `text`'s last line starts: after its last newline (0 when it has
+/// none), found as [`last_line`] finds it.
+fn line_start(text: &str) -> usize {
+    memchr::memrchr(b'\n', text.as_bytes()).map_or(0, |at| at + 1)
 }
 
 /// The start of the current line before a call (`*foo ` in `*foo {{x}}`)
@@ -665,7 +677,7 @@ fn list_line_lead(
     expansion: &str,
     out: &str,
 ) -> Option<String> {
-    let line_start = src.get(..span.start)?.rfind('\n').map_or(0, |n| n + 1);
+    let line_start = line_start(src.get(..span.start)?);
     let lead = src.get(line_start..span.start)?;
     if !lead.starts_with(['*', '#', ':', ';'])
         || lead.contains("{{")
@@ -711,11 +723,8 @@ fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) ->
         return 0;
     }
     let rest = src.get(span.end..).unwrap_or("");
-    let mut len = rest.find('\n').unwrap_or(rest.len());
-    let line_start = src
-        .get(..span.start)
-        .and_then(|b| b.rfind('\n'))
-        .map_or(0, |n| n + 1);
+    let mut len = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+    let line_start = src.get(..span.start).map_or(0, line_start);
     let prefix: String = src
         .get(line_start..)
         .unwrap_or("")
@@ -748,10 +757,8 @@ fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) ->
 fn safe_context(line: &str) -> bool {
     // Open when the last `<` or `>` is a `<`. Table syntax lines are fine:
     // markers are transparent to table syntax (`tokenize/table.rs`).
-    line.bytes()
-        .rev()
-        .find(|&b| b == b'<' || b == b'>')
-        .is_none_or(|b| b == b'>')
+    let bytes = line.as_bytes();
+    memchr::memrchr2(b'<', b'>', bytes).is_none_or(|at| bytes.get(at) == Some(&b'>'))
 }
 
 /// Whether output `expansion` can be marked after `line` as far as open
@@ -814,7 +821,7 @@ impl TableDepth {
     fn depth(&mut self, out: &str) -> usize {
         let new = out.get(self.read..).unwrap_or("");
         // Only whole lines: the last one may still grow.
-        let upto = new.rfind('\n').map_or(0, |n| n + 1);
+        let upto = line_start(new);
         for line in new.get(..upto).unwrap_or("").lines() {
             let line = line.trim_start();
             if line.starts_with("{|") {
@@ -860,6 +867,39 @@ fn cell_content(line: &str, after: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The memchr searches find what `rsplit` and a reverse byte search find.
+    #[test]
+    fn last_line_and_safe_context_as_the_plain_searches() {
+        let long = format!("{}<b>{}", "x".repeat(100), "é y ".repeat(40));
+        for text in [
+            "",
+            "\n",
+            "a\n",
+            "a\nb",
+            "*x {{y}}\n# z",
+            "no newline",
+            "<a href=\"x",
+            "<b>ok</b> then",
+            "a > b",
+            "\n<",
+            long.as_str(),
+        ] {
+            let line = text.rsplit('\n').next().unwrap_or("");
+            assert_eq!(last_line(text), line, "{text:?}");
+            assert_eq!(line_start(text), text.rfind('\n').map_or(0, |n| n + 1));
+            let safe = line
+                .bytes()
+                .rev()
+                .find(|&b| b == b'<' || b == b'>')
+                .is_none_or(|b| b == b'>');
+            assert_eq!(safe_context(line), safe, "{text:?}");
+            assert_eq!(
+                ends_on_list_line(text),
+                line.starts_with(['*', '#', ':', ';'])
+            );
+        }
+    }
 
     #[test]
     fn json_strings_are_written_as_serde_json_writes_them() {

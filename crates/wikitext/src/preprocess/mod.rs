@@ -71,6 +71,7 @@ mod expand;
 pub(crate) mod functions;
 pub(crate) mod interwiki;
 mod parse;
+pub(crate) use parse::find_from;
 mod store;
 mod title;
 mod tree;

@@ -843,22 +843,27 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// The first `needle` at or after `from`: a search for its first character,
+/// The first `needle` at or after `from`: a search for its first byte,
 /// then a prefix check. Cheaper than `str::find(&str)`, which builds a
 /// two-way searcher on every call, for the short needles the parser looks
-/// for (`</`, `-->`, `<onlyinclude>`).
-fn find_from(src: &str, from: usize, needle: &str) -> Option<usize> {
-    let Some(first) = needle.chars().next() else {
-        return src.get(from..).map(|_| from);
+/// for (`</`, `-->`, `<onlyinclude>`; the tokenizer's closing tags too).
+pub(crate) fn find_from(src: &str, from: usize, needle: &str) -> Option<usize> {
+    let hay = src.get(from..)?.as_bytes();
+    let Some((&first, rest)) = needle.as_bytes().split_first() else {
+        return Some(from);
     };
-    let mut k = from;
-    loop {
-        let at = k + src.get(k..)?.find(first)?;
-        if src.get(at..)?.starts_with(needle) {
-            return Some(at);
+    // Each candidate by its first byte (memchr's vector search: the closing
+    // tag searches cross whole ref bodies), then the rest compared. A
+    // match of the whole needle starts on a character boundary (UTF-8).
+    let mut k = 0;
+    while let Some(at) = hay.get(k..).and_then(|h| memchr::memchr(first, h)) {
+        let at = k + at;
+        if hay.get(at + 1..).is_some_and(|h| h.starts_with(rest)) {
+            return Some(from + at);
         }
-        k = at + first.len_utf8();
+        k = at + 1;
     }
+    None
 }
 
 /// Finds `</name\s*>` (name case-insensitive) from `from`.
@@ -882,4 +887,23 @@ fn find_close_tag(src: &str, from: usize, name: &str) -> Option<Span> {
         k = at + 2;
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte search finds what `str::find` finds from each position.
+    #[test]
+    fn find_from_is_str_find() {
+        let src = "a</b> é</ref>--><!-- x -->é<onlyinclude>ü</é";
+        for needle in ["</", "-->", "<onlyinclude>", "é", "</é", "", "zz", "<"] {
+            for from in 0..=src.len() + 1 {
+                let expected = src
+                    .get(from..)
+                    .and_then(|rest| rest.find(needle).map(|at| from + at));
+                assert_eq!(find_from(src, from, needle), expected, "{needle:?} {from}");
+            }
+        }
+    }
 }

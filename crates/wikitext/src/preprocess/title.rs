@@ -93,7 +93,7 @@ impl Title {
             return Err(TitleError::BadChar(c));
         }
         let mut s = normalize_spaces(raw);
-        if let Some(hash) = s.find('#') {
+        if let Some(hash) = memchr::memchr(b'#', s.as_bytes()) {
             s.truncate(hash);
             s = s.trim_end().to_owned();
         }
@@ -101,7 +101,7 @@ impl Title {
         if let Some(r) = rest.strip_prefix(':') {
             ns = NS_MAIN;
             rest = r.trim_start();
-        } else if let Some(colon) = rest.find(':')
+        } else if let Some(colon) = memchr::memchr(b':', rest.as_bytes())
             && let Some(id) = namespace_id(rest[..colon].trim_end(), site)
         {
             ns = id;

@@ -174,7 +174,7 @@ impl Tokenizer<'_> {
         let mut i = 0;
         loop {
             let tail = rest.get(i..).unwrap_or("");
-            let nl = tail.find('\n');
+            let nl = super::newline(tail);
             let comment = tail
                 .get(..nl.unwrap_or(tail.len()))
                 .and_then(|t| t.find("<!--"));

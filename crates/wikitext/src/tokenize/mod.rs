@@ -19,6 +19,7 @@ pub(crate) mod tags;
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
+use self::skip::newline;
 use crate::token::{Tok, WikiToken};
 
 /// Whether `token` is a table cell that `||` or `!!` started.
@@ -310,7 +311,9 @@ impl<'a> Tokenizer<'a> {
         let start = self.pos;
         let rest = self.rest();
         if let Some(after) = rest.strip_prefix(START) {
-            let Some(end) = after.find(INDEX_END) else {
+            let Some(end) =
+                crate::preprocess::find_from(after, 0, INDEX_END.encode_utf8(&mut [0; 4]))
+            else {
                 return false;
             };
             let Some((index, call)) = after

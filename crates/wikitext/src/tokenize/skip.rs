@@ -1,4 +1,5 @@
-//! The search for the end of a run of plain text (see `Tokenizer::text_run`):
+//! The search for the end of a run of plain text (see `Tokenizer::text_run`)
+//! and for the end of a line:
 //! eight bytes at a time while they are all common text bytes (lower-case
 //! letters, digits, `(`…`/` punctuation, spaces), which no syntax starts with;
 //! any other byte is looked up in the stop table on its own.
@@ -23,6 +24,14 @@ const fn plain_bytes(w: u64) -> u64 {
     // A byte of `low ^ spaces` is zero where `w` has a space.
     let not_space = at_least(low ^ (0x20 * ONES), 1);
     (lower | digits | (!not_space & HIGH)) & !(w & HIGH)
+}
+
+/// The position of `s`'s first newline. Line ends are searched for from
+/// each table line and cell: memchr's vector search rather than
+/// `str::find(char)`'s generic one, whose setup alone costs more than a short
+/// line's search.
+pub(crate) fn newline(s: &str) -> Option<usize> {
+    memchr::memchr(b'\n', s.as_bytes())
 }
 
 /// The first position from `from` on whose byte is in `stops` (`run.len()`
@@ -70,6 +79,14 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn newline_is_str_find() {
+        let long = format!("{}\n{}", "é x".repeat(30), "y\n");
+        for s in ["", "\n", "a", "ab\ncd\n", "ü|| x", long.as_str()] {
+            assert_eq!(newline(s), s.find('\n'), "{s:?}");
         }
     }
 

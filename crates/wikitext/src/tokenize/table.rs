@@ -233,7 +233,7 @@ impl Tokenizer<'_> {
         if !is_table_syntax || (!markers.is_empty() && !is_cell) {
             return false;
         }
-        let eol = line.find('\n').unwrap_or(line.len());
+        let eol = super::newline(line).unwrap_or(line.len());
         // Comments before the syntax stay (in the table, as Parsoid keeps them).
         for &(at, len) in &comments {
             let text = rest.get(at + 4..at + len - 3).unwrap_or("");
@@ -354,7 +354,7 @@ impl Tokenizer<'_> {
     /// `markers` the transclusion markers already met in it.
     pub(crate) fn cell(&mut self, name: &str, syntax: usize, mut markers: Vec<usize>) {
         let rest = self.rest();
-        let eol = rest.find('\n').unwrap_or(rest.len());
+        let eol = super::newline(rest).unwrap_or(rest.len());
         let line = rest.get(..eol).unwrap_or("");
         let mut attrs_end = None;
         let b = line.as_bytes();
@@ -513,7 +513,7 @@ impl Tokenizer<'_> {
     /// Where the current cell ends in `rest`: the next `||` (or `!!` on a
     /// header line) or the end of the line.
     fn cell_end(&self, rest: &str) -> usize {
-        let eol = rest.find('\n').unwrap_or(rest.len());
+        let eol = super::newline(rest).unwrap_or(rest.len());
         let line = rest.get(..eol).unwrap_or("");
         let header = self.cell_line == Some(CellLine::Header);
         let b = line.as_bytes();
@@ -616,7 +616,7 @@ impl Tokenizer<'_> {
         }
         let rest = self.src.get(after..self.limit).unwrap_or("");
         let line = rest
-            .get(..rest.find('\n').unwrap_or(rest.len()))
+            .get(..super::newline(rest).unwrap_or(rest.len()))
             .unwrap_or("");
         if line.contains(START) {
             self.line_call = false;

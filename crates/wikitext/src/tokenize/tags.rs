@@ -284,8 +284,7 @@ pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
 /// Finds `</name>` (ASCII case-insensitive) in `s`: its start and length.
 fn find_close(s: &str, name: &str) -> Option<(usize, usize)> {
     let mut from = 0;
-    while let Some(at) = s.get(from..)?.find("</") {
-        let at = from + at;
+    while let Some(at) = crate::preprocess::find_from(s, from, "</") {
         let after = at + 2 + name.len();
         let matches = s
             .get(at + 2..after)
