@@ -560,6 +560,17 @@ impl BodySink {
                     (self.run.text(s), false)
                 }
                 Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => (true, false),
+                // An empty line's comments and whitespace (one in a table
+                // stopped the whole table's run).
+                Tok::EmptyLine(inner) => {
+                    let ok = inner.iter().all(|t| match &t.tok {
+                        Tok::Html(OwnedToken::Comment(_)) => self.run.comment(),
+                        Tok::Html(OwnedToken::Characters(c)) => self.run.text(c.text()),
+                        Tok::Newline => self.run.text("\n"),
+                        _ => false,
+                    });
+                    (ok, false)
+                }
                 _ => (false, false),
             };
             if !ok {
