@@ -509,6 +509,9 @@ impl BodySink {
         }
         self.starts.clear();
         self.steps.clear();
+        // The run's open formatting elements: with the builder's, what
+        // `feed_tokens` counts for its `</p>` rule.
+        let mut formatting = 0usize;
         let mut len = 0;
         let mut stop = tokens.len();
         // As `flatten` makes them: the pseudo-tokens are text, or nothing.
@@ -527,6 +530,7 @@ impl BodySink {
                         }
                         if !step.void {
                             self.starts.push(at + i);
+                            formatting += usize::from(is_formatting(tag));
                         }
                         (true, step.void)
                     }
@@ -534,12 +538,14 @@ impl BodySink {
                 },
                 Tok::Html(OwnedToken::EndTag(tag)) => {
                     // `feed_tokens` may rewrite what follows this `</p>`.
-                    let closed = if self.formatting > 0 && tag.name().is(atom::P) {
+                    let closed = if self.formatting + formatting > 0 && tag.name().is(atom::P) {
                         None
                     } else {
                         self.run.end(tag)
                     };
                     if let Some(n) = closed {
+                        // Only a tag's own element closes a formatting one.
+                        formatting = formatting.saturating_sub(usize::from(is_formatting(tag)));
                         if n > 1 {
                             self.steps.push((i, n - 1, &[]));
                         }
@@ -953,6 +959,28 @@ mod tests {
             let (document, fragment) = document_and_fragment(tokens);
             assert!(!document.is_empty());
             assert_eq!(document, fragment);
+        }
+    }
+}
+
+#[cfg(test)]
+mod run_tests {
+    use crate::RenderOptions;
+
+    /// A `</p>` inside a run's formatting element, followed by two newlines:
+    /// the paragraph rule (`after_paragraph`) applies as it does without
+    /// runs (debug builds compare both trees).
+    #[test]
+    fn paragraph_end_in_a_runs_formatting_element() {
+        for page in [
+            "<b><p>x</p>\n\ny</b>",
+            "<i><div><p>x</p>\n\n</div></i>",
+            "{|\n|<b><p>x</p>\n\ny</b>\n|}",
+        ] {
+            assert!(
+                crate::render(page, &RenderOptions::default()).is_ok(),
+                "{page}"
+            );
         }
     }
 }
