@@ -537,12 +537,13 @@ impl BodySink {
                     None => (false, false),
                 },
                 Tok::Html(OwnedToken::EndTag(tag)) => {
-                    // `feed_tokens` may rewrite what follows this `</p>`.
-                    let closed = if self.formatting + formatting > 0 && tag.name().is(atom::P) {
-                        None
-                    } else {
-                        self.run.end(tag)
-                    };
+                    // `feed_tokens` may rewrite what follows this `</p>`
+                    // (not when it is `Other`, whatever follows the chunk).
+                    let rewritten = self.formatting + formatting > 0
+                        && tag.name().is(atom::P)
+                        && after_paragraph(tokens.get(i + 1..).unwrap_or_default(), false)
+                            != AfterParagraph::Other;
+                    let closed = if rewritten { None } else { self.run.end(tag) };
                     if let Some(n) = closed {
                         // Only a tag's own element closes a formatting one.
                         formatting = formatting.saturating_sub(usize::from(is_formatting(tag)));
@@ -975,6 +976,9 @@ mod run_tests {
         for page in [
             "<b><p>x</p>\n\ny</b>",
             "<i><div><p>x</p>\n\n</div></i>",
+            // The rule leaves these `</p>` as they are: the run takes them.
+            "<i><div><p>x</p>\ny</div></i>",
+            "<b><p>x</p><p>y</p>\n\n\nz</b>",
             "{|\n|<b><p>x</p>\n\ny</b>\n|}",
         ] {
             assert!(
