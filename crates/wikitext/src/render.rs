@@ -294,6 +294,11 @@ struct BodySink {
     doomed: Vec<usize>,
     /// The positions of the open elements of the run being checked.
     starts: Vec<usize>,
+    /// Where (the token's index in the run) the run being checked closes
+    /// more elements than a token's own end tag, or inserts elements the
+    /// table model implies (`tagloom_html::tree_builder::RunStep`): how many
+    /// close, which are inserted.
+    steps: Vec<(usize, usize, &'static [atom::Atom])>,
     /// Debug builds: every write, to build the tree again through the tree
     /// builder alone and compare.
     #[cfg(debug_assertions)]
@@ -370,6 +375,7 @@ impl BodySink {
             runs: Vec::new(),
             doomed: Vec::new(),
             starts: Vec::new(),
+            steps: Vec::new(),
             #[cfg(debug_assertions)]
             writes: Vec::new(),
         };
@@ -505,38 +511,76 @@ impl BodySink {
             return 0;
         }
         self.starts.clear();
+        self.steps.clear();
+        // The run's open formatting elements: with the builder's, what
+        // `feed_tokens` counts for its `</p>` rule.
+        let mut formatting = 0usize;
         let mut len = 0;
         let mut stop = tokens.len();
         // As `flatten` makes them: the pseudo-tokens are text, or nothing.
         for (i, t) in tokens.iter().enumerate() {
             let (ok, closed) = match &t.tok {
                 Tok::Html(OwnedToken::StartTag(tag)) => match self.run.start(tag) {
-                    Some(void) => {
-                        if !void {
+                    Some(step) => {
+                        if step.close > 0 || !step.implied.is_empty() {
+                            self.steps.push((i, step.close, step.implied));
+                        }
+                        let kept = self.starts.len().saturating_sub(step.close);
+                        self.starts.truncate(kept);
+                        // An implied element is open where its tag would be.
+                        for _ in step.implied {
                             self.starts.push(at + i);
                         }
-                        (true, void)
+                        if !step.void {
+                            self.starts.push(at + i);
+                            formatting += usize::from(is_formatting(tag));
+                        }
+                        (true, step.void)
                     }
                     None => (false, false),
                 },
                 Tok::Html(OwnedToken::EndTag(tag)) => {
-                    // `feed_tokens` may rewrite what follows this `</p>`.
-                    let ok = !(self.formatting > 0 && tag.name().is(atom::P)) && self.run.end(tag);
-                    if ok {
-                        self.starts.pop();
+                    // `feed_tokens` may rewrite what follows this `</p>`
+                    // (not when it is `Other`, whatever follows the chunk).
+                    let rewritten = self.formatting + formatting > 0
+                        && tag.name().is(atom::P)
+                        && after_paragraph(tokens.get(i + 1..).unwrap_or_default(), false)
+                            != AfterParagraph::Other;
+                    let closed = if rewritten { None } else { self.run.end(tag) };
+                    if let Some(n) = closed {
+                        // Only a tag's own element closes a formatting one.
+                        formatting = formatting.saturating_sub(usize::from(is_formatting(tag)));
+                        if n > 1 {
+                            self.steps.push((i, n - 1, &[]));
+                        }
+                        let kept = self.starts.len().saturating_sub(n);
+                        self.starts.truncate(kept);
                     }
-                    (ok, ok)
+                    (closed.is_some(), closed.is_some())
                 }
                 Tok::Html(OwnedToken::Comment(_)) => {
                     let ok = self.run.comment();
                     (ok, ok)
                 }
-                Tok::Html(OwnedToken::Characters(c)) => (AppendRun::text(c.text()), false),
-                Tok::Newline | Tok::Quote(_) => (true, false),
+                Tok::Html(OwnedToken::Characters(c)) => (self.run.text(c.text()), false),
+                Tok::Newline => (self.run.text("\n"), false),
+                // Apostrophes (text other than whitespace).
+                Tok::Quote(_) => (self.run.text("'"), false),
                 Tok::ListItem(s) | Tok::Template(s) | Tok::TemplateArg(s) => {
-                    (AppendRun::text(s), false)
+                    (self.run.text(s), false)
                 }
                 Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => (true, false),
+                // An empty line's comments and whitespace (one in a table
+                // stopped the whole table's run).
+                Tok::EmptyLine(inner) => {
+                    let ok = inner.iter().all(|t| match &t.tok {
+                        Tok::Html(OwnedToken::Comment(_)) => self.run.comment(),
+                        Tok::Html(OwnedToken::Characters(c)) => self.run.text(c.text()),
+                        Tok::Newline => self.run.text("\n"),
+                        _ => false,
+                    });
+                    (ok, false)
+                }
                 _ => (false, false),
             };
             if !ok {
@@ -571,7 +615,14 @@ impl BodySink {
             .ok_or_else(|| PipelineError::Sink("no key for a run".into()))?;
         self.feed(OwnedToken::comment(String::new()))?;
         let mut tree = std::mem::take(&mut self.appender);
-        for t in tokens {
+        let mut steps = self.steps.iter().peekable();
+        for (i, t) in tokens.enumerate() {
+            if let Some(&(_, close, implied)) = steps.next_if(|(at, ..)| *at == i) {
+                tree.close(close);
+                for &name in implied {
+                    tree.push(OwnedToken::StartTag(OwnedTag::new(name)));
+                }
+            }
             match t.tok {
                 Tok::Html(t) => tree.push(t),
                 _ => {
@@ -919,6 +970,31 @@ mod tests {
             let (document, fragment) = document_and_fragment(tokens);
             assert!(!document.is_empty());
             assert_eq!(document, fragment);
+        }
+    }
+}
+
+#[cfg(test)]
+mod run_tests {
+    use crate::RenderOptions;
+
+    /// A `</p>` inside a run's formatting element, followed by two newlines:
+    /// the paragraph rule (`after_paragraph`) applies as it does without
+    /// runs (debug builds compare both trees).
+    #[test]
+    fn paragraph_end_in_a_runs_formatting_element() {
+        for page in [
+            "<b><p>x</p>\n\ny</b>",
+            "<i><div><p>x</p>\n\n</div></i>",
+            // The rule leaves these `</p>` as they are: the run takes them.
+            "<i><div><p>x</p>\ny</div></i>",
+            "<b><p>x</p><p>y</p>\n\n\nz</b>",
+            "{|\n|<b><p>x</p>\n\ny</b>\n|}",
+        ] {
+            assert!(
+                crate::render(page, &RenderOptions::default()).is_ok(),
+                "{page}"
+            );
         }
     }
 }

@@ -24,18 +24,38 @@ use super::{InsertionMode, TreeBuilder, tag_sets};
 /// formatting element is nested in one of its name, so the list holds each
 /// once and the Noah's Ark clause never applies), no active formatting
 /// element is reconstructed (every one of the run's is open) and no node
-/// reaches the depth limit. When the run's elements are all closed again the
-/// builder's state is what it was before, except for the nodes appended to
-/// the current node: a caller can build those itself and tell the builder of
-/// them by a stand-in that is no text node either (a comment), as long as
-/// the run starts and ends with an element or a comment (then no text node
-/// of the builder's joins a text of the run's).
+/// reaches the depth limit.
+///
+/// A run may also hold a whole table (`table` where a block may start, when
+/// closing a table would reset the insertion mode to the one the run starts
+/// in): in the table's own modes ("in table", "in table body", "in row")
+/// only ASCII whitespace text (which "in table text" then appends), comments
+/// and the table's structure are taken, never anything the builder would
+/// foster-parent. The structure follows the table model: a row in a table
+/// gets an implied `tbody`, a cell in a table body an implied `tr`
+/// ([`RunStep::implied`]); a cell, row or section start tag closes the run's
+/// open cell, row or section, a `</table>`/`</tr>`/section end tag closes
+/// them down to its element ([`RunStep::close`]); each only where the run's
+/// current node is that cell, caption, row, section or table (never one of
+/// the builder's, and never an element inside a cell). A cell's and a
+/// caption's content follow the "in body" rules above (a cell's marker
+/// bounds the formatting elements and the button scope).
+///
+/// When the run's elements are all closed again the builder's state is what
+/// it was before, except for the nodes appended to the current node: a caller
+/// can build those itself and tell the builder of them by a stand-in that is
+/// no text node either (a comment), as long as the run starts and ends with
+/// an element or a comment (then no text node of the builder's joins a text
+/// of the run's).
 #[derive(Debug, Default)]
 pub struct AppendRun {
     /// The builder's current node (an HTML element).
     current: Option<Atom>,
     /// Whether the builder has a `p` in button scope.
     p_in_button_scope: bool,
+    /// Whether closing a table of the run's (not in a cell or caption of the
+    /// run's) resets the insertion mode to the builder's present one.
+    table_ok: bool,
     /// How many elements the run may hold open where it inserts a node
     /// (below the depth limit).
     room: usize,
@@ -44,8 +64,29 @@ pub struct AppendRun {
     formatting_room: usize,
     /// The run's open elements.
     open: Vec<Atom>,
-    /// How many of them are `p`.
-    p_open: usize,
+}
+
+/// What a start tag does in a run ([`AppendRun::start`]), in this order:
+/// closes the run's last `close` open elements, inserts the `implied`
+/// elements (no attributes, each in the last), then inserts its own element
+/// (closed at once when `void`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunStep {
+    /// How many of the run's open elements close first.
+    pub close: usize,
+    /// The elements the table model inserts before the tag's own.
+    pub implied: &'static [Atom],
+    /// Whether the element is void (closed at once).
+    pub void: bool,
+}
+
+impl RunStep {
+    /// An element opened in the current node, nothing else.
+    const OPEN: RunStep = RunStep {
+        close: 0,
+        implied: &[],
+        void: false,
+    };
 }
 
 impl TreeBuilder {
@@ -53,7 +94,6 @@ impl TreeBuilder {
     /// state is plain (see [`AppendRun`]).
     pub fn start_append_run(&self, run: &mut AppendRun) -> bool {
         run.open.clear();
-        run.p_open = 0;
         run.current = None;
         let plain = !self.finished
             && matches!(
@@ -84,24 +124,43 @@ impl TreeBuilder {
         }
         run.current = Some(current);
         run.p_in_button_scope = self.has_in_scope(atom::P, Scope::Button);
+        run.table_ok = self.reset_mode() == self.mode;
         run.room = room;
         run.formatting_room = self.config.max_active_formatting.max(3);
         true
     }
 }
 
+/// Whether `name` is a table section (`tbody`, `thead`, `tfoot`).
+fn is_section(name: Atom) -> bool {
+    matches!(name, atom::TBODY | atom::THEAD | atom::TFOOT)
+}
+
+/// Whether text in an element `name` of the run's goes through "in table
+/// text" (the builder's mode is then "in table", "in table body" or "in row").
+fn is_table_context(name: Atom) -> bool {
+    name == atom::TABLE || name == atom::TR || is_section(name)
+}
+
 impl AppendRun {
-    /// Whether `tag` only appends here: `Some(true)` for a void element
-    /// (closed at once), `Some(false)` for one now open (closed by its own
-    /// end tag, [`end`](Self::end)); `None`: the run cannot take it.
-    pub fn start(&mut self, tag: &OwnedTag) -> Option<bool> {
+    /// What `tag` does here, if it only appends ([`RunStep`]); `None`: the
+    /// run cannot take it. An element not void stays open until an end tag
+    /// ([`end`](Self::end)) or a later start tag ([`RunStep::close`]) closes it.
+    pub fn start(&mut self, tag: &OwnedTag) -> Option<RunStep> {
         use atom::*;
         let name = tag.name().atom()?;
-        let current = self.open.last().copied().or(self.current)?;
+        if matches!(name, CAPTION | TBODY | THEAD | TFOOT | TR | TD | TH) {
+            return self.table_start(name);
+        }
+        let top = self.open.last().copied();
+        if top.is_some_and(is_table_context) {
+            // Fostered (or a parse error): not an append.
+            return None;
+        }
+        let current = top.or(self.current)?;
         if self.open.len() > self.room {
             return None;
         }
-        let p_scope = self.p_open > 0 || self.p_in_button_scope;
         if Self::is_void(name) {
             // A `meta` goes through "in head", where one declaring an
             // encoding asks for a change.
@@ -110,7 +169,10 @@ impl AppendRun {
                     .attrs()
                     .iter()
                     .any(|a| a.name.is(CHARSET) || a.name.is(HTTP_EQUIV));
-            return (!declares).then_some(true);
+            return (!declares).then_some(RunStep {
+                void: true,
+                ..RunStep::OPEN
+            });
         }
         let ok = match name {
             A | B | BIG | CODE | EM | FONT | I | S | SMALL | STRIKE | STRONG | TT | U => {
@@ -124,20 +186,71 @@ impl AppendRun {
             SPAN | SUP | SUB | ABBR | CITE | Q | VAR | KBD | SAMP | DFN | BDI | BDO | DATA
             | TIME | MARK | INS | DEL => true,
             ADDRESS | ARTICLE | ASIDE | BLOCKQUOTE | CENTER | DIV | DL | FIGCAPTION | FIGURE
-            | FOOTER | HEADER | MAIN | NAV | OL | P | SECTION | UL => !p_scope,
-            H1 | H2 | H3 | H4 | H5 | H6 => !p_scope && !tag_sets::is_heading(current),
-            LI => !p_scope && (current == UL || current == OL),
-            DD | DT => !p_scope && current == DL,
+            | FOOTER | HEADER | MAIN | NAV | OL | P | SECTION | UL => !self.p_in_scope(),
+            TABLE => self.table_ok && !self.p_in_scope(),
+            H1 | H2 | H3 | H4 | H5 | H6 => !self.p_in_scope() && !tag_sets::is_heading(current),
+            LI => !self.p_in_scope() && (current == UL || current == OL),
+            DD | DT => !self.p_in_scope() && current == DL,
             _ => false,
         };
         if !ok {
             return None;
         }
-        if name == P {
-            self.p_open += 1;
-        }
         self.open.push(name);
-        Some(false)
+        Some(RunStep::OPEN)
+    }
+
+    /// A table structure start tag (`caption`, a section, `tr`, `td`,
+    /// `th`): taken only where the run's current node is its own table,
+    /// section, row, cell or caption, as the table model has it.
+    fn table_start(&mut self, name: Atom) -> Option<RunStep> {
+        use atom::*;
+        let mut depth = self.open.len();
+        let implied: &'static [Atom] = loop {
+            let top = *self.open.get(depth.checked_sub(1)?)?;
+            let at_top = depth == self.open.len();
+            match (top, name) {
+                (TABLE, CAPTION | TBODY | THEAD | TFOOT) => break &[],
+                (TABLE, TR) => break &[TBODY],
+                (TABLE, TD | TH) => break &[TBODY, TR],
+                (TBODY | THEAD | TFOOT, TR) => break &[],
+                (TBODY | THEAD | TFOOT, TD | TH) => break &[TR],
+                (TR, TD | TH) => break &[],
+                // The section, row or (only as the current node) cell or
+                // caption closes, and the tag is taken where it was.
+                (TBODY | THEAD | TFOOT, CAPTION | TBODY | THEAD | TFOOT)
+                | (TR, TR | CAPTION | TBODY | THEAD | TFOOT) => depth -= 1,
+                (TD | TH | CAPTION, _) if at_top => depth -= 1,
+                _ => return None,
+            }
+        };
+        // Each element inserted where the depth limit allows it.
+        if depth + implied.len() > self.room {
+            return None;
+        }
+        let close = self.open.len() - depth;
+        self.open.truncate(depth);
+        self.open.extend_from_slice(implied);
+        self.open.push(name);
+        Some(RunStep {
+            close,
+            implied,
+            void: false,
+        })
+    }
+
+    /// Whether a `p` is in button scope (the run's own, or the builder's
+    /// below the run's last table, cell or caption if none).
+    fn p_in_scope(&self) -> bool {
+        for &n in self.open.iter().rev() {
+            if n == atom::P {
+                return true;
+            }
+            if matches!(n, atom::TABLE | atom::TD | atom::TH | atom::CAPTION) {
+                return false;
+            }
+        }
+        self.p_in_button_scope
     }
 
     /// Whether [`start`](Self::start) takes `name` as a void element (`br`,
@@ -146,20 +259,42 @@ impl AppendRun {
         [atom::BR, atom::WBR, atom::IMG, atom::LINK, atom::META].contains(&name)
     }
 
-    /// Whether the end tag `tag` closes the run's current node (it is then
-    /// closed); `false`: the run cannot take it.
-    pub fn end(&mut self, tag: &OwnedTag) -> bool {
-        let Some(name) = tag.name().atom() else {
-            return false;
-        };
-        if self.open.last() != Some(&name) {
-            return false;
+    /// How many of the run's open elements the end tag `tag` closes (its
+    /// own, the current node, or a `</table>`, `</tr>` or section end tag
+    /// closing the run's open cell, row and section down to its element);
+    /// `None`: the run cannot take it.
+    pub fn end(&mut self, tag: &OwnedTag) -> Option<usize> {
+        use atom::*;
+        let name = tag.name().atom()?;
+        let top = *self.open.last()?;
+        if top != name {
+            if !(name == TABLE || name == TR || is_section(name)) {
+                return None;
+            }
+            let mut depth = self.open.len();
+            loop {
+                let n = *self.open.get(depth.checked_sub(1)?)?;
+                if n == name {
+                    break;
+                }
+                let ok = match n {
+                    TD | TH => depth == self.open.len(),
+                    CAPTION => depth == self.open.len() && name == TABLE,
+                    TR => true,
+                    TBODY | THEAD | TFOOT => name == TABLE,
+                    _ => false,
+                };
+                if !ok {
+                    return None;
+                }
+                depth -= 1;
+            }
+            let closed = self.open.len() - depth + 1;
+            self.open.truncate(depth - 1);
+            return Some(closed);
         }
         self.open.pop();
-        if name == atom::P {
-            self.p_open = self.p_open.saturating_sub(1);
-        }
-        true
+        Some(1)
     }
 
     /// Whether a comment only appends here (below the depth limit).
@@ -167,9 +302,15 @@ impl AppendRun {
         self.open.len() <= self.room
     }
 
-    /// Whether `text` only appends (no U+0000, which "in body" drops).
-    pub fn text(text: &str) -> bool {
-        !text.contains('\0')
+    /// Whether `text` only appends: no U+0000, which "in body" drops, and
+    /// in a table's own modes ASCII whitespace only (other text is fostered).
+    pub fn text(&self, text: &str) -> bool {
+        if self.open.last().copied().is_some_and(is_table_context) {
+            text.bytes()
+                .all(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' '))
+        } else {
+            !text.contains('\0')
+        }
     }
 
     /// How many of the run's elements are open.
@@ -201,15 +342,15 @@ mod tests {
         for (i, t) in tokens.iter().enumerate() {
             let (ok, closed) = match t {
                 OwnedToken::StartTag(tag) => match run.start(tag) {
-                    Some(void) => (true, void),
+                    Some(step) => (true, step.void),
                     None => (false, false),
                 },
                 OwnedToken::EndTag(tag) => {
-                    let ok = run.end(tag);
+                    let ok = run.end(tag).is_some();
                     (ok, ok)
                 }
                 OwnedToken::Comment(_) => (run.comment(), run.comment()),
-                OwnedToken::Characters(c) => (AppendRun::text(c.text()), false),
+                OwnedToken::Characters(c) => (run.text(c.text()), false),
                 _ => (false, false),
             };
             if !ok {
@@ -299,13 +440,14 @@ mod tests {
     fn token() -> impl Strategy<Value = OwnedToken> {
         let names = [
             "p", "div", "b", "i", "a", "span", "sup", "li", "ul", "ol", "dl", "dd", "dt", "h2",
-            "h3", "table", "td", "tr", "br", "img", "meta", "pre", "button", "nobr", "select",
-            "template", "caption", "svg",
+            "h3", "table", "td", "th", "tr", "tbody", "thead", "tfoot", "caption", "colgroup",
+            "col", "br", "img", "meta", "pre", "button", "nobr", "select", "template", "svg",
         ];
         prop_oneof![
             proptest::sample::select(names.to_vec()).prop_map(OwnedToken::start),
             proptest::sample::select(names.to_vec()).prop_map(OwnedToken::end),
-            proptest::sample::select(vec!["x", " ", "\n", "a\0b", ""]).prop_map(OwnedToken::text),
+            proptest::sample::select(vec!["x", " ", "\n", "a\0b", "", " \0"])
+                .prop_map(OwnedToken::text),
             Just(OwnedToken::comment("c")),
         ]
     }
@@ -321,6 +463,7 @@ mod tests {
         .prop_map(|t| vec![t]);
         let names = vec![
             "p", "div", "b", "i", "a", "span", "li", "ul", "dl", "dd", "h2", "h3", "td", "pre",
+            "table", "tr", "th", "tbody", "caption",
         ];
         leaf.prop_recursive(4, 32, 4, move |inner| {
             (
@@ -336,7 +479,58 @@ mod tests {
         })
     }
 
+    /// A table's tokens as wikitext makes them (start tags only for its
+    /// rows and cells, whitespace between them, optional end tags), with
+    /// nested content in its cells and caption.
+    fn table() -> impl Strategy<Value = Vec<OwnedToken>> {
+        let part = prop_oneof![
+            proptest::sample::select(vec!["tr", "td", "th", "caption", "tbody", "thead"])
+                .prop_map(|n| vec![OwnedToken::start(n)]),
+            proptest::sample::select(vec!["tr", "td", "th", "caption", "tbody", "table"])
+                .prop_map(|n| vec![OwnedToken::end(n)]),
+            proptest::sample::select(vec!["\n", " ", "x", ""])
+                .prop_map(|t| vec![OwnedToken::text(t)]),
+            Just(vec![OwnedToken::comment("c")]),
+            nested(),
+        ];
+        (proptest::collection::vec(part, 0..10), proptest::bool::ANY).prop_map(|(parts, close)| {
+            let mut tokens = vec![OwnedToken::start("table")];
+            tokens.extend(parts.into_iter().flatten());
+            if close {
+                tokens.push(OwnedToken::end("table"));
+            }
+            tokens
+        })
+    }
+
     proptest! {
+        #[test]
+        fn table_runs_only_append(
+            parts in proptest::collection::vec(
+                prop_oneof![table(), nested(), token().prop_map(|t| vec![t])],
+                0..8,
+            ),
+            nest in proptest::bool::ANY,
+        ) {
+            let mut tokens: Vec<OwnedToken> = parts.into_iter().flatten().collect();
+            if nest {
+                // Inside a cell of the builder's (a run starts "in cell").
+                let mut outer = vec![
+                    OwnedToken::start("table"),
+                    OwnedToken::start("td"),
+                ];
+                outer.append(&mut tokens);
+                tokens = outer;
+            }
+            check(&tokens, TreeBuilderConfig::default());
+            let tight = TreeBuilderConfig {
+                max_depth: 6,
+                max_active_formatting: 3,
+                ..TreeBuilderConfig::default()
+            };
+            check(&tokens, tight);
+        }
+
         #[test]
         fn nested_runs_only_append(
             parts in proptest::collection::vec(
@@ -412,11 +606,84 @@ mod tests {
             assert!(tb.process_owned(&token).is_ok());
         }
         assert!(tb.start_append_run(&mut run));
-        assert_eq!(run.start(&OwnedTag::new(atom::SPAN)), Some(false));
+        let open = Some(RunStep::OPEN);
+        assert_eq!(run.start(&OwnedTag::new(atom::SPAN)), open);
         assert_eq!(run.start(&OwnedTag::new(atom::DIV)), None);
         assert_eq!(run.start(&OwnedTag::new(atom::LI)), None);
         let charset = OwnedTag::new(atom::META).with_attr("charset", "utf-8");
         assert_eq!(run.start(&charset), None);
-        assert_eq!(run.start(&OwnedTag::new(atom::META)), Some(true));
+        let void = RunStep {
+            void: true,
+            ..RunStep::OPEN
+        };
+        assert_eq!(run.start(&OwnedTag::new(atom::META)), Some(void));
+    }
+
+    #[test]
+    fn tables_follow_the_table_model() {
+        let s = OwnedToken::start;
+        let e = OwnedToken::end;
+        let t = OwnedToken::text;
+        // As wikitext makes them: start tags only for rows and cells.
+        let page = [
+            s("table"),
+            t("\n"),
+            s("caption"),
+            t("c"),
+            s("tr"),
+            t("\n"),
+            s("th"),
+            t("h"),
+            s("th"),
+            s("tr"),
+            s("td"),
+            s("p"),
+            t("x"),
+            e("p"),
+            s("table"),
+            s("td"),
+            e("table"),
+            s("td"),
+            t("y\n"),
+            e("table"),
+        ];
+        assert_eq!(check(&page, TreeBuilderConfig::default()), 1);
+        let mut tb = TreeBuilder::new(TreeBuilderConfig::default());
+        assert!(tb.process_owned(&s("body")).is_ok());
+        let mut run = AppendRun::default();
+        assert!(tb.start_append_run(&mut run));
+        let tag = |n| OwnedTag::new(n);
+        assert_eq!(run.start(&tag(atom::TABLE)), Some(RunStep::OPEN));
+        // Text other than whitespace is fostered; a row gets a `tbody`.
+        assert!(!run.text("x") && run.text(" \n"));
+        let row = RunStep {
+            implied: &[atom::TBODY],
+            ..RunStep::OPEN
+        };
+        assert_eq!(run.start(&tag(atom::TR)), Some(row));
+        assert_eq!(run.start(&tag(atom::TD)), Some(RunStep::OPEN));
+        assert!(run.text("x"));
+        let next_row = RunStep {
+            close: 2,
+            ..RunStep::OPEN
+        };
+        assert_eq!(run.start(&tag(atom::TR)), Some(next_row));
+        assert_eq!(run.start(&tag(atom::TD)), Some(RunStep::OPEN));
+        assert_eq!(run.start(&tag(atom::B)), Some(RunStep::OPEN));
+        // Not from inside the cell's content.
+        assert_eq!(run.start(&tag(atom::TD)), None);
+        assert_eq!(run.end(&tag(atom::TABLE)), None);
+        assert_eq!(run.end(&tag(atom::B)), Some(1));
+        assert_eq!(run.end(&tag(atom::TABLE)), Some(4));
+        assert_eq!(run.depth(), 0);
+        // No cell of the builder's is closed by the run.
+        let mut tb = TreeBuilder::new(TreeBuilderConfig::default());
+        for token in [s("body"), s("table"), s("td")] {
+            assert!(tb.process_owned(&token).is_ok());
+        }
+        assert!(tb.start_append_run(&mut run));
+        assert_eq!(run.start(&tag(atom::TD)), None);
+        assert_eq!(run.start(&tag(atom::TR)), None);
+        assert_eq!(run.end(&tag(atom::TD)), None);
     }
 }

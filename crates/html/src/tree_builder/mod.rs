@@ -84,7 +84,7 @@ use crate::dom_patch::{DetachedText, DomPatch, Namespace, PatchAttr, PatchKey, Q
 use crate::error::{ErrorCode, TreeError};
 use crate::token::{OwnedToken, Token};
 
-pub use append_run::AppendRun;
+pub use append_run::{AppendRun, RunStep};
 pub use compaction::MirrorCompaction;
 use formatting::FormattingList;
 use mirror::{Kind, Mirror, NodeId};

@@ -27,6 +27,11 @@ const RESET_NAMES: [atom::Atom; 14] = [
 impl TreeBuilder {
     /// A.1 "reset the insertion mode appropriately".
     pub(crate) fn reset_insertion_mode(&mut self) {
+        self.mode = self.reset_mode();
+    }
+
+    /// The mode A.1 "reset the insertion mode appropriately" would set.
+    pub(crate) fn reset_mode(&self) -> InsertionMode {
         // The walk down the stack stops at the topmost element named in the
         // steps below (above the bottom, where `td`, `th` and `head` count
         // too), else at the bottom: found from the stack's index, not by a walk.
@@ -71,10 +76,9 @@ impl TreeBuilder {
                 _ => None,
             };
             if let Some(mode) = mode {
-                self.mode = mode;
-                return;
+                return mode;
             }
         }
-        self.mode = InsertionMode::InBody;
+        InsertionMode::InBody
     }
 }

@@ -108,7 +108,7 @@ impl Appender {
                 let void = tag.name().atom().is_some_and(AppendRun::is_void);
                 let e = element(tag);
                 if void {
-                    self.close(e, false);
+                    self.append(e, false);
                 } else {
                     self.open.push((e, self.nodes.len(), false));
                 }
@@ -130,17 +130,26 @@ impl Appender {
         }
     }
 
+    /// Closes the last `n` open elements (as the table model closes a
+    /// cell, row or section before what follows it,
+    /// `tagloom_html::tree_builder::RunStep`).
+    pub(crate) fn close(&mut self, n: usize) {
+        for _ in 0..n {
+            self.close_last();
+        }
+    }
+
     /// Closes the last open element.
     fn close_last(&mut self) {
         if let Some((mut e, start, below)) = self.open.pop() {
             e.children = self.nodes.drain(start..).collect();
-            self.close(e, below);
+            self.append(e, below);
         }
     }
 
     /// Appends the closed element `e` (`below`: a node below it concerns the
     /// marker passes).
-    fn close(&mut self, mut e: Element, below: bool) {
+    fn append(&mut self, mut e: Element, below: bool) {
         e.marked = if below { Marked::MAYBE } else { Marked::NONE };
         let concerns = below || Marked::concerns(&e);
         if let Some((_, _, parent_below)) = self.open.last_mut() {
