@@ -625,15 +625,30 @@ impl Rules {
         if protected {
             return false;
         }
-        let class_says_no = lookup("class").is_some_and(|class| {
+        self.translate_from(lookup("class"), || lookup("translate"), inherited)
+    }
+
+    /// [`Rules::translate_with`] of an unprotected element from its `class` and
+    /// `translate` values (`translate` asked only when the class does not say
+    /// no): for a caller that finds both in one pass over the attributes.
+    pub(crate) fn translate_from<'a>(
+        &self,
+        class: Option<&str>,
+        translate: impl FnOnce() -> Option<&'a str>,
+        inherited: bool,
+    ) -> bool {
+        // HTML whitespace is ASCII: the class list is split on bytes (a byte of a
+        // longer character is never one), with no character decoding.
+        let class_says_no = class.is_some_and(|class| {
             class
-                .split(|c: char| c.is_ascii_whitespace())
-                .any(|c| self.no_translate_classes.iter().any(|n| n == c))
+                .as_bytes()
+                .split(u8::is_ascii_whitespace)
+                .any(|c| self.no_translate_classes.iter().any(|n| n.as_bytes() == c))
         });
         if class_says_no {
             return false;
         }
-        match lookup("translate").map(str::trim) {
+        match translate().map(str::trim) {
             Some(v) if v.eq_ignore_ascii_case("no") => false,
             Some(v) if v.eq_ignore_ascii_case("yes") || v.is_empty() => true,
             _ => inherited,

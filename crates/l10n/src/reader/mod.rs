@@ -51,6 +51,7 @@ pub(crate) use build::{
 };
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
+use tagloom_html::atom;
 use tagloom_html::token::{Name, OwnedAttribute, TokenKind};
 use tokens::{Tok, TokenStream, ValueRange};
 
@@ -359,9 +360,14 @@ impl Seg {
         self.name.as_str().len() + 13
     }
 
-    /// Appends `name-n` with the name made portable.
+    /// Appends `name-n` with the name made portable (a static name is
+    /// portable already: `static_names_are_portable`).
     fn push_key_to(&self, out: &mut String) {
-        push_portable(out, self.name.as_str());
+        if self.name.atom().is_some() {
+            out.push_str(self.name.as_str());
+        } else {
+            push_portable(out, self.name.as_str());
+        }
         out.push('-');
         push_decimal(out, self.n);
     }
@@ -689,7 +695,11 @@ impl<R: Read> Reader<'_, '_, R> {
             None => (Name::new(""), 1),
         };
         let mut id_key = None;
-        if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
+        if let Some(id) = tok
+            .attr_atom(atom::ID)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+        {
             let mut key = self.spare.string_for(Pool::Name, id.len() + 3);
             key.push_str("id.");
             push_portable(&mut key, id);
@@ -928,7 +938,7 @@ impl<R: Read> Reader<'_, '_, R> {
         }
         // Language values of language switchers (`<a hreflang>`) and of elements
         // that do not translate (their text keeps its language) are no Lang entry.
-        let keep_lang = !translate || tok.attr("hreflang").is_some();
+        let keep_lang = !translate || tok.attr_atom(atom::HREFLANG).is_some();
         let lang_kind = if with_block
             && !tok
                 .attrs()
