@@ -133,6 +133,10 @@ struct Index {
     /// [`Rules::implied_end`] in a map of the crate's fast hasher (the reader asks
     /// it per start tag under an element some start tag ends).
     implied_end: crate::FastMap<String, Vec<String>>,
+    /// Every closer [`Rules::implied_end`] names (`*block` aside), and whether
+    /// one entry has `*block`: what [`NameClass::ends`] asks.
+    closers: crate::FastSet<String>,
+    block_closes: bool,
     /// [`Rules::class_of_str`] of every static atom, by atom index: a tag name the
     /// tokenizer gave a static atom is classified with one load.
     static_classes: Vec<NameClass>,
@@ -195,6 +199,7 @@ impl NameClass {
     const PRESERVE: u8 = 8;
     const PROTECTED: u8 = 16;
     const IMPLIED: u8 = 32;
+    const ENDS: u8 = 64;
 
     /// [`Rules::is_block`].
     pub(crate) fn block(self) -> bool {
@@ -220,6 +225,12 @@ impl NameClass {
     /// [`Rules::implied_end`]; else [`Rules::implies_end`] is false for it).
     pub(crate) fn implied(self) -> bool {
         self.0 & Self::IMPLIED != 0
+    }
+    /// Whether a start tag of this name implicitly ends some element (it is in
+    /// an entry of [`Rules::implied_end`], or a block where one has `*block`;
+    /// else [`Rules::implies_end`] is false with it as the closer).
+    pub(crate) fn ends(self) -> bool {
+        self.0 & Self::ENDS != 0
     }
 }
 
@@ -460,6 +471,11 @@ impl Rules {
             implied_end: (self.implied_end.iter())
                 .map(|(element, closers)| (element.clone(), closers.clone()))
                 .collect(),
+            closers: (self.implied_end.values().flatten())
+                .filter(|c| *c != "*block")
+                .cloned()
+                .collect(),
+            block_closes: (self.implied_end.values().flatten()).any(|c| c == "*block"),
             static_classes: Vec::new(),
             static_attr_classes: Vec::new(),
         };
@@ -511,13 +527,17 @@ impl Rules {
     /// [`Rules::class_of`] by the name's text.
     pub(crate) fn class_of_str(&self, name: &str) -> NameClass {
         let bit = |yes: bool, bit: u8| if yes { bit } else { 0 };
+        let block = self.is_block(name);
+        let index = self.index();
+        let ends = index.block_closes && block || index.closers.contains(name);
         NameClass(
-            bit(self.is_block(name), NameClass::BLOCK)
+            bit(block, NameClass::BLOCK)
                 | bit(self.is_opaque(name), NameClass::OPAQUE)
                 | bit(self.is_void(name), NameClass::VOID)
                 | bit(self.preserves_whitespace(name), NameClass::PRESERVE)
                 | bit(self.is_protected(name), NameClass::PROTECTED)
-                | bit(self.implied_end.contains_key(name), NameClass::IMPLIED),
+                | bit(self.implied_end.contains_key(name), NameClass::IMPLIED)
+                | bit(ends, NameClass::ENDS),
         )
     }
 
@@ -799,6 +819,14 @@ mod tests {
                     ]
                     .iter()
                     .any(|closer| rules.implies_end(name, closer)),
+                    "{name}"
+                );
+                assert_eq!(
+                    class.ends(),
+                    rules
+                        .implied_end
+                        .keys()
+                        .any(|element| rules.implies_end(element, name)),
                     "{name}"
                 );
                 let attr = rules.attr_class(&Name::new(name));

@@ -1121,12 +1121,16 @@ impl<R: Read> Reader<'_, '_, R> {
                     let next = self.ts.buffered_token(0);
                     let name = next.map_or("", Tok::name);
                     let class = next.map(|t| t.class).unwrap_or_default();
-                    let implied = self
-                        .stack
-                        .iter()
-                        .rev()
-                        .take_while(|f| f.implied && rules.implies_end(f.name().as_str(), name))
-                        .count();
+                    // A tag that ends no element skips the walk.
+                    let implied = if class.ends() {
+                        self.stack
+                            .iter()
+                            .rev()
+                            .take_while(|f| f.implied && rules.implies_end(f.name().as_str(), name))
+                            .count()
+                    } else {
+                        0
+                    };
                     for _ in 0..implied {
                         self.pop_frame();
                     }
