@@ -931,7 +931,9 @@ impl<R: Read> Reader<'_, '_, R> {
         with_block: bool,
     ) -> Result<()> {
         let mut names: Option<(String, String)> = None;
-        let root = tok.name() == "html" && !self.root_seen;
+        // Names compared by atom (a tag's name is one string compare otherwise).
+        let root = !self.root_seen && tok.tag_name().is_some_and(|n| n.is(atom::HTML));
+        let meta = tok.tag_name().is_some_and(|n| n.is(atom::META));
         if root {
             self.root_seen = true;
             self.emit_root_mark(tok)?;
@@ -966,9 +968,10 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             let class = self.rules.attr_class(&attr.name);
             if class.lang()
-                || self
-                    .rules
-                    .is_content_language_meta(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+                || meta
+                    && self
+                        .rules
+                        .is_content_language_meta(tok.name(), attr.name.as_str(), |a| tok.attr(a))
             {
                 if attr.value.trim().is_empty() || keep_lang {
                     continue;
