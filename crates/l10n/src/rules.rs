@@ -133,6 +133,10 @@ struct Index {
     /// [`Rules::implied_end`] in a map of the crate's fast hasher (the reader asks
     /// it per start tag under an element some start tag ends).
     implied_end: crate::FastMap<String, Vec<String>>,
+    /// Every closer [`Rules::implied_end`] names (`*block` aside), and whether
+    /// one entry has `*block`: what [`NameClass::ends`] asks.
+    closers: crate::FastSet<String>,
+    block_closes: bool,
     /// [`Rules::class_of_str`] of every static atom, by atom index: a tag name the
     /// tokenizer gave a static atom is classified with one load.
     static_classes: Vec<NameClass>,
@@ -195,6 +199,7 @@ impl NameClass {
     const PRESERVE: u8 = 8;
     const PROTECTED: u8 = 16;
     const IMPLIED: u8 = 32;
+    const ENDS: u8 = 64;
 
     /// [`Rules::is_block`].
     pub(crate) fn block(self) -> bool {
@@ -220,6 +225,12 @@ impl NameClass {
     /// [`Rules::implied_end`]; else [`Rules::implies_end`] is false for it).
     pub(crate) fn implied(self) -> bool {
         self.0 & Self::IMPLIED != 0
+    }
+    /// Whether a start tag of this name implicitly ends some element (it is in
+    /// an entry of [`Rules::implied_end`], or a block where one has `*block`;
+    /// else [`Rules::implies_end`] is false with it as the closer).
+    pub(crate) fn ends(self) -> bool {
+        self.0 & Self::ENDS != 0
     }
 }
 
@@ -460,6 +471,11 @@ impl Rules {
             implied_end: (self.implied_end.iter())
                 .map(|(element, closers)| (element.clone(), closers.clone()))
                 .collect(),
+            closers: (self.implied_end.values().flatten())
+                .filter(|c| *c != "*block")
+                .cloned()
+                .collect(),
+            block_closes: (self.implied_end.values().flatten()).any(|c| c == "*block"),
             static_classes: Vec::new(),
             static_attr_classes: Vec::new(),
         };
@@ -511,13 +527,17 @@ impl Rules {
     /// [`Rules::class_of`] by the name's text.
     pub(crate) fn class_of_str(&self, name: &str) -> NameClass {
         let bit = |yes: bool, bit: u8| if yes { bit } else { 0 };
+        let block = self.is_block(name);
+        let index = self.index();
+        let ends = index.block_closes && block || index.closers.contains(name);
         NameClass(
-            bit(self.is_block(name), NameClass::BLOCK)
+            bit(block, NameClass::BLOCK)
                 | bit(self.is_opaque(name), NameClass::OPAQUE)
                 | bit(self.is_void(name), NameClass::VOID)
                 | bit(self.preserves_whitespace(name), NameClass::PRESERVE)
                 | bit(self.is_protected(name), NameClass::PROTECTED)
-                | bit(self.implied_end.contains_key(name), NameClass::IMPLIED),
+                | bit(self.implied_end.contains_key(name), NameClass::IMPLIED)
+                | bit(ends, NameClass::ENDS),
         )
     }
 
@@ -625,15 +645,30 @@ impl Rules {
         if protected {
             return false;
         }
-        let class_says_no = lookup("class").is_some_and(|class| {
+        self.translate_from(lookup("class"), || lookup("translate"), inherited)
+    }
+
+    /// [`Rules::translate_with`] of an unprotected element from its `class` and
+    /// `translate` values (`translate` asked only when the class does not say
+    /// no): for a caller that finds both in one pass over the attributes.
+    pub(crate) fn translate_from<'a>(
+        &self,
+        class: Option<&str>,
+        translate: impl FnOnce() -> Option<&'a str>,
+        inherited: bool,
+    ) -> bool {
+        // HTML whitespace is ASCII: the class list is split on bytes (a byte of a
+        // longer character is never one), with no character decoding.
+        let class_says_no = class.is_some_and(|class| {
             class
-                .split(|c: char| c.is_ascii_whitespace())
-                .any(|c| self.no_translate_classes.iter().any(|n| n == c))
+                .as_bytes()
+                .split(u8::is_ascii_whitespace)
+                .any(|c| self.no_translate_classes.iter().any(|n| n.as_bytes() == c))
         });
         if class_says_no {
             return false;
         }
-        match lookup("translate").map(str::trim) {
+        match translate().map(str::trim) {
             Some(v) if v.eq_ignore_ascii_case("no") => false,
             Some(v) if v.eq_ignore_ascii_case("yes") || v.is_empty() => true,
             _ => inherited,
@@ -784,6 +819,14 @@ mod tests {
                     ]
                     .iter()
                     .any(|closer| rules.implies_end(name, closer)),
+                    "{name}"
+                );
+                assert_eq!(
+                    class.ends(),
+                    rules
+                        .implied_end
+                        .keys()
+                        .any(|element| rules.implies_end(element, name)),
                     "{name}"
                 );
                 let attr = rules.attr_class(&Name::new(name));

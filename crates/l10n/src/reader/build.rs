@@ -12,6 +12,8 @@ use crate::block::{Block, BlockKind, Buffers, Run, SubRef, quote_ending};
 use crate::ids::push_decimal;
 use crate::rules::{InlineRole, Rules};
 use encoding_rs::UTF_8;
+use tagloom_html::atom;
+use tagloom_html::dom_patch::AttrNamespace;
 use tagloom_html::token::{Name, OwnedAttribute, TokenKind};
 
 /// HTML whitespace.
@@ -325,8 +327,24 @@ pub(crate) struct Built {
 }
 
 /// Whether the element of start tag `tok` translates ([`Rules::translate_of`]).
+/// Both values it reads are found in one pass over the attributes, by atom.
 pub(crate) fn translate_of(rules: &Rules, tok: &Tok, inherited: bool) -> bool {
-    rules.translate_with(tok.class.protected(), |a| tok.attr(a), inherited)
+    if tok.class.protected() {
+        return false;
+    }
+    let (mut class, mut translate) = (None, None);
+    for a in tok.attrs() {
+        if a.ns != AttrNamespace::None {
+            continue;
+        }
+        // The first of a name, as `Tok::attr` finds it.
+        if a.name.is(atom::CLASS) {
+            class = class.or(Some(a.value.as_str()));
+        } else if a.name.is(atom::TRANSLATE) {
+            translate = translate.or(Some(a.value.as_str()));
+        }
+    }
+    rules.translate_from(class, || translate, inherited)
 }
 
 fn raw_ws_prefix(s: &str) -> usize {
@@ -610,7 +628,7 @@ impl<'w, R: Read> RunsBuilder<'w, R> {
         rules: &Rules,
     ) {
         // Language switchers (`<a hreflang>`) keep their `lang`.
-        let switcher = tok.attr("hreflang").is_some();
+        let switcher = tok.attr_atom(atom::HREFLANG).is_some();
         for (k, attr) in tok.attrs().iter().enumerate().filter(|(_, a)| a.has_value) {
             let class = rules.attr_class(&attr.name);
             if class.lang() && !attr.value.trim().is_empty() {

@@ -51,6 +51,7 @@ pub(crate) use build::{
 };
 use classify::{Class, classify};
 use input::{CHUNK, SourceWindow};
+use tagloom_html::atom;
 use tagloom_html::token::{Name, OwnedAttribute, TokenKind};
 use tokens::{Tok, TokenStream, ValueRange};
 
@@ -359,9 +360,14 @@ impl Seg {
         self.name.as_str().len() + 13
     }
 
-    /// Appends `name-n` with the name made portable.
+    /// Appends `name-n` with the name made portable (a static name is
+    /// portable already: `static_names_are_portable`).
     fn push_key_to(&self, out: &mut String) {
-        push_portable(out, self.name.as_str());
+        if self.name.atom().is_some() {
+            out.push_str(self.name.as_str());
+        } else {
+            push_portable(out, self.name.as_str());
+        }
         out.push('-');
         push_decimal(out, self.n);
     }
@@ -689,7 +695,11 @@ impl<R: Read> Reader<'_, '_, R> {
             None => (Name::new(""), 1),
         };
         let mut id_key = None;
-        if let Some(id) = tok.attr("id").map(str::trim).filter(|v| !v.is_empty()) {
+        if let Some(id) = tok
+            .attr_atom(atom::ID)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+        {
             let mut key = self.spare.string_for(Pool::Name, id.len() + 3);
             key.push_str("id.");
             push_portable(&mut key, id);
@@ -921,14 +931,16 @@ impl<R: Read> Reader<'_, '_, R> {
         with_block: bool,
     ) -> Result<()> {
         let mut names: Option<(String, String)> = None;
-        let root = tok.name() == "html" && !self.root_seen;
+        // Names compared by atom (a tag's name is one string compare otherwise).
+        let root = !self.root_seen && tok.tag_name().is_some_and(|n| n.is(atom::HTML));
+        let meta = tok.tag_name().is_some_and(|n| n.is(atom::META));
         if root {
             self.root_seen = true;
             self.emit_root_mark(tok)?;
         }
         // Language values of language switchers (`<a hreflang>`) and of elements
         // that do not translate (their text keeps its language) are no Lang entry.
-        let keep_lang = !translate || tok.attr("hreflang").is_some();
+        let keep_lang = !translate || tok.attr_atom(atom::HREFLANG).is_some();
         let lang_kind = if with_block
             && !tok
                 .attrs()
@@ -956,9 +968,10 @@ impl<R: Read> Reader<'_, '_, R> {
             }
             let class = self.rules.attr_class(&attr.name);
             if class.lang()
-                || self
-                    .rules
-                    .is_content_language_meta(tok.name(), attr.name.as_str(), |a| tok.attr(a))
+                || meta
+                    && self
+                        .rules
+                        .is_content_language_meta(tok.name(), attr.name.as_str(), |a| tok.attr(a))
             {
                 if attr.value.trim().is_empty() || keep_lang {
                     continue;
@@ -1111,12 +1124,16 @@ impl<R: Read> Reader<'_, '_, R> {
                     let next = self.ts.buffered_token(0);
                     let name = next.map_or("", Tok::name);
                     let class = next.map(|t| t.class).unwrap_or_default();
-                    let implied = self
-                        .stack
-                        .iter()
-                        .rev()
-                        .take_while(|f| f.implied && rules.implies_end(f.name().as_str(), name))
-                        .count();
+                    // A tag that ends no element skips the walk.
+                    let implied = if class.ends() {
+                        self.stack
+                            .iter()
+                            .rev()
+                            .take_while(|f| f.implied && rules.implies_end(f.name().as_str(), name))
+                            .count()
+                    } else {
+                        0
+                    };
                     for _ in 0..implied {
                         self.pop_frame();
                     }

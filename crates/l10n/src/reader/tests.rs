@@ -207,6 +207,16 @@ fn element_ids_become_portable_nmtokens() {
     );
 }
 
+/// `Seg::push_key_to` copies a static name as it is: every name the tokenizer
+/// may give as a static atom must be portable already.
+#[test]
+fn static_names_are_portable() {
+    for name in tagloom_html::atom::STATIC_NAMES {
+        assert!(super::is_portable_ascii(name), "{name}");
+        assert_eq!(super::sanitize(name), *name);
+    }
+}
+
 #[test]
 fn folded_digests_render_as_formatted() {
     for state in [0u64, 1, FNV_START, u64::MAX, 0x0123_4567_89ab_cdef] {

@@ -18,6 +18,8 @@ use std::collections::VecDeque;
 use std::io::Read;
 
 use tagloom_html::Span;
+use tagloom_html::atom::Atom;
+use tagloom_html::dom_patch::AttrNamespace;
 use tagloom_html::text_type::{SimulatorConfig, TextTypeSimulator};
 use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken, Token, TokenKind};
 use tagloom_html::tokenizer::{Tokenizer, TokenizerConfig};
@@ -179,6 +181,15 @@ impl Tok {
 
     pub(crate) fn attr(&self, name: &str) -> Option<&str> {
         self.tag().and_then(|t| t.attr(name))
+    }
+
+    /// [`Tok::attr`] of a name that is a static atom: one compare per attribute,
+    /// no text compared (the tokenizer names every such attribute by its atom).
+    pub(crate) fn attr_atom(&self, name: Atom) -> Option<&str> {
+        self.attrs()
+            .iter()
+            .find(|a| a.ns == AttrNamespace::None && a.name.is(name))
+            .map(|a| a.value.as_str())
     }
 }
 
