@@ -260,6 +260,12 @@ pub(crate) fn is_plain_title(title: &str) -> bool {
         .fold(false, |any, c| any | TITLE_SPECIAL[usize::from(c)])
 }
 
+/// The bytes [`encode_title`] makes of a title [`is_plain_title`] accepts: its
+/// own, with `_` for ` `.
+pub(crate) fn plain_title_bytes(title: &str) -> impl Iterator<Item = u8> + '_ {
+    title.bytes().map(|c| if c == b' ' { b'_' } else { c })
+}
+
 /// A title as an href path segment: spaces as `_`, characters that would end or
 /// change a path percent-encoded (`%`, `?`, `\`, `^`, `` ` `` and control
 /// characters, C0, DEL and C1).
@@ -268,10 +274,7 @@ pub fn encode_title(title: &str) -> String {
     // (no early exit, so it vectorizes) tells, and `_` for ` ` keeps the text
     // UTF-8.
     if is_plain_title(title) {
-        let bytes = title
-            .bytes()
-            .map(|c| if c == b' ' { b'_' } else { c })
-            .collect();
+        let bytes = plain_title_bytes(title).collect();
         if let Ok(out) = String::from_utf8(bytes) {
             return out;
         }

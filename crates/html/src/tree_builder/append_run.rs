@@ -268,7 +268,7 @@ impl AppendRun {
         let name = tag.name().atom()?;
         let top = *self.open.last()?;
         if top != name {
-            if !(name == TABLE || name == TR || is_section(name)) {
+            if !is_table_context(name) {
                 return None;
             }
             let mut depth = self.open.len();

@@ -213,7 +213,7 @@ impl<'a> Derived<'a> {
             Derived::Href(title) => {
                 out.extend_from_slice(b"./");
                 if plain_in_href(title) {
-                    out.extend(title.bytes().map(|c| if c == b' ' { b'_' } else { c }));
+                    out.extend(crate::title::plain_title_bytes(title));
                 } else {
                     escape_into(out, &encode_title(title), EscapeMode::DoubleQuoted);
                 }
