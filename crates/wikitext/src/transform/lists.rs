@@ -141,17 +141,22 @@ impl ListHandler {
 
 impl ListHandler {
     /// The formatting elements open: `token` opens or closes one.
+    /// Inlined: every token outside lists comes here, and most are text,
+    /// which returns at the first test. Only formatting names are tracked, so
+    /// an end tag of any other name has nothing to remove.
+    #[inline]
     fn track_formatting(&mut self, token: &WikiToken) {
-        if let Some(name) = start_tag_name(token)
-            && is_formatting(name)
-            && !token_self_closing(token)
-        {
-            // A known name: no allocation.
-            self.formatting.push(name.clone());
-        } else if let Some(name) = end_tag_name(token)
-            && let Some(at) = self.formatting.iter().rposition(|n| n == name)
-        {
-            self.formatting.remove(at);
+        match &token.tok {
+            Tok::Html(OwnedToken::StartTag(t)) if !t.self_closing() && is_formatting(t.name()) => {
+                // A known name: no allocation.
+                self.formatting.push(t.name().clone());
+            }
+            Tok::Html(OwnedToken::EndTag(t)) if is_formatting(t.name()) => {
+                if let Some(at) = self.formatting.iter().rposition(|n| n == t.name()) {
+                    self.formatting.remove(at);
+                }
+            }
+            _ => {}
         }
     }
 }

@@ -111,9 +111,17 @@ impl Chain {
             if self.input.is_empty() {
                 return;
             }
+            // The tokens a stage lets through stay where they are: when it
+            // lets all through (the list and heading stages, for most lines
+            // the quote stage releases), none moves.
+            let Some(first) = self.input.iter().position(|t| !stage.pass(t)) else {
+                continue;
+            };
             self.output.clear();
-            for t in self.input.drain(..) {
-                if stage.pass(&t) {
+            for (i, t) in self.input.drain(..).enumerate() {
+                // Those before `first` passed; `first` was seen not to (its
+                // `pass` did nothing).
+                if i < first || (i > first && stage.pass(&t)) {
                     self.output.push(t);
                 } else if self.output.is_empty() {
                     stage.push(t, &mut self.output);

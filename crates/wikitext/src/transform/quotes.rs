@@ -105,6 +105,18 @@ impl Transform for QuoteTransformer {
     }
 
     fn push(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
+        // A held line's text and quote runs (most of what comes here): held,
+        // none of the tests below applies to them.
+        if self.quoted.is_some()
+            && matches!(
+                token.tok,
+                Tok::Html(OwnedToken::Characters(_)) | Tok::Quote(_)
+            )
+            && let Some(level) = self.stack.last_mut()
+        {
+            level.held.push(token);
+            return;
+        }
         // In place: no move of every token to rebuild it.
         if let Tok::IndentPre(inner) = &mut token.tok {
             *inner = resolve_nested(std::mem::take(inner));
