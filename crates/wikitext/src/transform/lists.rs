@@ -178,8 +178,14 @@ impl Transform for ListHandler {
     /// Outside lists, every token but a list item and the end of a table
     /// holding lists passes (its formatting elements tracked).
     fn pass(&mut self, token: &WikiToken) -> bool {
-        if !self.stack.is_empty()
-            || matches!(token.tok, Tok::ListItem(_))
+        if !self.stack.is_empty() {
+            return false;
+        }
+        // Text, the most common token: nothing to track.
+        if matches!(token.tok, Tok::Html(OwnedToken::Characters(_))) {
+            return true;
+        }
+        if matches!(token.tok, Tok::ListItem(_))
             || (token.end_atom() == Some(atom::TABLE) && !self.outer.is_empty())
         {
             return false;

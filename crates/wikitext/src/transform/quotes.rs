@@ -48,6 +48,29 @@ impl QuoteTransformer {
         });
     }
 
+    /// A link's start (`start`) or end tag going on while no level holds a
+    /// quote run (every level's `held` is empty): as `push` would, the link
+    /// text's level closed (nothing to resolve) or opened, the tag noted as
+    /// the last token of its level (a tag's class is that of no text).
+    fn stream_link_tag(&mut self, start: bool) {
+        if !start
+            && self.stack.len() >= 2
+            && let Some(inner) = self.stack.pop()
+        {
+            debug_assert!(inner.held.is_empty());
+            self.spare.push(inner.held);
+        }
+        if self.stack.is_empty() {
+            self.open();
+        }
+        if let Some(level) = self.stack.last_mut() {
+            level.lead = before(None);
+        }
+        if start {
+            self.open();
+        }
+    }
+
     /// Closes the innermost open link's text: resolved into its parent when the
     /// parent is held, else into `out`.
     fn close_link(&mut self, out: &mut Vec<WikiToken>) {
@@ -76,14 +99,27 @@ impl Transform for QuoteTransformer {
         *self = Self::default();
     }
 
-    /// While no quote run is held and a line is open, every token passes
-    /// (noting the class of its end) but what ends the line or a cell, starts
-    /// or ends a link's text, is a quote run or an indent-pre.
+    /// While no quote run is held, every token passes (noting the class of
+    /// its end, opening the line's level or a link text's, closing a link
+    /// text's) but what ends the line or a cell, is a quote run or an
+    /// indent-pre.
     fn pass(&mut self, token: &WikiToken) -> bool {
         if self.quoted.is_some() {
             return false;
         }
         let streams = match &token.tok {
+            // A link's text starts or ends with nothing held: what `push`
+            // does, without the resolution of an empty level.
+            Tok::Html(OwnedToken::StartTag(t))
+                if t.name().is(atom::A) && !crate::tokenize::is_inline_cell(token) =>
+            {
+                self.stream_link_tag(true);
+                return true;
+            }
+            Tok::Html(OwnedToken::EndTag(t)) if t.name().is(atom::A) => {
+                self.stream_link_tag(false);
+                return true;
+            }
             Tok::Newline
             | Tok::Eof
             | Tok::Html(OwnedToken::Eof)
