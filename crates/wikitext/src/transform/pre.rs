@@ -73,6 +73,12 @@ impl PreHandler {
     }
 
     fn purge(&mut self, token: Option<WikiToken>, out: &mut Vec<WikiToken>) {
+        // Nothing held (a line's first token, most newlines): `token` straight
+        // on, not through the held list.
+        if self.tokens.is_empty() && self.line.is_empty() {
+            out.extend(token);
+            return;
+        }
         self.process_line(token);
         unmark(&mut self.tokens, out);
     }

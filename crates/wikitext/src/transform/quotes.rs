@@ -108,6 +108,16 @@ impl Transform for QuoteTransformer {
             return false;
         }
         let streams = match &token.tok {
+            // Text, the most common token: its class noted.
+            Tok::Html(OwnedToken::Characters(t)) => {
+                return match self.stack.last_mut() {
+                    Some(level) => {
+                        level.lead = class_of(t.text());
+                        true
+                    }
+                    None => false,
+                };
+            }
             // A link's text starts or ends with nothing held: what `push`
             // does, without the resolution of an empty level.
             Tok::Html(OwnedToken::StartTag(t))
@@ -218,13 +228,24 @@ fn apostrophes(n: u32) -> WikiToken {
 /// The character class before a bold run: 0 after a space, 1 after a
 /// single-letter word, 2 otherwise.
 fn before(prev: Option<&WikiToken>) -> u8 {
-    let text = prev.and_then(WikiToken::as_text).unwrap_or("");
-    // The last character, and the byte before it (a space is one byte,
-    // never part of another character).
-    match text.char_indices().next_back() {
-        Some((_, ' ')) => 0,
-        Some((at, _)) if at > 0 && text.as_bytes().get(at - 1) == Some(&b' ') => 1,
-        _ => 2,
+    class_of(prev.and_then(WikiToken::as_text).unwrap_or(""))
+}
+
+/// [`before`] for a token that is `text` (a tag: empty text).
+fn class_of(text: &str) -> u8 {
+    let bytes = text.as_bytes();
+    // Where the last character starts: its last byte that is not a UTF-8
+    // continuation byte (no decoding); then that character and the byte
+    // before it (a space is one byte, never part of another character).
+    let Some(at) = bytes.iter().rposition(|&b| b & 0xC0 != 0x80) else {
+        return 2;
+    };
+    if bytes.get(at) == Some(&b' ') {
+        0
+    } else if at > 0 && bytes.get(at - 1) == Some(&b' ') {
+        1
+    } else {
+        2
     }
 }
 
@@ -482,6 +503,30 @@ mod tests {
                 show(&out)
             })
             .collect()
+    }
+
+    #[test]
+    fn the_class_of_a_text_end() {
+        for (text, class) in [
+            ("", 2),
+            ("a ", 0),
+            (" a", 1),
+            ("x a", 1),
+            ("ab", 2),
+            (" é", 1),
+            ("aé", 2),
+            ("é ", 0),
+            (" 日本", 2),
+            (" 日", 1),
+        ] {
+            assert_eq!(class_of(text), class, "{text:?}");
+            let old = match text.char_indices().next_back() {
+                Some((_, ' ')) => 0,
+                Some((at, _)) if at > 0 && text.as_bytes().get(at - 1) == Some(&b' ') => 1,
+                _ => 2,
+            };
+            assert_eq!(class_of(text), old, "{text:?}");
+        }
     }
 
     #[test]
