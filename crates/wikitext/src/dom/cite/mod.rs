@@ -159,7 +159,7 @@ impl State {
             let (tag, is_ref, is_wrapper) = match &mut *node {
                 Node::Element(e) => match placeholder::kind(e).map(|k| k == placeholder::REF) {
                     Some(is_ref) => {
-                        let mut tag = Tag::take(e);
+                        let mut tag = Tag::take(e, &mut self.bodies.borrow_mut());
                         tag.in_wrapper = in_wrapper;
                         (Some(tag), is_ref, false)
                     }

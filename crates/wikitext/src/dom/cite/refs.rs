@@ -12,7 +12,7 @@ impl State {
     /// One `<ref>` (Cite's `extractRefFromNode`): its `<sup>`.
     pub(super) fn extract_ref(&mut self, tag: Tag) -> Node {
         if self.page.is_empty() {
-            self.page.clone_from(&tag.page);
+            self.page.clone_from(&self.bodies.borrow().page);
         }
         let mut errs: Vec<CiteError> = Vec::new();
         let src = tag.src.as_deref().unwrap_or("");
@@ -36,7 +36,7 @@ impl State {
         }
         let group = self.group_index(&args.group);
         let mut item = self.lookup(group, &args.name);
-        let mut body = self.bodies.borrow_mut().get(tag.body.as_deref());
+        let mut body = self.bodies.borrow_mut().get(tag.body);
         placeholder::unwrap_nowiki(&mut body);
 
         let locked = !args.name.is_empty() && self.is_locked(&args.group, &args.name);
