@@ -53,6 +53,13 @@ pub(crate) fn element(kind: &str) -> &'static str {
     if kind == REF { "sup" } else { "div" }
 }
 
+/// `n` in decimal (a [`USE`] value).
+pub(crate) fn number(n: usize) -> String {
+    let mut out = String::with_capacity(8);
+    super::model::push_number(&mut out, n);
+    out
+}
+
 /// Which kind of placeholder `e` is, if any.
 pub(crate) fn kind(e: &Element) -> Option<&str> {
     e.attr(KIND)

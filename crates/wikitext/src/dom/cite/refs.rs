@@ -188,7 +188,7 @@ impl State {
                 .filter(|(k, _)| k == "about" || k == "typeof")
                 .cloned(),
         );
-        attrs.push(attr(placeholder::USE, use_index.to_string()));
+        attrs.push(attr(placeholder::USE, placeholder::number(use_index)));
         let (href, label, group_name) = self.link_parts(item);
         let mut a_attrs = Vec::with_capacity(2);
         a_attrs.push(attr("href", href));
@@ -199,7 +199,7 @@ impl State {
         let link_text = element(
             "span",
             vec![attr("class", "mw-reflink-text")],
-            vec![bracket("["), text(&label), bracket("]")],
+            vec![bracket("["), Node::Text(label), bracket("]")],
         );
         element("sup", attrs, vec![element("a", a_attrs, vec![link_text])])
     }
@@ -256,8 +256,23 @@ impl State {
         let Some(u) = self.uses.get(index) else {
             return false;
         };
-        let mut data_mw = String::with_capacity(u.attrs_json.len() + 64);
-        data_mw.push_str("{\"name\":\"ref\",\"attrs\":");
+        const HEAD: &str = "{\"name\":\"ref\",\"attrs\":";
+        let errors = (!u.errors.is_empty()).then(|| errors::errors_json(&u.errors));
+        // Room for every part (and the quotes of a JSON string): no regrowth
+        // but for escapes.
+        let body_len = match &u.body {
+            Some(UseBody::Id(v) | UseBody::Html(v)) => v.len() + 24,
+            None => 0,
+        };
+        let mut data_mw = String::with_capacity(
+            HEAD.len()
+                + u.attrs_json.len()
+                + body_len
+                + u.parts.as_ref().map_or(0, |p| p.len() + 10)
+                + errors.as_ref().map_or(0, |e| e.len() + 11)
+                + 1,
+        );
+        data_mw.push_str(HEAD);
         data_mw.push_str(&u.attrs_json);
         match &u.body {
             Some(UseBody::Id(id)) => {
@@ -276,9 +291,9 @@ impl State {
             data_mw.push_str(",\"parts\":");
             data_mw.push_str(parts);
         }
-        if !u.errors.is_empty() {
+        if let Some(errors) = &errors {
             data_mw.push_str(",\"errors\":");
-            data_mw.push_str(&errors::errors_json(&u.errors));
+            data_mw.push_str(errors);
         }
         data_mw.push('}');
         let mut ty = e
