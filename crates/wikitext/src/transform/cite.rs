@@ -51,6 +51,7 @@ impl Cite {
         if let Some(id) = self.page.bodies.borrow_mut().find(self.depth, body) {
             return id;
         }
+        let made = self.page.bodies.borrow().tags_made();
         let nodes = if self.depth >= MAX_REF_NESTING || body.is_empty() {
             Vec::new()
         } else if is_plain(body) {
@@ -66,7 +67,9 @@ impl Cite {
         } else {
             crate::render::render_inline(body, &self.page, self.depth + 1)
         };
-        self.page.bodies.borrow_mut().add(self.depth, body, nodes)
+        let mut bodies = self.page.bodies.borrow_mut();
+        let nests = bodies.tags_made() != made;
+        bodies.add(self.depth, body, nodes, nests)
     }
 
     /// A group's custom labels: the words of the wiki's

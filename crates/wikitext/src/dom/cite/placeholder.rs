@@ -186,6 +186,11 @@ pub(crate) struct Bodies {
     /// read it yet (`None`: a body of a nested ref, which every copy of its
     /// container's body names again, so it is always copied).
     unread: Vec<Option<usize>>,
+    /// Per body, whether its render made placeholders (a body without any
+    /// needs no search for them).
+    nests: Vec<bool>,
+    /// How many placeholders' tags were recorded ([`Bodies::add_tag`] calls).
+    tags_made: usize,
     /// Per nesting depth, body source → index: the same source at the same
     /// depth renders the same nodes (its markers name the same transclusions).
     index: Vec<HashMap<String, usize>>,
@@ -216,9 +221,11 @@ impl Bodies {
 
     /// Records `nodes` as the rendering of `src` at `depth` for one
     /// placeholder; its index.
-    pub(crate) fn add(&mut self, depth: usize, src: &str, nodes: Vec<Node>) -> usize {
+    /// `nests`: its render made placeholders (see [`Bodies::tags_made`]).
+    pub(crate) fn add(&mut self, depth: usize, src: &str, nodes: Vec<Node>, nests: bool) -> usize {
         let i = self.nodes.len();
         self.nodes.push(nodes);
+        self.nests.push(nests);
         // Only the page's placeholders (depth 0) are each read once: the tree
         // builder and the DOM passes never copy a placeholder.
         self.unread.push((depth == 0).then_some(1));
@@ -233,6 +240,7 @@ impl Bodies {
 
     /// Records the tag of a placeholder made at `depth`; its index.
     pub(crate) fn add_tag(&mut self, depth: usize, tag: Pending) -> usize {
+        self.tags_made += 1;
         let index = self.tags.len();
         if depth > 0 {
             match self.nested_tags.entry((depth, tag)) {
@@ -246,6 +254,17 @@ impl Bodies {
             self.tags.push((depth, Some(tag)));
         }
         index
+    }
+
+    /// How many placeholders were made so far (a render that changes it made
+    /// some).
+    pub(crate) fn tags_made(&self) -> usize {
+        self.tags_made
+    }
+
+    /// Whether the body `id` names may hold placeholders (an unknown one may).
+    pub(crate) fn may_nest(&self, id: Option<usize>) -> bool {
+        id.and_then(|i| self.nests.get(i).copied()).unwrap_or(true)
     }
 
     /// The tag at `index`: moved out for a placeholder of the page (each is
@@ -315,9 +334,12 @@ mod tests {
     fn page_bodies_move_to_their_last_reader_and_nested_ones_are_copied() {
         let body = || vec![Node::Text("x".into())];
         let mut bodies = Bodies::default();
-        let page = bodies.add(0, "x", body());
+        let page = bodies.add(0, "x", body(), false);
         assert_eq!(bodies.find(0, "x"), Some(page));
-        let nested = bodies.add(1, "x", body());
+        let nested = bodies.add(1, "x", body(), true);
+        assert!(!bodies.may_nest(Some(page)));
+        assert!(bodies.may_nest(Some(nested)));
+        assert!(bodies.may_nest(Some(99)));
         assert_ne!(page, nested);
         // Two placeholders of the page: a copy, then the body itself.
         assert_eq!(bodies.get(Some(page)), body());

@@ -63,7 +63,9 @@ impl State {
         if !args.name.is_empty() {
             self.lock(&args.group, &args.name);
         }
-        let nested = !tag.self_closed() && has_placeholder(&body);
+        // A body whose render made no placeholder is not searched for one.
+        let nested =
+            !tag.self_closed() && self.bodies.borrow().may_nest(tag.body) && has_placeholder(&body);
         if nested {
             let embedded = conflict != Conflict::None;
             if embedded {
