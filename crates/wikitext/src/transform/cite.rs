@@ -17,7 +17,6 @@ use crate::dom::cite::placeholder as ph;
 use crate::render::Page;
 use crate::title::encode_title;
 use crate::token::{RefTag, Tok, WikiToken};
-use crate::transclusion::json_into;
 
 /// How deep ref bodies render inside ref bodies (each level is a separate
 /// inline render; deeper bodies render as nothing).
@@ -34,8 +33,6 @@ pub(crate) struct Cite {
     open_calls: usize,
     /// Custom footnote labels of the groups seen (`None`: the wiki has none).
     labels: HashMap<String, Option<Vec<String>>>,
-    /// The page's link form, made at the first placeholder.
-    link: std::cell::OnceCell<String>,
 }
 
 impl Cite {
@@ -45,14 +42,7 @@ impl Cite {
             depth,
             open_calls: 0,
             labels: HashMap::new(),
-            link: std::cell::OnceCell::new(),
         }
-    }
-
-    /// The page's link form (`./Title`) the pass uses for `href`s.
-    fn link(&self) -> &str {
-        self.link
-            .get_or_init(|| format!("./{}", encode_title(&self.page.title)))
     }
 
     /// A body rendered in inline context (nothing past the nesting limit):
@@ -61,6 +51,7 @@ impl Cite {
         if let Some(id) = self.page.bodies.borrow_mut().find(self.depth, body) {
             return id;
         }
+        let made = self.page.bodies.borrow().tags_made();
         let nodes = if self.depth >= MAX_REF_NESTING || body.is_empty() {
             Vec::new()
         } else if is_plain(body) {
@@ -76,7 +67,9 @@ impl Cite {
         } else {
             crate::render::render_inline(body, &self.page, self.depth + 1)
         };
-        self.page.bodies.borrow_mut().add(self.depth, body, nodes)
+        let mut bodies = self.page.bodies.borrow_mut();
+        let nests = bodies.tags_made() != made;
+        bodies.add(self.depth, body, nodes, nests)
     }
 
     /// A group's custom labels: the words of the wiki's
@@ -101,58 +94,49 @@ impl Cite {
         self.labels.get(group).and_then(Option::as_ref)
     }
 
+    /// The placeholder of a tag: its attributes, body source and labels wait
+    /// in the page's bodies for the DOM pass (moved, not copied), which the
+    /// placeholder's one attribute names.
     fn placeholder(&mut self, kind: &str, tag: RefTag, out: &mut Vec<WikiToken>) {
-        // `[[name, value], …]`, written directly (the pass reads it back).
-        let size: usize = tag.attrs.iter().map(|(k, v)| k.len() + v.len() + 8).sum();
-        let mut attrs = String::with_capacity(size + 2);
-        attrs.push('[');
-        for (n, (k, v)) in tag.attrs.iter().enumerate() {
-            if n > 0 {
-                attrs.push(',');
-            }
-            attrs.push('[');
-            // Names are mostly lowercase already: copied only when not.
+        let RefTag {
+            mut attrs, body, ..
+        } = tag;
+        // Names are mostly lowercase already: changed only when not.
+        for (k, _) in &mut attrs {
             if k.bytes().any(|b| b.is_ascii_uppercase()) {
-                json_into(&k.to_ascii_lowercase(), &mut attrs);
-            } else {
-                json_into(k, &mut attrs);
+                k.make_ascii_lowercase();
             }
-            attrs.push(',');
-            json_into(v, &mut attrs);
-            attrs.push(']');
         }
-        attrs.push(']');
-        let mut el = OwnedTag::new(ph::element(kind));
-        // Distinct names: pushed (no search for one to replace).
-        let mut list = Vec::with_capacity(6);
-        list.push(OwnedAttribute::new(ph::KIND, kind));
-        list.push(OwnedAttribute::new(ph::ATTRS, attrs));
-        list.push(OwnedAttribute::new(ph::PAGE, self.link()));
-        let group = tag
-            .attrs
+        let group = attrs
             .iter()
             .rev()
-            .find(|(k, _)| k.eq_ignore_ascii_case("group"))
-            .map(|(_, v)| v.trim().to_owned())
+            .find(|(k, _)| k == "group")
+            .map(|(_, v)| v.trim())
             .filter(|g| !g.is_empty());
-        if let Some(labels) = group.as_deref().and_then(|g| self.group_labels(g)) {
-            let mut json = String::from("[");
-            for (n, label) in labels.iter().enumerate() {
-                if n > 0 {
-                    json.push(',');
-                }
-                json_into(label, &mut json);
+        let labels = match group {
+            Some(g) => {
+                let g = g.to_owned();
+                self.group_labels(&g).cloned()
             }
-            json.push(']');
-            list.push(OwnedAttribute::new(ph::LABELS, json));
-        }
-        if let Some(body) = tag.body {
-            let id = self.body_id(&body);
-            // The source moves into the placeholder (no copy).
-            list.push(OwnedAttribute::new(ph::SRC, body));
-            list.push(OwnedAttribute::new(ph::BODY, id.to_string()));
-        }
-        *el.attrs_mut() = list;
+            None => None,
+        };
+        let id = body.as_deref().map(|b| self.body_id(b));
+        let index = {
+            let mut bodies = self.page.bodies.borrow_mut();
+            if bodies.page.is_empty() {
+                bodies.page = format!("./{}", encode_title(&self.page.title));
+            }
+            let pending = ph::Pending {
+                attrs,
+                src: body,
+                body: id,
+                labels,
+            };
+            bodies.add_tag(self.depth, pending)
+        };
+        let mut el = OwnedTag::new(ph::element(kind));
+        el.attrs_mut()
+            .push(OwnedAttribute::new(ph::KIND, ph::kind_value(kind, index)));
         out.push(WikiToken::start_tag(el));
         out.push(WikiToken::end(ph::element(kind)));
     }

@@ -62,7 +62,7 @@ impl State {
     /// One `<references>`: its list (or nothing when nested in another list).
     pub(super) fn references(&mut self, tag: Tag) -> Node {
         if self.page.is_empty() {
-            self.page.clone_from(&tag.page);
+            self.page.clone_from(&self.bodies.borrow().page);
         }
         let mut errs = Vec::new();
         let (group, responsive) =
@@ -72,7 +72,7 @@ impl State {
         if !nested {
             self.list_group = Some(group.clone());
         }
-        let mut body = self.bodies.borrow_mut().get(tag.body.as_deref());
+        let mut body = self.bodies.borrow_mut().get(tag.body);
         self.embedded += 1;
         hoist::hoist_out_of_links(&mut body);
         self.walk(&mut body);

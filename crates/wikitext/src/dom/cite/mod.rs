@@ -103,6 +103,15 @@ fn attr(k: &'static str, v: impl Into<String>) -> Attr {
 /// A JSON object of attributes in source order (a repeated name keeps its
 /// first place and its last value).
 fn attrs_json(attrs: &[(String, String)]) -> String {
+    // Distinct names (almost always: one to three attributes) need no table.
+    let distinct = attrs.iter().enumerate().all(|(i, (k, _))| {
+        attrs
+            .get(..i)
+            .is_none_or(|before| before.iter().all(|(b, _)| b != k))
+    });
+    if distinct {
+        return json_object(attrs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    }
     let mut seen: Vec<(&str, &str)> = Vec::new();
     for (k, v) in attrs {
         match seen.iter_mut().find(|(sk, _)| *sk == k) {
@@ -110,10 +119,15 @@ fn attrs_json(attrs: &[(String, String)]) -> String {
             None => seen.push((k, v)),
         }
     }
-    let size: usize = seen.iter().map(|(k, v)| k.len() + v.len() + 6).sum();
+    json_object(seen.into_iter())
+}
+
+/// A JSON object of `pairs` (names distinct), in their order.
+fn json_object<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> String {
+    let size: usize = pairs.clone().map(|(k, v)| k.len() + v.len() + 6).sum();
     let mut out = String::with_capacity(size + 2);
     out.push('{');
-    for (n, (k, v)) in seen.iter().enumerate() {
+    for (n, (k, v)) in pairs.enumerate() {
         if n > 0 {
             out.push(',');
         }
@@ -159,7 +173,7 @@ impl State {
             let (tag, is_ref, is_wrapper) = match &mut *node {
                 Node::Element(e) => match placeholder::kind(e).map(|k| k == placeholder::REF) {
                     Some(is_ref) => {
-                        let mut tag = Tag::take(e);
+                        let mut tag = Tag::take(e, &mut self.bodies.borrow_mut());
                         tag.in_wrapper = in_wrapper;
                         (Some(tag), is_ref, false)
                     }
@@ -190,5 +204,28 @@ impl State {
             }
         }
         self.walks -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::attrs_json;
+
+    #[test]
+    fn attrs_json_keeps_a_repeated_name_first_with_its_last_value() {
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        assert_eq!(attrs_json(&[]), "{}");
+        assert_eq!(
+            attrs_json(&pairs(&[("name", "a\"b"), ("group", "g")])),
+            r#"{"name":"a\"b","group":"g"}"#
+        );
+        assert_eq!(
+            attrs_json(&pairs(&[("name", "a"), ("group", "g"), ("name", "b")])),
+            r#"{"name":"b","group":"g"}"#
+        );
     }
 }

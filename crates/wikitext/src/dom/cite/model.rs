@@ -162,7 +162,7 @@ fn normalize_id_into(id: &str, out: &mut String) {
 }
 
 /// Appends `n` in decimal (the ids' numbers; no formatting machinery).
-fn push_number(out: &mut String, n: usize) {
+pub(super) fn push_number(out: &mut String, n: usize) {
     // `usize::MAX` has at most 20 digits.
     let mut digits = [0u8; 20];
     let mut at = digits.len();

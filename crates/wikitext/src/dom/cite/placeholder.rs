@@ -1,46 +1,74 @@
 //! The placeholders the token stage (`transform/cite.rs`) leaves for the DOM
-//! pass: an element per `<ref>` (`sup`) and `<references>` (`div`) with the
-//! tag's attributes, body source and body HTML in private attributes that the
-//! pass consumes (none of them reaches the output).
+//! pass: an element per `<ref>` (`sup`) and `<references>` (`div`) with one
+//! private attribute naming its kind and its [`Pending`] tag, which waits in
+//! the page's [`Bodies`] beside its rendered body (the attributes, body
+//! source and labels move from the token to the pass: no copy, no JSON). The
+//! pass consumes the attribute (it never reaches the output).
 
 use foldhash::HashMap;
 use std::cell::RefCell;
+use std::collections::hash_map::Entry;
 use std::rc::Rc;
 
 use super::super::{Element, Node};
 
-/// The attribute naming the placeholder's kind ([`REF`] or [`REFERENCES`]).
+/// The attribute of a placeholder: its kind ([`REF`] or [`REFERENCES`]), a
+/// space and the index of its [`Pending`] tag in the page's [`Bodies`].
 pub(crate) const KIND: &str = "data-x-cite";
 /// A `<ref>`.
 pub(crate) const REF: &str = "ref";
 /// A `<references>`.
 pub(crate) const REFERENCES: &str = "references";
-/// The tag's attributes: a JSON array of `[name, value]` in source order.
-pub(crate) const ATTRS: &str = "data-x-cite-attrs";
-/// The body's wikitext (absent when self-closed).
-pub(crate) const SRC: &str = "data-x-cite-src";
-/// The body rendered in inline context: its index in the page's [`Bodies`]
-/// (absent when self-closed).
-pub(crate) const BODY: &str = "data-x-cite-body";
-/// The page's link form (`./Title`).
-pub(crate) const PAGE: &str = "data-x-cite-page";
-/// The custom footnote labels of the tag's group (a JSON array), if the wiki
-/// has them.
-pub(crate) const LABELS: &str = "data-x-cite-labels";
 /// Set by the pass on an empty list from a template, which goes unless the
 /// template's output goes on after it.
 pub(crate) const DROP: &str = "data-x-cite-drop";
 /// Set by the pass on the `<sup>` of a ref use: its index in the pass's uses.
 pub(crate) const USE: &str = "data-x-cite-use";
 
+/// A tag as the token stage read it, waiting for the pass.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Pending {
+    /// The attributes in source order (names lowercased, values as written).
+    pub(crate) attrs: Vec<(String, String)>,
+    /// The body's wikitext (`None` when self-closed).
+    pub(crate) src: Option<String>,
+    /// The body rendered in inline context: its index in [`Bodies`] (`None`
+    /// when self-closed).
+    pub(crate) body: Option<usize>,
+    /// The custom footnote labels of the tag's group, if the wiki has them.
+    pub(crate) labels: Option<Vec<String>>,
+}
+
+/// The [`KIND`] value of the placeholder of `kind` whose tag is at `index`.
+pub(crate) fn kind_value(kind: &str, index: usize) -> String {
+    let mut out = String::with_capacity(kind.len() + 8);
+    out.push_str(kind);
+    out.push(' ');
+    super::model::push_number(&mut out, index);
+    out
+}
+
 /// The element a placeholder of `kind` is.
 pub(crate) fn element(kind: &str) -> &'static str {
     if kind == REF { "sup" } else { "div" }
 }
 
+/// `n` in decimal (a [`USE`] value).
+pub(crate) fn number(n: usize) -> String {
+    let mut out = String::with_capacity(8);
+    super::model::push_number(&mut out, n);
+    out
+}
+
 /// Which kind of placeholder `e` is, if any.
 pub(crate) fn kind(e: &Element) -> Option<&str> {
     e.attr(KIND)
+        .map(|v| v.split_once(' ').map_or(v, |(kind, _)| kind))
+}
+
+/// The index of a placeholder's tag in its [`KIND`] value.
+fn tag_index(value: &str) -> Option<usize> {
+    value.split_once(' ')?.1.parse().ok()
 }
 
 /// An attribute value as MediaWiki's sanitizer leaves it: trimmed, runs of
@@ -67,8 +95,8 @@ fn normalize_space(v: String) -> String {
 pub(crate) struct Tag {
     pub(crate) attrs: Vec<(String, String)>,
     pub(crate) src: Option<String>,
-    pub(crate) body: Option<String>,
-    pub(crate) page: String,
+    /// The body's index in the page's [`Bodies`].
+    pub(crate) body: Option<usize>,
     /// Attributes other passes put on the placeholder (template `about`/`typeof`).
     pub(crate) extra: Vec<crate::dom::Attr>,
     /// Inside a template's output wrapper (set by the walk).
@@ -79,39 +107,42 @@ pub(crate) struct Tag {
 
 impl Tag {
     /// Takes a placeholder's contents out of it (the pass replaces it next):
-    /// its attributes move, nothing is copied.
-    pub(crate) fn take(e: &mut Element) -> Tag {
-        let mut tag = Tag {
-            attrs: Vec::new(),
-            src: None,
-            body: None,
-            page: String::new(),
-            extra: Vec::new(),
-            in_wrapper: false,
-            labels: None,
-        };
-        let (mut attrs, mut page, mut labels) = (None, None, None);
+    /// its tag out of `bodies`, its other attributes moved, nothing copied
+    /// (but the tag of a placeholder in a nested body, see [`Bodies::tag`]).
+    pub(crate) fn take(e: &mut Element, bodies: &mut Bodies) -> Tag {
+        let mut pending = None;
+        let mut extra = Vec::new();
         for (k, v) in std::mem::take(&mut e.attrs) {
             // The first of a name counts, as `Element::attr` finds it.
-            match &*k {
-                ATTRS if attrs.is_none() => attrs = Some(v),
-                SRC if tag.src.is_none() => tag.src = Some(v),
-                BODY if tag.body.is_none() => tag.body = Some(v),
-                PAGE if page.is_none() => page = Some(v),
-                LABELS if labels.is_none() => labels = Some(v),
-                _ if k.starts_with("data-x-cite") => {}
-                _ => tag.extra.push((k, v)),
+            if k == KIND {
+                if pending.is_none() {
+                    pending = Some(
+                        tag_index(&v)
+                            .and_then(|i| bodies.tag(i))
+                            .unwrap_or_default(),
+                    );
+                }
+            } else if !k.starts_with("data-x-cite") {
+                extra.push((k, v));
             }
         }
-        tag.attrs = attrs
-            .and_then(|j| serde_json::from_str::<Vec<(String, String)>>(&j).ok())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(k, v)| (k, normalize_space(v)))
-            .collect();
-        tag.page = page.unwrap_or_default();
-        tag.labels = labels.and_then(|j| serde_json::from_str::<Vec<String>>(&j).ok());
-        tag
+        let Pending {
+            attrs,
+            src,
+            body,
+            labels,
+        } = pending.unwrap_or_default();
+        Tag {
+            attrs: attrs
+                .into_iter()
+                .map(|(k, v)| (k, normalize_space(v)))
+                .collect(),
+            src,
+            body,
+            extra,
+            in_wrapper: false,
+            labels,
+        }
     }
 
     /// The transclusion's `parts` (raw JSON) when the tag came from a template
@@ -142,11 +173,12 @@ impl Tag {
     }
 }
 
-/// Ref and `<references>` bodies rendered in inline context, shared by the
-/// token stage (which renders each distinct body once per nesting depth) and
-/// the DOM pass (which reads them by the index a placeholder's [`BODY`] holds).
-/// The nodes go from the inner render to the pass as they are: no HTML string,
-/// no second parse.
+/// Ref and `<references>` bodies rendered in inline context and the tags of
+/// the placeholders, shared by the token stage (which renders each distinct
+/// body once per nesting depth) and the DOM pass (which reads a placeholder's
+/// tag by the index its [`KIND`] holds, and its body by the tag's). The nodes
+/// go from the inner render to the pass as they are: no HTML string, no
+/// second parse.
 #[derive(Default)]
 pub(crate) struct Bodies {
     nodes: Vec<Vec<Node>>,
@@ -154,9 +186,23 @@ pub(crate) struct Bodies {
     /// read it yet (`None`: a body of a nested ref, which every copy of its
     /// container's body names again, so it is always copied).
     unread: Vec<Option<usize>>,
+    /// Per body, whether its render made placeholders (a body without any
+    /// needs no search for them).
+    nests: Vec<bool>,
+    /// How many placeholders' tags were recorded ([`Bodies::add_tag`] calls).
+    tags_made: usize,
     /// Per nesting depth, body source → index: the same source at the same
     /// depth renders the same nodes (its markers name the same transclusions).
     index: Vec<HashMap<String, usize>>,
+    /// The placeholders' tags, each with the nesting depth it was read at
+    /// (the page's are taken once; a nested body's are copied, as its nodes).
+    tags: Vec<(usize, Option<Pending>)>,
+    /// Per nested depth, the tags there → their index: the same tag at the
+    /// same depth is one entry (a body rendered again, by a reused renderer,
+    /// makes the same placeholders).
+    nested_tags: HashMap<(usize, Pending), usize>,
+    /// The page's link form (`./Title`), set by the token stage.
+    pub(crate) page: String,
 }
 
 /// The table as the token stage and the sink share it (one page, one thread).
@@ -175,9 +221,11 @@ impl Bodies {
 
     /// Records `nodes` as the rendering of `src` at `depth` for one
     /// placeholder; its index.
-    pub(crate) fn add(&mut self, depth: usize, src: &str, nodes: Vec<Node>) -> usize {
+    /// `nests`: its render made placeholders (see [`Bodies::tags_made`]).
+    pub(crate) fn add(&mut self, depth: usize, src: &str, nodes: Vec<Node>, nests: bool) -> usize {
         let i = self.nodes.len();
         self.nodes.push(nodes);
+        self.nests.push(nests);
         // Only the page's placeholders (depth 0) are each read once: the tree
         // builder and the DOM passes never copy a placeholder.
         self.unread.push((depth == 0).then_some(1));
@@ -190,11 +238,50 @@ impl Bodies {
         i
     }
 
-    /// The body a placeholder's [`BODY`] value names (none for a missing or
-    /// unknown one): moved out for the last of the page's placeholders that
-    /// name it, else copied (one body may serve several placeholders).
-    pub(crate) fn get(&mut self, id: Option<&str>) -> Vec<Node> {
-        let Some(i) = id.and_then(|i| i.parse::<usize>().ok()) else {
+    /// Records the tag of a placeholder made at `depth`; its index.
+    pub(crate) fn add_tag(&mut self, depth: usize, tag: Pending) -> usize {
+        self.tags_made += 1;
+        let index = self.tags.len();
+        if depth > 0 {
+            match self.nested_tags.entry((depth, tag)) {
+                Entry::Occupied(e) => return *e.get(),
+                Entry::Vacant(e) => {
+                    self.tags.push((depth, Some(e.key().1.clone())));
+                    e.insert(index);
+                }
+            }
+        } else {
+            self.tags.push((depth, Some(tag)));
+        }
+        index
+    }
+
+    /// How many placeholders were made so far (a render that changes it made
+    /// some).
+    pub(crate) fn tags_made(&self) -> usize {
+        self.tags_made
+    }
+
+    /// Whether the body `id` names may hold placeholders (an unknown one may).
+    pub(crate) fn may_nest(&self, id: Option<usize>) -> bool {
+        id.and_then(|i| self.nests.get(i).copied()).unwrap_or(true)
+    }
+
+    /// The tag at `index`: moved out for a placeholder of the page (each is
+    /// read once: the tree builder and the DOM passes never copy one), copied
+    /// for one in a nested body (every copy of its container names it again).
+    pub(crate) fn tag(&mut self, index: usize) -> Option<Pending> {
+        match self.tags.get_mut(index)? {
+            (0, tag) => tag.take(),
+            (_, tag) => tag.clone(),
+        }
+    }
+
+    /// The body a tag names (none for a missing or unknown one): moved out
+    /// for the last of the page's placeholders that name it, else copied (one
+    /// body may serve several placeholders).
+    pub(crate) fn get(&mut self, id: Option<usize>) -> Vec<Node> {
+        let Some(i) = id else {
             return Vec::new();
         };
         let last = match self.unread.get_mut(i) {
@@ -241,26 +328,58 @@ pub(crate) fn unwrap_nowiki(nodes: &mut Vec<Node>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Bodies, Node, normalize_space};
+    use super::{Bodies, Node, Pending, kind_value, normalize_space, tag_index};
 
     #[test]
     fn page_bodies_move_to_their_last_reader_and_nested_ones_are_copied() {
         let body = || vec![Node::Text("x".into())];
         let mut bodies = Bodies::default();
-        let page = bodies.add(0, "x", body());
+        let page = bodies.add(0, "x", body(), false);
         assert_eq!(bodies.find(0, "x"), Some(page));
-        let nested = bodies.add(1, "x", body());
+        let nested = bodies.add(1, "x", body(), true);
+        assert!(!bodies.may_nest(Some(page)));
+        assert!(bodies.may_nest(Some(nested)));
+        assert!(bodies.may_nest(Some(99)));
         assert_ne!(page, nested);
-        let (page, nested) = (page.to_string(), nested.to_string());
         // Two placeholders of the page: a copy, then the body itself.
-        assert_eq!(bodies.get(Some(&page)), body());
-        assert_eq!(bodies.get(Some(&page)), body());
+        assert_eq!(bodies.get(Some(page)), body());
+        assert_eq!(bodies.get(Some(page)), body());
         // Every copy of a container names a nested body again.
         for _ in 0..3 {
-            assert_eq!(bodies.get(Some(&nested)), body());
+            assert_eq!(bodies.get(Some(nested)), body());
         }
-        assert!(bodies.get(Some("99")).is_empty());
+        assert!(bodies.get(Some(99)).is_empty());
         assert!(bodies.get(None).is_empty());
+    }
+
+    #[test]
+    fn page_tags_are_taken_once_and_nested_ones_copied() {
+        let tag = || Pending {
+            attrs: vec![("name".to_owned(), "a".to_owned())],
+            src: Some("x".to_owned()),
+            body: Some(0),
+            labels: None,
+        };
+        let mut bodies = Bodies::default();
+        let page = bodies.add_tag(0, tag());
+        let nested = bodies.add_tag(1, tag());
+        assert_eq!(bodies.tag(page), Some(tag()));
+        assert_eq!(bodies.tag(page), None);
+        for _ in 0..3 {
+            assert_eq!(bodies.tag(nested), Some(tag()));
+        }
+        assert_eq!(bodies.add_tag(1, tag()), nested);
+        assert_ne!(bodies.add_tag(0, tag()), page);
+        assert_eq!(bodies.tag(99), None);
+    }
+
+    #[test]
+    fn kind_values_name_the_kind_and_the_tag() {
+        let value = kind_value("references", 42);
+        assert_eq!(value, "references 42");
+        assert_eq!(tag_index(&value), Some(42));
+        assert_eq!(tag_index("ref"), None);
+        assert_eq!(tag_index("ref x"), None);
     }
 
     #[test]

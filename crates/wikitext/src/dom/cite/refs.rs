@@ -12,7 +12,7 @@ impl State {
     /// One `<ref>` (Cite's `extractRefFromNode`): its `<sup>`.
     pub(super) fn extract_ref(&mut self, tag: Tag) -> Node {
         if self.page.is_empty() {
-            self.page.clone_from(&tag.page);
+            self.page.clone_from(&self.bodies.borrow().page);
         }
         let mut errs: Vec<CiteError> = Vec::new();
         let src = tag.src.as_deref().unwrap_or("");
@@ -36,7 +36,7 @@ impl State {
         }
         let group = self.group_index(&args.group);
         let mut item = self.lookup(group, &args.name);
-        let mut body = self.bodies.borrow_mut().get(tag.body.as_deref());
+        let mut body = self.bodies.borrow_mut().get(tag.body);
         placeholder::unwrap_nowiki(&mut body);
 
         let locked = !args.name.is_empty() && self.is_locked(&args.group, &args.name);
@@ -63,7 +63,9 @@ impl State {
         if !args.name.is_empty() {
             self.lock(&args.group, &args.name);
         }
-        let nested = !tag.self_closed() && has_placeholder(&body);
+        // A body whose render made no placeholder is not searched for one.
+        let nested =
+            !tag.self_closed() && self.bodies.borrow().may_nest(tag.body) && has_placeholder(&body);
         if nested {
             let embedded = conflict != Conflict::None;
             if embedded {
@@ -188,7 +190,7 @@ impl State {
                 .filter(|(k, _)| k == "about" || k == "typeof")
                 .cloned(),
         );
-        attrs.push(attr(placeholder::USE, use_index.to_string()));
+        attrs.push(attr(placeholder::USE, placeholder::number(use_index)));
         let (href, label, group_name) = self.link_parts(item);
         let mut a_attrs = Vec::with_capacity(2);
         a_attrs.push(attr("href", href));
@@ -199,7 +201,7 @@ impl State {
         let link_text = element(
             "span",
             vec![attr("class", "mw-reflink-text")],
-            vec![bracket("["), text(&label), bracket("]")],
+            vec![bracket("["), Node::Text(label), bracket("]")],
         );
         element("sup", attrs, vec![element("a", a_attrs, vec![link_text])])
     }
@@ -256,8 +258,23 @@ impl State {
         let Some(u) = self.uses.get(index) else {
             return false;
         };
-        let mut data_mw = String::with_capacity(u.attrs_json.len() + 64);
-        data_mw.push_str("{\"name\":\"ref\",\"attrs\":");
+        const HEAD: &str = "{\"name\":\"ref\",\"attrs\":";
+        let errors = (!u.errors.is_empty()).then(|| errors::errors_json(&u.errors));
+        // Room for every part (and the quotes of a JSON string): no regrowth
+        // but for escapes.
+        let body_len = match &u.body {
+            Some(UseBody::Id(v) | UseBody::Html(v)) => v.len() + 24,
+            None => 0,
+        };
+        let mut data_mw = String::with_capacity(
+            HEAD.len()
+                + u.attrs_json.len()
+                + body_len
+                + u.parts.as_ref().map_or(0, |p| p.len() + 10)
+                + errors.as_ref().map_or(0, |e| e.len() + 11)
+                + 1,
+        );
+        data_mw.push_str(HEAD);
         data_mw.push_str(&u.attrs_json);
         match &u.body {
             Some(UseBody::Id(id)) => {
@@ -276,9 +293,9 @@ impl State {
             data_mw.push_str(",\"parts\":");
             data_mw.push_str(parts);
         }
-        if !u.errors.is_empty() {
+        if let Some(errors) = &errors {
             data_mw.push_str(",\"errors\":");
-            data_mw.push_str(&errors::errors_json(&u.errors));
+            data_mw.push_str(errors);
         }
         data_mw.push('}');
         let mut ty = e
