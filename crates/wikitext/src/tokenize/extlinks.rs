@@ -4,6 +4,7 @@
 //! `class="external mw-magiclink mw-magiclink-rfc|pmid"`, ISBN as an internal link
 //! to `Special:BookSources`.
 
+use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::{Tokenizer, entity};
@@ -243,10 +244,10 @@ fn clean_href(href: &str) -> String {
 
 fn ext_tag(href: &str, class: &str) -> OwnedTag {
     let href = clean_href(href);
-    OwnedTag::new("a")
-        .with_attr("rel", "mw:ExtLink nofollow")
-        .with_attr("class", class)
-        .with_attr("href", href)
+    OwnedTag::new(atom::A)
+        .with_attr(atom::REL, "mw:ExtLink nofollow")
+        .with_attr(atom::CLASS, class)
+        .with_attr(atom::HREF, href)
 }
 
 /// A magic-link separator: spaces, tabs, `&nbsp;` and its numeric forms.
@@ -428,17 +429,17 @@ impl Tokenizer<'_> {
             .get(content..)
             .and_then(|t| t.iter().position(|t| matches!(t.tok, Tok::WikiLink(_))));
         let Some(first) = first else {
-            self.out.push(WikiToken::end("a"));
+            self.out.push(WikiToken::end(atom::A));
             return;
         };
         let tail = self.out.split_off(content + first);
-        self.out.push(WikiToken::end("a"));
+        self.out.push(WikiToken::end(atom::A));
         let mut depth = 0usize;
         let mut in_span = false;
         for token in tail {
             let is_text = depth == 0 && token.as_text().is_some();
             if in_span && !is_text {
-                self.out.push(WikiToken::end("span"));
+                self.out.push(WikiToken::end(atom::SPAN));
                 in_span = false;
             }
             match &token.tok {
@@ -449,13 +450,13 @@ impl Tokenizer<'_> {
                 _ => {}
             }
             if is_text && !in_span {
-                self.out.push(WikiToken::start("span"));
+                self.out.push(WikiToken::start(atom::SPAN));
                 in_span = true;
             }
             self.out.push(token);
         }
         if in_span {
-            self.out.push(WikiToken::end("span"));
+            self.out.push(WikiToken::end(atom::SPAN));
         }
     }
 
@@ -518,7 +519,7 @@ impl Tokenizer<'_> {
             .filter(|c| !c.is_control())
             .collect();
         self.out.push(WikiToken::text(shown));
-        self.out.push(WikiToken::end("a"));
+        self.out.push(WikiToken::end(atom::A));
         true
     }
 
@@ -570,10 +571,10 @@ impl Tokenizer<'_> {
                 &format!("//www.ncbi.nlm.nih.gov/pubmed/{digits}?dopt=Abstract"),
                 "external mw-magiclink mw-magiclink-pmid",
             ),
-            _ => OwnedTag::new("a")
-                .with_attr("rel", "mw:WikiLink")
-                .with_attr("class", "internal mw-magiclink mw-magiclink-isbn")
-                .with_attr("href", format!("./Special:BookSources/{digits}")),
+            _ => OwnedTag::new(atom::A)
+                .with_attr(atom::REL, "mw:WikiLink")
+                .with_attr(atom::CLASS, "internal mw-magiclink mw-magiclink-isbn")
+                .with_attr(atom::HREF, format!("./Special:BookSources/{digits}")),
         };
         let text_end = start + i;
         self.pos = start + kind.len();
@@ -586,7 +587,7 @@ impl Tokenizer<'_> {
         self.in_ext_link = false;
         self.limit = saved;
         self.flush_text();
-        self.out.push(WikiToken::end("a"));
+        self.out.push(WikiToken::end(atom::A));
         true
     }
 }

@@ -74,8 +74,12 @@ pub(crate) fn tokenize_with(
     }
     t.flush_text();
     t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
-    table::anchor_markers(&mut t.out);
-    table::mark_tables(&mut t.out, src);
+    // Both table passes change nothing before a page's first table: most
+    // pages (and ref bodies) have none, and neither pass runs over them.
+    if let Some(first) = table::first_table(&t.out) {
+        table::anchor_markers(&mut t.out, first);
+        table::mark_tables(&mut t.out, src, first);
+    }
     t.out
 }
 
