@@ -7,7 +7,7 @@
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
-use super::{Tokenizer, entity};
+use super::{Tokenizer, byte_set, entity};
 use crate::token::{Tok, WikiToken};
 
 /// MediaWiki's default URL protocols (`$wgUrlProtocols`), without `//`.
@@ -75,6 +75,12 @@ fn url_char(c: char) -> bool {
         ))
 }
 
+/// ASCII URL characters that [`url`] takes as they are: letters, digits and
+/// punctuation that starts nothing in a URL (not `' { | &`, which may, nor
+/// the blanks, controls and `[ ] < > "` that end it).
+const URL_PLAIN: [bool; 256] =
+    byte_set(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#@!$()*+,;=%");
+
 /// The raw length of the URL at the start of `s` (protocol included) and its
 /// decoded text: URL characters and references that decode to them, up to `''`.
 fn url(s: &str, proto: usize) -> (usize, String) {
@@ -93,6 +99,16 @@ fn url(s: &str, proto: usize) -> (usize, String) {
         i += end + 2;
     }
     while let Some(c) = s.get(i..).and_then(|r| r.chars().next()) {
+        // Most of a URL is ASCII that is neither special here nor decoded:
+        // that run is copied at once.
+        let run = s.as_bytes().get(i..).map_or(0, |r| {
+            r.iter().take_while(|&&b| URL_PLAIN[usize::from(b)]).count()
+        });
+        if run > 0 {
+            decoded.push_str(s.get(i..i + run).unwrap_or(""));
+            i += run;
+            continue;
+        }
         if c == '\'' && s.get(i..).is_some_and(|r| r.starts_with("''")) {
             break;
         }
@@ -174,7 +190,8 @@ fn is_ignored_in_host(c: char) -> bool {
 
 /// `url` with the ignored characters removed from its host.
 fn strip_host(url: &str) -> String {
-    if !url.chars().any(is_ignored_in_host) {
+    // Every ignored character is outside ASCII.
+    if url.is_ascii() || !url.chars().any(is_ignored_in_host) {
         return url.to_owned();
     }
     let host_start = url
@@ -230,6 +247,16 @@ fn clean_href(href: &str) -> String {
         None => ("", stripped.as_str()),
     };
     out.push_str(ipv6);
+    // Most hrefs have nothing to encode (every character encoded is ASCII).
+    if !rest.bytes().any(|b| {
+        matches!(
+            b,
+            b' ' | b'[' | b']' | b'<' | b'>' | b'"' | b'|' | 0..=0x1f | 0x7f
+        )
+    }) {
+        out.push_str(rest);
+        return out;
+    }
     for c in rest.chars() {
         match c {
             ' ' => out.push('+'),
