@@ -50,7 +50,7 @@ pub(crate) fn reference(s: &str) -> Option<(usize, String)> {
     if body.is_empty() || body.len() > 32 || !body.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return None;
     }
-    decode_named(body).map(|t| (len, t))
+    named(body).map(|t| (len, t))
 }
 
 /// MediaWiki's validity rule for numeric references.
@@ -62,6 +62,34 @@ fn valid_code_point(code: u32) -> Option<char> {
         || (0xe000..=0xfffd).contains(&code)
         || (0x10000..=0x10ffff).contains(&code);
     if ok { char::from_u32(code) } else { None }
+}
+
+/// The named references articles use most, decoded without a tokenizer run
+/// (a test checks each against [`decode_named`], whose table is the one
+/// source).
+const COMMON: &[(&str, &str)] = &[
+    ("nbsp", "\u{a0}"),
+    ("ndash", "\u{2013}"),
+    ("mdash", "\u{2014}"),
+    ("amp", "&"),
+    ("quot", "\""),
+    ("lt", "<"),
+    ("gt", ">"),
+    ("minus", "\u{2212}"),
+    ("times", "\u{d7}"),
+    ("thinsp", "\u{2009}"),
+    ("hairsp", "\u{200a}"),
+    ("deg", "\u{b0}"),
+    ("middot", "\u{b7}"),
+    ("hellip", "\u{2026}"),
+];
+
+/// The text of the named reference `&name;`, if it is one.
+fn named(name: &str) -> Option<String> {
+    match COMMON.iter().find(|(n, _)| *n == name) {
+        Some((_, text)) => Some((*text).to_owned()),
+        None => decode_named(name),
+    }
 }
 
 /// A named reference through tagloom-html's tokenizer (the one entity table).
@@ -122,5 +150,16 @@ mod tests {
         assert_eq!(reference("&amp"), None);
         assert_eq!(reference("&#0;"), None);
         assert_eq!(decode_all("a &lt;b&gt; &c"), "a <b> &c");
+    }
+
+    #[test]
+    fn common_names_decode_as_the_html_table_does() {
+        for (name, text) in COMMON {
+            assert_eq!(decode_named(name).as_deref(), Some(*text), "&{name};");
+            assert_eq!(
+                reference(&format!("&{name};x")),
+                Some((name.len() + 2, (*text).to_owned()))
+            );
+        }
     }
 }

@@ -4,9 +4,10 @@
 //! `class="external mw-magiclink mw-magiclink-rfc|pmid"`, ISBN as an internal link
 //! to `Special:BookSources`.
 
+use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
-use super::{Tokenizer, entity};
+use super::{Tokenizer, byte_set, entity};
 use crate::token::{Tok, WikiToken};
 
 /// MediaWiki's default URL protocols (`$wgUrlProtocols`), without `//`.
@@ -74,6 +75,12 @@ fn url_char(c: char) -> bool {
         ))
 }
 
+/// ASCII URL characters that [`url`] takes as they are: letters, digits and
+/// punctuation that starts nothing in a URL (not `' { | &`, which may, nor
+/// the blanks, controls and `[ ] < > "` that end it).
+const URL_PLAIN: [bool; 256] =
+    byte_set(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#@!$()*+,;=%");
+
 /// The raw length of the URL at the start of `s` (protocol included) and its
 /// decoded text: URL characters and references that decode to them, up to `''`.
 fn url(s: &str, proto: usize) -> (usize, String) {
@@ -92,6 +99,16 @@ fn url(s: &str, proto: usize) -> (usize, String) {
         i += end + 2;
     }
     while let Some(c) = s.get(i..).and_then(|r| r.chars().next()) {
+        // Most of a URL is ASCII that is neither special here nor decoded:
+        // that run is copied at once.
+        let run = s.as_bytes().get(i..).map_or(0, |r| {
+            r.iter().take_while(|&&b| URL_PLAIN[usize::from(b)]).count()
+        });
+        if run > 0 {
+            decoded.push_str(s.get(i..i + run).unwrap_or(""));
+            i += run;
+            continue;
+        }
         if c == '\'' && s.get(i..).is_some_and(|r| r.starts_with("''")) {
             break;
         }
@@ -173,7 +190,8 @@ fn is_ignored_in_host(c: char) -> bool {
 
 /// `url` with the ignored characters removed from its host.
 fn strip_host(url: &str) -> String {
-    if !url.chars().any(is_ignored_in_host) {
+    // Every ignored character is outside ASCII.
+    if url.is_ascii() || !url.chars().any(is_ignored_in_host) {
         return url.to_owned();
     }
     let host_start = url
@@ -229,6 +247,16 @@ fn clean_href(href: &str) -> String {
         None => ("", stripped.as_str()),
     };
     out.push_str(ipv6);
+    // Most hrefs have nothing to encode (every character encoded is ASCII).
+    if !rest.bytes().any(|b| {
+        matches!(
+            b,
+            b' ' | b'[' | b']' | b'<' | b'>' | b'"' | b'|' | 0..=0x1f | 0x7f
+        )
+    }) {
+        out.push_str(rest);
+        return out;
+    }
     for c in rest.chars() {
         match c {
             ' ' => out.push('+'),
@@ -243,10 +271,10 @@ fn clean_href(href: &str) -> String {
 
 fn ext_tag(href: &str, class: &str) -> OwnedTag {
     let href = clean_href(href);
-    OwnedTag::new("a")
-        .with_attr("rel", "mw:ExtLink nofollow")
-        .with_attr("class", class)
-        .with_attr("href", href)
+    OwnedTag::new(atom::A)
+        .with_attr(atom::REL, "mw:ExtLink nofollow")
+        .with_attr(atom::CLASS, class)
+        .with_attr(atom::HREF, href)
 }
 
 /// A magic-link separator: spaces, tabs, `&nbsp;` and its numeric forms.
@@ -428,17 +456,17 @@ impl Tokenizer<'_> {
             .get(content..)
             .and_then(|t| t.iter().position(|t| matches!(t.tok, Tok::WikiLink(_))));
         let Some(first) = first else {
-            self.out.push(WikiToken::end("a"));
+            self.out.push(WikiToken::end(atom::A));
             return;
         };
         let tail = self.out.split_off(content + first);
-        self.out.push(WikiToken::end("a"));
+        self.out.push(WikiToken::end(atom::A));
         let mut depth = 0usize;
         let mut in_span = false;
         for token in tail {
             let is_text = depth == 0 && token.as_text().is_some();
             if in_span && !is_text {
-                self.out.push(WikiToken::end("span"));
+                self.out.push(WikiToken::end(atom::SPAN));
                 in_span = false;
             }
             match &token.tok {
@@ -449,13 +477,13 @@ impl Tokenizer<'_> {
                 _ => {}
             }
             if is_text && !in_span {
-                self.out.push(WikiToken::start("span"));
+                self.out.push(WikiToken::start(atom::SPAN));
                 in_span = true;
             }
             self.out.push(token);
         }
         if in_span {
-            self.out.push(WikiToken::end("span"));
+            self.out.push(WikiToken::end(atom::SPAN));
         }
     }
 
@@ -518,7 +546,7 @@ impl Tokenizer<'_> {
             .filter(|c| !c.is_control())
             .collect();
         self.out.push(WikiToken::text(shown));
-        self.out.push(WikiToken::end("a"));
+        self.out.push(WikiToken::end(atom::A));
         true
     }
 
@@ -570,10 +598,10 @@ impl Tokenizer<'_> {
                 &format!("//www.ncbi.nlm.nih.gov/pubmed/{digits}?dopt=Abstract"),
                 "external mw-magiclink mw-magiclink-pmid",
             ),
-            _ => OwnedTag::new("a")
-                .with_attr("rel", "mw:WikiLink")
-                .with_attr("class", "internal mw-magiclink mw-magiclink-isbn")
-                .with_attr("href", format!("./Special:BookSources/{digits}")),
+            _ => OwnedTag::new(atom::A)
+                .with_attr(atom::REL, "mw:WikiLink")
+                .with_attr(atom::CLASS, "internal mw-magiclink mw-magiclink-isbn")
+                .with_attr(atom::HREF, format!("./Special:BookSources/{digits}")),
         };
         let text_end = start + i;
         self.pos = start + kind.len();
@@ -586,7 +614,7 @@ impl Tokenizer<'_> {
         self.in_ext_link = false;
         self.limit = saved;
         self.flush_text();
-        self.out.push(WikiToken::end("a"));
+        self.out.push(WikiToken::end(atom::A));
         true
     }
 }

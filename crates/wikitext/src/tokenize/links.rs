@@ -3,6 +3,7 @@
 //! letters, and `</a>`; a category link becomes a `<link>` at once. Anything
 //! that cannot be a link is text.
 
+use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::tags::parse_tag;
@@ -103,9 +104,9 @@ impl Tokenizer<'_> {
         };
         if let Some(href) = target.language_link() {
             self.pos += close + 2;
-            let tag = OwnedTag::new("link")
-                .with_attr("rel", "mw:PageProp/Language")
-                .with_attr("href", href);
+            let tag = OwnedTag::new(atom::LINK)
+                .with_attr(atom::REL, "mw:PageProp/Language")
+                .with_attr(atom::HREF, href);
             self.emit_html(OwnedToken::StartTag(tag), start);
             return;
         }
@@ -117,9 +118,9 @@ impl Tokenizer<'_> {
                 href.push('#');
                 href.push_str(&encode_title(sort));
             }
-            let tag = OwnedTag::new("link")
-                .with_attr("rel", "mw:PageProp/Category")
-                .with_attr("href", href);
+            let tag = OwnedTag::new(atom::LINK)
+                .with_attr(atom::REL, "mw:PageProp/Category")
+                .with_attr(atom::HREF, href);
             self.emit_html(OwnedToken::StartTag(tag), start);
             return;
         }
@@ -165,12 +166,12 @@ impl Tokenizer<'_> {
             .take_while(u8::is_ascii_lowercase)
             .count();
         if trail > 0 {
+            // The trail is source text: its range, no copy.
             let t_start = self.pos;
-            let text = self.rest().get(..trail).unwrap_or("").to_owned();
             self.pos += trail;
-            self.push_text(&text, t_start);
+            self.push_src(t_start, self.pos);
         }
         self.flush_text();
-        self.out.push(WikiToken::end("a"));
+        self.out.push(WikiToken::end(atom::A));
     }
 }

@@ -17,7 +17,7 @@ mod table;
 pub(crate) mod tags;
 
 use tagloom_html::atom;
-use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
 use self::skip::newline;
 use crate::token::{Tok, WikiToken};
@@ -74,8 +74,12 @@ pub(crate) fn tokenize_with(
     }
     t.flush_text();
     t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
-    table::anchor_markers(&mut t.out);
-    table::mark_tables(&mut t.out, src);
+    // Both table passes change nothing before a page's first table: most
+    // pages (and ref bodies) have none, and neither pass runs over them.
+    if let Some(first) = table::first_table(&t.out) {
+        table::anchor_markers(&mut t.out, first);
+        table::mark_tables(&mut t.out, src, first);
+    }
     t.out
 }
 
@@ -331,12 +335,18 @@ impl<'a> Tokenizer<'a> {
             } else {
                 "mw:Transclusion"
             };
-            let mut tag = OwnedTag::new(atom::META)
-                .with_attr(atom::TYPEOF, kind)
-                .with_attr(atom::DATA_MW, call.data_mw.as_str())
-                .with_attr(table::ATTR_CALL, index.to_string());
+            // Distinct new attributes: pushed in order, room made once.
+            let mut tag = OwnedTag::new(atom::META);
+            let attrs = tag.attrs_mut();
+            attrs.reserve_exact(4);
+            attrs.push(OwnedAttribute::new(atom::TYPEOF, kind));
+            attrs.push(OwnedAttribute::new(atom::DATA_MW, call.data_mw.as_str()));
+            attrs.push(OwnedAttribute::new(table::ATTR_CALL, index.to_string()));
             if call.empty {
-                tag.set_attr(crate::dom::encapsulate::EMPTY_OUTPUT, "");
+                attrs.push(OwnedAttribute::new(
+                    crate::dom::encapsulate::EMPTY_OUTPUT,
+                    "",
+                ));
             }
             self.open_call = Some(index);
             self.cell_marker_attrs(&mut tag, true, start);
@@ -354,9 +364,13 @@ impl<'a> Tokenizer<'a> {
             } else {
                 "mw:Transclusion/End"
             };
-            let mut tag = OwnedTag::new(atom::META).with_attr(atom::TYPEOF, end);
-            if let Some(index) = self.open_call.take() {
-                tag.set_attr(table::ATTR_CALL, index.to_string());
+            let mut tag = OwnedTag::new(atom::META);
+            let call = self.open_call.take();
+            let attrs = tag.attrs_mut();
+            attrs.reserve_exact(2);
+            attrs.push(OwnedAttribute::new(atom::TYPEOF, end));
+            if let Some(index) = call {
+                attrs.push(OwnedAttribute::new(table::ATTR_CALL, index.to_string()));
             }
             self.cell_marker_attrs(&mut tag, false, start);
             self.emit_html(OwnedToken::StartTag(tag), start);

@@ -682,16 +682,27 @@ fn meta_kind(token: &WikiToken) -> Option<(bool, Option<&str>)> {
     }
 }
 
+/// The index of the first `<table>` start tag of `out` (wikitext or HTML), the
+/// first token [`anchor_markers`] and [`mark_tables`] can change: before it,
+/// no table is open. One comparison of a static atom per tag.
+pub(crate) fn first_table(out: &[WikiToken]) -> Option<usize> {
+    out.iter().position(
+        |t| matches!(&t.tok, Tok::Html(OwnedToken::StartTag(tag)) if tag.name().is(atom::TABLE)),
+    )
+}
+
 /// In a table, a call's markers right before a row or cell start tag (or right
 /// after its end tag) would be fostered out of the table: they move onto the
-/// tag. One pass; each end marker looks back at most `MAX_ANCHOR_SCAN` tokens.
-pub(crate) fn anchor_markers(out: &mut Vec<WikiToken>) {
+/// tag. One pass from `first` (the first table's start tag, [`first_table`]:
+/// no table is open before it); each end marker looks back at most
+/// `MAX_ANCHOR_SCAN` tokens.
+pub(crate) fn anchor_markers(out: &mut Vec<WikiToken>, first: usize) {
     let mut depth = 0usize;
     let mut gone = vec![false; out.len()];
     let mut any = false;
     // Calls whose start marker moved onto a tag: only their end markers move.
     let mut anchored: std::collections::HashSet<String> = std::collections::HashSet::new();
-    for i in 0..out.len() {
+    for i in first..out.len() {
         match out.get(i).and_then(WikiToken::start_name) {
             Some("table") => depth += 1,
             _ => {
@@ -805,13 +816,14 @@ struct OpenTable {
 /// (`tl:tid`, also on the table) and the table's wikitext before it
 /// (`tl:tprefix`); the table's last end marker gets the wikitext after it
 /// (`tl:tsuffix`); `dom::table_fixups` widens a fostered range over the table
-/// (Parsoid's fostered-content expansion). One pass over the tokens, and each
-/// table's text is copied at most twice.
-pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
+/// (Parsoid's fostered-content expansion). One pass over the tokens from
+/// `first` (the first table's start tag, [`first_table`]: nothing before it is
+/// in a table), and each table's text is copied at most twice.
+pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str, first: usize) {
     let mut open: Vec<OpenTable> = Vec::new();
     let mut done: Vec<(OpenTable, usize)> = Vec::new();
     let mut next_id = 0;
-    for (i, token) in out.iter_mut().enumerate() {
+    for (i, token) in out.iter_mut().enumerate().skip(first) {
         let Some(span) = token.span() else { continue };
         let Tok::Html(html) = &mut token.tok else {
             continue;
@@ -911,6 +923,39 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str) {
                 tag.set_attr(tid, t.id.to_string());
                 tag.set_attr(name, text);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_passes_start_at_the_first_table() {
+        let none = crate::tokenize::tokenize("a ''b'' [[c]]\n* d <b>e</b>\n");
+        assert_eq!(first_table(&none), None);
+        for src in [
+            "x\n{|\n|a\n|}\n",
+            "x <b>y</b> <table><tr><td>a</td></tr></table>",
+            "x\n<TABLE>\n<tr><td>a\n",
+            "{|\n|a\n{|\n|b\n|}\n|}",
+        ] {
+            let tokens = crate::tokenize::tokenize(src);
+            let Some(first) = first_table(&tokens) else {
+                panic!("no table in {src:?}");
+            };
+            let (before, from) = tokens.split_at(first);
+            assert!(
+                before.iter().all(|t| t.start_name() != Some("table")),
+                "{src:?}"
+            );
+            // `mark_tables` ran from there: the table has its id.
+            assert!(
+                matches!(from.first().map(|t| &t.tok), Some(Tok::Html(OwnedToken::StartTag(t)))
+                    if t.attr(ATTR_TID) == Some("0")),
+                "{src:?}"
+            );
         }
     }
 }

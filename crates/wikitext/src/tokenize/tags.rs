@@ -371,8 +371,8 @@ impl Tokenizer<'_> {
         match raw.name.as_str() {
             "nowiki" if !raw.end => return self.nowiki(raw, start),
             "pre" if !raw.end && self.ext_pre(&raw, start) => return,
-            "ref" if !raw.end => return self.cite_ref(&raw, start),
-            "references" if !raw.end => return self.cite_references(&raw, start),
+            "ref" if !raw.end => return self.cite_ref(raw, start),
+            "references" if !raw.end => return self.cite_references(raw, start),
             "noinclude" | "onlyinclude" => {
                 self.pos += raw.len;
                 if !raw.self_closing {
@@ -445,7 +445,7 @@ impl Tokenizer<'_> {
     }
 
     /// `<ref …>…</ref>` or `<ref name=… />`; unclosed: text.
-    fn cite_ref(&mut self, raw: &RawTag, start: usize) {
+    fn cite_ref(&mut self, raw: RawTag, start: usize) {
         let attr = |n: &str| {
             raw.attrs
                 .iter()
@@ -473,17 +473,19 @@ impl Tokenizer<'_> {
             self.pos = body_start + at + close_len;
             Some(body)
         };
+        let (name, group) = (attr("name"), attr("group"));
+        // The tag's attributes move into the token (no copy).
         let tag = RefTag {
-            attrs: raw.attrs.clone(),
-            name: attr("name"),
-            group: attr("group"),
+            attrs: raw.attrs,
+            name,
+            group,
             body,
         };
         self.emit(Tok::Ref(Box::new(tag)), start);
     }
 
     /// `<references>…</references>` or `<references/>`; unclosed: text.
-    fn cite_references(&mut self, raw: &RawTag, start: usize) {
+    fn cite_references(&mut self, raw: RawTag, start: usize) {
         let body_start = self.pos + raw.len;
         let body = if raw.self_closing {
             self.pos = body_start;
@@ -500,7 +502,7 @@ impl Tokenizer<'_> {
             Some(body.to_owned())
         };
         let tag = RefTag {
-            attrs: raw.attrs.clone(),
+            attrs: raw.attrs,
             name: None,
             group: None,
             body,
