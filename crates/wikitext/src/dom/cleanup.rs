@@ -3,7 +3,8 @@
 
 use super::{Element, Node};
 
-fn flagged(name: &str) -> bool {
+/// Whether an element named `name` may get the empty-element class.
+pub(crate) fn flaggable(name: &str) -> bool {
     matches!(name, "li" | "tbody" | "tr" | "p")
 }
 
@@ -12,7 +13,7 @@ pub(crate) fn is_empty(e: &Element) -> bool {
         Node::Comment(_) => true,
         Node::Text(t) => t.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n')),
         Node::Element(inner) => {
-            ((flagged(&inner.name) || inner.has_type("mw:Nowiki")) && is_empty(inner))
+            ((flaggable(&inner.name) || inner.has_type("mw:Nowiki")) && is_empty(inner))
                 || inner.name == "meta"
                 || inner.name == "link"
         }
@@ -50,7 +51,7 @@ pub(crate) fn removed(c: &Node) -> bool {
 /// Whether `e` gets the empty-element class (`e`'s [`removed`] children
 /// make no difference: they are empty `li`s and `tr`s).
 pub(crate) fn flags(e: &Element) -> bool {
-    flagged(&e.name) && e.attrs.is_empty() && is_empty(e)
+    flaggable(&e.name) && e.attrs.is_empty() && is_empty(e)
 }
 
 /// The class an empty element gets.
