@@ -11,7 +11,8 @@ pub(crate) fn flaggable(name: &str) -> bool {
 pub(crate) fn is_empty(e: &Element) -> bool {
     e.children.iter().all(|c| match c {
         Node::Comment(_) => true,
-        Node::Text(t) => t.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n')),
+        // Bytes: the four are ASCII, and no other character has an ASCII byte.
+        Node::Text(t) => t.bytes().all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n')),
         Node::Element(inner) => {
             ((flaggable(&inner.name) || inner.has_type("mw:Nowiki")) && is_empty(inner))
                 || inner.name == "meta"
@@ -33,8 +34,11 @@ fn has_transparent(e: &Element) -> bool {
 /// Whether `e`'s children are inside template output (under a node with an
 /// `about`), given whether `e` is (`in_tpl`).
 pub(crate) fn in_template(e: &Element, in_tpl: bool) -> bool {
-    in_tpl || e.attr("about").is_some()
+    in_tpl || e.attr(TEMPLATE_ATTR).is_some()
 }
+
+/// The attribute of the nodes of template output (their `about` id).
+pub(crate) const TEMPLATE_ATTR: &str = "about";
 
 /// Whether `c`, a child inside template output, is removed (Parsoid's
 /// CleanUp): an empty `li` or `tr` that is not the encapsulation's first

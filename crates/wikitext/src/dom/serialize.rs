@@ -83,8 +83,11 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
             }
             Node::Element(e) => {
                 let props = write_tag_open(out, &e.name);
+                // Whether it has the attribute that starts template output
+                // ([`cleanup::in_template`]), told by the names' match.
+                let mut template = false;
                 for (k, v) in &e.attrs {
-                    write_attr_open(out, k);
+                    template |= write_attr_open(out, k);
                     match Derived::of(k, v, &e.attrs) {
                         Some(derived) => derived.write(out),
                         None => escape_into(out, v, EscapeMode::DoubleQuoted),
@@ -101,7 +104,7 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
                     continue;
                 }
                 // Inside template output the page's pass drops some children.
-                let in_tpl = page && cleanup::in_template(e, cx.in_tpl);
+                let in_tpl = page && (cx.in_tpl || template);
                 let kept = |c: &&Node| !(in_tpl && cleanup::removed(c));
                 if props.newline_kept
                     && matches!(e.children.iter().find(kept), Some(Node::Text(t)) if t.starts_with('\n'))
@@ -210,15 +213,20 @@ macro_rules! known_names {
             }
         }
 
-        /// Writes ` name="`.
+        /// Writes ` name="`; whether `name` is [`cleanup::TEMPLATE_ATTR`]
+        /// (a constant in each known name's arm).
         #[inline(always)]
-        fn write_attr_open(out: &mut Vec<u8>, name: &str) {
+        fn write_attr_open(out: &mut Vec<u8>, name: &str) -> bool {
             match name {
-                $($at => out.extend_from_slice(concat!(" ", $at, "=\"").as_bytes()),)*
+                $($at => {
+                    out.extend_from_slice(concat!(" ", $at, "=\"").as_bytes());
+                    $at == cleanup::TEMPLATE_ATTR
+                })*
                 _ => {
                     out.push(b' ');
                     out.extend_from_slice(name.as_bytes());
                     out.extend_from_slice(b"=\"");
+                    name == cleanup::TEMPLATE_ATTR
                 }
             }
         }
@@ -320,7 +328,7 @@ mod tests {
         }
         for &name in KNOWN_ATTRIBUTES {
             let mut known = Vec::new();
-            write_attr_open(&mut known, name);
+            assert_eq!(write_attr_open(&mut known, name), name == "about");
             assert_eq!(known, format!(" {name}=\"").as_bytes());
         }
         let mut other = Vec::new();
