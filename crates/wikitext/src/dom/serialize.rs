@@ -39,40 +39,52 @@ fn into_string(out: &mut String, write: impl FnOnce(&mut Vec<u8>)) {
 }
 
 /// Where a node is, for the page's last pass: inside template output (an
-/// ancestor has an `about`), and whether its text is armored (not inside
-/// `pre` and the like, and only when writing a page).
+/// ancestor has an `about`: some children are dropped), and whether its text
+/// is armored (not inside `pre` and the like, and only when writing a page).
 #[derive(Clone, Copy)]
 struct Context {
     in_tpl: bool,
     spacing: bool,
 }
 
-/// Steps [`write_nodes`]' stack has room for past the top-level nodes.
-const STACK_ROOM: usize = 256;
+/// A list of nodes being written: the top-level list, or an open element's
+/// children (its name, for the end tag written when they are done).
+struct Frame<'a> {
+    rest: std::slice::Iter<'a, Node>,
+    cx: Context,
+    end_tag: Option<&'a str>,
+}
+
+/// Frames [`write_nodes`]' stack has room for before it grows (the depth).
+const STACK_ROOM: usize = 64;
 
 /// Appends the HTML of `nodes` to `out` (iterative: the tree may be deep);
-/// `page`: with the page's last pass ([`serialize_page`]).
+/// `page`: with the page's last pass ([`serialize_page`]). One frame per
+/// open element, whose children are taken from it in order (none is copied
+/// onto the stack).
 fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
-    enum Step<'a> {
-        Open(&'a Node, Context),
-        Close(&'a str),
-    }
-    let top = Context {
-        in_tpl: false,
-        spacing: page,
-    };
-    // Room past the top-level nodes for the children of the first ones
-    // opened: the list is not copied to grow as soon as one is.
-    let mut stack: Vec<Step<'_>> = Vec::with_capacity(nodes.len() + STACK_ROOM);
-    stack.extend(nodes.iter().rev().map(|n| Step::Open(n, top)));
-    while let Some(step) = stack.pop() {
-        let (node, cx) = match step {
-            Step::Close(name) => {
+    let mut stack: Vec<Frame<'_>> = Vec::with_capacity(STACK_ROOM);
+    stack.push(Frame {
+        rest: nodes.iter(),
+        cx: Context {
+            in_tpl: false,
+            spacing: page,
+        },
+        end_tag: None,
+    });
+    while let Some(frame) = stack.last_mut() {
+        let cx = frame.cx;
+        let Some(node) = frame.rest.next() else {
+            if let Some(name) = frame.end_tag {
                 write_end_tag(out, name);
-                continue;
             }
-            Step::Open(node, cx) => (node, cx),
+            stack.pop();
+            continue;
         };
+        // Inside template output the page's pass drops some children.
+        if cx.in_tpl && cleanup::removed(node) {
+            continue;
+        }
         match node {
             Node::Text(t) if cx.spacing => write_armored(out, t),
             Node::Text(t) => escape_into(out, t, EscapeMode::Text),
@@ -103,31 +115,23 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
                 if props.void {
                     continue;
                 }
-                // Inside template output the page's pass drops some children.
                 let in_tpl = page && (cx.in_tpl || template);
-                let kept = |c: &&Node| !(in_tpl && cleanup::removed(c));
                 if props.newline_kept
-                    && matches!(e.children.iter().find(kept), Some(Node::Text(t)) if t.starts_with('\n'))
+                    && matches!(
+                        e.children.iter().find(|c| !(in_tpl && cleanup::removed(c))),
+                        Some(Node::Text(t)) if t.starts_with('\n')
+                    )
                 {
                     out.push(b'\n');
                 }
-                let inner = Context {
-                    in_tpl,
-                    spacing: cx.spacing && !props.keeps_spaces,
-                };
-                stack.push(Step::Close(&e.name));
-                if in_tpl {
-                    stack.extend(
-                        e.children
-                            .iter()
-                            .rev()
-                            .filter(kept)
-                            .map(|c| Step::Open(c, inner)),
-                    );
-                } else {
-                    // Every child kept: the steps are pushed as one run.
-                    stack.extend(e.children.iter().rev().map(|c| Step::Open(c, inner)));
-                }
+                stack.push(Frame {
+                    rest: e.children.iter(),
+                    cx: Context {
+                        in_tpl,
+                        spacing: cx.spacing && !props.keeps_spaces,
+                    },
+                    end_tag: Some(&e.name),
+                });
             }
         }
     }
