@@ -13,10 +13,11 @@ pub(crate) fn is_empty(e: &Element) -> bool {
         Node::Comment(_) => true,
         // Bytes: the four are ASCII, and no other character has an ASCII byte.
         Node::Text(t) => t.bytes().all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n')),
+        // Emptiness first: it is told by the first child that is not (most
+        // elements have text), the type only read of an empty element.
         Node::Element(inner) => {
-            ((flaggable(&inner.name) || inner.has_type("mw:Nowiki")) && is_empty(inner))
-                || inner.name == "meta"
-                || inner.name == "link"
+            matches!(&*inner.name, "meta" | "link")
+                || (is_empty(inner) && (flaggable(&inner.name) || inner.has_type("mw:Nowiki")))
         }
     })
 }
