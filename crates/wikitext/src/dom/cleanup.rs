@@ -3,18 +3,21 @@
 
 use super::{Element, Node};
 
-fn flagged(name: &str) -> bool {
+/// Whether an element named `name` may get the empty-element class.
+pub(crate) fn flaggable(name: &str) -> bool {
     matches!(name, "li" | "tbody" | "tr" | "p")
 }
 
 pub(crate) fn is_empty(e: &Element) -> bool {
     e.children.iter().all(|c| match c {
         Node::Comment(_) => true,
-        Node::Text(t) => t.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n')),
+        // Bytes: the four are ASCII, and no other character has an ASCII byte.
+        Node::Text(t) => t.bytes().all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n')),
+        // Emptiness first: it is told by the first child that is not (most
+        // elements have text), the type only read of an empty element.
         Node::Element(inner) => {
-            ((flagged(&inner.name) || inner.has_type("mw:Nowiki")) && is_empty(inner))
-                || inner.name == "meta"
-                || inner.name == "link"
+            matches!(&*inner.name, "meta" | "link")
+                || (is_empty(inner) && (flaggable(&inner.name) || inner.has_type("mw:Nowiki")))
         }
     })
 }
@@ -32,8 +35,11 @@ fn has_transparent(e: &Element) -> bool {
 /// Whether `e`'s children are inside template output (under a node with an
 /// `about`), given whether `e` is (`in_tpl`).
 pub(crate) fn in_template(e: &Element, in_tpl: bool) -> bool {
-    in_tpl || e.attr("about").is_some()
+    in_tpl || e.attr(TEMPLATE_ATTR).is_some()
 }
+
+/// The attribute of the nodes of template output (their `about` id).
+pub(crate) const TEMPLATE_ATTR: &str = "about";
 
 /// Whether `c`, a child inside template output, is removed (Parsoid's
 /// CleanUp): an empty `li` or `tr` that is not the encapsulation's first
@@ -50,7 +56,7 @@ pub(crate) fn removed(c: &Node) -> bool {
 /// Whether `e` gets the empty-element class (`e`'s [`removed`] children
 /// make no difference: they are empty `li`s and `tr`s).
 pub(crate) fn flags(e: &Element) -> bool {
-    flagged(&e.name) && e.attrs.is_empty() && is_empty(e)
+    flaggable(&e.name) && e.attrs.is_empty() && is_empty(e)
 }
 
 /// The class an empty element gets.

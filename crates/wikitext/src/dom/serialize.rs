@@ -39,42 +39,52 @@ fn into_string(out: &mut String, write: impl FnOnce(&mut Vec<u8>)) {
 }
 
 /// Where a node is, for the page's last pass: inside template output (an
-/// ancestor has an `about`), and whether its text is armored (not inside
-/// `pre` and the like, and only when writing a page).
+/// ancestor has an `about`: some children are dropped), and whether its text
+/// is armored (not inside `pre` and the like, and only when writing a page).
 #[derive(Clone, Copy)]
 struct Context {
     in_tpl: bool,
     spacing: bool,
 }
 
-/// Steps [`write_nodes`]' stack has room for past the top-level nodes.
-const STACK_ROOM: usize = 256;
+/// A list of nodes being written: the top-level list, or an open element's
+/// children (its name, for the end tag written when they are done).
+struct Frame<'a> {
+    rest: std::slice::Iter<'a, Node>,
+    cx: Context,
+    end_tag: Option<&'a str>,
+}
+
+/// Frames [`write_nodes`]' stack has room for before it grows (the depth).
+const STACK_ROOM: usize = 64;
 
 /// Appends the HTML of `nodes` to `out` (iterative: the tree may be deep);
-/// `page`: with the page's last pass ([`serialize_page`]).
+/// `page`: with the page's last pass ([`serialize_page`]). One frame per
+/// open element, whose children are taken from it in order (none is copied
+/// onto the stack).
 fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
-    enum Step<'a> {
-        Open(&'a Node, Context),
-        Close(&'a str),
-    }
-    let top = Context {
-        in_tpl: false,
-        spacing: page,
-    };
-    // Room past the top-level nodes for the children of the first ones
-    // opened: the list is not copied to grow as soon as one is.
-    let mut stack: Vec<Step<'_>> = Vec::with_capacity(nodes.len() + STACK_ROOM);
-    stack.extend(nodes.iter().rev().map(|n| Step::Open(n, top)));
-    while let Some(step) = stack.pop() {
-        let (node, cx) = match step {
-            Step::Close(name) => {
-                out.extend_from_slice(b"</");
-                out.extend_from_slice(name.as_bytes());
-                out.push(b'>');
-                continue;
+    let mut stack: Vec<Frame<'_>> = Vec::with_capacity(STACK_ROOM);
+    stack.push(Frame {
+        rest: nodes.iter(),
+        cx: Context {
+            in_tpl: false,
+            spacing: page,
+        },
+        end_tag: None,
+    });
+    while let Some(frame) = stack.last_mut() {
+        let cx = frame.cx;
+        let Some(node) = frame.rest.next() else {
+            if let Some(name) = frame.end_tag {
+                write_end_tag(out, name);
             }
-            Step::Open(node, cx) => (node, cx),
+            stack.pop();
+            continue;
         };
+        // Inside template output the page's pass drops some children.
+        if cx.in_tpl && cleanup::removed(node) {
+            continue;
+        }
         match node {
             Node::Text(t) if cx.spacing => write_armored(out, t),
             Node::Text(t) => escape_into(out, t, EscapeMode::Text),
@@ -84,50 +94,186 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
                 out.extend_from_slice(b"-->");
             }
             Node::Element(e) => {
-                out.push(b'<');
-                out.extend_from_slice(e.name.as_bytes());
+                let props = write_tag_open(out, &e.name);
+                // Whether it has the attribute that starts template output
+                // ([`cleanup::in_template`]), told by the names' match.
+                let mut template = false;
                 for (k, v) in &e.attrs {
-                    out.push(b' ');
-                    out.extend_from_slice(k.as_bytes());
-                    out.extend_from_slice(b"=\"");
+                    template |= write_attr_open(out, k);
                     match Derived::of(k, v, &e.attrs) {
                         Some(derived) => derived.write(out),
                         None => escape_into(out, v, EscapeMode::DoubleQuoted),
                     }
                     out.push(b'"');
                 }
-                if page && cleanup::flags(e) {
+                if page && props.flaggable && cleanup::flags(e) {
                     out.extend_from_slice(b" class=\"");
                     out.extend_from_slice(cleanup::EMPTY_CLASS.as_bytes());
                     out.push(b'"');
                 }
                 out.push(b'>');
-                if serializes_as_void(Namespace::Html, &e.name) {
+                if props.void {
                     continue;
                 }
-                // Inside template output the page's pass drops some children.
-                let in_tpl = page && cleanup::in_template(e, cx.in_tpl);
-                let kept = |c: &&Node| !(in_tpl && cleanup::removed(c));
-                if matches!(&*e.name, "pre" | "textarea" | "listing")
-                    && matches!(e.children.iter().find(kept), Some(Node::Text(t)) if t.starts_with('\n'))
+                let in_tpl = page && (cx.in_tpl || template);
+                if props.newline_kept
+                    && matches!(
+                        e.children.iter().find(|c| !(in_tpl && cleanup::removed(c))),
+                        Some(Node::Text(t)) if t.starts_with('\n')
+                    )
                 {
                     out.push(b'\n');
                 }
-                let inner = Context {
-                    in_tpl,
-                    spacing: cx.spacing && !display_space::keeps_spaces(&e.name),
-                };
-                stack.push(Step::Close(&e.name));
-                stack.extend(
-                    e.children
-                        .iter()
-                        .rev()
-                        .filter(kept)
-                        .map(|c| Step::Open(c, inner)),
-                );
+                stack.push(Frame {
+                    rest: e.children.iter(),
+                    cx: Context {
+                        in_tpl,
+                        spacing: cx.spacing && !props.keeps_spaces,
+                    },
+                    end_tag: Some(&e.name),
+                });
             }
         }
     }
+}
+
+/// What the serializer needs to know of an element from its name (looked up
+/// once, with its start tag's first piece: [`write_tag_open`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Props {
+    /// No end tag, no children written ([`serializes_as_void`]).
+    void: bool,
+    /// A leading newline of the first child is doubled (`pre` and the like).
+    newline_kept: bool,
+    /// Its text keeps its spaces ([`display_space::keeps_spaces`]).
+    keeps_spaces: bool,
+    /// It may get the empty-element class ([`cleanup::flaggable`]).
+    flaggable: bool,
+}
+
+impl Props {
+    /// An element none of the tests holds for.
+    const PLAIN: Props = Props {
+        void: false,
+        newline_kept: false,
+        keeps_spaces: false,
+        flaggable: false,
+    };
+    /// A void element.
+    const VOID: Props = Props {
+        void: true,
+        ..Props::PLAIN
+    };
+    /// An element the empty-element class may flag.
+    const FLAG: Props = Props {
+        flaggable: true,
+        ..Props::PLAIN
+    };
+
+    /// The properties of any element, from their homes.
+    fn of(name: &str) -> Props {
+        Props {
+            void: serializes_as_void(Namespace::Html, name),
+            newline_kept: matches!(name, "pre" | "textarea" | "listing"),
+            keeps_spaces: display_space::keeps_spaces(name),
+            flaggable: cleanup::flaggable(name),
+        }
+    }
+}
+
+/// The element and attribute names written most (the 111 articles: `a`,
+/// `span`, `li`, `sup`, `td` … `class`, `href`, `rel` …): each start tag's
+/// `<name`, end tag and attribute's ` name="` is one constant piece, copied
+/// without a call, where the general form writes three pieces, the name by
+/// a call. The match costs a few comparisons of the name's length and bytes.
+macro_rules! known_names {
+    (elements: $($el:literal => $props:expr),* ; attributes: $($at:literal),* $(,)?) => {
+        /// Writes `<name` and says what the element is ([`Props`]).
+        #[inline(always)]
+        fn write_tag_open(out: &mut Vec<u8>, name: &str) -> Props {
+            match name {
+                $($el => {
+                    out.extend_from_slice(concat!("<", $el).as_bytes());
+                    $props
+                })*
+                _ => {
+                    out.push(b'<');
+                    out.extend_from_slice(name.as_bytes());
+                    Props::of(name)
+                }
+            }
+        }
+
+        /// Writes `</name>`.
+        #[inline(always)]
+        fn write_end_tag(out: &mut Vec<u8>, name: &str) {
+            match name {
+                $($el => out.extend_from_slice(concat!("</", $el, ">").as_bytes()),)*
+                _ => {
+                    out.extend_from_slice(b"</");
+                    out.extend_from_slice(name.as_bytes());
+                    out.push(b'>');
+                }
+            }
+        }
+
+        /// Writes ` name="`; whether `name` is [`cleanup::TEMPLATE_ATTR`]
+        /// (a constant in each known name's arm).
+        #[inline(always)]
+        fn write_attr_open(out: &mut Vec<u8>, name: &str) -> bool {
+            match name {
+                $($at => {
+                    out.extend_from_slice(concat!(" ", $at, "=\"").as_bytes());
+                    $at == cleanup::TEMPLATE_ATTR
+                })*
+                _ => {
+                    out.push(b' ');
+                    out.extend_from_slice(name.as_bytes());
+                    out.extend_from_slice(b"=\"");
+                    name == cleanup::TEMPLATE_ATTR
+                }
+            }
+        }
+
+        /// The known elements and what they are said to be (the tests check
+        /// it against [`Props::of`]).
+        #[cfg(test)]
+        const KNOWN_ELEMENTS: &[(&str, Props)] = &[$(($el, $props)),*];
+
+        /// The known attribute names.
+        #[cfg(test)]
+        const KNOWN_ATTRIBUTES: &[&str] = &[$($at),*];
+    };
+}
+
+known_names! {
+    elements:
+        "a" => Props::PLAIN,
+        "span" => Props::PLAIN,
+        "li" => Props::FLAG,
+        "sup" => Props::PLAIN,
+        "td" => Props::PLAIN,
+        "i" => Props::PLAIN,
+        "p" => Props::FLAG,
+        "tr" => Props::FLAG,
+        "br" => Props::VOID,
+        "b" => Props::PLAIN,
+        "h2" => Props::PLAIN,
+        "h3" => Props::PLAIN,
+        "link" => Props::VOID,
+        "meta" => Props::VOID,
+        "ul" => Props::PLAIN,
+        "th" => Props::PLAIN,
+        "sub" => Props::PLAIN,
+        "dd" => Props::PLAIN,
+        "dl" => Props::PLAIN,
+        "ol" => Props::PLAIN,
+        "div" => Props::PLAIN,
+        "tbody" => Props::FLAG,
+        "table" => Props::PLAIN;
+    attributes:
+        "class", "href", "rel", "typeof", "title", "id", "data-mw", "about",
+        "data-mw-i18n", "data-mw-footnote-number", "style",
 }
 
 /// `text` escaped, its spaces armored ([`display_space::spaces`]) as the
@@ -154,7 +300,10 @@ fn write_armored(out: &mut Vec<u8>, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::super::{Element, Node, flag_empty_and_display_space};
-    use super::{serialize, serialize_page};
+    use super::{
+        KNOWN_ATTRIBUTES, KNOWN_ELEMENTS, Props, serialize, serialize_page, write_attr_open,
+        write_end_tag, write_tag_open,
+    };
 
     fn el(name: &'static str, attrs: &[(&'static str, &str)], children: Vec<Node>) -> Node {
         let mut e = Element::new(name);
@@ -168,6 +317,29 @@ mod tests {
 
     fn text(s: &str) -> Node {
         Node::Text(s.into())
+    }
+
+    /// The known names' pieces and properties are the general ones.
+    #[test]
+    fn known_names_are_written_as_any_other() {
+        for &(name, props) in KNOWN_ELEMENTS {
+            assert_eq!(props, Props::of(name), "{name}");
+            let (mut known, mut general) = (Vec::new(), Vec::new());
+            write_tag_open(&mut known, name);
+            write_end_tag(&mut known, name);
+            general.extend_from_slice(format!("<{name}</{name}>").as_bytes());
+            assert_eq!(known, general);
+        }
+        for &name in KNOWN_ATTRIBUTES {
+            let mut known = Vec::new();
+            assert_eq!(write_attr_open(&mut known, name), name == "about");
+            assert_eq!(known, format!(" {name}=\"").as_bytes());
+        }
+        let mut other = Vec::new();
+        assert_eq!(write_tag_open(&mut other, "pre"), Props::of("pre"));
+        write_end_tag(&mut other, "pre");
+        write_attr_open(&mut other, "lang");
+        assert_eq!(other, b"<pre</pre> lang=\"");
     }
 
     /// The page's serializer writes what the pass and the plain serializer
