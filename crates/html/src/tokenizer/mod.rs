@@ -69,6 +69,7 @@ use crate::token::{
     AttrSlot, Attributes, Doctype, ProcessingInstruction, Tag, Text, TextRef, TextSource, Token,
 };
 pub use attribute_mode::{AttributeMode, TagSet, TextMode};
+pub use char_ref::named_reference;
 use input::InputBuffer;
 use lines::LineTracker;
 use run::StopSet;

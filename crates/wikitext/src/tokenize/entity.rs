@@ -1,9 +1,6 @@
 //! Character references in wikitext (`&amp;`, `&#160;`, `&#x2192;`): only
 //! complete references with a `;` are recognized, as MediaWiki does.
 
-use tagloom_html::token::Token;
-use tagloom_html::{Tokenizer, TokenizerConfig};
-
 /// The length of the reference at the start of `s` (which starts with `&`) and
 /// its decoded text, if it is a valid one.
 pub(crate) fn reference(s: &str) -> Option<(usize, String)> {
@@ -64,47 +61,10 @@ fn valid_code_point(code: u32) -> Option<char> {
     if ok { char::from_u32(code) } else { None }
 }
 
-/// The named references articles use most, decoded without a tokenizer run
-/// (a test checks each against [`decode_named`], whose table is the one
-/// source).
-const COMMON: &[(&str, &str)] = &[
-    ("nbsp", "\u{a0}"),
-    ("ndash", "\u{2013}"),
-    ("mdash", "\u{2014}"),
-    ("amp", "&"),
-    ("quot", "\""),
-    ("lt", "<"),
-    ("gt", ">"),
-    ("minus", "\u{2212}"),
-    ("times", "\u{d7}"),
-    ("thinsp", "\u{2009}"),
-    ("hairsp", "\u{200a}"),
-    ("deg", "\u{b0}"),
-    ("middot", "\u{b7}"),
-    ("hellip", "\u{2026}"),
-];
-
-/// The text of the named reference `&name;`, if it is one.
+/// The text of the named reference `&name;`, if it is one (tagloom-html's table,
+/// the one source).
 fn named(name: &str) -> Option<String> {
-    match COMMON.iter().find(|(n, _)| *n == name) {
-        Some((_, text)) => Some((*text).to_owned()),
-        None => decode_named(name),
-    }
-}
-
-/// A named reference through tagloom-html's tokenizer (the one entity table).
-fn decode_named(name: &str) -> Option<String> {
-    let source = format!("&{name};");
-    let mut tok = Tokenizer::new(TokenizerConfig::default());
-    tok.push_str(&source);
-    tok.finish();
-    let mut text = String::new();
-    while let Ok(Some(token)) = tok.next_token() {
-        if let Token::Characters(t) = token {
-            text.push_str(t.text);
-        }
-    }
-    (text != source && (!text.ends_with(';') || name == "semi")).then_some(text)
+    tagloom_html::tokenizer::named_reference(name).map(str::to_owned)
 }
 
 /// Decodes every valid reference in `s` (attribute values, `<pre>` bodies).
@@ -153,13 +113,13 @@ mod tests {
     }
 
     #[test]
-    fn common_names_decode_as_the_html_table_does() {
-        for (name, text) in COMMON {
-            assert_eq!(decode_named(name).as_deref(), Some(*text), "&{name};");
-            assert_eq!(
-                reference(&format!("&{name};x")),
-                Some((name.len() + 2, (*text).to_owned()))
-            );
-        }
+    fn named_references_need_their_semicolon_and_exact_case() {
+        assert_eq!(reference("&ndash;x"), Some((7, "\u{2013}".into())));
+        assert_eq!(reference("&nbsp;"), Some((6, "\u{a0}".into())));
+        assert_eq!(reference("&AMP;"), Some((5, "&".into())));
+        assert_eq!(reference("&semi;"), Some((6, ";".into())));
+        assert_eq!(reference("&ampx;"), None);
+        assert_eq!(reference("&Ndash;"), None);
+        assert_eq!(decode_all("&nbsp &copy; &copy"), "&nbsp \u{a9} &copy");
     }
 }

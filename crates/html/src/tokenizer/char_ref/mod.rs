@@ -12,6 +12,28 @@ use crate::error::ErrorCode;
 use crate::tokenizer::{End, Tokenizer};
 use table::{LONGEST_ENTITY_NAME, lookup_entity};
 
+/// The replacement text of the named character reference `&name;` (`name`
+/// without the `&` and the `;`), from the HTML Standard's table: exact and
+/// case-sensitive. For code that decodes references outside the tokenizer, such
+/// as wikitext, which only knows references closed by `;`; the tokenizer itself
+/// also decodes the legacy names without `;` and the longest prefix match.
+///
+/// ```
+/// use tagloom_html::tokenizer::named_reference;
+///
+/// assert_eq!(named_reference("ndash"), Some("\u{2013}"));
+/// assert_eq!(named_reference("AMP"), Some("&"));
+/// assert_eq!(named_reference("ampx"), None);
+/// ```
+pub fn named_reference(name: &str) -> Option<&'static str> {
+    let mut key = [0u8; LONGEST_ENTITY_NAME];
+    let key = key.get_mut(..=name.len())?;
+    let (head, semi) = key.split_at_mut(name.len());
+    head.copy_from_slice(name.as_bytes());
+    semi.fill(b';');
+    lookup_entity(key)
+}
+
 /// The longest named reference that may omit its `;` (`middot`, `frac34`…).
 const LONGEST_LEGACY_NAME: usize = 6;
 
