@@ -4,7 +4,7 @@
 //! `<meta typeof="mw:Transclusion/End">`; the DOM pass `dom::encapsulate` then
 //! puts `typeof` and `data-mw` (the call's target and parameters) on the output.
 
-use std::fmt::Write as _;
+use std::borrow::Cow;
 
 use foldhash::HashMap;
 
@@ -17,6 +17,33 @@ pub(crate) const START: char = '\u{E000}';
 pub(crate) const INDEX_END: char = '\u{E001}';
 /// Ends a call's output.
 pub(crate) const END: char = '\u{E002}';
+
+/// Appends the marker that starts call `index`'s output.
+fn push_start_marker(out: &mut String, index: usize) {
+    out.push(START);
+    crate::dom::cite::push_number(out, index);
+    out.push(INDEX_END);
+}
+
+/// Whether `text` holds a marker (all three are `\u{E000}`…`\u{E002}`,
+/// UTF-8 `EE 80 80`…`EE 80 82`): a byte search for their lead byte, not a
+/// search char by char, over every call's output.
+fn has_marker(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = bytes.get(from..).and_then(|b| memchr::memchr(0xEE, b)) {
+        let at = from + at;
+        if bytes.get(at + 1) == Some(&0x80)
+            && bytes
+                .get(at + 2)
+                .is_some_and(|&b| (0x80..=0x82).contains(&b))
+        {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
 
 /// Whether `text` opens more call outputs than it closes (it ends inside one).
 pub(crate) fn opens_call(text: &str) -> bool {
@@ -170,6 +197,25 @@ struct Marks<'a> {
     hrefs: HashMap<String, String>,
 }
 
+/// One parameter of a call's `data-mw`: pieces of the call's source (the
+/// name without its comments is made, as a positional name of ten or more).
+struct Param<'s> {
+    name: Cow<'s, str>,
+    value: &'s str,
+    /// The name as written, when that had comments.
+    key: Option<&'s str>,
+}
+
+/// The name of positional parameter `n` (from 1): its digits, the first
+/// nine not made.
+fn positional_name(n: usize) -> Cow<'static, str> {
+    const DIGITS: &str = "0123456789";
+    match DIGITS.get(n..n + 1) {
+        Some(d) if n > 0 => Cow::Borrowed(d),
+        _ => Cow::Owned(n.to_string()),
+    }
+}
+
 /// Parsoid's `data-mw` for the call `src` (`{{…}}`), written straight from
 /// the call's parts.
 fn data_mw(
@@ -190,8 +236,22 @@ fn data_mw(
         }
     }
     let mut out = String::with_capacity(call.span.len() + 96 + 16 * call.parts.len());
+    // A call without `"`, `\` or control characters (most are one line
+    // without quotes) has none in any of its strings (each is a piece of
+    // it, or digits): they are written as they are, not searched one by one.
+    let plain = !any_json_escape(text(&call.span).as_bytes());
+    let string_into = |s: &str, out: &mut String| {
+        if plain {
+            out.reserve(s.len() + 2);
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        } else {
+            json_into(s, out);
+        }
+    };
     out.push_str("{\"parts\":[{\"template\":{\"target\":{\"wt\":");
-    json_into(shown, &mut out);
+    string_into(shown, &mut out);
     let function = if matches!(trimmed, "=" | "!") {
         Some(trimmed.to_owned())
     } else if let Some(rest) = trimmed.strip_prefix('#') {
@@ -236,50 +296,53 @@ fn data_mw(
         }
     }
     out.push_str("},\"params\":{");
-    // Each parameter once (a repeated name: the last one), in call order:
-    // the names in one buffer, each parameter's range of it.
-    let mut names = String::with_capacity(16 * call.parts.len());
-    let mut params: Vec<(std::ops::Range<usize>, &str, Option<&str>)> =
-        Vec::with_capacity(call.parts.len());
+    // Each parameter once (a repeated name: the last one), in call order.
+    let mut params: Vec<Param<'_>> = Vec::with_capacity(call.parts.len());
     let mut n = 0;
     for part in &call.parts {
         let whole = text(&part.span);
         // A parser function's arguments are all positional, as written.
         let eq = part.eq.filter(|_| function.is_none());
-        let from = names.len();
-        let (value, key) = match eq.and_then(|eq| part.nodes.get(eq)) {
+        params.push(match eq.and_then(|eq| part.nodes.get(eq)) {
             Some(eq) => {
                 let at = eq.span().start.saturating_sub(part.span.start);
                 let raw = whole.get(..at).unwrap_or("").trim();
                 let value = whole.get(at + 1..).unwrap_or("").trim();
                 if raw.contains('<') && raw.contains("<!--") {
                     let name = without_comments(raw);
-                    names.push_str(&name);
                     // A name written with comments keeps its source as `key`.
-                    (value, (name != raw).then_some(raw))
+                    let key = (name != raw).then_some(raw);
+                    Param {
+                        name: Cow::Owned(name),
+                        value,
+                        key,
+                    }
                 } else {
-                    names.push_str(raw);
-                    (value, None)
+                    Param {
+                        name: Cow::Borrowed(raw),
+                        value,
+                        key: None,
+                    }
                 }
             }
             None => {
                 n += 1;
-                // Writing to a `String` cannot fail.
-                let _ = write!(names, "{n}");
-                (whole, None)
+                Param {
+                    name: positional_name(n),
+                    value: whole,
+                    key: None,
+                }
             }
-        };
-        params.push((from..names.len(), value, key));
+        });
     }
-    let name_of = |r: &std::ops::Range<usize>| names.get(r.clone()).unwrap_or("");
     let mut first = true;
-    for (i, (range, value, key)) in params.iter().enumerate() {
-        let name = name_of(range);
+    for (i, param) in params.iter().enumerate() {
+        let name: &str = &param.name;
         if params.get(i + 1..).is_some_and(|later| {
             // Lengths first: most names differ in length (no text compared).
             later
                 .iter()
-                .any(|(r, _, _)| r.len() == range.len() && name_of(r) == name)
+                .any(|p| p.name.len() == name.len() && *p.name == *name)
         }) {
             continue;
         }
@@ -287,12 +350,12 @@ fn data_mw(
             out.push(',');
         }
         first = false;
-        json_into(name, &mut out);
+        string_into(name, &mut out);
         out.push_str(":{\"wt\":");
-        json_into(value, &mut out);
-        if let Some(key) = key {
+        string_into(param.value, &mut out);
+        if let Some(key) = param.key {
             out.push_str(",\"key\":{\"wt\":");
-            json_into(key, &mut out);
+            string_into(key, &mut out);
             out.push('}');
         }
         out.push('}');
@@ -498,7 +561,7 @@ fn expand_into(
         if !param
             && continues_list
             && span.start == segment_start
-            && !expansion.contains([START, INDEX_END, END])
+            && !has_marker(&expansion)
             && let Some((idx, end_at, true)) = last_marked
             && end_at == out.len()
             && out.ends_with(END)
@@ -525,7 +588,7 @@ fn expand_into(
             segment_start = span.end;
             continue;
         }
-        if expansion.contains([START, INDEX_END, END])
+        if has_marker(&expansion)
             || !safe_context(line)
             || !safe_in_brackets(line, &expansion)
             || syntax_only
@@ -558,14 +621,13 @@ fn expand_into(
             } else {
                 list_line_lead(src, span.clone(), &expansion, out)
             };
-            let mut marker = String::with_capacity(12);
-            marker.push(START);
-            // Writing to a `String` cannot fail.
-            let _ = write!(marker, "{}", marks.calls.len());
-            marker.push(INDEX_END);
             match &lead {
-                Some(l) => out.insert_str(out.len() - l.len(), &marker),
-                None => out.push_str(&marker),
+                Some(l) => {
+                    let mut marker = String::with_capacity(12);
+                    push_start_marker(&mut marker, marks.calls.len());
+                    out.insert_str(out.len() - l.len(), &marker);
+                }
+                None => push_start_marker(out, marks.calls.len()),
             }
             out.push_str(&expansion);
             out.push_str(trail);
