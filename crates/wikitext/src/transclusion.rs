@@ -239,7 +239,10 @@ fn data_mw(
     // A call without `"`, `\` or control characters (most are one line
     // without quotes) has none in any of its strings (each is a piece of
     // it, or digits): they are written as they are, not searched one by one.
-    let plain = !any_json_escape(text(&call.span).as_bytes());
+    let call_src = text(&call.span);
+    let plain = !any_json_escape(call_src.as_bytes());
+    // Names with comments need `<`: one search over the call, not one a name.
+    let has_angle = memchr::memchr(b'<', call_src.as_bytes()).is_some();
     let string_into = |s: &str, out: &mut String| {
         if plain {
             out.reserve(s.len() + 2);
@@ -308,7 +311,7 @@ fn data_mw(
                 let at = eq.span().start.saturating_sub(part.span.start);
                 let raw = whole.get(..at).unwrap_or("").trim();
                 let value = whole.get(at + 1..).unwrap_or("").trim();
-                if raw.contains('<') && raw.contains("<!--") {
+                if has_angle && raw.contains('<') && raw.contains("<!--") {
                     let name = without_comments(raw);
                     // A name written with comments keeps its source as `key`.
                     let key = (name != raw).then_some(raw);
@@ -770,18 +773,34 @@ fn list_line_lead(
     continues.then(|| lead.to_owned())
 }
 
+/// Whether `expansion` has more `<li>`/`<li ` than `</li` (ASCII case
+/// ignored): every template's output is searched, by its `<`s, not copied in
+/// lower case and searched three times.
+fn opens_list_item(expansion: &str) -> bool {
+    let bytes = expansion.as_bytes();
+    let (mut opens, mut closes) = (0usize, 0usize);
+    for at in memchr::memchr_iter(b'<', bytes) {
+        let rest = bytes.get(at + 1..).unwrap_or_default();
+        let is = |name: &[u8]| {
+            rest.get(..name.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(name))
+        };
+        if is(b"li>") || is(b"li ") {
+            opens += 1;
+        } else if is(b"/li") {
+            closes += 1;
+        }
+    }
+    opens > closes
+}
+
 /// When output leaves a list item open (`{{1x|<li>}}a`), the page text that
 /// fills it is part of the transclusion (Parsoid's range reaches the item's
 /// end): the rest of the line, and on a list line the deeper list lines after
 /// it. Its length after the call (0 when none, or when it holds syntax that
 /// must stay apart: templates, tags).
 fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) -> usize {
-    if !expansion.contains('<') {
-        return 0;
-    }
-    let lower = expansion.to_ascii_lowercase();
-    let opens = lower.matches("<li>").count() + lower.matches("<li ").count();
-    if opens <= lower.matches("</li").count() {
+    if !opens_list_item(expansion) {
         return 0;
     }
     let rest = src.get(span.end..).unwrap_or("");
@@ -960,6 +979,58 @@ mod tests {
                 ends_on_list_line(text),
                 line.starts_with(['*', '#', ':', ';'])
             );
+        }
+    }
+
+    #[test]
+    fn markers_are_found_as_a_char_search_finds_them() {
+        for text in [
+            "",
+            "plain",
+            "\u{E000}",
+            "a\u{E001}b",
+            "\u{E002}",
+            "\u{E003}\u{E0FF}é\u{E07F}",
+            "x\u{E080}\u{E000}",
+            "\u{3800}\u{E002}",
+        ] {
+            assert_eq!(
+                has_marker(text),
+                text.contains([START, INDEX_END, END]),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn open_list_items_are_counted_as_in_lower_case() {
+        for text in [
+            "",
+            "no tags",
+            "<li>a",
+            "<LI class=x>a</Li>",
+            "<li>a</li><li>b",
+            "<li><li></li>",
+            "</li><li",
+            "<lix>",
+            "<li\n>",
+            "é<Li>ü",
+            "<ul><li>x</li></ul>",
+        ] {
+            let lower = text.to_ascii_lowercase();
+            let opens = lower.matches("<li>").count() + lower.matches("<li ").count();
+            assert_eq!(
+                opens_list_item(text),
+                opens > lower.matches("</li").count(),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn positional_names_are_the_numbers() {
+        for n in 1..30 {
+            assert_eq!(positional_name(n), n.to_string());
         }
     }
 

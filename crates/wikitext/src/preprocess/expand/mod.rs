@@ -530,3 +530,34 @@ impl PageExpander<'_, '_> {
 pub(crate) struct Flags {
     pub(crate) strip_comments: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preprocess::{NoPages, Site, parse};
+
+    /// A name borrowed from the source is counted as its expansion is, up to
+    /// and past the limits.
+    #[test]
+    fn expand_text_counts_as_expand_to_string() {
+        let src = "{{abc}}{{x<!-- c -->y}}";
+        let tree = parse(src, Mode::Page);
+        for (max_nodes, max_copied) in [(1000, 1000), (0, 1000), (1, 1000), (1000, 2), (1000, 3)] {
+            let mut config = Config::default();
+            config.limits.max_nodes = max_nodes;
+            config.limits.max_copied = max_copied;
+            let pre = Preprocessor::new(&NoPages, config);
+            let title = Title::parse("T", 0, &Site::default()).unwrap();
+            let (mut a, mut b) = (pre.page(title.clone()), pre.page(title));
+            let frame = Frame::root(src);
+            for node in &tree.nodes {
+                let Node::Template(call) = node else { continue };
+                let borrowed = a.expand_text(&call.title.nodes, &frame, Flags::default(), 1);
+                let made = b.expand_to_string(&call.title.nodes, &frame, Flags::default(), 1);
+                assert_eq!(borrowed, made);
+                assert_eq!((a.nodes, a.copied), (b.nodes, b.copied));
+                assert_eq!(a.warnings, b.warnings);
+            }
+        }
+    }
+}
