@@ -195,6 +195,9 @@ struct Marks<'a> {
     /// A template name as written (comments-free, trimmed) → its `href` as a
     /// JSON string.
     hrefs: HashMap<String, String>,
+    /// The open brackets of the expanded text's last line (shared by the
+    /// page and its ref bodies, which write to the same text).
+    brackets: OpenBrackets,
 }
 
 /// One parameter of a call's `data-mw`: pieces of the call's source (the
@@ -428,6 +431,7 @@ pub(crate) fn expand(
         site,
         calls: Vec::new(),
         hrefs: HashMap::default(),
+        brackets: OpenBrackets::default(),
     };
     expand_into(page, src, tree, &mut marks, &mut out, 0)?;
     Ok((out, marks.calls))
@@ -593,7 +597,7 @@ fn expand_into(
         }
         if has_marker(&expansion)
             || !safe_context(line)
-            || !safe_in_brackets(line, &expansion)
+            || !safe_after_bracket(line, marks.brackets.last_open(out), &expansion)
             || syntax_only
             || unexpanded
         {
@@ -629,6 +633,8 @@ fn expand_into(
                     let mut marker = String::with_capacity(12);
                     push_start_marker(&mut marker, marks.calls.len());
                     out.insert_str(out.len() - l.len(), &marker);
+                    // The line moved: read again.
+                    marks.brackets = OpenBrackets::default();
                 }
                 None => push_start_marker(out, marks.calls.len()),
             }
@@ -834,7 +840,7 @@ fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) ->
 
 /// Whether output can be marked after `line` (the expanded text of the line so
 /// far): not inside a tag, where markers would land in
-/// an attribute (brackets: [`safe_in_brackets`]).
+/// an attribute (brackets: [`safe_after_bracket`]).
 fn safe_context(line: &str) -> bool {
     // Open when the last `<` or `>` is a `<`. Table syntax lines are fine:
     // markers are transparent to table syntax (`tokenize/table.rs`).
@@ -842,15 +848,11 @@ fn safe_context(line: &str) -> bool {
     memchr::memrchr2(b'<', b'>', bytes).is_none_or(|at| bytes.get(at) == Some(&b'>'))
 }
 
-/// Whether output `expansion` can be marked after `line` as far as open
-/// brackets go: inside a link's text it can (`[[A|{{x}}]]`, `[http://a {{x}}]`),
-/// in a link target or URL it cannot.
-fn safe_in_brackets(line: &str, expansion: &str) -> bool {
-    // The last `[` that no later `]` closes (a `]` closes the nearest open `[`
-    // before it; one with none open is text), read from the end.
+/// The last `[` of `line` that no later `]` closes (a `]` closes the nearest
+/// open `[` before it; one with none open is text), read from the end.
+fn last_open_bracket(line: &str) -> Option<usize> {
     let bytes = line.as_bytes();
     let mut closes = 0usize;
-    let mut open = None;
     let mut end = bytes.len();
     while let Some(i) = memchr::memrchr2(b'[', b']', bytes.get(..end).unwrap_or(&[])) {
         end = i;
@@ -859,13 +861,61 @@ fn safe_in_brackets(line: &str, expansion: &str) -> bool {
         } else if closes > 0 {
             closes -= 1;
         } else {
-            open = Some(i);
-            break;
+            return Some(i);
         }
     }
+    None
+}
+
+/// The `[`s of the expanded text's last line that no `]` after them closes,
+/// read once as the text grows (each call asked for [`last_open_bracket`] of
+/// the line, read back over all its brackets: a ref body's line is the
+/// page's paragraph so far).
+#[derive(Default)]
+struct OpenBrackets {
+    /// Where the line starts in the text.
+    line_start: usize,
+    /// How far the text is read.
+    read: usize,
+    /// The open `[`s, as offsets in the line.
+    open: Vec<usize>,
+}
+
+impl OpenBrackets {
+    /// [`last_open_bracket`] of `out`'s last line. Text is only appended
+    /// between calls, but for an end marker taken off (text shorter than
+    /// read: the line is read again) and a start marker inserted (the caller
+    /// starts again).
+    fn last_open(&mut self, out: &str) -> Option<usize> {
+        let start = line_start(out);
+        if start != self.line_start || self.read > out.len() || self.read < start {
+            self.line_start = start;
+            self.read = start;
+            self.open.clear();
+        }
+        let new = out.as_bytes().get(self.read..).unwrap_or_default();
+        for at in memchr::memchr2_iter(b'[', b']', new) {
+            if new.get(at) == Some(&b'[') {
+                self.open.push(self.read + at - start);
+            } else {
+                self.open.pop();
+            }
+        }
+        self.read = out.len();
+        let last = self.open.last().copied();
+        debug_assert_eq!(last, last_open_bracket(last_line(out)));
+        last
+    }
+}
+
+/// Whether output `expansion` can be marked after `line`, whose last open
+/// `[` is `open`, as far as open brackets go: inside a link's text it can
+/// (`[[A|{{x}}]]`, `[http://a {{x}}]`), in a link target or URL it cannot.
+fn safe_after_bracket(line: &str, open: Option<usize>, expansion: &str) -> bool {
     let Some(last) = open else {
         return true;
     };
+    let bytes = line.as_bytes();
     // A `[` right before it is open too: a wikilink.
     let double = last > 0 && bytes.get(last - 1) == Some(&b'[');
     let after = line.get(last + 1..).unwrap_or("");
@@ -1025,6 +1075,42 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    /// The open brackets read as the text grows are those read back from
+    /// the end, line by line, with text taken off and a marker inserted.
+    #[test]
+    fn open_brackets_as_read_back() {
+        let mut out = String::new();
+        let mut brackets = OpenBrackets::default();
+        for piece in [
+            "a [[b",
+            "|c]] [",
+            "http://x",
+            " y] [[",
+            "d]]]",
+            "[",
+            "\n",
+            "* [[e",
+            "|f",
+            "]]",
+            "[[g]] [h ",
+            "\u{E002}",
+        ] {
+            out.push_str(piece);
+            assert_eq!(
+                brackets.last_open(&out),
+                last_open_bracket(last_line(&out)),
+                "{out:?}"
+            );
+            if out.ends_with(END) {
+                out.pop();
+                assert_eq!(brackets.last_open(&out), last_open_bracket(last_line(&out)));
+            }
+        }
+        out.push_str("\n* lead] ");
+        assert_eq!(brackets.last_open(&out), None);
+        assert_eq!(brackets.last_open(&out), last_open_bracket(last_line(&out)));
     }
 
     #[test]
