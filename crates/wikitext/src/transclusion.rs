@@ -4,7 +4,7 @@
 //! `<meta typeof="mw:Transclusion/End">`; the DOM pass `dom::encapsulate` then
 //! puts `typeof` and `data-mw` (the call's target and parameters) on the output.
 
-use std::fmt::Write as _;
+use std::borrow::Cow;
 
 use foldhash::HashMap;
 
@@ -17,6 +17,33 @@ pub(crate) const START: char = '\u{E000}';
 pub(crate) const INDEX_END: char = '\u{E001}';
 /// Ends a call's output.
 pub(crate) const END: char = '\u{E002}';
+
+/// Appends the marker that starts call `index`'s output.
+fn push_start_marker(out: &mut String, index: usize) {
+    out.push(START);
+    crate::dom::cite::push_number(out, index);
+    out.push(INDEX_END);
+}
+
+/// Whether `text` holds a marker (all three are `\u{E000}`…`\u{E002}`,
+/// UTF-8 `EE 80 80`…`EE 80 82`): a byte search for their lead byte, not a
+/// search char by char, over every call's output.
+fn has_marker(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = bytes.get(from..).and_then(|b| memchr::memchr(0xEE, b)) {
+        let at = from + at;
+        if bytes.get(at + 1) == Some(&0x80)
+            && bytes
+                .get(at + 2)
+                .is_some_and(|&b| (0x80..=0x82).contains(&b))
+        {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
+}
 
 /// Whether `text` opens more call outputs than it closes (it ends inside one).
 pub(crate) fn opens_call(text: &str) -> bool {
@@ -168,6 +195,28 @@ struct Marks<'a> {
     /// A template name as written (comments-free, trimmed) → its `href` as a
     /// JSON string.
     hrefs: HashMap<String, String>,
+    /// The open brackets of the expanded text's last line (shared by the
+    /// page and its ref bodies, which write to the same text).
+    brackets: OpenBrackets,
+}
+
+/// One parameter of a call's `data-mw`: pieces of the call's source (the
+/// name without its comments is made, as a positional name of ten or more).
+struct Param<'s> {
+    name: Cow<'s, str>,
+    value: &'s str,
+    /// The name as written, when that had comments.
+    key: Option<&'s str>,
+}
+
+/// The name of positional parameter `n` (from 1): its digits, the first
+/// nine not made.
+fn positional_name(n: usize) -> Cow<'static, str> {
+    const DIGITS: &str = "0123456789";
+    match DIGITS.get(n..n + 1) {
+        Some(d) if n > 0 => Cow::Borrowed(d),
+        _ => Cow::Owned(n.to_string()),
+    }
 }
 
 /// Parsoid's `data-mw` for the call `src` (`{{…}}`), written straight from
@@ -190,8 +239,25 @@ fn data_mw(
         }
     }
     let mut out = String::with_capacity(call.span.len() + 96 + 16 * call.parts.len());
+    // A call without `"`, `\` or control characters (most are one line
+    // without quotes) has none in any of its strings (each is a piece of
+    // it, or digits): they are written as they are, not searched one by one.
+    let call_src = text(&call.span);
+    let plain = !any_json_escape(call_src.as_bytes());
+    // Names with comments need `<`: one search over the call, not one a name.
+    let has_angle = memchr::memchr(b'<', call_src.as_bytes()).is_some();
+    let string_into = |s: &str, out: &mut String| {
+        if plain {
+            out.reserve(s.len() + 2);
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        } else {
+            json_into(s, out);
+        }
+    };
     out.push_str("{\"parts\":[{\"template\":{\"target\":{\"wt\":");
-    json_into(shown, &mut out);
+    string_into(shown, &mut out);
     let function = if matches!(trimmed, "=" | "!") {
         Some(trimmed.to_owned())
     } else if let Some(rest) = trimmed.strip_prefix('#') {
@@ -236,50 +302,53 @@ fn data_mw(
         }
     }
     out.push_str("},\"params\":{");
-    // Each parameter once (a repeated name: the last one), in call order:
-    // the names in one buffer, each parameter's range of it.
-    let mut names = String::with_capacity(16 * call.parts.len());
-    let mut params: Vec<(std::ops::Range<usize>, &str, Option<&str>)> =
-        Vec::with_capacity(call.parts.len());
+    // Each parameter once (a repeated name: the last one), in call order.
+    let mut params: Vec<Param<'_>> = Vec::with_capacity(call.parts.len());
     let mut n = 0;
     for part in &call.parts {
         let whole = text(&part.span);
         // A parser function's arguments are all positional, as written.
         let eq = part.eq.filter(|_| function.is_none());
-        let from = names.len();
-        let (value, key) = match eq.and_then(|eq| part.nodes.get(eq)) {
+        params.push(match eq.and_then(|eq| part.nodes.get(eq)) {
             Some(eq) => {
                 let at = eq.span().start.saturating_sub(part.span.start);
                 let raw = whole.get(..at).unwrap_or("").trim();
                 let value = whole.get(at + 1..).unwrap_or("").trim();
-                if raw.contains('<') && raw.contains("<!--") {
+                if has_angle && raw.contains('<') && raw.contains("<!--") {
                     let name = without_comments(raw);
-                    names.push_str(&name);
                     // A name written with comments keeps its source as `key`.
-                    (value, (name != raw).then_some(raw))
+                    let key = (name != raw).then_some(raw);
+                    Param {
+                        name: Cow::Owned(name),
+                        value,
+                        key,
+                    }
                 } else {
-                    names.push_str(raw);
-                    (value, None)
+                    Param {
+                        name: Cow::Borrowed(raw),
+                        value,
+                        key: None,
+                    }
                 }
             }
             None => {
                 n += 1;
-                // Writing to a `String` cannot fail.
-                let _ = write!(names, "{n}");
-                (whole, None)
+                Param {
+                    name: positional_name(n),
+                    value: whole,
+                    key: None,
+                }
             }
-        };
-        params.push((from..names.len(), value, key));
+        });
     }
-    let name_of = |r: &std::ops::Range<usize>| names.get(r.clone()).unwrap_or("");
     let mut first = true;
-    for (i, (range, value, key)) in params.iter().enumerate() {
-        let name = name_of(range);
+    for (i, param) in params.iter().enumerate() {
+        let name: &str = &param.name;
         if params.get(i + 1..).is_some_and(|later| {
             // Lengths first: most names differ in length (no text compared).
             later
                 .iter()
-                .any(|(r, _, _)| r.len() == range.len() && name_of(r) == name)
+                .any(|p| p.name.len() == name.len() && *p.name == *name)
         }) {
             continue;
         }
@@ -287,12 +356,12 @@ fn data_mw(
             out.push(',');
         }
         first = false;
-        json_into(name, &mut out);
+        string_into(name, &mut out);
         out.push_str(":{\"wt\":");
-        json_into(value, &mut out);
-        if let Some(key) = key {
+        string_into(param.value, &mut out);
+        if let Some(key) = param.key {
             out.push_str(",\"key\":{\"wt\":");
-            json_into(key, &mut out);
+            string_into(key, &mut out);
             out.push('}');
         }
         out.push('}');
@@ -362,6 +431,7 @@ pub(crate) fn expand(
         site,
         calls: Vec::new(),
         hrefs: HashMap::default(),
+        brackets: OpenBrackets::default(),
     };
     expand_into(page, src, tree, &mut marks, &mut out, 0)?;
     Ok((out, marks.calls))
@@ -498,7 +568,7 @@ fn expand_into(
         if !param
             && continues_list
             && span.start == segment_start
-            && !expansion.contains([START, INDEX_END, END])
+            && !has_marker(&expansion)
             && let Some((idx, end_at, true)) = last_marked
             && end_at == out.len()
             && out.ends_with(END)
@@ -525,9 +595,9 @@ fn expand_into(
             segment_start = span.end;
             continue;
         }
-        if expansion.contains([START, INDEX_END, END])
+        if has_marker(&expansion)
             || !safe_context(line)
-            || !safe_in_brackets(line, &expansion)
+            || !safe_after_bracket(line, marks.brackets.last_open(out), &expansion)
             || syntax_only
             || unexpanded
         {
@@ -558,14 +628,15 @@ fn expand_into(
             } else {
                 list_line_lead(src, span.clone(), &expansion, out)
             };
-            let mut marker = String::with_capacity(12);
-            marker.push(START);
-            // Writing to a `String` cannot fail.
-            let _ = write!(marker, "{}", marks.calls.len());
-            marker.push(INDEX_END);
             match &lead {
-                Some(l) => out.insert_str(out.len() - l.len(), &marker),
-                None => out.push_str(&marker),
+                Some(l) => {
+                    let mut marker = String::with_capacity(12);
+                    push_start_marker(&mut marker, marks.calls.len());
+                    out.insert_str(out.len() - l.len(), &marker);
+                    // The line moved: read again.
+                    marks.brackets = OpenBrackets::default();
+                }
+                None => push_start_marker(out, marks.calls.len()),
             }
             out.push_str(&expansion);
             out.push_str(trail);
@@ -708,18 +779,34 @@ fn list_line_lead(
     continues.then(|| lead.to_owned())
 }
 
+/// Whether `expansion` has more `<li>`/`<li ` than `</li` (ASCII case
+/// ignored): every template's output is searched, by its `<`s, not copied in
+/// lower case and searched three times.
+fn opens_list_item(expansion: &str) -> bool {
+    let bytes = expansion.as_bytes();
+    let (mut opens, mut closes) = (0usize, 0usize);
+    for at in memchr::memchr_iter(b'<', bytes) {
+        let rest = bytes.get(at + 1..).unwrap_or_default();
+        let is = |name: &[u8]| {
+            rest.get(..name.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(name))
+        };
+        if is(b"li>") || is(b"li ") {
+            opens += 1;
+        } else if is(b"/li") {
+            closes += 1;
+        }
+    }
+    opens > closes
+}
+
 /// When output leaves a list item open (`{{1x|<li>}}a`), the page text that
 /// fills it is part of the transclusion (Parsoid's range reaches the item's
 /// end): the rest of the line, and on a list line the deeper list lines after
 /// it. Its length after the call (0 when none, or when it holds syntax that
 /// must stay apart: templates, tags).
 fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) -> usize {
-    if !expansion.contains('<') {
-        return 0;
-    }
-    let lower = expansion.to_ascii_lowercase();
-    let opens = lower.matches("<li>").count() + lower.matches("<li ").count();
-    if opens <= lower.matches("</li").count() {
+    if !opens_list_item(expansion) {
         return 0;
     }
     let rest = src.get(span.end..).unwrap_or("");
@@ -753,7 +840,7 @@ fn open_item_extent(src: &str, span: std::ops::Range<usize>, expansion: &str) ->
 
 /// Whether output can be marked after `line` (the expanded text of the line so
 /// far): not inside a tag, where markers would land in
-/// an attribute (brackets: [`safe_in_brackets`]).
+/// an attribute (brackets: [`safe_after_bracket`]).
 fn safe_context(line: &str) -> bool {
     // Open when the last `<` or `>` is a `<`. Table syntax lines are fine:
     // markers are transparent to table syntax (`tokenize/table.rs`).
@@ -761,15 +848,11 @@ fn safe_context(line: &str) -> bool {
     memchr::memrchr2(b'<', b'>', bytes).is_none_or(|at| bytes.get(at) == Some(&b'>'))
 }
 
-/// Whether output `expansion` can be marked after `line` as far as open
-/// brackets go: inside a link's text it can (`[[A|{{x}}]]`, `[http://a {{x}}]`),
-/// in a link target or URL it cannot.
-fn safe_in_brackets(line: &str, expansion: &str) -> bool {
-    // The last `[` that no later `]` closes (a `]` closes the nearest open `[`
-    // before it; one with none open is text), read from the end.
+/// The last `[` of `line` that no later `]` closes (a `]` closes the nearest
+/// open `[` before it; one with none open is text), read from the end.
+fn last_open_bracket(line: &str) -> Option<usize> {
     let bytes = line.as_bytes();
     let mut closes = 0usize;
-    let mut open = None;
     let mut end = bytes.len();
     while let Some(i) = memchr::memrchr2(b'[', b']', bytes.get(..end).unwrap_or(&[])) {
         end = i;
@@ -778,13 +861,61 @@ fn safe_in_brackets(line: &str, expansion: &str) -> bool {
         } else if closes > 0 {
             closes -= 1;
         } else {
-            open = Some(i);
-            break;
+            return Some(i);
         }
     }
+    None
+}
+
+/// The `[`s of the expanded text's last line that no `]` after them closes,
+/// read once as the text grows (each call asked for [`last_open_bracket`] of
+/// the line, read back over all its brackets: a ref body's line is the
+/// page's paragraph so far).
+#[derive(Default)]
+struct OpenBrackets {
+    /// Where the line starts in the text.
+    line_start: usize,
+    /// How far the text is read.
+    read: usize,
+    /// The open `[`s, as offsets in the line.
+    open: Vec<usize>,
+}
+
+impl OpenBrackets {
+    /// [`last_open_bracket`] of `out`'s last line. Text is only appended
+    /// between calls, but for an end marker taken off (text shorter than
+    /// read: the line is read again) and a start marker inserted (the caller
+    /// starts again).
+    fn last_open(&mut self, out: &str) -> Option<usize> {
+        let start = line_start(out);
+        if start != self.line_start || self.read > out.len() || self.read < start {
+            self.line_start = start;
+            self.read = start;
+            self.open.clear();
+        }
+        let new = out.as_bytes().get(self.read..).unwrap_or_default();
+        for at in memchr::memchr2_iter(b'[', b']', new) {
+            if new.get(at) == Some(&b'[') {
+                self.open.push(self.read + at - start);
+            } else {
+                self.open.pop();
+            }
+        }
+        self.read = out.len();
+        let last = self.open.last().copied();
+        debug_assert_eq!(last, last_open_bracket(last_line(out)));
+        last
+    }
+}
+
+/// Whether output `expansion` can be marked after `line`, whose last open
+/// `[` is `open`, as far as open brackets go: inside a link's text it can
+/// (`[[A|{{x}}]]`, `[http://a {{x}}]`), in a link target or URL it cannot.
+fn safe_after_bracket(line: &str, open: Option<usize>, expansion: &str) -> bool {
     let Some(last) = open else {
         return true;
     };
+    let bytes = line.as_bytes();
     // A `[` right before it is open too: a wikilink.
     let double = last > 0 && bytes.get(last - 1) == Some(&b'[');
     let after = line.get(last + 1..).unwrap_or("");
@@ -898,6 +1029,94 @@ mod tests {
                 ends_on_list_line(text),
                 line.starts_with(['*', '#', ':', ';'])
             );
+        }
+    }
+
+    #[test]
+    fn markers_are_found_as_a_char_search_finds_them() {
+        for text in [
+            "",
+            "plain",
+            "\u{E000}",
+            "a\u{E001}b",
+            "\u{E002}",
+            "\u{E003}\u{E0FF}é\u{E07F}",
+            "x\u{E080}\u{E000}",
+            "\u{3800}\u{E002}",
+        ] {
+            assert_eq!(
+                has_marker(text),
+                text.contains([START, INDEX_END, END]),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn open_list_items_are_counted_as_in_lower_case() {
+        for text in [
+            "",
+            "no tags",
+            "<li>a",
+            "<LI class=x>a</Li>",
+            "<li>a</li><li>b",
+            "<li><li></li>",
+            "</li><li",
+            "<lix>",
+            "<li\n>",
+            "é<Li>ü",
+            "<ul><li>x</li></ul>",
+        ] {
+            let lower = text.to_ascii_lowercase();
+            let opens = lower.matches("<li>").count() + lower.matches("<li ").count();
+            assert_eq!(
+                opens_list_item(text),
+                opens > lower.matches("</li").count(),
+                "{text:?}"
+            );
+        }
+    }
+
+    /// The open brackets read as the text grows are those read back from
+    /// the end, line by line, with text taken off and a marker inserted.
+    #[test]
+    fn open_brackets_as_read_back() {
+        let mut out = String::new();
+        let mut brackets = OpenBrackets::default();
+        for piece in [
+            "a [[b",
+            "|c]] [",
+            "http://x",
+            " y] [[",
+            "d]]]",
+            "[",
+            "\n",
+            "* [[e",
+            "|f",
+            "]]",
+            "[[g]] [h ",
+            "\u{E002}",
+        ] {
+            out.push_str(piece);
+            assert_eq!(
+                brackets.last_open(&out),
+                last_open_bracket(last_line(&out)),
+                "{out:?}"
+            );
+            if out.ends_with(END) {
+                out.pop();
+                assert_eq!(brackets.last_open(&out), last_open_bracket(last_line(&out)));
+            }
+        }
+        out.push_str("\n* lead] ");
+        assert_eq!(brackets.last_open(&out), None);
+        assert_eq!(brackets.last_open(&out), last_open_bracket(last_line(&out)));
+    }
+
+    #[test]
+    fn positional_names_are_the_numbers() {
+        for n in 1..30 {
+            assert_eq!(positional_name(n), n.to_string());
         }
     }
 

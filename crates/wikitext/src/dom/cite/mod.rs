@@ -19,6 +19,7 @@ pub(crate) mod errors;
 mod hoist;
 mod lists;
 mod model;
+pub(crate) use model::push_number;
 pub(crate) mod placeholder;
 mod refs;
 mod validate;

@@ -161,8 +161,9 @@ fn normalize_id_into(id: &str, out: &mut String) {
     }
 }
 
-/// Appends `n` in decimal (the ids' numbers; no formatting machinery).
-pub(super) fn push_number(out: &mut String, n: usize) {
+/// Appends `n` in decimal (the ids' numbers, the transclusion markers'
+/// indexes; no formatting machinery).
+pub(crate) fn push_number(out: &mut String, n: usize) {
     // `usize::MAX` has at most 20 digits.
     let mut digits = [0u8; 20];
     let mut at = digits.len();

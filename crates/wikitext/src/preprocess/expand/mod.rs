@@ -11,6 +11,7 @@ mod frame;
 mod template;
 
 use foldhash::HashMap;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -179,6 +180,7 @@ impl<'s> Preprocessor<'s> {
             reported: Vec::new(),
             warnings: Vec::new(),
             cache: RefCell::new(HashMap::default()),
+            titles: HashMap::default(),
         }
     }
 
@@ -218,6 +220,10 @@ pub struct PageExpander<'p, 's> {
     reported: Vec<Warning>,
     pub(crate) warnings: Vec<Warning>,
     pub(crate) cache: RefCell<HashMap<Title, Option<Rc<Parsed>>>>,
+    /// A called name as classified (after its modifiers) → the template
+    /// title it names, if any: a page calls the same few templates again and
+    /// again, and a title parse costs about ten lookups.
+    pub(crate) titles: HashMap<String, Option<Title>>,
 }
 
 impl PageExpander<'_, '_> {
@@ -380,6 +386,30 @@ impl PageExpander<'_, '_> {
         s
     }
 
+    /// [`expand_to_string`](Self::expand_to_string) of `nodes`, borrowed from
+    /// the frame's text when they are one text node within the limits (most
+    /// call and argument names are), not copied; counted as expanded.
+    pub(crate) fn expand_text<'s>(
+        &mut self,
+        nodes: &[Node],
+        frame: &Frame<'s>,
+        flags: Flags,
+        depth: usize,
+    ) -> Cow<'s, str> {
+        let limits = &self.pre.config.limits;
+        if let [Node::Text(span)] = nodes
+            && let Some(text) = frame.src.get(span.clone())
+            && depth <= limits.max_expand_depth
+            && self.nodes < limits.max_nodes
+            && self.copied.saturating_add(text.len()) <= limits.max_copied
+        {
+            self.nodes += 1;
+            self.copied += text.len();
+            return Cow::Borrowed(text);
+        }
+        Cow::Owned(self.expand_to_string(nodes, frame, flags, depth))
+    }
+
     /// A limit was reached: the first time, its markup is shown and the warning
     /// recorded; later hits of the same limit add nothing (so a template bomb
     /// cannot fill the output with error markup).
@@ -441,7 +471,7 @@ impl PageExpander<'_, '_> {
         let strip = Flags {
             strip_comments: true,
         };
-        let name_ws = self.expand_to_string(&b.title.nodes, frame, strip, depth);
+        let name_ws = self.expand_text(&b.title.nodes, frame, strip, depth);
         let name = name_ws.trim();
         if let Some(v) = self.get_arg(frame, name, depth) {
             // Argument text counts toward the expansion size too (MediaWiki's
@@ -499,4 +529,35 @@ impl PageExpander<'_, '_> {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Flags {
     pub(crate) strip_comments: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preprocess::{NoPages, Site, parse};
+
+    /// A name borrowed from the source is counted as its expansion is, up to
+    /// and past the limits.
+    #[test]
+    fn expand_text_counts_as_expand_to_string() {
+        let src = "{{abc}}{{x<!-- c -->y}}";
+        let tree = parse(src, Mode::Page);
+        for (max_nodes, max_copied) in [(1000, 1000), (0, 1000), (1, 1000), (1000, 2), (1000, 3)] {
+            let mut config = Config::default();
+            config.limits.max_nodes = max_nodes;
+            config.limits.max_copied = max_copied;
+            let pre = Preprocessor::new(&NoPages, config);
+            let title = Title::parse("T", 0, &Site::default()).unwrap();
+            let (mut a, mut b) = (pre.page(title.clone()), pre.page(title));
+            let frame = Frame::root(src);
+            for node in &tree.nodes {
+                let Node::Template(call) = node else { continue };
+                let borrowed = a.expand_text(&call.title.nodes, &frame, Flags::default(), 1);
+                let made = b.expand_to_string(&call.title.nodes, &frame, Flags::default(), 1);
+                assert_eq!(borrowed, made);
+                assert_eq!((a.nodes, a.copied), (b.nodes, b.copied));
+                assert_eq!(a.warnings, b.warnings);
+            }
+        }
+    }
 }

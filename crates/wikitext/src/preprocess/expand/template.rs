@@ -125,6 +125,8 @@ impl PageExpander<'_, '_> {
             // Subpage-relative: `{{/Sub}}`, `{{../Sibling}}` (in namespaces with
             // subpages), in the page's namespace.
             self.relative_title(part1)
+        } else if let Some(title) = self.titles.get(part1) {
+            title.clone()
         } else {
             // Character references in a title are decoded (`Foo&ndash;bar`).
             let name = if part1.contains('&') {
@@ -132,7 +134,9 @@ impl PageExpander<'_, '_> {
             } else {
                 std::borrow::Cow::Borrowed(part1)
             };
-            Title::parse(&name, NS_TEMPLATE, &self.pre.config.site).ok()
+            let title = Title::parse(&name, NS_TEMPLATE, &self.pre.config.site).ok();
+            self.titles.insert(part1.to_owned(), title.clone());
+            title
         };
         match title {
             Some(title) if title.ns() >= 0 => Call::Template { title, msgnw },
@@ -154,7 +158,7 @@ impl PageExpander<'_, '_> {
         let strip = Flags {
             strip_comments: true,
         };
-        let title_ws = self.expand_to_string(&b.title.nodes, frame, strip, depth);
+        let title_ws = self.expand_text(&b.title.nodes, frame, strip, depth);
         match self.classify(&title_ws, !b.parts.is_empty()) {
             Call::Variable { value, .. } => push_result(line_start, &value, out),
             Call::Function { f, arg0, .. } => {
@@ -268,7 +272,7 @@ impl PageExpander<'_, '_> {
         for p in &b.parts {
             match p.name() {
                 Some(name) => {
-                    let name = self.expand_to_string(name, frame, strip, depth);
+                    let name = self.expand_text(name, frame, strip, depth);
                     child.args.insert(
                         name.trim().to_owned(),
                         super::frame::ArgRef {
