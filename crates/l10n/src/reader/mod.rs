@@ -30,6 +30,7 @@ mod build;
 mod classify;
 pub(crate) mod handoff;
 pub(crate) mod input;
+mod split;
 mod tokens;
 
 use crate::FastMap;
@@ -179,7 +180,8 @@ pub(crate) fn read_file_for_writer(
 ) -> Result<ReadReport> {
     let file = std::fs::File::open(path).ctx(|| format!("opening {}", path.display()))?;
     let input = std::io::BufReader::with_capacity(64 * 1024, file);
-    read(input, path, options, None, Some(Out::Writer(writer)), false)
+    let out = Some(Out::Writer(writer));
+    read_split(input, path, options, None, out, false)
 }
 
 /// The units of a document in document order: each block (with its sub-blocks),
@@ -230,23 +232,85 @@ enum Out<'a, 's> {
 
 /// [`read_document`] into `out`.
 fn read<R: Read>(
-    mut input: R,
+    input: R,
     path: &Path,
     options: &ReadOptions<'_>,
     skeleton: Option<&mut SkeletonStore>,
     out: Option<Out<'_, '_>>,
     count_words: bool,
 ) -> Result<ReadReport> {
-    let for_writer = matches!(out, Some(Out::Writer(_)));
-    let ReadOptions {
-        rules,
-        encoding: forced,
-    } = *options;
-    let (sniffed, prefix) = sniff_input(&mut input, path, forced)?;
+    read_with(input, path, options, skeleton, out, count_words, None)
+}
+
+/// [`read`] with the tokens made on a second thread, which reads the file at
+/// `path` again ([`split`]); on this thread when no thread could be started.
+fn read_split<R: Read>(
+    input: R,
+    path: &Path,
+    options: &ReadOptions<'_>,
+    skeleton: Option<&mut SkeletonStore>,
+    out: Option<Out<'_, '_>>,
+    count_words: bool,
+) -> Result<ReadReport> {
+    read_with(input, path, options, skeleton, out, count_words, Some(path))
+}
+
+/// [`read`], the tokens made on a second thread that reads the file at
+/// `tokenize_from` (when given).
+fn read_with<R: Read>(
+    mut input: R,
+    path: &Path,
+    options: &ReadOptions<'_>,
+    skeleton: Option<&mut SkeletonStore>,
+    out: Option<Out<'_, '_>>,
+    count_words: bool,
+    tokenize_from: Option<&Path>,
+) -> Result<ReadReport> {
+    let rules = options.rules;
+    let (sniffed, prefix) = sniff_input(&mut input, path, options.encoding)?;
     let (encoding, bom_len) = (sniffed.encoding, sniffed.bom_len);
-    let bom = prefix[..bom_len.min(prefix.len())].to_vec();
-    let window = SourceWindow::new(input, encoding, prefix, bom_len, tokens::tokenizer(rules));
-    let ts = TokenStream::new(window, rules, path);
+    let bom = prefix.get(..bom_len).unwrap_or(&prefix).to_vec();
+    let Some(second) = tokenize_from else {
+        let window = SourceWindow::new(input, encoding, prefix, bom_len, tokens::tokenizer(rules));
+        let ts = TokenStream::new(window, rules, path);
+        return read_tokens(ts, sniffed, bom, rules, skeleton, out, count_words);
+    };
+    let mut file = std::fs::File::open(second).ctx(|| format!("opening {}", second.display()))?;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(prefix.len() as u64))
+        .ctx(|| format!("reading {}", second.display()))?;
+    let file = std::io::BufReader::with_capacity(CHUNK, file);
+    let tokenizer = tokens::tokenizer(rules);
+    let window = SourceWindow::new(file, encoding, prefix.clone(), bom_len, tokenizer);
+    let producing = TokenStream::new(window, rules, path);
+    let (producer, remote) = split::split();
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("l10n-tokenizer".into())
+            .spawn_scoped(scope, move || producer.run(producing));
+        let tokenizer = tokens::tokenizer(rules);
+        let ts = if spawned.is_ok() {
+            let window = SourceWindow::replica(input, encoding, prefix, bom_len, tokenizer);
+            TokenStream::remote(window, rules, path, remote)
+        } else {
+            let window = SourceWindow::new(input, encoding, prefix, bom_len, tokenizer);
+            TokenStream::new(window, rules, path)
+        };
+        read_tokens(ts, sniffed, bom, rules, skeleton, out, count_words)
+    })
+}
+
+/// Reads the document whose tokens `ts` gives.
+fn read_tokens<R: Read>(
+    ts: TokenStream<'_, R>,
+    sniffed: Sniffed,
+    bom: Vec<u8>,
+    rules: &Rules,
+    skeleton: Option<&mut SkeletonStore>,
+    out: Option<Out<'_, '_>>,
+    count_words: bool,
+) -> Result<ReadReport> {
+    let for_writer = matches!(out, Some(Out::Writer(_)));
+    let encoding = ts.window.encoding();
     // What only the interchange files need (a sink): paths, element names, and
     // the blocks' original bytes unless the skeleton copies them.
     let for_sink = out.is_some();
