@@ -181,7 +181,17 @@ pub(crate) fn read_file_for_writer(
     let file = std::fs::File::open(path).ctx(|| format!("opening {}", path.display()))?;
     let input = std::io::BufReader::with_capacity(64 * 1024, file);
     let out = Some(Out::Writer(writer));
+    // A pipe cannot be read twice: a regular file's tokens are made on a
+    // second thread ([`split`]).
+    if !file_meta_is_file(input.get_ref()) {
+        return read(input, path, options, None, out, false);
+    }
     read_split(input, path, options, None, out, false)
+}
+
+/// Whether `file` is a regular file (which can be opened and read again).
+fn file_meta_is_file(file: &std::fs::File) -> bool {
+    file.metadata().is_ok_and(|m| m.is_file())
 }
 
 /// The units of a document in document order: each block (with its sub-blocks),
@@ -222,6 +232,17 @@ pub(crate) fn read_for_replay<R: Read>(
     read(input, path, options, Some(skeleton), None, false)
 }
 
+/// [`read_for_replay`] of the regular file at `path` (`input` reads it), the
+/// tokens made on a second thread that reads it again ([`split`]).
+pub(crate) fn read_file_for_replay<R: Read>(
+    input: R,
+    path: &Path,
+    options: &ReadOptions<'_>,
+    skeleton: &mut SkeletonStore,
+) -> Result<ReadReport> {
+    read_split(input, path, options, Some(skeleton), None, false)
+}
+
 /// Where the reader's blocks go.
 enum Out<'a, 's> {
     /// A sink on this thread: the reader names the units and counts their words.
@@ -252,11 +273,12 @@ fn read_split<R: Read>(
     out: Option<Out<'_, '_>>,
     count_words: bool,
 ) -> Result<ReadReport> {
-    read_with(input, path, options, skeleton, out, count_words, Some(path))
+    let second = Some((path, split::TOK_BATCH));
+    read_with(input, path, options, skeleton, out, count_words, second)
 }
 
 /// [`read`], the tokens made on a second thread that reads the file at
-/// `tokenize_from` (when given).
+/// `tokenize_from` again (when given, with the tokens per batch).
 fn read_with<R: Read>(
     mut input: R,
     path: &Path,
@@ -264,25 +286,29 @@ fn read_with<R: Read>(
     skeleton: Option<&mut SkeletonStore>,
     out: Option<Out<'_, '_>>,
     count_words: bool,
-    tokenize_from: Option<&Path>,
+    tokenize_from: Option<(&Path, usize)>,
 ) -> Result<ReadReport> {
     let rules = options.rules;
     let (sniffed, prefix) = sniff_input(&mut input, path, options.encoding)?;
     let (encoding, bom_len) = (sniffed.encoding, sniffed.bom_len);
     let bom = prefix.get(..bom_len).unwrap_or(&prefix).to_vec();
-    let Some(second) = tokenize_from else {
+    // The second reading, at the end of what was sniffed (none when the file
+    // cannot be opened again: read on this thread).
+    let again = tokenize_from.and_then(|(second, batch)| {
+        let mut file = std::fs::File::open(second).ok()?;
+        let at = std::io::SeekFrom::Start(prefix.len() as u64);
+        std::io::Seek::seek(&mut file, at).ok()?;
+        Some((std::io::BufReader::with_capacity(CHUNK, file), batch))
+    });
+    let Some((file, batch)) = again else {
         let window = SourceWindow::new(input, encoding, prefix, bom_len, tokens::tokenizer(rules));
         let ts = TokenStream::new(window, rules, path);
         return read_tokens(ts, sniffed, bom, rules, skeleton, out, count_words);
     };
-    let mut file = std::fs::File::open(second).ctx(|| format!("opening {}", second.display()))?;
-    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(prefix.len() as u64))
-        .ctx(|| format!("reading {}", second.display()))?;
-    let file = std::io::BufReader::with_capacity(CHUNK, file);
     let tokenizer = tokens::tokenizer(rules);
     let window = SourceWindow::new(file, encoding, prefix.clone(), bom_len, tokenizer);
     let producing = TokenStream::new(window, rules, path);
-    let (producer, remote) = split::split();
+    let (producer, remote) = split::split(batch);
     std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
             .name("l10n-tokenizer".into())

@@ -25,7 +25,7 @@ use crate::error::{IoContext, L10nError, Result};
 use crate::queue::{QueueReceiver, QueueSender, queue};
 
 /// Tokens per batch at most.
-pub(super) const TOK_BATCH: usize = 512;
+pub(super) const TOK_BATCH: usize = 128;
 /// Batches waiting at most.
 const BATCHES: usize = 8;
 
@@ -50,16 +50,19 @@ pub(crate) struct Remote {
 pub(crate) struct Producer {
     batches: QueueSender<TokBatch>,
     back: Receiver<TokBatch>,
+    /// Tokens per batch at most ([`TOK_BATCH`]; fewer in tests).
+    batch: usize,
 }
 
-/// A connected pair.
-pub(crate) fn split() -> (Producer, Remote) {
+/// A connected pair, `batch` tokens per batch at most.
+pub(crate) fn split(batch: usize) -> (Producer, Remote) {
     let (tx, rx) = queue(BATCHES, BATCHES / 2, 2);
     let (back_tx, back_rx) = channel();
     (
         Producer {
             batches: tx,
             back: back_rx,
+            batch: batch.max(1),
         },
         Remote {
             batches: rx,
@@ -124,7 +127,7 @@ impl Producer {
             let mut batch = spent.pop().unwrap_or_default();
             let mut done = false;
             let mut end = 0;
-            while batch.toks.len() < TOK_BATCH {
+            while batch.toks.len() < self.batch {
                 match ts.next() {
                     Ok(Some(tok)) => {
                         end = end.max(tok.end());
@@ -152,5 +155,147 @@ impl Producer {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::super::{Out, ReadOptions, ReadReport, read, read_with};
+    use crate::block::Block;
+    use crate::error::Result;
+    use crate::rules::Rules;
+
+    /// The blocks (debug form) and report of reading `bytes` on one thread, or
+    /// with the tokens made on a second one in batches of `batch`.
+    fn blocks(bytes: &[u8], rules: &Rules, batch: Option<usize>) -> Result<(Vec<String>, String)> {
+        let io = |e| crate::error::L10nError::io("test file", e);
+        let mut file = tempfile::NamedTempFile::new().map_err(io)?;
+        file.write_all(bytes).map_err(io)?;
+        let path = file.path();
+        let mut got = Vec::new();
+        let mut sink = |b: &Block| -> Result<()> {
+            got.push(format!("{b:?}"));
+            Ok(())
+        };
+        let options = ReadOptions::new(rules);
+        let out = Some(Out::Sink(&mut sink));
+        let input = std::fs::File::open(path).map_err(io)?;
+        let report: ReadReport = match batch {
+            None => read(input, path, &options, None, out, true)?,
+            Some(n) => read_with(input, path, &options, None, out, true, Some((path, n)))?,
+        };
+        Ok((got, format!("{report:?}")))
+    }
+
+    fn page() -> Vec<u8> {
+        let mut page = String::from("<!DOCTYPE html><html lang=en><head><title>T</title>");
+        page.push_str("<script>if (a < b) { x(\"</p>\"); }</script></head><body>");
+        for i in 0..300 {
+            page.push_str(&format!(
+                "<div id=d{i}><p title=\"Tip {i}\">Caf\u{e9} &amp; <b>bold {i}</b> text\
+                 <!-- c --><li>one<li>two</div><table><tr><td>cell {i}</table>"
+            ));
+        }
+        page.push_str("<svg><text>s</text></svg><textarea>x</textarea></body></html>");
+        page.into_bytes()
+    }
+
+    fn same(bytes: &[u8], rules: &Rules) {
+        let one = blocks(bytes, rules, None).ok();
+        assert!(one.as_ref().is_some_and(|(b, _)| !b.is_empty()));
+        for batch in [1, 2, 3, 7, 64, super::TOK_BATCH] {
+            assert_eq!(blocks(bytes, rules, Some(batch)).ok(), one, "batch {batch}");
+        }
+    }
+
+    #[test]
+    fn the_same_blocks_at_every_batch_size() {
+        same(&page(), &Rules::default());
+    }
+
+    #[test]
+    fn non_utf8_and_invalid_input() {
+        // windows-1252 (declared), then UTF-8 with invalid bytes cut anywhere.
+        let mut latin = b"<meta charset=windows-1252><p>caf\xe9 \x80</p>".to_vec();
+        latin.extend_from_slice(&page().iter().map(|&b| b & 0x7f).collect::<Vec<u8>>());
+        same(&latin, &Rules::default());
+        let mut bad = page();
+        for at in (100..bad.len()).step_by(977) {
+            if let Some(b) = bad.get_mut(at) {
+                *b = 0xff;
+            }
+        }
+        same(&bad, &Rules::default());
+    }
+
+    #[test]
+    fn the_producers_error_reaches_the_reader() {
+        let mut rules = Rules::default();
+        rules.max_token_bytes = 64;
+        // A comment too large for the tokenizer across the end of a read: the
+        // blocks before it are handed on, then the read fails.
+        let mut page = String::from("<meta charset=utf-8><body>");
+        let mut n = 0;
+        while page.len() < 3 * super::super::CHUNK - 100 {
+            page.push_str(&format!("<p>Paragraph {n}.</p>\n"));
+            n += 1;
+        }
+        page.push_str(&format!("<!--{}--><p>After.</p>", "x".repeat(200)));
+        let seen = |batch: Option<usize>| {
+            let mut file = tempfile::NamedTempFile::new().ok()?;
+            file.write_all(page.as_bytes()).ok()?;
+            let path = file.path();
+            let mut texts = Vec::new();
+            let mut sink = |b: &Block| -> Result<()> {
+                texts.push(b.plain_text());
+                Ok(())
+            };
+            let options = ReadOptions::new(&rules);
+            let out = Some(Out::Sink(&mut sink));
+            let input = std::fs::File::open(path).ok()?;
+            let read = match batch {
+                None => read(input, path, &options, None, out, true),
+                Some(n) => read_with(input, path, &options, None, out, true, Some((path, n))),
+            };
+            let failed = matches!(read, Err(crate::error::L10nError::Tokenizer { .. }));
+            Some((failed, texts))
+        };
+        let one = seen(None);
+        assert!(
+            one.as_ref()
+                .is_some_and(|(failed, texts)| *failed && texts.len() > 1000)
+        );
+        for batch in [1, 5, super::TOK_BATCH] {
+            assert_eq!(seen(Some(batch)), one, "batch {batch}");
+        }
+    }
+
+    #[test]
+    fn a_failed_reader_stops_the_producer() {
+        let rules = Rules::default();
+        let mut file = tempfile::NamedTempFile::new().ok();
+        let written = file.as_mut().map(|f| f.write_all(&page().repeat(20)));
+        assert!(matches!(written, Some(Ok(()))));
+        let Some(path) = file.as_ref().map(|f| f.path().to_path_buf()) else {
+            return;
+        };
+        let mut seen = 0;
+        let mut sink = |_: &Block| -> Result<()> {
+            seen += 1;
+            if seen > 10 {
+                return Err(crate::error::L10nError::Usage("full".into()));
+            }
+            Ok(())
+        };
+        let input = std::fs::File::open(&path);
+        assert!(input.is_ok());
+        let Ok(input) = input else { return };
+        let options = ReadOptions::new(&rules);
+        let out = Some(Out::Sink(&mut sink));
+        // Returns (the producer, blocked on a full queue, sees the reader gone).
+        let read = read_with(input, &path, &options, None, out, true, Some((&path, 1)));
+        assert!(matches!(read, Err(crate::error::L10nError::Usage(_))));
     }
 }
