@@ -18,9 +18,7 @@
 use std::io::Read;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use tagloom_html::token::OwnedTag;
-
-use super::tokens::{Tok, TokenStream};
+use super::tokens::{SpentTags, Tok, TokenStream};
 use crate::error::{IoContext, L10nError, Result};
 use crate::queue::{QueueReceiver, QueueSender, queue};
 
@@ -35,9 +33,7 @@ const BATCHES: usize = 8;
 pub(crate) struct TokBatch {
     toks: Vec<Tok>,
     error: Option<L10nError>,
-    // The boxes are what is reused.
-    #[allow(clippy::vec_box)]
-    spare: Vec<Box<OwnedTag>>,
+    spare: SpentTags,
 }
 
 /// The reader's end.

@@ -46,6 +46,11 @@ const SPARE_KINDS: usize = 4;
 #[allow(clippy::vec_box)]
 type SpareTags = [Vec<Box<OwnedTag>>; SPARE_KINDS];
 
+/// Spent tags handed between threads (`split.rs`), for reuse.
+// The boxes are what is reused.
+#[allow(clippy::vec_box)]
+pub(crate) type SpentTags = Vec<Box<OwnedTag>>;
+
 /// Which of [`SpareTags`] keeps a tag of `attrs` attributes.
 #[inline(always)]
 fn spare_kind(attrs: usize) -> usize {
@@ -307,7 +312,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
 
     /// Takes spent tags another thread hands back, for reuse (bounded as
     /// [`TokenStream::recycle`]; the rest are dropped).
-    pub(crate) fn absorb_spare(&mut self, tags: &mut Vec<Box<OwnedTag>>) {
+    pub(crate) fn absorb_spare(&mut self, tags: &mut SpentTags) {
         for tag in tags.drain(..) {
             if let Some(kind) = self.spare.get_mut(spare_kind(tag.attrs().len()))
                 && kind.len() < MAX_SPARE_TAGS
@@ -318,7 +323,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
     }
 
     /// Gives the spent tags kept here to `tags` (for the thread that makes them).
-    pub(crate) fn give_spare(&mut self, tags: &mut Vec<Box<OwnedTag>>) {
+    pub(crate) fn give_spare(&mut self, tags: &mut SpentTags) {
         for kind in &mut self.spare {
             tags.append(kind);
         }
