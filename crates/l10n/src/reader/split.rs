@@ -82,11 +82,8 @@ impl Remote {
                     std::io::Error::other("the tokenizer's thread stopped"),
                 ));
             };
-            let mut end = 0;
-            for tok in batch.toks.drain(..) {
-                end = end.max(tok.end());
-                ts.push_received(tok);
-            }
+            let end = batch.toks.iter().map(Tok::end).max().unwrap_or(0);
+            ts.extend_received(&mut batch.toks);
             while ts.window.dec_end() < end || ts.eof_queued() {
                 if ts.window.at_eof() {
                     break;
@@ -121,30 +118,14 @@ impl Producer {
                 spent.push(back);
             }
             let mut batch = spent.pop().unwrap_or_default();
-            let mut done = false;
-            let mut end = 0;
-            while batch.toks.len() < self.batch {
-                match ts.next() {
-                    Ok(Some(tok)) => {
-                        end = end.max(tok.end());
-                        let eof = matches!(tok.kind(), tagloom_html::token::TokenKind::Eof);
-                        batch.toks.push(tok);
-                        if eof {
-                            done = true;
-                            break;
-                        }
-                    }
-                    Ok(None) => {
-                        done = true;
-                        break;
-                    }
-                    Err(e) => {
-                        batch.error = Some(e);
-                        done = true;
-                        break;
-                    }
-                }
+            let fetched = ts.fetch_batch(&mut batch.toks, self.batch);
+            let eof = |t: &Tok| matches!(t.kind(), tagloom_html::token::TokenKind::Eof);
+            let done = batch.toks.last().is_none_or(eof);
+            let end = batch.toks.iter().map(Tok::end).max().unwrap_or(0);
+            if let Err(e) = fetched {
+                batch.error = Some(e);
             }
+            let done = done || batch.error.is_some();
             // Nothing here reads the text of tokens sent.
             ts.window.release(end);
             if self.batches.send(batch).is_err() || done {

@@ -334,12 +334,25 @@ impl<'r, R: Read> TokenStream<'r, R> {
         self.eof_queued
     }
 
-    /// Queues `tok`, received from another thread.
-    pub(crate) fn push_received(&mut self, tok: Tok) {
-        if matches!(tok.token, Payload::Eof) {
+    /// Queues `toks` (emptied), received from another thread.
+    pub(crate) fn extend_received(&mut self, toks: &mut Vec<Tok>) {
+        if toks.last().is_some_and(|t| matches!(t.token, Payload::Eof)) {
             self.eof_queued = true;
         }
-        self.queue.push_back(tok);
+        self.queue.extend(toks.drain(..));
+    }
+
+    /// Moves the next `n` tokens (fewer at the end) into `out`, for another
+    /// thread: those before an error first, then the error.
+    pub(crate) fn fetch_batch(&mut self, out: &mut Vec<Tok>, n: usize) -> Result<()> {
+        let fetched = if self.queue.len() < n {
+            self.refill(n)
+        } else {
+            Ok(())
+        };
+        let k = n.min(self.queue.len());
+        out.extend(self.queue.drain(..k));
+        fetched
     }
 
     /// The page's path (for messages).
