@@ -14,7 +14,9 @@ use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_html::tree_builder::AppendRun;
 
 use super::patch_tree::AttrHandoff;
-use super::{Element, Marked, Node};
+use std::borrow::Cow;
+
+use super::{Attr, Element, Marked, Node};
 use crate::token::{Tok, WikiToken};
 
 /// A start tag the run may hold: `Some(true)` for a void one (closed at
@@ -60,15 +62,60 @@ pub(crate) fn is_flat(tokens: &[WikiToken], raw: bool) -> bool {
     })
 }
 
-/// An element made from a start tag; its `marked` is set when it closes.
-fn element(mut tag: OwnedTag) -> Element {
-    let name = tag.name().clone().into_cow();
-    let attrs = AttrHandoff::into_tree_attrs(std::mem::take(tag.attrs_mut()));
-    Element {
-        name,
-        attrs,
-        children: Vec::new(),
-        marked: Marked::MAYBE,
+/// An element waiting for its children: made from a start tag, it becomes
+/// an [`Element`] when it closes (no children list made and dropped
+/// before).
+struct Open {
+    name: Cow<'static, str>,
+    attrs: Vec<Attr>,
+    /// Where its children start in [`Appender::nodes`].
+    start: usize,
+    /// Whether a node below it concerns the marker passes.
+    below: bool,
+    /// Whether it concerns them itself ([`Marked::concerns`], found from the
+    /// tag's atom instead of its name's text).
+    concerns: bool,
+}
+
+impl Open {
+    fn new(mut tag: OwnedTag, start: usize) -> Open {
+        let concerns = tag.name().atom().is_some_and(|a| {
+            [
+                atom::META,
+                atom::TABLE,
+                atom::TBODY,
+                atom::THEAD,
+                atom::TFOOT,
+                atom::TR,
+            ]
+            .contains(&a)
+        }) || tag
+            .attrs()
+            .iter()
+            .any(|a| a.name.as_str().starts_with("tl:"));
+        let name = tag.name().clone().into_cow();
+        let attrs = AttrHandoff::into_tree_attrs(std::mem::take(tag.attrs_mut()));
+        Open {
+            name,
+            attrs,
+            start,
+            below: false,
+            concerns,
+        }
+    }
+
+    /// The element, with `children`.
+    fn close(self, children: Vec<Node>) -> Element {
+        Element {
+            name: self.name,
+            attrs: self.attrs,
+            children,
+            marked: if self.below {
+                Marked::MAYBE
+            } else {
+                Marked::NONE
+            },
+        }
     }
 }
 
@@ -95,10 +142,8 @@ pub(crate) fn build(tokens: impl IntoIterator<Item = OwnedToken>) -> Vec<Node> {
 pub(crate) struct Appender {
     /// The top-level nodes, then the children of each open element.
     nodes: Vec<Node>,
-    /// The open elements: each with where its children start in `nodes` and
-    /// whether a node below it concerns the marker passes (its exact
-    /// [`Marked`], as `patch_tree` finds it).
-    open: Vec<(Element, usize, bool)>,
+    /// The open elements.
+    open: Vec<Open>,
 }
 
 impl Appender {
@@ -106,16 +151,16 @@ impl Appender {
         match token {
             OwnedToken::StartTag(tag) => {
                 let void = tag.name().atom().is_some_and(AppendRun::is_void);
-                let e = element(tag);
+                let e = Open::new(tag, self.nodes.len());
                 if void {
-                    self.append(e, false);
+                    self.append(e, Vec::new());
                 } else {
-                    self.open.push((e, self.nodes.len(), false));
+                    self.open.push(e);
                 }
             }
             OwnedToken::EndTag(_) => self.close_last(),
             OwnedToken::Characters(mut t) if !t.text().is_empty() => {
-                let start = self.open.last().map_or(0, |(_, start, _)| *start);
+                let start = self.open.last().map_or(0, |e| e.start);
                 // Text joins a text just before it in the same parent.
                 if self.nodes.len() > start
                     && let Some(Node::Text(last)) = self.nodes.last_mut()
@@ -141,21 +186,19 @@ impl Appender {
 
     /// Closes the last open element.
     fn close_last(&mut self) {
-        if let Some((mut e, start, below)) = self.open.pop() {
-            e.children = self.nodes.drain(start..).collect();
-            self.append(e, below);
+        if let Some(e) = self.open.pop() {
+            let children = self.nodes.drain(e.start..).collect();
+            self.append(e, children);
         }
     }
 
-    /// Appends the closed element `e` (`below`: a node below it concerns the
-    /// marker passes).
-    fn append(&mut self, mut e: Element, below: bool) {
-        e.marked = if below { Marked::MAYBE } else { Marked::NONE };
-        let concerns = below || Marked::concerns(&e);
-        if let Some((_, _, parent_below)) = self.open.last_mut() {
-            *parent_below |= concerns;
+    /// Appends the element `e` closes as, with `children`.
+    fn append(&mut self, e: Open, children: Vec<Node>) {
+        let concerns = e.below || e.concerns;
+        if let Some(parent) = self.open.last_mut() {
+            parent.below |= concerns;
         }
-        self.nodes.push(Node::Element(e));
+        self.nodes.push(Node::Element(e.close(children)));
     }
 
     /// The tree's top-level nodes (elements left open end with the input);
