@@ -187,7 +187,13 @@ impl Appender {
     /// Closes the last open element.
     fn close_last(&mut self) {
         if let Some(e) = self.open.pop() {
-            let children = self.nodes.drain(e.start..).collect();
+            // One copy into a list made at their number; `split_off(0)`
+            // would hand over the reused buffer itself.
+            let children = if e.start > 0 {
+                self.nodes.split_off(e.start)
+            } else {
+                self.nodes.drain(..).collect()
+            };
             self.append(e, children);
         }
     }
