@@ -187,12 +187,10 @@ impl Appender {
     /// Closes the last open element.
     fn close_last(&mut self) {
         if let Some(e) = self.open.pop() {
-            // One copy into a list made at their number; `split_off(0)`
-            // would hand over the reused buffer itself.
             let children = if e.start > 0 {
                 self.nodes.split_off(e.start)
             } else {
-                self.nodes.drain(..).collect()
+                self.take_all()
             };
             self.append(e, children);
         }
@@ -213,7 +211,15 @@ impl Appender {
         while !self.open.is_empty() {
             self.close_last();
         }
-        self.nodes.drain(..).collect()
+        self.take_all()
+    }
+
+    /// All of `nodes`, moved by one copy into a list made at their number
+    /// (`split_off(0)` would hand over the reused buffer itself).
+    fn take_all(&mut self) -> Vec<Node> {
+        let mut all = Vec::with_capacity(self.nodes.len());
+        all.append(&mut self.nodes);
+        all
     }
 }
 
