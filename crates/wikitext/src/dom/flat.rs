@@ -255,6 +255,55 @@ mod tests {
     }
 
     #[test]
+    fn open_elements_concern_the_marker_passes_as_their_elements_do() {
+        for tag in [
+            OwnedTag::new("meta"),
+            OwnedTag::new("tr"),
+            OwnedTag::new("tfoot"),
+            OwnedTag::new("b"),
+            OwnedTag::new("span").with_attr("class", "x"),
+            OwnedTag::new("span").with_attr("tl:call", "1"),
+            OwnedTag::new("made-up").with_attr("id", "y"),
+        ] {
+            let name = tag.name().as_str().to_owned();
+            let open = Open::new(tag, 0);
+            let own = open.concerns;
+            assert_eq!(own, Marked::concerns(&open.close(Vec::new())), "{name}");
+        }
+    }
+
+    #[test]
+    fn children_leave_the_shared_list_whole_and_in_order() {
+        let mut tree = Appender::default();
+        for t in [
+            OwnedToken::start("span"),
+            OwnedToken::text("a"),
+            OwnedToken::end("span"),
+            OwnedToken::text("b"),
+            OwnedToken::start("i"),
+            OwnedToken::text("c"),
+            OwnedToken::start("b"),
+            OwnedToken::text("d"),
+        ] {
+            tree.push(t);
+        }
+        let nodes = tree.finish();
+        let mut i = Element::new("i");
+        let mut b = Element::new("b");
+        b.children = vec![Node::Text("d".into())];
+        i.children = vec![Node::Text("c".into()), Node::Element(b)];
+        let mut span = Element::new("span");
+        span.children = vec![Node::Text("a".into())];
+        let expected = vec![
+            Node::Element(span),
+            Node::Text("b".into()),
+            Node::Element(i),
+        ];
+        assert_eq!(nodes, expected);
+        assert!(tree.finish().is_empty());
+    }
+
+    #[test]
     fn flat_bodies_build_what_the_tree_builder_builds() {
         // Debug builds compare each flat render with the pipeline's.
         for body in [
