@@ -14,7 +14,9 @@ use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_html::tree_builder::AppendRun;
 
 use super::patch_tree::AttrHandoff;
-use super::{Element, Marked, Node};
+use std::borrow::Cow;
+
+use super::{Attr, Element, Marked, Node};
 use crate::token::{Tok, WikiToken};
 
 /// A start tag the run may hold: `Some(true)` for a void one (closed at
@@ -60,15 +62,60 @@ pub(crate) fn is_flat(tokens: &[WikiToken], raw: bool) -> bool {
     })
 }
 
-/// An element made from a start tag; its `marked` is set when it closes.
-fn element(mut tag: OwnedTag) -> Element {
-    let name = tag.name().clone().into_cow();
-    let attrs = AttrHandoff::into_tree_attrs(std::mem::take(tag.attrs_mut()));
-    Element {
-        name,
-        attrs,
-        children: Vec::new(),
-        marked: Marked::MAYBE,
+/// An element waiting for its children: made from a start tag, it becomes
+/// an [`Element`] when it closes (no children list made and dropped
+/// before).
+struct Open {
+    name: Cow<'static, str>,
+    attrs: Vec<Attr>,
+    /// Where its children start in [`Appender::nodes`].
+    start: usize,
+    /// Whether a node below it concerns the marker passes.
+    below: bool,
+    /// Whether it concerns them itself ([`Marked::concerns`], found from the
+    /// tag's atom instead of its name's text).
+    concerns: bool,
+}
+
+impl Open {
+    fn new(mut tag: OwnedTag, start: usize) -> Open {
+        let concerns = tag.name().atom().is_some_and(|a| {
+            [
+                atom::META,
+                atom::TABLE,
+                atom::TBODY,
+                atom::THEAD,
+                atom::TFOOT,
+                atom::TR,
+            ]
+            .contains(&a)
+        }) || tag
+            .attrs()
+            .iter()
+            .any(|a| a.name.as_str().starts_with("tl:"));
+        let name = tag.name().clone().into_cow();
+        let attrs = AttrHandoff::into_tree_attrs(std::mem::take(tag.attrs_mut()));
+        Open {
+            name,
+            attrs,
+            start,
+            below: false,
+            concerns,
+        }
+    }
+
+    /// The element, with `children`.
+    fn close(self, children: Vec<Node>) -> Element {
+        Element {
+            name: self.name,
+            attrs: self.attrs,
+            children,
+            marked: if self.below {
+                Marked::MAYBE
+            } else {
+                Marked::NONE
+            },
+        }
     }
 }
 
@@ -95,10 +142,8 @@ pub(crate) fn build(tokens: impl IntoIterator<Item = OwnedToken>) -> Vec<Node> {
 pub(crate) struct Appender {
     /// The top-level nodes, then the children of each open element.
     nodes: Vec<Node>,
-    /// The open elements: each with where its children start in `nodes` and
-    /// whether a node below it concerns the marker passes (its exact
-    /// [`Marked`], as `patch_tree` finds it).
-    open: Vec<(Element, usize, bool)>,
+    /// The open elements.
+    open: Vec<Open>,
 }
 
 impl Appender {
@@ -106,16 +151,16 @@ impl Appender {
         match token {
             OwnedToken::StartTag(tag) => {
                 let void = tag.name().atom().is_some_and(AppendRun::is_void);
-                let e = element(tag);
+                let e = Open::new(tag, self.nodes.len());
                 if void {
-                    self.append(e, false);
+                    self.append(e, Vec::new());
                 } else {
-                    self.open.push((e, self.nodes.len(), false));
+                    self.open.push(e);
                 }
             }
             OwnedToken::EndTag(_) => self.close_last(),
             OwnedToken::Characters(mut t) if !t.text().is_empty() => {
-                let start = self.open.last().map_or(0, |(_, start, _)| *start);
+                let start = self.open.last().map_or(0, |e| e.start);
                 // Text joins a text just before it in the same parent.
                 if self.nodes.len() > start
                     && let Some(Node::Text(last)) = self.nodes.last_mut()
@@ -141,21 +186,23 @@ impl Appender {
 
     /// Closes the last open element.
     fn close_last(&mut self) {
-        if let Some((mut e, start, below)) = self.open.pop() {
-            e.children = self.nodes.drain(start..).collect();
-            self.append(e, below);
+        if let Some(e) = self.open.pop() {
+            let children = if e.start > 0 {
+                self.nodes.split_off(e.start)
+            } else {
+                self.take_all()
+            };
+            self.append(e, children);
         }
     }
 
-    /// Appends the closed element `e` (`below`: a node below it concerns the
-    /// marker passes).
-    fn append(&mut self, mut e: Element, below: bool) {
-        e.marked = if below { Marked::MAYBE } else { Marked::NONE };
-        let concerns = below || Marked::concerns(&e);
-        if let Some((_, _, parent_below)) = self.open.last_mut() {
-            *parent_below |= concerns;
+    /// Appends the element `e` closes as, with `children`.
+    fn append(&mut self, e: Open, children: Vec<Node>) {
+        let concerns = e.below || e.concerns;
+        if let Some(parent) = self.open.last_mut() {
+            parent.below |= concerns;
         }
-        self.nodes.push(Node::Element(e));
+        self.nodes.push(Node::Element(e.close(children)));
     }
 
     /// The tree's top-level nodes (elements left open end with the input);
@@ -164,7 +211,15 @@ impl Appender {
         while !self.open.is_empty() {
             self.close_last();
         }
-        self.nodes.drain(..).collect()
+        self.take_all()
+    }
+
+    /// All of `nodes`, moved by one copy into a list made at their number
+    /// (`split_off(0)` would hand over the reused buffer itself).
+    fn take_all(&mut self) -> Vec<Node> {
+        let mut all = Vec::with_capacity(self.nodes.len());
+        all.append(&mut self.nodes);
+        all
     }
 }
 
@@ -197,6 +252,55 @@ mod tests {
             crate::tokenize::tokenize_with(body, &page.calls, &page.options.preprocess.site);
         crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
         is_flat(&tokens, true)
+    }
+
+    #[test]
+    fn open_elements_concern_the_marker_passes_as_their_elements_do() {
+        for tag in [
+            OwnedTag::new("meta"),
+            OwnedTag::new("tr"),
+            OwnedTag::new("tfoot"),
+            OwnedTag::new("b"),
+            OwnedTag::new("span").with_attr("class", "x"),
+            OwnedTag::new("span").with_attr("tl:call", "1"),
+            OwnedTag::new("made-up").with_attr("id", "y"),
+        ] {
+            let name = tag.name().as_str().to_owned();
+            let open = Open::new(tag, 0);
+            let own = open.concerns;
+            assert_eq!(own, Marked::concerns(&open.close(Vec::new())), "{name}");
+        }
+    }
+
+    #[test]
+    fn children_leave_the_shared_list_whole_and_in_order() {
+        let mut tree = Appender::default();
+        for t in [
+            OwnedToken::start("span"),
+            OwnedToken::text("a"),
+            OwnedToken::end("span"),
+            OwnedToken::text("b"),
+            OwnedToken::start("i"),
+            OwnedToken::text("c"),
+            OwnedToken::start("b"),
+            OwnedToken::text("d"),
+        ] {
+            tree.push(t);
+        }
+        let nodes = tree.finish();
+        let mut i = Element::new("i");
+        let mut b = Element::new("b");
+        b.children = vec![Node::Text("d".into())];
+        i.children = vec![Node::Text("c".into()), Node::Element(b)];
+        let mut span = Element::new("span");
+        span.children = vec![Node::Text("a".into())];
+        let expected = vec![
+            Node::Element(span),
+            Node::Text("b".into()),
+            Node::Element(i),
+        ];
+        assert_eq!(nodes, expected);
+        assert!(tree.finish().is_empty());
     }
 
     #[test]
