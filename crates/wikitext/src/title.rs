@@ -375,6 +375,33 @@ mod tests {
     }
 
     #[test]
+    fn plain_targets() {
+        let full = |t: &str| LinkTarget::parse(t).map(|t| (t.namespace.clone(), t.full(), t.colon));
+        let some = |ns: &str, full: &str, colon| Some((ns.to_owned(), full.to_owned(), colon));
+        assert_eq!(full("foo"), some("", "Foo", false));
+        assert_eq!(
+            full(" cAtEgOrY _: foo__bar "),
+            some("Category", "Category:Foo bar", false)
+        );
+        assert_eq!(
+            full(":TEMPLATE  TALK : x_y"),
+            some("Template talk", "Template talk:X y", true)
+        );
+        assert_eq!(full("zürich"), some("", "Zürich", false));
+        assert_eq!(full("éa b"), some("", "Éa b", false));
+        assert_eq!(full("18:30"), some("", "18:30", false));
+        assert_eq!(full("Foo: bar"), some("", "Foo: bar", false));
+        assert_eq!(full("50%25 off"), some("", "50% off", false));
+        assert_eq!(full("%C3%A9t%C3%A9"), some("", "Été", false));
+        let frag = LinkTarget::parse("foo_bar#Some  place").unwrap();
+        assert_eq!(
+            (frag.full(), frag.fragment.as_deref()),
+            ("Foo bar".into(), Some("Some  place"))
+        );
+        assert_eq!(encode_fragment("Some  place"), "Some_place");
+    }
+
+    #[test]
     fn site_namespaces() {
         let site = Site {
             project_ns: "Wikipedia".into(),
