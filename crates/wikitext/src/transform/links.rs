@@ -11,7 +11,7 @@ use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
 use crate::dom::Attr;
 use crate::preprocess::{NS_SPECIAL, PageStore, Title};
-use crate::title::{LinkTarget, encode_fragment, encode_title};
+use crate::title::{LinkTarget, encode_fragment, encode_title, push_encoded_title};
 use crate::token::{Tok, WikiToken};
 
 /// Whether `title` exists: special pages when the software has them, others
@@ -72,10 +72,9 @@ pub(crate) fn link_tag(target: LinkTarget, page: &str, pages: Option<&dyn PageSt
     let mut push = |name: Atom, value: String| attrs.push(OwnedAttribute::new(name, value));
     push(atom::REL, "mw:WikiLink".to_owned());
     let href = |full: &str| {
-        let encoded = encode_title(full);
-        let mut href = String::with_capacity(encoded.len() + 32);
+        let mut href = String::with_capacity(full.len() + 32);
         href.push_str("./");
-        href.push_str(&encoded);
+        push_encoded_title(&mut href, full);
         href
     };
     if full == page {
