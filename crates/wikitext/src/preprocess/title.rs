@@ -165,13 +165,13 @@ impl Title {
         if class & PLAIN_DOT != 0 && (class & PLAIN_SLASH != 0 || text == "." || text == "..") {
             return None;
         }
-        let (ns, body) = match memchr::memchr(b':', text.as_bytes()) {
-            Some(at) if class & PLAIN_COLON != 0 => {
-                let id = namespace_id_normalized(text.get(..at)?.trim_end(), site)?;
-                let rest = text.get(at + 1..)?;
-                (id, rest.strip_prefix(' ').unwrap_or(rest))
-            }
-            _ => (NS_MAIN, text),
+        let (ns, body) = if class & PLAIN_COLON == 0 {
+            (NS_MAIN, text)
+        } else {
+            let at = memchr::memchr(b':', text.as_bytes())?;
+            let id = namespace_id_normalized(text.get(..at)?.trim_end(), site)?;
+            let rest = text.get(at + 1..)?;
+            (id, rest.strip_prefix(' ').unwrap_or(rest))
         };
         if body.is_empty() || body.len() > 255 {
             return None;
@@ -390,21 +390,28 @@ pub(crate) fn namespace_id_normalized(name: &str, site: &Site) -> Option<i32> {
         {
             return Some(5);
         }
-        // Most prefixes are no namespace (`18:30`, `Paris: …`): one look-up at
-        // the first letter rejects them.
-        if !NS_FIRST_LETTER[usize::from(name.as_bytes().first()?.to_ascii_lowercase())] {
-            return None;
+        // Only the names with the same first letter are compared; most
+        // prefixes are no namespace (`18:30`, `Paris: …`) and have none.
+        let first = name.as_bytes().first()?.to_ascii_lowercase();
+        if first == b'i' {
+            if name.eq_ignore_ascii_case("image") {
+                return Some(6);
+            }
+            if name.eq_ignore_ascii_case("image talk") {
+                return Some(7);
+            }
         }
-        if name.eq_ignore_ascii_case("image") {
-            return Some(6);
+        let mut candidates = NS_BY_FIRST_LETTER[usize::from(first)];
+        while candidates != 0 {
+            let at = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if let Some((id, n)) = NAMESPACES.get(at)
+                && n.eq_ignore_ascii_case(name)
+            {
+                return Some(*id);
+            }
         }
-        if name.eq_ignore_ascii_case("image talk") {
-            return Some(7);
-        }
-        return NAMESPACES
-            .iter()
-            .find(|(id, n)| *id != 0 && n.eq_ignore_ascii_case(name))
-            .map(|(id, _)| *id);
+        return None;
     }
     let name = name.to_lowercase();
     let project = site.project_ns.to_lowercase();
@@ -426,15 +433,15 @@ pub(crate) fn namespace_id_normalized(name: &str, site: &Site) -> Option<i32> {
         .map(|(id, _)| *id)
 }
 
-/// The lower-cased first letters of the canonical namespace names and aliases
-/// ([`NAMESPACES`], `Image`), the project's aside.
-const NS_FIRST_LETTER: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'i' as usize] = true;
+/// For each lower-cased first letter, the [`NAMESPACES`] (by index, as bits)
+/// whose names start with it (the main namespace's empty name aside).
+const NS_BY_FIRST_LETTER: [u32; 256] = {
+    assert!(NAMESPACES.len() <= 32, "one bit a namespace");
+    let mut t = [0u32; 256];
     let mut i = 0;
     while i < NAMESPACES.len() {
         if let [first, ..] = NAMESPACES[i].1.as_bytes() {
-            t[first.to_ascii_lowercase() as usize] = true;
+            t[first.to_ascii_lowercase() as usize] |= 1 << i;
         }
         i += 1;
     }
