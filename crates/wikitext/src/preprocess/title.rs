@@ -142,18 +142,20 @@ impl Title {
     /// must decide (the text may still be valid).
     pub(crate) fn parse_plain(raw: &str, site: &Site) -> Option<Title> {
         let raw = raw.trim_matches(' ');
-        // One pass over the bytes: the union of their classes, and whether two
-        // spaces meet; the text is then copied whole.
-        let (mut class, mut prev, mut double) = (0u8, 0u8, false);
+        // One pass over the bytes: the union of their classes, and of the
+        // classes two neighbours share (two spaces meet); the text is then
+        // copied whole.
+        let (mut class, mut prev, mut pairs) = (0u8, 0u8, 0u8);
         for &c in raw.as_bytes() {
-            class |= PLAIN_CLASS[usize::from(c)];
-            double |= (c == b' ') & (prev == b' ');
-            prev = c;
+            let k = PLAIN_CLASS[usize::from(c)];
+            class |= k;
+            pairs |= k & prev;
+            prev = k;
         }
         if class & PLAIN_REJECT != 0 {
             return None;
         }
-        if class & PLAIN_UNDERSCORE != 0 || double {
+        if class & PLAIN_UNDERSCORE != 0 || pairs & PLAIN_SPACE != 0 {
             return Title::plain_folded(&fold_blanks(raw), class, site);
         }
         Title::plain_folded(raw, class, site)
@@ -305,7 +307,8 @@ fn normalize_spaces(raw: &str) -> String {
 
 /// [`Title::parse_plain`]'s byte classes: bytes it leaves to the general path,
 /// `_` (folded into a space), and the bytes that need a closer look (`:` a
-/// namespace, `.` and `/` a path segment); printable ASCII and the space are 0.
+/// namespace, `.` and `/` a path segment, the space: two in a row are folded);
+/// other printable ASCII is 0.
 const PLAIN_CLASS: [u8; 256] = {
     let mut t = [PLAIN_REJECT; 256];
     let mut c = 0x20;
@@ -318,6 +321,7 @@ const PLAIN_CLASS: [u8; 256] = {
             b':' => PLAIN_COLON,
             b'.' => PLAIN_DOT,
             b'/' => PLAIN_SLASH,
+            b' ' => PLAIN_SPACE,
             _ => 0,
         };
         c += 1;
@@ -329,6 +333,7 @@ const PLAIN_UNDERSCORE: u8 = 2;
 const PLAIN_COLON: u8 = 4;
 const PLAIN_DOT: u8 = 8;
 const PLAIN_SLASH: u8 = 16;
+const PLAIN_SPACE: u8 = 32;
 
 /// `_` and runs of spaces as one space, none at the ends (ASCII text).
 fn fold_blanks(raw: &str) -> String {
