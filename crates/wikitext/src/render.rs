@@ -242,7 +242,7 @@ fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
         }
         Tok::Template(raw) | Tok::TemplateArg(raw) => out.push(OwnedToken::text(raw.to_string())),
         Tok::WikiLink(target) => out.push(OwnedToken::StartTag(crate::transform::links::link_tag(
-            &target, "", None,
+            *target, "", None,
         ))),
         Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => {}
         Tok::Eof => out.push(OwnedToken::Eof),

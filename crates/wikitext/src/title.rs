@@ -4,7 +4,10 @@
 
 use std::sync::OnceLock;
 
-use crate::preprocess::{Interwiki, NS_MAIN, Site, Title, namespace_id};
+use crate::preprocess::{Interwiki, NS_MAIN, NS_PROJECT, Site, Title, namespace_id};
+
+/// `Project talk:`.
+const NS_PROJECT_TALK: i32 = NS_PROJECT + 1;
 
 /// A parsed link target.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,17 +52,20 @@ impl LinkTarget {
     /// targets MediaWiki rejects (a `%XX` or `&name;` left, `./` path segments,
     /// a URL) are `None`.
     pub fn parse_in(target: &str, site: &Site) -> Option<LinkTarget> {
-        if has_url_protocol(target.trim_start()) {
-            return None;
-        }
         // Most targets are plain titles (red links to templates have a leading
-        // `:`): one pass decides and normalizes them.
-        let plain = target.trim_start_matches(' ');
-        let (colon, plain) = match plain.strip_prefix(':') {
+        // `:`): one pass decides and normalizes them. A URL protocol needs a
+        // `:` after letters or a leading `//`: a plain title has neither but
+        // after a namespace prefix, and only the project's name may be a
+        // protocol's.
+        let spaced = target.trim_start_matches(' ');
+        let (colon, plain) = match spaced.strip_prefix(':') {
             Some(rest) => (true, rest),
-            None => (false, plain),
+            None => (false, spaced),
         };
-        if let Some(title) = Title::parse_plain(plain, site) {
+        if let Some(title) = Title::parse_plain(plain, site)
+            && (colon
+                || !(plain.starts_with("//") || matches!(title.ns(), NS_PROJECT | NS_PROJECT_TALK)))
+        {
             return Some(LinkTarget {
                 namespace: title.ns_name().to_owned(),
                 title: Some(title),
@@ -67,6 +73,9 @@ impl LinkTarget {
                 colon,
                 interwiki: None,
             });
+        }
+        if has_url_protocol(target.trim_start()) {
+            return None;
         }
         let decoded = percent_decode(target);
         let mut t = decoded.trim();
@@ -270,16 +279,27 @@ pub(crate) fn plain_title_bytes(title: &str) -> impl Iterator<Item = u8> + '_ {
 /// change a path percent-encoded (`%`, `?`, `\`, `^`, `` ` `` and control
 /// characters, C0, DEL and C1).
 pub fn encode_title(title: &str) -> String {
-    // Most titles have nothing to encode but spaces: one pass over all bytes
-    // (no early exit, so it vectorizes) tells, and `_` for ` ` keeps the text
-    // UTF-8.
-    if is_plain_title(title) {
-        let bytes = plain_title_bytes(title).collect();
-        if let Ok(out) = String::from_utf8(bytes) {
-            return out;
-        }
-    }
     let mut out = String::with_capacity(title.len());
+    push_encoded_title(&mut out, title);
+    out
+}
+
+/// Appends [`encode_title`]'s encoding of `title` to `out` (an href built
+/// around it needs no copy of its own).
+pub(crate) fn push_encoded_title(out: &mut String, title: &str) {
+    // Most titles have nothing to encode but spaces: one pass over all bytes
+    // (no early exit, so it vectorizes) tells, and the words are copied whole.
+    if is_plain_title(title) {
+        let mut words = title.split(' ');
+        if let Some(first) = words.next() {
+            out.push_str(first);
+        }
+        for word in words {
+            out.push('_');
+            out.push_str(word);
+        }
+        return;
+    }
     // Runs of bytes that stay as they are are copied whole; a byte that ends
     // one is at a character boundary (ASCII, or the lead byte `0xC2` of a C1
     // control character).
@@ -298,14 +318,13 @@ pub fn encode_title(title: &str) -> String {
         out.push_str(title.get(run..i).unwrap_or(""));
         match title.get(i..i + width) {
             Some(" ") => out.push('_'),
-            Some(special) => special.bytes().for_each(|b| percent_byte(&mut out, b)),
+            Some(special) => special.bytes().for_each(|b| percent_byte(out, b)),
             None => {}
         }
         i += width;
         run = i;
     }
     out.push_str(title.get(run..).unwrap_or(""));
-    out
 }
 
 /// `b` as `%XX`.
@@ -372,6 +391,51 @@ mod tests {
             "a_b%3Fc%5Ed%60e%07f%7Fg%C2%85h\u{a0}é"
         );
         assert_eq!(encode_title("Été à la plage"), "Été_à_la_plage");
+        assert_eq!(encode_title(" a  b "), "_a__b_");
+        let mut href = String::from("./");
+        push_encoded_title(&mut href, "7% Solution");
+        assert_eq!(href, "./7%25_Solution");
+        let news = Site {
+            project_ns: "News".into(),
+            ..Site::default()
+        };
+        assert!(LinkTarget::parse_in("news:foo", &news).is_none());
+        assert!(LinkTarget::parse_in("  //foo", &news).is_none());
+        assert_eq!(
+            LinkTarget::parse_in(":news:foo", &news).unwrap().full(),
+            "News:Foo"
+        );
+        assert_eq!(
+            LinkTarget::parse_in("news talk:foo", &news).unwrap().full(),
+            "News talk:Foo"
+        );
+    }
+
+    #[test]
+    fn plain_targets() {
+        let full = |t: &str| LinkTarget::parse(t).map(|t| (t.namespace.clone(), t.full(), t.colon));
+        let some = |ns: &str, full: &str, colon| Some((ns.to_owned(), full.to_owned(), colon));
+        assert_eq!(full("foo"), some("", "Foo", false));
+        assert_eq!(
+            full(" cAtEgOrY _: foo__bar "),
+            some("Category", "Category:Foo bar", false)
+        );
+        assert_eq!(
+            full(":TEMPLATE  TALK : x_y"),
+            some("Template talk", "Template talk:X y", true)
+        );
+        assert_eq!(full("zürich"), some("", "Zürich", false));
+        assert_eq!(full("éa b"), some("", "Éa b", false));
+        assert_eq!(full("18:30"), some("", "18:30", false));
+        assert_eq!(full("Foo: bar"), some("", "Foo: bar", false));
+        assert_eq!(full("50%25 off"), some("", "50% off", false));
+        assert_eq!(full("%C3%A9t%C3%A9"), some("", "Été", false));
+        let frag = LinkTarget::parse("foo_bar#Some  place").unwrap();
+        assert_eq!(
+            (frag.full(), frag.fragment.as_deref()),
+            ("Foo bar".into(), Some("Some  place"))
+        );
+        assert_eq!(encode_fragment("Some  place"), "Some_place");
     }
 
     #[test]

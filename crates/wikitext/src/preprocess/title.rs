@@ -135,52 +135,51 @@ impl Title {
         })
     }
 
-    /// `Title::parse(raw, NS_MAIN, site)` of the common link target in one pass
-    /// over its bytes: printable ASCII without the characters titles reject and
-    /// without those link targets treat specially (`% & # ~`, a `.` beside a
-    /// `/`), no leading `:` or `_`, and no `:` or one after a known namespace.
-    /// `None` when the general path must decide (the text may still be valid).
+    /// `Title::parse(raw, NS_MAIN, site)` of the common link target: printable
+    /// ASCII without the characters titles reject and without those link
+    /// targets treat specially (`% & # ~`, a `.` beside a `/`), no leading `:`,
+    /// and no `:` or one after a known namespace. `None` when the general path
+    /// must decide (the text may still be valid).
     pub(crate) fn parse_plain(raw: &str, site: &Site) -> Option<Title> {
-        let mut text = String::with_capacity(raw.len());
-        let mut colon = None;
-        let (mut dot, mut slash) = (false, false);
-        for &c in raw.trim_matches(' ').as_bytes() {
-            match c {
-                b' ' | b'_' => {
-                    if !text.is_empty() && !text.ends_with(' ') {
-                        text.push(' ');
-                    }
-                    continue;
-                }
-                b':' if colon.is_none() => colon = Some(text.len()),
-                b'.' => dot = true,
-                b'/' => slash = true,
-                b'%' | b'&' | b'#' | b'~' | b'[' | b']' | b'{' | b'}' | b'|' | b'<' | b'>' => {
-                    return None;
-                }
-                0x21..=0x7e => {}
-                _ => return None,
-            }
-            text.push(c as char);
+        let raw = raw.trim_matches(' ');
+        // One pass over the bytes: the union of their classes, and of the
+        // classes two neighbours share (two spaces meet); the text is then
+        // copied whole.
+        let (mut class, mut prev, mut pairs) = (0u8, 0u8, 0u8);
+        for &c in raw.as_bytes() {
+            let k = PLAIN_CLASS[usize::from(c)];
+            class |= k;
+            pairs |= k & prev;
+            prev = k;
         }
-        if text.ends_with(' ') {
-            text.pop();
-        }
-        if dot && (slash || text == "." || text == "..") {
+        if class & PLAIN_REJECT != 0 {
             return None;
         }
-        let ns = match colon {
-            None => NS_MAIN,
-            Some(at) => {
-                let id = namespace_id_normalized(text.get(..at)?.trim_end(), site)?;
-                let start = at + 1 + usize::from(text.as_bytes().get(at + 1) == Some(&b' '));
-                text.replace_range(..start, "");
-                id
-            }
+        if class & PLAIN_UNDERSCORE != 0 || pairs & PLAIN_SPACE != 0 {
+            return Title::plain_folded(&fold_blanks(raw), class, site);
+        }
+        Title::plain_folded(raw, class, site)
+    }
+
+    /// [`Title::parse_plain`] of `text` whose blanks are single spaces (none at
+    /// the ends), `class` the union of its bytes' [`PLAIN_CLASS`].
+    fn plain_folded(text: &str, class: u8, site: &Site) -> Option<Title> {
+        if class & PLAIN_DOT != 0 && (class & PLAIN_SLASH != 0 || text == "." || text == "..") {
+            return None;
+        }
+        let (ns, body) = if class & PLAIN_COLON == 0 {
+            (NS_MAIN, text)
+        } else {
+            let at = memchr::memchr(b':', text.as_bytes())?;
+            let id = namespace_id_normalized(text.get(..at)?.trim_end(), site)?;
+            let rest = text.get(at + 1..)?;
+            (id, rest.strip_prefix(' ').unwrap_or(rest))
         };
-        if text.is_empty() || text.len() > 255 {
+        if body.is_empty() || body.len() > 255 {
             return None;
         }
+        let mut text = String::with_capacity(body.len());
+        text.push_str(body);
         if let Some(first) = text.get_mut(..1) {
             first.make_ascii_uppercase();
         }
@@ -211,6 +210,16 @@ impl Title {
         let mut out = String::with_capacity(self.ns_name.len() + 1 + self.text.len());
         self.push_prefixed(&mut out);
         out
+    }
+
+    /// [`prefixed`](Self::prefixed), the text moved, not copied, when the
+    /// title is in the main namespace.
+    pub(crate) fn into_prefixed(self) -> String {
+        if self.ns_name.is_empty() {
+            self.text
+        } else {
+            self.prefixed()
+        }
     }
 
     /// Appends the full title (`Template:Foo bar`) to `out`.
@@ -296,6 +305,54 @@ fn normalize_spaces(raw: &str) -> String {
     out
 }
 
+/// [`Title::parse_plain`]'s byte classes: bytes it leaves to the general path,
+/// `_` (folded into a space), and the bytes that need a closer look (`:` a
+/// namespace, `.` and `/` a path segment, the space: two in a row are folded);
+/// other printable ASCII is 0.
+const PLAIN_CLASS: [u8; 256] = {
+    let mut t = [PLAIN_REJECT; 256];
+    let mut c = 0x20;
+    while c < 0x7f {
+        t[c] = match c as u8 {
+            b'%' | b'&' | b'#' | b'~' | b'[' | b']' | b'{' | b'}' | b'|' | b'<' | b'>' => {
+                PLAIN_REJECT
+            }
+            b'_' => PLAIN_UNDERSCORE,
+            b':' => PLAIN_COLON,
+            b'.' => PLAIN_DOT,
+            b'/' => PLAIN_SLASH,
+            b' ' => PLAIN_SPACE,
+            _ => 0,
+        };
+        c += 1;
+    }
+    t
+};
+const PLAIN_REJECT: u8 = 1;
+const PLAIN_UNDERSCORE: u8 = 2;
+const PLAIN_COLON: u8 = 4;
+const PLAIN_DOT: u8 = 8;
+const PLAIN_SLASH: u8 = 16;
+const PLAIN_SPACE: u8 = 32;
+
+/// `_` and runs of spaces as one space, none at the ends (ASCII text).
+fn fold_blanks(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if c == ' ' || c == '_' {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    if out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
 /// Upper-cases the first letter (when it has a single-letter upper case).
 pub(crate) fn ucfirst(s: &str) -> String {
     let mut chars = s.chars();
@@ -338,16 +395,28 @@ pub(crate) fn namespace_id_normalized(name: &str, site: &Site) -> Option<i32> {
         {
             return Some(5);
         }
-        if name.eq_ignore_ascii_case("image") {
-            return Some(6);
+        // Only the names with the same first letter are compared; most
+        // prefixes are no namespace (`18:30`, `Paris: …`) and have none.
+        let first = name.as_bytes().first()?.to_ascii_lowercase();
+        if first == b'i' {
+            if name.eq_ignore_ascii_case("image") {
+                return Some(6);
+            }
+            if name.eq_ignore_ascii_case("image talk") {
+                return Some(7);
+            }
         }
-        if name.eq_ignore_ascii_case("image talk") {
-            return Some(7);
+        let mut candidates = NS_BY_FIRST_LETTER[usize::from(first)];
+        while candidates != 0 {
+            let at = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if let Some((id, n)) = NAMESPACES.get(at)
+                && n.eq_ignore_ascii_case(name)
+            {
+                return Some(*id);
+            }
         }
-        return NAMESPACES
-            .iter()
-            .find(|(id, n)| *id != 0 && n.eq_ignore_ascii_case(name))
-            .map(|(id, _)| *id);
+        return None;
     }
     let name = name.to_lowercase();
     let project = site.project_ns.to_lowercase();
@@ -369,6 +438,21 @@ pub(crate) fn namespace_id_normalized(name: &str, site: &Site) -> Option<i32> {
         .map(|(id, _)| *id)
 }
 
+/// For each lower-cased first letter, the [`NAMESPACES`] (by index, as bits)
+/// whose names start with it (the main namespace's empty name aside).
+const NS_BY_FIRST_LETTER: [u32; 256] = {
+    assert!(NAMESPACES.len() <= 32, "one bit a namespace");
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < NAMESPACES.len() {
+        if let [first, ..] = NAMESPACES[i].1.as_bytes() {
+            t[first.to_ascii_lowercase() as usize] |= 1 << i;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The display name of a namespace id.
 pub fn namespace_name(id: i32, site: &Site) -> Option<String> {
     ns_name(id, site).map(Cow::into_owned)
@@ -388,6 +472,38 @@ fn ns_name(id: i32, site: &Site) -> Option<Cow<'static, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn namespace_ids() {
+        let site = Site {
+            project_ns: "Wikipedia".into(),
+            ..Site::default()
+        };
+        for (name, id) in [
+            ("wikipedia", Some(4)),
+            ("WIKIPEDIA talk", Some(5)),
+            ("project", Some(4)),
+            ("iMaGe", Some(6)),
+            ("image talk", Some(7)),
+            ("category", Some(14)),
+            ("module talk", Some(829)),
+            ("special", Some(-1)),
+            ("18", None),
+            ("zoo", None),
+            ("cat", None),
+            ("", None),
+            ("émile", None),
+        ] {
+            assert_eq!(namespace_id_normalized(name, &site), id, "{name}");
+            assert_eq!(namespace_id(name, &site), id, "{name}");
+        }
+        let odd = Site {
+            project_ns: "Zed".into(),
+            ..Site::default()
+        };
+        assert_eq!(namespace_id_normalized("zed", &odd), Some(4));
+        assert_eq!(namespace_id_normalized("zed talk", &odd), Some(5));
+    }
 
     #[test]
     fn normalizes() {
@@ -423,6 +539,23 @@ mod tests {
             "Éa",
             "St. Louis",
             "Talk:a:b",
+            "cAtEgOrY _: foo__bar",
+            "TEMPLATE  TALK : x",
+            "template_talk:_x_",
+            "Image talk:X",
+            "project:x",
+            "18:30",
+            "Zoo:x",
+            "Foo: bar",
+            "7%25 x",
+            "x#",
+            "a  b",
+            "_Foo_",
+            "St._Louis",
+            "..",
+            "a/b.c",
+            "Zürich",
+            "Talk:Éa",
         ] {
             if let Some(t) = Title::parse_plain(raw, &site) {
                 assert_eq!(Ok(t), Title::parse(raw, 0, &site), "{raw}");
@@ -430,6 +563,16 @@ mod tests {
         }
         assert!(Title::parse_plain("category : x_y", &site).is_some());
         assert!(Title::parse_plain("a:b", &site).is_none());
+        let odd = Title::parse_plain("cAtEgOrY _: foo__bar", &site);
+        assert_eq!(
+            odd.map(|t| t.prefixed()).as_deref(),
+            Some("Category:Foo bar")
+        );
+        let talk = Title::parse_plain("TEMPLATE  TALK : x", &site);
+        assert_eq!(talk.map(|t| t.ns()), Some(11));
+        for left in ["7%25 x", "x#y", "Zürich", "18:30", "a/b.c"] {
+            assert!(Title::parse_plain(left, &site).is_none(), "{left}");
+        }
         // An unknown prefix is part of the text.
         assert_eq!(
             Title::parse("foo:bar", 10, &site).unwrap().prefixed(),

@@ -11,7 +11,7 @@ use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
 use crate::dom::Attr;
 use crate::preprocess::{NS_SPECIAL, PageStore, Title};
-use crate::title::{LinkTarget, encode_fragment, encode_title};
+use crate::title::{LinkTarget, encode_fragment, encode_title, push_encoded_title};
 use crate::token::{Tok, WikiToken};
 
 /// Whether `title` exists: special pages when the software has them, others
@@ -42,7 +42,9 @@ fn exists(title: &Title, pages: Option<&dyn PageStore>) -> bool {
 /// ([`normalize_title`]) is `page`. The tokenizer parsed the target with the
 /// render's site (its namespaces key the page store), so its title is used as
 /// it is.
-pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageStore>) -> OwnedTag {
+/// The target is taken by value: its title's text becomes the `title`
+/// attribute, moved, not copied.
+pub(crate) fn link_tag(target: LinkTarget, page: &str, pages: Option<&dyn PageStore>) -> OwnedTag {
     if let Some((iw, there)) = target.interwiki.as_deref() {
         let title = format!("{}:{}", iw.prefix, there.replace('_', " "));
         return OwnedTag::new("a")
@@ -52,10 +54,15 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
             .with_attr("class", "extiw");
     }
     let fragment = target.fragment.as_deref().map(encode_fragment);
-    let title = target.title.as_ref();
-    let full = match title {
+    let has_fragment = target.fragment.is_some();
+    // A fragment-only link to another page than this one cannot happen (it
+    // would be a self link); the page's own title is taken as existing. Asked
+    // before the title is moved (the store has no side effects).
+    let exists = target.title.as_ref().is_none_or(|t| exists(t, pages));
+    let has_title = target.title.is_some();
+    let full = match target.title {
         None => page.to_owned(),
-        Some(t) => t.prefixed(),
+        Some(t) => t.into_prefixed(),
     };
     let mut tag = OwnedTag::new(atom::A);
     // Every attribute is new: pushed in order, room made once; names from
@@ -65,16 +72,15 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
     let mut push = |name: Atom, value: String| attrs.push(OwnedAttribute::new(name, value));
     push(atom::REL, "mw:WikiLink".to_owned());
     let href = |full: &str| {
-        let encoded = encode_title(full);
-        let mut href = String::with_capacity(encoded.len() + 32);
+        let mut href = String::with_capacity(full.len() + 32);
         href.push_str("./");
-        href.push_str(&encoded);
+        push_encoded_title(&mut href, full);
         href
     };
     if full == page {
         let mut href = href(&full);
         match &fragment {
-            Some(f) if target.title.is_some() || target.fragment.is_some() => {
+            Some(f) if has_title || has_fragment => {
                 href.push('#');
                 href.push_str(f);
                 push(atom::HREF, href);
@@ -87,9 +93,6 @@ pub(crate) fn link_tag(target: &LinkTarget, page: &str, pages: Option<&dyn PageS
         }
         return tag;
     }
-    // A fragment-only link to another page than this one cannot happen (it
-    // would be a self link); the page's own title is taken as existing.
-    let exists = title.is_none_or(|t| exists(t, pages));
     if exists || fragment.is_some() {
         let mut href = href(&full);
         if !exists {
@@ -236,8 +239,10 @@ fn plain_in_href(title: &str) -> bool {
 pub(crate) fn resolve_links(tokens: &mut [WikiToken], options: &crate::RenderOptions, page: &str) {
     let pages = options.store.as_deref();
     for token in tokens {
-        if let Tok::WikiLink(target) = &token.tok {
-            token.tok = Tok::Html(OwnedToken::StartTag(link_tag(target, page, pages)));
+        if matches!(token.tok, Tok::WikiLink(_))
+            && let Tok::WikiLink(target) = std::mem::replace(&mut token.tok, Tok::Eof)
+        {
+            token.tok = Tok::Html(OwnedToken::StartTag(link_tag(*target, page, pages)));
         }
     }
 }
@@ -252,7 +257,7 @@ mod tests {
     /// The href a link's tag is written with.
     fn href(target: &str, store: &MemoryStore, site: &Site) -> Option<String> {
         let target = LinkTarget::parse_in(target, site)?;
-        let mut tag = link_tag(&target, &normalize_title("Here"), Some(store));
+        let mut tag = link_tag(target, &normalize_title("Here"), Some(store));
         let attrs = AttrHandoff::into_tree_attrs(std::mem::take(tag.attrs_mut()));
         let (_, value) = attrs.iter().find(|(k, _)| k == "href")?;
         Some(Derived::of("href", value, &attrs).map_or_else(|| value.clone(), Derived::value))
@@ -302,7 +307,7 @@ mod tests {
         let store = MemoryStore::default();
         let here = normalize_title("Here");
         let tag =
-            |t: &str| LinkTarget::parse_in(t, &site).map(|t| link_tag(&t, &here, Some(&store)));
+            |t: &str| LinkTarget::parse_in(t, &site).map(|t| link_tag(t, &here, Some(&store)));
         let red = tag("Nowhere at all");
         assert_eq!(red.as_ref().and_then(|t| t.attr("href")), Some(""));
         assert_eq!(red.as_ref().and_then(|t| t.attr("data-mw-i18n")), Some(""));
