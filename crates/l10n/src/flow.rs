@@ -57,8 +57,7 @@ use crate::po::{PoHeader, PoTranslations, PoWriter};
 use crate::pseudo::PseudoTranslations;
 use crate::reader::handoff::{handoff, is_sink_stopped};
 use crate::reader::{
-    BlockSink, ReadOptions, ReadReport, read_file, read_file_for_replay, read_file_for_writer,
-    read_for_replay,
+    BlockSink, ReadOptions, ReadReport, read_file, read_file_for_writer, read_for_replay,
 };
 use crate::rules::Rules;
 use crate::segment::Segmenter;
@@ -739,7 +738,7 @@ fn write_pipelined(
             .name("l10n-page-reader".into())
             .spawn_scoped(scope, move || {
                 let file = std::io::BufReader::with_capacity(64 * 1024, file);
-                let read = read_file_for_replay(file, input, read_options, &mut write_half)?;
+                let read = read_for_replay(file, input, read_options, &mut write_half)?;
                 write_half.flush()?;
                 Ok(read)
             });

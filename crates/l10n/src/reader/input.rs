@@ -76,10 +76,6 @@ pub(crate) struct SourceWindow<R: Read> {
     had_invalid: bool,
     scratch: String,
     read_buf: Vec<u8>,
-    /// The decoded text held here instead of by the tokenizer: a window that
-    /// only mirrors another thread's ([`SourceWindow::replica`]; its tokenizer
-    /// never runs), the text from `text_base` on.
-    replica: Option<String>,
 }
 
 impl<R: Read> SourceWindow<R> {
@@ -113,44 +109,10 @@ impl<R: Read> SourceWindow<R> {
             had_invalid: false,
             scratch: String::with_capacity(64),
             read_buf: vec![0; CHUNK],
-            replica: None,
         };
         let rest = prefix.get(skip..).unwrap_or_default().to_vec();
         window.decode_chunk(&rest, false);
         window
-    }
-
-    /// A window whose text is held by itself, not by a tokenizer (which never
-    /// runs): the page reader's copy of the text when another thread tokenizes
-    /// the same input (`split.rs`). Decoding is deterministic, so the offsets
-    /// are the tokenizing thread's.
-    pub(crate) fn replica(
-        input: R,
-        encoding: &'static Encoding,
-        prefix: Vec<u8>,
-        skip: usize,
-        tok: Tokenizer,
-    ) -> Self {
-        let mut window = SourceWindow {
-            replica: Some(String::new()),
-            ..SourceWindow::new(input, encoding, Vec::new(), skip, tok)
-        };
-        let rest = prefix.get(skip..).unwrap_or_default().to_vec();
-        window.decode_chunk(&rest, false);
-        window
-    }
-
-    /// Gives decoded text to the holder of the text.
-    fn push_text(&mut self, text: &str) {
-        match &mut self.replica {
-            Some(held) => held.push_str(text),
-            None => self.tok.push_str(text),
-        }
-    }
-
-    /// Whether everything was read and decoded.
-    pub(crate) fn at_eof(&self) -> bool {
-        self.eof
     }
 
     pub(crate) fn encoding(&self) -> &'static Encoding {
@@ -172,9 +134,7 @@ impl<R: Read> SourceWindow<R> {
     /// the input had ended already.
     pub(crate) fn fill(&mut self) -> std::io::Result<bool> {
         if self.eof {
-            if self.replica.is_none() {
-                self.tok.finish();
-            }
+            self.tok.finish();
             return Ok(false);
         }
         let start = self.dec_end;
@@ -194,9 +154,7 @@ impl<R: Read> SourceWindow<R> {
                 self.eof = true;
                 self.decode_chunk(&[], true);
                 self.read_buf = buf;
-                if self.replica.is_none() {
-                    self.tok.finish();
-                }
+                self.tok.finish();
                 return Ok(true);
             }
             self.decode_chunk(&buf[..n], false);
@@ -211,10 +169,6 @@ impl<R: Read> SourceWindow<R> {
     pub(crate) fn text(&self, start: u64, end: u64) -> &str {
         let a = start.max(self.text_base) as usize;
         let b = end.max(self.text_base) as usize;
-        if let Some(held) = &self.replica {
-            let base = self.text_base as usize;
-            return held.get(a - base..b.max(a) - base).unwrap_or("");
-        }
         self.tok.held_text(a, b).unwrap_or("")
     }
 
@@ -321,13 +275,7 @@ impl<R: Read> SourceWindow<R> {
                 };
             }
         }
-        match &mut self.replica {
-            Some(held) => {
-                let n = ((dec - self.text_base) as usize).min(held.len());
-                held.drain(..n);
-            }
-            None => self.tok.hold_from(dec as usize),
-        }
+        self.tok.hold_from(dec as usize);
         self.text_base = dec;
         let consumed_src = (src - self.src_base) as usize;
         self.src.drain(..consumed_src.min(self.src.len()));
@@ -455,7 +403,7 @@ impl<R: Read> SourceWindow<R> {
         // Straight from the read: the text's only copy is the tokenizer's.
         if !text.is_empty() {
             self.push_checkpoint(self.dec_end, at + width as u64, true);
-            self.push_text(text);
+            self.tok.push_str(text);
             self.dec_end += text.len() as u64;
         }
         self.utf8_pending.clear();
@@ -482,9 +430,7 @@ impl<R: Read> SourceWindow<R> {
     /// Pushes the staged text to the tokenizer.
     fn flush_staging(&mut self) {
         if !self.staging.is_empty() {
-            let staged = std::mem::take(&mut self.staging);
-            self.push_text(&staged);
-            self.staging = staged;
+            self.tok.push_str(&self.staging);
             self.staging.clear();
         }
     }

@@ -30,7 +30,6 @@ mod build;
 mod classify;
 pub(crate) mod handoff;
 pub(crate) mod input;
-mod split;
 mod tokens;
 
 use crate::FastMap;
@@ -180,18 +179,7 @@ pub(crate) fn read_file_for_writer(
 ) -> Result<ReadReport> {
     let file = std::fs::File::open(path).ctx(|| format!("opening {}", path.display()))?;
     let input = std::io::BufReader::with_capacity(64 * 1024, file);
-    let out = Some(Out::Writer(writer));
-    // A pipe cannot be read twice: a regular file's tokens are made on a
-    // second thread ([`split`]).
-    if !file_meta_is_file(input.get_ref()) {
-        return read(input, path, options, None, out, false);
-    }
-    read_split(input, path, options, None, out, false)
-}
-
-/// Whether `file` is a regular file (which can be opened and read again).
-fn file_meta_is_file(file: &std::fs::File) -> bool {
-    file.metadata().is_ok_and(|m| m.is_file())
+    read(input, path, options, None, Some(Out::Writer(writer)), false)
 }
 
 /// The units of a document in document order: each block (with its sub-blocks),
@@ -232,17 +220,6 @@ pub(crate) fn read_for_replay<R: Read>(
     read(input, path, options, Some(skeleton), None, false)
 }
 
-/// [`read_for_replay`] of the regular file at `path` (`input` reads it), the
-/// tokens made on a second thread that reads it again ([`split`]).
-pub(crate) fn read_file_for_replay<R: Read>(
-    input: R,
-    path: &Path,
-    options: &ReadOptions<'_>,
-    skeleton: &mut SkeletonStore,
-) -> Result<ReadReport> {
-    read_split(input, path, options, Some(skeleton), None, false)
-}
-
 /// Where the reader's blocks go.
 enum Out<'a, 's> {
     /// A sink on this thread: the reader names the units and counts their words.
@@ -253,90 +230,23 @@ enum Out<'a, 's> {
 
 /// [`read_document`] into `out`.
 fn read<R: Read>(
-    input: R,
-    path: &Path,
-    options: &ReadOptions<'_>,
-    skeleton: Option<&mut SkeletonStore>,
-    out: Option<Out<'_, '_>>,
-    count_words: bool,
-) -> Result<ReadReport> {
-    read_with(input, path, options, skeleton, out, count_words, None)
-}
-
-/// [`read`] with the tokens made on a second thread, which reads the file at
-/// `path` again ([`split`]); on this thread when no thread could be started.
-fn read_split<R: Read>(
-    input: R,
-    path: &Path,
-    options: &ReadOptions<'_>,
-    skeleton: Option<&mut SkeletonStore>,
-    out: Option<Out<'_, '_>>,
-    count_words: bool,
-) -> Result<ReadReport> {
-    let second = Some((path, split::TOK_BATCH));
-    read_with(input, path, options, skeleton, out, count_words, second)
-}
-
-/// [`read`], the tokens made on a second thread that reads the file at
-/// `tokenize_from` again (when given, with the tokens per batch).
-fn read_with<R: Read>(
     mut input: R,
     path: &Path,
     options: &ReadOptions<'_>,
     skeleton: Option<&mut SkeletonStore>,
     out: Option<Out<'_, '_>>,
     count_words: bool,
-    tokenize_from: Option<(&Path, usize)>,
-) -> Result<ReadReport> {
-    let rules = options.rules;
-    let (sniffed, prefix) = sniff_input(&mut input, path, options.encoding)?;
-    let (encoding, bom_len) = (sniffed.encoding, sniffed.bom_len);
-    let bom = prefix.get(..bom_len).unwrap_or(&prefix).to_vec();
-    // The second reading, at the end of what was sniffed (none when the file
-    // cannot be opened again: read on this thread).
-    let again = tokenize_from.and_then(|(second, batch)| {
-        let mut file = std::fs::File::open(second).ok()?;
-        let at = std::io::SeekFrom::Start(prefix.len() as u64);
-        std::io::Seek::seek(&mut file, at).ok()?;
-        Some((std::io::BufReader::with_capacity(CHUNK, file), batch))
-    });
-    let Some((file, batch)) = again else {
-        let window = SourceWindow::new(input, encoding, prefix, bom_len, tokens::tokenizer(rules));
-        let ts = TokenStream::new(window, rules, path);
-        return read_tokens(ts, sniffed, bom, rules, skeleton, out, count_words);
-    };
-    let tokenizer = tokens::tokenizer(rules);
-    let window = SourceWindow::new(file, encoding, prefix.clone(), bom_len, tokenizer);
-    let producing = TokenStream::new(window, rules, path);
-    let (producer, remote) = split::split(batch);
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("l10n-tokenizer".into())
-            .spawn_scoped(scope, move || producer.run(producing));
-        let tokenizer = tokens::tokenizer(rules);
-        let ts = if spawned.is_ok() {
-            let window = SourceWindow::replica(input, encoding, prefix, bom_len, tokenizer);
-            TokenStream::remote(window, rules, path, remote)
-        } else {
-            let window = SourceWindow::new(input, encoding, prefix, bom_len, tokenizer);
-            TokenStream::new(window, rules, path)
-        };
-        read_tokens(ts, sniffed, bom, rules, skeleton, out, count_words)
-    })
-}
-
-/// Reads the document whose tokens `ts` gives.
-fn read_tokens<R: Read>(
-    ts: TokenStream<'_, R>,
-    sniffed: Sniffed,
-    bom: Vec<u8>,
-    rules: &Rules,
-    skeleton: Option<&mut SkeletonStore>,
-    out: Option<Out<'_, '_>>,
-    count_words: bool,
 ) -> Result<ReadReport> {
     let for_writer = matches!(out, Some(Out::Writer(_)));
-    let encoding = ts.window.encoding();
+    let ReadOptions {
+        rules,
+        encoding: forced,
+    } = *options;
+    let (sniffed, prefix) = sniff_input(&mut input, path, forced)?;
+    let (encoding, bom_len) = (sniffed.encoding, sniffed.bom_len);
+    let bom = prefix[..bom_len.min(prefix.len())].to_vec();
+    let window = SourceWindow::new(input, encoding, prefix, bom_len, tokens::tokenizer(rules));
+    let ts = TokenStream::new(window, rules, path);
     // What only the interchange files need (a sink): paths, element names, and
     // the blocks' original bytes unless the skeleton copies them.
     let for_sink = out.is_some();

@@ -46,11 +46,6 @@ const SPARE_KINDS: usize = 4;
 #[allow(clippy::vec_box)]
 type SpareTags = [Vec<Box<OwnedTag>>; SPARE_KINDS];
 
-/// Spent tags handed between threads (`split.rs`), for reuse.
-// The boxes are what is reused.
-#[allow(clippy::vec_box)]
-pub(crate) type SpentTags = Vec<Box<OwnedTag>>;
-
 /// Which of [`SpareTags`] keeps a tag of `attrs` attributes.
 #[inline(always)]
 fn spare_kind(attrs: usize) -> usize {
@@ -224,7 +219,7 @@ pub(crate) struct TokenStream<'r, R: Read> {
     path: std::path::PathBuf,
     /// The tokenizer's error met while fetching ahead: returned when the reader
     /// gets to it (a fetch it asked for), as without fetching ahead.
-    pub(super) deferred: Option<L10nError>,
+    deferred: Option<L10nError>,
     /// Tags of spent tokens, reused for the next ones ([`OwnedTag::copy_from`]):
     /// no allocation per tag once their buffers have grown.
     spare: SpareTags,
@@ -234,9 +229,6 @@ pub(crate) struct TokenStream<'r, R: Read> {
     /// The forward scans' list of open inline elements (indexes of buffered
     /// tokens), reused from scan to scan ([`TokenStream::take_scratch`]).
     scratch: Vec<usize>,
-    /// The tokens come from another thread (`split.rs`): the window here only
-    /// holds the text, read and decoded again.
-    remote: Option<super::split::Remote>,
 }
 
 /// Keeps `tok`'s tag in `spare` for reuse (bounded by [`MAX_SPARE_TAGS`]).
@@ -292,77 +284,7 @@ impl<'r, R: Read> TokenStream<'r, R> {
             spare: Default::default(),
             spare_attrs: Vec::new(),
             scratch: Vec::new(),
-            remote: None,
         }
-    }
-
-    /// A stream of the tokens `remote` receives from another thread, whose
-    /// window (a [`SourceWindow::replica`]) reads the same input for the text.
-    pub(crate) fn remote(
-        window: SourceWindow<R>,
-        rules: &'r Rules,
-        path: &std::path::Path,
-        remote: super::split::Remote,
-    ) -> Self {
-        TokenStream {
-            remote: Some(remote),
-            ..TokenStream::new(window, rules, path)
-        }
-    }
-
-    /// Takes spent tags another thread hands back, for reuse (bounded as
-    /// [`TokenStream::recycle`]; the rest are dropped).
-    pub(crate) fn absorb_spare(&mut self, tags: &mut SpentTags) {
-        for tag in tags.drain(..) {
-            if let Some(kind) = self.spare.get_mut(spare_kind(tag.attrs().len()))
-                && kind.len() < MAX_SPARE_TAGS
-            {
-                kind.push(tag);
-            }
-        }
-    }
-
-    /// Gives the spent tags kept here to `tags` (for the thread that makes them).
-    pub(crate) fn give_spare(&mut self, tags: &mut SpentTags) {
-        for kind in &mut self.spare {
-            tags.append(kind);
-        }
-    }
-
-    /// Whether the end-of-input token was queued.
-    pub(crate) fn eof_queued(&self) -> bool {
-        self.eof_queued
-    }
-
-    /// Queues `toks` (emptied), received from another thread.
-    pub(crate) fn extend_received(&mut self, toks: &mut Vec<Tok>) {
-        if toks.last().is_some_and(|t| matches!(t.token, Payload::Eof)) {
-            self.eof_queued = true;
-        }
-        self.queue.extend(toks.drain(..));
-    }
-
-    /// Moves the next `n` tokens (fewer at the end) into `out`, for another
-    /// thread: those before an error first, then the error.
-    pub(crate) fn fetch_batch(&mut self, out: &mut Vec<Tok>, n: usize) -> Result<()> {
-        let fetched = if self.queue.len() < n {
-            self.refill(n)
-        } else {
-            Ok(())
-        };
-        let k = n.min(self.queue.len());
-        out.extend(self.queue.drain(..k));
-        fetched
-    }
-
-    /// The page's path (for messages).
-    pub(crate) fn path(&self) -> &std::path::Path {
-        &self.path
-    }
-
-    /// The number of tokens buffered.
-    pub(crate) fn buffered(&self) -> usize {
-        self.queue.len()
     }
 
     /// Hands a spent token back: its tag is reused for a later one.
@@ -439,11 +361,6 @@ impl<'r, R: Read> TokenStream<'r, R> {
             }
             self.deferred = Some(e);
             return Ok(());
-        }
-        if let Some(mut remote) = self.remote.take() {
-            let received = remote.receive(self, need);
-            self.remote = Some(remote);
-            return received;
         }
         self.fetch(need, need + FETCH_AHEAD)
     }
