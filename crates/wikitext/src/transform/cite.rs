@@ -1,7 +1,9 @@
 //! Cite's token stage (Parsoid's `RefTagHandler::sourceToDom` and
 //! `ReferenceListTagHandler::sourceToDom`): each `<ref>` and `<references>`
-//! becomes a placeholder element carrying its attributes, its body source and
-//! its body rendered in inline context. The numbering, reuse, groups, errors
+//! becomes a placeholder element whose one private attribute names its tag
+//! (its attributes, its body source and its body rendered in inline context),
+//! which waits in the page's `Bodies` ([`crate::dom::cite`]'s placeholders).
+//! The numbering, reuse, groups, errors
 //! and the lists are the DOM pass [`crate::dom::cite`], which sees the whole
 //! page in document order (templates expanded, links resolved) as Parsoid's
 //! `CiteDocumentPostProcessor` does.
