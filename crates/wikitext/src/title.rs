@@ -290,6 +290,8 @@ pub(crate) fn push_encoded_title(out: &mut String, title: &str) {
     // Most titles have nothing to encode but spaces: one pass over all bytes
     // (no early exit, so it vectorizes) tells, and the words are copied whole.
     if is_plain_title(title) {
+        // [`plain_title_bytes`]'s bytes, the words copied whole (a `String`
+        // takes no bytes one by one).
         let mut words = title.split(' ');
         if let Some(first) = words.next() {
             out.push_str(first);

@@ -156,7 +156,7 @@ impl Title {
             return None;
         }
         if class & PLAIN_UNDERSCORE != 0 || pairs & PLAIN_SPACE != 0 {
-            return Title::plain_folded(&fold_blanks(raw), class, site);
+            return Title::plain_folded(&normalize_spaces(raw), class, site);
         }
         Title::plain_folded(raw, class, site)
     }
@@ -334,24 +334,6 @@ const PLAIN_COLON: u8 = 4;
 const PLAIN_DOT: u8 = 8;
 const PLAIN_SLASH: u8 = 16;
 const PLAIN_SPACE: u8 = 32;
-
-/// `_` and runs of spaces as one space, none at the ends (ASCII text).
-fn fold_blanks(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    for c in raw.chars() {
-        if c == ' ' || c == '_' {
-            if !out.is_empty() && !out.ends_with(' ') {
-                out.push(' ');
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    if out.ends_with(' ') {
-        out.pop();
-    }
-    out
-}
 
 /// Upper-cases the first letter (when it has a single-letter upper case).
 pub(crate) fn ucfirst(s: &str) -> String {

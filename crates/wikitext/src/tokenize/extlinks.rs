@@ -248,25 +248,28 @@ fn clean_href(href: &str) -> String {
     };
     out.push_str(ipv6);
     // Most hrefs have nothing to encode (every character encoded is ASCII).
-    if !rest.bytes().any(|b| {
-        matches!(
-            b,
-            b' ' | b'[' | b']' | b'<' | b'>' | b'"' | b'|' | 0..=0x1f | 0x7f
-        )
-    }) {
+    if !rest.bytes().any(encoded_in_href) {
         out.push_str(rest);
         return out;
     }
     for c in rest.chars() {
         match c {
             ' ' => out.push('+'),
-            '[' | ']' | '<' | '>' | '"' | '|' | '\0'..='\u{1f}' | '\u{7f}' => {
+            c if c.is_ascii() && encoded_in_href(c as u8) => {
                 out.push_str(&format!("%{:02X}", c as u32));
             }
             c => out.push(c),
         }
     }
     out
+}
+
+/// The bytes [`clean_href`] encodes: `[ ] < > " |`, controls and the space.
+fn encoded_in_href(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'[' | b']' | b'<' | b'>' | b'"' | b'|' | 0..=0x1f | 0x7f
+    )
 }
 
 fn ext_tag(href: &str, class: &str) -> OwnedTag {
