@@ -38,6 +38,15 @@ pub(crate) trait Transform {
     fn pass(&mut self, _token: &WikiToken) -> bool {
         false
     }
+
+    /// How many of the last tokens of its `out` the transform still holds:
+    /// it may put tokens in among them (the paragraph stage's `<p>` at a
+    /// line's start), so they are not released yet. Only the chain's last
+    /// stage may hold any (its `out` is the chain's output, and nothing else
+    /// appends to it); the default holds none.
+    fn held(&self) -> usize {
+        0
+    }
 }
 
 /// Runs the transforms, in rank order, as one pipeline handler: each token
@@ -45,7 +54,9 @@ pub(crate) trait Transform {
 /// as the pipeline's phases would pass it (the same tokens reach each transform
 /// in the same order), without moving every token through the pipeline's
 /// buffers once per transform. A transform sees only what it appended in this
-/// call in its `out` (some look back over it).
+/// call in its `out` (some look back over it), but for the last, which
+/// appends to the chain's output itself and may still hold its last tokens
+/// ([`Transform::held`]): those stay in the chain between calls.
 pub(crate) struct Chain {
     stages: Vec<Box<dyn Transform>>,
     /// Reused buffers: a stage's input, its output, and one token's output
@@ -53,6 +64,8 @@ pub(crate) struct Chain {
     input: Vec<WikiToken>,
     output: Vec<WikiToken>,
     one: Vec<WikiToken>,
+    /// The output the last stage still holds, between two calls.
+    held: Vec<WikiToken>,
 }
 
 impl Chain {
@@ -62,6 +75,7 @@ impl Chain {
             input: Vec::new(),
             output: Vec::new(),
             one: Vec::new(),
+            held: Vec::new(),
         }
     }
 
@@ -74,6 +88,62 @@ impl Chain {
         self.input.clear();
         self.output.clear();
         self.one.clear();
+        self.held.clear();
+    }
+
+    /// How many of its output's last tokens the last stage holds.
+    fn last_held(&self) -> usize {
+        self.stages.last().map_or(0, |stage| stage.held())
+    }
+
+    /// Appends to `out` what `buf` (the output of calls to [`run`](Self::run))
+    /// holds but for what the last stage still holds, which stays in the
+    /// chain.
+    fn release(&mut self, mut buf: Vec<WikiToken>, out: &mut Vec<WikiToken>) {
+        let keep = self.last_held().min(buf.len());
+        if keep == 0 {
+            if out.is_empty() {
+                std::mem::swap(out, &mut buf);
+            } else {
+                out.append(&mut buf);
+            }
+        } else {
+            out.extend(buf.drain(..buf.len() - keep));
+        }
+        self.held = buf;
+    }
+
+    /// [`Handler::handle_into`]: `token` through the stages, what the last
+    /// one releases appended to `out`.
+    fn one(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+        let mut buf = std::mem::take(&mut self.held);
+        self.run(token, &mut buf);
+        self.release(buf, out);
+    }
+
+    /// [`Handler::handle_chunk`]: every token of `tokens` through the
+    /// stages, straight into `out`, but for what the last stage still holds
+    /// at the end.
+    fn chunk(&mut self, tokens: &mut Vec<WikiToken>, out: &mut Vec<WikiToken>) {
+        // The stages add tokens (paragraph and list tags): room for a quarter
+        // more, so a whole page's chunk is not copied to a larger buffer as
+        // it grows. A fresh buffer, not a grown one: growing an empty one
+        // would copy its old capacity.
+        let room = tokens.len() + tokens.len() / 4;
+        if out.is_empty() && out.capacity() < room {
+            *out = Vec::with_capacity(room);
+        }
+        // What the last stage held at the end of the previous call, then
+        // this chunk's output after it, straight into `out`.
+        out.append(&mut self.held);
+        for token in tokens.drain(..) {
+            self.run(token, out);
+        }
+        let keep = self.last_held().min(out.len());
+        if keep > 0 {
+            let from = out.len() - keep;
+            self.held.extend(out.drain(from..));
+        }
     }
 
     /// `token` through every stage; the result is appended to `out` (which the
@@ -82,22 +152,29 @@ impl Chain {
     /// back exactly one token, that token goes straight on to the next (the
     /// usual case: no buffer drained per stage); from the first
     /// stage that gives back several, they go on through the buffers. Once a
-    /// stage gives back none (it holds a line or a paragraph, as the quote
-    /// and paragraph stages do for most tokens), the run ends: no later stage
-    /// has anything to do.
+    /// stage gives back none (it holds a line, as the quote stage does for
+    /// some tokens), the run ends: no later stage has anything to do. The
+    /// last stage pushes into `out` itself.
     fn run(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
         self.input.clear();
+        let last = self.stages.len().saturating_sub(1);
         let mut next = 0;
         loop {
             let Some(stage) = self.stages.get_mut(next) else {
                 out.push(token);
                 return;
             };
-            next += 1;
             if stage.pass(&token) {
+                next += 1;
                 continue;
             }
+            if next == last {
+                stage.push(token, out);
+                return;
+            }
+            next += 1;
             stage.push(token, &mut self.input);
+            debug_assert_eq!(stage.held(), 0, "only the last stage holds");
             match self.input.len() {
                 1 => {}
                 // Held (a line, a paragraph): nothing for the later stages.
@@ -107,8 +184,18 @@ impl Chain {
             let Some(t) = self.input.pop() else { return };
             token = t;
         }
-        for stage in self.stages.iter_mut().skip(next) {
+        for (at, stage) in self.stages.iter_mut().enumerate().skip(next) {
             if self.input.is_empty() {
+                return;
+            }
+            if at == last {
+                for t in self.input.drain(..) {
+                    if stage.pass(&t) {
+                        out.push(t);
+                    } else {
+                        stage.push(t, out);
+                    }
+                }
                 return;
             }
             // The tokens a stage lets through stay where they are: when it
@@ -145,13 +232,13 @@ impl Handler<WikiToken> for Chain {
         _: &Ctx,
         out: &mut Vec<WikiToken>,
     ) -> Result<(), HandlerError> {
-        self.run(token, out);
+        self.one(token, out);
         Ok(())
     }
 
-    fn handle(&mut self, token: WikiToken, _: &Ctx) -> Result<Outcome<WikiToken>, HandlerError> {
+    fn handle(&mut self, token: WikiToken, ctx: &Ctx) -> Result<Outcome<WikiToken>, HandlerError> {
         let mut out = Vec::new();
-        self.run(token, &mut out);
+        self.handle_into(token, ctx, &mut out)?;
         Ok(match out.len() {
             0 => Outcome::Delete,
             1 => match out.pop() {
@@ -173,17 +260,7 @@ impl Handler<WikiToken> for Chain {
         _: &Ctx,
         out: &mut Vec<WikiToken>,
     ) -> Result<(), HandlerError> {
-        // The stages add tokens (paragraph and list tags): room for a quarter
-        // more, so a whole page's chunk is not copied to a larger buffer as
-        // it grows. A fresh buffer, not a grown one: growing an empty one
-        // would copy its old capacity.
-        let room = tokens.len() + tokens.len() / 4;
-        if out.is_empty() && out.capacity() < room {
-            *out = Vec::with_capacity(room);
-        }
-        for token in tokens.drain(..) {
-            self.run(token, out);
-        }
+        self.chunk(tokens, out);
         Ok(())
     }
 }
@@ -232,4 +309,66 @@ pub(crate) fn is_never_block(name: Atom) -> bool {
         name,
         atom::CENTER | atom::BLOCKQUOTE | atom::DIV | atom::HR | atom::FIGURE | atom::ASIDE
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::token::Tok;
+
+    /// The page stages but Cite (which needs a page).
+    fn chain() -> Chain {
+        Chain::new(vec![
+            Box::new(pre::PreHandler::default()),
+            Box::new(quotes::QuoteTransformer::default()),
+            Box::new(lists::ListHandler::default()),
+            Box::new(headings::HeadingIds::default()),
+            Box::new(paragraphs::ParagraphWrapper::default()),
+        ])
+    }
+
+    fn tokens(wikitext: &str) -> Vec<WikiToken> {
+        let mut tokens = crate::tokenize::tokenize(wikitext);
+        if !tokens.last().is_some_and(WikiToken::is_end) {
+            tokens.push(WikiToken::made(Tok::Eof));
+        }
+        tokens
+    }
+
+    /// The paragraph stage holds the output's last tokens between calls:
+    /// whole, in two chunks cut anywhere, or token by token, the output is
+    /// the same.
+    #[test]
+    fn output_does_not_depend_on_the_calls() {
+        for text in [
+            "a\n\nb\n\n\n\nc\n\n\n d",
+            "x\n<div>y</div> z\n\n w <!-- c -->\n",
+            "text <span>s</span> x<div>d</div> y\n\n\nz",
+            "* a\n* b ''c'' d\n\npara '''e\n== H ==\nf",
+            " pre\n more\n\npara\n<blockquote>\n q\n</blockquote>",
+            "a\n<meta property=\"mw:PageProp/x\"/>\nb\n<link rel=\"x\"/> c\n\n",
+            "<table><tr><td>\n\ncell\n</td></tr></table>\n\nafter",
+        ] {
+            let all = tokens(text);
+            let mut whole = Vec::new();
+            chain().chunk(&mut all.clone(), &mut whole);
+            let mut one = Vec::new();
+            let mut c = chain();
+            for t in all.clone() {
+                c.one(t, &mut one);
+            }
+            assert_eq!(one, whole, "token by token: {text:?}");
+            for cut in 0..=all.len() {
+                let mut a = all.clone();
+                let mut b = a.split_off(cut);
+                let mut c = chain();
+                let mut out = Vec::new();
+                c.chunk(&mut a, &mut out);
+                let mut rest = Vec::new();
+                c.chunk(&mut b, &mut rest);
+                out.append(&mut rest);
+                assert_eq!(out, whole, "cut at {cut}: {text:?}");
+            }
+        }
+    }
 }

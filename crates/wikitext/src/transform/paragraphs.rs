@@ -11,18 +11,30 @@ use tagloom_html::token::OwnedToken;
 use super::{Transform, is_anti_block, is_block_elem, is_never_block, is_wikitext_block};
 use crate::token::{Tok, WikiToken};
 
+/// The wrapper streams: a line's tokens go on to the chain's output as they
+/// come (most of them through [`Transform::pass`], not moved into the stage at
+/// all), and the stage keeps hold of the output's last tokens, the previous
+/// lines whose newlines are still pending and the current line
+/// ([`Transform::held`]), so that the `<p>` and `</p>` it decides at a line's
+/// end (or at the next line's first content) go in among them. It is the
+/// chain's last stage: nothing else appends to the output while it holds.
 #[derive(Default)]
 pub(crate) struct ParagraphWrapper {
     has_open_p: bool,
     in_block_elem: bool,
     in_blockquote: bool,
-    token_buffer: Vec<WikiToken>,
+    /// The tokens of the lines whose newlines are pending (Parsoid's token
+    /// buffer): the `tb_len` output tokens before the current line's.
+    tb_len: usize,
     nl_ws: Vec<WikiToken>,
     newlines: usize,
-    line: Vec<WikiToken>,
+    /// The current line: the output's last `line_len` tokens.
+    line_len: usize,
     line_wrappable: bool,
     line_block_seen: bool,
     line_block_open: bool,
+    /// A reused buffer for the current line while something goes before it.
+    aside: Vec<WikiToken>,
 }
 
 /// `Some(true)` for a transclusion's start meta, `Some(false)` for its end.
@@ -42,14 +54,35 @@ fn transparent(t: &WikiToken) -> bool {
     t.is_newline() || t.is_sol_transparent()
 }
 
-/// Moves all of `src` to the end of `dst`. A paragraph's line can hold
-/// hundreds of thousands of tokens: when `dst` is empty its buffer is taken
-/// over instead of copied, so a long line is not held twice.
-fn move_all(dst: &mut Vec<WikiToken>, src: &mut Vec<WikiToken>) {
-    if dst.is_empty() {
-        std::mem::swap(dst, src);
-    } else {
-        dst.append(src);
+/// Text that is not only blanks: inline content, which opens no block and
+/// makes its line wrappable.
+fn inline_text(token: &WikiToken) -> bool {
+    token.as_text().is_some_and(non_blank)
+}
+
+fn non_blank(text: &str) -> bool {
+    text.bytes().any(|b| b != b' ' && b != b'\t')
+}
+
+/// What a token does to its line when nothing is pending, for the tokens
+/// that only join it: `Some(true)` for inline content (text that is not only
+/// blanks, a tag that is no wikitext block, meta, link or style),
+/// `Some(false)` for what is start-of-line transparent (blank text, a
+/// comment); `None` for the others, which go through `push`.
+fn joins_line(token: &WikiToken) -> Option<bool> {
+    match &token.tok {
+        Tok::Html(OwnedToken::Characters(t)) => Some(non_blank(t.text())),
+        Tok::Html(OwnedToken::Comment(_)) => Some(false),
+        Tok::Html(OwnedToken::StartTag(t) | OwnedToken::EndTag(t)) => match t.name().atom() {
+            Some(name)
+                if is_wikitext_block(name)
+                    || matches!(name, atom::META | atom::LINK | atom::STYLE) =>
+            {
+                None
+            }
+            _ => Some(true),
+        },
+        _ => None,
     }
 }
 
@@ -63,118 +96,150 @@ impl ParagraphWrapper {
         self.line_block_open = false;
     }
 
-    fn reset_buffers(&mut self) {
-        self.newlines = 0;
+    /// Where the current line starts in `out`.
+    fn line_start(&self, out: &[WikiToken]) -> usize {
+        out.len().saturating_sub(self.line_len)
     }
 
-    fn open_p(&mut self, out: &mut Vec<WikiToken>) {
-        if self.has_open_p {
-            return;
+    /// Runs `f`, which appends to `out`, as if the current line were not
+    /// there yet: what `f` appends goes before the line's tokens.
+    fn before_line(
+        &mut self,
+        out: &mut Vec<WikiToken>,
+        f: impl FnOnce(&mut Self, &mut Vec<WikiToken>),
+    ) {
+        if self.line_len == 0 {
+            return f(self, out);
         }
-        let mut at = out
+        let at = self.line_start(out);
+        let mut line = std::mem::take(&mut self.aside);
+        line.extend(out.drain(at..));
+        let line_len = std::mem::take(&mut self.line_len);
+        f(self, out);
+        debug_assert_eq!(self.line_len, 0);
+        self.line_len = line_len;
+        out.append(&mut line);
+        self.aside = line;
+    }
+
+    /// `<p>` into the output from `from` on (the current line): before its
+    /// first content. Whether it went in.
+    fn open_p(&mut self, out: &mut Vec<WikiToken>, from: usize) -> bool {
+        if self.has_open_p {
+            return false;
+        }
+        let region = out.get(from..).unwrap_or(&[]);
+        let mut at = region
             .iter()
             .position(|t| !transparent(t))
-            .unwrap_or(out.len());
+            .unwrap_or(region.len());
         // A template's output starting here goes inside the paragraph
         // (Parsoid: the `<p>` goes before the transclusion's start meta).
-        if let Some(tpl) = out.get(..at).and_then(|head| {
+        if let Some(tpl) = region.get(..at).and_then(|head| {
             head.iter()
                 .rposition(|t| transclusion_meta(t) == Some(true))
         }) {
             at = tpl;
         }
-        out.insert(at, WikiToken::start(atom::P));
+        out.insert(from + at, WikiToken::start(atom::P));
         self.has_open_p = true;
+        true
     }
 
-    fn close_p(&mut self, out: &mut Vec<WikiToken>) {
+    /// `</p>` into the output from `from` on: after its last content.
+    /// Whether it went in.
+    fn close_p(&mut self, out: &mut Vec<WikiToken>, from: usize) -> bool {
         if !self.has_open_p {
-            return;
+            return false;
         }
-        let mut at = out
+        let region = out.get(from..).unwrap_or(&[]);
+        let mut at = region
             .iter()
             .rposition(|t| !transparent(t))
             .map_or(0, |i| i + 1);
         // A template's output ending here stays inside the paragraph.
-        if let Some(end) = out.get(at..).and_then(|tail| {
+        if let Some(end) = region.get(at..).and_then(|tail| {
             tail.iter()
                 .position(|t| transclusion_meta(t) == Some(false))
         }) {
             at += end + 1;
         }
-        out.insert(at, WikiToken::end(atom::P));
+        out.insert(from + at, WikiToken::end(atom::P));
         self.has_open_p = false;
+        true
     }
 
-    /// Moves `nl_ws` tokens into `out` up to and including the next newline.
+    /// Moves `nl_ws` tokens into `out` up to the next newline, which it gives
+    /// back.
     fn one_newline(&mut self, out: &mut Vec<WikiToken>, offset: &mut usize) -> Option<WikiToken> {
-        while let Some(t) = self.nl_ws.get(*offset) {
+        while let Some(t) = self.nl_ws.get_mut(*offset) {
             *offset += 1;
+            let t = std::mem::replace(t, WikiToken::made(Tok::Newline));
             if t.is_newline() {
-                return Some(t.clone());
+                return Some(t);
             }
-            out.push(t.clone());
+            out.push(t);
         }
         None
     }
 
-    fn pending_newlines(&mut self) -> Vec<WikiToken> {
-        let mut res = std::mem::take(&mut self.token_buffer);
+    /// Releases the pending lines with their newlines (the paragraph breaks
+    /// they make) at the end of `out`, where the pending lines must end (no
+    /// current line).
+    fn pending_newlines(&mut self, out: &mut Vec<WikiToken>) {
+        debug_assert_eq!(self.line_len, 0);
+        let from = out.len().saturating_sub(self.tb_len);
         let mut n = self.newlines;
         let mut offset = 0;
         if n >= 2 && !self.in_block_elem {
-            self.close_p(&mut res);
-            if let Some(nl) = self.one_newline(&mut res, &mut offset) {
-                res.push(nl);
+            self.close_p(out, from);
+            if let Some(nl) = self.one_newline(out, &mut offset) {
+                out.push(nl);
             }
             n -= 1;
             let remainder = n % 2;
             while n > 0 {
-                let nl = self.one_newline(&mut res, &mut offset);
+                let nl = self.one_newline(out, &mut offset);
                 if n % 2 == remainder {
                     if self.has_open_p {
-                        res.push(WikiToken::end(atom::P));
+                        out.push(WikiToken::end(atom::P));
                         self.has_open_p = false;
                     }
                     if n > 1 {
-                        res.push(WikiToken::start(atom::P));
+                        out.push(WikiToken::start(atom::P));
                         self.has_open_p = true;
                     }
                 } else {
-                    res.push(WikiToken::start(atom::BR));
+                    out.push(WikiToken::start(atom::BR));
                 }
-                res.extend(nl);
+                out.extend(nl);
                 n -= 1;
             }
         }
         if self.line_block_seen {
-            self.close_p(&mut res);
+            self.close_p(out, from);
             if n == 1
-                && let Some(nl) = self.one_newline(&mut res, &mut offset)
+                && let Some(nl) = self.one_newline(out, &mut offset)
             {
-                res.push(nl);
+                out.push(nl);
             }
         }
-        res.extend(self.nl_ws.drain(..).skip(offset));
-        self.reset_buffers();
-        res
+        out.extend(self.nl_ws.drain(..).skip(offset));
+        self.newlines = 0;
+        self.tb_len = 0;
     }
 
-    /// Moves the pending newlines to `out`, keeping the buffers of both.
+    /// Releases the pending lines and newlines, before the current line.
     fn emit_pending(&mut self, out: &mut Vec<WikiToken>) {
-        let mut pending = self.pending_newlines();
-        move_all(out, &mut pending);
-        if self.token_buffer.capacity() == 0 {
-            self.token_buffer = pending;
-        }
+        self.before_line(out, Self::pending_newlines);
     }
 
-    /// Whether [`pending_newlines`](Self::pending_newlines) would give back
-    /// nothing (the usual case within a line): no newline, no buffered token,
+    /// Whether [`pending_newlines`](Self::pending_newlines) would release
+    /// nothing (the usual case within a line): no newline, no pending line,
     /// no paragraph a block on this line must close.
     fn nothing_pending(&self) -> bool {
         self.newlines == 0
-            && self.token_buffer.is_empty()
+            && self.tb_len == 0
             && self.nl_ws.is_empty()
             && !(self.line_block_seen && self.has_open_p)
     }
@@ -185,37 +250,48 @@ impl ParagraphWrapper {
         if !self.nothing_pending() {
             self.emit_pending(out);
         }
-        self.line.push(token);
+        out.push(token);
+        self.line_len += 1;
         if flush_line {
-            move_all(out, &mut self.line);
+            // Pending lines were released above: the line goes too.
+            self.line_len = 0;
             self.reset_line();
         }
     }
 
+    /// `token` onto the current line, the pending lines and newlines
+    /// released before it as they are.
     fn flush(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
-        self.line.push(token);
-        move_all(out, &mut self.token_buffer);
-        out.append(&mut self.nl_ws);
-        self.reset_buffers();
+        if !self.nl_ws.is_empty() {
+            self.before_line(out, |s, out| out.append(&mut s.nl_ws));
+        }
+        self.tb_len = 0;
+        out.push(token);
+        self.line_len += 1;
+        self.newlines = 0;
     }
 
     fn newline_or_end(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+        let line = self.line_start(out);
         if self.line_block_seen {
-            let mut line = std::mem::take(&mut self.line);
-            self.close_p(&mut line);
-            self.line = line;
-        } else if !self.in_block_elem && !self.has_open_p && self.line_wrappable {
-            let mut line = std::mem::take(&mut self.line);
-            self.open_p(&mut line);
-            self.line = line;
+            if self.close_p(out, line) {
+                self.line_len += 1;
+            }
+        } else if !self.in_block_elem
+            && !self.has_open_p
+            && self.line_wrappable
+            && self.open_p(out, line)
+        {
+            self.line_len += 1;
         }
-        move_all(&mut self.token_buffer, &mut self.line);
+        self.tb_len += self.line_len;
+        self.line_len = 0;
         if token.is_end() {
             self.nl_ws.push(token);
-            let mut buffer = std::mem::take(&mut self.token_buffer);
-            self.close_p(&mut buffer);
-            self.token_buffer = buffer;
-            move_all(out, &mut self.pending_newlines());
+            let from = out.len().saturating_sub(self.tb_len);
+            self.close_p(out, from);
+            self.tb_len = out.len() - from;
+            self.pending_newlines(out);
             *self = ParagraphWrapper::default();
         } else {
             self.reset_line();
@@ -251,16 +327,31 @@ impl Transform for ParagraphWrapper {
         *self = Self::default();
     }
 
+    fn held(&self) -> usize {
+        self.tb_len + self.line_len
+    }
+
+    /// Inline content and transparent tokens while nothing is pending (most
+    /// tokens): they join the current line where the chain puts them.
+    fn pass(&mut self, token: &WikiToken) -> bool {
+        if !self.nothing_pending() {
+            return false;
+        }
+        let Some(inline) = joins_line(token) else {
+            return false;
+        };
+        self.line_wrappable |= inline;
+        self.line_len += 1;
+        true
+    }
+
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         if token.is_newline() || token.is_end() {
             return self.newline_or_end(token, out);
         }
         // Text that is not only blanks (most tokens): inline content, none of
         // the tag checks below apply.
-        if token
-            .as_text()
-            .is_some_and(|t| t.bytes().any(|b| b != b' ' && b != b'\t'))
-        {
+        if inline_text(&token) {
             self.line_wrappable = true;
             return self.process(token, false, out);
         }
@@ -297,11 +388,18 @@ impl Transform for ParagraphWrapper {
             match self.newlines {
                 0 => self.flush(token, out),
                 1 => {
-                    move_all(&mut self.token_buffer, &mut self.nl_ws);
-                    move_all(&mut self.token_buffer, &mut self.line);
+                    // The newline (and what followed it) joins the pending
+                    // lines, the current line too: the token starts a line.
+                    self.before_line(out, |s, out| {
+                        s.tb_len += s.nl_ws.len();
+                        out.append(&mut s.nl_ws);
+                    });
+                    self.tb_len += self.line_len;
+                    self.line_len = 0;
                     self.newlines = 0;
                     self.reset_line();
-                    self.line.push(token);
+                    out.push(token);
+                    self.line_len = 1;
                 }
                 _ => self.process(token, false, out),
             }
