@@ -24,7 +24,10 @@ use crate::token::{Tok, WikiToken};
 
 /// Whether `token` is a table cell that `||` or `!!` started.
 pub(crate) fn is_inline_cell(token: &WikiToken) -> bool {
-    matches!(&token.tok, Tok::Html(OwnedToken::StartTag(t)) if t.has_attr(table::ATTR_INLINE_CELL))
+    // Only cells carry it: their name first, a word compare, before the
+    // attribute search (every start tag asks, in the quote stage).
+    matches!(&token.tok, Tok::Html(OwnedToken::StartTag(t))
+        if matches!(t.name().atom(), Some(atom::TD | atom::TH)) && t.has_attr(table::ATTR_INLINE_CELL))
 }
 
 /// Tokenizes a whole page.

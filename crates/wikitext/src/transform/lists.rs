@@ -60,7 +60,8 @@ pub(crate) struct ListHandler {
     item_open: Vec<(Name, usize)>,
     /// Formatting elements opened and not closed anywhere on the page (the
     /// tree builder may reconstruct them inside a list item).
-    formatting: Vec<Name>,
+    /// Formatting names are static: their atoms.
+    formatting: Vec<Atom>,
 }
 
 fn block_like(name: &str) -> bool {
@@ -147,12 +148,19 @@ impl ListHandler {
     #[inline]
     fn track_formatting(&mut self, token: &WikiToken) {
         match &token.tok {
-            Tok::Html(OwnedToken::StartTag(t)) if !t.self_closing() && is_formatting(t.name()) => {
-                // A known name: no allocation.
-                self.formatting.push(t.name().clone());
+            Tok::Html(OwnedToken::StartTag(t)) if !t.self_closing() => {
+                if let Some(name) = formatting_atom(t.name()) {
+                    self.formatting.push(name);
+                }
             }
-            Tok::Html(OwnedToken::EndTag(t)) if is_formatting(t.name()) => {
-                if let Some(at) = self.formatting.iter().rposition(|n| n == t.name()) {
+            Tok::Html(OwnedToken::EndTag(t)) => {
+                let Some(name) = formatting_atom(t.name()) else {
+                    return;
+                };
+                // Most often the last one opened (a link's `</a>`).
+                if self.formatting.last() == Some(&name) {
+                    self.formatting.pop();
+                } else if let Some(at) = self.formatting.iter().rposition(|&n| n == name) {
                     self.formatting.remove(at);
                 }
             }
@@ -197,7 +205,8 @@ impl Transform for ListHandler {
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         // Whether this end tag closes a formatting element opened earlier.
         let closes_formatting = end_tag_name(&token)
-            .is_some_and(|name| is_formatting(name) && self.formatting.iter().any(|n| n == name));
+            .and_then(formatting_atom)
+            .is_some_and(|name| self.formatting.contains(&name));
         self.track_formatting(&token);
         if self.newline.is_none()
             && !self.stack.is_empty()
@@ -313,10 +322,10 @@ fn end_tag_name(token: &WikiToken) -> Option<&Name> {
     }
 }
 
-/// Whether `name` is a formatting element's (a static name: compared as an
-/// atom, no lookup of its text; equal names are equal `Name`s).
-fn is_formatting(name: &Name) -> bool {
-    name.atom().is_some_and(is_formatting_atom)
+/// The atom of `name` when it is a formatting element's (a static name:
+/// compared as an atom, no lookup of its text).
+fn formatting_atom(name: &Name) -> Option<Atom> {
+    name.atom().filter(|&atom| is_formatting_atom(atom))
 }
 
 fn token_self_closing(token: &WikiToken) -> bool {
