@@ -1,7 +1,7 @@
 //! Heading ids (a DOM pass in Parsoid, done here on tokens): the heading's text
 //! with spaces as `_`, and `_2`, `_3`… for repeats, as MediaWiki's HTML5 anchors.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use tagloom_html::atom::{self, Atom};
 use tagloom_html::token::{OwnedTag, OwnedToken};
@@ -14,6 +14,8 @@ pub(crate) struct HeadingIds {
     /// The open heading's tokens, its start tag first.
     open: Vec<WikiToken>,
     seen: HashMap<String, usize>,
+    /// A reused buffer: the open heading's text.
+    text: String,
 }
 
 fn is_heading(name: Atom) -> bool {
@@ -23,21 +25,35 @@ fn is_heading(name: Atom) -> bool {
     )
 }
 
-/// An HTML5 anchor from heading text.
+/// An HTML5 anchor from heading text: its words joined by `_`.
 pub(crate) fn anchor(text: &str) -> String {
-    let collapsed: Vec<&str> = text.split_whitespace().collect();
-    collapsed.join("_")
+    let mut id = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !id.is_empty() {
+            id.push('_');
+        }
+        id.push_str(word);
+    }
+    id
+}
+
+/// Whether a legacy anchor keeps `b` as it is.
+fn legacy_keeps(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':')
 }
 
 /// MediaWiki's legacy anchor encoding (for `mw:FallbackId` spans): bytes other
 /// than letters, digits, `-_.:` as `.XX`.
 pub(crate) fn legacy_anchor(id: &str) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(id.len());
     for b in id.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':') {
+        if legacy_keeps(b) {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!(".{b:02X}"));
+            out.push('.');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
         }
     }
     out
@@ -46,12 +62,20 @@ pub(crate) fn legacy_anchor(id: &str) -> String {
 impl HeadingIds {
     fn finish(&mut self, out: &mut Vec<WikiToken>) {
         let mut tokens = std::mem::take(&mut self.open);
-        let text: String = tokens.iter().filter_map(WikiToken::as_text).collect();
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        text.extend(tokens.iter().filter_map(WikiToken::as_text));
         let mut id = anchor(&text);
+        self.text = text;
         if id.is_empty() {
             id = "_".to_owned();
         }
-        let count = self.seen.entry(id.to_lowercase()).or_insert(0);
+        let key = if id.is_ascii() {
+            id.to_ascii_lowercase()
+        } else {
+            id.to_lowercase()
+        };
+        let count = self.seen.entry(key).or_insert(0);
         *count += 1;
         if *count > 1 {
             id = format!("{id}_{count}");
@@ -62,9 +86,9 @@ impl HeadingIds {
         }) = tokens.first_mut()
             && !tag.has_attr("id")
         {
-            tag.set_attr(atom::ID, id.as_str());
-            let legacy = legacy_anchor(&id);
-            if legacy != id {
+            let legacy = (!id.bytes().all(legacy_keeps)).then(|| legacy_anchor(&id));
+            tag.set_attr(atom::ID, id);
+            if let Some(legacy) = legacy {
                 let span = OwnedTag::new(atom::SPAN)
                     .with_attr(atom::ID, legacy)
                     .with_attr(atom::TYPEOF, "mw:FallbackId");
@@ -73,6 +97,8 @@ impl HeadingIds {
             }
         }
         out.append(&mut tokens);
+        // The buffer kept for the next heading.
+        self.open = tokens;
     }
 }
 
@@ -107,5 +133,37 @@ impl Transform for HeadingIds {
                 self.finish(out);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_join_words_and_legacy_ones_escape_bytes() {
+        for text in [
+            "",
+            "  ",
+            "Early life",
+            " a \t b\u{3000}c ",
+            "Ünïcode  name",
+            "x",
+        ] {
+            let words: Vec<&str> = text.split_whitespace().collect();
+            assert_eq!(anchor(text), words.join("_"), "{text:?}");
+        }
+        let all: String = (1..=0x7f_u8).map(char::from).chain(['é', '日']).collect();
+        let expected: String = all
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':') {
+                    char::from(b).to_string()
+                } else {
+                    format!(".{b:02X}")
+                }
+            })
+            .collect();
+        assert_eq!(legacy_anchor(&all), expected);
     }
 }

@@ -224,7 +224,13 @@ impl ParagraphWrapper {
                 out.push(nl);
             }
         }
-        out.extend(self.nl_ws.drain(..).skip(offset));
+        if offset == 0 {
+            out.append(&mut self.nl_ws);
+        } else {
+            // The first `offset` were moved out (placeholders left).
+            out.extend(self.nl_ws.drain(offset..));
+            self.nl_ws.clear();
+        }
         self.newlines = 0;
         self.tb_len = 0;
     }
