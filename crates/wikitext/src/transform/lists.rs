@@ -184,14 +184,16 @@ impl Transform for ListHandler {
     }
 
     /// Outside lists, every token but a list item and the end of a table
-    /// holding lists passes (its formatting elements tracked).
+    /// holding lists passes (its formatting elements tracked); inside, text
+    /// on an item's line.
     fn pass(&mut self, token: &WikiToken) -> bool {
+        // Text, the most common token: nothing to track, and inside a list
+        // item (no newline waiting) it only goes on.
+        if matches!(token.tok, Tok::Html(OwnedToken::Characters(_))) {
+            return self.stack.is_empty() || self.newline.is_none();
+        }
         if !self.stack.is_empty() {
             return false;
-        }
-        // Text, the most common token: nothing to track.
-        if matches!(token.tok, Tok::Html(OwnedToken::Characters(_))) {
-            return true;
         }
         if matches!(token.tok, Tok::ListItem(_))
             || (token.end_atom() == Some(atom::TABLE) && !self.outer.is_empty())
