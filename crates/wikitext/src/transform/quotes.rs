@@ -44,7 +44,7 @@ impl QuoteTransformer {
         let held = self.spare.pop().unwrap_or_default();
         self.stack.push(Level {
             held,
-            lead: before(None),
+            lead: NO_TEXT,
         });
     }
 
@@ -64,7 +64,7 @@ impl QuoteTransformer {
             self.open();
         }
         if let Some(level) = self.stack.last_mut() {
-            level.lead = before(None);
+            level.lead = NO_TEXT;
         }
         if start {
             self.open();
@@ -142,8 +142,9 @@ impl Transform for QuoteTransformer {
             _ => true,
         };
         match self.stack.last_mut() {
+            // Text returned above: this token's class is that of no text.
             Some(level) if streams => {
-                level.lead = before(Some(token));
+                level.lead = NO_TEXT;
                 true
             }
             _ => false,
@@ -224,6 +225,9 @@ fn resolve_nested(tokens: Vec<WikiToken>) -> Vec<WikiToken> {
 fn apostrophes(n: u32) -> WikiToken {
     WikiToken::text("'".repeat(n as usize))
 }
+
+/// [`before`] a token that is no text (or none): as after a longer word.
+const NO_TEXT: u8 = 2;
 
 /// The character class before a bold run: 0 after a space, 1 after a
 /// single-letter word, 2 otherwise.
@@ -527,6 +531,8 @@ mod tests {
             };
             assert_eq!(class_of(text), old, "{text:?}");
         }
+        assert_eq!(before(None), NO_TEXT);
+        assert_eq!(before(Some(&WikiToken::start(atom::A))), NO_TEXT);
     }
 
     #[test]
