@@ -251,12 +251,18 @@ impl Transform for ListHandler {
         }
         if self.newline.is_none() {
             if let Some(name) = start_tag_name(&token) {
-                let void = matches!(name.as_str(), "br" | "hr" | "wbr" | "meta" | "link" | "img");
+                // Names HTML defines are static atoms: compared as such.
+                let void = matches!(
+                    name.atom(),
+                    Some(atom::BR | atom::HR | atom::WBR | atom::META | atom::LINK | atom::IMG)
+                );
                 if !void && !token_self_closing(&token) {
                     self.item_open.push((name.clone(), self.stack.len()));
                 }
-            } else if let Some(name) = token.end_name() {
-                match self.item_open.iter().rposition(|(n, _)| n.as_str() == name) {
+            } else if let Some(end) = end_tag_name(&token) {
+                // Equal names are equal `Name`s (an atom compare for HTML's).
+                let name = end.as_str();
+                match self.item_open.iter().rposition(|(n, _)| n == end) {
                     Some(at) => {
                         self.item_open.truncate(at);
                     }
