@@ -615,13 +615,23 @@ impl BodySink {
             .ok_or_else(|| PipelineError::Sink("no key for a run".into()))?;
         self.feed(OwnedToken::comment(String::new()))?;
         let mut tree = std::mem::take(&mut self.appender);
-        let mut steps = self.steps.iter().peekable();
+        let mut steps = self.steps.iter();
+        // The index of the next token with a step (none: past every token).
+        let mut next = usize::MAX;
+        let mut step = steps.next();
+        if let Some(&(at, ..)) = step {
+            next = at;
+        }
         for (i, t) in tokens.enumerate() {
-            if let Some(&(_, close, implied)) = steps.next_if(|(at, ..)| *at == i) {
+            if i == next
+                && let Some(&(_, close, implied)) = step
+            {
                 tree.close(close);
                 for &name in implied {
                     tree.push(OwnedToken::StartTag(OwnedTag::new(name)));
                 }
+                step = steps.next();
+                next = step.map_or(usize::MAX, |&(at, ..)| at);
             }
             match t.tok {
                 Tok::Html(t) => tree.push(t),

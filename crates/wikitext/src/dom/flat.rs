@@ -89,18 +89,17 @@ impl Open {
                 atom::TR,
             ]
             .contains(&a)
-        }) || tag
-            .attrs()
-            .iter()
-            .any(|a| a.name.as_str().starts_with("tl:"));
+        });
         let name = tag.name().clone().into_cow();
-        let attrs = AttrHandoff::into_tree_attrs(std::mem::take(tag.attrs_mut()));
+        // The attributes and whether one is private, in one walk.
+        let (attrs, private) =
+            AttrHandoff::into_tree_attrs_private(std::mem::take(tag.attrs_mut()));
         Open {
             name,
             attrs,
             start,
             below: false,
-            concerns,
+            concerns: concerns || private,
         }
     }
 
