@@ -205,11 +205,22 @@ fn tree(mut tokens: Vec<WikiToken>, page: &Page) -> Result<Vec<Node>, WikiError>
 /// A ref body's flat `tokens` ([`dom::flat::is_flat`]) built without the
 /// tree builder, then through the DOM passes.
 fn flat_tree(tokens: Vec<WikiToken>, page: &Page) -> Vec<Node> {
-    let mut flat = Vec::with_capacity(tokens.len());
-    for t in tokens {
-        flatten(t, &mut flat);
-    }
-    let nodes = dom::flat::build(flat);
+    let nodes = dom::flat::build(|tree| {
+        // Token by token: HTML tokens straight in, pseudo-tokens as what
+        // they flatten to.
+        let mut flat = Vec::new();
+        for t in tokens {
+            match t.tok {
+                Tok::Html(t) => tree.push(t),
+                _ => {
+                    flatten(t, &mut flat);
+                    for t in flat.drain(..) {
+                        tree.push(t);
+                    }
+                }
+            }
+        }
+    });
     dom_passes(nodes, false, &page.calls, &page.bodies)
 }
 

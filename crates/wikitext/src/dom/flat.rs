@@ -15,6 +15,7 @@ use tagloom_html::tree_builder::AppendRun;
 
 use super::patch_tree::AttrHandoff;
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use super::{Attr, Element, Marked, Node};
 use crate::token::{Tok, WikiToken};
@@ -118,13 +119,29 @@ impl Open {
     }
 }
 
-/// The tree `tokens` build by appending only ([`Appender`]).
-pub(crate) fn build(tokens: impl IntoIterator<Item = OwnedToken>) -> Vec<Node> {
-    let mut tree = Appender::default();
-    for t in tokens {
-        tree.push(t);
-    }
-    tree.finish()
+thread_local! {
+    /// The [`Appender`] of [`build`]: a ref body's tree is built in the
+    /// buffers of the last one's (not grown again from nothing each time).
+    static APPENDER: RefCell<Appender> = RefCell::new(Appender::default());
+}
+
+/// The tree that `fill` builds in an [`Appender`] by appending only (the
+/// thread's reused one; a new one if `fill` itself builds a tree).
+pub(crate) fn build(fill: impl FnOnce(&mut Appender)) -> Vec<Node> {
+    APPENDER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut tree) => {
+            // Empty unless a `fill` panicked half-way.
+            tree.nodes.clear();
+            tree.open.clear();
+            fill(&mut tree);
+            tree.finish()
+        }
+        Err(_) => {
+            let mut tree = Appender::default();
+            fill(&mut tree);
+            tree.finish()
+        }
+    })
 }
 
 /// A tree built by appending only, token by token: from a run [`is_flat`]
