@@ -175,20 +175,37 @@ impl Appender {
                 }
             }
             OwnedToken::EndTag(_) => self.close_last(),
-            OwnedToken::Characters(mut t) if !t.text().is_empty() => {
-                let start = self.open.last().map_or(0, |e| e.start);
-                // Text joins a text just before it in the same parent.
-                if self.nodes.len() > start
-                    && let Some(Node::Text(last)) = self.nodes.last_mut()
-                {
-                    last.push_str(t.text());
-                } else {
-                    self.nodes.push(Node::Text(t.take_text()));
-                }
-            }
+            OwnedToken::Characters(mut t) if !t.text().is_empty() => match self.last_text() {
+                Some(last) => last.push_str(t.text()),
+                None => self.nodes.push(Node::Text(t.take_text())),
+            },
             OwnedToken::Comment(mut c) => self.nodes.push(Node::Comment(c.take_text())),
             _ => {}
         }
+    }
+
+    /// Appends `text` as a text token would be ([`push`](Self::push)),
+    /// copied only when it makes a node of its own.
+    pub(crate) fn push_text(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        match self.last_text() {
+            Some(last) => last.push_str(text),
+            None => self.nodes.push(Node::Text(text.to_owned())),
+        }
+    }
+
+    /// The text just before the next node in the same parent, which text
+    /// joins.
+    fn last_text(&mut self) -> Option<&mut String> {
+        let start = self.open.last().map_or(0, |e| e.start);
+        if self.nodes.len() > start
+            && let Some(Node::Text(last)) = self.nodes.last_mut()
+        {
+            return Some(last);
+        }
+        None
     }
 
     /// Closes the last `n` open elements (as the table model closes a
