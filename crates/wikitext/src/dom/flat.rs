@@ -79,6 +79,8 @@ struct Open {
 }
 
 impl Open {
+    /// Inlined into [`Appender::push`], its one caller.
+    #[inline(always)]
     fn new(mut tag: OwnedTag, start: usize) -> Open {
         let concerns = tag.name().atom().is_some_and(|a| {
             [
