@@ -205,12 +205,32 @@ fn tree(mut tokens: Vec<WikiToken>, page: &Page) -> Result<Vec<Node>, WikiError>
 /// A ref body's flat `tokens` ([`dom::flat::is_flat`]) built without the
 /// tree builder, then through the DOM passes.
 fn flat_tree(tokens: Vec<WikiToken>, page: &Page) -> Vec<Node> {
-    let mut flat = Vec::with_capacity(tokens.len());
-    for t in tokens {
-        flatten(t, &mut flat);
-    }
-    let nodes = dom::flat::build(flat);
+    let nodes = dom::flat::build(|tree| {
+        // Token by token: HTML tokens straight in, pseudo-tokens as what
+        // they flatten to.
+        let mut flat = Vec::new();
+        for t in tokens {
+            match t.tok {
+                Tok::Html(t) => tree.push(t),
+                _ => push_pseudo(tree, t, &mut flat),
+            }
+        }
+    });
     dom_passes(nodes, false, &page.calls, &page.bodies)
+}
+
+/// Appends the pseudo-token `token` to `tree` as [`flatten`] makes it: its
+/// text without a token made for it, anything else through `flat` (a
+/// reused buffer).
+fn push_pseudo(tree: &mut dom::flat::Appender, token: WikiToken, flat: &mut Vec<OwnedToken>) {
+    if let Some(text) = flat_text(&token.tok) {
+        tree.push_text(text);
+    } else {
+        flatten(token, flat);
+        for t in flat.drain(..) {
+            tree.push(t);
+        }
+    }
 }
 
 /// The tree builder of an inline render: a fragment in `<body>` rather than a
@@ -228,19 +248,30 @@ fn inline_config() -> TreeBuilderConfig {
     config
 }
 
+/// The text a pseudo-token that reaches the end is written as, when it is
+/// one piece of text ([`flatten`]): a tree built by appending takes it as
+/// it is, no token made.
+fn flat_text(tok: &Tok) -> Option<&str> {
+    match tok {
+        Tok::Newline => Some("\n"),
+        Tok::ListItem(b) | Tok::Template(b) | Tok::TemplateArg(b) => Some(b),
+        _ => None,
+    }
+}
+
 /// Pseudo-tokens that reach the end become the text they were written as.
 fn flatten(token: WikiToken, out: &mut Vec<OwnedToken>) {
     match token.tok {
         Tok::Html(t) => out.push(t),
-        Tok::Newline => out.push(OwnedToken::text("\n")),
+        Tok::Newline | Tok::ListItem(_) | Tok::Template(_) | Tok::TemplateArg(_) => {
+            out.push(OwnedToken::text(flat_text(&token.tok).unwrap_or_default()));
+        }
         Tok::Quote(n) => out.push(OwnedToken::text("'".repeat(n as usize))),
-        Tok::ListItem(b) => out.push(OwnedToken::text(b.to_string())),
         Tok::IndentPre(inner) | Tok::EmptyLine(inner) => {
             for t in inner {
                 flatten(t, out);
             }
         }
-        Tok::Template(raw) | Tok::TemplateArg(raw) => out.push(OwnedToken::text(raw.to_string())),
         Tok::WikiLink(target) => out.push(OwnedToken::StartTag(crate::transform::links::link_tag(
             *target, "", None,
         ))),
@@ -615,22 +646,27 @@ impl BodySink {
             .ok_or_else(|| PipelineError::Sink("no key for a run".into()))?;
         self.feed(OwnedToken::comment(String::new()))?;
         let mut tree = std::mem::take(&mut self.appender);
-        let mut steps = self.steps.iter().peekable();
+        let mut steps = self.steps.iter();
+        // The index of the next token with a step (none: past every token).
+        let mut next = usize::MAX;
+        let mut step = steps.next();
+        if let Some(&(at, ..)) = step {
+            next = at;
+        }
         for (i, t) in tokens.enumerate() {
-            if let Some(&(_, close, implied)) = steps.next_if(|(at, ..)| *at == i) {
+            if i == next
+                && let Some(&(_, close, implied)) = step
+            {
                 tree.close(close);
                 for &name in implied {
                     tree.push(OwnedToken::StartTag(OwnedTag::new(name)));
                 }
+                step = steps.next();
+                next = step.map_or(usize::MAX, |&(at, ..)| at);
             }
             match t.tok {
                 Tok::Html(t) => tree.push(t),
-                _ => {
-                    flatten(t, flat);
-                    for t in flat.drain(..) {
-                        tree.push(t);
-                    }
-                }
+                _ => push_pseudo(&mut tree, t, flat),
             }
         }
         self.runs.push((key, tree.finish()));

@@ -97,8 +97,14 @@ impl Marked {
         matches!(
             &*e.name,
             "meta" | "table" | "tbody" | "thead" | "tfoot" | "tr"
-        ) || e.attrs.iter().any(|(k, _)| k.starts_with("tl:"))
+        ) || e.attrs.iter().any(|(k, _)| is_private(k))
     }
+}
+
+/// Whether `name` is one of the tokenizer's private attributes (`tl:…`),
+/// which the DOM passes read and remove. No static atom's name is one.
+pub(crate) fn is_private(name: &str) -> bool {
+    name.starts_with("tl:")
 }
 
 impl PartialEq for Marked {
@@ -193,4 +199,21 @@ pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
         }
     }
     roots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The attribute conversion looks for private names among the names
+    /// that are not static atoms only.
+    #[test]
+    fn no_static_name_is_private() {
+        assert!(
+            !tagloom_html::atom::STATIC_NAMES
+                .iter()
+                .any(|n| is_private(n))
+        );
+        assert!(is_private("tl:call"));
+    }
 }

@@ -20,7 +20,7 @@ use tagloom_html::dom_patch::{PatchKey, QuirksMode};
 use tagloom_html::token::{OwnedAttribute, OwnedTag};
 use tagloom_html::tree_builder::{ElementAttrs, NewElement, TreeSink};
 
-use super::{Attr, Element, Marked, Node};
+use super::{Attr, Element, Marked, Node, is_private};
 
 /// No slot (a link's end).
 const NONE: u32 = u32::MAX;
@@ -614,10 +614,26 @@ impl AttrHandoff {
 
     /// `attrs` as the tree keeps them (values and names moved).
     pub(crate) fn into_tree_attrs(attrs: Vec<OwnedAttribute>) -> Vec<Attr> {
-        attrs
+        Self::into_tree_attrs_private(attrs).0
+    }
+
+    /// [`into_tree_attrs`](Self::into_tree_attrs), and whether one of them is
+    /// private ([`is_private`]), found in the same walk (in place: the list
+    /// keeps its allocation). A static name (one HTML, SVG or MathML
+    /// defines) is never private: only the other names are looked at.
+    pub(crate) fn into_tree_attrs_private(attrs: Vec<OwnedAttribute>) -> (Vec<Attr>, bool) {
+        let mut private = false;
+        let attrs = attrs
             .into_iter()
-            .map(|a| (a.name.into_cow(), a.value))
-            .collect()
+            .map(|a| {
+                let name = a.name.into_cow();
+                if let Cow::Owned(n) = &name {
+                    private |= is_private(n);
+                }
+                (name, a.value)
+            })
+            .collect();
+        (attrs, private)
     }
 
     /// The element that took the expected attributes, if one did; expects
