@@ -5,8 +5,8 @@
 use super::errors::{CiteError, error_span, errors_json};
 use super::model::State;
 use super::placeholder::Tag;
+use super::validate;
 use super::{Element, Node, attr, attrs_json, element, placeholder, serialize, text};
-use super::{hoist, validate};
 use crate::transclusion::json_into;
 
 /// Lists with more footnotes than this get `mw-references-columns`.
@@ -74,7 +74,7 @@ impl State {
         }
         let mut body = self.bodies.borrow_mut().get(tag.body);
         self.embedded += 1;
-        hoist::hoist_out_of_links(&mut body);
+        self.hoist(&mut body);
         self.walk(&mut body);
         self.embedded -= 1;
         if nested {

@@ -191,6 +191,13 @@ pub(crate) struct Bodies {
     nests: Vec<bool>,
     /// How many placeholders' tags were recorded ([`Bodies::add_tag`] calls).
     tags_made: usize,
+    /// How many of them are the page's own (depth 0): the page's walk stops
+    /// once it has met as many.
+    page_tags: usize,
+    /// Whether a `<ref>` placeholder may sit inside a link (made while an
+    /// `<a>` was open, or after tags that can keep one open past its `</a>`):
+    /// only then are refs hoisted out of links.
+    pub(crate) refs_in_links: bool,
     /// Per nesting depth, body source → index: the same source at the same
     /// depth renders the same nodes (its markers name the same transclusions).
     index: Vec<HashMap<String, usize>>,
@@ -242,6 +249,9 @@ impl Bodies {
     pub(crate) fn add_tag(&mut self, depth: usize, tag: Pending) -> usize {
         self.tags_made += 1;
         let index = self.tags.len();
+        if depth == 0 {
+            self.page_tags += 1;
+        }
         if depth > 0 {
             match self.nested_tags.entry((depth, tag)) {
                 Entry::Occupied(e) => return *e.get(),
@@ -260,6 +270,12 @@ impl Bodies {
     /// some).
     pub(crate) fn tags_made(&self) -> usize {
         self.tags_made
+    }
+
+    /// How many placeholders the page's own tokens made (each is in the
+    /// page's tree once: the tree builder and the DOM passes never copy one).
+    pub(crate) fn page_tags(&self) -> usize {
+        self.page_tags
     }
 
     /// Whether the body `id` names may hold placeholders (an unknown one may).
