@@ -150,11 +150,17 @@ impl Cite {
             };
             bodies.add_tag(self.depth, pending)
         };
-        let mut el = OwnedTag::new(ph::element(kind));
-        el.attrs_mut()
-            .push(OwnedAttribute::new(ph::KIND, ph::kind_value(kind, index)));
+        // The element's name is a static atom (no lookup); its one attribute
+        // is the list's whole size (no growth from empty).
+        let name = if kind == ph::REF {
+            atom::SUP
+        } else {
+            atom::DIV
+        };
+        let mut el = OwnedTag::new(name);
+        *el.attrs_mut() = vec![OwnedAttribute::new(ph::KIND, ph::kind_value(kind, index))];
         out.push(WikiToken::start_tag(el));
-        out.push(WikiToken::end(ph::element(kind)));
+        out.push(WikiToken::end(name));
     }
 }
 

@@ -48,11 +48,6 @@ pub(crate) fn kind_value(kind: &str, index: usize) -> String {
     out
 }
 
-/// The element a placeholder of `kind` is.
-pub(crate) fn element(kind: &str) -> &'static str {
-    if kind == REF { "sup" } else { "div" }
-}
-
 /// `n` in decimal (a [`USE`] value).
 pub(crate) fn number(n: usize) -> String {
     let mut out = String::with_capacity(8);
@@ -62,13 +57,22 @@ pub(crate) fn number(n: usize) -> String {
 
 /// Which kind of placeholder `e` is, if any.
 pub(crate) fn kind(e: &Element) -> Option<&str> {
-    e.attr(KIND)
-        .map(|v| v.split_once(' ').map_or(v, |(kind, _)| kind))
+    e.attr(KIND).map(value_kind)
+}
+
+/// The kind a [`KIND`] value names (its text before the first space: these
+/// short values are read byte by byte, no searcher set up).
+pub(crate) fn value_kind(value: &str) -> &str {
+    match value.bytes().position(|b| b == b' ') {
+        Some(at) => value.get(..at).unwrap_or(value),
+        None => value,
+    }
 }
 
 /// The index of a placeholder's tag in its [`KIND`] value.
 fn tag_index(value: &str) -> Option<usize> {
-    value.split_once(' ')?.1.parse().ok()
+    let at = value.bytes().position(|b| b == b' ')?;
+    value.get(at + 1..)?.parse().ok()
 }
 
 /// An attribute value as MediaWiki's sanitizer leaves it: trimmed, runs of
