@@ -225,7 +225,7 @@ impl Cite {
     /// page's own chain, depth 0, does not keep the count). One match on the
     /// token's kind, which also tells refs (`false`) from the rest (`true`):
     /// most tokens are text and leave at once.
-    #[inline]
+    #[inline(always)]
     fn track(&mut self, token: &WikiToken) -> bool {
         match &token.tok {
             Tok::Ref(_) | Tok::References(_) => return false,

@@ -194,6 +194,12 @@ fn href_fragment_into(id: &str, out: &mut String) {
         Some((at, _)) => id.get(..at).unwrap_or(id),
         None => id,
     };
+    // The ids Cite makes (`normalize_id_into`: whitespace already `_`)
+    // rarely hold a byte to change: one cheap test per byte, then one copy.
+    if !id.bytes().any(|b| b <= b' ' || b == b'%') {
+        out.push_str(id);
+        return;
+    }
     // Runs without whitespace or `%` are copied whole.
     let bytes = id.as_bytes();
     let mut start = 0;
@@ -461,6 +467,13 @@ mod tests {
         assert_eq!(id(href_fragment_into, "a b\tc"), "a_b_c");
         assert_eq!(id(href_fragment_into, "%41%4%zz%é"), "%2541%4%zz%é");
         assert_eq!(id(href_fragment_into, "x%4"), "x%4");
+        // The common id, nothing to change (the one-copy path), and a control
+        // byte the quick test sends the long way, kept.
+        assert_eq!(
+            id(href_fragment_into, "cite_note-Sm\u{e9}_1-2"),
+            "cite_note-Sm\u{e9}_1-2"
+        );
+        assert_eq!(id(href_fragment_into, "a\u{1}b"), "a\u{1}b");
         assert_eq!(id(href_fragment_into, "\u{a0}%ff"), "\u{a0}%25ff");
     }
 }
