@@ -299,6 +299,54 @@ mod tests {
     use std::sync::Arc;
 
     #[test]
+    fn refs_made_inside_links_ask_for_the_hoist() {
+        // Whether the page's bodies ask for the hoist after `tokens`.
+        let flagged = |tokens: Vec<WikiToken>| -> bool {
+            let page = Rc::new(Page::new(
+                Arc::new(RenderOptions::default()),
+                Arc::from(Vec::new()),
+            ));
+            let mut cite = Cite::new(Rc::clone(&page), 0);
+            let mut out = Vec::new();
+            for t in tokens {
+                if cite.pass(&t) {
+                    out.push(t);
+                } else {
+                    cite.push(t, &mut out);
+                }
+            }
+            let flag = page.bodies.borrow().refs_in_links;
+            page.release_renderers();
+            flag
+        };
+        let reference = || {
+            WikiToken::made(Tok::Ref(Box::new(RefTag {
+                attrs: Vec::new(),
+                name: None,
+                group: None,
+                body: None,
+            })))
+        };
+        let (a, end_a) = (|| WikiToken::start(atom::A), || WikiToken::end(atom::A));
+        assert!(!flagged(vec![a(), end_a(), reference()]));
+        assert!(flagged(vec![a(), reference(), end_a()]));
+        assert!(flagged(vec![a(), a(), end_a(), reference()]));
+        // A table-scope tag inside a link: its `</a>` may not close it.
+        assert!(flagged(vec![
+            a(),
+            WikiToken::start(atom::TD),
+            end_a(),
+            reference()
+        ]));
+        assert!(!flagged(vec![
+            WikiToken::start(atom::TD),
+            a(),
+            end_a(),
+            reference()
+        ]));
+    }
+
+    #[test]
     fn plain_bodies_render_as_themselves() {
         for body in [
             "Smith, J. (2020) - A title/part 2",
