@@ -298,7 +298,7 @@ impl State {
             )
         };
         let backlinks = if visible == 1 {
-            let href = self.href(&self.backlink_id(i, Some(1)));
+            let href = self.backlink_href(i, 1);
             element(
                 "span",
                 vec![attr("class", "mw-cite-backlink")],
@@ -310,7 +310,7 @@ impl State {
                 if n > 1 {
                     children.push(text(" "));
                 }
-                let href = self.href(&self.backlink_id(i, Some(n)));
+                let href = self.backlink_href(i, n);
                 children.push(link(href, &n.to_string(), false));
             }
             element(
