@@ -33,6 +33,15 @@ pub(crate) struct Cite {
     pub(crate) depth: usize,
     /// Template outputs open here (their `mw:Transclusion` metas).
     open_calls: usize,
+    /// Links open here (`<a>` start tags not yet ended): a `<ref>` made
+    /// while one is may land inside it ([`Bodies::refs_in_links`]).
+    ///
+    /// [`Bodies::refs_in_links`]: crate::dom::cite::placeholder::Bodies
+    links: usize,
+    /// A tag that can keep a link open past its `</a>` (a table's, which
+    /// bounds the `</a>`'s scope) came while one was open: from then on every
+    /// ref counts as inside a link.
+    links_unsure: bool,
     /// Custom footnote labels of the groups seen (`None`: the wiki has none).
     labels: HashMap<String, Option<Vec<String>>>,
 }
@@ -43,6 +52,8 @@ impl Cite {
             page,
             depth,
             open_calls: 0,
+            links: 0,
+            links_unsure: false,
             labels: HashMap::new(),
         }
     }
@@ -125,6 +136,9 @@ impl Cite {
         let id = body.as_deref().map(|b| self.body_id(b));
         let index = {
             let mut bodies = self.page.bodies.borrow_mut();
+            if kind == ph::REF && (self.links > 0 || self.links_unsure) {
+                bodies.refs_in_links = true;
+            }
             if bodies.page.is_empty() {
                 bodies.page = format!("./{}", encode_title(&self.page.title));
             }
@@ -136,11 +150,17 @@ impl Cite {
             };
             bodies.add_tag(self.depth, pending)
         };
-        let mut el = OwnedTag::new(ph::element(kind));
-        el.attrs_mut()
-            .push(OwnedAttribute::new(ph::KIND, ph::kind_value(kind, index)));
+        // The element's name is a static atom (no lookup); its one attribute
+        // is the list's whole size (no growth from empty).
+        let name = if kind == ph::REF {
+            atom::SUP
+        } else {
+            atom::DIV
+        };
+        let mut el = OwnedTag::new(name);
+        *el.attrs_mut() = vec![OwnedAttribute::new(ph::KIND, ph::kind_value(kind, index))];
         out.push(WikiToken::start_tag(el));
-        out.push(WikiToken::end(ph::element(kind)));
+        out.push(WikiToken::end(name));
     }
 }
 
@@ -163,6 +183,31 @@ fn is_plain(body: &str) -> bool {
     plain_chars && !body.contains("''") && !["ISBN", "RFC", "PMID"].iter().any(|m| body.contains(m))
 }
 
+/// Whether an element named `name` bounds an `</a>`'s scope (the tree
+/// builder's "has an element in scope" list, table parts, and the foreign
+/// roots whose integration points bound it): after one, an `</a>` may leave
+/// its link open.
+fn bounds_link_scope(name: &tagloom_html::token::Name) -> bool {
+    matches!(
+        name.as_str(),
+        "table"
+            | "tbody"
+            | "thead"
+            | "tfoot"
+            | "tr"
+            | "td"
+            | "th"
+            | "caption"
+            | "marquee"
+            | "object"
+            | "applet"
+            | "template"
+            | "html"
+            | "svg"
+            | "math"
+    )
+}
+
 /// Whether the ASCII letters just before the `:` at `colon` start a protocol.
 fn names_protocol(body: &str, colon: usize) -> bool {
     let head = body.get(..colon).unwrap_or("");
@@ -174,16 +219,34 @@ fn names_protocol(body: &str, colon: usize) -> bool {
 }
 
 impl Cite {
-    /// Counts the template outputs opened and closed by `token` (their
-    /// `mw:Transclusion` metas). Only ref bodies' renders read the count: the
-    /// page's own chain (depth 0) does not keep it.
-    fn track_calls(&mut self, token: &WikiToken) {
-        if self.depth == 0 {
-            return;
+    /// Follows the tokens that concern the stage besides refs: links opened
+    /// and closed ([`Cite::links`]) and, in a ref body's render, template
+    /// outputs (their `mw:Transclusion` metas, [`Cite::open_calls`]; the
+    /// page's own chain, depth 0, does not keep the count). One match on the
+    /// token's kind, which also tells refs (`false`) from the rest (`true`):
+    /// most tokens are text and leave at once.
+    #[inline(always)]
+    fn track(&mut self, token: &WikiToken) -> bool {
+        match &token.tok {
+            Tok::Ref(_) | Tok::References(_) => return false,
+            Tok::Html(OwnedToken::StartTag(t)) => self.start_tag(t),
+            Tok::Html(OwnedToken::EndTag(t)) if t.name().is(atom::A) => {
+                self.links = self.links.saturating_sub(1);
+            }
+            Tok::WikiLink(_) => self.links += 1,
+            _ => {}
         }
-        if let Tok::Html(OwnedToken::StartTag(t)) = &token.tok
-            && t.name().is(atom::META)
-        {
+        true
+    }
+
+    /// [`Cite::track`] for a start tag.
+    fn start_tag(&mut self, t: &OwnedTag) {
+        let name = t.name();
+        if name.is(atom::A) {
+            self.links += 1;
+        } else if self.links > 0 && bounds_link_scope(name) {
+            self.links_unsure = true;
+        } else if self.depth > 0 && name.is(atom::META) {
             match t.attr("typeof") {
                 Some("mw:Transclusion") => self.open_calls += 1,
                 Some("mw:Transclusion/End") => {
@@ -199,19 +262,16 @@ impl Transform for Cite {
     /// The page's caches (link form, group labels) stay.
     fn reset(&mut self) {
         self.open_calls = 0;
+        self.links = 0;
+        self.links_unsure = false;
     }
 
     /// Every token but a `<ref>` or `<references>` passes.
     fn pass(&mut self, token: &WikiToken) -> bool {
-        if matches!(token.tok, Tok::Ref(_) | Tok::References(_)) {
-            return false;
-        }
-        self.track_calls(token);
-        true
+        self.track(token)
     }
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
-        self.track_calls(&token);
         // A ref a template made inside a ref body is dropped (Parsoid allows
         // nested refs only where the body says so, `{{#tag:ref}}`). An empty
         // span stands in for it (the template's output).
@@ -223,7 +283,11 @@ impl Transform for Cite {
         match token.tok {
             Tok::Ref(r) => self.placeholder(ph::REF, *r, out),
             Tok::References(r) => self.placeholder(ph::REFERENCES, *r, out),
-            tok => out.push(WikiToken { tok, ..token }),
+            tok => {
+                let token = WikiToken { tok, ..token };
+                self.track(&token);
+                out.push(token);
+            }
         }
     }
 }
@@ -233,6 +297,54 @@ mod tests {
     use super::*;
     use crate::RenderOptions;
     use std::sync::Arc;
+
+    #[test]
+    fn refs_made_inside_links_ask_for_the_hoist() {
+        // Whether the page's bodies ask for the hoist after `tokens`.
+        let flagged = |tokens: Vec<WikiToken>| -> bool {
+            let page = Rc::new(Page::new(
+                Arc::new(RenderOptions::default()),
+                Arc::from(Vec::new()),
+            ));
+            let mut cite = Cite::new(Rc::clone(&page), 0);
+            let mut out = Vec::new();
+            for t in tokens {
+                if cite.pass(&t) {
+                    out.push(t);
+                } else {
+                    cite.push(t, &mut out);
+                }
+            }
+            let flag = page.bodies.borrow().refs_in_links;
+            page.release_renderers();
+            flag
+        };
+        let reference = || {
+            WikiToken::made(Tok::Ref(Box::new(RefTag {
+                attrs: Vec::new(),
+                name: None,
+                group: None,
+                body: None,
+            })))
+        };
+        let (a, end_a) = (|| WikiToken::start(atom::A), || WikiToken::end(atom::A));
+        assert!(!flagged(vec![a(), end_a(), reference()]));
+        assert!(flagged(vec![a(), reference(), end_a()]));
+        assert!(flagged(vec![a(), a(), end_a(), reference()]));
+        // A table-scope tag inside a link: its `</a>` may not close it.
+        assert!(flagged(vec![
+            a(),
+            WikiToken::start(atom::TD),
+            end_a(),
+            reference()
+        ]));
+        assert!(!flagged(vec![
+            WikiToken::start(atom::TD),
+            a(),
+            end_a(),
+            reference()
+        ]));
+    }
 
     #[test]
     fn plain_bodies_render_as_themselves() {

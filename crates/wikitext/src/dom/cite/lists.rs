@@ -5,8 +5,8 @@
 use super::errors::{CiteError, error_span, errors_json};
 use super::model::State;
 use super::placeholder::Tag;
+use super::validate;
 use super::{Element, Node, attr, attrs_json, element, placeholder, serialize, text};
-use super::{hoist, validate};
 use crate::transclusion::json_into;
 
 /// Lists with more footnotes than this get `mw-references-columns`.
@@ -74,7 +74,7 @@ impl State {
         }
         let mut body = self.bodies.borrow_mut().get(tag.body);
         self.embedded += 1;
-        hoist::hoist_out_of_links(&mut body);
+        self.hoist(&mut body);
         self.walk(&mut body);
         self.embedded -= 1;
         if nested {
@@ -298,7 +298,7 @@ impl State {
             )
         };
         let backlinks = if visible == 1 {
-            let href = self.href(&self.backlink_id(i, Some(1)));
+            let href = self.backlink_href(i, 1);
             element(
                 "span",
                 vec![attr("class", "mw-cite-backlink")],
@@ -310,7 +310,7 @@ impl State {
                 if n > 1 {
                     children.push(text(" "));
                 }
-                let href = self.href(&self.backlink_id(i, Some(n)));
+                let href = self.backlink_href(i, n);
                 children.push(link(href, &n.to_string(), false));
             }
             element(

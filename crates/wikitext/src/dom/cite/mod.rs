@@ -35,9 +35,9 @@ pub(crate) fn process(nodes: &mut Vec<Node>, bodies: &placeholder::SharedBodies)
     if !has_placeholder(nodes) {
         return;
     }
-    hoist::hoist_out_of_links(nodes);
     let mut state = State::default();
     state.bodies = std::rc::Rc::clone(bodies);
+    state.hoist(nodes);
     state.walk(nodes);
     state.auto_generated(nodes);
     state.finalize_page(nodes);
@@ -141,8 +141,23 @@ fn json_object<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> S
 }
 
 impl State {
+    /// Moves the refs inside links under `nodes` after their links, when the
+    /// token stage saw a ref made inside one (most pages have none: no walk).
+    fn hoist(&self, nodes: &mut Vec<Node>) {
+        if self.bodies.borrow().refs_in_links {
+            hoist::hoist_out_of_links(nodes);
+        } else if cfg!(debug_assertions) {
+            // Debug builds check that the hoist skipped would move nothing.
+            let mut hoisted = nodes.clone();
+            hoist::hoist_out_of_links(&mut hoisted);
+            assert!(hoisted == *nodes, "a ref in a link the token stage missed");
+        }
+    }
+
     /// Processes the placeholders under `nodes` in document order. The page's
-    /// walk (not one of a body inside it) records where its `<sup>`s are.
+    /// walk (not one of a body inside it) records where its `<sup>`s are, and
+    /// stops once it has met every placeholder the page's tokens made (the
+    /// rest of the page, often its last sections, holds none).
     fn walk(&mut self, nodes: &mut [Node]) {
         /// A list of siblings being walked.
         struct Frame<'a> {
@@ -156,6 +171,8 @@ impl State {
         }
         self.walks += 1;
         let page = self.walks == 1;
+        // The page's placeholders still to meet (`None`: a body's walk).
+        let mut left = page.then(|| self.bodies.borrow().page_tags());
         let mut stack = Vec::with_capacity(16);
         stack.push(Frame {
             nodes: nodes.iter_mut(),
@@ -183,6 +200,11 @@ impl State {
                 _ => continue,
             };
             frame.after_wrapper = is_wrapper;
+            let last = tag.is_some()
+                && left.as_mut().is_some_and(|n| {
+                    *n = n.saturating_sub(1);
+                    *n == 0
+                });
             match tag {
                 Some(tag) if is_ref => {
                     *node = self.extract_ref(tag);
@@ -202,6 +224,19 @@ impl State {
                         });
                     }
                 }
+            }
+            if last {
+                // Debug builds check that no placeholder is left behind.
+                if cfg!(debug_assertions) {
+                    for frame in &mut stack {
+                        let rest: Vec<Node> = frame.nodes.by_ref().map(|n| n.clone()).collect();
+                        assert!(
+                            !has_placeholder(&rest),
+                            "a placeholder past the page's last"
+                        );
+                    }
+                }
+                break;
             }
         }
         self.walks -= 1;

@@ -194,6 +194,12 @@ fn href_fragment_into(id: &str, out: &mut String) {
         Some((at, _)) => id.get(..at).unwrap_or(id),
         None => id,
     };
+    // The ids Cite makes (`normalize_id_into`: whitespace already `_`)
+    // rarely hold a byte to change: one cheap test per byte, then one copy.
+    if !id.bytes().any(|b| b <= b' ' || b == b'%') {
+        out.push_str(id);
+        return;
+    }
     // Runs without whitespace or `%` are copied whole.
     let bytes = id.as_bytes();
     let mut start = 0;
@@ -354,30 +360,35 @@ impl State {
 
     /// `cite_ref-…`: the id of the `count`th use (default: the latest).
     pub(super) fn backlink_id(&self, i: usize, count: Option<usize>) -> String {
+        let name = self.items.get(i).and_then(|it| it.name.as_deref());
+        let mut out = String::with_capacity(name.map_or(0, str::len) + 32);
+        self.backlink_id_into(i, count, &mut out);
+        out
+    }
+
+    /// [`backlink_id`](Self::backlink_id) appended to `out`.
+    fn backlink_id_into(&self, i: usize, count: Option<usize>, out: &mut String) {
         let Some(it) = self.items.get(i) else {
-            return String::new();
+            return;
         };
         let count = count.unwrap_or(it.visible);
-        let name = it.name.as_deref().unwrap_or("");
-        let mut out = String::with_capacity(name.len() + 32);
         out.push_str("cite_ref-");
         match &it.name {
             Some(n) => {
-                normalize_id_into(n, &mut out);
+                normalize_id_into(n, out);
                 out.push('_');
-                push_number(&mut out, it.global);
+                push_number(out, it.global);
                 out.push('-');
-                push_number(&mut out, count.saturating_sub(1));
+                push_number(out, count.saturating_sub(1));
             }
             None => {
-                push_number(&mut out, it.global);
+                push_number(out, it.global);
                 if count > 1 {
                     out.push('-');
-                    push_number(&mut out, count - 1);
+                    push_number(out, count - 1);
                 }
             }
         }
-        out
     }
 
     pub(super) fn href(&self, id: &str) -> String {
@@ -385,6 +396,24 @@ impl State {
         out.push_str(&self.page);
         out.push('#');
         href_fragment_into(id, &mut out);
+        out
+    }
+
+    /// The link to the `count`th use of item `i`: [`href`](Self::href) of its
+    /// [`backlink_id`](Self::backlink_id), the id written in place (no
+    /// `String` of its own) unless it needs the fragment's escapes.
+    pub(super) fn backlink_href(&self, i: usize, count: usize) -> String {
+        let name = self.items.get(i).and_then(|it| it.name.as_deref());
+        let mut out = String::with_capacity(self.page.len() + name.map_or(0, str::len) + 40);
+        out.push_str(&self.page);
+        out.push('#');
+        let start = out.len();
+        self.backlink_id_into(i, Some(count), &mut out);
+        let id = out.get(start..).unwrap_or_default();
+        if id.len() > 1024 || id.bytes().any(|b| b <= b' ' || b == b'%') {
+            let id = out.split_off(start);
+            href_fragment_into(&id, &mut out);
+        }
         out
     }
 
@@ -441,6 +470,26 @@ mod tests {
     }
 
     #[test]
+    fn backlink_hrefs_are_the_hrefs_of_backlink_ids() {
+        let mut state = super::State {
+            page: "./A_page".to_owned(),
+            ..super::State::default()
+        };
+        let group = state.group_index("");
+        let long = "n".repeat(1100);
+        for name in ["", "plain", "two words", "a%41b", "x\u{1}y", long.as_str()] {
+            let i = state.add_item(group, name, "");
+            for count in [1, 2, 12] {
+                assert_eq!(
+                    state.backlink_href(i, count),
+                    state.href(&state.backlink_id(i, Some(count))),
+                    "{name:?} {count}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn numbers_in_decimal() {
         for n in [0, 7, 10, 99, 100, 12_345, usize::MAX] {
             let mut out = String::from("x");
@@ -461,6 +510,13 @@ mod tests {
         assert_eq!(id(href_fragment_into, "a b\tc"), "a_b_c");
         assert_eq!(id(href_fragment_into, "%41%4%zz%é"), "%2541%4%zz%é");
         assert_eq!(id(href_fragment_into, "x%4"), "x%4");
+        // The common id, nothing to change (the one-copy path), and a control
+        // byte the quick test sends the long way, kept.
+        assert_eq!(
+            id(href_fragment_into, "cite_note-Sm\u{e9}_1-2"),
+            "cite_note-Sm\u{e9}_1-2"
+        );
+        assert_eq!(id(href_fragment_into, "a\u{1}b"), "a\u{1}b");
         assert_eq!(id(href_fragment_into, "\u{a0}%ff"), "\u{a0}%25ff");
     }
 }

@@ -48,11 +48,6 @@ pub(crate) fn kind_value(kind: &str, index: usize) -> String {
     out
 }
 
-/// The element a placeholder of `kind` is.
-pub(crate) fn element(kind: &str) -> &'static str {
-    if kind == REF { "sup" } else { "div" }
-}
-
 /// `n` in decimal (a [`USE`] value).
 pub(crate) fn number(n: usize) -> String {
     let mut out = String::with_capacity(8);
@@ -62,13 +57,22 @@ pub(crate) fn number(n: usize) -> String {
 
 /// Which kind of placeholder `e` is, if any.
 pub(crate) fn kind(e: &Element) -> Option<&str> {
-    e.attr(KIND)
-        .map(|v| v.split_once(' ').map_or(v, |(kind, _)| kind))
+    e.attr(KIND).map(value_kind)
+}
+
+/// The kind a [`KIND`] value names (its text before the first space: these
+/// short values are read byte by byte, no searcher set up).
+pub(crate) fn value_kind(value: &str) -> &str {
+    match value.bytes().position(|b| b == b' ') {
+        Some(at) => value.get(..at).unwrap_or(value),
+        None => value,
+    }
 }
 
 /// The index of a placeholder's tag in its [`KIND`] value.
 fn tag_index(value: &str) -> Option<usize> {
-    value.split_once(' ')?.1.parse().ok()
+    let at = value.bytes().position(|b| b == b' ')?;
+    value.get(at + 1..)?.parse().ok()
 }
 
 /// An attribute value as MediaWiki's sanitizer leaves it: trimmed, runs of
@@ -191,6 +195,13 @@ pub(crate) struct Bodies {
     nests: Vec<bool>,
     /// How many placeholders' tags were recorded ([`Bodies::add_tag`] calls).
     tags_made: usize,
+    /// How many of them are the page's own (depth 0): the page's walk stops
+    /// once it has met as many.
+    page_tags: usize,
+    /// Whether a `<ref>` placeholder may sit inside a link (made while an
+    /// `<a>` was open, or after tags that can keep one open past its `</a>`):
+    /// only then are refs hoisted out of links.
+    pub(crate) refs_in_links: bool,
     /// Per nesting depth, body source → index: the same source at the same
     /// depth renders the same nodes (its markers name the same transclusions).
     index: Vec<HashMap<String, usize>>,
@@ -242,6 +253,9 @@ impl Bodies {
     pub(crate) fn add_tag(&mut self, depth: usize, tag: Pending) -> usize {
         self.tags_made += 1;
         let index = self.tags.len();
+        if depth == 0 {
+            self.page_tags += 1;
+        }
         if depth > 0 {
             match self.nested_tags.entry((depth, tag)) {
                 Entry::Occupied(e) => return *e.get(),
@@ -260,6 +274,12 @@ impl Bodies {
     /// some).
     pub(crate) fn tags_made(&self) -> usize {
         self.tags_made
+    }
+
+    /// How many placeholders the page's own tokens made (each is in the
+    /// page's tree once: the tree builder and the DOM passes never copy one).
+    pub(crate) fn page_tags(&self) -> usize {
+        self.page_tags
     }
 
     /// Whether the body `id` names may hold placeholders (an unknown one may).

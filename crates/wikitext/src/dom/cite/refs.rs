@@ -5,7 +5,7 @@
 use super::errors::{self, CiteError};
 use super::model::{self, Conflict, State, UseBody};
 use super::placeholder::{self, Tag};
-use super::{Element, Node, attr, element, has_placeholder, hoist, serialize, text, validate};
+use super::{Element, Node, attr, element, has_placeholder, serialize, text, validate};
 use crate::transclusion::json_into;
 
 impl State {
@@ -72,7 +72,7 @@ impl State {
                 self.embedded += 1;
             }
             self.ref_depth += 1;
-            hoist::hoist_out_of_links(&mut body);
+            self.hoist(&mut body);
             self.walk(&mut body);
             self.ref_depth -= 1;
             if embedded {
