@@ -10,7 +10,7 @@
 
 use foldhash::HashMap;
 
-use super::table_fixups::{Path, element_at, list_at, markers};
+use super::table_fixups::{Path, element_at, list_at};
 use super::{Element, Node};
 use crate::transclusion::Call;
 
@@ -131,12 +131,8 @@ fn set_attr(nodes: &mut [Node], path: &[usize], name: &str, value: String) {
     }
 }
 
-/// Merges overlapping and nested call ranges.
-pub(crate) fn compounds(nodes: &mut Vec<Node>, gaps: &[Call]) {
-    compounds_with(nodes, gaps, markers(nodes));
-}
-
-/// [`compounds`] with the tree's markers (`table_fixups::markers`) known.
+/// Merges overlapping and nested call ranges, given the tree's markers
+/// (`table_fixups::markers`).
 pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<(Path, bool)>) {
     // Looked up by call only (no order needed).
     let half = marks.len() / 2;
