@@ -73,6 +73,9 @@ fn survey(nodes: &[Node]) -> (Survey, Marks) {
         if matches!(&*e.name, "table" | "tbody" | "thead" | "tfoot" | "tr") {
             found.table = true;
             found.fosterable |= e.children.iter().any(|c| is_marker(c, true));
+            if e.name == "table" {
+                m.note_table(path, e);
+            }
         }
         if e.name == "meta" {
             let start = m.note(path, node, e);
@@ -94,6 +97,8 @@ struct Marks {
     held: bool,
     /// A marker with `tl:tsuffix`.
     over_table: bool,
+    /// The path of every table with an id (its `tl:tid`).
+    tables: foldhash::HashMap<String, Path>,
 }
 
 impl Marks {
@@ -111,15 +116,23 @@ impl Marks {
         self.over_table |= e.attr(TSUFFIX).is_some();
         start
     }
+
+    /// Notes the table `e` at `path` if it has an id.
+    fn note_table(&mut self, path: &[usize], e: &Element) {
+        if let Some(tid) = e.attr(TID) {
+            self.tables.insert(tid.to_owned(), path.to_vec());
+        }
+    }
 }
 
 fn marks(nodes: &[Node]) -> Marks {
     let mut m = Marks::default();
     walk(nodes, |path, node| {
-        if let Node::Element(e) = node
-            && e.name == "meta"
-        {
+        let Node::Element(e) = node else { return };
+        if e.name == "meta" {
             m.note(path, node, e);
+        } else if e.name == "table" {
+            m.note_table(path, e);
         }
     });
     m
@@ -355,16 +368,7 @@ fn fix_pair(nodes: &mut [Node], s: &[usize], e: &[usize], edits: &mut Edits) -> 
 
 /// The path of every table with an id (its `tl:tid`).
 fn tables(nodes: &[Node]) -> foldhash::HashMap<String, Path> {
-    let mut found = foldhash::HashMap::default();
-    walk(nodes, |path, node| {
-        if let Node::Element(e) = node
-            && e.name == "table"
-            && let Some(tid) = e.attr(TID)
-        {
-            found.insert(tid.to_owned(), path.to_vec());
-        }
-    });
-    found
+    marks(nodes).tables
 }
 
 /// A call whose start marker the tree builder fostered out of the table it
@@ -659,15 +663,19 @@ fn fostered_end_from_inside(nodes: &mut Vec<Node>) {
 /// whose end marker the tree builder fostered out of it: the range runs over
 /// the fostered content to the table, the table's wikitext after the call a
 /// literal part (Parsoid's range by source offsets).
-fn fostered_end_over_table(nodes: &mut [Node]) {
-    let tables = tables(nodes);
-    let mut all = pairs(nodes);
-    all.reverse();
-    for (s, e) in all {
+/// Whether an end marker moved. `tables` and `pairs` are the tree's
+/// ([`Marks`]).
+fn fostered_end_over_table(
+    nodes: &mut [Node],
+    tables: &foldhash::HashMap<String, Path>,
+    pairs: &[(&[usize], &[usize])],
+) -> bool {
+    let mut moved = false;
+    for &(s, e) in pairs.iter().rev() {
         let (Some((&si, sp)), Some((&ei, ep))) = (s.split_last(), e.split_last()) else {
             continue;
         };
-        let (Some(start), Some(end)) = (element_at(nodes, &s), element_at(nodes, &e)) else {
+        let (Some(start), Some(end)) = (element_at(nodes, s), element_at(nodes, e)) else {
             continue;
         };
         if sp != ep || si >= ei || start.attr(TID).is_some() {
@@ -696,22 +704,24 @@ fn fostered_end_over_table(nodes: &mut [Node]) {
         // The end marker moves to just after the table.
         if let Some(span) = list.get_mut(ei..=ti) {
             span.rotate_left(1);
+            moved = true;
         }
     }
+    moved
 }
 
 /// A call that opened a table and ended on its `{|` line holds the whole
 /// table (its end marker waited for `|}`): the table's wikitext after the
 /// call closes its parts, as in Parsoid's range over the table.
-fn held_table_suffixes(nodes: &mut [Node]) {
-    for (s, e) in pairs(nodes) {
-        let Some(suffix) = element_at(nodes, &e)
+fn held_table_suffixes(nodes: &mut [Node], pairs: &[(&[usize], &[usize])]) {
+    for &(s, e) in pairs {
+        let Some(suffix) = element_at(nodes, e)
             .and_then(|m| m.attr(HSUFFIX))
             .map(str::to_owned)
         else {
             continue;
         };
-        let Some(data) = element_at(nodes, &s).and_then(|m| m.attr("data-mw")) else {
+        let Some(data) = element_at(nodes, s).and_then(|m| m.attr("data-mw")) else {
             continue;
         };
         let data = with_parts(data, "", &suffix);
@@ -825,14 +835,20 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     // attributes is on a marker now has nothing to do (each would walk the
     // tree for its pairs).
     let (from_inside, held, over_table) = (found.from_inside, found.held, found.over_table);
+    // Whether the tree's structure changed since `found` (its markers and
+    // tables no longer the tree's).
+    let mut changed = false;
     if cells {
         let mut edits = Edits::default();
         for (s, e) in &pairs_now {
-            let _ = fix_pair(nodes, s, e, &mut edits);
+            changed |= fix_pair(nodes, s, e, &mut edits).is_some();
         }
-        edits.apply(nodes);
+        if changed {
+            edits.apply(nodes);
+        }
     }
     if fostered {
+        changed = true;
         let mut edits = Edits::default();
         let tables = tables(nodes);
         for (s, e) in &pairs(nodes) {
@@ -842,19 +858,26 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     }
     if from_inside {
         fostered_end_from_inside(nodes);
+        changed = true;
     }
+    // The last two read the markers and tables: `found`'s while the tree
+    // kept its structure (`held` changes only attributes).
+    let fresh;
+    let (marks_now, pairs_now) = if changed && (held || over_table) {
+        fresh = marks(nodes);
+        let pairs = pairs_of(nodes, &fresh.list);
+        (&fresh, pairs)
+    } else {
+        (&found, pairs_now)
+    };
     if held {
-        held_table_suffixes(nodes);
+        held_table_suffixes(nodes, &pairs_now);
     }
     if over_table {
-        fostered_end_over_table(nodes);
+        changed |= fostered_end_over_table(nodes, &marks_now.tables, &pairs_now);
     }
-    // The markers found above are still the tree's unless a pass ran.
-    let now = if cells || fostered || from_inside || held || over_table {
-        markers(nodes)
-    } else {
-        found.list
-    };
+    // The markers found above are still the tree's unless a pass moved one.
+    let now = if changed { markers(nodes) } else { found.list };
     super::compound::compounds_with(nodes, gaps, now);
     strip(nodes);
 }
