@@ -10,11 +10,10 @@
 
 use foldhash::HashMap;
 
-use super::table_fixups::{Path, element_at, list_at};
+use super::table_fixups::{Mark, Path, element_at, list_at};
 use super::{Element, Node};
 use crate::transclusion::Call;
 
-const CALL: &str = "tl:call";
 const DROP: &str = "tl:drop";
 const TID: &str = "tl:tid";
 const TSUFFIX: &str = "tl:tsuffix";
@@ -133,7 +132,7 @@ fn set_attr(nodes: &mut [Node], path: &[usize], name: &str, value: String) {
 
 /// Merges overlapping and nested call ranges, given the tree's markers
 /// (`table_fixups::markers`).
-pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<(Path, bool)>) {
+pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<Mark>) {
     // Looked up by call only (no order needed).
     let half = marks.len() / 2;
     let mut starts: HashMap<usize, Path> =
@@ -141,8 +140,8 @@ pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<(P
     let mut ends: HashMap<usize, Path> =
         HashMap::with_capacity_and_hasher(half, Default::default());
     let mut order = Vec::new();
-    for (path, is_start) in marks {
-        let Some(call) = attr(nodes, &path, CALL).and_then(|c| c.parse::<usize>().ok()) else {
+    for (path, is_start, call) in marks {
+        let Some(call) = call else {
             continue;
         };
         if is_start {

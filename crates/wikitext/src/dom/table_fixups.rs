@@ -19,9 +19,14 @@ const TPREFIX: &str = "tl:tprefix";
 const TSUFFIX: &str = "tl:tsuffix";
 const DROP: &str = "tl:drop";
 const HSUFFIX: &str = "tl:hsuffix";
+const CALL: &str = "tl:call";
 
 /// A path of child indices from the top-level list.
 pub(crate) type Path = Vec<usize>;
+
+/// A transclusion marker: its path, whether it is a start marker, its call
+/// (`tl:call`).
+pub(crate) type Mark = (Path, bool, Option<usize>);
 
 fn is_marker(node: &Node, start: bool) -> bool {
     let Node::Element(e) = node else { return false };
@@ -78,7 +83,7 @@ fn survey(nodes: &[Node]) -> (Survey, Marks) {
             }
         }
         if e.name == "meta" {
-            let start = m.note(path, node, e);
+            let start = m.note(path, e);
             found.starts += usize::from(start);
         }
     });
@@ -90,7 +95,7 @@ fn survey(nodes: &[Node]) -> (Survey, Marks) {
 #[derive(Default)]
 struct Marks {
     /// (path, is start).
-    list: Vec<(Path, bool)>,
+    list: Vec<Mark>,
     /// A start marker with `tl:tid`.
     from_inside: bool,
     /// A marker with `tl:hsuffix`.
@@ -104,16 +109,29 @@ struct Marks {
 impl Marks {
     /// Notes `node` (the element `e`, a `meta`, at `path`) if it is a marker;
     /// whether it is a start marker.
-    fn note(&mut self, path: &[usize], node: &Node, e: &Element) -> bool {
-        let start = is_marker(node, true);
-        if start {
-            self.list.push((path.to_vec(), true));
-        } else if is_marker(node, false) {
-            self.list.push((path.to_vec(), false));
+    fn note(&mut self, path: &[usize], e: &Element) -> bool {
+        // One look at the attributes (the first `typeof` and `tl:call`, as
+        // `Element::attr` finds them).
+        let (mut ty, mut call) = (None, None);
+        let (mut tid, mut held, mut over_table) = (false, false, false);
+        for (k, v) in &e.attrs {
+            match &**k {
+                "typeof" if ty.is_none() => ty = Some(v.as_str()),
+                CALL if call.is_none() => call = Some(v.as_str()),
+                TID => tid = true,
+                HSUFFIX => held = true,
+                TSUFFIX => over_table = true,
+                _ => {}
+            }
         }
-        self.from_inside |= start && e.attr(TID).is_some();
-        self.held |= e.attr(HSUFFIX).is_some();
-        self.over_table |= e.attr(TSUFFIX).is_some();
+        let start = ty == Some("mw:Transclusion");
+        if start || ty == Some("mw:Transclusion/End") {
+            let call = call.and_then(|c| c.parse::<usize>().ok());
+            self.list.push((path.to_vec(), start, call));
+        }
+        self.from_inside |= start && tid;
+        self.held |= held;
+        self.over_table |= over_table;
         start
     }
 
@@ -130,7 +148,7 @@ fn marks(nodes: &[Node]) -> Marks {
     walk(nodes, |path, node| {
         let Node::Element(e) = node else { return };
         if e.name == "meta" {
-            m.note(path, node, e);
+            m.note(path, e);
         } else if e.name == "table" {
             m.note_table(path, e);
         }
@@ -139,7 +157,7 @@ fn marks(nodes: &[Node]) -> Marks {
 }
 
 /// The transclusion markers in document order: (path, is start).
-pub(crate) fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
+pub(crate) fn markers(nodes: &[Node]) -> Vec<Mark> {
     marks(nodes).list
 }
 
@@ -504,21 +522,18 @@ fn drop_fosterable_whitespace(nodes: &mut [Node]) {
 /// the starts.
 fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
     let marks = markers(nodes);
-    pairs_of(nodes, &marks)
+    pairs_of(&marks)
         .into_iter()
         .map(|(s, e)| (s.to_vec(), e.to_vec()))
         .collect()
 }
 
 /// [`pairs`] from the markers `marks` of `nodes`.
-fn pairs_of<'a>(nodes: &[Node], marks: &'a [(Path, bool)]) -> Vec<(&'a [usize], &'a [usize])> {
+fn pairs_of<'a>(marks: &'a [Mark]) -> Vec<(&'a [usize], &'a [usize])> {
     let mut starts: Vec<(usize, &'a [usize])> = Vec::new();
     let mut ends: foldhash::HashMap<usize, &'a [usize]> = foldhash::HashMap::default();
-    for (path, start) in marks {
-        let Some(call) = element_at(nodes, path)
-            .and_then(|e| e.attr("tl:call"))
-            .and_then(|c| c.parse::<usize>().ok())
-        else {
+    for (path, start, call) in marks {
+        let Some(call) = *call else {
             continue;
         };
         if *start {
@@ -823,7 +838,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     };
     // Markers are flagged and new ones collected; the tree changes only once
     // every pair is done, so the paths stay valid.
-    let pairs_now = pairs_of(nodes, &found.list);
+    let pairs_now = pairs_of(&found.list);
     let any = |name: &str| {
         pairs_now
             .iter()
@@ -865,7 +880,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     let fresh;
     let (marks_now, pairs_now) = if changed && (held || over_table) {
         fresh = marks(nodes);
-        let pairs = pairs_of(nodes, &fresh.list);
+        let pairs = pairs_of(&fresh.list);
         (&fresh, pairs)
     } else {
         (&found, pairs_now)
