@@ -811,6 +811,14 @@ fn migrate_rows_in(nodes: &mut Vec<Node>) {
 
 /// Runs the pass over the body's children.
 pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::Call]) {
+    // Nothing marked at the top (most ref bodies): no marker, table or
+    // private attribute anywhere ([`super::Marked`]), no walk.
+    if !nodes
+        .iter()
+        .any(|n| matches!(n, Node::Element(e) if e.marked_below() || super::Marked::concerns(e)))
+    {
+        return;
+    }
     let (survey, found) = survey(nodes);
     if !survey.private {
         return;
