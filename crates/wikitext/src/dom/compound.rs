@@ -10,11 +10,10 @@
 
 use foldhash::HashMap;
 
-use super::table_fixups::{Path, element_at, list_at, markers};
+use super::table_fixups::{Mark, Path, element_at, list_at};
 use super::{Element, Node};
 use crate::transclusion::Call;
 
-const CALL: &str = "tl:call";
 const DROP: &str = "tl:drop";
 const TID: &str = "tl:tid";
 const TSUFFIX: &str = "tl:tsuffix";
@@ -131,13 +130,12 @@ fn set_attr(nodes: &mut [Node], path: &[usize], name: &str, value: String) {
     }
 }
 
-/// Merges overlapping and nested call ranges.
-pub(crate) fn compounds(nodes: &mut Vec<Node>, gaps: &[Call]) {
-    compounds_with(nodes, gaps, markers(nodes));
-}
-
-/// [`compounds`] with the tree's markers (`table_fixups::markers`) known.
-pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<(Path, bool)>) {
+/// Merges overlapping and nested call ranges, given the tree's markers
+/// (`table_fixups::markers`).
+pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<Mark>) {
+    if all_apart(&marks) {
+        return;
+    }
     // Looked up by call only (no order needed).
     let half = marks.len() / 2;
     let mut starts: HashMap<usize, Path> =
@@ -145,8 +143,8 @@ pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<(P
     let mut ends: HashMap<usize, Path> =
         HashMap::with_capacity_and_hasher(half, Default::default());
     let mut order = Vec::new();
-    for (path, is_start) in marks {
-        let Some(call) = attr(nodes, &path, CALL).and_then(|c| c.parse::<usize>().ok()) else {
+    for (path, is_start, call) in marks {
+        let Some(call) = call else {
             continue;
         };
         if is_start {
@@ -244,9 +242,59 @@ pub(crate) fn compounds_with(nodes: &mut Vec<Node>, gaps: &[Call], marks: Vec<(P
     }
 }
 
+/// Whether no call can join another: each call's start marker is followed,
+/// in document order, by its own end marker, a later sibling of it (its
+/// range holds no other marker, nor any node after its end). Most trees'
+/// markers are so; the groups need not be looked for.
+fn all_apart(marks: &[Mark]) -> bool {
+    let mut last: Option<usize> = None;
+    let mut iter = marks.iter().filter(|(_, _, call)| call.is_some());
+    while let Some((s, start, call)) = iter.next() {
+        let Some((e, false, end_call)) = iter.next() else {
+            return false;
+        };
+        let (Some((si, sp)), Some((ei, ep))) = (s.split_last(), e.split_last()) else {
+            return false;
+        };
+        // A call appears once (increasing), in one list.
+        if !*start || call != end_call || last >= *call || sp != ep || ei <= si {
+            return false;
+        }
+        last = *call;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn calls_apart_are_told_without_groups() {
+        let m = |path: &[usize], start: bool, call: usize| (path.to_vec(), start, Some(call));
+        assert!(all_apart(&[]));
+        assert!(all_apart(&[
+            m(&[0], true, 0),
+            m(&[2], false, 0),
+            m(&[1, 0], true, 1),
+            m(&[1, 3], false, 1)
+        ]));
+        // Nested, crossing, ending in another list, reused: looked at.
+        assert!(!all_apart(&[
+            m(&[0], true, 0),
+            m(&[1], true, 1),
+            m(&[2], false, 1),
+            m(&[3], false, 0)
+        ]));
+        assert!(!all_apart(&[m(&[0], true, 0), m(&[1, 2], false, 0)]));
+        assert!(!all_apart(&[
+            m(&[0], true, 1),
+            m(&[1], false, 1),
+            m(&[2], true, 1),
+            m(&[3], false, 1)
+        ]));
+        assert!(!all_apart(&[m(&[0], true, 0)]));
+    }
 
     #[test]
     fn splits_parts() {

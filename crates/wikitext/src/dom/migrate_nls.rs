@@ -63,7 +63,10 @@ fn take_from_last(e: &mut Element) -> String {
 fn walk(nodes: &mut [Node]) {
     for node in nodes {
         let Node::Element(e) = node else { continue };
-        walk(&mut e.children);
+        // Most elements hold only text, or nothing.
+        if e.children.iter().any(|c| matches!(c, Node::Element(_))) {
+            walk(&mut e.children);
+        }
         if !ends_line(&e.name) {
             continue;
         }

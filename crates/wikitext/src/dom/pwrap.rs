@@ -219,14 +219,21 @@ pub(crate) fn pwrap(body: Vec<Node>) -> Vec<Node> {
 }
 
 fn inside_blockquotes(nodes: &mut [Node]) {
-    let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
-    while let Some(node) = stack.pop() {
-        if let Node::Element(e) = node {
-            if e.name == "blockquote" {
-                let children = std::mem::take(&mut e.children);
-                e.children = wrap_children(children);
-            }
-            stack.extend(e.children.iter_mut());
+    // Only elements with children are visited (most nodes are texts or
+    // empty elements).
+    fn push<'a>(list: &'a mut [Node], stack: &mut Vec<&'a mut Element>) {
+        stack.extend(list.iter_mut().filter_map(|n| match n {
+            Node::Element(e) if !e.children.is_empty() => Some(e),
+            _ => None,
+        }));
+    }
+    let mut stack: Vec<&mut Element> = Vec::new();
+    push(nodes, &mut stack);
+    while let Some(e) = stack.pop() {
+        if e.name == "blockquote" {
+            let children = std::mem::take(&mut e.children);
+            e.children = wrap_children(children);
         }
+        push(&mut e.children, &mut stack);
     }
 }

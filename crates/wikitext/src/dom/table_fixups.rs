@@ -19,9 +19,14 @@ const TPREFIX: &str = "tl:tprefix";
 const TSUFFIX: &str = "tl:tsuffix";
 const DROP: &str = "tl:drop";
 const HSUFFIX: &str = "tl:hsuffix";
+const CALL: &str = "tl:call";
 
 /// A path of child indices from the top-level list.
 pub(crate) type Path = Vec<usize>;
+
+/// A transclusion marker: its path, whether it is a start marker, its call
+/// (`tl:call`).
+pub(crate) type Mark = (Path, bool, Option<usize>);
 
 fn is_marker(node: &Node, start: bool) -> bool {
     let Node::Element(e) = node else { return false };
@@ -34,7 +39,7 @@ fn is_marker(node: &Node, start: bool) -> bool {
             })
 }
 
-/// What a tree holds that the passes look for (one walk).
+/// What a tree holds that the passes look for (one walk, [`survey`]).
 #[derive(Default)]
 struct Survey {
     /// A private (`tl:`) attribute.
@@ -45,73 +50,114 @@ struct Survey {
     table: bool,
     /// Start markers.
     starts: usize,
+    /// A row or cell with a marker anchored on it (`tl:odata`, `tl:ccall`):
+    /// [`unanchor`] may have work.
+    anchored: bool,
+    /// A table, section or row with a start marker among its children:
+    /// [`drop_fosterable_whitespace`] may have work.
+    fosterable: bool,
 }
 
-fn survey(nodes: &[Node]) -> Survey {
+/// The survey and the markers ([`marks`]) in one walk: while neither
+/// [`unanchor`] nor [`drop_fosterable_whitespace`] has work, the markers
+/// found here are the ones the later passes start from.
+fn survey(nodes: &[Node]) -> (Survey, Marks) {
     let mut found = Survey::default();
-    let mut stack: Vec<&Node> = nodes.iter().collect();
-    while let Some(n) = stack.pop() {
-        if let Node::Element(e) = n {
-            for (k, _) in &e.attrs {
-                if k.starts_with("tl:") {
-                    found.private = true;
-                    found.more |= k != "tl:call";
+    let mut m = Marks::default();
+    walk(nodes, |path, node| {
+        let Node::Element(e) = node else { return };
+        for (k, _) in &e.attrs {
+            if k.starts_with("tl:") {
+                found.private = true;
+                if k != "tl:call" {
+                    found.more = true;
+                    found.anchored |= k == "tl:odata" || k == "tl:ccall";
                 }
             }
-            found.table |= matches!(&*e.name, "table" | "tbody" | "thead" | "tfoot" | "tr");
-            found.starts += usize::from(is_marker(n, true));
-            if found.more && found.table {
-                // Every pass runs: the rest is not needed.
-                break;
-            }
-            if e.marked_below() {
-                stack.extend(e.children.iter());
+        }
+        if matches!(&*e.name, "table" | "tbody" | "thead" | "tfoot" | "tr") {
+            found.table = true;
+            found.fosterable |= e.children.iter().any(|c| is_marker(c, true));
+            if e.name == "table" {
+                m.note_table(path, e);
             }
         }
-    }
-    found
+        if e.name == "meta" {
+            let start = m.note(path, e);
+            found.starts += usize::from(start);
+        }
+    });
+    (found, m)
 }
 
 /// The transclusion markers in document order, and which of the passes that
 /// read markers' table attributes have work (one walk).
+#[derive(Default)]
 struct Marks {
     /// (path, is start).
-    list: Vec<(Path, bool)>,
+    list: Vec<Mark>,
     /// A start marker with `tl:tid`.
     from_inside: bool,
     /// A marker with `tl:hsuffix`.
     held: bool,
     /// A marker with `tl:tsuffix`.
     over_table: bool,
+    /// The path of every table with an id (its `tl:tid`).
+    tables: foldhash::HashMap<String, Path>,
+}
+
+impl Marks {
+    /// Notes `node` (the element `e`, a `meta`, at `path`) if it is a marker;
+    /// whether it is a start marker.
+    fn note(&mut self, path: &[usize], e: &Element) -> bool {
+        // One look at the attributes (the first `typeof` and `tl:call`, as
+        // `Element::attr` finds them).
+        let (mut ty, mut call) = (None, None);
+        let (mut tid, mut held, mut over_table) = (false, false, false);
+        for (k, v) in &e.attrs {
+            match &**k {
+                "typeof" if ty.is_none() => ty = Some(v.as_str()),
+                CALL if call.is_none() => call = Some(v.as_str()),
+                TID => tid = true,
+                HSUFFIX => held = true,
+                TSUFFIX => over_table = true,
+                _ => {}
+            }
+        }
+        let start = ty == Some("mw:Transclusion");
+        if start || ty == Some("mw:Transclusion/End") {
+            let call = call.and_then(|c| c.parse::<usize>().ok());
+            self.list.push((path.to_vec(), start, call));
+        }
+        self.from_inside |= start && tid;
+        self.held |= held;
+        self.over_table |= over_table;
+        start
+    }
+
+    /// Notes the table `e` at `path` if it has an id.
+    fn note_table(&mut self, path: &[usize], e: &Element) {
+        if let Some(tid) = e.attr(TID) {
+            self.tables.insert(tid.to_owned(), path.to_vec());
+        }
+    }
 }
 
 fn marks(nodes: &[Node]) -> Marks {
-    let mut m = Marks {
-        list: Vec::new(),
-        from_inside: false,
-        held: false,
-        over_table: false,
-    };
+    let mut m = Marks::default();
     walk(nodes, |path, node| {
         let Node::Element(e) = node else { return };
-        if e.name != "meta" {
-            return;
+        if e.name == "meta" {
+            m.note(path, e);
+        } else if e.name == "table" {
+            m.note_table(path, e);
         }
-        let start = is_marker(node, true);
-        if start {
-            m.list.push((path.to_vec(), true));
-        } else if is_marker(node, false) {
-            m.list.push((path.to_vec(), false));
-        }
-        m.from_inside |= start && e.attr(TID).is_some();
-        m.held |= e.attr(HSUFFIX).is_some();
-        m.over_table |= e.attr(TSUFFIX).is_some();
     });
     m
 }
 
 /// The transclusion markers in document order: (path, is start).
-pub(crate) fn markers(nodes: &[Node]) -> Vec<(Path, bool)> {
+pub(crate) fn markers(nodes: &[Node]) -> Vec<Mark> {
     marks(nodes).list
 }
 
@@ -340,16 +386,7 @@ fn fix_pair(nodes: &mut [Node], s: &[usize], e: &[usize], edits: &mut Edits) -> 
 
 /// The path of every table with an id (its `tl:tid`).
 fn tables(nodes: &[Node]) -> foldhash::HashMap<String, Path> {
-    let mut found = foldhash::HashMap::default();
-    walk(nodes, |path, node| {
-        if let Node::Element(e) = node
-            && e.name == "table"
-            && let Some(tid) = e.attr(TID)
-        {
-            found.insert(tid.to_owned(), path.to_vec());
-        }
-    });
-    found
+    marks(nodes).tables
 }
 
 /// A call whose start marker the tree builder fostered out of the table it
@@ -485,21 +522,18 @@ fn drop_fosterable_whitespace(nodes: &mut [Node]) {
 /// the starts.
 fn pairs(nodes: &[Node]) -> Vec<(Path, Path)> {
     let marks = markers(nodes);
-    pairs_of(nodes, &marks)
+    pairs_of(&marks)
         .into_iter()
         .map(|(s, e)| (s.to_vec(), e.to_vec()))
         .collect()
 }
 
 /// [`pairs`] from the markers `marks` of `nodes`.
-fn pairs_of<'a>(nodes: &[Node], marks: &'a [(Path, bool)]) -> Vec<(&'a [usize], &'a [usize])> {
+fn pairs_of<'a>(marks: &'a [Mark]) -> Vec<(&'a [usize], &'a [usize])> {
     let mut starts: Vec<(usize, &'a [usize])> = Vec::new();
     let mut ends: foldhash::HashMap<usize, &'a [usize]> = foldhash::HashMap::default();
-    for (path, start) in marks {
-        let Some(call) = element_at(nodes, path)
-            .and_then(|e| e.attr("tl:call"))
-            .and_then(|c| c.parse::<usize>().ok())
-        else {
+    for (path, start, call) in marks {
+        let Some(call) = *call else {
             continue;
         };
         if *start {
@@ -514,39 +548,61 @@ fn pairs_of<'a>(nodes: &[Node], marks: &'a [(Path, bool)]) -> Vec<(&'a [usize], 
         .collect()
 }
 
-/// Removes the private attributes; flags empty `|-` rows; trims wikitext cells.
-fn strip(nodes: &mut [Node]) {
-    let mut stack: Vec<&mut Node> = nodes.iter_mut().collect();
-    while let Some(node) = stack.pop() {
-        if let Node::Element(e) = node {
-            // One look at the attributes: most elements have no private one.
-            let (mut private, mut wt, mut row) = (false, false, false);
-            for (k, _) in &e.attrs {
-                if k.starts_with("tl:") {
-                    private = true;
-                    wt |= k == "tl:wt";
-                    row |= k == ROW;
-                }
+/// Removes the private attributes; flags empty `|-` rows; trims wikitext
+/// cells; moves the trailing newlines out of wikitext rows
+/// ([`migrate_rows_in`]). One walk: an element's child list gives up its
+/// rows' newlines before the element itself is stripped (a row is flagged
+/// empty once its newlines left, a cell trimmed once its list is final), as
+/// when the rows of the whole tree moved first.
+fn strip(nodes: &mut Vec<Node>) {
+    migrate_rows_in(nodes);
+    let mut stack: Vec<&mut Element> = Vec::new();
+    push_elements(nodes, &mut stack);
+    while let Some(e) = stack.pop() {
+        // Private attributes and wikitext rows are only below marked elements.
+        let below = e.marked_below();
+        if below {
+            migrate_rows_in(&mut e.children);
+        }
+        strip_element(e);
+        if below {
+            push_elements(&mut e.children, &mut stack);
+        }
+    }
+}
+
+fn push_elements<'a>(list: &'a mut [Node], stack: &mut Vec<&'a mut Element>) {
+    stack.extend(list.iter_mut().filter_map(|n| match n {
+        Node::Element(e) => Some(e),
+        _ => None,
+    }));
+}
+
+/// [`strip`] on one element: its private attributes, a wikitext cell's
+/// whitespace, an empty wikitext row's flag.
+fn strip_element(e: &mut Element) {
+    // One look at the attributes: most elements have no private one.
+    let (mut private, mut wt, mut row) = (false, false, false);
+    for (k, _) in &e.attrs {
+        if k.starts_with("tl:") {
+            private = true;
+            wt |= k == "tl:wt";
+            row |= k == ROW;
+        }
+    }
+    if wt {
+        super::trim::trim_whitespace(e);
+    }
+    if private {
+        e.attrs.retain(|(k, _)| !k.starts_with("tl:"));
+    }
+    if row && !e.attrs.is_empty() && super::cleanup::is_empty(e) {
+        match e.attrs.iter_mut().find(|(k, _)| k == "class") {
+            Some((_, v)) if !v.split_whitespace().any(|c| c == "mw-empty-elt") => {
+                v.push_str(" mw-empty-elt");
             }
-            if wt {
-                super::trim::trim_whitespace(e);
-            }
-            if private {
-                e.attrs.retain(|(k, _)| !k.starts_with("tl:"));
-            }
-            if row && !e.attrs.is_empty() && super::cleanup::is_empty(e) {
-                match e.attrs.iter_mut().find(|(k, _)| k == "class") {
-                    Some((_, v)) if !v.split_whitespace().any(|c| c == "mw-empty-elt") => {
-                        v.push_str(" mw-empty-elt");
-                    }
-                    Some(_) => {}
-                    None => e.attrs.push(("class".into(), "mw-empty-elt".into())),
-                }
-            }
-            // Private attributes are only below marked elements.
-            if e.marked_below() {
-                stack.extend(e.children.iter_mut());
-            }
+            Some(_) => {}
+            None => e.attrs.push(("class".into(), "mw-empty-elt".into())),
         }
     }
 }
@@ -622,15 +678,19 @@ fn fostered_end_from_inside(nodes: &mut Vec<Node>) {
 /// whose end marker the tree builder fostered out of it: the range runs over
 /// the fostered content to the table, the table's wikitext after the call a
 /// literal part (Parsoid's range by source offsets).
-fn fostered_end_over_table(nodes: &mut [Node]) {
-    let tables = tables(nodes);
-    let mut all = pairs(nodes);
-    all.reverse();
-    for (s, e) in all {
+/// Whether an end marker moved. `tables` and `pairs` are the tree's
+/// ([`Marks`]).
+fn fostered_end_over_table(
+    nodes: &mut [Node],
+    tables: &foldhash::HashMap<String, Path>,
+    pairs: &[(&[usize], &[usize])],
+) -> bool {
+    let mut moved = false;
+    for &(s, e) in pairs.iter().rev() {
         let (Some((&si, sp)), Some((&ei, ep))) = (s.split_last(), e.split_last()) else {
             continue;
         };
-        let (Some(start), Some(end)) = (element_at(nodes, &s), element_at(nodes, &e)) else {
+        let (Some(start), Some(end)) = (element_at(nodes, s), element_at(nodes, e)) else {
             continue;
         };
         if sp != ep || si >= ei || start.attr(TID).is_some() {
@@ -659,22 +719,24 @@ fn fostered_end_over_table(nodes: &mut [Node]) {
         // The end marker moves to just after the table.
         if let Some(span) = list.get_mut(ei..=ti) {
             span.rotate_left(1);
+            moved = true;
         }
     }
+    moved
 }
 
 /// A call that opened a table and ended on its `{|` line holds the whole
 /// table (its end marker waited for `|}`): the table's wikitext after the
 /// call closes its parts, as in Parsoid's range over the table.
-fn held_table_suffixes(nodes: &mut [Node]) {
-    for (s, e) in pairs(nodes) {
-        let Some(suffix) = element_at(nodes, &e)
+fn held_table_suffixes(nodes: &mut [Node], pairs: &[(&[usize], &[usize])]) {
+    for &(s, e) in pairs {
+        let Some(suffix) = element_at(nodes, e)
             .and_then(|m| m.attr(HSUFFIX))
             .map(str::to_owned)
         else {
             continue;
         };
-        let Some(data) = element_at(nodes, &s).and_then(|m| m.attr("data-mw")) else {
+        let Some(data) = element_at(nodes, s).and_then(|m| m.attr("data-mw")) else {
             continue;
         };
         let data = with_parts(data, "", &suffix);
@@ -714,18 +776,15 @@ fn trailing_newline_run(children: &[Node]) -> (usize, usize) {
 }
 
 /// Moves the trailing newlines (with the comments among them) out of each
-/// wikitext row (`tl:row`) to just after it.
-fn migrate_row_newlines(nodes: &mut Vec<Node>) {
+/// wikitext row (`tl:row`) of `nodes` to just after it (the rows of this
+/// list only: [`strip`] calls it on every list it visits).
+fn migrate_rows_in(nodes: &mut Vec<Node>) {
     let mut i = nodes.len();
     while i > 0 {
         i -= 1;
         let Some(Node::Element(e)) = nodes.get_mut(i) else {
             continue;
         };
-        // Wikitext rows (`tl:row`) are only below marked elements.
-        if e.marked_below() {
-            migrate_row_newlines(&mut e.children);
-        }
         if e.name != "tr" || !e.attrs.iter().any(|(k, _)| k == ROW) {
             continue;
         }
@@ -752,26 +811,42 @@ fn migrate_row_newlines(nodes: &mut Vec<Node>) {
 
 /// Runs the pass over the body's children.
 pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::Call]) {
-    let found = survey(nodes);
-    if !found.private {
+    // Nothing marked at the top (most ref bodies): no marker, table or
+    // private attribute anywhere ([`super::Marked`]), no walk.
+    if !nodes
+        .iter()
+        .any(|n| matches!(n, Node::Element(e) if e.marked_below() || super::Marked::concerns(e)))
+    {
         return;
     }
-    if !found.more && !found.table {
+    let (survey, found) = survey(nodes);
+    if !survey.private {
+        return;
+    }
+    if !survey.more && !survey.table {
         // Markers and no table (a ref body, most template output): the passes
         // before `compounds` need a table or attributes of one, which the
         // markers do not have; compounds needs two calls.
-        if found.starts > 1 {
-            super::compound::compounds(nodes, gaps);
+        if survey.starts > 1 {
+            super::compound::compounds_with(nodes, gaps, found.list);
         }
-        strip(nodes);
+        // The only private attribute is `tl:call`, which only markers have,
+        // and `encapsulate` removes every marker: nothing to strip.
         return;
     }
-    unanchor(nodes);
-    drop_fosterable_whitespace(nodes);
+    // The survey's markers stay the tree's unless these two change it.
+    let found = if survey.anchored || survey.fosterable {
+        if survey.anchored {
+            unanchor(nodes);
+        }
+        drop_fosterable_whitespace(nodes);
+        marks(nodes)
+    } else {
+        found
+    };
     // Markers are flagged and new ones collected; the tree changes only once
     // every pair is done, so the paths stay valid.
-    let found = marks(nodes);
-    let pairs_now = pairs_of(nodes, &found.list);
+    let pairs_now = pairs_of(&found.list);
     let any = |name: &str| {
         pairs_now
             .iter()
@@ -783,14 +858,20 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     // attributes is on a marker now has nothing to do (each would walk the
     // tree for its pairs).
     let (from_inside, held, over_table) = (found.from_inside, found.held, found.over_table);
+    // Whether the tree's structure changed since `found` (its markers and
+    // tables no longer the tree's).
+    let mut changed = false;
     if cells {
         let mut edits = Edits::default();
         for (s, e) in &pairs_now {
-            let _ = fix_pair(nodes, s, e, &mut edits);
+            changed |= fix_pair(nodes, s, e, &mut edits).is_some();
         }
-        edits.apply(nodes);
+        if changed {
+            edits.apply(nodes);
+        }
     }
     if fostered {
+        changed = true;
         let mut edits = Edits::default();
         let tables = tables(nodes);
         for (s, e) in &pairs(nodes) {
@@ -800,21 +881,27 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
     }
     if from_inside {
         fostered_end_from_inside(nodes);
+        changed = true;
     }
+    // The last two read the markers and tables: `found`'s while the tree
+    // kept its structure (`held` changes only attributes).
+    let fresh;
+    let (marks_now, pairs_now) = if changed && (held || over_table) {
+        fresh = marks(nodes);
+        let pairs = pairs_of(&fresh.list);
+        (&fresh, pairs)
+    } else {
+        (&found, pairs_now)
+    };
     if held {
-        held_table_suffixes(nodes);
+        held_table_suffixes(nodes, &pairs_now);
     }
     if over_table {
-        fostered_end_over_table(nodes);
+        changed |= fostered_end_over_table(nodes, &marks_now.tables, &pairs_now);
     }
-    // The markers found above are still the tree's unless a pass ran.
-    let now = if cells || fostered || from_inside || held || over_table {
-        markers(nodes)
-    } else {
-        found.list
-    };
+    // The markers found above are still the tree's unless a pass moved one.
+    let now = if changed { markers(nodes) } else { found.list };
     super::compound::compounds_with(nodes, gaps, now);
-    migrate_row_newlines(nodes);
     strip(nodes);
 }
 
@@ -841,31 +928,80 @@ mod tests {
     fn newline_runs_leave_wikitext_rows() {
         // Whitespace with a newline and the comments among it move out.
         let mut nodes = vec![row(vec![text("\n "), comment("c"), text("\n")])];
-        migrate_row_newlines(&mut nodes);
+        migrate_rows_in(&mut nodes);
         assert_eq!(
             nodes,
             vec![row(vec![]), text("\n "), comment("c"), text("\n")]
         );
         // A space without a newline stops the run.
         let mut nodes = vec![row(vec![comment("c"), text(" "), comment("d"), text("\n")])];
-        migrate_row_newlines(&mut nodes);
+        migrate_rows_in(&mut nodes);
         assert_eq!(
             nodes,
             vec![row(vec![comment("c"), text(" ")]), comment("d"), text("\n")]
         );
         // A text ending in newlines gives up only those.
         let mut nodes = vec![row(vec![text("x\n\n")])];
-        migrate_row_newlines(&mut nodes);
+        migrate_rows_in(&mut nodes);
         assert_eq!(nodes, vec![row(vec![text("x")]), text("\n\n")]);
         // No newline: nothing moves; HTML rows (no marker) are left alone.
         let mut nodes = vec![row(vec![comment("c")])];
-        migrate_row_newlines(&mut nodes);
+        migrate_rows_in(&mut nodes);
         assert_eq!(nodes, vec![row(vec![comment("c")])]);
         let mut html_row = Element::new("tr");
         html_row.children.push(text("\n"));
         let mut nodes = vec![Node::Element(html_row.clone())];
-        migrate_row_newlines(&mut nodes);
+        migrate_rows_in(&mut nodes);
         assert_eq!(nodes, vec![Node::Element(html_row)]);
+    }
+
+    #[test]
+    fn strip_moves_row_newlines_then_strips_the_row() {
+        let mut tr = Element::new("tr");
+        tr.attrs.push((ROW.into(), String::new()));
+        tr.attrs.push(("style".into(), "x".into()));
+        tr.children = vec![text("\n")];
+        let mut tbody = Element::new("tbody");
+        tbody.children = vec![Node::Element(tr)];
+        let mut nodes = vec![Node::Element(tbody)];
+        strip(&mut nodes);
+        let mut want_tr = Element::new("tr");
+        want_tr.attrs.push(("style".into(), "x".into()));
+        want_tr.attrs.push(("class".into(), "mw-empty-elt".into()));
+        let mut want = Element::new("tbody");
+        want.children = vec![Node::Element(want_tr), text("\n")];
+        assert_eq!(nodes, vec![Node::Element(want)]);
+    }
+
+    #[test]
+    fn markers_without_a_table_keep_no_private_attribute() {
+        // The short path leaves `tl:call` on the markers; `encapsulate`
+        // removes every marker.
+        let marker = |ty: &str| {
+            let mut m = Element::new("meta");
+            m.attrs.push(("typeof".into(), ty.into()));
+            if ty == "mw:Transclusion" {
+                m.attrs.push(("data-mw".into(), "{}".into()));
+            }
+            m.attrs.push(("tl:call".into(), "0".into()));
+            Node::Element(m)
+        };
+        let mut p = Element::new("p");
+        p.children = vec![
+            marker("mw:Transclusion"),
+            text("x"),
+            marker("mw:Transclusion/End"),
+        ];
+        let mut nodes = vec![Node::Element(p)];
+        table_fixups(&mut nodes, &[]);
+        let nodes = super::super::encapsulate::encapsulate(nodes);
+        let mut private = false;
+        walk(&nodes, |_, n| {
+            private |=
+                matches!(n, Node::Element(e) if e.attrs.iter().any(|(k, _)| k.starts_with("tl:")));
+        });
+        assert!(!private);
+        assert!(!nodes.iter().any(|n| matches!(n, Node::Element(e) if e.children.iter().any(|c| matches!(c, Node::Element(m) if m.name == "meta")))));
     }
 
     #[test]
