@@ -93,12 +93,20 @@ mod tests {
     #[test]
     fn next_stop_finds_what_a_byte_search_finds() {
         let stops = super::super::STOP;
-        for b in 0..=255u8 {
-            let plain = plain_bytes(u64::from(b)) & 0x80 != 0;
-            assert!(
-                !(plain && stops[usize::from(b)]),
-                "{b:#x} is plain and a stop"
-            );
+        // Every stop table the tokenizer searches with.
+        let tables = [
+            stops,
+            super::super::table::CELL_STOP,
+            super::super::table::BARS,
+        ];
+        for table in tables {
+            for b in 0..=255u8 {
+                let plain = plain_bytes(u64::from(b)) & 0x80 != 0;
+                assert!(
+                    !(plain && table[usize::from(b)]),
+                    "{b:#x} is plain and a stop"
+                );
+            }
         }
         let text = "Anarchism is a political philosophy (1840–1890), see [[Peter Kropotkin|Kropotkin]]'s \
                     ''Mutual Aid'': a_b {{cite}} | x ! y RFC 1 PMID 2 ISBN 3 <ref>é\u{E000}</ref>\n\

@@ -13,8 +13,10 @@
 //! `dom::table_fixups` widens the range to whole cells (Parsoid's
 //! `TableFixups` and template-range expansion).
 
+use std::sync::LazyLock;
+
 use tagloom_html::atom;
-use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::token::{Name, OwnedTag, OwnedToken};
 
 use super::Tokenizer;
 use super::tags::{parse_tag, sanitized_tag};
@@ -51,6 +53,22 @@ pub(crate) const ATTR_TSUFFIX: &str = "tl:tsuffix";
 /// On an end marker held to its table's end: the table's wikitext after the
 /// call (a literal part closing the call's `data-mw`).
 pub(crate) const ATTR_HSUFFIX: &str = "tl:hsuffix";
+/// The names of the private attributes every marker and cell gets, made
+/// once: `Name::new` looks a name up among the static atoms (these are
+/// none) before it allocates, and a clone only allocates.
+pub(crate) static CALL_NAME: LazyLock<Name> = LazyLock::new(|| Name::new(ATTR_CALL));
+/// See [`CALL_NAME`].
+static WT_NAME: LazyLock<Name> = LazyLock::new(|| Name::new(ATTR_WT));
+/// See [`CALL_NAME`].
+static ROW_NAME: LazyLock<Name> = LazyLock::new(|| Name::new(ATTR_ROW));
+
+/// The bytes a cell's attribute search ([`Tokenizer::cell`]) stops at:
+/// markers, comments and `<nowiki>`, links, pipes and bangs.
+pub(super) const CELL_STOP: [bool; 256] = super::byte_set(b"\xEE<[|!");
+
+/// The bytes that may end a cell ([`Tokenizer::cell_end`]).
+pub(super) const BARS: [bool; 256] = super::byte_set(b"|!");
+
 /// The length of the transclusion marker at the start of `s`, if any.
 pub(crate) fn marker_len(s: &str) -> Option<usize> {
     if let Some(after) = s.strip_prefix(START) {
@@ -293,7 +311,10 @@ impl Tokenizer<'_> {
             let attrs = line.get(1 + dashes..eol).unwrap_or("");
             let (attrs, trailing) = split_trailing_comments(attrs);
             self.pos = syntax + eol;
-            let tag = self.table_tags.tag("tr", attrs).with_attr(ATTR_ROW, "");
+            let tag = self
+                .table_tags
+                .tag("tr", attrs)
+                .with_attr(ROW_NAME.clone(), "");
             self.emit_html(OwnedToken::StartTag(tag), syntax);
             self.emit_comments(&trailing, syntax);
             return true;
@@ -360,11 +381,12 @@ impl Tokenizer<'_> {
         let b = line.as_bytes();
         let mut i = 0;
         let mut seen = Vec::new();
-        while let Some(&c) = b.get(i) {
-            // Only markers, comments, `<nowiki>`, links and pipes matter here.
-            if !matches!(c, 0xEE | b'<' | b'[' | b'|' | b'!') {
-                i += 1;
-                continue;
+        loop {
+            // Only markers, comments, `<nowiki>`, links and pipes matter
+            // here: the bytes between are skipped in one search.
+            i = super::skip::next_stop(b, i, &CELL_STOP);
+            if i >= b.len() {
+                break;
             }
             if let Some(n) = line.get(i..).and_then(marker_len) {
                 seen.push(self.pos + i);
@@ -426,7 +448,7 @@ impl Tokenizer<'_> {
             None => OwnedTag::new(name),
         };
         self.cell_start = syntax;
-        let tag = tag.with_attr(ATTR_WT, "");
+        let tag = tag.with_attr(WT_NAME.clone(), "");
         self.emit_html(OwnedToken::StartTag(tag), syntax);
         self.syntax_markers(markers);
     }
@@ -519,6 +541,8 @@ impl Tokenizer<'_> {
         let b = line.as_bytes();
         let mut i = 0;
         while i < b.len() {
+            // Only `|` and `!` matter: the bytes between skipped in one search.
+            i = super::skip::next_stop(b, i, &BARS);
             match b.get(i) {
                 Some(c @ (b'|' | b'!')) if *c == b'|' || header => {
                     let next = skip_markers(line, i + 1);
