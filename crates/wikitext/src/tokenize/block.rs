@@ -222,7 +222,11 @@ impl Tokenizer<'_> {
                 content_end = open;
                 continue;
             }
-            // Include directives after the heading are not part of it.
+            // Include directives after the heading are not part of it
+            // (each ends with `>`: other lines are not lowercased).
+            if !trimmed.ends_with('>') {
+                break;
+            }
             let lower = trimmed.to_ascii_lowercase();
             let directive = [
                 "<noinclude>",

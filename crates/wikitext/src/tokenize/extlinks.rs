@@ -495,7 +495,9 @@ impl Tokenizer<'_> {
         if self.in_ext_link || is_word(self.prev_char()) {
             return false;
         }
-        self.free_url() || self.magic_link()
+        // Only `RFC`, `PMID` and `ISBN` start a magic link: a run of text
+        // starting with any other letter is not looked at twice.
+        self.free_url() || (matches!(self.peek(), Some(b'R' | b'P' | b'I')) && self.magic_link())
     }
 
     fn free_url(&mut self) -> bool {

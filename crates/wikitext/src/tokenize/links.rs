@@ -40,8 +40,11 @@ impl Tokenizer<'_> {
                 (Some(b']'), Some(b']')) => {
                     // `[[A|[x]]]`: a `[` open in the text takes the first `]`.
                     let open_in_text = pipe.is_some_and(|p| {
-                        let text = s.get(p + 1..i).unwrap_or("");
-                        text.matches('[').count() > text.matches(']').count()
+                        // Bytes, not `str::matches`' char searches: one pass.
+                        let text = b.get(p + 1..i).unwrap_or(&[]);
+                        let opens = text.iter().filter(|&&c| c == b'[').count();
+                        let closes = text.iter().filter(|&&c| c == b']').count();
+                        opens > closes
                     });
                     if open_in_text && b.get(i + 2) == Some(&b']') {
                         i += 1;

@@ -321,19 +321,19 @@ impl Tokenizer<'_> {
         }
         if line.starts_with("|+") {
             self.pos = syntax + 2;
-            self.cell("caption", syntax, markers);
+            self.cell(atom::CAPTION, syntax, markers);
             return true;
         }
         if line.starts_with('|') {
             self.pos = syntax + 1;
             self.cell_line = Some(CellLine::Data);
-            self.cell("td", syntax, markers);
+            self.cell(atom::TD, syntax, markers);
             return true;
         }
         if line.starts_with('!') {
             self.pos = syntax + 1;
             self.cell_line = Some(CellLine::Header);
-            self.cell("th", syntax, markers);
+            self.cell(atom::TH, syntax, markers);
             return true;
         }
         false
@@ -372,8 +372,9 @@ impl Tokenizer<'_> {
     /// A cell's start tag: `attrs |` before the content when there is a single
     /// `|` before the next `||`/`!!` or the end of the line, outside links,
     /// comments and `<nowiki>`. `syntax` is where the cell's syntax starts,
-    /// `markers` the transclusion markers already met in it.
-    pub(crate) fn cell(&mut self, name: &str, syntax: usize, mut markers: Vec<usize>) {
+    /// `markers` the transclusion markers already met in it. `name` is a
+    /// static atom (`td`, `th`, `caption`): no look-up of its text per cell.
+    pub(crate) fn cell(&mut self, name: atom::Atom, syntax: usize, mut markers: Vec<usize>) {
         let rest = self.rest();
         let eol = super::newline(rest).unwrap_or(rest.len());
         let line = rest.get(..eol).unwrap_or("");
@@ -443,7 +444,8 @@ impl Tokenizer<'_> {
                     markers.push(self.pos);
                     self.pos += END.len_utf8();
                 }
-                self.table_tags.tag(name, attrs)
+                self.table_tags
+                    .tag(name.static_name().unwrap_or("td"), attrs)
             }
             None => OwnedTag::new(name),
         };
@@ -594,8 +596,8 @@ impl Tokenizer<'_> {
         }
         self.pos = after;
         let name = match self.cell_line {
-            Some(CellLine::Header) => "th",
-            _ => "td",
+            Some(CellLine::Header) => atom::TH,
+            _ => atom::TD,
         };
         self.flush_text();
         self.cell(name, start, markers);
@@ -603,7 +605,7 @@ impl Tokenizer<'_> {
             .out
             .iter_mut()
             .rev()
-            .find(|t| t.start_name() == Some(name))
+            .find(|t| t.start_atom() == Some(name))
             .map(|t| &mut t.tok)
         {
             tag.set_attr(ATTR_INLINE_CELL, "");

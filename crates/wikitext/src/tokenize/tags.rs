@@ -159,7 +159,10 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
 /// that does not open a closed comment.
 fn value_bound(tail: &str) -> usize {
     let mut from = 0;
-    while let Some(at) = tail.get(from..).and_then(|r| r.find('<')) {
+    while let Some(at) = tail
+        .get(from..)
+        .and_then(|r| memchr::memchr(b'<', r.as_bytes()))
+    {
         let at = from + at;
         match opaque_len(tail.get(at..).unwrap_or("")) {
             Some(len) => from = at + len,
@@ -335,7 +338,11 @@ impl Tokenizer<'_> {
     ) -> (usize, usize) {
         for _ in 0..MAX_REF_CLOSE_RETRIES {
             let inner = self.src.get(body..body + at).unwrap_or("");
-            if !crate::transclusion::opens_call(inner) {
+            // Most bodies hold no marker at all (whose characters all start
+            // with 0xEE): one vector search says so.
+            if memchr::memchr(0xEE, inner.as_bytes()).is_none()
+                || !crate::transclusion::opens_call(inner)
+            {
                 break;
             }
             let after = body + at + close_len;
