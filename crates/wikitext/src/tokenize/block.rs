@@ -77,6 +77,10 @@ impl Tokenizer<'_> {
     /// Lines of only comments and spaces, each ended by a newline: one
     /// [`Tok::EmptyLine`] (their newlines are not line breaks for paragraphs).
     fn empty_lines(&mut self) {
+        // Such a line starts with a blank or its first comment.
+        if !matches!(self.peek(), Some(b' ' | b'\t' | b'<')) {
+            return;
+        }
         let start = self.pos;
         let mut inner = Vec::new();
         loop {
@@ -135,7 +139,8 @@ impl Tokenizer<'_> {
     /// Comments and include directives (`<noinclude>`, `</onlyinclude>`,
     /// `<includeonly>…</includeonly>`) at the current position, as tokens.
     fn leading_comments(&mut self) {
-        loop {
+        // Each starts with `<` (a comment, a directive) or `_` (a switch).
+        while matches!(self.peek(), Some(b'<' | b'_')) {
             let directive = self.rest().starts_with('<')
                 && super::tags::parse_tag(self.rest()).is_some_and(|t| {
                     matches!(t.name.as_str(), "noinclude" | "onlyinclude")

@@ -208,6 +208,16 @@ impl Tokenizer<'_> {
     /// Table syntax at the start of a line (after optional spaces, comments
     /// and, before a cell, transclusion markers); false if none.
     pub(crate) fn table_line(&mut self) -> bool {
+        // Table syntax, or the blanks, comments and markers before it,
+        // starts with one of a few bytes (`|` and `!` only inside a table).
+        let may_start = match self.peek() {
+            Some(b' ' | b'\t' | b'<' | 0xEE | b'{') => true,
+            Some(b'|' | b'!') => self.table_depth > 0,
+            _ => false,
+        };
+        if !may_start {
+            return false;
+        }
         let rest = self.rest();
         // Leading spaces, comments and markers.
         let mut lead = 0;
