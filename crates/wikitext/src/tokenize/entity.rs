@@ -73,12 +73,12 @@ pub(crate) fn decode_all(s: &str) -> String {
 }
 
 /// [`decode_all`], borrowing `s` when it has no `&`. (Every link target
-/// comes here: memchr's search, not `str::find(char)`'s generic one.)
+/// comes here: short, so the first test is a word-at-a-time one.)
 pub(crate) fn decode(s: &str) -> std::borrow::Cow<'_, str> {
-    let amp = |s: &str| memchr::memchr(b'&', s.as_bytes());
-    if amp(s).is_none() {
+    if !super::skip::has_byte(s.as_bytes(), b'&') {
         return std::borrow::Cow::Borrowed(s);
     }
+    let amp = |s: &str| memchr::memchr(b'&', s.as_bytes());
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(at) = amp(rest) {

@@ -190,6 +190,10 @@ fn opaque_len(s: &str) -> Option<usize> {
 /// as Parsoid's HTML for `data-mw` (`<span typeof="mw:Nowiki">…</span>`);
 /// `None` without any.
 fn nowiki_value(value: &str) -> Option<(String, String)> {
+    // Most values hold no tag at all: no lowercased copy of them.
+    if !super::skip::has_byte(value.as_bytes(), b'<') {
+        return None;
+    }
     let lower = value.to_ascii_lowercase();
     if !lower.contains("<nowiki>") {
         return None;
