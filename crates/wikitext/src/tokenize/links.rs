@@ -158,8 +158,14 @@ impl Tokenizer<'_> {
                 // The decoded target without its leading `:` (no reference
                 // starts with one, so this is the decoded text after it).
                 let shown = decoded.strip_prefix(':').unwrap_or(&decoded);
-                self.out
-                    .push(WikiToken::text(percent_decode(shown).into_owned()));
+                // Most targets have no `%` (then `percent_decode` gives them
+                // back): a word-at-a-time test before its generic search.
+                let text = if super::skip::has_byte(shown.as_bytes(), b'%') {
+                    percent_decode(shown).into_owned()
+                } else {
+                    shown.to_owned()
+                };
+                self.out.push(WikiToken::text(text));
             }
         }
         // The link trail.
