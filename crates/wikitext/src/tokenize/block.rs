@@ -3,12 +3,24 @@
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
-use super::Tokenizer;
+use super::{Tokenizer, byte_set};
 use crate::token::{Tok, WikiToken};
+
+/// The first bytes of a line at which [`Tokenizer::start_of_line`] may find
+/// something: blanks and `<` (comments, empty lines, include directives, a
+/// table line's lead), `_` (behaviour switches), the bullets, `-` (rules),
+/// `=` (headings), `{` `|` `!` (table syntax) and 0xEE (a transclusion
+/// marker's first byte). Any other first byte starts nothing.
+const LINE_SYNTAX: [bool; 256] = byte_set(b" \t<_*#:;-={|!\xEE");
 
 impl Tokenizer<'_> {
     /// Called at the start of the input and after every newline.
     pub(crate) fn start_of_line(&mut self) {
+        // Most lines start with a byte no start-of-line syntax starts with
+        // (a letter, a newline): one table look-up, and nothing to do.
+        if !self.peek().is_some_and(|b| LINE_SYNTAX[usize::from(b)]) {
+            return;
+        }
         // A call whose output starts a table cell: the cell first (`table.rs`).
         if self.table_depth > 0
             && self.rest().starts_with(['\u{e000}', '\u{e002}'])
@@ -65,6 +77,10 @@ impl Tokenizer<'_> {
     /// Lines of only comments and spaces, each ended by a newline: one
     /// [`Tok::EmptyLine`] (their newlines are not line breaks for paragraphs).
     fn empty_lines(&mut self) {
+        // Such a line starts with a blank or its first comment.
+        if !matches!(self.peek(), Some(b' ' | b'\t' | b'<')) {
+            return;
+        }
         let start = self.pos;
         let mut inner = Vec::new();
         loop {
@@ -123,7 +139,8 @@ impl Tokenizer<'_> {
     /// Comments and include directives (`<noinclude>`, `</onlyinclude>`,
     /// `<includeonly>…</includeonly>`) at the current position, as tokens.
     fn leading_comments(&mut self) {
-        loop {
+        // Each starts with `<` (a comment, a directive) or `_` (a switch).
+        while matches!(self.peek(), Some(b'<' | b'_')) {
             let directive = self.rest().starts_with('<')
                 && super::tags::parse_tag(self.rest()).is_some_and(|t| {
                     matches!(t.name.as_str(), "noinclude" | "onlyinclude")
@@ -210,7 +227,11 @@ impl Tokenizer<'_> {
                 content_end = open;
                 continue;
             }
-            // Include directives after the heading are not part of it.
+            // Include directives after the heading are not part of it
+            // (each ends with `>`: other lines are not lowercased).
+            if !trimmed.ends_with('>') {
+                break;
+            }
             let lower = trimmed.to_ascii_lowercase();
             let directive = [
                 "<noinclude>",
@@ -261,5 +282,58 @@ impl Tokenizer<'_> {
         let end_start = self.pos;
         self.pos = start + content_end;
         self.emit_html(OwnedToken::EndTag(OwnedTag::new(name)), end_start);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LINE_SYNTAX;
+    use crate::token::Tok;
+
+    /// Every line opener `start_of_line` recognizes starts with a byte of
+    /// [`LINE_SYNTAX`], so the early return skips none of them.
+    #[test]
+    fn every_line_opener_starts_with_a_line_syntax_byte() {
+        let openers = [
+            " ",
+            "\t",
+            "<!-- c -->",
+            "<noinclude>",
+            "<onlyinclude>",
+            "<includeonly>",
+            "__NOTOC__",
+            "*",
+            "#",
+            ":",
+            ";",
+            "----",
+            "==",
+            "{|",
+            "|",
+            "!",
+            "\u{e000}",
+            "\u{e002}",
+        ];
+        for opener in openers {
+            let first = opener.as_bytes().first().copied().unwrap_or(0);
+            assert!(LINE_SYNTAX[usize::from(first)], "{opener:?}");
+        }
+    }
+
+    /// A line starting with any other byte gives the same tokens as the same
+    /// line after a letter: the byte is text, nothing starts at the line start.
+    #[test]
+    fn other_first_bytes_start_nothing() {
+        for b in (0x20..0x7f_u8).filter(|&b| !LINE_SYNTAX[usize::from(b)]) {
+            let line = format!("{}x\n", char::from(b));
+            let tokens = super::super::tokenize(&format!("a\n{line}"));
+            assert!(
+                tokens
+                    .iter()
+                    .all(|t| !matches!(t.tok, Tok::ListItem(_) | Tok::EmptyLine(_))
+                        && t.start_name().is_none()),
+                "{line:?}: {tokens:?}"
+            );
+        }
     }
 }

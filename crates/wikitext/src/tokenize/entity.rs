@@ -72,14 +72,16 @@ pub(crate) fn decode_all(s: &str) -> String {
     decode(s).into_owned()
 }
 
-/// [`decode_all`], borrowing `s` when it has no `&`.
+/// [`decode_all`], borrowing `s` when it has no `&`. (Every link target
+/// comes here: short, so the first test is a word-at-a-time one.)
 pub(crate) fn decode(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains('&') {
+    if !super::skip::has_byte(s.as_bytes(), b'&') {
         return std::borrow::Cow::Borrowed(s);
     }
+    let amp = |s: &str| memchr::memchr(b'&', s.as_bytes());
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some(at) = rest.find('&') {
+    while let Some(at) = amp(rest) {
         out.push_str(rest.get(..at).unwrap_or(""));
         let tail = rest.get(at..).unwrap_or("");
         match reference(tail) {

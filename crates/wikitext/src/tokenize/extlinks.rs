@@ -42,11 +42,29 @@ const PROTOCOLS: &[&str] = &[
     "xmpp:",
 ];
 
+/// The first bytes of [`PROTOCOLS`], in both cases: most words start with
+/// none of them, and are no protocol after one look-up.
+const PROTOCOL_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < PROTOCOLS.len() {
+        if let Some(&first) = PROTOCOLS[i].as_bytes().first() {
+            t[first.to_ascii_lowercase() as usize] = true;
+            t[first.to_ascii_uppercase() as usize] = true;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The length of the protocol at the start of `s` (case-insensitive);
 /// `relative` also accepts `//`.
 pub(crate) fn protocol(s: &str, relative: bool) -> Option<usize> {
     if relative && s.starts_with("//") {
         return Some(2);
+    }
+    if !PROTOCOL_START[usize::from(*s.as_bytes().first()?)] {
+        return None;
     }
     // Every protocol is ASCII letters and a `:` within its first 12 bytes:
     // most text fails on its first byte or on the first byte that is no
@@ -495,7 +513,9 @@ impl Tokenizer<'_> {
         if self.in_ext_link || is_word(self.prev_char()) {
             return false;
         }
-        self.free_url() || self.magic_link()
+        // Only `RFC`, `PMID` and `ISBN` start a magic link: a run of text
+        // starting with any other letter is not looked at twice.
+        self.free_url() || (matches!(self.peek(), Some(b'R' | b'P' | b'I')) && self.magic_link())
     }
 
     fn free_url(&mut self) -> bool {
@@ -625,6 +645,20 @@ impl Tokenizer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn protocol_starts_are_the_protocols_first_letters() {
+        for b in 0..=255u8 {
+            let starts = PROTOCOLS.iter().any(|p| {
+                p.as_bytes()
+                    .first()
+                    .is_some_and(|f| f.eq_ignore_ascii_case(&b))
+            });
+            assert_eq!(PROTOCOL_START[usize::from(b)], starts, "{b:#x}");
+        }
+        assert_eq!(protocol("HTTPS://x", false), Some(8));
+        assert_eq!(protocol("Apple:x", false), None);
+    }
 
     #[test]
     fn isbns() {

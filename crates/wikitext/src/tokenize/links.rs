@@ -40,8 +40,11 @@ impl Tokenizer<'_> {
                 (Some(b']'), Some(b']')) => {
                     // `[[A|[x]]]`: a `[` open in the text takes the first `]`.
                     let open_in_text = pipe.is_some_and(|p| {
-                        let text = s.get(p + 1..i).unwrap_or("");
-                        text.matches('[').count() > text.matches(']').count()
+                        // Bytes, not `str::matches`' char searches: one pass.
+                        let text = b.get(p + 1..i).unwrap_or(&[]);
+                        let opens = text.iter().filter(|&&c| c == b'[').count();
+                        let closes = text.iter().filter(|&&c| c == b']').count();
+                        opens > closes
                     });
                     if open_in_text && b.get(i + 2) == Some(&b']') {
                         i += 1;
@@ -155,8 +158,14 @@ impl Tokenizer<'_> {
                 // The decoded target without its leading `:` (no reference
                 // starts with one, so this is the decoded text after it).
                 let shown = decoded.strip_prefix(':').unwrap_or(&decoded);
-                self.out
-                    .push(WikiToken::text(percent_decode(shown).into_owned()));
+                // Most targets have no `%` (then `percent_decode` gives them
+                // back): a word-at-a-time test before its generic search.
+                let text = if super::skip::has_byte(shown.as_bytes(), b'%') {
+                    percent_decode(shown).into_owned()
+                } else {
+                    shown.to_owned()
+                };
+                self.out.push(WikiToken::text(text));
             }
         }
         // The link trail.

@@ -22,12 +22,13 @@ use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 use self::skip::newline;
 use crate::token::{Tok, WikiToken};
 
-/// Whether `token` is a table cell that `||` or `!!` started.
+/// Whether `token` is a table cell that `||` or `!!` started. The quote
+/// transform asks of every start tag: only a `td` or `th` (the tags
+/// `next_cell` marks) has its attributes searched.
 pub(crate) fn is_inline_cell(token: &WikiToken) -> bool {
-    // Only cells carry it: their name first, a word compare, before the
-    // attribute search (every start tag asks, in the quote stage).
     matches!(&token.tok, Tok::Html(OwnedToken::StartTag(t))
-        if matches!(t.name().atom(), Some(atom::TD | atom::TH)) && t.has_attr(table::ATTR_INLINE_CELL))
+        if matches!(t.name().atom(), Some(atom::TD | atom::TH))
+            && t.has_attr(table::ATTR_INLINE_CELL))
 }
 
 /// Tokenizes a whole page.
@@ -344,7 +345,10 @@ impl<'a> Tokenizer<'a> {
             attrs.reserve_exact(4);
             attrs.push(OwnedAttribute::new(atom::TYPEOF, kind));
             attrs.push(OwnedAttribute::new(atom::DATA_MW, call.data_mw.as_str()));
-            attrs.push(OwnedAttribute::new(table::ATTR_CALL, index.to_string()));
+            attrs.push(OwnedAttribute::new(
+                table::CALL_NAME.clone(),
+                index.to_string(),
+            ));
             if call.empty {
                 attrs.push(OwnedAttribute::new(
                     crate::dom::encapsulate::EMPTY_OUTPUT,
@@ -373,7 +377,10 @@ impl<'a> Tokenizer<'a> {
             attrs.reserve_exact(2);
             attrs.push(OwnedAttribute::new(atom::TYPEOF, end));
             if let Some(index) = call {
-                attrs.push(OwnedAttribute::new(table::ATTR_CALL, index.to_string()));
+                attrs.push(OwnedAttribute::new(
+                    table::CALL_NAME.clone(),
+                    index.to_string(),
+                ));
             }
             self.cell_marker_attrs(&mut tag, false, start);
             self.emit_html(OwnedToken::StartTag(tag), start);

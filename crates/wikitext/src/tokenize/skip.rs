@@ -26,6 +26,24 @@ const fn plain_bytes(w: u64) -> u64 {
     (lower | digits | (!not_space & HIGH)) & !(w & HIGH)
 }
 
+/// Whether `s` holds the byte `b`, for the short strings (link targets) a
+/// vector search's set-up costs more on than it saves: eight bytes at a
+/// time by the zero-byte test of `word ^ b…b`, then the tail.
+pub(crate) fn has_byte(s: &[u8], b: u8) -> bool {
+    let pattern = ONES * u64::from(b);
+    let mut chunks = s.chunks_exact(8);
+    for chunk in chunks.by_ref() {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let v = u64::from_le_bytes(word) ^ pattern;
+        if v.wrapping_sub(ONES) & !v & HIGH != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().contains(&b)
+}
+
 /// The position of `s`'s first newline. Line ends are searched for from
 /// each table line and cell: memchr's vector search rather than
 /// `str::find(char)`'s generic one, whose setup alone costs more than a short
@@ -83,6 +101,37 @@ mod tests {
     }
 
     #[test]
+    fn has_byte_is_contains() {
+        let long = "a&b".repeat(9);
+        for s in [
+            "",
+            "&",
+            "abc",
+            "abcdefgh&",
+            "&bcdefghijk",
+            "abcdefghijklmnop",
+            &long,
+        ] {
+            for b in [b'&', b'a', 0x80, 0] {
+                assert_eq!(
+                    has_byte(s.as_bytes(), b),
+                    s.as_bytes().contains(&b),
+                    "{s:?} {b}"
+                );
+            }
+        }
+        // Every byte value at every position of a word and of the tail.
+        for b in 0..=255u8 {
+            for at in 0..11 {
+                let mut s = [b'x'; 11];
+                s[at] = b;
+                assert!(has_byte(&s, b));
+                assert_eq!(has_byte(&s, b.wrapping_add(1)), b.wrapping_add(1) == b'x');
+            }
+        }
+    }
+
+    #[test]
     fn newline_is_str_find() {
         let long = format!("{}\n{}", "é x".repeat(30), "y\n");
         for s in ["", "\n", "a", "ab\ncd\n", "ü|| x", long.as_str()] {
@@ -93,12 +142,20 @@ mod tests {
     #[test]
     fn next_stop_finds_what_a_byte_search_finds() {
         let stops = super::super::STOP;
-        for b in 0..=255u8 {
-            let plain = plain_bytes(u64::from(b)) & 0x80 != 0;
-            assert!(
-                !(plain && stops[usize::from(b)]),
-                "{b:#x} is plain and a stop"
-            );
+        // Every stop table the tokenizer searches with.
+        let tables = [
+            stops,
+            super::super::table::CELL_STOP,
+            super::super::table::BARS,
+        ];
+        for table in tables {
+            for b in 0..=255u8 {
+                let plain = plain_bytes(u64::from(b)) & 0x80 != 0;
+                assert!(
+                    !(plain && table[usize::from(b)]),
+                    "{b:#x} is plain and a stop"
+                );
+            }
         }
         let text = "Anarchism is a political philosophy (1840–1890), see [[Peter Kropotkin|Kropotkin]]'s \
                     ''Mutual Aid'': a_b {{cite}} | x ! y RFC 1 PMID 2 ISBN 3 <ref>é\u{E000}</ref>\n\

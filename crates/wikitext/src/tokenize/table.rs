@@ -13,8 +13,10 @@
 //! `dom::table_fixups` widens the range to whole cells (Parsoid's
 //! `TableFixups` and template-range expansion).
 
+use std::sync::LazyLock;
+
 use tagloom_html::atom;
-use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::token::{Name, OwnedTag, OwnedToken};
 
 use super::Tokenizer;
 use super::tags::{parse_tag, sanitized_tag};
@@ -51,6 +53,22 @@ pub(crate) const ATTR_TSUFFIX: &str = "tl:tsuffix";
 /// On an end marker held to its table's end: the table's wikitext after the
 /// call (a literal part closing the call's `data-mw`).
 pub(crate) const ATTR_HSUFFIX: &str = "tl:hsuffix";
+/// The names of the private attributes every marker and cell gets, made
+/// once: `Name::new` looks a name up among the static atoms (these are
+/// none) before it allocates, and a clone only allocates.
+pub(crate) static CALL_NAME: LazyLock<Name> = LazyLock::new(|| Name::new(ATTR_CALL));
+/// See [`CALL_NAME`].
+static WT_NAME: LazyLock<Name> = LazyLock::new(|| Name::new(ATTR_WT));
+/// See [`CALL_NAME`].
+static ROW_NAME: LazyLock<Name> = LazyLock::new(|| Name::new(ATTR_ROW));
+
+/// The bytes a cell's attribute search ([`Tokenizer::cell`]) stops at:
+/// markers, comments and `<nowiki>`, links, pipes and bangs.
+pub(super) const CELL_STOP: [bool; 256] = super::byte_set(b"\xEE<[|!");
+
+/// The bytes that may end a cell ([`Tokenizer::cell_end`]).
+pub(super) const BARS: [bool; 256] = super::byte_set(b"|!");
+
 /// The length of the transclusion marker at the start of `s`, if any.
 pub(crate) fn marker_len(s: &str) -> Option<usize> {
     if let Some(after) = s.strip_prefix(START) {
@@ -190,6 +208,16 @@ impl Tokenizer<'_> {
     /// Table syntax at the start of a line (after optional spaces, comments
     /// and, before a cell, transclusion markers); false if none.
     pub(crate) fn table_line(&mut self) -> bool {
+        // Table syntax, or the blanks, comments and markers before it,
+        // starts with one of a few bytes (`|` and `!` only inside a table).
+        let may_start = match self.peek() {
+            Some(b' ' | b'\t' | b'<' | 0xEE | b'{') => true,
+            Some(b'|' | b'!') => self.table_depth > 0,
+            _ => false,
+        };
+        if !may_start {
+            return false;
+        }
         let rest = self.rest();
         // Leading spaces, comments and markers.
         let mut lead = 0;
@@ -293,26 +321,29 @@ impl Tokenizer<'_> {
             let attrs = line.get(1 + dashes..eol).unwrap_or("");
             let (attrs, trailing) = split_trailing_comments(attrs);
             self.pos = syntax + eol;
-            let tag = self.table_tags.tag("tr", attrs).with_attr(ATTR_ROW, "");
+            let tag = self
+                .table_tags
+                .tag("tr", attrs)
+                .with_attr(ROW_NAME.clone(), "");
             self.emit_html(OwnedToken::StartTag(tag), syntax);
             self.emit_comments(&trailing, syntax);
             return true;
         }
         if line.starts_with("|+") {
             self.pos = syntax + 2;
-            self.cell("caption", syntax, markers);
+            self.cell(atom::CAPTION, syntax, markers);
             return true;
         }
         if line.starts_with('|') {
             self.pos = syntax + 1;
             self.cell_line = Some(CellLine::Data);
-            self.cell("td", syntax, markers);
+            self.cell(atom::TD, syntax, markers);
             return true;
         }
         if line.starts_with('!') {
             self.pos = syntax + 1;
             self.cell_line = Some(CellLine::Header);
-            self.cell("th", syntax, markers);
+            self.cell(atom::TH, syntax, markers);
             return true;
         }
         false
@@ -351,8 +382,9 @@ impl Tokenizer<'_> {
     /// A cell's start tag: `attrs |` before the content when there is a single
     /// `|` before the next `||`/`!!` or the end of the line, outside links,
     /// comments and `<nowiki>`. `syntax` is where the cell's syntax starts,
-    /// `markers` the transclusion markers already met in it.
-    pub(crate) fn cell(&mut self, name: &str, syntax: usize, mut markers: Vec<usize>) {
+    /// `markers` the transclusion markers already met in it. `name` is a
+    /// static atom (`td`, `th`, `caption`): no look-up of its text per cell.
+    pub(crate) fn cell(&mut self, name: atom::Atom, syntax: usize, mut markers: Vec<usize>) {
         let rest = self.rest();
         let eol = super::newline(rest).unwrap_or(rest.len());
         let line = rest.get(..eol).unwrap_or("");
@@ -360,11 +392,12 @@ impl Tokenizer<'_> {
         let b = line.as_bytes();
         let mut i = 0;
         let mut seen = Vec::new();
-        while let Some(&c) = b.get(i) {
-            // Only markers, comments, `<nowiki>`, links and pipes matter here.
-            if !matches!(c, 0xEE | b'<' | b'[' | b'|' | b'!') {
-                i += 1;
-                continue;
+        loop {
+            // Only markers, comments, `<nowiki>`, links and pipes matter
+            // here: the bytes between are skipped in one search.
+            i = super::skip::next_stop(b, i, &CELL_STOP);
+            if i >= b.len() {
+                break;
             }
             if let Some(n) = line.get(i..).and_then(marker_len) {
                 seen.push(self.pos + i);
@@ -421,12 +454,13 @@ impl Tokenizer<'_> {
                     markers.push(self.pos);
                     self.pos += END.len_utf8();
                 }
-                self.table_tags.tag(name, attrs)
+                self.table_tags
+                    .tag(name.static_name().unwrap_or("td"), attrs)
             }
             None => OwnedTag::new(name),
         };
         self.cell_start = syntax;
-        let tag = tag.with_attr(ATTR_WT, "");
+        let tag = tag.with_attr(WT_NAME.clone(), "");
         self.emit_html(OwnedToken::StartTag(tag), syntax);
         self.syntax_markers(markers);
     }
@@ -519,6 +553,8 @@ impl Tokenizer<'_> {
         let b = line.as_bytes();
         let mut i = 0;
         while i < b.len() {
+            // Only `|` and `!` matter: the bytes between skipped in one search.
+            i = super::skip::next_stop(b, i, &BARS);
             match b.get(i) {
                 Some(c @ (b'|' | b'!')) if *c == b'|' || header => {
                     let next = skip_markers(line, i + 1);
@@ -570,8 +606,8 @@ impl Tokenizer<'_> {
         }
         self.pos = after;
         let name = match self.cell_line {
-            Some(CellLine::Header) => "th",
-            _ => "td",
+            Some(CellLine::Header) => atom::TH,
+            _ => atom::TD,
         };
         self.flush_text();
         self.cell(name, start, markers);
@@ -579,7 +615,7 @@ impl Tokenizer<'_> {
             .out
             .iter_mut()
             .rev()
-            .find(|t| t.start_name() == Some(name))
+            .find(|t| t.start_atom() == Some(name))
             .map(|t| &mut t.tok)
         {
             tag.set_attr(ATTR_INLINE_CELL, "");

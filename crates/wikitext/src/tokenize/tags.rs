@@ -159,7 +159,10 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
 /// that does not open a closed comment.
 fn value_bound(tail: &str) -> usize {
     let mut from = 0;
-    while let Some(at) = tail.get(from..).and_then(|r| r.find('<')) {
+    while let Some(at) = tail
+        .get(from..)
+        .and_then(|r| memchr::memchr(b'<', r.as_bytes()))
+    {
         let at = from + at;
         match opaque_len(tail.get(at..).unwrap_or("")) {
             Some(len) => from = at + len,
@@ -187,6 +190,10 @@ fn opaque_len(s: &str) -> Option<usize> {
 /// as Parsoid's HTML for `data-mw` (`<span typeof="mw:Nowiki">…</span>`);
 /// `None` without any.
 fn nowiki_value(value: &str) -> Option<(String, String)> {
+    // Most values hold no tag at all: no lowercased copy of them.
+    if !super::skip::has_byte(value.as_bytes(), b'<') {
+        return None;
+    }
     let lower = value.to_ascii_lowercase();
     if !lower.contains("<nowiki>") {
         return None;
@@ -335,7 +342,11 @@ impl Tokenizer<'_> {
     ) -> (usize, usize) {
         for _ in 0..MAX_REF_CLOSE_RETRIES {
             let inner = self.src.get(body..body + at).unwrap_or("");
-            if !crate::transclusion::opens_call(inner) {
+            // Most bodies hold no marker at all (whose characters all start
+            // with 0xEE): one vector search says so.
+            if memchr::memchr(0xEE, inner.as_bytes()).is_none()
+                || !crate::transclusion::opens_call(inner)
+            {
                 break;
             }
             let after = body + at + close_len;
