@@ -47,6 +47,14 @@ pub fn escape_into(out: &mut Vec<u8>, s: &str, mode: EscapeMode) {
             push_prefix(out, &block, bytes.len());
             return;
         }
+    } else if let (Some(head), Some(tail)) = (block_at(bytes, 0), bytes.last_chunk::<WIDTH>())
+        && bytes.len() <= 2 * WIDTH
+        && specials(head, quote) | specials(tail, quote) == 0
+    {
+        // Two blocks that overlap: the second written over the first's end.
+        push_prefix(out, head, bytes.len() - WIDTH);
+        out.extend_from_slice(tail);
+        return;
     }
     escape_bytes(out, bytes, quote);
 }
@@ -379,6 +387,21 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// A short text's block: its bytes, then zeros; a longer text's first
+    /// block.
+    #[test]
+    fn padded_holds_the_bytes_then_zeros() {
+        let text: Vec<u8> = (1..=20).collect();
+        for len in 0..=text.len() {
+            let bytes = text.get(..len).unwrap();
+            let mut expected = [0u8; WIDTH];
+            for (to, from) in expected.iter_mut().zip(bytes) {
+                *to = *from;
+            }
+            assert_eq!(padded(bytes), expected, "{len}");
         }
     }
 
