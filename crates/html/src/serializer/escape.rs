@@ -9,7 +9,10 @@
 //! The text is tested sixteen bytes at a time (the tokenizer's [`Lanes`]: one
 //! comparison per escaped byte and block), the bytes found are replaced and the
 //! runs between them copied whole: nothing is allocated, and unescaped text
-//! costs a handful of instructions per sixteen bytes.
+//! costs a handful of instructions per sixteen bytes. Onto bytes
+//! ([`escape_into`], the wikitext serializer's form) the copies are of fixed
+//! size: a short clean text is one block, a run and the replacement after it
+//! one piece (the bytes past them cut off again).
 
 use std::fmt::{self, Write};
 
@@ -84,7 +87,8 @@ fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8], quote: u8) {
                 0xA0 => continue,
                 _ => i,
             };
-            let (text, text_len) = replacement(byte);
+            let (text, padded_text) = replacement(byte);
+            let text_len = text.len();
             let run_len = run_end.saturating_sub(start);
             let mut piece = [0u8; 2 * WIDTH];
             match block_at(bytes, start) {
@@ -96,12 +100,12 @@ fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8], quote: u8) {
                 ),
                 _ => {
                     out.extend_from_slice(bytes.get(start..run_end).unwrap_or_default());
-                    push_prefix(out, &text, text_len);
+                    push_prefix(out, &padded_text, text_len);
                     start = i + 1;
                     continue;
                 }
             }
-            copy_at(&mut piece, run_len, &text);
+            copy_at(&mut piece, run_len, &padded_text);
             push_prefix(out, &piece, run_len + text_len);
             start = i + 1;
         }
@@ -133,23 +137,40 @@ fn push_prefix<const N: usize>(out: &mut Vec<u8>, block: &[u8; N], len: usize) {
     out.truncate(keep);
 }
 
-/// The replacements at their byte's last five bits (distinct for the six
-/// bytes [`specials`] finds): each padded to eight bytes, and its length.
-const REPLACEMENTS: [([u8; 8], usize); 32] = {
-    let mut table = [([0u8; 8], 0); 32];
-    table[(b'&' & 31) as usize] = (*b"&amp;\0\0\0", 5);
-    table[(b'<' & 31) as usize] = (*b"&lt;\0\0\0\0", 4);
-    table[(b'>' & 31) as usize] = (*b"&gt;\0\0\0\0", 4);
-    table[(b'"' & 31) as usize] = (*b"&quot;\0\0", 6);
-    table[(b'\'' & 31) as usize] = (*b"&#39;\0\0\0", 5);
-    table[(0xA0 & 31) as usize] = (*b"&nbsp;\0\0", 6);
+/// Each byte [`specials`] finds and its replacement (0xA0: U+00A0's second
+/// byte, the no-break space).
+const ESCAPES: [(u8, &str); 6] = [
+    (b'&', "&amp;"),
+    (b'<', "&lt;"),
+    (b'>', "&gt;"),
+    (b'"', "&quot;"),
+    (b'\'', "&#39;"),
+    (0xA0, "&nbsp;"),
+];
+
+/// [`ESCAPES`]' replacements at their byte's last five bits (distinct for
+/// the six bytes: the tests check it): as text, and padded to eight bytes
+/// (copied by [`escape_bytes`] as one piece).
+const REPLACEMENTS: [(&str, [u8; 8]); 32] = {
+    let mut table = [("", [0u8; 8]); 32];
+    let mut e = 0;
+    while e < ESCAPES.len() {
+        let (byte, text) = ESCAPES[e];
+        let mut padded = [0u8; 8];
+        let mut i = 0;
+        while i < text.len() {
+            padded[i] = text.as_bytes()[i];
+            i += 1;
+        }
+        table[(byte & 31) as usize] = (text, padded);
+        e += 1;
+    }
     table
 };
 
-/// The replacement of a byte [`specials`] finds (U+00A0's second byte for
-/// the no-break space), padded to eight bytes, and its length.
+/// The replacement of a byte [`specials`] finds.
 #[inline(always)]
-fn replacement(byte: u8) -> ([u8; 8], usize) {
+fn replacement(byte: u8) -> (&'static str, [u8; 8]) {
     REPLACEMENTS
         .get(usize::from(byte & 31))
         .copied()
@@ -239,15 +260,7 @@ fn escape<S: Sink + ?Sized>(out: &mut S, s: &str, mode: EscapeMode) -> fmt::Resu
             if run_end > start {
                 out.run(s, start, run_end)?;
             }
-            // One write per replacement: each of known length.
-            match byte {
-                b'&' => out.text("&amp;"),
-                b'<' => out.text("&lt;"),
-                b'>' => out.text("&gt;"),
-                b'"' => out.text("&quot;"),
-                b'\'' => out.text("&#39;"),
-                _ => out.text("&nbsp;"),
-            }?;
+            out.text(replacement(byte).0)?;
             start = i + 1;
         }
         at += WIDTH;
@@ -402,6 +415,17 @@ mod tests {
                 *to = *from;
             }
             assert_eq!(padded(bytes), expected, "{len}");
+        }
+    }
+
+    /// Each escaped byte has its own slot in the replacement table.
+    #[test]
+    fn every_escaped_byte_has_its_replacement() {
+        for (byte, text) in ESCAPES {
+            let (found, padded) = replacement(byte);
+            assert_eq!(found, text);
+            assert_eq!(padded.get(..text.len()), Some(text.as_bytes()));
+            assert!(padded.iter().skip(text.len()).all(|&b| b == 0));
         }
     }
 
