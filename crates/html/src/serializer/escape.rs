@@ -9,7 +9,10 @@
 //! The text is tested sixteen bytes at a time (the tokenizer's [`Lanes`]: one
 //! comparison per escaped byte and block), the bytes found are replaced and the
 //! runs between them copied whole: nothing is allocated, and unescaped text
-//! costs a handful of instructions per sixteen bytes.
+//! costs a handful of instructions per sixteen bytes. Onto bytes
+//! ([`escape_into`], the wikitext serializer's form) the copies are of fixed
+//! size: a short clean text is one block, a run and the replacement after it
+//! one piece (the bytes past them cut off again).
 
 use std::fmt::{self, Write};
 
@@ -33,13 +36,178 @@ pub fn write_escaped<W: Write + ?Sized>(out: &mut W, s: &str, mode: EscapeMode) 
 }
 
 /// [`write_escaped`] onto UTF-8 bytes (valid when `out` was: only whole
-/// characters are added), for serializers that build their output as bytes:
-/// the runs are copied without a call each. Inlined into the serializer's
-/// loop (its constants set up once, no call per string).
+/// characters are added), for serializers that build their output as bytes.
+/// Text of at most a block with nothing to escape (most of a page's text
+/// nodes and attribute values) is tested and copied inline as one block; the
+/// rest is escaped by [`escape_bytes`], out of the caller's loop.
 #[inline]
 pub fn escape_into(out: &mut Vec<u8>, s: &str, mode: EscapeMode) {
-    // Writing into a `Vec` cannot fail.
-    let _ = escape(out, s, mode);
+    let bytes = s.as_bytes();
+    let quote = quote_byte(mode);
+    if bytes.len() <= WIDTH {
+        let block = padded(bytes);
+        if specials(&block, quote) == 0 {
+            push_prefix(out, &block, bytes.len());
+            return;
+        }
+    } else if let (Some(head), Some(tail)) = (block_at(bytes, 0), bytes.last_chunk::<WIDTH>())
+        && bytes.len() <= 2 * WIDTH
+        && specials(head, quote) | specials(tail, quote) == 0
+    {
+        // Two blocks that overlap: the second written over the first's end.
+        push_prefix(out, head, bytes.len() - WIDTH);
+        out.extend_from_slice(tail);
+        return;
+    }
+    escape_bytes(out, bytes, quote);
+}
+
+/// [`escape`] for a `Vec`: each run between replacements, when at most a
+/// block long, copied with the replacement after it as one fixed-size piece
+/// (the block that starts with the run, the replacement's eight bytes written
+/// over the bytes past the run, the bytes past the replacement cut off
+/// again); longer runs copied whole. No call, one capacity test a replacement.
+#[inline(never)]
+fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8], quote: u8) {
+    // `start`: the first byte not written yet; `at`: the block tested.
+    let mut start = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let mut hits = match block_at(bytes, at) {
+            Some(block) => specials(block, quote),
+            None => tail_specials(bytes, at, quote),
+        };
+        while hits != 0 {
+            let i = at + hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let byte = bytes.get(i).copied().unwrap_or_default();
+            // U+00A0: only when the byte before is its lead byte 0xC2.
+            let run_end = match byte {
+                0xA0 if i > 0 && bytes.get(i - 1) == Some(&0xC2) => i - 1,
+                0xA0 => continue,
+                _ => i,
+            };
+            let (text, padded_text) = replacement(byte);
+            let text_len = text.len();
+            let run_len = run_end.saturating_sub(start);
+            let mut piece = [0u8; 2 * WIDTH];
+            match block_at(bytes, start) {
+                Some(block) if run_len <= WIDTH => copy_at(&mut piece, 0, block),
+                _ if run_len <= WIDTH => copy_at(
+                    &mut piece,
+                    0,
+                    &padded(bytes.get(start..run_end).unwrap_or_default()),
+                ),
+                _ => {
+                    out.extend_from_slice(bytes.get(start..run_end).unwrap_or_default());
+                    push_prefix(out, &padded_text, text_len);
+                    start = i + 1;
+                    continue;
+                }
+            }
+            copy_at(&mut piece, run_len, &padded_text);
+            push_prefix(out, &piece, run_len + text_len);
+            start = i + 1;
+        }
+        at += WIDTH;
+    }
+    push_run(out, bytes, start, bytes.len());
+}
+
+/// Appends `bytes[from..to]`: a run of at most a block as a block (the one
+/// starting with it, else the run padded), a longer one whole.
+#[inline(always)]
+fn push_run(out: &mut Vec<u8>, bytes: &[u8], from: usize, to: usize) {
+    let len = to.saturating_sub(from);
+    if len > WIDTH {
+        out.extend_from_slice(bytes.get(from..to).unwrap_or_default());
+    } else if let Some(block) = block_at(bytes, from) {
+        push_prefix(out, block, len);
+    } else if len > 0 {
+        push_prefix(out, &padded(bytes.get(from..to).unwrap_or_default()), len);
+    }
+}
+
+/// Appends the first `len` bytes of `block` (a fixed-size copy of the whole
+/// block, the rest cut off again).
+#[inline(always)]
+fn push_prefix<const N: usize>(out: &mut Vec<u8>, block: &[u8; N], len: usize) {
+    let keep = out.len() + len;
+    out.extend_from_slice(block);
+    out.truncate(keep);
+}
+
+/// Each byte [`specials`] finds and its replacement (0xA0: U+00A0's second
+/// byte, the no-break space).
+const ESCAPES: [(u8, &str); 6] = [
+    (b'&', "&amp;"),
+    (b'<', "&lt;"),
+    (b'>', "&gt;"),
+    (b'"', "&quot;"),
+    (b'\'', "&#39;"),
+    (0xA0, "&nbsp;"),
+];
+
+/// [`ESCAPES`]' replacements at their byte's last five bits (distinct for
+/// the six bytes: the tests check it): as text, and padded to eight bytes
+/// (copied by [`escape_bytes`] as one piece).
+const REPLACEMENTS: [(&str, [u8; 8]); 32] = {
+    let mut table = [("", [0u8; 8]); 32];
+    let mut e = 0;
+    while e < ESCAPES.len() {
+        let (byte, text) = ESCAPES[e];
+        let mut padded = [0u8; 8];
+        let mut i = 0;
+        while i < text.len() {
+            padded[i] = text.as_bytes()[i];
+            i += 1;
+        }
+        table[(byte & 31) as usize] = (text, padded);
+        e += 1;
+    }
+    table
+};
+
+/// The replacement of a byte [`specials`] finds.
+#[inline(always)]
+fn replacement(byte: u8) -> (&'static str, [u8; 8]) {
+    REPLACEMENTS
+        .get(usize::from(byte & 31))
+        .copied()
+        .unwrap_or_default()
+}
+
+/// `bytes` (at most a block: only its first block otherwise) followed by
+/// zeros (never escaped), copied by fixed-size pieces that overlap (no call).
+#[inline(always)]
+fn padded(bytes: &[u8]) -> [u8; WIDTH] {
+    if let Some(block) = bytes.first_chunk::<WIDTH>() {
+        return *block;
+    }
+    let mut block = [0u8; WIDTH];
+    let len = bytes.len();
+    if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        copy_at(&mut block, 0, head);
+        copy_at(&mut block, len - 8, tail);
+    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        copy_at(&mut block, 0, head);
+        copy_at(&mut block, len - 4, tail);
+    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<2>(), bytes.last_chunk::<2>()) {
+        copy_at(&mut block, 0, head);
+        copy_at(&mut block, len - 2, tail);
+    } else if let (Some(&first), Some(to)) = (bytes.first(), block.first_mut()) {
+        *to = first;
+    }
+    block
+}
+
+/// `piece` copied into `block` at `at` (in range for [`padded`]'s pieces and
+/// [`escape_bytes`]' replacements).
+#[inline(always)]
+fn copy_at<const M: usize, const N: usize>(block: &mut [u8; M], at: usize, piece: &[u8; N]) {
+    if let Some(to) = block.get_mut(at..at + N) {
+        to.copy_from_slice(piece);
+    }
 }
 
 /// Where [`escape`] writes: the runs of `s` left as they are, and replacements.
@@ -62,31 +230,6 @@ impl<W: Write + ?Sized> Sink for Formatter<'_, W> {
     #[inline(always)]
     fn text(&mut self, text: &'static str) -> fmt::Result {
         self.0.write_str(text)
-    }
-}
-
-impl Sink for Vec<u8> {
-    /// A short run is copied as the whole block that starts with it (one
-    /// fixed-size copy, no call), the bytes past the run cut off again.
-    #[inline(always)]
-    fn run(&mut self, s: &str, from: usize, to: usize) -> fmt::Result {
-        let bytes = s.as_bytes();
-        let len = to.saturating_sub(from);
-        match block_at(bytes, from) {
-            Some(block) if len <= WIDTH => {
-                let keep = self.len() + len;
-                self.extend_from_slice(block);
-                self.truncate(keep);
-            }
-            _ => self.extend_from_slice(bytes.get(from..to).unwrap_or_default()),
-        }
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn text(&mut self, text: &'static str) -> fmt::Result {
-        self.extend_from_slice(text.as_bytes());
-        Ok(())
     }
 }
 
@@ -117,15 +260,7 @@ fn escape<S: Sink + ?Sized>(out: &mut S, s: &str, mode: EscapeMode) -> fmt::Resu
             if run_end > start {
                 out.run(s, start, run_end)?;
             }
-            // One write per replacement: each of known length.
-            match byte {
-                b'&' => out.text("&amp;"),
-                b'<' => out.text("&lt;"),
-                b'>' => out.text("&gt;"),
-                b'"' => out.text("&quot;"),
-                b'\'' => out.text("&#39;"),
-                _ => out.text("&nbsp;"),
-            }?;
+            out.text(replacement(byte).0)?;
             start = i + 1;
         }
         at += WIDTH;
@@ -174,11 +309,7 @@ fn tail_specials(bytes: &[u8], at: usize, quote: u8) -> u32 {
     {
         return specials(block, quote) >> (WIDTH - tail);
     }
-    let mut padded = [0u8; WIDTH];
-    if let (Some(to), Some(from)) = (padded.get_mut(..tail), bytes.get(at..)) {
-        to.copy_from_slice(from);
-    }
-    specials(&padded, quote)
+    specials(&padded(bytes.get(at..).unwrap_or_default()), quote)
 }
 
 #[cfg(test)]
@@ -269,6 +400,32 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// A short text's block: its bytes, then zeros; a longer text's first
+    /// block.
+    #[test]
+    fn padded_holds_the_bytes_then_zeros() {
+        let text: Vec<u8> = (1..=20).collect();
+        for len in 0..=text.len() {
+            let bytes = text.get(..len).unwrap();
+            let mut expected = [0u8; WIDTH];
+            for (to, from) in expected.iter_mut().zip(bytes) {
+                *to = *from;
+            }
+            assert_eq!(padded(bytes), expected, "{len}");
+        }
+    }
+
+    /// Each escaped byte has its own slot in the replacement table.
+    #[test]
+    fn every_escaped_byte_has_its_replacement() {
+        for (byte, text) in ESCAPES {
+            let (found, padded) = replacement(byte);
+            assert_eq!(found, text);
+            assert_eq!(padded.get(..text.len()), Some(text.as_bytes()));
+            assert!(padded.iter().skip(text.len()).all(|&b| b == 0));
         }
     }
 
