@@ -48,7 +48,17 @@ pub(crate) fn collapse_into(s: &str, out: &mut String) {
     let bytes = s.as_bytes();
     let ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
     let (mut start, mut i) = (0, 0);
-    while let Some(&b) = bytes.get(i) {
+    loop {
+        // Eight bytes at a time past text that stays as it is (most of it), up
+        // to the first byte that may start a whitespace run to collapse.
+        let calm = calm_prefix(word_at(bytes, i));
+        i = (i + calm).min(bytes.len());
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
+        if calm == 8 {
+            continue;
+        }
         if !ws(b) || b == b' ' && !bytes.get(i + 1).is_some_and(|&n| ws(n)) {
             i += 1;
             continue;
@@ -61,6 +71,42 @@ pub(crate) fn collapse_into(s: &str, out: &mut String) {
         start = i;
     }
     out.push_str(s.get(start..).unwrap_or_default());
+}
+
+/// The eight bytes of `bytes` from `i` as a little-endian word, past the end
+/// as `a` (a letter: what ends the text is no whitespace either, so the bytes
+/// before it read the same to [`calm_prefix`]).
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    if let Some(word) = bytes
+        .get(i..i + 8)
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+    {
+        return u64::from_le_bytes(word);
+    }
+    let mut word = [b'a'; 8];
+    for (to, &from) in word.iter_mut().zip(bytes.get(i..).unwrap_or_default()) {
+        *to = from;
+    }
+    u64::from_le_bytes(word)
+}
+
+/// How many leading bytes of `word` (little-endian) [`collapse_into`] copies
+/// as they are, whatever follows the word: those before the first control byte
+/// (`\t`, `\n`, `\r`, `\x0c` are ones), the first space or control byte
+/// followed by another, or a space or control byte last (what follows it is not
+/// known); 8 when there is none. Bytes of 0x80 and up (parts of longer
+/// characters) are text. Each byte is tested on its own, so every bit of the
+/// masks is exact (no carry crosses a byte: its low seven bits plus 0x5F or
+/// 0x60 stay below 0x100).
+fn calm_prefix(word: u64) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let low = word & LOW7;
+    // The high bit of each byte at most 0x20 (space or control), then below 0x20.
+    let blank = !((low + 0x5F5F_5F5F_5F5F_5F5F) | word) & HIGH;
+    let control = !((low + 0x6060_6060_6060_6060) | word) & HIGH;
+    let stop = control | blank & (blank >> 8) | blank & (0x80 << 56);
+    (stop.trailing_zeros() / 8) as usize
 }
 
 /// [`collapse_into`] of a piece that follows `out`'s text: a whitespace run
@@ -384,7 +430,7 @@ fn build_with<R: Read>(
     let toks = ts.buffered_run(len);
     let win = &ts.window;
     let (i0, i1, start, end) = region(toks, win, ctx.preserve)?;
-    let mut b = RunsBuilder::new(win, spare, ctx.preserve);
+    let mut b = RunsBuilder::new(win, spare, ctx.preserve, i1 + 1 - i0);
     let mut i = i0;
     while i <= i1 {
         let tok = &toks[i];
@@ -547,8 +593,15 @@ struct RunsBuilder<'w, R: Read> {
 }
 
 impl<'w, R: Read> RunsBuilder<'w, R> {
-    fn new(win: &'w SourceWindow<R>, spare: &'w mut Spare, preserve: bool) -> Self {
-        let runs = spare.runs.pop().unwrap_or_default();
+    /// The most runs a builder makes room for before it starts: a block of
+    /// `tokens` tokens makes at most as many runs, so a list reused from a
+    /// smaller block grows once, not at each doubling (338 000 growths on the
+    /// generated page), and a bounded one however long the block is.
+    const RESERVED_RUNS: usize = 64;
+
+    fn new(win: &'w SourceWindow<R>, spare: &'w mut Spare, preserve: bool, tokens: usize) -> Self {
+        let mut runs = spare.runs.pop().unwrap_or_default();
+        runs.reserve(tokens.min(Self::RESERVED_RUNS));
         RunsBuilder {
             win,
             runs,
@@ -936,6 +989,56 @@ mod tests {
                 assert_eq!(pieces, by_chars, "{text:?} at {cut}");
             }
         }
+    }
+
+    /// [`collapse`] character by character: the reference.
+    fn collapse_by_chars(text: &str) -> String {
+        let mut out = String::new();
+        let mut in_ws = false;
+        for c in text.chars() {
+            if is_ws(c) {
+                if !in_ws {
+                    out.push(' ');
+                }
+                in_ws = true;
+            } else {
+                out.push(c);
+                in_ws = false;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn collapsing_long_texts_word_by_word() {
+        // Whitespace, control bytes, a byte of 0x20 ± 1, long characters, at
+        // every offset around the eight-byte words.
+        let pieces = [
+            "a", " ", "  ", "\n", "\t", "\r\n", "\x0c", "\x01", "!", "\x1f", "é", "日本", "\u{a0}",
+            "ab", "abcdefgh",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut bits = state;
+            for _ in 0..(bits % 24) {
+                bits = bits.rotate_right(5).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                text.push_str(pieces[(bits >> 40) as usize % pieces.len()]);
+            }
+            assert_eq!(collapse(&text), collapse_by_chars(&text), "{text:?}");
+        }
+        let calm = |word: &[u8; 8]| calm_prefix(u64::from_le_bytes(*word));
+        assert_eq!(calm(b"a b c d!"), 8);
+        assert_eq!(calm(b"a  b c d"), 1);
+        assert_eq!(calm(b"a b\nc d!"), 3);
+        assert_eq!(calm(b"a b c d "), 7);
+        assert_eq!(calm(b"\x01bcdefgh"), 0);
+        assert_eq!(calm(b"\xc3\xa9 \xe6\x97\xa5!!"), 8);
+        assert_eq!(word_at(b"ab", 0), u64::from_le_bytes(*b"abaaaaaa"));
+        assert_eq!(word_at(b"ab", 2), u64::from_le_bytes(*b"aaaaaaaa"));
     }
 
     #[test]

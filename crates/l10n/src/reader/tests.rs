@@ -334,3 +334,20 @@ fn child_counts_number_each_name_past_the_short_list() {
     counts.clear();
     assert_eq!(counts.bump(&names[39]), 1);
 }
+
+#[test]
+fn notes_are_collapsed_and_cut_at_a_character_count() {
+    assert_eq!(note_of("  a \n\t b  "), "a b");
+    assert_eq!(note_of(" \n "), "");
+    // Short in bytes: kept whole.
+    let short = "é".repeat(MAX_NOTE_CHARS / 2);
+    assert_eq!(note_of(&short), short);
+    // Long in bytes, not in characters: kept whole too.
+    let wide = "日".repeat(MAX_NOTE_CHARS);
+    assert_eq!(note_of(&wide), wide);
+    // Past the count: the first characters, as a character copy keeps them.
+    for long in ["x".repeat(3 * MAX_NOTE_CHARS), "日x".repeat(MAX_NOTE_CHARS)] {
+        let by_chars: String = long.chars().take(MAX_NOTE_CHARS).collect();
+        assert_eq!(note_of(&long), by_chars);
+    }
+}

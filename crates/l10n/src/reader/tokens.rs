@@ -324,14 +324,19 @@ impl<'r, R: Read> TokenStream<'r, R> {
     }
 
     /// Drops the next `n` buffered tokens (a few: popped one by one, which
-    /// costs less than setting up and closing a drain of the ring).
-    pub(crate) fn skip(&mut self, n: usize) {
+    /// costs less than setting up and closing a drain of the ring); returns the
+    /// least [`Tok::kept`] among them (`None` when none was buffered), found on
+    /// the way rather than in a walk of its own.
+    pub(crate) fn skip(&mut self, n: usize) -> Option<usize> {
+        let mut kept = None;
         for _ in 0..n {
             let Some(tok) = self.queue.pop_front() else {
                 break;
             };
+            kept = Some(kept.map_or(tok.kept, |k: usize| k.min(tok.kept)));
             keep_spare(&mut self.spare, tok);
         }
+        kept
     }
 
     /// The token `i` places ahead (0: the next one); `None` past EOF.
