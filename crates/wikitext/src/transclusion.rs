@@ -135,10 +135,11 @@ pub(crate) fn json_into(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// Whether any byte of `bytes` needs escaping in a JSON string: eight bytes
-/// at a time, the last ones as one word too (overlapping the words before,
-/// or read in overlapping halves and padded with spaces when shorter than a
-/// word: most names are), so no byte is looked at alone.
+/// Whether any byte of `bytes` needs escaping in a JSON string: a long
+/// string [`BLOCK`] bytes at a time, a shorter one eight bytes at a time,
+/// the last ones as one word too (overlapping the words before, or read in
+/// overlapping halves and padded with spaces when shorter than a word: most
+/// names are), so no byte is looked at alone.
 pub(crate) fn any_json_escape(bytes: &[u8]) -> bool {
     let word = |at: usize| {
         bytes
@@ -147,6 +148,19 @@ pub(crate) fn any_json_escape(bytes: &[u8]) -> bool {
             .map_or(0, u64::from_le_bytes)
     };
     let len = bytes.len();
+    if len >= BLOCK {
+        // Long strings (a whole call's source, ref bodies): a block at a
+        // time, each block's bytes tested without an early exit (the
+        // compiler turns that into vector compares), the last block
+        // overlapping the ones before.
+        let (blocks, _) = bytes.as_chunks::<BLOCK>();
+        if blocks.iter().any(block_needs_json_escape) {
+            return true;
+        }
+        return bytes
+            .last_chunk::<BLOCK>()
+            .is_some_and(block_needs_json_escape);
+    }
     if len >= 8 {
         let mut at = 0;
         while at + 8 < len {
@@ -173,6 +187,17 @@ pub(crate) fn any_json_escape(bytes: &[u8]) -> bool {
         _ => half(0, 4) | half(len - 4, len) << 32,
     };
     needs_json_escape(w)
+}
+
+/// The bytes [`any_json_escape`] tests at once in a long string.
+const BLOCK: usize = 32;
+
+/// Whether any byte of `block` needs escaping in a JSON string, every byte
+/// tested (no early exit, so the test vectorizes).
+fn block_needs_json_escape(block: &[u8; BLOCK]) -> bool {
+    block.iter().fold(0u8, |any, &b| {
+        any | u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\')
+    }) != 0
 }
 
 /// Whether any of the eight bytes of `w` is `"`, `\` or below 0x20 (the
