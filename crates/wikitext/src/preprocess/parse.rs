@@ -627,9 +627,9 @@ impl<'a> Parser<'a> {
             self.push_text(piece.start..piece.start + rest);
         }
         self.push(if matching == 3 {
-            Node::Argument(braced)
+            Node::Argument(Box::new(braced))
         } else {
-            Node::Template(braced)
+            Node::Template(Box::new(braced))
         });
     }
 
@@ -722,13 +722,13 @@ impl<'a> Parser<'a> {
         } else {
             attr_start..attr_end
         };
-        self.push(Node::Ext(ExtTag {
+        self.push(Node::Ext(Box::new(ExtTag {
             span: i..self.i,
             name: i + 1..attr_start,
             attrs,
             inner,
             close,
-        }));
+        })));
         false
     }
 
