@@ -181,6 +181,7 @@ impl<'s> Preprocessor<'s> {
             warnings: Vec::new(),
             cache: RefCell::new(HashMap::default()),
             titles: HashMap::default(),
+            missing: Default::default(),
         }
     }
 
@@ -224,6 +225,19 @@ pub struct PageExpander<'p, 's> {
     /// title it names, if any: a page calls the same few templates again and
     /// again, and a title parse costs about ten lookups.
     pub(crate) titles: HashMap<String, Option<Title>>,
+    /// Calls known to name a missing template: the expanded call name →
+    /// the template and the link written for it, one map for calls without
+    /// parts and one for calls with (a name can be a magic word without
+    /// parts only). Most calls of a page without template pages are such
+    /// red links, and most names come again and again.
+    pub(crate) missing: [HashMap<String, Rc<Missing>>; 2],
+}
+
+/// A call name that names a missing template ([`PageExpander::missing`]).
+pub(crate) struct Missing {
+    pub(crate) title: Title,
+    /// What the call writes when the limits let it: the link to the template.
+    pub(crate) link: String,
 }
 
 impl PageExpander<'_, '_> {
@@ -535,6 +549,38 @@ pub(crate) struct Flags {
 mod tests {
     use super::*;
     use crate::preprocess::{NoPages, Site, parse};
+
+    /// Calls of a template found missing are remembered by name (with parts
+    /// or without: a magic word's name without parts is no template) and
+    /// still counted against the transclusion limit, one call at a time.
+    #[test]
+    fn missing_templates_by_name_count_as_transclusions() {
+        let mut config = Config::default();
+        config.limits.max_transclusions = 5;
+        let pre = Preprocessor::new(&NoPages, config);
+        let title = Title::parse("Demo", 0, &Site::default()).unwrap();
+        let src = "{{Foo}}{{foo}}{{ Foo |x}}{{PAGENAME}}{{PAGENAME|x}}{{PAGENAME}}\
+                   {{Foo|y}}{{Foo}}{{Bar}}";
+        let out = pre.expand(&title, src).unwrap();
+        assert_eq!(
+            out.text,
+            "[[:Template:Foo]][[:Template:Foo]][[:Template:Foo]]Demo\
+             [[:Template:PAGENAME]]Demo[[:Template:Foo]]\
+             <span class=\"error\">Template transclusion limit exceeded (5)</span>"
+        );
+        assert_eq!(
+            out.warnings,
+            [
+                Warning::Missing {
+                    title: "Template:Foo".into()
+                },
+                Warning::Missing {
+                    title: "Template:PAGENAME".into()
+                },
+                Warning::TooManyTransclusions,
+            ]
+        );
+    }
 
     /// A name borrowed from the source is counted as its expansion is, up to
     /// and past the limits.
