@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use foldhash::HashMap;
 
-use crate::preprocess::{self, Node, PageExpander, Tree};
+use crate::preprocess::{self, Node, PageExpander, Title, Tree};
 use crate::title::encode_title;
 
 /// Starts a call's output; followed by its index and [`INDEX_END`].
@@ -244,12 +244,17 @@ fn positional_name(n: usize) -> Cow<'static, str> {
     }
 }
 
+/// The preprocessor's titles of the call names it classified
+/// ([`PageExpander::titles`]).
+type Titles = HashMap<String, Option<Title>>;
+
 /// Parsoid's `data-mw` for the call `src` (`{{…}}`), written straight from
-/// the call's parts.
+/// the call's parts; a template's `href` from `titles` when the name is there.
 fn data_mw(
     src: &str,
     call: &preprocess::Braced,
     marks: &mut Marks<'_>,
+    titles: &Titles,
     expanded_name: Option<&str>,
 ) -> String {
     let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
@@ -312,7 +317,16 @@ fn data_mw(
                     match marks.hrefs.get(trimmed) {
                         Some(href) => out.push_str(href),
                         None => {
-                            let href = template_href(trimmed, trimmed, marks.site);
+                            let href = match titles.get(trimmed) {
+                                // The preprocessor's title of the same name
+                                // (made as [`template_href`] makes one).
+                                Some(title) => href_json(
+                                    &title
+                                        .as_ref()
+                                        .map_or_else(|| trimmed.to_owned(), Title::prefixed),
+                                ),
+                                None => template_href(trimmed, trimmed, marks.site),
+                            };
                             out.push_str(&href);
                             marks.hrefs.insert(trimmed.to_owned(), href);
                         }
@@ -402,8 +416,14 @@ fn template_href(name: &str, trimmed: &str, site: &preprocess::Site) -> String {
     let title = preprocess::Title::parse(&name, preprocess::NS_TEMPLATE, site)
         .map(|t| t.prefixed())
         .unwrap_or_else(|_| trimmed.to_owned());
-    let mut href = String::from("./");
-    href.push_str(&encode_title(&title));
+    href_json(&title)
+}
+
+/// The `href` of the page `title` (prefixed) as a JSON string.
+fn href_json(title: &str) -> String {
+    let mut href = String::with_capacity(title.len() + 2);
+    href.push_str("./");
+    href.push_str(&encode_title(title));
     json(&href)
 }
 
@@ -601,7 +621,7 @@ fn expand_into(
             out.pop();
             out.push_str(&expansion);
             out.push(END);
-            let part = data_mw(src, call, marks, None);
+            let part = data_mw(src, call, marks, &page.titles, None);
             let part = part
                 .strip_prefix("{\"parts\":[")
                 .and_then(|p| p.strip_suffix("]}"))
@@ -683,7 +703,7 @@ fn expand_into(
             } else {
                 None
             };
-            let mut data = data_mw(src, call, marks, expanded_name.as_deref());
+            let mut data = data_mw(src, call, marks, &page.titles, expanded_name.as_deref());
             if let Some(l) = &lead
                 && let Some(tail) = data.strip_prefix("{\"parts\":[")
             {
