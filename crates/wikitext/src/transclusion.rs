@@ -259,7 +259,7 @@ fn data_mw(
 ) -> String {
     let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
     let target_wt = text(&call.title.span);
-    let trimmed = target_wt.trim();
+    let trimmed = trim(target_wt);
     // Parsoid's target source starts after leading blanks and comments.
     let mut shown = target_wt.trim_start();
     while let Some(rest) = shown.strip_prefix("<!--") {
@@ -351,8 +351,8 @@ fn data_mw(
         params.push(match eq.and_then(|eq| part.nodes.get(eq)) {
             Some(eq) => {
                 let at = eq.span().start.saturating_sub(part.span.start);
-                let raw = whole.get(..at).unwrap_or("").trim();
-                let value = whole.get(at + 1..).unwrap_or("").trim();
+                let raw = trim(whole.get(..at).unwrap_or(""));
+                let value = trim(whole.get(at + 1..).unwrap_or(""));
                 if has_angle && raw.contains('<') && raw.contains("<!--") {
                     let name = without_comments(raw);
                     // A name written with comments keeps its source as `key`.
@@ -407,6 +407,28 @@ fn data_mw(
     }
     out.push_str("},\"i\":0}}]}");
     out
+}
+
+/// `s.trim()`: ASCII blanks at the ends are taken off by their bytes, and
+/// only ends that are not ASCII are decoded as characters (every name and
+/// value of every call is trimmed).
+fn trim(s: &str) -> &str {
+    // The blanks `char::is_whitespace` finds among ASCII bytes.
+    let blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
+    let bytes = s.as_bytes();
+    let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |e| e + 1);
+    // Both are character boundaries: next to ASCII bytes or the string's ends.
+    let t = s.get(start..end).unwrap_or("");
+    let wide = |b: Option<&u8>| b.is_some_and(|b| !b.is_ascii());
+    if wide(t.as_bytes().first()) || wide(t.as_bytes().last()) {
+        t.trim()
+    } else {
+        t
+    }
 }
 
 /// The `href` of template `name` as a JSON string: `./Template:Name`, or
@@ -578,13 +600,14 @@ fn expand_into(
         page.check_input(call_src.len())?;
         expansion.clear();
         page.expand_call(src, node, &mut expansion);
-        let line = last_line(out);
+        let line_at = line_start(out);
+        let line = out.get(line_at..).unwrap_or(out);
         // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
         // unmarked: it becomes structure, not content.
-        let target = src.get(call.title.span.clone()).unwrap_or("").trim();
+        let target = trim(src.get(call.title.span.clone()).unwrap_or(""));
         let syntax_only = target != "="
-            && !expansion.trim().is_empty()
-            && expansion.trim().chars().all(|c| {
+            && !trim(&expansion).is_empty()
+            && trim(&expansion).chars().all(|c| {
                 matches!(
                     c,
                     '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
@@ -598,7 +621,7 @@ fn expand_into(
         let syntax_only = syntax_only && !pipe_is_content;
         // A call that opens or closes a wikitext table is encapsulated with it.
         let table_syntax = {
-            let t = expansion.trim();
+            let t = trim(&expansion);
             t.starts_with("{|") || t == "|}"
         };
         let syntax_only = syntax_only && !table_syntax;
@@ -642,7 +665,7 @@ fn expand_into(
         }
         if has_marker(&expansion)
             || !safe_context(line)
-            || !safe_after_bracket(line, marks.brackets.last_open(out), &expansion)
+            || !safe_after_bracket(line, marks.brackets.last_open(out, line_at), &expansion)
             || syntax_only
             || unexpanded
         {
@@ -930,9 +953,9 @@ impl OpenBrackets {
     /// [`last_open_bracket`] of `out`'s last line. Text is only appended
     /// between calls, but for an end marker taken off (text shorter than
     /// read: the line is read again) and a start marker inserted (the caller
-    /// starts again).
-    fn last_open(&mut self, out: &str) -> Option<usize> {
-        let start = line_start(out);
+    /// starts again). `start`: where the line starts ([`line_start`] of
+    /// `out`, which the caller has).
+    fn last_open(&mut self, out: &str, start: usize) -> Option<usize> {
         if start != self.line_start || self.read > out.len() || self.read < start {
             self.line_start = start;
             self.read = start;
@@ -1144,18 +1167,45 @@ mod tests {
         ] {
             out.push_str(piece);
             assert_eq!(
-                brackets.last_open(&out),
+                brackets.last_open(&out, line_start(&out)),
                 last_open_bracket(last_line(&out)),
                 "{out:?}"
             );
             if out.ends_with(END) {
                 out.pop();
-                assert_eq!(brackets.last_open(&out), last_open_bracket(last_line(&out)));
+                assert_eq!(
+                    brackets.last_open(&out, line_start(&out)),
+                    last_open_bracket(last_line(&out))
+                );
             }
         }
         out.push_str("\n* lead] ");
-        assert_eq!(brackets.last_open(&out), None);
-        assert_eq!(brackets.last_open(&out), last_open_bracket(last_line(&out)));
+        assert_eq!(brackets.last_open(&out, line_start(&out)), None);
+        assert_eq!(
+            brackets.last_open(&out, line_start(&out)),
+            last_open_bracket(last_line(&out))
+        );
+    }
+
+    #[test]
+    fn trim_is_str_trim() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a ",
+            "\t\n\x0b\x0c\r a b \r\n",
+            "\u{a0}x\u{a0}",
+            " \u{3000}é ",
+            "é",
+            " é\u{2028}",
+            "\x1c a \x1f",
+            "x\u{85}",
+            "\u{85} ",
+            " \u{200b} ",
+        ] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+        }
     }
 
     #[test]
