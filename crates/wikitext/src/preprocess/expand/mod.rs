@@ -324,28 +324,41 @@ impl PageExpander<'_, '_> {
                 return;
             }
             match node {
-                Node::Text(s) => {
-                    let text = frame.src.get(s.clone()).unwrap_or("");
-                    self.copied += text.len();
-                    if self.copied > self.pre.config.limits.max_copied {
-                        self.limit_hit(Warning::TooMuchText, out, || {
-                            "<span class=\"error\">Expansion text limit exceeded</span>".into()
-                        });
-                        return;
-                    }
-                    out.push_str(text);
-                }
-                Node::Comment(s) => {
-                    if self.pre.config.keep_comments && !flags.strip_comments {
-                        out.push_str(frame.src.get(s.clone()).unwrap_or(""));
-                    }
-                }
-                Node::Ignore(_) => {}
                 Node::Ext(e) => self.ext(e, frame, flags, depth, out),
                 Node::Template(b) => self.template(b, b.line_start, frame, flags, depth + 1, out),
                 Node::Argument(b) => self.argument(b, frame, flags, depth + 1, out),
+                node => {
+                    if !self.expand_plain(frame.src, node, flags, out) {
+                        return;
+                    }
+                }
             }
         }
+    }
+
+    /// A text, comment or dropped node of the text `src`, counted as
+    /// expanded: false when the text limit stops the expansion.
+    fn expand_plain(&mut self, src: &str, node: &Node, flags: Flags, out: &mut String) -> bool {
+        match node {
+            Node::Text(s) => {
+                let text = src.get(s.clone()).unwrap_or("");
+                self.copied += text.len();
+                if self.copied > self.pre.config.limits.max_copied {
+                    self.limit_hit(Warning::TooMuchText, out, || {
+                        "<span class=\"error\">Expansion text limit exceeded</span>".into()
+                    });
+                    return false;
+                }
+                out.push_str(text);
+            }
+            Node::Comment(s) => {
+                if self.pre.config.keep_comments && !flags.strip_comments {
+                    out.push_str(src.get(s.clone()).unwrap_or(""));
+                }
+            }
+            _ => {}
+        }
+        true
     }
 
     /// Counts one more expanded node: false (and the limit's markup, once) when
@@ -365,8 +378,19 @@ impl PageExpander<'_, '_> {
     /// (page view), into `out` in the page's frame: what [`PageExpander::expand`]
     /// of their source gives, without parsing it again. Warnings are dropped.
     pub(crate) fn expand_page_nodes(&mut self, src: &str, nodes: &[Node], out: &mut String) {
-        let frame = Frame::root(src);
-        self.expand_nodes(nodes, &frame, Flags::default(), 0, out);
+        let plain = |n: &Node| matches!(n, Node::Text(_) | Node::Comment(_) | Node::Ignore(_));
+        if nodes.iter().all(plain) {
+            // Most of a page between its calls: no frame needed (no hash
+            // maps made), each node counted as `expand_nodes` counts it.
+            for node in nodes {
+                if !self.count_node(out) || !self.expand_plain(src, node, Flags::default(), out) {
+                    break;
+                }
+            }
+        } else {
+            let frame = Frame::root(src);
+            self.expand_nodes(nodes, &frame, Flags::default(), 0, out);
+        }
         self.warnings.clear();
     }
 
