@@ -351,10 +351,8 @@ impl PageExpander<'_, '_> {
                 }
                 out.push_str(text);
             }
-            Node::Comment(s) => {
-                if self.pre.config.keep_comments && !flags.strip_comments {
-                    out.push_str(src.get(s.clone()).unwrap_or(""));
-                }
+            Node::Comment(s) if self.pre.config.keep_comments && !flags.strip_comments => {
+                out.push_str(src.get(s.clone()).unwrap_or(""));
             }
             _ => {}
         }
