@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use foldhash::HashMap;
 
-use crate::preprocess::{self, Node, PageExpander, Tree};
+use crate::preprocess::{self, Node, PageExpander, Title, Tree};
 use crate::title::encode_title;
 
 /// Starts a call's output; followed by its index and [`INDEX_END`].
@@ -135,10 +135,11 @@ pub(crate) fn json_into(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// Whether any byte of `bytes` needs escaping in a JSON string: eight bytes
-/// at a time, the last ones as one word too (overlapping the words before,
-/// or read in overlapping halves and padded with spaces when shorter than a
-/// word: most names are), so no byte is looked at alone.
+/// Whether any byte of `bytes` needs escaping in a JSON string: a long
+/// string [`BLOCK`] bytes at a time, a shorter one eight bytes at a time,
+/// the last ones as one word too (overlapping the words before, or read in
+/// overlapping halves and padded with spaces when shorter than a word: most
+/// names are), so no byte is looked at alone.
 pub(crate) fn any_json_escape(bytes: &[u8]) -> bool {
     let word = |at: usize| {
         bytes
@@ -147,6 +148,19 @@ pub(crate) fn any_json_escape(bytes: &[u8]) -> bool {
             .map_or(0, u64::from_le_bytes)
     };
     let len = bytes.len();
+    if len >= BLOCK {
+        // Long strings (a whole call's source, ref bodies): a block at a
+        // time, each block's bytes tested without an early exit (the
+        // compiler turns that into vector compares), the last block
+        // overlapping the ones before.
+        let (blocks, _) = bytes.as_chunks::<BLOCK>();
+        if blocks.iter().any(block_needs_json_escape) {
+            return true;
+        }
+        return bytes
+            .last_chunk::<BLOCK>()
+            .is_some_and(block_needs_json_escape);
+    }
     if len >= 8 {
         let mut at = 0;
         while at + 8 < len {
@@ -173,6 +187,17 @@ pub(crate) fn any_json_escape(bytes: &[u8]) -> bool {
         _ => half(0, 4) | half(len - 4, len) << 32,
     };
     needs_json_escape(w)
+}
+
+/// The bytes [`any_json_escape`] tests at once in a long string.
+const BLOCK: usize = 32;
+
+/// Whether any byte of `block` needs escaping in a JSON string, every byte
+/// tested (no early exit, so the test vectorizes).
+fn block_needs_json_escape(block: &[u8; BLOCK]) -> bool {
+    block.iter().fold(0u8, |any, &b| {
+        any | u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\')
+    }) != 0
 }
 
 /// Whether any of the eight bytes of `w` is `"`, `\` or below 0x20 (the
@@ -219,17 +244,22 @@ fn positional_name(n: usize) -> Cow<'static, str> {
     }
 }
 
+/// The preprocessor's titles of the call names it classified
+/// ([`PageExpander::titles`]).
+type Titles = HashMap<String, Option<Title>>;
+
 /// Parsoid's `data-mw` for the call `src` (`{{…}}`), written straight from
-/// the call's parts.
+/// the call's parts; a template's `href` from `titles` when the name is there.
 fn data_mw(
     src: &str,
     call: &preprocess::Braced,
     marks: &mut Marks<'_>,
+    titles: &Titles,
     expanded_name: Option<&str>,
 ) -> String {
     let text = |span: &std::ops::Range<usize>| src.get(span.clone()).unwrap_or("");
     let target_wt = text(&call.title.span);
-    let trimmed = target_wt.trim();
+    let trimmed = trim(target_wt);
     // Parsoid's target source starts after leading blanks and comments.
     let mut shown = target_wt.trim_start();
     while let Some(rest) = shown.strip_prefix("<!--") {
@@ -287,7 +317,16 @@ fn data_mw(
                     match marks.hrefs.get(trimmed) {
                         Some(href) => out.push_str(href),
                         None => {
-                            let href = template_href(trimmed, trimmed, marks.site);
+                            let href = match titles.get(trimmed) {
+                                // The preprocessor's title of the same name
+                                // (made as [`template_href`] makes one).
+                                Some(title) => href_json(
+                                    &title
+                                        .as_ref()
+                                        .map_or_else(|| trimmed.to_owned(), Title::prefixed),
+                                ),
+                                None => template_href(trimmed, trimmed, marks.site),
+                            };
                             out.push_str(&href);
                             marks.hrefs.insert(trimmed.to_owned(), href);
                         }
@@ -312,8 +351,8 @@ fn data_mw(
         params.push(match eq.and_then(|eq| part.nodes.get(eq)) {
             Some(eq) => {
                 let at = eq.span().start.saturating_sub(part.span.start);
-                let raw = whole.get(..at).unwrap_or("").trim();
-                let value = whole.get(at + 1..).unwrap_or("").trim();
+                let raw = trim(whole.get(..at).unwrap_or(""));
+                let value = trim(whole.get(at + 1..).unwrap_or(""));
                 if has_angle && raw.contains('<') && raw.contains("<!--") {
                     let name = without_comments(raw);
                     // A name written with comments keeps its source as `key`.
@@ -370,6 +409,28 @@ fn data_mw(
     out
 }
 
+/// `s.trim()`: ASCII blanks at the ends are taken off by their bytes, and
+/// only ends that are not ASCII are decoded as characters (every name and
+/// value of every call is trimmed).
+fn trim(s: &str) -> &str {
+    // The blanks `char::is_whitespace` finds among ASCII bytes.
+    let blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
+    let bytes = s.as_bytes();
+    let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !blank(b))
+        .map_or(start, |e| e + 1);
+    // Both are character boundaries: next to ASCII bytes or the string's ends.
+    let t = s.get(start..end).unwrap_or("");
+    let wide = |b: Option<&u8>| b.is_some_and(|b| !b.is_ascii());
+    if wide(t.as_bytes().first()) || wide(t.as_bytes().last()) {
+        t.trim()
+    } else {
+        t
+    }
+}
+
 /// The `href` of template `name` as a JSON string: `./Template:Name`, or
 /// `./` and the target source `trimmed` when `name` is no title.
 fn template_href(name: &str, trimmed: &str, site: &preprocess::Site) -> String {
@@ -377,8 +438,14 @@ fn template_href(name: &str, trimmed: &str, site: &preprocess::Site) -> String {
     let title = preprocess::Title::parse(&name, preprocess::NS_TEMPLATE, site)
         .map(|t| t.prefixed())
         .unwrap_or_else(|_| trimmed.to_owned());
-    let mut href = String::from("./");
-    href.push_str(&encode_title(&title));
+    href_json(&title)
+}
+
+/// The `href` of the page `title` (prefixed) as a JSON string.
+fn href_json(title: &str) -> String {
+    let mut href = String::with_capacity(title.len() + 2);
+    href.push_str("./");
+    href.push_str(&encode_title(title));
     json(&href)
 }
 
@@ -533,13 +600,14 @@ fn expand_into(
         page.check_input(call_src.len())?;
         expansion.clear();
         page.expand_call(src, node, &mut expansion);
-        let line = last_line(out);
+        let line_at = line_start(out);
+        let line = out.get(line_at..).unwrap_or(out);
         // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
         // unmarked: it becomes structure, not content.
-        let target = src.get(call.title.span.clone()).unwrap_or("").trim();
+        let target = trim(src.get(call.title.span.clone()).unwrap_or(""));
         let syntax_only = target != "="
-            && !expansion.trim().is_empty()
-            && expansion.trim().chars().all(|c| {
+            && !trim(&expansion).is_empty()
+            && trim(&expansion).chars().all(|c| {
                 matches!(
                     c,
                     '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
@@ -553,7 +621,7 @@ fn expand_into(
         let syntax_only = syntax_only && !pipe_is_content;
         // A call that opens or closes a wikitext table is encapsulated with it.
         let table_syntax = {
-            let t = expansion.trim();
+            let t = trim(&expansion);
             t.starts_with("{|") || t == "|}"
         };
         let syntax_only = syntax_only && !table_syntax;
@@ -576,7 +644,7 @@ fn expand_into(
             out.pop();
             out.push_str(&expansion);
             out.push(END);
-            let part = data_mw(src, call, marks, None);
+            let part = data_mw(src, call, marks, &page.titles, None);
             let part = part
                 .strip_prefix("{\"parts\":[")
                 .and_then(|p| p.strip_suffix("]}"))
@@ -597,7 +665,7 @@ fn expand_into(
         }
         if has_marker(&expansion)
             || !safe_context(line)
-            || !safe_after_bracket(line, marks.brackets.last_open(out), &expansion)
+            || !safe_after_bracket(line, marks.brackets.last_open(out, line_at), &expansion)
             || syntax_only
             || unexpanded
         {
@@ -658,7 +726,7 @@ fn expand_into(
             } else {
                 None
             };
-            let mut data = data_mw(src, call, marks, expanded_name.as_deref());
+            let mut data = data_mw(src, call, marks, &page.titles, expanded_name.as_deref());
             if let Some(l) = &lead
                 && let Some(tail) = data.strip_prefix("{\"parts\":[")
             {
@@ -885,9 +953,9 @@ impl OpenBrackets {
     /// [`last_open_bracket`] of `out`'s last line. Text is only appended
     /// between calls, but for an end marker taken off (text shorter than
     /// read: the line is read again) and a start marker inserted (the caller
-    /// starts again).
-    fn last_open(&mut self, out: &str) -> Option<usize> {
-        let start = line_start(out);
+    /// starts again). `start`: where the line starts ([`line_start`] of
+    /// `out`, which the caller has).
+    fn last_open(&mut self, out: &str, start: usize) -> Option<usize> {
         if start != self.line_start || self.read > out.len() || self.read < start {
             self.line_start = start;
             self.read = start;
@@ -1099,18 +1167,45 @@ mod tests {
         ] {
             out.push_str(piece);
             assert_eq!(
-                brackets.last_open(&out),
+                brackets.last_open(&out, line_start(&out)),
                 last_open_bracket(last_line(&out)),
                 "{out:?}"
             );
             if out.ends_with(END) {
                 out.pop();
-                assert_eq!(brackets.last_open(&out), last_open_bracket(last_line(&out)));
+                assert_eq!(
+                    brackets.last_open(&out, line_start(&out)),
+                    last_open_bracket(last_line(&out))
+                );
             }
         }
         out.push_str("\n* lead] ");
-        assert_eq!(brackets.last_open(&out), None);
-        assert_eq!(brackets.last_open(&out), last_open_bracket(last_line(&out)));
+        assert_eq!(brackets.last_open(&out, line_start(&out)), None);
+        assert_eq!(
+            brackets.last_open(&out, line_start(&out)),
+            last_open_bracket(last_line(&out))
+        );
+    }
+
+    #[test]
+    fn trim_is_str_trim() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a ",
+            "\t\n\x0b\x0c\r a b \r\n",
+            "\u{a0}x\u{a0}",
+            " \u{3000}é ",
+            "é",
+            " é\u{2028}",
+            "\x1c a \x1f",
+            "x\u{85}",
+            "\u{85} ",
+            " \u{200b} ",
+        ] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+        }
     }
 
     #[test]

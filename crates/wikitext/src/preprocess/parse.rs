@@ -288,6 +288,9 @@ struct Parser<'a> {
     next_newline: Option<usize>,
     /// The same for the first `[`, `{` or `<`.
     next_open: Option<usize>,
+    /// Plain `[[…]]` taken whole ([`Parser::plain_link_end`]); off only in
+    /// the tests that compare both ways.
+    plain_links: bool,
 }
 
 /// Source bytes per top-level node, rounded down: the root's list is made
@@ -310,6 +313,7 @@ impl<'a> Parser<'a> {
             open_count: 0,
             next_newline: None,
             next_open: None,
+            plain_links: true,
         }
     }
 
@@ -522,6 +526,18 @@ impl<'a> Parser<'a> {
 
     fn open(&mut self, c: u8) {
         let count = self.run_of(c, self.i);
+        if c == b'['
+            && count == 2
+            && self.plain_links
+            && self.open_count + 2 <= self.options.max_nesting
+            && let Some(end) = self.plain_link_end(self.i + 2)
+        {
+            // What the bracket piece would end as: text, with nothing on
+            // the stack changed in between.
+            self.push_text(self.i..end);
+            self.i = end;
+            return;
+        }
         let start = self.i;
         self.i += count;
         // Over the budget, the first braces of the run are text.
@@ -553,6 +569,17 @@ impl<'a> Parser<'a> {
         } else {
             self.push_text(start..start + count);
         }
+    }
+
+    /// The end of a `[[…]]` whose content, from `from`, holds none of the
+    /// bytes a bracket piece stops at (`[`, `{`, `<`, a newline) before its
+    /// `]]`: most links. Such a piece opens and closes as text and nothing
+    /// in it is seen, so [`Parser::open`] takes it whole.
+    fn plain_link_end(&self, from: usize) -> Option<usize> {
+        let stops = &STOPS[stop_set(Some(b']'), false, false)];
+        let rest = self.bytes.get(from..)?;
+        let at = from + rest.iter().position(|&c| stops[usize::from(c)])?;
+        (self.bytes.get(at..at + 2) == Some(b"]]")).then_some(at + 2)
     }
 
     fn close(&mut self) {
@@ -627,9 +654,9 @@ impl<'a> Parser<'a> {
             self.push_text(piece.start..piece.start + rest);
         }
         self.push(if matching == 3 {
-            Node::Argument(braced)
+            Node::Argument(Box::new(braced))
         } else {
-            Node::Template(braced)
+            Node::Template(Box::new(braced))
         });
     }
 
@@ -646,7 +673,6 @@ impl<'a> Parser<'a> {
             self.i += 1;
             return false;
         };
-        let lower = name.to_ascii_lowercase();
         let attr_start = i + 1 + name.len();
         let tag_end = if self.no_more_gt {
             None
@@ -664,11 +690,11 @@ impl<'a> Parser<'a> {
         };
         let transclusion = self.options.mode == Mode::Transclusion;
         let ignored_tag = if transclusion {
-            matches!(lower.as_str(), "includeonly" | "/includeonly")
+            is_any(name, &["includeonly", "/includeonly"])
         } else {
-            matches!(
-                lower.as_str(),
-                "noinclude" | "/noinclude" | "onlyinclude" | "/onlyinclude"
+            is_any(
+                name,
+                &["noinclude", "/noinclude", "onlyinclude", "/onlyinclude"],
             )
         };
         if ignored_tag {
@@ -695,7 +721,7 @@ impl<'a> Parser<'a> {
                     self.i = c.end;
                     close = Some(c);
                 }
-                None if matches!(lower.as_str(), "includeonly" | "noinclude" | "onlyinclude") => {
+                None if is_any(name, &["includeonly", "noinclude", "onlyinclude"]) => {
                     inner = Some(tag_end + 1..self.bytes.len());
                     self.i = self.bytes.len();
                     close = None;
@@ -709,9 +735,9 @@ impl<'a> Parser<'a> {
             }
         }
         let ignored_element = if transclusion {
-            lower == "noinclude"
+            name.eq_ignore_ascii_case("noinclude")
         } else {
-            lower == "includeonly"
+            name.eq_ignore_ascii_case("includeonly")
         };
         if ignored_element {
             self.push(Node::Ignore(i..self.i));
@@ -722,13 +748,13 @@ impl<'a> Parser<'a> {
         } else {
             attr_start..attr_end
         };
-        self.push(Node::Ext(ExtTag {
+        self.push(Node::Ext(Box::new(ExtTag {
             span: i..self.i,
             name: i + 1..attr_start,
             attrs,
             inner,
             close,
-        }));
+        })));
         false
     }
 
@@ -756,17 +782,30 @@ impl<'a> Parser<'a> {
         if !delimited {
             return None;
         }
-        let lower = name.to_ascii_lowercase();
         let special = match self.options.mode {
-            Mode::Transclusion => {
-                matches!(lower.as_str(), "noinclude" | "includeonly" | "/includeonly")
-            }
-            Mode::Page => matches!(
-                lower.as_str(),
-                "includeonly" | "noinclude" | "/noinclude" | "onlyinclude" | "/onlyinclude"
+            Mode::Transclusion => is_any(name, &["noinclude", "includeonly", "/includeonly"]),
+            Mode::Page => is_any(
+                name,
+                &[
+                    "includeonly",
+                    "noinclude",
+                    "/noinclude",
+                    "onlyinclude",
+                    "/onlyinclude",
+                ],
             ),
         };
-        (special || self.options.ext_tags.contains(&lower)).then_some(name)
+        let ext = || {
+            self.options.ext_tags.iter().any(|tag| {
+                // `tag == name.to_ascii_lowercase()`, without the copy.
+                tag.len() == name.len()
+                    && tag
+                        .bytes()
+                        .zip(name.bytes())
+                        .all(|(t, n)| t == n.to_ascii_lowercase())
+            })
+        };
+        (special || ext()).then_some(name)
     }
 
     /// `<!--` at `self.i`: see the module docs. True when the line was eaten.
@@ -843,6 +882,12 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Whether `name` is one of the lower-case ASCII names `lower`, ASCII case
+/// ignored (what comparing its lower-case copy tells, without the copy).
+fn is_any(name: &str, lower: &[&str]) -> bool {
+    lower.iter().any(|l| name.eq_ignore_ascii_case(l))
+}
+
 /// The first `needle` at or after `from`: a search for its first byte,
 /// then a prefix check. Cheaper than `str::find(&str)`, which builds a
 /// two-way searcher on every call, for the short needles the parser looks
@@ -892,6 +937,29 @@ fn find_close_tag(src: &str, from: usize, name: &str) -> Option<Span> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Plain links taken whole give the tree the bracket pieces give.
+        #[test]
+        fn plain_links_as_bracket_pieces(pieces in prop::collection::vec(
+            prop::sample::select(vec![
+                "[[", "]]", "[", "]", "[[[", "]]]", "{{", "}}", "{{{", "}}}", "|", "=",
+                "\n", "\n==", "==", "a", " b ", "<!--", "-->", "<ref>", "</ref>", "é",
+            ]),
+            0..40,
+        ), max_nesting in 1usize..8) {
+            let src: String = pieces.concat();
+            for options in [
+                ParseOptions { max_nesting, ..ParseOptions::default() },
+                ParseOptions { mode: Mode::Transclusion, ..ParseOptions::default() },
+            ] {
+                let mut bracket_pieces = Parser::new(&src, &options);
+                bracket_pieces.plain_links = false;
+                prop_assert_eq!(Parser::new(&src, &options).run(), bracket_pieces.run());
+            }
+        }
+    }
 
     /// The byte search finds what `str::find` finds from each position.
     #[test]

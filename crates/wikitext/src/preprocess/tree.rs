@@ -19,6 +19,10 @@ pub struct Tree {
 }
 
 /// One node of the preprocessor tree.
+///
+/// The large variants are boxed: a node is three words, so the lists of
+/// nodes (mostly text) stay small and cheap to grow, and a template's parts
+/// hold their nodes in small allocations.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Node {
     /// Literal text (including braces that matched nothing, `|` and `=` outside
@@ -34,11 +38,11 @@ pub enum Node {
     Ignore(Span),
     /// An extension tag (`<nowiki>`, `<pre>`, `<ref>`, …): its content is not
     /// preprocessed.
-    Ext(ExtTag),
+    Ext(Box<ExtTag>),
     /// `{{…}}`: a template, parser function or magic word.
-    Template(Braced),
+    Template(Box<Braced>),
     /// `{{{…}}}`: a template argument, its default in the first part.
-    Argument(Braced),
+    Argument(Box<Braced>),
 }
 
 impl Node {

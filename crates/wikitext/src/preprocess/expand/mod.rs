@@ -181,6 +181,7 @@ impl<'s> Preprocessor<'s> {
             warnings: Vec::new(),
             cache: RefCell::new(HashMap::default()),
             titles: HashMap::default(),
+            missing: Default::default(),
         }
     }
 
@@ -224,6 +225,19 @@ pub struct PageExpander<'p, 's> {
     /// title it names, if any: a page calls the same few templates again and
     /// again, and a title parse costs about ten lookups.
     pub(crate) titles: HashMap<String, Option<Title>>,
+    /// Calls known to name a missing template: the expanded call name →
+    /// the template and the link written for it, one map for calls without
+    /// parts and one for calls with (a name can be a magic word without
+    /// parts only). Most calls of a page without template pages are such
+    /// red links, and most names come again and again.
+    pub(crate) missing: [HashMap<String, Rc<Missing>>; 2],
+}
+
+/// A call name that names a missing template ([`PageExpander::missing`]).
+pub(crate) struct Missing {
+    pub(crate) title: Title,
+    /// What the call writes when the limits let it: the link to the template.
+    pub(crate) link: String,
 }
 
 impl PageExpander<'_, '_> {
@@ -310,28 +324,39 @@ impl PageExpander<'_, '_> {
                 return;
             }
             match node {
-                Node::Text(s) => {
-                    let text = frame.src.get(s.clone()).unwrap_or("");
-                    self.copied += text.len();
-                    if self.copied > self.pre.config.limits.max_copied {
-                        self.limit_hit(Warning::TooMuchText, out, || {
-                            "<span class=\"error\">Expansion text limit exceeded</span>".into()
-                        });
-                        return;
-                    }
-                    out.push_str(text);
-                }
-                Node::Comment(s) => {
-                    if self.pre.config.keep_comments && !flags.strip_comments {
-                        out.push_str(frame.src.get(s.clone()).unwrap_or(""));
-                    }
-                }
-                Node::Ignore(_) => {}
                 Node::Ext(e) => self.ext(e, frame, flags, depth, out),
                 Node::Template(b) => self.template(b, b.line_start, frame, flags, depth + 1, out),
                 Node::Argument(b) => self.argument(b, frame, flags, depth + 1, out),
+                node => {
+                    if !self.expand_plain(frame.src, node, flags, out) {
+                        return;
+                    }
+                }
             }
         }
+    }
+
+    /// A text, comment or dropped node of the text `src`, counted as
+    /// expanded: false when the text limit stops the expansion.
+    fn expand_plain(&mut self, src: &str, node: &Node, flags: Flags, out: &mut String) -> bool {
+        match node {
+            Node::Text(s) => {
+                let text = src.get(s.clone()).unwrap_or("");
+                self.copied += text.len();
+                if self.copied > self.pre.config.limits.max_copied {
+                    self.limit_hit(Warning::TooMuchText, out, || {
+                        "<span class=\"error\">Expansion text limit exceeded</span>".into()
+                    });
+                    return false;
+                }
+                out.push_str(text);
+            }
+            Node::Comment(s) if self.pre.config.keep_comments && !flags.strip_comments => {
+                out.push_str(src.get(s.clone()).unwrap_or(""));
+            }
+            _ => {}
+        }
+        true
     }
 
     /// Counts one more expanded node: false (and the limit's markup, once) when
@@ -351,8 +376,19 @@ impl PageExpander<'_, '_> {
     /// (page view), into `out` in the page's frame: what [`PageExpander::expand`]
     /// of their source gives, without parsing it again. Warnings are dropped.
     pub(crate) fn expand_page_nodes(&mut self, src: &str, nodes: &[Node], out: &mut String) {
-        let frame = Frame::root(src);
-        self.expand_nodes(nodes, &frame, Flags::default(), 0, out);
+        let plain = |n: &Node| matches!(n, Node::Text(_) | Node::Comment(_) | Node::Ignore(_));
+        if nodes.iter().all(plain) {
+            // Most of a page between its calls: no frame needed (no hash
+            // maps made), each node counted as `expand_nodes` counts it.
+            for node in nodes {
+                if !self.count_node(out) || !self.expand_plain(src, node, Flags::default(), out) {
+                    break;
+                }
+            }
+        } else {
+            let frame = Frame::root(src);
+            self.expand_nodes(nodes, &frame, Flags::default(), 0, out);
+        }
         self.warnings.clear();
     }
 
@@ -535,6 +571,38 @@ pub(crate) struct Flags {
 mod tests {
     use super::*;
     use crate::preprocess::{NoPages, Site, parse};
+
+    /// Calls of a template found missing are remembered by name (with parts
+    /// or without: a magic word's name without parts is no template) and
+    /// still counted against the transclusion limit, one call at a time.
+    #[test]
+    fn missing_templates_by_name_count_as_transclusions() {
+        let mut config = Config::default();
+        config.limits.max_transclusions = 5;
+        let pre = Preprocessor::new(&NoPages, config);
+        let title = Title::parse("Demo", 0, &Site::default()).unwrap();
+        let src = "{{Foo}}{{foo}}{{ Foo |x}}{{PAGENAME}}{{PAGENAME|x}}{{PAGENAME}}\
+                   {{Foo|y}}{{Foo}}{{Bar}}";
+        let out = pre.expand(&title, src).unwrap();
+        assert_eq!(
+            out.text,
+            "[[:Template:Foo]][[:Template:Foo]][[:Template:Foo]]Demo\
+             [[:Template:PAGENAME]]Demo[[:Template:Foo]]\
+             <span class=\"error\">Template transclusion limit exceeded (5)</span>"
+        );
+        assert_eq!(
+            out.warnings,
+            [
+                Warning::Missing {
+                    title: "Template:Foo".into()
+                },
+                Warning::Missing {
+                    title: "Template:PAGENAME".into()
+                },
+                Warning::TooManyTransclusions,
+            ]
+        );
+    }
 
     /// A name borrowed from the source is counted as its expansion is, up to
     /// and past the limits.

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::{Flags, Frame, PageExpander, Parsed, Warning};
+use super::{Flags, Frame, Missing, PageExpander, Parsed, Warning};
 use crate::preprocess::functions::{self, CallArgs};
 use crate::preprocess::parse::{Mode, parse_with};
 use crate::preprocess::title::{NS_MAIN, NS_TEMPLATE, Title};
@@ -159,7 +159,19 @@ impl PageExpander<'_, '_> {
             strip_comments: true,
         };
         let title_ws = self.expand_text(&b.title.nodes, frame, strip, depth);
-        match self.classify(&title_ws, !b.parts.is_empty()) {
+        let has_parts = usize::from(!b.parts.is_empty());
+        let known = self.missing.get(has_parts).and_then(|m| m.get(&*title_ws));
+        if let Some(missing) = known.map(Rc::clone) {
+            // What [`transclude`](Self::transclude) does for a template
+            // known to be missing, without classifying the name or looking
+            // the title up again (a link never starts a line: T2529 adds
+            // no newline).
+            if self.admit(&missing.title, frame, out) {
+                out.push_str(&missing.link);
+            }
+            return;
+        }
+        match self.classify(&title_ws, has_parts == 1) {
             Call::Variable { value, .. } => push_result(line_start, &value, out),
             Call::Function { f, arg0, .. } => {
                 let call = CallArgs {
@@ -172,6 +184,20 @@ impl PageExpander<'_, '_> {
                 push_result(line_start, &v, out);
             }
             Call::Template { title, msgnw: true } => self.msgnw(&title, out),
+            Call::Template { title, .. }
+                if self.cache.borrow().get(&title).is_some_and(Option::is_none) =>
+            {
+                // A template already found missing: remembered by the name.
+                let mut link = String::new();
+                missing(&title, &mut link);
+                let missing = Rc::new(Missing { title, link });
+                if let Some(m) = self.missing.get_mut(has_parts) {
+                    m.insert((*title_ws).to_owned(), Rc::clone(&missing));
+                }
+                if self.admit(&missing.title, frame, out) {
+                    out.push_str(&missing.link);
+                }
+            }
             Call::Template { title, .. } => {
                 let start = out.len();
                 self.transclude(title, b, frame, flags, depth, out);
@@ -213,47 +239,10 @@ impl PageExpander<'_, '_> {
         depth: usize,
         out: &mut String,
     ) {
-        let limits = &self.pre.config.limits;
-        let (max_depth, max_tr, max_size) = (
-            limits.max_depth,
-            limits.max_transclusions,
-            limits.max_expansion_size,
-        );
-        if frame.is_expanding(&t) {
-            out.push_str(&format!(
-                "<span class=\"error\">Template loop detected: [[{}]]</span>",
-                t.prefixed()
-            ));
-            self.warnings.push(Warning::Loop {
-                title: t.prefixed(),
-            });
+        if !self.admit(&t, frame, out) {
             return;
         }
-        if frame.depth >= max_depth {
-            out.push_str(&format!(
-                "<span class=\"error\">Template recursion depth limit exceeded ({max_depth})</span>"
-            ));
-            self.warnings.push(Warning::TooDeep {
-                title: t.prefixed(),
-            });
-            return;
-        }
-        self.transclusions += 1;
-        if self.transclusions > max_tr {
-            self.limit_hit(Warning::TooManyTransclusions, out, || {
-                format!(
-                    "<span class=\"error\">Template transclusion limit exceeded ({max_tr})</span>"
-                )
-            });
-            return;
-        }
-        if self.size >= max_size {
-            omitted(&t, out);
-            self.warnings.push(Warning::ExpansionTooLarge {
-                title: t.prefixed(),
-            });
-            return;
-        }
+        let max_size = self.pre.config.limits.max_expansion_size;
         let Some((t, parsed)) = self.load(t, out) else {
             return;
         };
@@ -304,6 +293,54 @@ impl PageExpander<'_, '_> {
                 title: t.prefixed(),
             });
         }
+    }
+
+    /// The checks before template `t` is loaded for a call in `frame`: a
+    /// loop, the depth, the number of transclusions (counted here) and the
+    /// expansion size; false, with the markup written, when it may not be.
+    fn admit(&mut self, t: &Title, frame: &Frame<'_>, out: &mut String) -> bool {
+        let limits = &self.pre.config.limits;
+        let (max_depth, max_tr, max_size) = (
+            limits.max_depth,
+            limits.max_transclusions,
+            limits.max_expansion_size,
+        );
+        if frame.is_expanding(t) {
+            out.push_str(&format!(
+                "<span class=\"error\">Template loop detected: [[{}]]</span>",
+                t.prefixed()
+            ));
+            self.warnings.push(Warning::Loop {
+                title: t.prefixed(),
+            });
+            return false;
+        }
+        if frame.depth >= max_depth {
+            out.push_str(&format!(
+                "<span class=\"error\">Template recursion depth limit exceeded ({max_depth})</span>"
+            ));
+            self.warnings.push(Warning::TooDeep {
+                title: t.prefixed(),
+            });
+            return false;
+        }
+        self.transclusions += 1;
+        if self.transclusions > max_tr {
+            self.limit_hit(Warning::TooManyTransclusions, out, || {
+                format!(
+                    "<span class=\"error\">Template transclusion limit exceeded ({max_tr})</span>"
+                )
+            });
+            return false;
+        }
+        if self.size >= max_size {
+            omitted(t, out);
+            self.warnings.push(Warning::ExpansionTooLarge {
+                title: t.prefixed(),
+            });
+            return false;
+        }
+        true
     }
 
     /// `{{msgnw:T}}`: the template's source as it would be transcluded, not
