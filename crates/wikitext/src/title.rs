@@ -5,6 +5,7 @@
 use std::sync::OnceLock;
 
 use crate::preprocess::{Interwiki, NS_MAIN, NS_PROJECT, Site, Title, namespace_id};
+use crate::tokenize::skip::has_byte;
 
 /// `Project talk:`.
 const NS_PROJECT_TALK: i32 = NS_PROJECT + 1;
@@ -14,9 +15,6 @@ const NS_PROJECT_TALK: i32 = NS_PROJECT + 1;
 pub struct LinkTarget {
     /// The page linked to; `None` for a fragment-only link (`[[#top]]`).
     pub title: Option<Title>,
-    /// The title's namespace name (empty for the main namespace and for
-    /// fragment-only links); the same as `title`'s [`Title::ns_name`].
-    pub namespace: String,
     /// The fragment after `#`, if any (as written, trimmed).
     pub fragment: Option<String>,
     /// Written with a leading `:` (`[[:Category:X]]` is a link, not a category).
@@ -67,7 +65,6 @@ impl LinkTarget {
                 || !(plain.starts_with("//") || matches!(title.ns(), NS_PROJECT | NS_PROJECT_TALK)))
         {
             return Some(LinkTarget {
-                namespace: title.ns_name().to_owned(),
                 title: Some(title),
                 fragment: None,
                 colon,
@@ -89,7 +86,7 @@ impl LinkTarget {
         };
         // Tabs are blanks in a link target (MediaWiki's title rejects them;
         // Parsoid's link syntax does not).
-        let page: std::borrow::Cow<'_, str> = if page.contains('\t') {
+        let page: std::borrow::Cow<'_, str> = if has_byte(page.as_bytes(), b'\t') {
             page.replace('\t', " ").into()
         } else {
             page.into()
@@ -124,7 +121,6 @@ impl LinkTarget {
                 };
                 return Some(LinkTarget {
                     title: None,
-                    namespace: String::new(),
                     fragment: None,
                     colon,
                     interwiki: Some(Box::new((iw.clone(), there))),
@@ -139,10 +135,6 @@ impl LinkTarget {
             Some(Title::parse(&page, NS_MAIN, site).ok()?)
         };
         Some(LinkTarget {
-            namespace: title
-                .as_ref()
-                .map(|t| t.ns_name().to_owned())
-                .unwrap_or_default(),
             title,
             fragment,
             colon,
@@ -155,6 +147,14 @@ impl LinkTarget {
     pub fn language_link(&self) -> Option<String> {
         let (iw, there) = self.interwiki.as_deref()?;
         (iw.language && !self.colon).then(|| iw.url_for(there))
+    }
+
+    /// The title's namespace name (`Category`; empty for the main namespace,
+    /// fragment-only and interwiki links): its [`Title::ns_name`], not kept
+    /// as a copy of its own (most red links are to templates: one allocation
+    /// a link saved).
+    pub fn namespace(&self) -> &str {
+        self.title.as_ref().map_or("", Title::ns_name)
     }
 
     /// The title within its namespace (`Foo bar`; empty for `[[#top]]`).
@@ -190,7 +190,7 @@ fn has_url_protocol(s: &str) -> bool {
 
 /// `%XX` sequences decoded when they form UTF-8 (otherwise `s` as it is).
 pub(crate) fn percent_decode(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.contains('%') {
+    if !has_byte(s.as_bytes(), b'%') {
         return std::borrow::Cow::Borrowed(s);
     }
     let b = s.as_bytes();
@@ -237,7 +237,7 @@ fn is_valid_link_text(page: &str) -> bool {
     // The substring searches below build a searcher per call: most link
     // targets have no `.` or no `~` at all, so one byte scan skips them.
     let trimmed = page.trim();
-    let dots = b.contains(&b'.')
+    let dots = has_byte(b, b'.')
         && (matches!(trimmed, "." | "..")
             || trimmed.starts_with("./")
             || trimmed.starts_with("../")
@@ -245,14 +245,14 @@ fn is_valid_link_text(page: &str) -> bool {
             || trimmed.contains("/../")
             || trimmed.ends_with("/.")
             || trimmed.ends_with("/.."));
-    let tildes = b.contains(&b'~') && page.contains("~~~");
+    let tildes = has_byte(b, b'~') && page.contains("~~~");
     !percent && !reference && !dots && !tildes
 }
 
 /// The bytes [`encode_title`] writes other than as they are (the space
 /// aside): `%`, `?`, `\`, `^`, `` ` ``, the C0 controls, DEL, and `0xC2` (the
 /// lead byte of the C1 controls), one table look-up each.
-const TITLE_SPECIAL: [bool; 256] = {
+pub(crate) const TITLE_SPECIAL: [bool; 256] = {
     let mut t = crate::tokenize::byte_set(b"%?\\^`\x7f\xc2");
     let mut c = 0;
     while c < 0x20 {
@@ -269,10 +269,20 @@ pub(crate) fn is_plain_title(title: &str) -> bool {
         .fold(false, |any, c| any | TITLE_SPECIAL[usize::from(c)])
 }
 
-/// The bytes [`encode_title`] makes of a title [`is_plain_title`] accepts: its
-/// own, with `_` for ` `.
-pub(crate) fn plain_title_bytes(title: &str) -> impl Iterator<Item = u8> + '_ {
-    title.bytes().map(|c| if c == b' ' { b'_' } else { c })
+/// Appends the bytes [`encode_title`] makes of a title [`is_plain_title`]
+/// accepts: its own, with `_` for ` `. Copied whole, then its spaces
+/// replaced in one pass with no early exit (it vectorizes): a search for each
+/// space (`split(' ')`) or a push a byte costs more on short titles.
+pub(crate) fn push_plain_title(out: &mut Vec<u8>, title: &str) {
+    let start = out.len();
+    out.extend_from_slice(title.as_bytes());
+    if let Some(copy) = out.get_mut(start..) {
+        for b in copy {
+            if *b == b' ' {
+                *b = b'_';
+            }
+        }
+    }
 }
 
 /// A title as an href path segment: spaces as `_`, characters that would end or
@@ -290,7 +300,7 @@ pub(crate) fn push_encoded_title(out: &mut String, title: &str) {
     // Most titles have nothing to encode but spaces: one pass over all bytes
     // (no early exit, so it vectorizes) tells, and the words are copied whole.
     if is_plain_title(title) {
-        // [`plain_title_bytes`]'s bytes, the words copied whole (a `String`
+        // [`push_plain_title`]'s bytes, the words copied whole (a `String`
         // takes no bytes one by one).
         let mut words = title.split(' ');
         if let Some(first) = words.next() {
@@ -348,7 +358,7 @@ mod tests {
     #[test]
     fn targets() {
         let t = LinkTarget::parse("category: foo_bar#x y").unwrap();
-        assert_eq!((t.namespace.as_str(), t.text()), ("Category", "Foo bar"));
+        assert_eq!((t.namespace(), t.text()), ("Category", "Foo bar"));
         assert_eq!(t.fragment.as_deref(), Some("x y"));
         assert_eq!(LinkTarget::parse("18:30").unwrap().full(), "18:30");
         assert_eq!(
@@ -415,7 +425,8 @@ mod tests {
 
     #[test]
     fn plain_targets() {
-        let full = |t: &str| LinkTarget::parse(t).map(|t| (t.namespace.clone(), t.full(), t.colon));
+        let full =
+            |t: &str| LinkTarget::parse(t).map(|t| (t.namespace().to_owned(), t.full(), t.colon));
         let some = |ns: &str, full: &str, colon| Some((ns.to_owned(), full.to_owned(), colon));
         assert_eq!(full("foo"), some("", "Foo", false));
         assert_eq!(
@@ -448,7 +459,10 @@ mod tests {
         };
         let t = LinkTarget::parse_in("wikipedia:about", &site).unwrap();
         assert_eq!(t.full(), "Wikipedia:About");
-        assert_eq!(LinkTarget::parse("wikipedia:about").unwrap().namespace, "");
+        assert_eq!(
+            LinkTarget::parse("wikipedia:about").unwrap().namespace(),
+            ""
+        );
     }
 
     #[test]

@@ -113,7 +113,7 @@ impl Tokenizer<'_> {
             self.emit_html(OwnedToken::StartTag(tag), start);
             return;
         }
-        if target.namespace == "Category" && !target.colon {
+        if target.namespace() == "Category" && !target.colon {
             self.pos += close + 2;
             let mut href = format!("./{}", encode_title(&target.full()));
             if let Some(p) = pipe {

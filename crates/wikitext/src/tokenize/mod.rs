@@ -12,7 +12,7 @@ mod block;
 pub(crate) mod entity;
 pub(crate) mod extlinks;
 mod links;
-mod skip;
+pub(crate) mod skip;
 mod table;
 pub(crate) mod tags;
 
