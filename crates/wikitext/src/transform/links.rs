@@ -5,7 +5,7 @@
 //! title attribute) for a page the store does not have, a self link for the page
 //! itself.
 
-use tagloom_html::atom::{self, Atom};
+use tagloom_html::atom;
 use tagloom_html::serializer::{EscapeMode, escape_into};
 use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
@@ -64,57 +64,66 @@ pub(crate) fn link_tag(target: LinkTarget, page: &str, pages: Option<&dyn PageSt
         None => page.to_owned(),
         Some(t) => t.into_prefixed(),
     };
-    let mut tag = OwnedTag::new(atom::A);
-    // Every attribute is new: pushed in order, room made once; names from
-    // their atoms (no name lookup per attribute).
-    let attrs = tag.attrs_mut();
-    attrs.reserve_exact(6);
-    let mut push = |name: Atom, value: String| attrs.push(OwnedAttribute::new(name, value));
-    push(atom::REL, "mw:WikiLink".to_owned());
     let href = |full: &str| {
         let mut href = String::with_capacity(full.len() + 32);
         href.push_str("./");
         push_encoded_title(&mut href, full);
         href
     };
-    if full == page {
+    // Every attribute is new: the list is made whole, at its size, names from
+    // their atoms (no name lookup per attribute, no capacity check per push).
+    let attrs = if full == page {
         let mut href = href(&full);
-        match &fragment {
+        let class = match &fragment {
             Some(f) if has_title || has_fragment => {
                 href.push('#');
                 href.push_str(f);
-                push(atom::HREF, href);
-                push(atom::CLASS, "mw-selflink-fragment".to_owned());
+                "mw-selflink-fragment"
             }
-            _ => {
-                push(atom::HREF, href);
-                push(atom::CLASS, "mw-selflink selflink".to_owned());
-            }
-        }
-        return tag;
-    }
-    if exists || fragment.is_some() {
-        let mut href = href(&full);
-        if !exists {
-            href.push_str(REDLINK);
-        }
-        if let Some(f) = &fragment {
-            href.push('#');
-            href.push_str(f);
-        }
-        push(atom::HREF, href);
+            _ => "mw-selflink selflink",
+        };
+        vec![
+            OwnedAttribute::new(atom::REL, "mw:WikiLink"),
+            OwnedAttribute::new(atom::HREF, href),
+            OwnedAttribute::new(atom::CLASS, class),
+        ]
     } else {
-        // Empty: the serializers write it from the `title` ([`Derived`]).
-        push(atom::HREF, String::new());
-    }
-    push(atom::TITLE, full);
-    if !exists {
-        push(atom::CLASS, "new".to_owned());
-        push(atom::TYPEOF, "mw:LocalizedAttrs".to_owned());
-        // Empty: the serializers write the localized title's JSON from the
-        // `title` ([`Derived`]), none built, kept and escaped per link.
-        push(atom::DATA_MW_I18N, String::new());
-    }
+        let href = if exists || fragment.is_some() {
+            let mut href = href(&full);
+            if !exists {
+                href.push_str(REDLINK);
+            }
+            if let Some(f) = &fragment {
+                href.push('#');
+                href.push_str(f);
+            }
+            href
+        } else {
+            // Empty: the serializers write it from the `title` ([`Derived`]).
+            String::new()
+        };
+        if exists {
+            vec![
+                OwnedAttribute::new(atom::REL, "mw:WikiLink"),
+                OwnedAttribute::new(atom::HREF, href),
+                OwnedAttribute::new(atom::TITLE, full),
+            ]
+        } else {
+            // `data-mw-i18n` empty: the serializers write the localized
+            // title's JSON from the `title` ([`Derived`]), none built, kept
+            // and escaped per link.
+            vec![
+                OwnedAttribute::new(atom::REL, "mw:WikiLink"),
+                OwnedAttribute::new(atom::HREF, href),
+                OwnedAttribute::new(atom::TITLE, full),
+                OwnedAttribute::new(atom::CLASS, "new"),
+                OwnedAttribute::new(atom::TYPEOF, "mw:LocalizedAttrs"),
+                OwnedAttribute::new(atom::DATA_MW_I18N, String::new()),
+            ]
+        }
+    };
+    let mut tag = OwnedTag::new(atom::A);
+    *tag.attrs_mut() = attrs;
     tag
 }
 
