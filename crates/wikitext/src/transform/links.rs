@@ -211,7 +211,13 @@ impl<'a> Derived<'a> {
         match self {
             Derived::I18n(title) => {
                 out.extend_from_slice(I18N_HEAD_HTML.as_bytes());
-                if crate::transclusion::any_json_escape(title.as_bytes()) {
+                if plain_in_i18n(title) {
+                    // Most titles: the JSON string is the title quoted, and
+                    // nothing in it is escaped in the attribute.
+                    out.extend_from_slice(b"&quot;");
+                    out.extend_from_slice(title.as_bytes());
+                    out.extend_from_slice(b"&quot;");
+                } else if crate::transclusion::any_json_escape(title.as_bytes()) {
                     let mut json = String::with_capacity(title.len() + 8);
                     crate::transclusion::json_into(title, &mut json);
                     escape_into(out, &json, EscapeMode::DoubleQuoted);
@@ -246,6 +252,27 @@ fn plain_in_href(title: &str) -> bool {
         .bytes()
         .fold(false, |any, c| any | HREF_SPECIAL[usize::from(c)])
 }
+
+/// Whether `title` in a red link's `data-mw-i18n` is itself between
+/// `&quot;`s: nothing escaped in a JSON string (`"`, `\`, the C0 controls)
+/// nor in a double-quoted attribute (`&`, `<`, `>`, `"`, and the no-break
+/// space, whose lead byte `0xC2` is tested): one table pass, no early exit.
+fn plain_in_i18n(title: &str) -> bool {
+    !title
+        .bytes()
+        .fold(false, |any, c| any | I18N_SPECIAL[usize::from(c)])
+}
+
+/// The bytes [`plain_in_i18n`] looks for.
+const I18N_SPECIAL: [bool; 256] = {
+    let mut t = crate::tokenize::byte_set(b"\"&<>\\\xc2");
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t
+};
 
 /// The bytes that keep a title from being written in an href as it is (but
 /// for `_` for ` `): [`crate::title::TITLE_SPECIAL`]'s and the two a
@@ -299,6 +326,8 @@ mod tests {
             "Template:Foo bar",
             "A \"quoted\" & <odd> \\ title",
             "Été\u{a0}x 50% ?",
+            "Déjà vu",
+            "a\tb\u{1}c",
             "x",
         ] {
             for d in [Derived::I18n(title), Derived::Href(title)] {
