@@ -72,7 +72,20 @@ pub(crate) fn spaces(text: &str) -> Vec<usize> {
     }
     if b.len() <= BLOCK {
         let mut window = [0u8; BLOCK + 1];
-        if let Some(to) = window.get_mut(..b.len()) {
+        // From 8 bytes (most text here: shorter text the serializer tells
+        // by [`may_armor`]): its first and last 8, overlapping, by two
+        // word copies rather than a call.
+        if let (Some(head), Some(tail)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+            if let Some(to) = window.first_chunk_mut::<8>() {
+                *to = *head;
+            }
+            if let Some(to) = window
+                .get_mut(b.len() - 8..)
+                .and_then(|w| w.first_chunk_mut::<8>())
+            {
+                *to = *tail;
+            }
+        } else if let Some(to) = window.get_mut(..b.len()) {
             to.copy_from_slice(b);
         }
         if block_has_pair(&window) {
