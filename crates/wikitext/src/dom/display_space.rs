@@ -51,24 +51,49 @@ fn block_has_pair(window: &[u8; BLOCK + 1]) -> bool {
     any != 0
 }
 
-/// Whether [`spaces`] can find anything in `text`: a space and a mark at
-/// least; short text (most between elements: a newline, a space) is told by
-/// its bytes, without a call.
+/// Whether [`spaces`] can find anything in `text`: short text (most between
+/// elements: a newline, a space) is told by its mark bytes, longer text by
+/// the pair test, both inline in the caller (no call for the many texts
+/// without a space to armor).
 #[inline(always)]
 pub(crate) fn may_armor(text: &str) -> bool {
     let b = text.as_bytes();
-    b.len() >= 8 || (b.len() >= 2 && b.iter().any(|&x| is_mark(x)))
+    if b.len() < 8 {
+        return b.len() >= 2 && b.iter().any(|&x| is_mark(x));
+    }
+    let mut found = false;
+    blocks_with_pairs(b, |_, _| {
+        found = true;
+        true
+    });
+    found
 }
 
 /// The byte offsets of the spaces to armor in `text`, in order: found from
-/// the pairs of a space and a mark's byte, most text having none. Text of
-/// more than a block is looked at a block at a time, its last block
-/// overlapping the one before; shorter text is copied into a zeroed block.
+/// the pairs of a space and a mark's byte, most text having none.
 pub(crate) fn spaces(text: &str) -> Vec<usize> {
-    let b = text.as_bytes();
     let mut out = Vec::new();
+    blocks_with_pairs(text.as_bytes(), |from, to| {
+        pairs_in(text, from, to, &mut out);
+        false
+    });
+    // A space after `«` is found from both its sides, one between `«` and
+    // `:` from three pairs: one after the other.
+    if out.len() > 1 {
+        out.dedup();
+    }
+    out
+}
+
+/// Calls `hit(from, to)` for each block of pairs starting in `from..to`
+/// that the block test says may hold a [`pair`], in order, until it returns
+/// true. Text of more than a block is looked at a block at a time, its last
+/// block overlapping the one before (`from` then starts after the pairs
+/// already looked at); shorter text is copied into a zeroed block.
+#[inline(always)]
+fn blocks_with_pairs(b: &[u8], mut hit: impl FnMut(usize, usize) -> bool) {
     if b.len() < 2 {
-        return out;
+        return;
     }
     if b.len() <= BLOCK {
         let mut window = [0u8; BLOCK + 1];
@@ -89,16 +114,15 @@ pub(crate) fn spaces(text: &str) -> Vec<usize> {
             to.copy_from_slice(b);
         }
         if block_has_pair(&window) {
-            pairs_in(text, 0, b.len() - 1, &mut out);
-            out.dedup();
+            hit(0, b.len() - 1);
         }
-        return out;
+        return;
     }
     // Pairs from `from` on are still to look at.
     let mut from = 0;
     while let Some(window) = b.get(from..).and_then(|r| r.first_chunk::<{ BLOCK + 1 }>()) {
-        if block_has_pair(window) {
-            pairs_in(text, from, from + BLOCK, &mut out);
+        if block_has_pair(window) && hit(from, from + BLOCK) {
+            return;
         }
         from += BLOCK;
     }
@@ -108,14 +132,8 @@ pub(crate) fn spaces(text: &str) -> Vec<usize> {
         && let Some(window) = b.get(last..).and_then(|r| r.first_chunk::<{ BLOCK + 1 }>())
         && block_has_pair(window)
     {
-        pairs_in(text, from, b.len() - 1, &mut out);
+        hit(from, b.len() - 1);
     }
-    // A space after `«` is found from both its sides, one between `«` and
-    // `:` from three pairs: one after the other.
-    if out.len() > 1 {
-        out.dedup();
-    }
-    out
 }
 
 /// The spaces the pairs starting in `from..to` armor, into `out` (in order).
