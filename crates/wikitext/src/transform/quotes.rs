@@ -180,16 +180,18 @@ impl Transform for QuoteTransformer {
         if self.quoted.is_some() {
             return false;
         }
+        // A line's first token opens its level here, as `push` would (a
+        // token that goes on to `push` finds it open).
+        if self.depth == 0 {
+            self.open();
+        }
         let streams = match &token.tok {
             // Text, the most common token: its class noted.
             Tok::Html(OwnedToken::Characters(t)) => {
-                return match self.top() {
-                    Some(level) => {
-                        level.lead = class_of(t.text());
-                        true
-                    }
-                    None => false,
-                };
+                if let Some(level) = self.top() {
+                    level.lead = class_of(t.text());
+                }
+                return true;
             }
             // A link's text starts or ends with nothing held: what `push`
             // does, without the resolution of an empty level.
@@ -224,21 +226,32 @@ impl Transform for QuoteTransformer {
         }
     }
 
-    /// A held line's text and quote runs (most of what comes here) are held
-    /// here, none of the tests of [`push_other`](Self::push_other) applying
-    /// to them.
+    /// A held line's tokens but those [`held_as_is`] leaves to
+    /// [`push_other`](Self::push_other) are held here.
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         if self.quoted.is_some()
-            && matches!(
-                token.tok,
-                Tok::Html(OwnedToken::Characters(_)) | Tok::Quote(_)
-            )
+            && held_as_is(&token)
             && let Some(level) = self.top()
         {
             level.held.push(token);
             return;
         }
         self.push_other(token, out);
+    }
+}
+
+/// Whether a held level takes `token` as it is: anything but what ends a
+/// line or cell, a link's start or end tag, or an indent-pre (text and quote
+/// runs first, the most common).
+fn held_as_is(token: &WikiToken) -> bool {
+    match &token.tok {
+        Tok::Html(OwnedToken::Characters(_)) | Tok::Quote(_) => true,
+        Tok::Newline | Tok::Eof | Tok::Html(OwnedToken::Eof) | Tok::IndentPre(_) => false,
+        Tok::Html(OwnedToken::StartTag(t)) => {
+            !t.name().is(atom::A) && !crate::tokenize::is_inline_cell(token)
+        }
+        Tok::Html(OwnedToken::EndTag(t)) => !t.name().is(atom::A),
+        _ => true,
     }
 }
 
