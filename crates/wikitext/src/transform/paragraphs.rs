@@ -169,37 +169,34 @@ impl ParagraphWrapper {
         true
     }
 
-    /// Moves `nl_ws` tokens into `out` up to the next newline, which it gives
-    /// back.
-    fn one_newline(&mut self, out: &mut Vec<WikiToken>, offset: &mut usize) -> Option<WikiToken> {
-        while let Some(t) = self.nl_ws.get_mut(*offset) {
-            *offset += 1;
-            let t = std::mem::replace(t, WikiToken::made(Tok::Newline));
-            if t.is_newline() {
-                return Some(t);
-            }
-            out.push(t);
-        }
-        None
-    }
-
     /// Releases the pending lines with their newlines (the paragraph breaks
     /// they make) at the end of `out`, where the pending lines must end (no
     /// current line).
     fn pending_newlines(&mut self, out: &mut Vec<WikiToken>) {
         debug_assert_eq!(self.line_len, 0);
         let from = out.len().saturating_sub(self.tb_len);
+        let breaks = self.newlines >= 2 && !self.in_block_elem;
+        if !(breaks || self.line_block_seen && self.has_open_p) {
+            // No paragraph break, no paragraph to close (most calls): the
+            // newlines and what came with them, as they are, in one append.
+            out.append(&mut self.nl_ws);
+            self.newlines = 0;
+            self.tb_len = 0;
+            return;
+        }
         let mut n = self.newlines;
-        let mut offset = 0;
-        if n >= 2 && !self.in_block_elem {
+        // Taken out while drained (its room kept): `close_p` borrows `self`.
+        let mut ws = std::mem::take(&mut self.nl_ws);
+        let mut rest = ws.drain(..);
+        if breaks {
             self.close_p(out, from);
-            if let Some(nl) = self.one_newline(out, &mut offset) {
+            if let Some(nl) = one_newline(&mut rest, out) {
                 out.push(nl);
             }
             n -= 1;
             let remainder = n % 2;
             while n > 0 {
-                let nl = self.one_newline(out, &mut offset);
+                let nl = one_newline(&mut rest, out);
                 if n % 2 == remainder {
                     if self.has_open_p {
                         out.push(WikiToken::end(atom::P));
@@ -219,18 +216,13 @@ impl ParagraphWrapper {
         if self.line_block_seen {
             self.close_p(out, from);
             if n == 1
-                && let Some(nl) = self.one_newline(out, &mut offset)
+                && let Some(nl) = one_newline(&mut rest, out)
             {
                 out.push(nl);
             }
         }
-        if offset == 0 {
-            out.append(&mut self.nl_ws);
-        } else {
-            // The first `offset` were moved out (placeholders left).
-            out.extend(self.nl_ws.drain(offset..));
-            self.nl_ws.clear();
-        }
+        out.extend(rest);
+        self.nl_ws = ws;
         self.newlines = 0;
         self.tb_len = 0;
     }
@@ -305,6 +297,21 @@ impl ParagraphWrapper {
             self.nl_ws.push(token);
         }
     }
+}
+
+/// Moves the tokens `rest` gives into `out` up to the next newline, which
+/// it gives back.
+fn one_newline(
+    rest: &mut std::vec::Drain<'_, WikiToken>,
+    out: &mut Vec<WikiToken>,
+) -> Option<WikiToken> {
+    for t in rest.by_ref() {
+        if t.is_newline() {
+            return Some(t);
+        }
+        out.push(t);
+    }
+    None
 }
 
 impl ParagraphWrapper {

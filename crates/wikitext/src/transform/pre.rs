@@ -177,7 +177,9 @@ impl Transform for PreHandler {
             return;
         }
         let leading_space = token.as_text().is_some_and(|t| t.starts_with(' '));
-        let block = token.tag_atom().is_some_and(is_wikitext_block);
+        // Asked only inside a would-be pre (not of a line's first token, most
+        // of what comes here).
+        let block = |token: &WikiToken| token.tag_atom().is_some_and(is_wikitext_block);
         self.state = match self.state {
             State::Ignore => {
                 out.push(token);
@@ -197,11 +199,11 @@ impl Transform for PreHandler {
                 self.purge(Some(token), out);
                 State::Ignore
             }
-            State::Pre if block => {
+            State::Pre if block(&token) => {
                 self.purge(Some(token), out);
                 State::Ignore
             }
-            State::PreCollect | State::MultilinePre if block => {
+            State::PreCollect | State::MultilinePre if block(&token) => {
                 self.discard_line_pre(Some(token), out);
                 State::Ignore
             }

@@ -20,10 +20,13 @@ use crate::token::{Tok, WikiToken};
 /// link text) is held and resolved whole.
 #[derive(Default)]
 pub(crate) struct QuoteTransformer {
-    /// The current line, then the text of each open link.
+    /// The current line, then the text of each open link: the first
+    /// `depth` levels. Those past them are closed ones kept for their
+    /// (emptied) buffers, so opening a link's text allocates nothing and
+    /// closing one frees nothing.
     stack: Vec<Level>,
-    /// Emptied buffers, for the next line or link text.
-    spare: Vec<Vec<WikiToken>>,
+    /// How many levels of `stack` are open (0: no line yet).
+    depth: usize,
     /// The outermost level of `stack` that holds a quote run (`None`: none
     /// does; every level's `held` is empty and tokens stream).
     quoted: Option<usize>,
@@ -39,13 +42,22 @@ struct Level {
 }
 
 impl QuoteTransformer {
-    /// A new level, its buffer reused when there is one.
+    /// A new level (a closed one's emptied buffer reused when there is one).
     fn open(&mut self) {
-        let held = self.spare.pop().unwrap_or_default();
-        self.stack.push(Level {
-            held,
-            lead: NO_TEXT,
-        });
+        match self.stack.get_mut(self.depth) {
+            Some(level) => level.lead = NO_TEXT,
+            None => self.stack.push(Level {
+                held: Vec::new(),
+                lead: NO_TEXT,
+            }),
+        }
+        self.depth += 1;
+    }
+
+    /// The innermost open level.
+    fn top(&mut self) -> Option<&mut Level> {
+        let at = self.depth.checked_sub(1)?;
+        self.stack.get_mut(at)
     }
 
     /// A link's start (`start`) or end tag going on while no level holds a
@@ -53,50 +65,111 @@ impl QuoteTransformer {
     /// text's level closed (nothing to resolve) or opened, the tag noted as
     /// the last token of its level (a tag's class is that of no text).
     fn stream_link_tag(&mut self, start: bool) {
-        if !start
-            && self.stack.len() >= 2
-            && let Some(inner) = self.stack.pop()
-        {
-            debug_assert!(inner.held.is_empty());
-            self.spare.push(inner.held);
-        }
-        if self.stack.is_empty() {
-            self.open();
-        }
-        if let Some(level) = self.stack.last_mut() {
-            level.lead = NO_TEXT;
-        }
         if start {
+            if self.depth == 0 {
+                self.open();
+            } else if let Some(level) = self.top() {
+                level.lead = NO_TEXT;
+            }
             self.open();
+        } else {
+            if self.depth >= 2 {
+                self.depth -= 1;
+            }
+            if self.depth == 0 {
+                self.open();
+            } else if let Some(level) = self.top() {
+                level.lead = NO_TEXT;
+            }
         }
     }
 
     /// Closes the innermost open link's text: resolved into its parent when the
     /// parent is held, else into `out`.
     fn close_link(&mut self, out: &mut Vec<WikiToken>) {
-        if self.stack.len() < 2 {
+        if self.depth < 2 {
             return;
         }
-        let Some(inner) = self.stack.pop() else {
-            return;
-        };
-        let index = self.stack.len();
+        self.depth -= 1;
+        let index = self.depth;
         let parent_held = self.quoted.is_some_and(|q| q < index);
         if self.quoted == Some(index) {
             // The link text held the only quote runs.
             self.quoted = None;
         }
-        let target = match self.stack.last_mut() {
+        let (outer, inner) = self.stack.split_at_mut(index);
+        let Some(inner) = inner.first_mut() else {
+            return;
+        };
+        let target = match outer.last_mut() {
             Some(parent) if parent_held => &mut parent.held,
             _ => out,
         };
-        self.spare.push(resolve(inner.held, inner.lead, target));
+        let held = std::mem::take(&mut inner.held);
+        inner.held = resolve(held, inner.lead, target);
+    }
+
+    /// [`Transform::push`] but for a held line's text and quote runs.
+    #[inline(never)]
+    fn push_other(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
+        // In place: no move of every token to rebuild it.
+        if let Tok::IndentPre(inner) = &mut token.tok {
+            *inner = resolve_nested(std::mem::take(inner));
+        }
+        // A `||`/`!!` table cell starts a new quote context, as a line does
+        // (Parsoid).
+        if token.is_newline() || token.is_end() || crate::tokenize::is_inline_cell(&token) {
+            if self.quoted.is_some() {
+                while self.depth > 1 {
+                    self.close_link(out);
+                }
+                if let Some(line) = self.top() {
+                    let held = std::mem::take(&mut line.held);
+                    let lead = line.lead;
+                    let back = resolve(held, lead, out);
+                    if let Some(line) = self.top() {
+                        line.held = back;
+                    }
+                }
+                self.quoted = None;
+            }
+            // Nothing held (most lines): the levels close, nothing to resolve.
+            self.depth = 0;
+            out.push(token);
+            return;
+        }
+        let opens = token.start_atom() == Some(atom::A);
+        if token.end_atom() == Some(atom::A) {
+            self.close_link(out);
+        }
+        if self.depth == 0 {
+            self.open();
+        }
+        if self.quoted.is_none() && matches!(token.tok, Tok::Quote(_)) {
+            self.quoted = Some(self.depth - 1);
+        }
+        let quoted = self.quoted.is_some();
+        if let Some(level) = self.top() {
+            if quoted {
+                level.held.push(token);
+            } else {
+                level.lead = before(Some(&token));
+                out.push(token);
+            }
+        }
+        if opens {
+            self.open();
+        }
     }
 }
 
 impl Transform for QuoteTransformer {
     fn reset(&mut self) {
-        *self = Self::default();
+        self.depth = 0;
+        self.quoted = None;
+        for level in &mut self.stack {
+            level.held.clear();
+        }
     }
 
     /// While no quote run is held, every token passes (noting the class of
@@ -107,16 +180,18 @@ impl Transform for QuoteTransformer {
         if self.quoted.is_some() {
             return false;
         }
+        // A line's first token opens its level here, as `push` would (a
+        // token that goes on to `push` finds it open).
+        if self.depth == 0 {
+            self.open();
+        }
         let streams = match &token.tok {
             // Text, the most common token: its class noted.
             Tok::Html(OwnedToken::Characters(t)) => {
-                return match self.stack.last_mut() {
-                    Some(level) => {
-                        level.lead = class_of(t.text());
-                        true
-                    }
-                    None => false,
-                };
+                if let Some(level) = self.top() {
+                    level.lead = class_of(t.text());
+                }
+                return true;
             }
             // A link's text starts or ends with nothing held: what `push`
             // does, without the resolution of an empty level.
@@ -141,7 +216,7 @@ impl Transform for QuoteTransformer {
             Tok::Html(OwnedToken::EndTag(t)) => !t.name().is(atom::A),
             _ => true,
         };
-        match self.stack.last_mut() {
+        match self.top() {
             // Text returned above: this token's class is that of no text.
             Some(level) if streams => {
                 level.lead = NO_TEXT;
@@ -151,58 +226,32 @@ impl Transform for QuoteTransformer {
         }
     }
 
-    fn push(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
-        // A held line's text and quote runs (most of what comes here): held,
-        // none of the tests below applies to them.
+    /// A held line's tokens but those [`held_as_is`] leaves to
+    /// [`push_other`](Self::push_other) are held here.
+    fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         if self.quoted.is_some()
-            && matches!(
-                token.tok,
-                Tok::Html(OwnedToken::Characters(_)) | Tok::Quote(_)
-            )
-            && let Some(level) = self.stack.last_mut()
+            && held_as_is(&token)
+            && let Some(level) = self.top()
         {
             level.held.push(token);
             return;
         }
-        // In place: no move of every token to rebuild it.
-        if let Tok::IndentPre(inner) = &mut token.tok {
-            *inner = resolve_nested(std::mem::take(inner));
+        self.push_other(token, out);
+    }
+}
+
+/// Whether a held level takes `token` as it is: anything but what ends a
+/// line or cell, a link's start or end tag, or an indent-pre (text and quote
+/// runs first, the most common).
+fn held_as_is(token: &WikiToken) -> bool {
+    match &token.tok {
+        Tok::Html(OwnedToken::Characters(_)) | Tok::Quote(_) => true,
+        Tok::Newline | Tok::Eof | Tok::Html(OwnedToken::Eof) | Tok::IndentPre(_) => false,
+        Tok::Html(OwnedToken::StartTag(t)) => {
+            !t.name().is(atom::A) && !crate::tokenize::is_inline_cell(token)
         }
-        // A `||`/`!!` table cell starts a new quote context, as a line does
-        // (Parsoid).
-        if token.is_newline() || token.is_end() || crate::tokenize::is_inline_cell(&token) {
-            while self.stack.len() > 1 {
-                self.close_link(out);
-            }
-            if let Some(line) = self.stack.pop() {
-                self.spare.push(resolve(line.held, line.lead, out));
-            }
-            self.quoted = None;
-            out.push(token);
-            return;
-        }
-        let opens = token.start_atom() == Some(atom::A);
-        if token.end_atom() == Some(atom::A) {
-            self.close_link(out);
-        }
-        if self.stack.is_empty() {
-            self.open();
-        }
-        let depth = self.stack.len() - 1;
-        if self.quoted.is_none() && matches!(token.tok, Tok::Quote(_)) {
-            self.quoted = Some(depth);
-        }
-        if let Some(level) = self.stack.last_mut() {
-            if self.quoted.is_some() {
-                level.held.push(token);
-            } else {
-                level.lead = before(Some(&token));
-                out.push(token);
-            }
-        }
-        if opens {
-            self.open();
-        }
+        Tok::Html(OwnedToken::EndTag(t)) => !t.name().is(atom::A),
+        _ => true,
     }
 }
 
