@@ -81,11 +81,8 @@ fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8], quote: u8) {
             let i = at + hits.trailing_zeros() as usize;
             hits &= hits - 1;
             let byte = bytes.get(i).copied().unwrap_or_default();
-            // U+00A0: only when the byte before is its lead byte 0xC2.
-            let run_end = match byte {
-                0xA0 if i > 0 && bytes.get(i - 1) == Some(&0xC2) => i - 1,
-                0xA0 => continue,
-                _ => i,
+            let Some(run_end) = clean_run_end(bytes, i, byte) else {
+                continue;
             };
             let (text, padded_text) = replacement(byte);
             let text_len = text.len();
@@ -167,6 +164,18 @@ const REPLACEMENTS: [(&str, [u8; 8]); 32] = {
     }
     table
 };
+
+/// Where the clean run before the special byte at `i` ends: at `i`, or, for
+/// 0xA0, at its lead byte 0xC2 (U+00A0); `None` for an 0xA0 that continues
+/// another character (left alone).
+#[inline(always)]
+fn clean_run_end(bytes: &[u8], i: usize, byte: u8) -> Option<usize> {
+    match byte {
+        0xA0 if i > 0 && bytes.get(i - 1) == Some(&0xC2) => Some(i - 1),
+        0xA0 => None,
+        _ => Some(i),
+    }
+}
 
 /// The replacement of a byte [`specials`] finds.
 #[inline(always)]
@@ -251,11 +260,8 @@ fn escape<S: Sink + ?Sized>(out: &mut S, s: &str, mode: EscapeMode) -> fmt::Resu
             let i = at + hits.trailing_zeros() as usize;
             hits &= hits - 1;
             let byte = bytes.get(i).copied().unwrap_or_default();
-            // U+00A0: only when the byte before is its lead byte 0xC2.
-            let run_end = match byte {
-                0xA0 if i > 0 && bytes.get(i - 1) == Some(&0xC2) => i - 1,
-                0xA0 => continue,
-                _ => i,
+            let Some(run_end) = clean_run_end(bytes, i, byte) else {
+                continue;
             };
             if run_end > start {
                 out.run(s, start, run_end)?;

@@ -964,22 +964,7 @@ mod tests {
             "a b  c \n d ",
             "  ",
         ] {
-            let by_chars: String = {
-                let mut out = String::new();
-                let mut in_ws = false;
-                for c in text.chars() {
-                    if is_ws(c) {
-                        if !in_ws {
-                            out.push(' ');
-                        }
-                        in_ws = true;
-                    } else {
-                        out.push(c);
-                        in_ws = false;
-                    }
-                }
-                out
-            };
+            let by_chars = collapse_by_chars(text);
             assert_eq!(collapse(text), by_chars, "{text:?}");
             // Piece by piece, split anywhere: the same text.
             for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
