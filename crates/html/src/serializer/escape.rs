@@ -39,7 +39,7 @@ pub fn write_escaped<W: Write + ?Sized>(out: &mut W, s: &str, mode: EscapeMode) 
 /// characters are added), for serializers that build their output as bytes.
 /// Text of at most a block with nothing to escape (most of a page's text
 /// nodes and attribute values) is tested and copied inline as one block; the
-/// rest is escaped by [`escape_bytes`], out of the caller's loop.
+/// rest is escaped by `escape_bytes`, out of the caller's loop.
 #[inline]
 pub fn escape_into(out: &mut Vec<u8>, s: &str, mode: EscapeMode) {
     let bytes = s.as_bytes();
