@@ -8,7 +8,7 @@
 //! The tokenizer's private `tl:` attributes (see `tokenize/table.rs`) are
 //! removed here.
 
-use super::{Element, Node};
+use super::{Element, Node, is_private};
 
 const CELL: &str = "tl:cell";
 const PREFIX: &str = "tl:prefix";
@@ -67,7 +67,7 @@ fn survey(nodes: &[Node]) -> (Survey, Marks) {
     walk(nodes, |path, node| {
         let Node::Element(e) = node else { return };
         for (k, _) in &e.attrs {
-            if k.starts_with("tl:") {
+            if is_private(k) {
                 found.private = true;
                 if k != "tl:call" {
                     found.more = true;
@@ -584,7 +584,7 @@ fn strip_element(e: &mut Element) {
     // One look at the attributes: most elements have no private one.
     let (mut private, mut wt, mut row) = (false, false, false);
     for (k, _) in &e.attrs {
-        if k.starts_with("tl:") {
+        if is_private(k) {
             private = true;
             wt |= k == "tl:wt";
             row |= k == ROW;
@@ -594,7 +594,7 @@ fn strip_element(e: &mut Element) {
         super::trim::trim_whitespace(e);
     }
     if private {
-        e.attrs.retain(|(k, _)| !k.starts_with("tl:"));
+        e.attrs.retain(|(k, _)| !is_private(k));
     }
     if row && !e.attrs.is_empty() && super::cleanup::is_empty(e) {
         match e.attrs.iter_mut().find(|(k, _)| k == "class") {
