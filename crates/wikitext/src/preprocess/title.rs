@@ -444,10 +444,15 @@ fn ns_name(id: i32, site: &Site) -> Option<Cow<'static, str>> {
     match id {
         4 => Some(Cow::Owned(site.project_ns.clone())),
         5 => Some(Cow::Owned(format!("{} talk", site.project_ns))),
-        _ => NAMESPACES
-            .iter()
-            .find(|(i, _)| *i == id)
-            .map(|(_, n)| Cow::Borrowed(*n)),
+        _ => {
+            // [`NAMESPACES`] lists -2 to 15 in order: those are read at their
+            // index (every link's title asks), the others searched.
+            let at = id.checked_add(2).and_then(|at| usize::try_from(at).ok());
+            at.and_then(|at| NAMESPACES.get(at))
+                .filter(|(i, _)| *i == id)
+                .or_else(|| NAMESPACES.iter().find(|(i, _)| *i == id))
+                .map(|(_, n)| Cow::Borrowed(*n))
+        }
     }
 }
 

@@ -20,7 +20,7 @@
 //! thread, as before. Memory: a batch and its text, or one whole stream when a
 //! stream is longer than a batch.
 
-use foldhash::{HashMap, HashSet};
+use foldhash::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -375,7 +375,12 @@ impl<R: BufRead> Iterator for DumpReader<R> {
 /// A dump read into memory: all titles, and the sources of kept namespaces.
 #[derive(Clone, Debug, Default)]
 pub struct DumpStore {
-    titles: HashSet<Title>,
+    /// Every title's text, with the namespaces that have a page of that text:
+    /// asking whether a title exists (every link does) hashes its text only,
+    /// not its namespace's id and name too.
+    titles: HashMap<Box<str>, Vec<i32>>,
+    /// How many titles `titles` holds.
+    count: usize,
     sources: HashMap<Title, Arc<str>>,
 }
 
@@ -419,23 +424,29 @@ impl DumpStore {
             self.sources
                 .insert(title.clone(), Arc::from(page.text.as_str()));
         }
-        self.titles.insert(title);
+        let namespaces = self.titles.entry(title.text().into()).or_default();
+        if !namespaces.contains(&title.ns()) {
+            namespaces.push(title.ns());
+            self.count += 1;
+        }
     }
 
     /// The number of pages (titles) in the dump.
     pub fn len(&self) -> usize {
-        self.titles.len()
+        self.count
     }
 
     /// Whether the dump had no pages.
     pub fn is_empty(&self) -> bool {
-        self.titles.is_empty()
+        self.count == 0
     }
 }
 
 impl PageStore for DumpStore {
     fn exists(&self, title: &Title) -> bool {
-        self.titles.contains(title)
+        self.titles
+            .get(title.text())
+            .is_some_and(|namespaces| namespaces.contains(&title.ns()))
     }
     fn source(&self, title: &Title) -> Result<Option<Arc<str>>, StoreError> {
         Ok(self.sources.get(title).cloned())
@@ -452,6 +463,33 @@ mod tests {
         let written = e.write_all(text.as_bytes());
         assert!(written.is_ok());
         e.finish().unwrap_or_default()
+    }
+
+    /// Titles of the same text in two namespaces are two pages; a title
+    /// added twice is one; other namespaces' titles of that text do not exist.
+    #[test]
+    fn titles_exist_per_namespace() {
+        let site = Site::default();
+        let mut store = DumpStore::default();
+        for title in ["Foo bar", "Template:Foo_bar", "foo bar", "Help:Other"] {
+            let page = DumpPage {
+                title: title.into(),
+                ns: 0,
+                text: "x".into(),
+            };
+            store.add_page(&page, &site, |ns| ns == NS_TEMPLATE);
+        }
+        assert_eq!(store.len(), 3);
+        assert!(!store.is_empty());
+        let exists =
+            |t: &str| Title::parse(t, NS_MAIN, &site).is_ok_and(|title| store.exists(&title));
+        assert!(exists("Foo bar"));
+        assert!(exists("Template:Foo bar"));
+        assert!(exists("Help:Other"));
+        assert!(!exists("Category:Foo bar"));
+        assert!(!exists("Other"));
+        assert!(!exists("Foo"));
+        assert!(DumpStore::default().is_empty());
     }
 
     #[test]
