@@ -145,6 +145,21 @@ impl ListHandler {
     /// Inlined: every token outside lists comes here, and most are text,
     /// which returns at the first test. Only formatting names are tracked, so
     /// an end tag of any other name has nothing to remove.
+    /// [`Transform::pass`] but for text.
+    #[inline(never)]
+    fn pass_other(&mut self, token: &WikiToken) -> bool {
+        if !self.stack.is_empty() {
+            return false;
+        }
+        if matches!(token.tok, Tok::ListItem(_))
+            || (token.end_atom() == Some(atom::TABLE) && !self.outer.is_empty())
+        {
+            return false;
+        }
+        self.track_formatting(token);
+        true
+    }
+
     #[inline]
     fn track_formatting(&mut self, token: &WikiToken) {
         match &token.tok {
@@ -188,20 +203,12 @@ impl Transform for ListHandler {
     /// on an item's line.
     fn pass(&mut self, token: &WikiToken) -> bool {
         // Text, the most common token: nothing to track, and inside a list
-        // item (no newline waiting) it only goes on.
+        // item (no newline waiting) it only goes on. A path that calls
+        // nothing (no registers saved per token).
         if matches!(token.tok, Tok::Html(OwnedToken::Characters(_))) {
             return self.stack.is_empty() || self.newline.is_none();
         }
-        if !self.stack.is_empty() {
-            return false;
-        }
-        if matches!(token.tok, Tok::ListItem(_))
-            || (token.end_atom() == Some(atom::TABLE) && !self.outer.is_empty())
-        {
-            return false;
-        }
-        self.track_formatting(token);
-        true
+        self.pass_other(token)
     }
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {

@@ -166,11 +166,22 @@ impl Chain {
     /// chunk's tokens: no call per token.
     #[inline(always)]
     fn run(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
-        self.input.clear();
-        let last = self.stages.len().saturating_sub(1);
+        // The stages as a local slice: its pointer and length stay in
+        // registers across the stages' calls (not read again from `self`
+        // after each). Every run leaves `input` empty.
+        let Chain {
+            stages,
+            input,
+            output,
+            one,
+            ..
+        } = self;
+        let stages: &mut [Box<dyn Transform>] = stages;
+        debug_assert!(input.is_empty(), "a run leaves no input behind");
+        let last = stages.len().saturating_sub(1);
         let mut next = 0;
         loop {
-            let Some(stage) = self.stages.get_mut(next) else {
+            let Some(stage) = stages.get_mut(next) else {
                 out.push(token);
                 return;
             };
@@ -183,23 +194,23 @@ impl Chain {
                 return;
             }
             next += 1;
-            stage.push(token, &mut self.input);
+            stage.push(token, input);
             debug_assert_eq!(stage.held(), 0, "only the last stage holds");
-            match self.input.len() {
+            match input.len() {
                 1 => {}
                 // Held (a line, a paragraph): nothing for the later stages.
                 0 => return,
                 _ => break,
             }
-            let Some(t) = self.input.pop() else { return };
+            let Some(t) = input.pop() else { return };
             token = t;
         }
-        for (at, stage) in self.stages.iter_mut().enumerate().skip(next) {
-            if self.input.is_empty() {
+        for (at, stage) in stages.iter_mut().enumerate().skip(next) {
+            if input.is_empty() {
                 return;
             }
             if at == last {
-                for t in self.input.drain(..) {
+                for t in input.drain(..) {
                     if stage.pass(&t) {
                         out.push(t);
                     } else {
@@ -211,26 +222,26 @@ impl Chain {
             // The tokens a stage lets through stay where they are: when it
             // lets all through (the list and heading stages, for most lines
             // the quote stage releases), none moves.
-            let Some(first) = self.input.iter().position(|t| !stage.pass(t)) else {
+            let Some(first) = input.iter().position(|t| !stage.pass(t)) else {
                 continue;
             };
-            self.output.clear();
-            for (i, t) in self.input.drain(..).enumerate() {
+            output.clear();
+            for (i, t) in input.drain(..).enumerate() {
                 // Those before `first` passed; `first` was seen not to (its
                 // `pass` did nothing).
                 if i < first || (i > first && stage.pass(&t)) {
-                    self.output.push(t);
-                } else if self.output.is_empty() {
-                    stage.push(t, &mut self.output);
+                    output.push(t);
+                } else if output.is_empty() {
+                    stage.push(t, output);
                 } else {
-                    self.one.clear();
-                    stage.push(t, &mut self.one);
-                    self.output.append(&mut self.one);
+                    one.clear();
+                    stage.push(t, one);
+                    output.append(one);
                 }
             }
-            std::mem::swap(&mut self.input, &mut self.output);
+            std::mem::swap(input, output);
         }
-        out.append(&mut self.input);
+        out.append(input);
     }
 }
 
