@@ -108,6 +108,23 @@ impl PreHandler {
         self.purge(token, out);
     }
 
+    /// [`Transform::pass`] at a line's start with nothing held: what `push`
+    /// would do when it only lets `token` on (`purge` of nothing).
+    #[inline(never)]
+    fn pass_sol(&mut self, token: &WikiToken) -> bool {
+        if token.is_newline() || token.is_end() {
+            return true;
+        }
+        if token.as_text().is_some_and(|t| t.starts_with(' '))
+            || (token.is_sol_transparent() && !is_category_link(token))
+        {
+            // A pre may start, or the token is held.
+            return false;
+        }
+        self.state = State::Ignore;
+        true
+    }
+
     /// A text token starting with a space at the start of a line.
     fn start_pre(&mut self, token: WikiToken) -> State {
         self.line.push(Item::Space);
@@ -136,8 +153,21 @@ impl Transform for PreHandler {
 
     /// Within a line that cannot be an indent-pre, every token but a newline
     /// and end of input passes.
+    /// At a line's start with nothing held, a newline, the end of input
+    /// and a first token that cannot start a pre or be held go on too.
     fn pass(&mut self, token: &WikiToken) -> bool {
-        self.state == State::Ignore && !token.is_end() && !token.is_newline()
+        match self.state {
+            // What `push` does: the token on, and a newline or the end back
+            // to a line's start.
+            State::Ignore => {
+                if token.is_newline() || token.is_end() {
+                    self.state = State::Sol;
+                }
+                true
+            }
+            State::Sol if self.tokens.is_empty() && self.line.is_empty() => self.pass_sol(token),
+            _ => false,
+        }
     }
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {

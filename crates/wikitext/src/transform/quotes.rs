@@ -174,8 +174,8 @@ impl Transform for QuoteTransformer {
 
     /// While no quote run is held, every token passes (noting the class of
     /// its end, opening the line's level or a link text's, closing a link
-    /// text's) but what ends the line or a cell, is a quote run or an
-    /// indent-pre.
+    /// text's, closing the levels at what ends a line or starts a cell) but
+    /// a quote run or an indent-pre.
     fn pass(&mut self, token: &WikiToken) -> bool {
         if self.quoted.is_some() {
             return false;
@@ -213,6 +213,12 @@ impl QuoteTransformer {
     /// held.
     #[inline(never)]
     fn pass_other(&mut self, token: &WikiToken) -> bool {
+        // What ends a line or starts a `||` cell: with nothing held, its
+        // levels close (nothing to resolve), as `push` would.
+        if token.is_newline() || token.is_end() || crate::tokenize::is_inline_cell(token) {
+            self.depth = 0;
+            return true;
+        }
         // A line's first token opens its level here, as `push` would (a
         // token that goes on to `push` finds it open).
         if self.depth == 0 {
@@ -238,14 +244,9 @@ impl QuoteTransformer {
                 self.stream_link_tag(false);
                 return true;
             }
-            Tok::Newline
-            | Tok::Eof
-            | Tok::Html(OwnedToken::Eof)
-            | Tok::Quote(_)
-            | Tok::IndentPre(_) => false,
-            Tok::Html(OwnedToken::StartTag(t)) => {
-                !t.name().is(atom::A) && !crate::tokenize::is_inline_cell(token)
-            }
+            // Line ends and cells returned above.
+            Tok::Quote(_) | Tok::IndentPre(_) => false,
+            Tok::Html(OwnedToken::StartTag(t)) => !t.name().is(atom::A),
             Tok::Html(OwnedToken::EndTag(t)) => !t.name().is(atom::A),
             _ => true,
         };
