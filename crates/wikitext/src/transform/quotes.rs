@@ -64,6 +64,7 @@ impl QuoteTransformer {
     /// quote run (every level's `held` is empty): as `push` would, the link
     /// text's level closed (nothing to resolve) or opened, the tag noted as
     /// the last token of its level (a tag's class is that of no text).
+    #[inline]
     fn stream_link_tag(&mut self, start: bool) {
         if start {
             if self.depth == 0 {
@@ -234,9 +235,8 @@ impl QuoteTransformer {
             }
             // A link's text starts or ends with nothing held: what `push`
             // does, without the resolution of an empty level.
-            Tok::Html(OwnedToken::StartTag(t))
-                if t.name().is(atom::A) && !crate::tokenize::is_inline_cell(token) =>
-            {
+            // (An inline cell is a `td`/`th`, returned above.)
+            Tok::Html(OwnedToken::StartTag(t)) if t.name().is(atom::A) => {
                 self.stream_link_tag(true);
                 return true;
             }
