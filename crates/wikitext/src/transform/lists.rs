@@ -149,12 +149,47 @@ impl ListHandler {
     #[inline(never)]
     fn pass_other(&mut self, token: &WikiToken) -> bool {
         if !self.stack.is_empty() {
-            return false;
+            return self.newline.is_none() && self.pass_in_item(token);
         }
         if matches!(token.tok, Tok::ListItem(_))
             || (token.end_atom() == Some(atom::TABLE) && !self.outer.is_empty())
         {
             return false;
+        }
+        self.track_formatting(token);
+        true
+    }
+
+    /// [`Transform::pass`] on a list item's line (no newline waiting) for
+    /// what `push` would only track and let on: a start tag but a table's,
+    /// an end tag of an element the item holds, and what is no tag, list
+    /// item, newline or end. Out of line: the path of tokens outside lists
+    /// stays small.
+    #[inline(never)]
+    fn pass_in_item(&mut self, token: &WikiToken) -> bool {
+        match &token.tok {
+            Tok::Html(OwnedToken::StartTag(t)) => {
+                let name = t.name();
+                if name.is(atom::TABLE) {
+                    return false;
+                }
+                if !(is_void_in_item(name) || t.self_closing()) {
+                    self.item_open.push((name.clone(), self.stack.len()));
+                }
+            }
+            Tok::Html(OwnedToken::EndTag(t)) => {
+                if t.name().is(atom::TABLE) && !self.outer.is_empty() {
+                    return false;
+                }
+                let Some(at) = self.item_open.iter().rposition(|(n, _)| n == t.name()) else {
+                    return false;
+                };
+                self.item_open.truncate(at);
+            }
+            Tok::ListItem(_) | Tok::Newline | Tok::Eof | Tok::Html(OwnedToken::Eof) => {
+                return false;
+            }
+            _ => return true,
         }
         self.track_formatting(token);
         true
@@ -258,12 +293,7 @@ impl Transform for ListHandler {
         }
         if self.newline.is_none() {
             if let Some(name) = start_tag_name(&token) {
-                // Names HTML defines are static atoms: compared as such.
-                let void = matches!(
-                    name.atom(),
-                    Some(atom::BR | atom::HR | atom::WBR | atom::META | atom::LINK | atom::IMG)
-                );
-                if !void && !token_self_closing(&token) {
+                if !is_void_in_item(name) && !token_self_closing(&token) {
                     self.item_open.push((name.clone(), self.stack.len()));
                 }
             } else if let Some(end) = end_tag_name(&token) {
@@ -320,6 +350,15 @@ impl Transform for ListHandler {
 fn is_marker_meta(token: &WikiToken) -> bool {
     token.start_name() == Some("meta")
         && matches!(&token.tok, Tok::Html(t) if t.as_tag().and_then(|t| t.attr("typeof")).is_some_and(|v| v.starts_with("mw:Transclusion") || v.starts_with("mw:Param") || v.starts_with("mw:Includes/")))
+}
+
+/// Whether a start tag of `name` opens nothing a list item holds (names
+/// HTML defines are static atoms: compared as such).
+fn is_void_in_item(name: &Name) -> bool {
+    matches!(
+        name.atom(),
+        Some(atom::BR | atom::HR | atom::WBR | atom::META | atom::LINK | atom::IMG)
+    )
 }
 
 /// A start tag's name.
