@@ -356,6 +356,61 @@ mod tests {
         tokens
     }
 
+    /// A stage whose `pass` takes nothing: every token through its `push`.
+    struct PushOnly(Box<dyn Transform>);
+
+    impl Transform for PushOnly {
+        fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+            self.0.push(token, out);
+        }
+        fn reset(&mut self) {
+            self.0.reset();
+        }
+        fn held(&self) -> usize {
+            self.0.held()
+        }
+    }
+
+    /// What each stage's `pass` lets through is what its `push` would have
+    /// let through, its state changed alike: the chain's output is the same
+    /// with every token pushed.
+    #[test]
+    fn pass_does_what_push_does() {
+        let pushed = || {
+            Chain::new(vec![
+                Box::new(PushOnly(Box::new(pre::PreHandler::default()))),
+                Box::new(PushOnly(Box::new(quotes::QuoteTransformer::default()))),
+                Box::new(PushOnly(Box::new(lists::ListHandler::default()))),
+                Box::new(PushOnly(Box::new(headings::HeadingIds::default()))),
+                Box::new(PushOnly(Box::new(paragraphs::ParagraphWrapper::default()))),
+            ])
+        };
+        for text in [
+            "a\n\nb\n\n\n\nc\n\n\n d",
+            " pre\n more ''x''\n\npara\n <div>no pre</div>\n <!-- c -->\n x",
+            "<!-- c --> \n x\n[[Category:X]]\n y",
+            "* a [[L|''b'']] <span>s</span> c\n* <b>x</i> y</b>\n** <table><tr><td>t</td></tr></table> z\n\nafter",
+            "* <br> <hr/> <img> x</span> y\n*# z <!-- c -->\n\n; t : d\n: e <meta property=\"mw:PageProp/x\"/>",
+            "''a [[b|c '''d]] e'' f\n'''g ''h''' i\n{|\n| x || ''y || z''\n|}",
+            "== H ''i'' ==\ntext\n=== [[L]] ===\n* l\n\n",
+        ] {
+            // Links as the pipeline sees them: `<a>` tags.
+            let mut all = tokens(text);
+            links::resolve_links(&mut all, &crate::RenderOptions::default(), "Here");
+            let mut passed = Vec::new();
+            chain().chunk(&mut all.clone(), &mut passed);
+            let mut pushed_out = Vec::new();
+            pushed().chunk(&mut all.clone(), &mut pushed_out);
+            assert_eq!(passed, pushed_out, "{text:?}");
+            let mut one = Vec::new();
+            let mut c = chain();
+            for t in all {
+                c.chunk(&mut vec![t], &mut one);
+            }
+            assert_eq!(one, pushed_out, "a chunk a token: {text:?}");
+        }
+    }
+
     /// A line of many tokens fed a chunk a token: what the paragraph stage
     /// holds is not moved for each chunk (linear, not quadratic, time).
     #[test]
