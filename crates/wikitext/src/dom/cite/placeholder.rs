@@ -55,8 +55,16 @@ pub(crate) fn number(n: usize) -> String {
     out
 }
 
-/// Which kind of placeholder `e` is, if any.
+/// Which kind of placeholder `e` is, if any. Placeholders are `sup`s and
+/// `div`s (the token stage makes them; nothing renames an element, and a
+/// written `data-x-cite` is renamed by the tokenizer,
+/// `sanitizer::protect_name`): other elements' attributes are not read
+/// (the page's walk asks this of every element).
 pub(crate) fn kind(e: &Element) -> Option<&str> {
+    if !matches!(e.name.as_bytes(), b"sup" | b"div") {
+        debug_assert!(e.attr(KIND).is_none(), "a placeholder named {}", e.name);
+        return None;
+    }
     e.attr(KIND).map(value_kind)
 }
 
