@@ -209,8 +209,9 @@ impl State {
                 Some(tag) if is_ref => {
                     *node = self.extract_ref(tag);
                     if page {
-                        let path = stack.iter().map(|f| f.at.saturating_sub(1)).collect();
-                        self.sup_paths.push(path);
+                        self.sup_paths.push(stack.len());
+                        self.sup_paths
+                            .extend(stack.iter().map(|f| f.at.saturating_sub(1)));
                     }
                 }
                 Some(tag) => *node = self.references(tag),

@@ -37,7 +37,15 @@ impl State {
         let group = self.group_index(&args.group);
         let mut item = self.lookup(group, &args.name);
         let mut body = self.bodies.borrow_mut().get(tag.body);
-        placeholder::unwrap_nowiki(&mut body);
+        // Most bodies' sources have no `<nowiki>`: no span to look for.
+        if self.bodies.borrow().may_unwrap(tag.body) {
+            placeholder::unwrap_nowiki(&mut body);
+        } else if cfg!(debug_assertions) {
+            // Debug builds check that the walk skipped would change nothing.
+            let mut unwrapped = body.clone();
+            placeholder::unwrap_nowiki(&mut unwrapped);
+            assert!(unwrapped == body, "a nowiki span in a body without <nowiki");
+        }
 
         let locked = !args.name.is_empty() && self.is_locked(&args.group, &args.name);
         let mut conflict = Conflict::None;
@@ -235,8 +243,13 @@ impl State {
     /// where the walk left them (any use still without `data-mw` is then
     /// looked for in the whole page).
     pub(super) fn finalize_page(&mut self, nodes: &mut [Node]) {
-        for path in std::mem::take(&mut self.sup_paths) {
-            if let Some(e) = element_at(nodes, &path)
+        let paths = std::mem::take(&mut self.sup_paths);
+        // Each path after its length.
+        let mut rest = paths.as_slice();
+        while let Some((&len, tail)) = rest.split_first() {
+            let (path, next) = tail.split_at(len.min(tail.len()));
+            rest = next;
+            if let Some(e) = element_at(nodes, path)
                 && e.name == "sup"
                 && self.finalize_use(e)
             {
