@@ -253,7 +253,11 @@ impl Bodies {
         // builder and the DOM passes never copy a placeholder.
         self.unread.push((depth == 0).then_some(1));
         if self.index.len() <= depth {
-            self.index.resize_with(depth + 1, HashMap::default);
+            // Room for a page's usual bodies (the corpus's pages: 52 on
+            // average at depth 0), not grown from a few by rehashing.
+            self.index.resize_with(depth + 1, || {
+                HashMap::with_capacity_and_hasher(64, Default::default())
+            });
         }
         if let Some(map) = self.index.get_mut(depth) {
             map.insert(src.to_owned(), i);
