@@ -184,8 +184,9 @@ fn is_plain(body: &str) -> bool {
                 b'a'..=b'z' | b'0'..=b'9' => true,
                 b'A'..=b'Z' => {
                     let rest = bytes.get(i..).unwrap_or_default();
-                    !(rest.starts_with(b"ISBN") || rest.starts_with(b"RFC"))
-                        && !rest.starts_with(b"PMID")
+                    !(rest.starts_with(b"ISBN")
+                        || rest.starts_with(b"RFC")
+                        || rest.starts_with(b"PMID"))
                 }
                 b'\'' => last != b'\'',
                 b' ' | b'.' | b',' | b'-' | b'(' | b')' | b'/' | b'"' => true,
