@@ -129,7 +129,7 @@ pub(super) struct State {
     /// Where the page's walk left its `<sup>`s: child indices from the page's
     /// top-level nodes (nothing moves them before they are finalized), one
     /// after the other in one list (no `Vec` per `<sup>`), each after its
-    /// length.
+    /// use's index and its length.
     pub(super) sup_paths: Vec<usize>,
 }
 
