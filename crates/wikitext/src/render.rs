@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::task::{Poll, Waker};
 
 use tagloom_html::atom;
 use tagloom_html::dom_patch::{Namespace, PatchKey, QuirksMode};
@@ -13,8 +12,8 @@ use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_html::tree_builder::is_formatting_atom;
 use tagloom_html::tree_builder::{AppendRun, FragmentContext, TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
-    Ctx, Handler, HandlerError, Match, Outcome, Pipeline, PipelineConfig, PipelineError, Rank,
-    Registry, Sink, VecSink, block_on,
+    Handler, Match, Pipeline, PipelineConfig, PipelineError, PipelineToken, Rank, Registry, Sink,
+    block_on,
 };
 
 use crate::dom::patch_tree::{AttrHandoff, SharedHandoff, SharedTree, TreeSlot};
@@ -101,57 +100,25 @@ fn registry(
     Ok(r)
 }
 
-/// The phase-3 chain of an [`InlineRenderer`], which keeps a handle to it to
-/// give it fresh stages for each body.
-struct SharedChain(Rc<RefCell<Chain>>);
-
-impl Handler<WikiToken> for SharedChain {
-    fn handle(&mut self, token: WikiToken, ctx: &Ctx) -> Result<Outcome<WikiToken>, HandlerError> {
-        self.0.borrow_mut().handle(token, ctx)
-    }
-
-    fn handle_into(
-        &mut self,
-        token: WikiToken,
-        ctx: &Ctx,
-        out: &mut Vec<WikiToken>,
-    ) -> Result<(), HandlerError> {
-        self.0.borrow_mut().handle_into(token, ctx, out)
-    }
-
-    fn takes_chunks(&self) -> bool {
-        self.0.borrow().takes_chunks()
-    }
-
-    fn handle_chunk(
-        &mut self,
-        tokens: &mut Vec<WikiToken>,
-        ctx: &Ctx,
-        out: &mut Vec<WikiToken>,
-    ) -> Result<(), HandlerError> {
-        self.0.borrow_mut().handle_chunk(tokens, ctx, out)
-    }
-}
-
-/// The pipeline of a page's ref bodies at one nesting depth, made once and
-/// run for each of them: its registry, link handler and phase-3 stages are
-/// the page's; the stages are reset before each body (no state passes from
-/// one body to the next). Its `Cite` stage holds the page, which holds the
-/// renderer: [`Page::release_renderers`] ends the page's renders.
+/// The phase-3 stages of a page's ref bodies at one nesting depth, made
+/// once and run for each of them (reset before each body: no state passes
+/// from one body to the next). A body's tokens are one chunk with its end of
+/// input, which the page's pipeline would hand its one handler whole: the
+/// chain is called directly, no pipeline run per body. Its `Cite` stage
+/// holds the page, which holds the renderer: [`Page::release_renderers`]
+/// ends the page's renders.
 struct InlineRenderer {
-    pipeline: Pipeline<WikiToken>,
-    chain: Rc<RefCell<Chain>>,
+    chain: Chain,
+    /// A reused buffer: the stages' output.
+    out: Vec<WikiToken>,
 }
 
 impl InlineRenderer {
-    fn new(page: &Rc<Page>, depth: usize) -> Result<InlineRenderer, PipelineError> {
-        let chain = Chain::new(stages(page, Context::Inline { depth }));
-        let chain = Rc::new(RefCell::new(chain));
-        let registry = registry(SharedChain(Rc::clone(&chain)))?;
-        Ok(InlineRenderer {
-            pipeline: Pipeline::new(registry, PipelineConfig::default()),
-            chain,
-        })
+    fn new(page: &Rc<Page>, depth: usize) -> InlineRenderer {
+        InlineRenderer {
+            chain: Chain::new(stages(page, Context::Inline { depth })),
+            out: Vec::new(),
+        }
     }
 
     fn render(&mut self, text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
@@ -182,11 +149,26 @@ impl InlineRenderer {
         tree(tokens, page)
     }
 
-    /// `tokens` through the pipeline (the phase-3 stages).
-    fn stages(&mut self, tokens: Vec<WikiToken>) -> Result<Vec<WikiToken>, WikiError> {
-        self.chain.borrow_mut().reset();
-        let run = self.pipeline.run_vec(tokens, VecSink::default());
-        Ok(run_now(run)?.0)
+    /// `tokens` through the phase-3 stages, as a pipeline of the chain alone
+    /// runs them (`Pipeline::run_vec`): the input cut after its first end of
+    /// input or given one, one chunk, and an error unless the output ends
+    /// with the one end of input.
+    fn stages(&mut self, mut tokens: Vec<WikiToken>) -> Result<Vec<WikiToken>, WikiError> {
+        self.chain.reset();
+        match tokens.iter().position(WikiToken::is_eof) {
+            Some(at) => tokens.truncate(at + 1),
+            None => tokens.push(WikiToken::eof()),
+        }
+        let mut out = std::mem::take(&mut self.out);
+        out.clear();
+        self.chain.chunk(&mut tokens, &mut out);
+        // The chunk's buffer, emptied, serves the next body.
+        self.out = tokens;
+        let eofs = out.iter().filter(|t| t.is_eof()).count();
+        if eofs != 1 || !out.last().is_some_and(WikiToken::is_eof) {
+            return Err(PipelineError::EofLost.into());
+        }
+        Ok(out)
     }
 }
 
@@ -836,18 +818,6 @@ fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
     Ok(html)
 }
 
-/// `future`'s output: a pipeline whose handlers never wait (the wikitext
-/// ones) finishes on its first poll, without [`block_on`]'s thread waker
-/// (made per call); one that waits goes on under `block_on`.
-fn run_now<F: Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let mut cx = std::task::Context::from_waker(Waker::noop());
-    match future.as_mut().poll(&mut cx) {
-        Poll::Ready(output) => output,
-        Poll::Pending => block_on(future),
-    }
-}
-
 /// A ref body (already preprocessed with its page; the page's calls are the
 /// transclusions its markers refer to) as nodes, in inline context (refs in it
 /// add their bodies to the page's); errors render as nothing. The page's
@@ -860,10 +830,7 @@ pub(crate) fn render_inline(text: &str, page: &Rc<Page>, depth: usize) -> Vec<No
         .borrow_mut()
         .get_mut(depth)
         .and_then(Option::take);
-    let Some(mut renderer) = slot.map_or_else(|| InlineRenderer::new(page, depth).ok(), Some)
-    else {
-        return Vec::new();
-    };
+    let mut renderer = slot.unwrap_or_else(|| InlineRenderer::new(page, depth));
     let nodes = renderer.render(text, page).unwrap_or_default();
     let mut pool = page.inline.borrow_mut();
     if pool.len() <= depth {

@@ -169,18 +169,51 @@ impl Cite {
 /// pipeline). Letters, digits, blanks, `.,-()/"'` (no `''`: quotes), the
 /// punctuation from U+2010 to U+2027 (dashes, curly quotes, ellipsis), and a
 /// `:` after a letter or digit (never a list's or a French-spaced one) unless
-/// the letters before it name a protocol (a free URL).
+/// the letters before it name a protocol (a free URL); no `ISBN`, `RFC` or
+/// `PMID` (magic links). One walk over the bytes: ASCII (most of a body) by
+/// a byte's value, no character decoded and no substring search set up.
 fn is_plain(body: &str) -> bool {
-    let mut prev = None;
-    let plain_chars = body.char_indices().all(|(i, c)| {
+    let bytes = body.as_bytes();
+    // Whether the character before `i` is a letter or digit, and the byte
+    // before it (`''`).
+    let (mut alnum, mut last) = (false, 0u8);
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            let ok = match b {
+                b'a'..=b'z' | b'0'..=b'9' => true,
+                b'A'..=b'Z' => {
+                    let rest = bytes.get(i..).unwrap_or_default();
+                    !(rest.starts_with(b"ISBN")
+                        || rest.starts_with(b"RFC")
+                        || rest.starts_with(b"PMID"))
+                }
+                b'\'' => last != b'\'',
+                b' ' | b'.' | b',' | b'-' | b'(' | b')' | b'/' | b'"' => true,
+                b':' => alnum && !names_protocol(body, i),
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+            alnum = b.is_ascii_alphanumeric();
+            last = b;
+            i += 1;
+            continue;
+        }
+        let Some(c) = body.get(i..).and_then(|rest| rest.chars().next()) else {
+            return false;
+        };
         let ok = c.is_alphanumeric() && !('\u{E000}'..='\u{F8FF}').contains(&c)
-            || matches!(c, ' ' | '.' | ',' | '-' | '(' | ')' | '/' | '"' | '\'')
-            || ('\u{2010}'..='\u{2027}').contains(&c)
-            || c == ':' && prev.is_some_and(char::is_alphanumeric) && !names_protocol(body, i);
-        prev = Some(c);
-        ok
-    });
-    plain_chars && !body.contains("''") && !["ISBN", "RFC", "PMID"].iter().any(|m| body.contains(m))
+            || ('\u{2010}'..='\u{2027}').contains(&c);
+        if !ok {
+            return false;
+        }
+        alnum = c.is_alphanumeric();
+        last = 0;
+        i += c.len_utf8();
+    }
+    true
 }
 
 /// Whether an element named `name` bounds an `</a>`'s scope (the tree
@@ -344,6 +377,39 @@ mod tests {
             end_a(),
             reference()
         ]));
+    }
+
+    /// [`is_plain`] as first written (a walk over the characters, then
+    /// substring searches), which the byte walk must agree with.
+    fn is_plain_by_chars(body: &str) -> bool {
+        let mut prev = None;
+        let plain_chars = body.char_indices().all(|(i, c)| {
+            let ok = c.is_alphanumeric() && !('\u{E000}'..='\u{F8FF}').contains(&c)
+                || matches!(c, ' ' | '.' | ',' | '-' | '(' | ')' | '/' | '"' | '\'')
+                || ('\u{2010}'..='\u{2027}').contains(&c)
+                || c == ':' && prev.is_some_and(char::is_alphanumeric) && !names_protocol(body, i);
+            prev = Some(c);
+            ok
+        });
+        plain_chars
+            && !body.contains("''")
+            && !["ISBN", "RFC", "PMID"].iter().any(|m| body.contains(m))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn plain_by_bytes_is_plain_by_chars(pieces in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "a", "Z", "7", " ", ".", ",", "-", "(", ")", "/", "\"", "'", "''", ":",
+                "ISBN", "IS", "BN", "RFC", "PMID", "PM", "http", "news", "x:", "é", "Ü",
+                "\u{2013}", "\u{2026}", "\u{a0}", "\u{E000}", "\u{7f}", ";", "[", "&",
+                "\n", "日本", "\u{1F600}", "٣",
+            ]),
+            0..24,
+        )) {
+            let body: String = pieces.concat();
+            proptest::prop_assert_eq!(is_plain(&body), is_plain_by_chars(&body), "{:?}", body);
+        }
     }
 
     #[test]

@@ -124,7 +124,7 @@ impl Chain {
     /// [`Handler::handle_chunk`]: every token of `tokens` through the
     /// stages, straight into `out`, but for what the last stage still holds
     /// at the end.
-    fn chunk(&mut self, tokens: &mut Vec<WikiToken>, out: &mut Vec<WikiToken>) {
+    pub(crate) fn chunk(&mut self, tokens: &mut Vec<WikiToken>, out: &mut Vec<WikiToken>) {
         if !self.held.is_empty() {
             // What the last stage held at the end of the previous call stays
             // where it is, the chunk's output after it: a long line held over

@@ -207,10 +207,12 @@ impl State {
                 });
             match tag {
                 Some(tag) if is_ref => {
-                    *node = self.extract_ref(tag);
+                    let (sup, use_index) = self.extract_ref(tag);
+                    *node = sup;
                     if page {
-                        let path = stack.iter().map(|f| f.at.saturating_sub(1)).collect();
-                        self.sup_paths.push(path);
+                        self.sup_paths.extend([use_index, stack.len()]);
+                        self.sup_paths
+                            .extend(stack.iter().map(|f| f.at.saturating_sub(1)));
                     }
                 }
                 Some(tag) => *node = self.references(tag),

@@ -127,8 +127,10 @@ pub(super) struct State {
     /// Walks under way (the page's is the first).
     pub(super) walks: usize,
     /// Where the page's walk left its `<sup>`s: child indices from the page's
-    /// top-level nodes (nothing moves them before they are finalized).
-    pub(super) sup_paths: Vec<Vec<usize>>,
+    /// top-level nodes (nothing moves them before they are finalized), one
+    /// after the other in one list (no `Vec` per `<sup>`), each after its
+    /// use's index and its length.
+    pub(super) sup_paths: Vec<usize>,
 }
 
 /// Cite's fragment-id normalization: runs of `_` and whitespace become `_`

@@ -55,8 +55,16 @@ pub(crate) fn number(n: usize) -> String {
     out
 }
 
-/// Which kind of placeholder `e` is, if any.
+/// Which kind of placeholder `e` is, if any. Placeholders are `sup`s and
+/// `div`s (the token stage makes them; nothing renames an element, and a
+/// written `data-x-cite` is renamed by the tokenizer,
+/// `sanitizer::protect_name`): other elements' attributes are not read
+/// (the page's walk asks this of every element).
 pub(crate) fn kind(e: &Element) -> Option<&str> {
+    if !matches!(e.name.as_bytes(), b"sup" | b"div") {
+        debug_assert!(e.attr(KIND).is_none(), "a placeholder named {}", e.name);
+        return None;
+    }
     e.attr(KIND).map(value_kind)
 }
 
@@ -193,6 +201,9 @@ pub(crate) struct Bodies {
     /// Per body, whether its render made placeholders (a body without any
     /// needs no search for them).
     nests: Vec<bool>,
+    /// Per body, whether its source has a `<nowiki` tag ([`may_hold_nowiki`]):
+    /// only then may its nodes hold `mw:Nowiki` spans to unwrap.
+    nowiki: Vec<bool>,
     /// How many placeholders' tags were recorded ([`Bodies::add_tag`] calls).
     tags_made: usize,
     /// How many of them are the page's own (depth 0): the page's walk stops
@@ -237,11 +248,16 @@ impl Bodies {
         let i = self.nodes.len();
         self.nodes.push(nodes);
         self.nests.push(nests);
+        self.nowiki.push(may_hold_nowiki(src));
         // Only the page's placeholders (depth 0) are each read once: the tree
         // builder and the DOM passes never copy a placeholder.
         self.unread.push((depth == 0).then_some(1));
         if self.index.len() <= depth {
-            self.index.resize_with(depth + 1, HashMap::default);
+            // Room for a page's usual bodies (the corpus's pages: 52 on
+            // average at depth 0), not grown from a few by rehashing.
+            self.index.resize_with(depth + 1, || {
+                HashMap::with_capacity_and_hasher(64, Default::default())
+            });
         }
         if let Some(map) = self.index.get_mut(depth) {
             map.insert(src.to_owned(), i);
@@ -287,6 +303,12 @@ impl Bodies {
         id.and_then(|i| self.nests.get(i).copied()).unwrap_or(true)
     }
 
+    /// Whether the body `id` names may hold `mw:Nowiki` spans: its source
+    /// has a `<nowiki` tag (an unknown body may; no body has none).
+    pub(crate) fn may_unwrap(&self, id: Option<usize>) -> bool {
+        id.is_some_and(|i| self.nowiki.get(i).copied().unwrap_or(true))
+    }
+
     /// The tag at `index`: moved out for a placeholder of the page (each is
     /// read once: the tree builder and the DOM passes never copy one), copied
     /// for one in a nested body (every copy of its container names it again).
@@ -317,6 +339,19 @@ impl Bodies {
             None => Vec::new(),
         }
     }
+}
+
+/// Whether the wikitext `src` has a `<nowiki` start tag (any case), the
+/// only thing the tokenizer makes a `mw:Nowiki` span of (`tokenize/tags.rs`;
+/// a written `typeof` is renamed): a body without one has no span for
+/// [`unwrap_nowiki`] to take away, and each of its uses skips that walk.
+fn may_hold_nowiki(src: &str) -> bool {
+    let bytes = src.as_bytes();
+    memchr::memchr_iter(b'<', bytes).any(|at| {
+        bytes
+            .get(at + 1..at + 7)
+            .is_some_and(|name| name.eq_ignore_ascii_case(b"nowiki"))
+    })
 }
 
 /// Extension content keeps no `mw:Nowiki` wrappers (Parsoid's cleanup strips
@@ -370,6 +405,27 @@ mod tests {
         }
         assert!(bodies.get(Some(99)).is_empty());
         assert!(bodies.get(None).is_empty());
+    }
+
+    #[test]
+    fn only_bodies_with_a_nowiki_tag_may_hold_nowiki_spans() {
+        for (src, may) in [
+            ("plain <b>text</b> < x", false),
+            ("a <nowiki>''x''</nowiki>", true),
+            ("<NoWiki/>", true),
+            ("</nowiki> and <nowik", false),
+            ("<", false),
+            ("", false),
+        ] {
+            assert_eq!(super::may_hold_nowiki(src), may, "{src:?}");
+        }
+        let mut bodies = Bodies::default();
+        let plain = bodies.add(0, "x", vec![Node::Text("x".into())], false);
+        let nowiki = bodies.add(0, "<nowiki>x</nowiki>", Vec::new(), false);
+        assert!(!bodies.may_unwrap(Some(plain)));
+        assert!(bodies.may_unwrap(Some(nowiki)));
+        assert!(bodies.may_unwrap(Some(99)));
+        assert!(!bodies.may_unwrap(None));
     }
 
     #[test]

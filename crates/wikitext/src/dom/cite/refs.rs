@@ -9,8 +9,12 @@ use super::{Element, Node, attr, element, has_placeholder, serialize, text, vali
 use crate::transclusion::json_into;
 
 impl State {
-    /// One `<ref>` (Cite's `extractRefFromNode`): its `<sup>`.
-    pub(super) fn extract_ref(&mut self, tag: Tag) -> Node {
+    /// One `<ref>` (Cite's `extractRefFromNode`): its `<sup>` and its use's
+    /// index. A `<sup>` of the page's own walk is finalized from the path
+    /// the walk records with the index ([`finalize_page`](Self::finalize_page)):
+    /// only a `<sup>` met by a body's walk carries its index in a
+    /// [`placeholder::USE`] attribute for [`finalize`](Self::finalize) to find.
+    pub(super) fn extract_ref(&mut self, tag: Tag) -> (Node, usize) {
         if self.page.is_empty() {
             self.page.clone_from(&self.bodies.borrow().page);
         }
@@ -37,7 +41,15 @@ impl State {
         let group = self.group_index(&args.group);
         let mut item = self.lookup(group, &args.name);
         let mut body = self.bodies.borrow_mut().get(tag.body);
-        placeholder::unwrap_nowiki(&mut body);
+        // Most bodies' sources have no `<nowiki>`: no span to look for.
+        if self.bodies.borrow().may_unwrap(tag.body) {
+            placeholder::unwrap_nowiki(&mut body);
+        } else if cfg!(debug_assertions) {
+            // Debug builds check that the walk skipped would change nothing.
+            let mut unwrapped = body.clone();
+            placeholder::unwrap_nowiki(&mut unwrapped);
+            assert!(unwrapped == body, "a nowiki span in a body without <nowiki");
+        }
 
         let locked = !args.name.is_empty() && self.is_locked(&args.group, &args.name);
         let mut conflict = Conflict::None;
@@ -190,7 +202,9 @@ impl State {
                 .filter(|(k, _)| k == "about" || k == "typeof")
                 .cloned(),
         );
-        attrs.push(attr(placeholder::USE, placeholder::number(use_index)));
+        if self.walks != 1 {
+            attrs.push(attr(placeholder::USE, placeholder::number(use_index)));
+        }
         let (href, label, group_name) = self.link_parts(item);
         let mut a_attrs = Vec::with_capacity(2);
         a_attrs.push(attr("href", href));
@@ -203,7 +217,8 @@ impl State {
             vec![attr("class", "mw-reflink-text")],
             vec![bracket("["), Node::Text(label), bracket("]")],
         );
-        element("sup", attrs, vec![element("a", a_attrs, vec![link_text])])
+        let sup = element("sup", attrs, vec![element("a", a_attrs, vec![link_text])]);
+        (sup, use_index)
     }
 
     /// Writes each use's final `typeof` and `data-mw` (errors included, some of
@@ -235,18 +250,30 @@ impl State {
     /// where the walk left them (any use still without `data-mw` is then
     /// looked for in the whole page).
     pub(super) fn finalize_page(&mut self, nodes: &mut [Node]) {
-        for path in std::mem::take(&mut self.sup_paths) {
-            if let Some(e) = element_at(nodes, &path)
+        let paths = std::mem::take(&mut self.sup_paths);
+        // Each path after its use's index and its length.
+        let mut rest = paths.as_slice();
+        // The page walk's uses, and those found where it left them (all: their
+        // `<sup>`s carry no attribute a later search could find them by).
+        let (mut recorded, mut found) = (0usize, 0usize);
+        while let [index, len, tail @ ..] = rest {
+            let (path, next) = tail.split_at((*len).min(tail.len()));
+            rest = next;
+            recorded += 1;
+            if let Some(e) = element_at(nodes, path)
                 && e.name == "sup"
-                && self.finalize_use(e)
+                && self.write_use(e, *index)
             {
-                self.finalized.set(self.finalized.get() + 1);
+                found += 1;
             }
         }
+        debug_assert_eq!(found, recorded, "a page use not where its walk left it");
+        self.finalized.set(self.finalized.get() + found);
         self.finalize(nodes);
     }
 
-    /// Finalizes `e` if it is a use not finalized yet (whether it was).
+    /// Finalizes `e` if it is a use not finalized yet, which its
+    /// [`placeholder::USE`] attribute names (whether it was).
     fn finalize_use(&self, e: &mut Element) -> bool {
         let Some(index) = e
             .attr(placeholder::USE)
@@ -255,6 +282,12 @@ impl State {
             return false;
         };
         e.attrs.retain(|(k, _)| k != placeholder::USE);
+        self.write_use(e, index)
+    }
+
+    /// Writes the final `typeof` and `data-mw` of use `index` on its
+    /// `<sup>` `e` (whether there is such a use).
+    fn write_use(&self, e: &mut Element, index: usize) -> bool {
         let Some(u) = self.uses.get(index) else {
             return false;
         };
