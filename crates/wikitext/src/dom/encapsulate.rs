@@ -39,7 +39,7 @@ fn marker(node: &mut Node) -> Option<(bool, Option<String>)> {
             .attrs
             .iter_mut()
             .find(|(k, _)| k == "data-mw")
-            .map(|(_, v)| std::mem::take(v)),
+            .map(|(_, v)| std::mem::take(v).into_string()),
         _ => None,
     };
     Some((start, data))
@@ -47,7 +47,7 @@ fn marker(node: &mut Node) -> Option<(bool, Option<String>)> {
 
 fn span(children: Vec<Node>, about: &str) -> Node {
     let mut s = Element::new("span");
-    s.attrs.push(("about".into(), about.into()));
+    s.attrs.push(("about".into(), about.to_owned().into()));
     s.children = children;
     Node::Element(s)
 }
@@ -161,7 +161,7 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
         }
         if let Node::Element(e) = node {
             if !e.attrs.iter().any(|(k, _)| k == "about") {
-                e.attrs.push(("about".into(), about.into()));
+                e.attrs.push(("about".into(), about.to_owned().into()));
             }
             if i == 0 {
                 let kind = if data_mw.starts_with("{\"parts\":[{\"templatearg\"") {
@@ -184,7 +184,7 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
                         typed.push_str(kind);
                         typed.push(' ');
                         typed.push_str(v);
-                        *v = typed;
+                        *v = typed.into();
                     }
                     None => e.attrs.push(("typeof".into(), kind.into())),
                 }
@@ -207,7 +207,7 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
                         e.attrs.retain(|(k, _)| k != "data-mw");
                         // The first element only: nothing reads it after.
                         e.attrs
-                            .push(("data-mw".into(), std::mem::take(&mut data_mw)));
+                            .push(("data-mw".into(), std::mem::take(&mut data_mw).into()));
                     }
                 }
             }
