@@ -45,9 +45,9 @@ fn marker(node: &mut Node) -> Option<(bool, Option<String>)> {
     Some((start, data))
 }
 
-fn span(children: Vec<Node>, about: &str) -> Node {
+fn span(children: Vec<Node>, about: String) -> Node {
     let mut s = Element::new("span");
-    s.attrs.push(("about".into(), about.to_owned().into()));
+    s.attrs.push(("about".into(), about.into()));
     s.children = children;
     Node::Element(s)
 }
@@ -97,7 +97,9 @@ fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
 }
 
 /// `data_mw` goes to the range's first element (moved there).
-fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
+/// `about` goes to the range's last node that takes one (moved: one copy
+/// fewer per range).
+fn wrap(range: Vec<Node>, mut data_mw: String, about: String) -> Vec<Node> {
     // Leading whitespace (a newline the expansion put before block output)
     // stays outside; the first real node carries the transclusion.
     let lead = range
@@ -154,61 +156,72 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
     // empty-element span that carries the transclusion (Parsoid).
     let mut rest = stash_transparent(rest, 0);
     // Changed in place (the list kept).
+    let last = rest.len().saturating_sub(1);
+    let mut about = Some(about);
+    // A copy, or at the last node the id itself.
+    let mut about_for = |i: usize| {
+        if i == last {
+            about.take().unwrap_or_default()
+        } else {
+            about.clone().unwrap_or_default()
+        }
+    };
     for (i, node) in rest.iter_mut().enumerate() {
         if let Node::Text(t) = node {
             let t = std::mem::take(t);
-            *node = span(vec![Node::Text(t)], about);
+            *node = span(vec![Node::Text(t)], about_for(i));
+        } else if let Node::Element(e) = node
+            && !e.attrs.iter().any(|(k, _)| k == "about")
+        {
+            e.attrs.push(("about".into(), about_for(i).into()));
         }
-        if let Node::Element(e) = node {
-            if !e.attrs.iter().any(|(k, _)| k == "about") {
-                e.attrs.push(("about".into(), about.to_owned().into()));
+        if i == 0
+            && let Node::Element(e) = node
+        {
+            let kind = if data_mw.starts_with("{\"parts\":[{\"templatearg\"") {
+                "mw:Param"
+            } else {
+                "mw:Transclusion"
+            };
+            match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
+                // Parsoid's order: a nowiki's type first, others after.
+                Some((_, v))
+                    if v == "mw:Nowiki"
+                        || (v.starts_with("mw:Extension/") && v != "mw:Extension/ref") =>
+                {
+                    v.push(' ');
+                    v.push_str(kind);
+                }
+                Some((_, v)) => {
+                    // Made at its size (inserting twice grew it by a copy).
+                    let mut typed = String::with_capacity(kind.len() + 1 + v.len());
+                    typed.push_str(kind);
+                    typed.push(' ');
+                    typed.push_str(v);
+                    *v = typed.into();
+                }
+                None => e.attrs.push(("typeof".into(), kind.into())),
             }
-            if i == 0 {
-                let kind = if data_mw.starts_with("{\"parts\":[{\"templatearg\"") {
-                    "mw:Param"
-                } else {
-                    "mw:Transclusion"
-                };
-                match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
-                    // Parsoid's order: a nowiki's type first, others after.
-                    Some((_, v))
-                        if v == "mw:Nowiki"
-                            || (v.starts_with("mw:Extension/") && v != "mw:Extension/ref") =>
-                    {
-                        v.push(' ');
-                        v.push_str(kind);
-                    }
-                    Some((_, v)) => {
-                        // Made at its size (inserting twice grew it by a copy).
-                        let mut typed = String::with_capacity(kind.len() + 1 + v.len());
-                        typed.push_str(kind);
-                        typed.push(' ');
-                        typed.push_str(v);
-                        *v = typed.into();
-                    }
-                    None => e.attrs.push(("typeof".into(), kind.into())),
+            // `{{#tag:pre|…}}`: the call, not the tag, is what the
+            // element stands for.
+            if is_tag_call(&data_mw) {
+                e.attrs.retain(|(k, _)| k != "typeof");
+                e.attrs.push(("typeof".into(), kind.into()));
+            }
+            // Expanded attributes already there: one `data-mw`,
+            // `attribs` before `parts` (Parsoid's order); otherwise the
+            // transclusion's replaces an extension's.
+            match e.attrs.iter_mut().find(|(k, _)| k == "data-mw") {
+                Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
+                    v.pop();
+                    v.push(',');
+                    v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
                 }
-                // `{{#tag:pre|…}}`: the call, not the tag, is what the
-                // element stands for.
-                if is_tag_call(&data_mw) {
-                    e.attrs.retain(|(k, _)| k != "typeof");
-                    e.attrs.push(("typeof".into(), kind.into()));
-                }
-                // Expanded attributes already there: one `data-mw`,
-                // `attribs` before `parts` (Parsoid's order); otherwise the
-                // transclusion's replaces an extension's.
-                match e.attrs.iter_mut().find(|(k, _)| k == "data-mw") {
-                    Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
-                        v.pop();
-                        v.push(',');
-                        v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
-                    }
-                    _ => {
-                        e.attrs.retain(|(k, _)| k != "data-mw");
-                        // The first element only: nothing reads it after.
-                        e.attrs
-                            .push(("data-mw".into(), std::mem::take(&mut data_mw).into()));
-                    }
+                _ => {
+                    e.attrs.retain(|(k, _)| k != "data-mw");
+                    // The first element only: nothing reads it after.
+                    e.attrs
+                        .push(("data-mw".into(), std::mem::take(&mut data_mw).into()));
                 }
             }
         }
@@ -325,8 +338,7 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     && let Some(data) = data
                 {
                     *counter += 1;
-                    let about = about_id(*counter);
-                    range = wrap(range, data, &about);
+                    range = wrap(range, data, about_id(*counter));
                 }
                 out.append(&mut range);
                 if !rest.is_empty() {
@@ -498,7 +510,7 @@ mod tests {
             vec![Node::Text(" ".into()), Node::Text("\n".into())],
             Vec::new(),
         ] {
-            let out = wrap(range, "{}".into(), "#mwt1");
+            let out = wrap(range, "{}".into(), "#mwt1".into());
             assert_eq!(out.len(), 1);
             assert!(
                 matches!(out.first(), Some(Node::Element(e)) if e.name == "span" && e.attr("class") == Some("mw-empty-elt"))
