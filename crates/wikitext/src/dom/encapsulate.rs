@@ -385,10 +385,20 @@ pub(crate) fn encapsulate(nodes: Vec<Node>) -> Vec<Node> {
 /// after the element closed: `*Foo {{bullet}}` whose output starts the next
 /// list item) moves after that element, as Parsoid's range builder starts
 /// such a range at the next sibling. Bottom-up, so it climbs nested lists.
+///
+/// Then a start marker first in an element whose output ends outside it
+/// (`{{1x|a\nb</p>}}`: two paragraphs) moves before the element: the range
+/// is then the siblings from this element to the one holding the end
+/// (Parsoid's common-ancestor range).
+///
+/// Both in one walk of the list: the second looks only at the element the
+/// first has just finished with (a moved marker is a childless sibling
+/// neither looks into), so the order of the two per element is the order of
+/// two whole-list walks.
 fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
     let mut i = 0;
     while i < nodes.len() {
-        let mut moved = None;
+        let (mut trailing, mut leading) = (None, None);
         // No marker below: nothing to hoist in or out of it.
         if let Some(Node::Element(e)) = nodes.get_mut(i)
             && e.marked_below()
@@ -403,25 +413,8 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
                     .get(at)
                     .is_some_and(|c| marker_kind(c) == Some(true))
             {
-                moved = Some(e.children.remove(at));
+                trailing = Some(e.children.remove(at));
             }
-        }
-        if let Some(m) = moved {
-            nodes.insert(i + 1, m);
-            i += 1;
-        }
-        i += 1;
-    }
-    // A start marker first in an element whose output ends outside it
-    // (`{{1x|a\nb</p>}}`: two paragraphs) moves before the element: the range
-    // is then the siblings from this element to the one holding the end
-    // (Parsoid's common-ancestor range).
-    let mut i = 0;
-    while i < nodes.len() {
-        let mut leading = None;
-        if let Some(Node::Element(e)) = nodes.get_mut(i)
-            && e.marked_below()
-        {
             let first = e
                 .children
                 .iter()
@@ -435,8 +428,13 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
                 leading = Some(e.children.remove(at));
             }
         }
+        // Leading before the element, trailing after it.
         if let Some(m) = leading {
             nodes.insert(i, m);
+            i += 1;
+        }
+        if let Some(m) = trailing {
+            nodes.insert(i + 1, m);
             i += 1;
         }
         i += 1;
@@ -500,7 +498,49 @@ fn contains(node: &Node, wanted: impl Fn(Option<bool>) -> bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Node, about_id, wrap};
+    use super::{Element, Node, about_id, hoist_trailing_starts, wrap};
+
+    fn start(call: &'static str) -> Node {
+        let mut m = Element::new("meta");
+        m.attrs.push(("typeof".into(), "mw:Transclusion".into()));
+        m.attrs.push(("data-mw".into(), call.into()));
+        Node::Element(m)
+    }
+
+    #[test]
+    fn starts_first_and_last_in_an_element_move_before_and_after_it() {
+        let mut p = Element::new("p");
+        p.children = vec![start("a"), Node::Text("x".into()), start("b")];
+        let mut nodes = vec![Node::Element(p), Node::Text("y".into())];
+        hoist_trailing_starts(&mut nodes);
+        let mut want_p = Element::new("p");
+        want_p.children = vec![Node::Text("x".into())];
+        assert_eq!(
+            nodes,
+            vec![
+                start("a"),
+                Node::Element(want_p),
+                start("b"),
+                Node::Text("y".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_range_shares_one_about_id() {
+        let mut b = Element::new("b");
+        b.children = vec![Node::Text("x".into())];
+        let range = vec![
+            Node::Text("a".into()),
+            Node::Element(b),
+            Node::Text("c".into()),
+        ];
+        let out = wrap(range, "{}".into(), "#mwt3".into());
+        assert_eq!(out.len(), 3);
+        for n in &out {
+            assert!(matches!(n, Node::Element(e) if e.attr("about") == Some("#mwt3")));
+        }
+    }
 
     #[test]
     fn whitespace_only_output_is_one_empty_element() {
