@@ -284,7 +284,9 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
         return children;
     }
     let mut out: Vec<Node> = Vec::with_capacity(children.len());
-    let mut iter = children.into_iter().peekable();
+    // Peeked through `as_slice` (no `Peekable`: its peeked slot is one more
+    // move of every node).
+    let mut iter = children.into_iter();
     while let Some(mut node) = iter.next() {
         match marker(&mut node) {
             Some((true, data)) => {
@@ -294,12 +296,16 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                 let mut closed = false;
                 // Up to the end marker, or to the next call's start (this
                 // call's end is then inside a node of the range).
-                while let Some(next) = iter.next_if(|n| marker_kind(n) != Some(true)) {
-                    if marker_kind(&next) == Some(false) {
-                        closed = true;
-                        break;
+                while let Some(next) = iter.as_slice().first() {
+                    match marker_kind(next) {
+                        Some(true) => break,
+                        Some(false) => {
+                            iter.next();
+                            closed = true;
+                            break;
+                        }
+                        None => range.extend(iter.next()),
                     }
-                    range.push(next);
                 }
                 // The end inside a later sibling (a list or table the output
                 // opened): the range runs to that sibling.
@@ -316,10 +322,12 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                 if closed
                     && range.is_empty()
                     && !empty_output
-                    && let Some(table) =
-                        iter.next_if(|n| matches!(n, Node::Element(e) if e.name == "table"))
+                    && iter
+                        .as_slice()
+                        .first()
+                        .is_some_and(|n| matches!(n, Node::Element(e) if e.name == "table"))
                 {
-                    range.push(table);
+                    range.extend(iter.next());
                 }
                 let mut range = process_children(range, counter);
                 // Empty output: an empty span carries the transclusion. Output
