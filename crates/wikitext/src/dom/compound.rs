@@ -126,7 +126,7 @@ fn set_attr(nodes: &mut [Node], path: &[usize], name: &str, value: String) {
     }
     if let Some(Node::Element(e)) = list.get_mut(*last) {
         e.attrs.retain(|(k, _)| k != name);
-        e.attrs.push((name.to_owned().into(), value));
+        e.attrs.push((name.to_owned().into(), value.into()));
     }
 }
 

@@ -39,13 +39,13 @@ fn marker(node: &mut Node) -> Option<(bool, Option<String>)> {
             .attrs
             .iter_mut()
             .find(|(k, _)| k == "data-mw")
-            .map(|(_, v)| std::mem::take(v)),
+            .map(|(_, v)| std::mem::take(v).into_string()),
         _ => None,
     };
     Some((start, data))
 }
 
-fn span(children: Vec<Node>, about: &str) -> Node {
+fn span(children: Vec<Node>, about: String) -> Node {
     let mut s = Element::new("span");
     s.attrs.push(("about".into(), about.into()));
     s.children = children;
@@ -97,7 +97,9 @@ fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
 }
 
 /// `data_mw` goes to the range's first element (moved there).
-fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
+/// `about` goes to the range's last node that takes one (moved: one copy
+/// fewer per range).
+fn wrap(range: Vec<Node>, mut data_mw: String, about: String) -> Vec<Node> {
     // Leading whitespace (a newline the expansion put before block output)
     // stays outside; the first real node carries the transclusion.
     let lead = range
@@ -154,61 +156,72 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: &str) -> Vec<Node> {
     // empty-element span that carries the transclusion (Parsoid).
     let mut rest = stash_transparent(rest, 0);
     // Changed in place (the list kept).
+    let last = rest.len().saturating_sub(1);
+    let mut about = Some(about);
+    // A copy, or at the last node the id itself.
+    let mut about_for = |i: usize| {
+        if i == last {
+            about.take().unwrap_or_default()
+        } else {
+            about.clone().unwrap_or_default()
+        }
+    };
     for (i, node) in rest.iter_mut().enumerate() {
         if let Node::Text(t) = node {
             let t = std::mem::take(t);
-            *node = span(vec![Node::Text(t)], about);
+            *node = span(vec![Node::Text(t)], about_for(i));
+        } else if let Node::Element(e) = node
+            && !e.attrs.iter().any(|(k, _)| k == "about")
+        {
+            e.attrs.push(("about".into(), about_for(i).into()));
         }
-        if let Node::Element(e) = node {
-            if !e.attrs.iter().any(|(k, _)| k == "about") {
-                e.attrs.push(("about".into(), about.into()));
+        if i == 0
+            && let Node::Element(e) = node
+        {
+            let kind = if data_mw.starts_with("{\"parts\":[{\"templatearg\"") {
+                "mw:Param"
+            } else {
+                "mw:Transclusion"
+            };
+            match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
+                // Parsoid's order: a nowiki's type first, others after.
+                Some((_, v))
+                    if v == "mw:Nowiki"
+                        || (v.starts_with("mw:Extension/") && v != "mw:Extension/ref") =>
+                {
+                    v.push(' ');
+                    v.push_str(kind);
+                }
+                Some((_, v)) => {
+                    // Made at its size (inserting twice grew it by a copy).
+                    let mut typed = String::with_capacity(kind.len() + 1 + v.len());
+                    typed.push_str(kind);
+                    typed.push(' ');
+                    typed.push_str(v);
+                    *v = typed.into();
+                }
+                None => e.attrs.push(("typeof".into(), kind.into())),
             }
-            if i == 0 {
-                let kind = if data_mw.starts_with("{\"parts\":[{\"templatearg\"") {
-                    "mw:Param"
-                } else {
-                    "mw:Transclusion"
-                };
-                match e.attrs.iter_mut().find(|(k, _)| k == "typeof") {
-                    // Parsoid's order: a nowiki's type first, others after.
-                    Some((_, v))
-                        if v == "mw:Nowiki"
-                            || (v.starts_with("mw:Extension/") && v != "mw:Extension/ref") =>
-                    {
-                        v.push(' ');
-                        v.push_str(kind);
-                    }
-                    Some((_, v)) => {
-                        // Made at its size (inserting twice grew it by a copy).
-                        let mut typed = String::with_capacity(kind.len() + 1 + v.len());
-                        typed.push_str(kind);
-                        typed.push(' ');
-                        typed.push_str(v);
-                        *v = typed;
-                    }
-                    None => e.attrs.push(("typeof".into(), kind.into())),
+            // `{{#tag:pre|…}}`: the call, not the tag, is what the
+            // element stands for.
+            if is_tag_call(&data_mw) {
+                e.attrs.retain(|(k, _)| k != "typeof");
+                e.attrs.push(("typeof".into(), kind.into()));
+            }
+            // Expanded attributes already there: one `data-mw`,
+            // `attribs` before `parts` (Parsoid's order); otherwise the
+            // transclusion's replaces an extension's.
+            match e.attrs.iter_mut().find(|(k, _)| k == "data-mw") {
+                Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
+                    v.pop();
+                    v.push(',');
+                    v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
                 }
-                // `{{#tag:pre|…}}`: the call, not the tag, is what the
-                // element stands for.
-                if is_tag_call(&data_mw) {
-                    e.attrs.retain(|(k, _)| k != "typeof");
-                    e.attrs.push(("typeof".into(), kind.into()));
-                }
-                // Expanded attributes already there: one `data-mw`,
-                // `attribs` before `parts` (Parsoid's order); otherwise the
-                // transclusion's replaces an extension's.
-                match e.attrs.iter_mut().find(|(k, _)| k == "data-mw") {
-                    Some((_, v)) if v.starts_with("{\"attribs\":") && v.ends_with('}') => {
-                        v.pop();
-                        v.push(',');
-                        v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
-                    }
-                    _ => {
-                        e.attrs.retain(|(k, _)| k != "data-mw");
-                        // The first element only: nothing reads it after.
-                        e.attrs
-                            .push(("data-mw".into(), std::mem::take(&mut data_mw)));
-                    }
+                _ => {
+                    e.attrs.retain(|(k, _)| k != "data-mw");
+                    // The first element only: nothing reads it after.
+                    e.attrs
+                        .push(("data-mw".into(), std::mem::take(&mut data_mw).into()));
                 }
             }
         }
@@ -271,7 +284,9 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
         return children;
     }
     let mut out: Vec<Node> = Vec::with_capacity(children.len());
-    let mut iter = children.into_iter().peekable();
+    // Peeked through `as_slice` (no `Peekable`: its peeked slot is one more
+    // move of every node).
+    let mut iter = children.into_iter();
     while let Some(mut node) = iter.next() {
         match marker(&mut node) {
             Some((true, data)) => {
@@ -281,12 +296,16 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                 let mut closed = false;
                 // Up to the end marker, or to the next call's start (this
                 // call's end is then inside a node of the range).
-                while let Some(next) = iter.next_if(|n| marker_kind(n) != Some(true)) {
-                    if marker_kind(&next) == Some(false) {
-                        closed = true;
-                        break;
+                while let Some(next) = iter.as_slice().first() {
+                    match marker_kind(next) {
+                        Some(true) => break,
+                        Some(false) => {
+                            iter.next();
+                            closed = true;
+                            break;
+                        }
+                        None => range.extend(iter.next()),
                     }
-                    range.push(next);
                 }
                 // The end inside a later sibling (a list or table the output
                 // opened): the range runs to that sibling.
@@ -303,10 +322,12 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                 if closed
                     && range.is_empty()
                     && !empty_output
-                    && let Some(table) =
-                        iter.next_if(|n| matches!(n, Node::Element(e) if e.name == "table"))
+                    && iter
+                        .as_slice()
+                        .first()
+                        .is_some_and(|n| matches!(n, Node::Element(e) if e.name == "table"))
                 {
-                    range.push(table);
+                    range.extend(iter.next());
                 }
                 let mut range = process_children(range, counter);
                 // Empty output: an empty span carries the transclusion. Output
@@ -325,8 +346,7 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     && let Some(data) = data
                 {
                     *counter += 1;
-                    let about = about_id(*counter);
-                    range = wrap(range, data, &about);
+                    range = wrap(range, data, about_id(*counter));
                 }
                 out.append(&mut range);
                 if !rest.is_empty() {
@@ -373,10 +393,20 @@ pub(crate) fn encapsulate(nodes: Vec<Node>) -> Vec<Node> {
 /// after the element closed: `*Foo {{bullet}}` whose output starts the next
 /// list item) moves after that element, as Parsoid's range builder starts
 /// such a range at the next sibling. Bottom-up, so it climbs nested lists.
+///
+/// Then a start marker first in an element whose output ends outside it
+/// (`{{1x|a\nb</p>}}`: two paragraphs) moves before the element: the range
+/// is then the siblings from this element to the one holding the end
+/// (Parsoid's common-ancestor range).
+///
+/// Both in one walk of the list: the second looks only at the element the
+/// first has just finished with (a moved marker is a childless sibling
+/// neither looks into), so the order of the two per element is the order of
+/// two whole-list walks.
 fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
     let mut i = 0;
     while i < nodes.len() {
-        let mut moved = None;
+        let (mut trailing, mut leading) = (None, None);
         // No marker below: nothing to hoist in or out of it.
         if let Some(Node::Element(e)) = nodes.get_mut(i)
             && e.marked_below()
@@ -391,25 +421,8 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
                     .get(at)
                     .is_some_and(|c| marker_kind(c) == Some(true))
             {
-                moved = Some(e.children.remove(at));
+                trailing = Some(e.children.remove(at));
             }
-        }
-        if let Some(m) = moved {
-            nodes.insert(i + 1, m);
-            i += 1;
-        }
-        i += 1;
-    }
-    // A start marker first in an element whose output ends outside it
-    // (`{{1x|a\nb</p>}}`: two paragraphs) moves before the element: the range
-    // is then the siblings from this element to the one holding the end
-    // (Parsoid's common-ancestor range).
-    let mut i = 0;
-    while i < nodes.len() {
-        let mut leading = None;
-        if let Some(Node::Element(e)) = nodes.get_mut(i)
-            && e.marked_below()
-        {
             let first = e
                 .children
                 .iter()
@@ -423,8 +436,13 @@ fn hoist_trailing_starts(nodes: &mut Vec<Node>) {
                 leading = Some(e.children.remove(at));
             }
         }
+        // Leading before the element, trailing after it.
         if let Some(m) = leading {
             nodes.insert(i, m);
+            i += 1;
+        }
+        if let Some(m) = trailing {
+            nodes.insert(i + 1, m);
             i += 1;
         }
         i += 1;
@@ -488,7 +506,49 @@ fn contains(node: &Node, wanted: impl Fn(Option<bool>) -> bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Node, about_id, wrap};
+    use super::{Element, Node, about_id, hoist_trailing_starts, wrap};
+
+    fn start(call: &'static str) -> Node {
+        let mut m = Element::new("meta");
+        m.attrs.push(("typeof".into(), "mw:Transclusion".into()));
+        m.attrs.push(("data-mw".into(), call.into()));
+        Node::Element(m)
+    }
+
+    #[test]
+    fn starts_first_and_last_in_an_element_move_before_and_after_it() {
+        let mut p = Element::new("p");
+        p.children = vec![start("a"), Node::Text("x".into()), start("b")];
+        let mut nodes = vec![Node::Element(p), Node::Text("y".into())];
+        hoist_trailing_starts(&mut nodes);
+        let mut want_p = Element::new("p");
+        want_p.children = vec![Node::Text("x".into())];
+        assert_eq!(
+            nodes,
+            vec![
+                start("a"),
+                Node::Element(want_p),
+                start("b"),
+                Node::Text("y".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_range_shares_one_about_id() {
+        let mut b = Element::new("b");
+        b.children = vec![Node::Text("x".into())];
+        let range = vec![
+            Node::Text("a".into()),
+            Node::Element(b),
+            Node::Text("c".into()),
+        ];
+        let out = wrap(range, "{}".into(), "#mwt3".into());
+        assert_eq!(out.len(), 3);
+        for n in &out {
+            assert!(matches!(n, Node::Element(e) if e.attr("about") == Some("#mwt3")));
+        }
+    }
 
     #[test]
     fn whitespace_only_output_is_one_empty_element() {
@@ -498,7 +558,7 @@ mod tests {
             vec![Node::Text(" ".into()), Node::Text("\n".into())],
             Vec::new(),
         ] {
-            let out = wrap(range, "{}".into(), "#mwt1");
+            let out = wrap(range, "{}".into(), "#mwt1".into());
             assert_eq!(out.len(), 1);
             assert!(
                 matches!(out.first(), Some(Node::Element(e)) if e.name == "span" && e.attr("class") == Some("mw-empty-elt"))

@@ -15,6 +15,7 @@ pub(crate) mod pwrap;
 pub(crate) mod serialize;
 pub(crate) mod table_fixups;
 pub(crate) mod trim;
+pub(crate) mod value;
 
 use std::borrow::Cow;
 
@@ -56,9 +57,11 @@ pub(crate) enum Node {
     Comment(String),
 }
 
+pub(crate) use value::Value;
+
 /// An attribute: its name (static text for the names the tree builder knows)
-/// and value.
-pub(crate) type Attr = (Cow<'static, str>, String);
+/// and value (static text for the constant values the passes write).
+pub(crate) type Attr = (Cow<'static, str>, Value);
 
 /// An element: name, attributes in order, children. The name is static text
 /// for every element the tree builder knows (no allocation per element).
@@ -164,7 +167,7 @@ pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
                             attrs: e
                                 .attrs()
                                 .iter()
-                                .map(|a| (a.name.to_string().into(), a.value.to_owned()))
+                                .map(|a| (a.name.to_string().into(), a.value.to_owned().into()))
                                 .collect(),
                             children: Vec::new(),
                             marked: Marked::MAYBE,

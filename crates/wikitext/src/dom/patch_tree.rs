@@ -241,7 +241,11 @@ impl PatchTree {
         let mut list = Vec::new();
         if !attrs.is_empty() {
             list.reserve_exact(attrs.len());
-            list.extend(attrs.iter().map(|a| (a.name.to_cow(), a.value.to_owned())));
+            list.extend(
+                attrs
+                    .iter()
+                    .map(|a| (a.name.to_cow(), a.value.to_owned().into())),
+            );
         }
         let element = Element {
             name,
@@ -535,7 +539,7 @@ impl TreeSink for PatchTree {
         {
             for a in attrs.iter() {
                 if !e.attrs.iter().any(|(k, _)| *k == a.name.as_str()) {
-                    e.attrs.push((a.name.to_cow(), a.value.to_owned()));
+                    e.attrs.push((a.name.to_cow(), a.value.to_owned().into()));
                 }
             }
         }
@@ -630,7 +634,7 @@ impl AttrHandoff {
                 if let Cow::Owned(n) = &name {
                     private |= is_private(n);
                 }
-                (name, a.value)
+                (name, a.value.into())
             })
             .collect();
         (attrs, private)

@@ -105,21 +105,35 @@ fn optional(node: &Node) -> bool {
     }
 }
 
-/// `Some(true)`: wrap; `Some(false)`: must not be wrapped; `None`: either.
-fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
-    if optional(&node) {
-        out.push((None, node));
-        return;
+/// The wrap-ness of `node` when it is one part ([`split`] would not split
+/// it): all but a formatting element with children.
+fn whole(node: &Node) -> Option<Option<bool>> {
+    if optional(node) {
+        return Some(None);
     }
     let Node::Element(e) = node else {
-        out.push((Some(true), node));
-        return;
+        return Some(Some(true));
     };
     if !is_formatting_element(&e.name) || e.children.is_empty() {
-        let wrap = !has_block_element(&e);
-        out.push((Some(wrap), Node::Element(e)));
-        return;
+        return Some(Some(!has_block_element(e)));
     }
+    None
+}
+
+/// `Some(true)`: wrap; `Some(false)`: must not be wrapped; `None`: either.
+fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
+    let e = match (whole(&node), node) {
+        (Some(wrap), node) => {
+            out.push((wrap, node));
+            return;
+        }
+        (None, Node::Element(e)) => e,
+        // (`whole` answers for every node but an element.)
+        (None, node) => {
+            out.push((Some(true), node));
+            return;
+        }
+    };
     let mut parts = Vec::new();
     let Element {
         name,
@@ -160,20 +174,6 @@ fn wrap_children(children: Vec<Node>) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(children.len());
     // Index in `out` of the open paragraph.
     let mut open: Option<usize> = None;
-    let close = |out: &mut Vec<Node>, open: &mut Option<usize>| {
-        let Some(at) = open.take() else { return };
-        // Trailing optional nodes move back out.
-        let mut moved = Vec::new();
-        if let Some(Node::Element(p)) = out.get_mut(at) {
-            while p.children.last().is_some_and(optional) {
-                if let Some(n) = p.children.pop() {
-                    moved.push(n);
-                }
-            }
-        }
-        moved.reverse();
-        out.extend(moved);
-    };
     // One buffer for every child's parts.
     let mut parts = Vec::new();
     for child in children {
@@ -184,31 +184,58 @@ fn wrap_children(children: Vec<Node>) -> Vec<Node> {
             out.push(child);
             continue;
         }
+        // Most children are one part: placed without the buffer's moves.
+        if let Some(wrap) = whole(&child) {
+            place(wrap, child, &mut out, &mut open);
+            continue;
+        }
         split(child, &mut parts);
         for (wrap, node) in parts.drain(..) {
-            match wrap {
-                Some(false) => {
-                    close(&mut out, &mut open);
-                    out.push(node);
-                }
-                None => match open.and_then(|at| out.get_mut(at)) {
-                    Some(Node::Element(p)) => p.children.push(node),
-                    _ => out.push(node),
-                },
-                Some(true) => {
-                    if open.is_none() {
-                        out.push(Node::Element(Element::new("p")));
-                        open = Some(out.len() - 1);
-                    }
-                    if let Some(Node::Element(p)) = open.and_then(|at| out.get_mut(at)) {
-                        p.children.push(node);
-                    }
-                }
-            }
+            place(wrap, node, &mut out, &mut open);
         }
     }
     close(&mut out, &mut open);
     out
+}
+
+/// Closes the open paragraph (at `open` in `out`), if any.
+fn close(out: &mut Vec<Node>, open: &mut Option<usize>) {
+    let Some(at) = open.take() else { return };
+    // Trailing optional nodes move back out.
+    let mut moved = Vec::new();
+    if let Some(Node::Element(p)) = out.get_mut(at) {
+        while p.children.last().is_some_and(optional) {
+            if let Some(n) = p.children.pop() {
+                moved.push(n);
+            }
+        }
+    }
+    moved.reverse();
+    out.extend(moved);
+}
+
+/// Puts a part of wrap-ness `wrap` ([`split`]) at the end of `out`: in the
+/// open paragraph (one opened for it if it must be wrapped) or after it.
+fn place(wrap: Option<bool>, node: Node, out: &mut Vec<Node>, open: &mut Option<usize>) {
+    match wrap {
+        Some(false) => {
+            close(out, open);
+            out.push(node);
+        }
+        None => match open.and_then(|at| out.get_mut(at)) {
+            Some(Node::Element(p)) => p.children.push(node),
+            _ => out.push(node),
+        },
+        Some(true) => {
+            if open.is_none() {
+                out.push(Node::Element(Element::new("p")));
+                *open = Some(out.len() - 1);
+            }
+            if let Some(Node::Element(p)) = open.and_then(|at| out.get_mut(at)) {
+                p.children.push(node);
+            }
+        }
+    }
 }
 
 /// Runs the pass on the children of `<body>`.

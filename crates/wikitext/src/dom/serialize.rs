@@ -309,7 +309,7 @@ mod tests {
         let mut e = Element::new(name);
         e.attrs = attrs
             .iter()
-            .map(|(k, v)| ((*k).into(), (*v).into()))
+            .map(|(k, v)| ((*k).into(), (*v).to_owned().into()))
             .collect();
         e.children = children;
         Node::Element(e)

@@ -311,7 +311,7 @@ pub(crate) fn drop_at(nodes: &mut [Node], path: &[usize]) -> Option<()> {
         }
     }
     match list.get_mut(*last)? {
-        Node::Element(e) => e.attrs.push((DROP.into(), String::new())),
+        Node::Element(e) => e.attrs.push((DROP.into(), super::Value::EMPTY)),
         _ => return None,
     }
     Some(())
@@ -347,7 +347,7 @@ fn start_meta(data: String, kept: Vec<super::Attr>) -> Element {
     begin
         .attrs
         .push(("typeof".into(), "mw:Transclusion".into()));
-    begin.attrs.push(("data-mw".into(), data));
+    begin.attrs.push(("data-mw".into(), data.into()));
     begin.attrs.extend(kept);
     begin
 }
@@ -439,7 +439,7 @@ fn fix_fostered(
     if s.len() == depth + 1 {
         if let Some(Node::Element(m)) = list_at_mut(nodes, parent)?.get_mut(first_at) {
             m.attrs.retain(|(k, _)| k != "data-mw");
-            m.attrs.push(("data-mw".into(), data));
+            m.attrs.push(("data-mw".into(), data.into()));
         }
     } else {
         drop_at(nodes, s)?;
@@ -469,15 +469,15 @@ fn unanchor(nodes: &mut Vec<Node>) {
             return;
         };
         if let (Some(data), Some(call)) = (e.attr("tl:odata"), e.attr("tl:ocall")) {
-            let mut kept = vec![("tl:call".into(), call.to_owned())];
+            let mut kept = vec![("tl:call".into(), call.to_owned().into())];
             if let (Some(tid), Some(prefix)) = (e.attr("tl:otid"), e.attr("tl:otprefix")) {
-                kept.push((TID.into(), tid.to_owned()));
-                kept.push((TPREFIX.into(), prefix.to_owned()));
+                kept.push((TID.into(), tid.to_owned().into()));
+                kept.push((TPREFIX.into(), prefix.to_owned().into()));
             }
             edits.insert(parent, *at, start_meta(data.to_owned(), kept));
         }
         if let Some(call) = e.attr("tl:ccall") {
-            let kept = vec![("tl:call".into(), call.to_owned())];
+            let kept = vec![("tl:call".into(), call.to_owned().into())];
             edits.insert(parent, at + 1, end_meta(kept));
         }
     });
@@ -714,7 +714,7 @@ fn fostered_end_over_table(
         };
         if let Some(Node::Element(m)) = list.get_mut(si) {
             m.attrs.retain(|(k, _)| k != "data-mw");
-            m.attrs.push(("data-mw".into(), data));
+            m.attrs.push(("data-mw".into(), data.into()));
         }
         // The end marker moves to just after the table.
         if let Some(span) = list.get_mut(ei..=ti) {
@@ -745,7 +745,7 @@ fn held_table_suffixes(nodes: &mut [Node], pairs: &[(&[usize], &[usize])]) {
         };
         if let Some(Node::Element(m)) = list_at_mut(nodes, parent).and_then(|l| l.get_mut(*last)) {
             m.attrs.retain(|(k, _)| k != "data-mw");
-            m.attrs.push(("data-mw".into(), data));
+            m.attrs.push(("data-mw".into(), data.into()));
         }
     }
 }
@@ -919,7 +919,7 @@ mod tests {
 
     fn row(children: Vec<Node>) -> Node {
         let mut e = Element::new("tr");
-        e.attrs.push((ROW.into(), String::new()));
+        e.attrs.push((ROW.into(), super::super::Value::EMPTY));
         e.children = children;
         Node::Element(e)
     }
@@ -958,7 +958,7 @@ mod tests {
     #[test]
     fn strip_moves_row_newlines_then_strips_the_row() {
         let mut tr = Element::new("tr");
-        tr.attrs.push((ROW.into(), String::new()));
+        tr.attrs.push((ROW.into(), super::super::Value::EMPTY));
         tr.attrs.push(("style".into(), "x".into()));
         tr.children = vec![text("\n")];
         let mut tbody = Element::new("tbody");
@@ -979,7 +979,7 @@ mod tests {
         // removes every marker.
         let marker = |ty: &str| {
             let mut m = Element::new("meta");
-            m.attrs.push(("typeof".into(), ty.into()));
+            m.attrs.push(("typeof".into(), ty.to_owned().into()));
             if ty == "mw:Transclusion" {
                 m.attrs.push(("data-mw".into(), "{}".into()));
             }

@@ -311,7 +311,10 @@ mod tests {
         let mut tag = link_tag(target, &normalize_title("Here"), Some(store));
         let attrs = AttrHandoff::into_tree_attrs(std::mem::take(tag.attrs_mut()));
         let (_, value) = attrs.iter().find(|(k, _)| k == "href")?;
-        Some(Derived::of("href", value, &attrs).map_or_else(|| value.clone(), Derived::value))
+        Some(
+            Derived::of("href", value, &attrs)
+                .map_or_else(|| value.as_str().to_owned(), Derived::value),
+        )
     }
 
     #[test]
@@ -339,9 +342,9 @@ mod tests {
             }
         }
         let attrs: Vec<Attr> = vec![
-            ("href".into(), String::new()),
+            ("href".into(), "".into()),
             ("title".into(), "Foo".into()),
-            ("data-mw-i18n".into(), String::new()),
+            ("data-mw-i18n".into(), "".into()),
         ];
         let i18n = Derived::of("data-mw-i18n", "", &attrs);
         assert_eq!(i18n, Some(Derived::I18n("Foo")));
@@ -350,7 +353,7 @@ mod tests {
         assert_eq!(Derived::of("title", "", &attrs), None);
         assert_eq!(Derived::of("data-mw-i18n", "", &[]), None);
         // Not a red link: an empty href is written as it is.
-        let link: Vec<Attr> = vec![("href".into(), String::new()), ("title".into(), "x".into())];
+        let link: Vec<Attr> = vec![("href".into(), "".into()), ("title".into(), "x".into())];
         assert_eq!(Derived::of("href", "", &link), None);
     }
 

@@ -58,7 +58,7 @@ pub(crate) fn error_span(error: &CiteError) -> Node {
     span.attrs = vec![
         ("class".into(), "error mw-ext-cite-error".into()),
         ("typeof".into(), "mw:I18n".into()),
-        ("data-mw-i18n".into(), i18n),
+        ("data-mw-i18n".into(), i18n.into()),
     ];
     Node::Element(span)
 }

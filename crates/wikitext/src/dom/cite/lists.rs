@@ -174,7 +174,7 @@ impl State {
         ol.children.reserve_exact(2 * items.len());
         ol.attrs.push(attr("class", "mw-references references"));
         if !group.is_empty() {
-            ol.attrs.push(attr("data-mw-group", group));
+            ol.attrs.push(attr("data-mw-group", group.to_owned()));
         }
         for &i in &items {
             ol.children.push(self.list_item(i));

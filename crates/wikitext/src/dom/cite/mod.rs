@@ -97,7 +97,7 @@ fn element(name: &'static str, attrs: Vec<Attr>, children: Vec<Node>) -> Node {
     })
 }
 
-fn attr(k: &'static str, v: impl Into<String>) -> Attr {
+fn attr(k: &'static str, v: impl Into<super::Value>) -> Attr {
     (k.into(), v.into())
 }
 
