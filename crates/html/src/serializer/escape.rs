@@ -40,7 +40,7 @@ pub fn write_escaped<W: Write + ?Sized>(out: &mut W, s: &str, mode: EscapeMode) 
 /// Text of at most a block with nothing to escape (most of a page's text
 /// nodes and attribute values) is tested and copied inline as one block; the
 /// rest is escaped by `escape_bytes`, out of the caller's loop.
-#[inline]
+#[inline(always)]
 pub fn escape_into(out: &mut Vec<u8>, s: &str, mode: EscapeMode) {
     let bytes = s.as_bytes();
     let quote = quote_byte(mode);
