@@ -111,8 +111,9 @@ fn escape_bytes(out: &mut Vec<u8>, bytes: &[u8], quote: u8) {
 }
 
 /// Room for one block's output in [`escape_blocks`]: the pending run before
-/// it (at most a block), each of its bytes replaced by at most six, and the
-/// last fixed-size copy's overshoot (a block).
+/// it (at most a block), each of its bytes replaced by at most six (a power
+/// of two: offsets masked by it need no bounds check); the buffer has a
+/// block more for the last fixed-size copy's overshoot.
 const BLOCK_OUT: usize = 2 * WIDTH + 6 * WIDTH;
 
 /// The part of [`escape_bytes`] where every fixed-size read stays inside
@@ -127,9 +128,17 @@ const BLOCK_OUT: usize = 2 * WIDTH + 6 * WIDTH;
 fn escape_blocks(out: &mut Vec<u8>, bytes: &[u8], quote: u8) -> (usize, usize) {
     let mut start = 0;
     let mut at = 0;
-    let mut buf = [0u8; BLOCK_OUT];
+    let mut buf = [0u8; BLOCK_OUT + WIDTH];
     while at + 2 * WIDTH <= bytes.len() {
-        let Some(block) = block_at(bytes, at) else {
+        // The block and the one after it: each run inside the block is read
+        // as the block that starts with it (offsets masked: no bounds check).
+        let Some(window) = bytes
+            .get(at..)
+            .and_then(<[u8]>::first_chunk::<{ 2 * WIDTH }>)
+        else {
+            break;
+        };
+        let Some(block) = window.first_chunk::<WIDTH>() else {
             break;
         };
         let mut hits = specials(block, quote);
@@ -161,28 +170,41 @@ fn escape_blocks(out: &mut Vec<u8>, bytes: &[u8], quote: u8) -> (usize, usize) {
                 }
                 // The lead byte was written with the run before: written
                 // over by the replacement.
-                if let Some(run) = block_at(bytes, start) {
-                    copy_at(&mut buf, o, run);
-                }
+                copy_run(&mut buf, o, window, start - at);
                 o = (o + i - 1) - start;
             } else {
-                if let Some(run) = block_at(bytes, start) {
-                    copy_at(&mut buf, o, run);
-                }
+                copy_run(&mut buf, o, window, start - at);
                 o += i - start;
             }
             let (text, padded_text) = replacement(byte);
-            copy_at(&mut buf, o, &padded_text);
+            copy_at(&mut buf, o & (BLOCK_OUT - 1), &padded_text);
             o += text.len();
             start = i + 1;
         }
-        match buf.first_chunk::<{ 4 * WIDTH }>() {
-            Some(head) if o <= 4 * WIDTH => push_prefix(out, head, o),
-            _ => push_prefix(out, &buf, o),
+        match (
+            buf.first_chunk::<{ 4 * WIDTH }>(),
+            buf.first_chunk::<BLOCK_OUT>(),
+        ) {
+            (Some(head), _) if o <= 4 * WIDTH => push_prefix(out, head, o),
+            (_, Some(all)) => push_prefix(out, all, o),
+            _ => {}
         }
         at += WIDTH;
     }
     (start, at)
+}
+
+/// Copies the block of `window` at `from` (under a block: a run inside
+/// [`escape_blocks`]' block) to `buf` at `o` (under [`BLOCK_OUT`]), both
+/// masked so that neither needs a bounds check (they hold already).
+#[inline(always)]
+fn copy_run(buf: &mut [u8; BLOCK_OUT + WIDTH], o: usize, window: &[u8; 2 * WIDTH], from: usize) {
+    if let Some(run) = window
+        .get(from & (WIDTH - 1)..)
+        .and_then(<[u8]>::first_chunk::<WIDTH>)
+    {
+        copy_at(buf, o & (BLOCK_OUT - 1), run);
+    }
 }
 
 /// Appends `bytes[from..to]`: a run of at most a block as a block (the one
