@@ -121,7 +121,8 @@
 //! wiring point), [`driver`] (the one loop over it), [`dom_patch`] (the patch
 //! protocol), [`batch`] (versioned batches), [`dom`], [`serializer`], [`text_type`], [`error`].
 
-// `unsafe` only where allowed by name: the SSE2 block tests of `tokenizer::lanes`.
+// `unsafe` only where allowed by name: the SSE2 block tests of `tokenizer::lanes`,
+// and `serializer::Utf8Bytes::into_string` (output known to be UTF-8).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

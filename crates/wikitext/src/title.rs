@@ -273,16 +273,8 @@ pub(crate) fn is_plain_title(title: &str) -> bool {
 /// accepts: its own, with `_` for ` `. Copied whole, then its spaces
 /// replaced in one pass with no early exit (it vectorizes): a search for each
 /// space (`split(' ')`) or a push a byte costs more on short titles.
-pub(crate) fn push_plain_title(out: &mut Vec<u8>, title: &str) {
-    let start = out.len();
-    out.extend_from_slice(title.as_bytes());
-    if let Some(copy) = out.get_mut(start..) {
-        for b in copy {
-            if *b == b' ' {
-                *b = b'_';
-            }
-        }
-    }
+pub(crate) fn push_plain_title(out: &mut tagloom_html::serializer::Utf8Bytes, title: &str) {
+    out.push_str_replacing(title, b' ', b'_');
 }
 
 /// A title as an href path segment: spaces as `_`, characters that would end or

@@ -34,6 +34,7 @@ mod source;
 mod stream;
 mod token_serializer;
 mod token_writer;
+mod utf8_bytes;
 mod write;
 
 pub use elements::{is_boolean_attribute, is_raw_text_element, serializes_as_void};
@@ -45,6 +46,7 @@ pub use options::{AttrQuoting, QuoteChar, SerializeOptions};
 pub use source::SourceText;
 pub use token_serializer::TokenSerializer;
 pub use token_writer::{NeedsLookahead, TokenWriter};
+pub use utf8_bytes::Utf8Bytes;
 
 #[cfg(test)]
 mod tests;

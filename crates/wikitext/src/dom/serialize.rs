@@ -8,13 +8,14 @@
 //! no child list rebuilt, no span made for an armored space.
 
 use tagloom_html::dom_patch::Namespace;
-use tagloom_html::serializer::{EscapeMode, escape_into, serializes_as_void};
+use tagloom_html::serializer::{EscapeMode, Utf8Bytes, serializes_as_void};
 
 use super::{Node, cleanup, display_space};
 use crate::transform::links::Derived;
 
 /// Appends the HTML of `nodes` to `out`. The HTML is built as bytes (the
-/// escaping's fastest form) and checked as UTF-8 once at the end.
+/// escaping's fastest form) that are only ever whole text ([`Utf8Bytes`]:
+/// no check of the page's bytes at the end).
 #[cfg(test)]
 pub(crate) fn serialize(nodes: &[Node], out: &mut String) {
     into_string(out, |bytes| write_nodes(nodes, bytes, false));
@@ -28,14 +29,10 @@ pub(crate) fn serialize_page(nodes: &[Node], out: &mut String) {
     into_string(out, |bytes| write_nodes(nodes, bytes, true));
 }
 
-fn into_string(out: &mut String, write: impl FnOnce(&mut Vec<u8>)) {
-    let mut bytes = std::mem::take(out).into_bytes();
+fn into_string(out: &mut String, write: impl FnOnce(&mut Utf8Bytes)) {
+    let mut bytes = Utf8Bytes::from(std::mem::take(out));
     write(&mut bytes);
-    *out = match String::from_utf8(bytes) {
-        Ok(html) => html,
-        // Not reached: only whole strings and characters are written.
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    };
+    *out = bytes.into_string();
 }
 
 /// Where a node is, for the page's last pass: inside template output (an
@@ -48,11 +45,13 @@ struct Context {
 }
 
 /// A list of nodes being written: the top-level list, or an open element's
-/// children (its name, for the end tag written when they are done).
+/// children (its end tag, written when they are done: a known name's as one
+/// piece, told when its start tag was, any other's from its name).
 struct Frame<'a> {
     rest: std::slice::Iter<'a, Node>,
     cx: Context,
-    end_tag: Option<&'a str>,
+    end_tag: &'static str,
+    end_name: Option<&'a str>,
 }
 
 /// Frames [`write_nodes`]' stack has room for before it grows (the depth).
@@ -62,7 +61,7 @@ const STACK_ROOM: usize = 64;
 /// `page`: with the page's last pass ([`serialize_page`]). One frame per
 /// open element, whose children are taken from it in order (none is copied
 /// onto the stack).
-fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
+fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
     let mut stack: Vec<Frame<'_>> = Vec::with_capacity(STACK_ROOM);
     stack.push(Frame {
         rest: nodes.iter(),
@@ -70,12 +69,15 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
             in_tpl: false,
             spacing: page,
         },
-        end_tag: None,
+        end_tag: "",
+        end_name: None,
     });
     while let Some(frame) = stack.last_mut() {
         let cx = frame.cx;
         let Some(node) = frame.rest.next() else {
-            if let Some(name) = frame.end_tag {
+            if !frame.end_tag.is_empty() {
+                out.push_str(frame.end_tag);
+            } else if let Some(name) = frame.end_name {
                 write_end_tag(out, name);
             }
             stack.pop();
@@ -87,14 +89,14 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
         }
         match node {
             Node::Text(t) if cx.spacing => write_armored(out, t),
-            Node::Text(t) => escape_into(out, t, EscapeMode::Text),
+            Node::Text(t) => out.push_escaped(t, EscapeMode::Text),
             Node::Comment(c) => {
-                out.extend_from_slice(b"<!--");
-                out.extend_from_slice(c.as_bytes());
-                out.extend_from_slice(b"-->");
+                out.push_str("<!--");
+                out.push_str(c);
+                out.push_str("-->");
             }
             Node::Element(e) => {
-                let props = write_tag_open(out, &e.name);
+                let (props, end_tag) = write_tag_open(out, &e.name);
                 // Whether it has the attribute that starts template output
                 // ([`cleanup::in_template`]), told by the names' match.
                 let mut template = false;
@@ -102,16 +104,16 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
                     template |= write_attr_open(out, k);
                     match Derived::of(k, v, &e.attrs) {
                         Some(derived) => derived.write(out),
-                        None => escape_into(out, v, EscapeMode::DoubleQuoted),
+                        None => out.push_escaped(v, EscapeMode::DoubleQuoted),
                     }
-                    out.push(b'"');
+                    out.push_ascii(b'"');
                 }
                 if page && props.flaggable && cleanup::flags(e) {
-                    out.extend_from_slice(b" class=\"");
-                    out.extend_from_slice(cleanup::EMPTY_CLASS.as_bytes());
-                    out.push(b'"');
+                    out.push_str(" class=\"");
+                    out.push_str(cleanup::EMPTY_CLASS);
+                    out.push_ascii(b'"');
                 }
-                out.push(b'>');
+                out.push_ascii(b'>');
                 if props.void {
                     continue;
                 }
@@ -122,7 +124,7 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
                         Some(Node::Text(t)) if t.starts_with('\n')
                     )
                 {
-                    out.push(b'\n');
+                    out.push_ascii(b'\n');
                 }
                 stack.push(Frame {
                     rest: e.children.iter(),
@@ -130,7 +132,8 @@ fn write_nodes(nodes: &[Node], out: &mut Vec<u8>, page: bool) {
                         in_tpl,
                         spacing: cx.spacing && !props.keeps_spaces,
                     },
-                    end_tag: Some(&e.name),
+                    end_tag,
+                    end_name: Some(&e.name),
                 });
             }
         }
@@ -188,31 +191,19 @@ impl Props {
 /// a call. The match costs a few comparisons of the name's length and bytes.
 macro_rules! known_names {
     (elements: $($el:literal => $props:expr),* ; attributes: $($at:literal),* $(,)?) => {
-        /// Writes `<name` and says what the element is ([`Props`]).
+        /// Writes `<name` and says what the element is ([`Props`]), and
+        /// its end tag when the name is known (else `""`: [`write_end_tag`]).
         #[inline(always)]
-        fn write_tag_open(out: &mut Vec<u8>, name: &str) -> Props {
+        fn write_tag_open(out: &mut Utf8Bytes, name: &str) -> (Props, &'static str) {
             match name {
                 $($el => {
-                    out.extend_from_slice(concat!("<", $el).as_bytes());
-                    $props
+                    out.push_str(concat!("<", $el));
+                    ($props, concat!("</", $el, ">"))
                 })*
                 _ => {
-                    out.push(b'<');
-                    out.extend_from_slice(name.as_bytes());
-                    Props::of(name)
-                }
-            }
-        }
-
-        /// Writes `</name>`.
-        #[inline(always)]
-        fn write_end_tag(out: &mut Vec<u8>, name: &str) {
-            match name {
-                $($el => out.extend_from_slice(concat!("</", $el, ">").as_bytes()),)*
-                _ => {
-                    out.extend_from_slice(b"</");
-                    out.extend_from_slice(name.as_bytes());
-                    out.push(b'>');
+                    out.push_ascii(b'<');
+                    out.push_str(name);
+                    (Props::of(name), "")
                 }
             }
         }
@@ -220,16 +211,16 @@ macro_rules! known_names {
         /// Writes ` name="`; whether `name` is [`cleanup::TEMPLATE_ATTR`]
         /// (a constant in each known name's arm).
         #[inline(always)]
-        fn write_attr_open(out: &mut Vec<u8>, name: &str) -> bool {
+        fn write_attr_open(out: &mut Utf8Bytes, name: &str) -> bool {
             match name {
                 $($at => {
-                    out.extend_from_slice(concat!(" ", $at, "=\"").as_bytes());
+                    out.push_str(concat!(" ", $at, "=\""));
                     $at == cleanup::TEMPLATE_ATTR
                 })*
                 _ => {
-                    out.push(b' ');
-                    out.extend_from_slice(name.as_bytes());
-                    out.extend_from_slice(b"=\"");
+                    out.push_ascii(b' ');
+                    out.push_str(name);
+                    out.push_str("=\"");
                     name == cleanup::TEMPLATE_ATTR
                 }
             }
@@ -276,30 +267,39 @@ known_names! {
         "data-mw-i18n", "data-mw-footnote-number", "style",
 }
 
+/// Writes `</name>` (an element whose name [`write_tag_open`] does not know).
+fn write_end_tag(out: &mut Utf8Bytes, name: &str) {
+    out.push_str("</");
+    out.push_str(name);
+    out.push_ascii(b'>');
+}
+
 /// `text` escaped, its spaces armored ([`display_space::spaces`]) as the
 /// span French spacing makes.
-fn write_armored(out: &mut Vec<u8>, text: &str) {
+fn write_armored(out: &mut Utf8Bytes, text: &str) {
     if !display_space::may_armor(text) {
-        escape_into(out, text, EscapeMode::Text);
+        out.push_escaped(text, EscapeMode::Text);
         return;
     }
     let positions = display_space::spaces(text);
     if positions.is_empty() {
-        escape_into(out, text, EscapeMode::Text);
+        out.push_escaped(text, EscapeMode::Text);
         return;
     }
     let mut from = 0;
     for p in positions {
-        escape_into(out, text.get(from..p).unwrap_or(""), EscapeMode::Text);
-        out.extend_from_slice(display_space::ARMORED_HTML.as_bytes());
+        out.push_escaped(text.get(from..p).unwrap_or(""), EscapeMode::Text);
+        out.push_str(display_space::ARMORED_HTML);
         from = p + 1;
     }
-    escape_into(out, text.get(from..).unwrap_or(""), EscapeMode::Text);
+    out.push_escaped(text.get(from..).unwrap_or(""), EscapeMode::Text);
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::{Element, Node, flag_empty_and_display_space};
+    use tagloom_html::serializer::Utf8Bytes;
+
     use super::{
         KNOWN_ATTRIBUTES, KNOWN_ELEMENTS, Props, serialize, serialize_page, write_attr_open,
         write_end_tag, write_tag_open,
@@ -324,22 +324,21 @@ mod tests {
     fn known_names_are_written_as_any_other() {
         for &(name, props) in KNOWN_ELEMENTS {
             assert_eq!(props, Props::of(name), "{name}");
-            let (mut known, mut general) = (Vec::new(), Vec::new());
-            write_tag_open(&mut known, name);
-            write_end_tag(&mut known, name);
-            general.extend_from_slice(format!("<{name}</{name}>").as_bytes());
-            assert_eq!(known, general);
+            let mut known = Utf8Bytes::default();
+            let (_, end_tag) = write_tag_open(&mut known, name);
+            known.push_str(end_tag);
+            assert_eq!(known.into_string(), format!("<{name}</{name}>"));
         }
         for &name in KNOWN_ATTRIBUTES {
-            let mut known = Vec::new();
+            let mut known = Utf8Bytes::default();
             assert_eq!(write_attr_open(&mut known, name), name == "about");
-            assert_eq!(known, format!(" {name}=\"").as_bytes());
+            assert_eq!(known.into_string(), format!(" {name}=\""));
         }
-        let mut other = Vec::new();
-        assert_eq!(write_tag_open(&mut other, "pre"), Props::of("pre"));
+        let mut other = Utf8Bytes::default();
+        assert_eq!(write_tag_open(&mut other, "pre"), (Props::of("pre"), ""));
         write_end_tag(&mut other, "pre");
         write_attr_open(&mut other, "lang");
-        assert_eq!(other, b"<pre</pre> lang=\"");
+        assert_eq!(other.into_string(), "<pre</pre> lang=\"");
     }
 
     /// The page's serializer writes what the pass and the plain serializer

@@ -6,7 +6,7 @@
 //! itself.
 
 use tagloom_html::atom;
-use tagloom_html::serializer::{EscapeMode, escape_into};
+use tagloom_html::serializer::{EscapeMode, Utf8Bytes};
 use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
 
 use crate::dom::Attr;
@@ -207,35 +207,35 @@ impl<'a> Derived<'a> {
     /// Appends [`value`](Self::value) escaped for a double-quoted attribute:
     /// the constant parts as they are escaped, the title escaped once (most
     /// titles need no JSON or href encoding, nor escaping).
-    pub(crate) fn write(self, out: &mut Vec<u8>) {
+    pub(crate) fn write(self, out: &mut Utf8Bytes) {
         match self {
             Derived::I18n(title) => {
-                out.extend_from_slice(I18N_HEAD_HTML.as_bytes());
+                out.push_str(I18N_HEAD_HTML);
                 if plain_in_i18n(title) {
                     // Most titles: the JSON string is the title quoted, and
                     // nothing in it is escaped in the attribute.
-                    out.extend_from_slice(b"&quot;");
-                    out.extend_from_slice(title.as_bytes());
-                    out.extend_from_slice(b"&quot;");
+                    out.push_str("&quot;");
+                    out.push_str(title);
+                    out.push_str("&quot;");
                 } else if crate::transclusion::any_json_escape(title.as_bytes()) {
                     let mut json = String::with_capacity(title.len() + 8);
                     crate::transclusion::json_into(title, &mut json);
-                    escape_into(out, &json, EscapeMode::DoubleQuoted);
+                    out.push_escaped(&json, EscapeMode::DoubleQuoted);
                 } else {
-                    out.extend_from_slice(b"&quot;");
-                    escape_into(out, title, EscapeMode::DoubleQuoted);
-                    out.extend_from_slice(b"&quot;");
+                    out.push_str("&quot;");
+                    out.push_escaped(title, EscapeMode::DoubleQuoted);
+                    out.push_str("&quot;");
                 }
-                out.extend_from_slice(I18N_TAIL.as_bytes());
+                out.push_str(I18N_TAIL);
             }
             Derived::Href(title) => {
-                out.extend_from_slice(b"./");
+                out.push_str("./");
                 if plain_in_href(title) {
                     crate::title::push_plain_title(out, title);
                 } else {
-                    escape_into(out, &encode_title(title), EscapeMode::DoubleQuoted);
+                    out.push_escaped(&encode_title(title), EscapeMode::DoubleQuoted);
                 }
-                out.extend_from_slice(REDLINK_HTML.as_bytes());
+                out.push_str(REDLINK_HTML);
             }
         }
     }
@@ -304,6 +304,7 @@ mod tests {
     use crate::dom::patch_tree::AttrHandoff;
     use crate::preprocess::{MemoryStore, NS_MAIN, Site};
     use crate::title::normalize_title;
+    use tagloom_html::serializer::escape_into;
 
     /// The href a link's tag is written with.
     fn href(target: &str, store: &MemoryStore, site: &Site) -> Option<String> {
@@ -336,9 +337,9 @@ mod tests {
             for d in [Derived::I18n(title), Derived::Href(title)] {
                 let mut expected = Vec::new();
                 escape_into(&mut expected, &d.value(), EscapeMode::DoubleQuoted);
-                let mut out = b"<".to_vec();
+                let mut out = Utf8Bytes::from(String::from("<"));
                 d.write(&mut out);
-                assert_eq!(out.get(1..), Some(&expected[..]), "{d:?}");
+                assert_eq!(out.as_bytes().get(1..), Some(&expected[..]), "{d:?}");
             }
         }
         let attrs: Vec<Attr> = vec![
