@@ -242,7 +242,16 @@ impl<'a> Tokenizer<'a> {
         };
     }
 
+    /// Emits the pending text, if any, as a text token. Inline: every token
+    /// emitted asks, and after a token there is no text yet.
+    #[inline]
     pub(crate) fn flush_text(&mut self) {
+        if !matches!(self.text, Pending::None) {
+            self.flush_pending();
+        }
+    }
+
+    fn flush_pending(&mut self) {
         let (text, start) = match std::mem::replace(&mut self.text, Pending::None) {
             Pending::None => return,
             Pending::Src(s, e) => (self.src.get(s..e).unwrap_or("").to_owned(), s),

@@ -2,7 +2,7 @@
 //! and for the end of a line:
 //! eight bytes at a time while they are all common text bytes (lower-case
 //! letters, digits, `(`…`/` punctuation, spaces), which no syntax starts with;
-//! any other byte is looked up in the stop table on its own.
+//! each other byte of the word is looked up in the stop table on its own.
 
 /// Each byte's high bit.
 const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -59,17 +59,18 @@ pub(crate) fn next_stop(run: &[u8], mut from: usize, stops: &[bool; 256]) -> usi
         let Ok(word) = <[u8; 8]>::try_from(chunk) else {
             break;
         };
-        let other = !plain_bytes(u64::from_le_bytes(word)) & HIGH;
-        if other == 0 {
-            from += 8;
-            continue;
+        // The bytes that are not plain, each looked up in `stops` in turn
+        // from this one word (capitals and UTF-8 make half of the words hold
+        // one: the word is not read again after each of them).
+        let mut other = !plain_bytes(u64::from_le_bytes(word)) & HIGH;
+        while other != 0 {
+            let k = (other.trailing_zeros() / 8) as usize;
+            if word.get(k).is_some_and(|&b| stops[usize::from(b)]) {
+                return from + k;
+            }
+            other &= other - 1;
         }
-        // The first byte that is not plain: a stop, or skipped alone.
-        from += (other.trailing_zeros() / 8) as usize;
-        if run.get(from).is_some_and(|&b| stops[usize::from(b)]) {
-            return from;
-        }
-        from += 1;
+        from += 8;
     }
     run.get(from..)
         .and_then(|rest| rest.iter().position(|&b| stops[usize::from(b)]))
