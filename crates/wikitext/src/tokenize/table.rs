@@ -20,6 +20,7 @@ use tagloom_html::token::{Name, OwnedTag, OwnedToken};
 
 use super::Tokenizer;
 use super::tags::{parse_tag, sanitized_tag};
+use crate::preprocess::find_from;
 use crate::token::{Tok, WikiToken};
 use crate::transclusion::{END, INDEX_END, START};
 
@@ -234,7 +235,7 @@ impl Tokenizer<'_> {
                 continue;
             }
             if tail.starts_with("<!--")
-                && let Some(end) = tail.get(4..).and_then(|t| t.find("-->"))
+                && let Some(end) = tail.get(4..).and_then(|t| find_from(t, 0, "-->"))
                 && !tail.get(..end + 7).unwrap_or("").contains('\n')
             {
                 comments.push((lead, end + 7));
@@ -406,7 +407,7 @@ impl Tokenizer<'_> {
             }
             let tail = line.get(i..).unwrap_or("");
             if tail.starts_with("<!--") {
-                match tail.find("-->") {
+                match find_from(tail, 0, "-->") {
                     Some(e) => {
                         i += e + 3;
                         continue;

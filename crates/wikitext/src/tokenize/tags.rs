@@ -5,6 +5,7 @@ use tagloom_html::atom;
 use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken};
 
 use super::{Tokenizer, entity};
+use crate::preprocess::find_from;
 use crate::sanitizer;
 use crate::token::{RefTag, Tok, WikiToken};
 
@@ -176,7 +177,7 @@ fn value_bound(tail: &str) -> usize {
 /// (inside an attribute value both are kept whole).
 fn opaque_len(s: &str) -> Option<usize> {
     if let Some(r) = s.strip_prefix("<!--") {
-        return r.find("-->").map(|e| 4 + e + 3);
+        return find_from(r, 0, "-->").map(|e| 4 + e + 3);
     }
     let open = s.get(..8)?;
     if !open.eq_ignore_ascii_case("<nowiki>") {
@@ -251,11 +252,11 @@ pub(crate) fn strip_comments(s: &str) -> String {
     }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some(open) = rest.find("<!--") {
+    while let Some(open) = find_from(rest, 0, "<!--") {
         out.push_str(rest.get(..open).unwrap_or(""));
         rest = match rest
             .get(open + 4..)
-            .and_then(|r| r.find("-->").map(|e| (r, e)))
+            .and_then(|r| find_from(r, 0, "-->").map(|e| (r, e)))
         {
             Some((r, e)) => r.get(e + 3..).unwrap_or(""),
             None => "",
@@ -373,7 +374,7 @@ impl Tokenizer<'_> {
         let start = self.pos;
         let rest = self.rest();
         if rest.starts_with("<!--") {
-            let (data, len) = match rest.get(4..).and_then(|r| r.find("-->")) {
+            let (data, len) = match rest.get(4..).and_then(|r| find_from(r, 0, "-->")) {
                 Some(end) => (rest.get(4..4 + end).unwrap_or(""), end + 7),
                 None => (rest.get(4..).unwrap_or(""), rest.len()),
             };
