@@ -262,12 +262,15 @@ impl<'a> Tokenizer<'a> {
             .push(WikiToken::at(Tok::Html(OwnedToken::text(text)), start, end));
     }
 
-    /// Emits a token read from `start..self.pos`.
+    /// Emits a token read from `start..self.pos`. Inline: the token is then
+    /// built where it is pushed, not moved through a call.
+    #[inline]
     pub(crate) fn emit(&mut self, tok: Tok, start: usize) {
         self.flush_text();
         self.out.push(WikiToken::at(tok, start, self.pos));
     }
 
+    #[inline]
     pub(crate) fn emit_html(&mut self, token: OwnedToken, start: usize) {
         self.emit(Tok::Html(token), start);
     }
