@@ -15,13 +15,19 @@ use crate::token::{Tok, WikiToken};
 const LINE_SYNTAX: [bool; 256] = byte_set(b" \t<_*#:;-={|!\xEE");
 
 impl Tokenizer<'_> {
-    /// Called at the start of the input and after every newline.
+    /// Called at the start of the input and after every newline. Inline:
+    /// most lines start with a byte no start-of-line syntax starts with (a
+    /// letter, a newline): one table look-up, and nothing to do.
+    #[inline]
     pub(crate) fn start_of_line(&mut self) {
-        // Most lines start with a byte no start-of-line syntax starts with
-        // (a letter, a newline): one table look-up, and nothing to do.
-        if !self.peek().is_some_and(|b| LINE_SYNTAX[usize::from(b)]) {
-            return;
+        if self.peek().is_some_and(|b| LINE_SYNTAX[usize::from(b)]) {
+            self.line_syntax();
         }
+    }
+
+    /// [`start_of_line`](Self::start_of_line) at a byte line syntax may
+    /// start with.
+    fn line_syntax(&mut self) {
         // A call whose output starts a table cell: the cell first (`table.rs`).
         if self.table_depth > 0 && self.at_marker() && self.table_line() {
             return;

@@ -25,6 +25,7 @@ use crate::token::{Tok, WikiToken};
 /// Whether `token` is a table cell that `||` or `!!` started. The quote
 /// transform asks of every start tag: only a `td` or `th` (the tags
 /// `next_cell` marks) has its attributes searched.
+#[inline]
 pub(crate) fn is_inline_cell(token: &WikiToken) -> bool {
     matches!(&token.tok, Tok::Html(OwnedToken::StartTag(t))
         if matches!(t.name().atom(), Some(atom::TD | atom::TH))
@@ -212,7 +213,9 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// Adds the source's `start..end` to the pending text.
+    /// Adds the source's `start..end` to the pending text (inline: every
+    /// text run ends here).
+    #[inline]
     fn push_src(&mut self, start: usize, end: usize) {
         match &mut self.text {
             _ if start >= end => {}

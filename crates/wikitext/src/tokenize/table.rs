@@ -625,7 +625,17 @@ impl Tokenizer<'_> {
 
     /// At the end of a line whose cell a call at the line's start made: the
     /// call's end marker, held back, with the rest of the line as its suffix.
+    /// Inline: most lines hold no such call (one test a line).
+    #[inline]
     pub(crate) fn end_of_line(&mut self) {
+        if self.held_end.is_some() {
+            self.release_held_end();
+        }
+        self.line_call = false;
+    }
+
+    /// [`end_of_line`](Self::end_of_line)'s held end marker, emitted.
+    fn release_held_end(&mut self) {
         if let Some(from) = self.held_end.take() {
             let upto = self.pos.min(self.limit);
             let suffix = without_markers(self.src.get(from..upto).unwrap_or(""));
@@ -642,7 +652,6 @@ impl Tokenizer<'_> {
                 upto,
             ));
         }
-        self.line_call = false;
     }
 
     /// An end marker on a line a call at its start owns: held back to the end
