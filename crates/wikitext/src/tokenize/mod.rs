@@ -62,6 +62,7 @@ pub(crate) fn tokenize_with(
         missing_close: Vec::new(),
         braces: None,
         table_depth: 0,
+        saw_table: false,
         cell_line: None,
         cell_start: 0,
         line_call: false,
@@ -80,8 +81,12 @@ pub(crate) fn tokenize_with(
     t.flush_text();
     t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
     // Both table passes change nothing before a page's first table: most
-    // pages (and ref bodies) have none, and neither pass runs over them.
-    if let Some(first) = table::first_table(&t.out) {
+    // pages (and ref bodies) have none, and neither pass runs over them;
+    // a page whose source has no table syntax is not even searched.
+    debug_assert!(t.saw_table || table::first_table(&t.out).is_none());
+    if t.saw_table
+        && let Some(first) = table::first_table(&t.out)
+    {
         table::anchor_markers(&mut t.out, first);
         table::mark_tables(&mut t.out, src, first);
     }
@@ -120,6 +125,9 @@ pub(crate) struct Tokenizer<'a> {
     braces: Option<std::collections::HashMap<usize, usize>>,
     /// Open wikitext tables (table syntax is recognized only inside one).
     pub(crate) table_depth: usize,
+    /// A `{|` or a `<table>` tag was read: without one the page has no
+    /// table start tag, and [`table::first_table`] need not look for one.
+    pub(crate) saw_table: bool,
     /// On a cell line: `||` (and `!!` on a header line) start another cell.
     pub(crate) cell_line: Option<table::CellLine>,
     /// Where the current cell's syntax starts (`|`, `||`, `!`…).

@@ -118,6 +118,11 @@ pub(crate) struct TagCache {
 impl TagCache {
     /// [`tag_with`]`(name, attrs)`, made once per page for each source.
     fn tag(&mut self, name: &str, attrs: &str) -> OwnedTag {
+        // Most rows (`|-`) have no attributes: the bare tag `tag_with`
+        // gives, without the key's hashing and the cached tag's clone.
+        if attrs.bytes().all(|b| matches!(b, b' ' | b'\t')) {
+            return OwnedTag::new(name);
+        }
         self.key.clear();
         self.key.push_str(name);
         self.key.push('\0');
@@ -274,6 +279,7 @@ impl Tokenizer<'_> {
         self.pos = syntax;
         if line.starts_with("{|") {
             self.table_depth += 1;
+            self.saw_table = true;
             // A call that ended with the `{|` line: its end marker waits for
             // the table's end, so the range holds the table.
             let mut held = Vec::new();
@@ -976,6 +982,27 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str, first: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Blank attribute source gives the bare tag `tag_with` makes, with or
+    /// without the cache; other sources are still made (and cached) alike.
+    #[test]
+    fn blank_attributes_give_the_bare_tag() {
+        let mut cache = TagCache::default();
+        for attrs in ["", " ", "\t ", " class=x", "style=\"a\" "] {
+            for name in ["tr", "td", "table"] {
+                assert_eq!(
+                    cache.tag(name, attrs),
+                    tag_with(name, attrs),
+                    "{name} {attrs:?}"
+                );
+                assert_eq!(
+                    cache.tag(name, attrs),
+                    tag_with(name, attrs),
+                    "{name} {attrs:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_table_passes_start_at_the_first_table() {

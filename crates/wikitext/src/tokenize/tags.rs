@@ -387,6 +387,8 @@ impl Tokenizer<'_> {
             self.push_text("<", start);
             return;
         };
+        // Whether the page may have a table (an HTML one, if allowed).
+        self.saw_table |= raw.name == "table";
         match raw.name.as_str() {
             "nowiki" if !raw.end => return self.nowiki(raw, start),
             "pre" if !raw.end && self.ext_pre(&raw, start) => return,
