@@ -28,20 +28,36 @@ const fn plain_bytes(w: u64) -> u64 {
 
 /// Whether `s` holds the byte `b`, for the short strings (link targets) a
 /// vector search's set-up costs more on than it saves: eight bytes at a
-/// time by the zero-byte test of `word ^ b…b`, then the tail.
+/// time by the zero-byte test of `word ^ b…b`; the tail of a string of at
+/// least eight bytes as its last eight (overlapping bytes tested twice),
+/// a shorter string padded to a word.
 pub(crate) fn has_byte(s: &[u8], b: u8) -> bool {
     let pattern = ONES * u64::from(b);
+    let holds = |word: &[u8; 8]| {
+        let v = u64::from_le_bytes(*word) ^ pattern;
+        v.wrapping_sub(ONES) & !v & HIGH != 0
+    };
     let mut chunks = s.chunks_exact(8);
     for chunk in chunks.by_ref() {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let v = u64::from_le_bytes(word) ^ pattern;
-        if v.wrapping_sub(ONES) & !v & HIGH != 0 {
+        if <&[u8; 8]>::try_from(chunk).is_ok_and(holds) {
             return true;
         }
     }
-    chunks.remainder().contains(&b)
+    if chunks.remainder().is_empty() {
+        return false;
+    }
+    match s.last_chunk::<8>() {
+        Some(last) => holds(last),
+        None => {
+            // Padded with a byte that is not `b` (no call to core's memchr,
+            // whose set-up outweighs seven bytes).
+            let mut word = [!b; 8];
+            for (to, &c) in word.iter_mut().zip(s) {
+                *to = c;
+            }
+            holds(&word)
+        }
+    }
 }
 
 /// The position of `s`'s first newline. Line ends are searched for from
