@@ -35,9 +35,16 @@ impl TokSpan {
 
     /// `start..end`, or [`NONE`](Self::NONE) when it does not fit.
     pub(crate) fn new(start: usize, end: usize) -> TokSpan {
-        match (u32::try_from(start), u32::try_from(end)) {
-            (Ok(start), Ok(end)) if start != u32::MAX => TokSpan { start, end },
-            _ => TokSpan::NONE,
+        // Two comparisons (every token is made through here); both casts
+        // are then exact.
+        const MAX: usize = u32::MAX as usize;
+        if start < MAX && end <= MAX {
+            TokSpan {
+                start: start as u32,
+                end: end as u32,
+            }
+        } else {
+            TokSpan::NONE
         }
     }
 
@@ -309,6 +316,26 @@ impl PipelineToken for WikiToken {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A range is kept exactly when both ends fit a `u32` and the start is
+    /// not the `NONE` marker.
+    #[test]
+    fn tok_span_keeps_what_fits() {
+        let max = u32::MAX as usize;
+        for (start, end) in [
+            (0, 0),
+            (3, 9),
+            (max - 1, max),
+            (max, max),
+            (0, max + 1),
+            (max + 1, max + 2),
+        ] {
+            let fits =
+                u32::try_from(start).is_ok_and(|s| s != u32::MAX) && u32::try_from(end).is_ok();
+            let expected = fits.then_some(Span { start, end });
+            assert_eq!(TokSpan::new(start, end).get(), expected, "{start}..{end}");
+        }
+    }
 
     /// Every phase moves each token: a rare large variant must stay boxed,
     /// and the span adds one word.

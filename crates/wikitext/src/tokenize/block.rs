@@ -4,6 +4,7 @@ use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::{Tokenizer, byte_set};
+use crate::preprocess::find_from;
 use crate::token::{Tok, WikiToken};
 
 /// The first bytes of a line at which [`Tokenizer::start_of_line`] may find
@@ -14,23 +15,26 @@ use crate::token::{Tok, WikiToken};
 const LINE_SYNTAX: [bool; 256] = byte_set(b" \t<_*#:;-={|!\xEE");
 
 impl Tokenizer<'_> {
-    /// Called at the start of the input and after every newline.
+    /// Called at the start of the input and after every newline. Inline:
+    /// most lines start with a byte no start-of-line syntax starts with (a
+    /// letter, a newline): one table look-up, and nothing to do.
+    #[inline]
     pub(crate) fn start_of_line(&mut self) {
-        // Most lines start with a byte no start-of-line syntax starts with
-        // (a letter, a newline): one table look-up, and nothing to do.
-        if !self.peek().is_some_and(|b| LINE_SYNTAX[usize::from(b)]) {
-            return;
+        if self.peek().is_some_and(|b| LINE_SYNTAX[usize::from(b)]) {
+            self.line_syntax();
         }
+    }
+
+    /// [`start_of_line`](Self::start_of_line) at a byte line syntax may
+    /// start with.
+    fn line_syntax(&mut self) {
         // A call whose output starts a table cell: the cell first (`table.rs`).
-        if self.table_depth > 0
-            && self.rest().starts_with(['\u{e000}', '\u{e002}'])
-            && self.table_line()
-        {
+        if self.table_depth > 0 && self.at_marker() && self.table_line() {
             return;
         }
         // Template markers are start-of-line transparent.
         let before = self.pos;
-        while self.rest().starts_with(['\u{e000}', '\u{e002}']) && self.marker() {}
+        while self.at_marker() && self.marker() {}
         // A line that held a template is no comment-only line, even when the
         // template gave nothing.
         if self.pos == before {
@@ -74,6 +78,12 @@ impl Tokenizer<'_> {
         }
     }
 
+    /// Whether a call's start or end marker (U+E000, U+E002) is here: three
+    /// bytes compared, no character decoded.
+    fn at_marker(&self) -> bool {
+        matches!(self.rest().as_bytes(), [0xEE, 0x80, 0x80 | 0x82, ..])
+    }
+
     /// Lines of only comments and spaces, each ended by a newline: one
     /// [`Tok::EmptyLine`] (their newlines are not line breaks for paragraphs).
     fn empty_lines(&mut self) {
@@ -106,7 +116,7 @@ impl Tokenizer<'_> {
                 }
                 let tail = rest.get(i..).unwrap_or("");
                 if tail.starts_with("<!--")
-                    && let Some(end) = tail.get(4..).and_then(|t| t.find("-->"))
+                    && let Some(end) = tail.get(4..).and_then(|t| find_from(t, 0, "-->"))
                 {
                     let data = tail.get(4..4 + end).unwrap_or("");
                     parts.push(WikiToken::at(
@@ -162,7 +172,7 @@ impl Tokenizer<'_> {
                 break;
             }
             let rest = self.rest();
-            let Some(end) = rest.get(4..).and_then(|r| r.find("-->")) else {
+            let Some(end) = rest.get(4..).and_then(|r| find_from(r, 0, "-->")) else {
                 break;
             };
             let start = self.pos;
@@ -194,10 +204,10 @@ impl Tokenizer<'_> {
             let nl = super::newline(tail);
             let comment = tail
                 .get(..nl.unwrap_or(tail.len()))
-                .and_then(|t| t.find("<!--"));
+                .and_then(|t| find_from(t, 0, "<!--"));
             match (nl, comment) {
                 (Some(n), Some(c)) if c < n => {
-                    match tail.get(c + 4..).and_then(|t| t.find("-->")) {
+                    match tail.get(c + 4..).and_then(|t| find_from(t, 0, "-->")) {
                         Some(e) => i += c + 4 + e + 3,
                         None => return self.limit,
                     }
@@ -317,6 +327,26 @@ mod tests {
         for opener in openers {
             let first = opener.as_bytes().first().copied().unwrap_or(0);
             assert!(LINE_SYNTAX[usize::from(first)], "{opener:?}");
+        }
+    }
+
+    /// `at_marker`'s byte pattern is exactly the start and end markers.
+    #[test]
+    fn marker_bytes_are_start_and_end() {
+        use crate::transclusion::{END, INDEX_END, START};
+        for (c, is_marker) in [
+            (START, true),
+            (END, true),
+            (INDEX_END, false),
+            ('\u{e003}', false),
+        ] {
+            let mut buf = [0; 4];
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            assert_eq!(
+                matches!(bytes, [0xEE, 0x80, 0x80 | 0x82, ..]),
+                is_marker,
+                "{c:?}"
+            );
         }
     }
 

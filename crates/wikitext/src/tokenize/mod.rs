@@ -25,6 +25,7 @@ use crate::token::{Tok, WikiToken};
 /// Whether `token` is a table cell that `||` or `!!` started. The quote
 /// transform asks of every start tag: only a `td` or `th` (the tags
 /// `next_cell` marks) has its attributes searched.
+#[inline]
 pub(crate) fn is_inline_cell(token: &WikiToken) -> bool {
     matches!(&token.tok, Tok::Html(OwnedToken::StartTag(t))
         if matches!(t.name().atom(), Some(atom::TD | atom::TH))
@@ -61,6 +62,7 @@ pub(crate) fn tokenize_with(
         missing_close: Vec::new(),
         braces: None,
         table_depth: 0,
+        saw_table: false,
         cell_line: None,
         cell_start: 0,
         line_call: false,
@@ -79,8 +81,12 @@ pub(crate) fn tokenize_with(
     t.flush_text();
     t.out.push(WikiToken::at(Tok::Eof, src.len(), src.len()));
     // Both table passes change nothing before a page's first table: most
-    // pages (and ref bodies) have none, and neither pass runs over them.
-    if let Some(first) = table::first_table(&t.out) {
+    // pages (and ref bodies) have none, and neither pass runs over them;
+    // a page whose source has no table syntax is not even searched.
+    debug_assert!(t.saw_table || table::first_table(&t.out).is_none());
+    if t.saw_table
+        && let Some(first) = table::first_table(&t.out)
+    {
         table::anchor_markers(&mut t.out, first);
         table::mark_tables(&mut t.out, src, first);
     }
@@ -119,6 +125,9 @@ pub(crate) struct Tokenizer<'a> {
     braces: Option<std::collections::HashMap<usize, usize>>,
     /// Open wikitext tables (table syntax is recognized only inside one).
     pub(crate) table_depth: usize,
+    /// A `{|` or a `<table>` tag was read: without one the page has no
+    /// table start tag, and [`table::first_table`] need not look for one.
+    pub(crate) saw_table: bool,
     /// On a cell line: `||` (and `!!` on a header line) start another cell.
     pub(crate) cell_line: Option<table::CellLine>,
     /// Where the current cell's syntax starts (`|`, `||`, `!`…).
@@ -212,7 +221,9 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// Adds the source's `start..end` to the pending text.
+    /// Adds the source's `start..end` to the pending text (inline: every
+    /// text run ends here).
+    #[inline]
     fn push_src(&mut self, start: usize, end: usize) {
         match &mut self.text {
             _ if start >= end => {}
@@ -242,7 +253,16 @@ impl<'a> Tokenizer<'a> {
         };
     }
 
+    /// Emits the pending text, if any, as a text token. Inline: every token
+    /// emitted asks, and after a token there is no text yet.
+    #[inline]
     pub(crate) fn flush_text(&mut self) {
+        if !matches!(self.text, Pending::None) {
+            self.flush_pending();
+        }
+    }
+
+    fn flush_pending(&mut self) {
         let (text, start) = match std::mem::replace(&mut self.text, Pending::None) {
             Pending::None => return,
             Pending::Src(s, e) => (self.src.get(s..e).unwrap_or("").to_owned(), s),
@@ -253,12 +273,15 @@ impl<'a> Tokenizer<'a> {
             .push(WikiToken::at(Tok::Html(OwnedToken::text(text)), start, end));
     }
 
-    /// Emits a token read from `start..self.pos`.
+    /// Emits a token read from `start..self.pos`. Inline: the token is then
+    /// built where it is pushed, not moved through a call.
+    #[inline]
     pub(crate) fn emit(&mut self, tok: Tok, start: usize) {
         self.flush_text();
         self.out.push(WikiToken::at(tok, start, self.pos));
     }
 
+    #[inline]
     pub(crate) fn emit_html(&mut self, token: OwnedToken, start: usize) {
         self.emit(Tok::Html(token), start);
     }

@@ -2,7 +2,7 @@
 //! and for the end of a line:
 //! eight bytes at a time while they are all common text bytes (lower-case
 //! letters, digits, `(`…`/` punctuation, spaces), which no syntax starts with;
-//! any other byte is looked up in the stop table on its own.
+//! each other byte of the word is looked up in the stop table on its own.
 
 /// Each byte's high bit.
 const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -28,20 +28,36 @@ const fn plain_bytes(w: u64) -> u64 {
 
 /// Whether `s` holds the byte `b`, for the short strings (link targets) a
 /// vector search's set-up costs more on than it saves: eight bytes at a
-/// time by the zero-byte test of `word ^ b…b`, then the tail.
+/// time by the zero-byte test of `word ^ b…b`; the tail of a string of at
+/// least eight bytes as its last eight (overlapping bytes tested twice),
+/// a shorter string padded to a word.
 pub(crate) fn has_byte(s: &[u8], b: u8) -> bool {
     let pattern = ONES * u64::from(b);
+    let holds = |word: &[u8; 8]| {
+        let v = u64::from_le_bytes(*word) ^ pattern;
+        v.wrapping_sub(ONES) & !v & HIGH != 0
+    };
     let mut chunks = s.chunks_exact(8);
     for chunk in chunks.by_ref() {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let v = u64::from_le_bytes(word) ^ pattern;
-        if v.wrapping_sub(ONES) & !v & HIGH != 0 {
+        if <&[u8; 8]>::try_from(chunk).is_ok_and(holds) {
             return true;
         }
     }
-    chunks.remainder().contains(&b)
+    if chunks.remainder().is_empty() {
+        return false;
+    }
+    match s.last_chunk::<8>() {
+        Some(last) => holds(last),
+        None => {
+            // Padded with a byte that is not `b` (no call to core's memchr,
+            // whose set-up outweighs seven bytes).
+            let mut word = [!b; 8];
+            for (to, &c) in word.iter_mut().zip(s) {
+                *to = c;
+            }
+            holds(&word)
+        }
+    }
 }
 
 /// The position of `s`'s first newline. Line ends are searched for from
@@ -59,17 +75,18 @@ pub(crate) fn next_stop(run: &[u8], mut from: usize, stops: &[bool; 256]) -> usi
         let Ok(word) = <[u8; 8]>::try_from(chunk) else {
             break;
         };
-        let other = !plain_bytes(u64::from_le_bytes(word)) & HIGH;
-        if other == 0 {
-            from += 8;
-            continue;
+        // The bytes that are not plain, each looked up in `stops` in turn
+        // from this one word (capitals and UTF-8 make half of the words hold
+        // one: the word is not read again after each of them).
+        let mut other = !plain_bytes(u64::from_le_bytes(word)) & HIGH;
+        while other != 0 {
+            let k = (other.trailing_zeros() / 8) as usize;
+            if word.get(k).is_some_and(|&b| stops[usize::from(b)]) {
+                return from + k;
+            }
+            other &= other - 1;
         }
-        // The first byte that is not plain: a stop, or skipped alone.
-        from += (other.trailing_zeros() / 8) as usize;
-        if run.get(from).is_some_and(|&b| stops[usize::from(b)]) {
-            return from;
-        }
-        from += 1;
+        from += 8;
     }
     run.get(from..)
         .and_then(|rest| rest.iter().position(|&b| stops[usize::from(b)]))

@@ -20,6 +20,7 @@ use tagloom_html::token::{Name, OwnedTag, OwnedToken};
 
 use super::Tokenizer;
 use super::tags::{parse_tag, sanitized_tag};
+use crate::preprocess::find_from;
 use crate::token::{Tok, WikiToken};
 use crate::transclusion::{END, INDEX_END, START};
 
@@ -117,6 +118,11 @@ pub(crate) struct TagCache {
 impl TagCache {
     /// [`tag_with`]`(name, attrs)`, made once per page for each source.
     fn tag(&mut self, name: &str, attrs: &str) -> OwnedTag {
+        // Most rows (`|-`) have no attributes: the bare tag `tag_with`
+        // gives, without the key's hashing and the cached tag's clone.
+        if attrs.bytes().all(|b| matches!(b, b' ' | b'\t')) {
+            return OwnedTag::new(name);
+        }
         self.key.clear();
         self.key.push_str(name);
         self.key.push('\0');
@@ -234,7 +240,7 @@ impl Tokenizer<'_> {
                 continue;
             }
             if tail.starts_with("<!--")
-                && let Some(end) = tail.get(4..).and_then(|t| t.find("-->"))
+                && let Some(end) = tail.get(4..).and_then(|t| find_from(t, 0, "-->"))
                 && !tail.get(..end + 7).unwrap_or("").contains('\n')
             {
                 comments.push((lead, end + 7));
@@ -273,6 +279,7 @@ impl Tokenizer<'_> {
         self.pos = syntax;
         if line.starts_with("{|") {
             self.table_depth += 1;
+            self.saw_table = true;
             // A call that ended with the `{|` line: its end marker waits for
             // the table's end, so the range holds the table.
             let mut held = Vec::new();
@@ -406,7 +413,7 @@ impl Tokenizer<'_> {
             }
             let tail = line.get(i..).unwrap_or("");
             if tail.starts_with("<!--") {
-                match tail.find("-->") {
+                match find_from(tail, 0, "-->") {
                     Some(e) => {
                         i += e + 3;
                         continue;
@@ -624,7 +631,17 @@ impl Tokenizer<'_> {
 
     /// At the end of a line whose cell a call at the line's start made: the
     /// call's end marker, held back, with the rest of the line as its suffix.
+    /// Inline: most lines hold no such call (one test a line).
+    #[inline]
     pub(crate) fn end_of_line(&mut self) {
+        if self.held_end.is_some() {
+            self.release_held_end();
+        }
+        self.line_call = false;
+    }
+
+    /// [`end_of_line`](Self::end_of_line)'s held end marker, emitted.
+    fn release_held_end(&mut self) {
         if let Some(from) = self.held_end.take() {
             let upto = self.pos.min(self.limit);
             let suffix = without_markers(self.src.get(from..upto).unwrap_or(""));
@@ -641,7 +658,6 @@ impl Tokenizer<'_> {
                 upto,
             ));
         }
-        self.line_call = false;
     }
 
     /// An end marker on a line a call at its start owns: held back to the end
@@ -966,6 +982,27 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str, first: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Blank attribute source gives the bare tag `tag_with` makes, with or
+    /// without the cache; other sources are still made (and cached) alike.
+    #[test]
+    fn blank_attributes_give_the_bare_tag() {
+        let mut cache = TagCache::default();
+        for attrs in ["", " ", "\t ", " class=x", "style=\"a\" "] {
+            for name in ["tr", "td", "table"] {
+                assert_eq!(
+                    cache.tag(name, attrs),
+                    tag_with(name, attrs),
+                    "{name} {attrs:?}"
+                );
+                assert_eq!(
+                    cache.tag(name, attrs),
+                    tag_with(name, attrs),
+                    "{name} {attrs:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_table_passes_start_at_the_first_table() {

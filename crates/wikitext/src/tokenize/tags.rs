@@ -5,6 +5,7 @@ use tagloom_html::atom;
 use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken};
 
 use super::{Tokenizer, entity};
+use crate::preprocess::find_from;
 use crate::sanitizer;
 use crate::token::{RefTag, Tok, WikiToken};
 
@@ -176,7 +177,7 @@ fn value_bound(tail: &str) -> usize {
 /// (inside an attribute value both are kept whole).
 fn opaque_len(s: &str) -> Option<usize> {
     if let Some(r) = s.strip_prefix("<!--") {
-        return r.find("-->").map(|e| 4 + e + 3);
+        return find_from(r, 0, "-->").map(|e| 4 + e + 3);
     }
     let open = s.get(..8)?;
     if !open.eq_ignore_ascii_case("<nowiki>") {
@@ -221,18 +222,20 @@ fn nowiki_value(value: &str) -> Option<(String, String)> {
     Some((text, html))
 }
 
-/// The first `q` in `s` outside `<!-- … -->` comments.
+/// The first `q` in `s` outside `<!-- … -->` comments. Only a `q` or a `<`
+/// can end the search: one vector search for either, not a byte loop.
 fn find_outside_comments(s: &str, q: u8) -> Option<usize> {
     let b = s.as_bytes();
     let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        if c == b'<'
+    while let Some(at) = b.get(i..).and_then(|r| memchr::memchr2(q, b'<', r)) {
+        i += at;
+        if b.get(i) == Some(&b'<')
             && let Some(len) = opaque_len(s.get(i..).unwrap_or(""))
         {
             i += len;
             continue;
         }
-        if c == q {
+        if b.get(i) == Some(&q) {
             return Some(i);
         }
         i += 1;
@@ -242,13 +245,18 @@ fn find_outside_comments(s: &str, q: u8) -> Option<usize> {
 
 /// `s` without its `<!-- … -->` comments (an unclosed one runs to the end).
 pub(crate) fn strip_comments(s: &str) -> String {
+    // Most attribute values hold no `<`: a copy, without `find`'s substring
+    // search set up.
+    if !super::skip::has_byte(s.as_bytes(), b'<') {
+        return s.to_owned();
+    }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
-    while let Some(open) = rest.find("<!--") {
+    while let Some(open) = find_from(rest, 0, "<!--") {
         out.push_str(rest.get(..open).unwrap_or(""));
         rest = match rest
             .get(open + 4..)
-            .and_then(|r| r.find("-->").map(|e| (r, e)))
+            .and_then(|r| find_from(r, 0, "-->").map(|e| (r, e)))
         {
             Some((r, e)) => r.get(e + 3..).unwrap_or(""),
             None => "",
@@ -366,7 +374,7 @@ impl Tokenizer<'_> {
         let start = self.pos;
         let rest = self.rest();
         if rest.starts_with("<!--") {
-            let (data, len) = match rest.get(4..).and_then(|r| r.find("-->")) {
+            let (data, len) = match rest.get(4..).and_then(|r| find_from(r, 0, "-->")) {
                 Some(end) => (rest.get(4..4 + end).unwrap_or(""), end + 7),
                 None => (rest.get(4..).unwrap_or(""), rest.len()),
             };
@@ -379,6 +387,8 @@ impl Tokenizer<'_> {
             self.push_text("<", start);
             return;
         };
+        // Whether the page may have a table (an HTML one, if allowed).
+        self.saw_table |= raw.name == "table";
         match raw.name.as_str() {
             "nowiki" if !raw.end => return self.nowiki(raw, start),
             "pre" if !raw.end && self.ext_pre(&raw, start) => return,
