@@ -127,8 +127,8 @@ pub fn parse_with(src: &str, options: &ParseOptions) -> Tree {
 
 /// The bytes the main scan stops at: `[`, `{`, `<` and newline always, the top
 /// piece's closing byte, `|` where a pipe splits parts and `=` where it names
-/// one; one table per combination ([`stop_set`]), so the scan reads each byte
-/// once with one lookup.
+/// one; one table per combination ([`stop_set`]): [`find_stop`] tests the
+/// set's bytes sixteen at a time, and the text's last bytes with the table.
 static STOPS: [[bool; 256]; 12] = {
     let mut t = [[false; 256]; 12];
     let mut set = 0;
@@ -166,39 +166,46 @@ fn stop_set(closing: Option<u8>, pipe: bool, equals: bool) -> usize {
 
 /// The first byte of `rest` in the stop set `set` ([`STOPS`]): sixteen
 /// bytes at a time, each block compared with the set's bytes at once
-/// (`tagloom_html`'s SSE2 blocks; a byte at a time, six instructions a
-/// byte, was a fifth of the parser), the last bytes of the text by the table.
+/// (`tagloom_html`'s SSE2 blocks; in braces a byte at a time was six
+/// instructions a byte, a fifth of the parser; on the page's own text two
+/// cached memchr searches, for `[{<` and newlines, cost more on its short
+/// runs between links), the last bytes of the text by the table.
 fn find_stop(rest: &[u8], set: usize) -> Option<usize> {
-    // The set's bytes besides the four always in it ([`STOPS`]); one the
-    // set lacks is the newline again.
-    let close = match set / 4 {
-        1 => b'}',
-        2 => b']',
-        _ => b'\n',
-    };
-    let pipe = if set & 2 != 0 { b'|' } else { b'\n' };
-    let equals = if set & 1 != 0 { b'=' } else { b'\n' };
     let (blocks, tail) = rest.as_chunks::<WIDTH>();
-    for (k, block) in blocks.iter().enumerate() {
-        let v = Lanes::load(block);
-        let hits = v
-            .eq(b'[')
-            .or(v.eq(b'{'))
-            .or(v.eq(b'<'))
-            .or(v.eq(b'\n'))
-            .or(v.eq(close))
-            .or(v.eq(pipe))
-            .or(v.eq(equals))
-            .bits();
-        if hits != 0 {
-            return Some(k * WIDTH + hits.trailing_zeros() as usize);
-        }
+    // The four bytes every set has.
+    let always = |v: Lanes| v.eq(b'[').or(v.eq(b'{')).or(v.eq(b'<')).or(v.eq(b'\n'));
+    let hit = if set == 0 {
+        first_hit(blocks, always)
+    } else {
+        // The set's other bytes; one the set lacks is the newline again.
+        let close = match set / 4 {
+            1 => b'}',
+            2 => b']',
+            _ => b'\n',
+        };
+        let pipe = if set & 2 != 0 { b'|' } else { b'\n' };
+        let equals = if set & 1 != 0 { b'=' } else { b'\n' };
+        first_hit(blocks, |v| {
+            always(v).or(v.eq(close)).or(v.eq(pipe)).or(v.eq(equals))
+        })
+    };
+    if hit.is_some() {
+        return hit;
     }
     let stops = STOPS.get(set)?;
     let done = blocks.len() * WIDTH;
     tail.iter()
         .position(|&c| stops[usize::from(c)])
         .map(|off| done + off)
+}
+
+/// The offset in `blocks` of the first byte `hits` marks.
+#[inline(always)]
+fn first_hit(blocks: &[[u8; WIDTH]], hits: impl Fn(Lanes) -> Lanes) -> Option<usize> {
+    blocks.iter().enumerate().find_map(|(k, block)| {
+        let bits = hits(Lanes::load(block)).bits();
+        (bits != 0).then(|| k * WIDTH + bits.trailing_zeros() as usize)
+    })
 }
 
 /// A part being collected.
@@ -325,10 +332,6 @@ struct Parser<'a> {
     no_more_closing: Vec<String>,
     /// The sum of the counts of the pieces on the stack.
     open_count: usize,
-    /// The first newline at or after the last search for one (or the end).
-    next_newline: Option<usize>,
-    /// The same for the first `[`, `{` or `<`.
-    next_open: Option<usize>,
     /// Plain `[[…]]` taken whole ([`Parser::plain_link_end`]); off only in
     /// the tests that compare both ways.
     plain_links: bool,
@@ -361,8 +364,6 @@ impl<'a> Parser<'a> {
             no_more_gt: false,
             no_more_closing: Vec::new(),
             open_count: 0,
-            next_newline: None,
-            next_open: None,
             plain_links: true,
         }
     }
@@ -446,25 +447,7 @@ impl<'a> Parser<'a> {
                 let start = self.i;
                 let set = stop_set(closing, pipe, equals);
                 let rest = self.bytes.get(start..).unwrap_or(&[]);
-                let j = if set == 0 {
-                    // Only `[`, `{`, `<` and newlines (the page's own text):
-                    // memchr's word-at-a-time searches.
-                    // Each kept (a position at or after `start` is still the
-                    // next one): no byte is searched twice.
-                    let newline = match self.next_newline {
-                        Some(n) if n >= start => n,
-                        _ => memchr::memchr(b'\n', rest).map_or(len, |off| start + off),
-                    };
-                    let open = match self.next_open {
-                        Some(n) if n >= start => n,
-                        _ => memchr::memchr3(b'[', b'{', b'<', rest).map_or(len, |off| start + off),
-                    };
-                    self.next_newline = Some(newline);
-                    self.next_open = Some(open);
-                    open.min(newline)
-                } else {
-                    find_stop(rest, set).map_or(len, |off| start + off)
-                };
+                let j = find_stop(rest, set).map_or(len, |off| start + off);
                 self.push_text(start..j);
                 self.i = j;
                 match self.bytes.get(j) {
