@@ -208,13 +208,6 @@ fn first_hit(blocks: &[[u8; WIDTH]], hits: impl Fn(Lanes) -> Lanes) -> Option<us
     })
 }
 
-/// A part being collected.
-struct PartB {
-    start: usize,
-    nodes: Vec<Node>,
-    eq: Option<usize>,
-}
-
 /// The parts a new `{{…}}` piece has room for (a growth past them doubles):
 /// citation templates, most of the calls in ref bodies, have eight to a
 /// dozen parameters, and a piece's parts live only while it is open.
@@ -222,24 +215,25 @@ const BRACE_PARTS: usize = 16;
 
 /// The parts of a new `{{…}}`/`{{{…}}}` piece: the title's, with room for
 /// a few parameters (most calls have some), made at once.
-fn brace_parts(start: usize) -> Vec<PartB> {
+fn brace_parts(start: usize) -> Vec<Part> {
     let mut parts = Vec::with_capacity(BRACE_PARTS);
-    parts.push(PartB::new(start));
+    parts.push(new_part(start));
     parts
 }
 
-/// The nodes a [`PartB`] has room for when made (a growth past them doubles).
+/// The nodes a part has room for when made (a growth past them doubles).
 const PART_NODES: usize = 4;
 
-impl PartB {
-    fn new(start: usize) -> PartB {
-        PartB {
-            start,
-            // Room for a part's usual nodes (`name`, `=`, value) made at once:
-            // a first push would grow an empty vector the slower way.
-            nodes: Vec::with_capacity(PART_NODES),
-            eq: None,
-        }
+/// A part being collected from `start`: its span ends there until the
+/// piece closes ([`Parser::close`] sets the ends), so the piece's list of
+/// parts becomes the call's without a copy.
+fn new_part(start: usize) -> Part {
+    Part {
+        span: start..start,
+        // Room for a part's usual nodes (`name`, `=`, value) made at once:
+        // a first push would grow an empty vector the slower way.
+        nodes: Vec::with_capacity(PART_NODES),
+        eq: None,
     }
 }
 
@@ -254,7 +248,7 @@ struct Piece {
     count: usize,
     start: usize,
     line_start: bool,
-    parts: Vec<PartB>,
+    parts: Vec<Part>,
 }
 
 impl Piece {
@@ -276,7 +270,7 @@ impl Piece {
         push_node(out, None, Node::Text(end - opening..end));
         for (k, part) in self.parts.into_iter().enumerate() {
             if k > 0 {
-                push_node(out, None, Node::Text(part.start - 1..part.start));
+                push_node(out, None, Node::Text(part.span.start - 1..part.span.start));
             }
             for node in part.nodes {
                 push_node(out, None, node);
@@ -377,7 +371,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The current part of the top brace piece (`None`: the root).
-    fn accumulator(&mut self) -> Option<&mut PartB> {
+    fn accumulator(&mut self) -> Option<&mut Part> {
         self.stack
             .iter_mut()
             .rev()
@@ -467,7 +461,7 @@ impl<'a> Parser<'a> {
             match found {
                 Found::Pipe => {
                     if let Some(top) = self.stack.last_mut() {
-                        top.parts.push(PartB::new(self.i + 1));
+                        top.parts.push(new_part(self.i + 1));
                     }
                     self.i += 1;
                 }
@@ -645,33 +639,27 @@ impl<'a> Parser<'a> {
             return;
         }
         let span = piece.start + rest..close_at + matching;
-        let parts = if rest >= 2 {
-            std::mem::replace(&mut piece.parts, vec![PartB::new(piece.start + rest)])
+        let mut rest_parts = if rest >= 2 {
+            std::mem::replace(&mut piece.parts, vec![new_part(piece.start + rest)])
         } else {
             std::mem::take(&mut piece.parts)
         };
         // Each part ends where the next one's `|` is, the last at the close.
-        let mut title = None;
-        let mut rest_parts = Vec::with_capacity(parts.len().saturating_sub(1));
-        let mut iter = parts.into_iter().peekable();
-        while let Some(p) = iter.next() {
-            let end = iter.peek().map_or(close_at, |next| next.start - 1);
-            let part = Part {
-                span: p.start..end,
-                nodes: p.nodes,
-                eq: p.eq,
-            };
-            if title.is_none() {
-                title = Some(part);
-            } else {
-                rest_parts.push(part);
-            }
+        let mut end = close_at;
+        for part in rest_parts.iter_mut().rev() {
+            part.span.end = end;
+            end = part.span.start.saturating_sub(1);
         }
-        let mut title = title.unwrap_or(Part {
-            span: close_at..close_at,
-            nodes: Vec::new(),
-            eq: None,
-        });
+        // The title taken out: the list left is the parameters'.
+        let mut title = if rest_parts.is_empty() {
+            Part {
+                span: close_at..close_at,
+                nodes: Vec::new(),
+                eq: None,
+            }
+        } else {
+            rest_parts.remove(0)
+        };
         // The title has no name: an `=` in it is text.
         title.eq = None;
         let braced = Braced {
