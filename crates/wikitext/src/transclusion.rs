@@ -272,13 +272,11 @@ fn data_mw(
     // A call without `"`, `\` or control characters (most are one line
     // without quotes) has none in any of its strings (each is a piece of
     // it, or digits): they are written as they are, not searched one by one.
-    let call_src = text(&call.span);
-    let plain = !any_json_escape(call_src.as_bytes());
-    // Names with comments need `<`: one search over the call, not one a name.
-    let has_angle = memchr::memchr(b'<', call_src.as_bytes()).is_some();
+    // Names with comments need `<`: found in the same pass over the call.
+    let (escapes, has_angle) = escapes_and_angle(text(&call.span).as_bytes());
+    let plain = !escapes;
     let string_into = |s: &str, out: &mut String| {
         if plain {
-            out.reserve(s.len() + 2);
             out.push('"');
             out.push_str(s);
             out.push('"');
@@ -292,8 +290,8 @@ fn data_mw(
         Some(trimmed.to_owned())
     } else if let Some(rest) = trimmed.strip_prefix('#') {
         Some(rest.split(':').next().unwrap_or("").trim().to_lowercase())
-    } else if let Some((name, _)) = trimmed.split_once(':') {
-        let name = name.trim().to_lowercase();
+    } else if let Some(colon) = memchr::memchr(b':', trimmed.as_bytes()) {
+        let name = trimmed.get(..colon).unwrap_or("").trim().to_lowercase();
         FUNCTIONS.contains(&name.as_str()).then_some(name)
     } else if !trimmed.is_empty()
         && trimmed.chars().all(|c| c.is_ascii_uppercase() || c == '_')
@@ -383,12 +381,10 @@ fn data_mw(
     let mut first = true;
     for (i, param) in params.iter().enumerate() {
         let name: &str = &param.name;
-        if params.get(i + 1..).is_some_and(|later| {
-            // Lengths first: most names differ in length (no text compared).
-            later
-                .iter()
-                .any(|p| p.name.len() == name.len() && *p.name == *name)
-        }) {
+        if params
+            .get(i + 1..)
+            .is_some_and(|later| later.iter().any(|p| same_name(&p.name, name)))
+        {
             continue;
         }
         if !first {
@@ -407,6 +403,49 @@ fn data_mw(
     }
     out.push_str("},\"i\":0}}]}");
     out
+}
+
+/// Whether two parameter names are the same: lengths and first bytes
+/// compared before the text (most names differ in one of them, and the
+/// positional ones `1` … `9` all have one byte: no `memcmp` call for them).
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+}
+
+/// Whether `bytes` (a whole call) hold a byte that needs escaping in a
+/// JSON string, and whether they hold a `<`: one pass, [`BLOCK`] bytes at
+/// a time with no early exit (vector compares), the last bytes one by one.
+fn escapes_and_angle(bytes: &[u8]) -> (bool, bool) {
+    let flags = |b: u8| {
+        (
+            u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\'),
+            u8::from(b == b'<'),
+        )
+    };
+    let (blocks, rest) = bytes.as_chunks::<BLOCK>();
+    let (mut escape, mut angle) = (0u8, 0u8);
+    for block in blocks {
+        let (e, a) = block.iter().fold((0u8, 0u8), |(e, a), &b| {
+            let (be, ba) = flags(b);
+            (e | be, a | ba)
+        });
+        escape |= e;
+        angle |= a;
+    }
+    for &b in rest {
+        let (be, ba) = flags(b);
+        escape |= be;
+        angle |= ba;
+    }
+    (escape != 0, angle != 0)
+}
+
+/// Whether `s` holds byte `b` twice in a row (`{{`, `[[`): a byte search
+/// for `b`, each hit's next byte looked at (`str::contains` of a two-byte
+/// needle sets up a searcher on every call; each marked call asks twice).
+fn has_pair(s: &str, b: u8) -> bool {
+    let bytes = s.as_bytes();
+    memchr::memchr_iter(b, bytes).any(|at| bytes.get(at + 1) == Some(&b))
 }
 
 /// `s.trim()`: ASCII blanks at the ends are taken off by their bytes, and
@@ -674,7 +713,7 @@ fn expand_into(
             // Output ending in a wikilink takes the page's link trail
             // (`{{1x|[[Foo]]}}s`): the letters join the link and the
             // transclusion, as a part of its own.
-            let trail_len = if !param && expansion.ends_with("]]") && expansion.contains("[[") {
+            let trail_len = if !param && expansion.ends_with("]]") && has_pair(&expansion, b'[') {
                 src.get(span.end..)
                     .unwrap_or("")
                     .bytes()
@@ -721,7 +760,7 @@ fn expand_into(
                 segment_start = span.end;
                 continue;
             }
-            let expanded_name = if target.contains("{{") {
+            let expanded_name = if has_pair(target, b'{') {
                 Some(without_comments(&page.expand(target)?.text))
             } else {
                 None
@@ -1205,6 +1244,55 @@ mod tests {
             " \u{200b} ",
         ] {
             assert_eq!(trim(s), s.trim(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn call_scans_are_the_plain_searches() {
+        let long = format!("{}<{}\"", "a".repeat(40), "é".repeat(30));
+        for s in [
+            "",
+            "{{a}}",
+            "{{[[b]]|c=<!--x-->}}",
+            "a{b{{c",
+            "{",
+            "{{",
+            "x\ty",
+            "[[[",
+            "[x[",
+            long.as_str(),
+            &long[..40],
+        ] {
+            assert_eq!(has_pair(s, b'{'), s.contains("{{"), "{s:?}");
+            assert_eq!(has_pair(s, b'['), s.contains("[["), "{s:?}");
+            assert_eq!(
+                escapes_and_angle(s.as_bytes()),
+                (any_json_escape(s.as_bytes()), s.contains('<')),
+                "{s:?}"
+            );
+        }
+        // Each byte that matters (and some that do not) at each offset of
+        // strings shorter than, as long as and longer than a block.
+        for len in [5, 31, 32, 33, 70] {
+            for at in 0..len {
+                for c in ["\0", "\u{1f}", "\"", "\\", "<", " ", "~", "{"] {
+                    let mut s = "x".repeat(len - 1);
+                    s.insert_str(at, c);
+                    assert_eq!(
+                        escapes_and_angle(s.as_bytes()),
+                        (any_json_escape(s.as_bytes()), s.contains('<')),
+                        "{s:?}"
+                    );
+                }
+            }
+        }
+        for (a, b, same) in [
+            ("1", "1", true),
+            ("1", "2", false),
+            ("ab", "ac", false),
+            ("", "", true),
+        ] {
+            assert_eq!(same_name(a, b), same, "{a:?} {b:?}");
         }
     }
 

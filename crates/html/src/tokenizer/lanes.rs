@@ -3,7 +3,7 @@
 //! [`Lanes`] holds a block of 16 input bytes; each test (`eq`, `le`, `between`)
 //! gives a lane mask, masks combine with `or`/`and_not`, and [`Lanes::bits`] turns
 //! the result into one bit per byte (bit *i* for byte *i*). The scanners
-//! ([`super::run`], the input-stream error scan, the line counter) test a block
+//! (the tokenizer's `run`, the input-stream error scan, the line counter) test a block
 //! with a handful of instructions and look at single bytes only where a bit is set.
 //!
 //! On x86-64 this is SSE2, which every x86-64 processor has (the module is only
@@ -12,13 +12,13 @@
 //! byte at a time; the tests check both against each other.
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-pub(crate) use sse2::Lanes;
+pub use sse2::Lanes;
 
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-pub(crate) use portable::Lanes;
+pub use portable::Lanes;
 
 /// The number of bytes in a block.
-pub(crate) const WIDTH: usize = 16;
+pub const WIDTH: usize = 16;
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[allow(unsafe_code)]
@@ -37,33 +37,33 @@ mod sse2 {
 
     /// 16 bytes, or a mask over them (each lane 0x00 or 0xFF).
     #[derive(Clone, Copy)]
-    pub(crate) struct Lanes(__m128i);
+    pub struct Lanes(__m128i);
 
     impl Lanes {
         /// The bytes of `block`.
         #[inline(always)]
-        pub(crate) fn load(block: &[u8; 16]) -> Lanes {
+        pub fn load(block: &[u8; 16]) -> Lanes {
             // SAFETY: see the module note (a 16-byte reference, unaligned load).
             Lanes(unsafe { _mm_loadu_si128(block.as_ptr().cast::<__m128i>()) })
         }
 
         /// The empty mask.
         #[inline(always)]
-        pub(crate) fn none() -> Lanes {
+        pub fn none() -> Lanes {
             // SAFETY: see the module note (SSE2 only, no memory access).
             Lanes(unsafe { _mm_setzero_si128() })
         }
 
         /// The lanes equal to `b`.
         #[inline(always)]
-        pub(crate) fn eq(self, b: u8) -> Lanes {
+        pub fn eq(self, b: u8) -> Lanes {
             // SAFETY: see the module note (SSE2 only, no memory access).
             Lanes(unsafe { _mm_cmpeq_epi8(self.0, _mm_set1_epi8(b as i8)) })
         }
 
         /// The lanes at most `b` (unsigned).
         #[inline(always)]
-        pub(crate) fn le(self, b: u8) -> Lanes {
+        pub fn le(self, b: u8) -> Lanes {
             // SAFETY: see the module note (SSE2 only, no memory access).
             Lanes(unsafe { _mm_cmpeq_epi8(_mm_min_epu8(self.0, _mm_set1_epi8(b as i8)), self.0) })
         }
@@ -71,14 +71,14 @@ mod sse2 {
         /// The lanes below `b` read as signed bytes (for `b` > 0: the ASCII
         /// bytes below `b` and every byte from 0x80 on).
         #[inline(always)]
-        pub(crate) fn lt_signed(self, b: i8) -> Lanes {
+        pub fn lt_signed(self, b: i8) -> Lanes {
             // SAFETY: see the module note (SSE2 only, no memory access).
             Lanes(unsafe { _mm_cmplt_epi8(self.0, _mm_set1_epi8(b)) })
         }
 
         /// The lanes in `lo..=hi` (unsigned, `lo <= hi`).
         #[inline(always)]
-        pub(crate) fn between(self, lo: u8, hi: u8) -> Lanes {
+        pub fn between(self, lo: u8, hi: u8) -> Lanes {
             // SAFETY: see the module note (SSE2 only, no memory access).
             let shifted = Lanes(unsafe { _mm_sub_epi8(self.0, _mm_set1_epi8(lo as i8)) });
             shifted.le(hi.wrapping_sub(lo))
@@ -86,35 +86,35 @@ mod sse2 {
 
         /// Lanes set in either mask.
         #[inline(always)]
-        pub(crate) fn or(self, other: Lanes) -> Lanes {
+        pub fn or(self, other: Lanes) -> Lanes {
             // SAFETY: see the module note (SSE2 only, no memory access).
             Lanes(unsafe { _mm_or_si128(self.0, other.0) })
         }
 
         /// Lanes set in this mask and not in `other`.
         #[inline(always)]
-        pub(crate) fn and_not(self, other: Lanes) -> Lanes {
+        pub fn and_not(self, other: Lanes) -> Lanes {
             // SAFETY: see the module note (SSE2 only, no memory access).
             Lanes(unsafe { _mm_andnot_si128(other.0, self.0) })
         }
 
         /// One bit per lane (bit *i* for lane *i*), set where the lane's high bit is.
         #[inline(always)]
-        pub(crate) fn bits(self) -> u32 {
+        pub fn bits(self) -> u32 {
             // SAFETY: see the module note (SSE2 only, no memory access).
             (unsafe { _mm_movemask_epi8(self.0) }) as u32
         }
 
         /// Adds one to each lane (a counter, wrapping) where `mask` is set.
         #[inline(always)]
-        pub(crate) fn count(self, mask: Lanes) -> Lanes {
+        pub fn count(self, mask: Lanes) -> Lanes {
             // SAFETY: see the module note (SSE2 only, no memory access).
             Lanes(unsafe { _mm_sub_epi8(self.0, mask.0) })
         }
 
         /// The sum of the lanes as unsigned bytes.
         #[inline(always)]
-        pub(crate) fn sum(self) -> u32 {
+        pub fn sum(self) -> u32 {
             // SAFETY: see the module note (SSE2 only, no memory access).
             unsafe {
                 let halves = _mm_sad_epu8(self.0, _mm_setzero_si128());
@@ -131,7 +131,7 @@ mod sse2 {
 mod portable {
     /// 16 bytes, or a mask over them (each lane 0x00 or 0xFF).
     #[derive(Clone, Copy)]
-    pub(crate) struct Lanes([u8; 16]);
+    pub struct Lanes([u8; 16]);
 
     impl Lanes {
         #[inline(always)]
@@ -140,37 +140,37 @@ mod portable {
         }
 
         #[inline(always)]
-        pub(crate) fn load(block: &[u8; 16]) -> Lanes {
+        pub fn load(block: &[u8; 16]) -> Lanes {
             Lanes(*block)
         }
 
         #[inline(always)]
-        pub(crate) fn none() -> Lanes {
+        pub fn none() -> Lanes {
             Lanes([0; 16])
         }
 
         #[inline(always)]
-        pub(crate) fn eq(self, b: u8) -> Lanes {
+        pub fn eq(self, b: u8) -> Lanes {
             self.map(|x| x == b)
         }
 
         #[inline(always)]
-        pub(crate) fn le(self, b: u8) -> Lanes {
+        pub fn le(self, b: u8) -> Lanes {
             self.map(|x| x <= b)
         }
 
         #[inline(always)]
-        pub(crate) fn lt_signed(self, b: i8) -> Lanes {
+        pub fn lt_signed(self, b: i8) -> Lanes {
             self.map(|x| (x as i8) < b)
         }
 
         #[inline(always)]
-        pub(crate) fn between(self, lo: u8, hi: u8) -> Lanes {
+        pub fn between(self, lo: u8, hi: u8) -> Lanes {
             self.map(|x| (lo..=hi).contains(&x))
         }
 
         #[inline(always)]
-        pub(crate) fn or(self, other: Lanes) -> Lanes {
+        pub fn or(self, other: Lanes) -> Lanes {
             let mut out = self.0;
             for (o, b) in out.iter_mut().zip(other.0) {
                 *o |= b;
@@ -179,7 +179,7 @@ mod portable {
         }
 
         #[inline(always)]
-        pub(crate) fn and_not(self, other: Lanes) -> Lanes {
+        pub fn and_not(self, other: Lanes) -> Lanes {
             let mut out = self.0;
             for (o, b) in out.iter_mut().zip(other.0) {
                 *o &= !b;
@@ -188,7 +188,7 @@ mod portable {
         }
 
         #[inline(always)]
-        pub(crate) fn bits(self) -> u32 {
+        pub fn bits(self) -> u32 {
             self.0
                 .iter()
                 .enumerate()
@@ -196,7 +196,7 @@ mod portable {
         }
 
         #[inline(always)]
-        pub(crate) fn count(self, mask: Lanes) -> Lanes {
+        pub fn count(self, mask: Lanes) -> Lanes {
             let mut out = self.0;
             for (o, m) in out.iter_mut().zip(mask.0) {
                 *o = o.wrapping_add(m & 1);
@@ -205,7 +205,7 @@ mod portable {
         }
 
         #[inline(always)]
-        pub(crate) fn sum(self) -> u32 {
+        pub fn sum(self) -> u32 {
             self.0.iter().map(|&b| u32::from(b)).sum()
         }
     }
@@ -213,7 +213,7 @@ mod portable {
 
 /// The first `WIDTH` bytes of `bytes` from `at`, if there are that many.
 #[inline(always)]
-pub(crate) fn block_at(bytes: &[u8], at: usize) -> Option<&[u8; WIDTH]> {
+pub fn block_at(bytes: &[u8], at: usize) -> Option<&[u8; WIDTH]> {
     bytes.get(at..)?.first_chunk::<WIDTH>()
 }
 

@@ -26,6 +26,8 @@
 //! The parser is linear in the input apart from close-tag searches, which are cached
 //! per tag name as MediaWiki does.
 
+use tagloom_html::tokenizer::lanes::{Lanes, WIDTH};
+
 use super::tree::{Braced, ExtTag, Node, Part, Span, Tree};
 
 /// Which view of a page the text is preprocessed for.
@@ -125,8 +127,8 @@ pub fn parse_with(src: &str, options: &ParseOptions) -> Tree {
 
 /// The bytes the main scan stops at: `[`, `{`, `<` and newline always, the top
 /// piece's closing byte, `|` where a pipe splits parts and `=` where it names
-/// one; one table per combination ([`stop_set`]), so the scan reads each byte
-/// once with one lookup.
+/// one; one table per combination ([`stop_set`]): [`find_stop`] tests the
+/// set's bytes sixteen at a time, and the text's last bytes with the table.
 static STOPS: [[bool; 256]; 12] = {
     let mut t = [[false; 256]; 12];
     let mut set = 0;
@@ -162,36 +164,76 @@ fn stop_set(closing: Option<u8>, pipe: bool, equals: bool) -> usize {
     close * 4 + usize::from(pipe) * 2 + usize::from(equals)
 }
 
-/// A part being collected.
-struct PartB {
-    start: usize,
-    nodes: Vec<Node>,
-    eq: Option<usize>,
+/// The first byte of `rest` in the stop set `set` ([`STOPS`]): sixteen
+/// bytes at a time, each block compared with the set's bytes at once
+/// (`tagloom_html`'s SSE2 blocks; in braces a byte at a time was six
+/// instructions a byte, a fifth of the parser; on the page's own text two
+/// cached memchr searches, for `[{<` and newlines, cost more on its short
+/// runs between links), the last bytes of the text by the table.
+fn find_stop(rest: &[u8], set: usize) -> Option<usize> {
+    let (blocks, tail) = rest.as_chunks::<WIDTH>();
+    // The four bytes every set has.
+    let always = |v: Lanes| v.eq(b'[').or(v.eq(b'{')).or(v.eq(b'<')).or(v.eq(b'\n'));
+    let hit = if set == 0 {
+        first_hit(blocks, always)
+    } else {
+        // The set's other bytes; one the set lacks is the newline again.
+        let close = match set / 4 {
+            1 => b'}',
+            2 => b']',
+            _ => b'\n',
+        };
+        let pipe = if set & 2 != 0 { b'|' } else { b'\n' };
+        let equals = if set & 1 != 0 { b'=' } else { b'\n' };
+        first_hit(blocks, |v| {
+            always(v).or(v.eq(close)).or(v.eq(pipe)).or(v.eq(equals))
+        })
+    };
+    if hit.is_some() {
+        return hit;
+    }
+    let stops = STOPS.get(set)?;
+    let done = blocks.len() * WIDTH;
+    tail.iter()
+        .position(|&c| stops[usize::from(c)])
+        .map(|off| done + off)
 }
 
-/// The parts a new `{{…}}` piece has room for (a growth past them doubles).
-const BRACE_PARTS: usize = 4;
+/// The offset in `blocks` of the first byte `hits` marks.
+#[inline(always)]
+fn first_hit(blocks: &[[u8; WIDTH]], hits: impl Fn(Lanes) -> Lanes) -> Option<usize> {
+    blocks.iter().enumerate().find_map(|(k, block)| {
+        let bits = hits(Lanes::load(block)).bits();
+        (bits != 0).then(|| k * WIDTH + bits.trailing_zeros() as usize)
+    })
+}
+
+/// The parts a new `{{…}}` piece has room for (a growth past them doubles):
+/// citation templates, most of the calls in ref bodies, have eight to a
+/// dozen parameters, and a piece's parts live only while it is open.
+const BRACE_PARTS: usize = 16;
 
 /// The parts of a new `{{…}}`/`{{{…}}}` piece: the title's, with room for
 /// a few parameters (most calls have some), made at once.
-fn brace_parts(start: usize) -> Vec<PartB> {
+fn brace_parts(start: usize) -> Vec<Part> {
     let mut parts = Vec::with_capacity(BRACE_PARTS);
-    parts.push(PartB::new(start));
+    parts.push(new_part(start));
     parts
 }
 
-/// The nodes a [`PartB`] has room for when made (a growth past them doubles).
+/// The nodes a part has room for when made (a growth past them doubles).
 const PART_NODES: usize = 4;
 
-impl PartB {
-    fn new(start: usize) -> PartB {
-        PartB {
-            start,
-            // Room for a part's usual nodes (`name`, `=`, value) made at once:
-            // a first push would grow an empty vector the slower way.
-            nodes: Vec::with_capacity(PART_NODES),
-            eq: None,
-        }
+/// A part being collected from `start`: its span ends there until the
+/// piece closes ([`Parser::close`] sets the ends), so the piece's list of
+/// parts becomes the call's without a copy.
+fn new_part(start: usize) -> Part {
+    Part {
+        span: start..start,
+        // Room for a part's usual nodes (`name`, `=`, value) made at once:
+        // a first push would grow an empty vector the slower way.
+        nodes: Vec::with_capacity(PART_NODES),
+        eq: None,
     }
 }
 
@@ -206,7 +248,7 @@ struct Piece {
     count: usize,
     start: usize,
     line_start: bool,
-    parts: Vec<PartB>,
+    parts: Vec<Part>,
 }
 
 impl Piece {
@@ -228,7 +270,7 @@ impl Piece {
         push_node(out, None, Node::Text(end - opening..end));
         for (k, part) in self.parts.into_iter().enumerate() {
             if k > 0 {
-                push_node(out, None, Node::Text(part.start - 1..part.start));
+                push_node(out, None, Node::Text(part.span.start - 1..part.span.start));
             }
             for node in part.nodes {
                 push_node(out, None, node);
@@ -284,10 +326,6 @@ struct Parser<'a> {
     no_more_closing: Vec<String>,
     /// The sum of the counts of the pieces on the stack.
     open_count: usize,
-    /// The first newline at or after the last search for one (or the end).
-    next_newline: Option<usize>,
-    /// The same for the first `[`, `{` or `<`.
-    next_open: Option<usize>,
     /// Plain `[[…]]` taken whole ([`Parser::plain_link_end`]); off only in
     /// the tests that compare both ways.
     plain_links: bool,
@@ -299,20 +337,27 @@ struct Parser<'a> {
 /// 236 for the median page).
 const BYTES_PER_ROOT_NODE: usize = 64;
 
+/// The root's room at least (see [`BYTES_PER_ROOT_NODE`]).
+const MIN_ROOT_NODES: usize = 4;
+
+/// The open pieces the stack has room for when made (most texts the parser
+/// sees hold a call; pieces nest a few deep).
+const MIN_STACK: usize = 8;
+
 impl<'a> Parser<'a> {
     fn new(src: &'a str, options: &'a ParseOptions) -> Self {
         Parser {
             src,
             bytes: src.as_bytes(),
             options,
-            root: Vec::with_capacity(src.len() / BYTES_PER_ROOT_NODE),
-            stack: Vec::new(),
+            // A short text (a ref body) still gets room for a few nodes: a
+            // first push into an empty list grows it the slower way.
+            root: Vec::with_capacity((src.len() / BYTES_PER_ROOT_NODE).max(MIN_ROOT_NODES)),
+            stack: Vec::with_capacity(MIN_STACK),
             i: 0,
             no_more_gt: false,
             no_more_closing: Vec::new(),
             open_count: 0,
-            next_newline: None,
-            next_open: None,
             plain_links: true,
         }
     }
@@ -326,7 +371,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The current part of the top brace piece (`None`: the root).
-    fn accumulator(&mut self) -> Option<&mut PartB> {
+    fn accumulator(&mut self) -> Option<&mut Part> {
         self.stack
             .iter_mut()
             .rev()
@@ -334,6 +379,9 @@ impl<'a> Parser<'a> {
             .and_then(|p| p.parts.last_mut())
     }
 
+    /// Called once a stop and more (the main scan's text before each stop):
+    /// inlined, not a call each time.
+    #[inline(always)]
     fn push_text(&mut self, span: Span) {
         if span.start >= span.end {
             return;
@@ -393,28 +441,7 @@ impl<'a> Parser<'a> {
                 let start = self.i;
                 let set = stop_set(closing, pipe, equals);
                 let rest = self.bytes.get(start..).unwrap_or(&[]);
-                let j = if set == 0 {
-                    // Only `[`, `{`, `<` and newlines (the page's own text):
-                    // memchr's word-at-a-time searches.
-                    // Each kept (a position at or after `start` is still the
-                    // next one): no byte is searched twice.
-                    let newline = match self.next_newline {
-                        Some(n) if n >= start => n,
-                        _ => memchr::memchr(b'\n', rest).map_or(len, |off| start + off),
-                    };
-                    let open = match self.next_open {
-                        Some(n) if n >= start => n,
-                        _ => memchr::memchr3(b'[', b'{', b'<', rest).map_or(len, |off| start + off),
-                    };
-                    self.next_newline = Some(newline);
-                    self.next_open = Some(open);
-                    open.min(newline)
-                } else {
-                    let stops = &STOPS[set];
-                    rest.iter()
-                        .position(|&c| stops[usize::from(c)])
-                        .map_or(len, |off| start + off)
-                };
+                let j = find_stop(rest, set).map_or(len, |off| start + off);
                 self.push_text(start..j);
                 self.i = j;
                 match self.bytes.get(j) {
@@ -434,7 +461,7 @@ impl<'a> Parser<'a> {
             match found {
                 Found::Pipe => {
                     if let Some(top) = self.stack.last_mut() {
-                        top.parts.push(PartB::new(self.i + 1));
+                        top.parts.push(new_part(self.i + 1));
                     }
                     self.i += 1;
                 }
@@ -576,9 +603,8 @@ impl<'a> Parser<'a> {
     /// `]]`: most links. Such a piece opens and closes as text and nothing
     /// in it is seen, so [`Parser::open`] takes it whole.
     fn plain_link_end(&self, from: usize) -> Option<usize> {
-        let stops = &STOPS[stop_set(Some(b']'), false, false)];
         let rest = self.bytes.get(from..)?;
-        let at = from + rest.iter().position(|&c| stops[usize::from(c)])?;
+        let at = from + find_stop(rest, stop_set(Some(b']'), false, false))?;
         (self.bytes.get(at..at + 2) == Some(b"]]")).then_some(at + 2)
     }
 
@@ -613,33 +639,27 @@ impl<'a> Parser<'a> {
             return;
         }
         let span = piece.start + rest..close_at + matching;
-        let parts = if rest >= 2 {
-            std::mem::replace(&mut piece.parts, vec![PartB::new(piece.start + rest)])
+        let mut rest_parts = if rest >= 2 {
+            std::mem::replace(&mut piece.parts, vec![new_part(piece.start + rest)])
         } else {
             std::mem::take(&mut piece.parts)
         };
         // Each part ends where the next one's `|` is, the last at the close.
-        let mut title = None;
-        let mut rest_parts = Vec::with_capacity(parts.len().saturating_sub(1));
-        let mut iter = parts.into_iter().peekable();
-        while let Some(p) = iter.next() {
-            let end = iter.peek().map_or(close_at, |next| next.start - 1);
-            let part = Part {
-                span: p.start..end,
-                nodes: p.nodes,
-                eq: p.eq,
-            };
-            if title.is_none() {
-                title = Some(part);
-            } else {
-                rest_parts.push(part);
-            }
+        let mut end = close_at;
+        for part in rest_parts.iter_mut().rev() {
+            part.span.end = end;
+            end = part.span.start.saturating_sub(1);
         }
-        let mut title = title.unwrap_or(Part {
-            span: close_at..close_at,
-            nodes: Vec::new(),
-            eq: None,
-        });
+        // The title taken out: the list left is the parameters'.
+        let mut title = if rest_parts.is_empty() {
+            Part {
+                span: close_at..close_at,
+                nodes: Vec::new(),
+                eq: None,
+            }
+        } else {
+            rest_parts.remove(0)
+        };
         // The title has no name: an `=` in it is text.
         title.eq = None;
         let braced = Braced {
@@ -677,9 +697,11 @@ impl<'a> Parser<'a> {
         let tag_end = if self.no_more_gt {
             None
         } else {
-            self.src
+            // A byte search (`str::find` of a char goes through a
+            // searcher; every extension tag asks).
+            self.bytes
                 .get(attr_start..)
-                .and_then(|s| s.find('>'))
+                .and_then(|s| memchr::memchr(b'>', s))
                 .map(|o| attr_start + o)
         };
         let Some(tag_end) = tag_end else {
@@ -957,6 +979,24 @@ mod tests {
                 let mut bracket_pieces = Parser::new(&src, &options);
                 bracket_pieces.plain_links = false;
                 prop_assert_eq!(Parser::new(&src, &options).run(), bracket_pieces.run());
+            }
+        }
+    }
+
+    proptest! {
+        /// The block scan finds the stop the table finds a byte at a time,
+        /// for every stop set.
+        #[test]
+        fn stops_found_as_by_the_table(bytes in prop::collection::vec(
+            prop::sample::select(b"ab [{<\n}]|=x\xff".to_vec()),
+            0..70,
+        )) {
+            for (set, stops) in STOPS.iter().enumerate() {
+                for from in 0..=bytes.len() {
+                    let rest = &bytes[from..];
+                    let expected = rest.iter().position(|&c| stops[usize::from(c)]);
+                    prop_assert_eq!(find_stop(rest, set), expected, "set {} from {}", set, from);
+                }
             }
         }
     }
