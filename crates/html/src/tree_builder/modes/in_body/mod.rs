@@ -40,18 +40,12 @@ impl TreeBuilder {
     /// so they are inserted together: one patch, not one per NUL-separated piece
     /// (8 MiB of "\0\n" made four million).
     pub(crate) fn in_body_characters(&mut self, text: &str) {
-        // Most runs are short (a newline, a word): eight bytes a step beats
-        // the call into memchr there.
-        let has_nul = if text.len() < 32 {
-            short_has_nul(text.as_bytes())
-        } else {
-            memchr::memchr(0, text.as_bytes()).is_some()
-        };
-        if has_nul {
+        let nul = has_nul(text);
+        if nul {
             self.text_errors(ErrorCode::UnexpectedNullInText, text, |c| c == '\0');
         }
         let without_nuls;
-        let text = if !has_nul {
+        let text = if !nul {
             text
         } else {
             let mut kept = text.to_owned();
@@ -92,6 +86,18 @@ impl TreeBuilder {
     /// Whether an end tag for `body` would find a `body` in scope.
     pub(crate) fn body_in_scope(&self) -> bool {
         self.has_in_scope(atom::BODY, crate::tree_builder::stack::Scope::Default)
+    }
+}
+
+/// Whether `text` holds a NUL (the text "in body" drops). Most runs are
+/// short (a newline, a word): eight bytes a step beats the call into memchr
+/// there.
+#[inline]
+pub(crate) fn has_nul(text: &str) -> bool {
+    if text.len() < 32 {
+        short_has_nul(text.as_bytes())
+    } else {
+        memchr::memchr(0, text.as_bytes()).is_some()
     }
 }
 
