@@ -134,4 +134,16 @@ mod short_nul_tests {
             }
         }
     }
+
+    #[test]
+    fn has_nul_is_contains_on_both_sides_of_the_short_limit() {
+        for len in 0..80 {
+            let clean = "abcdefghij".repeat(8)[..len].to_owned();
+            assert!(!super::has_nul(&clean), "len {len}");
+            for at in 0..len {
+                let with = format!("{}\0{}", &clean[..at], &clean[at + 1..]);
+                assert!(super::has_nul(&with), "len {len} at {at}");
+            }
+        }
+    }
 }
