@@ -648,6 +648,8 @@ impl BodySink {
             }
             match t.tok {
                 Tok::Html(t) => tree.push(t),
+                // Most pseudo-tokens here (no call, token moved or dropped).
+                Tok::Newline => tree.push_text("\n"),
                 _ => push_pseudo(&mut tree, t, flat),
             }
         }

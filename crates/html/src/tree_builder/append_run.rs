@@ -309,7 +309,7 @@ impl AppendRun {
             text.bytes()
                 .all(|b| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' '))
         } else {
-            !text.contains('\0')
+            !super::modes::has_nul(text)
         }
     }
 

@@ -25,6 +25,8 @@ mod in_template;
 mod initial;
 mod text;
 
+pub(super) use in_body::has_nul;
+
 use crate::error::ErrorCode;
 use crate::token::{Text, Token};
 

@@ -40,18 +40,12 @@ impl TreeBuilder {
     /// so they are inserted together: one patch, not one per NUL-separated piece
     /// (8 MiB of "\0\n" made four million).
     pub(crate) fn in_body_characters(&mut self, text: &str) {
-        // Most runs are short (a newline, a word): eight bytes a step beats
-        // the call into memchr there.
-        let has_nul = if text.len() < 32 {
-            short_has_nul(text.as_bytes())
-        } else {
-            memchr::memchr(0, text.as_bytes()).is_some()
-        };
-        if has_nul {
+        let nul = has_nul(text);
+        if nul {
             self.text_errors(ErrorCode::UnexpectedNullInText, text, |c| c == '\0');
         }
         let without_nuls;
-        let text = if !has_nul {
+        let text = if !nul {
             text
         } else {
             let mut kept = text.to_owned();
@@ -95,6 +89,18 @@ impl TreeBuilder {
     }
 }
 
+/// Whether `text` holds a NUL (the text "in body" drops). Most runs are
+/// short (a newline, a word): eight bytes a step beats the call into memchr
+/// there.
+#[inline]
+pub(crate) fn has_nul(text: &str) -> bool {
+    if text.len() < 32 {
+        short_has_nul(text.as_bytes())
+    } else {
+        memchr::memchr(0, text.as_bytes()).is_some()
+    }
+}
+
 /// Whether `bytes` (a short run) holds a NUL: eight bytes a step (the
 /// "has a zero byte" test on a word), the rest one by one.
 #[inline]
@@ -125,6 +131,18 @@ mod short_nul_tests {
                 let mut with = clean.clone();
                 with[at] = 0;
                 assert!(super::short_has_nul(&with), "len {len} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn has_nul_is_contains_on_both_sides_of_the_short_limit() {
+        for len in 0..80 {
+            let clean = "abcdefghij".repeat(8)[..len].to_owned();
+            assert!(!super::has_nul(&clean), "len {len}");
+            for at in 0..len {
+                let with = format!("{}\0{}", &clean[..at], &clean[at + 1..]);
+                assert!(super::has_nul(&with), "len {len} at {at}");
             }
         }
     }
