@@ -195,9 +195,15 @@ const BLOCK: usize = 32;
 /// Whether any byte of `block` needs escaping in a JSON string, every byte
 /// tested (no early exit, so the test vectorizes).
 fn block_needs_json_escape(block: &[u8; BLOCK]) -> bool {
-    block.iter().fold(0u8, |any, &b| {
-        any | u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\')
-    }) != 0
+    block.iter().fold(0u8, |any, &b| any | json_escape_flag(b)) != 0
+}
+
+/// 1 when byte `b` needs escaping in a JSON string (`"`, `\`, below 0x20),
+/// else 0: a flag to OR without a branch (the block scans' one rule; the
+/// word test [`needs_json_escape`] is its eight-bytes-at-once form).
+#[inline(always)]
+fn json_escape_flag(b: u8) -> u8 {
+    u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\')
 }
 
 /// Whether any of the eight bytes of `w` is `"`, `\` or below 0x20 (the
@@ -416,12 +422,7 @@ fn same_name(a: &str, b: &str) -> bool {
 /// JSON string, and whether they hold a `<`: one pass, [`BLOCK`] bytes at
 /// a time with no early exit (vector compares), the last bytes one by one.
 fn escapes_and_angle(bytes: &[u8]) -> (bool, bool) {
-    let flags = |b: u8| {
-        (
-            u8::from(b < 0x20) | u8::from(b == b'"') | u8::from(b == b'\\'),
-            u8::from(b == b'<'),
-        )
-    };
+    let flags = |b: u8| (json_escape_flag(b), u8::from(b == b'<'));
     let (blocks, rest) = bytes.as_chunks::<BLOCK>();
     let (mut escape, mut angle) = (0u8, 0u8);
     for block in blocks {
