@@ -5,15 +5,45 @@
 
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
+use tagloom_html::tokenizer::lanes::{self, Lanes};
 
 use super::tags::parse_tag;
-use super::{Tokenizer, byte_set, entity, extlinks};
+use super::{Tokenizer, byte_set, entity, extlinks, skip};
 use crate::title::{LinkTarget, encode_title, percent_decode};
 use crate::token::{Tok, WikiToken};
 use crate::transclusion::{END, START};
 
 /// The bytes [`Tokenizer::extent`] looks at: every other byte is link text.
 const EXTENT_STOP: [bool; 256] = byte_set(b"[]{<|\n\xEE");
+
+/// The first byte of [`EXTENT_STOP`] in `b` from `from` on: sixteen bytes
+/// a step (`tagloom_html`'s SSE2 blocks; a link's target and text are
+/// capitals, spaces and punctuation, which a byte table took one at a time
+/// and the plain-word test of `skip::next_stop` does not skip), the last
+/// bytes by the table.
+fn extent_stop(b: &[u8], mut from: usize) -> Option<usize> {
+    while let Some(block) = lanes::block_at(b, from) {
+        let v = Lanes::load(block);
+        // `[` `\` `]` as one range, without the backslash.
+        let hits = v
+            .between(b'[', b']')
+            .and_not(v.eq(b'\\'))
+            .or(v.eq(b'{'))
+            .or(v.eq(b'<'))
+            .or(v.eq(b'|'))
+            .or(v.eq(b'\n'))
+            .or(v.eq(0xEE))
+            .bits();
+        if hits != 0 {
+            return Some(from + hits.trailing_zeros() as usize);
+        }
+        from += lanes::WIDTH;
+    }
+    b.get(from..)?
+        .iter()
+        .position(|&c| EXTENT_STOP[usize::from(c)])
+        .map(|k| from + k)
+}
 
 impl Tokenizer<'_> {
     /// The end of the `[[…]]` at the current position (`]]` excluded, relative)
@@ -28,11 +58,8 @@ impl Tokenizer<'_> {
         let mut pipe = None;
         while i < b.len() {
             // Bytes none of the cases below looks at are skipped at once.
-            match b
-                .get(i..)
-                .and_then(|t| t.iter().position(|&c| EXTENT_STOP[usize::from(c)]))
-            {
-                Some(k) => i += k,
+            match extent_stop(b, i) {
+                Some(at) => i = at,
                 None => return None,
             }
             match (b.get(i), b.get(i + 1)) {
@@ -40,8 +67,12 @@ impl Tokenizer<'_> {
                 (Some(b']'), Some(b']')) => {
                     // `[[A|[x]]]`: a `[` open in the text takes the first `]`.
                     let open_in_text = pipe.is_some_and(|p| {
-                        // Bytes, not `str::matches`' char searches: one pass.
+                        // Bytes, not `str::matches`' char searches; most
+                        // texts hold no `[` (a word test) and are not counted.
                         let text = b.get(p + 1..i).unwrap_or(&[]);
+                        if !skip::has_byte(text, b'[') {
+                            return false;
+                        }
                         let opens = text.iter().filter(|&&c| c == b'[').count();
                         let closes = text.iter().filter(|&&c| c == b']').count();
                         opens > closes
@@ -160,7 +191,7 @@ impl Tokenizer<'_> {
                 let shown = decoded.strip_prefix(':').unwrap_or(&decoded);
                 // Most targets have no `%` (then `percent_decode` gives them
                 // back): a word-at-a-time test before its generic search.
-                let text = if super::skip::has_byte(shown.as_bytes(), b'%') {
+                let text = if skip::has_byte(shown.as_bytes(), b'%') {
                     percent_decode(shown).into_owned()
                 } else {
                     shown.to_owned()
@@ -182,5 +213,30 @@ impl Tokenizer<'_> {
         }
         self.flush_text();
         self.out.push(WikiToken::end(atom::A));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EXTENT_STOP, extent_stop};
+
+    /// The block search finds what the byte table finds, from every start,
+    /// over every byte value (the backslash inside the `[`…`]` range, UTF-8,
+    /// a marker's first byte) in blocks and in the tail.
+    #[test]
+    fn extent_stop_is_the_table_search() {
+        let mut text: Vec<u8> = b"Peter Kropotkin (1842\\1921)|".to_vec();
+        text.extend((0..=255u8).flat_map(|b| [b, b'x', b'A', b' ']));
+        text.extend_from_slice("é]] tail [x] {{y}} <b> \u{E000}".as_bytes());
+        for from in 0..=text.len() + 1 {
+            for end in [text.len(), text.len().saturating_sub(7)] {
+                let b = &text[..end];
+                let expected = b
+                    .get(from..)
+                    .and_then(|t| t.iter().position(|&c| EXTENT_STOP[usize::from(c)]))
+                    .map(|k| from + k);
+                assert_eq!(extent_stop(b, from), expected, "{from}..{end}");
+            }
+        }
     }
 }
