@@ -548,6 +548,11 @@ impl<'a> Tokenizer<'a> {
             let mut open = Vec::new();
             let mut i = 0;
             while i + 1 < src.len() {
+                // Bytes other than braces skipped in one vector search.
+                match src.get(i..).and_then(|r| memchr::memchr2(b'{', b'}', r)) {
+                    Some(at) => i += at,
+                    None => break,
+                }
                 match (src.get(i), src.get(i + 1)) {
                     (Some(b'{'), Some(b'{')) => {
                         open.push(i);

@@ -248,6 +248,12 @@ impl Tokenizer<'_> {
                 continue;
             }
             if let Some(n) = marker_len(tail) {
+                // Outside a table a line led by a marker is no table
+                // syntax (a marker before `{|` is not allowed below): no
+                // list of markers made to find that out.
+                if self.table_depth == 0 {
+                    return false;
+                }
                 markers.push(self.pos + lead);
                 lead += n;
                 continue;

@@ -1,6 +1,8 @@
 //! `<`: comments, extension tags (`<nowiki>`, `<pre>`, `<includeonly>` and
 //! friends) and HTML tags. A tag MediaWiki does not allow is text.
 
+use std::borrow::Cow;
+
 use tagloom_html::atom;
 use tagloom_html::token::{Name, OwnedAttribute, OwnedTag, OwnedToken};
 
@@ -14,14 +16,26 @@ use crate::token::{RefTag, Tok, WikiToken};
 pub(crate) struct RawTag {
     pub(crate) name: String,
     pub(crate) attrs: Vec<(String, String)>,
-    /// The attribute values as written (before references are decoded).
-    pub(crate) sources: Vec<String>,
+    /// The values as written (before references are decoded) of the
+    /// attributes (by index) whose value differs from it; most values hold
+    /// no reference, and keep no second copy (see [`RawTag::source`]).
+    pub(crate) sources: Vec<(usize, String)>,
     /// Attributes whose value held `<nowiki>`: name and Parsoid's HTML of
     /// the value (`mw:ExpandedAttrs`).
     pub(crate) expanded: Vec<(String, String)>,
     pub(crate) end: bool,
     pub(crate) self_closing: bool,
     pub(crate) len: usize,
+}
+
+impl RawTag {
+    /// Attribute `i`'s value as written (before references are decoded).
+    pub(crate) fn source(&self, i: usize) -> &str {
+        match self.sources.iter().find(|(k, _)| *k == i) {
+            Some((_, source)) => source,
+            None => self.attrs.get(i).map_or("", |(_, v)| v),
+        }
+    }
 }
 
 /// Parses the tag at the start of `s` (which starts with `<`).
@@ -148,11 +162,22 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
         }
         if let Some((text, html)) = nowiki_value(&value) {
             expanded.push((attr_name.to_ascii_lowercase(), html));
+            sources.push((attrs.len(), value));
             attrs.push((attr_name, text));
-        } else {
-            attrs.push((attr_name, entity::decode_all(&value)));
+            continue;
         }
-        sources.push(value);
+        let decoded = match entity::decode(&value) {
+            Cow::Owned(decoded) => Some(decoded),
+            Cow::Borrowed(_) => None,
+        };
+        match decoded {
+            Some(decoded) => {
+                sources.push((attrs.len(), value));
+                attrs.push((attr_name, decoded));
+            }
+            // The value is its source: moved, not copied.
+            None => attrs.push((attr_name, value)),
+        }
     }
 }
 
@@ -581,8 +606,9 @@ impl Tokenizer<'_> {
         let attrs: Vec<(String, String)> = raw
             .attrs
             .iter()
-            .zip(&raw.sources)
-            .map(|((k, _), v)| {
+            .enumerate()
+            .map(|(i, (k, _))| {
+                let v = raw.source(i);
                 (
                     k.clone(),
                     entity::decode_all(&v.replace(['\n', '\r', '\t'], " ")),
@@ -701,4 +727,25 @@ pub(crate) fn ext_data_mw(name: &str, attrs: &[(String, String)], body: Option<&
 /// (Parsoid's encoding: `--` and `>` as character references).
 pub(crate) fn encode_comment(data: &str) -> String {
     data.replace("--", "-&#x2D;").replace('>', "&#x3E;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_tag;
+
+    /// A value is kept as written only where it differs from the decoded
+    /// one (a reference, a `<nowiki>`); `source` gives every value as written.
+    #[test]
+    fn sources_are_the_values_as_written() {
+        let tag = parse_tag("<pre a=\"x&amp;y\" b=z c='<nowiki>n</nowiki>' d=\"\">");
+        let Some(tag) = tag else {
+            panic!("no tag");
+        };
+        let values: Vec<&str> = tag.attrs.iter().map(|(_, v)| v.as_str()).collect();
+        assert_eq!(values, ["x&y", "z", "n", ""]);
+        let sources: Vec<&str> = (0..4).map(|i| tag.source(i)).collect();
+        assert_eq!(sources, ["x&amp;y", "z", "<nowiki>n</nowiki>", ""]);
+        assert_eq!(tag.sources.len(), 2);
+        assert_eq!(tag.source(4), "");
+    }
 }
