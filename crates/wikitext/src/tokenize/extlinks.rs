@@ -4,10 +4,13 @@
 //! `class="external mw-magiclink mw-magiclink-rfc|pmid"`, ISBN as an internal link
 //! to `Special:BookSources`.
 
+use std::borrow::Cow;
+
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::{Tokenizer, byte_set, entity};
+use crate::preprocess::find_from;
 use crate::token::{Tok, WikiToken};
 
 /// MediaWiki's default URL protocols (`$wgUrlProtocols`), without `//`.
@@ -206,11 +209,12 @@ fn is_ignored_in_host(c: char) -> bool {
         | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e007f}')
 }
 
-/// `url` with the ignored characters removed from its host.
-fn strip_host(url: &str) -> String {
+/// `url` with the ignored characters removed from its host (borrowed when
+/// it has none: every URL of a page but a rare one).
+fn strip_host(url: &str) -> Cow<'_, str> {
     // Every ignored character is outside ASCII.
     if url.is_ascii() || !url.chars().any(is_ignored_in_host) {
-        return url.to_owned();
+        return Cow::Borrowed(url);
     }
     let host_start = url
         .find("//")
@@ -228,13 +232,14 @@ fn strip_host(url: &str) -> String {
             .filter(|&c| !is_ignored_in_host(c)),
     );
     out.push_str(url.get(host_end..).unwrap_or(""));
-    out
+    Cow::Owned(out)
 }
 
 /// The end of `proto://[v6 address](:port)` at the start of `url`, if it
 /// has such a host.
 fn ipv6_host(url: &str) -> Option<usize> {
-    let host = url.find("//")? + 2;
+    // By its first `/` (memchr), not a substring searcher set up per URL.
+    let host = find_from(url, 0, "//")? + 2;
     let inner = url.get(host..)?.strip_prefix('[')?;
     let close = inner.find(']')?;
     let addr = inner.get(..close)?;
@@ -262,7 +267,7 @@ fn clean_href(href: &str) -> String {
     // An IPv6 host keeps its brackets.
     let (ipv6, rest) = match ipv6_host(&stripped) {
         Some(end) => stripped.split_at(end),
-        None => ("", stripped.as_str()),
+        None => ("", &*stripped),
     };
     out.push_str(ipv6);
     // Most hrefs have nothing to encode (every character encoded is ASCII).
@@ -563,11 +568,18 @@ impl Tokenizer<'_> {
         let (_, href) = url(raw, proto);
         self.pos += len;
         self.emit_html(OwnedToken::StartTag(ext_tag(&href, "external free")), start);
-        // Control characters from references (`&#x0A;`) are not shown.
-        let shown: String = strip_host(&href)
-            .chars()
-            .filter(|c| !c.is_control())
-            .collect();
+        // Control characters from references (`&#x0A;`) are not shown. Most
+        // URLs are ASCII without any (whose controls are the ASCII ones):
+        // then the shown text is the stripped href as it is.
+        let stripped = strip_host(&href);
+        let shown: String = if stripped
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_control())
+        {
+            stripped.into_owned()
+        } else {
+            stripped.chars().filter(|c| !c.is_control()).collect()
+        };
         self.out.push(WikiToken::text(shown));
         self.out.push(WikiToken::end(atom::A));
         true
@@ -645,6 +657,34 @@ impl Tokenizer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A URL without ignored host characters is borrowed; an IPv6 host is
+    /// found after the first `//` only.
+    #[test]
+    fn strip_host_borrows_and_ipv6_host_finds_brackets() {
+        assert!(matches!(
+            strip_host("http://example.org/a"),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            strip_host("http://ex\u{ad}ample.org/é"),
+            Cow::Owned(_)
+        ));
+        assert_eq!(
+            strip_host("http://ex\u{ad}ample.org/é"),
+            "http://example.org/é"
+        );
+        for (url, end) in [
+            ("http://[::1]/x", Some(12)),
+            ("http://[::1]:8080/x", Some(17)),
+            ("http://example.org/[x]", None),
+            ("mailto:a", None),
+            ("//[fe80::1]", Some(11)),
+            ("http:/[::1]//", None),
+        ] {
+            assert_eq!(ipv6_host(url), end, "{url}");
+        }
+    }
 
     #[test]
     fn protocol_starts_are_the_protocols_first_letters() {

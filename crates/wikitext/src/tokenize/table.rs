@@ -506,10 +506,16 @@ impl Tokenizer<'_> {
 
     /// The private attributes of a marker met on a cell line: the cell's
     /// wikitext before a start marker, the rest of the cell after an end marker.
+    /// Inline: most markers are on no cell line (one test).
+    #[inline]
     pub(crate) fn cell_marker_attrs(&mut self, tag: &mut OwnedTag, is_start: bool, at: usize) {
-        if self.cell_line.is_none() {
-            return;
+        if self.cell_line.is_some() {
+            self.cell_line_marker_attrs(tag, is_start, at);
         }
+    }
+
+    /// [`cell_marker_attrs`](Self::cell_marker_attrs) on a cell line.
+    fn cell_line_marker_attrs(&mut self, tag: &mut OwnedTag, is_start: bool, at: usize) {
         if is_start {
             // Only a cell's first call gets the cell's wikitext before it
             // (later ones join its range): each cell's text is copied once.
