@@ -3,6 +3,8 @@
 //! letters, and `</a>`; a category link becomes a `<link>` at once. Anything
 //! that cannot be a link is text.
 
+use std::borrow::Cow;
+
 use tagloom_html::atom;
 use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_html::tokenizer::lanes::{self, Lanes};
@@ -14,7 +16,7 @@ use crate::token::{Tok, WikiToken};
 use crate::transclusion::{END, START};
 
 /// The bytes [`Tokenizer::extent`] looks at: every other byte is link text.
-const EXTENT_STOP: [bool; 256] = byte_set(b"[]{<|\n\xEE");
+const EXTENT_STOP: [bool; 256] = byte_set(b"[]{<|\n\xEE&");
 
 /// The first byte of [`EXTENT_STOP`] in `b` from `from` on: sixteen bytes
 /// a step (`tagloom_html`'s SSE2 blocks; a link's target and text are
@@ -33,6 +35,7 @@ fn extent_stop(b: &[u8], mut from: usize) -> Option<usize> {
             .or(v.eq(b'|'))
             .or(v.eq(b'\n'))
             .or(v.eq(0xEE))
+            .or(v.eq(b'&'))
             .bits();
         if hits != 0 {
             return Some(from + hits.trailing_zeros() as usize);
@@ -46,16 +49,19 @@ fn extent_stop(b: &[u8], mut from: usize) -> Option<usize> {
 }
 
 impl Tokenizer<'_> {
-    /// The end of the `[[…]]` at the current position (`]]` excluded, relative)
-    /// and where its first top-level `|` is. A nested `[[` or a newline before
-    /// the pipe ends the attempt (so each attempt scans only up to the next `[[`:
-    /// linear time overall).
-    fn extent(&mut self) -> Option<(usize, Option<usize>)> {
+    /// The end of the `[[…]]` at the current position (`]]` excluded, relative),
+    /// where its first top-level `|` is, and whether the target may hold a
+    /// `&` (a reference to decode: the search meets every `&` of the target
+    /// anyway, and most targets then need no second pass). A nested `[[` or
+    /// a newline before the pipe ends the attempt (so each attempt scans only
+    /// up to the next `[[`: linear time overall).
+    fn extent(&mut self) -> Option<(usize, Option<usize>, bool)> {
         let base = self.pos;
         let s = self.rest();
         let b = s.as_bytes();
         let mut i = 2;
         let mut pipe = None;
+        let mut amp = false;
         while i < b.len() {
             // Bytes none of the cases below looks at are skipped at once.
             match extent_stop(b, i) {
@@ -81,11 +87,15 @@ impl Tokenizer<'_> {
                         i += 1;
                         continue;
                     }
-                    return Some((i, pipe));
+                    return Some((i, pipe, amp));
                 }
                 (Some(b'{'), Some(b'{')) => match self.brace_end(base + i) {
-                    // Skip a template: its pipes are not ours.
-                    Some(end) if end <= self.limit => i = end - base,
+                    // Skip a template: its pipes are not ours (nor do its
+                    // bytes go unread by the decoder).
+                    Some(end) if end <= self.limit => {
+                        amp |= pipe.is_none();
+                        i = end - base;
+                    }
                     // An unclosed `{{` is the innermost opening: the `]]`
                     // after it is its text, and the link fails (the
                     // preprocessor's precedence).
@@ -93,6 +103,7 @@ impl Tokenizer<'_> {
                 },
                 (Some(0xEE), _) if s.get(i..).is_some_and(|r| r.starts_with(START)) => {
                     // A template's output is opaque: its `]]` is not ours.
+                    amp |= pipe.is_none();
                     match s.get(i..).and_then(|r| r.find(END)) {
                         Some(end) => i += end + END.len_utf8(),
                         None => i += 1,
@@ -109,6 +120,10 @@ impl Tokenizer<'_> {
                     i += 1;
                 }
                 (Some(b'\n'), _) if pipe.is_none() => return None,
+                (Some(b'&'), _) => {
+                    amp |= pipe.is_none();
+                    i += 1;
+                }
                 _ => i += 1,
             }
         }
@@ -120,14 +135,18 @@ impl Tokenizer<'_> {
     /// At `[[`.
     pub(crate) fn wikilink(&mut self) {
         let start = self.pos;
-        let Some((close, pipe)) = self.extent() else {
+        let Some((close, pipe, amp)) = self.extent() else {
             self.pos += 2;
             self.push_text("[[", start);
             return;
         };
         let rest = self.rest();
         let target_src = rest.get(2..pipe.unwrap_or(close)).unwrap_or("");
-        let decoded = entity::decode(target_src);
+        let decoded = if amp {
+            entity::decode(target_src)
+        } else {
+            Cow::Borrowed(target_src)
+        };
         let Some(target) = LinkTarget::parse_in(&decoded, self.site) else {
             // `[[//example.com]]`: a bracket, then an external link.
             let url_like = extlinks::protocol(decoded.trim_start(), true).is_some();
@@ -219,6 +238,29 @@ impl Tokenizer<'_> {
 #[cfg(test)]
 mod tests {
     use super::{EXTENT_STOP, extent_stop};
+    use crate::token::Tok;
+
+    /// A target's references are decoded whether the extent met them in its
+    /// search (plain, piped, after a text holding none) or not at all.
+    #[test]
+    fn link_targets_decode_the_references_the_extent_meets() {
+        let link = |src: &str| {
+            super::super::tokenize(src)
+                .into_iter()
+                .find_map(|t| matches!(t.tok, Tok::WikiLink(_)).then_some(t.tok))
+        };
+        for (with_ref, plain) in [
+            ("[[AT&amp;T]]", "[[AT&T]]"),
+            ("[[AT&amp;T|x &amp; y]]", "[[AT&T|z]]"),
+            ("[[Caf&eacute; de Flore]]", "[[Café de Flore]]"),
+            ("[[A&#32;B]]", "[[A B]]"),
+        ] {
+            assert!(link(plain).is_some(), "{plain}");
+            assert_eq!(link(with_ref), link(plain), "{with_ref}");
+        }
+        // A text's `&` does not make the target decoded differently.
+        assert_eq!(link("[[Plain|a &amp; b]]"), link("[[Plain|c]]"));
+    }
 
     /// The block search finds what the byte table finds, from every start,
     /// over every byte value (the backslash inside the `[`…`]` range, UTF-8,
