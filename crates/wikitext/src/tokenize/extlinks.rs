@@ -60,6 +60,25 @@ const PROTOCOL_START: [bool; 256] = {
     t
 };
 
+/// For each lower-case first letter (`a` = 0), the range of [`PROTOCOLS`]
+/// (sorted, so each letter's are together) starting with it: a text
+/// colon after a word compares only those (`s`: seven), not all 28.
+const BY_FIRST: [(usize, usize); 26] = {
+    let mut t = [(0, 0); 26];
+    let mut i = 0;
+    while i < PROTOCOLS.len() {
+        if let Some(&first) = PROTOCOLS[i].as_bytes().first() {
+            let k = (first - b'a') as usize;
+            if t[k].1 == 0 {
+                t[k].0 = i;
+            }
+            t[k].1 = i + 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The length of the protocol at the start of `s` (case-insensitive);
 /// `relative` also accepts `//`.
 pub(crate) fn protocol(s: &str, relative: bool) -> Option<usize> {
@@ -77,7 +96,10 @@ pub(crate) fn protocol(s: &str, relative: bool) -> Option<usize> {
     if colon == 0 || b.get(colon) != Some(&b':') {
         return None;
     }
+    let first = b.first()?.to_ascii_lowercase();
+    let &(from, to) = BY_FIRST.get(usize::from(first.wrapping_sub(b'a')))?;
     PROTOCOLS
+        .get(from..to)?
         .iter()
         .filter(|p| p.as_bytes().get(colon) == Some(&b':'))
         .find(|p| {
@@ -657,6 +679,40 @@ impl Tokenizer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `BY_FIRST` holds each protocol in its first letter's range, and
+    /// nothing else: the protocols are sorted and lower-case.
+    #[test]
+    fn by_first_letter_ranges_hold_exactly_the_letters_protocols() {
+        assert!(PROTOCOLS.windows(2).all(|w| w[0] < w[1]));
+        for (k, &(from, to)) in BY_FIRST.iter().enumerate() {
+            let letter = b'a' + k as u8;
+            let expected: Vec<&str> = PROTOCOLS
+                .iter()
+                .copied()
+                .filter(|p| p.as_bytes().first() == Some(&letter))
+                .collect();
+            assert_eq!(
+                &PROTOCOLS[from..to],
+                expected.as_slice(),
+                "{}",
+                letter as char
+            );
+        }
+        for s in [
+            "HTTP://x",
+            "Https://x",
+            "mailto:a",
+            "worldwind://x",
+            "news:x",
+            "xmpp:y",
+        ] {
+            assert!(protocol(s, false).is_some(), "{s}");
+        }
+        for s in ["Note: x", "httpx://", "zzz:", "ht:tp", "e.g.: x"] {
+            assert_eq!(protocol(s, false), None, "{s}");
+        }
+    }
 
     /// A URL without ignored host characters is borrowed; an IPv6 host is
     /// found after the first `//` only.
