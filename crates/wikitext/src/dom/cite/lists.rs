@@ -261,7 +261,6 @@ impl State {
         let group = it.group.clone();
         let dir = it.dir.clone();
         let visible = it.visible;
-        let nodes = it.nodes.clone();
 
         let mut li_attrs = Vec::with_capacity(3);
         li_attrs.push(attr("id", note_id));
@@ -323,8 +322,10 @@ impl State {
             )
         };
         let mut children = vec![backlinks, text(" "), element("span", text_attrs, content)];
+        // The uses' errors, read where they are (no copy of the use list).
+        let uses = self.items.get(i).map_or(&[][..], |it| it.nodes.as_slice());
         let mut reported: Vec<&CiteError> = Vec::new();
-        for u in &nodes {
+        for u in uses {
             let Some(use_) = self.uses.get(*u) else {
                 continue;
             };

@@ -72,12 +72,17 @@ impl State {
                 item = Some(followed);
             }
         }
-        if !args.name.is_empty() {
-            self.lock(&args.group, &args.name);
-        }
         // A body whose render made no placeholder is not searched for one.
         let nested =
             !tag.self_closed() && self.bodies.borrow().may_nest(tag.body) && has_placeholder(&body);
+        // The name is locked while the body's refs are processed (a
+        // redefinition there conflicts). An unlocked name whose body holds
+        // no ref would be unlocked at once: no entry made (no copy of the
+        // name). A locked one gets its entry, which stays, as before.
+        let locks = !args.name.is_empty() && (locked || nested);
+        if locks {
+            self.lock(&args.group, &args.name);
+        }
         if nested {
             let embedded = conflict != Conflict::None;
             if embedded {
@@ -92,7 +97,7 @@ impl State {
             }
         }
         if !args.name.is_empty() {
-            if !locked {
+            if locks && !locked {
                 self.unlock(&args.group, &args.name);
             }
             item = item.or_else(|| self.lookup(group, &args.name));
@@ -184,10 +189,12 @@ impl State {
             });
         }
 
-        let mut class = String::from("mw-ref reference");
-        if valid_follow {
-            class.push_str(" mw-ref-follow");
-        }
+        // Constant text: no `String` a ref.
+        let class = if valid_follow {
+            "mw-ref reference mw-ref-follow"
+        } else {
+            "mw-ref reference"
+        };
         // Room for every attribute and for the two `finalize_use` adds
         // (`typeof`, `data-mw`) after taking the use index out: no regrowth.
         let mut attrs = Vec::with_capacity(7);
