@@ -6,7 +6,7 @@ use super::errors::{CiteError, error_span, errors_json};
 use super::model::State;
 use super::placeholder::Tag;
 use super::validate;
-use super::{Element, Node, attr, attrs_json, element, placeholder, serialize, text};
+use super::{Element, Node, attr, attrs_json_into, element, placeholder, serialize, text};
 use crate::transclusion::json_into;
 
 /// Lists with more footnotes than this get `mw-references-columns`.
@@ -153,7 +153,7 @@ impl State {
         let nested = nested_refs_html(self, body);
         let mut errors = src.errors;
         let mut data_mw = String::from("{\"name\":\"references\",\"attrs\":");
-        data_mw.push_str(&attrs_json(src.attrs));
+        attrs_json_into(src.attrs, &mut data_mw);
         let parts = src.parts;
         let template = src.template;
         if src.auto {

@@ -6,7 +6,7 @@ use foldhash::HashMap;
 
 use super::errors::CiteError;
 use super::placeholder::Tag;
-use super::{Node, attrs_json, serialize};
+use super::{Node, serialize};
 
 /// One footnote of a group.
 #[derive(Debug, Default)]
@@ -54,7 +54,8 @@ pub(super) enum UseBody {
 /// One `<sup>` written: what its `data-mw` will hold.
 #[derive(Debug)]
 pub(super) struct Use {
-    pub(super) attrs_json: String,
+    /// The tag's attributes (written as JSON into `data-mw` at the end).
+    pub(super) attrs: Vec<(String, String)>,
     /// The transclusion's parts when the ref came from a template.
     pub(super) parts: Option<String>,
     pub(super) body: Option<UseBody>,
@@ -334,9 +335,15 @@ impl State {
         }
     }
 
-    pub(super) fn push_use(&mut self, tag: &Tag, body: Option<UseBody>, errors: Vec<CiteError>) {
+    /// Records a use of `tag` (its attributes move to the use).
+    pub(super) fn push_use(
+        &mut self,
+        tag: &mut Tag,
+        body: Option<UseBody>,
+        errors: Vec<CiteError>,
+    ) {
         self.uses.push(Use {
-            attrs_json: attrs_json(&tag.attrs),
+            attrs: std::mem::take(&mut tag.attrs),
             parts: tag.parts().map(str::to_owned),
             body,
             errors,

@@ -5,7 +5,10 @@
 use super::errors::{self, CiteError};
 use super::model::{self, Conflict, State, UseBody};
 use super::placeholder::{self, Tag};
-use super::{Element, Node, attr, element, has_placeholder, serialize, text, validate};
+use super::{
+    Element, Node, attr, attrs_json_into, attrs_json_len, element, has_placeholder, serialize,
+    text, validate,
+};
 use crate::transclusion::json_into;
 
 impl State {
@@ -14,7 +17,7 @@ impl State {
     /// the walk records with the index ([`finalize_page`](Self::finalize_page)):
     /// only a `<sup>` met by a body's walk carries its index in a
     /// [`placeholder::USE`] attribute for [`finalize`](Self::finalize) to find.
-    pub(super) fn extract_ref(&mut self, tag: Tag) -> (Node, usize) {
+    pub(super) fn extract_ref(&mut self, mut tag: Tag) -> (Node, usize) {
         if self.page.is_empty() {
             self.page.clone_from(&self.bodies.borrow().page);
         }
@@ -168,9 +171,9 @@ impl State {
                 }
                 None => self.group_list_errors(group, errs),
             }
-            self.push_use(&tag, use_body, Vec::new());
+            self.push_use(&mut tag, use_body, Vec::new());
         } else {
-            self.push_use(&tag, use_body, errs);
+            self.push_use(&mut tag, use_body, errs);
         }
 
         // The content: the first definition's, or a follower's appended to it.
@@ -204,10 +207,9 @@ impl State {
         }
         attrs.push(attr("rel", "dc:references"));
         attrs.extend(
-            tag.extra
-                .iter()
-                .filter(|(k, _)| k == "about" || k == "typeof")
-                .cloned(),
+            std::mem::take(&mut tag.extra)
+                .into_iter()
+                .filter(|(k, _)| k == "about" || k == "typeof"),
         );
         if self.walks != 1 {
             attrs.push(attr(placeholder::USE, placeholder::number(use_index)));
@@ -308,14 +310,14 @@ impl State {
         };
         let mut data_mw = String::with_capacity(
             HEAD.len()
-                + u.attrs_json.len()
+                + attrs_json_len(&u.attrs)
                 + body_len
                 + u.parts.as_ref().map_or(0, |p| p.len() + 10)
                 + errors.as_ref().map_or(0, |e| e.len() + 11)
                 + 1,
         );
         data_mw.push_str(HEAD);
-        data_mw.push_str(&u.attrs_json);
+        attrs_json_into(&u.attrs, &mut data_mw);
         match &u.body {
             Some(UseBody::Id(id)) => {
                 data_mw.push_str(",\"body\":{\"id\":");
