@@ -45,8 +45,9 @@ pub(super) struct Group {
 /// How a ref's `data-mw` refers to its body.
 #[derive(Debug)]
 pub(super) enum UseBody {
-    /// By the footnote text's id.
-    Id(String),
+    /// By the footnote text's id ([`State::note_text_id`]) of this item,
+    /// written with the `data-mw` (no id string a use).
+    Note(usize),
     /// Inline (an empty or conflicting body).
     Html(String),
 }
@@ -359,10 +360,13 @@ impl State {
         self.items.get(i).map_or("", |it| it.note_id.as_str())
     }
 
+    /// The prefix of a footnote text's id ([`note_text_id`](Self::note_text_id)).
+    pub(super) const NOTE_TEXT: &'static str = "mw-reference-text-";
+
     pub(super) fn note_text_id(&self, i: usize) -> String {
         let id = self.note_id(i);
         let mut out = String::with_capacity(id.len() + 18);
-        out.push_str("mw-reference-text-");
+        out.push_str(Self::NOTE_TEXT);
         out.push_str(id);
         out
     }

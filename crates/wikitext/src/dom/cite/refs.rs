@@ -160,7 +160,7 @@ impl State {
         } else if conflict != Conflict::None {
             Some(UseBody::Html(body_html))
         } else {
-            Some(UseBody::Id(self.note_text_id(item)))
+            Some(UseBody::Note(item))
         };
         if list_group.is_some() && self.ref_depth == 0 {
             match self.item(item).and_then(|it| it.nodes.first().copied()) {
@@ -305,7 +305,8 @@ impl State {
         // Room for every part (and the quotes of a JSON string): no regrowth
         // but for escapes.
         let body_len = match &u.body {
-            Some(UseBody::Id(v) | UseBody::Html(v)) => v.len() + 24,
+            Some(UseBody::Note(i)) => self.note_id(*i).len() + State::NOTE_TEXT.len() + 24,
+            Some(UseBody::Html(v)) => v.len() + 24,
             None => 0,
         };
         let mut data_mw = String::with_capacity(
@@ -319,9 +320,13 @@ impl State {
         data_mw.push_str(HEAD);
         attrs_json_into(&u.attrs, &mut data_mw);
         match &u.body {
-            Some(UseBody::Id(id)) => {
+            Some(UseBody::Note(i)) => {
                 data_mw.push_str(",\"body\":{\"id\":");
-                json_into(id, &mut data_mw);
+                // The id's JSON string, its constant prefix (nothing to
+                // escape) put after the opening quote.
+                let quote = data_mw.len();
+                json_into(self.note_id(*i), &mut data_mw);
+                data_mw.insert_str(quote + 1, State::NOTE_TEXT);
                 data_mw.push('}');
             }
             Some(UseBody::Html(h)) => {
