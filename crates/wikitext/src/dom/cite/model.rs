@@ -19,6 +19,10 @@ pub(super) struct Item {
     pub(super) global: usize,
     /// `cite_note-…`: the footnote's id (made once, with the item).
     pub(super) note_id: String,
+    /// Where the name as an id ([`normalize_id_into`]) ends in `note_id`
+    /// (it starts after [`NOTE_ID`]): each use's ids take it from there, the
+    /// name not normalized again.
+    pub(super) id_name_end: usize,
     pub(super) dir: String,
     /// The footnote's text (the first definition's).
     pub(super) content: Option<Vec<Node>>,
@@ -134,6 +138,9 @@ pub(super) struct State {
     /// use's index and its length.
     pub(super) sup_paths: Vec<usize>,
 }
+
+/// The start of a footnote's id (`cite_note-name-1`, `cite_note-2`).
+const NOTE_ID: &str = "cite_note-";
 
 /// Cite's fragment-id normalization: runs of `_` and whitespace become `_`
 /// (appended to `out`).
@@ -298,9 +305,12 @@ impl State {
             g.by_name.insert(name.to_owned(), index);
         }
         let mut note_id = String::with_capacity(name.len() + 24);
-        note_id.push_str("cite_note-");
+        note_id.push_str(NOTE_ID);
         if !name.is_empty() {
             normalize_id_into(name, &mut note_id);
+        }
+        let id_name_end = note_id.len();
+        if !name.is_empty() {
             note_id.push('-');
         }
         push_number(&mut note_id, self.global);
@@ -310,6 +320,7 @@ impl State {
             number,
             global: self.global,
             note_id,
+            id_name_end,
             dir: dir.to_owned(),
             ..Item::default()
         });
@@ -388,7 +399,19 @@ impl State {
         out.push_str("cite_ref-");
         match &it.name {
             Some(n) => {
-                normalize_id_into(n, out);
+                match it.note_id.get(NOTE_ID.len()..it.id_name_end) {
+                    Some(id_name) => out.push_str(id_name),
+                    None => normalize_id_into(n, out),
+                }
+                debug_assert_eq!(
+                    it.note_id.get(NOTE_ID.len()..it.id_name_end),
+                    Some({
+                        let mut id = String::new();
+                        normalize_id_into(n, &mut id);
+                        id
+                    })
+                    .as_deref()
+                );
                 out.push('_');
                 push_number(out, it.global);
                 out.push('-');
