@@ -23,6 +23,9 @@ pub(super) struct Item {
     /// (it starts after [`NOTE_ID`]): each use's ids take it from there, the
     /// name not normalized again.
     pub(super) id_name_end: usize,
+    /// `note_id` is a link fragment as it is ([`href_fragment_into`] would
+    /// copy it unchanged): each use's link copies it, no scan.
+    pub(super) note_fragment: bool,
     pub(super) dir: String,
     /// The footnote's text (the first definition's).
     pub(super) content: Option<Vec<Node>>,
@@ -194,6 +197,12 @@ pub(crate) fn push_number(out: &mut String, n: usize) {
     }
 }
 
+/// Whether [`href_fragment_into`] copies `id` unchanged: at most 1024
+/// bytes (nothing to cut), no whitespace or `%`.
+fn is_fragment(id: &str) -> bool {
+    id.len() <= 1024 && !id.bytes().any(|b| b <= b' ' || b == b'%')
+}
+
 /// An id as a link fragment (Parsoid's `Sanitizer::escapeIdForLink`: at most
 /// 1024 characters, whitespace as `_`, a `%` that starts an escape as `%25`).
 fn href_fragment_into(id: &str, out: &mut String) {
@@ -314,6 +323,7 @@ impl State {
             note_id.push('-');
         }
         push_number(&mut note_id, self.global);
+        let note_fragment = is_fragment(&note_id);
         self.items.push(Item {
             name: (!name.is_empty()).then(|| name.to_owned()),
             group: g.name.clone(),
@@ -321,6 +331,7 @@ impl State {
             global: self.global,
             note_id,
             id_name_end,
+            note_fragment,
             dir: dir.to_owned(),
             ..Item::default()
         });
@@ -488,7 +499,16 @@ impl State {
             return Default::default();
         };
         (
-            self.href(self.note_id(i)),
+            if it.note_fragment {
+                let mut out = String::with_capacity(self.page.len() + it.note_id.len() + 1);
+                out.push_str(&self.page);
+                out.push('#');
+                out.push_str(&it.note_id);
+                debug_assert_eq!(out, self.href(&it.note_id));
+                out
+            } else {
+                self.href(&it.note_id)
+            },
             self.label(i, true),
             it.group.clone(),
         )
@@ -515,6 +535,12 @@ mod tests {
         let long = "n".repeat(1100);
         for name in ["", "plain", "two words", "a%41b", "x\u{1}y", long.as_str()] {
             let i = state.add_item(group, name, "");
+            // A use's link to the note, copied or escaped.
+            assert_eq!(
+                state.link_parts(i).0,
+                state.href(state.note_id(i)),
+                "{name:?}"
+            );
             for count in [1, 2, 12] {
                 assert_eq!(
                     state.backlink_href(i, count),

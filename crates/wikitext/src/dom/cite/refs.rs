@@ -345,20 +345,25 @@ impl State {
             data_mw.push_str(errors);
         }
         data_mw.push('}');
-        let mut ty = e
-            .attrs
-            .iter()
-            .find(|(k, _)| k == "typeof")
-            .map(|(_, v)| {
-                let mut ty = String::with_capacity(v.len() + 17);
-                ty.push_str(v);
-                ty.push_str(" mw:Extension/ref");
-                ty
-            })
-            .unwrap_or_else(|| "mw:Extension/ref".to_owned());
-        if !u.errors.is_empty() {
-            ty.push_str(" mw:Error");
-        }
+        const TYPE: &str = "mw:Extension/ref";
+        let written = e.attrs.iter().find(|(k, _)| k == "typeof").map(|(_, v)| v);
+        // Most uses have no `typeof` of their own and no error: the constant
+        // text, no `String` a use.
+        let ty: crate::dom::Value = match written {
+            None if u.errors.is_empty() => TYPE.into(),
+            _ => {
+                let mut ty = String::with_capacity(written.map_or(0, |v| v.len() + 1) + 26);
+                if let Some(v) = written {
+                    ty.push_str(v);
+                    ty.push(' ');
+                }
+                ty.push_str(TYPE);
+                if !u.errors.is_empty() {
+                    ty.push_str(" mw:Error");
+                }
+                ty.into()
+            }
+        };
         e.attrs.retain(|(k, _)| k != "typeof" && k != "data-mw");
         e.attrs.push(attr("typeof", ty));
         e.attrs.push(attr("data-mw", data_mw));
