@@ -6,7 +6,7 @@ use super::errors::{CiteError, error_span, errors_json};
 use super::model::State;
 use super::placeholder::Tag;
 use super::validate;
-use super::{Element, Node, attr, attrs_json, element, placeholder, serialize, text};
+use super::{Element, Node, attr, attrs_json_into, element, placeholder, serialize, text};
 use crate::transclusion::json_into;
 
 /// Lists with more footnotes than this get `mw-references-columns`.
@@ -153,7 +153,7 @@ impl State {
         let nested = nested_refs_html(self, body);
         let mut errors = src.errors;
         let mut data_mw = String::from("{\"name\":\"references\",\"attrs\":");
-        data_mw.push_str(&attrs_json(src.attrs));
+        attrs_json_into(src.attrs, &mut data_mw);
         let parts = src.parts;
         let template = src.template;
         if src.auto {
@@ -261,7 +261,6 @@ impl State {
         let group = it.group.clone();
         let dir = it.dir.clone();
         let visible = it.visible;
-        let nodes = it.nodes.clone();
 
         let mut li_attrs = Vec::with_capacity(3);
         li_attrs.push(attr("id", note_id));
@@ -323,8 +322,10 @@ impl State {
             )
         };
         let mut children = vec![backlinks, text(" "), element("span", text_attrs, content)];
+        // The uses' errors, read where they are (no copy of the use list).
+        let uses = self.items.get(i).map_or(&[][..], |it| it.nodes.as_slice());
         let mut reported: Vec<&CiteError> = Vec::new();
-        for u in &nodes {
+        for u in uses {
             let Some(use_) = self.uses.get(*u) else {
                 continue;
             };

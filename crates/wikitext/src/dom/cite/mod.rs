@@ -103,7 +103,25 @@ fn attr(k: &'static str, v: impl Into<super::Value>) -> Attr {
 
 /// A JSON object of attributes in source order (a repeated name keeps its
 /// first place and its last value).
+#[cfg(test)]
 fn attrs_json(attrs: &[(String, String)]) -> String {
+    let mut out = String::with_capacity(attrs_json_len(attrs));
+    attrs_json_into(attrs, &mut out);
+    out
+}
+
+/// About how long [`attrs_json_into`] writes `attrs` (exact but for escapes).
+fn attrs_json_len(attrs: &[(String, String)]) -> usize {
+    attrs
+        .iter()
+        .map(|(k, v)| k.len() + v.len() + 6)
+        .sum::<usize>()
+        + 2
+}
+
+/// [`attrs_json`] appended to `out` (a `data-mw` being written: no string of
+/// its own).
+fn attrs_json_into(attrs: &[(String, String)], out: &mut String) {
     // Distinct names (almost always: one to three attributes) need no table.
     let distinct = attrs.iter().enumerate().all(|(i, (k, _))| {
         attrs
@@ -111,7 +129,7 @@ fn attrs_json(attrs: &[(String, String)]) -> String {
             .is_none_or(|before| before.iter().all(|(b, _)| b != k))
     });
     if distinct {
-        return json_object(attrs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        return json_object_into(attrs.iter().map(|(k, v)| (k.as_str(), v.as_str())), out);
     }
     let mut seen: Vec<(&str, &str)> = Vec::new();
     for (k, v) in attrs {
@@ -120,24 +138,21 @@ fn attrs_json(attrs: &[(String, String)]) -> String {
             None => seen.push((k, v)),
         }
     }
-    json_object(seen.into_iter())
+    json_object_into(seen.into_iter(), out);
 }
 
-/// A JSON object of `pairs` (names distinct), in their order.
-fn json_object<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)> + Clone) -> String {
-    let size: usize = pairs.clone().map(|(k, v)| k.len() + v.len() + 6).sum();
-    let mut out = String::with_capacity(size + 2);
+/// A JSON object of `pairs` (names distinct), in their order, appended to `out`.
+fn json_object_into<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>, out: &mut String) {
     out.push('{');
     for (n, (k, v)) in pairs.enumerate() {
         if n > 0 {
             out.push(',');
         }
-        crate::transclusion::json_into(k, &mut out);
+        crate::transclusion::json_into(k, out);
         out.push(':');
-        crate::transclusion::json_into(v, &mut out);
+        crate::transclusion::json_into(v, out);
     }
     out.push('}');
-    out
 }
 
 impl State {

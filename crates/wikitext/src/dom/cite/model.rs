@@ -6,7 +6,7 @@ use foldhash::HashMap;
 
 use super::errors::CiteError;
 use super::placeholder::Tag;
-use super::{Node, attrs_json, serialize};
+use super::{Node, serialize};
 
 /// One footnote of a group.
 #[derive(Debug, Default)]
@@ -19,6 +19,13 @@ pub(super) struct Item {
     pub(super) global: usize,
     /// `cite_note-…`: the footnote's id (made once, with the item).
     pub(super) note_id: String,
+    /// Where the name as an id ([`normalize_id_into`]) ends in `note_id`
+    /// (it starts after [`NOTE_ID`]): each use's ids take it from there, the
+    /// name not normalized again.
+    pub(super) id_name_end: usize,
+    /// `note_id` is a link fragment as it is ([`href_fragment_into`] would
+    /// copy it unchanged): each use's link copies it, no scan.
+    pub(super) note_fragment: bool,
     pub(super) dir: String,
     /// The footnote's text (the first definition's).
     pub(super) content: Option<Vec<Node>>,
@@ -45,8 +52,9 @@ pub(super) struct Group {
 /// How a ref's `data-mw` refers to its body.
 #[derive(Debug)]
 pub(super) enum UseBody {
-    /// By the footnote text's id.
-    Id(String),
+    /// By the footnote text's id ([`State::note_text_id`]) of this item,
+    /// written with the `data-mw` (no id string a use).
+    Note(usize),
     /// Inline (an empty or conflicting body).
     Html(String),
 }
@@ -54,7 +62,8 @@ pub(super) enum UseBody {
 /// One `<sup>` written: what its `data-mw` will hold.
 #[derive(Debug)]
 pub(super) struct Use {
-    pub(super) attrs_json: String,
+    /// The tag's attributes (written as JSON into `data-mw` at the end).
+    pub(super) attrs: Vec<(String, String)>,
     /// The transclusion's parts when the ref came from a template.
     pub(super) parts: Option<String>,
     pub(super) body: Option<UseBody>,
@@ -133,6 +142,9 @@ pub(super) struct State {
     pub(super) sup_paths: Vec<usize>,
 }
 
+/// The start of a footnote's id (`cite_note-name-1`, `cite_note-2`).
+const NOTE_ID: &str = "cite_note-";
+
 /// Cite's fragment-id normalization: runs of `_` and whitespace become `_`
 /// (appended to `out`).
 fn normalize_id_into(id: &str, out: &mut String) {
@@ -183,6 +195,12 @@ pub(crate) fn push_number(out: &mut String, n: usize) {
     for &d in digits.get(at..).unwrap_or_default() {
         out.push(char::from(d));
     }
+}
+
+/// Whether [`href_fragment_into`] copies `id` unchanged: at most 1024
+/// bytes (nothing to cut), no whitespace or `%`.
+fn is_fragment(id: &str) -> bool {
+    id.len() <= 1024 && !id.bytes().any(|b| b <= b' ' || b == b'%')
 }
 
 /// An id as a link fragment (Parsoid's `Sanitizer::escapeIdForLink`: at most
@@ -296,18 +314,24 @@ impl State {
             g.by_name.insert(name.to_owned(), index);
         }
         let mut note_id = String::with_capacity(name.len() + 24);
-        note_id.push_str("cite_note-");
+        note_id.push_str(NOTE_ID);
         if !name.is_empty() {
             normalize_id_into(name, &mut note_id);
+        }
+        let id_name_end = note_id.len();
+        if !name.is_empty() {
             note_id.push('-');
         }
         push_number(&mut note_id, self.global);
+        let note_fragment = is_fragment(&note_id);
         self.items.push(Item {
             name: (!name.is_empty()).then(|| name.to_owned()),
             group: g.name.clone(),
             number,
             global: self.global,
             note_id,
+            id_name_end,
+            note_fragment,
             dir: dir.to_owned(),
             ..Item::default()
         });
@@ -334,9 +358,15 @@ impl State {
         }
     }
 
-    pub(super) fn push_use(&mut self, tag: &Tag, body: Option<UseBody>, errors: Vec<CiteError>) {
+    /// Records a use of `tag` (its attributes move to the use).
+    pub(super) fn push_use(
+        &mut self,
+        tag: &mut Tag,
+        body: Option<UseBody>,
+        errors: Vec<CiteError>,
+    ) {
         self.uses.push(Use {
-            attrs_json: attrs_json(&tag.attrs),
+            attrs: std::mem::take(&mut tag.attrs),
             parts: tag.parts().map(str::to_owned),
             body,
             errors,
@@ -352,10 +382,13 @@ impl State {
         self.items.get(i).map_or("", |it| it.note_id.as_str())
     }
 
+    /// The prefix of a footnote text's id ([`note_text_id`](Self::note_text_id)).
+    pub(super) const NOTE_TEXT: &'static str = "mw-reference-text-";
+
     pub(super) fn note_text_id(&self, i: usize) -> String {
         let id = self.note_id(i);
         let mut out = String::with_capacity(id.len() + 18);
-        out.push_str("mw-reference-text-");
+        out.push_str(Self::NOTE_TEXT);
         out.push_str(id);
         out
     }
@@ -377,7 +410,19 @@ impl State {
         out.push_str("cite_ref-");
         match &it.name {
             Some(n) => {
-                normalize_id_into(n, out);
+                match it.note_id.get(NOTE_ID.len()..it.id_name_end) {
+                    Some(id_name) => out.push_str(id_name),
+                    None => normalize_id_into(n, out),
+                }
+                debug_assert_eq!(
+                    it.note_id.get(NOTE_ID.len()..it.id_name_end),
+                    Some({
+                        let mut id = String::new();
+                        normalize_id_into(n, &mut id);
+                        id
+                    })
+                    .as_deref()
+                );
                 out.push('_');
                 push_number(out, it.global);
                 out.push('-');
@@ -454,7 +499,16 @@ impl State {
             return Default::default();
         };
         (
-            self.href(self.note_id(i)),
+            if it.note_fragment {
+                let mut out = String::with_capacity(self.page.len() + it.note_id.len() + 1);
+                out.push_str(&self.page);
+                out.push('#');
+                out.push_str(&it.note_id);
+                debug_assert_eq!(out, self.href(&it.note_id));
+                out
+            } else {
+                self.href(&it.note_id)
+            },
             self.label(i, true),
             it.group.clone(),
         )
@@ -481,6 +535,12 @@ mod tests {
         let long = "n".repeat(1100);
         for name in ["", "plain", "two words", "a%41b", "x\u{1}y", long.as_str()] {
             let i = state.add_item(group, name, "");
+            // A use's link to the note, copied or escaped.
+            assert_eq!(
+                state.link_parts(i).0,
+                state.href(state.note_id(i)),
+                "{name:?}"
+            );
             for count in [1, 2, 12] {
                 assert_eq!(
                     state.backlink_href(i, count),

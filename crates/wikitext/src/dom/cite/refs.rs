@@ -5,7 +5,10 @@
 use super::errors::{self, CiteError};
 use super::model::{self, Conflict, State, UseBody};
 use super::placeholder::{self, Tag};
-use super::{Element, Node, attr, element, has_placeholder, serialize, text, validate};
+use super::{
+    Element, Node, attr, attrs_json_into, attrs_json_len, element, has_placeholder, serialize,
+    text, validate,
+};
 use crate::transclusion::json_into;
 
 impl State {
@@ -14,7 +17,7 @@ impl State {
     /// the walk records with the index ([`finalize_page`](Self::finalize_page)):
     /// only a `<sup>` met by a body's walk carries its index in a
     /// [`placeholder::USE`] attribute for [`finalize`](Self::finalize) to find.
-    pub(super) fn extract_ref(&mut self, tag: Tag) -> (Node, usize) {
+    pub(super) fn extract_ref(&mut self, mut tag: Tag) -> (Node, usize) {
         if self.page.is_empty() {
             self.page.clone_from(&self.bodies.borrow().page);
         }
@@ -72,12 +75,17 @@ impl State {
                 item = Some(followed);
             }
         }
-        if !args.name.is_empty() {
-            self.lock(&args.group, &args.name);
-        }
         // A body whose render made no placeholder is not searched for one.
         let nested =
             !tag.self_closed() && self.bodies.borrow().may_nest(tag.body) && has_placeholder(&body);
+        // The name is locked while the body's refs are processed (a
+        // redefinition there conflicts). An unlocked name whose body holds
+        // no ref would be unlocked at once: no entry made (no copy of the
+        // name). A locked one gets its entry, which stays, as before.
+        let locks = !args.name.is_empty() && (locked || nested);
+        if locks {
+            self.lock(&args.group, &args.name);
+        }
         if nested {
             let embedded = conflict != Conflict::None;
             if embedded {
@@ -92,7 +100,7 @@ impl State {
             }
         }
         if !args.name.is_empty() {
-            if !locked {
+            if locks && !locked {
                 self.unlock(&args.group, &args.name);
             }
             item = item.or_else(|| self.lookup(group, &args.name));
@@ -152,7 +160,7 @@ impl State {
         } else if conflict != Conflict::None {
             Some(UseBody::Html(body_html))
         } else {
-            Some(UseBody::Id(self.note_text_id(item)))
+            Some(UseBody::Note(item))
         };
         if list_group.is_some() && self.ref_depth == 0 {
             match self.item(item).and_then(|it| it.nodes.first().copied()) {
@@ -163,9 +171,9 @@ impl State {
                 }
                 None => self.group_list_errors(group, errs),
             }
-            self.push_use(&tag, use_body, Vec::new());
+            self.push_use(&mut tag, use_body, Vec::new());
         } else {
-            self.push_use(&tag, use_body, errs);
+            self.push_use(&mut tag, use_body, errs);
         }
 
         // The content: the first definition's, or a follower's appended to it.
@@ -184,10 +192,12 @@ impl State {
             });
         }
 
-        let mut class = String::from("mw-ref reference");
-        if valid_follow {
-            class.push_str(" mw-ref-follow");
-        }
+        // Constant text: no `String` a ref.
+        let class = if valid_follow {
+            "mw-ref reference mw-ref-follow"
+        } else {
+            "mw-ref reference"
+        };
         // Room for every attribute and for the two `finalize_use` adds
         // (`typeof`, `data-mw`) after taking the use index out: no regrowth.
         let mut attrs = Vec::with_capacity(7);
@@ -197,10 +207,9 @@ impl State {
         }
         attrs.push(attr("rel", "dc:references"));
         attrs.extend(
-            tag.extra
-                .iter()
-                .filter(|(k, _)| k == "about" || k == "typeof")
-                .cloned(),
+            std::mem::take(&mut tag.extra)
+                .into_iter()
+                .filter(|(k, _)| k == "about" || k == "typeof"),
         );
         if self.walks != 1 {
             attrs.push(attr(placeholder::USE, placeholder::number(use_index)));
@@ -296,23 +305,28 @@ impl State {
         // Room for every part (and the quotes of a JSON string): no regrowth
         // but for escapes.
         let body_len = match &u.body {
-            Some(UseBody::Id(v) | UseBody::Html(v)) => v.len() + 24,
+            Some(UseBody::Note(i)) => self.note_id(*i).len() + State::NOTE_TEXT.len() + 24,
+            Some(UseBody::Html(v)) => v.len() + 24,
             None => 0,
         };
         let mut data_mw = String::with_capacity(
             HEAD.len()
-                + u.attrs_json.len()
+                + attrs_json_len(&u.attrs)
                 + body_len
                 + u.parts.as_ref().map_or(0, |p| p.len() + 10)
                 + errors.as_ref().map_or(0, |e| e.len() + 11)
                 + 1,
         );
         data_mw.push_str(HEAD);
-        data_mw.push_str(&u.attrs_json);
+        attrs_json_into(&u.attrs, &mut data_mw);
         match &u.body {
-            Some(UseBody::Id(id)) => {
+            Some(UseBody::Note(i)) => {
                 data_mw.push_str(",\"body\":{\"id\":");
-                json_into(id, &mut data_mw);
+                // The id's JSON string, its constant prefix (nothing to
+                // escape) put after the opening quote.
+                let quote = data_mw.len();
+                json_into(self.note_id(*i), &mut data_mw);
+                data_mw.insert_str(quote + 1, State::NOTE_TEXT);
                 data_mw.push('}');
             }
             Some(UseBody::Html(h)) => {
@@ -331,20 +345,25 @@ impl State {
             data_mw.push_str(errors);
         }
         data_mw.push('}');
-        let mut ty = e
-            .attrs
-            .iter()
-            .find(|(k, _)| k == "typeof")
-            .map(|(_, v)| {
-                let mut ty = String::with_capacity(v.len() + 17);
-                ty.push_str(v);
-                ty.push_str(" mw:Extension/ref");
-                ty
-            })
-            .unwrap_or_else(|| "mw:Extension/ref".to_owned());
-        if !u.errors.is_empty() {
-            ty.push_str(" mw:Error");
-        }
+        const TYPE: &str = "mw:Extension/ref";
+        let written = e.attrs.iter().find(|(k, _)| k == "typeof").map(|(_, v)| v);
+        // Most uses have no `typeof` of their own and no error: the constant
+        // text, no `String` a use.
+        let ty: crate::dom::Value = match written {
+            None if u.errors.is_empty() => TYPE.into(),
+            _ => {
+                let mut ty = String::with_capacity(written.map_or(0, |v| v.len() + 1) + 26);
+                if let Some(v) = written {
+                    ty.push_str(v);
+                    ty.push(' ');
+                }
+                ty.push_str(TYPE);
+                if !u.errors.is_empty() {
+                    ty.push_str(" mw:Error");
+                }
+                ty.into()
+            }
+        };
         e.attrs.retain(|(k, _)| k != "typeof" && k != "data-mw");
         e.attrs.push(attr("typeof", ty));
         e.attrs.push(attr("data-mw", data_mw));
