@@ -39,17 +39,6 @@ pub(crate) trait Transform {
         false
     }
 
-    /// [`pass`](Self::pass) for each of `tokens` in turn, up to the first
-    /// that does not pass: how many did (their effect done, the first that
-    /// did not untouched). One call through the chain's dispatch for a run
-    /// of tokens, each stage's `pass` called directly (inlined) in its loop.
-    fn pass_run(&mut self, tokens: &[WikiToken]) -> usize {
-        tokens
-            .iter()
-            .position(|t| !self.pass(t))
-            .unwrap_or(tokens.len())
-    }
-
     /// How many of the last tokens of its `out` the transform still holds:
     /// it may put tokens in among them (the paragraph stage's `<p>` at a
     /// line's start), so they are not released yet. Only the chain's last
@@ -128,10 +117,7 @@ impl Chain {
     /// one releases appended to `out`.
     fn one(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
         let mut buf = std::mem::take(&mut self.held);
-        match self.stages.iter_mut().position(|stage| !stage.pass(&token)) {
-            Some(at) => self.push_at(at, token, &mut buf),
-            None => buf.push(token),
-        }
+        self.run(token, &mut buf);
         self.release(buf, out);
     }
 
@@ -139,25 +125,28 @@ impl Chain {
     /// stages, straight into `out`, but for what the last stage still holds
     /// at the end.
     pub(crate) fn chunk(&mut self, tokens: &mut Vec<WikiToken>, out: &mut Vec<WikiToken>) {
-        let n = tokens.len();
         if !self.held.is_empty() {
             // What the last stage held at the end of the previous call stays
             // where it is, the chunk's output after it: a long line held over
             // many chunks is not moved for each.
             let mut buf = std::mem::take(&mut self.held);
-            self.feed(0, &mut tokens.drain(..), n, &mut buf);
+            for token in tokens.drain(..) {
+                self.run(token, &mut buf);
+            }
             return self.release(buf, out);
         }
         // The stages add tokens (paragraph and list tags): room for a quarter
         // more, so a whole page's chunk is not copied to a larger buffer as
         // it grows. A fresh buffer, not a grown one: growing an empty one
         // would copy its old capacity.
-        let room = n + n / 4;
+        let room = tokens.len() + tokens.len() / 4;
         if out.is_empty() && out.capacity() < room {
             *out = Vec::with_capacity(room);
         }
         // Nothing held: the chunk's output straight into `out`.
-        self.feed(0, &mut tokens.drain(..), n, out);
+        for token in tokens.drain(..) {
+            self.run(token, out);
+        }
         let keep = self.last_held().min(out.len());
         if keep > 0 {
             let from = out.len() - keep;
@@ -165,56 +154,18 @@ impl Chain {
         }
     }
 
-    /// The next `n` tokens of `tokens`, which the stages before `at` let
-    /// pass, through the stages from `at` on, the result appended to `out`.
-    /// A run of tokens a stage lets pass is handed to it in one call
-    /// ([`Transform::pass_run`]) and then, as a run, to the next stage: most
-    /// tokens go through the chain with one dispatch per run and stage, not
-    /// one per token and stage. Each stage still sees the same tokens in the
-    /// same order (the stages share no state, and only the last one, which
-    /// runs after every earlier one has let its tokens go, sees `out`).
-    fn feed(
-        &mut self,
-        at: usize,
-        tokens: &mut std::vec::Drain<'_, WikiToken>,
-        mut n: usize,
-        out: &mut Vec<WikiToken>,
-    ) {
-        while n > 0 {
-            let Some(stage) = self.stages.get_mut(at) else {
-                out.extend(tokens.by_ref().take(n));
-                return;
-            };
-            let run = tokens.as_slice().get(..n).unwrap_or_default();
-            let passed = stage.pass_run(run);
-            if passed > 0 {
-                self.feed(at + 1, tokens, passed, out);
-                n -= passed;
-                if n == 0 {
-                    return;
-                }
-            }
-            // The token the stage does not let pass.
-            let Some(token) = tokens.next() else {
-                return;
-            };
-            n -= 1;
-            self.push_at(at, token, out);
-        }
-    }
-
-    /// `token`, which the stages before `at` let pass and stage `at` does
-    /// not, pushed into stage `at` and what it gives back through the later
-    /// stages; the result is appended to `out` (which the stages never see
-    /// but the last: the others push into the chain's own buffers). A stage
-    /// that lets a token pass does not move it; while each stage gives back
-    /// exactly one token, that token goes straight on to the next (the usual
-    /// case: no buffer drained per stage); from the first stage that gives
-    /// back several, they go on through the buffers. Once a stage gives back
-    /// none (it holds a line, as the quote stage does for some tokens), the
-    /// run ends: no later stage has anything to do. The last stage pushes
-    /// into `out` itself.
-    fn push_at(&mut self, at: usize, mut token: WikiToken, out: &mut Vec<WikiToken>) {
+    /// `token` through every stage; the result is appended to `out` (which the
+    /// stages never see: each pushes into the chain's own buffers). A
+    /// stage that lets the token pass does not move it; while each stage gives
+    /// back exactly one token, that token goes straight on to the next (the
+    /// usual case: no buffer drained per stage); from the first
+    /// stage that gives back several, they go on through the buffers. Once a
+    /// stage gives back none (it holds a line, as the quote stage does for
+    /// some tokens), the run ends: no later stage has anything to do. The
+    /// last stage pushes into `out` itself. Inlined into the loops over a
+    /// chunk's tokens: no call per token.
+    #[inline(always)]
+    fn run(&mut self, mut token: WikiToken, out: &mut Vec<WikiToken>) {
         // The stages as a local slice: its pointer and length stay in
         // registers across the stages' calls (not read again from `self`
         // after each). Every run leaves `input` empty.
@@ -228,12 +179,16 @@ impl Chain {
         let stages: &mut [Box<dyn Transform>] = stages;
         debug_assert!(input.is_empty(), "a run leaves no input behind");
         let last = stages.len().saturating_sub(1);
-        let mut next = at;
+        let mut next = 0;
         loop {
             let Some(stage) = stages.get_mut(next) else {
                 out.push(token);
                 return;
             };
+            if stage.pass(&token) {
+                next += 1;
+                continue;
+            }
             if next == last {
                 stage.push(token, out);
                 return;
@@ -249,23 +204,12 @@ impl Chain {
             }
             let Some(t) = input.pop() else { return };
             token = t;
-            // On to the next stage that does not let it pass.
-            loop {
-                let Some(stage) = stages.get_mut(next) else {
-                    out.push(token);
-                    return;
-                };
-                if !stage.pass(&token) {
-                    break;
-                }
-                next += 1;
-            }
         }
-        for (index, stage) in stages.iter_mut().enumerate().skip(next) {
+        for (at, stage) in stages.iter_mut().enumerate().skip(next) {
             if input.is_empty() {
                 return;
             }
-            if index == last {
+            if at == last {
                 for t in input.drain(..) {
                     if stage.pass(&t) {
                         out.push(t);
@@ -278,10 +222,9 @@ impl Chain {
             // The tokens a stage lets through stay where they are: when it
             // lets all through (the list and heading stages, for most lines
             // the quote stage releases), none moves.
-            let first = stage.pass_run(input);
-            if first == input.len() {
+            let Some(first) = input.iter().position(|t| !stage.pass(t)) else {
                 continue;
-            }
+            };
             output.clear();
             for (i, t) in input.drain(..).enumerate() {
                 // Those before `first` passed; `first` was seen not to (its
