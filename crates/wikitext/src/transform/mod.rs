@@ -179,21 +179,21 @@ impl Chain {
         let stages: &mut [Box<dyn Transform>] = stages;
         debug_assert!(input.is_empty(), "a run leaves no input behind");
         let last = stages.len().saturating_sub(1);
-        let mut next = 0;
+        // The stages walked by pointer (no index bounds-checked per stage);
+        // the index of the next one is only needed past the loop.
+        let mut walk = stages.iter_mut();
         loop {
-            let Some(stage) = stages.get_mut(next) else {
+            let Some(stage) = walk.next() else {
                 out.push(token);
                 return;
             };
             if stage.pass(&token) {
-                next += 1;
                 continue;
             }
-            if next == last {
+            if walk.len() == 0 {
                 stage.push(token, out);
                 return;
             }
-            next += 1;
             stage.push(token, input);
             debug_assert_eq!(stage.held(), 0, "only the last stage holds");
             match input.len() {
@@ -205,6 +205,7 @@ impl Chain {
             let Some(t) = input.pop() else { return };
             token = t;
         }
+        let next = last + 1 - walk.len();
         for (at, stage) in stages.iter_mut().enumerate().skip(next) {
             if input.is_empty() {
                 return;
