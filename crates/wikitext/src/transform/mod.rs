@@ -14,6 +14,7 @@ pub(crate) mod cite;
 pub(crate) mod headings;
 pub(crate) mod links;
 pub(crate) mod lists;
+pub(crate) mod pair;
 pub(crate) mod paragraphs;
 pub(crate) mod pre;
 pub(crate) mod quotes;
