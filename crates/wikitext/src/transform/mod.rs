@@ -9,6 +9,9 @@
 //! | 2.49 | `lists.rs` | ListHandler | list bullets → `ul`/`ol`/`dl`, `li`/`dt`/`dd` |
 //! | 2.60 | `headings.rs` | (a DOM pass in Parsoid) | heading ids |
 //! | 2.95 | `paragraphs.rs` | ParagraphWrapper | `<p>` around inline runs, `<br>` for extra blank lines |
+//!
+//! The list and heading stages run as one ([`pair::Pair`]): one dispatch a
+//! token for both.
 
 pub(crate) mod cite;
 pub(crate) mod headings;
