@@ -21,7 +21,7 @@ use crate::dom::{self, Attr, Node, cite::placeholder::SharedBodies};
 use crate::token::{Tok, WikiToken};
 use crate::transclusion::Call;
 use crate::transform::{
-    Chain, Transform, cite::Cite, headings::HeadingIds, lists::ListHandler,
+    Chain, Transform, cite::Cite, headings::HeadingIds, lists::ListHandler, pair::Pair,
     paragraphs::ParagraphWrapper, pre::PreHandler, quotes::QuoteTransformer,
 };
 use crate::{RenderOptions, WikiError, preprocess};
@@ -82,8 +82,8 @@ fn stages(page: &Rc<Page>, context: Context) -> Vec<Box<dyn Transform>> {
         stages.push(Box::new(PreHandler::default()));
     }
     stages.push(Box::new(QuoteTransformer::default()));
-    stages.push(Box::new(ListHandler::default()));
-    stages.push(Box::new(HeadingIds::default()));
+    // Lists and heading ids as one stage: one dispatch a token for both.
+    stages.push(Box::new(Pair::<ListHandler, HeadingIds>::default()));
     if context == Context::Page {
         stages.push(Box::new(ParagraphWrapper::default()));
     }

@@ -7,6 +7,7 @@ use tagloom_html::atom::{self, Atom};
 use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Transform;
+use super::pair::PurePass;
 use crate::token::{Tok, WikiToken};
 
 #[derive(Default)]
@@ -102,6 +103,16 @@ impl HeadingIds {
     }
 }
 
+/// Outside a heading, every token but a heading's start passes; nothing
+/// changes.
+impl PurePass for HeadingIds {
+    #[inline]
+    fn passes(&self, token: &WikiToken) -> bool {
+        self.open.is_empty()
+            && !(token.start_atom().is_some_and(is_heading) && token.span.is_some())
+    }
+}
+
 impl Transform for HeadingIds {
     fn reset(&mut self) {
         *self = Self::default();
@@ -109,8 +120,7 @@ impl Transform for HeadingIds {
 
     /// Outside a heading, every token but a heading's start passes.
     fn pass(&mut self, token: &WikiToken) -> bool {
-        self.open.is_empty()
-            && !(token.start_atom().is_some_and(is_heading) && token.span.is_some())
+        self.passes(token)
     }
 
     fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {

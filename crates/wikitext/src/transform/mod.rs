@@ -9,11 +9,15 @@
 //! | 2.49 | `lists.rs` | ListHandler | list bullets → `ul`/`ol`/`dl`, `li`/`dt`/`dd` |
 //! | 2.60 | `headings.rs` | (a DOM pass in Parsoid) | heading ids |
 //! | 2.95 | `paragraphs.rs` | ParagraphWrapper | `<p>` around inline runs, `<br>` for extra blank lines |
+//!
+//! The list and heading stages run as one ([`pair::Pair`]): one dispatch a
+//! token for both.
 
 pub(crate) mod cite;
 pub(crate) mod headings;
 pub(crate) mod links;
 pub(crate) mod lists;
+pub(crate) mod pair;
 pub(crate) mod paragraphs;
 pub(crate) mod pre;
 pub(crate) mod quotes;
@@ -179,21 +183,21 @@ impl Chain {
         let stages: &mut [Box<dyn Transform>] = stages;
         debug_assert!(input.is_empty(), "a run leaves no input behind");
         let last = stages.len().saturating_sub(1);
-        let mut next = 0;
+        // The stages walked by pointer (no index bounds-checked per stage);
+        // the index of the next one is only needed past the loop.
+        let mut walk = stages.iter_mut();
         loop {
-            let Some(stage) = stages.get_mut(next) else {
+            let Some(stage) = walk.next() else {
                 out.push(token);
                 return;
             };
             if stage.pass(&token) {
-                next += 1;
                 continue;
             }
-            if next == last {
+            if walk.len() == 0 {
                 stage.push(token, out);
                 return;
             }
-            next += 1;
             stage.push(token, input);
             debug_assert_eq!(stage.held(), 0, "only the last stage holds");
             match input.len() {
@@ -205,6 +209,7 @@ impl Chain {
             let Some(t) = input.pop() else { return };
             token = t;
         }
+        let next = last + 1 - walk.len();
         for (at, stage) in stages.iter_mut().enumerate().skip(next) {
             if input.is_empty() {
                 return;
