@@ -87,6 +87,17 @@ impl Title {
     /// # Ok::<(), tagloom_wikitext::preprocess::TitleError>(())
     /// ```
     pub fn parse(raw: &str, default_ns: i32, site: &Site) -> Result<Title, TitleError> {
+        // Most titles (every new template name of a page) are plain: the
+        // one-pass path of link targets, which leaves the others to the
+        // general one.
+        match Title::plain_in(raw, default_ns, site) {
+            Some(title) => Ok(title),
+            None => Title::parse_general(raw, default_ns, site),
+        }
+    }
+
+    /// [`Title::parse`] of any text, character by character.
+    fn parse_general(raw: &str, default_ns: i32, site: &Site) -> Result<Title, TitleError> {
         // Line breaks and other controls are invalid inside a title (`{{ech\no}}`
         // is no template); blanks around it are trimmed first.
         if let Some(c) = raw.trim().chars().find(|c| c.is_control()) {
@@ -141,6 +152,12 @@ impl Title {
     /// and no `:` or one after a known namespace. `None` when the general path
     /// must decide (the text may still be valid).
     pub(crate) fn parse_plain(raw: &str, site: &Site) -> Option<Title> {
+        Title::plain_in(raw, NS_MAIN, site)
+    }
+
+    /// [`Title::parse_plain`] with `default_ns` for text without a namespace
+    /// prefix.
+    fn plain_in(raw: &str, default_ns: i32, site: &Site) -> Option<Title> {
         let raw = trim_spaces(raw);
         // One pass over the bytes: the union of their classes, and of the
         // classes two neighbours share (two spaces meet); the text is then
@@ -166,21 +183,26 @@ impl Title {
             return None;
         }
         if class & PLAIN_UNDERSCORE != 0 || pairs & PLAIN_SPACE != 0 {
-            return Title::plain_folded(&normalize_spaces(raw), class, site);
+            return Title::plain_folded(&normalize_spaces(raw), class, default_ns, site);
         }
-        Title::plain_folded(raw, class, site)
+        Title::plain_folded(raw, class, default_ns, site)
     }
 
-    /// [`Title::parse_plain`] of `text` whose blanks are single spaces (none at
+    /// [`Title::plain_in`] of `text` whose blanks are single spaces (none at
     /// the ends), `class` the union of its bytes' [`PLAIN_CLASS`].
-    fn plain_folded(text: &str, class: u8, site: &Site) -> Option<Title> {
+    fn plain_folded(text: &str, class: u8, default_ns: i32, site: &Site) -> Option<Title> {
         if class & PLAIN_DOT != 0 && (class & PLAIN_SLASH != 0 || text == "." || text == "..") {
             return None;
         }
         let (ns, ns_title, body) = if class & PLAIN_COLON == 0 {
-            // The main namespace's name, without [`ns_name`]'s lookup (most
+            // The main namespace's name without [`ns_name`]'s lookup (most
             // link targets).
-            (NS_MAIN, Cow::Borrowed(""), text)
+            let ns_title = if default_ns == NS_MAIN {
+                Cow::Borrowed("")
+            } else {
+                ns_name(default_ns, site).unwrap_or_default()
+            };
+            (default_ns, ns_title, text)
         } else {
             let at = memchr::memchr(b':', text.as_bytes())?;
             let id = namespace_id_normalized(text.get(..at)?.trim_end(), site)?;
@@ -293,6 +315,9 @@ impl std::fmt::Display for Title {
 /// bytes looked at, no pattern searcher set up (most titles have none).
 fn trim_spaces(raw: &str) -> &str {
     let b = raw.as_bytes();
+    if b.first() != Some(&b' ') && b.last() != Some(&b' ') {
+        return raw;
+    }
     let start = b.iter().position(|&c| c != b' ').unwrap_or(b.len());
     let end = b.iter().rposition(|&c| c != b' ').map_or(start, |e| e + 1);
     // Both are character boundaries: next to a space or the string's ends.
@@ -625,9 +650,35 @@ mod tests {
             "a/b.c",
             "Zürich",
             "Talk:Éa",
+            "cite web",
+            " Cite_web ",
+            "Infobox  settlement",
+            "Template:Foo",
+            "template talk:foo",
+            "Foo:bar",
+            "Wikipedia:X",
+            "x",
+            "",
+            "  ",
+            "a\tb",
+            "Foo&amp;bar",
+            "~x",
+            "Category:",
         ] {
             if let Some(t) = Title::parse_plain(raw, &site) {
-                assert_eq!(Ok(t), Title::parse(raw, 0, &site), "{raw}");
+                assert_eq!(Ok(t), Title::parse_general(raw, 0, &site), "{raw}");
+            }
+            // In other default namespaces too, and `parse` is the general
+            // path's result whichever path it takes.
+            for ns in [NS_MAIN, NS_TEMPLATE, NS_CATEGORY, NS_PROJECT] {
+                if let Some(t) = Title::plain_in(raw, ns, &site) {
+                    assert_eq!(Ok(t), Title::parse_general(raw, ns, &site), "{raw} {ns}");
+                }
+                assert_eq!(
+                    Title::parse(raw, ns, &site),
+                    Title::parse_general(raw, ns, &site),
+                    "{raw} {ns}"
+                );
             }
         }
         // Two spaces meet across the eight-byte steps of the class scan.
