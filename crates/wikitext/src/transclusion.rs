@@ -397,6 +397,16 @@ fn data_mw(
             out.push(',');
         }
         first = false;
+        if plain && param.key.is_none() {
+            // The quotes written with the text around them: three pushes
+            // fewer a parameter.
+            out.push('"');
+            out.push_str(name);
+            out.push_str("\":{\"wt\":\"");
+            out.push_str(param.value);
+            out.push_str("\"}");
+            continue;
+        }
         string_into(name, &mut out);
         out.push_str(":{\"wt\":");
         string_into(param.value, &mut out);
