@@ -397,6 +397,16 @@ fn data_mw(
             out.push(',');
         }
         first = false;
+        if plain && param.key.is_none() {
+            // The quotes written with the text around them: three pushes
+            // fewer a parameter.
+            out.push('"');
+            out.push_str(name);
+            out.push_str("\":{\"wt\":\"");
+            out.push_str(param.value);
+            out.push_str("\"}");
+            continue;
+        }
         string_into(name, &mut out);
         out.push_str(":{\"wt\":");
         string_into(param.value, &mut out);
@@ -593,6 +603,9 @@ fn expand_into(
     let mut gap_from = 0;
     // Each call's expansion, in one buffer.
     let mut expansion = String::new();
+    // The frame every call of `src` is expanded in (two hash maps' states
+    // made once, not per call).
+    let root = preprocess::Frame::root(src);
     for (k, node) in tree.nodes.iter().enumerate() {
         let gap = tree.nodes.get(gap_from..k).unwrap_or(&[]);
         if let Node::Ext(e) = node {
@@ -639,15 +652,17 @@ fn expand_into(
         let call_src = src.get(span.clone()).unwrap_or("");
         page.check_input(call_src.len())?;
         expansion.clear();
-        page.expand_call(src, node, &mut expansion);
+        page.expand_call(&root, node, &mut expansion);
         let line_at = line_start(out);
         let line = out.get(line_at..).unwrap_or(out);
         // Output that is only wikitext syntax (`{{!}}`, table pieces) stays
         // unmarked: it becomes structure, not content.
         let target = trim(src.get(call.title.span.clone()).unwrap_or(""));
+        // The output without its blanks, trimmed once for the tests below.
+        let shown = trim(&expansion);
         let syntax_only = target != "="
-            && !trim(&expansion).is_empty()
-            && trim(&expansion).chars().all(|c| {
+            && !shown.is_empty()
+            && shown.chars().all(|c| {
                 matches!(
                     c,
                     '|' | '!' | '{' | '}' | '-' | '=' | '+' | '*' | '#' | ':' | ';'
@@ -660,10 +675,7 @@ fn expand_into(
             && (tables.depth(out) == 0 || cell_content(line, src.get(span.end..).unwrap_or("")));
         let syntax_only = syntax_only && !pipe_is_content;
         // A call that opens or closes a wikitext table is encapsulated with it.
-        let table_syntax = {
-            let t = trim(&expansion);
-            t.starts_with("{|") || t == "|}"
-        };
+        let table_syntax = shown.starts_with("{|") || shown == "|}";
         let syntax_only = syntax_only && !table_syntax;
         let unexpanded = expansion == call_src && !param;
         // A call right after a marked one whose list its output continues

@@ -77,6 +77,7 @@ mod title;
 mod tree;
 
 pub use config::{Clock, Config, Limits, Site};
+pub(crate) use expand::Frame;
 pub use expand::{Expansion, PageExpander, PreprocessError, Preprocessor, Target, Warning};
 pub use interwiki::Interwiki;
 pub use parse::{DEFAULT_EXT_TAGS, Mode, ParseOptions, parse, parse_with};

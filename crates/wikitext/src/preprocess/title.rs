@@ -87,6 +87,17 @@ impl Title {
     /// # Ok::<(), tagloom_wikitext::preprocess::TitleError>(())
     /// ```
     pub fn parse(raw: &str, default_ns: i32, site: &Site) -> Result<Title, TitleError> {
+        // Most titles (every new template name of a page) are plain: the
+        // one-pass path of link targets, which leaves the others to the
+        // general one.
+        match Title::plain_in(raw, default_ns, site) {
+            Some(title) => Ok(title),
+            None => Title::parse_general(raw, default_ns, site),
+        }
+    }
+
+    /// [`Title::parse`] of any text, character by character.
+    fn parse_general(raw: &str, default_ns: i32, site: &Site) -> Result<Title, TitleError> {
         // Line breaks and other controls are invalid inside a title (`{{ech\no}}`
         // is no template); blanks around it are trimmed first.
         if let Some(c) = raw.trim().chars().find(|c| c.is_control()) {
@@ -141,13 +152,29 @@ impl Title {
     /// and no `:` or one after a known namespace. `None` when the general path
     /// must decide (the text may still be valid).
     pub(crate) fn parse_plain(raw: &str, site: &Site) -> Option<Title> {
-        let raw = raw.trim_matches(' ');
+        Title::plain_in(raw, NS_MAIN, site)
+    }
+
+    /// [`Title::parse_plain`] with `default_ns` for text without a namespace
+    /// prefix.
+    fn plain_in(raw: &str, default_ns: i32, site: &Site) -> Option<Title> {
+        let raw = trim_spaces(raw);
         // One pass over the bytes: the union of their classes, and of the
         // classes two neighbours share (two spaces meet); the text is then
-        // copied whole.
+        // copied whole. Eight bytes a step (no loop test per byte).
         let (mut class, mut prev, mut pairs) = (0u8, 0u8, 0u8);
-        for &c in raw.as_bytes() {
-            let k = PLAIN_CLASS[usize::from(c)];
+        let (words, tail) = raw.as_bytes().as_chunks::<8>();
+        let class_of = |c: u8| PLAIN_CLASS[usize::from(c)];
+        for &[b0, b1, b2, b3, b4, b5, b6, b7] in words {
+            let (k0, k1, k2, k3) = (class_of(b0), class_of(b1), class_of(b2), class_of(b3));
+            let (k4, k5, k6, k7) = (class_of(b4), class_of(b5), class_of(b6), class_of(b7));
+            class |= k0 | k1 | k2 | k3 | k4 | k5 | k6 | k7;
+            pairs |=
+                prev & k0 | k0 & k1 | k1 & k2 | k2 & k3 | k3 & k4 | k4 & k5 | k5 & k6 | k6 & k7;
+            prev = k7;
+        }
+        for &c in tail {
+            let k = class_of(c);
             class |= k;
             pairs |= k & prev;
             prev = k;
@@ -156,24 +183,35 @@ impl Title {
             return None;
         }
         if class & PLAIN_UNDERSCORE != 0 || pairs & PLAIN_SPACE != 0 {
-            return Title::plain_folded(&normalize_spaces(raw), class, site);
+            return Title::plain_folded(&normalize_spaces(raw), class, default_ns, site);
         }
-        Title::plain_folded(raw, class, site)
+        Title::plain_folded(raw, class, default_ns, site)
     }
 
-    /// [`Title::parse_plain`] of `text` whose blanks are single spaces (none at
+    /// [`Title::plain_in`] of `text` whose blanks are single spaces (none at
     /// the ends), `class` the union of its bytes' [`PLAIN_CLASS`].
-    fn plain_folded(text: &str, class: u8, site: &Site) -> Option<Title> {
+    fn plain_folded(text: &str, class: u8, default_ns: i32, site: &Site) -> Option<Title> {
         if class & PLAIN_DOT != 0 && (class & PLAIN_SLASH != 0 || text == "." || text == "..") {
             return None;
         }
-        let (ns, body) = if class & PLAIN_COLON == 0 {
-            (NS_MAIN, text)
+        let (ns, ns_title, body) = if class & PLAIN_COLON == 0 {
+            // The main namespace's name without [`ns_name`]'s lookup (most
+            // link targets).
+            let ns_title = if default_ns == NS_MAIN {
+                Cow::Borrowed("")
+            } else {
+                ns_name(default_ns, site).unwrap_or_default()
+            };
+            (default_ns, ns_title, text)
         } else {
             let at = memchr::memchr(b':', text.as_bytes())?;
             let id = namespace_id_normalized(text.get(..at)?.trim_end(), site)?;
             let rest = text.get(at + 1..)?;
-            (id, rest.strip_prefix(' ').unwrap_or(rest))
+            (
+                id,
+                ns_name(id, site).unwrap_or_default(),
+                rest.strip_prefix(' ').unwrap_or(rest),
+            )
         };
         if body.is_empty() || body.len() > 255 {
             return None;
@@ -185,7 +223,7 @@ impl Title {
         }
         Some(Title {
             ns,
-            ns_name: ns_name(ns, site).unwrap_or_default(),
+            ns_name: ns_title,
             text,
         })
     }
@@ -271,6 +309,19 @@ impl std::fmt::Display for Title {
         }
         f.write_str(&self.text)
     }
+}
+
+/// `raw` without the spaces at its ends (`str::trim_matches(' ')`): their
+/// bytes looked at, no pattern searcher set up (most titles have none).
+fn trim_spaces(raw: &str) -> &str {
+    let b = raw.as_bytes();
+    if b.first() != Some(&b' ') && b.last() != Some(&b' ') {
+        return raw;
+    }
+    let start = b.iter().position(|&c| c != b' ').unwrap_or(b.len());
+    let end = b.iter().rposition(|&c| c != b' ').map_or(start, |e| e + 1);
+    // Both are character boundaries: next to a space or the string's ends.
+    raw.get(start..end).unwrap_or("")
 }
 
 /// `_` to space, runs of blanks to one space, trimmed.
@@ -369,33 +420,30 @@ pub(crate) fn namespace_id_normalized(name: &str, site: &Site) -> Option<i32> {
         if name.eq_ignore_ascii_case(project) {
             return Some(4);
         }
-        if let Some(ns) = name.len().checked_sub(5).and_then(|n| name.get(..n))
-            && name
-                .get(ns.len()..)
-                .is_some_and(|t| t.eq_ignore_ascii_case(" talk"))
+        if name.len() == project.len() + 5
+            && let Some((ns, talk)) = name.split_at_checked(project.len())
+            && talk.eq_ignore_ascii_case(" talk")
             && ns.eq_ignore_ascii_case(project)
         {
             return Some(5);
         }
-        // Only the names with the same first letter are compared; most
+        // The other names, lower-cased in one 16-byte key (none is longer)
+        // and compared whole with those of the same first letter; most
         // prefixes are no namespace (`18:30`, `Paris: …`) and have none.
-        let first = name.as_bytes().first()?.to_ascii_lowercase();
-        if first == b'i' {
-            if name.eq_ignore_ascii_case("image") {
-                return Some(6);
-            }
-            if name.eq_ignore_ascii_case("image talk") {
-                return Some(7);
-            }
+        let key = lower_key(name.as_bytes())?;
+        if key == IMAGE_KEYS[0] {
+            return Some(6);
         }
+        if key == IMAGE_KEYS[1] {
+            return Some(7);
+        }
+        let first = name.as_bytes().first()?.to_ascii_lowercase();
         let mut candidates = NS_BY_FIRST_LETTER[usize::from(first)];
         while candidates != 0 {
             let at = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
-            if let Some((id, n)) = NAMESPACES.get(at)
-                && n.eq_ignore_ascii_case(name)
-            {
-                return Some(*id);
+            if NS_KEYS.get(at) == Some(&key) {
+                return NAMESPACES.get(at).map(|(id, _)| *id);
             }
         }
         return None;
@@ -419,6 +467,54 @@ pub(crate) fn namespace_id_normalized(name: &str, site: &Site) -> Option<i32> {
         .find(|(id, n)| *id != 0 && n.eq_ignore_ascii_case(&name))
         .map(|(id, _)| *id)
 }
+
+/// The name bytes of a [`lower_key`] (the last of its sixteen holds the
+/// length): longer names are no namespace's.
+const KEY_LEN: usize = 15;
+
+/// `name` (ASCII) lower-cased into one number, its bytes from the lowest
+/// up, zeros after them and its length in the top byte (a name with a NUL
+/// byte at the end differs from the name without); `None` when longer than
+/// [`KEY_LEN`].
+fn lower_key(name: &[u8]) -> Option<u128> {
+    let len = u8::try_from(name.len())
+        .ok()
+        .filter(|&l| usize::from(l) <= KEY_LEN)?;
+    let mut key = [0u8; 16];
+    for (k, c) in key.iter_mut().zip(name) {
+        *k = c.to_ascii_lowercase();
+    }
+    key[KEY_LEN] = len;
+    Some(u128::from_le_bytes(key))
+}
+
+/// [`lower_key`] of a constant name.
+const fn const_key(name: &str) -> u128 {
+    let b = name.as_bytes();
+    assert!(b.len() <= KEY_LEN, "namespace names fit a key");
+    let mut key = [0u8; 16];
+    let mut i = 0;
+    while i < b.len() {
+        key[i] = b[i].to_ascii_lowercase();
+        i += 1;
+    }
+    key[KEY_LEN] = b.len() as u8;
+    u128::from_le_bytes(key)
+}
+
+/// The [`lower_key`]s of [`NAMESPACES`]' names, in its order.
+const NS_KEYS: [u128; NAMESPACES.len()] = {
+    let mut t = [0u128; NAMESPACES.len()];
+    let mut i = 0;
+    while i < NAMESPACES.len() {
+        t[i] = const_key(NAMESPACES[i].1);
+        i += 1;
+    }
+    t
+};
+
+/// The keys of the aliases `Image` and `Image talk`.
+const IMAGE_KEYS: [u128; 2] = [const_key("image"), const_key("image talk")];
 
 /// For each lower-cased first letter, the [`NAMESPACES`] (by index, as bits)
 /// whose names start with it (the main namespace's empty name aside).
@@ -480,6 +576,17 @@ mod tests {
             ("cat", None),
             ("", None),
             ("émile", None),
+            ("Template", Some(10)),
+            ("tEMPLATE TALK", Some(11)),
+            ("mediawiki talk", Some(9)),
+            ("image\0", None),
+            ("template\0", None),
+            ("\0", None),
+            ("templatetemplate", None),
+            ("category talk talk", None),
+            ("wikipedia talk", Some(5)),
+            ("user", Some(2)),
+            ("users", None),
         ] {
             assert_eq!(namespace_id_normalized(name, &site), id, "{name}");
             assert_eq!(namespace_id(name, &site), id, "{name}");
@@ -543,10 +650,49 @@ mod tests {
             "a/b.c",
             "Zürich",
             "Talk:Éa",
+            "cite web",
+            " Cite_web ",
+            "Infobox  settlement",
+            "Template:Foo",
+            "template talk:foo",
+            "Foo:bar",
+            "Wikipedia:X",
+            "x",
+            "",
+            "  ",
+            "a\tb",
+            "Foo&amp;bar",
+            "~x",
+            "Category:",
         ] {
             if let Some(t) = Title::parse_plain(raw, &site) {
-                assert_eq!(Ok(t), Title::parse(raw, 0, &site), "{raw}");
+                assert_eq!(Ok(t), Title::parse_general(raw, 0, &site), "{raw}");
             }
+            // In other default namespaces too, and `parse` is the general
+            // path's result whichever path it takes.
+            for ns in [NS_MAIN, NS_TEMPLATE, NS_CATEGORY, NS_PROJECT] {
+                if let Some(t) = Title::plain_in(raw, ns, &site) {
+                    assert_eq!(Ok(t), Title::parse_general(raw, ns, &site), "{raw} {ns}");
+                }
+                assert_eq!(
+                    Title::parse(raw, ns, &site),
+                    Title::parse_general(raw, ns, &site),
+                    "{raw} {ns}"
+                );
+            }
+        }
+        // Two spaces meet across the eight-byte steps of the class scan.
+        for raw in [
+            "Abcdefg  x",
+            "Abcdefgh  x",
+            "Abcdefghijklmno  x",
+            "Abcdefghijklmnop  x",
+            "  Abcdefghijklmnopq ",
+            "Abcdefg_ x",
+        ] {
+            let t = Title::parse_plain(raw, &site);
+            assert_eq!(t, Title::parse(raw, 0, &site).ok(), "{raw}");
+            assert!(t.is_some_and(|t| !t.text().contains("  ")), "{raw}");
         }
         assert!(Title::parse_plain("category : x_y", &site).is_some());
         assert!(Title::parse_plain("a:b", &site).is_none());

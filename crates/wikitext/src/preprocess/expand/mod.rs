@@ -393,19 +393,23 @@ impl PageExpander<'_, '_> {
     }
 
     /// Expands one call `node` (a top-level node of the tree of the page text
-    /// `src`) into `out`, as [`PageExpander::expand`] of the call's own source
-    /// does: a template call there starts no line (its output starting a list
-    /// or table goes on a new line). Warnings are dropped.
-    pub(crate) fn expand_call(&mut self, src: &str, node: &Node, out: &mut String) {
-        let frame = Frame::root(src);
+    /// `frame.src`; `frame` its [`Frame::root`], made once for all the calls
+    /// of that text: a root frame has no arguments, so nothing is cached in
+    /// it, and it stays as made) into `out`, as [`PageExpander::expand`] of
+    /// the call's own source does: a template call there starts no line (its
+    /// output starting a list or table goes on a new line). Warnings are
+    /// dropped.
+    pub(crate) fn expand_call(&mut self, frame: &Frame<'_>, node: &Node, out: &mut String) {
+        debug_assert!(frame.parent.is_none() && frame.args.is_empty());
         match node {
             Node::Template(b) => {
                 if self.count_node(out) {
-                    self.template(b, false, &frame, Flags::default(), 1, out);
+                    self.template(b, false, frame, Flags::default(), 1, out);
                 }
             }
-            _ => self.expand_nodes(std::slice::from_ref(node), &frame, Flags::default(), 0, out),
+            _ => self.expand_nodes(std::slice::from_ref(node), frame, Flags::default(), 0, out),
         }
+        debug_assert!(frame.cache.borrow().is_empty());
         self.warnings.clear();
     }
 
