@@ -257,8 +257,11 @@ fn decorate(range: &mut [Node], mut data_mw: String, about: String) {
                     v.push(',');
                     v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
                 }
-                _ => {
-                    e.attrs.retain(|(k, _)| k != "data-mw");
+                // None there (the usual case): no list to filter.
+                found => {
+                    if found.is_some() {
+                        e.attrs.retain(|(k, _)| k != "data-mw");
+                    }
                     // The first element only: nothing reads it after.
                     e.attrs
                         .push(("data-mw".into(), std::mem::take(&mut data_mw).into()));
