@@ -99,7 +99,7 @@ fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
 /// `data_mw` goes to the range's first element (moved there).
 /// `about` goes to the range's last node that takes one (moved: one copy
 /// fewer per range).
-fn wrap(range: Vec<Node>, mut data_mw: String, about: String) -> Vec<Node> {
+fn wrap(range: Vec<Node>, data_mw: String, about: String) -> Vec<Node> {
     // Leading whitespace (a newline the expansion put before block output)
     // stays outside; the first real node carries the transclusion.
     let lead = range
@@ -155,8 +155,48 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: String) -> Vec<Node> {
     // page properties) before a table, a div or nothing has them in an
     // empty-element span that carries the transclusion (Parsoid).
     let mut rest = stash_transparent(rest, 0);
-    // Changed in place (the list kept).
-    let last = rest.len().saturating_sub(1);
+    decorate(&mut rest, data_mw, about);
+    if out.is_empty() {
+        out = rest;
+    } else {
+        out.append(&mut rest);
+    }
+    out.extend(trailing);
+    out
+}
+
+/// Whether [`wrap`] leaves `range` (processed, not empty) as it is and only
+/// [`decorate`]s it: no leading whitespace, no trailing whitespace after a
+/// `<div>`, no leading rendering-transparent nodes to stash.
+fn stays(range: &[Node]) -> bool {
+    let ws = |n: &Node| matches!(n, Node::Text(t) if t.trim().is_empty());
+    if range.first().is_none_or(ws) {
+        return false;
+    }
+    let trail = range.iter().rev().take_while(|n| ws(n)).count();
+    if trail > 0
+        && range
+            .len()
+            .checked_sub(trail + 1)
+            .and_then(|i| range.get(i))
+            .is_some_and(|n| matches!(n, Node::Element(e) if e.name == "div"))
+    {
+        return false;
+    }
+    let run = range.iter().take_while(|n| transparent(n)).count();
+    let next_ok = match range.get(run) {
+        None => true,
+        Some(Node::Element(e)) => matches!(&*e.name, "table" | "div"),
+        Some(_) => false,
+    };
+    run == 0 || !next_ok
+}
+
+/// The range's nodes (changed in place) carry the transclusion: texts in
+/// `<span>`s, every node the `about` id (moved into the last one), the
+/// first one `typeof` and `data_mw`.
+fn decorate(range: &mut [Node], mut data_mw: String, about: String) {
+    let last = range.len().saturating_sub(1);
     let mut about = Some(about);
     // A copy, or at the last node the id itself.
     let mut about_for = |i: usize| {
@@ -166,7 +206,7 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: String) -> Vec<Node> {
             about.clone().unwrap_or_default()
         }
     };
-    for (i, node) in rest.iter_mut().enumerate() {
+    for (i, node) in range.iter_mut().enumerate() {
         if let Node::Text(t) = node {
             let t = std::mem::take(t);
             *node = span(vec![Node::Text(t)], about_for(i));
@@ -217,8 +257,11 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: String) -> Vec<Node> {
                     v.push(',');
                     v.push_str(data_mw.strip_prefix('{').unwrap_or(&data_mw));
                 }
-                _ => {
-                    e.attrs.retain(|(k, _)| k != "data-mw");
+                // None there (the usual case): no list to filter.
+                found => {
+                    if found.is_some() {
+                        e.attrs.retain(|(k, _)| k != "data-mw");
+                    }
                     // The first element only: nothing reads it after.
                     e.attrs
                         .push(("data-mw".into(), std::mem::take(&mut data_mw).into()));
@@ -226,13 +269,6 @@ fn wrap(range: Vec<Node>, mut data_mw: String, about: String) -> Vec<Node> {
             }
         }
     }
-    if out.is_empty() {
-        out = rest;
-    } else {
-        out.append(&mut rest);
-    }
-    out.extend(trailing);
-    out
 }
 
 /// Whether a range's `data-mw` has a `{{#tag:…}}` call (`"function":"tag"`,
@@ -270,42 +306,87 @@ fn about_id(mut n: usize) -> String {
     id
 }
 
-fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
-    // No marker among these siblings: the list stays as it is (no new vector),
-    // only the children's lists are processed, in the same order.
-    if !children.iter().any(|n| marker_kind(n).is_some()) {
-        for node in &mut children {
-            if let Node::Element(e) = node
-                && e.marked_below()
-            {
-                e.children = process(std::mem::take(&mut e.children), counter);
-            }
-        }
-        return children;
+/// Encapsulates the ranges among `children` in place. The nodes before the
+/// first marker do not move; from there a write index trails the read
+/// index, the slots between them holding spent nodes (markers, emptied
+/// slots) that the end truncates. A range that `wrap` leaves as it is (one
+/// `<a>` or element, the usual case) is decorated where it lies and moved
+/// down once; the others are taken out and go through [`wrap`] as a list.
+fn process(children: &mut Vec<Node>, counter: &mut usize) {
+    let Some(first) = children.iter().position(|n| marker_kind(n).is_some()) else {
+        process_children(children, counter);
+        return;
+    };
+    if let Some(before) = children.get_mut(..first) {
+        process_children(before, counter);
     }
-    let mut out: Vec<Node> = Vec::with_capacity(children.len());
-    // Peeked through `as_slice` (no `Peekable`: its peeked slot is one more
-    // move of every node).
-    let mut iter = children.into_iter();
-    while let Some(mut node) = iter.next() {
-        match marker(&mut node) {
+    // children[w..r] are spent.
+    let mut w = first;
+    let mut r = first;
+    while let Some(node) = children.get_mut(r) {
+        match marker(node) {
+            None => {
+                if let Node::Element(e) = node
+                    && e.marked_below()
+                {
+                    process(&mut e.children, counter);
+                }
+                if w != r {
+                    children.swap(w, r);
+                }
+                w += 1;
+                r += 1;
+            }
+            Some((false, _)) => r += 1,
             Some((true, data)) => {
-                let empty_output = marks_empty(&node);
-                // Collect up to the matching end in this list.
-                let mut range = Vec::new();
+                let empty_output = marks_empty(node);
+                r += 1;
+                // The range: up to the end marker, or to the next call's start
+                // (this call's end is then inside a node of the range).
+                let mut s = r;
                 let mut closed = false;
-                // Up to the end marker, or to the next call's start (this
-                // call's end is then inside a node of the range).
-                while let Some(next) = iter.as_slice().first() {
+                while let Some(next) = children.get(s) {
                     match marker_kind(next) {
                         Some(true) => break,
                         Some(false) => {
-                            iter.next();
                             closed = true;
                             break;
                         }
-                        None => range.extend(iter.next()),
+                        None => s += 1,
                     }
+                }
+                if closed && s > r {
+                    let range = children.get_mut(r..s).unwrap_or_default();
+                    process_children(range, counter);
+                    if let Some(data) = data {
+                        if stays(range) {
+                            *counter += 1;
+                            decorate(range, data, about_id(*counter));
+                        } else {
+                            let taken = take_out(range);
+                            *counter += 1;
+                            let wrapped = wrap(taken, data, about_id(*counter));
+                            // The end marker is spent too.
+                            r = s + 1;
+                            place(children, &mut w, &mut r, wrapped);
+                            continue;
+                        }
+                    }
+                    // Down to the write index, in order.
+                    for i in r..s {
+                        if w != i {
+                            children.swap(w, i);
+                        }
+                        w += 1;
+                    }
+                    r = s + 1;
+                    continue;
+                }
+                let mut range = take_out(children.get_mut(r..s).unwrap_or_default());
+                r = s;
+                if closed {
+                    // The end marker is spent.
+                    r += 1;
                 }
                 // The end inside a later sibling (a list or table the output
                 // opened): the range runs to that sibling.
@@ -322,14 +403,13 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                 if closed
                     && range.is_empty()
                     && !empty_output
-                    && iter
-                        .as_slice()
-                        .first()
-                        .is_some_and(|n| matches!(n, Node::Element(e) if e.name == "table"))
+                    && let Some(next) = children.get_mut(r)
+                    && matches!(next, Node::Element(e) if e.name == "table")
                 {
-                    range.extend(iter.next());
+                    range.push(std::mem::replace(next, SPENT));
+                    r += 1;
                 }
-                let mut range = process_children(range, counter);
+                process_children(&mut range, counter);
                 // Empty output: an empty span carries the transclusion. Output
                 // the tree builder dropped entirely (stray table tags) gets
                 // `class="mw-empty-elt"`, as in Parsoid (its stripped-tag
@@ -348,34 +428,53 @@ fn process(mut children: Vec<Node>, counter: &mut usize) -> Vec<Node> {
                     *counter += 1;
                     range = wrap(range, data, about_id(*counter));
                 }
-                out.append(&mut range);
+                place(children, &mut w, &mut r, range);
                 if !rest.is_empty() {
-                    out.append(&mut process(rest, counter));
+                    process(&mut rest, counter);
+                    place(children, &mut w, &mut r, rest);
                 }
             }
-            Some((false, _)) => {}
-            None => out.push(match node {
-                Node::Element(mut e) if e.marked_below() => {
-                    e.children = process(std::mem::take(&mut e.children), counter);
-                    Node::Element(e)
-                }
-                other => other,
-            }),
         }
     }
-    out
+    children.truncate(w);
 }
 
-/// Each node's children processed, in order (the list itself kept).
-fn process_children(mut nodes: Vec<Node>, counter: &mut usize) -> Vec<Node> {
-    for node in &mut nodes {
+/// What an emptied slot holds until the end truncates it (no allocation).
+const SPENT: Node = Node::Text(String::new());
+
+/// The nodes of `range`, their slots left spent.
+fn take_out(range: &mut [Node]) -> Vec<Node> {
+    range
+        .iter_mut()
+        .map(|n| std::mem::replace(n, SPENT))
+        .collect()
+}
+
+/// Puts `nodes` at the write index `w`, over spent slots (the read index `r`
+/// moves on when there is none left: a range's output is no longer than
+/// the nodes and markers it came from, so this does not happen).
+fn place(children: &mut Vec<Node>, w: &mut usize, r: &mut usize, nodes: Vec<Node>) {
+    for node in nodes {
+        match children.get_mut(*w) {
+            Some(slot) if *w < *r => *slot = node,
+            _ => {
+                children.insert(*w, node);
+                *r += 1;
+            }
+        }
+        *w += 1;
+    }
+}
+
+/// Each node's children processed, in order.
+fn process_children(nodes: &mut [Node], counter: &mut usize) {
+    for node in nodes {
         if let Node::Element(e) = node
             && e.marked_below()
         {
-            e.children = process(std::mem::take(&mut e.children), counter);
+            process(&mut e.children, counter);
         }
     }
-    nodes
 }
 
 /// Runs the pass over the body's children.
@@ -386,7 +485,8 @@ pub(crate) fn encapsulate(nodes: Vec<Node>) -> Vec<Node> {
     let mut nodes = nodes;
     hoist_trailing_starts(&mut nodes);
     let mut counter = 0;
-    process(nodes, &mut counter)
+    process(&mut nodes, &mut counter);
+    nodes
 }
 
 /// A start marker that is the last thing in an element (its output begins
@@ -506,13 +606,110 @@ fn contains(node: &Node, wanted: impl Fn(Option<bool>) -> bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Element, Node, about_id, hoist_trailing_starts, wrap};
+    use super::{
+        Element, Node, about_id, decorate, encapsulate, hoist_trailing_starts, stays, wrap,
+    };
 
     fn start(call: &'static str) -> Node {
         let mut m = Element::new("meta");
         m.attrs.push(("typeof".into(), "mw:Transclusion".into()));
         m.attrs.push(("data-mw".into(), call.into()));
         Node::Element(m)
+    }
+
+    fn end() -> Node {
+        let mut m = Element::new("meta");
+        m.attrs
+            .push(("typeof".into(), "mw:Transclusion/End".into()));
+        Node::Element(m)
+    }
+
+    fn el(name: &'static str, children: Vec<Node>) -> Node {
+        let mut e = Element::new(name);
+        e.children = children;
+        Node::Element(e)
+    }
+
+    fn text(s: &str) -> Node {
+        Node::Text(s.into())
+    }
+
+    /// `node` with the attributes `decorate` gives a range's first node.
+    fn first(node: Node, about: &'static str, data: &'static str) -> Node {
+        let Node::Element(mut e) = node else {
+            return node;
+        };
+        e.attrs.push(("about".into(), about.into()));
+        e.attrs.push(("typeof".into(), "mw:Transclusion".into()));
+        e.attrs.push(("data-mw".into(), data.into()));
+        Node::Element(e)
+    }
+
+    /// A range `wrap` leaves in place is decorated the same where it lies.
+    #[test]
+    fn ranges_that_stay_are_wrapped_in_place() {
+        let ranges = [
+            vec![el("a", vec![text("x")])],
+            vec![text("a"), el("b", vec![]), text("c")],
+            vec![el("div", vec![]), text("x"), text("\n")],
+            vec![el("link", vec![]), text("x")],
+            // Not in place: leading whitespace, whitespace after a div,
+            // a stashed category before a table.
+            vec![text("\n"), el("b", vec![])],
+            vec![el("div", vec![]), text("\n")],
+            vec![el("link", vec![]), el("table", vec![])],
+        ];
+        let mut kept = 0;
+        for range in ranges {
+            let wrapped = wrap(range.clone(), "{}".into(), "#mwt1".into());
+            let mut decorated = range.clone();
+            decorate(&mut decorated, "{}".into(), "#mwt1".into());
+            if stays(&range) {
+                kept += 1;
+                assert_eq!(wrapped, decorated);
+            } else {
+                assert_ne!(wrapped, decorated);
+            }
+        }
+        assert_eq!(kept, 4);
+    }
+
+    /// Ranges in place and through `wrap`, a stray end, an empty call and
+    /// a range left open (its end inside a later sibling) in one list.
+    #[test]
+    fn a_list_is_encapsulated_in_place() {
+        let nodes = vec![
+            text("a"),
+            start("d1"),
+            el("b", vec![text("x")]),
+            end(),
+            text("c"),
+            end(),
+            start("d2"),
+            text(" "),
+            el("i", vec![]),
+            end(),
+            start("d3"),
+            end(),
+            start("d4"),
+            el("ul", vec![el("li", vec![text("y"), end()])]),
+            el("p", vec![]),
+            text("z"),
+        ];
+        let mut empty = Element::new("span");
+        empty.attrs.push(("class".into(), "mw-empty-elt".into()));
+        let want = vec![
+            text("a"),
+            first(el("b", vec![text("x")]), "#mwt1", "d1"),
+            text("c"),
+            text(" "),
+            first(el("i", vec![]), "#mwt2", "d2"),
+            first(Node::Element(empty), "#mwt3", "d3"),
+            first(el("ul", vec![el("li", vec![text("y")])]), "#mwt4", "d4"),
+            el("p", vec![]),
+            text("z"),
+        ];
+        assert_eq!(encapsulate(nodes), want);
     }
 
     #[test]

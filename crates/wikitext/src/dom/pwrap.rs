@@ -169,9 +169,16 @@ fn split(node: Node, out: &mut Vec<(Option<bool>, Node)>) {
     out.extend(merged.into_iter().map(|(w, e)| (w, Node::Element(e))));
 }
 
-/// Wraps the inline runs among `children`.
-fn wrap_children(children: Vec<Node>) -> Vec<Node> {
-    let mut out: Vec<Node> = Vec::with_capacity(children.len());
+/// Room the body's list keeps for the nodes later passes append (Cite's
+/// auto-generated reference lists: a newline and a list per group). Without
+/// it the first append moves the whole list (a page's top level is often
+/// hundreds of nodes, and few are wrapped: the list is as long as it was).
+const BODY_SPARE: usize = 4;
+
+/// Wraps the inline runs among `children` (the result with room for
+/// `spare` more nodes).
+fn wrap_children(children: Vec<Node>, spare: usize) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(children.len() + spare);
     // Index in `out` of the open paragraph.
     let mut open: Option<usize> = None;
     // One buffer for every child's parts.
@@ -240,7 +247,7 @@ fn place(wrap: Option<bool>, node: Node, out: &mut Vec<Node>, open: &mut Option<
 
 /// Runs the pass on the children of `<body>`.
 pub(crate) fn pwrap(body: Vec<Node>) -> Vec<Node> {
-    let mut body = wrap_children(body);
+    let mut body = wrap_children(body, BODY_SPARE);
     inside_blockquotes(&mut body);
     body
 }
@@ -259,7 +266,7 @@ fn inside_blockquotes(nodes: &mut [Node]) {
     while let Some(e) = stack.pop() {
         if e.name == "blockquote" {
             let children = std::mem::take(&mut e.children);
-            e.children = wrap_children(children);
+            e.children = wrap_children(children, 0);
         }
         push(&mut e.children, &mut stack);
     }

@@ -167,22 +167,30 @@ pub(crate) fn markers(nodes: &[Node]) -> Vec<Mark> {
 /// attributes or tables). Iterative, one path buffer: the tree may be deep
 /// and large.
 pub(crate) fn walk<'a>(nodes: &'a [Node], mut f: impl FnMut(&[usize], &'a Node)) {
-    let mut stack: Vec<(&'a [Node], usize)> = vec![(nodes, 0)];
-    let mut path: Path = Vec::new();
-    while let Some((list, i)) = stack.pop() {
-        let Some(node) = list.get(i) else {
+    // One iterator per open list; `path` ends with the index of the top
+    // list's next node (a node costs one step of its list's iterator, no
+    // frame popped and pushed back).
+    let mut stack: Vec<std::slice::Iter<'a, Node>> = vec![nodes.iter()];
+    let mut path: Path = vec![0];
+    while let Some(list) = stack.last_mut() {
+        let Some(node) = list.next() else {
+            stack.pop();
             path.pop();
+            if let Some(i) = path.last_mut() {
+                *i += 1;
+            }
             continue;
         };
-        stack.push((list, i + 1));
-        path.push(i);
         f(&path, node);
         match node {
             Node::Element(e) if e.marked_below() && !e.children.is_empty() => {
-                stack.push((&e.children, 0));
+                stack.push(e.children.iter());
+                path.push(0);
             }
             _ => {
-                path.pop();
+                if let Some(i) = path.last_mut() {
+                    *i += 1;
+                }
             }
         }
     }
@@ -908,6 +916,47 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every node's path, in document order, not below an element marked
+    /// as holding nothing for the passes.
+    #[test]
+    fn walk_gives_paths_in_document_order() {
+        let el = |name: &'static str, children: Vec<Node>, marked: bool| {
+            let mut e = Element::new(name);
+            e.children = children;
+            if !marked {
+                e.marked = crate::dom::Marked::NONE;
+            }
+            Node::Element(e)
+        };
+        let nodes = vec![
+            text("a"),
+            el(
+                "x",
+                vec![
+                    text("b"),
+                    el("y", vec![text("c")], true),
+                    el("z", vec![text("d")], false),
+                ],
+                true,
+            ),
+            el("w", Vec::new(), true),
+            text("e"),
+        ];
+        let mut seen = Vec::new();
+        walk(&nodes, |path, _| seen.push(path.to_vec()));
+        let want: Vec<Vec<usize>> = vec![
+            vec![0],
+            vec![1],
+            vec![1, 0],
+            vec![1, 1],
+            vec![1, 1, 0],
+            vec![1, 2],
+            vec![2],
+            vec![3],
+        ];
+        assert_eq!(seen, want);
+    }
 
     fn text(s: &str) -> Node {
         Node::Text(s.into())
