@@ -227,7 +227,7 @@ fn push_run(out: &mut Vec<u8>, bytes: &[u8], from: usize, to: usize) {
 /// Appends the first `len` bytes of `block` (a fixed-size copy of the whole
 /// block, the rest cut off again).
 #[inline(always)]
-fn push_prefix<const N: usize>(out: &mut Vec<u8>, block: &[u8; N], len: usize) {
+pub(super) fn push_prefix<const N: usize>(out: &mut Vec<u8>, block: &[u8; N], len: usize) {
     let keep = out.len() + len;
     out.extend_from_slice(block);
     out.truncate(keep);
@@ -313,7 +313,7 @@ fn replacement(byte: u8) -> (&'static str, [u8; 8]) {
 /// `bytes` (at most a block: only its first block otherwise) followed by
 /// zeros (never escaped), copied by fixed-size pieces that overlap (no call).
 #[inline(always)]
-fn padded(bytes: &[u8]) -> [u8; WIDTH] {
+pub(super) fn padded(bytes: &[u8]) -> [u8; WIDTH] {
     if let Some(block) = bytes.first_chunk::<WIDTH>() {
         return *block;
     }
