@@ -161,6 +161,20 @@ fn escape_blocks(out: &mut Vec<u8>, bytes: &[u8], quote: u8) -> (usize, usize) {
         // The block's first byte not written yet, from `at` (at most the
         // next hit's offset).
         let mut s = 0;
+        if hits == Lanes::load(block).eq(quote).bits() {
+            // Only the quote (most blocks of a JSON value, `"` after `"`):
+            // one replacement, no byte read, no no-break space to tell.
+            let word = replacement_word(quote);
+            while hits != 0 {
+                let offset = hits.trailing_zeros() as usize & (WIDTH - 1);
+                hits &= hits - 1;
+                copy_run(&mut buf, o, window, s);
+                o += offset - s;
+                copy_at(&mut buf, o & (BLOCK_OUT - 1), &word.to_le_bytes());
+                o += (word >> 56) as usize;
+                s = offset + 1;
+            }
+        }
         while hits != 0 {
             let offset = hits.trailing_zeros() as usize & (WIDTH - 1);
             hits &= hits - 1;
