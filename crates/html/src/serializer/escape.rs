@@ -158,29 +158,46 @@ fn escape_blocks(out: &mut Vec<u8>, bytes: &[u8], quote: u8) -> (usize, usize) {
         if let Some(run) = block_at(bytes, start) {
             copy_at(&mut buf, 0, run);
         }
-        start = at;
+        // The block's first byte not written yet, from `at` (at most the
+        // next hit's offset).
+        let mut s = 0;
+        if hits == Lanes::load(block).eq(quote).bits() {
+            // Only the quote (most blocks of a JSON value, `"` after `"`):
+            // one replacement, no byte read, no no-break space to tell.
+            let word = replacement_word(quote);
+            while hits != 0 {
+                let offset = hits.trailing_zeros() as usize & (WIDTH - 1);
+                hits &= hits - 1;
+                copy_run(&mut buf, o, window, s);
+                o += offset - s;
+                copy_at(&mut buf, o & (BLOCK_OUT - 1), &word.to_le_bytes());
+                o += (word >> 56) as usize;
+                s = offset + 1;
+            }
+        }
         while hits != 0 {
-            let offset = hits.trailing_zeros() as usize;
+            let offset = hits.trailing_zeros() as usize & (WIDTH - 1);
             hits &= hits - 1;
-            let i = at + offset;
             let byte = block.get(offset).copied().unwrap_or_default();
             if byte == 0xA0 {
+                let i = at + offset;
                 if i == 0 || bytes.get(i - 1) != Some(&0xC2) {
                     continue;
                 }
                 // The lead byte was written with the run before: written
                 // over by the replacement.
-                copy_run(&mut buf, o, window, start - at);
-                o = (o + i - 1) - start;
+                copy_run(&mut buf, o, window, s);
+                o = (o + offset - 1) - s;
             } else {
-                copy_run(&mut buf, o, window, start - at);
-                o += i - start;
+                copy_run(&mut buf, o, window, s);
+                o += offset - s;
             }
-            let (text, padded_text) = replacement(byte);
-            copy_at(&mut buf, o & (BLOCK_OUT - 1), &padded_text);
-            o += text.len();
-            start = i + 1;
+            let word = replacement_word(byte);
+            copy_at(&mut buf, o & (BLOCK_OUT - 1), &word.to_le_bytes());
+            o += (word >> 56) as usize;
+            s = offset + 1;
         }
+        start = at + s;
         match (
             buf.first_chunk::<{ 4 * WIDTH }>(),
             buf.first_chunk::<BLOCK_OUT>(),
@@ -224,7 +241,7 @@ fn push_run(out: &mut Vec<u8>, bytes: &[u8], from: usize, to: usize) {
 /// Appends the first `len` bytes of `block` (a fixed-size copy of the whole
 /// block, the rest cut off again).
 #[inline(always)]
-fn push_prefix<const N: usize>(out: &mut Vec<u8>, block: &[u8; N], len: usize) {
+pub(super) fn push_prefix<const N: usize>(out: &mut Vec<u8>, block: &[u8; N], len: usize) {
     let keep = out.len() + len;
     out.extend_from_slice(block);
     out.truncate(keep);
@@ -261,6 +278,31 @@ const REPLACEMENTS: [(&str, [u8; 8]); 32] = {
     table
 };
 
+/// [`REPLACEMENTS`]' padded texts as words, each with its text's length in
+/// its top byte (past the longest text, six bytes: written past the text
+/// like the padding, and written over or cut off again): one load gives
+/// [`escape_blocks`] both.
+const REPLACEMENT_WORDS: [u64; 32] = {
+    let mut words = [0u64; 32];
+    let mut i = 0;
+    while i < words.len() {
+        let (text, padded) = REPLACEMENTS[i];
+        words[i] = u64::from_le_bytes(padded) | ((text.len() as u64) << 56);
+        i += 1;
+    }
+    words
+};
+
+/// The replacement of a byte [`specials`] finds, as a word
+/// ([`REPLACEMENT_WORDS`]).
+#[inline(always)]
+fn replacement_word(byte: u8) -> u64 {
+    REPLACEMENT_WORDS
+        .get(usize::from(byte & 31))
+        .copied()
+        .unwrap_or_default()
+}
+
 /// Where the clean run before the special byte at `i` ends: at `i`, or, for
 /// 0xA0, at its lead byte 0xC2 (U+00A0); `None` for an 0xA0 that continues
 /// another character (left alone).
@@ -285,7 +327,7 @@ fn replacement(byte: u8) -> (&'static str, [u8; 8]) {
 /// `bytes` (at most a block: only its first block otherwise) followed by
 /// zeros (never escaped), copied by fixed-size pieces that overlap (no call).
 #[inline(always)]
-fn padded(bytes: &[u8]) -> [u8; WIDTH] {
+pub(super) fn padded(bytes: &[u8]) -> [u8; WIDTH] {
     if let Some(block) = bytes.first_chunk::<WIDTH>() {
         return *block;
     }
@@ -528,6 +570,9 @@ mod tests {
             assert_eq!(found, text);
             assert_eq!(padded.get(..text.len()), Some(text.as_bytes()));
             assert!(padded.iter().skip(text.len()).all(|&b| b == 0));
+            let word = replacement_word(byte).to_le_bytes();
+            assert_eq!(word.get(..7), padded.get(..7));
+            assert_eq!(usize::from(word[7]), text.len());
         }
     }
 

