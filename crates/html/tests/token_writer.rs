@@ -162,7 +162,7 @@ fn seen(tokens: &[OwnedToken]) -> Vec<Seen> {
                 t.name().to_string(),
                 t.attrs()
                     .iter()
-                    .map(|a| (a.name.to_string(), a.value.clone()))
+                    .map(|a| (a.name.to_string(), a.value.to_string()))
                     .collect(),
                 t.self_closing(),
             ),

@@ -63,7 +63,7 @@ fn structure(bytes: &[u8]) -> Vec<Item> {
                 tag.name().to_string(),
                 tag.attrs()
                     .iter()
-                    .map(|a| (a.name.to_string(), a.value.clone()))
+                    .map(|a| (a.name.to_string(), a.value.to_string()))
                     .collect(),
             )),
             OwnedToken::EndTag(tag) => out.push(Item::End(tag.name().to_string())),

@@ -113,7 +113,7 @@ impl ItemWriter {
             }
             Item::MetaCharset => {
                 let encoding = o.inject_meta_charset.as_deref().unwrap_or_default();
-                let attr = [OwnedAttribute::new("charset", encoding)];
+                let attr = [OwnedAttribute::new("charset", encoding.to_owned())];
                 let tag = StartTag {
                     ns: Namespace::Html,
                     name: "meta",

@@ -12,9 +12,11 @@
 //! loses a byte. Only an unfinished tag dropped at end of file lies after the last
 //! span.
 
+mod attr_value;
 mod name;
 mod owned;
 
+pub use attr_value::AttrValue;
 pub use name::Name;
 pub use owned::{
     OwnedAttribute, OwnedDoctype, OwnedProcessingInstruction, OwnedTag, OwnedText, OwnedToken,

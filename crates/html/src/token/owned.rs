@@ -1,6 +1,6 @@
 //! Owned tokens: what any crate builds, keeps, queues and transforms.
 
-use super::{Attributes, Doctype, Name, ProcessingInstruction, Tag, Text, Token};
+use super::{AttrValue, Attributes, Doctype, Name, ProcessingInstruction, Tag, Text, Token};
 use crate::atom::{Atom, AtomTable};
 use crate::dom_patch::{AttrNamespace, Namespace};
 use crate::span::Span;
@@ -330,7 +330,7 @@ impl OwnedTag {
                 .map(|a| OwnedAttribute {
                     name: Name::from_atom(a.name, atoms),
                     ns: AttrNamespace::None,
-                    value: a.value.to_owned(),
+                    value: a.value.to_owned().into(),
                     has_value: a.has_value,
                     name_span: Some(a.name_span),
                     value_span: Some(a.value_span),
@@ -469,7 +469,7 @@ impl OwnedTag {
             None => self.attrs.push(OwnedAttribute {
                 name,
                 ns: AttrNamespace::None,
-                value: value.to_owned(),
+                value: value.to_owned().into(),
                 has_value,
                 name_span: Some(name_span),
                 value_span: Some(value_span),
@@ -538,7 +538,8 @@ impl OwnedTag {
     }
 
     /// Sets the attribute `name` to `value`: in place if it exists, else appended.
-    pub fn set_attr(&mut self, name: impl Into<Name>, value: impl Into<String>) {
+    /// A literal value is kept as static text ([`AttrValue`]), not copied.
+    pub fn set_attr(&mut self, name: impl Into<Name>, value: impl Into<AttrValue>) {
         let name = name.into();
         let value = value.into();
         self.modified = true;
@@ -576,7 +577,7 @@ impl OwnedTag {
     }
 
     /// Builder form of [`set_attr`](Self::set_attr).
-    pub fn with_attr(mut self, name: impl Into<Name>, value: impl Into<String>) -> OwnedTag {
+    pub fn with_attr(mut self, name: impl Into<Name>, value: impl Into<AttrValue>) -> OwnedTag {
         self.set_attr(name, value);
         self
     }
@@ -600,8 +601,10 @@ pub struct OwnedAttribute {
     /// The namespace, when the producer knows it (see [`OwnedTag::ns`]); serializers
     /// write it as an `xlink:`/`xml:`/`xmlns:` prefix, the tree builder ignores it.
     pub ns: AttrNamespace,
-    /// The value after character-reference decoding.
-    pub value: String,
+    /// The value after character-reference decoding: an owned string when
+    /// read from a source, static text or an owned string when made by a
+    /// program ([`AttrValue`]).
+    pub value: AttrValue,
     /// Whether the source had a value (`<input disabled>` has none; `value` is then
     /// empty). A serializer may write a valueless attribute without `=""`.
     pub has_value: bool,
@@ -612,8 +615,9 @@ pub struct OwnedAttribute {
 }
 
 impl OwnedAttribute {
-    /// An attribute made by a program: no namespace, a value, no spans.
-    pub fn new(name: impl Into<Name>, value: impl Into<String>) -> OwnedAttribute {
+    /// An attribute made by a program: no namespace, a value (a literal is
+    /// kept as static text), no spans.
+    pub fn new(name: impl Into<Name>, value: impl Into<AttrValue>) -> OwnedAttribute {
         OwnedAttribute {
             name: name.into(),
             ns: AttrNamespace::None,

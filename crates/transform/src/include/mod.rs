@@ -253,7 +253,7 @@ impl AsyncHandler<OwnedToken> for IncludeHandler {
 pub fn error_markup(code: &str, message: &str) -> Vec<OwnedToken> {
     let span = OwnedTag::new("span")
         .with_attr("class", "tagloom-error")
-        .with_attr("data-tagloom-error", code);
+        .with_attr("data-tagloom-error", code.to_owned());
     vec![
         OwnedToken::StartTag(span),
         OwnedToken::text(message),

@@ -471,7 +471,7 @@ fn set_slot(
             slot.value.clear();
             slot.value.push_str(value);
         }
-        None => list.push(OwnedAttribute::new(name, value)),
+        None => list.push(OwnedAttribute::new(name, value.to_owned())),
     }
 }
 

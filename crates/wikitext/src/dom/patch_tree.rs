@@ -549,6 +549,12 @@ impl TreeSink for PatchTree {
 /// Where a [`SharedTree`] leaves its tree.
 pub(crate) type TreeSlot = Arc<Mutex<Option<PatchTree>>>;
 
+/// Whether `a`'s value owns an allocation: an address no other value has
+/// while it lives.
+fn owns_allocation(a: &OwnedAttribute) -> bool {
+    !a.value.is_empty() && !a.value.is_static()
+}
+
 /// The [`AttrHandoff`] between a [`SharedTree`] and its feeder.
 pub(crate) type SharedHandoff = Arc<Mutex<AttrHandoff>>;
 
@@ -592,10 +598,11 @@ struct Expected {
 
 impl AttrHandoff {
     /// Whether `tag`'s attributes are worth moving: not when there are none,
-    /// or no value owns an allocation (empty values all share one address, so
-    /// they cannot tell the token's element from a clone).
+    /// or no value owns an allocation (empty values all share one address, and
+    /// so do static ones with the same text, so they cannot tell the token's
+    /// element from a clone).
     pub(crate) fn worth_moving(tag: &OwnedTag) -> bool {
-        tag.attrs().iter().any(|a| !a.value.is_empty())
+        tag.attrs().iter().any(owns_allocation)
     }
 
     /// Expects `tag`'s attributes; `false` when they are not
@@ -606,7 +613,7 @@ impl AttrHandoff {
         self.expect = attrs
             .iter()
             .enumerate()
-            .find(|(_, a)| !a.value.is_empty())
+            .find(|(_, a)| owns_allocation(a))
             .map(|(index, a)| Expected {
                 count: attrs.len(),
                 index,
@@ -634,7 +641,7 @@ impl AttrHandoff {
                 if let Cow::Owned(n) = &name {
                     private |= is_private(n);
                 }
-                (name, a.value.into())
+                (name, a.value)
             })
             .collect();
         (attrs, private)

@@ -317,7 +317,7 @@ fn encoded_in_href(b: u8) -> bool {
     )
 }
 
-fn ext_tag(href: &str, class: &str) -> OwnedTag {
+fn ext_tag(href: &str, class: &'static str) -> OwnedTag {
     let href = clean_href(href);
     OwnedTag::new(atom::A)
         .with_attr(atom::REL, "mw:ExtLink nofollow")

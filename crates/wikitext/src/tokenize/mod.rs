@@ -367,7 +367,7 @@ impl<'a> Tokenizer<'a> {
             let attrs = tag.attrs_mut();
             attrs.reserve_exact(4);
             attrs.push(OwnedAttribute::new(atom::TYPEOF, kind));
-            attrs.push(OwnedAttribute::new(atom::DATA_MW, call.data_mw.as_str()));
+            attrs.push(OwnedAttribute::new(atom::DATA_MW, call.data_mw.clone()));
             attrs.push(OwnedAttribute::new(
                 table::CALL_NAME.clone(),
                 index.to_string(),

@@ -376,7 +376,7 @@ impl Tokenizer<'_> {
                 && text.len() <= MAX_FOSTER_TEXT
                 && !text.contains([START, END])
             {
-                tag.set_attr(ATTR_HSUFFIX, text);
+                tag.set_attr(ATTR_HSUFFIX, text.to_owned());
             }
             self.emit_html(OwnedToken::StartTag(tag), self.pos);
         }
@@ -985,7 +985,7 @@ pub(crate) fn mark_tables(out: &mut [WikiToken], src: &str, first: usize) {
                     (ATTR_TID, name)
                 };
                 tag.set_attr(tid, t.id.to_string());
-                tag.set_attr(name, text);
+                tag.set_attr(name, text.to_owned());
             }
         }
     }
