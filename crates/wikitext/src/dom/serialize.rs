@@ -11,7 +11,7 @@ use tagloom_html::dom_patch::Namespace;
 use tagloom_html::serializer::{EscapeMode, Utf8Bytes, serializes_as_void};
 
 use super::{Node, cleanup, display_space};
-use crate::transform::links::Derived;
+use crate::transform::links::{Derived, red_link_title};
 
 /// Appends the HTML of `nodes` to `out`. The HTML is built as bytes (the
 /// escaping's fastest form) that are only ever whole text ([`Utf8Bytes`]:
@@ -100,15 +100,26 @@ fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
                 // Whether it has the attribute that starts template output
                 // ([`cleanup::in_template`]), told by the names' match.
                 let mut template = false;
+                // A red link's title, looked up at the first empty attribute
+                // that may stand for a derived value: one pass for its `href`
+                // and its `data-mw-i18n`.
+                let mut red: Option<Option<&str>> = None;
                 for (k, v) in &e.attrs {
                     template |= write_attr_open(out, k);
-                    match Derived::of(k, v, &e.attrs) {
+                    let derived = if v.is_empty() && Derived::derivable(k) {
+                        red.get_or_insert_with(|| red_link_title(&e.attrs))
+                            .and_then(|title| Derived::named(k, title))
+                    } else {
+                        None
+                    };
+                    match derived {
                         Some(derived) => derived.write(out),
                         None => out.push_escaped(v, EscapeMode::DoubleQuoted),
                     }
                     out.push_ascii(b'"');
                 }
-                if page && props.flaggable && cleanup::flags(e) {
+                // [`cleanup::flags`], the name's test already made.
+                if page && props.flaggable && e.attrs.is_empty() && cleanup::is_empty(e) {
                     out.push_str(" class=\"");
                     out.push_str(cleanup::EMPTY_CLASS);
                     out.push_ascii(b'"');

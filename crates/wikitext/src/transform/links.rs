@@ -163,24 +163,25 @@ impl<'a> Derived<'a> {
     /// What attribute `name` with `value`, on an element with `attrs`, stands
     /// for; `None` when it is written as it is.
     pub(crate) fn of(name: &str, value: &str, attrs: &'a [Attr]) -> Option<Derived<'a>> {
-        if !value.is_empty() {
+        if !value.is_empty() || !Self::derivable(name) {
             return None;
         }
-        let title = || {
-            attrs
-                .iter()
-                .find(|(k, _)| k == "title")
-                .map(|(_, v)| v.as_str())
-        };
+        Self::named(name, red_link_title(attrs)?)
+    }
+
+    /// Whether an empty attribute `name` may stand for a derived value (on a
+    /// red link: [`red_link_title`]).
+    #[inline]
+    pub(crate) fn derivable(name: &str) -> bool {
+        matches!(name, "data-mw-i18n" | "href")
+    }
+
+    /// What the empty attribute `name` of a red link to `title` stands for.
+    #[inline]
+    pub(crate) fn named(name: &str, title: &'a str) -> Option<Derived<'a>> {
         match name {
-            "data-mw-i18n" => title().map(Derived::I18n),
-            "href"
-                if attrs
-                    .iter()
-                    .any(|(k, v)| k == "data-mw-i18n" && v.is_empty()) =>
-            {
-                title().map(Derived::Href)
-            }
+            "data-mw-i18n" => Some(Derived::I18n(title)),
+            "href" => Some(Derived::Href(title)),
             _ => None,
         }
     }
@@ -239,6 +240,23 @@ impl<'a> Derived<'a> {
             }
         }
     }
+}
+
+/// The title of the red link `attrs` are of (its first `title`, when it has
+/// an empty `data-mw-i18n`: [`Derived`]), `None` for any other element. One
+/// pass, which a serializer makes once an element for both of its derived
+/// attributes ([`Derived::named`]).
+pub(crate) fn red_link_title(attrs: &[Attr]) -> Option<&str> {
+    let mut title = None;
+    let mut red = false;
+    for (k, v) in attrs {
+        match k.as_ref() {
+            "title" if title.is_none() => title = Some(v.as_str()),
+            "data-mw-i18n" => red |= v.is_empty(),
+            _ => {}
+        }
+    }
+    if red { title } else { None }
 }
 
 /// Whether `title` in an href attribute is itself with `_` for ` `: nothing
@@ -356,6 +374,19 @@ mod tests {
         // Not a red link: an empty href is written as it is.
         let link: Vec<Attr> = vec![("href".into(), "".into()), ("title".into(), "x".into())];
         assert_eq!(Derived::of("href", "", &link), None);
+        // One pass for both: the first title, an empty `data-mw-i18n` anywhere.
+        assert_eq!(red_link_title(&attrs), Some("Foo"));
+        assert_eq!(red_link_title(&link), None);
+        let twice: Vec<Attr> = vec![
+            ("data-mw-i18n".into(), "{}".into()),
+            ("title".into(), "A".into()),
+            ("title".into(), "B".into()),
+            ("data-mw-i18n".into(), "".into()),
+        ];
+        assert_eq!(red_link_title(&twice), Some("A"));
+        assert_eq!(red_link_title(&twice[..3]), None);
+        assert_eq!(Derived::named("href", "A"), Some(Derived::Href("A")));
+        assert_eq!(Derived::named("title", "A"), None);
     }
 
     #[test]
