@@ -329,6 +329,23 @@ struct Parser<'a> {
     /// Plain `[[…]]` taken whole ([`Parser::plain_link_end`]); off only in
     /// the tests that compare both ways.
     plain_links: bool,
+    /// The index in `stack` of the top `{` piece (the accumulator's), kept
+    /// as pieces come and go: not found by a walk down the stack at every
+    /// text push.
+    brace: Option<usize>,
+    /// What the main scan stops at, for the stack as it is: refreshed when
+    /// the top piece or its parts change ([`Parser::refresh_stops`]), not
+    /// worked out again at every stop.
+    stops: Stops,
+}
+
+/// The main scan's stops for the current top piece (see [`stop_set`]).
+#[derive(Clone, Copy, Default)]
+struct Stops {
+    closing: Option<u8>,
+    pipe: bool,
+    equals: bool,
+    set: usize,
 }
 
 /// Source bytes per top-level node, rounded down: the root's list is made
@@ -359,7 +376,26 @@ impl<'a> Parser<'a> {
             no_more_closing: Vec::new(),
             open_count: 0,
             plain_links: true,
+            brace: None,
+            stops: Stops::default(),
         }
+    }
+
+    /// Works the stop set out again after a change to the top piece.
+    fn refresh_stops(&mut self) {
+        let top = self.stack.last();
+        let closing = top.map(Piece::close);
+        let pipe = top.is_some_and(|p| p.open != b'\n' && p.open != b'[');
+        let equals = pipe
+            && top.is_some_and(|p| {
+                p.parts.len() > 1 && p.parts.last().is_some_and(|x| x.eq.is_none())
+            });
+        self.stops = Stops {
+            closing,
+            pipe,
+            equals,
+            set: stop_set(closing, pipe, equals),
+        };
     }
 
     /// The accumulator: the current part of the top brace piece, or the root.
@@ -372,11 +408,8 @@ impl<'a> Parser<'a> {
 
     /// The current part of the top brace piece (`None`: the root).
     fn accumulator(&mut self) -> Option<&mut Part> {
-        self.stack
-            .iter_mut()
-            .rev()
-            .find(|p| p.open == b'{')
-            .and_then(|p| p.parts.last_mut())
+        let k = self.brace?;
+        self.stack.get_mut(k).and_then(|p| p.parts.last_mut())
     }
 
     /// Called once a stop and more (the main scan's text before each stop):
@@ -392,17 +425,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn find_pipe(&self) -> bool {
-        self.stack
-            .last()
-            .is_some_and(|p| p.open != b'\n' && p.open != b'[')
-    }
-
     fn find_equals(&self) -> bool {
-        self.find_pipe()
-            && self.stack.last().is_some_and(|p| {
-                p.parts.len() > 1 && p.parts.last().is_some_and(|x| x.eq.is_none())
-            })
+        self.stops.equals
     }
 
     fn in_heading(&self) -> bool {
@@ -435,11 +459,13 @@ impl<'a> Parser<'a> {
             let found = if fake_line_start {
                 Found::LineStart
             } else {
-                let closing = self.stack.last().map(Piece::close);
-                let pipe = self.find_pipe();
-                let equals = self.find_equals();
+                let Stops {
+                    closing,
+                    pipe,
+                    equals,
+                    set,
+                } = self.stops;
                 let start = self.i;
-                let set = stop_set(closing, pipe, equals);
                 let rest = self.bytes.get(start..).unwrap_or(&[]);
                 let j = find_stop(rest, set).map_or(len, |off| start + off);
                 self.push_text(start..j);
@@ -463,6 +489,7 @@ impl<'a> Parser<'a> {
                     if let Some(top) = self.stack.last_mut() {
                         top.parts.push(new_part(self.i + 1));
                     }
+                    self.refresh_stops();
                     self.i += 1;
                 }
                 Found::Equals => {
@@ -471,6 +498,7 @@ impl<'a> Parser<'a> {
                         part.nodes.push(Node::Text(at..at + 1));
                         part.eq = Some(part.nodes.len() - 1);
                     }
+                    self.refresh_stops();
                     self.i += 1;
                 }
                 Found::Angle => {
@@ -529,12 +557,20 @@ impl<'a> Parser<'a> {
 
     fn push_piece(&mut self, piece: Piece) {
         self.open_count += piece.count;
+        if piece.open == b'{' {
+            self.brace = Some(self.stack.len());
+        }
         self.stack.push(piece);
+        self.refresh_stops();
     }
 
     fn pop_piece(&mut self) -> Option<Piece> {
         let piece = self.stack.pop()?;
         self.open_count -= piece.count;
+        if piece.open == b'{' {
+            self.brace = self.stack.iter().rposition(|p| p.open == b'{');
+        }
+        self.refresh_stops();
         Some(piece)
     }
 
