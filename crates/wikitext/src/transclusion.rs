@@ -46,8 +46,23 @@ fn has_marker(text: &str) -> bool {
 }
 
 /// Whether `text` opens more call outputs than it closes (it ends inside one).
+/// One byte search for the markers' lead byte (see [`has_marker`]) counts
+/// both kinds at once.
 pub(crate) fn opens_call(text: &str) -> bool {
-    text.matches(START).count() > text.matches(END).count()
+    let bytes = text.as_bytes();
+    // Starts minus ends.
+    let mut balance = 0isize;
+    for at in memchr::memchr_iter(0xEE, bytes) {
+        if bytes.get(at + 1) != Some(&0x80) {
+            continue;
+        }
+        match bytes.get(at + 2) {
+            Some(0x80) => balance += 1,
+            Some(0x82) => balance -= 1,
+            _ => {}
+        }
+    }
+    balance > 0
 }
 
 /// Parser functions (by lowercase name) whose calls Parsoid marks as functions.
