@@ -1134,6 +1134,26 @@ fn cell_content(line: &str, after: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The one-pass count agrees with counting each marker kind apart, also
+    /// beside other characters whose UTF-8 starts with the same byte.
+    #[test]
+    fn opens_call_counts_starts_and_ends() {
+        let (s, i, e) = (START, INDEX_END, END);
+        let other = '\u{E003}';
+        for text in [
+            String::new(),
+            format!("a{s}0{i}b"),
+            format!("a{s}0{i}b{e}c"),
+            format!("{e}{s}1{i}"),
+            format!("{s}0{i}{s}1{i}{e}"),
+            format!("{other}{s}0{i}{e}\u{E080}x"),
+            format!("\u{E080}\u{E040}{other}"),
+        ] {
+            let expected = text.matches(s).count() > text.matches(e).count();
+            assert_eq!(opens_call(&text), expected, "{text:?}");
+        }
+    }
+
     /// The memchr searches find what `rsplit` and a reverse byte search find.
     #[test]
     fn last_line_and_safe_context_as_the_plain_searches() {
