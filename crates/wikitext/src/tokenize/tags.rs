@@ -14,7 +14,8 @@ use crate::token::{RefTag, Tok, WikiToken};
 /// A tag as written: name (lowercase), attributes (raw names, decoded values),
 /// whether it is an end tag or self-closing, its length.
 pub(crate) struct RawTag {
-    pub(crate) name: String,
+    /// A built-in name (most HTML tags) holds no text of its own.
+    pub(crate) name: Name,
     pub(crate) attrs: Vec<(String, String)>,
     /// The values as written (before references are decoded) of the
     /// attributes (by index) whose value differs from it; most values hold
@@ -53,7 +54,7 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
     while bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric()) {
         i += 1;
     }
-    let name = s.get(name_start..i)?.to_ascii_lowercase();
+    let name = Name::html(s.get(name_start..i)?);
     // The name must end at whitespace, `/` or `>`.
     if !matches!(
         bytes.get(i),
@@ -293,11 +294,11 @@ pub(crate) fn strip_comments(s: &str) -> String {
 
 /// The sanitized attributes of an allowed tag.
 pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
-    let mut tag = OwnedTag::new(Name::new(&raw.name));
+    let mut tag = OwnedTag::new(raw.name.clone());
     tag.set_self_closing(raw.self_closing);
     let attrs = tag.attrs_mut();
     for (name, value) in &raw.attrs {
-        let Some((lower, value)) = sanitizer::attribute(&raw.name, name, value) else {
+        let Some((lower, value)) = sanitizer::attribute(raw.name.as_str(), name, value) else {
             continue;
         };
         // A repeated attribute: the last one wins.
@@ -465,8 +466,8 @@ impl Tokenizer<'_> {
             _ => {}
         }
         // An unclosed `<pre>` (no extension tag) is the HTML element.
-        if !sanitizer::is_allowed_tag(&raw.name)
-            || !raw.end && sanitizer::is_literal_tag(&raw.name, &raw.attrs)
+        if !sanitizer::is_allowed_tag(raw.name.as_str())
+            || !raw.end && sanitizer::is_literal_tag(raw.name.as_str(), &raw.attrs)
         {
             // Not HTML in wikitext: the `<` is text, the rest is scanned as usual.
             self.pos += 1;
