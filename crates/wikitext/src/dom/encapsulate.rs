@@ -609,6 +609,7 @@ mod tests {
     use super::{
         Element, Node, about_id, decorate, encapsulate, hoist_trailing_starts, stays, wrap,
     };
+    use crate::dom::test_nodes::{el, text};
 
     fn start(call: &'static str) -> Node {
         let mut m = Element::new("meta");
@@ -622,16 +623,6 @@ mod tests {
         m.attrs
             .push(("typeof".into(), "mw:Transclusion/End".into()));
         Node::Element(m)
-    }
-
-    fn el(name: &'static str, children: Vec<Node>) -> Node {
-        let mut e = Element::new(name);
-        e.children = children;
-        Node::Element(e)
-    }
-
-    fn text(s: &str) -> Node {
-        Node::Text(s.into())
     }
 
     /// `node` with the attributes `decorate` gives a range's first node.

@@ -88,16 +88,7 @@ pub(crate) fn migrate_trailing_nls(nodes: &mut [Node]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn el(name: &'static str, children: Vec<Node>) -> Node {
-        let mut e = Element::new(name);
-        e.children = children;
-        Node::Element(e)
-    }
-
-    fn text(s: &str) -> Node {
-        Node::Text(s.into())
-    }
+    use crate::dom::test_nodes::{el, text};
 
     #[test]
     fn newlines_leave_the_rightmost_inline_chain() {

@@ -204,6 +204,24 @@ pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
     roots
 }
 
+/// Small trees for the passes' unit tests.
+#[cfg(test)]
+pub(crate) mod test_nodes {
+    use super::{Element, Node};
+
+    /// An element without attributes holding `children`.
+    pub(crate) fn el(name: &'static str, children: Vec<Node>) -> Node {
+        let mut e = Element::new(name);
+        e.children = children;
+        Node::Element(e)
+    }
+
+    /// A text node.
+    pub(crate) fn text(s: &str) -> Node {
+        Node::Text(s.into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

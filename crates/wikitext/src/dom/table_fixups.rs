@@ -916,6 +916,7 @@ pub(crate) fn table_fixups(nodes: &mut Vec<Node>, gaps: &[crate::transclusion::C
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dom::test_nodes::text;
 
     /// Every node's path, in document order, not below an element marked
     /// as holding nothing for the passes.
@@ -956,10 +957,6 @@ mod tests {
             vec![3],
         ];
         assert_eq!(seen, want);
-    }
-
-    fn text(s: &str) -> Node {
-        Node::Text(s.into())
     }
 
     fn comment(s: &str) -> Node {

@@ -353,12 +353,35 @@ mod tests {
         ])
     }
 
-    fn tokens(wikitext: &str) -> Vec<WikiToken> {
+    /// A text's tokens as the chain sees them (links resolved), ending in EOF.
+    pub(super) fn tokens(wikitext: &str) -> Vec<WikiToken> {
         let mut tokens = crate::tokenize::tokenize(wikitext);
         if !tokens.last().is_some_and(WikiToken::is_end) {
             tokens.push(WikiToken::made(Tok::Eof));
         }
+        links::resolve_links(&mut tokens, &crate::RenderOptions::default(), "Here");
         tokens
+    }
+
+    /// The chain `got()` makes gives `want()`'s output on `text`'s tokens,
+    /// fed whole and fed a chunk a token.
+    pub(super) fn assert_same_output(
+        got: impl Fn() -> Chain,
+        want: impl Fn() -> Chain,
+        text: &str,
+    ) {
+        let all = tokens(text);
+        let mut wanted = Vec::new();
+        want().chunk(&mut all.clone(), &mut wanted);
+        let mut whole = Vec::new();
+        got().chunk(&mut all.clone(), &mut whole);
+        assert_eq!(whole, wanted, "{text:?}");
+        let mut one = Vec::new();
+        let mut c = got();
+        for t in all {
+            c.chunk(&mut vec![t], &mut one);
+        }
+        assert_eq!(one, wanted, "a chunk a token: {text:?}");
     }
 
     /// A stage whose `pass` takes nothing: every token through its `push`.
@@ -399,20 +422,7 @@ mod tests {
             "''a [[b|c '''d]] e'' f\n'''g ''h''' i\n{|\n| x || ''y || z''\n|}",
             "== H ''i'' ==\ntext\n=== [[L]] ===\n* l\n\n",
         ] {
-            // Links as the pipeline sees them: `<a>` tags.
-            let mut all = tokens(text);
-            links::resolve_links(&mut all, &crate::RenderOptions::default(), "Here");
-            let mut passed = Vec::new();
-            chain().chunk(&mut all.clone(), &mut passed);
-            let mut pushed_out = Vec::new();
-            pushed().chunk(&mut all.clone(), &mut pushed_out);
-            assert_eq!(passed, pushed_out, "{text:?}");
-            let mut one = Vec::new();
-            let mut c = chain();
-            for t in all {
-                c.chunk(&mut vec![t], &mut one);
-            }
-            assert_eq!(one, pushed_out, "a chunk a token: {text:?}");
+            assert_same_output(chain, pushed, text);
         }
     }
 

@@ -64,18 +64,9 @@ impl<A: Transform, B: PurePass> Transform for Pair<A, B> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Chain, headings, links, lists, paragraphs, pre, quotes};
+    use super::super::tests::assert_same_output;
+    use super::super::{Chain, headings, lists, paragraphs, pre, quotes};
     use super::*;
-    use crate::token::Tok;
-
-    fn tokens(wikitext: &str) -> Vec<WikiToken> {
-        let mut tokens = crate::tokenize::tokenize(wikitext);
-        if !tokens.last().is_some_and(WikiToken::is_end) {
-            tokens.push(WikiToken::made(Tok::Eof));
-        }
-        links::resolve_links(&mut tokens, &crate::RenderOptions::default(), "Here");
-        tokens
-    }
 
     /// Paired stages give the chain's output of the same stages apart,
     /// whole and a chunk a token.
@@ -105,18 +96,7 @@ mod tests {
             "; t : d\n: e <meta property=\"mw:PageProp/x\"/>\n== H ''i'' ==\ntext\n=== [[L]] ===\n* l\n\n",
             "== a ==\n== a ==\n* == b ==\n''a [[b|c '''d]] e'' f\n{|\n| x || ''y || z''\n|}",
         ] {
-            let all = tokens(text);
-            let mut want = Vec::new();
-            apart().chunk(&mut all.clone(), &mut want);
-            let mut got = Vec::new();
-            paired().chunk(&mut all.clone(), &mut got);
-            assert_eq!(got, want, "{text:?}");
-            let mut one = Vec::new();
-            let mut c = paired();
-            for t in all {
-                c.chunk(&mut vec![t], &mut one);
-            }
-            assert_eq!(one, want, "a chunk a token: {text:?}");
+            assert_same_output(paired, apart, text);
         }
     }
 }
