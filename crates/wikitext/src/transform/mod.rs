@@ -342,8 +342,8 @@ mod tests {
     use super::*;
     use crate::token::Tok;
 
-    /// The page stages but Cite (which needs a page).
-    fn chain() -> Chain {
+    /// The page stages but Cite (which needs a page), each on its own.
+    pub(super) fn chain() -> Chain {
         Chain::new(vec![
             Box::new(pre::PreHandler::default()),
             Box::new(quotes::QuoteTransformer::default()),

@@ -64,23 +64,14 @@ impl<A: Transform, B: PurePass> Transform for Pair<A, B> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::assert_same_output;
+    use super::super::tests::{assert_same_output, chain};
     use super::super::{Chain, headings, lists, paragraphs, pre, quotes};
     use super::*;
 
-    /// Paired stages give the chain's output of the same stages apart,
+    /// Paired stages give the chain's output of the same stages apart (`chain`),
     /// whole and a chunk a token.
     #[test]
     fn a_pair_runs_as_its_two_stages() {
-        let apart = || {
-            Chain::new(vec![
-                Box::new(pre::PreHandler::default()),
-                Box::new(quotes::QuoteTransformer::default()),
-                Box::new(lists::ListHandler::default()),
-                Box::new(headings::HeadingIds::default()),
-                Box::new(paragraphs::ParagraphWrapper::default()),
-            ])
-        };
         let paired = || {
             Chain::new(vec![
                 Box::new(pre::PreHandler::default()),
@@ -96,7 +87,7 @@ mod tests {
             "; t : d\n: e <meta property=\"mw:PageProp/x\"/>\n== H ''i'' ==\ntext\n=== [[L]] ===\n* l\n\n",
             "== a ==\n== a ==\n* == b ==\n''a [[b|c '''d]] e'' f\n{|\n| x || ''y || z''\n|}",
         ] {
-            assert_same_output(paired, apart, text);
+            assert_same_output(paired, chain, text);
         }
     }
 }
