@@ -12,8 +12,8 @@ use tagloom_html::token::{OwnedTag, OwnedToken};
 use tagloom_html::tree_builder::is_formatting_atom;
 use tagloom_html::tree_builder::{AppendRun, FragmentContext, TreeBuilder, TreeBuilderConfig};
 use tagloom_transform::pipeline::{
-    Handler, Match, Pipeline, PipelineConfig, PipelineError, PipelineToken, Rank, Registry, Sink,
-    block_on,
+    Handler, Match, Pipeline, PipelineConfig, PipelineError, Rank, Registry, Sink, block_on,
+    check_ended, end_input,
 };
 
 use crate::dom::patch_tree::{AttrHandoff, SharedHandoff, SharedTree, TreeSlot};
@@ -155,19 +155,13 @@ impl InlineRenderer {
     /// with the one end of input.
     fn stages(&mut self, mut tokens: Vec<WikiToken>) -> Result<Vec<WikiToken>, WikiError> {
         self.chain.reset();
-        match tokens.iter().position(WikiToken::is_eof) {
-            Some(at) => tokens.truncate(at + 1),
-            None => tokens.push(WikiToken::eof()),
-        }
+        end_input(&mut tokens);
         let mut out = std::mem::take(&mut self.out);
         out.clear();
         self.chain.chunk(&mut tokens, &mut out);
         // The chunk's buffer, emptied, serves the next body.
         self.out = tokens;
-        let eofs = out.iter().filter(|t| t.is_eof()).count();
-        if eofs != 1 || !out.last().is_some_and(WikiToken::is_eof) {
-            return Err(PipelineError::EofLost.into());
-        }
+        check_ended(&out)?;
         Ok(out)
     }
 }

@@ -98,12 +98,7 @@ fn check_eof_appended<T: PipelineToken>(
     appended: &[T],
 ) -> Result<(), PipelineError> {
     if was_eof {
-        let eofs = appended.iter().filter(|t| t.is_eof()).count();
-        if eofs == 1 && appended.last().is_some_and(|t| t.is_eof()) {
-            Ok(())
-        } else {
-            Err(PipelineError::EofLost)
-        }
+        super::check_ended(appended)
     } else if appended.iter().any(|t| t.is_eof()) {
         Err(PipelineError::EofMade)
     } else {
@@ -153,15 +148,14 @@ pub(crate) fn check_eof<T: PipelineToken>(
     was_eof: bool,
     outcome: &Outcome<T>,
 ) -> Result<(), PipelineError> {
-    let eofs = |ts: &[T]| ts.iter().filter(|t| t.is_eof()).count();
     match (was_eof, outcome) {
         (true, Outcome::Keep(t)) if t.is_eof() => Ok(()),
-        (true, Outcome::Expand(ts)) if eofs(ts) == 1 && ts.last().is_some_and(|t| t.is_eof()) => {
-            Ok(())
-        }
+        (true, Outcome::Expand(ts)) => super::check_ended(ts),
         (true, _) => Err(PipelineError::EofLost),
         (false, Outcome::Keep(t)) if t.is_eof() => Err(PipelineError::EofMade),
-        (false, Outcome::Expand(ts)) if eofs(ts) > 0 => Err(PipelineError::EofMade),
+        (false, Outcome::Expand(ts)) if ts.iter().any(|t| t.is_eof()) => {
+            Err(PipelineError::EofMade)
+        }
         (false, _) => Ok(()),
     }
 }

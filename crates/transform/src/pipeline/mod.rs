@@ -62,6 +62,7 @@
 mod accumulate;
 mod block_on;
 mod dispatch;
+mod eof;
 mod expand;
 mod handler;
 mod registry;
@@ -70,6 +71,7 @@ mod sink;
 
 pub use accumulate::AsyncStats;
 pub use block_on::block_on;
+pub use eof::{check_ended, end_input};
 pub use expand::{ExpansionError, Frame, enter};
 pub use handler::{AsyncHandler, Ctx, Handler, HandlerError, HandlerFuture, Outcome};
 pub use registry::{HandlerId, Match, Phase, Rank, Registry};

@@ -83,10 +83,7 @@ impl<T: PipelineToken> Pipeline<T> {
     where
         S: Sink<T>,
     {
-        match tokens.iter().position(|t| t.is_eof()) {
-            Some(at) => tokens.truncate(at + 1),
-            None => tokens.push(T::eof()),
-        }
+        super::end_input(&mut tokens);
         let stats = self
             .drive(tokens, std::iter::empty(), &mut sink, true)
             .await?;

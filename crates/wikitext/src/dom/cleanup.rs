@@ -56,7 +56,13 @@ pub(crate) fn removed(c: &Node) -> bool {
 /// Whether `e` gets the empty-element class (`e`'s [`removed`] children
 /// make no difference: they are empty `li`s and `tr`s).
 pub(crate) fn flags(e: &Element) -> bool {
-    flaggable(&e.name) && e.attrs.is_empty() && is_empty(e)
+    flaggable(&e.name) && flags_flaggable(e)
+}
+
+/// [`flags`] of an element whose name is [`flaggable`] (a caller that has
+/// told the name already).
+pub(crate) fn flags_flaggable(e: &Element) -> bool {
+    e.attrs.is_empty() && is_empty(e)
 }
 
 /// The class an empty element gets.

@@ -119,7 +119,7 @@ fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
                     out.push_ascii(b'"');
                 }
                 // [`cleanup::flags`], the name's test already made.
-                if page && props.flaggable && e.attrs.is_empty() && cleanup::is_empty(e) {
+                if page && props.flaggable && cleanup::flags_flaggable(e) {
                     out.push_str(" class=\"");
                     out.push_str(cleanup::EMPTY_CLASS);
                     out.push_ascii(b'"');

@@ -475,31 +475,29 @@ const KEY_LEN: usize = 15;
 /// `name` (ASCII) lower-cased into one number, its bytes from the lowest
 /// up, zeros after them and its length in the top byte (a name with a NUL
 /// byte at the end differs from the name without); `None` when longer than
-/// [`KEY_LEN`].
-fn lower_key(name: &[u8]) -> Option<u128> {
-    let len = u8::try_from(name.len())
-        .ok()
-        .filter(|&l| usize::from(l) <= KEY_LEN)?;
-    let mut key = [0u8; 16];
-    for (k, c) in key.iter_mut().zip(name) {
-        *k = c.to_ascii_lowercase();
+/// [`KEY_LEN`]. `const`: the namespace names' keys are made by it too
+/// ([`const_key`]).
+const fn lower_key(name: &[u8]) -> Option<u128> {
+    if name.len() > KEY_LEN {
+        return None;
     }
-    key[KEY_LEN] = len;
+    let mut key = [0u8; 16];
+    let mut i = 0;
+    while i < name.len() {
+        key[i] = name[i].to_ascii_lowercase();
+        i += 1;
+    }
+    // At most KEY_LEN: fits a byte.
+    key[KEY_LEN] = name.len() as u8;
     Some(u128::from_le_bytes(key))
 }
 
 /// [`lower_key`] of a constant name.
 const fn const_key(name: &str) -> u128 {
-    let b = name.as_bytes();
-    assert!(b.len() <= KEY_LEN, "namespace names fit a key");
-    let mut key = [0u8; 16];
-    let mut i = 0;
-    while i < b.len() {
-        key[i] = b[i].to_ascii_lowercase();
-        i += 1;
+    match lower_key(name.as_bytes()) {
+        Some(key) => key,
+        None => panic!("namespace names fit a key"),
     }
-    key[KEY_LEN] = b.len() as u8;
-    u128::from_le_bytes(key)
 }
 
 /// The [`lower_key`]s of [`NAMESPACES`]' names, in its order.

@@ -173,7 +173,7 @@ impl<'a> Derived<'a> {
     /// red link: [`red_link_title`]).
     #[inline]
     pub(crate) fn derivable(name: &str) -> bool {
-        matches!(name, "data-mw-i18n" | "href")
+        Self::named(name, "").is_some()
     }
 
     /// What the empty attribute `name` of a red link to `title` stands for.
