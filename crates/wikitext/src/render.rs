@@ -54,6 +54,14 @@ pub(crate) struct Page {
 }
 
 impl Page {
+    /// The page its text's wikilinks are resolved for (by the tokenizer).
+    pub(crate) fn link_page(&self) -> crate::tokenize::LinkPage<'_> {
+        crate::tokenize::LinkPage {
+            title: &self.title,
+            pages: self.options.store.as_deref(),
+        }
+    }
+
     /// Drops the page's inline renderers (which hold the page): after its
     /// render, or the page is never freed.
     pub(crate) fn release_renderers(&self) {
@@ -90,8 +98,8 @@ fn stages(page: &Rc<Page>, context: Context) -> Vec<Box<dyn Transform>> {
     stages
 }
 
-/// `chain`, phase 3 as one handler (the links resolved before the pipeline:
-/// `links::resolve_links`).
+/// `chain`, phase 3 as one handler (the links resolved before the pipeline,
+/// by the tokenizer: [`crate::tokenize::LinkPage`]).
 fn registry(
     chain: impl Handler<WikiToken> + 'static,
 ) -> Result<Registry<WikiToken>, PipelineError> {
@@ -805,10 +813,12 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
 /// `text`'s tokens for the pipeline, a page's or a ref body's: tokenized with
 /// the page's calls, links resolved (Parsoid's phase 2, at rank 1.5).
 fn page_tokens(text: &str, page: &Page) -> Vec<WikiToken> {
-    let mut tokens =
-        crate::tokenize::tokenize_with(text, &page.calls, &page.options.preprocess.site);
-    crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
-    tokens
+    crate::tokenize::tokenize_page(
+        text,
+        &page.calls,
+        &page.options.preprocess.site,
+        page.link_page(),
+    )
 }
 
 fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {

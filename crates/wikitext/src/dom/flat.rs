@@ -286,9 +286,12 @@ mod tests {
     /// the phase-3 stages.
     fn flat(body: &str) -> bool {
         let page = Page::new(Arc::new(RenderOptions::default()), Arc::from(Vec::new()));
-        let mut tokens =
-            crate::tokenize::tokenize_with(body, &page.calls, &page.options.preprocess.site);
-        crate::transform::links::resolve_links(&mut tokens, &page.options, &page.title);
+        let tokens = crate::tokenize::tokenize_page(
+            body,
+            &page.calls,
+            &page.options.preprocess.site,
+            page.link_page(),
+        );
         is_flat(&tokens, true)
     }
 

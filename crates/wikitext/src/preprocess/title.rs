@@ -216,7 +216,14 @@ impl Title {
         if body.is_empty() || body.len() > 255 {
             return None;
         }
-        let mut text = String::with_capacity(body.len());
+        // Room for the namespace's prefix too: a link's title becomes its
+        // full text in place ([`Title::into_prefixed`]), not in a new string.
+        let prefix = if ns_title.is_empty() {
+            0
+        } else {
+            ns_title.len() + 1
+        };
+        let mut text = String::with_capacity(prefix + body.len());
         text.push_str(body);
         if let Some(first) = text.get_mut(..1) {
             first.make_ascii_uppercase();
@@ -250,14 +257,15 @@ impl Title {
         out
     }
 
-    /// [`prefixed`](Self::prefixed), the text moved, not copied, when the
-    /// title is in the main namespace.
+    /// [`prefixed`](Self::prefixed) made of the text: moved, the prefix
+    /// put before it in place (a link target's title has the room for it).
     pub(crate) fn into_prefixed(self) -> String {
-        if self.ns_name.is_empty() {
-            self.text
-        } else {
-            self.prefixed()
+        let mut text = self.text;
+        if !self.ns_name.is_empty() {
+            text.insert(0, ':');
+            text.insert_str(0, &self.ns_name);
         }
+        text
     }
 
     /// Appends the full title (`Template:Foo bar`) to `out`.

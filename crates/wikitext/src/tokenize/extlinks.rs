@@ -183,6 +183,16 @@ fn url(s: &str, proto: usize) -> (usize, String) {
     (i, decoded)
 }
 
+/// Whether `tok` opens a wikilink: unresolved, or its `<a>` when the
+/// tokenizer resolves them ([`super::LinkPage`]).
+fn opens_wiki_link(tok: &Tok) -> bool {
+    match tok {
+        Tok::WikiLink(_) => true,
+        Tok::Html(OwnedToken::StartTag(tag)) => crate::transform::links::is_link_tag(tag),
+        _ => false,
+    }
+}
+
 /// Blanks between an external link's URL and its text (`\p{Zs}`, tabs, and
 /// the NUL MediaWiki strips).
 fn is_link_space(c: char) -> bool {
@@ -502,7 +512,7 @@ impl Tokenizer<'_> {
         let first = self
             .out
             .get(content..)
-            .and_then(|t| t.iter().position(|t| matches!(t.tok, Tok::WikiLink(_))));
+            .and_then(|t| t.iter().position(|t| opens_wiki_link(&t.tok)));
         let Some(first) = first else {
             self.out.push(WikiToken::end(atom::A));
             return;
@@ -518,7 +528,7 @@ impl Tokenizer<'_> {
                 in_span = false;
             }
             match &token.tok {
-                Tok::WikiLink(_) => depth += 1,
+                tok if opens_wiki_link(tok) => depth += 1,
                 Tok::Html(OwnedToken::EndTag(t)) if t.name().as_str() == "a" => {
                     depth = depth.saturating_sub(1);
                 }

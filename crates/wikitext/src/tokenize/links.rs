@@ -184,7 +184,13 @@ impl Tokenizer<'_> {
             return;
         }
         self.pos += close + 2;
-        self.emit(Tok::WikiLink(Box::new(target)), start);
+        let tok = match self.links {
+            Some(page) => Tok::Html(OwnedToken::StartTag(crate::transform::links::link_tag(
+                target, page.title, page.pages,
+            ))),
+            None => Tok::WikiLink(Box::new(target)),
+        };
+        self.emit(tok, start);
         match pipe {
             Some(p) if p + 1 < close => {
                 let saved = self.limit;

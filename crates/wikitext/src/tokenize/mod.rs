@@ -37,6 +37,28 @@ pub fn tokenize(src: &str) -> Vec<WikiToken> {
     tokenize_with(src, &[], crate::title::default_site())
 }
 
+/// The page a render tokenizes for: its normalized title and its store. With
+/// it, the tokenizer resolves each wikilink as it reads it (its `<a>` at once,
+/// [`crate::transform::links::link_tag`]), not as a boxed [`Tok::WikiLink`]
+/// resolved in a pass after.
+#[derive(Clone, Copy)]
+pub(crate) struct LinkPage<'a> {
+    /// The page's normalized title (a link to it is a self link).
+    pub(crate) title: &'a str,
+    /// The pages that exist (red links for the others); all do without one.
+    pub(crate) pages: Option<&'a dyn crate::preprocess::PageStore>,
+}
+
+/// [`tokenize_with`] for `page`: its wikilinks resolved ([`LinkPage`]).
+pub(crate) fn tokenize_page(
+    src: &str,
+    calls: &[crate::transclusion::Call],
+    site: &crate::preprocess::Site,
+    page: LinkPage<'_>,
+) -> Vec<WikiToken> {
+    tokenize_in(src, calls, site, Some(page))
+}
+
 /// Tokenizes a page whose template output is marked (see `transclusion.rs`);
 /// `calls` holds each call's `data-mw`.
 pub(crate) fn tokenize_with(
@@ -44,9 +66,20 @@ pub(crate) fn tokenize_with(
     calls: &[crate::transclusion::Call],
     site: &crate::preprocess::Site,
 ) -> Vec<WikiToken> {
+    tokenize_in(src, calls, site, None)
+}
+
+/// [`tokenize_with`], the wikilinks resolved when `links` is given.
+fn tokenize_in(
+    src: &str,
+    calls: &[crate::transclusion::Call],
+    site: &crate::preprocess::Site,
+    links: Option<LinkPage<'_>>,
+) -> Vec<WikiToken> {
     let mut t = Tokenizer {
         calls,
         site,
+        links,
         src,
         pos: 0,
         limit: src.len(),
@@ -98,6 +131,9 @@ pub(crate) struct Tokenizer<'a> {
     calls: &'a [crate::transclusion::Call],
     /// The wiki (namespaces and interwiki prefixes of link targets).
     pub(crate) site: &'a crate::preprocess::Site,
+    /// The page whose wikilinks are resolved as they are read; `None`: they
+    /// are [`Tok::WikiLink`]s.
+    pub(crate) links: Option<LinkPage<'a>>,
     pub(crate) src: &'a str,
     pub(crate) pos: usize,
     /// Where the current scan stops (the end of a heading's content, or the input).

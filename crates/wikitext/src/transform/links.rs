@@ -1,18 +1,18 @@
 //! Link resolution (Parsoid's WikiLinkHandler, its phase 2 "out of order";
-//! here a pass over the tokenizer's output, the page store answering at once): a
-//! [`Tok::WikiLink`] becomes `<a rel="mw:WikiLink" href="./Title" title="Title">`,
+//! here done by the tokenizer as it reads each link, the page store answering
+//! at once: [`crate::tokenize::LinkPage`]): a wikilink's target becomes
+//! `<a rel="mw:WikiLink" href="./Title" title="Title">`,
 //! a red link (`class="new"`, `?action=edit&redlink=1`, Parsoid's localized
 //! title attribute) for a page the store does not have, a self link for the page
 //! itself.
 
 use tagloom_html::atom;
 use tagloom_html::serializer::{EscapeMode, Utf8Bytes};
-use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
+use tagloom_html::token::{OwnedAttribute, OwnedTag};
 
 use crate::dom::Attr;
 use crate::preprocess::{NS_SPECIAL, PageStore, Title};
 use crate::title::{LinkTarget, encode_fragment, encode_title, push_encoded_title};
-use crate::token::{Tok, WikiToken};
 
 /// Whether `title` exists: special pages when the software has them, others
 /// when `pages` has them (all do without a store).
@@ -125,6 +125,19 @@ pub(crate) fn link_tag(target: LinkTarget, page: &str, pages: Option<&dyn PageSt
     let mut tag = OwnedTag::new(atom::A);
     *tag.attrs_mut() = attrs;
     tag
+}
+
+/// Whether `tag` is one [`link_tag`] made: an `<a>` whose first attribute is
+/// its `rel` (`mw:WikiLink`, `mw:WikiLink/Interwiki`) and whose second is its
+/// `href`. An ISBN magic link's `rel` is `mw:WikiLink` too, its `class` second.
+pub(crate) fn is_link_tag(tag: &OwnedTag) -> bool {
+    let [rel, href, ..] = tag.attrs() else {
+        return false;
+    };
+    tag.name().is(atom::A)
+        && rel.name.is(atom::REL)
+        && href.name.is(atom::HREF)
+        && matches!(rel.value.as_str(), "mw:WikiLink" | "mw:WikiLink/Interwiki")
 }
 
 /// What a red link's href adds to the title.
@@ -301,20 +314,6 @@ const HREF_SPECIAL: [bool; 256] = {
     t[b'"' as usize] = true;
     t
 };
-
-/// Resolves every wikilink of `tokens` in place: its `<a>` (the span kept).
-/// The page store answers at once, so this runs on the tokenizer's output
-/// before the pipeline (no asynchronous phase, no token moved).
-pub(crate) fn resolve_links(tokens: &mut [WikiToken], options: &crate::RenderOptions, page: &str) {
-    let pages = options.store.as_deref();
-    for token in tokens {
-        if matches!(token.tok, Tok::WikiLink(_))
-            && let Tok::WikiLink(target) = std::mem::replace(&mut token.tok, Tok::Eof)
-        {
-            token.tok = Tok::Html(OwnedToken::StartTag(link_tag(*target, page, pages)));
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -355,11 +355,15 @@ mod tests {
 
     /// A text's tokens as the chain sees them (links resolved), ending in EOF.
     pub(super) fn tokens(wikitext: &str) -> Vec<WikiToken> {
-        let mut tokens = crate::tokenize::tokenize(wikitext);
+        let page = crate::tokenize::LinkPage {
+            title: "Here",
+            pages: None,
+        };
+        let mut tokens =
+            crate::tokenize::tokenize_page(wikitext, &[], crate::title::default_site(), page);
         if !tokens.last().is_some_and(WikiToken::is_end) {
             tokens.push(WikiToken::made(Tok::Eof));
         }
-        links::resolve_links(&mut tokens, &crate::RenderOptions::default(), "Here");
         tokens
     }
 
