@@ -562,6 +562,34 @@ fn ns_name(id: i32, site: &Site) -> Option<Cow<'static, str>> {
 mod tests {
     use super::*;
 
+    /// A title's full text, made in place of its text, is its prefixed
+    /// text, whichever path parsed it.
+    #[test]
+    fn titles_become_their_prefixed_text() {
+        let site = Site {
+            project_ns: "Wikipedia".into(),
+            ..Site::default()
+        };
+        for raw in [
+            "foo bar",
+            "template:Foo_bar",
+            "wikipedia:About",
+            "Été",
+            "Category:Été x",
+        ] {
+            for title in [
+                Title::parse_plain(raw, &site),
+                Title::parse(raw, NS_MAIN, &site).ok(),
+                Title::parse(raw, NS_TEMPLATE, &site).ok(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                assert_eq!(title.prefixed(), title.clone().into_prefixed(), "{raw}");
+            }
+        }
+    }
+
     #[test]
     fn namespace_ids() {
         let site = Site {

@@ -405,6 +405,79 @@ mod tests {
         );
     }
 
+    /// The tokenizer resolving links as it reads them gives the tokens of
+    /// resolving every wikilink after it (the external link's misnesting
+    /// tests find the resolved `<a>`s as they found the wikilinks).
+    #[test]
+    fn links_resolved_by_the_tokenizer_are_those_resolved_after_it() {
+        use crate::token::Tok;
+        use tagloom_html::token::OwnedToken;
+        let site = crate::title::default_site();
+        let mut store = MemoryStore::default();
+        if let Ok(t) = Title::parse("Paris", NS_MAIN, site) {
+            store.insert(t, "x");
+        }
+        let here = normalize_title("Here");
+        for src in [
+            "[[Paris]] and [[London|the city]]s, [[here#Top]], [[#Top]]",
+            "[http://a.example x [[Paris]] y [[B]] z] after",
+            "[http://a.example [[Paris|p [[C]]]] ISBN 0-306-40615-2 w]",
+            "ISBN 0-306-40615-2 [[Template:Foo bar]] [[:Category:X]] [[wikt:word]]",
+            "{| class=x\n| [[A]] || [http://b.example [[B]]]\n|}\n [[pre]]\n",
+            "[[Category:Y|sort]] [[fr:Paris]] [[Special:Version]] [[a%20b]]",
+        ] {
+            let page = crate::tokenize::LinkPage {
+                title: &here,
+                pages: Some(&store),
+            };
+            let got = crate::tokenize::tokenize_page(src, &[], site, page);
+            let mut want = crate::tokenize::tokenize(src);
+            let mut links = 0;
+            for token in &mut want {
+                if matches!(token.tok, Tok::WikiLink(_))
+                    && let Tok::WikiLink(target) = std::mem::replace(&mut token.tok, Tok::Eof)
+                {
+                    let tag = link_tag(*target, &here, Some(&store));
+                    token.tok = Tok::Html(OwnedToken::StartTag(tag));
+                    links += 1;
+                }
+            }
+            assert!(links > 0, "{src}");
+            assert_eq!(got, want, "{src}");
+        }
+    }
+
+    #[test]
+    fn link_tags_are_told_from_other_anchors() {
+        let site = Site::default();
+        let store = MemoryStore::default();
+        let here = normalize_title("Here");
+        for target in [
+            "Nowhere",
+            "Here",
+            "Here#x",
+            "#x",
+            "wikt:word",
+            "Special:Version",
+        ] {
+            let tag = LinkTarget::parse_in(target, &site).map(|t| link_tag(t, &here, Some(&store)));
+            assert!(tag.as_ref().is_some_and(is_link_tag), "{target}: {tag:?}");
+        }
+        let isbn = OwnedTag::new(atom::A)
+            .with_attr(atom::REL, "mw:WikiLink")
+            .with_attr(atom::CLASS, "internal mw-magiclink mw-magiclink-isbn")
+            .with_attr(atom::HREF, "./Special:BookSources/1");
+        let ext = OwnedTag::new(atom::A)
+            .with_attr(atom::REL, "mw:ExtLink nofollow")
+            .with_attr(atom::HREF, "http://a.example");
+        let span = OwnedTag::new(atom::SPAN)
+            .with_attr(atom::REL, "mw:WikiLink")
+            .with_attr(atom::HREF, "./A");
+        for tag in [isbn, ext, span, OwnedTag::new(atom::A)] {
+            assert!(!is_link_tag(&tag), "{tag:?}");
+        }
+    }
+
     #[test]
     fn red_links_ask_the_store_with_the_sites_namespaces() {
         let site = Site {
