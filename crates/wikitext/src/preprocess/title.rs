@@ -147,10 +147,11 @@ impl Title {
     }
 
     /// `Title::parse(raw, NS_MAIN, site)` of the common link target: printable
-    /// ASCII without the characters titles reject and without those link
-    /// targets treat specially (`% & # ~`, a `.` beside a `/`), no leading `:`,
-    /// and no `:` or one after a known namespace. `None` when the general path
-    /// must decide (the text may still be valid).
+    /// text without the characters titles reject and without those link
+    /// targets treat specially (`% & # ~`, a `.` beside a `/`, blanks and
+    /// controls other than the ASCII space), no leading `:`, and no `:` or one
+    /// after a known namespace. `None` when the general path must decide (the
+    /// text may still be valid).
     pub(crate) fn parse_plain(raw: &str, site: &Site) -> Option<Title> {
         Title::plain_in(raw, NS_MAIN, site)
     }
@@ -180,6 +181,15 @@ impl Title {
             prev = k;
         }
         if class & PLAIN_REJECT != 0 {
+            return None;
+        }
+        // Other letters (`Zürich`, `1917–23`) are text too, but for the
+        // blanks and controls the general path folds, trims or rejects.
+        if class & PLAIN_HIGH != 0
+            && raw
+                .chars()
+                .any(|c| !c.is_ascii() && (c.is_whitespace() || c.is_control()))
+        {
             return None;
         }
         if class & PLAIN_UNDERSCORE != 0 || pairs & PLAIN_SPACE != 0 {
@@ -223,11 +233,16 @@ impl Title {
         } else {
             ns_title.len() + 1
         };
-        let mut text = String::with_capacity(prefix + body.len());
-        text.push_str(body);
-        if let Some(first) = text.get_mut(..1) {
-            first.make_ascii_uppercase();
-        }
+        let text = if body.as_bytes().first().is_some_and(u8::is_ascii) {
+            let mut text = String::with_capacity(prefix + body.len());
+            text.push_str(body);
+            if let Some(first) = text.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            text
+        } else {
+            ucfirst(body)
+        };
         Some(Title {
             ns,
             ns_name: ns_title,
@@ -366,10 +381,16 @@ fn normalize_spaces(raw: &str) -> String {
 
 /// [`Title::parse_plain`]'s byte classes: bytes it leaves to the general path,
 /// `_` (folded into a space), and the bytes that need a closer look (`:` a
-/// namespace, `.` and `/` a path segment, the space: two in a row are folded);
-/// other printable ASCII is 0.
+/// namespace, `.` and `/` a path segment, the space: two in a row are folded,
+/// a non-ASCII byte: its character may be a blank or a control); other
+/// printable ASCII is 0.
 const PLAIN_CLASS: [u8; 256] = {
     let mut t = [PLAIN_REJECT; 256];
+    let mut h = 0x80;
+    while h < 0x100 {
+        t[h] = PLAIN_HIGH;
+        h += 1;
+    }
     let mut c = 0x20;
     while c < 0x7f {
         t[c] = match c as u8 {
@@ -393,6 +414,7 @@ const PLAIN_COLON: u8 = 4;
 const PLAIN_DOT: u8 = 8;
 const PLAIN_SLASH: u8 = 16;
 const PLAIN_SPACE: u8 = 32;
+const PLAIN_HIGH: u8 = 64;
 
 /// Upper-cases the first letter (when it has a single-letter upper case).
 pub(crate) fn ucfirst(s: &str) -> String {
@@ -590,6 +612,49 @@ mod tests {
         }
     }
 
+    /// Non-ASCII titles take the one-pass path unless a character of
+    /// theirs is a blank or a control (folded, trimmed or rejected by the
+    /// general path), and it gives the general path's titles.
+    #[test]
+    fn non_ascii_titles_take_the_plain_path_as_the_general_one_would() {
+        let site = Site::default();
+        for raw in [
+            "Zürich",
+            "école normale",
+            "émile_zola",
+            "São  Paulo ",
+            "1917–23 season",
+            "Ærø",
+            "ßtraße",
+            "ǆemal",
+            "Template:Über",
+            "Category:Été",
+            "日本",
+        ] {
+            for ns in [NS_MAIN, NS_TEMPLATE] {
+                let plain = Title::plain_in(raw, ns, &site);
+                assert!(plain.is_some(), "{raw}");
+                assert_eq!(
+                    plain.ok_or(()),
+                    Title::parse_general(raw, ns, &site).map_err(|_| ()),
+                    "{raw}"
+                );
+            }
+        }
+        for raw in [
+            "a\u{a0}b",
+            "\u{a0}Zürich",
+            "Zürich\u{2003}",
+            "a\u{3000}b",
+            "a\u{85}b",
+            "a\u{9f}b",
+            "a\u{2028}b",
+            "é\u{1680}",
+        ] {
+            assert_eq!(Title::plain_in(raw, NS_MAIN, &site), None, "{raw:?}");
+        }
+    }
+
     #[test]
     fn namespace_ids() {
         let site = Site {
@@ -737,7 +802,7 @@ mod tests {
         );
         let talk = Title::parse_plain("TEMPLATE  TALK : x", &site);
         assert_eq!(talk.map(|t| t.ns()), Some(11));
-        for left in ["7%25 x", "x#y", "Zürich", "18:30", "a/b.c"] {
+        for left in ["7%25 x", "x#y", "Zürich\u{a0}x", "18:30", "a/b.c"] {
             assert!(Title::parse_plain(left, &site).is_none(), "{left}");
         }
         // An unknown prefix is part of the text.
