@@ -85,7 +85,7 @@ fn serialize(nodes: &[Node]) -> String {
 }
 
 fn text(s: &str) -> Node {
-    Node::Text(s.to_owned())
+    Node::Text(s.to_owned().into())
 }
 
 fn element(name: &'static str, attrs: Vec<Attr>, children: Vec<Node>) -> Node {
