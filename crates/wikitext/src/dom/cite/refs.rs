@@ -220,7 +220,8 @@ impl State {
         if !group_name.is_empty() {
             a_attrs.push(attr("data-mw-group", group_name));
         }
-        let bracket = |s: &str| element("span", vec![attr("class", "cite-bracket")], vec![text(s)]);
+        let bracket =
+            |s: &'static str| element("span", vec![attr("class", "cite-bracket")], vec![text(s)]);
         let link_text = element(
             "span",
             vec![attr("class", "mw-reflink-text")],
