@@ -196,6 +196,7 @@ fn flat_tree(tokens: Vec<WikiToken>, page: &Page) -> Vec<Node> {
         for t in tokens {
             match t.tok {
                 Tok::Html(t) => tree.push(t),
+                Tok::Newline => tree.push_static("\n"),
                 _ => push_pseudo(tree, t, &mut flat),
             }
         }
@@ -651,7 +652,7 @@ impl BodySink {
             match t.tok {
                 Tok::Html(t) => tree.push(t),
                 // Most pseudo-tokens here (no call, token moved or dropped).
-                Tok::Newline => tree.push_text("\n"),
+                Tok::Newline => tree.push_static("\n"),
                 _ => push_pseudo(&mut tree, t, flat),
             }
         }

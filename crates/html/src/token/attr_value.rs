@@ -49,9 +49,18 @@ impl AttrValue {
         self.0.to_mut()
     }
 
-    /// Appends `s`.
+    /// Appends `s` (static text copied once, into a string made at the
+    /// joined length: no second allocation to grow it).
     pub fn push_str(&mut self, s: &str) {
-        self.to_mut().push_str(s);
+        match &mut self.0 {
+            Cow::Owned(owned) => owned.push_str(s),
+            Cow::Borrowed(fixed) => {
+                let mut joined = String::with_capacity(fixed.len() + s.len());
+                joined.push_str(fixed);
+                joined.push_str(s);
+                self.0 = Cow::Owned(joined);
+            }
+        }
     }
 
     /// Appends `c`.
@@ -206,6 +215,16 @@ mod tests {
         assert!(AttrValue::EMPTY.is_empty());
         assert_eq!(String::from(AttrValue::from(String::from("s"))), "s");
         assert_eq!(AttrValue::default(), AttrValue::EMPTY);
+    }
+
+    #[test]
+    fn static_text_joined_is_made_at_its_length() {
+        let mut v = AttrValue::from("\n");
+        v.push_str("abc");
+        assert_eq!(v, "\nabc");
+        assert_eq!(v.to_mut().capacity(), 4);
+        v.push_str("d");
+        assert_eq!(v, "\nabcd");
     }
 
     #[test]

@@ -216,13 +216,15 @@ pub(crate) fn armor(list: &mut Vec<Node>) {
         let mut from = 0;
         for &p in &positions {
             if p > from {
-                out.push(Node::Text(text.get(from..p).unwrap_or("").to_owned()));
+                out.push(Node::Text(
+                    text.get(from..p).unwrap_or("").to_owned().into(),
+                ));
             }
             out.push(Node::Element(armored_space()));
             from = p + 1;
         }
         if from < text.len() {
-            out.push(Node::Text(text.get(from..).unwrap_or("").to_owned()));
+            out.push(Node::Text(text.get(from..).unwrap_or("").to_owned().into()));
         }
     }
     *list = out;

@@ -5,7 +5,7 @@
 //! text nodes in `<span>`s, all sharing one `about` id. Markers whose output
 //! spans different parents are dropped without encapsulation.
 
-use super::{Element, Node};
+use super::{Element, Node, Value};
 
 /// On a start marker: the call expanded to nothing (set by the tokenizer from
 /// `transclusion::Call::empty`; markers never reach the output).
@@ -440,7 +440,7 @@ fn process(children: &mut Vec<Node>, counter: &mut usize) {
 }
 
 /// What an emptied slot holds until the end truncates it (no allocation).
-const SPENT: Node = Node::Text(String::new());
+const SPENT: Node = Node::Text(Value::EMPTY);
 
 /// The nodes of `range`, their slots left spent.
 fn take_out(range: &mut [Node]) -> Vec<Node> {

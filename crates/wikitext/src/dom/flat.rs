@@ -17,7 +17,7 @@ use super::patch_tree::AttrHandoff;
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use super::{Attr, Element, Marked, Node};
+use super::{Attr, Element, Marked, Node, Value};
 use crate::token::{Tok, WikiToken};
 
 /// A start tag the run may hold: `Some(true)` for a void one (closed at
@@ -182,7 +182,7 @@ impl Appender {
             OwnedToken::EndTag(_) => self.close_last(),
             OwnedToken::Characters(mut t) if !t.text().is_empty() => match self.last_text() {
                 Some(last) => last.push_str(t.text()),
-                None => self.nodes.push(Node::Text(t.take_text())),
+                None => self.nodes.push(Node::Text(t.take_text().into())),
             },
             OwnedToken::Comment(mut c) => self.nodes.push(Node::Comment(c.take_text())),
             _ => {}
@@ -197,13 +197,26 @@ impl Appender {
         }
         match self.last_text() {
             Some(last) => last.push_str(text),
-            None => self.nodes.push(Node::Text(text.to_owned())),
+            None => self.nodes.push(Node::Text(text.to_owned().into())),
+        }
+    }
+
+    /// Appends the static `text` (a newline) as [`push_text`](Self::push_text)
+    /// does, with no copy when it makes a node of its own: most newlines
+    /// of the runs do (the text before them ended at a tag).
+    pub(crate) fn push_static(&mut self, text: &'static str) {
+        if text.is_empty() {
+            return;
+        }
+        match self.last_text() {
+            Some(last) => last.push_str(text),
+            None => self.nodes.push(Node::Text(Value::from(text))),
         }
     }
 
     /// The text just before the next node in the same parent, which text
     /// joins.
-    fn last_text(&mut self) -> Option<&mut String> {
+    fn last_text(&mut self) -> Option<&mut Value> {
         let start = self.open.last().map_or(0, |e| e.start);
         if self.nodes.len() > start
             && let Some(Node::Text(last)) = self.nodes.last_mut()
@@ -342,6 +355,34 @@ mod tests {
         ];
         assert_eq!(nodes, expected);
         assert!(tree.finish().is_empty());
+    }
+
+    #[test]
+    fn static_text_makes_a_node_or_joins_as_text_does() {
+        let mut tree = Appender::default();
+        tree.push_static("\n");
+        tree.push(OwnedToken::text("a"));
+        tree.push(OwnedToken::start("b"));
+        tree.push_static("\n");
+        tree.push_static("");
+        tree.push(OwnedToken::end("b"));
+        tree.push_text("c");
+        tree.push_static("\n");
+        let nodes = tree.finish();
+        let mut b = Element::new("b");
+        b.children = vec![Node::Text("\n".into())];
+        let expected = vec![
+            Node::Text("\na".into()),
+            Node::Element(b),
+            Node::Text("c\n".into()),
+        ];
+        assert_eq!(nodes, expected);
+        // A newline alone stays static text (no allocation).
+        let Some(Node::Element(b)) = nodes.get(1) else {
+            panic!("{nodes:?}")
+        };
+        assert!(matches!(b.children.first(), Some(Node::Text(t)) if t.is_static()));
+        assert!(matches!(nodes.first(), Some(Node::Text(t)) if !t.is_static()));
     }
 
     #[test]

@@ -51,7 +51,7 @@ fn take_from_last(e: &mut Element) -> String {
         let kept = t.trim_end_matches('\n').len();
         if kept < t.len() {
             nls.insert_str(0, t.get(kept..).unwrap_or(""));
-            t.truncate(kept);
+            t.to_mut().truncate(kept);
             if t.is_empty() {
                 last.children.pop();
             }
@@ -74,7 +74,7 @@ fn walk(nodes: &mut [Node]) {
         if !nls.is_empty() {
             match e.children.last_mut() {
                 Some(Node::Text(t)) => t.push_str(&nls),
-                _ => e.children.push(Node::Text(nls)),
+                _ => e.children.push(Node::Text(nls.into())),
             }
         }
     }

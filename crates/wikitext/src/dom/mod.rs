@@ -49,11 +49,15 @@ pub(crate) fn flag_empty_and_display_space(nodes: &mut Vec<Node>) {
     }
 }
 
-/// A node of the owned tree.
+/// A node of the owned tree. A text is a [`Value`]: static text for the
+/// texts made from constants (the newline of a `Tok::Newline`, ≈ 33 K of
+/// the corpus's ≈ 174 K text nodes) costs no allocation where made, none
+/// where a following text joins it (one string made at their length, as
+/// the joined text would have needed anyway) and no free where dropped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Node {
     Element(Element),
-    Text(String),
+    Text(Value),
     Comment(String),
 }
 
@@ -176,7 +180,7 @@ pub(crate) fn children_of(node: NodeRef<'_>) -> Vec<Node> {
                         next = child.first_child();
                         continue;
                     }
-                    NodeKind::Text(t) => Some(Node::Text(t.to_owned())),
+                    NodeKind::Text(t) => Some(Node::Text(t.to_owned().into())),
                     NodeKind::Comment(c) => Some(Node::Comment(c.to_owned())),
                     _ => None,
                 };
@@ -218,7 +222,7 @@ pub(crate) mod test_nodes {
 
     /// A text node.
     pub(crate) fn text(s: &str) -> Node {
-        Node::Text(s.into())
+        Node::Text(s.to_owned().into())
     }
 }
 

@@ -410,7 +410,7 @@ impl PatchTree {
                         }
                         Data::Text(t) => {
                             next = sibling;
-                            Some(Node::Text(t))
+                            Some(Node::Text(t.into()))
                         }
                         Data::Comment(c) => {
                             next = sibling;

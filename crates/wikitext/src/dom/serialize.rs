@@ -327,7 +327,7 @@ mod tests {
     }
 
     fn text(s: &str) -> Node {
-        Node::Text(s.into())
+        Node::Text(s.to_owned().into())
     }
 
     /// The known names' pieces and properties are the general ones.

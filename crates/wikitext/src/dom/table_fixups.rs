@@ -804,11 +804,12 @@ fn migrate_rows_in(nodes: &mut Vec<Node>) {
         if partial > 0
             && let Some(Node::Text(t)) = e.children.last_mut()
         {
-            let nls = t.split_off(t.len() - partial);
+            let at = t.len() - partial;
+            let nls = t.to_mut().split_off(at);
             if t.is_empty() {
                 e.children.pop();
             }
-            moved.insert(0, Node::Text(nls));
+            moved.insert(0, Node::Text(nls.into()));
         }
         let at = i + 1;
         for (k, n) in moved.into_iter().enumerate() {

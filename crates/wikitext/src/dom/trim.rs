@@ -41,7 +41,7 @@ pub(crate) fn trim_whitespace(e: &mut Element) {
     if let Some(Node::Text(t)) = e.children.get_mut(i) {
         let trimmed = t.trim_start_matches([' ', '\t']);
         if trimmed.len() != t.len() {
-            *t = trimmed.to_owned();
+            *t = trimmed.to_owned().into();
         }
     }
     // The line's newline ends our cells (Parsoid's end before it): it stays
@@ -70,13 +70,13 @@ pub(crate) fn trim_whitespace(e: &mut Element) {
     if let Some(Node::Text(t)) = j.checked_sub(1).and_then(|k| e.children.get_mut(k)) {
         let trimmed = t.trim_end_matches([' ', '\t']);
         if trimmed.len() != t.len() && !trimmed.is_empty() {
-            *t = trimmed.to_owned();
+            *t = trimmed.to_owned().into();
         }
     }
     if newline {
         match e.children.last_mut() {
             Some(Node::Text(t)) => t.push('\n'),
-            _ => e.children.push(Node::Text("\n".to_owned())),
+            _ => e.children.push(Node::Text("\n".into())),
         }
     }
 }

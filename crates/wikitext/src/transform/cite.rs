@@ -68,7 +68,7 @@ impl Cite {
         let nodes = if self.depth >= MAX_REF_NESTING || body.is_empty() {
             Vec::new()
         } else if is_plain(body) {
-            let nodes = vec![crate::dom::Node::Text(body.to_owned())];
+            let nodes = vec![crate::dom::Node::Text(body.to_owned().into())];
             // Debug builds (the tests, the corpus run of a debug build) check
             // the shortcut against the render it skips.
             debug_assert_eq!(

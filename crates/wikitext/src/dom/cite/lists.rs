@@ -292,7 +292,7 @@ impl State {
                 vec![element(
                     "span",
                     vec![attr("class", "mw-linkback-text")],
-                    vec![text(label)],
+                    vec![text(label.to_owned())],
                 )],
             )
         };

@@ -84,8 +84,9 @@ fn serialize(nodes: &[Node]) -> String {
     xhtml::serialize(nodes)
 }
 
-fn text(s: &str) -> Node {
-    Node::Text(s.to_owned())
+/// A text node: a literal stays static text (no allocation, no free).
+fn text(s: impl Into<super::Value>) -> Node {
+    Node::Text(s.into())
 }
 
 fn element(name: &'static str, attrs: Vec<Attr>, children: Vec<Node>) -> Node {

@@ -220,11 +220,12 @@ impl State {
         if !group_name.is_empty() {
             a_attrs.push(attr("data-mw-group", group_name));
         }
-        let bracket = |s: &str| element("span", vec![attr("class", "cite-bracket")], vec![text(s)]);
+        let bracket =
+            |s: &'static str| element("span", vec![attr("class", "cite-bracket")], vec![text(s)]);
         let link_text = element(
             "span",
             vec![attr("class", "mw-reflink-text")],
-            vec![bracket("["), Node::Text(label), bracket("]")],
+            vec![bracket("["), Node::Text(label.into()), bracket("]")],
         );
         let sup = element("sup", attrs, vec![element("a", a_attrs, vec![link_text])]);
         (sup, use_index)
