@@ -208,9 +208,9 @@ fn is_plain(body: &str) -> bool {
         // body's other characters): no Unicode table looked up for them.
         let is_alnum = if ('\u{2010}'..='\u{2027}').contains(&c) {
             false
-        } else if is_latin_letter(c) {
-            true
-        } else if c.is_alphanumeric() && !('\u{E000}'..='\u{F8FF}').contains(&c) {
+        } else if is_latin_letter(c)
+            || c.is_alphanumeric() && !('\u{E000}'..='\u{F8FF}').contains(&c)
+        {
             true
         } else {
             return false;
