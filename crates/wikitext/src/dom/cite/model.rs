@@ -450,14 +450,22 @@ impl State {
     /// [`backlink_id`](Self::backlink_id), the id written in place (no
     /// `String` of its own) unless it needs the fragment's escapes.
     pub(super) fn backlink_href(&self, i: usize, count: usize) -> String {
-        let name = self.items.get(i).and_then(|it| it.name.as_deref());
+        let item = self.items.get(i);
+        let name = item.and_then(|it| it.name.as_deref());
         let mut out = String::with_capacity(self.page.len() + name.map_or(0, str::len) + 40);
         out.push_str(&self.page);
         out.push('#');
         let start = out.len();
         self.backlink_id_into(i, Some(count), &mut out);
         let id = out.get(start..).unwrap_or_default();
-        if id.len() > 1024 || id.bytes().any(|b| b <= b' ' || b == b'%') {
+        // The id's name part is the note id's: when that is a fragment as it
+        // is, so is the id but for its length (no scan of its bytes).
+        let clean = item.is_some_and(|it| it.note_fragment);
+        debug_assert!(
+            !clean || !id.bytes().any(|b| b <= b' ' || b == b'%'),
+            "{id}"
+        );
+        if id.len() > 1024 || (!clean && id.bytes().any(|b| b <= b' ' || b == b'%')) {
             let id = out.split_off(start);
             href_fragment_into(&id, &mut out);
         }
