@@ -116,7 +116,10 @@ pub(crate) struct TagCache {
 }
 
 impl TagCache {
-    /// [`tag_with`]`(name, attrs)`, made once per page for each source.
+    /// [`tag_with`]`(name, attrs)`, made once per page for each source. A
+    /// cached tag's copy has room for one more attribute (a row's or cell's
+    /// private one, added next): a plain clone's list is exactly full, and
+    /// that attribute would move it.
     fn tag(&mut self, name: &str, attrs: &str) -> OwnedTag {
         // Most rows (`|-`) have no attributes: the bare tag `tag_with`
         // gives, without the key's hashing and the cached tag's clone.
@@ -128,12 +131,23 @@ impl TagCache {
         self.key.push('\0');
         self.key.push_str(attrs);
         if let Some(tag) = self.tags.get(self.key.as_str()) {
-            return tag.clone();
+            return with_room(tag);
         }
         let tag = tag_with(name, attrs);
         self.tags.insert(self.key.clone(), tag.clone());
         tag
     }
+}
+
+/// A copy of `tag` (a [`tag_with`] tag: no span, the HTML namespace) whose
+/// attribute list has room for one more.
+fn with_room(tag: &OwnedTag) -> OwnedTag {
+    let mut copy = OwnedTag::new(tag.name().clone());
+    copy.set_self_closing(tag.self_closing());
+    let attrs = copy.attrs_mut();
+    attrs.reserve_exact(tag.attrs().len() + 1);
+    attrs.extend(tag.attrs().iter().cloned());
+    copy
 }
 
 /// A tag with the attributes written in `attrs` (sanitized; unparsable ones dropped).
@@ -1013,6 +1027,22 @@ mod tests {
                     "{name} {attrs:?}"
                 );
             }
+        }
+    }
+
+    /// A cached tag's copy equals its clone, and takes one more attribute
+    /// without moving its list.
+    #[test]
+    fn cached_copies_have_room() {
+        for attrs in ["class=x", "style=\"a\" align=center", "a=b", "<b>"] {
+            let tag = tag_with("td", attrs);
+            let copy = with_room(&tag);
+            assert_eq!(copy, tag, "{attrs:?}");
+            let mut copy = copy;
+            let at = copy.attrs().as_ptr();
+            copy.attrs_mut()
+                .push(tagloom_html::token::OwnedAttribute::new(ATTR_WT, ""));
+            assert_eq!(copy.attrs().as_ptr(), at, "{attrs:?}");
         }
     }
 
