@@ -368,10 +368,7 @@ impl<'a> Tokenizer<'a> {
             attrs.reserve_exact(4);
             attrs.push(OwnedAttribute::new(atom::TYPEOF, kind));
             attrs.push(OwnedAttribute::new(atom::DATA_MW, call.data_mw.clone()));
-            attrs.push(OwnedAttribute::new(
-                table::CALL_NAME.clone(),
-                index.to_string(),
-            ));
+            attrs.push(OwnedAttribute::new(atom::TL_CALL, index.to_string()));
             if call.empty {
                 attrs.push(OwnedAttribute::new(
                     crate::dom::encapsulate::EMPTY_OUTPUT,
@@ -400,10 +397,7 @@ impl<'a> Tokenizer<'a> {
             attrs.reserve_exact(2);
             attrs.push(OwnedAttribute::new(atom::TYPEOF, end));
             if let Some(index) = call {
-                attrs.push(OwnedAttribute::new(
-                    table::CALL_NAME.clone(),
-                    index.to_string(),
-                ));
+                attrs.push(OwnedAttribute::new(atom::TL_CALL, index.to_string()));
             }
             self.cell_marker_attrs(&mut tag, false, start);
             self.emit_html(OwnedToken::StartTag(tag), start);

@@ -306,7 +306,7 @@ pub(crate) fn sanitized_tag(raw: &RawTag<'_>) -> OwnedTag {
     tag.set_self_closing(raw.self_closing);
     let attrs = tag.attrs_mut();
     for (name, value) in &raw.attrs {
-        let Some((lower, value)) = sanitizer::attribute(&*raw.name, name, value) else {
+        let Some((lower, value)) = sanitizer::attribute(&raw.name, name, value) else {
             continue;
         };
         // A repeated attribute: the last one wins.
@@ -474,8 +474,8 @@ impl Tokenizer<'_> {
             _ => {}
         }
         // An unclosed `<pre>` (no extension tag) is the HTML element.
-        if !sanitizer::is_allowed_tag(&*raw.name)
-            || !raw.end && sanitizer::is_literal_tag(&*raw.name, &raw.attrs)
+        if !sanitizer::is_allowed_tag(&raw.name)
+            || !raw.end && sanitizer::is_literal_tag(&raw.name, &raw.attrs)
         {
             // Not HTML in wikitext: the `<` is text, the rest is scanned as usual.
             self.pos += 1;
