@@ -371,7 +371,7 @@ impl Tokenizer<'_> {
         for (call, from) in self.table_ends.pop().unwrap_or_default() {
             let mut tag = OwnedTag::new(atom::META)
                 .with_attr(atom::TYPEOF, "mw:Transclusion/End")
-                .with_attr(ATTR_CALL, call.to_string());
+                .with_attr(atom::TL_CALL, super::call_index(call));
             // The table's wikitext after the call, which the range now holds
             // (a literal part after the call, as Parsoid's range over it).
             let upto = self.pos.min(self.limit);
@@ -664,7 +664,7 @@ impl Tokenizer<'_> {
                 .with_attr(atom::TYPEOF, "mw:Transclusion/End")
                 .with_attr(ATTR_SUFFIX, suffix);
             if let Some(index) = self.open_call.take() {
-                tag.set_attr(ATTR_CALL, index.to_string());
+                tag.set_attr(atom::TL_CALL, super::call_index(index));
             }
             self.flush_text();
             self.out.push(WikiToken::at(
