@@ -20,7 +20,7 @@ use tagloom_html::dom_patch::{PatchKey, QuirksMode};
 use tagloom_html::token::{OwnedAttribute, OwnedTag};
 use tagloom_html::tree_builder::{ElementAttrs, NewElement, TreeSink};
 
-use super::{Attr, Element, Marked, Node, is_private};
+use super::{Attr, Element, Marked, Node, is_private, is_private_atom};
 
 /// No slot (a link's end).
 const NONE: u32 = u32::MAX;
@@ -630,18 +630,19 @@ impl AttrHandoff {
 
     /// [`into_tree_attrs`](Self::into_tree_attrs), and whether one of them is
     /// private ([`is_private`]), found in the same walk (in place: the list
-    /// keeps its allocation). A static name (one HTML, SVG or MathML
-    /// defines) is never private: only the other names are looked at.
+    /// keeps its allocation). A static name is private by its atom's index
+    /// ([`is_private_atom`]: the tokenizer's `tl:` names are static atoms),
+    /// only the other names' text is looked at.
     pub(crate) fn into_tree_attrs_private(attrs: Vec<OwnedAttribute>) -> (Vec<Attr>, bool) {
         let mut private = false;
         let attrs = attrs
             .into_iter()
             .map(|a| {
-                let name = a.name.into_cow();
-                if let Cow::Owned(n) = &name {
-                    private |= is_private(n);
+                match a.name.atom() {
+                    Some(atom) => private |= is_private_atom(atom),
+                    None => private |= is_private(a.name.as_str()),
                 }
-                (name, a.value)
+                (a.name.into_cow(), a.value)
             })
             .collect();
         (attrs, private)

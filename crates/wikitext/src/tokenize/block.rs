@@ -153,7 +153,7 @@ impl Tokenizer<'_> {
         while matches!(self.peek(), Some(b'<' | b'_')) {
             let directive = self.rest().starts_with('<')
                 && super::tags::parse_tag(self.rest()).is_some_and(|t| {
-                    matches!(t.name.as_str(), "noinclude" | "onlyinclude")
+                    matches!(&*t.name, "noinclude" | "onlyinclude")
                         || (t.name == "includeonly" && !t.end)
                 });
             if directive {

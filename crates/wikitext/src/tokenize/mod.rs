@@ -17,7 +17,7 @@ mod table;
 pub(crate) mod tags;
 
 use tagloom_html::atom;
-use tagloom_html::token::{OwnedAttribute, OwnedTag, OwnedToken};
+use tagloom_html::token::{AttrValue, OwnedAttribute, OwnedTag, OwnedToken};
 
 use self::skip::newline;
 use crate::token::{Tok, WikiToken};
@@ -207,6 +207,50 @@ pub(crate) const fn byte_set(stops: &[u8]) -> [bool; 256] {
 
 /// The bytes at which a run of plain text may end (see [`Tokenizer::text_run`]).
 const STOP: [bool; 256] = byte_set(b"\n'<&_{[|!:RPI\xEE");
+
+/// The decimal texts of 0 to 999 one after another (`0`…`9`, `10`…`99`,
+/// `100`…`999`), built at compile time for [`call_index`].
+const INDEX_DIGITS: [u8; 2890] = {
+    let mut out = [0u8; 2890];
+    let mut at = 0;
+    let mut n = 0;
+    while n < 1000 {
+        if n >= 100 {
+            out[at] = b'0' + (n / 100) as u8;
+            at += 1;
+        }
+        if n >= 10 {
+            out[at] = b'0' + (n / 10 % 10) as u8;
+            at += 1;
+        }
+        out[at] = b'0' + (n % 10) as u8;
+        at += 1;
+        n += 1;
+    }
+    out
+};
+
+/// [`INDEX_DIGITS`] as text.
+const INDEX_TEXT: &str = match std::str::from_utf8(&INDEX_DIGITS) {
+    Ok(text) => text,
+    Err(_) => panic!("digits are ASCII"),
+};
+
+/// A marker's call index as its `tl:call` value: static text below 1 000
+/// (every page of the corpus; no formatting, no allocation per marker),
+/// formatted above.
+pub(crate) fn call_index(index: usize) -> AttrValue {
+    let (at, len) = match index {
+        0..10 => (index, 1),
+        10..100 => (10 + (index - 10) * 2, 2),
+        100..1000 => (190 + (index - 100) * 3, 3),
+        _ => return AttrValue::from(index.to_string()),
+    };
+    match INDEX_TEXT.get(at..at + len) {
+        Some(text) => AttrValue::from(text),
+        None => AttrValue::from(index.to_string()),
+    }
+}
 
 /// Behaviour switches (`__NOTOC__`), as MediaWiki's magic word list.
 const SWITCHES: &[&str] = &[
@@ -404,10 +448,7 @@ impl<'a> Tokenizer<'a> {
             attrs.reserve_exact(4);
             attrs.push(OwnedAttribute::new(atom::TYPEOF, kind));
             attrs.push(OwnedAttribute::new(atom::DATA_MW, call.data_mw.clone()));
-            attrs.push(OwnedAttribute::new(
-                table::CALL_NAME.clone(),
-                index.to_string(),
-            ));
+            attrs.push(OwnedAttribute::new(atom::TL_CALL, call_index(index)));
             if call.empty {
                 attrs.push(OwnedAttribute::new(
                     crate::dom::encapsulate::EMPTY_OUTPUT,
@@ -436,10 +477,7 @@ impl<'a> Tokenizer<'a> {
             attrs.reserve_exact(2);
             attrs.push(OwnedAttribute::new(atom::TYPEOF, end));
             if let Some(index) = call {
-                attrs.push(OwnedAttribute::new(
-                    table::CALL_NAME.clone(),
-                    index.to_string(),
-                ));
+                attrs.push(OwnedAttribute::new(atom::TL_CALL, call_index(index)));
             }
             self.cell_marker_attrs(&mut tag, false, start);
             self.emit_html(OwnedToken::StartTag(tag), start);
@@ -632,5 +670,20 @@ impl<'a> Tokenizer<'a> {
         let raw = self.src.get(start..end).unwrap_or("");
         self.pos = end;
         self.emit(Tok::TemplateArg(raw.into()), start);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::call_index;
+
+    /// Every index's value is its decimal text; below 1 000 it is static.
+    #[test]
+    fn call_index_is_the_decimal_text() {
+        for i in (0..2000).chain([9_999, usize::MAX]) {
+            let value = call_index(i);
+            assert_eq!(&*value, i.to_string(), "{i}");
+            assert_eq!(value.is_static(), i < 1000, "{i}");
+        }
     }
 }

@@ -13,10 +13,8 @@
 //! `dom::table_fixups` widens the range to whole cells (Parsoid's
 //! `TableFixups` and template-range expansion).
 
-use std::sync::LazyLock;
-
 use tagloom_html::atom;
-use tagloom_html::token::{Name, OwnedTag, OwnedToken};
+use tagloom_html::token::{OwnedTag, OwnedToken};
 
 use super::Tokenizer;
 use super::tags::{parse_tag, sanitized_tag};
@@ -32,16 +30,18 @@ pub(crate) enum CellLine {
 }
 
 /// Private attributes (a `:` in the name: wikitext can never make them; the
-/// DOM pass `dom::table_fixups` removes them).
+/// DOM pass `dom::table_fixups` removes them). Each is a static atom of
+/// tagloom-html (`atom::TL_CALL`…, see `dom::is_private_atom`): the hot ones
+/// (every marker's `tl:call`, every cell's `tl:wt`, every row's `tl:row`)
+/// are set by their atom, no text copied into a `Box<str>`. Set by atom
+/// only: `tl:row` (`atom::TL_ROW`) on a `|-` row (Parsoid flags empty
+/// wikitext rows whatever their attributes), `tl:wt` (`atom::TL_WT`) on a
+/// cell made by wikitext syntax (its whitespace is trimmed).
 pub(crate) const ATTR_CELL: &str = "tl:cell";
 pub(crate) const ATTR_PREFIX: &str = "tl:prefix";
 pub(crate) const ATTR_SUFFIX: &str = "tl:suffix";
-/// A `|-` row (Parsoid flags empty wikitext rows whatever their attributes).
-pub(crate) const ATTR_ROW: &str = "tl:row";
 /// A marker's call (its index in the page's marked calls).
 pub(crate) const ATTR_CALL: &str = "tl:call";
-/// A cell made by wikitext syntax (its whitespace is trimmed).
-pub(crate) const ATTR_WT: &str = "tl:wt";
 /// A cell started by `||` or `!!` (a new quote context).
 pub(crate) const ATTR_INLINE_CELL: &str = "tl:inline";
 /// A table's id, and the table a marker was written in.
@@ -54,14 +54,6 @@ pub(crate) const ATTR_TSUFFIX: &str = "tl:tsuffix";
 /// On an end marker held to its table's end: the table's wikitext after the
 /// call (a literal part closing the call's `data-mw`).
 pub(crate) const ATTR_HSUFFIX: &str = "tl:hsuffix";
-/// The names of the private attributes every marker and cell gets, made
-/// once: `Name::new` looks a name up among the static atoms (these are
-/// none) before it allocates, and a clone only allocates.
-pub(crate) static CALL_NAME: LazyLock<Name> = LazyLock::new(|| Name::new(ATTR_CALL));
-/// See [`CALL_NAME`].
-static WT_NAME: LazyLock<Name> = LazyLock::new(|| Name::new(ATTR_WT));
-/// See [`CALL_NAME`].
-static ROW_NAME: LazyLock<Name> = LazyLock::new(|| Name::new(ATTR_ROW));
 
 /// The bytes a cell's attribute search ([`Tokenizer::cell`]) stops at:
 /// markers, comments and `<nowiki>`, links, pipes and bangs.
@@ -116,7 +108,10 @@ pub(crate) struct TagCache {
 }
 
 impl TagCache {
-    /// [`tag_with`]`(name, attrs)`, made once per page for each source.
+    /// [`tag_with`]`(name, attrs)`, made once per page for each source. A
+    /// cached tag's copy has room for one more attribute (a row's or cell's
+    /// private one, added next): a plain clone's list is exactly full, and
+    /// that attribute would move it.
     fn tag(&mut self, name: &str, attrs: &str) -> OwnedTag {
         // Most rows (`|-`) have no attributes: the bare tag `tag_with`
         // gives, without the key's hashing and the cached tag's clone.
@@ -128,12 +123,23 @@ impl TagCache {
         self.key.push('\0');
         self.key.push_str(attrs);
         if let Some(tag) = self.tags.get(self.key.as_str()) {
-            return tag.clone();
+            return with_room(tag);
         }
         let tag = tag_with(name, attrs);
         self.tags.insert(self.key.clone(), tag.clone());
         tag
     }
+}
+
+/// A copy of `tag` (a [`tag_with`] tag: no span, the HTML namespace) whose
+/// attribute list has room for one more.
+fn with_room(tag: &OwnedTag) -> OwnedTag {
+    let mut copy = OwnedTag::new(tag.name().clone());
+    copy.set_self_closing(tag.self_closing());
+    let attrs = copy.attrs_mut();
+    attrs.reserve_exact(tag.attrs().len() + 1);
+    attrs.extend(tag.attrs().iter().cloned());
+    copy
 }
 
 /// A tag with the attributes written in `attrs` (sanitized; unparsable ones dropped).
@@ -334,10 +340,7 @@ impl Tokenizer<'_> {
             let attrs = line.get(1 + dashes..eol).unwrap_or("");
             let (attrs, trailing) = split_trailing_comments(attrs);
             self.pos = syntax + eol;
-            let tag = self
-                .table_tags
-                .tag("tr", attrs)
-                .with_attr(ROW_NAME.clone(), "");
+            let tag = self.table_tags.tag("tr", attrs).with_attr(atom::TL_ROW, "");
             self.emit_html(OwnedToken::StartTag(tag), syntax);
             self.emit_comments(&trailing, syntax);
             return true;
@@ -368,7 +371,7 @@ impl Tokenizer<'_> {
         for (call, from) in self.table_ends.pop().unwrap_or_default() {
             let mut tag = OwnedTag::new(atom::META)
                 .with_attr(atom::TYPEOF, "mw:Transclusion/End")
-                .with_attr(ATTR_CALL, call.to_string());
+                .with_attr(atom::TL_CALL, super::call_index(call));
             // The table's wikitext after the call, which the range now holds
             // (a literal part after the call, as Parsoid's range over it).
             let upto = self.pos.min(self.limit);
@@ -473,7 +476,7 @@ impl Tokenizer<'_> {
             None => OwnedTag::new(name),
         };
         self.cell_start = syntax;
-        let tag = tag.with_attr(WT_NAME.clone(), "");
+        let tag = tag.with_attr(atom::TL_WT, "");
         self.emit_html(OwnedToken::StartTag(tag), syntax);
         self.syntax_markers(markers);
     }
@@ -637,7 +640,7 @@ impl Tokenizer<'_> {
             .find(|t| t.start_atom() == Some(name))
             .map(|t| &mut t.tok)
         {
-            tag.set_attr(ATTR_INLINE_CELL, "");
+            tag.set_attr(atom::TL_INLINE, "");
         }
     }
 
@@ -661,7 +664,7 @@ impl Tokenizer<'_> {
                 .with_attr(atom::TYPEOF, "mw:Transclusion/End")
                 .with_attr(ATTR_SUFFIX, suffix);
             if let Some(index) = self.open_call.take() {
-                tag.set_attr(ATTR_CALL, index.to_string());
+                tag.set_attr(atom::TL_CALL, super::call_index(index));
             }
             self.flush_text();
             self.out.push(WikiToken::at(
@@ -1013,6 +1016,47 @@ mod tests {
                     "{name} {attrs:?}"
                 );
             }
+        }
+    }
+
+    /// The private attributes' names are the static atoms the hot paths set.
+    #[test]
+    fn private_names_are_their_atoms() {
+        for (name, atom) in [
+            (ATTR_CALL, atom::TL_CALL),
+            ("tl:wt", atom::TL_WT),
+            ("tl:row", atom::TL_ROW),
+            (ATTR_INLINE_CELL, atom::TL_INLINE),
+            (ATTR_CELL, atom::TL_CELL),
+            (ATTR_PREFIX, atom::TL_PREFIX),
+            (ATTR_SUFFIX, atom::TL_SUFFIX),
+            (ATTR_TID, atom::TL_TID),
+            (ATTR_TPREFIX, atom::TL_TPREFIX),
+            (ATTR_TSUFFIX, atom::TL_TSUFFIX),
+            (ATTR_HSUFFIX, atom::TL_HSUFFIX),
+            (ATTR_OPEN_DATA, atom::TL_ODATA),
+            (ATTR_OPEN_CALL, atom::TL_OCALL),
+            (ATTR_CLOSE_CALL, atom::TL_CCALL),
+            (ATTR_OPEN_TID, atom::TL_OTID),
+            (ATTR_OPEN_TPREFIX, atom::TL_OTPREFIX),
+        ] {
+            assert_eq!(atom.static_name(), Some(name));
+        }
+    }
+
+    /// A cached tag's copy equals its clone, and takes one more attribute
+    /// without moving its list.
+    #[test]
+    fn cached_copies_have_room() {
+        for attrs in ["class=x", "style=\"a\" align=center", "a=b", "<b>"] {
+            let tag = tag_with("td", attrs);
+            let copy = with_room(&tag);
+            assert_eq!(copy, tag, "{attrs:?}");
+            let mut copy = copy;
+            let at = copy.attrs().as_ptr();
+            copy.attrs_mut()
+                .push(tagloom_html::token::OwnedAttribute::new(atom::TL_WT, ""));
+            assert_eq!(copy.attrs().as_ptr(), at, "{attrs:?}");
         }
     }
 

@@ -13,9 +13,12 @@ use crate::token::{RefTag, Tok, WikiToken};
 
 /// A tag as written: name (lowercase), attributes (raw names, decoded values),
 /// whether it is an end tag or self-closing, its length.
-pub(crate) struct RawTag {
-    /// A built-in name (most HTML tags) holds no text of its own.
-    pub(crate) name: Name,
+pub(crate) struct RawTag<'a> {
+    /// The name as written when it is lowercase (nearly always): no copy and
+    /// no look-up among the static atoms, which only an allowed HTML tag
+    /// needs ([`sanitized_tag`]); most tags read are `<ref>`s, whose name is
+    /// only compared.
+    pub(crate) name: Cow<'a, str>,
     pub(crate) attrs: Vec<(String, String)>,
     /// The values as written (before references are decoded) of the
     /// attributes (by index) whose value differs from it; most values hold
@@ -29,7 +32,7 @@ pub(crate) struct RawTag {
     pub(crate) len: usize,
 }
 
-impl RawTag {
+impl RawTag<'_> {
     /// Attribute `i`'s value as written (before references are decoded).
     pub(crate) fn source(&self, i: usize) -> &str {
         match self.sources.iter().find(|(k, _)| *k == i) {
@@ -40,7 +43,7 @@ impl RawTag {
 }
 
 /// Parses the tag at the start of `s` (which starts with `<`).
-pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
+pub(crate) fn parse_tag(s: &str) -> Option<RawTag<'_>> {
     let bytes = s.as_bytes();
     let mut i = 1;
     let end = bytes.get(1) == Some(&b'/');
@@ -54,7 +57,12 @@ pub(crate) fn parse_tag(s: &str) -> Option<RawTag> {
     while bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric()) {
         i += 1;
     }
-    let name = Name::html(s.get(name_start..i)?);
+    let name = s.get(name_start..i)?;
+    let name = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(name.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(name)
+    };
     // The name must end at whitespace, `/` or `>`.
     if !matches!(
         bytes.get(i),
@@ -293,12 +301,12 @@ pub(crate) fn strip_comments(s: &str) -> String {
 }
 
 /// The sanitized attributes of an allowed tag.
-pub(crate) fn sanitized_tag(raw: &RawTag) -> OwnedTag {
-    let mut tag = OwnedTag::new(raw.name.clone());
+pub(crate) fn sanitized_tag(raw: &RawTag<'_>) -> OwnedTag {
+    let mut tag = OwnedTag::new(Name::new(&raw.name));
     tag.set_self_closing(raw.self_closing);
     let attrs = tag.attrs_mut();
     for (name, value) in &raw.attrs {
-        let Some((lower, value)) = sanitizer::attribute(raw.name.as_str(), name, value) else {
+        let Some((lower, value)) = sanitizer::attribute(&raw.name, name, value) else {
             continue;
         };
         // A repeated attribute: the last one wins.
@@ -415,7 +423,7 @@ impl Tokenizer<'_> {
         };
         // Whether the page may have a table (an HTML one, if allowed).
         self.saw_table |= raw.name == "table";
-        match raw.name.as_str() {
+        match &*raw.name {
             "nowiki" if !raw.end => return self.nowiki(raw, start),
             "pre" if !raw.end && self.ext_pre(&raw, start) => return,
             "ref" if !raw.end => return self.cite_ref(raw, start),
@@ -466,8 +474,8 @@ impl Tokenizer<'_> {
             _ => {}
         }
         // An unclosed `<pre>` (no extension tag) is the HTML element.
-        if !sanitizer::is_allowed_tag(raw.name.as_str())
-            || !raw.end && sanitizer::is_literal_tag(raw.name.as_str(), &raw.attrs)
+        if !sanitizer::is_allowed_tag(&raw.name)
+            || !raw.end && sanitizer::is_literal_tag(&raw.name, &raw.attrs)
         {
             // Not HTML in wikitext: the `<` is text, the rest is scanned as usual.
             self.pos += 1;
@@ -475,7 +483,7 @@ impl Tokenizer<'_> {
             return;
         }
         self.pos += raw.len;
-        if self.dd_pending && !matches!(raw.name.as_str(), "br" | "hr" | "wbr" | "meta" | "link") {
+        if self.dd_pending && !matches!(&*raw.name, "br" | "hr" | "wbr" | "meta" | "link") {
             if raw.end {
                 self.dd_depth = self.dd_depth.saturating_sub(1);
             } else if !raw.self_closing {
@@ -492,7 +500,7 @@ impl Tokenizer<'_> {
     }
 
     /// `<ref …>…</ref>` or `<ref name=… />`; unclosed: text.
-    fn cite_ref(&mut self, raw: RawTag, start: usize) {
+    fn cite_ref(&mut self, raw: RawTag<'_>, start: usize) {
         let attr = |n: &str| {
             raw.attrs
                 .iter()
@@ -532,7 +540,7 @@ impl Tokenizer<'_> {
     }
 
     /// `<references>…</references>` or `<references/>`; unclosed: text.
-    fn cite_references(&mut self, raw: RawTag, start: usize) {
+    fn cite_references(&mut self, raw: RawTag<'_>, start: usize) {
         let body_start = self.pos + raw.len;
         let body = if raw.self_closing {
             self.pos = body_start;
@@ -559,7 +567,7 @@ impl Tokenizer<'_> {
 
     /// `<nowiki>…</nowiki>`: the body is text (references decoded), in a
     /// `mw:Nowiki` span. Unclosed: the tag is text.
-    fn nowiki(&mut self, raw: RawTag, start: usize) {
+    fn nowiki(&mut self, raw: RawTag<'_>, start: usize) {
         let rest = self.rest();
         if raw.self_closing {
             self.pos += raw.len;
@@ -590,7 +598,7 @@ impl Tokenizer<'_> {
 
     /// `<pre>…</pre>`: the extension tag (body literal, `<nowiki>` tags removed,
     /// references decoded). Returns false when it does not close.
-    fn ext_pre(&mut self, raw: &RawTag, start: usize) -> bool {
+    fn ext_pre(&mut self, raw: &RawTag<'_>, start: usize) -> bool {
         let rest = self.rest();
         let body = if raw.self_closing {
             None
