@@ -447,6 +447,43 @@ mod tests {
         }
     }
 
+    /// A stage that takes every token through its `push` and gives it
+    /// back as it is.
+    struct Through;
+
+    impl Transform for Through {
+        fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+            out.push(token);
+        }
+        fn reset(&mut self) {}
+    }
+
+    /// A chain of more stages than `run` writes out (seven, two of them
+    /// giving back what they take, before and after the stages that give
+    /// back several tokens) gives the five page stages' output.
+    #[test]
+    fn more_than_five_stages() {
+        let seven = || {
+            Chain::new(vec![
+                Box::new(Through),
+                Box::new(pre::PreHandler::default()),
+                Box::new(quotes::QuoteTransformer::default()),
+                Box::new(lists::ListHandler::default()),
+                Box::new(Through),
+                Box::new(headings::HeadingIds::default()),
+                Box::new(paragraphs::ParagraphWrapper::default()),
+            ])
+        };
+        for text in [
+            "a\n\nb\n\n\n\nc\n\n\n d",
+            " pre\n more ''x''\n\npara\n <div>no pre</div>\n <!-- c -->\n x",
+            "* a [[L|''b'']] <span>s</span> c\n* <b>x</i> y</b>\n** z\n\nafter",
+            "''a [[b|c '''d]] e'' f\n'''g ''h''' i\n== H ''i'' ==\ntext",
+        ] {
+            assert_same_output(seven, chain, text);
+        }
+    }
+
     /// A line of many tokens fed a chunk a token: what the paragraph stage
     /// holds is not moved for each chunk (linear, not quadratic, time).
     #[test]
