@@ -574,30 +574,11 @@ impl BodySink {
                     }
                     (closed.is_some(), closed.is_some())
                 }
-                Tok::Html(OwnedToken::Comment(_)) => {
-                    let ok = self.run.comment();
-                    (ok, ok)
-                }
                 Tok::Html(OwnedToken::Characters(c)) => (self.run.text(c.text()), false),
-                Tok::Newline => (self.run.text("\n"), false),
-                // Apostrophes (text other than whitespace).
-                Tok::Quote(_) => (self.run.text("'"), false),
-                Tok::ListItem(s) | Tok::Template(s) | Tok::TemplateArg(s) => {
-                    (self.run.text(s), false)
-                }
-                Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => (true, false),
-                // An empty line's comments and whitespace (one in a table
-                // stopped the whole table's run).
-                Tok::EmptyLine(inner) => {
-                    let ok = inner.iter().all(|t| match &t.tok {
-                        Tok::Html(OwnedToken::Comment(_)) => self.run.comment(),
-                        Tok::Html(OwnedToken::Characters(c)) => self.run.text(c.text()),
-                        Tok::Newline => self.run.text("\n"),
-                        _ => false,
-                    });
-                    (ok, false)
-                }
-                _ => (false, false),
+                // The rest out of line: three kinds (and the default) make
+                // two tests, not a jump through a table whose target
+                // changes with nearly every token.
+                other => self.run_other(other),
             };
             if !ok {
                 stop = i;
@@ -615,6 +596,34 @@ impl BodySink {
             self.doomed.extend(self.starts.iter().rev());
         }
         len
+    }
+
+    /// [`run_len`](Self::run_len) for a token neither a tag nor text: whether
+    /// the run takes it (as `flatten` makes it: text, a comment, or nothing),
+    /// and whether it is a node of its own (a comment).
+    #[inline(never)]
+    fn run_other(&mut self, tok: &Tok) -> (bool, bool) {
+        let ok = match tok {
+            Tok::Html(OwnedToken::Comment(_)) => {
+                let ok = self.run.comment();
+                return (ok, ok);
+            }
+            Tok::Newline => self.run.text("\n"),
+            // Apostrophes (text other than whitespace).
+            Tok::Quote(_) => self.run.text("'"),
+            Tok::ListItem(s) | Tok::Template(s) | Tok::TemplateArg(s) => self.run.text(s),
+            Tok::Ref(_) | Tok::References(_) | Tok::IndentPreWs => true,
+            // An empty line's comments and whitespace (one in a table
+            // stopped the whole table's run).
+            Tok::EmptyLine(inner) => inner.iter().all(|t| match &t.tok {
+                Tok::Html(OwnedToken::Comment(_)) => self.run.comment(),
+                Tok::Html(OwnedToken::Characters(c)) => self.run.text(c.text()),
+                Tok::Newline => self.run.text("\n"),
+                _ => false,
+            }),
+            _ => false,
+        };
+        (ok, false)
     }
 
     /// Builds the run `tokens` ([`run_len`](Self::run_len)) and feeds the tree

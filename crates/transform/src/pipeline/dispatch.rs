@@ -9,7 +9,9 @@ use super::{Dispatch, PipelineError, PipelineToken};
 /// order). `scratch` is a reused buffer. Both modes give the same tokens and call
 /// every handler with the same tokens in the same order (a handler's input depends
 /// only on earlier handlers, which see the chunk in stream order either way); the
-/// property test in `tests/pipeline_chunking.rs` checks it.
+/// property test in `tests/pipeline_chunking.rs` checks it. `tokens` holds
+/// at most one end of input, last (a run's input is cut there, and the
+/// handlers' outputs are checked to keep it so), and so does the result.
 pub(crate) fn run_phase<T: PipelineToken>(
     entries: &mut [Entry<T>],
     tokens: &mut Vec<T>,
@@ -58,8 +60,13 @@ fn handler_at_a_time<T: PipelineToken>(
         ] = group
             && handler.takes_chunks()
         {
-            // One handler takes every token: the chunk in one call.
-            let had_eof = tokens.iter().any(|t| t.is_eof());
+            // One handler takes every token: the chunk in one call. A
+            // phase's chunk holds at most one end of input, last (the run
+            // cuts its input there, and every handler's output was checked
+            // to keep it so): its last token says whether it has one, no
+            // scan of the chunk.
+            debug_assert!(ends_right(tokens), "one end of input at most, last");
+            let had_eof = tokens.last().is_some_and(|t| t.is_eof());
             handler
                 .handle_chunk(tokens, ctx, scratch)
                 .map_err(PipelineError::Handler)?;
@@ -89,6 +96,15 @@ fn handler_at_a_time<T: PipelineToken>(
         std::mem::swap(tokens, scratch);
     }
     Ok(())
+}
+
+/// Whether `tokens` holds no end of input but maybe as its last token: what
+/// every chunk given to [`run_phase`] holds.
+fn ends_right<T: PipelineToken>(tokens: &[T]) -> bool {
+    match tokens.split_last() {
+        Some((_, before)) => !before.iter().any(|t| t.is_eof()),
+        None => true,
+    }
 }
 
 /// [`check_eof`] for what [`Handler::handle_into`](super::Handler::handle_into)

@@ -183,33 +183,54 @@ impl Chain {
         let stages: &mut [Box<dyn Transform>] = stages;
         debug_assert!(input.is_empty(), "a run leaves no input behind");
         let last = stages.len().saturating_sub(1);
-        // The stages walked by pointer (no index bounds-checked per stage);
-        // the index of the next one is only needed past the loop.
-        let mut walk = stages.iter_mut();
-        loop {
-            let Some(stage) = walk.next() else {
-                out.push(token);
-                return;
-            };
-            if stage.pass(&token) {
-                continue;
-            }
-            if walk.len() == 0 {
-                stage.push(token, out);
-                return;
-            }
-            stage.push(token, input);
-            debug_assert_eq!(stage.held(), 0, "only the last stage holds");
-            match input.len() {
-                1 => {}
-                // Held (a line, a paragraph): nothing for the later stages.
-                0 => return,
-                _ => break,
-            }
-            let Some(t) = input.pop() else { return };
-            token = t;
+        // The stages not yet asked (walked by pointer: no index
+        // bounds-checked per stage visit).
+        let mut rest: &mut [Box<dyn Transform>];
+        // One stage: its `pass`, or its `push` while it gives back one
+        // token (that token on to the next stage); `break 'spill` once a
+        // stage gives back several.
+        macro_rules! stage {
+            ($left:expr, $spill:lifetime) => {{
+                let Some((stage, tail)) = std::mem::take($left).split_first_mut() else {
+                    out.push(token);
+                    return;
+                };
+                rest = tail;
+                if !stage.pass(&token) {
+                    if rest.is_empty() {
+                        stage.push(token, out);
+                        return;
+                    }
+                    stage.push(token, input);
+                    debug_assert_eq!(stage.held(), 0, "only the last stage holds");
+                    match input.len() {
+                        1 => {}
+                        // Held (a line, a paragraph): nothing for the later stages.
+                        0 => return,
+                        _ => break $spill,
+                    }
+                    let Some(t) = input.pop() else { return };
+                    token = t;
+                }
+            }};
         }
-        let next = last + 1 - walk.len();
+        'spill: {
+            // The first five stages written out: each asked from a call
+            // site of its own, so an indirect call's target is the one it
+            // had for the previous token (a page's chain has five stages;
+            // one call site for all would change targets at every stage).
+            let mut left = &mut *stages;
+            stage!(&mut left, 'spill);
+            stage!(&mut rest, 'spill);
+            stage!(&mut rest, 'spill);
+            stage!(&mut rest, 'spill);
+            stage!(&mut rest, 'spill);
+            // More stages (tests' chains only).
+            loop {
+                stage!(&mut rest, 'spill);
+            }
+        }
+        let next = last + 1 - rest.len();
         for (at, stage) in stages.iter_mut().enumerate().skip(next) {
             if input.is_empty() {
                 return;
@@ -427,6 +448,43 @@ mod tests {
             "== H ''i'' ==\ntext\n=== [[L]] ===\n* l\n\n",
         ] {
             assert_same_output(chain, pushed, text);
+        }
+    }
+
+    /// A stage that takes every token through its `push` and gives it
+    /// back as it is.
+    struct Through;
+
+    impl Transform for Through {
+        fn push(&mut self, token: WikiToken, out: &mut Vec<WikiToken>) {
+            out.push(token);
+        }
+        fn reset(&mut self) {}
+    }
+
+    /// A chain of more stages than `run` writes out (seven, two of them
+    /// giving back what they take, before and after the stages that give
+    /// back several tokens) gives the five page stages' output.
+    #[test]
+    fn more_than_five_stages() {
+        let seven = || {
+            Chain::new(vec![
+                Box::new(Through),
+                Box::new(pre::PreHandler::default()),
+                Box::new(quotes::QuoteTransformer::default()),
+                Box::new(lists::ListHandler::default()),
+                Box::new(Through),
+                Box::new(headings::HeadingIds::default()),
+                Box::new(paragraphs::ParagraphWrapper::default()),
+            ])
+        };
+        for text in [
+            "a\n\nb\n\n\n\nc\n\n\n d",
+            " pre\n more ''x''\n\npara\n <div>no pre</div>\n <!-- c -->\n x",
+            "* a [[L|''b'']] <span>s</span> c\n* <b>x</i> y</b>\n** z\n\nafter",
+            "''a [[b|c '''d]] e'' f\n'''g ''h''' i\n== H ''i'' ==\ntext",
+        ] {
+            assert_same_output(seven, chain, text);
         }
     }
 
