@@ -217,8 +217,16 @@ fn an_error_cancels_pending_work_and_produces_no_output() {
         0,
         "nothing released before the failing token"
     );
-    // The 19 others were pending (200 ms) when the 5 ms failure came: all dropped.
-    assert_eq!(gauge.cancelled.get(), 20);
+    // Every handler started was pending (200 ms) when the 5 ms failure came: all
+    // dropped. The first chunk (16 tokens) starts before anything can finish; the
+    // second (4 more) only if it was pulled before the failure, which depends on
+    // how busy the machine is, so the count is 16 or 20.
+    let started = gauge.max.get();
+    assert!(
+        started == 16 || started == 20,
+        "started {started}: the first chunk, or both"
+    );
+    assert_eq!(gauge.cancelled.get(), started);
     assert_eq!(gauge.now.get(), 0);
 }
 
