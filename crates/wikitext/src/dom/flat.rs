@@ -195,10 +195,7 @@ impl Appender {
         if text.is_empty() {
             return;
         }
-        match self.last_text() {
-            Some(last) => last.push_str(text),
-            None => self.nodes.push(Node::Text(text.to_owned().into())),
-        }
+        self.join_or_push(text, |t| t.to_owned().into());
     }
 
     /// Appends the static `text` (a newline) as [`push_text`](Self::push_text)
@@ -208,9 +205,15 @@ impl Appender {
         if text.is_empty() {
             return;
         }
+        self.join_or_push(text, Value::from);
+    }
+
+    /// `text` joined to the text just before ([`last_text`](Self::last_text)),
+    /// or a text node of its own made by `node`.
+    fn join_or_push<'t>(&mut self, text: &'t str, node: impl FnOnce(&'t str) -> Value) {
         match self.last_text() {
             Some(last) => last.push_str(text),
-            None => self.nodes.push(Node::Text(Value::from(text))),
+            None => self.nodes.push(Node::Text(node(text))),
         }
     }
 

@@ -461,11 +461,9 @@ impl State {
         // The id's name part is the note id's: when that is a fragment as it
         // is, so is the id but for its length (no scan of its bytes).
         let clean = item.is_some_and(|it| it.note_fragment);
-        debug_assert!(
-            !clean || !id.bytes().any(|b| b <= b' ' || b == b'%'),
-            "{id}"
-        );
-        if id.len() > 1024 || (!clean && id.bytes().any(|b| b <= b' ' || b == b'%')) {
+        let needs_escapes = |id: &str| id.bytes().any(|b| b <= b' ' || b == b'%');
+        debug_assert!(!clean || !needs_escapes(id), "{id}");
+        if id.len() > 1024 || (!clean && needs_escapes(id)) {
             let id = out.split_off(start);
             href_fragment_into(&id, &mut out);
         }
