@@ -62,6 +62,8 @@ pub(crate) struct ListHandler {
     /// tree builder may reconstruct them inside a list item).
     /// Formatting names are static: their atoms.
     formatting: Vec<Atom>,
+    /// A reused buffer: a list item's levels.
+    levels: Vec<Level>,
 }
 
 fn block_like(name: &str) -> bool {
@@ -94,8 +96,14 @@ impl ListHandler {
         }
     }
 
+    /// A list item's tags into `out`: the closes, the waiting newline and
+    /// comment lines, the opens, straight in (no vector per item).
     fn item(&mut self, bullets: &str, out: &mut Vec<WikiToken>) {
-        let bullets: Vec<Level> = bullets.chars().take(MAX_DEPTH).map(level).collect();
+        // The bullets' levels in a reused buffer (taken: `self` changes below).
+        let mut levels = std::mem::take(&mut self.levels);
+        levels.clear();
+        levels.extend(bullets.chars().take(MAX_DEPTH).map(level));
+        let bullets = &levels;
         let last = bullets.len().saturating_sub(1);
         // The first level that is not simply kept open.
         let mut k = 0;
@@ -113,30 +121,33 @@ impl ListHandler {
         // Elements opened in the items that close now close with them.
         let first_closed = if switch_item { k + 1 } else { keep + 1 };
         self.item_open.retain(|(_, depth)| *depth < first_closed);
-        let mut closes = Vec::new();
         while self.stack.len() > keep {
             if let Some(l) = self.stack.pop() {
-                closes.push(WikiToken::end(l.item));
-                closes.push(WikiToken::end(l.list));
+                out.push(WikiToken::end(l.item));
+                out.push(WikiToken::end(l.list));
             }
         }
-        let mut opens = Vec::new();
-        if switch_item && let (Some(top), Some(want)) = (self.stack.last_mut(), bullets.get(k)) {
-            closes.push(WikiToken::end(top.item));
-            opens.push(WikiToken::start(want.item));
-            top.item = want.item;
-        }
-        for want in bullets.iter().skip(keep) {
-            opens.push(WikiToken::start(want.list));
-            opens.push(WikiToken::start(want.item));
-            self.stack.push(*want);
-        }
-        out.append(&mut closes);
+        let switched = match (switch_item, self.stack.last_mut(), bullets.get(k)) {
+            (true, Some(top), Some(want)) => {
+                out.push(WikiToken::end(top.item));
+                top.item = want.item;
+                Some(want.item)
+            }
+            _ => None,
+        };
         if let Some(nl) = self.newline.take() {
             out.push(nl);
         }
         out.append(&mut self.held);
-        out.append(&mut opens);
+        if let Some(item) = switched {
+            out.push(WikiToken::start(item));
+        }
+        for want in bullets.iter().skip(keep) {
+            out.push(WikiToken::start(want.list));
+            out.push(WikiToken::start(want.item));
+            self.stack.push(*want);
+        }
+        self.levels = levels;
     }
 }
 
