@@ -70,7 +70,11 @@ fn handler_at_a_time<T: PipelineToken>(
             handler
                 .handle_chunk(tokens, ctx, scratch)
                 .map_err(PipelineError::Handler)?;
-            check_eof_appended(had_eof, scratch)?;
+            if cfg!(debug_assertions) || !handler.keeps_end_of_input() {
+                check_eof_appended(had_eof, scratch)?;
+            } else {
+                check_last(had_eof, scratch)?;
+            }
             std::mem::swap(tokens, scratch);
             continue;
         }
@@ -119,6 +123,17 @@ fn check_eof_appended<T: PipelineToken>(
         Err(PipelineError::EofMade)
     } else {
         Ok(())
+    }
+}
+
+/// [`check_eof_appended`] for a handler that keeps the end of input by
+/// construction ([`Handler::keeps_end_of_input`](super::Handler::keeps_end_of_input)):
+/// only the last token is read.
+fn check_last<T: PipelineToken>(had_eof: bool, appended: &[T]) -> Result<(), PipelineError> {
+    match (had_eof, appended.last().is_some_and(|t| t.is_eof())) {
+        (true, false) => Err(PipelineError::EofLost),
+        (false, true) => Err(PipelineError::EofMade),
+        _ => Ok(()),
     }
 }
 
@@ -173,5 +188,33 @@ pub(crate) fn check_eof<T: PipelineToken>(
             Err(PipelineError::EofMade)
         }
         (false, _) => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tagloom_html::token::OwnedToken;
+
+    /// The last-token check of a handler that keeps the end of input: a
+    /// lost or made-up end of input at the end is still an error.
+    #[test]
+    fn check_last_reads_the_last_token() {
+        let text = || OwnedToken::text("a");
+        assert!(check_last(true, &[text(), OwnedToken::Eof]).is_ok());
+        assert!(check_last::<OwnedToken>(false, &[text()]).is_ok());
+        assert!(check_last::<OwnedToken>(false, &[]).is_ok());
+        assert!(matches!(
+            check_last(true, &[text()]),
+            Err(PipelineError::EofLost)
+        ));
+        assert!(matches!(
+            check_last::<OwnedToken>(true, &[]),
+            Err(PipelineError::EofLost)
+        ));
+        assert!(matches!(
+            check_last(false, &[text(), OwnedToken::Eof]),
+            Err(PipelineError::EofMade)
+        ));
     }
 }

@@ -128,6 +128,37 @@ pub trait Handler<T: PipelineToken> {
         }
         Ok(())
     }
+
+    /// Whether [`handle_chunk`](Self::handle_chunk) keeps the end-of-input
+    /// rule by construction: for a chunk ending with the end of input it
+    /// appends exactly one, last, and for a chunk without one, none. A
+    /// release build's dispatch then checks only the output's last token,
+    /// not every token (a whole chunk, maybe a whole page, read once more);
+    /// debug builds check every token all the same. The default is no.
+    ///
+    /// ```
+    /// use tagloom_html::token::OwnedToken;
+    /// use tagloom_transform::pipeline::{Ctx, Handler, HandlerError, Outcome};
+    ///
+    /// /// Gives back every token as it is: the end of input stays last.
+    /// struct Same;
+    ///
+    /// impl Handler<OwnedToken> for Same {
+    ///     fn handle(&mut self, t: OwnedToken, _: &Ctx) -> Result<Outcome<OwnedToken>, HandlerError> {
+    ///         Ok(Outcome::Keep(t))
+    ///     }
+    ///     fn takes_chunks(&self) -> bool {
+    ///         true
+    ///     }
+    ///     fn keeps_end_of_input(&self) -> bool {
+    ///         true
+    ///     }
+    /// }
+    /// # assert!(Same.keeps_end_of_input());
+    /// ```
+    fn keeps_end_of_input(&self) -> bool {
+        false
+    }
 }
 
 impl<T, F> Handler<T> for F

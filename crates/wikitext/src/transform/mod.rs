@@ -310,6 +310,14 @@ impl Handler<WikiToken> for Chain {
         self.chunk(tokens, out);
         Ok(())
     }
+
+    /// The stages make no end of input, and each, given the one there is,
+    /// releases what it holds before it and gives it back last (the
+    /// paragraph stage, which holds the output's last tokens, releases them
+    /// all): the pipeline need not read the whole page's output for it.
+    fn keeps_end_of_input(&self) -> bool {
+        true
+    }
 }
 
 /// Parsoid's "wikitext block" elements and their effect on paragraphs. Each
@@ -485,6 +493,33 @@ mod tests {
             "''a [[b|c '''d]] e'' f\n'''g ''h''' i\n== H ''i'' ==\ntext",
         ] {
             assert_same_output(seven, chain, text);
+        }
+    }
+
+    /// [`Handler::keeps_end_of_input`]: the chain's output holds one end of
+    /// input, last, whole or fed a chunk a token.
+    #[test]
+    fn the_end_of_input_stays_last() {
+        for text in [
+            "a\n\nb\n\n\n\nc\n\n\n d",
+            " pre\n more ''x\n\npara\n <div>no pre",
+            "* a [[L|''b'']] <span>s\n** z\n\n'''after",
+            "== H ''i'' ==\ntext\n{|\n| x || ''y\n",
+            "<!-- c -->\n\n",
+            "",
+        ] {
+            let all = tokens(text);
+            let mut whole = Vec::new();
+            chain().chunk(&mut all.clone(), &mut whole);
+            let mut one = Vec::new();
+            let mut c = chain();
+            for t in all {
+                c.chunk(&mut vec![t], &mut one);
+            }
+            for out in [whole, one] {
+                assert_eq!(out.iter().filter(|t| t.is_end()).count(), 1, "{text:?}");
+                assert!(out.last().is_some_and(WikiToken::is_end), "{text:?}");
+            }
         }
     }
 
