@@ -841,7 +841,9 @@ fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
         Arc::clone(&page.calls),
         Rc::clone(&page.bodies),
     )?;
-    let (html, _) = block_on(pipeline.run_vec(tokens, sink))?;
+    // The tokenizer's output ends with its one end of input: not read
+    // whole again for it.
+    let (html, _) = block_on(pipeline.run_ended(tokens, sink))?;
     Ok(html)
 }
 

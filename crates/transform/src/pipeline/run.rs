@@ -90,6 +90,50 @@ impl<T: PipelineToken> Pipeline<T> {
         Ok((sink.finish()?, stats))
     }
 
+    /// [`run_vec`](Self::run_vec) for `tokens` that hold their one end of
+    /// input, last (a tokenizer's whole output): a release build does not
+    /// read every token for it, only the last (and ends the input as
+    /// `run_vec` does when that is no end of input); a debug build checks
+    /// every token. Tokens with an end of input before their last are the
+    /// caller's bug: a release build may then give the sink tokens after it.
+    ///
+    /// ```
+    /// use tagloom_html::token::OwnedToken;
+    /// use tagloom_transform::pipeline::{Pipeline, PipelineConfig, Registry, VecSink, block_on};
+    ///
+    /// let mut pipeline = Pipeline::new(Registry::new(), PipelineConfig::default());
+    /// let tokens = vec![OwnedToken::text("a"), OwnedToken::Eof];
+    /// let (out, _) = block_on(pipeline.run_ended(tokens, VecSink::default())).unwrap();
+    /// assert_eq!(out, [OwnedToken::text("a"), OwnedToken::Eof]);
+    /// // No end of input: given one, as `run_vec` does.
+    /// let tokens = vec![OwnedToken::text("b")];
+    /// let (out, _) = block_on(pipeline.run_ended(tokens, VecSink::default())).unwrap();
+    /// assert_eq!(out, [OwnedToken::text("b"), OwnedToken::Eof]);
+    /// ```
+    pub async fn run_ended<S>(
+        &mut self,
+        mut tokens: Vec<T>,
+        mut sink: S,
+    ) -> Result<(S::Output, RunStats), PipelineError>
+    where
+        S: Sink<T>,
+    {
+        debug_assert!(
+            tokens
+                .iter()
+                .position(T::is_eof)
+                .is_none_or(|at| at + 1 == tokens.len()),
+            "an end of input before the last token"
+        );
+        if !tokens.last().is_some_and(T::is_eof) {
+            super::end_input(&mut tokens);
+        }
+        let stats = self
+            .drive(tokens, std::iter::empty(), &mut sink, true)
+            .await?;
+        Ok((sink.finish()?, stats))
+    }
+
     /// Runs `input` (an expansion's tokens) through phases 0 and 1 only: the result
     /// joins the parent's stream, whose phase 2 runs once on everything. The end of
     /// input is removed.
