@@ -39,6 +39,7 @@ fn formatting(name: &str) -> bool {
 
 /// Takes the trailing newlines out of the rightmost inline chain of `e`'s
 /// last child; they come back to be pushed at `e`'s end.
+#[inline(never)]
 fn take_from_last(e: &mut Element) -> String {
     let Some(Node::Element(last)) = e.children.last_mut() else {
         return String::new();
@@ -60,6 +61,26 @@ fn take_from_last(e: &mut Element) -> String {
     nls
 }
 
+/// The pass on one element: a block that ends a line gets the trailing
+/// newlines of its rightmost inline chain. What it changes (texts of the
+/// chain, `e`'s own children) is below `e` and above any other such block,
+/// so the blocks can be visited in any order. Inline: it is asked of most
+/// elements, and most are not such blocks.
+#[inline]
+pub(crate) fn migrate_at(e: &mut Element) {
+    if !ends_line(&e.name) {
+        return;
+    }
+    let nls = take_from_last(e);
+    if !nls.is_empty() {
+        match e.children.last_mut() {
+            Some(Node::Text(t)) => t.push_str(&nls),
+            _ => e.children.push(Node::Text(nls.into())),
+        }
+    }
+}
+
+#[cfg(any(test, debug_assertions))]
 fn walk(nodes: &mut [Node]) {
     for node in nodes {
         let Node::Element(e) = node else { continue };
@@ -67,22 +88,36 @@ fn walk(nodes: &mut [Node]) {
         if e.children.iter().any(|c| matches!(c, Node::Element(_))) {
             walk(&mut e.children);
         }
-        if !ends_line(&e.name) {
-            continue;
-        }
-        let nls = take_from_last(e);
-        if !nls.is_empty() {
-            match e.children.last_mut() {
-                Some(Node::Text(t)) => t.push_str(&nls),
-                _ => e.children.push(Node::Text(nls.into())),
-            }
-        }
+        migrate_at(e);
     }
 }
 
-/// Runs the pass over the body's children.
+/// Runs the pass over the body's children (whole: the render does it inside
+/// other passes' walks, which debug builds check against this).
+#[cfg(any(test, debug_assertions))]
 pub(crate) fn migrate_trailing_nls(nodes: &mut [Node]) {
     walk(nodes);
+}
+
+/// The pass on the elements none of whose proper ancestors is unmarked
+/// ([`super::Marked`]): the page's other elements had it in pwrap's walk
+/// (`pwrap::pwrap`'s `unmarked`), before the marker passes, which do not
+/// look into an unmarked element's subtree (the pass's work there is the
+/// same before them as after). Iterative: the tree may be deep.
+pub(crate) fn migrate_marked(nodes: &mut [Node]) {
+    fn elements(list: &mut [Node]) -> impl Iterator<Item = &mut Element> {
+        list.iter_mut().filter_map(|n| match n {
+            Node::Element(e) => Some(e),
+            _ => None,
+        })
+    }
+    let mut stack: Vec<&mut Element> = elements(nodes).collect();
+    while let Some(e) = stack.pop() {
+        migrate_at(e);
+        if e.marked_below() {
+            stack.extend(elements(&mut e.children));
+        }
+    }
 }
 
 #[cfg(test)]

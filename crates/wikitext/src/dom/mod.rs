@@ -27,13 +27,33 @@ use tagloom_html::dom::{NodeKind, NodeRef};
 /// ([`display_space::armor`]) on its children (not inside `pre` and the
 /// like), before the children are visited. Each works on one element and
 /// its subtree as the tree builder left it, so the two orders agree.
+#[cfg(any(test, debug_assertions))]
 pub(crate) fn flag_empty_and_display_space(nodes: &mut Vec<Node>) {
+    last_passes(nodes, false);
+}
+
+/// A ref body's last three passes in one walk of its tree:
+/// [`migrate_nls::migrate_at`] on each element first, then the two of
+/// [`flag_empty_and_display_space`]. What `migrate_at` changes on an
+/// element (its rightmost inline chain's trailing newlines, moved to its
+/// end) is below the element, where the other two have not been yet, and
+/// changes no emptiness (the chain's formatting elements are never empty
+/// for [`cleanup::is_empty`], the moved text is whitespace), so each
+/// element is flagged and armored as after a whole `migrate_nls` pass.
+pub(crate) fn migrate_flag_and_display_space(nodes: &mut Vec<Node>) {
+    last_passes(nodes, true);
+}
+
+fn last_passes(nodes: &mut Vec<Node>, migrate: bool) {
     display_space::armor(nodes);
     // (node, inside template output, spaces armored)
     let mut stack: Vec<(&mut Node, bool, bool)> =
         nodes.iter_mut().map(|n| (n, false, true)).collect();
     while let Some((node, in_tpl, spacing)) = stack.pop() {
         let Node::Element(e) = node else { continue };
+        if migrate {
+            migrate_nls::migrate_at(e);
+        }
         let tpl = cleanup::flag_element(e, in_tpl);
         let spacing = spacing && !display_space::keeps_spaces(&e.name);
         if spacing {
