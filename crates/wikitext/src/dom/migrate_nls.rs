@@ -10,9 +10,24 @@
 
 use super::{Element, Node};
 
-/// Blocks that end a line in wikitext.
+/// Blocks that end a line in wikitext: `p`, `li`, `dd`, `dt`, `td`, `th`,
+/// `caption`. Asked of nearly every element of a page, so told by the
+/// name's length first and a two-byte name as one number (no string
+/// compare per candidate).
 fn ends_line(name: &str) -> bool {
-    matches!(name, "p" | "li" | "dd" | "dt" | "td" | "th" | "caption")
+    const fn two(name: &[u8; 2]) -> u16 {
+        u16::from_le_bytes(*name)
+    }
+    const LI: u16 = two(b"li");
+    const DD: u16 = two(b"dd");
+    const DT: u16 = two(b"dt");
+    const TD: u16 = two(b"td");
+    const TH: u16 = two(b"th");
+    match name.as_bytes() {
+        [b'p'] => true,
+        &[a, b] => matches!(two(&[a, b]), LI | DD | DT | TD | TH),
+        b => b == b"caption",
+    }
 }
 
 /// The formatting elements the tree builder closes (and reopens) itself:
@@ -123,7 +138,55 @@ pub(crate) fn migrate_marked(nodes: &mut [Node]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dom::Marked;
     use crate::dom::test_nodes::{el, text};
+
+    #[test]
+    fn line_ending_blocks_are_told_by_name() {
+        for name in ["p", "li", "dd", "dt", "td", "th", "caption"] {
+            assert!(ends_line(name), "{name}");
+        }
+        for name in [
+            "", "b", "i", "il", "tr", "dl", "hd", "pre", "captio", "captions", "div",
+        ] {
+            assert!(!ends_line(name), "{name}");
+        }
+    }
+
+    /// The page's split: `migrate_at` on the elements below an unmarked
+    /// one (in any order, here parents first), then `migrate_marked`, is
+    /// the whole pass.
+    #[test]
+    fn the_split_pass_is_the_whole_pass() {
+        let chain = || el("p", vec![el("b", vec![text("x\n")])]);
+        let mut unmarked = Element::new("div");
+        unmarked.children = vec![
+            chain(),
+            el("ul", vec![el("li", vec![el("i", vec![text("y\n\n")])])]),
+        ];
+        unmarked.marked = Marked::NONE;
+        let nodes = vec![chain(), el("div", vec![Node::Element(unmarked), chain()])];
+        let mut whole = nodes.clone();
+        migrate_trailing_nls(&mut whole);
+        let mut split = nodes;
+        fn below_unmarked(nodes: &mut [Node], below: bool) {
+            for n in nodes {
+                let Node::Element(e) = n else { continue };
+                if below {
+                    migrate_at(e);
+                }
+                let below = below || !e.marked_below();
+                below_unmarked(&mut e.children, below);
+            }
+        }
+        below_unmarked(&mut split, false);
+        migrate_marked(&mut split);
+        assert_eq!(split, whole);
+        assert_eq!(
+            whole.first(),
+            Some(&el("p", vec![el("b", vec![text("x")]), text("\n")]))
+        );
+    }
 
     #[test]
     fn newlines_leave_the_rightmost_inline_chain() {

@@ -261,6 +261,25 @@ mod tests {
 
     /// The attribute conversion tells a static name's privacy by its atom's
     /// index: exactly the private names are in the block.
+    /// A body's one walk does what `migrate_nls` and then the last two
+    /// passes do.
+    #[test]
+    fn migrate_in_the_last_walk_is_the_passes_in_order() {
+        use test_nodes::{el, text};
+        let nodes = vec![
+            el("li", vec![text("a "), el("b", vec![text("x :\n")])]),
+            el("p", vec![el("i", vec![el("b", vec![text("\n")])])]),
+            el("ul", vec![el("li", vec![el("b", vec![text(" \n")])])]),
+            text("« y »"),
+        ];
+        let mut apart = nodes.clone();
+        migrate_nls::migrate_trailing_nls(&mut apart);
+        flag_empty_and_display_space(&mut apart);
+        let mut one = nodes;
+        migrate_flag_and_display_space(&mut one);
+        assert_eq!(one, apart);
+    }
+
     #[test]
     fn private_static_names_are_the_atom_block() {
         use tagloom_html::atom::Atom;
