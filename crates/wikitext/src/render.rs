@@ -746,7 +746,7 @@ fn dom_passes(
     let expected = {
         let mut nodes = nodes.clone();
         if page {
-            nodes = dom::pwrap::pwrap(nodes, |_| {});
+            nodes = dom::pwrap::pwrap(nodes, |_, _| {});
         }
         dom::table_fixups::table_fixups(&mut nodes, calls);
         nodes = dom::encapsulate::encapsulate(nodes);
@@ -756,16 +756,18 @@ fn dom_passes(
         }
         nodes
     };
+    // A page's `migrate_nls` in two parts: the elements below an unmarked
+    // one in pwrap's walk (the marker passes leave them as they are), the
+    // rest after the marker passes, if that walk saw anything for them:
+    // one whole walk of the tree, not two.
+    let mut migrate = dom::migrate_nls::Split::default();
     if page {
-        // The elements below an unmarked one get `migrate_nls` in pwrap's
-        // walk (the marker passes leave them as they are), the rest after
-        // the marker passes: one whole walk of the tree, not two.
-        nodes = dom::pwrap::pwrap(nodes, dom::migrate_nls::migrate_at);
+        nodes = dom::pwrap::pwrap(nodes, |e, below| migrate.early(e, below));
     }
     dom::table_fixups::table_fixups(&mut nodes, calls);
     nodes = dom::encapsulate::encapsulate(nodes);
     if page {
-        dom::migrate_nls::migrate_marked(&mut nodes);
+        migrate.late(&mut nodes);
     } else {
         // A body's last passes, with `migrate_nls`, in one walk (a page's
         // are made by its serializer, `dom::serialize::serialize_page`).

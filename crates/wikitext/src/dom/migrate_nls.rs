@@ -34,22 +34,13 @@ fn ends_line(name: &str) -> bool {
 /// the ones whose end tag at a line's end is the tree builder's rather than
 /// written (Parsoid's `autoInsertedEnd`).
 fn formatting(name: &str) -> bool {
-    matches!(
-        name,
-        "a" | "b"
-            | "big"
-            | "code"
-            | "em"
-            | "font"
-            | "i"
-            | "nobr"
-            | "s"
-            | "small"
-            | "strike"
-            | "strong"
-            | "tt"
-            | "u"
-    )
+    match name.as_bytes() {
+        [c] => matches!(c, b'a' | b'b' | b'i' | b's' | b'u'),
+        b"em" | b"tt" | b"big" | b"code" | b"font" | b"nobr" | b"small" | b"strike" | b"strong" => {
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Takes the trailing newlines out of the rightmost inline chain of `e`'s
@@ -114,12 +105,63 @@ pub(crate) fn migrate_trailing_nls(nodes: &mut [Node]) {
     walk(nodes);
 }
 
+/// A page's pass in two parts: [`Split::early`] on every element pwrap's
+/// walk visits (before the marker passes), [`Split::late`] after them.
+#[derive(Default)]
+pub(crate) struct Split {
+    /// Whether the late part may have work: a formatting element seen
+    /// holding a text that ends with a newline and could be its last child
+    /// after the marker passes ([`may_end_chain`]). Most pages have none:
+    /// the late walk is skipped.
+    late: bool,
+}
+
+impl Split {
+    /// The early part on `e`, a node pwrap's walk visits (an element with
+    /// children), `below_unmarked` when a proper ancestor of `e` is
+    /// unmarked ([`super::Marked`]): the pass itself there (the marker
+    /// passes do not look into an unmarked element's subtree, so its work
+    /// there is the same before them as after); elsewhere a look for what
+    /// the late part could find.
+    #[inline]
+    pub(crate) fn early(&mut self, e: &mut Element, below_unmarked: bool) {
+        if below_unmarked {
+            migrate_at(e);
+        }
+        if !self.late && may_end_chain(e) {
+            self.late = true;
+        }
+    }
+
+    /// The late part, after the marker passes: the elements none of whose
+    /// proper ancestors is unmarked ([`migrate_marked`]), if the early part
+    /// saw anything it could move.
+    pub(crate) fn late(self, nodes: &mut [Node]) {
+        if self.late {
+            migrate_marked(nodes);
+        }
+    }
+}
+
+/// Whether `e` is a formatting element holding a text that ends with a
+/// newline and could end a chain after the marker passes: its last child
+/// when nothing below `e` concerns them (they leave its children as they
+/// are), any text child otherwise (a marker after it may go). The passes
+/// make no formatting element and no text ending with a newline inside one.
+fn may_end_chain(e: &Element) -> bool {
+    let newline = |n: &Node| matches!(n, Node::Text(t) if t.ends_with('\n'));
+    formatting(&e.name)
+        && if e.marked_below() {
+            e.children.iter().any(newline)
+        } else {
+            e.children.last().is_some_and(newline)
+        }
+}
+
 /// The pass on the elements none of whose proper ancestors is unmarked
-/// ([`super::Marked`]): the page's other elements had it in pwrap's walk
-/// (`pwrap::pwrap`'s `unmarked`), before the marker passes, which do not
-/// look into an unmarked element's subtree (the pass's work there is the
-/// same before them as after). Iterative: the tree may be deep.
-pub(crate) fn migrate_marked(nodes: &mut [Node]) {
+/// ([`super::Marked`]): a page's other elements had it in pwrap's walk
+/// ([`Split::early`]). Iterative: the tree may be deep.
+fn migrate_marked(nodes: &mut [Node]) {
     fn elements(list: &mut [Node]) -> impl Iterator<Item = &mut Element> {
         list.iter_mut().filter_map(|n| match n {
             Node::Element(e) => Some(e),
@@ -153,9 +195,22 @@ mod tests {
         }
     }
 
-    /// The page's split: `migrate_at` on the elements below an unmarked
-    /// one (in any order, here parents first), then `migrate_marked`, is
-    /// the whole pass.
+    /// pwrap's walk's part ([`Split::early`]) on every element with
+    /// children, parents first.
+    fn early(nodes: &mut [Node], below: bool, part: &mut Split) {
+        for n in nodes {
+            let Node::Element(e) = n else { continue };
+            if e.children.is_empty() {
+                continue;
+            }
+            part.early(e, below);
+            let below = below || !e.marked_below();
+            early(&mut e.children, below, part);
+        }
+    }
+
+    /// A page's split ([`Split`]) is the whole pass; its late part is
+    /// skipped when the early one saw nothing for it.
     #[test]
     fn the_split_pass_is_the_whole_pass() {
         let chain = || el("p", vec![el("b", vec![text("x\n")])]);
@@ -168,24 +223,26 @@ mod tests {
         let nodes = vec![chain(), el("div", vec![Node::Element(unmarked), chain()])];
         let mut whole = nodes.clone();
         migrate_trailing_nls(&mut whole);
-        let mut split = nodes;
-        fn below_unmarked(nodes: &mut [Node], below: bool) {
-            for n in nodes {
-                let Node::Element(e) = n else { continue };
-                if below {
-                    migrate_at(e);
-                }
-                let below = below || !e.marked_below();
-                below_unmarked(&mut e.children, below);
-            }
-        }
-        below_unmarked(&mut split, false);
-        migrate_marked(&mut split);
-        assert_eq!(split, whole);
         assert_eq!(
             whole.first(),
             Some(&el("p", vec![el("b", vec![text("x")]), text("\n")]))
         );
+        let mut split = nodes;
+        let mut part = Split::default();
+        early(&mut split, false, &mut part);
+        assert!(part.late);
+        part.late(&mut split);
+        assert_eq!(split, whole);
+        // Nothing left for it: skipped.
+        let mut part = Split::default();
+        early(&mut split, false, &mut part);
+        assert!(!part.late);
+        // A text a marker follows may end the chain after the marker passes.
+        let mut small = Element::new("small");
+        small.children = vec![text("x\n"), el("meta", vec![])];
+        assert!(may_end_chain(&small));
+        small.marked = Marked::NONE;
+        assert!(!may_end_chain(&small));
     }
 
     #[test]

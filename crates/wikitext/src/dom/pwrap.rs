@@ -247,18 +247,17 @@ fn place(wrap: Option<bool>, node: Node, out: &mut Vec<Node>, open: &mut Option<
 
 /// Runs the pass on the children of `<body>`. The walk that looks for
 /// blockquotes visits every element with children, so it also serves a
-/// later pass: `unmarked` is called on each element with a proper ancestor
-/// whose [`Marked`](super::Marked) says nothing below it concerns the
-/// marker passes (after the blockquote above it, if any, is wrapped), which
-/// therefore leave that element and its subtree as they are here
-/// (`migrate_nls::migrate_marked` does the rest after them).
-pub(crate) fn pwrap(body: Vec<Node>, unmarked: impl FnMut(&mut Element)) -> Vec<Node> {
+/// later pass: `visit` is called on each (after the blockquote above it, if
+/// any, is wrapped), with whether a proper ancestor of it is unmarked
+/// ([`Marked`](super::Marked): the marker passes leave its subtree as it is
+/// here; `migrate_nls::Split::early`).
+pub(crate) fn pwrap(body: Vec<Node>, visit: impl FnMut(&mut Element, bool)) -> Vec<Node> {
     let mut body = wrap_children(body, BODY_SPARE);
-    inside_blockquotes(&mut body, unmarked);
+    inside_blockquotes(&mut body, visit);
     body
 }
 
-fn inside_blockquotes(nodes: &mut [Node], mut unmarked: impl FnMut(&mut Element)) {
+fn inside_blockquotes(nodes: &mut [Node], mut visit: impl FnMut(&mut Element, bool)) {
     // Only elements with children are visited (most nodes are texts or
     // empty elements): (element, below an unmarked element).
     fn push<'a>(list: &'a mut [Node], below: bool, stack: &mut Vec<(&'a mut Element, bool)>) {
@@ -274,9 +273,7 @@ fn inside_blockquotes(nodes: &mut [Node], mut unmarked: impl FnMut(&mut Element)
             let children = std::mem::take(&mut e.children);
             e.children = wrap_children(children, 0);
         }
-        if below {
-            unmarked(e);
-        }
+        visit(e, below);
         let below = below || !e.marked_below();
         push(&mut e.children, below, &mut stack);
     }
