@@ -740,19 +740,43 @@ fn dom_passes(
     calls: &[Call],
     bodies: &SharedBodies,
 ) -> Vec<Node> {
+    // Debug builds check `migrate_nls` done inside other passes' walks
+    // against the passes one after another.
+    #[cfg(debug_assertions)]
+    let expected = {
+        let mut nodes = nodes.clone();
+        if page {
+            nodes = dom::pwrap::pwrap(nodes, |_, _| {});
+        }
+        dom::table_fixups::table_fixups(&mut nodes, calls);
+        nodes = dom::encapsulate::encapsulate(nodes);
+        dom::migrate_nls::migrate_trailing_nls(&mut nodes);
+        if !page {
+            dom::flag_empty_and_display_space(&mut nodes);
+        }
+        nodes
+    };
+    // A page's `migrate_nls` in two parts: the elements below an unmarked
+    // one in pwrap's walk (the marker passes leave them as they are), the
+    // rest after the marker passes, if that walk saw anything for them:
+    // one whole walk of the tree, not two.
+    let mut migrate = dom::migrate_nls::Split::default();
     if page {
-        nodes = dom::pwrap::pwrap(nodes);
+        nodes = dom::pwrap::pwrap(nodes, |e, below| migrate.early(e, below));
     }
     dom::table_fixups::table_fixups(&mut nodes, calls);
     nodes = dom::encapsulate::encapsulate(nodes);
-    dom::migrate_nls::migrate_trailing_nls(&mut nodes);
+    if page {
+        migrate.late(&mut nodes);
+    } else {
+        // A body's last passes, with `migrate_nls`, in one walk (a page's
+        // are made by its serializer, `dom::serialize::serialize_page`).
+        dom::migrate_flag_and_display_space(&mut nodes);
+    }
+    #[cfg(debug_assertions)]
+    assert_eq!(nodes, expected, "migrate_nls in other walks (page {page})");
     if page {
         dom::cite::process(&mut nodes, bodies);
-    }
-    // A page's last pass is made by its serializer
-    // (`dom::serialize::serialize_page`).
-    if !page {
-        dom::flag_empty_and_display_space(&mut nodes);
     }
     nodes
 }

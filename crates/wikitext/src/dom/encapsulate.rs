@@ -45,9 +45,9 @@ fn marker(node: &mut Node) -> Option<(bool, Option<String>)> {
     Some((start, data))
 }
 
-fn span(children: Vec<Node>, about: String) -> Node {
+fn span(children: Vec<Node>, about: Value) -> Node {
     let mut s = Element::new("span");
-    s.attrs.push(("about".into(), about.into()));
+    s.attrs.push(("about".into(), about));
     s.children = children;
     Node::Element(s)
 }
@@ -99,7 +99,7 @@ fn stash_transparent(mut range: Vec<Node>, from: usize) -> Vec<Node> {
 /// `data_mw` goes to the range's first element (moved there).
 /// `about` goes to the range's last node that takes one (moved: one copy
 /// fewer per range).
-fn wrap(range: Vec<Node>, data_mw: String, about: String) -> Vec<Node> {
+fn wrap(range: Vec<Node>, data_mw: String, about: Value) -> Vec<Node> {
     // Leading whitespace (a newline the expansion put before block output)
     // stays outside; the first real node carries the transclusion.
     let lead = range
@@ -195,7 +195,7 @@ fn stays(range: &[Node]) -> bool {
 /// The range's nodes (changed in place) carry the transclusion: texts in
 /// `<span>`s, every node the `about` id (moved into the last one), the
 /// first one `typeof` and `data_mw`.
-fn decorate(range: &mut [Node], mut data_mw: String, about: String) {
+fn decorate(range: &mut [Node], mut data_mw: String, about: Value) {
     let last = range.len().saturating_sub(1);
     let mut about = Some(about);
     // A copy, or at the last node the id itself.
@@ -213,7 +213,7 @@ fn decorate(range: &mut [Node], mut data_mw: String, about: String) {
         } else if let Node::Element(e) = node
             && !e.attrs.iter().any(|(k, _)| k == "about")
         {
-            e.attrs.push(("about".into(), about_for(i).into()));
+            e.attrs.push(("about".into(), about_for(i)));
         }
         if i == 0
             && let Node::Element(e) = node
@@ -280,30 +280,53 @@ fn is_tag_call(data_mw: &str) -> bool {
     FINDER.find(data_mw.as_bytes()).is_some()
 }
 
-/// `#mwt` and the decimal digits of `n` (a range's `about`; one per call, so
-/// without the formatting machinery).
-fn about_id(mut n: usize) -> String {
-    let mut digits = [0u8; 20];
-    let mut len = 0;
-    while let Some(d) = digits.get_mut(len) {
-        *d = b'0' + (n % 10) as u8;
-        len += 1;
-        n /= 10;
-        if n == 0 {
-            break;
+/// `#mwt0`, `#mwt1`, … `#mwt999` one after another, built at compile time
+/// for [`about_id`].
+const ABOUT_IDS: [u8; 6890] = {
+    let mut out = [0u8; 6890];
+    let mut at = 0;
+    let mut n = 0;
+    while n < 1000 {
+        out[at] = b'#';
+        out[at + 1] = b'm';
+        out[at + 2] = b'w';
+        out[at + 3] = b't';
+        at += 4;
+        if n >= 100 {
+            out[at] = b'0' + (n / 100) as u8;
+            at += 1;
         }
+        if n >= 10 {
+            out[at] = b'0' + (n / 10 % 10) as u8;
+            at += 1;
+        }
+        out[at] = b'0' + (n % 10) as u8;
+        at += 1;
+        n += 1;
     }
-    let mut id = String::with_capacity(4 + len);
-    id.push_str("#mwt");
-    id.extend(
-        digits
-            .get(..len)
-            .unwrap_or_default()
-            .iter()
-            .rev()
-            .map(|&d| char::from(d)),
-    );
-    id
+    out
+};
+
+/// [`ABOUT_IDS`] as text.
+const ABOUT_TEXT: &str = match std::str::from_utf8(&ABOUT_IDS) {
+    Ok(text) => text,
+    Err(_) => panic!("about ids are ASCII"),
+};
+
+/// `#mwt` and the decimal digits of `n` (a range's `about`): static text
+/// below 1 000 (a page's ranges are numbered from 0, and every node of a
+/// range gets a copy: no allocation for any), formatted above.
+fn about_id(n: usize) -> Value {
+    let (at, len) = match n {
+        0..10 => (n * 5, 5),
+        10..100 => (50 + (n - 10) * 6, 6),
+        100..1000 => (590 + (n - 100) * 7, 7),
+        _ => return Value::from(format!("#mwt{n}")),
+    };
+    match ABOUT_TEXT.get(at..at + len) {
+        Some(id) => Value::from(id),
+        None => Value::from(format!("#mwt{n}")),
+    }
 }
 
 /// Encapsulates the ranges among `children` in place. The nodes before the
@@ -756,9 +779,8 @@ mod tests {
 
     #[test]
     fn about_ids_are_decimal() {
-        assert_eq!(about_id(0), "#mwt0");
-        assert_eq!(about_id(7), "#mwt7");
-        assert_eq!(about_id(1204), "#mwt1204");
-        assert_eq!(about_id(usize::MAX), format!("#mwt{}", usize::MAX));
+        for n in (0..1100).chain([usize::MAX]) {
+            assert_eq!(about_id(n).as_str(), format!("#mwt{n}"));
+        }
     }
 }

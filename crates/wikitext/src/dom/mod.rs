@@ -27,13 +27,33 @@ use tagloom_html::dom::{NodeKind, NodeRef};
 /// ([`display_space::armor`]) on its children (not inside `pre` and the
 /// like), before the children are visited. Each works on one element and
 /// its subtree as the tree builder left it, so the two orders agree.
+#[cfg(any(test, debug_assertions))]
 pub(crate) fn flag_empty_and_display_space(nodes: &mut Vec<Node>) {
+    last_passes(nodes, false);
+}
+
+/// A ref body's last three passes in one walk of its tree:
+/// [`migrate_nls::migrate_at`] on each element first, then the two of
+/// [`flag_empty_and_display_space`]. What `migrate_at` changes on an
+/// element (its rightmost inline chain's trailing newlines, moved to its
+/// end) is below the element, where the other two have not been yet, and
+/// changes no emptiness (the chain's formatting elements are never empty
+/// for [`cleanup::is_empty`], the moved text is whitespace), so each
+/// element is flagged and armored as after a whole `migrate_nls` pass.
+pub(crate) fn migrate_flag_and_display_space(nodes: &mut Vec<Node>) {
+    last_passes(nodes, true);
+}
+
+fn last_passes(nodes: &mut Vec<Node>, migrate: bool) {
     display_space::armor(nodes);
     // (node, inside template output, spaces armored)
     let mut stack: Vec<(&mut Node, bool, bool)> =
         nodes.iter_mut().map(|n| (n, false, true)).collect();
     while let Some((node, in_tpl, spacing)) = stack.pop() {
         let Node::Element(e) = node else { continue };
+        if migrate {
+            migrate_nls::migrate_at(e);
+        }
         let tpl = cleanup::flag_element(e, in_tpl);
         let spacing = spacing && !display_space::keeps_spaces(&e.name);
         if spacing {
@@ -241,6 +261,25 @@ mod tests {
 
     /// The attribute conversion tells a static name's privacy by its atom's
     /// index: exactly the private names are in the block.
+    /// A body's one walk does what `migrate_nls` and then the last two
+    /// passes do.
+    #[test]
+    fn migrate_in_the_last_walk_is_the_passes_in_order() {
+        use test_nodes::{el, text};
+        let nodes = vec![
+            el("li", vec![text("a "), el("b", vec![text("x :\n")])]),
+            el("p", vec![el("i", vec![el("b", vec![text("\n")])])]),
+            el("ul", vec![el("li", vec![el("b", vec![text(" \n")])])]),
+            text("« y »"),
+        ];
+        let mut apart = nodes.clone();
+        migrate_nls::migrate_trailing_nls(&mut apart);
+        flag_empty_and_display_space(&mut apart);
+        let mut one = nodes;
+        migrate_flag_and_display_space(&mut one);
+        assert_eq!(one, apart);
+    }
+
     #[test]
     fn private_static_names_are_the_atom_block() {
         use tagloom_html::atom::Atom;

@@ -245,29 +245,36 @@ fn place(wrap: Option<bool>, node: Node, out: &mut Vec<Node>, open: &mut Option<
     }
 }
 
-/// Runs the pass on the children of `<body>`.
-pub(crate) fn pwrap(body: Vec<Node>) -> Vec<Node> {
+/// Runs the pass on the children of `<body>`. The walk that looks for
+/// blockquotes visits every element with children, so it also serves a
+/// later pass: `visit` is called on each (after the blockquote above it, if
+/// any, is wrapped), with whether a proper ancestor of it is unmarked
+/// ([`Marked`](super::Marked): the marker passes leave its subtree as it is
+/// here; `migrate_nls::Split::early`).
+pub(crate) fn pwrap(body: Vec<Node>, visit: impl FnMut(&mut Element, bool)) -> Vec<Node> {
     let mut body = wrap_children(body, BODY_SPARE);
-    inside_blockquotes(&mut body);
+    inside_blockquotes(&mut body, visit);
     body
 }
 
-fn inside_blockquotes(nodes: &mut [Node]) {
+fn inside_blockquotes(nodes: &mut [Node], mut visit: impl FnMut(&mut Element, bool)) {
     // Only elements with children are visited (most nodes are texts or
-    // empty elements).
-    fn push<'a>(list: &'a mut [Node], stack: &mut Vec<&'a mut Element>) {
+    // empty elements): (element, below an unmarked element).
+    fn push<'a>(list: &'a mut [Node], below: bool, stack: &mut Vec<(&'a mut Element, bool)>) {
         stack.extend(list.iter_mut().filter_map(|n| match n {
-            Node::Element(e) if !e.children.is_empty() => Some(e),
+            Node::Element(e) if !e.children.is_empty() => Some((e, below)),
             _ => None,
         }));
     }
-    let mut stack: Vec<&mut Element> = Vec::new();
-    push(nodes, &mut stack);
-    while let Some(e) = stack.pop() {
+    let mut stack: Vec<(&mut Element, bool)> = Vec::new();
+    push(nodes, false, &mut stack);
+    while let Some((e, below)) = stack.pop() {
         if e.name == "blockquote" {
             let children = std::mem::take(&mut e.children);
             e.children = wrap_children(children, 0);
         }
-        push(&mut e.children, &mut stack);
+        visit(e, below);
+        let below = below || !e.marked_below();
+        push(&mut e.children, below, &mut stack);
     }
 }
