@@ -816,7 +816,7 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
             .saturating_mul(HTML_PER_WIKITEXT_BYTE)
             .saturating_add(HTML_PER_PAGE),
     );
-    dom::serialize::serialize_page(nodes, &mut html);
+    dom::serialize::serialize_page(&nodes, &mut html);
     Ok(html)
 }
 

@@ -5,17 +5,12 @@
 //! A page's tree is written by [`serialize_page`], which makes the page's last
 //! pass (Parsoid's empty-element flag and French spacing,
 //! [`super::flag_empty_and_display_space`]) while writing: no walk of its own,
-//! no child list rebuilt, no span made for an armored space. It takes the
-//! tree and frees each node right after writing it, while it is still in
-//! cache: dropping the tree afterwards was a second walk of it, mostly cache
-//! misses (565 K frees a round for the 111 articles).
-
-use std::borrow::Cow;
+//! no child list rebuilt, no span made for an armored space.
 
 use tagloom_html::dom_patch::Namespace;
 use tagloom_html::serializer::{EscapeMode, Utf8Bytes, serializes_as_void};
 
-use super::{Element, Node, cleanup, display_space};
+use super::{Node, cleanup, display_space};
 use crate::transform::links::{Derived, red_link_title};
 
 /// Appends the HTML of `nodes` to `out`. The HTML is built as bytes (the
@@ -23,14 +18,14 @@ use crate::transform::links::{Derived, red_link_title};
 /// no check of the page's bytes at the end).
 #[cfg(test)]
 pub(crate) fn serialize(nodes: &[Node], out: &mut String) {
-    into_string(out, |bytes| write_nodes(nodes.to_vec(), bytes, false));
+    into_string(out, |bytes| write_nodes(nodes, bytes, false));
 }
 
 /// [`serialize`] for a page's tree after its other DOM passes: writes what
 /// [`super::flag_empty_and_display_space`] would make of it (each element
 /// flagged or cleaned up before its children are looked at, each text armored
-/// as one), without changing it; the tree is freed as it is written.
-pub(crate) fn serialize_page(nodes: Vec<Node>, out: &mut String) {
+/// as one), without changing it.
+pub(crate) fn serialize_page(nodes: &[Node], out: &mut String) {
     into_string(out, |bytes| write_nodes(nodes, bytes, true));
 }
 
@@ -50,21 +45,13 @@ struct Context {
 }
 
 /// A list of nodes being written: the top-level list, or an open element's
-/// children, taken from it one by one (its list freed when they are done).
-struct Frame {
-    rest: std::vec::IntoIter<Node>,
+/// children (its end tag, written when they are done: a known name's as one
+/// piece, told when its start tag was, any other's from its name).
+struct Frame<'a> {
+    rest: std::slice::Iter<'a, Node>,
     cx: Context,
-    end: End,
-}
-
-/// What is written when a [`Frame`]'s nodes are done.
-enum End {
-    /// Nothing: the top-level list.
-    Nothing,
-    /// A known name's end tag, one piece (told when its start tag was).
-    Tag(&'static str),
-    /// Any other element's end tag, from its name (kept until then).
-    Name(Cow<'static, str>),
+    end_tag: &'static str,
+    end_name: Option<&'a str>,
 }
 
 /// Frames [`write_nodes`]' stack has room for before it grows (the depth).
@@ -72,40 +59,37 @@ const STACK_ROOM: usize = 64;
 
 /// Appends the HTML of `nodes` to `out` (iterative: the tree may be deep);
 /// `page`: with the page's last pass ([`serialize_page`]). One frame per
-/// open element, whose children are moved out of it in order; each node is
-/// dropped once written (an element's list of children when its frame is
-/// done), not in a walk of the tree afterwards.
-fn write_nodes(nodes: Vec<Node>, out: &mut Utf8Bytes, page: bool) {
-    let mut stack: Vec<Frame> = Vec::with_capacity(STACK_ROOM);
+/// open element, whose children are taken from it in order (none is copied
+/// onto the stack).
+fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
+    let mut stack: Vec<Frame<'_>> = Vec::with_capacity(STACK_ROOM);
     stack.push(Frame {
-        rest: nodes.into_iter(),
+        rest: nodes.iter(),
         cx: Context {
             in_tpl: false,
             spacing: page,
         },
-        end: End::Nothing,
+        end_tag: "",
+        end_name: None,
     });
     while let Some(frame) = stack.last_mut() {
         let cx = frame.cx;
         let Some(node) = frame.rest.next() else {
-            match &frame.end {
-                End::Nothing => {}
-                End::Tag(tag) => out.push_str(tag),
-                End::Name(name) => write_end_tag(out, name),
+            if let Some(name) = frame.end_name {
+                write_end(out, frame.end_tag, name);
             }
             stack.pop();
             continue;
         };
         // Inside template output the page's pass drops some children.
-        if cx.in_tpl && cleanup::removed(&node) {
+        if cx.in_tpl && cleanup::removed(node) {
             continue;
         }
         match node {
-            Node::Text(t) if cx.spacing => write_armored(out, &t),
-            Node::Text(t) => out.push_escaped(&t, EscapeMode::Text),
+            Node::Text(t) => write_text(out, t, cx.spacing),
             Node::Comment(c) => {
                 out.push_str("<!--");
-                out.push_str(&c);
+                out.push_str(c);
                 out.push_str("-->");
             }
             Node::Element(e) => {
@@ -132,36 +116,44 @@ fn write_nodes(nodes: Vec<Node>, out: &mut Utf8Bytes, page: bool) {
                     out.push_ascii(b'"');
                 }
                 // [`cleanup::flags`], the name's test already made.
-                if page && props.flaggable && cleanup::flags_flaggable(&e) {
+                if page && props.flaggable && cleanup::flags_flaggable(e) {
                     out.push_str(" class=\"");
                     out.push_str(cleanup::EMPTY_CLASS);
                     out.push_ascii(b'"');
                 }
                 out.push_ascii(b'>');
-                let Element { name, children, .. } = e;
                 if props.void {
                     continue;
                 }
                 let in_tpl = page && (cx.in_tpl || template);
                 if props.newline_kept
                     && matches!(
-                        children.iter().find(|c| !(in_tpl && cleanup::removed(c))),
+                        e.children.iter().find(|c| !(in_tpl && cleanup::removed(c))),
                         Some(Node::Text(t)) if t.starts_with('\n')
                     )
                 {
                     out.push_ascii(b'\n');
                 }
+                let spacing = cx.spacing && !props.keeps_spaces;
+                // No children or one text (a link's, a bold's): written
+                // whole, no frame pushed and popped.
+                match e.children.as_slice() {
+                    [] => {
+                        write_end(out, end_tag, &e.name);
+                        continue;
+                    }
+                    [Node::Text(t)] => {
+                        write_text(out, t, spacing);
+                        write_end(out, end_tag, &e.name);
+                        continue;
+                    }
+                    _ => {}
+                }
                 stack.push(Frame {
-                    rest: children.into_iter(),
-                    cx: Context {
-                        in_tpl,
-                        spacing: cx.spacing && !props.keeps_spaces,
-                    },
-                    end: if end_tag.is_empty() {
-                        End::Name(name)
-                    } else {
-                        End::Tag(end_tag)
-                    },
+                    rest: e.children.iter(),
+                    cx: Context { in_tpl, spacing },
+                    end_tag,
+                    end_name: Some(&e.name),
                 });
             }
         }
@@ -295,6 +287,27 @@ known_names! {
         "data-mw-i18n", "data-mw-footnote-number", "style",
 }
 
+/// Writes an element's end tag: `end_tag` when [`write_tag_open`] knew its
+/// name, else from `name`.
+#[inline(always)]
+fn write_end(out: &mut Utf8Bytes, end_tag: &str, name: &str) {
+    if end_tag.is_empty() {
+        write_end_tag(out, name);
+    } else {
+        out.push_str(end_tag);
+    }
+}
+
+/// Writes a text node, its spaces armored when `spacing` ([`write_armored`]).
+#[inline(always)]
+fn write_text(out: &mut Utf8Bytes, text: &str, spacing: bool) {
+    if spacing {
+        write_armored(out, text);
+    } else {
+        out.push_escaped(text, EscapeMode::Text);
+    }
+}
+
 /// Writes `</name>` (an element whose name [`write_tag_open`] does not know).
 fn write_end_tag(out: &mut Utf8Bytes, name: &str) {
     out.push_str("</");
@@ -410,7 +423,7 @@ mod tests {
         let mut expected = String::new();
         serialize(&passed, &mut expected);
         let mut html = String::new();
-        serialize_page(tree, &mut html);
+        serialize_page(&tree, &mut html);
         assert_eq!(html, expected);
         assert!(html.contains("mw-empty-elt") && html.contains("DisplaySpace"));
     }
