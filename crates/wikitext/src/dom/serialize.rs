@@ -101,8 +101,11 @@ fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
                 // that may stand for a derived value: one pass for its `href`
                 // and its `data-mw-i18n`.
                 let mut red: Option<Option<&str>> = None;
+                // Whether a value's closing quote is not written yet (it
+                // goes with the next piece: one push less an attribute).
+                let mut quote = false;
                 for (k, v) in &e.attrs {
-                    template |= write_attr_open(out, k);
+                    template |= write_attr_open(out, k, quote);
                     let derived = if v.is_empty() && Derived::derivable(k) {
                         red.get_or_insert_with(|| red_link_title(&e.attrs))
                             .and_then(|title| Derived::named(k, title))
@@ -113,15 +116,19 @@ fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
                         Some(derived) => derived.write(out),
                         None => out.push_escaped(v, EscapeMode::DoubleQuoted),
                     }
-                    out.push_ascii(b'"');
+                    quote = true;
                 }
-                // [`cleanup::flags`], the name's test already made.
-                if page && props.flaggable && cleanup::flags_flaggable(e) {
+                if quote {
+                    out.push_str("\">");
+                } else if page && props.flaggable && cleanup::flags_flaggable(e) {
+                    // [`cleanup::flags`] (no attributes), the name's test
+                    // already made.
                     out.push_str(" class=\"");
                     out.push_str(cleanup::EMPTY_CLASS);
-                    out.push_ascii(b'"');
+                    out.push_str("\">");
+                } else {
+                    out.push_ascii(b'>');
                 }
-                out.push_ascii(b'>');
                 if props.void {
                     continue;
                 }
@@ -228,17 +235,26 @@ macro_rules! known_names {
             }
         }
 
-        /// Writes ` name="`; whether `name` is [`cleanup::TEMPLATE_ATTR`]
-        /// (a constant in each known name's arm).
+        /// Writes ` name="`, after the quote that closes the value before
+        /// when `quote`; whether `name` is [`cleanup::TEMPLATE_ATTR`] (a
+        /// constant in each known name's arm).
         #[inline(always)]
-        fn write_attr_open(out: &mut Utf8Bytes, name: &str) -> bool {
+        fn write_attr_open(out: &mut Utf8Bytes, name: &str, quote: bool) -> bool {
             match name {
                 $($at => {
-                    out.push_str(concat!(" ", $at, "=\""));
+                    if quote {
+                        out.push_str(concat!("\" ", $at, "=\""));
+                    } else {
+                        out.push_str(concat!(" ", $at, "=\""));
+                    }
                     $at == cleanup::TEMPLATE_ATTR
                 })*
                 _ => {
-                    out.push_ascii(b' ');
+                    if quote {
+                        out.push_str("\" ");
+                    } else {
+                        out.push_ascii(b' ');
+                    }
                     out.push_str(name);
                     out.push_str("=\"");
                     name == cleanup::TEMPLATE_ATTR
@@ -372,14 +388,16 @@ mod tests {
         }
         for &name in KNOWN_ATTRIBUTES {
             let mut known = Utf8Bytes::default();
-            assert_eq!(write_attr_open(&mut known, name), name == "about");
-            assert_eq!(known.into_string(), format!(" {name}=\""));
+            assert_eq!(write_attr_open(&mut known, name, false), name == "about");
+            assert_eq!(write_attr_open(&mut known, name, true), name == "about");
+            assert_eq!(known.into_string(), format!(" {name}=\"\" {name}=\""));
         }
         let mut other = Utf8Bytes::default();
         assert_eq!(write_tag_open(&mut other, "pre"), (Props::of("pre"), ""));
         write_end_tag(&mut other, "pre");
-        write_attr_open(&mut other, "lang");
-        assert_eq!(other.into_string(), "<pre</pre> lang=\"");
+        write_attr_open(&mut other, "lang", false);
+        write_attr_open(&mut other, "dir", true);
+        assert_eq!(other.into_string(), "<pre</pre> lang=\"\" dir=\"");
     }
 
     /// The page's serializer writes what the pass and the plain serializer
