@@ -435,6 +435,16 @@ mod tests {
                 vec![el("li", &[], vec![el("p", &[], vec![text("\t")])])],
             ),
             el("span", &[], vec![text("50 %"), text("?")]),
+            // One text child or none (no frame), attributes' quotes.
+            el(
+                "a",
+                &[("href", "./X"), ("title", "X \"y\""), ("lang", "fr")],
+                vec![text("« b »")],
+            ),
+            el("p", &[("class", "c")], vec![]),
+            el("bdi", &[("dir", "ltr")], vec![text("x ?")]),
+            el("pre", &[], vec![text("\nz ?")]),
+            el("tr", &[("id", "r")], vec![el("td", &[], vec![])]),
         ];
         let mut passed = tree.clone();
         flag_empty_and_display_space(&mut passed);
