@@ -75,10 +75,8 @@ fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
     while let Some(frame) = stack.last_mut() {
         let cx = frame.cx;
         let Some(node) = frame.rest.next() else {
-            if !frame.end_tag.is_empty() {
-                out.push_str(frame.end_tag);
-            } else if let Some(name) = frame.end_name {
-                write_end_tag(out, name);
+            if let Some(name) = frame.end_name {
+                write_end(out, frame.end_tag, name);
             }
             stack.pop();
             continue;
@@ -88,8 +86,7 @@ fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
             continue;
         }
         match node {
-            Node::Text(t) if cx.spacing => write_armored(out, t),
-            Node::Text(t) => out.push_escaped(t, EscapeMode::Text),
+            Node::Text(t) => write_text(out, t, cx.spacing),
             Node::Comment(c) => {
                 out.push_str("<!--");
                 out.push_str(c);
@@ -104,8 +101,11 @@ fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
                 // that may stand for a derived value: one pass for its `href`
                 // and its `data-mw-i18n`.
                 let mut red: Option<Option<&str>> = None;
+                // Whether a value's closing quote is not written yet (it
+                // goes with the next piece: one push less an attribute).
+                let mut quote = false;
                 for (k, v) in &e.attrs {
-                    template |= write_attr_open(out, k);
+                    template |= write_attr_open(out, k, quote);
                     let derived = if v.is_empty() && Derived::derivable(k) {
                         red.get_or_insert_with(|| red_link_title(&e.attrs))
                             .and_then(|title| Derived::named(k, title))
@@ -116,15 +116,19 @@ fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
                         Some(derived) => derived.write(out),
                         None => out.push_escaped(v, EscapeMode::DoubleQuoted),
                     }
-                    out.push_ascii(b'"');
+                    quote = true;
                 }
-                // [`cleanup::flags`], the name's test already made.
-                if page && props.flaggable && cleanup::flags_flaggable(e) {
+                if quote {
+                    out.push_str("\">");
+                } else if page && props.flaggable && cleanup::flags_flaggable(e) {
+                    // [`cleanup::flags`] (no attributes), the name's test
+                    // already made.
                     out.push_str(" class=\"");
                     out.push_str(cleanup::EMPTY_CLASS);
-                    out.push_ascii(b'"');
+                    out.push_str("\">");
+                } else {
+                    out.push_ascii(b'>');
                 }
-                out.push_ascii(b'>');
                 if props.void {
                     continue;
                 }
@@ -137,12 +141,24 @@ fn write_nodes(nodes: &[Node], out: &mut Utf8Bytes, page: bool) {
                 {
                     out.push_ascii(b'\n');
                 }
+                let spacing = cx.spacing && !props.keeps_spaces;
+                // No children or one text (a link's, a bold's): written
+                // whole, no frame pushed and popped.
+                match e.children.as_slice() {
+                    [] => {
+                        write_end(out, end_tag, &e.name);
+                        continue;
+                    }
+                    [Node::Text(t)] => {
+                        write_text(out, t, spacing);
+                        write_end(out, end_tag, &e.name);
+                        continue;
+                    }
+                    _ => {}
+                }
                 stack.push(Frame {
                     rest: e.children.iter(),
-                    cx: Context {
-                        in_tpl,
-                        spacing: cx.spacing && !props.keeps_spaces,
-                    },
+                    cx: Context { in_tpl, spacing },
                     end_tag,
                     end_name: Some(&e.name),
                 });
@@ -219,17 +235,26 @@ macro_rules! known_names {
             }
         }
 
-        /// Writes ` name="`; whether `name` is [`cleanup::TEMPLATE_ATTR`]
-        /// (a constant in each known name's arm).
+        /// Writes ` name="`, after the quote that closes the value before
+        /// when `quote`; whether `name` is [`cleanup::TEMPLATE_ATTR`] (a
+        /// constant in each known name's arm).
         #[inline(always)]
-        fn write_attr_open(out: &mut Utf8Bytes, name: &str) -> bool {
+        fn write_attr_open(out: &mut Utf8Bytes, name: &str, quote: bool) -> bool {
             match name {
                 $($at => {
-                    out.push_str(concat!(" ", $at, "=\""));
+                    if quote {
+                        out.push_str(concat!("\" ", $at, "=\""));
+                    } else {
+                        out.push_str(concat!(" ", $at, "=\""));
+                    }
                     $at == cleanup::TEMPLATE_ATTR
                 })*
                 _ => {
-                    out.push_ascii(b' ');
+                    if quote {
+                        out.push_str("\" ");
+                    } else {
+                        out.push_ascii(b' ');
+                    }
                     out.push_str(name);
                     out.push_str("=\"");
                     name == cleanup::TEMPLATE_ATTR
@@ -276,6 +301,27 @@ known_names! {
     attributes:
         "class", "href", "rel", "typeof", "title", "id", "data-mw", "about",
         "data-mw-i18n", "data-mw-footnote-number", "style",
+}
+
+/// Writes an element's end tag: `end_tag` when [`write_tag_open`] knew its
+/// name, else from `name`.
+#[inline(always)]
+fn write_end(out: &mut Utf8Bytes, end_tag: &str, name: &str) {
+    if end_tag.is_empty() {
+        write_end_tag(out, name);
+    } else {
+        out.push_str(end_tag);
+    }
+}
+
+/// Writes a text node, its spaces armored when `spacing` ([`write_armored`]).
+#[inline(always)]
+fn write_text(out: &mut Utf8Bytes, text: &str, spacing: bool) {
+    if spacing {
+        write_armored(out, text);
+    } else {
+        out.push_escaped(text, EscapeMode::Text);
+    }
 }
 
 /// Writes `</name>` (an element whose name [`write_tag_open`] does not know).
@@ -342,14 +388,16 @@ mod tests {
         }
         for &name in KNOWN_ATTRIBUTES {
             let mut known = Utf8Bytes::default();
-            assert_eq!(write_attr_open(&mut known, name), name == "about");
-            assert_eq!(known.into_string(), format!(" {name}=\""));
+            assert_eq!(write_attr_open(&mut known, name, false), name == "about");
+            assert_eq!(write_attr_open(&mut known, name, true), name == "about");
+            assert_eq!(known.into_string(), format!(" {name}=\"\" {name}=\""));
         }
         let mut other = Utf8Bytes::default();
         assert_eq!(write_tag_open(&mut other, "pre"), (Props::of("pre"), ""));
         write_end_tag(&mut other, "pre");
-        write_attr_open(&mut other, "lang");
-        assert_eq!(other.into_string(), "<pre</pre> lang=\"");
+        write_attr_open(&mut other, "lang", false);
+        write_attr_open(&mut other, "dir", true);
+        assert_eq!(other.into_string(), "<pre</pre> lang=\"\" dir=\"");
     }
 
     /// The page's serializer writes what the pass and the plain serializer
@@ -387,6 +435,16 @@ mod tests {
                 vec![el("li", &[], vec![el("p", &[], vec![text("\t")])])],
             ),
             el("span", &[], vec![text("50 %"), text("?")]),
+            // One text child or none (no frame), attributes' quotes.
+            el(
+                "a",
+                &[("href", "./X"), ("title", "X \"y\""), ("lang", "fr")],
+                vec![text("« b »")],
+            ),
+            el("p", &[("class", "c")], vec![]),
+            el("bdi", &[("dir", "ltr")], vec![text("x ?")]),
+            el("pre", &[], vec![text("\nz ?")]),
+            el("tr", &[("id", "r")], vec![el("td", &[], vec![])]),
         ];
         let mut passed = tree.clone();
         flag_empty_and_display_space(&mut passed);
