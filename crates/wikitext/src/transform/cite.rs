@@ -105,24 +105,26 @@ impl Cite {
     #[inline(never)]
     fn render_deferred(&mut self) {
         let deferred = std::mem::take(&mut self.page.bodies.borrow_mut().deferred);
-        for &(id, tag) in &deferred {
-            let (src, made) = {
-                let mut bodies = self.page.bodies.borrow_mut();
-                (bodies.take_src(tag), bodies.tags_made())
-            };
-            let Some(src) = src else { continue };
-            let nodes = crate::render::render_inline(&src, &self.page, self.depth + 1);
-            let mut bodies = self.page.bodies.borrow_mut();
-            let nests = bodies.tags_made() != made;
-            bodies.fill(id, nodes, nests);
-            bodies.put_src(tag, src);
+        if deferred.is_empty() {
+            return;
         }
-        // The list's room serves the next page's (none: it was taken).
+        // The sources out of their tags while they render (the renders
+        // record more tags), put back after.
+        let srcs: Vec<Option<String>> = {
+            let mut bodies = self.page.bodies.borrow_mut();
+            deferred
+                .iter()
+                .map(|&(_, tag)| bodies.take_src(tag))
+                .collect()
+        };
+        let texts: Vec<&str> = srcs.iter().map(|s| s.as_deref().unwrap_or("")).collect();
+        let rendered = crate::render::render_inline_all(&texts, &self.page, self.depth + 1);
         let mut bodies = self.page.bodies.borrow_mut();
-        if bodies.deferred.is_empty() {
-            let mut deferred = deferred;
-            deferred.clear();
-            bodies.deferred = deferred;
+        for ((&(id, tag), (nodes, nests)), src) in deferred.iter().zip(rendered).zip(srcs) {
+            bodies.fill(id, nodes, nests);
+            if let Some(src) = src {
+                bodies.put_src(tag, src);
+            }
         }
     }
 
@@ -329,7 +331,7 @@ impl Cite {
                 self.links = self.links.saturating_sub(1);
             }
             Tok::WikiLink(_) => self.links += 1,
-            Tok::Eof | Tok::Html(OwnedToken::Eof) if self.depth == 0 => self.render_deferred(),
+            Tok::Eof if self.depth == 0 => self.render_deferred(),
             _ => {}
         }
         true
