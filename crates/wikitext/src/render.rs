@@ -902,7 +902,7 @@ pub(crate) fn render_inline_all(
             (staged, false, page.bodies.borrow().tags_made() != made)
         })
         .collect();
-    let rendered = staged
+    let rendered: Vec<(Vec<Node>, bool)> = staged
         .into_iter()
         .map(|(tokens, raw, nests)| {
             let nodes = match tokens {
@@ -996,6 +996,30 @@ mod tests {
             }
         }
         reused.release_renderers();
+    }
+
+    #[test]
+    fn bodies_rendered_by_phases_render_as_each_alone() {
+        // Flat, staged, tree-built and nesting bodies, and an empty one.
+        let bodies = [
+            "plain words",
+            "''italic'' and [[a link]]",
+            "* a list\n** deeper",
+            "<table><tr><td>cell</td></tr></table>",
+            "outer<ref>inner ''ref''</ref> text",
+            "",
+            "x<ref name=\"n\">again</ref>",
+        ];
+        let batch = empty_page();
+        let rendered = render_inline_all(&bodies, &batch, 1);
+        assert_eq!(rendered.len(), bodies.len());
+        // Each alone on the same page (a nested ref's tag, at the same
+        // depth, keeps its index).
+        for (body, (nodes, nests)) in bodies.iter().zip(&rendered) {
+            assert_eq!(nodes, &render_inline(body, &batch, 1), "{body:?}");
+            assert_eq!(*nests, body.contains("<ref"), "{body:?}");
+        }
+        batch.release_renderers();
     }
 
     #[test]
