@@ -95,7 +95,8 @@ impl Cite {
     }
 
     /// Renders the page's deferred bodies ([`Bodies::deferred`]), in page
-    /// order, as [`Cite::body_id`] would have when it met them: the inner
+    /// order and by phases ([`crate::render::render_inline_all`]), as
+    /// [`Cite::body_id`] would have when it met them: the inner
     /// renders see the same page (its calls, options and title) and number
     /// their own placeholders after the page's (the indices only name tags;
     /// nothing reads their order). Not inlined: the page's token loop keeps

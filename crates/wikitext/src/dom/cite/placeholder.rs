@@ -228,10 +228,11 @@ pub(crate) struct Bodies {
     /// The page's bodies recorded before their render, in page order: each
     /// body's index and its tag's (which holds the source). The token stage
     /// renders them all at the page's end of input
-    /// (`transform::cite::Cite::render_deferred`): one body's render after
-    /// another keeps the inline render's code in the instruction cache,
-    /// which a render between two of the page's tokens evicts the page's
-    /// for and loses its own to.
+    /// (`transform::cite::Cite::render_deferred`), one phase at a time
+    /// (`render::render_inline_all`): a phase's code stays in the
+    /// instruction cache from one body to the next, where a whole render
+    /// between two of the page's tokens evicted the page's code and then
+    /// lost its own (the simulated L1 instruction misses halved).
     pub(crate) deferred: Vec<(usize, usize)>,
 }
 
