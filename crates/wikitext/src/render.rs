@@ -919,6 +919,67 @@ pub(crate) fn render_inline(text: &str, page: &Rc<Page>, depth: usize) -> Vec<No
     nodes
 }
 
+/// Ref bodies rendered as [`render_inline`] renders each, one phase at a
+/// time over all of them: every body tokenized, then each that needs them
+/// through the stages, then each built and through the DOM passes. A phase's
+/// code stays in the instruction cache from one body to the next (a body's
+/// whole render is more code than the cache holds, and each would load it
+/// all again). Per body, its nodes and whether its render made placeholders
+/// (only the stages make them: its nested refs, rendered as its stages meet
+/// them, as a body's own render would).
+pub(crate) fn render_inline_all(
+    texts: &[&str],
+    page: &Rc<Page>,
+    depth: usize,
+) -> Vec<(Vec<Node>, bool)> {
+    let slot = page
+        .inline
+        .borrow_mut()
+        .get_mut(depth)
+        .and_then(Option::take);
+    let mut renderer = slot.unwrap_or_else(|| InlineRenderer::new(page, depth));
+    let tokenized: Vec<Vec<WikiToken>> = texts.iter().map(|t| page_tokens(t, page)).collect();
+    // Per body: its tokens staged (or as tokenized when flat: `true`), and
+    // whether its stages made placeholders.
+    let staged: Vec<(Result<Vec<WikiToken>, WikiError>, bool, bool)> = tokenized
+        .into_iter()
+        .map(|tokens| {
+            if dom::flat::is_flat(&tokens, true) {
+                return (Ok(tokens), true, false);
+            }
+            let made = page.bodies.borrow().tags_made();
+            let staged = renderer.stages(tokens);
+            (staged, false, page.bodies.borrow().tags_made() != made)
+        })
+        .collect();
+    let rendered: Vec<(Vec<Node>, bool)> = staged
+        .into_iter()
+        .map(|(tokens, raw, nests)| {
+            let nodes = match tokens {
+                Ok(tokens) if raw || dom::flat::is_flat(&tokens, false) => flat_tree(tokens, page),
+                Ok(tokens) => tree(tokens, page).unwrap_or_default(),
+                Err(_) => Vec::new(),
+            };
+            (nodes, nests)
+        })
+        .collect();
+    let mut pool = page.inline.borrow_mut();
+    if pool.len() <= depth {
+        pool.resize_with(depth + 1, || None);
+    }
+    if let Some(slot) = pool.get_mut(depth) {
+        *slot = Some(renderer);
+    }
+    drop(pool);
+    // Debug builds check each body against its own render (which runs the
+    // render's own checks of its flat shortcuts).
+    #[cfg(debug_assertions)]
+    for (text, (nodes, _)) in texts.iter().zip(&rendered) {
+        assert_eq!(nodes, &render_inline(text, page, depth), "body {text:?}");
+    }
+    rendered
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1007,6 +1068,30 @@ mod tests {
             }
         }
         reused.release_renderers();
+    }
+
+    #[test]
+    fn bodies_rendered_by_phases_render_as_each_alone() {
+        // Flat, staged, tree-built and nesting bodies, and an empty one.
+        let bodies = [
+            "plain words",
+            "''italic'' and [[a link]]",
+            "* a list\n** deeper",
+            "<table><tr><td>cell</td></tr></table>",
+            "outer<ref>inner ''ref''</ref> text",
+            "",
+            "x<ref name=\"n\">again</ref>",
+        ];
+        let batch = empty_page();
+        let rendered = render_inline_all(&bodies, &batch, 1);
+        assert_eq!(rendered.len(), bodies.len());
+        // Each alone on the same page (a nested ref's tag, at the same
+        // depth, keeps its index).
+        for (body, (nodes, nests)) in bodies.iter().zip(&rendered) {
+            assert_eq!(nodes, &render_inline(body, &batch, 1), "{body:?}");
+            assert_eq!(*nests, body.contains("<ref"), "{body:?}");
+        }
+        batch.release_renderers();
     }
 
     #[test]

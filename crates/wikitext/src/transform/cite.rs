@@ -59,10 +59,12 @@ impl Cite {
     }
 
     /// A body rendered in inline context (nothing past the nesting limit):
-    /// its index in the page's bodies, rendered the first time it is seen.
-    fn body_id(&self, body: &str) -> usize {
+    /// its index in the page's bodies, rendered the first time it is seen,
+    /// and whether its render waits for the page's end of input (a page's
+    /// body that is not plain text: [`Cite::render_deferred`]).
+    fn body_id(&self, body: &str) -> (usize, bool) {
         if let Some(id) = self.page.bodies.borrow_mut().find(self.depth, body) {
-            return id;
+            return (id, false);
         }
         let made = self.page.bodies.borrow().tags_made();
         let nodes = if self.depth >= MAX_REF_NESTING || body.is_empty() {
@@ -77,12 +79,54 @@ impl Cite {
                 "plain body {body:?}"
             );
             nodes
+        } else if self.depth == 0 {
+            let id = self
+                .page
+                .bodies
+                .borrow_mut()
+                .add(self.depth, body, Vec::new(), false);
+            return (id, true);
         } else {
             crate::render::render_inline(body, &self.page, self.depth + 1)
         };
         let mut bodies = self.page.bodies.borrow_mut();
         let nests = bodies.tags_made() != made;
-        bodies.add(self.depth, body, nodes, nests)
+        (bodies.add(self.depth, body, nodes, nests), false)
+    }
+
+    /// Renders the page's deferred bodies ([`Bodies::deferred`]), in page
+    /// order and by phases ([`crate::render::render_inline_all`]), as
+    /// [`Cite::body_id`] would have when it met them: the inner
+    /// renders see the same page (its calls, options and title) and number
+    /// their own placeholders after the page's (the indices only name tags;
+    /// nothing reads their order). Not inlined: the page's token loop keeps
+    /// only the call.
+    ///
+    /// [`Bodies::deferred`]: crate::dom::cite::placeholder::Bodies
+    #[inline(never)]
+    fn render_deferred(&mut self) {
+        let deferred = std::mem::take(&mut self.page.bodies.borrow_mut().deferred);
+        if deferred.is_empty() {
+            return;
+        }
+        // The sources out of their tags while they render (the renders
+        // record more tags), put back after.
+        let srcs: Vec<Option<String>> = {
+            let mut bodies = self.page.bodies.borrow_mut();
+            deferred
+                .iter()
+                .map(|&(_, tag)| bodies.take_src(tag))
+                .collect()
+        };
+        let texts: Vec<&str> = srcs.iter().map(|s| s.as_deref().unwrap_or("")).collect();
+        let rendered = crate::render::render_inline_all(&texts, &self.page, self.depth + 1);
+        let mut bodies = self.page.bodies.borrow_mut();
+        for ((&(id, tag), (nodes, nests)), src) in deferred.iter().zip(rendered).zip(srcs) {
+            bodies.fill(id, nodes, nests);
+            if let Some(src) = src {
+                bodies.put_src(tag, src);
+            }
+        }
     }
 
     /// A group's custom labels: the words of the wiki's
@@ -133,7 +177,10 @@ impl Cite {
             }
             None => None,
         };
-        let id = body.as_deref().map(|b| self.body_id(b));
+        let (id, deferred) = match body.as_deref().map(|b| self.body_id(b)) {
+            Some((id, deferred)) => (Some(id), deferred),
+            None => (None, false),
+        };
         let index = {
             let mut bodies = self.page.bodies.borrow_mut();
             if kind == ph::REF && (self.links > 0 || self.links_unsure) {
@@ -148,7 +195,11 @@ impl Cite {
                 body: id,
                 labels,
             };
-            bodies.add_tag(self.depth, pending)
+            let index = bodies.add_tag(self.depth, pending);
+            if let (true, Some(id)) = (deferred, id) {
+                bodies.deferred.push((id, index));
+            }
+            index
         };
         // The element's name is a static atom (no lookup); its one attribute
         // is the list's whole size (no growth from empty).
@@ -281,6 +332,7 @@ impl Cite {
                 self.links = self.links.saturating_sub(1);
             }
             Tok::WikiLink(_) => self.links += 1,
+            Tok::Eof if self.depth == 0 => self.render_deferred(),
             _ => {}
         }
         true

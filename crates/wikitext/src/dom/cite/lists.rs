@@ -3,10 +3,11 @@
 //! an `<ol class="mw-references references">` with one `<li>` per footnote.
 
 use super::errors::{CiteError, error_span, errors_json};
-use super::model::State;
+use super::model::{State, number_text};
 use super::placeholder::Tag;
 use super::validate;
 use super::{Element, Node, attr, attrs_json_into, element, placeholder, serialize, text};
+use crate::dom::Value;
 use crate::transclusion::json_into;
 
 /// Lists with more footnotes than this get `mw-references-columns`.
@@ -277,7 +278,7 @@ impl State {
         if !group.is_empty() {
             text_attrs.push(attr("data-mw-group", group.clone()));
         }
-        let link = |href: String, label: &str, rel: bool| {
+        let link = |href: String, label: Value, rel: bool| {
             let mut a = Vec::with_capacity(3);
             a.push(attr("href", href));
             if !group.is_empty() {
@@ -292,7 +293,7 @@ impl State {
                 vec![element(
                     "span",
                     vec![attr("class", "mw-linkback-text")],
-                    vec![text(label.to_owned())],
+                    vec![text(label)],
                 )],
             )
         };
@@ -301,7 +302,7 @@ impl State {
             element(
                 "span",
                 vec![attr("class", "mw-cite-backlink")],
-                vec![link(href, "↑", true)],
+                vec![link(href, Value::from("↑"), true)],
             )
         } else {
             let mut children = Vec::new();
@@ -310,7 +311,7 @@ impl State {
                     children.push(text(" "));
                 }
                 let href = self.backlink_href(i, n);
-                children.push(link(href, &n.to_string(), false));
+                children.push(link(href, number_text(n), false));
             }
             element(
                 "span",

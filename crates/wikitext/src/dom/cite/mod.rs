@@ -32,6 +32,11 @@ use placeholder::Tag;
 /// Runs the pass on a page's top-level nodes; `bodies` holds the rendered
 /// bodies its placeholders name.
 pub(crate) fn process(nodes: &mut Vec<Node>, bodies: &placeholder::SharedBodies) {
+    // The token stage rendered its deferred bodies at the page's end of input.
+    debug_assert!(
+        bodies.borrow().deferred.is_empty(),
+        "bodies left unrendered"
+    );
     if !has_placeholder(nodes) {
         return;
     }

@@ -7,6 +7,7 @@ use foldhash::HashMap;
 use super::errors::CiteError;
 use super::placeholder::Tag;
 use super::{Node, serialize};
+use crate::dom::Value;
 
 /// One footnote of a group.
 #[derive(Debug, Default)]
@@ -173,6 +174,49 @@ fn normalize_id_into(id: &str, out: &mut String) {
             run = false;
         }
     }
+}
+
+/// The decimal texts of 1 to 999 one after another (`123…9101112…999`),
+/// which [`number_text`] slices. Built at compile time (an index out of
+/// range here fails the build, not a render).
+const NUMBER_BYTES: [u8; 9 + 90 * 2 + 900 * 3] = {
+    let mut out = [0u8; 9 + 90 * 2 + 900 * 3];
+    let (mut n, mut at) = (1usize, 0usize);
+    while n < 1000 {
+        if n >= 100 {
+            out[at] = b'0' + (n / 100) as u8;
+            at += 1;
+        }
+        if n >= 10 {
+            out[at] = b'0' + (n / 10 % 10) as u8;
+            at += 1;
+        }
+        out[at] = b'0' + (n % 10) as u8;
+        at += 1;
+        n += 1;
+    }
+    out
+};
+
+/// [`NUMBER_BYTES`] as text.
+static NUMBERS: &str = match std::str::from_utf8(&NUMBER_BYTES) {
+    Ok(s) => s,
+    Err(_) => "",
+};
+
+/// `n` in decimal as a text or attribute value: static text from 1 to 999
+/// (every footnote label and backlink number of the corpus: no string made
+/// and freed for each), an owned string past them.
+pub(crate) fn number_text(n: usize) -> Value {
+    let (from, len) = match n {
+        1..=9 => (n - 1, 1),
+        10..=99 => (9 + (n - 10) * 2, 2),
+        100..=999 => (189 + (n - 100) * 3, 3),
+        _ => return n.to_string().into(),
+    };
+    NUMBERS
+        .get(from..from + len)
+        .map_or_else(|| n.to_string().into(), Value::from)
 }
 
 /// Appends `n` in decimal (the ids' numbers, the transclusion markers'
@@ -481,26 +525,26 @@ impl State {
 
     /// A footnote's label: the group's custom label for its number, else the
     /// number (after the group's name when `with_group`).
-    pub(super) fn label(&self, i: usize, with_group: bool) -> String {
+    pub(super) fn label(&self, i: usize, with_group: bool) -> Value {
         let Some(it) = self.items.get(i) else {
-            return String::new();
+            return Value::EMPTY;
         };
         if let Some(l) = self
             .labels
             .get(&it.group)
             .and_then(|l| l.get(it.number.wrapping_sub(1)))
         {
-            return l.clone();
+            return l.clone().into();
         }
         if with_group && !it.group.is_empty() {
-            format!("{} {}", it.group, it.number)
+            format!("{} {}", it.group, it.number).into()
         } else {
-            it.number.to_string()
+            number_text(it.number)
         }
     }
 
     /// The use's link: target, label (`1`, `group 1`) and group.
-    pub(super) fn link_parts(&self, i: usize) -> (String, String, String) {
+    pub(super) fn link_parts(&self, i: usize) -> (String, Value, String) {
         let Some(it) = self.items.get(i) else {
             return Default::default();
         };
@@ -523,7 +567,14 @@ impl State {
 
 #[cfg(test)]
 mod tests {
-    use super::{href_fragment_into, normalize_id_into, push_number};
+    use super::{href_fragment_into, normalize_id_into, number_text, push_number};
+
+    #[test]
+    fn number_texts_are_the_numbers() {
+        for n in 0..=1500 {
+            assert_eq!(number_text(n).as_str(), n.to_string(), "{n}");
+        }
+    }
 
     fn id(f: fn(&str, &mut String), s: &str) -> String {
         let mut out = String::new();

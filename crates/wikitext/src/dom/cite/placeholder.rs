@@ -225,6 +225,15 @@ pub(crate) struct Bodies {
     nested_tags: HashMap<(usize, Pending), usize>,
     /// The page's link form (`./Title`), set by the token stage.
     pub(crate) page: String,
+    /// The page's bodies recorded before their render, in page order: each
+    /// body's index and its tag's (which holds the source). The token stage
+    /// renders them all at the page's end of input
+    /// (`transform::cite::Cite::render_deferred`), one phase at a time
+    /// (`render::render_inline_all`): a phase's code stays in the
+    /// instruction cache from one body to the next, where a whole render
+    /// between two of the page's tokens evicted the page's code and then
+    /// lost its own (the simulated L1 instruction misses halved).
+    pub(crate) deferred: Vec<(usize, usize)>,
 }
 
 /// The table as the token stage and the sink share it (one page, one thread).
@@ -263,6 +272,34 @@ impl Bodies {
             map.insert(src.to_owned(), i);
         }
         i
+    }
+
+    /// Gives the body `id` ([`Bodies::add`] made it empty, deferred) its
+    /// render: `nests`, whether the render made placeholders.
+    pub(crate) fn fill(&mut self, id: usize, nodes: Vec<Node>, nests: bool) {
+        if let Some(slot) = self.nodes.get_mut(id) {
+            *slot = nodes;
+        }
+        if let Some(slot) = self.nests.get_mut(id) {
+            *slot = nests;
+        }
+    }
+
+    /// The body source of the tag at `index`, taken out while it renders
+    /// (the render records more tags: no borrow of the table can last), put
+    /// back by [`Bodies::put_src`].
+    pub(crate) fn take_src(&mut self, index: usize) -> Option<String> {
+        self.tags
+            .get_mut(index)
+            .and_then(|(_, tag)| tag.as_mut())
+            .and_then(|tag| tag.src.take())
+    }
+
+    /// Puts back the source [`Bodies::take_src`] took.
+    pub(crate) fn put_src(&mut self, index: usize, src: String) {
+        if let Some((_, Some(tag))) = self.tags.get_mut(index) {
+            tag.src = Some(src);
+        }
     }
 
     /// Records the tag of a placeholder made at `depth`; its index.

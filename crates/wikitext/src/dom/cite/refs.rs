@@ -225,7 +225,7 @@ impl State {
         let link_text = element(
             "span",
             vec![attr("class", "mw-reflink-text")],
-            vec![bracket("["), Node::Text(label.into()), bracket("]")],
+            vec![bracket("["), Node::Text(label), bracket("]")],
         );
         let sup = element("sup", attrs, vec![element("a", a_attrs, vec![link_text])]);
         (sup, use_index)
