@@ -235,8 +235,11 @@ fn needs_json_escape(w: u64) -> bool {
 
 /// What [`expand_into`] keeps across a page and its `<ref>` bodies: the
 /// marked calls, and each template name's `href` (titles normalized once).
-struct Marks<'a> {
+struct Marks<'a, 's> {
     site: &'a preprocess::Site,
+    /// [`data_mw`]'s list of a call's parameters, made once and cleared for
+    /// each call (not an allocation a call).
+    params: Vec<Param<'s>>,
     calls: Vec<Call>,
     /// A template name as written (comments-free, trimmed) → its `href` as a
     /// JSON string.
@@ -271,10 +274,10 @@ type Titles = HashMap<String, Option<Title>>;
 
 /// Parsoid's `data-mw` for the call `src` (`{{…}}`), written straight from
 /// the call's parts; a template's `href` from `titles` when the name is there.
-fn data_mw(
-    src: &str,
+fn data_mw<'s>(
+    src: &'s str,
     call: &preprocess::Braced,
-    marks: &mut Marks<'_>,
+    marks: &mut Marks<'_, 's>,
     titles: &Titles,
     expanded_name: Option<&str>,
 ) -> String {
@@ -361,7 +364,8 @@ fn data_mw(
     }
     out.push_str("},\"params\":{");
     // Each parameter once (a repeated name: the last one), in call order.
-    let mut params: Vec<Param<'_>> = Vec::with_capacity(call.parts.len());
+    let mut params = std::mem::take(&mut marks.params);
+    params.clear();
     let mut n = 0;
     for part in &call.parts {
         let whole = text(&part.span);
@@ -433,6 +437,7 @@ fn data_mw(
         out.push('}');
     }
     out.push_str("},\"i\":0}}]}");
+    marks.params = params;
     out
 }
 
@@ -576,6 +581,7 @@ pub(crate) fn expand(
     let mut out = String::with_capacity(src.len().saturating_add(src.len() / 8));
     let mut marks = Marks {
         site,
+        params: Vec::new(),
         calls: Vec::new(),
         hrefs: HashMap::default(),
         brackets: OpenBrackets::default(),
@@ -613,11 +619,11 @@ fn body_tree(page: &PageExpander<'_, '_>, body: &str) -> Tree {
     tree
 }
 
-fn expand_into(
+fn expand_into<'s>(
     page: &mut PageExpander<'_, '_>,
-    src: &str,
+    src: &'s str,
     tree: &Tree,
-    marks: &mut Marks<'_>,
+    marks: &mut Marks<'_, 's>,
     out: &mut String,
     nesting: usize,
 ) -> Result<(), preprocess::PreprocessError> {
