@@ -9,7 +9,6 @@ use std::borrow::Cow;
 use foldhash::HashMap;
 
 use crate::preprocess::{self, Node, PageExpander, Title, Tree};
-use crate::title::encode_title;
 
 /// Starts a call's output; followed by its index and [`INDEX_END`].
 pub(crate) const START: char = '\u{E000}';
@@ -528,10 +527,19 @@ fn template_href(name: &str, trimmed: &str, site: &preprocess::Site) -> String {
 
 /// The `href` of the page `title` (prefixed) as a JSON string.
 fn href_json(title: &str) -> String {
-    let mut href = String::with_capacity(title.len() + 2);
-    href.push_str("./");
-    href.push_str(&encode_title(title));
-    json(&href)
+    // Written in one string, quotes and all: the encoding leaves no
+    // control character or backslash, so only a `"` would need the escaped
+    // form (checked as `json_into` checks).
+    let mut href = String::with_capacity(title.len() + 8);
+    href.push_str("\"./");
+    crate::title::push_encoded_title(&mut href, title);
+    match href.get(1..) {
+        Some(inner) if !any_json_escape(inner.as_bytes()) => {
+            href.push('"');
+            href
+        }
+        inner => json(inner.unwrap_or("")),
+    }
 }
 
 /// Parsoid's `data-mw` for a template argument `src` (`{{{…}}}`) on the page.
@@ -1369,6 +1377,21 @@ mod tests {
     fn positional_names_are_the_numbers() {
         for n in 1..30 {
             assert_eq!(positional_name(n), n.to_string());
+        }
+    }
+
+    #[test]
+    fn template_hrefs_are_the_encoded_title_as_json() {
+        for title in [
+            "Template:Foo bar",
+            "Template:Say \"hi\"",
+            "Template:A\\b",
+            "Template:Tab\there",
+            "Template:Ünïcode – dash",
+            "",
+        ] {
+            let plain = json(&format!("./{}", crate::title::encode_title(title)));
+            assert_eq!(href_json(title), plain, "{title:?}");
         }
     }
 

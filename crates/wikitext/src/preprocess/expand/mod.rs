@@ -12,9 +12,9 @@ mod template;
 
 use foldhash::HashMap;
 use std::borrow::Cow;
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub(crate) use frame::Frame;
 pub use template::Target;
@@ -148,7 +148,7 @@ pub struct Preprocessor<'s> {
     /// Parse options for page view and transclusion, each built when first
     /// asked for (with a copy of the extension tag names; a page whose
     /// calls load no template never asks for the transclusion one).
-    options: [OnceCell<ParseOptions>; 2],
+    options: [OnceLock<ParseOptions>; 2],
 }
 
 impl<'s> Preprocessor<'s> {
