@@ -810,16 +810,12 @@ pub(crate) fn render(wikitext: &str, options: &RenderOptions) -> Result<String, 
     // splitting); the preprocessor expands its body in the frame it appears in
     // (`Config::preprocessed_tags`), and at page level `transclusion::expand`
     // marks the body's calls like the page's own.
-    let config = &options.preprocess;
-    let pre = preprocess::Preprocessor::new(store, config.clone());
-    let tree = preprocess::parse_with(
-        wikitext,
-        &preprocess::ParseOptions {
-            mode: preprocess::Mode::Page,
-            ext_tags: config.ext_tags.clone(),
-            max_nesting: config.limits.max_nesting,
-        },
+    // The configuration borrowed, not cloned with its strings for each page.
+    let pre = preprocess::Preprocessor::with_config(
+        store,
+        std::borrow::Cow::Borrowed(&options.preprocess),
     );
+    let tree = preprocess::parse_with(wikitext, pre.parse_options(preprocess::Mode::Page));
     let mut page = pre.page(title);
     let (text, calls) = crate::transclusion::expand(&mut page, wikitext, &tree, site)?;
     // One copy of the options for the page's handlers and its ref bodies' renders.

@@ -9,7 +9,6 @@ use std::borrow::Cow;
 use foldhash::HashMap;
 
 use crate::preprocess::{self, Node, PageExpander, Title, Tree};
-use crate::title::encode_title;
 
 /// Starts a call's output; followed by its index and [`INDEX_END`].
 pub(crate) const START: char = '\u{E000}';
@@ -235,8 +234,11 @@ fn needs_json_escape(w: u64) -> bool {
 
 /// What [`expand_into`] keeps across a page and its `<ref>` bodies: the
 /// marked calls, and each template name's `href` (titles normalized once).
-struct Marks<'a> {
+struct Marks<'a, 's> {
     site: &'a preprocess::Site,
+    /// [`data_mw`]'s list of a call's parameters, made once and cleared for
+    /// each call (not an allocation a call).
+    params: Vec<Param<'s>>,
     calls: Vec<Call>,
     /// A template name as written (comments-free, trimmed) → its `href` as a
     /// JSON string.
@@ -271,10 +273,10 @@ type Titles = HashMap<String, Option<Title>>;
 
 /// Parsoid's `data-mw` for the call `src` (`{{…}}`), written straight from
 /// the call's parts; a template's `href` from `titles` when the name is there.
-fn data_mw(
-    src: &str,
+fn data_mw<'s>(
+    src: &'s str,
     call: &preprocess::Braced,
-    marks: &mut Marks<'_>,
+    marks: &mut Marks<'_, 's>,
     titles: &Titles,
     expanded_name: Option<&str>,
 ) -> String {
@@ -361,7 +363,8 @@ fn data_mw(
     }
     out.push_str("},\"params\":{");
     // Each parameter once (a repeated name: the last one), in call order.
-    let mut params: Vec<Param<'_>> = Vec::with_capacity(call.parts.len());
+    let mut params = std::mem::take(&mut marks.params);
+    params.clear();
     let mut n = 0;
     for part in &call.parts {
         let whole = text(&part.span);
@@ -433,6 +436,7 @@ fn data_mw(
         out.push('}');
     }
     out.push_str("},\"i\":0}}]}");
+    marks.params = params;
     out
 }
 
@@ -523,10 +527,19 @@ fn template_href(name: &str, trimmed: &str, site: &preprocess::Site) -> String {
 
 /// The `href` of the page `title` (prefixed) as a JSON string.
 fn href_json(title: &str) -> String {
-    let mut href = String::with_capacity(title.len() + 2);
-    href.push_str("./");
-    href.push_str(&encode_title(title));
-    json(&href)
+    // Written in one string, quotes and all: the encoding leaves no
+    // control character or backslash, so only a `"` would need the escaped
+    // form (checked as `json_into` checks).
+    let mut href = String::with_capacity(title.len() + 8);
+    href.push_str("\"./");
+    crate::title::push_encoded_title(&mut href, title);
+    match href.get(1..) {
+        Some(inner) if !any_json_escape(inner.as_bytes()) => {
+            href.push('"');
+            href
+        }
+        inner => json(inner.unwrap_or("")),
+    }
 }
 
 /// Parsoid's `data-mw` for a template argument `src` (`{{{…}}}`) on the page.
@@ -576,6 +589,7 @@ pub(crate) fn expand(
     let mut out = String::with_capacity(src.len().saturating_add(src.len() / 8));
     let mut marks = Marks {
         site,
+        params: Vec::new(),
         calls: Vec::new(),
         hrefs: HashMap::default(),
         brackets: OpenBrackets::default(),
@@ -613,11 +627,11 @@ fn body_tree(page: &PageExpander<'_, '_>, body: &str) -> Tree {
     tree
 }
 
-fn expand_into(
+fn expand_into<'s>(
     page: &mut PageExpander<'_, '_>,
-    src: &str,
+    src: &'s str,
     tree: &Tree,
-    marks: &mut Marks<'_>,
+    marks: &mut Marks<'_, 's>,
     out: &mut String,
     nesting: usize,
 ) -> Result<(), preprocess::PreprocessError> {
@@ -1363,6 +1377,21 @@ mod tests {
     fn positional_names_are_the_numbers() {
         for n in 1..30 {
             assert_eq!(positional_name(n), n.to_string());
+        }
+    }
+
+    #[test]
+    fn template_hrefs_are_the_encoded_title_as_json() {
+        for title in [
+            "Template:Foo bar",
+            "Template:Say \"hi\"",
+            "Template:A\\b",
+            "Template:Tab\there",
+            "Template:Ünïcode – dash",
+            "",
+        ] {
+            let plain = json(&format!("./{}", crate::title::encode_title(title)));
+            assert_eq!(href_json(title), plain, "{title:?}");
         }
     }
 

@@ -14,13 +14,13 @@ use foldhash::HashMap;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub(crate) use frame::Frame;
 pub use template::Target;
 pub(crate) use template::redirect_target;
 
-use super::config::Config;
+use super::config::{Config, Limits};
 use super::parse::{Mode, ParseOptions, parse_with};
 use super::store::PageStore;
 use super::title::Title;
@@ -137,23 +137,34 @@ pub struct Expansion {
 /// ```
 pub struct Preprocessor<'s> {
     store: &'s dyn PageStore,
-    config: Config,
-    /// Parse options for page view and transclusion, built once.
-    options: [ParseOptions; 2],
+    /// The configuration: the caller's, borrowed by a render (not cloned
+    /// with its strings for every page), or owned.
+    config: Cow<'s, Config>,
+    /// `config.limits`, copied: read at every expanded node, with no
+    /// branch on whether the configuration is borrowed.
+    pub(crate) limits: Limits,
+    /// `config.keep_comments`, copied as `limits`.
+    keep_comments: bool,
+    /// Parse options for page view and transclusion, each built when first
+    /// asked for (with a copy of the extension tag names; a page whose
+    /// calls load no template never asks for the transclusion one).
+    options: [OnceLock<ParseOptions>; 2],
 }
 
 impl<'s> Preprocessor<'s> {
     /// A preprocessor over `store`.
     pub fn new(store: &'s dyn PageStore, config: Config) -> Self {
-        let options = [Mode::Page, Mode::Transclusion].map(|mode| ParseOptions {
-            mode,
-            ext_tags: config.ext_tags.clone(),
-            max_nesting: config.limits.max_nesting,
-        });
+        Preprocessor::with_config(store, Cow::Owned(config))
+    }
+
+    /// A preprocessor over `store` with `config` borrowed or owned.
+    pub(crate) fn with_config(store: &'s dyn PageStore, config: Cow<'s, Config>) -> Self {
         Preprocessor {
             store,
+            limits: config.limits.clone(),
+            keep_comments: config.keep_comments,
             config,
-            options,
+            options: Default::default(),
         }
     }
 
@@ -191,10 +202,16 @@ impl<'s> Preprocessor<'s> {
     }
 
     pub(crate) fn parse_options(&self, mode: Mode) -> &ParseOptions {
-        match mode {
-            Mode::Page => &self.options[0],
-            Mode::Transclusion => &self.options[1],
-        }
+        let [page, transclusion] = &self.options;
+        let cell = match mode {
+            Mode::Page => page,
+            Mode::Transclusion => transclusion,
+        };
+        cell.get_or_init(|| ParseOptions {
+            mode,
+            ext_tags: self.config.ext_tags.clone(),
+            max_nesting: self.limits.max_nesting,
+        })
     }
 }
 
@@ -255,7 +272,7 @@ impl PageExpander<'_, '_> {
 
     /// Whether page text of `size` bytes is within [`Limits::max_input`](super::Limits::max_input).
     pub(crate) fn check_input(&self, size: usize) -> Result<(), PreprocessError> {
-        let limit = self.pre.config.limits.max_input;
+        let limit = self.pre.limits.max_input;
         if size > limit {
             return Err(PreprocessError::InputTooLarge { size, limit });
         }
@@ -313,7 +330,7 @@ impl PageExpander<'_, '_> {
         depth: usize,
         out: &mut String,
     ) {
-        if depth > self.pre.config.limits.max_expand_depth {
+        if depth > self.pre.limits.max_expand_depth {
             self.limit_hit(Warning::ExpandTooDeep, out, || {
                 "<span class=\"error\">Expansion depth limit exceeded</span>".into()
             });
@@ -343,7 +360,7 @@ impl PageExpander<'_, '_> {
             Node::Text(s) => {
                 let text = src.get(s.clone()).unwrap_or("");
                 self.copied += text.len();
-                if self.copied > self.pre.config.limits.max_copied {
+                if self.copied > self.pre.limits.max_copied {
                     self.limit_hit(Warning::TooMuchText, out, || {
                         "<span class=\"error\">Expansion text limit exceeded</span>".into()
                     });
@@ -351,7 +368,7 @@ impl PageExpander<'_, '_> {
                 }
                 out.push_str(text);
             }
-            Node::Comment(s) if self.pre.config.keep_comments && !flags.strip_comments => {
+            Node::Comment(s) if self.pre.keep_comments && !flags.strip_comments => {
                 out.push_str(src.get(s.clone()).unwrap_or(""));
             }
             _ => {}
@@ -363,7 +380,7 @@ impl PageExpander<'_, '_> {
     /// that is over [`Limits::max_nodes`](super::Limits::max_nodes).
     fn count_node(&mut self, out: &mut String) -> bool {
         self.nodes += 1;
-        if self.nodes > self.pre.config.limits.max_nodes {
+        if self.nodes > self.pre.limits.max_nodes {
             self.limit_hit(Warning::TooManyNodes, out, || {
                 "<span class=\"error\">Node-count limit exceeded</span>".into()
             });
@@ -436,7 +453,7 @@ impl PageExpander<'_, '_> {
         flags: Flags,
         depth: usize,
     ) -> Cow<'s, str> {
-        let limits = &self.pre.config.limits;
+        let limits = &self.pre.limits;
         if let [Node::Text(span)] = nodes
             && let Some(text) = frame.src.get(span.clone())
             && depth <= limits.max_expand_depth
@@ -517,7 +534,7 @@ impl PageExpander<'_, '_> {
             // Argument text counts toward the expansion size too (MediaWiki's
             // `arg` include size), so doubling arguments cannot grow unbounded.
             self.size = self.size.saturating_add(v.len());
-            if self.size > self.pre.config.limits.max_expansion_size {
+            if self.size > self.pre.limits.max_expansion_size {
                 self.limit_hit(Warning::ArgumentTooLarge, out, || {
                     "<!-- WARNING: argument omitted, expansion size too large -->".into()
                 });

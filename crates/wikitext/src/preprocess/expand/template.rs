@@ -242,7 +242,7 @@ impl PageExpander<'_, '_> {
         if !self.admit(&t, frame, out) {
             return;
         }
-        let max_size = self.pre.config.limits.max_expansion_size;
+        let max_size = self.pre.limits.max_expansion_size;
         let Some((t, parsed)) = self.load(t, out) else {
             return;
         };
@@ -299,7 +299,7 @@ impl PageExpander<'_, '_> {
     /// loop, the depth, the number of transclusions (counted here) and the
     /// expansion size; false, with the markup written, when it may not be.
     fn admit(&mut self, t: &Title, frame: &Frame<'_>, out: &mut String) -> bool {
-        let limits = &self.pre.config.limits;
+        let limits = &self.pre.limits;
         let (max_depth, max_tr, max_size) = (
             limits.max_depth,
             limits.max_transclusions,
@@ -436,7 +436,7 @@ impl PageExpander<'_, '_> {
                 first.get_or_insert(asked);
                 continue;
             }
-            if src.len() > self.pre.config.limits.max_input {
+            if src.len() > self.pre.limits.max_input {
                 out.push_str(&format!(
                     "<span class=\"error\">Template too large: [[{}]]</span>",
                     t.prefixed()
