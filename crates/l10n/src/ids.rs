@@ -266,13 +266,21 @@ static HEX_PAIRS: [[u8; 2]; 256] = {
 
 /// Appends `n` in decimal (what `write!(out, "{n}")` writes, without the
 /// formatting machinery: ids and paths are built per unit).
+#[inline]
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
-    // One digit or two, mostly (an element's number among its siblings): no
+    // One digit, mostly (an element's number among its siblings): inlined, no
     // loop, no buffer, and a push the compiler knows to be one byte.
     if n < 10 {
         out.push(char::from(b'0' + n as u8));
-        return;
+    } else {
+        push_decimal_long(out, n);
     }
+}
+
+/// [`push_decimal`] for two digits or more: out of line (its registers and
+/// buffer cost every call a longer entry and exit).
+#[inline(never)]
+fn push_decimal_long(out: &mut String, n: u32) {
     if n < 100 {
         out.push(char::from(b'0' + (n / 10) as u8));
         out.push(char::from(b'0' + (n % 10) as u8));
