@@ -266,9 +266,28 @@ static HEX_PAIRS: [[u8; 2]; 256] = {
 
 /// Appends `n` in decimal (what `write!(out, "{n}")` writes, without the
 /// formatting machinery: ids and paths are built per unit).
+#[inline]
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
+    // One digit, mostly (an element's number among its siblings): inlined, no
+    // loop, no buffer, and a push the compiler knows to be one byte.
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+    } else {
+        push_decimal_long(out, n);
+    }
+}
+
+/// [`push_decimal`] for two digits or more: out of line (its registers and
+/// buffer cost every call a longer entry and exit).
+#[inline(never)]
+fn push_decimal_long(out: &mut String, n: u32) {
+    if n < 100 {
+        out.push(char::from(b'0' + (n / 10) as u8));
+        out.push(char::from(b'0' + (n % 10) as u8));
+        return;
+    }
     let mut digits = [0u8; 10];
-    // A digit or two, mostly: pushed one by one (one `push_str` cost a copy call).
+    // Pushed one by one (one `push_str` cost a copy call).
     for &d in decimal(n, &mut digits) {
         out.push(char::from(d));
     }
@@ -301,7 +320,7 @@ mod tests {
 
     #[test]
     fn ids_and_numbers_render_as_formatted() {
-        for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
+        for n in [0, 1, 9, 10, 11, 42, 99, 100, 101, 4_294_967_295] {
             let mut s = String::from("x");
             push_decimal(&mut s, n);
             assert_eq!(s, format!("x{n}"));
