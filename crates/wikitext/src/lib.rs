@@ -35,6 +35,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod decimal;
 mod dom;
 pub mod preprocess;
 mod render;

@@ -898,13 +898,26 @@ fn run_marked(text: &str, page: &Rc<Page>) -> Result<Vec<Node>, WikiError> {
 /// callers' profiles show the inner renders as one entry.
 #[inline(never)]
 pub(crate) fn render_inline(text: &str, page: &Rc<Page>, depth: usize) -> Vec<Node> {
+    with_inline_renderer(page, depth, |renderer| {
+        renderer.render(text, page).unwrap_or_default()
+    })
+}
+
+/// The page's inline renderer for `depth` (the pool's, or a new one) lent to
+/// `f`, and put back in the pool after (a nested body's render, at a deeper
+/// depth, takes its own).
+fn with_inline_renderer<R>(
+    page: &Rc<Page>,
+    depth: usize,
+    f: impl FnOnce(&mut InlineRenderer) -> R,
+) -> R {
     let slot = page
         .inline
         .borrow_mut()
         .get_mut(depth)
         .and_then(Option::take);
     let mut renderer = slot.unwrap_or_else(|| InlineRenderer::new(page, depth));
-    let nodes = renderer.render(text, page).unwrap_or_default();
+    let out = f(&mut renderer);
     let mut pool = page.inline.borrow_mut();
     if pool.len() <= depth {
         pool.resize_with(depth + 1, || None);
@@ -912,7 +925,7 @@ pub(crate) fn render_inline(text: &str, page: &Rc<Page>, depth: usize) -> Vec<No
     if let Some(slot) = pool.get_mut(depth) {
         *slot = Some(renderer);
     }
-    nodes
+    out
 }
 
 /// Ref bodies rendered as [`render_inline`] renders each, one phase at a
@@ -928,45 +941,35 @@ pub(crate) fn render_inline_all(
     page: &Rc<Page>,
     depth: usize,
 ) -> Vec<(Vec<Node>, bool)> {
-    let slot = page
-        .inline
-        .borrow_mut()
-        .get_mut(depth)
-        .and_then(Option::take);
-    let mut renderer = slot.unwrap_or_else(|| InlineRenderer::new(page, depth));
-    let tokenized: Vec<Vec<WikiToken>> = texts.iter().map(|t| page_tokens(t, page)).collect();
-    // Per body: its tokens staged (or as tokenized when flat: `true`), and
-    // whether its stages made placeholders.
-    let staged: Vec<(Result<Vec<WikiToken>, WikiError>, bool, bool)> = tokenized
-        .into_iter()
-        .map(|tokens| {
-            if dom::flat::is_flat(&tokens, true) {
-                return (Ok(tokens), true, false);
-            }
-            let made = page.bodies.borrow().tags_made();
-            let staged = renderer.stages(tokens);
-            (staged, false, page.bodies.borrow().tags_made() != made)
-        })
-        .collect();
-    let rendered: Vec<(Vec<Node>, bool)> = staged
-        .into_iter()
-        .map(|(tokens, raw, nests)| {
-            let nodes = match tokens {
-                Ok(tokens) if raw || dom::flat::is_flat(&tokens, false) => flat_tree(tokens, page),
-                Ok(tokens) => tree(tokens, page).unwrap_or_default(),
-                Err(_) => Vec::new(),
-            };
-            (nodes, nests)
-        })
-        .collect();
-    let mut pool = page.inline.borrow_mut();
-    if pool.len() <= depth {
-        pool.resize_with(depth + 1, || None);
-    }
-    if let Some(slot) = pool.get_mut(depth) {
-        *slot = Some(renderer);
-    }
-    drop(pool);
+    let rendered = with_inline_renderer(page, depth, |renderer| {
+        let tokenized: Vec<Vec<WikiToken>> = texts.iter().map(|t| page_tokens(t, page)).collect();
+        // Per body: its tokens staged (or as tokenized when flat: `true`), and
+        // whether its stages made placeholders.
+        let staged: Vec<(Result<Vec<WikiToken>, WikiError>, bool, bool)> = tokenized
+            .into_iter()
+            .map(|tokens| {
+                if dom::flat::is_flat(&tokens, true) {
+                    return (Ok(tokens), true, false);
+                }
+                let made = page.bodies.borrow().tags_made();
+                let staged = renderer.stages(tokens);
+                (staged, false, page.bodies.borrow().tags_made() != made)
+            })
+            .collect();
+        staged
+            .into_iter()
+            .map(|(tokens, raw, nests)| {
+                let nodes = match tokens {
+                    Ok(tokens) if raw || dom::flat::is_flat(&tokens, false) => {
+                        flat_tree(tokens, page)
+                    }
+                    Ok(tokens) => tree(tokens, page).unwrap_or_default(),
+                    Err(_) => Vec::new(),
+                };
+                (nodes, nests)
+            })
+            .collect::<Vec<(Vec<Node>, bool)>>()
+    });
     // Debug builds check each body against its own render (which runs the
     // render's own checks of its flat shortcuts).
     #[cfg(debug_assertions)]

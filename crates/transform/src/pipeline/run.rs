@@ -78,16 +78,13 @@ impl<T: PipelineToken> Pipeline<T> {
     pub async fn run_vec<S>(
         &mut self,
         mut tokens: Vec<T>,
-        mut sink: S,
+        sink: S,
     ) -> Result<(S::Output, RunStats), PipelineError>
     where
         S: Sink<T>,
     {
         super::end_input(&mut tokens);
-        let stats = self
-            .drive(tokens, std::iter::empty(), &mut sink, true)
-            .await?;
-        Ok((sink.finish()?, stats))
+        self.run_whole(tokens, sink).await
     }
 
     /// [`run_vec`](Self::run_vec) for `tokens` that hold their one end of
@@ -113,7 +110,7 @@ impl<T: PipelineToken> Pipeline<T> {
     pub async fn run_ended<S>(
         &mut self,
         mut tokens: Vec<T>,
-        mut sink: S,
+        sink: S,
     ) -> Result<(S::Output, RunStats), PipelineError>
     where
         S: Sink<T>,
@@ -128,6 +125,20 @@ impl<T: PipelineToken> Pipeline<T> {
         if !tokens.last().is_some_and(T::is_eof) {
             super::end_input(&mut tokens);
         }
+        self.run_whole(tokens, sink).await
+    }
+
+    /// `tokens`, ended, through the phases as one chunk into `sink`, which is
+    /// finished (the one body of [`run_vec`](Self::run_vec) and
+    /// [`run_ended`](Self::run_ended)).
+    async fn run_whole<S>(
+        &mut self,
+        tokens: Vec<T>,
+        mut sink: S,
+    ) -> Result<(S::Output, RunStats), PipelineError>
+    where
+        S: Sink<T>,
+    {
         let stats = self
             .drive(tokens, std::iter::empty(), &mut sink, true)
             .await?;

@@ -280,50 +280,14 @@ fn is_tag_call(data_mw: &str) -> bool {
     FINDER.find(data_mw.as_bytes()).is_some()
 }
 
-/// `#mwt0`, `#mwt1`, … `#mwt999` one after another, built at compile time
-/// for [`about_id`].
-const ABOUT_IDS: [u8; 6890] = {
-    let mut out = [0u8; 6890];
-    let mut at = 0;
-    let mut n = 0;
-    while n < 1000 {
-        out[at] = b'#';
-        out[at + 1] = b'm';
-        out[at + 2] = b'w';
-        out[at + 3] = b't';
-        at += 4;
-        if n >= 100 {
-            out[at] = b'0' + (n / 100) as u8;
-            at += 1;
-        }
-        if n >= 10 {
-            out[at] = b'0' + (n / 10 % 10) as u8;
-            at += 1;
-        }
-        out[at] = b'0' + (n % 10) as u8;
-        at += 1;
-        n += 1;
-    }
-    out
-};
-
-/// [`ABOUT_IDS`] as text.
-const ABOUT_TEXT: &str = match std::str::from_utf8(&ABOUT_IDS) {
-    Ok(text) => text,
-    Err(_) => panic!("about ids are ASCII"),
-};
+/// `#mwt` and the decimal texts below [`crate::decimal::LIMIT`].
+const ABOUT_TEXT: crate::decimal::Decimals = crate::decimal::decimals!(b"#mwt");
 
 /// `#mwt` and the decimal digits of `n` (a range's `about`): static text
 /// below 1 000 (a page's ranges are numbered from 0, and every node of a
 /// range gets a copy: no allocation for any), formatted above.
 fn about_id(n: usize) -> Value {
-    let (at, len) = match n {
-        0..10 => (n * 5, 5),
-        10..100 => (50 + (n - 10) * 6, 6),
-        100..1000 => (590 + (n - 100) * 7, 7),
-        _ => return Value::from(format!("#mwt{n}")),
-    };
-    match ABOUT_TEXT.get(at..at + len) {
+    match ABOUT_TEXT.get(n) {
         Some(id) => Value::from(id),
         None => Value::from(format!("#mwt{n}")),
     }

@@ -208,45 +208,14 @@ pub(crate) const fn byte_set(stops: &[u8]) -> [bool; 256] {
 /// The bytes at which a run of plain text may end (see [`Tokenizer::text_run`]).
 const STOP: [bool; 256] = byte_set(b"\n'<&_{[|!:RPI\xEE");
 
-/// The decimal texts of 0 to 999 one after another (`0`…`9`, `10`…`99`,
-/// `100`…`999`), built at compile time for [`call_index`].
-const INDEX_DIGITS: [u8; 2890] = {
-    let mut out = [0u8; 2890];
-    let mut at = 0;
-    let mut n = 0;
-    while n < 1000 {
-        if n >= 100 {
-            out[at] = b'0' + (n / 100) as u8;
-            at += 1;
-        }
-        if n >= 10 {
-            out[at] = b'0' + (n / 10 % 10) as u8;
-            at += 1;
-        }
-        out[at] = b'0' + (n % 10) as u8;
-        at += 1;
-        n += 1;
-    }
-    out
-};
-
-/// [`INDEX_DIGITS`] as text.
-const INDEX_TEXT: &str = match std::str::from_utf8(&INDEX_DIGITS) {
-    Ok(text) => text,
-    Err(_) => panic!("digits are ASCII"),
-};
+/// Plain decimal texts below [`crate::decimal::LIMIT`], for [`call_index`].
+const INDEX_TEXT: crate::decimal::Decimals = crate::decimal::decimals!(b"");
 
 /// A marker's call index as its `tl:call` value: static text below 1 000
 /// (every page of the corpus; no formatting, no allocation per marker),
 /// formatted above.
 pub(crate) fn call_index(index: usize) -> AttrValue {
-    let (at, len) = match index {
-        0..10 => (index, 1),
-        10..100 => (10 + (index - 10) * 2, 2),
-        100..1000 => (190 + (index - 100) * 3, 3),
-        _ => return AttrValue::from(index.to_string()),
-    };
-    match INDEX_TEXT.get(at..at + len) {
+    match INDEX_TEXT.get(index) {
         Some(text) => AttrValue::from(text),
         None => AttrValue::from(index.to_string()),
     }

@@ -176,46 +176,15 @@ fn normalize_id_into(id: &str, out: &mut String) {
     }
 }
 
-/// The decimal texts of 1 to 999 one after another (`123…9101112…999`),
-/// which [`number_text`] slices. Built at compile time (an index out of
-/// range here fails the build, not a render).
-const NUMBER_BYTES: [u8; 9 + 90 * 2 + 900 * 3] = {
-    let mut out = [0u8; 9 + 90 * 2 + 900 * 3];
-    let (mut n, mut at) = (1usize, 0usize);
-    while n < 1000 {
-        if n >= 100 {
-            out[at] = b'0' + (n / 100) as u8;
-            at += 1;
-        }
-        if n >= 10 {
-            out[at] = b'0' + (n / 10 % 10) as u8;
-            at += 1;
-        }
-        out[at] = b'0' + (n % 10) as u8;
-        at += 1;
-        n += 1;
-    }
-    out
-};
+/// Plain decimal texts below [`crate::decimal::LIMIT`].
+const NUMBERS: crate::decimal::Decimals = crate::decimal::decimals!(b"");
 
-/// [`NUMBER_BYTES`] as text.
-static NUMBERS: &str = match std::str::from_utf8(&NUMBER_BYTES) {
-    Ok(s) => s,
-    Err(_) => "",
-};
-
-/// `n` in decimal as a text or attribute value: static text from 1 to 999
+/// `n` in decimal as a text or attribute value: static text below 1 000
 /// (every footnote label and backlink number of the corpus: no string made
 /// and freed for each), an owned string past them.
 pub(crate) fn number_text(n: usize) -> Value {
-    let (from, len) = match n {
-        1..=9 => (n - 1, 1),
-        10..=99 => (9 + (n - 10) * 2, 2),
-        100..=999 => (189 + (n - 100) * 3, 3),
-        _ => return n.to_string().into(),
-    };
     NUMBERS
-        .get(from..from + len)
+        .get(n)
         .map_or_else(|| n.to_string().into(), Value::from)
 }
 
