@@ -854,11 +854,8 @@ const WRITE_GROUP: usize = 8;
 /// the groups' HTML is the whole list's.
 fn write_and_drop(nodes: Vec<Node>, html: &mut String) {
     let mut rest = nodes.into_iter();
-    loop {
+    while !rest.as_slice().is_empty() {
         let group = rest.as_slice().len().min(WRITE_GROUP);
-        if group == 0 {
-            break;
-        }
         dom::serialize::serialize_page(rest.as_slice().get(..group).unwrap_or_default(), html);
         rest.by_ref().take(group).for_each(drop);
     }

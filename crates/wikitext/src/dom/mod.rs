@@ -259,8 +259,6 @@ pub(crate) mod test_nodes {
 mod tests {
     use super::*;
 
-    /// The attribute conversion tells a static name's privacy by its atom's
-    /// index: exactly the private names are in the block.
     /// A body's one walk does what `migrate_nls` and then the last two
     /// passes do.
     #[test]
@@ -280,6 +278,8 @@ mod tests {
         assert_eq!(one, apart);
     }
 
+    /// The attribute conversion tells a static name's privacy by its atom's
+    /// index: exactly the private names are in the block.
     #[test]
     fn private_static_names_are_the_atom_block() {
         use tagloom_html::atom::Atom;
